@@ -1,0 +1,24 @@
+/**
+ * `npm run bench`: runs every benchmark module in scripts/bench/ (each exports a default
+ * async function that prints its own figures) and reports wall time and peak memory.
+ * Speed and memory are measured here, never in timed tests.
+ */
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const dir = path.join(import.meta.dirname, "bench");
+const only = process.argv.slice(2);
+const modules = readdirSync(dir)
+  .filter((f) => f.endsWith(".ts"))
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort();
+
+for (const file of modules) {
+  const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as { default: () => Promise<void> };
+  console.log(`\n## ${file}`);
+  const t0 = performance.now();
+  await mod.default();
+  const rss = process.memoryUsage().rss / 2 ** 20;
+  console.log(`(${file}: ${((performance.now() - t0) / 1000).toFixed(2)} s, rss ${rss.toFixed(0)} MiB)`);
+}

@@ -1,0 +1,22 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+
+/**
+ * Files from ../shared (papers' data and reference vectors) are read in place, never copied.
+ * In a user's clone they are absent: tests skip with a visible message. Under CI a missing
+ * file is a failure.
+ */
+export const SHARED_DIR = path.resolve(process.cwd(), "..", "shared");
+
+export function sharedPath(...parts: string[]): string {
+  return path.join(SHARED_DIR, ...parts);
+}
+
+/** Returns true when the file exists; otherwise skips (locally) or throws (CI=true). */
+export function hasSharedFile(...parts: string[]): boolean {
+  const file = sharedPath(...parts);
+  if (existsSync(file)) return true;
+  if (process.env.CI === "true") throw new Error(`Required reference file missing under CI: ${file}`);
+  console.warn(`SKIPPED: ${file} is not present (tests that need ../shared are skipped outside CI)`);
+  return false;
+}
