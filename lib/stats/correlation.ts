@@ -1,0 +1,84 @@
+import { rankAverage } from "./rank";
+import { regularizedIncompleteBeta } from "./special/incomplete-beta";
+import { studentTTwoSidedPValue } from "./special/t-distribution";
+import type { NumericSample, TestResult } from "./types";
+import { assertPaired } from "./validate";
+
+type Coefficient = { r: number } | { reason: string };
+
+function isConstant(values: NumericSample): boolean {
+  for (let i = 1; i < values.length; i++) if (values[i] !== values[0]) return false;
+  return true;
+}
+
+/**
+ * Product-moment correlation Σdx·dy / sqrt(Σdx²·Σdy²) of centred values, clipped to [-1, 1]
+ * as SciPy does. Shared by Pearson (raw values) and Spearman (average ranks). Constant
+ * input is detected exactly, as SciPy's `(x == x[0]).all()` check.
+ */
+function productMoment(x: NumericSample, y: NumericSample): Coefficient {
+  const n = x.length;
+  if (n < 2) return { reason: `needs at least 2 pairs, got ${n}` };
+  if (isConstant(x)) return { reason: "x is constant, so the correlation is undefined" };
+  if (isConstant(y)) return { reason: "y is constant, so the correlation is undefined" };
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < n; i++) {
+    mx += x[i];
+    my += y[i];
+  }
+  mx /= n;
+  my /= n;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = x[i] - mx;
+    const dy = y[i] - my;
+    sxx += dx * dx;
+    syy += dy * dy;
+    sxy += dx * dy;
+  }
+  // sqrt(sxx·syy) is exact when x and y coincide, so identical rankings give exactly ±1;
+  // the product only overflows for values beyond ~1e77, where the two roots are used instead.
+  const product = sxx * syy;
+  const r = sxy / (Number.isFinite(product) ? Math.sqrt(product) : Math.sqrt(sxx) * Math.sqrt(syy));
+  return { r: Math.max(-1, Math.min(1, r)) };
+}
+
+/**
+ * Pearson's r with the two-sided p-value of scipy.stats.pearsonr (SciPy 1.10, metrics-spec §7):
+ * under bivariate normality r follows Beta(n/2-1, n/2-1) on [-1, 1], so
+ * p = 2·I_{(1-|r|)/2}(n/2-1, n/2-1) (`2*special.btdtr(ab, ab, 0.5 - abs(r)/2)`).
+ * n = 2 gives r = ±1 and p = 1, as in SciPy. Constant input or n < 2 → null with a reason.
+ */
+export function pearson(x: NumericSample, y: NumericSample): TestResult {
+  assertPaired(x, y);
+  const n = x.length;
+  const c = productMoment(x, y);
+  if ("reason" in c) return { statistic: null, pValue: null, n, reason: c.reason };
+  if (n === 2) return { statistic: Math.sign(x[1] - x[0]) * Math.sign(y[1] - y[0]), pValue: 1, n };
+  const ab = n / 2 - 1;
+  const absR = Math.abs(c.r);
+  const pValue = Math.min(1, 2 * regularizedIncompleteBeta(0.5 - absR / 2, ab, ab, 0.5 + absR / 2));
+  return { statistic: c.r, pValue, n };
+}
+
+/**
+ * Spearman's ρ as scipy.stats.spearmanr (metrics-spec §7): the Pearson correlation of average
+ * ranks (ties share their mean rank). Two-sided p from Student's t with df = n-2,
+ * t = ρ·sqrt(df/((1+ρ)(1-ρ))); no exact p and no tie correction, as in SciPy.
+ * ρ = ±1 gives p = 0; n = 2 gives ρ = ±1 with an undefined p (df = 0; SciPy returns NaN).
+ *
+ * @example spearman([1, 2, 3], [1, 3, 2]) → { statistic: 0.5, pValue: 0.6667, n: 3 }
+ */
+export function spearman(x: NumericSample, y: NumericSample): TestResult {
+  assertPaired(x, y);
+  const n = x.length;
+  const c = productMoment(rankAverage(x), rankAverage(y));
+  if ("reason" in c) return { statistic: null, pValue: null, n, reason: c.reason };
+  const df = n - 2;
+  if (df === 0) return { statistic: c.r, pValue: null, n, reason: "p-value undefined for 2 pairs (0 degrees of freedom)" };
+  const t = c.r * Math.sqrt(df / ((c.r + 1) * (1 - c.r)));
+  return { statistic: c.r, pValue: studentTTwoSidedPValue(t, df), n };
+}

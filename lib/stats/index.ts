@@ -1,0 +1,3 @@
+export type { NumericSample, TestResult } from "./types";
+export { pearson, spearman } from "./correlation";
+export { rankAverage } from "./rank";
