@@ -1,0 +1,86 @@
+/**
+ * Python 3 string and number semantics that the reference implementations depend on
+ * (metrics-spec.md sections 1a, 1b, 2, 3 and 5). JS differs from Python in small ways that
+ * change scores: `\s` and `\w` cover other characters, `.length` counts UTF-16 units rather
+ * than code points, and `toFixed` rounds ties away from zero.
+ */
+
+/** The characters for which Python's `str.isspace()` is true. JS `\s` lacks \x1c-\x1f and \x85 and adds \ufeff. */
+const PY_SPACE = "\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+/** Python's Unicode `\w` is `str.isalnum()` or `_`, i.e. letters, numbers and `_` (combining marks are not `\w`). */
+const PY_WORD = "\\p{L}\\p{N}_";
+
+const NON_SPACE_RUN = new RegExp(`[^${PY_SPACE}]+`, "g");
+const LEADING_SPACE = new RegExp(`^[${PY_SPACE}]+`);
+const TRAILING_SPACE = new RegExp(`[${PY_SPACE}]+$`);
+// nltk WordPunctTokenizer: `\w+|[^\w\s]+`.
+const WORDPUNCT = new RegExp(`[${PY_WORD}]+|[^${PY_WORD}${PY_SPACE}]+`, "gu");
+// CodeReviewer / GradedReviews splitPuncts: `[\w]+|[^\s\w]` (one punctuation character per token).
+const SPLIT_PUNCTS = new RegExp(`[${PY_WORD}]+|[^${PY_SPACE}${PY_WORD}]`, "gu");
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** Python `str.split()` with no argument: split on runs of whitespace, drop empty pieces. */
+export function pySplit(text: string): string[] {
+  return text.match(NON_SPACE_RUN) ?? [];
+}
+
+/** Python `str.strip()` with no argument. */
+export function pyStrip(text: string): string {
+  return pyRstrip(text.replace(LEADING_SPACE, ""));
+}
+
+/** Python `str.rstrip()` with no argument. */
+export function pyRstrip(text: string): string {
+  return text.replace(TRAILING_SPACE, "");
+}
+
+/** `nltk.wordpunct_tokenize` (regex `\w+|[^\w\s]+`, Unicode), as used by CodeReviewer's `bleu_fromstr` (metrics-spec 1a). */
+export function wordpunctTokenize(text: string): string[] {
+  return text.match(WORDPUNCT) ?? [];
+}
+
+/** `splitPuncts` of CodeReviewer `smooth_bleu.py` and GradedReviews `BLEU.py`: `" ".join(re.findall(r"[\w]+|[^\s\w]", x))`. */
+export function splitPuncts(text: string): string {
+  return (text.match(SPLIT_PUNCTS) ?? []).join(" ");
+}
+
+/** Python `len(str)`: the number of code points, not UTF-16 units. */
+export function codePointLength(text: string): number {
+  if (!SURROGATE.test(text)) return text.length;
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/** True when the text has characters outside the BMP, where JS indices stop being Python indices. */
+export function hasAstral(text: string): boolean {
+  return SURROGATE.test(text);
+}
+
+/** Rounding error of the product a·b, exactly (Dekker's TwoProduct with Veltkamp splitting). */
+function productError(a: number, b: number, product: number): number {
+  const split = (v: number): [number, number] => {
+    const c = 134217729 * v; // 2^27 + 1
+    const high = c - (c - v);
+    return [high, v - high];
+  };
+  const [aHigh, aLow] = split(a);
+  const [bHigh, bLow] = split(b);
+  return aHigh * bHigh - product + aHigh * bLow + aLow * bHigh + aLow * bLow;
+}
+
+/**
+ * Python `round(x, ndigits)` for ndigits ≤ 22: correctly rounded from the exact binary value,
+ * ties to even. `toFixed` is exact too but breaks ties upwards, so exact ties (x·10^ndigits is
+ * exactly k + ½, which needs the product to be error-free) are handled first.
+ */
+export function pyRound(x: number, ndigits: number): number {
+  if (!Number.isFinite(x)) return x;
+  const scale = 10 ** ndigits;
+  const scaled = x * scale;
+  const floor = Math.floor(scaled);
+  if (scaled - floor === 0.5 && productError(x, scale, scaled) === 0) {
+    return (floor % 2 === 0 ? floor : floor + 1) / scale;
+  }
+  return Number(x.toFixed(ndigits));
+}
