@@ -1,6 +1,17 @@
 /** Public API of the text-metric library (see metrics-spec.md sections 1-5 and the CRScore / GradedReviews papers). */
 export { bleuFromStr, codeReviewerBleu, gradedReviewsBleu, mosesSmoothBleu, PY_FLOAT_MIN } from "./smooth-bleu";
 export type { BleuFromStrResult, CodeReviewerBleuOptions } from "./smooth-bleu";
+export {
+  computeBleu,
+  corpusBleu,
+  sacreBleuStatistics,
+  sentenceBleu,
+  SACREBLEU_CORPUS_SIGNATURE,
+  SACREBLEU_SENTENCE_SIGNATURE,
+} from "./sacrebleu";
+export type { BleuStatistics, SacreBleuScore } from "./sacrebleu";
+export { chrfFromStatistics, chrfStatistics, corpusChrf, sentenceChrf, CHRF_SIGNATURE, CHRFPP_SIGNATURE } from "./chrf";
+export type { ChrfWordOrder } from "./chrf";
 export { CODEREVIEWER_STOPWORDS } from "./stopwords";
 export { normalizeMteval11a, tokenize13a } from "./mteval";
 export { pyRound, splitPuncts, wordpunctTokenize } from "./python-compat";

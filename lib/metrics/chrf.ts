@@ -1,0 +1,114 @@
+/**
+ * chrF and chrF++ of sacreBLEU v2.6.0 (`sacrebleu/metrics/chrf.py`, `metrics/helpers.py`,
+ * metrics-spec 2) with its defaults: character order 6, word order 0 (chrF) or 2 (chrF++),
+ * beta 2, case-sensitive, whitespace excluded, effective-order averaging (`eps_smoothing=False`).
+ */
+import { charNgramCounts, clippedMatches, totalCount, wordNgramCounts, type NgramCounts } from "./ngrams";
+import { codePointLength, pySplit } from "./python-compat";
+
+const CHAR_ORDER = 6;
+const BETA = 2;
+/** Python `string.punctuation`. */
+const PUNCTUATION = new Set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~");
+
+/** Word order 0 is chrF, 2 is chrF++. */
+export type ChrfWordOrder = 0 | 2;
+
+export const CHRF_SIGNATURE = "nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0";
+export const CHRFPP_SIGNATURE = "nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.6.0";
+
+/** `CHRF._remove_punctuation`: peel one punctuation character off the end, else off the start, of each word. */
+function chrfWords(text: string): string[] {
+  const words: string[] = [];
+  for (const w of pySplit(text)) {
+    if (codePointLength(w) === 1) words.push(w);
+    else if (PUNCTUATION.has(w[w.length - 1])) words.push(w.slice(0, -1), w[w.length - 1]);
+    else if (PUNCTUATION.has(w[0])) words.push(w[0], w.slice(1));
+    else words.push(w);
+  }
+  return words;
+}
+
+/** Character n-grams over the text with all whitespace removed, then (chrF++) word n-grams. */
+function chrfNgrams(text: string, wordOrder: ChrfWordOrder): NgramCounts {
+  const counts = charNgramCounts(pySplit(text).join(""), CHAR_ORDER);
+  if (wordOrder > 0) counts.push(...wordNgramCounts(chrfWords(text), wordOrder));
+  return counts;
+}
+
+/** `[hyp_count, ref_count, matches]` per order; `hyp_count` is 0 where the reference has no n-grams of that order. */
+function matchStatistics(hyp: NgramCounts, ref: NgramCounts): number[] {
+  const stats: number[] = [];
+  hyp.forEach((hypOrder, i) => {
+    const refOrder = ref[i];
+    stats.push(refOrder.size > 0 ? totalCount(hypOrder) : 0, totalCount(refOrder), clippedMatches(hypOrder, refOrder));
+  });
+  return stats;
+}
+
+/**
+ * `CHRF._compute_f_score` without eps smoothing: average precision and recall over the
+ * effective orders (both counts > 0), then F-beta of the averages, times 100 (metrics-spec 2 step 4).
+ */
+export function chrfFromStatistics(stats: readonly number[]): number {
+  let avgPrecision = 0;
+  let avgRecall = 0;
+  let effectiveOrder = 0;
+  for (let i = 0; i < stats.length; i += 3) {
+    const [nHyp, nRef, nMatch] = [stats[i], stats[i + 1], stats[i + 2]];
+    if (nHyp > 0 && nRef > 0) {
+      avgPrecision += nMatch / nHyp;
+      avgRecall += nMatch / nRef;
+      effectiveOrder++;
+    }
+  }
+  if (effectiveOrder === 0) return 0;
+  avgPrecision /= effectiveOrder;
+  avgRecall /= effectiveOrder;
+  if (avgPrecision + avgRecall === 0) return 0;
+  const factor = BETA ** 2;
+  return 100 * (((1 + factor) * avgPrecision * avgRecall) / (factor * avgPrecision + avgRecall));
+}
+
+/** Statistics of one segment: those of the reference with the highest F (strictly; the first wins ties). */
+export function chrfStatistics(hypothesis: string, references: readonly string[], wordOrder: ChrfWordOrder): number[] {
+  if (references.length === 0) throw new RangeError("chrF needs at least one reference");
+  const hyp = chrfNgrams(hypothesis, wordOrder);
+  let best: number[] = [];
+  let bestF = -1;
+  for (const reference of references) {
+    const stats = matchStatistics(hyp, chrfNgrams(reference, wordOrder));
+    const f = chrfFromStatistics(stats);
+    if (f > bestF) {
+      bestF = f;
+      best = stats;
+    }
+  }
+  return best;
+}
+
+/** Sentence chrF (word order 0) or chrF++ (word order 2), 0-100. */
+export function sentenceChrf(hypothesis: string, references: readonly string[], wordOrder: ChrfWordOrder): number {
+  return chrfFromStatistics(chrfStatistics(hypothesis, references, wordOrder));
+}
+
+/** Corpus chrF/chrF++: per-segment best-reference statistics summed, one F (metrics-spec 2 step 6). */
+export function corpusChrf(
+  hypotheses: readonly string[],
+  referenceStreams: readonly (readonly string[])[],
+  wordOrder: ChrfWordOrder,
+): number {
+  if (referenceStreams.some((stream) => stream.length !== hypotheses.length)) {
+    throw new RangeError("every reference stream must have one reference per hypothesis");
+  }
+  let sum: number[] = [];
+  hypotheses.forEach((hypothesis, i) => {
+    const stats = chrfStatistics(
+      hypothesis,
+      referenceStreams.map((stream) => stream[i]),
+      wordOrder,
+    );
+    sum = sum.length === 0 ? stats : sum.map((value, k) => value + stats[k]);
+  });
+  return chrfFromStatistics(sum);
+}
