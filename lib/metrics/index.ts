@@ -12,6 +12,9 @@ export {
 export type { BleuStatistics, SacreBleuScore } from "./sacrebleu";
 export { chrfFromStatistics, chrfStatistics, corpusChrf, sentenceChrf, CHRF_SIGNATURE, CHRFPP_SIGNATURE } from "./chrf";
 export type { ChrfWordOrder } from "./chrf";
+export { lcsLength, rougeL, rougeTokenize } from "./rouge";
+export type { RougeScore } from "./rouge";
+export { porterStem } from "./porter";
 export { CODEREVIEWER_STOPWORDS } from "./stopwords";
 export { normalizeMteval11a, tokenize13a } from "./mteval";
 export { pyRound, splitPuncts, wordpunctTokenize } from "./python-compat";
