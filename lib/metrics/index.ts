@@ -18,6 +18,26 @@ export { porterStem } from "./porter";
 export { meteor, singleMeteor } from "./meteor";
 export { exactMatch, levenshtein, normalizedEditDistance } from "./edit-distance";
 export type { EditUnit } from "./edit-distance";
+export { cosineSimilarity, embeddingSim } from "./embedding";
+export type { MaybeScore } from "./embedding";
+export {
+  bestMatches,
+  calibrateThreshold,
+  crscore,
+  crscoreFromBestMatches,
+  CRSCORE_DEFAULT_TAU,
+  pairwiseSimilarities,
+  splitReviewSentences,
+  thresholdSweep,
+} from "./crscore";
+export type {
+  BestMatches,
+  CalibrationResult,
+  CrscoreInput,
+  CrscoreResult,
+  CrscoreVectors,
+  SimilarityMatrix,
+} from "./crscore";
 export { CODEREVIEWER_STOPWORDS } from "./stopwords";
 export { normalizeMteval11a, tokenize13a } from "./mteval";
 export { pyRound, splitPuncts, wordpunctTokenize } from "./python-compat";

@@ -1,0 +1,166 @@
+/**
+ * CRScore (Naik et al., CRScore paper section 3.3, eqs. 1-3; reference code
+ * `atharva-naik/CRScore` src/metrics/claim_based/relevance_score.py): a reference-free review score
+ * from the semantic similarity s(p, r) between pseudo-references P (claims, implications, code
+ * smells) and review sentences R.
+ *   Con  = |{r ∈ R : max_p s(p, r) > τ}| / |R|     (precision-like)
+ *   Comp = |{p ∈ P : max_r s(p, r) > τ}| / |P|     (recall-like)
+ *   Rel  = 2·Con·Comp / (Con + Comp)
+ * Both comparisons are strict, as in `compute_scores_from_sts_sim_matrix`. The caller supplies the
+ * embeddings (the paper: mxbai-embed-large-v1, stopword tokens dropped before mean pooling) or a
+ * precomputed similarity matrix.
+ */
+import { cosineSimilarity } from "./embedding";
+import { harmonicMean } from "./fscore";
+
+/** τ_best = 0.7314 (section 3.3): the mean best-match similarity of GPT-3.5 review sentences. */
+export const CRSCORE_DEFAULT_TAU = 0.7314;
+
+/**
+ * Review sentences as the paper's `split_claims` cuts them: split on "\n", then on ". " and "? ".
+ * Unlike that code, pieces are trimmed and empty ones dropped (it keeps "" after a final ". "
+ * and embeds it as a sentence).
+ */
+export function splitReviewSentences(text: string): string[] {
+  return text
+    .split("\n")
+    .flatMap((line) => line.split(/\. |\? /))
+    .map((piece) => piece.trim())
+    .filter((piece) => piece.length > 0);
+}
+
+/** s(r, p) for every review sentence (rows) and pseudo-reference (columns); null where undefined (zero vector). */
+export interface SimilarityMatrix {
+  similarities: readonly (readonly (number | null)[])[];
+  /** Needed because a review without sentences has no rows to show the column count. */
+  pseudoReferenceCount: number;
+}
+
+/** Embeddings of the review sentences and of the pseudo-references. */
+export interface CrscoreVectors {
+  reviewSentenceVectors: readonly (readonly number[])[];
+  pseudoReferenceVectors: readonly (readonly number[])[];
+}
+
+export type CrscoreInput = CrscoreVectors | SimilarityMatrix;
+
+/** The matrix of `similarity(row, column)`, e.g. cosine of embeddings or any STS model's score. */
+export function pairwiseSimilarities<T>(
+  reviewSentences: readonly T[],
+  pseudoReferences: readonly T[],
+  similarity: (reviewSentence: T, pseudoReference: T) => number | null,
+): SimilarityMatrix {
+  return {
+    similarities: reviewSentences.map((r) => pseudoReferences.map((p) => similarity(r, p))),
+    pseudoReferenceCount: pseudoReferences.length,
+  };
+}
+
+function toMatrix(input: CrscoreInput): SimilarityMatrix {
+  if ("similarities" in input) {
+    if (input.similarities.some((row) => row.length !== input.pseudoReferenceCount)) {
+      throw new RangeError("every similarity row needs one entry per pseudo-reference");
+    }
+    return input;
+  }
+  return pairwiseSimilarities(input.reviewSentenceVectors, input.pseudoReferenceVectors, cosineSimilarity);
+}
+
+/** Best similarity of each review sentence (row max) and each pseudo-reference (column max); null if none defined. */
+export interface BestMatches {
+  reviewSentenceBest: (number | null)[];
+  pseudoReferenceBest: (number | null)[];
+}
+
+const maxDefined = (current: number | null, value: number | null): number | null =>
+  value === null ? current : current === null ? value : Math.max(current, value);
+
+/** Row and column maxima: all that Con, Comp and the threshold calibration need, computed once per review. */
+export function bestMatches(input: CrscoreInput): BestMatches {
+  const { similarities, pseudoReferenceCount } = toMatrix(input);
+  const pseudoReferenceBest = new Array<number | null>(pseudoReferenceCount).fill(null);
+  const reviewSentenceBest: (number | null)[] = [];
+  for (const row of similarities) {
+    let best: number | null = null;
+    for (let j = 0; j < row.length; j++) {
+      best = maxDefined(best, row[j]);
+      pseudoReferenceBest[j] = maxDefined(pseudoReferenceBest[j], row[j]);
+    }
+    reviewSentenceBest.push(best);
+  }
+  return { reviewSentenceBest, pseudoReferenceBest };
+}
+
+/**
+ * Con, Comp, Rel in [0, 1], or the reason they are not defined:
+ * - no pseudo-references: all three null, reason "no-pseudo-references" (Comp is 0/0 and there is
+ *   nothing to ground the review in; the paper's code inserts a blank claim instead);
+ * - a review without sentences (with pseudo-references): all three 0, reason "empty-review".
+ */
+export type CrscoreResult =
+  | { conciseness: number; comprehensiveness: number; relevance: number; reason: null | "empty-review" }
+  | { conciseness: null; comprehensiveness: null; relevance: null; reason: "no-pseudo-references" };
+
+function assertTau(tau: number): void {
+  if (!Number.isFinite(tau)) throw new RangeError(`tau must be a finite number, got ${tau}`);
+}
+
+/** Share of entries strictly above τ (a null best match never counts). */
+function shareAbove(best: readonly (number | null)[], tau: number): number {
+  let above = 0;
+  for (const value of best) if (value !== null && value > tau) above++;
+  return above / best.length;
+}
+
+/** CRScore eqs. 1-3 from precomputed best matches at threshold τ. */
+export function crscoreFromBestMatches(best: BestMatches, tau: number): CrscoreResult {
+  assertTau(tau);
+  if (best.pseudoReferenceBest.length === 0) {
+    return { conciseness: null, comprehensiveness: null, relevance: null, reason: "no-pseudo-references" };
+  }
+  if (best.reviewSentenceBest.length === 0) {
+    return { conciseness: 0, comprehensiveness: 0, relevance: 0, reason: "empty-review" };
+  }
+  const conciseness = shareAbove(best.reviewSentenceBest, tau);
+  const comprehensiveness = shareAbove(best.pseudoReferenceBest, tau);
+  return { conciseness, comprehensiveness, relevance: harmonicMean(conciseness, comprehensiveness), reason: null };
+}
+
+/** CRScore of one review: `crscore({ reviewSentenceVectors, pseudoReferenceVectors, tau })` or with a similarity matrix. */
+export function crscore(input: CrscoreInput & { tau?: number }): CrscoreResult {
+  return crscoreFromBestMatches(bestMatches(input), input.tau ?? CRSCORE_DEFAULT_TAU);
+}
+
+/**
+ * Con/Comp/Rel of every review at every τ (CRScore Table 18 sweeps τ from 0.6 to 0.8). The
+ * similarity maxima are computed once per review. All three are non-increasing in τ.
+ */
+export function thresholdSweep(
+  taus: readonly number[],
+  reviews: readonly CrscoreInput[],
+): { tau: number; scores: CrscoreResult[] }[] {
+  const best = reviews.map(bestMatches);
+  return taus.map((tau) => ({ tau, scores: best.map((b) => crscoreFromBestMatches(b, tau)) }));
+}
+
+export type CalibrationResult = { tau: number; sentenceCount: number } | { tau: null; sentenceCount: 0; reason: string };
+
+/**
+ * τ as CRScore 3.3 selects it: associate every review sentence with its most similar
+ * pseudo-reference of the same code change, then average those best similarities over all review
+ * sentences of all reviews (pooled, not a mean of per-review means; scripts/compute_sts_thresh_v3.py).
+ * Sentences with no defined similarity (no pseudo-references, zero vectors) are left out.
+ */
+export function calibrateThreshold(reviews: readonly CrscoreInput[]): CalibrationResult {
+  let sum = 0;
+  let sentenceCount = 0;
+  for (const review of reviews) {
+    for (const value of bestMatches(review).reviewSentenceBest) {
+      if (value === null) continue;
+      sum += value;
+      sentenceCount++;
+    }
+  }
+  if (sentenceCount === 0) return { tau: null, sentenceCount: 0, reason: "no review sentence has a pseudo-reference" };
+  return { tau: sum / sentenceCount, sentenceCount };
+}
