@@ -1,0 +1,93 @@
+import { describe, expect, test } from "vitest";
+import { bootstrapCi, spearman } from "@/lib/stats";
+import { expectValue, hasVectors, vectorGroup } from "./reference-vectors";
+
+const mean = (x: Float64Array): number => x.reduce((a, v) => a + v, 0) / x.length;
+const rho = (x: Float64Array, y: Float64Array): number | null => spearman(x, y).statistic;
+
+type Rows = number[][];
+
+describe.skipIf(!hasVectors)("bootstrap_ci vectors", () => {
+  const [fixedMean, fixedRho, seeded] = vectorGroup("bootstrap_ci");
+
+  test("fixed resamples, mean: percentile, basic and BCa intervals as SciPy", () => {
+    const input = fixedMean.input as { data: number[]; resample_indices: Rows; confidence_level: number };
+    const e = fixedMean.expected as {
+      theta_hat: number;
+      percentile_ci: [number, number];
+      basic_ci: [number, number];
+      bca_ci: [number, number];
+      standard_error_ddof1: number;
+      bca_z0: number;
+      bca_a_hat: number;
+      bca_alpha_levels: [number, number];
+    };
+    const options = { resampleIndices: input.resample_indices, confidenceLevel: input.confidence_level };
+    const percentile = bootstrapCi([input.data], mean, { ...options, method: "percentile" });
+    expectValue(percentile.statistic, e.theta_hat);
+    expectValue(percentile.low, e.percentile_ci[0]);
+    expectValue(percentile.high, e.percentile_ci[1]);
+    expectValue(percentile.standardError, e.standard_error_ddof1);
+    expect(percentile.nResamples).toBe(25);
+
+    const basic = bootstrapCi([input.data], mean, { ...options, method: "basic" });
+    expectValue(basic.low, e.basic_ci[0]);
+    expectValue(basic.high, e.basic_ci[1]);
+
+    const bca = bootstrapCi([input.data], mean, { ...options, method: "bca" });
+    expectValue(bca.low, e.bca_ci[0]);
+    expectValue(bca.high, e.bca_ci[1]);
+    expectValue(bca.bca?.z0 ?? null, e.bca_z0);
+    expectValue(bca.bca?.acceleration ?? null, e.bca_a_hat);
+    expectValue(bca.bca?.levels[0] ?? null, e.bca_alpha_levels[0]);
+    expectValue(bca.bca?.levels[1] ?? null, e.bca_alpha_levels[1]);
+  });
+
+  test("fixed paired resamples, Spearman ρ: percentile interval as SciPy", () => {
+    const input = fixedRho.input as { x: number[]; y: number[]; resample_indices: Rows; confidence_level: number };
+    const e = fixedRho.expected as { percentile_ci: [number, number] };
+    const r = bootstrapCi([input.x, input.y], rho, { paired: true, resampleIndices: input.resample_indices, confidenceLevel: input.confidence_level });
+    expectValue(r.low, e.percentile_ci[0]);
+    expectValue(r.high, e.percentile_ci[1]);
+  });
+
+  test("seeded BCa with 9999 resamples lands within the vector's tolerance of SciPy's", () => {
+    const input = seeded.input as { data: number[]; n_resamples: number };
+    const e = seeded.expected as { ci: [number, number]; tolerance: number };
+    for (const seed of [1, 2, 3]) {
+      const r = bootstrapCi([input.data], mean, { method: "bca", nResamples: input.n_resamples, seed });
+      expect(Math.abs((r.low as number) - e.ci[0])).toBeLessThanOrEqual(e.tolerance);
+      expect(Math.abs((r.high as number) - e.ci[1])).toBeLessThanOrEqual(e.tolerance);
+    }
+  });
+});
+
+describe("bootstrapCi", () => {
+  const data = [0.42, 0.51, 0.38, 0.77, 0.64, 0.29, 0.55, 0.7];
+
+  test("is reproducible for a seed and changes with it", () => {
+    const a = bootstrapCi([data], mean, { seed: 7, nResamples: 500 });
+    const b = bootstrapCi([data], mean, { seed: 7, nResamples: 500 });
+    const c = bootstrapCi([data], mean, { seed: 8, nResamples: 500 });
+    expect(a).toEqual(b);
+    expect(a.low).not.toBe(c.low);
+    expect(a.low as number).toBeLessThan(a.statistic as number);
+    expect(a.high as number).toBeGreaterThan(a.statistic as number);
+  });
+
+  test("undefined statistics give null bounds with a reason, never NaN", () => {
+    // Resampling [1, 1, 1, 2] often yields a constant sample, where ρ is undefined.
+    const r = bootstrapCi([[1, 1, 1, 2], [1, 2, 3, 4]], rho, { paired: true, nResamples: 200, seed: 1 });
+    expect(r).toMatchObject({ low: null, high: null, reason: expect.stringMatching(/undefined on \d+ of 200 resamples/) });
+    expect(bootstrapCi([[1]], mean)).toMatchObject({ low: null, reason: expect.stringMatching(/at least 2/) });
+  });
+
+  test("BCa on a constant sample is undefined (every θ* equals θ̂ … on one side)", () => {
+    const r = bootstrapCi([[3, 3, 3, 3]], mean, { method: "bca", nResamples: 50 });
+    expect(r).toMatchObject({ low: null, high: null, reason: expect.stringMatching(/jackknife|one side/) });
+  });
+
+  test("rejects malformed resample rows", () => {
+    expect(() => bootstrapCi([data], mean, { resampleIndices: [[0, 1]] })).toThrow(/n indices/);
+  });
+});
