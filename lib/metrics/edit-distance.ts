@@ -10,7 +10,7 @@ import { pySplit } from "./python-compat";
 export type EditUnit = "char" | "token";
 
 /** Wagner–Fischer Levenshtein distance (insert, delete, substitute all cost 1), two rows of memory. */
-export function levenshtein<T>(a: readonly T[], b: readonly T[]): number {
+export function levenshtein<T>(a: ArrayLike<T>, b: ArrayLike<T>): number {
   const [long, short] = a.length >= b.length ? [a, b] : [b, a];
   let previous = Int32Array.from({ length: short.length + 1 }, (_, j) => j);
   let current = new Int32Array(short.length + 1);
@@ -18,24 +18,36 @@ export function levenshtein<T>(a: readonly T[], b: readonly T[]): number {
     current[0] = i;
     const item = long[i - 1];
     for (let j = 1; j <= short.length; j++) {
-      const substitute = previous[j - 1] + (item === short[j - 1] ? 0 : 1);
-      current[j] = Math.min(substitute, previous[j] + 1, current[j - 1] + 1);
+      let best = previous[j - 1] + (item === short[j - 1] ? 0 : 1);
+      if (previous[j] + 1 < best) best = previous[j] + 1;
+      if (current[j - 1] + 1 < best) best = current[j - 1] + 1;
+      current[j] = best;
     }
     [previous, current] = [current, previous];
   }
   return previous[short.length];
 }
 
-function units(text: string, unit: EditUnit): string[] {
-  return unit === "char" ? Array.from(text) : pySplit(text);
+/** Code points as numbers: cheaper to compare than one-character strings, and one per astral character. */
+function codePoints(text: string): Int32Array {
+  const codes = new Int32Array(text.length);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.codePointAt(i) as number;
+    if (code > 0xffff) i++;
+    codes[n++] = code;
+  }
+  return codes.subarray(0, n);
+}
+
+function normalized<T>(a: ArrayLike<T>, b: ArrayLike<T>): number {
+  const longest = Math.max(a.length, b.length);
+  return longest === 0 ? 0 : levenshtein(a, b) / longest;
 }
 
 /** NED(a, b) = lev(a, b) / max(|a|, |b|) in [0, 1]; NED("", "") = 0. Lower is more similar; similarity is 1 − NED. */
 export function normalizedEditDistance(a: string, b: string, unit: EditUnit = "char"): number {
-  const ua = units(a, unit);
-  const ub = units(b, unit);
-  const longest = Math.max(ua.length, ub.length);
-  return longest === 0 ? 0 : levenshtein(ua, ub) / longest;
+  return unit === "char" ? normalized(codePoints(a), codePoints(b)) : normalized(pySplit(a), pySplit(b));
 }
 
 /**

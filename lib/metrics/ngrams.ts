@@ -3,6 +3,7 @@
  * `extract_all_word_ngrams`) and chrF (metrics-spec 2 `extract_all_char_ngrams`,
  * `extract_word_ngrams`).
  */
+import { hasAstral } from "./python-compat";
 
 /** Counts per order: element n-1 maps each n-gram to its count. */
 export type NgramCounts = Map<string, number>[];
@@ -28,18 +29,23 @@ export function wordNgramCounts(tokens: readonly string[], maxOrder: number): Ng
 /** Character n-grams of orders 1..maxOrder over code points (Python string slicing), as chrF counts them. */
 export function charNgramCounts(text: string, maxOrder: number): NgramCounts {
   const counts: NgramCounts = Array.from({ length: maxOrder }, () => new Map<string, number>());
-  const offsets: number[] = [];
-  let offset = 0;
-  for (const ch of text) {
+  // UTF-16 offset of each code point (and of the end); the identity for BMP-only text.
+  let offsets: number[] | null = null;
+  let length = text.length;
+  if (hasAstral(text)) {
+    offsets = [];
+    let offset = 0;
+    for (const ch of text) {
+      offsets.push(offset);
+      offset += ch.length;
+    }
     offsets.push(offset);
-    offset += ch.length;
+    length = offsets.length - 1;
   }
-  offsets.push(offset);
-  const length = offsets.length - 1;
   for (let start = 0; start < length; start++) {
     const longest = Math.min(maxOrder, length - start);
     for (let n = 1; n <= longest; n++) {
-      const key = text.slice(offsets[start], offsets[start + n]);
+      const key = offsets === null ? text.slice(start, start + n) : text.slice(offsets[start], offsets[start + n]);
       const order = counts[n - 1];
       order.set(key, (order.get(key) ?? 0) + 1);
     }

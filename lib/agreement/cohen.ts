@@ -1,0 +1,72 @@
+import { pairedValues } from "./pairs";
+import { asTable, type RatingsInput, type TableOptions } from "./table";
+import type { AgreementResult, WeightScheme } from "./types";
+import { agreementWeights } from "./weights";
+
+export interface CohenResult extends AgreementResult {
+  /** (Weighted) observed agreement p_o = 1 - Σw̄O/N, w̄ the disagreement weights scaled to [0, 1]. */
+  observedAgreement: number | null;
+  /** (Weighted) chance agreement p_e from the two raters' marginals. κ = (p_o - p_e)/(1 - p_e). */
+  expectedAgreement: number | null;
+  weights: WeightScheme;
+}
+
+export interface CohenOptions extends TableOptions {
+  /** The two raters; optional when the data has exactly two. */
+  raters?: readonly [string, string];
+  /** Default "unweighted". */
+  weights?: WeightScheme;
+}
+
+/**
+ * Cohen's kappa for two raters on the items both rated, as sklearn `cohen_kappa_score`
+ * (metrics-spec §6a; CRScore §4.1 reports 0.804): with confusion matrix O and
+ * E = outer(row sums, column sums)/N, κ = 1 - Σ w O / Σ w E, where the disagreement weights
+ * are on label **indices** i, j: unweighted [i≠j], linear |i-j|, quadratic (i-j)².
+ * The labels are the sorted union of the two raters' values on the paired items (so weights
+ * treat {1, 2, 5} as equally spaced, and string labels sort lexicographically, "10" < "2"),
+ * or the declared `scale` (sklearn `labels=`). Both raters constant on one category gives
+ * 0/0 (sklearn NaN): here null with a reason; one constant rater gives 0, as in sklearn.
+ */
+export function cohenKappa(input: RatingsInput, options: CohenOptions = {}): CohenResult {
+  const table = asTable(input, options);
+  const scheme = options.weights ?? "unweighted";
+  const raters = options.raters ?? (table.raters.length === 2 ? [table.raters[0], table.raters[1]] : null);
+  if (raters === null) throw new RangeError(`Cohen's kappa needs two raters; the data has ${table.raters.length}, so name the pair in options.raters`);
+  const undefinedResult = (reason: string, n = 0): CohenResult => ({ value: null, reason, n, observedAgreement: null, expectedAgreement: null, weights: scheme });
+  if (raters[0] === raters[1]) return undefinedResult("the two raters are the same");
+
+  const pairs = pairedValues(table, raters[0], raters[1]);
+  const n = pairs.items.length;
+  if (n === 0) return undefinedResult(`raters ${raters[0]} and ${raters[1]} rated no item in common`);
+
+  // Label index of each scale category: all of a declared scale, else only the values used.
+  const used = new Uint8Array(table.scale.length).fill(table.scaleDeclared ? 1 : 0);
+  for (let i = 0; i < n; i++) used[pairs.a[i]] = used[pairs.b[i]] = 1;
+  const label = new Int32Array(table.scale.length);
+  let q = 0;
+  for (let v = 0; v < table.scale.length; v++) if (used[v]) label[v] = q++;
+  const confusion = new Float64Array(q * q);
+  const rowSum = new Float64Array(q);
+  const colSum = new Float64Array(q);
+  for (let i = 0; i < n; i++) {
+    const k = label[pairs.a[i]];
+    const l = label[pairs.b[i]];
+    confusion[k * q + l]++;
+    rowSum[k]++;
+    colSum[l]++;
+  }
+  const w = agreementWeights(scheme, Array.from({ length: q }, (_, i) => i));
+  let po = 0;
+  let pe = 0;
+  for (let k = 0; k < q; k++) {
+    for (let l = 0; l < q; l++) {
+      po += w[k][l] * confusion[k * q + l];
+      pe += w[k][l] * rowSum[k] * colSum[l];
+    }
+  }
+  po /= n;
+  pe /= n * n;
+  if (pe >= 1) return { ...undefinedResult("both raters used one and the same category throughout, so kappa is 0/0", n), observedAgreement: po, expectedAgreement: pe };
+  return { value: (po - pe) / (1 - pe), n, observedAgreement: po, expectedAgreement: pe, weights: scheme };
+}

@@ -1,0 +1,67 @@
+import { type AgreementComponents, agreementComponents, type UnitCounts, unitCounts } from "./counts";
+import type { ChanceCorrectedResult } from "./fleiss";
+import { unpairedReason } from "./reasons";
+import { asTable, type RatingsInput, type TableOptions } from "./table";
+import type { WeightScheme } from "./types";
+import { agreementWeights, scalePositions } from "./weights";
+
+export interface GwetResult extends ChanceCorrectedResult {
+  /** "AC1" unweighted, "AC2" weighted (irrCAC naming). */
+  name: "AC1" | "AC2";
+  /** Standard error (irrCAC, infinite population); null with fewer than two rated items. */
+  standardError: number | null;
+}
+
+/**
+ * Gwet's AC1 (unweighted) and AC2 (weighted) for ragged ratings, as irrCAC `gwet`
+ * (kgwet/irrCAC R `gwet.ac1.raw`, Python port afergadis/irrCAC; metrics-spec §8):
+ * p_a = mean over items with r_i >= 2 of Σ_k r_ik(r*_ik - 1)/(r_i(r_i - 1)), r*_ik = Σ_l w_kl r_il;
+ * π_k = mean over rated items of r_ik/r_i; p_e = T_w/(q(q-1)) Σ_k π_k(1 - π_k), T_w = Σ w_kl;
+ * AC = (p_a - p_e)/(1 - p_e). Weights use category values (labels: 1..q), not indices.
+ * q is the scale length, so declare the `scale` when some categories are unused
+ * (metrics-spec §8: q moves AC1 from 0.6552 to 0.7468). With q = 1, irrCAC patches p_e to
+ * 1 - 1e-15; here the coefficient is null with a reason instead.
+ */
+export function gwetAc(input: RatingsInput, options: TableOptions & { weights?: WeightScheme } = {}): GwetResult {
+  const table = asTable(input, options);
+  const scheme = options.weights ?? "unweighted";
+  const name = scheme === "unweighted" ? "AC1" : "AC2";
+  const q = table.scale.length;
+  const undefinedResult = (reason: string, n = 0): GwetResult => ({ value: null, reason, n, pa: null, pe: null, name, standardError: null });
+  const counts = unitCounts(table);
+  const weights = agreementWeights(scheme, scalePositions(table.scale));
+  const c = agreementComponents(counts, weights);
+  if (c.pa === null) return undefinedResult(unpairedReason(table));
+  if (q < 2) return undefinedResult("the scale has only one category, so chance agreement is undefined (declare the scale)", c.paired);
+
+  const totalWeight = weights.reduce((s, row) => s + row.reduce((a, w) => a + w, 0), 0);
+  const peFactor = totalWeight / (q * (q - 1));
+  let spread = 0;
+  for (const p of c.pi) spread += p * (1 - p);
+  const pe = peFactor * spread;
+  if (pe >= 1) return { ...undefinedResult("chance agreement is 1, so the coefficient is undefined", c.paired), pa: c.pa, pe };
+  const value = (c.pa - pe) / (1 - pe);
+  return { value, n: c.paired, pa: c.pa, pe, name, standardError: standardError(counts, c, value, pe, peFactor) };
+}
+
+/**
+ * irrCAC's linearisation variance of AC1/AC2 (Gwet 2008, eq. 28; `gwet.ac1.raw`, f = 0):
+ * v = Σ_i (AC*_i - AC)²/(n(n-1)) over the n rated items, with
+ * AC_i = (n/n₂)(p_a,i - p_e·[r_i >= 2])/(1 - p_e), p_e,i = (T_w/(q(q-1))) Σ_k r_ik(1 - π_k)/r_i,
+ * AC*_i = AC_i - 2(1 - AC)(p_e,i - p_e)/(1 - p_e).
+ */
+function standardError(counts: UnitCounts, c: AgreementComponents, value: number, pe: number, peFactor: number): number | null {
+  const n = c.rated;
+  if (n < 2) return null;
+  let ss = 0;
+  for (let u = 0; u < n; u++) {
+    const r = c.ratingsPerUnit[u];
+    let unitPe = 0;
+    for (let e = counts.start[u]; e < counts.start[u + 1]; e++) unitPe += counts.count[e] * (1 - c.pi[counts.category[e]]);
+    unitPe *= peFactor / r;
+    const unitAc = ((n / c.paired) * (c.unitAgreement[u] - (r >= 2 ? pe : 0))) / (1 - pe);
+    const linearised = unitAc - (2 * (1 - value) * (unitPe - pe)) / (1 - pe);
+    ss += (linearised - value) ** 2;
+  }
+  return Math.sqrt(ss / (n * (n - 1)));
+}

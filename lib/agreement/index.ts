@@ -1,0 +1,11 @@
+export type { AgreementResult, Level, Rating, RatingValue, WeightScheme } from "./types";
+export { asTable, buildRatingTable, selectRaters, type RatingsInput, type RatingTable, type TableOptions } from "./table";
+export { ratingsFromMatrix, type MatrixLayout } from "./matrix";
+export { agreementWeights, scalePositions } from "./weights";
+export { pairedValues, type PairedValues } from "./pairs";
+export { percentAgreement, perItemAgreement, type ItemAgreement } from "./percent-agreement";
+export { cohenKappa, type CohenOptions, type CohenResult } from "./cohen";
+export { fleissKappa, fleissKappaFromCounts, type ChanceCorrectedResult, type FleissMethod } from "./fleiss";
+export { krippendorffAlpha, differenceMatrix, type AlphaResult } from "./krippendorff";
+export { gwetAc, type GwetResult } from "./gwet";
+export { pairwiseMatrix, type PairwiseCoefficient, type PairwiseMatrix } from "./pairwise";

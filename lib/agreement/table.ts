@@ -1,0 +1,194 @@
+import type { Rating, RatingValue } from "./types";
+
+/**
+ * Ratings indexed for agreement statistics: items, raters and scale categories are numbered,
+ * and ratings are grouped by item in compressed-sparse-row form (ratings of item u are the
+ * entries itemStart[u] .. itemStart[u+1]-1). Memory is O(number of ratings); nothing is
+ * quadratic in ratings, items or raters.
+ */
+export interface RatingTable {
+  /** Items with at least one rating, in first-seen order. */
+  readonly items: readonly string[];
+  /** Raters, in first-seen order. */
+  readonly raters: readonly string[];
+  /**
+   * Ordered categories: the declared scale, or else the distinct observed values sorted
+   * (numbers ascending, strings by code unit, as NumPy/sklearn sort labels).
+   */
+  readonly scale: readonly RatingValue[];
+  /** Whether `scale` was declared by the caller (unused categories then count, e.g. Gwet's q). */
+  readonly scaleDeclared: boolean;
+  readonly itemStart: Int32Array;
+  /** Per entry: index into `raters`. */
+  readonly rater: Int32Array;
+  /** Per entry: index into `scale`. */
+  readonly value: Int32Array;
+}
+
+export interface TableOptions {
+  /**
+   * The rating scale, in order (e.g. [1, 2, 3, 4, 5], or ordered labels). Declaring it fixes
+   * category order for ordinal statistics and string labels, and makes unused categories
+   * count where a coefficient depends on them (Gwet's q, Randolph's k, sklearn `labels=`).
+   */
+  scale?: readonly RatingValue[];
+}
+
+/** Ratings, or a table already built from them. */
+export type RatingsInput = readonly Rating[] | RatingTable;
+
+function compareValues(a: RatingValue, b: RatingValue): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function checkValueType(values: Iterable<RatingValue>, what: string): void {
+  let kind: string | null = null;
+  for (const v of values) {
+    if (typeof v === "number" && !Number.isFinite(v)) throw new RangeError(`${what} contains a non-finite number: ${v}`);
+    if (typeof v !== "number" && typeof v !== "string") throw new TypeError(`${what} contains a value that is neither number nor string`);
+    if (kind !== null && typeof v !== kind) throw new TypeError(`${what} mixes numbers and strings; use one type per data set`);
+    kind = typeof v;
+  }
+}
+
+/**
+ * Groups entries (given as parallel index arrays) by item with a counting sort, checks that
+ * no rater rated an item twice, and returns the CSR arrays. Stable: within an item, entries
+ * keep their input order.
+ */
+function groupByItem(
+  itemCount: number,
+  raterCount: number,
+  itemOf: Int32Array,
+  raterOf: Int32Array,
+  valueOf: Int32Array,
+  names: { items: readonly string[]; raters: readonly string[] },
+): Pick<RatingTable, "itemStart" | "rater" | "value"> {
+  const itemStart = new Int32Array(itemCount + 1);
+  for (let e = 0; e < itemOf.length; e++) itemStart[itemOf[e] + 1]++;
+  for (let u = 0; u < itemCount; u++) itemStart[u + 1] += itemStart[u];
+  const fill = itemStart.slice(0, itemCount);
+  const rater = new Int32Array(itemOf.length);
+  const value = new Int32Array(itemOf.length);
+  for (let e = 0; e < itemOf.length; e++) {
+    const pos = fill[itemOf[e]]++;
+    rater[pos] = raterOf[e];
+    value[pos] = valueOf[e];
+  }
+  const lastItem = new Int32Array(raterCount).fill(-1);
+  for (let u = 0; u < itemCount; u++) {
+    for (let e = itemStart[u]; e < itemStart[u + 1]; e++) {
+      if (lastItem[rater[e]] === u) throw new RangeError(`rater ${names.raters[rater[e]]} rated item ${names.items[u]} more than once`);
+      lastItem[rater[e]] = u;
+    }
+  }
+  return { itemStart, rater, value };
+}
+
+/**
+ * Builds a RatingTable in O(N log V) for N ratings and V distinct values.
+ * Throws on mixed number/string values, non-finite numbers, values outside a declared
+ * scale and duplicate (item, rater) pairs: those are data errors, not undefined statistics.
+ */
+export function buildRatingTable(ratings: readonly Rating[], options: TableOptions = {}): RatingTable {
+  const itemIndex = new Map<string, number>();
+  const raterIndex = new Map<string, number>();
+  const valueIndex = new Map<RatingValue, number>();
+  const n = ratings.length;
+  const itemOf = new Int32Array(n);
+  const raterOf = new Int32Array(n);
+  const valueOf = new Int32Array(n);
+  for (let e = 0; e < n; e++) {
+    const { item, rater, value } = ratings[e];
+    let i = itemIndex.get(item);
+    if (i === undefined) itemIndex.set(item, (i = itemIndex.size));
+    let r = raterIndex.get(rater);
+    if (r === undefined) raterIndex.set(rater, (r = raterIndex.size));
+    let v = valueIndex.get(value);
+    if (v === undefined) valueIndex.set(value, (v = valueIndex.size));
+    itemOf[e] = i;
+    raterOf[e] = r;
+    valueOf[e] = v;
+  }
+  const observed = [...valueIndex.keys()];
+  checkValueType(observed, "ratings");
+
+  let scale: RatingValue[];
+  if (options.scale) {
+    scale = [...options.scale];
+    checkValueType(scale, "the declared scale");
+    if (new Set(scale).size !== scale.length) throw new RangeError("the declared scale repeats a category");
+    if (observed.length > 0 && scale.length > 0 && typeof observed[0] !== typeof scale[0]) throw new TypeError("ratings and the declared scale differ in type");
+  } else {
+    scale = [...observed].sort(compareValues);
+  }
+  const position = new Map(scale.map((v, i) => [v, i]));
+  const remap = new Int32Array(observed.length);
+  observed.forEach((v, k) => {
+    const p = position.get(v);
+    if (p === undefined) throw new RangeError(`rating ${JSON.stringify(v)} is not on the declared scale`);
+    remap[k] = p;
+  });
+  for (let e = 0; e < n; e++) valueOf[e] = remap[valueOf[e]];
+
+  const items = [...itemIndex.keys()];
+  const raters = [...raterIndex.keys()];
+  return { items, raters, scale, scaleDeclared: options.scale !== undefined, ...groupByItem(items.length, raters.length, itemOf, raterOf, valueOf, { items, raters }) };
+}
+
+function isTable(input: RatingsInput): input is RatingTable {
+  return "itemStart" in input;
+}
+
+/** The table for `input`, building it from ratings when needed. */
+export function asTable(input: RatingsInput, options: TableOptions = {}): RatingTable {
+  if (!isTable(input)) return buildRatingTable(input, options);
+  if (options.scale) throw new RangeError("the scale of a RatingTable is fixed when it is built; pass ratings to declare one");
+  return input;
+}
+
+/**
+ * The sub-table of the given raters (e.g. one pair, for pairwise matrices): items without
+ * ratings from them are dropped, and an observed (undeclared) scale shrinks to the values
+ * they used, in the same order. O(N).
+ */
+export function selectRaters(table: RatingTable, raters: readonly string[]): RatingTable {
+  const keep = new Int32Array(table.raters.length).fill(-1);
+  raters.forEach((name, k) => {
+    const r = table.raters.indexOf(name);
+    if (r < 0) throw new RangeError(`unknown rater ${name}`);
+    keep[r] = k;
+  });
+  const usedValue = new Uint8Array(table.scale.length);
+  const items: string[] = [];
+  const itemOf: number[] = [];
+  const raterOf: number[] = [];
+  const valueOf: number[] = [];
+  for (let u = 0; u < table.items.length; u++) {
+    const before = itemOf.length;
+    for (let e = table.itemStart[u]; e < table.itemStart[u + 1]; e++) {
+      if (keep[table.rater[e]] < 0) continue;
+      itemOf.push(items.length);
+      raterOf.push(keep[table.rater[e]]);
+      valueOf.push(table.value[e]);
+      usedValue[table.value[e]] = 1;
+    }
+    if (itemOf.length > before) items.push(table.items[u]);
+  }
+  let scale = table.scale;
+  if (!table.scaleDeclared) {
+    const compact = new Int32Array(table.scale.length);
+    scale = table.scale.filter((_, v) => usedValue[v]);
+    let next = 0;
+    for (let v = 0; v < table.scale.length; v++) if (usedValue[v]) compact[v] = next++;
+    for (let e = 0; e < valueOf.length; e++) valueOf[e] = compact[valueOf[e]];
+  }
+  return {
+    items,
+    raters: [...raters],
+    scale,
+    scaleDeclared: table.scaleDeclared,
+    ...groupByItem(items.length, raters.length, Int32Array.from(itemOf), Int32Array.from(raterOf), Int32Array.from(valueOf), { items, raters }),
+  };
+}

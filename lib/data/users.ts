@@ -1,0 +1,48 @@
+/** Data access for accounts. */
+import { z } from "zod";
+import { hashPassword } from "@/lib/auth/password";
+import { db, type PrismaClient } from "@/lib/db/client";
+import type { Role, User } from "@/lib/generated/prisma/client";
+
+export const newUserSchema = z.object({
+  email: z.email().transform((email) => email.toLowerCase()),
+  name: z.string().trim().min(1).max(200).optional(),
+  role: z.enum(["ADMIN", "LEAD", "ANNOTATOR"]),
+  password: z.string().min(8, "Password must have at least 8 characters").max(200).optional(),
+});
+export type NewUser = z.input<typeof newUserSchema>;
+
+/** Creates an account; without a password the account cannot sign in until one is set. */
+export async function createUser(input: NewUser, client: Pick<PrismaClient, "user"> = db): Promise<User> {
+  const data = newUserSchema.parse(input);
+  const existing = await client.user.findUnique({ where: { email: data.email } });
+  if (existing) throw new Error(`A user with email ${data.email} already exists`);
+  return client.user.create({
+    data: {
+      email: data.email,
+      name: data.name ?? data.email.split("@")[0],
+      role: data.role as Role,
+      passwordHash: data.password ? await hashPassword(data.password) : null,
+      active: data.password !== undefined,
+    },
+  });
+}
+
+/**
+ * The account for an annotator named in an imported file (e.g. "marcus"): created inactive,
+ * with no password, until a lead activates it.
+ */
+export async function findOrCreateImportedAnnotator(name: string, client: Pick<PrismaClient, "user"> = db): Promise<User> {
+  const slug = name.trim().toLowerCase().replace(/[^a-z0-9._-]+/g, "-");
+  const email = `${slug}@imported.invalid`;
+  return client.user.upsert({
+    where: { email },
+    update: {},
+    create: { email, name: name.trim(), role: "ANNOTATOR", active: false },
+  });
+}
+
+export async function setPassword(userId: string, password: string, client: Pick<PrismaClient, "user"> = db): Promise<User> {
+  const parsed = z.string().min(8).max(200).parse(password);
+  return client.user.update({ where: { id: userId }, data: { passwordHash: await hashPassword(parsed), active: true } });
+}
