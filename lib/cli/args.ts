@@ -1,0 +1,41 @@
+/** Minimal `--flag value` / `--switch` parsing for the CLI, with clear errors. */
+export interface ParsedArgs {
+  flags: Map<string, string | true>;
+  positional: string[];
+}
+
+export class CliError extends Error {}
+
+export function parseArgs(argv: string[]): ParsedArgs {
+  const flags = new Map<string, string | true>();
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg.startsWith("--")) {
+      const [name, inline] = arg.slice(2).split("=", 2);
+      const next = argv[i + 1];
+      if (inline !== undefined) flags.set(name, inline);
+      else if (next !== undefined && !next.startsWith("--")) {
+        flags.set(name, next);
+        i++;
+      } else flags.set(name, true);
+    } else positional.push(arg);
+  }
+  return { flags, positional };
+}
+
+export function requireFlag(args: ParsedArgs, name: string): string {
+  const value = args.flags.get(name);
+  if (typeof value !== "string" || value === "") throw new CliError(`Missing required option --${name}`);
+  return value;
+}
+
+export function optionalFlag(args: ParsedArgs, name: string): string | undefined {
+  const value = args.flags.get(name);
+  if (value === true) throw new CliError(`Option --${name} needs a value`);
+  return value;
+}
+
+export function hasSwitch(args: ParsedArgs, name: string): boolean {
+  return args.flags.has(name);
+}

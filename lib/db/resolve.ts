@@ -1,0 +1,27 @@
+/**
+ * Which database a process uses: DATABASE_URL when set, otherwise the embedded server
+ * (reused when the product is running, started for the duration of the command otherwise).
+ */
+import { startEmbeddedPostgres, type EmbeddedServer } from "@/lib/db/embedded-postgres";
+import { migrate } from "@/lib/db/migrate";
+
+export interface ResolvedDatabase {
+  url: string;
+  embedded: boolean;
+  /** Stops the embedded server if this process started it. */
+  release: () => Promise<void>;
+}
+
+export async function resolveDatabase(log?: (line: string) => void): Promise<ResolvedDatabase> {
+  const external = process.env.DATABASE_URL;
+  if (external) {
+    process.env.CRJUDGE_DB_SOURCE = "external";
+    await migrate(external);
+    return { url: external, embedded: false, release: async () => undefined };
+  }
+  const server: EmbeddedServer = await startEmbeddedPostgres({ log });
+  process.env.DATABASE_URL = server.url;
+  process.env.CRJUDGE_DB_SOURCE = "embedded";
+  await migrate(server.url);
+  return { url: server.url, embedded: true, release: server.stop };
+}

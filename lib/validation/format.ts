@@ -1,0 +1,11 @@
+import { ZodError } from "zod";
+
+/** "field.path: message" per issue, one per line, for CLI output and API error bodies. */
+export function formatZodError(error: ZodError): string {
+  return error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "input"}: ${issue.message}`).join("\n");
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof ZodError) return formatZodError(error);
+  return error instanceof Error ? error.message : String(error);
+}
