@@ -3,8 +3,8 @@
  * metrics-spec 2) with its defaults: character order 6, word order 0 (chrF) or 2 (chrF++),
  * beta 2, case-sensitive, whitespace excluded, effective-order averaging (`eps_smoothing=False`).
  */
-import { charNgramCounts, clippedMatches, totalCount, wordNgramCounts, type NgramCounts } from "./ngrams";
-import { codePointLength, pySplit } from "./python-compat";
+import { charNgramStatistics, clippedMatches, totalCount, wordNgramCounts, type NgramCounts } from "./ngrams";
+import { codePointLength, codePoints, pySplit } from "./python-compat";
 
 const CHAR_ORDER = 6;
 const BETA = 2;
@@ -29,20 +29,27 @@ function chrfWords(text: string): string[] {
   return words;
 }
 
-/** Character n-grams over the text with all whitespace removed, then (chrF++) word n-grams. */
-function chrfNgrams(text: string, wordOrder: ChrfWordOrder): NgramCounts {
-  const counts = charNgramCounts(pySplit(text).join(""), CHAR_ORDER);
-  if (wordOrder > 0) counts.push(...wordNgramCounts(chrfWords(text), wordOrder));
-  return counts;
+/** One side of a comparison: code points of the text with all whitespace removed, and (chrF++) word n-grams. */
+interface ChrfSide {
+  chars: Int32Array;
+  words: NgramCounts;
 }
 
-/** `[hyp_count, ref_count, matches]` per order; `hyp_count` is 0 where the reference has no n-grams of that order. */
-function matchStatistics(hyp: NgramCounts, ref: NgramCounts): number[] {
+function chrfSide(text: string, wordOrder: ChrfWordOrder): ChrfSide {
+  return {
+    chars: codePoints(pySplit(text).join("")),
+    words: wordOrder > 0 ? wordNgramCounts(chrfWords(text), wordOrder) : [],
+  };
+}
+
+/** `[hyp_count, ref_count, matches]` per order (characters, then words); `hyp_count` is 0 where the reference has no n-grams of that order. */
+function matchStatistics(hyp: ChrfSide, ref: ChrfSide): number[] {
   const stats: number[] = [];
-  hyp.forEach((hypOrder, i) => {
-    const refOrder = ref[i];
-    stats.push(refOrder.size > 0 ? totalCount(hypOrder) : 0, totalCount(refOrder), clippedMatches(hypOrder, refOrder));
-  });
+  const push = (hypCount: number, refCount: number, matches: number) =>
+    stats.push(refCount > 0 ? hypCount : 0, refCount, matches);
+  const chars = charNgramStatistics(hyp.chars, ref.chars, CHAR_ORDER);
+  for (let i = 0; i < CHAR_ORDER; i++) push(chars.hypTotal[i], chars.refTotal[i], chars.matches[i]);
+  hyp.words.forEach((hypOrder, i) => push(totalCount(hypOrder), totalCount(ref.words[i]), clippedMatches(hypOrder, ref.words[i])));
   return stats;
 }
 
@@ -73,11 +80,11 @@ export function chrfFromStatistics(stats: readonly number[]): number {
 /** Statistics of one segment: those of the reference with the highest F (strictly; the first wins ties). */
 export function chrfStatistics(hypothesis: string, references: readonly string[], wordOrder: ChrfWordOrder): number[] {
   if (references.length === 0) throw new RangeError("chrF needs at least one reference");
-  const hyp = chrfNgrams(hypothesis, wordOrder);
+  const hyp = chrfSide(hypothesis, wordOrder);
   let best: number[] = [];
   let bestF = -1;
   for (const reference of references) {
-    const stats = matchStatistics(hyp, chrfNgrams(reference, wordOrder));
+    const stats = matchStatistics(hyp, chrfSide(reference, wordOrder));
     const f = chrfFromStatistics(stats);
     if (f > bestF) {
       bestF = f;

@@ -4,40 +4,33 @@
  * computes (`Levenshtein.distance(p, r) / max(len(p), len(r))`, scripts/run_ref_based_eval.py);
  * it is not the indel-based `Levenshtein.ratio` / rapidfuzz `ratio`, nor difflib's ratio.
  */
-import { pySplit } from "./python-compat";
+import { codePoints, pySplit } from "./python-compat";
 
 /** Unit of comparison: Unicode code points (Python `str`) or Python `str.split()` tokens. */
 export type EditUnit = "char" | "token";
 
-/** Wagner–Fischer Levenshtein distance (insert, delete, substitute all cost 1), two rows of memory. */
+/** Wagner–Fischer Levenshtein distance (insert, delete, substitute all cost 1), one row of memory. */
 export function levenshtein<T>(a: ArrayLike<T>, b: ArrayLike<T>): number {
   const [long, short] = a.length >= b.length ? [a, b] : [b, a];
-  let previous = Int32Array.from({ length: short.length + 1 }, (_, j) => j);
-  let current = new Int32Array(short.length + 1);
+  const m = short.length;
+  const row = new Int32Array(m + 1);
+  for (let j = 0; j <= m; j++) row[j] = j;
   for (let i = 1; i <= long.length; i++) {
-    current[0] = i;
     const item = long[i - 1];
-    for (let j = 1; j <= short.length; j++) {
-      let best = previous[j - 1] + (item === short[j - 1] ? 0 : 1);
-      if (previous[j] + 1 < best) best = previous[j] + 1;
-      if (current[j - 1] + 1 < best) best = current[j - 1] + 1;
-      current[j] = best;
+    let diagonal = row[0]; // row[i-1][j-1]
+    let left = i; // row[i][j-1]
+    row[0] = i;
+    for (let j = 1; j <= m; j++) {
+      const up = row[j];
+      let best = diagonal + (item === short[j - 1] ? 0 : 1);
+      if (up + 1 < best) best = up + 1;
+      if (left + 1 < best) best = left + 1;
+      row[j] = best;
+      diagonal = up;
+      left = best;
     }
-    [previous, current] = [current, previous];
   }
-  return previous[short.length];
-}
-
-/** Code points as numbers: cheaper to compare than one-character strings, and one per astral character. */
-function codePoints(text: string): Int32Array {
-  const codes = new Int32Array(text.length);
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.codePointAt(i) as number;
-    if (code > 0xffff) i++;
-    codes[n++] = code;
-  }
-  return codes.subarray(0, n);
+  return row[m];
 }
 
 function normalized<T>(a: ArrayLike<T>, b: ArrayLike<T>): number {

@@ -3,8 +3,6 @@
  * `extract_all_word_ngrams`) and chrF (metrics-spec 2 `extract_all_char_ngrams`,
  * `extract_word_ngrams`).
  */
-import { hasAstral } from "./python-compat";
-
 /** Counts per order: element n-1 maps each n-gram to its count. */
 export type NgramCounts = Map<string, number>[];
 
@@ -26,31 +24,58 @@ export function wordNgramCounts(tokens: readonly string[], maxOrder: number): Ng
   return counts;
 }
 
-/** Character n-grams of orders 1..maxOrder over code points (Python string slicing), as chrF counts them. */
-export function charNgramCounts(text: string, maxOrder: number): NgramCounts {
-  const counts: NgramCounts = Array.from({ length: maxOrder }, () => new Map<string, number>());
-  // UTF-16 offset of each code point (and of the end); the identity for BMP-only text.
-  let offsets: number[] | null = null;
-  let length = text.length;
-  if (hasAstral(text)) {
-    offsets = [];
-    let offset = 0;
-    for (const ch of text) {
-      offsets.push(offset);
-      offset += ch.length;
+/** Per-order totals and clipped matches, element n-1 for order n. */
+export interface OrderStatistics {
+  hypTotal: number[];
+  refTotal: number[];
+  matches: number[];
+}
+
+interface TrieNode {
+  children: Map<number, TrieNode>;
+  /** Occurrences in the reference of the n-gram spelled by the path to this node. */
+  ref: number;
+  /** Occurrences in the hypothesis, counted only where the reference has the n-gram. */
+  hyp: number;
+  order: number;
+}
+
+const newNode = (order: number): TrieNode => ({ children: new Map(), ref: 0, hyp: 0, order });
+
+/**
+ * Character n-gram statistics of orders 1..maxOrder, as chrF counts them over code points
+ * (Python string slicing): per order, the n-gram totals of both sides and Σ_g min(hyp(g), ref(g)).
+ * The reference's n-grams go into a trie keyed by code point, so no substring is ever built.
+ */
+export function charNgramStatistics(hyp: ArrayLike<number>, ref: ArrayLike<number>, maxOrder: number): OrderStatistics {
+  const root = newNode(0);
+  for (let start = 0; start < ref.length; start++) {
+    let node = root;
+    for (let n = 1; n <= maxOrder && start + n <= ref.length; n++) {
+      let child = node.children.get(ref[start + n - 1]);
+      if (child === undefined) {
+        child = newNode(n);
+        node.children.set(ref[start + n - 1], child);
+      }
+      child.ref++;
+      node = child;
     }
-    offsets.push(offset);
-    length = offsets.length - 1;
   }
-  for (let start = 0; start < length; start++) {
-    const longest = Math.min(maxOrder, length - start);
-    for (let n = 1; n <= longest; n++) {
-      const key = offsets === null ? text.slice(start, start + n) : text.slice(offsets[start], offsets[start + n]);
-      const order = counts[n - 1];
-      order.set(key, (order.get(key) ?? 0) + 1);
+  const touched: TrieNode[] = [];
+  for (let start = 0; start < hyp.length; start++) {
+    let node = root;
+    for (let n = 1; n <= maxOrder && start + n <= hyp.length; n++) {
+      const child = node.children.get(hyp[start + n - 1]);
+      if (child === undefined) break; // no longer n-gram from here can be in the reference either
+      if (child.hyp === 0) touched.push(child);
+      child.hyp++;
+      node = child;
     }
   }
-  return counts;
+  const matches = new Array<number>(maxOrder).fill(0);
+  for (const node of touched) matches[node.order - 1] += Math.min(node.hyp, node.ref);
+  const totals = (length: number) => Array.from({ length: maxOrder }, (_, i) => Math.max(length - i, 0));
+  return { hypTotal: totals(hyp.length), refTotal: totals(ref.length), matches };
 }
 
 /** Per-n-gram maximum over several references: the clipping ceiling for multi-reference BLEU. */

@@ -52,6 +52,18 @@ export function codePointLength(text: string): number {
   return n;
 }
 
+/** The code points of a text (Python's view of a `str`), as numbers. */
+export function codePoints(text: string): Int32Array {
+  const codes = new Int32Array(text.length);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.codePointAt(i) as number;
+    if (code > 0xffff) i++;
+    codes[n++] = code;
+  }
+  return codes.subarray(0, n);
+}
+
 /** True when the text has characters outside the BMP, where JS indices stop being Python indices. */
 export function hasAstral(text: string): boolean {
   return SURROGATE.test(text);
