@@ -31,10 +31,13 @@ export interface CohenOptions extends TableOptions {
 export function cohenKappa(input: RatingsInput, options: CohenOptions = {}): CohenResult {
   const table = asTable(input, options);
   const scheme = options.weights ?? "unweighted";
-  const raters = options.raters ?? (table.raters.length === 2 ? [table.raters[0], table.raters[1]] : null);
-  if (raters === null) throw new RangeError(`Cohen's kappa needs two raters; the data has ${table.raters.length}, so name the pair in options.raters`);
   const undefinedResult = (reason: string, n = 0): CohenResult => ({ value: null, reason, n, observedAgreement: null, expectedAgreement: null, weights: scheme });
+  if (!options.raters && table.raters.length > 2) throw new RangeError(`the data has ${table.raters.length} raters; name the pair in options.raters`);
+  const raters = options.raters ?? table.raters;
+  if (raters.length < 2) return undefinedResult(`Cohen's kappa needs two raters; the data has ${raters.length}`);
   if (raters[0] === raters[1]) return undefinedResult("the two raters are the same");
+  const missing = raters.find((r) => !table.raters.includes(r));
+  if (missing !== undefined) return undefinedResult(`rater ${missing} has no ratings`);
 
   const pairs = pairedValues(table, raters[0], raters[1]);
   const n = pairs.items.length;

@@ -8,20 +8,14 @@ export interface PairedValues {
   b: Int32Array;
 }
 
-/** Index of a rater in the table; unknown names are a caller error. */
-export function raterIndex(table: RatingTable, rater: string): number {
-  const r = table.raters.indexOf(rater);
-  if (r < 0) throw new RangeError(`unknown rater ${rater}`);
-  return r;
-}
-
 /**
  * The ratings of two raters on the items both rated (listwise deletion of the pair, as
  * sklearn's cohen_kappa_score expects aligned complete vectors). O(ratings).
  */
 export function pairedValues(table: RatingTable, raterA: string, raterB: string): PairedValues {
-  const ra = raterIndex(table, raterA);
-  const rb = raterIndex(table, raterB);
+  // A rater without ratings is not in the table (indexOf gives -1) and pairs with nothing.
+  const ra = table.raters.indexOf(raterA);
+  const rb = table.raters.indexOf(raterB);
   const items: number[] = [];
   const a: number[] = [];
   const b: number[] = [];
@@ -32,7 +26,7 @@ export function pairedValues(table: RatingTable, raterA: string, raterB: string)
       if (table.rater[e] === ra) va = table.value[e];
       else if (table.rater[e] === rb) vb = table.value[e];
     }
-    if (va < 0 || vb < 0) continue;
+    if (va < 0 || vb < 0 || ra < 0 || rb < 0) continue;
     items.push(u);
     a.push(va);
     b.push(vb);

@@ -151,14 +151,14 @@ export function asTable(input: RatingsInput, options: TableOptions = {}): Rating
 /**
  * The sub-table of the given raters (e.g. one pair, for pairwise matrices): items without
  * ratings from them are dropped, and an observed (undeclared) scale shrinks to the values
- * they used, in the same order. O(N).
+ * they used, in the same order. Raters without ratings are allowed and contribute none. O(N).
  */
 export function selectRaters(table: RatingTable, raters: readonly string[]): RatingTable {
+  // Position of each table rater in `raters`, or -1; named raters without ratings select nothing.
   const keep = new Int32Array(table.raters.length).fill(-1);
   raters.forEach((name, k) => {
     const r = table.raters.indexOf(name);
-    if (r < 0) throw new RangeError(`unknown rater ${name}`);
-    keep[r] = k;
+    if (r >= 0) keep[r] = k;
   });
   const usedValue = new Uint8Array(table.scale.length);
   const items: string[] = [];
