@@ -12,6 +12,8 @@ export interface UnitCounts {
   start: Int32Array;
   category: Int32Array;
   count: Int32Array;
+  /** Per unit: its number of ratings r_u = Σ_k r_uk. */
+  total: Int32Array;
 }
 
 export function unitCounts(table: RatingTable): UnitCounts {
@@ -21,8 +23,10 @@ export function unitCounts(table: RatingTable): UnitCounts {
   const category = new Int32Array(table.value.length);
   const count = new Int32Array(table.value.length);
   const scratch = new Int32Array(table.scale.length);
+  const total = new Int32Array(units);
   let next = 0;
   for (let u = 0; u < units; u++) {
+    total[u] = table.itemStart[u + 1] - table.itemStart[u];
     for (let e = table.itemStart[u]; e < table.itemStart[u + 1]; e++) scratch[table.value[e]]++;
     for (let e = table.itemStart[u]; e < table.itemStart[u + 1]; e++) {
       const v = table.value[e];
@@ -33,7 +37,7 @@ export function unitCounts(table: RatingTable): UnitCounts {
     }
     start[u + 1] = next;
   }
-  return { categories: table.scale.length, start, category: category.slice(0, next), count: count.slice(0, next) };
+  return { categories: table.scale.length, start, category: category.slice(0, next), count: count.slice(0, next), total };
 }
 
 /**
@@ -43,6 +47,7 @@ export function unitCounts(table: RatingTable): UnitCounts {
 export function unitCountsFromTable(table: readonly (readonly number[])[]): UnitCounts {
   const categories = table[0]?.length ?? 0;
   const start = new Int32Array(table.length + 1);
+  const total = new Int32Array(table.length);
   const category: number[] = [];
   const count: number[] = [];
   table.forEach((row, u) => {
@@ -52,18 +57,19 @@ export function unitCountsFromTable(table: readonly (readonly number[])[]): Unit
       if (c === 0) return;
       category.push(k);
       count.push(c);
+      total[u] += c;
     });
     start[u + 1] = category.length;
   });
-  return { categories, start, category: Int32Array.from(category), count: Int32Array.from(count) };
+  return { categories, start, category: Int32Array.from(category), count: Int32Array.from(count), total };
 }
 
 /**
  * The building blocks of Fleiss' and Gwet's coefficients (Gwet 2014; irrCAC `raw.py`):
  * - pa: mean over units with r_i >= 2 raters of Σ_k r_ik (r*_ik - 1) / (r_i (r_i - 1)), where
  *   r*_ik = Σ_l w_kl r_il (weighted share of agreeing rater pairs; percent agreement when unweighted);
- * - pi: category prevalences π_k = mean over units with r_i >= 1 of r_ik / r_i.
- * Units with no ratings do not occur in a UnitCounts.
+ * - pi: category prevalences π_k = mean over units with r_i >= 1 of r_ik / r_i
+ *   (all-zero rows of a count table are skipped, as irrCAC drops unrated subjects).
  */
 export interface AgreementComponents {
   pa: number | null;
@@ -74,22 +80,19 @@ export interface AgreementComponents {
   paired: number;
   /** Per unit: its weighted share of agreeing rater pairs (0 for units with fewer than 2 ratings). */
   unitAgreement: Float64Array;
-  ratingsPerUnit: Int32Array;
 }
 
 export function agreementComponents(counts: UnitCounts, weights: readonly (readonly number[])[] | null): AgreementComponents {
   const units = counts.start.length - 1;
   const pi = new Float64Array(counts.categories);
   const unitAgreement = new Float64Array(units);
-  const ratingsPerUnit = new Int32Array(units);
   let paSum = 0;
   let paired = 0;
   for (let u = 0; u < units; u++) {
     const from = counts.start[u];
     const to = counts.start[u + 1];
-    let r = 0;
-    for (let e = from; e < to; e++) r += counts.count[e];
-    ratingsPerUnit[u] = r;
+    const r = counts.total[u];
+    if (r === 0) continue;
     for (let e = from; e < to; e++) pi[counts.category[e]] += counts.count[e] / r;
     if (r < 2) continue;
     let agree = 0;
@@ -104,6 +107,7 @@ export function agreementComponents(counts: UnitCounts, weights: readonly (reado
     paSum += unitAgreement[u];
     paired++;
   }
-  for (let k = 0; k < pi.length; k++) pi[k] /= units;
-  return { pa: paired > 0 ? paSum / paired : null, pi, rated: units, paired, unitAgreement, ratingsPerUnit };
+  const rated = counts.total.reduce((n, r) => n + (r > 0 ? 1 : 0), 0);
+  for (let k = 0; k < pi.length; k++) pi[k] /= rated;
+  return { pa: paired > 0 ? paSum / paired : null, pi, rated, paired, unitAgreement };
 }

@@ -54,8 +54,9 @@ function standardError(counts: UnitCounts, c: AgreementComponents, value: number
   const n = c.rated;
   if (n < 2) return null;
   let ss = 0;
-  for (let u = 0; u < n; u++) {
-    const r = c.ratingsPerUnit[u];
+  for (let u = 0; u < counts.total.length; u++) {
+    const r = counts.total[u];
+    if (r === 0) continue;
     let unitPe = 0;
     for (let e = counts.start[u]; e < counts.start[u + 1]; e++) unitPe += counts.count[e] * (1 - c.pi[counts.category[e]]);
     unitPe *= peFactor / r;

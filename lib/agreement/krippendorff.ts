@@ -57,11 +57,10 @@ function coincidences(counts: UnitCounts): { o: Float64Array; units: number } {
   const q = counts.categories;
   const o = new Float64Array(q * q);
   let units = 0;
-  for (let u = 0; u + 1 < counts.start.length; u++) {
+  for (let u = 0; u < counts.total.length; u++) {
     const from = counts.start[u];
     const to = counts.start[u + 1];
-    let m = 0;
-    for (let e = from; e < to; e++) m += counts.count[e];
+    const m = counts.total[u];
     if (m < 2) continue;
     units++;
     for (let e = from; e < to; e++) {

@@ -85,6 +85,17 @@ describe.skipIf(!hasVectors)("gwet_ac vectors", () => {
   });
 });
 
+describe.skipIf(!hasVectors)("Fleiss' kappa with missing ratings (irrCAC generalisation)", () => {
+  test("the irrCAC docstring example (Krippendorff's 12 × 4 data): κ 0.76117, pa 0.81818, pe 0.23872", () => {
+    const data = vectorGroup<{ ratings_units_x_raters: Matrix }>("gwet_ac")[0].input.ratings_units_x_raters;
+    const r = fleissKappa(ratingsFromMatrix(data, { rows: "units" }));
+    expect((r.value as number).toFixed(5)).toBe("0.76117");
+    expect((r.pa as number).toFixed(5)).toBe("0.81818");
+    expect((r.pe as number).toFixed(5)).toBe("0.23872");
+    expect(r.n).toBe(11);
+  });
+});
+
 describe.skipIf(!hasVectors)("percent_agreement vectors", () => {
   test.each(vectorGroup<{ ratings_units_x_raters: Matrix }, { pa: number }>("percent_agreement").map((v) => [label(v.note), v] as const))("%s", (_n, v) => {
     expectValue(percentAgreement(ratingsFromMatrix(v.input.ratings_units_x_raters, { rows: "units" })).value, v.expected.pa);
