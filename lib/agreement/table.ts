@@ -154,6 +154,7 @@ export function asTable(input: RatingsInput, options: TableOptions = {}): Rating
  * they used, in the same order. Raters without ratings are allowed and contribute none. O(N).
  */
 export function selectRaters(table: RatingTable, raters: readonly string[]): RatingTable {
+  if (new Set(raters).size !== raters.length) throw new RangeError("selectRaters got the same rater twice");
   // Position of each table rater in `raters`, or -1; named raters without ratings select nothing.
   const keep = new Int32Array(table.raters.length).fill(-1);
   raters.forEach((name, k) => {

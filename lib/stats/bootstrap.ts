@@ -120,14 +120,48 @@ function jackknifeAcceleration(samples: Float64Array[], statistic: SampleStatist
 }
 
 /**
+ * The BCa interval (Efron & Tibshirani 1993, §14.3; SciPy `_bca_interval`):
+ * z0 = Φ⁻¹((#{θ* < θ̂} + #{θ* <= θ̂})/(2B)), â from the jackknife, and the type-7 quantiles
+ * of the sorted θ* at Φ(z0 + (z0+z)/(1-â(z0+z))) for z = z_α and z_{1-α}.
+ */
+function bcaInterval(
+  samples: Float64Array[],
+  statistic: SampleStatistic,
+  paired: boolean,
+  sorted: Float64Array,
+  theta: number,
+  alpha: number,
+): { low: number; high: number; details: NonNullable<BootstrapResult["bca"]> } | { reason: string } {
+  let below = 0;
+  let atOrBelow = 0;
+  for (const v of sorted) {
+    if (v < theta) below++;
+    if (v <= theta) atOrBelow++;
+  }
+  const share = (below + atOrBelow) / (2 * sorted.length);
+  if (share === 0 || share === 1) return { reason: "BCa is undefined: every bootstrap statistic lies on one side of the estimate" };
+  const z0 = normalQuantile(share);
+  const acceleration = jackknifeAcceleration(samples, statistic, paired);
+  if (acceleration === null) return { reason: "BCa is undefined: the jackknife statistics are undefined or all equal" };
+  const level = (z: number) => normalCdf(z0 + (z0 + z) / (1 - acceleration * (z0 + z)));
+  const zAlpha = normalQuantile(alpha);
+  const levels: [number, number] = [level(zAlpha), level(-zAlpha)];
+  if (!levels.every((l) => l >= 0 && l <= 1)) return { reason: "BCa is undefined: the adjusted quantile levels are not probabilities" };
+  return { low: quantileSorted(sorted, levels[0]), high: quantileSorted(sorted, levels[1]), details: { z0, acceleration, levels } };
+}
+
+/**
  * Bootstrap confidence interval of `statistic`, as scipy.stats.bootstrap (metrics-spec §7),
  * with a seeded xoshiro128** generator instead of NumPy's (so intervals agree with SciPy's
  * only to Monte-Carlo error, ~0.01 at 9999 resamples; with `resampleIndices` they agree
  * exactly). Percentile: type-7 quantiles at α and 1-α, α = (1-level)/2. Basic:
- * 2θ̂ - (upper, lower). BCa: z0 = Φ⁻¹((#{θ* < θ̂} + #{θ* <= θ̂})/(2B)), jackknife â, and
- * quantiles at Φ(z0 + (z0+z)/(1-â(z0+z))) for z = z_α, z_{1-α}.
+ * 2θ̂ - (upper, lower). BCa: see bcaInterval. Undefined statistics (on the data or on any
+ * resample, as SciPy's NaN) give null bounds with a reason.
  *
- * @example bootstrapCi([[0.42, 0.51, 0.38]], (x) => mean(x), { seed: 1 })
+ * @example
+ * const mean = (x: Float64Array) => x.reduce((a, v) => a + v, 0) / x.length;
+ * bootstrapCi([[0.42, 0.51, 0.38, 0.77, 0.64]], mean, { seed: 1 }); // percentile 95 % CI of the mean
+ * bootstrapCi([x, y], (a, b) => spearman(a, b).statistic, { paired: true, method: "bca" });
  */
 export function bootstrapCi(data: readonly NumericSample[], statistic: SampleStatistic, options: BootstrapOptions = {}): BootstrapResult {
   const method = options.method ?? "percentile";
@@ -167,29 +201,7 @@ export function bootstrapCi(data: readonly NumericSample[], statistic: SampleSta
     return { ...base, low, high, statistic: theta, standardError };
   }
 
-  let below = 0;
-  let atOrBelow = 0;
-  for (const v of distribution) {
-    if (v < theta) below++;
-    if (v <= theta) atOrBelow++;
-  }
-  const share = (below + atOrBelow) / (2 * nResamples);
-  if (share === 0 || share === 1) {
-    return { ...undefinedResult("BCa is undefined: every bootstrap statistic lies on one side of the estimate", theta), standardError };
-  }
-  const z0 = normalQuantile(share);
-  const acceleration = jackknifeAcceleration(samples, statistic, paired);
-  if (acceleration === null) return { ...undefinedResult("BCa is undefined: the jackknife statistics are undefined or all equal", theta), standardError };
-  const level = (z: number) => normalCdf(z0 + (z0 + z) / (1 - acceleration * (z0 + z)));
-  const zAlpha = normalQuantile(alpha);
-  const levels: [number, number] = [level(zAlpha), level(-zAlpha)];
-  if (!levels.every((l) => l >= 0 && l <= 1)) return { ...undefinedResult("BCa is undefined: the adjusted quantile levels are not probabilities", theta), standardError };
-  return {
-    ...base,
-    low: quantileSorted(sorted, levels[0]),
-    high: quantileSorted(sorted, levels[1]),
-    statistic: theta,
-    standardError,
-    bca: { z0, acceleration, levels },
-  };
+  const bca = bcaInterval(samples, statistic, paired, sorted, theta, alpha);
+  if ("reason" in bca) return { ...undefinedResult(bca.reason, theta), standardError };
+  return { ...base, low: bca.low, high: bca.high, statistic: theta, standardError, bca: bca.details };
 }
