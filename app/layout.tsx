@@ -1,0 +1,25 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { Providers } from "@/components/providers";
+import { SiteHeader } from "@/components/site-header";
+import { getSessionUser } from "@/lib/auth/session";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: "CR Judge: human judgments of code review quality",
+  description: "Annotate and validate code review comments against pseudo-references",
+};
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const user = await getSessionUser();
+  return (
+    <html lang="en">
+      <body>
+        <Providers>
+          <SiteHeader user={user} />
+          <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
+        </Providers>
+      </body>
+    </html>
+  );
+}

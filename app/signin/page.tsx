@@ -1,0 +1,15 @@
+import { redirect } from "next/navigation";
+import { SignInForm } from "@/components/sign-in-form";
+import { getSessionUser } from "@/lib/auth/session";
+
+export const dynamic = "force-dynamic";
+
+export default async function SignInPage() {
+  if (await getSessionUser()) redirect("/");
+  return (
+    <div className="mx-auto mt-12 max-w-sm rounded border border-slate-200 bg-white p-6 shadow-sm">
+      <h1 className="mb-4 text-xl font-semibold">Sign in</h1>
+      <SignInForm />
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import { notFound } from "next/navigation";
+import { formatDuration } from "@/components/format";
+import { ProgressBar } from "@/components/progress-bar";
+import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { getStudyOverview } from "@/lib/data/study-overview";
+
+export const dynamic = "force-dynamic";
+
+export default async function StudyOverviewPage({ params }: { params: Promise<{ slug: string }> }) {
+  await requirePageUser(LEAD_ROLES);
+  const overview = await getStudyOverview((await params).slug);
+  if (!overview) notFound();
+  const { study, annotators } = overview;
+  const prTitle = new Map(study.pullRequests.map((pr) => [pr.id, pr.title || pr.externalId]));
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold">{study.name}</h1>
+        <p className="text-sm text-slate-600">{study.description}</p>
+      </div>
+      <section aria-label="Annotators">
+        <h2 className="mb-2 text-lg font-medium">Annotators</h2>
+        <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
+          <thead className="bg-slate-100 text-slate-600">
+            <tr>
+              <th className="px-3 py-2">Annotator</th>
+              <th>Progress</th>
+              <th className="text-right">Skipped</th>
+              <th className="px-3 text-right">Time spent</th>
+            </tr>
+          </thead>
+          <tbody>
+            {annotators.map((a) => (
+              <tr key={a.id} className="border-t border-slate-100" data-testid="annotator-row">
+                <td className="px-3 py-2">
+                  {a.name} <span className="text-slate-500">{a.email}</span>
+                  {!a.active && <span className="ml-2 rounded bg-amber-100 px-1 text-xs text-amber-800">inactive</span>}
+                </td>
+                <td>
+                  <ProgressBar done={a.done} total={a.total} label={`Progress of ${a.name}`} />
+                </td>
+                <td className="text-right tabular-nums">{a.skipped}</td>
+                <td className="px-3 text-right">{formatDuration(a.timeSpentMs)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <section aria-label="Code changes">
+        <h2 className="mb-2 text-lg font-medium">Code changes ({study.codeChanges.length})</h2>
+        <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
+          <thead className="bg-slate-100 text-slate-600">
+            <tr>
+              <th className="px-3 py-2">Item</th>
+              <th>File</th>
+              <th>Language</th>
+              <th>Pull request</th>
+              <th className="text-right">Pseudo-references</th>
+              <th className="px-3 text-right">Reviews</th>
+            </tr>
+          </thead>
+          <tbody>
+            {study.codeChanges.map((change) => (
+              <tr key={change.id} className="border-t border-slate-100" data-testid="code-change-row">
+                <td className="px-3 py-2 font-mono">{change.externalId}</td>
+                <td className="font-mono">{change.filePath}</td>
+                <td>{change.language}</td>
+                <td>{change.pullRequestId ? prTitle.get(change.pullRequestId) : ""}</td>
+                <td className="text-right tabular-nums">{change._count.pseudoReferences}</td>
+                <td className="px-3 text-right tabular-nums">{change._count.reviews}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </div>
+  );
+}

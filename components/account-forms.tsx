@@ -1,0 +1,73 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import type { ActionResult } from "@/lib/actions/safe-action";
+
+type Submit = (input: unknown) => Promise<ActionResult<{ id: string }>>;
+
+function useSubmit(submit: Submit) {
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  async function onSubmit(event: FormEvent<HTMLFormElement>, success: string) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const result = await submit(Object.fromEntries(new FormData(form)));
+    setMessage(result.ok ? { ok: true, text: success } : { ok: false, text: result.error });
+    if (result.ok) form.reset();
+  }
+  return { message, onSubmit };
+}
+
+function Message({ message }: { message: { ok: boolean; text: string } | null }) {
+  if (!message) return null;
+  return (
+    <p role={message.ok ? "status" : "alert"} className={message.ok ? "text-sm text-emerald-700" : "whitespace-pre-line text-sm text-red-700"}>
+      {message.text}
+    </p>
+  );
+}
+
+export function CreateAccountForm({ submit, allowLeadRoles }: { submit: Submit; allowLeadRoles: boolean }) {
+  const { message, onSubmit } = useSubmit(submit);
+  return (
+    <form onSubmit={(e) => onSubmit(e, "Account created.")} className="flex flex-wrap items-end gap-2" aria-label="Create account">
+      <label className="text-sm">
+        Email
+        <input name="email" type="email" required className="ml-1 rounded border border-slate-300 px-2 py-1" />
+      </label>
+      <label className="text-sm">
+        Name
+        <input name="name" className="ml-1 rounded border border-slate-300 px-2 py-1" />
+      </label>
+      <label className="text-sm">
+        Role
+        <select name="role" className="ml-1 rounded border border-slate-300 px-2 py-1" defaultValue="ANNOTATOR">
+          <option value="ANNOTATOR">annotator</option>
+          {allowLeadRoles && <option value="LEAD">lead</option>}
+          {allowLeadRoles && <option value="ADMIN">admin</option>}
+        </select>
+      </label>
+      <label className="text-sm">
+        Password
+        <input name="password" type="password" required minLength={8} className="ml-1 rounded border border-slate-300 px-2 py-1" />
+      </label>
+      <button type="submit" className="rounded bg-slate-900 px-3 py-1 text-sm text-white">
+        Create
+      </button>
+      <Message message={message} />
+    </form>
+  );
+}
+
+export function ActivateAccountForm({ submit, userId }: { submit: Submit; userId: string }) {
+  const { message, onSubmit } = useSubmit(submit);
+  return (
+    <form onSubmit={(e) => onSubmit(e, "Activated.")} className="flex items-center gap-1">
+      <input type="hidden" name="userId" value={userId} />
+      <input name="password" type="password" placeholder="new password" required minLength={8} aria-label="New password" className="rounded border border-slate-300 px-2 py-0.5 text-sm" />
+      <button type="submit" className="rounded border border-slate-300 px-2 py-0.5 text-sm">
+        Activate
+      </button>
+      <Message message={message} />
+    </form>
+  );
+}

@@ -1,0 +1,37 @@
+import Link from "next/link";
+import type { SessionUser } from "@/lib/auth/authenticate";
+import { SignOutButton } from "@/components/sign-out-button";
+
+export function SiteHeader({ user }: { user: SessionUser | null }) {
+  const lead = user && (user.role === "LEAD" || user.role === "ADMIN");
+  return (
+    <header className="border-b border-slate-200 bg-white">
+      <nav className="mx-auto flex max-w-6xl items-center gap-4 px-4 py-2" aria-label="Main">
+        <Link href="/" className="font-semibold">
+          CR Judge
+        </Link>
+        {user && (
+          <>
+            <Link href="/annotate" className="text-sm text-slate-700 hover:underline">
+              My assignments
+            </Link>
+            {lead && (
+              <>
+                <Link href="/studies" className="text-sm text-slate-700 hover:underline">
+                  Studies
+                </Link>
+                <Link href="/admin/users" className="text-sm text-slate-700 hover:underline">
+                  Accounts
+                </Link>
+              </>
+            )}
+            <span className="ml-auto text-sm text-slate-500" data-testid="current-user">
+              {user.name} · {user.role.toLowerCase()}
+            </span>
+            <SignOutButton />
+          </>
+        )}
+      </nav>
+    </header>
+  );
+}

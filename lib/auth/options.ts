@@ -1,0 +1,48 @@
+/** next-auth configuration: email + password, JWT sessions carrying the user's id and role. */
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { authenticate, type SessionUser } from "@/lib/auth/authenticate";
+import type { Role } from "@/lib/generated/prisma/client";
+
+declare module "next-auth" {
+  interface Session {
+    user: SessionUser;
+  }
+}
+
+declare module "next-auth/jwt" {
+  interface JWT {
+    uid?: string;
+    role?: Role;
+  }
+}
+
+export const authOptions: NextAuthOptions = {
+  // Credentials sign-in in next-auth 4 requires JWT sessions (no session table needed).
+  session: { strategy: "jwt", maxAge: 7 * 24 * 3600 },
+  secret: process.env.AUTH_SECRET ?? process.env.NEXTAUTH_SECRET,
+  pages: { signIn: "/signin" },
+  providers: [
+    CredentialsProvider({
+      name: "Email and password",
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      async authorize(credentials) {
+        if (!credentials?.email || !credentials.password) throw new Error("Enter your email and password.");
+        return authenticate(credentials.email, credentials.password);
+      },
+    }),
+  ],
+  callbacks: {
+    jwt({ token, user }) {
+      if (user) {
+        token.uid = user.id;
+        token.role = (user as SessionUser).role;
+      }
+      return token;
+    },
+    session({ session, token }) {
+      session.user = { id: token.uid ?? "", email: token.email ?? "", name: token.name ?? "", role: token.role ?? "ANNOTATOR" };
+      return session;
+    },
+  },
+};

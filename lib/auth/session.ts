@@ -1,0 +1,50 @@
+/**
+ * Authorization for pages, route handlers and server actions. Every entry point calls one of
+ * these; the role is re-read from the database so a deactivated or demoted account loses access
+ * at once, not when its token expires.
+ */
+import { getServerSession } from "next-auth";
+import { forbidden, redirect } from "next/navigation";
+import { authOptions } from "@/lib/auth/options";
+import type { SessionUser } from "@/lib/auth/authenticate";
+import { db } from "@/lib/db/client";
+import type { Role } from "@/lib/generated/prisma/client";
+
+export const LEAD_ROLES: readonly Role[] = ["LEAD", "ADMIN"];
+
+export async function getSessionUser(): Promise<SessionUser | null> {
+  const session = await getServerSession(authOptions);
+  if (!session?.user?.id) return null;
+  const user = await db.user.findUnique({ where: { id: session.user.id } });
+  if (!user || !user.active) return null;
+  return { id: user.id, email: user.email, name: user.name, role: user.role };
+}
+
+/** For pages: redirects to sign-in when signed out, answers 403 when the role is not allowed. */
+export async function requirePageUser(roles?: readonly Role[]): Promise<SessionUser> {
+  const user = await getSessionUser();
+  if (!user) redirect("/signin");
+  if (roles && !roles.includes(user.role)) forbidden();
+  return user;
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** For route handlers and server actions: throws HttpError 401 / 403. */
+export async function requireApiUser(roles?: readonly Role[]): Promise<SessionUser> {
+  const user = await getSessionUser();
+  if (!user) throw new HttpError(401, "Sign in first.");
+  if (roles && !roles.includes(user.role)) throw new HttpError(403, "Your role may not do this.");
+  return user;
+}
+
+export function isLead(user: SessionUser): boolean {
+  return LEAD_ROLES.includes(user.role);
+}

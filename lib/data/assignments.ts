@@ -1,0 +1,47 @@
+/** Read access to assignments. Annotator queries are always scoped by the annotator's own id. */
+import { db } from "@/lib/db/client";
+import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
+
+export interface QueueEntry {
+  id: string;
+  taskType: TaskType;
+  status: AssignmentStatus;
+  position: number;
+  codeChange: { externalId: string; language: string; filePath: string };
+  timeSpentMs: number;
+}
+
+export interface StudyQueue {
+  study: { slug: string; name: string };
+  done: number;
+  total: number;
+  timeSpentMs: number;
+  entries: QueueEntry[];
+}
+
+/** The annotator's own assignments, per study, in queue order, with progress. */
+export async function listQueuesForAnnotator(userId: string): Promise<StudyQueue[]> {
+  const assignments = await db.assignment.findMany({
+    where: { userId },
+    orderBy: [{ studyId: "asc" }, { position: "asc" }],
+    select: {
+      id: true,
+      taskType: true,
+      status: true,
+      position: true,
+      timeSpentMs: true,
+      study: { select: { slug: true, name: true } },
+      codeChange: { select: { externalId: true, language: true, filePath: true } },
+    },
+  });
+  const queues = new Map<string, StudyQueue>();
+  for (const { study, ...entry } of assignments) {
+    const queue = queues.get(study.slug) ?? { study, done: 0, total: 0, timeSpentMs: 0, entries: [] };
+    queue.total += 1;
+    if (entry.status === "DONE") queue.done += 1;
+    queue.timeSpentMs += entry.timeSpentMs;
+    queue.entries.push(entry);
+    queues.set(study.slug, queue);
+  }
+  return [...queues.values()];
+}

@@ -1,0 +1,67 @@
+/** Read models for leads: studies with counts, and one study's items and annotators. */
+import { db } from "@/lib/db/client";
+
+export async function listStudiesWithCounts() {
+  const studies = await db.study.findMany({
+    orderBy: { createdAt: "desc" },
+    select: {
+      id: true,
+      slug: true,
+      name: true,
+      taskTypes: true,
+      _count: { select: { codeChanges: true, assignments: true, members: true } },
+    },
+  });
+  const [reviews, done] = await Promise.all([
+    db.$queryRaw<{ studyId: string; n: bigint }[]>`SELECT c."studyId", count(*) AS n FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId" GROUP BY c."studyId"`,
+    db.assignment.groupBy({ by: ["studyId"], where: { status: "DONE" }, _count: true }),
+  ]);
+  return studies.map((study) => ({
+    ...study,
+    reviews: Number(reviews.find((r) => r.studyId === study.id)?.n ?? 0),
+    assignmentsDone: done.find((d) => d.studyId === study.id)?._count ?? 0,
+  }));
+}
+
+export async function getStudyOverview(slug: string) {
+  const study = await db.study.findUnique({
+    where: { slug },
+    include: {
+      pullRequests: { select: { id: true, externalId: true, title: true, repository: true } },
+      codeChanges: {
+        orderBy: { position: "asc" },
+        select: {
+          id: true,
+          externalId: true,
+          language: true,
+          filePath: true,
+          pullRequestId: true,
+          _count: { select: { pseudoReferences: true, reviews: true } },
+        },
+      },
+    },
+  });
+  if (!study) return null;
+  const progress = await db.assignment.groupBy({
+    by: ["userId", "taskType", "status"],
+    where: { studyId: study.id },
+    _count: true,
+    _sum: { timeSpentMs: true },
+  });
+  const users = await db.user.findMany({
+    where: { id: { in: [...new Set(progress.map((p) => p.userId))] } },
+    select: { id: true, name: true, email: true, active: true },
+    orderBy: { name: "asc" },
+  });
+  const annotators = users.map((user) => {
+    const rows = progress.filter((p) => p.userId === user.id);
+    return {
+      ...user,
+      total: rows.reduce((sum, p) => sum + p._count, 0),
+      done: rows.filter((p) => p.status === "DONE").reduce((sum, p) => sum + p._count, 0),
+      skipped: rows.filter((p) => p.status === "SKIPPED").reduce((sum, p) => sum + p._count, 0),
+      timeSpentMs: rows.reduce((sum, p) => sum + (p._sum.timeSpentMs ?? 0), 0),
+    };
+  });
+  return { study, annotators };
+}
