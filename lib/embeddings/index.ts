@@ -1,0 +1,9 @@
+/** Embedding providers for embeddingSim and CRScore: OpenAI-compatible endpoints and the offline TF-IDF default. */
+export type { Embedder, EmbeddedTexts } from "./types";
+export { embeddedTexts } from "./types";
+export { textHash } from "./hash";
+export { sparseCosine, type SparseVector } from "./sparse";
+export { createTfidfEmbedder, fitTfidf, tfidfWords, TFIDF_MODEL, TFIDF_SETTINGS, type TfidfModel } from "./tfidf";
+export { createHttpEmbedder, embeddingsEndpoint, EmbeddingRequestError, type EmbeddingStore, type HttpEmbedderOptions } from "./http";
+export { prismaEmbeddingStore } from "./cache";
+export { resolveEmbeddingConfig, type EmbeddingConfig, type EmbeddingOverrides } from "./config";
