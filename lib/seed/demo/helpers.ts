@@ -1,0 +1,11 @@
+import type { DemoRating } from "../types";
+
+/** A file written as a template literal that starts on the line after the backtick. */
+export function source(text: string): string {
+  return text.replace(/^\n/, "");
+}
+
+/** Shorthand for a stage-2 rating: Likert scores (CRScore Table 7) and linked pseudo-references. */
+export function rate(conciseness: number, comprehensiveness: number, relevance: number, addresses: string[] = [], partially: string[] = []): DemoRating {
+  return { conciseness, comprehensiveness, relevance, addresses, partially };
+}
