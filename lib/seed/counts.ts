@@ -1,0 +1,66 @@
+/** Row counts of one study, for the seed summary (and anything else that wants an overview). */
+import type { PrismaClient } from "@/lib/db/client";
+import { AssignmentStatus, PseudoReferenceKind, Role } from "@/lib/generated/prisma/enums";
+
+export interface StudyCounts {
+  pullRequests: number;
+  codeChanges: number;
+  /** Distinct languages of the code changes, sorted. */
+  languages: string[];
+  pseudoReferences: Record<PseudoReferenceKind, number>;
+  candidateReviews: number;
+  referenceReviews: number;
+  members: Record<Role, number>;
+  assignments: Record<AssignmentStatus, number>;
+  claimJudgements: number;
+  reviewRatings: number;
+  reviewClaimLinks: number;
+  referenceGrades: number;
+  commentFilterLabels: number;
+  /** AnnotationHistory rows of the study's annotations and added claims. */
+  historyRows: number;
+}
+
+/** Counts per enum value, zero for values without rows. */
+function tally<K extends string>(values: Record<string, K>, groups: Array<{ key: K; count: number }>): Record<K, number> {
+  const out = Object.fromEntries(Object.values(values).map((value) => [value, 0])) as Record<K, number>;
+  for (const { key, count } of groups) out[key] = count;
+  return out;
+}
+
+export async function countStudy(client: PrismaClient, studyId: string): Promise<StudyCounts> {
+  const inStudy = { codeChange: { studyId } };
+  const onReview = { candidateReview: inStudy };
+  const [pullRequests, changes, kinds, candidateReviews, referenceReviews, members, statuses, judgements, ratings, reviewClaimLinks, grades, filters, added] = await Promise.all([
+    client.pullRequest.count({ where: { studyId } }),
+    client.codeChange.findMany({ where: { studyId }, select: { language: true } }),
+    client.pseudoReference.groupBy({ by: ["kind"], where: inStudy, _count: { _all: true } }),
+    client.candidateReview.count({ where: inStudy }),
+    client.candidateReview.count({ where: { ...inStudy, isReference: true } }),
+    client.studyMember.groupBy({ by: ["role"], where: { studyId }, _count: { _all: true } }),
+    client.assignment.groupBy({ by: ["status"], where: { studyId }, _count: { _all: true } }),
+    client.claimJudgement.findMany({ where: { pseudoReference: inStudy }, select: { id: true } }),
+    client.reviewRating.findMany({ where: onReview, select: { id: true } }),
+    client.reviewClaimLink.count({ where: { rating: onReview } }),
+    client.referenceGrade.findMany({ where: onReview, select: { id: true } }),
+    client.commentFilterLabel.findMany({ where: onReview, select: { id: true } }),
+    client.pseudoReference.findMany({ where: { ...inStudy, kind: "ANNOTATOR_ADDED" }, select: { id: true } }),
+  ]);
+  const annotationIds = [judgements, ratings, grades, filters, added].flat().map((row) => row.id);
+  return {
+    pullRequests,
+    codeChanges: changes.length,
+    languages: [...new Set(changes.map((c) => c.language))].sort(),
+    pseudoReferences: tally(PseudoReferenceKind, kinds.map((g) => ({ key: g.kind, count: g._count._all }))),
+    candidateReviews,
+    referenceReviews,
+    members: tally(Role, members.map((g) => ({ key: g.role, count: g._count._all }))),
+    assignments: tally(AssignmentStatus, statuses.map((g) => ({ key: g.status, count: g._count._all }))),
+    claimJudgements: judgements.length,
+    reviewRatings: ratings.length,
+    reviewClaimLinks,
+    referenceGrades: grades.length,
+    commentFilterLabels: filters.length,
+    historyRows: await client.annotationHistory.count({ where: { annotationId: { in: annotationIds } } }),
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * Writes a planned demo study inside one transaction: accounts, study and members, pull
+ * requests, code changes (diff computed with `unifiedDiff`) with their pseudo-references and
+ * reviews, assignments, annotations, and one AnnotationHistory CREATE row per annotation.
+ */
+import { createUser } from "@/lib/data/users";
+import { unifiedDiff } from "@/lib/diff";
+import type { AnnotationKind, Prisma } from "@/lib/generated/prisma/client";
+import { planDemo, type PlannedAnnotation } from "./plan";
+import type { DemoAccount, DemoAnnotatorKey, DemoChange, DemoStudy } from "./types";
+
+type Tx = Prisma.TransactionClient;
+
+/** Database ids of one change's rows, by the keys the demo data uses. */
+interface ChangeIds {
+  id: string;
+  /** Pseudo-references (including added claims) by key. */
+  refs: Map<string, string>;
+  /** Reviews by system. */
+  reviews: Map<string, string>;
+}
+
+interface HistoryEntry {
+  kind: AnnotationKind;
+  annotationId: string;
+  newValue: Prisma.InputJsonValue;
+}
+
+function idOf(ids: Map<string, string>, key: string, change: DemoChange): string {
+  const id = ids.get(key);
+  if (id === undefined) throw new Error(`demo change ${change.externalId} has no pseudo-reference or review "${key}"`);
+  return id;
+}
+
+/** The existing account with this email, or a new annotator account (hashed password). */
+async function ensureAnnotator(tx: Tx, account: DemoAccount, password: string): Promise<string> {
+  const existing = await tx.user.findUnique({ where: { email: account.email }, select: { id: true } });
+  return existing?.id ?? (await createUser({ ...account, role: "ANNOTATOR", password }, tx)).id;
+}
+
+/** Where a change goes: its study, its order in the study, its pull request if any. */
+interface ChangePlacement {
+  studyId: string;
+  position: number;
+  pullRequestId: string | null;
+  createdAt: Date;
+}
+
+async function createChange(tx: Tx, placement: ChangePlacement, change: DemoChange): Promise<ChangeIds> {
+  const { createdAt } = placement;
+  const row = await tx.codeChange.create({
+    data: {
+      ...placement,
+      externalId: change.externalId,
+      filePath: change.filePath,
+      language: change.language,
+      oldFile: change.oldFile,
+      newFile: change.newFile,
+      diff: unifiedDiff(change.oldFile, change.newFile, { path: change.filePath }),
+      metadata: change.metadata ?? {},
+      pseudoReferences: {
+        create: change.pseudoReferences.map((ref, i) => ({ externalId: ref.key, text: ref.text, kind: ref.kind, source: ref.source, position: i, createdAt })),
+      },
+      reviews: {
+        create: change.reviews.map((review, i) => ({ externalId: review.system, system: review.system, text: review.text, isReference: review.isReference ?? false, position: i, createdAt })),
+      },
+    },
+    select: { id: true, pseudoReferences: { select: { id: true, externalId: true } }, reviews: { select: { id: true, externalId: true } } },
+  });
+  return {
+    id: row.id,
+    refs: new Map(row.pseudoReferences.map((ref) => [ref.externalId, ref.id])),
+    reviews: new Map(row.reviews.map((review) => [review.externalId, review.id])),
+  };
+}
+
+/** Writes one annotation and returns what its history row records (the value as the workspace edits it). */
+async function writeAnnotation(tx: Tx, a: PlannedAnnotation, annotatorId: string, ids: ChangeIds): Promise<HistoryEntry> {
+  const times = { timeSpentMs: a.timeSpentMs, createdAt: a.createdAt, updatedAt: a.createdAt };
+  switch (a.kind) {
+    case "claim": {
+      const value = { code: a.value.code, necessary: a.value.necessary ?? true, errorType: a.value.errorType ?? null, note: a.value.note ?? "" };
+      const row = await tx.claimJudgement.create({ data: { annotatorId, pseudoReferenceId: idOf(ids.refs, a.target, a.change), ...value, ...times }, select: { id: true } });
+      return { kind: "CLAIM_JUDGEMENT", annotationId: row.id, newValue: value };
+    }
+    case "added": {
+      const correctsId = a.value.corrects === undefined ? null : idOf(ids.refs, a.value.corrects, a.change);
+      const row = await tx.pseudoReference.create({
+        data: { codeChangeId: ids.id, externalId: a.value.key, text: a.value.text, kind: "ANNOTATOR_ADDED", source: "annotator", position: ids.refs.size, addedById: annotatorId, correctsId, createdAt: a.createdAt, updatedAt: a.createdAt },
+        select: { id: true },
+      });
+      ids.refs.set(a.value.key, row.id);
+      return { kind: "PSEUDO_REFERENCE", annotationId: row.id, newValue: { text: a.value.text, correctsId } };
+    }
+    case "rating": {
+      const { conciseness, comprehensiveness, relevance, addresses = [], partially = [], comment = "" } = a.value;
+      const scores = { conciseness, comprehensiveness, relevance };
+      const links = [...addresses.map((key) => ({ key, partial: false })), ...partially.map((key) => ({ key, partial: true }))].map(({ key, partial }) => ({ pseudoReferenceId: idOf(ids.refs, key, a.change), partial }));
+      const row = await tx.reviewRating.create({
+        data: { annotatorId, candidateReviewId: idOf(ids.reviews, a.target, a.change), scores, comment, links: { create: links }, ...times },
+        select: { id: true },
+      });
+      return { kind: "REVIEW_RATING", annotationId: row.id, newValue: { scores, links, comment } };
+    }
+    case "grade": {
+      const value = { grade: a.value, comment: "" };
+      const row = await tx.referenceGrade.create({ data: { annotatorId, candidateReviewId: idOf(ids.reviews, a.target, a.change), ...value, ...times }, select: { id: true } });
+      return { kind: "REFERENCE_GRADE", annotationId: row.id, newValue: value };
+    }
+    case "filter": {
+      const value = { highQuality: a.value.highQuality, justification: a.value.justification };
+      const row = await tx.commentFilterLabel.create({ data: { annotatorId, candidateReviewId: idOf(ids.reviews, a.target, a.change), ...value, ...times }, select: { id: true } });
+      return { kind: "COMMENT_FILTER", annotationId: row.id, newValue: value };
+    }
+  }
+}
+
+/**
+ * Creates the whole study and returns its id. Every account with role LEAD at this point (e.g.
+ * the one created on first start) becomes a LEAD member; the earliest one is the study's creator.
+ */
+export async function writeDemoStudy(tx: Tx, study: DemoStudy, now: Date): Promise<string> {
+  const plan = planDemo(study, now);
+  /** Study, items and assignments exist from the start of the demo's timeline. */
+  const createdAt = plan.startsAt;
+  const userIds = {} as Record<DemoAnnotatorKey, string>;
+  for (const [key, account] of Object.entries(study.annotators) as Array<[DemoAnnotatorKey, DemoAccount]>) {
+    userIds[key] = await ensureAnnotator(tx, account, study.annotatorPassword);
+  }
+  const leads = await tx.user.findMany({ where: { role: "LEAD" }, orderBy: { createdAt: "asc" }, select: { id: true } });
+  const { id: studyId } = await tx.study.create({
+    data: {
+      slug: study.slug,
+      name: study.name,
+      description: study.description,
+      guidelines: study.guidelines,
+      taskTypes: study.taskTypes,
+      annotatorsPerItem: study.annotatorsPerItem,
+      reliabilitySetSize: study.reliabilitySet.length,
+      assignmentSeed: study.assignmentSeed,
+      createdAt,
+      createdById: leads[0]?.id ?? null,
+      members: {
+        create: [...Object.values(userIds).map((userId) => ({ userId, role: "ANNOTATOR" as const, createdAt })), ...leads.map((lead) => ({ userId: lead.id, role: "LEAD" as const, createdAt }))],
+      },
+    },
+    select: { id: true },
+  });
+
+  const changeIds = new Map<DemoChange, ChangeIds>();
+  for (const change of study.changes) changeIds.set(change, await createChange(tx, { studyId, position: changeIds.size, pullRequestId: null, createdAt }, change));
+  for (const pr of study.pullRequests) {
+    const { id: pullRequestId } = await tx.pullRequest.create({
+      data: { studyId, externalId: pr.externalId, repository: pr.repository, title: pr.title, description: pr.description, createdAt },
+      select: { id: true },
+    });
+    for (const change of pr.changes) changeIds.set(change, await createChange(tx, { studyId, position: changeIds.size, pullRequestId, createdAt }, change));
+  }
+  const idsOf = (change: DemoChange): ChangeIds => {
+    const ids = changeIds.get(change);
+    if (!ids) throw new Error(`demo change ${change.externalId} is in no list of the study`);
+    return ids;
+  };
+
+  await tx.assignment.createMany({
+    data: plan.assignments.map(({ annotator, change, ...fields }) => ({ studyId, userId: userIds[annotator], codeChangeId: idsOf(change).id, createdAt, ...fields })),
+  });
+  const history: Prisma.AnnotationHistoryCreateManyInput[] = [];
+  for (const annotation of plan.annotations) {
+    const userId = userIds[annotation.annotator];
+    const entry = await writeAnnotation(tx, annotation, userId, idsOf(annotation.change));
+    history.push({ ...entry, userId, action: "CREATE", baseVersion: 0, createdAt: annotation.createdAt });
+  }
+  await tx.annotationHistory.createMany({ data: history });
+  return studyId;
+}
