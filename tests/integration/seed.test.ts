@@ -50,6 +50,10 @@ describe("seedDemo", () => {
   });
 
   afterAll(async () => {
+    // Leave the shared database as other files expect it (e.g. no LEAD before "first start").
+    // The demo annotators stay: their history rows are append-only and reference them.
+    await db.study.deleteMany({ where: { slug: DEMO_STUDY.slug } });
+    await db.user.delete({ where: { id: leadId } });
     await db.$disconnect();
   });
 
