@@ -26,7 +26,7 @@ export async function ensureAccount(client: PrismaClient, role: Role, email: str
   return { email: email.toLowerCase(), role, password: plain, generated: password === undefined };
 }
 
-export async function ensureInitialAccounts(client: PrismaClient, env: NodeJS.ProcessEnv = process.env): Promise<CreatedAccount[]> {
+export async function ensureInitialAccounts(client: PrismaClient, env: Record<string, string | undefined> = process.env): Promise<CreatedAccount[]> {
   const created = [
     await ensureAccount(client, "ADMIN", env.ADMIN_EMAIL ?? "admin@localhost.test", env.ADMIN_PASSWORD),
     await ensureAccount(client, "LEAD", env.LEAD_EMAIL ?? "lead@localhost.test", env.LEAD_PASSWORD),
