@@ -1,0 +1,103 @@
+/**
+ * Reproducible assignment planning. Given the study's items, the annotators, how many
+ * annotators label each item and the size of the shared reliability set (labelled by every
+ * annotator, for agreement), it decides who labels what and in which order:
+ * - the reliability set is the first `reliabilitySetSize` items of a seeded shuffle;
+ * - every other item goes to `annotatorsPerItem` annotators, always the least loaded ones
+ *   (ties broken by a seeded per-item order), so loads differ by at most one item;
+ * - each annotator's queue is their items in a seeded per-annotator order, phase by phase:
+ *   all stage-1 claim verification first, then stage-2 review rating (which needs stage 1),
+ *   then reference grading and comment filtering (CRScore's annotators also finished the first
+ *   stage before the second, Figure 7).
+ * The plan depends only on the seed and the sets of ids, not on the order they are given in.
+ */
+import type { TaskType } from "@/lib/generated/prisma/enums";
+import { hashSeed, seededShuffle } from "./random";
+
+/** Queue phases; stage 1 of every item comes before its stage 2. */
+export const TASK_PHASES: readonly TaskType[] = ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"];
+
+export interface PlanItem {
+  id: string;
+  /** The study's task types that apply to this item (e.g. no claim verification without claims). */
+  taskTypes: readonly TaskType[];
+}
+
+export interface PlanInput {
+  seed: number;
+  items: readonly PlanItem[];
+  annotatorIds: readonly string[];
+  annotatorsPerItem: number;
+  reliabilitySetSize: number;
+}
+
+export interface PlannedAssignment {
+  userId: string;
+  codeChangeId: string;
+  taskType: TaskType;
+  /** 0-based position in the annotator's queue. */
+  position: number;
+  inReliabilitySet: boolean;
+}
+
+export class PlanError extends Error {}
+
+const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export function planAssignments(input: PlanInput): PlannedAssignment[] {
+  if (!Number.isInteger(input.annotatorsPerItem) || input.annotatorsPerItem < 1) throw new PlanError("annotators per item must be a whole number of at least 1");
+  if (!Number.isInteger(input.reliabilitySetSize) || input.reliabilitySetSize < 0) throw new PlanError("the reliability set size must be a whole number of at least 0");
+  const annotators = [...new Set(input.annotatorIds)].sort(byString);
+  if (annotators.length === 0) return [];
+  const items = [...new Map(input.items.map((item) => [item.id, item])).values()].sort((a, b) => byString(a.id, b.id));
+  const order = seededShuffle(items, hashSeed(input.seed, "items"));
+  const reliability = new Set(order.slice(0, Math.min(input.reliabilitySetSize, order.length)).map((item) => item.id));
+  const perItem = Math.min(input.annotatorsPerItem, annotators.length);
+
+  const itemsOf = new Map<string, string[]>(annotators.map((a) => [a, []]));
+  for (const item of order) {
+    let chosen: string[];
+    if (reliability.has(item.id)) chosen = annotators;
+    else {
+      const tieBreak = seededShuffle(annotators, hashSeed(input.seed, "tie", item.id));
+      chosen = tieBreak
+        .map((a, rank) => ({ a, rank, load: itemsOf.get(a)!.length }))
+        .sort((x, y) => x.load - y.load || x.rank - y.rank)
+        .slice(0, perItem)
+        .map((x) => x.a);
+    }
+    for (const a of chosen) itemsOf.get(a)!.push(item.id);
+  }
+
+  const byId = new Map(items.map((item) => [item.id, item]));
+  const plan: PlannedAssignment[] = [];
+  for (const userId of annotators) {
+    const queue = seededShuffle(itemsOf.get(userId)!.slice().sort(byString), hashSeed(input.seed, "queue", userId));
+    let position = 0;
+    for (const taskType of TASK_PHASES) {
+      for (const id of queue) {
+        if (!byId.get(id)!.taskTypes.includes(taskType)) continue;
+        plan.push({ userId, codeChangeId: id, taskType, position: position++, inReliabilitySet: reliability.has(id) });
+      }
+    }
+  }
+  return plan;
+}
+
+/** Which of the study's task types an item supports, from what it has. */
+export function applicableTaskTypes(
+  studyTaskTypes: readonly TaskType[],
+  item: { generatedClaims: number; reviews: number; generatedReviews: number; hasReference: boolean },
+): TaskType[] {
+  return studyTaskTypes.filter((task) => {
+    switch (task) {
+      case "CLAIM_VERIFICATION":
+        return item.generatedClaims > 0;
+      case "REVIEW_RATING":
+      case "COMMENT_FILTERING":
+        return item.reviews > 0;
+      case "REFERENCE_GRADING":
+        return item.hasReference && item.generatedReviews > 0;
+    }
+  });
+}

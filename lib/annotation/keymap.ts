@@ -1,0 +1,143 @@
+/**
+ * Keyboard map of the annotation workspace, as a pure function from a key press (and a pending
+ * prefix) to an action, so it can be tested without a browser. Rules:
+ * - Ctrl/Cmd+Enter submits everywhere, also inside a text box;
+ * - inside a text box only Escape (leave the box) is handled: single-key shortcuts never fire
+ *   while the annotator types;
+ * - other combinations with Ctrl, Cmd or Alt are left to the browser;
+ * - "-" then a digit types a negative claim code (-1 unverifiable, -2 incomplete, as in the
+ *   CRScore sheets), "e" then a digit picks an error type.
+ */
+import type { TaskType } from "@/lib/generated/prisma/enums";
+
+export type ShortcutAction =
+  | { type: "submit" }
+  | { type: "leave-field" }
+  | { type: "escape" }
+  | { type: "help" }
+  | { type: "guidelines" }
+  | { type: "next-sub" }
+  | { type: "prev-sub" }
+  | { type: "next-field" }
+  | { type: "prev-field" }
+  | { type: "next-item" }
+  | { type: "digit"; value: number }
+  | { type: "error-type"; key: number }
+  | { type: "toggle-unnecessary" }
+  | { type: "note" }
+  | { type: "add-claim" }
+  | { type: "correct-claim" }
+  | { type: "toggle-address" }
+  | { type: "toggle-partial" }
+  | { type: "skip" }
+  | { type: "toggle-diff-mode" };
+
+export type KeyPrefix = "" | "-" | "e";
+
+export interface KeyInput {
+  key: string;
+  ctrlKey?: boolean;
+  metaKey?: boolean;
+  altKey?: boolean;
+  /** The event target is a text input, textarea, select or contenteditable element. */
+  inTextField?: boolean;
+}
+
+export interface KeyResult {
+  action: ShortcutAction | null;
+  prefix: KeyPrefix;
+}
+
+const SINGLE: Record<string, ShortcutAction> = {
+  "?": { type: "help" },
+  g: { type: "guidelines" },
+  j: { type: "next-sub" },
+  ArrowDown: { type: "next-sub" },
+  k: { type: "prev-sub" },
+  ArrowUp: { type: "prev-sub" },
+  l: { type: "next-field" },
+  ArrowRight: { type: "next-field" },
+  h: { type: "prev-field" },
+  ArrowLeft: { type: "prev-field" },
+  n: { type: "next-item" },
+  u: { type: "toggle-unnecessary" },
+  m: { type: "note" },
+  a: { type: "add-claim" },
+  r: { type: "correct-claim" },
+  x: { type: "toggle-address" },
+  " ": { type: "toggle-address" },
+  p: { type: "toggle-partial" },
+  s: { type: "skip" },
+  v: { type: "toggle-diff-mode" },
+  Escape: { type: "escape" },
+};
+
+export function resolveKey(input: KeyInput, prefix: KeyPrefix = ""): KeyResult {
+  const { key } = input;
+  if (key === "Enter" && (input.ctrlKey || input.metaKey)) return { action: { type: "submit" }, prefix: "" };
+  if (input.inTextField) return { action: key === "Escape" ? { type: "leave-field" } : null, prefix: "" };
+  if (input.ctrlKey || input.metaKey || input.altKey) return { action: null, prefix };
+  if (prefix === "-") {
+    if (key === "1" || key === "2") return { action: { type: "digit", value: -Number(key) }, prefix: "" };
+    return { action: null, prefix: "" };
+  }
+  if (prefix === "e") {
+    if (/^[0-5]$/.test(key)) return { action: { type: "error-type", key: Number(key) }, prefix: "" };
+    return { action: null, prefix: "" };
+  }
+  if (key === "-") return { action: null, prefix: "-" };
+  if (key === "e") return { action: null, prefix: "e" };
+  if (/^[0-9]$/.test(key)) return { action: { type: "digit", value: Number(key) }, prefix: "" };
+  return { action: SINGLE[key] ?? null, prefix: "" };
+}
+
+/** Elements in which single-key shortcuts must not fire. */
+export function isTextField(target: { tagName?: string; isContentEditable?: boolean; type?: string } | null): boolean {
+  if (!target || !target.tagName) return false;
+  if (target.isContentEditable) return true;
+  const tag = target.tagName.toUpperCase();
+  if (tag === "TEXTAREA" || tag === "SELECT") return true;
+  if (tag !== "INPUT") return false;
+  const type = (target.type ?? "text").toLowerCase();
+  return !["checkbox", "radio", "button", "submit", "reset", "range", "color", "file"].includes(type);
+}
+
+export interface ShortcutHelp {
+  keys: string[];
+  /** The keys are pressed one after the other (a prefix), not alternatives. */
+  sequence?: boolean;
+  description: string;
+  /** Tasks where the shortcut applies; all tasks when absent. */
+  tasks?: readonly TaskType[];
+}
+
+/** Everything the `?` overlay lists. */
+export const SHORTCUTS: readonly ShortcutHelp[] = [
+  { keys: ["j", "↓"], description: "Next claim / review" },
+  { keys: ["k", "↑"], description: "Previous claim / review" },
+  { keys: ["n"], description: "Next item in my queue" },
+  { keys: ["Ctrl/⌘ + Enter"], description: "Submit this item (also inside a text box)" },
+  { keys: ["1"], description: "Correct", tasks: ["CLAIM_VERIFICATION"] },
+  { keys: ["0"], description: "Incorrect", tasks: ["CLAIM_VERIFICATION"] },
+  { keys: ["-", "1"], sequence: true, description: "Unverifiable (-1)", tasks: ["CLAIM_VERIFICATION"] },
+  { keys: ["2"], description: "Ambiguous", tasks: ["CLAIM_VERIFICATION"] },
+  { keys: ["-", "2"], sequence: true, description: "Incomplete (-2)", tasks: ["CLAIM_VERIFICATION"] },
+  { keys: ["e", "1…5"], sequence: true, description: "Error type (1 comprehension, 2 over-generalization, 3 reasoning, 4 knowledge, 5 localization; e 0 clears)", tasks: ["CLAIM_VERIFICATION"] },
+  { keys: ["u"], description: "Mark the claim unnecessary / necessary again", tasks: ["CLAIM_VERIFICATION"] },
+  { keys: ["r"], description: "Write a corrected version of the claim", tasks: ["CLAIM_VERIFICATION"] },
+  { keys: ["a"], description: "Add a missing claim", tasks: ["CLAIM_VERIFICATION"] },
+  { keys: ["l", "→"], description: "Next field of the review (pseudo-references, then scores)", tasks: ["REVIEW_RATING"] },
+  { keys: ["h", "←"], description: "Previous field of the review", tasks: ["REVIEW_RATING"] },
+  { keys: ["x", "Space"], description: "Toggle: the review addresses this pseudo-reference", tasks: ["REVIEW_RATING"] },
+  { keys: ["p"], description: "Toggle: the review partially addresses it", tasks: ["REVIEW_RATING"] },
+  { keys: ["1…5"], description: "Score of the current dimension (then moves to the next)", tasks: ["REVIEW_RATING"] },
+  { keys: ["1…5"], description: "Grade against the reference review", tasks: ["REFERENCE_GRADING"] },
+  { keys: ["1"], description: "High quality (actionable and verifiable)", tasks: ["COMMENT_FILTERING"] },
+  { keys: ["0"], description: "Low quality", tasks: ["COMMENT_FILTERING"] },
+  { keys: ["m"], description: "Write a note / comment / justification" },
+  { keys: ["Esc"], description: "Leave the text box, close a panel" },
+  { keys: ["s"], description: "Skip this item (with a reason)" },
+  { keys: ["v"], description: "Diff: unified / split" },
+  { keys: ["g"], description: "Show / hide the guidelines" },
+  { keys: ["?"], description: "Show / hide this list" },
+];

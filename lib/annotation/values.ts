@@ -1,0 +1,106 @@
+/**
+ * The value of each annotation kind as the client edits it and the server stores and logs it
+ * in AnnotationHistory. One zod schema per kind, shared by the workspace and the route handler.
+ * The client always sends a whole value (never a patch), so a conflict can show both values.
+ */
+import { z } from "zod";
+
+export const CLAIM_CODES = ["CORRECT", "INCORRECT", "UNVERIFIABLE", "AMBIGUOUS", "INCOMPLETE"] as const;
+export const ERROR_TYPES = ["COMPREHENSION", "KNOWLEDGE", "REASONING", "LOCALIZATION", "OVER_GENERALIZATION"] as const;
+
+const text = (max: number) => z.string().max(max, `at most ${max} characters`);
+
+export const claimJudgementValue = z.object({
+  code: z.enum(CLAIM_CODES).nullable(),
+  /** false: the annotator marks the claim unnecessary for the change. */
+  necessary: z.boolean().nullable(),
+  errorType: z.enum(ERROR_TYPES).nullable(),
+  note: text(5000),
+});
+
+export const reviewLink = z.object({ pseudoReferenceId: z.string().min(1), partial: z.boolean() });
+
+export const reviewRatingValue = z.object({
+  /** Likert score per study dimension; a dimension not rated yet is absent. */
+  scores: z.record(z.string().min(1), z.number().int()),
+  links: z.array(reviewLink).max(500),
+  comment: text(5000),
+});
+
+export const referenceGradeValue = z.object({ grade: z.number().int().min(1).max(5), comment: text(5000) });
+
+export const commentFilterValue = z.object({ highQuality: z.boolean(), justification: text(5000) });
+
+export const addedClaimValue = z.object({
+  text: z.string().trim().min(1, "the claim is empty").max(2000),
+  /** The claim this one corrects (replaces in stage 2), or null for a missing claim. */
+  correctsId: z.string().min(1).nullable(),
+  /** true removes the added claim. */
+  deleted: z.boolean().optional(),
+});
+
+export type ClaimJudgementValue = z.infer<typeof claimJudgementValue>;
+export type ReviewRatingValue = z.infer<typeof reviewRatingValue>;
+export type ReferenceGradeValue = z.infer<typeof referenceGradeValue>;
+export type CommentFilterValue = z.infer<typeof commentFilterValue>;
+export type AddedClaimValue = z.infer<typeof addedClaimValue>;
+
+const base = {
+  assignmentId: z.string().min(1),
+  /** Version the edit was based on; 0 when the annotation did not exist yet. */
+  baseVersion: z.number().int().min(0),
+};
+
+/** Body of POST /api/annotations. */
+export const saveRequest = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("claim"), ...base, targetId: z.string().min(1), value: claimJudgementValue }),
+  z.object({ kind: z.literal("rating"), ...base, targetId: z.string().min(1), value: reviewRatingValue }),
+  z.object({ kind: z.literal("grade"), ...base, targetId: z.string().min(1), value: referenceGradeValue }),
+  z.object({ kind: z.literal("filter"), ...base, targetId: z.string().min(1), value: commentFilterValue }),
+  /**
+   * targetId: the added claim's id, or a client key ("new:<uuid>") when creating it, so that a
+   * retried creation (response lost) finds the claim it already made instead of adding another.
+   */
+  z.object({ kind: z.literal("added"), ...base, targetId: z.string().min(1).max(200), value: addedClaimValue }),
+]);
+
+export type SaveRequest = z.infer<typeof saveRequest>;
+export type AnnotationKindKey = SaveRequest["kind"];
+export type AnnotationValue = SaveRequest["value"];
+
+export const NEW_CLAIM_PREFIX = "new:";
+
+/** Longest stretch of active time one report may add (the workspace reports every ~15 s). */
+export const MAX_TIME_REPORT_MS = 5 * 60_000;
+
+export function emptyClaimJudgement(): ClaimJudgementValue {
+  return { code: null, necessary: null, errorType: null, note: "" };
+}
+
+export function emptyReviewRating(): ReviewRatingValue {
+  return { scores: {}, links: [], comment: "" };
+}
+
+/** Canonical form: object keys sorted, links sorted by id, so equal values compare equal. */
+export function canonicalize(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map(canonicalize);
+    if (items.every((item) => typeof item === "object" && item !== null && "pseudoReferenceId" in item)) {
+      return (items as { pseudoReferenceId: string }[]).slice().sort((a, b) => (a.pseudoReferenceId < b.pseudoReferenceId ? -1 : a.pseudoReferenceId > b.pseudoReferenceId ? 1 : 0));
+    }
+    return items;
+  }
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = canonicalize(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+export function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(canonicalize(a)) === JSON.stringify(canonicalize(b));
+}

@@ -1,0 +1,77 @@
+import { describe, expect, test } from "vitest";
+import { applicableTaskTypes, planAssignments, PlanError, TASK_PHASES, type PlanInput } from "@/lib/annotation/assignment-plan";
+import type { TaskType } from "@/lib/generated/prisma/enums";
+
+const ALL: TaskType[] = ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"];
+const items = Array.from({ length: 23 }, (_, i) => ({ id: `item-${String(i).padStart(2, "0")}`, taskTypes: i % 5 === 0 ? (["REVIEW_RATING"] as TaskType[]) : ALL }));
+const input: PlanInput = { seed: 7, items, annotatorIds: ["u3", "u1", "u2", "u4"], annotatorsPerItem: 2, reliabilitySetSize: 5 };
+
+describe("assignment planning", () => {
+  const plan = planAssignments(input);
+
+  test("reproducible, and independent of the order ids are given in", () => {
+    expect(planAssignments(input)).toEqual(plan);
+    expect(planAssignments({ ...input, items: items.slice().reverse(), annotatorIds: ["u4", "u2", "u1", "u3"] })).toEqual(plan);
+    expect(planAssignments({ ...input, seed: 8 })).not.toEqual(plan);
+  });
+
+  test("the reliability set goes to every annotator, every other item to exactly annotatorsPerItem", () => {
+    const annotatorsOf = new Map<string, Set<string>>();
+    for (const a of plan) annotatorsOf.set(a.codeChangeId, (annotatorsOf.get(a.codeChangeId) ?? new Set()).add(a.userId));
+    const reliability = new Set(plan.filter((a) => a.inReliabilitySet).map((a) => a.codeChangeId));
+    expect(reliability.size).toBe(5);
+    for (const item of items) {
+      const n = annotatorsOf.get(item.id)!.size;
+      expect(n).toBe(reliability.has(item.id) ? 4 : 2);
+    }
+    // reliability flag is consistent per item
+    for (const a of plan) expect(a.inReliabilitySet).toBe(reliability.has(a.codeChangeId));
+  });
+
+  test("loads are balanced: item counts differ by at most one", () => {
+    const load = new Map<string, Set<string>>();
+    for (const a of plan) load.set(a.userId, (load.get(a.userId) ?? new Set()).add(a.codeChangeId));
+    const sizes = [...load.values()].map((s) => s.size);
+    expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+  });
+
+  test("queues: positions 0..n-1, phases in order, so stage 1 of an item precedes its stage 2", () => {
+    for (const user of ["u1", "u2", "u3", "u4"]) {
+      const queue = plan.filter((a) => a.userId === user).sort((a, b) => a.position - b.position);
+      expect(queue.map((a) => a.position)).toEqual(queue.map((_, i) => i));
+      const phases = queue.map((a) => TASK_PHASES.indexOf(a.taskType));
+      expect(phases).toEqual(phases.slice().sort((a, b) => a - b));
+      for (const a of queue.filter((x) => x.taskType === "REVIEW_RATING")) {
+        const stage1 = queue.find((x) => x.codeChangeId === a.codeChangeId && x.taskType === "CLAIM_VERIFICATION");
+        if (stage1) expect(stage1.position).toBeLessThan(a.position);
+      }
+    }
+  });
+
+  test("only the task types an item supports", () => {
+    for (const a of plan) expect(items.find((i) => i.id === a.codeChangeId)!.taskTypes).toContain(a.taskType);
+  });
+
+  test("annotators' orders differ (each has their own shuffle)", () => {
+    const order = (u: string) => plan.filter((a) => a.userId === u && a.taskType === "REVIEW_RATING" && a.inReliabilitySet).map((a) => a.codeChangeId);
+    expect(order("u1")).not.toEqual(order("u2"));
+  });
+
+  test("edge cases: more annotators per item than annotators, oversized reliability set, no annotators, bad settings", () => {
+    const few = planAssignments({ ...input, annotatorIds: ["u1"], annotatorsPerItem: 3 });
+    expect(new Set(few.map((a) => a.codeChangeId)).size).toBe(items.length);
+    const everything = planAssignments({ ...input, reliabilitySetSize: 1000 });
+    expect(everything.every((a) => a.inReliabilitySet)).toBe(true);
+    expect(planAssignments({ ...input, annotatorIds: [] })).toEqual([]);
+    expect(() => planAssignments({ ...input, annotatorsPerItem: 0 })).toThrow(PlanError);
+    expect(() => planAssignments({ ...input, reliabilitySetSize: -1 })).toThrow(PlanError);
+  });
+});
+
+describe("applicable task types", () => {
+  test("from what an item has", () => {
+    expect(applicableTaskTypes(ALL, { generatedClaims: 3, reviews: 5, generatedReviews: 4, hasReference: true })).toEqual(ALL);
+    expect(applicableTaskTypes(ALL, { generatedClaims: 0, reviews: 5, generatedReviews: 5, hasReference: false })).toEqual(["REVIEW_RATING", "COMMENT_FILTERING"]);
+    expect(applicableTaskTypes(["CLAIM_VERIFICATION"], { generatedClaims: 0, reviews: 1, generatedReviews: 1, hasReference: true })).toEqual([]);
+  });
+});
