@@ -1,0 +1,197 @@
+"use client";
+
+/**
+ * Diff view shared by all annotation tasks: unified or split, line numbers, highlighted code,
+ * expandable context from the old/new file, and a file list when a change has several files.
+ * Rows are plain elements with pre-highlighted HTML (no component per line or per token), in
+ * chunks with `content-visibility: auto` so the browser lays out only what is on screen: a
+ * 2,000-line diff stays fast without windowing, and find-in-page still sees every line.
+ */
+import { memo, useCallback, useMemo, useState } from "react";
+import { HIGHLIGHT_CSS } from "./highlight";
+import { buildFileModels, splitRows, unifiedRows, type DiffSource, type Expansion, type FileModel, type LineRow, type SplitRow, type UnifiedRow } from "./model";
+
+export type DiffMode = "unified" | "split";
+
+const CHUNK = 80;
+const ROW_PX = 20;
+const EXPAND_STEP = 20;
+
+const CSS = `${HIGHLIGHT_CSS}
+.dv{font:12px/20px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.dv-chunk{content-visibility:auto}
+.dv-r{display:grid;grid-template-columns:3.5em 3.5em 1.2em minmax(0,1fr)}
+.dv-s{display:grid;grid-template-columns:3.5em 1.2em minmax(0,1fr) 3.5em 1.2em minmax(0,1fr)}
+.dv-n{color:#94a3b8;text-align:right;padding-right:.5em;user-select:none;background:#f8fafc}
+.dv-m{text-align:center;user-select:none;color:#64748b}
+.dv-c{white-space:pre-wrap;word-break:break-all;padding-right:.5em;min-height:20px}
+.dv-add{background:#ecfdf5}.dv-add .dv-n{background:#d1fae5}
+.dv-del{background:#fef2f2}.dv-del .dv-n{background:#fee2e2}
+.dv-x{background:#fafafa}
+.dv-e{background:#f1f5f9}
+.dv-h{background:#eff6ff;color:#475569;padding:0 .5em}
+.dv-g{display:flex;gap:.75em;align-items:center;background:#eff6ff;color:#334155;padding:0 .5em}
+.dv-g button{color:#1d4ed8;text-decoration:underline}`;
+
+function cls(kind: LineRow["kind"]): string {
+  return kind === "add" ? "dv-add" : kind === "del" ? "dv-del" : "";
+}
+
+const MARK = { add: "+", del: "-", context: " " } as const;
+
+function GapRow({ row, onExpand }: { row: Extract<UnifiedRow, { type: "gap" }>; onExpand: (id: string, change: Partial<Expansion> | "all") => void }) {
+  return (
+    <div className="dv-g" data-testid="diff-gap">
+      <span>⋯ {row.hidden} unchanged lines</span>
+      {row.expandable && (
+        <>
+          {row.position !== "start" && (
+            <button type="button" onClick={() => onExpand(row.id, { top: EXPAND_STEP })}>
+              ↓ show {Math.min(EXPAND_STEP, row.hidden)}
+            </button>
+          )}
+          {row.position !== "end" && (
+            <button type="button" onClick={() => onExpand(row.id, { bottom: EXPAND_STEP })}>
+              ↑ show {Math.min(EXPAND_STEP, row.hidden)}
+            </button>
+          )}
+          <button type="button" onClick={() => onExpand(row.id, "all")}>
+            show all
+          </button>
+        </>
+      )}
+    </div>
+  );
+}
+
+function unifiedElement(row: UnifiedRow, i: number, onExpand: (id: string, change: Partial<Expansion> | "all") => void) {
+  if (row.type === "header")
+    return (
+      <div key={i} className="dv-h">
+        {row.text}
+      </div>
+    );
+  if (row.type === "gap") return <GapRow key={i} row={row} onExpand={onExpand} />;
+  const { kind, oldNo, newNo, html } = row.row;
+  return (
+    <div key={i} className={`dv-r ${row.expanded ? "dv-e" : cls(kind)}`}>
+      <span className="dv-n">{oldNo ?? ""}</span>
+      <span className="dv-n">{newNo ?? ""}</span>
+      <span className="dv-m">{MARK[kind]}</span>
+      <span className="dv-c" dangerouslySetInnerHTML={{ __html: html }} />
+    </div>
+  );
+}
+
+function half(line: LineRow | null, side: "left" | "right", expanded?: boolean) {
+  if (!line)
+    return (
+      <>
+        <span className="dv-n dv-x" />
+        <span className="dv-m dv-x" />
+        <span className="dv-c dv-x" />
+      </>
+    );
+  const c = expanded ? "dv-e" : cls(line.kind);
+  return (
+    <>
+      <span className={`dv-n ${c}`}>{side === "left" ? line.oldNo : line.newNo}</span>
+      <span className={`dv-m ${c}`}>{MARK[line.kind]}</span>
+      <span className={`dv-c ${c}`} dangerouslySetInnerHTML={{ __html: line.html }} />
+    </>
+  );
+}
+
+function splitElement(row: SplitRow, i: number, onExpand: (id: string, change: Partial<Expansion> | "all") => void) {
+  if (row.type !== "pair") return unifiedElement(row, i, onExpand);
+  return (
+    <div key={i} className="dv-s">
+      {half(row.left, "left", row.expanded)}
+      {half(row.right, "right", row.expanded)}
+    </div>
+  );
+}
+
+const FileBody = memo(function FileBody({ file, mode, expansions, onExpand }: { file: FileModel; mode: DiffMode; expansions: Record<string, Expansion>; onExpand: (id: string, change: Partial<Expansion> | "all") => void }) {
+  const rows: (UnifiedRow | SplitRow)[] = mode === "unified" ? unifiedRows(file, expansions) : splitRows(file, expansions);
+  const chunks: (UnifiedRow | SplitRow)[][] = [];
+  for (let i = 0; i < rows.length; i += CHUNK) chunks.push(rows.slice(i, i + CHUNK));
+  return (
+    <div data-testid="diff-body" data-mode={mode}>
+      {chunks.map((chunk, c) => (
+        <div key={c} className="dv-chunk" style={{ containIntrinsicSize: `auto ${chunk.length * ROW_PX}px` }}>
+          {chunk.map((row, i) => (mode === "unified" ? unifiedElement(row as UnifiedRow, c * CHUNK + i, onExpand) : splitElement(row as SplitRow, c * CHUNK + i, onExpand)))}
+        </div>
+      ))}
+    </div>
+  );
+});
+
+/** `mode` may be controlled by the parent (the workspace's `v` key) or left to the view. */
+export function DiffView({ sources, mode: controlled, onModeChange }: { sources: DiffSource[]; mode?: DiffMode; onModeChange?: (mode: DiffMode) => void }) {
+  const [own, setOwn] = useState<DiffMode>("unified");
+  const mode = controlled ?? own;
+  const changeMode = (m: DiffMode) => {
+    setOwn(m);
+    onModeChange?.(m);
+  };
+  const files = useMemo(() => sources.flatMap(buildFileModels), [sources]);
+  const [expansions, setExpansions] = useState<Record<string, Expansion>>({});
+  const onExpand = useCallback(
+    (id: string, change: Partial<Expansion> | "all") =>
+      setExpansions((all) => {
+        const current = all[id] ?? { top: 0, bottom: 0 };
+        const next = change === "all" ? { top: Number.MAX_SAFE_INTEGER, bottom: 0 } : { top: current.top + (change.top ?? 0), bottom: current.bottom + (change.bottom ?? 0) };
+        return { ...all, [id]: next };
+      }),
+    [],
+  );
+  return (
+    <section className="dv rounded border border-slate-200 bg-white" aria-label="Code change">
+      <style>{CSS}</style>
+      <div className="flex items-center gap-2 border-b border-slate-200 px-2 py-1 font-sans text-xs text-slate-600">
+        <span>
+          {files.length} file{files.length === 1 ? "" : "s"}
+        </span>
+        <span className="ml-auto" role="group" aria-label="Diff layout">
+          {(["unified", "split"] as const).map((m) => (
+            <button key={m} type="button" aria-pressed={mode === m} onClick={() => changeMode(m)} className={`rounded px-2 py-0.5 ${mode === m ? "bg-slate-800 text-white" : "hover:bg-slate-100"}`}>
+              {m}
+            </button>
+          ))}
+        </span>
+      </div>
+      {files.length > 1 && (
+        <nav aria-label="Files" className="border-b border-slate-200 px-2 py-1 font-sans text-xs">
+          <ul className="flex flex-col gap-0.5">
+            {files.map((file) => (
+              <li key={file.key}>
+                <a href={`#diff-file-${file.key}`} className="font-mono text-blue-700 hover:underline">
+                  {file.path || "(unnamed)"}
+                </a>{" "}
+                <span className="text-emerald-700">+{file.additions}</span> <span className="text-red-700">−{file.deletions}</span>
+                {file.primary && <span className="ml-1 rounded bg-amber-100 px-1 text-amber-800">under annotation</span>}
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
+      {files.map((file) => (
+        <div key={file.key} id={`diff-file-${file.key}`} data-testid="diff-file" className="border-b border-slate-200 last:border-b-0">
+          <div className="flex gap-2 bg-slate-100 px-2 font-sans text-xs text-slate-700">
+            <span className="font-mono font-medium">{file.path || "(unnamed)"}</span>
+            <span className="text-emerald-700">+{file.additions}</span>
+            <span className="text-red-700">−{file.deletions}</span>
+          </div>
+          {file.error ? (
+            <p role="alert" className="px-2 text-red-700">
+              This diff cannot be read: {file.error}
+            </p>
+          ) : (
+            <FileBody file={file} mode={mode} expansions={expansions} onExpand={onExpand} />
+          )}
+        </div>
+      ))}
+    </section>
+  );
+}

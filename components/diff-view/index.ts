@@ -1,0 +1,2 @@
+export { DiffView, type DiffMode } from "./diff-view";
+export type { DiffSource } from "./model";

@@ -1,0 +1,86 @@
+import { describe, expect, test } from "vitest";
+import { buildFileModels, fileLines, splitRows, unifiedRows } from "@/components/diff-view/model";
+import { unifiedDiff } from "@/lib/diff";
+
+const oldLines = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`);
+const newLines = oldLines.slice();
+newLines[9] = "line 10 changed";
+newLines.splice(40, 1, "line 41a", "line 41b");
+const oldFile = oldLines.join("\n") + "\n";
+const newFile = newLines.join("\n") + "\n";
+const diff = unifiedDiff(oldFile, newFile, { path: "src/a.py" });
+
+describe("diff view model", () => {
+  test("fileLines", () => {
+    expect(fileLines("a\nb\n")).toEqual(["a", "b"]);
+    expect(fileLines("a\nb")).toEqual(["a", "b"]);
+    expect(fileLines("")).toEqual([]);
+  });
+
+  const [file] = buildFileModels({ key: "c1", path: "src/a.py", language: "python", diff, oldFile, newFile, primary: true });
+
+  test("hunks, counts and hidden stretches between them", () => {
+    expect(file.path).toBe("src/a.py");
+    expect(file.additions).toBe(3);
+    expect(file.deletions).toBe(2);
+    const gaps = file.segments.filter((s) => s.type === "gap");
+    expect(gaps.map((g) => g.type === "gap" && [g.oldStart, g.newStart, g.count])).toEqual([
+      [1, 1, 6],
+      [14, 14, 24],
+      [45, 46, 16],
+    ]);
+    expect(file.contextHtml).not.toBeNull();
+  });
+
+  test("unified rows: nothing expanded shows gap rows; expanding reveals file lines with both line numbers", () => {
+    const rows = unifiedRows(file, {});
+    expect(rows.filter((r) => r.type === "gap")).toHaveLength(3);
+    const gapId = (file.segments[2] as { id: string }).id;
+    const expanded = unifiedRows(file, { [gapId]: { top: 2, bottom: 1 } });
+    const lines = expanded.filter((r) => r.type === "line" && r.expanded);
+    const text = (html: string) => html.replace(/<[^>]+>/g, "");
+    expect(lines.map((r) => r.type === "line" && [r.row.oldNo, r.row.newNo, text(r.row.html)])).toEqual([
+      [14, 14, "line 14"],
+      [15, 15, "line 15"],
+      [37, 37, "line 37"],
+    ]);
+    const gap = expanded.find((r) => r.type === "gap" && r.id === gapId);
+    expect(gap && gap.type === "gap" && gap.hidden).toBe(21);
+    const all = unifiedRows(file, { [gapId]: { top: Number.MAX_SAFE_INTEGER, bottom: 0 } });
+    expect(all.some((r) => r.type === "gap" && r.id === gapId)).toBe(false);
+  });
+
+  test("every line of the new file is reachable by expanding everything", () => {
+    const every = Object.fromEntries(file.segments.filter((s) => s.type === "gap").map((g) => [(g as { id: string }).id, { top: 1e9, bottom: 0 }]));
+    const newNumbers = unifiedRows(file, every).flatMap((r) => (r.type === "line" && r.row.newNo !== null ? [r.row.newNo] : []));
+    expect(newNumbers).toEqual(newLines.map((_, i) => i + 1));
+  });
+
+  test("split rows pair deletions with the additions that follow", () => {
+    const pairs = splitRows(file, {}).filter((r) => r.type === "pair");
+    const changed = pairs.filter((p) => p.type === "pair" && (p.left?.kind === "del" || p.right?.kind === "add"));
+    expect(changed.map((p) => p.type === "pair" && [p.left?.oldNo ?? null, p.right?.newNo ?? null])).toEqual([
+      [10, 10],
+      [41, 41],
+      [null, 42],
+    ]);
+  });
+
+  test("files that do not match the diff give no expansion instead of wrong lines", () => {
+    const [bad] = buildFileModels({ key: "c2", path: "a.py", language: "python", diff, oldFile: "something else\n", newFile });
+    expect(bad.contextHtml).toBeNull();
+    expect(unifiedRows(bad, {}).every((r) => r.type !== "gap" || !r.expandable)).toBe(true);
+  });
+
+  test("multi-file diffs give one model per file; a broken diff gives an error, not a crash", () => {
+    const two = `diff --git a/x.js b/x.js\n--- a/x.js\n+++ b/x.js\n@@ -1 +1 @@\n-let a = 1\n+const a = 1\ndiff --git a/y.js b/y.js\n--- a/y.js\n+++ b/y.js\n@@ -1,0 +1 @@\n+// new\n`;
+    const files = buildFileModels({ key: "pr", path: "", language: "javascript", diff: two });
+    expect(files.map((f) => [f.key, f.path, f.additions, f.deletions])).toEqual([
+      ["pr~0", "x.js", 1, 1],
+      ["pr~1", "y.js", 1, 0],
+    ]);
+    expect(files[0].segments[0].type === "hunk" && files[0].segments[0].rows[1].html).toContain('<span class="tk-k">const</span>');
+    const [broken] = buildFileModels({ key: "b", path: "z", language: "java", diff: "@@ -1,2 +1,2 @@\n-a\n" });
+    expect(broken.error).toMatch(/missing/);
+  });
+});
