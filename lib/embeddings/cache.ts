@@ -15,12 +15,15 @@ export function prismaEmbeddingStore(db: PrismaClient): EmbeddingStore {
       }
       return found;
     },
+    // Vectors travel as JSON text parsed by PostgreSQL: Prisma 6.19 rounds Float parameters to
+    // 16 significant digits, so a cached vector would differ from the endpoint's in the last bit.
     async put(model, entries) {
       for (let start = 0; start < entries.length; start += PAGE) {
-        await db.embeddingCache.createMany({
-          data: entries.slice(start, start + PAGE).map((e) => ({ model, textHash: e.hash, vector: e.vector })),
-          skipDuplicates: true,
-        });
+        const page = JSON.stringify(entries.slice(start, start + PAGE));
+        await db.$executeRaw`
+          INSERT INTO "EmbeddingCache" (model, "textHash", vector)
+          SELECT ${model}, e.hash, e.vector FROM json_to_recordset(${page}::json) AS e(hash text, vector float8[])
+          ON CONFLICT (model, "textHash") DO NOTHING`;
       }
     },
   };

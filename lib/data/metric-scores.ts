@@ -1,0 +1,102 @@
+/** Data access for automatic metric scores (MetricScore: review × metric × paramsKey → value). */
+import { db, Prisma, type PrismaClient } from "@/lib/db/client";
+
+type Client = Pick<PrismaClient, "metricScore" | "$queryRaw">;
+
+/** One score to store; `value` null when the metric is undefined for the review, with the reason in `detail`. */
+export interface MetricScoreInput {
+  candidateReviewId: string;
+  metric: string;
+  paramsKey: string;
+  value: number | null;
+  detail?: Prisma.InputJsonValue;
+}
+
+/**
+ * Stores scores in pages of 5,000; a (review, metric, paramsKey) already stored is kept, or
+ * replaced with `replace`. Returns how many rows were written. The rows travel as one JSON
+ * text per page and PostgreSQL parses the numbers: Prisma 6.19's query compiler rounds Float
+ * parameters to 16 significant digits (0.11764705882352941 would be stored as
+ * 0.1176470588235294), which would make stored scores differ from the metric library's.
+ */
+export async function insertMetricScores(rows: readonly MetricScoreInput[], options: { replace?: boolean } = {}, client: Pick<PrismaClient, "$executeRaw"> = db): Promise<number> {
+  const conflict = options.replace ? Prisma.sql`DO UPDATE SET value = EXCLUDED.value, detail = EXCLUDED.detail, "computedAt" = now()` : Prisma.sql`DO NOTHING`;
+  let written = 0;
+  for (let start = 0; start < rows.length; start += 5000) {
+    const page = rows.slice(start, start + 5000).map((r) => {
+      if (r.value !== null && !Number.isFinite(r.value)) throw new RangeError(`score ${r.metric} of review ${r.candidateReviewId} is not a finite number: ${r.value}`);
+      return { candidateReviewId: r.candidateReviewId, metric: r.metric, paramsKey: r.paramsKey, value: r.value, ...(r.detail === undefined ? {} : { detail: r.detail }) };
+    });
+    written += await client.$executeRaw`
+      INSERT INTO "MetricScore" (id, "candidateReviewId", metric, "paramsKey", value, detail)
+      SELECT gen_random_uuid()::text, r."candidateReviewId", r.metric, r."paramsKey", r.value, r.detail
+      FROM json_to_recordset(${JSON.stringify(page)}::json) AS r("candidateReviewId" text, metric text, "paramsKey" text, value float8, detail jsonb)
+      ON CONFLICT ("candidateReviewId", metric, "paramsKey") ${conflict}`;
+  }
+  return written;
+}
+
+/** The (review, metric, paramsKey) keys already stored among `reviewIds` for the given metric columns. */
+export async function storedScoreKeys(reviewIds: readonly string[], columns: readonly { metric: string; paramsKey: string }[], client: Client = db): Promise<Set<string>> {
+  const rows = await client.metricScore.findMany({
+    where: { candidateReviewId: { in: [...reviewIds] }, OR: columns.map((c) => ({ metric: c.metric, paramsKey: c.paramsKey })) },
+    select: { candidateReviewId: true, metric: true, paramsKey: true },
+  });
+  return new Set(rows.map((r) => scoreKey(r.candidateReviewId, r.metric, r.paramsKey)));
+}
+
+export function scoreKey(reviewId: string, metric: string, paramsKey: string): string {
+  return `${reviewId}\u0000${metric}\u0000${paramsKey}`;
+}
+
+export interface StudyMetricVariant {
+  metric: string;
+  paramsKey: string;
+  /** Reviews with a stored row (defined or not). */
+  count: number;
+  /** Reviews with a defined value. */
+  defined: number;
+  lastComputedAt: Date;
+}
+
+/** Every metric × paramsKey stored for the study's reviews, newest first within a metric. */
+export async function listStudyMetrics(studyId: string, client: Client = db): Promise<StudyMetricVariant[]> {
+  const rows = await client.$queryRaw<{ metric: string; paramsKey: string; count: bigint; defined: bigint; last: Date }[]>`
+    SELECT s.metric, s."paramsKey", count(*) AS count, count(s.value) AS defined, max(s."computedAt") AS last
+    FROM "MetricScore" s
+    JOIN "CandidateReview" r ON r.id = s."candidateReviewId"
+    JOIN "CodeChange" c ON c.id = r."codeChangeId"
+    WHERE c."studyId" = ${studyId}
+    GROUP BY s.metric, s."paramsKey"
+    ORDER BY s.metric, max(s."computedAt") DESC`;
+  return rows.map((r) => ({ metric: r.metric, paramsKey: r.paramsKey, count: Number(r.count), defined: Number(r.defined), lastComputedAt: r.last }));
+}
+
+export interface MetricValues {
+  metric: string;
+  paramsKey: string;
+  /** Review id → value, for reviews with a defined value. */
+  values: Map<string, number>;
+  /** Review id → stored detail (CRScore keeps its best matches there for threshold sweeps). */
+  details: Map<string, Prisma.JsonValue>;
+}
+
+/**
+ * The defined values of one metric for the study's reviews. Without `paramsKey`, the variant
+ * computed most recently (listStudyMetrics order); null when the metric has no stored scores.
+ */
+export async function metricValuesForStudy(studyId: string, metric: string, paramsKey: string | undefined, client: Client = db): Promise<MetricValues | null> {
+  const key = paramsKey ?? (await listStudyMetrics(studyId, client)).find((v) => v.metric === metric)?.paramsKey;
+  if (key === undefined) return null;
+  const rows = await client.metricScore.findMany({
+    where: { metric, paramsKey: key, value: { not: null }, candidateReview: { codeChange: { studyId } } },
+    select: { candidateReviewId: true, value: true, detail: true },
+  });
+  const values = new Map<string, number>();
+  const details = new Map<string, Prisma.JsonValue>();
+  for (const r of rows) {
+    values.set(r.candidateReviewId, r.value as number);
+    if (r.detail !== null) details.set(r.candidateReviewId, r.detail);
+  }
+  return { metric, paramsKey: key, values, details };
+}

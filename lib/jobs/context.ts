@@ -1,0 +1,62 @@
+/**
+ * What metric jobs share within one process: the database client, the endpoint's API key
+ * (never stored with a run) and the embedders already built, so a CLI run fits the offline
+ * TF-IDF model once for planning and all its chunks.
+ */
+import { db, type PrismaClient } from "@/lib/db/client";
+import { createHttpEmbedder, createTfidfEmbedder, type Embedder, fitTfidf, type HttpEmbedderOptions, prismaEmbeddingStore } from "@/lib/embeddings";
+import type { RunEmbedding } from "./specs";
+import { studyCorpus } from "./reviews";
+
+export interface MetricJobContext {
+  client: PrismaClient;
+  /** Key for the embeddings endpoint; default EMBEDDINGS_API_KEY. */
+  apiKey?: string;
+  /** Batching, retry and timeout settings of the endpoint client (its defaults otherwise). */
+  http?: Pick<HttpEmbedderOptions, "batchSize" | "maxRetries" | "backoffMs" | "timeoutMs">;
+  readonly embedders: Map<string, Promise<Embedder>>;
+}
+
+export function createJobContext(options: Partial<Pick<MetricJobContext, "client" | "apiKey" | "http">> = {}): MetricJobContext {
+  return { client: options.client ?? db, apiKey: options.apiKey, http: options.http, embedders: new Map() };
+}
+
+/** Fits the offline TF-IDF embedder on the study's texts. */
+export async function fitStudyEmbedder(studyId: string, client: PrismaClient): Promise<{ embedder: Embedder; fingerprint: string }> {
+  const model = fitTfidf(await studyCorpus(studyId, client));
+  return { embedder: createTfidfEmbedder(model), fingerprint: model.fingerprint };
+}
+
+const embedderKey = (studyId: string, embedding: RunEmbedding) => [studyId, embedding.model, embedding.url, embedding.corpusFingerprint].join("|");
+
+/**
+ * The embedder a run was planned with. The offline model is refitted on the study's texts and
+ * must have the planned fingerprint: if texts were added or edited since, its vectors differ,
+ * and the run must be planned again (which gives it a new signature).
+ */
+export function runEmbedder(context: MetricJobContext, studyId: string, embedding: RunEmbedding): Promise<Embedder> {
+  const key = embedderKey(studyId, embedding);
+  let embedder = context.embedders.get(key);
+  if (!embedder) {
+    embedder = embedding.offline ? refit(studyId, embedding, context.client) : Promise.resolve(httpEmbedder(context, embedding));
+    context.embedders.set(key, embedder);
+    embedder.catch(() => context.embedders.delete(key));
+  }
+  return embedder;
+}
+
+async function refit(studyId: string, embedding: RunEmbedding, client: PrismaClient): Promise<Embedder> {
+  const { embedder, fingerprint } = await fitStudyEmbedder(studyId, client);
+  if (fingerprint !== embedding.corpusFingerprint) throw new Error("the study's texts changed since this metric run was planned, so the TF-IDF fit differs; start the run again");
+  return embedder;
+}
+
+function httpEmbedder(context: MetricJobContext, embedding: RunEmbedding): Embedder {
+  if (!embedding.url) throw new Error(`run embedding ${embedding.model} has no endpoint URL`);
+  return createHttpEmbedder({ ...context.http, url: embedding.url, model: embedding.model, apiKey: context.apiKey ?? process.env.EMBEDDINGS_API_KEY, store: prismaEmbeddingStore(context.client) });
+}
+
+/** Registers an embedder built while planning, so the run's chunks reuse it. */
+export function rememberEmbedder(context: MetricJobContext, studyId: string, embedding: RunEmbedding, embedder: Embedder): void {
+  context.embedders.set(embedderKey(studyId, embedding), Promise.resolve(embedder));
+}

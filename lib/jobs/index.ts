@@ -1,0 +1,9 @@
+/** Background metric jobs: plan, enqueue (pg-boss), compute chunks, resume. */
+export { createJobContext, type MetricJobContext } from "./context";
+export { calibrateStudyTau, DEFAULT_CHUNK_SIZE, planMetricRun, type MetricRunRequest } from "./plan";
+export { chunkJobId, enqueueChunks, METRIC_QUEUE, startQueue, type ChunkJobData } from "./queue";
+export { runParams, startMetricRun, type StartedRun } from "./runs";
+export { processChunk } from "./process-chunk";
+export { drainMetricRun, workMetricChunks, type DrainOptions } from "./worker";
+export { CRSCORE, CRSCORE_COLUMNS, EMBEDDING_SIM, METRIC_JOB_NAMES, parseMetricNames, type MetricJobSpec, type RunParams } from "./specs";
+export { scoreReview } from "./score";

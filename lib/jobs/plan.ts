@@ -1,0 +1,67 @@
+/** Planning a metric run: which metrics, which embedder, which CRScore threshold. */
+import { type Embedder, resolveEmbeddingConfig } from "@/lib/embeddings";
+import { calibrateThreshold, CRSCORE_DEFAULT_TAU, pairwiseSimilarities, splitReviewSentences } from "@/lib/metrics";
+import { fitStudyEmbedder, type MetricJobContext, rememberEmbedder, runEmbedder } from "./context";
+import { loadReviewsToScore } from "./reviews";
+import { CRSCORE, metricJobSpec, needsEmbeddings, parseMetricNames, type RunEmbedding, type RunParams, type TauSource } from "./specs";
+
+export interface MetricRunRequest {
+  /** Metric names (see METRIC_JOB_NAMES). */
+  metrics: readonly string[];
+  /** Reviews per job. Default 100. */
+  chunkSize?: number;
+  /** CRScore threshold; default calibrated on the study (CRScore §3.3). */
+  tau?: number;
+  /** Embeddings endpoint; default EMBEDDINGS_URL / EMBEDDINGS_MODEL, else the offline TF-IDF default. The key is the context's. */
+  embedding?: { url?: string; model?: string };
+}
+
+export const DEFAULT_CHUNK_SIZE = 100;
+
+/**
+ * τ as CRScore §3.3 selects it, on this study with this embedder: the mean, over all sentences
+ * of all reviews (the human references included) of changes with pseudo-references, of each
+ * sentence's best similarity to a pseudo-reference of its change. The paper calibrated on GPT-3.5
+ * reviews of the CodeReviewer test set with mxbai-embed-large-v1 (τ = 0.7314); another embedder
+ * needs its own τ, which is why the offline default is always calibrated. Rounded to 4 decimals,
+ * the precision the signature records. Without any such sentence the paper's τ is kept (every
+ * score is then undefined anyway).
+ */
+export async function calibrateStudyTau(context: MetricJobContext, studyId: string, embedder: Embedder): Promise<{ value: number; source: TauSource }> {
+  const reviews = (await loadReviewsToScore({ codeChange: { studyId } }, context.client)).filter((r) => r.pseudoReferences.length > 0);
+  const sentences = reviews.map((r) => splitReviewSentences(r.text));
+  const embedded = await embedder.embed([...sentences.flat(), ...reviews.flatMap((r) => r.pseudoReferences)]);
+  const calibration = calibrateThreshold(reviews.map((r, i) => pairwiseSimilarities(sentences[i], r.pseudoReferences, embedded.similarity)));
+  if (calibration.tau === null) return { value: CRSCORE_DEFAULT_TAU, source: "paper-default" };
+  return { value: Number(calibration.tau.toFixed(4)), source: "calibrated" };
+}
+
+/** The embedder of a run and its description for MetricRun.params; the context keeps it for the run's chunks. */
+async function planEmbedder(context: MetricJobContext, studyId: string, overrides: MetricRunRequest["embedding"]): Promise<{ embedder: Embedder; embedding: RunEmbedding }> {
+  const config = resolveEmbeddingConfig(overrides);
+  if (config.kind === "http") {
+    const embedding = { model: config.model, offline: false, url: config.url, corpusFingerprint: null };
+    return { embedder: await runEmbedder(context, studyId, embedding), embedding };
+  }
+  const { embedder, fingerprint } = await fitStudyEmbedder(studyId, context.client);
+  const embedding = { model: config.model, offline: true, url: null, corpusFingerprint: fingerprint };
+  rememberEmbedder(context, studyId, embedding, embedder);
+  return { embedder, embedding };
+}
+
+/** Resolves a request into run parameters (fitting and calibrating what CRScore and embeddingSim need). */
+export async function planMetricRun(context: MetricJobContext, studyId: string, request: MetricRunRequest): Promise<RunParams> {
+  const names = parseMetricNames(request.metrics);
+  const chunkSize = request.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new Error(`chunk size must be a positive integer, got ${chunkSize}`);
+  if (request.tau !== undefined && !Number.isFinite(request.tau)) throw new Error(`tau must be a number, got ${request.tau}`);
+
+  let embedding: RunEmbedding | null = null;
+  let tau: { value: number; source: TauSource } | null = null;
+  if (names.some(needsEmbeddings)) {
+    const planned = await planEmbedder(context, studyId, request.embedding);
+    embedding = planned.embedding;
+    if (names.includes(CRSCORE)) tau = request.tau !== undefined ? { value: request.tau, source: "given" } : await calibrateStudyTau(context, studyId, planned.embedder);
+  }
+  return { specs: names.map((name) => metricJobSpec(name, embedding, tau)), embedding, chunkSize };
+}

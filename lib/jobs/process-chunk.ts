@@ -1,0 +1,35 @@
+/** One job: the scores of one chunk of reviews, stored with the run's progress in one transaction. */
+import { insertMetricScores, scoreKey, storedScoreKeys } from "@/lib/data/metric-scores";
+import { runEmbedder, type MetricJobContext } from "./context";
+import type { ChunkJobData } from "./queue";
+import { loadReviewsToScore } from "./reviews";
+import { advanceRun, runParams } from "./runs";
+import { scoreReview, textsToEmbed } from "./score";
+import { specApplies } from "./specs";
+
+/**
+ * Computes the chunk's missing scores (a review × metric already stored under the run's
+ * signature is skipped, so a chunk may run twice) and returns how many reviews it completed.
+ * A failed run's chunks do nothing.
+ */
+export async function processChunk(context: MetricJobContext, data: ChunkJobData): Promise<number> {
+  const { client } = context;
+  const run = await client.metricRun.findUnique({ where: { id: data.runId } });
+  if (!run || run.status === "FAILED") return 0;
+  const params = runParams(run);
+  const columns = params.specs.flatMap((s) => s.columns.map((metric) => ({ metric, paramsKey: s.paramsKey })));
+  const [reviews, stored] = await Promise.all([loadReviewsToScore({ id: { in: data.reviewIds } }, client), storedScoreKeys(data.reviewIds, columns, client)]);
+
+  const work = reviews
+    .map((review) => ({ review, specs: params.specs.filter((s) => specApplies(s, review) && s.columns.some((c) => !stored.has(scoreKey(review.id, c, s.paramsKey)))) }))
+    .filter((w) => w.specs.length > 0);
+  const texts = work.flatMap((w) => w.specs.flatMap((s) => textsToEmbed(s, w.review)));
+  const embedded = texts.length > 0 && params.embedding ? await (await runEmbedder(context, run.studyId, params.embedding)).embed(texts) : null;
+  const rows = work.flatMap((w) => w.specs.flatMap((s) => scoreReview(s, w.review, embedded)));
+
+  await client.$transaction(async (tx) => {
+    await insertMetricScores(rows, {}, tx);
+    await advanceRun(tx, run.id, work.length);
+  });
+  return work.length;
+}

@@ -1,0 +1,51 @@
+/**
+ * The PostgreSQL-backed job queue (pg-boss, in the schema "pgboss" of the product's database).
+ * One job computes one chunk of a metric run; job ids derive from (run, chunk), so enqueueing
+ * a chunk again never duplicates it.
+ */
+import { createHash } from "node:crypto";
+import PgBoss from "pg-boss";
+
+export const METRIC_QUEUE = "metric-chunks";
+
+export interface ChunkJobData {
+  runId: string;
+  chunk: number;
+  reviewIds: string[];
+}
+
+/** Retries of a failing chunk (and of one whose worker died, once it expires). */
+const RETRY_LIMIT = 2;
+/** A chunk not finished after this long counts as lost (its worker died) and is retried. */
+const EXPIRE_SECONDS = 15 * 60;
+
+/**
+ * Starts pg-boss on `url` (installing its schema on first use) with the metric queue.
+ * `supervise: false` suits short-lived CLI processes: they drain their own run and leave
+ * expiry and archiving to the long-running worker.
+ */
+export async function startQueue(url: string, options: { supervise?: boolean } = {}): Promise<PgBoss> {
+  const supervise = options.supervise ?? true;
+  const boss = new PgBoss({ connectionString: url, max: 4, supervise, schedule: supervise });
+  boss.on("error", (error) => console.error(`job queue: ${error.message}`));
+  await boss.start();
+  await boss.createQueue(METRIC_QUEUE, { name: METRIC_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS });
+  return boss;
+}
+
+/** A UUID fixed by (run, chunk). */
+export function chunkJobId(runId: string, chunk: number): string {
+  const h = createHash("sha256").update(`${runId}:${chunk}`).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * Enqueues chunks, replacing any job of the same chunk left by an earlier attempt (e.g. one
+ * that was active when its process was killed, which would otherwise wait for its expiry).
+ */
+export async function enqueueChunks(boss: PgBoss, chunks: readonly ChunkJobData[]): Promise<void> {
+  if (chunks.length === 0) return;
+  const ids = chunks.map((c) => chunkJobId(c.runId, c.chunk));
+  await boss.deleteJob(METRIC_QUEUE, ids);
+  await boss.insert(chunks.map((data, i) => ({ id: ids[i], name: METRIC_QUEUE, data, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS })));
+}

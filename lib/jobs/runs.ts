@@ -1,0 +1,91 @@
+/**
+ * Metric runs (MetricRun rows): planned, split into chunks of reviews in study order, enqueued
+ * as pg-boss jobs, and resumable. Asking again for the same computation (same metrics and
+ * signatures) resumes the unfinished run instead of starting another: chunks whose reviews are
+ * all stored are skipped, the rest are enqueued again.
+ */
+import type PgBoss from "pg-boss";
+import type { PrismaClient } from "@/lib/db/client";
+import type { MetricRun, Prisma } from "@/lib/generated/prisma/client";
+import type { MetricJobContext } from "./context";
+import { type MetricRunRequest, planMetricRun } from "./plan";
+import { type ChunkJobData, enqueueChunks } from "./queue";
+import { studyReviewOrder } from "./reviews";
+import { type MetricJobSpec, type RunParams, runIdentity, runParamsSchema, specApplies } from "./specs";
+
+export interface StartedRun {
+  run: MetricRun;
+  /** True when an unfinished run of the same computation was picked up again. */
+  resumed: boolean;
+  chunks: { total: number; enqueued: number; skipped: number };
+}
+
+/** Reviews of the study whose every applicable column is stored under the run's signatures. */
+async function completeReviews(client: PrismaClient, studyId: string, specs: readonly MetricJobSpec[], reviews: readonly { id: string; isReference: boolean }[]): Promise<Set<string>> {
+  const stored = await client.metricScore.groupBy({
+    by: ["candidateReviewId"],
+    where: { candidateReview: { codeChange: { studyId } }, OR: specs.flatMap((s) => s.columns.map((metric) => ({ metric, paramsKey: s.paramsKey }))) },
+    _count: { _all: true },
+  });
+  const count = new Map(stored.map((s) => [s.candidateReviewId, s._count._all]));
+  const expected = (review: { isReference: boolean }) => specs.filter((s) => specApplies(s, review)).reduce((n, s) => n + s.columns.length, 0);
+  return new Set(reviews.filter((r) => (count.get(r.id) ?? 0) >= expected(r)).map((r) => r.id));
+}
+
+/** The run's parameters, validated (a row written by another version fails loudly). */
+export function runParams(run: Pick<MetricRun, "id" | "params">): RunParams {
+  const parsed = runParamsSchema.safeParse(run.params);
+  if (!parsed.success) throw new Error(`metric run ${run.id} has parameters this version cannot read: ${parsed.error.message}`);
+  return parsed.data;
+}
+
+async function findUnfinishedRun(client: PrismaClient, studyId: string, params: RunParams): Promise<MetricRun | null> {
+  const candidates = await client.metricRun.findMany({ where: { studyId, status: { not: "DONE" } }, orderBy: { createdAt: "desc" } });
+  const identity = runIdentity(params);
+  return candidates.find((run) => runParamsSchema.safeParse(run.params).success && runIdentity(runParams(run)) === identity) ?? null;
+}
+
+/** Plans the run, creates or resumes its MetricRun row and enqueues the chunks still to compute. */
+export async function startMetricRun(context: MetricJobContext, boss: PgBoss, studyId: string, request: MetricRunRequest, createdById?: string): Promise<StartedRun> {
+  const { client } = context;
+  const params = await planMetricRun(context, studyId, request);
+  const reviews = (await studyReviewOrder(studyId, client)).filter((r) => params.specs.some((s) => specApplies(s, r)));
+  const complete = await completeReviews(client, studyId, params.specs, reviews);
+  const done = reviews.filter((r) => complete.has(r.id)).length;
+  const finished = done === reviews.length;
+  const state = {
+    total: reviews.length,
+    done,
+    status: finished ? ("DONE" as const) : ("QUEUED" as const),
+    error: null,
+    finishedAt: finished ? new Date() : null,
+  };
+
+  const existing = await findUnfinishedRun(client, studyId, params);
+  const run = existing
+    ? await client.metricRun.update({ where: { id: existing.id }, data: state })
+    : await client.metricRun.create({ data: { ...state, studyId, metrics: params.specs.map((s) => s.name), params: params as unknown as Prisma.InputJsonValue, createdById } });
+
+  const chunks: ChunkJobData[] = [];
+  for (let start = 0, chunk = 0; start < reviews.length; start += params.chunkSize, chunk++) {
+    chunks.push({ runId: run.id, chunk, reviewIds: reviews.slice(start, start + params.chunkSize).map((r) => r.id) });
+  }
+  const pending = chunks.filter((c) => c.reviewIds.some((id) => !complete.has(id)));
+  await enqueueChunks(boss, pending);
+  return { run, resumed: existing !== null, chunks: { total: chunks.length, enqueued: pending.length, skipped: chunks.length - pending.length } };
+}
+
+/** Counts `reviews` more reviews as done (never beyond the total) and finishes the run when all are. */
+export async function advanceRun(client: Pick<PrismaClient, "$executeRaw">, runId: string, reviews: number): Promise<void> {
+  await client.$executeRaw`
+    UPDATE "MetricRun" SET
+      done = LEAST(done + ${reviews}, total),
+      status = CASE WHEN done + ${reviews} >= total THEN 'DONE'::"JobStatus" ELSE 'RUNNING'::"JobStatus" END,
+      "startedAt" = COALESCE("startedAt", now()),
+      "finishedAt" = CASE WHEN done + ${reviews} >= total THEN now() ELSE NULL END
+    WHERE id = ${runId} AND status <> 'FAILED'`;
+}
+
+export async function markRunFailed(client: PrismaClient, runId: string, message: string): Promise<void> {
+  await client.metricRun.update({ where: { id: runId }, data: { status: "FAILED", error: message, finishedAt: new Date() } });
+}

@@ -1,0 +1,51 @@
+/** Scores of one review for one metric spec, as MetricScore rows (pure: the embeddings are given). */
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { MetricScoreInput } from "@/lib/data/metric-scores";
+import type { EmbeddedTexts } from "@/lib/embeddings";
+import { bestMatches, crscoreFromBestMatches, getReferenceMetric, pairwiseSimilarities, splitReviewSentences } from "@/lib/metrics";
+import { CRSCORE_COLUMNS, type MetricJobSpec } from "./specs";
+import type { ReviewToScore } from "./reviews";
+
+const undefinedScore = (review: ReviewToScore, metric: string, paramsKey: string, reason: string): MetricScoreInput => ({
+  candidateReviewId: review.id,
+  metric,
+  paramsKey,
+  value: null,
+  detail: { reason },
+});
+
+/** The texts `spec` needs embedded for `review` (none for reference metrics). */
+export function textsToEmbed(spec: MetricJobSpec, review: ReviewToScore): string[] {
+  if (spec.kind === "embedding-sim") return review.reference !== null && review.text.trim() !== "" && review.reference.trim() !== "" ? [review.text, review.reference] : [];
+  if (spec.kind === "crscore") return review.pseudoReferences.length > 0 ? [...splitReviewSentences(review.text), ...review.pseudoReferences] : [];
+  return [];
+}
+
+/**
+ * MetricScore rows of `review` under `spec`. Undefined scores are stored as null with the
+ * reason in `detail` ("no-reference-review", "empty-text", "zero-vector", "no-pseudo-references"),
+ * so a review is never scored twice and never scored 0 by accident. CRScore rows keep the best
+ * matches and τ in `detail`, from which the correlation report sweeps τ (CRScore Table 18).
+ */
+export function scoreReview(spec: MetricJobSpec, review: ReviewToScore, embedded: EmbeddedTexts | null): MetricScoreInput[] {
+  const { paramsKey } = spec;
+  if (spec.kind === "reference") {
+    if (review.reference === null) return [undefinedScore(review, spec.name, paramsKey, "no-reference-review")];
+    const metric = getReferenceMetric(spec.name);
+    if (!metric) throw new Error(`unknown reference metric ${spec.name}`);
+    return [{ candidateReviewId: review.id, metric: spec.name, paramsKey, value: metric.score(review.text, review.reference) }];
+  }
+  if (spec.kind === "embedding-sim") {
+    if (review.reference === null) return [undefinedScore(review, spec.name, paramsKey, "no-reference-review")];
+    if (textsToEmbed(spec, review).length === 0) return [undefinedScore(review, spec.name, paramsKey, "empty-text")];
+    const value = (embedded as EmbeddedTexts).similarity(review.text, review.reference);
+    return [value === null ? undefinedScore(review, spec.name, paramsKey, "zero-vector") : { candidateReviewId: review.id, metric: spec.name, paramsKey, value }];
+  }
+  const sentences = splitReviewSentences(review.text);
+  // Called only when there are sentences and pseudo-references, i.e. when they were embedded.
+  const best = bestMatches(pairwiseSimilarities(sentences, review.pseudoReferences, (r, p) => (embedded as EmbeddedTexts).similarity(r, p)));
+  const result = crscoreFromBestMatches(best, spec.tau);
+  const detail: Prisma.InputJsonValue = { reason: result.reason, tau: spec.tau, reviewSentenceBest: best.reviewSentenceBest, pseudoReferenceBest: best.pseudoReferenceBest };
+  const values = [result.conciseness, result.comprehensiveness, result.relevance];
+  return CRSCORE_COLUMNS.map((metric, i) => ({ candidateReviewId: review.id, metric, paramsKey, value: values[i], detail }));
+}

@@ -1,0 +1,101 @@
+/**
+ * The metrics a job can compute and the parameter signature each stores its scores under
+ * (MetricScore.paramsKey), sacreBLEU style: a signature changes whenever a value would.
+ * - every REFERENCE_METRICS entry, scoring a candidate review against the change's human
+ *   reference review (CandidateReview.isReference);
+ * - "embedding-sim": GradedReviews §5.1 embeddingSim, cosine of the review's and the
+ *   reference's embeddings;
+ * - "crscore": CRScore §3.3 Con / Comp / Rel (columns crscore-con, crscore-comp, crscore-rel)
+ *   of every review, the human reference included (it is reference-free), against all
+ *   pseudo-references of the change. The paper's stage-2 set drops claims judged incorrect or
+ *   unverifiable and adds the annotators' claims; here every stored pseudo-reference counts
+ *   ("refs:all" in the signature), which is the stage-2 set once a lead's consolidation has
+ *   replaced or deleted the bad claims.
+ */
+import { z } from "zod";
+import { TFIDF_SETTINGS } from "@/lib/embeddings";
+import { getReferenceMetric, REFERENCE_METRICS } from "@/lib/metrics";
+
+export const EMBEDDING_SIM = "embedding-sim";
+export const CRSCORE = "crscore";
+export const CRSCORE_COLUMNS = ["crscore-con", "crscore-comp", "crscore-rel"] as const;
+
+/** Names accepted by `metrics --metric`, in display order. */
+export const METRIC_JOB_NAMES: readonly string[] = [...REFERENCE_METRICS.map((m) => m.name), EMBEDDING_SIM, CRSCORE];
+
+/** Where the threshold of a CRScore run came from. */
+export type TauSource = "calibrated" | "given" | "paper-default";
+
+const embeddingSchema = z.object({
+  model: z.string(),
+  offline: z.boolean(),
+  /** Endpoint URL (never the API key), null for the offline default. */
+  url: z.string().nullable(),
+  /** TF-IDF fit of the offline default: SHA-256 of the study's texts; null for endpoints. */
+  corpusFingerprint: z.string().nullable(),
+});
+export type RunEmbedding = z.infer<typeof embeddingSchema>;
+
+const specSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("reference"), name: z.string(), columns: z.array(z.string()), paramsKey: z.string() }),
+  z.object({ kind: z.literal("embedding-sim"), name: z.literal(EMBEDDING_SIM), columns: z.array(z.string()), paramsKey: z.string() }),
+  z.object({ kind: z.literal("crscore"), name: z.literal(CRSCORE), columns: z.array(z.string()), paramsKey: z.string(), tau: z.number(), tauSource: z.enum(["calibrated", "given", "paper-default"]) }),
+]);
+export type MetricJobSpec = z.infer<typeof specSchema>;
+
+/** MetricRun.params: everything a worker needs to compute a chunk exactly as planned. */
+export const runParamsSchema = z.object({
+  specs: z.array(specSchema),
+  embedding: embeddingSchema.nullable(),
+  chunkSize: z.number().int().positive(),
+});
+export type RunParams = z.infer<typeof runParamsSchema>;
+
+/** Validates `--metric` names (aliases: the CRScore column names mean "crscore"); order kept, duplicates dropped. */
+export function parseMetricNames(names: readonly string[]): string[] {
+  const resolved = names.map((raw) => {
+    const name = raw.trim();
+    if ((CRSCORE_COLUMNS as readonly string[]).includes(name)) return CRSCORE;
+    if (!METRIC_JOB_NAMES.includes(name)) throw new Error(`unknown metric "${name}"; available: ${METRIC_JOB_NAMES.join(", ")}`);
+    return name;
+  });
+  if (resolved.length === 0) throw new Error(`no metric given; available: ${METRIC_JOB_NAMES.join(", ")}`);
+  return [...new Set(resolved)];
+}
+
+/** Whether a metric needs embeddings. */
+export const needsEmbeddings = (name: string) => name === EMBEDDING_SIM || name === CRSCORE;
+
+/** The embedder part of a signature: model, and for the offline default its settings and fit. */
+function embeddingSignature(embedding: RunEmbedding): string {
+  if (!embedding.offline) return `emb:${embedding.model}`;
+  return `emb:${embedding.model}|${TFIDF_SETTINGS}@${(embedding.corpusFingerprint ?? "").slice(0, 12)}`;
+}
+
+/** The spec of one metric; `embedding` is required for embedding metrics, `tau` for CRScore. */
+export function metricJobSpec(name: string, embedding: RunEmbedding | null, tau: { value: number; source: TauSource } | null): MetricJobSpec {
+  const reference = getReferenceMetric(name);
+  if (reference) return { kind: "reference", name, columns: [name], paramsKey: reference.signature };
+  if (!embedding) throw new Error(`metric ${name} needs an embedder`);
+  if (name === EMBEDDING_SIM) return { kind: "embedding-sim", name, columns: [name], paramsKey: `${embeddingSignature(embedding)}|sim:cosine|impl:1` };
+  if (name !== CRSCORE || !tau) throw new Error(`metric ${name} needs a threshold`);
+  const tauText = tau.value.toFixed(4);
+  return {
+    kind: "crscore",
+    name,
+    columns: [...CRSCORE_COLUMNS],
+    paramsKey: `${embeddingSignature(embedding)}|split:crscore|refs:all|tau:${tauText}|tau-source:${tau.source}|impl:1`,
+    tau: Number(tauText),
+    tauSource: tau.source,
+  };
+}
+
+/** Whether a spec scores a review: reference-based metrics skip the human reference itself. */
+export function specApplies(spec: MetricJobSpec, review: { isReference: boolean }): boolean {
+  return spec.kind === "crscore" || !review.isReference;
+}
+
+/** Identity of a run's computation, to resume an unfinished run asked for again. */
+export function runIdentity(params: RunParams): string {
+  return [...params.specs.map((s) => `${s.name}@${s.paramsKey}`), `chunk:${params.chunkSize}`].join("\n");
+}

@@ -1,0 +1,59 @@
+/** Running metric jobs: a long-lived worker (scripts/worker.ts) or a CLI draining its own run. */
+import type PgBoss from "pg-boss";
+import type { MetricRun } from "@/lib/generated/prisma/client";
+import type { MetricJobContext } from "./context";
+import { processChunk } from "./process-chunk";
+import { type ChunkJobData, METRIC_QUEUE } from "./queue";
+import { markRunFailed } from "./runs";
+
+/** Processes one job; on its last attempt a failure fails the whole run, with the message shown to the lead. */
+export async function runChunkJob(context: MetricJobContext, job: PgBoss.JobWithMetadata<ChunkJobData>): Promise<void> {
+  try {
+    await processChunk(context, job.data);
+  } catch (error) {
+    if (job.retryCount >= job.retryLimit) await markRunFailed(context.client, job.data.runId, `chunk ${job.data.chunk}: ${(error as Error).message}`);
+    throw error;
+  }
+}
+
+/** Subscribes this process to the metric queue, one chunk at a time (metrics are CPU-bound). */
+export function workMetricChunks(boss: PgBoss, context: MetricJobContext): Promise<string> {
+  return boss.work<ChunkJobData>(METRIC_QUEUE, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 1 }, async ([job]) => runChunkJob(context, job));
+}
+
+export interface DrainOptions {
+  /** Called with the run after every chunk. */
+  onProgress?: (run: MetricRun) => void;
+  /** Stop after this many chunks (tests simulate a crash this way). */
+  maxChunks?: number;
+  /** Wait between polls while other workers hold the remaining chunks. Default 250 ms. */
+  pollMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const finished = (run: MetricRun) => run.status === "DONE" || run.status === "FAILED";
+
+/**
+ * Works the metric queue in this process until run `runId` is done or failed (it may also
+ * compute chunks of other runs found in the queue), and returns the run's final row.
+ */
+export async function drainMetricRun(boss: PgBoss, context: MetricJobContext, runId: string, options: DrainOptions = {}): Promise<MetricRun> {
+  let processed = 0;
+  for (;;) {
+    const run = await context.client.metricRun.findUniqueOrThrow({ where: { id: runId } });
+    if (finished(run) || (options.maxChunks !== undefined && processed >= options.maxChunks)) return run;
+    const [job] = await boss.fetch<ChunkJobData>(METRIC_QUEUE, { batchSize: 1, includeMetadata: true });
+    if (!job) {
+      await sleep(options.pollMs ?? 250);
+      continue;
+    }
+    try {
+      await runChunkJob(context, job);
+      await boss.complete(METRIC_QUEUE, job.id);
+    } catch (error) {
+      await boss.fail(METRIC_QUEUE, job.id, { message: (error as Error).message });
+    }
+    processed++;
+    options.onProgress?.(await context.client.metricRun.findUniqueOrThrow({ where: { id: runId } }));
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * Metric jobs on a real database and pg-boss queue: the offline default computes CRScore and
+ * embeddingSim for the demo study; runs are resumable (a crashed run's stored chunks are skipped).
+ */
+import type PgBoss from "pg-boss";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { listStudyMetrics, metricValuesForStudy } from "@/lib/data/metric-scores";
+import { createClient } from "@/lib/db/client";
+import { TFIDF_MODEL } from "@/lib/embeddings";
+import { createJobContext, drainMetricRun, METRIC_QUEUE, runParams, startMetricRun, startQueue } from "@/lib/jobs";
+import { crscoreFromBestMatches, getReferenceMetric, splitReviewSentences } from "@/lib/metrics";
+import { seedDemo } from "@/lib/seed";
+
+const url = inject("databaseUrl");
+const db = createClient(url);
+let boss: PgBoss;
+/** Studies this file created: removed afterwards, as the integration database is shared by all files. */
+const created: string[] = [];
+
+/** A study of `changes` code changes, each with a reference review, three candidates and two pseudo-references. */
+async function createSmallStudy(slug: string, changes: number): Promise<string> {
+  const study = await db.study.create({ data: { slug, name: slug, taskTypes: ["REVIEW_RATING"] } });
+  created.push(study.id);
+  for (let c = 0; c < changes; c++) {
+    await db.codeChange.create({
+      data: {
+        studyId: study.id,
+        externalId: `change-${c}`,
+        language: c % 2 ? "java" : "python",
+        diff: `--- a/f${c}.py\n+++ b/f${c}.py\n@@ -1 +1 @@\n-x = ${c}\n+x = ${c + 1}\n`,
+        position: c,
+        pseudoReferences: {
+          create: [
+            { externalId: "p1", text: `The change increments the constant x in module f${c}.`, kind: "CLAIM", source: "test", position: 0 },
+            { externalId: "p2", text: `The variable name x is not descriptive in f${c}.`, kind: "SMELL", source: "test", position: 1 },
+          ],
+        },
+        reviews: {
+          create: [
+            { externalId: "ref", system: "msg", text: `Why is x incremented here? Please explain the new value of x.`, isReference: true, position: 0 },
+            { externalId: "a", system: "sys-a", text: `The constant x is incremented. Consider renaming x to something descriptive.`, position: 1 },
+            { externalId: "b", system: "sys-b", text: `Please add a test.\nLooks fine otherwise`, position: 2 },
+            { externalId: "c", system: "sys-c", text: c === 0 ? "" : `Why is x incremented?`, position: 3 },
+          ],
+        },
+      },
+    });
+  }
+  return study.id;
+}
+
+beforeAll(async () => {
+  boss = await startQueue(url, { supervise: false });
+});
+afterAll(async () => {
+  await boss.stop({ graceful: false, wait: true });
+  await db.study.deleteMany({ where: { id: { in: created } } });
+  await db.$disconnect();
+});
+
+describe("metric jobs", () => {
+  test("the offline default computes CRScore and embeddingSim for the demo study, labelled and with a calibrated tau", async () => {
+    const demo = await seedDemo(db);
+    const { studyId } = demo;
+    if (demo.created) created.push(studyId);
+    const context = createJobContext({ client: db });
+    const started = await startMetricRun(context, boss, studyId, { metrics: ["crscore", "embedding-sim", "bleu-codereviewer"] });
+    const run = await drainMetricRun(boss, context, started.run.id);
+    expect(run.status).toBe("DONE");
+    expect(run.done).toBe(run.total);
+    const reviews = await db.candidateReview.findMany({ where: { codeChange: { studyId } }, include: { codeChange: { include: { pseudoReferences: true } } } });
+    expect(run.total).toBe(reviews.length);
+
+    const params = runParams(run);
+    expect(params.embedding).toMatchObject({ model: TFIDF_MODEL, offline: true, url: null });
+    const crscore = params.specs.find((s) => s.kind === "crscore");
+    if (crscore?.kind !== "crscore") throw new Error("no crscore spec");
+    expect(crscore.tauSource).toBe("calibrated");
+    expect(crscore.tau).toBeGreaterThan(0);
+    expect(crscore.tau).toBeLessThan(1);
+    expect(crscore.paramsKey).toContain(`emb:${TFIDF_MODEL}|`);
+    expect(crscore.paramsKey).toContain(`tau:${crscore.tau.toFixed(4)}`);
+
+    const rel = await metricValuesForStudy(studyId, "crscore-rel", crscore.paramsKey, db);
+    const withReferences = reviews.filter((r) => r.codeChange.pseudoReferences.length > 0 && splitReviewSentences(r.text).length > 0);
+    expect(rel?.values.size).toBe(reviews.filter((r) => r.codeChange.pseudoReferences.length > 0).length);
+    // Stored best matches reproduce the stored Rel at the stored tau.
+    for (const review of withReferences) {
+      const detail = rel?.details.get(review.id) as { reviewSentenceBest: (number | null)[]; pseudoReferenceBest: (number | null)[] };
+      expect(detail.reviewSentenceBest).toHaveLength(splitReviewSentences(review.text).length);
+      expect(crscoreFromBestMatches(detail, crscore.tau).relevance).toBe(rel?.values.get(review.id));
+    }
+    const values = [...(rel?.values.values() ?? [])];
+    expect(values.some((v) => v > 0)).toBe(true);
+    expect(values.every((v) => v >= 0 && v <= 1)).toBe(true);
+
+    // Reference-based metrics skip the human reference and score candidates against it.
+    const bleu = await metricValuesForStudy(studyId, "bleu-codereviewer", undefined, db);
+    const candidate = reviews.find((r) => !r.isReference && reviews.some((x) => x.isReference && x.codeChangeId === r.codeChangeId)) as (typeof reviews)[number];
+    const reference = reviews.find((x) => x.isReference && x.codeChangeId === candidate.codeChangeId) as (typeof reviews)[number];
+    expect(bleu?.values.get(candidate.id)).toBe(getReferenceMetric("bleu-codereviewer")?.score(candidate.text, reference.text));
+    expect(bleu?.values.has(reference.id)).toBe(false);
+    const sims = await metricValuesForStudy(studyId, "embedding-sim", undefined, db);
+    expect(sims?.paramsKey).toContain(TFIDF_MODEL);
+
+    // Asking again computes nothing.
+    const again = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["crscore", "embedding-sim", "bleu-codereviewer"] });
+    expect(again.run.status).toBe("DONE");
+    expect(again.chunks.enqueued).toBe(0);
+  });
+
+  test("a crashed run resumes: stored chunks are skipped, an abandoned active job is replaced, nothing is computed twice", async () => {
+    const studyId = await createSmallStudy("resume-study", 10);
+    const request = { metrics: ["rouge-l", "crscore"], chunkSize: 4 };
+    const first = await startMetricRun(createJobContext({ client: db }), boss, studyId, request);
+    expect(first.run.total).toBe(40);
+    expect(first.chunks).toEqual({ total: 10, enqueued: 10, skipped: 0 });
+
+    // The "process" computes two chunks, takes a third and dies holding it.
+    const halfway = await drainMetricRun(boss, createJobContext({ client: db }), first.run.id, { maxChunks: 2 });
+    expect(halfway.done).toBe(8);
+    expect(halfway.status).toBe("RUNNING");
+    const [held] = await boss.fetch(METRIC_QUEUE);
+    expect(held).toBeDefined();
+
+    // Restart: a new process asks for the same computation.
+    const resumed = await startMetricRun(createJobContext({ client: db }), boss, studyId, request);
+    expect(resumed.resumed).toBe(true);
+    expect(resumed.run.id).toBe(first.run.id);
+    expect(resumed.run.done).toBe(8);
+    expect(resumed.chunks).toEqual({ total: 10, enqueued: 8, skipped: 2 });
+    const before = await db.metricScore.findMany({ where: { candidateReview: { codeChange: { studyId } } }, select: { id: true, computedAt: true } });
+
+    const finished = await drainMetricRun(boss, createJobContext({ client: db }), first.run.id);
+    expect(finished).toMatchObject({ status: "DONE", done: 40, total: 40, error: null });
+    const rows = await db.metricScore.findMany({ where: { candidateReview: { codeChange: { studyId } } }, select: { id: true, metric: true } });
+    // rouge-l for the 30 candidates, three CRScore columns for all 40 reviews.
+    expect(rows.filter((r) => r.metric === "rouge-l")).toHaveLength(30);
+    expect(rows.filter((r) => r.metric.startsWith("crscore-"))).toHaveLength(120);
+    // Rows of the first two chunks were kept, not recomputed.
+    const kept = new Set(rows.map((r) => r.id));
+    expect(before.every((r) => kept.has(r.id))).toBe(true);
+    // The empty review: CRScore 0 ("empty-review"); rouge-l defined (0).
+    const empty = await db.candidateReview.findFirstOrThrow({ where: { codeChange: { studyId, externalId: "change-0" }, externalId: "c" } });
+    const emptyScores = await db.metricScore.findMany({ where: { candidateReviewId: empty.id } });
+    expect(emptyScores.find((s) => s.metric === "crscore-rel")).toMatchObject({ value: 0, detail: expect.objectContaining({ reason: "empty-review" }) });
+    expect((await listStudyMetrics(studyId, db)).map((v) => [v.metric, v.count])).toEqual([
+      ["crscore-comp", 40],
+      ["crscore-con", 40],
+      ["crscore-rel", 40],
+      ["rouge-l", 30],
+    ]);
+  });
+
+  test("a failing chunk fails the run with its message", async () => {
+    const studyId = await createSmallStudy("failing-study", 2);
+    const context = createJobContext({ client: db, http: { maxRetries: 1, backoffMs: 1, timeoutMs: 2000 } });
+    // Planning embeds nothing for embedding-sim, so the run starts; its chunks cannot reach the endpoint.
+    const started = await startMetricRun(context, boss, studyId, { metrics: ["embedding-sim"], embedding: { url: "http://127.0.0.1:9/v1", model: "unreachable" } });
+    const run = await drainMetricRun(boss, context, started.run.id);
+    expect(run.status).toBe("FAILED");
+    expect(run.error).toMatch(/chunk 0: embeddings request failed/);
+  });
+
+  test("unknown metrics are rejected with the list of names", async () => {
+    const studyId = await createSmallStudy("unknown-metric", 1);
+    await expect(startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["bleu", "rouge-l"] })).rejects.toThrow(/unknown metric "bleu"; available: bleu-codereviewer/);
+  });
+});
