@@ -1,0 +1,16 @@
+import { NextResponse } from "next/server";
+import { z } from "zod";
+import { requireApiUser } from "@/lib/auth/session";
+import { skipAssignment } from "@/lib/data/annotations";
+import { handler } from "@/lib/http/respond";
+
+export const dynamic = "force-dynamic";
+
+const body = z.object({ reason: z.string().trim().min(3, "Give a reason for skipping (at least 3 characters).").max(1000) });
+
+/** Skips the user's own assignment with a reason. */
+export const POST = handler(async (request: Request, context: { params: Promise<{ assignmentId: string }> }) => {
+  const user = await requireApiUser();
+  const { reason } = body.parse(await request.json());
+  return NextResponse.json(await skipAssignment(user.id, (await context.params).assignmentId, reason));
+});

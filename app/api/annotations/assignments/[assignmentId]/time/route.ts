@@ -1,0 +1,19 @@
+import { NextResponse } from "next/server";
+import { z } from "zod";
+import { requireApiUser } from "@/lib/auth/session";
+import { MAX_TIME_REPORT_MS, recordTimeSpent } from "@/lib/data/annotations";
+import { handler } from "@/lib/http/respond";
+
+export const dynamic = "force-dynamic";
+
+const body = z.object({
+  deltaMs: z.number().min(0).max(MAX_TIME_REPORT_MS),
+  targets: z.record(z.string().max(200), z.number().min(0).max(MAX_TIME_REPORT_MS)).optional(),
+});
+
+/** Adds active time (reported by the workspace every few seconds and on leaving the page). */
+export const POST = handler(async (request: Request, context: { params: Promise<{ assignmentId: string }> }) => {
+  const user = await requireApiUser();
+  const { deltaMs, targets } = body.parse(await request.json());
+  return NextResponse.json(await recordTimeSpent(user.id, (await context.params).assignmentId, deltaMs, targets));
+});

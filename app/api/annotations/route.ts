@@ -1,0 +1,22 @@
+import { NextResponse } from "next/server";
+import { requireApiUser } from "@/lib/auth/session";
+import { ConflictError, saveAnnotation } from "@/lib/data/annotations";
+import { handler } from "@/lib/http/respond";
+import { saveRequest } from "@/lib/annotation/values";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Saves one annotation of the signed-in user's own assignment. 200 with the new version;
+ * 409 with both values when the save was based on a stale version (nothing is overwritten).
+ */
+export const POST = handler(async (request: Request) => {
+  const user = await requireApiUser();
+  const body = saveRequest.parse(await request.json());
+  try {
+    return NextResponse.json(await saveAnnotation(user, body));
+  } catch (error) {
+    if (error instanceof ConflictError) return NextResponse.json({ error: error.message, conflict: { current: error.current, attempted: error.attempted } }, { status: 409 });
+    throw error;
+  }
+});

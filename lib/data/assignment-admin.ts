@@ -1,0 +1,406 @@
+/**
+ * Leads' side of the workspace: assignment settings and generation, progress per annotator,
+ * reassigning, and the consolidation of stage-1 judgements into the stage-2 pseudo-references
+ * (CRScore Figure 7). Callers check the lead role (requirePageUser / action(LEAD_ROLES)).
+ */
+import { z } from "zod";
+import { HttpError } from "@/lib/auth/session";
+import { db, Prisma } from "@/lib/db/client";
+import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction, TaskType } from "@/lib/generated/prisma/client";
+import { applicableTaskTypes, planAssignments, PlanError, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
+import { suggestConsolidation, type SuggestedDecision } from "@/lib/annotation/stage2";
+
+async function findStudy(slug: string) {
+  const study = await db.study.findUnique({
+    where: { slug },
+    select: { id: true, slug: true, name: true, taskTypes: true, annotatorsPerItem: true, reliabilitySetSize: true, assignmentSeed: true, hideSystemNames: true },
+  });
+  if (!study) throw new HttpError(404, "No such study.");
+  return study;
+}
+
+export const assignmentSettingsSchema = z.object({
+  slug: z.string().min(1),
+  annotatorsPerItem: z.coerce.number().int().min(1, "at least 1 annotator per item").max(50),
+  reliabilitySetSize: z.coerce.number().int().min(0).max(100_000),
+  assignmentSeed: z.coerce.number().int().min(0).max(2 ** 31 - 1),
+  hideSystemNames: z.boolean().optional(),
+});
+
+export async function updateAssignmentSettings(input: z.infer<typeof assignmentSettingsSchema>) {
+  const study = await findStudy(input.slug);
+  return db.study.update({
+    where: { id: study.id },
+    data: {
+      annotatorsPerItem: input.annotatorsPerItem,
+      reliabilitySetSize: input.reliabilitySetSize,
+      assignmentSeed: input.assignmentSeed,
+      ...(input.hideSystemNames === undefined ? {} : { hideSystemNames: input.hideSystemNames }),
+    },
+    select: { annotatorsPerItem: true, reliabilitySetSize: true, assignmentSeed: true, hideSystemNames: true },
+  });
+}
+
+export interface ProgressRow {
+  userId: string;
+  name: string;
+  email: string;
+  active: boolean;
+  member: boolean;
+  byTask: Partial<Record<TaskType, { total: number; done: number; skipped: number; inProgress: number }>>;
+  total: number;
+  done: number;
+  skipped: number;
+  timeSpentMs: number;
+}
+
+/** Everything the assignment management page shows. */
+export async function getAssignmentAdmin(slug: string) {
+  const study = await findStudy(slug);
+  const [annotators, members, assignments, items] = await Promise.all([
+    db.user.findMany({ where: { role: "ANNOTATOR" }, orderBy: [{ name: "asc" }, { email: "asc" }], select: { id: true, name: true, email: true, active: true } }),
+    db.studyMember.findMany({ where: { studyId: study.id }, select: { userId: true } }),
+    db.assignment.findMany({
+      where: { studyId: study.id },
+      orderBy: [{ userId: "asc" }, { position: "asc" }],
+      select: {
+        id: true,
+        userId: true,
+        taskType: true,
+        status: true,
+        position: true,
+        inReliabilitySet: true,
+        skipReason: true,
+        timeSpentMs: true,
+        codeChange: { select: { id: true, externalId: true, filePath: true } },
+      },
+    }),
+    db.codeChange.count({ where: { studyId: study.id } }),
+  ]);
+  const memberIds = new Set(members.map((m) => m.userId));
+  const assignedIds = new Set(assignments.map((a) => a.userId));
+  const people = [
+    ...annotators,
+    // Leads or admins who were given assignments are listed too.
+    ...(await db.user.findMany({ where: { id: { in: [...assignedIds].filter((id) => !annotators.some((a) => a.id === id)) } }, select: { id: true, name: true, email: true, active: true } })),
+  ];
+  const progress: ProgressRow[] = people.map((person) => {
+    const own = assignments.filter((a) => a.userId === person.id);
+    const byTask: ProgressRow["byTask"] = {};
+    for (const a of own) {
+      const row = (byTask[a.taskType] ??= { total: 0, done: 0, skipped: 0, inProgress: 0 });
+      row.total++;
+      if (a.status === "DONE") row.done++;
+      if (a.status === "SKIPPED") row.skipped++;
+      if (a.status === "IN_PROGRESS") row.inProgress++;
+    }
+    return {
+      userId: person.id,
+      name: person.name,
+      email: person.email,
+      active: person.active,
+      member: memberIds.has(person.id),
+      byTask,
+      total: own.length,
+      done: own.filter((a) => a.status === "DONE").length,
+      skipped: own.filter((a) => a.status === "SKIPPED").length,
+      timeSpentMs: own.reduce((sum, a) => sum + a.timeSpentMs, 0),
+    };
+  });
+  return { study, items, progress, assignments };
+}
+
+/** The plan for a study with the given annotators (pure given the database state). */
+export async function planForStudy(slug: string, annotatorIds: readonly string[]): Promise<{ studyId: string; plan: PlannedAssignment[] }> {
+  const study = await findStudy(slug);
+  const changes = await db.codeChange.findMany({
+    where: { studyId: study.id },
+    select: { id: true, pseudoReferences: { select: { kind: true } }, reviews: { select: { isReference: true } } },
+  });
+  const items = changes.map((change) => ({
+    id: change.id,
+    taskTypes: applicableTaskTypes(study.taskTypes, {
+      generatedClaims: change.pseudoReferences.filter((r) => r.kind === "CLAIM" || r.kind === "IMPLICATION").length,
+      reviews: change.reviews.length,
+      generatedReviews: change.reviews.filter((r) => !r.isReference).length,
+      hasReference: change.reviews.some((r) => r.isReference),
+    }),
+  }));
+  try {
+    return { studyId: study.id, plan: planAssignments({ seed: study.assignmentSeed, items, annotatorIds, annotatorsPerItem: study.annotatorsPerItem, reliabilitySetSize: study.reliabilitySetSize }) };
+  } catch (error) {
+    if (error instanceof PlanError) throw new HttpError(400, error.message);
+    throw error;
+  }
+}
+
+export interface GenerateSummary {
+  created: number;
+  updated: number;
+  removed: number;
+  /** Started or finished assignments outside the new plan, kept so that no work is lost. */
+  kept: number;
+  annotators: number;
+}
+
+/**
+ * Generates the study's assignments for these annotators from the seeded plan. Rerunning with
+ * the same settings gives the same assignments. Assignments that are already started, done or
+ * skipped are never deleted; untouched (pending) ones that the new plan drops are removed.
+ */
+export async function generateAssignments(slug: string, annotatorIds: readonly string[]): Promise<GenerateSummary> {
+  const unique = [...new Set(annotatorIds)];
+  const users = await db.user.findMany({ where: { id: { in: unique }, active: true }, select: { id: true } });
+  if (users.length !== unique.length) throw new HttpError(400, "Some selected annotators do not exist or are inactive.");
+  const { studyId, plan } = await planForStudy(slug, unique);
+  return db.$transaction(
+    async (tx) => {
+      const existing = await tx.assignment.findMany({ where: { studyId }, select: { id: true, userId: true, codeChangeId: true, taskType: true, status: true, position: true, inReliabilitySet: true } });
+      const key = (a: { userId: string; codeChangeId: string; taskType: TaskType }) => `${a.userId}|${a.codeChangeId}|${a.taskType}`;
+      const byKey = new Map(existing.map((a) => [key(a), a]));
+      const planned = new Set(plan.map(key));
+      const summary: GenerateSummary = { created: 0, updated: 0, removed: 0, kept: 0, annotators: unique.length };
+      const stale = existing.filter((a) => !planned.has(key(a)));
+      const removable = stale.filter((a) => a.status === "PENDING").map((a) => a.id);
+      if (removable.length) summary.removed = (await tx.assignment.deleteMany({ where: { id: { in: removable }, status: "PENDING" } })).count;
+      summary.kept = stale.length - removable.length;
+      // Kept assignments outside the plan go after the planned queue, in their old order.
+      const planLength = new Map<string, number>();
+      for (const p of plan) planLength.set(p.userId, (planLength.get(p.userId) ?? 0) + 1);
+      const keptSoFar = new Map<string, number>();
+      for (const a of stale.filter((x) => x.status !== "PENDING").sort((x, y) => x.position - y.position)) {
+        const n = keptSoFar.get(a.userId) ?? 0;
+        keptSoFar.set(a.userId, n + 1);
+        await tx.assignment.update({ where: { id: a.id }, data: { position: (planLength.get(a.userId) ?? 0) + n } });
+      }
+      const toCreate: Prisma.AssignmentCreateManyInput[] = [];
+      for (const p of plan) {
+        const found = byKey.get(key(p));
+        if (!found) toCreate.push({ studyId, userId: p.userId, codeChangeId: p.codeChangeId, taskType: p.taskType, position: p.position, inReliabilitySet: p.inReliabilitySet });
+        else if (found.position !== p.position || found.inReliabilitySet !== p.inReliabilitySet) {
+          await tx.assignment.update({ where: { id: found.id }, data: { position: p.position, inReliabilitySet: p.inReliabilitySet } });
+          summary.updated++;
+        }
+      }
+      // (userId, codeChangeId, taskType) is unique: an assignment someone else holds elsewhere cannot collide.
+      if (toCreate.length) summary.created = (await tx.assignment.createMany({ data: toCreate })).count;
+      await tx.studyMember.createMany({ data: unique.map((userId) => ({ studyId, userId, role: "ANNOTATOR" as const })), skipDuplicates: true });
+      return summary;
+    },
+    { timeout: 60_000 },
+  );
+}
+
+/** Moves one unfinished assignment to another annotator, at the end of their queue. */
+export async function reassignAssignment(slug: string, assignmentId: string, toUserId: string): Promise<{ id: string }> {
+  const study = await findStudy(slug);
+  const assignment = await db.assignment.findFirst({ where: { id: assignmentId, studyId: study.id } });
+  if (!assignment) throw new HttpError(404, "No such assignment in this study.");
+  if (assignment.status === "DONE") throw new HttpError(409, "A submitted assignment cannot be reassigned.");
+  if (assignment.userId === toUserId) return { id: assignment.id };
+  const target = await db.user.findFirst({ where: { id: toUserId, active: true }, select: { id: true } });
+  if (!target) throw new HttpError(400, "No such active annotator.");
+  const clash = await db.assignment.findFirst({ where: { userId: toUserId, codeChangeId: assignment.codeChangeId, taskType: assignment.taskType } });
+  if (clash) throw new HttpError(409, "That annotator already has this item and task.");
+  const last = await db.assignment.aggregate({ where: { studyId: study.id, userId: toUserId }, _max: { position: true } });
+  await db.$transaction([
+    db.assignment.update({
+      where: { id: assignment.id },
+      data: { userId: toUserId, status: "PENDING", skipReason: null, startedAt: null, completedAt: null, timeSpentMs: 0, position: (last._max.position ?? -1) + 1 },
+    }),
+    db.studyMember.createMany({ data: [{ studyId: study.id, userId: toUserId, role: "ANNOTATOR" }], skipDuplicates: true }),
+  ]);
+  return { id: assignment.id };
+}
+
+/** Moves every open (pending, in progress or skipped) assignment of one annotator to another. */
+export async function reassignOpenAssignments(slug: string, fromUserId: string, toUserId: string): Promise<{ moved: number; clashes: number }> {
+  const study = await findStudy(slug);
+  const open = await db.assignment.findMany({ where: { studyId: study.id, userId: fromUserId, status: { in: ["PENDING", "IN_PROGRESS", "SKIPPED"] } }, orderBy: { position: "asc" }, select: { id: true } });
+  let moved = 0;
+  let clashes = 0;
+  for (const a of open) {
+    try {
+      await reassignAssignment(slug, a.id, toUserId);
+      moved++;
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 409) clashes++;
+      else throw error;
+    }
+  }
+  return { moved, clashes };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Consolidation of stage 1 into the stage-2 pseudo-references
+
+export interface ConsolidationListRow {
+  id: string;
+  externalId: string;
+  filePath: string;
+  language: string;
+  claims: number;
+  added: number;
+  stage1Done: number;
+  stage1Total: number;
+  consolidatedAt: Date | null;
+}
+
+export async function listConsolidation(slug: string): Promise<{ study: Awaited<ReturnType<typeof findStudy>>; rows: ConsolidationListRow[] }> {
+  const study = await findStudy(slug);
+  const changes = await db.codeChange.findMany({
+    where: { studyId: study.id },
+    orderBy: { position: "asc" },
+    select: {
+      id: true,
+      externalId: true,
+      filePath: true,
+      language: true,
+      consolidatedAt: true,
+      pseudoReferences: { select: { kind: true } },
+      assignments: { where: { taskType: "CLAIM_VERIFICATION" }, select: { status: true } },
+    },
+  });
+  return {
+    study,
+    rows: changes.map((c) => ({
+      id: c.id,
+      externalId: c.externalId,
+      filePath: c.filePath,
+      language: c.language,
+      claims: c.pseudoReferences.filter((r) => r.kind === "CLAIM" || r.kind === "IMPLICATION").length,
+      added: c.pseudoReferences.filter((r) => r.kind === "ANNOTATOR_ADDED").length,
+      stage1Done: c.assignments.filter((a) => a.status === "DONE").length,
+      stage1Total: c.assignments.length,
+      consolidatedAt: c.consolidatedAt,
+    })),
+  };
+}
+
+export interface ConsolidationClaim {
+  id: string;
+  kind: "CLAIM" | "IMPLICATION" | "ANNOTATOR_ADDED" | "SMELL";
+  text: string;
+  source: string;
+  addedBy: string | null;
+  correctsId: string | null;
+  /** Per annotator (same order as `annotators`): their stage-1 verdict, or null. */
+  verdicts: ({ code: ClaimCode | null; necessary: boolean | null; errorType: ClaimErrorType | null; note: string } | null)[];
+  /** Annotators' corrected versions of this claim. */
+  corrections: { id: string; text: string; addedBy: string }[];
+  decision: { action: ConsolidationAction; replacementText: string | null; decidedBy: string; decidedAt: Date } | null;
+  suggestion: SuggestedDecision | null;
+}
+
+export async function getConsolidationItem(slug: string, codeChangeId: string) {
+  const study = await findStudy(slug);
+  const change = await db.codeChange.findFirst({
+    where: { id: codeChangeId, studyId: study.id },
+    select: { id: true, externalId: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true, consolidatedAt: true },
+  });
+  if (!change) throw new HttpError(404, "No such code change in this study.");
+  const [references, judgements, decisions, stage1] = await Promise.all([
+    db.pseudoReference.findMany({
+      where: { codeChangeId },
+      orderBy: [{ position: "asc" }, { id: "asc" }],
+      select: { id: true, kind: true, text: true, source: true, position: true, addedById: true, correctsId: true, addedBy: { select: { name: true, email: true } } },
+    }),
+    db.claimJudgement.findMany({ where: { pseudoReference: { codeChangeId } }, select: { annotatorId: true, pseudoReferenceId: true, code: true, necessary: true, errorType: true, note: true } }),
+    db.consolidationDecision.findMany({ where: { codeChangeId }, select: { pseudoReferenceId: true, action: true, replacementText: true, decidedAt: true, decidedBy: { select: { name: true } } } }),
+    db.assignment.findMany({ where: { codeChangeId, taskType: "CLAIM_VERIFICATION" }, select: { userId: true, status: true, user: { select: { name: true, email: true } } } }),
+  ]);
+  const annotatorIds = [...new Set([...stage1.map((a) => a.userId), ...judgements.map((j) => j.annotatorId)])].sort();
+  const people = await db.user.findMany({ where: { id: { in: annotatorIds } }, select: { id: true, name: true, email: true } });
+  const annotators = annotatorIds.map((id) => {
+    const person = people.find((p) => p.id === id)!;
+    return { id, name: person.name, email: person.email, status: stage1.find((a) => a.userId === id)?.status ?? null };
+  });
+  const judgementMap = new Map(judgements.map((j) => [`${j.annotatorId}|${j.pseudoReferenceId}`, j]));
+  const suggestions = suggestConsolidation(
+    references,
+    annotatorIds.map((annotatorId) => ({ annotatorId, judgements: new Map(judgements.filter((j) => j.annotatorId === annotatorId).map((j) => [j.pseudoReferenceId, j])) })),
+  );
+  const decisionMap = new Map(decisions.map((d) => [d.pseudoReferenceId, d]));
+  const claims: ConsolidationClaim[] = references.map((ref) => ({
+    id: ref.id,
+    kind: ref.kind,
+    text: ref.text,
+    source: ref.source,
+    addedBy: ref.addedBy?.name || ref.addedBy?.email || null,
+    correctsId: ref.correctsId,
+    verdicts: annotatorIds.map((a) => {
+      const j = judgementMap.get(`${a}|${ref.id}`);
+      return j ? { code: j.code, necessary: j.necessary, errorType: j.errorType, note: j.note } : null;
+    }),
+    corrections: references.filter((r) => r.correctsId === ref.id).map((r) => ({ id: r.id, text: r.text, addedBy: r.addedBy?.name || r.addedBy?.email || "annotator" })),
+    decision: (() => {
+      const d = decisionMap.get(ref.id);
+      return d ? { action: d.action, replacementText: d.replacementText, decidedBy: d.decidedBy.name, decidedAt: d.decidedAt } : null;
+    })(),
+    suggestion: suggestions.get(ref.id) ?? null,
+  }));
+  return { study, change, annotators, claims };
+}
+
+export const consolidationSchema = z.object({
+  slug: z.string().min(1),
+  codeChangeId: z.string().min(1),
+  decisions: z
+    .array(
+      z.object({
+        pseudoReferenceId: z.string().min(1),
+        action: z.enum(["KEEP", "REPLACE", "DROP"]),
+        replacementText: z.string().trim().max(2000).nullable().optional(),
+      }),
+    )
+    .max(1000),
+});
+
+/**
+ * Stores the lead's decision for every claim and added claim of the item and marks it
+ * consolidated; every decision that changes is written to the annotation history.
+ */
+export async function saveConsolidation(input: z.infer<typeof consolidationSchema>, leadId: string): Promise<{ decisions: number }> {
+  const study = await findStudy(input.slug);
+  const change = await db.codeChange.findFirst({ where: { id: input.codeChangeId, studyId: study.id }, select: { id: true } });
+  if (!change) throw new HttpError(404, "No such code change in this study.");
+  const refs = await db.pseudoReference.findMany({ where: { codeChangeId: change.id, kind: { not: "SMELL" } }, select: { id: true } });
+  const refIds = new Set(refs.map((r) => r.id));
+  const seen = new Set<string>();
+  for (const d of input.decisions) {
+    if (!refIds.has(d.pseudoReferenceId)) throw new HttpError(400, "A decision names a claim of another item.");
+    if (seen.has(d.pseudoReferenceId)) throw new HttpError(400, "Two decisions for one claim.");
+    seen.add(d.pseudoReferenceId);
+    if (d.action === "REPLACE" && !d.replacementText) throw new HttpError(400, "Replace needs the replacement text.");
+  }
+  const missing = refs.filter((r) => !seen.has(r.id)).length;
+  if (missing > 0) throw new HttpError(400, `Decide keep, replace or drop for every claim (${missing} without a decision).`);
+  await db.$transaction(async (tx) => {
+    const old = new Map((await tx.consolidationDecision.findMany({ where: { codeChangeId: change.id } })).map((d) => [d.pseudoReferenceId, d]));
+    for (const d of input.decisions) {
+      const value = { action: d.action, replacementText: d.action === "REPLACE" ? (d.replacementText ?? null) : null };
+      const before = old.get(d.pseudoReferenceId);
+      if (before && before.action === value.action && before.replacementText === value.replacementText) continue;
+      const row = await tx.consolidationDecision.upsert({
+        where: { pseudoReferenceId: d.pseudoReferenceId },
+        create: { codeChangeId: change.id, pseudoReferenceId: d.pseudoReferenceId, ...value, decidedById: leadId },
+        update: { ...value, decidedById: leadId, decidedAt: new Date() },
+      });
+      await tx.annotationHistory.create({
+        data: {
+          kind: "CONSOLIDATION",
+          annotationId: row.id,
+          userId: leadId,
+          action: before ? "UPDATE" : "CREATE",
+          oldValue: before ? { action: before.action, replacementText: before.replacementText } : Prisma.DbNull,
+          newValue: value,
+        },
+      });
+    }
+    await tx.codeChange.update({ where: { id: change.id }, data: { consolidatedAt: new Date() } });
+  });
+  return { decisions: input.decisions.length };
+}
+
+/** Status values leads see in the assignment list. */
+export const STATUS_LABEL: Record<AssignmentStatus, string> = { PENDING: "pending", IN_PROGRESS: "in progress", DONE: "done", SKIPPED: "skipped" };
