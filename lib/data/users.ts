@@ -6,7 +6,7 @@ import type { Role, User } from "@/lib/generated/prisma/client";
 
 export const newUserSchema = z.object({
   email: z.email().transform((email) => email.toLowerCase()),
-  name: z.string().trim().min(1).max(200).optional(),
+  name: z.string().trim().max(200).optional(),
   role: z.enum(["ADMIN", "LEAD", "ANNOTATOR"]),
   password: z.string().min(8, "Password must have at least 8 characters").max(200).optional(),
 });
@@ -20,7 +20,7 @@ export async function createUser(input: NewUser, client: Pick<PrismaClient, "use
   return client.user.create({
     data: {
       email: data.email,
-      name: data.name ?? data.email.split("@")[0],
+      name: data.name || data.email.split("@")[0],
       role: data.role as Role,
       passwordHash: data.password ? await hashPassword(data.password) : null,
       active: data.password !== undefined,
