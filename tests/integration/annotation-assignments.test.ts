@@ -1,7 +1,7 @@
 /** Assignment generation (reproducible, seeded), reassignment and progress, on a real PostgreSQL. */
-import { beforeAll, describe, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { HttpError } from "@/lib/auth/session";
-import { asUser, createAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
@@ -13,6 +13,8 @@ const snapshot = async (studyId: string) =>
   (await db.assignment.findMany({ where: { studyId }, select: { userId: true, codeChangeId: true, taskType: true, position: true, inReliabilitySet: true, status: true } })).sort((a, b) =>
     `${a.userId}|${a.position}`.localeCompare(`${b.userId}|${b.position}`),
   );
+
+afterAll(() => removeAnnotationFixture(db, fx));
 
 beforeAll(async () => {
   fx = await createAnnotationFixture(db, `a${Date.now()}`, { changes: 6 });

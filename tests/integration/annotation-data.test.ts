@@ -2,10 +2,10 @@
  * The annotation data layer against a real PostgreSQL: optimistic concurrency with history,
  * refusal of forged ids, the stage-2 set from stage 1, submit / skip / time.
  */
-import { beforeAll, describe, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { HttpError } from "@/lib/auth/session";
 import type { SaveRequest } from "@/lib/annotation/values";
-import { asUser, createAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
@@ -29,6 +29,8 @@ async function expectStatus(promise: Promise<unknown>, status: number) {
   expect((error as HttpError).status).toBe(status);
   return error as HttpError;
 }
+
+afterAll(() => removeAnnotationFixture(db, fx));
 
 beforeAll(async () => {
   fx = await createAnnotationFixture(db, `d${Date.now()}`);

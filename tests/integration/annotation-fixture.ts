@@ -11,8 +11,10 @@ export interface AnnotationFixture {
 }
 
 export async function createAnnotationFixture(db: PrismaClient, tag: string, options: { changes?: number; hideSystemNames?: boolean } = {}): Promise<AnnotationFixture> {
-  const user = (name: string, role: "ANNOTATOR" | "LEAD" = "ANNOTATOR") => db.user.create({ data: { email: `${name}-${tag}@test.local`, name: `${name} ${tag}`, role } });
-  const [ann1, ann2, ann3, lead] = await Promise.all([user("ann1"), user("ann2"), user("ann3"), user("lead", "LEAD")]);
+  const user = (name: string) => db.user.create({ data: { email: `${name}-${tag}@test.local`, name: `${name} ${tag}`, role: "ANNOTATOR" } });
+  // The "lead" has the annotator role on purpose: the integration database is shared, and other
+  // tests expect no lead account; the data layer takes the deciding user as given.
+  const [ann1, ann2, ann3, lead] = await Promise.all([user("ann1"), user("ann2"), user("ann3"), user("lead")]);
   const taskTypes: TaskType[] = ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"];
   const study = await db.study.create({
     data: { slug: `study-${tag}`, name: `Study ${tag}`, taskTypes, annotatorsPerItem: 2, reliabilitySetSize: 1, hideSystemNames: options.hideSystemNames ?? true, assignmentSeed: 11 },
@@ -42,3 +44,9 @@ export async function createAnnotationFixture(db: PrismaClient, tag: string, opt
 
 /** A session user as the data layer takes it. */
 export const asUser = (id: string) => ({ id, email: `${id}@test.local`, name: id, role: "ANNOTATOR" as const });
+
+/** Removes the fixture's study and accounts (history rows stay: the log is append-only). */
+export async function removeAnnotationFixture(db: PrismaClient, fx: AnnotationFixture): Promise<void> {
+  await db.study.delete({ where: { id: fx.studyId } });
+  await db.user.deleteMany({ where: { id: { in: Object.values(fx.users) } } });
+}
