@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { formatDuration, TASK_LABELS } from "@/components/format";
 import { ProgressBar } from "@/components/progress-bar";
 import { requirePageUser } from "@/lib/auth/session";
@@ -33,7 +34,11 @@ export default async function AnnotatorHome() {
               {queue.entries.map((entry) => (
                 <tr key={entry.id} className="border-t border-slate-100" data-testid="assignment-row">
                   <td className="py-1 tabular-nums">{entry.position + 1}</td>
-                  <td className="font-mono">{entry.codeChange.filePath || entry.codeChange.externalId}</td>
+                  <td className="font-mono">
+                    <Link href={`/annotate/${entry.id}`} className="text-blue-700 hover:underline">
+                      {entry.codeChange.filePath || entry.codeChange.externalId}
+                    </Link>
+                  </td>
                   <td>{entry.codeChange.language}</td>
                   <td>{TASK_LABELS[entry.taskType]}</td>
                   <td>{entry.status.toLowerCase().replace("_", " ")}</td>

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { formatDuration } from "@/components/format";
 import { ProgressBar } from "@/components/progress-bar";
@@ -17,6 +18,14 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
       <div>
         <h1 className="text-2xl font-semibold">{study.name}</h1>
         <p className="text-sm text-slate-600">{study.description}</p>
+        <nav aria-label="Study tools" className="mt-2 flex gap-4 text-sm">
+          <Link href={`/studies/${study.slug}/assignments`} className="text-blue-700 hover:underline">
+            Assignments and progress
+          </Link>
+          <Link href={`/studies/${study.slug}/consolidate`} className="text-blue-700 hover:underline">
+            Consolidate stage 1
+          </Link>
+        </nav>
       </div>
       <section aria-label="Annotators">
         <h2 className="mb-2 text-lg font-medium">Annotators</h2>

@@ -3,8 +3,9 @@ import { canonicalize, sameValue, saveRequest } from "@/lib/annotation/values";
 import { decideSave } from "@/lib/annotation/versioning";
 
 describe("optimistic concurrency decisions", () => {
-  const stored = { version: 3, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } };
-  const other = { code: "INCORRECT", necessary: null, errorType: "REASONING", note: "x" };
+  type V = { code: string; necessary: boolean | null; errorType: string | null; note: string };
+  const stored: { version: number; value: V } = { version: 3, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } };
+  const other: V = { code: "INCORRECT", necessary: null, errorType: "REASONING", note: "x" };
 
   test("create only from version 0", () => {
     expect(decideSave(null, 0, other)).toEqual({ type: "create" });

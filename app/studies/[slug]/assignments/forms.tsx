@@ -1,0 +1,166 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import type { ActionResult } from "@/lib/actions/safe-action";
+
+type Action<T> = (input: unknown) => Promise<ActionResult<T>>;
+
+function useRun() {
+  const router = useRouter();
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [pending, start] = useTransition();
+  const run = <T,>(fn: Action<T>, input: unknown, ok: (data: T) => string) =>
+    start(async () => {
+      const result = await fn(input);
+      setMessage(result.ok ? { ok: true, text: ok(result.data) } : { ok: false, text: result.error });
+      if (result.ok) router.refresh();
+    });
+  return { message, pending, run };
+}
+
+function Message({ message }: { message: { ok: boolean; text: string } | null }) {
+  if (!message) return null;
+  return (
+    <p role={message.ok ? "status" : "alert"} className={`text-sm ${message.ok ? "text-emerald-700" : "whitespace-pre-line text-red-700"}`}>
+      {message.text}
+    </p>
+  );
+}
+
+export function SettingsForm({
+  slug,
+  initial,
+  save,
+}: {
+  slug: string;
+  initial: { annotatorsPerItem: number; reliabilitySetSize: number; assignmentSeed: number; hideSystemNames: boolean };
+  save: Action<unknown>;
+}) {
+  const { message, pending, run } = useRun();
+  const [values, setValues] = useState(initial);
+  return (
+    <form
+      aria-label="Assignment settings"
+      className="flex flex-wrap items-end gap-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        run(save, { slug, ...values }, () => "Settings saved.");
+      }}
+    >
+      <label className="text-sm">
+        Annotators per item
+        <input type="number" min={1} value={values.annotatorsPerItem} onChange={(e) => setValues({ ...values, annotatorsPerItem: Number(e.target.value) })} className="ml-1 w-16 rounded border border-slate-300 px-1" />
+      </label>
+      <label className="text-sm">
+        Reliability set size
+        <input type="number" min={0} value={values.reliabilitySetSize} onChange={(e) => setValues({ ...values, reliabilitySetSize: Number(e.target.value) })} className="ml-1 w-16 rounded border border-slate-300 px-1" />
+      </label>
+      <label className="text-sm">
+        Seed
+        <input type="number" min={0} value={values.assignmentSeed} onChange={(e) => setValues({ ...values, assignmentSeed: Number(e.target.value) })} className="ml-1 w-24 rounded border border-slate-300 px-1" />
+      </label>
+      <label className="text-sm">
+        <input type="checkbox" checked={values.hideSystemNames} onChange={(e) => setValues({ ...values, hideSystemNames: e.target.checked })} /> Hide system names from annotators
+      </label>
+      <button type="submit" disabled={pending} className="rounded bg-slate-900 px-3 py-1 text-sm text-white disabled:opacity-50">
+        Save settings
+      </button>
+      <Message message={message} />
+    </form>
+  );
+}
+
+export function GenerateForm({
+  slug,
+  annotators,
+  generate,
+}: {
+  slug: string;
+  annotators: { id: string; label: string; checked: boolean }[];
+  generate: Action<{ created: number; updated: number; removed: number; kept: number; annotators: number }>;
+}) {
+  const { message, pending, run } = useRun();
+  const [chosen, setChosen] = useState(() => new Set(annotators.filter((a) => a.checked).map((a) => a.id)));
+  return (
+    <form
+      aria-label="Generate assignments"
+      className="space-y-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        run(generate, { slug, annotatorIds: [...chosen] }, (s) => `Generated for ${s.annotators} annotators: ${s.created} created, ${s.updated} reordered, ${s.removed} untouched ones removed, ${s.kept} started ones kept.`);
+      }}
+    >
+      <fieldset className="flex flex-wrap gap-3">
+        <legend className="text-sm text-slate-600">Annotators</legend>
+        {annotators.map((a) => (
+          <label key={a.id} className="text-sm">
+            <input
+              type="checkbox"
+              checked={chosen.has(a.id)}
+              onChange={(e) =>
+                setChosen((s) => {
+                  const next = new Set(s);
+                  if (e.target.checked) next.add(a.id);
+                  else next.delete(a.id);
+                  return next;
+                })
+              }
+            />{" "}
+            {a.label}
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit" disabled={pending} className="rounded bg-slate-900 px-3 py-1 text-sm text-white disabled:opacity-50">
+        Generate assignments
+      </button>
+      <Message message={message} />
+    </form>
+  );
+}
+
+export function ReassignForm({
+  slug,
+  assignmentId,
+  fromUserId,
+  people,
+  reassign,
+  label,
+}: {
+  slug: string;
+  assignmentId?: string;
+  fromUserId?: string;
+  people: { id: string; label: string }[];
+  reassign: Action<unknown>;
+  label: string;
+}) {
+  const { message, pending, run } = useRun();
+  const options = people.filter((p) => p.id !== fromUserId);
+  const [to, setTo] = useState(options[0]?.id ?? "");
+  if (options.length === 0) return null;
+  return (
+    <form
+      className="inline-flex items-center gap-1"
+      aria-label={label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        run(reassign, { slug, assignmentId, fromUserId, toUserId: to }, (r) => {
+          const moved = r as { moved?: number; clashes?: number };
+          return moved.moved !== undefined ? `Moved ${moved.moved}${moved.clashes ? `, ${moved.clashes} already held by them` : ""}.` : "Reassigned.";
+        });
+      }}
+    >
+      <select aria-label="Reassign to" value={to} onChange={(e) => setTo(e.target.value)} className="rounded border border-slate-300 px-1 text-xs">
+        {options.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.label}
+          </option>
+        ))}
+      </select>
+      <button type="submit" disabled={pending} className="rounded border border-slate-300 px-2 text-xs hover:bg-slate-50 disabled:opacity-50">
+        {assignmentId ? "Reassign" : "Move open"}
+      </button>
+      <Message message={message} />
+    </form>
+  );
+}

@@ -1,0 +1,149 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import type { ActionResult } from "@/lib/actions/safe-action";
+import { CLAIM_CODE_BY_NAME } from "@/lib/annotation/codebook";
+import type { ConsolidationClaim } from "@/lib/data/assignment-admin";
+
+type Action = "KEEP" | "REPLACE" | "DROP";
+interface Choice {
+  action: Action;
+  replacementText: string;
+}
+
+/** Side by side: every annotator's code per claim and their added claims; keep / replace / drop each. */
+export function ConsolidationForm({
+  slug,
+  codeChangeId,
+  annotators,
+  claims,
+  save,
+}: {
+  slug: string;
+  codeChangeId: string;
+  annotators: { name: string; status: string | null }[];
+  claims: ConsolidationClaim[];
+  save: (input: unknown) => Promise<ActionResult<{ decisions: number }>>;
+}) {
+  const router = useRouter();
+  const [pending, start] = useTransition();
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  // Corrections are decided through the claim they correct (replace with their text).
+  const decidable = claims.filter((c) => c.kind !== "SMELL" && !(c.kind === "ANNOTATOR_ADDED" && c.correctsId));
+  const corrections = claims.filter((c) => c.kind === "ANNOTATOR_ADDED" && c.correctsId);
+  const [choices, setChoices] = useState<Record<string, Choice>>(() =>
+    Object.fromEntries(
+      decidable.map((c) => {
+        const d = c.decision ?? c.suggestion;
+        return [c.id, { action: (d?.action ?? "KEEP") as Action, replacementText: d?.replacementText ?? c.corrections[0]?.text ?? c.text }];
+      }),
+    ),
+  );
+  const set = (id: string, patch: Partial<Choice>) => setChoices((all) => ({ ...all, [id]: { ...all[id], ...patch } }));
+  const smells = claims.filter((c) => c.kind === "SMELL");
+
+  const submit = () =>
+    start(async () => {
+      const decisions = [
+        ...decidable.map((c) => ({ pseudoReferenceId: c.id, action: choices[c.id].action, replacementText: choices[c.id].action === "REPLACE" ? choices[c.id].replacementText : null })),
+        ...corrections.map((c) => ({ pseudoReferenceId: c.id, action: "DROP" as const, replacementText: null })),
+      ];
+      const result = await save({ slug, codeChangeId, decisions });
+      setMessage(result.ok ? { ok: true, text: `Consolidated: ${result.data.decisions} decisions saved.` } : { ok: false, text: result.error });
+      if (result.ok) router.refresh();
+    });
+
+  return (
+    <form
+      aria-label="Consolidation"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+      className="space-y-3"
+    >
+      <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
+        <thead className="bg-slate-100 text-slate-600">
+          <tr>
+            <th className="px-2 py-1">Claim</th>
+            {annotators.map((a, i) => (
+              <th key={i} className="px-2">
+                {a.name}
+                <span className="block text-xs font-normal">{a.status ? a.status.toLowerCase().replace("_", " ") : "no assignment"}</span>
+              </th>
+            ))}
+            <th className="px-2">Decision</th>
+          </tr>
+        </thead>
+        <tbody>
+          {decidable.map((c, index) => {
+            const choice = choices[c.id];
+            return (
+              <tr key={c.id} className="border-t border-slate-100 align-top" data-testid="consolidation-claim">
+                <td className="max-w-md px-2 py-1">
+                  <span className="text-slate-500">{index + 1}. </span>
+                  {c.text}
+                  <span className="block text-xs text-slate-500">
+                    {c.kind === "ANNOTATOR_ADDED" ? `added by ${c.addedBy ?? "an annotator"}` : `${c.kind.toLowerCase()} · ${c.source}`}
+                  </span>
+                  {c.corrections.map((k) => (
+                    <span key={k.id} className="mt-1 block rounded bg-amber-50 px-1 text-xs">
+                      correction by {k.addedBy}: “{k.text}”
+                    </span>
+                  ))}
+                </td>
+                {c.verdicts.map((v, i) => (
+                  <td key={i} className="px-2 py-1 text-xs">
+                    {v ? (
+                      <>
+                        <span className="font-medium">{v.code ? `${CLAIM_CODE_BY_NAME.get(v.code)?.value} ${CLAIM_CODE_BY_NAME.get(v.code)?.label}` : "no code"}</span>
+                        {v.errorType && <span className="block">{v.errorType.toLowerCase().replace("_", "-")} error</span>}
+                        {v.necessary === false && <span className="block">unnecessary</span>}
+                        {v.note && <span className="block text-slate-600">“{v.note}”</span>}
+                      </>
+                    ) : (
+                      <span className="text-slate-400">–</span>
+                    )}
+                  </td>
+                ))}
+                <td className="px-2 py-1">
+                  <div role="radiogroup" aria-label={`Decision for claim ${index + 1}`} className="flex gap-2 text-xs">
+                    {(["KEEP", "REPLACE", "DROP"] as const).map((action) => (
+                      <label key={action}>
+                        <input type="radio" name={`d-${c.id}`} checked={choice.action === action} onChange={() => set(c.id, { action })} /> {action.toLowerCase()}
+                      </label>
+                    ))}
+                  </div>
+                  {choice.action === "REPLACE" && (
+                    <textarea
+                      aria-label={`Replacement for claim ${index + 1}`}
+                      value={choice.replacementText}
+                      onChange={(e) => set(c.id, { replacementText: e.target.value })}
+                      rows={2}
+                      className="mt-1 w-full rounded border border-slate-300 px-1 text-xs"
+                    />
+                  )}
+                  {!c.decision && c.suggestion && <span className="block text-xs text-slate-500">suggested: {c.suggestion.reason}</span>}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {smells.length > 0 && (
+        <p className="text-sm text-slate-600">
+          {smells.length} static-analysis smell{smells.length === 1 ? "" : "s"} always enter stage 2.
+        </p>
+      )}
+      <button type="submit" disabled={pending} className="rounded bg-slate-900 px-3 py-1 text-sm text-white disabled:opacity-50">
+        Save consolidation
+      </button>
+      {message && (
+        <p role={message.ok ? "status" : "alert"} className={`text-sm ${message.ok ? "text-emerald-700" : "text-red-700"}`}>
+          {message.text}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,65 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { HttpError, LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { listConsolidation } from "@/lib/data/assignment-admin";
+
+export const dynamic = "force-dynamic";
+
+/** Items whose stage-1 judgements a lead consolidates into the stage-2 pseudo-references. */
+export default async function ConsolidationListPage({ params }: { params: Promise<{ slug: string }> }) {
+  await requirePageUser(LEAD_ROLES);
+  const { slug } = await params;
+  let list;
+  try {
+    list = await listConsolidation(slug);
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 404) notFound();
+    throw error;
+  }
+  return (
+    <div className="space-y-4">
+      <div>
+        <Link href={`/studies/${slug}`} className="text-sm text-blue-700 hover:underline">
+          ← {list.study.name}
+        </Link>
+        <h1 className="text-2xl font-semibold">Consolidate stage 1</h1>
+        <p className="text-sm text-slate-600">
+          For each item, compare the annotators&apos; claim codes and added claims and decide keep, replace or drop per claim (CRScore Figure 7). Until an item is consolidated, each annotator rates its reviews against the
+          result of their own stage 1.
+        </p>
+      </div>
+      <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
+        <thead className="bg-slate-100 text-slate-600">
+          <tr>
+            <th className="px-3 py-2">Item</th>
+            <th>File</th>
+            <th className="text-right">Claims</th>
+            <th className="text-right">Added</th>
+            <th className="text-right">Stage 1 done</th>
+            <th className="px-3">Consolidated</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.rows
+            .filter((r) => r.claims > 0 || r.added > 0)
+            .map((r) => (
+              <tr key={r.id} className="border-t border-slate-100" data-testid="consolidation-row">
+                <td className="px-3 py-2 font-mono">
+                  <Link href={`/studies/${slug}/consolidate/${r.id}`} className="text-blue-700 hover:underline">
+                    {r.externalId}
+                  </Link>
+                </td>
+                <td className="font-mono">{r.filePath}</td>
+                <td className="text-right tabular-nums">{r.claims}</td>
+                <td className="text-right tabular-nums">{r.added}</td>
+                <td className="text-right tabular-nums">
+                  {r.stage1Done} / {r.stage1Total}
+                </td>
+                <td className="px-3">{r.consolidatedAt ? r.consolidatedAt.toISOString().slice(0, 16).replace("T", " ") : "not yet"}</td>
+              </tr>
+            ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,333 @@
+/**
+ * Autosave for the annotation workspace: no annotator's work is lost.
+ * - Every change is kept at once in localStorage (a draft with the version it was based on),
+ *   then saved after a short debounce; the draft is removed only once the server stored it.
+ * - A failed request (network down, server error) is retried with backoff, on reconnect and on
+ *   "retry now"; after a reload the drafts are applied again and saved.
+ * - Each save sends the version it was based on. A 409 keeps the local value and shows both
+ *   values; the annotator keeps theirs (saved over the new version) or takes the server's.
+ * - A draft whose base version is no longer the stored one, found after a reload, is a conflict
+ *   too (unless the server already has that value).
+ * Framework-free so it can be unit-tested with a fake fetch and storage.
+ */
+import { z } from "zod";
+import { addedClaimValue, claimJudgementValue, commentFilterValue, referenceGradeValue, reviewRatingValue, sameValue, type AnnotationKindKey } from "@/lib/annotation/values";
+
+export type EntryStatus = "idle" | "pending" | "saving" | "saved" | "failed" | "conflict" | "error" | "invalid";
+
+export interface ServerState {
+  id: string | null;
+  version: number;
+  value: unknown;
+}
+
+export interface Entry {
+  key: string;
+  kind: AnnotationKindKey;
+  targetId: string;
+  server: ServerState;
+  /** The annotator's value not yet stored; undefined when there is none. */
+  local: unknown;
+  status: EntryStatus;
+  message?: string;
+  conflict?: { current: ServerState | null; attempted: unknown; message: string };
+  inFlight: boolean;
+}
+
+export type OverallStatus = "idle" | "pending" | "saving" | "saved" | "failed" | "conflict" | "error";
+
+interface Draft {
+  kind: AnnotationKindKey;
+  targetId: string;
+  baseVersion: number;
+  value: unknown;
+}
+
+export interface StorageLike {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+export interface AutosaveOptions {
+  assignmentId: string;
+  storageKey: string;
+  storage: StorageLike | null;
+  fetch: typeof fetch;
+  endpoint?: string;
+  debounceMs?: number;
+  /** Backoff of retries after failures, in ms; the last value repeats. */
+  retryMs?: readonly number[];
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (handle: unknown) => void;
+}
+
+const SCHEMAS: Record<AnnotationKindKey, z.ZodType> = {
+  claim: claimJudgementValue,
+  rating: reviewRatingValue,
+  grade: referenceGradeValue,
+  filter: commentFilterValue,
+  added: addedClaimValue,
+};
+
+export const entryKey = (kind: AnnotationKindKey, targetId: string) => `${kind}:${targetId}`;
+
+const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
+
+export class AutosaveStore {
+  private entries = new Map<string, Entry>();
+  private listeners = new Set<() => void>();
+  private debounce: unknown = null;
+  private retry: unknown = null;
+  private failures = 0;
+  private version = 0;
+  private readonly opts: Required<Omit<AutosaveOptions, "storage">> & { storage: StorageLike | null };
+
+  constructor(options: AutosaveOptions) {
+    this.opts = {
+      endpoint: "/api/annotations",
+      debounceMs: 700,
+      retryMs: [1000, 2000, 4000, 5000],
+      setTimer: (fn, ms) => setTimeout(fn, ms),
+      clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+      ...options,
+    };
+  }
+
+  // -- subscription (useSyncExternalStore) ----------------------------------------------------
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  getSnapshot = () => this.version;
+  private emit() {
+    this.version++;
+    for (const l of this.listeners) l();
+  }
+
+  // -- state ----------------------------------------------------------------------------------
+  /** Registers what the server has (from the page data); call before `restoreDrafts`. */
+  register(kind: AnnotationKindKey, targetId: string, server: ServerState | null): void {
+    const key = entryKey(kind, targetId);
+    if (this.entries.has(key)) return;
+    this.entries.set(key, { key, kind, targetId, server: server ?? { id: null, version: 0, value: null }, local: undefined, status: "idle", inFlight: false });
+  }
+
+  entry(kind: AnnotationKindKey, targetId: string): Entry | undefined {
+    return this.entries.get(entryKey(kind, targetId));
+  }
+
+  /** The value to show: the annotator's unsaved value, else the stored one (null when none). */
+  value<V>(kind: AnnotationKindKey, targetId: string): V | null {
+    const e = this.entry(kind, targetId);
+    if (!e) return null;
+    return (e.local !== undefined ? e.local : e.server.value) as V | null;
+  }
+
+  /** Entries of one kind (e.g. the added claims, including ones created in this session). */
+  list(kind: AnnotationKindKey): Entry[] {
+    return [...this.entries.values()].filter((e) => e.kind === kind);
+  }
+
+  overall(): OverallStatus {
+    const statuses = new Set([...this.entries.values()].map((e) => e.status));
+    for (const s of ["conflict", "error", "failed", "saving", "pending", "invalid"] as const) {
+      if (statuses.has(s)) return s === "invalid" ? "pending" : s;
+    }
+    return statuses.has("saved") ? "saved" : "idle";
+  }
+
+  /** True when nothing is waiting to be stored. */
+  isSettled(): boolean {
+    return [...this.entries.values()].every((e) => e.local === undefined && !e.inFlight);
+  }
+
+  // -- changes --------------------------------------------------------------------------------
+  set(kind: AnnotationKindKey, targetId: string, value: unknown): void {
+    this.register(kind, targetId, null);
+    const e = this.entry(kind, targetId)!;
+    if (e.status === "conflict") {
+      // Keep editing the annotator's side of the conflict; it is saved once they choose.
+      e.local = value;
+      e.conflict = e.conflict && { ...e.conflict, attempted: value };
+      this.persist();
+      this.emit();
+      return;
+    }
+    e.local = sameValue(value, e.server.value) && !e.inFlight ? undefined : value;
+    e.status = e.local === undefined ? (e.status === "idle" ? "idle" : "saved") : this.validate(e) ? "pending" : "invalid";
+    this.persist();
+    this.emit();
+    this.schedule(this.opts.debounceMs);
+  }
+
+  private validate(e: Entry): boolean {
+    const result = SCHEMAS[e.kind].safeParse(e.local);
+    if (result.success) {
+      e.message = undefined;
+      return true;
+    }
+    e.message = result.error.issues[0]?.message ?? "incomplete";
+    return false;
+  }
+
+  /** Applies drafts left by an earlier page (a reload, a crash, a failed save). */
+  restoreDrafts(): void {
+    const drafts = this.readDrafts();
+    for (const draft of Object.values(drafts)) {
+      this.register(draft.kind, draft.targetId, null);
+      const e = this.entry(draft.kind, draft.targetId)!;
+      if (sameValue(draft.value, e.server.value)) continue;
+      e.local = draft.value;
+      if (draft.baseVersion === e.server.version) e.status = this.validate(e) ? "pending" : "invalid";
+      else {
+        e.status = "conflict";
+        e.conflict = {
+          current: e.server.version === 0 ? null : { ...e.server },
+          attempted: draft.value,
+          message: `Your unsaved change was based on version ${draft.baseVersion}, but version ${e.server.version} is stored now.`,
+        };
+      }
+    }
+    this.persist();
+    this.emit();
+    this.schedule(0);
+  }
+
+  /** Conflict resolution: keep mine (save it over the stored version) or take the stored value. */
+  resolve(kind: AnnotationKindKey, targetId: string, choice: "mine" | "theirs"): void {
+    const e = this.entry(kind, targetId);
+    if (!e?.conflict) return;
+    const current = e.conflict.current ?? { id: e.server.id, version: e.server.version, value: e.server.value };
+    e.server = { id: current.id, version: current.version, value: current.value };
+    e.conflict = undefined;
+    if (choice === "theirs" || sameValue(e.local, current.value)) {
+      e.local = undefined;
+      e.status = "saved";
+    } else e.status = this.validate(e) ? "pending" : "invalid";
+    this.persist();
+    this.emit();
+    this.schedule(0);
+  }
+
+  /** Saves everything pending now (e.g. before submitting); resolves when no request is running. */
+  async flush(): Promise<void> {
+    if (this.debounce !== null) {
+      this.opts.clearTimer(this.debounce);
+      this.debounce = null;
+    }
+    const sends = [...this.entries.values()].filter((e) => e.local !== undefined && !e.inFlight && (e.status === "pending" || e.status === "failed")).map((e) => this.send(e));
+    await Promise.all(sends);
+  }
+
+  retryNow(): void {
+    for (const e of this.entries.values()) if (e.status === "error" && e.local !== undefined) e.status = this.validate(e) ? "pending" : "invalid";
+    this.failures = 0;
+    this.schedule(0);
+  }
+
+  private schedule(ms: number) {
+    if (this.debounce !== null) this.opts.clearTimer(this.debounce);
+    this.debounce = this.opts.setTimer(() => {
+      this.debounce = null;
+      void this.flush();
+    }, ms);
+  }
+
+  private scheduleRetry() {
+    if (this.retry !== null) return;
+    const delays = this.opts.retryMs;
+    const delay = delays[Math.min(this.failures, delays.length - 1)];
+    this.failures++;
+    this.retry = this.opts.setTimer(() => {
+      this.retry = null;
+      void this.flush();
+    }, delay);
+  }
+
+  private async send(e: Entry): Promise<void> {
+    const sent = e.local;
+    const baseVersion = e.server.version;
+    e.inFlight = true;
+    e.status = "saving";
+    this.emit();
+    let response: Response;
+    try {
+      response = await this.opts.fetch(this.opts.endpoint, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ kind: e.kind, assignmentId: this.opts.assignmentId, targetId: e.targetId, baseVersion, value: sent }),
+      });
+    } catch {
+      e.inFlight = false;
+      e.status = "failed";
+      e.message = "No connection to the server; your change is kept and will be retried.";
+      this.emit();
+      this.scheduleRetry();
+      return;
+    }
+    e.inFlight = false;
+    let body: { id?: string | null; version?: number; value?: unknown; error?: string; conflict?: { current: ServerState | null; attempted: { value: unknown } } } = {};
+    try {
+      body = await response.json();
+    } catch {
+      // not JSON (a proxy error page): handled by status below
+    }
+    if (response.ok) {
+      this.failures = 0;
+      e.server = { id: body.id ?? e.server.id, version: body.version ?? baseVersion + 1, value: body.value === undefined ? sent : body.value };
+      if (sameValue(e.local, sent)) {
+        e.local = undefined;
+        e.status = "saved";
+        e.message = undefined;
+      } else e.status = this.validate(e) ? "pending" : "invalid";
+      this.persist();
+      this.emit();
+      if (e.local !== undefined) this.schedule(this.opts.debounceMs);
+      return;
+    }
+    if (response.status === 409 && body.conflict) {
+      e.status = "conflict";
+      e.conflict = { current: body.conflict.current, attempted: e.local, message: body.error ?? "Changed elsewhere." };
+      this.emit();
+      return;
+    }
+    e.message = body.error ?? `The server answered ${response.status}.`;
+    if (RETRYABLE.has(response.status)) {
+      e.status = "failed";
+      this.emit();
+      this.scheduleRetry();
+    } else {
+      // A refusal that a retry would not change (401, 403, 404, 400, 423): keep the draft, show why.
+      e.status = "error";
+      this.emit();
+    }
+  }
+
+  // -- local drafts ---------------------------------------------------------------------------
+  private readDrafts(): Record<string, Draft> {
+    try {
+      const raw = this.opts.storage?.getItem(this.opts.storageKey);
+      return raw ? (JSON.parse(raw) as Record<string, Draft>) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  private persist(): void {
+    const drafts: Record<string, Draft> = {};
+    for (const e of this.entries.values()) {
+      if (e.local === undefined) continue;
+      // The version the value was based on; during a conflict still the stale one, so a reload
+      // shows the conflict again instead of overwriting.
+      drafts[e.key] = { kind: e.kind, targetId: e.targetId, baseVersion: e.server.version, value: e.local };
+    }
+    try {
+      if (!this.opts.storage) return;
+      if (Object.keys(drafts).length === 0) this.opts.storage.removeItem(this.opts.storageKey);
+      else this.opts.storage.setItem(this.opts.storageKey, JSON.stringify(drafts));
+    } catch {
+      // storage full or disabled: the in-memory state still retries
+    }
+  }
+}

@@ -1,0 +1,316 @@
+"use client";
+
+/**
+ * Stage 1, claim verification (CRScore Table 8): a code per generated claim or implication,
+ * an optional error type (Table 12) and note, "unnecessary" flags, corrected versions of wrong
+ * claims and missing claims. Smells are listed but not judged (the paper treats static-analysis
+ * output as reliable).
+ */
+import { useImperativeHandle, useRef, useState } from "react";
+import { CLAIM_CODE_BY_NAME, CLAIM_CODE_BY_VALUE, CLAIM_CODE_INFO, ERROR_TYPE_BY_KEY, ERROR_TYPE_INFO } from "@/lib/annotation/codebook";
+import { emptyClaimJudgement, NEW_CLAIM_PREFIX, type AddedClaimValue, type ClaimJudgementValue } from "@/lib/annotation/values";
+import type { AutosaveStore, Entry } from "./autosave";
+import { EntryNote } from "./entry-note";
+import { clientKey, type TaskProps } from "./types";
+import { useCursor } from "./use-cursor";
+
+function addedClaims(store: AutosaveStore): { entry: Entry; value: AddedClaimValue }[] {
+  return store
+    .list("added")
+    .map((entry) => ({ entry, value: store.value<AddedClaimValue>("added", entry.targetId) }))
+    .filter((x): x is { entry: Entry; value: AddedClaimValue } => x.value !== null && !x.value.deleted);
+}
+
+function AddedClaimEditor({ store, entry, value, label, inputRef }: { store: AutosaveStore; entry: Entry; value: AddedClaimValue; label: string; inputRef?: (el: HTMLTextAreaElement | null) => void }) {
+  return (
+    <div className="flex items-start gap-2">
+      <textarea
+        ref={inputRef}
+        aria-label={label}
+        value={value.text}
+        rows={2}
+        onChange={(e) => store.set("added", entry.targetId, { ...value, text: e.target.value })}
+        className="w-full rounded border border-slate-300 px-2 py-1 text-sm"
+      />
+      <button
+        type="button"
+        className="rounded border border-slate-300 px-2 py-0.5 text-xs text-slate-600 hover:bg-slate-50"
+        onClick={() => store.set("added", entry.targetId, { text: value.text.trim() || "(removed)", correctsId: value.correctsId, deleted: true })}
+      >
+        Remove
+      </button>
+      <EntryNote entry={entry} />
+    </div>
+  );
+}
+
+export function ClaimTask({ data, store, handle, onTarget }: TaskProps) {
+  const claims = data.claims!;
+  const references = claims.references;
+  const { cursor, setCursor, move, register } = useCursor(references.length, (i) => onTarget(references[i] ? `claim:${references[i].id}` : null));
+  const notes = useRef(new Map<string, HTMLTextAreaElement>());
+  const corrections = useRef(new Map<string, HTMLTextAreaElement>());
+  const addBox = useRef<HTMLTextAreaElement>(null);
+  const [correcting, setCorrecting] = useState<string | null>(null);
+  const [draftCorrection, setDraftCorrection] = useState("");
+  const [newClaim, setNewClaim] = useState("");
+  const [openNotes, setOpenNotes] = useState<Set<string>>(new Set());
+
+  const value = (id: string) => store.value<ClaimJudgementValue>("claim", id) ?? emptyClaimJudgement();
+  const update = (id: string, patch: Partial<ClaimJudgementValue>) => store.set("claim", id, { ...value(id), ...patch });
+  const added = addedClaims(store);
+  const correctionOf = (id: string) => added.find((a) => a.value.correctsId === id);
+
+  const openNote = (id: string) => {
+    setOpenNotes((s) => new Set(s).add(id));
+    requestAnimationFrame(() => notes.current.get(id)?.focus());
+  };
+  const startCorrection = (id: string, text: string) => {
+    if (correctionOf(id)) {
+      corrections.current.get(id)?.focus();
+      return;
+    }
+    setCorrecting(id);
+    setDraftCorrection(text);
+    requestAnimationFrame(() => corrections.current.get(id)?.focus());
+  };
+  const commitCorrection = (id: string) => {
+    const text = draftCorrection.trim();
+    if (text) store.set("added", `${NEW_CLAIM_PREFIX}${clientKey()}`, { text, correctsId: id });
+    setCorrecting(null);
+    setDraftCorrection("");
+  };
+  const commitNewClaim = () => {
+    const text = newClaim.trim();
+    if (!text) return;
+    store.set("added", `${NEW_CLAIM_PREFIX}${clientKey()}`, { text, correctsId: null });
+    setNewClaim("");
+  };
+
+  useImperativeHandle(handle, () => ({
+    onAction(action) {
+      const current = references[cursor];
+      switch (action.type) {
+        case "next-sub":
+          move(1);
+          return true;
+        case "prev-sub":
+          move(-1);
+          return true;
+        case "digit": {
+          const info = CLAIM_CODE_BY_VALUE.get(action.value);
+          if (!info || !current) return false;
+          update(current.id, { code: info.code });
+          return true;
+        }
+        case "error-type":
+          if (!current) return false;
+          update(current.id, { errorType: action.key === 0 ? null : (ERROR_TYPE_BY_KEY.get(action.key)?.type ?? null) });
+          return true;
+        case "toggle-unnecessary":
+          if (!current) return false;
+          update(current.id, { necessary: value(current.id).necessary === false ? null : false });
+          return true;
+        case "note":
+          if (!current) return false;
+          openNote(current.id);
+          return true;
+        case "correct-claim":
+          if (!current) return false;
+          startCorrection(current.id, current.text);
+          return true;
+        case "add-claim":
+          addBox.current?.focus();
+          return true;
+        default:
+          return false;
+      }
+    },
+  }));
+
+  const missing = added.filter((a) => a.value.correctsId === null);
+  return (
+    <div className="space-y-3">
+      <p className="text-sm text-slate-600">
+        Code each claim from the diff and the files: <kbd>1</kbd> correct, <kbd>0</kbd> incorrect, <kbd>-</kbd> <kbd>1</kbd> unverifiable, <kbd>2</kbd> ambiguous, <kbd>-</kbd> <kbd>2</kbd> incomplete. Press <kbd>?</kbd> for all
+        keys.
+      </p>
+      <ol className="space-y-2" aria-label="Claims">
+        {references.map((ref, index) => {
+          const v = value(ref.id);
+          const entry = store.entry("claim", ref.id);
+          const isCurrent = index === cursor;
+          const correction = correctionOf(ref.id);
+          return (
+            <li
+              key={ref.id}
+              ref={register(index)}
+              data-testid="claim"
+              data-code={v.code ?? ""}
+              aria-current={isCurrent ? "true" : undefined}
+              onClick={() => setCursor(index)}
+              className={`rounded border p-2 ${isCurrent ? "border-blue-500 ring-2 ring-blue-200" : "border-slate-200"} ${v.necessary === false ? "bg-slate-50 opacity-80" : "bg-white"}`}
+            >
+              <div className="flex items-start gap-2">
+                <span className="mt-0.5 w-6 shrink-0 text-right text-sm tabular-nums text-slate-500">{index + 1}.</span>
+                <div className="min-w-0 flex-1">
+                  <p className={`text-sm ${v.necessary === false ? "line-through" : ""}`}>{ref.text}</p>
+                  <p className="text-xs text-slate-500">
+                    {ref.kind.toLowerCase()} · {ref.source}
+                    {v.necessary === false && <span className="ml-2 rounded bg-slate-200 px-1 text-slate-700">unnecessary</span>}
+                  </p>
+                  <div className="mt-1 flex flex-wrap items-center gap-1" role="radiogroup" aria-label={`Code of claim ${index + 1}`}>
+                    {CLAIM_CODE_INFO.map((info) => (
+                      <button
+                        key={info.code}
+                        type="button"
+                        role="radio"
+                        aria-checked={v.code === info.code}
+                        title={info.description}
+                        onClick={() => update(ref.id, { code: info.code })}
+                        className={`rounded border px-1.5 py-0.5 text-xs ${v.code === info.code ? "border-slate-800 bg-slate-800 text-white" : "border-slate-300 hover:bg-slate-50"}`}
+                      >
+                        <span className="font-mono">{info.value}</span> {info.label}
+                      </button>
+                    ))}
+                    <select
+                      aria-label={`Error type of claim ${index + 1}`}
+                      value={v.errorType ?? ""}
+                      onChange={(e) => update(ref.id, { errorType: (e.target.value || null) as ClaimJudgementValue["errorType"] })}
+                      className="rounded border border-slate-300 px-1 py-0.5 text-xs"
+                    >
+                      <option value="">error type…</option>
+                      {ERROR_TYPE_INFO.map((t) => (
+                        <option key={t.type} value={t.type} title={t.description}>
+                          e{t.key} {t.label}
+                        </option>
+                      ))}
+                    </select>
+                    <button
+                      type="button"
+                      aria-pressed={v.necessary === false}
+                      onClick={() => update(ref.id, { necessary: v.necessary === false ? null : false })}
+                      className="rounded border border-slate-300 px-1.5 py-0.5 text-xs hover:bg-slate-50"
+                    >
+                      u {v.necessary === false ? "necessary again" : "unnecessary"}
+                    </button>
+                    {!openNotes.has(ref.id) && !v.note && (
+                      <button type="button" onClick={() => openNote(ref.id)} className="rounded px-1.5 py-0.5 text-xs text-blue-700 hover:underline">
+                        m note
+                      </button>
+                    )}
+                    {!correction && correcting !== ref.id && (
+                      <button type="button" onClick={() => startCorrection(ref.id, ref.text)} className="rounded px-1.5 py-0.5 text-xs text-blue-700 hover:underline">
+                        r correct it
+                      </button>
+                    )}
+                    <EntryNote entry={entry} />
+                  </div>
+                  {v.code && (
+                    <p className="mt-1 text-xs text-slate-500">
+                      {CLAIM_CODE_BY_NAME.get(v.code)?.label}: {CLAIM_CODE_BY_NAME.get(v.code)?.description}
+                    </p>
+                  )}
+                  {(openNotes.has(ref.id) || v.note) && (
+                    <textarea
+                      ref={(el) => {
+                        if (el) notes.current.set(ref.id, el);
+                        else notes.current.delete(ref.id);
+                      }}
+                      aria-label={`Note on claim ${index + 1}`}
+                      value={v.note}
+                      rows={2}
+                      placeholder="Note (evidence, reasoning)…"
+                      onChange={(e) => update(ref.id, { note: e.target.value })}
+                      className="mt-1 w-full rounded border border-slate-300 px-2 py-1 text-sm"
+                    />
+                  )}
+                  {correction && (
+                    <div className="mt-1">
+                      <p className="text-xs font-medium text-slate-600">Corrected claim (replaces this one in stage 2):</p>
+                      <AddedClaimEditor
+                        store={store}
+                        entry={correction.entry}
+                        value={correction.value}
+                        label={`Correction of claim ${index + 1}`}
+                        inputRef={(el) => {
+                          if (el) corrections.current.set(ref.id, el);
+                          else corrections.current.delete(ref.id);
+                        }}
+                      />
+                    </div>
+                  )}
+                  {!correction && correcting === ref.id && (
+                    <div className="mt-1">
+                      <p className="text-xs font-medium text-slate-600">Corrected claim — Enter saves, Esc cancels:</p>
+                      <textarea
+                        ref={(el) => {
+                          if (el) corrections.current.set(ref.id, el);
+                          else corrections.current.delete(ref.id);
+                        }}
+                        aria-label={`Correction of claim ${index + 1}`}
+                        value={draftCorrection}
+                        rows={2}
+                        onChange={(e) => setDraftCorrection(e.target.value)}
+                        onKeyDown={(e) => {
+                          if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.metaKey) {
+                            e.preventDefault();
+                            commitCorrection(ref.id);
+                          } else if (e.key === "Escape") setCorrecting(null);
+                        }}
+                        className="w-full rounded border border-slate-300 px-2 py-1 text-sm"
+                      />
+                    </div>
+                  )}
+                </div>
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+
+      {claims.smells.length > 0 && (
+        <section aria-label="Smells" className="rounded border border-slate-200 bg-slate-50 p-2">
+          <h3 className="text-sm font-medium">Static-analysis smells (shown, not judged)</h3>
+          <ul className="mt-1 list-disc pl-5 text-sm">
+            {claims.smells.map((s) => (
+              <li key={s.id}>
+                {s.text} <span className="text-xs text-slate-500">· {s.source}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <section aria-label="Added claims" className="rounded border border-slate-200 bg-white p-2">
+        <h3 className="text-sm font-medium">Missing claims you added</h3>
+        <ul className="mt-1 space-y-1">
+          {missing.map((a, i) => (
+            <li key={a.entry.key} data-testid="added-claim">
+              <AddedClaimEditor store={store} entry={a.entry} value={a.value} label={`Added claim ${i + 1}`} />
+            </li>
+          ))}
+        </ul>
+        <label className="mt-2 block text-xs text-slate-600">
+          <span>
+            <kbd>a</kbd> Add a missing claim — Enter adds it
+          </span>
+          <textarea
+            ref={addBox}
+            aria-label="Add a missing claim"
+            value={newClaim}
+            rows={2}
+            onChange={(e) => setNewClaim(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.metaKey) {
+                e.preventDefault();
+                commitNewClaim();
+              }
+            }}
+            className="mt-1 w-full rounded border border-slate-300 px-2 py-1 text-sm"
+          />
+        </label>
+      </section>
+    </div>
+  );
+}

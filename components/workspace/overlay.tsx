@@ -1,0 +1,48 @@
+"use client";
+
+import type { ReactNode } from "react";
+import type { TaskType } from "@/lib/generated/prisma/enums";
+import { SHORTCUTS } from "@/lib/annotation/keymap";
+
+export function Modal({ title, onClose, children, testId }: { title: string; onClose: () => void; children: ReactNode; testId?: string }) {
+  return (
+    <div className="fixed inset-0 z-40 flex items-start justify-center bg-slate-900/30 p-8" onClick={onClose}>
+      <div role="dialog" aria-modal="true" aria-label={title} data-testid={testId} className="max-h-full w-full max-w-2xl overflow-auto rounded bg-white p-4 shadow-lg" onClick={(e) => e.stopPropagation()}>
+        <div className="mb-2 flex items-center">
+          <h2 className="text-lg font-semibold">{title}</h2>
+          <button type="button" onClick={onClose} className="ml-auto rounded px-2 text-slate-500 hover:bg-slate-100" aria-label="Close">
+            Esc ✕
+          </button>
+        </div>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+/** The `?` overlay: every shortcut of this task. */
+export function ShortcutsOverlay({ taskType, onClose }: { taskType: TaskType; onClose: () => void }) {
+  const rows = SHORTCUTS.filter((s) => !s.tasks || s.tasks.includes(taskType));
+  return (
+    <Modal title="Keyboard shortcuts" onClose={onClose} testId="shortcuts">
+      <p className="mb-2 text-sm text-slate-600">Single-key shortcuts do not fire while you type in a text box; press Esc to leave it.</p>
+      <table className="w-full text-sm">
+        <tbody>
+          {rows.map((s, i) => (
+            <tr key={i} className="border-t border-slate-100">
+              <td className="py-1 pr-4 whitespace-nowrap">
+                {s.keys.map((k, j) => (
+                  <span key={j}>
+                    {j > 0 && <span className="px-1 text-slate-400">{s.sequence ? "then" : "or"}</span>}
+                    <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono text-xs">{k}</kbd>
+                  </span>
+                ))}
+              </td>
+              <td>{s.description}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Modal>
+  );
+}

@@ -1,0 +1,203 @@
+"use client";
+
+/**
+ * Stage 2, review rating (CRScore Table 7): for each candidate review (shuffled per annotator,
+ * system names hidden when the study says so) tick the pseudo-references it addresses fully or
+ * partially, then score each Likert dimension with the rules of thumb next to the scale.
+ * Keyboard: j/k between reviews, h/l between the fields of a review (pseudo-references, then
+ * the dimensions), x / p to tick, digits to score.
+ */
+import { useImperativeHandle, useRef, useState } from "react";
+import { LIKERT_RULES } from "@/lib/annotation/codebook";
+import { emptyReviewRating, type ReviewRatingValue } from "@/lib/annotation/values";
+import { EntryNote } from "./entry-note";
+import type { TaskProps } from "./types";
+import { useCursor } from "./use-cursor";
+
+const ORIGIN_LABEL = { claim: "claim", smell: "smell", added: "added by annotator", replaced: "corrected" } as const;
+
+export function RatingTask({ data, store, handle, onTarget }: TaskProps) {
+  const rating = data.rating!;
+  const { reviews, references } = rating;
+  const dims = data.study.likertDimensions;
+  const { likertMin, likertMax } = data.study;
+  const scale = Array.from({ length: likertMax - likertMin + 1 }, (_, i) => likertMin + i);
+  const { cursor, setCursor, register } = useCursor(reviews.length, (i) => onTarget(reviews[i] ? `rating:${reviews[i].id}` : null));
+  const fieldCount = references.length + dims.length;
+  const [field, setField] = useState(0);
+  const comments = useRef(new Map<string, HTMLTextAreaElement>());
+
+  const value = (id: string) => store.value<ReviewRatingValue>("rating", id) ?? emptyReviewRating();
+  const update = (id: string, next: ReviewRatingValue) => store.set("rating", id, next);
+  const setScore = (id: string, dim: string, score: number) => {
+    const v = value(id);
+    update(id, { ...v, scores: { ...v.scores, [dim]: score } });
+  };
+  const toggleLink = (id: string, refId: string, partial: boolean) => {
+    const v = value(id);
+    const existing = v.links.find((l) => l.pseudoReferenceId === refId);
+    const others = v.links.filter((l) => l.pseudoReferenceId !== refId);
+    update(id, { ...v, links: existing && existing.partial === partial ? others : [...others, { pseudoReferenceId: refId, partial }] });
+  };
+  const goto = (index: number) => {
+    setCursor(index);
+    setField(0);
+  };
+
+  useImperativeHandle(handle, () => ({
+    onAction(action) {
+      const review = reviews[cursor];
+      switch (action.type) {
+        case "next-sub":
+          if (cursor < reviews.length - 1) goto(cursor + 1);
+          return true;
+        case "prev-sub":
+          if (cursor > 0) goto(cursor - 1);
+          return true;
+        case "next-field":
+          setField((f) => Math.min(fieldCount - 1, f + 1));
+          return true;
+        case "prev-field":
+          setField((f) => Math.max(0, f - 1));
+          return true;
+        case "toggle-address":
+        case "toggle-partial":
+          if (!review || field >= references.length) return false;
+          toggleLink(review.id, references[field].id, action.type === "toggle-partial");
+          return true;
+        case "digit": {
+          if (!review || action.value < likertMin || action.value > likertMax) return false;
+          const scores = value(review.id).scores;
+          // On a dimension: that one; on a pseudo-reference: the first dimension without a score.
+          let d = field - references.length;
+          if (d < 0) d = Math.max(0, dims.findIndex((dim) => scores[dim] === undefined));
+          setScore(review.id, dims[d], action.value);
+          setField(references.length + Math.min(dims.length - 1, d + 1));
+          return true;
+        }
+        case "note":
+          if (!review) return false;
+          comments.current.get(review.id)?.focus();
+          return true;
+        default:
+          return false;
+      }
+    },
+  }));
+
+  return (
+    <div className="space-y-3">
+      <section aria-label="Pseudo-references" className="rounded border border-slate-200 bg-white p-2 text-sm">
+        <h3 className="font-medium">
+          Pseudo-references{" "}
+          <span className="text-xs font-normal text-slate-500">
+            ({rating.stage2Source === "consolidated" ? "consolidated by a lead" : "from your own stage 1"}; incorrect, unverifiable, incomplete and unnecessary claims removed, corrections and added claims included)
+          </span>
+        </h3>
+        {references.length === 0 && <p className="text-slate-500">No pseudo-references remain for this change.</p>}
+      </section>
+      <ol className="space-y-2" aria-label="Reviews">
+        {reviews.map((review, index) => {
+          const v = value(review.id);
+          const isCurrent = index === cursor;
+          const entry = store.entry("rating", review.id);
+          return (
+            <li
+              key={review.id}
+              ref={register(index)}
+              data-testid="review"
+              aria-current={isCurrent ? "true" : undefined}
+              onClick={() => !isCurrent && goto(index)}
+              className={`rounded border p-2 ${isCurrent ? "border-blue-500 bg-white ring-2 ring-blue-200" : "border-slate-200 bg-white"}`}
+            >
+              <div className="flex items-baseline gap-2">
+                <h3 className="font-medium">{review.label}</h3>
+                {review.system && <span className="text-xs text-slate-500">{review.system}</span>}
+                {review.isReference && <span className="rounded bg-amber-100 px-1 text-xs text-amber-800">human reference</span>}
+                <span className="ml-auto text-xs text-slate-500">
+                  {dims.map((d) => `${d.slice(0, 4)} ${v.scores[d] ?? "–"}`).join(" · ")} · {v.links.length} linked
+                </span>
+                <EntryNote entry={entry} />
+              </div>
+              <p className="mt-1 whitespace-pre-wrap text-sm">{review.text}</p>
+              {isCurrent && (
+                <div className="mt-2 space-y-2">
+                  <table className="w-full text-sm" aria-label="Addressed pseudo-references">
+                    <tbody>
+                      {references.map((ref, r) => {
+                        const link = v.links.find((l) => l.pseudoReferenceId === ref.id);
+                        const active = field === r;
+                        return (
+                          <tr key={ref.id} data-testid="link-row" aria-current={active ? "true" : undefined} className={active ? "bg-blue-50 outline outline-1 outline-blue-300" : ""}>
+                            <td className="w-6 align-top text-right tabular-nums text-slate-500">{r + 1}.</td>
+                            <td className="px-2 align-top">
+                              {ref.text} <span className="text-xs text-slate-500">({ORIGIN_LABEL[ref.origin]})</span>
+                            </td>
+                            <td className="w-40 whitespace-nowrap align-top">
+                              <label className="mr-2 text-xs">
+                                <input type="checkbox" checked={!!link && !link.partial} onChange={() => toggleLink(review.id, ref.id, false)} aria-label={`Addresses pseudo-reference ${r + 1}`} /> addresses
+                              </label>
+                              <label className="text-xs">
+                                <input type="checkbox" checked={!!link && link.partial} onChange={() => toggleLink(review.id, ref.id, true)} aria-label={`Partially addresses pseudo-reference ${r + 1}`} /> partly
+                              </label>
+                            </td>
+                          </tr>
+                        );
+                      })}
+                    </tbody>
+                  </table>
+                  {dims.map((dim, d) => {
+                    const active = field === references.length + d;
+                    const rules = LIKERT_RULES[dim];
+                    return (
+                      <div key={dim} data-testid={`scale-${dim}`} aria-current={active ? "true" : undefined} className={`rounded p-1 ${active ? "bg-blue-50 outline outline-1 outline-blue-300" : ""}`}>
+                        <div className="flex flex-wrap items-center gap-1" role="radiogroup" aria-label={`${dim} of ${review.label}`}>
+                          <span className="w-40 text-sm font-medium capitalize">{dim}</span>
+                          {scale.map((s) => (
+                            <button
+                              key={s}
+                              type="button"
+                              role="radio"
+                              aria-checked={v.scores[dim] === s}
+                              title={rules?.scores[s]}
+                              onClick={(e) => {
+                                e.stopPropagation();
+                                setScore(review.id, dim, s);
+                                setField(references.length + d);
+                              }}
+                              className={`h-7 w-7 rounded border text-sm ${v.scores[dim] === s ? "border-slate-800 bg-slate-800 text-white" : "border-slate-300 hover:bg-slate-50"}`}
+                            >
+                              {s}
+                            </button>
+                          ))}
+                        </div>
+                        {rules && (
+                          <p className="mt-0.5 text-xs text-slate-600">
+                            {v.scores[dim] !== undefined && rules.scores[v.scores[dim]] ? <strong>{rules.scores[v.scores[dim]]} </strong> : null}
+                            <span className="text-slate-500">{Object.keys(rules.scores).length ? Object.entries(rules.scores).map(([k, t]) => `${k}: ${t}`).join(" ") : rules.summary}</span>
+                          </p>
+                        )}
+                      </div>
+                    );
+                  })}
+                  <textarea
+                    ref={(el) => {
+                      if (el) comments.current.set(review.id, el);
+                      else comments.current.delete(review.id);
+                    }}
+                    aria-label={`Comment on ${review.label}`}
+                    placeholder="m — comment (optional)"
+                    rows={1}
+                    value={v.comment}
+                    onChange={(e) => update(review.id, { ...v, comment: e.target.value })}
+                    className="w-full rounded border border-slate-300 px-2 py-1 text-sm"
+                  />
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import type { RefObject } from "react";
+import type { ShortcutAction } from "@/lib/annotation/keymap";
+import type { WorkspaceData } from "@/lib/data/annotations";
+import type { AutosaveStore } from "./autosave";
+
+/** What a task panel exposes to the workspace's keyboard handler. */
+export interface TaskHandle {
+  /** Handles a shortcut; returns false when the action means nothing here. */
+  onAction(action: ShortcutAction): boolean;
+}
+
+export interface TaskProps {
+  data: WorkspaceData;
+  store: AutosaveStore;
+  handle: RefObject<TaskHandle | null>;
+  /** The claim or review under the cursor ("claim:<id>", "rating:<id>", ...), for time spent. */
+  onTarget: (key: string | null) => void;
+}
+
+/** A fresh client key for an annotation created in this page (an added claim). */
+export function clientKey(): string {
+  const c = globalThis.crypto;
+  return typeof c?.randomUUID === "function" ? c.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}

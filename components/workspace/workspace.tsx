@@ -1,0 +1,397 @@
+"use client";
+
+/**
+ * The annotation workspace: the code change on the left, the task on the right, keyboard
+ * first (lib/annotation/keymap), autosaved (./autosave), with the guidelines one key away.
+ */
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { DiffView, type DiffMode } from "@/components/diff-view";
+import { TASK_LABELS, formatDuration } from "@/components/format";
+import { isTextField, resolveKey, type KeyPrefix, type ShortcutAction } from "@/lib/annotation/keymap";
+import { MAX_TIME_REPORT_MS } from "@/lib/annotation/values";
+import type { WorkspaceData } from "@/lib/data/annotations";
+import { AutosaveStore, type Entry } from "./autosave";
+import { ClaimTask } from "./claim-task";
+import { CodebookPanel } from "./codebook-panel";
+import { ConflictList } from "./conflicts";
+import { FilterTask } from "./filter-task";
+import { GradingTask } from "./grading-task";
+import { Markdown } from "./markdown";
+import { Modal, ShortcutsOverlay } from "./overlay";
+import { RatingTask } from "./rating-task";
+import { SaveStatus } from "./save-status";
+import type { TaskHandle } from "./types";
+
+function createStore(data: WorkspaceData, userId: string): AutosaveStore {
+  const store = new AutosaveStore({
+    assignmentId: data.assignment.id,
+    storageKey: `crjudge:drafts:${userId}:${data.assignment.id}`,
+    storage: typeof window === "undefined" ? null : window.localStorage,
+    fetch: (input, init) => fetch(input, init),
+  });
+  if (data.claims) {
+    for (const ref of data.claims.references) store.register("claim", ref.id, data.claims.judgements[ref.id] ?? null);
+    for (const added of data.claims.added) store.register("added", added.id, added);
+  }
+  if (data.rating) for (const r of data.rating.reviews) store.register("rating", r.id, data.rating.ratings[r.id] ?? null);
+  if (data.grading) for (const r of data.grading.reviews) store.register("grade", r.id, data.grading.grades[r.id] ?? null);
+  if (data.filtering) for (const r of data.filtering.reviews) store.register("filter", r.id, data.filtering.labels[r.id] ?? null);
+  return store;
+}
+
+/** Reports active time (page visible, input within the last minute) every 15 s and on leaving. */
+function useActiveTime(assignmentId: string, target: React.RefObject<string | null>, enabled: boolean) {
+  useEffect(() => {
+    if (!enabled) return;
+    const url = `/api/annotations/assignments/${assignmentId}/time`;
+    let pending = 0;
+    let targets: Record<string, number> = {};
+    let lastInput = Date.now();
+    const onInput = () => {
+      lastInput = Date.now();
+    };
+    const tick = window.setInterval(() => {
+      if (document.visibilityState !== "visible" || Date.now() - lastInput > 60_000) return;
+      pending += 1000;
+      if (target.current) targets[target.current] = (targets[target.current] ?? 0) + 1000;
+    }, 1000);
+    const send = (leaving: boolean) => {
+      if (pending === 0) return;
+      const body = JSON.stringify({ deltaMs: Math.min(pending, MAX_TIME_REPORT_MS), targets });
+      const [sentPending, sentTargets] = [pending, targets];
+      pending = 0;
+      targets = {};
+      if (leaving && typeof navigator.sendBeacon === "function" && navigator.sendBeacon(url, new Blob([body], { type: "application/json" }))) return;
+      fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body, keepalive: true })
+        .then((r) => {
+          if (!r.ok) throw new Error(String(r.status));
+        })
+        .catch(() => {
+          // kept for the next report
+          pending += sentPending;
+          for (const [k, v] of Object.entries(sentTargets)) targets[k] = (targets[k] ?? 0) + v;
+        });
+    };
+    const report = window.setInterval(() => send(false), 15_000);
+    const onHide = () => {
+      if (document.visibilityState === "hidden") send(true);
+    };
+    const onPageHide = () => send(true);
+    window.addEventListener("keydown", onInput, true);
+    window.addEventListener("pointerdown", onInput, true);
+    window.addEventListener("wheel", onInput, { capture: true, passive: true });
+    document.addEventListener("visibilitychange", onHide);
+    window.addEventListener("pagehide", onPageHide);
+    return () => {
+      window.clearInterval(tick);
+      window.clearInterval(report);
+      window.removeEventListener("keydown", onInput, true);
+      window.removeEventListener("pointerdown", onInput, true);
+      window.removeEventListener("wheel", onInput, true);
+      document.removeEventListener("visibilitychange", onHide);
+      window.removeEventListener("pagehide", onPageHide);
+      send(false);
+    };
+  }, [assignmentId, target, enabled]);
+}
+
+const INTERACTIVE = new Set(["BUTTON", "A", "INPUT", "SELECT", "SUMMARY", "TEXTAREA"]);
+
+export function Workspace({ data, userId }: { data: WorkspaceData; userId: string }) {
+  const router = useRouter();
+  const [store] = useState(() => createStore(data, userId));
+  useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+  const root = useRef<HTMLDivElement>(null);
+  const [mode, setMode] = useState<DiffMode>("unified");
+  const [help, setHelp] = useState(false);
+  const [guidelines, setGuidelines] = useState(false);
+  const [skipOpen, setSkipOpen] = useState(false);
+  const [skipReason, setSkipReason] = useState("");
+  const [flash, setFlash] = useState<{ ok: boolean; text: string } | null>(null);
+  const [status, setStatus] = useState(data.assignment.status);
+  const [busy, setBusy] = useState(false);
+  const [prefix, setPrefix] = useState<KeyPrefix>("");
+  const prefixRef = useRef<KeyPrefix>("");
+  const taskHandle = useRef<TaskHandle | null>(null);
+  const target = useRef<string | null>(null);
+  const id = data.assignment.id;
+  const skipped = status === "SKIPPED";
+  const editable = !skipped && !data.blockedBy;
+
+  useEffect(() => {
+    store.restoreDrafts();
+    const online = () => store.retryNow();
+    window.addEventListener("online", online);
+    // Keys pressed before hydration would be lost: tests and users can see when the page listens.
+    if (root.current) root.current.dataset.ready = "true";
+    performance.mark("workspace-interactive");
+    return () => window.removeEventListener("online", online);
+  }, [store]);
+  useActiveTime(id, target, editable);
+
+  const goTo = useCallback(
+    async (assignmentId: string | null) => {
+      await store.flush();
+      router.push(assignmentId ? `/annotate/${assignmentId}` : "/annotate");
+    },
+    [router, store],
+  );
+
+  const post = async (path: string, body?: unknown): Promise<{ ok: boolean; body: { error?: string; status?: string } }> => {
+    try {
+      const response = await fetch(`/api/annotations/assignments/${id}/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body ?? {}) });
+      return { ok: response.ok, body: await response.json().catch(() => ({})) };
+    } catch {
+      return { ok: false, body: { error: "No connection to the server. Try again." } };
+    }
+  };
+
+  const submit = async () => {
+    if (busy || !editable) return;
+    setBusy(true);
+    try {
+      await store.flush();
+      if (!store.isSettled()) {
+        setFlash({ ok: false, text: "Not submitted: some changes are not saved yet (see the save status)." });
+        return;
+      }
+      const result = await post("submit");
+      if (!result.ok) {
+        setFlash({ ok: false, text: result.body.error ?? "Not submitted." });
+        return;
+      }
+      setStatus("DONE");
+      setFlash({ ok: true, text: "Submitted." });
+      router.push(data.queue.nextOpenId && data.queue.nextOpenId !== id ? `/annotate/${data.queue.nextOpenId}` : "/annotate");
+      router.refresh();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const confirmSkip = async () => {
+    const reason = skipReason.trim();
+    if (reason.length < 3) {
+      setFlash({ ok: false, text: "Give a reason for skipping (at least 3 characters)." });
+      return;
+    }
+    const result = await post("skip", { reason });
+    if (!result.ok) {
+      setFlash({ ok: false, text: result.body.error ?? "Not skipped." });
+      return;
+    }
+    setSkipOpen(false);
+    setStatus("SKIPPED");
+    setFlash({ ok: true, text: "Skipped." });
+    router.push(data.queue.nextOpenId && data.queue.nextOpenId !== id ? `/annotate/${data.queue.nextOpenId}` : "/annotate");
+  };
+
+  const resume = async () => {
+    const result = await post("resume");
+    if (result.ok) {
+      setStatus("IN_PROGRESS");
+      router.refresh();
+    } else setFlash({ ok: false, text: result.body.error ?? "Could not resume." });
+  };
+
+  const dispatch = (action: ShortcutAction): boolean => {
+    switch (action.type) {
+      case "submit":
+        void submit();
+        return true;
+      case "leave-field":
+        (document.activeElement as HTMLElement | null)?.blur();
+        return true;
+      case "escape":
+        if (help || skipOpen || guidelines) {
+          setHelp(false);
+          setSkipOpen(false);
+          setGuidelines(false);
+          return true;
+        }
+        return false;
+      case "help":
+        setHelp((h) => !h);
+        return true;
+      case "guidelines":
+        setGuidelines((g) => !g);
+        return true;
+      case "next-item":
+        void goTo(data.queue.nextId);
+        return true;
+      case "skip":
+        if (!editable) return false;
+        setSkipOpen(true);
+        return true;
+      case "toggle-diff-mode":
+        setMode((m) => (m === "unified" ? "split" : "unified"));
+        return true;
+      default:
+        if (help || !editable) return false;
+        return taskHandle.current?.onAction(action) ?? false;
+    }
+  };
+  const dispatchRef = useRef(dispatch);
+  useEffect(() => {
+    dispatchRef.current = dispatch;
+  });
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.isComposing) return;
+      const el = e.target as HTMLElement | null;
+      // Space and Enter on a focused control keep their native meaning (press, tick).
+      if ((e.key === " " || (e.key === "Enter" && !e.ctrlKey && !e.metaKey)) && el && INTERACTIVE.has(el.tagName)) return;
+      const result = resolveKey({ key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, inTextField: isTextField(el as HTMLInputElement | null) }, prefixRef.current);
+      const armed = result.prefix !== prefixRef.current || result.prefix !== "";
+      prefixRef.current = result.prefix;
+      setPrefix(result.prefix);
+      if (result.action) {
+        if (dispatchRef.current(result.action)) e.preventDefault();
+      } else if (armed && result.prefix) e.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  const overall = store.overall();
+  const errorDetail = [...store.list("claim"), ...store.list("added"), ...store.list("rating"), ...store.list("grade"), ...store.list("filter")].find((e) => e.status === "error")?.message;
+  const labelOf = (entry: Entry): string => {
+    if (entry.kind === "claim") return `Claim ${(data.claims?.references.findIndex((r) => r.id === entry.targetId) ?? -1) + 1}`;
+    if (entry.kind === "added") return "Your added claim";
+    const reviews = data.rating?.reviews ?? data.grading?.reviews ?? data.filtering?.reviews ?? [];
+    return reviews.find((r) => r.id === entry.targetId)?.label ?? "This annotation";
+  };
+  const taskProps = { data, store, handle: taskHandle, onTarget: (key: string | null) => (target.current = key) };
+
+  return (
+    <div className="relative left-1/2 w-[calc(100vw-2rem)] -translate-x-1/2 space-y-2" data-testid="workspace" data-ready="false" ref={root}>
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
+        <Link href="/annotate" className="text-sm text-blue-700 hover:underline">
+          ← My assignments
+        </Link>
+        <h1 className="text-lg font-semibold">
+          {TASK_LABELS[data.assignment.taskType]} · <span className="font-mono">{data.item.filePath || data.item.externalId}</span>
+        </h1>
+        <span className="text-sm text-slate-600" data-testid="queue-position">
+          item {data.queue.index + 1} of {data.queue.total} · {data.queue.done} done · {formatDuration(data.assignment.timeSpentMs)} spent
+        </span>
+        {data.assignment.inReliabilitySet && <span className="rounded bg-violet-100 px-1 text-xs text-violet-800">reliability set</span>}
+        {status === "DONE" && <span className="rounded bg-emerald-100 px-1 text-xs text-emerald-800">submitted</span>}
+        <SaveStatus status={overall} detail={errorDetail} onRetry={() => store.retryNow()} />
+        {prefix && <span className="rounded bg-slate-800 px-1 font-mono text-xs text-white">{prefix}…</span>}
+        <span className="ml-auto flex gap-1 text-sm">
+          <button type="button" onClick={() => setGuidelines((g) => !g)} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50" aria-expanded={guidelines}>
+            Guidelines <kbd>g</kbd>
+          </button>
+          <button type="button" onClick={() => setHelp(true)} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50">
+            Shortcuts <kbd>?</kbd>
+          </button>
+          {editable && (
+            <button type="button" onClick={() => setSkipOpen(true)} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50">
+              Skip <kbd>s</kbd>
+            </button>
+          )}
+          {data.queue.nextId && (
+            <button type="button" onClick={() => void goTo(data.queue.nextId)} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50">
+              Next <kbd>n</kbd>
+            </button>
+          )}
+          {editable && (
+            <button type="button" onClick={() => void submit()} disabled={busy} className="rounded bg-slate-900 px-2 py-0.5 text-white disabled:opacity-50">
+              Submit <kbd className="text-slate-300">Ctrl+Enter</kbd>
+            </button>
+          )}
+        </span>
+      </div>
+
+      {flash && (
+        <p role={flash.ok ? "status" : "alert"} data-testid="flash" className={`rounded px-2 py-1 text-sm ${flash.ok ? "bg-emerald-50 text-emerald-800" : "bg-red-50 text-red-800"}`}>
+          {flash.text}
+        </p>
+      )}
+      {skipped && (
+        <p role="status" className="rounded bg-amber-50 px-2 py-1 text-sm text-amber-900">
+          You skipped this item{data.assignment.skipReason ? `: “${data.assignment.skipReason}”` : ""}.{" "}
+          <button type="button" onClick={() => void resume()} className="underline">
+            Resume it
+          </button>
+        </p>
+      )}
+      {data.blockedBy && (
+        <p role="status" className="rounded bg-amber-50 px-2 py-1 text-sm text-amber-900">
+          {data.blockedBy.message}{" "}
+          <Link href={`/annotate/${data.blockedBy.assignmentId}`} className="underline">
+            Go to claim verification
+          </Link>
+        </p>
+      )}
+
+      <div className="grid gap-3 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+        <div className="space-y-2 lg:max-h-[calc(100vh-9rem)] lg:overflow-auto">
+          {data.item.pullRequest && (
+            <div className="rounded border border-slate-200 bg-white p-2 text-sm">
+              <p className="font-medium">
+                Pull request {data.item.pullRequest.title || data.item.pullRequest.externalId}
+                {data.item.pullRequest.repository && <span className="ml-1 font-normal text-slate-500">· {data.item.pullRequest.repository}</span>}
+              </p>
+              {data.item.pullRequest.description && <p className="whitespace-pre-wrap text-slate-600">{data.item.pullRequest.description}</p>}
+            </div>
+          )}
+          <DiffView sources={data.sources} mode={mode} onModeChange={setMode} />
+        </div>
+        <div className="space-y-2 lg:max-h-[calc(100vh-9rem)] lg:overflow-auto" aria-label="Task">
+          <ConflictList store={store} labelOf={labelOf} />
+          {editable && data.claims && <ClaimTask {...taskProps} />}
+          {editable && data.rating && <RatingTask {...taskProps} />}
+          {editable && data.grading && <GradingTask {...taskProps} />}
+          {editable && data.filtering && <FilterTask {...taskProps} />}
+        </div>
+      </div>
+
+      {guidelines && (
+        <aside aria-label="Guidelines" data-testid="guidelines" className="fixed inset-y-0 right-0 z-30 w-[min(32rem,90vw)] overflow-auto border-l border-slate-300 bg-white p-4 shadow-xl">
+          <div className="mb-2 flex items-center">
+            <h2 className="text-lg font-semibold">Guidelines</h2>
+            <button type="button" onClick={() => setGuidelines(false)} className="ml-auto rounded px-2 text-slate-500 hover:bg-slate-100">
+              g ✕
+            </button>
+          </div>
+          {data.study.guidelines ? <Markdown source={data.study.guidelines} /> : <p className="text-sm text-slate-500">This study has no guidelines of its own.</p>}
+          <hr className="my-3" />
+          <CodebookPanel taskType={data.assignment.taskType} dimensions={data.study.likertDimensions} />
+        </aside>
+      )}
+      {help && <ShortcutsOverlay taskType={data.assignment.taskType} onClose={() => setHelp(false)} />}
+      {skipOpen && (
+        <Modal title="Skip this item" onClose={() => setSkipOpen(false)} testId="skip-dialog">
+          <label className="block text-sm">
+            Why are you skipping it? Enter confirms, Esc cancels.
+            <textarea
+              autoFocus
+              aria-label="Reason for skipping"
+              value={skipReason}
+              onChange={(e) => setSkipReason(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === "Enter" && !e.shiftKey) {
+                  e.preventDefault();
+                  void confirmSkip();
+                } else if (e.key === "Escape") {
+                  e.preventDefault();
+                  setSkipOpen(false);
+                }
+              }}
+              className="mt-1 w-full rounded border border-slate-300 px-2 py-1"
+              rows={2}
+            />
+          </label>
+          <button type="button" onClick={() => void confirmSkip()} className="mt-2 rounded bg-slate-900 px-3 py-1 text-sm text-white">
+            Skip
+          </button>
+        </Modal>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,177 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { AutosaveStore, type StorageLike } from "@/components/workspace/autosave";
+import { decideSave } from "@/lib/annotation/versioning";
+
+/** A fake annotation server with the real version rules; `down` makes requests fail like a cut network. */
+function fakeServer() {
+  const rows = new Map<string, { id: string; version: number; value: unknown }>();
+  const state = { down: false, writes: 0, requests: 0 };
+  const fetchFn = (async (_url: string, init?: RequestInit) => {
+    state.requests++;
+    if (state.down) throw new TypeError("Failed to fetch");
+    const body = JSON.parse(String(init?.body));
+    const key = `${body.kind}:${body.targetId}`;
+    const current = rows.get(key) ?? null;
+    const decision = decideSave(current, body.baseVersion, body.value);
+    if (decision.type === "conflict") return new Response(JSON.stringify({ error: "conflict", conflict: { current, attempted: { value: body.value } } }), { status: 409 });
+    if (decision.type === "noop") return Response.json(current);
+    const next = { id: current?.id ?? `id-${key}`, version: (current?.version ?? 0) + 1, value: body.value };
+    rows.set(key, next);
+    state.writes++;
+    return Response.json(next);
+  }) as typeof fetch;
+  return { rows, state, fetchFn };
+}
+
+function memoryStorage(): StorageLike & { data: Map<string, string> } {
+  const data = new Map<string, string>();
+  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) };
+}
+
+const value = (code: string, note = "") => ({ code, necessary: null, errorType: null, note });
+
+describe("autosave", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  const make = (server: ReturnType<typeof fakeServer>, storage: StorageLike) =>
+    new AutosaveStore({ assignmentId: "a1", storageKey: "drafts", storage, fetch: server.fetchFn, debounceMs: 500, retryMs: [1000, 2000] });
+
+  test("debounces changes, keeps a draft until stored, then shows saved", async () => {
+    const server = fakeServer();
+    const storage = memoryStorage();
+    const store = make(server, storage);
+    store.register("claim", "c1", null);
+    store.set("claim", "c1", value("CORRECT"));
+    store.set("claim", "c1", value("INCORRECT"));
+    expect(store.overall()).toBe("pending");
+    expect(storage.data.get("drafts")).toContain("INCORRECT");
+    await vi.advanceTimersByTimeAsync(499);
+    expect(server.state.requests).toBe(0);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(server.state.requests).toBe(1);
+    expect(store.overall()).toBe("saved");
+    expect(store.entry("claim", "c1")!.server.version).toBe(1);
+    expect(storage.data.has("drafts")).toBe(false);
+  });
+
+  test("a cut network shows failed, keeps the value and retries until stored once", async () => {
+    const server = fakeServer();
+    const storage = memoryStorage();
+    const store = make(server, storage);
+    server.state.down = true;
+    store.set("claim", "c1", value("CORRECT", "kept"));
+    await vi.advanceTimersByTimeAsync(600);
+    expect(store.overall()).toBe("failed");
+    expect(storage.data.get("drafts")).toContain("kept");
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(store.overall()).toBe("failed");
+    server.state.down = false;
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(store.overall()).toBe("saved");
+    expect(server.state.writes).toBe(1);
+    expect(server.rows.get("claim:c1")!.value).toEqual(value("CORRECT", "kept"));
+    expect(storage.data.has("drafts")).toBe(false);
+  });
+
+  test("a reload before the save applies the draft and saves it", async () => {
+    const server = fakeServer();
+    const storage = memoryStorage();
+    const first = make(server, storage);
+    first.register("claim", "c1", null);
+    first.set("claim", "c1", value("AMBIGUOUS"));
+    // the page goes away before the debounce fires
+    const second = make(server, storage);
+    second.register("claim", "c1", null);
+    second.restoreDrafts();
+    expect(second.value("claim", "c1")).toEqual(value("AMBIGUOUS"));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(second.overall()).toBe("saved");
+    expect(server.state.writes).toBe(1);
+  });
+
+  test("a stale save is refused: both values shown, keep mine saves over, take theirs discards", async () => {
+    const server = fakeServer();
+    server.rows.set("claim:c1", { id: "j1", version: 2, value: value("CORRECT", "from the other tab") });
+    const store = make(server, memoryStorage());
+    store.register("claim", "c1", { id: "j1", version: 1, value: value("CORRECT") });
+    store.set("claim", "c1", value("INCORRECT", "mine"));
+    await vi.advanceTimersByTimeAsync(600);
+    expect(store.overall()).toBe("conflict");
+    const e = store.entry("claim", "c1")!;
+    expect(e.conflict!.current!.value).toEqual(value("CORRECT", "from the other tab"));
+    expect(e.conflict!.attempted).toEqual(value("INCORRECT", "mine"));
+    expect(server.state.writes).toBe(0);
+    store.resolve("claim", "c1", "mine");
+    await vi.advanceTimersByTimeAsync(10);
+    expect(store.overall()).toBe("saved");
+    expect(server.rows.get("claim:c1")).toMatchObject({ version: 3, value: value("INCORRECT", "mine") });
+
+    server.rows.set("claim:c1", { id: "j1", version: 4, value: value("UNVERIFIABLE") });
+    store.set("claim", "c1", value("CORRECT", "again"));
+    await vi.advanceTimersByTimeAsync(600);
+    expect(store.overall()).toBe("conflict");
+    store.resolve("claim", "c1", "theirs");
+    expect(store.value("claim", "c1")).toEqual(value("UNVERIFIABLE"));
+    expect(store.overall()).toBe("saved");
+  });
+
+  test("a draft based on an older version than the stored one shows as a conflict after reload", async () => {
+    const server = fakeServer();
+    const storage = memoryStorage();
+    storage.setItem("drafts", JSON.stringify({ "claim:c1": { kind: "claim", targetId: "c1", baseVersion: 1, value: value("INCORRECT") } }));
+    const store = make(server, storage);
+    store.register("claim", "c1", { id: "j1", version: 2, value: value("CORRECT") });
+    store.restoreDrafts();
+    expect(store.overall()).toBe("conflict");
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(server.state.requests).toBe(0);
+    // a draft equal to what is stored is simply dropped
+    storage.setItem("drafts", JSON.stringify({ "claim:c2": { kind: "claim", targetId: "c2", baseVersion: 0, value: value("CORRECT") } }));
+    const other = make(server, storage);
+    other.register("claim", "c2", { id: "j2", version: 1, value: value("CORRECT") });
+    other.restoreDrafts();
+    expect(other.overall()).toBe("idle");
+  });
+
+  test("incomplete values are kept locally and not sent", async () => {
+    const server = fakeServer();
+    const store = make(server, memoryStorage());
+    store.set("grade", "r1", { comment: "typed before choosing a grade" });
+    await vi.advanceTimersByTimeAsync(600);
+    expect(server.state.requests).toBe(0);
+    expect(store.entry("grade", "r1")!.status).toBe("invalid");
+    expect(store.isSettled()).toBe(false);
+    store.set("grade", "r1", { grade: 3, comment: "typed before choosing a grade" });
+    await vi.advanceTimersByTimeAsync(600);
+    expect(server.state.writes).toBe(1);
+    expect(store.isSettled()).toBe(true);
+  });
+
+  test("an edit made while a save is in flight is saved after it", async () => {
+    const server = fakeServer();
+    const store = make(server, memoryStorage());
+    store.set("claim", "c1", value("CORRECT"));
+    const flushing = store.flush();
+    store.set("claim", "c1", value("CORRECT", "more"));
+    await flushing;
+    await vi.advanceTimersByTimeAsync(600);
+    expect(server.rows.get("claim:c1")).toMatchObject({ version: 2, value: value("CORRECT", "more") });
+    expect(store.overall()).toBe("saved");
+  });
+
+  test("refusals that a retry would not change are shown, not retried", async () => {
+    const store = new AutosaveStore({
+      assignmentId: "a1",
+      storageKey: "d",
+      storage: memoryStorage(),
+      fetch: (async () => new Response(JSON.stringify({ error: "No such assignment in your queue." }), { status: 404 })) as typeof fetch,
+      debounceMs: 10,
+      retryMs: [10],
+    });
+    store.set("claim", "c1", value("CORRECT"));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(store.overall()).toBe("error");
+    expect(store.entry("claim", "c1")!.message).toMatch(/No such assignment/);
+  });
+});
