@@ -1,0 +1,41 @@
+/** Data access for studies by slug: lookup, and find-or-create for imports. */
+import { z } from "zod";
+import { db, type Prisma, type PrismaClient } from "@/lib/db/client";
+import type { Study, TaskType } from "@/lib/generated/prisma/client";
+
+type Client = Pick<PrismaClient, "study"> | Pick<Prisma.TransactionClient, "study">;
+
+export const studySlugSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[a-z0-9][a-z0-9-]*$/, "a study slug is lowercase letters, digits and dashes, e.g. crscore-python");
+
+export async function findStudyBySlug(slug: string, client: Client = db): Promise<Study | null> {
+  return client.study.findUnique({ where: { slug } });
+}
+
+export interface FoundStudy {
+  study: Study;
+  created: boolean;
+  /** Task types that were not enabled before. */
+  enabledTaskTypes: TaskType[];
+}
+
+/**
+ * The study with this slug, created (named after its slug) when it does not exist; the given
+ * task types are enabled on it if they are not yet. Imports call this inside their transaction.
+ */
+export async function findOrCreateStudy(input: { slug: string; taskTypes: readonly TaskType[]; createdById?: string | null }, client: Client = db): Promise<FoundStudy> {
+  const slug = studySlugSchema.parse(input.slug);
+  const existing = await client.study.findUnique({ where: { slug } });
+  if (!existing) {
+    const study = await client.study.create({ data: { slug, name: slug, taskTypes: [...new Set(input.taskTypes)], createdById: input.createdById ?? null } });
+    return { study, created: true, enabledTaskTypes: study.taskTypes };
+  }
+  const missing = [...new Set(input.taskTypes)].filter((t) => !existing.taskTypes.includes(t));
+  if (missing.length === 0) return { study: existing, created: false, enabledTaskTypes: [] };
+  const study = await client.study.update({ where: { id: existing.id }, data: { taskTypes: [...existing.taskTypes, ...missing] } });
+  return { study, created: false, enabledTaskTypes: missing };
+}

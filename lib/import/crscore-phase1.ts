@@ -1,0 +1,142 @@
+/**
+ * `crscore-phase1`: the CRScore claim-accuracy sheets (CRScore §4.1, codebook Table 8;
+ * `py_claim_acc_annot[_NAME].csv`). One row per LLM claim. The blank template imports the
+ * claims; an annotator's sheet also imports that annotator's judgements: the correctness code,
+ * an added or corrected claim (`additional claims`) as an ANNOTATOR_ADDED pseudo-reference,
+ * and, in marcus's sheet, the `error type` of CRScore Table 12.
+ */
+import type { ClaimCode } from "@/lib/generated/prisma/enums";
+import type { AnnotatorRef, ClaimJudgementInput, CodeChangeInput, PseudoReferenceInput } from "./bundle";
+import { claimCodeOfNumber, claimErrorTypeOf, SHEET_CLAIM_CODES } from "./claim-codes";
+import { readCsv } from "./csv";
+import { annotatorOfSheet, CHANGE_COLUMNS, codeChangeOfBlock, missingAnnotatorError, readBlocks, type Block } from "./crscore-sheet";
+import type { ErrorCollector } from "./errors";
+import type { ParseOptions, ParseResult, Parser } from "./parser";
+import { cell, findColumns, rowLocation, type Sheet, type SheetRow } from "./sheet";
+import { textKey } from "./text";
+
+/** The source of the stage-1 claims: CRScore's fine-tuned Magicoder-S-DS-6.7B (§3.2). */
+export const CLAIM_SOURCE = "magicoder";
+
+const COLUMNS = {
+  ...CHANGE_COLUMNS,
+  claim: { name: "claim" },
+  code: { name: "correctness", prefix: true },
+  basedOnDiff: { name: "based on diff", optional: true },
+  additional: { name: "additional claims" },
+  errorType: { name: "error type", optional: true },
+};
+type Columns = Record<keyof typeof COLUMNS, number>;
+
+/** `py_claim_acc_annot_marcus.csv` -> marcus. */
+const ANNOTATOR_IN_FILE_NAME = /_annot_([^_.]+)\.[^.]+$/i;
+
+/** External id of a claim: its text identifies it, so phase-2 sheets listing it again line up. */
+export function claimExternalId(text: string): string {
+  return `claim-${textKey(text)}`;
+}
+
+const CODES_EXPECTED = "expected 1 (correct), 0 (incorrect), -1 (unverifiable), -2 (incomplete) or 2 (ambiguous)";
+
+function parseCode(value: string): ClaimCode | null | undefined {
+  const trimmed = value.trim();
+  if (trimmed === "") return null;
+  const number = /^-?\d+(\.0+)?$/.test(trimmed) ? Number(trimmed) : NaN;
+  return SHEET_CLAIM_CODES.includes(number) ? claimCodeOfNumber(number) : undefined;
+}
+
+/** Annotator's cells of one row; null when the annotator left the row blank. */
+function judgementOfRow(sheet: Sheet, row: SheetRow, columns: Columns, annotator: AnnotatorRef, errors: ErrorCollector): ClaimJudgementInput | null {
+  const at = rowLocation(sheet, row);
+  const codeCell = cell(row, columns.code);
+  const basedOnDiff = cell(row, columns.basedOnDiff).trim();
+  const errorTypeCell = cell(row, columns.errorType).trim();
+  if (codeCell.trim() === "" && basedOnDiff === "" && errorTypeCell === "" && cell(row, columns.additional).trim() === "") return null;
+  const code = parseCode(codeCell);
+  if (code === undefined) errors.add(at, "Correctness", `"${codeCell.trim()}" is not a claim code; ${CODES_EXPECTED}`);
+  const errorType = claimErrorTypeOf(errorTypeCell);
+  const note = [basedOnDiff && `based on diff: ${basedOnDiff}`, errorTypeCell && errorType === null && `error type: ${errorTypeCell}`].filter(Boolean).join("\n");
+  return { annotator, code: code ?? null, necessary: null, errorType, note: note || null, timeSpentMs: null, createdAt: null, updatedAt: null, at };
+}
+
+/**
+ * The claims of one block, with the annotator's judgements and added claims. An added claim
+ * on the row of a claim judged incorrect (0) or incomplete (-2) corrects that claim; on other
+ * rows it is a missing claim (CRScore's N_a).
+ */
+function pseudoReferencesOfBlock(sheet: Sheet, block: Block, columns: Columns, annotator: AnnotatorRef | null, errors: ErrorCollector): PseudoReferenceInput[] {
+  const references: PseudoReferenceInput[] = [];
+  const rowOfId = new Map<string, number>();
+  const add = (reference: PseudoReferenceInput, field: string) => {
+    const earlier = rowOfId.get(reference.externalId);
+    if (earlier !== undefined) errors.add(reference.at, field, `repeats the claim on row ${earlier}`);
+    else {
+      rowOfId.set(reference.externalId, reference.at.row ?? 0);
+      references.push(reference);
+    }
+  };
+  block.rows.forEach((row, i) => {
+    const at = rowLocation(sheet, row);
+    const text = cell(row, columns.claim).trim();
+    if (text === "") {
+      errors.add(at, "claim", "the claim is empty");
+      return;
+    }
+    const judgement = annotator === null ? null : judgementOfRow(sheet, row, columns, annotator, errors);
+    const claim: PseudoReferenceInput = {
+      externalId: claimExternalId(text),
+      text,
+      kind: "CLAIM",
+      source: CLAIM_SOURCE,
+      position: i + 1,
+      addedBy: null,
+      corrects: null,
+      restated: false,
+      judgements: judgement ? [judgement] : [],
+      at,
+    };
+    add(claim, "claim");
+    const addedText = cell(row, columns.additional).trim();
+    if (annotator === null || addedText === "") return;
+    const corrects = judgement?.code === "INCORRECT" || judgement?.code === "INCOMPLETE";
+    add(
+      {
+        externalId: claimExternalId(addedText),
+        text: addedText,
+        kind: "ANNOTATOR_ADDED",
+        source: annotator.name,
+        position: i + 1,
+        addedBy: annotator,
+        corrects: corrects ? claim.externalId : null,
+        restated: false,
+        judgements: [],
+        at,
+      },
+      "additional claims",
+    );
+  });
+  return references;
+}
+
+/** The first row where an annotator's cells are filled, for a sheet that names no annotator. */
+function firstAnnotatedRow(sheet: Sheet, columns: Columns): SheetRow | undefined {
+  return sheet.rows.find((row) => [columns.code, columns.basedOnDiff, columns.additional, columns.errorType].some((c) => cell(row, c).trim() !== ""));
+}
+
+export const parseCrscorePhase1: Parser = (file, options: ParseOptions, errors): ParseResult => {
+  const bundle = { taskTypes: ["CLAIM_VERIFICATION" as const], pullRequests: [], codeChanges: [] as CodeChangeInput[] };
+  const warnings: string[] = [];
+  const sheet = readCsv(file, errors);
+  const columns = sheet && findColumns(sheet, COLUMNS, errors);
+  if (!sheet || !columns) return { bundle, warnings };
+  const name = annotatorOfSheet(file.name, options.annotator, ANNOTATOR_IN_FILE_NAME);
+  const annotator: AnnotatorRef | null = name === null ? null : { name, id: null };
+  const annotated = annotator === null ? firstAnnotatedRow(sheet, columns) : undefined;
+  if (annotated) missingAnnotatorError(sheet, annotated, "Correctness", errors);
+  if (options.context === undefined) warnings.push(`${file.name}: old_file and new_file were not loaded (no context folder given)`);
+  readBlocks(sheet, columns, errors).forEach((block, position) => {
+    const change = codeChangeOfBlock(sheet, block, position, columns, options.context, errors);
+    if (change) bundle.codeChanges.push({ ...change, pseudoReferences: pseudoReferencesOfBlock(sheet, block, columns, annotator, errors), reviews: [] });
+  });
+  return { bundle, warnings };
+};

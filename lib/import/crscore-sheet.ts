@@ -1,0 +1,140 @@
+/**
+ * The layout shared by the CRScore annotation sheets (CRScore §4.1-4.2; data README): one code
+ * change spans a block of consecutive rows; only the block's first row carries `id`
+ * (CodeReviewer record id), `index` (line of the CodeReviewer test file), `diff`, `old_file`
+ * and `new_file`. Context files are `test{index}_{old,new}.py`, read from a folder.
+ */
+import type { CodeChangeInput } from "./bundle";
+import type { ErrorCollector } from "./errors";
+import type { ContextFiles } from "./parser";
+import { cell, rowLocation, type ColumnSpec, type Sheet, type SheetRow } from "./sheet";
+import { integerId } from "./text";
+
+export const CHANGE_COLUMNS = {
+  id: { name: "id" },
+  index: { name: "index" },
+  diff: { name: "diff" },
+  oldFile: { name: "old_file" },
+  newFile: { name: "new_file" },
+} satisfies Record<string, ColumnSpec>;
+
+type ChangeColumns = Record<keyof typeof CHANGE_COLUMNS, number>;
+
+/** One code change: its first row and all its rows. */
+export interface Block {
+  id: string;
+  index: number;
+  first: SheetRow;
+  rows: SheetRow[];
+}
+
+/**
+ * Splits the rows into blocks. A block starts at a row with an id; the columns of the first
+ * row must be blank on the other rows (a sorted or filtered sheet breaks the blocks, and
+ * silently mixing changes would attach claims to the wrong diff).
+ */
+export function readBlocks(sheet: Sheet, columns: ChangeColumns, errors: ErrorCollector): Block[] {
+  const blocks: Block[] = [];
+  const firstRowOfId = new Map<string, number>();
+  for (const row of sheet.rows) {
+    const at = rowLocation(sheet, row);
+    const idCell = cell(row, columns.id).trim();
+    if (idCell === "") {
+      const block = blocks.at(-1);
+      if (!block) {
+        errors.add(at, "id", "the first row of a code change must carry its CodeReviewer id");
+        continue;
+      }
+      for (const key of ["index", "diff", "oldFile", "newFile"] as const) {
+        if (cell(row, columns[key]).trim() !== "") errors.add(at, CHANGE_COLUMNS[key].name, "only the first row of a code change fills this column, and id is blank here");
+      }
+      block.rows.push(row);
+      continue;
+    }
+    const id = integerId(idCell);
+    const index = integerId(cell(row, columns.index));
+    if (id === null) errors.add(at, "id", `"${idCell}" is not a CodeReviewer record id (a non-negative integer)`);
+    if (index === null) errors.add(at, "index", `"${cell(row, columns.index)}" is not a line number of the CodeReviewer test file (a non-negative integer)`);
+    if (id === null || index === null) continue;
+    const earlier = firstRowOfId.get(id);
+    if (earlier !== undefined) errors.add(at, "id", `code change ${id} already starts on row ${earlier}; each change must be one block of consecutive rows`);
+    firstRowOfId.set(id, row.row);
+    blocks.push({ id, index: Number(index), first: row, rows: [row] });
+  }
+  return blocks;
+}
+
+const LANGUAGE_OF_EXTENSION: Record<string, string> = { py: "python", java: "java", js: "javascript" };
+const LANGUAGE_OF_PREFIX: Record<string, string> = { py: "python", java: "java", js: "javascript" };
+
+/** The language of a change: from its context file's extension, else the sheet's py_/java_/js_ prefix. */
+function languageOf(fileName: string, sheetName: string): string | null {
+  const extension = /\.([a-z]+)$/i.exec(fileName)?.[1]?.toLowerCase();
+  if (extension && LANGUAGE_OF_EXTENSION[extension]) return LANGUAGE_OF_EXTENSION[extension];
+  const prefix = /^([a-z]+)_/i.exec(sheetName)?.[1]?.toLowerCase();
+  return prefix ? (LANGUAGE_OF_PREFIX[prefix] ?? null) : null;
+}
+
+function contextFile(name: string, field: string, context: ContextFiles | undefined, at: ReturnType<typeof rowLocation>, errors: ErrorCollector): string | null {
+  if (context === undefined || name === "") return null;
+  const text = context.get(name);
+  if (text === undefined) errors.add(at, field, `context file "${name}" is not in the context folder`);
+  return text ?? null;
+}
+
+/** The code change of a block (without pseudo-references and reviews). */
+export function codeChangeOfBlock(
+  sheet: Sheet,
+  block: Block,
+  position: number,
+  columns: ChangeColumns,
+  context: ContextFiles | undefined,
+  errors: ErrorCollector,
+): Omit<CodeChangeInput, "pseudoReferences" | "reviews"> | null {
+  const at = rowLocation(sheet, block.first);
+  const oldName = cell(block.first, columns.oldFile).trim();
+  const newName = cell(block.first, columns.newFile).trim();
+  const language = languageOf(newName || oldName, sheet.file);
+  if (language === null) {
+    errors.add(at, "new_file", `cannot tell the language from "${newName}" or the file name; expected .py, .java or .js files or a py_/java_/js_ sheet`);
+    return null;
+  }
+  return {
+    externalId: block.id,
+    pullRequest: null,
+    filePath: null,
+    language,
+    diff: cell(block.first, columns.diff),
+    oldFile: contextFile(oldName, "old_file", context, at, errors),
+    newFile: contextFile(newName, "new_file", context, at, errors),
+    metadata: { index: block.index },
+    position,
+    at,
+  };
+}
+
+/**
+ * The annotator a CRScore sheet belongs to: `--annotator`, else the name the sheet's file
+ * name carries (`pattern`'s first group: `py_claim_acc_annot_marcus.csv`,
+ * `py_marcus_review_qual_final.csv`); null for the blank templates and other names.
+ */
+export function annotatorOfSheet(fileName: string, option: string | undefined, pattern: RegExp): string | null {
+  if (option !== undefined && option.trim() !== "") return option.trim();
+  return pattern.exec(fileName)?.[1] ?? null;
+}
+
+/**
+ * Claim numbers in a cell ("1,3", "2, 4"); "-" is none. Returns null when the cell is not such
+ * a list.
+ */
+export function claimNumbers(value: string): number[] | null {
+  const trimmed = value.trim();
+  if (trimmed === "-") return [];
+  if (!/^\d+(\s*[,;]\s*\d+)*$/.test(trimmed)) return null;
+  return trimmed.split(/\s*[,;]\s*/).map(Number);
+}
+
+/** The sheet has an annotator's cells filled but no annotator name: one error for the file. */
+export function missingAnnotatorError(sheet: Sheet, row: SheetRow, field: string, errors: ErrorCollector): void {
+  errors.add(rowLocation(sheet, row), field, "the sheet holds annotations but names no annotator; pass --annotator NAME or name the file like py_claim_acc_annot_NAME.csv");
+}

@@ -1,0 +1,167 @@
+/**
+ * Importing study data (issue 4): parse every file into a bundle (pure parsers, all errors
+ * collected, up to 50 reported at once), then write all bundles in ONE transaction, so an
+ * import either happens completely or not at all.
+ *
+ * Entry points for the CLI and the upload page:
+ * - `previewImport(request)`: what the import would create, update and leave unchanged, or
+ *   every error; runs the whole import in a transaction that is rolled back.
+ * - `runImport(request)`: the import itself; records an ImportRun with the summary.
+ */
+import { findOrCreateStudy, findStudyBySlug, studySlugSchema, type FoundStudy } from "@/lib/data/studies";
+import { db, type Prisma, type PrismaClient } from "@/lib/db/client";
+import type { Study, TaskType } from "@/lib/generated/prisma/client";
+import type { StudyBundle } from "./bundle";
+import { ErrorCollector, type ImportError } from "./errors";
+import type { ImportFile } from "./file";
+import { PARSERS, type ImportFormat } from "./formats";
+import { DEFAULT_LIKERT, type ContextFiles, type LikertScale } from "./parser";
+import { TABLES, type Table, type TableCounts } from "./plan";
+import { writeBundle } from "./write-bundle";
+
+export { IMPORT_FORMATS, isImportFormat, type ImportFormat } from "./formats";
+export { formatImportError, formatImportErrors, MAX_REPORTED_ERRORS, type ImportError } from "./errors";
+export type { ImportFile } from "./file";
+export type { ContextFiles } from "./parser";
+
+/** Interactive transactions of big imports run for minutes (100,000 reviews: see scripts/bench/import.ts). */
+const TRANSACTION_TIMEOUT_MS = 30 * 60_000;
+
+export interface ImportProgress {
+  phase: "parse" | "write";
+  file: string;
+  done: number;
+  total: number;
+}
+
+export interface ImportRequest {
+  /** Slug of the study; created when it does not exist. */
+  study: string;
+  format: ImportFormat;
+  files: readonly ImportFile[];
+  /** Annotator of a CRScore sheet (else from its file name) or of GradedReviews grades. */
+  annotator?: string;
+  /** CRScore context files (`test{index}_{old,new}.py`) by name. */
+  context?: ContextFiles;
+  /** Overwrite stored values that the files contradict instead of refusing the import. */
+  update?: boolean;
+  createdById?: string | null;
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+export type ImportCounts = Record<Table, TableCounts> & { reviewClaimLinks: { created: number }; annotationHistory: { created: number } };
+
+export interface ImportSummary {
+  study: { id: string; slug: string; created: boolean; enabledTaskTypes: TaskType[] };
+  format: ImportFormat;
+  files: string[];
+  annotators: string[];
+  counts: ImportCounts;
+  warnings: string[];
+  /** The ImportRun recording this import (null for a preview). */
+  importRunId: string | null;
+}
+
+export type ImportResult =
+  | { status: "imported" | "preview"; summary: ImportSummary }
+  | { status: "refused"; errors: ImportError[]; totalErrors: number; warnings: string[] };
+
+interface ParsedFile {
+  file: string;
+  bundle: StudyBundle;
+}
+
+/** The study's Likert scale, or the default one for a study the import will create. */
+function likertOf(study: Study | null): LikertScale {
+  return study ? { dimensions: study.likertDimensions, min: study.likertMin, max: study.likertMax } : DEFAULT_LIKERT;
+}
+
+/** Parses every file (nothing is written); errors of all files are collected together. */
+export async function parseImportFiles(request: ImportRequest, likert: LikertScale, errors: ErrorCollector): Promise<{ parsed: ParsedFile[]; warnings: string[] }> {
+  const parsed: ParsedFile[] = [];
+  const warnings: string[] = [];
+  for (const [i, file] of request.files.entries()) {
+    if (errors.full) break;
+    request.onProgress?.({ phase: "parse", file: file.name, done: i, total: request.files.length });
+    const result = await PARSERS[request.format](file, { annotator: request.annotator, context: request.context, likert }, errors);
+    parsed.push({ file: file.name, bundle: result.bundle });
+    warnings.push(...result.warnings);
+  }
+  return { parsed, warnings };
+}
+
+function emptyCounts(): ImportCounts {
+  return { ...(Object.fromEntries(TABLES.map((t) => [t, { created: 0, updated: 0, unchanged: 0 }])) as Record<Table, TableCounts>), reviewClaimLinks: { created: 0 }, annotationHistory: { created: 0 } };
+}
+
+function addCounts(total: ImportCounts, plan: { counts: Record<Table, TableCounts>; creates: { reviewClaimLinks: unknown[]; annotationHistory: unknown[] } }): void {
+  for (const table of TABLES) {
+    for (const key of ["created", "updated", "unchanged"] as const) total[table][key] += plan.counts[table][key];
+  }
+  total.reviewClaimLinks.created += plan.creates.reviewClaimLinks.length;
+  total.annotationHistory.created += plan.creates.annotationHistory.length;
+}
+
+/** Thrown inside the transaction to roll it back with a result. */
+class Rollback extends Error {
+  constructor(readonly result: ImportResult) {
+    super("rollback");
+  }
+}
+
+const requestError = (field: string, message: string): ImportResult => ({ status: "refused", errors: [{ file: "(import)", field, message }], totalErrors: 1, warnings: [] });
+
+async function importFiles(request: ImportRequest, client: PrismaClient, dryRun: boolean): Promise<ImportResult> {
+  const slug = studySlugSchema.safeParse(request.study);
+  if (!slug.success) return requestError("study", slug.error.issues[0].message);
+  if (request.files.length === 0) return requestError("files", "no files to import");
+  const errors = new ErrorCollector();
+  const { parsed, warnings } = await parseImportFiles(request, likertOf(await findStudyBySlug(slug.data, client)), errors);
+  if (!errors.empty) return { status: "refused", errors: errors.errors, totalErrors: errors.total, warnings };
+
+  const taskTypes = [...new Set(parsed.flatMap((p) => p.bundle.taskTypes))];
+  try {
+    return await client.$transaction(
+      async (tx) => {
+        const found: FoundStudy = await findOrCreateStudy({ slug: slug.data, taskTypes, createdById: request.createdById }, tx);
+        const counts = emptyCounts();
+        const annotators = new Set<string>();
+        const conflicts = new ErrorCollector();
+        for (const { file, bundle } of parsed) {
+          const onProgress = request.onProgress && ((p: { done: number; total: number }) => request.onProgress?.({ phase: "write", file, ...p }));
+          const result = await writeBundle(tx, bundle, { studyId: found.study.id, update: request.update ?? false, onProgress });
+          result.plan.conflicts.forEach((c) => conflicts.add(c, c.field, c.message));
+          addCounts(counts, result.plan);
+          result.annotators.forEach((a) => annotators.add(a));
+        }
+        if (!conflicts.empty) throw new Rollback({ status: "refused", errors: conflicts.errors, totalErrors: conflicts.total, warnings });
+        const summary: ImportSummary = {
+          study: { id: found.study.id, slug: found.study.slug, created: found.created, enabledTaskTypes: found.enabledTaskTypes },
+          format: request.format,
+          files: parsed.map((p) => p.file),
+          annotators: [...annotators],
+          counts,
+          warnings,
+          importRunId: null,
+        };
+        if (dryRun) throw new Rollback({ status: "preview", summary });
+        const run = await tx.importRun.create({ data: { studyId: found.study.id, format: request.format, files: summary.files, summary: JSON.parse(JSON.stringify(summary)) as Prisma.InputJsonObject, createdById: request.createdById ?? null } });
+        return { status: "imported" as const, summary: { ...summary, importRunId: run.id } };
+      },
+      { timeout: TRANSACTION_TIMEOUT_MS, maxWait: 60_000 },
+    );
+  } catch (error) {
+    if (error instanceof Rollback) return error.result;
+    throw error;
+  }
+}
+
+/** Imports the files in one transaction; refused (nothing written) on any error or conflict. */
+export function runImport(request: ImportRequest, client: PrismaClient = db): Promise<ImportResult> {
+  return importFiles(request, client, false);
+}
+
+/** What `runImport` would do, without writing anything (the transaction is rolled back). */
+export function previewImport(request: ImportRequest, client: PrismaClient = db): Promise<ImportResult> {
+  return importFiles(request, client, true);
+}

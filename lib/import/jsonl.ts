@@ -1,0 +1,229 @@
+/**
+ * `jsonl`: the product's own format (jsonl-schema.ts, docs/jsonl-format.md), one code change
+ * per line. Lines are checked against the schema, then for references within the line
+ * (links and corrections name pseudo-references of the same change), ids unique where they
+ * are keys, and scores on the study's Likert scale.
+ */
+import type { z } from "zod";
+import type { TaskType } from "@/lib/generated/prisma/enums";
+import type { AnnotatorRef, CandidateReviewInput, CodeChangeInput, JsonObject, PseudoReferenceInput, PullRequestInput, StudyBundle } from "./bundle";
+import type { ErrorCollector, SourceLocation } from "./errors";
+import { readText } from "./file";
+import { codeChangeLineSchema, type ParsedCodeChangeLine } from "./jsonl-schema";
+import { likertProblem, type LikertScale, type ParseResult, type Parser } from "./parser";
+
+type Line = ParsedCodeChangeLine;
+type Metadata = Line["metadata"];
+
+/** JSON path as written in messages: reviews[0].grades[1].grade. */
+export function jsonPath(path: readonly PropertyKey[]): string {
+  return path.map((key, i) => (typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${String(key)}`)).join("");
+}
+
+function metadataObject(value: Metadata, at: SourceLocation, field: string, errors: ErrorCollector): JsonObject {
+  if (value === null || value === undefined) return {};
+  if (typeof value !== "string") return value as JsonObject;
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as JsonObject;
+  } catch {
+    // reported below
+  }
+  errors.add(at, field, "expected a JSON object, or a string holding one");
+  return {};
+}
+
+function annotatorOf(annotation: { annotator: string; annotatorId?: string | null }): AnnotatorRef {
+  return { name: annotation.annotator, id: annotation.annotatorId ?? null };
+}
+
+function bookkeeping(annotation: { annotator: string; annotatorId?: string | null; timeSpentMs?: number | null; createdAt?: string | null; updatedAt?: string | null }, at: SourceLocation) {
+  return {
+    annotator: annotatorOf(annotation),
+    timeSpentMs: annotation.timeSpentMs || null,
+    createdAt: annotation.createdAt ? new Date(annotation.createdAt) : null,
+    updatedAt: annotation.updatedAt ? new Date(annotation.updatedAt) : null,
+    at,
+  };
+}
+
+/** Reports ids that occur twice in `items` (field `path[i].id`). */
+function checkUniqueIds(items: readonly { id: string }[], path: string, at: SourceLocation, errors: ErrorCollector): void {
+  const seen = new Map<string, number>();
+  items.forEach((item, i) => {
+    const earlier = seen.get(item.id);
+    if (earlier !== undefined) errors.add(at, `${path}[${i}].id`, `id "${item.id}" is already used by ${path}[${earlier}]`);
+    seen.set(item.id, i);
+  });
+}
+
+/** Reports annotators who annotate one item twice. */
+function checkOneAnnotationPerAnnotator(items: readonly { annotator: string }[], path: string, at: SourceLocation, errors: ErrorCollector): void {
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    const key = item.annotator.toLowerCase();
+    if (seen.has(key)) errors.add(at, `${path}[${i}].annotator`, `${item.annotator} already has an annotation here`);
+    seen.add(key);
+  });
+}
+
+function pseudoReferencesOfLine(line: Line, at: SourceLocation, errors: ErrorCollector): PseudoReferenceInput[] {
+  const references = line.pseudoReferences ?? [];
+  checkUniqueIds(references, "pseudoReferences", at, errors);
+  const ids = new Set(references.map((r) => r.id));
+  return references.map((reference, i) => {
+    const path = `pseudoReferences[${i}]`;
+    if (reference.corrects && !ids.has(reference.corrects)) errors.add(at, `${path}.corrects`, `no pseudo-reference "${reference.corrects}" in this code change`);
+    if (reference.kind === "ANNOTATOR_ADDED" && !reference.addedBy) errors.add(at, `${path}.addedBy`, "an ANNOTATOR_ADDED pseudo-reference names the annotator who added it");
+    checkOneAnnotationPerAnnotator(reference.judgements ?? [], `${path}.judgements`, at, errors);
+    return {
+      externalId: reference.id,
+      text: reference.text,
+      kind: reference.kind,
+      source: reference.source ?? reference.addedBy ?? "",
+      position: reference.position ?? i,
+      addedBy: reference.addedBy ? { name: reference.addedBy, id: reference.addedById ?? null } : null,
+      corrects: reference.corrects ?? null,
+      restated: false,
+      judgements: (reference.judgements ?? []).map((j) => ({ ...bookkeeping(j, at), code: j.code ?? null, necessary: j.necessary ?? null, errorType: j.errorType ?? null, note: j.note || null })),
+      at,
+    };
+  });
+}
+
+function checkScores(scores: Record<string, number>, path: string, likert: LikertScale, at: SourceLocation, errors: ErrorCollector): void {
+  for (const [dimension, score] of Object.entries(scores)) {
+    if (!likert.dimensions.includes(dimension)) errors.add(at, `${path}.${dimension}`, `not a Likert dimension of the study (${likert.dimensions.join(", ")})`);
+    else {
+      const problem = likertProblem(score, likert);
+      if (problem) errors.add(at, `${path}.${dimension}`, problem);
+    }
+  }
+}
+
+function reviewsOfLine(line: Line, likert: LikertScale, at: SourceLocation, errors: ErrorCollector): CandidateReviewInput[] {
+  const reviews = line.reviews ?? [];
+  checkUniqueIds(reviews, "reviews", at, errors);
+  const pseudoReferenceIds = new Set((line.pseudoReferences ?? []).map((r) => r.id));
+  return reviews.map((review, i) => {
+    const path = `reviews[${i}]`;
+    const ratings = review.ratings ?? [];
+    ratings.forEach((rating, k) => {
+      checkScores(rating.scores, `${path}.ratings[${k}].scores`, likert, at, errors);
+      if ((rating.partiallyAddresses ?? []).some((target) => rating.addresses?.includes(target))) {
+        errors.add(at, `${path}.ratings[${k}].partiallyAddresses`, "a pseudo-reference is listed both in addresses and in partiallyAddresses");
+      }
+      for (const field of ["addresses", "partiallyAddresses"] as const) {
+        for (const target of rating[field] ?? []) {
+          if (!pseudoReferenceIds.has(target)) errors.add(at, `${path}.ratings[${k}].${field}`, `no pseudo-reference "${target}" in this code change`);
+        }
+      }
+    });
+    for (const key of ["ratings", "grades", "commentFilters"] as const) checkOneAnnotationPerAnnotator(review[key] ?? [], `${path}.${key}`, at, errors);
+    return {
+      externalId: review.id,
+      system: review.system,
+      text: review.text,
+      isReference: review.isReference ?? false,
+      position: review.position ?? i,
+      ratings: ratings.map((r) => ({ ...bookkeeping(r, at), scores: r.scores, comment: r.comment || null, addresses: r.addresses ?? [], partiallyAddresses: r.partiallyAddresses ?? [] })),
+      grades: (review.grades ?? []).map((g) => ({ ...bookkeeping(g, at), grade: g.grade, comment: g.comment || null })),
+      commentFilters: (review.commentFilters ?? []).map((f) => ({ ...bookkeeping(f, at), highQuality: f.highQuality, justification: f.justification || null })),
+      at,
+    };
+  });
+}
+
+function pullRequestOfLine(line: Line, at: SourceLocation, errors: ErrorCollector): PullRequestInput | null {
+  const pr = line.pullRequest;
+  if (!pr) return null;
+  return { externalId: pr.id, repository: pr.repository || null, title: pr.title || null, description: pr.description || null, metadata: metadataObject(pr.metadata, at, "pullRequest.metadata", errors), at };
+}
+
+/** Lines naming the same pull request must describe it alike. */
+function mergePullRequest(known: Map<string, PullRequestInput>, pr: PullRequestInput, errors: ErrorCollector): void {
+  const earlier = known.get(pr.externalId);
+  if (!earlier) {
+    known.set(pr.externalId, pr);
+    return;
+  }
+  const same = earlier.repository === pr.repository && earlier.title === pr.title && earlier.description === pr.description && JSON.stringify(earlier.metadata) === JSON.stringify(pr.metadata);
+  if (!same) errors.add(pr.at, "pullRequest", `pull request "${pr.externalId}" is described differently on line ${earlier.at.line}`);
+}
+
+function issuesToErrors(issues: readonly z.core.$ZodIssue[], at: SourceLocation, errors: ErrorCollector): void {
+  for (const issue of issues) errors.add(at, issue.path.length ? jsonPath(issue.path) : undefined, issue.message);
+}
+
+export const parseJsonl: Parser = (file, options, errors): ParseResult => {
+  const bundle: StudyBundle = { taskTypes: [], pullRequests: [], codeChanges: [] };
+  const text = readText(file, errors);
+  if (text === null) return { bundle, warnings: [] };
+  const lineOfId = new Map<string, number>();
+  const pullRequests = new Map<string, PullRequestInput>();
+  const lines = text.split("\n");
+  for (let n = 0; n < lines.length && !errors.full; n++) {
+    const raw = lines[n].replace(/\r$/, "");
+    if (raw.trim() === "") continue;
+    const at = { file: file.name, line: n + 1 };
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch (error) {
+      errors.add(at, undefined, `not valid JSON (${(error as Error).message}); the line may be truncated`);
+      continue;
+    }
+    const parsed = codeChangeLineSchema.safeParse(json);
+    if (!parsed.success) {
+      issuesToErrors(parsed.error.issues, at, errors);
+      continue;
+    }
+    const line = parsed.data;
+    const earlier = lineOfId.get(line.id);
+    if (earlier !== undefined) errors.add(at, "id", `code change "${line.id}" is already on line ${earlier}`);
+    lineOfId.set(line.id, at.line);
+    const pullRequest = pullRequestOfLine(line, at, errors);
+    if (pullRequest) mergePullRequest(pullRequests, pullRequest, errors);
+    bundle.codeChanges.push({
+      externalId: line.id,
+      pullRequest: pullRequest?.externalId ?? null,
+      filePath: line.filePath || null,
+      language: line.language,
+      diff: line.diff,
+      oldFile: line.oldFile || null,
+      newFile: line.newFile || null,
+      metadata: metadataObject(line.metadata, at, "metadata", errors),
+      position: line.position ?? n,
+      pseudoReferences: pseudoReferencesOfLine(line, at, errors),
+      reviews: reviewsOfLine(line, options.likert, at, errors),
+      at,
+    });
+  }
+  bundle.pullRequests = [...pullRequests.values()];
+  bundle.taskTypes = impliedTaskTypes(bundle.codeChanges);
+  return { bundle, warnings: [] };
+};
+
+/**
+ * Task types a JSONL file implies: those its annotations belong to, or, for data without
+ * annotations, claim verification when it has pseudo-references and review rating when it
+ * has reviews.
+ */
+function impliedTaskTypes(changes: readonly CodeChangeInput[]): TaskType[] {
+  const types = new Set<TaskType>();
+  let references = false;
+  let reviews = false;
+  for (const change of changes) {
+    references ||= change.pseudoReferences.length > 0;
+    reviews ||= change.reviews.length > 0;
+    if (change.pseudoReferences.some((r) => r.judgements.length > 0)) types.add("CLAIM_VERIFICATION");
+    for (const review of change.reviews) {
+      if (review.ratings.length) types.add("REVIEW_RATING");
+      if (review.grades.length) types.add("REFERENCE_GRADING");
+      if (review.commentFilters.length) types.add("COMMENT_FILTERING");
+    }
+  }
+  if (types.size === 0 && references) types.add("CLAIM_VERIFICATION");
+  if (types.size === 0 && reviews) types.add("REVIEW_RATING");
+  return [...types];
+}

@@ -1,0 +1,395 @@
+/**
+ * Planning an import: a pure comparison of a bundle with the stored rows (snapshot.ts) that
+ * decides, row by row, create / unchanged / update / conflict, and lists the rows to insert
+ * (in batches, by write-bundle.ts) and the updates to make.
+ *
+ * Rules (issue 4): external ids are the keys, so re-importing a file creates nothing. A value
+ * the file does not state (null, "") never conflicts, and a value the study lacks is filled in.
+ * A stated value that differs from a stored one is a conflict: reported with the file, row and
+ * field, and applied only with `update`. Texts that differ only in whitespace are the same.
+ * Every annotation written also appends an AnnotationHistory row (CREATE or UPDATE, by the
+ * annotator) whose values have the shapes the annotation workspace logs.
+ */
+import { randomUUID } from "node:crypto";
+import type { Prisma } from "@/lib/db/client";
+import type { ClaimJudgement, CommentFilterLabel, ReferenceGrade } from "@/lib/generated/prisma/client";
+import type { AnnotationKind } from "@/lib/generated/prisma/enums";
+import { userIdOf, type ResolvedAnnotators } from "./annotators";
+import type { CandidateReviewInput, ClaimJudgementInput, CodeChangeInput, CommentFilterInput, JsonObject, PseudoReferenceInput, PullRequestInput, ReferenceGradeInput, ReviewRatingInput, StudyBundle } from "./bundle";
+import type { ImportError, SourceLocation } from "./errors";
+import { childKey, type Snapshot, type StoredRating } from "./snapshot";
+import { sameText } from "./text";
+
+export const TABLES = ["pullRequests", "codeChanges", "pseudoReferences", "reviews", "claimJudgements", "reviewRatings", "referenceGrades", "commentFilters"] as const;
+export type Table = (typeof TABLES)[number];
+
+export interface TableCounts {
+  created: number;
+  updated: number;
+  unchanged: number;
+}
+
+type Fields = Record<string, unknown>;
+
+export interface RowUpdate {
+  table: Table;
+  id: string;
+  data: Record<string, unknown>;
+}
+
+export interface Plan {
+  creates: {
+    pullRequests: Prisma.PullRequestCreateManyInput[];
+    codeChanges: Prisma.CodeChangeCreateManyInput[];
+    pseudoReferences: Prisma.PseudoReferenceCreateManyInput[];
+    reviews: Prisma.CandidateReviewCreateManyInput[];
+    claimJudgements: Prisma.ClaimJudgementCreateManyInput[];
+    reviewRatings: Prisma.ReviewRatingCreateManyInput[];
+    reviewClaimLinks: Prisma.ReviewClaimLinkCreateManyInput[];
+    referenceGrades: Prisma.ReferenceGradeCreateManyInput[];
+    commentFilters: Prisma.CommentFilterLabelCreateManyInput[];
+    annotationHistory: Prisma.AnnotationHistoryCreateManyInput[];
+  };
+  updates: RowUpdate[];
+  /** Ratings whose links are replaced: their stored links are deleted before the new ones are inserted. */
+  relinkedRatings: string[];
+  counts: Record<Table, TableCounts>;
+  conflicts: ImportError[];
+}
+
+export interface PlanOptions {
+  studyId: string;
+  annotators: ResolvedAnnotators;
+  /** Apply conflicting values instead of refusing them. */
+  update: boolean;
+  now: Date;
+}
+
+function isEmpty(value: unknown): boolean {
+  if (value === null || value === undefined || value === "") return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === "object" && !(value instanceof Date) && Object.keys(value).length === 0;
+}
+
+/** JSON with sorted keys: PostgreSQL jsonb does not keep key order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return typeof a === "string" && typeof b === "string" ? sameText(a, b) : canonicalJson(a) === canonicalJson(b);
+}
+
+function shown(value: unknown): string {
+  const text = typeof value === "string" ? JSON.stringify(value) : canonicalJson(value);
+  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
+}
+
+interface Decision {
+  changes: Fields;
+  conflicts: { field: string; stored: unknown; incoming: unknown }[];
+}
+
+/** Compares the stated fields of a file with a stored row (see the rules above). */
+export function decide(stored: Fields, incoming: Fields): Decision {
+  const decision: Decision = { changes: {}, conflicts: [] };
+  for (const [field, value] of Object.entries(incoming)) {
+    if (isEmpty(value)) continue;
+    const current = stored[field];
+    if (isEmpty(current)) decision.changes[field] = value;
+    else if (!sameValue(current, value)) {
+      decision.changes[field] = value;
+      decision.conflicts.push({ field, stored: current, incoming: value });
+    }
+  }
+  return decision;
+}
+
+/** How an annotation kind maps between the file's fields, its columns and its history value. */
+interface AnnotationSpec<Input, Stored> {
+  table: "claimJudgements" | "reviewRatings" | "referenceGrades" | "commentFilters";
+  history: AnnotationKind;
+  /** The column naming the annotated pseudo-reference or review. */
+  target: "pseudoReferenceId" | "candidateReviewId";
+  fields: (input: Input) => Fields;
+  /** The same fields of a stored row; a time spent of 0 is "not recorded". */
+  stored: (row: Stored) => Fields;
+  /** Column values (with their defaults for unstated fields). */
+  columns: (fields: Fields) => Record<string, unknown>;
+  /** The value logged in AnnotationHistory (lib/annotation/values.ts shapes). */
+  value: (fields: Fields) => JsonObject;
+  /** Ratings: the links to the pseudo-references the review addresses are rows of their own. */
+  linked?: true;
+}
+
+interface StoredAnnotation {
+  id: string;
+  version: number;
+}
+
+const sortedIds = (ids: readonly string[]) => [...new Set(ids)].sort();
+
+const JUDGEMENT: AnnotationSpec<ClaimJudgementInput, ClaimJudgement> = {
+  table: "claimJudgements",
+  history: "CLAIM_JUDGEMENT",
+  target: "pseudoReferenceId",
+  fields: (j) => ({ code: j.code, necessary: j.necessary, errorType: j.errorType, note: j.note, timeSpentMs: j.timeSpentMs }),
+  stored: (j) => ({ code: j.code, necessary: j.necessary, errorType: j.errorType, note: j.note, timeSpentMs: j.timeSpentMs || null }),
+  columns: (f) => ({ code: f.code ?? null, necessary: f.necessary ?? null, errorType: f.errorType ?? null, note: f.note ?? "", timeSpentMs: f.timeSpentMs ?? 0 }),
+  value: (f) => ({ code: (f.code as string) ?? null, necessary: (f.necessary as boolean) ?? null, errorType: (f.errorType as string) ?? null, note: (f.note as string) ?? "" }),
+};
+
+/** Rating fields: one per Likert dimension ("scores.conciseness"), so a file may fill in a missing dimension. */
+function ratingScores(fields: Fields): Record<string, number> {
+  const scores: Record<string, number> = {};
+  for (const [field, value] of Object.entries(fields)) if (field.startsWith("scores.") && typeof value === "number") scores[field.slice(7)] = value;
+  return scores;
+}
+
+function ratingLinks(fields: Fields): { pseudoReferenceId: string; partial: boolean }[] {
+  const full = (fields.addresses as string[] | null) ?? [];
+  const partial = (fields.partiallyAddresses as string[] | null) ?? [];
+  return [...full.map((id) => ({ pseudoReferenceId: id, partial: false })), ...partial.filter((id) => !full.includes(id)).map((id) => ({ pseudoReferenceId: id, partial: true }))];
+}
+
+const RATING: AnnotationSpec<ReviewRatingInput & { addressIds: string[]; partialIds: string[] }, StoredRating> = {
+  table: "reviewRatings",
+  history: "REVIEW_RATING",
+  target: "candidateReviewId",
+  fields: (r) => ({
+    ...Object.fromEntries(Object.entries(r.scores).map(([d, s]) => [`scores.${d}`, s])),
+    comment: r.comment,
+    timeSpentMs: r.timeSpentMs,
+    addresses: sortedIds(r.addressIds),
+    partiallyAddresses: sortedIds(r.partialIds),
+  }),
+  stored: (r) => ({
+    ...Object.fromEntries(Object.entries((r.scores ?? {}) as Record<string, number>).map(([d, s]) => [`scores.${d}`, s])),
+    comment: r.comment,
+    timeSpentMs: r.timeSpentMs || null,
+    addresses: sortedIds(r.links.filter((l) => !l.partial).map((l) => l.pseudoReferenceId)),
+    partiallyAddresses: sortedIds(r.links.filter((l) => l.partial).map((l) => l.pseudoReferenceId)),
+  }),
+  columns: (f) => ({ scores: ratingScores(f), comment: f.comment ?? "", timeSpentMs: f.timeSpentMs ?? 0 }),
+  value: (f) => ({ scores: ratingScores(f), links: ratingLinks(f), comment: (f.comment as string) ?? "" }),
+  linked: true,
+};
+
+const GRADE: AnnotationSpec<ReferenceGradeInput, ReferenceGrade> = {
+  table: "referenceGrades",
+  history: "REFERENCE_GRADE",
+  target: "candidateReviewId",
+  fields: (g) => ({ grade: g.grade, comment: g.comment, timeSpentMs: g.timeSpentMs }),
+  stored: (g) => ({ grade: g.grade, comment: g.comment, timeSpentMs: g.timeSpentMs || null }),
+  columns: (f) => ({ grade: f.grade, comment: f.comment ?? "", timeSpentMs: f.timeSpentMs ?? 0 }),
+  value: (f) => ({ grade: f.grade as number, comment: (f.comment as string) ?? "" }),
+};
+
+const COMMENT_FILTER: AnnotationSpec<CommentFilterInput, CommentFilterLabel> = {
+  table: "commentFilters",
+  history: "COMMENT_FILTER",
+  target: "candidateReviewId",
+  fields: (c) => ({ highQuality: c.highQuality, justification: c.justification, timeSpentMs: c.timeSpentMs }),
+  stored: (c) => ({ highQuality: c.highQuality, justification: c.justification, timeSpentMs: c.timeSpentMs || null }),
+  columns: (f) => ({ highQuality: f.highQuality, justification: f.justification ?? "", timeSpentMs: f.timeSpentMs ?? 0 }),
+  value: (f) => ({ highQuality: f.highQuality as boolean, justification: (f.justification as string) ?? "" }),
+};
+
+type Outcome = { action: "created" | "updated"; fields: Fields } | { action: "unchanged" | "refused" };
+
+/** Builds the plan of one bundle; see planBundle. */
+class Planner {
+  readonly plan: Plan = {
+    creates: { pullRequests: [], codeChanges: [], pseudoReferences: [], reviews: [], claimJudgements: [], reviewRatings: [], reviewClaimLinks: [], referenceGrades: [], commentFilters: [], annotationHistory: [] },
+    updates: [],
+    relinkedRatings: [],
+    counts: Object.fromEntries(TABLES.map((t) => [t, { created: 0, updated: 0, unchanged: 0 }])) as Record<Table, TableCounts>,
+    conflicts: [],
+  };
+  private readonly pullRequestIds = new Map<string, string>();
+
+  constructor(
+    private readonly snapshot: Snapshot,
+    private readonly options: PlanOptions,
+  ) {}
+
+  /**
+   * Decides one row: create when nothing is stored; otherwise compare, count, and report
+   * conflicts (refused unless updating). `what` names the row in conflict messages.
+   */
+  private settle(table: Table, stored: Fields | null, incoming: Fields, at: SourceLocation, what: string): Outcome {
+    const counts = this.plan.counts[table];
+    if (stored === null) {
+      counts.created++;
+      return { action: "created", fields: incoming };
+    }
+    const { changes, conflicts } = decide(stored, incoming);
+    if (conflicts.length > 0 && !this.options.update) {
+      for (const c of conflicts) {
+        this.plan.conflicts.push({ ...at, field: c.field, message: `${what}: the study has ${shown(c.stored)}, this file has ${shown(c.incoming)}; import with update to overwrite` });
+      }
+      return { action: "refused" };
+    }
+    if (Object.keys(changes).length === 0) {
+      counts.unchanged++;
+      return { action: "unchanged" };
+    }
+    counts.updated++;
+    return { action: "updated", fields: { ...stored, ...changes } };
+  }
+
+  private update(table: Table, id: string, data: Record<string, unknown>): void {
+    this.plan.updates.push({ table, id, data });
+  }
+
+  pullRequest(pr: PullRequestInput): void {
+    const stored = this.snapshot.pullRequests.get(pr.externalId);
+    const id = stored?.id ?? randomUUID();
+    this.pullRequestIds.set(pr.externalId, id);
+    const fields = { repository: pr.repository, title: pr.title, description: pr.description, metadata: pr.metadata };
+    const outcome = this.settle("pullRequests", stored ? { repository: stored.repository, title: stored.title, description: stored.description, metadata: stored.metadata } : null, fields, pr.at, `pull request ${pr.externalId}`);
+    const columns = (f: Fields) => ({ repository: (f.repository as string) ?? "", title: (f.title as string) ?? "", description: (f.description as string) ?? "", metadata: f.metadata as JsonObject });
+    if (outcome.action === "created") this.plan.creates.pullRequests.push({ id, studyId: this.options.studyId, externalId: pr.externalId, ...columns(outcome.fields) });
+    else if (outcome.action === "updated") this.update("pullRequests", id, columns(outcome.fields));
+  }
+
+  private pullRequestId(externalId: string | null): string | null {
+    if (externalId === null) return null;
+    const id = this.pullRequestIds.get(externalId);
+    if (id === undefined) throw new Error(`pull request ${externalId} is not in the bundle`);
+    return id;
+  }
+
+  codeChange(change: CodeChangeInput): void {
+    const stored = this.snapshot.codeChanges.get(change.externalId);
+    const id = stored?.id ?? randomUUID();
+    const fields: Fields = {
+      pullRequestId: this.pullRequestId(change.pullRequest),
+      filePath: change.filePath,
+      language: change.language,
+      diff: change.diff,
+      oldFile: change.oldFile,
+      newFile: change.newFile,
+      metadata: change.metadata,
+      position: change.position,
+    };
+    const storedFields = stored && { pullRequestId: stored.pullRequestId, filePath: stored.filePath, language: stored.language, diff: stored.diff, oldFile: stored.oldFile, newFile: stored.newFile, metadata: stored.metadata, position: stored.position };
+    const outcome = this.settle("codeChanges", storedFields ?? null, fields, change.at, `code change ${change.externalId}`);
+    const columns = (f: Fields) => ({
+      pullRequestId: (f.pullRequestId as string) ?? null,
+      filePath: (f.filePath as string) ?? "",
+      language: f.language as string,
+      diff: f.diff as string,
+      oldFile: (f.oldFile as string) ?? "",
+      newFile: (f.newFile as string) ?? "",
+      metadata: f.metadata as JsonObject,
+      position: f.position as number,
+    });
+    if (outcome.action === "created") this.plan.creates.codeChanges.push({ id, studyId: this.options.studyId, externalId: change.externalId, ...columns(outcome.fields) });
+    else if (outcome.action === "updated") this.update("codeChanges", id, columns(outcome.fields));
+
+    const referenceIds = new Map(change.pseudoReferences.map((r) => [r.externalId, this.snapshot.pseudoReferences.get(childKey(id, r.externalId))?.id ?? randomUUID()]));
+    for (const reference of change.pseudoReferences) this.pseudoReference(reference, id, referenceIds, `code change ${change.externalId}`);
+    for (const review of change.reviews) this.review(review, id, referenceIds, `code change ${change.externalId}`);
+  }
+
+  private pseudoReference(reference: PseudoReferenceInput, codeChangeId: string, ids: Map<string, string>, parent: string): void {
+    const stored = this.snapshot.pseudoReferences.get(childKey(codeChangeId, reference.externalId));
+    const id = ids.get(reference.externalId) as string;
+    const addedById = reference.addedBy && userIdOf(this.options.annotators, reference.addedBy);
+    const owned: Fields = { text: reference.text, kind: reference.kind, source: reference.source, position: reference.position, addedById, correctsId: reference.corrects && ids.get(reference.corrects) };
+    const fields = reference.restated ? { text: reference.text } : owned;
+    const storedFields = stored && { text: stored.text, kind: stored.kind, source: stored.source, position: stored.position, addedById: stored.addedById, correctsId: stored.correctsId };
+    const what = `${parent}, pseudo-reference ${reference.externalId}`;
+    const outcome = this.settle("pseudoReferences", storedFields ?? null, fields, reference.at, what);
+    if (outcome.action === "created") {
+      this.plan.creates.pseudoReferences.push({ id, codeChangeId, externalId: reference.externalId, text: reference.text, kind: reference.kind, source: reference.source, position: reference.position, addedById: addedById ?? null, correctsId: (owned.correctsId as string) ?? null });
+    } else if (outcome.action === "updated") {
+      const f = outcome.fields;
+      this.update("pseudoReferences", id, { text: f.text, kind: f.kind, source: f.source, position: f.position, addedById: f.addedById ?? null, correctsId: f.correctsId ?? null, version: (stored?.version ?? 0) + 1 });
+    }
+    if ((outcome.action === "created" || outcome.action === "updated") && (outcome.fields.addedById ?? null) !== null) {
+      const value = (f: Fields) => ({ text: f.text as string, correctsId: (f.correctsId as string) ?? null });
+      this.history("PSEUDO_REFERENCE", id, outcome.fields.addedById as string, outcome.action, stored ? { version: stored.version, value: value(storedFields as Fields) } : null, value(outcome.fields));
+    }
+    for (const judgement of reference.judgements) {
+      this.annotation(JUDGEMENT, judgement, id, this.snapshot.claimJudgements, `${what}, judgement by ${judgement.annotator.name}`);
+    }
+  }
+
+  private review(review: CandidateReviewInput, codeChangeId: string, referenceIds: Map<string, string>, parent: string): void {
+    const stored = this.snapshot.reviews.get(childKey(codeChangeId, review.externalId));
+    const id = stored?.id ?? randomUUID();
+    const fields = { system: review.system, text: review.text, isReference: review.isReference, position: review.position };
+    const what = `${parent}, review ${review.externalId}`;
+    const outcome = this.settle("reviews", stored ? { system: stored.system, text: stored.text, isReference: stored.isReference, position: stored.position } : null, fields, review.at, what);
+    if (outcome.action === "created") this.plan.creates.reviews.push({ id, codeChangeId, externalId: review.externalId, ...fields });
+    else if (outcome.action === "updated") this.update("reviews", id, outcome.fields);
+    for (const rating of review.ratings) {
+      const linked = { ...rating, addressIds: rating.addresses.map((e) => referenceIds.get(e) as string), partialIds: rating.partiallyAddresses.map((e) => referenceIds.get(e) as string) };
+      this.annotation(RATING, linked, id, this.snapshot.reviewRatings, `${what}, rating by ${rating.annotator.name}`);
+    }
+    for (const grade of review.grades) this.annotation(GRADE, grade, id, this.snapshot.referenceGrades, `${what}, grade by ${grade.annotator.name}`);
+    for (const filter of review.commentFilters) this.annotation(COMMENT_FILTER, filter, id, this.snapshot.commentFilters, `${what}, comment filter by ${filter.annotator.name}`);
+  }
+
+  /** One annotation of any kind: create or update it, its history row, and a rating's links. */
+  private annotation<Input extends ClaimJudgementInput | ReviewRatingInput | ReferenceGradeInput | CommentFilterInput, Stored extends StoredAnnotation>(
+    spec: AnnotationSpec<Input, Stored>,
+    input: Input,
+    targetId: string,
+    storedRows: Map<string, Stored>,
+    what: string,
+  ): void {
+    const annotatorId = userIdOf(this.options.annotators, input.annotator);
+    const stored = storedRows.get(childKey(annotatorId, targetId));
+    const id = stored?.id ?? randomUUID();
+    const before = stored ? spec.stored(stored) : null;
+    const outcome = this.settle(spec.table, before, spec.fields(input), input.at, what);
+    if (outcome.action !== "created" && outcome.action !== "updated") return;
+    const updatedAt = input.updatedAt ?? this.options.now;
+    if (outcome.action === "created") {
+      const row = { id, annotatorId, [spec.target]: targetId, ...spec.columns(outcome.fields), createdAt: input.createdAt ?? this.options.now, updatedAt };
+      (this.plan.creates[spec.table] as Record<string, unknown>[]).push(row);
+    } else {
+      this.update(spec.table, id, { ...spec.columns(outcome.fields), version: (stored?.version ?? 0) + 1, updatedAt });
+    }
+    this.history(spec.history, id, annotatorId, outcome.action, stored && before ? { version: stored.version, value: spec.value(before) } : null, spec.value(outcome.fields));
+    if (spec.linked) this.links(id, outcome.action, before, outcome.fields);
+  }
+
+  private links(ratingId: string, action: "created" | "updated", before: Fields | null, after: Fields): void {
+    const links = ratingLinks(after);
+    if (action === "updated") {
+      const unchanged = before !== null && sameValue(ratingLinks(before), links);
+      if (unchanged) return;
+      this.plan.relinkedRatings.push(ratingId);
+    }
+    for (const link of links) this.plan.creates.reviewClaimLinks.push({ ratingId, ...link });
+  }
+
+  private history(kind: AnnotationKind, annotationId: string, userId: string, action: "created" | "updated", old: { version: number; value: JsonObject } | null, value: JsonObject): void {
+    this.plan.creates.annotationHistory.push({
+      kind,
+      annotationId,
+      userId,
+      action: action === "created" ? "CREATE" : "UPDATE",
+      baseVersion: old?.version ?? null,
+      ...(old ? { oldValue: old.value } : {}),
+      newValue: value,
+    });
+  }
+}
+
+/** The plan of one bundle against the stored rows. Pure: nothing is written. */
+export function planBundle(bundle: StudyBundle, snapshot: Snapshot, options: PlanOptions): Plan {
+  const planner = new Planner(snapshot, options);
+  bundle.pullRequests.forEach((pr) => planner.pullRequest(pr));
+  bundle.codeChanges.forEach((change) => planner.codeChange(change));
+  return planner.plan;
+}

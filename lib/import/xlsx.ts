@@ -1,0 +1,61 @@
+/** Workbook sheets as text cells (the GradedReviews benchmark ships as dataset.xlsx). */
+import ExcelJS from "exceljs";
+import type { ErrorCollector } from "./errors";
+import type { ImportFile } from "./file";
+import { checkRowShape, isBlankRow, type Sheet, type SheetRow } from "./sheet";
+
+/** A cell as the text a spreadsheet shows: numbers as written, rich text joined, formulas by result. */
+export function cellText(value: ExcelJS.CellValue): string {
+  if (value === null || value === undefined) return "";
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value !== "object") return String(value);
+  if ("richText" in value) return value.richText.map((run) => run.text).join("");
+  if ("result" in value) return cellText(value.result as ExcelJS.CellValue);
+  if ("text" in value) return String(value.text);
+  if ("error" in value) return String(value.error);
+  return "";
+}
+
+async function loadWorkbook(content: Uint8Array): Promise<ExcelJS.Workbook | null> {
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(Buffer.from(content.buffer, content.byteOffset, content.byteLength) as unknown as ExcelJS.Buffer);
+    return workbook;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads the named sheet of an .xlsx workbook. Row 1 is the header; blank rows are skipped;
+ * cells right of the header count as cells of the row (and so as a shape error).
+ */
+export async function readXlsxSheet(file: ImportFile, sheetName: string, errors: ErrorCollector): Promise<Sheet | null> {
+  if (file.content.length === 0) {
+    errors.add({ file: file.name }, undefined, "the file is empty");
+    return null;
+  }
+  const workbook = await loadWorkbook(file.content);
+  if (workbook === null) {
+    errors.add({ file: file.name }, undefined, "not an .xlsx workbook (it could not be opened as one)");
+    return null;
+  }
+  const worksheet = workbook.getWorksheet(sheetName);
+  if (!worksheet) {
+    errors.add({ file: file.name }, "sheet", `no sheet named "${sheetName}"; the workbook has ${workbook.worksheets.map((w) => `"${w.name}"`).join(", ") || "no sheets"}`);
+    return null;
+  }
+  const width = (row: ExcelJS.Row) => row.cellCount;
+  const headerRow = worksheet.getRow(1);
+  const header = Array.from({ length: width(headerRow) }, (_, i) => cellText(headerRow.getCell(i + 1).value));
+  const rows: SheetRow[] = [];
+  worksheet.eachRow({ includeEmpty: false }, (row, number) => {
+    if (number === 1) return;
+    const cells = Array.from({ length: Math.max(width(row), header.length) }, (_, i) => cellText(row.getCell(i + 1).value));
+    while (cells.length > header.length && cells[cells.length - 1] === "") cells.pop();
+    if (!isBlankRow(cells)) rows.push({ row: number, cells });
+  });
+  const sheet: Sheet = { file: file.name, header, rows };
+  checkRowShape(sheet, errors);
+  return sheet;
+}
