@@ -1,0 +1,84 @@
+/**
+ * `gradedreviews` export: the workbook layout of the GradedReviews benchmark (`dataset.xlsx`;
+ * see lib/import/gradedreviews.ts), so the benchmark's own scripts read it. Sheet 工作表1,
+ * `ID, groundTruth, relatedCode`, then per system its review and its grade column (`Grade`,
+ * `Grade.1`, … as pandas names repeated headers). Grades are one annotator's: the only
+ * grader of the study, or the one named. Written with ExcelJS's streaming writer.
+ */
+import { PassThrough } from "node:stream";
+import ExcelJS from "exceljs";
+import type { PrismaClient } from "@/lib/db/client";
+import { GRADEDREVIEWS_SHEET, REFERENCE_COLUMN } from "@/lib/import/gradedreviews";
+import type { ExportedChange } from "./study-rows";
+
+export interface GradedReviewsLayout {
+  /** Systems of the generated reviews, in review order. */
+  systems: string[];
+  /** The annotator whose grades fill the Grade columns (null: the study has no grades). */
+  graderId: string | null;
+}
+
+/** The header of the sheet: fixed columns, then each system and its grade column. */
+export function gradedReviewsHeader(systems: readonly string[]): string[] {
+  return ["ID", REFERENCE_COLUMN, "relatedCode", ...systems.flatMap((system, i) => [system, i === 0 ? "Grade" : `Grade.${i}`])];
+}
+
+/**
+ * The systems and the grader. Several graders need `annotator` (a name), since a cell holds
+ * one grade.
+ */
+export async function gradedReviewsLayout(client: PrismaClient, studyId: string, annotator?: string): Promise<GradedReviewsLayout> {
+  const systems = await client.candidateReview.groupBy({ by: ["system"], where: { codeChange: { studyId }, isReference: false }, _min: { position: true } });
+  systems.sort((a, b) => (a._min.position ?? 0) - (b._min.position ?? 0) || a.system.localeCompare(b.system));
+  const graders = await client.user.findMany({ where: { referenceGrades: { some: { candidateReview: { codeChange: { studyId } } } } }, select: { id: true, name: true }, orderBy: { name: "asc" } });
+  const named = annotator === undefined ? graders : graders.filter((g) => g.name === annotator);
+  if (annotator !== undefined && named.length === 0) throw new Error(`no grades by "${annotator}" in this study; graders: ${graders.map((g) => g.name).join(", ") || "none"}`);
+  if (named.length > 1) throw new Error(`the study has grades by ${named.map((g) => g.name).join(", ")}; choose one annotator for the Grade columns`);
+  return { systems: systems.map((s) => s.system), graderId: named[0]?.id ?? null };
+}
+
+/** IDs that are integers are written as numbers, as in the benchmark. */
+function idCell(externalId: string): string | number {
+  return /^\d{1,15}$/.test(externalId) ? Number(externalId) : externalId;
+}
+
+function rowOf(change: ExportedChange, layout: GradedReviewsLayout): (string | number | null)[] {
+  const reference = change.reviews.find((r) => r.isReference);
+  const cells: (string | number | null)[] = [idCell(change.externalId), reference?.text ?? null, change.newFile || change.diff];
+  for (const system of layout.systems) {
+    const review = change.reviews.find((r) => !r.isReference && r.system === system);
+    const grade = review?.referenceGrades.find((g) => g.annotatorId === layout.graderId);
+    cells.push(review?.text ?? null, grade?.grade ?? null);
+  }
+  return cells;
+}
+
+/** The pandas/openpyxl header style of the benchmark's file. */
+const HEADER_STYLE: Partial<ExcelJS.Style> = {
+  font: { bold: true },
+  border: { left: { style: "thin" }, right: { style: "thin" }, top: { style: "thin" }, bottom: { style: "thin" } },
+  alignment: { horizontal: "center", vertical: "top" },
+};
+
+async function writeWorkbook(stream: PassThrough, changes: AsyncIterable<ExportedChange>, layout: GradedReviewsLayout): Promise<void> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: true });
+  const sheet = workbook.addWorksheet(GRADEDREVIEWS_SHEET);
+  const header = sheet.addRow(gradedReviewsHeader(layout.systems));
+  header.eachCell((cell) => {
+    cell.style = HEADER_STYLE;
+  });
+  header.commit();
+  for await (const change of changes) sheet.addRow(rowOf(change, layout)).commit();
+  sheet.commit();
+  await workbook.commit();
+}
+
+/** The workbook's bytes as they are written. */
+export async function* gradedReviewsWorkbook(changes: AsyncIterable<ExportedChange>, layout: GradedReviewsLayout): AsyncGenerator<Uint8Array> {
+  const stream = new PassThrough();
+  const writing = writeWorkbook(stream, changes, layout).catch((error: unknown) => {
+    stream.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  for await (const chunk of stream) yield chunk as Uint8Array;
+  await writing;
+}

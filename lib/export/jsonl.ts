@@ -1,0 +1,73 @@
+/**
+ * `jsonl` export: the import format (lib/import/jsonl-schema.ts) with every annotation, one
+ * code change per line. Every line has every key, with null where a value is absent, and
+ * metadata as a JSON string, so all lines share keys and types and Hugging Face `datasets`
+ * loads the file; importing it into an empty study reproduces the study (round trip).
+ */
+import type { CodeChangeLine } from "@/lib/import/jsonl-schema";
+import type { ExportedChange, ExportedPseudoReference, ExportedReview } from "./study-rows";
+
+type Line = Required<CodeChangeLine>;
+
+const iso = (date: Date) => date.toISOString();
+const orNull = (text: string) => (text === "" ? null : text);
+
+function bookkeeping(annotation: { annotator: { id: string; name: string }; timeSpentMs: number; createdAt: Date; updatedAt: Date }) {
+  return { annotator: annotation.annotator.name, annotatorId: annotation.annotator.id, timeSpentMs: annotation.timeSpentMs, createdAt: iso(annotation.createdAt), updatedAt: iso(annotation.updatedAt) };
+}
+
+function pseudoReferenceLine(reference: ExportedPseudoReference) {
+  return {
+    id: reference.externalId,
+    text: reference.text,
+    kind: reference.kind,
+    source: reference.source,
+    position: reference.position,
+    addedBy: reference.addedBy?.name ?? null,
+    addedById: reference.addedBy?.id ?? null,
+    corrects: reference.corrects?.externalId ?? null,
+    judgements: reference.judgements.map((j) => ({ ...bookkeeping(j), code: j.code, necessary: j.necessary, errorType: j.errorType, note: j.note })),
+  };
+}
+
+function reviewLine(review: ExportedReview) {
+  return {
+    id: review.externalId,
+    system: review.system,
+    text: review.text,
+    isReference: review.isReference,
+    position: review.position,
+    ratings: review.ratings.map((r) => ({
+      ...bookkeeping(r),
+      scores: r.scores as Record<string, number>,
+      comment: r.comment,
+      addresses: r.links.filter((l) => !l.partial).map((l) => l.pseudoReference.externalId).sort(),
+      partiallyAddresses: r.links.filter((l) => l.partial).map((l) => l.pseudoReference.externalId).sort(),
+    })),
+    grades: review.referenceGrades.map((g) => ({ ...bookkeeping(g), grade: g.grade, comment: g.comment })),
+    commentFilters: review.commentFilters.map((f) => ({ ...bookkeeping(f), highQuality: f.highQuality, justification: f.justification })),
+  };
+}
+
+/** One code change as a line of the import format (without the newline). */
+export function codeChangeLine(change: ExportedChange): string {
+  const pr = change.pullRequest;
+  const line: Line = {
+    id: change.externalId,
+    pullRequest: pr && { id: pr.externalId, repository: orNull(pr.repository), title: orNull(pr.title), description: orNull(pr.description), metadata: JSON.stringify(pr.metadata) },
+    filePath: orNull(change.filePath),
+    language: change.language,
+    diff: change.diff,
+    oldFile: orNull(change.oldFile),
+    newFile: orNull(change.newFile),
+    metadata: JSON.stringify(change.metadata),
+    position: change.position,
+    pseudoReferences: change.pseudoReferences.map(pseudoReferenceLine),
+    reviews: change.reviews.map(reviewLine),
+  };
+  return JSON.stringify(line);
+}
+
+export async function* jsonlExport(changes: AsyncIterable<ExportedChange>): AsyncGenerator<string> {
+  for await (const change of changes) yield `${codeChangeLine(change)}\n`;
+}

@@ -1,0 +1,69 @@
+/**
+ * Reads a study for export page by page (code changes in study order with their
+ * pseudo-references, reviews and all annotations), so exports stream in constant memory and
+ * never hold a whole study.
+ */
+import type { Prisma, PrismaClient } from "@/lib/db/client";
+
+const ANNOTATOR = { select: { id: true, name: true } } as const;
+
+const CODE_CHANGE_INCLUDE = {
+  pullRequest: true,
+  pseudoReferences: {
+    orderBy: [{ position: "asc" }, { externalId: "asc" }],
+    include: { addedBy: ANNOTATOR, corrects: { select: { externalId: true } }, judgements: { orderBy: { createdAt: "asc" }, include: { annotator: ANNOTATOR } } },
+  },
+  reviews: {
+    orderBy: [{ position: "asc" }, { externalId: "asc" }],
+    include: {
+      ratings: { orderBy: { createdAt: "asc" }, include: { annotator: ANNOTATOR, links: { include: { pseudoReference: { select: { externalId: true } } } } } },
+      referenceGrades: { orderBy: { createdAt: "asc" }, include: { annotator: ANNOTATOR } },
+      commentFilters: { orderBy: { createdAt: "asc" }, include: { annotator: ANNOTATOR } },
+    },
+  },
+} satisfies Prisma.CodeChangeInclude;
+
+export type ExportedChange = Prisma.CodeChangeGetPayload<{ include: typeof CODE_CHANGE_INCLUDE }>;
+export type ExportedReview = ExportedChange["reviews"][number];
+export type ExportedPseudoReference = ExportedChange["pseudoReferences"][number];
+
+/** Code changes per query: a few thousand reviews and their annotations. */
+const PAGE = 200;
+
+/** The study's code changes in order (position, then external id), one page at a time. */
+export async function* studyChanges(client: PrismaClient, studyId: string): AsyncGenerator<ExportedChange> {
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await client.codeChange.findMany({
+      where: { studyId },
+      orderBy: [{ position: "asc" }, { externalId: "asc" }, { id: "asc" }],
+      include: CODE_CHANGE_INCLUDE,
+      take: PAGE,
+      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+    });
+    yield* page;
+    if (page.length < PAGE) return;
+    cursor = page[page.length - 1].id;
+  }
+}
+
+export interface StudyAnnotator {
+  id: string;
+  name: string;
+}
+
+/** Everyone who annotated anything in the study, by name. */
+export async function studyAnnotators(client: PrismaClient, studyId: string): Promise<StudyAnnotator[]> {
+  const inStudy = { codeChange: { studyId } };
+  const reviewInStudy = { candidateReview: inStudy };
+  const where = {
+    OR: [
+      { claimJudgements: { some: { pseudoReference: inStudy } } },
+      { reviewRatings: { some: reviewInStudy } },
+      { referenceGrades: { some: reviewInStudy } },
+      { commentFilters: { some: reviewInStudy } },
+      { addedReferences: { some: inStudy } },
+    ],
+  } satisfies Prisma.UserWhereInput;
+  return client.user.findMany({ where, select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] });
+}

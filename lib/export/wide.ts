@@ -1,0 +1,54 @@
+/**
+ * `wide` export (CSV or JSONL): one row per (item, question) and one column per annotator, the
+ * rating matrix from which anyone can recompute agreement (e.g. Cohen's kappa, Krippendorff's
+ * alpha) outside the product. A blank cell: that annotator did not answer.
+ */
+import { changeAnswers, type Answer } from "./answers";
+import { csvLine } from "./csv";
+import type { ExportedChange, StudyAnnotator } from "./study-rows";
+
+export const WIDE_ITEM_COLUMNS = ["task", "codeChange", "item", "itemKind", "system", "question"] as const satisfies readonly (keyof Answer)[];
+
+/** Column name of each annotator: the name, with the user id when two annotators share a name. */
+export function annotatorColumns(annotators: readonly StudyAnnotator[]): Map<string, string> {
+  const count = new Map<string, number>();
+  for (const a of annotators) count.set(a.name, (count.get(a.name) ?? 0) + 1);
+  return new Map(annotators.map((a) => [a.id, (count.get(a.name) ?? 0) > 1 ? `${a.name} (${a.id})` : a.name]));
+}
+
+interface WideRow {
+  item: Pick<Answer, (typeof WIDE_ITEM_COLUMNS)[number]>;
+  values: Map<string, string>;
+}
+
+/** The rows of one code change: answers grouped by (task, item, question) in first-seen order. */
+function wideRows(change: ExportedChange): WideRow[] {
+  const rows = new Map<string, WideRow>();
+  for (const answer of changeAnswers(change)) {
+    const key = `${answer.task}|${answer.itemKind}|${answer.item}|${answer.question}`;
+    let row = rows.get(key);
+    if (!row) {
+      row = { item: Object.fromEntries(WIDE_ITEM_COLUMNS.map((c) => [c, answer[c]])) as WideRow["item"], values: new Map() };
+      rows.set(key, row);
+    }
+    row.values.set(answer.annotatorId, answer.value);
+  }
+  return [...rows.values()];
+}
+
+export async function* wideCsv(changes: AsyncIterable<ExportedChange>, annotators: readonly StudyAnnotator[]): AsyncGenerator<string> {
+  const columns = annotatorColumns(annotators);
+  yield csvLine([...WIDE_ITEM_COLUMNS, ...columns.values()]);
+  for await (const change of changes) {
+    yield wideRows(change).map((row) => csvLine([...WIDE_ITEM_COLUMNS.map((c) => row.item[c]), ...[...columns.keys()].map((id) => row.values.get(id) ?? null)])).join("");
+  }
+}
+
+export async function* wideJsonl(changes: AsyncIterable<ExportedChange>, annotators: readonly StudyAnnotator[]): AsyncGenerator<string> {
+  const columns = annotatorColumns(annotators);
+  for await (const change of changes) {
+    yield wideRows(change)
+      .map((row) => `${JSON.stringify({ ...row.item, ...Object.fromEntries([...columns].map(([id, column]) => [column, row.values.get(id) ?? null])) })}\n`)
+      .join("");
+  }
+}
