@@ -4,6 +4,7 @@
  * embedded server.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
 import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -60,6 +61,18 @@ async function createAnnotator(page: Page, base: string, email: string) {
   await expect(page.getByRole("status")).toHaveText("Account created.");
 }
 
+/** A port nothing listens on now, so the test never meets another server. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 test.describe.configure({ timeout: 300_000 });
 
 const running: Started[] = [];
@@ -71,8 +84,8 @@ test.afterEach(async () => {
 test("the embedded default keeps every row across a restart and stops cleanly", async ({ page }) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "crjudge-restart-"));
   chmodSync(dataDir, 0o755);
-  const pgPort = 54361;
-  const port = 3201;
+  const pgPort = await freePort();
+  const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env = { CRJUDGE_DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), NEXTAUTH_URL: base };
   try {
@@ -97,12 +110,13 @@ test("the embedded default keeps every row across a restart and stops cleanly", 
 
 test("with DATABASE_URL set, npm start uses that server and starts no embedded one", async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "crjudge-external-"));
-  const port = 3202;
+  const port = await freePort();
+  const pgPort = await freePort();
   try {
-    const started = await startProduct({ DATABASE_URL: process.env.E2E_DATABASE_URL, CRJUDGE_DATA_DIR: dataDir, EMBEDDED_PG_PORT: "54362" }, port);
+    const started = await startProduct({ DATABASE_URL: process.env.E2E_DATABASE_URL, CRJUDGE_DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort) }, port);
     expect(started.output()).toContain("using DATABASE_URL");
     expect(existsSync(path.join(dataDir, "postgres"))).toBe(false);
-    expect(await canConnect(embeddedUrl(54362, "postgres"))).toBe(false);
+    expect(await canConnect(embeddedUrl(pgPort, "postgres"))).toBe(false);
     const studies = await testDb().study.count();
     expect(studies).toBeGreaterThan(0);
     expect(await stopProduct(started)).toBe(0);

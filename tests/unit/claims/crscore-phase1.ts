@@ -22,6 +22,8 @@ export interface ClaimRow {
 }
 
 export function readClaimSheet(annotator: Annotator): ClaimRow[] {
+  // Skipped suites are still collected: without the sheets there is nothing to read.
+  if (!hasPhase1) return [];
   const [header, ...rows] = parse(readFileSync(sharedPath(...file(annotator)), "utf8")) as string[][];
   const codeColumn = header.findIndex((h) => h.startsWith("Correctness"));
   const addedColumn = header.indexOf("additional claims");

@@ -17,6 +17,8 @@ let file: Record<string, unknown[]> | undefined;
 
 /** One group of metric-vectors.json, read in place. The caller states the shape of its group. */
 export function loadVectors<I, E>(group: string): Vector<I, E>[] {
+  // Skipped suites are still collected: without the file there is nothing to test.
+  if (!HAS_VECTORS) return [];
   file ??= JSON.parse(readFileSync(sharedPath("reference", "metric-vectors.json"), "utf8")) as Record<string, unknown[]>;
   const vectors = file[group];
   if (!Array.isArray(vectors) || vectors.length === 0) throw new Error(`no vectors in group ${group}`);
