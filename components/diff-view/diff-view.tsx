@@ -64,65 +64,69 @@ function GapRow({ row, onExpand }: { row: Extract<UnifiedRow, { type: "gap" }>; 
   );
 }
 
-function unifiedElement(row: UnifiedRow, i: number, onExpand: (id: string, change: Partial<Expansion> | "all") => void) {
-  if (row.type === "header")
-    return (
-      <div key={i} className="dv-h">
-        {row.text}
-      </div>
-    );
-  if (row.type === "gap") return <GapRow key={i} row={row} onExpand={onExpand} />;
+const num = (n: number | null) => (n === null ? "" : String(n));
+
+/** One unified row as HTML: the code is already escaped and highlighted by the model. */
+function unifiedLineHtml(row: Extract<UnifiedRow, { type: "line" }>): string {
   const { kind, oldNo, newNo, html } = row.row;
-  return (
-    <div key={i} className={`dv-r ${row.expanded ? "dv-e" : cls(kind)}`}>
-      <span className="dv-n">{oldNo ?? ""}</span>
-      <span className="dv-n">{newNo ?? ""}</span>
-      <span className="dv-m">{MARK[kind]}</span>
-      <span className="dv-c" dangerouslySetInnerHTML={{ __html: html }} />
-    </div>
-  );
+  const c = row.expanded ? "dv-e" : cls(kind);
+  return `<div class="dv-r ${c}"><span class="dv-n">${num(oldNo)}</span><span class="dv-n">${num(newNo)}</span><span class="dv-m">${MARK[kind]}</span><span class="dv-c">${html}</span></div>`;
 }
 
-function half(line: LineRow | null, side: "left" | "right", expanded?: boolean) {
-  if (!line)
-    return (
-      <>
-        <span className="dv-n dv-x" />
-        <span className="dv-m dv-x" />
-        <span className="dv-c dv-x" />
-      </>
-    );
+function halfHtml(line: LineRow | null, side: "left" | "right", expanded?: boolean): string {
+  if (!line) return `<span class="dv-n dv-x"></span><span class="dv-m dv-x"></span><span class="dv-c dv-x"></span>`;
   const c = expanded ? "dv-e" : cls(line.kind);
-  return (
-    <>
-      <span className={`dv-n ${c}`}>{side === "left" ? line.oldNo : line.newNo}</span>
-      <span className={`dv-m ${c}`}>{MARK[line.kind]}</span>
-      <span className={`dv-c ${c}`} dangerouslySetInnerHTML={{ __html: line.html }} />
-    </>
-  );
+  return `<span class="dv-n ${c}">${num(side === "left" ? line.oldNo : line.newNo)}</span><span class="dv-m ${c}">${MARK[line.kind]}</span><span class="dv-c ${c}">${line.html}</span>`;
 }
 
-function splitElement(row: SplitRow, i: number, onExpand: (id: string, change: Partial<Expansion> | "all") => void) {
-  if (row.type !== "pair") return unifiedElement(row, i, onExpand);
-  return (
-    <div key={i} className="dv-s">
-      {half(row.left, "left", row.expanded)}
-      {half(row.right, "right", row.expanded)}
-    </div>
-  );
+function splitLineHtml(row: Extract<SplitRow, { type: "pair" }>): string {
+  return `<div class="dv-s">${halfHtml(row.left, "left", row.expanded)}${halfHtml(row.right, "right", row.expanded)}</div>`;
+}
+
+type Block = { type: "lines"; html: string; count: number } | Exclude<UnifiedRow, { type: "line" }>;
+
+/**
+ * Runs of code lines become one HTML string per chunk (no React element per line: a 2,000-line
+ * diff is a few dozen elements to render and hydrate); headers and the interactive gap rows
+ * stay React elements between the chunks.
+ */
+function toBlocks(rows: (UnifiedRow | SplitRow)[], mode: DiffMode): Block[] {
+  const blocks: Block[] = [];
+  let html = "";
+  let count = 0;
+  const flush = () => {
+    if (count > 0) blocks.push({ type: "lines", html, count });
+    html = "";
+    count = 0;
+  };
+  for (const row of rows) {
+    if (row.type === "line" || row.type === "pair") {
+      html += mode === "unified" ? unifiedLineHtml(row as Extract<UnifiedRow, { type: "line" }>) : splitLineHtml(row as Extract<SplitRow, { type: "pair" }>);
+      if (++count === CHUNK) flush();
+    } else {
+      flush();
+      blocks.push(row);
+    }
+  }
+  flush();
+  return blocks;
 }
 
 const FileBody = memo(function FileBody({ file, mode, expansions, onExpand }: { file: FileModel; mode: DiffMode; expansions: Record<string, Expansion>; onExpand: (id: string, change: Partial<Expansion> | "all") => void }) {
-  const rows: (UnifiedRow | SplitRow)[] = mode === "unified" ? unifiedRows(file, expansions) : splitRows(file, expansions);
-  const chunks: (UnifiedRow | SplitRow)[][] = [];
-  for (let i = 0; i < rows.length; i += CHUNK) chunks.push(rows.slice(i, i + CHUNK));
+  const blocks = useMemo(() => toBlocks(mode === "unified" ? unifiedRows(file, expansions) : splitRows(file, expansions), mode), [file, mode, expansions]);
   return (
     <div data-testid="diff-body" data-mode={mode}>
-      {chunks.map((chunk, c) => (
-        <div key={c} className="dv-chunk" style={{ containIntrinsicSize: `auto ${chunk.length * ROW_PX}px` }}>
-          {chunk.map((row, i) => (mode === "unified" ? unifiedElement(row as UnifiedRow, c * CHUNK + i, onExpand) : splitElement(row as SplitRow, c * CHUNK + i, onExpand)))}
-        </div>
-      ))}
+      {blocks.map((block, i) =>
+        block.type === "lines" ? (
+          <div key={i} className="dv-chunk" style={{ containIntrinsicSize: `auto ${block.count * ROW_PX}px` }} dangerouslySetInnerHTML={{ __html: block.html }} />
+        ) : block.type === "header" ? (
+          <div key={i} className="dv-h">
+            {block.text}
+          </div>
+        ) : (
+          <GapRow key={i} row={block} onExpand={onExpand} />
+        ),
+      )}
     </div>
   );
 });
