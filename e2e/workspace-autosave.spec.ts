@@ -1,0 +1,94 @@
+/**
+ * No lost work: a save during a network cut shows "failed", is retried once the network is
+ * back and stored exactly once; a reload before the save keeps the value; two sessions of one
+ * annotator editing the same annotation get a conflict instead of an overwrite.
+ */
+import { expect, test } from "@playwright/test";
+import { signIn, testDb } from "./fixtures";
+import { assignmentFor, demoChange, expectSaved, gotoWorkspace, keys, openWorkspace } from "./workspace-fixtures";
+
+test("network cut during a save: failed state, restored, the value stored once", async ({ page }) => {
+  const change = await demoChange({ index: 3 });
+  const a = await assignmentFor("netcut", "REFERENCE_GRADING", change.id);
+  await openWorkspace(page, a);
+  let attempts = 0;
+  await page.route("**/api/annotations", (route) => {
+    attempts++;
+    return route.abort("internetdisconnected");
+  });
+  await keys(page, "3");
+  await expect(page.getByTestId("save-status")).toHaveAttribute("data-state", "failed");
+  await expect(page.getByTestId("save-status")).toContainText("retrying");
+  expect(await testDb().referenceGrade.count({ where: { annotatorId: a.userId } })).toBe(0);
+  // the unsaved value is kept in the page and in local storage meanwhile
+  const drafts = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("crjudge:drafts:")).map((k) => localStorage.getItem(k)));
+  expect(drafts.join()).toContain('"grade":3');
+  await expect.poll(() => attempts).toBeGreaterThanOrEqual(2);
+
+  await page.unroute("**/api/annotations");
+  await expectSaved(page);
+  const grades = await testDb().referenceGrade.findMany({ where: { annotatorId: a.userId } });
+  expect(grades).toHaveLength(1);
+  expect(grades[0]).toMatchObject({ grade: 3, version: 1 });
+  const history = await testDb().annotationHistory.findMany({ where: { kind: "REFERENCE_GRADE", annotationId: grades[0].id } });
+  expect(history.map((h) => h.action)).toEqual(["CREATE"]);
+  expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("crjudge:drafts:")).length)).toBe(0);
+});
+
+test("a reload before the save keeps the unsaved value and saves it", async ({ page }) => {
+  const change = await demoChange({ index: 4 });
+  const a = await assignmentFor("reload", "COMMENT_FILTERING", change.id);
+  await openWorkspace(page, a);
+  // hold every save so the reload certainly comes first
+  await page.route("**/api/annotations", () => undefined);
+  await keys(page, "1", "m");
+  await page.keyboard.type("kept across the reload");
+  await page.unroute("**/api/annotations");
+  await page.reload();
+  await expect(page.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
+  const first = page.getByTestId("review").first();
+  await expect(first.getByRole("radio", { name: "1 High quality" })).toHaveAttribute("aria-checked", "true");
+  await expect(first.getByRole("textbox")).toHaveValue("kept across the reload");
+  await expectSaved(page);
+  const labels = await testDb().commentFilterLabel.findMany({ where: { annotatorId: a.userId } });
+  expect(labels).toHaveLength(1);
+  expect(labels[0]).toMatchObject({ highQuality: true, justification: "kept across the reload" });
+});
+
+test("two sessions of one annotator: the second save is refused with both values shown, history holds both", async ({ browser }) => {
+  const change = await demoChange({ index: 5 });
+  const a = await assignmentFor("conflict", "REFERENCE_GRADING", change.id);
+  const contextA = await browser.newContext();
+  const contextB = await browser.newContext();
+  const pageA = await contextA.newPage();
+  const pageB = await contextB.newPage();
+  await signIn(pageA, a.account);
+  await signIn(pageB, a.account);
+  await gotoWorkspace(pageA, a.assignmentId);
+  await gotoWorkspace(pageB, a.assignmentId);
+
+  await keys(pageA, "3");
+  await expectSaved(pageA);
+  await keys(pageB, "5");
+  await expect(pageB.getByTestId("save-status")).toHaveAttribute("data-state", "conflict");
+  const conflict = pageB.getByTestId("conflict");
+  await expect(conflict).toBeVisible();
+  await expect(conflict.getByTestId("conflict-stored")).toHaveText(/grade 3/);
+  await expect(conflict.getByTestId("conflict-mine")).toHaveText(/grade 5/);
+
+  const grade = await testDb().referenceGrade.findFirstOrThrow({ where: { annotatorId: a.userId } });
+  expect(grade).toMatchObject({ grade: 3, version: 1 });
+  const history = await testDb().annotationHistory.findMany({ where: { kind: "REFERENCE_GRADE", annotationId: grade.id }, orderBy: { id: "asc" } });
+  expect(history.map((h) => [h.action, (h.newValue as { grade: number }).grade])).toEqual([
+    ["CREATE", 3],
+    ["CONFLICT", 5],
+  ]);
+  expect(history[1].oldValue).toMatchObject({ grade: 3 });
+
+  // the annotator decides: keep theirs over the stored value
+  await conflict.getByRole("button", { name: /Keep mine/ }).click();
+  await expectSaved(pageB);
+  expect(await testDb().referenceGrade.findFirstOrThrow({ where: { annotatorId: a.userId } })).toMatchObject({ grade: 5, version: 2 });
+  await contextA.close();
+  await contextB.close();
+});

@@ -1,0 +1,171 @@
+/**
+ * Each of the four tasks done with the keyboard alone, then the stored values checked in the
+ * database (CRScore stage 1 and 2, GradedReviews grading, c-CRAB comment filtering).
+ */
+import { expect, test } from "@playwright/test";
+import { stage2FromConsolidation, stage2FromOwnJudgements } from "@/lib/annotation/stage2";
+import { testDb } from "./fixtures";
+import { assignmentFor, demoChange, expectSaved, keys, openWorkspace } from "./workspace-fixtures";
+
+test("claim verification with the keyboard: codes, error type, note, correction, unnecessary, missing claim, submit", async ({ page }) => {
+  const change = await demoChange({ mostClaims: true });
+  const claims = change.pseudoReferences.filter((r) => r.kind === "CLAIM" || r.kind === "IMPLICATION").sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
+  expect(claims.length).toBeGreaterThanOrEqual(5);
+  const a = await assignmentFor("claims", "CLAIM_VERIFICATION", change.id);
+  await openWorkspace(page, a);
+
+  // the shortcut overlay and the guidelines panel are one key away
+  await keys(page, "?");
+  await expect(page.getByTestId("shortcuts")).toBeVisible();
+  await keys(page, "Escape");
+  await expect(page.getByTestId("shortcuts")).toBeHidden();
+  await keys(page, "g");
+  await expect(page.getByTestId("guidelines")).toBeVisible();
+  await keys(page, "g");
+  await expect(page.getByTestId("guidelines")).toBeHidden();
+
+  const claimCards = page.getByTestId("claim");
+  await keys(page, "1", "j", "0", "e", "2", "m");
+  const note = page.getByLabel("Note on claim 2");
+  await expect(note).toBeFocused();
+  // single-key shortcuts do not fire while typing
+  await page.keyboard.type("misreads the loop; j k n g 1 0 are just text");
+  await keys(page, "Escape");
+  await expect(claimCards.nth(1)).toHaveAttribute("aria-current", "true");
+  await expect(claimCards.nth(1)).toHaveAttribute("data-code", "INCORRECT");
+  await keys(page, "r");
+  const correction = page.getByLabel("Correction of claim 2");
+  await expect(correction).toBeFocused();
+  await keys(page, "Control+a");
+  await page.keyboard.type("The corrected claim");
+  await keys(page, "Enter", "Escape");
+  await keys(page, "j", "-", "1", "u", "j", "2", "j", "-", "2");
+  for (let i = 5; i < claims.length; i++) await keys(page, "j", "1");
+  await keys(page, "a");
+  await expect(page.getByLabel("Add a missing claim")).toBeFocused();
+  await page.keyboard.type("A claim the model missed");
+  await keys(page, "Enter");
+  await expect(page.getByTestId("added-claim")).toHaveCount(1);
+  await expectSaved(page);
+  await keys(page, "Control+Enter");
+  await expect(page).toHaveURL(/\/annotate$/);
+
+  const db = testDb();
+  const judgements = await db.claimJudgement.findMany({ where: { annotatorId: a.userId } });
+  const byClaim = new Map(judgements.map((j) => [j.pseudoReferenceId, j]));
+  const expected = ["CORRECT", "INCORRECT", "UNVERIFIABLE", "AMBIGUOUS", "INCOMPLETE", ...claims.slice(5).map(() => "CORRECT")];
+  expect(claims.map((c) => byClaim.get(c.id)?.code)).toEqual(expected);
+  expect(byClaim.get(claims[1].id)).toMatchObject({ errorType: "OVER_GENERALIZATION", note: "misreads the loop; j k n g 1 0 are just text" });
+  expect(byClaim.get(claims[2].id)?.necessary).toBe(false);
+  const added = await db.pseudoReference.findMany({ where: { addedById: a.userId }, orderBy: { position: "asc" } });
+  expect(added.map((r) => [r.kind, r.text, r.correctsId])).toEqual([
+    ["ANNOTATOR_ADDED", "The corrected claim", claims[1].id],
+    ["ANNOTATOR_ADDED", "A claim the model missed", null],
+  ]);
+  const assignment = await db.assignment.findUniqueOrThrow({ where: { id: a.assignmentId } });
+  expect(assignment.status).toBe("DONE");
+  expect(await db.annotationHistory.count({ where: { userId: a.userId, kind: "CLAIM_JUDGEMENT", action: "CREATE" } })).toBe(claims.length);
+  expect(await db.annotationHistory.count({ where: { userId: a.userId, kind: "PSEUDO_REFERENCE", action: "CREATE" } })).toBe(2);
+  // active time was recorded for the item
+  await expect.poll(async () => (await db.assignment.findUniqueOrThrow({ where: { id: a.assignmentId } })).timeSpentMs).toBeGreaterThan(0);
+});
+
+test("review rating with the keyboard: addressed and partly addressed pseudo-references, three Likert scores per review", async ({ page }) => {
+  const change = await demoChange({ index: 0 });
+  const a = await assignmentFor("rating", "REVIEW_RATING", change.id);
+  await openWorkspace(page, a);
+  const reviews = page.getByTestId("review");
+  const count = await reviews.count();
+  expect(count).toBe(change.reviews.length);
+  // system names are hidden (the demo study hides them)
+  const systems = [...new Set(change.reviews.map((r) => r.system))];
+  for (let i = 0; i < count; i++) {
+    const header = await reviews.nth(i).locator("h3").locator("..").innerText();
+    for (const system of systems) expect(header).not.toContain(system);
+  }
+  for (let i = 0; i < count; i++) {
+    await keys(page, "x", "l", "p", "4", "3", "3");
+    if (i < count - 1) await keys(page, "j");
+  }
+  await expectSaved(page);
+  await keys(page, "Control+Enter");
+  await expect(page).toHaveURL(/\/annotate$/);
+
+  const db = testDb();
+  const refs = await db.pseudoReference.findMany({ where: { codeChangeId: change.id } });
+  const current = await db.codeChange.findUniqueOrThrow({ where: { id: change.id } });
+  const decisions = await db.consolidationDecision.findMany({ where: { codeChangeId: change.id } });
+  const set = current.consolidatedAt ? stage2FromConsolidation(refs, new Map(decisions.map((d) => [d.pseudoReferenceId, d]))) : stage2FromOwnJudgements(refs, new Map(), a.userId);
+  const ratings = await db.reviewRating.findMany({ where: { annotatorId: a.userId }, include: { links: true } });
+  expect(ratings).toHaveLength(count);
+  for (const rating of ratings) {
+    expect(rating.scores).toEqual({ conciseness: 4, comprehensiveness: 3, relevance: 3 });
+    expect(rating.links.map((l) => [l.pseudoReferenceId, l.partial]).sort()).toEqual(
+      [
+        [set[0].id, false],
+        [set[1].id, true],
+      ].sort(),
+    );
+  }
+  expect((await db.assignment.findUniqueOrThrow({ where: { id: a.assignmentId } })).status).toBe("DONE");
+});
+
+test("reference-based grading with the keyboard: a grade per generated review and a comment", async ({ page }) => {
+  const change = await demoChange({ index: 1 });
+  const generated = change.reviews.filter((r) => !r.isReference);
+  const a = await assignmentFor("grading", "REFERENCE_GRADING", change.id);
+  await openWorkspace(page, a);
+  await expect(page.getByRole("region", { name: "Reference review" })).toContainText(change.reviews.find((r) => r.isReference)!.text.slice(0, 30));
+  const reviews = page.getByTestId("review");
+  await expect(reviews).toHaveCount(generated.length);
+  const grades: number[] = [];
+  for (let i = 0; i < generated.length; i++) {
+    const grade = (i % 5) + 1;
+    grades.push(grade);
+    await keys(page, String(grade));
+    if (i === 0) {
+      await keys(page, "m");
+      await expect(page.getByLabel("Comment on Review A")).toBeFocused();
+      await page.keyboard.type("same point, other words");
+      await keys(page, "Escape");
+    }
+    if (i < generated.length - 1) await keys(page, "j");
+  }
+  await expectSaved(page);
+  // the order on screen is the annotator's shuffle: read it back to match grades to reviews
+  const shown = await reviews.evaluateAll((els) => els.map((el) => el.querySelector("[aria-checked=true]")?.textContent ?? ""));
+  expect(shown.map(Number)).toEqual(grades);
+  await keys(page, "Control+Enter");
+  await expect(page).toHaveURL(/\/annotate$/);
+
+  const stored = await testDb().referenceGrade.findMany({ where: { annotatorId: a.userId } });
+  expect(stored.map((g) => g.grade).sort()).toEqual(grades.slice().sort());
+  expect(stored.filter((g) => g.comment === "same point, other words")).toHaveLength(1);
+  expect(stored.find((g) => g.comment)!.grade).toBe(1);
+  expect((await testDb().assignment.findUniqueOrThrow({ where: { id: a.assignmentId } })).status).toBe("DONE");
+});
+
+test("comment filtering with the keyboard: high or low quality with a justification", async ({ page }) => {
+  const change = await demoChange({ index: 2 });
+  const a = await assignmentFor("filtering", "COMMENT_FILTERING", change.id);
+  await openWorkspace(page, a);
+  const reviews = page.getByTestId("review");
+  const count = await reviews.count();
+  expect(count).toBe(change.reviews.length);
+  for (let i = 0; i < count; i++) {
+    await keys(page, i % 2 === 0 ? "1" : "0", "m");
+    await page.keyboard.type(`reason ${i}`);
+    await keys(page, "Escape");
+    if (i < count - 1) await keys(page, "j");
+  }
+  await expectSaved(page);
+  await keys(page, "Control+Enter");
+  await expect(page).toHaveURL(/\/annotate$/);
+  const labels = await testDb().commentFilterLabel.findMany({ where: { annotatorId: a.userId } });
+  expect(labels).toHaveLength(count);
+  for (const label of labels) {
+    const i = Number(label.justification.replace("reason ", ""));
+    expect(label.highQuality).toBe(i % 2 === 0);
+  }
+  expect((await testDb().assignment.findUniqueOrThrow({ where: { id: a.assignmentId } })).status).toBe("DONE");
+});
