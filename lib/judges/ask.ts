@@ -1,0 +1,29 @@
+/** Asking a model for a score, re-asking when the answer cannot be read (GradedReviews §5.2, fourth measure). */
+import type { ChatClient } from "./client";
+import { JudgeParseError } from "./errors";
+import type { ChatMessage } from "./types";
+
+/** Every answer received, and the parsed value of the last one when it could be read. */
+export type Asked<T> = { ok: true; value: T; outputs: string[] } | { ok: false; error: string; outputs: string[] };
+
+/**
+ * Sends `messages` until `parse` accepts the answer, at most `attempts` times. Parse failures
+ * (JudgeParseError) are re-asked and finally reported in the result; transport failures
+ * (LlmRequestError, after the client's own retries) and aborts are thrown.
+ */
+export async function askParsed<T>(client: ChatClient, messages: readonly ChatMessage[], parse: (text: string) => T, attempts: number, signal?: AbortSignal): Promise<Asked<T>> {
+  if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError(`attempts must be a positive integer, got ${attempts}`);
+  const outputs: string[] = [];
+  let error = "";
+  for (let i = 0; i < attempts; i++) {
+    const { content } = await client.complete({ messages, signal });
+    outputs.push(content);
+    try {
+      return { ok: true, value: parse(content), outputs };
+    } catch (e) {
+      if (!(e instanceof JudgeParseError)) throw e;
+      error = e.message;
+    }
+  }
+  return { ok: false, error, outputs };
+}

@@ -1,0 +1,23 @@
+/**
+ * LLM-judge metrics for code review comments: GradedReviews LLM-based Scoring (§5.2), over an
+ * OpenAI-compatible chat-completions client. No offline judge: without LLM_URL every entry
+ * point that needs the model throws LlmNotConfiguredError.
+ */
+export type { ChatMessage, JsonObject, JsonValue, JudgeContext, JudgeResult, Scale } from "./types";
+export { FIVE_POINT } from "./types";
+export { JudgeParseError, LlmNotConfiguredError, LlmRequestError } from "./errors";
+export { chatCompletionsEndpoint, llmJudgeAvailability, resolveLlmConfig, type Env, type LlmConfig, type LlmSettings } from "./config";
+export { createLimiter, type Limiter } from "./limiter";
+export { backoffDelay, createChatClient, parseRetryAfter, type ChatClient, type ChatClientOptions, type ChatCompletion, type ChatRequest } from "./client";
+export { GRADE_1_5, PERCENT, parseJsonScore, parseScore, type ScoreRange } from "./parse";
+export { askParsed, type Asked } from "./ask";
+export {
+  aggregateTrialGrades,
+  capModelGrade,
+  gradeAgainstReference,
+  gradedReviewsMessages,
+  GRADEDREVIEWS_CRITERIA,
+  GRADEDREVIEWS_PROMPT_VERSION,
+  type GradedReviewsInput,
+  type GradedReviewsOptions,
+} from "./gradedreviews";

@@ -1,0 +1,96 @@
+/**
+ * A chat-completions server on 127.0.0.1 (random port) for the judge tests: records every
+ * request and answers as the test's handler says (content, an HTTP error, or a delay).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ChatMessage } from "@/lib/judges";
+
+export interface ReceivedRequest {
+  path: string;
+  authorization: string | undefined;
+  model: string;
+  messages: ChatMessage[];
+  temperature: number | undefined;
+  maxTokens: number | undefined;
+}
+
+/** `content` → 200 completion; `status` → that status with `body`; `delayMs` waits before answering; `raw` → 200 with that body. */
+export interface Reply {
+  content?: string | null;
+  status?: number;
+  body?: string;
+  headers?: Record<string, string>;
+  delayMs?: number;
+  raw?: string;
+}
+
+export type Handler = (request: ReceivedRequest, index: number) => Reply;
+
+export interface FakeLlm {
+  /** Base URL without /v1. */
+  url: string;
+  requests: ReceivedRequest[];
+  /** Most requests the server held at once. */
+  maxInFlight: number;
+  handle(handler: Handler): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export const userText = (r: ReceivedRequest) => r.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+
+export async function startFakeLlm(): Promise<FakeLlm> {
+  let handler: Handler = () => ({ content: "3" });
+  // Requests still sleeping from an earlier test do not count towards the current test's in-flight figure.
+  let generation = 0;
+  let inFlight = 0;
+  const fake: FakeLlm = {
+    url: "",
+    requests: [],
+    maxInFlight: 0,
+    handle: (h) => void (handler = h),
+    reset: () => {
+      generation++;
+      inFlight = 0;
+      fake.requests.length = 0;
+      fake.maxInFlight = 0;
+      handler = () => ({ content: "3" });
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+
+  async function respond(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let text = "";
+    for await (const chunk of req) text += chunk;
+    const body = JSON.parse(text) as { model: string; messages: ChatMessage[]; temperature?: number; max_tokens?: number };
+    const request: ReceivedRequest = { path: req.url ?? "", authorization: req.headers.authorization, model: body.model, messages: body.messages, temperature: body.temperature, maxTokens: body.max_tokens };
+    const index = fake.requests.push(request) - 1;
+    const mine = generation;
+    inFlight++;
+    fake.maxInFlight = Math.max(fake.maxInFlight, inFlight);
+    try {
+      const reply = handler(request, index);
+      if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+      if (res.destroyed) return;
+      if (reply.status !== undefined && reply.status !== 200) {
+        res.writeHead(reply.status, { "content-type": "text/plain", ...reply.headers }).end(reply.body ?? "");
+      } else if (reply.raw !== undefined) {
+        res.writeHead(200, { "content-type": "application/json" }).end(reply.raw);
+      } else {
+        const completion = { id: `c${index}`, object: "chat.completion", model: `${body.model}-served`, choices: [{ index: 0, message: { role: "assistant", content: reply.content ?? null }, finish_reason: "stop" }] };
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(completion));
+      }
+    } finally {
+      if (mine === generation) inFlight--;
+    }
+  }
+
+  const server = createServer((req, res) => void respond(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return fake;
+}
