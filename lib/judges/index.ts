@@ -1,6 +1,6 @@
 /**
- * LLM-judge metrics for code review comments: GradedReviews LLM-based Scoring (§5.2), over an
- * OpenAI-compatible chat-completions client. No offline judge: without LLM_URL every entry
+ * LLM-judge metrics for code review comments: GradedReviews LLM-based Scoring (§5.2), SWE-Judge
+ * (strategies, team selection, scale mapping), over an OpenAI-compatible chat-completions client. No offline judge: without LLM_URL every entry
  * point that needs the model throws LlmNotConfiguredError.
  */
 export type { ChatMessage, JsonObject, JsonValue, JudgeContext, JudgeResult, Scale } from "./types";
@@ -21,3 +21,32 @@ export {
   type GradedReviewsInput,
   type GradedReviewsOptions,
 } from "./gradedreviews";
+export {
+  directAssessMessages,
+  equivalenceMessages,
+  generateTestsMessages,
+  keyPointsCoverageMessages,
+  keyPointsMessages,
+  passTestsMessages,
+  rethinkMessages,
+  SWE_JUDGE_PROMPT_VERSION,
+  SWE_STRATEGIES,
+  SWE_STRATEGY_LABELS,
+  type SweJudgeInput,
+  type SweStrategy,
+} from "./swe-judge-prompts";
+export {
+  averagedCorrelation,
+  calibrationSample,
+  candidateTeams,
+  ensembleScore,
+  mapToScale,
+  selectTeam,
+  toScalePoint,
+  type AnnotatedSample,
+  type Correlations,
+  type StrategyScores,
+  type TeamSelection,
+  type TeamTrial,
+} from "./swe-judge-team";
+export { calibrateSweJudge, runStrategies, sweJudgeScore, type Calibration, type CalibrationItem, type StepCache, type StrategyRun, type SweRunOptions } from "./swe-judge";
