@@ -1,6 +1,7 @@
 /**
  * LLM-judge metrics for code review comments: GradedReviews LLM-based Scoring (§5.2), SWE-Judge
- * (strategies, team selection, scale mapping), over an OpenAI-compatible chat-completions client. No offline judge: without LLM_URL every entry
+ * (strategies, team selection, scale mapping) and CRScore's LaaJ baseline (D.4), over an
+ * OpenAI-compatible chat-completions client. No offline judge: without LLM_URL every entry
  * point that needs the model throws LlmNotConfiguredError.
  */
 export type { ChatMessage, JsonObject, JsonValue, JudgeContext, JudgeResult, Scale } from "./types";
@@ -50,3 +51,16 @@ export {
   type TeamTrial,
 } from "./swe-judge-team";
 export { calibrateSweJudge, runStrategies, sweJudgeScore, type Calibration, type CalibrationItem, type StepCache, type StrategyRun, type SweRunOptions } from "./swe-judge";
+export { CRSCORE_DIMENSIONS, CRSCORE_JUDGE_PROMPT_VERSION, crscoreJudgeMessages, rateReviewDimension, type CrscoreDimension, type CrscoreJudgeInput } from "./crscore-judge";
+export {
+  createJudgeMetric,
+  crscoreJudgeMetric,
+  gradedReviewsMetric,
+  JUDGE_METRIC_NAMES,
+  sweJudgeMetric,
+  type GradedReviewsMetricOptions,
+  type JudgeMetric,
+  type JudgeMetricName,
+  type JudgeMetricOptions,
+  type SweJudgeMetricOptions,
+} from "./metrics";
