@@ -21,8 +21,8 @@ export const PERCENT: ScoreRange = { min: 0, max: 100, integer: false };
 /** A number standing alone: not inside a word (P1a, gpt-4o), an identifier, a version or a range's second end. */
 const NUMBER = String.raw`-?\d+(?:\.\d+)?(?![\w]|\.\d)`;
 const STANDALONE = new RegExp(String.raw`(?<![\w.\-])${NUMBER}`, "g");
-/** "Score: 4", "grade = 4", "rating is **4**", "Grade=4". */
-const LABELLED = new RegExp(String.raw`\b(?:score|grade|rating)\b\s*(?:[:=]|is)?\s*\**\s*(${NUMBER})`, "gi");
+/** "Score: 4", "grade = 4", "rating is **4**", "Grade=4", `"score": 4`. */
+const LABELLED = new RegExp(String.raw`\b(?:score|grade|rating)\b["']?\s*(?:[:=]|is)?\s*\**\s*(${NUMBER})`, "gi");
 
 const inRange = (value: number, range: ScoreRange) => Number.isFinite(value) && value >= range.min && value <= range.max && (!range.integer || Number.isInteger(value));
 

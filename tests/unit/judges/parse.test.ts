@@ -14,6 +14,7 @@ describe("parseScore", () => {
     ["4.0", 4],
     ["Criteria 1-5 apply; grade: 2", 2],
     ["Grade: 7 is impossible, so 2", 2],
+    ['Criteria 1 to 5 considered. {"grade": 4}', 4],
   ])("1-5: %j → %d", (text, expected) => {
     expect(parseScore(text, GRADE_1_5)).toBe(expected);
   });
