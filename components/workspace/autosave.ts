@@ -220,6 +220,18 @@ export class AutosaveStore {
     await Promise.all(sends);
   }
 
+  /** Drops unsaved values the server refused for good (e.g. a claim that no longer exists). */
+  discardRefused(): void {
+    for (const e of this.entries.values()) {
+      if (e.status !== "error") continue;
+      e.local = undefined;
+      e.status = "idle";
+      e.message = undefined;
+    }
+    this.persist();
+    this.emit();
+  }
+
   retryNow(): void {
     for (const e of this.entries.values()) if (e.status === "error" && e.local !== undefined) e.status = this.validate(e) ? "pending" : "invalid";
     this.failures = 0;

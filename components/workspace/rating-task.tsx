@@ -27,7 +27,13 @@ export function RatingTask({ data, store, handle, onTarget }: TaskProps) {
   const [field, setField] = useState(0);
   const comments = useRef(new Map<string, HTMLTextAreaElement>());
 
-  const value = (id: string) => store.value<ReviewRatingValue>("rating", id) ?? emptyReviewRating();
+  // Links to pseudo-references no longer in the stage-2 set (e.g. dropped by a later
+  // consolidation) are left out, so the next save does not send them.
+  const inSet = new Set(references.map((r) => r.id));
+  const value = (id: string): ReviewRatingValue => {
+    const v = store.value<ReviewRatingValue>("rating", id) ?? emptyReviewRating();
+    return v.links.every((l) => inSet.has(l.pseudoReferenceId)) ? v : { ...v, links: v.links.filter((l) => inSet.has(l.pseudoReferenceId)) };
+  };
   const update = (id: string, next: ReviewRatingValue) => store.set("rating", id, next);
   const setScore = (id: string, dim: string, score: number) => {
     const v = value(id);

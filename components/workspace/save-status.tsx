@@ -23,7 +23,7 @@ const STYLE: Record<OverallStatus, string> = {
 };
 
 /** The visible saving / saved / failed state of the autosave. */
-export function SaveStatus({ status, detail, onRetry }: { status: OverallStatus; detail?: string; onRetry: () => void }) {
+export function SaveStatus({ status, detail, onRetry, onDiscard }: { status: OverallStatus; detail?: string; onRetry: () => void; onDiscard: () => void }) {
   return (
     <span className={`inline-flex items-center gap-2 rounded px-2 py-0.5 text-sm ${STYLE[status]}`} role="status" aria-live="polite" data-testid="save-status" data-state={status}>
       {TEXT[status]}
@@ -31,6 +31,11 @@ export function SaveStatus({ status, detail, onRetry }: { status: OverallStatus;
       {(status === "failed" || status === "error") && (
         <button type="button" onClick={onRetry} className="underline">
           retry now
+        </button>
+      )}
+      {status === "error" && (
+        <button type="button" onClick={onDiscard} className="underline">
+          discard the refused change
         </button>
       )}
     </span>

@@ -175,3 +175,26 @@ describe("autosave", () => {
     expect(store.entry("claim", "c1")!.message).toMatch(/No such assignment/);
   });
 });
+
+describe("autosave: refused changes", () => {
+  test("can be discarded so the page is not stuck", async () => {
+    vi.useFakeTimers();
+    const storage = memoryStorage();
+    const store = new AutosaveStore({
+      assignmentId: "a1",
+      storageKey: "d",
+      storage,
+      fetch: (async () => new Response(JSON.stringify({ error: "No such claim in this item." }), { status: 404 })) as typeof fetch,
+      debounceMs: 10,
+    });
+    store.register("claim", "gone", null);
+    store.set("claim", "gone", value("CORRECT"));
+    await vi.advanceTimersByTimeAsync(50);
+    expect(store.overall()).toBe("error");
+    store.discardRefused();
+    expect(store.overall()).toBe("idle");
+    expect(store.isSettled()).toBe(true);
+    expect(storage.data.has("d")).toBe(false);
+    vi.useRealTimers();
+  });
+});
