@@ -6,7 +6,7 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 
-const vitest = "test-results/vitest.json";
+const vitest = ".test-reports/vitest.json";
 if (existsSync(vitest)) {
   const report = JSON.parse(readFileSync(vitest, "utf8"));
   passed += report.numPassedTests;
@@ -14,7 +14,7 @@ if (existsSync(vitest)) {
   skipped += report.numPendingTests + report.numTodoTests;
 } else failed += 1;
 
-const playwright = "test-results/playwright.json";
+const playwright = ".test-reports/playwright.json";
 if (existsSync(playwright)) {
   const { stats } = JSON.parse(readFileSync(playwright, "utf8"));
   passed += stats.expected + stats.flaky;
@@ -22,7 +22,7 @@ if (existsSync(playwright)) {
   skipped += stats.skipped;
 } else failed += 1;
 
-for (const stage of ["typecheck", "lint"]) if (existsSync(`test-results/${stage}.failed`)) failed += 1;
+for (const stage of ["typecheck", "lint"]) if (existsSync(`.test-reports/${stage}.failed`)) failed += 1;
 
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed > 0 ? 1 : 0);
