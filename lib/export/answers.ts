@@ -6,6 +6,7 @@
  */
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { numberOfClaimCode } from "@/lib/import/claim-codes";
+import { orderedScores } from "./scores";
 import type { ExportedChange } from "./study-rows";
 
 export interface Answer {
@@ -45,8 +46,8 @@ function answersOf(item: ItemFields, annotation: Annotation, questions: [string,
 
 const nonEmpty = (text: string) => (text === "" ? null : text);
 
-/** Every answer of one code change, in item order. */
-export function changeAnswers(change: ExportedChange): Answer[] {
+/** Every answer of one code change, in item order; Likert questions in the study's dimension order. */
+export function changeAnswers(change: ExportedChange, dimensions: readonly string[]): Answer[] {
   const answers: Answer[] = [];
   const codeChange = change.externalId;
   for (const reference of change.pseudoReferences) {
@@ -66,7 +67,7 @@ export function changeAnswers(change: ExportedChange): Answer[] {
     const item = (task: TaskType): ItemFields => ({ task, codeChange, item: review.externalId, itemKind: "review", system: review.system });
     for (const r of review.ratings) {
       const links = (partial: boolean) => r.links.filter((l) => l.partial === partial).map((l) => l.pseudoReference.externalId).sort().join(";");
-      const scores = Object.entries(r.scores as Record<string, number>).map(([dimension, score]): [string, string] => [dimension, String(score)]);
+      const scores = orderedScores(r.scores, dimensions).map(([dimension, score]): [string, string] => [dimension, String(score)]);
       answers.push(...answersOf(item("REVIEW_RATING"), r, [...scores, ["addresses", links(false)], ["partiallyAddresses", links(true)], ["comment", nonEmpty(r.comment)]]));
     }
     for (const g of review.referenceGrades) answers.push(...answersOf(item("REFERENCE_GRADING"), g, [["grade", String(g.grade)], ["comment", nonEmpty(g.comment)]]));

@@ -55,22 +55,24 @@ export interface ExportRequest {
  * with an error status.
  */
 export async function* streamExport(request: ExportRequest, client: PrismaClient = db): AsyncGenerator<string | Uint8Array> {
+  const study = await client.study.findUniqueOrThrow({ where: { id: request.studyId }, select: { likertDimensions: true } });
+  const dimensions = study.likertDimensions;
   const changes = studyChanges(client, request.studyId);
   switch (request.format) {
     case "jsonl":
-      yield* jsonlExport(changes);
+      yield* jsonlExport(changes, dimensions);
       return;
     case "long-csv":
-      yield* longCsv(changes);
+      yield* longCsv(changes, dimensions);
       return;
     case "long-jsonl":
-      yield* longJsonl(changes);
+      yield* longJsonl(changes, dimensions);
       return;
     case "wide-csv":
-      yield* wideCsv(changes, await studyAnnotators(client, request.studyId));
+      yield* wideCsv(changes, dimensions, await studyAnnotators(client, request.studyId));
       return;
     case "wide-jsonl":
-      yield* wideJsonl(changes, await studyAnnotators(client, request.studyId));
+      yield* wideJsonl(changes, dimensions, await studyAnnotators(client, request.studyId));
       return;
     case "gradedreviews":
       yield* gradedReviewsWorkbook(changes, await gradedReviewsLayout(client, request.studyId, request.annotator));

@@ -5,6 +5,7 @@
  * loads the file; importing it into an empty study reproduces the study (round trip).
  */
 import type { CodeChangeLine } from "@/lib/import/jsonl-schema";
+import { orderedScores } from "./scores";
 import type { ExportedChange, ExportedPseudoReference, ExportedReview } from "./study-rows";
 
 type Line = Required<CodeChangeLine>;
@@ -30,7 +31,7 @@ function pseudoReferenceLine(reference: ExportedPseudoReference) {
   };
 }
 
-function reviewLine(review: ExportedReview) {
+function reviewLine(review: ExportedReview, dimensions: readonly string[]) {
   return {
     id: review.externalId,
     system: review.system,
@@ -39,7 +40,7 @@ function reviewLine(review: ExportedReview) {
     position: review.position,
     ratings: review.ratings.map((r) => ({
       ...bookkeeping(r),
-      scores: r.scores as Record<string, number>,
+      scores: Object.fromEntries(orderedScores(r.scores, dimensions)),
       comment: r.comment,
       addresses: r.links.filter((l) => !l.partial).map((l) => l.pseudoReference.externalId).sort(),
       partiallyAddresses: r.links.filter((l) => l.partial).map((l) => l.pseudoReference.externalId).sort(),
@@ -50,7 +51,7 @@ function reviewLine(review: ExportedReview) {
 }
 
 /** One code change as a line of the import format (without the newline). */
-export function codeChangeLine(change: ExportedChange): string {
+export function codeChangeLine(change: ExportedChange, dimensions: readonly string[]): string {
   const pr = change.pullRequest;
   const line: Line = {
     id: change.externalId,
@@ -63,11 +64,11 @@ export function codeChangeLine(change: ExportedChange): string {
     metadata: JSON.stringify(change.metadata),
     position: change.position,
     pseudoReferences: change.pseudoReferences.map(pseudoReferenceLine),
-    reviews: change.reviews.map(reviewLine),
+    reviews: change.reviews.map((review) => reviewLine(review, dimensions)),
   };
   return JSON.stringify(line);
 }
 
-export async function* jsonlExport(changes: AsyncIterable<ExportedChange>): AsyncGenerator<string> {
-  for await (const change of changes) yield `${codeChangeLine(change)}\n`;
+export async function* jsonlExport(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[]): AsyncGenerator<string> {
+  for await (const change of changes) yield `${codeChangeLine(change, dimensions)}\n`;
 }

@@ -22,9 +22,9 @@ interface WideRow {
 }
 
 /** The rows of one code change: answers grouped by (task, item, question) in first-seen order. */
-function wideRows(change: ExportedChange): WideRow[] {
+function wideRows(change: ExportedChange, dimensions: readonly string[]): WideRow[] {
   const rows = new Map<string, WideRow>();
-  for (const answer of changeAnswers(change)) {
+  for (const answer of changeAnswers(change, dimensions)) {
     const key = `${answer.task}|${answer.itemKind}|${answer.item}|${answer.question}`;
     let row = rows.get(key);
     if (!row) {
@@ -36,18 +36,18 @@ function wideRows(change: ExportedChange): WideRow[] {
   return [...rows.values()];
 }
 
-export async function* wideCsv(changes: AsyncIterable<ExportedChange>, annotators: readonly StudyAnnotator[]): AsyncGenerator<string> {
+export async function* wideCsv(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[]): AsyncGenerator<string> {
   const columns = annotatorColumns(annotators);
   yield csvLine([...WIDE_ITEM_COLUMNS, ...columns.values()]);
   for await (const change of changes) {
-    yield wideRows(change).map((row) => csvLine([...WIDE_ITEM_COLUMNS.map((c) => row.item[c]), ...[...columns.keys()].map((id) => row.values.get(id) ?? null)])).join("");
+    yield wideRows(change, dimensions).map((row) => csvLine([...WIDE_ITEM_COLUMNS.map((c) => row.item[c]), ...[...columns.keys()].map((id) => row.values.get(id) ?? null)])).join("");
   }
 }
 
-export async function* wideJsonl(changes: AsyncIterable<ExportedChange>, annotators: readonly StudyAnnotator[]): AsyncGenerator<string> {
+export async function* wideJsonl(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[]): AsyncGenerator<string> {
   const columns = annotatorColumns(annotators);
   for await (const change of changes) {
-    yield wideRows(change)
+    yield wideRows(change, dimensions)
       .map((row) => `${JSON.stringify({ ...row.item, ...Object.fromEntries([...columns].map(([id, column]) => [column, row.values.get(id) ?? null])) })}\n`)
       .join("");
   }

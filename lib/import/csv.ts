@@ -28,11 +28,12 @@ export function readCsv(file: ImportFile, errors: ErrorCollector): Sheet | null 
     records = parse(text, { info: true, relax_column_count: true, skip_empty_lines: true }) as unknown as ParsedRecord[];
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
+    const { records, lines } = error as CsvError & { records: number; lines: number };
     const unclosed = error.code === "CSV_QUOTE_NOT_CLOSED";
     errors.add(
-      { file: file.name, line: (error as CsvError & { lines: number }).lines },
+      unclosed ? { file: file.name, row: records + 1 } : { file: file.name, line: lines },
       undefined,
-      unclosed ? "a quoted cell is never closed: the file is truncated or a quote is not doubled" : `not a readable CSV file: ${error.message}`,
+      unclosed ? "a quoted cell of this row is never closed before the end of the file: the file is truncated or a quote is not doubled" : `not a readable CSV file: ${error.message}`,
     );
     return null;
   }

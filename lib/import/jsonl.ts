@@ -173,15 +173,18 @@ export const parseJsonl: Parser = (file, options, errors): ParseResult => {
       errors.add(at, undefined, `not valid JSON (${(error as Error).message}); the line may be truncated`);
       continue;
     }
+    const id = (json as { id?: unknown } | null)?.id;
+    if (typeof id === "string") {
+      const earlier = lineOfId.get(id);
+      if (earlier !== undefined) errors.add(at, "id", `code change "${id}" is already on line ${earlier}`);
+      else lineOfId.set(id, at.line);
+    }
     const parsed = codeChangeLineSchema.safeParse(json);
     if (!parsed.success) {
       issuesToErrors(parsed.error.issues, at, errors);
       continue;
     }
     const line = parsed.data;
-    const earlier = lineOfId.get(line.id);
-    if (earlier !== undefined) errors.add(at, "id", `code change "${line.id}" is already on line ${earlier}`);
-    lineOfId.set(line.id, at.line);
     const pullRequest = pullRequestOfLine(line, at, errors);
     if (pullRequest) mergePullRequest(pullRequests, pullRequest, errors);
     bundle.codeChanges.push({
