@@ -1,0 +1,76 @@
+import { parse } from "csv-parse/sync";
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { cohenKappa } from "@/lib/agreement";
+import { createClient } from "@/lib/db/client";
+import { LONG_COLUMNS } from "@/lib/export/long";
+import { runImport } from "@/lib/import";
+import { exportBytes, exportText, fileAt, imported } from "./import-fixtures";
+
+const STUDY = "export-example";
+
+describe("long, wide and gradedreviews exports of the documented example", () => {
+  const client = createClient(inject("databaseUrl"));
+  let studyId = "";
+  beforeAll(async () => {
+    studyId = imported(await runImport({ study: STUDY, format: "jsonl", files: [fileAt("docs/examples/code-changes.jsonl")] }, client)).study.id;
+  });
+  afterAll(() => client.$disconnect());
+
+  test("long CSV: one row per item, annotator and question, with annotator id, timestamps and time spent", async () => {
+    const rows = parse(await exportText(client, studyId, "long-csv"), { columns: true }) as Record<string, string>[];
+    expect(Object.keys(rows[0])).toEqual([...LONG_COLUMNS]);
+    const grace = await client.user.findFirstOrThrow({ where: { name: "grace" } });
+    expect(rows.filter((r) => r.item === "c1" && r.codeChange === "py-retry-1")).toEqual([
+      { task: "CLAIM_VERIFICATION", codeChange: "py-retry-1", item: "c1", itemKind: "pseudoReference", system: "", question: "code", annotatorId: expect.any(String), annotator: "ada", value: "1", createdAt: "2025-03-01T10:00:00.000Z", updatedAt: "2025-03-01T10:00:00.000Z", timeSpentMs: "4200" },
+      { task: "CLAIM_VERIFICATION", codeChange: "py-retry-1", item: "c1", itemKind: "pseudoReference", system: "", question: "code", annotatorId: grace.id, annotator: "grace", value: "1", createdAt: "2025-03-01T11:00:00.000Z", updatedAt: "2025-03-01T11:00:00.000Z", timeSpentMs: "3900" },
+    ]);
+    const gpt = rows.filter((r) => r.item === "gpt" && r.annotator === "grace").map((r) => [r.question, r.value]);
+    expect(gpt).toEqual([
+      ["conciseness", "4"],
+      ["comprehensiveness", "2"],
+      ["relevance", "2"],
+      ["addresses", ""],
+      ["partiallyAddresses", "c1"],
+      ["comment", "praise only"],
+    ]);
+    expect(rows.filter((r) => r.task === "REFERENCE_GRADING")).toHaveLength(4);
+  });
+
+  test("long JSONL has the same rows as long CSV", async () => {
+    const csvRows = parse(await exportText(client, studyId, "long-csv"), { columns: true }) as Record<string, string>[];
+    const jsonRows = (await exportText(client, studyId, "long-jsonl")).trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(jsonRows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? "" : String(v)])))).toEqual(csvRows);
+  });
+
+  test("wide CSV: one column per annotator; agreement recomputed from it equals agreement from the database", async () => {
+    const rows = parse(await exportText(client, studyId, "wide-csv"), { columns: true }) as Record<string, string>[];
+    expect(Object.keys(rows[0])).toEqual(["task", "codeChange", "item", "itemKind", "system", "question", "ada", "grace"]);
+    expect(rows.find((r) => r.item === "c2" && r.question === "code")).toMatchObject({ ada: "1", grace: "0" });
+    expect(rows.find((r) => r.item === "i1" && r.question === "necessary")).toMatchObject({ ada: "0", grace: "" });
+
+    const fromWide = rows
+      .filter((r) => r.task === "COMMENT_FILTERING" && r.question === "highQuality")
+      .flatMap((r) => ["ada", "grace"].map((rater) => ({ item: `${r.codeChange}/${r.item}`, rater, value: Number(r[rater]) })));
+    const labels = await client.commentFilterLabel.findMany({ where: { candidateReview: { codeChange: { studyId } } }, include: { annotator: true, candidateReview: { include: { codeChange: true } } } });
+    const fromDatabase = labels.map((l) => ({ item: `${l.candidateReview.codeChange.externalId}/${l.candidateReview.externalId}`, rater: l.annotator.name, value: l.highQuality ? 1 : 0 }));
+    expect(cohenKappa(fromWide, { raters: ["ada", "grace"] })).toEqual(cohenKappa(fromDatabase, { raters: ["ada", "grace"] }));
+  });
+
+  test("gradedreviews needs a grader when several annotators graded, and writes that grader's grades", async () => {
+    await expect(exportBytes(client, studyId, "gradedreviews")).rejects.toThrow(/grades by ada, grace; choose one annotator/);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await exportBytes(client, studyId, "gradedreviews", "grace")) as unknown as ExcelJS.Buffer);
+    const sheet = workbook.getWorksheet("工作表1")!;
+    const header = (sheet.getRow(1).values as ExcelJS.CellValue[]).slice(1);
+    expect(header.slice(0, 3)).toEqual(["ID", "groundTruth", "relatedCode"]);
+    const java = sheet.getRow(5);
+    const cellOf = (name: string) => java.getCell(header.indexOf(name) + 1).value;
+    expect([java.getCell(1).value, cellOf("groundTruth"), cellOf("Tufano's"), java.getCell(header.indexOf("Tufano's") + 2).value]).toEqual([
+      "java-17",
+      "Initialise items in the constructor instead of checking for null here.",
+      "Can items be null here?",
+      2,
+    ]);
+  });
+});

@@ -1,0 +1,46 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, inject, test } from "vitest";
+
+const run = promisify(execFile);
+
+/** `npm run cli -- ARGS` against the test database; the exit code, stdout and stderr. */
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(path.resolve("node_modules/.bin/tsx"), ["scripts/cli.ts", ...args], { env: { ...process.env, DATABASE_URL: inject("databaseUrl") } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe("import and export commands", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "crjudge-cli-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("import prints a JSON summary; a second run creates nothing; export writes the file", async () => {
+    const first = await cli("import", "--study", "cli-example", "--format", "jsonl", "docs/examples/code-changes.jsonl");
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ status: "imported", study: { slug: "cli-example", created: true }, counts: { codeChanges: { created: 4 } } });
+    const second = await cli("import", "--study", "cli-example", "--format", "jsonl", "--update", "docs/examples/code-changes.jsonl");
+    expect(JSON.parse(second.stdout)).toMatchObject({ counts: { codeChanges: { created: 0, updated: 0, unchanged: 4 } } });
+
+    const out = path.join(dir, "example.long.csv");
+    const exported = await cli("export", "--study", "cli-example", "--format", "long", "--out", out);
+    expect(exported.code).toBe(0);
+    expect(JSON.parse(exported.stdout)).toMatchObject({ format: "long-csv", out });
+    expect(readFileSync(out, "utf8").split("\r\n")[0]).toBe("task,codeChange,item,itemKind,system,question,annotatorId,annotator,value,createdAt,updatedAt,timeSpentMs");
+  }, 120_000);
+
+  test("a refused import prints no summary and lists the errors on stderr", async () => {
+    const bad = path.join(dir, "bad.jsonl");
+    writeFileSync(bad, '{"id": "x", "language": "python"}\n');
+    const result = await cli("import", "--study", "cli-bad", "--format", "jsonl", bad);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("import refused, nothing was written:\nbad.jsonl: line 1: diff: Invalid input: expected string, received undefined");
+  }, 120_000);
+});

@@ -1,0 +1,48 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { ErrorCollector } from "@/lib/import/errors";
+import { parseJsonl } from "@/lib/import/jsonl";
+import { codeChangeJsonSchema } from "@/lib/import/jsonl-schema";
+import { DEFAULT_LIKERT, type ParseResult } from "@/lib/import/parser";
+
+const options = { likert: DEFAULT_LIKERT };
+
+function parse(text: string): { result: ParseResult; errors: ErrorCollector } {
+  const errors = new ErrorCollector();
+  const result = parseJsonl({ name: "study.jsonl", content: Buffer.from(text) }, options, errors) as ParseResult;
+  return { result, errors };
+}
+
+describe("jsonl format", () => {
+  test("the committed JSON Schema is generated from the zod schema (see docs/jsonl-format.md to regenerate)", () => {
+    expect(JSON.parse(readFileSync("public/schemas/code-change.schema.json", "utf8"))).toEqual(codeChangeJsonSchema());
+  });
+
+  test("the documented example parses into every kind of data", () => {
+    const { result, errors } = parse(readFileSync("docs/examples/code-changes.jsonl", "utf8"));
+    expect(errors.errors).toEqual([]);
+    const { codeChanges, pullRequests, taskTypes } = result.bundle;
+    expect(codeChanges.map((c) => c.externalId)).toEqual(["py-retry-1", "js-pr7-a", "js-pr7-b", "java-17"]);
+    expect(pullRequests.map((p) => p.externalId)).toEqual(["pr-7"]);
+    expect(new Set(taskTypes)).toEqual(new Set(["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"]));
+    const added = codeChanges[0].pseudoReferences.find((r) => r.kind === "ANNOTATOR_ADDED");
+    expect(added).toMatchObject({ addedBy: { name: "grace" }, corrects: "c2" });
+  });
+
+  test("errors name the line and the JSON path, all at once", () => {
+    const lines = [
+      JSON.stringify({ id: "a", language: "python", diff: "", reviews: [{ id: "r", system: "s", text: "t", grades: [{ annotator: "x", grade: 6 }] }] }),
+      "{\"id\": \"b\", \"language\": ",
+      JSON.stringify({ id: "a", language: "python", diff: "" }),
+      JSON.stringify({ id: "c", language: "python", diff: "", reviews: [{ id: "r", system: "s", text: "t", ratings: [{ annotator: "x", scores: { clarity: 3 }, addresses: ["nope"] }] }] }),
+    ];
+    const { errors } = parse(lines.join("\n"));
+    expect(errors.errors).toEqual([
+      { file: "study.jsonl", line: 1, field: "reviews[0].grades[0].grade", message: "Too big: expected number to be <=5" },
+      { file: "study.jsonl", line: 2, message: expect.stringMatching(/^not valid JSON .*the line may be truncated$/) },
+      { file: "study.jsonl", line: 3, field: "id", message: 'code change "a" is already on line 1' },
+      { file: "study.jsonl", line: 4, field: "reviews[0].ratings[0].scores.clarity", message: "not a Likert dimension of the study (conciseness, comprehensiveness, relevance)" },
+      { file: "study.jsonl", line: 4, field: "reviews[0].ratings[0].addresses", message: 'no pseudo-reference "nope" in this code change' },
+    ]);
+  });
+});
