@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { ExportLinks } from "@/components/export-links";
 import { notFound } from "next/navigation";
 import { formatDuration } from "@/components/format";
 import { ProgressBar } from "@/components/progress-bar";
@@ -25,7 +26,11 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
           <Link href={`/studies/${study.slug}/consolidate`} className="text-blue-700 hover:underline">
             Consolidate stage 1
           </Link>
+          <Link href={`/studies/${study.slug}/import`} className="text-blue-700 hover:underline">
+            Import data
+          </Link>
         </nav>
+        <ExportLinks slug={study.slug} />
       </div>
       <section aria-label="Annotators">
         <h2 className="mb-2 text-lg font-medium">Annotators</h2>

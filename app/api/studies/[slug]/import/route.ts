@@ -1,0 +1,48 @@
+/**
+ * Upload import for leads: multipart form with `format`, `files`, optional `context` files,
+ * `annotator`, `update` and `dryRun` (preview: everything is checked, nothing is written).
+ * Answers NDJSON: `{"progress": …}` lines while parsing and writing, then `{"result": …}`.
+ */
+import { z } from "zod";
+import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
+import { handler } from "@/lib/http/respond";
+import { IMPORT_FORMATS, previewImport, runImport, type ImportFile, type ImportProgress, type ImportResult } from "@/lib/import";
+
+export const dynamic = "force-dynamic";
+
+const formSchema = z.object({
+  format: z.enum(IMPORT_FORMATS),
+  annotator: z.string().trim().max(200).optional().transform((v) => v || undefined),
+  update: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  dryRun: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+});
+
+async function filesOf(form: FormData, field: string): Promise<ImportFile[]> {
+  const files = form.getAll(field).filter((value): value is File => value instanceof File && value.name !== "");
+  return Promise.all(files.map(async (file) => ({ name: file.name, content: new Uint8Array(await file.arrayBuffer()) })));
+}
+
+export const POST = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
+  const user = await requireApiUser(LEAD_ROLES);
+  const form = await request.formData();
+  const options = formSchema.parse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")));
+  const files = await filesOf(form, "files");
+  const context = new Map((await filesOf(form, "context")).map((f) => [f.name, new TextDecoder().decode(f.content)]));
+  const { slug } = await params;
+
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (line: { progress: ImportProgress } | { result: ImportResult } | { error: string }) => controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+      const importRequest = { study: slug, format: options.format, files, annotator: options.annotator, context, update: options.update, createdById: user.id, onProgress: (progress: ImportProgress) => send({ progress }) };
+      try {
+        send({ result: await (options.dryRun ? previewImport(importRequest) : runImport(importRequest)) });
+      } catch (error) {
+        console.error(error);
+        send({ error: error instanceof Error ? error.message : String(error) });
+      }
+      controller.close();
+    },
+  });
+  return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });
+});

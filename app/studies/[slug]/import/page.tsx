@@ -1,0 +1,22 @@
+import Link from "next/link";
+import { ImportForm } from "@/components/import/import-form";
+import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+
+export const dynamic = "force-dynamic";
+
+export default async function ImportPage({ params }: { params: Promise<{ slug: string }> }) {
+  await requirePageUser(LEAD_ROLES);
+  const { slug } = await params;
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold">Import into {slug}</h1>
+      <p className="text-sm text-slate-600">
+        Every import runs in one transaction: either all of it is written or nothing. Preview first to see what will be created and every error. Re-importing the same files changes nothing.{" "}
+        <Link href={`/studies/${slug}`} className="underline">
+          Back to the study
+        </Link>
+      </p>
+      <ImportForm slug={slug} />
+    </div>
+  );
+}

@@ -1,0 +1,186 @@
+"use client";
+
+import { useRef, useState, type FormEvent } from "react";
+import type { ImportProgress, ImportResult } from "@/lib/import";
+
+type Line = { progress: ImportProgress } | { result: ImportResult } | { error: string };
+
+const FORMATS = [
+  { value: "jsonl", label: "JSONL (this product's format)" },
+  { value: "crscore-phase1", label: "CRScore phase 1: claim-accuracy sheet (CSV)" },
+  { value: "crscore-phase2", label: "CRScore phase 2: review-quality sheet (CSV)" },
+  { value: "gradedreviews", label: "GradedReviews workbook (XLSX)" },
+] as const;
+
+/** Reads the NDJSON answer of the import route line by line as it arrives. */
+async function* readLines(response: Response): AsyncGenerator<Line> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let newline: number;
+    while ((newline = buffer.indexOf("\n")) >= 0) {
+      yield JSON.parse(buffer.slice(0, newline)) as Line;
+      buffer = buffer.slice(newline + 1);
+    }
+  }
+}
+
+export function ImportForm({ slug }: { slug: string }) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [progress, setProgress] = useState<ImportProgress | null>(null);
+  const [result, setResult] = useState<ImportResult | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function send(dryRun: boolean) {
+    const form = new FormData(formRef.current!);
+    form.set("dryRun", String(dryRun));
+    form.set("update", form.get("update") === "on" ? "true" : "false");
+    setBusy(true);
+    setResult(null);
+    setFailure(null);
+    setProgress(null);
+    try {
+      const response = await fetch(`/api/studies/${encodeURIComponent(slug)}/import`, { method: "POST", body: form });
+      if (!response.ok) {
+        const body = (await response.json().catch(() => ({ error: response.statusText }))) as { error: string };
+        setFailure(body.error);
+        return;
+      }
+      for await (const line of readLines(response)) {
+        if ("progress" in line) setProgress(line.progress);
+        else if ("result" in line) setResult(line.result);
+        else setFailure(line.error);
+      }
+    } catch (error) {
+      setFailure(`The upload failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    void send(false);
+  }
+
+  return (
+    <div className="space-y-4">
+      <form ref={formRef} onSubmit={onSubmit} className="grid max-w-2xl gap-3 rounded border border-slate-200 bg-white p-4" aria-label="Import files">
+        <label className="text-sm">
+          Format
+          <select name="format" className="ml-2 rounded border border-slate-300 px-2 py-1" defaultValue="jsonl">
+            {FORMATS.map((f) => (
+              <option key={f.value} value={f.value}>
+                {f.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-sm">
+          <span>Files</span>
+          <input name="files" type="file" multiple required className="ml-2" />
+        </label>
+        <label className="text-sm">
+          Context files (CRScore: <code>test&#123;index&#125;_old.py</code> / <code>_new.py</code>)
+          <input name="context" type="file" multiple className="ml-2" />
+        </label>
+        <label className="text-sm">
+          Annotator (CRScore sheets: else from the file name; GradedReviews: default gradedreviews-consensus)
+          <input name="annotator" className="ml-2 rounded border border-slate-300 px-2 py-1" />
+        </label>
+        <label className="text-sm">
+          <input name="update" type="checkbox" className="mr-2" />
+          Overwrite stored values that the files contradict
+        </label>
+        <div className="flex gap-2">
+          <button type="button" disabled={busy} onClick={() => void send(true)} className="rounded border border-slate-400 px-3 py-1 text-sm disabled:opacity-50">
+            Preview
+          </button>
+          <button type="submit" disabled={busy} className="rounded bg-slate-900 px-3 py-1 text-sm text-white disabled:opacity-50">
+            Import
+          </button>
+        </div>
+      </form>
+
+      {busy && progress && (
+        <div aria-label="Import progress" className="text-sm">
+          {progress.phase === "parse" ? "Reading" : "Writing"} {progress.file}: {progress.done} / {progress.total}
+          <progress className="ml-2 align-middle" value={progress.done} max={Math.max(progress.total, 1)} />
+        </div>
+      )}
+      {failure && (
+        <p role="alert" data-testid="import-failure" className="whitespace-pre-line text-sm text-red-700">
+          {failure}
+        </p>
+      )}
+      {result && <ImportResultView result={result} />}
+    </div>
+  );
+}
+
+function ImportResultView({ result }: { result: ImportResult }) {
+  if (result.status === "refused") {
+    return (
+      <section aria-label="Import refused" className="rounded border border-red-200 bg-red-50 p-4 text-sm">
+        <h2 className="font-medium text-red-800">
+          Refused: {result.totalErrors} error{result.totalErrors === 1 ? "" : "s"}, nothing was written
+          {result.totalErrors > result.errors.length ? ` (the first ${result.errors.length} are listed)` : ""}
+        </h2>
+        <ul className="mt-2 list-disc pl-5" data-testid="import-errors">
+          {result.errors.map((error, i) => (
+            <li key={i}>
+              <span className="font-mono">
+                {error.file}
+                {error.line !== undefined ? `:${error.line}` : ""}
+                {error.row !== undefined ? ` row ${error.row}` : ""}
+                {error.field ? ` [${error.field}]` : ""}
+              </span>{" "}
+              {error.message}
+            </li>
+          ))}
+        </ul>
+      </section>
+    );
+  }
+  const { summary } = result;
+  return (
+    <section aria-label={result.status === "preview" ? "Import preview" : "Import done"} className="rounded border border-emerald-200 bg-emerald-50 p-4 text-sm">
+      <h2 className="font-medium text-emerald-900">{result.status === "preview" ? "Preview: nothing written yet" : "Imported"}</h2>
+      <p>
+        Study <span className="font-mono">{summary.study.slug}</span>
+        {summary.study.created ? " (new)" : ""} · annotators: {summary.annotators.join(", ") || "none"}
+      </p>
+      <table className="mt-2 text-left" data-testid="import-counts">
+        <thead>
+          <tr>
+            <th className="pr-4">Rows</th>
+            <th className="pr-4 text-right">created</th>
+            <th className="pr-4 text-right">updated</th>
+            <th className="text-right">unchanged</th>
+          </tr>
+        </thead>
+        <tbody>
+          {Object.entries(summary.counts).map(([table, counts]) => (
+            <tr key={table} data-table={table}>
+              <td className="pr-4">{table}</td>
+              <td className="pr-4 text-right tabular-nums">{counts.created}</td>
+              <td className="pr-4 text-right tabular-nums">{"updated" in counts ? counts.updated : ""}</td>
+              <td className="text-right tabular-nums">{"unchanged" in counts ? counts.unchanged : ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {summary.warnings.length > 0 && (
+        <ul className="mt-2 list-disc pl-5 text-amber-800">
+          {summary.warnings.map((w, i) => (
+            <li key={i}>{w}</li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
