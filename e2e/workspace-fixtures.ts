@@ -68,3 +68,10 @@ export async function keys(page: Page, ...sequence: string[]): Promise<void> {
 export async function expectSaved(page: Page): Promise<void> {
   await expect(page.getByTestId("save-status")).toHaveAttribute("data-state", "saved");
 }
+
+/** Collects uncaught page errors (a hydration mismatch shows up here). */
+export function watchPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  return errors;
+}

@@ -7,7 +7,7 @@
 import { expect, test } from "@playwright/test";
 import { makeLargePythonChange } from "../scripts/bench/diff-view";
 import { signIn, testDb } from "./fixtures";
-import { demoStudy, newAnnotator } from "./workspace-fixtures";
+import { demoStudy, newAnnotator, watchPageErrors } from "./workspace-fixtures";
 
 test("a 2,000-line diff renders, becomes interactive and scrolls quickly", async ({ page }) => {
   const db = testDb();
@@ -20,6 +20,7 @@ test("a 2,000-line diff renders, becomes interactive and scrolls quickly", async
   const { account, userId } = await newAnnotator("perf");
   const assignment = await db.assignment.create({ data: { studyId: study.id, userId, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", position: 0 } });
   await signIn(page, account);
+  const errors = watchPageErrors(page);
 
   const figures: Record<string, number> = {};
   for (let run = 0; run < 3; run++) {
@@ -88,6 +89,7 @@ test("a 2,000-line diff renders, becomes interactive and scrolls quickly", async
   const rounded = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Math.round(v)]));
   console.log(`2,000-line diff (${large.diff.split("\n").length - 1} lines): ${JSON.stringify(rounded)}`);
   for (const [k, v] of Object.entries(rounded)) test.info().annotations.push({ type: k, description: String(v) });
+  expect(errors).toEqual([]);
   expect(figures.timeToInteractiveMs).toBeLessThan(10_000);
   expect(figures.keyToCodeMs).toBeLessThan(2_000);
 });

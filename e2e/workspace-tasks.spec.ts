@@ -5,13 +5,14 @@
 import { expect, test } from "@playwright/test";
 import { stage2FromConsolidation, stage2FromOwnJudgements } from "@/lib/annotation/stage2";
 import { testDb } from "./fixtures";
-import { assignmentFor, demoChange, expectSaved, keys, openWorkspace } from "./workspace-fixtures";
+import { assignmentFor, demoChange, expectSaved, keys, openWorkspace, watchPageErrors } from "./workspace-fixtures";
 
 test("claim verification with the keyboard: codes, error type, note, correction, unnecessary, missing claim, submit", async ({ page }) => {
   const change = await demoChange({ mostClaims: true });
   const claims = change.pseudoReferences.filter((r) => r.kind === "CLAIM" || r.kind === "IMPLICATION").sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
   expect(claims.length).toBeGreaterThanOrEqual(5);
   const a = await assignmentFor("claims", "CLAIM_VERIFICATION", change.id);
+  const errors = watchPageErrors(page);
   await openWorkspace(page, a);
 
   // the shortcut overlay and the guidelines panel are one key away
@@ -49,6 +50,7 @@ test("claim verification with the keyboard: codes, error type, note, correction,
   await expectSaved(page);
   await keys(page, "Control+Enter");
   await expect(page).toHaveURL(/\/annotate$/);
+  expect(errors).toEqual([]);
 
   const db = testDb();
   const judgements = await db.claimJudgement.findMany({ where: { annotatorId: a.userId } });
@@ -57,10 +59,10 @@ test("claim verification with the keyboard: codes, error type, note, correction,
   expect(claims.map((c) => byClaim.get(c.id)?.code)).toEqual(expected);
   expect(byClaim.get(claims[1].id)).toMatchObject({ errorType: "OVER_GENERALIZATION", note: "misreads the loop; j k n g 1 0 are just text" });
   expect(byClaim.get(claims[2].id)?.necessary).toBe(false);
-  const added = await db.pseudoReference.findMany({ where: { addedById: a.userId }, orderBy: { position: "asc" } });
+  const added = await db.pseudoReference.findMany({ where: { addedById: a.userId }, orderBy: { text: "asc" } });
   expect(added.map((r) => [r.kind, r.text, r.correctsId])).toEqual([
-    ["ANNOTATOR_ADDED", "The corrected claim", claims[1].id],
     ["ANNOTATOR_ADDED", "A claim the model missed", null],
+    ["ANNOTATOR_ADDED", "The corrected claim", claims[1].id],
   ]);
   const assignment = await db.assignment.findUniqueOrThrow({ where: { id: a.assignmentId } });
   expect(assignment.status).toBe("DONE");
@@ -73,6 +75,7 @@ test("claim verification with the keyboard: codes, error type, note, correction,
 test("review rating with the keyboard: addressed and partly addressed pseudo-references, three Likert scores per review", async ({ page }) => {
   const change = await demoChange({ index: 0 });
   const a = await assignmentFor("rating", "REVIEW_RATING", change.id);
+  const errors = watchPageErrors(page);
   await openWorkspace(page, a);
   const reviews = page.getByTestId("review");
   const count = await reviews.count();
@@ -90,6 +93,7 @@ test("review rating with the keyboard: addressed and partly addressed pseudo-ref
   await expectSaved(page);
   await keys(page, "Control+Enter");
   await expect(page).toHaveURL(/\/annotate$/);
+  expect(errors).toEqual([]);
 
   const db = testDb();
   const refs = await db.pseudoReference.findMany({ where: { codeChangeId: change.id } });
@@ -114,6 +118,7 @@ test("reference-based grading with the keyboard: a grade per generated review an
   const change = await demoChange({ index: 1 });
   const generated = change.reviews.filter((r) => !r.isReference);
   const a = await assignmentFor("grading", "REFERENCE_GRADING", change.id);
+  const errors = watchPageErrors(page);
   await openWorkspace(page, a);
   await expect(page.getByRole("region", { name: "Reference review" })).toContainText(change.reviews.find((r) => r.isReference)!.text.slice(0, 30));
   const reviews = page.getByTestId("review");
@@ -137,6 +142,7 @@ test("reference-based grading with the keyboard: a grade per generated review an
   expect(shown.map(Number)).toEqual(grades);
   await keys(page, "Control+Enter");
   await expect(page).toHaveURL(/\/annotate$/);
+  expect(errors).toEqual([]);
 
   const stored = await testDb().referenceGrade.findMany({ where: { annotatorId: a.userId } });
   expect(stored.map((g) => g.grade).sort()).toEqual(grades.slice().sort());
@@ -148,6 +154,7 @@ test("reference-based grading with the keyboard: a grade per generated review an
 test("comment filtering with the keyboard: high or low quality with a justification", async ({ page }) => {
   const change = await demoChange({ index: 2 });
   const a = await assignmentFor("filtering", "COMMENT_FILTERING", change.id);
+  const errors = watchPageErrors(page);
   await openWorkspace(page, a);
   const reviews = page.getByTestId("review");
   const count = await reviews.count();
@@ -161,6 +168,7 @@ test("comment filtering with the keyboard: high or low quality with a justificat
   await expectSaved(page);
   await keys(page, "Control+Enter");
   await expect(page).toHaveURL(/\/annotate$/);
+  expect(errors).toEqual([]);
   const labels = await testDb().commentFilterLabel.findMany({ where: { annotatorId: a.userId } });
   expect(labels).toHaveLength(count);
   for (const label of labels) {
