@@ -163,7 +163,7 @@ test("comment filtering with the keyboard: high or low quality with a justificat
     await keys(page, i % 2 === 0 ? "1" : "0", "m");
     await page.keyboard.type(`reason ${i}`);
     await keys(page, "Escape");
-    if (i < count - 1) await keys(page, "j");
+    if (i < count - 1) await keys(page, "ArrowDown");
   }
   await expectSaved(page);
   await keys(page, "Control+Enter");
@@ -176,4 +176,22 @@ test("comment filtering with the keyboard: high or low quality with a justificat
     expect(label.highQuality).toBe(i % 2 === 0);
   }
   expect((await testDb().assignment.findUniqueOrThrow({ where: { id: a.assignmentId } })).status).toBe("DONE");
+});
+
+test("n opens the next item of the queue; the home page links each row to its workspace", async ({ page }) => {
+  const first = await assignmentFor("queue", "COMMENT_FILTERING", (await demoChange({ index: 1 })).id);
+  const second = await testDb().assignment.create({
+    data: { studyId: first.studyId, userId: first.userId, codeChangeId: (await demoChange({ index: 2 })).id, taskType: "REFERENCE_GRADING", position: 1 },
+  });
+  await openWorkspace(page, first);
+  await expect(page.getByTestId("queue-position")).toContainText("item 1 of 2");
+  await keys(page, "n");
+  await expect(page).toHaveURL(new RegExp(`/annotate/${second.id}$`));
+  await expect(page.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
+  await expect(page.getByTestId("queue-position")).toContainText("item 2 of 2");
+  // the annotator's home links every row to its workspace
+  await page.goto("/annotate");
+  await expect(page.getByTestId("assignment-row")).toHaveCount(2);
+  await page.getByTestId("assignment-row").first().getByRole("link").click();
+  await expect(page).toHaveURL(new RegExp(`/annotate/${first.assignmentId}$`));
 });
