@@ -24,11 +24,20 @@ import { RatingTask } from "./rating-task";
 import { SaveStatus } from "./save-status";
 import type { TaskHandle } from "./types";
 
+/** localStorage, or null on the server and where the browser refuses it (then retries stay in memory). */
+function browserStorage(): Storage | null {
+  try {
+    return typeof window === "undefined" ? null : window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
 function createStore(data: WorkspaceData, userId: string): AutosaveStore {
   const store = new AutosaveStore({
     assignmentId: data.assignment.id,
     storageKey: `crjudge:drafts:${userId}:${data.assignment.id}`,
-    storage: typeof window === "undefined" ? null : window.localStorage,
+    storage: browserStorage(),
     fetch: (input, init) => fetch(input, init),
   });
   if (data.claims) {
