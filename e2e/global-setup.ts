@@ -49,6 +49,5 @@ export default async function globalSetup() {
     server.kill("SIGTERM");
     await new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once("exit", resolve)));
     await database.drop();
-    await database.server.stop();
   };
 }

@@ -4,12 +4,12 @@
  * embedded server.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { canConnect, embeddedUrl } from "@/lib/db/embedded-postgres";
+import { freePort } from "@/lib/db/test-database";
 import { signIn, testDb } from "./fixtures";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -59,18 +59,6 @@ async function createAnnotator(page: Page, base: string, email: string) {
   await form.getByLabel("Password").fill("kept-password-1");
   await form.getByRole("button", { name: "Create" }).click();
   await expect(page.getByRole("status")).toHaveText("Account created.");
-}
-
-/** A port nothing listens on now, so the test never meets another server. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 test.describe.configure({ timeout: 300_000 });

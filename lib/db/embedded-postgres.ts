@@ -47,7 +47,7 @@ export async function canConnect(url: string): Promise<boolean> {
  * When a server already answers on the port (the product is running), it is reused and not stopped.
  */
 export async function startEmbeddedPostgres(
-  options: Partial<typeof EMBEDDED_DEFAULTS> & { log?: (line: string) => void } = {},
+  options: Partial<typeof EMBEDDED_DEFAULTS> & { log?: (line: string) => void; fast?: boolean } = {},
 ): Promise<EmbeddedServer> {
   const { dataDir, port, database, user, password } = { ...EMBEDDED_DEFAULTS, ...options };
   const url = embeddedUrl(port, database);
@@ -67,7 +67,7 @@ export async function startEmbeddedPostgres(
     password,
     persistent: true,
     createPostgresUser: true,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", ...(options.fast ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : [])],
     onLog: (message) => options.log?.(String(message).trimEnd()),
     onError: (error) => options.log?.(`[postgres] ${String(error)}`),
   });

@@ -1,40 +1,53 @@
 /**
- * A fresh, migrated database on the embedded server, for integration and browser tests.
- * The test cluster lives in its own folder and port so tests never touch the product's data.
+ * A fresh, migrated database on a private embedded PostgreSQL cluster, for integration tests,
+ * browser tests and benchmarks. Each call starts its own cluster in a temporary folder on a
+ * free port (about 2 s), so concurrent runs never share or stop each other's server, and tests
+ * never touch the product's data.
  */
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
-import { embeddedUrl, startEmbeddedPostgres, type EmbeddedServer } from "@/lib/db/embedded-postgres";
+import { startEmbeddedPostgres, type EmbeddedServer } from "@/lib/db/embedded-postgres";
 import { migrate } from "@/lib/db/migrate";
-
-export const TEST_CLUSTER = {
-  dataDir: path.resolve(process.cwd(), ".data", "test-postgres"),
-  port: Number(process.env.TEST_PG_PORT ?? 54339),
-};
 
 export interface TestDatabase {
   url: string;
+  server: EmbeddedServer;
+  /** Stops the cluster and deletes its folder. */
   drop: () => Promise<void>;
 }
 
-/** Starts the test cluster (if needed) and creates a uniquely named, migrated database. */
-export async function createTestDatabase(prefix: string): Promise<TestDatabase & { server: EmbeddedServer }> {
-  const server = await startEmbeddedPostgres({ ...TEST_CLUSTER, database: "postgres" });
-  const name = `${prefix}_${Date.now()}_${process.pid}`;
-  const admin = new pg.Client({ connectionString: embeddedUrl(TEST_CLUSTER.port, "postgres") });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = embeddedUrl(TEST_CLUSTER.port, name);
-  await migrate(url);
+/** A port nothing listens on now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function createTestDatabase(name: string): Promise<TestDatabase> {
+  const folder = await mkdtemp(path.join(tmpdir(), `${name}-`));
+  // The server runs as the `postgres` user when we are root; it must reach the folder.
+  await chmod(folder, 0o755);
+  const server = await startEmbeddedPostgres({
+    dataDir: path.join(folder, "postgres"),
+    port: await freePort(),
+    database: name,
+    // Durability is not under test here; skipping fsync keeps test clusters fast.
+    fast: true,
+  });
+  await migrate(server.url);
   return {
-    url,
+    url: server.url,
     server,
     drop: async () => {
-      const client = new pg.Client({ connectionString: embeddedUrl(TEST_CLUSTER.port, "postgres") });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await client.end();
+      await server.stop();
+      await rm(folder, { recursive: true, force: true });
     },
   };
 }

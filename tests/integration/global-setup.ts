@@ -8,7 +8,6 @@ export default async function setup(project: TestProject) {
   project.provide("databaseUrl", database.url);
   return async () => {
     await database.drop();
-    await database.server.stop();
   };
 }
 
