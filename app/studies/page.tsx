@@ -10,8 +10,13 @@ export default async function LeadHome() {
   const studies = await listStudiesWithCounts();
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">Studies</h1>
-      {studies.length === 0 && <p className="text-slate-600">No studies yet. Import one with `npm run cli -- import`.</p>}
+      <div className="flex items-baseline gap-4">
+        <h1 className="text-2xl font-semibold">Studies</h1>
+        <Link href="/import" className="text-sm text-blue-700 hover:underline">
+          Import study data
+        </Link>
+      </div>
+      {studies.length === 0 && <p className="text-slate-600">No studies yet: import one.</p>}
       <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
         <thead className="bg-slate-100 text-slate-600">
           <tr>

@@ -28,7 +28,8 @@ async function* readLines(response: Response): AsyncGenerator<Line> {
   }
 }
 
-export function ImportForm({ slug }: { slug: string }) {
+/** Without `slug`, the form asks for the study (created by the import when it does not exist). */
+export function ImportForm({ slug }: { slug?: string }) {
   const formRef = useRef<HTMLFormElement>(null);
   const [progress, setProgress] = useState<ImportProgress | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
@@ -37,6 +38,8 @@ export function ImportForm({ slug }: { slug: string }) {
 
   async function send(dryRun: boolean) {
     const form = new FormData(formRef.current!);
+    const study = slug ?? String(form.get("study") ?? "").trim();
+    form.delete("study");
     form.set("dryRun", String(dryRun));
     form.set("update", form.get("update") === "on" ? "true" : "false");
     setBusy(true);
@@ -44,7 +47,7 @@ export function ImportForm({ slug }: { slug: string }) {
     setFailure(null);
     setProgress(null);
     try {
-      const response = await fetch(`/api/studies/${encodeURIComponent(slug)}/import`, { method: "POST", body: form });
+      const response = await fetch(`/api/studies/${encodeURIComponent(study)}/import`, { method: "POST", body: form });
       if (!response.ok) {
         const body = (await response.json().catch(() => ({ error: response.statusText }))) as { error: string };
         setFailure(body.error);
@@ -70,6 +73,12 @@ export function ImportForm({ slug }: { slug: string }) {
   return (
     <div className="space-y-4">
       <form ref={formRef} onSubmit={onSubmit} className="grid max-w-2xl gap-3 rounded border border-slate-200 bg-white p-4" aria-label="Import files">
+        {slug === undefined && (
+          <label className="text-sm">
+            Study (slug: lowercase letters, digits and dashes; created if new)
+            <input name="study" required pattern="[a-z0-9][a-z0-9-]*" className="ml-2 rounded border border-slate-300 px-2 py-1" />
+          </label>
+        )}
         <label className="text-sm">
           Format
           <select name="format" className="ml-2 rounded border border-slate-300 px-2 py-1" defaultValue="jsonl">
