@@ -1,0 +1,205 @@
+/**
+ * The agreement dashboard's numbers for a study (and the `agreement` CLI's JSON): per task and
+ * question, the coefficients with bootstrap CIs and method names, the pairwise annotator matrix,
+ * a confusion matrix, agreement per batch over time (GradedReviews §4.3 reports Fleiss' kappa
+ * rising batch by batch), the reliability set (CRScore §4.1-4.2: a common set of 100 items),
+ * the items with the most disagreement, and for claims the Table 1 rates per language.
+ */
+import { buildRatingTable, cohenKappa, pairedValues, pairwiseMatrix, perItemAgreement, type RatingTable, type RatingValue } from "@/lib/agreement";
+import { db, type PrismaClient } from "@/lib/db/client";
+import type { TaskType } from "@/lib/generated/prisma/enums";
+import { claimQualityReport, type ClaimQualityReport } from "./claim-quality";
+import { coefficientDefinitions, type CoefficientKey } from "./coefficients";
+import { findStudy, gatherTaskRatings, type QuestionRatings, raterNames, type StudyItem } from "./gather";
+import type { Question } from "./questions";
+import { type BootstrapSettings, bootstrapSettings, type Interval, itemBootstrapCi, resampleItems } from "./resample";
+
+export interface AgreementOptions {
+  /** One task only; default every task of the study. */
+  task?: TaskType;
+  bootstrap?: Partial<BootstrapSettings>;
+  /** Items per batch for agreement over time. Default 50. */
+  batchSize?: number;
+  /** Size of the reliability set. Default 100 (CRScore §4.1-4.2). 0 leaves it out. */
+  reliabilitySetSize?: number;
+  /** Length of the disagreement list. Default 20. */
+  disagreements?: number;
+}
+
+export interface CoefficientReport {
+  key: CoefficientKey;
+  method: string;
+  value: number | null;
+  n: number;
+  reason?: string;
+  /** Bootstrap CI; null when not computed (per-batch figures) or the coefficient is undefined. */
+  ci: Interval | null;
+}
+
+export interface RaterRef {
+  id: string;
+  name: string;
+}
+
+export interface PairCell {
+  value: number | null;
+  n: number;
+  reason?: string;
+}
+
+export interface QuestionAgreement {
+  task: TaskType;
+  question: string;
+  label: string;
+  level: Question["level"];
+  scale: RatingValue[];
+  raters: RaterRef[];
+  counts: { items: number; ratings: number; raters: number; itemsWithTwoOrMoreRatings: number; excludedOffScale: number };
+  coefficients: CoefficientReport[];
+  /** The same coefficients on the reliability set; null when it is empty or disabled. */
+  reliabilitySet: { rule: string; items: number; firstItem: string; lastItem: string; coefficients: CoefficientReport[] } | null;
+  /** Cohen's kappa of every pair of raters (same weights as above), in `raters` order; null on the diagonal. */
+  pairwise: { method: string; matrix: (PairCell | null)[][] };
+  /** Confusion matrix of the pair of raters with the most common items (rows: first rater). */
+  confusion: { raters: [RaterRef, RaterRef]; categories: RatingValue[]; counts: number[][]; n: number } | null;
+  /** Coefficients (no CIs) on consecutive batches of the items with two or more ratings, in study order. */
+  batches: { batch: number; items: number; firstItem: string; lastItem: string; coefficients: CoefficientReport[] }[];
+  /** Items with the least agreement (then the widest range), for adjudication. */
+  disagreements: { item: StudyItem; agreement: number | null; range: number | null; ratings: { rater: RaterRef; value: RatingValue }[] }[];
+}
+
+export interface TaskAgreement {
+  task: TaskType;
+  questions: QuestionAgreement[];
+  /** CLAIM_VERIFICATION only. */
+  claimQuality: ClaimQualityReport | null;
+}
+
+export interface AgreementReport {
+  study: { id: string; slug: string; name: string };
+  settings: { bootstrap: BootstrapSettings & { method: string }; batchSize: number; reliabilitySetSize: number; disagreements: number };
+  tasks: TaskAgreement[];
+}
+
+interface Settings {
+  bootstrap: BootstrapSettings;
+  batchSize: number;
+  reliabilitySetSize: number;
+  disagreements: number;
+}
+
+/** The coefficients of a table; with bootstrap settings, each defined one gets its item-bootstrap CI. */
+export function coefficientReports(table: RatingTable, question: Question, bootstrap: BootstrapSettings | null): CoefficientReport[] {
+  return coefficientDefinitions(question, table.raters.length).map((def) => {
+    const r = def.compute(table);
+    const ci = bootstrap && bootstrap.nResamples > 0 && r.value !== null ? itemBootstrapCi(table, (t) => def.compute(t).value, bootstrap, table.value.length * def.passes) : null;
+    return { key: def.key, method: def.method, value: r.value, n: r.n, ...(r.reason === undefined ? {} : { reason: r.reason }), ci };
+  });
+}
+
+function confusionOf(table: RatingTable, ref: (id: string) => RaterRef): QuestionAgreement["confusion"] {
+  let best: { a: string; b: string; pairs: ReturnType<typeof pairedValues> } | null = null;
+  for (let i = 0; i < table.raters.length; i++) {
+    for (let j = i + 1; j < table.raters.length; j++) {
+      const pairs = pairedValues(table, table.raters[i], table.raters[j]);
+      if (pairs.items.length > (best?.pairs.items.length ?? 0)) best = { a: table.raters[i], b: table.raters[j], pairs };
+    }
+  }
+  if (!best) return null;
+  const q = table.scale.length;
+  const counts = Array.from({ length: q }, () => new Array<number>(q).fill(0));
+  for (let k = 0; k < best.pairs.items.length; k++) counts[best.pairs.a[k]][best.pairs.b[k]]++;
+  return { raters: [ref(best.a), ref(best.b)], categories: [...table.scale], counts, n: best.pairs.items.length };
+}
+
+/** The agreement section of one question (pure: ratings, items and rater names are given). */
+export function questionAgreement(data: QuestionRatings, items: ReadonlyMap<string, StudyItem>, names: ReadonlyMap<string, string>, settings: Settings): QuestionAgreement {
+  const { question } = data;
+  const orderOf = (id: string) => items.get(id)?.order ?? Number.MAX_SAFE_INTEGER;
+  const ratings = [...data.ratings].sort((a, b) => orderOf(a.item) - orderOf(b.item));
+  const table = buildRatingTable(ratings, { scale: question.scale });
+  const ref = (id: string): RaterRef => ({ id, name: names.get(id) ?? id });
+  const label = (id: string) => items.get(id)?.label ?? id;
+
+  const perItem = perItemAgreement(table);
+  // Indices (into table.items, in study order) of the items with two or more ratings.
+  const pairable = perItem.flatMap((p, u) => (p.n >= 2 ? [u] : []));
+  const first = (indices: number[]) => label(table.items[indices[0]]);
+  const last = (indices: number[]) => label(table.items[indices[indices.length - 1]]);
+  const cohenWeights = { weights: question.weights };
+  const matrix = pairwiseMatrix(table, (t, a, b) => cohenKappa(t, { raters: [a, b], ...cohenWeights }));
+
+  const reliabilityItems = settings.reliabilitySetSize > 0 ? pairable.slice(-settings.reliabilitySetSize) : [];
+  const batches: QuestionAgreement["batches"] = [];
+  for (let start = 0; start < pairable.length; start += settings.batchSize) {
+    const batchItems = pairable.slice(start, start + settings.batchSize);
+    batches.push({
+      batch: batches.length + 1,
+      items: batchItems.length,
+      firstItem: first(batchItems),
+      lastItem: last(batchItems),
+      coefficients: coefficientReports(resampleItems(table, batchItems), question, null),
+    });
+  }
+
+  const disagreements = perItem
+    .filter((p) => p.agreement !== null && p.agreement < 1)
+    .sort((a, b) => (a.agreement as number) - (b.agreement as number) || (b.range ?? 0) - (a.range ?? 0) || orderOf(a.item) - orderOf(b.item))
+    .slice(0, settings.disagreements)
+    .map((p) => ({ item: items.get(p.item) as StudyItem, agreement: p.agreement, range: p.range, ratings: p.ratings.map((r) => ({ rater: ref(r.rater), value: r.value })) }));
+
+  return {
+    task: question.task,
+    question: question.key,
+    label: question.label,
+    level: question.level,
+    scale: question.scale,
+    raters: table.raters.map(ref),
+    counts: { items: table.items.length, ratings: ratings.length, raters: table.raters.length, itemsWithTwoOrMoreRatings: pairable.length, excludedOffScale: data.excluded },
+    coefficients: coefficientReports(table, question, settings.bootstrap),
+    reliabilitySet:
+      reliabilityItems.length === 0
+        ? null
+        : {
+            rule: `the last ${settings.reliabilitySetSize} items in study order rated by two or more annotators (${reliabilityItems.length} found)`,
+            items: reliabilityItems.length,
+            firstItem: first(reliabilityItems),
+            lastItem: last(reliabilityItems),
+            coefficients: coefficientReports(resampleItems(table, reliabilityItems), question, settings.bootstrap),
+          },
+    pairwise: {
+      method: `Cohen's kappa, ${question.weights === "unweighted" ? "unweighted" : `${question.weights} weights`}, on the items both raters rated`,
+      matrix: matrix.matrix.map((row) => row.map((cell) => (cell === null ? null : { value: cell.value, n: cell.n, ...(cell.reason === undefined ? {} : { reason: cell.reason }) }))),
+    },
+    confusion: confusionOf(table, ref),
+    batches,
+    disagreements,
+  };
+}
+
+/** The agreement report of a study (all tasks, or `options.task`). */
+export async function agreementReport(studyId: string, options: AgreementOptions = {}, client: PrismaClient = db): Promise<AgreementReport> {
+  const study = await findStudy({ id: studyId }, client);
+  const settings: Settings = {
+    bootstrap: bootstrapSettings(options.bootstrap),
+    batchSize: options.batchSize ?? 50,
+    reliabilitySetSize: options.reliabilitySetSize ?? 100,
+    disagreements: options.disagreements ?? 20,
+  };
+  if (options.task && !study.taskTypes.includes(options.task)) throw new Error(`study ${study.slug} has no task ${options.task}; its tasks: ${study.taskTypes.join(", ")}`);
+  const tasks: TaskAgreement[] = [];
+  for (const task of options.task ? [options.task] : study.taskTypes) {
+    const data = await gatherTaskRatings(study, task, client);
+    const names = await raterNames([...new Set(data.questions.flatMap((q) => q.ratings.map((r) => r.rater)))], client);
+    tasks.push({
+      task,
+      questions: data.questions.filter((q) => q.ratings.length > 0).map((q) => questionAgreement(q, data.items, names, settings)),
+      claimQuality: task === "CLAIM_VERIFICATION" ? await claimQualityReport(study.id, client) : null,
+    });
+  }
+  return {
+    study: { id: study.id, slug: study.slug, name: study.name },
+    settings: { ...settings, bootstrap: { ...settings.bootstrap, method: "percentile; items resampled with replacement, all their ratings together" } },
+    tasks,
+  };
+}

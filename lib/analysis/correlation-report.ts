@@ -1,0 +1,231 @@
+/**
+ * The validity dashboard's numbers for one automatic metric and one human question (and the
+ * `correlate` CLI's JSON): correlations overall and per language at the segment (review) or
+ * system level (CRScore Tables 2, 3, 9, 11, 15; GradedReviews Table 5), the system ranking side
+ * by side, the mean and distribution of the metric per human score level (CRScore Figure 8),
+ * the Kolmogorov-Smirnov matrix between levels (GradedReviews Table 6), CRScore's threshold
+ * sweep (Table 18), and human-human versus human-metric agreement (SWE-Judge RQ2).
+ * The human score of a review is the mean over its annotators.
+ */
+import { buildRatingTable, cohenKappa, type Rating } from "@/lib/agreement";
+import { metricValuesForStudy, listStudyMetrics } from "@/lib/data/metric-scores";
+import { db, type PrismaClient } from "@/lib/db/client";
+import { TFIDF_MODEL } from "@/lib/embeddings";
+import type { TaskType } from "@/lib/generated/prisma/enums";
+import { getReferenceMetric } from "@/lib/metrics";
+import { rankAverage, systemRankCorrelation, type TestResult } from "@/lib/stats";
+import { correlationSet, type CorrelationSet } from "./correlations";
+import { findStudy } from "./gather";
+import { humanScores, mean, type HumanScores } from "./human-scores";
+import { quantileMap } from "./quantile-map";
+import { type BootstrapSettings, bootstrapSettings } from "./resample";
+import { groupByLevel, type KsCell, ksMatrix, type LevelSummary, summarizeLevel } from "./score-levels";
+import { isCrscoreColumn, type SweepRow, thresholdSweep } from "./threshold-sweep";
+
+export type CorrelationLevel = "segment" | "system";
+
+export interface CorrelationOptions {
+  /** MetricScore.metric, e.g. "bleu-gradedreviews" or "crscore-rel". */
+  metric: string;
+  /** Human question: a Likert dimension, "grade" or "high-quality". */
+  human: string;
+  /** Default "segment". */
+  level?: CorrelationLevel;
+  /** Metric signature; default the variant computed most recently. */
+  paramsKey?: string;
+  /** Include the human reference reviews. Default false: CRScore §5.2 leaves them out (a reference-based metric scores them 1). */
+  includeReferences?: boolean;
+  bootstrap?: Partial<BootstrapSettings>;
+  /** Scatter points returned at most (an even sample in study order). Default 2000. */
+  maxPoints?: number;
+}
+
+/** A review with both a metric value and a human score. */
+export interface ReviewPoint {
+  reviewId: string;
+  system: string;
+  language: string;
+  metric: number;
+  human: number;
+}
+
+export interface MetricInfo {
+  name: string;
+  paramsKey: string;
+  label: string;
+  higherIsBetter: boolean;
+  /** Embedding model named in the signature, null for text metrics. */
+  embedder: string | null;
+  /** True when computed with the offline TF-IDF embedder (labelled as such on every chart). */
+  offlineEmbedder: boolean;
+}
+
+export interface SystemRow {
+  system: string;
+  n: number;
+  metricMean: number;
+  humanMean: number;
+  /** 1 = best; ties share the mean rank. */
+  metricRank: number;
+  humanRank: number;
+}
+
+export interface HumanMetricAgreement {
+  method: string;
+  mapping: string;
+  humanHuman: { pairs: { a: string; b: string; value: number | null; n: number }[]; min: number | null; max: number | null; mean: number | null };
+  humanMetric: { pairs: { annotator: string; value: number | null; n: number }[]; mean: number | null };
+}
+
+export interface CorrelationReport {
+  study: { id: string; slug: string; name: string };
+  metric: MetricInfo;
+  human: { question: string; task: TaskType; label: string; scale: number[]; aggregation: string };
+  level: CorrelationLevel;
+  settings: { bootstrap: BootstrapSettings & { method: string }; includeReferences: boolean; levelRule: string };
+  counts: { reviewsWithMetric: number; reviewsWithHuman: number; paired: number };
+  correlations: { units: string; overall: CorrelationSet; byLanguage: (CorrelationSet & { language: string })[] };
+  systems: { rows: SystemRow[]; unmatched: string[]; spearman: TestResult; kendall: TestResult };
+  byHumanLevel: LevelSummary[];
+  ksMatrix: { levels: number[]; matrix: (KsCell | null)[][] };
+  thresholdSweep: SweepRow[] | null;
+  humanMetricAgreement: HumanMetricAgreement | null;
+  points: ReviewPoint[];
+  pointsSampled: boolean;
+}
+
+const NAMED_METRICS: Record<string, string> = {
+  "embedding-sim": "embeddingSim (cosine of embeddings, GradedReviews §5.1)",
+  "crscore-con": "CRScore Con (conciseness)",
+  "crscore-comp": "CRScore Comp (comprehensiveness)",
+  "crscore-rel": "CRScore Rel (relevance)",
+};
+
+export function metricInfo(name: string, paramsKey: string): MetricInfo {
+  const reference = getReferenceMetric(name);
+  const embedder = /(?:^|\|)emb:([^|]+)/.exec(paramsKey)?.[1] ?? null;
+  const offlineEmbedder = embedder === TFIDF_MODEL;
+  const base = reference?.label ?? NAMED_METRICS[name] ?? name;
+  return { name, paramsKey, label: offlineEmbedder ? `${base} [offline TF-IDF embedder, not a neural model]` : base, higherIsBetter: reference?.higherIsBetter ?? true, embedder, offlineEmbedder };
+}
+
+/** Per-system means and their rank correlation (CRScore §5.2 "Comparing system rankings", Tables 2 and 15). */
+export function systemRanking(points: readonly ReviewPoint[]): CorrelationReport["systems"] {
+  const result = systemRankCorrelation(
+    points.map((p) => ({ system: p.system, score: p.metric })),
+    points.map((p) => ({ system: p.system, score: p.human })),
+  );
+  const metricRanks = rankAverage(result.systems.map((s) => -s.meanA));
+  const humanRanks = rankAverage(result.systems.map((s) => -s.meanB));
+  return {
+    rows: result.systems.map((s, i) => ({ system: s.system, n: s.nA, metricMean: s.meanA, humanMean: s.meanB, metricRank: metricRanks[i], humanRank: humanRanks[i] })),
+    unmatched: result.unmatched,
+    spearman: result.spearman,
+    kendall: result.kendall,
+  };
+}
+
+/** Correlations of the points, or of their system means at the system level. */
+function unitCorrelations(points: readonly ReviewPoint[], level: CorrelationLevel, bootstrap: BootstrapSettings): CorrelationSet {
+  if (level === "segment") return correlationSet(points.map((p) => p.metric), points.map((p) => p.human), bootstrap);
+  const rows = systemRanking(points).rows;
+  return correlationSet(rows.map((r) => r.metricMean), rows.map((r) => r.humanMean), bootstrap);
+}
+
+/**
+ * Cohen's kappa (the question's weights) between every pair of annotators, and between each
+ * annotator and the metric mapped onto the human scale by quantiles (see quantile-map.ts).
+ */
+export function humanMetricAgreement(points: readonly ReviewPoint[], human: HumanScores, higherIsBetter: boolean): HumanMetricAgreement | null {
+  const ratings: Rating[] = [];
+  for (const p of points) for (const r of human.ratings.get(p.reviewId) ?? []) ratings.push({ item: p.reviewId, rater: r.rater, value: r.value });
+  if (ratings.length === 0) return null;
+  const mapped = quantileMap(points.map((p) => p.metric), ratings.map((r) => r.value as number), human.scale, higherIsBetter);
+  const METRIC = "\u0000metric";
+  const table = buildRatingTable([...ratings, ...points.map((p, i) => ({ item: p.reviewId, rater: METRIC, value: mapped[i] }))], { scale: human.scale });
+  const { weights } = human.question;
+  const kappa = (a: string, b: string) => cohenKappa(table, { raters: [a, b], weights });
+  const annotators = table.raters.filter((r) => r !== METRIC);
+  const humanPairs = annotators.flatMap((a, i) => annotators.slice(i + 1).map((b) => ({ a, b, ...pick(kappa(a, b)) })));
+  const metricPairs = annotators.map((annotator) => ({ annotator, ...pick(kappa(annotator, METRIC)) }));
+  const defined = (values: (number | null)[]) => values.filter((v): v is number => v !== null);
+  const hh = defined(humanPairs.map((p) => p.value));
+  const hm = defined(metricPairs.map((p) => p.value));
+  return {
+    method: `Cohen's kappa, ${weights === "unweighted" ? "unweighted" : `${weights} weights`}, on the reviews both rated (SWE-Judge RQ2: min / max / mean human-human vs mean human-metric)`,
+    mapping: "metric mapped onto the human scale by quantiles: levels follow the pooled human ratings' distribution, ties share a level",
+    humanHuman: { pairs: humanPairs, min: hh.length ? Math.min(...hh) : null, max: hh.length ? Math.max(...hh) : null, mean: hh.length ? mean(hh) : null },
+    humanMetric: { pairs: metricPairs, mean: hm.length ? mean(hm) : null },
+  };
+}
+
+const pick = (r: { value: number | null; n: number }) => ({ value: r.value, n: r.n });
+
+/** Every section of the report from the paired points (pure). */
+export function correlationSections(
+  points: readonly ReviewPoint[],
+  human: HumanScores,
+  metric: MetricInfo,
+  level: CorrelationLevel,
+  bootstrap: BootstrapSettings,
+  details: ReadonlyMap<string, unknown>,
+): Pick<CorrelationReport, "correlations" | "systems" | "byHumanLevel" | "ksMatrix" | "thresholdSweep" | "humanMetricAgreement"> {
+  const languages = [...new Set(points.map((p) => p.language))].sort();
+  const groups = groupByLevel(points, human.scale);
+  return {
+    correlations: {
+      units: level === "segment" ? "reviews" : "systems (mean metric and mean human score per system)",
+      overall: unitCorrelations(points, level, bootstrap),
+      byLanguage: languages.map((language) => ({ language, ...unitCorrelations(points.filter((p) => p.language === language), level, bootstrap) })),
+    },
+    systems: systemRanking(points),
+    byHumanLevel: [...groups].map(([lvl, values]) => summarizeLevel(lvl, values)),
+    ksMatrix: ksMatrix(groups),
+    thresholdSweep: isCrscoreColumn(metric.name) ? thresholdSweep(metric.name, points, details) : null,
+    humanMetricAgreement: humanMetricAgreement(points, human, metric.higherIsBetter),
+  };
+}
+
+/** An even sample of at most `max` points, in order. */
+function samplePoints(points: readonly ReviewPoint[], max: number): ReviewPoint[] {
+  if (points.length <= max) return [...points];
+  return Array.from({ length: max }, (_, i) => points[Math.floor((i * points.length) / max)]);
+}
+
+export async function correlationReport(studyId: string, options: CorrelationOptions, client: PrismaClient = db): Promise<CorrelationReport> {
+  const study = await findStudy({ id: studyId }, client);
+  const level = options.level ?? "segment";
+  const includeReferences = options.includeReferences ?? false;
+  const bootstrap = bootstrapSettings(options.bootstrap);
+  const human = await humanScores(study, options.human, client);
+  const values = await metricValuesForStudy(study.id, options.metric, options.paramsKey, client);
+  if (!values) {
+    const available = [...new Set((await listStudyMetrics(study.id, client)).map((v) => v.metric))];
+    throw new Error(`study ${study.slug} has no stored scores for metric "${options.metric}"${options.paramsKey ? ` with signature ${options.paramsKey}` : ""}; stored: ${available.join(", ") || "none"} (compute with \`metrics --study ${study.slug} --metric NAME\` or import-scores)`);
+  }
+  const references = includeReferences ? new Set<string>() : new Set((await client.candidateReview.findMany({ where: { codeChange: { studyId: study.id }, isReference: true }, select: { id: true } })).map((r) => r.id));
+
+  const points: ReviewPoint[] = [];
+  for (const item of [...human.items.values()].sort((a, b) => a.order - b.order)) {
+    const metric = values.values.get(item.id);
+    const ratings = human.ratings.get(item.id);
+    if (metric === undefined || !ratings || references.has(item.id)) continue;
+    points.push({ reviewId: item.id, system: item.system ?? "", language: item.language, metric, human: mean(ratings.map((r) => r.value)) });
+  }
+  const info = metricInfo(options.metric, values.paramsKey);
+  return {
+    study: { id: study.id, slug: study.slug, name: study.name },
+    metric: info,
+    human: { question: human.question.key, task: human.question.task, label: human.question.label, scale: human.scale, aggregation: "mean over the review's annotators" },
+    level,
+    settings: {
+      bootstrap: { ...bootstrap, method: `percentile; ${level === "segment" ? "reviews" : "systems"} resampled with replacement, metric and human score together` },
+      includeReferences,
+      levelRule: "a review's human level is its mean human score rounded half up to the scale",
+    },
+    counts: { reviewsWithMetric: values.values.size, reviewsWithHuman: human.ratings.size, paired: points.length },
+    ...correlationSections(points, human, info, level, bootstrap, values.details),
+    points: samplePoints(points, options.maxPoints ?? 2000),
+    pointsSampled: points.length > (options.maxPoints ?? 2000),
+  };
+}

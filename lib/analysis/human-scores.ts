@@ -1,0 +1,44 @@
+/** Human scores of reviews for one question: each annotator's rating and their mean (the review's human score). */
+import { db, type PrismaClient } from "@/lib/db/client";
+import type { RatingValue } from "@/lib/agreement";
+import { gatherTaskRatings, type StudyForAnalysis, type StudyItem } from "./gather";
+import { type Question, reviewQuestionTask } from "./questions";
+
+/** Ratings as numbers: numeric scales as they are, labels by their position (high-quality: 0 no, 1 yes). */
+export function numericValue(question: Question, value: RatingValue): number {
+  return typeof value === "number" ? value : question.scale.indexOf(value);
+}
+
+export interface HumanScores {
+  question: Question;
+  /** The numeric scale, in order. */
+  scale: number[];
+  /** Review id → the annotators' numeric ratings. */
+  ratings: Map<string, { rater: string; value: number }[]>;
+  items: Map<string, StudyItem>;
+}
+
+export const mean = (values: readonly number[]) => values.reduce((s, v) => s + v, 0) / values.length;
+
+/** Review-level questions of a study: its Likert dimensions, "grade" and "high-quality" (for the tasks it has). */
+export function reviewQuestionKeys(study: StudyForAnalysis): string[] {
+  return [...study.likertDimensions, "grade", "high-quality"].filter((key) => {
+    const task = reviewQuestionTask(key, study);
+    return task !== null && study.taskTypes.includes(task);
+  });
+}
+
+export async function humanScores(study: StudyForAnalysis, key: string, client: PrismaClient = db): Promise<HumanScores> {
+  const task = reviewQuestionTask(key, study);
+  if (task === null || !study.taskTypes.includes(task)) throw new Error(`study ${study.slug} has no human question "${key}"; available: ${reviewQuestionKeys(study).join(", ")}`);
+  const data = await gatherTaskRatings(study, task, client);
+  const found = data.questions.find((q) => q.question.key === key);
+  if (!found) throw new Error(`no question "${key}" in task ${task}`);
+  const ratings = new Map<string, { rater: string; value: number }[]>();
+  for (const r of found.ratings) {
+    const list = ratings.get(r.item) ?? [];
+    list.push({ rater: r.rater, value: numericValue(found.question, r.value) });
+    ratings.set(r.item, list);
+  }
+  return { question: found.question, scale: found.question.scale.map((v) => numericValue(found.question, v)), ratings, items: data.items };
+}

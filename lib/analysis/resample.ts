@@ -1,0 +1,89 @@
+/** Bootstrap over items (units) for agreement coefficients, on the compressed rating table. */
+import type { RatingTable } from "@/lib/agreement";
+import { bootstrapCi } from "@/lib/stats";
+
+/**
+ * The table of the picked items (indices into table.items, repeats allowed), each keeping all
+ * its ratings: one bootstrap resample of units. O(ratings of the picked items).
+ */
+export function resampleItems(table: RatingTable, picks: ArrayLike<number>): RatingTable {
+  const { itemStart: start, rater: raterOf, value: valueOf } = table;
+  const itemStart = new Int32Array(picks.length + 1);
+  for (let i = 0; i < picks.length; i++) {
+    const u = picks[i] | 0;
+    itemStart[i + 1] = itemStart[i] + start[u + 1] - start[u];
+  }
+  const rater = new Int32Array(itemStart[picks.length]);
+  const value = new Int32Array(itemStart[picks.length]);
+  for (let i = 0, k = 0; i < picks.length; i++) {
+    const u = picks[i] | 0;
+    for (let e = start[u], end = start[u + 1]; e < end; e++, k++) {
+      rater[k] = raterOf[e];
+      value[k] = valueOf[e];
+    }
+  }
+  const items = new Array<string>(picks.length);
+  for (let i = 0; i < picks.length; i++) items[i] = table.items[picks[i] | 0];
+  return { items, raters: table.raters, scale: table.scale, scaleDeclared: table.scaleDeclared, itemStart, rater, value };
+}
+
+export interface BootstrapSettings {
+  /** Default 1000; 0 computes no CIs. */
+  nResamples: number;
+  /**
+   * True when nResamples is the default: big studies then get fewer resamples (see
+   * affordableResamples). An explicit nResamples is always honoured.
+   */
+  adaptive: boolean;
+  /** Default 1. */
+  seed: number;
+  /** Default 0.95. */
+  confidenceLevel: number;
+}
+
+export const DEFAULT_BOOTSTRAP: BootstrapSettings = { nResamples: 1000, adaptive: true, seed: 1, confidenceLevel: 0.95 };
+
+/** The defaults, overridden by the given settings (an undefined setting keeps its default). */
+export function bootstrapSettings(given: Partial<BootstrapSettings> = {}): BootstrapSettings {
+  return {
+    nResamples: given.nResamples ?? DEFAULT_BOOTSTRAP.nResamples,
+    adaptive: given.nResamples === undefined,
+    seed: given.seed ?? DEFAULT_BOOTSTRAP.seed,
+    confidenceLevel: given.confidenceLevel ?? DEFAULT_BOOTSTRAP.confidenceLevel,
+  };
+}
+
+/** Work (elementary steps) one default CI may take: about a second on this machine kind. */
+const WORK_BUDGET = 3e7;
+/** Fewest resamples a default CI uses, whatever the study's size. */
+const MIN_RESAMPLES = 200;
+
+/**
+ * Resamples for a CI whose statistic costs `cost` steps per resample (e.g. the number of
+ * ratings): the requested number, or for default settings on a big study as many as fit the
+ * work budget, but never fewer than 200. Depends only on the data's size, so the dashboard
+ * and the CLI compute the same interval; every CI reports the number it used.
+ */
+export function affordableResamples(settings: BootstrapSettings, cost: number): number {
+  if (!settings.adaptive) return settings.nResamples;
+  return Math.min(settings.nResamples, Math.max(MIN_RESAMPLES, Math.floor(WORK_BUDGET / Math.max(cost, 1))));
+}
+
+export interface Interval {
+  low: number | null;
+  high: number | null;
+  /** Resamples drawn. */
+  nResamples: number;
+  reason?: string;
+}
+
+/**
+ * Percentile bootstrap CI of an agreement coefficient, resampling items with replacement
+ * (all ratings of an item move together), seeded so the dashboard and the CLI agree.
+ */
+export function itemBootstrapCi(table: RatingTable, coefficient: (t: RatingTable) => number | null, settings: BootstrapSettings, cost: number = table.value.length): Interval {
+  const items = Float64Array.from(table.items, (_, u) => u);
+  const nResamples = affordableResamples(settings, cost);
+  const r = bootstrapCi([items], (sample) => coefficient(resampleItems(table, sample)), { nResamples, seed: settings.seed, confidenceLevel: settings.confidenceLevel, method: "percentile" });
+  return { low: r.low, high: r.high, nResamples, ...(r.reason === undefined ? {} : { reason: r.reason }) };
+}

@@ -1,0 +1,105 @@
+import { describe, expect, test } from "vitest";
+import { buildRatingTable, cohenKappa, krippendorffAlpha, type Rating } from "@/lib/agreement";
+import { bootstrapSettings, coefficientReports, itemBootstrapCi, type Question, questionAgreement, resampleItems, type StudyItem, taskQuestions } from "@/lib/analysis";
+import { claimCodeOfNumber } from "@/lib/import/claim-codes";
+import { hasPhase1, readClaimSheet } from "../claims/crscore-phase1";
+
+const settings = { bootstrap: bootstrapSettings({ nResamples: 200 }), batchSize: 50, reliabilitySetSize: 100, disagreements: 5 };
+const codeQuestion = taskQuestions("CLAIM_VERIFICATION", { likertDimensions: [], likertMin: 1, likertMax: 5 })[0];
+const gradeQuestion = taskQuestions("REFERENCE_GRADING", { likertDimensions: [], likertMin: 1, likertMax: 5 })[0];
+
+const item = (id: string, order: number): StudyItem => ({ id, order, codeChangeId: "c", changeExternalId: "c", language: "python", system: null, label: `row ${id}` });
+
+describe.skipIf(!hasPhase1)("agreement report on the CRScore phase-1 sheets (rows as claims)", () => {
+  const ratings: Rating[] = [];
+  const items = new Map<string, StudyItem>();
+  for (const annotator of ["marcus", "atharva"] as const) {
+    readClaimSheet(annotator).forEach((row, i) => {
+      items.set(String(i), item(String(i), i));
+      if (row.code !== null) ratings.push({ item: String(i), rater: annotator, value: claimCodeOfNumber(row.code) as string });
+    });
+  }
+  const report = questionAgreement({ question: codeQuestion, ratings, excluded: 0 }, items, new Map([["marcus", "Marcus"]]), settings);
+  const cohen = (coefficients: typeof report.coefficients) => coefficients.find((c) => c.key === "cohen");
+
+  test("all 115 common claims: kappa 0.7880; the reliability set (last 100 common claims, rows 395-494): the paper's 0.8043", () => {
+    expect(report.counts.itemsWithTwoOrMoreRatings).toBe(115);
+    expect(cohen(report.coefficients)?.value?.toFixed(4)).toBe("0.7880");
+    expect(cohen(report.coefficients)?.n).toBe(115);
+    const set = report.reliabilitySet;
+    expect(set).toMatchObject({ items: 100, firstItem: "row 395", lastItem: "row 494" });
+    expect(cohen(set?.coefficients ?? [])?.value?.toFixed(4)).toBe("0.8043");
+    expect(cohen(set?.coefficients ?? [])?.method).toMatch(/^Cohen's kappa, unweighted/);
+    expect(set?.coefficients.find((c) => c.key === "percent")?.value).toBeCloseTo(0.9, 12);
+  });
+
+  test("every coefficient has a method name, n and a seeded CI around it", () => {
+    for (const c of report.coefficients) {
+      expect(c.method.length).toBeGreaterThan(10);
+      expect(c.value).not.toBeNull();
+      expect(c.ci?.low).toBeLessThanOrEqual(c.value as number);
+      expect(c.ci?.high).toBeGreaterThanOrEqual(c.value as number);
+    }
+    const again = questionAgreement({ question: codeQuestion, ratings, excluded: 0 }, items, new Map(), settings);
+    expect(again.coefficients.map((c) => c.ci)).toEqual(report.coefficients.map((c) => c.ci));
+    expect(report.coefficients.find((c) => c.key === "alpha")?.method).toMatch(/nominal/);
+    expect(report.coefficients.find((c) => c.key === "gwet")?.method).toMatch(/AC1/);
+  });
+
+  test("confusion matrix, pairwise matrix, batches and disagreements", () => {
+    expect(report.confusion?.n).toBe(115);
+    expect(report.confusion?.raters.map((r) => r.name)).toEqual(["Marcus", "atharva"]);
+    const agreeing = report.confusion?.counts.reduce((s, row, i) => s + row[i], 0);
+    expect(agreeing).toBe(103);
+    expect(report.pairwise.matrix[0][1]?.value).toBe(cohen(report.coefficients)?.value);
+    expect(report.batches.map((b) => b.items)).toEqual([50, 50, 15]);
+    expect(report.disagreements).toHaveLength(5);
+    expect(report.disagreements.every((d) => d.agreement === 0 && d.ratings.length === 2)).toBe(true);
+  });
+});
+
+describe("item bootstrap", () => {
+  const ratings: Rating[] = [];
+  for (let i = 0; i < 40; i++) for (const [r, shift] of [["a", 0], ["b", i % 3 === 0 ? 1 : 0], ["c", i % 5 === 0 ? -1 : 0]] as const) ratings.push({ item: `i${i}`, rater: r, value: Math.min(5, Math.max(1, 1 + (i % 5) + shift)) });
+  const table = buildRatingTable(ratings, { scale: [1, 2, 3, 4, 5] });
+
+  test("resampling items keeps each item's ratings together; the identity resample reproduces the table", () => {
+    const same = resampleItems(table, Array.from(table.items, (_, u) => u));
+    expect(krippendorffAlpha(same, { level: "ordinal" }).value).toBe(krippendorffAlpha(table, { level: "ordinal" }).value);
+    const doubled = resampleItems(table, [0, 0, 1]);
+    expect(doubled.items).toEqual(["i0", "i0", "i1"]);
+    expect(Array.from(doubled.itemStart)).toEqual([0, 3, 6, 9]);
+  });
+
+  test("seeded: same seed, same interval; it brackets the estimate", () => {
+    const stat = (t: typeof table) => cohenKappa(t, { raters: ["a", "b"], weights: "quadratic" }).value;
+    const s = bootstrapSettings({ nResamples: 300, seed: 7 });
+    const ci = itemBootstrapCi(table, stat, s);
+    expect(itemBootstrapCi(table, stat, s)).toEqual(ci);
+    expect(ci.nResamples).toBe(300);
+    expect(ci.low).toBeLessThan(stat(table) as number);
+    expect(ci.high).toBeGreaterThan(stat(table) as number);
+  });
+
+  test("more than two raters: mean pairwise Cohen (stated), ordinal alpha, AC2", () => {
+    const reports = coefficientReports(table, gradeQuestion as Question, null);
+    expect(reports.map((r) => r.key)).toEqual(["percent", "cohen", "fleiss", "alpha", "gwet"]);
+    expect(reports[1].method).toMatch(/^Mean pairwise Cohen's kappa, quadratic weights/);
+    expect(reports[1].n).toBe(3);
+    const pairs = [["a", "b"], ["a", "c"], ["b", "c"]].map(([x, y]) => cohenKappa(table, { raters: [x, y], weights: "quadratic" }).value as number);
+    expect(reports[1].value).toBeCloseTo((pairs[0] + pairs[1] + pairs[2]) / 3, 14);
+    expect(reports[3].method).toMatch(/ordinal/);
+    expect(reports[4].method).toMatch(/AC2, quadratic/);
+    expect(reports.every((r) => r.ci === null)).toBe(true);
+  });
+
+  test("undefined coefficients carry a reason and no CI", () => {
+    const one = buildRatingTable([{ item: "x", rater: "a", value: 3 }], { scale: [1, 2, 3, 4, 5] });
+    const reports = coefficientReports(one, gradeQuestion, settings.bootstrap);
+    for (const r of reports) {
+      expect(r.value).toBeNull();
+      expect(r.reason).toBeTruthy();
+      expect(r.ci).toBeNull();
+    }
+  });
+});

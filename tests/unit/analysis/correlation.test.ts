@@ -1,0 +1,111 @@
+import { describe, expect, test } from "vitest";
+import { bootstrapSettings, correlationSections, groupByLevel, type HumanScores, humanLevel, ksMatrix, metricInfo, quantileMap, type ReviewPoint, summarizeLevel, systemRanking, taskQuestions } from "@/lib/analysis";
+import { crscoreFromBestMatches } from "@/lib/metrics";
+import { ks2samp, spearman } from "@/lib/stats";
+
+const scale = [1, 2, 3, 4, 5];
+const bootstrap = bootstrapSettings({ nResamples: 200 });
+
+describe("quantile mapping of a metric onto the human scale", () => {
+  test("follows the human marginal distribution; ties share a level; lower-is-better flips", () => {
+    const human = [1, 1, 1, 1, 2, 2, 3, 3, 4, 5];
+    const metric = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
+    expect(quantileMap(metric, human, scale)).toEqual([1, 1, 1, 1, 2, 2, 3, 3, 4, 5]);
+    expect(quantileMap(metric.map((v) => -v), human, scale, false)).toEqual([1, 1, 1, 1, 2, 2, 3, 3, 4, 5]);
+    const tied = quantileMap([0, 0, 0, 0, 1, 1, 1, 1, 1, 2], human, scale);
+    expect(new Set(tied.slice(0, 4)).size).toBe(1);
+    expect(new Set(tied.slice(4, 9)).size).toBe(1);
+  });
+});
+
+describe("score levels (CRScore Figure 8, GradedReviews Table 6)", () => {
+  test("a mean human score rounds half up to the scale", () => {
+    expect([1, 1.49, 1.5, 2.5, 4.75, 7].map((s) => humanLevel(s, scale))).toEqual([1, 1, 2, 3, 5, 5]);
+  });
+
+  test("groups, box-plot summaries and the KS matrix", () => {
+    const points = [
+      { metric: 1, human: 1 },
+      { metric: 2, human: 1 },
+      { metric: 3, human: 1.5 },
+      { metric: 5, human: 2 },
+      { metric: 8, human: 3 },
+      { metric: 9, human: 3 },
+    ];
+    const groups = groupByLevel(points, scale);
+    expect([...groups.keys()]).toEqual(scale);
+    expect(groups.get(2)).toEqual([3, 5]);
+    expect(summarizeLevel(1, groups.get(1) as number[])).toEqual({ level: 1, n: 2, mean: 1.5, min: 1, q1: 1.25, median: 1.5, q3: 1.75, max: 2 });
+    expect(summarizeLevel(4, []).mean).toBeNull();
+    const ks = ksMatrix(groups);
+    expect(ks.matrix[0][0]).toBeNull();
+    expect(ks.matrix[0][2]?.statistic).toBe(ks2samp([1, 2], [8, 9]).statistic);
+    expect(ks.matrix[2][0]).toEqual(ks.matrix[0][2]);
+    expect(ks.matrix[0][3]?.reason).toMatch(/no reviews/);
+  });
+});
+
+describe("correlation sections", () => {
+  const systems = ["s1", "s2", "s3", "s4"];
+  const points: ReviewPoint[] = [];
+  const ratings = new Map<string, { rater: string; value: number }[]>();
+  const details = new Map<string, unknown>();
+  for (let i = 0; i < 80; i++) {
+    const system = systems[i % 4];
+    const quality = 1 + ((i * 7) % 5);
+    const id = `r${i}`;
+    const a = quality;
+    const b = Math.min(5, quality + (i % 6 === 0 ? 1 : 0));
+    ratings.set(id, [{ rater: "ann1", value: a }, { rater: "ann2", value: b }]);
+    const best = { reviewSentenceBest: [0.5 + quality / 20, 0.4], pseudoReferenceBest: [0.5 + quality / 20, 0.3 + (i % 3) / 10] };
+    points.push({ reviewId: id, system, language: i % 2 ? "python" : "java", metric: crscoreFromBestMatches(best, 0.6).relevance as number, human: (a + b) / 2 });
+    details.set(id, { tau: 0.6, reason: null, ...best });
+  }
+  const human: HumanScores = { question: taskQuestions("REVIEW_RATING", { likertDimensions: ["relevance"], likertMin: 1, likertMax: 5 })[0], scale, ratings, items: new Map() };
+  const sections = correlationSections(points, human, metricInfo("crscore-rel", "emb:tfidf-offline-v1|x|tau:0.6000"), "segment", bootstrap, details);
+
+  test("segment correlations overall and per language, with p-values and CIs", () => {
+    expect(sections.correlations.overall.n).toBe(80);
+    expect(sections.correlations.overall.spearman.statistic).toBe(spearman(points.map((p) => p.metric), points.map((p) => p.human)).statistic);
+    expect(sections.correlations.byLanguage.map((l) => [l.language, l.n])).toEqual([["java", 40], ["python", 40]]);
+    for (const s of [sections.correlations.overall.spearman, sections.correlations.overall.kendall, sections.correlations.overall.pearson]) {
+      expect(s.pValue).not.toBeNull();
+      expect(s.ci?.low).toBeLessThanOrEqual(s.statistic as number);
+    }
+  });
+
+  test("system ranking side by side, ranks from 1 = best", () => {
+    const ranking = systemRanking(points);
+    expect(ranking.rows.map((r) => r.system)).toEqual(systems);
+    // Two systems tie on the mean human score here: they share rank 3.5.
+    expect(ranking.rows.map((r) => r.humanRank).sort()).toEqual([1, 2, 3.5, 3.5]);
+    expect(ranking.spearman.n).toBe(4);
+  });
+
+  test("threshold sweep recomputes Rel from the stored best matches; the stored tau reproduces the scores", () => {
+    const sweep = sections.thresholdSweep;
+    expect(sweep?.map((r) => r.tau)).toEqual([0.5, 0.55, 0.575, 0.6, 0.625, 0.65, 0.7]);
+    const stored = sweep?.find((r) => r.stored);
+    expect(stored?.spearman.statistic).toBe(sections.correlations.overall.spearman.statistic);
+  });
+
+  test("human-human vs human-metric agreement (metric as one more rater)", () => {
+    const a = sections.humanMetricAgreement;
+    expect(a?.humanHuman.pairs).toHaveLength(1);
+    expect(a?.humanMetric.pairs.map((p) => p.annotator)).toEqual(["ann1", "ann2"]);
+    expect(a?.humanMetric.pairs.every((p) => p.n === 80)).toBe(true);
+    expect(a?.humanHuman.mean).toBeGreaterThan(0.8);
+  });
+
+  test("the offline embedder is labelled", () => {
+    expect(metricInfo("crscore-rel", "emb:tfidf-offline-v1|x").label).toMatch(/offline TF-IDF/);
+    expect(metricInfo("bleu-gradedreviews", "sig")).toMatchObject({ label: "BLEU (GradedReviews)", embedder: null, offlineEmbedder: false });
+    expect(metricInfo("edit-distance", "sig").higherIsBetter).toBe(false);
+  });
+
+  test("system level: correlations over system means", () => {
+    const system = correlationSections(points, human, metricInfo("crscore-rel", "k"), "system", bootstrap, details);
+    expect(system.correlations.overall.n).toBe(4);
+    expect(system.correlations.units).toMatch(/systems/);
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, test } from "vitest";
+import { affordableResamples, bootstrapSettings, multiplicities, resampleKendall, resampleSpearman, sortPairs } from "@/lib/analysis";
+import { kendallTauB, seededRandom, spearman } from "@/lib/stats";
+
+describe("rank correlations of bootstrap resamples from multiplicities", () => {
+  const random = seededRandom(11);
+  const cases = [
+    // continuous, heavy ties (Likert means), and all-tied x in small resamples
+    { x: Array.from({ length: 300 }, () => random()), y: Array.from({ length: 300 }, () => random()) },
+    { x: Array.from({ length: 500 }, () => Math.floor(random() * 6)), y: Array.from({ length: 500 }, () => 1 + Math.floor(random() * 9) / 2) },
+    { x: [1, 1, 1, 2], y: [3, 1, 2, 2] },
+  ];
+
+  test("equal lib/stats' spearman and kendallTauB on the materialised resample", () => {
+    for (const { x, y } of cases) {
+      const fx = Float64Array.from(x);
+      const fy = Float64Array.from(y);
+      const pairs = sortPairs(fx, fy);
+      for (let b = 0; b < 50; b++) {
+        const picks = Array.from({ length: x.length }, () => Math.floor(random() * x.length));
+        const counts = multiplicities(picks, x.length);
+        const rx = picks.map((i) => x[i]);
+        const ry = picks.map((i) => y[i]);
+        const rho = spearman(rx, ry).statistic;
+        const tau = kendallTauB(rx, ry).statistic;
+        const mine = [resampleSpearman(pairs, counts), resampleKendall(pairs, counts)];
+        if (rho === null) expect(mine[0]).toBeNull();
+        else expect(mine[0]).toBeCloseTo(rho, 12);
+        if (tau === null) expect(mine[1]).toBeNull();
+        else expect(mine[1]).toBeCloseTo(tau, 12);
+      }
+    }
+  });
+
+  test("the identity resample gives the statistics of the data", () => {
+    const { x, y } = cases[1];
+    const pairs = sortPairs(Float64Array.from(x), Float64Array.from(y));
+    const counts = new Float64Array(x.length).fill(1);
+    expect(resampleSpearman(pairs, counts)).toBeCloseTo(spearman(x, y).statistic as number, 13);
+    expect(resampleKendall(pairs, counts)).toBeCloseTo(kendallTauB(x, y).statistic as number, 13);
+  });
+});
+
+describe("affordable resamples", () => {
+  test("default settings shrink with the data's size, never below 200; explicit ones are honoured", () => {
+    const adaptive = bootstrapSettings();
+    expect(adaptive).toMatchObject({ nResamples: 1000, adaptive: true, seed: 1 });
+    expect(affordableResamples(adaptive, 1000)).toBe(1000);
+    expect(affordableResamples(adaptive, 100_000)).toBe(300);
+    expect(affordableResamples(adaptive, 10_000_000)).toBe(200);
+    expect(affordableResamples(bootstrapSettings({ nResamples: 5000 }), 10_000_000)).toBe(5000);
+    expect(bootstrapSettings({ nResamples: undefined, seed: undefined })).toEqual(adaptive);
+  });
+});
