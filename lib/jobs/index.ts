@@ -7,3 +7,4 @@ export { processChunk } from "./process-chunk";
 export { drainMetricRun, workMetricChunks, type DrainOptions } from "./worker";
 export { CRSCORE, CRSCORE_COLUMNS, EMBEDDING_SIM, METRIC_JOB_NAMES, parseMetricNames, type MetricJobSpec, type RunParams } from "./specs";
 export { scoreReview } from "./score";
+export { importMetricScores, parseScoreFile, ScoreImportError, type ScoreImportResult } from "./import-scores";

@@ -1,0 +1,77 @@
+import { optionalFlag, requireFlag } from "@/lib/cli/args";
+import type { Command } from "@/lib/cli/command";
+import { listStudyMetrics } from "@/lib/data/metric-scores";
+import { db } from "@/lib/db/client";
+import { findStudy } from "@/lib/analysis";
+import { createJobContext, drainMetricRun, METRIC_JOB_NAMES, runParams, startMetricRun, startQueue } from "@/lib/jobs";
+import type { MetricRun } from "@/lib/generated/prisma/client";
+
+const numberFlag = (value: string | undefined, name: string): number | undefined => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new Error(`--${name} must be a number, got "${value}"`);
+  return n;
+};
+
+/** One progress line on stderr: rewritten in place on a terminal, at most once a second otherwise. */
+function progressReporter(started: number): (run: MetricRun) => void {
+  let last = 0;
+  return (run) => {
+    const now = performance.now();
+    const finished = run.done >= run.total;
+    if (!process.stderr.isTTY && !finished && now - last < 1000) return;
+    last = now;
+    const rate = run.done / Math.max((now - started) / 1000, 1e-3);
+    const line = `metrics: ${run.done}/${run.total} reviews (${((100 * run.done) / Math.max(run.total, 1)).toFixed(0)}%), ${rate.toFixed(0)} reviews/s`;
+    process.stderr.write(process.stderr.isTTY ? `\r${line}${finished ? "\n" : ""}` : `${line}\n`);
+  };
+}
+
+const command: Command = {
+  name: "metrics",
+  usage: `metrics --study SLUG --metric NAME[,NAME] [--chunk-size N] [--tau T] [--embeddings-url URL --embeddings-model M --embeddings-api-key K]   (metrics: ${METRIC_JOB_NAMES.join(", ")})`,
+  async run(args) {
+    const study = await findStudy({ slug: requireFlag(args, "study") });
+    const metrics = requireFlag(args, "metric").split(",");
+    const url = process.env.DATABASE_URL;
+    if (!url) throw new Error("DATABASE_URL is not set");
+    const context = createJobContext({ client: db, apiKey: optionalFlag(args, "embeddings-api-key") });
+    const boss = await startQueue(url, { supervise: false });
+    try {
+      const t0 = performance.now();
+      const started = await startMetricRun(context, boss, study.id, {
+        metrics,
+        chunkSize: numberFlag(optionalFlag(args, "chunk-size"), "chunk-size"),
+        tau: numberFlag(optionalFlag(args, "tau"), "tau"),
+        embedding: { url: optionalFlag(args, "embeddings-url"), model: optionalFlag(args, "embeddings-model") },
+      });
+      const computeStart = performance.now();
+      const doneBefore = started.run.done;
+      const run = await drainMetricRun(boss, context, started.run.id, { onProgress: progressReporter(computeStart) });
+      if (run.status === "FAILED") throw new Error(`metric run ${run.id} failed: ${run.error}`);
+      const seconds = (performance.now() - computeStart) / 1000;
+      const params = runParams(run);
+      const stored = await listStudyMetrics(study.id);
+      return {
+        run: { id: run.id, status: run.status, resumed: started.resumed, total: run.total, done: run.done, computedNow: run.done - doneBefore, chunks: started.chunks },
+        study: study.slug,
+        embedding: params.embedding && { ...params.embedding, label: params.embedding.offline ? "offline TF-IDF default (no embedding model configured)" : params.embedding.model },
+        metrics: params.specs.map((spec) => ({
+          name: spec.name,
+          paramsKey: spec.paramsKey,
+          ...(spec.kind === "crscore" ? { tau: spec.tau, tauSource: spec.tauSource } : {}),
+          columns: spec.columns.map((metric) => {
+            const variant = stored.find((v) => v.metric === metric && v.paramsKey === spec.paramsKey);
+            return { metric, scored: variant?.count ?? 0, defined: variant?.defined ?? 0 };
+          }),
+        })),
+        seconds: Number(seconds.toFixed(3)),
+        planningSeconds: Number(((computeStart - t0) / 1000).toFixed(3)),
+        reviewsPerSecond: Number(((run.done - doneBefore) / Math.max(seconds, 1e-3)).toFixed(1)),
+      };
+    } finally {
+      await boss.stop({ graceful: false, wait: true });
+    }
+  },
+};
+export default command;
