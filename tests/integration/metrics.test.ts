@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { listStudyMetrics, metricValuesForStudy } from "@/lib/data/metric-scores";
 import { createClient } from "@/lib/db/client";
 import { TFIDF_MODEL } from "@/lib/embeddings";
-import { createJobContext, drainMetricRun, METRIC_QUEUE, runParams, startMetricRun, startQueue } from "@/lib/jobs";
+import { createJobContext, drainMetricRun, METRIC_QUEUE, runParams, startMetricRun, startQueue, workMetricChunks } from "@/lib/jobs";
 import { crscoreFromBestMatches, getReferenceMetric, splitReviewSentences } from "@/lib/metrics";
 import { seedDemo } from "@/lib/seed";
 
@@ -150,6 +150,20 @@ describe("metric jobs", () => {
       ["crscore-rel", 40],
       ["rouge-l", 30],
     ]);
+  });
+
+  test("a long-running worker (scripts/worker.ts) computes runs started elsewhere", async () => {
+    const studyId = await createSmallStudy("worker-study", 3);
+    const started = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["chrf"], chunkSize: 2 });
+    const worker = await startQueue(url);
+    await workMetricChunks(worker, createJobContext({ client: db }));
+    let run = started.run;
+    for (let i = 0; i < 100 && run.status !== "DONE"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      run = await db.metricRun.findUniqueOrThrow({ where: { id: started.run.id } });
+    }
+    await worker.stop({ graceful: true, wait: true });
+    expect(run).toMatchObject({ status: "DONE", done: 9, total: 9 });
   });
 
   test("a failing chunk fails the run with its message", async () => {

@@ -1,0 +1,25 @@
+/**
+ * `tsx scripts/worker.ts`: computes queued metric runs (pg-boss queue "metric-chunks") until
+ * stopped with Ctrl+C / SIGTERM. Runs started from the web pages wait in the queue for a
+ * worker; chunks a killed worker held are retried once they expire. Uses DATABASE_URL, or the
+ * embedded server as the CLI does.
+ */
+import { resolveDatabase } from "@/lib/db/resolve";
+import { createJobContext, startQueue, workMetricChunks } from "@/lib/jobs";
+
+const database = await resolveDatabase((line) => console.error(line));
+const boss = await startQueue(database.url);
+await workMetricChunks(boss, createJobContext());
+console.error(`metric worker: processing queue "metric-chunks" on ${new URL(database.url).host}`);
+
+let stopping = false;
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await boss.stop({ graceful: true, wait: true });
+  const { db } = await import("@/lib/db/client");
+  await db.$disconnect();
+  await database.release();
+}
+process.once("SIGINT", () => void stop());
+process.once("SIGTERM", () => void stop());
