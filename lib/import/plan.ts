@@ -290,7 +290,7 @@ class Planner {
       metadata: f.metadata as JsonObject,
       position: f.position as number,
     });
-    if (outcome.action === "created") this.plan.creates.codeChanges.push({ id, studyId: this.options.studyId, externalId: change.externalId, ...columns(outcome.fields) });
+    if (outcome.action === "created") this.plan.creates.codeChanges.push({ id, studyId: this.options.studyId, externalId: change.externalId, ...columns(outcome.fields), updatedAt: this.options.now });
     else if (outcome.action === "updated") this.update("codeChanges", id, columns(outcome.fields));
 
     const referenceIds = new Map(change.pseudoReferences.map((r) => [r.externalId, this.snapshot.pseudoReferences.get(childKey(id, r.externalId))?.id ?? randomUUID()]));
@@ -308,7 +308,7 @@ class Planner {
     const what = `${parent}, pseudo-reference ${reference.externalId}`;
     const outcome = this.settle("pseudoReferences", storedFields ?? null, fields, reference.at, what);
     if (outcome.action === "created") {
-      this.plan.creates.pseudoReferences.push({ id, codeChangeId, externalId: reference.externalId, text: reference.text, kind: reference.kind, source: reference.source, position: reference.position, addedById: addedById ?? null, correctsId: (owned.correctsId as string) ?? null });
+      this.plan.creates.pseudoReferences.push({ id, codeChangeId, externalId: reference.externalId, text: reference.text, kind: reference.kind, source: reference.source, position: reference.position, addedById: addedById ?? null, correctsId: (owned.correctsId as string) ?? null, updatedAt: this.options.now });
     } else if (outcome.action === "updated") {
       const f = outcome.fields;
       this.update("pseudoReferences", id, { text: f.text, kind: f.kind, source: f.source, position: f.position, addedById: f.addedById ?? null, correctsId: f.correctsId ?? null, version: (stored?.version ?? 0) + 1 });

@@ -1,36 +1,59 @@
 /**
  * The one writer of every import format: plans a bundle against the stored rows (plan.ts) and
- * writes it inside the caller's transaction, inserting with createMany in batches (not one
+ * writes it inside the caller's transaction, inserting in batches (bulk-insert.ts, not one
  * query per row) so that a 100,000-review file imports in reasonable time.
  */
 import type { Prisma } from "@/lib/db/client";
 import { resolveAnnotators } from "./annotators";
 import type { StudyBundle } from "./bundle";
+import { batches, bulkInsert, type BulkTable } from "./bulk-insert";
 import { planBundle, type Plan, type Table } from "./plan";
 import { loadSnapshot } from "./snapshot";
 
 type Tx = Prisma.TransactionClient;
 type Creates = Plan["creates"];
 
-/** Rows per INSERT: well below PostgreSQL's 65,535 bind parameters for the widest table. */
-const BATCH = 2000;
-
 export interface WriteProgress {
   done: number;
   total: number;
 }
 
-const INSERT: { [K in keyof Creates]: (tx: Tx, data: Creates[K]) => Promise<unknown> } = {
-  pullRequests: (tx, data) => tx.pullRequest.createMany({ data }),
-  codeChanges: (tx, data) => tx.codeChange.createMany({ data }),
-  pseudoReferences: (tx, data) => tx.pseudoReference.createMany({ data }),
-  reviews: (tx, data) => tx.candidateReview.createMany({ data }),
-  claimJudgements: (tx, data) => tx.claimJudgement.createMany({ data }),
-  reviewRatings: (tx, data) => tx.reviewRating.createMany({ data }),
-  reviewClaimLinks: (tx, data) => tx.reviewClaimLink.createMany({ data }),
-  referenceGrades: (tx, data) => tx.referenceGrade.createMany({ data }),
-  commentFilters: (tx, data) => tx.commentFilterLabel.createMany({ data }),
-  annotationHistory: (tx, data) => tx.annotationHistory.createMany({ data }),
+/** Ids per DELETE … IN (…), below PostgreSQL's bind-parameter limit. */
+const DELETE_CHUNK = 5000;
+
+const TEXT = "text" as const;
+const INTEGER = "integer" as const;
+const BOOLEAN = "boolean" as const;
+const JSONB = "jsonb" as const;
+const TIMESTAMP = "timestamp(3)" as const;
+
+/** The columns the planner fills for each table it inserts into. */
+const TABLES: { [K in keyof Creates]: BulkTable<Creates[K][number]> } = {
+  pullRequests: { name: "PullRequest", columns: { id: TEXT, studyId: TEXT, externalId: TEXT, repository: TEXT, title: TEXT, description: TEXT, metadata: JSONB } },
+  codeChanges: {
+    name: "CodeChange",
+    columns: { id: TEXT, studyId: TEXT, externalId: TEXT, pullRequestId: TEXT, filePath: TEXT, language: TEXT, diff: TEXT, oldFile: TEXT, newFile: TEXT, metadata: JSONB, position: INTEGER, updatedAt: TIMESTAMP },
+  },
+  pseudoReferences: {
+    name: "PseudoReference",
+    columns: { id: TEXT, codeChangeId: TEXT, externalId: TEXT, text: TEXT, kind: { enum: "PseudoReferenceKind" }, source: TEXT, position: INTEGER, addedById: TEXT, correctsId: TEXT, updatedAt: TIMESTAMP },
+  },
+  reviews: { name: "CandidateReview", columns: { id: TEXT, codeChangeId: TEXT, externalId: TEXT, system: TEXT, text: TEXT, isReference: BOOLEAN, position: INTEGER } },
+  claimJudgements: {
+    name: "ClaimJudgement",
+    columns: { id: TEXT, annotatorId: TEXT, pseudoReferenceId: TEXT, code: { enum: "ClaimCode" }, necessary: BOOLEAN, errorType: { enum: "ClaimErrorType" }, note: TEXT, timeSpentMs: INTEGER, createdAt: TIMESTAMP, updatedAt: TIMESTAMP },
+  },
+  reviewRatings: { name: "ReviewRating", columns: { id: TEXT, annotatorId: TEXT, candidateReviewId: TEXT, scores: JSONB, comment: TEXT, timeSpentMs: INTEGER, createdAt: TIMESTAMP, updatedAt: TIMESTAMP } },
+  reviewClaimLinks: { name: "ReviewClaimLink", columns: { ratingId: TEXT, pseudoReferenceId: TEXT, partial: BOOLEAN } },
+  referenceGrades: { name: "ReferenceGrade", columns: { id: TEXT, annotatorId: TEXT, candidateReviewId: TEXT, grade: INTEGER, comment: TEXT, timeSpentMs: INTEGER, createdAt: TIMESTAMP, updatedAt: TIMESTAMP } },
+  commentFilters: {
+    name: "CommentFilterLabel",
+    columns: { id: TEXT, annotatorId: TEXT, candidateReviewId: TEXT, highQuality: BOOLEAN, justification: TEXT, timeSpentMs: INTEGER, createdAt: TIMESTAMP, updatedAt: TIMESTAMP },
+  },
+  annotationHistory: {
+    name: "AnnotationHistory",
+    columns: { kind: { enum: "AnnotationKind" }, annotationId: TEXT, userId: TEXT, action: { enum: "HistoryAction" }, baseVersion: INTEGER, oldValue: JSONB, newValue: JSONB },
+  },
 };
 
 /** Insertion order: parents before children. */
@@ -67,22 +90,25 @@ export function planSize(plan: Plan): number {
   return INSERT_ORDER.reduce((n, table) => n + plan.creates[table].length, 0) + plan.updates.length;
 }
 
-/** Writes a plan: replaced links deleted, rows inserted in batches, then row updates. */
+/** Writes a plan: replaced links deleted, rows inserted in batches, then row updates; progress at most 200 times. */
 export async function applyPlan(tx: Tx, plan: Plan, onProgress?: (progress: WriteProgress) => void): Promise<void> {
   const total = planSize(plan);
+  const step = Math.max(1, Math.floor(total / 200));
   let done = 0;
+  let reported = 0;
   const advance = (n: number) => {
     done += n;
+    if (done - reported < step && done < total) return;
+    reported = done;
     onProgress?.({ done, total });
   };
-  for (let i = 0; i < plan.relinkedRatings.length; i += BATCH) {
-    await tx.reviewClaimLink.deleteMany({ where: { ratingId: { in: plan.relinkedRatings.slice(i, i + BATCH) } } });
+  for (let i = 0; i < plan.relinkedRatings.length; i += DELETE_CHUNK) {
+    await tx.reviewClaimLink.deleteMany({ where: { ratingId: { in: plan.relinkedRatings.slice(i, i + DELETE_CHUNK) } } });
   }
   for (const table of INSERT_ORDER) {
-    const rows = table === "pseudoReferences" ? correctionOrder(plan.creates.pseudoReferences) : plan.creates[table];
-    for (let i = 0; i < rows.length; i += BATCH) {
-      const batch = rows.slice(i, i + BATCH);
-      await (INSERT[table] as (tx: Tx, data: typeof batch) => Promise<unknown>)(tx, batch);
+    const rows: object[] = table === "pseudoReferences" ? correctionOrder(plan.creates.pseudoReferences) : plan.creates[table];
+    for (const batch of batches(rows)) {
+      await bulkInsert(tx, TABLES[table] as BulkTable<object>, batch);
       advance(batch.length);
     }
   }
