@@ -9,38 +9,14 @@
  * - `gradedreviews`: the GradedReviews benchmark workbook.
  */
 import { db, type PrismaClient } from "@/lib/db/client";
+import type { ExportFormat } from "./formats";
 import { gradedReviewsLayout, gradedReviewsWorkbook } from "./gradedreviews";
 import { jsonlExport } from "./jsonl";
 import { longCsv, longJsonl } from "./long";
 import { studyAnnotators, studyChanges } from "./study-rows";
 import { wideCsv, wideJsonl } from "./wide";
 
-export const EXPORT_FORMATS = ["jsonl", "long-csv", "long-jsonl", "wide-csv", "wide-jsonl", "gradedreviews"] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-
-export function isExportFormat(value: string): value is ExportFormat {
-  return (EXPORT_FORMATS as readonly string[]).includes(value);
-}
-
-const CONTENT_TYPE: Record<ExportFormat, string> = {
-  jsonl: "application/jsonl; charset=utf-8",
-  "long-csv": "text/csv; charset=utf-8",
-  "long-jsonl": "application/jsonl; charset=utf-8",
-  "wide-csv": "text/csv; charset=utf-8",
-  "wide-jsonl": "application/jsonl; charset=utf-8",
-  gradedreviews: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-};
-
-const EXTENSION: Record<ExportFormat, string> = { jsonl: ".jsonl", "long-csv": ".long.csv", "long-jsonl": ".long.jsonl", "wide-csv": ".wide.csv", "wide-jsonl": ".wide.jsonl", gradedreviews: ".xlsx" };
-
-export function exportContentType(format: ExportFormat): string {
-  return CONTENT_TYPE[format];
-}
-
-/** A download name such as `crscore-python.long.csv`. */
-export function exportFileName(studySlug: string, format: ExportFormat): string {
-  return `${studySlug}${EXTENSION[format]}`;
-}
+export { EXPORT_FORMATS, exportContentType, exportFileName, isExportFormat, type ExportFormat } from "./formats";
 
 export interface ExportRequest {
   studyId: string;

@@ -9,7 +9,7 @@ import type { ClaimCode } from "@/lib/generated/prisma/enums";
 import type { AnnotatorRef, ClaimJudgementInput, CodeChangeInput, PseudoReferenceInput } from "./bundle";
 import { claimCodeOfNumber, claimErrorTypeOf, SHEET_CLAIM_CODES } from "./claim-codes";
 import { readCsv } from "./csv";
-import { annotatorOfSheet, CHANGE_COLUMNS, codeChangeOfBlock, missingAnnotatorError, readBlocks, type Block } from "./crscore-sheet";
+import { annotatorOfSheet, CHANGE_COLUMNS, hasContext, codeChangeOfBlock, missingAnnotatorError, readBlocks, type Block } from "./crscore-sheet";
 import type { ErrorCollector } from "./errors";
 import type { ParseOptions, ParseResult, Parser } from "./parser";
 import { cell, findColumns, rowLocation, type Sheet, type SheetRow } from "./sheet";
@@ -133,7 +133,7 @@ export const parseCrscorePhase1: Parser = (file, options: ParseOptions, errors):
   const annotator: AnnotatorRef | null = name === null ? null : { name, id: null };
   const annotated = annotator === null ? firstAnnotatedRow(sheet, columns) : undefined;
   if (annotated) missingAnnotatorError(sheet, annotated, "Correctness", errors);
-  if (options.context === undefined) warnings.push(`${file.name}: old_file and new_file were not loaded (no context folder given)`);
+  if (!hasContext(options.context)) warnings.push(`${file.name}: old_file and new_file were not loaded (no context folder given)`);
   readBlocks(sheet, columns, errors).forEach((block, position) => {
     const change = codeChangeOfBlock(sheet, block, position, columns, options.context, errors);
     if (change) bundle.codeChanges.push({ ...change, pseudoReferences: pseudoReferencesOfBlock(sheet, block, columns, annotator, errors), reviews: [] });

@@ -16,7 +16,7 @@ import type { PseudoReferenceKind } from "@/lib/generated/prisma/enums";
 import type { AnnotatorRef, CandidateReviewInput, ClaimJudgementInput, CodeChangeInput, PseudoReferenceInput, ReviewRatingInput } from "./bundle";
 import { readCsv } from "./csv";
 import { CLAIM_SOURCE, claimExternalId } from "./crscore-phase1";
-import { annotatorOfSheet, CHANGE_COLUMNS, claimNumbers, codeChangeOfBlock, missingAnnotatorError, readBlocks, type Block } from "./crscore-sheet";
+import { annotatorOfSheet, CHANGE_COLUMNS, hasContext, claimNumbers, codeChangeOfBlock, missingAnnotatorError, readBlocks, type Block } from "./crscore-sheet";
 import type { ErrorCollector, SourceLocation } from "./errors";
 import { likertProblem, type LikertScale, type ParseOptions, type ParseResult, type Parser } from "./parser";
 import { cell, findColumns, rowLocation, type Sheet, type SheetRow } from "./sheet";
@@ -200,7 +200,7 @@ export const parseCrscorePhase2: Parser = (file, options: ParseOptions, errors):
   const annotator: AnnotatorRef | null = name === null ? null : { name, id: null };
   const annotated = annotator === null ? sheet.rows.find((row) => ANNOTATOR_COLUMNS.some((c) => cell(row, columns[c]).trim() !== "")) : undefined;
   if (annotated) missingAnnotatorError(sheet, annotated, "claims addressed", errors);
-  if (options.context === undefined) warnings.push(`${file.name}: old_file and new_file were not loaded (no context folder given)`);
+  if (!hasContext(options.context)) warnings.push(`${file.name}: old_file and new_file were not loaded (no context folder given)`);
   readBlocks(sheet, columns, errors).forEach((block, position) => {
     const change = codeChangeOfBlock(sheet, block, position, columns, options.context, errors);
     const claims = claimsOfBlock(sheet, block, columns, annotator, errors);

@@ -75,8 +75,13 @@ function languageOf(fileName: string, sheetName: string): string | null {
   return prefix ? (LANGUAGE_OF_PREFIX[prefix] ?? null) : null;
 }
 
+/** Whether context files were given: none (or an upload without any) leaves old/new files unstated. */
+export function hasContext(context: ContextFiles | undefined): context is ContextFiles {
+  return context !== undefined && context.size > 0;
+}
+
 function contextFile(name: string, field: string, context: ContextFiles | undefined, at: ReturnType<typeof rowLocation>, errors: ErrorCollector): string | null {
-  if (context === undefined || name === "") return null;
+  if (!hasContext(context) || name === "") return null;
   const text = context.get(name);
   if (text === undefined) errors.add(at, field, `context file "${name}" is not in the context folder`);
   return text ?? null;

@@ -14,8 +14,9 @@ import type { Study, TaskType } from "@/lib/generated/prisma/client";
 import type { StudyBundle } from "./bundle";
 import { ErrorCollector, type ImportError } from "./errors";
 import type { ImportFile } from "./file";
-import { PARSERS, type ImportFormat } from "./formats";
+import type { ImportFormat } from "./formats";
 import { DEFAULT_LIKERT, type ContextFiles, type LikertScale } from "./parser";
+import { PARSERS } from "./parsers";
 import { TABLES, type Table, type TableCounts } from "./plan";
 import { writeBundle } from "./write-bundle";
 
