@@ -1,0 +1,100 @@
+/**
+ * Import and export times (issue 4), in a fresh database of the embedded test cluster,
+ * dropped at the end:
+ *  - the GradedReviews sample workbook (../shared, when present): import, re-import (nothing
+ *    created), gradedreviews export;
+ *  - a generated JSONL file of 100,000 reviews: 10,000 Python code changes (a diff of about
+ *    600 characters, 5 claims each judged by one annotator) with 10 reviews each (the human
+ *    reference and 9 systems, each generated review graded by one annotator), i.e. about
+ *    440,000 rows with the history; import, re-import, and the jsonl and long CSV exports.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { createClient, type PrismaClient } from "@/lib/db/client";
+import { createTestDatabase } from "@/lib/db/test-database";
+import { streamExport, type ExportFormat } from "@/lib/export";
+import { formatImportErrors, runImport, type ImportFile, type ImportFormat, type ImportSummary } from "@/lib/import";
+import type { CodeChangeLine } from "@/lib/import/jsonl-schema";
+import { seededRandom } from "@/lib/stats";
+import { sharedPath } from "../../tests/shared-data";
+
+const CHANGES = 10_000;
+const SYSTEMS = ["knn", "lstm", "codereviewer", "magicoder", "deepseekcoder", "stable_code", "llama3", "codellama_13b", "gpt3.5"];
+const CLAIM_CODES = ["CORRECT", "CORRECT", "CORRECT", "INCORRECT", "UNVERIFIABLE"] as const;
+const WORDS = (
+  "the a this is it to of in for be we should can use not please why here method variable null check return value test add remove rename " +
+  "unused import constant final private static class interface exception error handle log message string list map instead consider need"
+).split(" ");
+
+/** The generated study: one JSONL line per code change. */
+function generatedJsonl(): Buffer {
+  const random = seededRandom(20261122);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
+  const sentence = (words: number) => Array.from({ length: words }, () => pick(WORDS)).join(" ");
+  const lines: string[] = [];
+  for (let c = 0; c < CHANGES; c++) {
+    const diff = `@@ -${c},7 +${c},8 @@ def f${c}(x):\n${Array.from({ length: 12 }, (_, i) => `${i % 3 === 0 ? "+" : i % 3 === 1 ? "-" : " "}    ${sentence(6)}`).join("\n")}\n`;
+    const line: CodeChangeLine = {
+      id: `change-${c}`,
+      language: "python",
+      diff,
+      position: c,
+      pseudoReferences: Array.from({ length: 5 }, (_, k) => ({ id: `claim-${k}`, text: sentence(10), kind: "CLAIM" as const, source: "magicoder", judgements: [{ annotator: "bench-judge", code: pick(CLAIM_CODES) }] })),
+      reviews: [
+        { id: "msg", system: "msg", text: sentence(14), isReference: true },
+        ...SYSTEMS.map((system) => ({ id: system, system, text: sentence(12), grades: [{ annotator: "bench-grader", grade: 1 + Math.floor(random() * 5) }] })),
+      ],
+    };
+    lines.push(JSON.stringify(line));
+  }
+  return Buffer.from(`${lines.join("\n")}\n`);
+}
+
+async function timed<T>(label: string, work: () => Promise<T>, describe: (result: T) => string): Promise<T> {
+  const t0 = performance.now();
+  const result = await work();
+  console.log(`${label}: ${((performance.now() - t0) / 1000).toFixed(2)} s (${describe(result)})`);
+  return result;
+}
+
+function createdRows(summary: ImportSummary): number {
+  return Object.values(summary.counts).reduce((n, c) => n + c.created, 0);
+}
+
+async function importOrFail(client: PrismaClient, study: string, format: ImportFormat, file: ImportFile): Promise<ImportSummary> {
+  const result = await runImport({ study, format, files: [file] }, client);
+  if (result.status === "refused") throw new Error(formatImportErrors(result.errors, result.totalErrors));
+  return result.summary;
+}
+
+async function exportSize(client: PrismaClient, studyId: string, format: ExportFormat): Promise<number> {
+  let bytes = 0;
+  for await (const chunk of streamExport({ studyId, format }, client)) bytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
+  return bytes;
+}
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+export default async function run(): Promise<void> {
+  const database = await createTestDatabase("crjudge_bench_import");
+  const client = createClient(database.url);
+  try {
+    const sample = sharedPath("data", "gradedreviews", "gradedreviews-sample-300.xlsx");
+    if (existsSync(sample)) {
+      const file = { name: "gradedreviews-sample-300.xlsx", content: readFileSync(sample) };
+      const summary = await timed("import GradedReviews sample (300 changes, 1,500 reviews, 1,200 grades)", () => importOrFail(client, "bench-gradedreviews", "gradedreviews", file), (s) => `${createdRows(s)} rows created`);
+      await timed("re-import GradedReviews sample", () => importOrFail(client, "bench-gradedreviews", "gradedreviews", file), (s) => `${createdRows(s)} rows created`);
+      await timed("export gradedreviews workbook", () => exportSize(client, summary.study.id, "gradedreviews"), mib);
+    } else console.log(`GradedReviews sample not found at ${sample}: skipped`);
+
+    const file = { name: "bench-100k-reviews.jsonl", content: generatedJsonl() };
+    console.log(`generated JSONL: ${CHANGES.toLocaleString("en")} code changes, ${(CHANGES * 10).toLocaleString("en")} reviews, ${mib(file.content.length)}`);
+    const summary = await timed("import 100,000-review JSONL", () => importOrFail(client, "bench-jsonl", "jsonl", file), (s) => `${createdRows(s).toLocaleString("en")} rows created`);
+    await timed("re-import 100,000-review JSONL", () => importOrFail(client, "bench-jsonl", "jsonl", file), (s) => `${createdRows(s)} rows created, ${s.counts.reviews.unchanged.toLocaleString("en")} reviews unchanged`);
+    await timed("export jsonl", () => exportSize(client, summary.study.id, "jsonl"), mib);
+    await timed("export long CSV", () => exportSize(client, summary.study.id, "long-csv"), mib);
+  } finally {
+    await client.$disconnect();
+    await database.drop();
+    await database.server.stop();
+  }
+}
