@@ -125,6 +125,8 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
     return await client.$transaction(
       async (tx) => {
         const found: FoundStudy = await findOrCreateStudy({ slug: slug.data, taskTypes, createdById: request.createdById }, tx);
+        // Imports into one study run one after the other: each plans against the rows the previous one wrote.
+        await tx.$queryRaw`SELECT id FROM "Study" WHERE id = ${found.study.id} FOR UPDATE`;
         const counts = emptyCounts();
         const annotators = new Set<string>();
         const conflicts = new ErrorCollector();
