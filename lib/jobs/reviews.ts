@@ -2,13 +2,16 @@
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
+/** Pseudo-references generated without humans (CRScore §3.1). */
+const AUTOMATIC_KINDS = ["CLAIM", "IMPLICATION", "SMELL"] as const;
+
 export interface ReviewToScore {
   id: string;
   text: string;
   isReference: boolean;
   /** The change's human reference review (the first by position), null when it has none. */
   reference: string | null;
-  /** Non-empty pseudo-reference texts of the change, by position. */
+  /** Non-empty automatic pseudo-references of the change (claims, implications, smells), by position. */
   pseudoReferences: string[];
 }
 
@@ -18,7 +21,7 @@ export async function loadReviewsToScore(where: Prisma.CandidateReviewWhereInput
   const changeIds = [...new Set(reviews.map((r) => r.codeChangeId))];
   const [references, pseudoReferences] = await Promise.all([
     client.candidateReview.findMany({ where: { codeChangeId: { in: changeIds }, isReference: true }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { codeChangeId: true, text: true } }),
-    client.pseudoReference.findMany({ where: { codeChangeId: { in: changeIds } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { codeChangeId: true, text: true } }),
+    client.pseudoReference.findMany({ where: { codeChangeId: { in: changeIds }, kind: { in: [...AUTOMATIC_KINDS] } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { codeChangeId: true, text: true } }),
   ]);
   const referenceOf = new Map<string, string>();
   for (const r of references) if (!referenceOf.has(r.codeChangeId)) referenceOf.set(r.codeChangeId, r.text);

@@ -6,11 +6,12 @@
  * - "embedding-sim": GradedReviews §5.1 embeddingSim, cosine of the review's and the
  *   reference's embeddings;
  * - "crscore": CRScore §3.3 Con / Comp / Rel (columns crscore-con, crscore-comp, crscore-rel)
- *   of every review, the human reference included (it is reference-free), against all
- *   pseudo-references of the change. The paper's stage-2 set drops claims judged incorrect or
- *   unverifiable and adds the annotators' claims; here every stored pseudo-reference counts
- *   ("refs:all" in the signature), which is the stage-2 set once a lead's consolidation has
- *   replaced or deleted the bad claims.
+ *   of every review, the human reference included (it is reference-free), against the change's
+ *   automatic pseudo-references: the LLM's claims and implications and the static-analysis
+ *   smells (§3.1), "refs:automatic" in the signature. Annotators' added or corrected claims
+ *   (the stage-2 set of the human study, §4.2) are left out: the metric is meant to run without
+ *   humans, and scoring against human-curated references would flatter it in the validity
+ *   tables.
  */
 import { z } from "zod";
 import { TFIDF_SETTINGS } from "@/lib/embeddings";
@@ -84,7 +85,7 @@ export function metricJobSpec(name: string, embedding: RunEmbedding | null, tau:
     kind: "crscore",
     name,
     columns: [...CRSCORE_COLUMNS],
-    paramsKey: `${embeddingSignature(embedding)}|split:crscore|refs:all|tau:${tauText}|tau-source:${tau.source}|impl:1`,
+    paramsKey: `${embeddingSignature(embedding)}|split:crscore|refs:automatic|tau:${tauText}|tau-source:${tau.source}|impl:1`,
     tau: Number(tauText),
     tauSource: tau.source,
   };

@@ -1,0 +1,102 @@
+/**
+ * Dashboard query time and metric job throughput on a synthetic CRScore-style study with
+ * 100,000 ratings: 2,500 code changes with 3 pseudo-references each and 10 reviews (9 systems
+ * and the human reference), every review rated by 4 annotators on the three Likert dimensions.
+ * Reviews and ratings derive from a latent quality per review (fixed seed), so metrics and
+ * ratings correlate a little, as in the papers. The study lives in its own database, dropped
+ * at the end.
+ *  - metric jobs: every metric of `metrics --metric`, computed through pg-boss as the CLI does,
+ *    reviews per second including planning (TF-IDF fit and tau calibration for CRScore and
+ *    embeddingSim, offline default);
+ *  - dashboard queries: agreementReport (all questions) and correlationReport (segment and
+ *    system level), with their default bootstrap CIs (1000 resamples, fewer on big data, see
+ *    affordableResamples) and without CIs (nResamples 0, the numbers a page can show first).
+ */
+import { agreementReport, correlationReport } from "@/lib/analysis";
+import { createClient, type PrismaClient } from "@/lib/db/client";
+import { createTestDatabase } from "@/lib/db/test-database";
+import { createJobContext, drainMetricRun, METRIC_JOB_NAMES, startMetricRun, startQueue } from "@/lib/jobs";
+import { seededRandom } from "@/lib/stats";
+
+const CHANGES = 2500;
+const SYSTEMS = ["msg", "knn", "lstm", "codereviewer", "magicoder", "deepseekcoder", "stable_code", "llama3", "codellama_13b", "gpt3.5"];
+const ANNOTATORS = 4;
+const DIMENSIONS = ["conciseness", "comprehensiveness", "relevance"];
+
+const WORDS = (
+  "the a this is it to of in for be we should can use not please why here method variable null check return value test add remove rename " +
+  "unused import constant final private static class interface exception error handle log message string list map instead consider need " +
+  "because typo comment code change field parameter argument default config timeout thread lock async callback cache retry loop index"
+).split(" ");
+
+async function createStudy(client: PrismaClient): Promise<string> {
+  const random = seededRandom(20261122);
+  const pick = () => WORDS[Math.floor(random() * WORDS.length)];
+  const sentence = (words: number) => Array.from({ length: words }, pick).join(" ");
+  const study = await client.study.create({ data: { slug: "bench-analysis", name: "bench", taskTypes: ["REVIEW_RATING"] } });
+  await client.codeChange.createMany({ data: Array.from({ length: CHANGES }, (_, c) => ({ studyId: study.id, externalId: `c${c}`, language: ["python", "java", "javascript"][c % 3], diff: "", position: c })) });
+  const changes = await client.codeChange.findMany({ where: { studyId: study.id }, select: { id: true }, orderBy: { position: "asc" } });
+  const claims = changes.map(() => [sentence(9), sentence(10), sentence(8)]);
+  await client.pseudoReference.createMany({ data: changes.flatMap((c, i) => claims[i].map((text, k) => ({ codeChangeId: c.id, externalId: `p${k}`, text, kind: "CLAIM" as const, source: "bench", position: k }))) });
+  const quality: number[] = [];
+  const reviews = changes.flatMap((c, i) =>
+    SYSTEMS.map((system, s) => {
+      const q = 1 + Math.floor(random() * 5);
+      quality.push(q);
+      // Better reviews repeat more words of the change's claims.
+      const text = `${claims[i][0].split(" ").slice(0, q + 2).join(" ")} ${sentence(4)}. ${sentence(6 + Math.floor(random() * 8))}`;
+      return { codeChangeId: c.id, externalId: system, system, text, isReference: s === 0, position: s };
+    }),
+  );
+  for (let start = 0; start < reviews.length; start += 5000) await client.candidateReview.createMany({ data: reviews.slice(start, start + 5000) });
+  const ids = (await client.candidateReview.findMany({ where: { codeChange: { studyId: study.id } }, select: { id: true }, orderBy: [{ codeChange: { position: "asc" } }, { position: "asc" }] })).map((r) => r.id);
+  const annotators = await Promise.all(Array.from({ length: ANNOTATORS }, (_, a) => client.user.create({ data: { email: `bench-${a}@bench.invalid`, name: `annotator ${a + 1}` } })));
+  const ratings = ids.flatMap((id, r) =>
+    annotators.map((a) => ({
+      annotatorId: a.id,
+      candidateReviewId: id,
+      scores: Object.fromEntries(DIMENSIONS.map((d) => [d, Math.min(5, Math.max(1, quality[r] + (random() < 0.3 ? (random() < 0.5 ? -1 : 1) : 0)))])),
+    })),
+  );
+  for (let start = 0; start < ratings.length; start += 5000) await client.reviewRating.createMany({ data: ratings.slice(start, start + 5000) });
+  return study.id;
+}
+
+async function timed<T>(label: string, run: () => Promise<T>, describe: (result: T, ms: number) => string): Promise<T> {
+  const t0 = performance.now();
+  const result = await run();
+  const ms = performance.now() - t0;
+  console.log(`${label.padEnd(52)} ${(ms / 1000).toFixed(2).padStart(7)} s   ${describe(result, ms)}`);
+  return result;
+}
+
+export default async function run(): Promise<void> {
+  const database = await createTestDatabase("crjudge_bench_analysis");
+  const client = createClient(database.url);
+  const boss = await startQueue(database.url, { supervise: false });
+  try {
+    const studyId = await timed("create study (25,000 reviews, 100,000 ratings)", () => createStudy(client), () => "");
+    for (const metric of METRIC_JOB_NAMES) {
+      const context = createJobContext({ client });
+      await timed(
+        `metric job: ${metric}`,
+        async () => drainMetricRun(boss, context, (await startMetricRun(context, boss, studyId, { metrics: [metric], chunkSize: 250 })).run.id),
+        (r, ms) => `${r.status} ${r.done} reviews, ${((r.done / ms) * 1000).toFixed(0)} reviews/s`,
+      );
+    }
+    for (const [label, bootstrap] of [["CIs", {}], ["no CIs", { nResamples: 0 }]] as const) {
+      await timed(`agreementReport (3 Likert questions), ${label}`, () => agreementReport(studyId, { bootstrap }, client), (r) => {
+        const q = r.tasks[0].questions[0];
+        const alpha = q.coefficients.find((c) => c.key === "alpha");
+        return `${q.counts.ratings} ratings/question, alpha(${q.question}) ${alpha?.value?.toFixed(4)}, ${alpha?.ci?.nResamples ?? 0} resamples`;
+      });
+      for (const [metric, level] of [["crscore-rel", "segment"], ["bleu-codereviewer", "segment"], ["bleu-codereviewer", "system"]] as const) {
+        await timed(`correlationReport ${metric} × relevance, ${level}, ${label}`, () => correlationReport(studyId, { metric, human: "relevance", level, bootstrap }, client), (r) => `n ${r.correlations.overall.n}, Spearman ${r.correlations.overall.spearman.statistic?.toFixed(4)}`);
+      }
+    }
+  } finally {
+    await boss.stop({ graceful: false, wait: true });
+    await client.$disconnect();
+    await database.drop();
+  }
+}
