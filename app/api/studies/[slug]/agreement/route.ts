@@ -1,0 +1,34 @@
+/** The agreement report as JSON, exactly the `agreement` CLI's output: `?task=REVIEW_RATING&batchSize=50&resamples=1000&seed=1`. */
+import { NextResponse } from "next/server";
+import { z } from "zod";
+import { agreementReport } from "@/lib/analysis";
+import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
+import { findStudyBySlug } from "@/lib/data/studies";
+import { TaskType } from "@/lib/generated/prisma/enums";
+import { handler } from "@/lib/http/respond";
+
+export const dynamic = "force-dynamic";
+
+const whole = z.coerce.number().int().min(0);
+const querySchema = z.object({
+  task: z.enum(Object.values(TaskType) as [TaskType, ...TaskType[]]).optional(),
+  batchSize: whole.min(1).optional(),
+  reliabilitySet: whole.optional(),
+  resamples: whole.max(100_000).optional(),
+  seed: whole.optional(),
+});
+
+export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
+  await requireApiUser(LEAD_ROLES);
+  const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const study = await findStudyBySlug((await params).slug);
+  if (!study) throw new HttpError(404, "No such study.");
+  if (query.task && !study.taskTypes.includes(query.task)) throw new HttpError(400, `study ${study.slug} has no task ${query.task}; its tasks: ${study.taskTypes.join(", ")}`);
+  const report = await agreementReport(study.id, {
+    task: query.task,
+    batchSize: query.batchSize,
+    reliabilitySetSize: query.reliabilitySet,
+    bootstrap: { nResamples: query.resamples, seed: query.seed },
+  });
+  return NextResponse.json(report, { headers: { "cache-control": "no-store" } });
+});
