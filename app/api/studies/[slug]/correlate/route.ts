@@ -1,0 +1,45 @@
+/**
+ * The validity report as JSON, exactly the `correlate` CLI's output:
+ * `?metric=crscore-rel&human=relevance[&level=system][&params=KEY][&includeReferences=1][&resamples=N][&seed=S]`.
+ */
+import { NextResponse } from "next/server";
+import { z } from "zod";
+import { correlationReport, findStudy } from "@/lib/analysis";
+import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
+import { handler } from "@/lib/http/respond";
+
+export const dynamic = "force-dynamic";
+
+const whole = z.coerce.number().int().min(0);
+const querySchema = z.object({
+  metric: z.string().min(1),
+  human: z.string().min(1),
+  level: z.enum(["segment", "system"]).optional(),
+  params: z.string().min(1).optional(),
+  includeReferences: z.enum(["0", "1", "true", "false"]).optional(),
+  resamples: whole.max(100_000).optional(),
+  seed: whole.optional(),
+});
+
+export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
+  await requireApiUser(LEAD_ROLES);
+  const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const study = await findStudy({ slug: (await params).slug }).catch(() => null);
+  if (!study) throw new HttpError(404, "No such study.");
+  try {
+    const report = await correlationReport(study.id, {
+      metric: query.metric,
+      human: query.human,
+      level: query.level,
+      paramsKey: query.params,
+      includeReferences: query.includeReferences === "1" || query.includeReferences === "true",
+      bootstrap: { nResamples: query.resamples, seed: query.seed },
+    });
+    return NextResponse.json(report, { headers: { "cache-control": "no-store" } });
+  } catch (error) {
+    // Unknown metric or question: the report explains what the study has.
+    const message = (error as Error).message;
+    if (/has no stored scores|has no human question/.test(message)) throw new HttpError(404, message);
+    throw error;
+  }
+});
