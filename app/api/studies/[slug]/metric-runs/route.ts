@@ -1,0 +1,44 @@
+/**
+ * Metric runs of a study. GET: the runs (newest first), the embedding provider and the stored
+ * metric variants. POST {metrics: ["bleu-gradedreviews", "crscore"], tau?, chunkSize?}: plans
+ * and enqueues a run that this server computes in the background (see runner.ts); 202 with
+ * the run, to be polled at ./[runId].
+ */
+import { NextResponse } from "next/server";
+import { startRunSchema, startWebMetricRun, embeddingProvider, listRuns } from "@/app/studies/[slug]/metrics/runner";
+import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
+import { listStudyMetrics } from "@/lib/data/metric-scores";
+import { findStudyBySlug } from "@/lib/data/studies";
+import { handler } from "@/lib/http/respond";
+import { parseMetricNames } from "@/lib/jobs";
+
+export const dynamic = "force-dynamic";
+
+async function studyOf(params: Promise<{ slug: string }>) {
+  const study = await findStudyBySlug((await params).slug);
+  if (!study) throw new HttpError(404, "No such study.");
+  return study;
+}
+
+export const GET = handler(async (_request: Request, { params }: { params: Promise<{ slug: string }> }) => {
+  await requireApiUser(LEAD_ROLES);
+  const study = await studyOf(params);
+  const [runs, stored] = await Promise.all([listRuns(study.id), listStudyMetrics(study.id)]);
+  return NextResponse.json({ study: study.slug, embedding: embeddingProvider(), runs, stored }, { headers: { "cache-control": "no-store" } });
+});
+
+export const POST = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
+  const user = await requireApiUser(LEAD_ROLES);
+  const study = await studyOf(params);
+  const input = startRunSchema.parse(await request.json().catch(() => {
+    throw new HttpError(400, "Send a JSON body such as {\"metrics\": [\"bleu-gradedreviews\"]}.");
+  }));
+  try {
+    parseMetricNames(input.metrics);
+  } catch (error) {
+    throw new HttpError(400, (error as Error).message);
+  }
+  const started = await startWebMetricRun(study.id, input, user.id);
+  const [run] = await listRuns(study.id, { id: started.run.id });
+  return NextResponse.json({ run, resumed: started.resumed, chunks: started.chunks }, { status: 202 });
+});

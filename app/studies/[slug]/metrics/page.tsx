@@ -1,0 +1,132 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { DataTable } from "@/components/dashboard/data-table";
+import { formatTime } from "@/components/dashboard/format";
+import { MetricRunForm } from "@/components/dashboard/metric-run-form";
+import { PollWhileActive } from "@/components/dashboard/poll-while-active";
+import { count, fileSlug, type TableData, text } from "@/components/dashboard/table-data";
+import { metricInfo } from "@/lib/analysis";
+import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { listStudyMetrics } from "@/lib/data/metric-scores";
+import { findStudyBySlug } from "@/lib/data/studies";
+import { CRSCORE, EMBEDDING_SIM, METRIC_JOB_NAMES } from "@/lib/jobs";
+import { getReferenceMetric } from "@/lib/metrics";
+import { errorMessage } from "@/lib/validation/format";
+import { startRun } from "./actions";
+import { embeddingProvider, isActive, listRuns, metricWorker, type RunRow } from "./runner";
+
+export const dynamic = "force-dynamic";
+
+const JOB_LABELS: Record<string, string> = {
+  [EMBEDDING_SIM]: "embeddingSim: cosine of the review's and the reference's embeddings (GradedReviews §5.1)",
+  [CRSCORE]: "CRScore Con / Comp / Rel against the pseudo-references (CRScore §3.3)",
+};
+
+function runsTable(slug: string, runs: RunRow[]): TableData {
+  return {
+    id: "metric-runs",
+    title: "Metric runs",
+    filename: fileSlug(slug, "metric-runs"),
+    empty: "No metric run yet.",
+    columns: [
+      { key: "created", label: "Started" },
+      { key: "metrics", label: "Metrics" },
+      { key: "status", label: "Status" },
+      { key: "progress", label: "Progress" },
+      { key: "done", label: "Done", numeric: true },
+      { key: "total", label: "Total", numeric: true },
+      { key: "embedding", label: "Embedder" },
+      { key: "by", label: "By" },
+      { key: "finished", label: "Finished" },
+      { key: "error", label: "Error" },
+    ],
+    rows: runs.map((r) => ({
+      key: r.id,
+      cells: [
+        text(formatTime(r.createdAt), { title: r.id }),
+        text(r.metrics.join(", "), { title: r.signatures.map((s) => `${s.name}: ${s.paramsKey}`).join("\n") }),
+        text(r.status, { data: { status: r.status } }),
+        { text: `${r.done}/${r.total}`, value: r.total === 0 ? 1 : r.done / r.total, progress: { done: r.done, total: r.total } },
+        count(r.done),
+        count(r.total),
+        text(r.embedding),
+        text(r.createdBy ?? "CLI"),
+        text(r.finishedAt ? formatTime(r.finishedAt) : "—"),
+        text(r.error ?? ""),
+      ],
+    })),
+  };
+}
+
+/** Metric runs of a study: start one, watch its progress, see what is stored. */
+export default async function MetricRunsPage({ params }: { params: Promise<{ slug: string }> }) {
+  await requirePageUser(LEAD_ROLES);
+  const { slug } = await params;
+  const study = await findStudyBySlug(slug);
+  if (!study) notFound();
+  const [runs, stored] = await Promise.all([listRuns(study.id), listStudyMetrics(study.id)]);
+  const active = runs.some((r) => isActive(r.status));
+  let workerError: string | null = null;
+  if (active) {
+    // Unfinished runs (e.g. after a restart) continue in this process.
+    await metricWorker().catch((error: unknown) => {
+      workerError = errorMessage(error);
+    });
+  }
+  const provider = embeddingProvider();
+  const metrics = METRIC_JOB_NAMES.map((name) => ({ name, label: getReferenceMetric(name)?.label ?? JOB_LABELS[name] ?? name, embedding: name === EMBEDDING_SIM || name === CRSCORE }));
+
+  const storedTable: TableData = {
+    id: "stored-metrics",
+    title: "Stored scores",
+    filename: fileSlug(study.slug, "stored-metrics"),
+    empty: "No scores stored yet.",
+    columns: [
+      { key: "metric", label: "Metric" },
+      { key: "label", label: "Label" },
+      { key: "signature", label: "Signature" },
+      { key: "scored", label: "Reviews scored", numeric: true },
+      { key: "defined", label: "Defined", numeric: true },
+      { key: "last", label: "Last computed" },
+    ],
+    rows: stored.map((v) => ({
+      key: `${v.metric}@${v.paramsKey}`,
+      cells: [
+        text(v.metric, { href: `/studies/${study.slug}/validity?metric=${encodeURIComponent(v.metric)}&params=${encodeURIComponent(v.paramsKey)}` }),
+        text(metricInfo(v.metric, v.paramsKey).label),
+        text(v.paramsKey, { mono: true }),
+        count(v.count),
+        count(v.defined),
+        text(formatTime(v.lastComputedAt)),
+      ],
+    })),
+  };
+
+  return (
+    <div className="space-y-6">
+      <div className="space-y-2">
+        <Link href={`/studies/${study.slug}`} className="text-sm text-blue-700 hover:underline">
+          ← {study.name}
+        </Link>
+        <h1 className="text-2xl font-semibold">Metric runs</h1>
+        <p className="text-sm text-slate-600">
+          Automatic metrics of the study&apos;s candidate reviews, computed in the background in chunks of reviews (resumable: starting the same metrics again continues an unfinished run and skips stored scores). Reference-based
+          metrics compare a review with its change&apos;s human reference review; CRScore compares it with the change&apos;s pseudo-references. The CLI does the same:{" "}
+          <code className="text-xs">npm run cli -- metrics --study {study.slug} --metric NAME[,NAME]</code>.
+        </p>
+        <p className={`rounded border p-2 text-sm ${provider.kind === "http" ? "border-slate-200 bg-white" : provider.kind === "offline" ? "border-amber-200 bg-amber-50 text-amber-900" : "border-red-200 bg-red-50 text-red-800"}`} data-testid="embedding-provider">
+          <span className="font-medium">Embedding provider:</span> {provider.label}
+        </p>
+      </div>
+      <MetricRunForm slug={study.slug} metrics={metrics} start={startRun} />
+      <PollWhileActive active={active} seconds={2} />
+      {workerError && (
+        <p role="alert" className="text-sm text-red-700">
+          The background worker could not start: {workerError}
+        </p>
+      )}
+      <DataTable table={runsTable(study.slug, runs)} />
+      <DataTable table={storedTable} note="Follow a metric to its validity dashboard." />
+    </div>
+  );
+}
