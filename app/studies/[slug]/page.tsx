@@ -29,6 +29,15 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
           <Link href={`/studies/${study.slug}/import`} className="text-blue-700 hover:underline">
             Import data
           </Link>
+          <Link href={`/studies/${study.slug}/agreement`} className="text-blue-700 hover:underline">
+            Agreement
+          </Link>
+          <Link href={`/studies/${study.slug}/validity`} className="text-blue-700 hover:underline">
+            Validity
+          </Link>
+          <Link href={`/studies/${study.slug}/metrics`} className="text-blue-700 hover:underline">
+            Metric runs
+          </Link>
         </nav>
         <ExportLinks slug={study.slug} />
       </div>
@@ -75,7 +84,7 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
           </thead>
           <tbody>
             {study.codeChanges.map((change) => (
-              <tr key={change.id} className="border-t border-slate-100" data-testid="code-change-row">
+              <tr key={change.id} id={`change-${change.externalId}`} className="border-t border-slate-100 target:bg-amber-50" data-testid="code-change-row">
                 <td className="px-3 py-2 font-mono">{change.externalId}</td>
                 <td className="font-mono">{change.filePath}</td>
                 <td>{change.language}</td>
