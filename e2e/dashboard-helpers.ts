@@ -1,0 +1,118 @@
+/**
+ * Helpers of the dashboard browser tests: the CLI's JSON on the test database, tables read
+ * from the page (text, raw `data-value`), CSV downloads, and number cells checked against the
+ * report with the dashboards' own formatting.
+ */
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { expect, type Page } from "@playwright/test";
+import { parse } from "csv-parse/sync";
+import { formatNumber } from "@/components/dashboard/format";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+/** Runs `npm run cli -- …` on the test database and parses its JSON stdout. */
+export async function cli<T>(args: string[]): Promise<T> {
+  const url = process.env.E2E_DATABASE_URL;
+  if (!url) throw new Error("E2E_DATABASE_URL is not set; run through playwright.config.ts");
+  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url },
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return JSON.parse(stdout) as T;
+}
+
+/** Points the library's default client at the test database (for calling lib/analysis directly). */
+export function useTestDatabaseForLib(): void {
+  const url = process.env.E2E_DATABASE_URL;
+  if (!url) throw new Error("E2E_DATABASE_URL is not set; run through playwright.config.ts");
+  process.env.DATABASE_URL = url;
+}
+
+export interface TableCell {
+  /** Visible text without the small second line. */
+  text: string;
+  /** data-value, null when the cell has none. */
+  value: string | null;
+  n: string | null;
+  href: string | null;
+}
+
+export interface PageTable {
+  header: string[];
+  /** `cells` by column key; `list` in column order. */
+  rows: { key: string; cells: Record<string, TableCell>; list: TableCell[] }[];
+}
+
+/** A dashboard table (by data-testid) as it is in the DOM. */
+export async function readTable(page: Page, testId: string): Promise<PageTable> {
+  const table = page.getByTestId(testId);
+  await expect(table).toBeVisible();
+  const raw = await table.evaluate((el) => {
+    const clean = (node: Element) => {
+      const copy = node.cloneNode(true) as Element;
+      copy.querySelectorAll("[data-sub]").forEach((e) => e.remove());
+      return (copy.textContent ?? "").trim();
+    };
+    return {
+      header: [...el.querySelectorAll("thead th")].map((th) => (th.textContent ?? "").trim()),
+      rows: [...el.querySelectorAll("tbody tr[data-row]")].map((tr) => ({
+        key: (tr as HTMLElement).dataset.row as string,
+        list: [...tr.querySelectorAll("td")].map((td) => ({
+          col: (td as HTMLElement).dataset.col as string,
+          text: clean(td),
+          value: (td as HTMLElement).dataset.value ?? null,
+          n: (td as HTMLElement).dataset.n ?? null,
+          href: td.querySelector("a")?.getAttribute("href") ?? null,
+        })),
+      })),
+    };
+  });
+  return {
+    header: raw.header,
+    rows: raw.rows.map((r) => ({ key: r.key, list: r.list, cells: Object.fromEntries(r.list.map((c) => [c.col, c])) })),
+  };
+}
+
+/** The row with `key`, failing clearly when it is missing. */
+export function row(table: PageTable, key: string): Record<string, TableCell> {
+  const found = table.rows.find((r) => r.key === key);
+  expect(found, `row ${key} in [${table.rows.map((r) => r.key).join(", ")}]`).toBeDefined();
+  return (found as PageTable["rows"][number]).cells;
+}
+
+/** The cell holds exactly `expected` (raw, as the report's JSON has it) and shows it formatted. */
+export function expectNumber(cell: TableCell | undefined, expected: number | null | undefined, label: string, format: (v: number | null) => string = formatNumber): void {
+  expect(cell, label).toBeDefined();
+  const want = expected === null || expected === undefined ? "null" : String(expected);
+  expect((cell as TableCell).value, label).toBe(want);
+  expect((cell as TableCell).text, label).toBe(format(expected ?? null));
+}
+
+/** Clicks the table's "Download CSV" button and parses the file. */
+export async function downloadCsv(page: Page, tableTitle: string): Promise<{ name: string; rows: string[][] }> {
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: `Download CSV: ${tableTitle}`, exact: true }).first().click();
+  const file = await download;
+  const text = Buffer.concat(await (await file.createReadStream()).toArray()).toString("utf8");
+  return { name: file.suggestedFilename(), rows: parse(text, { relaxColumnCount: false }) as string[][] };
+}
+
+/** The CSV has the table's header and, cell by cell, its raw values (its text where there is none). */
+export function expectCsvMatchesTable(csv: string[][], table: PageTable): void {
+  expect(csv[0]).toEqual(table.header);
+  expect(csv.length - 1).toBe(table.rows.length);
+  table.rows.forEach((r, i) => {
+    const expected = r.list.map((c) => (c.value === null ? c.text : c.value === "null" ? "" : c.value));
+    expect(csv[i + 1], `CSV row ${i + 1} (${r.key})`).toEqual(expected);
+  });
+}
+
+/** Each chart of `scope` has drawn its SVG surface. */
+export async function expectCharts(page: Page, scope: string, count: number): Promise<void> {
+  const charts = page.locator(`${scope} figure[data-testid="chart"]`);
+  await expect(charts).toHaveCount(count);
+  for (let i = 0; i < count; i++) await expect(charts.nth(i).locator("svg.recharts-surface").first()).toBeVisible();
+}
