@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { agreementReport, correlationReport } from "@/lib/analysis";
 import { createClient } from "@/lib/db/client";
 import { runImport } from "@/lib/import";
+import { createJobContext, drainMetricRun, startMetricRun, startQueue } from "@/lib/jobs";
 import { hasSharedFile, sharedPath } from "../shared-data";
 
 const url = inject("databaseUrl");
@@ -26,7 +27,7 @@ function cli(args: string[]): { json: unknown; stderr: string } {
   return { json: JSON.parse(result.stdout), stderr: result.stderr };
 }
 
-async function importFile(study: string, format: "crscore-phase1" | "gradedreviews", ...parts: string[]): Promise<string> {
+async function importFile(study: string, format: "crscore-phase1" | "crscore-phase2" | "gradedreviews", ...parts: string[]): Promise<string> {
   const file = sharedPath(...parts);
   const result = await runImport({ study, format, files: [{ name: path.basename(file), content: readFileSync(file) }] }, db);
   if (result.status !== "imported") throw new Error(`import of ${file} refused: ${JSON.stringify(result)}`);
@@ -37,6 +38,8 @@ async function importFile(study: string, format: "crscore-phase1" | "gradedrevie
 const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 const phase1 = ["data", "crscore", "phase1"];
 const hasPhase1 = hasSharedFile(...phase1, "py_claim_acc_annot_marcus.csv") && hasSharedFile(...phase1, "py_claim_acc_annot_atharva.csv");
+const phase2 = ["data", "crscore", "phase2"];
+const hasPhase2 = hasSharedFile(...phase2, "py_marcus_review_qual_final.csv") && hasSharedFile(...phase2, "py_atharva_review_qual_final.csv");
 const graded = ["data", "gradedreviews", "gradedreviews-sample-300.xlsx"];
 const hasGraded = hasSharedFile(...graded);
 
@@ -88,6 +91,45 @@ describe.skipIf(!hasPhase1)("CRScore phase-1 sheets imported: claim-accuracy agr
   test("the agreement CLI prints the same report", async () => {
     const { json: printed } = cli(["agreement", "--study", "crscore-py-phase1", "--task", "claim-verification", "--resamples", "200", "--json"]);
     expect(printed).toEqual(json(await agreementReport(studyId, { task: "CLAIM_VERIFICATION", bootstrap: { nResamples: 200 } }, db)));
+  });
+});
+
+describe.skipIf(!hasPhase1 || !hasPhase2)("CRScore phase-2 sheets imported: the offline CRScore against the human Likert scores", () => {
+  let studyId: string;
+  beforeAll(async () => {
+    for (const annotator of ["marcus", "atharva"]) await importFile("crscore-py-phase2", "crscore-phase1", ...phase1, `py_claim_acc_annot_${annotator}.csv`);
+    for (const annotator of ["marcus", "atharva"]) studyId = await importFile("crscore-py-phase2", "crscore-phase2", ...phase2, `py_${annotator}_review_qual_final.csv`);
+    const boss = await startQueue(url, { supervise: false });
+    const context = createJobContext({ client: db });
+    await drainMetricRun(boss, context, (await startMetricRun(context, boss, studyId, { metrics: ["crscore"] })).run.id);
+    await boss.stop({ graceful: false, wait: true });
+  });
+
+  test("Rel correlates with human relevance at the review and the system level (CRScore Tables 2, 3), its tau calibrated on the study", async () => {
+    const report = await correlationReport(studyId, { metric: "crscore-rel", human: "relevance", bootstrap: { nResamples: 100 } }, db);
+    expect(report.metric).toMatchObject({ offlineEmbedder: true, paramsKey: expect.stringMatching(/tau:0\.1618\|tau-source:calibrated/) });
+    expect(report.metric.label).toMatch(/offline TF-IDF/);
+    // 882 rated candidate reviews (the human reference "msg" left out), each rated by one annotator.
+    expect(report.counts.paired).toBe(882);
+    const { spearman, kendall } = report.correlations.overall;
+    // Regression values of the offline default (tfidf-offline-v1); mxbai-embed-large-v1 gives 0.5431 / 0.4567 in the paper.
+    expect(spearman.statistic?.toFixed(4)).toBe("0.5798");
+    expect(kendall.statistic?.toFixed(4)).toBe("0.4840");
+    expect(spearman.pValue).toBeLessThan(1e-50);
+    expect(report.systems.rows).toHaveLength(9);
+    expect(report.systems.spearman.statistic).toBeGreaterThan(0.9);
+    expect(report.thresholdSweep?.find((r) => r.stored)?.tau).toBe(0.1618);
+    // Figure 8: reviews rated 5 score far higher than reviews rated 1.
+    const mean = (level: number) => report.byHumanLevel.find((l) => l.level === level)?.mean as number;
+    expect(mean(5)).toBeGreaterThan(mean(1) + 0.3);
+  });
+
+  test("the two annotators rated disjoint halves of the Python reviews: Likert agreement is undefined, with the reason", async () => {
+    const report = await agreementReport(studyId, { task: "REVIEW_RATING", bootstrap: { nResamples: 0 } }, db);
+    for (const question of report.tasks[0].questions) {
+      expect(question.counts.itemsWithTwoOrMoreRatings).toBe(0);
+      expect(question.coefficients.find((c) => c.key === "alpha")).toMatchObject({ value: null, reason: "no item has two or more ratings" });
+    }
   });
 });
 
