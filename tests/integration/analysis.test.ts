@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { agreementReport, correlationReport } from "@/lib/analysis";
 import { createClient } from "@/lib/db/client";
 import { runImport } from "@/lib/import";
+import { seedDemo } from "@/lib/seed";
 import { createJobContext, drainMetricRun, startMetricRun, startQueue } from "@/lib/jobs";
 import { hasSharedFile, sharedPath } from "../shared-data";
 
@@ -130,6 +131,26 @@ describe.skipIf(!hasPhase1 || !hasPhase2)("CRScore phase-2 sheets imported: the 
       expect(question.counts.itemsWithTwoOrMoreRatings).toBe(0);
       expect(question.coefficients.find((c) => c.key === "alpha")).toMatchObject({ value: null, reason: "no item has two or more ratings" });
     }
+  });
+});
+
+describe("demo study: every task's report, as the dashboards will show it", () => {
+  test("agreement for the four tasks and correlate for CRScore Rel; the CLI prints the same objects", async () => {
+    const demo = await seedDemo(db);
+    if (demo.created) studies.push(demo.studyId);
+    const agreement = await agreementReport(demo.studyId, { bootstrap: { nResamples: 100 } }, db);
+    expect(agreement.tasks.map((t) => t.task).sort()).toEqual(["CLAIM_VERIFICATION", "COMMENT_FILTERING", "REFERENCE_GRADING", "REVIEW_RATING"]);
+    const levels = agreement.tasks.flatMap((t) => t.questions.map((q) => `${q.question}:${q.level}`));
+    expect(levels).toEqual(expect.arrayContaining(["code:nominal", "relevance:ordinal", "grade:ordinal", "high-quality:nominal"]));
+    expect(cli(["agreement", "--study", "demo", "--resamples", "100", "--json"]).json).toEqual(json(agreement));
+
+    const boss = await startQueue(url, { supervise: false });
+    const context = createJobContext({ client: db });
+    await drainMetricRun(boss, context, (await startMetricRun(context, boss, demo.studyId, { metrics: ["crscore"] })).run.id);
+    await boss.stop({ graceful: false, wait: true });
+    const correlation = await correlationReport(demo.studyId, { metric: "crscore-rel", human: "relevance", bootstrap: { nResamples: 100 } }, db);
+    expect(correlation.counts.paired).toBeGreaterThan(0);
+    expect(cli(["correlate", "--study", "demo", "--metric", "crscore-rel", "--human", "relevance", "--resamples", "100", "--json"]).json).toEqual(json(correlation));
   });
 });
 
