@@ -9,7 +9,7 @@ import { formatPercent } from "@/components/dashboard/format";
 import { agreementReport, type AgreementReport, type CoefficientReport, findStudy } from "@/lib/analysis";
 import { cli, downloadCsv, expectCharts, expectCsvMatchesTable, expectNumber, type PageTable, readTable, row, useTestDatabaseForLib } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
-import { watchPageErrors } from "./workspace-fixtures";
+import { newAnnotator, watchPageErrors } from "./workspace-fixtures";
 
 function expectCoefficients(table: PageTable, coefficients: readonly CoefficientReport[], label: string) {
   expect(table.rows.map((r) => r.key)).toEqual(coefficients.map((c) => c.key));
@@ -147,4 +147,33 @@ test("Download CSV gives the rows of the table, raw numbers included", async ({ 
   const csv = await downloadCsv(page, "Claim quality per language (CRScore Table 1)");
   expect(csv.name).toBe("demo-claim-quality.csv");
   expectCsvMatchesTable(csv.rows, claims);
+});
+
+test("the dashboard follows new annotations by itself (auto-refresh) and with Refresh now", async ({ page }) => {
+  useTestDatabaseForLib();
+  const db = testDb();
+  const study = await findStudy({ slug: "demo" }, db);
+  const { userId } = await newAnnotator("dashboard-grader");
+  try {
+    await signIn(page, E2E_ACCOUNTS.lead);
+    await page.goto("/studies/demo/agreement?task=REFERENCE_GRADING");
+    const before = (await agreementReport(study.id, { task: "REFERENCE_GRADING" }, db)).tasks[0].questions[0];
+    await expect(page.getByTestId("pairwise-reference_grading-grade").locator("tbody tr")).toHaveCount(before.raters.length);
+
+    const graded = await db.referenceGrade.findMany({ where: { candidateReview: { codeChange: { studyId: study.id } } }, select: { candidateReviewId: true, grade: true }, distinct: ["candidateReviewId"], take: 6 });
+    await db.referenceGrade.createMany({ data: graded.map((g, i) => ({ annotatorId: userId, candidateReviewId: g.candidateReviewId, grade: i % 2 === 0 ? g.grade : Math.min(5, g.grade + 1) })) });
+    const after = (await agreementReport(study.id, { task: "REFERENCE_GRADING" }, db)).tasks[0].questions[0];
+    expect(after.raters).toHaveLength(before.raters.length + 1);
+
+    // No reload: the page re-renders itself every 10 s.
+    await expect(page.getByTestId("pairwise-reference_grading-grade").locator("tbody tr")).toHaveCount(after.raters.length, { timeout: 20_000 });
+    expectCoefficients(await readTable(page, "coefficients-reference_grading-grade"), after.coefficients, "after new grades");
+
+    await db.referenceGrade.deleteMany({ where: { annotatorId: userId } });
+    await page.getByRole("button", { name: "Refresh now" }).click();
+    await expect(page.getByTestId("pairwise-reference_grading-grade").locator("tbody tr")).toHaveCount(before.raters.length);
+    expectCoefficients(await readTable(page, "coefficients-reference_grading-grade"), before.coefficients, "after removing them");
+  } finally {
+    await db.user.delete({ where: { id: userId } });
+  }
 });

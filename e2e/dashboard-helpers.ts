@@ -3,25 +3,40 @@
  * from the page (text, raw `data-value`), CSV downloads, and number cells checked against the
  * report with the dashboards' own formatting.
  */
-import { execFile } from "node:child_process";
+import { spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { expect, type Page } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import { formatNumber } from "@/components/dashboard/format";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-/** Runs `npm run cli -- …` on the test database and parses its JSON stdout. */
+/**
+ * Runs `npm run cli -- …` on the test database and parses its JSON stdout. Stdout goes to a
+ * file: scripts/cli.ts ends with process.exit(), which cuts a large report short on a pipe.
+ */
 export async function cli<T>(args: string[]): Promise<T> {
   const url = process.env.E2E_DATABASE_URL;
   if (!url) throw new Error("E2E_DATABASE_URL is not set; run through playwright.config.ts");
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: url },
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  return JSON.parse(stdout) as T;
+  const dir = await mkdtemp(path.join(tmpdir(), "crjudge-cli-"));
+  const out = path.join(dir, "stdout.json");
+  const fd = openSync(out, "w");
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { cwd: root, env: { ...process.env, DATABASE_URL: url }, stdio: ["ignore", fd, "pipe"] });
+      let stderr = "";
+      child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+      child.on("error", reject);
+      child.on("close", (status) => (status === 0 ? resolve() : reject(new Error(`cli ${args.join(" ")} exited with ${status}: ${stderr}`))));
+    });
+    return JSON.parse(await readFile(out, "utf8")) as T;
+  } finally {
+    closeSync(fd);
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** Points the library's default client at the test database (for calling lib/analysis directly). */
