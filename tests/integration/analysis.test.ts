@@ -28,9 +28,9 @@ function cli(args: string[]): { json: unknown; stderr: string } {
   return { json: JSON.parse(result.stdout), stderr: result.stderr };
 }
 
-async function importFile(study: string, format: "crscore-phase1" | "crscore-phase2" | "gradedreviews", ...parts: string[]): Promise<string> {
+async function importFile(study: string, format: "crscore-phase1" | "crscore-phase2" | "gradedreviews", parts: string[], annotator?: string): Promise<string> {
   const file = sharedPath(...parts);
-  const result = await runImport({ study, format, files: [{ name: path.basename(file), content: readFileSync(file) }] }, db);
+  const result = await runImport({ study, format, files: [{ name: path.basename(file), content: readFileSync(file) }], annotator }, db);
   if (result.status !== "imported") throw new Error(`import of ${file} refused: ${JSON.stringify(result)}`);
   if (!studies.includes(result.summary.study.id)) studies.push(result.summary.study.id);
   return result.summary.study.id;
@@ -54,8 +54,8 @@ describe.skipIf(!hasPhase1)("CRScore phase-1 sheets imported: claim-accuracy agr
   beforeAll(async () => {
     // marcus's sheet first, then atharva's: on the claims both judged, atharva's is then the
     // current verdict, as in the paper's figures (atharva's codes from data row 246 on).
-    await importFile("crscore-py-phase1", "crscore-phase1", ...phase1, "py_claim_acc_annot_marcus.csv");
-    studyId = await importFile("crscore-py-phase1", "crscore-phase1", ...phase1, "py_claim_acc_annot_atharva.csv");
+    await importFile("crscore-py-phase1", "crscore-phase1", [...phase1, "py_claim_acc_annot_marcus.csv"]);
+    studyId = await importFile("crscore-py-phase1", "crscore-phase1", [...phase1, "py_claim_acc_annot_atharva.csv"]);
   });
 
   test("Cohen's kappa 0.8043 on the reliability set (the last 100 common claims), 0.7880 on all 115", async () => {
@@ -98,8 +98,8 @@ describe.skipIf(!hasPhase1)("CRScore phase-1 sheets imported: claim-accuracy agr
 describe.skipIf(!hasPhase1 || !hasPhase2)("CRScore phase-2 sheets imported: the offline CRScore against the human Likert scores", () => {
   let studyId: string;
   beforeAll(async () => {
-    for (const annotator of ["marcus", "atharva"]) await importFile("crscore-py-phase2", "crscore-phase1", ...phase1, `py_claim_acc_annot_${annotator}.csv`);
-    for (const annotator of ["marcus", "atharva"]) studyId = await importFile("crscore-py-phase2", "crscore-phase2", ...phase2, `py_${annotator}_review_qual_final.csv`);
+    for (const annotator of ["marcus", "atharva"]) await importFile("crscore-py-phase2", "crscore-phase1", [...phase1, `py_claim_acc_annot_${annotator}.csv`]);
+    for (const annotator of ["marcus", "atharva"]) studyId = await importFile("crscore-py-phase2", "crscore-phase2", [...phase2, `py_${annotator}_review_qual_final.csv`]);
     const boss = await startQueue(url, { supervise: false });
     const context = createJobContext({ client: db });
     await drainMetricRun(boss, context, (await startMetricRun(context, boss, studyId, { metrics: ["crscore"] })).run.id);
@@ -158,8 +158,9 @@ describe.skipIf(!hasGraded)("GradedReviews sample imported: smoothed BLEU and RO
   let studyId: string;
   let metricsRun: { json: unknown; stderr: string };
   beforeAll(async () => {
-    studyId = await importFile("gradedreviews-sample", "gradedreviews", ...graded);
-    metricsRun = cli(["metrics", "--study", "gradedreviews-sample", "--metric", "bleu-gradedreviews,rouge-l,rouge-l-stem", "--chunk-size", "200"]);
+    // Own slug and grader: other test files import the same workbook and count its grader's history rows.
+    studyId = await importFile("analysis-gradedreviews", "gradedreviews", graded, "analysis-test-grader");
+    metricsRun = cli(["metrics", "--study", "analysis-gradedreviews", "--metric", "bleu-gradedreviews,rouge-l,rouge-l-stem", "--chunk-size", "200"]);
   });
 
   test("the metrics CLI computes 1,200 reviews as pg-boss jobs, with a progress line", () => {
@@ -168,7 +169,7 @@ describe.skipIf(!hasGraded)("GradedReviews sample imported: smoothed BLEU and RO
   });
 
   test("correlate: Spearman 0.236996 for BLEU (README), Kendall 0.192846, Pearson 0.623876", () => {
-    const { json: report } = cli(["correlate", "--study", "gradedreviews-sample", "--metric", "bleu-gradedreviews", "--human", "grade", "--resamples", "100", "--json"]) as { json: Awaited<ReturnType<typeof correlationReport>> };
+    const { json: report } = cli(["correlate", "--study", "analysis-gradedreviews", "--metric", "bleu-gradedreviews", "--human", "grade", "--resamples", "100", "--json"]) as { json: Awaited<ReturnType<typeof correlationReport>> };
     const overall = report.correlations.overall;
     expect(overall.n).toBe(1200);
     expect(overall.spearman.statistic?.toFixed(6)).toBe("0.236996");
@@ -190,7 +191,7 @@ describe.skipIf(!hasGraded)("GradedReviews sample imported: smoothed BLEU and RO
   });
 
   test("the correlate CLI prints exactly correlationReport; system level ranks the four systems", async () => {
-    const args = ["correlate", "--study", "gradedreviews-sample", "--metric", "rouge-l", "--human", "grade", "--level", "system", "--resamples", "100", "--json"];
+    const args = ["correlate", "--study", "analysis-gradedreviews", "--metric", "rouge-l", "--human", "grade", "--level", "system", "--resamples", "100", "--json"];
     const report = await correlationReport(studyId, { metric: "rouge-l", human: "grade", level: "system", bootstrap: { nResamples: 100 } }, db);
     expect(cli(args).json).toEqual(json(report));
     expect(report.correlations.overall.n).toBe(4);
