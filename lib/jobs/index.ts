@@ -2,7 +2,7 @@
 export { createJobContext, type MetricJobContext } from "./context";
 export { calibrateStudyTau, DEFAULT_CHUNK_SIZE, planMetricRun, type MetricRunRequest } from "./plan";
 export { chunkJobId, enqueueChunks, METRIC_QUEUE, startQueue, type ChunkJobData } from "./queue";
-export { runParams, startMetricRun, type StartedRun } from "./runs";
+export { listMetricRuns, requestMetricRun, runParams, startMetricRun, type StartedRun } from "./runs";
 export { processChunk } from "./process-chunk";
 export { drainMetricRun, workMetricChunks, type DrainOptions } from "./worker";
 export { CRSCORE, CRSCORE_COLUMNS, EMBEDDING_SIM, METRIC_JOB_NAMES, parseMetricNames, type MetricJobSpec, type RunParams } from "./specs";

@@ -9,7 +9,7 @@ import type { PrismaClient } from "@/lib/db/client";
 import type { MetricRun, Prisma } from "@/lib/generated/prisma/client";
 import type { MetricJobContext } from "./context";
 import { type MetricRunRequest, planMetricRun } from "./plan";
-import { type ChunkJobData, enqueueChunks } from "./queue";
+import { type ChunkJobData, enqueueChunks, startQueue } from "./queue";
 import { studyReviewOrder } from "./reviews";
 import { type MetricJobSpec, type RunParams, runIdentity, runParamsSchema, specApplies } from "./specs";
 
@@ -88,4 +88,40 @@ export async function advanceRun(client: Pick<PrismaClient, "$executeRaw">, runI
 
 export async function markRunFailed(client: PrismaClient, runId: string, message: string): Promise<void> {
   await client.metricRun.update({ where: { id: runId }, data: { status: "FAILED", error: message, finishedAt: new Date() } });
+}
+
+/**
+ * For the web pages: plans and enqueues a run, leaving the computation to the worker
+ * (scripts/worker.ts). Opens a short-lived queue connection on DATABASE_URL.
+ */
+export async function requestMetricRun(context: MetricJobContext, studyId: string, request: MetricRunRequest, createdById?: string): Promise<StartedRun> {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set");
+  const boss = await startQueue(url, { supervise: false });
+  try {
+    return await startMetricRun(context, boss, studyId, request, createdById);
+  } finally {
+    await boss.stop({ graceful: false, wait: true });
+  }
+}
+
+/** A study's metric runs, newest first, with their progress (the page's progress bars). */
+export async function listMetricRuns(studyId: string, client: PrismaClient) {
+  const runs = await client.metricRun.findMany({ where: { studyId }, orderBy: { createdAt: "desc" } });
+  return runs.map((run) => {
+    const params = runParamsSchema.safeParse(run.params);
+    const embedding = params.success ? params.data.embedding : null;
+    return {
+      id: run.id,
+      metrics: run.metrics,
+      status: run.status,
+      total: run.total,
+      done: run.done,
+      error: run.error,
+      embedding: embedding && { model: embedding.model, offline: embedding.offline },
+      createdAt: run.createdAt,
+      startedAt: run.startedAt,
+      finishedAt: run.finishedAt,
+    };
+  });
 }

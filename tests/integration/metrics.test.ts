@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { listStudyMetrics, metricValuesForStudy } from "@/lib/data/metric-scores";
 import { createClient } from "@/lib/db/client";
 import { TFIDF_MODEL } from "@/lib/embeddings";
-import { createJobContext, drainMetricRun, METRIC_QUEUE, runParams, startMetricRun, startQueue, workMetricChunks } from "@/lib/jobs";
+import { createJobContext, drainMetricRun, listMetricRuns, METRIC_QUEUE, requestMetricRun, runParams, startMetricRun, startQueue, workMetricChunks } from "@/lib/jobs";
 import { crscoreFromBestMatches, getReferenceMetric, splitReviewSentences } from "@/lib/metrics";
 import { seedDemo } from "@/lib/seed";
 
@@ -154,7 +154,9 @@ describe("metric jobs", () => {
 
   test("a long-running worker (scripts/worker.ts) computes runs started elsewhere", async () => {
     const studyId = await createSmallStudy("worker-study", 3);
-    const started = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["chrf"], chunkSize: 2 });
+    // As a web page does: enqueue only.
+    const started = await requestMetricRun(createJobContext({ client: db }), studyId, { metrics: ["chrf"], chunkSize: 2 });
+    expect((await listMetricRuns(studyId, db))[0]).toMatchObject({ id: started.run.id, status: "QUEUED", total: 9, done: 0, embedding: null });
     const worker = await startQueue(url);
     await workMetricChunks(worker, createJobContext({ client: db }));
     let run = started.run;
@@ -164,6 +166,7 @@ describe("metric jobs", () => {
     }
     await worker.stop({ graceful: true, wait: true });
     expect(run).toMatchObject({ status: "DONE", done: 9, total: 9 });
+    expect((await listMetricRuns(studyId, db))[0]).toMatchObject({ status: "DONE", done: 9 });
   });
 
   test("a failing chunk fails the run with its message", async () => {
