@@ -1,10 +1,11 @@
 /**
- * What metric jobs share within one process: the database client, the endpoint's API key
- * (never stored with a run) and the embedders already built, so a CLI run fits the offline
- * TF-IDF model once for planning and all its chunks.
+ * What metric jobs share within one process: the database client, the endpoints' API keys
+ * (never stored with a run), the embedders already built, so a CLI run fits the offline
+ * TF-IDF model once for planning and all its chunks, and the LLM judges with their clients.
  */
 import { db, type PrismaClient } from "@/lib/db/client";
 import { createHttpEmbedder, createTfidfEmbedder, type Embedder, fitTfidf, type HttpEmbedderOptions, prismaEmbeddingStore } from "@/lib/embeddings";
+import type { ChatClient, ChatClientOptions, Env, JudgeMetric } from "@/lib/judges";
 import type { RunEmbedding } from "./specs";
 import { studyCorpus } from "./reviews";
 
@@ -15,10 +16,32 @@ export interface MetricJobContext {
   /** Batching, retry and timeout settings of the endpoint client (its defaults otherwise). */
   http?: Pick<HttpEmbedderOptions, "batchSize" | "maxRetries" | "backoffMs" | "timeoutMs">;
   readonly embedders: Map<string, Promise<Embedder>>;
+  /**
+   * Keys of chat-completions endpoints by URL, as runs were requested with them (never stored).
+   * LLM_API_KEY is sent to LLM_URL only: a run's URL comes from the database.
+   */
+  readonly llmApiKeys: Map<string, string>;
+  /** Retry, timeout and concurrency settings of the chat client (its defaults otherwise). */
+  llmHttp?: Pick<ChatClientOptions, "timeoutMs" | "maxAttempts" | "backoffMs" | "maxBackoffMs" | "maxConcurrency">;
+  /** Where LLM_URL, LLM_MODEL and LLM_API_KEY are read. Default process.env. */
+  env: Env;
+  /** Chat clients by endpoint, model and key (one concurrency limit each), and judges by endpoint and signature. */
+  readonly chatClients: Map<string, ChatClient>;
+  readonly judges: Map<string, JudgeMetric>;
 }
 
-export function createJobContext(options: Partial<Pick<MetricJobContext, "client" | "apiKey" | "http">> = {}): MetricJobContext {
-  return { client: options.client ?? db, apiKey: options.apiKey, http: options.http, embedders: new Map() };
+export function createJobContext(options: Partial<Pick<MetricJobContext, "client" | "apiKey" | "http" | "llmHttp" | "env">> = {}): MetricJobContext {
+  return {
+    client: options.client ?? db,
+    apiKey: options.apiKey,
+    http: options.http,
+    embedders: new Map(),
+    llmApiKeys: new Map(),
+    llmHttp: options.llmHttp,
+    env: options.env ?? process.env,
+    chatClients: new Map(),
+    judges: new Map(),
+  };
 }
 
 /** Fits the offline TF-IDF embedder on the study's texts. */

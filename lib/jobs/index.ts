@@ -5,6 +5,7 @@ export { chunkJobId, enqueueChunks, METRIC_QUEUE, startQueue, type ChunkJobData 
 export { listMetricRuns, requestMetricRun, runParams, startMetricRun, type StartedRun } from "./runs";
 export { processChunk } from "./process-chunk";
 export { drainMetricRun, workMetricChunks, type DrainOptions } from "./worker";
-export { CRSCORE, CRSCORE_COLUMNS, EMBEDDING_SIM, METRIC_JOB_NAMES, parseMetricNames, type MetricJobSpec, type RunParams } from "./specs";
+export { CRSCORE, CRSCORE_COLUMNS, EMBEDDING_SIM, isJudgeMetric, METRIC_JOB_NAMES, parseMetricNames, type MetricJobSpec, type RunParams, type SweTeam } from "./specs";
+export { JUDGE_CHUNK_SIZE, parseSweTeam, SweCalibrationError, SWE_CALIBRATION_SIZE, type JudgeRunRequest } from "./judges";
 export { scoreReview } from "./score";
 export { importMetricScores, parseScoreFile, ScoreImportError, type ScoreImportResult } from "./import-scores";

@@ -1,19 +1,23 @@
-/** Planning a metric run: which metrics, which embedder, which CRScore threshold. */
+/** Planning a metric run: which metrics, which embedder, which CRScore threshold, which LLM endpoint and SWE-Judge team. */
 import { type Embedder, resolveEmbeddingConfig } from "@/lib/embeddings";
 import { calibrateThreshold, CRSCORE_DEFAULT_TAU, pairwiseSimilarities, splitReviewSentences } from "@/lib/metrics";
+import type { JudgeMetricName } from "@/lib/judges";
 import { fitStudyEmbedder, type MetricJobContext, rememberEmbedder, runEmbedder } from "./context";
+import { JUDGE_CHUNK_SIZE, judgeJobSpec, type JudgeRunRequest, planLlm } from "./judges";
 import { loadReviewsToScore } from "./reviews";
-import { CRSCORE, metricJobSpec, needsEmbeddings, parseMetricNames, type RunEmbedding, type RunParams, type TauSource } from "./specs";
+import { CRSCORE, isJudgeMetric, type MetricJobSpec, metricJobSpec, needsEmbeddings, parseMetricNames, type RunEmbedding, type RunParams, type TauSource } from "./specs";
 
 export interface MetricRunRequest {
   /** Metric names (see METRIC_JOB_NAMES). */
   metrics: readonly string[];
-  /** Reviews per job. Default 100. */
+  /** Reviews per job. Default 100, or JUDGE_CHUNK_SIZE (10) with an LLM judge. */
   chunkSize?: number;
   /** CRScore threshold; default calibrated on the study (CRScore §3.3). */
   tau?: number;
   /** Embeddings endpoint; default EMBEDDINGS_URL / EMBEDDINGS_MODEL, else the offline TF-IDF default. The key is the context's. */
   embedding?: { url?: string; model?: string };
+  /** LLM judges: endpoint (default LLM_URL / LLM_MODEL), its key (never stored) and SWE-Judge's team. */
+  llm?: JudgeRunRequest;
 }
 
 export const DEFAULT_CHUNK_SIZE = 100;
@@ -52,9 +56,12 @@ async function planEmbedder(context: MetricJobContext, studyId: string, override
 /** Resolves a request into run parameters (fitting and calibrating what CRScore and embeddingSim need). */
 export async function planMetricRun(context: MetricJobContext, studyId: string, request: MetricRunRequest): Promise<RunParams> {
   const names = parseMetricNames(request.metrics);
-  const chunkSize = request.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const chunkSize = request.chunkSize ?? (names.some(isJudgeMetric) ? JUDGE_CHUNK_SIZE : DEFAULT_CHUNK_SIZE);
   if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new Error(`chunk size must be a positive integer, got ${chunkSize}`);
   if (request.tau !== undefined && !Number.isFinite(request.tau)) throw new Error(`tau must be a number, got ${request.tau}`);
+
+  // Before anything slow: a run with a judge and no endpoint fails at once.
+  const llm = names.some(isJudgeMetric) ? planLlm(context, request.llm) : null;
 
   let embedding: RunEmbedding | null = null;
   let tau: { value: number; source: TauSource } | null = null;
@@ -63,5 +70,7 @@ export async function planMetricRun(context: MetricJobContext, studyId: string, 
     embedding = planned.embedding;
     if (names.includes(CRSCORE)) tau = request.tau !== undefined ? { value: request.tau, source: "given" } : await calibrateStudyTau(context, studyId, planned.embedder);
   }
-  return { specs: names.map((name) => metricJobSpec(name, embedding, tau)), embedding, chunkSize };
+  const specs: MetricJobSpec[] = [];
+  for (const name of names) specs.push(llm && isJudgeMetric(name) ? await judgeJobSpec(context, studyId, name as JudgeMetricName, llm, request.llm) : metricJobSpec(name, embedding, tau));
+  return { specs, embedding, chunkSize };
 }

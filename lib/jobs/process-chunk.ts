@@ -1,6 +1,7 @@
 /** One job: the scores of one chunk of reviews, stored with the run's progress in one transaction. */
 import { insertMetricScores, scoreKey, storedScoreKeys } from "@/lib/data/metric-scores";
 import { runEmbedder, type MetricJobContext } from "./context";
+import { judgeScores } from "./judges";
 import type { ChunkJobData } from "./queue";
 import { loadReviewsToScore } from "./reviews";
 import { advanceRun, runParams } from "./runs";
@@ -25,7 +26,8 @@ export async function processChunk(context: MetricJobContext, data: ChunkJobData
     .filter((w) => w.specs.length > 0);
   const texts = work.flatMap((w) => w.specs.flatMap((s) => textsToEmbed(s, w.review)));
   const embedded = texts.length > 0 && params.embedding ? await (await runEmbedder(context, run.studyId, params.embedding)).embed(texts) : null;
-  const rows = work.flatMap((w) => w.specs.flatMap((s) => scoreReview(s, w.review, embedded)));
+  const rows = work.flatMap((w) => w.specs.flatMap((s) => (s.kind === "judge" ? [] : scoreReview(s, w.review, embedded))));
+  rows.push(...(await judgeScores(context, work.flatMap((w) => w.specs.flatMap((spec) => (spec.kind === "judge" ? [{ spec, review: w.review }] : []))))));
 
   await client.$transaction(async (tx) => {
     await insertMetricScores(rows, {}, tx);

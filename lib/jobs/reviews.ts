@@ -13,13 +13,17 @@ export interface ReviewToScore {
   reference: string | null;
   /** Non-empty automatic pseudo-references of the change (claims, implications, smells), by position. */
   pseudoReferences: string[];
+  /** The code change for the LLM judges: its diff, else the new file (GradedReviews imports have no diff); null when both are empty. */
+  codeChange: string | null;
+  language: string;
 }
 
 /** Loads the reviews matching `where` (e.g. one chunk's ids, or a whole study) with their change's texts. */
 export async function loadReviewsToScore(where: Prisma.CandidateReviewWhereInput, client: PrismaClient = db): Promise<ReviewToScore[]> {
   const reviews = await client.candidateReview.findMany({ where, select: { id: true, text: true, isReference: true, codeChangeId: true } });
   const changeIds = [...new Set(reviews.map((r) => r.codeChangeId))];
-  const [references, pseudoReferences] = await Promise.all([
+  const [changes, references, pseudoReferences] = await Promise.all([
+    client.codeChange.findMany({ where: { id: { in: changeIds } }, select: { id: true, diff: true, newFile: true, language: true } }),
     client.candidateReview.findMany({ where: { codeChangeId: { in: changeIds }, isReference: true }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { codeChangeId: true, text: true } }),
     client.pseudoReference.findMany({ where: { codeChangeId: { in: changeIds }, kind: { in: [...AUTOMATIC_KINDS] } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { codeChangeId: true, text: true } }),
   ]);
@@ -30,7 +34,15 @@ export async function loadReviewsToScore(where: Prisma.CandidateReviewWhereInput
     if (p.text.trim() === "") continue;
     pseudoOf.set(p.codeChangeId, [...(pseudoOf.get(p.codeChangeId) ?? []), p.text]);
   }
-  return reviews.map((r) => ({ id: r.id, text: r.text, isReference: r.isReference, reference: referenceOf.get(r.codeChangeId) ?? null, pseudoReferences: pseudoOf.get(r.codeChangeId) ?? [] }));
+  const changeOf = new Map(changes.map((c) => [c.id, { codeChange: c.diff.trim() !== "" ? c.diff : c.newFile.trim() !== "" ? c.newFile : null, language: c.language }]));
+  return reviews.map((r) => ({
+    id: r.id,
+    text: r.text,
+    isReference: r.isReference,
+    reference: referenceOf.get(r.codeChangeId) ?? null,
+    pseudoReferences: pseudoOf.get(r.codeChangeId) ?? [],
+    ...(changeOf.get(r.codeChangeId) ?? { codeChange: null, language: "" }),
+  }));
 }
 
 /** Every review and pseudo-reference text of a study: the corpus the offline TF-IDF embedder is fitted on. */

@@ -8,10 +8,11 @@ import type PgBoss from "pg-boss";
 import type { PrismaClient } from "@/lib/db/client";
 import type { MetricRun, Prisma } from "@/lib/generated/prisma/client";
 import type { MetricJobContext } from "./context";
+import { isJudgePlanningError, JUDGE_CHUNK_SIZE } from "./judges";
 import { type MetricRunRequest, planMetricRun } from "./plan";
 import { type ChunkJobData, enqueueChunks, startQueue } from "./queue";
 import { studyReviewOrder } from "./reviews";
-import { type MetricJobSpec, type RunParams, runIdentity, runParamsSchema, specApplies } from "./specs";
+import { type MetricJobSpec, parseMetricNames, type RunParams, runIdentity, runParamsSchema, specApplies } from "./specs";
 
 export interface StartedRun {
   run: MetricRun;
@@ -45,10 +46,30 @@ async function findUnfinishedRun(client: PrismaClient, studyId: string, params: 
   return candidates.find((run) => runParamsSchema.safeParse(run.params).success && runIdentity(runParams(run)) === identity) ?? null;
 }
 
-/** Plans the run, creates or resumes its MetricRun row and enqueues the chunks still to compute. */
+/**
+ * A run whose LLM judge could not be planned (no endpoint configured, SWE-Judge without a team,
+ * the endpoint failing during team trials): FAILED with the message, so the lead sees why on the
+ * metric runs page. Its parameters name no spec, so no later run resumes it.
+ */
+async function recordFailedPlan(client: PrismaClient, studyId: string, request: MetricRunRequest, message: string, createdById?: string): Promise<void> {
+  const params: RunParams = { specs: [], embedding: null, chunkSize: request.chunkSize ?? JUDGE_CHUNK_SIZE };
+  const metrics = parseMetricNames(request.metrics);
+  await client.metricRun.create({ data: { studyId, metrics, params: params as unknown as Prisma.InputJsonValue, status: "FAILED", error: message, finishedAt: new Date(), createdById } });
+}
+
+/**
+ * Plans the run, creates or resumes its MetricRun row and enqueues the chunks still to compute.
+ * When an LLM judge cannot be planned the error is thrown after recording a FAILED run.
+ */
 export async function startMetricRun(context: MetricJobContext, boss: PgBoss, studyId: string, request: MetricRunRequest, createdById?: string): Promise<StartedRun> {
   const { client } = context;
-  const params = await planMetricRun(context, studyId, request);
+  let params: RunParams;
+  try {
+    params = await planMetricRun(context, studyId, request);
+  } catch (error) {
+    if (isJudgePlanningError(error)) await recordFailedPlan(client, studyId, request, (error as Error).message, createdById);
+    throw error;
+  }
   const reviews = (await studyReviewOrder(studyId, client)).filter((r) => params.specs.some((s) => specApplies(s, r)));
   const complete = await completeReviews(client, studyId, params.specs, reviews);
   const done = reviews.filter((r) => complete.has(r.id)).length;

@@ -41,6 +41,7 @@ export function scoreReview(spec: MetricJobSpec, review: ReviewToScore, embedded
     const value = (embedded as EmbeddedTexts).similarity(review.text, review.reference);
     return [value === null ? undefinedScore(review, spec.name, paramsKey, "zero-vector") : { candidateReviewId: review.id, metric: spec.name, paramsKey, value }];
   }
+  if (spec.kind === "judge") throw new Error(`${spec.name} is an LLM judge, scored asynchronously (judgeScores)`);
   const sentences = splitReviewSentences(review.text);
   // Called only when there are sentences and pseudo-references, i.e. when they were embedded.
   const best = bestMatches(pairwiseSimilarities(sentences, review.pseudoReferences, (r, p) => (embedded as EmbeddedTexts).similarity(r, p)));

@@ -12,9 +12,13 @@
  *   (the stage-2 set of the human study, §4.2) are left out: the metric is meant to run without
  *   humans, and scoring against human-curated references would flatter it in the validity
  *   tables.
+ * - the LLM judges of lib/judges (JUDGE_METRIC_NAMES), under the judge's own signature (model,
+ *   prompt version, procedure settings; SWE-Judge's team), with the endpoint URL and model in
+ *   the spec and the API key nowhere in the database (see ./judges.ts).
  */
 import { z } from "zod";
 import { TFIDF_SETTINGS } from "@/lib/embeddings";
+import { JUDGE_METRIC_NAMES, SWE_STRATEGIES } from "@/lib/judges";
 import { getReferenceMetric, REFERENCE_METRICS } from "@/lib/metrics";
 
 export const EMBEDDING_SIM = "embedding-sim";
@@ -22,7 +26,10 @@ export const CRSCORE = "crscore";
 export const CRSCORE_COLUMNS = ["crscore-con", "crscore-comp", "crscore-rel"] as const;
 
 /** Names accepted by `metrics --metric`, in display order. */
-export const METRIC_JOB_NAMES: readonly string[] = [...REFERENCE_METRICS.map((m) => m.name), EMBEDDING_SIM, CRSCORE];
+export const METRIC_JOB_NAMES: readonly string[] = [...REFERENCE_METRICS.map((m) => m.name), EMBEDDING_SIM, CRSCORE, ...JUDGE_METRIC_NAMES];
+
+/** Whether `name` is an LLM judge (scored over the chat-completions endpoint of the run). */
+export const isJudgeMetric = (name: string) => (JUDGE_METRIC_NAMES as readonly string[]).includes(name);
 
 /** Where the threshold of a CRScore run came from. */
 export type TauSource = "calibrated" | "given" | "paper-default";
@@ -37,10 +44,43 @@ const embeddingSchema = z.object({
 });
 export type RunEmbedding = z.infer<typeof embeddingSchema>;
 
+/** Where SWE-Judge's team came from: team trials on the study's human scores (§3.2), or given by the lead. */
+const sweTeamSchema = z.object({
+  members: z.array(z.enum(SWE_STRATEGIES)).min(1),
+  source: z.enum(["calibrated", "given"]),
+  /** The team trials: which human scores, the seeded sample, the selected team's correlation. */
+  calibration: z
+    .object({
+      human: z.enum(["reference-grade", "review-rating-relevance"]),
+      seed: z.number().int(),
+      reviewIds: z.array(z.string()),
+      humanScores: z.array(z.number()),
+      /** Sampled reviews left out because a strategy gave no score. */
+      excluded: z.array(z.string()),
+      correlation: z.object({ kendall: z.number().nullable(), spearman: z.number().nullable(), pearson: z.number().nullable(), mean: z.number().nullable() }),
+      /** The earlier run whose identical trials were reused instead of asking the model again. */
+      reusedFrom: z.string().optional(),
+    })
+    .nullable(),
+});
+export type SweTeam = z.infer<typeof sweTeamSchema>;
+
 const specSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("reference"), name: z.string(), columns: z.array(z.string()), paramsKey: z.string() }),
   z.object({ kind: z.literal("embedding-sim"), name: z.literal(EMBEDDING_SIM), columns: z.array(z.string()), paramsKey: z.string() }),
   z.object({ kind: z.literal("crscore"), name: z.literal(CRSCORE), columns: z.array(z.string()), paramsKey: z.string(), tau: z.number(), tauSource: z.enum(["calibrated", "given", "paper-default"]) }),
+  z.object({
+    kind: z.literal("judge"),
+    name: z.enum(JUDGE_METRIC_NAMES),
+    columns: z.array(z.string()),
+    paramsKey: z.string(),
+    /** The chat-completions endpoint and model; never the API key. */
+    llm: z.object({ url: z.string(), model: z.string() }),
+    /** False for the reference-free CRScore LaaJ judges, which also score the human reference. */
+    needsReference: z.boolean(),
+    /** SWE-Judge only. */
+    team: sweTeamSchema.nullable(),
+  }),
 ]);
 export type MetricJobSpec = z.infer<typeof specSchema>;
 
@@ -93,7 +133,7 @@ export function metricJobSpec(name: string, embedding: RunEmbedding | null, tau:
 
 /** Whether a spec scores a review: reference-based metrics skip the human reference itself. */
 export function specApplies(spec: MetricJobSpec, review: { isReference: boolean }): boolean {
-  return spec.kind === "crscore" || !review.isReference;
+  return spec.kind === "crscore" || (spec.kind === "judge" && !spec.needsReference) || !review.isReference;
 }
 
 /** Identity of a run's computation, to resume an unfinished run asked for again. */
