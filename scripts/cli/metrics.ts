@@ -29,7 +29,7 @@ function progressReporter(started: number): (run: MetricRun) => void {
 
 const command: Command = {
   name: "metrics",
-  usage: `metrics --study SLUG --metric NAME[,NAME] [--chunk-size N] [--tau T] [--embeddings-url URL --embeddings-model M --embeddings-api-key K]   (metrics: ${METRIC_JOB_NAMES.join(", ")})`,
+  usage: `metrics --study SLUG --metric NAME[,NAME] [--chunk-size N] [--tau T] [--embeddings-url URL --embeddings-model M --embeddings-api-key K] [--llm-url URL --llm-model M --llm-api-key K] [--swe-team P1b+P3+P5] [--swe-seed N]   (metrics: ${METRIC_JOB_NAMES.join(", ")}; LLM judges default to LLM_URL, LLM_MODEL, LLM_API_KEY)`,
   async run(args) {
     const study = await findStudy({ slug: requireFlag(args, "study") });
     const metrics = requireFlag(args, "metric").split(",");
@@ -44,6 +44,13 @@ const command: Command = {
         chunkSize: numberFlag(optionalFlag(args, "chunk-size"), "chunk-size"),
         tau: numberFlag(optionalFlag(args, "tau"), "tau"),
         embedding: { url: optionalFlag(args, "embeddings-url"), model: optionalFlag(args, "embeddings-model") },
+        llm: {
+          url: optionalFlag(args, "llm-url"),
+          model: optionalFlag(args, "llm-model"),
+          apiKey: optionalFlag(args, "llm-api-key"),
+          sweTeam: optionalFlag(args, "swe-team")?.split(/[+,]/),
+          sweSeed: numberFlag(optionalFlag(args, "swe-seed"), "swe-seed"),
+        },
       });
       const computeStart = performance.now();
       const doneBefore = started.run.done;
@@ -60,6 +67,7 @@ const command: Command = {
           name: spec.name,
           paramsKey: spec.paramsKey,
           ...(spec.kind === "crscore" ? { tau: spec.tau, tauSource: spec.tauSource } : {}),
+          ...(spec.kind === "judge" ? { llm: spec.llm, ...(spec.team ? { team: spec.team } : {}) } : {}),
           columns: spec.columns.map((metric) => {
             const variant = stored.find((v) => v.metric === metric && v.paramsKey === spec.paramsKey);
             return { metric, scored: variant?.count ?? 0, defined: variant?.defined ?? 0 };
