@@ -29,7 +29,13 @@ export const questionId = (q: Pick<QuestionAgreement, "task" | "question">) => f
 
 const ciPercent = (settings: Settings) => `${Math.round(settings.bootstrap.confidenceLevel * 100)}%`;
 
-export function coefficientTable(id: string, title: string, filename: string, coefficients: readonly CoefficientReport[], level: string, settings: Settings): TableData {
+/** A CI cell: its bound, the resamples drawn in the tooltip; "computing…" while the CIs stream in. */
+function ciCell(ci: CoefficientReport["ci"], bound: "low" | "high", pending: boolean): Cell {
+  if (pending) return { text: "computing…", value: null };
+  return num(ci?.[bound] ?? null, { title: ci?.reason ?? (ci ? `${ci.nResamples} bootstrap resamples` : undefined) });
+}
+
+export function coefficientTable(id: string, title: string, filename: string, coefficients: readonly CoefficientReport[], level: string, settings: Settings, pending = false): TableData {
   const ci = ciPercent(settings);
   return {
     id,
@@ -49,8 +55,8 @@ export function coefficientTable(id: string, title: string, filename: string, co
         text(coefficientLabel(c, level)),
         num(c.value, { title: c.reason }),
         count(c.n),
-        num(c.ci?.low ?? null, { title: c.ci?.reason }),
-        num(c.ci?.high ?? null, { title: c.ci?.reason }),
+        ciCell(c.ci, "low", pending),
+        ciCell(c.ci, "high", pending),
         text(c.method, { title: c.reason }),
       ],
     })),

@@ -1,23 +1,28 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useState, useTransition } from "react";
+import { useEffect, useRef, useState, useTransition } from "react";
 
 /**
- * Re-renders the server page (which recomputes its report) every `seconds` while the tab is
- * visible, and on demand: dashboards follow the annotations as they arrive.
+ * Re-renders the server page (which recomputes its report when the data changed) `seconds`
+ * after the last render arrived, while the tab is visible, and on demand: dashboards follow
+ * the annotations as they arrive. Refreshes never overlap, however long a report takes.
  */
-export function AutoRefresh({ seconds, computedAt, enabled = true, label = "Auto-refresh" }: { seconds: number; computedAt: string; enabled?: boolean; label?: string }) {
+export function AutoRefresh({ seconds, computedAt, enabled = true, label = "Auto-refresh", note }: { seconds: number; computedAt: string; enabled?: boolean; label?: string; note?: string }) {
   const router = useRouter();
   const [on, setOn] = useState(enabled);
   const [pending, start] = useTransition();
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
     if (!on) return;
-    const timer = setInterval(() => {
+    const tick = () => {
       if (document.visibilityState === "visible") start(() => router.refresh());
-    }, seconds * 1000);
-    return () => clearInterval(timer);
-  }, [on, seconds, router]);
+      else timer.current = setTimeout(tick, seconds * 1000);
+    };
+    timer.current = setTimeout(tick, seconds * 1000);
+    return () => clearTimeout(timer.current);
+    // computedAt: each new render schedules the next refresh.
+  }, [on, seconds, router, computedAt]);
   return (
     <div className="flex flex-wrap items-center gap-3 text-xs text-slate-600" data-testid="auto-refresh">
       <span>
@@ -30,6 +35,7 @@ export function AutoRefresh({ seconds, computedAt, enabled = true, label = "Auto
       <button type="button" onClick={() => start(() => router.refresh())} disabled={pending} className="rounded border border-slate-300 bg-white px-2 py-0.5 hover:bg-slate-50 disabled:opacity-50">
         Refresh now
       </button>
+      {note && <span className="text-amber-800">{note}</span>}
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { DataTable } from "./data-table";
 import { fileSlug } from "./table-data";
 
 /** Everything the agreement dashboard shows for one question of one task. */
-export function QuestionAgreementSection({ slug, q, settings }: { slug: string; q: QuestionAgreement; settings: AgreementReport["settings"] }) {
+export function QuestionAgreementSection({ slug, q, settings, complete }: { slug: string; q: QuestionAgreement; settings: AgreementReport["settings"]; complete: boolean }) {
   const qid = questionId(q);
   const confusion = confusionTable(slug, q);
   return (
@@ -19,10 +19,10 @@ export function QuestionAgreementSection({ slug, q, settings }: { slug: string; 
           {q.counts.excludedOffScale > 0 ? ` · ${q.counts.excludedOffScale} ratings off the scale left out` : ""}
         </p>
       </header>
-      <DataTable table={coefficientTable(`coefficients-${qid}`, "Agreement coefficients", fileSlug(slug, "agreement", qid, "coefficients"), q.coefficients, q.level, settings)} />
+      <DataTable table={coefficientTable(`coefficients-${qid}`, "Agreement coefficients", fileSlug(slug, "agreement", qid, "coefficients"), q.coefficients, q.level, settings, !complete)} />
       {q.reliabilitySet && (
         <DataTable
-          table={coefficientTable(`reliability-${qid}`, `Reliability set (${q.reliabilitySet.items} items, ${q.reliabilitySet.firstItem} … ${q.reliabilitySet.lastItem})`, fileSlug(slug, "agreement", qid, "reliability-set"), q.reliabilitySet.coefficients, q.level, settings)}
+          table={coefficientTable(`reliability-${qid}`, `Reliability set (${q.reliabilitySet.items} items, ${q.reliabilitySet.firstItem} … ${q.reliabilitySet.lastItem})`, fileSlug(slug, "agreement", qid, "reliability-set"), q.reliabilitySet.coefficients, q.level, settings, !complete)}
           note={`Rule: ${q.reliabilitySet.rule}`}
         />
       )}

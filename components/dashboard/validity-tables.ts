@@ -14,13 +14,15 @@ const TESTS = [
 const base = (r: CorrelationReport) => fileSlug(r.study.slug, "validity", r.metric.name, r.human.question, r.level);
 const ciLabel = (r: CorrelationReport) => `${Math.round(r.settings.bootstrap.confidenceLevel * 100)}% CI`;
 
-function statCells(s: CorrelationStat): Cell[] {
-  return [num(s.statistic, { title: s.reason }), pValue(s.pValue, { title: s.reason }), num(s.ci?.low ?? null, { title: s.ci?.reason }), num(s.ci?.high ?? null, { title: s.ci?.reason })];
+function statCells(s: CorrelationStat, pending: boolean): Cell[] {
+  const ci = (bound: "low" | "high"): Cell => (pending ? { text: "computing…", value: null } : num(s.ci?.[bound] ?? null, { title: s.ci?.reason ?? (s.ci ? `${s.ci.nResamples} bootstrap resamples` : undefined) }));
+  return [num(s.statistic, { title: s.reason }), pValue(s.pValue, { title: s.reason }), ci("low"), ci("high")];
 }
 
-export function correlationsTable(r: CorrelationReport): TableData {
+/** `pending`: the CIs are still being computed. */
+export function correlationsTable(r: CorrelationReport, pending = false): TableData {
   const ci = ciLabel(r);
-  const row = (key: string, label: string, set: CorrelationSet) => ({ key, cells: [text(label), count(set.n), ...TESTS.flatMap((t) => statCells(set[t.key]))] });
+  const row = (key: string, label: string, set: CorrelationSet) => ({ key, cells: [text(label), count(set.n), ...TESTS.flatMap((t) => statCells(set[t.key], pending))] });
   return {
     id: "correlations",
     title: `Correlations over ${r.correlations.units}, overall and per language`,

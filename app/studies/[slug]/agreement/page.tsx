@@ -1,13 +1,13 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { Suspense } from "react";
 import { z } from "zod";
-import { claimQualityTable, taskLabel } from "@/components/dashboard/agreement-tables";
+import { AgreementBody } from "@/components/dashboard/agreement-body";
+import { taskLabel } from "@/components/dashboard/agreement-tables";
 import { AutoRefresh } from "@/components/dashboard/auto-refresh";
-import { DataTable } from "@/components/dashboard/data-table";
 import { formatTime } from "@/components/dashboard/format";
-import { QuestionAgreementSection } from "@/components/dashboard/question-agreement";
-import { questionId } from "@/components/dashboard/agreement-tables";
-import { agreementReport } from "@/lib/analysis";
+import { AUTO_REFRESH_LIMIT_MS, cachedAgreementReport, isReportReady, lastComputeMs, studyFingerprint, slowNote, yieldToStream } from "@/components/dashboard/server/report-cache";
+import { type AgreementOptions, DEFAULT_BOOTSTRAP } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { findStudyBySlug } from "@/lib/data/studies";
 import { TaskType } from "@/lib/generated/prisma/enums";
@@ -19,7 +19,17 @@ const querySchema = z.object({
   batchSize: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
 });
 
-/** Agreement dashboard: the `agreement` CLI's report, per task and question, recomputed on every request. */
+/** The report with its CIs; streamed in after the preview when it takes a while. */
+async function CompleteReport({ slug, studyId, options, fingerprint }: { slug: string; studyId: string; options: AgreementOptions; fingerprint: string }) {
+  await yieldToStream();
+  return <AgreementBody slug={slug} report={await cachedAgreementReport(studyId, options, fingerprint)} complete />;
+}
+
+/**
+ * Agreement dashboard: the `agreement` CLI's report (same defaults), per task and question.
+ * Computed for the current annotations on every request (cached while they do not change);
+ * when the CIs are not computed yet, the point estimates show first and the CIs stream in.
+ */
 export default async function AgreementPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requirePageUser(LEAD_ROLES);
   const { slug } = await params;
@@ -27,8 +37,15 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   if (!study) notFound();
   const query = querySchema.parse(await searchParams);
   const task = query.task && study.taskTypes.includes(query.task) ? query.task : undefined;
-  const report = await agreementReport(study.id, { task, batchSize: query.batchSize });
-  const { settings } = report;
+  const options: AgreementOptions = { task, batchSize: query.batchSize };
+  const fingerprint = await studyFingerprint(study.id, false);
+  const lastMs = lastComputeMs("agreement", study.id, options);
+  const slow = lastMs !== undefined && lastMs > AUTO_REFRESH_LIMIT_MS ? lastMs : 0;
+  const ready = isReportReady("agreement", study.id, options, fingerprint);
+  const preview = ready ? null : await cachedAgreementReport(study.id, { ...options, bootstrap: { nResamples: 0 } }, fingerprint);
+  const full = ready ? await cachedAgreementReport(study.id, options, fingerprint) : null;
+  const settings = (full ?? preview)?.settings;
+
   const base = `/studies/${encodeURIComponent(study.slug)}/agreement`;
   const href = (t?: TaskType) => {
     const q = new URLSearchParams();
@@ -46,11 +63,10 @@ export default async function AgreementPage({ params, searchParams }: { params: 
         </Link>
         <h1 className="text-2xl font-semibold">Agreement</h1>
         <p className="text-sm text-slate-600">
-          Inter-annotator agreement per task and question, at each question&apos;s level of measurement. Bootstrap CIs: {settings.bootstrap.nResamples} resamples, seed {settings.bootstrap.seed},{" "}
-          {Math.round(settings.bootstrap.confidenceLevel * 100)}% ({settings.bootstrap.method}). The same numbers as <code className="text-xs">npm run cli -- agreement --study {study.slug} --json</code>
-          {query.batchSize ? <code className="text-xs"> --batch-size {query.batchSize}</code> : null}.
+          Inter-annotator agreement per task and question, at each question&apos;s level of measurement. Bootstrap CIs: {DEFAULT_BOOTSTRAP.nResamples} resamples (fewer on big studies: each CI&apos;s
+          count is in its tooltip), seed {DEFAULT_BOOTSTRAP.seed}, {Math.round(DEFAULT_BOOTSTRAP.confidenceLevel * 100)}% ({settings?.bootstrap.method}). The same numbers as <code className="text-xs">npm run cli -- agreement --study {study.slug}{task ? ` --task ${task}` : ""}{query.batchSize ? ` --batch-size ${query.batchSize}` : ""} --json</code>.
         </p>
-        <AutoRefresh seconds={10} computedAt={formatTime(new Date())} />
+        <AutoRefresh seconds={10} computedAt={formatTime(new Date())} enabled={!slow} note={slow ? slowNote(slow) : undefined} />
         <nav aria-label="Tasks" className="flex flex-wrap items-center gap-3 text-sm">
           <Link href={href()} aria-current={task ? undefined : "page"} className={task ? "text-blue-700 hover:underline" : "font-semibold"}>
             All tasks
@@ -63,7 +79,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           <form method="get" action={base} className="ml-auto flex items-center gap-1 text-xs">
             {task && <input type="hidden" name="task" value={task} />}
             <label>
-              Items per batch <input type="number" name="batchSize" min={1} defaultValue={settings.batchSize} className="w-16 rounded border border-slate-300 px-1" />
+              Items per batch <input type="number" name="batchSize" min={1} defaultValue={settings?.batchSize ?? 50} className="w-16 rounded border border-slate-300 px-1" />
             </label>
             <button type="submit" className="rounded border border-slate-300 bg-white px-2 py-0.5">
               Apply
@@ -71,26 +87,13 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           </form>
         </nav>
       </div>
-
-      {report.tasks.map((t) => (
-        <section key={t.task} aria-label={taskLabel(t.task)} data-testid={`task-${t.task}`} className="space-y-4">
-          <h2 className="text-xl font-medium">{taskLabel(t.task)}</h2>
-          {t.questions.length > 1 && (
-            <p className="flex flex-wrap gap-3 text-sm">
-              {t.questions.map((q) => (
-                <a key={q.question} href={`#q-${questionId(q)}`} className="text-blue-700 hover:underline">
-                  {q.label}
-                </a>
-              ))}
-            </p>
-          )}
-          {t.claimQuality && <DataTable table={claimQualityTable(study.slug, t.claimQuality)} note={`Rule: ${t.claimQuality.rule}. Missing rate: claims added by annotators over judged claims.`} />}
-          {t.questions.length === 0 && <p className="text-sm text-slate-500">No annotations yet.</p>}
-          {t.questions.map((q) => (
-            <QuestionAgreementSection key={q.question} slug={study.slug} q={q} settings={settings} />
-          ))}
-        </section>
-      ))}
+      {full ? (
+        <AgreementBody slug={study.slug} report={full} complete />
+      ) : (
+        <Suspense fallback={preview && <AgreementBody slug={study.slug} report={preview} complete={false} />}>
+          <CompleteReport slug={study.slug} studyId={study.id} options={options} fingerprint={fingerprint} />
+        </Suspense>
+      )}
     </div>
   );
 }

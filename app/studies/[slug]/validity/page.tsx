@@ -1,13 +1,12 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { z } from "zod";
+import { Suspense } from "react";
 import { AutoRefresh } from "@/components/dashboard/auto-refresh";
-import { LevelChart } from "@/components/dashboard/charts/level-chart";
-import { MetricScatterChart } from "@/components/dashboard/charts/scatter-chart";
-import { DataTable } from "@/components/dashboard/data-table";
 import { formatTime } from "@/components/dashboard/format";
-import { correlationsTable, humanMetricTable, ksTable, levelsTable, rankCorrelationTable, sweepTable, systemsTable } from "@/components/dashboard/validity-tables";
-import { correlationReport, type CorrelationReport, findStudy, metricInfo, reviewQuestionKeys } from "@/lib/analysis";
+import { AUTO_REFRESH_LIMIT_MS, cachedCorrelationReport, isReportReady, lastComputeMs, studyFingerprint, slowNote, yieldToStream } from "@/components/dashboard/server/report-cache";
+import { ValidityBody } from "@/components/dashboard/validity-body";
+import { type CorrelationOptions, type CorrelationReport, findStudy, metricInfo, reviewQuestionKeys } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { db } from "@/lib/db/client";
@@ -33,7 +32,17 @@ function defaultHuman(metric: string | undefined, questions: readonly string[]):
 
 const selectClass = "rounded border border-slate-300 bg-white px-1 py-0.5";
 
-/** Validity dashboard: the `correlate` CLI's report for one metric and one human question, recomputed on every request. */
+/** The report with its CIs; streamed in after the preview when it takes a while. */
+async function CompleteReport({ studyId, options, fingerprint, names }: { studyId: string; options: CorrelationOptions; fingerprint: string; names: Record<string, string> }) {
+  await yieldToStream();
+  return <ValidityBody report={await cachedCorrelationReport(studyId, options, fingerprint)} names={names} complete />;
+}
+
+/**
+ * Validity dashboard: the `correlate` CLI's report (same defaults) for one metric and one human
+ * question, for the current data (cached while it does not change); when the CIs are not
+ * computed yet, everything else shows first and the CIs stream in.
+ */
 export default async function ValidityPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requirePageUser(LEAD_ROLES);
   const { slug } = await params;
@@ -50,22 +59,25 @@ export default async function ValidityPage({ params, searchParams }: { params: P
   const metricVariants = variants.filter((v) => v.metric === metric);
   const paramsKey = query.params && metricVariants.some((v) => v.paramsKey === query.params) ? query.params : undefined;
 
+  const options: CorrelationOptions | null = metric && human ? { metric, human, level, paramsKey, includeReferences: query.includeReferences } : null;
+  const fingerprint = await studyFingerprint(study.id, true);
+  const ready = options !== null && isReportReady("correlation", study.id, options, fingerprint);
+  const lastMs = options ? lastComputeMs("correlation", study.id, options) : undefined;
+  const slow = lastMs !== undefined && lastMs > AUTO_REFRESH_LIMIT_MS ? lastMs : 0;
   let report: CorrelationReport | null = null;
   let error: string | null = null;
-  if (metric && human) {
+  if (options) {
     try {
-      report = await correlationReport(study.id, { metric, human, level, paramsKey, includeReferences: query.includeReferences });
+      report = await cachedCorrelationReport(study.id, ready ? options : { ...options, bootstrap: { nResamples: 0 } }, fingerprint);
     } catch (e) {
       error = errorMessage(e);
     }
   }
   const annotatorIds = report?.humanMetricAgreement ? [...new Set([...report.humanMetricAgreement.humanHuman.pairs.flatMap((p) => [p.a, p.b]), ...report.humanMetricAgreement.humanMetric.pairs.map((p) => p.annotator)])] : [];
-  const names = new Map((await db.user.findMany({ where: { id: { in: annotatorIds } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
+  const names = Object.fromEntries((await db.user.findMany({ where: { id: { in: annotatorIds } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
   const cli = report
     ? `npm run cli -- correlate --study ${study.slug} --metric ${report.metric.name} --human ${report.human.question} --level ${report.level}${paramsKey ? ` --params '${paramsKey}'` : ""}${query.includeReferences ? " --include-references" : ""} --json`
     : null;
-  const sweep = report && sweepTable(report);
-  const humanMetric = report && humanMetricTable(report, names);
 
   return (
     <div className="space-y-6">
@@ -83,7 +95,7 @@ export default async function ValidityPage({ params, searchParams }: { params: P
             </>
           )}
         </p>
-        <AutoRefresh seconds={10} computedAt={formatTime(new Date())} />
+        <AutoRefresh seconds={10} computedAt={formatTime(new Date())} enabled={!slow} note={slow ? slowNote(slow) : undefined} />
         <form method="get" aria-label="Choose metric and question" className="flex flex-wrap items-end gap-3 text-sm">
           <label className="flex flex-col">
             Metric
@@ -150,56 +162,15 @@ export default async function ValidityPage({ params, searchParams }: { params: P
         </p>
       )}
 
-      {report && (
-        <div className="space-y-6" data-testid="validity-report">
-          <section aria-label="Metric and question" className="space-y-1 rounded border border-slate-200 bg-white p-3 text-sm">
-            <p>
-              <span className="font-medium">Metric:</span> <span data-testid="metric-label">{report.metric.label}</span> {report.metric.higherIsBetter ? "(higher is better)" : "(lower is better)"}
-            </p>
-            <p className="break-all font-mono text-xs text-slate-500" data-testid="metric-signature">
-              {report.metric.paramsKey}
-            </p>
-            {report.metric.offlineEmbedder && (
-              <p className="rounded bg-amber-50 px-2 py-1 text-xs text-amber-900" data-testid="offline-embedder">
-                Computed with the offline TF-IDF embedder (no embedding model configured), not a neural embedding model: values and τ are not comparable with the papers&apos;.
-              </p>
-            )}
-            <p>
-              <span className="font-medium">Human:</span> {report.human.label} ({report.human.aggregation})
-            </p>
-            <p className="text-xs text-slate-600">
-              {report.counts.paired} reviews with both ({report.counts.reviewsWithMetric} with the metric, {report.counts.reviewsWithHuman} with a human score){report.settings.includeReferences ? "" : ", human references left out"} · bootstrap{" "}
-              {report.settings.bootstrap.nResamples} resamples, seed {report.settings.bootstrap.seed} ({report.settings.bootstrap.method}) · {report.settings.levelRule}
-            </p>
-          </section>
-
-          <DataTable table={correlationsTable(report)} />
-
-          <div className="grid gap-4 lg:grid-cols-2">
-            <MetricScatterChart
-              label={`${report.metric.label} against ${report.human.label}, per review${report.pointsSampled ? ` (an even sample of ${report.points.length})` : ""}`}
-              xLabel={report.metric.name}
-              yLabel={report.human.question}
-              points={report.points.map((p) => ({ metric: p.metric, human: p.human, system: p.system, language: p.language }))}
-            />
-            <LevelChart label={`Mean metric per human score level (CRScore Figure 8)`} metricLabel={report.metric.name} points={report.byHumanLevel.map((l) => ({ level: l.level, n: l.n, mean: l.mean, median: l.median }))} />
-          </div>
-          <DataTable table={levelsTable(report)} note={report.settings.levelRule} />
-
-          <div className="grid gap-4 lg:grid-cols-2">
-            <DataTable table={systemsTable(report)} note={report.systems.unmatched.length > 0 ? `Systems left out (no human score): ${report.systems.unmatched.join(", ")}` : "Rank 1 is the best; ties share the mean rank."} />
-            <DataTable table={rankCorrelationTable(report)} />
-          </div>
-
-          <div className="grid gap-4 lg:grid-cols-2">
-            <DataTable table={ksTable(report, "statistic")} note="Two-sample KS (SciPy ks_2samp): do the metric's values differ between human levels? (GradedReviews Table 6)" />
-            <DataTable table={ksTable(report, "pValue")} note="Highlighted: p < 0.05." />
-          </div>
-
-          {sweep && <DataTable table={sweep} note="Con / Comp / Rel recomputed at thresholds around the stored τ from the stored best matches." />}
-          {humanMetric && report.humanMetricAgreement && <DataTable table={humanMetric} note={`${report.humanMetricAgreement.method}. ${report.humanMetricAgreement.mapping}.`} />}
-        </div>
-      )}
+      {report &&
+        options &&
+        (ready ? (
+          <ValidityBody report={report} names={names} complete />
+        ) : (
+          <Suspense fallback={<ValidityBody report={report} names={names} complete={false} />}>
+            <CompleteReport studyId={study.id} options={options} fingerprint={fingerprint} names={names} />
+          </Suspense>
+        ))}
       {metric && !report && !error && <p className="text-sm text-slate-500">Choose a metric and a human question.</p>}
     </div>
   );

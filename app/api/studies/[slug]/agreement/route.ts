@@ -1,7 +1,8 @@
-/** The agreement report as JSON, exactly the `agreement` CLI's output: `?task=REVIEW_RATING&batchSize=50&resamples=1000&seed=1`. */
+/** The agreement report as JSON (cached while the data do not change), exactly the `agreement` CLI's output: `?task=REVIEW_RATING&batchSize=50&resamples=1000&seed=1`. */
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { agreementReport } from "@/lib/analysis";
+import { cachedAgreementReport } from "@/components/dashboard/server/report-cache";
+import type { AgreementOptions } from "@/lib/analysis";
 import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { findStudyBySlug } from "@/lib/data/studies";
 import { TaskType } from "@/lib/generated/prisma/enums";
@@ -24,11 +25,13 @@ export const GET = handler(async (request: Request, { params }: { params: Promis
   const study = await findStudyBySlug((await params).slug);
   if (!study) throw new HttpError(404, "No such study.");
   if (query.task && !study.taskTypes.includes(query.task)) throw new HttpError(400, `study ${study.slug} has no task ${query.task}; its tasks: ${study.taskTypes.join(", ")}`);
-  const report = await agreementReport(study.id, {
+  const bootstrap = { ...(query.resamples === undefined ? {} : { nResamples: query.resamples }), ...(query.seed === undefined ? {} : { seed: query.seed }) };
+  const options: AgreementOptions = {
     task: query.task,
     batchSize: query.batchSize,
-    reliabilitySetSize: query.reliabilitySet,
-    bootstrap: { nResamples: query.resamples, seed: query.seed },
-  });
+    ...(query.reliabilitySet === undefined ? {} : { reliabilitySetSize: query.reliabilitySet }),
+    ...(Object.keys(bootstrap).length > 0 ? { bootstrap } : {}),
+  };
+  const report = await cachedAgreementReport(study.id, options);
   return NextResponse.json(report, { headers: { "cache-control": "no-store" } });
 });

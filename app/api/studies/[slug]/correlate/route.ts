@@ -1,10 +1,11 @@
 /**
- * The validity report as JSON, exactly the `correlate` CLI's output:
+ * The validity report as JSON (cached while the data do not change), exactly the `correlate` CLI's output:
  * `?metric=crscore-rel&human=relevance[&level=system][&params=KEY][&includeReferences=1][&resamples=N][&seed=S]`.
  */
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { correlationReport, findStudy } from "@/lib/analysis";
+import { cachedCorrelationReport } from "@/components/dashboard/server/report-cache";
+import { findStudy } from "@/lib/analysis";
 import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { handler } from "@/lib/http/respond";
 
@@ -27,13 +28,14 @@ export const GET = handler(async (request: Request, { params }: { params: Promis
   const study = await findStudy({ slug: (await params).slug }).catch(() => null);
   if (!study) throw new HttpError(404, "No such study.");
   try {
-    const report = await correlationReport(study.id, {
+    const bootstrap = { ...(query.resamples === undefined ? {} : { nResamples: query.resamples }), ...(query.seed === undefined ? {} : { seed: query.seed }) };
+    const report = await cachedCorrelationReport(study.id, {
       metric: query.metric,
       human: query.human,
-      level: query.level,
+      level: query.level ?? "segment",
       paramsKey: query.params,
       includeReferences: query.includeReferences === "1" || query.includeReferences === "true",
-      bootstrap: { nResamples: query.resamples, seed: query.seed },
+      ...(Object.keys(bootstrap).length > 0 ? { bootstrap } : {}),
     });
     return NextResponse.json(report, { headers: { "cache-control": "no-store" } });
   } catch (error) {

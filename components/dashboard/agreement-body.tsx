@@ -1,0 +1,36 @@
+import type { AgreementReport } from "@/lib/analysis";
+import { claimQualityTable, questionId, taskLabel } from "./agreement-tables";
+import { DataTable } from "./data-table";
+import { QuestionAgreementSection } from "./question-agreement";
+
+/** The agreement report's sections; `complete` false while the bootstrap CIs are still being computed. */
+export function AgreementBody({ slug, report, complete }: { slug: string; report: AgreementReport; complete: boolean }) {
+  return (
+    <div className="space-y-6" data-testid="agreement-report" data-complete={complete ? "true" : "false"}>
+      {!complete && (
+        <p role="status" className="rounded border border-slate-200 bg-white p-2 text-sm text-slate-600">
+          Computing bootstrap confidence intervals… The point estimates below are final.
+        </p>
+      )}
+      {report.tasks.map((t) => (
+        <section key={t.task} aria-label={taskLabel(t.task)} data-testid={`task-${t.task}`} className="space-y-4">
+          <h2 className="text-xl font-medium">{taskLabel(t.task)}</h2>
+          {t.questions.length > 1 && (
+            <p className="flex flex-wrap gap-3 text-sm">
+              {t.questions.map((q) => (
+                <a key={q.question} href={`#q-${questionId(q)}`} className="text-blue-700 hover:underline">
+                  {q.label}
+                </a>
+              ))}
+            </p>
+          )}
+          {t.claimQuality && <DataTable table={claimQualityTable(slug, t.claimQuality)} note={`Rule: ${t.claimQuality.rule}. Missing rate: claims added by annotators over judged claims.`} />}
+          {t.questions.length === 0 && <p className="text-sm text-slate-500">No annotations yet.</p>}
+          {t.questions.map((q) => (
+            <QuestionAgreementSection key={q.question} slug={slug} q={q} settings={report.settings} complete={complete} />
+          ))}
+        </section>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+/**
+ * Reports of the dashboards and their JSON routes, computed once per state of the study's
+ * data: a cheap fingerprint query (counts, versions, last update times and value hashes of
+ * the study's annotations, reviews, claims and, for validity, metric scores) keys an
+ * in-process cache, so auto-refreshing dashboards and several leads watching the same study
+ * recompute only when something changed. Bootstrap CIs dominate the cost on big studies
+ * (about 30 s for 100,000 ratings, scripts/bench/analysis.ts), so pages first show the point
+ * estimates (nResamples 0, about 1 s) and stream the CIs in, and turn auto-refresh off by
+ * default for reports slower than AUTO_REFRESH_LIMIT_MS.
+ */
+import { agreementReport, type AgreementOptions, type AgreementReport, correlationReport, type CorrelationOptions, type CorrelationReport } from "@/lib/analysis";
+import { db, Prisma } from "@/lib/db/client";
+
+interface Entry {
+  promise: Promise<unknown>;
+  settled: boolean;
+}
+
+const MAX_ENTRIES = 24;
+const state = globalThis as unknown as { crjudgeReportCache?: Map<string, Entry> };
+const cache = (state.crjudgeReportCache ??= new Map<string, Entry>());
+
+function memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit.promise as Promise<T>;
+  }
+  const entry: Entry = { promise: compute(), settled: false };
+  entry.promise.then(
+    () => (entry.settled = true),
+    () => cache.delete(key),
+  );
+  cache.set(key, entry);
+  while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+  return entry.promise as Promise<T>;
+}
+
+/** The state of everything the reports read for a study; changes whenever a number could. */
+export async function studyFingerprint(studyId: string, withScores: boolean): Promise<string> {
+  const scores = withScores
+    ? Prisma.sql`(SELECT count(*) || '/' || coalesce(max("computedAt")::text, '') || '/' || coalesce(sum(hashtext(id || coalesce(value::text, ''))), 0)
+         FROM "MetricScore" WHERE "candidateReviewId" IN (SELECT id FROM rv))`
+    : Prisma.sql`NULL`;
+  const rows = await db.$queryRaw<Record<string, string | null>[]>`
+    WITH ch AS (SELECT id FROM "CodeChange" WHERE "studyId" = ${studyId}),
+         rv AS (SELECT id, system, "isReference" FROM "CandidateReview" WHERE "codeChangeId" IN (SELECT id FROM ch)),
+         pr AS (SELECT id, "updatedAt" FROM "PseudoReference" WHERE "codeChangeId" IN (SELECT id FROM ch))
+    SELECT
+      (SELECT "updatedAt"::text FROM "Study" WHERE id = ${studyId}) AS study,
+      (SELECT count(*)::text FROM ch) AS changes,
+      (SELECT count(*) || '/' || coalesce(sum(hashtext(id || system || "isReference"::text)), 0) FROM rv) AS reviews,
+      (SELECT count(*) || '/' || coalesce(max("updatedAt")::text, '') FROM pr) AS claims,
+      (SELECT count(*) || '/' || coalesce(sum(version), 0) || '/' || coalesce(max("updatedAt")::text, '') || '/' || coalesce(sum(hashtext(id || coalesce(code::text, ''))), 0)
+         FROM "ClaimJudgement" WHERE "pseudoReferenceId" IN (SELECT id FROM pr)) AS judgements,
+      (SELECT count(*) || '/' || coalesce(sum(version), 0) || '/' || coalesce(max("updatedAt")::text, '') || '/' || coalesce(sum(hashtext(id || scores::text)), 0)
+         FROM "ReviewRating" WHERE "candidateReviewId" IN (SELECT id FROM rv)) AS ratings,
+      (SELECT count(*) || '/' || coalesce(sum(version), 0) || '/' || coalesce(max("updatedAt")::text, '') || '/' || coalesce(sum(hashtext(id || grade::text)), 0)
+         FROM "ReferenceGrade" WHERE "candidateReviewId" IN (SELECT id FROM rv)) AS grades,
+      (SELECT count(*) || '/' || coalesce(sum(version), 0) || '/' || coalesce(max("updatedAt")::text, '') || '/' || coalesce(sum(hashtext(id || "highQuality"::text)), 0)
+         FROM "CommentFilterLabel" WHERE "candidateReviewId" IN (SELECT id FROM rv)) AS filters,
+      ${scores} AS scores`;
+  return JSON.stringify(rows[0]);
+}
+
+type Kind = "agreement" | "correlation";
+const keyOf = (kind: Kind, studyId: string, options: object, fingerprint: string) => `${kind}|${studyId}|${JSON.stringify(options)}|${fingerprint}`;
+
+/** True when this exact report is computed already (a page then needs no quicker preview). */
+export function isReportReady(kind: Kind, studyId: string, options: object, fingerprint: string): boolean {
+  return cache.get(keyOf(kind, studyId, options, fingerprint))?.settled ?? false;
+}
+
+const durations = new Map<string, number>();
+
+/** Computes and records how long the report took (whatever the data's state). */
+async function timed<T>(kind: Kind, studyId: string, options: object, compute: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  const result = await compute();
+  durations.set(keyOf(kind, studyId, options, ""), performance.now() - t0);
+  return result;
+}
+
+/** Milliseconds the last computation of this report took, if any (pages turn auto-refresh off for slow ones). */
+export function lastComputeMs(kind: Kind, studyId: string, options: object): number | undefined {
+  return durations.get(keyOf(kind, studyId, options, ""));
+}
+
+/** agreementReport(studyId, options) for the current data (fingerprint), cached. */
+export async function cachedAgreementReport(studyId: string, options: AgreementOptions, fingerprint?: string): Promise<AgreementReport> {
+  const fp = fingerprint ?? (await studyFingerprint(studyId, false));
+  return memo(keyOf("agreement", studyId, options, fp), () => timed("agreement", studyId, options, () => agreementReport(studyId, options)));
+}
+
+/** correlationReport(studyId, options) for the current data (fingerprint), cached. */
+export async function cachedCorrelationReport(studyId: string, options: CorrelationOptions, fingerprint?: string): Promise<CorrelationReport> {
+  const fp = fingerprint ?? (await studyFingerprint(studyId, true));
+  return memo(keyOf("correlation", studyId, options, fp), () => timed("correlation", studyId, options, () => correlationReport(studyId, options)));
+}
+
+/**
+ * Reports slower than this are not refreshed automatically by default: computing them blocks
+ * this server process (the CIs are synchronous work), annotators' saves included.
+ */
+export const AUTO_REFRESH_LIMIT_MS = 5000;
+
+/** Lets the response stream flush (the preview reaches the browser) before a long synchronous computation. */
+export const yieldToStream = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** Why auto-refresh starts off for a report that took `ms`. */
+export const slowNote = (ms: number) => `Auto-refresh starts off here: the last computation took ${(ms / 1000).toFixed(0)} s and holds up the server.`;
