@@ -7,7 +7,7 @@ import { expect, test } from "@playwright/test";
 import { questionId } from "@/components/dashboard/agreement-tables";
 import { formatPercent } from "@/components/dashboard/format";
 import { agreementReport, type AgreementReport, type CoefficientReport, findStudy } from "@/lib/analysis";
-import { cli, downloadCsv, expectCharts, expectCsvMatchesTable, expectNumber, type PageTable, readTable, row, useTestDatabaseForLib } from "./dashboard-helpers";
+import { cli, downloadCsv, expectCharts, expectComplete, expectCsvMatchesTable, expectNumber, type PageTable, readTable, row, useTestDatabaseForLib } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
 import { newAnnotator, watchPageErrors } from "./workspace-fixtures";
 
@@ -29,6 +29,7 @@ test("the agreement dashboard shows the agreement CLI's numbers for every task a
   await page.goto("/studies/demo");
   await page.getByRole("navigation", { name: "Study tools" }).getByRole("link", { name: "Agreement" }).click();
   await expect(page.getByRole("heading", { name: "Agreement", level: 1 })).toBeVisible();
+  await expectComplete(page, "agreement-report");
   const expected = await cli<AgreementReport>(["agreement", "--study", "demo", "--json"]);
 
   const questions = expected.tasks.flatMap((t) => t.questions);
@@ -104,6 +105,7 @@ test("one task with smaller batches equals the library's report, and so does the
   const expected = await agreementReport(study.id, { task: "REVIEW_RATING", batchSize: 8 }, testDb());
   await signIn(page, E2E_ACCOUNTS.lead);
   await page.goto("/studies/demo/agreement?task=REVIEW_RATING&batchSize=8");
+  await expectComplete(page, "agreement-report");
   await expect(page.getByTestId("task-CLAIM_VERIFICATION")).toHaveCount(0);
   const [task] = expected.tasks;
   await expectCharts(page, "", task.questions.length);
@@ -124,6 +126,7 @@ test("one task with smaller batches equals the library's report, and so does the
 test("Download CSV gives the rows of the table, raw numbers included", async ({ page }) => {
   await signIn(page, E2E_ACCOUNTS.lead);
   await page.goto("/studies/demo/agreement");
+  await expectComplete(page, "agreement-report");
   const section = page.getByTestId("question-review_rating-relevance");
   await expect(section).toBeVisible();
 
@@ -159,6 +162,7 @@ test("the dashboard follows new annotations by itself (auto-refresh) and with Re
     await page.goto("/studies/demo/agreement?task=REFERENCE_GRADING");
     const before = (await agreementReport(study.id, { task: "REFERENCE_GRADING" }, db)).tasks[0].questions[0];
     await expect(page.getByTestId("pairwise-reference_grading-grade").locator("tbody tr")).toHaveCount(before.raters.length);
+    await expectComplete(page, "agreement-report");
 
     const graded = await db.referenceGrade.findMany({ where: { candidateReview: { codeChange: { studyId: study.id } } }, select: { candidateReviewId: true, grade: true }, distinct: ["candidateReviewId"], take: 6 });
     await db.referenceGrade.createMany({ data: graded.map((g, i) => ({ annotatorId: userId, candidateReviewId: g.candidateReviewId, grade: i % 2 === 0 ? g.grade : Math.min(5, g.grade + 1) })) });
@@ -167,11 +171,13 @@ test("the dashboard follows new annotations by itself (auto-refresh) and with Re
 
     // No reload: the page re-renders itself every 10 s.
     await expect(page.getByTestId("pairwise-reference_grading-grade").locator("tbody tr")).toHaveCount(after.raters.length, { timeout: 20_000 });
+    await expectComplete(page, "agreement-report");
     expectCoefficients(await readTable(page, "coefficients-reference_grading-grade"), after.coefficients, "after new grades");
 
     await db.referenceGrade.deleteMany({ where: { annotatorId: userId } });
     await page.getByRole("button", { name: "Refresh now" }).click();
     await expect(page.getByTestId("pairwise-reference_grading-grade").locator("tbody tr")).toHaveCount(before.raters.length);
+    await expectComplete(page, "agreement-report");
     expectCoefficients(await readTable(page, "coefficients-reference_grading-grade"), before.coefficients, "after removing them");
   } finally {
     await db.user.delete({ where: { id: userId } });

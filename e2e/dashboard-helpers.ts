@@ -131,3 +131,12 @@ export async function expectCharts(page: Page, scope: string, count: number): Pr
   await expect(charts).toHaveCount(count);
   for (let i = 0; i < count; i++) await expect(charts.nth(i).locator("svg.recharts-surface").first()).toBeVisible();
 }
+
+/**
+ * Waits until the report's CIs have streamed in (pages show point estimates first) and React
+ * has put them in place (a streamed boundary waits in a hidden element for a moment).
+ */
+export async function expectComplete(page: Page, testId: "agreement-report" | "validity-report"): Promise<void> {
+  await expect(page.getByRole("main").getByTestId(testId)).toHaveAttribute("data-complete", "true", { timeout: 30_000 });
+  await expect(page.getByTestId(testId)).toHaveCount(1);
+}

@@ -11,7 +11,7 @@ import { expect, test } from "@playwright/test";
 import type { AgreementReport, CorrelationReport } from "@/lib/analysis";
 import { runImport } from "@/lib/import";
 import { hasSharedFile, sharedPath } from "../tests/shared-data";
-import { cli, expectNumber, readTable, row } from "./dashboard-helpers";
+import { cli, expectComplete, expectNumber, readTable, row } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
 
 const phase1 = ["data", "crscore", "phase1"];
@@ -34,6 +34,7 @@ test("CRScore phase 1: the agreement dashboard shows kappa 0.8043 on the common 
 
   await signIn(page, E2E_ACCOUNTS.lead);
   await page.goto(`/studies/${slug}/agreement`);
+  await expectComplete(page, "agreement-report");
   const expected = await cli<AgreementReport>(["agreement", "--study", slug, "--json"]);
   const [q] = expected.tasks[0].questions;
   const reliability = await readTable(page, "reliability-claim_verification-code");
@@ -63,6 +64,7 @@ test("GradedReviews sample: BLEU computed from the metric runs page, Spearman 0.
   await expect(status).toHaveText("DONE", { timeout: 120_000 });
 
   await page.goto(`/studies/${slug}/validity?metric=bleu-gradedreviews&human=grade`);
+  await expectComplete(page, "validity-report");
   const expected = await cli<CorrelationReport>(["correlate", "--study", slug, "--metric", "bleu-gradedreviews", "--human", "grade", "--json"]);
   const overall = row(await readTable(page, "correlations"), "overall");
   expect(overall.spearman.text).toBe("0.2370");

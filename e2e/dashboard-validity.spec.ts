@@ -6,7 +6,7 @@
 import { expect, test } from "@playwright/test";
 import { formatCount, formatP } from "@/components/dashboard/format";
 import { correlationReport, type CorrelationReport, type CorrelationSet, findStudy } from "@/lib/analysis";
-import { cli, downloadCsv, expectCharts, expectCsvMatchesTable, expectNumber, type PageTable, readTable, row, useTestDatabaseForLib } from "./dashboard-helpers";
+import { cli, downloadCsv, expectCharts, expectComplete, expectCsvMatchesTable, expectNumber, type PageTable, readTable, row, useTestDatabaseForLib } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
 import { watchPageErrors } from "./workspace-fixtures";
 
@@ -28,6 +28,7 @@ function expectCorrelations(table: PageTable, key: string, set: CorrelationSet) 
 }
 
 async function expectReport(page: import("@playwright/test").Page, r: CorrelationReport) {
+  await expectComplete(page, "validity-report");
   await expect(page.getByTestId("metric-label")).toHaveText(r.metric.label);
   await expect(page.getByTestId("metric-signature")).toHaveText(r.metric.paramsKey);
   await expectCharts(page, '[data-testid="validity-report"]', 2);
@@ -133,6 +134,7 @@ test("BLEU against the reference grade at the system level equals the library's 
 test("validity tables download as CSV with their rows", async ({ page }) => {
   await signIn(page, E2E_ACCOUNTS.lead);
   await page.goto("/studies/demo/validity?metric=crscore-rel&human=relevance");
+  await expectComplete(page, "validity-report");
   for (const [id, title] of [
     ["correlations", "Correlations over reviews, overall and per language"],
     ["systems", "System-level ranking: metric and human side by side"],
