@@ -17,24 +17,27 @@ function splitMix32(seed: number): () => number {
   };
 }
 
-/** Uniform doubles in [0, 1) with 53 random bits, from the integer `seed`. */
+/**
+ * Uniform doubles in [0, 1) with 53 random bits, from the integer `seed`. The state lives in
+ * an Int32Array (signed views of the same 32-bit words), so no draw allocates a heap number.
+ */
 export function seededRandom(seed: number): Random {
   const init = splitMix32(seed);
-  let s0 = init();
-  let s1 = init();
-  let s2 = init();
-  let s3 = init();
-  const rotl = (x: number, k: number) => ((x << k) | (x >>> (32 - k))) >>> 0;
+  const s = new Int32Array(4);
+  for (let k = 0; k < 4; k++) s[k] = init();
   const next = (): number => {
-    const result = Math.imul(rotl(Math.imul(s1, 5) >>> 0, 7), 9) >>> 0;
-    const t = (s1 << 9) >>> 0;
-    s2 ^= s0;
-    s3 ^= s1;
-    s1 ^= s2;
-    s0 ^= s3;
-    s2 = (s2 ^ t) >>> 0;
-    s3 = rotl(s3, 11);
+    const s0 = s[0];
+    const s1 = s[1];
+    const x = Math.imul(s1, 5);
+    const result = Math.imul((x << 7) | (x >>> 25), 9);
+    const s2 = s[2] ^ s0;
+    const s3 = s[3] ^ s1;
+    s[0] = s0 ^ s3;
+    s[1] = s1 ^ s2;
+    s[2] = s2 ^ (s1 << 9);
+    s[3] = (s3 << 11) | (s3 >>> 21);
     return result;
   };
+  // `>>>` reads the words as unsigned: 27 + 26 bits, as in the reference generator.
   return () => ((next() >>> 5) * 67108864 + (next() >>> 6)) / 9007199254740992;
 }
