@@ -2,10 +2,11 @@
  * Spearman, Kendall tau-b and Pearson (SciPy semantics, lib/stats) of a metric with a human
  * score, each with its two-sided p-value and a seeded bootstrap percentile CI over the pairs
  * (CRScore Tables 3, 9, 11; GradedReviews Table 5). Resamples are drawn by lib/stats'
- * bootstrapCi as original indices; the rank correlations of each resample come from
- * rank-bootstrap.ts, Pearson's from lib/stats on the materialised resample.
+ * bootstrapCis as original indices, once for the three statistics; the rank correlations of
+ * each resample come from rank-bootstrap.ts, Pearson's from lib/stats on the materialised
+ * resample.
  */
-import { bootstrapCi, kendallTauB, pearson, spearman, type TestResult } from "@/lib/stats";
+import { bootstrapCis, kendallTauB, pearson, spearman, type TestResult } from "@/lib/stats";
 import { multiplicities, resampleKendall, resampleSpearman, sortPairs } from "./rank-bootstrap";
 import { affordableResamples, type BootstrapSettings, type Interval } from "./resample";
 
@@ -23,13 +24,26 @@ export interface CorrelationSet {
   pearson: CorrelationStat;
 }
 
-/** The test's result with the CI of `onResample` (a statistic of resampled indices), when the statistic is defined. */
-function withCi(result: TestResult, indices: Float64Array, onResample: (sample: Float64Array) => number | null, bootstrap: BootstrapSettings, cost: number): CorrelationStat {
-  const base = { statistic: result.statistic, pValue: result.pValue, ...(result.reason === undefined ? {} : { reason: result.reason }) };
-  if (result.statistic === null || bootstrap.nResamples === 0) return { ...base, ci: null };
-  const nResamples = affordableResamples(bootstrap, cost);
-  const ci = bootstrapCi([indices], onResample, { nResamples, seed: bootstrap.seed, confidenceLevel: bootstrap.confidenceLevel, method: "percentile" });
-  return { ...base, ci: { low: ci.low, high: ci.high, nResamples, ...(ci.reason === undefined ? {} : { reason: ci.reason }) } };
+/**
+ * The tests' results with the CIs of their resampled statistics (statistics of resampled
+ * indices), for the defined ones. The statistics share one stream of resamples, so each CI
+ * equals the one a separate bootstrapCi with the same seed and its own resample count gives.
+ */
+function withCis(tests: { result: TestResult; onResample: (sample: Float64Array) => number | null; cost: number }[], indices: Float64Array, bootstrap: BootstrapSettings): CorrelationStat[] {
+  const bases = tests.map(({ result }) => ({ statistic: result.statistic, pValue: result.pValue, ...(result.reason === undefined ? {} : { reason: result.reason }) }));
+  const wanted = tests.flatMap((t, k) => (t.result.statistic === null || bootstrap.nResamples === 0 ? [] : [k]));
+  const counts = wanted.map((k) => affordableResamples(bootstrap, tests[k].cost));
+  const cis = bootstrapCis(
+    [indices],
+    wanted.map((k, w) => ({ statistic: tests[k].onResample, nResamples: counts[w] })),
+    { seed: bootstrap.seed, confidenceLevel: bootstrap.confidenceLevel, method: "percentile" },
+  );
+  return bases.map((base, k) => {
+    const w = wanted.indexOf(k);
+    if (w < 0) return { ...base, ci: null };
+    const ci = cis[w];
+    return { ...base, ci: { low: ci.low, high: ci.high, nResamples: counts[w], ...(ci.reason === undefined ? {} : { reason: ci.reason }) } };
+  });
 }
 
 /** The three correlations of paired samples (metric x, human y). */
@@ -45,22 +59,24 @@ export function correlationSet(x: readonly number[], y: readonly number[], boots
   const bx = new Float64Array(n);
   const by = new Float64Array(n);
   const logN = Math.log2(Math.max(n, 2));
-  return {
-    n,
-    spearman: withCi(spearman(fx, fy), indices, (s) => resampleSpearman(pairs, multiplicities(s, n, counts), scratch), bootstrap, 4 * n),
-    kendall: withCi(kendallTauB(fx, fy), indices, (s) => resampleKendall(pairs, multiplicities(s, n, counts), tree), bootstrap, 2 * n * logN),
-    pearson: withCi(
-      pearson(fx, fy),
-      indices,
-      (s) => {
-        for (let k = 0; k < n; k++) {
-          bx[k] = fx[s[k]];
-          by[k] = fy[s[k]];
-        }
-        return pearson(bx, by).statistic;
+  const [spearmanStat, kendallStat, pearsonStat] = withCis(
+    [
+      { result: spearman(fx, fy), onResample: (s) => resampleSpearman(pairs, multiplicities(s, n, counts), scratch), cost: 4 * n },
+      { result: kendallTauB(fx, fy), onResample: (s) => resampleKendall(pairs, multiplicities(s, n, counts), tree), cost: 2 * n * logN },
+      {
+        result: pearson(fx, fy),
+        onResample: (s) => {
+          for (let k = 0; k < n; k++) {
+            bx[k] = fx[s[k]];
+            by[k] = fy[s[k]];
+          }
+          return pearson(bx, by).statistic;
+        },
+        cost: 3 * n,
       },
-      bootstrap,
-      3 * n,
-    ),
-  };
+    ],
+    indices,
+    bootstrap,
+  );
+  return { n, spearman: spearmanStat, kendall: kendallStat, pearson: pearsonStat };
 }

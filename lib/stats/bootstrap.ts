@@ -51,38 +51,57 @@ function standardDeviation(values: Float64Array): number {
   return Math.sqrt(ss / (values.length - 1));
 }
 
+/** One resample's indices: n uniform draws in [0, n) with replacement, in order. */
+function drawIndices(random: Random, into: Uint32Array): void {
+  const n = into.length;
+  for (let i = 0; i < n; i++) into[i] = Math.floor(random() * n);
+}
+
 /**
- * Draws the bootstrap distribution θ*_b. Unpaired samples are resampled independently
- * (SciPy `paired=False`); paired samples share one index row per resample. Buffers are reused
- * between resamples, so the statistic must not keep references to its arguments.
+ * Draws the bootstrap distributions θ*_b of several statistics from one stream of resamples:
+ * statistic k sees resamples 0 .. counts[k]-1 (a statistic's distribution does not depend on
+ * the others or on how many resamples they take). Unpaired samples are resampled
+ * independently (SciPy `paired=False`); paired samples share one index row per resample.
+ * Buffers are reused between resamples, so statistics must not keep references to their
+ * arguments.
  */
-function bootstrapDistribution(
+function bootstrapDistributions(
   samples: Float64Array[],
-  statistic: SampleStatistic,
-  nResamples: number,
+  statistics: readonly SampleStatistic[],
+  counts: readonly number[],
   paired: boolean,
   random: Random,
   rows: readonly (readonly number[])[] | undefined,
-): Float64Array | { undefinedCount: number } {
+): (Float64Array | { undefinedCount: number })[] {
   const buffers = samples.map((s) => new Float64Array(s.length));
-  const shared = new Uint32Array(samples[0].length);
-  const out = new Float64Array(nResamples);
-  let undefinedCount = 0;
-  for (let b = 0; b < nResamples; b++) {
+  const indices = samples.map((s) => new Uint32Array(s.length));
+  const out = counts.map((n) => new Float64Array(n));
+  const undefinedCount = counts.map(() => 0);
+  const total = Math.max(0, ...counts);
+  for (let b = 0; b < total; b++) {
     if (rows || paired) {
-      for (let i = 0; i < shared.length; i++) shared[i] = rows ? rows[b][i] : Math.floor(random() * shared.length);
-      for (let k = 0; k < samples.length; k++) for (let i = 0; i < shared.length; i++) buffers[k][i] = samples[k][shared[i]];
+      const shared = indices[0];
+      if (rows) for (let i = 0; i < shared.length; i++) shared[i] = rows[b][i];
+      else drawIndices(random, shared);
+      for (let k = 0; k < samples.length; k++) gather(samples[k], shared, buffers[k]);
     } else {
       for (let k = 0; k < samples.length; k++) {
-        const n = samples[k].length;
-        for (let i = 0; i < n; i++) buffers[k][i] = samples[k][Math.floor(random() * n)];
+        drawIndices(random, indices[k]);
+        gather(samples[k], indices[k], buffers[k]);
       }
     }
-    const value = statistic(...buffers);
-    if (value === null || !Number.isFinite(value)) undefinedCount++;
-    else out[b] = value;
+    for (let s = 0; s < statistics.length; s++) {
+      if (b >= counts[s]) continue;
+      const value = statistics[s](...buffers);
+      if (value === null || !Number.isFinite(value)) undefinedCount[s]++;
+      else out[s][b] = value;
+    }
   }
-  return undefinedCount > 0 ? { undefinedCount } : out;
+  return out.map((distribution, s) => (undefinedCount[s] > 0 ? { undefinedCount: undefinedCount[s] } : distribution));
+}
+
+function gather(sample: Float64Array, indices: Uint32Array, into: Float64Array): void {
+  for (let i = 0; i < indices.length; i++) into[i] = sample[indices[i]];
 }
 
 /**
@@ -164,11 +183,27 @@ function bcaInterval(
  * bootstrapCi([x, y], (a, b) => spearman(a, b).statistic, { paired: true, method: "bca" });
  */
 export function bootstrapCi(data: readonly NumericSample[], statistic: SampleStatistic, options: BootstrapOptions = {}): BootstrapResult {
+  return bootstrapCis(data, [{ statistic }], options)[0];
+}
+
+/** One statistic of bootstrapCis, optionally with its own number of resamples. */
+export interface BootstrapStatistic {
+  statistic: SampleStatistic;
+  /** Default options.nResamples. Ignored when `resampleIndices` is given. */
+  nResamples?: number;
+}
+
+/**
+ * Bootstrap CIs of several statistics of the same data from one stream of resamples: result k
+ * equals `bootstrapCi(data, statistics[k].statistic, { ...options, nResamples: statistics[k].nResamples })`
+ * (with a seed, the first B resamples of a stream do not depend on how many follow), but
+ * each resample is drawn once for all of them.
+ */
+export function bootstrapCis(data: readonly NumericSample[], statistics: readonly BootstrapStatistic[], options: BootstrapOptions = {}): BootstrapResult[] {
   const method = options.method ?? "percentile";
   const confidenceLevel = options.confidenceLevel ?? 0.95;
   const paired = options.paired ?? false;
   const rows = options.resampleIndices;
-  const nResamples = rows ? rows.length : (options.nResamples ?? 9999);
   if (!(confidenceLevel > 0 && confidenceLevel < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${confidenceLevel}`);
   if (data.length === 0) throw new RangeError("bootstrap needs at least one sample");
   data.forEach((s, k) => assertFiniteSample(`sample ${k}`, s));
@@ -179,29 +214,47 @@ export function bootstrapCi(data: readonly NumericSample[], statistic: SampleSta
   }
 
   const samples = data.map((s) => Float64Array.from(s));
-  const base = { method, confidenceLevel, nResamples };
-  const undefinedResult = (reason: string, theta: number | null = null): BootstrapResult => ({ ...base, low: null, high: null, statistic: theta, standardError: null, reason });
-  if (samples.some((s) => s.length < 2)) return undefinedResult("every sample needs at least 2 observations");
-  if (nResamples < 2) return undefinedResult("needs at least 2 resamples");
-  const theta = statistic(...samples);
-  if (theta === null || !Number.isFinite(theta)) return undefinedResult("the statistic is undefined on the original data");
-
-  const distribution = bootstrapDistribution(samples, statistic, nResamples, paired, seededRandom(options.seed ?? 0), rows);
-  if (!(distribution instanceof Float64Array)) {
-    return undefinedResult(`the statistic is undefined on ${distribution.undefinedCount} of ${nResamples} resamples`, theta);
-  }
-  const standardError = standardDeviation(distribution);
-  const sorted = Float64Array.from(distribution).sort();
   const alpha = (1 - confidenceLevel) / 2;
+  type Prepared = { done: BootstrapResult } | { statistic: SampleStatistic; nResamples: number; base: Pick<BootstrapResult, "method" | "confidenceLevel" | "nResamples">; undefinedResult: (reason: string, theta?: number | null) => BootstrapResult; theta: number };
+  const prepared = statistics.map(({ statistic, nResamples: own }): Prepared => {
+    const nResamples = rows ? rows.length : (own ?? options.nResamples ?? 9999);
+    const base = { method, confidenceLevel, nResamples };
+    const undefinedResult = (reason: string, theta: number | null = null): BootstrapResult => ({ ...base, low: null, high: null, statistic: theta, standardError: null, reason });
+    if (samples.some((s) => s.length < 2)) return { done: undefinedResult("every sample needs at least 2 observations") };
+    if (nResamples < 2) return { done: undefinedResult("needs at least 2 resamples") };
+    const theta = statistic(...samples);
+    if (theta === null || !Number.isFinite(theta)) return { done: undefinedResult("the statistic is undefined on the original data") };
+    return { statistic, nResamples, base, undefinedResult, theta };
+  });
+  const pending = prepared.flatMap((p) => ("done" in p ? [] : [p]));
+  const distributions = bootstrapDistributions(
+    samples,
+    pending.map((p) => p.statistic),
+    pending.map((p) => p.nResamples),
+    paired,
+    seededRandom(options.seed ?? 0),
+    rows,
+  );
 
-  if (method === "percentile" || method === "basic") {
-    const lower = quantileSorted(sorted, alpha);
-    const upper = quantileSorted(sorted, 1 - alpha);
-    const [low, high] = method === "percentile" ? [lower, upper] : [2 * theta - upper, 2 * theta - lower];
-    return { ...base, low, high, statistic: theta, standardError };
-  }
+  return prepared.map((p) => {
+    if ("done" in p) return p.done;
+    const { statistic, nResamples, base, undefinedResult, theta } = p;
+    const distribution = distributions[pending.indexOf(p)];
+    if (!(distribution instanceof Float64Array)) {
+      return undefinedResult(`the statistic is undefined on ${distribution.undefinedCount} of ${nResamples} resamples`, theta);
+    }
+    const standardError = standardDeviation(distribution);
+    const sorted = Float64Array.from(distribution).sort();
 
-  const bca = bcaInterval(samples, statistic, paired, sorted, theta, alpha);
-  if ("reason" in bca) return { ...undefinedResult(bca.reason, theta), standardError };
-  return { ...base, low: bca.low, high: bca.high, statistic: theta, standardError, bca: bca.details };
+    if (method === "percentile" || method === "basic") {
+      const lower = quantileSorted(sorted, alpha);
+      const upper = quantileSorted(sorted, 1 - alpha);
+      const [low, high] = method === "percentile" ? [lower, upper] : [2 * theta - upper, 2 * theta - lower];
+      return { ...base, low, high, statistic: theta, standardError };
+    }
+
+    const bca = bcaInterval(samples, statistic, paired, sorted, theta, alpha);
+    if ("reason" in bca) return { ...undefinedResult(bca.reason, theta), standardError };
+    return { ...base, low: bca.low, high: bca.high, statistic: theta, standardError, bca: bca.details };
+  });
 }

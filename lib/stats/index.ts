@@ -2,7 +2,7 @@ export type { NumericSample, TestResult } from "./types";
 export { pearson, spearman } from "./correlation";
 export { kendallTauB, type KendallResult } from "./kendall";
 export { ks2samp, type KsResult } from "./ks";
-export { bootstrapCi, type BootstrapMethod, type BootstrapOptions, type BootstrapResult, type SampleStatistic } from "./bootstrap";
+export { bootstrapCi, bootstrapCis, type BootstrapMethod, type BootstrapOptions, type BootstrapResult, type BootstrapStatistic, type SampleStatistic } from "./bootstrap";
 export { systemRankCorrelation, type SystemMeans, type SystemRankingResult, type SystemScore } from "./system-ranking";
 export { quantileSorted } from "./quantile";
 export { seededRandom, type Random } from "./random";

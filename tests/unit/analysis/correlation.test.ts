@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { bootstrapSettings, correlationSections, groupByLevel, type HumanScores, humanLevel, ksMatrix, metricInfo, quantileMap, type ReviewPoint, summarizeLevel, systemRanking, taskQuestions } from "@/lib/analysis";
+import { bootstrapSettings, correlationSections, correlationSet, groupByLevel, multiplicities, resampleKendall, resampleSpearman, sortPairs, type HumanScores, humanLevel, ksMatrix, metricInfo, quantileMap, type ReviewPoint, summarizeLevel, systemRanking, taskQuestions } from "@/lib/analysis";
 import { crscoreFromBestMatches } from "@/lib/metrics";
-import { ks2samp, spearman } from "@/lib/stats";
+import { bootstrapCi, kendallTauB, ks2samp, pearson, seededRandom, spearman } from "@/lib/stats";
 
 const scale = [1, 2, 3, 4, 5];
 const bootstrap = bootstrapSettings({ nResamples: 200 });
@@ -107,5 +107,48 @@ describe("correlation sections", () => {
     const system = correlationSections(points, human, metricInfo("crscore-rel", "k"), "system", bootstrap, details);
     expect(system.correlations.overall.n).toBe(4);
     expect(system.correlations.units).toMatch(/systems/);
+  });
+});
+
+describe("correlation CIs: one stream of resamples for the three statistics", () => {
+  const data = (seed: number, n: number) => {
+    const random = seededRandom(seed);
+    const x = Array.from({ length: n }, () => random());
+    return { x, y: x.map((v) => Math.round(5 * v + 2 * random())) };
+  };
+
+  test("the seeded intervals are unchanged (values computed when each statistic drew its own resamples)", () => {
+    const { x, y } = data(9, 80);
+    expect(correlationSet(x, y, bootstrapSettings({ seed: 2 }))).toEqual({
+      n: 80,
+      spearman: { statistic: 0.8973398687741378, pValue: 1.9614224353839205e-29, ci: { low: 0.8419009643071808, high: 0.9250505242155314, nResamples: 1000 } },
+      kendall: { statistic: 0.7596018406349871, pValue: 2.7232151689136674e-20, ci: { low: 0.7026886931791957, high: 0.8071368245885531, nResamples: 1000 } },
+      pearson: { statistic: 0.9076157717910275, pValue: 3.9165681251356102e-31, ci: { low: 0.8780589638156373, high: 0.9319247263097111, nResamples: 1000 } },
+    });
+  });
+
+  test("each CI equals its own seeded bootstrapCi, also when the statistics take different numbers of resamples", () => {
+    const { x, y } = data(4, 2000);
+    const fx = Float64Array.from(x);
+    const fy = Float64Array.from(y);
+    const pairs = sortPairs(fx, fy);
+    const indices = Float64Array.from(x, (_, i) => i);
+    const own = {
+      spearman: (s: Float64Array) => resampleSpearman(pairs, multiplicities(s, x.length)),
+      kendall: (s: Float64Array) => resampleKendall(pairs, multiplicities(s, x.length)),
+      pearson: (s: Float64Array) => pearson(Array.from(s, (i) => x[i]), Array.from(s, (i) => y[i])).statistic,
+    };
+    for (const seed of [1, 5]) {
+      const set = correlationSet(x, y, bootstrapSettings({ seed }));
+      expect([set.spearman.ci?.nResamples, set.kendall.ci?.nResamples, set.pearson.ci?.nResamples]).toEqual([1000, 683, 1000]);
+      for (const key of ["spearman", "kendall", "pearson"] as const) {
+        const ci = set[key].ci;
+        const alone = bootstrapCi([indices], own[key], { nResamples: ci?.nResamples, seed, method: "percentile" });
+        expect([ci?.low, ci?.high]).toEqual([alone.low, alone.high]);
+      }
+    }
+    const none = correlationSet(x, y, bootstrapSettings({ nResamples: 0 }));
+    expect([none.spearman.ci, none.kendall.ci, none.pearson.ci]).toEqual([null, null, null]);
+    expect(none.kendall.statistic).toBe(kendallTauB(x, y).statistic);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { bootstrapCi, spearman } from "@/lib/stats";
+import { bootstrapCi, bootstrapCis, seededRandom, spearman } from "@/lib/stats";
 import { expectValue, hasVectors, vectorGroup } from "./reference-vectors";
 
 const mean = (x: Float64Array): number => x.reduce((a, v) => a + v, 0) / x.length;
@@ -89,5 +89,74 @@ describe("bootstrapCi", () => {
 
   test("rejects malformed resample rows", () => {
     expect(() => bootstrapCi([data], mean, { resampleIndices: [[0, 1]] })).toThrow(/n indices/);
+  });
+});
+
+describe("bootstrapCis: several statistics over one stream of resamples", () => {
+  const random = seededRandom(9);
+  const x = Array.from({ length: 80 }, () => random());
+  const y = x.map((v) => Math.round(5 * v + 2 * random()));
+  const dot = (a: Float64Array, b: Float64Array) => a.reduce((s, v, i) => s + v * b[i], 0);
+  const max = (a: Float64Array) => Math.max(...a);
+
+  test("the seeded results of bootstrapCi are unchanged (values computed before bootstrapCis existed)", () => {
+    expect(bootstrapCi([x], mean, { seed: 7, nResamples: 500 })).toEqual({
+      method: "percentile",
+      confidenceLevel: 0.95,
+      nResamples: 500,
+      low: 0.4931917968558385,
+      high: 0.6217044659495258,
+      statistic: 0.55840738432568,
+      standardError: 0.032527611886349846,
+    });
+    expect(bootstrapCi([x, y], dot, { seed: 3, nResamples: 400, paired: true, method: "bca" })).toEqual({
+      method: "bca",
+      confidenceLevel: 0.95,
+      nResamples: 400,
+      low: 171.95108727208503,
+      high: 237.57350937536575,
+      statistic: 203.12143555889594,
+      standardError: 16.937395973504643,
+      bca: { z0: 0.01253346950806924, acceleration: 0.003352163499059496, levels: [0.027286118535180037, 0.9771503500151926] },
+    });
+  });
+
+  test("each result equals bootstrapCi of that statistic alone, with its own number of resamples", () => {
+    for (const seed of [1, 2, 3]) {
+      for (const method of ["percentile", "basic", "bca"] as const) {
+        // One sample (and two unpaired samples): statistics with different resample counts.
+        const single = [
+          { statistic: mean, nResamples: 300 },
+          { statistic: max, nResamples: 120 },
+          { statistic: (a: Float64Array) => (a[0] === a[1] ? null : a[0] - a[1]) },
+        ];
+        const together = bootstrapCis([x], single, { seed, method, nResamples: 200 });
+        single.forEach((s, k) => expect(together[k]).toEqual(bootstrapCi([x], s.statistic, { seed, method, nResamples: s.nResamples ?? 200 })));
+        const unpaired = [
+          { statistic: (a: Float64Array, b: Float64Array) => mean(a) - mean(b), nResamples: 150 },
+          { statistic: (a: Float64Array, b: Float64Array) => max(a) - max(b), nResamples: 90 },
+        ];
+        const both = bootstrapCis([x, y], unpaired, { seed, method });
+        unpaired.forEach((s, k) => expect(both[k]).toEqual(bootstrapCi([x, y], s.statistic, { seed, method, nResamples: s.nResamples })));
+        // Paired, with a statistic that is often undefined and one defined everywhere.
+        const paired = [{ statistic: rho, nResamples: 100 }, { statistic: dot }];
+        const pairs = bootstrapCis([[1, 1, 1, 2, 3], [1, 2, 3, 4, 4]], paired, { seed, method, paired: true, nResamples: 60 });
+        paired.forEach((s, k) => expect(pairs[k]).toEqual(bootstrapCi([[1, 1, 1, 2, 3], [1, 2, 3, 4, 4]], s.statistic, { seed, method, paired: true, nResamples: s.nResamples ?? 60 })));
+      }
+    }
+  });
+
+  test("explicit resamples apply to every statistic; too few observations or resamples give reasons", () => {
+    const rows = [
+      [0, 0, 1, 2],
+      [3, 2, 1, 1],
+      [2, 2, 2, 0],
+    ];
+    const data = [0.5, 0.1, 0.9, 0.3];
+    const r = bootstrapCis([data], [{ statistic: mean, nResamples: 50 }, { statistic: max }], { resampleIndices: rows });
+    expect(r.map((c) => c.nResamples)).toEqual([3, 3]);
+    expect(r[0]).toEqual(bootstrapCi([data], mean, { resampleIndices: rows }));
+    expect(bootstrapCis([data], [{ statistic: mean, nResamples: 1 }, { statistic: max, nResamples: 10 }])[0].reason).toMatch(/at least 2 resamples/);
+    expect(bootstrapCis([[1]], [{ statistic: mean }, { statistic: max }]).map((c) => c.reason)).toEqual([expect.stringMatching(/at least 2/), expect.stringMatching(/at least 2/)]);
   });
 });
