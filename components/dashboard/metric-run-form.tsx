@@ -14,7 +14,7 @@ interface Started {
 }
 
 /** Chooses metrics (and optionally CRScore's τ) and starts a background metric run. */
-export function MetricRunForm({ slug, metrics, start }: { slug: string; metrics: { name: string; label: string; embedding: boolean }[]; start: (input: unknown) => Promise<ActionResult<Started>> }) {
+export function MetricRunForm({ slug, metrics, start }: { slug: string; metrics: { name: string; label: string; embedding: boolean; llm: boolean }[]; start: (input: unknown) => Promise<ActionResult<Started>> }) {
   const router = useRouter();
   const [chosen, setChosen] = useState<string[]>([]);
   const [tau, setTau] = useState("");
@@ -55,6 +55,7 @@ export function MetricRunForm({ slug, metrics, start }: { slug: string; metrics:
             />{" "}
             {m.name}
             {m.embedding ? " *" : ""}
+            {m.llm ? " †" : ""}
           </label>
         ))}
       </fieldset>
@@ -68,7 +69,7 @@ export function MetricRunForm({ slug, metrics, start }: { slug: string; metrics:
         <button type="submit" disabled={pending || chosen.length === 0} className="rounded bg-slate-900 px-3 py-1 text-white disabled:opacity-50">
           {pending ? "Planning…" : "Start run"}
         </button>
-        <span className="text-xs text-slate-500">* uses the embedding provider</span>
+        <span className="text-xs text-slate-500">* uses the embedding provider · † an LLM judge (needs LLM_URL)</span>
       </div>
       {message && (
         <p role={message.ok ? "status" : "alert"} className={`whitespace-pre-line text-sm ${message.ok ? "text-emerald-700" : "text-red-700"}`}>

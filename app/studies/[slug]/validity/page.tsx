@@ -4,12 +4,12 @@ import { z } from "zod";
 import { Suspense } from "react";
 import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { formatTime } from "@/components/dashboard/format";
-import { AUTO_REFRESH_LIMIT_MS, cachedCorrelationReport, isReportReady, lastComputeMs, studyFingerprint, slowNote, yieldToStream } from "@/components/dashboard/server/report-cache";
+import { AUTO_REFRESH_LIMIT_MS, cachedCorrelationReport, isReportReady, lastComputeMs, studyFingerprint, slowNote, yieldToStream } from "@/app/studies/[slug]/_dashboard/report-cache";
 import { ValidityBody } from "@/components/dashboard/validity-body";
 import { type CorrelationOptions, type CorrelationReport, findStudy, metricInfo, reviewQuestionKeys } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
-import { db } from "@/lib/db/client";
+import { raterNames } from "@/lib/analysis/gather";
 import { errorMessage } from "@/lib/validation/format";
 
 export const dynamic = "force-dynamic";
@@ -74,7 +74,7 @@ export default async function ValidityPage({ params, searchParams }: { params: P
     }
   }
   const annotatorIds = report?.humanMetricAgreement ? [...new Set([...report.humanMetricAgreement.humanHuman.pairs.flatMap((p) => [p.a, p.b]), ...report.humanMetricAgreement.humanMetric.pairs.map((p) => p.annotator)])] : [];
-  const names = Object.fromEntries((await db.user.findMany({ where: { id: { in: annotatorIds } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
+  const names = Object.fromEntries(await raterNames(annotatorIds));
   const cli = report
     ? `npm run cli -- correlate --study ${study.slug} --metric ${report.metric.name} --human ${report.human.question} --level ${report.level}${paramsKey ? ` --params '${paramsKey}'` : ""}${query.includeReferences ? " --include-references" : ""} --json`
     : null;
