@@ -9,17 +9,22 @@ import { metricInfo } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { findStudyBySlug } from "@/lib/data/studies";
-import { CRSCORE, EMBEDDING_SIM, METRIC_JOB_NAMES } from "@/lib/jobs";
+import { CRSCORE, EMBEDDING_SIM, isJudgeMetric, METRIC_JOB_NAMES } from "@/lib/jobs";
+import { llmJudgeAvailability } from "@/lib/judges";
 import { getReferenceMetric } from "@/lib/metrics";
-import { errorMessage } from "@/lib/validation/format";
 import { startRun } from "./actions";
-import { embeddingProvider, isActive, listRuns, metricWorker, type RunRow } from "./runner";
+import { embeddingProvider, isActive, listRuns, type RunRow, waitingForWorker } from "./runner";
 
 export const dynamic = "force-dynamic";
 
 const JOB_LABELS: Record<string, string> = {
   [EMBEDDING_SIM]: "embeddingSim: cosine of the review's and the reference's embeddings (GradedReviews §5.1)",
   [CRSCORE]: "CRScore Con / Comp / Rel against the pseudo-references (CRScore §3.3)",
+  "llm-judge-gradedreviews": "LLM judge: GradedReviews LLM-based scoring",
+  "swe-judge": "LLM judge: SWE-Judge (team of strategies)",
+  "llm-judge-crscore-rel": "LLM judge: CRScore LaaJ relevance",
+  "llm-judge-crscore-con": "LLM judge: CRScore LaaJ conciseness",
+  "llm-judge-crscore-comp": "LLM judge: CRScore LaaJ comprehensiveness",
 };
 
 function runsTable(slug: string, runs: RunRow[]): TableData {
@@ -36,7 +41,6 @@ function runsTable(slug: string, runs: RunRow[]): TableData {
       { key: "done", label: "Done", numeric: true },
       { key: "total", label: "Total", numeric: true },
       { key: "embedding", label: "Embedder" },
-      { key: "by", label: "By" },
       { key: "finished", label: "Finished" },
       { key: "error", label: "Error" },
     ],
@@ -44,13 +48,12 @@ function runsTable(slug: string, runs: RunRow[]): TableData {
       key: r.id,
       cells: [
         text(formatTime(r.createdAt), { title: r.id }),
-        text(r.metrics.join(", "), { title: r.signatures.map((s) => `${s.name}: ${s.paramsKey}`).join("\n") }),
+        text(r.metrics.join(", ")),
         text(r.status, { data: { status: r.status } }),
         { text: `${r.done}/${r.total}`, value: r.total === 0 ? 1 : r.done / r.total, progress: { done: r.done, total: r.total } },
         count(r.done),
         count(r.total),
         text(r.embedding),
-        text(r.createdBy ?? "CLI"),
         text(r.finishedAt ? formatTime(r.finishedAt) : "—"),
         text(r.error ?? ""),
       ],
@@ -66,15 +69,15 @@ export default async function MetricRunsPage({ params }: { params: Promise<{ slu
   if (!study) notFound();
   const [runs, stored] = await Promise.all([listRuns(study.id), listStudyMetrics(study.id)]);
   const active = runs.some((r) => isActive(r.status));
-  let workerError: string | null = null;
-  if (active) {
-    // Unfinished runs (e.g. after a restart) continue in this process.
-    await metricWorker().catch((error: unknown) => {
-      workerError = errorMessage(error);
-    });
-  }
+  const waiting = waitingForWorker(runs);
   const provider = embeddingProvider();
-  const metrics = METRIC_JOB_NAMES.map((name) => ({ name, label: getReferenceMetric(name)?.label ?? JOB_LABELS[name] ?? name, embedding: name === EMBEDDING_SIM || name === CRSCORE }));
+  const llm = llmJudgeAvailability();
+  const metrics = METRIC_JOB_NAMES.map((name) => ({
+    name,
+    label: getReferenceMetric(name)?.label ?? JOB_LABELS[name] ?? name,
+    embedding: name === EMBEDDING_SIM || name === CRSCORE,
+    llm: isJudgeMetric(name),
+  }));
 
   const storedTable: TableData = {
     id: "stored-metrics",
@@ -110,19 +113,23 @@ export default async function MetricRunsPage({ params }: { params: Promise<{ slu
         </Link>
         <h1 className="text-2xl font-semibold">Metric runs</h1>
         <p className="text-sm text-slate-600">
-          Automatic metrics of the study&apos;s candidate reviews, computed in the background in chunks of reviews (resumable: starting the same metrics again continues an unfinished run and skips stored scores). Reference-based
+          Automatic metrics of the study&apos;s candidate reviews, computed by the metric worker in chunks of reviews (resumable: starting the same metrics again continues an unfinished run and skips stored scores). Reference-based
           metrics compare a review with its change&apos;s human reference review; CRScore compares it with the change&apos;s pseudo-references. The CLI does the same:{" "}
           <code className="text-xs">npm run cli -- metrics --study {study.slug} --metric NAME[,NAME]</code>.
         </p>
         <p className={`rounded border p-2 text-sm ${provider.kind === "http" ? "border-slate-200 bg-white" : provider.kind === "offline" ? "border-amber-200 bg-amber-50 text-amber-900" : "border-red-200 bg-red-50 text-red-800"}`} data-testid="embedding-provider">
           <span className="font-medium">Embedding provider:</span> {provider.label}
         </p>
+        <p className="rounded border border-slate-200 bg-white p-2 text-sm" data-testid="llm-provider">
+          <span className="font-medium">LLM judges:</span> {llm.available ? `model ${llm.model} at the configured endpoint (LLM_URL)` : `not configured: ${llm.message}. Judge runs fail until then.`}
+        </p>
       </div>
       <MetricRunForm slug={study.slug} metrics={metrics} start={startRun} />
       <PollWhileActive active={active} seconds={2} />
-      {workerError && (
-        <p role="alert" className="text-sm text-red-700">
-          The background worker could not start: {workerError}
+      {waiting && (
+        <p role="alert" className="rounded border border-amber-200 bg-amber-50 p-2 text-sm text-amber-900" data-testid="no-worker">
+          A run has been waiting for a while: is the metric worker running? <code className="text-xs">npm start</code> runs it next to the web server; on its own:{" "}
+          <code className="text-xs">npx tsx scripts/worker.ts</code>.
         </p>
       )}
       <DataTable table={runsTable(study.slug, runs)} />
