@@ -39,6 +39,29 @@ export async function cli<T>(args: string[]): Promise<T> {
   }
 }
 
+/**
+ * Starts the metric worker (scripts/worker.ts, which `npm start` runs next to the web server)
+ * on the test database; runs started from the pages are computed there. Returns its stop.
+ */
+export async function startMetricWorker(): Promise<() => Promise<void>> {
+  const url = process.env.E2E_DATABASE_URL;
+  if (!url) throw new Error("E2E_DATABASE_URL is not set; run through playwright.config.ts");
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], { cwd: root, env: { ...process.env, DATABASE_URL: url }, stdio: ["ignore", "inherit", "pipe"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+      if (stderr.includes("metric worker: processing")) resolve();
+    });
+    void exited.then(() => reject(new Error(`the metric worker exited: ${stderr}`)));
+  });
+  return async () => {
+    if (child.exitCode === null) child.kill("SIGTERM");
+    await exited;
+  };
+}
+
 /** Points the library's default client at the test database (for calling lib/analysis directly). */
 export function useTestDatabaseForLib(): void {
   const url = process.env.E2E_DATABASE_URL;

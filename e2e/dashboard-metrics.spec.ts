@@ -1,12 +1,20 @@
 /**
  * Metric runs from the web: a lead starts a run on the page and watches it progress to the end
- * without reloading (the Next.js server computes it in the background); the JSON route starts
- * and reports runs too; only leads may see or start any of it.
+ * without reloading (the page enqueues it, the metric worker computes it, as under `npm start`);
+ * the JSON route starts and reports runs too.
  */
 import { expect, test } from "@playwright/test";
-import { downloadCsv, expectCsvMatchesTable, readTable, row } from "./dashboard-helpers";
+import { downloadCsv, expectCsvMatchesTable, readTable, row, startMetricWorker } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
 import { watchPageErrors } from "./workspace-fixtures";
+
+let stopWorker: (() => Promise<void>) | undefined;
+test.beforeAll(async () => {
+  stopWorker = await startMetricWorker();
+});
+test.afterAll(async () => {
+  await stopWorker?.();
+});
 
 test("a lead starts a metric run on the page and sees it progress to done", async ({ page }) => {
   const errors = watchPageErrors(page);
@@ -15,6 +23,7 @@ test("a lead starts a metric run on the page and sees it progress to done", asyn
   await page.goto("/studies/demo");
   await page.getByRole("navigation", { name: "Study tools" }).getByRole("link", { name: "Metric runs" }).click();
   await expect(page.getByTestId("embedding-provider")).toContainText("offline TF-IDF default");
+  await expect(page.getByTestId("llm-provider")).toContainText("not configured");
 
   const form = page.getByRole("form", { name: "Start a metric run" });
   await form.getByLabel("chrf", { exact: true }).check();

@@ -11,7 +11,7 @@ import { expect, test } from "@playwright/test";
 import type { AgreementReport, CorrelationReport } from "@/lib/analysis";
 import { runImport } from "@/lib/import";
 import { hasSharedFile, sharedPath } from "../tests/shared-data";
-import { cli, expectComplete, expectNumber, readTable, row } from "./dashboard-helpers";
+import { cli, expectComplete, expectNumber, readTable, row, startMetricWorker } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
 
 const phase1 = ["data", "crscore", "phase1"];
@@ -61,7 +61,13 @@ test("GradedReviews sample: BLEU computed from the metric runs page, Spearman 0.
   await form.getByRole("button", { name: "Start run" }).click();
   await expect(form.getByRole("status")).toContainText("Started run: 1200 of 1200 reviews to score in 12 chunk(s)");
   const status = page.getByTestId("metric-runs").locator('tbody tr td[data-col="status"]').first();
-  await expect(status).toHaveText("DONE", { timeout: 120_000 });
+  await expect(status).toHaveText("QUEUED");
+  const stopWorker = await startMetricWorker();
+  try {
+    await expect(status).toHaveText("DONE", { timeout: 120_000 });
+  } finally {
+    await stopWorker();
+  }
 
   await page.goto(`/studies/${slug}/validity?metric=bleu-gradedreviews&human=grade`);
   await expectComplete(page, "validity-report");
