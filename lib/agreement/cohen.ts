@@ -42,34 +42,50 @@ export function cohenKappa(input: RatingsInput, options: CohenOptions = {}): Coh
   const pairs = pairedValues(table, raters[0], raters[1]);
   const n = pairs.items.length;
   if (n === 0) return undefinedResult(`raters ${raters[0]} and ${raters[1]} rated no item in common`);
+  const q = table.scale.length;
+  const counts = new Float64Array(q * q);
+  for (let i = 0; i < n; i++) counts[pairs.a[i] * q + pairs.b[i]]++;
+  const { po, pe } = pairAgreement(counts, n, q, table.scaleDeclared, scheme);
+  if (pe >= 1) return { ...undefinedResult("both raters used one and the same category throughout, so kappa is 0/0", n), observedAgreement: po, expectedAgreement: pe };
+  return { value: (po - pe) / (1 - pe), n, observedAgreement: po, expectedAgreement: pe, weights: scheme };
+}
 
+/**
+ * Observed and chance agreement p_o, p_e of a pair of raters from its confusion counts over
+ * the q scale categories (row-major, row: rater A's category; n = their total), with
+ * sklearn's labels: the declared scale, or else the categories either rater used. Counts are
+ * integers, so however they were tallied (pair by pair, or resample multiplicities), p_o and
+ * p_e come out the same to the last bit.
+ */
+export function pairAgreement(counts: ArrayLike<number>, n: number, q: number, declared: boolean, scheme: WeightScheme): { po: number; pe: number } {
   // Label index of each scale category: all of a declared scale, else only the values used.
-  const used = new Uint8Array(table.scale.length).fill(table.scaleDeclared ? 1 : 0);
-  for (let i = 0; i < n; i++) used[pairs.a[i]] = used[pairs.b[i]] = 1;
-  const label = new Int32Array(table.scale.length);
-  let q = 0;
-  for (let v = 0; v < table.scale.length; v++) if (used[v]) label[v] = q++;
-  const confusion = new Float64Array(q * q);
-  const rowSum = new Float64Array(q);
-  const colSum = new Float64Array(q);
-  for (let i = 0; i < n; i++) {
-    const k = label[pairs.a[i]];
-    const l = label[pairs.b[i]];
-    confusion[k * q + l]++;
-    rowSum[k]++;
-    colSum[l]++;
+  const used = new Uint8Array(q).fill(declared ? 1 : 0);
+  for (let v = 0; v < q; v++) for (let x = 0; x < q; x++) if (counts[v * q + x] > 0) used[v] = used[x] = 1;
+  const label = new Int32Array(q);
+  let labels = 0;
+  for (let v = 0; v < q; v++) if (used[v]) label[v] = labels++;
+  const confusion = new Float64Array(labels * labels);
+  const rowSum = new Float64Array(labels);
+  const colSum = new Float64Array(labels);
+  for (let v = 0; v < q; v++) {
+    for (let x = 0; x < q; x++) {
+      const c = counts[v * q + x];
+      if (c === 0) continue;
+      confusion[label[v] * labels + label[x]] += c;
+      rowSum[label[v]] += c;
+      colSum[label[x]] += c;
+    }
   }
-  const w = agreementWeights(scheme, Array.from({ length: q }, (_, i) => i));
+  const w = agreementWeights(scheme, Array.from({ length: labels }, (_, i) => i));
   let po = 0;
   let pe = 0;
-  for (let k = 0; k < q; k++) {
-    for (let l = 0; l < q; l++) {
-      po += w[k][l] * confusion[k * q + l];
+  for (let k = 0; k < labels; k++) {
+    for (let l = 0; l < labels; l++) {
+      po += w[k][l] * confusion[k * labels + l];
       pe += w[k][l] * rowSum[k] * colSum[l];
     }
   }
   po /= n;
   pe /= n * n;
-  if (pe >= 1) return { ...undefinedResult("both raters used one and the same category throughout, so kappa is 0/0", n), observedAgreement: po, expectedAgreement: pe };
-  return { value: (po - pe) / (1 - pe), n, observedAgreement: po, expectedAgreement: pe, weights: scheme };
+  return { po, pe };
 }

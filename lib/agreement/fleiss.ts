@@ -1,4 +1,4 @@
-import { agreementComponents, type UnitCounts, unitCounts, unitCountsFromTable } from "./counts";
+import { type AgreementComponents, agreementComponents, type UnitCounts, unitCounts, unitCountsFromTable } from "./counts";
 import { unpairedReason } from "./reasons";
 import { asTable, type RatingsInput, type TableOptions } from "./table";
 import type { AgreementResult } from "./types";
@@ -15,9 +15,13 @@ export interface ChanceCorrectedResult extends AgreementResult {
 export type FleissMethod = "fleiss" | "randolph";
 
 function fleissFromCounts(counts: UnitCounts, method: FleissMethod, noPairsReason: () => string): ChanceCorrectedResult {
-  const c = agreementComponents(counts, null);
+  return fleissFromComponents(agreementComponents(counts, null), counts.categories, method, noPairsReason);
+}
+
+/** Fleiss' kappa from the unweighted components p_a, π (see agreementComponents) of a scale with q categories. */
+export function fleissFromComponents(c: Pick<AgreementComponents, "pa" | "pi" | "paired">, categories: number, method: FleissMethod, noPairsReason: () => string): ChanceCorrectedResult {
   if (c.pa === null) return { value: null, reason: noPairsReason(), n: 0, pa: null, pe: null };
-  const pe = method === "randolph" ? 1 / counts.categories : c.pi.reduce((s, p) => s + p * p, 0);
+  const pe = method === "randolph" ? 1 / categories : c.pi.reduce((s, p) => s + p * p, 0);
   if (pe >= 1) {
     const why = method === "randolph" ? "the scale has one category" : "all ratings fall in one category";
     return { value: null, reason: `${why}, so chance agreement is 1 and kappa is undefined`, n: c.paired, pa: c.pa, pe };

@@ -33,15 +33,24 @@ export function gwetAc(input: RatingsInput, options: TableOptions & { weights?: 
   const c = agreementComponents(counts, weights);
   if (c.pa === null) return undefinedResult(unpairedReason(table));
   if (q < 2) return undefinedResult("the scale has only one category, so chance agreement is undefined (declare the scale)", c.paired);
-
-  const totalWeight = weights.reduce((s, row) => s + row.reduce((a, w) => a + w, 0), 0);
-  const peFactor = totalWeight / (q * (q - 1));
-  let spread = 0;
-  for (const p of c.pi) spread += p * (1 - p);
-  const pe = peFactor * spread;
-  if (pe >= 1) return { ...undefinedResult("chance agreement is 1, so the coefficient is undefined", c.paired), pa: c.pa, pe };
-  const value = (c.pa - pe) / (1 - pe);
+  const peFactor = gwetChanceFactor(weights, q);
+  const { pe, value } = gwetFromComponents(c.pa, c.pi, peFactor);
+  if (value === null) return { ...undefinedResult("chance agreement is 1, so the coefficient is undefined", c.paired), pa: c.pa, pe };
   return { value, n: c.paired, pa: c.pa, pe, name, standardError: standardError(counts, c, value, pe, peFactor) };
+}
+
+/** T_w/(q(q-1)), the factor of Gwet's chance agreement p_e = T_w/(q(q-1)) Σ_k π_k(1 - π_k). */
+export function gwetChanceFactor(weights: readonly (readonly number[])[], q: number): number {
+  const totalWeight = weights.reduce((s, row) => s + row.reduce((a, w) => a + w, 0), 0);
+  return totalWeight / (q * (q - 1));
+}
+
+/** AC1/AC2 = (p_a - p_e)/(1 - p_e) from p_a and the prevalences π; null when p_e >= 1. */
+export function gwetFromComponents(pa: number, pi: Float64Array, peFactor: number): { pe: number; value: number | null } {
+  let spread = 0;
+  for (const p of pi) spread += p * (1 - p);
+  const pe = peFactor * spread;
+  return { pe, value: pe >= 1 ? null : (pa - pe) / (1 - pe) };
 }
 
 /**

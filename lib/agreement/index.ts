@@ -9,3 +9,11 @@ export { fleissKappa, fleissKappaFromCounts, type ChanceCorrectedResult, type Fl
 export { krippendorffAlpha, differenceMatrix, type AlphaResult } from "./krippendorff";
 export { gwetAc, type GwetResult } from "./gwet";
 export { pairwiseMatrix, type PairwiseCoefficient, type PairwiseMatrix } from "./pairwise";
+export {
+  resampledCohenKappa,
+  resampledFleissKappa,
+  resampledGwetAc,
+  resampledKrippendorffAlpha,
+  resampledPercentAgreement,
+  type ResampledCoefficient,
+} from "./resampled";

@@ -53,7 +53,7 @@ export function differenceMatrix(level: Level, scale: readonly RatingValue[], ma
  * from per-unit category counts in O(Σ_u d_u²) for d_u distinct values per unit: no pairs
  * of ratings are enumerated, so 10^6 ratings take milliseconds.
  */
-function coincidences(counts: UnitCounts): { o: Float64Array; units: number } {
+export function coincidences(counts: UnitCounts): { o: Float64Array; units: number } {
   const q = counts.categories;
   const o = new Float64Array(q * q);
   let units = 0;
@@ -87,16 +87,20 @@ function coincidences(counts: UnitCounts): { o: Float64Array; units: number } {
  */
 export function krippendorffAlpha(input: RatingsInput, options: TableOptions & { level: Level }): AlphaResult {
   const table = asTable(input, options);
-  const { level } = options;
-  const q = table.scale.length;
   const { o, units } = coincidences(unitCounts(table));
+  return alphaFromCoincidences(o, units, options.level, table.scale, () => unpairedReason(table));
+}
+
+/** Krippendorff's alpha from the coincidence matrix o (q×q, row-major) of `units` pairable units (see krippendorffAlpha). */
+export function alphaFromCoincidences(o: Float64Array, units: number, level: Level, scale: readonly RatingValue[], noPairsReason: () => string): AlphaResult {
+  const q = scale.length;
   const marginals = new Float64Array(q);
   for (let c = 0; c < q; c++) for (let k = 0; k < q; k++) marginals[c] += o[c * q + k];
   const n = marginals.reduce((s, v) => s + v, 0);
   const base = { level, n: units, pairableValues: Math.round(n) };
-  if (units === 0) return { ...base, value: null, reason: unpairedReason(table), observedDisagreement: null, expectedDisagreement: null };
+  if (units === 0) return { ...base, value: null, reason: noPairsReason(), observedDisagreement: null, expectedDisagreement: null };
 
-  const delta = differenceMatrix(level, table.scale, marginals);
+  const delta = differenceMatrix(level, scale, marginals);
   let observed = 0;
   let expected = 0;
   for (let c = 0; c < q; c++) {

@@ -12,7 +12,7 @@ import { claimQualityReport, type ClaimQualityReport } from "./claim-quality";
 import { coefficientDefinitions, type CoefficientKey } from "./coefficients";
 import { findStudy, gatherTaskRatings, type QuestionRatings, raterNames, type StudyItem } from "./gather";
 import type { Question } from "./questions";
-import { type BootstrapSettings, bootstrapSettings, type Interval, itemBootstrapCi, resampleItems } from "./resample";
+import { type BootstrapSettings, bootstrapSettings, type Interval, itemBootstrapCis, resampleItems } from "./resample";
 
 export interface AgreementOptions {
   /** One task only; default every task of the study. */
@@ -88,11 +88,19 @@ interface Settings {
   disagreements: number;
 }
 
-/** The coefficients of a table; with bootstrap settings, each defined one gets its item-bootstrap CI. */
+/**
+ * The coefficients of a table; with bootstrap settings, each defined one gets its item-bootstrap
+ * CI (one stream of seeded item resamples for all, each coefficient summed over the resamples'
+ * picks without building their tables: lib/agreement/resampled.ts).
+ */
 export function coefficientReports(table: RatingTable, question: Question, bootstrap: BootstrapSettings | null): CoefficientReport[] {
-  return coefficientDefinitions(question, table.raters.length).map((def) => {
-    const r = def.compute(table);
-    const ci = bootstrap && bootstrap.nResamples > 0 && r.value !== null ? itemBootstrapCi(table, (t) => def.compute(t).value, bootstrap, table.value.length * def.passes) : null;
+  const definitions = coefficientDefinitions(question, table.raters.length);
+  const results = definitions.map((def) => def.compute(table));
+  const withCi = bootstrap && bootstrap.nResamples > 0 ? definitions.flatMap((_, k) => (results[k].value !== null ? [k] : [])) : [];
+  const cis = bootstrap ? itemBootstrapCis(table, withCi.map((k) => ({ resampled: definitions[k].resample(table), cost: table.value.length * definitions[k].passes })), bootstrap) : [];
+  return definitions.map((def, k) => {
+    const r = results[k];
+    const ci = withCi.includes(k) ? cis[withCi.indexOf(k)] : null;
     return { key: def.key, method: def.method, value: r.value, n: r.n, ...(r.reason === undefined ? {} : { reason: r.reason }), ci };
   });
 }

@@ -2,13 +2,13 @@
 export { agreementReport, coefficientReports, questionAgreement, type AgreementOptions, type AgreementReport, type CoefficientReport, type QuestionAgreement, type TaskAgreement } from "./agreement-report";
 export { correlationReport, correlationSections, humanMetricAgreement, metricInfo, systemRanking, type CorrelationLevel, type CorrelationOptions, type CorrelationReport, type ReviewPoint } from "./correlation-report";
 export { claimQualityReport, claimQualityRow, CLAIM_VERDICT_RULE, type ClaimQualityReport, type ClaimQualityRow } from "./claim-quality";
-export { coefficientDefinitions, meanPairwiseCohen, type CoefficientKey } from "./coefficients";
+export { coefficientDefinitions, meanPairwiseCohen, resampledMeanPairwiseCohen, type CoefficientKey } from "./coefficients";
 export { correlationSet, type CorrelationSet, type CorrelationStat } from "./correlations";
 export { findStudy, gatherTaskRatings, type StudyForAnalysis, type StudyItem, type TaskRatings } from "./gather";
 export { humanScores, numericValue, reviewQuestionKeys, type HumanScores } from "./human-scores";
 export { CLAIM_CODE_SCALE, taskQuestions, type Question } from "./questions";
 export { quantileMap } from "./quantile-map";
-export { affordableResamples, bootstrapSettings, DEFAULT_BOOTSTRAP, itemBootstrapCi, resampleItems, type BootstrapSettings, type Interval } from "./resample";
+export { affordableResamples, bootstrapSettings, DEFAULT_BOOTSTRAP, itemBootstrapCi, itemBootstrapCis, resampleItems, type BootstrapSettings, type Interval, type ItemStatistic } from "./resample";
 export { groupByLevel, humanLevel, ksMatrix, summarizeLevel, type LevelSummary } from "./score-levels";
 export { SWEEP_OFFSETS, thresholdSweep, type SweepRow } from "./threshold-sweep";
 export { multiplicities, resampleKendall, resampleSpearman, sortPairs, type SortedPairs } from "./rank-bootstrap";

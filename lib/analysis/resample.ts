@@ -1,6 +1,6 @@
 /** Bootstrap over items (units) for agreement coefficients, on the compressed rating table. */
 import type { RatingTable } from "@/lib/agreement";
-import { bootstrapCi } from "@/lib/stats";
+import { bootstrapCis } from "@/lib/stats";
 
 /**
  * The table of the picked items (indices into table.items, repeats allowed), each keeping all
@@ -79,11 +79,33 @@ export interface Interval {
 
 /**
  * Percentile bootstrap CI of an agreement coefficient, resampling items with replacement
- * (all ratings of an item move together), seeded so the dashboard and the CLI agree.
+ * (all ratings of an item move together), seeded so the dashboard and the CLI agree. Builds
+ * each resampled table (resampleItems); the report's coefficients use itemBootstrapCis with
+ * their resampled forms instead, which give the same intervals.
  */
 export function itemBootstrapCi(table: RatingTable, coefficient: (t: RatingTable) => number | null, settings: BootstrapSettings, cost: number = table.value.length): Interval {
+  return itemBootstrapCis(table, [{ resampled: (picks) => coefficient(resampleItems(table, picks)), cost }], settings)[0];
+}
+
+/** A coefficient of item resamples (picks: item indices) and its cost per resample (see affordableResamples). */
+export interface ItemStatistic {
+  resampled: (picks: Float64Array) => number | null;
+  /** Default: the number of ratings. */
+  cost?: number;
+}
+
+/**
+ * Percentile bootstrap CIs of several coefficients of one table over the same seeded item
+ * resamples, each drawn once: interval k is the one itemBootstrapCi gives for coefficient k
+ * with its own number of resamples (affordableResamples of its cost).
+ */
+export function itemBootstrapCis(table: RatingTable, statistics: readonly ItemStatistic[], settings: BootstrapSettings): Interval[] {
   const items = Float64Array.from(table.items, (_, u) => u);
-  const nResamples = affordableResamples(settings, cost);
-  const r = bootstrapCi([items], (sample) => coefficient(resampleItems(table, sample)), { nResamples, seed: settings.seed, confidenceLevel: settings.confidenceLevel, method: "percentile" });
-  return { low: r.low, high: r.high, nResamples, ...(r.reason === undefined ? {} : { reason: r.reason }) };
+  const counts = statistics.map((s) => affordableResamples(settings, s.cost ?? table.value.length));
+  const results = bootstrapCis(
+    [items],
+    statistics.map((s, k) => ({ statistic: (sample: Float64Array) => s.resampled(sample), nResamples: counts[k] })),
+    { seed: settings.seed, confidenceLevel: settings.confidenceLevel, method: "percentile" },
+  );
+  return results.map((r, k) => ({ low: r.low, high: r.high, nResamples: counts[k], ...(r.reason === undefined ? {} : { reason: r.reason }) }));
 }

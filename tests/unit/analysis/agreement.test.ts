@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { buildRatingTable, cohenKappa, krippendorffAlpha, type Rating } from "@/lib/agreement";
-import { bootstrapSettings, coefficientReports, itemBootstrapCi, type Question, questionAgreement, resampleItems, type StudyItem, taskQuestions } from "@/lib/analysis";
+import { bootstrapSettings, coefficientDefinitions, coefficientReports, itemBootstrapCi, itemBootstrapCis, type Question, questionAgreement, resampleItems, type StudyItem, taskQuestions } from "@/lib/analysis";
+import { seededRandom } from "@/lib/stats";
 import { claimCodeOfNumber } from "@/lib/import/claim-codes";
 import { hasPhase1, readClaimSheet } from "../claims/crscore-phase1";
 
@@ -101,5 +102,74 @@ describe("item bootstrap", () => {
       expect(r.reason).toBeTruthy();
       expect(r.ci).toBeNull();
     }
+  });
+});
+
+describe("item bootstrap CIs from resampled coefficients (no resampled tables)", () => {
+  /** Ragged Likert ratings around a latent quality per item (the data the pinned intervals below were computed on). */
+  function likertRatings(seed: number, items: number, raters: number, keep: number): Rating[] {
+    const random = seededRandom(seed);
+    const ratings: Rating[] = [];
+    for (let i = 0; i < items; i++) {
+      const quality = 1 + Math.floor(random() * 5);
+      for (let r = 0; r < raters; r++) {
+        if (random() >= keep) continue;
+        const noise = random() < 0.3 ? (random() < 0.5 ? -1 : 1) : 0;
+        ratings.push({ item: `i${i}`, rater: `r${r}`, value: Math.min(5, Math.max(1, quality + noise)) });
+      }
+    }
+    return ratings;
+  }
+  const likert = taskQuestions("REVIEW_RATING", { likertDimensions: ["relevance"], likertMin: 1, likertMax: 5 })[0];
+  const likertTable = buildRatingTable(likertRatings(3, 60, 4, 0.8), { scale: likert.scale });
+  const codeRatings = likertRatings(5, 50, 3, 0.9).map((r) => ({ ...r, value: codeQuestion.scale[(r.value as number) - 1] }));
+  const codeTable = buildRatingTable(codeRatings, { scale: codeQuestion.scale });
+  const summary = (reports: ReturnType<typeof coefficientReports>) => reports.map((c) => [c.key, c.value, c.ci]);
+
+  test("the seeded intervals are unchanged (values computed when every resample built its table)", () => {
+    expect(summary(coefficientReports(likertTable, likert, bootstrapSettings({ nResamples: 300, seed: 1 })))).toEqual([
+      ["percent", 0.5730994152046784, { low: 0.4611350574712644, high: 0.6652777777777776, nResamples: 300 }],
+      ["cohen", 0.8662981574471141, { low: 0.7857365292888587, high: 0.9124280267235941, nResamples: 300 }],
+      ["fleiss", 0.45768615856385897, { low: 0.30718029899015303, high: 0.5649127256167937, nResamples: 300 }],
+      ["alpha", 0.8563454869214303, { low: 0.7656013716584935, high: 0.9031856618032175, nResamples: 300 }],
+      ["gwet", 0.8625978822985789, { low: 0.8077561894118979, high: 0.9072568173498929, nResamples: 300 }],
+    ]);
+    expect(summary(coefficientReports(codeTable, codeQuestion, bootstrapSettings({ nResamples: 250, seed: 4 })))).toEqual([
+      ["percent", 0.6734693877551019, { low: 0.5571180555555555, high: 0.7687074829931974, nResamples: 250 }],
+      ["cohen", 0.6003255077712334, { low: 0.467892494475328, high: 0.7095978715110759, nResamples: 250 }],
+      ["fleiss", 0.5762155697222503, { low: 0.4204424221546172, high: 0.688813787782745, nResamples: 250 }],
+      ["alpha", 0.5899182561307902, { low: 0.44907290441272973, high: 0.6913380088954147, nResamples: 250 }],
+      ["gwet", 0.5955637272903063, { low: 0.45128757996023056, high: 0.7166667115454033, nResamples: 250 }],
+    ]);
+  });
+
+  test("every coefficient's CI equals the one from resampled tables (itemBootstrapCi), for several seeds", () => {
+    for (const [table, question] of [
+      [likertTable, likert],
+      [codeTable, codeQuestion],
+      [buildRatingTable(likertRatings(8, 40, 2, 0.9), { scale: likert.scale }), likert],
+    ] as const) {
+      for (const seed of [1, 2, 3]) {
+        const settings = bootstrapSettings({ nResamples: 150, seed });
+        const reports = coefficientReports(table, question, settings);
+        coefficientDefinitions(question, table.raters.length).forEach((def, k) => {
+          expect(reports[k].ci).toEqual(itemBootstrapCi(table, (t) => def.compute(t).value, settings, table.value.length * def.passes));
+        });
+      }
+    }
+  });
+
+  test("coefficients with different resample counts share one stream: each CI equals its own itemBootstrapCi", () => {
+    const settings = bootstrapSettings({ seed: 6 });
+    const definitions = coefficientDefinitions(likert, likertTable.raters.length);
+    const costs = [30_000, 100_000, 1e6, 60_000, 75_000];
+    const cis = itemBootstrapCis(likertTable, definitions.map((def, k) => ({ resampled: def.resample(likertTable), cost: costs[k] })), settings);
+    expect(cis.map((c) => c.nResamples)).toEqual([1000, 300, 200, 500, 400]);
+    definitions.forEach((def, k) => expect(cis[k]).toEqual(itemBootstrapCi(likertTable, (t) => def.compute(t).value, settings, costs[k])));
+  });
+
+  test("a resampled coefficient of all items in order is the coefficient of the table", () => {
+    const identity = Float64Array.from(likertTable.items, (_, u) => u);
+    for (const def of coefficientDefinitions(likert, likertTable.raters.length)) expect(def.resample(likertTable)(identity)).toBe(def.compute(likertTable).value);
   });
 });

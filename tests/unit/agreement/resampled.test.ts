@@ -1,0 +1,86 @@
+import { describe, expect, test } from "vitest";
+import {
+  buildRatingTable,
+  cohenKappa,
+  fleissKappa,
+  gwetAc,
+  krippendorffAlpha,
+  type Level,
+  percentAgreement,
+  type Rating,
+  type RatingValue,
+  resampledCohenKappa,
+  resampledFleissKappa,
+  resampledGwetAc,
+  resampledKrippendorffAlpha,
+  resampledPercentAgreement,
+  type RatingTable,
+  type WeightScheme,
+} from "@/lib/agreement";
+import { resampleItems } from "@/lib/analysis";
+import { type Random, seededRandom } from "@/lib/stats";
+
+/** Ragged ratings: each rater rates an item with probability `keep`, mostly near the item's latent category. */
+function ratings(random: Random, items: number, raters: number, values: readonly RatingValue[], keep: number): Rating[] {
+  const out: Rating[] = [];
+  for (let i = 0; i < items; i++) {
+    const latent = Math.floor(random() * values.length);
+    for (let r = 0; r < raters; r++) {
+      if (random() >= keep) continue;
+      const shift = random() < 0.35 ? (random() < 0.5 ? -1 : 1) : 0;
+      out.push({ item: `i${i}`, rater: `r${r}`, value: values[Math.min(values.length - 1, Math.max(0, latent + shift))] });
+    }
+  }
+  return out;
+}
+
+/** Resamples of the table's items: full-size ones, small ones (often undefined) and the identity. */
+function resamples(random: Random, table: RatingTable): number[][] {
+  const n = table.items.length;
+  const draw = (size: number) => Array.from({ length: size }, () => Math.floor(random() * n));
+  return [Array.from({ length: n }, (_, u) => u), ...Array.from({ length: 25 }, () => draw(n)), ...Array.from({ length: 25 }, () => draw(1 + Math.floor(random() * 4)))];
+}
+
+const schemes: WeightScheme[] = ["unweighted", "linear", "quadratic"];
+
+describe("coefficients of item resamples equal the coefficients of the resampled tables, to the last bit", () => {
+  const random = seededRandom(2024);
+  const designs: { name: string; table: RatingTable; levels: Level[] }[] = [
+    { name: "Likert, declared scale, 4 raters, ragged", table: buildRatingTable(ratings(random, 60, 4, [1, 2, 3, 4, 5], 0.75), { scale: [1, 2, 3, 4, 5] }), levels: ["nominal", "ordinal", "interval", "ratio"] },
+    { name: "numbers with 0, observed scale, 3 raters", table: buildRatingTable(ratings(random, 40, 3, [0, 1, 2, 5], 0.7)), levels: ["nominal", "ordinal", "interval", "ratio"] },
+    { name: "labels, declared codebook with an unused code, 5 raters", table: buildRatingTable(ratings(random, 50, 5, ["CORRECT", "INCORRECT", "UNVERIFIABLE"], 0.6), { scale: ["CORRECT", "INCORRECT", "UNVERIFIABLE", "AMBIGUOUS"] }), levels: ["nominal", "ordinal"] },
+    { name: "labels, observed scale, 2 raters, complete", table: buildRatingTable(ratings(random, 30, 2, ["no", "yes"], 1)), levels: ["nominal"] },
+    { name: "one category only", table: buildRatingTable(ratings(random, 10, 3, [4], 0.8)), levels: ["nominal"] },
+  ];
+
+  for (const { name, table, levels } of designs) {
+    test(name, () => {
+      const picks = resamples(random, table);
+      const resampled = picks.map((p) => resampleItems(table, p));
+      const check = (fast: (p: number[]) => number | null, slow: (t: RatingTable) => number | null) => {
+        const expected = resampled.map(slow);
+        expect(picks.map(fast)).toEqual(expected);
+        // toEqual treats 0 and -0 alike; the values must be the very same doubles.
+        picks.forEach((p, b) => expect(Object.is(fast(p), expected[b])).toBe(true));
+      };
+      check(resampledPercentAgreement(table), (t) => percentAgreement(t).value);
+      check(resampledFleissKappa(table), (t) => fleissKappa(t).value);
+      for (const weights of schemes) check(resampledGwetAc(table, weights), (t) => gwetAc(t, { weights }).value);
+      for (const level of levels) check(resampledKrippendorffAlpha(table, level), (t) => krippendorffAlpha(t, { level }).value);
+      for (let i = 0; i < table.raters.length; i++) {
+        for (let j = 0; j < table.raters.length; j++) {
+          const pair: [string, string] = [table.raters[i], table.raters[j]];
+          for (const weights of schemes) check(resampledCohenKappa(table, pair, weights), (t) => cohenKappa(t, { raters: pair, weights }).value);
+        }
+      }
+      expect(resampledCohenKappa(table, [table.raters[0], "nobody"])([0, 1])).toBeNull();
+    });
+  }
+
+  test("the data have defined and undefined resamples alike", () => {
+    const table = designs[0].table;
+    const values = resamples(seededRandom(3), table).map(resampledKrippendorffAlpha(table, "ordinal"));
+    expect(values.some((v) => v === null)).toBe(true);
+    expect(values.filter((v) => v !== null).length).toBeGreaterThan(25);
+  });
+});
