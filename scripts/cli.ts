@@ -35,7 +35,8 @@ async function main(): Promise<number> {
   const database = command.needsDatabase === false ? undefined : await resolveDatabase();
   try {
     const result = await command.run(parseArgs(rest));
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    // Wait until the output is handed to the OS: process.exit would cut off a piped write.
+    await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(result, null, 2)}\n`, () => resolve()));
     return 0;
   } catch (error) {
     process.stderr.write(`Error: ${errorMessage(error)}\n`);

@@ -10,7 +10,8 @@ import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { findStudyBySlug } from "@/lib/data/studies";
 import { handler } from "@/lib/http/respond";
-import { parseMetricNames } from "@/lib/jobs";
+import { parseMetricNames, SweCalibrationError } from "@/lib/jobs";
+import { LlmNotConfiguredError } from "@/lib/judges";
 
 export const dynamic = "force-dynamic";
 
@@ -38,7 +39,12 @@ export const POST = handler(async (request: Request, { params }: { params: Promi
   } catch (error) {
     throw new HttpError(400, (error as Error).message);
   }
-  const started = await startWebMetricRun(study.id, input, user.id);
+  const started = await startWebMetricRun(study.id, input, user.id).catch((error: unknown) => {
+    // A judge without an endpoint, or SWE-Judge without human scores to pick its team: the
+    // lead's request cannot be done as asked (the FAILED run row keeps the same message).
+    if (error instanceof LlmNotConfiguredError || error instanceof SweCalibrationError) throw new HttpError(400, error.message);
+    throw error;
+  });
   const [run] = await listRuns(study.id, { id: started.run.id });
   return NextResponse.json({ run, resumed: started.resumed, chunks: started.chunks }, { status: 202 });
 });
