@@ -52,18 +52,26 @@ export function summarizeLevel(level: number, values: readonly number[]): LevelS
   };
 }
 
-/** KS statistic and p-value (SciPy ks_2samp, method auto) for every pair of levels; null on the diagonal. */
+/**
+ * KS statistic and p-value (SciPy ks_2samp, method auto) for every pair of levels; null on the
+ * diagonal. The test is symmetric in its two samples, so each pair is computed once and mirrored.
+ */
 export function ksMatrix(groups: ReadonlyMap<number, readonly number[]>): { levels: number[]; matrix: (KsCell | null)[][] } {
   const levels = [...groups.keys()];
-  const matrix = levels.map((a) =>
-    levels.map((b): KsCell | null => {
-      if (a === b) return null;
-      const va = groups.get(a) as number[];
-      const vb = groups.get(b) as number[];
-      if (va.length === 0 || vb.length === 0) return { statistic: null, pValue: null, reason: "a level has no reviews" };
-      const r = ks2samp(va, vb);
-      return { statistic: r.statistic, pValue: r.pValue, ...(r.reason === undefined ? {} : { reason: r.reason }) };
-    }),
-  );
+  const cell = (a: number, b: number): KsCell => {
+    const va = groups.get(a) as number[];
+    const vb = groups.get(b) as number[];
+    if (va.length === 0 || vb.length === 0) return { statistic: null, pValue: null, reason: "a level has no reviews" };
+    const r = ks2samp(va, vb);
+    return { statistic: r.statistic, pValue: r.pValue, ...(r.reason === undefined ? {} : { reason: r.reason }) };
+  };
+  const matrix: (KsCell | null)[][] = levels.map(() => levels.map(() => null));
+  for (let i = 0; i < levels.length; i++) {
+    for (let j = i + 1; j < levels.length; j++) {
+      const c = cell(levels[i], levels[j]);
+      matrix[i][j] = c;
+      matrix[j][i] = { ...c };
+    }
+  }
   return { levels, matrix };
 }

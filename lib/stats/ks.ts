@@ -42,30 +42,78 @@ function probOutsideSquare(n: number, h: number): number {
  * the complement directly: Q(i,j) = share of paths to (i,j) that have left the band, with
  * Q = 1 outside it and Q(i,j) = (Q(i-1,j)·i + Q(i,j-1)·j)/(i+j) inside. Values stay in [0,1]
  * (no overflow) and tiny p-values keep their relative precision (no 1 - x cancellation).
+ *
+ * O(m · band width), up to O(m·n) as in SciPy. Each cell is the same arithmetic as SciPy's
+ * column-by-column loop, so the result is the same to the last bit; but the columns are
+ * computed four at a time on a skewed wavefront (column i+t at row j - t), which gives the
+ * processor four independent chains of divisions instead of one.
  */
 function probOutsideLattice(n1: number, n2: number, g: number, h: number): number {
   const m = Math.max(n1, n2);
   const n = Math.min(n1, n2);
   const mg = m / g;
   const ng = n / g;
-  // Two columns, initialised to 1 (outside the band). The band [lo, hi) only moves up as i
-  // grows, so a column never reads entries of the array that older columns left behind:
-  // entries below lo are never read again and entries at or above hi were never written.
-  let prev = new Float64Array(n + 1).fill(1);
-  let cur = new Float64Array(n + 1).fill(1);
-  prev.fill(0, 0, Math.min(Math.ceil(h / mg), n + 1));
-  for (let i = 1; i <= m; i++) {
-    const lo = Math.min(Math.max(Math.floor((ng * i - h) / mg) + 1, 0), n);
-    const hi = Math.min(Math.ceil((ng * i + h) / mg), n + 1);
-    if (hi <= lo) return 1;
-    let below = lo === 0 ? 0 : 1;
-    for (let j = lo; j < hi; j++) {
-      below = (prev[j] * i + below * j) / (i + j);
-      cur[j] = below;
+  // Column i of Q lives in a[lo(i) .. hi(i)-1]: the band [lo, hi) only moves up as i grows,
+  // so one array holds the newest column at every row; rows at or above hi(i) were never
+  // written and still hold 1 (outside the band), rows below lo(i) are never read again.
+  const lower = (i: number) => Math.min(Math.max(Math.floor((ng * i - h) / mg) + 1, 0), n);
+  const upper = (i: number) => Math.min(Math.ceil((ng * i + h) / mg), n + 1);
+  const a = new Float64Array(n + 1).fill(1);
+  a.fill(0, 0, upper(0));
+  let i = 1;
+  for (; i + 3 <= m; i += 4) {
+    const i0 = i;
+    const i1 = i + 1;
+    const i2 = i + 2;
+    const i3 = i + 3;
+    const lo0 = lower(i0);
+    const lo1 = lower(i1);
+    const lo2 = lower(i2);
+    const lo3 = lower(i3);
+    const hi0 = upper(i0);
+    const hi1 = upper(i1);
+    const hi2 = upper(i2);
+    const hi3 = upper(i3);
+    if (hi0 <= lo0 || hi1 <= lo1 || hi2 <= lo2 || hi3 <= lo3) return 1;
+    let q0 = lo0 === 0 ? 0 : 1;
+    let q1 = lo1 === 0 ? 0 : 1;
+    let q2 = lo2 === 0 ? 0 : 1;
+    let q3 = lo3 === 0 ? 0 : 1;
+    // Step s: column i0 at row s, i1 at s-1, i2 at s-2, i3 at s-3. Each reads the row as the
+    // previous column left it one step earlier, so the four updates are independent.
+    for (let s = lo0; s < hi3 + 3; s++) {
+      if (s < hi0) {
+        q0 = (a[s] * i0 + q0 * s) / (i0 + s);
+        a[s] = q0;
+      }
+      const s1 = s - 1;
+      if (s1 >= lo1 && s1 < hi1) {
+        q1 = (a[s1] * i1 + q1 * s1) / (i1 + s1);
+        a[s1] = q1;
+      }
+      const s2 = s - 2;
+      if (s2 >= lo2 && s2 < hi2) {
+        q2 = (a[s2] * i2 + q2 * s2) / (i2 + s2);
+        a[s2] = q2;
+      }
+      const s3 = s - 3;
+      if (s3 >= lo3 && s3 < hi3) {
+        q3 = (a[s3] * i3 + q3 * s3) / (i3 + s3);
+        a[s3] = q3;
+      }
     }
-    [prev, cur] = [cur, prev];
   }
-  return prev[n];
+  for (; i <= m; i++) {
+    const lo = lower(i);
+    const hi = upper(i);
+    if (hi <= lo) return 1;
+    let q = lo === 0 ? 0 : 1;
+    for (let j = lo; j < hi; j++) {
+      q = (a[j] * i + q * j) / (i + j);
+      a[j] = q;
+    }
+  }
+  return a[n];
 }
 
 /**

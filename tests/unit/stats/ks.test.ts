@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { ks2samp } from "@/lib/stats";
+import { ks2samp, seededRandom } from "@/lib/stats";
 import { expectPValue, expectValue, hasVectors, vectorGroup } from "./reference-vectors";
 
 type Expected = { statistic: number; pvalue: number; exact_p_lattice_count: number };
@@ -35,5 +35,53 @@ describe("ks2samp", () => {
     const a = Array.from({ length: 10_001 }, (_, i) => i / 10_001);
     const b = Array.from({ length: 5 }, (_, i) => (i + 0.5) / 5);
     expect(ks2samp(a, b).method).toBe("asymptotic");
+  });
+});
+
+/** SciPy's `_compute_outer_prob_inside_method` loop, one column after the other (the reference for the wavefront). */
+function referenceOutsideLattice(n1: number, n2: number, g: number, h: number): number {
+  const m = Math.max(n1, n2);
+  const n = Math.min(n1, n2);
+  const mg = m / g;
+  const ng = n / g;
+  let prev = new Float64Array(n + 1).fill(1);
+  let cur = new Float64Array(n + 1).fill(1);
+  prev.fill(0, 0, Math.min(Math.ceil(h / mg), n + 1));
+  for (let i = 1; i <= m; i++) {
+    const lo = Math.min(Math.max(Math.floor((ng * i - h) / mg) + 1, 0), n);
+    const hi = Math.min(Math.ceil((ng * i + h) / mg), n + 1);
+    if (hi <= lo) return 1;
+    let below = lo === 0 ? 0 : 1;
+    for (let j = lo; j < hi; j++) {
+      below = (prev[j] * i + below * j) / (i + j);
+      cur[j] = below;
+    }
+    [prev, cur] = [cur, prev];
+  }
+  return prev[n];
+}
+
+describe("exact p-value on the lattice", () => {
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
+  test("equals the column-by-column recursion to the last bit (sizes, shifts and ties of all kinds)", () => {
+    const random = seededRandom(17);
+    let compared = 0;
+    for (let t = 0; t < 600; t++) {
+      const n1 = 1 + Math.floor(random() * (t < 500 ? 40 : 400));
+      const n2 = 1 + Math.floor(random() * (t < 500 ? 40 : 400));
+      if (n1 === n2) continue;
+      const shift = random() * 1.5;
+      const round = t % 3 === 0 ? (v: number) => Math.round(v * 5) : (v: number) => v;
+      const a = Array.from({ length: n1 }, () => round(random()));
+      const b = Array.from({ length: n2 }, () => round(random() + shift * random()));
+      const r = ks2samp(a, b);
+      const g = gcd(n1, n2);
+      const h = Math.round((r.statistic as number) * (n1 / g) * n2);
+      if (h === 0) continue;
+      expect(Object.is(r.pValue, referenceOutsideLattice(n1, n2, g, h))).toBe(true);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(400);
   });
 });
