@@ -10,6 +10,7 @@ export { krippendorffAlpha, differenceMatrix, type AlphaResult } from "./krippen
 export { gwetAc, type GwetResult } from "./gwet";
 export { pairwiseMatrix, type PairwiseCoefficient, type PairwiseMatrix } from "./pairwise";
 export {
+  ItemResamples,
   resampledCohenKappa,
   resampledFleissKappa,
   resampledGwetAc,

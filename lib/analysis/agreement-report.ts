@@ -90,14 +90,14 @@ interface Settings {
 
 /**
  * The coefficients of a table; with bootstrap settings, each defined one gets its item-bootstrap
- * CI (one stream of seeded item resamples for all, each coefficient summed over the resamples'
- * picks without building their tables: lib/agreement/resampled.ts).
+ * CI (one stream of seeded item resamples for all, each coefficient computed from sums over
+ * the resamples' picks without building their tables: lib/agreement/resampled.ts).
  */
 export function coefficientReports(table: RatingTable, question: Question, bootstrap: BootstrapSettings | null): CoefficientReport[] {
   const definitions = coefficientDefinitions(question, table.raters.length);
   const results = definitions.map((def) => def.compute(table));
   const withCi = bootstrap && bootstrap.nResamples > 0 ? definitions.flatMap((_, k) => (results[k].value !== null ? [k] : [])) : [];
-  const cis = bootstrap ? itemBootstrapCis(table, withCi.map((k) => ({ resampled: definitions[k].resample(table), cost: table.value.length * definitions[k].passes })), bootstrap) : [];
+  const cis = bootstrap ? itemBootstrapCis(table, withCi.map((k) => ({ resampled: definitions[k].resampled, cost: table.value.length * definitions[k].passes })), bootstrap) : [];
   return definitions.map((def, k) => {
     const r = results[k];
     const ci = withCi.includes(k) ? cis[withCi.indexOf(k)] : null;

@@ -1,6 +1,6 @@
 /** Bootstrap over items (units) for agreement coefficients, on the compressed rating table. */
-import type { RatingTable } from "@/lib/agreement";
-import { bootstrapCis } from "@/lib/stats";
+import { ItemResamples, type RatingTable } from "@/lib/agreement";
+import { bootstrapCisPrepared } from "@/lib/stats";
 
 /**
  * The table of the picked items (indices into table.items, repeats allowed), each keeping all
@@ -84,27 +84,30 @@ export interface Interval {
  * their resampled forms instead, which give the same intervals.
  */
 export function itemBootstrapCi(table: RatingTable, coefficient: (t: RatingTable) => number | null, settings: BootstrapSettings, cost: number = table.value.length): Interval {
-  return itemBootstrapCis(table, [{ resampled: (picks) => coefficient(resampleItems(table, picks)), cost }], settings)[0];
+  return itemBootstrapCis(table, [{ resampled: (r) => coefficient(resampleItems(table, r.picks)), cost }], settings)[0];
 }
 
-/** A coefficient of item resamples (picks: item indices) and its cost per resample (see affordableResamples). */
+/** A coefficient of the loaded item resample and its cost per resample (see affordableResamples). */
 export interface ItemStatistic {
-  resampled: (picks: Float64Array) => number | null;
+  resampled: (resample: ItemResamples) => number | null;
   /** Default: the number of ratings. */
   cost?: number;
 }
 
 /**
  * Percentile bootstrap CIs of several coefficients of one table over the same seeded item
- * resamples, each drawn once: interval k is the one itemBootstrapCi gives for coefficient k
- * with its own number of resamples (affordableResamples of its cost).
+ * resamples, each drawn once and loaded once into an ItemResamples (so coefficients share its
+ * sums): interval k is the one itemBootstrapCi gives for coefficient k with its own number of
+ * resamples (affordableResamples of its cost).
  */
 export function itemBootstrapCis(table: RatingTable, statistics: readonly ItemStatistic[], settings: BootstrapSettings): Interval[] {
   const items = Float64Array.from(table.items, (_, u) => u);
   const counts = statistics.map((s) => affordableResamples(settings, s.cost ?? table.value.length));
-  const results = bootstrapCis(
+  const resamples = new ItemResamples(table);
+  const results = bootstrapCisPrepared(
     [items],
-    statistics.map((s, k) => ({ statistic: (sample: Float64Array) => s.resampled(sample), nResamples: counts[k] })),
+    (picks) => resamples.load(picks),
+    statistics.map((s, k) => ({ statistic: s.resampled, nResamples: counts[k] })),
     { seed: settings.seed, confidenceLevel: settings.confidenceLevel, method: "percentile" },
   );
   return results.map((r, k) => ({ low: r.low, high: r.high, nResamples: counts[k], ...(r.reason === undefined ? {} : { reason: r.reason }) }));

@@ -62,12 +62,13 @@ function drawIndices(random: Random, into: Uint32Array): void {
  * statistic k sees resamples 0 .. counts[k]-1 (a statistic's distribution does not depend on
  * the others or on how many resamples they take). Unpaired samples are resampled
  * independently (SciPy `paired=False`); paired samples share one index row per resample.
- * Buffers are reused between resamples, so statistics must not keep references to their
- * arguments.
+ * Each resample goes through `prepare` once, and the statistics read what it returns.
+ * Buffers are reused between resamples, so nothing may keep references to them.
  */
-function bootstrapDistributions(
+function bootstrapDistributions<P>(
   samples: Float64Array[],
-  statistics: readonly SampleStatistic[],
+  prepare: (...samples: Float64Array[]) => P,
+  statistics: readonly ((prepared: P) => number | null)[],
   counts: readonly number[],
   paired: boolean,
   random: Random,
@@ -90,9 +91,10 @@ function bootstrapDistributions(
         gather(samples[k], indices[k], buffers[k]);
       }
     }
+    const prepared = prepare(...buffers);
     for (let s = 0; s < statistics.length; s++) {
       if (b >= counts[s]) continue;
-      const value = statistics[s](...buffers);
+      const value = statistics[s](prepared);
       if (value === null || !Number.isFinite(value)) undefinedCount[s]++;
       else out[s][b] = value;
     }
@@ -200,6 +202,35 @@ export interface BootstrapStatistic {
  * each resample is drawn once for all of them.
  */
 export function bootstrapCis(data: readonly NumericSample[], statistics: readonly BootstrapStatistic[], options: BootstrapOptions = {}): BootstrapResult[] {
+  return bootstrapCisPrepared(
+    data,
+    (...samples) => samples,
+    statistics.map((s) => ({ statistic: (samples: Float64Array[]) => s.statistic(...samples), nResamples: s.nResamples })),
+    options,
+  );
+}
+
+/** A statistic of prepared samples (see bootstrapCisPrepared), optionally with its own number of resamples. */
+export interface PreparedStatistic<P> {
+  statistic: (prepared: P) => number | null;
+  /** Default options.nResamples. Ignored when `resampleIndices` is given. */
+  nResamples?: number;
+}
+
+/**
+ * bootstrapCis for statistics that share work on each resample (e.g. the multiplicities of
+ * resampled indices, or sums several coefficients read): `prepare` is called once with the
+ * original data, once with each resample and, for BCa, once with each jackknife sample, and
+ * the statistics are evaluated on what it returns. Result k equals the bootstrapCi of
+ * `(...samples) => statistics[k].statistic(prepare(...samples))`. What `prepare` returns may
+ * be reused from call to call: statistics read it at once and keep no reference to it.
+ */
+export function bootstrapCisPrepared<P>(
+  data: readonly NumericSample[],
+  prepare: (...samples: Float64Array[]) => P,
+  statistics: readonly PreparedStatistic<P>[],
+  options: BootstrapOptions = {},
+): BootstrapResult[] {
   const method = options.method ?? "percentile";
   const confidenceLevel = options.confidenceLevel ?? 0.95;
   const paired = options.paired ?? false;
@@ -215,20 +246,23 @@ export function bootstrapCis(data: readonly NumericSample[], statistics: readonl
 
   const samples = data.map((s) => Float64Array.from(s));
   const alpha = (1 - confidenceLevel) / 2;
-  type Prepared = { done: BootstrapResult } | { statistic: SampleStatistic; nResamples: number; base: Pick<BootstrapResult, "method" | "confidenceLevel" | "nResamples">; undefinedResult: (reason: string, theta?: number | null) => BootstrapResult; theta: number };
-  const prepared = statistics.map(({ statistic, nResamples: own }): Prepared => {
+  const tooSmall = samples.some((s) => s.length < 2);
+  const original = tooSmall ? null : prepare(...samples);
+  type Pending = { statistic: (prepared: P) => number | null; nResamples: number; base: Pick<BootstrapResult, "method" | "confidenceLevel" | "nResamples">; undefinedResult: (reason: string, theta?: number | null) => BootstrapResult; theta: number };
+  const started = statistics.map(({ statistic, nResamples: own }): { done: BootstrapResult } | Pending => {
     const nResamples = rows ? rows.length : (own ?? options.nResamples ?? 9999);
     const base = { method, confidenceLevel, nResamples };
     const undefinedResult = (reason: string, theta: number | null = null): BootstrapResult => ({ ...base, low: null, high: null, statistic: theta, standardError: null, reason });
-    if (samples.some((s) => s.length < 2)) return { done: undefinedResult("every sample needs at least 2 observations") };
+    if (tooSmall) return { done: undefinedResult("every sample needs at least 2 observations") };
     if (nResamples < 2) return { done: undefinedResult("needs at least 2 resamples") };
-    const theta = statistic(...samples);
+    const theta = statistic(original as P);
     if (theta === null || !Number.isFinite(theta)) return { done: undefinedResult("the statistic is undefined on the original data") };
     return { statistic, nResamples, base, undefinedResult, theta };
   });
-  const pending = prepared.flatMap((p) => ("done" in p ? [] : [p]));
+  const pending = started.flatMap((p) => ("done" in p ? [] : [p]));
   const distributions = bootstrapDistributions(
     samples,
+    prepare,
     pending.map((p) => p.statistic),
     pending.map((p) => p.nResamples),
     paired,
@@ -236,7 +270,7 @@ export function bootstrapCis(data: readonly NumericSample[], statistics: readonl
     rows,
   );
 
-  return prepared.map((p) => {
+  return started.map((p) => {
     if ("done" in p) return p.done;
     const { statistic, nResamples, base, undefinedResult, theta } = p;
     const distribution = distributions[pending.indexOf(p)];
@@ -253,7 +287,7 @@ export function bootstrapCis(data: readonly NumericSample[], statistics: readonl
       return { ...base, low, high, statistic: theta, standardError };
     }
 
-    const bca = bcaInterval(samples, statistic, paired, sorted, theta, alpha);
+    const bca = bcaInterval(samples, (...args) => statistic(prepare(...args)), paired, sorted, theta, alpha);
     if ("reason" in bca) return { ...undefinedResult(bca.reason, theta), standardError };
     return { ...base, low: bca.low, high: bca.high, statistic: theta, standardError, bca: bca.details };
   });

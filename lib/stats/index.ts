@@ -2,7 +2,7 @@ export type { NumericSample, TestResult } from "./types";
 export { pearson, spearman } from "./correlation";
 export { kendallTauB, type KendallResult } from "./kendall";
 export { ks2samp, type KsResult } from "./ks";
-export { bootstrapCi, bootstrapCis, type BootstrapMethod, type BootstrapOptions, type BootstrapResult, type BootstrapStatistic, type SampleStatistic } from "./bootstrap";
+export { bootstrapCi, bootstrapCis, bootstrapCisPrepared, type BootstrapMethod, type BootstrapOptions, type BootstrapResult, type BootstrapStatistic, type PreparedStatistic, type SampleStatistic } from "./bootstrap";
 export { systemRankCorrelation, type SystemMeans, type SystemRankingResult, type SystemScore } from "./system-ranking";
 export { quantileSorted } from "./quantile";
 export { seededRandom, type Random } from "./random";

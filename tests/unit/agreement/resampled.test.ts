@@ -4,6 +4,7 @@ import {
   cohenKappa,
   fleissKappa,
   gwetAc,
+  ItemResamples,
   krippendorffAlpha,
   type Level,
   percentAgreement,
@@ -76,6 +77,27 @@ describe("coefficients of item resamples equal the coefficients of the resampled
       expect(resampledCohenKappa(table, [table.raters[0], "nobody"])([0, 1])).toBeNull();
     });
   }
+
+  test("one ItemResamples serves every coefficient of each loaded resample, whatever the order they are read in", () => {
+    for (const { table, levels } of designs) {
+      const loader = new ItemResamples(table);
+      const pairs = table.raters.flatMap((a, i) => table.raters.slice(i + 1).map((b) => [a, b] as [string, string]));
+      const reads: [string, (r: ItemResamples) => unknown, (t: RatingTable) => unknown][] = [
+        ["alpha", (r) => r.krippendorffAlpha(levels[levels.length - 1]), (t) => krippendorffAlpha(t, { level: levels[levels.length - 1] }).value],
+        ["gwet", (r) => r.gwetAc("quadratic"), (t) => gwetAc(t, { weights: "quadratic" }).value],
+        ["cohen", (r) => r.cohenKappas(pairs, "linear"), (t) => pairs.map((pair) => cohenKappa(t, { raters: pair, weights: "linear" }).value)],
+        ["fleiss", (r) => r.fleissKappa(), (t) => fleissKappa(t).value],
+        ["percent", (r) => r.percentAgreement(), (t) => percentAgreement(t).value],
+        ["ac1", (r) => r.gwetAc(), (t) => gwetAc(t).value],
+      ];
+      resamples(random, table).forEach((picks, b) => {
+        const loaded = loader.load(picks);
+        const order = b % 2 === 0 ? reads : [...reads].reverse();
+        const t = resampleItems(table, picks);
+        for (const [name, fast, slow] of order) expect([name, fast(loaded)]).toEqual([name, slow(t)]);
+      });
+    }
+  });
 
   test("the data have defined and undefined resamples alike", () => {
     const table = designs[0].table;

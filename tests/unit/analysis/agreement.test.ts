@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { buildRatingTable, cohenKappa, krippendorffAlpha, type Rating } from "@/lib/agreement";
+import { buildRatingTable, cohenKappa, ItemResamples, krippendorffAlpha, type Rating } from "@/lib/agreement";
 import { bootstrapSettings, coefficientDefinitions, coefficientReports, itemBootstrapCi, itemBootstrapCis, type Question, questionAgreement, resampleItems, type StudyItem, taskQuestions } from "@/lib/analysis";
 import { seededRandom } from "@/lib/stats";
 import { claimCodeOfNumber } from "@/lib/import/claim-codes";
@@ -163,13 +163,14 @@ describe("item bootstrap CIs from resampled coefficients (no resampled tables)",
     const settings = bootstrapSettings({ seed: 6 });
     const definitions = coefficientDefinitions(likert, likertTable.raters.length);
     const costs = [30_000, 100_000, 1e6, 60_000, 75_000];
-    const cis = itemBootstrapCis(likertTable, definitions.map((def, k) => ({ resampled: def.resample(likertTable), cost: costs[k] })), settings);
+    const cis = itemBootstrapCis(likertTable, definitions.map((def, k) => ({ resampled: def.resampled, cost: costs[k] })), settings);
     expect(cis.map((c) => c.nResamples)).toEqual([1000, 300, 200, 500, 400]);
     definitions.forEach((def, k) => expect(cis[k]).toEqual(itemBootstrapCi(likertTable, (t) => def.compute(t).value, settings, costs[k])));
   });
 
   test("a resampled coefficient of all items in order is the coefficient of the table", () => {
     const identity = Float64Array.from(likertTable.items, (_, u) => u);
-    for (const def of coefficientDefinitions(likert, likertTable.raters.length)) expect(def.resample(likertTable)(identity)).toBe(def.compute(likertTable).value);
+    const resamples = new ItemResamples(likertTable);
+    for (const def of coefficientDefinitions(likert, likertTable.raters.length)) expect(def.resampled(resamples.load(identity))).toBe(def.compute(likertTable).value);
   });
 });

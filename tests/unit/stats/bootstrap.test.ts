@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { bootstrapCi, bootstrapCis, seededRandom, spearman } from "@/lib/stats";
+import { bootstrapCi, bootstrapCis, bootstrapCisPrepared, seededRandom, spearman } from "@/lib/stats";
 import { expectValue, hasVectors, vectorGroup } from "./reference-vectors";
 
 const mean = (x: Float64Array): number => x.reduce((a, v) => a + v, 0) / x.length;
@@ -158,5 +158,30 @@ describe("bootstrapCis: several statistics over one stream of resamples", () => 
     expect(r[0]).toEqual(bootstrapCi([data], mean, { resampleIndices: rows }));
     expect(bootstrapCis([data], [{ statistic: mean, nResamples: 1 }, { statistic: max, nResamples: 10 }])[0].reason).toMatch(/at least 2 resamples/);
     expect(bootstrapCis([[1]], [{ statistic: mean }, { statistic: max }]).map((c) => c.reason)).toEqual([expect.stringMatching(/at least 2/), expect.stringMatching(/at least 2/)]);
+  });
+});
+
+describe("bootstrapCisPrepared: statistics of one prepared value per resample", () => {
+  const random = seededRandom(21);
+  const x = Array.from({ length: 30 }, () => random());
+
+  test("prepare runs once per resample (and once on the data); each result equals bootstrapCi of statistic∘prepare", () => {
+    for (const method of ["percentile", "bca"] as const) {
+      let calls = 0;
+      const sums = { total: 0, squares: 0, n: 0 };
+      const prepare = (s: Float64Array) => {
+        calls++;
+        sums.total = s.reduce((a, v) => a + v, 0);
+        sums.squares = s.reduce((a, v) => a + v * v, 0);
+        sums.n = s.length;
+        return sums;
+      };
+      const meanOf = (p: typeof sums) => p.total / p.n;
+      const varianceOf = (p: typeof sums) => p.squares / p.n - (p.total / p.n) ** 2;
+      const results = bootstrapCisPrepared([x], prepare, [{ statistic: meanOf, nResamples: 120 }, { statistic: varianceOf, nResamples: 80 }], { seed: 4, method });
+      if (method === "percentile") expect(calls).toBe(1 + 120);
+      expect(results[0]).toEqual(bootstrapCi([x], (s) => meanOf(prepare(s)), { seed: 4, method, nResamples: 120 }));
+      expect(results[1]).toEqual(bootstrapCi([x], (s) => varianceOf(prepare(s)), { seed: 4, method, nResamples: 80 }));
+    }
   });
 });
