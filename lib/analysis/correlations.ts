@@ -2,11 +2,11 @@
  * Spearman, Kendall tau-b and Pearson (SciPy semantics, lib/stats) of a metric with a human
  * score, each with its two-sided p-value and a seeded bootstrap percentile CI over the pairs
  * (CRScore Tables 3, 9, 11; GradedReviews Table 5). Resamples are drawn by lib/stats'
- * bootstrapCis as original indices, once for the three statistics; the rank correlations of
- * each resample come from rank-bootstrap.ts, Pearson's from lib/stats on the materialised
- * resample.
+ * bootstrapCisPrepared as original indices, once for the three statistics; the rank
+ * correlations of each resample come from rank-bootstrap.ts (from its multiplicities, counted
+ * once), Pearson's from lib/stats on the materialised resample.
  */
-import { bootstrapCis, kendallTauB, pearson, spearman, type TestResult } from "@/lib/stats";
+import { bootstrapCisPrepared, kendallTauB, pearson, pearsonStatistic, spearman, type TestResult } from "@/lib/stats";
 import { multiplicities, resampleKendall, resampleSpearman, sortPairs } from "./rank-bootstrap";
 import { affordableResamples, type BootstrapSettings, type Interval } from "./resample";
 
@@ -24,17 +24,42 @@ export interface CorrelationSet {
   pearson: CorrelationStat;
 }
 
+/** A resample of the pairs: its original indices, and their multiplicities when a statistic asks. */
+class PairResample {
+  indices: Float64Array = new Float64Array(0);
+  private readonly counts: Float64Array<ArrayBuffer>;
+  private counted = false;
+
+  constructor(n: number) {
+    this.counts = new Float64Array(n);
+  }
+
+  load(indices: Float64Array): this {
+    this.indices = indices;
+    this.counted = false;
+    return this;
+  }
+
+  multiplicities(): Float64Array {
+    if (!this.counted) multiplicities(this.indices, this.counts.length, this.counts);
+    this.counted = true;
+    return this.counts;
+  }
+}
+
 /**
- * The tests' results with the CIs of their resampled statistics (statistics of resampled
- * indices), for the defined ones. The statistics share one stream of resamples, so each CI
+ * The tests' results with the CIs of their resampled statistics, for the defined ones. The
+ * statistics share one stream of resamples (and each resample's multiplicities), so each CI
  * equals the one a separate bootstrapCi with the same seed and its own resample count gives.
  */
-function withCis(tests: { result: TestResult; onResample: (sample: Float64Array) => number | null; cost: number }[], indices: Float64Array, bootstrap: BootstrapSettings): CorrelationStat[] {
+function withCis(tests: { result: TestResult; onResample: (resample: PairResample) => number | null; cost: number }[], n: number, bootstrap: BootstrapSettings): CorrelationStat[] {
   const bases = tests.map(({ result }) => ({ statistic: result.statistic, pValue: result.pValue, ...(result.reason === undefined ? {} : { reason: result.reason }) }));
   const wanted = tests.flatMap((t, k) => (t.result.statistic === null || bootstrap.nResamples === 0 ? [] : [k]));
   const counts = wanted.map((k) => affordableResamples(bootstrap, tests[k].cost));
-  const cis = bootstrapCis(
-    [indices],
+  const resample = new PairResample(n);
+  const cis = bootstrapCisPrepared(
+    [Float64Array.from({ length: n }, (_, i) => i)],
+    (indices) => resample.load(indices),
     wanted.map((k, w) => ({ statistic: tests[k].onResample, nResamples: counts[w] })),
     { seed: bootstrap.seed, confidenceLevel: bootstrap.confidenceLevel, method: "percentile" },
   );
@@ -51,9 +76,7 @@ export function correlationSet(x: readonly number[], y: readonly number[], boots
   const fx = Float64Array.from(x);
   const fy = Float64Array.from(y);
   const n = fx.length;
-  const indices = Float64Array.from({ length: n }, (_, i) => i);
   const pairs = sortPairs(fx, fy);
-  const counts = new Float64Array(n);
   const scratch = { rx: new Float64Array(n), ry: new Float64Array(n) };
   const tree = new Float64Array(pairs.yLevels + 1);
   const bx = new Float64Array(n);
@@ -61,21 +84,21 @@ export function correlationSet(x: readonly number[], y: readonly number[], boots
   const logN = Math.log2(Math.max(n, 2));
   const [spearmanStat, kendallStat, pearsonStat] = withCis(
     [
-      { result: spearman(fx, fy), onResample: (s) => resampleSpearman(pairs, multiplicities(s, n, counts), scratch), cost: 4 * n },
-      { result: kendallTauB(fx, fy), onResample: (s) => resampleKendall(pairs, multiplicities(s, n, counts), tree), cost: 2 * n * logN },
+      { result: spearman(fx, fy), onResample: (r) => resampleSpearman(pairs, r.multiplicities(), scratch), cost: 4 * n },
+      { result: kendallTauB(fx, fy), onResample: (r) => resampleKendall(pairs, r.multiplicities(), tree), cost: 2 * n * logN },
       {
         result: pearson(fx, fy),
-        onResample: (s) => {
+        onResample: ({ indices }) => {
           for (let k = 0; k < n; k++) {
-            bx[k] = fx[s[k]];
-            by[k] = fy[s[k]];
+            bx[k] = fx[indices[k]];
+            by[k] = fy[indices[k]];
           }
-          return pearson(bx, by).statistic;
+          return pearsonStatistic(bx, by);
         },
         cost: 3 * n,
       },
     ],
-    indices,
+    n,
     bootstrap,
   );
   return { n, spearman: spearmanStat, kendall: kendallStat, pearson: pearsonStat };

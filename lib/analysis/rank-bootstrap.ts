@@ -13,6 +13,9 @@ export interface SortedPairs {
   /** Indices ordered by (x, y), and whether position k starts a new x value. */
   byX: Uint32Array;
   xStarts: Uint8Array;
+  /** Dense rank of each pair's x among the distinct x values, 0-based. */
+  xDense: Int32Array;
+  xLevels: number;
   /** Indices ordered by y, and whether position k starts a new y value. */
   byY: Uint32Array;
   yStarts: Uint8Array;
@@ -31,6 +34,13 @@ export function sortPairs(x: Float64Array, y: Float64Array): SortedPairs {
   const n = x.length;
   const byX = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => x[a] - x[b] || y[a] - y[b]);
   const byY = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => y[a] - y[b]);
+  const xStarts = runStarts(byX, x);
+  const xDense = new Int32Array(n);
+  let xLevels = 0;
+  for (let k = 0; k < n; k++) {
+    if (xStarts[k]) xLevels++;
+    xDense[byX[k]] = xLevels - 1;
+  }
   const yStarts = runStarts(byY, y);
   const yDense = new Int32Array(n);
   let level = 0;
@@ -38,7 +48,7 @@ export function sortPairs(x: Float64Array, y: Float64Array): SortedPairs {
     if (yStarts[k]) level++;
     yDense[byY[k]] = level;
   }
-  return { n, byX, xStarts: runStarts(byX, x), byY, yStarts, yDense, yLevels: level };
+  return { n, byX, xStarts, xDense, xLevels, byY, yStarts, yDense, yLevels: level };
 }
 
 /** Multiplicity of each original pair in a resample given as original indices. */
@@ -48,35 +58,48 @@ export function multiplicities(sample: ArrayLike<number>, n: number, into = new 
   return into;
 }
 
-/** Mid-ranks of the resample (ties share the mean of the ranks they span); returns the resample size. */
-function midRanks(order: Uint32Array, starts: Uint8Array, counts: Float64Array, ranks: Float64Array): number {
+/**
+ * Mid-ranks of the resample per level (ties share the mean of the ranks they span), in place
+ * of the levels' total multiplicities; returns the resample size. Totals and ranks are
+ * integers or halves, so they are exact whatever the order of summation.
+ */
+function midRanks(totals: Float64Array, levels: number): number {
   let below = 0;
-  for (let k = 0; k < order.length; ) {
-    let end = k + 1;
-    while (end < order.length && !starts[end]) end++;
-    let group = 0;
-    for (let j = k; j < end; j++) group += counts[order[j]];
-    const mid = below + (group + 1) / 2;
-    for (let j = k; j < end; j++) ranks[order[j]] = mid;
+  for (let level = 0; level < levels; level++) {
+    const group = totals[level];
+    totals[level] = below + (group + 1) / 2;
     below += group;
-    k = end;
   }
   return below;
 }
 
-/** Spearman's ρ of the resample with these multiplicities; null when x or y is constant in it. */
+/**
+ * Spearman's ρ of the resample with these multiplicities; null when x or y is constant in it.
+ * The scratch arrays hold the mid-rank of each x and y level.
+ */
 export function resampleSpearman(pairs: SortedPairs, counts: Float64Array, scratch = { rx: new Float64Array(pairs.n), ry: new Float64Array(pairs.n) }): number | null {
-  const total = midRanks(pairs.byX, pairs.xStarts, counts, scratch.rx);
-  midRanks(pairs.byY, pairs.yStarts, counts, scratch.ry);
+  const { n, xDense, yDense, xLevels, yLevels } = pairs;
+  const rx = scratch.rx;
+  const ry = scratch.ry;
+  rx.fill(0, 0, xLevels);
+  ry.fill(0, 0, yLevels);
+  for (let i = 0; i < n; i++) {
+    const c = counts[i];
+    if (c === 0) continue;
+    rx[xDense[i]] += c;
+    ry[yDense[i] - 1] += c;
+  }
+  const total = midRanks(rx, xLevels);
+  midRanks(ry, yLevels);
   const mean = (total + 1) / 2;
   let sxx = 0;
   let syy = 0;
   let sxy = 0;
-  for (let i = 0; i < pairs.n; i++) {
+  for (let i = 0; i < n; i++) {
     const c = counts[i];
     if (c === 0) continue;
-    const dx = scratch.rx[i] - mean;
-    const dy = scratch.ry[i] - mean;
+    const dx = rx[xDense[i]] - mean;
+    const dy = ry[yDense[i] - 1] - mean;
     sxx += c * dx * dx;
     syy += c * dy * dy;
     sxy += c * dx * dy;

@@ -57,11 +57,23 @@ export function pearson(x: NumericSample, y: NumericSample): TestResult {
   const n = x.length;
   const c = productMoment(x, y);
   if ("reason" in c) return { statistic: null, pValue: null, n, reason: c.reason };
-  if (n === 2) return { statistic: Math.sign(x[1] - x[0]) * Math.sign(y[1] - y[0]), pValue: 1, n };
+  if (n === 2) return { statistic: pearsonOfTwo(x, y), pValue: 1, n };
   const ab = n / 2 - 1;
   const absR = Math.abs(c.r);
   const pValue = Math.min(1, 2 * regularizedIncompleteBeta(0.5 - absR / 2, ab, ab, 0.5 + absR / 2));
   return { statistic: c.r, pValue, n };
+}
+
+const pearsonOfTwo = (x: NumericSample, y: NumericSample) => Math.sign(x[1] - x[0]) * Math.sign(y[1] - y[0]);
+
+/**
+ * Pearson's r alone, as pearson(x, y).statistic (null where that is null), without the
+ * p-value and the input checks: for many resamples of already checked data.
+ */
+export function pearsonStatistic(x: NumericSample, y: NumericSample): number | null {
+  const c = productMoment(x, y);
+  if ("reason" in c) return null;
+  return x.length === 2 ? pearsonOfTwo(x, y) : c.r;
 }
 
 /**

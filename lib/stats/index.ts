@@ -1,5 +1,5 @@
 export type { NumericSample, TestResult } from "./types";
-export { pearson, spearman } from "./correlation";
+export { pearson, pearsonStatistic, spearman } from "./correlation";
 export { kendallTauB, type KendallResult } from "./kendall";
 export { ks2samp, type KsResult } from "./ks";
 export { bootstrapCi, bootstrapCis, bootstrapCisPrepared, type BootstrapMethod, type BootstrapOptions, type BootstrapResult, type BootstrapStatistic, type PreparedStatistic, type SampleStatistic } from "./bootstrap";

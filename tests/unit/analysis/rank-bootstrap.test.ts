@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { affordableResamples, bootstrapSettings, multiplicities, resampleKendall, resampleSpearman, sortPairs } from "@/lib/analysis";
+import { affordableResamples, bootstrapSettings, multiplicities, resampleKendall, resampleSpearman, sortPairs, type SortedPairs } from "@/lib/analysis";
 import { kendallTauB, seededRandom, spearman } from "@/lib/stats";
 
 describe("rank correlations of bootstrap resamples from multiplicities", () => {
@@ -28,6 +28,47 @@ describe("rank correlations of bootstrap resamples from multiplicities", () => {
         else expect(mine[0]).toBeCloseTo(rho, 12);
         if (tau === null) expect(mine[1]).toBeNull();
         else expect(mine[1]).toBeCloseTo(tau, 12);
+      }
+    }
+  });
+
+  test("Spearman's ρ from per-level mid-ranks equals the rank-per-pair computation to the last bit", () => {
+    // The computation as first written: mid-ranks written to every pair in sorted order.
+    const reference = (pairs: SortedPairs, counts: Float64Array): number | null => {
+      const ranks = (order: Uint32Array, starts: Uint8Array, into: Float64Array) => {
+        let below = 0;
+        for (let k = 0; k < order.length; ) {
+          let end = k + 1;
+          while (end < order.length && !starts[end]) end++;
+          let group = 0;
+          for (let j = k; j < end; j++) group += counts[order[j]];
+          for (let j = k; j < end; j++) into[order[j]] = below + (group + 1) / 2;
+          below += group;
+          k = end;
+        }
+        return below;
+      };
+      const rx = new Float64Array(pairs.n);
+      const ry = new Float64Array(pairs.n);
+      const mean = (ranks(pairs.byX, pairs.xStarts, rx) + 1) / 2;
+      ranks(pairs.byY, pairs.yStarts, ry);
+      let sxx = 0;
+      let syy = 0;
+      let sxy = 0;
+      for (let i = 0; i < pairs.n; i++) {
+        const c = counts[i];
+        if (c === 0) continue;
+        sxx += c * (rx[i] - mean) * (rx[i] - mean);
+        syy += c * (ry[i] - mean) * (ry[i] - mean);
+        sxy += c * (rx[i] - mean) * (ry[i] - mean);
+      }
+      return sxx === 0 || syy === 0 ? null : Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
+    };
+    for (const { x, y } of cases) {
+      const pairs = sortPairs(Float64Array.from(x), Float64Array.from(y));
+      for (let b = 0; b < 50; b++) {
+        const counts = multiplicities(Array.from({ length: x.length }, () => Math.floor(random() * x.length)), x.length);
+        expect(Object.is(resampleSpearman(pairs, counts), reference(pairs, counts))).toBe(true);
       }
     }
   });

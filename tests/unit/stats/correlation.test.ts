@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { pearson, spearman } from "@/lib/stats";
+import { pearson, pearsonStatistic, seededRandom, spearman } from "@/lib/stats";
 import { expectPValue, expectValue, hasVectors, vectorGroup } from "./reference-vectors";
 
 type XY = { x: number[]; y: number[] };
@@ -63,5 +63,19 @@ describe("pearson", () => {
   });
   test("constant input is undefined", () => {
     expect(pearson([1, 2, 3], [5, 5, 5])).toMatchObject({ statistic: null, pValue: null, reason: expect.stringMatching(/y is constant/) });
+  });
+  test("pearsonStatistic is pearson's statistic (no p-value), undefined cases included", () => {
+    const random = seededRandom(3);
+    const cases = [
+      [[1, 2], [3, 1]],
+      [[1, 2, 3], [5, 5, 5]],
+      [[4, 4], [1, 2]],
+      [[1], [2]],
+      ...Array.from({ length: 20 }, (_, k) => {
+        const x = Array.from({ length: 2 + k * 7 }, () => Math.round(random() * 5));
+        return [x, x.map((v) => v + random())];
+      }),
+    ];
+    for (const [x, y] of cases) expect(Object.is(pearsonStatistic(x, y), pearson(x, y).statistic)).toBe(true);
   });
 });
