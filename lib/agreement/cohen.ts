@@ -43,7 +43,7 @@ export function cohenKappa(input: RatingsInput, options: CohenOptions = {}): Coh
   const n = pairs.items.length;
   if (n === 0) return undefinedResult(`raters ${raters[0]} and ${raters[1]} rated no item in common`);
   const q = table.scale.length;
-  const counts = new Float64Array(q * q);
+  const counts: number[] = new Array<number>(q * q).fill(0);
   for (let i = 0; i < n; i++) counts[pairs.a[i] * q + pairs.b[i]]++;
   const { po, pe } = pairAgreement(counts, n, q, table.scaleDeclared, scheme);
   if (pe >= 1) return { ...undefinedResult("both raters used one and the same category throughout, so kappa is 0/0", n), observedAgreement: po, expectedAgreement: pe };
@@ -59,14 +59,15 @@ export function cohenKappa(input: RatingsInput, options: CohenOptions = {}): Coh
  */
 export function pairAgreement(counts: ArrayLike<number>, n: number, q: number, declared: boolean, scheme: WeightScheme): { po: number; pe: number } {
   // Label index of each scale category: all of a declared scale, else only the values used.
-  const used = new Uint8Array(q).fill(declared ? 1 : 0);
-  for (let v = 0; v < q; v++) for (let x = 0; x < q; x++) if (counts[v * q + x] > 0) used[v] = used[x] = 1;
-  const label = new Int32Array(q);
+  // Small plain arrays: this runs for every pair of raters on every batch and resample.
+  const used: boolean[] = new Array<boolean>(q).fill(declared);
+  for (let v = 0; v < q; v++) for (let x = 0; x < q; x++) if (counts[v * q + x] > 0) used[v] = used[x] = true;
+  const label: number[] = new Array<number>(q).fill(0);
   let labels = 0;
   for (let v = 0; v < q; v++) if (used[v]) label[v] = labels++;
-  const confusion = new Float64Array(labels * labels);
-  const rowSum = new Float64Array(labels);
-  const colSum = new Float64Array(labels);
+  const confusion: number[] = new Array<number>(labels * labels).fill(0);
+  const rowSum: number[] = new Array<number>(labels).fill(0);
+  const colSum: number[] = new Array<number>(labels).fill(0);
   for (let v = 0; v < q; v++) {
     for (let x = 0; x < q; x++) {
       const c = counts[v * q + x];

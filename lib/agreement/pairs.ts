@@ -16,20 +16,23 @@ export function pairedValues(table: RatingTable, raterA: string, raterB: string)
   // A rater without ratings is not in the table (indexOf gives -1) and pairs with nothing.
   const ra = table.raters.indexOf(raterA);
   const rb = table.raters.indexOf(raterB);
-  const items: number[] = [];
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let u = 0; u < table.items.length; u++) {
-    let va = -1;
-    let vb = -1;
-    for (let e = table.itemStart[u]; e < table.itemStart[u + 1]; e++) {
-      if (table.rater[e] === ra) va = table.value[e];
-      else if (table.rater[e] === rb) vb = table.value[e];
-    }
-    if (va < 0 || vb < 0 || ra < 0 || rb < 0) continue;
-    items.push(u);
-    a.push(va);
-    b.push(vb);
+  const valueOf = (u: number, r: number) => {
+    for (let e = table.itemStart[u]; e < table.itemStart[u + 1]; e++) if (table.rater[e] === r) return table.value[e];
+    return -1;
+  };
+  let n = 0;
+  // One name twice pairs with nothing (each rater has one rating per item).
+  if (ra >= 0 && rb >= 0 && ra !== rb) for (let u = 0; u < table.items.length; u++) if (valueOf(u, ra) >= 0 && valueOf(u, rb) >= 0) n++;
+  const items = new Int32Array(n);
+  const a = new Int32Array(n);
+  const b = new Int32Array(n);
+  for (let u = 0, k = 0; k < n; u++) {
+    const va = valueOf(u, ra);
+    const vb = valueOf(u, rb);
+    if (va < 0 || vb < 0) continue;
+    items[k] = u;
+    a[k] = va;
+    b[k++] = vb;
   }
-  return { items: Int32Array.from(items), a: Int32Array.from(a), b: Int32Array.from(b) };
+  return { items, a, b };
 }
