@@ -10,7 +10,9 @@ const vitest = ".test-reports/vitest.json";
 if (existsSync(vitest)) {
   const report = JSON.parse(readFileSync(vitest, "utf8"));
   passed += report.numPassedTests;
-  failed += report.numFailedTests + (report.numFailedTestSuites ?? 0);
+  // A file that fails before its tests run (import error) has no assertion results of its own.
+  const brokenFiles = report.testResults.filter((file) => file.status === "failed" && file.assertionResults.length === 0).length;
+  failed += report.numFailedTests + brokenFiles;
   skipped += report.numPendingTests + report.numTodoTests;
 } else failed += 1;
 
