@@ -10,12 +10,13 @@
  *    embeddingSim, offline default);
  *  - dashboard queries: agreementReport (all questions) and correlationReport (segment and
  *    system level), with their default bootstrap CIs (1000 resamples, fewer on big data, see
- *    affordableResamples) and without CIs (nResamples 0, the numbers a page can show first).
+ *    affordableResamples) and without CIs (nResamples 0, the numbers a page can show first),
+ *    and how long reading the ratings from the database takes on its own.
  */
-import { agreementReport, correlationReport } from "@/lib/analysis";
+import { agreementReport, correlationReport, findStudy, gatherTaskRatings } from "@/lib/analysis";
 import { createClient, type PrismaClient } from "@/lib/db/client";
 import { createTestDatabase } from "@/lib/db/test-database";
-import { createJobContext, drainMetricRun, METRIC_JOB_NAMES, startMetricRun, startQueue } from "@/lib/jobs";
+import { createJobContext, drainMetricRun, isJudgeMetric, METRIC_JOB_NAMES, startMetricRun, startQueue } from "@/lib/jobs";
 import { seededRandom } from "@/lib/stats";
 
 const CHANGES = 2500;
@@ -76,7 +77,8 @@ export default async function run(): Promise<void> {
   const boss = await startQueue(database.url, { supervise: false });
   try {
     const studyId = await timed("create study (25,000 reviews, 100,000 ratings)", () => createStudy(client), () => "");
-    for (const metric of METRIC_JOB_NAMES) {
+    // LLM judges need an endpoint (LLM_URL); scripts/bench/judges.ts measures them.
+    for (const metric of METRIC_JOB_NAMES.filter((m) => !isJudgeMetric(m))) {
       const context = createJobContext({ client });
       await timed(
         `metric job: ${metric}`,
@@ -84,6 +86,7 @@ export default async function run(): Promise<void> {
         (r, ms) => `${r.status} ${r.done} reviews, ${((r.done / ms) * 1000).toFixed(0)} reviews/s`,
       );
     }
+    await timed("read ratings, 3 Likert questions (database only)", async () => gatherTaskRatings(await findStudy({ id: studyId }, client), "REVIEW_RATING", client), (r) => `${r.items.size} items`);
     for (const [label, bootstrap] of [["CIs", {}], ["no CIs", { nResamples: 0 }]] as const) {
       await timed(`agreementReport (3 Likert questions), ${label}`, () => agreementReport(studyId, { bootstrap }, client), (r) => {
         const q = r.tasks[0].questions[0];
