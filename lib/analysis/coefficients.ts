@@ -76,7 +76,10 @@ export function coefficientDefinitions(question: Question, raterCount: number): 
           resampled: (r) => resampledMeanPairwiseCohen(r, weights),
           passes: (raterCount * (raterCount - 1)) / 2,
         }
-      : { key: "cohen", method: `Cohen's kappa, ${weightName(weights)} (sklearn cohen_kappa_score; n = items rated by both)`, compute: (t) => cohenKappa(t, { weights }),
+      : {
+          key: "cohen",
+          method: `Cohen's kappa, ${weightName(weights)} (sklearn cohen_kappa_score; n = items rated by both)`,
+          compute: (t) => cohenKappa(t, { weights }),
           resampled: (r) => (r.table.raters.length === 2 ? r.cohenKappa([r.table.raters[0], r.table.raters[1]], weights) : null),
           passes: 1,
         };
