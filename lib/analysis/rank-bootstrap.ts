@@ -83,9 +83,10 @@ export function resampleSpearman(pairs: SortedPairs, counts: Float64Array, scrat
   const ry = scratch.ry;
   rx.fill(0, 0, xLevels);
   ry.fill(0, 0, yLevels);
+  // No branch on c = 0 (a third of the pairs, unpredictably): such a pair adds +0 to a total,
+  // and ±0 to a sum, which leaves every bit as it is (a sum of finite terms is never -0).
   for (let i = 0; i < n; i++) {
     const c = counts[i];
-    if (c === 0) continue;
     rx[xDense[i]] += c;
     ry[yDense[i] - 1] += c;
   }
@@ -97,7 +98,6 @@ export function resampleSpearman(pairs: SortedPairs, counts: Float64Array, scrat
   let sxy = 0;
   for (let i = 0; i < n; i++) {
     const c = counts[i];
-    if (c === 0) continue;
     const dx = rx[xDense[i]] - mean;
     const dy = ry[yDense[i] - 1] - mean;
     sxx += c * dx * dx;
@@ -129,11 +129,9 @@ function tiedPairs(order: Uint32Array, starts: Uint8Array, counts: Float64Array)
  */
 export function resampleKendall(pairs: SortedPairs, counts: Float64Array, tree = new Float64Array(pairs.yLevels + 1)): number | null {
   tree.fill(0);
-  const prefix = (level: number) => {
-    let s = 0;
-    for (let i = level; i > 0; i -= i & -i) s += tree[i];
-    return s;
-  };
+  // Weight added so far at each y level: weight up to a level = weight below it + this. All
+  // weights and products are integers, so P - Q is exact however it is tallied.
+  const atLevel = new Float64Array(tree.length);
   let pMinusQ = 0;
   let added = 0;
   const { byX, xStarts, yDense } = pairs;
@@ -144,13 +142,16 @@ export function resampleKendall(pairs: SortedPairs, counts: Float64Array, tree =
       const c = counts[byX[j]];
       if (c === 0) continue;
       const level = yDense[byX[j]];
-      const below = prefix(level - 1);
-      pMinusQ += c * (below - (added - prefix(level)));
+      let below = 0;
+      for (let i = level - 1; i > 0; i -= i & -i) below += tree[i];
+      pMinusQ += c * (below - (added - below - atLevel[level]));
     }
     for (let j = k; j < end; j++) {
       const c = counts[byX[j]];
       if (c === 0) continue;
-      for (let i = yDense[byX[j]]; i < tree.length; i += i & -i) tree[i] += c;
+      const level = yDense[byX[j]];
+      for (let i = level; i < tree.length; i += i & -i) tree[i] += c;
+      atLevel[level] += c;
       added += c;
     }
     k = end;

@@ -25,19 +25,35 @@ export function seededRandom(seed: number): Random {
   const init = splitMix32(seed);
   const s = new Int32Array(4);
   for (let k = 0; k < 4; k++) s[k] = init();
-  const next = (): number => {
-    const s0 = s[0];
-    const s1 = s[1];
-    const x = Math.imul(s1, 5);
-    const result = Math.imul((x << 7) | (x >>> 25), 9);
-    const s2 = s[2] ^ s0;
-    const s3 = s[3] ^ s1;
-    s[0] = s0 ^ s3;
-    s[1] = s1 ^ s2;
-    s[2] = s2 ^ (s1 << 9);
-    s[3] = (s3 << 11) | (s3 >>> 21);
-    return result;
+  // Two steps of the generator per double: the state is read once and written once.
+  return () => {
+    let s0 = s[0];
+    let s1 = s[1];
+    let s2 = s[2];
+    let s3 = s[3];
+    let x = Math.imul(s1, 5);
+    const high = Math.imul((x << 7) | (x >>> 25), 9);
+    let t = s1 << 9;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= t;
+    s3 = (s3 << 11) | (s3 >>> 21);
+    x = Math.imul(s1, 5);
+    const low = Math.imul((x << 7) | (x >>> 25), 9);
+    t = s1 << 9;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= t;
+    s3 = (s3 << 11) | (s3 >>> 21);
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+    s[3] = s3;
+    // `>>>` reads the words as unsigned: 27 + 26 bits, as in the reference generator.
+    return ((high >>> 5) * 67108864 + (low >>> 6)) / 9007199254740992;
   };
-  // `>>>` reads the words as unsigned: 27 + 26 bits, as in the reference generator.
-  return () => ((next() >>> 5) * 67108864 + (next() >>> 6)) / 9007199254740992;
 }

@@ -73,6 +73,58 @@ describe("rank correlations of bootstrap resamples from multiplicities", () => {
     }
   });
 
+  test("Kendall's τ_b equals the two-query Fenwick computation to the last bit", () => {
+    // The computation as first written: weight at or below a level read from the tree.
+    const reference = (pairs: SortedPairs, counts: Float64Array): number | null => {
+      const tree = new Float64Array(pairs.yLevels + 1);
+      const prefix = (level: number) => {
+        let s = 0;
+        for (let i = level; i > 0; i -= i & -i) s += tree[i];
+        return s;
+      };
+      const ties = (order: Uint32Array, starts: Uint8Array) => {
+        let tied = 0;
+        let group = 0;
+        for (let k = 0; k < order.length; k++) {
+          if (starts[k]) {
+            tied += (group * (group - 1)) / 2;
+            group = 0;
+          }
+          group += counts[order[k]];
+        }
+        return tied + (group * (group - 1)) / 2;
+      };
+      let pMinusQ = 0;
+      let added = 0;
+      for (let k = 0; k < pairs.n; ) {
+        let end = k + 1;
+        while (end < pairs.n && !pairs.xStarts[end]) end++;
+        for (let j = k; j < end; j++) {
+          const c = counts[pairs.byX[j]];
+          if (c > 0) pMinusQ += c * (prefix(pairs.yDense[pairs.byX[j]] - 1) - (added - prefix(pairs.yDense[pairs.byX[j]])));
+        }
+        for (let j = k; j < end; j++) {
+          const c = counts[pairs.byX[j]];
+          if (c === 0) continue;
+          for (let i = pairs.yDense[pairs.byX[j]]; i < tree.length; i += i & -i) tree[i] += c;
+          added += c;
+        }
+        k = end;
+      }
+      const n0 = (added * (added - 1)) / 2;
+      const xTies = ties(pairs.byX, pairs.xStarts);
+      const yTies = ties(pairs.byY, pairs.yStarts);
+      return n0 === xTies || n0 === yTies ? null : Math.max(-1, Math.min(1, pMinusQ / Math.sqrt(n0 - xTies) / Math.sqrt(n0 - yTies)));
+    };
+    for (const { x, y } of cases) {
+      const pairs = sortPairs(Float64Array.from(x), Float64Array.from(y));
+      for (let b = 0; b < 50; b++) {
+        const counts = multiplicities(Array.from({ length: x.length }, () => Math.floor(random() * x.length)), x.length);
+        expect(Object.is(resampleKendall(pairs, counts), reference(pairs, counts))).toBe(true);
+      }
+    }
+  });
+
   test("the identity resample gives the statistics of the data", () => {
     const { x, y } = cases[1];
     const pairs = sortPairs(Float64Array.from(x), Float64Array.from(y));
