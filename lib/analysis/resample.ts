@@ -53,7 +53,12 @@ export function bootstrapSettings(given: Partial<BootstrapSettings> = {}): Boots
   };
 }
 
-/** Work (elementary steps) one default CI may take: about a second on this machine kind. */
+/**
+ * Work (elementary steps) one default CI may take, in the cost model of rebuilding every
+ * resample (ratings × passes; about a second on this machine kind then). Resampled
+ * coefficients and shared resample streams now take a small fraction of that; the model is
+ * kept because the number of resamples, and so every seeded CI, depends on it.
+ */
 const WORK_BUDGET = 3e7;
 /** Fewest resamples a default CI uses, whatever the study's size. */
 const MIN_RESAMPLES = 200;
