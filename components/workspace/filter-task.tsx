@@ -10,6 +10,7 @@ import type { CommentFilterValue } from "@/lib/annotation/values";
 import { EntryNote } from "./entry-note";
 import type { TaskProps } from "./types";
 import { useCursor } from "./use-cursor";
+import { NoteBox } from "./note-box";
 
 type Draft = { highQuality?: boolean; justification: string };
 
@@ -86,17 +87,14 @@ export function FilterTask({ data, store, handle, onTarget }: TaskProps) {
                 ))}
               </div>
               {(isCurrent || v.justification) && (
-                <textarea
-                  ref={(el) => {
-                    if (el) boxes.current.set(review.id, el);
-                    else boxes.current.delete(review.id);
-                  }}
-                  aria-label={`Justification for ${review.label}`}
+                <NoteBox
+                  boxes={boxes}
+                  id={review.id}
+                  label={`Justification for ${review.label}`}
                   placeholder="m — short justification"
-                  rows={1}
                   value={v.justification}
-                  onChange={(e) => update(review.id, { ...v, justification: e.target.value })}
-                  className="mt-1 w-full rounded border border-slate-300 px-2 py-1 text-sm"
+                  onChange={(justification) => update(review.id, { ...v, justification })}
+                  className="mt-1"
                 />
               )}
             </li>

@@ -10,6 +10,7 @@ import type { ReferenceGradeValue } from "@/lib/annotation/values";
 import { EntryNote } from "./entry-note";
 import type { TaskProps } from "./types";
 import { useCursor } from "./use-cursor";
+import { NoteBox } from "./note-box";
 
 type Draft = { grade?: number; comment: string };
 
@@ -99,17 +100,14 @@ export function GradingTask({ data, store, handle, onTarget }: TaskProps) {
                 {v.grade !== undefined && <span className="text-xs text-slate-600">{REFERENCE_GRADES.find((c) => c.grade === v.grade)?.label}</span>}
               </div>
               {(isCurrent || v.comment) && (
-                <textarea
-                  ref={(el) => {
-                    if (el) comments.current.set(review.id, el);
-                    else comments.current.delete(review.id);
-                  }}
-                  aria-label={`Comment on ${review.label}`}
+                <NoteBox
+                  boxes={comments}
+                  id={review.id}
+                  label={`Comment on ${review.label}`}
                   placeholder="m — comment (optional)"
-                  rows={1}
                   value={v.comment}
-                  onChange={(e) => update(review.id, { ...v, comment: e.target.value })}
-                  className="mt-1 w-full rounded border border-slate-300 px-2 py-1 text-sm"
+                  onChange={(comment) => update(review.id, { ...v, comment })}
+                  className="mt-1"
                 />
               )}
             </li>

@@ -13,6 +13,7 @@ import { emptyReviewRating, type ReviewRatingValue } from "@/lib/annotation/valu
 import { EntryNote } from "./entry-note";
 import type { TaskProps } from "./types";
 import { useCursor } from "./use-cursor";
+import { NoteBox } from "./note-box";
 
 const ORIGIN_LABEL = { claim: "claim", smell: "smell", added: "added by annotator", replaced: "corrected" } as const;
 
@@ -186,17 +187,13 @@ export function RatingTask({ data, store, handle, onTarget }: TaskProps) {
                       </div>
                     );
                   })}
-                  <textarea
-                    ref={(el) => {
-                      if (el) comments.current.set(review.id, el);
-                      else comments.current.delete(review.id);
-                    }}
-                    aria-label={`Comment on ${review.label}`}
+                  <NoteBox
+                    boxes={comments}
+                    id={review.id}
+                    label={`Comment on ${review.label}`}
                     placeholder="m — comment (optional)"
-                    rows={1}
                     value={v.comment}
-                    onChange={(e) => update(review.id, { ...v, comment: e.target.value })}
-                    className="w-full rounded border border-slate-300 px-2 py-1 text-sm"
+                    onChange={(comment) => update(review.id, { ...v, comment })}
                   />
                 </div>
               )}
