@@ -7,7 +7,7 @@
 import { useImperativeHandle, useRef } from "react";
 import { COMMENT_FILTER_LABELS } from "@/lib/annotation/codebook";
 import type { CommentFilterValue } from "@/lib/annotation/values";
-import { EntryNote } from "./entry-note";
+import { ReviewCard } from "./review-card";
 import type { TaskProps } from "./types";
 import { useCursor } from "./use-cursor";
 import { NoteBox } from "./note-box";
@@ -58,20 +58,14 @@ export function FilterTask({ data, store, handle, onTarget }: TaskProps) {
           const v = value(review.id);
           const isCurrent = index === cursor;
           return (
-            <li
+            <ReviewCard
               key={review.id}
-              ref={register(index)}
-              data-testid="review"
-              aria-current={isCurrent ? "true" : undefined}
-              onClick={() => setCursor(index)}
-              className={`rounded border bg-white p-2 ${isCurrent ? "border-blue-500 ring-2 ring-blue-200" : "border-slate-200"}`}
+              review={review}
+              isCurrent={isCurrent}
+              cardRef={register(index)}
+              onSelect={() => setCursor(index)}
+              entry={store.entry("filter", review.id)}
             >
-              <div className="flex items-baseline gap-2">
-                <h3 className="font-medium">{review.label}</h3>
-                {review.system && <span className="text-xs text-slate-500">{review.system}</span>}
-                <EntryNote entry={store.entry("filter", review.id)} />
-              </div>
-              <p className="mt-1 whitespace-pre-wrap text-sm">{review.text}</p>
               <div className="mt-1 flex gap-1" role="radiogroup" aria-label={`Quality of ${review.label}`}>
                 {([true, false] as const).map((high) => (
                   <button
@@ -97,7 +91,7 @@ export function FilterTask({ data, store, handle, onTarget }: TaskProps) {
                   className="mt-1"
                 />
               )}
-            </li>
+            </ReviewCard>
           );
         })}
       </ol>

@@ -10,7 +10,7 @@
 import { useImperativeHandle, useRef, useState } from "react";
 import { LIKERT_RULES } from "@/lib/annotation/codebook";
 import { emptyReviewRating, type ReviewRatingValue } from "@/lib/annotation/values";
-import { EntryNote } from "./entry-note";
+import { ReviewCard } from "./review-card";
 import type { TaskProps } from "./types";
 import { useCursor } from "./use-cursor";
 import { NoteBox } from "./note-box";
@@ -109,24 +109,22 @@ export function RatingTask({ data, store, handle, onTarget }: TaskProps) {
           const isCurrent = index === cursor;
           const entry = store.entry("rating", review.id);
           return (
-            <li
+            <ReviewCard
               key={review.id}
-              ref={register(index)}
-              data-testid="review"
-              aria-current={isCurrent ? "true" : undefined}
-              onClick={() => !isCurrent && goto(index)}
-              className={`rounded border p-2 ${isCurrent ? "border-blue-500 bg-white ring-2 ring-blue-200" : "border-slate-200 bg-white"}`}
+              review={review}
+              isCurrent={isCurrent}
+              cardRef={register(index)}
+              onSelect={() => !isCurrent && goto(index)}
+              entry={entry}
+              header={
+                <>
+                  {review.isReference && <span className="rounded bg-amber-100 px-1 text-xs text-amber-800">human reference</span>}
+                  <span className="ml-auto text-xs text-slate-500">
+                    {dims.map((d) => `${d.slice(0, 4)} ${v.scores[d] ?? "–"}`).join(" · ")} · {v.links.length} linked
+                  </span>
+                </>
+              }
             >
-              <div className="flex items-baseline gap-2">
-                <h3 className="font-medium">{review.label}</h3>
-                {review.system && <span className="text-xs text-slate-500">{review.system}</span>}
-                {review.isReference && <span className="rounded bg-amber-100 px-1 text-xs text-amber-800">human reference</span>}
-                <span className="ml-auto text-xs text-slate-500">
-                  {dims.map((d) => `${d.slice(0, 4)} ${v.scores[d] ?? "–"}`).join(" · ")} · {v.links.length} linked
-                </span>
-                <EntryNote entry={entry} />
-              </div>
-              <p className="mt-1 whitespace-pre-wrap text-sm">{review.text}</p>
               {isCurrent && (
                 <div className="mt-2 space-y-2">
                   <table className="w-full text-sm" aria-label="Addressed pseudo-references">
@@ -197,7 +195,7 @@ export function RatingTask({ data, store, handle, onTarget }: TaskProps) {
                   />
                 </div>
               )}
-            </li>
+            </ReviewCard>
           );
         })}
       </ol>
