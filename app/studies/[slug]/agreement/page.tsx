@@ -6,7 +6,7 @@ import { AgreementBody } from "@/components/dashboard/agreement-body";
 import { taskLabel } from "@/components/dashboard/agreement-tables";
 import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { formatTime } from "@/components/dashboard/format";
-import { AUTO_REFRESH_LIMIT_MS, cachedAgreementReport, isReportReady, lastComputeMs, studyFingerprint, slowNote, yieldToStream } from "@/app/studies/[slug]/_dashboard/report-cache";
+import { AUTO_REFRESH_LIMIT_MS, cachedAgreementReport, isReportReady, lastComputeMs, studyFingerprint, slowNote, yieldToStream } from "@/lib/analysis/report-cache";
 import { type AgreementOptions, DEFAULT_BOOTSTRAP } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { findStudyBySlug } from "@/lib/data/studies";

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { action } from "@/lib/actions/safe-action";
 import { HttpError, LEAD_ROLES } from "@/lib/auth/session";
 import { findStudyBySlug } from "@/lib/data/studies";
-import { startRunSchema, startWebMetricRun } from "./runner";
+import { startRunSchema, startWebMetricRun } from "@/lib/jobs/web-runs";
 
 export const startRun = action(LEAD_ROLES, startRunSchema.extend({ slug: z.string().min(1) }), async (input, user) => {
   const study = await findStudyBySlug(input.slug);

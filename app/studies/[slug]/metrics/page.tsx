@@ -13,7 +13,7 @@ import { CRSCORE, EMBEDDING_SIM, isJudgeMetric, METRIC_JOB_NAMES } from "@/lib/j
 import { llmJudgeAvailability } from "@/lib/judges";
 import { getReferenceMetric } from "@/lib/metrics";
 import { startRun } from "./actions";
-import { embeddingProvider, isActive, listRuns, type RunRow, waitingForWorker } from "./runner";
+import { embeddingProvider, isActive, listRuns, type RunRow, waitingForWorker } from "@/lib/jobs/web-runs";
 
 export const dynamic = "force-dynamic";
 

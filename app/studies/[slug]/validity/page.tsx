@@ -4,7 +4,7 @@ import { z } from "zod";
 import { Suspense } from "react";
 import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { formatTime } from "@/components/dashboard/format";
-import { AUTO_REFRESH_LIMIT_MS, cachedCorrelationReport, isReportReady, lastComputeMs, studyFingerprint, slowNote, yieldToStream } from "@/app/studies/[slug]/_dashboard/report-cache";
+import { AUTO_REFRESH_LIMIT_MS, cachedCorrelationReport, isReportReady, lastComputeMs, studyFingerprint, slowNote, yieldToStream } from "@/lib/analysis/report-cache";
 import { ValidityBody } from "@/components/dashboard/validity-body";
 import { type CorrelationOptions, type CorrelationReport, findStudy, metricInfo, reviewQuestionKeys } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";

@@ -1,7 +1,7 @@
 /** The agreement report as JSON (cached while the data do not change), exactly the `agreement` CLI's output: `?task=REVIEW_RATING&batchSize=50&resamples=1000&seed=1`. */
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { cachedAgreementReport } from "@/app/studies/[slug]/_dashboard/report-cache";
+import { cachedAgreementReport } from "@/lib/analysis/report-cache";
 import type { AgreementOptions } from "@/lib/analysis";
 import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { findStudyBySlug } from "@/lib/data/studies";

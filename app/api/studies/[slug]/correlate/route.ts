@@ -4,7 +4,7 @@
  */
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { cachedCorrelationReport } from "@/app/studies/[slug]/_dashboard/report-cache";
+import { cachedCorrelationReport } from "@/lib/analysis/report-cache";
 import { findStudy } from "@/lib/analysis";
 import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { handler } from "@/lib/http/respond";

@@ -5,7 +5,7 @@
  * the run, to be polled at ./[runId].
  */
 import { NextResponse } from "next/server";
-import { startRunSchema, startWebMetricRun, embeddingProvider, listRuns } from "@/app/studies/[slug]/metrics/runner";
+import { startRunSchema, startWebMetricRun, embeddingProvider, listRuns } from "@/lib/jobs/web-runs";
 import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { findStudyBySlug } from "@/lib/data/studies";

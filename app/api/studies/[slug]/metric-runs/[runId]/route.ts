@@ -1,6 +1,6 @@
 /** One metric run with its progress (poll while status is QUEUED or RUNNING). */
 import { NextResponse } from "next/server";
-import { listRuns } from "@/app/studies/[slug]/metrics/runner";
+import { listRuns } from "@/lib/jobs/web-runs";
 import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { findStudyBySlug } from "@/lib/data/studies";
 import { handler } from "@/lib/http/respond";
