@@ -41,10 +41,11 @@ export async function newAnnotator(label: string) {
   return { account, userId: user.id };
 }
 
-/** A fresh annotator with one assignment of `taskType` on `codeChangeId` (demo study). */
+/** A fresh annotator, member of the demo study, with one assignment of `taskType` on `codeChangeId` there. */
 export async function assignmentFor(label: string, taskType: TaskType, codeChangeId: string): Promise<TestAssignment> {
   const study = await demoStudy();
   const { account, userId } = await newAnnotator(label);
+  await testDb().studyMember.create({ data: { studyId: study.id, userId, role: "ANNOTATOR" } });
   const assignment = await testDb().assignment.create({ data: { studyId: study.id, userId, codeChangeId, taskType, position: 0 } });
   return { account, userId, assignmentId: assignment.id, codeChangeId, studyId: study.id };
 }

@@ -6,8 +6,8 @@ import { listStudiesWithCounts } from "@/lib/data/study-overview";
 export const dynamic = "force-dynamic";
 
 export default async function LeadHome() {
-  await requirePageUser(LEAD_ROLES);
-  const studies = await listStudiesWithCounts();
+  const user = await requirePageUser(LEAD_ROLES);
+  const studies = await listStudiesWithCounts(user);
   return (
     <div className="space-y-4">
       <div className="flex items-baseline gap-4">

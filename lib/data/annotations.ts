@@ -1,7 +1,8 @@
 /**
  * Annotators' reads and writes in the workspace. Every query is scoped by the annotator's own
- * id in its where-clause (assignment `{ id, userId }`, annotation `{ annotatorId, ... }`), so a
- * forged assignment, claim or review id finds nothing and writes nothing (404).
+ * id in its where-clause (assignment `{ id, userId }` in a study the annotator is a member of,
+ * annotation `{ annotatorId, ... }`), so a forged assignment, claim or review id finds nothing
+ * and writes nothing (404).
  *
  * Writes use optimistic concurrency (lib/annotation/versioning): a save names the version it
  * was based on; an accepted change bumps the version and appends an AnnotationHistory row with
@@ -11,6 +12,7 @@
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { HttpError } from "@/lib/auth/session";
 import { db, Prisma } from "@/lib/db/client";
+import { memberStudyWhere } from "@/lib/data/study-access";
 import type { AnnotationKind, AssignmentStatus, ClaimCode, ClaimErrorType, TaskType } from "@/lib/generated/prisma/client";
 import { hashSeed, letterLabel, seededShuffle } from "@/lib/annotation/random";
 import { stage2FromConsolidation, stage2FromOwnJudgements, type ReferenceInput, type Stage2Reference } from "@/lib/annotation/stage2";
@@ -95,7 +97,7 @@ export interface WorkspaceData {
 
 async function findOwnAssignment(client: Tx | typeof db, userId: string, assignmentId: string) {
   const assignment = await client.assignment.findFirst({
-    where: { id: assignmentId, userId },
+    where: { id: assignmentId, userId, study: memberStudyWhere(userId) },
     select: { id: true, userId: true, studyId: true, codeChangeId: true, taskType: true, status: true, skipReason: true, timeSpentMs: true, position: true, inReliabilitySet: true },
   });
   if (!assignment) throw new HttpError(404, "No such assignment in your queue.");

@@ -1,7 +1,8 @@
 /**
  * Leads' side of the workspace: assignment settings and generation, progress per annotator,
  * reassigning, and the consolidation of stage-1 judgements into the stage-2 pseudo-references
- * (CRScore Figure 7). Callers check the lead role (requirePageUser / action(LEAD_ROLES)).
+ * (CRScore Figure 7). Every function takes the signed-in user and finds the study among those
+ * the user leads (lib/data/study-access.ts): another lead's study answers 404.
  */
 import { z } from "zod";
 import { HttpError } from "@/lib/auth/session";
@@ -9,10 +10,11 @@ import { db, Prisma } from "@/lib/db/client";
 import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction, TaskType } from "@/lib/generated/prisma/client";
 import { applicableTaskTypes, planAssignments, PlanError, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
 import { suggestConsolidation, type SuggestedDecision } from "@/lib/annotation/stage2";
+import { leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
 
-async function findStudy(slug: string) {
-  const study = await db.study.findUnique({
-    where: { slug },
+async function findStudy(user: StudyUser, slug: string) {
+  const study = await db.study.findFirst({
+    where: { slug, ...leadStudyWhere(user) },
     select: { id: true, slug: true, name: true, taskTypes: true, annotatorsPerItem: true, reliabilitySetSize: true, assignmentSeed: true, hideSystemNames: true },
   });
   if (!study) throw new HttpError(404, "No such study.");
@@ -27,8 +29,8 @@ export const assignmentSettingsSchema = z.object({
   hideSystemNames: z.boolean().optional(),
 });
 
-export async function updateAssignmentSettings(input: z.infer<typeof assignmentSettingsSchema>) {
-  const study = await findStudy(input.slug);
+export async function updateAssignmentSettings(user: StudyUser, input: z.infer<typeof assignmentSettingsSchema>) {
+  const study = await findStudy(user, input.slug);
   return db.study.update({
     where: { id: study.id },
     data: {
@@ -55,8 +57,8 @@ export interface ProgressRow {
 }
 
 /** Everything the assignment management page shows. */
-export async function getAssignmentAdmin(slug: string) {
-  const study = await findStudy(slug);
+export async function getAssignmentAdmin(user: StudyUser, slug: string) {
+  const study = await findStudy(user, slug);
   const [annotators, members, assignments, items] = await Promise.all([
     db.user.findMany({ where: { role: "ANNOTATOR" }, orderBy: [{ name: "asc" }, { email: "asc" }], select: { id: true, name: true, email: true, active: true } }),
     db.studyMember.findMany({ where: { studyId: study.id }, select: { userId: true } }),
@@ -111,8 +113,8 @@ export async function getAssignmentAdmin(slug: string) {
 }
 
 /** The plan for a study with the given annotators (pure given the database state). */
-export async function planForStudy(slug: string, annotatorIds: readonly string[]): Promise<{ studyId: string; plan: PlannedAssignment[] }> {
-  const study = await findStudy(slug);
+export async function planForStudy(user: StudyUser, slug: string, annotatorIds: readonly string[]): Promise<{ studyId: string; plan: PlannedAssignment[] }> {
+  const study = await findStudy(user, slug);
   const changes = await db.codeChange.findMany({
     where: { studyId: study.id },
     select: { id: true, pseudoReferences: { select: { kind: true } }, reviews: { select: { isReference: true } } },
@@ -148,11 +150,11 @@ export interface GenerateSummary {
  * the same settings gives the same assignments. Assignments that are already started, done or
  * skipped are never deleted; untouched (pending) ones that the new plan drops are removed.
  */
-export async function generateAssignments(slug: string, annotatorIds: readonly string[]): Promise<GenerateSummary> {
+export async function generateAssignments(user: StudyUser, slug: string, annotatorIds: readonly string[]): Promise<GenerateSummary> {
   const unique = [...new Set(annotatorIds)];
+  const { studyId, plan } = await planForStudy(user, slug, unique);
   const users = await db.user.findMany({ where: { id: { in: unique }, active: true }, select: { id: true } });
   if (users.length !== unique.length) throw new HttpError(400, "Some selected annotators do not exist or are inactive.");
-  const { studyId, plan } = await planForStudy(slug, unique);
   return db.$transaction(
     async (tx) => {
       const existing = await tx.assignment.findMany({ where: { studyId }, select: { id: true, userId: true, codeChangeId: true, taskType: true, status: true, position: true, inReliabilitySet: true } });
@@ -192,8 +194,8 @@ export async function generateAssignments(slug: string, annotatorIds: readonly s
 }
 
 /** Moves one unfinished assignment to another annotator, at the end of their queue. */
-export async function reassignAssignment(slug: string, assignmentId: string, toUserId: string): Promise<{ id: string }> {
-  const study = await findStudy(slug);
+export async function reassignAssignment(user: StudyUser, slug: string, assignmentId: string, toUserId: string): Promise<{ id: string }> {
+  const study = await findStudy(user, slug);
   const assignment = await db.assignment.findFirst({ where: { id: assignmentId, studyId: study.id } });
   if (!assignment) throw new HttpError(404, "No such assignment in this study.");
   if (assignment.status === "DONE") throw new HttpError(409, "A submitted assignment cannot be reassigned.");
@@ -214,14 +216,14 @@ export async function reassignAssignment(slug: string, assignmentId: string, toU
 }
 
 /** Moves every open (pending, in progress or skipped) assignment of one annotator to another. */
-export async function reassignOpenAssignments(slug: string, fromUserId: string, toUserId: string): Promise<{ moved: number; clashes: number }> {
-  const study = await findStudy(slug);
+export async function reassignOpenAssignments(user: StudyUser, slug: string, fromUserId: string, toUserId: string): Promise<{ moved: number; clashes: number }> {
+  const study = await findStudy(user, slug);
   const open = await db.assignment.findMany({ where: { studyId: study.id, userId: fromUserId, status: { in: ["PENDING", "IN_PROGRESS", "SKIPPED"] } }, orderBy: { position: "asc" }, select: { id: true } });
   let moved = 0;
   let clashes = 0;
   for (const a of open) {
     try {
-      await reassignAssignment(slug, a.id, toUserId);
+      await reassignAssignment(user, slug, a.id, toUserId);
       moved++;
     } catch (error) {
       if (error instanceof HttpError && error.status === 409) clashes++;
@@ -246,8 +248,8 @@ export interface ConsolidationListRow {
   consolidatedAt: Date | null;
 }
 
-export async function listConsolidation(slug: string): Promise<{ study: Awaited<ReturnType<typeof findStudy>>; rows: ConsolidationListRow[] }> {
-  const study = await findStudy(slug);
+export async function listConsolidation(user: StudyUser, slug: string): Promise<{ study: Awaited<ReturnType<typeof findStudy>>; rows: ConsolidationListRow[] }> {
+  const study = await findStudy(user, slug);
   const changes = await db.codeChange.findMany({
     where: { studyId: study.id },
     orderBy: { position: "asc" },
@@ -292,8 +294,8 @@ export interface ConsolidationClaim {
   suggestion: SuggestedDecision | null;
 }
 
-export async function getConsolidationItem(slug: string, codeChangeId: string) {
-  const study = await findStudy(slug);
+export async function getConsolidationItem(user: StudyUser, slug: string, codeChangeId: string) {
+  const study = await findStudy(user, slug);
   const change = await db.codeChange.findFirst({
     where: { id: codeChangeId, studyId: study.id },
     select: { id: true, externalId: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true, consolidatedAt: true },
@@ -360,8 +362,9 @@ export const consolidationSchema = z.object({
  * Stores the lead's decision for every claim and added claim of the item and marks it
  * consolidated; every decision that changes is written to the annotation history.
  */
-export async function saveConsolidation(input: z.infer<typeof consolidationSchema>, leadId: string): Promise<{ decisions: number }> {
-  const study = await findStudy(input.slug);
+export async function saveConsolidation(user: StudyUser, input: z.infer<typeof consolidationSchema>): Promise<{ decisions: number }> {
+  const leadId = user.id;
+  const study = await findStudy(user, input.slug);
   const change = await db.codeChange.findFirst({ where: { id: input.codeChangeId, studyId: study.id }, select: { id: true } });
   if (!change) throw new HttpError(404, "No such code change in this study.");
   const refs = await db.pseudoReference.findMany({ where: { codeChangeId: change.id, kind: { not: "SMELL" } }, select: { id: true } });

@@ -1,5 +1,9 @@
-/** Read access to assignments. Annotator queries are always scoped by the annotator's own id. */
+/**
+ * Read access to assignments. Annotator queries are always scoped by the annotator's own id and
+ * the studies they are members of (lib/data/study-access.ts).
+ */
 import { db } from "@/lib/db/client";
+import { memberStudyWhere } from "@/lib/data/study-access";
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
 
 export interface QueueEntry {
@@ -19,10 +23,10 @@ export interface StudyQueue {
   entries: QueueEntry[];
 }
 
-/** The annotator's own assignments, per study, in queue order, with progress. */
+/** The annotator's own assignments in the studies they belong to, per study, in queue order, with progress. */
 export async function listQueuesForAnnotator(userId: string): Promise<StudyQueue[]> {
   const assignments = await db.assignment.findMany({
-    where: { userId },
+    where: { userId, study: memberStudyWhere(userId) },
     orderBy: [{ studyId: "asc" }, { position: "asc" }],
     select: {
       id: true,

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { db, type Prisma, type PrismaClient } from "@/lib/db/client";
 import type { Study, TaskType } from "@/lib/generated/prisma/client";
+import { requireImportTarget, type StudyUser } from "@/lib/data/study-access";
 
 type Client = Pick<PrismaClient, "study"> | Pick<Prisma.TransactionClient, "study">;
 
@@ -26,9 +27,11 @@ export interface FoundStudy {
 /**
  * The study with this slug, created (named after its slug) when it does not exist; the given
  * task types are enabled on it if they are not yet. Imports call this inside their transaction.
+ * With an `importer` (a web import), an existing study must be one they lead (else 404).
  */
-export async function findOrCreateStudy(input: { slug: string; taskTypes: readonly TaskType[]; createdById?: string | null }, client: Client = db): Promise<FoundStudy> {
+export async function findOrCreateStudy(input: { slug: string; taskTypes: readonly TaskType[]; createdById?: string | null; importer?: StudyUser }, client: Client = db): Promise<FoundStudy> {
   const slug = studySlugSchema.parse(input.slug);
+  if (input.importer) await requireImportTarget(input.importer, slug, client);
   const existing = await client.study.findUnique({ where: { slug } });
   if (!existing) {
     const study = await client.study.create({ data: { slug, name: slug, taskTypes: [...new Set(input.taskTypes)], createdById: input.createdById ?? null } });

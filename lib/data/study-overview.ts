@@ -1,8 +1,10 @@
-/** Read models for leads: studies with counts, and one study's items and annotators. */
+/** Read models for leads: the studies they lead with counts, and one study's items and annotators. */
 import { db } from "@/lib/db/client";
+import { leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
 
-export async function listStudiesWithCounts() {
+export async function listStudiesWithCounts(user: StudyUser) {
   const studies = await db.study.findMany({
+    where: leadStudyWhere(user),
     orderBy: { createdAt: "desc" },
     select: {
       id: true,
@@ -12,9 +14,10 @@ export async function listStudiesWithCounts() {
       _count: { select: { codeChanges: true, assignments: true, members: true } },
     },
   });
+  const ids = studies.map((s) => s.id);
   const [reviews, done] = await Promise.all([
-    db.$queryRaw<{ studyId: string; n: bigint }[]>`SELECT c."studyId", count(*) AS n FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId" GROUP BY c."studyId"`,
-    db.assignment.groupBy({ by: ["studyId"], where: { status: "DONE" }, _count: true }),
+    db.$queryRaw<{ studyId: string; n: bigint }[]>`SELECT c."studyId", count(*) AS n FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId" WHERE c."studyId" = ANY(${ids}) GROUP BY c."studyId"`,
+    db.assignment.groupBy({ by: ["studyId"], where: { status: "DONE", studyId: { in: ids } }, _count: true }),
   ]);
   return studies.map((study) => ({
     ...study,
@@ -23,9 +26,9 @@ export async function listStudiesWithCounts() {
   }));
 }
 
-export async function getStudyOverview(slug: string) {
-  const study = await db.study.findUnique({
-    where: { slug },
+export async function getStudyOverview(user: StudyUser, slug: string) {
+  const study = await db.study.findFirst({
+    where: { slug, ...leadStudyWhere(user) },
     include: {
       pullRequests: { select: { id: true, externalId: true, title: true, repository: true } },
       codeChanges: {

@@ -9,6 +9,7 @@
  * - `runImport(request)`: the import itself; records an ImportRun with the summary.
  */
 import { findOrCreateStudy, findStudyBySlug, studySlugSchema, type FoundStudy } from "@/lib/data/studies";
+import { requireImportTarget, type StudyUser } from "@/lib/data/study-access";
 import { db, type Prisma, type PrismaClient } from "@/lib/db/client";
 import type { Study, TaskType } from "@/lib/generated/prisma/client";
 import type { StudyBundle } from "./bundle";
@@ -47,6 +48,8 @@ export interface ImportRequest {
   /** Overwrite stored values that the files contradict instead of refusing the import. */
   update?: boolean;
   createdById?: string | null;
+  /** The signed-in user of a web import: only into a study they lead, or a new one (the CLI's operator imports anywhere). */
+  importer?: StudyUser;
   onProgress?: (progress: ImportProgress) => void;
 }
 
@@ -116,6 +119,7 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
   const slug = studySlugSchema.safeParse(request.study);
   if (!slug.success) return requestError("study", slug.error.issues[0].message);
   if (request.files.length === 0) return requestError("files", "no files to import");
+  if (request.importer) await requireImportTarget(request.importer, slug.data, client);
   const errors = new ErrorCollector();
   const { parsed, warnings } = await parseImportFiles(request, likertOf(await findStudyBySlug(slug.data, client)), errors);
   if (!errors.empty) return { status: "refused", errors: errors.errors, totalErrors: errors.total, warnings };
@@ -124,7 +128,7 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
   try {
     return await client.$transaction(
       async (tx) => {
-        const found: FoundStudy = await findOrCreateStudy({ slug: slug.data, taskTypes, createdById: request.createdById }, tx);
+        const found: FoundStudy = await findOrCreateStudy({ slug: slug.data, taskTypes, createdById: request.createdById, importer: request.importer }, tx);
         // Imports into one study run one after the other: each plans against the rows the previous one wrote.
         await tx.$queryRaw`SELECT id FROM "Study" WHERE id = ${found.study.id} FOR UPDATE`;
         const counts = emptyCounts();

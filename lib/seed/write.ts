@@ -116,8 +116,8 @@ async function writeAnnotation(tx: Tx, a: PlannedAnnotation, annotatorId: string
 }
 
 /**
- * Creates the whole study and returns its id. Every account with role LEAD at this point (e.g.
- * the one created on first start) becomes a LEAD member; the earliest one is the study's creator.
+ * Creates the whole study and returns its id. It belongs to the first lead (e.g. the one created
+ * on first start): its owner and LEAD member; other leads see it only once added as members.
  */
 export async function writeDemoStudy(tx: Tx, study: DemoStudy, now: Date): Promise<string> {
   const plan = planDemo(study, now);
@@ -127,7 +127,7 @@ export async function writeDemoStudy(tx: Tx, study: DemoStudy, now: Date): Promi
   for (const [key, account] of Object.entries(study.annotators) as Array<[DemoAnnotatorKey, DemoAccount]>) {
     userIds[key] = await ensureAnnotator(tx, account, study.annotatorPassword);
   }
-  const leads = await tx.user.findMany({ where: { role: "LEAD" }, orderBy: { createdAt: "asc" }, select: { id: true } });
+  const leads = await tx.user.findMany({ where: { role: "LEAD" }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true }, take: 1 });
   const { id: studyId } = await tx.study.create({
     data: {
       slug: study.slug,

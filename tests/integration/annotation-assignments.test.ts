@@ -1,7 +1,7 @@
 /** Assignment generation (reproducible, seeded), reassignment and progress, on a real PostgreSQL. */
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { HttpError } from "@/lib/auth/session";
-import { asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
@@ -23,16 +23,16 @@ beforeAll(async () => {
 describe("assignment generation", () => {
   test("reproducible: the same settings give the same assignments, whatever the annotator order", async () => {
     const users = [fx.users.ann1, fx.users.ann2, fx.users.ann3];
-    const first = await admin.generateAssignments(fx.slug, users);
+    const first = await admin.generateAssignments(asLead(fx), fx.slug, users);
     expect(first).toMatchObject({ created: expect.any(Number), updated: 0, removed: 0, kept: 0, annotators: 3 });
     const a = await snapshot(fx.studyId);
-    const again = await admin.generateAssignments(fx.slug, users.slice().reverse());
+    const again = await admin.generateAssignments(asLead(fx), fx.slug, users.slice().reverse());
     expect(again).toMatchObject({ created: 0, updated: 0, removed: 0 });
     expect(await snapshot(fx.studyId)).toEqual(a);
 
     // the same plan on a fresh copy of the study (another database state) gives the same rows
     const { planForStudy } = admin;
-    const plan = (await planForStudy(fx.slug, users)).plan;
+    const plan = (await planForStudy(asLead(fx), fx.slug, users)).plan;
     expect(plan.map((p) => [p.userId, p.codeChangeId, p.taskType, p.position, p.inReliabilitySet])).toEqual(
       a.map((r) => [r.userId, r.codeChangeId, r.taskType, r.position, r.inReliabilitySet]).sort((x, y) => `${x[0]}|${String(x[3]).padStart(4, "0")}`.localeCompare(`${y[0]}|${String(y[3]).padStart(4, "0")}`)),
     );
@@ -60,8 +60,8 @@ describe("assignment generation", () => {
     await data.saveAnnotation(asUser(fx.users.ann1), { kind: "claim", assignmentId: started.id, targetId: ref.id, baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } });
     expect((await db.assignment.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("IN_PROGRESS");
 
-    await admin.updateAssignmentSettings({ slug: fx.slug, annotatorsPerItem: 1, reliabilitySetSize: 0, assignmentSeed: 99 });
-    const summary = await admin.generateAssignments(fx.slug, [fx.users.ann1, fx.users.ann2, fx.users.ann3]);
+    await admin.updateAssignmentSettings(asLead(fx), { slug: fx.slug, annotatorsPerItem: 1, reliabilitySetSize: 0, assignmentSeed: 99 });
+    const summary = await admin.generateAssignments(asLead(fx), fx.slug, [fx.users.ann1, fx.users.ann2, fx.users.ann3]);
     expect(summary.removed).toBeGreaterThan(0);
     expect(await db.assignment.findUnique({ where: { id: started.id } })).not.toBeNull();
     const rows = await snapshot(fx.studyId);
@@ -71,16 +71,16 @@ describe("assignment generation", () => {
       expect(new Set(positions).size).toBe(positions.length);
     }
     // back to the first settings: the first plan again (started work stays)
-    await admin.updateAssignmentSettings({ slug: fx.slug, annotatorsPerItem: 2, reliabilitySetSize: 1, assignmentSeed: 11 });
-    await admin.generateAssignments(fx.slug, [fx.users.ann1, fx.users.ann2, fx.users.ann3]);
-    const plan = (await admin.planForStudy(fx.slug, [fx.users.ann1, fx.users.ann2, fx.users.ann3])).plan;
+    await admin.updateAssignmentSettings(asLead(fx), { slug: fx.slug, annotatorsPerItem: 2, reliabilitySetSize: 1, assignmentSeed: 11 });
+    await admin.generateAssignments(asLead(fx), fx.slug, [fx.users.ann1, fx.users.ann2, fx.users.ann3]);
+    const plan = (await admin.planForStudy(asLead(fx), fx.slug, [fx.users.ann1, fx.users.ann2, fx.users.ann3])).plan;
     const now = await snapshot(fx.studyId);
     for (const p of plan) expect(now.find((r) => r.userId === p.userId && r.codeChangeId === p.codeChangeId && r.taskType === p.taskType)?.position).toBe(p.position);
   });
 
   test("bad input: unknown study, no such annotator, invalid settings", async () => {
-    await expect(admin.generateAssignments("no-such-study", [fx.users.ann1])).rejects.toBeInstanceOf(HttpError);
-    await expect(admin.generateAssignments(fx.slug, ["nobody"])).rejects.toThrow(/do not exist/);
+    await expect(admin.generateAssignments(asLead(fx), "no-such-study", [fx.users.ann1])).rejects.toBeInstanceOf(HttpError);
+    await expect(admin.generateAssignments(asLead(fx), fx.slug, ["nobody"])).rejects.toThrow(/do not exist/);
     expect(admin.assignmentSettingsSchema.safeParse({ slug: fx.slug, annotatorsPerItem: 0, reliabilitySetSize: 0, assignmentSeed: 1 }).success).toBe(false);
   });
 });
@@ -93,9 +93,9 @@ describe("reassigning and progress", () => {
     const isHeld = (a: { codeChangeId: string; taskType: string }) => held.some((h) => h.codeChangeId === a.codeChangeId && h.taskType === a.taskType);
     const open = candidates.find((a) => !isHeld(a))!;
     const taken = candidates.find(isHeld)!;
-    await expect(admin.reassignAssignment(fx.slug, taken.id, target)).rejects.toThrow(/already has/);
+    await expect(admin.reassignAssignment(asLead(fx), fx.slug, taken.id, target)).rejects.toThrow(/already has/);
     const lastBefore = (await db.assignment.aggregate({ where: { studyId: fx.studyId, userId: target }, _max: { position: true } }))._max.position ?? -1;
-    await admin.reassignAssignment(fx.slug, open.id, target);
+    await admin.reassignAssignment(asLead(fx), fx.slug, open.id, target);
     const moved = await db.assignment.findUniqueOrThrow({ where: { id: open.id } });
     expect(moved).toMatchObject({ userId: target, status: "PENDING", position: lastBefore + 1 });
     // the old annotator can no longer open it; the new one can
@@ -103,15 +103,15 @@ describe("reassigning and progress", () => {
     await expect(data.getWorkspace(target, open.id)).resolves.toMatchObject({ assignment: { id: open.id } });
     const submitted = candidates.find((a) => a.id !== open.id && a.id !== taken.id)!;
     await db.assignment.update({ where: { id: submitted.id }, data: { status: "DONE" } });
-    await expect(admin.reassignAssignment(fx.slug, submitted.id, fx.users.ann1)).rejects.toThrow(/submitted/);
+    await expect(admin.reassignAssignment(asLead(fx), fx.slug, submitted.id, fx.users.ann1)).rejects.toThrow(/submitted/);
   });
 
   test("moving all open assignments, and the progress table", async () => {
-    const result = await admin.reassignOpenAssignments(fx.slug, fx.users.ann3, fx.users.ann2);
+    const result = await admin.reassignOpenAssignments(asLead(fx), fx.slug, fx.users.ann3, fx.users.ann2);
     expect(result.moved + result.clashes).toBeGreaterThan(0);
     const remaining = await db.assignment.count({ where: { studyId: fx.studyId, userId: fx.users.ann3, status: { in: ["PENDING", "IN_PROGRESS", "SKIPPED"] } } });
     expect(remaining).toBe(result.clashes);
-    const page = await admin.getAssignmentAdmin(fx.slug);
+    const page = await admin.getAssignmentAdmin(asLead(fx), fx.slug);
     const ann1 = page.progress.find((p) => p.userId === fx.users.ann1)!;
     expect(ann1.total).toBe(page.assignments.filter((a) => a.userId === fx.users.ann1).length);
     expect(ann1.byTask.CLAIM_VERIFICATION?.inProgress).toBeGreaterThanOrEqual(1);

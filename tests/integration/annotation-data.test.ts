@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { HttpError } from "@/lib/auth/session";
 import type { SaveRequest } from "@/lib/annotation/values";
-import { asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
@@ -38,7 +38,7 @@ beforeAll(async () => {
   ann2 = asUser(fx.users.ann2);
   // every annotator gets every item: 3 annotators per item
   await db.study.update({ where: { id: fx.studyId }, data: { annotatorsPerItem: 3 } });
-  await admin.generateAssignments(fx.slug, [fx.users.ann1, fx.users.ann2, fx.users.ann3]);
+  await admin.generateAssignments(asLead(fx), fx.slug, [fx.users.ann1, fx.users.ann2, fx.users.ann3]);
 });
 
 describe("optimistic concurrency and history", () => {
@@ -197,11 +197,10 @@ describe("stage 2 pseudo-references come from stage 1", () => {
     expect(raw.map((r) => r.id)).toEqual([c0, c1, c2, impl, change.smell]);
 
     // a lead consolidates: keep c0, replace c1 with the correction's text, drop c2 and impl, keep the missing claim
-    const item = await admin.getConsolidationItem(fx.slug, change.id);
+    const item = await admin.getConsolidationItem(asLead(fx), fx.slug, change.id);
     expect(item.claims.find((c) => c.id === c1)?.suggestion?.action).toBe("REPLACE");
-    await expectStatus(admin.saveConsolidation({ slug: fx.slug, codeChangeId: change.id, decisions: [{ pseudoReferenceId: c0, action: "KEEP" }] }, fx.users.lead), 400);
-    await admin.saveConsolidation(
-      {
+    await expectStatus(admin.saveConsolidation(asLead(fx), { slug: fx.slug, codeChangeId: change.id, decisions: [{ pseudoReferenceId: c0, action: "KEEP" }] }), 400);
+    await admin.saveConsolidation(asLead(fx), {
         slug: fx.slug,
         codeChangeId: change.id,
         decisions: [
@@ -212,9 +211,7 @@ describe("stage 2 pseudo-references come from stage 1", () => {
           { pseudoReferenceId: correction.id!, action: "DROP" },
           { pseudoReferenceId: missing.id!, action: "KEEP" },
         ],
-      },
-      fx.users.lead,
-    );
+      });
     const consolidated = await data.getWorkspace(ann2.id, ann2Stage2);
     expect(consolidated.blockedBy).toBeNull();
     expect(consolidated.rating!.stage2Source).toBe("consolidated");

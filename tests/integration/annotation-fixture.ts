@@ -17,7 +17,7 @@ export async function createAnnotationFixture(db: PrismaClient, tag: string, opt
   const [ann1, ann2, ann3, lead] = await Promise.all([user("ann1"), user("ann2"), user("ann3"), user("lead")]);
   const taskTypes: TaskType[] = ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"];
   const study = await db.study.create({
-    data: { slug: `study-${tag}`, name: `Study ${tag}`, taskTypes, annotatorsPerItem: 2, reliabilitySetSize: 1, hideSystemNames: options.hideSystemNames ?? true, assignmentSeed: 11 },
+    data: { slug: `study-${tag}`, name: `Study ${tag}`, createdById: lead.id, taskTypes, annotatorsPerItem: 2, reliabilitySetSize: 1, hideSystemNames: options.hideSystemNames ?? true, assignmentSeed: 11 },
   });
   const changes: AnnotationFixture["changes"] = [];
   for (let n = 0; n < (options.changes ?? 3); n++) {
@@ -41,6 +41,9 @@ export async function createAnnotationFixture(db: PrismaClient, tag: string, opt
   }
   return { studyId: study.id, slug: study.slug, users: { ann1: ann1.id, ann2: ann2.id, ann3: ann3.id, lead: lead.id }, changes };
 }
+
+/** The fixture's lead (the study's owner) as the data layer takes it. */
+export const asLead = (fx: AnnotationFixture) => ({ id: fx.users.lead, role: "LEAD" as const });
 
 /** A session user as the data layer takes it. */
 export const asUser = (id: string) => ({ id, email: `${id}@test.local`, name: id, role: "ANNOTATOR" as const });

@@ -5,8 +5,8 @@ import { handler } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
 
-/** Studies with their counts, for leads. */
+/** The studies the signed-in lead leads (all for an admin), with their counts. */
 export const GET = handler(async () => {
-  await requireApiUser(LEAD_ROLES);
-  return NextResponse.json({ studies: await listStudiesWithCounts() });
+  const user = await requireApiUser(LEAD_ROLES);
+  return NextResponse.json({ studies: await listStudiesWithCounts(user) });
 });

@@ -9,8 +9,8 @@ import { getStudyOverview } from "@/lib/data/study-overview";
 export const dynamic = "force-dynamic";
 
 export default async function StudyOverviewPage({ params }: { params: Promise<{ slug: string }> }) {
-  await requirePageUser(LEAD_ROLES);
-  const overview = await getStudyOverview((await params).slug);
+  const user = await requirePageUser(LEAD_ROLES);
+  const overview = await getStudyOverview(user, (await params).slug);
   if (!overview) notFound();
   const { study, annotators } = overview;
   const prTitle = new Map(study.pullRequests.map((pr) => [pr.id, pr.title || pr.externalId]));

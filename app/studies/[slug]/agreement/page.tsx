@@ -9,7 +9,7 @@ import { formatTime } from "@/components/dashboard/format";
 import { AUTO_REFRESH_LIMIT_MS, cachedAgreementReport, isReportReady, lastComputeMs, studyFingerprint, slowNote, yieldToStream } from "@/lib/analysis/report-cache";
 import { type AgreementOptions, DEFAULT_BOOTSTRAP } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
-import { findStudyBySlug } from "@/lib/data/studies";
+import { findLedStudy } from "@/lib/data/study-access";
 import { TaskType } from "@/lib/generated/prisma/enums";
 
 export const dynamic = "force-dynamic";
@@ -31,9 +31,9 @@ async function CompleteReport({ slug, studyId, options, fingerprint }: { slug: s
  * when the CIs are not computed yet, the point estimates show first and the CIs stream in.
  */
 export default async function AgreementPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePageUser(LEAD_ROLES);
+  const user = await requirePageUser(LEAD_ROLES);
   const { slug } = await params;
-  const study = await findStudyBySlug(slug);
+  const study = await findLedStudy(user, slug);
   if (!study) notFound();
   const query = querySchema.parse(await searchParams);
   const task = query.task && study.taskTypes.includes(query.task) ? query.task : undefined;

@@ -11,26 +11,26 @@ const refresh = (slug: string) => {
   revalidatePath(`/studies/${slug}`);
 };
 
-export const saveSettings = action(LEAD_ROLES, assignmentSettingsSchema, async (input) => {
-  const saved = await updateAssignmentSettings(input);
+export const saveSettings = action(LEAD_ROLES, assignmentSettingsSchema, async (input, user) => {
+  const saved = await updateAssignmentSettings(user, input);
   refresh(input.slug);
   return saved;
 });
 
-export const generate = action(LEAD_ROLES, z.object({ slug: z.string().min(1), annotatorIds: z.array(z.string().min(1)).min(1, "Choose at least one annotator.") }), async (input) => {
-  const summary = await generateAssignments(input.slug, input.annotatorIds);
+export const generate = action(LEAD_ROLES, z.object({ slug: z.string().min(1), annotatorIds: z.array(z.string().min(1)).min(1, "Choose at least one annotator.") }), async (input, user) => {
+  const summary = await generateAssignments(user, input.slug, input.annotatorIds);
   refresh(input.slug);
   return summary;
 });
 
-export const reassign = action(LEAD_ROLES, z.object({ slug: z.string().min(1), assignmentId: z.string().min(1), toUserId: z.string().min(1) }), async (input) => {
-  const moved = await reassignAssignment(input.slug, input.assignmentId, input.toUserId);
+export const reassign = action(LEAD_ROLES, z.object({ slug: z.string().min(1), assignmentId: z.string().min(1), toUserId: z.string().min(1) }), async (input, user) => {
+  const moved = await reassignAssignment(user, input.slug, input.assignmentId, input.toUserId);
   refresh(input.slug);
   return moved;
 });
 
-export const reassignOpen = action(LEAD_ROLES, z.object({ slug: z.string().min(1), fromUserId: z.string().min(1), toUserId: z.string().min(1) }), async (input) => {
-  const result = await reassignOpenAssignments(input.slug, input.fromUserId, input.toUserId);
+export const reassignOpen = action(LEAD_ROLES, z.object({ slug: z.string().min(1), fromUserId: z.string().min(1), toUserId: z.string().min(1) }), async (input, user) => {
+  const result = await reassignOpenAssignments(user, input.slug, input.fromUserId, input.toUserId);
   refresh(input.slug);
   return result;
 });

@@ -11,11 +11,11 @@ import { GenerateForm, ReassignForm, SettingsForm } from "./forms";
 export const dynamic = "force-dynamic";
 
 export default async function AssignmentsPage({ params }: { params: Promise<{ slug: string }> }) {
-  await requirePageUser(LEAD_ROLES);
+  const user = await requirePageUser(LEAD_ROLES);
   const { slug } = await params;
   let admin;
   try {
-    admin = await getAssignmentAdmin(slug);
+    admin = await getAssignmentAdmin(user, slug);
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) notFound();
     throw error;

@@ -6,7 +6,7 @@ import { LEAD_ROLES } from "@/lib/auth/session";
 import { consolidationSchema, saveConsolidation } from "@/lib/data/assignment-admin";
 
 export const consolidate = action(LEAD_ROLES, consolidationSchema, async (input, user) => {
-  const result = await saveConsolidation(input, user.id);
+  const result = await saveConsolidation(user, input);
   revalidatePath(`/studies/${input.slug}/consolidate`);
   return result;
 });

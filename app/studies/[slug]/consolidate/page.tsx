@@ -7,11 +7,11 @@ export const dynamic = "force-dynamic";
 
 /** Items whose stage-1 judgements a lead consolidates into the stage-2 pseudo-references. */
 export default async function ConsolidationListPage({ params }: { params: Promise<{ slug: string }> }) {
-  await requirePageUser(LEAD_ROLES);
+  const user = await requirePageUser(LEAD_ROLES);
   const { slug } = await params;
   let list;
   try {
-    list = await listConsolidation(slug);
+    list = await listConsolidation(user, slug);
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) notFound();
     throw error;

@@ -3,13 +3,12 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { action } from "@/lib/actions/safe-action";
-import { HttpError, LEAD_ROLES } from "@/lib/auth/session";
-import { findStudyBySlug } from "@/lib/data/studies";
+import { LEAD_ROLES } from "@/lib/auth/session";
+import { requireLedStudy } from "@/lib/data/study-access";
 import { startRunSchema, startWebMetricRun } from "@/lib/jobs/web-runs";
 
 export const startRun = action(LEAD_ROLES, startRunSchema.extend({ slug: z.string().min(1) }), async (input, user) => {
-  const study = await findStudyBySlug(input.slug);
-  if (!study) throw new HttpError(404, "No such study.");
+  const study = await requireLedStudy(user, input.slug);
   const started = await startWebMetricRun(study.id, input, user.id);
   revalidatePath(`/studies/${study.slug}/metrics`);
   return { runId: started.run.id, status: started.run.status, total: started.run.total, done: started.run.done, resumed: started.resumed, chunks: started.chunks };

@@ -8,7 +8,7 @@ import { count, fileSlug, type TableData, text } from "@/components/dashboard/ta
 import { metricInfo } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
-import { findStudyBySlug } from "@/lib/data/studies";
+import { findLedStudy } from "@/lib/data/study-access";
 import { CRSCORE, EMBEDDING_SIM, isJudgeMetric, METRIC_JOB_NAMES } from "@/lib/jobs";
 import { llmJudgeAvailability } from "@/lib/judges";
 import { getReferenceMetric } from "@/lib/metrics";
@@ -63,9 +63,9 @@ function runsTable(slug: string, runs: RunRow[]): TableData {
 
 /** Metric runs of a study: start one, watch its progress, see what is stored. */
 export default async function MetricRunsPage({ params }: { params: Promise<{ slug: string }> }) {
-  await requirePageUser(LEAD_ROLES);
+  const user = await requirePageUser(LEAD_ROLES);
   const { slug } = await params;
-  const study = await findStudyBySlug(slug);
+  const study = await findLedStudy(user, slug);
   if (!study) notFound();
   const [runs, stored] = await Promise.all([listRuns(study.id), listStudyMetrics(study.id)]);
   const active = runs.some((r) => isActive(r.status));

@@ -8,6 +8,7 @@ import { AUTO_REFRESH_LIMIT_MS, cachedCorrelationReport, isReportReady, lastComp
 import { ValidityBody } from "@/components/dashboard/validity-body";
 import { type CorrelationOptions, type CorrelationReport, findStudy, metricInfo, reviewQuestionKeys } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { findLedStudy } from "@/lib/data/study-access";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { raterNames } from "@/lib/analysis/gather";
 import { errorMessage } from "@/lib/validation/format";
@@ -44,10 +45,11 @@ async function CompleteReport({ studyId, options, fingerprint, names }: { studyI
  * computed yet, everything else shows first and the CIs stream in.
  */
 export default async function ValidityPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePageUser(LEAD_ROLES);
+  const user = await requirePageUser(LEAD_ROLES);
   const { slug } = await params;
-  const study = await findStudy({ slug }).catch(() => null);
-  if (!study) notFound();
+  const led = await findLedStudy(user, slug);
+  if (!led) notFound();
+  const study = await findStudy({ id: led.id });
   const query = querySchema.parse(await searchParams);
 
   const variants = await listStudyMetrics(study.id);

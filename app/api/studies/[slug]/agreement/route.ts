@@ -4,7 +4,7 @@ import { z } from "zod";
 import { cachedAgreementReport } from "@/lib/analysis/report-cache";
 import type { AgreementOptions } from "@/lib/analysis";
 import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
-import { findStudyBySlug } from "@/lib/data/studies";
+import { requireLedStudy } from "@/lib/data/study-access";
 import { TaskType } from "@/lib/generated/prisma/enums";
 import { handler } from "@/lib/http/respond";
 
@@ -20,10 +20,9 @@ const querySchema = z.object({
 });
 
 export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
-  await requireApiUser(LEAD_ROLES);
+  const user = await requireApiUser(LEAD_ROLES);
   const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const study = await findStudyBySlug((await params).slug);
-  if (!study) throw new HttpError(404, "No such study.");
+  const study = await requireLedStudy(user, (await params).slug);
   if (query.task && !study.taskTypes.includes(query.task)) throw new HttpError(400, `study ${study.slug} has no task ${query.task}; its tasks: ${study.taskTypes.join(", ")}`);
   const bootstrap = { ...(query.resamples === undefined ? {} : { nResamples: query.resamples }), ...(query.seed === undefined ? {} : { seed: query.seed }) };
   const options: AgreementOptions = {

@@ -5,8 +5,8 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { cachedCorrelationReport } from "@/lib/analysis/report-cache";
-import { findStudy } from "@/lib/analysis";
 import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
+import { requireLedStudy } from "@/lib/data/study-access";
 import { handler } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
@@ -23,10 +23,9 @@ const querySchema = z.object({
 });
 
 export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
-  await requireApiUser(LEAD_ROLES);
+  const user = await requireApiUser(LEAD_ROLES);
   const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const study = await findStudy({ slug: (await params).slug }).catch(() => null);
-  if (!study) throw new HttpError(404, "No such study.");
+  const study = await requireLedStudy(user, (await params).slug);
   try {
     const bootstrap = { ...(query.resamples === undefined ? {} : { nResamples: query.resamples }), ...(query.seed === undefined ? {} : { seed: query.seed }) };
     const report = await cachedCorrelationReport(study.id, {

@@ -1,7 +1,7 @@
 /** Streamed dataset download for leads: `?format=jsonl|long-csv|…|gradedreviews[&annotator=…]`. */
 import { z } from "zod";
-import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
-import { findStudyBySlug } from "@/lib/data/studies";
+import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
+import { requireLedStudy } from "@/lib/data/study-access";
 import { EXPORT_FORMATS, exportContentType, exportFileName, exportStream } from "@/lib/export";
 import { handler } from "@/lib/http/respond";
 
@@ -10,10 +10,9 @@ export const dynamic = "force-dynamic";
 const querySchema = z.object({ format: z.enum(EXPORT_FORMATS), annotator: z.string().min(1).optional() });
 
 export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
-  await requireApiUser(LEAD_ROLES);
+  const user = await requireApiUser(LEAD_ROLES);
   const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const study = await findStudyBySlug((await params).slug);
-  if (!study) throw new HttpError(404, "No such study.");
+  const study = await requireLedStudy(user, (await params).slug);
   return new Response(exportStream({ studyId: study.id, format: query.format, annotator: query.annotator }), {
     headers: {
       "content-type": exportContentType(query.format),

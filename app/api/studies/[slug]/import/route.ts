@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
+import { requireImportTarget } from "@/lib/data/study-access";
 import { handler } from "@/lib/http/respond";
 import { IMPORT_FORMATS, previewImport, runImport, type ImportFile, type ImportProgress, type ImportResult } from "@/lib/import";
 
@@ -24,17 +25,19 @@ async function filesOf(form: FormData, field: string): Promise<ImportFile[]> {
 
 export const POST = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
   const user = await requireApiUser(LEAD_ROLES);
+  const { slug } = await params;
+  // Refused before the answer starts streaming: another lead's study is 404 (as if absent).
+  await requireImportTarget(user, slug);
   const form = await request.formData();
   const options = formSchema.parse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")));
   const files = await filesOf(form, "files");
   const context = new Map((await filesOf(form, "context")).map((f) => [f.name, new TextDecoder().decode(f.content)]));
-  const { slug } = await params;
 
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       const send = (line: { progress: ImportProgress } | { result: ImportResult } | { error: string }) => controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
-      const importRequest = { study: slug, format: options.format, files, annotator: options.annotator, context, update: options.update, createdById: user.id, onProgress: (progress: ImportProgress) => send({ progress }) };
+      const importRequest = { study: slug, format: options.format, files, annotator: options.annotator, context, update: options.update, createdById: user.id, importer: user, onProgress: (progress: ImportProgress) => send({ progress }) };
       try {
         send({ result: await (options.dryRun ? previewImport(importRequest) : runImport(importRequest)) });
       } catch (error) {

@@ -8,29 +8,23 @@ import { NextResponse } from "next/server";
 import { startRunSchema, startWebMetricRun, embeddingProvider, listRuns } from "@/lib/jobs/web-runs";
 import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
-import { findStudyBySlug } from "@/lib/data/studies";
+import { requireLedStudy } from "@/lib/data/study-access";
 import { handler } from "@/lib/http/respond";
 import { parseMetricNames, SweCalibrationError } from "@/lib/jobs";
 import { LlmNotConfiguredError } from "@/lib/judges";
 
 export const dynamic = "force-dynamic";
 
-async function studyOf(params: Promise<{ slug: string }>) {
-  const study = await findStudyBySlug((await params).slug);
-  if (!study) throw new HttpError(404, "No such study.");
-  return study;
-}
-
 export const GET = handler(async (_request: Request, { params }: { params: Promise<{ slug: string }> }) => {
-  await requireApiUser(LEAD_ROLES);
-  const study = await studyOf(params);
+  const user = await requireApiUser(LEAD_ROLES);
+  const study = await requireLedStudy(user, (await params).slug);
   const [runs, stored] = await Promise.all([listRuns(study.id), listStudyMetrics(study.id)]);
   return NextResponse.json({ study: study.slug, embedding: embeddingProvider(), runs, stored }, { headers: { "cache-control": "no-store" } });
 });
 
 export const POST = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
   const user = await requireApiUser(LEAD_ROLES);
-  const study = await studyOf(params);
+  const study = await requireLedStudy(user, (await params).slug);
   const input = startRunSchema.parse(await request.json().catch(() => {
     throw new HttpError(400, "Send a JSON body such as {\"metrics\": [\"bleu-gradedreviews\"]}.");
   }));

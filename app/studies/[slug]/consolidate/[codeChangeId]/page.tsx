@@ -9,11 +9,11 @@ import { ConsolidationForm } from "./form";
 export const dynamic = "force-dynamic";
 
 export default async function ConsolidateItemPage({ params }: { params: Promise<{ slug: string; codeChangeId: string }> }) {
-  await requirePageUser(LEAD_ROLES);
+  const user = await requirePageUser(LEAD_ROLES);
   const { slug, codeChangeId } = await params;
   let item;
   try {
-    item = await getConsolidationItem(slug, codeChangeId);
+    item = await getConsolidationItem(user, slug, codeChangeId);
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) notFound();
     throw error;

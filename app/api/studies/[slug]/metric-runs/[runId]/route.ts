@@ -2,16 +2,15 @@
 import { NextResponse } from "next/server";
 import { listRuns } from "@/lib/jobs/web-runs";
 import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
-import { findStudyBySlug } from "@/lib/data/studies";
+import { requireLedStudy } from "@/lib/data/study-access";
 import { handler } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
 
 export const GET = handler(async (_request: Request, { params }: { params: Promise<{ slug: string; runId: string }> }) => {
-  await requireApiUser(LEAD_ROLES);
+  const user = await requireApiUser(LEAD_ROLES);
   const { slug, runId } = await params;
-  const study = await findStudyBySlug(slug);
-  if (!study) throw new HttpError(404, "No such study.");
+  const study = await requireLedStudy(user, slug);
   const [run] = await listRuns(study.id, { id: runId });
   if (!run) throw new HttpError(404, "No such metric run in this study.");
   return NextResponse.json(run, { headers: { "cache-control": "no-store" } });

@@ -1,0 +1,58 @@
+/**
+ * Who may see and change which study. A study has an owner (`createdById`, its creator) and
+ * members with a role in that study (StudyMember: LEAD or ANNOTATOR). Admins lead every study;
+ * a lead leads the studies they own or are a LEAD member of; annotators lead none and see only
+ * their own assignments in studies they are members of.
+ *
+ * Authorization is part of the query (documenso's getDocumentWhereInput): every lead query of a
+ * page, route, server action, export, import, report, metric run, assignment or consolidation
+ * finds its study through `leadStudyWhere`, so a forged slug or id of someone else's study finds
+ * nothing and answers 404, exactly like a study that does not exist.
+ */
+import type { SessionUser } from "@/lib/auth/authenticate";
+import { HttpError } from "@/lib/auth/session";
+import { db, type Prisma, type PrismaClient } from "@/lib/db/client";
+import type { Study } from "@/lib/generated/prisma/client";
+
+/** What the scope needs to know about the signed-in user. */
+export type StudyUser = Pick<SessionUser, "id" | "role">;
+
+type Client = Pick<PrismaClient, "study"> | Pick<Prisma.TransactionClient, "study">;
+
+/** The Prisma `where` of the studies this user leads (see the file comment). */
+export function leadStudyWhere(user: StudyUser): Prisma.StudyWhereInput {
+  if (user.role === "ADMIN") return {};
+  if (user.role === "LEAD") return { OR: [{ createdById: user.id }, { members: { some: { userId: user.id, role: "LEAD" } } }] };
+  return { id: { in: [] } };
+}
+
+/** The Prisma `where` of the studies this user belongs to in any role (annotators' queues). */
+export function memberStudyWhere(userId: string): Prisma.StudyWhereInput {
+  return { OR: [{ createdById: userId }, { members: { some: { userId } } }] };
+}
+
+/** The accounts that belong to a study this user leads (for rules about whom a lead may manage). */
+export function membersOfLedStudiesWhere(user: StudyUser): Prisma.UserWhereInput {
+  return { memberships: { some: { study: leadStudyWhere(user) } } };
+}
+
+/** The study with this slug if the user leads it, else null (whether it exists or not). */
+export function findLedStudy(user: StudyUser, slug: string, client: Client = db): Promise<Study | null> {
+  return client.study.findFirst({ where: { slug, ...leadStudyWhere(user) } });
+}
+
+/** The study with this slug if the user leads it; 404 otherwise, the same as for no such study. */
+export async function requireLedStudy(user: StudyUser, slug: string, client: Client = db): Promise<Study> {
+  const study = await findLedStudy(user, slug, client);
+  if (!study) throw new HttpError(404, "No such study.");
+  return study;
+}
+
+/**
+ * Checks the study an import from the web goes into: one the user leads, or none yet (the
+ * import creates it and the user owns it). Another lead's study answers 404, as if absent.
+ */
+export async function requireImportTarget(user: StudyUser, slug: string, client: Client = db): Promise<void> {
+  const existing = await client.study.findUnique({ where: { slug }, select: { id: true } });
+  if (existing) await requireLedStudy(user, slug, client);
+}

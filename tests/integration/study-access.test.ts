@@ -1,0 +1,95 @@
+/** Study membership: which studies a user leads, and that every lead query is scoped by it (real PostgreSQL). */
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { HttpError } from "@/lib/auth/session";
+import { asLead, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { fileAt, imported } from "./import-fixtures";
+
+process.env.DATABASE_URL = inject("databaseUrl");
+const { db } = await import("@/lib/db/client");
+const access = await import("@/lib/data/study-access");
+const admin = await import("@/lib/data/assignment-admin");
+const overview = await import("@/lib/data/study-overview");
+const annotations = await import("@/lib/data/annotations");
+const { listQueuesForAnnotator } = await import("@/lib/data/assignments");
+const { runImport } = await import("@/lib/import");
+
+let fx: AnnotationFixture;
+// Session users as the data layer takes them; the ids need no account for reads.
+const otherLead = { id: "other-lead-of-no-study", role: "LEAD" as const };
+const anAdmin = { id: "some-admin", role: "ADMIN" as const };
+const expect404 = async (promise: Promise<unknown>) => {
+  const error = await promise.then(() => null, (e: unknown) => e);
+  expect(error).toBeInstanceOf(HttpError);
+  expect((error as HttpError).status).toBe(404);
+};
+
+beforeAll(async () => {
+  fx = await createAnnotationFixture(db, `sa${Date.now()}`, { changes: 2 });
+});
+afterAll(async () => {
+  await db.study.deleteMany({ where: { slug: { startsWith: `${fx.slug}-new` } } });
+  await removeAnnotationFixture(db, fx);
+});
+
+describe("who leads a study", () => {
+  test("the owner, LEAD members and admins find it; another lead and annotators find nothing", async () => {
+    expect((await access.findLedStudy(asLead(fx), fx.slug))?.id).toBe(fx.studyId);
+    expect((await access.findLedStudy(anAdmin, fx.slug))?.id).toBe(fx.studyId);
+    expect(await access.findLedStudy(otherLead, fx.slug)).toBeNull();
+    expect(await access.findLedStudy({ id: fx.users.lead, role: "ANNOTATOR" }, fx.slug)).toBeNull();
+    await expect404(access.requireLedStudy(otherLead, fx.slug));
+    // an ANNOTATOR membership gives no lead access, a LEAD membership does
+    const member = { id: fx.users.ann3, role: "LEAD" as const };
+    await db.studyMember.create({ data: { studyId: fx.studyId, userId: fx.users.ann3, role: "ANNOTATOR" } });
+    expect(await access.findLedStudy(member, fx.slug)).toBeNull();
+    await db.studyMember.update({ where: { studyId_userId: { studyId: fx.studyId, userId: fx.users.ann3 } }, data: { role: "LEAD" } });
+    expect((await access.findLedStudy(member, fx.slug))?.id).toBe(fx.studyId);
+    await db.studyMember.delete({ where: { studyId_userId: { studyId: fx.studyId, userId: fx.users.ann3 } } });
+  });
+
+  test("lists, overviews and every assignment and consolidation call of another lead find nothing and change nothing", async () => {
+    expect((await overview.listStudiesWithCounts(otherLead)).map((s) => s.id)).not.toContain(fx.studyId);
+    expect((await overview.listStudiesWithCounts(asLead(fx))).map((s) => s.id)).toContain(fx.studyId);
+    expect(await overview.getStudyOverview(otherLead, fx.slug)).toBeNull();
+    const before = { study: await db.study.findUniqueOrThrow({ where: { id: fx.studyId } }), assignments: await db.assignment.count({ where: { studyId: fx.studyId } }) };
+    await expect404(admin.getAssignmentAdmin(otherLead, fx.slug));
+    await expect404(admin.updateAssignmentSettings(otherLead, { slug: fx.slug, annotatorsPerItem: 9, reliabilitySetSize: 0, assignmentSeed: 5 }));
+    await expect404(admin.generateAssignments(otherLead, fx.slug, [fx.users.ann1]));
+    await expect404(admin.listConsolidation(otherLead, fx.slug));
+    await expect404(admin.getConsolidationItem(otherLead, fx.slug, fx.changes[0].id));
+    await expect404(admin.saveConsolidation(otherLead, { slug: fx.slug, codeChangeId: fx.changes[0].id, decisions: [] }));
+    expect(await db.study.findUniqueOrThrow({ where: { id: fx.studyId } })).toEqual(before.study);
+    expect(await db.assignment.count({ where: { studyId: fx.studyId } })).toBe(before.assignments);
+  });
+});
+
+describe("annotators see their own assignments in studies they belong to", () => {
+  test("generation makes them members; removed from the study, their queue and workspace are gone", async () => {
+    await admin.generateAssignments(asLead(fx), fx.slug, [fx.users.ann1]);
+    expect(await db.studyMember.findUnique({ where: { studyId_userId: { studyId: fx.studyId, userId: fx.users.ann1 } } })).toMatchObject({ role: "ANNOTATOR" });
+    const [queue] = await listQueuesForAnnotator(fx.users.ann1);
+    const first = queue.entries[0].id;
+    expect((await annotations.getWorkspace(fx.users.ann1, first)).assignment.id).toBe(first);
+
+    await db.studyMember.delete({ where: { studyId_userId: { studyId: fx.studyId, userId: fx.users.ann1 } } });
+    expect(await listQueuesForAnnotator(fx.users.ann1)).toEqual([]);
+    await expect404(annotations.getWorkspace(fx.users.ann1, first));
+    await expect404(annotations.skipAssignment(fx.users.ann1, first, "not a member"));
+    expect((await db.assignment.findUniqueOrThrow({ where: { id: first } })).status).toBe("PENDING");
+  });
+});
+
+describe("web imports", () => {
+  const file = fileAt("docs/examples/code-changes.jsonl");
+
+  test("into another lead's study: 404 and nothing written; into a new slug: the importer owns the new study", async () => {
+    const changes = await db.codeChange.count();
+    await expect404(runImport({ study: fx.slug, format: "jsonl", files: [file], importer: otherLead, update: true }));
+    expect(await db.codeChange.count()).toBe(changes);
+
+    const owner = await db.user.findUniqueOrThrow({ where: { id: fx.users.lead } });
+    const summary = imported(await runImport({ study: `${fx.slug}-new`, format: "jsonl", files: [file], importer: { id: owner.id, role: "LEAD" }, createdById: owner.id }));
+    expect((await db.study.findUniqueOrThrow({ where: { id: summary.study.id } })).createdById).toBe(owner.id);
+    expect(await access.findLedStudy(otherLead, `${fx.slug}-new`)).toBeNull();
+  });
+});
