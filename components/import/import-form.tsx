@@ -190,6 +190,24 @@ function ImportResultView({ result }: { result: ImportResult }) {
           ))}
         </ul>
       )}
+      <NoteList title="Code changes told apart although they share an id" notes={summary.separatedChanges} testId="import-separated" />
+      <NoteList title="Claims matched by normalized text" notes={summary.claimNormalizations} testId="import-normalized" />
     </section>
+  );
+}
+
+function NoteList({ title, notes, testId }: { title: string; notes: readonly string[]; testId: string }) {
+  if (notes.length === 0) return null;
+  return (
+    <div className="mt-2" data-testid={testId}>
+      <h3 className="font-medium">
+        {title} ({notes.length})
+      </h3>
+      <ul className="list-disc pl-5">
+        {notes.map((note, i) => (
+          <li key={i}>{note}</li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -73,6 +73,8 @@ export interface PseudoReferenceInput {
    * only when the pseudo-reference does not exist yet.
    */
   restated: boolean;
+  /** The external id is derived from the text (CRScore sheets): a stored claim whose text matches up to normalization is the same claim. */
+  matchByText?: true;
   judgements: ClaimJudgementInput[];
   at: SourceLocation;
 }
@@ -100,6 +102,11 @@ export interface PullRequestInput {
 
 export interface CodeChangeInput {
   externalId: string;
+  /**
+   * CRScore sheets: the CodeReviewer record id and index the change was read from. The id
+   * alone does not identify a change; a study may hold it as `id` or `id@index` (crscore-sheet.ts).
+   */
+  codeReviewer?: { id: string; index: number };
   pullRequest: string | null;
   filePath: string | null;
   language: string;

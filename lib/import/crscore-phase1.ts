@@ -92,6 +92,7 @@ function pseudoReferencesOfBlock(sheet: Sheet, block: Block, columns: Columns, a
       addedBy: null,
       corrects: null,
       restated: false,
+      matchByText: true,
       judgements: judgement ? [judgement] : [],
       at,
     };
@@ -109,6 +110,7 @@ function pseudoReferencesOfBlock(sheet: Sheet, block: Block, columns: Columns, a
         addedBy: annotator,
         corrects: corrects ? claim.externalId : null,
         restated: false,
+      matchByText: true,
         judgements: [],
         at,
       },
@@ -126,6 +128,7 @@ function firstAnnotatedRow(sheet: Sheet, columns: Columns): SheetRow | undefined
 export const parseCrscorePhase1: Parser = (file, options: ParseOptions, errors): ParseResult => {
   const bundle = { taskTypes: ["CLAIM_VERIFICATION" as const], pullRequests: [], codeChanges: [] as CodeChangeInput[] };
   const warnings: string[] = [];
+  const separatedChanges: string[] = [];
   const sheet = readCsv(file, errors);
   const columns = sheet && findColumns(sheet, COLUMNS, errors);
   if (!sheet || !columns) return { bundle, warnings };
@@ -134,9 +137,9 @@ export const parseCrscorePhase1: Parser = (file, options: ParseOptions, errors):
   const annotated = annotator === null ? firstAnnotatedRow(sheet, columns) : undefined;
   if (annotated) missingAnnotatorError(sheet, annotated, "Correctness", errors);
   if (!hasContext(options.context)) warnings.push(`${file.name}: old_file and new_file were not loaded (no context folder given)`);
-  readBlocks(sheet, columns, errors).forEach((block, position) => {
+  readBlocks(sheet, columns, errors, separatedChanges).forEach((block, position) => {
     const change = codeChangeOfBlock(sheet, block, position, columns, options.context, errors);
     if (change) bundle.codeChanges.push({ ...change, pseudoReferences: pseudoReferencesOfBlock(sheet, block, columns, annotator, errors), reviews: [] });
   });
-  return { bundle, warnings };
+  return { bundle, warnings, separatedChanges };
 };

@@ -117,6 +117,7 @@ function claimsOfBlock(sheet: Sheet, block: Block, columns: Columns, annotator: 
       addedBy: null,
       corrects: null,
       restated: true,
+      matchByText: true,
       judgements: annotator !== null && necessary !== null ? [necessityJudgement(annotator, necessary, at)] : [],
       at,
     });
@@ -193,6 +194,7 @@ function reviewsOfBlock(sheet: Sheet, block: Block, columns: Columns, claims: Bl
 export const parseCrscorePhase2: Parser = (file, options: ParseOptions, errors): ParseResult => {
   const bundle = { taskTypes: ["REVIEW_RATING" as const], pullRequests: [], codeChanges: [] as CodeChangeInput[] };
   const warnings: string[] = [];
+  const separatedChanges: string[] = [];
   const sheet = readCsv(file, errors);
   const columns = sheet && findColumns(sheet, COLUMNS, errors);
   if (!sheet || !columns) return { bundle, warnings };
@@ -201,11 +203,11 @@ export const parseCrscorePhase2: Parser = (file, options: ParseOptions, errors):
   const annotated = annotator === null ? sheet.rows.find((row) => ANNOTATOR_COLUMNS.some((c) => cell(row, columns[c]).trim() !== "")) : undefined;
   if (annotated) missingAnnotatorError(sheet, annotated, "claims addressed", errors);
   if (!hasContext(options.context)) warnings.push(`${file.name}: old_file and new_file were not loaded (no context folder given)`);
-  readBlocks(sheet, columns, errors).forEach((block, position) => {
+  readBlocks(sheet, columns, errors, separatedChanges).forEach((block, position) => {
     const change = codeChangeOfBlock(sheet, block, position, columns, options.context, errors);
     const claims = claimsOfBlock(sheet, block, columns, annotator, errors);
     const reviews = reviewsOfBlock(sheet, block, columns, claims, annotator, options.likert, errors);
     if (change) bundle.codeChanges.push({ ...change, pseudoReferences: claims.references, reviews });
   });
-  return { bundle, warnings };
+  return { bundle, warnings, separatedChanges };
 };

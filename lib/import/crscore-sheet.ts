@@ -22,20 +22,31 @@ type ChangeColumns = Record<keyof typeof CHANGE_COLUMNS, number>;
 
 /** One code change: its first row and all its rows. */
 export interface Block {
+  /** CodeReviewer record id. */
   id: string;
   index: number;
+  /** The id, or `id@index` when the file uses the id for several changes. */
+  externalId: string;
   first: SheetRow;
   rows: SheetRow[];
+}
+
+/** External id of a change whose CodeReviewer id also names other changes (issue 11: JavaScript id 12872 is index 2830 and 7055). */
+export function separatedChangeId(id: string, index: number): string {
+  return `${id}@${index}`;
 }
 
 /**
  * Splits the rows into blocks. A block starts at a row with an id; the columns of the first
  * row must be blank on the other rows (a sorted or filtered sheet breaks the blocks, and
- * silently mixing changes would attach claims to the wrong diff).
+ * silently mixing changes would attach claims to the wrong diff). A change is identified by
+ * its id and index: CodeReviewer ids are not unique (the same id on two lines of its test
+ * file, with different diffs), so blocks with the same id and different indexes are different
+ * changes, imported as `id@index` with a warning.
  */
-export function readBlocks(sheet: Sheet, columns: ChangeColumns, errors: ErrorCollector): Block[] {
+export function readBlocks(sheet: Sheet, columns: ChangeColumns, errors: ErrorCollector, separated: string[]): Block[] {
   const blocks: Block[] = [];
-  const firstRowOfId = new Map<string, number>();
+  const firstRowOfChange = new Map<string, number>();
   for (const row of sheet.rows) {
     const at = rowLocation(sheet, row);
     const idCell = cell(row, columns.id).trim();
@@ -56,10 +67,20 @@ export function readBlocks(sheet: Sheet, columns: ChangeColumns, errors: ErrorCo
     if (id === null) errors.add(at, "id", `"${idCell}" is not a CodeReviewer record id (a non-negative integer)`);
     if (index === null) errors.add(at, "index", `"${cell(row, columns.index)}" is not a line number of the CodeReviewer test file (a non-negative integer)`);
     if (id === null || index === null) continue;
-    const earlier = firstRowOfId.get(id);
-    if (earlier !== undefined) errors.add(at, "id", `code change ${id} already starts on row ${earlier}; each change must be one block of consecutive rows`);
-    firstRowOfId.set(id, row.row);
-    blocks.push({ id, index: Number(index), first: row, rows: [row] });
+    const key = `${id}|${index}`;
+    const earlier = firstRowOfChange.get(key);
+    if (earlier !== undefined) errors.add(at, "id", `code change ${id} (index ${index}) already starts on row ${earlier}; each change must be one block of consecutive rows`);
+    firstRowOfChange.set(key, row.row);
+    blocks.push({ id, index: Number(index), externalId: id, first: row, rows: [row] });
+  }
+  const byId = new Map<string, Block[]>();
+  for (const block of blocks) byId.set(block.id, [...(byId.get(block.id) ?? []), block]);
+  for (const [id, same] of byId) {
+    const indexes = new Set(same.map((b) => b.index));
+    if (indexes.size < 2) continue;
+    for (const block of same) block.externalId = separatedChangeId(id, block.index);
+    const places = same.map((b) => `index ${b.index} on row ${b.first.row}`).join(", ");
+    separated.push(`${sheet.file}: CodeReviewer id ${id} names ${indexes.size} different code changes (${places}); imported as ${same.map((b) => b.externalId).join(", ")}`);
   }
   return blocks;
 }
@@ -105,7 +126,8 @@ export function codeChangeOfBlock(
     return null;
   }
   return {
-    externalId: block.id,
+    externalId: block.externalId,
+    codeReviewer: { id: block.id, index: block.index },
     pullRequest: null,
     filePath: null,
     language,

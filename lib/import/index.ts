@@ -62,6 +62,10 @@ export interface ImportSummary {
   annotators: string[];
   counts: ImportCounts;
   warnings: string[];
+  /** Code changes told apart although they share a CodeReviewer id, and where. */
+  separatedChanges: string[];
+  /** Claims matched to the study's claims by normalized text, with the normalizations relied on. */
+  claimNormalizations: string[];
   /** The ImportRun recording this import (null for a preview). */
   importRunId: string | null;
 }
@@ -81,17 +85,19 @@ function likertOf(study: Study | null): LikertScale {
 }
 
 /** Parses every file (nothing is written); errors of all files are collected together. */
-export async function parseImportFiles(request: ImportRequest, likert: LikertScale, errors: ErrorCollector): Promise<{ parsed: ParsedFile[]; warnings: string[] }> {
+export async function parseImportFiles(request: ImportRequest, likert: LikertScale, errors: ErrorCollector): Promise<{ parsed: ParsedFile[]; warnings: string[]; separatedChanges: string[] }> {
   const parsed: ParsedFile[] = [];
   const warnings: string[] = [];
+  const separatedChanges: string[] = [];
   for (const [i, file] of request.files.entries()) {
     if (errors.full) break;
     request.onProgress?.({ phase: "parse", file: file.name, done: i, total: request.files.length });
     const result = await PARSERS[request.format](file, { annotator: request.annotator, context: request.context, likert }, errors);
     parsed.push({ file: file.name, bundle: result.bundle });
     warnings.push(...result.warnings);
+    separatedChanges.push(...(result.separatedChanges ?? []));
   }
-  return { parsed, warnings };
+  return { parsed, warnings, separatedChanges };
 }
 
 function emptyCounts(): ImportCounts {
@@ -121,7 +127,7 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
   if (request.files.length === 0) return requestError("files", "no files to import");
   if (request.importer) await requireImportTarget(request.importer, slug.data, client);
   const errors = new ErrorCollector();
-  const { parsed, warnings } = await parseImportFiles(request, likertOf(await findStudyBySlug(slug.data, client)), errors);
+  const { parsed, warnings, separatedChanges } = await parseImportFiles(request, likertOf(await findStudyBySlug(slug.data, client)), errors);
   if (!errors.empty) return { status: "refused", errors: errors.errors, totalErrors: errors.total, warnings };
 
   const taskTypes = [...new Set(parsed.flatMap((p) => p.bundle.taskTypes))];
@@ -134,11 +140,14 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
         const counts = emptyCounts();
         const annotators = new Set<string>();
         const conflicts = new ErrorCollector();
+        const claimNormalizations: string[] = [];
         for (const { file, bundle } of parsed) {
           const onProgress = request.onProgress && ((p: { done: number; total: number }) => request.onProgress?.({ phase: "write", file, ...p }));
           const result = await writeBundle(tx, bundle, { studyId: found.study.id, update: request.update ?? false, onProgress });
           result.plan.conflicts.forEach((c) => conflicts.add(c, c.field, c.message));
           addCounts(counts, result.plan);
+          separatedChanges.push(...result.plan.separatedChanges);
+          claimNormalizations.push(...result.plan.claimNormalizations);
           result.annotators.forEach((a) => annotators.add(a));
         }
         if (!conflicts.empty) throw new Rollback({ status: "refused", errors: conflicts.errors, totalErrors: conflicts.total, warnings });
@@ -149,6 +158,8 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
           annotators: [...annotators],
           counts,
           warnings,
+          separatedChanges,
+          claimNormalizations,
           importRunId: null,
         };
         if (dryRun) throw new Rollback({ status: "preview", summary });

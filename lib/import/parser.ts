@@ -26,6 +26,8 @@ export interface ParseResult {
   bundle: StudyBundle;
   /** Things worth telling the lead that do not refuse the import. */
   warnings: string[];
+  /** Code changes told apart although they share an id (CRScore sheets). */
+  separatedChanges?: string[];
 }
 
 /** A pure function from one file's bytes to a bundle, reporting problems to `errors`. */

@@ -12,13 +12,15 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "@/lib/db/client";
-import type { ClaimJudgement, CommentFilterLabel, ReferenceGrade } from "@/lib/generated/prisma/client";
+import type { ClaimJudgement, CodeChange, CommentFilterLabel, PseudoReference, ReferenceGrade } from "@/lib/generated/prisma/client";
 import type { AnnotationKind } from "@/lib/generated/prisma/enums";
 import { userIdOf, type ResolvedAnnotators } from "./annotators";
 import type { CandidateReviewInput, ClaimJudgementInput, CodeChangeInput, CommentFilterInput, JsonObject, PseudoReferenceInput, PullRequestInput, ReferenceGradeInput, ReviewRatingInput, StudyBundle } from "./bundle";
 import type { ImportError, SourceLocation } from "./errors";
+import { separatedChangeId } from "./crscore-sheet";
+import { formatImportError } from "./errors";
 import { childKey, type Snapshot, type StoredRating } from "./snapshot";
-import { sameText } from "./text";
+import { claimMatchKey, claimNormalizations, sameText } from "./text";
 
 export const TABLES = ["pullRequests", "codeChanges", "pseudoReferences", "reviews", "claimJudgements", "reviewRatings", "referenceGrades", "commentFilters"] as const;
 export type Table = (typeof TABLES)[number];
@@ -55,6 +57,10 @@ export interface Plan {
   relinkedRatings: string[];
   counts: Record<Table, TableCounts>;
   conflicts: ImportError[];
+  /** Code changes told apart although they share a CodeReviewer id (issue 11). */
+  separatedChanges: string[];
+  /** Claims matched to stored ones by normalized text, with the normalizations relied on. */
+  claimNormalizations: string[];
 }
 
 export interface PlanOptions {
@@ -210,6 +216,8 @@ class Planner {
     relinkedRatings: [],
     counts: Object.fromEntries(TABLES.map((t) => [t, { created: 0, updated: 0, unchanged: 0 }])) as Record<Table, TableCounts>,
     conflicts: [],
+    separatedChanges: [],
+    claimNormalizations: [],
   };
   private readonly pullRequestIds = new Map<string, string>();
 
@@ -265,8 +273,30 @@ class Planner {
     return id;
   }
 
+  /**
+   * The stored change a CRScore change is: the one under its id or id@index with the same
+   * index. A change stored under the plain id with another index is a different change: this
+   * one is then imported as id@index (reported).
+   */
+  private storedChange(change: CodeChangeInput): { stored: CodeChange | undefined; externalId: string } {
+    const plain = this.snapshot.codeChanges.get(change.externalId);
+    const source = change.codeReviewer;
+    if (!source) return { stored: plain, externalId: change.externalId };
+    const indexOf = (c: CodeChange) => ((c.metadata ?? {}) as { index?: unknown }).index;
+    const separated = separatedChangeId(source.id, source.index);
+    const candidates = [change.externalId, source.id, separated].map((key) => this.snapshot.codeChanges.get(key)).filter((c) => c !== undefined);
+    const same = candidates.find((c) => indexOf(c) === source.index) ?? (plain && indexOf(plain) === undefined ? plain : undefined);
+    if (same) return { stored: same, externalId: same.externalId };
+    if (plain === undefined) return { stored: undefined, externalId: change.externalId };
+    this.plan.separatedChanges.push(
+      `${formatImportError({ ...change.at, message: "" }).replace(/: $/, "")}: code change ${source.id} of the study has index ${String(indexOf(plain))}, this one index ${source.index}: imported as ${separated}`,
+    );
+    return { stored: undefined, externalId: separated };
+  }
+
   codeChange(change: CodeChangeInput): void {
-    const stored = this.snapshot.codeChanges.get(change.externalId);
+    const { stored, externalId } = this.storedChange(change);
+    change = { ...change, externalId };
     const id = stored?.id ?? randomUUID();
     const fields: Fields = {
       pullRequestId: this.pullRequestId(change.pullRequest),
@@ -293,13 +323,30 @@ class Planner {
     if (outcome.action === "created") this.plan.creates.codeChanges.push({ id, studyId: this.options.studyId, externalId: change.externalId, ...columns(outcome.fields), updatedAt: this.options.now });
     else if (outcome.action === "updated") this.update("codeChanges", id, columns(outcome.fields));
 
-    const referenceIds = new Map(change.pseudoReferences.map((r) => [r.externalId, this.snapshot.pseudoReferences.get(childKey(id, r.externalId))?.id ?? randomUUID()]));
-    for (const reference of change.pseudoReferences) this.pseudoReference(reference, id, referenceIds, `code change ${change.externalId}`);
+    const storedReferences = new Map(change.pseudoReferences.map((r) => [r.externalId, this.storedReference(id, r)]));
+    const referenceIds = new Map(change.pseudoReferences.map((r) => [r.externalId, storedReferences.get(r.externalId)?.id ?? randomUUID()]));
+    for (const reference of change.pseudoReferences) this.pseudoReference(reference, storedReferences.get(reference.externalId), id, referenceIds, `code change ${change.externalId}`);
     for (const review of change.reviews) this.review(review, id, referenceIds, `code change ${change.externalId}`);
   }
 
-  private pseudoReference(reference: PseudoReferenceInput, codeChangeId: string, ids: Map<string, string>, parent: string): void {
-    const stored = this.snapshot.pseudoReferences.get(childKey(codeChangeId, reference.externalId));
+  /**
+   * The stored pseudo-reference: by external id, else a claim of the same change whose text is
+   * the same up to whitespace, list numbering and trailing punctuation (reported).
+   */
+  private storedReference(codeChangeId: string, reference: PseudoReferenceInput): PseudoReference | undefined {
+    const exact = this.snapshot.pseudoReferences.get(childKey(codeChangeId, reference.externalId));
+    if (exact || !reference.matchByText) return exact;
+    const similar = this.snapshot.pseudoReferencesByText.get(childKey(codeChangeId, claimMatchKey(reference.text)));
+    const normalizations = similar && claimNormalizations(similar.text, reference.text);
+    if (!similar || !normalizations || (similar.kind === "SMELL") !== (reference.kind === "SMELL")) return undefined;
+    const place = formatImportError({ ...reference.at, message: "" }).replace(/: $/, "");
+    this.plan.claimNormalizations.push(`${place}: claim ${JSON.stringify(reference.text)} is the study's claim ${JSON.stringify(similar.text)} (${normalizations.join(", ")} ignored)`);
+    return similar;
+  }
+
+  private pseudoReference(input: PseudoReferenceInput, stored: PseudoReference | undefined, codeChangeId: string, ids: Map<string, string>, parent: string): void {
+    // A claim matched by normalized text keeps the stored text and key.
+    const reference = stored && stored.externalId !== input.externalId ? { ...input, text: stored.text } : input;
     const id = ids.get(reference.externalId) as string;
     const addedById = reference.addedBy && userIdOf(this.options.annotators, reference.addedBy);
     const owned: Fields = { text: reference.text, kind: reference.kind, source: reference.source, position: reference.position, addedById, correctsId: reference.corrects && ids.get(reference.corrects) };

@@ -6,6 +6,8 @@
 import type { Prisma } from "@/lib/db/client";
 import type { ClaimJudgement, CodeChange, CommentFilterLabel, CandidateReview, PseudoReference, PullRequest, ReferenceGrade, ReviewClaimLink, ReviewRating } from "@/lib/generated/prisma/client";
 import type { StudyBundle } from "./bundle";
+import { separatedChangeId } from "./crscore-sheet";
+import { claimMatchKey } from "./text";
 
 /** Rows per `IN (...)` query. */
 const CHUNK = 5000;
@@ -17,6 +19,8 @@ export interface Snapshot {
   codeChanges: Map<string, CodeChange>;
   /** By childKey(codeChangeId, externalId). */
   pseudoReferences: Map<string, PseudoReference>;
+  /** By childKey(codeChangeId, claimMatchKey(text)): claims matched by normalized text. */
+  pseudoReferencesByText: Map<string, PseudoReference>;
   reviews: Map<string, CandidateReview>;
   /** External id of every stored pseudo-reference, by id. */
   pseudoReferenceExternalId: Map<string, string>;
@@ -40,7 +44,9 @@ async function inChunks<T>(values: readonly string[], query: (chunk: string[]) =
 
 export async function loadSnapshot(tx: Prisma.TransactionClient, studyId: string, bundle: StudyBundle, annotatorIds: readonly string[]): Promise<Snapshot> {
   const pullRequests = await inChunks(bundle.pullRequests.map((p) => p.externalId), (externalId) => tx.pullRequest.findMany({ where: { studyId, externalId: { in: externalId } } }));
-  const codeChanges = await inChunks(bundle.codeChanges.map((c) => c.externalId), (externalId) => tx.codeChange.findMany({ where: { studyId, externalId: { in: externalId } } }));
+  // A CRScore change may be stored under its CodeReviewer id or as id@index (crscore-sheet.ts).
+  const changeKeys = bundle.codeChanges.flatMap((c) => (c.codeReviewer ? [c.externalId, c.codeReviewer.id, separatedChangeId(c.codeReviewer.id, c.codeReviewer.index)] : [c.externalId]));
+  const codeChanges = await inChunks([...new Set(changeKeys)], (externalId) => tx.codeChange.findMany({ where: { studyId, externalId: { in: externalId } } }));
   const changeIds = codeChanges.map((c) => c.id);
   const pseudoReferences = await inChunks(changeIds, (ids) => tx.pseudoReference.findMany({ where: { codeChangeId: { in: ids } } }));
   const reviews = await inChunks(changeIds, (ids) => tx.candidateReview.findMany({ where: { codeChangeId: { in: ids } } }));
@@ -60,6 +66,7 @@ export async function loadSnapshot(tx: Prisma.TransactionClient, studyId: string
     codeChanges: new Map(codeChanges.map((c) => [c.externalId, c])),
     pseudoReferences: new Map(pseudoReferences.map((r) => [childKey(r.codeChangeId, r.externalId), r])),
     reviews: new Map(reviews.map((r) => [childKey(r.codeChangeId, r.externalId), r])),
+    pseudoReferencesByText: new Map(pseudoReferences.map((r) => [childKey(r.codeChangeId, claimMatchKey(r.text)), r])),
     pseudoReferenceExternalId: new Map(pseudoReferences.map((r) => [r.id, r.externalId])),
     claimJudgements: new Map(claimJudgements.map((j) => [childKey(j.annotatorId, j.pseudoReferenceId), j])),
     reviewRatings: new Map(reviewRatings.map((r) => [childKey(r.annotatorId, r.candidateReviewId), r])),

@@ -80,3 +80,31 @@ export function integerId(cell: string): string | null {
   const match = /^\s*(\d+)(?:\.0*)?\s*$/.exec(cell);
   return match ? match[1].replace(/^0+(?=\d)/, "") : null;
 }
+
+/** Ways two claim texts may differ and still be the same claim (issue 11: "3." in a template, "3" in a sheet). */
+export type ClaimNormalization = "whitespace" | "list numbering" | "trailing punctuation";
+
+const LIST_NUMBERING = /^(?:\(?\d+[.)]|[-*•])\s+/;
+const TRAILING_PUNCTUATION = /\s*[.,;:!]+$/;
+
+/** The form under which claims of one code change are matched: whitespace, list numbering and trailing punctuation ignored. */
+export function claimMatchKey(text: string): string {
+  return normalizeWhitespace(text).replace(LIST_NUMBERING, "").replace(TRAILING_PUNCTUATION, "");
+}
+
+/** The normalizations that make `a` and `b` the same claim, in the order applied (empty when equal; null when they differ anyway). */
+export function claimNormalizations(a: string, b: string): ClaimNormalization[] | null {
+  const steps: [ClaimNormalization, (text: string) => string][] = [
+    ["whitespace", normalizeWhitespace],
+    ["list numbering", (text) => text.replace(LIST_NUMBERING, "")],
+    ["trailing punctuation", (text) => text.replace(TRAILING_PUNCTUATION, "")],
+  ];
+  const applied: ClaimNormalization[] = [];
+  for (const [name, step] of steps) {
+    if (a === b) return applied;
+    const [na, nb] = [step(a), step(b)];
+    if (na !== a || nb !== b) applied.push(name);
+    [a, b] = [na, nb];
+  }
+  return a === b ? applied : null;
+}

@@ -1,0 +1,64 @@
+/**
+ * Real study data as it is (issue 11), with small files written here modelled on the released
+ * sheets: a CodeReviewer id used for two changes, claims written differently in two sheets.
+ */
+import { afterAll, describe, expect, inject, test } from "vitest";
+import { createClient } from "@/lib/db/client";
+import { csvLine } from "@/lib/export/csv";
+import { runImport, type ImportFormat } from "@/lib/import";
+import { imported } from "./import-fixtures";
+
+const PHASE1_HEADER = ["id", "index", "diff", "claim", "Correctness\n0 - incorrect\n1 - correct\n-1 - unverifiable\n-2 - incomplete", "based on diff", "additional claims", "old_file", "new_file"];
+const csv = (header: string[], rows: string[][]) => Buffer.from([header, ...rows].map(csvLine).join(""));
+
+describe("real study data", () => {
+  const client = createClient(inject("databaseUrl"));
+  afterAll(() => client.$disconnect());
+  const load = (study: string, format: ImportFormat, name: string, content: Buffer, extra: { update?: boolean } = {}) => runImport({ study, format, files: [{ name, content }], ...extra }, client);
+
+  test("a CodeReviewer id with two indexes is two code changes, and the summary says so", async () => {
+    const rows = [
+      ["12872", "2830", "@@ -1 +1 @@\n-a\n+b", "a becomes b.", "1", "", "", "test2830_old.js", "test2830_new.js"],
+      ["", "", "", "b is new.", "0", "", "", "", ""],
+      ["12872", "7055", "@@ -4 +4 @@\n-x()\n+y()", "x() is renamed to y().", "1", "", "", "test7055_old.js", "test7055_new.js"],
+    ];
+    const summary = imported(await load("js-ids", "crscore-phase1", "js_claim_acc_annot_ada.csv", csv(PHASE1_HEADER, rows)));
+    expect(summary.counts.codeChanges.created).toBe(2);
+    expect(summary.separatedChanges).toEqual([expect.stringMatching(/CodeReviewer id 12872 names 2 different code changes \(index 2830 on row 2, index 7055 on row 4\); imported as 12872@2830, 12872@7055/)]);
+    const changes = await client.codeChange.findMany({ where: { study: { slug: "js-ids" } }, orderBy: { position: "asc" }, select: { externalId: true, language: true, metadata: true, _count: { select: { pseudoReferences: true } } } });
+    expect(changes).toEqual([
+      { externalId: "12872@2830", language: "javascript", metadata: { index: 2830 }, _count: { pseudoReferences: 2 } },
+      { externalId: "12872@7055", language: "javascript", metadata: { index: 7055 }, _count: { pseudoReferences: 1 } },
+    ]);
+    // Re-importing changes nothing.
+    const again = imported(await load("js-ids", "crscore-phase1", "js_claim_acc_annot_ada.csv", csv(PHASE1_HEADER, rows)));
+    expect(again.counts.codeChanges).toEqual({ created: 0, updated: 0, unchanged: 2 });
+  });
+
+  test("a study holding the id for one change separates a file's change with another index", async () => {
+    const first = [["300", "1", "@@ -1 +1 @@\n-a\n+b", "a becomes b.", "", "", "", "t1_old.py", "t1_new.py"]];
+    const other = [["300", "2", "@@ -9 +9 @@\n-c\n+d", "c becomes d.", "", "", "", "t2_old.py", "t2_new.py"]];
+    imported(await load("py-ids", "crscore-phase1", "py_claim_acc_annot.csv", csv(PHASE1_HEADER, first)));
+    const summary = imported(await load("py-ids", "crscore-phase1", "py_claim_acc_annot.csv", csv(PHASE1_HEADER, other)));
+    expect(summary.counts.codeChanges.created).toBe(1);
+    expect(summary.separatedChanges).toEqual([expect.stringMatching(/code change 300 of the study has index 1, this one index 2: imported as 300@2/)]);
+    expect((await client.codeChange.findMany({ where: { study: { slug: "py-ids" } }, orderBy: { externalId: "asc" } })).map((c) => c.externalId)).toEqual(["300", "300@2"]);
+  });
+
+  test('a claim written "3." in the template and "3" in a sheet is one claim, and the normalization is reported', async () => {
+    const template = [["400", "5", "@@ -1 +1 @@\n-v = 2\n+v = 3", "v is set to 3.", "", "", "", "t5_old.py", "t5_new.py"], ["", "", "", "1. v is an int.", "", "", "", "", ""]];
+    const sheet = [["400", "5", "@@ -1 +1 @@\n-v = 2\n+v = 3", "v is set to 3", "1", "", "", "t5_old.py", "t5_new.py"], ["", "", "", "v  is an int.", "0", "", "", "", ""]];
+    imported(await load("claims-3", "crscore-phase1", "py_claim_acc_annot.csv", csv(PHASE1_HEADER, template)));
+    const summary = imported(await load("claims-3", "crscore-phase1", "py_claim_acc_annot_ada.csv", csv(PHASE1_HEADER, sheet)));
+    expect(summary.counts.pseudoReferences).toEqual({ created: 0, updated: 0, unchanged: 2 });
+    expect(summary.claimNormalizations).toEqual([
+      expect.stringMatching(/row 2 \(line \d+\): claim "v is set to 3" is the study's claim "v is set to 3\." \(trailing punctuation ignored\)/),
+      expect.stringMatching(/row 3 \(line \d+\): claim "v {2}is an int\." is the study's claim "1\. v is an int\." \(whitespace, list numbering ignored\)/),
+    ]);
+    const claims = await client.pseudoReference.findMany({ where: { codeChange: { study: { slug: "claims-3" } } }, orderBy: { position: "asc" }, select: { text: true, judgements: { select: { code: true } } } });
+    expect(claims).toEqual([
+      { text: "v is set to 3.", judgements: [{ code: "CORRECT" }] },
+      { text: "1. v is an int.", judgements: [{ code: "INCORRECT" }] },
+    ]);
+  });
+});
