@@ -2,7 +2,8 @@
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { RatingValue } from "@/lib/agreement";
 import { gatherTaskRatings, type StudyForAnalysis, type StudyItem } from "./gather";
-import { type Question, reviewQuestionTask } from "./questions";
+import { reviewQuestionTask } from "@/lib/tasks";
+import type { Question } from "./questions";
 
 /** Ratings as numbers: numeric scales as they are, labels by their position (high-quality: 0 no, 1 yes). */
 export function numericValue(question: Question, value: RatingValue): number {

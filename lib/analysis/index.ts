@@ -6,7 +6,8 @@ export { coefficientDefinitions, meanPairwiseCohen, resampledMeanPairwiseCohen, 
 export { correlationSet, type CorrelationSet, type CorrelationStat } from "./correlations";
 export { findStudy, gatherTaskRatings, type StudyForAnalysis, type StudyItem, type TaskRatings } from "./gather";
 export { humanScores, numericValue, reviewQuestionKeys, type HumanScores } from "./human-scores";
-export { CLAIM_CODE_SCALE, taskQuestions, type Question } from "./questions";
+export { CLAIM_CODE_SCALE, type Question } from "./questions";
+export { taskQuestions } from "@/lib/tasks";
 export { quantileMap } from "./quantile-map";
 export { affordableResamples, bootstrapSettings, DEFAULT_BOOTSTRAP, itemBootstrapCi, itemBootstrapCis, resampleItems, type BootstrapSettings, type Interval, type ItemStatistic } from "./resample";
 export { groupByLevel, humanLevel, ksMatrix, summarizeLevel, type LevelSummary } from "./score-levels";

@@ -9,6 +9,7 @@ import { authOptions } from "@/lib/auth/options";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { db } from "@/lib/db/client";
 import type { Role } from "@/lib/generated/prisma/client";
+import { HttpError } from "./http-error";
 
 export const LEAD_ROLES: readonly Role[] = ["LEAD", "ADMIN"];
 
@@ -28,14 +29,7 @@ export async function requirePageUser(roles?: readonly Role[]): Promise<SessionU
   return user;
 }
 
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { HttpError };
 
 /** For route handlers and server actions: throws HttpError 401 / 403. */
 export async function requireApiUser(roles?: readonly Role[]): Promise<SessionUser> {

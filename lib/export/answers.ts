@@ -5,8 +5,8 @@
  * values are text (claim codes as the CRScore sheets write them: 1, 0, -1, -2, 2).
  */
 import type { TaskType } from "@/lib/generated/prisma/enums";
-import { numberOfClaimCode } from "@/lib/import/claim-codes";
-import { orderedScores } from "./scores";
+import { TASK_LIST } from "@/lib/tasks";
+import type { ExportedValues } from "@/lib/tasks/types";
 import type { ExportedChange } from "./study-rows";
 
 export interface Answer {
@@ -27,12 +27,9 @@ export interface Answer {
 }
 
 type ItemFields = Pick<Answer, "task" | "codeChange" | "item" | "itemKind" | "system">;
-type Annotation = { annotator: { id: string; name: string }; createdAt: Date; updatedAt: Date; timeSpentMs: number };
-
-const flag = (value: boolean) => (value ? "1" : "0");
 
 /** Answers of one annotation: its questions whose value is present. */
-function answersOf(item: ItemFields, annotation: Annotation, questions: [string, string | null][]): Answer[] {
+function answersOf(item: ItemFields, { annotation, values }: ExportedValues): Answer[] {
   const shared = {
     ...item,
     annotatorId: annotation.annotator.id,
@@ -41,37 +38,26 @@ function answersOf(item: ItemFields, annotation: Annotation, questions: [string,
     updatedAt: annotation.updatedAt.toISOString(),
     timeSpentMs: annotation.timeSpentMs,
   };
-  return questions.filter((q): q is [string, string] => q[1] !== null).map(([question, value]) => ({ ...shared, question, value }));
+  return values.filter((q): q is [string, string] => q[1] !== null).map(([question, value]) => ({ ...shared, question, value }));
 }
 
-const nonEmpty = (text: string) => (text === "" ? null : text);
-
-/** Every answer of one code change, in item order; Likert questions in the study's dimension order. */
+/** Every answer of one code change, in item order (each task's export columns, lib/tasks); Likert questions in the study's dimension order. */
 export function changeAnswers(change: ExportedChange, dimensions: readonly string[]): Answer[] {
   const answers: Answer[] = [];
   const codeChange = change.externalId;
   for (const reference of change.pseudoReferences) {
-    const item: ItemFields = { task: "CLAIM_VERIFICATION", codeChange, item: reference.externalId, itemKind: "pseudoReference", system: null };
-    for (const j of reference.judgements) {
-      answers.push(
-        ...answersOf(item, j, [
-          ["code", j.code === null ? null : String(numberOfClaimCode(j.code))],
-          ["necessary", j.necessary === null ? null : flag(j.necessary)],
-          ["errorType", j.errorType],
-          ["note", nonEmpty(j.note)],
-        ]),
-      );
+    for (const task of TASK_LIST) {
+      if (task.export.of !== "pseudoReference") continue;
+      const item: ItemFields = { task: task.task, codeChange, item: reference.externalId, itemKind: "pseudoReference", system: null };
+      for (const values of task.export.values(reference, dimensions)) answers.push(...answersOf(item, values));
     }
   }
   for (const review of change.reviews) {
-    const item = (task: TaskType): ItemFields => ({ task, codeChange, item: review.externalId, itemKind: "review", system: review.system });
-    for (const r of review.ratings) {
-      const links = (partial: boolean) => r.links.filter((l) => l.partial === partial).map((l) => l.pseudoReference.externalId).sort().join(";");
-      const scores = orderedScores(r.scores, dimensions).map(([dimension, score]): [string, string] => [dimension, String(score)]);
-      answers.push(...answersOf(item("REVIEW_RATING"), r, [...scores, ["addresses", links(false)], ["partiallyAddresses", links(true)], ["comment", nonEmpty(r.comment)]]));
+    for (const task of TASK_LIST) {
+      if (task.export.of !== "review") continue;
+      const item: ItemFields = { task: task.task, codeChange, item: review.externalId, itemKind: "review", system: review.system };
+      for (const values of task.export.values(review, dimensions)) answers.push(...answersOf(item, values));
     }
-    for (const g of review.referenceGrades) answers.push(...answersOf(item("REFERENCE_GRADING"), g, [["grade", String(g.grade)], ["comment", nonEmpty(g.comment)]]));
-    for (const f of review.commentFilters) answers.push(...answersOf(item("COMMENT_FILTERING"), f, [["highQuality", flag(f.highQuality)], ["justification", nonEmpty(f.justification)]]));
   }
   return answers;
 }

@@ -1,0 +1,132 @@
+/**
+ * Claim verification, CRScore stage 1 (§4.2, codebook Table 8): an accuracy code per claim,
+ * whether the claim is necessary, an error type, a note; annotators may add missing claims or
+ * correct ones (pseudo-references of kind ANNOTATOR_ADDED).
+ */
+import { HttpError } from "@/lib/auth/http-error";
+import type { ClaimCode, ClaimErrorType } from "@/lib/generated/prisma/client";
+import { addedClaimValue, claimJudgementValue, NEW_CLAIM_PREFIX, type AddedClaimValue, type ClaimJudgementValue, type SaveRequest } from "@/lib/annotation/values";
+import { numberOfClaimCode } from "@/lib/import/claim-codes";
+import { changeSelect, collect, indexItems } from "@/lib/analysis/collect";
+import { CLAIM_CODE_SCALE } from "@/lib/analysis/questions";
+import { flag, nonEmpty } from "./reviews";
+import type { SaveContext, SaveTarget, TaskDescriptor } from "./types";
+
+export const referenceSelect = { id: true, kind: true, text: true, source: true, position: true, addedById: true, correctsId: true, version: true } as const;
+
+export const claimValue = (j: { code: ClaimCode | null; necessary: boolean | null; errorType: ClaimErrorType | null; note: string }): ClaimJudgementValue => ({
+  code: j.code,
+  necessary: j.necessary,
+  errorType: j.errorType,
+  note: j.note,
+});
+
+async function judgementTarget({ tx, annotatorId, codeChangeId }: SaveContext, targetId: string): Promise<SaveTarget<unknown>> {
+  const ref = await tx.pseudoReference.findFirst({ where: { id: targetId, codeChangeId, kind: { in: ["CLAIM", "IMPLICATION"] } }, select: { id: true } });
+  if (!ref) throw new HttpError(404, "No such claim in this item.");
+  const row = await tx.claimJudgement.findUnique({ where: { annotatorId_pseudoReferenceId: { annotatorId, pseudoReferenceId: ref.id } } });
+  return {
+    current: row && { id: row.id, version: row.version, value: claimValue(row) },
+    create: async (value) => (await tx.claimJudgement.create({ data: { annotatorId, pseudoReferenceId: ref.id, ...(value as ClaimJudgementValue) } })).id,
+    update: async (id, base, value) => (await tx.claimJudgement.updateMany({ where: { id, annotatorId, version: base }, data: { ...(value as ClaimJudgementValue), version: { increment: 1 } } })).count === 1,
+  };
+}
+
+async function addedClaimTarget({ tx, annotatorId, codeChangeId }: SaveContext, targetId: string, value: AddedClaimValue): Promise<SaveTarget<unknown>> {
+  if (value.correctsId) {
+    const corrected = await tx.pseudoReference.findFirst({ where: { id: value.correctsId, codeChangeId, kind: { in: ["CLAIM", "IMPLICATION"] } }, select: { id: true } });
+    if (!corrected) throw new HttpError(400, "The corrected claim is not a claim of this item.");
+  }
+  const creating = targetId.startsWith(NEW_CLAIM_PREFIX);
+  // The client key is scoped by the annotator, so one annotator can never reach another's claim through it.
+  const externalId = creating ? `added:${annotatorId}:${targetId.slice(NEW_CLAIM_PREFIX.length)}` : null;
+  const row = await tx.pseudoReference.findFirst({
+    where: creating ? { codeChangeId, externalId: externalId! } : { id: targetId, codeChangeId },
+    select: { id: true, kind: true, addedById: true, text: true, correctsId: true, version: true },
+  });
+  if (row && (row.kind !== "ANNOTATOR_ADDED" || row.addedById !== annotatorId)) throw new HttpError(404, "No such claim of yours in this item.");
+  if (!row && !creating) throw new HttpError(404, "No such claim of yours in this item.");
+  return {
+    current: row && { id: row.id, version: row.version, value: { text: row.text, correctsId: row.correctsId } },
+    create: async (v) => {
+      const { text, correctsId } = v as AddedClaimValue;
+      const last = await tx.pseudoReference.aggregate({ where: { codeChangeId }, _max: { position: true } });
+      const created = await tx.pseudoReference.create({
+        data: { codeChangeId, externalId: externalId!, text, kind: "ANNOTATOR_ADDED", source: "annotator", position: (last._max.position ?? 0) + 1, addedById: annotatorId, correctsId },
+      });
+      return created.id;
+    },
+    update: async (id, base, v) => {
+      const { text, correctsId } = v as AddedClaimValue;
+      return (await tx.pseudoReference.updateMany({ where: { id, addedById: annotatorId, version: base }, data: { text, correctsId, version: { increment: 1 } } })).count === 1;
+    },
+    remove: async (id, base) => {
+      if (await tx.consolidationDecision.findUnique({ where: { pseudoReferenceId: id } })) throw new HttpError(409, "A lead has already consolidated this claim; it can no longer be removed.");
+      return (await tx.pseudoReference.deleteMany({ where: { id, addedById: annotatorId, version: base } })).count === 1;
+    },
+  };
+}
+
+export const claimVerification: TaskDescriptor = {
+  task: "CLAIM_VERIFICATION",
+  name: "claim verification",
+  values: { claim: { schema: claimJudgementValue, history: "CLAIM_JUDGEMENT" }, added: { schema: addedClaimValue, history: "PSEUDO_REFERENCE" } },
+  timeKey: "claim",
+  itemKind: "pseudoReference",
+  questions: () => [{ task: "CLAIM_VERIFICATION", key: "code", label: "Claim accuracy code", level: "nominal", scale: CLAIM_CODE_SCALE, weights: "unweighted" }],
+
+  async readWorkspace({ client, userId, codeChangeId }) {
+    const [references, judgements] = await Promise.all([
+      client.pseudoReference.findMany({ where: { codeChangeId, OR: [{ kind: { not: "ANNOTATOR_ADDED" } }, { addedById: userId }] }, orderBy: [{ position: "asc" }, { id: "asc" }], select: referenceSelect }),
+      client.claimJudgement.findMany({ where: { annotatorId: userId, pseudoReference: { codeChangeId } } }),
+    ]);
+    return {
+      claims: {
+        references: references.filter((r) => r.kind === "CLAIM" || r.kind === "IMPLICATION").map((r) => ({ id: r.id, kind: r.kind as "CLAIM" | "IMPLICATION", text: r.text, source: r.source })),
+        smells: references.filter((r) => r.kind === "SMELL").map((r) => ({ id: r.id, text: r.text, source: r.source })),
+        judgements: Object.fromEntries(judgements.map((j) => [j.pseudoReferenceId, { id: j.id, version: j.version, value: claimValue(j) }])),
+        added: references.filter((r) => r.kind === "ANNOTATOR_ADDED").map((r) => ({ id: r.id, version: r.version, value: { text: r.text, correctsId: r.correctsId } })),
+      },
+    };
+  },
+
+  saveTarget(ctx, request: SaveRequest) {
+    return request.kind === "added" ? addedClaimTarget(ctx, request.targetId, request.value) : judgementTarget(ctx, request.targetId);
+  },
+
+  async missing(client, userId, { codeChangeId }) {
+    const claims = await client.pseudoReference.findMany({ where: { codeChangeId, kind: { in: ["CLAIM", "IMPLICATION"] } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true } });
+    const judged = await client.claimJudgement.findMany({ where: { annotatorId: userId, pseudoReferenceId: { in: claims.map((c) => c.id) } }, select: { pseudoReferenceId: true, code: true, necessary: true } });
+    const done = new Set(judged.filter((j) => j.code !== null || j.necessary === false).map((j) => j.pseudoReferenceId));
+    const missing = claims.map((c, i) => (done.has(c.id) ? null : i + 1)).filter((n): n is number => n !== null);
+    return missing.length ? [`claim${missing.length > 1 ? "s" : ""} ${missing.join(", ")} without a code`] : [];
+  },
+
+  async addTime(tx, userId, id, codeChangeId, ms) {
+    await tx.claimJudgement.updateMany({ where: { annotatorId: userId, pseudoReferenceId: id, pseudoReference: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
+  },
+
+  async ratings(studyId, questions, client) {
+    const inStudy = { codeChange: { studyId } };
+    const [judgements, claims] = await Promise.all([
+      client.claimJudgement.findMany({ where: { pseudoReference: inStudy }, select: { annotatorId: true, pseudoReferenceId: true, code: true } }),
+      client.pseudoReference.findMany({ where: { ...inStudy, judgements: { some: {} } }, select: { id: true, position: true, codeChange: changeSelect } }),
+    ]);
+    return { items: indexItems(claims), questions: [collect(questions[0], judgements, (j) => j.pseudoReferenceId, (j) => j.annotatorId, (j) => j.code)] };
+  },
+
+  export: {
+    of: "pseudoReference",
+    values: (reference) =>
+      reference.judgements.map((j) => ({
+        annotation: j,
+        values: [
+          // claim codes as the CRScore sheets write them: 1, 0, -1, -2, 2
+          ["code", j.code === null ? null : String(numberOfClaimCode(j.code))],
+          ["necessary", j.necessary === null ? null : flag(j.necessary)],
+          ["errorType", j.errorType],
+          ["note", nonEmpty(j.note)],
+        ],
+      })),
+  },
+};

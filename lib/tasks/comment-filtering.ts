@@ -1,0 +1,59 @@
+/** Comment filtering, c-CRAB: whether each review comment is high quality (actionable and verifiable), with a justification. */
+import { commentFilterValue, type CommentFilterValue } from "@/lib/annotation/values";
+import { collect, indexItems, reviewItemSelect } from "@/lib/analysis/collect";
+import { HIGH_QUALITY } from "@/lib/analysis/questions";
+import { anonymise, flag, itemReviews, nonEmpty, reviewOfItem } from "./reviews";
+import type { TaskDescriptor } from "./types";
+
+export const commentFiltering: TaskDescriptor = {
+  task: "COMMENT_FILTERING",
+  name: "comment filtering",
+  values: { filter: { schema: commentFilterValue, history: "COMMENT_FILTER" } },
+  timeKey: "filter",
+  itemKind: "review",
+  questions: () => [{ task: "COMMENT_FILTERING", key: "high-quality", label: "Actionable and verifiable comment", level: "nominal", scale: [HIGH_QUALITY.no, HIGH_QUALITY.yes], weights: "unweighted" }],
+
+  async readWorkspace({ client, userId, codeChangeId, study, reviewSeed }) {
+    const [all, labels] = await Promise.all([itemReviews(client, codeChangeId), client.commentFilterLabel.findMany({ where: { annotatorId: userId, candidateReview: { codeChangeId } } })]);
+    return {
+      filtering: {
+        reviews: anonymise(all, reviewSeed, study.hideSystemNames),
+        labels: Object.fromEntries(labels.map((l) => [l.candidateReviewId, { id: l.id, version: l.version, value: { highQuality: l.highQuality, justification: l.justification } }])),
+      },
+    };
+  },
+
+  async saveTarget({ tx, annotatorId, codeChangeId }, request) {
+    const review = await reviewOfItem(tx, request.targetId, codeChangeId);
+    const row = await tx.commentFilterLabel.findUnique({ where: { annotatorId_candidateReviewId: { annotatorId, candidateReviewId: review.id } } });
+    return {
+      current: row && { id: row.id, version: row.version, value: { highQuality: row.highQuality, justification: row.justification } },
+      create: async (value) => (await tx.commentFilterLabel.create({ data: { annotatorId, candidateReviewId: review.id, ...(value as CommentFilterValue) } })).id,
+      update: async (id, base, value) => (await tx.commentFilterLabel.updateMany({ where: { id, annotatorId, version: base }, data: { ...(value as CommentFilterValue), version: { increment: 1 } } })).count === 1,
+    };
+  },
+
+  async missing(client, userId, { codeChangeId }) {
+    const reviews = await client.candidateReview.count({ where: { codeChangeId } });
+    const labelled = await client.commentFilterLabel.count({ where: { annotatorId: userId, candidateReview: { codeChangeId } } });
+    return labelled < reviews ? [`${reviews - labelled} of ${reviews} comments without a label`] : [];
+  },
+
+  async addTime(tx, userId, id, codeChangeId, ms) {
+    await tx.commentFilterLabel.updateMany({ where: { annotatorId: userId, candidateReviewId: id, candidateReview: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
+  },
+
+  async ratings(studyId, questions, client) {
+    const inStudy = { codeChange: { studyId } };
+    const [rows, reviews] = await Promise.all([
+      client.commentFilterLabel.findMany({ where: { candidateReview: inStudy }, select: { annotatorId: true, candidateReviewId: true, highQuality: true } }),
+      client.candidateReview.findMany({ where: { ...inStudy, commentFilters: { some: {} } }, select: reviewItemSelect }),
+    ]);
+    return { items: indexItems(reviews), questions: [collect(questions[0], rows, (r) => r.candidateReviewId, (r) => r.annotatorId, (r) => (r.highQuality ? HIGH_QUALITY.yes : HIGH_QUALITY.no))] };
+  },
+
+  export: {
+    of: "review",
+    values: (review) => review.commentFilters.map((f) => ({ annotation: f, values: [["highQuality", flag(f.highQuality)], ["justification", nonEmpty(f.justification)]] })),
+  },
+};

@@ -1,0 +1,64 @@
+/** Reference grading, GradedReviews §4.3: a 1-5 grade of each generated review against the human reference review, with a comment. */
+import { referenceGradeValue, type ReferenceGradeValue } from "@/lib/annotation/values";
+import { collect, indexItems, reviewItemSelect } from "@/lib/analysis/collect";
+import { anonymise, itemReviews, nonEmpty, reviewOfItem } from "./reviews";
+import type { TaskDescriptor } from "./types";
+
+export const referenceGrading: TaskDescriptor = {
+  task: "REFERENCE_GRADING",
+  name: "reference grading",
+  values: { grade: { schema: referenceGradeValue, history: "REFERENCE_GRADE" } },
+  timeKey: "grade",
+  itemKind: "review",
+  questions: () => [{ task: "REFERENCE_GRADING", key: "grade", label: "Grade against the reference (1-5)", level: "ordinal", scale: [1, 2, 3, 4, 5], weights: "quadratic" }],
+
+  async readWorkspace({ client, userId, codeChangeId, study, reviewSeed }) {
+    const [all, grades] = await Promise.all([itemReviews(client, codeChangeId), client.referenceGrade.findMany({ where: { annotatorId: userId, candidateReview: { codeChangeId } } })]);
+    const reference = all.find((r) => r.isReference) ?? null;
+    return {
+      grading: {
+        reference: reference && { id: reference.id, text: reference.text },
+        reviews: anonymise(
+          all.filter((r) => !r.isReference),
+          reviewSeed,
+          study.hideSystemNames,
+        ),
+        grades: Object.fromEntries(grades.map((g) => [g.candidateReviewId, { id: g.id, version: g.version, value: { grade: g.grade, comment: g.comment } }])),
+      },
+    };
+  },
+
+  async saveTarget({ tx, annotatorId, codeChangeId }, request) {
+    const review = await reviewOfItem(tx, request.targetId, codeChangeId, true);
+    const row = await tx.referenceGrade.findUnique({ where: { annotatorId_candidateReviewId: { annotatorId, candidateReviewId: review.id } } });
+    return {
+      current: row && { id: row.id, version: row.version, value: { grade: row.grade, comment: row.comment } },
+      create: async (value) => (await tx.referenceGrade.create({ data: { annotatorId, candidateReviewId: review.id, ...(value as ReferenceGradeValue) } })).id,
+      update: async (id, base, value) => (await tx.referenceGrade.updateMany({ where: { id, annotatorId, version: base }, data: { ...(value as ReferenceGradeValue), version: { increment: 1 } } })).count === 1,
+    };
+  },
+
+  async missing(client, userId, { codeChangeId }) {
+    const reviews = await client.candidateReview.count({ where: { codeChangeId, isReference: false } });
+    const graded = await client.referenceGrade.count({ where: { annotatorId: userId, candidateReview: { codeChangeId, isReference: false } } });
+    return graded < reviews ? [`${reviews - graded} of ${reviews} reviews without a grade`] : [];
+  },
+
+  async addTime(tx, userId, id, codeChangeId, ms) {
+    await tx.referenceGrade.updateMany({ where: { annotatorId: userId, candidateReviewId: id, candidateReview: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
+  },
+
+  async ratings(studyId, questions, client) {
+    const inStudy = { codeChange: { studyId } };
+    const [rows, reviews] = await Promise.all([
+      client.referenceGrade.findMany({ where: { candidateReview: inStudy }, select: { annotatorId: true, candidateReviewId: true, grade: true } }),
+      client.candidateReview.findMany({ where: { ...inStudy, referenceGrades: { some: {} } }, select: reviewItemSelect }),
+    ]);
+    return { items: indexItems(reviews), questions: [collect(questions[0], rows, (r) => r.candidateReviewId, (r) => r.annotatorId, (r) => r.grade)] };
+  },
+
+  export: {
+    of: "review",
+    values: (review) => review.referenceGrades.map((g) => ({ annotation: g, values: [["grade", String(g.grade)], ["comment", nonEmpty(g.comment)]] })),
+  },
+};

@@ -1,0 +1,138 @@
+/**
+ * Review rating, CRScore stage 2 (§4.2, Table 7): Likert scores per study dimension for each
+ * candidate review, the stage-2 pseudo-references each review addresses (fully or partly), a
+ * comment.
+ */
+import { HttpError } from "@/lib/auth/http-error";
+import type { Prisma } from "@/lib/db/client";
+import { stage2FromConsolidation, stage2FromOwnJudgements, type ReferenceInput, type Stage2Reference } from "@/lib/annotation/stage2";
+import { reviewRatingValue, type ReviewRatingValue, type SaveRequest } from "@/lib/annotation/values";
+import { collect, indexItems, reviewItemSelect } from "@/lib/analysis/collect";
+import { orderedScores } from "@/lib/export/scores";
+import { referenceSelect } from "./claim-verification";
+import { anonymise, itemReviews, nonEmpty, reviewOfItem } from "./reviews";
+import type { Db, TaskDescriptor, Tx } from "./types";
+
+const range = (min: number, max: number) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
+
+/** The pseudo-references of stage 2 for one annotator and item (consolidated, or their own stage 1). */
+export async function stage2ReferencesFor(client: Tx | Db, userId: string, codeChangeId: string): Promise<{ source: "consolidated" | "own"; references: Stage2Reference[] }> {
+  const change = await client.codeChange.findUniqueOrThrow({ where: { id: codeChangeId }, select: { consolidatedAt: true } });
+  const references: ReferenceInput[] = await client.pseudoReference.findMany({ where: { codeChangeId }, select: referenceSelect });
+  if (change.consolidatedAt) {
+    const decisions = await client.consolidationDecision.findMany({ where: { codeChangeId }, select: { pseudoReferenceId: true, action: true, replacementText: true } });
+    return { source: "consolidated", references: stage2FromConsolidation(references, new Map(decisions.map((d) => [d.pseudoReferenceId, d]))) };
+  }
+  const judgements = await client.claimJudgement.findMany({ where: { annotatorId: userId, pseudoReference: { codeChangeId } }, select: { pseudoReferenceId: true, code: true, necessary: true } });
+  return { source: "own", references: stage2FromOwnJudgements(references, new Map(judgements.map((j) => [j.pseudoReferenceId, j])), userId) };
+}
+
+export const ratingValue = (r: { scores: Prisma.JsonValue; comment: string; links: { pseudoReferenceId: string; partial: boolean }[] }): ReviewRatingValue => ({
+  scores: (r.scores && typeof r.scores === "object" && !Array.isArray(r.scores) ? r.scores : {}) as Record<string, number>,
+  links: r.links.map((l) => ({ pseudoReferenceId: l.pseudoReferenceId, partial: l.partial })).sort((a, b) => (a.pseudoReferenceId < b.pseudoReferenceId ? -1 : 1)),
+  comment: r.comment,
+});
+
+/** A stored Likert score, or null when the dimension is not rated. */
+export function scoreOf(scores: unknown, key: string): number | null {
+  const v = scores !== null && typeof scores === "object" ? (scores as Record<string, unknown>)[key] : undefined;
+  return typeof v === "number" ? v : null;
+}
+
+export const reviewRating: TaskDescriptor = {
+  task: "REVIEW_RATING",
+  name: "review rating",
+  values: { rating: { schema: reviewRatingValue, history: "REVIEW_RATING" } },
+  timeKey: "rating",
+  itemKind: "review",
+  questions: (study) =>
+    study.likertDimensions.map((key) => ({
+      task: "REVIEW_RATING",
+      key,
+      label: `${key[0].toUpperCase()}${key.slice(1)} (Likert ${study.likertMin}-${study.likertMax})`,
+      level: "ordinal",
+      scale: range(study.likertMin, study.likertMax),
+      weights: "quadratic",
+    })),
+
+  async readWorkspace({ client, userId, codeChangeId, study, reviewSeed }) {
+    const [stage2, all, ratings] = await Promise.all([
+      stage2ReferencesFor(client, userId, codeChangeId),
+      itemReviews(client, codeChangeId),
+      client.reviewRating.findMany({ where: { annotatorId: userId, candidateReview: { codeChangeId } }, include: { links: true } }),
+    ]);
+    return {
+      rating: {
+        stage2Source: stage2.source,
+        references: stage2.references,
+        reviews: anonymise(all, reviewSeed, study.hideSystemNames),
+        ratings: Object.fromEntries(ratings.map((r) => [r.candidateReviewId, { id: r.id, version: r.version, value: ratingValue(r) }])),
+      },
+    };
+  },
+
+  async saveTarget({ tx, annotatorId, codeChangeId, studyId }, request: SaveRequest) {
+    if (request.kind !== "rating") throw new Error(`review rating saves ratings, not ${request.kind}`);
+    const review = await reviewOfItem(tx, request.targetId, codeChangeId);
+    const study = await tx.study.findUniqueOrThrow({ where: { id: studyId }, select: { likertDimensions: true, likertMin: true, likertMax: true } });
+    for (const [dimension, score] of Object.entries(request.value.scores)) {
+      if (!study.likertDimensions.includes(dimension)) throw new HttpError(400, `"${dimension}" is not a dimension of this study.`);
+      if (score < study.likertMin || score > study.likertMax) throw new HttpError(400, `${dimension} must be between ${study.likertMin} and ${study.likertMax}.`);
+    }
+    const allowed = new Set((await stage2ReferencesFor(tx, annotatorId, codeChangeId)).references.map((r) => r.id));
+    const stale = request.value.links.filter((l) => !allowed.has(l.pseudoReferenceId));
+    if (stale.length > 0) throw new HttpError(400, `Pseudo-reference ${stale[0].pseudoReferenceId} is not in this item's stage-2 set.`);
+    const row = await tx.reviewRating.findUnique({ where: { annotatorId_candidateReviewId: { annotatorId, candidateReviewId: review.id } }, include: { links: true } });
+    const writeLinks = async (ratingId: string, value: ReviewRatingValue) => {
+      await tx.reviewClaimLink.deleteMany({ where: { ratingId } });
+      if (value.links.length > 0) await tx.reviewClaimLink.createMany({ data: value.links.map((l) => ({ ratingId, pseudoReferenceId: l.pseudoReferenceId, partial: l.partial })) });
+    };
+    return {
+      current: row && { id: row.id, version: row.version, value: ratingValue(row) },
+      create: async (v) => {
+        const value = v as ReviewRatingValue;
+        const created = await tx.reviewRating.create({ data: { annotatorId, candidateReviewId: review.id, scores: value.scores, comment: value.comment } });
+        await writeLinks(created.id, value);
+        return created.id;
+      },
+      update: async (id, base, v) => {
+        const value = v as ReviewRatingValue;
+        const { count } = await tx.reviewRating.updateMany({ where: { id, annotatorId, version: base }, data: { scores: value.scores, comment: value.comment, version: { increment: 1 } } });
+        if (count !== 1) return false;
+        await writeLinks(id, value);
+        return true;
+      },
+    };
+  },
+
+  async missing(client, userId, { codeChangeId, studyId }) {
+    const study = await client.study.findUniqueOrThrow({ where: { id: studyId }, select: { likertDimensions: true } });
+    const reviews = await client.candidateReview.findMany({ where: { codeChangeId }, select: { id: true } });
+    const ratings = await client.reviewRating.findMany({ where: { annotatorId: userId, candidateReviewId: { in: reviews.map((r) => r.id) } }, select: { scores: true } });
+    const complete = ratings.filter((r) => study.likertDimensions.every((d) => scoreOf(r.scores, d) !== null)).length;
+    return complete < reviews.length ? [`${reviews.length - complete} of ${reviews.length} reviews without all ${study.likertDimensions.length} scores`] : [];
+  },
+
+  async addTime(tx, userId, id, codeChangeId, ms) {
+    await tx.reviewRating.updateMany({ where: { annotatorId: userId, candidateReviewId: id, candidateReview: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
+  },
+
+  async ratings(studyId, questions, client) {
+    const inStudy = { codeChange: { studyId } };
+    const [rows, reviews] = await Promise.all([
+      client.reviewRating.findMany({ where: { candidateReview: inStudy }, select: { annotatorId: true, candidateReviewId: true, scores: true } }),
+      client.candidateReview.findMany({ where: { ...inStudy, ratings: { some: {} } }, select: reviewItemSelect }),
+    ]);
+    return { items: indexItems(reviews), questions: questions.map((q) => collect(q, rows, (r) => r.candidateReviewId, (r) => r.annotatorId, (r) => scoreOf(r.scores, q.key))) };
+  },
+
+  export: {
+    of: "review",
+    values: (review, dimensions) =>
+      review.ratings.map((r) => {
+        const links = (partial: boolean) => r.links.filter((l) => l.partial === partial).map((l) => l.pseudoReference.externalId).sort().join(";");
+        const scores = orderedScores(r.scores, dimensions).map(([dimension, score]): [string, string] => [dimension, String(score)]);
+        return { annotation: r, values: [...scores, ["addresses", links(false)], ["partiallyAddresses", links(true)], ["comment", nonEmpty(r.comment)]] };
+      }),
+  },
+};

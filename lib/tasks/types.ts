@@ -1,0 +1,129 @@
+/**
+ * What each annotation task type is (issue 12): one descriptor per task type holds its value
+ * schemas, how its annotations are stored and read, when an item is complete, the questions it
+ * feeds to agreement and adjudication, and its export columns. The workspace, saves, agreement,
+ * adjudication and exports go through the descriptors, so they are written once for all tasks.
+ */
+import type { ZodType } from "zod";
+import type { Prisma, PrismaClient } from "@/lib/db/client";
+import type { AnnotationKind, AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
+import type { Stage2Reference } from "@/lib/annotation/stage2";
+import type { Stored } from "@/lib/annotation/versioning";
+import type { AddedClaimValue, ClaimJudgementValue, CommentFilterValue, ReferenceGradeValue, ReviewRatingValue, SaveRequest } from "@/lib/annotation/values";
+import type { QuestionRatings, StudyItem } from "@/lib/analysis/collect";
+import type { Question, StudyScales } from "@/lib/analysis/questions";
+import type { ExportedPseudoReference, ExportedReview } from "@/lib/export/study-rows";
+import type { DiffSource } from "@/components/diff-view/model";
+
+export type Tx = Prisma.TransactionClient;
+export type Db = PrismaClient;
+
+export interface Versioned<V> {
+  id: string;
+  version: number;
+  value: V;
+}
+
+export interface WorkspaceReview {
+  id: string;
+  /** "Review A", ... in the annotator's own shuffled order. */
+  label: string;
+  text: string;
+  /** Present only when the study shows system names. */
+  system?: string;
+  isReference?: boolean;
+}
+
+/** The part of the workspace each task shows. */
+export interface TaskWorkspace {
+  claims?: {
+    references: { id: string; kind: "CLAIM" | "IMPLICATION"; text: string; source: string }[];
+    smells: { id: string; text: string; source: string }[];
+    judgements: Record<string, Versioned<ClaimJudgementValue>>;
+    added: Versioned<AddedClaimValue>[];
+  };
+  rating?: { stage2Source: "consolidated" | "own"; references: Stage2Reference[]; reviews: WorkspaceReview[]; ratings: Record<string, Versioned<ReviewRatingValue>> };
+  grading?: { reference: { id: string; text: string } | null; reviews: WorkspaceReview[]; grades: Record<string, Versioned<ReferenceGradeValue>> };
+  filtering?: { reviews: WorkspaceReview[]; labels: Record<string, Versioned<CommentFilterValue>> };
+}
+
+export interface WorkspaceData extends TaskWorkspace {
+  assignment: { id: string; taskType: TaskType; status: AssignmentStatus; skipReason: string | null; timeSpentMs: number; position: number; inReliabilitySet: boolean };
+  study: { slug: string; name: string; guidelines: string; likertDimensions: string[]; likertMin: number; likertMax: number; hideSystemNames: boolean };
+  item: { id: string; externalId: string; language: string; filePath: string; pullRequest: { externalId: string; title: string; repository: string; description: string } | null; consolidated: boolean };
+  sources: DiffSource[];
+  queue: { index: number; total: number; done: number; previousId: string | null; nextId: string | null; nextOpenId: string | null };
+  /** Stage 2 before the item's stage 1 is finished (or consolidated). */
+  blockedBy: { assignmentId: string; message: string } | null;
+}
+
+export interface WorkspaceContext {
+  client: Db | Tx;
+  userId: string;
+  codeChangeId: string;
+  study: StudyScales & { hideSystemNames: boolean };
+  /** Seed of the annotator's own order of the item's reviews. */
+  reviewSeed: number;
+}
+
+/** Where one save writes: the stored annotation and how to create, update or remove it. */
+export interface SaveTarget<V> {
+  /** The stored annotation, or null when there is none yet. */
+  current: (Stored<V> & { id: string }) | null;
+  create(value: V): Promise<string>;
+  /** Writes the value if the stored version is still `baseVersion`; false when it is not. */
+  update(id: string, baseVersion: number, value: V): Promise<boolean>;
+  remove?(id: string, baseVersion: number): Promise<boolean>;
+}
+
+export interface SaveContext {
+  tx: Tx;
+  annotatorId: string;
+  codeChangeId: string;
+  studyId: string;
+}
+
+export type SaveKind = SaveRequest["kind"];
+
+/** An annotation as exports see it. */
+export interface ExportedAnnotation {
+  annotator: { id: string; name: string };
+  createdAt: Date;
+  updatedAt: Date;
+  timeSpentMs: number;
+}
+
+/** One annotation's export columns: (question, value as text or null when absent). */
+export interface ExportedValues {
+  annotation: ExportedAnnotation;
+  values: [string, string | null][];
+}
+
+export type TaskExport =
+  | { of: "pseudoReference"; values(reference: ExportedPseudoReference, dimensions: readonly string[]): ExportedValues[] }
+  | { of: "review"; values(review: ExportedReview, dimensions: readonly string[]): ExportedValues[] };
+
+export interface TaskDescriptor {
+  task: TaskType;
+  /** Plain name, e.g. "claim verification". */
+  name: string;
+  /** The kinds of value the workspace saves for this task: their schema and history kind. */
+  values: Partial<Record<SaveKind, { schema: ZodType; history: AnnotationKind }>>;
+  /** Prefix of the per-annotation keys of time reports ("claim:<id>"). */
+  timeKey: string;
+  /** What the annotated item is: a claim (pseudo-reference) or a candidate review. */
+  itemKind: "pseudoReference" | "review";
+  /** The questions agreement, adjudication and consensus are computed on. */
+  questions(study: StudyScales): Question[];
+  /** The task's part of the workspace for one annotator and item. */
+  readWorkspace(ctx: WorkspaceContext): Promise<TaskWorkspace>;
+  /** Where a save of one of this task's kinds writes (refuses ids outside the item with 404). */
+  saveTarget(ctx: SaveContext, request: SaveRequest): Promise<SaveTarget<unknown>>;
+  /** What is still missing before the annotator can submit the item; empty when complete. */
+  missing(client: Db | Tx, userId: string, assignment: { codeChangeId: string; studyId: string }): Promise<string[]>;
+  /** Adds active time to the annotator's own annotation of one item of the change. */
+  addTime(tx: Tx, userId: string, itemId: string, codeChangeId: string, ms: number): Promise<void>;
+  /** Every rating of the study per question, with the rated items. */
+  ratings(studyId: string, questions: Question[], client: Db): Promise<{ items: Map<string, StudyItem>; questions: QuestionRatings[] }>;
+  export: TaskExport;
+}
