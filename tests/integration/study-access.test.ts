@@ -12,6 +12,7 @@ const overview = await import("@/lib/data/study-overview");
 const annotations = await import("@/lib/data/annotations");
 const { listQueuesForAnnotator } = await import("@/lib/data/assignments");
 const { runImport } = await import("@/lib/import");
+const members = await import("@/lib/data/study-members");
 
 let fx: AnnotationFixture;
 // Session users as the data layer takes them; the ids need no account for reads.
@@ -91,5 +92,32 @@ describe("web imports", () => {
     const summary = imported(await runImport({ study: `${fx.slug}-new`, format: "jsonl", files: [file], importer: { id: owner.id, role: "LEAD" }, createdById: owner.id }));
     expect((await db.study.findUniqueOrThrow({ where: { id: summary.study.id } })).createdById).toBe(owner.id);
     expect(await access.findLedStudy(otherLead, `${fx.slug}-new`)).toBeNull();
+  });
+});
+
+describe("the members page", () => {
+  test("a lead adds and removes members; annotator accounts cannot lead; the owner cannot be removed; another lead finds nothing", async () => {
+    const lead2 = await db.user.create({ data: { email: `lead2-${fx.slug}@test.local`, name: "Second lead", role: "LEAD" } });
+    try {
+      const ann2 = await db.user.findUniqueOrThrow({ where: { id: fx.users.ann2 } });
+      const asLead2 = { id: lead2.id, role: "LEAD" as const };
+      await expect404(members.addStudyMember(asLead2, { slug: fx.slug, email: lead2.email, role: "LEAD" }));
+      await expect404(members.listStudyMembers(asLead2, fx.slug));
+      await expect(members.addStudyMember(asLead(fx), { slug: fx.slug, email: ann2.email, role: "LEAD" })).rejects.toThrow(/cannot lead/);
+      await expect(members.addStudyMember(asLead(fx), { slug: fx.slug, email: "nobody@test.local", role: "ANNOTATOR" })).rejects.toThrow(/No account/);
+
+      await members.addStudyMember(asLead(fx), { slug: fx.slug, email: lead2.email, role: "LEAD" });
+      expect((await access.findLedStudy(asLead2, fx.slug))?.id).toBe(fx.studyId);
+      const list = await members.listStudyMembers(asLead2, fx.slug);
+      expect(list.members[0]).toMatchObject({ userId: fx.users.lead, owner: true, role: "LEAD" });
+      expect(list.members.find((m) => m.userId === lead2.id)).toMatchObject({ role: "LEAD", owner: false });
+
+      await expect(members.removeStudyMember(asLead2, { slug: fx.slug, userId: fx.users.lead })).rejects.toThrow(/owner/);
+      await members.removeStudyMember(asLead(fx), { slug: fx.slug, userId: lead2.id });
+      expect(await access.findLedStudy(asLead2, fx.slug)).toBeNull();
+      await expect404(members.removeStudyMember(asLead(fx), { slug: fx.slug, userId: lead2.id }));
+    } finally {
+      await db.user.delete({ where: { id: lead2.id } });
+    }
   });
 });

@@ -38,6 +38,9 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
           <Link href={`/studies/${study.slug}/metrics`} className="text-blue-700 hover:underline">
             Metric runs
           </Link>
+          <Link href={`/studies/${study.slug}/members`} className="text-blue-700 hover:underline">
+            Members
+          </Link>
         </nav>
         <ExportLinks slug={study.slug} />
       </div>

@@ -1,0 +1,64 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { AddMemberForm, RemoveMemberButton } from "@/components/member-forms";
+import { HttpError, LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { listStudyMembers } from "@/lib/data/study-members";
+import { addMember, removeMember } from "./actions";
+
+export const dynamic = "force-dynamic";
+
+/** Who belongs to the study: its leads see and change it, its annotators label their own assignments. */
+export default async function StudyMembersPage({ params }: { params: Promise<{ slug: string }> }) {
+  const user = await requirePageUser(LEAD_ROLES);
+  const { slug } = await params;
+  let list;
+  try {
+    list = await listStudyMembers(user, slug);
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 404) notFound();
+    throw error;
+  }
+  const { study, members } = list;
+  return (
+    <div className="space-y-6">
+      <div>
+        <Link href={`/studies/${study.slug}`} className="text-sm text-blue-700 hover:underline">
+          ← {study.name}
+        </Link>
+        <h1 className="text-2xl font-semibold">Members</h1>
+        <p className="text-sm text-slate-600">
+          The study&apos;s leads see and change it (settings, imports, exports, assignments, reports); its annotators see only their own assignments. Generating or reassigning assignments adds annotators. The owner
+          cannot be removed. Removing someone keeps their assignments and annotations.
+        </p>
+      </div>
+      <AddMemberForm slug={study.slug} add={addMember} />
+      <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
+        <thead className="bg-slate-100 text-slate-600">
+          <tr>
+            <th className="px-3 py-2">Member</th>
+            <th>Role in the study</th>
+            <th>Account</th>
+            <th className="text-right">Assignments</th>
+            <th className="px-3" />
+          </tr>
+        </thead>
+        <tbody>
+          {members.map((m) => (
+            <tr key={m.userId} className="border-t border-slate-100" data-testid="member-row">
+              <td className="px-3 py-2">
+                {m.name} <span className="text-slate-500">{m.email}</span>
+              </td>
+              <td>{m.owner ? "owner" : m.role.toLowerCase()}</td>
+              <td>
+                {m.accountRole.toLowerCase()}
+                {!m.active && <span className="ml-2 rounded bg-amber-100 px-1 text-xs text-amber-800">inactive</span>}
+              </td>
+              <td className="text-right tabular-nums">{m.assignments}</td>
+              <td className="px-3 text-right">{!m.owner && <RemoveMemberButton slug={study.slug} userId={m.userId} label={`Remove ${m.name || m.email}`} remove={removeMember} />}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

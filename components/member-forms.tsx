@@ -1,0 +1,77 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import type { ActionResult } from "@/lib/actions/safe-action";
+
+type Action = (input: unknown) => Promise<ActionResult<unknown>>;
+
+function useRun() {
+  const router = useRouter();
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [pending, start] = useTransition();
+  const run = (fn: Action, input: unknown, ok: string, after?: () => void) =>
+    start(async () => {
+      const result = await fn(input);
+      setMessage(result.ok ? { ok: true, text: ok } : { ok: false, text: result.error });
+      if (result.ok) {
+        after?.();
+        router.refresh();
+      }
+    });
+  return { message, pending, run };
+}
+
+function Message({ message }: { message: { ok: boolean; text: string } | null }) {
+  if (!message) return null;
+  return (
+    <p role={message.ok ? "status" : "alert"} className={`text-sm ${message.ok ? "text-emerald-700" : "whitespace-pre-line text-red-700"}`}>
+      {message.text}
+    </p>
+  );
+}
+
+/** Adds an existing account to the study as a lead or an annotator. */
+export function AddMemberForm({ slug, add }: { slug: string; add: Action }) {
+  const { message, pending, run } = useRun();
+  return (
+    <form
+      aria-label="Add member"
+      className="flex flex-wrap items-end gap-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const form = e.currentTarget;
+        const data = new FormData(form);
+        run(add, { slug, email: data.get("email"), role: data.get("role") }, "Member added.", () => form.reset());
+      }}
+    >
+      <label className="text-sm">
+        Email
+        <input name="email" type="email" required className="ml-1 rounded border border-slate-300 px-2 py-1" />
+      </label>
+      <label className="text-sm">
+        Role in the study
+        <select name="role" defaultValue="ANNOTATOR" className="ml-1 rounded border border-slate-300 px-2 py-1">
+          <option value="ANNOTATOR">annotator</option>
+          <option value="LEAD">lead</option>
+        </select>
+      </label>
+      <button type="submit" disabled={pending} className="rounded bg-slate-900 px-3 py-1 text-sm text-white disabled:opacity-50">
+        Add
+      </button>
+      <Message message={message} />
+    </form>
+  );
+}
+
+export function RemoveMemberButton({ slug, userId, label, remove }: { slug: string; userId: string; label: string; remove: Action }) {
+  const { message, pending, run } = useRun();
+  return (
+    <span className="inline-flex items-center gap-2">
+      <button type="button" aria-label={label} disabled={pending} onClick={() => run(remove, { slug, userId }, "Removed.")} className="rounded border border-slate-300 px-2 py-0.5 text-sm disabled:opacity-50">
+        Remove
+      </button>
+      <Message message={message} />
+    </span>
+  );
+}
