@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { CliError, parseArgs } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { resolveDatabase } from "@/lib/db/resolve";
-import { errorMessage } from "@/lib/validation/format";
+import { toAppError } from "@/lib/errors";
 
 async function loadCommands(): Promise<Map<string, Command>> {
   const dir = path.join(import.meta.dirname, "cli");
@@ -39,7 +39,8 @@ async function main(): Promise<number> {
     await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(result, null, 2)}\n`, () => resolve()));
     return 0;
   } catch (error) {
-    process.stderr.write(`Error: ${errorMessage(error)}\n`);
+    // The operator's own terminal is the server log: the full message, whatever the code.
+    process.stderr.write(`Error: ${toAppError(error).message}\n`);
     if (error instanceof CliError) process.stderr.write(`Usage: npm run cli -- ${command.usage}\n`);
     return 1;
   } finally {

@@ -1,14 +1,15 @@
 /**
  * One wrapper for every server action: checks the role, validates input with zod and turns
- * failures into a result the form can show ({ ok: false, error }) instead of a crash.
+ * failures into a result the form can show ({ ok: false, error, code }) instead of a crash;
+ * server errors are logged and shown as a generic message (lib/errors).
  */
 import type { z } from "zod";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { requireApiUser } from "@/lib/auth/session";
 import type { Role } from "@/lib/generated/prisma/client";
-import { errorMessage } from "@/lib/validation/format";
+import { type ErrorCode, publicError } from "@/lib/errors";
 
-export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string };
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; code: ErrorCode };
 
 export function action<S extends z.ZodType, T>(
   roles: readonly Role[] | undefined,
@@ -20,7 +21,8 @@ export function action<S extends z.ZodType, T>(
       const user = await requireApiUser(roles);
       return { ok: true, data: await body(schema.parse(input), user) };
     } catch (error) {
-      return { ok: false, error: errorMessage(error) };
+      const app = publicError(error);
+      return { ok: false, error: app.userMessage, code: app.code };
     }
   };
 }

@@ -13,6 +13,7 @@ import { coefficientDefinitions, type CoefficientKey } from "./coefficients";
 import { findStudy, gatherTaskRatings, type QuestionRatings, raterNames, type StudyItem } from "./gather";
 import type { Question } from "./questions";
 import { type BootstrapSettings, bootstrapSettings, type Interval, itemBootstrapCis, resampleItems } from "./resample";
+import { AppError } from "@/lib/errors";
 
 export interface AgreementOptions {
   /** One task only; default every task of the study. */
@@ -194,7 +195,7 @@ export async function agreementReport(studyId: string, options: AgreementOptions
     reliabilitySetSize: options.reliabilitySetSize ?? 100,
     disagreements: options.disagreements ?? 20,
   };
-  if (options.task && !study.taskTypes.includes(options.task)) throw new Error(`study ${study.slug} has no task ${options.task}; its tasks: ${study.taskTypes.join(", ")}`);
+  if (options.task && !study.taskTypes.includes(options.task)) throw new AppError("INVALID_INPUT", { message: `study ${study.slug} has no task ${options.task}; its tasks: ${study.taskTypes.join(", ")}` });
   const tasks: TaskAgreement[] = [];
   for (const task of options.task ? [options.task] : study.taskTypes) {
     const data = await gatherTaskRatings(study, task, client);

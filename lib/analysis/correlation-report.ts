@@ -21,6 +21,7 @@ import { quantileMap } from "./quantile-map";
 import { type BootstrapSettings, bootstrapSettings } from "./resample";
 import { groupByLevel, type KsCell, ksMatrix, type LevelSummary, summarizeLevel } from "./score-levels";
 import { isCrscoreColumn, type SweepRow, thresholdSweep } from "./threshold-sweep";
+import { AppError } from "@/lib/errors";
 
 export type CorrelationLevel = "segment" | "system";
 
@@ -201,7 +202,7 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
   const values = await metricValuesForStudy(study.id, options.metric, options.paramsKey, client);
   if (!values) {
     const available = [...new Set((await listStudyMetrics(study.id, client)).map((v) => v.metric))];
-    throw new Error(`study ${study.slug} has no stored scores for metric "${options.metric}"${options.paramsKey ? ` with signature ${options.paramsKey}` : ""}; stored: ${available.join(", ") || "none"} (compute with \`metrics --study ${study.slug} --metric NAME\` or import-scores)`);
+    throw new AppError("NOT_FOUND", { message: `study ${study.slug} has no stored scores for metric "${options.metric}"${options.paramsKey ? ` with signature ${options.paramsKey}` : ""}; stored: ${available.join(", ") || "none"} (compute with \`metrics --study ${study.slug} --metric NAME\` or import-scores)` });
   }
   const references = includeReferences ? new Set<string>() : new Set((await client.candidateReview.findMany({ where: { codeChange: { studyId: study.id }, isReference: true }, select: { id: true } })).map((r) => r.id));
 

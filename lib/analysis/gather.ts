@@ -4,6 +4,7 @@ import type { TaskType } from "@/lib/generated/prisma/enums";
 import { TASKS, taskQuestions } from "@/lib/tasks";
 import type { QuestionRatings, StudyItem } from "./collect";
 import type { StudyScales } from "./questions";
+import { AppError } from "@/lib/errors";
 
 export type { QuestionRatings, StudyItem } from "./collect";
 
@@ -23,7 +24,7 @@ export interface StudyForAnalysis extends StudyScales {
 /** The study by id or slug, with what the analyses need. */
 export async function findStudy(where: { id: string } | { slug: string }, client: PrismaClient = db): Promise<StudyForAnalysis> {
   const study = await client.study.findUnique({ where, select: { id: true, slug: true, name: true, taskTypes: true, likertDimensions: true, likertMin: true, likertMax: true } });
-  if (!study) throw new Error(`no study with ${"id" in where ? `id "${where.id}"` : `slug "${where.slug}"`}`);
+  if (!study) throw new AppError("NOT_FOUND", { message: `no study with ${"id" in where ? `id "${where.id}"` : `slug "${where.slug}"`}` });
   return study;
 }
 

@@ -4,6 +4,7 @@ import type { RatingValue } from "@/lib/agreement";
 import { gatherTaskRatings, type StudyForAnalysis, type StudyItem } from "./gather";
 import { reviewQuestionTask } from "@/lib/tasks";
 import type { Question } from "./questions";
+import { AppError } from "@/lib/errors";
 
 /** Ratings as numbers: numeric scales as they are, labels by their position (high-quality: 0 no, 1 yes). */
 export function numericValue(question: Question, value: RatingValue): number {
@@ -31,10 +32,10 @@ export function reviewQuestionKeys(study: StudyForAnalysis): string[] {
 
 export async function humanScores(study: StudyForAnalysis, key: string, client: PrismaClient = db): Promise<HumanScores> {
   const task = reviewQuestionTask(key, study);
-  if (task === null || !study.taskTypes.includes(task)) throw new Error(`study ${study.slug} has no human question "${key}"; available: ${reviewQuestionKeys(study).join(", ")}`);
+  if (task === null || !study.taskTypes.includes(task)) throw new AppError("NOT_FOUND", { message: `study ${study.slug} has no human question "${key}"; available: ${reviewQuestionKeys(study).join(", ")}` });
   const data = await gatherTaskRatings(study, task, client);
   const found = data.questions.find((q) => q.question.key === key);
-  if (!found) throw new Error(`no question "${key}" in task ${task}`);
+  if (!found) throw new AppError("NOT_FOUND", { message: `no question "${key}" in task ${task}` });
   const ratings = new Map<string, { rater: string; value: number }[]>();
   for (const r of found.ratings) {
     const list = ratings.get(r.item) ?? [];

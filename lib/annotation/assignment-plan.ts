@@ -13,6 +13,7 @@
  */
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { hashSeed, seededShuffle } from "./random";
+import { AppError } from "@/lib/errors";
 
 /** Queue phases; stage 1 of every item comes before its stage 2. */
 export const TASK_PHASES: readonly TaskType[] = ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"];
@@ -40,7 +41,12 @@ export interface PlannedAssignment {
   inReliabilitySet: boolean;
 }
 
-export class PlanError extends Error {}
+/** A plan that cannot be made as asked (bad settings); INVALID_INPUT for the lead. */
+export class PlanError extends AppError {
+  constructor(message: string) {
+    super("INVALID_INPUT", { message });
+  }
+}
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

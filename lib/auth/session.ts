@@ -8,8 +8,8 @@ import { forbidden, redirect } from "next/navigation";
 import { authOptions } from "@/lib/auth/options";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
 import type { Role } from "@/lib/generated/prisma/client";
-import { HttpError } from "./http-error";
 
 export const LEAD_ROLES: readonly Role[] = ["LEAD", "ADMIN"];
 
@@ -29,13 +29,11 @@ export async function requirePageUser(roles?: readonly Role[]): Promise<SessionU
   return user;
 }
 
-export { HttpError };
-
-/** For route handlers and server actions: throws HttpError 401 / 403. */
+/** For route handlers and server actions: throws AppError UNAUTHENTICATED / FORBIDDEN. */
 export async function requireApiUser(roles?: readonly Role[]): Promise<SessionUser> {
   const user = await getSessionUser();
-  if (!user) throw new HttpError(401, "Sign in first.");
-  if (roles && !roles.includes(user.role)) throw new HttpError(403, "Your role may not do this.");
+  if (!user) throw new AppError("UNAUTHENTICATED", { message: "Sign in first." });
+  if (roles && !roles.includes(user.role)) throw new AppError("FORBIDDEN", { message: "Your role may not do this." });
   return user;
 }
 

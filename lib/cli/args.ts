@@ -1,10 +1,17 @@
 /** Minimal `--flag value` / `--switch` parsing for the CLI, with clear errors. */
+import { AppError } from "@/lib/errors";
+
 export interface ParsedArgs {
   flags: Map<string, string | true>;
   positional: string[];
 }
 
-export class CliError extends Error {}
+/** A wrong command line; the CLI prints the command's usage after the message. */
+export class CliError extends AppError {
+  constructor(message: string) {
+    super("INVALID_INPUT", { message });
+  }
+}
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const flags = new Map<string, string | true>();

@@ -10,7 +10,7 @@
  * and leaves a CONFLICT history row holding the refused value next to the stored one.
  */
 import type { SessionUser } from "@/lib/auth/authenticate";
-import { HttpError } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
 import { db, Prisma } from "@/lib/db/client";
 import { memberStudyWhere } from "@/lib/data/study-access";
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
@@ -25,13 +25,14 @@ export { stage2ReferencesFor } from "@/lib/tasks";
 
 type Tx = Prisma.TransactionClient;
 
-export class ConflictError extends HttpError {
+/** A save based on a stale version: CONFLICT carrying both values, so the workspace can offer a choice. */
+export class ConflictError extends AppError {
   constructor(
     readonly current: { id: string | null; version: number; value: unknown } | null,
     readonly attempted: { baseVersion: number; value: unknown },
     reason: string,
   ) {
-    super(409, `Not saved: this annotation was changed elsewhere (${reason}). Both values are shown; choose which to keep.`);
+    super("CONFLICT", { message: `Not saved: this annotation was changed elsewhere (${reason}). Both values are shown; choose which to keep.`, details: { conflict: { current, attempted } } });
   }
 }
 
@@ -43,7 +44,7 @@ async function findOwnAssignment(client: Tx | typeof db, userId: string, assignm
     where: { id: assignmentId, userId, study: memberStudyWhere(userId) },
     select: { id: true, userId: true, studyId: true, codeChangeId: true, taskType: true, status: true, skipReason: true, timeSpentMs: true, position: true, inReliabilitySet: true },
   });
-  if (!assignment) throw new HttpError(404, "No such assignment in your queue.");
+  if (!assignment) throw new AppError("NOT_FOUND", { message: "No such assignment in your queue." });
   return assignment;
 }
 
@@ -159,8 +160,8 @@ class StaleSave extends Error {
 
 function checkTask(assignment: OwnAssignment, kind: SaveRequest["kind"]) {
   const task = taskOfKind(kind).task;
-  if (assignment.taskType !== task) throw new HttpError(400, `This assignment is ${assignment.taskType.toLowerCase().replace("_", " ")}, not ${task.toLowerCase().replace("_", " ")}.`);
-  if (assignment.status === "SKIPPED") throw new HttpError(423, "You skipped this item; resume it before annotating.");
+  if (assignment.taskType !== task) throw new AppError("INVALID_INPUT", { message: `This assignment is ${assignment.taskType.toLowerCase().replace("_", " ")}, not ${task.toLowerCase().replace("_", " ")}.` });
+  if (assignment.status === "SKIPPED") throw new AppError("LOCKED", { message: "You skipped this item; resume it before annotating." });
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -255,9 +256,9 @@ export async function missingForSubmit(client: Tx | typeof db, userId: string, a
 /** Submits the item: refused (422) while something is missing; submitting twice is harmless. */
 export async function submitAssignment(userId: string, assignmentId: string): Promise<{ status: AssignmentStatus }> {
   const assignment = await findOwnAssignment(db, userId, assignmentId);
-  if (assignment.status === "SKIPPED") throw new HttpError(423, "You skipped this item; resume it before submitting.");
+  if (assignment.status === "SKIPPED") throw new AppError("LOCKED", { message: "You skipped this item; resume it before submitting." });
   const missing = await missingForSubmit(db, userId, assignment);
-  if (missing.length > 0) throw new HttpError(422, `Not complete yet: ${missing.join("; ")}.`);
+  if (missing.length > 0) throw new AppError("INCOMPLETE", { message: `Not complete yet: ${missing.join("; ")}.` });
   if (assignment.status !== "DONE") {
     await db.assignment.updateMany({ where: { id: assignment.id, userId }, data: { status: "DONE", completedAt: new Date(), startedAt: assignment.status === "PENDING" ? new Date() : undefined } });
   }
@@ -266,7 +267,7 @@ export async function submitAssignment(userId: string, assignmentId: string): Pr
 
 export async function skipAssignment(userId: string, assignmentId: string, reason: string): Promise<{ status: AssignmentStatus }> {
   const assignment = await findOwnAssignment(db, userId, assignmentId);
-  if (assignment.status === "DONE") throw new HttpError(409, "This item is already submitted.");
+  if (assignment.status === "DONE") throw new AppError("CONFLICT", { message: "This item is already submitted." });
   await db.assignment.updateMany({ where: { id: assignment.id, userId }, data: { status: "SKIPPED", skipReason: reason } });
   return { status: "SKIPPED" };
 }

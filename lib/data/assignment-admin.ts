@@ -5,19 +5,19 @@
  * the user leads (lib/data/study-access.ts): another lead's study answers 404.
  */
 import { z } from "zod";
-import { HttpError } from "@/lib/auth/session";
 import { db, Prisma } from "@/lib/db/client";
 import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction, TaskType } from "@/lib/generated/prisma/client";
-import { applicableTaskTypes, planAssignments, PlanError, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
+import { applicableTaskTypes, planAssignments, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
 import { suggestConsolidation, type SuggestedDecision } from "@/lib/annotation/stage2";
 import { leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
+import { AppError } from "@/lib/errors";
 
 async function findStudy(user: StudyUser, slug: string) {
   const study = await db.study.findFirst({
     where: { slug, ...leadStudyWhere(user) },
     select: { id: true, slug: true, name: true, taskTypes: true, annotatorsPerItem: true, reliabilitySetSize: true, assignmentSeed: true, hideSystemNames: true },
   });
-  if (!study) throw new HttpError(404, "No such study.");
+  if (!study) throw new AppError("NOT_FOUND", { message: "No such study." });
   return study;
 }
 
@@ -128,12 +128,7 @@ export async function planForStudy(user: StudyUser, slug: string, annotatorIds: 
       hasReference: change.reviews.some((r) => r.isReference),
     }),
   }));
-  try {
-    return { studyId: study.id, plan: planAssignments({ seed: study.assignmentSeed, items, annotatorIds, annotatorsPerItem: study.annotatorsPerItem, reliabilitySetSize: study.reliabilitySetSize }) };
-  } catch (error) {
-    if (error instanceof PlanError) throw new HttpError(400, error.message);
-    throw error;
-  }
+  return { studyId: study.id, plan: planAssignments({ seed: study.assignmentSeed, items, annotatorIds, annotatorsPerItem: study.annotatorsPerItem, reliabilitySetSize: study.reliabilitySetSize }) };
 }
 
 export interface GenerateSummary {
@@ -154,7 +149,7 @@ export async function generateAssignments(user: StudyUser, slug: string, annotat
   const unique = [...new Set(annotatorIds)];
   const { studyId, plan } = await planForStudy(user, slug, unique);
   const users = await db.user.findMany({ where: { id: { in: unique }, active: true }, select: { id: true } });
-  if (users.length !== unique.length) throw new HttpError(400, "Some selected annotators do not exist or are inactive.");
+  if (users.length !== unique.length) throw new AppError("INVALID_INPUT", { message: "Some selected annotators do not exist or are inactive." });
   return db.$transaction(
     async (tx) => {
       const existing = await tx.assignment.findMany({ where: { studyId }, select: { id: true, userId: true, codeChangeId: true, taskType: true, status: true, position: true, inReliabilitySet: true } });
@@ -197,13 +192,13 @@ export async function generateAssignments(user: StudyUser, slug: string, annotat
 export async function reassignAssignment(user: StudyUser, slug: string, assignmentId: string, toUserId: string): Promise<{ id: string }> {
   const study = await findStudy(user, slug);
   const assignment = await db.assignment.findFirst({ where: { id: assignmentId, studyId: study.id } });
-  if (!assignment) throw new HttpError(404, "No such assignment in this study.");
-  if (assignment.status === "DONE") throw new HttpError(409, "A submitted assignment cannot be reassigned.");
+  if (!assignment) throw new AppError("NOT_FOUND", { message: "No such assignment in this study." });
+  if (assignment.status === "DONE") throw new AppError("CONFLICT", { message: "A submitted assignment cannot be reassigned." });
   if (assignment.userId === toUserId) return { id: assignment.id };
   const target = await db.user.findFirst({ where: { id: toUserId, active: true }, select: { id: true } });
-  if (!target) throw new HttpError(400, "No such active annotator.");
+  if (!target) throw new AppError("INVALID_INPUT", { message: "No such active annotator." });
   const clash = await db.assignment.findFirst({ where: { userId: toUserId, codeChangeId: assignment.codeChangeId, taskType: assignment.taskType } });
-  if (clash) throw new HttpError(409, "That annotator already has this item and task.");
+  if (clash) throw new AppError("CONFLICT", { message: "That annotator already has this item and task." });
   const last = await db.assignment.aggregate({ where: { studyId: study.id, userId: toUserId }, _max: { position: true } });
   await db.$transaction([
     db.assignment.update({
@@ -226,7 +221,7 @@ export async function reassignOpenAssignments(user: StudyUser, slug: string, fro
       await reassignAssignment(user, slug, a.id, toUserId);
       moved++;
     } catch (error) {
-      if (error instanceof HttpError && error.status === 409) clashes++;
+      if (error instanceof AppError && error.code === "CONFLICT") clashes++;
       else throw error;
     }
   }
@@ -300,7 +295,7 @@ export async function getConsolidationItem(user: StudyUser, slug: string, codeCh
     where: { id: codeChangeId, studyId: study.id },
     select: { id: true, externalId: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true, consolidatedAt: true },
   });
-  if (!change) throw new HttpError(404, "No such code change in this study.");
+  if (!change) throw new AppError("NOT_FOUND", { message: "No such code change in this study." });
   const [references, judgements, decisions, stage1] = await Promise.all([
     db.pseudoReference.findMany({
       where: { codeChangeId },
@@ -366,18 +361,18 @@ export async function saveConsolidation(user: StudyUser, input: z.infer<typeof c
   const leadId = user.id;
   const study = await findStudy(user, input.slug);
   const change = await db.codeChange.findFirst({ where: { id: input.codeChangeId, studyId: study.id }, select: { id: true } });
-  if (!change) throw new HttpError(404, "No such code change in this study.");
+  if (!change) throw new AppError("NOT_FOUND", { message: "No such code change in this study." });
   const refs = await db.pseudoReference.findMany({ where: { codeChangeId: change.id, kind: { not: "SMELL" } }, select: { id: true } });
   const refIds = new Set(refs.map((r) => r.id));
   const seen = new Set<string>();
   for (const d of input.decisions) {
-    if (!refIds.has(d.pseudoReferenceId)) throw new HttpError(400, "A decision names a claim of another item.");
-    if (seen.has(d.pseudoReferenceId)) throw new HttpError(400, "Two decisions for one claim.");
+    if (!refIds.has(d.pseudoReferenceId)) throw new AppError("INVALID_INPUT", { message: "A decision names a claim of another item." });
+    if (seen.has(d.pseudoReferenceId)) throw new AppError("INVALID_INPUT", { message: "Two decisions for one claim." });
     seen.add(d.pseudoReferenceId);
-    if (d.action === "REPLACE" && !d.replacementText) throw new HttpError(400, "Replace needs the replacement text.");
+    if (d.action === "REPLACE" && !d.replacementText) throw new AppError("INVALID_INPUT", { message: "Replace needs the replacement text." });
   }
   const missing = refs.filter((r) => !seen.has(r.id)).length;
-  if (missing > 0) throw new HttpError(400, `Decide keep, replace or drop for every claim (${missing} without a decision).`);
+  if (missing > 0) throw new AppError("INVALID_INPUT", { message: `Decide keep, replace or drop for every claim (${missing} without a decision).` });
   await db.$transaction(async (tx) => {
     const old = new Map((await tx.consolidationDecision.findMany({ where: { codeChangeId: change.id } })).map((d) => [d.pseudoReferenceId, d]));
     for (const d of input.decisions) {

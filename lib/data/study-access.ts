@@ -10,9 +10,9 @@
  * nothing and answers 404, exactly like a study that does not exist.
  */
 import type { SessionUser } from "@/lib/auth/authenticate";
-import { HttpError } from "@/lib/auth/session";
 import { db, type Prisma, type PrismaClient } from "@/lib/db/client";
 import type { Study } from "@/lib/generated/prisma/client";
+import { AppError } from "@/lib/errors";
 
 /** What the scope needs to know about the signed-in user. */
 export type StudyUser = Pick<SessionUser, "id" | "role">;
@@ -44,7 +44,7 @@ export function findLedStudy(user: StudyUser, slug: string, client: Client = db)
 /** The study with this slug if the user leads it; 404 otherwise, the same as for no such study. */
 export async function requireLedStudy(user: StudyUser, slug: string, client: Client = db): Promise<Study> {
   const study = await findLedStudy(user, slug, client);
-  if (!study) throw new HttpError(404, "No such study.");
+  if (!study) throw new AppError("NOT_FOUND", { message: "No such study." });
   return study;
 }
 

@@ -4,10 +4,10 @@
  * the owner cannot be removed. Every call finds the study through leadStudyWhere.
  */
 import { z } from "zod";
-import { HttpError } from "@/lib/auth/session";
 import { db } from "@/lib/db/client";
 import { leadStudyWhere, requireLedStudy, type StudyUser } from "@/lib/data/study-access";
 import type { Role, StudyRole } from "@/lib/generated/prisma/client";
+import { AppError } from "@/lib/errors";
 
 export interface MemberRow {
   userId: string;
@@ -34,7 +34,7 @@ export async function listStudyMembers(user: StudyUser, slug: string): Promise<{
       members: { select: { role: true, user: { select: { id: true, email: true, name: true, role: true, active: true } } } },
     },
   });
-  if (!study) throw new HttpError(404, "No such study.");
+  if (!study) throw new AppError("NOT_FOUND", { message: "No such study." });
   const counts = await db.assignment.groupBy({ by: ["userId"], where: { studyId: study.id }, _count: true });
   const assignments = (userId: string) => counts.find((c) => c.userId === userId)?._count ?? 0;
   const row = (account: { id: string; email: string; name: string; role: Role; active: boolean }, role: StudyRole, owner: boolean): MemberRow => ({
@@ -64,9 +64,9 @@ export const addMemberSchema = z.object({
 export async function addStudyMember(user: StudyUser, input: z.infer<typeof addMemberSchema>): Promise<{ userId: string; role: StudyRole }> {
   const study = await requireLedStudy(user, input.slug);
   const account = await db.user.findUnique({ where: { email: input.email }, select: { id: true, role: true } });
-  if (!account) throw new HttpError(400, `No account with the e-mail ${input.email}: create it on the accounts page first.`);
-  if (account.id === study.createdById) throw new HttpError(400, "This account owns the study already.");
-  if (input.role === "LEAD" && account.role === "ANNOTATOR") throw new HttpError(400, "An annotator account cannot lead a study; add it as an annotator.");
+  if (!account) throw new AppError("INVALID_INPUT", { message: `No account with the e-mail ${input.email}: create it on the accounts page first.` });
+  if (account.id === study.createdById) throw new AppError("INVALID_INPUT", { message: "This account owns the study already." });
+  if (input.role === "LEAD" && account.role === "ANNOTATOR") throw new AppError("INVALID_INPUT", { message: "An annotator account cannot lead a study; add it as an annotator." });
   await db.studyMember.upsert({
     where: { studyId_userId: { studyId: study.id, userId: account.id } },
     create: { studyId: study.id, userId: account.id, role: input.role },
@@ -80,8 +80,8 @@ export const removeMemberSchema = z.object({ slug: z.string().min(1), userId: z.
 /** Removes a member (their assignments and annotations stay); the owner cannot be removed. */
 export async function removeStudyMember(user: StudyUser, input: z.infer<typeof removeMemberSchema>): Promise<{ removed: number }> {
   const study = await requireLedStudy(user, input.slug);
-  if (input.userId === study.createdById) throw new HttpError(400, "The owner of a study cannot be removed.");
+  if (input.userId === study.createdById) throw new AppError("INVALID_INPUT", { message: "The owner of a study cannot be removed." });
   const { count } = await db.studyMember.deleteMany({ where: { studyId: study.id, userId: input.userId } });
-  if (count === 0) throw new HttpError(404, "No such member of this study.");
+  if (count === 0) throw new AppError("NOT_FOUND", { message: "No such member of this study." });
   return { removed: count };
 }

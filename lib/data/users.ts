@@ -3,6 +3,7 @@ import { z } from "zod";
 import { hashPassword } from "@/lib/auth/password";
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { Role, User } from "@/lib/generated/prisma/client";
+import { AppError } from "@/lib/errors";
 
 export const newUserSchema = z.object({
   email: z.email().transform((email) => email.toLowerCase()),
@@ -16,7 +17,7 @@ export type NewUser = z.input<typeof newUserSchema>;
 export async function createUser(input: NewUser, client: Pick<PrismaClient, "user"> = db): Promise<User> {
   const data = newUserSchema.parse(input);
   const existing = await client.user.findUnique({ where: { email: data.email } });
-  if (existing) throw new Error(`A user with email ${data.email} already exists`);
+  if (existing) throw new AppError("CONFLICT", { message: `A user with email ${data.email} already exists` });
   return client.user.create({
     data: {
       email: data.email,

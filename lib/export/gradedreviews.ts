@@ -10,6 +10,7 @@ import ExcelJS from "exceljs";
 import type { PrismaClient } from "@/lib/db/client";
 import { GRADEDREVIEWS_SHEET, REFERENCE_COLUMN } from "@/lib/import/gradedreviews";
 import type { ExportedChange } from "./study-rows";
+import { AppError } from "@/lib/errors";
 
 export interface GradedReviewsLayout {
   /** Systems of the generated reviews, in review order. */
@@ -32,8 +33,8 @@ export async function gradedReviewsLayout(client: PrismaClient, studyId: string,
   systems.sort((a, b) => (a._min.position ?? 0) - (b._min.position ?? 0) || a.system.localeCompare(b.system));
   const graders = await client.user.findMany({ where: { referenceGrades: { some: { candidateReview: { codeChange: { studyId } } } } }, select: { id: true, name: true }, orderBy: { name: "asc" } });
   const named = annotator === undefined ? graders : graders.filter((g) => g.name === annotator);
-  if (annotator !== undefined && named.length === 0) throw new Error(`no grades by "${annotator}" in this study; graders: ${graders.map((g) => g.name).join(", ") || "none"}`);
-  if (named.length > 1) throw new Error(`the study has grades by ${named.map((g) => g.name).join(", ")}; choose one annotator for the Grade columns`);
+  if (annotator !== undefined && named.length === 0) throw new AppError("INVALID_INPUT", { message: `no grades by "${annotator}" in this study; graders: ${graders.map((g) => g.name).join(", ") || "none"}` });
+  if (named.length > 1) throw new AppError("INVALID_INPUT", { message: `the study has grades by ${named.map((g) => g.name).join(", ")}; choose one annotator for the Grade columns` });
   return { systems: systems.map((s) => s.system), graderId: named[0]?.id ?? null };
 }
 

@@ -1,14 +1,11 @@
-/** Maps errors to HTTP responses in one place: HttpError keeps its status, zod errors are 400. */
+/** Route handlers' errors as JSON responses, with the status of the one mapping in lib/errors. */
 import { NextResponse } from "next/server";
-import { ZodError } from "zod";
-import { HttpError } from "@/lib/auth/session";
-import { formatZodError } from "@/lib/validation/format";
+import { publicError } from "@/lib/errors";
 
 export function errorResponse(error: unknown): NextResponse {
-  if (error instanceof HttpError) return NextResponse.json({ error: error.message }, { status: error.status });
-  if (error instanceof ZodError) return NextResponse.json({ error: formatZodError(error), issues: error.issues }, { status: 400 });
-  console.error(error);
-  return NextResponse.json({ error: "Internal error" }, { status: 500 });
+  const app = publicError(error);
+  const headers = app.retryAfterSeconds === undefined ? undefined : { "retry-after": String(app.retryAfterSeconds) };
+  return NextResponse.json({ ...app.details, error: app.userMessage, code: app.code }, { status: app.status, headers });
 }
 
 /** Wraps a route handler so that every thrown error becomes a clear JSON response. */

@@ -15,6 +15,7 @@ import { readCsv } from "@/lib/import/csv";
 import { ErrorCollector, formatImportErrors, type SourceLocation } from "@/lib/import/errors";
 import { type ImportFile, readText } from "@/lib/import/file";
 import { cell, findColumns, rowLocation } from "@/lib/import/sheet";
+import { AppError } from "@/lib/errors";
 
 export interface ScoreLine {
   at: SourceLocation;
@@ -99,7 +100,12 @@ export function parseScoreFile(file: ImportFile, errors: ErrorCollector): ScoreL
   return raw.map((r) => checkScore(r, errors)).filter((s): s is ScoreLine => s !== null);
 }
 
-export class ScoreImportError extends Error {}
+/** A score file that cannot be imported; nothing was written. */
+export class ScoreImportError extends AppError {
+  constructor(message: string) {
+    super("INVALID_INPUT", { message });
+  }
+}
 
 export interface ScoreImportResult {
   scores: number;

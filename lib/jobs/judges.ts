@@ -26,6 +26,7 @@ import {
 import type { MetricJobContext } from "./context";
 import { loadReviewsToScore, studyReviewOrder, type ReviewToScore } from "./reviews";
 import { runParamsSchema, type MetricJobSpec, type SweTeam } from "./specs";
+import { AppError } from "@/lib/errors";
 
 /** Reviews per job of runs with a judge: a few model calls each, so small chunks resume finely and finish well within a job's expiry. */
 export const JUDGE_CHUNK_SIZE = 10;
@@ -54,9 +55,9 @@ export interface RunLlm {
 type JudgeSpec = Extract<MetricJobSpec, { kind: "judge" }>;
 
 /** SWE-Judge cannot select a team: no or too few human scores, or no team correlates with them. */
-export class SweCalibrationError extends Error {
+export class SweCalibrationError extends AppError {
   constructor(message: string) {
-    super(message);
+    super("INVALID_INPUT", { message });
     this.name = "SweCalibrationError";
   }
 }

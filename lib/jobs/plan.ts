@@ -6,6 +6,7 @@ import { fitStudyEmbedder, type MetricJobContext, rememberEmbedder, runEmbedder 
 import { JUDGE_CHUNK_SIZE, judgeJobSpec, type JudgeRunRequest, planLlm } from "./judges";
 import { loadReviewsToScore } from "./reviews";
 import { CRSCORE, isJudgeMetric, type MetricJobSpec, metricJobSpec, needsEmbeddings, parseMetricNames, type RunEmbedding, type RunParams, type TauSource } from "./specs";
+import { AppError } from "@/lib/errors";
 
 export interface MetricRunRequest {
   /** Metric names (see METRIC_JOB_NAMES). */
@@ -57,8 +58,8 @@ async function planEmbedder(context: MetricJobContext, studyId: string, override
 export async function planMetricRun(context: MetricJobContext, studyId: string, request: MetricRunRequest): Promise<RunParams> {
   const names = parseMetricNames(request.metrics);
   const chunkSize = request.chunkSize ?? (names.some(isJudgeMetric) ? JUDGE_CHUNK_SIZE : DEFAULT_CHUNK_SIZE);
-  if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new Error(`chunk size must be a positive integer, got ${chunkSize}`);
-  if (request.tau !== undefined && !Number.isFinite(request.tau)) throw new Error(`tau must be a number, got ${request.tau}`);
+  if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new AppError("INVALID_INPUT", { message: `chunk size must be a positive integer, got ${chunkSize}` });
+  if (request.tau !== undefined && !Number.isFinite(request.tau)) throw new AppError("INVALID_INPUT", { message: `tau must be a number, got ${request.tau}` });
 
   // Before anything slow: a run with a judge and no endpoint fails at once.
   const llm = names.some(isJudgeMetric) ? planLlm(context, request.llm) : null;

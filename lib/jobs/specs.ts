@@ -20,6 +20,7 @@ import { z } from "zod";
 import { TFIDF_SETTINGS } from "@/lib/embeddings";
 import { JUDGE_METRIC_NAMES, SWE_STRATEGIES } from "@/lib/judges";
 import { getReferenceMetric, REFERENCE_METRICS } from "@/lib/metrics";
+import { AppError } from "@/lib/errors";
 
 export const EMBEDDING_SIM = "embedding-sim";
 export const CRSCORE = "crscore";
@@ -97,10 +98,10 @@ export function parseMetricNames(names: readonly string[]): string[] {
   const resolved = names.map((raw) => {
     const name = raw.trim();
     if ((CRSCORE_COLUMNS as readonly string[]).includes(name)) return CRSCORE;
-    if (!METRIC_JOB_NAMES.includes(name)) throw new Error(`unknown metric "${name}"; available: ${METRIC_JOB_NAMES.join(", ")}`);
+    if (!METRIC_JOB_NAMES.includes(name)) throw new AppError("INVALID_INPUT", { message: `unknown metric "${name}"; available: ${METRIC_JOB_NAMES.join(", ")}` });
     return name;
   });
-  if (resolved.length === 0) throw new Error(`no metric given; available: ${METRIC_JOB_NAMES.join(", ")}`);
+  if (resolved.length === 0) throw new AppError("INVALID_INPUT", { message: `no metric given; available: ${METRIC_JOB_NAMES.join(", ")}` });
   return [...new Set(resolved)];
 }
 

@@ -1,9 +1,11 @@
 /** Errors of the LLM judges. None of them ever contains an API key. */
+import { AppError } from "@/lib/errors";
 
 /** No OpenAI-compatible endpoint is configured; there is deliberately no offline fallback. */
-export class LlmNotConfiguredError extends Error {
+export class LlmNotConfiguredError extends AppError {
   constructor(detail = "set LLM_URL (and LLM_MODEL) to an OpenAI-compatible endpoint") {
-    super(`LLM judge not configured: ${detail}`);
+    // INVALID_INPUT: a run asking for a judge cannot be done as asked until the operator sets one.
+    super("INVALID_INPUT", { message: `LLM judge not configured: ${detail}` });
     this.name = "LlmNotConfiguredError";
   }
 }

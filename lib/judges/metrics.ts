@@ -11,6 +11,7 @@ import { GRADEDREVIEWS_PROMPT_VERSION, gradeAgainstReference } from "./gradedrev
 import { SWE_JUDGE_PROMPT_VERSION, SWE_STRATEGIES, type SweStrategy } from "./swe-judge-prompts";
 import { sweJudgeScore, type StepCache } from "./swe-judge";
 import { FIVE_POINT, type JudgeContext, type JudgeResult, type Scale } from "./types";
+import { AppError } from "@/lib/errors";
 
 const IMPL = "impl:1";
 
@@ -127,7 +128,7 @@ export interface JudgeMetricOptions {
 
 /** The judge called `name`; throws for an unknown name and LlmNotConfiguredError without an endpoint. */
 export function createJudgeMetric(name: string, options: JudgeMetricOptions = {}, env: Env = process.env): JudgeMetric {
-  if (!(JUDGE_METRIC_NAMES as readonly string[]).includes(name)) throw new Error(`unknown LLM judge "${name}"; available: ${JUDGE_METRIC_NAMES.join(", ")}`);
+  if (!(JUDGE_METRIC_NAMES as readonly string[]).includes(name)) throw new AppError("INVALID_INPUT", { message: `unknown LLM judge "${name}"; available: ${JUDGE_METRIC_NAMES.join(", ")}` });
   const client = options.client ?? createChatClient(options.llm, env);
   if (name === "llm-judge-gradedreviews") return gradedReviewsMetric(client, options.gradedReviews);
   if (name === "swe-judge") return sweJudgeMetric(client, options.sweJudge);

@@ -3,7 +3,6 @@
  * whether the claim is necessary, an error type, a note; annotators may add missing claims or
  * correct ones (pseudo-references of kind ANNOTATOR_ADDED).
  */
-import { HttpError } from "@/lib/auth/http-error";
 import type { ClaimCode, ClaimErrorType } from "@/lib/generated/prisma/client";
 import { addedClaimValue, claimJudgementValue, NEW_CLAIM_PREFIX, type AddedClaimValue, type ClaimJudgementValue, type SaveRequest } from "@/lib/annotation/values";
 import { numberOfClaimCode } from "@/lib/import/claim-codes";
@@ -11,6 +10,7 @@ import { changeSelect, collect, indexItems } from "@/lib/analysis/collect";
 import { CLAIM_CODE_SCALE } from "@/lib/analysis/questions";
 import { flag, nonEmpty } from "./reviews";
 import type { SaveContext, SaveTarget, TaskDescriptor } from "./types";
+import { AppError } from "@/lib/errors";
 
 export const referenceSelect = { id: true, kind: true, text: true, source: true, position: true, addedById: true, correctsId: true, version: true } as const;
 
@@ -23,7 +23,7 @@ export const claimValue = (j: { code: ClaimCode | null; necessary: boolean | nul
 
 async function judgementTarget({ tx, annotatorId, codeChangeId }: SaveContext, targetId: string): Promise<SaveTarget<unknown>> {
   const ref = await tx.pseudoReference.findFirst({ where: { id: targetId, codeChangeId, kind: { in: ["CLAIM", "IMPLICATION"] } }, select: { id: true } });
-  if (!ref) throw new HttpError(404, "No such claim in this item.");
+  if (!ref) throw new AppError("NOT_FOUND", { message: "No such claim in this item." });
   const row = await tx.claimJudgement.findUnique({ where: { annotatorId_pseudoReferenceId: { annotatorId, pseudoReferenceId: ref.id } } });
   return {
     current: row && { id: row.id, version: row.version, value: claimValue(row) },
@@ -35,7 +35,7 @@ async function judgementTarget({ tx, annotatorId, codeChangeId }: SaveContext, t
 async function addedClaimTarget({ tx, annotatorId, codeChangeId }: SaveContext, targetId: string, value: AddedClaimValue): Promise<SaveTarget<unknown>> {
   if (value.correctsId) {
     const corrected = await tx.pseudoReference.findFirst({ where: { id: value.correctsId, codeChangeId, kind: { in: ["CLAIM", "IMPLICATION"] } }, select: { id: true } });
-    if (!corrected) throw new HttpError(400, "The corrected claim is not a claim of this item.");
+    if (!corrected) throw new AppError("INVALID_INPUT", { message: "The corrected claim is not a claim of this item." });
   }
   const creating = targetId.startsWith(NEW_CLAIM_PREFIX);
   // The client key is scoped by the annotator, so one annotator can never reach another's claim through it.
@@ -44,8 +44,8 @@ async function addedClaimTarget({ tx, annotatorId, codeChangeId }: SaveContext, 
     where: creating ? { codeChangeId, externalId: externalId! } : { id: targetId, codeChangeId },
     select: { id: true, kind: true, addedById: true, text: true, correctsId: true, version: true },
   });
-  if (row && (row.kind !== "ANNOTATOR_ADDED" || row.addedById !== annotatorId)) throw new HttpError(404, "No such claim of yours in this item.");
-  if (!row && !creating) throw new HttpError(404, "No such claim of yours in this item.");
+  if (row && (row.kind !== "ANNOTATOR_ADDED" || row.addedById !== annotatorId)) throw new AppError("NOT_FOUND", { message: "No such claim of yours in this item." });
+  if (!row && !creating) throw new AppError("NOT_FOUND", { message: "No such claim of yours in this item." });
   return {
     current: row && { id: row.id, version: row.version, value: { text: row.text, correctsId: row.correctsId } },
     create: async (v) => {
@@ -61,7 +61,7 @@ async function addedClaimTarget({ tx, annotatorId, codeChangeId }: SaveContext, 
       return (await tx.pseudoReference.updateMany({ where: { id, addedById: annotatorId, version: base }, data: { text, correctsId, version: { increment: 1 } } })).count === 1;
     },
     remove: async (id, base) => {
-      if (await tx.consolidationDecision.findUnique({ where: { pseudoReferenceId: id } })) throw new HttpError(409, "A lead has already consolidated this claim; it can no longer be removed.");
+      if (await tx.consolidationDecision.findUnique({ where: { pseudoReferenceId: id } })) throw new AppError("CONFLICT", { message: "A lead has already consolidated this claim; it can no longer be removed." });
       return (await tx.pseudoReference.deleteMany({ where: { id, addedById: annotatorId, version: base } })).count === 1;
     },
   };

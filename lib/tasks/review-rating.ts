@@ -3,7 +3,6 @@
  * candidate review, the stage-2 pseudo-references each review addresses (fully or partly), a
  * comment.
  */
-import { HttpError } from "@/lib/auth/http-error";
 import type { Prisma } from "@/lib/db/client";
 import { stage2FromConsolidation, stage2FromOwnJudgements, type ReferenceInput, type Stage2Reference } from "@/lib/annotation/stage2";
 import { reviewRatingValue, type ReviewRatingValue, type SaveRequest } from "@/lib/annotation/values";
@@ -12,6 +11,7 @@ import { orderedScores } from "@/lib/export/scores";
 import { referenceSelect } from "./claim-verification";
 import { anonymise, itemReviews, nonEmpty, reviewOfItem } from "./reviews";
 import type { Db, TaskDescriptor, Tx } from "./types";
+import { AppError } from "@/lib/errors";
 
 const range = (min: number, max: number) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
 
@@ -76,12 +76,12 @@ export const reviewRating: TaskDescriptor = {
     const review = await reviewOfItem(tx, request.targetId, codeChangeId);
     const study = await tx.study.findUniqueOrThrow({ where: { id: studyId }, select: { likertDimensions: true, likertMin: true, likertMax: true } });
     for (const [dimension, score] of Object.entries(request.value.scores)) {
-      if (!study.likertDimensions.includes(dimension)) throw new HttpError(400, `"${dimension}" is not a dimension of this study.`);
-      if (score < study.likertMin || score > study.likertMax) throw new HttpError(400, `${dimension} must be between ${study.likertMin} and ${study.likertMax}.`);
+      if (!study.likertDimensions.includes(dimension)) throw new AppError("INVALID_INPUT", { message: `"${dimension}" is not a dimension of this study.` });
+      if (score < study.likertMin || score > study.likertMax) throw new AppError("INVALID_INPUT", { message: `${dimension} must be between ${study.likertMin} and ${study.likertMax}.` });
     }
     const allowed = new Set((await stage2ReferencesFor(tx, annotatorId, codeChangeId)).references.map((r) => r.id));
     const stale = request.value.links.filter((l) => !allowed.has(l.pseudoReferenceId));
-    if (stale.length > 0) throw new HttpError(400, `Pseudo-reference ${stale[0].pseudoReferenceId} is not in this item's stage-2 set.`);
+    if (stale.length > 0) throw new AppError("INVALID_INPUT", { message: `Pseudo-reference ${stale[0].pseudoReferenceId} is not in this item's stage-2 set.` });
     const row = await tx.reviewRating.findUnique({ where: { annotatorId_candidateReviewId: { annotatorId, candidateReviewId: review.id } }, include: { links: true } });
     const writeLinks = async (ratingId: string, value: ReviewRatingValue) => {
       await tx.reviewClaimLink.deleteMany({ where: { ratingId } });

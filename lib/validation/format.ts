@@ -4,8 +4,3 @@ import { ZodError } from "zod";
 export function formatZodError(error: ZodError): string {
   return error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "input"}: ${issue.message}`).join("\n");
 }
-
-export function errorMessage(error: unknown): string {
-  if (error instanceof ZodError) return formatZodError(error);
-  return error instanceof Error ? error.message : String(error);
-}

@@ -1,4 +1,4 @@
-import { hasSwitch, optionalFlag, requireFlag, type ParsedArgs } from "@/lib/cli/args";
+import { CliError, hasSwitch, optionalFlag, requireFlag, type ParsedArgs } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { agreementReport, findStudy } from "@/lib/analysis";
 import { TaskType } from "@/lib/generated/prisma/enums";
@@ -8,7 +8,7 @@ const TASKS = Object.values(TaskType);
 /** `claim-verification` or `CLAIM_VERIFICATION`. */
 export function parseTask(value: string): TaskType {
   const task = value.trim().toUpperCase().replace(/-/g, "_") as TaskType;
-  if (!TASKS.includes(task)) throw new Error(`unknown task "${value}"; tasks: ${TASKS.join(", ")}`);
+  if (!TASKS.includes(task)) throw new CliError(`unknown task "${value}"; tasks: ${TASKS.join(", ")}`);
   return task;
 }
 
@@ -16,7 +16,7 @@ export function integerFlag(args: ParsedArgs, name: string): number | undefined 
   const value = optionalFlag(args, name);
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number, got "${value}"`);
+  if (!Number.isInteger(n) || n < 0) throw new CliError(`--${name} must be a whole number, got "${value}"`);
   return n;
 }
 

@@ -1,4 +1,4 @@
-import { hasSwitch, optionalFlag, requireFlag } from "@/lib/cli/args";
+import { CliError, hasSwitch, optionalFlag, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { correlationReport, findStudy } from "@/lib/analysis";
 import { integerFlag } from "./agreement";
@@ -10,7 +10,7 @@ const command: Command = {
     hasSwitch(args, "json"); // the output is always the JSON report the dashboard renders
     const study = await findStudy({ slug: requireFlag(args, "study") });
     const level = optionalFlag(args, "level") ?? "segment";
-    if (level !== "segment" && level !== "system") throw new Error(`--level must be segment or system, got "${level}"`);
+    if (level !== "segment" && level !== "system") throw new CliError(`--level must be segment or system, got "${level}"`);
     return correlationReport(study.id, {
       metric: requireFlag(args, "metric"),
       human: requireFlag(args, "human"),

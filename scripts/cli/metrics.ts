@@ -1,4 +1,4 @@
-import { optionalFlag, requireFlag } from "@/lib/cli/args";
+import { CliError, optionalFlag, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { db } from "@/lib/db/client";
@@ -9,7 +9,7 @@ import type { MetricRun } from "@/lib/generated/prisma/client";
 const numberFlag = (value: string | undefined, name: string): number | undefined => {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n)) throw new Error(`--${name} must be a number, got "${value}"`);
+  if (!Number.isFinite(n)) throw new CliError(`--${name} must be a number, got "${value}"`);
   return n;
 };
 

@@ -1,7 +1,7 @@
 /** Assignment generation (reproducible, seeded), reassignment and progress, on a real PostgreSQL. */
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { HttpError } from "@/lib/auth/session";
 import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { AppError } from "@/lib/errors";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
@@ -79,7 +79,7 @@ describe("assignment generation", () => {
   });
 
   test("bad input: unknown study, no such annotator, invalid settings", async () => {
-    await expect(admin.generateAssignments(asLead(fx), "no-such-study", [fx.users.ann1])).rejects.toBeInstanceOf(HttpError);
+    await expect(admin.generateAssignments(asLead(fx), "no-such-study", [fx.users.ann1])).rejects.toBeInstanceOf(AppError);
     await expect(admin.generateAssignments(asLead(fx), fx.slug, ["nobody"])).rejects.toThrow(/do not exist/);
     expect(admin.assignmentSettingsSchema.safeParse({ slug: fx.slug, annotatorsPerItem: 0, reliabilitySetSize: 0, assignmentSeed: 1 }).success).toBe(false);
   });

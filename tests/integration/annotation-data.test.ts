@@ -3,7 +3,7 @@
  * refusal of forged ids, the stage-2 set from stage 1, submit / skip / time.
  */
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { HttpError } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
 import type { SaveRequest } from "@/lib/annotation/values";
 import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 
@@ -25,9 +25,9 @@ async function expectStatus(promise: Promise<unknown>, status: number) {
     () => null,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(HttpError);
-  expect((error as HttpError).status).toBe(status);
-  return error as HttpError;
+  expect(error).toBeInstanceOf(AppError);
+  expect((error as AppError).status).toBe(status);
+  return error as AppError;
 }
 
 afterAll(() => removeAnnotationFixture(db, fx));

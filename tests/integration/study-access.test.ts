@@ -1,6 +1,6 @@
 /** Study membership: which studies a user leads, and that every lead query is scoped by it (real PostgreSQL). */
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { HttpError } from "@/lib/auth/session";
+import { AppError } from "@/lib/errors";
 import { asLead, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 import { fileAt, imported } from "./import-fixtures";
 
@@ -20,8 +20,8 @@ const otherLead = { id: "other-lead-of-no-study", role: "LEAD" as const };
 const anAdmin = { id: "some-admin", role: "ADMIN" as const };
 const expect404 = async (promise: Promise<unknown>) => {
   const error = await promise.then(() => null, (e: unknown) => e);
-  expect(error).toBeInstanceOf(HttpError);
-  expect((error as HttpError).status).toBe(404);
+  expect(error).toBeInstanceOf(AppError);
+  expect((error as AppError).status).toBe(404);
 };
 
 beforeAll(async () => {

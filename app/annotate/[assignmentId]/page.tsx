@@ -1,7 +1,7 @@
-import { notFound } from "next/navigation";
 import { Workspace } from "@/components/workspace/workspace";
-import { HttpError, requirePageUser } from "@/lib/auth/session";
-import { getWorkspace, type WorkspaceData } from "@/lib/data/annotations";
+import { requirePageUser } from "@/lib/auth/session";
+import { orPageError } from "@/lib/errors/page";
+import { getWorkspace } from "@/lib/data/annotations";
 
 export const dynamic = "force-dynamic";
 
@@ -9,12 +9,6 @@ export const dynamic = "force-dynamic";
 export default async function AnnotationWorkspacePage({ params }: { params: Promise<{ assignmentId: string }> }) {
   const user = await requirePageUser();
   const { assignmentId } = await params;
-  let data: WorkspaceData;
-  try {
-    data = await getWorkspace(user.id, assignmentId);
-  } catch (error) {
-    if (error instanceof HttpError && error.status === 404) notFound();
-    throw error;
-  }
+  const data = await orPageError(getWorkspace(user.id, assignmentId));
   return <Workspace key={data.assignment.id} data={data} userId={user.id} />;
 }

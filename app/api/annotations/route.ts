@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { requireApiUser } from "@/lib/auth/session";
-import { ConflictError, saveAnnotation } from "@/lib/data/annotations";
+import { saveAnnotation } from "@/lib/data/annotations";
 import { handler } from "@/lib/http/respond";
 import { saveRequest } from "@/lib/annotation/values";
 
@@ -13,10 +13,5 @@ export const dynamic = "force-dynamic";
 export const POST = handler(async (request: Request) => {
   const user = await requireApiUser();
   const body = saveRequest.parse(await request.json());
-  try {
-    return NextResponse.json(await saveAnnotation(user, body));
-  } catch (error) {
-    if (error instanceof ConflictError) return NextResponse.json({ error: error.message, conflict: { current: error.current, attempted: error.attempted } }, { status: 409 });
-    throw error;
-  }
+  return NextResponse.json(await saveAnnotation(user, body));
 });

@@ -1,8 +1,8 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { formatDuration, TASK_LABELS } from "@/components/format";
 import { ProgressBar } from "@/components/progress-bar";
-import { HttpError, LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { orPageError } from "@/lib/errors/page";
 import { getAssignmentAdmin, STATUS_LABEL } from "@/lib/data/assignment-admin";
 import { TASK_PHASES } from "@/lib/annotation/assignment-plan";
 import { generate, reassign, reassignOpen, saveSettings } from "./actions";
@@ -13,13 +13,7 @@ export const dynamic = "force-dynamic";
 export default async function AssignmentsPage({ params }: { params: Promise<{ slug: string }> }) {
   const user = await requirePageUser(LEAD_ROLES);
   const { slug } = await params;
-  let admin;
-  try {
-    admin = await getAssignmentAdmin(user, slug);
-  } catch (error) {
-    if (error instanceof HttpError && error.status === 404) notFound();
-    throw error;
-  }
+  const admin = await orPageError(getAssignmentAdmin(user, slug));
   const { study, items, progress, assignments } = admin;
   const people = progress.filter((p) => p.active).map((p) => ({ id: p.userId, label: p.name || p.email }));
   const anyMembers = progress.some((p) => p.member || p.total > 0);

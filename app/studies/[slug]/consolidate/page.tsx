@@ -1,6 +1,6 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { HttpError, LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { orPageError } from "@/lib/errors/page";
 import { listConsolidation } from "@/lib/data/assignment-admin";
 
 export const dynamic = "force-dynamic";
@@ -9,13 +9,7 @@ export const dynamic = "force-dynamic";
 export default async function ConsolidationListPage({ params }: { params: Promise<{ slug: string }> }) {
   const user = await requirePageUser(LEAD_ROLES);
   const { slug } = await params;
-  let list;
-  try {
-    list = await listConsolidation(user, slug);
-  } catch (error) {
-    if (error instanceof HttpError && error.status === 404) notFound();
-    throw error;
-  }
+  const list = await orPageError(listConsolidation(user, slug));
   return (
     <div className="space-y-4">
       <div>

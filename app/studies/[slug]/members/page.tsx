@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { AddMemberForm, RemoveMemberButton } from "@/components/member-forms";
-import { HttpError, LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { orPageError } from "@/lib/errors/page";
 import { listStudyMembers } from "@/lib/data/study-members";
 import { addMember, removeMember } from "./actions";
 
@@ -11,13 +11,7 @@ export const dynamic = "force-dynamic";
 export default async function StudyMembersPage({ params }: { params: Promise<{ slug: string }> }) {
   const user = await requirePageUser(LEAD_ROLES);
   const { slug } = await params;
-  let list;
-  try {
-    list = await listStudyMembers(user, slug);
-  } catch (error) {
-    if (error instanceof HttpError && error.status === 404) notFound();
-    throw error;
-  }
+  const list = await orPageError(listStudyMembers(user, slug));
   const { study, members } = list;
   return (
     <div className="space-y-6">

@@ -11,7 +11,7 @@ import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { findLedStudy } from "@/lib/data/study-access";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { raterNames } from "@/lib/analysis/gather";
-import { errorMessage } from "@/lib/validation/format";
+import { publicError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -72,7 +72,7 @@ export default async function ValidityPage({ params, searchParams }: { params: P
     try {
       report = await cachedCorrelationReport(study.id, ready ? options : { ...options, bootstrap: { nResamples: 0 } }, fingerprint);
     } catch (e) {
-      error = errorMessage(e);
+      error = publicError(e).userMessage;
     }
   }
   const annotatorIds = report?.humanMetricAgreement ? [...new Set([...report.humanMetricAgreement.humanHuman.pairs.flatMap((p) => [p.a, p.b]), ...report.humanMetricAgreement.humanMetric.pairs.map((p) => p.annotator)])] : [];

@@ -3,10 +3,11 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { cachedAgreementReport } from "@/lib/analysis/report-cache";
 import type { AgreementOptions } from "@/lib/analysis";
-import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { TaskType } from "@/lib/generated/prisma/enums";
 import { handler } from "@/lib/http/respond";
+import { AppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -23,7 +24,7 @@ export const GET = handler(async (request: Request, { params }: { params: Promis
   const user = await requireApiUser(LEAD_ROLES);
   const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const study = await requireLedStudy(user, (await params).slug);
-  if (query.task && !study.taskTypes.includes(query.task)) throw new HttpError(400, `study ${study.slug} has no task ${query.task}; its tasks: ${study.taskTypes.join(", ")}`);
+  if (query.task && !study.taskTypes.includes(query.task)) throw new AppError("INVALID_INPUT", { message: `study ${study.slug} has no task ${query.task}; its tasks: ${study.taskTypes.join(", ")}` });
   const bootstrap = { ...(query.resamples === undefined ? {} : { nResamples: query.resamples }), ...(query.seed === undefined ? {} : { seed: query.seed }) };
   const options: AgreementOptions = {
     task: query.task,

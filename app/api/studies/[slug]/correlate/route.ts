@@ -5,7 +5,7 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { cachedCorrelationReport } from "@/lib/analysis/report-cache";
-import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { handler } from "@/lib/http/respond";
 
@@ -26,21 +26,14 @@ export const GET = handler(async (request: Request, { params }: { params: Promis
   const user = await requireApiUser(LEAD_ROLES);
   const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const study = await requireLedStudy(user, (await params).slug);
-  try {
-    const bootstrap = { ...(query.resamples === undefined ? {} : { nResamples: query.resamples }), ...(query.seed === undefined ? {} : { seed: query.seed }) };
-    const report = await cachedCorrelationReport(study.id, {
-      metric: query.metric,
-      human: query.human,
-      level: query.level ?? "segment",
-      paramsKey: query.params,
-      includeReferences: query.includeReferences === "1" || query.includeReferences === "true",
-      ...(Object.keys(bootstrap).length > 0 ? { bootstrap } : {}),
-    });
-    return NextResponse.json(report, { headers: { "cache-control": "no-store" } });
-  } catch (error) {
-    // Unknown metric or question: the report explains what the study has.
-    const message = (error as Error).message;
-    if (/has no stored scores|has no human question/.test(message)) throw new HttpError(404, message);
-    throw error;
-  }
+  const bootstrap = { ...(query.resamples === undefined ? {} : { nResamples: query.resamples }), ...(query.seed === undefined ? {} : { seed: query.seed }) };
+  const report = await cachedCorrelationReport(study.id, {
+    metric: query.metric,
+    human: query.human,
+    level: query.level ?? "segment",
+    paramsKey: query.params,
+    includeReferences: query.includeReferences === "1" || query.includeReferences === "true",
+    ...(Object.keys(bootstrap).length > 0 ? { bootstrap } : {}),
+  });
+  return NextResponse.json(report, { headers: { "cache-control": "no-store" } });
 });

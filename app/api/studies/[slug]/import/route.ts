@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { requireImportTarget } from "@/lib/data/study-access";
+import { publicError } from "@/lib/errors";
 import { handler } from "@/lib/http/respond";
 import { IMPORT_FORMATS, previewImport, runImport, type ImportFile, type ImportProgress, type ImportResult } from "@/lib/import";
 
@@ -41,8 +42,7 @@ export const POST = handler(async (request: Request, { params }: { params: Promi
       try {
         send({ result: await (options.dryRun ? previewImport(importRequest) : runImport(importRequest)) });
       } catch (error) {
-        console.error(error);
-        send({ error: error instanceof Error ? error.message : String(error) });
+        send({ error: publicError(error).userMessage });
       }
       controller.close();
     },

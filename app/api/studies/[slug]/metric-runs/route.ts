@@ -1,17 +1,17 @@
 /**
  * Metric runs of a study. GET: the runs (newest first), the embedding provider and the stored
  * metric variants. POST {metrics: ["bleu-gradedreviews", "crscore"], tau?, chunkSize?}: plans
- * and enqueues a run that this server computes in the background (see runner.ts); 202 with
+ * and enqueues a run that this server computes in the background (see lib/jobs/web-runs.ts); 202 with
  * the run, to be polled at ./[runId].
  */
 import { NextResponse } from "next/server";
 import { startRunSchema, startWebMetricRun, embeddingProvider, listRuns } from "@/lib/jobs/web-runs";
-import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { handler } from "@/lib/http/respond";
-import { parseMetricNames, SweCalibrationError } from "@/lib/jobs";
-import { LlmNotConfiguredError } from "@/lib/judges";
+import { parseMetricNames } from "@/lib/jobs";
+import { AppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -26,19 +26,12 @@ export const POST = handler(async (request: Request, { params }: { params: Promi
   const user = await requireApiUser(LEAD_ROLES);
   const study = await requireLedStudy(user, (await params).slug);
   const input = startRunSchema.parse(await request.json().catch(() => {
-    throw new HttpError(400, "Send a JSON body such as {\"metrics\": [\"bleu-gradedreviews\"]}.");
+    throw new AppError("INVALID_INPUT", { message: "Send a JSON body such as {\"metrics\": [\"bleu-gradedreviews\"]}." });
   }));
-  try {
-    parseMetricNames(input.metrics);
-  } catch (error) {
-    throw new HttpError(400, (error as Error).message);
-  }
-  const started = await startWebMetricRun(study.id, input, user.id).catch((error: unknown) => {
-    // A judge without an endpoint, or SWE-Judge without human scores to pick its team: the
-    // lead's request cannot be done as asked (the FAILED run row keeps the same message).
-    if (error instanceof LlmNotConfiguredError || error instanceof SweCalibrationError) throw new HttpError(400, error.message);
-    throw error;
-  });
+  parseMetricNames(input.metrics);
+  // A judge without an endpoint, or SWE-Judge without human scores to pick its team, throws
+  // INVALID_INPUT: the lead's request cannot be done as asked (the FAILED run row keeps the message).
+  const started = await startWebMetricRun(study.id, input, user.id);
   const [run] = await listRuns(study.id, { id: started.run.id });
   return NextResponse.json({ run, resumed: started.resumed, chunks: started.chunks }, { status: 202 });
 });

@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { DiffView } from "@/components/diff-view";
-import { HttpError, LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { orPageError } from "@/lib/errors/page";
 import { getConsolidationItem } from "@/lib/data/assignment-admin";
 import { consolidate } from "../actions";
 import { ConsolidationForm } from "./form";
@@ -11,13 +11,7 @@ export const dynamic = "force-dynamic";
 export default async function ConsolidateItemPage({ params }: { params: Promise<{ slug: string; codeChangeId: string }> }) {
   const user = await requirePageUser(LEAD_ROLES);
   const { slug, codeChangeId } = await params;
-  let item;
-  try {
-    item = await getConsolidationItem(user, slug, codeChangeId);
-  } catch (error) {
-    if (error instanceof HttpError && error.status === 404) notFound();
-    throw error;
-  }
+  const item = await orPageError(getConsolidationItem(user, slug, codeChangeId));
   const { change, annotators, claims } = item;
   return (
     <div className="space-y-4">

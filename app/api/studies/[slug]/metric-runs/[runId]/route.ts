@@ -1,9 +1,10 @@
 /** One metric run with its progress (poll while status is QUEUED or RUNNING). */
 import { NextResponse } from "next/server";
 import { listRuns } from "@/lib/jobs/web-runs";
-import { HttpError, LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { handler } from "@/lib/http/respond";
+import { AppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -12,6 +13,6 @@ export const GET = handler(async (_request: Request, { params }: { params: Promi
   const { slug, runId } = await params;
   const study = await requireLedStudy(user, slug);
   const [run] = await listRuns(study.id, { id: runId });
-  if (!run) throw new HttpError(404, "No such metric run in this study.");
+  if (!run) throw new AppError("NOT_FOUND", { message: "No such metric run in this study." });
   return NextResponse.json(run, { headers: { "cache-control": "no-store" } });
 });

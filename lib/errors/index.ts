@@ -1,0 +1,90 @@
+/**
+ * The one error model. Domain and data code throw AppError with a code and know nothing of
+ * HTTP; the code becomes an HTTP status here and only here (ERROR_STATUS). Route handlers,
+ * server actions, pages and the CLI all read a thrown value through toAppError, so a ZodError
+ * becomes INVALID_INPUT naming each field and why, and anything else (Prisma, SQL, a bug) a
+ * generic message: its detail goes to the server log, never to the user.
+ */
+import { ZodError } from "zod";
+import { formatZodError } from "@/lib/validation/format";
+
+export const ERROR_STATUS = {
+  INVALID_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  /** Well-formed but not acceptable in its current state (e.g. an assignment not complete yet). */
+  INCOMPLETE: 422,
+  /** The target is locked against this change (e.g. a skipped assignment). */
+  LOCKED: 423,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface AppErrorOptions {
+  /** What happened, for the log and the CLI; also shown to users unless userMessage is given. */
+  message: string;
+  /** What a web user is told, when it must differ from `message`. */
+  userMessage?: string;
+  /** Extra fields of the JSON error body (e.g. both values of a save conflict). */
+  details?: Record<string, unknown>;
+  /** For RATE_LIMITED and UNAVAILABLE: the Retry-After the client should honour. */
+  retryAfterSeconds?: number;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly userMessage: string;
+  readonly details: Record<string, unknown> | undefined;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: ErrorCode, options: AppErrorOptions) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.userMessage = options.userMessage ?? options.message;
+    this.details = options.details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const GENERIC_MESSAGE = "Something went wrong on the server. The error was logged; try again, or tell the operator if it persists.";
+
+/** Prisma's errors carry a code P1xxx/P2xxx; matched by shape so this module needs no database. */
+function prismaCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  const name = (error as { name?: unknown } | null)?.name;
+  return typeof code === "string" && typeof name === "string" && name.startsWith("PrismaClient") && /^P\d{4}$/.test(code) ? code : undefined;
+}
+
+/** Any thrown value as an AppError; never puts database text or a stack into userMessage. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof ZodError) return new AppError("INVALID_INPUT", { message: formatZodError(error), details: { issues: error.issues }, cause: error });
+  const detail = error instanceof Error ? error.message : String(error);
+  const prisma = prismaCode(error);
+  if (prisma === "P2002") return new AppError("CONFLICT", { message: detail, userMessage: "This conflicts with an existing record; reload and try again.", cause: error });
+  if (prisma === "P2025") return new AppError("NOT_FOUND", { message: detail, userMessage: "Not found: it may have been removed meanwhile.", cause: error });
+  // Pool timeout, unreachable database: the server is overloaded or starting, not broken.
+  if (prisma === "P2024" || prisma?.startsWith("P1") || (error as { name?: unknown } | null)?.name === "PrismaClientInitializationError")
+    return new AppError("UNAVAILABLE", { message: detail, userMessage: "The database is busy or unreachable; try again in a moment.", retryAfterSeconds: 5, cause: error });
+  return new AppError("INTERNAL", { message: detail, userMessage: GENERIC_MESSAGE, cause: error });
+}
+
+/** toAppError for answers to users: logs what they are not shown (server errors, with stack). */
+export function publicError(error: unknown): AppError {
+  const app = toAppError(error);
+  if (app.status >= 500) console.error(app.cause ?? app);
+  return app;
+}
