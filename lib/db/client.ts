@@ -2,11 +2,39 @@
  * The one Prisma client of the process, through the pg driver adapter (no native engine).
  * All data access goes through lib/data/*, which import `db` from here.
  */
+import { availableParallelism } from "node:os";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 
-export function createClient(url: string): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+export interface PoolSettings {
+  /** Connections per process (CRJUDGE_DB_POOL_SIZE). */
+  size: number;
+  /** How long a query or transaction waits for a free connection before giving up (CRJUDGE_DB_POOL_WAIT_MS). */
+  waitMs: number;
+}
+
+function positiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
+  return value;
+}
+
+/**
+ * Pool size and connection wait from the settings, else from the machine: the database does
+ * its work on the same cores, so more connections than about four per core only queue inside
+ * PostgreSQL instead of in the pool, where a wait can end in a clear 503.
+ */
+export function poolSettings(cores = availableParallelism()): PoolSettings {
+  return { size: positiveInteger("CRJUDGE_DB_POOL_SIZE", Math.max(4, 4 * cores)), waitMs: positiveInteger("CRJUDGE_DB_POOL_WAIT_MS", 2000) };
+}
+
+export function createClient(url: string, pool: PoolSettings = poolSettings()): PrismaClient {
+  return new PrismaClient({
+    adapter: new PrismaPg({ connectionString: url, max: pool.size, connectionTimeoutMillis: pool.waitMs }),
+    transactionOptions: { maxWait: pool.waitMs },
+  });
 }
 
 function databaseUrl(): string {
