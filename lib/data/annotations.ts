@@ -16,6 +16,7 @@ import { memberStudyWhere } from "@/lib/data/study-access";
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
 import { hashSeed } from "@/lib/annotation/random";
 import { decideSave } from "@/lib/annotation/versioning";
+import { saveInOneStatement } from "@/lib/data/annotation-statement";
 import { MAX_TIME_REPORT_MS, type SaveRequest } from "@/lib/annotation/values";
 import { TASKS, taskOfKind, taskOfTimeKey, type WorkspaceData } from "@/lib/tasks";
 import type { DiffSource } from "@/components/diff-view/model";
@@ -170,6 +171,10 @@ function isUniqueViolation(error: unknown): boolean {
 
 /** Saves one annotation of the user's own assignment; see the module comment for the rules. */
 export async function saveAnnotation(user: SessionUser, request: SaveRequest): Promise<SaveResult> {
+  // The common save is one statement; what it leaves (conflicts, repeats, refusals, ratings,
+  // added claims) takes the transaction, which decides and explains.
+  const saved = await saveInOneStatement(user.id, request);
+  if (saved) return saved;
   const historyKind = taskOfKind(request.kind).values[request.kind]!.history;
   const deleting = request.kind === "added" && request.value.deleted === true;
   let stale: StaleSave | null = null;

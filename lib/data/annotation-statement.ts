@@ -1,0 +1,118 @@
+/**
+ * The common save as one SQL statement (issue 10, "the save itself is as cheap as it can be"):
+ * creating or updating a claim judgement, reference grade or comment-filter label of one's own
+ * assignment. One statement checks ownership and study membership (as memberStudyWhere in
+ * lib/data/study-access), task, skip state and target, writes the row with
+ * its version check, appends the history row and starts the assignment; PostgreSQL runs it
+ * atomically, so there is no BEGIN/COMMIT and no read-then-write round trip.
+ *
+ * It only ever does what the transaction in lib/data/annotations.ts would do with the same
+ * outcome; whenever it writes nothing (a stale version, a repeated value, a refusal, a race
+ * with another save) the caller falls back to that transaction, which decides and explains.
+ */
+import { randomUUID } from "node:crypto";
+import { db } from "@/lib/db/client";
+import type { SaveRequest } from "@/lib/annotation/values";
+import { taskOfKind, type SaveKind } from "@/lib/tasks";
+
+/** Where a kind's values are stored (its task and history kind come from lib/tasks). */
+interface Shape {
+  table: string;
+  /** The annotated thing's column and its table, with the extra condition a target must meet. */
+  target: { column: string; table: string; condition: string };
+  /** Value fields in order: column and SQL type (for the parameter casts). */
+  fields: { name: string; type: string }[];
+}
+
+const SHAPES: Partial<Record<SaveKind, Shape>> = {
+  claim: {
+    table: "ClaimJudgement",
+    target: { column: "pseudoReferenceId", table: "PseudoReference", condition: `t."kind" IN ('CLAIM', 'IMPLICATION')` },
+    fields: [
+      { name: "code", type: `"ClaimCode"` },
+      { name: "necessary", type: "boolean" },
+      { name: "errorType", type: `"ClaimErrorType"` },
+      { name: "note", type: "text" },
+    ],
+  },
+  grade: {
+    table: "ReferenceGrade",
+    target: { column: "candidateReviewId", table: "CandidateReview", condition: `NOT t."isReference"` },
+    fields: [
+      { name: "grade", type: "integer" },
+      { name: "comment", type: "text" },
+    ],
+  },
+  filter: {
+    table: "CommentFilterLabel",
+    target: { column: "candidateReviewId", table: "CandidateReview", condition: "true" },
+    fields: [
+      { name: "highQuality", type: "boolean" },
+      { name: "justification", type: "text" },
+    ],
+  },
+};
+
+const NOW = `(now() AT TIME ZONE 'UTC')`;
+
+/** Parameters: $1 assignment, $2 user, $3 target, $4 base version, $5 new value (JSON), then the fields, then (creating) the new row's id. */
+function statement(kind: SaveKind, shape: Shape, creating: boolean): string {
+  const task = taskOfKind(kind);
+  const q = (name: string) => `"${name}"`;
+  const fields = shape.fields.map((f, i) => ({ column: q(f.name), param: `$${i + 6}::${f.type}` }));
+  const newId = `$${shape.fields.length + 6}`;
+  const own = `own AS (
+    SELECT a."id", a."status" FROM "Assignment" a
+    WHERE a."id" = $1 AND a."userId" = $2 AND a."taskType" = '${task.task}' AND a."status" <> 'SKIPPED'
+      AND EXISTS (SELECT 1 FROM "Study" s WHERE s."id" = a."studyId" AND (s."createdById" = $2 OR EXISTS (SELECT 1 FROM "StudyMember" m WHERE m."studyId" = s."id" AND m."userId" = $2)))
+      AND EXISTS (SELECT 1 FROM ${q(shape.target.table)} t WHERE t."id" = $3 AND t."codeChangeId" = a."codeChangeId" AND ${shape.target.condition}))`;
+  const saved = creating
+    ? `saved AS (
+    INSERT INTO ${q(shape.table)} ("id", "annotatorId", ${q(shape.target.column)}, ${fields.map((f) => f.column).join(", ")}, "updatedAt")
+    SELECT ${newId}, $2, $3, ${fields.map((f) => f.param).join(", ")}, ${NOW} FROM own WHERE $4::integer = 0
+    ON CONFLICT ("annotatorId", ${q(shape.target.column)}) DO NOTHING
+    RETURNING "id", "version", NULL::jsonb AS "oldValue")`
+    : `old AS (
+    SELECT x."id", jsonb_build_object(${shape.fields.map((f) => `'${f.name}', x.${q(f.name)}`).join(", ")}) AS "value"
+    FROM ${q(shape.table)} x, own WHERE x."annotatorId" = $2 AND x.${q(shape.target.column)} = $3 AND x."version" = $4),
+  saved AS (
+    UPDATE ${q(shape.table)} x SET ${fields.map((f) => `${f.column} = ${f.param}`).join(", ")}, "version" = x."version" + 1, "updatedAt" = ${NOW}
+    FROM old WHERE x."id" = old."id" AND x."version" = $4
+      AND (${fields.map((f) => `x.${f.column}`).join(", ")}) IS DISTINCT FROM (${fields.map((f) => f.param).join(", ")})
+    RETURNING x."id", x."version", old."value" AS "oldValue")`;
+  return `WITH ${own},
+  ${saved},
+  history AS (
+    INSERT INTO "AnnotationHistory" ("kind", "annotationId", "userId", "action", "baseVersion", "oldValue", "newValue")
+    SELECT '${task.values[kind]!.history}', saved."id", $2, '${creating ? "CREATE" : "UPDATE"}', $4, saved."oldValue", $5::jsonb FROM saved),
+  started AS (
+    UPDATE "Assignment" a SET "status" = 'IN_PROGRESS', "startedAt" = ${NOW}, "updatedAt" = ${NOW}
+    FROM own WHERE a."id" = own."id" AND own."status" = 'PENDING' AND EXISTS (SELECT 1 FROM saved))
+  SELECT "id", "version" FROM saved`;
+}
+
+const STATEMENTS = new Map<string, string>();
+
+/**
+ * Saves in one statement when the save is a plain create (base version 0) or update (base
+ * version still stored, value different); null when it wrote nothing and the caller must decide.
+ */
+export async function saveInOneStatement(userId: string, request: SaveRequest): Promise<{ id: string; version: number; value: unknown; changed: true } | null> {
+  const shape = SHAPES[request.kind];
+  if (!shape) return null;
+  const creating = request.baseVersion === 0;
+  const key = `${request.kind}:${creating}`;
+  if (!STATEMENTS.has(key)) STATEMENTS.set(key, statement(request.kind, shape, creating));
+  const value = request.value as Record<string, unknown>;
+  const rows = await db.$queryRawUnsafe<{ id: string; version: number }[]>(
+    STATEMENTS.get(key)!,
+    request.assignmentId,
+    userId,
+    request.targetId,
+    request.baseVersion,
+    JSON.stringify(request.value),
+    ...shape.fields.map((f) => value[f.name] ?? null),
+    ...(creating ? [randomUUID()] : []),
+  );
+  return rows.length === 1 ? { id: rows[0].id, version: Number(rows[0].version), value: request.value, changed: true } : null;
+}
