@@ -9,8 +9,11 @@ import { createJobContext, startQueue, workMetricChunks } from "@/lib/jobs";
 
 const database = await resolveDatabase((line) => console.error(line));
 const boss = await startQueue(database.url);
-await workMetricChunks(boss, createJobContext());
-console.error(`metric worker: processing queue "metric-chunks" on ${new URL(database.url).host}`);
+// Chunks computed at once by this process: 1 suits CPU-bound metrics (run one worker per core
+// instead); more suit LLM judges and embedding endpoints, which mostly wait.
+const concurrency = Math.max(1, Number(process.env.METRIC_WORKER_CONCURRENCY ?? 1) || 1);
+await workMetricChunks(boss, createJobContext(), { concurrency });
+console.error(`metric worker: processing queue "metric-chunks" on ${new URL(database.url).host} (${concurrency} at a time)`);
 
 let stopping = false;
 async function stop(): Promise<void> {

@@ -64,7 +64,7 @@ export function MetricRunForm({ slug, metrics, start }: { slug: string; metrics:
           CRScore τ <input type="number" step="0.0001" min={0} max={1} value={tau} onChange={(e) => setTau(e.target.value)} placeholder="calibrated" className="w-28 rounded border border-slate-300 px-1" />
         </label>
         <label>
-          Reviews per job <input type="number" step="1" min={1} value={chunkSize} onChange={(e) => setChunkSize(e.target.value)} placeholder="100" className="w-20 rounded border border-slate-300 px-1" />
+          Reviews per job <input type="number" step="1" min={1} value={chunkSize} onChange={(e) => setChunkSize(e.target.value)} placeholder="1000" className="w-20 rounded border border-slate-300 px-1" />
         </label>
         <button type="submit" disabled={pending || chosen.length === 0} className="rounded bg-slate-900 px-3 py-1 text-white disabled:opacity-50">
           {pending ? "Planning…" : "Start run"}

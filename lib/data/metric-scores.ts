@@ -13,35 +13,38 @@ export interface MetricScoreInput {
 }
 
 /**
- * Stores scores in pages of 5,000; a (review, metric, paramsKey) already stored is kept, or
- * replaced with `replace`. Returns how many rows were written. The rows travel as one JSON
- * text per page and PostgreSQL parses the numbers: Prisma 6.19's query compiler rounds Float
- * parameters to 16 significant digits (0.11764705882352941 would be stored as
+ * The INSERT of `rows` into MetricScore, as one statement (a data-modifying CTE can carry it);
+ * a (review, metric, paramsKey) already stored is kept, or replaced with `replace`. The rows
+ * travel as one JSON text and PostgreSQL parses the numbers: Prisma 6.19's query compiler
+ * rounds Float parameters to 16 significant digits (0.11764705882352941 would be stored as
  * 0.1176470588235294), which would make stored scores differ from the metric library's.
  */
-export async function insertMetricScores(rows: readonly MetricScoreInput[], options: { replace?: boolean } = {}, client: Pick<PrismaClient, "$executeRaw"> = db): Promise<number> {
+export function metricScoresInsert(rows: readonly MetricScoreInput[], options: { replace?: boolean } = {}): Prisma.Sql {
   const conflict = options.replace ? Prisma.sql`DO UPDATE SET value = EXCLUDED.value, detail = EXCLUDED.detail, "computedAt" = now()` : Prisma.sql`DO NOTHING`;
+  const json = rows.map((r) => {
+    if (r.value !== null && !Number.isFinite(r.value)) throw new RangeError(`score ${r.metric} of review ${r.candidateReviewId} is not a finite number: ${r.value}`);
+    return { candidateReviewId: r.candidateReviewId, metric: r.metric, paramsKey: r.paramsKey, value: r.value, ...(r.detail === undefined ? {} : { detail: r.detail }) };
+  });
+  return Prisma.sql`
+    INSERT INTO "MetricScore" (id, "candidateReviewId", metric, "paramsKey", value, detail)
+    SELECT gen_random_uuid()::text, r."candidateReviewId", r.metric, r."paramsKey", r.value, r.detail
+    FROM json_to_recordset(${JSON.stringify(json)}::json) AS r("candidateReviewId" text, metric text, "paramsKey" text, value float8, detail jsonb)
+    ON CONFLICT ("candidateReviewId", metric, "paramsKey") ${conflict}`;
+}
+
+/** Stores scores (metricScoresInsert) in statements of 5,000 rows. Returns how many rows were written. */
+export async function insertMetricScores(rows: readonly MetricScoreInput[], options: { replace?: boolean } = {}, client: Pick<PrismaClient, "$executeRaw"> = db): Promise<number> {
   let written = 0;
-  for (let start = 0; start < rows.length; start += 5000) {
-    const page = rows.slice(start, start + 5000).map((r) => {
-      if (r.value !== null && !Number.isFinite(r.value)) throw new RangeError(`score ${r.metric} of review ${r.candidateReviewId} is not a finite number: ${r.value}`);
-      return { candidateReviewId: r.candidateReviewId, metric: r.metric, paramsKey: r.paramsKey, value: r.value, ...(r.detail === undefined ? {} : { detail: r.detail }) };
-    });
-    written += await client.$executeRaw`
-      INSERT INTO "MetricScore" (id, "candidateReviewId", metric, "paramsKey", value, detail)
-      SELECT gen_random_uuid()::text, r."candidateReviewId", r.metric, r."paramsKey", r.value, r.detail
-      FROM json_to_recordset(${JSON.stringify(page)}::json) AS r("candidateReviewId" text, metric text, "paramsKey" text, value float8, detail jsonb)
-      ON CONFLICT ("candidateReviewId", metric, "paramsKey") ${conflict}`;
-  }
+  for (let start = 0; start < rows.length; start += 5000) written += await client.$executeRaw(metricScoresInsert(rows.slice(start, start + 5000), options));
   return written;
 }
 
 /** The (review, metric, paramsKey) keys already stored among `reviewIds` for the given metric columns. */
-export async function storedScoreKeys(reviewIds: readonly string[], columns: readonly { metric: string; paramsKey: string }[], client: Client = db): Promise<Set<string>> {
-  const rows = await client.metricScore.findMany({
-    where: { candidateReviewId: { in: [...reviewIds] }, OR: columns.map((c) => ({ metric: c.metric, paramsKey: c.paramsKey })) },
-    select: { candidateReviewId: true, metric: true, paramsKey: true },
-  });
+export async function storedScoreKeys(reviewIds: readonly string[], columns: readonly { metric: string; paramsKey: string }[], client: Pick<PrismaClient, "$queryRaw"> = db): Promise<Set<string>> {
+  const rows = await client.$queryRaw<{ candidateReviewId: string; metric: string; paramsKey: string }[]>`
+    SELECT "candidateReviewId", metric, "paramsKey" FROM "MetricScore"
+    WHERE "candidateReviewId" = ANY(${[...reviewIds]}::text[])
+      AND (metric, "paramsKey") IN (SELECT * FROM unnest(${columns.map((c) => c.metric)}::text[], ${columns.map((c) => c.paramsKey)}::text[]))`;
   return new Set(rows.map((r) => scoreKey(r.candidateReviewId, r.metric, r.paramsKey)));
 }
 

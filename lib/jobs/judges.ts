@@ -177,7 +177,7 @@ async function humanScoredReviews(client: PrismaClient, studyId: string): Promis
     const byReview = new Map<string, number[]>();
     for (const s of scores) byReview.set(s.candidateReviewId, [...(byReview.get(s.candidateReviewId) ?? []), s.value]);
     if (byReview.size === 0) continue;
-    const reviews = new Map((await loadReviewsToScore({ id: { in: [...byReview.keys()] } }, client)).map((r) => [r.id, r]));
+    const reviews = new Map((await loadReviewsToScore({ ids: [...byReview.keys()] }, client)).map((r) => [r.id, r]));
     const items = order.flatMap(({ id }) => {
       const review = reviews.get(id);
       return review && review.reference !== null && review.codeChange !== null ? [{ review, human: mean(byReview.get(id) as number[]) }] : [];

@@ -11,7 +11,7 @@ import { AppError } from "@/lib/errors";
 export interface MetricRunRequest {
   /** Metric names (see METRIC_JOB_NAMES). */
   metrics: readonly string[];
-  /** Reviews per job. Default 100, or JUDGE_CHUNK_SIZE (10) with an LLM judge. */
+  /** Reviews per job. Default DEFAULT_CHUNK_SIZE, or JUDGE_CHUNK_SIZE (10) with an LLM judge. */
   chunkSize?: number;
   /** CRScore threshold; default calibrated on the study (CRScore §3.3). */
   tau?: number;
@@ -21,7 +21,13 @@ export interface MetricRunRequest {
   llm?: JudgeRunRequest;
 }
 
-export const DEFAULT_CHUNK_SIZE = 100;
+/**
+ * Reviews per job when no LLM judge runs: large enough that a job's fixed costs (queue fetch,
+ * two reads, one write, about 10 ms) stay under 10 µs per review, small enough that a study of
+ * a few thousand reviews still spreads over several workers and a chunk of CRScore (about a
+ * millisecond per review offline) ends in seconds.
+ */
+export const DEFAULT_CHUNK_SIZE = 1000;
 
 /**
  * τ as CRScore §3.3 selects it, on this study with this embedder: the mean, over all sentences
@@ -33,7 +39,7 @@ export const DEFAULT_CHUNK_SIZE = 100;
  * score is then undefined anyway).
  */
 export async function calibrateStudyTau(context: MetricJobContext, studyId: string, embedder: Embedder): Promise<{ value: number; source: TauSource }> {
-  const reviews = (await loadReviewsToScore({ codeChange: { studyId } }, context.client)).filter((r) => r.pseudoReferences.length > 0);
+  const reviews = (await loadReviewsToScore({ studyId }, context.client, { codeChanges: false })).filter((r) => r.pseudoReferences.length > 0);
   const sentences = reviews.map((r) => splitReviewSentences(r.text));
   const embedded = await embedder.embed([...sentences.flat(), ...reviews.flatMap((r) => r.pseudoReferences)]);
   const calibration = calibrateThreshold(reviews.map((r, i) => pairwiseSimilarities(sentences[i], r.pseudoReferences, embedded.similarity)));

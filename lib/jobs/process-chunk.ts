@@ -1,10 +1,10 @@
-/** One job: the scores of one chunk of reviews, stored with the run's progress in one transaction. */
-import { insertMetricScores, scoreKey, storedScoreKeys } from "@/lib/data/metric-scores";
+/** One job: the scores of one chunk of reviews, stored with the run's progress in one statement. */
+import { scoreKey, storedScoreKeys } from "@/lib/data/metric-scores";
 import { runEmbedder, type MetricJobContext } from "./context";
 import { judgeScores } from "./judges";
 import type { ChunkJobData } from "./queue";
 import { loadReviewsToScore } from "./reviews";
-import { advanceRun, runParams } from "./runs";
+import { runParams, storeChunkScores } from "./runs";
 import { scoreReview, textsToEmbed } from "./score";
 import { specApplies } from "./specs";
 
@@ -19,7 +19,7 @@ export async function processChunk(context: MetricJobContext, data: ChunkJobData
   if (!run || run.status === "FAILED") return 0;
   const params = runParams(run);
   const columns = params.specs.flatMap((s) => s.columns.map((metric) => ({ metric, paramsKey: s.paramsKey })));
-  const [reviews, stored] = await Promise.all([loadReviewsToScore({ id: { in: data.reviewIds } }, client), storedScoreKeys(data.reviewIds, columns, client)]);
+  const [reviews, stored] = await Promise.all([loadReviewsToScore({ ids: data.reviewIds }, client, { codeChanges: params.specs.some((s) => s.kind === "judge") }), storedScoreKeys(data.reviewIds, columns, client)]);
 
   const work = reviews
     .map((review) => ({ review, specs: params.specs.filter((s) => specApplies(s, review) && s.columns.some((c) => !stored.has(scoreKey(review.id, c, s.paramsKey)))) }))
@@ -29,9 +29,6 @@ export async function processChunk(context: MetricJobContext, data: ChunkJobData
   const rows = work.flatMap((w) => w.specs.flatMap((s) => (s.kind === "judge" ? [] : scoreReview(s, w.review, embedded))));
   rows.push(...(await judgeScores(context, work.flatMap((w) => w.specs.flatMap((spec) => (spec.kind === "judge" ? [{ spec, review: w.review }] : []))))));
 
-  await client.$transaction(async (tx) => {
-    await insertMetricScores(rows, {}, tx);
-    await advanceRun(tx, run.id, work.length);
-  });
+  await storeChunkScores(client, run.id, rows, work.length);
   return work.length;
 }

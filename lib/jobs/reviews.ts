@@ -1,9 +1,8 @@
 /** The texts a metric needs for each review: its own, the change's human reference and pseudo-references. */
-import { db, type PrismaClient } from "@/lib/db/client";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { db, Prisma, type PrismaClient } from "@/lib/db/client";
 
 /** Pseudo-references generated without humans (CRScore §3.1). */
-const AUTOMATIC_KINDS = ["CLAIM", "IMPLICATION", "SMELL"] as const;
+const AUTOMATIC_KINDS = ["CLAIM", "IMPLICATION", "SMELL"];
 
 export interface ReviewToScore {
   id: string;
@@ -13,36 +12,50 @@ export interface ReviewToScore {
   reference: string | null;
   /** Non-empty automatic pseudo-references of the change (claims, implications, smells), by position. */
   pseudoReferences: string[];
-  /** The code change for the LLM judges: its diff, else the new file (GradedReviews imports have no diff); null when both are empty. */
+  /** The code change for the LLM judges: its diff, else the new file (GradedReviews imports have no diff); null when both are empty or not loaded. */
   codeChange: string | null;
   language: string;
 }
 
-/** Loads the reviews matching `where` (e.g. one chunk's ids, or a whole study) with their change's texts. */
-export async function loadReviewsToScore(where: Prisma.CandidateReviewWhereInput, client: PrismaClient = db): Promise<ReviewToScore[]> {
-  const reviews = await client.candidateReview.findMany({ where, select: { id: true, text: true, isReference: true, codeChangeId: true } });
-  const changeIds = [...new Set(reviews.map((r) => r.codeChangeId))];
-  const [changes, references, pseudoReferences] = await Promise.all([
-    client.codeChange.findMany({ where: { id: { in: changeIds } }, select: { id: true, diff: true, newFile: true, language: true } }),
-    client.candidateReview.findMany({ where: { codeChangeId: { in: changeIds }, isReference: true }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { codeChangeId: true, text: true } }),
-    client.pseudoReference.findMany({ where: { codeChangeId: { in: changeIds }, kind: { in: [...AUTOMATIC_KINDS] } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { codeChangeId: true, text: true } }),
+/** Which reviews: a chunk's ids, or a whole study. */
+export type ReviewScope = { ids: readonly string[] } | { studyId: string };
+
+type Client = Pick<PrismaClient, "$queryRaw">;
+
+/**
+ * Loads the reviews of `scope` with their change's texts, in two SQL statements whatever their
+ * number (the metric jobs' hot path: Prisma's relation queries cost about 100 µs per review).
+ * `codeChanges: false` leaves out the diffs and files, which only the LLM judges read
+ * (codeChange is then null).
+ */
+export async function loadReviewsToScore(scope: ReviewScope, client: Client = db, options: { codeChanges?: boolean } = {}): Promise<ReviewToScore[]> {
+  const reviewsOf =
+    "ids" in scope
+      ? Prisma.sql`SELECT id, text, "isReference", "codeChangeId" FROM "CandidateReview" WHERE id = ANY(${[...scope.ids]}::text[])`
+      : Prisma.sql`SELECT id, text, "isReference", "codeChangeId" FROM "CandidateReview" WHERE "codeChangeId" IN (SELECT id FROM "CodeChange" WHERE "studyId" = ${scope.studyId})`;
+  const withCode = options.codeChanges ?? true;
+  const [reviews, changes] = await Promise.all([
+    client.$queryRaw<{ id: string; text: string; isReference: boolean; codeChangeId: string }[]>(reviewsOf),
+    client.$queryRaw<{ id: string; diff: string; newFile: string; language: string; reference: string | null; pseudo: string[] }[]>`
+      WITH r AS (${reviewsOf})
+      SELECT c.id, CASE WHEN ${withCode} THEN c.diff ELSE '' END AS diff, CASE WHEN ${withCode} THEN c."newFile" ELSE '' END AS "newFile", c.language,
+        (SELECT x.text FROM "CandidateReview" x WHERE x."codeChangeId" = c.id AND x."isReference" ORDER BY x.position, x.id LIMIT 1) AS reference,
+        ARRAY(SELECT p.text FROM "PseudoReference" p WHERE p."codeChangeId" = c.id AND p.kind::text = ANY(${AUTOMATIC_KINDS}::text[]) ORDER BY p.position, p.id) AS pseudo
+      FROM "CodeChange" c WHERE c.id = ANY(ARRAY(SELECT DISTINCT "codeChangeId" FROM r))`,
   ]);
-  const referenceOf = new Map<string, string>();
-  for (const r of references) if (!referenceOf.has(r.codeChangeId)) referenceOf.set(r.codeChangeId, r.text);
-  const pseudoOf = new Map<string, string[]>();
-  for (const p of pseudoReferences) {
-    if (p.text.trim() === "") continue;
-    pseudoOf.set(p.codeChangeId, [...(pseudoOf.get(p.codeChangeId) ?? []), p.text]);
-  }
-  const changeOf = new Map(changes.map((c) => [c.id, { codeChange: c.diff.trim() !== "" ? c.diff : c.newFile.trim() !== "" ? c.newFile : null, language: c.language }]));
-  return reviews.map((r) => ({
-    id: r.id,
-    text: r.text,
-    isReference: r.isReference,
-    reference: referenceOf.get(r.codeChangeId) ?? null,
-    pseudoReferences: pseudoOf.get(r.codeChangeId) ?? [],
-    ...(changeOf.get(r.codeChangeId) ?? { codeChange: null, language: "" }),
-  }));
+  const changeOf = new Map(
+    changes.map((c) => [
+      c.id,
+      {
+        reference: c.reference,
+        pseudoReferences: c.pseudo.filter((text) => text.trim() !== ""),
+        codeChange: c.diff.trim() !== "" ? c.diff : c.newFile.trim() !== "" ? c.newFile : null,
+        language: c.language,
+      },
+    ]),
+  );
+  const none = { reference: null, pseudoReferences: [], codeChange: null, language: "" };
+  return reviews.map((r) => ({ id: r.id, text: r.text, isReference: r.isReference, ...(changeOf.get(r.codeChangeId) ?? none) }));
 }
 
 /** Every review and pseudo-reference text of a study: the corpus the offline TF-IDF embedder is fitted on. */
@@ -55,10 +68,9 @@ export async function studyCorpus(studyId: string, client: PrismaClient = db): P
 }
 
 /** The study's reviews in study order (change position, review position), with the reference flag. */
-export async function studyReviewOrder(studyId: string, client: PrismaClient = db): Promise<{ id: string; isReference: boolean }[]> {
-  return client.candidateReview.findMany({
-    where: { codeChange: { studyId } },
-    orderBy: [{ codeChange: { position: "asc" } }, { codeChange: { id: "asc" } }, { position: "asc" }, { id: "asc" }],
-    select: { id: true, isReference: true },
-  });
+export async function studyReviewOrder(studyId: string, client: Client = db): Promise<{ id: string; isReference: boolean }[]> {
+  return client.$queryRaw<{ id: string; isReference: boolean }[]>`
+    SELECT r.id, r."isReference" FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId"
+    WHERE c."studyId" = ${studyId}
+    ORDER BY c.position, c.id, r.position, r.id`;
 }

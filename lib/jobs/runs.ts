@@ -7,12 +7,12 @@
 import type PgBoss from "pg-boss";
 import type { PrismaClient } from "@/lib/db/client";
 import type { MetricRun, Prisma } from "@/lib/generated/prisma/client";
+import { metricScoresInsert, type MetricScoreInput } from "@/lib/data/metric-scores";
 import type { MetricJobContext } from "./context";
 import { isJudgePlanningError, JUDGE_CHUNK_SIZE } from "./judges";
 import { type MetricRunRequest, planMetricRun } from "./plan";
 import { type ChunkJobData, enqueueChunks, startQueue } from "./queue";
-import { studyReviewOrder } from "./reviews";
-import { type MetricJobSpec, parseMetricNames, type RunParams, runIdentity, runParamsSchema, specApplies } from "./specs";
+import { parseMetricNames, type RunParams, runIdentity, runParamsSchema, specApplies } from "./specs";
 
 export interface StartedRun {
   run: MetricRun;
@@ -21,16 +21,39 @@ export interface StartedRun {
   chunks: { total: number; enqueued: number; skipped: number };
 }
 
-/** Reviews of the study whose every applicable column is stored under the run's signatures. */
-async function completeReviews(client: PrismaClient, studyId: string, specs: readonly MetricJobSpec[], reviews: readonly { id: string; isReference: boolean }[]): Promise<Set<string>> {
-  const stored = await client.metricScore.groupBy({
-    by: ["candidateReviewId"],
-    where: { candidateReview: { codeChange: { studyId } }, OR: specs.flatMap((s) => s.columns.map((metric) => ({ metric, paramsKey: s.paramsKey }))) },
-    _count: { _all: true },
-  });
-  const count = new Map(stored.map((s) => [s.candidateReviewId, s._count._all]));
-  const expected = (review: { isReference: boolean }) => specs.filter((s) => specApplies(s, review)).reduce((n, s) => n + s.columns.length, 0);
-  return new Set(reviews.filter((r) => (count.get(r.id) ?? 0) >= expected(r)).map((r) => r.id));
+interface PlannedChunk {
+  reviewIds: string[];
+  /** Reviews of the chunk whose every applicable column is stored under the run's signatures. */
+  complete: number;
+}
+
+/**
+ * The run's reviews in study order (change position, review position), cut into chunks of
+ * `chunkSize` in SQL, each with how many of its reviews are complete already: one row per
+ * chunk, so planning a run of 100,000 reviews reads 100 rows rather than 100,000.
+ */
+async function planChunks(client: PrismaClient, studyId: string, params: RunParams): Promise<PlannedChunk[]> {
+  const columns = params.specs.flatMap((s) => s.columns.map((metric) => ({ metric, paramsKey: s.paramsKey })));
+  const expected = (review: { isReference: boolean }) => params.specs.filter((s) => specApplies(s, review)).reduce((n, s) => n + s.columns.length, 0);
+  const [onReference, onOthers] = [expected({ isReference: true }), expected({ isReference: false })];
+  if (onReference === 0 && onOthers === 0) return [];
+  const rows = await client.$queryRaw<{ ids: string[]; complete: bigint }[]>`
+    WITH ordered AS (
+      SELECT r.id, r."isReference", row_number() OVER (ORDER BY c.position, c.id, r.position, r.id) - 1 AS n
+      FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId"
+      WHERE c."studyId" = ${studyId} AND (CASE WHEN r."isReference" THEN ${onReference}::int ELSE ${onOthers}::int END) > 0
+    ), o AS (SELECT *, n / ${params.chunkSize}::int AS chunk FROM ordered),
+    stored AS (
+      SELECT s."candidateReviewId" AS id, count(*) AS n FROM "MetricScore" s
+      WHERE s."candidateReviewId" IN (SELECT id FROM o)
+        AND (s.metric, s."paramsKey") IN (SELECT * FROM unnest(${columns.map((c) => c.metric)}::text[], ${columns.map((c) => c.paramsKey)}::text[]))
+      GROUP BY s."candidateReviewId"
+    )
+    SELECT array_agg(o.id ORDER BY o.n) AS ids,
+      count(*) FILTER (WHERE coalesce(stored.n, 0) >= CASE WHEN o."isReference" THEN ${onReference}::int ELSE ${onOthers}::int END) AS complete
+    FROM o LEFT JOIN stored ON stored.id = o.id
+    GROUP BY o.chunk ORDER BY o.chunk`;
+  return rows.map((r) => ({ reviewIds: r.ids, complete: Number(r.complete) }));
 }
 
 /** The run's parameters, validated (a row written by another version fails loudly). */
@@ -70,12 +93,12 @@ export async function startMetricRun(context: MetricJobContext, boss: PgBoss, st
     if (isJudgePlanningError(error)) await recordFailedPlan(client, studyId, request, (error as Error).message, createdById);
     throw error;
   }
-  const reviews = (await studyReviewOrder(studyId, client)).filter((r) => params.specs.some((s) => specApplies(s, r)));
-  const complete = await completeReviews(client, studyId, params.specs, reviews);
-  const done = reviews.filter((r) => complete.has(r.id)).length;
-  const finished = done === reviews.length;
+  const planned = await planChunks(client, studyId, params);
+  const total = planned.reduce((n, c) => n + c.reviewIds.length, 0);
+  const done = planned.reduce((n, c) => n + c.complete, 0);
+  const finished = done === total;
   const state = {
-    total: reviews.length,
+    total,
     done,
     status: finished ? ("DONE" as const) : ("QUEUED" as const),
     error: null,
@@ -87,18 +110,19 @@ export async function startMetricRun(context: MetricJobContext, boss: PgBoss, st
     ? await client.metricRun.update({ where: { id: existing.id }, data: state })
     : await client.metricRun.create({ data: { ...state, studyId, metrics: params.specs.map((s) => s.name), params: params as unknown as Prisma.InputJsonValue, createdById } });
 
-  const chunks: ChunkJobData[] = [];
-  for (let start = 0, chunk = 0; start < reviews.length; start += params.chunkSize, chunk++) {
-    chunks.push({ runId: run.id, chunk, reviewIds: reviews.slice(start, start + params.chunkSize).map((r) => r.id) });
-  }
-  const pending = chunks.filter((c) => c.reviewIds.some((id) => !complete.has(id)));
+  const chunks: ChunkJobData[] = planned.map((c, chunk) => ({ runId: run.id, chunk, reviewIds: c.reviewIds }));
+  const pending = chunks.filter((_, i) => planned[i].complete < planned[i].reviewIds.length);
   await enqueueChunks(boss, pending);
   return { run, resumed: existing !== null, chunks: { total: chunks.length, enqueued: pending.length, skipped: chunks.length - pending.length } };
 }
 
-/** Counts `reviews` more reviews as done (never beyond the total) and finishes the run when all are. */
-export async function advanceRun(client: Pick<PrismaClient, "$executeRaw">, runId: string, reviews: number): Promise<void> {
+/**
+ * Stores a chunk's scores and counts its `reviews` as done (never beyond the total; the run is
+ * finished when all are) in one statement, so one round trip and one transaction per chunk.
+ */
+export async function storeChunkScores(client: Pick<PrismaClient, "$executeRaw">, runId: string, rows: readonly MetricScoreInput[], reviews: number): Promise<void> {
   await client.$executeRaw`
+    WITH stored AS (${metricScoresInsert(rows)})
     UPDATE "MetricRun" SET
       done = LEAST(done + ${reviews}, total),
       status = CASE WHEN done + ${reviews} >= total THEN 'DONE'::"JobStatus" ELSE 'RUNNING'::"JobStatus" END,

@@ -6,7 +6,7 @@
  */
 import { REFERENCE_METRICS } from "../../lib/metrics";
 
-const PAIRS = 5164;
+export const PAIRS = 5164;
 const SEED = 20240611;
 
 const WORDS = (
@@ -31,7 +31,7 @@ function prng(seed: number): () => number {
   };
 }
 
-function makePairs(count: number): [review: string, reference: string][] {
+export function makePairs(count: number): [review: string, reference: string][] {
   const random = prng(SEED);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
   // Log-normal-ish lengths: median near `median`, capped at 250 words.
