@@ -15,7 +15,8 @@ export interface CreatedAccount {
   generated: boolean;
 }
 
-function generatedPassword(): string {
+/** A random password for an account whose password is not given (printed once, never stored). */
+export function generatedPassword(): string {
   return randomBytes(12).toString("base64url");
 }
 
