@@ -4,7 +4,7 @@ export { calibrateStudyTau, DEFAULT_CHUNK_SIZE, planMetricRun, type MetricRunReq
 export { chunkJobId, enqueueChunks, METRIC_QUEUE, startQueue, type ChunkJobData } from "./queue";
 export { listMetricRuns, requestMetricRun, runParams, startMetricRun, type StartedRun } from "./runs";
 export { processChunk } from "./process-chunk";
-export { drainMetricRun, workMetricChunks, type DrainOptions } from "./worker";
+export { drainMetricRun, workMetricChunks, type ChunkJobOutput, type DrainOptions } from "./worker";
 export { CRSCORE, CRSCORE_COLUMNS, EMBEDDING_SIM, isJudgeMetric, METRIC_JOB_NAMES, parseMetricNames, type MetricJobSpec, type RunParams, type SweTeam } from "./specs";
 export { JUDGE_CHUNK_SIZE, parseSweTeam, SweCalibrationError, SWE_CALIBRATION_SIZE, type JudgeRunRequest } from "./judges";
 export { scoreReview } from "./score";

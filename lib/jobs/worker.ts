@@ -1,4 +1,5 @@
 /** Running metric jobs: a long-lived worker (scripts/worker.ts) or a CLI draining its own run. */
+import { hostname } from "node:os";
 import type PgBoss from "pg-boss";
 import type { MetricRun } from "@/lib/generated/prisma/client";
 import type { MetricJobContext } from "./context";
@@ -6,10 +7,19 @@ import { processChunk } from "./process-chunk";
 import { type ChunkJobData, METRIC_QUEUE } from "./queue";
 import { markRunFailed } from "./runs";
 
+/** Which process computed a chunk: stored as the job's output (pgboss.job.output), so several workers' shares can be told apart. */
+export interface ChunkJobOutput {
+  worker: string;
+  /** Reviews whose scores this execution computed and stored. */
+  reviews: number;
+}
+
+const WORKER = `${hostname()}:${process.pid}`;
+
 /** Processes one job; on its last attempt a failure fails the whole run, with the message shown to the lead. */
-export async function runChunkJob(context: MetricJobContext, job: PgBoss.JobWithMetadata<ChunkJobData>): Promise<void> {
+export async function runChunkJob(context: MetricJobContext, job: PgBoss.JobWithMetadata<ChunkJobData>): Promise<ChunkJobOutput> {
   try {
-    await processChunk(context, job.data);
+    return { worker: WORKER, reviews: await processChunk(context, job.data) };
   } catch (error) {
     if (job.retryCount >= job.retryLimit) await markRunFailed(context.client, job.data.runId, `chunk ${job.data.chunk}: ${(error as Error).message}`);
     throw error;
@@ -28,7 +38,7 @@ export async function workMetricChunks(boss: PgBoss, context: MetricJobContext, 
     let id = "";
     id = await boss.work<ChunkJobData>(METRIC_QUEUE, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 1 }, async ([job]) => {
       try {
-        await runChunkJob(context, job);
+        return await runChunkJob(context, job);
       } finally {
         boss.notifyWorker(id);
       }
@@ -65,8 +75,7 @@ export async function drainMetricRun(boss: PgBoss, context: MetricJobContext, ru
       continue;
     }
     try {
-      await runChunkJob(context, job);
-      await boss.complete(METRIC_QUEUE, job.id);
+      await boss.complete(METRIC_QUEUE, job.id, await runChunkJob(context, job));
     } catch (error) {
       await boss.fail(METRIC_QUEUE, job.id, { message: (error as Error).message });
     }

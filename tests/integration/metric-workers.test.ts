@@ -1,0 +1,89 @@
+/**
+ * Scale-out: two metric worker processes (scripts/worker.ts, as `npm start` or a second machine
+ * runs it) on one database share one run's chunks through the pg-boss queue, and no chunk is
+ * computed twice. Each chunk job records which worker computed it (its output).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { afterAll, expect, inject, test } from "vitest";
+import { createClient } from "@/lib/db/client";
+import { type ChunkJobOutput, createJobContext, METRIC_QUEUE, startMetricRun, startQueue } from "@/lib/jobs";
+
+const url = inject("databaseUrl");
+const db = createClient(url);
+const workers: ChildProcess[] = [];
+let studyId: string | undefined;
+
+/** Starts scripts/worker.ts on the test database and resolves once it subscribed to the queue. */
+function startWorker(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], { cwd: path.resolve("."), env: { ...process.env, DATABASE_URL: url }, stdio: ["ignore", "ignore", "pipe"] });
+  workers.push(child);
+  return new Promise((resolve, reject) => {
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+      if (stderr.includes("metric worker: processing")) resolve(child);
+    });
+    child.once("exit", (code) => reject(new Error(`worker exited with ${code}: ${stderr}`)));
+  });
+}
+
+async function stopWorker(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+afterAll(async () => {
+  await Promise.all(workers.map(stopWorker));
+  if (studyId) await db.study.delete({ where: { id: studyId } });
+  await db.$disconnect();
+});
+
+test("two workers on one database share a run's chunks, none computed twice", async () => {
+  const study = await db.study.create({ data: { slug: "two-workers", name: "two workers", taskTypes: ["REVIEW_RATING"] } });
+  studyId = study.id;
+  for (let c = 0; c < 20; c++) {
+    await db.codeChange.create({
+      data: {
+        studyId,
+        externalId: `change-${c}`,
+        language: "python",
+        diff: "",
+        position: c,
+        reviews: {
+          create: [
+            { externalId: "ref", system: "msg", text: `Why is x set to ${c} here?`, isReference: true, position: 0 },
+            ...["a", "b", "c"].map((system, i) => ({ externalId: system, system, text: `Please explain why x becomes ${c + i}.`, position: i + 1 })),
+          ],
+        },
+      },
+    });
+  }
+  await Promise.all([startWorker(), startWorker()]);
+
+  // As a web page does: plan and enqueue only; one review per chunk, so 60 chunks to share.
+  const boss = await startQueue(url, { supervise: false });
+  const started = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["chrf"], chunkSize: 1 }).finally(() => boss.stop({ graceful: false, wait: true }));
+  expect(started.chunks).toEqual({ total: 60, enqueued: 60, skipped: 0 });
+  let run = started.run;
+  for (let i = 0; i < 600 && run.status !== "DONE" && run.status !== "FAILED"; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    run = await db.metricRun.findUniqueOrThrow({ where: { id: run.id } });
+  }
+  expect(run).toMatchObject({ status: "DONE", done: 60, total: 60 });
+
+  const jobs = await db.$queryRaw<{ chunk: number; state: string; retries: number; output: ChunkJobOutput }[]>`
+    SELECT (data->>'chunk')::int AS chunk, state::text AS state, retry_count AS retries, output
+    FROM pgboss.job WHERE name = ${METRIC_QUEUE} AND data->>'runId' = ${run.id} ORDER BY 1`;
+  // Every chunk ran once, completed at the first attempt, and computed its one review.
+  expect(jobs.map((j) => j.chunk)).toEqual(Array.from({ length: 60 }, (_, i) => i));
+  expect(jobs.every((j) => j.state === "completed" && j.retries === 0 && j.output.reviews === 1)).toBe(true);
+  // Both processes took a share.
+  const byWorker = new Map<string, number>();
+  for (const j of jobs) byWorker.set(j.output.worker, (byWorker.get(j.output.worker) ?? 0) + 1);
+  expect(byWorker.size).toBe(2);
+  expect(new Set([...byWorker.keys()].map((w) => Number(w.split(":").pop())))).toEqual(new Set(workers.map((w) => w.pid)));
+  expect(await db.metricScore.count({ where: { metric: "chrf", candidateReview: { codeChange: { studyId } } } })).toBe(60);
+});
