@@ -76,7 +76,7 @@ export function ImportForm({ slug }: { slug?: string }) {
         {slug === undefined && (
           <label className="text-sm">
             Study (slug: lowercase letters, digits and dashes; created if new)
-            <input name="study" required pattern="[a-z0-9][a-z0-9-]*" className="ml-2 rounded border border-slate-300 px-2 py-1" />
+            <input name="study" required pattern="[a-z0-9][a-z0-9\-]*" className="ml-2 rounded border border-slate-300 px-2 py-1" />
           </label>
         )}
         <label className="text-sm">
