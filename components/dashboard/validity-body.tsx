@@ -26,7 +26,8 @@ export function ValidityBody({ report, names, complete }: { report: CorrelationR
           <span className="font-medium">Human:</span> {report.human.label} ({report.human.aggregation})
         </p>
         <p className="text-xs text-slate-600">
-          {report.counts.paired} reviews with both ({report.counts.reviewsWithMetric} with the metric, {report.counts.reviewsWithHuman} with a human score){report.settings.includeReferences ? "" : ", human references left out"} ·{" "}
+          {report.counts.paired} reviews with both ({report.counts.reviewsWithMetric} with the metric, {report.counts.reviewsWithHuman} with a human score){report.settings.includeReferences ? "" : ", human references left out"}
+          {report.counts.leftOutMissingText > 0 ? `, ${report.counts.leftOutMissingText} reviews without text left out` : ""} ·{" "}
           {report.settings.bootstrap.method} · {report.settings.levelRule}
         </p>
       </section>

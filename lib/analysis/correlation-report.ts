@@ -84,7 +84,8 @@ export interface CorrelationReport {
   human: { question: string; task: TaskType; label: string; scale: number[]; aggregation: string };
   level: CorrelationLevel;
   settings: { bootstrap: BootstrapSettings & { method: string }; includeReferences: boolean; levelRule: string };
-  counts: { reviewsWithMetric: number; reviewsWithHuman: number; paired: number };
+  /** leftOutMissingText: human-scored reviews left out because they were imported without their text. */
+  counts: { reviewsWithMetric: number; reviewsWithHuman: number; paired: number; leftOutMissingText: number };
   correlations: { units: string; overall: CorrelationSet; byLanguage: (CorrelationSet & { language: string })[] };
   systems: { rows: SystemRow[]; unmatched: string[]; spearman: TestResult; kendall: TestResult };
   byHumanLevel: LevelSummary[];
@@ -205,12 +206,16 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
     throw new AppError("NOT_FOUND", { message: `study ${study.slug} has no stored scores for metric "${options.metric}"${options.paramsKey ? ` with signature ${options.paramsKey}` : ""}; stored: ${available.join(", ") || "none"} (compute with \`metrics --study ${study.slug} --metric NAME\` or import-scores)` });
   }
   const references = includeReferences ? new Set<string>() : new Set((await client.candidateReview.findMany({ where: { codeChange: { studyId: study.id }, isReference: true }, select: { id: true } })).map((r) => r.id));
+  // Reviews imported without their text (issue 11) are left out, and counted.
+  const missingText = new Set((await client.candidateReview.findMany({ where: { codeChange: { studyId: study.id }, textMissing: true }, select: { id: true } })).map((r) => r.id));
+  let humanWithMissingText = 0;
 
   const points: ReviewPoint[] = [];
   for (const item of [...human.items.values()].sort((a, b) => a.order - b.order)) {
     const metric = values.values.get(item.id);
     const ratings = human.ratings.get(item.id);
-    if (metric === undefined || !ratings || references.has(item.id)) continue;
+    if (ratings && missingText.has(item.id) && !references.has(item.id)) humanWithMissingText++;
+    if (metric === undefined || !ratings || references.has(item.id) || missingText.has(item.id)) continue;
     points.push({ reviewId: item.id, system: item.system ?? "", language: item.language, metric, human: mean(ratings.map((r) => r.value)) });
   }
   const info = metricInfo(options.metric, values.paramsKey);
@@ -224,7 +229,7 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
       includeReferences,
       levelRule: "a review's human level is its mean human score rounded half up to the scale",
     },
-    counts: { reviewsWithMetric: values.values.size, reviewsWithHuman: human.ratings.size, paired: points.length },
+    counts: { reviewsWithMetric: values.values.size, reviewsWithHuman: human.ratings.size, paired: points.length, leftOutMissingText: humanWithMissingText },
     ...correlationSections(points, human, info, level, bootstrap, values.details),
     points: samplePoints(points, options.maxPoints ?? 2000),
     pointsSampled: points.length > (options.maxPoints ?? 2000),

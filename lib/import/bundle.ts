@@ -84,6 +84,8 @@ export interface CandidateReviewInput {
   system: string;
   text: string;
   isReference: boolean;
+  /** The file holds no text for the review (an empty cell or an Excel error value). */
+  textMissing?: true;
   position: number;
   ratings: ReviewRatingInput[];
   grades: ReferenceGradeInput[];

@@ -132,6 +132,7 @@ export const parseCrscorePhase1: Parser = (file, options: ParseOptions, errors):
   const sheet = readCsv(file, errors);
   const columns = sheet && findColumns(sheet, COLUMNS, errors);
   if (!sheet || !columns) return { bundle, warnings };
+  warnings.push(...sheet.warnings);
   const name = annotatorOfSheet(file.name, options.annotator, ANNOTATOR_IN_FILE_NAME);
   const annotator: AnnotatorRef | null = name === null ? null : { name, id: null };
   const annotated = annotator === null ? firstAnnotatedRow(sheet, columns) : undefined;

@@ -198,6 +198,7 @@ export const parseCrscorePhase2: Parser = (file, options: ParseOptions, errors):
   const sheet = readCsv(file, errors);
   const columns = sheet && findColumns(sheet, COLUMNS, errors);
   if (!sheet || !columns) return { bundle, warnings };
+  warnings.push(...sheet.warnings);
   const name = annotatorOfSheet(file.name, options.annotator, ANNOTATOR_IN_FILE_NAME);
   const annotator: AnnotatorRef | null = name === null ? null : { name, id: null };
   const annotated = annotator === null ? sheet.rows.find((row) => ANNOTATOR_COLUMNS.some((c) => cell(row, columns[c]).trim() !== "")) : undefined;

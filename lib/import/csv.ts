@@ -42,7 +42,7 @@ export function readCsv(file: ImportFile, errors: ErrorCollector): Sheet | null 
   body.forEach(({ info, record }, i) => {
     if (!isBlankRow(record)) rows.push({ row: i + 2, line: info.lines - newlines(record), cells: record });
   });
-  const sheet: Sheet = { file: file.name, header: header.record, rows };
+  const sheet: Sheet = { file: file.name, header: header.record, rows, warnings: [] };
   checkRowShape(sheet, errors);
   return sheet;
 }

@@ -75,6 +75,14 @@ export const parseGradedReviews: Parser = async (file, options: ParseOptions, er
   const columns = sheet && findColumns(sheet, COLUMNS, errors);
   const systems = sheet && columns && systemColumns(sheet, Math.max(columns.id, columns.reference, columns.code), errors);
   if (!sheet || !columns || !systems) return { bundle, warnings: [] };
+  const warnings = [...sheet.warnings];
+  /** A review cell left empty (or an Excel error value): the review is imported as missing and keeps its grade. */
+  const reviewText = (row: SheetRow, column: number): { text: string; textMissing?: true } => {
+    const value = cell(row, column);
+    if (value.trim() !== "") return { text: value };
+    warnings.push(`${sheet.file}: row ${row.row}: ${headerLabel(sheet.header[column])}: the review text is missing; the review is imported as missing (its grade is kept; metrics and correlations leave it out)`);
+    return { text: "", textMissing: true };
+  };
   const annotator = { name: options.annotator?.trim() || DEFAULT_GRADER, id: null };
   const rowOfId = new Map<string, number>();
   sheet.rows.forEach((row, position) => {
@@ -90,7 +98,7 @@ export const parseGradedReviews: Parser = async (file, options: ParseOptions, er
     const reference: CandidateReviewInput = {
       externalId: REFERENCE_COLUMN,
       system: REFERENCE_COLUMN,
-      text: requiredText(sheet, row, columns.reference, errors),
+      ...reviewText(row, columns.reference),
       isReference: true,
       position: 0,
       ratings: [],
@@ -101,7 +109,7 @@ export const parseGradedReviews: Parser = async (file, options: ParseOptions, er
     const generated = systems.map((column, i): CandidateReviewInput => {
       const grade = gradeOfCell(sheet, row, column, errors);
       const graded: ReferenceGradeInput[] = grade === null ? [] : [{ annotator, grade, comment: null, timeSpentMs: null, createdAt: null, updatedAt: null, at }];
-      return { externalId: column.system, system: column.system, text: requiredText(sheet, row, column.review, errors), isReference: false, position: i + 1, ratings: [], grades: graded, commentFilters: [], at };
+      return { externalId: column.system, system: column.system, ...reviewText(row, column.review), isReference: false, position: i + 1, ratings: [], grades: graded, commentFilters: [], at };
     });
     bundle.codeChanges.push({
       externalId: id,
@@ -118,5 +126,5 @@ export const parseGradedReviews: Parser = async (file, options: ParseOptions, er
       at,
     });
   });
-  return { bundle, warnings: [] };
+  return { bundle, warnings };
 };

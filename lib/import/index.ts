@@ -14,6 +14,7 @@ import { db, type Prisma, type PrismaClient } from "@/lib/db/client";
 import type { Study, TaskType } from "@/lib/generated/prisma/client";
 import type { StudyBundle } from "./bundle";
 import { ErrorCollector, type ImportError } from "./errors";
+import { checkDiffs } from "./diffs";
 import type { ImportFile } from "./file";
 import type { ImportFormat } from "./formats";
 import { DEFAULT_LIKERT, type ContextFiles, type LikertScale } from "./parser";
@@ -94,7 +95,7 @@ export async function parseImportFiles(request: ImportRequest, likert: LikertSca
     request.onProgress?.({ phase: "parse", file: file.name, done: i, total: request.files.length });
     const result = await PARSERS[request.format](file, { annotator: request.annotator, context: request.context, likert }, errors);
     parsed.push({ file: file.name, bundle: result.bundle });
-    warnings.push(...result.warnings);
+    warnings.push(...result.warnings, ...checkDiffs(result.bundle, errors));
     separatedChanges.push(...(result.separatedChanges ?? []));
   }
   return { parsed, warnings, separatedChanges };

@@ -372,11 +372,13 @@ class Planner {
   private review(review: CandidateReviewInput, codeChangeId: string, referenceIds: Map<string, string>, parent: string): void {
     const stored = this.snapshot.reviews.get(childKey(codeChangeId, review.externalId));
     const id = stored?.id ?? randomUUID();
-    const fields = { system: review.system, text: review.text, isReference: review.isReference, position: review.position };
+    // A missing text states nothing (a later file may give it); a text given clears the mark.
+    const fields = { system: review.system, text: review.text, isReference: review.isReference, position: review.position, textMissing: review.text === "" ? null : false };
     const what = `${parent}, review ${review.externalId}`;
-    const outcome = this.settle("reviews", stored ? { system: stored.system, text: stored.text, isReference: stored.isReference, position: stored.position } : null, fields, review.at, what);
-    if (outcome.action === "created") this.plan.creates.reviews.push({ id, codeChangeId, externalId: review.externalId, ...fields });
-    else if (outcome.action === "updated") this.update("reviews", id, outcome.fields);
+    const storedFields = stored ? { system: stored.system, text: stored.text, isReference: stored.isReference, position: stored.position, textMissing: stored.textMissing ? null : false } : null;
+    const outcome = this.settle("reviews", storedFields, fields, review.at, what);
+    if (outcome.action === "created") this.plan.creates.reviews.push({ id, codeChangeId, externalId: review.externalId, ...fields, textMissing: review.textMissing ?? false });
+    else if (outcome.action === "updated") this.update("reviews", id, { ...outcome.fields, textMissing: outcome.fields.textMissing !== false });
     for (const rating of review.ratings) {
       const linked = { ...rating, addressIds: rating.addresses.map((e) => referenceIds.get(e) as string), partialIds: rating.partiallyAddresses.map((e) => referenceIds.get(e) as string) };
       this.annotation(RATING, linked, id, this.snapshot.reviewRatings, `${what}, rating by ${rating.annotator.name}`);

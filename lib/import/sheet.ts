@@ -17,6 +17,8 @@ export interface Sheet {
   file: string;
   header: string[];
   rows: SheetRow[];
+  /** Problems the reader fixed (Excel error values read as missing). */
+  warnings: string[];
 }
 
 export function rowLocation(sheet: Sheet, row: SheetRow): SourceLocation {
@@ -72,10 +74,31 @@ export function cell(row: SheetRow, column: number): string {
   return column < 0 ? "" : (row.cells[column] ?? "");
 }
 
-/** Refuses rows whose cells do not line up with the header and cells beyond MAX_TEXT_CHARS. */
+/** The error values Excel writes into a cell whose formula failed; they are not data. */
+export const EXCEL_ERRORS = new Set(["#VALUE!", "#N/A", "#REF!", "#DIV/0!", "#NAME?", "#NULL!", "#NUM!"]);
+
+/** Reads Excel error values (`#VALUE!`, `#N/A`, …) as missing cells, with a warning for each. */
+function blankExcelErrors(sheet: Sheet): void {
+  for (const row of sheet.rows) {
+    row.cells.forEach((value, i) => {
+      const trimmed = value.trim();
+      if (!EXCEL_ERRORS.has(trimmed)) return;
+      row.cells[i] = "";
+      sheet.warnings.push(`${sheet.file}: row ${row.row}: ${headerLabel(sheet.header[i] ?? `column ${i + 1}`)}: the Excel error value ${trimmed} is read as missing`);
+    });
+  }
+}
+
+/**
+ * Refuses rows whose cells do not line up with the header and cells beyond MAX_TEXT_CHARS.
+ * Empty cells right of the header (a spreadsheet's trailing commas) are dropped; Excel error
+ * values become missing cells.
+ */
 export function checkRowShape(sheet: Sheet, errors: ErrorCollector): void {
+  blankExcelErrors(sheet);
   for (const row of sheet.rows) {
     if (errors.full) return;
+    if (row.cells.length > sheet.header.length && isBlankRow(row.cells.slice(sheet.header.length))) row.cells.length = sheet.header.length;
     if (row.cells.length !== sheet.header.length) {
       errors.add(rowLocation(sheet, row), undefined, `expected ${sheet.header.length} cells as in the header, found ${row.cells.length}`);
     }

@@ -38,7 +38,7 @@ const TABLES: { [K in keyof Creates]: BulkTable<Creates[K][number]> } = {
     name: "PseudoReference",
     columns: { id: TEXT, codeChangeId: TEXT, externalId: TEXT, text: TEXT, kind: { enum: "PseudoReferenceKind" }, source: TEXT, position: INTEGER, addedById: TEXT, correctsId: TEXT, updatedAt: TIMESTAMP },
   },
-  reviews: { name: "CandidateReview", columns: { id: TEXT, codeChangeId: TEXT, externalId: TEXT, system: TEXT, text: TEXT, isReference: BOOLEAN, position: INTEGER } },
+  reviews: { name: "CandidateReview", columns: { id: TEXT, codeChangeId: TEXT, externalId: TEXT, system: TEXT, text: TEXT, isReference: BOOLEAN, textMissing: BOOLEAN, position: INTEGER } },
   claimJudgements: {
     name: "ClaimJudgement",
     columns: { id: TEXT, annotatorId: TEXT, pseudoReferenceId: TEXT, code: { enum: "ClaimCode" }, necessary: BOOLEAN, errorType: { enum: "ClaimErrorType" }, note: TEXT, timeSpentMs: INTEGER, createdAt: TIMESTAMP, updatedAt: TIMESTAMP },

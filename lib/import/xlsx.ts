@@ -16,6 +16,11 @@ export function cellText(value: ExcelJS.CellValue): string {
   return "";
 }
 
+/** A cell's text; the cells a merged cell covers besides its first are blank, as in a CSV export. */
+function shownText(cell: ExcelJS.Cell): string {
+  return cell.isMerged && cell.master.address !== cell.address ? "" : cellText(cell.value);
+}
+
 async function loadWorkbook(content: Uint8Array): Promise<ExcelJS.Workbook | null> {
   const workbook = new ExcelJS.Workbook();
   try {
@@ -47,15 +52,15 @@ export async function readXlsxSheet(file: ImportFile, sheetName: string, errors:
   }
   const width = (row: ExcelJS.Row) => row.cellCount;
   const headerRow = worksheet.getRow(1);
-  const header = Array.from({ length: width(headerRow) }, (_, i) => cellText(headerRow.getCell(i + 1).value));
+  const header = Array.from({ length: width(headerRow) }, (_, i) => shownText(headerRow.getCell(i + 1)));
   const rows: SheetRow[] = [];
   worksheet.eachRow({ includeEmpty: false }, (row, number) => {
     if (number === 1) return;
-    const cells = Array.from({ length: Math.max(width(row), header.length) }, (_, i) => cellText(row.getCell(i + 1).value));
+    const cells = Array.from({ length: Math.max(width(row), header.length) }, (_, i) => shownText(row.getCell(i + 1)));
     while (cells.length > header.length && cells[cells.length - 1] === "") cells.pop();
     if (!isBlankRow(cells)) rows.push({ row: number, cells });
   });
-  const sheet: Sheet = { file: file.name, header, rows };
+  const sheet: Sheet = { file: file.name, header, rows, warnings: [] };
   checkRowShape(sheet, errors);
   return sheet;
 }

@@ -17,7 +17,7 @@ export interface ReviewToScore {
   language: string;
 }
 
-/** Which reviews: a chunk's ids, or a whole study. */
+/** Which reviews: a chunk's ids, or a whole study (its reviews that have a text). */
 export type ReviewScope = { ids: readonly string[] } | { studyId: string };
 
 type Client = Pick<PrismaClient, "$queryRaw">;
@@ -32,14 +32,14 @@ export async function loadReviewsToScore(scope: ReviewScope, client: Client = db
   const reviewsOf =
     "ids" in scope
       ? Prisma.sql`SELECT id, text, "isReference", "codeChangeId" FROM "CandidateReview" WHERE id = ANY(${[...scope.ids]}::text[])`
-      : Prisma.sql`SELECT id, text, "isReference", "codeChangeId" FROM "CandidateReview" WHERE "codeChangeId" IN (SELECT id FROM "CodeChange" WHERE "studyId" = ${scope.studyId})`;
+      : Prisma.sql`SELECT id, text, "isReference", "codeChangeId" FROM "CandidateReview" WHERE NOT "textMissing" AND "codeChangeId" IN (SELECT id FROM "CodeChange" WHERE "studyId" = ${scope.studyId})`;
   const withCode = options.codeChanges ?? true;
   const [reviews, changes] = await Promise.all([
     client.$queryRaw<{ id: string; text: string; isReference: boolean; codeChangeId: string }[]>(reviewsOf),
     client.$queryRaw<{ id: string; diff: string; newFile: string; language: string; reference: string | null; pseudo: string[] }[]>`
       WITH r AS (${reviewsOf})
       SELECT c.id, CASE WHEN ${withCode} THEN c.diff ELSE '' END AS diff, CASE WHEN ${withCode} THEN c."newFile" ELSE '' END AS "newFile", c.language,
-        (SELECT x.text FROM "CandidateReview" x WHERE x."codeChangeId" = c.id AND x."isReference" ORDER BY x.position, x.id LIMIT 1) AS reference,
+        (SELECT x.text FROM "CandidateReview" x WHERE x."codeChangeId" = c.id AND x."isReference" AND NOT x."textMissing" ORDER BY x.position, x.id LIMIT 1) AS reference,
         ARRAY(SELECT p.text FROM "PseudoReference" p WHERE p."codeChangeId" = c.id AND p.kind::text = ANY(${AUTOMATIC_KINDS}::text[]) ORDER BY p.position, p.id) AS pseudo
       FROM "CodeChange" c WHERE c.id = ANY(ARRAY(SELECT DISTINCT "codeChangeId" FROM r))`,
   ]);
@@ -67,10 +67,13 @@ export async function studyCorpus(studyId: string, client: PrismaClient = db): P
   return [...reviews, ...pseudoReferences].map((r) => r.text);
 }
 
-/** The study's reviews in study order (change position, review position), with the reference flag. */
+/**
+ * The study's reviews in study order (change position, review position), with the reference
+ * flag; reviews imported without their text (CandidateReview.textMissing) are not scored.
+ */
 export async function studyReviewOrder(studyId: string, client: Client = db): Promise<{ id: string; isReference: boolean }[]> {
   return client.$queryRaw<{ id: string; isReference: boolean }[]>`
     SELECT r.id, r."isReference" FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId"
-    WHERE c."studyId" = ${studyId}
+    WHERE c."studyId" = ${studyId} AND NOT r."textMissing"
     ORDER BY c.position, c.id, r.position, r.id`;
 }

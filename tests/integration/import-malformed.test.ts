@@ -38,7 +38,7 @@ function truncated(content: Buffer, marker: string): Buffer {
   return content.subarray(0, at);
 }
 const jsonl = (...lines: unknown[]) => Buffer.from(lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n") + "\n");
-const line = (extra: Record<string, unknown> = {}) => ({ id: "c1", language: "python", diff: "@@ -1 +1 @@", ...extra });
+const line = (extra: Record<string, unknown> = {}) => ({ id: "c1", language: "python", diff: "@@ -1 +1 @@\n-a\n+b", ...extra });
 const review = (extra: Record<string, unknown>) => ({ id: "r1", system: "gpt", text: "Why?", ...extra });
 
 async function workbook(sheetName: string, header: string[], rows: (string | number)[][]): Promise<Buffer> {

@@ -2,14 +2,24 @@
  * Real study data as it is (issue 11), with small files written here modelled on the released
  * sheets: a CodeReviewer id used for two changes, claims written differently in two sheets.
  */
+import ExcelJS from "exceljs";
 import { afterAll, describe, expect, inject, test } from "vitest";
 import { createClient } from "@/lib/db/client";
 import { csvLine } from "@/lib/export/csv";
 import { runImport, type ImportFormat } from "@/lib/import";
+import { studyReviewOrder } from "@/lib/jobs/reviews";
 import { imported } from "./import-fixtures";
 
 const PHASE1_HEADER = ["id", "index", "diff", "claim", "Correctness\n0 - incorrect\n1 - correct\n-1 - unverifiable\n-2 - incomplete", "based on diff", "additional claims", "old_file", "new_file"];
 const csv = (header: string[], rows: string[][]) => Buffer.from([header, ...rows].map(csvLine).join(""));
+const GRADED_HEADER = ["ID", "groundTruth", "relatedCode", "Tufano's", "Grade", "commentFinder", "Grade.1", "Auger", "Grade.2", "LLaMA-Reviewer", "Grade.3"];
+
+async function workbook(rows: ExcelJS.CellValue[][]): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet("工作表1");
+  [GRADED_HEADER, ...rows].forEach((r) => sheet.addRow(r));
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
 
 describe("real study data", () => {
   const client = createClient(inject("databaseUrl"));
@@ -60,5 +70,49 @@ describe("real study data", () => {
       { text: "v is set to 3.", judgements: [{ code: "CORRECT" }] },
       { text: "1. v is an int.", judgements: [{ code: "INCORRECT" }] },
     ]);
+  });
+
+  test("an Excel error value is not text: the review is imported as missing, keeps its grade, and no metric run scores it", async () => {
+    const rows: ExcelJS.CellValue[][] = [
+      [850, "Use a constant.", "code2comment :int x = 1;", { error: "#VALUE!" } as ExcelJS.CellErrorValue, 1, "Why?", 2, "#N/A", 1, "Use a constant here.", 4],
+      [851, "Check null.", "code2comment :s.length()", "Null?", 3, "ok", 1, "Add test.", 1, "LGTM", 1],
+    ];
+    const summary = imported(await load("excel-errors", "gradedreviews", "dataset.xlsx", await workbook(rows)));
+    expect(summary.warnings).toEqual(
+      expect.arrayContaining([
+        "dataset.xlsx: row 2: Tufano's: the Excel error value #VALUE! is read as missing",
+        "dataset.xlsx: row 2: Auger: the Excel error value #N/A is read as missing",
+        expect.stringMatching(/^dataset\.xlsx: row 2: Tufano's: the review text is missing; the review is imported as missing \(its grade is kept/),
+      ]),
+    );
+    const tufano = await client.candidateReview.findFirstOrThrow({ where: { codeChange: { study: { slug: "excel-errors" }, externalId: "850" }, system: "Tufano's" }, include: { referenceGrades: true } });
+    expect(tufano.text).toBe("");
+    expect(tufano.referenceGrades.map((g) => g.grade)).toEqual([1]);
+    const order = await studyReviewOrder(summary.study.id, client);
+    expect(order).toHaveLength(10 - 2);
+    expect(order.map((r) => r.id)).not.toContain(tufano.id);
+  });
+
+  test("a hunk whose counts do not match its lines is an error naming the diff line, or is rebuilt from the old and new files", async () => {
+    const rows = [["700", "3", "@@ -1,2 +1,2 @@\n-a = 1\n+a = 2", "a becomes 2.", "", "", "", "test3_old.py", "test3_new.py"]];
+    const refused = await load("bad-hunk", "crscore-phase1", "py_claim_acc_annot.csv", csv(PHASE1_HEADER, rows));
+    expect(refused).toMatchObject({ status: "refused", errors: [{ file: "py_claim_acc_annot.csv", row: 2, field: "diff", message: expect.stringMatching(/^the diff cannot be read \(diff line 3: hunk -1,2 \+1,2 is missing 1 old and 1 new lines\)/) }] });
+    const context = new Map([["test3_old.py", "a = 1\nb = 0\n"], ["test3_new.py", "a = 2\nb = 0\n"]]);
+    const summary = imported(await runImport({ study: "bad-hunk", format: "crscore-phase1", files: [{ name: "py_claim_acc_annot.csv", content: csv(PHASE1_HEADER, rows) }], context }, client));
+    expect(summary.warnings).toContainEqual(expect.stringMatching(/row 2: code change 700: the diff cannot be read \(diff line 3: .*\); rebuilt from old_file and new_file/));
+    const change = await client.codeChange.findFirstOrThrow({ where: { study: { slug: "bad-hunk" } } });
+    expect(change.diff).toBe("diff --git a/file b/file\n--- a/file\n+++ b/file\n@@ -1,2 +1,2 @@\n-a = 1\n+a = 2\n b = 0\n");
+  });
+
+  test("imperfect files: BOM, CRLF, blank lines, trailing spaces in headers, extra columns and trailing empty cells", async () => {
+    const header = ["id ", " index", "diff", "claim_no", "claim", "necessary?", "type", "review", "system", "claims addressed", "Con (P) ", "Comp (R)", "Rel (F)", "old_file", "new_file", "notes"];
+    const rows = [
+      ["900", "4", "@@ -1 +1 @@\n-a = 1\n+a = 2", "1", "a changes from 1 to 2.", "1", "claim", "Why 2?", "gpt3.5_pred", "1", "4", "2", "3", "t4_old.py", "t4_new.py", "checked", "", ""],
+      ["", "", "", "", "", "", "", "Looks fine. ", "msg", "-", "2", "1", "1", "", "", "", ""],
+    ];
+    const text = "\ufeff" + [header, ...rows].map(csvLine).join("\n\n").replace(/\n/g, "\r\n");
+    const summary = imported(await load("imperfect", "crscore-phase2", "py_ada_review_qual_final.csv", Buffer.from(text)));
+    expect(summary.counts.reviewRatings.created).toBe(2);
+    expect(summary.counts.pseudoReferences.created).toBe(1);
   });
 });
