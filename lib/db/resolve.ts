@@ -12,7 +12,8 @@ export interface ResolvedDatabase {
   release: () => Promise<void>;
 }
 
-export async function resolveDatabase(log?: (line: string) => void): Promise<ResolvedDatabase> {
+/** `log` gets notes on what was arranged for the embedded server (stderr by default). */
+export async function resolveDatabase(log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<ResolvedDatabase> {
   const external = process.env.DATABASE_URL;
   if (external) {
     process.env.CRJUDGE_DB_SOURCE = "external";
@@ -22,6 +23,11 @@ export async function resolveDatabase(log?: (line: string) => void): Promise<Res
   const server: EmbeddedServer = await startEmbeddedPostgres({ log });
   process.env.DATABASE_URL = server.url;
   process.env.CRJUDGE_DB_SOURCE = "embedded";
-  await migrate(server.url);
+  try {
+    await migrate(server.url);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
   return { url: server.url, embedded: true, release: server.stop };
 }
