@@ -1,22 +1,41 @@
 /**
  * `npm start`: the whole product with one command.
- * - DATABASE_URL set: uses that server. Otherwise starts the embedded PostgreSQL (data in .data/,
- *   kept across restarts) and stops it cleanly on Ctrl+C / SIGTERM.
+ * - DATABASE_URL set: uses that server. Otherwise runs the embedded PostgreSQL (data in .data/,
+ *   kept across restarts).
  * - Applies migrations, creates the first admin and lead, seeds the demo study on first start.
- * - Builds the app when there is no build or the sources are newer, then serves it on PORT (3000).
+ * - Builds the app when there is no build or the sources are newer, then serves it on
+ *   HOST:PORT (127.0.0.1:3000).
+ * - Supervises the web server, the metric worker and the embedded PostgreSQL: whichever dies is
+ *   started again (with a growing delay if it keeps dying); Ctrl+C / SIGTERM stops all three
+ *   within 10 s.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createClient } from "@/lib/db/client";
-import { resolveDatabase } from "@/lib/db/resolve";
+import {
+  EMBEDDED_DEFAULTS,
+  clearStaleServer,
+  embeddedUrl,
+  ensureDatabase,
+  ensurePassword,
+  postmasterReady,
+  prepareCluster,
+  runningPostmaster,
+  spawnPostmaster,
+  stopForeignPostmaster,
+} from "@/lib/db/embedded-postgres";
+import { migrate } from "@/lib/db/migrate";
+import { supervise, type Supervised } from "@/lib/process/supervise";
 import { seedDemo } from "@/lib/seed";
 import { ensureInitialAccounts } from "@/lib/setup/first-start";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dataDir = path.resolve(process.env.CRJUDGE_DATA_DIR ?? path.join(root, ".data"));
 const port = Number(process.env.PORT ?? 3000);
+/** Loopback unless HOST says otherwise (e.g. HOST=0.0.0.0 behind a proxy on another machine). */
+const host = process.env.HOST ?? "127.0.0.1";
 const log = (line: string) => console.log(`[start] ${line}`);
 
 /** AUTH_SECRET from the environment, or one generated once and kept with the data. */
@@ -50,13 +69,74 @@ function buildIfNeeded(): void {
   if (result.status !== 0) throw new Error("next build failed");
 }
 
-async function main() {
-  const database = await resolveDatabase((line) => {
-    if (/ERROR|FATAL|PANIC/.test(line)) console.error(`[postgres] ${line}`);
-  });
-  log(database.embedded ? `embedded PostgreSQL at ${database.url.replace(/:[^:@/]*@/, ":***@")}` : "using DATABASE_URL");
+/** What runs, in the order it is stopped: web server and worker first, PostgreSQL last. */
+const children: { apps: Supervised[]; postgres?: Supervised } = { apps: [] };
 
-  const client = createClient(database.url);
+/** The embedded server, supervised; resolves with its URL once it accepts connections. */
+async function startEmbedded(): Promise<string> {
+  const cluster = await prepareCluster({
+    ...EMBEDDED_DEFAULTS,
+    log: (line) => log(line),
+    serverLog: (line) => {
+      // Refusals while it starts or recovers are expected; clients retry.
+      if (/ERROR|FATAL|PANIC/.test(line) && !/database system is (starting up|not yet accepting connections)/.test(line)) console.error(`[postgres] ${line}`);
+    },
+  });
+  const leftover = runningPostmaster(cluster.dataDir);
+  if (leftover !== undefined) {
+    log(`stopping the PostgreSQL server (pid ${leftover}) an earlier start left running`);
+    await stopForeignPostmaster(cluster, leftover);
+  }
+  let ready: Promise<void> | undefined;
+  children.postgres = await supervise({
+    name: "PostgreSQL",
+    log,
+    start: () => {
+      // After a kill -9: its postmaster.pid and orphaned backends would block the new server.
+      clearStaleServer(cluster);
+      const child = spawnPostmaster(cluster);
+      ready ??= postmasterReady(child);
+      return child;
+    },
+    // SIGINT is PostgreSQL's fast shutdown: open transactions are rolled back, nothing waits.
+    end: (child) => child.kill("SIGINT"),
+  });
+  await ready;
+  const password = await ensurePassword(cluster);
+  await ensureDatabase(embeddedUrl(cluster.port, "postgres", password), EMBEDDED_DEFAULTS.database);
+  const url = embeddedUrl(cluster.port, EMBEDDED_DEFAULTS.database, password);
+  log(`embedded PostgreSQL at ${url.replace(/:[^:@/]*@/, ":***@")}`);
+  return url;
+}
+
+let stopping: Promise<void> | undefined;
+/** Web server and worker first (4 s each, in parallel), then PostgreSQL (4 s), then exit: under 10 s. */
+function stopAll(reason: string, code: number): Promise<void> {
+  stopping ??= (async () => {
+    log(`${reason}: stopping`);
+    setTimeout(() => process.exit(code || 1), 9_500).unref();
+    await Promise.all(children.apps.map((child) => child.stop(4_000)));
+    await children.postgres?.stop(4_000);
+    log("stopped");
+    process.exit(code);
+  })();
+  return stopping;
+}
+
+// Whatever ends this process, no child outlives it.
+process.on("exit", () => {
+  for (const child of [...children.apps, children.postgres]) child?.current()?.kill("SIGKILL");
+});
+process.on("SIGINT", () => void stopAll("SIGINT", 0));
+process.on("SIGTERM", () => void stopAll("SIGTERM", 0));
+
+async function main() {
+  let url = process.env.DATABASE_URL;
+  if (url) log("using DATABASE_URL");
+  else url = await startEmbedded();
+  await migrate(url);
+
+  const client = createClient(url);
   for (const account of await ensureInitialAccounts(client)) {
     log(`created ${account.role.toLowerCase()} account ${account.email}${account.generated ? ` with password ${account.password} (shown once; change it or set ${account.role}_PASSWORD)` : ""}`);
   }
@@ -67,48 +147,25 @@ async function main() {
   await client.$disconnect();
 
   buildIfNeeded();
+  if (stopping) return;
 
   const env = {
     ...process.env,
-    DATABASE_URL: database.url,
+    DATABASE_URL: url,
     AUTH_SECRET: authSecret(),
     NEXTAUTH_SECRET: authSecret(),
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
     NEXT_TELEMETRY_DISABLED: "1",
   };
-  const server: ChildProcess = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)], { cwd: root, stdio: "inherit", env });
-  log(`serving on http://localhost:${port}`);
+  const next = path.join(root, "node_modules", "next", "dist", "bin", "next");
+  const start = (command: string[]): ChildProcess => spawn(process.execPath, command, { cwd: root, stdio: "inherit", env });
+  children.apps.push(await supervise({ name: "web server", log, start: () => start([next, "start", "-p", String(port), "-H", host]) }));
+  log(`serving on http://${host === "0.0.0.0" || host === "::" ? "localhost" : host}:${port}`);
   // Metric runs started from the pages are computed by this worker (pg-boss queue).
-  const worker: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts", "worker.ts")], { cwd: root, stdio: "inherit", env });
-
-  let stopping = false;
-  const stop = async (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    log(`${signal}: stopping`);
-    const exited = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once("exit", resolve)));
-    server.kill("SIGTERM");
-    worker.kill("SIGTERM");
-    await Promise.all([exited(server), exited(worker)]);
-    await database.release();
-    log("stopped");
-    process.exit(0);
-  };
-  // embedded-postgres installs exit hooks that end the process with 130/143 while Next may
-  // still be running; this handler stops Next first, then PostgreSQL, and exits 0.
-  process.removeAllListeners("SIGINT");
-  process.removeAllListeners("SIGTERM");
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
-  server.on("exit", (code) => {
-    if (stopping) return;
-    log(`next exited with code ${code}`);
-    worker.kill("SIGTERM");
-    void database.release().then(() => process.exit(code ?? 1));
-  });
+  children.apps.push(await supervise({ name: "metric worker", log, start: () => start([path.join(root, "scripts", "run.mjs"), "worker"]) }));
 }
 
 main().catch((error: unknown) => {
   console.error(`[start] ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
+  void stopAll("could not start", 1);
 });

