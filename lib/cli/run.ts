@@ -1,0 +1,50 @@
+/**
+ * The command-line interface for leads and scripts (`npm run cli -- <command> [options]`).
+ * Prints JSON on success; on failure a clear message on stderr and exit code 1.
+ * The commands are scripts/cli/<name>.ts, one module per command, loaded only when named (a
+ * command's imports cost start time): listed from the folder under tsx (scripts/cli.ts), or
+ * split into chunks of the prebuilt bundle (scripts/bundle.mjs).
+ */
+import { CliError, parseArgs } from "@/lib/cli/args";
+import type { Command } from "@/lib/cli/command";
+import { resolveDatabase } from "@/lib/db/resolve";
+import { toAppError } from "@/lib/errors";
+
+function usage(commands: Command[]): string {
+  return ["Usage: npm run cli -- <command> [options]", "", ...commands.map((c) => `  ${c.usage}`)].join("\n");
+}
+
+/** Loads a command module, by file name (without `.ts`). */
+export type CommandLoaders = Record<string, () => Promise<{ default: Command }>>;
+
+/** Runs the command named in `argv`; returns the exit code. */
+export async function runCli(loaders: CommandLoaders, argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const named = name && Object.hasOwn(loaders, name) ? (await loaders[name]()).default : undefined;
+  // Only a usage listing (or a command named unlike its file) loads every command.
+  const commands = named?.name === name ? [] : await Promise.all(Object.values(loaders).map(async (load) => (await load()).default));
+  const command = named?.name === name ? named : commands.find((c) => c.name === name);
+  if (!command) {
+    process.stderr.write(`${name ? `Unknown command "${name}"\n\n` : ""}${usage(commands)}\n`);
+    return name === undefined || name === "help" ? 0 : 2;
+  }
+  let database: Awaited<ReturnType<typeof resolveDatabase>> | undefined;
+  try {
+    database = command.needsDatabase === false ? undefined : await resolveDatabase();
+    const result = await command.run(parseArgs(rest));
+    // Wait until the output is handed to the OS: process.exit would cut off a piped write.
+    await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(result, null, 2)}\n`, () => resolve()));
+    return 0;
+  } catch (error) {
+    // The operator's own terminal is the server log: the full message, whatever the code.
+    process.stderr.write(`Error: ${toAppError(error).message}\n`);
+    if (error instanceof CliError) process.stderr.write(`Usage: npm run cli -- ${command.usage}\n`);
+    return 1;
+  } finally {
+    if (database) {
+      const { db } = await import("@/lib/db/client");
+      await db.$disconnect().catch(() => undefined);
+      await database.release();
+    }
+  }
+}

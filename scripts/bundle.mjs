@@ -1,0 +1,88 @@
+/**
+ * The CLI and the metric worker start from prebuilt esbuild bundles, not from the TypeScript
+ * sources through tsx (which costs 0.6-2 s per start). `node scripts/bundle.mjs` builds them
+ * (npm install runs it); `ensureBundle` rebuilds one when any source it was built from changed
+ * (recorded size and mtime of every input, and the listing of scripts/cli/), so a start after an
+ * edit is still correct. Packages stay external: they load from node_modules as usual.
+ */
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const outDir = path.join(root, "node_modules", ".cache", "crjudge");
+const commandsDir = path.join(root, "scripts", "cli");
+
+/** The entry of each bundle: a file, or generated source with the folders it lists. */
+const ENTRIES = {
+  // Each command is its own chunk, loaded only when named.
+  cli: () => {
+    const files = readdirSync(commandsDir).filter((f) => f.endsWith(".ts")).sort();
+    return {
+      contents: [
+        'import { runCli } from "@/lib/cli/run";',
+        `const loaders = { ${files.map((file) => `${JSON.stringify(file.slice(0, -3))}: () => import("./scripts/cli/${file}")`).join(", ")} };`,
+        "process.exit(await runCli(loaders, process.argv.slice(2)));",
+      ].join("\n"),
+      dirs: [commandsDir],
+    };
+  },
+  worker: () => ({ contents: 'import "./scripts/worker.ts";', dirs: [] }),
+};
+
+const stamp = (file) => {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  return stat ? `${stat.size}:${stat.mtimeMs}` : "missing";
+};
+
+const entryOf = (name) => path.join(outDir, name, "main.mjs");
+
+function isFresh(name) {
+  const meta = path.join(outDir, name, "inputs.json");
+  if (!existsSync(meta)) return false;
+  const inputs = JSON.parse(readFileSync(meta, "utf8"));
+  return Object.entries(inputs).every(([file, recorded]) => stamp(path.join(root, file)) === recorded);
+}
+
+export async function buildBundle(name) {
+  const { build } = await import("esbuild");
+  const entry = ENTRIES[name]();
+  // Built into a fresh folder and swapped in whole, so a concurrent start never mixes two builds.
+  const staging = path.join(outDir, `${name}.${process.pid}`);
+  const result = await build({
+    stdin: { contents: entry.contents, resolveDir: root, sourcefile: "main.ts", loader: "ts" },
+    bundle: true,
+    splitting: true,
+    outdir: staging,
+    entryNames: "main",
+    outExtension: { ".js": ".mjs" },
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    tsconfig: path.join(root, "tsconfig.json"),
+    absWorkingDir: root,
+    metafile: true,
+    logLevel: "error",
+  });
+  const inputs = {};
+  for (const file of Object.keys(result.metafile.inputs)) if (!file.startsWith("<")) inputs[file] = stamp(path.join(root, file));
+  for (const dir of entry.dirs) inputs[path.relative(root, dir)] = stamp(dir);
+  writeFileSync(path.join(staging, "inputs.json"), JSON.stringify(inputs));
+  const target = path.join(outDir, name);
+  const old = `${target}.old-${process.pid}`;
+  if (existsSync(target)) renameSync(target, old);
+  renameSync(staging, target);
+  rmSync(old, { recursive: true, force: true });
+  return entryOf(name);
+}
+
+/** The bundle's path, rebuilt first when its sources changed since it was built. */
+export async function ensureBundle(name) {
+  if (!(name in ENTRIES)) throw new Error(`unknown bundle "${name}" (one of ${Object.keys(ENTRIES).join(", ")})`);
+  return isFresh(name) ? entryOf(name) : buildBundle(name);
+}
+
+if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
+  for (const name of Object.keys(ENTRIES)) await buildBundle(name);
+}
