@@ -9,16 +9,39 @@ const LABELS: Record<ExportFormat, string> = {
   gradedreviews: "GradedReviews workbook",
 };
 
-/** Download links for every export format; the route streams the file. */
-export function ExportLinks({ slug }: { slug: string }) {
+/**
+ * Download links for every export format; the route streams the file. The GradedReviews
+ * workbook holds one grade per cell: the consensus grade, or the grades of the annotator picked.
+ */
+export function ExportLinks({ slug, annotators }: { slug: string; annotators: string[] }) {
+  const url = `/api/studies/${encodeURIComponent(slug)}/export`;
   return (
-    <p className="mt-2 flex flex-wrap gap-3 text-sm" aria-label="Downloads">
-      <span className="text-slate-500">Export:</span>
-      {EXPORT_FORMATS.map((format) => (
-        <a key={format} href={`/api/studies/${encodeURIComponent(slug)}/export?format=${format}`} download className="text-blue-700 hover:underline">
-          {LABELS[format]}
-        </a>
-      ))}
-    </p>
+    <div className="mt-2 space-y-1 text-sm" aria-label="Downloads">
+      <p className="flex flex-wrap gap-3">
+        <span className="text-slate-500">Export:</span>
+        {EXPORT_FORMATS.filter((format) => format !== "gradedreviews").map((format) => (
+          <a key={format} href={`${url}?format=${format}`} download className="text-blue-700 hover:underline">
+            {LABELS[format]}
+          </a>
+        ))}
+      </p>
+      <form action={url} method="get" className="flex flex-wrap items-center gap-2" aria-label="GradedReviews workbook">
+        <input type="hidden" name="format" value="gradedreviews" />
+        <label>
+          {LABELS.gradedreviews} with grades of{" "}
+          <select name="annotator" defaultValue="" className="rounded border border-slate-300 px-1">
+            <option value="">the consensus</option>
+            {annotators.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="text-blue-700 hover:underline">
+          Download
+        </button>
+      </form>
+    </div>
   );
 }

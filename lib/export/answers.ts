@@ -7,6 +7,7 @@
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { TASK_LIST } from "@/lib/tasks";
 import type { ExportedValues } from "@/lib/tasks/types";
+import { consensusKey, type ExportConsensus } from "./consensus";
 import type { ExportedChange } from "./study-rows";
 
 export interface Answer {
@@ -24,12 +25,14 @@ export interface Answer {
   createdAt: string;
   updatedAt: string;
   timeSpentMs: number;
+  /** The item's consensus value of this question (adjudicated or unanimous); "" when there is none. */
+  consensus: string;
 }
 
 type ItemFields = Pick<Answer, "task" | "codeChange" | "item" | "itemKind" | "system">;
 
 /** Answers of one annotation: its questions whose value is present. */
-function answersOf(item: ItemFields, { annotation, values }: ExportedValues): Answer[] {
+function answersOf(item: ItemFields, { annotation, values }: ExportedValues, consensus: Map<string, string> | undefined): Answer[] {
   const shared = {
     ...item,
     annotatorId: annotation.annotator.id,
@@ -38,25 +41,27 @@ function answersOf(item: ItemFields, { annotation, values }: ExportedValues): An
     updatedAt: annotation.updatedAt.toISOString(),
     timeSpentMs: annotation.timeSpentMs,
   };
-  return values.filter((q): q is [string, string] => q[1] !== null).map(([question, value]) => ({ ...shared, question, value }));
+  return values.filter((q): q is [string, string] => q[1] !== null).map(([question, value]) => ({ ...shared, question, value, consensus: consensus?.get(question) ?? "" }));
 }
 
 /** Every answer of one code change, in item order (each task's export columns, lib/tasks); Likert questions in the study's dimension order. */
-export function changeAnswers(change: ExportedChange, dimensions: readonly string[]): Answer[] {
+export function changeAnswers(change: ExportedChange, dimensions: readonly string[], consensus: ExportConsensus = new Map()): Answer[] {
   const answers: Answer[] = [];
   const codeChange = change.externalId;
   for (const reference of change.pseudoReferences) {
     for (const task of TASK_LIST) {
       if (task.export.of !== "pseudoReference") continue;
       const item: ItemFields = { task: task.task, codeChange, item: reference.externalId, itemKind: "pseudoReference", system: null };
-      for (const values of task.export.values(reference, dimensions)) answers.push(...answersOf(item, values));
+      const agreed = consensus.get(consensusKey(task.task, reference.id));
+      for (const values of task.export.values(reference, dimensions)) answers.push(...answersOf(item, values, agreed));
     }
   }
   for (const review of change.reviews) {
     for (const task of TASK_LIST) {
       if (task.export.of !== "review") continue;
       const item: ItemFields = { task: task.task, codeChange, item: review.externalId, itemKind: "review", system: review.system };
-      for (const values of task.export.values(review, dimensions)) answers.push(...answersOf(item, values));
+      const agreed = consensus.get(consensusKey(task.task, review.id));
+      for (const values of task.export.values(review, dimensions)) answers.push(...answersOf(item, values, agreed));
     }
   }
   return answers;

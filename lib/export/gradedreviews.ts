@@ -2,8 +2,10 @@
  * `gradedreviews` export: the workbook layout of the GradedReviews benchmark (`dataset.xlsx`;
  * see lib/import/gradedreviews.ts), so the benchmark's own scripts read it. Sheet 工作表1,
  * `ID, groundTruth, relatedCode`, then per system its review and its grade column (`Grade`,
- * `Grade.1`, … as pandas names repeated headers). Grades are one annotator's: the only
- * grader of the study, or the one named. Written with ExcelJS's streaming writer.
+ * `Grade.1`, … as pandas names repeated headers). The Grade columns hold the consensus grade
+ * (adjudicated, else unanimous; blank while the graders disagree) when several annotators
+ * graded, the only grader's grades otherwise, or the grades of the annotator named. Written
+ * with ExcelJS's streaming writer.
  */
 import { PassThrough } from "node:stream";
 import ExcelJS from "exceljs";
@@ -15,8 +17,8 @@ import { AppError } from "@/lib/errors";
 export interface GradedReviewsLayout {
   /** Systems of the generated reviews, in review order. */
   systems: string[];
-  /** The annotator whose grades fill the Grade columns (null: the study has no grades). */
-  graderId: string | null;
+  /** Whose grades fill the Grade columns: the consensus, one annotator's (by id), or none (the study has no grades). */
+  grades: { consensus: Map<string, number> } | { graderId: string } | null;
 }
 
 /** The header of the sheet: fixed columns, then each system and its grade column. */
@@ -24,18 +26,25 @@ export function gradedReviewsHeader(systems: readonly string[]): string[] {
   return ["ID", REFERENCE_COLUMN, "relatedCode", ...systems.flatMap((system, i) => [system, i === 0 ? "Grade" : `Grade.${i}`])];
 }
 
+/** The annotators who graded reviews of the study, by name (the page's grader picker). */
+export function studyGraders(client: PrismaClient, studyId: string): Promise<{ id: string; name: string }[]> {
+  return client.user.findMany({ where: { referenceGrades: { some: { candidateReview: { codeChange: { studyId } } } } }, select: { id: true, name: true }, orderBy: { name: "asc" } });
+}
+
 /**
- * The systems and the grader. Several graders need `annotator` (a name), since a cell holds
- * one grade.
+ * The systems and whose grades fill the Grade columns (see the file comment). An unknown or
+ * ambiguous `annotator` name is refused (400) before anything is written.
  */
-export async function gradedReviewsLayout(client: PrismaClient, studyId: string, annotator?: string): Promise<GradedReviewsLayout> {
+export async function gradedReviewsLayout(client: PrismaClient, studyId: string, consensus: () => Promise<Map<string, number>>, annotator?: string): Promise<GradedReviewsLayout> {
   const systems = await client.candidateReview.groupBy({ by: ["system"], where: { codeChange: { studyId }, isReference: false }, _min: { position: true } });
   systems.sort((a, b) => (a._min.position ?? 0) - (b._min.position ?? 0) || a.system.localeCompare(b.system));
-  const graders = await client.user.findMany({ where: { referenceGrades: { some: { candidateReview: { codeChange: { studyId } } } } }, select: { id: true, name: true }, orderBy: { name: "asc" } });
-  const named = annotator === undefined ? graders : graders.filter((g) => g.name === annotator);
-  if (annotator !== undefined && named.length === 0) throw new AppError("INVALID_INPUT", { message: `no grades by "${annotator}" in this study; graders: ${graders.map((g) => g.name).join(", ") || "none"}` });
-  if (named.length > 1) throw new AppError("INVALID_INPUT", { message: `the study has grades by ${named.map((g) => g.name).join(", ")}; choose one annotator for the Grade columns` });
-  return { systems: systems.map((s) => s.system), graderId: named[0]?.id ?? null };
+  const graders = await studyGraders(client, studyId);
+  const layout = (grades: GradedReviewsLayout["grades"]) => ({ systems: systems.map((s) => s.system), grades });
+  if (annotator === undefined) return layout(graders.length > 1 ? { consensus: await consensus() } : graders.length === 1 ? { graderId: graders[0].id } : null);
+  const named = graders.filter((g) => g.name === annotator);
+  if (named.length === 0) throw new AppError("INVALID_INPUT", { message: `No grades by "${annotator}" in this study; graders: ${graders.map((g) => g.name).join(", ") || "none"}.` });
+  if (named.length > 1) throw new AppError("INVALID_INPUT", { message: `Several graders are called "${annotator}"; rename one to export their grades.` });
+  return layout({ graderId: named[0].id });
 }
 
 /** IDs that are integers are written as numbers, as in the benchmark. */
@@ -48,8 +57,9 @@ function rowOf(change: ExportedChange, layout: GradedReviewsLayout): (string | n
   const cells: (string | number | null)[] = [idCell(change.externalId), reference?.text ?? null, change.newFile || change.diff];
   for (const system of layout.systems) {
     const review = change.reviews.find((r) => !r.isReference && r.system === system);
-    const grade = review?.referenceGrades.find((g) => g.annotatorId === layout.graderId);
-    cells.push(review?.text ?? null, grade?.grade ?? null);
+    const grades = layout.grades;
+    const grade = !review || !grades ? undefined : "graderId" in grades ? review.referenceGrades.find((g) => g.annotatorId === grades.graderId)?.grade : grades.consensus.get(review.id);
+    cells.push(review?.text ?? null, grade ?? null);
   }
   return cells;
 }

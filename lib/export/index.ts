@@ -7,30 +7,43 @@
  * - `long-csv`, `long-jsonl`: one row per (item, annotator, question);
  * - `wide-csv`, `wide-jsonl`: one row per (item, question), one column per annotator;
  * - `gradedreviews`: the GradedReviews benchmark workbook.
+ *
+ * The long and wide exports carry each annotator's values and the consensus (./consensus.ts).
  */
 import { db, type PrismaClient } from "@/lib/db/client";
+import { consensusGrades, exportConsensus } from "./consensus";
 import type { ExportFormat } from "./formats";
-import { gradedReviewsLayout, gradedReviewsWorkbook } from "./gradedreviews";
+import { gradedReviewsLayout, gradedReviewsWorkbook, type GradedReviewsLayout } from "./gradedreviews";
 import { jsonlExport } from "./jsonl";
 import { longCsv, longJsonl } from "./long";
 import { studyAnnotators, studyChanges } from "./study-rows";
 import { wideCsv, wideJsonl } from "./wide";
 
+export { studyGraders } from "./gradedreviews";
 export { EXPORT_FORMATS, exportContentType, exportFileName, isExportFormat, type ExportFormat } from "./formats";
 
 export interface ExportRequest {
   studyId: string;
   format: ExportFormat;
-  /** gradedreviews: whose grades fill the Grade columns when several annotators graded. */
+  /** gradedreviews: the annotator whose grades fill the Grade columns instead of the consensus. */
   annotator?: string;
 }
 
-/**
- * The export as chunks (text or bytes) in order. Problems found before the first chunk (an
- * ambiguous grader) are thrown when the first chunk is requested, so a route can still answer
- * with an error status.
- */
-export async function* streamExport(request: ExportRequest, client: PrismaClient = db): AsyncGenerator<string | Uint8Array> {
+/** An export checked and ready to stream: what can be refused (an unknown grader) is refused here, before a response starts. */
+export interface PreparedExport {
+  request: ExportRequest;
+  gradedReviews?: GradedReviewsLayout;
+}
+
+export async function prepareExport(request: ExportRequest, client: PrismaClient = db): Promise<PreparedExport> {
+  if (request.format !== "gradedreviews") return { request };
+  return { request, gradedReviews: await gradedReviewsLayout(client, request.studyId, () => consensusGrades(client, request.studyId), request.annotator) };
+}
+
+/** The export as chunks (text or bytes) in order. */
+export async function* streamExport(input: ExportRequest | PreparedExport, client: PrismaClient = db): AsyncGenerator<string | Uint8Array> {
+  const prepared = "request" in input ? input : await prepareExport(input, client);
+  const { request } = prepared;
   const study = await client.study.findUniqueOrThrow({ where: { id: request.studyId }, select: { likertDimensions: true } });
   const dimensions = study.likertDimensions;
   const changes = studyChanges(client, request.studyId);
@@ -39,25 +52,25 @@ export async function* streamExport(request: ExportRequest, client: PrismaClient
       yield* jsonlExport(changes, dimensions);
       return;
     case "long-csv":
-      yield* longCsv(changes, dimensions);
+      yield* longCsv(changes, dimensions, await exportConsensus(client, request.studyId));
       return;
     case "long-jsonl":
-      yield* longJsonl(changes, dimensions);
+      yield* longJsonl(changes, dimensions, await exportConsensus(client, request.studyId));
       return;
     case "wide-csv":
-      yield* wideCsv(changes, dimensions, await studyAnnotators(client, request.studyId));
+      yield* wideCsv(changes, dimensions, await studyAnnotators(client, request.studyId), await exportConsensus(client, request.studyId));
       return;
     case "wide-jsonl":
-      yield* wideJsonl(changes, dimensions, await studyAnnotators(client, request.studyId));
+      yield* wideJsonl(changes, dimensions, await studyAnnotators(client, request.studyId), await exportConsensus(client, request.studyId));
       return;
     case "gradedreviews":
-      yield* gradedReviewsWorkbook(changes, await gradedReviewsLayout(client, request.studyId, request.annotator));
+      yield* gradedReviewsWorkbook(changes, prepared.gradedReviews!);
       return;
   }
 }
 
 /** The export as a web stream of bytes, for `new Response(exportStream(...))` in a route handler. */
-export function exportStream(request: ExportRequest, client: PrismaClient = db): ReadableStream<Uint8Array> {
+export function exportStream(request: ExportRequest | PreparedExport, client: PrismaClient = db): ReadableStream<Uint8Array> {
   const chunks = streamExport(request, client);
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({

@@ -1,20 +1,22 @@
 /**
  * `long` export (CSV or JSONL): one row per (item, annotator, question) with the annotator's
- * id and name, the value, timestamps and time spent, the tidy layout pandas and R expect.
+ * id and name, the value, timestamps and time spent, and the item's consensus value of the
+ * question (lib/export/consensus), the tidy layout pandas and R expect.
  */
 import { changeAnswers, type Answer } from "./answers";
+import type { ExportConsensus } from "./consensus";
 import { csvLine } from "./csv";
 import type { ExportedChange } from "./study-rows";
 
-export const LONG_COLUMNS = ["task", "codeChange", "item", "itemKind", "system", "question", "annotatorId", "annotator", "value", "createdAt", "updatedAt", "timeSpentMs"] as const satisfies readonly (keyof Answer)[];
+export const LONG_COLUMNS = ["task", "codeChange", "item", "itemKind", "system", "question", "annotatorId", "annotator", "value", "createdAt", "updatedAt", "timeSpentMs", "consensus"] as const satisfies readonly (keyof Answer)[];
 
-export async function* longCsv(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[]): AsyncGenerator<string> {
+export async function* longCsv(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], consensus: ExportConsensus): AsyncGenerator<string> {
   yield csvLine(LONG_COLUMNS);
-  for await (const change of changes) yield changeAnswers(change, dimensions).map((answer) => csvLine(LONG_COLUMNS.map((c) => answer[c]))).join("");
+  for await (const change of changes) yield changeAnswers(change, dimensions, consensus).map((answer) => csvLine(LONG_COLUMNS.map((c) => answer[c]))).join("");
 }
 
-export async function* longJsonl(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[]): AsyncGenerator<string> {
+export async function* longJsonl(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], consensus: ExportConsensus): AsyncGenerator<string> {
   for await (const change of changes) {
-    yield changeAnswers(change, dimensions).map((answer) => `${JSON.stringify(Object.fromEntries(LONG_COLUMNS.map((c) => [c, answer[c]])))}\n`).join("");
+    yield changeAnswers(change, dimensions, consensus).map((answer) => `${JSON.stringify(Object.fromEntries(LONG_COLUMNS.map((c) => [c, answer[c]])))}\n`).join("");
   }
 }

@@ -1,13 +1,17 @@
 /**
  * `wide` export (CSV or JSONL): one row per (item, question) and one column per annotator, the
  * rating matrix from which anyone can recompute agreement (e.g. Cohen's kappa, Krippendorff's
- * alpha) outside the product. A blank cell: that annotator did not answer.
+ * alpha) outside the product, then the consensus. A blank cell: that annotator did not answer.
  */
 import { changeAnswers, type Answer } from "./answers";
+import type { ExportConsensus } from "./consensus";
 import { csvLine } from "./csv";
 import type { ExportedChange, StudyAnnotator } from "./study-rows";
 
 export const WIDE_ITEM_COLUMNS = ["task", "codeChange", "item", "itemKind", "system", "question"] as const satisfies readonly (keyof Answer)[];
+
+/** The last column: the item's consensus value of the question (blank: none). */
+export const CONSENSUS_COLUMN = "consensus";
 
 /** Column name of each annotator: the name, with the user id when two annotators share a name. */
 export function annotatorColumns(annotators: readonly StudyAnnotator[]): Map<string, string> {
@@ -19,16 +23,17 @@ export function annotatorColumns(annotators: readonly StudyAnnotator[]): Map<str
 interface WideRow {
   item: Pick<Answer, (typeof WIDE_ITEM_COLUMNS)[number]>;
   values: Map<string, string>;
+  consensus: string;
 }
 
 /** The rows of one code change: answers grouped by (task, item, question) in first-seen order. */
-function wideRows(change: ExportedChange, dimensions: readonly string[]): WideRow[] {
+function wideRows(change: ExportedChange, dimensions: readonly string[], consensus: ExportConsensus): WideRow[] {
   const rows = new Map<string, WideRow>();
-  for (const answer of changeAnswers(change, dimensions)) {
+  for (const answer of changeAnswers(change, dimensions, consensus)) {
     const key = `${answer.task}|${answer.itemKind}|${answer.item}|${answer.question}`;
     let row = rows.get(key);
     if (!row) {
-      row = { item: Object.fromEntries(WIDE_ITEM_COLUMNS.map((c) => [c, answer[c]])) as WideRow["item"], values: new Map() };
+      row = { item: Object.fromEntries(WIDE_ITEM_COLUMNS.map((c) => [c, answer[c]])) as WideRow["item"], values: new Map(), consensus: answer.consensus };
       rows.set(key, row);
     }
     row.values.set(answer.annotatorId, answer.value);
@@ -36,19 +41,21 @@ function wideRows(change: ExportedChange, dimensions: readonly string[]): WideRo
   return [...rows.values()];
 }
 
-export async function* wideCsv(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[]): AsyncGenerator<string> {
+export async function* wideCsv(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[], consensus: ExportConsensus): AsyncGenerator<string> {
   const columns = annotatorColumns(annotators);
-  yield csvLine([...WIDE_ITEM_COLUMNS, ...columns.values()]);
+  yield csvLine([...WIDE_ITEM_COLUMNS, ...columns.values(), CONSENSUS_COLUMN]);
   for await (const change of changes) {
-    yield wideRows(change, dimensions).map((row) => csvLine([...WIDE_ITEM_COLUMNS.map((c) => row.item[c]), ...[...columns.keys()].map((id) => row.values.get(id) ?? null)])).join("");
+    yield wideRows(change, dimensions, consensus)
+      .map((row) => csvLine([...WIDE_ITEM_COLUMNS.map((c) => row.item[c]), ...[...columns.keys()].map((id) => row.values.get(id) ?? null), row.consensus]))
+      .join("");
   }
 }
 
-export async function* wideJsonl(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[]): AsyncGenerator<string> {
+export async function* wideJsonl(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[], consensus: ExportConsensus): AsyncGenerator<string> {
   const columns = annotatorColumns(annotators);
   for await (const change of changes) {
-    yield wideRows(change, dimensions)
-      .map((row) => `${JSON.stringify({ ...row.item, ...Object.fromEntries([...columns].map(([id, column]) => [column, row.values.get(id) ?? null])) })}\n`)
+    yield wideRows(change, dimensions, consensus)
+      .map((row) => `${JSON.stringify({ ...row.item, ...Object.fromEntries([...columns].map(([id, column]) => [column, row.values.get(id) ?? null])), [CONSENSUS_COLUMN]: row.consensus || null })}\n`)
       .join("");
   }
 }

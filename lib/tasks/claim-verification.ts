@@ -129,4 +129,17 @@ export const claimVerification: TaskDescriptor = {
         ],
       })),
   },
+
+  consensusColumn: (_question, value) => ["code", String(numberOfClaimCode(value as ClaimCode))],
+
+  async itemAnnotations(client, itemId) {
+    const rows = await client.claimJudgement.findMany({ where: { pseudoReferenceId: itemId }, orderBy: { createdAt: "asc" }, include: { annotator: { select: { id: true, name: true } } } });
+    return rows.map((j) => ({
+      annotatorId: j.annotatorId,
+      annotator: j.annotator.name,
+      values: { code: j.code },
+      note: j.note,
+      details: [j.necessary === null ? null : j.necessary ? "necessary" : "not necessary", j.errorType && `error type ${j.errorType.toLowerCase()}`].filter((d): d is string => d !== null),
+    }));
+  },
 };

@@ -56,4 +56,11 @@ export const commentFiltering: TaskDescriptor = {
     of: "review",
     values: (review) => review.commentFilters.map((f) => ({ annotation: f, values: [["highQuality", flag(f.highQuality)], ["justification", nonEmpty(f.justification)]] })),
   },
+
+  consensusColumn: (_question, value) => ["highQuality", flag(value === HIGH_QUALITY.yes)],
+
+  async itemAnnotations(client, itemId) {
+    const rows = await client.commentFilterLabel.findMany({ where: { candidateReviewId: itemId }, orderBy: { createdAt: "asc" }, include: { annotator: { select: { id: true, name: true } } } });
+    return rows.map((f) => ({ annotatorId: f.annotatorId, annotator: f.annotator.name, values: { "high-quality": f.highQuality ? HIGH_QUALITY.yes : HIGH_QUALITY.no }, note: f.justification, details: [] }));
+  },
 };

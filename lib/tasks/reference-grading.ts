@@ -61,4 +61,11 @@ export const referenceGrading: TaskDescriptor = {
     of: "review",
     values: (review) => review.referenceGrades.map((g) => ({ annotation: g, values: [["grade", String(g.grade)], ["comment", nonEmpty(g.comment)]] })),
   },
+
+  consensusColumn: (_question, value) => ["grade", String(value)],
+
+  async itemAnnotations(client, itemId) {
+    const rows = await client.referenceGrade.findMany({ where: { candidateReviewId: itemId }, orderBy: { createdAt: "asc" }, include: { annotator: { select: { id: true, name: true } } } });
+    return rows.map((g) => ({ annotatorId: g.annotatorId, annotator: g.annotator.name, values: { grade: g.grade }, note: g.comment, details: [] }));
+  },
 };

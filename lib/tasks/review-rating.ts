@@ -135,4 +135,21 @@ export const reviewRating: TaskDescriptor = {
         return { annotation: r, values: [...scores, ["addresses", links(false)], ["partiallyAddresses", links(true)], ["comment", nonEmpty(r.comment)]] };
       }),
   },
+
+  consensusColumn: (question, value) => [question, String(value)],
+
+  async itemAnnotations(client, itemId, questions) {
+    const rows = await client.reviewRating.findMany({
+      where: { candidateReviewId: itemId },
+      orderBy: { createdAt: "asc" },
+      include: { annotator: { select: { id: true, name: true } }, links: { include: { pseudoReference: { select: { text: true } } } } },
+    });
+    return rows.map((r) => ({
+      annotatorId: r.annotatorId,
+      annotator: r.annotator.name,
+      values: Object.fromEntries(questions.map((q) => [q.key, scoreOf(r.scores, q.key)])),
+      note: r.comment,
+      details: r.links.map((l) => `${l.partial ? "partly addresses" : "addresses"}: ${l.pseudoReference.text}`),
+    }));
+  },
 };

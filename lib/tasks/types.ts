@@ -10,6 +10,7 @@ import type { AnnotationKind, AssignmentStatus, TaskType } from "@/lib/generated
 import type { Stage2Reference } from "@/lib/annotation/stage2";
 import type { Stored } from "@/lib/annotation/versioning";
 import type { AddedClaimValue, ClaimJudgementValue, CommentFilterValue, ReferenceGradeValue, ReviewRatingValue, SaveRequest } from "@/lib/annotation/values";
+import type { RatingValue } from "@/lib/agreement";
 import type { QuestionRatings, StudyItem } from "@/lib/analysis/collect";
 import type { Question, StudyScales } from "@/lib/analysis/questions";
 import type { ExportedPseudoReference, ExportedReview } from "@/lib/export/study-rows";
@@ -103,6 +104,18 @@ export type TaskExport =
   | { of: "pseudoReference"; values(reference: ExportedPseudoReference, dimensions: readonly string[]): ExportedValues[] }
   | { of: "review"; values(review: ExportedReview, dimensions: readonly string[]): ExportedValues[] };
 
+/** One annotator's annotation of an item as the adjudication view shows it. */
+export interface ItemAnnotation {
+  annotatorId: string;
+  annotator: string;
+  /** Value per question key; null when not answered. */
+  values: Record<string, RatingValue | null>;
+  /** The annotator's note, comment or justification. */
+  note: string;
+  /** Other parts of the annotation worth seeing (necessity, error type, linked claims). */
+  details: string[];
+}
+
 export interface TaskDescriptor {
   task: TaskType;
   /** Plain name, e.g. "claim verification". */
@@ -126,4 +139,8 @@ export interface TaskDescriptor {
   /** Every rating of the study per question, with the rated items. */
   ratings(studyId: string, questions: Question[], client: Db): Promise<{ items: Map<string, StudyItem>; questions: QuestionRatings[] }>;
   export: TaskExport;
+  /** The export column and text of a consensus value (the same coding as the annotators' values). */
+  consensusColumn(question: string, value: RatingValue): [string, string];
+  /** Each annotator's annotation of one item: values per question and their note, for adjudication. */
+  itemAnnotations(client: Db | Tx, itemId: string, questions: Question[]): Promise<ItemAnnotation[]>;
 }

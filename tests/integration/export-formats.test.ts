@@ -22,8 +22,8 @@ describe("long, wide and gradedreviews exports of the documented example", () =>
     expect(Object.keys(rows[0])).toEqual([...LONG_COLUMNS]);
     const grace = await client.user.findFirstOrThrow({ where: { name: "grace" } });
     expect(rows.filter((r) => r.item === "c1" && r.codeChange === "py-retry-1")).toEqual([
-      { task: "CLAIM_VERIFICATION", codeChange: "py-retry-1", item: "c1", itemKind: "pseudoReference", system: "", question: "code", annotatorId: expect.any(String), annotator: "ada", value: "1", createdAt: "2025-03-01T10:00:00.000Z", updatedAt: "2025-03-01T10:00:00.000Z", timeSpentMs: "4200" },
-      { task: "CLAIM_VERIFICATION", codeChange: "py-retry-1", item: "c1", itemKind: "pseudoReference", system: "", question: "code", annotatorId: grace.id, annotator: "grace", value: "1", createdAt: "2025-03-01T11:00:00.000Z", updatedAt: "2025-03-01T11:00:00.000Z", timeSpentMs: "3900" },
+      { task: "CLAIM_VERIFICATION", codeChange: "py-retry-1", item: "c1", itemKind: "pseudoReference", system: "", question: "code", annotatorId: expect.any(String), annotator: "ada", value: "1", createdAt: "2025-03-01T10:00:00.000Z", updatedAt: "2025-03-01T10:00:00.000Z", timeSpentMs: "4200", consensus: "1" },
+      { task: "CLAIM_VERIFICATION", codeChange: "py-retry-1", item: "c1", itemKind: "pseudoReference", system: "", question: "code", annotatorId: grace.id, annotator: "grace", value: "1", createdAt: "2025-03-01T11:00:00.000Z", updatedAt: "2025-03-01T11:00:00.000Z", timeSpentMs: "3900", consensus: "1" },
     ]);
     const gpt = rows.filter((r) => r.item === "gpt" && r.annotator === "grace").map((r) => [r.question, r.value]);
     expect(gpt).toEqual([
@@ -45,8 +45,8 @@ describe("long, wide and gradedreviews exports of the documented example", () =>
 
   test("wide CSV: one column per annotator; agreement recomputed from it equals agreement from the database", async () => {
     const rows = parse(await exportText(client, studyId, "wide-csv"), { columns: true }) as Record<string, string>[];
-    expect(Object.keys(rows[0])).toEqual(["task", "codeChange", "item", "itemKind", "system", "question", "ada", "grace"]);
-    expect(rows.find((r) => r.item === "c2" && r.question === "code")).toMatchObject({ ada: "1", grace: "0" });
+    expect(Object.keys(rows[0])).toEqual(["task", "codeChange", "item", "itemKind", "system", "question", "ada", "grace", "consensus"]);
+    expect(rows.find((r) => r.item === "c2" && r.question === "code")).toMatchObject({ ada: "1", grace: "0", consensus: "" });
     expect(rows.find((r) => r.item === "i1" && r.question === "necessary")).toMatchObject({ ada: "0", grace: "" });
 
     const fromWide = rows
@@ -57,8 +57,13 @@ describe("long, wide and gradedreviews exports of the documented example", () =>
     expect(cohenKappa(fromWide, { raters: ["ada", "grace"] })).toEqual(cohenKappa(fromDatabase, { raters: ["ada", "grace"] }));
   });
 
-  test("gradedreviews needs a grader when several annotators graded, and writes that grader's grades", async () => {
-    await expect(exportBytes(client, studyId, "gradedreviews")).rejects.toThrow(/grades by ada, grace; choose one annotator/);
+  test("gradedreviews writes the consensus grades when several annotators graded, or the named grader's grades", async () => {
+    const consensus = new ExcelJS.Workbook();
+    await consensus.xlsx.load((await exportBytes(client, studyId, "gradedreviews")) as unknown as ExcelJS.Buffer);
+    const consensusSheet = consensus.getWorksheet("工作表1")!;
+    const consensusHeader = (consensusSheet.getRow(1).values as ExcelJS.CellValue[]).slice(1);
+    // ada 3, grace 2: no consensus until a lead adjudicates; Auger 4 and 4: unanimous
+    expect(["Tufano's", "Auger"].map((system) => consensusSheet.getRow(5).getCell(consensusHeader.indexOf(system) + 2).value)).toEqual([null, 4]);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load((await exportBytes(client, studyId, "gradedreviews", "grace")) as unknown as ExcelJS.Buffer);
     const sheet = workbook.getWorksheet("工作表1")!;

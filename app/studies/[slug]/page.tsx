@@ -26,6 +26,9 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
           <Link href={`/studies/${study.slug}/consolidate`} className="text-blue-700 hover:underline">
             Consolidate stage 1
           </Link>
+          <Link href={`/studies/${study.slug}/adjudicate`} className="text-blue-700 hover:underline">
+            Adjudicate
+          </Link>
           <Link href={`/studies/${study.slug}/import`} className="text-blue-700 hover:underline">
             Import data
           </Link>
@@ -42,7 +45,7 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
             Members
           </Link>
         </nav>
-        <ExportLinks slug={study.slug} />
+        <ExportLinks slug={study.slug} annotators={annotators.map((a) => a.name)} />
       </div>
       <section aria-label="Annotators">
         <h2 className="mb-2 text-lg font-medium">Annotators</h2>

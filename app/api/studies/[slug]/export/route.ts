@@ -1,19 +1,24 @@
-/** Streamed dataset download for leads: `?format=jsonl|long-csv|…|gradedreviews[&annotator=…]`. */
+/** Streamed dataset download for leads: `?format=jsonl|long-csv|…|gradedreviews[&annotator=…]` (no annotator: consensus grades). */
 import { z } from "zod";
 import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
-import { EXPORT_FORMATS, exportContentType, exportFileName, exportStream } from "@/lib/export";
+import { EXPORT_FORMATS, exportContentType, exportFileName, exportStream, prepareExport } from "@/lib/export";
 import { handler } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
 
-const querySchema = z.object({ format: z.enum(EXPORT_FORMATS), annotator: z.string().min(1).optional() });
+const querySchema = z.object({ format: z.enum(EXPORT_FORMATS), annotator: z
+    .string()
+    .optional()
+    .transform((name) => name || undefined) });
 
 export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
   const user = await requireApiUser(LEAD_ROLES);
   const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const study = await requireLedStudy(user, (await params).slug);
-  return new Response(exportStream({ studyId: study.id, format: query.format, annotator: query.annotator }), {
+  // Checked before the response starts, so a refusal (an unknown grader) is a readable 400, not a cancelled download.
+  const prepared = await prepareExport({ studyId: study.id, format: query.format, annotator: query.annotator });
+  return new Response(exportStream(prepared), {
     headers: {
       "content-type": exportContentType(query.format),
       "content-disposition": `attachment; filename="${exportFileName(study.slug, query.format)}"`,

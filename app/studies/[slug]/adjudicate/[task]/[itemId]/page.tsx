@@ -1,0 +1,131 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { DiffView } from "@/components/diff-view";
+import { ConsensusForm } from "@/components/adjudication/consensus-form";
+import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { orPageError } from "@/lib/errors/page";
+import { adjudicationItem, TASK_TYPES } from "@/lib/data/adjudication";
+import { decideConsensus } from "../../actions";
+
+export const dynamic = "force-dynamic";
+
+const stamp = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ");
+
+export default async function AdjudicateItemPage({ params }: { params: Promise<{ slug: string; task: string; itemId: string }> }) {
+  const user = await requirePageUser(LEAD_ROLES);
+  const { slug, task: taskParam, itemId } = await params;
+  const task = TASK_TYPES.find((t) => t === taskParam);
+  if (!task) notFound();
+  const data = await orPageError(adjudicationItem(user, slug, task, itemId));
+  const { change, item } = data;
+  return (
+    <div className="space-y-4">
+      <div>
+        <Link href={`/studies/${slug}/adjudicate?task=${task}`} className="text-sm text-blue-700 hover:underline">
+          ← adjudication queue
+        </Link>
+        <h1 className="text-2xl font-semibold">
+          Adjudicate <span className="font-mono">{change.externalId}</span> · {item.label}
+        </h1>
+        <p className="text-sm text-slate-600">{data.taskName}</p>
+        {task === "CLAIM_VERIFICATION" && (
+          <p className="text-sm">
+            The stage-2 set of this change (keep, replace or drop each claim) is decided on{" "}
+            <Link href={`/studies/${slug}/consolidate/${change.id}`} className="text-blue-700 hover:underline">
+              its consolidation page
+            </Link>
+            {change.consolidated ? " (consolidated)." : " (not consolidated yet)."}
+          </p>
+        )}
+      </div>
+      <section aria-label="Item" className="space-y-2 rounded border border-slate-200 bg-white p-3">
+        <p className="whitespace-pre-wrap" data-testid="item-text">
+          {item.text}
+        </p>
+        {data.reference !== null && (
+          <p className="whitespace-pre-wrap text-sm text-slate-700">
+            <span className="font-medium">Reference review: </span>
+            {data.reference}
+          </p>
+        )}
+        {data.pseudoReferences.length > 0 && (
+          <details>
+            <summary className="cursor-pointer text-sm font-medium">Pseudo-references ({data.pseudoReferences.length})</summary>
+            <ul className="list-disc pl-6 text-sm">
+              {data.pseudoReferences.map((p, i) => (
+                <li key={i}>
+                  <span className="text-slate-500">{p.kind.toLowerCase()}:</span> {p.text}
+                </li>
+              ))}
+            </ul>
+          </details>
+        )}
+        <details>
+          <summary className="cursor-pointer text-sm font-medium">Code change</summary>
+          <DiffView sources={[{ key: change.id, path: change.filePath, language: change.language, diff: change.diff, oldFile: change.oldFile, newFile: change.newFile, primary: true }]} mode="unified" />
+        </details>
+      </section>
+      <section aria-label="Annotations">
+        <h2 className="mb-2 text-lg font-medium">Annotations side by side</h2>
+        <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
+          <thead className="bg-slate-100 text-slate-600">
+            <tr>
+              <th className="px-3 py-2">Annotator</th>
+              {data.questions.map((q) => (
+                <th key={q.key}>{q.label}</th>
+              ))}
+              <th className="px-3">Note</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.annotations.map((a) => (
+              <tr key={a.annotatorId} className="border-t border-slate-100 align-top" data-testid="annotation-row">
+                <td className="px-3 py-2">{a.annotator}</td>
+                {data.questions.map((q) => (
+                  <td key={q.key}>{a.values[q.key] ?? "–"}</td>
+                ))}
+                <td className="px-3 whitespace-pre-wrap">
+                  {a.note}
+                  {a.details.length > 0 && <div className="text-xs text-slate-500">{a.details.join(" · ")}</div>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <section aria-label="Consensus" className="space-y-3">
+        <h2 className="text-lg font-medium">Consensus</h2>
+        {data.questions.map((q) => {
+          const c = data.consensus[q.key];
+          return (
+            <ConsensusForm
+              key={q.key}
+              input={{ slug, task, itemId: item.id, question: q.key }}
+              label={q.label}
+              scale={q.scale}
+              current={c ? { value: c.value, source: c.source, reason: c.source === "adjudicated" ? c.reason : "", version: c.source === "adjudicated" ? c.version : 0 } : null}
+              save={decideConsensus}
+            />
+          );
+        })}
+      </section>
+      <section aria-label="History">
+        <h2 className="mb-2 text-lg font-medium">History</h2>
+        {data.history.length === 0 ? (
+          <p className="text-sm text-slate-600">No consensus decided yet.</p>
+        ) : (
+          <ul className="space-y-1 text-sm">
+            {data.history.map((h, i) => (
+              <li key={i} data-testid="history-entry">
+                {stamp(h.at)} · {h.by ?? "removed account"} · {h.action.toLowerCase()} {h.question} = <span className="font-medium">{String(h.value)}</span> · “{h.reason}” · from{" "}
+                {Object.entries(h.fromValues)
+                  .map(([name, v]) => `${name}: ${String(v)}`)
+                  .join(", ") || "no ratings"}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+import Link from "next/link";
+import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { orPageError } from "@/lib/errors/page";
+import { adjudicationQueue, TASK_TYPES } from "@/lib/data/adjudication";
+import type { TaskType } from "@/lib/generated/prisma/client";
+import { TASKS } from "@/lib/tasks";
+
+export const dynamic = "force-dynamic";
+
+const percent = (v: number | null) => (v === null ? "–" : `${Math.round(v * 100)}%`);
+
+export default async function AdjudicatePage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<{ task?: string; question?: string }> }) {
+  const user = await requirePageUser(LEAD_ROLES);
+  const { slug } = await params;
+  const query = await searchParams;
+  const task = TASK_TYPES.find((t) => t === query.task);
+  const queue = await orPageError(adjudicationQueue(user, slug, task, query.question));
+  const href = (t: TaskType, q?: string) => `/studies/${slug}/adjudicate?task=${t}${q ? `&question=${encodeURIComponent(q)}` : ""}`;
+  const itemHref = (id: string) => `/studies/${slug}/adjudicate/${queue.task}/${id}`;
+  return (
+    <div className="space-y-4">
+      <div>
+        <Link href={`/studies/${slug}`} className="text-sm text-blue-700 hover:underline">
+          ← {queue.study.name}
+        </Link>
+        <h1 className="text-2xl font-semibold">Adjudication</h1>
+        <p className="text-sm text-slate-600">Items the annotators rated differently, least agreement first. Open one to compare the annotations and decide the consensus value.</p>
+      </div>
+      <nav aria-label="Tasks" className="flex gap-3 text-sm">
+        {queue.study.taskTypes.map((t) => (
+          <Link key={t} href={href(t)} className={t === queue.task ? "font-semibold" : "text-blue-700 hover:underline"} aria-current={t === queue.task ? "page" : undefined}>
+            {TASKS[t].name}
+          </Link>
+        ))}
+      </nav>
+      {queue.questions.length > 1 && (
+        <nav aria-label="Questions" className="flex gap-3 text-sm">
+          {queue.questions.map((q) => (
+            <Link key={q.key} href={href(queue.task, q.key)} className={q.key === queue.question.key ? "font-semibold" : "text-blue-700 hover:underline"}>
+              {q.label}
+            </Link>
+          ))}
+        </nav>
+      )}
+      <p className="text-sm" data-testid="adjudication-counts">
+        {queue.open.length} open · {queue.adjudicated.length} adjudicated · {queue.unanimous} unanimous
+      </p>
+      <section aria-label="Open disagreements">
+        <h2 className="mb-2 text-lg font-medium">Open: {queue.question.label}</h2>
+        {queue.open.length === 0 ? (
+          <p className="text-sm text-slate-600">No open disagreements.</p>
+        ) : (
+          <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
+            <thead className="bg-slate-100 text-slate-600">
+              <tr>
+                <th className="px-3 py-2">Item</th>
+                <th className="text-right">Agreement</th>
+                <th className="text-right">Range</th>
+                <th className="px-3">Ratings</th>
+              </tr>
+            </thead>
+            <tbody>
+              {queue.open.map((e) => (
+                <tr key={e.item.id} className="border-t border-slate-100" data-testid="open-disagreement">
+                  <td className="px-3 py-2">
+                    <Link href={itemHref(e.item.id)} className="text-blue-700 hover:underline">
+                      {e.item.label}
+                    </Link>
+                  </td>
+                  <td className="text-right tabular-nums">{percent(e.agreement)}</td>
+                  <td className="text-right tabular-nums">{e.range ?? "–"}</td>
+                  <td className="px-3">{e.ratings.map((r) => `${r.rater}: ${r.value}`).join(" · ")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      {queue.adjudicated.length > 0 && (
+        <section aria-label="Adjudicated">
+          <h2 className="mb-2 text-lg font-medium">Adjudicated</h2>
+          <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
+            <thead className="bg-slate-100 text-slate-600">
+              <tr>
+                <th className="px-3 py-2">Item</th>
+                <th>Consensus</th>
+                <th>Reason</th>
+                <th className="px-3">Ratings</th>
+              </tr>
+            </thead>
+            <tbody>
+              {queue.adjudicated.map((e) => (
+                <tr key={e.item.id} className="border-t border-slate-100" data-testid="adjudicated-item">
+                  <td className="px-3 py-2">
+                    <Link href={itemHref(e.item.id)} className="text-blue-700 hover:underline">
+                      {e.item.label}
+                    </Link>
+                  </td>
+                  <td>{String(e.consensus!.value)}</td>
+                  <td>{e.consensus!.reason}</td>
+                  <td className="px-3">{e.ratings.map((r) => `${r.rater}: ${r.value}`).join(" · ")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import type { ActionResult } from "@/lib/actions/safe-action";
+
+type Value = string | number;
+
+/** The lead's consensus value of one question of an item, with the reason; saving names the version it was based on. */
+export function ConsensusForm({
+  input,
+  label,
+  scale,
+  current,
+  save,
+}: {
+  input: { slug: string; task: string; itemId: string; question: string };
+  label: string;
+  scale: Value[];
+  current: { value: Value; source: "unanimous" | "adjudicated"; reason: string; version: number } | null;
+  save: (input: unknown) => Promise<ActionResult<{ id: string; version: number }>>;
+}) {
+  const router = useRouter();
+  const [pending, start] = useTransition();
+  const [value, setValue] = useState<string>(current ? String(current.value) : "");
+  const [reason, setReason] = useState(current?.reason ?? "");
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const submit = () =>
+    start(async () => {
+      const chosen = scale.find((v) => String(v) === value);
+      if (chosen === undefined) return setMessage({ ok: false, text: "Choose a value." });
+      const result = await save({ ...input, value: chosen, reason, baseVersion: current?.version ?? 0 });
+      setMessage(result.ok ? { ok: true, text: `Saved (version ${result.data.version}).` } : { ok: false, text: result.error });
+      if (result.ok) router.refresh();
+    });
+  return (
+    <form
+      aria-label={`Consensus: ${label}`}
+      className="space-y-2 rounded border border-slate-200 bg-white p-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <div className="flex flex-wrap items-center gap-3 text-sm">
+        <span className="font-medium">{label}</span>
+        <span className="text-slate-500">{current ? (current.source === "adjudicated" ? `decided: ${current.value} (version ${current.version})` : `unanimous: ${current.value}`) : "no consensus yet"}</span>
+      </div>
+      <fieldset className="flex flex-wrap gap-3 text-sm">
+        <legend className="sr-only">Consensus value</legend>
+        {scale.map((v) => (
+          <label key={String(v)} className="flex items-center gap-1">
+            <input type="radio" name={`consensus-${input.question}`} value={String(v)} checked={value === String(v)} onChange={() => setValue(String(v))} />
+            {String(v)}
+          </label>
+        ))}
+      </fieldset>
+      <label className="block text-sm">
+        Reason
+        <textarea className="mt-1 block w-full rounded border border-slate-300 p-1" rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
+      </label>
+      <button type="submit" disabled={pending} className="rounded bg-blue-700 px-3 py-1 text-sm text-white disabled:opacity-50">
+        {pending ? "Saving…" : "Save consensus"}
+      </button>
+      {message && (
+        <p role={message.ok ? "status" : "alert"} className={message.ok ? "text-sm text-green-700" : "text-sm text-red-700"}>
+          {message.text}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,260 @@
+/**
+ * Adjudication for every task type (issue 12): per question, the queue of items the annotators
+ * rated differently, most disagreeing first; one item's annotations side by side in its context;
+ * the lead's consensus value with a reason. Consensus values are versioned (a save names the
+ * version it was based on) and every change is appended to AnnotationHistory (kind CONSENSUS)
+ * with who, when, the old and new value and the annotators' values it was decided from.
+ *
+ * Every query finds the study through leadStudyWhere: another lead's study is 404.
+ */
+import { z } from "zod";
+import { perItemAgreement, type RatingValue } from "@/lib/agreement";
+import { AppError } from "@/lib/errors";
+import { db, Prisma, type PrismaClient } from "@/lib/db/client";
+import { findLedStudy, type StudyUser } from "@/lib/data/study-access";
+import type { TaskType } from "@/lib/generated/prisma/client";
+import { findStudy, gatherTaskRatings, type StudyForAnalysis, type StudyItem } from "@/lib/analysis/gather";
+import type { Question } from "@/lib/analysis/questions";
+import { TASKS, taskQuestions } from "@/lib/tasks";
+import { byDisagreement, consensusOf, type ConsensusValue } from "@/lib/tasks/consensus";
+import type { ItemAnnotation } from "@/lib/tasks/types";
+
+type Client = PrismaClient | Prisma.TransactionClient;
+
+export const TASK_TYPES = Object.keys(TASKS) as TaskType[];
+
+async function ledStudy(user: StudyUser, slug: string): Promise<StudyForAnalysis> {
+  const study = await findLedStudy(user, slug);
+  if (!study) throw new AppError("NOT_FOUND", { message: "No such study." });
+  return findStudy({ id: study.id });
+}
+
+function questionOf(study: StudyForAnalysis, task: TaskType, key: string): Question {
+  const question = taskQuestions(task, study).find((q) => q.key === key);
+  if (!question) throw new AppError("NOT_FOUND", { message: `No question "${key}" in ${TASKS[task].name}.` });
+  return question;
+}
+
+export interface StoredConsensus {
+  id: string;
+  value: RatingValue;
+  reason: string;
+  version: number;
+  decidedBy: string | null;
+  decidedAt: Date;
+}
+
+/** The lead's consensus values of one task: item id → question → value. */
+export async function storedConsensus(client: Client, studyId: string, task: TaskType): Promise<Map<string, Map<string, StoredConsensus>>> {
+  const rows = await client.consensus.findMany({ where: { studyId, task }, include: { decidedBy: { select: { name: true } } } });
+  const out = new Map<string, Map<string, StoredConsensus>>();
+  for (const r of rows) {
+    if (!out.has(r.itemId)) out.set(r.itemId, new Map());
+    out.get(r.itemId)!.set(r.question, { id: r.id, value: r.value as RatingValue, reason: r.reason, version: r.version, decidedBy: r.decidedBy?.name ?? null, decidedAt: r.decidedAt });
+  }
+  return out;
+}
+
+/** The consensus of every rated item of one task (adjudicated, else unanimous): item id → question key → consensus. */
+export async function taskConsensus(client: PrismaClient, study: StudyForAnalysis, task: TaskType): Promise<Map<string, Map<string, ConsensusValue>>> {
+  const [data, stored] = await Promise.all([gatherTaskRatings(study, task, client), storedConsensus(client, study.id, task)]);
+  const values = new Map<string, Map<string, RatingValue[]>>();
+  for (const q of data.questions) {
+    for (const r of q.ratings) {
+      if (!values.has(r.item)) values.set(r.item, new Map());
+      const perQuestion = values.get(r.item)!;
+      if (!perQuestion.has(q.question.key)) perQuestion.set(q.question.key, []);
+      perQuestion.get(q.question.key)!.push(r.value);
+    }
+  }
+  const out = new Map<string, Map<string, ConsensusValue>>();
+  for (const itemId of new Set([...values.keys(), ...stored.keys()])) {
+    const entries = new Map<string, ConsensusValue>();
+    for (const q of data.questions) {
+      const c = consensusOf(values.get(itemId)?.get(q.question.key) ?? [], stored.get(itemId)?.get(q.question.key)?.value);
+      if (c) entries.set(q.question.key, c);
+    }
+    if (entries.size > 0) out.set(itemId, entries);
+  }
+  return out;
+}
+
+export interface QueueEntry {
+  item: StudyItem;
+  /** Share of agreeing rater pairs (1 = unanimous). */
+  agreement: number | null;
+  range: number | null;
+  ratings: { rater: string; value: RatingValue }[];
+  consensus: StoredConsensus | null;
+}
+
+export interface AdjudicationQueue {
+  study: { slug: string; name: string; taskTypes: TaskType[] };
+  task: TaskType;
+  questions: Question[];
+  question: Question;
+  /** Items rated differently and not adjudicated yet, most disagreeing first. */
+  open: QueueEntry[];
+  /** Items with a lead's consensus value. */
+  adjudicated: QueueEntry[];
+  /** Items rated by two or more annotators who all agree. */
+  unanimous: number;
+}
+
+/** The adjudication queue of one question of one task (defaults: the study's first task and its first question). */
+export async function adjudicationQueue(user: StudyUser, slug: string, task?: TaskType, questionKey?: string): Promise<AdjudicationQueue> {
+  const study = await ledStudy(user, slug);
+  const chosen = task ?? study.taskTypes[0] ?? "CLAIM_VERIFICATION";
+  const questions = taskQuestions(chosen, study);
+  const question = questionKey ? questionOf(study, chosen, questionKey) : questions[0];
+  const [data, stored] = await Promise.all([gatherTaskRatings(study, chosen), storedConsensus(db, study.id, chosen)]);
+  const ratings = data.questions.find((q) => q.question.key === question.key)?.ratings ?? [];
+  const names = new Map((await db.user.findMany({ where: { id: { in: [...new Set(ratings.map((r) => r.rater))] } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
+  const entries = perItemAgreement(ratings, { scale: question.scale })
+    .filter((p) => p.n >= 2 && data.items.has(p.item))
+    .map((p) => ({
+      item: data.items.get(p.item)!,
+      agreement: p.agreement,
+      range: p.range,
+      ratings: p.ratings.map((r) => ({ rater: names.get(r.rater) ?? r.rater, value: r.value })),
+      consensus: stored.get(p.item)?.get(question.key) ?? null,
+    }))
+    .sort((a, b) => byDisagreement({ ...a, order: a.item.order }, { ...b, order: b.item.order }));
+  return {
+    study: { slug: study.slug, name: study.name, taskTypes: study.taskTypes },
+    task: chosen,
+    questions,
+    question,
+    open: entries.filter((e) => e.consensus === null && e.agreement !== 1),
+    adjudicated: entries.filter((e) => e.consensus !== null),
+    unanimous: entries.filter((e) => e.consensus === null && e.agreement === 1).length,
+  };
+}
+
+export interface HistoryEntry {
+  question: string;
+  action: string;
+  value: unknown;
+  reason: string;
+  fromValues: Record<string, unknown>;
+  by: string | null;
+  at: Date;
+}
+
+export interface AdjudicationItem {
+  study: { slug: string; name: string };
+  task: TaskType;
+  taskName: string;
+  item: { id: string; kind: "pseudoReference" | "review"; label: string; text: string; system: string | null };
+  change: { id: string; externalId: string; filePath: string; language: string; diff: string; oldFile: string; newFile: string; consolidated: boolean };
+  /** The human reference review of the change (GradedReviews grades against it). */
+  reference: string | null;
+  /** The change's claims and smells (CRScore pseudo-references). */
+  pseudoReferences: { kind: string; text: string }[];
+  questions: Question[];
+  annotations: ItemAnnotation[];
+  consensus: Record<string, (StoredConsensus & { source: "adjudicated" }) | { value: RatingValue; source: "unanimous" } | null>;
+  history: HistoryEntry[];
+}
+
+/** The item's context: its code change and its text. */
+async function itemContext(studyId: string, task: TaskType, itemId: string) {
+  if (TASKS[task].itemKind === "pseudoReference") {
+    const ref = await db.pseudoReference.findFirst({ where: { id: itemId, codeChange: { studyId } }, select: { id: true, text: true, position: true, codeChangeId: true } });
+    if (!ref) throw new AppError("NOT_FOUND", { message: "No such claim in this study." });
+    return { codeChangeId: ref.codeChangeId, item: { id: ref.id, kind: "pseudoReference" as const, label: `claim ${ref.position + 1}`, text: ref.text, system: null } };
+  }
+  const review = await db.candidateReview.findFirst({ where: { id: itemId, codeChange: { studyId } }, select: { id: true, text: true, system: true, codeChangeId: true } });
+  if (!review) throw new AppError("NOT_FOUND", { message: "No such review in this study." });
+  return { codeChangeId: review.codeChangeId, item: { id: review.id, kind: "review" as const, label: review.system, text: review.text, system: review.system } };
+}
+
+/** One item's annotations side by side, in its context, with the consensus and its history. */
+export async function adjudicationItem(user: StudyUser, slug: string, task: TaskType, itemId: string): Promise<AdjudicationItem> {
+  const study = await ledStudy(user, slug);
+  const { codeChangeId, item } = await itemContext(study.id, task, itemId);
+  const questions = taskQuestions(task, study);
+  const [change, reference, pseudoReferences, annotations, stored] = await Promise.all([
+    db.codeChange.findUniqueOrThrow({ where: { id: codeChangeId }, select: { id: true, externalId: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true, consolidatedAt: true } }),
+    db.candidateReview.findFirst({ where: { codeChangeId, isReference: true }, select: { text: true } }),
+    db.pseudoReference.findMany({ where: { codeChangeId, kind: { not: "ANNOTATOR_ADDED" } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { kind: true, text: true } }),
+    TASKS[task].itemAnnotations(db, itemId, questions),
+    db.consensus.findMany({ where: { studyId: study.id, task, itemId }, include: { decidedBy: { select: { name: true } } } }),
+  ]);
+  const history = await db.annotationHistory.findMany({
+    where: { kind: "CONSENSUS", annotationId: { in: stored.map((s) => s.id) } },
+    orderBy: { id: "desc" },
+    include: { user: { select: { name: true } } },
+  });
+  const questionOfId = new Map(stored.map((s) => [s.id, s.question]));
+  const consensus: AdjudicationItem["consensus"] = {};
+  for (const q of questions) {
+    const s = stored.find((c) => c.question === q.key);
+    const values = annotations.map((a) => a.values[q.key]).filter((v): v is RatingValue => v !== null && v !== undefined);
+    const c = consensusOf(values, s?.value as RatingValue | undefined);
+    consensus[q.key] = s
+      ? { id: s.id, value: s.value as RatingValue, reason: s.reason, version: s.version, decidedBy: s.decidedBy?.name ?? null, decidedAt: s.decidedAt, source: "adjudicated" }
+      : c && { value: c.value, source: "unanimous" };
+  }
+  return {
+    study: { slug: study.slug, name: study.name },
+    task,
+    taskName: TASKS[task].name,
+    item,
+    change: { ...change, consolidated: change.consolidatedAt !== null },
+    reference: TASKS[task].itemKind === "review" ? (reference?.text ?? null) : null,
+    pseudoReferences,
+    questions,
+    annotations,
+    consensus,
+    history: history.map((h) => {
+      const v = (h.newValue ?? {}) as { value?: unknown; reason?: string; fromValues?: Record<string, unknown> };
+      return { question: questionOfId.get(h.annotationId) ?? "", action: h.action, value: v.value ?? null, reason: v.reason ?? "", fromValues: v.fromValues ?? {}, by: h.user?.name ?? null, at: h.createdAt };
+    }),
+  };
+}
+
+export const consensusSchema = z.object({
+  slug: z.string().min(1),
+  task: z.enum(["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"]),
+  itemId: z.string().min(1),
+  question: z.string().min(1),
+  value: z.union([z.string().min(1), z.number()]),
+  reason: z.string().trim().min(1, "give a reason for the consensus value").max(5000),
+  /** Version the decision was based on; 0 when the item had no consensus value yet. */
+  baseVersion: z.number().int().min(0),
+});
+
+export type ConsensusInput = z.infer<typeof consensusSchema>;
+
+/** Saves the lead's consensus value for one question of one item; a stale base version is refused (409). */
+export async function saveConsensus(user: StudyUser, input: ConsensusInput): Promise<{ id: string; version: number }> {
+  const study = await ledStudy(user, input.slug);
+  const question = questionOf(study, input.task, input.question);
+  if (!question.scale.includes(input.value)) throw new AppError("INVALID_INPUT", { message: `${input.value} is not on the scale of "${question.label}" (${question.scale.join(", ")}).` });
+  await itemContext(study.id, input.task, input.itemId);
+  const annotations = await TASKS[input.task].itemAnnotations(db, input.itemId, [question]);
+  const fromValues = Object.fromEntries(annotations.filter((a) => a.values[question.key] !== null).map((a) => [a.annotator, a.values[question.key]]));
+  const record = { value: input.value, reason: input.reason, fromValues } as Prisma.InputJsonObject;
+  return db.$transaction(async (tx) => {
+    const where = { task_itemId_question: { task: input.task, itemId: input.itemId, question: question.key } };
+    const current = await tx.consensus.findUnique({ where });
+    if ((current?.version ?? 0) !== input.baseVersion) throw new AppError("CONFLICT", { message: `Not saved: the consensus was changed meanwhile (version ${current?.version ?? 0}, yours was based on ${input.baseVersion}). Reload to see it.` });
+    const data = { value: input.value, reason: input.reason, fromValues, decidedById: user.id, decidedAt: new Date() };
+    const saved = current
+      ? await tx.consensus.update({ where: { id: current.id, version: current.version }, data: { ...data, version: { increment: 1 } } })
+      : await tx.consensus.create({ data: { ...data, studyId: study.id, task: input.task, itemId: input.itemId, question: question.key } });
+    await tx.annotationHistory.create({
+      data: {
+        kind: "CONSENSUS",
+        annotationId: saved.id,
+        userId: user.id,
+        action: current ? "UPDATE" : "CREATE",
+        baseVersion: input.baseVersion,
+        oldValue: current ? ({ value: current.value, reason: current.reason, fromValues: current.fromValues } as Prisma.InputJsonObject) : Prisma.DbNull,
+        newValue: record,
+      },
+    });
+    return { id: saved.id, version: saved.version };
+  });
+}

@@ -1,0 +1,33 @@
+/**
+ * Consensus of an item's question (issue 12): the lead's adjudicated value where there is one,
+ * otherwise the annotators' value when two or more annotators gave the same value and none
+ * another (unanimity). Items rated differently and not adjudicated have no consensus: they are
+ * the adjudication queue, most disagreeing first.
+ */
+import type { ItemAgreement, RatingValue } from "@/lib/agreement";
+
+export interface ConsensusValue {
+  value: RatingValue;
+  source: "unanimous" | "adjudicated";
+}
+
+/** The shared value of two or more identical ratings; null when fewer than two or when they differ. */
+export function unanimousValue(values: readonly RatingValue[]): RatingValue | null {
+  if (values.length < 2) return null;
+  return values.every((v) => v === values[0]) ? values[0] : null;
+}
+
+/** The consensus of one item's question from its ratings and the lead's adjudicated value. */
+export function consensusOf(values: readonly RatingValue[], adjudicated: RatingValue | undefined): ConsensusValue | null {
+  if (adjudicated !== undefined) return { value: adjudicated, source: "adjudicated" };
+  const unanimous = unanimousValue(values);
+  return unanimous === null ? null : { value: unanimous, source: "unanimous" };
+}
+
+/**
+ * Adjudication order: least agreement first (the share of agreeing rater pairs, Fleiss' P_i),
+ * then the widest spread of numeric ratings, then study order.
+ */
+export function byDisagreement(a: Pick<ItemAgreement, "agreement" | "range"> & { order: number }, b: Pick<ItemAgreement, "agreement" | "range"> & { order: number }): number {
+  return (a.agreement ?? 1) - (b.agreement ?? 1) || (b.range ?? 0) - (a.range ?? 0) || a.order - b.order;
+}
