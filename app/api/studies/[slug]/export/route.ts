@@ -7,10 +7,8 @@ import { handler } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
 
-const querySchema = z.object({ format: z.enum(EXPORT_FORMATS), annotator: z
-    .string()
-    .optional()
-    .transform((name) => name || undefined) });
+/** An empty annotator (the page's "consensus" choice) is no annotator. */
+const querySchema = z.object({ format: z.enum(EXPORT_FORMATS), annotator: z.string().optional().transform((name) => name || undefined) });
 
 export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
   const user = await requireApiUser(LEAD_ROLES);
