@@ -1,14 +1,16 @@
 /**
  * `npm run bench`: runs every benchmark module in scripts/bench/ (each exports a default
- * async function that prints its own figures) and reports wall time and peak memory.
- * Speed and memory are measured here, never in timed tests.
+ * async function that prints its own figures) and reports wall time and peak memory on stderr.
+ * `npm run bench -- NAME... [--option value]` runs the named ones; options are the modules' own
+ * (they read process.argv). Speed and memory are measured here, never in timed tests.
  */
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { parseArgs } from "@/lib/cli/args";
 
 const dir = path.join(import.meta.dirname, "bench");
-const only = process.argv.slice(2);
+const only = parseArgs(process.argv.slice(2)).positional;
 const modules = readdirSync(dir)
   .filter((f) => f.endsWith(".ts"))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
@@ -20,5 +22,6 @@ for (const file of modules) {
   const t0 = performance.now();
   await mod.default();
   const rss = process.memoryUsage().rss / 2 ** 20;
-  console.log(`(${file}: ${((performance.now() - t0) / 1000).toFixed(2)} s, rss ${rss.toFixed(0)} MiB)`);
+  // On stderr, so that a module's last line on stdout stays its own (bench load ends with JSON).
+  console.error(`(${file}: ${((performance.now() - t0) / 1000).toFixed(2)} s, rss ${rss.toFixed(0)} MiB)`);
 }

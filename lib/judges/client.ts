@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { chatCompletionsEndpoint, displayEndpoint, resolveLlmConfig, type Env, type LlmSettings } from "./config";
 import { LlmRequestError } from "./errors";
+import { backoffDelay, parseRetryAfter } from "@/lib/http/retry";
 import { createLimiter } from "./limiter";
 import type { ChatMessage } from "./types";
 
@@ -71,21 +72,6 @@ class AttemptError extends Error {
   constructor(readonly failure: AttemptFailure) {
     super(failure.message);
   }
-}
-
-/** Retry-After as seconds or an HTTP date, in ms; null when absent or unreadable. */
-export function parseRetryAfter(header: string | null, now = Date.now()): number | null {
-  if (header === null || header.trim() === "") return null;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : null;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
-}
-
-/** Delay before retry `retry` (1 = first retry): backoff·2^(retry-1), jittered to [½, 1] of it, capped. */
-export function backoffDelay(retry: number, backoffMs: number, maxBackoffMs: number, random: () => number = Math.random): number {
-  const full = Math.min(maxBackoffMs, backoffMs * 2 ** (retry - 1));
-  return full * (0.5 + random() / 2);
 }
 
 function parseJson(text: string): unknown {

@@ -9,7 +9,8 @@ export { FIVE_POINT } from "./types";
 export { JudgeParseError, LlmNotConfiguredError, LlmRequestError } from "./errors";
 export { chatCompletionsEndpoint, llmJudgeAvailability, resolveLlmConfig, type Env, type LlmConfig, type LlmSettings } from "./config";
 export { createLimiter, type Limiter } from "./limiter";
-export { backoffDelay, createChatClient, parseRetryAfter, type ChatClient, type ChatClientOptions, type ChatCompletion, type ChatRequest } from "./client";
+export { backoffDelay, parseRetryAfter } from "@/lib/http/retry";
+export { createChatClient, type ChatClient, type ChatClientOptions, type ChatCompletion, type ChatRequest } from "./client";
 export { GRADE_1_5, PERCENT, parseJsonScore, parseScore, type ScoreRange } from "./parse";
 export { askParsed, type Asked } from "./ask";
 export {

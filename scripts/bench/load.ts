@@ -1,0 +1,356 @@
+/**
+ * `npm run bench -- load [--annotators N] [--seconds S] [--profile DIR]` (issue 10): a crowd of
+ * N annotators against the production build, through the real HTTP routes.
+ *
+ * On a fresh embedded PostgreSQL (durable: fsync on, as `npm start` runs it) it creates a study
+ * of 4 code changes with 5 claims each, N annotator accounts (create-user --from-csv's function,
+ * generated passwords) and their assignments (assign's function: every annotator gets every
+ * item), starts `next start` on a free port (building the app first when there is no build),
+ * signs every annotator in through next-auth's credentials flow, reads their queue and workspaces
+ * and then saves claim judgements with versions in two phases:
+ *  - open loop: each annotator saves at Poisson arrivals, on average every 2 s (N/2 saves/s
+ *    offered), whatever the server's speed; latencies (first send to acknowledgement) come from
+ *    this phase;
+ *  - closed loop: each annotator saves again as soon as the previous save is acknowledged, which
+ *    finds the saturation throughput.
+ * A 503 is retried after its Retry-After with jittered exponential backoff, as the workspace does;
+ * it is an error only when the save is never acknowledged. Afterwards every acknowledged save
+ * (annotation, version, value) is looked up in the append-only history.
+ * `--profile DIR` runs the server with `node --cpu-prof` and leaves the profile in DIR.
+ * The last line on stdout is one JSON object with the figures.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { parseArgs } from "@/lib/cli/args";
+import { createClient, type PrismaClient } from "@/lib/db/client";
+import { createTestDatabase, freePort } from "@/lib/db/test-database";
+import { backoffDelay, parseRetryAfter } from "@/lib/http/retry";
+import { unifiedDiff } from "@/lib/diff";
+
+const ITEMS = 4;
+const CLAIMS_PER_ITEM = 5;
+const CODES = ["CORRECT", "INCORRECT", "UNVERIFIABLE", "AMBIGUOUS", "INCOMPLETE"] as const;
+const MAX_ATTEMPTS = 8;
+
+interface Options {
+  annotators: number;
+  seconds: number;
+  profileDir: string | null;
+}
+
+function readOptions(): Options {
+  const args = parseArgs(process.argv.slice(2));
+  const whole = (name: string, fallback: number) => {
+    const raw = args.flags.get(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number of at least 1, got ${String(raw)}`);
+    return value;
+  };
+  const profile = args.flags.get("profile");
+  return { annotators: whole("annotators", 200), seconds: whole("seconds", 60), profileDir: profile === undefined ? null : path.resolve(profile === true ? ".bench-profile" : profile) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP: node:http with keep-alive (lighter than fetch; the client shares the machine's cores)
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+
+interface Reply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+function send(port: number, method: string, url: string, headers: Record<string, string>, body?: string): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: "127.0.0.1", port, method, path: url, agent, headers: { origin: `http://127.0.0.1:${port}`, ...headers, ...(body === undefined ? {} : { "content-length": String(Buffer.byteLength(body)) }) } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+function cookiesOf(reply: Reply): string[] {
+  return (reply.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The study, the crowd and the server
+
+async function createStudy(client: PrismaClient, slug: string): Promise<void> {
+  const study = await client.study.create({ data: { slug, name: "Load study", taskTypes: ["CLAIM_VERIFICATION"], annotatorsPerItem: 1, reliabilitySetSize: ITEMS, assignmentSeed: 7 } });
+  for (let n = 0; n < ITEMS; n++) {
+    const oldFile = `def f${n}(x):\n    return x\n`;
+    const newFile = `def f${n}(x):\n    if x is None:\n        return 0\n    return x + ${n}\n`;
+    const change = await client.codeChange.create({
+      data: { studyId: study.id, externalId: `load-${n}`, filePath: `f${n}.py`, language: "python", diff: unifiedDiff(oldFile, newFile, { path: `f${n}.py` }), oldFile, newFile, position: n },
+    });
+    await client.pseudoReference.createMany({
+      data: Array.from({ length: CLAIMS_PER_ITEM }, (_, k) => ({ codeChangeId: change.id, externalId: `claim-${k}`, kind: "CLAIM" as const, text: `claim ${k} about change ${n}`, source: "bench", position: k })),
+    });
+  }
+}
+
+async function createCrowd(annotators: number, slug: string): Promise<{ email: string; password: string }[]> {
+  const { createUsersFromCsv, assignByEmail } = await import("@/lib/data/crowd");
+  const csv = ["email,role,name,password", ...Array.from({ length: annotators }, (_, i) => `load${i}@bench.test,annotator,Load ${i},`)].join("\n");
+  const accounts = await createUsersFromCsv({ name: "crowd.csv", content: Buffer.from(csv) });
+  await assignByEmail(slug, { allAnnotators: true });
+  return accounts.map((a) => ({ email: a.email, password: a.generatedPassword! }));
+}
+
+function buildIfMissing(root: string): void {
+  if (existsSync(path.join(root, ".next", "BUILD_ID"))) return;
+  console.log("no production build: running next build…");
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (result.status !== 0) throw new Error("next build failed");
+}
+
+async function startServer(root: string, port: number, databaseUrl: string, profileDir: string | null): Promise<ChildProcess> {
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const server = spawn(process.execPath, [...(profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []), path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, AUTH_SECRET: "load-bench", NEXTAUTH_SECRET: "load-bench", NEXTAUTH_URL: `http://127.0.0.1:${port}`, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await send(port, "GET", "/api/health", {})).status === 200) return server;
+    } catch {
+      // not listening yet
+    }
+    if (server.exitCode !== null || Date.now() > deadline) throw new Error("next start did not answer /api/health within 60 s");
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Simulated annotators
+
+interface Target {
+  assignmentId: string;
+  claimId: string;
+  version: number;
+  busy: boolean;
+}
+
+interface Annotator {
+  cookie: string;
+  targets: Target[];
+  next: number;
+}
+
+interface Acknowledged {
+  annotationId: string;
+  version: number;
+  code: string;
+}
+
+interface PhaseResult {
+  latencies: number[];
+  acknowledged: Acknowledged[];
+  errors: number;
+  retried: number;
+  statuses: Map<string, number>;
+}
+
+async function signIn(port: number, account: { email: string; password: string }): Promise<string> {
+  const csrf = await send(port, "GET", "/api/auth/csrf", {});
+  const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
+  const form = new URLSearchParams({ csrfToken, email: account.email, password: account.password, callbackUrl: "/", json: "true" }).toString();
+  const reply = await send(port, "POST", "/api/auth/callback/credentials", { "content-type": "application/x-www-form-urlencoded", cookie: cookiesOf(csrf).join("; ") }, form);
+  const session = cookiesOf(reply).find((c) => c.startsWith("next-auth.session-token="));
+  if (!session) throw new Error(`sign-in of ${account.email} failed: ${reply.status} ${reply.body.slice(0, 200)}`);
+  return session;
+}
+
+/** Signs in, reads the queue and each claim-verification workspace (the claims and their versions). */
+async function prepareAnnotator(port: number, account: { email: string; password: string }): Promise<Annotator> {
+  const cookie = await signIn(port, account);
+  const queues = JSON.parse((await send(port, "GET", "/api/me/assignments", { cookie })).body) as { queues: { entries: { id: string; taskType: string }[] }[] };
+  const targets: Target[] = [];
+  for (const entry of queues.queues.flatMap((q) => q.entries).filter((e) => e.taskType === "CLAIM_VERIFICATION")) {
+    const reply = await send(port, "GET", `/api/annotations/assignments/${entry.id}`, { cookie });
+    if (reply.status !== 200) throw new Error(`workspace ${entry.id}: ${reply.status} ${reply.body.slice(0, 200)}`);
+    const workspace = JSON.parse(reply.body) as { claims: { references: { id: string }[]; judgements: Record<string, { version: number }> } };
+    for (const claim of workspace.claims.references) targets.push({ assignmentId: entry.id, claimId: claim.id, version: workspace.claims.judgements[claim.id]?.version ?? 0, busy: false });
+  }
+  if (targets.length === 0) throw new Error(`${account.email} has no claims to judge`);
+  return { cookie, targets, next: 0 };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One save as the workspace makes it: retried after 503 and network errors; the latency includes the retries. */
+async function save(port: number, annotator: Annotator, target: Target, result: PhaseResult): Promise<void> {
+  target.busy = true;
+  const code = CODES[(target.version + 1) % CODES.length];
+  const body = JSON.stringify({ kind: "claim", assignmentId: target.assignmentId, targetId: target.claimId, baseVersion: target.version, value: { code, necessary: null, errorType: null, note: "" } });
+  const started = performance.now();
+  try {
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      let reply: Reply | null = null;
+      try {
+        reply = await send(port, "POST", "/api/annotations", { "content-type": "application/json", cookie: annotator.cookie }, body);
+      } catch {
+        // connection refused or reset: retried like a 503
+      }
+      const status = reply ? String(reply.status) : "network";
+      result.statuses.set(status, (result.statuses.get(status) ?? 0) + 1);
+      if (reply?.status === 200) {
+        const saved = JSON.parse(reply.body) as { id: string; version: number };
+        target.version = saved.version;
+        result.acknowledged.push({ annotationId: saved.id, version: saved.version, code });
+        result.latencies.push(performance.now() - started);
+        if (attempt > 1) result.retried++;
+        return;
+      }
+      if (reply && reply.status !== 503) break;
+      const wait = Math.max(parseRetryAfter(reply ? (reply.headers["retry-after"] as string | undefined) ?? null : null) ?? 0, backoffDelay(attempt, 500, 10_000));
+      await sleep(wait);
+    }
+    result.errors++;
+  } finally {
+    target.busy = false;
+  }
+}
+
+function nextTarget(annotator: Annotator): Target | null {
+  for (let i = 0; i < annotator.targets.length; i++) {
+    const target = annotator.targets[(annotator.next + i) % annotator.targets.length];
+    if (!target.busy) {
+      annotator.next = (annotator.next + i + 1) % annotator.targets.length;
+      return target;
+    }
+  }
+  return null;
+}
+
+const emptyResult = (): PhaseResult => ({ latencies: [], acknowledged: [], errors: 0, retried: 0, statuses: new Map() });
+
+/** Poisson arrivals at `rate` saves per second per annotator, sent whether or not earlier ones returned. */
+async function openLoop(port: number, crowd: Annotator[], seconds: number, meanGapMs: number): Promise<PhaseResult> {
+  const result = emptyResult();
+  const end = performance.now() + seconds * 1000;
+  const inFlight = new Set<Promise<void>>();
+  await Promise.all(
+    crowd.map(async (annotator) => {
+      for (;;) {
+        await sleep(-Math.log(1 - Math.random()) * meanGapMs);
+        if (performance.now() >= end) return;
+        const target = nextTarget(annotator);
+        if (!target) continue;
+        const sending = save(port, annotator, target, result);
+        inFlight.add(sending);
+        void sending.finally(() => inFlight.delete(sending));
+      }
+    }),
+  );
+  await Promise.all(inFlight);
+  return result;
+}
+
+/** No think time: each annotator saves again as soon as the previous save returns. */
+async function closedLoop(port: number, crowd: Annotator[], seconds: number): Promise<PhaseResult & { elapsedMs: number }> {
+  const result = emptyResult();
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  await Promise.all(
+    crowd.map(async (annotator) => {
+      while (performance.now() < end) await save(port, annotator, nextTarget(annotator)!, result);
+    }),
+  );
+  return { ...result, elapsedMs: performance.now() - started };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Acknowledged saves whose history row (annotation, version, value) is missing. */
+async function lostAcknowledged(client: PrismaClient, acknowledged: readonly Acknowledged[]): Promise<number> {
+  const rows = await client.$queryRawUnsafe<{ key: string }[]>(
+    `SELECT "annotationId" || ':' || ("baseVersion" + 1) || ':' || ("newValue"->>'code') AS key FROM "AnnotationHistory" WHERE "kind" = 'CLAIM_JUDGEMENT' AND "action" IN ('CREATE', 'UPDATE')`,
+  );
+  const stored = new Set(rows.map((r) => r.key));
+  return acknowledged.filter((a) => !stored.has(`${a.annotationId}:${a.version}:${a.code}`)).length;
+}
+
+const ms = (value: number) => Math.round(value * 10) / 10;
+const statusLine = (statuses: Map<string, number>) => [...statuses].map(([status, n]) => `${status}: ${n}`).join(", ");
+
+export default async function loadBench(): Promise<void> {
+  const options = readOptions();
+  const root = path.resolve(import.meta.dirname, "../..");
+  buildIfMissing(root);
+  const database = await createTestDatabase("crjudge_load", { durable: true });
+  process.env.DATABASE_URL = database.url;
+  const client = createClient(database.url);
+  let server: ChildProcess | null = null;
+  try {
+    const slug = "load-bench";
+    let t0 = performance.now();
+    await createStudy(client, slug);
+    const accounts = await createCrowd(options.annotators, slug);
+    console.log(`setup: ${options.annotators} annotators, ${ITEMS * CLAIMS_PER_ITEM} claims each, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+    const port = await freePort();
+    server = await startServer(root, port, database.url, options.profileDir);
+    t0 = performance.now();
+    const crowd: Annotator[] = [];
+    // Sign-ins (bcrypt) and workspace reads, a few at a time as annotators arrive.
+    for (let i = 0; i < accounts.length; i += 8) crowd.push(...(await Promise.all(accounts.slice(i, i + 8).map((a) => prepareAnnotator(port, a)))));
+    console.log(`sign-in and workspace reads: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+    const offeredPerSecond = options.annotators / 2;
+    const open = await openLoop(port, crowd, options.seconds, 2000);
+    const sorted = open.latencies.slice().sort((a, b) => a - b);
+    console.log(
+      `open loop (${offeredPerSecond} saves/s offered for ${options.seconds} s): ${open.acknowledged.length} acknowledged (${(open.acknowledged.length / options.seconds).toFixed(1)}/s), ${open.errors} errors, ${open.retried} acknowledged after a retry; ` +
+        `p50 ${ms(percentile(sorted, 50))} ms, p95 ${ms(percentile(sorted, 95))} ms, p99 ${ms(percentile(sorted, 99))} ms, max ${ms(sorted.at(-1) ?? NaN)} ms; answers ${statusLine(open.statuses)}`,
+    );
+    const closed = await closedLoop(port, crowd, options.seconds);
+    const throughput = closed.acknowledged.length / (closed.elapsedMs / 1000);
+    const closedSorted = closed.latencies.slice().sort((a, b) => a - b);
+    console.log(
+      `closed loop (${options.annotators} annotators, no think time, ${options.seconds} s): ${closed.acknowledged.length} acknowledged, ${throughput.toFixed(1)} saves/s, ${closed.errors} errors, ${closed.retried} after a retry; ` +
+        `p50 ${ms(percentile(closedSorted, 50))} ms, p95 ${ms(percentile(closedSorted, 95))} ms; answers ${statusLine(closed.statuses)}`,
+    );
+
+    const acknowledged = [...open.acknowledged, ...closed.acknowledged];
+    const lost = await lostAcknowledged(client, acknowledged);
+    console.log(`checked ${acknowledged.length} acknowledged saves in the history: ${lost} missing`);
+    console.log(
+      JSON.stringify({
+        annotators: options.annotators,
+        seconds: options.seconds,
+        offeredPerSecond,
+        acknowledged: acknowledged.length,
+        errors: open.errors + closed.errors,
+        lostAcknowledged: lost,
+        p50Ms: ms(percentile(sorted, 50)),
+        p95Ms: ms(percentile(sorted, 95)),
+        p99Ms: ms(percentile(sorted, 99)),
+        maxThroughputPerSecond: Math.round(throughput * 10) / 10,
+      }),
+    );
+  } finally {
+    if (server && server.exitCode === null) {
+      const exited = new Promise((resolve) => server!.once("exit", resolve));
+      server.kill("SIGTERM");
+      await exited;
+    }
+    agent.destroy();
+    await client.$disconnect();
+    await database.drop();
+  }
+}
