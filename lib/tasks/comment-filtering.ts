@@ -46,7 +46,7 @@ export const commentFiltering: TaskDescriptor = {
   async ratings(studyId, questions, client) {
     const inStudy = { codeChange: { studyId } };
     const [rows, reviews] = await Promise.all([
-      client.commentFilterLabel.findMany({ where: { candidateReview: inStudy }, select: { annotatorId: true, candidateReviewId: true, highQuality: true } }),
+      client.commentFilterLabel.findMany({ where: { candidateReview: inStudy }, select: { annotatorId: true, candidateReviewId: true, highQuality: true }, orderBy: [{ annotatorId: "asc" }, { candidateReviewId: "asc" }] }),
       client.candidateReview.findMany({ where: { ...inStudy, commentFilters: { some: {} } }, select: reviewItemSelect }),
     ]);
     return { items: indexItems(reviews), questions: [collect(questions[0], rows, (r) => r.candidateReviewId, (r) => r.annotatorId, (r) => (r.highQuality ? HIGH_QUALITY.yes : HIGH_QUALITY.no))] };

@@ -51,7 +51,7 @@ export const referenceGrading: TaskDescriptor = {
   async ratings(studyId, questions, client) {
     const inStudy = { codeChange: { studyId } };
     const [rows, reviews] = await Promise.all([
-      client.referenceGrade.findMany({ where: { candidateReview: inStudy }, select: { annotatorId: true, candidateReviewId: true, grade: true } }),
+      client.referenceGrade.findMany({ where: { candidateReview: inStudy }, select: { annotatorId: true, candidateReviewId: true, grade: true }, orderBy: [{ annotatorId: "asc" }, { candidateReviewId: "asc" }] }),
       client.candidateReview.findMany({ where: { ...inStudy, referenceGrades: { some: {} } }, select: reviewItemSelect }),
     ]);
     return { items: indexItems(reviews), questions: [collect(questions[0], rows, (r) => r.candidateReviewId, (r) => r.annotatorId, (r) => r.grade)] };

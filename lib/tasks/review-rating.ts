@@ -120,7 +120,7 @@ export const reviewRating: TaskDescriptor = {
   async ratings(studyId, questions, client) {
     const inStudy = { codeChange: { studyId } };
     const [rows, reviews] = await Promise.all([
-      client.reviewRating.findMany({ where: { candidateReview: inStudy }, select: { annotatorId: true, candidateReviewId: true, scores: true } }),
+      client.reviewRating.findMany({ where: { candidateReview: inStudy }, select: { annotatorId: true, candidateReviewId: true, scores: true }, orderBy: [{ annotatorId: "asc" }, { candidateReviewId: "asc" }] }),
       client.candidateReview.findMany({ where: { ...inStudy, ratings: { some: {} } }, select: reviewItemSelect }),
     ]);
     return { items: indexItems(reviews), questions: questions.map((q) => collect(q, rows, (r) => r.candidateReviewId, (r) => r.annotatorId, (r) => scoreOf(r.scores, q.key))) };
