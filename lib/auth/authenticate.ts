@@ -1,6 +1,11 @@
-/** Checks email + password against the database, with per-account slow-down of failures. */
-import { verifyPassword } from "@/lib/auth/password";
-import { remainingLockMs } from "@/lib/auth/throttle";
+/**
+ * Checks email + password against the database. Every attempt is counted first (per account
+ * e-mail and per client address, lib/auth/throttle.ts), and an unknown e-mail is treated exactly
+ * like a known one: same count, same message, one bcrypt comparison each.
+ */
+import { MAX_PASSWORD_BYTES, verifyPassword } from "@/lib/auth/password";
+import { signInKeys } from "@/lib/auth/throttle";
+import { countSignInAttempt, signInSucceeded } from "@/lib/data/sign-in-throttle";
 import { db } from "@/lib/db/client";
 import type { Role } from "@/lib/generated/prisma/client";
 
@@ -11,21 +16,26 @@ export interface SessionUser {
   role: Role;
 }
 
+/** What sign-in hands to the session token: the user and the account's session version. */
+export interface SignedInUser extends SessionUser {
+  sessionVersion: number;
+}
+
 export class SignInError extends Error {}
 
-export async function authenticate(emailInput: string, password: string, now = new Date()): Promise<SessionUser> {
+/** A bcrypt hash (cost 10, as lib/auth/password.ts) of a password no account has. */
+const UNKNOWN_ACCOUNT_HASH = "$2b$10$9fpHENvQcgJ/oFFXRbHosOjwhAJRJDpSVHqD5XLN5RcagD6QJhllO";
+
+export async function authenticate(emailInput: string, password: string, address: string): Promise<SignedInUser> {
   const email = emailInput.trim().toLowerCase();
+  const keys = signInKeys(email, address);
+  const attempt = await countSignInAttempt([keys.account, keys.address]);
+  if (!attempt.checked) throw new SignInError(`Too many sign-in attempts. Try again in ${Math.ceil(attempt.retryAfterMs / 1000)} s.`);
   const user = await db.user.findUnique({ where: { email } });
-  // One message for unknown email and wrong password, so accounts cannot be probed.
-  const wrong = new SignInError("Wrong email or password.");
-  if (!user) throw wrong;
-  const wait = remainingLockMs(user.failedLoginCount, user.lastFailedLoginAt, now);
-  if (wait > 0) throw new SignInError(`Too many failed attempts for this account. Try again in ${Math.ceil(wait / 1000)} s.`);
-  if (!user.passwordHash || !(await verifyPassword(password, user.passwordHash))) {
-    await db.user.update({ where: { id: user.id }, data: { failedLoginCount: { increment: 1 }, lastFailedLoginAt: now } });
-    throw wrong;
-  }
-  if (!user.active) throw new SignInError("This account is not active yet. Ask a study lead to activate it.");
-  if (user.failedLoginCount > 0) await db.user.update({ where: { id: user.id }, data: { failedLoginCount: 0, lastFailedLoginAt: null } });
-  return { id: user.id, email: user.email, name: user.name, role: user.role };
+  const matches = await verifyPassword(password, user?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
+  // bcrypt ignores bytes after the 72nd; no password set here is longer, so a longer one is wrong.
+  if (!user?.passwordHash || !matches || Buffer.byteLength(password, "utf8") > MAX_PASSWORD_BYTES) throw new SignInError("Wrong email or password.");
+  if (!user.active) throw new SignInError("This account is not active. Ask a study lead to activate it.");
+  await signInSucceeded(keys.account, keys.address);
+  return { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion };
 }

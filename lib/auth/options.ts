@@ -1,12 +1,15 @@
 /** next-auth configuration: email + password, JWT sessions carrying the user's id and role. */
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { authenticate, type SessionUser } from "@/lib/auth/authenticate";
+import { authenticate, type SessionUser, type SignedInUser } from "@/lib/auth/authenticate";
+import { clientAddress, trustedProxies } from "@/lib/auth/throttle";
 import type { Role } from "@/lib/generated/prisma/client";
 
 declare module "next-auth" {
   interface Session {
     user: SessionUser;
+    /** The account's session version at sign-in (checked on each request by getSessionUser). */
+    sessionVersion?: number;
   }
 }
 
@@ -14,6 +17,7 @@ declare module "next-auth/jwt" {
   interface JWT {
     uid?: string;
     role?: Role;
+    sv?: number;
   }
 }
 
@@ -26,9 +30,10 @@ export const authOptions: NextAuthOptions = {
     CredentialsProvider({
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      async authorize(credentials) {
+      async authorize(credentials, request) {
         if (!credentials?.email || !credentials.password) throw new Error("Enter your email and password.");
-        return authenticate(credentials.email, credentials.password);
+        const address = clientAddress(request.headers?.["x-forwarded-for"] as string | undefined, trustedProxies());
+        return authenticate(credentials.email, credentials.password, address);
       },
     }),
   ],
@@ -36,12 +41,14 @@ export const authOptions: NextAuthOptions = {
     jwt({ token, user }) {
       if (user) {
         token.uid = user.id;
-        token.role = (user as SessionUser).role;
+        token.role = (user as SignedInUser).role;
+        token.sv = (user as SignedInUser).sessionVersion;
       }
       return token;
     },
     session({ session, token }) {
       session.user = { id: token.uid ?? "", email: token.email ?? "", name: token.name ?? "", role: token.role ?? "ANNOTATOR" };
+      session.sessionVersion = token.sv;
       return session;
     },
   },

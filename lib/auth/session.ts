@@ -1,7 +1,8 @@
 /**
  * Authorization for pages, route handlers and server actions. Every entry point calls one of
- * these; the role is re-read from the database so a deactivated or demoted account loses access
- * at once, not when its token expires.
+ * these; the account is re-read from the database so a deactivated or demoted account, or a
+ * session from before a password change (session version), loses access at once, not when its
+ * token expires.
  */
 import { getServerSession } from "next-auth";
 import { forbidden, redirect } from "next/navigation";
@@ -17,7 +18,8 @@ export async function getSessionUser(): Promise<SessionUser | null> {
   const session = await getServerSession(authOptions);
   if (!session?.user?.id) return null;
   const user = await db.user.findUnique({ where: { id: session.user.id } });
-  if (!user || !user.active) return null;
+  // A token from before the last password change or deactivation is no session any more.
+  if (!user || !user.active || user.sessionVersion !== session.sessionVersion) return null;
   return { id: user.id, email: user.email, name: user.name, role: user.role };
 }
 

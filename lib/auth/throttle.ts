@@ -1,17 +1,51 @@
 /**
- * Slows down repeated failed sign-ins for one account: after FREE_ATTEMPTS failures, each
- * further attempt must wait 2^(n - FREE_ATTEMPTS) seconds after the last failure, up to 15 min.
+ * Sign-in slow-down (OWASP ASVS 2.2.1): every attempt is counted before its password is checked,
+ * per account e-mail (whether or not the account exists, so the answer does not tell) and per
+ * client address. The first `free` attempts of a key are checked at once; after that, an attempt
+ * is checked only once 1 s, 2 s, 4 s … (up to `capMs`) have passed since the last checked one,
+ * and refused unchecked before. The wait is capped, so nobody can lock an account for good.
+ * The counting itself is one SQL statement per key (lib/data/sign-in-throttle.ts).
  */
-export const FREE_ATTEMPTS = 5;
-const MAX_DELAY_MS = 15 * 60 * 1000;
-
-export function signInDelayMs(failedCount: number): number {
-  if (failedCount < FREE_ATTEMPTS) return 0;
-  return Math.min(MAX_DELAY_MS, 1000 * 2 ** (failedCount - FREE_ATTEMPTS));
+export interface ThrottlePolicy {
+  /** Attempts checked without waiting. */
+  free: number;
+  /** The longest wait between two checked attempts. */
+  capMs: number;
 }
 
-/** Milliseconds the account must still wait before the next attempt (0 when it may try). */
-export function remainingLockMs(failedCount: number, lastFailedAt: Date | null, now: Date): number {
-  if (!lastFailedAt) return 0;
-  return Math.max(0, lastFailedAt.getTime() + signInDelayMs(failedCount) - now.getTime());
+export const ACCOUNT_POLICY: ThrottlePolicy = { free: 5, capMs: 5 * 60_000 };
+/** Higher: several people may sign in from one office address. */
+export const ADDRESS_POLICY: ThrottlePolicy = { free: 20, capMs: 15 * 60_000 };
+/** A key with no attempt for this long starts counting afresh. */
+export const FORGET_AFTER_MS = 60 * 60_000;
+
+export interface ThrottleKey {
+  key: string;
+  policy: ThrottlePolicy;
+}
+
+export function signInKeys(email: string, address: string): { account: ThrottleKey; address: ThrottleKey } {
+  return { account: { key: `account:${email}`, policy: ACCOUNT_POLICY }, address: { key: `address:${address}`, policy: ADDRESS_POLICY } };
+}
+
+/**
+ * The client's address from X-Forwarded-For. Next.js fills that header with the socket address
+ * when the request has none, and keeps it when it has one; behind `trustedProxies` reverse
+ * proxies that each append the address they saw, the client is the trustedProxies-th entry from
+ * the right. Without a proxy a client may send its own header and choose its address key; the
+ * account key does not depend on it.
+ */
+export function clientAddress(forwardedFor: string | string[] | undefined, trustedProxies: number): string {
+  const entries = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : (forwardedFor ?? ""))
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (entries.length === 0) return "unknown";
+  return entries[Math.max(0, entries.length - Math.max(1, trustedProxies))];
+}
+
+/** TRUSTED_PROXIES: how many reverse proxies in front of the server append to X-Forwarded-For. */
+export function trustedProxies(env: Record<string, string | undefined> = process.env): number {
+  const value = Number(env.TRUSTED_PROXIES ?? 0);
+  return Number.isInteger(value) && value >= 0 ? value : 0;
 }

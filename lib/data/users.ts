@@ -1,6 +1,6 @@
 /** Data access for accounts. */
 import { z } from "zod";
-import { hashPassword } from "@/lib/auth/password";
+import { hashPassword, passwordSchema } from "@/lib/auth/password";
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { Role, User } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
@@ -9,7 +9,7 @@ export const newUserSchema = z.object({
   email: z.email().transform((email) => email.toLowerCase()),
   name: z.string().trim().max(200).optional(),
   role: z.enum(["ADMIN", "LEAD", "ANNOTATOR"]),
-  password: z.string().min(8, "Password must have at least 8 characters").max(200).optional(),
+  password: passwordSchema.optional(),
 });
 export type NewUser = z.input<typeof newUserSchema>;
 
@@ -41,9 +41,4 @@ export async function findOrCreateImportedAnnotator(name: string, client: Pick<P
     update: {},
     create: { email, name: name.trim(), role: "ANNOTATOR", active: false },
   });
-}
-
-export async function setPassword(userId: string, password: string, client: Pick<PrismaClient, "user"> = db): Promise<User> {
-  const parsed = z.string().min(8).max(200).parse(password);
-  return client.user.update({ where: { id: userId }, data: { passwordHash: await hashPassword(parsed), active: true } });
 }

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, inject, test } from "vitest";
-import { createUser, findOrCreateImportedAnnotator, setPassword } from "@/lib/data/users";
+import { createAccount, listAccounts, manageableAccountsWhere, setAccountActive, setAccountPassword } from "@/lib/data/accounts";
+import { createUser, findOrCreateImportedAnnotator } from "@/lib/data/users";
 import { createClient } from "@/lib/db/client";
+import type { User } from "@/lib/generated/prisma/client";
 import { ensureInitialAccounts } from "@/lib/setup/first-start";
 
 describe("accounts", () => {
@@ -21,8 +23,8 @@ describe("accounts", () => {
     expect(imported.active).toBe(false);
     expect(imported.passwordHash).toBeNull();
     expect((await findOrCreateImportedAnnotator("marcus", db)).id).toBe(imported.id);
-    const activated = await setPassword(imported.id, "activated-pw", db);
-    expect(activated.active).toBe(true);
+    await setAccountPassword({ id: "an-admin", role: "ADMIN" }, imported.id, "activated-pw", { activate: true });
+    expect((await db.user.findUniqueOrThrow({ where: { id: imported.id } })).active).toBe(true);
   });
 
   test("the first start creates one admin and one lead, and generated passwords only once", async () => {
@@ -34,18 +36,89 @@ describe("accounts", () => {
     expect(first[0].password.length).toBeGreaterThanOrEqual(12);
     expect(await ensureInitialAccounts(db, {})).toEqual([]);
   });
+});
 
-  test("sign-in: wrong password counts a failure, an inactive account is refused, success resets", async () => {
-    const { authenticate } = await import("@/lib/auth/authenticate");
-    await createUser({ email: "signin@example.org", role: "ANNOTATOR", password: "right-password" }, db);
-    await expect(authenticate("signin@example.org", "wrong")).rejects.toThrow("Wrong email or password.");
-    await expect(authenticate("nobody@example.org", "wrong")).rejects.toThrow("Wrong email or password.");
-    expect((await db.user.findUniqueOrThrow({ where: { email: "signin@example.org" } })).failedLoginCount).toBe(1);
-    const ok = await authenticate("SignIn@example.org", "right-password");
-    expect(ok.role).toBe("ANNOTATOR");
-    expect((await db.user.findUniqueOrThrow({ where: { email: "signin@example.org" } })).failedLoginCount).toBe(0);
-    const inactive = await findOrCreateImportedAnnotator("Dormant", db);
-    await db.user.update({ where: { id: inactive.id }, data: { passwordHash: (await db.user.findUniqueOrThrow({ where: { email: "signin@example.org" } })).passwordHash } });
-    await expect(authenticate(inactive.email, "right-password")).rejects.toThrow(/not active/);
+// After the first-start test above, which needs a database without an admin.
+/** Accounts: who may manage whom, with the rule inside the query (issue 9, item 2). */
+describe("account rules", () => {
+  const db = createClient(inject("databaseUrl"));
+  let admin: User, lead: User, otherLead: User, ownAnnotator: User, foreignAnnotator: User, freeAnnotator: User;
+
+  beforeAll(async () => {
+    process.env.DATABASE_URL = inject("databaseUrl");
+    const make = (email: string, role: "ADMIN" | "LEAD" | "ANNOTATOR") => createUser({ email, role, password: "initial-password" }, db);
+    admin = await make("rules-admin@example.org", "ADMIN");
+    lead = await make("rules-lead@example.org", "LEAD");
+    otherLead = await make("rules-other-lead@example.org", "LEAD");
+    ownAnnotator = await make("rules-own@example.org", "ANNOTATOR");
+    foreignAnnotator = await make("rules-foreign@example.org", "ANNOTATOR");
+    freeAnnotator = await make("rules-free@example.org", "ANNOTATOR");
+    await db.study.create({ data: { slug: "rules-own", name: "own", taskTypes: ["REVIEW_RATING"], createdById: lead.id, members: { create: { userId: ownAnnotator.id, role: "ANNOTATOR" } } } });
+    await db.study.create({ data: { slug: "rules-foreign", name: "foreign", taskTypes: ["REVIEW_RATING"], createdById: otherLead.id, members: { create: { userId: foreignAnnotator.id, role: "ANNOTATOR" } } } });
+  });
+
+  const snapshot = (id: string) => db.user.findUniqueOrThrow({ where: { id }, select: { passwordHash: true, role: true, active: true, sessionVersion: true } });
+
+  test("a lead's every account action with the admin's, another lead's or a foreign annotator's id changes nothing", async () => {
+    for (const target of [admin, otherLead, lead, foreignAnnotator]) {
+      const before = await snapshot(target.id);
+      await expect(setAccountPassword(lead, target.id, "taken-over-1", { activate: true }), target.email).rejects.toThrow(/No such account/);
+      await expect(setAccountPassword(lead, target.id, "taken-over-1", { activate: false }), target.email).rejects.toThrow(/No such account/);
+      await expect(setAccountActive(lead, target.id, false), target.email).rejects.toThrow(/No such account/);
+      await expect(setAccountActive(lead, target.id, true), target.email).rejects.toThrow(/No such account/);
+      expect(await snapshot(target.id), target.email).toEqual(before);
+    }
+  });
+
+  test("an annotator manages no account, not even their own", async () => {
+    const before = await snapshot(ownAnnotator.id);
+    await expect(setAccountPassword(ownAnnotator, ownAnnotator.id, "changed-pass", { activate: false })).rejects.toThrow(/No such account/);
+    await expect(setAccountActive(ownAnnotator, freeAnnotator.id, false)).rejects.toThrow(/No such account/);
+    expect(await snapshot(ownAnnotator.id)).toEqual(before);
+  });
+
+  test("a lead resets and deactivates annotators of their studies and of no study; each ends their sessions", async () => {
+    for (const target of [ownAnnotator, freeAnnotator]) {
+      const before = await snapshot(target.id);
+      await setAccountPassword(lead, target.id, "new-password-1", { activate: false });
+      const reset = await snapshot(target.id);
+      expect(reset.passwordHash).not.toBe(before.passwordHash);
+      expect(reset.sessionVersion).toBe(before.sessionVersion + 1);
+      await setAccountActive(lead, target.id, false);
+      expect(await snapshot(target.id)).toMatchObject({ active: false, sessionVersion: before.sessionVersion + 2 });
+      await setAccountActive(lead, target.id, true);
+      expect(await snapshot(target.id)).toMatchObject({ active: true, sessionVersion: before.sessionVersion + 2 });
+    }
+  });
+
+  test("only admins create, reset and deactivate leads and admins; an admin cannot deactivate themself", async () => {
+    await expect(createAccount(lead, { email: "made-by-lead@example.org", role: "LEAD", password: "lead-made-1" })).rejects.toThrow(/Only an admin/);
+    await expect(createAccount(lead, { email: "made-by-lead2@example.org", role: "ADMIN", password: "lead-made-1" })).rejects.toThrow(/Only an admin/);
+    expect(await db.user.count({ where: { email: { startsWith: "made-by-lead" } } })).toBe(0);
+    const created = await createAccount(admin, { email: "made-by-admin@example.org", role: "LEAD", password: "admin-made-1" });
+    expect(created.role).toBe("LEAD");
+    await setAccountPassword(admin, otherLead.id, "reset-by-admin", { activate: false });
+    await setAccountActive(admin, created.id, false);
+    expect((await snapshot(created.id)).active).toBe(false);
+    await expect(setAccountActive(admin, admin.id, false)).rejects.toThrow(/No such account/);
+    expect((await snapshot(admin.id)).active).toBe(true);
+  });
+
+  test("a lead's account list holds only the accounts they may manage", async () => {
+    const emails = (await listAccounts(lead)).map((a) => a.email);
+    expect(emails).toContain(ownAnnotator.email);
+    expect(emails).toContain(freeAnnotator.email);
+    expect(emails).not.toContain(foreignAnnotator.email);
+    expect(emails).not.toContain(admin.email);
+    expect(emails).not.toContain(otherLead.email);
+    expect(await db.user.count({ where: manageableAccountsWhere(admin) })).toBe(await db.user.count());
+  });
+
+  test("passwords: at least 8 characters and at most bcrypt's 72 bytes, wherever one is set", async () => {
+    await expect(createUser({ email: "short@example.org", role: "ANNOTATOR", password: "seven77" }, db)).rejects.toThrow(/at least 8 characters/);
+    // 37 two-byte characters: 37 characters, 74 bytes.
+    await expect(createUser({ email: "long@example.org", role: "ANNOTATOR", password: "é".repeat(37) }, db)).rejects.toThrow(/at most 72 bytes/);
+    await expect(setAccountPassword(admin, ownAnnotator.id, "x".repeat(73), { activate: false })).rejects.toThrow(/at most 72 bytes/);
+    expect((await createUser({ email: "exact@example.org", role: "ANNOTATOR", password: "é".repeat(36) }, db)).passwordHash).toMatch(/^\$2/);
   });
 });

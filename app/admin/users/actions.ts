@@ -3,21 +3,41 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { action } from "@/lib/actions/safe-action";
+import { passwordSchema } from "@/lib/auth/password";
 import { LEAD_ROLES } from "@/lib/auth/session";
-import { createUser, newUserSchema, setPassword } from "@/lib/data/users";
-import { AppError } from "@/lib/errors";
+import { createAccount as create, setAccountActive, setAccountPassword } from "@/lib/data/accounts";
+import { newUserSchema } from "@/lib/data/users";
 
-/** Leads create annotators; only admins create leads and admins. */
-export const createAccount = action(LEAD_ROLES, newUserSchema.extend({ password: z.string().min(8, "Password must have at least 8 characters") }), async (input, user) => {
-  if (input.role !== "ANNOTATOR" && user.role !== "ADMIN") throw new AppError("FORBIDDEN", { message: "Only an admin may create lead or admin accounts." });
-  const created = await createUser(input);
+const accountId = z.object({ userId: z.string().min(1) });
+const withPassword = accountId.extend({ password: passwordSchema });
+
+export const createAccount = action(LEAD_ROLES, newUserSchema.extend({ password: passwordSchema }), async (input, user) => {
+  const created = await create(user, input);
   revalidatePath("/admin/users");
-  return { id: created.id, email: created.email };
+  return { id: created.id };
 });
 
-/** Activates an imported (or deactivated) annotator by giving it a password. */
-export const activateAccount = action(LEAD_ROLES, z.object({ userId: z.string().min(1), password: z.string().min(8, "Password must have at least 8 characters") }), async (input) => {
-  const updated = await setPassword(input.userId, input.password);
+/** Activates an imported account by giving it a password. */
+export const activateAccount = action(LEAD_ROLES, withPassword, async (input, user) => {
+  await setAccountPassword(user, input.userId, input.password, { activate: true });
   revalidatePath("/admin/users");
-  return { id: updated.id };
+  return { id: input.userId };
+});
+
+export const resetPassword = action(LEAD_ROLES, withPassword, async (input, user) => {
+  await setAccountPassword(user, input.userId, input.password, { activate: false });
+  revalidatePath("/admin/users");
+  return { id: input.userId };
+});
+
+export const deactivateAccount = action(LEAD_ROLES, accountId, async (input, user) => {
+  await setAccountActive(user, input.userId, false);
+  revalidatePath("/admin/users");
+  return { id: input.userId };
+});
+
+export const reactivateAccount = action(LEAD_ROLES, accountId, async (input, user) => {
+  await setAccountActive(user, input.userId, true);
+  revalidatePath("/admin/users");
+  return { id: input.userId };
 });

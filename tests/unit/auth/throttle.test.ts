@@ -1,18 +1,28 @@
 import { describe, expect, test } from "vitest";
-import { FREE_ATTEMPTS, remainingLockMs, signInDelayMs } from "@/lib/auth/throttle";
+import { clientAddress, signInKeys, trustedProxies } from "@/lib/auth/throttle";
 
-describe("sign-in slow-down", () => {
-  test("the first failures cost nothing, then the wait doubles up to 15 minutes", () => {
-    expect(signInDelayMs(FREE_ATTEMPTS - 1)).toBe(0);
-    expect(signInDelayMs(FREE_ATTEMPTS)).toBe(1000);
-    expect(signInDelayMs(FREE_ATTEMPTS + 3)).toBe(8000);
-    expect(signInDelayMs(FREE_ATTEMPTS + 40)).toBe(15 * 60 * 1000);
+describe("sign-in throttle keys", () => {
+  test("the client address is the last X-Forwarded-For entry, or the one the trusted proxies name", () => {
+    expect(clientAddress("127.0.0.1", 0)).toBe("127.0.0.1");
+    expect(clientAddress(undefined, 0)).toBe("unknown");
+    expect(clientAddress("", 1)).toBe("unknown");
+    // A client-sent entry followed by the one a trusted proxy appended.
+    expect(clientAddress("6.6.6.6, 203.0.113.9", 1)).toBe("203.0.113.9");
+    expect(clientAddress("6.6.6.6, 203.0.113.9, 10.0.0.2", 2)).toBe("203.0.113.9");
+    expect(clientAddress(["6.6.6.6", "203.0.113.9"], 1)).toBe("203.0.113.9");
+    expect(clientAddress("203.0.113.9", 3)).toBe("203.0.113.9");
   });
 
-  test("the remaining wait counts from the last failure", () => {
-    const last = new Date("2026-01-01T00:00:00Z");
-    expect(remainingLockMs(FREE_ATTEMPTS + 2, last, new Date(last.getTime() + 1000))).toBe(3000);
-    expect(remainingLockMs(FREE_ATTEMPTS + 2, last, new Date(last.getTime() + 5000))).toBe(0);
-    expect(remainingLockMs(10, null, last)).toBe(0);
+  test("TRUSTED_PROXIES is a count, 0 when unset or invalid", () => {
+    expect(trustedProxies({})).toBe(0);
+    expect(trustedProxies({ TRUSTED_PROXIES: "2" })).toBe(2);
+    expect(trustedProxies({ TRUSTED_PROXIES: "yes" })).toBe(0);
+    expect(trustedProxies({ TRUSTED_PROXIES: "-1" })).toBe(0);
+  });
+
+  test("one key per account e-mail and one per address", () => {
+    const keys = signInKeys("a@example.org", "203.0.113.9");
+    expect([keys.account.key, keys.address.key]).toEqual(["account:a@example.org", "address:203.0.113.9"]);
+    expect(keys.address.policy.free).toBeGreaterThan(keys.account.policy.free);
   });
 });
