@@ -58,3 +58,15 @@ export async function setAccountActive(actor: Actor, userId: string, active: boo
   const data = active ? { active } : { active, sessionVersion: { increment: 1 } };
   await updateManageable(actor, userId, data, active ? { passwordHash: { not: null } } : { id: { not: actor.id } });
 }
+
+/** Every account with its studies (owned, or member of with the role there), for operators (`cli users`). */
+export async function listAccountsWithStudies() {
+  const users = await db.user.findMany({
+    orderBy: [{ role: "asc" }, { email: "asc" }],
+    select: { id: true, email: true, name: true, role: true, active: true, studiesCreated: { select: { slug: true } }, memberships: { select: { role: true, study: { select: { slug: true } } } } },
+  });
+  return users.map(({ studiesCreated, memberships, ...account }) => ({
+    ...account,
+    studies: [...studiesCreated.map((s) => ({ slug: s.slug, role: "OWNER" })), ...memberships.map((m) => ({ slug: m.study.slug, role: m.role }))],
+  }));
+}

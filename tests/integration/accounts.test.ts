@@ -1,3 +1,6 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
 import { beforeAll, describe, expect, inject, test } from "vitest";
 import { createAccount, listAccounts, manageableAccountsWhere, setAccountActive, setAccountPassword } from "@/lib/data/accounts";
 import { createUser, findOrCreateImportedAnnotator } from "@/lib/data/users";
@@ -120,5 +123,14 @@ describe("account rules", () => {
     await expect(createUser({ email: "long@example.org", role: "ANNOTATOR", password: "é".repeat(37) }, db)).rejects.toThrow(/at most 72 bytes/);
     await expect(setAccountPassword(admin, ownAnnotator.id, "x".repeat(73), { activate: false })).rejects.toThrow(/at most 72 bytes/);
     expect((await createUser({ email: "exact@example.org", role: "ANNOTATOR", password: "é".repeat(36) }, db)).passwordHash).toMatch(/^\$2/);
+  });
+
+  test("`cli users --json` lists every account with its role, state and studies", async () => {
+    const { stdout } = await promisify(execFile)(path.resolve("node_modules/.bin/tsx"), ["scripts/cli.ts", "users", "--json"], { env: { ...process.env, DATABASE_URL: inject("databaseUrl") } });
+    const users = JSON.parse(stdout) as { id: string; email: string; role: string; active: boolean; studies: { slug: string; role: string }[] }[];
+    expect(users).toHaveLength(await db.user.count());
+    expect(users.find((u) => u.email === lead.email)).toMatchObject({ id: lead.id, role: "LEAD", active: true, studies: [{ slug: "rules-own", role: "OWNER" }] });
+    expect(users.find((u) => u.email === foreignAnnotator.email)).toMatchObject({ role: "ANNOTATOR", studies: [{ slug: "rules-foreign", role: "ANNOTATOR" }] });
+    expect(users.find((u) => u.email === freeAnnotator.email)?.studies).toEqual([]);
   });
 });

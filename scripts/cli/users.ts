@@ -1,0 +1,14 @@
+/** `npm run cli -- users [--json]`: every account (id, email, role, active, studies) for operators. */
+import { hasSwitch } from "@/lib/cli/args";
+import type { Command } from "@/lib/cli/command";
+import { listAccountsWithStudies } from "@/lib/data/accounts";
+
+const command: Command = {
+  name: "users",
+  usage: "users [--json]",
+  async run(args) {
+    hasSwitch(args, "json"); // the output is always JSON, as every command's
+    return listAccountsWithStudies();
+  },
+};
+export default command;
