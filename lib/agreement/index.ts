@@ -8,6 +8,7 @@ export { cohenKappa, type CohenOptions, type CohenResult } from "./cohen";
 export { fleissKappa, fleissKappaFromCounts, type ChanceCorrectedResult, type FleissMethod } from "./fleiss";
 export { krippendorffAlpha, differenceMatrix, type AlphaResult } from "./krippendorff";
 export { gwetAc, type GwetResult } from "./gwet";
+export { dawidSkene, type DawidSkeneOptions, type DawidSkeneResult } from "./dawid-skene";
 export { pairwiseMatrix, type PairwiseCoefficient, type PairwiseMatrix } from "./pairwise";
 export {
   ItemResamples,

@@ -18,6 +18,7 @@ import type { Question } from "@/lib/analysis/questions";
 import { TASKS, taskQuestions } from "@/lib/tasks";
 import { byDisagreement, consensusOf, type ConsensusValue } from "@/lib/tasks/consensus";
 import type { ItemAnnotation } from "@/lib/tasks/types";
+import { annotatorReliability, type AnnotatorReliability } from "@/lib/analysis/reliability";
 
 type Client = PrismaClient | Prisma.TransactionClient;
 
@@ -256,5 +257,30 @@ export async function saveConsensus(user: StudyUser, input: ConsensusInput): Pro
       },
     });
     return { id: saved.id, version: saved.version };
+  });
+}
+
+export interface QuestionReliability {
+  question: Question;
+  annotators: (AnnotatorReliability & { name: string })[];
+}
+
+/** Each annotator's agreement with the consensus and with every other annotator, and their competence, per question of one task. */
+export async function taskReliability(user: StudyUser, slug: string, task: TaskType): Promise<QuestionReliability[]> {
+  const study = await ledStudy(user, slug);
+  const [data, consensus] = await Promise.all([gatherTaskRatings(study, task), taskConsensus(db, study, task)]);
+  const ids = [...new Set(data.questions.flatMap((q) => q.ratings.map((r) => r.rater)))];
+  const names = new Map((await db.user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
+  return data.questions.map((q) => {
+    const agreed = new Map([...consensus].flatMap(([item, questions]) => {
+      const c = questions.get(q.question.key);
+      return c ? [[item, c.value] as const] : [];
+    }));
+    const annotators = annotatorReliability(q.question, q.ratings, agreed).map((a) => ({
+      ...a,
+      name: names.get(a.rater) ?? a.rater,
+      withOthers: a.withOthers.map((o) => ({ ...o, rater: names.get(o.rater) ?? o.rater })),
+    }));
+    return { question: q.question, annotators };
   });
 }

@@ -116,3 +116,15 @@ describe("GradedReviews workbook", () => {
     await expect(prepareExport({ studyId, format: "gradedreviews", annotator: "nobody" }, db)).rejects.toMatchObject({ status: 400, message: expect.stringContaining("graders: ada, grace") });
   });
 });
+
+describe("annotator reliability", () => {
+  test("agreement with the consensus and with each other annotator; competence for categorical questions only", async () => {
+    // grades: Tufano's ada 3, grace 2, consensus 3 (adjudicated); Auger 4 and 4 (unanimous)
+    const [grade] = await adjudication.taskReliability(lead, STUDY, "REFERENCE_GRADING");
+    const byName = new Map(grade.annotators.map((a) => [a.name, a]));
+    expect(byName.get("ada")).toMatchObject({ items: 2, withConsensus: { agree: 2, n: 2 }, withOthers: [{ rater: "grace", share: { agree: 1, n: 2 } }], competence: null });
+    expect(byName.get("grace")).toMatchObject({ items: 2, withConsensus: { agree: 1, n: 2, value: 0.5 } });
+    const [code] = await adjudication.taskReliability(lead, STUDY, "CLAIM_VERIFICATION");
+    for (const a of code.annotators) expect(a.competence).toBeGreaterThanOrEqual(0);
+  });
+});

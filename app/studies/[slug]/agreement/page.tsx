@@ -10,6 +10,8 @@ import { AUTO_REFRESH_LIMIT_MS, cachedAgreementReport, isReportReady, lastComput
 import { type AgreementOptions, DEFAULT_BOOTSTRAP } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { findLedStudy } from "@/lib/data/study-access";
+import { taskReliability } from "@/lib/data/adjudication";
+import { ReliabilityTables } from "@/components/dashboard/reliability-tables";
 import { TaskType } from "@/lib/generated/prisma/enums";
 
 export const dynamic = "force-dynamic";
@@ -45,6 +47,8 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   const preview = ready ? null : await cachedAgreementReport(study.id, { ...options, bootstrap: { nResamples: 0 } }, fingerprint);
   const full = ready ? await cachedAgreementReport(study.id, options, fingerprint) : null;
   const settings = (full ?? preview)?.settings;
+
+  const reliability = await Promise.all((task ? [task] : study.taskTypes).map(async (t) => ({ task: t, questions: await taskReliability(user, study.slug, t) })));
 
   const base = `/studies/${encodeURIComponent(study.slug)}/agreement`;
   const href = (t?: TaskType) => {
@@ -94,6 +98,9 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           <CompleteReport slug={study.slug} studyId={study.id} options={options} fingerprint={fingerprint} />
         </Suspense>
       )}
+      {reliability.map((r) => (
+        <ReliabilityTables key={r.task} title={taskLabel(r.task)} questions={r.questions} />
+      ))}
     </div>
   );
 }
