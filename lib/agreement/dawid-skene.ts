@@ -41,7 +41,6 @@ export function dawidSkene(ratings: readonly Rating[], options: DawidSkeneOption
   const items = [...new Set(ratings.map((r) => r.item))];
   const raters = [...new Set(ratings.map((r) => r.rater))];
   const J = classes.length;
-  const K = raters.length;
   const classIndex = new Map(classes.map((c, j) => [c, j]));
   const itemIndex = new Map(items.map((item, i) => [item, i]));
   const raterIndex = new Map(raters.map((rater, k) => [rater, k]));
