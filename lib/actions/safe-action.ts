@@ -1,5 +1,6 @@
 /**
- * One wrapper for every server action: checks the role, validates input with zod and turns
+ * One wrapper for every server action: checks the role, validates input with zod (and refuses
+ * text PostgreSQL cannot store) and turns
  * failures into a result the form can show ({ ok: false, error, code }) instead of a crash;
  * server errors are logged and shown as a generic message (lib/errors).
  */
@@ -7,7 +8,8 @@ import type { z } from "zod";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { requireApiUser } from "@/lib/auth/session";
 import type { Role } from "@/lib/generated/prisma/client";
-import { type ErrorCode, publicError } from "@/lib/errors";
+import { AppError, type ErrorCode, publicError } from "@/lib/errors";
+import { findUnsafeText } from "@/lib/validation/text";
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; code: ErrorCode };
 
@@ -19,6 +21,8 @@ export function action<S extends z.ZodType, T>(
   return async (input: unknown) => {
     try {
       const user = await requireApiUser(roles);
+      const unsafe = findUnsafeText(input);
+      if (unsafe) throw new AppError("INVALID_INPUT", { message: unsafe });
       return { ok: true, data: await body(schema.parse(input), user) };
     } catch (error) {
       const app = publicError(error);

@@ -8,6 +8,7 @@ import type { z } from "zod";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import type { AnnotatorRef, CandidateReviewInput, CodeChangeInput, JsonObject, PseudoReferenceInput, PullRequestInput, StudyBundle } from "./bundle";
 import type { ErrorCollector, SourceLocation } from "./errors";
+import { findUnsafeText } from "@/lib/validation/text";
 import { readText } from "./file";
 import { codeChangeLineSchema, type ParsedCodeChangeLine } from "./jsonl-schema";
 import { likertProblem, type LikertScale, type ParseResult, type Parser } from "./parser";
@@ -171,6 +172,12 @@ export const parseJsonl: Parser = (file, options, errors): ParseResult => {
       json = JSON.parse(raw);
     } catch (error) {
       errors.add(at, undefined, `not valid JSON (${(error as Error).message}); the line may be truncated`);
+      continue;
+    }
+    // JSON escapes can still spell what UTF-8 bytes cannot: \u0000 and lone surrogates.
+    const unsafe = findUnsafeText(json);
+    if (unsafe) {
+      errors.add(at, undefined, unsafe);
       continue;
     }
     const id = (json as { id?: unknown } | null)?.id;

@@ -34,7 +34,8 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
 
 /**
  * Decodes a file as strict UTF-8 (a byte-order mark is dropped). Other encodings are refused
- * with the line of the first bad byte rather than silently turned into U+FFFD.
+ * with the line of the first bad byte rather than silently turned into U+FFFD; so are NUL
+ * characters, which no PostgreSQL text column can hold.
  */
 export function decodeUtf8(bytes: Uint8Array): DecodeResult {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
@@ -42,6 +43,8 @@ export function decodeUtf8(bytes: Uint8Array): DecodeResult {
   }
   try {
     const text = UTF8.decode(bytes);
+    const nul = bytes.indexOf(0);
+    if (nul >= 0) return { ok: false, line: lineOfOffset(bytes, nul), message: `contains a NUL character (byte 0x00 at offset ${nul}); text cannot hold it` };
     return { ok: true, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
   } catch {
     const offset = firstInvalidUtf8(bytes);

@@ -10,8 +10,8 @@ export const dynamic = "force-dynamic";
  * Saves one annotation of the signed-in user's own assignment. 200 with the new version;
  * 409 with both values when the save was based on a stale version (nothing is overwritten).
  */
-export const POST = handler(async (request: Request) => {
+export const POST = handler(async (_request: Request, _context, input) => {
   const user = await requireApiUser();
-  const body = saveRequest.parse(await request.json());
+  const body = saveRequest.parse(input);
   return NextResponse.json(await saveAnnotation(user, body));
 });

@@ -6,9 +6,11 @@
 import { z } from "zod";
 import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { requireImportTarget } from "@/lib/data/study-access";
-import { publicError } from "@/lib/errors";
+import { AppError, publicError } from "@/lib/errors";
+import { importMaxBytes } from "@/lib/http/body";
 import { handler } from "@/lib/http/respond";
 import { IMPORT_FORMATS, previewImport, runImport, type ImportFile, type ImportProgress, type ImportResult } from "@/lib/import";
+import { decodeUtf8 } from "@/lib/import/text";
 
 export const dynamic = "force-dynamic";
 
@@ -24,15 +26,20 @@ async function filesOf(form: FormData, field: string): Promise<ImportFile[]> {
   return Promise.all(files.map(async (file) => ({ name: file.name, content: new Uint8Array(await file.arrayBuffer()) })));
 }
 
-export const POST = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
+async function upload(_request: Request, { params }: { params: Promise<{ slug: string }> }, form: FormData): Promise<Response> {
   const user = await requireApiUser(LEAD_ROLES);
   const { slug } = await params;
   // Refused before the answer starts streaming: another lead's study is 404 (as if absent).
   await requireImportTarget(user, slug);
-  const form = await request.formData();
   const options = formSchema.parse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")));
   const files = await filesOf(form, "files");
-  const context = new Map((await filesOf(form, "context")).map((f) => [f.name, new TextDecoder().decode(f.content)]));
+  const context = new Map(
+    (await filesOf(form, "context")).map((f) => {
+      const decoded = decodeUtf8(f.content);
+      if (!decoded.ok) throw new AppError("INVALID_INPUT", { message: `context file ${f.name}: ${decoded.message}` });
+      return [f.name, decoded.text];
+    }),
+  );
 
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
@@ -48,4 +55,6 @@ export const POST = handler(async (request: Request, { params }: { params: Promi
     },
   });
   return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });
-});
+}
+
+export const POST = handler(upload, { accepts: "multipart", maxBytes: importMaxBytes() });

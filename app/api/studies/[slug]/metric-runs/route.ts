@@ -22,12 +22,11 @@ export const GET = handler(async (_request: Request, { params }: { params: Promi
   return NextResponse.json({ study: study.slug, embedding: embeddingProvider(), runs, stored }, { headers: { "cache-control": "no-store" } });
 });
 
-export const POST = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
+export const POST = handler(async (_request: Request, { params }: { params: Promise<{ slug: string }> }, body) => {
   const user = await requireApiUser(LEAD_ROLES);
   const study = await requireLedStudy(user, (await params).slug);
-  const input = startRunSchema.parse(await request.json().catch(() => {
-    throw new AppError("INVALID_INPUT", { message: "Send a JSON body such as {\"metrics\": [\"bleu-gradedreviews\"]}." });
-  }));
+  if (body === undefined) throw new AppError("INVALID_INPUT", { message: "Send a JSON body such as {\"metrics\": [\"bleu-gradedreviews\"]}." });
+  const input = startRunSchema.parse(body);
   parseMetricNames(input.metrics);
   // A judge without an endpoint, or SWE-Judge without human scores to pick its team, throws
   // INVALID_INPUT: the lead's request cannot be done as asked (the FAILED run row keeps the message).

@@ -9,8 +9,8 @@ export const dynamic = "force-dynamic";
 const body = z.object({ reason: z.string().trim().min(3, "Give a reason for skipping (at least 3 characters).").max(1000) });
 
 /** Skips the user's own assignment with a reason. */
-export const POST = handler(async (request: Request, context: { params: Promise<{ assignmentId: string }> }) => {
+export const POST = handler(async (_request: Request, context: { params: Promise<{ assignmentId: string }> }, input) => {
   const user = await requireApiUser();
-  const { reason } = body.parse(await request.json());
+  const { reason } = body.parse(input);
   return NextResponse.json(await skipAssignment(user.id, (await context.params).assignmentId, reason));
 });

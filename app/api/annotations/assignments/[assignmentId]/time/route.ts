@@ -12,8 +12,8 @@ const body = z.object({
 });
 
 /** Adds active time (reported by the workspace every few seconds and on leaving the page). */
-export const POST = handler(async (request: Request, context: { params: Promise<{ assignmentId: string }> }) => {
+export const POST = handler(async (_request: Request, context: { params: Promise<{ assignmentId: string }> }, input) => {
   const user = await requireApiUser();
-  const { deltaMs, targets } = body.parse(await request.json());
+  const { deltaMs, targets } = body.parse(input);
   return NextResponse.json(await recordTimeSpent(user.id, (await context.params).assignmentId, deltaMs, targets));
 });
