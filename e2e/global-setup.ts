@@ -39,7 +39,7 @@ export default async function globalSetup() {
   const root = path.resolve(import.meta.dirname, "..");
   const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: database.url, AUTH_SECRET: "e2e-secret", NEXTAUTH_SECRET: "e2e-secret", NEXTAUTH_URL: `http://127.0.0.1:${port}`, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, DATABASE_URL: database.url, AUTH_SECRET: "e2e-secret", NEXTAUTH_SECRET: "e2e-secret", NEXTAUTH_URL: `http://127.0.0.1:${port}`, NEXT_TELEMETRY_DISABLED: "1", CRJUDGE_IMPORT_MAX_MB: "4" },
     stdio: ["ignore", "inherit", "inherit"],
   });
   process.env.E2E_DATABASE_URL = database.url;

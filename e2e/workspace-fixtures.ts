@@ -70,9 +70,12 @@ export async function expectSaved(page: Page): Promise<void> {
   await expect(page.getByTestId("save-status")).toHaveAttribute("data-state", "saved");
 }
 
-/** Collects uncaught page errors (a hydration mismatch shows up here). */
+/** Collects uncaught page errors (a hydration mismatch shows up here) and Content Security Policy violations. */
 export function watchPageErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error" && /Content Security Policy/i.test(message.text())) errors.push(message.text());
+  });
   return errors;
 }

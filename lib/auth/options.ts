@@ -4,6 +4,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { authenticate, type SessionUser, type SignedInUser } from "@/lib/auth/authenticate";
 import { clientAddress, trustedProxies } from "@/lib/auth/throttle";
 import type { Role } from "@/lib/generated/prisma/client";
+import { publicUrl } from "@/lib/http/origin";
 
 declare module "next-auth" {
   interface Session {
@@ -25,6 +26,8 @@ export const authOptions: NextAuthOptions = {
   // Credentials sign-in in next-auth 4 requires JWT sessions (no session table needed).
   session: { strategy: "jwt", maxAge: 7 * 24 * 3600 },
   secret: process.env.AUTH_SECRET ?? process.env.NEXTAUTH_SECRET,
+  // Secure (https-only, __Secure- prefixed) cookies whenever the public URL is https.
+  useSecureCookies: publicUrl()?.protocol === "https:",
   pages: { signIn: "/signin" },
   providers: [
     CredentialsProvider({
