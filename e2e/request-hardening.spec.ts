@@ -236,7 +236,8 @@ test("a server action posted from another origin is refused with 403; NUL input 
     lead.request.post(action.url(), { headers: { "next-action": action.headers()["next-action"], "content-type": action.headers()["content-type"] ?? "text/plain;charset=UTF-8", accept: "text/x-component", ...headers }, data, failOnStatusCode: false });
 
   const before = await databaseState();
-  for (const headers of [{ origin: "https://evil.example" }, { origin: baseURL!.replace("://", "://evil."), "sec-fetch-site": "same-site" }, { "sec-fetch-site": "cross-site" }, { origin: "null" }]) {
+  const foreign: Record<string, string>[] = [{ origin: "https://evil.example" }, { origin: baseURL!.replace("://", "://evil."), "sec-fetch-site": "same-site" }, { "sec-fetch-site": "cross-site" }, { origin: "null" }];
+  for (const headers of foreign) {
     const response = await replay(headers);
     const text = await response.text();
     expect(response.status(), JSON.stringify(headers)).toBe(403);

@@ -23,7 +23,8 @@ describe("same origin", () => {
     expect(crossSiteReason(post(null, { origin: "http://127.0.0.1:3000" }))).toBeNull();
     expect(crossSiteReason(post(null, { origin: "https://judge.example.org", "sec-fetch-site": "same-origin" }))).toBeNull();
     expect(crossSiteReason(post(null))).toBeNull();
-    for (const headers of [{ origin: "https://evil.example" }, { origin: "null" }, { origin: "http://127.0.0.1:3001" }, { "sec-fetch-site": "cross-site" }, { origin: "http://127.0.0.1:3000", "sec-fetch-site": "same-site" }])
+    const foreign: Record<string, string>[] = [{ origin: "https://evil.example" }, { origin: "null" }, { origin: "http://127.0.0.1:3001" }, { "sec-fetch-site": "cross-site" }, { origin: "http://127.0.0.1:3000", "sec-fetch-site": "same-site" }];
+    for (const headers of foreign)
       expect(crossSiteReason(post(null, headers)), JSON.stringify(headers)).toMatch(/another (origin|site)/);
     delete process.env.NEXTAUTH_URL;
   });
