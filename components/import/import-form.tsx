@@ -1,7 +1,7 @@
 "use client";
 
 import { useRef, useState, type FormEvent } from "react";
-import type { ImportProgress, ImportResult } from "@/lib/import";
+import type { ImportError, ImportProgress, ImportResult } from "@/lib/import";
 
 type Line = { progress: ImportProgress } | { result: ImportResult } | { error: string };
 
@@ -42,6 +42,7 @@ export function ImportForm({ slug }: { slug?: string }) {
     form.delete("study");
     form.set("dryRun", String(dryRun));
     form.set("update", form.get("update") === "on" ? "true" : "false");
+    form.set("skipInvalidRows", form.get("skipInvalidRows") === "on" ? "true" : "false");
     setBusy(true);
     setResult(null);
     setFailure(null);
@@ -105,6 +106,10 @@ export function ImportForm({ slug }: { slug?: string }) {
           <input name="update" type="checkbox" className="mr-2" />
           Overwrite stored values that the files contradict
         </label>
+        <label className="text-sm">
+          <input name="skipInvalidRows" type="checkbox" className="mr-2" />
+          Skip invalid rows: import every valid row and list the faulty ones left out (otherwise any error refuses the whole import)
+        </label>
         <div className="flex gap-2">
           <button type="button" disabled={busy} onClick={() => void send(true)} className="rounded border border-slate-400 px-3 py-1 text-sm disabled:opacity-50">
             Preview
@@ -131,6 +136,12 @@ export function ImportForm({ slug }: { slug?: string }) {
   );
 }
 
+function errorPlace(error: ImportError): string {
+  return `${error.file}${error.line !== undefined ? `:${error.line}` : ""}${error.row !== undefined ? ` row ${error.row}` : ""}${error.field ? ` [${error.field}]` : ""}`;
+}
+
+const errorText = (error: ImportError) => `${errorPlace(error)} ${error.message}`;
+
 function ImportResultView({ result }: { result: ImportResult }) {
   if (result.status === "refused") {
     return (
@@ -142,13 +153,7 @@ function ImportResultView({ result }: { result: ImportResult }) {
         <ul className="mt-2 list-disc pl-5" data-testid="import-errors">
           {result.errors.map((error, i) => (
             <li key={i}>
-              <span className="font-mono">
-                {error.file}
-                {error.line !== undefined ? `:${error.line}` : ""}
-                {error.row !== undefined ? ` row ${error.row}` : ""}
-                {error.field ? ` [${error.field}]` : ""}
-              </span>{" "}
-              {error.message}
+              <span className="font-mono">{errorPlace(error)}</span> {error.message}
             </li>
           ))}
         </ul>
@@ -192,6 +197,7 @@ function ImportResultView({ result }: { result: ImportResult }) {
       )}
       <NoteList title="Code changes told apart although they share an id" notes={summary.separatedChanges} testId="import-separated" />
       <NoteList title="Claims matched by normalized text" notes={summary.claimNormalizations} testId="import-normalized" />
+      <NoteList title="Rows left out (invalid)" notes={summary.skippedRows.map(errorText)} testId="import-skipped" />
     </section>
   );
 }

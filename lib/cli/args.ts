@@ -46,3 +46,15 @@ export function optionalFlag(args: ParsedArgs, name: string): string | undefined
 export function hasSwitch(args: ParsedArgs, name: string): boolean {
   return args.flags.has(name);
 }
+
+/** The options a command's usage line names (`--study`, `--items`, …). */
+export function optionsOfUsage(usage: string): Set<string> {
+  return new Set([...usage.matchAll(/--([a-z][a-z0-9-]*)/g)].map((m) => m[1]));
+}
+
+/** Refuses an option the command does not know (a misspelt or unsupported option must not be silently ignored). */
+export function refuseUnknownOptions(args: ParsedArgs, usage: string): void {
+  const known = optionsOfUsage(usage);
+  const unknown = [...args.flags.keys()].filter((name) => !known.has(name));
+  if (unknown.length > 0) throw new CliError(`Unknown option${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `--${n}`).join(", ")}; this command takes ${[...known].map((n) => `--${n}`).join(", ") || "no options"}`);
+}

@@ -5,7 +5,7 @@
  * command's imports cost start time): listed from the folder under tsx (scripts/cli.ts), or
  * split into chunks of the prebuilt bundle (scripts/bundle.mjs).
  */
-import { CliError, parseArgs } from "@/lib/cli/args";
+import { CliError, parseArgs, refuseUnknownOptions } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { resolveDatabase } from "@/lib/db/resolve";
 import { toAppError } from "@/lib/errors";
@@ -28,10 +28,17 @@ export async function runCli(loaders: CommandLoaders, argv: string[]): Promise<n
     process.stderr.write(`${name ? `Unknown command "${name}"\n\n` : ""}${usage(commands)}\n`);
     return name === undefined || name === "help" ? 0 : 2;
   }
+  const args = parseArgs(rest);
+  try {
+    refuseUnknownOptions(args, command.usage);
+  } catch (error) {
+    process.stderr.write(`Error: ${(error as Error).message}\nUsage: npm run cli -- ${command.usage}\n`);
+    return 2;
+  }
   let database: Awaited<ReturnType<typeof resolveDatabase>> | undefined;
   try {
     database = command.needsDatabase === false ? undefined : await resolveDatabase();
-    const result = await command.run(parseArgs(rest));
+    const result = await command.run(args);
     // Wait until the output is handed to the OS: process.exit would cut off a piped write.
     await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(result, null, 2)}\n`, () => resolve()));
     return 0;

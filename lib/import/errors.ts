@@ -21,14 +21,17 @@ export interface ImportError extends SourceLocation {
 
 export const MAX_REPORTED_ERRORS = 50;
 
-/** Collects errors up to MAX_REPORTED_ERRORS and counts the rest. */
+/** Collects errors up to MAX_REPORTED_ERRORS and counts the rest; `all` keeps every one (imports that skip faulty rows list them all). */
 export class ErrorCollector {
   readonly errors: ImportError[] = [];
+  readonly all: ImportError[] = [];
   total = 0;
 
   add(at: SourceLocation, field: string | undefined, message: string): void {
     this.total++;
-    if (this.errors.length < MAX_REPORTED_ERRORS) this.errors.push({ ...at, ...(field === undefined ? {} : { field }), message });
+    const error = { ...at, ...(field === undefined ? {} : { field }), message };
+    this.all.push(error);
+    if (this.errors.length < MAX_REPORTED_ERRORS) this.errors.push(error);
   }
 
   /** True once enough errors are collected that parsing further is pointless. */
@@ -53,4 +56,11 @@ export function formatImportErrors(errors: readonly ImportError[], total = error
   const lines = errors.map(formatImportError);
   if (total > errors.length) lines.push(`… and ${total - errors.length} more error(s)`);
   return lines.join("\n");
+}
+
+/** Errors in the order of the files, then of their rows or lines (whole-file errors first). */
+export function inFileOrder(errors: readonly ImportError[], files: readonly string[]): ImportError[] {
+  const fileIndex = (e: ImportError) => files.indexOf(e.file);
+  const place = (e: ImportError) => e.row ?? e.line ?? 0;
+  return [...errors].sort((a, b) => fileIndex(a) - fileIndex(b) || place(a) - place(b));
 }

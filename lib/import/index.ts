@@ -13,12 +13,13 @@ import { requireImportTarget, type StudyUser } from "@/lib/data/study-access";
 import { db, type Prisma, type PrismaClient } from "@/lib/db/client";
 import type { Study, TaskType } from "@/lib/generated/prisma/client";
 import type { StudyBundle } from "./bundle";
-import { ErrorCollector, type ImportError } from "./errors";
+import { ErrorCollector, inFileOrder, type ImportError } from "./errors";
 import { checkDiffs } from "./diffs";
 import type { ImportFile } from "./file";
 import type { ImportFormat } from "./formats";
 import { DEFAULT_LIKERT, type ContextFiles, type LikertScale } from "./parser";
 import { PARSERS } from "./parsers";
+import { leaveOutFaultyRows, unskippable } from "./skip-rows";
 import { TABLES, type Table, type TableCounts } from "./plan";
 import { writeBundle } from "./write-bundle";
 
@@ -48,6 +49,8 @@ export interface ImportRequest {
   context?: ContextFiles;
   /** Overwrite stored values that the files contradict instead of refusing the import. */
   update?: boolean;
+  /** Import the valid rows and leave out the faulty ones (listed in the summary) instead of refusing the import. */
+  skipInvalidRows?: boolean;
   createdById?: string | null;
   /** The signed-in user of a web import: only into a study they lead, or a new one (the CLI's operator imports anywhere). */
   importer?: StudyUser;
@@ -67,6 +70,8 @@ export interface ImportSummary {
   separatedChanges: string[];
   /** Claims matched to the study's claims by normalized text, with the normalizations relied on. */
   claimNormalizations: string[];
+  /** With skipInvalidRows: every faulty row left out, with file, row or line, field and reason. */
+  skippedRows: ImportError[];
   /** The ImportRun recording this import (null for a preview). */
   importRunId: string | null;
 }
@@ -91,7 +96,7 @@ export async function parseImportFiles(request: ImportRequest, likert: LikertSca
   const warnings: string[] = [];
   const separatedChanges: string[] = [];
   for (const [i, file] of request.files.entries()) {
-    if (errors.full) break;
+    if (errors.full && !request.skipInvalidRows) break;
     request.onProgress?.({ phase: "parse", file: file.name, done: i, total: request.files.length });
     const result = await PARSERS[request.format](file, { annotator: request.annotator, context: request.context, likert }, errors);
     parsed.push({ file: file.name, bundle: result.bundle });
@@ -129,7 +134,17 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
   if (request.importer) await requireImportTarget(request.importer, slug.data, client);
   const errors = new ErrorCollector();
   const { parsed, warnings, separatedChanges } = await parseImportFiles(request, likertOf(await findStudyBySlug(slug.data, client)), errors);
-  if (!errors.empty) return { status: "refused", errors: errors.errors, totalErrors: errors.total, warnings };
+  const skippedRows: ImportError[] = [];
+  const fileNames = request.files.map((f) => f.name);
+  if (!errors.empty) {
+    if (!request.skipInvalidRows || errors.all.some(unskippable)) return { status: "refused", errors: inFileOrder(errors.errors, fileNames), totalErrors: errors.total, warnings };
+    for (const entry of parsed) {
+      const kept = leaveOutFaultyRows(entry.bundle, errors.all.filter((e) => e.file === entry.file));
+      entry.bundle = kept.bundle;
+      skippedRows.push(...kept.cascaded);
+    }
+    skippedRows.unshift(...inFileOrder(errors.all, fileNames));
+  }
 
   const taskTypes = [...new Set(parsed.flatMap((p) => p.bundle.taskTypes))];
   try {
@@ -161,6 +176,7 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
           warnings,
           separatedChanges,
           claimNormalizations,
+          skippedRows,
           importRunId: null,
         };
         if (dryRun) throw new Rollback({ status: "preview", summary });

@@ -163,7 +163,7 @@ export const parseJsonl: Parser = (file, options, errors): ParseResult => {
   const lineOfId = new Map<string, number>();
   const pullRequests = new Map<string, PullRequestInput>();
   const lines = text.split("\n");
-  for (let n = 0; n < lines.length && !errors.full; n++) {
+  for (let n = 0; n < lines.length; n++) {
     const raw = lines[n].replace(/\r$/, "");
     if (raw.trim() === "") continue;
     const at = { file: file.name, line: n + 1 };

@@ -97,7 +97,6 @@ function blankExcelErrors(sheet: Sheet): void {
 export function checkRowShape(sheet: Sheet, errors: ErrorCollector): void {
   blankExcelErrors(sheet);
   for (const row of sheet.rows) {
-    if (errors.full) return;
     if (row.cells.length > sheet.header.length && isBlankRow(row.cells.slice(sheet.header.length))) row.cells.length = sheet.header.length;
     if (row.cells.length !== sheet.header.length) {
       errors.add(rowLocation(sheet, row), undefined, `expected ${sheet.header.length} cells as in the header, found ${row.cells.length}`);

@@ -43,4 +43,15 @@ describe("import and export commands", () => {
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("import refused, nothing was written:\nbad.jsonl: line 1: diff: Invalid input: expected string, received undefined");
   }, 120_000);
+
+  test("an option the command does not know is refused, not ignored; --skip-invalid-rows imports the valid lines and lists the others", async () => {
+    const typo = await cli("agreement", "--study", "cli-example", "--itemz", "ids.txt");
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/^Error: Unknown option --itemz; this command takes --study, /);
+    const mixed = path.join(dir, "mixed.jsonl");
+    writeFileSync(mixed, '{"id": "ok", "language": "python", "diff": ""}\n{"id": "x", "language": "python"}\n');
+    const result = await cli("import", "--study", "cli-lenient", "--format", "jsonl", "--skip-invalid-rows", mixed);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ counts: { codeChanges: { created: 1 } }, skippedRows: [{ file: "mixed.jsonl", line: 2, field: "diff" }] });
+  }, 120_000);
 });

@@ -12,6 +12,7 @@ import { imported } from "./import-fixtures";
 
 const PHASE1_HEADER = ["id", "index", "diff", "claim", "Correctness\n0 - incorrect\n1 - correct\n-1 - unverifiable\n-2 - incomplete", "based on diff", "additional claims", "old_file", "new_file"];
 const csv = (header: string[], rows: string[][]) => Buffer.from([header, ...rows].map(csvLine).join(""));
+const PHASE2_HEADER = ["id", "index", "diff", "claim_no", "claim", "necessary?", "type", "review", "system", "claims addressed", "Con (P)", "Comp (R)", "Rel (F)", "old_file", "new_file"];
 const GRADED_HEADER = ["ID", "groundTruth", "relatedCode", "Tufano's", "Grade", "commentFinder", "Grade.1", "Auger", "Grade.2", "LLaMA-Reviewer", "Grade.3"];
 
 async function workbook(rows: ExcelJS.CellValue[][]): Promise<Buffer> {
@@ -114,5 +115,45 @@ describe("real study data", () => {
     const summary = imported(await load("imperfect", "crscore-phase2", "py_ada_review_qual_final.csv", Buffer.from(text)));
     expect(summary.counts.reviewRatings.created).toBe(2);
     expect(summary.counts.pseudoReferences.created).toBe(1);
+  });
+
+  test("faulty rows: refused all at once without the option; with --skip-invalid-rows the valid rows are imported and each faulty one listed", async () => {
+    const d = "@@ -1 +1 @@\n-a = 1\n+a = 2";
+    const rows = [
+      ["800", "1", d, "1", "a changes from 1 to 2.", "1", "claim", "Why 2?", "gpt3.5_pred", "1", "4", "2", "3", "t1_old.java", "t1_new.java"],
+      ["", "", "", "2", "a is a constant.", "0", "claim", "Looks fine.", "msg", "1,3", "2", "1", "1", "", ""],
+      ["", "", "", "", "", "", "", "Rename a.", "knn_pred", "2", "", "1", "1", "", ""],
+      ["", "", "", "", "", "", "", "Add a test.", "lstm_pred", "", "3", "3", "3", "", ""],
+      ["", "", "", "", "", "", "", "Hmm.", "llama3_pred", "-", "1", "1", "1", "stray", ""],
+      ["", "", "", "", "", "", "", "Good change.", "gpt4_pred", "1,2", "5", "4", "4", "", ""],
+    ];
+    const content = csv(PHASE2_HEADER, rows);
+    const refused = await load("lenient", "crscore-phase2", "java_ada_review_qual_final.csv", content);
+    expect(refused.status).toBe("refused");
+    const errors = refused.status === "refused" ? refused.errors : [];
+    expect(errors.map((e) => [e.row, e.field])).toEqual([
+      [3, "claims addressed"],
+      [4, "Con (P)"],
+      [5, "claims addressed"],
+      [6, "old_file"],
+    ]);
+    expect(await client.study.count({ where: { slug: "lenient" } })).toBe(0);
+
+    const summary = imported(await runImport({ study: "lenient", format: "crscore-phase2", files: [{ name: "java_ada_review_qual_final.csv", content }], skipInvalidRows: true }, client));
+    expect(summary.skippedRows.map((e) => [e.file, e.row, e.field])).toEqual([
+      ["java_ada_review_qual_final.csv", 3, "claims addressed"],
+      ["java_ada_review_qual_final.csv", 4, "Con (P)"],
+      ["java_ada_review_qual_final.csv", 5, "claims addressed"],
+      ["java_ada_review_qual_final.csv", 6, "old_file"],
+    ]);
+    expect(summary.skippedRows[0].message).toMatch(/claim 3 is not listed for this code change/);
+    const reviews = await client.candidateReview.findMany({ where: { codeChange: { study: { slug: "lenient" } } }, orderBy: { position: "asc" }, select: { system: true, ratings: { select: { scores: true } } } });
+    expect(reviews.map((r) => [r.system, r.ratings.length])).toEqual([
+      ["gpt3.5_pred", 1],
+      ["msg", 0],
+      ["knn_pred", 0],
+      ["lstm_pred", 0],
+      ["gpt4_pred", 1],
+    ]);
   });
 });

@@ -19,6 +19,7 @@ const formSchema = z.object({
   annotator: z.string().trim().max(200).optional().transform((v) => v || undefined),
   update: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   dryRun: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  skipInvalidRows: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
 });
 
 async function filesOf(form: FormData, field: string): Promise<ImportFile[]> {
@@ -45,7 +46,7 @@ async function upload(_request: Request, { params }: { params: Promise<{ slug: s
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       const send = (line: { progress: ImportProgress } | { result: ImportResult } | { error: string }) => controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
-      const importRequest = { study: slug, format: options.format, files, annotator: options.annotator, context, update: options.update, createdById: user.id, importer: user, onProgress: (progress: ImportProgress) => send({ progress }) };
+      const importRequest = { study: slug, format: options.format, files, annotator: options.annotator, context, update: options.update, skipInvalidRows: options.skipInvalidRows, createdById: user.id, importer: user, onProgress: (progress: ImportProgress) => send({ progress }) };
       try {
         send({ result: await (options.dryRun ? previewImport(importRequest) : runImport(importRequest)) });
       } catch (error) {
