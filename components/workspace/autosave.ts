@@ -2,8 +2,10 @@
  * Autosave for the annotation workspace: no annotator's work is lost.
  * - Every change is kept at once in localStorage (a draft with the version it was based on),
  *   then saved after a short debounce; the draft is removed only once the server stored it.
- * - A failed request (network down, server error) is retried with backoff, on reconnect and on
- *   "retry now"; after a reload the drafts are applied again and saved.
+ * - A failed request (network down, server busy or failing) is retried with jittered exponential
+ *   backoff, never sooner than the server's Retry-After (a busy server answers 503), and on
+ *   "retry now"; the page shows why and when (`retrying()`). After a reload the drafts are
+ *   applied again and saved.
  * - Each save sends the version it was based on. A 409 keeps the local value and shows both
  *   values; the annotator keeps theirs (saved over the new version) or takes the server's.
  * - A draft whose base version is no longer the stored one, found after a reload, is a conflict
@@ -11,6 +13,7 @@
  * Framework-free so it can be unit-tested with a fake fetch and storage.
  */
 import { z } from "zod";
+import { backoffDelay, parseRetryAfter } from "@/lib/http/retry";
 import { addedClaimValue, claimJudgementValue, commentFilterValue, referenceGradeValue, reviewRatingValue, sameValue, type AnnotationKindKey } from "@/lib/annotation/values";
 
 export type EntryStatus = "idle" | "pending" | "saving" | "saved" | "failed" | "conflict" | "error" | "invalid";
@@ -36,6 +39,12 @@ export interface Entry {
 
 export type OverallStatus = "idle" | "pending" | "saving" | "saved" | "failed" | "conflict" | "error";
 
+/** A scheduled retry: when, and why the last attempt failed (busy: the server answered 503). */
+export interface RetryState {
+  at: number;
+  reason: "busy" | "offline" | "failing";
+}
+
 interface Draft {
   kind: AnnotationKindKey;
   targetId: string;
@@ -56,8 +65,11 @@ export interface AutosaveOptions {
   fetch: typeof fetch;
   endpoint?: string;
   debounceMs?: number;
-  /** Backoff of retries after failures, in ms; the last value repeats. */
-  retryMs?: readonly number[];
+  /** First retry delay after a failure, doubled on each further one and jittered to [½, 1] of it. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  random?: () => number;
+  now?: () => number;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
 }
@@ -79,6 +91,7 @@ export class AutosaveStore {
   private listeners = new Set<() => void>();
   private debounce: unknown = null;
   private retry: unknown = null;
+  private retryState: RetryState | null = null;
   private failures = 0;
   private version = 0;
   private readonly opts: Required<Omit<AutosaveOptions, "storage">> & { storage: StorageLike | null };
@@ -87,7 +100,10 @@ export class AutosaveStore {
     this.opts = {
       endpoint: "/api/annotations",
       debounceMs: 700,
-      retryMs: [1000, 2000, 4000, 5000],
+      backoffMs: 1000,
+      maxBackoffMs: 30_000,
+      random: Math.random,
+      now: Date.now,
       setTimer: (fn, ms) => setTimeout(fn, ms),
       clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
       ...options,
@@ -135,6 +151,11 @@ export class AutosaveStore {
       if (statuses.has(s)) return s === "invalid" ? "pending" : s;
     }
     return statuses.has("saved") ? "saved" : "idle";
+  }
+
+  /** The scheduled retry after a failed save, or null. */
+  retrying(): RetryState | null {
+    return this.retryState;
   }
 
   /** True when nothing is waiting to be stored. */
@@ -235,26 +256,37 @@ export class AutosaveStore {
   retryNow(): void {
     for (const e of this.entries.values()) if (e.status === "error" && e.local !== undefined) e.status = this.validate(e) ? "pending" : "invalid";
     this.failures = 0;
+    this.cancelRetry();
     this.schedule(0);
+  }
+
+  private cancelRetry() {
+    if (this.retry !== null) this.opts.clearTimer(this.retry);
+    this.retry = null;
+    this.retryState = null;
   }
 
   private schedule(ms: number) {
     if (this.debounce !== null) this.opts.clearTimer(this.debounce);
     this.debounce = this.opts.setTimer(() => {
       this.debounce = null;
-      void this.flush();
+      // While a retry waits (a busy server asked for time), new edits go with the retry.
+      if (this.retry === null) void this.flush();
     }, ms);
   }
 
-  private scheduleRetry() {
+  /** One retry for everything failed; waits at least the server's Retry-After (ms, or null). */
+  private scheduleRetry(reason: RetryState["reason"], retryAfterMs: number | null = null) {
     if (this.retry !== null) return;
-    const delays = this.opts.retryMs;
-    const delay = delays[Math.min(this.failures, delays.length - 1)];
     this.failures++;
+    const delay = Math.max(retryAfterMs ?? 0, backoffDelay(this.failures, this.opts.backoffMs, this.opts.maxBackoffMs, this.opts.random));
+    this.retryState = { at: this.opts.now() + delay, reason };
     this.retry = this.opts.setTimer(() => {
       this.retry = null;
+      this.retryState = null;
       void this.flush();
     }, delay);
+    this.emit();
   }
 
   private async send(e: Entry): Promise<void> {
@@ -275,7 +307,7 @@ export class AutosaveStore {
       e.status = "failed";
       e.message = "No connection to the server; your change is kept and will be retried.";
       this.emit();
-      this.scheduleRetry();
+      this.scheduleRetry("offline");
       return;
     }
     e.inFlight = false;
@@ -308,7 +340,7 @@ export class AutosaveStore {
     if (RETRYABLE.has(response.status)) {
       e.status = "failed";
       this.emit();
-      this.scheduleRetry();
+      this.scheduleRetry(response.status === 503 || response.status === 429 ? "busy" : "failing", parseRetryAfter(response.headers.get("retry-after")));
     } else {
       // A refusal that a retry would not change (401, 403, 404, 400, 423): keep the draft, show why.
       e.status = "error";

@@ -289,7 +289,7 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
         </span>
         {data.assignment.inReliabilitySet && <span className="rounded bg-violet-100 px-1 text-xs text-violet-800">reliability set</span>}
         {status === "DONE" && <span className="rounded bg-emerald-100 px-1 text-xs text-emerald-800">submitted</span>}
-        <SaveStatus status={overall} detail={errorDetail} onRetry={() => store.retryNow()} onDiscard={() => store.discardRefused()} />
+        <SaveStatus status={overall} retry={store.retrying()} detail={errorDetail} onRetry={() => store.retryNow()} onDiscard={() => store.discardRefused()} />
         {prefix && <span className="rounded bg-slate-800 px-1 font-mono text-xs text-white">{prefix}…</span>}
         <span className="ml-auto flex gap-1 text-sm">
           <button type="button" onClick={() => setGuidelines((g) => !g)} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50" aria-expanded={guidelines}>

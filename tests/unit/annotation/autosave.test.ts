@@ -35,7 +35,7 @@ describe("autosave", () => {
   afterEach(() => vi.useRealTimers());
 
   const make = (server: ReturnType<typeof fakeServer>, storage: StorageLike) =>
-    new AutosaveStore({ assignmentId: "a1", storageKey: "drafts", storage, fetch: server.fetchFn, debounceMs: 500, retryMs: [1000, 2000] });
+    new AutosaveStore({ assignmentId: "a1", storageKey: "drafts", storage, fetch: server.fetchFn, debounceMs: 500, backoffMs: 1000, random: () => 1 });
 
   test("debounces changes, keeps a draft until stored, then shows saved", async () => {
     const server = fakeServer();
@@ -72,6 +72,66 @@ describe("autosave", () => {
     expect(server.state.writes).toBe(1);
     expect(server.rows.get("claim:c1")!.value).toEqual(value("CORRECT", "kept"));
     expect(storage.data.has("drafts")).toBe(false);
+  });
+
+  test("a busy server (503) is retried no sooner than its Retry-After, with growing jittered waits, keeping every change", async () => {
+    const server = fakeServer();
+    let busy = 2;
+    const requests: number[] = [];
+    const fetchFn = (async (url: string, init?: RequestInit) => {
+      requests.push(Date.now());
+      if (busy-- > 0) return new Response(JSON.stringify({ error: "The server is busy; nothing was saved." }), { status: 503, headers: { "retry-after": "3" } });
+      return server.fetchFn(url, init);
+    }) as typeof fetch;
+    const store = new AutosaveStore({ assignmentId: "a1", storageKey: "d", storage: memoryStorage(), fetch: fetchFn, debounceMs: 500, backoffMs: 1000, random: () => 0 });
+    const t0 = Date.now();
+    store.set("claim", "c1", value("CORRECT"));
+    await vi.advanceTimersByTimeAsync(600);
+    expect(store.overall()).toBe("failed");
+    expect(store.retrying()).toEqual({ reason: "busy", at: t0 + 500 + 3000 });
+    // A change during the wait is kept; the retry sends the newest value.
+    store.set("claim", "c1", value("INCORRECT", "newest"));
+    await vi.advanceTimersByTimeAsync(2800);
+    expect(requests.length).toBe(1);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(requests.map((t) => t - t0)).toEqual([500, 3500]);
+    expect(store.retrying()?.reason).toBe("busy");
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(requests.length).toBe(3);
+    expect(store.overall()).toBe("saved");
+    expect(store.retrying()).toBeNull();
+    expect(server.rows.get("claim:c1")!.value).toEqual(value("INCORRECT", "newest"));
+  });
+
+  test("without Retry-After the waits double, jittered between half and the whole", async () => {
+    const waits = (random: number) => {
+      const times: number[] = [];
+      const store = new AutosaveStore({
+        assignmentId: "a1",
+        storageKey: "d",
+        storage: null,
+        fetch: (async () => {
+          times.push(Date.now());
+          throw new TypeError("Failed to fetch");
+        }) as typeof fetch,
+        debounceMs: 0,
+        backoffMs: 1000,
+        maxBackoffMs: 3000,
+        random: () => random,
+      });
+      store.set("claim", "c1", value("CORRECT"));
+      return { times, store };
+    };
+    for (const [random, expected] of [
+      [1, [1000, 2000, 3000, 3000]],
+      [0, [500, 1000, 1500, 1500]],
+    ] as const) {
+      const { times, store } = waits(random);
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(times.slice(1, 5).map((t, i) => t - times[i])).toEqual(expected);
+      expect(store.retrying()?.reason).toBe("offline");
+      store.retryNow();
+    }
   });
 
   test("a reload before the save applies the draft and saves it", async () => {
@@ -167,7 +227,7 @@ describe("autosave", () => {
       storage: memoryStorage(),
       fetch: (async () => new Response(JSON.stringify({ error: "No such assignment in your queue." }), { status: 404 })) as typeof fetch,
       debounceMs: 10,
-      retryMs: [10],
+      backoffMs: 10,
     });
     store.set("claim", "c1", value("CORRECT"));
     await vi.advanceTimersByTimeAsync(100);
