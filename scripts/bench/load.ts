@@ -20,7 +20,7 @@
  * The last line on stdout is one JSON object with the figures.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { parseArgs } from "@/lib/cli/args";
@@ -130,6 +130,14 @@ async function startServer(root: string, port: number, databaseUrl: string, prof
     if (server.exitCode !== null || Date.now() > deadline) throw new Error("next start did not answer /api/health within 60 s");
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/** SIGTERM and wait: next exits normally, so `--cpu-prof` writes its profile. */
+async function stopServer(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once("exit", resolve));
+  server.kill("SIGTERM");
+  await exited;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -285,6 +293,33 @@ async function lostAcknowledged(client: PrismaClient, acknowledged: readonly Ack
   return acknowledged.filter((a) => !stored.has(`${a.annotationId}:${a.version}:${a.code}`)).length;
 }
 
+interface CpuProfile {
+  nodes: { id: number; hitCount?: number; callFrame: { functionName: string; url: string } }[];
+  startTime: number;
+  endTime: number;
+}
+
+/** Where the server's CPU time went: self time by package (or app/lib folder) and by function. */
+function summariseProfile(dir: string): void {
+  const file = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort().at(-1);
+  if (!file) return console.log(`no CPU profile in ${dir}`);
+  const profile = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as CpuProfile;
+  const hits = profile.nodes.reduce((n, node) => n + (node.hitCount ?? 0), 0);
+  const msPerHit = (profile.endTime - profile.startTime) / 1000 / Math.max(1, hits);
+  const where = (url: string) => {
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+    if (pkg) return pkg;
+    if (url.startsWith("node:")) return "node (core)";
+    return url === "" ? "(native, gc, idle)" : /\.next\/server\/chunks/.test(url) ? "app bundle (.next/server)" : path.basename(url);
+  };
+  const top = (key: (node: CpuProfile["nodes"][number]) => string) => {
+    const totals = new Map<string, number>();
+    for (const node of profile.nodes) totals.set(key(node), (totals.get(key(node)) ?? 0) + (node.hitCount ?? 0));
+    return [...totals].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([name, n]) => `  ${((100 * n) / hits).toFixed(1).padStart(5)} %  ${(n * msPerHit).toFixed(0).padStart(7)} ms  ${name}`);
+  };
+  console.log([`CPU profile ${path.join(dir, file)} (${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s):`, " by package:", ...top((n) => where(n.callFrame.url)), " by function:", ...top((n) => `${n.callFrame.functionName || "(anonymous)"} ${where(n.callFrame.url)}`)].join("\n"));
+}
+
 const ms = (value: number) => Math.round(value * 10) / 10;
 const statusLine = (statuses: Map<string, number>) => [...statuses].map(([status, n]) => `${status}: ${n}`).join(", ");
 
@@ -329,6 +364,10 @@ export default async function loadBench(): Promise<void> {
     const acknowledged = [...open.acknowledged, ...closed.acknowledged];
     const lost = await lostAcknowledged(client, acknowledged);
     console.log(`checked ${acknowledged.length} acknowledged saves in the history: ${lost} missing`);
+    if (options.profileDir) {
+      await stopServer(server);
+      summariseProfile(options.profileDir);
+    }
     console.log(
       JSON.stringify({
         annotators: options.annotators,
@@ -344,11 +383,7 @@ export default async function loadBench(): Promise<void> {
       }),
     );
   } finally {
-    if (server && server.exitCode === null) {
-      const exited = new Promise((resolve) => server!.once("exit", resolve));
-      server.kill("SIGTERM");
-      await exited;
-    }
+    if (server) await stopServer(server);
     agent.destroy();
     await client.$disconnect();
     await database.drop();
