@@ -332,9 +332,11 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
       {data.blockedBy && (
         <p role="status" className="rounded bg-amber-50 px-2 py-1 text-sm text-amber-900">
           {data.blockedBy.message}{" "}
-          <Link href={`/annotate/${data.blockedBy.assignmentId}`} className="underline">
-            Go to claim verification
-          </Link>
+          {data.blockedBy.assignmentId && (
+            <Link href={`/annotate/${data.blockedBy.assignmentId}`} className="underline">
+              Go to claim verification
+            </Link>
+          )}
         </p>
       )}
 

@@ -15,6 +15,7 @@ import { db, Prisma } from "@/lib/db/client";
 import { memberStudyWhere } from "@/lib/data/study-access";
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
 import { hashSeed } from "@/lib/annotation/random";
+import { stageOrderOn, WAITING_FOR_CONSOLIDATION } from "@/lib/annotation/stage-order";
 import { decideSave } from "@/lib/annotation/versioning";
 import { saveInOneStatement } from "@/lib/data/annotation-statement";
 import { MAX_TIME_REPORT_MS, type SaveRequest } from "@/lib/annotation/values";
@@ -55,7 +56,7 @@ export async function getWorkspace(userId: string, assignmentId: string): Promis
   const [study, change, queue] = await Promise.all([
     db.study.findUniqueOrThrow({
       where: { id: assignment.studyId },
-      select: { slug: true, name: true, guidelines: true, likertDimensions: true, likertMin: true, likertMax: true, hideSystemNames: true, assignmentSeed: true },
+      select: { slug: true, name: true, guidelines: true, likertDimensions: true, likertMin: true, likertMax: true, hideSystemNames: true, assignmentSeed: true, stageOrder: true, taskTypes: true },
     }),
     db.codeChange.findUniqueOrThrow({
       where: { id: assignment.codeChangeId },
@@ -94,6 +95,7 @@ export async function getWorkspace(userId: string, assignmentId: string): Promis
   if (assignment.taskType === "REVIEW_RATING" && !change.consolidatedAt) {
     const stage1 = queue.find((a) => a.codeChangeId === change.id && a.taskType === "CLAIM_VERIFICATION");
     if (stage1 && stage1.status !== "DONE" && stage1.status !== "SKIPPED") blockedBy = { assignmentId: stage1.id, message: "Finish claim verification (stage 1) of this item first: review rating uses its result." };
+    else if (stageOrderOn(study)) blockedBy = { assignmentId: null, message: WAITING_FOR_CONSOLIDATION };
   }
 
   const data: WorkspaceData = {

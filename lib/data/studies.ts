@@ -1,8 +1,9 @@
 /** Data access for studies by slug: lookup, and find-or-create for imports. */
 import { z } from "zod";
 import { db, type Prisma, type PrismaClient } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
 import type { Study, TaskType } from "@/lib/generated/prisma/client";
-import { requireImportTarget, type StudyUser } from "@/lib/data/study-access";
+import { leadStudyWhere, requireImportTarget, type StudyUser } from "@/lib/data/study-access";
 
 type Client = Pick<PrismaClient, "study"> | Pick<Prisma.TransactionClient, "study">;
 
@@ -41,4 +42,10 @@ export async function findOrCreateStudy(input: { slug: string; taskTypes: readon
   if (missing.length === 0) return { study: existing, created: false, enabledTaskTypes: [] };
   const study = await client.study.update({ where: { id: existing.id }, data: { taskTypes: [...existing.taskTypes, ...missing] } });
   return { study, created: false, enabledTaskTypes: missing };
+}
+
+/** Turns CRScore's stage order (lib/annotation/stage-order) on or off for a study the user leads; 404 otherwise. */
+export async function setStageOrder(user: StudyUser, slug: string, on: boolean): Promise<void> {
+  const { count } = await db.study.updateMany({ where: { slug, ...leadStudyWhere(user) }, data: { stageOrder: on } });
+  if (count === 0) throw new AppError("NOT_FOUND", { message: "No such study." });
 }

@@ -138,6 +138,8 @@ export async function writeDemoStudy(tx: Tx, study: DemoStudy, now: Date): Promi
       annotatorsPerItem: study.annotatorsPerItem,
       reliabilitySetSize: study.reliabilitySet.length,
       assignmentSeed: study.assignmentSeed,
+      // The demo lets annotators try review rating before a lead consolidates stage 1.
+      stageOrder: false,
       createdAt,
       createdById: leads[0]?.id ?? null,
       members: {

@@ -4,6 +4,7 @@
  * comment.
  */
 import type { Prisma } from "@/lib/db/client";
+import { stageOrderOn, WAITING_FOR_CONSOLIDATION } from "@/lib/annotation/stage-order";
 import { stage2FromConsolidation, stage2FromOwnJudgements, type ReferenceInput, type Stage2Reference } from "@/lib/annotation/stage2";
 import { reviewRatingValue, type ReviewRatingValue, type SaveRequest } from "@/lib/annotation/values";
 import { collect, indexItems, reviewItemSelect } from "@/lib/analysis/collect";
@@ -74,7 +75,10 @@ export const reviewRating: TaskDescriptor = {
   async saveTarget({ tx, annotatorId, codeChangeId, studyId }, request: SaveRequest) {
     if (request.kind !== "rating") throw new Error(`review rating saves ratings, not ${request.kind}`);
     const review = await reviewOfItem(tx, request.targetId, codeChangeId);
-    const study = await tx.study.findUniqueOrThrow({ where: { id: studyId }, select: { likertDimensions: true, likertMin: true, likertMax: true } });
+    const study = await tx.study.findUniqueOrThrow({ where: { id: studyId }, select: { likertDimensions: true, likertMin: true, likertMax: true, stageOrder: true, taskTypes: true } });
+    if (stageOrderOn(study) && !(await tx.codeChange.findUniqueOrThrow({ where: { id: codeChangeId }, select: { consolidatedAt: true } })).consolidatedAt) {
+      throw new AppError("LOCKED", { message: WAITING_FOR_CONSOLIDATION });
+    }
     for (const [dimension, score] of Object.entries(request.value.scores)) {
       if (!study.likertDimensions.includes(dimension)) throw new AppError("INVALID_INPUT", { message: `"${dimension}" is not a dimension of this study.` });
       if (score < study.likertMin || score > study.likertMax) throw new AppError("INVALID_INPUT", { message: `${dimension} must be between ${study.likertMin} and ${study.likertMax}.` });

@@ -55,7 +55,7 @@ export interface WorkspaceData extends TaskWorkspace {
   sources: DiffSource[];
   queue: { index: number; total: number; done: number; previousId: string | null; nextId: string | null; nextOpenId: string | null };
   /** Stage 2 before the item's stage 1 is finished (or consolidated). */
-  blockedBy: { assignmentId: string; message: string } | null;
+  blockedBy: { assignmentId: string | null; message: string } | null;
 }
 
 export interface WorkspaceContext {

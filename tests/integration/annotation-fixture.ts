@@ -10,14 +10,14 @@ export interface AnnotationFixture {
   changes: { id: string; claims: string[]; implication: string; smell: string; reviews: string[]; reference: string }[];
 }
 
-export async function createAnnotationFixture(db: PrismaClient, tag: string, options: { changes?: number; hideSystemNames?: boolean } = {}): Promise<AnnotationFixture> {
+export async function createAnnotationFixture(db: PrismaClient, tag: string, options: { changes?: number; hideSystemNames?: boolean; stageOrder?: boolean } = {}): Promise<AnnotationFixture> {
   const user = (name: string) => db.user.create({ data: { email: `${name}-${tag}@test.local`, name: `${name} ${tag}`, role: "ANNOTATOR" } });
   // The "lead" has the annotator role on purpose: the integration database is shared, and other
   // tests expect no lead account; the data layer takes the deciding user as given.
   const [ann1, ann2, ann3, lead] = await Promise.all([user("ann1"), user("ann2"), user("ann3"), user("lead")]);
   const taskTypes: TaskType[] = ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"];
   const study = await db.study.create({
-    data: { slug: `study-${tag}`, name: `Study ${tag}`, createdById: lead.id, taskTypes, annotatorsPerItem: 2, reliabilitySetSize: 1, hideSystemNames: options.hideSystemNames ?? true, assignmentSeed: 11 },
+    data: { slug: `study-${tag}`, name: `Study ${tag}`, createdById: lead.id, taskTypes, annotatorsPerItem: 2, reliabilitySetSize: 1, hideSystemNames: options.hideSystemNames ?? true, assignmentSeed: 11, stageOrder: options.stageOrder ?? false },
   });
   const changes: AnnotationFixture["changes"] = [];
   for (let n = 0; n < (options.changes ?? 3); n++) {

@@ -1,5 +1,8 @@
 import Link from "next/link";
 import { ExportLinks } from "@/components/export-links";
+import { StageOrderToggle } from "@/components/stage-order-toggle";
+import { stageOrderOn } from "@/lib/annotation/stage-order";
+import { changeStageOrder } from "./actions";
 import { notFound } from "next/navigation";
 import { formatDuration } from "@/components/format";
 import { ProgressBar } from "@/components/progress-bar";
@@ -45,6 +48,7 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
             Members
           </Link>
         </nav>
+        {study.taskTypes.includes("CLAIM_VERIFICATION") && study.taskTypes.includes("REVIEW_RATING") && <StageOrderToggle slug={study.slug} on={stageOrderOn(study)} save={changeStageOrder} />}
         <ExportLinks slug={study.slug} annotators={annotators.map((a) => a.name)} />
       </div>
       <section aria-label="Annotators">

@@ -1,0 +1,14 @@
+/**
+ * CRScore's stage order (§4.2): review rating (stage 2) uses the pseudo-references that stage 1
+ * produced, so every annotator rates an item against the same consolidated set. With the study
+ * setting on, stage 2 of an item opens only once a lead has consolidated its stage 1. The
+ * setting is on by default for studies with both stages (CRScore-style); a lead may turn it
+ * on or off (Study.stageOrder).
+ */
+import type { TaskType } from "@/lib/generated/prisma/enums";
+
+export function stageOrderOn(study: { stageOrder: boolean | null; taskTypes: readonly TaskType[] }): boolean {
+  return study.stageOrder ?? (study.taskTypes.includes("CLAIM_VERIFICATION") && study.taskTypes.includes("REVIEW_RATING"));
+}
+
+export const WAITING_FOR_CONSOLIDATION = "Stage 2 of this item opens once a lead has consolidated its stage 1 (claim verification), so that every annotator rates against the same pseudo-references.";
