@@ -59,7 +59,7 @@ test("GradedReviews sample: BLEU computed from the metric runs page, Spearman 0.
   const form = page.getByRole("form", { name: "Start a metric run" });
   await form.getByLabel("bleu-gradedreviews").check();
   await form.getByRole("button", { name: "Start run" }).click();
-  await expect(form.getByRole("status")).toContainText("Started run: 1200 of 1200 reviews to score in 12 chunk(s)");
+  await expect(form.getByRole("status")).toContainText("Started run: 1200 of 1200 reviews to score in 2 chunk(s)");
   const status = page.getByTestId("metric-runs").locator('tbody tr td[data-col="status"]').first();
   await expect(status).toHaveText("QUEUED");
   const stopWorker = await startMetricWorker();

@@ -1,12 +1,13 @@
 /**
- * The metric worker: computes queued metric runs (pg-boss queue "metric-chunks") until stopped
- * with Ctrl+C / SIGTERM. `npm start` runs and supervises it from its prebuilt bundle
- * (`node scripts/run.mjs worker`). Runs started from the web pages wait in the queue for a
+ * The metric worker: computes queued metric runs (pg-boss queue "metric-chunks") and dashboard
+ * reports with CIs (queue "report-jobs") until stopped with Ctrl+C / SIGTERM. `npm start` runs
+ * and supervises it from its prebuilt bundle (`node scripts/run.mjs worker`). Runs started
+ * from the web pages wait in the queue for a
  * worker; chunks a killed worker held are retried once they expire. Uses DATABASE_URL, or the
  * embedded server as the CLI does.
  */
 import { resolveDatabase } from "@/lib/db/resolve";
-import { createJobContext, startQueue, workMetricChunks } from "@/lib/jobs";
+import { createJobContext, startQueue, workMetricChunks, workReportJobs } from "@/lib/jobs";
 
 const database = await resolveDatabase((line) => console.error(line));
 const boss = await startQueue(database.url);
@@ -14,6 +15,8 @@ const boss = await startQueue(database.url);
 // instead); more suit LLM judges and embedding endpoints, which mostly wait.
 const concurrency = Math.max(1, Number(process.env.METRIC_WORKER_CONCURRENCY ?? 1) || 1);
 await workMetricChunks(boss, createJobContext(), { concurrency });
+// Dashboard reports with bootstrap CIs of big studies (lib/jobs/report-jobs.ts).
+await workReportJobs(boss);
 console.error(`metric worker: processing queue "metric-chunks" on ${new URL(database.url).host} (${concurrency} at a time)`);
 
 let stopping = false;

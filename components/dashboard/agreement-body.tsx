@@ -4,12 +4,12 @@ import { DataTable } from "./data-table";
 import { QuestionAgreementSection } from "./question-agreement";
 
 /** The agreement report's sections; `complete` false while the bootstrap CIs are still being computed. */
-export function AgreementBody({ slug, report, complete }: { slug: string; report: AgreementReport; complete: boolean }) {
+export function AgreementBody({ slug, report, complete, progress }: { slug: string; report: AgreementReport; complete: boolean; progress?: string }) {
   return (
     <div className="space-y-6" data-testid="agreement-report" data-complete={complete ? "true" : "false"}>
       {!complete && (
         <p role="status" className="rounded border border-slate-200 bg-white p-2 text-sm text-slate-600">
-          Computing bootstrap confidence intervals… The point estimates below are final.
+          {progress ?? "Computing bootstrap confidence intervals…"} The point estimates below are final.
         </p>
       )}
       {report.tasks.map((t) => (

@@ -5,7 +5,7 @@ import { DataTable } from "./data-table";
 import { correlationsTable, humanMetricTable, ksTable, levelsTable, rankCorrelationTable, sweepTable, systemsTable } from "./validity-tables";
 
 /** Every section of a validity report; `complete` false while the bootstrap CIs are still being computed. */
-export function ValidityBody({ report, names, complete }: { report: CorrelationReport; names: Record<string, string>; complete: boolean }) {
+export function ValidityBody({ report, names, complete, progress }: { report: CorrelationReport; names: Record<string, string>; complete: boolean; progress?: string }) {
   const sweep = sweepTable(report);
   const humanMetric = humanMetricTable(report, new Map(Object.entries(names)));
   return (
@@ -33,7 +33,7 @@ export function ValidityBody({ report, names, complete }: { report: CorrelationR
       </section>
       {!complete && (
         <p role="status" className="rounded border border-slate-200 bg-white p-2 text-sm text-slate-600">
-          Computing bootstrap confidence intervals… Everything else below is final.
+          {progress ?? "Computing bootstrap confidence intervals…"} Everything else below is final.
         </p>
       )}
 

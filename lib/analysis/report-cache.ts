@@ -4,16 +4,14 @@
  * the study's annotations, reviews, claims and, for validity, metric scores) keys an
  * in-process cache, so auto-refreshing dashboards and several leads watching the same study
  * recompute only when something changed. Bootstrap CIs dominate the cost on big studies
- * (about 30 s for 100,000 ratings, scripts/bench/analysis.ts), so pages first show the point
- * estimates (nResamples 0, about 1 s) and stream the CIs in, and turn auto-refresh off by
- * default for reports slower than AUTO_REFRESH_LIMIT_MS.
+ * (about 30 s for 100,000 ratings, scripts/bench/analysis.ts): there the web process computes
+ * only the point estimates (nResamples 0) here and the worker the CIs (lib/jobs/report-jobs.ts).
  */
 import { agreementReport, type AgreementOptions, type AgreementReport, correlationReport, type CorrelationOptions, type CorrelationReport } from "@/lib/analysis";
 import { db, Prisma } from "@/lib/db/client";
 
 interface Entry {
   promise: Promise<unknown>;
-  settled: boolean;
 }
 
 const MAX_ENTRIES = 24;
@@ -27,11 +25,8 @@ function memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
     cache.set(key, hit);
     return hit.promise as Promise<T>;
   }
-  const entry: Entry = { promise: compute(), settled: false };
-  entry.promise.then(
-    () => (entry.settled = true),
-    () => cache.delete(key),
-  );
+  const entry: Entry = { promise: compute() };
+  entry.promise.catch(() => cache.delete(key));
   cache.set(key, entry);
   while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
   return entry.promise as Promise<T>;
@@ -67,46 +62,14 @@ export async function studyFingerprint(studyId: string, withScores: boolean): Pr
 type Kind = "agreement" | "correlation";
 const keyOf = (kind: Kind, studyId: string, options: object, fingerprint: string) => `${kind}|${studyId}|${JSON.stringify(options)}|${fingerprint}`;
 
-/** True when this exact report is computed already (a page then needs no quicker preview). */
-export function isReportReady(kind: Kind, studyId: string, options: object, fingerprint: string): boolean {
-  return cache.get(keyOf(kind, studyId, options, fingerprint))?.settled ?? false;
-}
-
-const durations = new Map<string, number>();
-
-/** Computes and records how long the report took (whatever the data's state). */
-async function timed<T>(kind: Kind, studyId: string, options: object, compute: () => Promise<T>): Promise<T> {
-  const t0 = performance.now();
-  const result = await compute();
-  durations.set(keyOf(kind, studyId, options, ""), performance.now() - t0);
-  return result;
-}
-
-/** Milliseconds the last computation of this report took, if any (pages turn auto-refresh off for slow ones). */
-export function lastComputeMs(kind: Kind, studyId: string, options: object): number | undefined {
-  return durations.get(keyOf(kind, studyId, options, ""));
-}
-
 /** agreementReport(studyId, options) for the current data (fingerprint), cached. */
 export async function cachedAgreementReport(studyId: string, options: AgreementOptions, fingerprint?: string): Promise<AgreementReport> {
   const fp = fingerprint ?? (await studyFingerprint(studyId, false));
-  return memo(keyOf("agreement", studyId, options, fp), () => timed("agreement", studyId, options, () => agreementReport(studyId, options)));
+  return memo(keyOf("agreement", studyId, options, fp), () => agreementReport(studyId, options));
 }
 
 /** correlationReport(studyId, options) for the current data (fingerprint), cached. */
 export async function cachedCorrelationReport(studyId: string, options: CorrelationOptions, fingerprint?: string): Promise<CorrelationReport> {
   const fp = fingerprint ?? (await studyFingerprint(studyId, true));
-  return memo(keyOf("correlation", studyId, options, fp), () => timed("correlation", studyId, options, () => correlationReport(studyId, options)));
+  return memo(keyOf("correlation", studyId, options, fp), () => correlationReport(studyId, options));
 }
-
-/**
- * Reports slower than this are not refreshed automatically by default: computing them blocks
- * this server process (the CIs are synchronous work), annotators' saves included.
- */
-export const AUTO_REFRESH_LIMIT_MS = 5000;
-
-/** Lets the response stream flush (the preview reaches the browser) before a long synchronous computation. */
-export const yieldToStream = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-/** Why auto-refresh starts off for a report that took `ms`. */
-export const slowNote = (ms: number) => `Auto-refresh starts off here: the last computation took ${(ms / 1000).toFixed(0)} s and holds up the server.`;

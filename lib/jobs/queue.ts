@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import PgBoss from "pg-boss";
 
 export const METRIC_QUEUE = "metric-chunks";
+export const REPORT_QUEUE = "report-jobs";
 
 export interface ChunkJobData {
   runId: string;
@@ -30,14 +31,19 @@ export async function startQueue(url: string, options: { supervise?: boolean } =
   boss.on("error", (error) => console.error(`job queue: ${error.message}`));
   await boss.start();
   await boss.createQueue(METRIC_QUEUE, { name: METRIC_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS });
+  // Dashboard reports with CIs (./report-jobs.ts).
+  await boss.createQueue(REPORT_QUEUE, { name: REPORT_QUEUE, retryLimit: 1, expireInSeconds: EXPIRE_SECONDS });
   return boss;
 }
 
-/** A UUID fixed by (run, chunk). */
-export function chunkJobId(runId: string, chunk: number): string {
-  const h = createHash("sha256").update(`${runId}:${chunk}`).digest("hex");
+/** A UUID fixed by `key`, so enqueueing the same work twice makes one job (pg-boss ignores a known id). */
+export function jobIdOf(key: string): string {
+  const h = createHash("sha256").update(key).digest("hex");
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
+
+/** A UUID fixed by (run, chunk). */
+export const chunkJobId = (runId: string, chunk: number) => jobIdOf(`${runId}:${chunk}`);
 
 /**
  * Enqueues chunks, replacing any job of the same chunk left by an earlier attempt (e.g. one

@@ -6,7 +6,8 @@ import { AgreementBody } from "@/components/dashboard/agreement-body";
 import { taskLabel } from "@/components/dashboard/agreement-tables";
 import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { formatTime } from "@/components/dashboard/format";
-import { AUTO_REFRESH_LIMIT_MS, cachedAgreementReport, isReportReady, lastComputeMs, studyFingerprint, slowNote, yieldToStream } from "@/lib/analysis/report-cache";
+import { studyFingerprint } from "@/lib/analysis/report-cache";
+import { dashboardReport, reportJobNote, waitForReport } from "@/lib/jobs";
 import { type AgreementOptions, DEFAULT_BOOTSTRAP } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { findLedStudy } from "@/lib/data/study-access";
@@ -21,16 +22,20 @@ const querySchema = z.object({
   batchSize: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
 });
 
-/** The report with its CIs; streamed in after the preview when it takes a while. */
-async function CompleteReport({ slug, studyId, options, fingerprint }: { slug: string; studyId: string; options: AgreementOptions; fingerprint: string }) {
-  await yieldToStream();
-  return <AgreementBody slug={slug} report={await cachedAgreementReport(studyId, options, fingerprint)} complete />;
+/** How long a request waits for the worker's CIs before the page stays with the point estimates (auto-refresh picks the CIs up later). */
+const WAIT_FOR_CIS_MS = 25_000;
+
+/** The report with its CIs, streamed in when the worker has computed it; else the preview stays. */
+async function CompleteReport({ slug, studyId, options, fingerprint, preview }: { slug: string; studyId: string; options: AgreementOptions; fingerprint: string; preview: React.ReactNode }) {
+  const report = await waitForReport("agreement", studyId, options, fingerprint, WAIT_FOR_CIS_MS);
+  return report ? <AgreementBody slug={slug} report={report} complete /> : preview;
 }
 
 /**
  * Agreement dashboard: the `agreement` CLI's report (same defaults), per task and question.
- * Computed for the current annotations on every request (cached while they do not change);
- * when the CIs are not computed yet, the point estimates show first and the CIs stream in.
+ * For the current annotations (cached while they do not change): on big studies the worker
+ * computes the CIs (lib/jobs/report-jobs.ts) while the page shows the point estimates and the
+ * job's progress, and streams the CIs in when they arrive.
  */
 export default async function AgreementPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser(LEAD_ROLES);
@@ -41,12 +46,8 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   const task = query.task && study.taskTypes.includes(query.task) ? query.task : undefined;
   const options: AgreementOptions = { task, batchSize: query.batchSize };
   const fingerprint = await studyFingerprint(study.id, false);
-  const lastMs = lastComputeMs("agreement", study.id, options);
-  const slow = lastMs !== undefined && lastMs > AUTO_REFRESH_LIMIT_MS ? lastMs : 0;
-  const ready = isReportReady("agreement", study.id, options, fingerprint);
-  const preview = ready ? null : await cachedAgreementReport(study.id, { ...options, bootstrap: { nResamples: 0 } }, fingerprint);
-  const full = ready ? await cachedAgreementReport(study.id, options, fingerprint) : null;
-  const settings = (full ?? preview)?.settings;
+  const shown = await dashboardReport("agreement", study.id, options, fingerprint);
+  const settings = shown.report.settings;
 
   const reliability = await Promise.all((task ? [task] : study.taskTypes).map(async (t) => ({ task: t, questions: await taskReliability(user, study.slug, t) })));
 
@@ -68,9 +69,9 @@ export default async function AgreementPage({ params, searchParams }: { params: 
         <h1 className="text-2xl font-semibold">Agreement</h1>
         <p className="text-sm text-slate-600">
           Inter-annotator agreement per task and question, at each question&apos;s level of measurement. Bootstrap CIs: {DEFAULT_BOOTSTRAP.nResamples} resamples (fewer on big studies: each CI&apos;s
-          count is in its tooltip), seed {DEFAULT_BOOTSTRAP.seed}, {Math.round(DEFAULT_BOOTSTRAP.confidenceLevel * 100)}% ({settings?.bootstrap.method}). The same numbers as <code className="text-xs">npm run cli -- agreement --study {study.slug}{task ? ` --task ${task}` : ""}{query.batchSize ? ` --batch-size ${query.batchSize}` : ""} --json</code>.
+          count is in its tooltip), seed {DEFAULT_BOOTSTRAP.seed}, {Math.round(DEFAULT_BOOTSTRAP.confidenceLevel * 100)}% ({settings.bootstrap.method}). The same numbers as <code className="text-xs">npm run cli -- agreement --study {study.slug}{task ? ` --task ${task}` : ""}{query.batchSize ? ` --batch-size ${query.batchSize}` : ""} --json</code>.
         </p>
-        <AutoRefresh seconds={10} computedAt={formatTime(new Date())} enabled={!slow} note={slow ? slowNote(slow) : undefined} />
+        <AutoRefresh seconds={10} computedAt={formatTime(new Date())} />
         <nav aria-label="Tasks" className="flex flex-wrap items-center gap-3 text-sm">
           <Link href={href()} aria-current={task ? undefined : "page"} className={task ? "text-blue-700 hover:underline" : "font-semibold"}>
             All tasks
@@ -83,7 +84,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           <form method="get" action={base} className="ml-auto flex items-center gap-1 text-xs">
             {task && <input type="hidden" name="task" value={task} />}
             <label>
-              Items per batch <input type="number" name="batchSize" min={1} defaultValue={settings?.batchSize ?? 50} className="w-16 rounded border border-slate-300 px-1" />
+              Items per batch <input type="number" name="batchSize" min={1} defaultValue={settings.batchSize ?? 50} className="w-16 rounded border border-slate-300 px-1" />
             </label>
             <button type="submit" className="rounded border border-slate-300 bg-white px-2 py-0.5">
               Apply
@@ -91,11 +92,11 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           </form>
         </nav>
       </div>
-      {full ? (
-        <AgreementBody slug={study.slug} report={full} complete />
+      {shown.complete || !shown.job ? (
+        <AgreementBody slug={study.slug} report={shown.report} complete />
       ) : (
-        <Suspense fallback={preview && <AgreementBody slug={study.slug} report={preview} complete={false} />}>
-          <CompleteReport slug={study.slug} studyId={study.id} options={options} fingerprint={fingerprint} />
+        <Suspense fallback={<AgreementBody slug={study.slug} report={shown.report} complete={false} progress={reportJobNote(shown.job)} />}>
+          <CompleteReport slug={study.slug} studyId={study.id} options={options} fingerprint={fingerprint} preview={<AgreementBody slug={study.slug} report={shown.report} complete={false} progress={reportJobNote(shown.job)} />} />
         </Suspense>
       )}
       {reliability.map((r) => (

@@ -4,7 +4,8 @@ import { z } from "zod";
 import { Suspense } from "react";
 import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { formatTime } from "@/components/dashboard/format";
-import { AUTO_REFRESH_LIMIT_MS, cachedCorrelationReport, isReportReady, lastComputeMs, studyFingerprint, slowNote, yieldToStream } from "@/lib/analysis/report-cache";
+import { studyFingerprint } from "@/lib/analysis/report-cache";
+import { dashboardReport, type DashboardReport, reportJobNote, waitForReport } from "@/lib/jobs";
 import { ValidityBody } from "@/components/dashboard/validity-body";
 import { type CorrelationOptions, type CorrelationReport, findStudy, metricInfo, reviewQuestionKeys } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
@@ -33,16 +34,20 @@ function defaultHuman(metric: string | undefined, questions: readonly string[]):
 
 const selectClass = "rounded border border-slate-300 bg-white px-1 py-0.5";
 
-/** The report with its CIs; streamed in after the preview when it takes a while. */
-async function CompleteReport({ studyId, options, fingerprint, names }: { studyId: string; options: CorrelationOptions; fingerprint: string; names: Record<string, string> }) {
-  await yieldToStream();
-  return <ValidityBody report={await cachedCorrelationReport(studyId, options, fingerprint)} names={names} complete />;
+/** How long a request waits for the worker's CIs before the page stays with the point estimates (auto-refresh picks the CIs up later). */
+const WAIT_FOR_CIS_MS = 25_000;
+
+/** The report with its CIs, streamed in when the worker has computed it; else the preview stays. */
+async function CompleteReport({ studyId, options, fingerprint, names, preview }: { studyId: string; options: CorrelationOptions; fingerprint: string; names: Record<string, string>; preview: React.ReactNode }) {
+  const report = await waitForReport("correlation", studyId, options, fingerprint, WAIT_FOR_CIS_MS);
+  return report ? <ValidityBody report={report} names={names} complete /> : preview;
 }
 
 /**
  * Validity dashboard: the `correlate` CLI's report (same defaults) for one metric and one human
- * question, for the current data (cached while it does not change); when the CIs are not
- * computed yet, everything else shows first and the CIs stream in.
+ * question, for the current data (cached while it does not change); on big studies the worker
+ * computes the CIs (lib/jobs/report-jobs.ts) while everything else shows with the job's
+ * progress, and the CIs stream in when they arrive.
  */
 export default async function ValidityPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser(LEAD_ROLES);
@@ -63,18 +68,16 @@ export default async function ValidityPage({ params, searchParams }: { params: P
 
   const options: CorrelationOptions | null = metric && human ? { metric, human, level, paramsKey, includeReferences: query.includeReferences } : null;
   const fingerprint = await studyFingerprint(study.id, true);
-  const ready = options !== null && isReportReady("correlation", study.id, options, fingerprint);
-  const lastMs = options ? lastComputeMs("correlation", study.id, options) : undefined;
-  const slow = lastMs !== undefined && lastMs > AUTO_REFRESH_LIMIT_MS ? lastMs : 0;
-  let report: CorrelationReport | null = null;
+  let shown: DashboardReport<"correlation"> | null = null;
   let error: string | null = null;
   if (options) {
     try {
-      report = await cachedCorrelationReport(study.id, ready ? options : { ...options, bootstrap: { nResamples: 0 } }, fingerprint);
+      shown = await dashboardReport("correlation", study.id, options, fingerprint);
     } catch (e) {
       error = publicError(e).userMessage;
     }
   }
+  const report: CorrelationReport | null = shown?.report ?? null;
   const annotatorIds = report?.humanMetricAgreement ? [...new Set([...report.humanMetricAgreement.humanHuman.pairs.flatMap((p) => [p.a, p.b]), ...report.humanMetricAgreement.humanMetric.pairs.map((p) => p.annotator)])] : [];
   const names = Object.fromEntries(await raterNames(annotatorIds));
   const cli = report
@@ -97,7 +100,7 @@ export default async function ValidityPage({ params, searchParams }: { params: P
             </>
           )}
         </p>
-        <AutoRefresh seconds={10} computedAt={formatTime(new Date())} enabled={!slow} note={slow ? slowNote(slow) : undefined} />
+        <AutoRefresh seconds={10} computedAt={formatTime(new Date())} />
         <form method="get" aria-label="Choose metric and question" className="flex flex-wrap items-end gap-3 text-sm">
           <label className="flex flex-col">
             Metric
@@ -166,11 +169,11 @@ export default async function ValidityPage({ params, searchParams }: { params: P
 
       {report &&
         options &&
-        (ready ? (
+        (shown?.complete || !shown?.job ? (
           <ValidityBody report={report} names={names} complete />
         ) : (
-          <Suspense fallback={<ValidityBody report={report} names={names} complete={false} />}>
-            <CompleteReport studyId={study.id} options={options} fingerprint={fingerprint} names={names} />
+          <Suspense fallback={<ValidityBody report={report} names={names} complete={false} progress={reportJobNote(shown.job)} />}>
+            <CompleteReport studyId={study.id} options={options} fingerprint={fingerprint} names={names} preview={<ValidityBody report={report} names={names} complete={false} progress={reportJobNote(shown.job)} />} />
           </Suspense>
         ))}
       {metric && !report && !error && <p className="text-sm text-slate-500">Choose a metric and a human question.</p>}

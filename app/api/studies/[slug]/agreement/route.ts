@@ -1,13 +1,18 @@
-/** The agreement report as JSON (cached while the data do not change), exactly the `agreement` CLI's output: `?task=REVIEW_RATING&batchSize=50&resamples=1000&seed=1`. */
+/**
+ * The agreement report as JSON (cached while the data do not change), exactly the `agreement`
+ * CLI's output: `?task=REVIEW_RATING&batchSize=50&resamples=1000&seed=1`. On big studies the
+ * worker computes the CIs; until it has, 503 with Retry-After (resamples=0 answers at once).
+ */
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { cachedAgreementReport } from "@/lib/analysis/report-cache";
+import { studyFingerprint } from "@/lib/analysis/report-cache";
 import type { AgreementOptions } from "@/lib/analysis";
 import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { TaskType } from "@/lib/generated/prisma/enums";
 import { handler } from "@/lib/http/respond";
 import { AppError } from "@/lib/errors";
+import { routeReport } from "@/lib/jobs";
 
 export const dynamic = "force-dynamic";
 
@@ -32,6 +37,6 @@ export const GET = handler(async (request: Request, { params }: { params: Promis
     ...(query.reliabilitySet === undefined ? {} : { reliabilitySetSize: query.reliabilitySet }),
     ...(Object.keys(bootstrap).length > 0 ? { bootstrap } : {}),
   };
-  const report = await cachedAgreementReport(study.id, options);
+  const report = await routeReport("agreement", study.id, options, await studyFingerprint(study.id, false));
   return NextResponse.json(report, { headers: { "cache-control": "no-store" } });
 });

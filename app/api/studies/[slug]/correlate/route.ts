@@ -1,13 +1,15 @@
 /**
  * The validity report as JSON (cached while the data do not change), exactly the `correlate` CLI's output:
  * `?metric=crscore-rel&human=relevance[&level=system][&params=KEY][&includeReferences=1][&resamples=N][&seed=S]`.
+ * On big studies the worker computes the CIs; until it has, 503 with Retry-After (resamples=0 answers at once).
  */
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { cachedCorrelationReport } from "@/lib/analysis/report-cache";
+import { studyFingerprint } from "@/lib/analysis/report-cache";
 import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { handler } from "@/lib/http/respond";
+import { routeReport } from "@/lib/jobs";
 
 export const dynamic = "force-dynamic";
 
@@ -27,13 +29,14 @@ export const GET = handler(async (request: Request, { params }: { params: Promis
   const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const study = await requireLedStudy(user, (await params).slug);
   const bootstrap = { ...(query.resamples === undefined ? {} : { nResamples: query.resamples }), ...(query.seed === undefined ? {} : { seed: query.seed }) };
-  const report = await cachedCorrelationReport(study.id, {
+  const options = {
     metric: query.metric,
     human: query.human,
     level: query.level ?? "segment",
     paramsKey: query.params,
     includeReferences: query.includeReferences === "1" || query.includeReferences === "true",
     ...(Object.keys(bootstrap).length > 0 ? { bootstrap } : {}),
-  });
+  };
+  const report = await routeReport("correlation", study.id, options, await studyFingerprint(study.id, true));
   return NextResponse.json(report, { headers: { "cache-control": "no-store" } });
 });

@@ -1,0 +1,181 @@
+/**
+ * Dashboard reports with bootstrap CIs as worker jobs. On a big study the CIs take seconds to
+ * minutes of synchronous work (about 30 s at 100,000 ratings, scripts/bench/analysis.ts), which
+ * would stall the web process and every annotator's save behind it. So the web process computes
+ * only the point estimates (nResamples 0) and asks for the full report: a ReportJob row per
+ * study, report kind, options and state of the data (lib/analysis/report-cache.ts
+ * studyFingerprint), computed once by a worker (queue "report-jobs") and then served from the
+ * database by every web process. Small studies, whose CIs take milliseconds, are computed in
+ * place (REPORT_INLINE_LIMIT), so a product without a worker still shows them.
+ */
+import type PgBoss from "pg-boss";
+import { agreementReport, type AgreementOptions, type AgreementReport, correlationReport, type CorrelationOptions, type CorrelationReport } from "@/lib/analysis";
+import { cachedAgreementReport, cachedCorrelationReport } from "@/lib/analysis/report-cache";
+import { db, type PrismaClient } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import type { ReportJob } from "@/lib/generated/prisma/client";
+import { jobIdOf, REPORT_QUEUE, startQueue } from "./queue";
+
+export type ReportKind = "agreement" | "correlation";
+type ReportOf<K extends ReportKind> = K extends "agreement" ? AgreementReport : CorrelationReport;
+type OptionsOf<K extends ReportKind> = K extends "agreement" ? AgreementOptions : CorrelationOptions;
+
+/**
+ * Annotations (and, for validity, metric scores) up to which a report's CIs are computed in
+ * the web process: about a second of bootstrap at most. CRJUDGE_REPORT_INLINE_LIMIT overrides.
+ */
+export function reportInlineLimit(): number {
+  const value = Number(process.env.CRJUDGE_REPORT_INLINE_LIMIT);
+  return process.env.CRJUDGE_REPORT_INLINE_LIMIT !== undefined && Number.isInteger(value) && value >= 0 ? value : 5000;
+}
+
+/** How many annotations and scores a fingerprint counts (each of its parts starts with a count). */
+export function fingerprintSize(fingerprint: string): number {
+  const parts = JSON.parse(fingerprint) as Record<string, string | null>;
+  return ["judgements", "ratings", "grades", "filters", "scores"].reduce((n, key) => n + (Number.parseInt(parts[key] ?? "0", 10) || 0), 0);
+}
+
+/** Canonical JSON of options: keys sorted, so equal options make one job. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export interface ReportJobState<K extends ReportKind> {
+  status: "QUEUED" | "RUNNING" | "DONE" | "FAILED";
+  /** The full report once DONE. */
+  report: ReportOf<K> | null;
+  error: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  /** How long the computation took (DONE), or the previous computation of these options, as an estimate. */
+  computeMs: number | null;
+}
+
+function stateOf<K extends ReportKind>(job: ReportJob, estimateMs: number | null): ReportJobState<K> {
+  return { status: job.status, report: job.report as unknown as ReportOf<K> | null, error: job.error, createdAt: job.createdAt, startedAt: job.startedAt, computeMs: job.computeMs ?? estimateMs };
+}
+
+let webQueue: Promise<PgBoss> | undefined;
+
+/** The web process's queue connection for sending report jobs (no maintenance: the worker does it). */
+function sendQueue(): Promise<PgBoss> {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set");
+  webQueue ??= startQueue(url, { supervise: false }).catch((error: unknown) => {
+    webQueue = undefined;
+    throw error;
+  });
+  return webQueue;
+}
+
+/**
+ * The full report of `kind` with `options` for the data's state `fingerprint`: from its job
+ * when a worker computed it, else the job is created (once) and enqueued and its state
+ * returned, so a page can show the point estimates and the progress.
+ */
+export async function requestReport<K extends ReportKind>(kind: K, studyId: string, options: OptionsOf<K>, fingerprint: string, client: PrismaClient = db): Promise<ReportJobState<K>> {
+  const key = { studyId_kind_options_fingerprint: { studyId, kind, options: canonical(options), fingerprint } };
+  let job = await client.reportJob.findUnique({ where: key });
+  if (!job) {
+    job = await client.reportJob.upsert({ where: key, create: key.studyId_kind_options_fingerprint, update: {} });
+    const boss = await sendQueue();
+    await boss.insert([{ id: jobIdOf(`report:${job.id}`), name: REPORT_QUEUE, data: { reportJobId: job.id } }]);
+  }
+  if (job.status === "DONE") return stateOf(job, null);
+  const previous = await client.reportJob.findFirst({ where: { studyId, kind, options: key.studyId_kind_options_fingerprint.options, status: "DONE" }, orderBy: { finishedAt: "desc" }, select: { computeMs: true } });
+  return stateOf(job, previous?.computeMs ?? null);
+}
+
+/** Computes one report job in this (worker) process and stores it; older states of the same report are dropped. */
+export async function processReportJob(reportJobId: string, client: PrismaClient = db): Promise<void> {
+  const job = await client.reportJob.findUnique({ where: { id: reportJobId } });
+  if (!job || job.status === "DONE") return;
+  await client.reportJob.update({ where: { id: job.id }, data: { status: "RUNNING", startedAt: new Date(), error: null } });
+  const t0 = performance.now();
+  try {
+    const options = JSON.parse(job.options) as object;
+    const report = job.kind === "agreement" ? await agreementReport(job.studyId, options as AgreementOptions, client) : await correlationReport(job.studyId, options as CorrelationOptions, client);
+    // As JSON text that PostgreSQL parses: Prisma would round the numbers to 16 digits.
+    await client.$executeRaw`
+      UPDATE "ReportJob" SET status = 'DONE', report = ${JSON.stringify(report)}::jsonb, "computeMs" = ${Math.round(performance.now() - t0)}::int, "finishedAt" = now()
+      WHERE id = ${job.id}`;
+    await client.reportJob.deleteMany({ where: { studyId: job.studyId, kind: job.kind, options: job.options, id: { not: job.id }, status: { in: ["DONE", "FAILED"] } } });
+  } catch (error) {
+    await client.reportJob.update({ where: { id: job.id }, data: { status: "FAILED", error: (error as Error).message, finishedAt: new Date() } });
+  }
+}
+
+/** Subscribes this process to the report queue (one report at a time: the CIs are CPU-bound). */
+export function workReportJobs(boss: PgBoss, client: PrismaClient = db): Promise<string> {
+  return boss.work<{ reportJobId: string }>(REPORT_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => processReportJob(job.data.reportJobId, client));
+}
+
+/** What a dashboard shows: the full report, or until the worker has computed it the point estimates and the job's state. */
+export interface DashboardReport<K extends ReportKind> {
+  report: ReportOf<K>;
+  complete: boolean;
+  job: ReportJobState<K> | null;
+}
+
+function cachedReport<K extends ReportKind>(kind: K, studyId: string, options: OptionsOf<K>, fingerprint: string): Promise<ReportOf<K>> {
+  return (kind === "agreement" ? cachedAgreementReport(studyId, options as AgreementOptions, fingerprint) : cachedCorrelationReport(studyId, options as CorrelationOptions, fingerprint)) as Promise<ReportOf<K>>;
+}
+
+/**
+ * The report a dashboard page or route serves for the data's state `fingerprint`: computed in
+ * place for small studies (fingerprintSize up to reportInlineLimit), else the worker's report
+ * when done, or the point estimates (nResamples 0, computed here, cached) with the job's state.
+ */
+export async function dashboardReport<K extends ReportKind>(kind: K, studyId: string, options: OptionsOf<K>, fingerprint: string): Promise<DashboardReport<K>> {
+  const noCis = options.bootstrap?.nResamples === 0;
+  if (noCis || fingerprintSize(fingerprint) <= reportInlineLimit()) return { report: await cachedReport(kind, studyId, options, fingerprint), complete: true, job: null };
+  const job = await requestReport(kind, studyId, options, fingerprint);
+  if (job.status === "DONE" && job.report) return { report: job.report, complete: true, job };
+  return { report: await cachedReport(kind, studyId, { ...options, bootstrap: { ...options.bootstrap, nResamples: 0 } }, fingerprint), complete: false, job };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits up to `timeoutMs` for the worker to finish the report (polling its row); null when it has not by then or failed. */
+export async function waitForReport<K extends ReportKind>(kind: K, studyId: string, options: OptionsOf<K>, fingerprint: string, timeoutMs: number): Promise<ReportOf<K> | null> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await db.reportJob.findUnique({ where: { studyId_kind_options_fingerprint: { studyId, kind, options: canonical(options), fingerprint } }, select: { status: true, report: true } });
+    if (!job || job.status === "FAILED") return null;
+    if (job.status === "DONE") return job.report as unknown as ReportOf<K>;
+    if (Date.now() >= deadline) return null;
+    await sleep(500);
+  }
+}
+
+/** One line on a report job's progress for the page. */
+export function reportJobNote(job: ReportJobState<ReportKind>, now = Date.now()): string {
+  const seconds = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
+  const estimate = job.computeMs !== null ? ` The last computation of this report took ${seconds(job.computeMs)}.` : "";
+  if (job.status === "FAILED") return `Computing the confidence intervals failed: ${job.error ?? "unknown error"}.`;
+  if (job.status === "RUNNING" && job.startedAt) return `Computing bootstrap confidence intervals in the worker: started ${seconds(now - job.startedAt.getTime())} ago.${estimate}`;
+  const waiting = now - job.createdAt.getTime();
+  return `Bootstrap confidence intervals queued for the worker ${seconds(waiting)} ago.${estimate}${waiting > 20_000 ? " No worker seems to be running: npm start runs one, npm run worker starts another." : ""}`;
+}
+
+/**
+ * The full report for a JSON route: computed in place for small studies, else the worker's,
+ * waited for up to `waitMs`; while it is still computing, UNAVAILABLE (503) with Retry-After and
+ * the job's progress, so clients poll instead of holding the web process.
+ */
+export async function routeReport<K extends ReportKind>(kind: K, studyId: string, options: OptionsOf<K>, fingerprint: string, waitMs = 25_000): Promise<ReportOf<K>> {
+  const shown = await dashboardReport(kind, studyId, options, fingerprint);
+  if (shown.complete || !shown.job) return shown.report;
+  if (shown.job.status === "FAILED") throw new AppError("INTERNAL", { message: reportJobNote(shown.job), userMessage: "Computing this report failed; see the worker's log." });
+  const report = await waitForReport(kind, studyId, options, fingerprint, waitMs);
+  if (report) return report;
+  throw new AppError("UNAVAILABLE", { message: reportJobNote(shown.job), retryAfterSeconds: 10, details: { status: shown.job.status } });
+}

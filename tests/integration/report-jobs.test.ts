@@ -1,0 +1,66 @@
+/**
+ * Dashboard reports with CIs as worker jobs: above the inline limit the web side computes only
+ * the point estimates and enqueues the report; a worker computes it once for the data's state
+ * and every later request serves it from the database; a change of the data asks again.
+ */
+import { afterAll, afterEach, expect, inject, test } from "vitest";
+import { agreementReport } from "@/lib/analysis";
+import { studyFingerprint } from "@/lib/analysis/report-cache";
+import { createClient } from "@/lib/db/client";
+import { dashboardReport, REPORT_QUEUE, routeReport, startQueue, waitForReport, workReportJobs } from "@/lib/jobs";
+import { seedDemo } from "@/lib/seed";
+
+const url = inject("databaseUrl");
+const db = createClient(url);
+const inlineLimit = process.env.CRJUDGE_REPORT_INLINE_LIMIT;
+
+afterEach(() => {
+  if (inlineLimit === undefined) delete process.env.CRJUDGE_REPORT_INLINE_LIMIT;
+  else process.env.CRJUDGE_REPORT_INLINE_LIMIT = inlineLimit;
+});
+afterAll(() => db.$disconnect());
+
+test("above the inline limit the worker computes the agreement CIs once per state of the data; the web side serves them", async () => {
+  const { studyId } = await seedDemo(db);
+  await db.reportJob.deleteMany({ where: { studyId } });
+  const options = { bootstrap: { nResamples: 200, seed: 7 } };
+  const expected = JSON.parse(JSON.stringify(await agreementReport(studyId, options, db))) as unknown;
+
+  // Small enough to compute in place: no job.
+  const inline = await dashboardReport("agreement", studyId, options, await studyFingerprint(studyId, false));
+  expect(inline).toMatchObject({ complete: true, job: null });
+  expect(JSON.parse(JSON.stringify(inline.report))).toEqual(expected);
+
+  process.env.CRJUDGE_REPORT_INLINE_LIMIT = "0";
+  const fingerprint = await studyFingerprint(studyId, false);
+  const first = await dashboardReport("agreement", studyId, options, fingerprint);
+  expect(first.complete).toBe(false);
+  expect(first.job?.status).toBe("QUEUED");
+  // The point estimates, without CIs.
+  const q = first.report.tasks[0].questions[0];
+  expect(q.coefficients.every((c) => c.ci === null || c.ci === undefined)).toBe(true);
+  // Asking again makes no second job; a route without a worker answers 503 with the progress.
+  expect((await dashboardReport("agreement", studyId, options, fingerprint)).job?.status).toBe("QUEUED");
+  expect(await db.reportJob.count({ where: { studyId } })).toBe(1);
+  await expect(routeReport("agreement", studyId, options, fingerprint, 0)).rejects.toMatchObject({ code: "UNAVAILABLE", retryAfterSeconds: 10 });
+
+  const worker = await startQueue(url);
+  try {
+    await workReportJobs(worker, db);
+    const computed = await waitForReport("agreement", studyId, options, fingerprint, 60_000);
+    expect(computed).toEqual(expected);
+  } finally {
+    await worker.stop({ graceful: true, wait: true });
+  }
+  const served = await dashboardReport("agreement", studyId, options, fingerprint);
+  expect(served.complete).toBe(true);
+  expect(served.report).toEqual(expected);
+  expect(await routeReport("agreement", studyId, options, fingerprint, 0)).toEqual(expected);
+  const [job] = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pgboss.job WHERE name = ${REPORT_QUEUE} AND data->>'reportJobId' IN (SELECT id FROM "ReportJob" WHERE "studyId" = ${studyId})`;
+  expect(Number(job.n)).toBe(1);
+
+  // Another state of the data is another job (the fingerprint is what keys it).
+  const next = await dashboardReport("agreement", studyId, options, `${fingerprint.slice(0, -1)},"x":"1"}`);
+  expect(next).toMatchObject({ complete: false, job: { status: "QUEUED" } });
+  await db.reportJob.deleteMany({ where: { studyId } });
+});
