@@ -28,7 +28,8 @@ interface PlannedChunk {
 }
 
 /**
- * The run's reviews in study order (change position, review position), cut into chunks of
+ * The run's reviews in study order (change position, review position; reviews imported
+ * without their text are not scored), cut into chunks of
  * `chunkSize` in SQL, each with how many of its reviews are complete already: one row per
  * chunk, so planning a run of 100,000 reviews reads 100 rows rather than 100,000.
  */
@@ -41,7 +42,7 @@ async function planChunks(client: PrismaClient, studyId: string, params: RunPara
     WITH ordered AS (
       SELECT r.id, r."isReference", row_number() OVER (ORDER BY c.position, c.id, r.position, r.id) - 1 AS n
       FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId"
-      WHERE c."studyId" = ${studyId} AND (CASE WHEN r."isReference" THEN ${onReference}::int ELSE ${onOthers}::int END) > 0
+      WHERE c."studyId" = ${studyId} AND NOT r."textMissing" AND (CASE WHEN r."isReference" THEN ${onReference}::int ELSE ${onOthers}::int END) > 0
     ), o AS (SELECT *, n / ${params.chunkSize}::int AS chunk FROM ordered),
     stored AS (
       SELECT s."candidateReviewId" AS id, count(*) AS n FROM "MetricScore" s
