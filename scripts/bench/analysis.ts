@@ -30,7 +30,7 @@ const WORDS = (
   "because typo comment code change field parameter argument default config timeout thread lock async callback cache retry loop index"
 ).split(" ");
 
-async function createStudy(client: PrismaClient): Promise<string> {
+export async function createStudy(client: PrismaClient): Promise<string> {
   const random = seededRandom(20261122);
   const pick = () => WORDS[Math.floor(random() * WORDS.length)];
   const sentence = (words: number) => Array.from({ length: words }, pick).join(" ");
