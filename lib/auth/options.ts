@@ -1,7 +1,8 @@
 /** next-auth configuration: email + password, JWT sessions carrying the user's id and role. */
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { authenticate, type SessionUser, type SignedInUser } from "@/lib/auth/authenticate";
+import { authenticate, type SessionUser, type SignedInUser, SignInError } from "@/lib/auth/authenticate";
+import { publicError } from "@/lib/errors";
 import { clientAddress, trustedProxies } from "@/lib/auth/throttle";
 import type { Role } from "@/lib/generated/prisma/client";
 import { publicUrl } from "@/lib/http/origin";
@@ -36,7 +37,10 @@ export const authOptions: NextAuthOptions = {
       async authorize(credentials, request) {
         if (!credentials?.email || !credentials.password) throw new Error("Enter your email and password.");
         const address = clientAddress(request.headers?.["x-forwarded-for"] as string | undefined, trustedProxies());
-        return authenticate(credentials.email, credentials.password, address);
+        // next-auth puts the message into the sign-in page's URL: only sign-in's own messages, never a database error's.
+        return authenticate(credentials.email, credentials.password, address).catch((error: unknown) => {
+          throw error instanceof SignInError ? error : new Error(publicError(error).userMessage);
+        });
       },
     }),
   ],
