@@ -5,9 +5,9 @@
  * - Applies migrations, creates the first admin and lead, seeds the demo study on first start.
  * - Builds the app when there is no build or the sources are newer, then serves it on
  *   HOST:PORT (127.0.0.1:3000).
- * - Supervises the web server, the metric worker and the embedded PostgreSQL: whichever dies is
- *   started again (with a growing delay if it keeps dying); Ctrl+C / SIGTERM stops all three
- *   within 10 s.
+ * - Supervises the web server (scripts/web.ts: Next in two cluster workers, each replaced when it
+ *   dies), the metric worker and the embedded PostgreSQL: whichever dies is started again (with
+ *   a growing delay if it keeps dying); Ctrl+C / SIGTERM stops all three within 10 s.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -129,6 +129,14 @@ process.on("exit", () => {
 });
 process.on("SIGINT", () => void stopAll("SIGINT", 0));
 process.on("SIGTERM", () => void stopAll("SIGTERM", 0));
+// `kill -TERM <npm>` ends npm without passing the signal on: under `npm start`, the end of npm
+// is the signal to stop.
+if (process.env.npm_lifecycle_event === "start") {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void stopAll("npm ended", 0);
+  }, 500).unref();
+}
 
 async function main() {
   let url = process.env.DATABASE_URL;
@@ -136,7 +144,8 @@ async function main() {
   else url = await startEmbedded();
   await migrate(url);
 
-  const client = createClient(url);
+  // A long wait for a connection: a busy machine must slow the first start, not fail it.
+  const client = createClient(url, { size: 2, waitMs: 60_000 });
   for (const account of await ensureInitialAccounts(client)) {
     log(`created ${account.role.toLowerCase()} account ${account.email}${account.generated ? ` with password ${account.password} (shown once; change it or set ${account.role}_PASSWORD)` : ""}`);
   }
@@ -156,10 +165,12 @@ async function main() {
     NEXTAUTH_SECRET: authSecret(),
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
     NEXT_TELEMETRY_DISABLED: "1",
+    NODE_ENV: "production" as const,
+    PORT: String(port),
+    HOST: host,
   };
-  const next = path.join(root, "node_modules", "next", "dist", "bin", "next");
   const start = (command: string[]): ChildProcess => spawn(process.execPath, command, { cwd: root, stdio: "inherit", env });
-  children.apps.push(await supervise({ name: "web server", log, start: () => start([next, "start", "-p", String(port), "-H", host]) }));
+  children.apps.push(await supervise({ name: "web server", log, start: () => start(["--import", "tsx", path.join(root, "scripts", "web.ts")]) }));
   log(`serving on http://${host === "0.0.0.0" || host === "::" ? "localhost" : host}:${port}`);
   // Metric runs started from the pages are computed by this worker (pg-boss queue).
   children.apps.push(await supervise({ name: "metric worker", log, start: () => start([path.join(root, "scripts", "run.mjs"), "worker"]) }));

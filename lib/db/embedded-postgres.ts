@@ -85,7 +85,7 @@ export function embeddedServerUrl(options: Pick<EmbeddedOptions, "dataDir" | "po
 
 /** True when a PostgreSQL server answers at `url` with these credentials. */
 export async function canConnect(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   client.on("error", () => undefined);
   try {
     await client.connect();
@@ -227,6 +227,8 @@ export async function prepareCluster(options: EmbeddedOptions): Promise<Cluster>
       "-c", "listen_addresses=127.0.0.1",
       "-c", "unix_socket_directories=",
       "-c", "max_connections=200",
+      // Frequent checkpoints keep the WAL to replay after a crash, and so the restart, short.
+      "-c", "checkpoint_timeout=1min",
       ...(options.fast ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
     ],
     log,
@@ -359,9 +361,9 @@ export async function ensurePassword(cluster: Cluster): Promise<string> {
   const pendingFile = `${cluster.passwordFile}.new`;
   const pending = readPassword(pendingFile);
   const urlWith = (password: string) => embeddedUrl(cluster.port, "postgres", password);
-  if (stored && (await canConnect(urlWith(stored)))) return stored;
+  if (stored && (await acceptsPassword(urlWith(stored)))) return stored;
   let current: string | undefined;
-  for (const candidate of [pending, "postgres"]) if (candidate && !current && (await canConnect(urlWith(candidate)))) current = candidate;
+  for (const candidate of [pending, "postgres"]) if (candidate && !current && (await acceptsPassword(urlWith(candidate)))) current = candidate;
   if (!current) {
     throw new Error(`The embedded database does not accept the password in ${cluster.passwordFile}: restore that file, or delete ${cluster.dataDir} to start with an empty database.`);
   }
@@ -372,6 +374,21 @@ export async function ensurePassword(cluster: Cluster): Promise<string> {
   renameSync(pendingFile, cluster.passwordFile);
   cluster.log(`set a new random password for the embedded database (kept in ${cluster.passwordFile})`);
   return next;
+}
+
+/** True when the server takes this login, false when it refuses the password; other failures throw. */
+async function acceptsPassword(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 60_000 });
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === "28P01") return false;
+    throw error;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 /** Sets the `postgres` login's password, through a connection made with the current one. */

@@ -6,7 +6,7 @@
 import type { ChildProcess } from "node:child_process";
 
 export const RESTART = {
-  firstDelayMs: 500,
+  firstDelayMs: 200,
   maxDelayMs: 30_000,
   /** A child that ran this long before exiting is not crash-looping. */
   stableAfterMs: 30_000,

@@ -15,7 +15,7 @@ async function until(check: () => boolean, timeoutMs: number): Promise<void> {
 
 describe("restartDelay", () => {
   test("doubles with each early exit and stops growing at the maximum", () => {
-    expect([0, 1, 2, 3].map(restartDelay)).toEqual([500, 1000, 2000, 4000]);
+    expect([0, 1, 2, 3].map(restartDelay)).toEqual([200, 400, 800, 1600]);
     expect(restartDelay(20)).toBe(RESTART.maxDelayMs);
   });
 });
