@@ -38,6 +38,8 @@ export async function runCli(loaders: CommandLoaders, argv: string[]): Promise<n
   let database: Awaited<ReturnType<typeof resolveDatabase>> | undefined;
   try {
     database = command.needsDatabase === false ? undefined : await resolveDatabase();
+    // For `npm run bench -- cli-start`: the time from process start to the command's own work.
+    if (process.env.CRJUDGE_CLI_TRACE) process.stderr.write(`cli: first work at ${performance.now().toFixed(1)} ms\n`);
     const result = await command.run(args);
     // Wait until the output is handed to the OS: process.exit would cut off a piped write.
     await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(result, null, 2)}\n`, () => resolve()));

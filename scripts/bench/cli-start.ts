@@ -1,0 +1,57 @@
+/**
+ * Start time of the CLI (issue 10 item 4, issue 15 item 5): milliseconds from process start to
+ * the command's own work (database resolved, migrations checked), for `db-status` against a
+ * running embedded server, from the prebuilt bundle (`npm run cli`) and from the sources
+ * through tsx. Medians of several runs; also the wall time of the whole command and of
+ * `node -e 0` for scale.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
+import { freePort } from "@/lib/db/test-database";
+import { migrate } from "@/lib/db/migrate";
+
+const RUNS = 7;
+const median = (values: number[]) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function measure(command: string[], env: NodeJS.ProcessEnv): { firstWorkMs: number; wallMs: number } {
+  const firstWork: number[] = [];
+  const wall: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    const result = spawnSync(process.execPath, command, { env: { ...env, CRJUDGE_CLI_TRACE: "1" }, encoding: "utf8" });
+    wall.push(performance.now() - t0);
+    const traced = /first work at ([\d.]+) ms/.exec(result.stderr ?? "");
+    if (result.status !== 0 || !traced) throw new Error(`${command.join(" ")} failed: ${result.stderr}`);
+    firstWork.push(Number(traced[1]));
+  }
+  return { firstWorkMs: median(firstWork), wallMs: median(wall) };
+}
+
+export default async function bench(): Promise<void> {
+  const folder = await mkdtemp(path.join(tmpdir(), "crjudge-cli-bench-"));
+  const dataDir = path.join(folder, "postgres");
+  const port = await freePort();
+  const server = await startEmbeddedPostgres({ dataDir, port, database: "crjudge", fast: true });
+  try {
+    await migrate(server.url);
+    const { DATABASE_URL: _external, ...inherited } = process.env;
+    const env = { ...inherited, CRJUDGE_DATA_DIR: folder, EMBEDDED_PG_PORT: String(port) };
+    const rows = {
+      "bundle (npm run cli)": measure(["scripts/run.mjs", "cli", "db-status"], env),
+      "sources (tsx scripts/cli.ts)": measure(["--import", "tsx", "scripts/cli.ts", "db-status"], env),
+    };
+    for (const [name, row] of Object.entries(rows)) console.log(`cli db-status, ${name}: first work at ${row.firstWorkMs.toFixed(0)} ms, exit at ${row.wallMs.toFixed(0)} ms (median of ${RUNS})`);
+    const node = median(Array.from({ length: RUNS }, () => {
+      const t0 = performance.now();
+      spawnSync(process.execPath, ["-e", "0"]);
+      return performance.now() - t0;
+    }));
+    console.log(`node -e 0: ${node.toFixed(0)} ms (median of ${RUNS})`);
+  } finally {
+    await server.stop();
+    await rm(folder, { recursive: true, force: true });
+  }
+}
