@@ -329,6 +329,11 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
           </button>
         </p>
       )}
+      {data.imported && (
+        <p role="note" data-testid="imported-marker" className="rounded bg-sky-50 px-2 py-1 text-sm text-sky-900">
+          Answers here were imported from {data.imported.file} by {data.imported.by} on {data.imported.at.slice(0, 10)}, not saved by you in this workspace.
+        </p>
+      )}
       {data.blockedBy && (
         <p role="status" className="rounded bg-amber-50 px-2 py-1 text-sm text-amber-900">
           {data.blockedBy.message}{" "}

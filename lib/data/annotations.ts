@@ -51,6 +51,21 @@ async function findOwnAssignment(client: Tx | typeof db, userId: string, assignm
 }
 
 /** Everything the workspace page shows for one of the annotator's own assignments. */
+/** The import that wrote some of the user's answers of this task on this item, if any (issue 9). */
+async function importedHere(userId: string, codeChangeId: string, taskType: TaskType): Promise<WorkspaceData["imported"]> {
+  const where = { annotatorId: userId, importRunId: { not: null } };
+  const onReview = { ...where, candidateReview: { codeChangeId } };
+  const select = { importedFile: true, importRun: { select: { createdAt: true, createdBy: { select: { name: true } } } } } as const;
+  const found = await {
+    CLAIM_VERIFICATION: () => db.claimJudgement.findFirst({ where: { ...where, pseudoReference: { codeChangeId } }, select }),
+    REVIEW_RATING: () => db.reviewRating.findFirst({ where: onReview, select }),
+    REFERENCE_GRADING: () => db.referenceGrade.findFirst({ where: onReview, select }),
+    COMMENT_FILTERING: () => db.commentFilterLabel.findFirst({ where: onReview, select }),
+  }[taskType]();
+  if (!found?.importRun) return null;
+  return { file: found.importedFile ?? "", by: found.importRun.createdBy?.name ?? "the command line", at: found.importRun.createdAt.toISOString() };
+}
+
 export async function getWorkspace(userId: string, assignmentId: string): Promise<WorkspaceData> {
   const assignment = await findOwnAssignment(db, userId, assignmentId);
   const [study, change, queue] = await Promise.all([
@@ -127,6 +142,7 @@ export async function getWorkspace(userId: string, assignmentId: string): Promis
       nextOpenId: nextOpen?.id ?? null,
     },
     blockedBy,
+    imported: await importedHere(userId, change.id, assignment.taskType),
   };
 
   const reviewSeed = hashSeed(study.assignmentSeed, userId, change.id, "reviews");

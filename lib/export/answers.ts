@@ -25,6 +25,10 @@ export interface Answer {
   createdAt: string;
   updatedAt: string;
   timeSpentMs: number;
+  /** The file an import wrote this answer from; "" for the annotator's own saves (issue 9). */
+  importedFrom: string;
+  /** Who ran that import (the lead's e-mail, or "command line"); "" when not imported. */
+  importedBy: string;
   /** The item's consensus value of this question (adjudicated or unanimous); "" when there is none. */
   consensus: string;
 }
@@ -40,6 +44,8 @@ function answersOf(item: ItemFields, { annotation, values }: ExportedValues, con
     createdAt: annotation.createdAt.toISOString(),
     updatedAt: annotation.updatedAt.toISOString(),
     timeSpentMs: annotation.timeSpentMs,
+    importedFrom: annotation.importedFile ?? "",
+    importedBy: annotation.importedFile === null ? "" : (annotation.importRun?.createdBy?.email ?? "command line"),
   };
   return values.filter((q): q is [string, string] => q[1] !== null).map(([question, value]) => ({ ...shared, question, value, consensus: consensus?.get(question) ?? "" }));
 }

@@ -1,6 +1,7 @@
 /**
  * `long` export (CSV or JSONL): one row per (item, annotator, question) with the annotator's
- * id and name, the value, timestamps and time spent, and the item's consensus value of the
+ * id and name, the value, timestamps and time spent, the file and lead of the import that wrote
+ * it (empty for the annotator's own saves), and the item's consensus value of the
  * question (lib/export/consensus), the tidy layout pandas and R expect.
  */
 import { changeAnswers, type Answer } from "./answers";
@@ -8,7 +9,7 @@ import type { ExportConsensus } from "./consensus";
 import { csvLine } from "./csv";
 import type { ExportedChange } from "./study-rows";
 
-export const LONG_COLUMNS = ["task", "codeChange", "item", "itemKind", "system", "question", "annotatorId", "annotator", "value", "createdAt", "updatedAt", "timeSpentMs", "consensus"] as const satisfies readonly (keyof Answer)[];
+export const LONG_COLUMNS = ["task", "codeChange", "item", "itemKind", "system", "question", "annotatorId", "annotator", "value", "createdAt", "updatedAt", "timeSpentMs", "importedFrom", "importedBy", "consensus"] as const satisfies readonly (keyof Answer)[];
 
 export async function* longCsv(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], consensus: ExportConsensus): AsyncGenerator<string> {
   yield csvLine(LONG_COLUMNS);

@@ -6,19 +6,21 @@
 import type { Prisma, PrismaClient } from "@/lib/db/client";
 
 const ANNOTATOR = { select: { id: true, name: true } } as const;
+/** Who ran the import that wrote an annotation (null for the annotator's own saves). */
+const IMPORT_RUN = { select: { createdBy: { select: { email: true } } } } as const;
 
 const CODE_CHANGE_INCLUDE = {
   pullRequest: true,
   pseudoReferences: {
     orderBy: [{ position: "asc" }, { externalId: "asc" }],
-    include: { addedBy: ANNOTATOR, corrects: { select: { externalId: true } }, judgements: { orderBy: { createdAt: "asc" }, include: { annotator: ANNOTATOR } } },
+    include: { addedBy: ANNOTATOR, corrects: { select: { externalId: true } }, judgements: { orderBy: { createdAt: "asc" }, include: { annotator: ANNOTATOR, importRun: IMPORT_RUN } } },
   },
   reviews: {
     orderBy: [{ position: "asc" }, { externalId: "asc" }],
     include: {
-      ratings: { orderBy: { createdAt: "asc" }, include: { annotator: ANNOTATOR, links: { include: { pseudoReference: { select: { externalId: true } } } } } },
-      referenceGrades: { orderBy: { createdAt: "asc" }, include: { annotator: ANNOTATOR } },
-      commentFilters: { orderBy: { createdAt: "asc" }, include: { annotator: ANNOTATOR } },
+      ratings: { orderBy: { createdAt: "asc" }, include: { annotator: ANNOTATOR, importRun: IMPORT_RUN, links: { include: { pseudoReference: { select: { externalId: true } } } } } },
+      referenceGrades: { orderBy: { createdAt: "asc" }, include: { annotator: ANNOTATOR, importRun: IMPORT_RUN } },
+      commentFilters: { orderBy: { createdAt: "asc" }, include: { annotator: ANNOTATOR, importRun: IMPORT_RUN } },
     },
   },
 } satisfies Prisma.CodeChangeInclude;

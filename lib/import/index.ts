@@ -157,9 +157,11 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
         const annotators = new Set<string>();
         const conflicts = new ErrorCollector();
         const claimNormalizations: string[] = [];
+        // Created first so that every annotation written can name it (issue 9); the summary follows.
+        const run = await tx.importRun.create({ data: { studyId: found.study.id, format: request.format, files: parsed.map((p) => p.file), createdById: request.createdById ?? null } });
         for (const { file, bundle } of parsed) {
           const onProgress = request.onProgress && ((p: { done: number; total: number }) => request.onProgress?.({ phase: "write", file, ...p }));
-          const result = await writeBundle(tx, bundle, { studyId: found.study.id, update: request.update ?? false, onProgress });
+          const result = await writeBundle(tx, bundle, { studyId: found.study.id, update: request.update ?? false, onProgress, provenance: { importRunId: run.id, file } });
           result.plan.conflicts.forEach((c) => conflicts.add(c, c.field, c.message));
           addCounts(counts, result.plan);
           separatedChanges.push(...result.plan.separatedChanges);
@@ -180,7 +182,7 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
           importRunId: null,
         };
         if (dryRun) throw new Rollback({ status: "preview", summary });
-        const run = await tx.importRun.create({ data: { studyId: found.study.id, format: request.format, files: summary.files, summary: JSON.parse(JSON.stringify(summary)) as Prisma.InputJsonObject, createdById: request.createdById ?? null } });
+        await tx.importRun.update({ where: { id: run.id }, data: { summary: JSON.parse(JSON.stringify(summary)) as Prisma.InputJsonObject } });
         return { status: "imported" as const, summary: { ...summary, importRunId: run.id } };
       },
       { timeout: TRANSACTION_TIMEOUT_MS, maxWait: 60_000 },

@@ -7,8 +7,9 @@
  * the file does not state (null, "") never conflicts, and a value the study lacks is filled in.
  * A stated value that differs from a stored one is a conflict: reported with the file, row and
  * field, and applied only with `update`. Texts that differ only in whitespace are the same.
- * Every annotation written also appends an AnnotationHistory row (CREATE or UPDATE, by the
- * annotator) whose values have the shapes the annotation workspace logs.
+ * Every annotation written keeps its import run and file, and appends an AnnotationHistory row
+ * (action IMPORT, for the annotator, with the run) whose values have the shapes the annotation
+ * workspace logs, so imported work never looks like the annotator's own saves.
  */
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "@/lib/db/client";
@@ -69,6 +70,8 @@ export interface PlanOptions {
   /** Apply conflicting values instead of refusing them. */
   update: boolean;
   now: Date;
+  /** Where the annotations come from: written with these, and history rows say IMPORT (issue 9). */
+  provenance: { importRunId: string; file: string };
 }
 
 function isEmpty(value: unknown): boolean {
@@ -362,7 +365,7 @@ class Planner {
     }
     if ((outcome.action === "created" || outcome.action === "updated") && (outcome.fields.addedById ?? null) !== null) {
       const value = (f: Fields) => ({ text: f.text as string, correctsId: (f.correctsId as string) ?? null });
-      this.history("PSEUDO_REFERENCE", id, outcome.fields.addedById as string, outcome.action, stored ? { version: stored.version, value: value(storedFields as Fields) } : null, value(outcome.fields));
+      this.history("PSEUDO_REFERENCE", id, outcome.fields.addedById as string, stored ? { version: stored.version, value: value(storedFields as Fields) } : null, value(outcome.fields));
     }
     for (const judgement of reference.judgements) {
       this.annotation(JUDGEMENT, judgement, id, this.snapshot.claimJudgements, `${what}, judgement by ${judgement.annotator.name}`);
@@ -402,13 +405,14 @@ class Planner {
     const outcome = this.settle(spec.table, before, spec.fields(input), input.at, what);
     if (outcome.action !== "created" && outcome.action !== "updated") return;
     const updatedAt = input.updatedAt ?? this.options.now;
+    const imported = { importRunId: this.options.provenance.importRunId, importedFile: this.options.provenance.file };
     if (outcome.action === "created") {
-      const row = { id, annotatorId, [spec.target]: targetId, ...spec.columns(outcome.fields), createdAt: input.createdAt ?? this.options.now, updatedAt };
+      const row = { id, annotatorId, [spec.target]: targetId, ...spec.columns(outcome.fields), ...imported, createdAt: input.createdAt ?? this.options.now, updatedAt };
       (this.plan.creates[spec.table] as Record<string, unknown>[]).push(row);
     } else {
-      this.update(spec.table, id, { ...spec.columns(outcome.fields), version: (stored?.version ?? 0) + 1, updatedAt });
+      this.update(spec.table, id, { ...spec.columns(outcome.fields), ...imported, version: (stored?.version ?? 0) + 1, updatedAt });
     }
-    this.history(spec.history, id, annotatorId, outcome.action, stored && before ? { version: stored.version, value: spec.value(before) } : null, spec.value(outcome.fields));
+    this.history(spec.history, id, annotatorId, stored && before ? { version: stored.version, value: spec.value(before) } : null, spec.value(outcome.fields));
     if (spec.linked) this.links(id, outcome.action, before, outcome.fields);
   }
 
@@ -422,12 +426,14 @@ class Planner {
     for (const link of links) this.plan.creates.reviewClaimLinks.push({ ratingId, ...link });
   }
 
-  private history(kind: AnnotationKind, annotationId: string, userId: string, action: "created" | "updated", old: { version: number; value: JsonObject } | null, value: JsonObject): void {
+  /** The history row of a change the import makes (created or updated: the old value tells which). */
+  private history(kind: AnnotationKind, annotationId: string, userId: string, old: { version: number; value: JsonObject } | null, value: JsonObject): void {
     this.plan.creates.annotationHistory.push({
       kind,
       annotationId,
       userId,
-      action: action === "created" ? "CREATE" : "UPDATE",
+      action: "IMPORT",
+      importRunId: this.options.provenance.importRunId,
       baseVersion: old?.version ?? null,
       ...(old ? { oldValue: old.value } : {}),
       newValue: value,

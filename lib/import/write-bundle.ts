@@ -7,7 +7,7 @@ import type { Prisma } from "@/lib/db/client";
 import { resolveAnnotators } from "./annotators";
 import type { StudyBundle } from "./bundle";
 import { batches, bulkInsert, type BulkTable } from "./bulk-insert";
-import { planBundle, type Plan, type Table } from "./plan";
+import { planBundle, type Plan, type PlanOptions, type Table } from "./plan";
 import { loadSnapshot } from "./snapshot";
 
 type Tx = Prisma.TransactionClient;
@@ -41,18 +41,18 @@ const TABLES: { [K in keyof Creates]: BulkTable<Creates[K][number]> } = {
   reviews: { name: "CandidateReview", columns: { id: TEXT, codeChangeId: TEXT, externalId: TEXT, system: TEXT, text: TEXT, isReference: BOOLEAN, textMissing: BOOLEAN, position: INTEGER } },
   claimJudgements: {
     name: "ClaimJudgement",
-    columns: { id: TEXT, annotatorId: TEXT, pseudoReferenceId: TEXT, code: { enum: "ClaimCode" }, necessary: BOOLEAN, errorType: { enum: "ClaimErrorType" }, note: TEXT, timeSpentMs: INTEGER, createdAt: TIMESTAMP, updatedAt: TIMESTAMP },
+    columns: { id: TEXT, annotatorId: TEXT, pseudoReferenceId: TEXT, code: { enum: "ClaimCode" }, necessary: BOOLEAN, errorType: { enum: "ClaimErrorType" }, note: TEXT, timeSpentMs: INTEGER, importRunId: TEXT, importedFile: TEXT, createdAt: TIMESTAMP, updatedAt: TIMESTAMP },
   },
-  reviewRatings: { name: "ReviewRating", columns: { id: TEXT, annotatorId: TEXT, candidateReviewId: TEXT, scores: JSONB, comment: TEXT, timeSpentMs: INTEGER, createdAt: TIMESTAMP, updatedAt: TIMESTAMP } },
+  reviewRatings: { name: "ReviewRating", columns: { id: TEXT, annotatorId: TEXT, candidateReviewId: TEXT, scores: JSONB, comment: TEXT, timeSpentMs: INTEGER, importRunId: TEXT, importedFile: TEXT, createdAt: TIMESTAMP, updatedAt: TIMESTAMP } },
   reviewClaimLinks: { name: "ReviewClaimLink", columns: { ratingId: TEXT, pseudoReferenceId: TEXT, partial: BOOLEAN } },
-  referenceGrades: { name: "ReferenceGrade", columns: { id: TEXT, annotatorId: TEXT, candidateReviewId: TEXT, grade: INTEGER, comment: TEXT, timeSpentMs: INTEGER, createdAt: TIMESTAMP, updatedAt: TIMESTAMP } },
+  referenceGrades: { name: "ReferenceGrade", columns: { id: TEXT, annotatorId: TEXT, candidateReviewId: TEXT, grade: INTEGER, comment: TEXT, timeSpentMs: INTEGER, importRunId: TEXT, importedFile: TEXT, createdAt: TIMESTAMP, updatedAt: TIMESTAMP } },
   commentFilters: {
     name: "CommentFilterLabel",
-    columns: { id: TEXT, annotatorId: TEXT, candidateReviewId: TEXT, highQuality: BOOLEAN, justification: TEXT, timeSpentMs: INTEGER, createdAt: TIMESTAMP, updatedAt: TIMESTAMP },
+    columns: { id: TEXT, annotatorId: TEXT, candidateReviewId: TEXT, highQuality: BOOLEAN, justification: TEXT, timeSpentMs: INTEGER, importRunId: TEXT, importedFile: TEXT, createdAt: TIMESTAMP, updatedAt: TIMESTAMP },
   },
   annotationHistory: {
     name: "AnnotationHistory",
-    columns: { kind: { enum: "AnnotationKind" }, annotationId: TEXT, userId: TEXT, action: { enum: "HistoryAction" }, baseVersion: INTEGER, oldValue: JSONB, newValue: JSONB },
+    columns: { kind: { enum: "AnnotationKind" }, annotationId: TEXT, userId: TEXT, action: { enum: "HistoryAction" }, baseVersion: INTEGER, oldValue: JSONB, newValue: JSONB, importRunId: TEXT },
   },
 };
 
@@ -121,6 +121,7 @@ export async function applyPlan(tx: Tx, plan: Plan, onProgress?: (progress: Writ
 export interface WriteOptions {
   studyId: string;
   update: boolean;
+  provenance: PlanOptions["provenance"];
   now?: Date;
   onProgress?: (progress: WriteProgress) => void;
 }
@@ -139,7 +140,7 @@ export interface WriteResult {
 export async function writeBundle(tx: Tx, bundle: StudyBundle, options: WriteOptions): Promise<WriteResult> {
   const annotators = await resolveAnnotators(tx, options.studyId, bundle);
   const snapshot = await loadSnapshot(tx, options.studyId, bundle, [...new Set(annotators.userIdOf.values())]);
-  const plan = planBundle(bundle, snapshot, { studyId: options.studyId, annotators, update: options.update, now: options.now ?? new Date() });
+  const plan = planBundle(bundle, snapshot, { studyId: options.studyId, annotators, update: options.update, now: options.now ?? new Date(), provenance: options.provenance });
   const written = plan.conflicts.length === 0;
   if (written) await applyPlan(tx, plan, options.onProgress);
   return { plan, annotators: annotators.names, written };

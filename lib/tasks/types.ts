@@ -56,6 +56,8 @@ export interface WorkspaceData extends TaskWorkspace {
   queue: { index: number; total: number; done: number; previousId: string | null; nextId: string | null; nextOpenId: string | null };
   /** Stage 2 before the item's stage 1 is finished (or consolidated). */
   blockedBy: { assignmentId: string | null; message: string } | null;
+  /** Set when an import wrote some of this annotator's answers here (issue 9): which file, by whom, when. */
+  imported: { file: string; by: string; at: string } | null;
 }
 
 export interface WorkspaceContext {
@@ -92,6 +94,9 @@ export interface ExportedAnnotation {
   createdAt: Date;
   updatedAt: Date;
   timeSpentMs: number;
+  /** Set when an import wrote the annotation (issue 9): the file, and the run's lead. */
+  importedFile: string | null;
+  importRun: { createdBy: { email: string } | null } | null;
 }
 
 /** One annotation's export columns: (question, value as text or null when absent). */

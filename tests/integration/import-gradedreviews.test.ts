@@ -43,7 +43,7 @@ describe.skipIf(!hasSharedFile(...GRADEDREVIEWS_SAMPLE))("GradedReviews sample w
     expect(grader.active).toBe(false);
     // The grader account is shared by every study that imports GradedReviews: count this study's grades only.
     const gradeIds = (await client.referenceGrade.findMany({ where: { candidateReview: inStudy }, select: { id: true } })).map((g) => g.id);
-    expect(await client.annotationHistory.count({ where: { kind: "REFERENCE_GRADE", action: "CREATE", userId: grader.id, annotationId: { in: gradeIds } } })).toBe(1200);
+    expect(await client.annotationHistory.count({ where: { kind: "REFERENCE_GRADE", action: "IMPORT", userId: grader.id, annotationId: { in: gradeIds } } })).toBe(1200);
   });
 
   test("importing the same file again changes nothing", async () => {
@@ -95,9 +95,11 @@ describe.skipIf(!hasSharedFile(...GRADEDREVIEWS_SAMPLE))("GradedReviews sample w
     const grade = await client.referenceGrade.findFirstOrThrow({ where: { candidateReview: { externalId: "commentFinder", codeChange: { externalId: "4", study: { slug: STUDY } } } } });
     expect([grade.grade, grade.version]).toEqual([stored === 5 ? 4 : stored + 1, 2]);
     const history = await client.annotationHistory.findMany({ where: { annotationId: grade.id }, orderBy: { id: "asc" } });
-    expect(history.map((h) => [h.action, h.baseVersion, h.oldValue, h.newValue])).toEqual([
-      ["CREATE", null, null, { grade: stored, comment: "" }],
-      ["UPDATE", 1, { grade: stored, comment: "" }, { grade: grade.grade, comment: "" }],
+    // Both changes are the imports', each naming its run; the grade names the last one and its file.
+    expect(history.map((h) => [h.action, h.baseVersion, h.oldValue, h.newValue, h.importRunId])).toEqual([
+      ["IMPORT", null, null, { grade: stored, comment: "" }, expect.any(String)],
+      ["IMPORT", 1, { grade: stored, comment: "" }, { grade: grade.grade, comment: "" }, summary.importRunId],
     ]);
+    expect([grade.importRunId, grade.importedFile]).toEqual([summary.importRunId, path.basename(modified)]);
   });
 });
