@@ -4,7 +4,7 @@ import { StageOrderToggle } from "@/components/stage-order-toggle";
 import { stageOrderOn } from "@/lib/annotation/stage-order";
 import { changeStageOrder } from "./actions";
 import { notFound } from "next/navigation";
-import { formatDuration } from "@/components/format";
+import { formatDuration, secondsPerItem } from "@/components/format";
 import { ProgressBar } from "@/components/progress-bar";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { getStudyOverview } from "@/lib/data/study-overview";
@@ -59,7 +59,8 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
               <th className="px-3 py-2">Annotator</th>
               <th>Progress</th>
               <th className="text-right">Skipped</th>
-              <th className="px-3 text-right">Time spent</th>
+              <th className="text-right">Time spent</th>
+              <th className="px-3 text-right">Per item</th>
             </tr>
           </thead>
           <tbody>
@@ -73,7 +74,8 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
                   <ProgressBar done={a.done} total={a.total} label={`Progress of ${a.name}`} />
                 </td>
                 <td className="text-right tabular-nums">{a.skipped}</td>
-                <td className="px-3 text-right">{formatDuration(a.timeSpentMs)}</td>
+                <td className="text-right">{formatDuration(a.timeSpentMs)}</td>
+                <td className="px-3 text-right tabular-nums">{secondsPerItem(a.timeSpentMs, a.done)}</td>
               </tr>
             ))}
           </tbody>
