@@ -1,0 +1,346 @@
+/**
+ * The authorization matrix (issue 9): every route handler and method, every page and every
+ * server action, enumerated from the code (`app/**`) and the build
+ * (`.next/server/server-reference-manifest.json`), is called by each kind of user against a
+ * study of its own: anonymous, an annotator of the study, an annotator of another study, a lead
+ * of another study, the study's lead and an admin. Each call has its expected status (redirect
+ * to sign-in for pages, `ok: false` for actions), and a refused call changes no row of any table.
+ * A route, page or action without an entry here fails the first test.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, request as playwrightRequest, test, type APIRequestContext } from "@playwright/test";
+import { setPassword } from "@/lib/data/users";
+import { createAnnotationFixture, type AnnotationFixture } from "../tests/integration/annotation-fixture";
+import { E2E_ACCOUNTS, testDb } from "./fixtures";
+
+const SUBJECTS = ["anonymous", "annotator", "otherStudyAnnotator", "otherStudyLead", "lead", "admin"] as const;
+type Subject = (typeof SUBJECTS)[number];
+/** A status, a redirect (to sign-in, or elsewhere), or an action's result. */
+type Expected = number | "signin" | { redirect: string } | "ok" | "refused";
+type Access = Record<Subject, Expected>;
+
+interface Fixture {
+  a: AnnotationFixture;
+  b: AnnotationFixture;
+  /** The annotator's own claim-verification assignment in study A, and a claim of its item. */
+  assignmentId: string;
+  claimId: string;
+  runId: string;
+  /** An inactive annotator of study A (account activation), and a member that removal targets. */
+  inactiveId: string;
+  removableId: string;
+  settings: { annotatorsPerItem: number; reliabilitySetSize: number; assignmentSeed: number; hideSystemNames: boolean };
+  decisions: { pseudoReferenceId: string; action: "KEEP" }[];
+}
+
+interface Call {
+  /** Route: the method and URL with its body; page: a GET; action: the page it is posted to and its input. */
+  url: string;
+  data?: unknown;
+  multipart?: Record<string, string | { name: string; mimeType: string; buffer: Buffer }>;
+}
+
+interface Entry {
+  access: Access;
+  call: (f: Fixture, subject: Subject) => Call;
+  /** Restores what an allowed call undid, before each subject's call. */
+  prepare?: (f: Fixture) => Promise<void>;
+}
+
+// Who may do what: the access patterns of the product.
+const refusedBy = (kind: Kind): Expected => (kind === "action" ? "refused" : kind === "page" ? "signin" : 401);
+type Kind = "route" | "page" | "action";
+const forbid = (kind: Kind): Expected => (kind === "action" ? "refused" : 403);
+const hidden = (kind: Kind): Expected => (kind === "action" ? "refused" : 404);
+/** Leads of this study and admins; another lead's study is 404 as if absent. */
+const leadOfStudy = (kind: Kind, allowed: Expected = kind === "action" ? "ok" : 200): Access => ({
+  anonymous: refusedBy(kind),
+  annotator: forbid(kind),
+  otherStudyAnnotator: forbid(kind),
+  otherStudyLead: hidden(kind),
+  lead: allowed,
+  admin: allowed,
+});
+/** Any lead or admin (pages and routes not about one study). */
+const anyLead = (kind: Kind, allowed: Expected = kind === "action" ? "ok" : 200): Access => ({ ...leadOfStudy(kind, allowed), otherStudyLead: allowed });
+/** Only the annotator whose assignment it is; everyone else finds nothing. */
+const ownAssignment = (kind: Kind, allowed: Expected = 200): Access => ({
+  anonymous: refusedBy(kind),
+  annotator: allowed,
+  otherStudyAnnotator: 404,
+  otherStudyLead: 404,
+  lead: 404,
+  admin: 404,
+});
+const signedIn = (allowed: Expected, anonymous: Expected): Access => ({ anonymous, annotator: allowed, otherStudyAnnotator: allowed, otherStudyLead: allowed, lead: allowed, admin: allowed });
+const everyone = (allowed: Expected): Access => signedIn(allowed, allowed);
+
+const studyPage = (suffix = "") => ({ access: leadOfStudy("page"), call: (f: Fixture) => ({ url: `/studies/${f.a.slug}${suffix}` }) });
+const importFile = () => ({ name: "code-changes.jsonl", mimeType: "application/x-ndjson", buffer: readFileSync("docs/examples/code-changes.jsonl") });
+
+const ROUTES: Record<string, Entry> = {
+  "GET /api/annotations/assignments/[assignmentId]": { access: ownAssignment("route"), call: (f) => ({ url: `/api/annotations/assignments/${f.assignmentId}` }) },
+  "POST /api/annotations": {
+    access: ownAssignment("route"),
+    call: (f) => ({ url: "/api/annotations", data: { kind: "claim", assignmentId: f.assignmentId, targetId: f.claimId, baseVersion: 0, value: { code: "CORRECT", necessary: true, errorType: null, note: "matrix" } } }),
+  },
+  "POST /api/annotations/assignments/[assignmentId]/time": { access: ownAssignment("route"), call: (f) => ({ url: `/api/annotations/assignments/${f.assignmentId}/time`, data: { deltaMs: 1000 } }) },
+  "POST /api/annotations/assignments/[assignmentId]/submit": { access: ownAssignment("route", 422), call: (f) => ({ url: `/api/annotations/assignments/${f.assignmentId}/submit`, data: {} }) },
+  "POST /api/annotations/assignments/[assignmentId]/skip": { access: ownAssignment("route"), call: (f) => ({ url: `/api/annotations/assignments/${f.assignmentId}/skip`, data: { reason: "matrix skip" } }) },
+  "POST /api/annotations/assignments/[assignmentId]/resume": { access: ownAssignment("route"), call: (f) => ({ url: `/api/annotations/assignments/${f.assignmentId}/resume`, data: {} }) },
+  "GET /api/auth/[...nextauth]": { access: everyone(200), call: () => ({ url: "/api/auth/csrf" }) },
+  // Without its CSRF token next-auth refuses a sign-in and redirects.
+  "POST /api/auth/[...nextauth]": { access: everyone(302), call: () => ({ url: "/api/auth/callback/credentials", multipart: { email: E2E_ACCOUNTS.admin.email, password: E2E_ACCOUNTS.admin.password } }) },
+  "GET /api/health": { access: everyone(200), call: () => ({ url: "/api/health" }) },
+  "GET /api/me/assignments": { access: signedIn(200, 401), call: () => ({ url: "/api/me/assignments" }) },
+  "GET /api/studies": { access: anyLead("route"), call: () => ({ url: "/api/studies" }) },
+  "GET /api/studies/[slug]/agreement": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/agreement?resamples=0` }) },
+  "GET /api/studies/[slug]/correlate": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/correlate?metric=exact-match&human=relevance&resamples=0` }) },
+  "GET /api/studies/[slug]/export": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/export?format=jsonl` }) },
+  "POST /api/studies/[slug]/import": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/import`, multipart: { format: "jsonl", update: "true", files: importFile() } }) },
+  "GET /api/studies/[slug]/metric-runs": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/metric-runs` }) },
+  "POST /api/studies/[slug]/metric-runs": { access: leadOfStudy("route", 202), call: (f) => ({ url: `/api/studies/${f.a.slug}/metric-runs`, data: { metrics: ["exact-match"] } }) },
+  "GET /api/studies/[slug]/metric-runs/[runId]": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/metric-runs/${f.runId}` }) },
+};
+
+const PAGES: Record<string, Entry> = {
+  "/": {
+    access: { anonymous: "signin", annotator: { redirect: "/annotate" }, otherStudyAnnotator: { redirect: "/annotate" }, otherStudyLead: { redirect: "/studies" }, lead: { redirect: "/studies" }, admin: { redirect: "/studies" } },
+    call: () => ({ url: "/" }),
+  },
+  "/signin": { access: { ...signedIn({ redirect: "/" }, 200) }, call: () => ({ url: "/signin" }) },
+  "/annotate": { access: signedIn(200, "signin"), call: () => ({ url: "/annotate" }) },
+  "/annotate/[assignmentId]": { access: ownAssignment("page"), call: (f) => ({ url: `/annotate/${f.assignmentId}` }) },
+  "/admin/users": { access: anyLead("page"), call: () => ({ url: "/admin/users" }) },
+  "/import": { access: anyLead("page"), call: () => ({ url: "/import" }) },
+  "/studies": { access: anyLead("page"), call: () => ({ url: "/studies" }) },
+  "/studies/[slug]": studyPage(),
+  "/studies/[slug]/agreement": studyPage("/agreement"),
+  "/studies/[slug]/assignments": studyPage("/assignments"),
+  "/studies/[slug]/consolidate": studyPage("/consolidate"),
+  "/studies/[slug]/consolidate/[codeChangeId]": { access: leadOfStudy("page"), call: (f) => ({ url: `/studies/${f.a.slug}/consolidate/${f.a.changes[0].id}` }) },
+  "/studies/[slug]/import": studyPage("/import"),
+  "/studies/[slug]/members": studyPage("/members"),
+  "/studies/[slug]/metrics": studyPage("/metrics"),
+  "/studies/[slug]/validity": studyPage("/validity"),
+};
+
+/** Server actions by `file#export`; `url` is a page the action is posted to. */
+const ACTIONS: Record<string, Entry> = {
+  "app/admin/users/actions.ts#createAccount": {
+    access: anyLead("action"),
+    call: (_f, s) => ({ url: "/admin/users", data: { email: `matrix-${s.toLowerCase()}-${Date.now()}@e2e.test`, name: "matrix", role: "ANNOTATOR", password: "matrix-password-1" } }),
+  },
+  "app/admin/users/actions.ts#activateAccount": { access: anyLead("action"), call: (f) => ({ url: "/admin/users", data: { userId: f.inactiveId, password: "matrix-password-1" } }) },
+  "app/studies/[slug]/assignments/actions.ts#saveSettings": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, ...f.settings } }) },
+  "app/studies/[slug]/assignments/actions.ts#generate": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, annotatorIds: [f.a.users.ann1, f.a.users.ann2] } }) },
+  "app/studies/[slug]/assignments/actions.ts#reassign": {
+    access: leadOfStudy("action"),
+    call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, assignmentId: f.assignmentId, toUserId: f.a.users.ann1 } }),
+  },
+  "app/studies/[slug]/assignments/actions.ts#reassignOpen": {
+    access: leadOfStudy("action"),
+    call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, fromUserId: f.a.users.ann1, toUserId: f.a.users.ann1 } }),
+  },
+  "app/studies/[slug]/consolidate/actions.ts#consolidate": {
+    access: leadOfStudy("action"),
+    call: (f) => ({ url: `/studies/${f.a.slug}/consolidate/${f.a.changes[0].id}`, data: { slug: f.a.slug, codeChangeId: f.a.changes[0].id, decisions: f.decisions } }),
+  },
+  "app/studies/[slug]/members/actions.ts#addMember": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/members`, data: { slug: f.a.slug, email: `ann2-${f.a.slug.slice(6)}@test.local`, role: "ANNOTATOR" } }) },
+  "app/studies/[slug]/members/actions.ts#removeMember": {
+    access: leadOfStudy("action"),
+    call: (f) => ({ url: `/studies/${f.a.slug}/members`, data: { slug: f.a.slug, userId: f.removableId } }),
+    prepare: async (f) => {
+      await testDb().studyMember.upsert({ where: { studyId_userId: { studyId: f.a.studyId, userId: f.removableId } }, create: { studyId: f.a.studyId, userId: f.removableId, role: "ANNOTATOR" }, update: {} });
+    },
+  },
+  "app/studies/[slug]/metrics/actions.ts#startRun": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/metrics`, data: { slug: f.a.slug, metrics: ["exact-match"] } }) },
+};
+
+// ---------------------------------------------------------------------------------------------
+// What exists: routes, pages and actions from the code and the build
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+}
+
+/** URL pattern of a file under app/: its folder, without route groups. */
+const urlOf = (file: string) => "/" + path.dirname(path.relative("app", file)).split(path.sep).filter((s) => s !== "." && !/^\(.*\)$/.test(s)).join("/");
+
+function existingRoutes(): string[] {
+  return filesUnder("app")
+    .filter((f) => path.basename(f) === "route.ts")
+    .flatMap((file) => {
+      const source = readFileSync(file, "utf8");
+      const methods = [...source.matchAll(/export\s+(?:const|async\s+function|function)\s+(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b/g)].map((m) => m[1]);
+      for (const list of source.matchAll(/export\s*\{([^}]*)\}/g)) methods.push(...[...list[1].matchAll(/\bas\s+(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b/g)].map((m) => m[1]));
+      return methods.map((method) => `${method} ${urlOf(file)}`);
+    });
+}
+
+const existingPages = () => filesUnder("app").filter((f) => path.basename(f) === "page.tsx").map(urlOf);
+
+/** `file#export` of every export of a "use server" file. */
+function existingActions(): string[] {
+  return filesUnder("app")
+    .concat(filesUnder("lib"))
+    .filter((f) => /\.tsx?$/.test(f) && /^\s*(\/\*[\s\S]*?\*\/\s*|\/\/[^\n]*\n\s*)*["']use server["']/.test(readFileSync(f, "utf8")))
+    .flatMap((file) => [...readFileSync(file, "utf8").matchAll(/export\s+(?:const|async\s+function|function)\s+(\w+)/g)].map((m) => `${file.split(path.sep).join("/")}#${m[1]}`));
+}
+
+/** Action ids of the build by `file#export`, and a page each can be posted to. */
+function builtActions(): Map<string, string> {
+  const manifest = JSON.parse(readFileSync(".next/server/server-reference-manifest.json", "utf8")) as { node: Record<string, { filename?: string; exportedName?: string; workers: Record<string, unknown> }> };
+  const ids = new Map<string, string>();
+  for (const [id, entry] of Object.entries(manifest.node)) {
+    expect(entry.filename && entry.exportedName, `manifest entry ${id} names its file and export`).toBeTruthy();
+    ids.set(`${entry.filename}#${entry.exportedName}`, id);
+  }
+  return ids;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calling them
+
+type Outcome = { status: number; location: string } | { ok: boolean; text: string };
+
+async function perform(context: APIRequestContext, kind: Kind, key: string, call: Call, actionId?: string): Promise<Outcome> {
+  const origin = test.info().project.use.baseURL!;
+  if (kind === "action") {
+    const response = await context.post(call.url, {
+      headers: { "next-action": actionId!, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", origin },
+      data: JSON.stringify([call.data]),
+      maxRedirects: 0,
+    });
+    const text = await response.text();
+    const ok = /"ok":(true|false)/.exec(text);
+    expect(ok, `${key}: an action result in ${response.status()} ${text.slice(0, 300)}`).not.toBeNull();
+    return { ok: ok![1] === "true", text };
+  }
+  const method = kind === "page" ? "GET" : key.split(" ")[0];
+  const response = await context.fetch(call.url, { method, headers: method === "GET" ? {} : { origin }, data: call.data, multipart: call.multipart, maxRedirects: 0 });
+  return { status: response.status(), location: response.headers().location ?? "" };
+}
+
+function matches(outcome: Outcome, expected: Expected): boolean {
+  if ("ok" in outcome) return expected === (outcome.ok ? "ok" : "refused");
+  if (typeof expected === "number") return outcome.status === expected;
+  const target = expected === "signin" ? "/signin" : typeof expected === "object" ? expected.redirect : null;
+  return target !== null && [302, 303, 307, 308].includes(outcome.status) && new URL(outcome.location, "http://x").pathname === target;
+}
+
+const allowed = (expected: Expected) => expected === "ok" || (typeof expected === "number" && expected < 400) || (typeof expected === "object" && expected !== null);
+
+/** Every row of every table, hashed per table: equal before and after means nothing changed. */
+async function snapshot(): Promise<Record<string, string>> {
+  const db = testDb();
+  const tables = await db.$queryRaw<{ name: string }[]>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' ORDER BY tablename`;
+  const parts = tables.map((t) => `(SELECT count(*) || ':' || coalesce(md5(string_agg(x::text, '|' ORDER BY x::text)), '') FROM "${t.name}" x) AS "${t.name}"`);
+  const [row] = await db.$queryRawUnsafe<Record<string, string>[]>(`SELECT ${parts.join(", ")}`);
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The accounts and studies
+
+const PASSWORD = "matrix-password-1";
+
+async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Subject, "anonymous">, { email: string; password: string }> }> {
+  const db = testDb();
+  const tag = `mx${Date.now()}`;
+  const a = await createAnnotationFixture(db, `${tag}a`);
+  const b = await createAnnotationFixture(db, `${tag}b`);
+  // The fixtures' leads own their studies; give them lead accounts, and everyone a password.
+  for (const fx of [a, b]) await db.user.update({ where: { id: fx.users.lead }, data: { role: "LEAD" } });
+  for (const id of [a.users.lead, b.users.lead, a.users.ann1, a.users.ann2, b.users.ann1]) await setPassword(id, PASSWORD, db);
+  process.env.DATABASE_URL ??= process.env.E2E_DATABASE_URL;
+  const { generateAssignments } = await import("@/lib/data/assignment-admin");
+  await generateAssignments({ id: a.users.lead, role: "LEAD" }, a.slug, [a.users.ann1, a.users.ann2]);
+  await generateAssignments({ id: b.users.lead, role: "LEAD" }, b.slug, [b.users.ann1, b.users.ann2]);
+  const assignment = await db.assignment.findFirstOrThrow({ where: { studyId: a.studyId, userId: a.users.ann1, taskType: "CLAIM_VERIFICATION" }, include: { codeChange: { include: { pseudoReferences: true } } } });
+  const claim = assignment.codeChange.pseudoReferences.find((r) => r.kind === "CLAIM")!;
+  const run = await db.metricRun.create({ data: { studyId: a.studyId, metrics: ["exact-match"], status: "DONE" } });
+  // scores for the validity report
+  await db.metricScore.createMany({ data: a.changes.flatMap((c) => c.reviews.map((candidateReviewId, i) => ({ candidateReviewId, metric: "exact-match", value: i % 2 }))) });
+  // ann3 is inactive (as an imported annotator) and a member that removal targets
+  await db.user.update({ where: { id: a.users.ann3 }, data: { active: false } });
+  await db.studyMember.create({ data: { studyId: a.studyId, userId: a.users.ann3, role: "ANNOTATOR" } });
+  const study = await db.study.findUniqueOrThrow({ where: { id: a.studyId } });
+  const refs = await db.pseudoReference.findMany({ where: { codeChangeId: a.changes[0].id, kind: { not: "SMELL" } } });
+  const email = async (id: string) => ({ email: (await db.user.findUniqueOrThrow({ where: { id } })).email, password: PASSWORD });
+  return {
+    fixture: {
+      a,
+      b,
+      assignmentId: assignment.id,
+      claimId: claim.id,
+      runId: run.id,
+      inactiveId: a.users.ann3,
+      removableId: a.users.ann3,
+      settings: { annotatorsPerItem: study.annotatorsPerItem, reliabilitySetSize: study.reliabilitySetSize, assignmentSeed: study.assignmentSeed, hideSystemNames: study.hideSystemNames },
+      decisions: refs.map((r) => ({ pseudoReferenceId: r.id, action: "KEEP" as const })),
+    },
+    accounts: {
+      annotator: await email(a.users.ann1),
+      otherStudyAnnotator: await email(b.users.ann1),
+      otherStudyLead: await email(b.users.lead),
+      lead: await email(a.users.lead),
+      admin: E2E_ACCOUNTS.admin,
+    },
+  };
+}
+
+/** A request context signed in through next-auth's credentials endpoint (no browser needed). */
+async function signedInContext(account: { email: string; password: string } | null): Promise<APIRequestContext> {
+  const context = await playwrightRequest.newContext({ baseURL: test.info().project.use.baseURL });
+  if (!account) return context;
+  const { csrfToken } = (await (await context.get("/api/auth/csrf")).json()) as { csrfToken: string };
+  await context.post("/api/auth/callback/credentials", { form: { csrfToken, email: account.email, password: account.password, json: "true" } });
+  const session = (await (await context.get("/api/auth/session")).json()) as { user?: { email?: string } };
+  expect(session.user?.email, `signed in as ${account.email}`).toBe(account.email);
+  return context;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+test("every route handler, page and server action has an entry in the matrix, and every entry exists", () => {
+  expect(existingRoutes().sort()).toEqual(Object.keys(ROUTES).sort());
+  expect(existingPages().sort()).toEqual(Object.keys(PAGES).sort());
+  const actions = existingActions().sort();
+  expect(actions).toEqual(Object.keys(ACTIONS).sort());
+  expect([...builtActions().keys()].sort(), "the build's actions (rebuild after changing them)").toEqual(actions);
+});
+
+test("each kind of user gets the expected answer from every route, page and action; refused calls change nothing", async () => {
+  test.setTimeout(600_000);
+  const { fixture, accounts } = await setUp();
+  const contexts = Object.fromEntries(await Promise.all(SUBJECTS.map(async (s) => [s, await signedInContext(s === "anonymous" ? null : accounts[s])] as const))) as Record<Subject, APIRequestContext>;
+  const actionIds = builtActions();
+  const failures: string[] = [];
+  const groups: [Kind, Record<string, Entry>][] = [
+    ["route", ROUTES],
+    ["page", PAGES],
+    ["action", ACTIONS],
+  ];
+  for (const [kind, entries] of groups) {
+    for (const [key, entry] of Object.entries(entries)) {
+      // Refused subjects first, so allowed calls (which may change rows) come after the checks.
+      const order = [...SUBJECTS].sort((x, y) => Number(allowed(entry.access[x])) - Number(allowed(entry.access[y])));
+      for (const subject of order) {
+        await entry.prepare?.(fixture);
+        const expected = entry.access[subject];
+        const before = allowed(expected) ? null : await snapshot();
+        const outcome = await perform(contexts[subject], kind, key, entry.call(fixture, subject), actionIds.get(key));
+        if (!matches(outcome, expected)) failures.push(`${key} as ${subject}: expected ${JSON.stringify(expected)}, got ${"ok" in outcome ? outcome.text.slice(0, 200) : `${outcome.status} ${outcome.location}`}`);
+        if (before) {
+          const after = await snapshot();
+          const changed = Object.keys(before).filter((t) => before[t] !== after[t]);
+          if (changed.length) failures.push(`${key} as ${subject}: refused, yet changed ${changed.join(", ")}`);
+        }
+      }
+    }
+  }
+  await Promise.all(Object.values(contexts).map((c) => c.dispose()));
+  expect(failures).toEqual([]);
+});
