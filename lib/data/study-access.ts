@@ -49,10 +49,15 @@ export async function requireLedStudy(user: StudyUser, slug: string, client: Cli
 }
 
 /**
- * Checks the study an import from the web goes into: one the user leads, or none yet (the
- * import creates it and the user owns it). Another lead's study answers 404, as if absent.
+ * Whether the user may import into the study with this slug from the web: one they lead, or
+ * none yet (the import creates it and the user owns it); not another lead's study.
  */
-export async function requireImportTarget(user: StudyUser, slug: string, client: Client = db): Promise<void> {
+export async function canImportInto(user: StudyUser, slug: string, client: Client = db): Promise<boolean> {
   const existing = await client.study.findUnique({ where: { slug }, select: { id: true } });
-  if (existing) await requireLedStudy(user, slug, client);
+  return !existing || (await findLedStudy(user, slug, client)) !== null;
+}
+
+/** As canImportInto; another lead's study answers 404, as if absent. */
+export async function requireImportTarget(user: StudyUser, slug: string, client: Client = db): Promise<void> {
+  if (!(await canImportInto(user, slug, client))) throw new HttpError(404, "No such study.");
 }
