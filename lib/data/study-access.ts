@@ -59,5 +59,5 @@ export async function canImportInto(user: StudyUser, slug: string, client: Clien
 
 /** As canImportInto; another lead's study answers 404, as if absent. */
 export async function requireImportTarget(user: StudyUser, slug: string, client: Client = db): Promise<void> {
-  if (!(await canImportInto(user, slug, client))) throw new HttpError(404, "No such study.");
+  if (!(await canImportInto(user, slug, client))) throw new AppError("NOT_FOUND", { message: "No such study." });
 }
