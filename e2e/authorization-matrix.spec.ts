@@ -12,6 +12,7 @@ import path from "node:path";
 import { expect, request as playwrightRequest, test, type APIRequestContext } from "@playwright/test";
 import { setPassword } from "@/lib/data/users";
 import { createAnnotationFixture, type AnnotationFixture } from "../tests/integration/annotation-fixture";
+import { jsonlFile } from "../tests/integration/import-fixtures";
 import { E2E_ACCOUNTS, testDb } from "./fixtures";
 
 const SUBJECTS = ["anonymous", "annotator", "otherStudyAnnotator", "otherStudyLead", "lead", "admin"] as const;
@@ -77,7 +78,7 @@ const signedIn = (allowed: Expected, anonymous: Expected): Access => ({ anonymou
 const everyone = (allowed: Expected): Access => signedIn(allowed, allowed);
 
 const studyPage = (suffix = "") => ({ access: leadOfStudy("page"), call: (f: Fixture) => ({ url: `/studies/${f.a.slug}${suffix}` }) });
-const importFile = () => ({ name: "code-changes.jsonl", mimeType: "application/x-ndjson", buffer: readFileSync("docs/examples/code-changes.jsonl") });
+const importFile = () => ({ name: "changes.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(jsonlFile("changes.jsonl", ["matrix-1", "matrix-2"]).content) });
 
 const ROUTES: Record<string, Entry> = {
   "GET /api/annotations/assignments/[assignmentId]": { access: ownAssignment("route"), call: (f) => ({ url: `/api/annotations/assignments/${f.assignmentId}` }) },
@@ -116,6 +117,8 @@ const PAGES: Record<string, Entry> = {
   "/import": { access: anyLead("page"), call: () => ({ url: "/import" }) },
   "/studies": { access: anyLead("page"), call: () => ({ url: "/studies" }) },
   "/studies/[slug]": studyPage(),
+  "/studies/[slug]/adjudicate": studyPage("/adjudicate"),
+  "/studies/[slug]/adjudicate/[task]/[itemId]": { access: leadOfStudy("page"), call: (f) => ({ url: `/studies/${f.a.slug}/adjudicate/COMMENT_FILTERING/${f.a.changes[0].reviews[0]}` }) },
   "/studies/[slug]/agreement": studyPage("/agreement"),
   "/studies/[slug]/assignments": studyPage("/assignments"),
   "/studies/[slug]/consolidate": studyPage("/consolidate"),
@@ -133,6 +136,17 @@ const ACTIONS: Record<string, Entry> = {
     call: (_f, s) => ({ url: "/admin/users", data: { email: `matrix-${s.toLowerCase()}-${Date.now()}@e2e.test`, name: "matrix", role: "ANNOTATOR", password: "matrix-password-1" } }),
   },
   "app/admin/users/actions.ts#activateAccount": { access: anyLead("action"), call: (f) => ({ url: "/admin/users", data: { userId: f.inactiveId, password: "matrix-password-1" } }) },
+  "app/studies/[slug]/adjudicate/actions.ts#decideConsensus": {
+    access: leadOfStudy("action"),
+    call: (f) => ({
+      url: `/studies/${f.a.slug}/adjudicate/COMMENT_FILTERING/${f.a.changes[0].reviews[0]}`,
+      data: { slug: f.a.slug, task: "COMMENT_FILTERING", itemId: f.a.changes[0].reviews[0], question: "high-quality", value: "high-quality", reason: "matrix", baseVersion: 0 },
+    }),
+    // each allowed decision starts from no consensus (base version 0)
+    prepare: async (f) => {
+      await testDb().consensus.deleteMany({ where: { itemId: f.a.changes[0].reviews[0] } });
+    },
+  },
   "app/studies/[slug]/assignments/actions.ts#saveSettings": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, ...f.settings } }) },
   "app/studies/[slug]/assignments/actions.ts#generate": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, annotatorIds: [f.a.users.ann1, f.a.users.ann2] } }) },
   "app/studies/[slug]/assignments/actions.ts#reassign": {

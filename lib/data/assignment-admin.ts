@@ -56,11 +56,11 @@ export interface ProgressRow {
   timeSpentMs: number;
 }
 
-/** Everything the assignment management page shows. */
+/** Everything the assignment management page shows: the study's annotators (its members, not every account) and their work. */
 export async function getAssignmentAdmin(user: StudyUser, slug: string) {
   const study = await findStudy(user, slug);
   const [annotators, members, assignments, items] = await Promise.all([
-    db.user.findMany({ where: { role: "ANNOTATOR" }, orderBy: [{ name: "asc" }, { email: "asc" }], select: { id: true, name: true, email: true, active: true } }),
+    db.user.findMany({ where: { memberships: { some: { studyId: study.id, role: "ANNOTATOR" } } }, orderBy: [{ name: "asc" }, { email: "asc" }], select: { id: true, name: true, email: true, active: true } }),
     db.studyMember.findMany({ where: { studyId: study.id }, select: { userId: true } }),
     db.assignment.findMany({
       where: { studyId: study.id },

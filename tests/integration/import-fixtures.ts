@@ -11,6 +11,24 @@ export function fileAt(file: string): ImportFile {
   return { name: path.basename(file), content: readFileSync(file) };
 }
 
+/** A small valid jsonl import: per id one code change with a claim, a reference and a generated review. */
+export function jsonlFile(name: string, ids: readonly string[]): ImportFile {
+  const line = (id: string) =>
+    JSON.stringify({
+      id,
+      language: "python",
+      diff: "@@ -1 +1 @@\n-x = 1\n+x = 2\n",
+      oldFile: "x = 1\n",
+      newFile: "x = 2\n",
+      pseudoReferences: [{ id: "c1", text: "The change sets x to 2.", kind: "CLAIM", source: "gpt-4o" }],
+      reviews: [
+        { id: "human", system: "human", text: "Why 2?", isReference: true },
+        { id: "m1", system: "llama3", text: `Review of ${id}.` },
+      ],
+    });
+  return { name, content: Buffer.from(ids.map(line).join("\n") + "\n") };
+}
+
 export const sharedFile = (...parts: string[]): ImportFile => fileAt(sharedPath(...parts));
 
 export const CRSCORE = ["data", "crscore"] as const;

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { AppError } from "@/lib/errors";
 import { asLead, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
-import { fileAt, imported } from "./import-fixtures";
+import { imported, jsonlFile } from "./import-fixtures";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
@@ -81,7 +81,7 @@ describe("annotators see their own assignments in studies they belong to", () =>
 });
 
 describe("web imports", () => {
-  const file = fileAt("docs/examples/code-changes.jsonl");
+  const file = jsonlFile("changes.jsonl", ["a", "b"]);
 
   test("into another lead's study: 404 and nothing written; into a new slug: the importer owns the new study", async () => {
     const changes = await db.codeChange.count();

@@ -44,7 +44,13 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
 
       <section aria-label="Generate" className="space-y-2 rounded border border-slate-200 bg-white p-4">
         <h2 className="text-lg font-medium">Generate</h2>
-        <p className="text-xs text-slate-500">Started, submitted and skipped assignments are never removed; untouched ones outside the new plan are.</p>
+        <p className="text-xs text-slate-500">
+          Started, submitted and skipped assignments are never removed; untouched ones outside the new plan are. The study&apos;s annotators are listed; add others on the{" "}
+          <Link href={`/studies/${slug}/members`} className="text-blue-700 hover:underline">
+            members page
+          </Link>
+          .
+        </p>
         <GenerateForm slug={slug} annotators={progress.filter((p) => p.active).map((p) => ({ id: p.userId, label: p.name || p.email, checked: anyMembers ? p.member || p.total > 0 : true }))} generate={generate} />
       </section>
 
