@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, request as playwrightRequest, test, type APIRequestContext } from "@playwright/test";
-import { setPassword } from "@/lib/data/users";
+import { hashPassword } from "@/lib/auth/password";
 import { createAnnotationFixture, type AnnotationFixture } from "../tests/integration/annotation-fixture";
 import { jsonlFile } from "../tests/integration/import-fixtures";
 import { E2E_ACCOUNTS, testDb } from "./fixtures";
@@ -135,7 +135,12 @@ const ACTIONS: Record<string, Entry> = {
     access: anyLead("action"),
     call: (_f, s) => ({ url: "/admin/users", data: { email: `matrix-${s.toLowerCase()}-${Date.now()}@e2e.test`, name: "matrix", role: "ANNOTATOR", password: "matrix-password-1" } }),
   },
-  "app/admin/users/actions.ts#activateAccount": { access: anyLead("action"), call: (f) => ({ url: "/admin/users", data: { userId: f.inactiveId, password: "matrix-password-1" } }) },
+  // Leads manage the annotator accounts of their own studies only (the target is an annotator of study A).
+  "app/admin/users/actions.ts#activateAccount": { access: leadOfStudy("action"), call: (f) => ({ url: "/admin/users", data: { userId: f.inactiveId, password: "matrix-password-1" } }) },
+  "app/admin/users/actions.ts#resetPassword": { access: leadOfStudy("action"), call: (f) => ({ url: "/admin/users", data: { userId: f.inactiveId, password: "matrix-password-2" } }) },
+  "app/admin/users/actions.ts#deactivateAccount": { access: leadOfStudy("action"), call: (f) => ({ url: "/admin/users", data: { userId: f.inactiveId } }) },
+  "app/admin/users/actions.ts#reactivateAccount": { access: leadOfStudy("action"), call: (f) => ({ url: "/admin/users", data: { userId: f.inactiveId } }) },
+  "app/studies/[slug]/actions.ts#changeStageOrder": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}`, data: { slug: f.a.slug, on: false } }) },
   "app/studies/[slug]/adjudicate/actions.ts#decideConsensus": {
     access: leadOfStudy("action"),
     call: (f) => ({
@@ -267,7 +272,8 @@ async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Sub
   const b = await createAnnotationFixture(db, `${tag}b`);
   // The fixtures' leads own their studies; give them lead accounts, and everyone a password.
   for (const fx of [a, b]) await db.user.update({ where: { id: fx.users.lead }, data: { role: "LEAD" } });
-  for (const id of [a.users.lead, b.users.lead, a.users.ann1, a.users.ann2, b.users.ann1]) await setPassword(id, PASSWORD, db);
+  const passwordHash = await hashPassword(PASSWORD);
+  await db.user.updateMany({ where: { id: { in: [a.users.lead, b.users.lead, a.users.ann1, a.users.ann2, b.users.ann1] } }, data: { passwordHash } });
   process.env.DATABASE_URL ??= process.env.E2E_DATABASE_URL;
   const { generateAssignments } = await import("@/lib/data/assignment-admin");
   await generateAssignments({ id: a.users.lead, role: "LEAD" }, a.slug, [a.users.ann1, a.users.ann2]);
