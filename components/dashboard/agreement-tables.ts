@@ -21,6 +21,8 @@ export function coefficientLabel(c: Pick<CoefficientReport, "key" | "method">, l
       return level ? `Krippendorff's α (${level})` : "Krippendorff's α";
     case "gwet":
       return c.method.startsWith("Gwet's AC1") ? "Gwet's AC1" : "Gwet's AC2";
+    default:
+      return `Krippendorff's α (${c.key.slice("alpha-".length)})`;
   }
 }
 

@@ -5,12 +5,12 @@
  * rising batch by batch), the reliability set (CRScore §4.1-4.2: a common set of 100 items),
  * the items with the most disagreement, and for claims the Table 1 rates per language.
  */
-import { buildRatingTable, cohenKappa, pairedValues, pairwiseMatrix, perItemAgreement, type RatingTable, type RatingValue } from "@/lib/agreement";
+import { buildRatingTable, cohenKappa, type Level, pairedValues, pairwiseMatrix, perItemAgreement, type RatingTable, type RatingValue } from "@/lib/agreement";
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { claimQualityReport, type ClaimQualityReport } from "./claim-quality";
 import { coefficientDefinitions, type CoefficientKey } from "./coefficients";
-import { findStudy, gatherTaskRatings, type QuestionRatings, raterNames, type StudyItem } from "./gather";
+import { findStudy, gatherTaskRatings, type QuestionRatings, raterNames, type StudyItem, type TaskRatings } from "./gather";
 import type { Question } from "./questions";
 import { type BootstrapSettings, bootstrapSettings, type Interval, itemBootstrapCis, resampleItems } from "./resample";
 import { AppError } from "@/lib/errors";
@@ -25,6 +25,16 @@ export interface AgreementOptions {
   reliabilitySetSize?: number;
   /** Length of the disagreement list. Default 20. */
   disagreements?: number;
+  /** Krippendorff's alpha at further levels of measurement (nominal, ratio) on request. */
+  alphaLevels?: Level[];
+  /** Restrict every figure to an item set (external ids `CHANGE_ID` or `CHANGE_ID/REVIEW_ID`). */
+  items?: ItemSetFilter;
+}
+
+/** A named set of items given by external ids: `CHANGE_ID` (every item of the change) or `CHANGE_ID/REVIEW_ID`. */
+export interface ItemSetFilter {
+  name: string;
+  ids: string[];
 }
 
 export interface CoefficientReport {
@@ -78,11 +88,14 @@ export interface TaskAgreement {
 
 export interface AgreementReport {
   study: { id: string; slug: string; name: string };
+  /** The items the report counts: all of the study, or a named set with its size (ids listed) and the ids that match no item. */
+  itemSet: { name: string; size: number | null; unmatched: string[] };
   settings: { bootstrap: BootstrapSettings & { method: string }; batchSize: number; reliabilitySetSize: number; disagreements: number };
   tasks: TaskAgreement[];
 }
 
 interface Settings {
+  alphaLevels?: Level[];
   bootstrap: BootstrapSettings;
   batchSize: number;
   reliabilitySetSize: number;
@@ -94,8 +107,8 @@ interface Settings {
  * CI (one stream of seeded item resamples for all, each coefficient computed from sums over
  * the resamples' picks without building their tables: lib/agreement/resampled.ts).
  */
-export function coefficientReports(table: RatingTable, question: Question, bootstrap: BootstrapSettings | null): CoefficientReport[] {
-  const definitions = coefficientDefinitions(question, table.raters.length);
+export function coefficientReports(table: RatingTable, question: Question, bootstrap: BootstrapSettings | null, alphaLevels: readonly Level[] = []): CoefficientReport[] {
+  const definitions = coefficientDefinitions(question, table.raters.length, alphaLevels);
   const results = definitions.map((def) => def.compute(table));
   const withCi = bootstrap && bootstrap.nResamples > 0 ? definitions.flatMap((_, k) => (results[k].value !== null ? [k] : [])) : [];
   const cis = bootstrap ? itemBootstrapCis(table, withCi.map((k) => ({ resampled: definitions[k].resampled, cost: table.value.length * definitions[k].passes })), bootstrap) : [];
@@ -147,7 +160,7 @@ export function questionAgreement(data: QuestionRatings, items: ReadonlyMap<stri
       items: batchItems.length,
       firstItem: first(batchItems),
       lastItem: last(batchItems),
-      coefficients: coefficientReports(resampleItems(table, batchItems), question, null),
+      coefficients: coefficientReports(resampleItems(table, batchItems), question, null, settings.alphaLevels),
     });
   }
 
@@ -165,7 +178,7 @@ export function questionAgreement(data: QuestionRatings, items: ReadonlyMap<stri
     scale: question.scale,
     raters: table.raters.map(ref),
     counts: { items: table.items.length, ratings: ratings.length, raters: table.raters.length, itemsWithTwoOrMoreRatings: pairable.length, excludedOffScale: data.excluded },
-    coefficients: coefficientReports(table, question, settings.bootstrap),
+    coefficients: coefficientReports(table, question, settings.bootstrap, settings.alphaLevels),
     reliabilitySet:
       reliabilityItems.length === 0
         ? null
@@ -174,7 +187,7 @@ export function questionAgreement(data: QuestionRatings, items: ReadonlyMap<stri
             items: reliabilityItems.length,
             firstItem: first(reliabilityItems),
             lastItem: last(reliabilityItems),
-            coefficients: coefficientReports(resampleItems(table, reliabilityItems), question, settings.bootstrap),
+            coefficients: coefficientReports(resampleItems(table, reliabilityItems), question, settings.bootstrap, settings.alphaLevels),
           },
     pairwise: {
       method: `Cohen's kappa, ${question.weights === "unweighted" ? "unweighted" : `${question.weights} weights`}, on the items both raters rated`,
@@ -194,11 +207,13 @@ export async function agreementReport(studyId: string, options: AgreementOptions
     batchSize: options.batchSize ?? 50,
     reliabilitySetSize: options.reliabilitySetSize ?? 100,
     disagreements: options.disagreements ?? 20,
+    alphaLevels: options.alphaLevels,
   };
+  const matched = new Set<string>();
   if (options.task && !study.taskTypes.includes(options.task)) throw new AppError("INVALID_INPUT", { message: `study ${study.slug} has no task ${options.task}; its tasks: ${study.taskTypes.join(", ")}` });
   const tasks: TaskAgreement[] = [];
   for (const task of options.task ? [options.task] : study.taskTypes) {
-    const data = await gatherTaskRatings(study, task, client);
+    const data = restrictToItemSet(await gatherTaskRatings(study, task, client), options.items, matched);
     const names = await raterNames([...new Set(data.questions.flatMap((q) => q.ratings.map((r) => r.rater)))], client);
     tasks.push({
       task,
@@ -208,7 +223,41 @@ export async function agreementReport(studyId: string, options: AgreementOptions
   }
   return {
     study: { id: study.id, slug: study.slug, name: study.name },
+    itemSet: options.items ? { name: options.items.name, size: options.items.ids.length, unmatched: options.items.ids.filter((id) => !matched.has(id)) } : { name: "all items of the study", size: null, unmatched: [] },
     settings: { ...settings, bootstrap: { ...settings.bootstrap, method: "percentile; items resampled with replacement, all their ratings together" } },
     tasks,
   };
+}
+
+/** The keys under which an item file names an item: its change, and for reviews change/review. */
+export function itemSetKeys(item: StudyItem): string[] {
+  return item.reviewExternalId === null ? [item.changeExternalId] : [item.changeExternalId, `${item.changeExternalId}/${item.reviewExternalId}`];
+}
+
+/** The task's items and ratings restricted to an item set; the set's ids that match are added to `matched`. */
+export function restrictToItemSet(data: TaskRatings, set: ItemSetFilter | undefined, matched: Set<string>): TaskRatings {
+  if (!set) return data;
+  const wanted = new Set(set.ids);
+  const items = new Map<string, StudyItem>();
+  for (const [id, item] of data.items) {
+    const keys = itemSetKeys(item).filter((k) => wanted.has(k));
+    if (keys.length === 0) continue;
+    keys.forEach((k) => matched.add(k));
+    items.set(id, item);
+  }
+  return { ...data, items, questions: data.questions.map((q) => ({ ...q, ratings: q.ratings.filter((r) => items.has(r.item)) })) };
+}
+
+/**
+ * An item file: one external id per line (`CHANGE_ID` or `CHANGE_ID/REVIEW_ID`); blank lines
+ * and lines starting with # are ignored, as are a byte-order mark, CR and surrounding spaces.
+ */
+export function parseItemFile(name: string, text: string): ItemSetFilter {
+  const ids = text
+    .replace(/^\ufeff/, "")
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !l.startsWith("#"));
+  if (ids.length === 0) throw new Error(`item file ${name} lists no item (one CHANGE_ID or CHANGE_ID/REVIEW_ID per line)`);
+  return { name, ids: [...new Set(ids)] };
 }

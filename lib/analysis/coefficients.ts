@@ -5,10 +5,23 @@
  * Krippendorff's alpha (nominal or ordinal, CRScore §4.2 reports ordinal alphas), Gwet's AC1
  * (nominal) or AC2 (ordinal, quadratic weights) and percent agreement.
  */
-import { type AgreementResult, cohenKappa, fleissKappa, gwetAc, type ItemResamples, krippendorffAlpha, percentAgreement, type RatingTable, type WeightScheme } from "@/lib/agreement";
+import { type AgreementResult, cohenKappa, fleissKappa, gwetAc, type ItemResamples, krippendorffAlpha, type Level, percentAgreement, type RatingTable, type WeightScheme } from "@/lib/agreement";
 import type { Question } from "./questions";
 
-export type CoefficientKey = "percent" | "cohen" | "fleiss" | "alpha" | "gwet";
+/** "alpha" is Krippendorff's alpha at the question's level; "alpha-interval" etc. at another level. */
+export type CoefficientKey = "percent" | "cohen" | "fleiss" | "alpha" | "gwet" | `alpha-${Level}`;
+
+/**
+ * The levels of measurement at which a question's alpha is reported (issue 11): Likert scores
+ * and grades at the ordinal level (CRScore §4.2) and the interval level; labels (claim codes,
+ * filters) at the nominal level only. `requested` adds levels (nominal, ratio) on request;
+ * interval and ratio need a numeric scale.
+ */
+export function alphaLevels(question: Pick<Question, "level" | "scale">, requested: readonly Level[] = []): Level[] {
+  const numeric = question.scale.every((v) => typeof v === "number");
+  const levels: Level[] = [question.level, ...(question.level === "ordinal" && numeric ? (["interval"] as const) : []), ...requested];
+  return [...new Set(levels)].filter((l) => numeric || l === "nominal" || (l === "ordinal" && question.level === "ordinal"));
+}
 
 export interface CoefficientDefinition {
   key: CoefficientKey;
@@ -65,8 +78,12 @@ export function resampledMeanPairwiseCohen(resample: ItemResamples, weights: Wei
 const weightName = (weights: WeightScheme) => (weights === "unweighted" ? "unweighted" : `${weights} weights`);
 
 /** The coefficients of a question for a table with `raterCount` raters. */
-export function coefficientDefinitions(question: Question, raterCount: number): CoefficientDefinition[] {
+export function coefficientDefinitions(question: Question, raterCount: number, requestedLevels: readonly Level[] = []): CoefficientDefinition[] {
   const { level, weights } = question;
+  // Alphas at further levels share the resamples; their cost is not counted, so seeded CIs keep their resample counts.
+  const otherAlphas: CoefficientDefinition[] = alphaLevels(question, requestedLevels)
+    .filter((l) => l !== level)
+    .map((l) => ({ key: `alpha-${l}`, method: `Krippendorff's alpha, ${l} (coincidence matrix; n = items with two or more ratings)`, compute: (t) => krippendorffAlpha(t, { level: l }), resampled: (r) => r.krippendorffAlpha(l), passes: 0 }));
   const cohen: CoefficientDefinition =
     raterCount > 2
       ? {
@@ -91,5 +108,6 @@ export function coefficientDefinitions(question: Question, raterCount: number): 
     weights === "unweighted"
       ? { key: "gwet", method: "Gwet's AC1 (irrCAC gwet.ac1.raw, categories of the codebook)", compute: (t) => gwetAc(t), resampled: (r) => r.gwetAc(), passes: 1 }
       : { key: "gwet", method: `Gwet's AC2, ${weightName(weights)} (irrCAC gwet.ac1.raw, categories of the scale)`, compute: (t) => gwetAc(t, { weights }), resampled: (r) => r.gwetAc(weights), passes: 1 },
+    ...otherAlphas,
   ];
 }

@@ -12,6 +12,8 @@ export interface StudyItem {
   language: string;
   /** Generating system of a review; null for claims. */
   system: string | null;
+  /** External id of a review (for CRScore sheets the system name); null for claims. Item files name reviews by it. */
+  reviewExternalId: string | null;
   /** Short description for lists, e.g. "change-12 · claim 3" or "change-12 · gpt3.5_pred". */
   label: string;
 }
@@ -29,11 +31,14 @@ export interface ItemRow {
   position: number;
   /** Reviews only. */
   system?: string;
+  externalId?: string;
   codeChange: { id: string; externalId: string; language: string; position: number };
 }
 
 const describe = (row: ItemRow) =>
-  row.system === undefined ? { system: null, label: `${row.codeChange.externalId} · claim ${row.position + 1}` } : { system: row.system, label: `${row.codeChange.externalId} · ${row.system}` };
+  row.system === undefined
+    ? { system: null, reviewExternalId: null, label: `${row.codeChange.externalId} · claim ${row.position + 1}` }
+    : { system: row.system, reviewExternalId: row.externalId ?? null, label: `${row.codeChange.externalId} · ${row.system}` };
 
 /** Items in study order: by change position (then id), then item position (then id). */
 export function indexItems(rows: readonly ItemRow[]): Map<string, StudyItem> {
@@ -46,7 +51,7 @@ export function indexItems(rows: readonly ItemRow[]): Map<string, StudyItem> {
 }
 
 export const changeSelect = { select: { id: true, externalId: true, language: true, position: true } } as const;
-export const reviewItemSelect = { id: true, position: true, system: true, codeChange: changeSelect } as const;
+export const reviewItemSelect = { id: true, externalId: true, position: true, system: true, codeChange: changeSelect } as const;
 
 /** Collects one question's triples, leaving out values off the scale. */
 export function collect<T>(question: Question, rows: readonly T[], item: (row: T) => string, rater: (row: T) => string, value: (row: T) => RatingValue | null): QuestionRatings {

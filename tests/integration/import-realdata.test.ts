@@ -8,6 +8,7 @@ import { createClient } from "@/lib/db/client";
 import { csvLine } from "@/lib/export/csv";
 import { runImport, type ImportFormat } from "@/lib/import";
 import { studyReviewOrder } from "@/lib/jobs/reviews";
+import { agreementReport, parseItemFile } from "@/lib/analysis";
 import { imported } from "./import-fixtures";
 
 const PHASE1_HEADER = ["id", "index", "diff", "claim", "Correctness\n0 - incorrect\n1 - correct\n-1 - unverifiable\n-2 - incomplete", "based on diff", "additional claims", "old_file", "new_file"];
@@ -155,5 +156,35 @@ describe("real study data", () => {
       ["lstm_pred", 0],
       ["gpt4_pred", 1],
     ]);
+  });
+
+  test("an item file restricts agreement; Likert alpha is reported at the ordinal and the interval level", async () => {
+    const d = "@@ -1 +1 @@\n-a = 1\n+a = 2";
+    const sheet = (scores: string[][]) =>
+      csv(PHASE2_HEADER, [
+        ["1", "1", d, "1", "a changes.", "1", "claim", "Why?", "gpt3.5_pred", "1", ...scores[0], "", ""],
+        ["", "", "", "", "", "", "", "Fine.", "msg", "-", ...scores[1], "", ""],
+        ["2", "2", d, "1", "b changes.", "1", "claim", "Why b?", "gpt3.5_pred", "1", ...scores[2], "", ""],
+        ["", "", "", "", "", "", "", "Ok.", "msg", "-", ...scores[3], "", ""],
+      ]);
+    imported(await load("item-sets", "crscore-phase2", "py_ada_review_qual_final.csv", sheet([["4", "4", "4"], ["2", "2", "1"], ["5", "5", "5"], ["1", "1", "1"]])));
+    imported(await load("item-sets", "crscore-phase2", "py_bob_review_qual_final.csv", sheet([["5", "4", "3"], ["2", "1", "1"], ["1", "1", "1"], ["5", "5", "5"]])));
+    const study = await client.study.findUniqueOrThrow({ where: { slug: "item-sets" } });
+    const all = await agreementReport(study.id, { task: "REVIEW_RATING", bootstrap: { nResamples: 0 } }, client);
+    const items = parseItemFile("set.txt", "\ufeff# the first change\r\n1\r\n\r\n9/knn_pred\r\n");
+    const restricted = await agreementReport(study.id, { task: "REVIEW_RATING", items, bootstrap: { nResamples: 0 } }, client);
+    expect(all.itemSet).toEqual({ name: "all items of the study", size: null, unmatched: [] });
+    expect(restricted.itemSet).toEqual({ name: "set.txt", size: 2, unmatched: ["9/knn_pred"] });
+    const conciseness = (r: typeof all) => r.tasks[0].questions.find((q) => q.question === "conciseness")!;
+    expect(conciseness(all).counts.items).toBe(4);
+    expect(conciseness(restricted).counts.items).toBe(2);
+    const alphas = conciseness(restricted).coefficients.filter((c) => c.key.startsWith("alpha"));
+    expect(alphas.map((c) => [c.key, c.method.split(" (")[0]])).toEqual([
+      ["alpha", "Krippendorff's alpha, ordinal"],
+      ["alpha-interval", "Krippendorff's alpha, interval"],
+    ]);
+    expect(alphas[0].value).not.toBeNull();
+    expect(alphas[1].value).not.toBe(alphas[0].value);
+    expect(conciseness(all).coefficients.find((c) => c.key === "alpha")!.value).not.toBe(alphas[0].value);
   });
 });

@@ -9,7 +9,7 @@ const settings = { bootstrap: bootstrapSettings({ nResamples: 200 }), batchSize:
 const codeQuestion = taskQuestions("CLAIM_VERIFICATION", { likertDimensions: [], likertMin: 1, likertMax: 5 })[0];
 const gradeQuestion = taskQuestions("REFERENCE_GRADING", { likertDimensions: [], likertMin: 1, likertMax: 5 })[0];
 
-const item = (id: string, order: number): StudyItem => ({ id, order, codeChangeId: "c", changeExternalId: "c", language: "python", system: null, label: `row ${id}` });
+const item = (id: string, order: number): StudyItem => ({ id, order, codeChangeId: "c", changeExternalId: "c", language: "python", system: null, reviewExternalId: null, label: `row ${id}` });
 
 describe.skipIf(!hasPhase1)("agreement report on the CRScore phase-1 sheets (rows as claims)", () => {
   const ratings: Rating[] = [];
@@ -84,7 +84,7 @@ describe("item bootstrap", () => {
 
   test("more than two raters: mean pairwise Cohen (stated), ordinal alpha, AC2", () => {
     const reports = coefficientReports(table, gradeQuestion as Question, null);
-    expect(reports.map((r) => r.key)).toEqual(["percent", "cohen", "fleiss", "alpha", "gwet"]);
+    expect(reports.map((r) => r.key)).toEqual(["percent", "cohen", "fleiss", "alpha", "gwet", "alpha-interval"]);
     expect(reports[1].method).toMatch(/^Mean pairwise Cohen's kappa, quadratic weights/);
     expect(reports[1].n).toBe(3);
     const pairs = [["a", "b"], ["a", "c"], ["b", "c"]].map(([x, y]) => cohenKappa(table, { raters: [x, y], weights: "quadratic" }).value as number);
@@ -127,7 +127,10 @@ describe("item bootstrap CIs from resampled coefficients (no resampled tables)",
   const summary = (reports: ReturnType<typeof coefficientReports>) => reports.map((c) => [c.key, c.value, c.ci]);
 
   test("the seeded intervals are unchanged (values computed when every resample built its table)", () => {
-    expect(summary(coefficientReports(likertTable, likert, bootstrapSettings({ nResamples: 300, seed: 1 })))).toEqual([
+    const likertReports = coefficientReports(likertTable, likert, bootstrapSettings({ nResamples: 300, seed: 1 }));
+    // Interval alpha (issue 11) is computed on the same resamples and changes none of the others.
+    expect(likertReports[5]).toMatchObject({ key: "alpha-interval", ci: { nResamples: 300 } });
+    expect(summary(likertReports.slice(0, 5))).toEqual([
       ["percent", 0.5730994152046784, { low: 0.4611350574712644, high: 0.6652777777777776, nResamples: 300 }],
       ["cohen", 0.8662981574471141, { low: 0.7857365292888587, high: 0.9124280267235941, nResamples: 300 }],
       ["fleiss", 0.45768615856385897, { low: 0.30718029899015303, high: 0.5649127256167937, nResamples: 300 }],
@@ -161,7 +164,7 @@ describe("item bootstrap CIs from resampled coefficients (no resampled tables)",
 
   test("coefficients with different resample counts share one stream: each CI equals its own itemBootstrapCi", () => {
     const settings = bootstrapSettings({ seed: 6 });
-    const definitions = coefficientDefinitions(likert, likertTable.raters.length);
+    const definitions = coefficientDefinitions(likert, likertTable.raters.length).slice(0, 5);
     const costs = [30_000, 100_000, 1e6, 60_000, 75_000];
     const cis = itemBootstrapCis(likertTable, definitions.map((def, k) => ({ resampled: def.resampled, cost: costs[k] })), settings);
     expect(cis.map((c) => c.nResamples)).toEqual([1000, 300, 200, 500, 400]);
