@@ -9,7 +9,11 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 export interface PoolSettings {
   /** Connections per process (CRJUDGE_DB_POOL_SIZE). */
   size: number;
-  /** How long a query or transaction waits for a free connection before giving up (CRJUDGE_DB_POOL_WAIT_MS). */
+  /**
+   * How long a query or transaction waits for a free connection before giving up
+   * (CRJUDGE_DB_POOL_WAIT_MS). It includes opening a new connection, which on a loaded machine
+   * (password hashing of SCRAM sign-in) took over 2 s, hence the default of 5 s.
+   */
   waitMs: number;
 }
 
@@ -27,7 +31,7 @@ function positiveInteger(name: string, fallback: number): number {
  * PostgreSQL instead of in the pool, where a wait can end in a clear 503.
  */
 export function poolSettings(cores = availableParallelism()): PoolSettings {
-  return { size: positiveInteger("CRJUDGE_DB_POOL_SIZE", Math.max(4, 4 * cores)), waitMs: positiveInteger("CRJUDGE_DB_POOL_WAIT_MS", 2000) };
+  return { size: positiveInteger("CRJUDGE_DB_POOL_SIZE", Math.max(4, 4 * cores)), waitMs: positiveInteger("CRJUDGE_DB_POOL_WAIT_MS", 5000) };
 }
 
 export function createClient(url: string, pool: PoolSettings = poolSettings()): PrismaClient {

@@ -77,9 +77,9 @@ export function toAppError(error: unknown): AppError {
   if (prisma === "P2002") return new AppError("CONFLICT", { message: detail, userMessage: "This conflicts with an existing record; reload and try again.", cause: error });
   if (prisma === "P2025") return new AppError("NOT_FOUND", { message: detail, userMessage: "Not found: it may have been removed meanwhile.", cause: error });
   // Saturation (issue 10): every connection stayed busy for the whole pool wait
-  // (CRJUDGE_DB_POOL_WAIT_MS): the pg pool's own timeout, or a transaction that could not start
+  // (CRJUDGE_DB_POOL_WAIT_MS): the pg pool's own timeouts (waiting, or opening a connection), or a transaction that could not start
   // in time or outlived its limit (P2028). Nothing was written; the client retries shortly.
-  if (prisma === "P2028" || detail === "timeout exceeded when trying to connect")
+  if (prisma === "P2028" || detail === "timeout exceeded when trying to connect" || detail === "Connection terminated due to connection timeout")
     return new AppError("UNAVAILABLE", { message: detail, userMessage: "The server is busy; nothing was saved. Retrying shortly is safe.", retryAfterSeconds: 1, cause: error });
   // Pool timeout, unreachable database: the server is overloaded or starting, not broken.
   if (prisma === "P2024" || prisma?.startsWith("P1") || (error as { name?: unknown } | null)?.name === "PrismaClientInitializationError")
