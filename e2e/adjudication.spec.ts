@@ -6,7 +6,7 @@
  * installed). An unknown grader is a readable 400, not a cancelled download.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
@@ -15,10 +15,12 @@ import { runImport } from "@/lib/import";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
 
 const STUDY = "adjudication-e2e";
+// Debian's interpreter, where python3-pandas and python3-openpyxl install (a pyenv python3 may come first on PATH).
+const PYTHON = existsSync("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
 
 function pandasAvailable(): boolean {
   try {
-    execFileSync("python3", ["-c", "import pandas, openpyxl"], { stdio: "ignore" });
+    execFileSync(PYTHON, ["-c", "import pandas, openpyxl"], { stdio: "ignore" });
     return true;
   } catch {
     return false;
@@ -72,7 +74,7 @@ test("a lead adjudicates a grade disagreement and downloads the workbook with th
   if (pandasAvailable()) {
     const script = join(tmpdir(), `read-workbook-${Date.now()}.py`);
     writeFileSync(script, 'import sys, json, pandas\ndf = pandas.read_excel(sys.argv[1])\nrow = df[df["ID"] == "java-17"].iloc[0]\nprint(json.dumps([int(row["Grade"]), int(row["Grade.1"])]))\n');
-    expect(JSON.parse(execFileSync("python3", [script, file], { encoding: "utf8" }))).toEqual([3, 4]);
+    expect(JSON.parse(execFileSync(PYTHON, [script, file], { encoding: "utf8" }))).toEqual([3, 4]);
   } else if (process.env.CI === "true") {
     throw new Error("python3-pandas and python3-openpyxl are needed to open the workbook in pandas");
   } else {
