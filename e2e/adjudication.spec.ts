@@ -73,7 +73,11 @@ test("a lead adjudicates a grade disagreement and downloads the workbook with th
 
   if (pandasAvailable()) {
     const script = join(tmpdir(), `read-workbook-${Date.now()}.py`);
-    writeFileSync(script, 'import sys, json, pandas\ndf = pandas.read_excel(sys.argv[1])\nrow = df[df["ID"] == "java-17"].iloc[0]\nprint(json.dumps([int(row["Grade"]), int(row["Grade.1"])]))\n');
+    // each system's grade is the column after its review (Grade, Grade.1, … as pandas names them)
+    writeFileSync(
+      script,
+      'import sys, json, pandas\ndf = pandas.read_excel(sys.argv[1])\ncols = list(df.columns)\nrow = df[df["ID"] == "java-17"].iloc[0]\nprint(json.dumps([int(row[cols[cols.index(s) + 1]]) for s in ["Tufano\'s", "Auger"]]))\n',
+    );
     expect(JSON.parse(execFileSync(PYTHON, [script, file], { encoding: "utf8" }))).toEqual([3, 4]);
   } else if (process.env.CI === "true") {
     throw new Error("python3-pandas and python3-openpyxl are needed to open the workbook in pandas");
