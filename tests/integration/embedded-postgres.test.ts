@@ -11,7 +11,8 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 test("a random password kept in a 0600 file; a postgres/postgres cluster gets one; a kill -9 leaves nothing that blocks a restart", async () => {
   const port = await freePort();
-  const cluster = await prepareCluster({ dataDir: path.join(folder, "postgres"), port, database: "crjudge", fast: true });
+  // Durable settings (not the test clusters' fsync/synchronous_commit off): the restart after kill -9 must find the new password.
+  const cluster = await prepareCluster({ dataDir: path.join(folder, "postgres"), port, database: "crjudge" });
   const passwordFile = path.join(folder, "postgres-password");
   expect(statSync(passwordFile).mode & 0o777).toBe(0o600);
   let server = spawnPostmaster(cluster);
