@@ -3,17 +3,15 @@
  * `create-user --from-csv` (one transaction, per-line errors, generated passwords) and
  * `assign --annotators ... | --all-annotators` (the study's seeded assignment plan).
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
+import { cli } from "./cli";
 import { afterAll, describe, expect, inject, test } from "vitest";
 import { verifyPassword } from "@/lib/auth/password";
 import { createClient } from "@/lib/db/client";
 import { createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 
-const run = promisify(execFile);
 const db = createClient(inject("databaseUrl"));
 const dir = mkdtempSync(path.join(tmpdir(), "crjudge-crowd-"));
 const tag = `crowd${Date.now()}`;
@@ -26,15 +24,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(path.resolve("node_modules/.bin/tsx"), ["scripts/cli.ts", ...args], { env: { ...process.env, DATABASE_URL: inject("databaseUrl") } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 function csvFile(name: string, text: string): string {
   const file = path.join(dir, name);

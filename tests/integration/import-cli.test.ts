@@ -1,22 +1,10 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
-import { afterAll, describe, expect, inject, test } from "vitest";
+import { cli } from "./cli";
+import { afterAll, describe, expect, test } from "vitest";
 
-const run = promisify(execFile);
 
-/** `npm run cli -- ARGS` against the test database; the exit code, stdout and stderr. */
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(path.resolve("node_modules/.bin/tsx"), ["scripts/cli.ts", ...args], { env: { ...process.env, DATABASE_URL: inject("databaseUrl") } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 describe("import and export commands", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "crjudge-cli-"));
