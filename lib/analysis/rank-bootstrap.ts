@@ -7,6 +7,7 @@
  * kendallTauB on the materialised resample (tests check it); they only make the thousand
  * resamples of a dashboard's CI affordable at tens of thousands of reviews.
  */
+import { identityOrder, sortIndicesBy } from "@/lib/stats";
 
 export interface SortedPairs {
   n: number;
@@ -32,8 +33,9 @@ function runStarts(order: Uint32Array, values: Float64Array): Uint8Array {
 
 export function sortPairs(x: Float64Array, y: Float64Array): SortedPairs {
   const n = x.length;
-  const byX = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => x[a] - x[b] || y[a] - y[b]);
-  const byY = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => y[a] - y[b]);
+  const byY = sortIndicesBy(y, identityOrder(n));
+  // byY is ordered by y and stable, so a stable sort of it by x orders by (x, y).
+  const byX = sortIndicesBy(x, byY.slice());
   const xStarts = runStarts(byX, x);
   const xDense = new Int32Array(n);
   let xLevels = 0;

@@ -8,3 +8,4 @@ export { quantileSorted } from "./quantile";
 export { seededRandom, type Random } from "./random";
 export { rankAverage } from "./rank";
 export { normalCdf, normalQuantile, normalSf } from "./special/normal";
+export { identityOrder, sortIndicesBy, sortIndicesByPair } from "./radix-sort";

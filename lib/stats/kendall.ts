@@ -1,3 +1,4 @@
+import { sortIndicesByPair } from "./radix-sort";
 import { forEachRun } from "./rank";
 import { erfc } from "./special/erfc";
 import type { NumericSample, TestResult } from "./types";
@@ -12,32 +13,35 @@ export interface KendallResult extends TestResult {
  * Discordant pairs of `y` when pairs are already sorted by (x, y): the strict inversions of
  * `y`, counted by merge sort in O(n log n) (Knight 1966, the algorithm of SciPy's
  * `_kendall_dis`). Equal y values are not inversions, and pairs tied in x cannot be
- * inversions because y ascends within each x group. Sorts `y` in place.
+ * inversions because y ascends within each x group. Merges back and forth between `y` and
+ * one buffer; returns the inversions and the sorted values (one of the two arrays).
  */
-function countStrictInversions(y: Float64Array): number {
-  const buffer = new Float64Array(y.length);
+function countStrictInversions(y: Float64Array): { inversions: number; sorted: Float64Array } {
+  const n = y.length;
+  let source: Float64Array = y;
+  let target: Float64Array = new Float64Array(n);
   let inversions = 0;
-  for (let width = 1; width < y.length; width *= 2) {
-    for (let lo = 0; lo < y.length - width; lo += 2 * width) {
-      const mid = lo + width;
-      const hi = Math.min(lo + 2 * width, y.length);
+  for (let width = 1; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
       let i = lo;
       let j = mid;
       let k = lo;
       while (i < mid && j < hi) {
-        if (y[j] < y[i]) {
+        if (source[j] < source[i]) {
           inversions += mid - i;
-          buffer[k++] = y[j++];
+          target[k++] = source[j++];
         } else {
-          buffer[k++] = y[i++];
+          target[k++] = source[i++];
         }
       }
-      while (i < mid) buffer[k++] = y[i++];
-      while (j < hi) buffer[k++] = y[j++];
-      y.set(buffer.subarray(lo, hi), lo);
+      while (i < mid) target[k++] = source[i++];
+      while (j < hi) target[k++] = source[j++];
     }
+    [source, target] = [target, source];
   }
-  return inversions;
+  return { inversions, sorted: source };
 }
 
 /** Σ over tie groups of size t: [t(t-1)/2, t(t-1)(t-2), t(t-1)(2t+5)] (SciPy `count_rank_tie`). */
@@ -116,11 +120,13 @@ export function kendallTauB(x: NumericSample, y: NumericSample): KendallResult {
   const undefinedResult = (reason: string): KendallResult => ({ statistic: null, pValue: null, n, method: null, reason });
   if (n < 2) return undefinedResult(`needs at least 2 pairs, got ${n}`);
 
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => x[a] - x[b] || y[a] - y[b]);
-  const xs = Float64Array.from(order, (i) => x[i]);
-  const ys = Float64Array.from(order, (i) => y[i]);
+  const order = sortIndicesByPair(x, y);
+  const xs = new Float64Array(n);
+  const ys = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    xs[k] = x[order[k]];
+    ys[k] = y[order[k]];
+  }
 
   let jointTiePairs = 0;
   forEachRun(
@@ -131,8 +137,8 @@ export function kendallTauB(x: NumericSample, y: NumericSample): KendallResult {
     },
   );
   const xt = tieStats(xs);
-  const discordant = countStrictInversions(ys); // leaves ys sorted
-  const yt = tieStats(ys);
+  const { inversions: discordant, sorted } = countStrictInversions(ys);
+  const yt = tieStats(sorted);
 
   const total = (n * (n - 1)) / 2;
   if (xt.pairs === total) return undefinedResult("every x value is tied, so τ_b is undefined");

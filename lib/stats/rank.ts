@@ -1,12 +1,11 @@
+import { identityOrder, sortIndicesBy } from "./radix-sort";
 import type { NumericSample } from "./types";
 
 /**
  * Indices 0..n-1 ordered by value, ascending; ties keep input order (deterministic).
  */
 export function argsort(values: NumericSample): Uint32Array {
-  const order = new Uint32Array(values.length);
-  for (let i = 0; i < order.length; i++) order[i] = i;
-  return order.sort((a, b) => values[a] - values[b] || a - b);
+  return sortIndicesBy(values, identityOrder(values.length));
 }
 
 /**

@@ -6,9 +6,12 @@
  */
 import { buildRatingTable, cohenKappa, fleissKappa, krippendorffAlpha, pairwiseMatrix, type Rating } from "@/lib/agreement";
 import { kendallTauB, seededRandom, spearman } from "@/lib/stats";
+import { scipyCorrelations } from "./support/scipy";
+import { formatTiming, measure } from "./support/timing";
 
 const ITEMS = 100_000;
 const RATERS = 10;
+const RUNS = 7;
 
 function generate(seed: number, missing: number): Rating[] {
   const random = seededRandom(seed);
@@ -55,9 +58,26 @@ export default async function run(): Promise<void> {
     (m) => `kappa(rater-0, rater-1) ${fmt(m.matrix[0][1]?.value ?? null)}`,
   );
 
+  correlations();
+}
+
+/** Spearman and Kendall with p over 100 000 pairs, against scipy on the same pairs in this run. */
+function correlations(): void {
   const random = seededRandom(7);
   const x = Float64Array.from({ length: 100_000 }, () => random());
   const y = Float64Array.from(x, (v) => v + random());
-  time("Spearman, 100 000 pairs", () => spearman(x, y), (r) => `rho ${fmt(r.statistic)}, p ${r.pValue?.toExponential(3)}`);
-  time("Kendall tau-b, 100 000 pairs", () => kendallTauB(x, y), (r) => `tau ${fmt(r.statistic)}, p ${r.pValue?.toExponential(3)}`);
+  const fmt = (v: number | null) => (v === null ? "null" : v.toFixed(6));
+  const scipy = scipyCorrelations(x, y, RUNS);
+  if ("skipped" in scipy) console.log(`scipy comparison skipped: ${scipy.skipped}`);
+  for (const [name, fn] of [["spearman", spearman], ["kendall", kendallTauB]] as const) {
+    const result = fn(x, y);
+    const t = measure(() => fn(x, y), RUNS);
+    const label = `${name === "spearman" ? "Spearman" : "Kendall tau-b"} with p, 100 000 pairs`;
+    let line = `${label.padEnd(44)} ${formatTiming(t)}   statistic ${fmt(result.statistic)}, p ${result.pValue?.toExponential(3)}`;
+    if (!("skipped" in scipy)) {
+      const s = scipy[name];
+      line += `; scipy ${scipy.scipy}: ${s.cpuMs.toFixed(1)} ms CPU (statistic ${fmt(s.statistic)}), product/scipy CPU ${(t.cpuMs / s.cpuMs).toFixed(2)} (scipy ${(s.cpuMs / t.cpuMs).toFixed(1)}x slower)`;
+    }
+    console.log(line);
+  }
 }

@@ -1,0 +1,107 @@
+import type { NumericSample } from "./types";
+
+const RADIX = 2048;
+const MASK = RADIX - 1;
+/** Digits 0-2 are bits 0-10, 11-21, 22-31 of the low word, 3-5 the same of the high word. */
+const DIGITS = 6;
+
+/** Below this many indices an insertion sort beats the radix passes' fixed cost. */
+const SMALL = 48;
+
+/**
+ * Reorders `order` (indices into `values`) stably by ascending value, in place, and returns it:
+ * an LSD radix sort on the bits of the finite float64 values (sign-flipped so that unsigned
+ * order is numeric order; -0 counts as 0), skipping digits every value shares.
+ * No comparison callback, so an n = 100 000 ordering costs a few linear passes instead of
+ * n log n calls into JavaScript.
+ */
+export function sortIndicesBy(values: NumericSample, order: Uint32Array): Uint32Array {
+  const n = order.length;
+  if (n < SMALL) return insertionSort(values, order);
+  const keys = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const v = values[order[k]];
+    keys[k] = v === 0 ? 0 : v;
+  }
+  // Little-endian words: [low, high] per value.
+  const words = new Uint32Array(keys.buffer);
+  for (let k = 0; k < 2 * n; k += 2) {
+    if (words[k + 1] & 0x80000000) {
+      words[k] = ~words[k];
+      words[k + 1] = ~words[k + 1];
+    } else {
+      words[k + 1] |= 0x80000000;
+    }
+  }
+  // Three digits of 11, 11 and 10 bits per 32-bit word (buckets that stay in cache);
+  // histograms of all six in one pass.
+  const counts = new Uint32Array(DIGITS * RADIX);
+  for (let k = 0; k < 2 * n; k += 2) {
+    const lo = words[k];
+    const hi = words[k + 1];
+    counts[lo & MASK]++;
+    counts[RADIX + ((lo >>> 11) & MASK)]++;
+    counts[2 * RADIX + (lo >>> 22)]++;
+    counts[3 * RADIX + (hi & MASK)]++;
+    counts[4 * RADIX + ((hi >>> 11) & MASK)]++;
+    counts[5 * RADIX + (hi >>> 22)]++;
+  }
+  let srcWords: Uint32Array = words;
+  let srcOrder: Uint32Array = order;
+  let dstWords: Uint32Array = new Uint32Array(2 * n);
+  let dstOrder: Uint32Array = new Uint32Array(n);
+  for (let digit = 0; digit < DIGITS; digit++) {
+    const base = digit * RADIX;
+    const wordOffset = digit < 3 ? 0 : 1;
+    const shift = (digit % 3) * 11;
+    // A digit every value shares leaves the order as it is.
+    if (counts[base + ((srcWords[wordOffset] >>> shift) & MASK)] === n) continue;
+    let running = 0;
+    for (let b = base; b < base + RADIX; b++) {
+      const c = counts[b];
+      counts[b] = running;
+      running += c;
+    }
+    for (let k = 0; k < n; k++) {
+      const b = base + ((srcWords[2 * k + wordOffset] >>> shift) & MASK);
+      const to = counts[b]++;
+      dstWords[2 * to] = srcWords[2 * k];
+      dstWords[2 * to + 1] = srcWords[2 * k + 1];
+      dstOrder[to] = srcOrder[k];
+    }
+    const words = srcWords;
+    srcWords = dstWords;
+    dstWords = words;
+    const indices = srcOrder;
+    srcOrder = dstOrder;
+    dstOrder = indices;
+  }
+  if (srcOrder !== order) order.set(srcOrder);
+  return order;
+}
+
+function insertionSort(values: NumericSample, order: Uint32Array): Uint32Array {
+  for (let k = 1; k < order.length; k++) {
+    const index = order[k];
+    const v = values[index];
+    let j = k - 1;
+    while (j >= 0 && values[order[j]] > v) {
+      order[j + 1] = order[j];
+      j--;
+    }
+    order[j + 1] = index;
+  }
+  return order;
+}
+
+/** 0, 1, …, n-1. */
+export function identityOrder(n: number): Uint32Array {
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  return order;
+}
+
+/** Indices ordered by (primary, secondary) ascending, ties in both keeping input order. */
+export function sortIndicesByPair(primary: NumericSample, secondary: NumericSample): Uint32Array {
+  return sortIndicesBy(primary, sortIndicesBy(secondary, identityOrder(primary.length)));
+}
