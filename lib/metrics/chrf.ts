@@ -3,7 +3,7 @@
  * metrics-spec 2) with its defaults: character order 6, word order 0 (chrF) or 2 (chrF++),
  * beta 2, case-sensitive, whitespace excluded, effective-order averaging (`eps_smoothing=False`).
  */
-import { charNgramStatistics, clippedMatches, totalCount, wordNgramCounts, type NgramCounts } from "./ngrams";
+import { clippedNgramMatches, ngramTotals, tokenSymbols } from "./ngrams";
 import { codePointLength, codePoints, pySplit } from "./python-compat";
 
 const CHAR_ORDER = 6;
@@ -29,27 +29,29 @@ function chrfWords(text: string): string[] {
   return words;
 }
 
-/** One side of a comparison: code points of the text with all whitespace removed, and (chrF++) word n-grams. */
+/** One side of a comparison: code points of the text with all whitespace removed, and (chrF++) its words. */
 interface ChrfSide {
   chars: Int32Array;
-  words: NgramCounts;
+  words: string[];
 }
 
 function chrfSide(text: string, wordOrder: ChrfWordOrder): ChrfSide {
-  return {
-    chars: codePoints(pySplit(text).join("")),
-    words: wordOrder > 0 ? wordNgramCounts(chrfWords(text), wordOrder) : [],
-  };
+  return { chars: codePoints(pySplit(text).join("")), words: wordOrder > 0 ? chrfWords(text) : [] };
 }
 
 /** `[hyp_count, ref_count, matches]` per order (characters, then words); `hyp_count` is 0 where the reference has no n-grams of that order. */
-function matchStatistics(hyp: ChrfSide, ref: ChrfSide): number[] {
+function matchStatistics(hyp: ChrfSide, ref: ChrfSide, wordOrder: ChrfWordOrder): number[] {
   const stats: number[] = [];
-  const push = (hypCount: number, refCount: number, matches: number) =>
-    stats.push(refCount > 0 ? hypCount : 0, refCount, matches);
-  const chars = charNgramStatistics(hyp.chars, ref.chars, CHAR_ORDER);
-  for (let i = 0; i < CHAR_ORDER; i++) push(chars.hypTotal[i], chars.refTotal[i], chars.matches[i]);
-  hyp.words.forEach((hypOrder, i) => push(totalCount(hypOrder), totalCount(ref.words[i]), clippedMatches(hypOrder, ref.words[i])));
+  const push = (order: number, hypLength: number, refLength: number, matches: readonly number[]) => {
+    const hypTotal = ngramTotals(hypLength, order);
+    const refTotal = ngramTotals(refLength, order);
+    for (let i = 0; i < order; i++) stats.push(refTotal[i] > 0 ? hypTotal[i] : 0, refTotal[i], matches[i]);
+  };
+  push(CHAR_ORDER, hyp.chars.length, ref.chars.length, clippedNgramMatches(hyp.chars, [ref.chars], CHAR_ORDER));
+  if (wordOrder > 0) {
+    const [hypWords, refWords] = tokenSymbols([hyp.words, ref.words]);
+    push(wordOrder, hypWords.length, refWords.length, clippedNgramMatches(hypWords, [refWords], wordOrder));
+  }
   return stats;
 }
 
@@ -84,7 +86,7 @@ export function chrfStatistics(hypothesis: string, references: readonly string[]
   let best: number[] = [];
   let bestF = -1;
   for (const reference of references) {
-    const stats = matchStatistics(hyp, chrfSide(reference, wordOrder));
+    const stats = matchStatistics(hyp, chrfSide(reference, wordOrder), wordOrder);
     const f = chrfFromStatistics(stats);
     if (f > bestF) {
       bestF = f;

@@ -1,113 +1,161 @@
 /**
- * N-gram counting shared by the BLEU ports (metrics-spec 1a `count_ngrams`, 1b
+ * N-gram matching shared by the BLEU ports (metrics-spec 1a `count_ngrams`, 1b
  * `extract_all_word_ngrams`) and chrF (metrics-spec 2 `extract_all_char_ngrams`,
- * `extract_word_ngrams`).
+ * `extract_word_ngrams`). N-grams are paths in a trie over integer symbols (word ids or code
+ * points), stored in one reused open-addressing table: no string key, map or object per n-gram.
  */
-/** Counts per order: element n-1 maps each n-gram to its count. */
-export type NgramCounts = Map<string, number>[];
 
-/**
- * Word n-grams of orders 1..maxOrder. An n-gram's key is its tokens joined by one space, as
- * chrF++ keys them; tokens come from a whitespace split, so the key is unambiguous.
- */
-export function wordNgramCounts(tokens: readonly string[], maxOrder: number): NgramCounts {
-  const counts: NgramCounts = Array.from({ length: maxOrder }, () => new Map<string, number>());
-  for (let start = 0; start < tokens.length; start++) {
-    let key = tokens[start];
-    const longest = Math.min(maxOrder, tokens.length - start);
-    for (let n = 1; n <= longest; n++) {
-      if (n > 1) key += " " + tokens[start + n - 1];
-      const order = counts[n - 1];
-      order.set(key, (order.get(key) ?? 0) + 1);
+/** A trie of the references' n-grams with per-node counts, reused by every call. */
+class NgramTrie {
+  /** Slot → (parent node, symbol) → child node; a slot is live when its stamp is the generation. */
+  private slotParent = new Int32Array(0);
+  private slotSymbol = new Int32Array(0);
+  private slotChild = new Int32Array(0);
+  private slotStamp = new Uint32Array(0);
+  private mask = 0;
+  private generation = 0;
+  /** Per node (0 is the root): max count over the references, count in the current reference, in the hypothesis, order. */
+  ref = new Int32Array(0);
+  current = new Int32Array(0);
+  hyp = new Int32Array(0);
+  order = new Uint8Array(0);
+  private nodes = 1;
+
+  /** Empties the trie for up to `maxNodes` nodes. */
+  reset(maxNodes: number): void {
+    if (this.ref.length < maxNodes + 1) {
+      const size = Math.max(64, 2 ** Math.ceil(Math.log2(maxNodes + 1)));
+      this.ref = new Int32Array(size);
+      this.current = new Int32Array(size);
+      this.hyp = new Int32Array(size);
+      this.order = new Uint8Array(size);
     }
+    if (this.slotStamp.length < 2 * (maxNodes + 1)) {
+      const slots = Math.max(128, 2 ** Math.ceil(Math.log2(2 * (maxNodes + 1))));
+      this.slotParent = new Int32Array(slots);
+      this.slotSymbol = new Int32Array(slots);
+      this.slotChild = new Int32Array(slots);
+      this.slotStamp = new Uint32Array(slots);
+      this.mask = slots - 1;
+      this.generation = 0;
+    }
+    this.generation++;
+    this.nodes = 1;
   }
-  return counts;
+
+  private slotOf(parent: number, symbol: number): number {
+    let h = Math.imul(parent, 0x9e3779b1) ^ Math.imul(symbol, 0x85ebca6b);
+    h ^= h >>> 15;
+    let slot = h & this.mask;
+    while (this.slotStamp[slot] === this.generation && (this.slotParent[slot] !== parent || this.slotSymbol[slot] !== symbol)) {
+      slot = (slot + 1) & this.mask;
+    }
+    return slot;
+  }
+
+  /** The child of `parent` by `symbol`, or 0 when the references have no such n-gram. */
+  child(parent: number, symbol: number): number {
+    const slot = this.slotOf(parent, symbol);
+    return this.slotStamp[slot] === this.generation ? this.slotChild[slot] : 0;
+  }
+
+  /** The child of `parent` by `symbol`, created (with zero counts) at order `order` if new. */
+  childOrNew(parent: number, symbol: number, order: number): number {
+    const slot = this.slotOf(parent, symbol);
+    if (this.slotStamp[slot] === this.generation) return this.slotChild[slot];
+    const node = this.nodes++;
+    this.slotStamp[slot] = this.generation;
+    this.slotParent[slot] = parent;
+    this.slotSymbol[slot] = symbol;
+    this.slotChild[slot] = node;
+    this.ref[node] = 0;
+    this.current[node] = 0;
+    this.hyp[node] = 0;
+    this.order[node] = order;
+    return node;
+  }
 }
 
-/** Per-order totals and clipped matches, element n-1 for order n. */
-export interface OrderStatistics {
-  hypTotal: number[];
-  refTotal: number[];
-  matches: number[];
-}
+const trie = new NgramTrie();
+let touched = new Int32Array(256);
 
-interface TrieNode {
-  children: Map<number, TrieNode>;
-  /** Occurrences in the reference of the n-gram spelled by the path to this node. */
-  ref: number;
-  /** Occurrences in the hypothesis, counted only where the reference has the n-gram. */
-  hyp: number;
-  order: number;
+function touch(count: number, node: number): void {
+  if (count === touched.length) {
+    const grown = new Int32Array(2 * count);
+    grown.set(touched);
+    touched = grown;
+  }
+  touched[count] = node;
 }
-
-const newNode = (order: number): TrieNode => ({ children: new Map(), ref: 0, hyp: 0, order });
 
 /**
- * Character n-gram statistics of orders 1..maxOrder, as chrF counts them over code points
- * (Python string slicing): per order, the n-gram totals of both sides and Σ_g min(hyp(g), ref(g)).
- * The reference's n-grams go into a trie keyed by code point, so no substring is ever built.
+ * Σ_g min(hyp(g), max_r ref_r(g)) over the n-grams g of each order 1..maxOrder (element n-1):
+ * the clipped matches of BLEU (several references clip at their maximum) and of chrF (one).
  */
-export function charNgramStatistics(hyp: ArrayLike<number>, ref: ArrayLike<number>, maxOrder: number): OrderStatistics {
-  const root = newNode(0);
-  for (let start = 0; start < ref.length; start++) {
-    let node = root;
-    for (let n = 1; n <= maxOrder && start + n <= ref.length; n++) {
-      let child = node.children.get(ref[start + n - 1]);
-      if (child === undefined) {
-        child = newNode(n);
-        node.children.set(ref[start + n - 1], child);
+export function clippedNgramMatches(hyp: ArrayLike<number>, refs: readonly ArrayLike<number>[], maxOrder: number): number[] {
+  let bound = 0;
+  for (const ref of refs) bound += ref.length * maxOrder;
+  trie.reset(bound);
+  const { ref: refCount, current, hyp: hypCount, order } = trie;
+  for (const ref of refs) {
+    let seen = 0;
+    for (let start = 0; start < ref.length; start++) {
+      let node = 0;
+      for (let n = 1; n <= maxOrder && start + n <= ref.length; n++) {
+        node = trie.childOrNew(node, ref[start + n - 1], n);
+        if (current[node]++ === 0) touch(seen++, node);
       }
-      child.ref++;
-      node = child;
+    }
+    for (let k = 0; k < seen; k++) {
+      const node = touched[k];
+      if (current[node] > refCount[node]) refCount[node] = current[node];
+      current[node] = 0;
     }
   }
-  const touched: TrieNode[] = [];
+  let seen = 0;
   for (let start = 0; start < hyp.length; start++) {
-    let node = root;
+    let node = 0;
     for (let n = 1; n <= maxOrder && start + n <= hyp.length; n++) {
-      const child = node.children.get(hyp[start + n - 1]);
-      if (child === undefined) break; // no longer n-gram from here can be in the reference either
-      if (child.hyp === 0) touched.push(child);
-      child.hyp++;
-      node = child;
+      node = trie.child(node, hyp[start + n - 1]);
+      if (node === 0) break; // no longer n-gram from here can be in a reference either
+      if (hypCount[node]++ === 0) touch(seen++, node);
     }
   }
   const matches = new Array<number>(maxOrder).fill(0);
-  for (const node of touched) matches[node.order - 1] += Math.min(node.hyp, node.ref);
-  const totals = (length: number) => Array.from({ length: maxOrder }, (_, i) => Math.max(length - i, 0));
-  return { hypTotal: totals(hyp.length), refTotal: totals(ref.length), matches };
-}
-
-/** Per-n-gram maximum over several references: the clipping ceiling for multi-reference BLEU. */
-export function maxCounts(perReference: readonly NgramCounts[], maxOrder: number): NgramCounts {
-  if (perReference.length === 1) return perReference[0];
-  const merged: NgramCounts = Array.from({ length: maxOrder }, () => new Map<string, number>());
-  for (const counts of perReference) {
-    for (let i = 0; i < maxOrder; i++) {
-      const into = merged[i];
-      for (const [key, count] of counts[i]) {
-        if (count > (into.get(key) ?? 0)) into.set(key, count);
-      }
-    }
-  }
-  return merged;
-}
-
-/** Σ_g min(hyp(g), ref(g)): the clipped match count of one order. */
-export function clippedMatches(hyp: ReadonlyMap<string, number>, ref: ReadonlyMap<string, number>): number {
-  let matches = 0;
-  for (const [key, count] of hyp) {
-    const limit = ref.get(key);
-    if (limit !== undefined) matches += Math.min(count, limit);
+  for (let k = 0; k < seen; k++) {
+    const node = touched[k];
+    matches[order[node] - 1] += Math.min(hypCount[node], refCount[node]);
   }
   return matches;
 }
 
-/** Total number of n-grams in one order. */
-export function totalCount(counts: ReadonlyMap<string, number>): number {
-  let total = 0;
-  for (const count of counts.values()) total += count;
-  return total;
+/** Number of n-grams of order n (element n-1) in a sequence of `length` symbols. */
+export function ngramTotals(length: number, maxOrder: number): number[] {
+  return Array.from({ length: maxOrder }, (_, i) => Math.max(length - i, 0));
+}
+
+/**
+ * Word ids, kept across calls (a corpus reuses its vocabulary) and forgotten when they grow past
+ * VOCABULARY_LIMIT: ids are only compared within one call of tokenSymbols.
+ */
+const tokenIds = new Map<string, number>();
+const VOCABULARY_LIMIT = 1 << 20;
+
+/** The tokens of several texts as integer symbols from one vocabulary. */
+export function tokenSymbols(texts: readonly (readonly string[])[]): Int32Array[] {
+  if (tokenIds.size > VOCABULARY_LIMIT) tokenIds.clear();
+  return texts.map((tokens) => {
+    const symbols = new Int32Array(tokens.length);
+    for (let i = 0; i < tokens.length; i++) {
+      let id = tokenIds.get(tokens[i]);
+      if (id === undefined) {
+        id = tokenIds.size;
+        tokenIds.set(tokens[i], id);
+      }
+      symbols[i] = id;
+    }
+    return symbols;
+  });
 }
 
 /** Sufficient statistics of one BLEU segment before the reference length is chosen. */
@@ -122,16 +170,11 @@ export interface BleuCounts {
 
 /** Clipped n-gram matches of a tokenised hypothesis against tokenised references (shared by 1a and 1b). */
 export function bleuCounts(hyp: readonly string[], refs: readonly (readonly string[])[], maxOrder: number): BleuCounts {
-  const refMax = maxCounts(
-    refs.map((ref) => wordNgramCounts(ref, maxOrder)),
-    maxOrder,
-  );
-  const hypCounts = wordNgramCounts(hyp, maxOrder);
-  const correct: number[] = [];
-  const total: number[] = [];
-  for (let n = 1; n <= maxOrder; n++) {
-    correct.push(clippedMatches(hypCounts[n - 1], refMax[n - 1]));
-    total.push(Math.max(hyp.length - n + 1, 0));
-  }
-  return { hypLength: hyp.length, refLengths: refs.map((r) => r.length), correct, total };
+  const [hypSymbols, ...refSymbols] = tokenSymbols([hyp, ...refs]);
+  return {
+    hypLength: hyp.length,
+    refLengths: refs.map((r) => r.length),
+    correct: clippedNgramMatches(hypSymbols, refSymbols, maxOrder),
+    total: ngramTotals(hyp.length, maxOrder),
+  };
 }
