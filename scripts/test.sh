@@ -10,6 +10,7 @@ step() { echo; echo "== $*"; }
 
 step "chromium"; bash scripts/ensure-chromium.sh || status=1
 step "pandas"; bash scripts/ensure-pandas.sh || status=1
+step "static analyzers"; bash scripts/ensure-analyzers.sh || status=1
 step "prisma client"; node scripts/prisma.mjs generate >/dev/null || status=1
 step "typecheck"; npx tsc --noEmit -p . && echo "types ok" || { status=1; echo "typecheck failed" > .test-reports/typecheck.failed; }
 step "lint"; npx eslint . && echo "lint ok" || { status=1; echo "lint failed" > .test-reports/lint.failed; }

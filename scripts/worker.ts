@@ -1,6 +1,6 @@
 /**
- * The metric worker: computes queued metric runs (pg-boss queue "metric-chunks") and dashboard
- * reports with CIs (queue "report-jobs") until stopped with Ctrl+C / SIGTERM. `npm start` runs
+ * The metric worker: computes queued metric runs (pg-boss queue "metric-chunks"), dashboard
+ * reports with CIs (queue "report-jobs") and pseudo-reference runs (queue "pseudo-reference-jobs") until stopped with Ctrl+C / SIGTERM. `npm start` runs
  * and supervises it from its prebuilt bundle (`node scripts/run.mjs worker`). Runs started
  * from the web pages wait in the queue for a
  * worker; chunks a killed worker held are retried once they expire. Uses DATABASE_URL, or the
@@ -8,13 +8,17 @@
  */
 import { resolveDatabase } from "@/lib/db/resolve";
 import { createJobContext, startQueue, workMetricChunks, workReportJobs } from "@/lib/jobs";
+import { workPseudoReferenceJobs } from "@/lib/pseudo-refs";
 
 const database = await resolveDatabase((line) => console.error(line));
 const boss = await startQueue(database.url);
 // Chunks computed at once by this process: 1 suits CPU-bound metrics (run one worker per core
 // instead); more suit LLM judges and embedding endpoints, which mostly wait.
 const concurrency = Math.max(1, Number(process.env.METRIC_WORKER_CONCURRENCY ?? 1) || 1);
-await workMetricChunks(boss, createJobContext(), { concurrency });
+const context = createJobContext();
+await workMetricChunks(boss, context, { concurrency });
+// Static analysis and LLM claims of code changes (lib/pseudo-refs).
+await workPseudoReferenceJobs(boss, context, { concurrency });
 // Dashboard reports with bootstrap CIs of big studies (lib/jobs/report-jobs.ts).
 await workReportJobs(boss);
 console.error(`metric worker: processing queue "metric-chunks" on ${new URL(database.url).host} (${concurrency} at a time)`);

