@@ -14,6 +14,7 @@
  */
 import { z } from "zod";
 import { backoffDelay, parseRetryAfter } from "@/lib/http/retry";
+import type { TaskWorkspace, Versioned } from "@/lib/tasks/types";
 import { addedClaimValue, claimJudgementValue, commentFilterValue, referenceGradeValue, reviewRatingValue, sameValue, type AnnotationKindKey } from "@/lib/annotation/values";
 
 export type EntryStatus = "idle" | "pending" | "saving" | "saved" | "failed" | "conflict" | "error" | "invalid";
@@ -72,6 +73,8 @@ export interface AutosaveOptions {
   now?: () => number;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
+  /** Told of every value the server stored from this page (other tabs reconcile with it). */
+  onStored?: (stored: StoredEntry) => void;
 }
 
 const SCHEMAS: Record<AnnotationKindKey, z.ZodType> = {
@@ -81,6 +84,25 @@ const SCHEMAS: Record<AnnotationKindKey, z.ZodType> = {
   filter: commentFilterValue,
   added: addedClaimValue,
 };
+
+/** One stored annotation as the server reports it. */
+export interface StoredEntry {
+  kind: AnnotationKindKey;
+  targetId: string;
+  server: ServerState;
+}
+
+/** The stored annotations of a workspace's task, one per claim or review (null server value when none yet). */
+export function storedEntries(task: TaskWorkspace): StoredEntry[] {
+  const none = (v: Versioned<unknown> | undefined): ServerState => v ?? { id: null, version: 0, value: null };
+  return [
+    ...(task.claims?.references ?? []).map((r) => ({ kind: "claim" as const, targetId: r.id, server: none(task.claims!.judgements[r.id]) })),
+    ...(task.claims?.added ?? []).map((a) => ({ kind: "added" as const, targetId: a.id, server: a })),
+    ...(task.rating?.reviews ?? []).map((r) => ({ kind: "rating" as const, targetId: r.id, server: none(task.rating!.ratings[r.id]) })),
+    ...(task.grading?.reviews ?? []).map((r) => ({ kind: "grade" as const, targetId: r.id, server: none(task.grading!.grades[r.id]) })),
+    ...(task.filtering?.reviews ?? []).map((r) => ({ kind: "filter" as const, targetId: r.id, server: none(task.filtering!.labels[r.id]) })),
+  ];
+}
 
 export const entryKey = (kind: AnnotationKindKey, targetId: string) => `${kind}:${targetId}`;
 
@@ -106,6 +128,7 @@ export class AutosaveStore {
       now: Date.now,
       setTimer: (fn, ms) => setTimeout(fn, ms),
       clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+      onStored: () => undefined,
       ...options,
     };
   }
@@ -215,6 +238,44 @@ export class AutosaveStore {
     this.schedule(0);
   }
 
+  /**
+   * Brings the page up to what the server stores now (after Back or forward showed an older
+   * page, or another tab saved): entries without unsaved changes take the stored value; an
+   * unsaved change equal to it is done; one that differs is offered beside it (a conflict to
+   * resolve), never merged. Older or equal versions than the page knows change nothing.
+   */
+  reconcile(stored: readonly StoredEntry[]): void {
+    let changed = false;
+    for (const { kind, targetId, server } of stored) {
+      // An added claim created in this page is known by its client key until the page reloads.
+      if (kind === "added" && this.list("added").some((e) => e.server.id === server.id && e.targetId !== targetId)) continue;
+      if (!this.entries.has(entryKey(kind, targetId))) {
+        this.register(kind, targetId, server);
+        changed = true;
+        continue;
+      }
+      const e = this.entry(kind, targetId)!;
+      if (e.inFlight || server.version <= e.server.version) continue;
+      changed = true;
+      if (e.local === undefined || sameValue(e.local, server.value)) {
+        e.server = { ...server };
+        e.local = undefined;
+        e.conflict = undefined;
+        e.status = "saved";
+        continue;
+      }
+      e.status = "conflict";
+      e.conflict = {
+        current: { ...server },
+        attempted: e.local,
+        message: `Your unsaved change was based on version ${e.server.version}, but version ${server.version} is stored now.`,
+      };
+    }
+    if (!changed) return;
+    this.persist();
+    this.emit();
+  }
+
   /** Conflict resolution: keep mine (save it over the stored version) or take the stored value. */
   resolve(kind: AnnotationKindKey, targetId: string, choice: "mine" | "theirs"): void {
     const e = this.entry(kind, targetId);
@@ -320,6 +381,7 @@ export class AutosaveStore {
     if (response.ok) {
       this.failures = 0;
       e.server = { id: body.id ?? e.server.id, version: body.version ?? baseVersion + 1, value: body.value === undefined ? sent : body.value };
+      this.opts.onStored({ kind: e.kind, targetId: e.targetId, server: { ...e.server } });
       if (sameValue(e.local, sent)) {
         e.local = undefined;
         e.status = "saved";
@@ -331,6 +393,16 @@ export class AutosaveStore {
       return;
     }
     if (response.status === 409 && body.conflict) {
+      const current = body.conflict.current;
+      if (current && sameValue(e.local, current.value)) {
+        // Stored meanwhile with the same value (another tab of this annotator): nothing to choose.
+        e.server = { ...current };
+        e.local = undefined;
+        e.status = "saved";
+        this.persist();
+        this.emit();
+        return;
+      }
       e.status = "conflict";
       e.conflict = { current: body.conflict.current, attempted: e.local, message: body.error ?? "Changed elsewhere." };
       this.emit();

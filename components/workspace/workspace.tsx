@@ -11,8 +11,8 @@ import { DiffView, type DiffMode } from "@/components/diff-view";
 import { TASK_LABELS, formatDuration } from "@/components/format";
 import { isTextField, resolveKey, type KeyPrefix, type ShortcutAction } from "@/lib/annotation/keymap";
 import { MAX_TIME_REPORT_MS } from "@/lib/annotation/values";
-import type { WorkspaceData } from "@/lib/data/annotations";
-import { AutosaveStore, type Entry } from "./autosave";
+import type { StoredAnswers, WorkspaceData } from "@/lib/data/annotations";
+import { AutosaveStore, storedEntries, type Entry, type StoredEntry } from "./autosave";
 import { ClaimTask } from "./claim-task";
 import { CodebookPanel } from "./codebook-panel";
 import { ConflictList } from "./conflicts";
@@ -33,21 +33,75 @@ function browserStorage(): Storage | null {
   }
 }
 
-function createStore(data: WorkspaceData, userId: string): AutosaveStore {
+/** The channel on which a user's tabs tell each other what the server stored. */
+const storedChannel = (userId: string) => (typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel(`crjudge:stored:${userId}`));
+
+function createStore(data: WorkspaceData, userId: string, channel: BroadcastChannel | null): AutosaveStore {
   const store = new AutosaveStore({
     assignmentId: data.assignment.id,
     storageKey: `crjudge:drafts:${userId}:${data.assignment.id}`,
     storage: browserStorage(),
     fetch: (input, init) => fetch(input, init),
+    onStored: (stored) => {
+      try {
+        channel?.postMessage({ assignmentId: data.assignment.id, stored });
+      } catch {
+        // the page was left (channel closed) while a save finished: no tab of it to tell
+      }
+    },
   });
-  if (data.claims) {
-    for (const ref of data.claims.references) store.register("claim", ref.id, data.claims.judgements[ref.id] ?? null);
-    for (const added of data.claims.added) store.register("added", added.id, added);
-  }
-  if (data.rating) for (const r of data.rating.reviews) store.register("rating", r.id, data.rating.ratings[r.id] ?? null);
-  if (data.grading) for (const r of data.grading.reviews) store.register("grade", r.id, data.grading.grades[r.id] ?? null);
-  if (data.filtering) for (const r of data.filtering.reviews) store.register("filter", r.id, data.filtering.labels[r.id] ?? null);
+  for (const { kind, targetId, server } of storedEntries(data)) store.register(kind, targetId, server.version === 0 ? null : server);
   return store;
+}
+
+/** Assignments whose workspace this document has shown: showing one again may be an older copy (Back, forward). */
+const shownHere = new Set<string>();
+
+/**
+ * Keeps the page on what the server stores: when the page may be an older copy (shown again by
+ * Back or forward, restored from the back-forward cache, or back in view after another tab
+ * worked on the item) it reads the stored answers and reconciles; another tab's saves arrive
+ * on the user's channel.
+ */
+function useStoredState(store: AutosaveStore, assignmentId: string, channel: BroadcastChannel | null, onStatus: (status: WorkspaceData["assignment"]["status"], timeSpentMs: number) => void) {
+  const onStatusRef = useRef(onStatus);
+  useEffect(() => {
+    onStatusRef.current = onStatus;
+  });
+  useEffect(() => {
+    let live = true;
+    const reconcile = async () => {
+      try {
+        const response = await fetch(`/api/annotations/assignments/${assignmentId}?part=answers`, { cache: "no-store" });
+        if (!response.ok || !live) return;
+        const stored = (await response.json()) as StoredAnswers;
+        store.reconcile(storedEntries(stored));
+        onStatusRef.current(stored.status, stored.timeSpentMs);
+      } catch {
+        // offline: the page keeps what it has; the next chance (visible again, online) retries
+      }
+    };
+    if (shownHere.has(assignmentId)) void reconcile();
+    shownHere.add(assignmentId);
+    const onShow = (e: PageTransitionEvent) => {
+      if (e.persisted) void reconcile();
+    };
+    const onVisible = () => {
+      if (document.visibilityState === "visible") void reconcile();
+    };
+    const onMessage = (e: MessageEvent<{ assignmentId: string; stored: StoredEntry }>) => {
+      if (e.data.assignmentId === assignmentId) store.reconcile([e.data.stored]);
+    };
+    window.addEventListener("pageshow", onShow);
+    document.addEventListener("visibilitychange", onVisible);
+    channel?.addEventListener("message", onMessage);
+    return () => {
+      live = false;
+      window.removeEventListener("pageshow", onShow);
+      document.removeEventListener("visibilitychange", onVisible);
+      channel?.removeEventListener("message", onMessage);
+    };
+  }, [store, assignmentId, channel]);
 }
 
 /** Reports active time (page visible, input within the last minute) every 15 s and on leaving. */
@@ -110,7 +164,8 @@ const INTERACTIVE = new Set(["BUTTON", "A", "INPUT", "SELECT", "SUMMARY", "TEXTA
 
 export function Workspace({ data, userId }: { data: WorkspaceData; userId: string }) {
   const router = useRouter();
-  const [store] = useState(() => createStore(data, userId));
+  const [channel] = useState(() => storedChannel(userId));
+  const [store] = useState(() => createStore(data, userId, channel));
   useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
   const root = useRef<HTMLDivElement>(null);
   const [mode, setMode] = useState<DiffMode>("unified");
@@ -139,6 +194,8 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
     return () => window.removeEventListener("online", online);
   }, [store]);
   useActiveTime(id, target, editable);
+  useStoredState(store, id, channel, setStatus);
+  useEffect(() => () => channel?.close(), [channel]);
 
   const goTo = useCallback(
     async (assignmentId: string | null) => {

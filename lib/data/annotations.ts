@@ -19,7 +19,8 @@ import { stageOrderOn, WAITING_FOR_CONSOLIDATION } from "@/lib/annotation/stage-
 import { decideSave } from "@/lib/annotation/versioning";
 import { saveInOneStatement } from "@/lib/data/annotation-statement";
 import { MAX_TIME_REPORT_MS, type SaveRequest } from "@/lib/annotation/values";
-import { TASKS, taskOfKind, taskOfTimeKey, type WorkspaceData } from "@/lib/tasks";
+import { TASKS, taskOfKind, taskOfTimeKey, type TaskDescriptor, type WorkspaceData } from "@/lib/tasks";
+import type { TaskWorkspace } from "@/lib/tasks/types";
 import type { DiffSource } from "@/components/diff-view/model";
 
 export type { Versioned, WorkspaceData, WorkspaceReview } from "@/lib/tasks";
@@ -145,9 +146,23 @@ export async function getWorkspace(userId: string, assignmentId: string): Promis
     imported: await importedHere(userId, change.id, assignment.taskType),
   };
 
-  const reviewSeed = hashSeed(study.assignmentSeed, userId, change.id, "reviews");
-  Object.assign(data, await TASKS[assignment.taskType].readWorkspace({ client: db, userId, codeChangeId: change.id, study, reviewSeed }));
+  Object.assign(data, await readTask(userId, assignment, study));
   return data;
+}
+
+/** The task part of the workspace (items and the annotator's stored answers) of one assignment. */
+function readTask(userId: string, assignment: OwnAssignment, study: Parameters<TaskDescriptor["readWorkspace"]>[0]["study"] & { assignmentSeed: number }): Promise<TaskWorkspace> {
+  const reviewSeed = hashSeed(study.assignmentSeed, userId, assignment.codeChangeId, "reviews");
+  return TASKS[assignment.taskType].readWorkspace({ client: db, userId, codeChangeId: assignment.codeChangeId, study, reviewSeed });
+}
+
+/** What the annotator has stored on one of their own assignments now: the workspace reconciles with it after Back, forward or a change in another tab. */
+export type StoredAnswers = TaskWorkspace & { status: AssignmentStatus; timeSpentMs: number };
+
+export async function getStoredAnswers(userId: string, assignmentId: string): Promise<StoredAnswers> {
+  const assignment = await findOwnAssignment(db, userId, assignmentId);
+  const study = await db.study.findUniqueOrThrow({ where: { id: assignment.studyId }, select: { likertDimensions: true, likertMin: true, likertMax: true, hideSystemNames: true, assignmentSeed: true } });
+  return { status: assignment.status, timeSpentMs: assignment.timeSpentMs, ...(await readTask(userId, assignment, study)) };
 }
 
 // ---------------------------------------------------------------------------------------------

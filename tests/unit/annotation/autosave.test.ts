@@ -194,6 +194,70 @@ describe("autosave", () => {
     expect(other.overall()).toBe("idle");
   });
 
+  test("reconciling with the stored state: an older page takes the stored values, no conflict on the next edit", async () => {
+    const server = fakeServer();
+    const storage = memoryStorage();
+    // the page shown by Back still has version 0 (nothing); the server stores version 1
+    server.rows.set("claim:c1", { id: "j1", version: 1, value: value("CORRECT", "saved before Next") });
+    const store = make(server, storage);
+    store.register("claim", "c1", null);
+    store.register("claim", "c2", null);
+    store.reconcile([
+      { kind: "claim", targetId: "c1", server: { id: "j1", version: 1, value: value("CORRECT", "saved before Next") } },
+      { kind: "claim", targetId: "c2", server: { id: null, version: 0, value: null } },
+    ]);
+    expect(store.value("claim", "c1")).toEqual(value("CORRECT", "saved before Next"));
+    expect(store.overall()).toBe("saved");
+    store.set("claim", "c1", value("INCORRECT"));
+    await vi.advanceTimersByTimeAsync(600);
+    expect(store.overall()).toBe("saved");
+    expect(server.rows.get("claim:c1")).toMatchObject({ version: 2, value: value("INCORRECT") });
+    // an older report than the page's own state changes nothing
+    store.reconcile([{ kind: "claim", targetId: "c1", server: { id: "j1", version: 1, value: value("CORRECT") } }]);
+    expect(store.value("claim", "c1")).toEqual(value("INCORRECT"));
+  });
+
+  test("reconciling an unsaved change with a newer stored value offers both, never merges", async () => {
+    const server = fakeServer();
+    const store = make(server, memoryStorage());
+    store.register("claim", "c1", null);
+    store.register("claim", "c2", null);
+    store.set("claim", "c1", value("INCORRECT", "mine"));
+    store.set("claim", "c2", value("CORRECT"));
+    store.reconcile([
+      { kind: "claim", targetId: "c1", server: { id: "j1", version: 1, value: value("CORRECT", "other tab") } },
+      { kind: "claim", targetId: "c2", server: { id: "j2", version: 1, value: value("CORRECT") } },
+    ]);
+    const c1 = store.entry("claim", "c1")!;
+    expect(c1.status).toBe("conflict");
+    expect(c1.conflict!.current!.value).toEqual(value("CORRECT", "other tab"));
+    expect(c1.conflict!.attempted).toEqual(value("INCORRECT", "mine"));
+    // the same value stored elsewhere is simply done
+    expect(store.entry("claim", "c2")!.status).toBe("saved");
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(server.state.requests).toBe(0);
+  });
+
+  test("a stale save whose value is the stored one is no conflict", async () => {
+    const server = fakeServer();
+    server.rows.set("claim:c1", { id: "j1", version: 1, value: value("CORRECT") });
+    const store = make(server, memoryStorage());
+    store.register("claim", "c1", null);
+    store.set("claim", "c1", value("CORRECT"));
+    await vi.advanceTimersByTimeAsync(600);
+    expect(store.overall()).toBe("saved");
+    expect(store.entry("claim", "c1")!.server.version).toBe(1);
+  });
+
+  test("added claims known by their client key are not listed twice", () => {
+    const store = make(fakeServer(), memoryStorage());
+    store.register("added", "new:k1", { id: "p9", version: 1, value: { text: "a claim", correctsId: null } });
+    store.reconcile([{ kind: "added", targetId: "p9", server: { id: "p9", version: 1, value: { text: "a claim", correctsId: null } } }]);
+    expect(store.list("added")).toHaveLength(1);
+    store.reconcile([{ kind: "added", targetId: "p10", server: { id: "p10", version: 1, value: { text: "from another tab", correctsId: null } } }]);
+    expect(store.list("added").map((e) => e.targetId)).toEqual(["new:k1", "p10"]);
+  });
+
   test("incomplete values are kept locally and not sent", async () => {
     const server = fakeServer();
     const store = make(server, memoryStorage());
