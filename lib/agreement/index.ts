@@ -1,5 +1,5 @@
 export type { AgreementResult, Level, Rating, RatingValue, WeightScheme } from "./types";
-export { asTable, buildRatingTable, selectRaters, type RatingsInput, type RatingTable, type TableOptions } from "./table";
+export { asTable, buildRatingTable, ratingTableFromColumns, selectRaters, type RatingColumns, type RatingsInput, type RatingTable, type TableOptions } from "./table";
 export { ratingsFromMatrix, type MatrixLayout } from "./matrix";
 export { agreementWeights, scalePositions } from "./weights";
 export { pairedValues, type PairedValues } from "./pairs";

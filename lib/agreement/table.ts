@@ -34,8 +34,20 @@ export interface TableOptions {
   scale?: readonly RatingValue[];
 }
 
-/** Ratings, or a table already built from them. */
-export type RatingsInput = readonly Rating[] | RatingTable;
+/**
+ * Numeric ratings as columns, the form a database query can return without one object per
+ * rating: entry e says rater `raters[rater[e]]` gave `value[e]` to item `items[item[e]]`.
+ */
+export interface RatingColumns {
+  readonly items: readonly string[];
+  readonly raters: readonly string[];
+  readonly item: Int32Array;
+  readonly rater: Int32Array;
+  readonly value: Float64Array;
+}
+
+/** Ratings (as objects or columns), or a table already built from them. */
+export type RatingsInput = readonly Rating[] | RatingColumns | RatingTable;
 
 function compareValues(a: RatingValue, b: RatingValue): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
@@ -66,15 +78,24 @@ function groupByItem(
   names: { items: readonly string[]; raters: readonly string[] },
 ): Pick<RatingTable, "itemStart" | "rater" | "value"> {
   const itemStart = new Int32Array(itemCount + 1);
-  for (let e = 0; e < itemOf.length; e++) itemStart[itemOf[e] + 1]++;
-  for (let u = 0; u < itemCount; u++) itemStart[u + 1] += itemStart[u];
-  const fill = itemStart.slice(0, itemCount);
-  const rater = new Int32Array(itemOf.length);
-  const value = new Int32Array(itemOf.length);
+  let grouped = true;
   for (let e = 0; e < itemOf.length; e++) {
-    const pos = fill[itemOf[e]]++;
-    rater[pos] = raterOf[e];
-    value[pos] = valueOf[e];
+    itemStart[itemOf[e] + 1]++;
+    if (e > 0 && itemOf[e] < itemOf[e - 1]) grouped = false;
+  }
+  for (let u = 0; u < itemCount; u++) itemStart[u + 1] += itemStart[u];
+  let rater = raterOf;
+  let value = valueOf;
+  // Entries already in item order (as a query ordered by item returns them) stay where they are.
+  if (!grouped) {
+    const fill = itemStart.slice(0, itemCount);
+    rater = new Int32Array(itemOf.length);
+    value = new Int32Array(itemOf.length);
+    for (let e = 0; e < itemOf.length; e++) {
+      const pos = fill[itemOf[e]]++;
+      rater[pos] = raterOf[e];
+      value[pos] = valueOf[e];
+    }
   }
   const lastItem = new Int32Array(raterCount).fill(-1);
   for (let u = 0; u < itemCount; u++) {
@@ -84,6 +105,32 @@ function groupByItem(
     }
   }
   return { itemStart, rater, value };
+}
+
+/**
+ * The table's scale (declared, else the observed values sorted) with `valueOf` renumbered in
+ * place from first-seen value indices (into `observed`) to scale positions.
+ */
+function scaleOf(observed: RatingValue[], valueOf: Int32Array, options: TableOptions): RatingValue[] {
+  checkValueType(observed, "ratings");
+  let scale: RatingValue[];
+  if (options.scale) {
+    scale = [...options.scale];
+    checkValueType(scale, "the declared scale");
+    if (new Set(scale).size !== scale.length) throw new RangeError("the declared scale repeats a category");
+    if (observed.length > 0 && scale.length > 0 && typeof observed[0] !== typeof scale[0]) throw new TypeError("ratings and the declared scale differ in type");
+  } else {
+    scale = [...observed].sort(compareValues);
+  }
+  const position = new Map(scale.map((v, i) => [v, i]));
+  const remap = new Int32Array(observed.length);
+  observed.forEach((v, k) => {
+    const p = position.get(v);
+    if (p === undefined) throw new RangeError(`rating ${JSON.stringify(v)} is not on the declared scale`);
+    remap[k] = p;
+  });
+  for (let e = 0; e < valueOf.length; e++) valueOf[e] = remap[valueOf[e]];
+  return scale;
 }
 
 /**
@@ -111,29 +158,58 @@ export function buildRatingTable(ratings: readonly Rating[], options: TableOptio
     raterOf[e] = r;
     valueOf[e] = v;
   }
-  const observed = [...valueIndex.keys()];
-  checkValueType(observed, "ratings");
-
-  let scale: RatingValue[];
-  if (options.scale) {
-    scale = [...options.scale];
-    checkValueType(scale, "the declared scale");
-    if (new Set(scale).size !== scale.length) throw new RangeError("the declared scale repeats a category");
-    if (observed.length > 0 && scale.length > 0 && typeof observed[0] !== typeof scale[0]) throw new TypeError("ratings and the declared scale differ in type");
-  } else {
-    scale = [...observed].sort(compareValues);
-  }
-  const position = new Map(scale.map((v, i) => [v, i]));
-  const remap = new Int32Array(observed.length);
-  observed.forEach((v, k) => {
-    const p = position.get(v);
-    if (p === undefined) throw new RangeError(`rating ${JSON.stringify(v)} is not on the declared scale`);
-    remap[k] = p;
-  });
-  for (let e = 0; e < n; e++) valueOf[e] = remap[valueOf[e]];
-
+  const scale = scaleOf([...valueIndex.keys()], valueOf, options);
   const items = [...itemIndex.keys()];
   const raters = [...raterIndex.keys()];
+  return { items, raters, scale, scaleDeclared: options.scale !== undefined, ...groupByItem(items.length, raters.length, itemOf, raterOf, valueOf, { items, raters }) };
+}
+
+/** First-seen numbering of the indices in `of` (0..names-1): names of the used ones in that order, `of` renumbered in place. */
+function firstSeen(of: Int32Array, names: readonly string[], what: string): string[] {
+  const number = new Int32Array(names.length).fill(-1);
+  const used: string[] = [];
+  for (let e = 0; e < of.length; e++) {
+    const i = of[e];
+    if (!(i >= 0 && i < names.length)) throw new RangeError(`${what} index ${i} of entry ${e} is not one of the ${names.length} ${what}s`);
+    if (number[i] < 0) {
+      number[i] = used.length;
+      used.push(names[i]);
+    }
+    of[e] = number[i];
+  }
+  return used;
+}
+
+const SMALL_VALUES = 1024;
+
+/**
+ * The RatingTable of ratings given as columns: the same table as buildRatingTable on the
+ * equivalent Rating objects (items and raters numbered in first-seen order, the same checks),
+ * in O(N) without a string lookup per rating.
+ */
+export function ratingTableFromColumns(columns: RatingColumns, options: TableOptions = {}): RatingTable {
+  const n = columns.item.length;
+  if (columns.rater.length !== n || columns.value.length !== n) throw new RangeError("rating columns differ in length");
+  const itemOf = Int32Array.from(columns.item);
+  const raterOf = Int32Array.from(columns.rater);
+  const items = firstSeen(itemOf, columns.items, "item");
+  const raters = firstSeen(raterOf, columns.raters, "rater");
+  const valueIndex = new Map<number, number>();
+  // Rating scales are mostly small integers: those are looked up in an array, not the map.
+  const smallIndex = new Int32Array(2 * SMALL_VALUES).fill(-1);
+  const valueOf = new Int32Array(n);
+  for (let e = 0; e < n; e++) {
+    const value = columns.value[e];
+    const small = Number.isInteger(value) && value >= -SMALL_VALUES && value < SMALL_VALUES ? value + SMALL_VALUES : -1;
+    let v = small >= 0 ? smallIndex[small] : -1;
+    if (v < 0) {
+      v = valueIndex.get(value) ?? -1;
+      if (v < 0) valueIndex.set(value, (v = valueIndex.size));
+      if (small >= 0) smallIndex[small] = v;
+    }
+    valueOf[e] = v;
+  }
+  const scale = scaleOf([...valueIndex.keys()], valueOf, options);
   return { items, raters, scale, scaleDeclared: options.scale !== undefined, ...groupByItem(items.length, raters.length, itemOf, raterOf, valueOf, { items, raters }) };
 }
 
@@ -141,8 +217,13 @@ function isTable(input: RatingsInput): input is RatingTable {
   return "itemStart" in input;
 }
 
+function isColumns(input: RatingsInput): input is RatingColumns {
+  return "item" in input && input.item instanceof Int32Array;
+}
+
 /** The table for `input`, building it from ratings when needed. */
 export function asTable(input: RatingsInput, options: TableOptions = {}): RatingTable {
+  if (isColumns(input)) return ratingTableFromColumns(input, options);
   if (!isTable(input)) return buildRatingTable(input, options);
   if (options.scale) throw new RangeError("the scale of a RatingTable is fixed when it is built; pass ratings to declare one");
   return input;
