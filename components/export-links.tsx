@@ -12,6 +12,7 @@ const LABELS: Record<ExportFormat, string> = {
 /**
  * Download links for every export format; the route streams the file. The GradedReviews
  * workbook holds one grade per cell: the consensus grade, or the grades of the annotator picked.
+ * Gold items (known answers for attention checks) are left out unless asked for.
  */
 export function ExportLinks({ slug, annotators }: { slug: string; annotators: string[] }) {
   const url = `/api/studies/${encodeURIComponent(slug)}/export`;
@@ -24,6 +25,9 @@ export function ExportLinks({ slug, annotators }: { slug: string; annotators: st
             {LABELS[format]}
           </a>
         ))}
+        <a href={`${url}?format=long-csv&gold=include`} download className="text-blue-700 hover:underline">
+          long CSV with gold items
+        </a>
       </p>
       <form action={url} method="get" className="flex flex-wrap items-center gap-2" aria-label="GradedReviews workbook">
         <input type="hidden" name="format" value="gradedreviews" />
@@ -37,6 +41,9 @@ export function ExportLinks({ slug, annotators }: { slug: string; annotators: st
               </option>
             ))}
           </select>
+        </label>
+        <label>
+          <input type="checkbox" name="gold" value="include" /> with gold items
         </label>
         <button type="submit" className="text-blue-700 hover:underline">
           Download

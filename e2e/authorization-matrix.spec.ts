@@ -126,6 +126,7 @@ const PAGES: Record<string, Entry> = {
   "/studies/[slug]/import": studyPage("/import"),
   "/studies/[slug]/members": studyPage("/members"),
   "/studies/[slug]/metrics": studyPage("/metrics"),
+  "/studies/[slug]/quality": studyPage("/quality"),
   "/studies/[slug]/validity": studyPage("/validity"),
 };
 
@@ -174,6 +175,12 @@ const ACTIONS: Record<string, Entry> = {
       await testDb().studyMember.upsert({ where: { studyId_userId: { studyId: f.a.studyId, userId: f.removableId } }, create: { studyId: f.a.studyId, userId: f.removableId, role: "ANNOTATOR" }, update: {} });
     },
   },
+  "app/studies/[slug]/quality/actions.ts#saveQualitySettings": {
+    access: leadOfStudy("action"),
+    call: (f) => ({ url: `/studies/${f.a.slug}/quality`, data: { slug: f.a.slug, goldPerQueue: 0, goldMinAccuracyPercent: 80, minSecondsPerItem: 10 } }),
+  },
+  // resuming (not pausing) keeps the annotator able to work for the other checks
+  "app/studies/[slug]/quality/actions.ts#pauseAnnotator": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/quality`, data: { slug: f.a.slug, userId: f.a.users.ann1, paused: false } }) },
   "app/studies/[slug]/metrics/actions.ts#startRun": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/metrics`, data: { slug: f.a.slug, metrics: ["exact-match"] } }) },
 };
 

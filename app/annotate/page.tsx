@@ -3,6 +3,7 @@ import { formatDuration, TASK_LABELS } from "@/components/format";
 import { ProgressBar } from "@/components/progress-bar";
 import { requirePageUser } from "@/lib/auth/session";
 import { listQueuesForAnnotator } from "@/lib/data/assignments";
+import { PAUSED_MESSAGE } from "@/lib/data/study-access";
 
 export const dynamic = "force-dynamic";
 
@@ -20,6 +21,11 @@ export default async function AnnotatorHome() {
             <ProgressBar done={queue.done} total={queue.total} label={`Progress in ${queue.study.name}`} />
             <span className="text-sm text-slate-500">time spent {formatDuration(queue.timeSpentMs)}</span>
           </div>
+          {queue.paused && (
+            <p role="alert" className="mt-3 rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="paused">
+              {PAUSED_MESSAGE}
+            </p>
+          )}
           <table className="mt-3 w-full text-left text-sm">
             <thead className="text-slate-500">
               <tr>
@@ -35,9 +41,13 @@ export default async function AnnotatorHome() {
                 <tr key={entry.id} className="border-t border-slate-100" data-testid="assignment-row">
                   <td className="py-1 tabular-nums">{entry.position + 1}</td>
                   <td className="font-mono">
-                    <Link href={`/annotate/${entry.id}`} className="text-blue-700 hover:underline">
-                      {entry.codeChange.filePath || entry.codeChange.externalId}
-                    </Link>
+                    {queue.paused ? (
+                      entry.codeChange.filePath || entry.codeChange.externalId
+                    ) : (
+                      <Link href={`/annotate/${entry.id}`} className="text-blue-700 hover:underline">
+                        {entry.codeChange.filePath || entry.codeChange.externalId}
+                      </Link>
+                    )}
                   </td>
                   <td>{entry.codeChange.language}</td>
                   <td>{TASK_LABELS[entry.taskType]}</td>

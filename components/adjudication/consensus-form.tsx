@@ -17,19 +17,20 @@ export function ConsensusForm({
   input: { slug: string; task: string; itemId: string; question: string };
   label: string;
   scale: Value[];
-  current: { value: Value; source: "unanimous" | "adjudicated"; reason: string; version: number } | null;
+  current: { value: Value; source: "unanimous" | "adjudicated"; reason: string; version: number; gold: boolean } | null;
   save: (input: unknown) => Promise<ActionResult<{ id: string; version: number }>>;
 }) {
   const router = useRouter();
   const [pending, start] = useTransition();
   const [value, setValue] = useState<string>(current ? String(current.value) : "");
   const [reason, setReason] = useState(current?.reason ?? "");
+  const [gold, setGold] = useState(current?.gold ?? false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const submit = () =>
     start(async () => {
       const chosen = scale.find((v) => String(v) === value);
       if (chosen === undefined) return setMessage({ ok: false, text: "Choose a value." });
-      const result = await save({ ...input, value: chosen, reason, baseVersion: current?.version ?? 0 });
+      const result = await save({ ...input, value: chosen, reason, baseVersion: current?.version ?? 0, gold });
       setMessage(result.ok ? { ok: true, text: `Saved (version ${result.data.version}).` } : { ok: false, text: result.error });
       if (result.ok) router.refresh();
     });
@@ -44,7 +45,7 @@ export function ConsensusForm({
     >
       <div className="flex flex-wrap items-center gap-3 text-sm">
         <span className="font-medium">{label}</span>
-        <span className="text-slate-500">{current ? (current.source === "adjudicated" ? `decided: ${current.value} (version ${current.version})` : `unanimous: ${current.value}`) : "no consensus yet"}</span>
+        <span className="text-slate-500">{current ? (current.source === "adjudicated" ? `decided: ${current.value} (version ${current.version})${current.gold ? " · gold" : ""}` : `unanimous: ${current.value}`) : "no consensus yet"}</span>
       </div>
       <fieldset className="flex flex-wrap gap-3 text-sm">
         <legend className="sr-only">Consensus value</legend>
@@ -58,6 +59,10 @@ export function ConsensusForm({
       <label className="block text-sm">
         Reason
         <textarea className="mt-1 block w-full rounded border border-slate-300 p-1" rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
+      </label>
+      <label className="flex items-center gap-1 text-sm">
+        <input type="checkbox" checked={gold} onChange={(e) => setGold(e.target.checked)} />
+        Gold: a known answer, checked against annotators&apos; answers (the item is mixed into queues and left out of agreement and exports)
       </label>
       <button type="submit" disabled={pending} className="rounded bg-blue-700 px-3 py-1 text-sm text-white disabled:opacity-50">
         {pending ? "Saving…" : "Save consensus"}

@@ -29,6 +29,8 @@ export interface AgreementOptions {
   alphaLevels?: Level[];
   /** Restrict every figure to an item set (external ids `CHANGE_ID` or `CHANGE_ID/REVIEW_ID`). */
   items?: ItemSetFilter;
+  /** Take gold items (known answers, lib/data/gold) too; by default they are left out. */
+  includeGold?: boolean;
 }
 
 /** A named set of items given by external ids: `CHANGE_ID` (every item of the change) or `CHANGE_ID/REVIEW_ID`. */
@@ -213,7 +215,7 @@ export async function agreementReport(studyId: string, options: AgreementOptions
   if (options.task && !study.taskTypes.includes(options.task)) throw new AppError("INVALID_INPUT", { message: `study ${study.slug} has no task ${options.task}; its tasks: ${study.taskTypes.join(", ")}` });
   const tasks: TaskAgreement[] = [];
   for (const task of options.task ? [options.task] : study.taskTypes) {
-    const data = restrictToItemSet(await gatherTaskRatings(study, task, client), options.items, matched);
+    const data = restrictToItemSet(await gatherTaskRatings(study, task, client, options.includeGold ? "include" : "exclude"), options.items, matched);
     const names = await raterNames([...new Set(data.questions.flatMap((q) => q.ratings.map((r) => r.rater)))], client);
     tasks.push({
       task,

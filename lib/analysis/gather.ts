@@ -2,6 +2,7 @@
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { TASKS, taskQuestions } from "@/lib/tasks";
+import { goldChanges, keptUnder, type GoldMode } from "@/lib/data/gold";
 import type { QuestionRatings, StudyItem } from "./collect";
 import type { StudyScales } from "./questions";
 import { AppError } from "@/lib/errors";
@@ -28,9 +29,12 @@ export async function findStudy(where: { id: string } | { slug: string }, client
   return study;
 }
 
-/** The ratings of one task of the study, per question, with the rated items. */
-export async function gatherTaskRatings(study: StudyForAnalysis, task: TaskType, client: PrismaClient = db): Promise<TaskRatings> {
-  return { task, ...(await TASKS[task].ratings(study.id, taskQuestions(task, study), client)) };
+/** The ratings of one task of the study, per question, with the rated items; gold items (lib/data/gold) are left out unless asked for. */
+export async function gatherTaskRatings(study: StudyForAnalysis, task: TaskType, client: PrismaClient = db, gold: GoldMode = "exclude"): Promise<TaskRatings> {
+  const [data, goldItems] = await Promise.all([TASKS[task].ratings(study.id, taskQuestions(task, study), client), gold === "include" ? new Map() : goldChanges(client, study.id)]);
+  if (goldItems.size === 0 && gold !== "only") return { task, ...data };
+  const items = new Map([...data.items].filter(([, item]) => keptUnder(gold, goldItems, item.codeChangeId)));
+  return { task, items, questions: data.questions.map((q) => ({ ...q, ratings: q.ratings.filter((r) => items.has(r.item)) })) };
 }
 
 /** Display names of annotators. */

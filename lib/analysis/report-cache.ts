@@ -55,6 +55,7 @@ export async function studyFingerprint(studyId: string, withScores: boolean): Pr
          FROM "ReferenceGrade" WHERE "candidateReviewId" IN (SELECT id FROM rv)) AS grades,
       (SELECT count(*) || '/' || coalesce(sum(version), 0) || '/' || coalesce(max("updatedAt")::text, '') || '/' || coalesce(sum(hashtext(id || "highQuality"::text)), 0)
          FROM "CommentFilterLabel" WHERE "candidateReviewId" IN (SELECT id FROM rv)) AS filters,
+      (SELECT count(*) || '/' || coalesce(sum(hashtext("itemId" || question || version::text)), 0) FROM "Consensus" WHERE "studyId" = ${studyId} AND gold) AS gold,
       ${scores} AS scores`;
   return JSON.stringify(rows[0]);
 }

@@ -9,6 +9,8 @@
  *   all stage-1 claim verification first, then stage-2 review rating (which needs stage 1),
  *   then reference grading and comment filtering (CRScore's annotators also finished the first
  *   stage before the second, Figure 7).
+ * - gold items (known answers, attention checks) take no part in the above: each annotator gets
+ *   `gold.perQueue` of them (a seeded choice per annotator), shuffled in among their other items.
  * The plan depends only on the seed and the sets of ids, not on the order they are given in.
  */
 import type { TaskType } from "@/lib/generated/prisma/enums";
@@ -30,6 +32,8 @@ export interface PlanInput {
   annotatorIds: readonly string[];
   annotatorsPerItem: number;
   reliabilitySetSize: number;
+  /** Gold items mixed into every queue (left out of `items`). */
+  gold?: { items: readonly PlanItem[]; perQueue: number };
 }
 
 export interface PlannedAssignment {
@@ -75,10 +79,15 @@ export function planAssignments(input: PlanInput): PlannedAssignment[] {
     for (const a of chosen) itemsOf.get(a)!.push(item.id);
   }
 
-  const byId = new Map(items.map((item) => [item.id, item]));
+  const regular = new Set(items.map((item) => item.id));
+  const gold = [...new Map((input.gold?.items ?? []).map((item) => [item.id, item])).values()].filter((item) => !regular.has(item.id)).sort((a, b) => byString(a.id, b.id));
+  const byId = new Map([...items, ...gold].map((item) => [item.id, item]));
   const plan: PlannedAssignment[] = [];
   for (const userId of annotators) {
-    const queue = seededShuffle(itemsOf.get(userId)!.slice().sort(byString), hashSeed(input.seed, "queue", userId));
+    const checks = seededShuffle(gold, hashSeed(input.seed, "gold", userId))
+      .slice(0, input.gold?.perQueue ?? 0)
+      .map((item) => item.id);
+    const queue = seededShuffle([...itemsOf.get(userId)!, ...checks].sort(byString), hashSeed(input.seed, "queue", userId));
     let position = 0;
     for (const taskType of TASK_PHASES) {
       for (const id of queue) {

@@ -43,6 +43,8 @@ export interface StoredConsensus {
   version: number;
   decidedBy: string | null;
   decidedAt: Date;
+  /** A known answer (gold item, lib/data/gold). */
+  gold: boolean;
 }
 
 /** The lead's consensus values of one task: item id → question → value. */
@@ -51,14 +53,14 @@ export async function storedConsensus(client: Client, studyId: string, task: Tas
   const out = new Map<string, Map<string, StoredConsensus>>();
   for (const r of rows) {
     if (!out.has(r.itemId)) out.set(r.itemId, new Map());
-    out.get(r.itemId)!.set(r.question, { id: r.id, value: r.value as RatingValue, reason: r.reason, version: r.version, decidedBy: r.decidedBy?.name ?? null, decidedAt: r.decidedAt });
+    out.get(r.itemId)!.set(r.question, { id: r.id, value: r.value as RatingValue, reason: r.reason, version: r.version, decidedBy: r.decidedBy?.name ?? null, decidedAt: r.decidedAt, gold: r.gold });
   }
   return out;
 }
 
 /** The consensus of every rated item of one task (adjudicated, else unanimous): item id → question key → consensus. */
 export async function taskConsensus(client: PrismaClient, study: StudyForAnalysis, task: TaskType): Promise<Map<string, Map<string, ConsensusValue>>> {
-  const [data, stored] = await Promise.all([gatherTaskRatings(study, task, client), storedConsensus(client, study.id, task)]);
+  const [data, stored] = await Promise.all([gatherTaskRatings(study, task, client, "include"), storedConsensus(client, study.id, task)]);
   const values = new Map<string, Map<string, RatingValue[]>>();
   for (const q of data.questions) {
     for (const r of q.ratings) {
@@ -108,7 +110,7 @@ export async function adjudicationQueue(user: StudyUser, slug: string, task?: Ta
   const chosen = task ?? study.taskTypes[0] ?? "CLAIM_VERIFICATION";
   const questions = taskQuestions(chosen, study);
   const question = questionKey ? questionOf(study, chosen, questionKey) : questions[0];
-  const [data, stored] = await Promise.all([gatherTaskRatings(study, chosen), storedConsensus(db, study.id, chosen)]);
+  const [data, stored] = await Promise.all([gatherTaskRatings(study, chosen, db, "include"), storedConsensus(db, study.id, chosen)]);
   const ratings = data.questions.find((q) => q.question.key === question.key)?.ratings ?? [];
   const names = new Map((await db.user.findMany({ where: { id: { in: [...new Set(ratings.map((r) => r.rater))] } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
   const entries = perItemAgreement(ratings, { scale: question.scale })
@@ -136,6 +138,7 @@ export interface HistoryEntry {
   question: string;
   action: string;
   value: unknown;
+  gold: boolean;
   reason: string;
   fromValues: Record<string, unknown>;
   by: string | null;
@@ -194,7 +197,7 @@ export async function adjudicationItem(user: StudyUser, slug: string, task: Task
     const values = annotations.map((a) => a.values[q.key]).filter((v): v is RatingValue => v !== null && v !== undefined);
     const c = consensusOf(values, s?.value as RatingValue | undefined);
     consensus[q.key] = s
-      ? { id: s.id, value: s.value as RatingValue, reason: s.reason, version: s.version, decidedBy: s.decidedBy?.name ?? null, decidedAt: s.decidedAt, source: "adjudicated" }
+      ? { id: s.id, value: s.value as RatingValue, reason: s.reason, version: s.version, decidedBy: s.decidedBy?.name ?? null, decidedAt: s.decidedAt, gold: s.gold, source: "adjudicated" }
       : c && { value: c.value, source: "unanimous" };
   }
   return {
@@ -209,8 +212,8 @@ export async function adjudicationItem(user: StudyUser, slug: string, task: Task
     annotations,
     consensus,
     history: history.map((h) => {
-      const v = (h.newValue ?? {}) as { value?: unknown; reason?: string; fromValues?: Record<string, unknown> };
-      return { question: questionOfId.get(h.annotationId) ?? "", action: h.action, value: v.value ?? null, reason: v.reason ?? "", fromValues: v.fromValues ?? {}, by: h.user?.name ?? null, at: h.createdAt };
+      const v = (h.newValue ?? {}) as { value?: unknown; reason?: string; fromValues?: Record<string, unknown>; gold?: boolean };
+      return { question: questionOfId.get(h.annotationId) ?? "", action: h.action, value: v.value ?? null, gold: v.gold === true, reason: v.reason ?? "", fromValues: v.fromValues ?? {}, by: h.user?.name ?? null, at: h.createdAt };
     }),
   };
 }
@@ -224,6 +227,8 @@ export const consensusSchema = z.object({
   reason: z.string().trim().min(1, "give a reason for the consensus value").max(5000),
   /** Version the decision was based on; 0 when the item had no consensus value yet. */
   baseVersion: z.number().int().min(0),
+  /** Mark the value as a known answer (gold item) or not; unchanged when absent. */
+  gold: z.boolean().optional(),
 });
 
 export type ConsensusInput = z.infer<typeof consensusSchema>;
@@ -236,12 +241,13 @@ export async function saveConsensus(user: StudyUser, input: ConsensusInput): Pro
   await itemContext(study.id, input.task, input.itemId);
   const annotations = await TASKS[input.task].itemAnnotations(db, input.itemId, [question]);
   const fromValues = Object.fromEntries(annotations.filter((a) => a.values[question.key] !== null).map((a) => [a.annotator, a.values[question.key]]));
-  const record = { value: input.value, reason: input.reason, fromValues } as Prisma.InputJsonObject;
   return db.$transaction(async (tx) => {
     const where = { task_itemId_question: { task: input.task, itemId: input.itemId, question: question.key } };
     const current = await tx.consensus.findUnique({ where });
     if ((current?.version ?? 0) !== input.baseVersion) throw new AppError("CONFLICT", { message: `Not saved: the consensus was changed meanwhile (version ${current?.version ?? 0}, yours was based on ${input.baseVersion}). Reload to see it.` });
-    const data = { value: input.value, reason: input.reason, fromValues, decidedById: user.id, decidedAt: new Date() };
+    const gold = input.gold ?? current?.gold ?? false;
+    const record = { value: input.value, reason: input.reason, fromValues, gold } as Prisma.InputJsonObject;
+    const data = { value: input.value, reason: input.reason, fromValues, gold, decidedById: user.id, decidedAt: new Date() };
     const saved = current
       ? await tx.consensus.update({ where: { id: current.id, version: current.version }, data: { ...data, version: { increment: 1 } } })
       : await tx.consensus.create({ data: { ...data, studyId: study.id, task: input.task, itemId: input.itemId, question: question.key } });
@@ -252,7 +258,7 @@ export async function saveConsensus(user: StudyUser, input: ConsensusInput): Pro
         userId: user.id,
         action: current ? "UPDATE" : "CREATE",
         baseVersion: input.baseVersion,
-        oldValue: current ? ({ value: current.value, reason: current.reason, fromValues: current.fromValues } as Prisma.InputJsonObject) : Prisma.DbNull,
+        oldValue: current ? ({ value: current.value, reason: current.reason, fromValues: current.fromValues, gold: current.gold } as Prisma.InputJsonObject) : Prisma.DbNull,
         newValue: record,
       },
     });

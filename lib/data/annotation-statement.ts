@@ -1,7 +1,7 @@
 /**
  * The common save as one SQL statement (issue 10, "the save itself is as cheap as it can be"):
  * creating or updating a claim judgement, reference grade or comment-filter label of one's own
- * assignment. One statement checks ownership and study membership (as memberStudyWhere in
+ * assignment. One statement checks ownership and study membership of an annotator not paused (as annotatingStudyWhere in
  * lib/data/study-access), task, skip state and target, writes the row with
  * its version check, appends the history row and starts the assignment; PostgreSQL runs it
  * atomically, so there is no BEGIN/COMMIT and no read-then-write round trip.
@@ -64,7 +64,7 @@ function statement(kind: SaveKind, shape: Shape, creating: boolean): string {
   const own = `own AS (
     SELECT a."id", a."status" FROM "Assignment" a
     WHERE a."id" = $1 AND a."userId" = $2 AND a."taskType" = '${task.task}' AND a."status" <> 'SKIPPED'
-      AND EXISTS (SELECT 1 FROM "Study" s WHERE s."id" = a."studyId" AND (s."createdById" = $2 OR EXISTS (SELECT 1 FROM "StudyMember" m WHERE m."studyId" = s."id" AND m."userId" = $2)))
+      AND EXISTS (SELECT 1 FROM "Study" s WHERE s."id" = a."studyId" AND (s."createdById" = $2 OR EXISTS (SELECT 1 FROM "StudyMember" m WHERE m."studyId" = s."id" AND m."userId" = $2 AND m."pausedAt" IS NULL)))
       AND EXISTS (SELECT 1 FROM ${q(shape.target.table)} t WHERE t."id" = $3 AND t."codeChangeId" = a."codeChangeId" AND ${shape.target.condition}))`;
   const saved = creating
     ? `saved AS (

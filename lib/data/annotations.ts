@@ -12,7 +12,7 @@
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { AppError } from "@/lib/errors";
 import { db, Prisma } from "@/lib/db/client";
-import { memberStudyWhere } from "@/lib/data/study-access";
+import { annotatingStudyWhere, PAUSED_MESSAGE } from "@/lib/data/study-access";
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
 import { hashSeed } from "@/lib/annotation/random";
 import { stageOrderOn, WAITING_FOR_CONSOLIDATION } from "@/lib/annotation/stage-order";
@@ -44,11 +44,13 @@ export class ConflictError extends AppError {
 
 async function findOwnAssignment(client: Tx | typeof db, userId: string, assignmentId: string) {
   const assignment = await client.assignment.findFirst({
-    where: { id: assignmentId, userId, study: memberStudyWhere(userId) },
+    where: { id: assignmentId, userId, study: annotatingStudyWhere(userId) },
     select: { id: true, userId: true, studyId: true, codeChangeId: true, taskType: true, status: true, skipReason: true, timeSpentMs: true, position: true, inReliabilitySet: true },
   });
-  if (!assignment) throw new AppError("NOT_FOUND", { message: "No such assignment in your queue." });
-  return assignment;
+  if (assignment) return assignment;
+  // Paused in the assignment's study: say so (423) rather than "no such assignment".
+  const paused = await client.assignment.count({ where: { id: assignmentId, userId, study: { members: { some: { userId, pausedAt: { not: null } } } } } });
+  throw paused ? new AppError("LOCKED", { message: PAUSED_MESSAGE }) : new AppError("NOT_FOUND", { message: "No such assignment in your queue." });
 }
 
 /** Everything the workspace page shows for one of the annotator's own assignments. */

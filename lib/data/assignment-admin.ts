@@ -10,12 +10,13 @@ import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction, 
 import { applicableTaskTypes, planAssignments, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
 import { suggestConsolidation, type SuggestedDecision } from "@/lib/annotation/stage2";
 import { leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
+import { goldChanges } from "@/lib/data/gold";
 import { AppError } from "@/lib/errors";
 
 async function findStudy(user: StudyUser, slug: string) {
   const study = await db.study.findFirst({
     where: { slug, ...leadStudyWhere(user) },
-    select: { id: true, slug: true, name: true, taskTypes: true, annotatorsPerItem: true, reliabilitySetSize: true, assignmentSeed: true, hideSystemNames: true },
+    select: { id: true, slug: true, name: true, taskTypes: true, annotatorsPerItem: true, reliabilitySetSize: true, assignmentSeed: true, hideSystemNames: true, goldPerQueue: true },
   });
   if (!study) throw new AppError("NOT_FOUND", { message: "No such study." });
   return study;
@@ -115,11 +116,14 @@ export async function getAssignmentAdmin(user: StudyUser, slug: string) {
 /** The plan for a study with the given annotators (pure given the database state). */
 export async function planForStudy(user: StudyUser, slug: string, annotatorIds: readonly string[]): Promise<{ studyId: string; plan: PlannedAssignment[] }> {
   const study = await findStudy(user, slug);
-  const changes = await db.codeChange.findMany({
-    where: { studyId: study.id },
-    select: { id: true, pseudoReferences: { select: { kind: true } }, reviews: { select: { isReference: true } } },
-  });
-  const items = changes.map((change) => ({
+  const [changes, gold] = await Promise.all([
+    db.codeChange.findMany({
+      where: { studyId: study.id },
+      select: { id: true, pseudoReferences: { select: { kind: true } }, reviews: { select: { isReference: true } } },
+    }),
+    goldChanges(db, study.id),
+  ]);
+  const all = changes.map((change) => ({
     id: change.id,
     taskTypes: applicableTaskTypes(study.taskTypes, {
       generatedClaims: change.pseudoReferences.filter((r) => r.kind === "CLAIM" || r.kind === "IMPLICATION").length,
@@ -128,7 +132,19 @@ export async function planForStudy(user: StudyUser, slug: string, annotatorIds: 
       hasReference: change.reviews.some((r) => r.isReference),
     }),
   }));
-  return { studyId: study.id, plan: planAssignments({ seed: study.assignmentSeed, items, annotatorIds, annotatorsPerItem: study.annotatorsPerItem, reliabilitySetSize: study.reliabilitySetSize }) };
+  // A gold item is checked only in the tasks it has known answers for.
+  const goldItems = all.filter((item) => gold.has(item.id)).map((item) => ({ id: item.id, taskTypes: item.taskTypes.filter((t) => gold.get(item.id)!.has(t)) }));
+  return {
+    studyId: study.id,
+    plan: planAssignments({
+      seed: study.assignmentSeed,
+      items: all.filter((item) => !gold.has(item.id)),
+      annotatorIds,
+      annotatorsPerItem: study.annotatorsPerItem,
+      reliabilitySetSize: study.reliabilitySetSize,
+      gold: { items: goldItems, perQueue: study.goldPerQueue },
+    }),
+  };
 }
 
 export interface GenerateSummary {

@@ -17,6 +17,8 @@ export interface QueueEntry {
 
 export interface StudyQueue {
   study: { slug: string; name: string };
+  /** A lead has paused the annotator in this study: the items cannot be opened (lib/data/study-access annotatingStudyWhere). */
+  paused: boolean;
   done: number;
   total: number;
   timeSpentMs: number;
@@ -34,13 +36,13 @@ export async function listQueuesForAnnotator(userId: string): Promise<StudyQueue
       status: true,
       position: true,
       timeSpentMs: true,
-      study: { select: { slug: true, name: true } },
+      study: { select: { slug: true, name: true, members: { where: { userId }, select: { pausedAt: true } } } },
       codeChange: { select: { externalId: true, language: true, filePath: true } },
     },
   });
   const queues = new Map<string, StudyQueue>();
-  for (const { study, ...entry } of assignments) {
-    const queue = queues.get(study.slug) ?? { study, done: 0, total: 0, timeSpentMs: 0, entries: [] };
+  for (const { study: { members, ...study }, ...entry } of assignments) {
+    const queue = queues.get(study.slug) ?? { study, paused: members.some((m) => m.pausedAt !== null), done: 0, total: 0, timeSpentMs: 0, entries: [] };
     queue.total += 1;
     if (entry.status === "DONE") queue.done += 1;
     queue.timeSpentMs += entry.timeSpentMs;

@@ -31,6 +31,17 @@ export function memberStudyWhere(userId: string): Prisma.StudyWhereInput {
   return { OR: [{ createdById: userId }, { members: { some: { userId } } }] };
 }
 
+/**
+ * The studies in which this user may open and save items: as memberStudyWhere, except those
+ * where a lead has paused them (quality control, StudyMember.pausedAt).
+ */
+export function annotatingStudyWhere(userId: string): Prisma.StudyWhereInput {
+  return { OR: [{ createdById: userId }, { members: { some: { userId, pausedAt: null } } }] };
+}
+
+/** Shown to a paused annotator instead of their items. */
+export const PAUSED_MESSAGE = "A lead of this study has paused your work on it (quality control). Ask them to resume it.";
+
 /** The accounts that belong to a study this user leads (for rules about whom a lead may manage). */
 export function membersOfLedStudiesWhere(user: StudyUser): Prisma.UserWhereInput {
   return { memberships: { some: { study: leadStudyWhere(user) } } };

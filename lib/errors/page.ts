@@ -14,3 +14,17 @@ export async function orPageError<T>(work: Promise<T>): Promise<T> {
     throw error;
   }
 }
+
+/** As orPageError, but LOCKED (423, e.g. a paused annotator) becomes its message for the page to show. */
+export async function orLockedMessage<T>(work: Promise<T>): Promise<{ data: T } | { locked: string }> {
+  return orPageError(
+    work.then(
+      (data) => ({ data }),
+      (error) => {
+        const app = toAppError(error);
+        if (app.code === "LOCKED") return { locked: app.userMessage };
+        throw error;
+      },
+    ),
+  );
+}

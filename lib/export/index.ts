@@ -9,8 +9,10 @@
  * - `gradedreviews`: the GradedReviews benchmark workbook.
  *
  * The long and wide exports carry each annotator's values and the consensus (./consensus.ts).
+ * Gold items (known answers for attention checks) are left out unless the request includes them.
  */
 import { db, type PrismaClient } from "@/lib/db/client";
+import { goldChanges } from "@/lib/data/gold";
 import { consensusGrades, exportConsensus } from "./consensus";
 import type { ExportFormat } from "./formats";
 import { gradedReviewsLayout, gradedReviewsWorkbook, type GradedReviewsLayout } from "./gradedreviews";
@@ -27,6 +29,8 @@ export interface ExportRequest {
   format: ExportFormat;
   /** gradedreviews: the annotator whose grades fill the Grade columns instead of the consensus. */
   annotator?: string;
+  /** Gold items (known answers, lib/data/gold) too; by default they are left out. */
+  includeGold?: boolean;
 }
 
 /** An export checked and ready to stream: what can be refused (an unknown grader) is refused here, before a response starts. */
@@ -46,7 +50,7 @@ export async function* streamExport(input: ExportRequest | PreparedExport, clien
   const { request } = prepared;
   const study = await client.study.findUniqueOrThrow({ where: { id: request.studyId }, select: { likertDimensions: true } });
   const dimensions = study.likertDimensions;
-  const changes = studyChanges(client, request.studyId);
+  const changes = studyChanges(client, request.studyId, request.includeGold ? [] : [...(await goldChanges(client, request.studyId)).keys()]);
   switch (request.format) {
     case "jsonl":
       yield* jsonlExport(changes, dimensions);

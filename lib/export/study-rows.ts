@@ -32,12 +32,12 @@ export type ExportedPseudoReference = ExportedChange["pseudoReferences"][number]
 /** Code changes per query: a few thousand reviews and their annotations. */
 const PAGE = 200;
 
-/** The study's code changes in order (position, then external id), one page at a time. */
-export async function* studyChanges(client: PrismaClient, studyId: string): AsyncGenerator<ExportedChange> {
+/** The study's code changes in order (position, then external id), one page at a time, without the `leftOut` ones (gold items). */
+export async function* studyChanges(client: PrismaClient, studyId: string, leftOut: readonly string[] = []): AsyncGenerator<ExportedChange> {
   let cursor: string | undefined;
   for (;;) {
     const page = await client.codeChange.findMany({
-      where: { studyId },
+      where: { studyId, ...(leftOut.length > 0 ? { id: { notIn: [...leftOut] } } : {}) },
       orderBy: [{ position: "asc" }, { externalId: "asc" }, { id: "asc" }],
       include: CODE_CHANGE_INCLUDE,
       take: PAGE,

@@ -68,10 +68,11 @@ export async function countRows(client: PrismaClient): Promise<Record<string, nu
   return Object.fromEntries(names.map((n, i) => [n, counts[i]]));
 }
 
-export async function exportBytes(client: PrismaClient, studyId: string, format: ExportFormat, annotator?: string): Promise<Buffer> {
+export async function exportBytes(client: PrismaClient, studyId: string, format: ExportFormat, annotator?: string, includeGold?: boolean): Promise<Buffer> {
   const parts: Buffer[] = [];
-  for await (const chunk of streamExport({ studyId, format, annotator }, client)) parts.push(Buffer.from(chunk));
+  for await (const chunk of streamExport({ studyId, format, annotator, includeGold }, client)) parts.push(Buffer.from(chunk));
   return Buffer.concat(parts);
 }
 
-export const exportText = async (client: PrismaClient, studyId: string, format: ExportFormat): Promise<string> => (await exportBytes(client, studyId, format)).toString("utf8");
+export const exportText = async (client: PrismaClient, studyId: string, format: ExportFormat, options: { includeGold?: boolean } = {}): Promise<string> =>
+  (await exportBytes(client, studyId, format, undefined, options.includeGold)).toString("utf8");

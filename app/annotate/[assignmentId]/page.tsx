@@ -1,14 +1,27 @@
+import Link from "next/link";
 import { Workspace } from "@/components/workspace/workspace";
 import { requirePageUser } from "@/lib/auth/session";
-import { orPageError } from "@/lib/errors/page";
+import { orLockedMessage } from "@/lib/errors/page";
 import { getWorkspace } from "@/lib/data/annotations";
 
 export const dynamic = "force-dynamic";
 
-/** The annotation workspace of one of the signed-in user's own assignments (404 for any other). */
+/** The annotation workspace of one of the signed-in user's own assignments (404 for any other; a message while paused). */
 export default async function AnnotationWorkspacePage({ params }: { params: Promise<{ assignmentId: string }> }) {
   const user = await requirePageUser();
   const { assignmentId } = await params;
-  const data = await orPageError(getWorkspace(user.id, assignmentId));
-  return <Workspace key={data.assignment.id} data={data} userId={user.id} />;
+  const result = await orLockedMessage(getWorkspace(user.id, assignmentId));
+  if ("locked" in result) {
+    return (
+      <div className="space-y-3">
+        <p role="alert" className="rounded border border-amber-300 bg-amber-50 p-3 text-amber-900" data-testid="locked">
+          {result.locked}
+        </p>
+        <Link href="/annotate" className="text-blue-700 hover:underline">
+          Back to my assignments
+        </Link>
+      </div>
+    );
+  }
+  return <Workspace key={result.data.assignment.id} data={result.data} userId={user.id} />;
 }

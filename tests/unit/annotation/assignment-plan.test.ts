@@ -28,6 +28,26 @@ describe("assignment planning", () => {
     for (const a of plan) expect(a.inReliabilitySet).toBe(reliability.has(a.codeChangeId));
   });
 
+  test("gold items: perQueue of them in every queue, a seeded choice per annotator mixed among the others; none changes the rest of the plan", () => {
+    const gold = Array.from({ length: 4 }, (_, i) => ({ id: `gold-${i}`, taskTypes: ["REFERENCE_GRADING"] as TaskType[] }));
+    const mixed = planAssignments({ ...input, gold: { items: gold, perQueue: 2 } });
+    expect(planAssignments({ ...input, gold: { items: gold, perQueue: 0 } })).toEqual(plan);
+    const chosen = new Map<string, string[]>();
+    for (const user of ["u1", "u2", "u3", "u4"]) {
+      const queue = mixed.filter((a) => a.userId === user).sort((a, b) => a.position - b.position);
+      const checks = queue.filter((a) => a.codeChangeId.startsWith("gold-"));
+      expect(checks).toHaveLength(2);
+      expect(checks.every((a) => a.taskType === "REFERENCE_GRADING" && !a.inReliabilitySet)).toBe(true);
+      expect(queue.map((a) => a.position)).toEqual(queue.map((_, i) => i));
+      // the other items are the same as without gold
+      expect(new Set(queue.filter((a) => !a.codeChangeId.startsWith("gold-")).map((a) => `${a.codeChangeId}|${a.taskType}`))).toEqual(
+        new Set(plan.filter((a) => a.userId === user).map((a) => `${a.codeChangeId}|${a.taskType}`)),
+      );
+      chosen.set(user, checks.map((a) => a.codeChangeId).sort());
+    }
+    expect(new Set([...chosen.values()].map((c) => c.join())).size).toBeGreaterThan(1);
+  });
+
   test("loads are balanced: item counts differ by at most one", () => {
     const load = new Map<string, Set<string>>();
     for (const a of plan) load.set(a.userId, (load.get(a.userId) ?? new Set()).add(a.codeChangeId));

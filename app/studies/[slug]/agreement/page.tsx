@@ -20,6 +20,7 @@ export const dynamic = "force-dynamic";
 const querySchema = z.object({
   task: z.enum(Object.values(TaskType) as [TaskType, ...TaskType[]]).optional().catch(undefined),
   batchSize: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
+  gold: z.literal("include").optional().catch(undefined),
 });
 
 /** How long a request waits for the worker's CIs before the page stays with the point estimates (auto-refresh picks the CIs up later). */
@@ -44,7 +45,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   if (!study) notFound();
   const query = querySchema.parse(await searchParams);
   const task = query.task && study.taskTypes.includes(query.task) ? query.task : undefined;
-  const options: AgreementOptions = { task, batchSize: query.batchSize };
+  const options: AgreementOptions = { task, batchSize: query.batchSize, ...(query.gold ? { includeGold: true } : {}) };
   const fingerprint = await studyFingerprint(study.id, false);
   const shown = await dashboardReport("agreement", study.id, options, fingerprint);
   const settings = shown.report.settings;
@@ -56,6 +57,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     const q = new URLSearchParams();
     if (t) q.set("task", t);
     if (query.batchSize) q.set("batchSize", String(query.batchSize));
+    if (query.gold) q.set("gold", query.gold);
     const s = q.toString();
     return s ? `${base}?${s}` : base;
   };
@@ -69,7 +71,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
         <h1 className="text-2xl font-semibold">Agreement</h1>
         <p className="text-sm text-slate-600">
           Inter-annotator agreement per task and question, at each question&apos;s level of measurement. Bootstrap CIs: {DEFAULT_BOOTSTRAP.nResamples} resamples (fewer on big studies: each CI&apos;s
-          count is in its tooltip), seed {DEFAULT_BOOTSTRAP.seed}, {Math.round(DEFAULT_BOOTSTRAP.confidenceLevel * 100)}% ({settings.bootstrap.method}). The same numbers as <code className="text-xs">npm run cli -- agreement --study {study.slug}{task ? ` --task ${task}` : ""}{query.batchSize ? ` --batch-size ${query.batchSize}` : ""} --json</code>.
+          count is in its tooltip), seed {DEFAULT_BOOTSTRAP.seed}, {Math.round(DEFAULT_BOOTSTRAP.confidenceLevel * 100)}% ({settings.bootstrap.method}). The same numbers as <code className="text-xs">npm run cli -- agreement --study {study.slug}{task ? ` --task ${task}` : ""}{query.batchSize ? ` --batch-size ${query.batchSize}` : ""} --json</code>. Gold items (known answers for attention checks) are left out unless asked for.
         </p>
         <AutoRefresh seconds={10} computedAt={formatTime(new Date())} />
         <nav aria-label="Tasks" className="flex flex-wrap items-center gap-3 text-sm">
@@ -85,6 +87,9 @@ export default async function AgreementPage({ params, searchParams }: { params: 
             {task && <input type="hidden" name="task" value={task} />}
             <label>
               Items per batch <input type="number" name="batchSize" min={1} defaultValue={settings.batchSize ?? 50} className="w-16 rounded border border-slate-300 px-1" />
+            </label>
+            <label>
+              <input type="checkbox" name="gold" value="include" defaultChecked={query.gold === "include"} /> with gold items
             </label>
             <button type="submit" className="rounded border border-slate-300 bg-white px-2 py-0.5">
               Apply

@@ -1,6 +1,6 @@
 /**
  * The agreement report as JSON (cached while the data do not change), exactly the `agreement`
- * CLI's output: `?task=REVIEW_RATING&batchSize=50&resamples=1000&seed=1`. On big studies the
+ * CLI's output: `?task=REVIEW_RATING&batchSize=50&resamples=1000&seed=1[&gold=include]`. On big studies the
  * worker computes the CIs; until it has, 503 with Retry-After (resamples=0 answers at once).
  */
 import { NextResponse } from "next/server";
@@ -23,6 +23,8 @@ const querySchema = z.object({
   reliabilitySet: whole.optional(),
   resamples: whole.max(100_000).optional(),
   seed: whole.optional(),
+  /** gold=include: gold items (known answers) too; left out by default. */
+  gold: z.literal("include").optional(),
 });
 
 export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
@@ -36,6 +38,7 @@ export const GET = handler(async (request: Request, { params }: { params: Promis
     batchSize: query.batchSize,
     ...(query.reliabilitySet === undefined ? {} : { reliabilitySetSize: query.reliabilitySet }),
     ...(Object.keys(bootstrap).length > 0 ? { bootstrap } : {}),
+    ...(query.gold ? { includeGold: true } : {}),
   };
   const report = await routeReport("agreement", study.id, options, await studyFingerprint(study.id, false));
   return NextResponse.json(report, { headers: { "cache-control": "no-store" } });

@@ -103,7 +103,7 @@ export default async function AdjudicateItemPage({ params }: { params: Promise<{
               input={{ slug, task, itemId: item.id, question: q.key }}
               label={q.label}
               scale={q.scale}
-              current={c ? { value: c.value, source: c.source, reason: c.source === "adjudicated" ? c.reason : "", version: c.source === "adjudicated" ? c.version : 0 } : null}
+              current={c ? { value: c.value, source: c.source, reason: c.source === "adjudicated" ? c.reason : "", version: c.source === "adjudicated" ? c.version : 0, gold: c.source === "adjudicated" && c.gold } : null}
               save={decideConsensus}
             />
           );
@@ -117,7 +117,8 @@ export default async function AdjudicateItemPage({ params }: { params: Promise<{
           <ul className="space-y-1 text-sm">
             {data.history.map((h, i) => (
               <li key={i} data-testid="history-entry">
-                {stamp(h.at)} · {h.by ?? "removed account"} · {h.action.toLowerCase()} {h.question} = <span className="font-medium">{String(h.value)}</span> · “{h.reason}” · from{" "}
+                {stamp(h.at)} · {h.by ?? "removed account"} · {h.action.toLowerCase()} {h.question} = <span className="font-medium">{String(h.value)}</span>
+                {h.gold ? " (gold)" : ""} · “{h.reason}” · from{" "}
                 {Object.entries(h.fromValues)
                   .map(([name, v]) => `${name}: ${String(v)}`)
                   .join(", ") || "no ratings"}

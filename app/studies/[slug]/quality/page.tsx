@@ -1,0 +1,135 @@
+import Link from "next/link";
+import { TASK_LABELS } from "@/components/format";
+import { PauseButton, QualitySettingsForm } from "@/components/quality-forms";
+import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { orPageError } from "@/lib/errors/page";
+import { changeItems, studyQuality } from "@/lib/data/quality";
+import { pauseAnnotator, saveQualitySettings } from "./actions";
+
+export const dynamic = "force-dynamic";
+
+const percent = (share: number | null) => (share === null ? "–" : `${Math.round(share * 100)}%`);
+
+/**
+ * Quality control (issue 12, item 6): gold items (known answers) mixed into the queues, each
+ * annotator's accuracy on them, seconds per finished item with too-fast items counted, and
+ * pausing an annotator who falls below the chosen accuracy.
+ */
+export default async function QualityPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<{ change?: string }> }) {
+  const user = await requirePageUser(LEAD_ROLES);
+  const { slug } = await params;
+  const { change } = await searchParams;
+  const [quality, items] = await orPageError(Promise.all([studyQuality(user, slug), changeItems(user, slug, typeof change === "string" ? change : undefined)]));
+  const { study } = quality;
+  return (
+    <div className="space-y-6">
+      <div className="space-y-2">
+        <Link href={`/studies/${study.slug}`} className="text-sm text-blue-700 hover:underline">
+          ← {study.name}
+        </Link>
+        <h1 className="text-2xl font-semibold">Quality control</h1>
+        <p className="text-sm text-slate-600">
+          Gold items are items with a known answer: a consensus value marked gold on the adjudication page. Each annotator&apos;s queue gets {study.goldPerQueue} of them among their other items
+          (after the assignments are generated again); their answers are checked against the known answer. Gold items are left out of agreement and exports unless asked for.
+          {` ${quality.goldItems} gold item${quality.goldItems === 1 ? "" : "s"}, ${quality.goldAnswers.length} known answer${quality.goldAnswers.length === 1 ? "" : "s"}.`}
+        </p>
+        <QualitySettingsForm
+          slug={study.slug}
+          initial={{ goldPerQueue: study.goldPerQueue, goldMinAccuracyPercent: Math.round(study.goldMinAccuracy * 100), minSecondsPerItem: study.minSecondsPerItem }}
+          save={saveQualitySettings}
+        />
+      </div>
+      <section aria-label="Annotators">
+        <h2 className="mb-2 text-lg font-medium">Annotators</h2>
+        <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
+          <thead className="bg-slate-100 text-slate-600">
+            <tr>
+              <th className="px-3 py-2">Annotator</th>
+              <th className="text-right">Gold answered</th>
+              <th className="text-right">Correct</th>
+              <th className="text-right">Accuracy</th>
+              <th className="text-right">Finished items</th>
+              <th className="text-right">Seconds per item</th>
+              <th className="text-right">Too fast (&lt; {study.minSecondsPerItem} s)</th>
+              <th className="px-3">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {quality.annotators.map((a) => (
+              <tr key={a.userId} className="border-t border-slate-100 align-top" data-testid="quality-row">
+                <td className="px-3 py-2">
+                  {a.name} <span className="text-slate-500">{a.email}</span>
+                  {a.lowAccuracy && (
+                    <span className="ml-2 rounded bg-red-100 px-1 text-xs text-red-800" data-testid="flag-accuracy">
+                      below {percent(study.goldMinAccuracy)} on gold
+                    </span>
+                  )}
+                  {a.pace.tooFast > 0 && (
+                    <span className="ml-2 rounded bg-amber-100 px-1 text-xs text-amber-800" data-testid="flag-too-fast">
+                      {a.pace.tooFast} too fast
+                    </span>
+                  )}
+                  {a.gold && a.gold.misses.length > 0 && (
+                    <details className="text-xs text-slate-600">
+                      <summary className="cursor-pointer">missed gold answers</summary>
+                      <ul>
+                        {a.gold.misses.map((m) => (
+                          <li key={`${m.item}|${m.question}`}>
+                            {m.question}: answered {String(m.value)}, known {String(m.gold)}
+                          </li>
+                        ))}
+                      </ul>
+                    </details>
+                  )}
+                </td>
+                <td className="text-right tabular-nums">{a.gold?.answered ?? 0}</td>
+                <td className="text-right tabular-nums">{a.gold?.correct ?? 0}</td>
+                <td className="text-right tabular-nums">{percent(a.gold?.accuracy ?? null)}</td>
+                <td className="text-right tabular-nums">{a.pace.finished}</td>
+                <td className="text-right tabular-nums">{a.pace.meanSeconds === null ? "–" : `${a.pace.meanSeconds.toFixed(1)} s`}</td>
+                <td className="text-right tabular-nums">{a.pace.tooFast}</td>
+                <td className="px-3">
+                  <span data-testid="status">{a.paused ? "paused" : "active"}</span>
+                  <PauseButton slug={study.slug} userId={a.userId} name={a.name} paused={a.paused} save={pauseAnnotator} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {quality.annotators.length === 0 && <p className="text-sm text-slate-600">No annotators in this study yet.</p>}
+      </section>
+      <section aria-label="Known answers" className="space-y-2">
+        <h2 className="text-lg font-medium">Give an item a known answer</h2>
+        <form method="get" className="flex items-center gap-2 text-sm">
+          <label>
+            Code change{" "}
+            <select name="change" defaultValue={items.externalId} className="rounded border border-slate-300 px-1">
+              {items.changes.map((c) => (
+                <option key={c.externalId} value={c.externalId}>
+                  {c.externalId} {c.filePath}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="rounded border border-slate-300 bg-white px-2 py-0.5">
+            Show its items
+          </button>
+        </form>
+        <ul className="space-y-1 text-sm">
+          {items.items.map((item) => {
+            const known = quality.goldAnswers.filter((g) => g.task === item.task && g.itemId === item.itemId);
+            return (
+              <li key={`${item.task}|${item.itemId}`}>
+                <Link href={`/studies/${study.slug}/adjudicate/${item.task}/${item.itemId}`} className="text-blue-700 hover:underline">
+                  {TASK_LABELS[item.task]} · {item.label}
+                </Link>{" "}
+                <span className="text-slate-500">{item.text.slice(0, 120)}</span>
+                {known.length > 0 && <span className="ml-2 rounded bg-emerald-100 px-1 text-xs text-emerald-800">gold: {known.map((g) => `${g.question} = ${String(g.value)}`).join(", ")}</span>}
+              </li>
+            );
+          })}
+        </ul>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * Gold items (issue 12, item 6): a lead's known answers, stored as consensus values marked gold.
+ * A code change with a gold answer for any of its claims or reviews is a gold item: it is mixed
+ * into annotators' queues as an attention check (Study.goldPerQueue) and left out of agreement
+ * and exports unless they ask for it.
+ */
+import type { Prisma, PrismaClient } from "@/lib/db/client";
+import type { RatingValue } from "@/lib/agreement";
+import type { TaskType } from "@/lib/generated/prisma/enums";
+
+type Client = PrismaClient | Prisma.TransactionClient;
+
+/** Whether analyses take gold items: leave them out (default), take them too, or only them. */
+export type GoldMode = "exclude" | "include" | "only";
+
+export interface GoldAnswer {
+  task: TaskType;
+  itemId: string;
+  question: string;
+  value: RatingValue;
+}
+
+export function goldAnswers(client: Client, studyId: string): Promise<GoldAnswer[]> {
+  return client.consensus.findMany({ where: { studyId, gold: true }, select: { task: true, itemId: true, question: true, value: true } }) as Promise<GoldAnswer[]>;
+}
+
+/** The study's gold items (code changes) with the tasks they have gold answers for. */
+export async function goldChanges(client: Client, studyId: string): Promise<Map<string, Set<TaskType>>> {
+  const answers = await goldAnswers(client, studyId);
+  if (answers.length === 0) return new Map();
+  const ids = [...new Set(answers.map((a) => a.itemId))];
+  const [claims, reviews] = await Promise.all([
+    client.pseudoReference.findMany({ where: { id: { in: ids }, codeChange: { studyId } }, select: { id: true, codeChangeId: true } }),
+    client.candidateReview.findMany({ where: { id: { in: ids }, codeChange: { studyId } }, select: { id: true, codeChangeId: true } }),
+  ]);
+  const changeOf = new Map([...claims, ...reviews].map((r) => [r.id, r.codeChangeId]));
+  const out = new Map<string, Set<TaskType>>();
+  for (const a of answers) {
+    const change = changeOf.get(a.itemId);
+    if (!change) continue;
+    if (!out.has(change)) out.set(change, new Set());
+    out.get(change)!.add(a.task);
+  }
+  return out;
+}
+
+/** Whether an item of a change is kept under a gold mode. */
+export function keptUnder(mode: GoldMode, gold: ReadonlyMap<string, unknown>, codeChangeId: string): boolean {
+  return mode === "include" || (mode === "only") === gold.has(codeChangeId);
+}

@@ -1,0 +1,138 @@
+/**
+ * Quality control of a study's annotators (issue 12, item 6): accuracy on gold items, time per
+ * finished item in seconds with too-fast items counted, and pausing an annotator, who can then
+ * neither open nor save items (lib/data/study-access annotatingStudyWhere). Every call finds the
+ * study through leadStudyWhere.
+ */
+import { z } from "zod";
+import { db } from "@/lib/db/client";
+import type { RatingValue } from "@/lib/agreement";
+import { findStudy, gatherTaskRatings } from "@/lib/analysis/gather";
+import { belowAccuracy, goldKey, goldScores, paceOf, type GoldScore, type PaceSummary } from "@/lib/analysis/gold-accuracy";
+import { goldAnswers, goldChanges } from "@/lib/data/gold";
+import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
+import type { TaskType } from "@/lib/generated/prisma/enums";
+import { AppError } from "@/lib/errors";
+
+export interface QualityRow {
+  userId: string;
+  name: string;
+  email: string;
+  paused: boolean;
+  pauseReason: string;
+  gold: GoldScore | null;
+  pace: PaceSummary;
+  /** Below the study's minimum accuracy on gold. */
+  lowAccuracy: boolean;
+}
+
+export interface StudyQuality {
+  study: { id: string; slug: string; name: string; taskTypes: TaskType[]; goldPerQueue: number; goldMinAccuracy: number; minSecondsPerItem: number };
+  /** Gold items (code changes) and known answers. */
+  goldItems: number;
+  goldAnswers: { task: TaskType; itemId: string; question: string; value: RatingValue }[];
+  annotators: QualityRow[];
+}
+
+/** Per annotator of the study: accuracy on gold, seconds per finished item, too-fast items, paused or not. */
+export async function studyQuality(user: StudyUser, slug: string): Promise<StudyQuality> {
+  const led = await requireLedStudy(user, slug);
+  const [study, answers, changes, members, finished] = await Promise.all([
+    findStudy({ id: led.id }),
+    goldAnswers(db, led.id),
+    goldChanges(db, led.id),
+    db.studyMember.findMany({ where: { studyId: led.id, role: "ANNOTATOR" }, select: { pausedAt: true, pauseReason: true, user: { select: { id: true, name: true, email: true } } } }),
+    db.assignment.findMany({ where: { studyId: led.id, status: "DONE" }, select: { userId: true, timeSpentMs: true } }),
+  ]);
+  const gold = new Map(answers.map((a) => [goldKey(`${a.task}:${a.itemId}`, a.question), a.value]));
+  const ratings = [];
+  for (const task of study.taskTypes) {
+    if (!answers.some((a) => a.task === task)) continue;
+    const data = await gatherTaskRatings(study, task, db, "only");
+    for (const q of data.questions) for (const r of q.ratings) ratings.push({ ...r, item: `${task}:${r.item}`, question: q.question.key });
+  }
+  const scores = goldScores(ratings, gold);
+  const annotators = members
+    .map((m) => {
+      const score = scores.get(m.user.id) ?? null;
+      return {
+        userId: m.user.id,
+        name: m.user.name,
+        email: m.user.email,
+        paused: m.pausedAt !== null,
+        pauseReason: m.pauseReason,
+        gold: score,
+        pace: paceOf(
+          finished.filter((a) => a.userId === m.user.id).map((a) => a.timeSpentMs),
+          led.minSecondsPerItem,
+        ),
+        lowAccuracy: belowAccuracy(score ?? undefined, led.goldMinAccuracy),
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email));
+  return {
+    study: { id: led.id, slug: led.slug, name: led.name, taskTypes: led.taskTypes, goldPerQueue: led.goldPerQueue, goldMinAccuracy: led.goldMinAccuracy, minSecondsPerItem: led.minSecondsPerItem },
+    goldItems: changes.size,
+    goldAnswers: answers,
+    annotators,
+  };
+}
+
+export const qualitySettingsSchema = z.object({
+  slug: z.string().min(1),
+  goldPerQueue: z.coerce.number().int().min(0).max(10_000),
+  /** In percent on the form. */
+  goldMinAccuracyPercent: z.coerce.number().min(0).max(100),
+  minSecondsPerItem: z.coerce.number().int().min(0).max(86_400),
+});
+
+export async function updateQualitySettings(user: StudyUser, input: z.infer<typeof qualitySettingsSchema>) {
+  const study = await requireLedStudy(user, input.slug);
+  return db.study.update({
+    where: { id: study.id },
+    data: { goldPerQueue: input.goldPerQueue, goldMinAccuracy: input.goldMinAccuracyPercent / 100, minSecondsPerItem: input.minSecondsPerItem },
+    select: { goldPerQueue: true, goldMinAccuracy: true, minSecondsPerItem: true },
+  });
+}
+
+export const pauseSchema = z.object({ slug: z.string().min(1), userId: z.string().min(1), paused: z.boolean(), reason: z.string().trim().max(2000).default("") });
+
+/** Pauses (or resumes) an annotator of the study; they keep their work but cannot open or save items while paused. */
+export async function setAnnotatorPaused(user: StudyUser, input: z.infer<typeof pauseSchema>): Promise<{ paused: boolean }> {
+  const study = await requireLedStudy(user, input.slug);
+  const { count } = await db.studyMember.updateMany({
+    where: { studyId: study.id, userId: input.userId, role: "ANNOTATOR" },
+    data: input.paused ? { pausedAt: new Date(), pauseReason: input.reason } : { pausedAt: null, pauseReason: "" },
+  });
+  if (count === 0) throw new AppError("NOT_FOUND", { message: "No such annotator in this study." });
+  return { paused: input.paused };
+}
+
+export interface ChangeItems {
+  externalId: string;
+  changes: { externalId: string; filePath: string }[];
+  /** The chosen change's items per task, to open on the adjudication page and give a known answer. */
+  items: { task: TaskType; itemId: string; label: string; text: string }[];
+}
+
+/** The study's code changes, and the items of the chosen one (by external id) for the study's tasks. */
+export async function changeItems(user: StudyUser, slug: string, externalId: string | undefined): Promise<ChangeItems> {
+  const study = await requireLedStudy(user, slug);
+  const changes = await db.codeChange.findMany({ where: { studyId: study.id }, orderBy: [{ position: "asc" }, { externalId: "asc" }], select: { externalId: true, filePath: true }, take: 1000 });
+  const chosen = externalId ?? changes[0]?.externalId;
+  const change = chosen
+    ? await db.codeChange.findFirst({
+        where: { studyId: study.id, externalId: chosen },
+        select: {
+          pseudoReferences: { where: { kind: { in: ["CLAIM", "IMPLICATION"] } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true, position: true, text: true } },
+          reviews: { orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true, system: true, text: true, isReference: true } },
+        },
+      })
+    : null;
+  const items: ChangeItems["items"] = [];
+  for (const task of study.taskTypes) {
+    if (task === "CLAIM_VERIFICATION") for (const c of change?.pseudoReferences ?? []) items.push({ task, itemId: c.id, label: `claim ${c.position + 1}`, text: c.text });
+    else for (const r of change?.reviews ?? []) if (!(r.isReference && task === "REFERENCE_GRADING")) items.push({ task, itemId: r.id, label: r.system, text: r.text });
+  }
+  return { externalId: chosen ?? "", changes, items };
+}
