@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { belowAccuracy, goldKey, goldScores, paceOf } from "@/lib/analysis/gold-accuracy";
 
 describe("accuracy on gold items", () => {
-  const gold = new Map([
+  const gold = new Map<string, number | string>([
     [goldKey("r1", "grade"), 4],
     [goldKey("r2", "grade"), 2],
     [goldKey("c1", "code"), "CORRECT"],
