@@ -13,6 +13,7 @@ import {
   calibrateSweJudge,
   calibrationSample,
   createChatClient,
+  prismaChatCache,
   createJudgeMetric,
   LlmNotConfiguredError,
   LlmRequestError,
@@ -77,12 +78,12 @@ export function planLlm(context: MetricJobContext, request: JudgeRunRequest = {}
 /** The key requested with this URL, else LLM_API_KEY for LLM_URL only: a run's URL comes from the database and must not receive another endpoint's key. */
 const apiKeyFor = (context: MetricJobContext, url: string) => context.llmApiKeys.get(url) ?? (url === context.env.LLM_URL ? context.env.LLM_API_KEY : undefined);
 
-/** One chat client per endpoint and model in this process, so its concurrency limit covers all chunks. */
+/** One chat client per endpoint and model in this process, so its concurrency limit covers all chunks; answers cached in PostgreSQL, so a re-run asks nothing. */
 export function runChatClient(context: MetricJobContext, llm: RunLlm): ChatClient {
   const key = `${llm.url}\u0000${llm.model}\u0000${apiKeyFor(context, llm.url) ?? ""}`;
   let client = context.chatClients.get(key);
   if (!client) {
-    client = createChatClient({ ...context.llmHttp, url: llm.url, model: llm.model, apiKey: apiKeyFor(context, llm.url) }, {});
+    client = createChatClient({ ...context.llmHttp, url: llm.url, model: llm.model, apiKey: apiKeyFor(context, llm.url), cache: prismaChatCache(context.client) }, {});
     context.chatClients.set(key, client);
   }
   return client;

@@ -8,15 +8,24 @@ export type Asked<T> = { ok: true; value: T; outputs: string[] } | { ok: false; 
 
 /**
  * Sends `messages` until `parse` accepts the answer, at most `attempts` times. Parse failures
- * (JudgeParseError) are re-asked and finally reported in the result; transport failures
+ * (JudgeParseError) are re-asked (as separate samples of the client's cache: `tag.sample`
+ * and the attempt) and finally reported in the result; transport failures
  * (LlmRequestError, after the client's own retries) and aborts are thrown.
  */
-export async function askParsed<T>(client: ChatClient, messages: readonly ChatMessage[], parse: (text: string) => T, attempts: number, signal?: AbortSignal): Promise<Asked<T>> {
+export async function askParsed<T>(
+  client: ChatClient,
+  messages: readonly ChatMessage[],
+  parse: (text: string) => T,
+  attempts: number,
+  signal?: AbortSignal,
+  tag: { promptHash?: string; sample?: string } = {},
+): Promise<Asked<T>> {
   if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError(`attempts must be a positive integer, got ${attempts}`);
   const outputs: string[] = [];
   let error = "";
   for (let i = 0; i < attempts; i++) {
-    const { content } = await client.complete({ messages, signal });
+    // Each ask is its own sample, so a cached unreadable answer is not served again.
+    const { content } = await client.complete({ messages, signal, promptHash: tag.promptHash, sample: `${tag.sample ?? ""}#${i}` });
     outputs.push(content);
     try {
       return { ok: true, value: parse(content), outputs };

@@ -10,6 +10,9 @@ export { JudgeParseError, LlmNotConfiguredError, LlmRequestError } from "./error
 export { chatCompletionsEndpoint, llmJudgeAvailability, resolveLlmConfig, type Env, type LlmConfig, type LlmSettings } from "./config";
 export { createLimiter, type Limiter } from "./limiter";
 export { backoffDelay, parseRetryAfter } from "@/lib/http/retry";
+export { createBudget, checkBudget, LlmBudgetError, type LlmBudget } from "./budget";
+export { cacheKey, prismaChatCache, sha256, type CachedAnswer, type CacheEntry, type ChatCache } from "./cache";
+export { estimateCost, MODEL_PRICES, modelPrice, type ModelPrice, type TokenUsage } from "./prices";
 export { createChatClient, type ChatClient, type ChatClientOptions, type ChatCompletion, type ChatRequest } from "./client";
 export { GRADE_1_5, PERCENT, parseJsonScore, parseScore, type ScoreRange } from "./parse";
 export { askParsed, type Asked } from "./ask";

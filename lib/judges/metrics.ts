@@ -34,7 +34,7 @@ export interface JudgeMetric {
 const missing = (reason: string): JudgeResult => ({ value: null, reason, detail: {} });
 
 /** The part of every judge's signature naming the model and its sampling. */
-const modelSignature = (client: ChatClient, prompt: string) => `model:${client.model}|prompt:${prompt}|temp:${client.temperature}`;
+const modelSignature = (client: ChatClient, prompt: string) => `model:${client.model}|prompt:${prompt}|temp:${client.temperature}${client.seed === null ? "" : `|seed:${client.seed}`}`;
 
 export interface GradedReviewsMetricOptions {
   trials?: number;

@@ -2,7 +2,7 @@
  * Reading a score out of a model's answer. The prompts ask for a bare number (GradedReviews,
  * CRScore) or a small JSON object (SWE-Judge), but models add words, markdown and code fences;
  * parsing is lenient about those and strict about the range, and throws JudgeParseError with
- * the raw answer when nothing in range is found.
+ * the raw answer when it does not name exactly one score in range (the caller asks again).
  */
 import { z } from "zod";
 import { JudgeParseError } from "./errors";
@@ -30,20 +30,31 @@ const describe = (range: ScoreRange) => `${range.integer ? "an integer" : "a num
 
 const excerpt = (text: string) => JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
 
+/** "4 out of 5", "72.5/100": a score written against the scale's maximum. */
+const OUT_OF = new RegExp(String.raw`(?<![\w.\-])(${NUMBER})\s*(?:/|out of)\s*(\d+)(?![\w]|\.\d)`, "gi");
+
 /**
- * The score in a free-text answer: the first labelled number in range ("Grade: 4"), else the
- * first standalone number in range. "4.5" is one number (not 4), "-1" is below a 1-5 scale.
+ * The score in a free-text answer, read only when the answer names one score (GradedReviews
+ * §5.2, fourth measure: any other answer is asked again, never mined for a number):
+ *  - labelled numbers ("Grade: 4", "rating is **4**") that all agree, in range;
+ *  - else "N out of MAX" / "N/MAX" with the scale's maximum;
+ *  - else the answer's only standalone number ("4", "4.0", "100%").
+ * "mentions 2 issues … I rate it 4" names two numbers and is refused; "4.5" is one number (not
+ * 4), and "-1" is below a 1-5 scale.
  */
 export function parseScore(text: string, range: ScoreRange): number {
-  for (const match of text.matchAll(LABELLED)) {
-    const value = Number(match[1]);
-    if (inRange(value, range)) return value;
+  const refuse = (why: string) => new JudgeParseError(`expected ${describe(range)}${why}, got ${excerpt(text)}`, text);
+  const labelled = [...new Set([...text.matchAll(LABELLED)].map((m) => Number(m[1])))];
+  if (labelled.length > 1) throw refuse(" (the answer labels several scores)");
+  if (labelled.length === 1) {
+    if (inRange(labelled[0], range)) return labelled[0];
+    throw refuse("");
   }
-  for (const match of text.matchAll(STANDALONE)) {
-    const value = Number(match[0]);
-    if (inRange(value, range)) return value;
-  }
-  throw new JudgeParseError(`expected ${describe(range)}, got ${excerpt(text)}`, text);
+  const outOf = [...new Set([...text.matchAll(OUT_OF)].filter((m) => Number(m[2]) === range.max).map((m) => Number(m[1])))];
+  if (outOf.length === 1 && inRange(outOf[0], range)) return outOf[0];
+  const numbers = [...new Set([...text.matchAll(STANDALONE)].map((m) => Number(m[0])))];
+  if (numbers.length === 1 && inRange(numbers[0], range)) return numbers[0];
+  throw refuse(numbers.length > 1 ? " (the answer names several numbers)" : "");
 }
 
 const jsonAnswerSchema = z

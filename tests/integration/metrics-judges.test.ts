@@ -391,14 +391,14 @@ describe("swe-judge and the CRScore judge as metric runs", () => {
     await expect(startMetricRun(context(), boss, study.id, { metrics: ["swe-judge"], llm: llm("swe-model", { sweTeam: ["P1b", "P9"] }) })).rejects.toThrow("invalid SWE-Judge team");
 
     const ctx = context();
-    const started = await startMetricRun(ctx, boss, study.id, { metrics: ["swe-judge"], llm: llm("swe-model", { sweTeam: ["P1b", "P5"] }) });
+    const started = await startMetricRun(ctx, boss, study.id, { metrics: ["swe-judge"], llm: llm("swe-given-model", { sweTeam: ["P1b", "P5"] }) });
     const [spec] = runParams(started.run).specs;
     expect(spec).toMatchObject({ team: { members: ["P1b", "P5"], source: "given", calibration: null } });
     expect(spec.paramsKey).toContain("|team:P1b+P5|");
     expect((await drainMetricRun(boss, ctx, started.run.id)).status).toBe("DONE");
     const scores = await storedScores(study.id, "swe-judge", spec.paramsKey);
     expect(scores.get("s1/e")?.value).toBeCloseTo(mapToScale((50 + 75) / 2, FIVE_POINT), 12);
-    // The code change is the context of every strategy that shows it; P5's key points were asked once per change.
+    // The code change is the context of every strategy that shows it; P5's key points were asked once per change (a model no earlier test asked, so none is in the response cache).
     expect(fake.requests.filter((r) => sweStep(r) === "P5-points")).toHaveLength(2);
     expect(fake.requests.filter((r) => sweStep(r) === "P1b").every((r) => userText(r).includes("<code_change>"))).toBe(true);
   });

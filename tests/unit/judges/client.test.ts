@@ -77,8 +77,8 @@ describe("chat-completions client over HTTP", () => {
   test("posts model, messages and temperature 0 to /v1/chat/completions with the key", async () => {
     fake.handle(() => ({ content: "4" }));
     const answer = await client({ apiKey: "sk-test", maxTokens: 8 }).complete({ messages });
-    expect(answer).toEqual({ content: "4", model: "judge-model-served", finishReason: "stop", attempts: 1 });
-    expect(fake.requests).toEqual([{ path: "/v1/chat/completions", authorization: "Bearer sk-test", model: "judge-model", messages, temperature: 0, maxTokens: 8 }]);
+    expect(answer).toEqual({ content: "4", model: "judge-model-served", finishReason: "stop", attempts: 1, usage: { promptTokens: 3, completionTokens: 1 }, costUsd: null, cached: false });
+    expect(fake.requests).toEqual([{ path: "/v1/chat/completions", authorization: "Bearer sk-test", model: "judge-model", messages, temperature: 0, maxTokens: 8, seed: undefined }]);
   });
 
   test("the environment configures the client", async () => {

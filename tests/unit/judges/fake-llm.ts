@@ -13,11 +13,18 @@ export interface ReceivedRequest {
   messages: ChatMessage[];
   temperature: number | undefined;
   maxTokens: number | undefined;
+  seed: number | undefined;
 }
 
-/** `content` → 200 completion; `status` → that status with `body`; `delayMs` waits before answering; `raw` → 200 with that body. */
+/**
+ * `content` → 200 completion (with `finishReason`, default "stop", and `usage`, default a
+ * count of 4 characters a token); `status` → that status with `body`; `delayMs` waits before
+ * answering; `raw` → 200 with that body.
+ */
 export interface Reply {
   content?: string | null;
+  finishReason?: string;
+  usage?: { prompt_tokens: number; completion_tokens: number } | null;
   status?: number;
   body?: string;
   headers?: Record<string, string>;
@@ -66,8 +73,8 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   async function respond(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let text = "";
     for await (const chunk of req) text += chunk;
-    const body = JSON.parse(text) as { model: string; messages: ChatMessage[]; temperature?: number; max_tokens?: number };
-    const request: ReceivedRequest = { path: req.url ?? "", authorization: req.headers.authorization, model: body.model, messages: body.messages, temperature: body.temperature, maxTokens: body.max_tokens };
+    const body = JSON.parse(text) as { model: string; messages: ChatMessage[]; temperature?: number; max_tokens?: number; seed?: number };
+    const request: ReceivedRequest = { path: req.url ?? "", authorization: req.headers.authorization, model: body.model, messages: body.messages, temperature: body.temperature, maxTokens: body.max_tokens, seed: body.seed };
     const index = fake.requests.push(request) - 1;
     const mine = generation;
     inFlight++;
@@ -81,7 +88,9 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       } else if (reply.raw !== undefined) {
         res.writeHead(200, { "content-type": "application/json" }).end(reply.raw);
       } else {
-        const completion = { id: `c${index}`, object: "chat.completion", model: `${body.model}-served`, choices: [{ index: 0, message: { role: "assistant", content: reply.content ?? null }, finish_reason: "stop" }] };
+        const tokens = (t: string) => Math.ceil(t.length / 4);
+        const usage = reply.usage !== undefined ? reply.usage : { prompt_tokens: tokens(body.messages.map((m) => m.content).join("")), completion_tokens: tokens(reply.content ?? "") };
+        const completion = { id: `c${index}`, object: "chat.completion", model: `${body.model}-served`, choices: [{ index: 0, message: { role: "assistant", content: reply.content ?? null }, finish_reason: reply.finishReason ?? "stop" }], ...(usage ? { usage } : {}) };
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(completion));
       }
     } finally {

@@ -13,7 +13,6 @@ describe("parseScore", () => {
     ["I would give it a 4 out of 5.", 4],
     ["4.0", 4],
     ["Criteria 1-5 apply; grade: 2", 2],
-    ["Grade: 7 is impossible, so 2", 2],
     ['Criteria 1 to 5 considered. {"grade": 4}', 4],
   ])("1-5: %j → %d", (text, expected) => {
     expect(parseScore(text, GRADE_1_5)).toBe(expected);
@@ -27,6 +26,13 @@ describe("parseScore", () => {
     ["Strategy P1a with gpt-4o: 60", 60],
   ])("0-100: %j → %d", (text, expected) => {
     expect(parseScore(text, PERCENT)).toBe(expected);
+  });
+
+  test("an answer naming several numbers is refused, not mined for one in range (GradedReviews rule 4)", () => {
+    expect(() => parseScore("The review mentions 2 issues; I rate it 4", GRADE_1_5)).toThrow("several numbers");
+    expect(() => parseScore("Grade: 7 is impossible, so 2", GRADE_1_5)).toThrow(JudgeParseError);
+    expect(() => parseScore("Grade: 3. Actually, grade: 4", GRADE_1_5)).toThrow("several scores");
+    expect(() => parseScore("3 or 4", GRADE_1_5)).toThrow(JudgeParseError);
   });
 
   test("numbers inside words, halves and negatives are not grades", () => {
