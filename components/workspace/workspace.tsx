@@ -8,10 +8,10 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { DiffView, type DiffMode } from "@/components/diff-view";
-import { TASK_LABELS, formatDuration } from "@/components/format";
+import { TASK_LABELS } from "@/components/format";
 import { isTextField, resolveKey, type KeyPrefix, type ShortcutAction } from "@/lib/annotation/keymap";
-import { MAX_TIME_REPORT_MS } from "@/lib/annotation/values";
 import type { StoredAnswers, WorkspaceData } from "@/lib/data/annotations";
+import { ActiveClock, TimeOnTask, useActiveTime } from "./active-time";
 import { AutosaveStore, storedEntries, type Entry, type StoredEntry } from "./autosave";
 import { ClaimTask } from "./claim-task";
 import { CodebookPanel } from "./codebook-panel";
@@ -104,62 +104,6 @@ function useStoredState(store: AutosaveStore, assignmentId: string, channel: Bro
   }, [store, assignmentId, channel]);
 }
 
-/** Reports active time (page visible, input within the last minute) every 15 s and on leaving. */
-function useActiveTime(assignmentId: string, target: React.RefObject<string | null>, enabled: boolean) {
-  useEffect(() => {
-    if (!enabled) return;
-    const url = `/api/annotations/assignments/${assignmentId}/time`;
-    let pending = 0;
-    let targets: Record<string, number> = {};
-    let lastInput = Date.now();
-    const onInput = () => {
-      lastInput = Date.now();
-    };
-    const tick = window.setInterval(() => {
-      if (document.visibilityState !== "visible" || Date.now() - lastInput > 60_000) return;
-      pending += 1000;
-      if (target.current) targets[target.current] = (targets[target.current] ?? 0) + 1000;
-    }, 1000);
-    const send = (leaving: boolean) => {
-      if (pending === 0) return;
-      const body = JSON.stringify({ deltaMs: Math.min(pending, MAX_TIME_REPORT_MS), targets });
-      const [sentPending, sentTargets] = [pending, targets];
-      pending = 0;
-      targets = {};
-      if (leaving && typeof navigator.sendBeacon === "function" && navigator.sendBeacon(url, new Blob([body], { type: "application/json" }))) return;
-      fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body, keepalive: true })
-        .then((r) => {
-          if (!r.ok) throw new Error(String(r.status));
-        })
-        .catch(() => {
-          // kept for the next report
-          pending += sentPending;
-          for (const [k, v] of Object.entries(sentTargets)) targets[k] = (targets[k] ?? 0) + v;
-        });
-    };
-    const report = window.setInterval(() => send(false), 15_000);
-    const onHide = () => {
-      if (document.visibilityState === "hidden") send(true);
-    };
-    const onPageHide = () => send(true);
-    window.addEventListener("keydown", onInput, true);
-    window.addEventListener("pointerdown", onInput, true);
-    window.addEventListener("wheel", onInput, { capture: true, passive: true });
-    document.addEventListener("visibilitychange", onHide);
-    window.addEventListener("pagehide", onPageHide);
-    return () => {
-      window.clearInterval(tick);
-      window.clearInterval(report);
-      window.removeEventListener("keydown", onInput, true);
-      window.removeEventListener("pointerdown", onInput, true);
-      window.removeEventListener("wheel", onInput, true);
-      document.removeEventListener("visibilitychange", onHide);
-      window.removeEventListener("pagehide", onPageHide);
-      send(false);
-    };
-  }, [assignmentId, target, enabled]);
-}
-
 const INTERACTIVE = new Set(["BUTTON", "A", "INPUT", "SELECT", "SUMMARY", "TEXTAREA"]);
 
 export function Workspace({ data, userId }: { data: WorkspaceData; userId: string }) {
@@ -193,8 +137,12 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
     performance.mark("workspace-interactive");
     return () => window.removeEventListener("online", online);
   }, [store]);
-  useActiveTime(id, target, editable);
-  useStoredState(store, id, channel, setStatus);
+  const [clock] = useState(() => new ActiveClock(data.assignment.timeSpentMs));
+  useActiveTime(id, clock, target, editable);
+  useStoredState(store, id, channel, (stored, timeSpentMs) => {
+    setStatus(stored);
+    clock.catchUp(timeSpentMs);
+  });
   useEffect(() => () => channel?.close(), [channel]);
 
   const goTo = useCallback(
@@ -342,7 +290,8 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
           {TASK_LABELS[data.assignment.taskType]} · <span className="font-mono">{data.item.filePath || data.item.externalId}</span>
         </h1>
         <span className="text-sm text-slate-600" data-testid="queue-position">
-          item {data.queue.index + 1} of {data.queue.total} · {data.queue.done} done · {formatDuration(data.assignment.timeSpentMs)} spent
+          item {data.queue.index + 1} of {data.queue.total} · {data.queue.done} done ·{" "}
+          <TimeOnTask clock={clock} />
         </span>
         {data.assignment.inReliabilitySet && <span className="rounded bg-violet-100 px-1 text-xs text-violet-800">reliability set</span>}
         {status === "DONE" && <span className="rounded bg-emerald-100 px-1 text-xs text-emerald-800">submitted</span>}
