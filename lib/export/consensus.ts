@@ -7,6 +7,7 @@ import type { PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { findStudy } from "@/lib/analysis/gather";
 import { taskConsensus } from "@/lib/data/adjudication";
+import type { StudyScales } from "@/lib/analysis/questions";
 import { TASK_LIST } from "@/lib/tasks";
 
 /** `${task}:${itemId}` → export question → consensus text. */
@@ -33,4 +34,16 @@ export async function consensusGrades(client: PrismaClient, studyId: string): Pr
     if (grade) grades.set(reviewId, Number(grade.value));
   }
   return grades;
+}
+
+/** The consensus keys every pseudo-reference and every review of a jsonl export carries: each question's export column. */
+export function consensusColumns(study: StudyScales): Record<"pseudoReference" | "review", string[]> {
+  const columns = (kind: "pseudoReference" | "review") => TASK_LIST.filter((t) => t.itemKind === kind).flatMap((t) => t.questions(study).map((q) => t.consensusColumn(q.key, q.scale[0])[0]));
+  return { pseudoReference: columns("pseudoReference"), review: columns("review") };
+}
+
+/** One item's consensus under every column (null where there is none), from every task's consensus of it. */
+export function itemConsensus(consensus: ExportConsensus, columns: readonly string[], itemId: string): Record<string, string | null> {
+  const found = new Map(TASK_LIST.flatMap((t) => [...(consensus.get(consensusKey(t.task, itemId)) ?? [])]));
+  return Object.fromEntries(columns.map((c) => [c, found.get(c) ?? null]));
 }

@@ -8,12 +8,13 @@
  * - `wide-csv`, `wide-jsonl`: one row per (item, question), one column per annotator;
  * - `gradedreviews`: the GradedReviews benchmark workbook.
  *
- * The long and wide exports carry each annotator's values and the consensus (./consensus.ts).
+ * The jsonl, long and wide exports carry each annotator's values and the consensus (./consensus.ts).
  * Gold items (known answers for attention checks) are left out unless the request includes them.
  */
 import { db, type PrismaClient } from "@/lib/db/client";
 import { goldChanges } from "@/lib/data/gold";
-import { consensusGrades, exportConsensus } from "./consensus";
+import { findStudy } from "@/lib/analysis/gather";
+import { consensusColumns, consensusGrades, exportConsensus } from "./consensus";
 import type { ExportFormat } from "./formats";
 import { gradedReviewsLayout, gradedReviewsWorkbook, type GradedReviewsLayout } from "./gradedreviews";
 import { jsonlExport } from "./jsonl";
@@ -53,7 +54,7 @@ export async function* streamExport(input: ExportRequest | PreparedExport, clien
   const changes = studyChanges(client, request.studyId, request.includeGold ? [] : [...(await goldChanges(client, request.studyId)).keys()]);
   switch (request.format) {
     case "jsonl":
-      yield* jsonlExport(changes, dimensions);
+      yield* jsonlExport(changes, dimensions, { values: await exportConsensus(client, request.studyId), columns: consensusColumns(await findStudy({ id: request.studyId }, client)) });
       return;
     case "long-csv":
       yield* longCsv(changes, dimensions, await exportConsensus(client, request.studyId));

@@ -2,9 +2,18 @@
  * `jsonl` export: the import format (lib/import/jsonl-schema.ts) with every annotation, one
  * code change per line. Every line has every key, with null where a value is absent, and
  * metadata as a JSON string, so all lines share keys and types and Hugging Face `datasets`
- * loads the file; importing it into an empty study reproduces the study (round trip).
+ * loads the file; importing it into an empty study reproduces the study (round trip). Each
+ * pseudo-reference and review carries its consensus per question (./consensus.ts), which the
+ * import ignores.
  */
+
+/** The consensus of the study's items, and the keys each kind of item carries. */
+export interface JsonlConsensus {
+  values: ExportConsensus;
+  columns: Record<"pseudoReference" | "review", string[]>;
+}
 import type { CodeChangeLine } from "@/lib/import/jsonl-schema";
+import { itemConsensus, type ExportConsensus } from "./consensus";
 import { orderedScores } from "./scores";
 import type { ExportedChange, ExportedPseudoReference, ExportedReview } from "./study-rows";
 
@@ -17,7 +26,7 @@ function bookkeeping(annotation: { annotator: { id: string; name: string }; time
   return { annotator: annotation.annotator.name, annotatorId: annotation.annotator.id, timeSpentMs: annotation.timeSpentMs, createdAt: iso(annotation.createdAt), updatedAt: iso(annotation.updatedAt) };
 }
 
-function pseudoReferenceLine(reference: ExportedPseudoReference) {
+function pseudoReferenceLine(reference: ExportedPseudoReference, consensus: JsonlConsensus) {
   return {
     id: reference.externalId,
     text: reference.text,
@@ -28,10 +37,11 @@ function pseudoReferenceLine(reference: ExportedPseudoReference) {
     addedById: reference.addedBy?.id ?? null,
     corrects: reference.corrects?.externalId ?? null,
     judgements: reference.judgements.map((j) => ({ ...bookkeeping(j), code: j.code, necessary: j.necessary, errorType: j.errorType, note: j.note })),
+    consensus: itemConsensus(consensus.values, consensus.columns.pseudoReference, reference.id),
   };
 }
 
-function reviewLine(review: ExportedReview, dimensions: readonly string[]) {
+function reviewLine(review: ExportedReview, dimensions: readonly string[], consensus: JsonlConsensus) {
   return {
     id: review.externalId,
     system: review.system,
@@ -47,11 +57,12 @@ function reviewLine(review: ExportedReview, dimensions: readonly string[]) {
     })),
     grades: review.referenceGrades.map((g) => ({ ...bookkeeping(g), grade: g.grade, comment: g.comment })),
     commentFilters: review.commentFilters.map((f) => ({ ...bookkeeping(f), highQuality: f.highQuality, justification: f.justification })),
+    consensus: itemConsensus(consensus.values, consensus.columns.review, review.id),
   };
 }
 
 /** One code change as a line of the import format (without the newline). */
-export function codeChangeLine(change: ExportedChange, dimensions: readonly string[]): string {
+export function codeChangeLine(change: ExportedChange, dimensions: readonly string[], consensus: JsonlConsensus): string {
   const pr = change.pullRequest;
   const line: Line = {
     id: change.externalId,
@@ -63,12 +74,12 @@ export function codeChangeLine(change: ExportedChange, dimensions: readonly stri
     newFile: orNull(change.newFile),
     metadata: JSON.stringify(change.metadata),
     position: change.position,
-    pseudoReferences: change.pseudoReferences.map(pseudoReferenceLine),
-    reviews: change.reviews.map((review) => reviewLine(review, dimensions)),
+    pseudoReferences: change.pseudoReferences.map((reference) => pseudoReferenceLine(reference, consensus)),
+    reviews: change.reviews.map((review) => reviewLine(review, dimensions, consensus)),
   };
   return JSON.stringify(line);
 }
 
-export async function* jsonlExport(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[]): AsyncGenerator<string> {
-  for await (const change of changes) yield `${codeChangeLine(change, dimensions)}\n`;
+export async function* jsonlExport(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], consensus: JsonlConsensus): AsyncGenerator<string> {
+  for await (const change of changes) yield `${codeChangeLine(change, dimensions, consensus)}\n`;
 }

@@ -35,6 +35,13 @@ const annotation = {
   updatedAt: timestamp,
 };
 
+/** Written by the export, not imported: adjudication stays with the study it was decided in. */
+const consensus = z
+  .record(z.string(), z.string().nullable())
+  .nullable()
+  .optional()
+  .describe("Consensus per question (the lead's adjudicated value, else the annotators' unanimous one; null when neither), coded as the long export's consensus column. Written by the export; the import ignores it");
+
 export const claimJudgementSchema = z.strictObject({
   ...annotation,
   code: z.enum(ClaimCode).nullable().optional().describe("CRScore claim code: CORRECT 1, INCORRECT 0, UNVERIFIABLE -1, INCOMPLETE -2, AMBIGUOUS 2"),
@@ -73,6 +80,7 @@ export const pseudoReferenceSchema = z.strictObject({
   addedById: z.string().min(1).nullable().optional(),
   corrects: id.nullable().optional().describe("Id of the pseudo-reference of this code change that this one corrects"),
   judgements: z.array(claimJudgementSchema).optional(),
+  consensus,
 });
 
 export const candidateReviewSchema = z.strictObject({
@@ -84,6 +92,7 @@ export const candidateReviewSchema = z.strictObject({
   ratings: z.array(reviewRatingSchema).optional(),
   grades: z.array(referenceGradeSchema).optional(),
   commentFilters: z.array(commentFilterSchema).optional(),
+  consensus,
 });
 
 export const pullRequestSchema = z.strictObject({

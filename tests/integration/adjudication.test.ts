@@ -22,6 +22,12 @@ let lead: { id: string; role: "LEAD" };
 let otherLead: { id: string; role: "LEAD" };
 
 const longRows = async () => parse(await exportText(db, studyId, "long-csv"), { columns: true }) as Record<string, string>[];
+/** The item's consensus under one key in the jsonl export (null when none; undefined when the key is missing). */
+const jsonlConsensus = async (item: string, key: string) => {
+  const lines = (await exportText(db, studyId, "jsonl")).trim().split("\n").map((l) => JSON.parse(l));
+  const items = lines.flatMap((l) => [...l.pseudoReferences, ...l.reviews]);
+  return items.find((i) => i.id === item)?.consensus[key];
+};
 const consensusIn = (rows: Record<string, string>[], task: string, item: string, question: string) => [...new Set(rows.filter((r) => r.task === task && r.item === item && r.question === question).map((r) => r.consensus))];
 
 beforeAll(async () => {
@@ -56,10 +62,12 @@ describe("adjudicating a disagreement of each task type", () => {
     expect(entry, `${item} is an open disagreement`).toBeDefined();
     expect(entry!.ratings.map((r) => String(r.value)).sort()).toEqual(before.sort());
     expect(consensusIn(await longRows(), task, item, exportQuestion)).toEqual([""]);
+    expect(await jsonlConsensus(item, exportQuestion)).toBeNull();
 
     const first = await adjudication.saveConsensus(lead, { slug: STUDY, task, itemId: entry!.item.id, question, value, reason: "discussed in the calibration meeting", baseVersion: 0 });
     expect(first.version).toBe(1);
     expect(consensusIn(await longRows(), task, item, exportQuestion)).toEqual([exported]);
+    expect(await jsonlConsensus(item, exportQuestion)).toBe(exported);
     const wide = parse(await exportText(db, studyId, "wide-csv"), { columns: true }) as Record<string, string>[];
     expect(wide.find((r) => r.task === task && r.item === item && r.question === exportQuestion)?.consensus).toBe(exported);
 
