@@ -16,6 +16,9 @@ function joinLines(text: string): string {
   return text.replaceAll("<skipped>", "").replaceAll("-\n", "").replaceAll("\n", " ");
 }
 
+/** Whether joinLines or an XML unescape can change the text: most review texts pass unchanged. */
+const NEEDS_UNESCAPE = /[<&\n]/;
+
 /** The four global regex replacements (left to right, like Python `re.sub`), then Python `split()`. */
 function splitPunctuation(padded: string): string[] {
   return pySplit(
@@ -32,11 +35,13 @@ function splitPunctuation(padded: string): string[] {
  * `xml.sax.saxutils.unescape` order with `&amp;` last (so `&amp;lt;` becomes `&lt;`), lowercase.
  */
 export function normalizeMteval11a(text: string): string[] {
-  const unescaped = joinLines(text)
-    .replaceAll("&lt;", "<")
-    .replaceAll("&gt;", ">")
-    .replaceAll("&quot;", '"')
-    .replaceAll("&amp;", "&");
+  const unescaped = !NEEDS_UNESCAPE.test(text)
+    ? text
+    : joinLines(text)
+        .replaceAll("&lt;", "<")
+        .replaceAll("&gt;", ">")
+        .replaceAll("&quot;", '"')
+        .replaceAll("&amp;", "&");
   return splitPunctuation(` ${unescaped} `.toLowerCase());
 }
 
@@ -45,10 +50,13 @@ export function normalizeMteval11a(text: string): string[] {
  * `&quot;`, `&amp;`, `&lt;`, `&gt;`, case preserved. Unicode punctuation is never split.
  */
 export function tokenize13a(text: string): string[] {
-  const unescaped = joinLines(pyRstrip(text))
-    .replaceAll("&quot;", '"')
-    .replaceAll("&amp;", "&")
-    .replaceAll("&lt;", "<")
-    .replaceAll("&gt;", ">");
+  const stripped = pyRstrip(text);
+  const unescaped = !NEEDS_UNESCAPE.test(stripped)
+    ? stripped
+    : joinLines(stripped)
+        .replaceAll("&quot;", '"')
+        .replaceAll("&amp;", "&")
+        .replaceAll("&lt;", "<")
+        .replaceAll("&gt;", ">");
   return splitPunctuation(` ${unescaped} `);
 }
