@@ -4,13 +4,17 @@
  * reference and one generated review) and a larger one of 50,000 pairs, in a fresh database.
  * For each metric: the time of metric.score over the pairs in a loop, then a metric run
  * through pg-boss as the CLI computes it (planning, chunks, stored scores), its reviews per
- * second and the overhead per review (job time minus computing time).
+ * second and the overhead per review (job time minus computing time). Medians of wall time, of
+ * this process's CPU time and of the database server's CPU time (3 runs at 5,164 reviews, 1 at
+ * 50,000), since on a shared machine wall time also counts other people's work.
  */
 import { createClient, type PrismaClient } from "@/lib/db/client";
 import { createTestDatabase } from "@/lib/db/test-database";
 import { createJobContext, drainMetricRun, startMetricRun, startQueue } from "@/lib/jobs";
 import { getReferenceMetric } from "@/lib/metrics";
 import { makePairs, PAIRS } from "./metrics";
+import { postgresCpuMs } from "./support/postgres-cpu";
+import { formatTiming, measure, type Timing } from "./support/timing";
 
 /** Inserts `pairs` as changes with a reference and one generated review each; returns the study id. */
 export async function createStudy(client: PrismaClient, slug: string, pairs: readonly [string, string][]): Promise<string> {
@@ -38,32 +42,53 @@ export async function createStudy(client: PrismaClient, slug: string, pairs: rea
   return study.id;
 }
 
-function computeMs(metric: string, pairs: readonly [string, string][]): number {
+/** The metric's own scoring loop over the pairs: medians of wall and CPU time. */
+function computeTiming(metric: string, pairs: readonly [string, string][]): Timing {
   const { score } = getReferenceMetric(metric)!;
-  for (const [review, reference] of pairs.slice(0, 50)) score(review, reference); // warm-up
-  const t0 = performance.now();
-  for (const [review, reference] of pairs) score(review, reference);
-  return performance.now() - t0;
+  return measure(() => {
+    for (const [review, reference] of pairs) score(review, reference);
+  }, 5);
 }
+
+const median = (values: number[]) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export default async function run(): Promise<void> {
   const database = await createTestDatabase("crjudge_bench_jobs");
   const client = createClient(database.url);
   const boss = await startQueue(database.url, { supervise: false });
+  const port = Number(new URL(database.url).port);
   try {
-    for (const [size, metrics] of [[PAIRS, ["bleu-gradedreviews", "exact-match"]], [50_000, ["exact-match", "bleu-gradedreviews"]]] as const) {
+    for (const [size, metrics, runs] of [[PAIRS, ["bleu-gradedreviews", "exact-match"], 3], [50_000, ["exact-match", "bleu-gradedreviews"], 1]] as const) {
       const pairs = makePairs(size);
       const studyId = await createStudy(client, `bench-jobs-${size}`, pairs);
       for (const metric of metrics) {
-        const compute = computeMs(metric, pairs);
-        const context = createJobContext({ client });
-        const t0 = performance.now();
-        const done = await drainMetricRun(boss, context, (await startMetricRun(context, boss, studyId, { metrics: [metric] })).run.id);
-        const ms = performance.now() - t0;
-        const stored = await client.metricScore.count({ where: { metric, candidateReview: { codeChange: { studyId } } } });
+        const compute = computeTiming(metric, pairs);
+        const wall: number[] = [];
+        const cpu: number[] = [];
+        const databaseCpu: number[] = [];
+        let stored = 0;
+        for (let i = 0; i < runs; i++) {
+          await client.metricScore.deleteMany({ where: { metric } });
+          const context = createJobContext({ client });
+          const pg0 = postgresCpuMs(port);
+          const c0 = process.cpuUsage();
+          const t0 = performance.now();
+          const done = await drainMetricRun(boss, context, (await startMetricRun(context, boss, studyId, { metrics: [metric] })).run.id);
+          wall.push(performance.now() - t0);
+          const used = process.cpuUsage(c0);
+          cpu.push((used.user + used.system) / 1000);
+          const pg1 = postgresCpuMs(port);
+          if (pg0 !== null && pg1 !== null) databaseCpu.push(pg1 - pg0);
+          if (done.status !== "DONE") throw new Error(`metric run ended ${done.status}: ${done.error}`);
+          stored = await client.metricScore.count({ where: { metric, candidateReview: { codeChange: { studyId } } } });
+        }
+        const ms = median(wall);
+        const job = { wallMs: ms, cpuMs: median(cpu), runs };
+        const pg = databaseCpu.length > 0 ? `, PostgreSQL ${median(databaseCpu).toFixed(0)} ms CPU` : "";
         console.log(
-          `${metric} over ${size.toLocaleString("en")} reviews: computing ${compute.toFixed(0)} ms, metric job ${ms.toFixed(0)} ms (${done.status}, ${stored} scores stored), ` +
-            `${((done.done / ms) * 1000).toFixed(0)} reviews/s, job / computing ${(ms / compute).toFixed(2)}, overhead ${(((ms - compute) * 1000) / size).toFixed(1)} µs/review`,
+          `${metric} over ${size.toLocaleString("en")} reviews (${stored} scores stored): computing ${formatTiming(compute)}; metric job ${formatTiming(job)}${pg}; ` +
+            `${((size / ms) * 1000).toFixed(0)} reviews/s, job / computing ${(ms / compute.wallMs).toFixed(2)} by wall, ${(job.cpuMs / compute.cpuMs).toFixed(2)} by this process's CPU, ` +
+            `overhead ${(((ms - compute.wallMs) * 1000) / size).toFixed(1)} µs/review wall, ${(((job.cpuMs - compute.cpuMs) * 1000) / size).toFixed(1)} µs/review CPU`,
         );
       }
     }

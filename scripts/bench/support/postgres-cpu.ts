@@ -1,0 +1,45 @@
+/**
+ * CPU time of a local PostgreSQL server and all its processes (postmaster, backends, background
+ * workers), read from /proc: a metric job's cost is the worker's CPU plus the database's, and on a
+ * shared machine wall time shows neither. Finds the server by the port in its command line.
+ * Linux only; null elsewhere. Time of backends that exited between two readings is lost, so read
+ * it around work done on pooled (long-lived) connections.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+
+const TICKS_PER_SECOND = 100;
+
+function stat(pid: string): { ppid: string; ticks: number } | null {
+  try {
+    // Fields after the command's closing parenthesis: state ppid … utime(14) stime(15).
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return { ppid: fields[1], ticks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return null;
+  }
+}
+
+/** Milliseconds of CPU used so far by the server listening on `port` and its children. */
+export function postgresCpuMs(port: number): number | null {
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((p) => /^\d+$/.test(p));
+  } catch {
+    return null;
+  }
+  const postmaster = pids.find((pid) => {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      return args[0].endsWith("/postgres") && args[args.indexOf("-p") + 1] === String(port);
+    } catch {
+      return false;
+    }
+  });
+  if (postmaster === undefined) return null;
+  let ticks = 0;
+  for (const pid of pids) {
+    const s = stat(pid);
+    if (s && (pid === postmaster || s.ppid === postmaster)) ticks += s.ticks;
+  }
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
