@@ -7,6 +7,6 @@ export { listMetricRuns, requestMetricRun, runParams, startMetricRun, type Start
 export { processChunk } from "./process-chunk";
 export { drainMetricRun, workMetricChunks, type ChunkJobOutput, type DrainOptions } from "./worker";
 export { CRSCORE, CRSCORE_COLUMNS, EMBEDDING_SIM, isJudgeMetric, METRIC_JOB_NAMES, parseMetricNames, type MetricJobSpec, type RunParams, type SweTeam } from "./specs";
-export { JUDGE_CHUNK_SIZE, parseSweTeam, SweCalibrationError, SWE_CALIBRATION_SIZE, type JudgeRunRequest } from "./judges";
+export { apiKeyFor, JUDGE_CHUNK_SIZE, planLlm, parseSweTeam, SweCalibrationError, SWE_CALIBRATION_SIZE, type JudgeRunRequest } from "./judges";
 export { scoreReview } from "./score";
 export { importMetricScores, parseScoreFile, ScoreImportError, type ScoreImportResult } from "./import-scores";

@@ -76,7 +76,7 @@ export function planLlm(context: MetricJobContext, request: JudgeRunRequest = {}
 }
 
 /** The key requested with this URL, else LLM_API_KEY for LLM_URL only: a run's URL comes from the database and must not receive another endpoint's key. */
-const apiKeyFor = (context: MetricJobContext, url: string) => context.llmApiKeys.get(url) ?? (url === context.env.LLM_URL ? context.env.LLM_API_KEY : undefined);
+export const apiKeyFor = (context: MetricJobContext, url: string) => context.llmApiKeys.get(url) ?? (url === context.env.LLM_URL ? context.env.LLM_API_KEY : undefined);
 
 /** One chat client per endpoint and model in this process, so its concurrency limit covers all chunks; answers cached in PostgreSQL, so a re-run asks nothing. */
 export function runChatClient(context: MetricJobContext, llm: RunLlm): ChatClient {

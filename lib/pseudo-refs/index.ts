@@ -1,4 +1,6 @@
 /** Generating CRScore's pseudo-references in the product (§3.1): static-analysis smells and LLM claims, as resumable runs. */
-export { drainPseudoReferenceRun, listPseudoReferenceRuns, processPseudoReferenceJob, PSEUDO_REFERENCE_SOURCES, requestPseudoReferenceRuns, startPseudoReferenceRun, workPseudoReferenceJobs, type PseudoReferenceJobData, type StartedPseudoReferenceRun } from "./runs";
+export { drainPseudoReferenceRun, listPseudoReferenceRuns, type LlmRunSummary, processPseudoReferenceJob, PSEUDO_REFERENCE_SOURCES, requestPseudoReferenceRuns, startPseudoReferenceRun, workPseudoReferenceJobs, type PseudoReferenceJobData, type StartedPseudoReferenceRun } from "./runs";
 export { smellReference, smellSource } from "./smells";
 export type { Generated, GeneratedReference, PseudoReferenceSource, PseudoReferenceSourceName, SourcePlan } from "./types";
+export { claimSource, type ClaimRunOptions } from "./claims";
+export { CLAIM_PROMPT_PLACEHOLDERS, claimPromptOf, claimPromptProblem, DEFAULT_CLAIM_PROMPT, fillClaimPrompt, parseClaims, promptHash, type ParsedClaims } from "./claim-prompt";

@@ -8,6 +8,7 @@ import { hostname } from "node:os";
 import type PgBoss from "pg-boss";
 import type { PrismaClient } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { LlmBudgetError } from "@/lib/judges";
 import { Prisma, type PseudoReferenceRun } from "@/lib/generated/prisma/client";
 import { jobIdOf, PSEUDO_REFERENCE_QUEUE, startQueue, type MetricJobContext } from "@/lib/jobs";
 import { smellSource } from "./smells";
@@ -21,8 +22,9 @@ export interface PseudoReferenceJobData {
 const RETRY_LIMIT = 2;
 const EXPIRE_SECONDS = 15 * 60;
 
-const SOURCES: Partial<Record<PseudoReferenceSourceName, () => Promise<PseudoReferenceSource>>> = {
+const SOURCES: Record<PseudoReferenceSourceName, () => Promise<PseudoReferenceSource>> = {
   smells: async () => smellSource,
+  claims: async () => (await import("./claims")).claimSource,
 };
 
 export const PSEUDO_REFERENCE_SOURCES = Object.keys(SOURCES) as PseudoReferenceSourceName[];
@@ -111,7 +113,8 @@ async function runJob(context: MetricJobContext, job: PgBoss.JobWithMetadata<Pse
   try {
     return { worker: WORKER, stored: await processPseudoReferenceJob(context, job.data) };
   } catch (error) {
-    if (job.retryCount >= job.retryLimit) {
+    // A spent budget stops the run at once: retrying would only ask for more.
+    if (error instanceof LlmBudgetError || job.retryCount >= job.retryLimit) {
       const change = await context.client.codeChange.findUnique({ where: { id: job.data.codeChangeId }, select: { externalId: true } });
       await context.client.pseudoReferenceRun.update({ where: { id: job.data.runId }, data: { status: "FAILED", error: `change ${change?.externalId ?? job.data.codeChangeId}: ${(error as Error).message}`, finishedAt: new Date() } });
     }
@@ -175,10 +178,47 @@ export async function requestPseudoReferenceRuns(context: MetricJobContext, stud
   }
 }
 
-/** A study's runs, newest first, with what each change gave (the page's progress table). */
+/** What a claims run's LLM calls took, summed over its changes (PseudoReferenceRunItem.detail). */
+export interface LlmRunSummary {
+  requests: number;
+  cachedChanges: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** null when a model without a listed price answered. */
+  costUsd: number | null;
+  refusedChanges: number;
+  models: string[];
+}
+
+interface ItemDetail {
+  model?: string;
+  requests?: number;
+  cached?: boolean;
+  usage?: { promptTokens: number; completionTokens: number } | null;
+  costUsd?: number | null;
+  refused?: string;
+}
+
+function summarizeLlm(details: readonly ItemDetail[]): LlmRunSummary {
+  const summary: LlmRunSummary = { requests: 0, cachedChanges: 0, promptTokens: 0, completionTokens: 0, costUsd: 0, refusedChanges: 0, models: [] };
+  for (const d of details) {
+    summary.requests += d.requests ?? 0;
+    if (d.cached) summary.cachedChanges++;
+    summary.promptTokens += d.usage?.promptTokens ?? 0;
+    summary.completionTokens += d.usage?.completionTokens ?? 0;
+    summary.costUsd = summary.costUsd === null || d.costUsd === null ? null : summary.costUsd + (d.costUsd ?? 0);
+    if (d.refused) summary.refusedChanges++;
+    if (d.model && !summary.models.includes(d.model)) summary.models.push(d.model);
+  }
+  return summary;
+}
+
+/** A study's runs, newest first, with what their changes gave (the page's progress table): pseudo-references stored and, for claims, the LLM's usage. */
 export async function listPseudoReferenceRuns(studyId: string, client: PrismaClient) {
-  const runs = await client.pseudoReferenceRun.findMany({ where: { studyId }, orderBy: { createdAt: "desc" }, include: { _count: { select: { items: true } } } });
-  const created = await client.pseudoReferenceRunItem.groupBy({ by: ["runId"], where: { runId: { in: runs.map((r) => r.id) } }, _sum: { created: true } });
-  const byRun = new Map(created.map((c) => [c.runId, c._sum.created ?? 0]));
-  return runs.map(({ _count, ...run }) => ({ ...run, changesDone: _count.items, created: byRun.get(run.id) ?? 0 }));
+  const runs = await client.pseudoReferenceRun.findMany({ where: { studyId }, orderBy: { createdAt: "desc" } });
+  const items = await client.pseudoReferenceRunItem.findMany({ where: { runId: { in: runs.map((r) => r.id) } }, select: { runId: true, created: true, detail: true } });
+  return runs.map((run) => {
+    const mine = items.filter((i) => i.runId === run.id);
+    return { ...run, created: mine.reduce((n, i) => n + i.created, 0), llm: run.source === "claims" ? summarizeLlm(mine.map((i) => i.detail as ItemDetail)) : null };
+  });
 }

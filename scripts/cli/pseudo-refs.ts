@@ -3,7 +3,7 @@ import type { Command } from "@/lib/cli/command";
 import { db } from "@/lib/db/client";
 import { findStudy } from "@/lib/analysis";
 import { createJobContext, startQueue } from "@/lib/jobs";
-import { drainPseudoReferenceRun, PSEUDO_REFERENCE_SOURCES, startPseudoReferenceRun, type PseudoReferenceSourceName } from "@/lib/pseudo-refs";
+import { drainPseudoReferenceRun, listPseudoReferenceRuns, PSEUDO_REFERENCE_SOURCES, startPseudoReferenceRun, type PseudoReferenceSourceName } from "@/lib/pseudo-refs";
 import type { PseudoReferenceRun } from "@/lib/generated/prisma/client";
 
 /** One progress line per finished change on stderr (rewritten in place on a terminal). */
@@ -16,7 +16,7 @@ function progress(source: string): (run: PseudoReferenceRun) => void {
 
 const command: Command = {
   name: "pseudo-refs",
-  usage: `pseudo-refs --study SLUG --source ${[...PSEUDO_REFERENCE_SOURCES, "all"].join("|")} [--concurrency N]   (generates CRScore pseudo-references as resumable jobs: smells from the language's static analyzers)`,
+  usage: `pseudo-refs --study SLUG --source ${[...PSEUDO_REFERENCE_SOURCES, "all"].join("|")} [--concurrency N] [--llm-url URL --llm-model M --llm-api-key K] [--temperature T] [--seed N] [--max-tokens N] [--budget-usd D] [--budget-tokens N]   (generates CRScore pseudo-references as resumable jobs: smells from the language's static analyzers, claims and implications from the LLM at LLM_URL)`,
   async run(args) {
     const study = await findStudy({ slug: requireFlag(args, "study") });
     const asked = requireFlag(args, "source");
@@ -26,18 +26,35 @@ const command: Command = {
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliError(`--concurrency must be a positive integer`);
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set");
+    const num = (name: string): number | undefined => {
+      const value = optionalFlag(args, name);
+      if (value === undefined) return undefined;
+      const n = Number(value);
+      if (!Number.isFinite(n)) throw new CliError(`--${name} must be a number, got "${value}"`);
+      return n;
+    };
+    const claimOptions = {
+      url: optionalFlag(args, "llm-url"),
+      model: optionalFlag(args, "llm-model"),
+      apiKey: optionalFlag(args, "llm-api-key"),
+      temperature: num("temperature"),
+      seed: num("seed"),
+      maxTokens: num("max-tokens"),
+      budgetUsd: num("budget-usd"),
+      budgetTokens: num("budget-tokens"),
+    };
     const context = createJobContext({ client: db });
     const boss = await startQueue(url, { supervise: false });
     try {
       const runs = [];
       for (const source of sources) {
         const t0 = performance.now();
-        const started = await startPseudoReferenceRun(context, boss, study.id, source);
+        const started = await startPseudoReferenceRun(context, boss, study.id, source, source === "claims" ? claimOptions : {});
         const doneBefore = started.run.done;
         const run = await drainPseudoReferenceRun(boss, context, started.run.id, { onProgress: progress(source), concurrency });
         if (run.status === "FAILED") throw new Error(`pseudo-reference run ${run.id} (${source}) failed: ${run.error}`);
-        const stored = await db.pseudoReferenceRunItem.aggregate({ where: { runId: run.id }, _sum: { created: true } });
-        runs.push({ id: run.id, source, signature: run.signature, status: run.status, resumed: started.resumed, total: run.total, done: run.done, computedNow: run.done - doneBefore, pseudoReferences: stored._sum.created ?? 0, seconds: Number(((performance.now() - t0) / 1000).toFixed(3)) });
+        const [summary] = (await listPseudoReferenceRuns(study.id, db)).filter((r) => r.id === run.id);
+        runs.push({ id: run.id, source, signature: run.signature, status: run.status, resumed: started.resumed, total: run.total, done: run.done, computedNow: run.done - doneBefore, pseudoReferences: summary.created, ...(source === "claims" ? { llm: summary.llm } : {}), seconds: Number(((performance.now() - t0) / 1000).toFixed(3)) });
       }
       return { study: study.slug, runs };
     } finally {

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Study" ADD COLUMN     "claimPrompt" TEXT NOT NULL DEFAULT '';
+
