@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
+import { ActionMessage } from "@/components/action-message";
 
 type Action = (input: unknown) => Promise<ActionResult<unknown>>;
 
@@ -20,15 +21,6 @@ function useRun() {
       }
     });
   return { message, pending, run };
-}
-
-function Message({ message }: { message: { ok: boolean; text: string } | null }) {
-  if (!message) return null;
-  return (
-    <p role={message.ok ? "status" : "alert"} className={`text-sm ${message.ok ? "text-emerald-700" : "whitespace-pre-line text-red-700"}`}>
-      {message.text}
-    </p>
-  );
 }
 
 /** Adds an existing account to the study as a lead or an annotator. */
@@ -59,7 +51,7 @@ export function AddMemberForm({ slug, add }: { slug: string; add: Action }) {
       <button type="submit" disabled={pending} className="rounded bg-slate-900 px-3 py-1 text-sm text-white disabled:opacity-50">
         Add
       </button>
-      <Message message={message} />
+      <ActionMessage message={message} />
     </form>
   );
 }
@@ -71,7 +63,7 @@ export function RemoveMemberButton({ slug, userId, label, remove }: { slug: stri
       <button type="button" aria-label={label} disabled={pending} onClick={() => run(remove, { slug, userId }, "Removed.")} className="rounded border border-slate-300 px-2 py-0.5 text-sm disabled:opacity-50">
         Remove
       </button>
-      <Message message={message} />
+      <ActionMessage message={message} />
     </span>
   );
 }

@@ -124,6 +124,7 @@ const PAGES: Record<string, Entry> = {
   "/studies/[slug]/consolidate": studyPage("/consolidate"),
   "/studies/[slug]/consolidate/[codeChangeId]": { access: leadOfStudy("page"), call: (f) => ({ url: `/studies/${f.a.slug}/consolidate/${f.a.changes[0].id}` }) },
   "/studies/[slug]/import": studyPage("/import"),
+  "/studies/[slug]/item-sets": studyPage("/item-sets"),
   "/studies/[slug]/members": studyPage("/members"),
   "/studies/[slug]/metrics": studyPage("/metrics"),
   "/studies/[slug]/quality": studyPage("/quality"),
@@ -166,6 +167,21 @@ const ACTIONS: Record<string, Entry> = {
   "app/studies/[slug]/consolidate/actions.ts#consolidate": {
     access: leadOfStudy("action"),
     call: (f) => ({ url: `/studies/${f.a.slug}/consolidate/${f.a.changes[0].id}`, data: { slug: f.a.slug, codeChangeId: f.a.changes[0].id, decisions: f.decisions } }),
+  },
+  "app/studies/[slug]/item-sets/actions.ts#createSet": {
+    access: leadOfStudy("action"),
+    call: (f, s) => ({ url: `/studies/${f.a.slug}/item-sets`, data: { slug: f.a.slug, name: `matrix-${s}`, kind: "CUSTOM", fileName: "matrix.txt", text: "cc-0\ncc-1/r2" } }),
+    prepare: async (f) => {
+      await testDb().itemSet.deleteMany({ where: { studyId: f.a.studyId, name: { startsWith: "matrix-" } } });
+    },
+  },
+  "app/studies/[slug]/item-sets/actions.ts#deleteSet": {
+    access: leadOfStudy("action"),
+    call: (f) => ({ url: `/studies/${f.a.slug}/item-sets`, data: { slug: f.a.slug, name: "to delete" } }),
+    // each allowed deletion finds the set
+    prepare: async (f) => {
+      await testDb().itemSet.upsert({ where: { studyId_name: { studyId: f.a.studyId, name: "to delete" } }, create: { studyId: f.a.studyId, name: "to delete", kind: "CUSTOM" }, update: {} });
+    },
   },
   "app/studies/[slug]/members/actions.ts#addMember": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/members`, data: { slug: f.a.slug, email: `ann2-${f.a.slug.slice(6)}@test.local`, role: "ANNOTATOR" } }) },
   "app/studies/[slug]/members/actions.ts#removeMember": {

@@ -9,6 +9,8 @@ import { formatPercent } from "@/components/dashboard/format";
 import { agreementReport, type AgreementReport, type CoefficientReport, findStudy } from "@/lib/analysis";
 import { cli, downloadCsv, expectCharts, expectComplete, expectCsvMatchesTable, expectNumber, type PageTable, readTable, row, useTestDatabaseForLib } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
+import { reportItemSets } from "@/lib/data/item-sets";
+import { COMMAND_LINE } from "@/lib/data/study-access";
 import { newAnnotator, watchPageErrors } from "./workspace-fixtures";
 
 function expectCoefficients(table: PageTable, coefficients: readonly CoefficientReport[], label: string) {
@@ -102,7 +104,7 @@ test("the agreement dashboard shows the agreement CLI's numbers for every task a
 test("one task with smaller batches equals the library's report, and so does the JSON route", async ({ page }) => {
   useTestDatabaseForLib();
   const study = await findStudy({ slug: "demo" }, testDb());
-  const expected = await agreementReport(study.id, { task: "REVIEW_RATING", batchSize: 8 }, testDb());
+  const expected = await agreementReport(study.id, { task: "REVIEW_RATING", batchSize: 8, ...(await reportItemSets(COMMAND_LINE, "demo")) }, testDb());
   await signIn(page, E2E_ACCOUNTS.lead);
   await page.goto("/studies/demo/agreement?task=REVIEW_RATING&batchSize=8");
   await expectComplete(page, "agreement-report");

@@ -5,12 +5,14 @@
  * GradedReviews sample and computing smoothed BLEU from the metric runs page, the validity
  * dashboard shows Spearman 0.2370 (0.236996, ../shared/reference/README.md).
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import type { AgreementReport, CorrelationReport } from "@/lib/analysis";
 import { runImport } from "@/lib/import";
 import { hasSharedFile, sharedPath } from "../tests/shared-data";
+import { paperReliabilityIds } from "../tests/unit/claims/crscore-phase1";
 import { cli, expectComplete, expectNumber, readTable, row, startMetricWorker } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
 
@@ -33,6 +35,10 @@ test("CRScore phase 1: the agreement dashboard shows kappa 0.8043 on the common 
   // marcus's sheet first, then atharva's (the paper's current verdicts; see lib/analysis/claim-quality.ts).
   await importFile(slug, "crscore-phase1", ...phase1, "py_claim_acc_annot_marcus.csv");
   await importFile(slug, "crscore-phase1", ...phase1, "py_claim_acc_annot_atharva.csv");
+  // The paper's reliability set (sheet rows 395-494), stored as the study's reliability item set.
+  const setFile = path.join(tmpdir(), `${slug}-reliability.txt`);
+  writeFileSync(setFile, paperReliabilityIds().join("\n"));
+  await cli(["item-sets", "create", "--study", slug, "--name", "paper rows 395-494", "--kind", "reliability", "--file", setFile]);
 
   await signIn(page, E2E_ACCOUNTS.lead);
   await page.goto(`/studies/${slug}/agreement`);

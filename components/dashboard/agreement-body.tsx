@@ -1,6 +1,7 @@
 import type { AgreementReport } from "@/lib/analysis";
 import { claimQualityTable, questionId, taskLabel } from "./agreement-tables";
 import { DataTable } from "./data-table";
+import { ItemSetNote } from "./item-set";
 import { QuestionAgreementSection } from "./question-agreement";
 
 /** The agreement report's sections; `complete` false while the bootstrap CIs are still being computed. */
@@ -12,6 +13,14 @@ export function AgreementBody({ slug, report, complete, progress }: { slug: stri
           {progress ?? "Computing bootstrap confidence intervals…"} The point estimates below are final.
         </p>
       )}
+      <section aria-label="Items" className="space-y-1 rounded border border-slate-200 bg-white p-3 text-sm">
+        <ItemSetNote itemSet={report.itemSet} />
+        <p className="text-xs text-slate-600" data-testid="reliability-set">
+          {report.settings.reliabilitySet
+            ? `Reliability set: “${report.settings.reliabilitySet.name}” (${report.settings.reliabilitySet.size} ids), as the study design stores it.`
+            : "This study has no reliability set: generating assignments with a reliability set size stores one, or a lead gives one as a file on the item sets page."}
+        </p>
+      </section>
       {report.tasks.map((t) => (
         <section key={t.task} aria-label={taskLabel(t.task)} data-testid={`task-${t.task}`} className="space-y-4">
           <h2 className="text-xl font-medium">{taskLabel(t.task)}</h2>

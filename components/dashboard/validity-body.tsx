@@ -2,6 +2,7 @@ import type { CorrelationReport } from "@/lib/analysis";
 import { LevelChart } from "./charts/level-chart";
 import { MetricScatterChart } from "./charts/scatter-chart";
 import { DataTable } from "./data-table";
+import { ItemSetNote } from "./item-set";
 import { correlationsTable, humanMetricTable, ksTable, levelsTable, rankCorrelationTable, sweepTable, systemsTable } from "./validity-tables";
 
 /** Every section of a validity report; `complete` false while the bootstrap CIs are still being computed. */
@@ -22,6 +23,7 @@ export function ValidityBody({ report, names, complete, progress }: { report: Co
             Computed with the offline TF-IDF embedder (no embedding model configured), not a neural embedding model: values and τ are not comparable with the papers&apos;.
           </p>
         )}
+        <ItemSetNote itemSet={report.itemSet} />
         <p>
           <span className="font-medium">Human:</span> {report.human.label} ({report.human.aggregation})
         </p>

@@ -10,7 +10,8 @@ import { db, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { claimQualityReport, type ClaimQualityReport } from "./claim-quality";
 import { coefficientDefinitions, type CoefficientKey } from "./coefficients";
-import { findStudy, gatherTaskRatings, type QuestionRatings, raterNames, type StudyItem, type TaskRatings } from "./gather";
+import { findStudy, gatherTaskRatings, type QuestionRatings, raterNames, type StudyItem } from "./gather";
+import { inItemSet, type ItemSetFilter, itemSetStatement, type ItemSetStatement, restrictToItemSet } from "./item-sets";
 import type { Question } from "./questions";
 import { type BootstrapSettings, bootstrapSettings, type Interval, itemBootstrapCis, resampleItems } from "./resample";
 import { AppError } from "@/lib/errors";
@@ -21,22 +22,16 @@ export interface AgreementOptions {
   bootstrap?: Partial<BootstrapSettings>;
   /** Items per batch for agreement over time. Default 50. */
   batchSize?: number;
-  /** Size of the reliability set. Default 100 (CRScore §4.1-4.2). 0 leaves it out. */
-  reliabilitySetSize?: number;
+  /** The study's reliability set (the one its assignment plan made, or a lead stored; CRScore §4.1-4.2); none leaves the section out. */
+  reliabilitySet?: ItemSetFilter;
   /** Length of the disagreement list. Default 20. */
   disagreements?: number;
   /** Krippendorff's alpha at further levels of measurement (nominal, ratio) on request. */
   alphaLevels?: Level[];
-  /** Restrict every figure to an item set (external ids `CHANGE_ID` or `CHANGE_ID/REVIEW_ID`). */
+  /** Restrict every figure to an item set (external ids `CHANGE_ID`, `CHANGE_ID/REVIEW_ID` or `CHANGE_ID/CLAIM_ID`). */
   items?: ItemSetFilter;
   /** Take gold items (known answers, lib/data/gold) too; by default they are left out. */
   includeGold?: boolean;
-}
-
-/** A named set of items given by external ids: `CHANGE_ID` (every item of the change) or `CHANGE_ID/REVIEW_ID`. */
-export interface ItemSetFilter {
-  name: string;
-  ids: string[];
 }
 
 export interface CoefficientReport {
@@ -69,7 +64,7 @@ export interface QuestionAgreement {
   raters: RaterRef[];
   counts: { items: number; ratings: number; raters: number; itemsWithTwoOrMoreRatings: number; excludedOffScale: number };
   coefficients: CoefficientReport[];
-  /** The same coefficients on the reliability set; null when it is empty or disabled. */
+  /** The same coefficients on the items of the study's reliability set rated by two or more; null without a set or such items. */
   reliabilitySet: { rule: string; items: number; firstItem: string; lastItem: string; coefficients: CoefficientReport[] } | null;
   /** Cohen's kappa of every pair of raters (same weights as above), in `raters` order; null on the diagonal. */
   pairwise: { method: string; matrix: (PairCell | null)[][] };
@@ -90,9 +85,9 @@ export interface TaskAgreement {
 
 export interface AgreementReport {
   study: { id: string; slug: string; name: string };
-  /** The items the report counts: all of the study, or a named set with its size (ids listed) and the ids that match no item. */
-  itemSet: { name: string; size: number | null; unmatched: string[] };
-  settings: { bootstrap: BootstrapSettings & { method: string }; batchSize: number; reliabilitySetSize: number; disagreements: number };
+  /** The items the report counts: all of the study, or a named set with its kind, size (ids listed) and the ids that match no item. */
+  itemSet: ItemSetStatement;
+  settings: { bootstrap: BootstrapSettings & { method: string }; batchSize: number; reliabilitySet: { name: string; kind: string; size: number } | null; disagreements: number };
   tasks: TaskAgreement[];
 }
 
@@ -100,7 +95,7 @@ interface Settings {
   alphaLevels?: Level[];
   bootstrap: BootstrapSettings;
   batchSize: number;
-  reliabilitySetSize: number;
+  reliabilitySet: ItemSetFilter | null;
   disagreements: number;
 }
 
@@ -153,7 +148,9 @@ export function questionAgreement(data: QuestionRatings, items: ReadonlyMap<stri
   const cohenWeights = { weights: question.weights };
   const matrix = pairwiseMatrix(table, (t, a, b) => cohenKappa(t, { raters: [a, b], ...cohenWeights }));
 
-  const reliabilityItems = settings.reliabilitySetSize > 0 ? pairable.slice(-settings.reliabilitySetSize) : [];
+  const reliability = settings.reliabilitySet;
+  const reliabilityIds = new Set(reliability?.ids);
+  const reliabilityItems = reliability ? pairable.filter((u) => inItemSet(items.get(table.items[u]) as StudyItem, reliabilityIds, new Set())) : [];
   const batches: QuestionAgreement["batches"] = [];
   for (let start = 0; start < pairable.length; start += settings.batchSize) {
     const batchItems = pairable.slice(start, start + settings.batchSize);
@@ -185,7 +182,7 @@ export function questionAgreement(data: QuestionRatings, items: ReadonlyMap<stri
       reliabilityItems.length === 0
         ? null
         : {
-            rule: `the last ${settings.reliabilitySetSize} items in study order rated by two or more annotators (${reliabilityItems.length} found)`,
+            rule: `the items of the study's reliability set "${reliability?.name}" (${reliability?.ids.length} ids) rated by two or more annotators (${reliabilityItems.length} found)`,
             items: reliabilityItems.length,
             firstItem: first(reliabilityItems),
             lastItem: last(reliabilityItems),
@@ -207,7 +204,7 @@ export async function agreementReport(studyId: string, options: AgreementOptions
   const settings: Settings = {
     bootstrap: bootstrapSettings(options.bootstrap),
     batchSize: options.batchSize ?? 50,
-    reliabilitySetSize: options.reliabilitySetSize ?? 100,
+    reliabilitySet: options.reliabilitySet ?? null,
     disagreements: options.disagreements ?? 20,
     alphaLevels: options.alphaLevels,
   };
@@ -225,41 +222,13 @@ export async function agreementReport(studyId: string, options: AgreementOptions
   }
   return {
     study: { id: study.id, slug: study.slug, name: study.name },
-    itemSet: options.items ? { name: options.items.name, size: options.items.ids.length, unmatched: options.items.ids.filter((id) => !matched.has(id)) } : { name: "all items of the study", size: null, unmatched: [] },
-    settings: { ...settings, bootstrap: { ...settings.bootstrap, method: "percentile; items resampled with replacement, all their ratings together" } },
+    itemSet: itemSetStatement(options.items, matched),
+    settings: {
+      bootstrap: { ...settings.bootstrap, method: "percentile; items resampled with replacement, all their ratings together" },
+      batchSize: settings.batchSize,
+      reliabilitySet: settings.reliabilitySet && { name: settings.reliabilitySet.name, kind: settings.reliabilitySet.kind, size: settings.reliabilitySet.ids.length },
+      disagreements: settings.disagreements,
+    },
     tasks,
   };
-}
-
-/** The keys under which an item file names an item: its change, and for reviews change/review. */
-export function itemSetKeys(item: StudyItem): string[] {
-  return item.reviewExternalId === null ? [item.changeExternalId] : [item.changeExternalId, `${item.changeExternalId}/${item.reviewExternalId}`];
-}
-
-/** The task's items and ratings restricted to an item set; the set's ids that match are added to `matched`. */
-export function restrictToItemSet(data: TaskRatings, set: ItemSetFilter | undefined, matched: Set<string>): TaskRatings {
-  if (!set) return data;
-  const wanted = new Set(set.ids);
-  const items = new Map<string, StudyItem>();
-  for (const [id, item] of data.items) {
-    const keys = itemSetKeys(item).filter((k) => wanted.has(k));
-    if (keys.length === 0) continue;
-    keys.forEach((k) => matched.add(k));
-    items.set(id, item);
-  }
-  return { ...data, items, questions: data.questions.map((q) => ({ ...q, ratings: q.ratings.filter((r) => items.has(r.item)) })) };
-}
-
-/**
- * An item file: one external id per line (`CHANGE_ID` or `CHANGE_ID/REVIEW_ID`); blank lines
- * and lines starting with # are ignored, as are a byte-order mark, CR and surrounding spaces.
- */
-export function parseItemFile(name: string, text: string): ItemSetFilter {
-  const ids = text
-    .replace(/^\ufeff/, "")
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l !== "" && !l.startsWith("#"));
-  if (ids.length === 0) throw new Error(`item file ${name} lists no item (one CHANGE_ID or CHANGE_ID/REVIEW_ID per line)`);
-  return { name, ids: [...new Set(ids)] };
 }

@@ -12,8 +12,8 @@ export interface StudyItem {
   language: string;
   /** Generating system of a review; null for claims. */
   system: string | null;
-  /** External id of a review (for CRScore sheets the system name); null for claims. Item files name reviews by it. */
-  reviewExternalId: string | null;
+  /** External id of the review (for CRScore sheets the system name) or claim within its change; item sets name single items by it. */
+  itemExternalId: string | null;
   /** Short description for lists, e.g. "change-12 · claim 3" or "change-12 · gpt3.5_pred". */
   label: string;
 }
@@ -31,14 +31,15 @@ export interface ItemRow {
   position: number;
   /** Reviews only. */
   system?: string;
+  /** The review's or claim's external id. */
   externalId?: string;
   codeChange: { id: string; externalId: string; language: string; position: number };
 }
 
 const describe = (row: ItemRow) =>
   row.system === undefined
-    ? { system: null, reviewExternalId: null, label: `${row.codeChange.externalId} · claim ${row.position + 1}` }
-    : { system: row.system, reviewExternalId: row.externalId ?? null, label: `${row.codeChange.externalId} · ${row.system}` };
+    ? { system: null, itemExternalId: row.externalId ?? null, label: `${row.codeChange.externalId} · claim ${row.position + 1}` }
+    : { system: row.system, itemExternalId: row.externalId ?? null, label: `${row.codeChange.externalId} · ${row.system}` };
 
 /** Items in study order: by change position (then id), then item position (then id). */
 export function indexItems(rows: readonly ItemRow[]): Map<string, StudyItem> {

@@ -14,7 +14,7 @@ import { TFIDF_MODEL } from "@/lib/embeddings";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { getReferenceMetric } from "@/lib/metrics";
 import { rankAverage, systemRankCorrelation, type TestResult } from "@/lib/stats";
-import { itemSetKeys, type ItemSetFilter } from "./agreement-report";
+import { inItemSet, type ItemSetFilter, itemSetStatement, type ItemSetStatement } from "./item-sets";
 import { correlationSet, type CorrelationSet } from "./correlations";
 import { findStudy } from "./gather";
 import { humanScores, mean, type HumanScores } from "./human-scores";
@@ -86,8 +86,8 @@ export interface CorrelationReport {
   metric: MetricInfo;
   human: { question: string; task: TaskType; label: string; scale: number[]; aggregation: string };
   level: CorrelationLevel;
-  /** The items the report counts: all of the study, or a named set with its size and the ids that match no item. */
-  itemSet: { name: string; size: number | null; unmatched: string[] };
+  /** The items the report counts: all of the study, or a named set with its kind, size and the ids that match no item. */
+  itemSet: ItemSetStatement;
   settings: { bootstrap: BootstrapSettings & { method: string }; includeReferences: boolean; levelRule: string };
   /** leftOutMissingText: human-scored reviews left out because they were imported without their text. */
   counts: { reviewsWithMetric: number; reviewsWithHuman: number; paired: number; leftOutMissingText: number };
@@ -219,11 +219,7 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
   const wanted = options.items && new Set(options.items.ids);
   const matched = new Set<string>();
   for (const item of [...human.items.values()].sort((a, b) => a.order - b.order)) {
-    if (wanted) {
-      const keys = itemSetKeys(item).filter((k) => wanted.has(k));
-      if (keys.length === 0) continue;
-      keys.forEach((k) => matched.add(k));
-    }
+    if (wanted && !inItemSet(item, wanted, matched)) continue;
     const metric = values.values.get(item.id);
     const ratings = human.ratings.get(item.id);
     if (ratings && missingText.has(item.id) && !references.has(item.id)) humanWithMissingText++;
@@ -236,7 +232,7 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
     metric: info,
     human: { question: human.question.key, task: human.question.task, label: human.question.label, scale: human.scale, aggregation: "mean over the review's annotators" },
     level,
-    itemSet: options.items ? { name: options.items.name, size: options.items.ids.length, unmatched: options.items.ids.filter((id) => !matched.has(id)) } : { name: "all items of the study", size: null, unmatched: [] },
+    itemSet: itemSetStatement(options.items, matched),
     settings: {
       bootstrap: { ...bootstrap, method: `percentile; ${level === "segment" ? "reviews" : "systems"} resampled with replacement, metric and human score together` },
       includeReferences,

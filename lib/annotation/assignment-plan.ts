@@ -54,14 +54,26 @@ export class PlanError extends AppError {
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** The items in the plan's seeded order (independent of the order they are given in). */
+function itemOrder(input: Pick<PlanInput, "seed" | "items">): PlanItem[] {
+  const items = [...new Map(input.items.map((item) => [item.id, item])).values()].sort((a, b) => byString(a.id, b.id));
+  return seededShuffle(items, hashSeed(input.seed, "items"));
+}
+
+/** The plan's reliability set: the first `reliabilitySetSize` items of the seeded order (stored as the study's reliability item set). */
+export function planReliabilitySet(input: Pick<PlanInput, "seed" | "items" | "reliabilitySetSize">): string[] {
+  if (!Number.isInteger(input.reliabilitySetSize) || input.reliabilitySetSize < 0) throw new PlanError("the reliability set size must be a whole number of at least 0");
+  return itemOrder(input)
+    .slice(0, input.reliabilitySetSize)
+    .map((item) => item.id);
+}
+
 export function planAssignments(input: PlanInput): PlannedAssignment[] {
   if (!Number.isInteger(input.annotatorsPerItem) || input.annotatorsPerItem < 1) throw new PlanError("annotators per item must be a whole number of at least 1");
-  if (!Number.isInteger(input.reliabilitySetSize) || input.reliabilitySetSize < 0) throw new PlanError("the reliability set size must be a whole number of at least 0");
+  const reliability = new Set(planReliabilitySet(input));
   const annotators = [...new Set(input.annotatorIds)].sort(byString);
   if (annotators.length === 0) return [];
-  const items = [...new Map(input.items.map((item) => [item.id, item])).values()].sort((a, b) => byString(a.id, b.id));
-  const order = seededShuffle(items, hashSeed(input.seed, "items"));
-  const reliability = new Set(order.slice(0, Math.min(input.reliabilitySetSize, order.length)).map((item) => item.id));
+  const order = itemOrder(input);
   const perItem = Math.min(input.annotatorsPerItem, annotators.length);
 
   const itemsOf = new Map<string, string[]>(annotators.map((a) => [a, []]));
@@ -79,9 +91,9 @@ export function planAssignments(input: PlanInput): PlannedAssignment[] {
     for (const a of chosen) itemsOf.get(a)!.push(item.id);
   }
 
-  const regular = new Set(items.map((item) => item.id));
+  const regular = new Set(order.map((item) => item.id));
   const gold = [...new Map((input.gold?.items ?? []).map((item) => [item.id, item])).values()].filter((item) => !regular.has(item.id)).sort((a, b) => byString(a.id, b.id));
-  const byId = new Map([...items, ...gold].map((item) => [item.id, item]));
+  const byId = new Map([...order, ...gold].map((item) => [item.id, item]));
   const plan: PlannedAssignment[] = [];
   for (const userId of annotators) {
     const checks = seededShuffle(gold, hashSeed(input.seed, "gold", userId))

@@ -7,10 +7,11 @@
 import { z } from "zod";
 import { db, Prisma } from "@/lib/db/client";
 import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction, TaskType } from "@/lib/generated/prisma/client";
-import { applicableTaskTypes, planAssignments, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
+import { applicableTaskTypes, planAssignments, planReliabilitySet, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
 import { suggestConsolidation, type SuggestedDecision } from "@/lib/annotation/stage2";
-import { leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
+import { COMMAND_LINE, leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
 import { goldChanges } from "@/lib/data/gold";
+import { storePlanReliabilitySet } from "@/lib/data/item-sets";
 import { AppError } from "@/lib/errors";
 
 async function findStudy(user: StudyUser, slug: string) {
@@ -113,8 +114,8 @@ export async function getAssignmentAdmin(user: StudyUser, slug: string) {
   return { study, items, progress, assignments };
 }
 
-/** The plan for a study with the given annotators (pure given the database state). */
-export async function planForStudy(user: StudyUser, slug: string, annotatorIds: readonly string[]): Promise<{ studyId: string; plan: PlannedAssignment[] }> {
+/** The plan for a study with the given annotators and its reliability set (code change ids; pure given the database state). */
+export async function planForStudy(user: StudyUser, slug: string, annotatorIds: readonly string[]): Promise<{ studyId: string; seed: number; plan: PlannedAssignment[]; reliability: string[] }> {
   const study = await findStudy(user, slug);
   const [changes, gold] = await Promise.all([
     db.codeChange.findMany({
@@ -134,17 +135,15 @@ export async function planForStudy(user: StudyUser, slug: string, annotatorIds: 
   }));
   // A gold item is checked only in the tasks it has known answers for.
   const goldItems = all.filter((item) => gold.has(item.id)).map((item) => ({ id: item.id, taskTypes: item.taskTypes.filter((t) => gold.get(item.id)!.has(t)) }));
-  return {
-    studyId: study.id,
-    plan: planAssignments({
-      seed: study.assignmentSeed,
-      items: all.filter((item) => !gold.has(item.id)),
-      annotatorIds,
-      annotatorsPerItem: study.annotatorsPerItem,
-      reliabilitySetSize: study.reliabilitySetSize,
-      gold: { items: goldItems, perQueue: study.goldPerQueue },
-    }),
+  const input = {
+    seed: study.assignmentSeed,
+    items: all.filter((item) => !gold.has(item.id)),
+    annotatorIds,
+    annotatorsPerItem: study.annotatorsPerItem,
+    reliabilitySetSize: study.reliabilitySetSize,
+    gold: { items: goldItems, perQueue: study.goldPerQueue },
   };
+  return { studyId: study.id, seed: study.assignmentSeed, plan: planAssignments(input), reliability: planReliabilitySet(input) };
 }
 
 export interface GenerateSummary {
@@ -163,7 +162,7 @@ export interface GenerateSummary {
  */
 export async function generateAssignments(user: StudyUser, slug: string, annotatorIds: readonly string[]): Promise<GenerateSummary> {
   const unique = [...new Set(annotatorIds)];
-  const { studyId, plan } = await planForStudy(user, slug, unique);
+  const { studyId, seed, plan, reliability } = await planForStudy(user, slug, unique);
   const users = await db.user.findMany({ where: { id: { in: unique }, active: true }, select: { id: true } });
   if (users.length !== unique.length) throw new AppError("INVALID_INPUT", { message: "Some selected annotators do not exist or are inactive." });
   return db.$transaction(
@@ -198,6 +197,7 @@ export async function generateAssignments(user: StudyUser, slug: string, annotat
       // (userId, codeChangeId, taskType) is unique: an assignment someone else holds elsewhere cannot collide.
       if (toCreate.length) summary.created = (await tx.assignment.createMany({ data: toCreate })).count;
       await tx.studyMember.createMany({ data: unique.map((userId) => ({ studyId, userId, role: "ANNOTATOR" as const })), skipDuplicates: true });
+      await storePlanReliabilitySet(tx, studyId, reliability, seed, user.id === COMMAND_LINE.id ? null : user.id);
       return summary;
     },
     { timeout: 60_000 },

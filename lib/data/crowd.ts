@@ -11,6 +11,7 @@
 import { hashPassword } from "@/lib/auth/password";
 import { AppError } from "@/lib/errors";
 import { db, Prisma, type PrismaClient } from "@/lib/db/client";
+import { COMMAND_LINE } from "@/lib/data/study-access";
 import { generateAssignments, type GenerateSummary } from "@/lib/data/assignment-admin";
 import { newUserSchema } from "@/lib/data/users";
 import type { Role } from "@/lib/generated/prisma/client";
@@ -110,5 +111,5 @@ export async function assignByEmail(slug: string, annotators: { emails: readonly
     ids = emails.map((e) => byEmail.get(e)!.id);
   }
   // The command line runs with the operator's rights, an admin's (every study).
-  return generateAssignments({ id: "command-line", role: "ADMIN" }, slug, ids);
+  return generateAssignments(COMMAND_LINE, slug, ids);
 }

@@ -17,6 +17,9 @@ import { AppError } from "@/lib/errors";
 /** What the scope needs to know about the signed-in user. */
 export type StudyUser = Pick<SessionUser, "id" | "role">;
 
+/** The command line's operator: an admin's rights, no account. */
+export const COMMAND_LINE: StudyUser = { id: "command-line", role: "ADMIN" };
+
 type Client = Pick<PrismaClient, "study"> | Pick<Prisma.TransactionClient, "study">;
 
 /** The Prisma `where` of the studies this user leads (see the file comment). */

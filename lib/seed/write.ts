@@ -4,6 +4,7 @@
  * reviews, assignments, annotations, and one AnnotationHistory CREATE row per annotation.
  */
 import { createUser } from "@/lib/data/users";
+import { storePlanReliabilitySet } from "@/lib/data/item-sets";
 import { unifiedDiff } from "@/lib/diff";
 import type { AnnotationKind, Prisma } from "@/lib/generated/prisma/client";
 import { planDemo, type PlannedAnnotation } from "./plan";
@@ -167,6 +168,9 @@ export async function writeDemoStudy(tx: Tx, study: DemoStudy, now: Date): Promi
   await tx.assignment.createMany({
     data: plan.assignments.map(({ annotator, change, ...fields }) => ({ studyId, userId: userIds[annotator], codeChangeId: idsOf(change).id, createdAt, ...fields })),
   });
+  // The demo's study design names its reliability set; stored as the study's reliability item set.
+  const byExternalId = new Map([...changeIds].map(([change, ids]) => [change.externalId, ids.id]));
+  await storePlanReliabilitySet(tx, studyId, study.reliabilitySet.map((id) => byExternalId.get(id) as string), study.assignmentSeed, leads[0]?.id ?? null);
   const history: Prisma.AnnotationHistoryCreateManyInput[] = [];
   for (const annotation of plan.annotations) {
     const userId = userIds[annotation.annotator];

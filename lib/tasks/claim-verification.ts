@@ -110,7 +110,7 @@ export const claimVerification: TaskDescriptor = {
     const inStudy = { codeChange: { studyId } };
     const [judgements, claims] = await Promise.all([
       client.claimJudgement.findMany({ where: { pseudoReference: inStudy }, select: { annotatorId: true, pseudoReferenceId: true, code: true }, orderBy: [{ annotatorId: "asc" }, { pseudoReferenceId: "asc" }] }),
-      client.pseudoReference.findMany({ where: { ...inStudy, judgements: { some: {} } }, select: { id: true, position: true, codeChange: changeSelect } }),
+      client.pseudoReference.findMany({ where: { ...inStudy, judgements: { some: {} } }, select: { id: true, externalId: true, position: true, codeChange: changeSelect } }),
     ]);
     return { items: indexItems(claims), questions: [collect(questions[0], judgements, (j) => j.pseudoReferenceId, (j) => j.annotatorId, (j) => j.code)] };
   },

@@ -4,6 +4,8 @@ import { CliError, hasSwitch, optionalFlag, requireFlag, type ParsedArgs } from 
 import type { Command } from "@/lib/cli/command";
 import type { Level } from "@/lib/agreement";
 import { agreementReport, findStudy, type ItemSetFilter, parseItemFile } from "@/lib/analysis";
+import { reportItemSets } from "@/lib/data/item-sets";
+import { COMMAND_LINE } from "@/lib/data/study-access";
 import { TaskType } from "@/lib/generated/prisma/enums";
 
 const TASKS = Object.values(TaskType);
@@ -23,10 +25,16 @@ export function integerFlag(args: ParsedArgs, name: string): number | undefined 
   return n;
 }
 
-/** `--items FILE`: one CHANGE_ID or CHANGE_ID/REVIEW_ID per line. */
-export function itemsFlag(args: ParsedArgs): ItemSetFilter | undefined {
+/**
+ * The item sets of a report: `--items FILE` (one CHANGE_ID, CHANGE_ID/REVIEW_ID or CHANGE_ID/CLAIM_ID
+ * per line) or `--item-set NAME` (a stored set), and the study's reliability set.
+ */
+export async function itemSetFlags(args: ParsedArgs, slug: string): Promise<{ items?: ItemSetFilter; reliabilitySet?: ItemSetFilter }> {
   const file = optionalFlag(args, "items");
-  return file === undefined ? undefined : parseItemFile(path.basename(file), readFileSync(file, "utf8"));
+  const name = optionalFlag(args, "item-set");
+  if (file !== undefined && name !== undefined) throw new CliError("Give either --items FILE or --item-set NAME, not both");
+  const sets = await reportItemSets(COMMAND_LINE, slug, name);
+  return file === undefined ? sets : { ...sets, items: parseItemFile(path.basename(file), readFileSync(file, "utf8")) };
 }
 
 const LEVELS: Level[] = ["nominal", "ordinal", "interval", "ratio"];
@@ -42,7 +50,7 @@ function alphaLevelsFlag(args: ParsedArgs): Level[] | undefined {
 
 const command: Command = {
   name: "agreement",
-  usage: "agreement --study SLUG [--task T] [--items FILE] [--alpha-levels nominal,ratio] [--json] [--resamples N] [--seed S] [--batch-size N] [--reliability-set N]",
+  usage: "agreement --study SLUG [--task T] [--items FILE | --item-set NAME] [--alpha-levels nominal,ratio] [--json] [--resamples N] [--seed S] [--batch-size N]",
   async run(args) {
     hasSwitch(args, "json"); // the output is always the JSON report the dashboard renders
     const study = await findStudy({ slug: requireFlag(args, "study") });
@@ -51,8 +59,7 @@ const command: Command = {
       task: task === undefined ? undefined : parseTask(task),
       bootstrap: { nResamples: integerFlag(args, "resamples"), seed: integerFlag(args, "seed") },
       batchSize: integerFlag(args, "batch-size"),
-      reliabilitySetSize: integerFlag(args, "reliability-set"),
-      items: itemsFlag(args),
+      ...(await itemSetFlags(args, study.slug)),
       alphaLevels: alphaLevelsFlag(args),
     });
   },

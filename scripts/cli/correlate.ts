@@ -1,11 +1,11 @@
 import { CliError, hasSwitch, optionalFlag, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { correlationReport, findStudy } from "@/lib/analysis";
-import { integerFlag, itemsFlag } from "./agreement";
+import { integerFlag, itemSetFlags } from "./agreement";
 
 const command: Command = {
   name: "correlate",
-  usage: "correlate --study SLUG --metric M --human Q [--level segment|system] [--params KEY] [--include-references] [--items FILE] [--resamples N] [--seed S] [--json]",
+  usage: "correlate --study SLUG --metric M --human Q [--level segment|system] [--params KEY] [--include-references] [--items FILE | --item-set NAME] [--resamples N] [--seed S] [--json]",
   async run(args) {
     hasSwitch(args, "json"); // the output is always the JSON report the dashboard renders
     const study = await findStudy({ slug: requireFlag(args, "study") });
@@ -17,7 +17,7 @@ const command: Command = {
       level,
       paramsKey: optionalFlag(args, "params"),
       includeReferences: hasSwitch(args, "include-references"),
-      items: itemsFlag(args),
+      items: (await itemSetFlags(args, study.slug)).items,
       bootstrap: { nResamples: integerFlag(args, "resamples"), seed: integerFlag(args, "seed") },
     });
   },

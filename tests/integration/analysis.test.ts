@@ -7,10 +7,12 @@
  *   (../shared/reference/README.md).
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { agreementReport, correlationReport } from "@/lib/analysis";
+import { agreementReport, correlationReport, type ItemSetFilter } from "@/lib/analysis";
+import { paperReliabilityIds } from "../unit/claims/crscore-phase1";
 import { createClient } from "@/lib/db/client";
 import { runImport } from "@/lib/import";
 import { seedDemo } from "@/lib/seed";
@@ -49,17 +51,29 @@ afterAll(async () => {
   await db.$disconnect();
 });
 
+/** The paper's phase-1 reliability set as an item file. */
+function paperReliabilityFile(): string {
+  const file = path.join(os.tmpdir(), `crscore-py-reliability-${process.pid}.txt`);
+  writeFileSync(file, ["# CRScore phase 1 (Python): sheet rows 395-494", ...paperReliabilityIds()].join("\n"));
+  return file;
+}
+
 describe.skipIf(!hasPhase1)("CRScore phase-1 sheets imported: claim-accuracy agreement and claim quality", () => {
   let studyId: string;
+  let reliabilitySet: ItemSetFilter;
   beforeAll(async () => {
     // marcus's sheet first, then atharva's: on the claims both judged, atharva's is then the
     // current verdict, as in the paper's figures (atharva's codes from data row 246 on).
     await importFile("crscore-py-phase1", "crscore-phase1", [...phase1, "py_claim_acc_annot_marcus.csv"]);
     studyId = await importFile("crscore-py-phase1", "crscore-phase1", [...phase1, "py_claim_acc_annot_atharva.csv"]);
+    const created = cli(["item-sets", "create", "--study", "crscore-py-phase1", "--name", "paper", "--kind", "reliability", "--file", paperReliabilityFile()]).json;
+    expect(created).toMatchObject({ name: "paper", kind: "RELIABILITY", size: 100, source: expect.stringMatching(/^crscore-py-reliability/) });
+    const shown = cli(["item-sets", "show", "--study", "crscore-py-phase1", "--name", "paper"]).json as { ids: string[] };
+    reliabilitySet = { name: "paper", kind: "reliability", ids: shown.ids };
   });
 
-  test("Cohen's kappa 0.8043 on the reliability set (the last 100 common claims), 0.7880 on all 115", async () => {
-    const report = await agreementReport(studyId, { task: "CLAIM_VERIFICATION", bootstrap: { nResamples: 200 } }, db);
+  test("Cohen's kappa 0.8043 on the stored reliability set (the paper's 100 common claims), 0.7880 on all 115", async () => {
+    const report = await agreementReport(studyId, { task: "CLAIM_VERIFICATION", reliabilitySet, bootstrap: { nResamples: 200 } }, db);
     const [question] = report.tasks[0].questions;
     expect(question.question).toBe("code");
     expect(question.level).toBe("nominal");
@@ -70,7 +84,8 @@ describe.skipIf(!hasPhase1)("CRScore phase-1 sheets imported: claim-accuracy agr
     expect(cohen(question.coefficients)?.value?.toFixed(4)).toBe("0.7880");
     const set = question.reliabilitySet;
     expect(set?.items).toBe(100);
-    expect(set?.rule).toMatch(/last 100 items in study order rated by two or more annotators/);
+    expect(set?.rule).toMatch(/reliability set "paper" \(100 ids\) rated by two or more annotators \(100 found\)/);
+    expect(report.settings.reliabilitySet).toEqual({ name: "paper", kind: "reliability", size: 100 });
     expect(cohen(set?.coefficients ?? [])).toMatchObject({ n: 100, method: expect.stringMatching(/^Cohen's kappa, unweighted/) });
     expect(cohen(set?.coefficients ?? [])?.value?.toFixed(4)).toBe("0.8043");
     expect(set?.coefficients.find((c) => c.key === "percent")?.value?.toFixed(3)).toBe("0.900");
@@ -91,7 +106,7 @@ describe.skipIf(!hasPhase1)("CRScore phase-1 sheets imported: claim-accuracy agr
 
   test("the agreement CLI prints the same report", async () => {
     const { json: printed } = cli(["agreement", "--study", "crscore-py-phase1", "--task", "claim-verification", "--resamples", "200", "--json"]);
-    expect(printed).toEqual(json(await agreementReport(studyId, { task: "CLAIM_VERIFICATION", bootstrap: { nResamples: 200 } }, db)));
+    expect(printed).toEqual(json(await agreementReport(studyId, { task: "CLAIM_VERIFICATION", reliabilitySet, bootstrap: { nResamples: 200 } }, db)));
   });
 });
 
@@ -138,7 +153,11 @@ describe("demo study: every task's report, as the dashboards will show it", () =
   test("agreement for the four tasks and correlate for CRScore Rel; the CLI prints the same objects", async () => {
     const demo = await seedDemo(db);
     if (demo.created) studies.push(demo.studyId);
-    const agreement = await agreementReport(demo.studyId, { bootstrap: { nResamples: 100 } }, db);
+    // The demo's study design stores its reliability set, which the reports use.
+    const stored = cli(["item-sets", "show", "--study", "demo", "--name", "reliability"]).json as { kind: string; source: string; ids: string[] };
+    expect(stored).toMatchObject({ kind: "RELIABILITY", source: expect.stringMatching(/^assignment plan/) });
+    const agreement = await agreementReport(demo.studyId, { reliabilitySet: { name: "reliability", kind: "reliability", ids: stored.ids }, bootstrap: { nResamples: 100 } }, db);
+    expect(agreement.settings.reliabilitySet).toEqual({ name: "reliability", kind: "reliability", size: stored.ids.length });
     expect(agreement.tasks.map((t) => t.task).sort()).toEqual(["CLAIM_VERIFICATION", "COMMENT_FILTERING", "REFERENCE_GRADING", "REVIEW_RATING"]);
     const levels = agreement.tasks.flatMap((t) => t.questions.map((q) => `${q.question}:${q.level}`));
     expect(levels).toEqual(expect.arrayContaining(["code:nominal", "relevance:ordinal", "grade:ordinal", "high-quality:nominal"]));

@@ -173,8 +173,8 @@ describe("real study data", () => {
     const all = await agreementReport(study.id, { task: "REVIEW_RATING", bootstrap: { nResamples: 0 } }, client);
     const items = parseItemFile("set.txt", "\ufeff# the first change\r\n1\r\n\r\n9/knn_pred\r\n");
     const restricted = await agreementReport(study.id, { task: "REVIEW_RATING", items, bootstrap: { nResamples: 0 } }, client);
-    expect(all.itemSet).toEqual({ name: "all items of the study", size: null, unmatched: [] });
-    expect(restricted.itemSet).toEqual({ name: "set.txt", size: 2, unmatched: ["9/knn_pred"] });
+    expect(all.itemSet).toEqual({ name: "all items of the study", kind: null, size: null, unmatched: [] });
+    expect(restricted.itemSet).toEqual({ name: "set.txt", kind: "file", size: 2, unmatched: ["9/knn_pred"] });
     const conciseness = (r: typeof all) => r.tasks[0].questions.find((q) => q.question === "conciseness")!;
     expect(conciseness(all).counts.items).toBe(4);
     expect(conciseness(restricted).counts.items).toBe(2);

@@ -50,6 +50,9 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
           <Link href={`/studies/${study.slug}/members`} className="text-blue-700 hover:underline">
             Members
           </Link>
+          <Link href={`/studies/${study.slug}/item-sets`} className="text-blue-700 hover:underline">
+            Item sets
+          </Link>
         </nav>
         {study.taskTypes.includes("CLAIM_VERIFICATION") && study.taskTypes.includes("REVIEW_RATING") && <StageOrderToggle slug={study.slug} on={stageOrderOn(study)} save={changeStageOrder} />}
         <ExportLinks slug={study.slug} annotators={annotators.map((a) => a.name)} />

@@ -5,11 +5,13 @@ import { seededRandom } from "@/lib/stats";
 import { claimCodeOfNumber } from "@/lib/import/claim-codes";
 import { hasPhase1, readClaimSheet } from "../claims/crscore-phase1";
 
-const settings = { bootstrap: bootstrapSettings({ nResamples: 200 }), batchSize: 50, reliabilitySetSize: 100, disagreements: 5 };
+// The paper's reliability set: the last 100 claims both annotators judged, sheet rows 395-494 (CRScore §4.2).
+const paperReliabilitySet = { name: "paper rows 395-494", kind: "reliability", ids: Array.from({ length: 100 }, (_, k) => `c/${395 + k}`) };
+const settings = { bootstrap: bootstrapSettings({ nResamples: 200 }), batchSize: 50, reliabilitySet: paperReliabilitySet, disagreements: 5 };
 const codeQuestion = taskQuestions("CLAIM_VERIFICATION", { likertDimensions: [], likertMin: 1, likertMax: 5 })[0];
 const gradeQuestion = taskQuestions("REFERENCE_GRADING", { likertDimensions: [], likertMin: 1, likertMax: 5 })[0];
 
-const item = (id: string, order: number): StudyItem => ({ id, order, codeChangeId: "c", changeExternalId: "c", language: "python", system: null, reviewExternalId: null, label: `row ${id}` });
+const item = (id: string, order: number): StudyItem => ({ id, order, codeChangeId: "c", changeExternalId: "c", language: "python", system: null, itemExternalId: id, label: `row ${id}` });
 
 describe.skipIf(!hasPhase1)("agreement report on the CRScore phase-1 sheets (rows as claims)", () => {
   const ratings: Rating[] = [];

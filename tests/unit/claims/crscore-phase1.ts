@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
+import { claimExternalId } from "@/lib/import/crscore-phase1";
 import { hasSharedFile, sharedPath } from "../../shared-data";
 
 /**
@@ -32,4 +33,20 @@ export function readClaimSheet(annotator: Annotator): ClaimRow[] {
     const cell = row[codeColumn].trim();
     return { code: cell === "" ? null : Number(cell), added: row[addedColumn].trim() !== "" };
   });
+}
+
+/**
+ * The paper's phase-1 reliability set (CRScore §4.2): the claims of sheet rows 395-494 (data rows,
+ * 0-based; the last 100 claims both annotators judged), as item-file lines `CHANGE_ID/CLAIM_ID`.
+ */
+export function paperReliabilityIds(): string[] {
+  if (!hasPhase1) return [];
+  const [header, ...rows] = parse(readFileSync(sharedPath(...file("marcus")), "utf8")) as string[][];
+  const [idColumn, claimColumn] = [header.indexOf("id"), header.indexOf("claim")];
+  let change = "";
+  const ids = rows.map((row) => {
+    change = row[idColumn].trim() || change;
+    return `${change}/${claimExternalId(row[claimColumn])}`;
+  });
+  return ids.slice(395, 495);
 }

@@ -13,6 +13,8 @@ import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { findLedStudy } from "@/lib/data/study-access";
 import { taskReliability } from "@/lib/data/adjudication";
 import { ReliabilityTables } from "@/components/dashboard/reliability-tables";
+import { ItemSetSelect } from "@/components/dashboard/item-set";
+import { ITEM_SET_KIND_LABEL, listItemSets, reportItemSets } from "@/lib/data/item-sets";
 import { TaskType } from "@/lib/generated/prisma/enums";
 
 export const dynamic = "force-dynamic";
@@ -21,6 +23,7 @@ const querySchema = z.object({
   task: z.enum(Object.values(TaskType) as [TaskType, ...TaskType[]]).optional().catch(undefined),
   batchSize: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
   gold: z.literal("include").optional().catch(undefined),
+  set: z.string().min(1).optional().catch(undefined),
 });
 
 /** How long a request waits for the worker's CIs before the page stays with the point estimates (auto-refresh picks the CIs up later). */
@@ -45,7 +48,9 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   if (!study) notFound();
   const query = querySchema.parse(await searchParams);
   const task = query.task && study.taskTypes.includes(query.task) ? query.task : undefined;
-  const options: AgreementOptions = { task, batchSize: query.batchSize, ...(query.gold ? { includeGold: true } : {}) };
+  const { sets } = await listItemSets(user, study.slug);
+  const itemSet = sets.find((s) => s.name === query.set);
+  const options: AgreementOptions = { task, batchSize: query.batchSize, ...(query.gold ? { includeGold: true } : {}), ...(await reportItemSets(user, study.slug, itemSet?.name)) };
   const fingerprint = await studyFingerprint(study.id, false);
   const shown = await dashboardReport("agreement", study.id, options, fingerprint);
   const settings = shown.report.settings;
@@ -58,6 +63,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     if (t) q.set("task", t);
     if (query.batchSize) q.set("batchSize", String(query.batchSize));
     if (query.gold) q.set("gold", query.gold);
+    if (itemSet) q.set("set", itemSet.name);
     const s = q.toString();
     return s ? `${base}?${s}` : base;
   };
@@ -71,7 +77,11 @@ export default async function AgreementPage({ params, searchParams }: { params: 
         <h1 className="text-2xl font-semibold">Agreement</h1>
         <p className="text-sm text-slate-600">
           Inter-annotator agreement per task and question, at each question&apos;s level of measurement. Bootstrap CIs: {DEFAULT_BOOTSTRAP.nResamples} resamples (fewer on big studies: each CI&apos;s
-          count is in its tooltip), seed {DEFAULT_BOOTSTRAP.seed}, {Math.round(DEFAULT_BOOTSTRAP.confidenceLevel * 100)}% ({settings.bootstrap.method}). The same numbers as <code className="text-xs">npm run cli -- agreement --study {study.slug}{task ? ` --task ${task}` : ""}{query.batchSize ? ` --batch-size ${query.batchSize}` : ""} --json</code>. Gold items (known answers for attention checks) are left out unless asked for.
+          count is in its tooltip), seed {DEFAULT_BOOTSTRAP.seed}, {Math.round(DEFAULT_BOOTSTRAP.confidenceLevel * 100)}% ({settings.bootstrap.method}). The same numbers as <code className="text-xs">npm run cli -- agreement --study {study.slug}{task ? ` --task ${task}` : ""}{query.batchSize ? ` --batch-size ${query.batchSize}` : ""}{itemSet ? ` --item-set '${itemSet.name}'` : ""} --json</code>. Gold items (known answers for attention checks) are left out unless asked for. Item sets are defined on the{" "}
+          <Link href={`/studies/${study.slug}/item-sets`} className="text-blue-700 hover:underline">
+            item sets page
+          </Link>
+          .
         </p>
         <AutoRefresh seconds={10} computedAt={formatTime(new Date())} />
         <nav aria-label="Tasks" className="flex flex-wrap items-center gap-3 text-sm">
@@ -83,8 +93,9 @@ export default async function AgreementPage({ params, searchParams }: { params: 
               {taskLabel(t)}
             </Link>
           ))}
-          <form method="get" action={base} className="ml-auto flex items-center gap-1 text-xs">
+          <form method="get" action={base} aria-label="Report settings" className="ml-auto flex items-end gap-2 text-xs">
             {task && <input type="hidden" name="task" value={task} />}
+            <ItemSetSelect sets={sets.map((s) => ({ name: s.name, kind: ITEM_SET_KIND_LABEL[s.kind], size: s.size }))} value={itemSet?.name} className="rounded border border-slate-300 bg-white px-1" />
             <label>
               Items per batch <input type="number" name="batchSize" min={1} defaultValue={settings.batchSize ?? 50} className="w-16 rounded border border-slate-300 px-1" />
             </label>

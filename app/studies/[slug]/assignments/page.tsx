@@ -38,7 +38,11 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
           save={saveSettings}
         />
         <p className="text-xs text-slate-500">
-          Every item outside the reliability set goes to {study.annotatorsPerItem} annotator(s); the {study.reliabilitySetSize} items of the reliability set go to every annotator (for agreement).
+          Every item outside the reliability set goes to {study.annotatorsPerItem} annotator(s); the {study.reliabilitySetSize} items of the reliability set go to every annotator (for agreement) and are stored as the study&apos;s reliability{" "}
+          <Link href={`/studies/${study.slug}/item-sets`} className="text-blue-700 hover:underline">
+            item set
+          </Link>
+          .
         </p>
       </section>
 

@@ -13,6 +13,8 @@ import { findLedStudy } from "@/lib/data/study-access";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { raterNames } from "@/lib/analysis/gather";
 import { publicError } from "@/lib/errors";
+import { ItemSetSelect } from "@/components/dashboard/item-set";
+import { ITEM_SET_KIND_LABEL, itemSetFilter, listItemSets } from "@/lib/data/item-sets";
 
 export const dynamic = "force-dynamic";
 
@@ -23,6 +25,7 @@ const querySchema = z.object({
   params: single,
   level: z.enum(["segment", "system"]).optional().catch(undefined),
   includeReferences: z.preprocess((v) => v === "1" || v === "on" || v === "true", z.boolean()),
+  set: single,
 });
 
 /** A sensible first pair: CRScore Rel with relevance, else the first metric with the first question. */
@@ -66,7 +69,10 @@ export default async function ValidityPage({ params, searchParams }: { params: P
   const metricVariants = variants.filter((v) => v.metric === metric);
   const paramsKey = query.params && metricVariants.some((v) => v.paramsKey === query.params) ? query.params : undefined;
 
-  const options: CorrelationOptions | null = metric && human ? { metric, human, level, paramsKey, includeReferences: query.includeReferences } : null;
+  const { sets } = await listItemSets(user, study.slug);
+  const itemSet = sets.find((s) => s.name === query.set);
+  const items = itemSet ? { items: await itemSetFilter(user, study.slug, itemSet.name) } : {};
+  const options: CorrelationOptions | null = metric && human ? { metric, human, level, paramsKey, includeReferences: query.includeReferences, ...items } : null;
   const fingerprint = await studyFingerprint(study.id, true);
   let shown: DashboardReport<"correlation"> | null = null;
   let error: string | null = null;
@@ -81,7 +87,7 @@ export default async function ValidityPage({ params, searchParams }: { params: P
   const annotatorIds = report?.humanMetricAgreement ? [...new Set([...report.humanMetricAgreement.humanHuman.pairs.flatMap((p) => [p.a, p.b]), ...report.humanMetricAgreement.humanMetric.pairs.map((p) => p.annotator)])] : [];
   const names = Object.fromEntries(await raterNames(annotatorIds));
   const cli = report
-    ? `npm run cli -- correlate --study ${study.slug} --metric ${report.metric.name} --human ${report.human.question} --level ${report.level}${paramsKey ? ` --params '${paramsKey}'` : ""}${query.includeReferences ? " --include-references" : ""} --json`
+    ? `npm run cli -- correlate --study ${study.slug} --metric ${report.metric.name} --human ${report.human.question} --level ${report.level}${paramsKey ? ` --params '${paramsKey}'` : ""}${query.includeReferences ? " --include-references" : ""}${itemSet ? ` --item-set '${itemSet.name}'` : ""} --json`
     : null;
 
   return (
@@ -142,6 +148,7 @@ export default async function ValidityPage({ params, searchParams }: { params: P
               <option value="system">system (system means)</option>
             </select>
           </label>
+          <ItemSetSelect sets={sets.map((s) => ({ name: s.name, kind: ITEM_SET_KIND_LABEL[s.kind], size: s.size }))} value={itemSet?.name} className={selectClass} />
           <label>
             <input type="checkbox" name="includeReferences" value="1" defaultChecked={query.includeReferences} /> include human reference reviews
           </label>

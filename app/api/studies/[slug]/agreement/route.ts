@@ -1,6 +1,6 @@
 /**
  * The agreement report as JSON (cached while the data do not change), exactly the `agreement`
- * CLI's output: `?task=REVIEW_RATING&batchSize=50&resamples=1000&seed=1[&gold=include]`. On big studies the
+ * CLI's output: `?task=REVIEW_RATING&batchSize=50&itemSet=NAME&resamples=1000&seed=1[&gold=include]` (itemSet: a stored item set of the study). On big studies the
  * worker computes the CIs; until it has, 503 with Retry-After (resamples=0 answers at once).
  */
 import { NextResponse } from "next/server";
@@ -9,6 +9,7 @@ import { studyFingerprint } from "@/lib/analysis/report-cache";
 import type { AgreementOptions } from "@/lib/analysis";
 import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
+import { reportItemSets } from "@/lib/data/item-sets";
 import { TaskType } from "@/lib/generated/prisma/enums";
 import { handler } from "@/lib/http/respond";
 import { AppError } from "@/lib/errors";
@@ -20,7 +21,7 @@ const whole = z.coerce.number().int().min(0);
 const querySchema = z.object({
   task: z.enum(Object.values(TaskType) as [TaskType, ...TaskType[]]).optional(),
   batchSize: whole.min(1).optional(),
-  reliabilitySet: whole.optional(),
+  itemSet: z.string().min(1).max(100).optional(),
   resamples: whole.max(100_000).optional(),
   seed: whole.optional(),
   /** gold=include: gold items (known answers) too; left out by default. */
@@ -36,7 +37,7 @@ export const GET = handler(async (request: Request, { params }: { params: Promis
   const options: AgreementOptions = {
     task: query.task,
     batchSize: query.batchSize,
-    ...(query.reliabilitySet === undefined ? {} : { reliabilitySetSize: query.reliabilitySet }),
+    ...(await reportItemSets(user, study.slug, query.itemSet)),
     ...(Object.keys(bootstrap).length > 0 ? { bootstrap } : {}),
     ...(query.gold ? { includeGold: true } : {}),
   };

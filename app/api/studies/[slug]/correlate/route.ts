@@ -1,6 +1,6 @@
 /**
  * The validity report as JSON (cached while the data do not change), exactly the `correlate` CLI's output:
- * `?metric=crscore-rel&human=relevance[&level=system][&params=KEY][&includeReferences=1][&resamples=N][&seed=S]`.
+ * `?metric=crscore-rel&human=relevance[&level=system][&params=KEY][&includeReferences=1][&itemSet=NAME][&resamples=N][&seed=S]`.
  * On big studies the worker computes the CIs; until it has, 503 with Retry-After (resamples=0 answers at once).
  */
 import { NextResponse } from "next/server";
@@ -8,6 +8,7 @@ import { z } from "zod";
 import { studyFingerprint } from "@/lib/analysis/report-cache";
 import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
+import { itemSetFilter } from "@/lib/data/item-sets";
 import { handler } from "@/lib/http/respond";
 import { routeReport } from "@/lib/jobs";
 
@@ -22,6 +23,7 @@ const querySchema = z.object({
   includeReferences: z.enum(["0", "1", "true", "false"]).optional(),
   resamples: whole.max(100_000).optional(),
   seed: whole.optional(),
+  itemSet: z.string().min(1).max(100).optional(),
 });
 
 export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
@@ -36,6 +38,7 @@ export const GET = handler(async (request: Request, { params }: { params: Promis
     paramsKey: query.params,
     includeReferences: query.includeReferences === "1" || query.includeReferences === "true",
     ...(Object.keys(bootstrap).length > 0 ? { bootstrap } : {}),
+    ...(query.itemSet === undefined ? {} : { items: await itemSetFilter(user, study.slug, query.itemSet) }),
   };
   const report = await routeReport("correlation", study.id, options, await studyFingerprint(study.id, true));
   return NextResponse.json(report, { headers: { "cache-control": "no-store" } });

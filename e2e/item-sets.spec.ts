@@ -1,0 +1,63 @@
+/**
+ * Item sets in the browser (issue 11): a lead creates a set from a file of external ids on the
+ * item sets page, sees it listed, and restricts the agreement and validity dashboards to it with
+ * the set picker; each report states the set and its size, with the same numbers as the CLI.
+ */
+import { expect, test } from "@playwright/test";
+import type { AgreementReport } from "@/lib/analysis";
+import { cli, expectComplete } from "./dashboard-helpers";
+import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
+import { watchPageErrors } from "./workspace-fixtures";
+
+test("a lead creates an item set from a file and restricts the agreement and validity dashboards to it", async ({ page }) => {
+  const errors = watchPageErrors(page);
+  const changes = await testDb().codeChange.findMany({ where: { study: { slug: "demo" } }, orderBy: { position: "asc" }, take: 3, select: { externalId: true, reviews: { select: { externalId: true }, take: 1 } } });
+  const lines = ["# three changes of the demo", changes[0].externalId, changes[1].externalId, `${changes[2].externalId}/${changes[2].reviews[0].externalId}`];
+  const name = `e2e set ${Date.now()}`;
+
+  await signIn(page, E2E_ACCOUNTS.lead);
+  await page.goto("/studies/demo");
+  await page.getByRole("navigation", { name: "Study tools" }).getByRole("link", { name: "Item sets" }).click();
+  await expect(page.getByRole("heading", { name: "Item sets", level: 1 })).toBeVisible();
+  // The demo's assignment plan stored its reliability set.
+  await expect(page.getByTestId("item-set-row").filter({ hasText: "reliability" }).first()).toContainText("assignment plan");
+
+  const form = page.getByRole("form", { name: "Create item set" });
+  await form.getByLabel("Name").fill(name);
+  await form.getByLabel("Kind").selectOption("CALIBRATION");
+  await form.getByLabel("File of external ids").setInputFiles({ name: "batch.txt", mimeType: "text/plain", buffer: Buffer.from(lines.join("\n")) });
+  await form.getByRole("button", { name: "Create" }).click();
+  await expect(form.getByRole("status")).toHaveText("Item set created.");
+  const row = page.getByTestId("item-set-row").filter({ hasText: name });
+  await expect(row).toContainText("calibration batch");
+  await expect(row.locator("td").nth(2)).toHaveText("3");
+  await expect(row).toContainText("batch.txt");
+
+  // An id that names nothing is refused with the id listed.
+  await form.getByLabel("Name").fill(`${name} bad`);
+  await form.getByLabel("File of external ids").setInputFiles({ name: "bad.txt", mimeType: "text/plain", buffer: Buffer.from("no-such-change\n") });
+  await form.getByRole("button", { name: "Create" }).click();
+  await expect(form.getByRole("alert")).toContainText("no-such-change");
+
+  await row.getByRole("link", { name: "agreement" }).click();
+  await expectComplete(page, "agreement-report");
+  await expect(page.getByTestId("item-set")).toHaveText(`Items: item set “${name}” (calibration batch, 3 ids)`);
+  await expect(page.getByLabel("Item set")).toHaveValue(name);
+  const expected = await cli<AgreementReport>(["agreement", "--study", "demo", "--item-set", name, "--json"]);
+  expect(expected.itemSet).toEqual({ name, kind: "calibration batch", size: 3, unmatched: [] });
+  const relevance = expected.tasks.find((t) => t.task === "REVIEW_RATING")?.questions.find((q) => q.question === "relevance");
+  await expect(page.getByTestId("question-review_rating-relevance").locator("header p")).toContainText(`${relevance?.counts.items} items, ${relevance?.counts.ratings} ratings`);
+
+  // Back to every item with the picker.
+  await page.getByLabel("Item set").selectOption("");
+  await page.getByRole("form", { name: "Report settings" }).getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByTestId("item-set")).toHaveText("Items: all items of the study");
+
+  await page.goto(`/studies/demo/validity?${new URLSearchParams({ set: name })}`);
+  await expect(page.getByLabel("Item set")).toHaveValue(name);
+  expect(errors).toEqual([]);
+
+  await page.goto("/studies/demo/item-sets");
+  await page.getByRole("button", { name: `Delete item set ${name}` }).click();
+  await expect(page.getByTestId("item-set-row").filter({ hasText: name })).toHaveCount(0);
+});
