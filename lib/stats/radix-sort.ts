@@ -101,7 +101,18 @@ export function identityOrder(n: number): Uint32Array {
   return order;
 }
 
-/** Indices ordered by (primary, secondary) ascending, ties in both keeping input order. */
+/**
+ * Indices ordered by (primary, secondary) ascending, ties in both keeping input order: one sort
+ * by `primary`, then each run of tied primary values sorted by `secondary` (stably, so index
+ * order survives within full ties). Without ties in `primary` that is a single sort.
+ */
 export function sortIndicesByPair(primary: NumericSample, secondary: NumericSample): Uint32Array {
-  return sortIndicesBy(primary, sortIndicesBy(secondary, identityOrder(primary.length)));
+  const order = sortIndicesBy(primary, identityOrder(primary.length));
+  let start = 0;
+  for (let k = 1; k <= order.length; k++) {
+    if (k < order.length && primary[order[k]] === primary[order[start]]) continue;
+    if (k - start > 1) sortIndicesBy(secondary, order.subarray(start, k));
+    start = k;
+  }
+  return order;
 }
