@@ -19,7 +19,7 @@ export async function processChunk(context: MetricJobContext, data: ChunkJobData
   if (!run || run.status === "FAILED") return 0;
   const params = runParams(run);
   const columns = params.specs.flatMap((s) => s.columns.map((metric) => ({ metric, paramsKey: s.paramsKey })));
-  const [reviews, stored] = await Promise.all([loadReviewsToScore({ ids: data.reviewIds }, client, { codeChanges: params.specs.some((s) => s.kind === "judge") }), storedScoreKeys(data.reviewIds, columns, client)]);
+  const [reviews, stored] = await Promise.all([loadReviewsToScore({ ids: data.reviewIds }, client, { codeChanges: params.specs.some((s) => s.kind === "judge"), pseudoReferences: params.specs.some((s) => s.kind === "crscore") }), storedScoreKeys(data.reviewIds, columns, client)]);
 
   const work = reviews
     .map((review) => ({ review, specs: params.specs.filter((s) => specApplies(s, review) && s.columns.some((c) => !stored.has(scoreKey(review.id, c, s.paramsKey)))) }))
