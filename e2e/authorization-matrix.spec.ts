@@ -127,6 +127,7 @@ const PAGES: Record<string, Entry> = {
   "/studies/[slug]/item-sets": studyPage("/item-sets"),
   "/studies/[slug]/members": studyPage("/members"),
   "/studies/[slug]/metrics": studyPage("/metrics"),
+  "/studies/[slug]/pseudo-refs": studyPage("/pseudo-refs"),
   "/studies/[slug]/quality": studyPage("/quality"),
   "/studies/[slug]/validity": studyPage("/validity"),
 };
@@ -197,6 +198,8 @@ const ACTIONS: Record<string, Entry> = {
   },
   // resuming (not pausing) keeps the annotator able to work for the other checks
   "app/studies/[slug]/quality/actions.ts#pauseAnnotator": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/quality`, data: { slug: f.a.slug, userId: f.a.users.ann1, paused: false } }) },
+  "app/studies/[slug]/pseudo-refs/actions.ts#startPseudoRefs": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/pseudo-refs`, data: { slug: f.a.slug, source: "smells" } }) },
+  "app/studies/[slug]/pseudo-refs/actions.ts#saveClaimPrompt": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/pseudo-refs`, data: { slug: f.a.slug, prompt: "" } }) },
   "app/studies/[slug]/metrics/actions.ts#startRun": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/metrics`, data: { slug: f.a.slug, metrics: ["exact-match"] } }) },
 };
 

@@ -47,6 +47,9 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
           <Link href={`/studies/${study.slug}/metrics`} className="text-blue-700 hover:underline">
             Metric runs
           </Link>
+          <Link href={`/studies/${study.slug}/pseudo-refs`} className="text-blue-700 hover:underline">
+            Pseudo-references
+          </Link>
           <Link href={`/studies/${study.slug}/members`} className="text-blue-700 hover:underline">
             Members
           </Link>

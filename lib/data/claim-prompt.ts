@@ -1,0 +1,15 @@
+/** A study's own prompt of LLM claim generation (CRScore §3.2), set by its leads. */
+import { AppError } from "@/lib/errors";
+import { db } from "@/lib/db/client";
+import { claimPromptProblem } from "@/lib/pseudo-refs/claim-prompt";
+import { requireLedStudy, type StudyUser } from "./study-access";
+
+/** Saves the template ("" goes back to the product's); refuses one the generation could not use. */
+export async function setStudyClaimPrompt(user: StudyUser, slug: string, prompt: string): Promise<{ custom: boolean }> {
+  const study = await requireLedStudy(user, slug);
+  const trimmed = prompt.trim();
+  const problem = trimmed ? claimPromptProblem(trimmed) : null;
+  if (problem) throw new AppError("INVALID_INPUT", { message: `The prompt cannot be used: ${problem}.` });
+  await db.study.update({ where: { id: study.id }, data: { claimPrompt: trimmed } });
+  return { custom: trimmed !== "" };
+}
