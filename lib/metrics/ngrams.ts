@@ -39,6 +39,12 @@ class NgramTrie {
       this.mask = slots - 1;
       this.generation = 0;
     }
+    // Stamps are 32-bit: before the generation would wrap (after 2^32 calls, about a day of
+    // nonstop scoring in one worker) every stamp is cleared, so no old slot can look live.
+    if (this.generation === 0xffffffff) {
+      this.slotStamp.fill(0);
+      this.generation = 0;
+    }
     this.generation++;
     this.nodes = 1;
   }
