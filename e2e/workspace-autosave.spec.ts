@@ -41,8 +41,9 @@ test("a reload before the save keeps the unsaved value and saves it", async ({ p
   await openWorkspace(page, a);
   // hold every save so the reload certainly comes first
   await page.route("**/api/annotations", () => undefined);
-  await keys(page, "1", "m");
+  await keys(page, "m");
   await page.keyboard.type("kept across the reload");
+  await keys(page, "Escape", "1");
   await page.unroute("**/api/annotations");
   await page.reload();
   await expect(page.getByTestId("workspace")).toHaveAttribute("data-ready", "true");

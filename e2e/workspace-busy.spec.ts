@@ -30,7 +30,7 @@ test("a busy server: the waiting state with its countdown, retries after Retry-A
   await expect(status).toHaveText(/Server busy, retrying in [12] s… your changes are kept/);
   expect(await testDb().referenceGrade.count({ where: { annotatorId: a.userId } })).toBe(0);
   // A change while the server is busy is kept and goes with the retry.
-  await keys(page, "4");
+  await keys(page, "k", "4");
   await expect.poll(() => attempts.length).toBe(2);
   await expect(status).toHaveAttribute("data-retry", "busy");
 

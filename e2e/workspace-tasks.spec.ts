@@ -26,7 +26,10 @@ test("claim verification with the keyboard: codes, error type, note, correction,
   await expect(page.getByTestId("guidelines")).toBeHidden();
 
   const claimCards = page.getByTestId("claim");
-  await keys(page, "1", "j", "0", "e", "2", "m");
+  // a code moves on to the next claim; k goes back
+  await keys(page, "1", "0");
+  await expect(claimCards.nth(2)).toHaveAttribute("aria-current", "true");
+  await keys(page, "k", "e", "2", "m");
   const note = page.getByLabel("Note on claim 2");
   await expect(note).toBeFocused();
   // single-key shortcuts do not fire while typing
@@ -40,8 +43,8 @@ test("claim verification with the keyboard: codes, error type, note, correction,
   await keys(page, "Control+a");
   await page.keyboard.type("The corrected claim");
   await keys(page, "Enter", "Escape");
-  await keys(page, "j", "-", "1", "u", "j", "2", "j", "-", "2");
-  for (let i = 5; i < claims.length; i++) await keys(page, "j", "1");
+  await keys(page, "j", "u", "-", "1", "2", "-", "2");
+  for (let i = 5; i < claims.length; i++) await keys(page, "1");
   await keys(page, "a");
   await expect(page.getByLabel("Add a missing claim")).toBeFocused();
   await page.keyboard.type("A claim the model missed");
@@ -87,8 +90,9 @@ test("review rating with the keyboard: addressed and partly addressed pseudo-ref
     for (const system of systems) expect(header).not.toContain(system);
   }
   for (let i = 0; i < count; i++) {
+    // the third score moves on to the next review
     await keys(page, "x", "l", "p", "4", "3", "3");
-    if (i < count - 1) await keys(page, "j");
+    if (i < count - 1) await expect(reviews.nth(i + 1)).toHaveAttribute("aria-current", "true");
   }
   await expectSaved(page);
   await keys(page, "Control+Enter");
@@ -127,14 +131,14 @@ test("reference-based grading with the keyboard: a grade per generated review an
   for (let i = 0; i < generated.length; i++) {
     const grade = (i % 5) + 1;
     grades.push(grade);
-    await keys(page, String(grade));
     if (i === 0) {
       await keys(page, "m");
       await expect(page.getByLabel("Comment on Review A")).toBeFocused();
       await page.keyboard.type("same point, other words");
       await keys(page, "Escape");
     }
-    if (i < generated.length - 1) await keys(page, "j");
+    // the grade moves on to the next review
+    await keys(page, String(grade));
   }
   await expectSaved(page);
   // the order on screen is the annotator's shuffle: read it back to match grades to reviews
@@ -160,10 +164,10 @@ test("comment filtering with the keyboard: high or low quality with a justificat
   const count = await reviews.count();
   expect(count).toBe(change.reviews.length);
   for (let i = 0; i < count; i++) {
-    await keys(page, i % 2 === 0 ? "1" : "0", "m");
+    await keys(page, "m");
     await page.keyboard.type(`reason ${i}`);
-    await keys(page, "Escape");
-    if (i < count - 1) await keys(page, "ArrowDown");
+    // the label moves on to the next comment
+    await keys(page, "Escape", i % 2 === 0 ? "1" : "0");
   }
   await expectSaved(page);
   await keys(page, "Control+Enter");
@@ -194,4 +198,29 @@ test("n opens the next item of the queue; the home page links each row to its wo
   await expect(page.getByTestId("assignment-row")).toHaveCount(2);
   await page.getByTestId("assignment-row").first().getByRole("link").click();
   await expect(page).toHaveURL(new RegExp(`/annotate/${first.assignmentId}$`));
+});
+
+test("the ? overlay explains the one keyboard grammar; an annotator who turns moving on off keeps the cursor after a digit", async ({ page }) => {
+  const change = await demoChange({ index: 3 });
+  const a = await assignmentFor("grammar", "REFERENCE_GRADING", change.id);
+  await openWorkspace(page, a);
+  const reviews = page.getByTestId("review");
+  await keys(page, "2");
+  await expect(reviews.nth(1)).toHaveAttribute("aria-current", "true");
+
+  await keys(page, "?");
+  const overlay = page.getByTestId("shortcuts");
+  await expect(overlay).toContainText("a digit answers the current question and moves on");
+  await overlay.getByTestId("digits-move-on").uncheck();
+  await expect(overlay).toContainText("and stays there");
+  await keys(page, "Escape");
+  await keys(page, "4");
+  await expect(reviews.nth(1)).toHaveAttribute("aria-current", "true");
+  await expect(reviews.nth(1).getByRole("radio", { name: "4" })).toHaveAttribute("aria-checked", "true");
+  // the setting is the annotator's own and outlives the page
+  await page.reload();
+  await expect(page.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
+  await keys(page, "5");
+  await expect(reviews.nth(0)).toHaveAttribute("aria-current", "true");
+  await expectSaved(page);
 });

@@ -44,7 +44,7 @@ function AddedClaimEditor({ store, entry, value, label, inputRef }: { store: Aut
   );
 }
 
-export function ClaimTask({ data, store, handle, onTarget }: TaskProps) {
+export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskProps) {
   const claims = data.claims!;
   const references = claims.references;
   const { cursor, setCursor, move, register } = useCursor(references.length, (i) => onTarget(references[i] ? `claim:${references[i].id}` : null));
@@ -101,6 +101,7 @@ export function ClaimTask({ data, store, handle, onTarget }: TaskProps) {
           const info = CLAIM_CODE_BY_VALUE.get(action.value);
           if (!info || !current) return false;
           update(current.id, { code: info.code });
+          if (digitsMoveOn) move(1);
           return true;
         }
         case "error-type":

@@ -14,7 +14,7 @@ import { NoteBox } from "./note-box";
 
 type Draft = { highQuality?: boolean; justification: string };
 
-export function FilterTask({ data, store, handle, onTarget }: TaskProps) {
+export function FilterTask({ data, store, handle, onTarget, digitsMoveOn }: TaskProps) {
   const reviews = data.filtering!.reviews;
   const { cursor, setCursor, move, register } = useCursor(reviews.length, (i) => onTarget(reviews[i] ? `filter:${reviews[i].id}` : null));
   const boxes = useRef(new Map<string, HTMLTextAreaElement>());
@@ -34,6 +34,7 @@ export function FilterTask({ data, store, handle, onTarget }: TaskProps) {
         case "digit":
           if (!review || (action.value !== 0 && action.value !== 1)) return false;
           update(review.id, { ...value(review.id), highQuality: action.value === 1 });
+          if (digitsMoveOn) move(1);
           return true;
         case "note":
           if (!review) return false;

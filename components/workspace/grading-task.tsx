@@ -14,7 +14,7 @@ import { NoteBox } from "./note-box";
 
 type Draft = { grade?: number; comment: string };
 
-export function GradingTask({ data, store, handle, onTarget }: TaskProps) {
+export function GradingTask({ data, store, handle, onTarget, digitsMoveOn }: TaskProps) {
   const grading = data.grading!;
   const reviews = grading.reviews;
   const { cursor, setCursor, move, register } = useCursor(reviews.length, (i) => onTarget(reviews[i] ? `grade:${reviews[i].id}` : null));
@@ -35,6 +35,7 @@ export function GradingTask({ data, store, handle, onTarget }: TaskProps) {
         case "digit":
           if (!review || action.value < 1 || action.value > 5) return false;
           update(review.id, { ...value(review.id), grade: action.value });
+          if (digitsMoveOn) move(1);
           return true;
         case "note":
           if (!review) return false;

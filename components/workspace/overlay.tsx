@@ -3,6 +3,7 @@
 import type { ReactNode } from "react";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { SHORTCUTS } from "@/lib/annotation/keymap";
+import type { KeyboardPreference } from "./preferences";
 
 export function Modal({ title, onClose, children, testId }: { title: string; onClose: () => void; children: ReactNode; testId?: string }) {
   return (
@@ -20,12 +21,20 @@ export function Modal({ title, onClose, children, testId }: { title: string; onC
   );
 }
 
-/** The `?` overlay: every shortcut of this task. */
-export function ShortcutsOverlay({ taskType, onClose }: { taskType: TaskType; onClose: () => void }) {
+/** The `?` overlay: the keyboard grammar, the annotator's preference and every shortcut of this task. */
+export function ShortcutsOverlay({ taskType, preference, onPreference, onClose }: { taskType: TaskType; preference: KeyboardPreference; onPreference: (next: KeyboardPreference) => void; onClose: () => void }) {
   const rows = SHORTCUTS.filter((s) => !s.tasks || s.tasks.includes(taskType));
   return (
     <Modal title="Keyboard shortcuts" onClose={onClose} testId="shortcuts">
-      <p className="mb-2 text-sm text-slate-600">Single-key shortcuts do not fire while you type in a text box; press Esc to leave it.</p>
+      <p className="mb-2 text-sm text-slate-700">
+        One grammar in every task: <kbd>j</kbd>/<kbd>k</kbd> move between claims or reviews, a digit answers the current question
+        {preference.digitsMoveOn ? " and moves on to the next one (the next Likert dimension, then the next review)" : " and stays there"}, <kbd>m</kbd> writes a note on the current one. Single-key shortcuts do not fire while
+        you type in a text box; press Esc to leave it.
+      </p>
+      <label className="mb-2 flex min-h-6 items-center gap-2 text-sm">
+        <input type="checkbox" className="h-5 w-5" checked={preference.digitsMoveOn} onChange={(e) => onPreference({ ...preference, digitsMoveOn: e.target.checked })} data-testid="digits-move-on" />
+        After a digit, move on to the next question (your setting, kept in this browser)
+      </label>
       <table className="w-full text-sm">
         <tbody>
           {rows.map((s, i) => (

@@ -17,7 +17,7 @@ import { NoteBox } from "./note-box";
 
 const ORIGIN_LABEL = { claim: "claim", smell: "smell", added: "added by annotator", replaced: "corrected" } as const;
 
-export function RatingTask({ data, store, handle, onTarget }: TaskProps) {
+export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: TaskProps) {
   const rating = data.rating!;
   const { reviews, references } = rating;
   const dims = data.study.likertDimensions;
@@ -79,7 +79,11 @@ export function RatingTask({ data, store, handle, onTarget }: TaskProps) {
           let d = field - references.length;
           if (d < 0) d = Math.max(0, dims.findIndex((dim) => scores[dim] === undefined));
           setScore(review.id, dims[d], action.value);
-          setField(references.length + Math.min(dims.length - 1, d + 1));
+          // Moving on: the next dimension, after the last one the next review.
+          if (!digitsMoveOn) setField(references.length + d);
+          else if (d < dims.length - 1) setField(references.length + d + 1);
+          else if (cursor < reviews.length - 1) goto(cursor + 1);
+          else setField(references.length + d);
           return true;
         }
         case "note":

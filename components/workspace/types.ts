@@ -15,6 +15,8 @@ export interface TaskProps {
   handle: RefObject<TaskHandle | null>;
   /** The claim or review under the cursor ("claim:<id>", "rating:<id>", ...), for time spent. */
   onTarget: (key: string | null) => void;
+  /** The annotator's keyboard preference: a digit sets the value and moves to the next question. */
+  digitsMoveOn: boolean;
 }
 
 /** A fresh client key for an annotation created in this page (an added claim). */

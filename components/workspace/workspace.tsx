@@ -11,6 +11,7 @@ import { DiffView, type DiffMode } from "@/components/diff-view";
 import { TASK_LABELS } from "@/components/format";
 import { isTextField, resolveKey, type KeyPrefix, type ShortcutAction } from "@/lib/annotation/keymap";
 import type { StoredAnswers, WorkspaceData } from "@/lib/data/annotations";
+import { useKeyboardPreference } from "./preferences";
 import { ActiveClock, TimeOnTask, useActiveTime } from "./active-time";
 import { AutosaveStore, storedEntries, type Entry, type StoredEntry } from "./autosave";
 import { ClaimTask } from "./claim-task";
@@ -137,6 +138,7 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
     performance.mark("workspace-interactive");
     return () => window.removeEventListener("online", online);
   }, [store]);
+  const [keyboard, setKeyboard] = useKeyboardPreference(userId);
   const [clock] = useState(() => new ActiveClock(data.assignment.timeSpentMs));
   useActiveTime(id, clock, target, editable);
   useStoredState(store, id, channel, (stored, timeSpentMs) => {
@@ -278,7 +280,7 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
     const reviews = data.rating?.reviews ?? data.grading?.reviews ?? data.filtering?.reviews ?? [];
     return reviews.find((r) => r.id === entry.targetId)?.label ?? "This annotation";
   };
-  const taskProps = { data, store, handle: taskHandle, onTarget: (key: string | null) => (target.current = key) };
+  const taskProps = { data, store, handle: taskHandle, onTarget: (key: string | null) => (target.current = key), digitsMoveOn: keyboard.digitsMoveOn };
 
   return (
     <div className="relative left-1/2 w-[calc(100vw-2rem)] -translate-x-1/2 space-y-2" data-testid="workspace" data-ready="false" ref={root}>
@@ -386,7 +388,7 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
           <CodebookPanel taskType={data.assignment.taskType} dimensions={data.study.likertDimensions} />
         </aside>
       )}
-      {help && <ShortcutsOverlay taskType={data.assignment.taskType} onClose={() => setHelp(false)} />}
+      {help && <ShortcutsOverlay taskType={data.assignment.taskType} preference={keyboard} onPreference={setKeyboard} onClose={() => setHelp(false)} />}
       {skipOpen && (
         <Modal title="Skip this item" onClose={() => setSkipOpen(false)} testId="skip-dialog">
           <label className="block text-sm">
