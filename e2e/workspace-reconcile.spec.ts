@@ -25,7 +25,7 @@ test("Back and forward show the stored labels, and the next change saves without
   const labels = Array.from({ length: count }, (_, i) => i % 2 === 0);
   for (const high of labels) await keys(page, high ? "1" : "0");
   await expectSaved(page);
-  await keys(page, "n");
+  await keys(page, "n", "n");
   await expect(page).toHaveURL(new RegExp(`/annotate/${next.id}$`));
   await expect(page.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
 
@@ -66,8 +66,8 @@ test("a second tab's save reaches the first tab, whose next change is no conflic
   const label = await testDb().commentFilterLabel.findFirstOrThrow({ where: { annotatorId: a.userId } });
   expect(label).toMatchObject({ highQuality: false, version: 2 });
 
-  // and again the other way round
-  await keys(other, "1");
+  // and again the other way round (a digit moved each tab's cursor on: back to the first review)
+  await keys(other, "k", "1");
   await expectSaved(other);
   await expectLabels(page, [true]);
   await expect(page.getByTestId("conflict")).toHaveCount(0);
