@@ -10,6 +10,7 @@ import { AppError } from "@/lib/errors";
 import { changesState, crossSiteReason } from "@/lib/http/origin";
 import { errorResponse } from "@/lib/http/respond";
 import { securityHeaders } from "@/lib/http/security-headers";
+import { PAGE_PATH_HEADER } from "@/lib/auth/callback";
 
 export function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
@@ -20,6 +21,8 @@ export function proxy(request: NextRequest) {
   else {
     const forwarded = new Headers(request.headers);
     forwarded.set("content-security-policy", headers["content-security-policy"]);
+    // The page asked for, so a sign-in redirect can return to it (set here, never taken from the client).
+    forwarded.set(PAGE_PATH_HEADER, request.nextUrl.pathname + request.nextUrl.search);
     response = NextResponse.next({ request: { headers: forwarded } });
   }
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);

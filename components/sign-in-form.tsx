@@ -4,7 +4,8 @@ import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 
-export function SignInForm() {
+/** Signs in and goes to `callbackPath` (a path on this site, checked by the page). */
+export function SignInForm({ callbackPath }: { callbackPath: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -20,7 +21,7 @@ export function SignInForm() {
       setError(result?.error && result.error !== "CredentialsSignin" ? result.error : "Wrong email or password.");
       return;
     }
-    router.replace("/");
+    router.replace(callbackPath);
     router.refresh();
   }
 

@@ -62,7 +62,7 @@ test("a password reset and a deactivation end the account's open sessions", asyn
   for (const { page: annotator } of [reset, off]) {
     expect((await annotator.request.get("/api/me/assignments")).status()).toBe(401);
     await annotator.goto("/annotate");
-    await expect(annotator).toHaveURL(/\/signin$/);
+    await expect(annotator).toHaveURL(/\/signin\?callbackUrl=%2Fannotate$/);
   }
   // The new password signs in again; the old one does not.
   await signIn(reset.page, { email: accounts[0].email, password: "second-password-1" });

@@ -41,7 +41,7 @@ test("an annotator is refused every lead page and route", async ({ page }) => {
 
 test("signed-out visitors are sent to sign in and routes answer 401", async ({ page }) => {
   await page.goto("/studies");
-  await expect(page).toHaveURL(/\/signin$/);
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fstudies$/);
   expect((await page.request.get("/api/studies")).status()).toBe(401);
   expect((await page.request.get("/api/me/assignments")).status()).toBe(401);
 });
@@ -71,7 +71,19 @@ test("sign out ends the session", async ({ page }) => {
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/signin/);
   await page.goto("/studies");
-  await expect(page).toHaveURL(/\/signin$/);
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fstudies$/);
+});
+
+test("sign-in returns to the page that was asked for, never to another site", async ({ page }) => {
+  await page.goto("/studies/demo/validity");
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fstudies%2Fdemo%2Fvalidity$/);
+  await page.getByLabel("Email").fill(E2E_ACCOUNTS.admin.email);
+  await page.getByLabel("Password").fill(E2E_ACCOUNTS.admin.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/studies\/demo\/validity$/);
+  // signed in, a foreign callback goes to the start page
+  await page.goto("/signin?callbackUrl=https%3A%2F%2Fevil.example%2F");
+  await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/(studies)?$/);
 });
 
 test("a lead creates an annotator account that can then sign in", async ({ page, browser }) => {

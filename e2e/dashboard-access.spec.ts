@@ -26,7 +26,7 @@ test("an annotator gets 403 on every dashboard page and route and cannot start a
 test("signed-out visitors are sent to sign in and dashboard routes answer 401", async ({ page }) => {
   for (const path of PAGES) {
     await page.goto(path);
-    await expect(page).toHaveURL(/\/signin$/);
+    await expect(page).toHaveURL(`/signin?callbackUrl=${encodeURIComponent(path)}`);
   }
   for (const path of GET_ROUTES) expect((await page.request.get(path)).status(), path).toBe(401);
 });

@@ -14,6 +14,10 @@ test("claim verification with the keyboard: codes, error type, note, correction,
   const a = await assignmentFor("claims", "CLAIM_VERIFICATION", change.id);
   const errors = watchPageErrors(page);
   await openWorkspace(page, a);
+  // the demo study hides system names: also the model that generated the claims
+  const models = [...new Set(claims.map((c) => c.source).filter((s) => s.length > 2))];
+  expect(models.length).toBeGreaterThan(0);
+  for (const model of models) await expect(page.getByTestId("claim").first()).not.toContainText(model);
 
   // the shortcut overlay and the guidelines panel are one key away
   await keys(page, "?");
@@ -95,6 +99,8 @@ test("review rating with the keyboard: addressed and partly addressed pseudo-ref
     if (i < count - 1) await expect(reviews.nth(i + 1)).toHaveAttribute("aria-current", "true");
   }
   await expectSaved(page);
+  // a collapsed review names the pseudo-references it addresses
+  await expect(reviews.first().getByTestId("linked")).toHaveText("linked 1, 2 partly");
   await keys(page, "Control+Enter");
   await expect(page).toHaveURL(/\/annotate$/);
   expect(errors).toEqual([]);
@@ -189,6 +195,10 @@ test("n opens the next item of the queue; the home page links each row to its wo
   });
   await openWorkspace(page, first);
   await expect(page.getByTestId("queue-position")).toContainText("item 1 of 2");
+  // the item is not submitted: the first n warns, the second leaves
+  await keys(page, "n");
+  await expect(page.getByTestId("flash")).toContainText("This item is not submitted yet");
+  await expect(page).toHaveURL(new RegExp(`/annotate/${first.assignmentId}$`));
   await keys(page, "n");
   await expect(page).toHaveURL(new RegExp(`/annotate/${second.id}$`));
   await expect(page.getByTestId("workspace")).toHaveAttribute("data-ready", "true");

@@ -17,7 +17,7 @@ export default async function LeadHome() {
         </Link>
       </div>
       {studies.length === 0 && <p className="text-slate-600">No studies yet: import one.</p>}
-      <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
+      <table className="w-full rounded border border-slate-200 bg-white text-left text-sm [&_td]:px-3 [&_th]:px-3">
         <thead className="bg-slate-100 text-slate-600">
           <tr>
             <th className="px-3 py-2">Study</th>

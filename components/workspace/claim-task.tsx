@@ -157,7 +157,8 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
                 <div className="min-w-0 flex-1">
                   <p className={`text-sm ${v.necessary === false ? "line-through" : ""}`}>{ref.text}</p>
                   <p className="text-xs text-slate-500">
-                    {ref.kind.toLowerCase()} · {ref.source}
+                    {ref.kind.toLowerCase()}
+                    {ref.source && ` · ${ref.source}`}
                     {v.necessary === false && <span className="ml-2 rounded bg-slate-200 px-1 text-slate-700">unnecessary</span>}
                   </p>
                   <div className="mt-1 flex flex-wrap items-center gap-1" role="radiogroup" aria-label={`Code of claim ${index + 1}`}>

@@ -112,6 +112,11 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
           const v = value(review.id);
           const isCurrent = index === cursor;
           const entry = store.entry("rating", review.id);
+          // Which pseudo-references the review addresses, by their number in the list above.
+          const linked = references.flatMap((ref, r) => {
+            const link = v.links.find((l) => l.pseudoReferenceId === ref.id);
+            return link ? [{ label: `${r + 1}${link.partial ? " partly" : ""}`, text: ref.text }] : [];
+          });
           return (
             <ReviewCard
               key={review.id}
@@ -124,7 +129,10 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
                 <>
                   {review.isReference && <span className="rounded bg-amber-100 px-1 text-xs text-amber-800">human reference</span>}
                   <span className="ml-auto text-xs text-slate-500">
-                    {dims.map((d) => `${d.slice(0, 4)} ${v.scores[d] ?? "–"}`).join(" · ")} · {v.links.length} linked
+                    {dims.map((d) => `${d.slice(0, 4)} ${v.scores[d] ?? "–"}`).join(" · ")} ·{" "}
+                    <span data-testid="linked" title={linked.map((l) => `${l.label}: ${l.text}`).join("\n")}>
+                      {linked.length ? `linked ${linked.map((l) => l.label).join(", ")}` : "none linked"}
+                    </span>
                   </span>
                 </>
               }

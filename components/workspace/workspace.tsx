@@ -155,6 +155,17 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
     [router, store],
   );
 
+  // Leaving an item that is not submitted asks once: n (or Next) again leaves it as it is.
+  const leaveWarned = useRef(false);
+  const next = () => {
+    if (editable && status !== "DONE" && !leaveWarned.current) {
+      leaveWarned.current = true;
+      setFlash({ ok: false, text: "This item is not submitted yet. Press n again to leave it unsubmitted (your answers are saved), or Ctrl+Enter to submit." });
+      return;
+    }
+    void goTo(data.queue.nextId);
+  };
+
   const post = async (path: string, body?: unknown): Promise<{ ok: boolean; body: { error?: string; status?: string } }> => {
     try {
       const response = await fetch(`/api/annotations/assignments/${id}/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body ?? {}) });
@@ -235,7 +246,7 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
         setGuidelines((g) => !g);
         return true;
       case "next-item":
-        void goTo(data.queue.nextId);
+        next();
         return true;
       case "skip":
         if (!editable) return false;
@@ -312,7 +323,7 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
             </button>
           )}
           {data.queue.nextId && (
-            <button type="button" onClick={() => void goTo(data.queue.nextId)} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50">
+            <button type="button" onClick={next} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50">
               Next <kbd>n</kbd>
             </button>
           )}

@@ -5,7 +5,9 @@
  * token expires.
  */
 import { getServerSession } from "next-auth";
+import { headers } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
+import { PAGE_PATH_HEADER, signInPath } from "@/lib/auth/callback";
 import { authOptions } from "@/lib/auth/options";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { db } from "@/lib/db/client";
@@ -23,10 +25,10 @@ export async function getSessionUser(): Promise<SessionUser | null> {
   return { id: user.id, email: user.email, name: user.name, role: user.role };
 }
 
-/** For pages: redirects to sign-in when signed out, answers 403 when the role is not allowed. */
+/** For pages: redirects to sign-in (returning to the page afterwards) when signed out, answers 403 when the role is not allowed. */
 export async function requirePageUser(roles?: readonly Role[]): Promise<SessionUser> {
   const user = await getSessionUser();
-  if (!user) redirect("/signin");
+  if (!user) redirect(signInPath((await headers()).get(PAGE_PATH_HEADER)));
   if (roles && !roles.includes(user.role)) forbidden();
   return user;
 }

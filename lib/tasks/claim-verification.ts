@@ -75,14 +75,15 @@ export const claimVerification: TaskDescriptor = {
   itemKind: "pseudoReference",
   questions: () => [{ task: "CLAIM_VERIFICATION", key: "code", label: "Claim accuracy code", level: "nominal", scale: CLAIM_CODE_SCALE, weights: "unweighted" }],
 
-  async readWorkspace({ client, userId, codeChangeId }) {
+  async readWorkspace({ client, userId, codeChangeId, study }) {
     const [references, judgements] = await Promise.all([
       client.pseudoReference.findMany({ where: { codeChangeId, OR: [{ kind: { not: "ANNOTATOR_ADDED" } }, { addedById: userId }] }, orderBy: [{ position: "asc" }, { id: "asc" }], select: referenceSelect }),
       client.claimJudgement.findMany({ where: { annotatorId: userId, pseudoReference: { codeChangeId } } }),
     ]);
     return {
       claims: {
-        references: references.filter((r) => r.kind === "CLAIM" || r.kind === "IMPLICATION").map((r) => ({ id: r.id, kind: r.kind as "CLAIM" | "IMPLICATION", text: r.text, source: r.source })),
+        // "hide system names" also hides the model that generated a claim (its source)
+        references: references.filter((r) => r.kind === "CLAIM" || r.kind === "IMPLICATION").map((r) => ({ id: r.id, kind: r.kind as "CLAIM" | "IMPLICATION", text: r.text, source: study.hideSystemNames ? "" : r.source })),
         smells: references.filter((r) => r.kind === "SMELL").map((r) => ({ id: r.id, text: r.text, source: r.source })),
         judgements: Object.fromEntries(judgements.map((j) => [j.pseudoReferenceId, { id: j.id, version: j.version, value: claimValue(j) }])),
         added: references.filter((r) => r.kind === "ANNOTATOR_ADDED").map((r) => ({ id: r.id, version: r.version, value: { text: r.text, correctsId: r.correctsId } })),

@@ -65,7 +65,8 @@ export const reviewRating: TaskDescriptor = {
     return {
       rating: {
         stage2Source: stage2.source,
-        references: stage2.references,
+        // "hide system names" also hides the model that generated a claim (not a smell's analyzer)
+        references: study.hideSystemNames ? stage2.references.map((r) => (r.origin === "smell" ? r : { ...r, source: "" })) : stage2.references,
         reviews: anonymise(all, reviewSeed, study.hideSystemNames),
         ratings: Object.fromEntries(ratings.map((r) => [r.candidateReviewId, { id: r.id, version: r.version, value: ratingValue(r) }])),
       },

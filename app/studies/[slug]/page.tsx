@@ -62,7 +62,7 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
       </div>
       <section aria-label="Annotators">
         <h2 className="mb-2 text-lg font-medium">Annotators</h2>
-        <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
+        <table className="w-full rounded border border-slate-200 bg-white text-left text-sm [&_td]:px-3 [&_th]:px-3">
           <thead className="bg-slate-100 text-slate-600">
             <tr>
               <th className="px-3 py-2">Annotator</th>
@@ -92,7 +92,7 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
       </section>
       <section aria-label="Code changes">
         <h2 className="mb-2 text-lg font-medium">Code changes ({study.codeChanges.length})</h2>
-        <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
+        <table className="w-full rounded border border-slate-200 bg-white text-left text-sm [&_td]:px-3 [&_th]:px-3">
           <thead className="bg-slate-100 text-slate-600">
             <tr>
               <th className="px-3 py-2">Item</th>

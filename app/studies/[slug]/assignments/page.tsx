@@ -60,7 +60,7 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
 
       <section aria-label="Progress">
         <h2 className="mb-2 text-lg font-medium">Progress per annotator</h2>
-        <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
+        <table className="w-full rounded border border-slate-200 bg-white text-left text-sm [&_td]:px-3 [&_th]:px-3">
           <thead className="bg-slate-100 text-slate-600">
             <tr>
               <th className="px-3 py-2">Annotator</th>
