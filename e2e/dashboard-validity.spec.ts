@@ -5,6 +5,7 @@
  */
 import { expect, test } from "@playwright/test";
 import { formatCount, formatP } from "@/components/dashboard/format";
+import { SWEEP_ROW_LABELS } from "@/components/dashboard/validity-tables";
 import { correlationReport, type CorrelationReport, type CorrelationSet, findStudy } from "@/lib/analysis";
 import { cli, downloadCsv, expectCharts, expectComplete, expectCsvMatchesTable, expectNumber, type PageTable, readTable, row, useTestDatabaseForLib } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
@@ -74,7 +75,7 @@ async function expectReport(page: import("@playwright/test").Page, r: Correlatio
     r.thresholdSweep.forEach((s, i) => {
       const cells = sweep.rows[i].cells;
       expectNumber(cells.tau, s.tau, `sweep τ ${s.tau}`);
-      expect(cells.stored.text).toBe(s.stored ? "yes" : "");
+      expect(cells.stored.text).toBe(SWEEP_ROW_LABELS[s.kind]);
       expectNumber(cells.meanMetric, s.meanMetric, `sweep mean ${s.tau}`);
       expectNumber(cells.spearman, s.spearman.statistic, `sweep spearman ${s.tau}`);
       expectNumber(cells.kendallP, s.kendall.pValue, `sweep kendall p ${s.tau}`, formatP);
@@ -139,7 +140,7 @@ test("validity tables download as CSV with their rows", async ({ page }) => {
     ["correlations", "Correlations over reviews, overall and per language"],
     ["systems", "System-level ranking: metric and human side by side"],
     ["ks-p", "Kolmogorov-Smirnov p-value between human levels"],
-    ["threshold-sweep", "CRScore threshold sweep (CRScore Tables 4 and 18)"],
+    ["threshold-sweep", "CRScore Table 18: correlation with the human score across thresholds τ (the paper's grid, the stored τ, τ_best)"],
   ] as const) {
     const table = await readTable(page, id);
     const csv = await downloadCsv(page, title);

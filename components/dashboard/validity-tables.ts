@@ -117,15 +117,18 @@ export function ksTable(r: CorrelationReport, field: "statistic" | "pValue"): Ta
   };
 }
 
+/** How the Table 18 sweep names each kind of row. */
+export const SWEEP_ROW_LABELS = { grid: "Table 18 grid", stored: "stored scores' τ", best: "τ_best (highest Kendall here)" } as const;
+
 export function sweepTable(r: CorrelationReport): TableData | null {
   if (!r.thresholdSweep) return null;
   return {
     id: "threshold-sweep",
-    title: "CRScore threshold sweep (CRScore Tables 4 and 18)",
+    title: "CRScore Table 18: correlation with the human score across thresholds τ (the paper's grid, the stored τ, τ_best)",
     filename: `${base(r)}-threshold-sweep`,
     columns: [
       { key: "tau", label: "τ", numeric: true },
-      { key: "stored", label: "Stored scores" },
+      { key: "stored", label: "Threshold" },
       { key: "n", label: "Reviews", numeric: true },
       { key: "meanMetric", label: "Mean metric", numeric: true },
       { key: "spearman", label: "Spearman ρ", numeric: true },
@@ -134,8 +137,8 @@ export function sweepTable(r: CorrelationReport): TableData | null {
       { key: "kendallP", label: "Kendall p", numeric: true },
     ],
     rows: r.thresholdSweep.map((s) => ({
-      key: s.tau.toFixed(4),
-      cells: [num(s.tau), text(s.stored ? "yes" : ""), count(s.n), num(s.meanMetric), num(s.spearman.statistic), pValue(s.spearman.pValue), num(s.kendall.statistic), pValue(s.kendall.pValue)],
+      key: `${s.kind}-${s.tau.toFixed(4)}`,
+      cells: [num(s.tau), text(SWEEP_ROW_LABELS[s.kind]), count(s.n), num(s.meanMetric), num(s.spearman.statistic), pValue(s.spearman.pValue), num(s.kendall.statistic), pValue(s.kendall.pValue)],
     })),
   };
 }

@@ -12,5 +12,5 @@ export { taskQuestions } from "@/lib/tasks";
 export { quantileMap } from "./quantile-map";
 export { affordableResamples, bootstrapSettings, DEFAULT_BOOTSTRAP, itemBootstrapCi, itemBootstrapCis, resampleItems, type BootstrapSettings, type Interval, type ItemStatistic } from "./resample";
 export { groupByLevel, humanLevel, ksMatrix, summarizeLevel, type LevelSummary } from "./score-levels";
-export { SWEEP_OFFSETS, thresholdSweep, type SweepRow } from "./threshold-sweep";
+export { TABLE_18_TAUS, thresholdSweep, type SweepRow } from "./threshold-sweep";
 export { multiplicities, resampleKendall, resampleSpearman, sortPairs, type SortedPairs } from "./rank-bootstrap";

@@ -1,7 +1,11 @@
 /**
- * CRScore's robustness to τ (CRScore Table 18): Con / Comp / Rel recomputed at thresholds
- * around the one the scores were stored with, from the best matches each score keeps in its
- * detail (no embedding again), and correlated with the human score.
+ * CRScore's robustness to τ (CRScore Table 18): Con / Comp / Rel recomputed, from the best
+ * matches each score keeps in its detail (no embedding again), at the paper's grid (0.60 to
+ * 0.80), at the τ the scores were stored with (the paper's, a calibrated one such as τ_GT, or a
+ * given one) and at τ_best (the threshold of 0.01 to 0.99 with the highest Kendall τ-b on this
+ * data), and correlated with the human score. Another embedder's similarities have another
+ * scale (the offline TF-IDF default's calibrated τ is near 0.16), so its grid rows mostly say
+ * that the paper's grid does not carry over; the stored and best rows are its own.
  */
 import { z } from "zod";
 import { crscoreFromBestMatches } from "@/lib/metrics";
@@ -13,13 +17,17 @@ const detailSchema = z.object({
   pseudoReferenceBest: z.array(z.number().nullable()),
 });
 
-/** Offsets around the stored τ; Table 18 sweeps 0.6-0.8 around τ_best = 0.7314. */
-export const SWEEP_OFFSETS = [-0.1, -0.05, -0.025, 0, 0.025, 0.05, 0.1];
+/** CRScore Table 18's grid of thresholds (for mxbai-embed-large-v1, whose τ_best is 0.7314). */
+export const TABLE_18_TAUS = [0.6, 0.65, 0.7, 0.75, 0.8];
+/** Thresholds searched for τ_best on the study's own data: 0.01 to 0.99 by 0.01. */
+const BEST_SCAN = Array.from({ length: 99 }, (_, i) => (i + 1) / 100);
 
 const FIELD = { "crscore-con": "conciseness", "crscore-comp": "comprehensiveness", "crscore-rel": "relevance" } as const;
 
 export interface SweepRow {
   tau: number;
+  /** "grid" (Table 18's), "stored" (the τ the stored scores use) or "best" (τ_best on this data). */
+  kind: "grid" | "stored" | "best";
   /** True for the τ the stored scores use. */
   stored: boolean;
   n: number;
@@ -38,8 +46,7 @@ export function thresholdSweep(metric: keyof typeof FIELD, points: readonly { re
   if (parsed.length === 0 || parsed.some((p) => !p.detail.success)) return null;
   const matches = parsed.map((p) => ({ human: p.human, detail: p.detail.data as z.infer<typeof detailSchema> }));
   const storedTau = matches[0].detail.tau;
-  return SWEEP_OFFSETS.map((offset) => {
-    const tau = Number((storedTau + offset).toFixed(4));
+  const row = (tau: number, kind: SweepRow["kind"]): SweepRow => {
     const x: number[] = [];
     const y: number[] = [];
     for (const m of matches) {
@@ -52,11 +59,19 @@ export function thresholdSweep(metric: keyof typeof FIELD, points: readonly { re
     const tauB = kendallTauB(x, y);
     return {
       tau,
-      stored: offset === 0,
+      kind,
+      stored: kind === "stored",
       n: x.length,
       meanMetric: x.length === 0 ? null : x.reduce((s, v) => s + v, 0) / x.length,
       spearman: { statistic: rho.statistic, pValue: rho.pValue },
       kendall: { statistic: tauB.statistic, pValue: tauB.pValue },
     };
-  });
+  };
+  let best: SweepRow | null = null;
+  for (const tau of BEST_SCAN) {
+    const candidate = row(tau, "best");
+    if (candidate.kendall.statistic !== null && (best === null || candidate.kendall.statistic > (best.kendall.statistic as number))) best = candidate;
+  }
+  const rows = [...TABLE_18_TAUS.filter((t) => t !== storedTau).map((t) => row(t, "grid")), row(storedTau, "stored"), ...(best ? [best] : [])];
+  return rows.sort((a, b) => a.tau - b.tau);
 }

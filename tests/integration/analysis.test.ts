@@ -135,6 +135,10 @@ describe.skipIf(!hasPhase1 || !hasPhase2)("CRScore phase-2 sheets imported: the 
     expect(report.systems.rows).toHaveLength(9);
     expect(report.systems.spearman.statistic).toBeGreaterThan(0.9);
     expect(report.thresholdSweep?.find((r) => r.stored)?.tau).toBe(0.1618);
+    // CRScore Table 18: the paper's grid, the stored (calibrated) τ and τ_best on this data.
+    expect(report.thresholdSweep?.map((r) => [r.kind, r.tau])).toEqual(expect.arrayContaining([["grid", 0.6], ["grid", 0.65], ["grid", 0.7], ["grid", 0.75], ["grid", 0.8], ["stored", 0.1618], ["best", expect.any(Number)]]));
+    const best = report.thresholdSweep?.find((r) => r.kind === "best");
+    expect(best?.kendall.statistic).toBeGreaterThanOrEqual(kendall.statistic as number);
     // Figure 8: reviews rated 5 score far higher than reviews rated 1.
     const mean = (level: number) => report.byHumanLevel.find((l) => l.level === level)?.mean as number;
     expect(mean(5)).toBeGreaterThan(mean(1) + 0.3);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { bootstrapSettings, correlationSections, correlationSet, groupByLevel, multiplicities, resampleKendall, resampleSpearman, sortPairs, type HumanScores, humanLevel, ksMatrix, metricInfo, quantileMap, type ReviewPoint, summarizeLevel, systemRanking, taskQuestions } from "@/lib/analysis";
+import { bootstrapSettings, correlationSections, correlationSet, groupByLevel, multiplicities, resampleKendall, resampleSpearman, sortPairs, type HumanScores, humanLevel, ksMatrix, metricInfo, quantileMap, type ReviewPoint, summarizeLevel, systemRanking, TABLE_18_TAUS, taskQuestions } from "@/lib/analysis";
 import { crscoreFromBestMatches } from "@/lib/metrics";
 import { bootstrapCi, kendallTauB, ks2samp, pearson, seededRandom, spearman } from "@/lib/stats";
 
@@ -84,8 +84,12 @@ describe("correlation sections", () => {
 
   test("threshold sweep recomputes Rel from the stored best matches; the stored tau reproduces the scores", () => {
     const sweep = sections.thresholdSweep;
-    expect(sweep?.map((r) => r.tau)).toEqual([0.5, 0.55, 0.575, 0.6, 0.625, 0.65, 0.7]);
     const stored = sweep?.find((r) => r.stored);
+    // Table 18's grid, the stored τ and τ_best: the threshold with the highest Kendall τ-b of every row.
+    expect(sweep?.filter((r) => r.kind === "grid").map((r) => r.tau)).toEqual(TABLE_18_TAUS.filter((t) => t !== stored?.tau));
+    const best = sweep?.find((r) => r.kind === "best");
+    expect(best?.kendall.statistic).toBe(Math.max(...(sweep ?? []).map((r) => r.kendall.statistic ?? -Infinity)));
+    expect(sweep?.map((r) => r.tau)).toEqual([...(sweep ?? [])].map((r) => r.tau).sort((a, b) => a - b));
     expect(stored?.spearman.statistic).toBe(sections.correlations.overall.spearman.statistic);
   });
 
