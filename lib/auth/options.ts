@@ -2,6 +2,7 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { authenticate, type SessionUser, type SignedInUser, SignInError } from "@/lib/auth/authenticate";
+import { decodeSessionToken, encodeSessionToken } from "@/lib/auth/jwt";
 import { publicError } from "@/lib/errors";
 import { clientAddress, trustedProxies } from "@/lib/auth/throttle";
 import type { Role } from "@/lib/generated/prisma/client";
@@ -26,6 +27,7 @@ declare module "next-auth/jwt" {
 export const authOptions: NextAuthOptions = {
   // Credentials sign-in in next-auth 4 requires JWT sessions (no session table needed).
   session: { strategy: "jwt", maxAge: 7 * 24 * 3600 },
+  jwt: { encode: encodeSessionToken, decode: decodeSessionToken },
   secret: process.env.AUTH_SECRET ?? process.env.NEXTAUTH_SECRET,
   // Secure (https-only, __Secure- prefixed) cookies whenever the public URL is https.
   useSecureCookies: publicUrl()?.protocol === "https:",

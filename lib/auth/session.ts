@@ -10,19 +10,34 @@ import { forbidden, redirect } from "next/navigation";
 import { PAGE_PATH_HEADER, signInPath } from "@/lib/auth/callback";
 import { authOptions } from "@/lib/auth/options";
 import type { SessionUser } from "@/lib/auth/authenticate";
-import { db } from "@/lib/db/client";
+import { findSessionAccount } from "@/lib/data/users";
 import { AppError } from "@/lib/errors";
 import type { Role } from "@/lib/generated/prisma/client";
 
 export const LEAD_ROLES: readonly Role[] = ["LEAD", "ADMIN"];
 
-export async function getSessionUser(): Promise<SessionUser | null> {
+/** Who the session token names, read from the token alone (no database): for `saveAnnotation`, whose statement checks the account itself. */
+export interface SessionClaims {
+  id: string;
+  sessionVersion: number | undefined;
+}
+
+export async function getSessionClaims(): Promise<SessionClaims | null> {
   const session = await getServerSession(authOptions);
-  if (!session?.user?.id) return null;
-  const user = await db.user.findUnique({ where: { id: session.user.id } });
+  return session?.user?.id ? { id: session.user.id, sessionVersion: session.sessionVersion } : null;
+}
+
+export async function getSessionUser(): Promise<SessionUser | null> {
+  const claims = await getSessionClaims();
   // A token from before the last password change or deactivation is no session any more.
-  if (!user || !user.active || user.sessionVersion !== session.sessionVersion) return null;
-  return { id: user.id, email: user.email, name: user.name, role: user.role };
+  return claims ? findSessionAccount(claims.id, claims.sessionVersion) : null;
+}
+
+/** For the save route: the token's claims; the save checks the account inside its own statement. */
+export async function requireApiSessionClaims(): Promise<SessionClaims> {
+  const claims = await getSessionClaims();
+  if (!claims) throw new AppError("UNAUTHENTICATED", { message: "Sign in first." });
+  return claims;
 }
 
 /** For pages: redirects to sign-in (returning to the page afterwards) when signed out, answers 403 when the role is not allowed. */

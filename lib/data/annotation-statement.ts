@@ -1,7 +1,8 @@
 /**
  * The common save as one SQL statement (issue 10, "the save itself is as cheap as it can be"):
  * creating or updating a claim judgement, reference grade or comment-filter label of one's own
- * assignment. One statement checks ownership and study membership of an annotator not paused (as annotatingStudyWhere in
+ * assignment. One statement checks the account (active, and the session version of the token),
+ * ownership and study membership of an annotator not paused (as annotatingStudyWhere in
  * lib/data/study-access), task, skip state and target, writes the row with
  * its version check, appends the history row and starts the assignment; PostgreSQL runs it
  * atomically, so there is no BEGIN/COMMIT and no read-then-write round trip.
@@ -11,7 +12,8 @@
  * with another save) the caller falls back to that transaction, which decides and explains.
  */
 import { randomUUID } from "node:crypto";
-import { db } from "@/lib/db/client";
+import type { SessionClaims } from "@/lib/auth/session";
+import { sql } from "@/lib/db/client";
 import type { SaveRequest } from "@/lib/annotation/values";
 import { taskOfKind, type SaveKind } from "@/lib/tasks";
 
@@ -55,15 +57,16 @@ const SHAPES: Partial<Record<SaveKind, Shape>> = {
 
 const NOW = `(now() AT TIME ZONE 'UTC')`;
 
-/** Parameters: $1 assignment, $2 user, $3 target, $4 base version, $5 new value (JSON), then the fields, then (creating) the new row's id. */
+/** Parameters: $1 assignment, $2 user, $3 target, $4 base version, $5 new value (JSON), $6 session version, then the fields, then (creating) the new row's id. */
 function statement(kind: SaveKind, shape: Shape, creating: boolean): string {
   const task = taskOfKind(kind);
   const q = (name: string) => `"${name}"`;
-  const fields = shape.fields.map((f, i) => ({ column: q(f.name), param: `$${i + 6}::${f.type}` }));
-  const newId = `$${shape.fields.length + 6}`;
+  const fields = shape.fields.map((f, i) => ({ column: q(f.name), param: `$${i + 7}::${f.type}` }));
+  const newId = `$${shape.fields.length + 7}`;
   const own = `own AS (
     SELECT a."id", a."status" FROM "Assignment" a
     WHERE a."id" = $1 AND a."userId" = $2 AND a."taskType" = '${task.task}' AND a."status" <> 'SKIPPED'
+      AND EXISTS (SELECT 1 FROM "User" u WHERE u."id" = $2 AND u."active" AND u."sessionVersion" = $6::integer)
       AND EXISTS (SELECT 1 FROM "Study" s WHERE s."id" = a."studyId" AND (s."createdById" = $2 OR EXISTS (SELECT 1 FROM "StudyMember" m WHERE m."studyId" = s."id" AND m."userId" = $2 AND m."pausedAt" IS NULL)))
       AND EXISTS (SELECT 1 FROM ${q(shape.target.table)} t WHERE t."id" = $3 AND t."codeChangeId" = a."codeChangeId" AND ${shape.target.condition}))`;
   const saved = creating
@@ -91,28 +94,28 @@ function statement(kind: SaveKind, shape: Shape, creating: boolean): string {
   SELECT "id", "version" FROM saved`;
 }
 
-const STATEMENTS = new Map<string, string>();
+const STATEMENTS = new Map<string, { name: string; text: string }>();
 
 /**
  * Saves in one statement when the save is a plain create (base version 0) or update (base
  * version still stored, value different); null when it wrote nothing and the caller must decide.
  */
-export async function saveInOneStatement(userId: string, request: SaveRequest): Promise<{ id: string; version: number; value: unknown; changed: true } | null> {
+export async function saveInOneStatement(session: SessionClaims, request: SaveRequest): Promise<{ id: string; version: number; value: unknown; changed: true } | null> {
   const shape = SHAPES[request.kind];
-  if (!shape) return null;
+  if (!shape || session.sessionVersion === undefined) return null;
   const creating = request.baseVersion === 0;
-  const key = `${request.kind}:${creating}`;
-  if (!STATEMENTS.has(key)) STATEMENTS.set(key, statement(request.kind, shape, creating));
+  const key = `save-${request.kind}-${creating ? "create" : "update"}`;
+  if (!STATEMENTS.has(key)) STATEMENTS.set(key, { name: key, text: statement(request.kind, shape, creating) });
   const value = request.value as Record<string, unknown>;
-  const rows = await db.$queryRawUnsafe<{ id: string; version: number }[]>(
-    STATEMENTS.get(key)!,
+  const rows = await sql<{ id: string; version: number }>(STATEMENTS.get(key)!, [
     request.assignmentId,
-    userId,
+    session.id,
     request.targetId,
     request.baseVersion,
     JSON.stringify(request.value),
+    session.sessionVersion,
     ...shape.fields.map((f) => value[f.name] ?? null),
     ...(creating ? [randomUUID()] : []),
-  );
+  ]);
   return rows.length === 1 ? { id: rows[0].id, version: Number(rows[0].version), value: request.value, changed: true } : null;
 }

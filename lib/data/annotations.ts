@@ -10,6 +10,7 @@
  * and leaves a CONFLICT history row holding the refused value next to the stored one.
  */
 import type { SessionUser } from "@/lib/auth/authenticate";
+import type { SessionClaims } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { db, Prisma } from "@/lib/db/client";
 import { annotatingStudyWhere, PAUSED_MESSAGE } from "@/lib/data/study-access";
@@ -18,6 +19,7 @@ import { hashSeed } from "@/lib/annotation/random";
 import { stageOrderOn, WAITING_FOR_CONSOLIDATION } from "@/lib/annotation/stage-order";
 import { decideSave } from "@/lib/annotation/versioning";
 import { saveInOneStatement } from "@/lib/data/annotation-statement";
+import { findSessionAccount } from "@/lib/data/users";
 import { MAX_TIME_REPORT_MS, type SaveRequest } from "@/lib/annotation/values";
 import { TASKS, taskOfKind, taskOfTimeKey, type TaskDescriptor, type WorkspaceData } from "@/lib/tasks";
 import type { TaskWorkspace } from "@/lib/tasks/types";
@@ -205,11 +207,13 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /** Saves one annotation of the user's own assignment; see the module comment for the rules. */
-export async function saveAnnotation(user: SessionUser, request: SaveRequest): Promise<SaveResult> {
+export async function saveAnnotation(session: SessionClaims, request: SaveRequest): Promise<SaveResult> {
   // The common save is one statement; what it leaves (conflicts, repeats, refusals, ratings,
-  // added claims) takes the transaction, which decides and explains.
-  const saved = await saveInOneStatement(user.id, request);
+  // added claims, an account that may no longer act) takes the transaction, which decides and explains.
+  const saved = await saveInOneStatement(session, request);
   if (saved) return saved;
+  const user = await findSessionAccount(session.id, session.sessionVersion);
+  if (!user) throw new AppError("UNAUTHENTICATED", { message: "Sign in first." });
   const historyKind = taskOfKind(request.kind).values[request.kind]!.history;
   const deleting = request.kind === "added" && request.value.deleted === true;
   let stale: StaleSave | null = null;

@@ -1,7 +1,8 @@
 /** Data access for accounts. */
 import { z } from "zod";
 import { hashPassword, passwordSchema } from "@/lib/auth/password";
-import { db, type PrismaClient } from "@/lib/db/client";
+import { db, sql, type PrismaClient } from "@/lib/db/client";
+import type { SessionUser } from "@/lib/auth/authenticate";
 import type { Role, User } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
 
@@ -41,4 +42,16 @@ export async function findOrCreateImportedAnnotator(name: string, client: Pick<P
     update: {},
     create: { email, name: name.trim(), role: "ANNOTATOR", active: false },
   });
+}
+
+/**
+ * The account behind a session token, if it still may act: active, and with the session version
+ * the token was issued for (a password change or deactivation raises it). Runs on every request.
+ */
+export async function findSessionAccount(id: string, sessionVersion: number | undefined): Promise<SessionUser | null> {
+  const rows = await sql<SessionUser>(
+    { name: "session-account", text: `SELECT "id", "email", "name", "role" FROM "User" WHERE "id" = $1 AND "active" AND "sessionVersion" = $2` },
+    [id, sessionVersion ?? -1],
+  );
+  return rows[0] ?? null;
 }

@@ -1,9 +1,11 @@
 /**
- * The one Prisma client of the process, through the pg driver adapter (no native engine).
- * All data access goes through lib/data/*, which import `db` from here.
+ * The one Prisma client of the process, through the pg driver adapter (no native engine), and
+ * `sql` for the few hot statements on the same connection pool. All data access goes through
+ * lib/data/*, which import `db` and `sql` from here.
  */
 import { availableParallelism } from "node:os";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 
 export interface PoolSettings {
@@ -34,10 +36,18 @@ export function poolSettings(cores = availableParallelism()): PoolSettings {
   return { size: positiveInteger("CRJUDGE_DB_POOL_SIZE", Math.max(4, 4 * cores)), waitMs: positiveInteger("CRJUDGE_DB_POOL_WAIT_MS", 5000) };
 }
 
-export function createClient(url: string, pool: PoolSettings = poolSettings()): PrismaClient {
+function createPool(url: string, settings: PoolSettings): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: settings.size, connectionTimeoutMillis: settings.waitMs });
+  // An idle connection dies with its server (a restart, a kill): the pool drops it and opens a new
+  // one on the next query; without a listener the error would end the process.
+  pool.on("error", (error) => console.error(`database connection lost: ${error.message}`));
+  return pool;
+}
+
+export function createClient(url: string, settings: PoolSettings = poolSettings(), pool: pg.Pool = createPool(url, settings)): PrismaClient {
   return new PrismaClient({
-    adapter: new PrismaPg({ connectionString: url, max: pool.size, connectionTimeoutMillis: pool.waitMs }),
-    transactionOptions: { maxWait: pool.waitMs },
+    adapter: new PrismaPg(pool, { disposeExternalPool: true }),
+    transactionOptions: { maxWait: settings.waitMs },
   });
 }
 
@@ -47,16 +57,36 @@ function databaseUrl(): string {
   return url;
 }
 
-const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
+const processWide = globalThis as unknown as { crjudgeDb?: { prisma: PrismaClient; pool: pg.Pool } };
 
-/** Lazily created so that importing a module never needs a database. */
+/** Created on first use so that importing a module never needs a database. */
+function connection(): { prisma: PrismaClient; pool: pg.Pool } {
+  if (!processWide.crjudgeDb) {
+    const settings = poolSettings();
+    const pool = createPool(databaseUrl(), settings);
+    processWide.crjudgeDb = { pool, prisma: createClient(databaseUrl(), settings, pool) };
+  }
+  return processWide.crjudgeDb;
+}
+
 export const db: PrismaClient = new Proxy({} as PrismaClient, {
   get(_target, property) {
-    globalForPrisma.prisma ??= createClient(databaseUrl());
-    const value = Reflect.get(globalForPrisma.prisma, property) as unknown;
-    return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(globalForPrisma.prisma) : value;
+    const { prisma } = connection();
+    const value = Reflect.get(prisma, property) as unknown;
+    return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(prisma) : value;
   },
 });
+
+/**
+ * One statement straight through pg, for the paths every request takes (the session check, the
+ * common save): measured on this machine kind, a Prisma `findUnique` costs about 1.8 ms of CPU
+ * and `$queryRawUnsafe` 0.7 ms, against 0.3 ms here. A `name` makes it a prepared statement,
+ * planned once per connection.
+ */
+export async function sql<Row>(statement: { text: string; name?: string }, values: readonly unknown[]): Promise<Row[]> {
+  const result = await connection().pool.query({ ...statement, values: [...values] });
+  return result.rows as Row[];
+}
 
 export type { PrismaClient };
 export { Prisma } from "@/lib/generated/prisma/client";

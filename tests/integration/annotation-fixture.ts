@@ -46,7 +46,7 @@ export async function createAnnotationFixture(db: PrismaClient, tag: string, opt
 export const asLead = (fx: AnnotationFixture) => ({ id: fx.users.lead, role: "LEAD" as const });
 
 /** A session user as the data layer takes it. */
-export const asUser = (id: string) => ({ id, email: `${id}@test.local`, name: id, role: "ANNOTATOR" as const });
+export const asUser = (id: string) => ({ id, email: `${id}@test.local`, name: id, role: "ANNOTATOR" as const, sessionVersion: 0 });
 
 /** Removes the fixture's study and accounts (history rows stay: the log is append-only). */
 export async function removeAnnotationFixture(db: PrismaClient, fx: AnnotationFixture): Promise<void> {

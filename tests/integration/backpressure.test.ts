@@ -5,7 +5,7 @@
  * the one HTTP error mapping.
  */
 import { afterAll, beforeAll, describe, expect, inject, test, vi } from "vitest";
-import { createClient, type PrismaClient } from "@/lib/db/client";
+import { createClient } from "@/lib/db/client";
 import type { SaveRequest } from "@/lib/annotation/values";
 import { errorResponse } from "@/lib/http/respond";
 import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
@@ -13,9 +13,10 @@ import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type 
 const url = inject("databaseUrl");
 process.env.DATABASE_URL = url;
 const setup = createClient(url);
-// The data layer's `db`: one connection, given up after 300 ms of waiting for it.
-const tiny: PrismaClient = createClient(url, { size: 1, waitMs: 300 });
-(globalThis as unknown as { prisma: PrismaClient }).prisma = tiny;
+// The data layer's `db` and `sql`, from the settings: one connection, given up after 300 ms of waiting for it.
+process.env.CRJUDGE_DB_POOL_SIZE = "1";
+process.env.CRJUDGE_DB_POOL_WAIT_MS = "300";
+const { db: tiny } = await import("@/lib/db/client");
 const { saveAnnotation } = await import("@/lib/data/annotations");
 const { generateAssignments } = await import("@/lib/data/assignment-admin");
 

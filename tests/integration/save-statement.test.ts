@@ -1,22 +1,24 @@
 /**
- * The common save is one SQL statement (lib/data/annotation-statement.ts): counted through
- * Prisma's query events on a real PostgreSQL. Its effects are those of the transaction it
+ * The common save is one SQL statement (lib/data/annotation-statement.ts): counted where every
+ * statement leaves the process, pg's `Client.query` (Prisma's adapter and `sql` both send through
+ * it), on a real PostgreSQL. Its effects are those of the transaction it
  * replaces (row, version, append-only history with old and new value, assignment started), and
  * everything else (repeats, conflicts, refusals, ratings) still takes the transaction.
  */
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import pg from "pg";
 import type { SaveRequest } from "@/lib/annotation/values";
 import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 
 const url = inject("databaseUrl");
 process.env.DATABASE_URL = url;
 const statements: string[] = [];
-const counted = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }), log: [{ emit: "event", level: "query" }] });
-counted.$on("query", (event) => statements.push(event.query));
-// The data layer's `db` is this client, so every statement of a save is seen.
-(globalThis as unknown as { prisma: PrismaClient }).prisma = counted;
+const send = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  statements.push(typeof args[0] === "string" ? args[0] : (args[0] as { text: string }).text);
+  return send.apply(this, args);
+} as typeof pg.Client.prototype.query;
+const { db: counted } = await import("@/lib/db/client");
 const { saveAnnotation } = await import("@/lib/data/annotations");
 const { generateAssignments } = await import("@/lib/data/assignment-admin");
 
@@ -103,5 +105,19 @@ describe("a create or update of a claim, grade or filter label is one statement"
     expect(await counted.claimJudgement.count({ where: { annotatorId: fx.users.ann1, pseudoReferenceId: fx.changes[0].claims[2] } })).toBe(0);
     await counted.studyMember.create({ data: { ...membership, role: "ANNOTATOR" } });
     expect((await save(claim)).statements).toBe(1);
+  });
+
+  test("the account is checked inside the statement: a token from before a password change, or a deactivated account, saves nothing", async () => {
+    const claim = { kind: "claim", assignmentId: assignments.CLAIM_VERIFICATION, targetId: fx.changes[0].claims[3], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } } as SaveRequest;
+    const stored = () => counted.claimJudgement.count({ where: { annotatorId: fx.users.ann1, pseudoReferenceId: fx.changes[0].claims[3] } });
+    await counted.user.update({ where: { id: fx.users.ann1 }, data: { sessionVersion: 1 } });
+    await expect(save(claim)).rejects.toMatchObject({ status: 401 });
+    expect(await stored()).toBe(0);
+    await counted.user.update({ where: { id: fx.users.ann1 }, data: { sessionVersion: 0, active: false } });
+    await expect(save(claim)).rejects.toMatchObject({ status: 401 });
+    expect(await stored()).toBe(0);
+    await counted.user.update({ where: { id: fx.users.ann1 }, data: { active: true } });
+    expect((await save(claim)).statements).toBe(1);
+    expect(await stored()).toBe(1);
   });
 });
