@@ -1,13 +1,14 @@
 /**
  * The metric worker: computes queued metric runs (pg-boss queue "metric-chunks"), dashboard
- * reports with CIs (queue "report-jobs") and pseudo-reference runs (queue "pseudo-reference-jobs") until stopped with Ctrl+C / SIGTERM. `npm start` runs
+ * reports with CIs (queue "report-jobs"), pseudo-reference runs (queue "pseudo-reference-jobs") and large
+ * upload imports (queue "import-jobs") until stopped with Ctrl+C / SIGTERM. `npm start` runs
  * and supervises it from its prebuilt bundle (`node scripts/run.mjs worker`). Runs started
  * from the web pages wait in the queue for a
  * worker; chunks a killed worker held are retried once they expire. Uses DATABASE_URL, or the
  * embedded server as the CLI does.
  */
 import { resolveDatabase } from "@/lib/db/resolve";
-import { createJobContext, startQueue, workMetricChunks, workReportJobs } from "@/lib/jobs";
+import { createJobContext, startQueue, workImportJobs, workMetricChunks, workReportJobs } from "@/lib/jobs";
 import { workPseudoReferenceJobs } from "@/lib/pseudo-refs";
 
 const database = await resolveDatabase((line) => console.error(line));
@@ -21,6 +22,8 @@ await workMetricChunks(boss, context, { concurrency });
 await workPseudoReferenceJobs(boss, context, { concurrency });
 // Dashboard reports with bootstrap CIs of big studies (lib/jobs/report-jobs.ts).
 await workReportJobs(boss);
+// Uploads above CRJUDGE_IMPORT_INLINE_MB (lib/jobs/import-jobs.ts).
+await workImportJobs(boss);
 console.error(`metric worker: processing queue "metric-chunks" on ${new URL(database.url).host} (${concurrency} at a time)`);
 
 let stopping = false;

@@ -10,6 +10,7 @@ export const METRIC_QUEUE = "metric-chunks";
 export const REPORT_QUEUE = "report-jobs";
 /** One job per code change of a pseudo-reference run (lib/pseudo-refs). */
 export const PSEUDO_REFERENCE_QUEUE = "pseudo-reference-jobs";
+export const IMPORT_QUEUE = "import-jobs";
 
 export interface ChunkJobData {
   runId: string;
@@ -37,7 +38,22 @@ export async function startQueue(url: string, options: { supervise?: boolean } =
   await boss.createQueue(REPORT_QUEUE, { name: REPORT_QUEUE, retryLimit: 1, expireInSeconds: EXPIRE_SECONDS });
   // Static analysis and LLM claims of code changes (lib/pseudo-refs).
   await boss.createQueue(PSEUDO_REFERENCE_QUEUE, { name: PSEUDO_REFERENCE_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS });
+  // Large upload imports (./import-jobs.ts): one transaction, allowed up to 30 minutes.
+  await boss.createQueue(IMPORT_QUEUE, { name: IMPORT_QUEUE, retryLimit: 1, expireInSeconds: 2 * EXPIRE_SECONDS + 5 * 60 });
   return boss;
+}
+
+let webQueue: Promise<PgBoss> | undefined;
+
+/** The web process's queue connection for sending report and import jobs (no maintenance: the worker does it). */
+export function sendQueue(): Promise<PgBoss> {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set");
+  webQueue ??= startQueue(url, { supervise: false }).catch((error: unknown) => {
+    webQueue = undefined;
+    throw error;
+  });
+  return webQueue;
 }
 
 /** A UUID fixed by `key`, so enqueueing the same work twice makes one job (pg-boss ignores a known id). */

@@ -14,7 +14,7 @@ import { cachedAgreementReport, cachedCorrelationReport } from "@/lib/analysis/r
 import { db, type PrismaClient } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { ReportJob } from "@/lib/generated/prisma/client";
-import { jobIdOf, REPORT_QUEUE, startQueue } from "./queue";
+import { jobIdOf, REPORT_QUEUE, sendQueue } from "./queue";
 
 export type ReportKind = "agreement" | "correlation";
 type ReportOf<K extends ReportKind> = K extends "agreement" ? AgreementReport : CorrelationReport;
@@ -61,19 +61,6 @@ export interface ReportJobState<K extends ReportKind> {
 
 function stateOf<K extends ReportKind>(job: ReportJob, estimateMs: number | null): ReportJobState<K> {
   return { status: job.status, report: job.report as unknown as ReportOf<K> | null, error: job.error, createdAt: job.createdAt, startedAt: job.startedAt, computeMs: job.computeMs ?? estimateMs };
-}
-
-let webQueue: Promise<PgBoss> | undefined;
-
-/** The web process's queue connection for sending report jobs (no maintenance: the worker does it). */
-function sendQueue(): Promise<PgBoss> {
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error("DATABASE_URL is not set");
-  webQueue ??= startQueue(url, { supervise: false }).catch((error: unknown) => {
-    webQueue = undefined;
-    throw error;
-  });
-  return webQueue;
 }
 
 /**

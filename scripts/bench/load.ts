@@ -170,7 +170,19 @@ interface PhaseResult {
   statuses: Map<string, number>;
 }
 
+/** Signs in as a person would: a "server is busy" answer (pool wait ran out) is tried again after a pause. */
 async function signIn(port: number, account: { email: string; password: string }): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await signInOnce(port, account);
+    } catch (error) {
+      if (attempt >= MAX_ATTEMPTS || !/busy/.test(decodeURIComponent((error as Error).message))) throw error;
+      await sleep(backoffDelay(attempt, 500, 10_000));
+    }
+  }
+}
+
+async function signInOnce(port: number, account: { email: string; password: string }): Promise<string> {
   const csrf = await send(port, "GET", "/api/auth/csrf", {});
   const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
   const form = new URLSearchParams({ csrfToken, email: account.email, password: account.password, callbackUrl: "/", json: "true" }).toString();

@@ -1,7 +1,9 @@
 /**
  * Upload import for leads: multipart form with `format`, `files`, optional `context` files,
  * `annotator`, `update` and `dryRun` (preview: everything is checked, nothing is written).
- * Answers NDJSON: `{"progress": …}` lines while parsing and writing, then `{"result": …}`.
+ * Answers NDJSON: `{"progress": …}` lines while parsing and writing, then `{"result": …}` (or
+ * `{"error": …}`). Uploads above CRJUDGE_IMPORT_INLINE_MB are imported by a worker and the
+ * answer follows the job (lib/jobs/import-jobs.ts); smaller ones are imported here.
  */
 import { z } from "zod";
 import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
@@ -9,7 +11,8 @@ import { requireImportTarget } from "@/lib/data/study-access";
 import { AppError, publicError } from "@/lib/errors";
 import { importMaxBytes } from "@/lib/http/body";
 import { handler } from "@/lib/http/respond";
-import { IMPORT_FORMATS, previewImport, runImport, type ImportFile, type ImportProgress, type ImportResult } from "@/lib/import";
+import { IMPORT_FORMATS, previewImport, runImport, type ImportFile, type ImportProgress } from "@/lib/import";
+import { enqueueImport, followImportJob, importInlineBytes, type ImportEvent } from "@/lib/jobs";
 import { decodeUtf8 } from "@/lib/import/text";
 
 export const dynamic = "force-dynamic";
@@ -34,25 +37,39 @@ async function upload(_request: Request, { params }: { params: Promise<{ slug: s
   await requireImportTarget(user, slug);
   const options = formSchema.parse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")));
   const files = await filesOf(form, "files");
+  const contextFiles = await filesOf(form, "context");
   const context = new Map(
-    (await filesOf(form, "context")).map((f) => {
+    contextFiles.map((f) => {
       const decoded = decodeUtf8(f.content);
       if (!decoded.ok) throw new AppError("INVALID_INPUT", { message: `context file ${f.name}: ${decoded.message}` });
       return [f.name, decoded.text];
     }),
   );
+  const inWorker = [...files, ...contextFiles].reduce((n, f) => n + f.content.byteLength, 0) > importInlineBytes();
 
   const encoder = new TextEncoder();
+  const left = new AbortController();
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const send = (line: { progress: ImportProgress } | { result: ImportResult } | { error: string }) => controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
-      const importRequest = { study: slug, format: options.format, files, annotator: options.annotator, context, update: options.update, skipInvalidRows: options.skipInvalidRows, createdById: user.id, importer: user, onProgress: (progress: ImportProgress) => send({ progress }) };
+      const send = (line: ImportEvent) => {
+        if (!left.signal.aborted) controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+      };
       try {
-        send({ result: await (options.dryRun ? previewImport(importRequest) : runImport(importRequest)) });
+        if (inWorker) {
+          const jobId = await enqueueImport(user, slug, options, files, contextFiles);
+          for await (const event of followImportJob(user, jobId, left.signal)) send(event);
+        } else {
+          const importRequest = { study: slug, format: options.format, files, annotator: options.annotator, context, update: options.update, skipInvalidRows: options.skipInvalidRows, createdById: user.id, importer: user, onProgress: (progress: ImportProgress) => send({ progress }) };
+          send({ result: await (options.dryRun ? previewImport(importRequest) : runImport(importRequest)) });
+        }
       } catch (error) {
         send({ error: publicError(error).userMessage });
       }
-      controller.close();
+      if (!left.signal.aborted) controller.close();
+    },
+    // The browser left: stop following (a worker's import goes on; an import in place finishes too).
+    cancel() {
+      left.abort();
     },
   });
   return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });

@@ -1,0 +1,118 @@
+/**
+ * Large upload imports as worker jobs (issue 10: "heavy work off the web process"). Parsing a
+ * big workbook and writing its rows in one transaction takes seconds to minutes of CPU, which
+ * in the web process would stall every annotator's save behind it. Uploads above
+ * CRJUDGE_IMPORT_INLINE_MB are stored in PostgreSQL (ImportJob + ImportJobFile), imported by
+ * a worker (queue "import-jobs", any machine of a scale-out), and the upload's answer follows
+ * the job's progress in the database. Smaller uploads are imported in place, so a product
+ * without a worker still imports them.
+ */
+import type PgBoss from "pg-boss";
+import type { SessionUser } from "@/lib/auth/authenticate";
+import { db, Prisma, type PrismaClient } from "@/lib/db/client";
+import { AppError, publicError } from "@/lib/errors";
+import { previewImport, runImport, type ImportFile, type ImportFormat, type ImportProgress, type ImportResult } from "@/lib/import";
+import { decodeUtf8 } from "@/lib/import/text";
+import { IMPORT_QUEUE, jobIdOf, sendQueue } from "./queue";
+
+const MIB = 1024 * 1024;
+
+/** Upload size (all files) up to which an import runs in the web process. CRJUDGE_IMPORT_INLINE_MB overrides (0: always a job). */
+export function importInlineBytes(env: Record<string, string | undefined> = process.env): number {
+  const value = Number(env.CRJUDGE_IMPORT_INLINE_MB);
+  return env.CRJUDGE_IMPORT_INLINE_MB !== undefined && env.CRJUDGE_IMPORT_INLINE_MB.trim() !== "" && Number.isFinite(value) && value >= 0 ? Math.round(value * MIB) : 2 * MIB;
+}
+
+export interface ImportJobOptions {
+  format: ImportFormat;
+  annotator?: string;
+  update: boolean;
+  skipInvalidRows: boolean;
+  dryRun: boolean;
+}
+
+/** One line of the upload's answer (NDJSON), whether the import runs in place or in a worker. */
+export type ImportEvent = { progress: ImportProgress } | { result: ImportResult } | { error: string };
+
+/** Stores the upload as a job and enqueues it; answers the job's id. */
+export async function enqueueImport(user: SessionUser, study: string, options: ImportJobOptions, files: readonly ImportFile[], context: readonly ImportFile[], client: PrismaClient = db): Promise<string> {
+  const rows = [...files.map((f) => ({ role: "file", file: f })), ...context.map((f) => ({ role: "context", file: f }))];
+  const job = await client.importJob.create({
+    data: {
+      study,
+      createdById: user.id,
+      options: options as unknown as Prisma.InputJsonValue,
+      files: { create: rows.map(({ role, file }, position) => ({ role, position, name: file.name, content: Buffer.from(file.content) })) },
+    },
+    select: { id: true },
+  });
+  const boss = await sendQueue();
+  await boss.insert([{ id: jobIdOf(`import:${job.id}`), name: IMPORT_QUEUE, data: { importJobId: job.id } }]);
+  return job.id;
+}
+
+/** Progress is written at most this often (each write is a row update). */
+const PROGRESS_EVERY_MS = 500;
+
+/** Imports one job in this (worker) process and stores its result or its error; its files are deleted afterwards. */
+export async function processImportJob(importJobId: string, client: PrismaClient = db): Promise<void> {
+  const job = await client.importJob.findUnique({ where: { id: importJobId }, include: { files: { orderBy: { position: "asc" } }, createdBy: true } });
+  if (!job || job.status === "DONE" || job.status === "FAILED") return;
+  await client.importJob.update({ where: { id: job.id }, data: { status: "RUNNING", startedAt: new Date(), progress: Prisma.DbNull } });
+  const options = job.options as unknown as ImportJobOptions;
+  const fileOf = (role: string) => job.files.filter((f) => f.role === role).map((f) => ({ name: f.name, content: new Uint8Array(f.content) }));
+  // The upload route refused context files that are not UTF-8 before storing them.
+  const context = new Map(fileOf("context").flatMap((f) => { const decoded = decodeUtf8(f.content); return decoded.ok ? [[f.name, decoded.text] as const] : []; }));
+  let lastWrite = 0;
+  let writing: Promise<unknown> = Promise.resolve();
+  const onProgress = (progress: ImportProgress) => {
+    const now = Date.now();
+    if (now - lastWrite < PROGRESS_EVERY_MS) return;
+    lastWrite = now;
+    writing = writing.then(() => client.importJob.update({ where: { id: job.id }, data: { progress: progress as unknown as Prisma.InputJsonValue } })).catch(() => undefined);
+  };
+  const importer = { id: job.createdBy.id, email: job.createdBy.email, name: job.createdBy.name, role: job.createdBy.role };
+  const request = { study: job.study, format: options.format, files: fileOf("file"), annotator: options.annotator, context, update: options.update, skipInvalidRows: options.skipInvalidRows, createdById: importer.id, importer, onProgress };
+  let outcome: { status: "DONE"; result: ImportResult } | { status: "FAILED"; error: string };
+  try {
+    outcome = { status: "DONE", result: await (options.dryRun ? previewImport(request, client) : runImport(request, client)) };
+  } catch (error) {
+    outcome = { status: "FAILED", error: publicError(error).userMessage };
+  }
+  await writing;
+  await client.$transaction([
+    client.importJob.update({
+      where: { id: job.id },
+      data: outcome.status === "DONE" ? { status: "DONE", result: outcome.result as unknown as Prisma.InputJsonValue, finishedAt: new Date() } : { status: "FAILED", error: outcome.error, finishedAt: new Date() },
+    }),
+    client.importJobFile.deleteMany({ where: { jobId: job.id } }),
+  ]);
+}
+
+/** Subscribes this process to the import queue (one import at a time: each holds a transaction and a core). */
+export function workImportJobs(boss: PgBoss, client: PrismaClient = db): Promise<string> {
+  return boss.work<{ importJobId: string }>(IMPORT_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => processImportJob(job.data.importJobId, client));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The job's progress as it changes, then its result or error: what the upload's answer streams.
+ * Only the lead who started the job may follow it. Stops when `signal` aborts (the browser left;
+ * the job goes on).
+ */
+export async function* followImportJob(user: Pick<SessionUser, "id">, importJobId: string, signal: AbortSignal, pollMs = 500, client: PrismaClient = db): AsyncGenerator<ImportEvent> {
+  let shown = "";
+  while (!signal.aborted) {
+    const job = await client.importJob.findFirst({ where: { id: importJobId, createdById: user.id }, select: { status: true, progress: true, result: true, error: true } });
+    if (!job) throw new AppError("NOT_FOUND", { message: "No such import job of yours." });
+    if (job.status === "DONE") return yield { result: job.result as unknown as ImportResult };
+    if (job.status === "FAILED") return yield { error: job.error ?? "The import failed." };
+    const progress = JSON.stringify(job.progress);
+    if (job.progress && progress !== shown) {
+      shown = progress;
+      yield { progress: job.progress as unknown as ImportProgress };
+    }
+    await sleep(pollMs);
+  }
+}
