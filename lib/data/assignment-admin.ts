@@ -9,6 +9,7 @@ import { db, Prisma } from "@/lib/db/client";
 import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction, TaskType } from "@/lib/generated/prisma/client";
 import { applicableTaskTypes, planAssignments, planReliabilitySet, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
 import { suggestConsolidation, type SuggestedDecision } from "@/lib/annotation/stage2";
+import { manageableAccountsWhere } from "@/lib/data/accounts";
 import { COMMAND_LINE, leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
 import { goldChanges } from "@/lib/data/gold";
 import { storePlanReliabilitySet } from "@/lib/data/item-sets";
@@ -21,6 +22,16 @@ async function findStudy(user: StudyUser, slug: string) {
   });
   if (!study) throw new AppError("NOT_FOUND", { message: "No such study." });
   return study;
+}
+
+/**
+ * The accounts `user` may give work in a study: active, and either an annotator member of it
+ * (added on the members page) or an account the user manages (lib/data/accounts.ts: for a lead,
+ * annotators of their studies or of none). Another lead's annotators, other leads and admins
+ * cannot be pulled into a study by their ids.
+ */
+function assignableWhere(user: StudyUser, studyId: string): Prisma.UserWhereInput {
+  return { active: true, OR: [{ memberships: { some: { studyId, role: "ANNOTATOR" } } }, manageableAccountsWhere(user)] };
 }
 
 export const assignmentSettingsSchema = z.object({
@@ -163,8 +174,8 @@ export interface GenerateSummary {
 export async function generateAssignments(user: StudyUser, slug: string, annotatorIds: readonly string[]): Promise<GenerateSummary> {
   const unique = [...new Set(annotatorIds)];
   const { studyId, seed, plan, reliability } = await planForStudy(user, slug, unique);
-  const users = await db.user.findMany({ where: { id: { in: unique }, active: true }, select: { id: true } });
-  if (users.length !== unique.length) throw new AppError("INVALID_INPUT", { message: "Some selected annotators do not exist or are inactive." });
+  const users = await db.user.findMany({ where: { id: { in: unique }, ...assignableWhere(user, studyId) }, select: { id: true } });
+  if (users.length !== unique.length) throw new AppError("INVALID_INPUT", { message: "Some selected annotators do not exist, are inactive, or are not annotators you may assign." });
   return db.$transaction(
     async (tx) => {
       const existing = await tx.assignment.findMany({ where: { studyId }, select: { id: true, userId: true, codeChangeId: true, taskType: true, status: true, position: true, inReliabilitySet: true } });
@@ -211,7 +222,7 @@ export async function reassignAssignment(user: StudyUser, slug: string, assignme
   if (!assignment) throw new AppError("NOT_FOUND", { message: "No such assignment in this study." });
   if (assignment.status === "DONE") throw new AppError("CONFLICT", { message: "A submitted assignment cannot be reassigned." });
   if (assignment.userId === toUserId) return { id: assignment.id };
-  const target = await db.user.findFirst({ where: { id: toUserId, active: true }, select: { id: true } });
+  const target = await db.user.findFirst({ where: { id: toUserId, ...assignableWhere(user, study.id) }, select: { id: true } });
   if (!target) throw new AppError("INVALID_INPUT", { message: "No such active annotator." });
   const clash = await db.assignment.findFirst({ where: { userId: toUserId, codeChangeId: assignment.codeChangeId, taskType: assignment.taskType } });
   if (clash) throw new AppError("CONFLICT", { message: "That annotator already has this item and task." });

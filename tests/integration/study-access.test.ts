@@ -64,6 +64,34 @@ describe("who leads a study", () => {
   });
 });
 
+describe("whom a lead may give work", () => {
+  test("their own annotators, yes; another lead's annotator, a lead or an admin account, by id: refused, nothing written", async () => {
+    const stamp = Date.now();
+    const other = await createAnnotationFixture(db, `sb${stamp}`, { changes: 1 });
+    try {
+      // other's annotator belongs to other's study only.
+      await admin.generateAssignments(asLead(other), other.slug, [other.users.ann1]);
+      const adminAccount = await db.user.create({ data: { email: `sa-admin-${stamp}@test.local`, name: "Admin", role: "ADMIN" } });
+      const leadAccount = await db.user.create({ data: { email: `sa-lead-${stamp}@test.local`, name: "Lead", role: "LEAD" } });
+      const before = await db.assignment.count({ where: { studyId: fx.studyId } });
+      for (const foreign of [other.users.ann1, leadAccount.id, adminAccount.id]) {
+        await expect(admin.generateAssignments(asLead(fx), fx.slug, [fx.users.ann2, foreign])).rejects.toMatchObject({ status: 400 });
+        expect(await db.studyMember.findUnique({ where: { studyId_userId: { studyId: fx.studyId, userId: foreign } } })).toBeNull();
+      }
+      expect(await db.assignment.count({ where: { studyId: fx.studyId } })).toBe(before);
+      // Added on the members page (by e-mail), the other study's annotator may be assigned.
+      await members.addStudyMember(asLead(fx), { slug: fx.slug, email: (await db.user.findUniqueOrThrow({ where: { id: other.users.ann1 } })).email, role: "ANNOTATOR" });
+      await admin.generateAssignments(asLead(fx), fx.slug, [fx.users.ann2, other.users.ann1]);
+      expect(await db.assignment.count({ where: { studyId: fx.studyId, userId: other.users.ann1 } })).toBeGreaterThan(0);
+      await db.assignment.deleteMany({ where: { studyId: fx.studyId, userId: other.users.ann1 } });
+      await db.studyMember.deleteMany({ where: { studyId: fx.studyId, userId: other.users.ann1 } });
+      await db.user.deleteMany({ where: { id: { in: [adminAccount.id, leadAccount.id] } } });
+    } finally {
+      await removeAnnotationFixture(db, other);
+    }
+  });
+});
+
 describe("annotators see their own assignments in studies they belong to", () => {
   test("generation makes them members; removed from the study, their queue and workspace are gone", async () => {
     await admin.generateAssignments(asLead(fx), fx.slug, [fx.users.ann1]);
