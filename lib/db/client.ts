@@ -59,9 +59,12 @@ function databaseUrl(): string {
 
 const processWide = globalThis as unknown as { crjudgeDb?: { prisma: PrismaClient; pool: pg.Pool } };
 
-/** Created on first use so that importing a module never needs a database. */
+/**
+ * Created on first use so that importing a module never needs a database; created again after
+ * `db.$disconnect()` (which ends the pool), as Prisma itself reconnects.
+ */
 function connection(): { prisma: PrismaClient; pool: pg.Pool } {
-  if (!processWide.crjudgeDb) {
+  if (!processWide.crjudgeDb || processWide.crjudgeDb.pool.ended) {
     const settings = poolSettings();
     const pool = createPool(databaseUrl(), settings);
     processWide.crjudgeDb = { pool, prisma: createClient(databaseUrl(), settings, pool) };

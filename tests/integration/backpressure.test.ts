@@ -17,6 +17,8 @@ const setup = createClient(url);
 process.env.CRJUDGE_DB_POOL_SIZE = "1";
 process.env.CRJUDGE_DB_POOL_WAIT_MS = "300";
 const { db: tiny } = await import("@/lib/db/client");
+// The integration files share one process: a pool an earlier file made is replaced by one with these settings.
+await tiny.$disconnect();
 const { saveAnnotation } = await import("@/lib/data/annotations");
 const { generateAssignments } = await import("@/lib/data/assignment-admin");
 
@@ -36,6 +38,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await removeAnnotationFixture(setup, fx);
   await Promise.all([setup.$disconnect(), tiny.$disconnect()]);
+  delete process.env.CRJUDGE_DB_POOL_SIZE;
+  delete process.env.CRJUDGE_DB_POOL_WAIT_MS;
 });
 
 /** What the save route answers: the save's JSON, or the one error mapping's response. */
