@@ -31,6 +31,8 @@ async function findStudy(user: StudyUser, slug: string) {
  * cannot be pulled into a study by their ids.
  */
 function assignableWhere(user: StudyUser, studyId: string): Prisma.UserWhereInput {
+  // An admin manages every account; said outright, since Prisma reads an empty object inside OR as false.
+  if (user.role === "ADMIN") return { active: true };
   return { active: true, OR: [{ memberships: { some: { studyId, role: "ANNOTATOR" } } }, manageableAccountsWhere(user)] };
 }
 
