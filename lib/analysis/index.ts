@@ -12,5 +12,7 @@ export { taskQuestions } from "@/lib/tasks";
 export { quantileMap } from "./quantile-map";
 export { affordableResamples, bootstrapSettings, DEFAULT_BOOTSTRAP, itemBootstrapCi, itemBootstrapCis, resampleItems, type BootstrapSettings, type Interval, type ItemStatistic } from "./resample";
 export { groupByLevel, humanLevel, ksMatrix, summarizeLevel, type LevelSummary } from "./score-levels";
+export { claimLinkPairs, linkScores, table4Rows, type LinkPair, type Table4Row } from "./claim-links";
+export { table4Report, type Table4Report } from "./table4";
 export { TABLE_18_TAUS, thresholdSweep, type SweepRow } from "./threshold-sweep";
 export { multiplicities, resampleKendall, resampleSpearman, sortPairs, type SortedPairs } from "./rank-bootstrap";

@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { agreementReport, correlationReport, type ItemSetFilter } from "@/lib/analysis";
+import { agreementReport, correlationReport, type ItemSetFilter, table4Report } from "@/lib/analysis";
 import { paperReliabilityIds } from "../unit/claims/crscore-phase1";
 import { createClient } from "@/lib/db/client";
 import { runImport } from "@/lib/import";
@@ -139,6 +139,21 @@ describe.skipIf(!hasPhase1 || !hasPhase2)("CRScore phase-2 sheets imported: the 
     expect(report.thresholdSweep?.map((r) => [r.kind, r.tau])).toEqual(expect.arrayContaining([["grid", 0.6], ["grid", 0.65], ["grid", 0.7], ["grid", 0.75], ["grid", 0.8], ["stored", 0.1618], ["best", expect.any(Number)]]));
     const best = report.thresholdSweep?.find((r) => r.kind === "best");
     expect(best?.kendall.statistic).toBeGreaterThanOrEqual(kendall.statistic as number);
+
+    // CRScore Table 4 for the offline embedder: the threshold against the annotators' stage-2 claim links.
+    const table4 = await table4Report(studyId, db);
+    expect(table4.title).toMatch(/^CRScore Table 4: precision, recall and F1/);
+    expect(table4.embedder).toEqual({ model: "tfidf-offline-v1", offline: true });
+    expect(table4.calibratedTau).toEqual({ value: 0.1618, source: "calibrated" });
+    expect(table4.linked).toBeGreaterThan(100);
+    expect(table4.rows.map((r) => r.kind)).toEqual(expect.arrayContaining(["grid", "calibrated", "best"]));
+    const calibrated = table4.rows.find((r) => r.kind === "calibrated")!;
+    expect(calibrated.truePositives + calibrated.falseNegatives).toBe(table4.linked);
+    expect(calibrated.f1).toBeGreaterThan(0);
+    const bestF1 = table4.rows.find((r) => r.kind === "best")!.f1 as number;
+    expect(Math.max(...table4.rows.map((r) => r.f1 ?? 0))).toBe(bestF1);
+    // The CLI prints the same report.
+    expect(cli(["crscore-table4", "--study", "crscore-py-phase2"]).json).toEqual(json({ study: "crscore-py-phase2", ...table4 }));
     // Figure 8: reviews rated 5 score far higher than reviews rated 1.
     const mean = (level: number) => report.byHumanLevel.find((l) => l.level === level)?.mean as number;
     expect(mean(5)).toBeGreaterThan(mean(1) + 0.3);
