@@ -234,3 +234,30 @@ test("the ? overlay explains the one keyboard grammar; an annotator who turns mo
   await expect(reviews.nth(0)).toHaveAttribute("aria-current", "true");
   await expectSaved(page);
 });
+
+test("the codebook is beside the choice: a code's definition on hover and focus, and a pinned column that covers nothing", async ({ page }) => {
+  const change = await demoChange({ mostClaims: true });
+  const a = await assignmentFor("codebook", "CLAIM_VERIFICATION", change.id);
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await openWorkspace(page, a);
+  const claim = page.getByTestId("claim").first();
+  await expect(claim.getByTestId("code-definition")).toHaveCount(0);
+  await claim.getByRole("radio", { name: "0 Incorrect" }).hover();
+  await expect(claim.getByTestId("code-definition")).toHaveText("Incorrect: Concrete evidence contradicts the claim.");
+  await page.mouse.move(0, 0);
+  await claim.getByRole("radio", { name: "-1 Unverifiable" }).focus();
+  await expect(claim.getByTestId("code-definition")).toContainText("Unverifiable: No evidence confirms or contradicts the claim");
+
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await keys(page, "g");
+  const panel = page.getByTestId("guidelines");
+  await expect(panel).toContainText("Claim codes (CRScore Table 8)");
+  const [task, guide] = [await page.getByLabel("Task", { exact: true }).boundingBox(), await panel.boundingBox()];
+  expect(task && guide && (guide.x >= task.x + task.width || guide.x + guide.width <= task.x)).toBe(true);
+  // pinned: it stays open on the next page
+  await page.reload();
+  await expect(page.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
+  await expect(panel).toBeVisible();
+  await keys(page, "g");
+  await expect(panel).toBeHidden();
+});

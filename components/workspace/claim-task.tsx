@@ -8,6 +8,7 @@
  */
 import { useImperativeHandle, useRef, useState } from "react";
 import { CLAIM_CODE_BY_NAME, CLAIM_CODE_BY_VALUE, CLAIM_CODE_INFO, ERROR_TYPE_BY_KEY, ERROR_TYPE_INFO } from "@/lib/annotation/codebook";
+import type { ClaimCode } from "@/lib/generated/prisma/enums";
 import { emptyClaimJudgement, NEW_CLAIM_PREFIX, type AddedClaimValue, type ClaimJudgementValue } from "@/lib/annotation/values";
 import type { AutosaveStore, Entry } from "./autosave";
 import { EntryNote } from "./entry-note";
@@ -55,6 +56,8 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
   const [draftCorrection, setDraftCorrection] = useState("");
   const [newClaim, setNewClaim] = useState("");
   const [openNotes, setOpenNotes] = useState<Set<string>>(new Set());
+  // The code under the pointer or keyboard focus: its definition shows while choosing.
+  const [hint, setHint] = useState<{ id: string; code: ClaimCode } | null>(null);
 
   const value = (id: string) => store.value<ClaimJudgementValue>("claim", id) ?? emptyClaimJudgement();
   const update = (id: string, patch: Partial<ClaimJudgementValue>) => store.set("claim", id, { ...value(id), ...patch });
@@ -139,6 +142,7 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
       <ol className="space-y-2" aria-label="Claims">
         {references.map((ref, index) => {
           const v = value(ref.id);
+          const shownCode = hint?.id === ref.id ? hint.code : v.code;
           const entry = store.entry("claim", ref.id);
           const isCurrent = index === cursor;
           const correction = correctionOf(ref.id);
@@ -169,6 +173,10 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
                         role="radio"
                         aria-checked={v.code === info.code}
                         title={info.description}
+                        onMouseEnter={() => setHint({ id: ref.id, code: info.code })}
+                        onFocus={() => setHint({ id: ref.id, code: info.code })}
+                        onMouseLeave={() => setHint(null)}
+                        onBlur={() => setHint(null)}
                         onClick={() => update(ref.id, { code: info.code })}
                         className={`rounded border px-1.5 py-0.5 text-xs ${v.code === info.code ? "border-slate-800 bg-slate-800 text-white" : "border-slate-300 hover:bg-slate-50"}`}
                       >
@@ -208,9 +216,9 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
                     )}
                     <EntryNote entry={entry} />
                   </div>
-                  {v.code && (
-                    <p className="mt-1 text-xs text-slate-500">
-                      {CLAIM_CODE_BY_NAME.get(v.code)?.label}: {CLAIM_CODE_BY_NAME.get(v.code)?.description}
+                  {shownCode && (
+                    <p className="mt-1 text-xs text-slate-600" data-testid="code-definition">
+                      {CLAIM_CODE_BY_NAME.get(shownCode)?.label}: {CLAIM_CODE_BY_NAME.get(shownCode)?.description}
                     </p>
                   )}
                   {(openNotes.has(ref.id) || v.note) && (

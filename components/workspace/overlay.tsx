@@ -3,7 +3,7 @@
 import type { ReactNode } from "react";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { SHORTCUTS } from "@/lib/annotation/keymap";
-import type { KeyboardPreference } from "./preferences";
+import type { WorkspacePreference } from "./preferences";
 
 export function Modal({ title, onClose, children, testId }: { title: string; onClose: () => void; children: ReactNode; testId?: string }) {
   return (
@@ -22,7 +22,7 @@ export function Modal({ title, onClose, children, testId }: { title: string; onC
 }
 
 /** The `?` overlay: the keyboard grammar, the annotator's preference and every shortcut of this task. */
-export function ShortcutsOverlay({ taskType, preference, onPreference, onClose }: { taskType: TaskType; preference: KeyboardPreference; onPreference: (next: KeyboardPreference) => void; onClose: () => void }) {
+export function ShortcutsOverlay({ taskType, preference, onPreference, onClose }: { taskType: TaskType; preference: WorkspacePreference; onPreference: (next: WorkspacePreference) => void; onClose: () => void }) {
   const rows = SHORTCUTS.filter((s) => !s.tasks || s.tasks.includes(taskType));
   return (
     <Modal title="Keyboard shortcuts" onClose={onClose} testId="shortcuts">

@@ -1,35 +1,58 @@
 "use client";
 
-import { useState } from "react";
+import { useMemo, useSyncExternalStore } from "react";
 
-/** The annotator's own keyboard preference, kept in this browser per account. */
-export interface KeyboardPreference {
+/** The annotator's own workspace preferences, kept in this browser per account. */
+export interface WorkspacePreference {
   /** A digit sets the value and moves to the next question (dimension, claim or review). */
   digitsMoveOn: boolean;
+  /** The guidelines and codebook column stays open from item to item. */
+  codebookPinned: boolean;
 }
 
-const DEFAULT: KeyboardPreference = { digitsMoveOn: true };
+const DEFAULT: WorkspacePreference = { digitsMoveOn: true, codebookPinned: false };
 
-const keyOf = (userId: string) => `crjudge:prefs:${userId}:keyboard`;
+const keyOf = (userId: string) => `crjudge:prefs:${userId}:workspace`;
+const listeners = new Set<() => void>();
 
-function read(userId: string): KeyboardPreference {
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  window.addEventListener("storage", listener);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener("storage", listener);
+  };
+}
+
+function readRaw(userId: string): string | null {
   try {
-    const raw = typeof window === "undefined" ? null : window.localStorage.getItem(keyOf(userId));
-    return raw ? { ...DEFAULT, ...(JSON.parse(raw) as Partial<KeyboardPreference>) } : DEFAULT;
+    return window.localStorage.getItem(keyOf(userId));
   } catch {
-    return DEFAULT;
+    return null;
   }
 }
 
-export function useKeyboardPreference(userId: string): [KeyboardPreference, (next: KeyboardPreference) => void] {
-  const [preference, setPreference] = useState(() => read(userId));
-  const save = (next: KeyboardPreference) => {
-    setPreference(next);
+/** The preferences (the defaults while rendering on the server, so hydration matches) and a setter. */
+export function useWorkspacePreference(userId: string): [WorkspacePreference, (next: WorkspacePreference) => void] {
+  const raw = useSyncExternalStore(
+    subscribe,
+    () => readRaw(userId),
+    () => null,
+  );
+  const preference = useMemo(() => {
+    try {
+      return raw ? { ...DEFAULT, ...(JSON.parse(raw) as Partial<WorkspacePreference>) } : DEFAULT;
+    } catch {
+      return DEFAULT;
+    }
+  }, [raw]);
+  const save = (next: WorkspacePreference) => {
     try {
       window.localStorage.setItem(keyOf(userId), JSON.stringify(next));
     } catch {
-      // storage refused: the choice holds for this page
+      // storage refused: the choice is not kept
     }
+    for (const l of listeners) l();
   };
   return [preference, save];
 }

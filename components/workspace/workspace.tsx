@@ -11,7 +11,7 @@ import { DiffView, type DiffMode } from "@/components/diff-view";
 import { TASK_LABELS } from "@/components/format";
 import { isTextField, resolveKey, type KeyPrefix, type ShortcutAction } from "@/lib/annotation/keymap";
 import type { StoredAnswers, WorkspaceData } from "@/lib/data/annotations";
-import { useKeyboardPreference } from "./preferences";
+import { useWorkspacePreference } from "./preferences";
 import { ActiveClock, TimeOnTask, useActiveTime } from "./active-time";
 import { AutosaveStore, storedEntries, type Entry, type StoredEntry } from "./autosave";
 import { ClaimTask } from "./claim-task";
@@ -115,7 +115,6 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
   const root = useRef<HTMLDivElement>(null);
   const [mode, setMode] = useState<DiffMode>("unified");
   const [help, setHelp] = useState(false);
-  const [guidelines, setGuidelines] = useState(false);
   const [skipOpen, setSkipOpen] = useState(false);
   const [skipReason, setSkipReason] = useState("");
   const [flash, setFlash] = useState<{ ok: boolean; text: string } | null>(null);
@@ -138,7 +137,10 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
     performance.mark("workspace-interactive");
     return () => window.removeEventListener("online", online);
   }, [store]);
-  const [keyboard, setKeyboard] = useKeyboardPreference(userId);
+  const [keyboard, setKeyboard] = useWorkspacePreference(userId);
+  // The guidelines column: its open state is the annotator's pin, so it stays open from item to item.
+  const guidelines = keyboard.codebookPinned;
+  const setGuidelines = (open: boolean | ((was: boolean) => boolean)) => setKeyboard({ ...keyboard, codebookPinned: typeof open === "function" ? open(guidelines) : open });
   const [clock] = useState(() => new ActiveClock(data.assignment.timeSpentMs));
   useActiveTime(id, clock, target, editable);
   useStoredState(store, id, channel, (stored, timeSpentMs) => {
@@ -364,7 +366,8 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
         </p>
       )}
 
-      <div className="grid gap-3 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+      {/* The guidelines and codebook open as a third column beside the item, never over it. */}
+      <div className={`grid gap-3 ${guidelines ? "lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(16rem,24rem)]" : "lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]"}`}>
         <div className="space-y-2 lg:max-h-[calc(100vh-9rem)] lg:overflow-auto">
           {data.item.pullRequest && (
             <div className="rounded border border-slate-200 bg-white p-2 text-sm">
@@ -384,21 +387,21 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
           {editable && data.grading && <GradingTask {...taskProps} />}
           {editable && data.filtering && <FilterTask {...taskProps} />}
         </div>
+        {guidelines && (
+          <aside aria-label="Guidelines and codebook" data-testid="guidelines" className="overflow-auto rounded border border-slate-300 bg-white p-3 lg:max-h-[calc(100vh-9rem)]">
+            <div className="mb-2 flex items-center">
+              <h2 className="text-lg font-semibold">Guidelines</h2>
+              <button type="button" onClick={() => setGuidelines(false)} className="ml-auto rounded px-2 text-slate-500 hover:bg-slate-100">
+                g ✕
+              </button>
+            </div>
+            {data.study.guidelines ? <Markdown source={data.study.guidelines} /> : <p className="text-sm text-slate-500">This study has no guidelines of its own.</p>}
+            <hr className="my-3" />
+            <CodebookPanel taskType={data.assignment.taskType} dimensions={data.study.likertDimensions} />
+          </aside>
+        )}
       </div>
 
-      {guidelines && (
-        <aside aria-label="Guidelines" data-testid="guidelines" className="fixed inset-y-0 right-0 z-30 w-[min(32rem,90vw)] overflow-auto border-l border-slate-300 bg-white p-4 shadow-xl">
-          <div className="mb-2 flex items-center">
-            <h2 className="text-lg font-semibold">Guidelines</h2>
-            <button type="button" onClick={() => setGuidelines(false)} className="ml-auto rounded px-2 text-slate-500 hover:bg-slate-100">
-              g ✕
-            </button>
-          </div>
-          {data.study.guidelines ? <Markdown source={data.study.guidelines} /> : <p className="text-sm text-slate-500">This study has no guidelines of its own.</p>}
-          <hr className="my-3" />
-          <CodebookPanel taskType={data.assignment.taskType} dimensions={data.study.likertDimensions} />
-        </aside>
-      )}
       {help && <ShortcutsOverlay taskType={data.assignment.taskType} preference={keyboard} onPreference={setKeyboard} onClose={() => setHelp(false)} />}
       {skipOpen && (
         <Modal title="Skip this item" onClose={() => setSkipOpen(false)} testId="skip-dialog">
