@@ -12,7 +12,8 @@ const LABELS: Record<ExportFormat, string> = {
 /**
  * Download links for every export format; the route streams the file. The GradedReviews
  * workbook holds one grade per cell: the consensus grade, or the grades of the annotator picked.
- * Gold items (known answers for attention checks) are left out unless asked for.
+ * Gold items (known answers for attention checks) are left out unless asked for. The long and wide
+ * answers can be filtered by status (submitted or draft), annotator and saving dates.
  */
 export function ExportLinks({ slug, annotators }: { slug: string; annotators: string[] }) {
   const url = `/api/studies/${encodeURIComponent(slug)}/export`;
@@ -29,6 +30,46 @@ export function ExportLinks({ slug, annotators }: { slug: string; annotators: st
           long CSV with gold items
         </a>
       </p>
+      <form action={url} method="get" className="flex flex-wrap items-center gap-2" aria-label="Filtered export">
+        <label>
+          Answers as{" "}
+          <select name="format" defaultValue="long-csv" className="rounded border border-slate-300 px-1">
+            {EXPORT_FORMATS.filter((format) => format.startsWith("long") || format.startsWith("wide")).map((format) => (
+              <option key={format} value={format}>
+                {LABELS[format]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          status{" "}
+          <select name="status" defaultValue="" className="rounded border border-slate-300 px-1">
+            <option value="">any</option>
+            <option value="submitted">submitted</option>
+            <option value="draft">draft</option>
+          </select>
+        </label>
+        <label>
+          by{" "}
+          <select name="annotator" defaultValue="" className="rounded border border-slate-300 px-1">
+            <option value="">every annotator</option>
+            {annotators.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          saved from <input type="date" name="from" className="rounded border border-slate-300 px-1" />
+        </label>
+        <label>
+          before <input type="date" name="to" className="rounded border border-slate-300 px-1" />
+        </label>
+        <button type="submit" className="text-blue-700 hover:underline">
+          Download
+        </button>
+      </form>
       <form action={url} method="get" className="flex flex-wrap items-center gap-2" aria-label="GradedReviews workbook">
         <input type="hidden" name="format" value="gradedreviews" />
         <label>

@@ -6,6 +6,7 @@ import { QuestionAgreementSection } from "./question-agreement";
 
 /** The agreement report's sections; `complete` false while the bootstrap CIs are still being computed. */
 export function AgreementBody({ slug, report, complete, progress }: { slug: string; report: AgreementReport; complete: boolean; progress?: string }) {
+  const drafts = report.tasks.flatMap((t) => t.questions).reduce((n, q) => Math.max(n, q.counts.draftsLeftOut), 0);
   return (
     <div className="space-y-6" data-testid="agreement-report" data-complete={complete ? "true" : "false"}>
       {!complete && (
@@ -15,6 +16,10 @@ export function AgreementBody({ slug, report, complete, progress }: { slug: stri
       )}
       <section aria-label="Items" className="space-y-1 rounded border border-slate-200 bg-white p-3 text-sm">
         <ItemSetNote itemSet={report.itemSet} />
+        <p className="text-xs text-slate-600" data-testid="counted">
+          Counts {report.settings.counted}
+          {drafts > 0 ? ` (up to ${drafts} draft ratings per question left out)` : ""}.
+        </p>
         <p className="text-xs text-slate-600" data-testid="reliability-set">
           {report.settings.reliabilitySet
             ? `Reliability set: “${report.settings.reliabilitySet.name}” (${report.settings.reliabilitySet.size} ids), as the study design stores it.`

@@ -17,6 +17,7 @@ export function QuestionAgreementSection({ slug, q, settings, complete }: { slug
         <p className="text-xs text-slate-600">
           {q.level} scale: {q.scale.join(", ")} · {q.counts.items} items, {q.counts.ratings} ratings by {q.counts.raters} annotators, {q.counts.itemsWithTwoOrMoreRatings} items rated by two or more
           {q.counts.excludedOffScale > 0 ? ` · ${q.counts.excludedOffScale} ratings off the scale left out` : ""}
+          {q.counts.draftsLeftOut > 0 ? ` · ${q.counts.draftsLeftOut} draft ratings left out` : ""}
         </p>
       </header>
       <DataTable table={coefficientTable(`coefficients-${qid}`, "Agreement coefficients", fileSlug(slug, "agreement", qid, "coefficients"), q.coefficients, q.level, settings, !complete)} />

@@ -29,7 +29,8 @@ export function ValidityBody({ report, names, complete, progress }: { report: Co
         </p>
         <p className="text-xs text-slate-600">
           {report.counts.paired} reviews with both ({report.counts.reviewsWithMetric} with the metric, {report.counts.reviewsWithHuman} with a human score){report.settings.includeReferences ? "" : ", human references left out"}
-          {report.counts.leftOutMissingText > 0 ? `, ${report.counts.leftOutMissingText} reviews without text left out` : ""} ·{" "}
+          {report.counts.leftOutMissingText > 0 ? `, ${report.counts.leftOutMissingText} reviews without text left out` : ""} · counts {report.settings.counted}
+          {report.counts.draftsLeftOut > 0 ? ` (${report.counts.draftsLeftOut} draft ratings left out)` : ""} ·{" "}
           {report.settings.bootstrap.method} · {report.settings.levelRule}
         </p>
       </section>

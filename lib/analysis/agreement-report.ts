@@ -11,6 +11,7 @@ import type { TaskType } from "@/lib/generated/prisma/enums";
 import { claimQualityReport, type ClaimQualityReport } from "./claim-quality";
 import { coefficientDefinitions, type CoefficientKey } from "./coefficients";
 import { findStudy, gatherTaskRatings, type QuestionRatings, raterNames, type StudyItem } from "./gather";
+import { countedWork } from "./drafts";
 import { inItemSet, type ItemSetFilter, itemSetStatement, type ItemSetStatement, restrictToItemSet } from "./item-sets";
 import type { Question } from "./questions";
 import { type BootstrapSettings, bootstrapSettings, type Interval, itemBootstrapCis, resampleItems } from "./resample";
@@ -32,6 +33,8 @@ export interface AgreementOptions {
   items?: ItemSetFilter;
   /** Take gold items (known answers, lib/data/gold) too; by default they are left out. */
   includeGold?: boolean;
+  /** Count drafts (ratings of unsubmitted assignments) too; by default only submitted work counts (lib/analysis/drafts.ts). */
+  includeDrafts?: boolean;
 }
 
 export interface CoefficientReport {
@@ -62,7 +65,7 @@ export interface QuestionAgreement {
   level: Question["level"];
   scale: RatingValue[];
   raters: RaterRef[];
-  counts: { items: number; ratings: number; raters: number; itemsWithTwoOrMoreRatings: number; excludedOffScale: number };
+  counts: { items: number; ratings: number; raters: number; itemsWithTwoOrMoreRatings: number; excludedOffScale: number; draftsLeftOut: number };
   coefficients: CoefficientReport[];
   /** The same coefficients on the items of the study's reliability set rated by two or more; null without a set or such items. */
   reliabilitySet: { rule: string; items: number; firstItem: string; lastItem: string; coefficients: CoefficientReport[] } | null;
@@ -87,7 +90,7 @@ export interface AgreementReport {
   study: { id: string; slug: string; name: string };
   /** The items the report counts: all of the study, or a named set with its kind, size (ids listed) and the ids that match no item. */
   itemSet: ItemSetStatement;
-  settings: { bootstrap: BootstrapSettings & { method: string }; batchSize: number; reliabilitySet: { name: string; kind: string; size: number } | null; disagreements: number };
+  settings: { bootstrap: BootstrapSettings & { method: string }; counted: string; batchSize: number; reliabilitySet: { name: string; kind: string; size: number } | null; disagreements: number };
   tasks: TaskAgreement[];
 }
 
@@ -176,7 +179,7 @@ export function questionAgreement(data: QuestionRatings, items: ReadonlyMap<stri
     level: question.level,
     scale: question.scale,
     raters: table.raters.map(ref),
-    counts: { items: table.items.length, ratings: ratings.length, raters: table.raters.length, itemsWithTwoOrMoreRatings: pairable.length, excludedOffScale: data.excluded },
+    counts: { items: table.items.length, ratings: ratings.length, raters: table.raters.length, itemsWithTwoOrMoreRatings: pairable.length, excludedOffScale: data.excluded, draftsLeftOut: data.drafts ?? 0 },
     coefficients: coefficientReports(table, question, settings.bootstrap, settings.alphaLevels),
     reliabilitySet:
       reliabilityItems.length === 0
@@ -212,7 +215,7 @@ export async function agreementReport(studyId: string, options: AgreementOptions
   if (options.task && !study.taskTypes.includes(options.task)) throw new AppError("INVALID_INPUT", { message: `study ${study.slug} has no task ${options.task}; its tasks: ${study.taskTypes.join(", ")}` });
   const tasks: TaskAgreement[] = [];
   for (const task of options.task ? [options.task] : study.taskTypes) {
-    const data = restrictToItemSet(await gatherTaskRatings(study, task, client, options.includeGold ? "include" : "exclude"), options.items, matched);
+    const data = restrictToItemSet(await gatherTaskRatings(study, task, client, options.includeGold ? "include" : "exclude", options.includeDrafts ? "include" : "exclude"), options.items, matched);
     const names = await raterNames([...new Set(data.questions.flatMap((q) => q.ratings.map((r) => r.rater)))], client);
     tasks.push({
       task,
@@ -225,6 +228,7 @@ export async function agreementReport(studyId: string, options: AgreementOptions
     itemSet: itemSetStatement(options.items, matched),
     settings: {
       bootstrap: { ...settings.bootstrap, method: "percentile; items resampled with replacement, all their ratings together" },
+      counted: countedWork(options.includeDrafts ? "include" : "exclude"),
       batchSize: settings.batchSize,
       reliabilitySet: settings.reliabilitySet && { name: settings.reliabilitySet.name, kind: settings.reliabilitySet.kind, size: settings.reliabilitySet.ids.length },
       disagreements: settings.disagreements,

@@ -24,6 +24,8 @@ export interface QuestionRatings {
   ratings: Rating[];
   /** Stored values off the question's scale (e.g. a Likert 6), left out. */
   excluded: number;
+  /** Ratings of unsubmitted work (drafts) left out (lib/analysis/drafts.ts); absent when none were. */
+  drafts?: number;
 }
 
 export interface ItemRow {

@@ -14,6 +14,7 @@ import { TFIDF_MODEL } from "@/lib/embeddings";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { getReferenceMetric } from "@/lib/metrics";
 import { rankAverage, systemRankCorrelation, type TestResult } from "@/lib/stats";
+import { countedWork } from "./drafts";
 import { inItemSet, type ItemSetFilter, itemSetStatement, type ItemSetStatement } from "./item-sets";
 import { correlationSet, type CorrelationSet } from "./correlations";
 import { findStudy } from "./gather";
@@ -37,6 +38,8 @@ export interface CorrelationOptions {
   paramsKey?: string;
   /** Include the human reference reviews. Default false: CRScore §5.2 leaves them out (a reference-based metric scores them 1). */
   includeReferences?: boolean;
+  /** Count drafts (ratings of unsubmitted assignments) in the human scores too; by default only submitted work (lib/analysis/drafts.ts). */
+  includeDrafts?: boolean;
   bootstrap?: Partial<BootstrapSettings>;
   /** Scatter points returned at most (an even sample in study order). Default 2000. */
   maxPoints?: number;
@@ -88,9 +91,9 @@ export interface CorrelationReport {
   level: CorrelationLevel;
   /** The items the report counts: all of the study, or a named set with its kind, size and the ids that match no item. */
   itemSet: ItemSetStatement;
-  settings: { bootstrap: BootstrapSettings & { method: string }; includeReferences: boolean; levelRule: string };
+  settings: { bootstrap: BootstrapSettings & { method: string }; includeReferences: boolean; counted: string; levelRule: string };
   /** leftOutMissingText: human-scored reviews left out because they were imported without their text. */
-  counts: { reviewsWithMetric: number; reviewsWithHuman: number; paired: number; leftOutMissingText: number };
+  counts: { reviewsWithMetric: number; reviewsWithHuman: number; paired: number; leftOutMissingText: number; draftsLeftOut: number };
   correlations: { units: string; overall: CorrelationSet; byLanguage: (CorrelationSet & { language: string })[] };
   systems: { rows: SystemRow[]; unmatched: string[]; spearman: TestResult; kendall: TestResult };
   byHumanLevel: LevelSummary[];
@@ -204,7 +207,8 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
   const level = options.level ?? "segment";
   const includeReferences = options.includeReferences ?? false;
   const bootstrap = bootstrapSettings(options.bootstrap);
-  const human = await humanScores(study, options.human, client);
+  const drafts = options.includeDrafts ? "include" : "exclude";
+  const human = await humanScores(study, options.human, client, drafts);
   const values = await metricValuesForStudy(study.id, options.metric, options.paramsKey, client);
   if (!values) {
     const available = [...new Set((await listStudyMetrics(study.id, client)).map((v) => v.metric))];
@@ -236,9 +240,10 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
     settings: {
       bootstrap: { ...bootstrap, method: `percentile; ${level === "segment" ? "reviews" : "systems"} resampled with replacement, metric and human score together` },
       includeReferences,
+      counted: countedWork(drafts),
       levelRule: "a review's human level is its mean human score rounded half up to the scale",
     },
-    counts: { reviewsWithMetric: values.values.size, reviewsWithHuman: human.ratings.size, paired: points.length, leftOutMissingText: humanWithMissingText },
+    counts: { reviewsWithMetric: values.values.size, reviewsWithHuman: human.ratings.size, paired: points.length, leftOutMissingText: humanWithMissingText, draftsLeftOut: human.draftsLeftOut },
     ...correlationSections(points, human, info, level, bootstrap, values.details),
     points: samplePoints(points, options.maxPoints ?? 2000),
     pointsSampled: points.length > (options.maxPoints ?? 2000),

@@ -5,6 +5,7 @@ import { TASKS, taskQuestions } from "@/lib/tasks";
 import { goldChanges, keptUnder, type GoldMode } from "@/lib/data/gold";
 import type { QuestionRatings, StudyItem } from "./collect";
 import type { StudyScales } from "./questions";
+import { type DraftMode, unsubmittedWork, withoutDrafts } from "./drafts";
 import { AppError } from "@/lib/errors";
 
 export type { QuestionRatings, StudyItem } from "./collect";
@@ -29,10 +30,18 @@ export async function findStudy(where: { id: string } | { slug: string }, client
   return study;
 }
 
-/** The ratings of one task of the study, per question, with the rated items; gold items (lib/data/gold) are left out unless asked for. */
-export async function gatherTaskRatings(study: StudyForAnalysis, task: TaskType, client: PrismaClient = db, gold: GoldMode = "exclude"): Promise<TaskRatings> {
-  const [data, goldItems] = await Promise.all([TASKS[task].ratings(study.id, taskQuestions(task, study), client), gold === "include" ? new Map() : goldChanges(client, study.id)]);
-  if (goldItems.size === 0 && gold !== "only") return { task, ...data };
+/**
+ * The ratings of one task of the study, per question, with the rated items; gold items
+ * (lib/data/gold) are left out unless asked for, and so are drafts (lib/analysis/drafts.ts).
+ */
+export async function gatherTaskRatings(study: StudyForAnalysis, task: TaskType, client: PrismaClient = db, gold: GoldMode = "exclude", drafts: DraftMode = "exclude"): Promise<TaskRatings> {
+  const [all, goldItems, unsubmitted] = await Promise.all([
+    TASKS[task].ratings(study.id, taskQuestions(task, study), client),
+    gold === "include" ? new Map() : goldChanges(client, study.id),
+    drafts === "include" ? new Set<string>() : unsubmittedWork(client, study.id, task),
+  ]);
+  const data = withoutDrafts({ task, ...all }, unsubmitted);
+  if (goldItems.size === 0 && gold !== "only") return data;
   const items = new Map([...data.items].filter(([, item]) => keptUnder(gold, goldItems, item.codeChangeId)));
   return { task, items, questions: data.questions.map((q) => ({ ...q, ratings: q.ratings.filter((r) => items.has(r.item)) })) };
 }

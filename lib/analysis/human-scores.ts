@@ -4,6 +4,7 @@ import type { RatingValue } from "@/lib/agreement";
 import { gatherTaskRatings, type StudyForAnalysis, type StudyItem } from "./gather";
 import { reviewQuestionTask } from "@/lib/tasks";
 import type { Question } from "./questions";
+import type { DraftMode } from "./drafts";
 import { AppError } from "@/lib/errors";
 
 /** Ratings as numbers: numeric scales as they are, labels by their position (high-quality: 0 no, 1 yes). */
@@ -18,6 +19,8 @@ export interface HumanScores {
   /** Review id → the annotators' numeric ratings. */
   ratings: Map<string, { rater: string; value: number }[]>;
   items: Map<string, StudyItem>;
+  /** Draft ratings left out (lib/analysis/drafts.ts). */
+  draftsLeftOut: number;
 }
 
 export const mean = (values: readonly number[]) => values.reduce((s, v) => s + v, 0) / values.length;
@@ -30,10 +33,10 @@ export function reviewQuestionKeys(study: StudyForAnalysis): string[] {
   });
 }
 
-export async function humanScores(study: StudyForAnalysis, key: string, client: PrismaClient = db): Promise<HumanScores> {
+export async function humanScores(study: StudyForAnalysis, key: string, client: PrismaClient = db, drafts: DraftMode = "exclude"): Promise<HumanScores> {
   const task = reviewQuestionTask(key, study);
   if (task === null || !study.taskTypes.includes(task)) throw new AppError("NOT_FOUND", { message: `study ${study.slug} has no human question "${key}"; available: ${reviewQuestionKeys(study).join(", ")}` });
-  const data = await gatherTaskRatings(study, task, client);
+  const data = await gatherTaskRatings(study, task, client, "exclude", drafts);
   const found = data.questions.find((q) => q.question.key === key);
   if (!found) throw new AppError("NOT_FOUND", { message: `no question "${key}" in task ${task}` });
   const ratings = new Map<string, { rater: string; value: number }[]>();
@@ -42,5 +45,5 @@ export async function humanScores(study: StudyForAnalysis, key: string, client: 
     list.push({ rater: r.rater, value: numericValue(found.question, r.value) });
     ratings.set(r.item, list);
   }
-  return { question: found.question, scale: found.question.scale.map((v) => numericValue(found.question, v)), ratings, items: data.items };
+  return { question: found.question, scale: found.question.scale.map((v) => numericValue(found.question, v)), ratings, items: data.items, draftsLeftOut: found.drafts ?? 0 };
 }

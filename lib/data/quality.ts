@@ -48,7 +48,8 @@ export async function studyQuality(user: StudyUser, slug: string): Promise<Study
   const ratings = [];
   for (const task of study.taskTypes) {
     if (!answers.some((a) => a.task === task)) continue;
-    const data = await gatherTaskRatings(study, task, db, "only");
+    // Every gold answer so far, drafts too: accuracy is watched while annotators work.
+    const data = await gatherTaskRatings(study, task, db, "only", "include");
     for (const q of data.questions) for (const r of q.ratings) ratings.push({ ...r, item: `${task}:${r.item}`, question: q.question.key });
   }
   const scores = goldScores(ratings, gold);

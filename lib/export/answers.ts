@@ -31,13 +31,49 @@ export interface Answer {
   importedBy: string;
   /** The item's consensus value of this question (adjudicated or unanimous); "" when there is none. */
   consensus: string;
+  /** "draft" while the annotator's assignment of this item and task is not submitted; "submitted" otherwise (imported work too; lib/analysis/drafts.ts). */
+  status: AnswerStatus;
+  /** When the work was submitted (its assignment finished, or the import ran); null for drafts and when unknown. */
+  submittedAt: string | null;
+  /** The import run that wrote this answer; null for the annotator's own saves. */
+  importRun: string | null;
+}
+
+export type AnswerStatus = "submitted" | "draft";
+
+/** Which answers an export keeps (long and wide formats): by status, annotator (id or name) and last-saved date. */
+export interface AnswerFilter {
+  status?: AnswerStatus;
+  annotator?: string;
+  /** Saved (updatedAt) at or after. */
+  from?: Date;
+  /** Saved before. */
+  to?: Date;
+}
+
+export function keepAnswer(answer: Answer, filter: AnswerFilter): boolean {
+  if (filter.status && answer.status !== filter.status) return false;
+  if (filter.annotator && answer.annotatorId !== filter.annotator && answer.annotator !== filter.annotator) return false;
+  if (filter.from && answer.updatedAt < filter.from.toISOString()) return false;
+  if (filter.to && answer.updatedAt >= filter.to.toISOString()) return false;
+  return true;
+}
+
+/** An annotation's status and submission time from its assignment (none: imported or moved work, submitted). */
+export function workStatus(assignment: { status: string; completedAt: Date | null } | undefined, importedAt: Date | null): Pick<Answer, "status" | "submittedAt"> {
+  if (assignment && assignment.status !== "DONE") return { status: "draft", submittedAt: null };
+  const at = assignment?.completedAt ?? importedAt;
+  return { status: "submitted", submittedAt: at ? at.toISOString() : null };
 }
 
 type ItemFields = Pick<Answer, "task" | "codeChange" | "item" | "itemKind" | "system">;
+type Assignments = Map<string, { status: string; completedAt: Date | null }>;
 
 /** Answers of one annotation: its questions whose value is present. */
-function answersOf(item: ItemFields, { annotation, values }: ExportedValues, consensus: Map<string, string> | undefined): Answer[] {
+function answersOf(item: ItemFields, { annotation, values }: ExportedValues, consensus: Map<string, string> | undefined, assignments: Assignments): Answer[] {
   const shared = {
+    ...workStatus(assignments.get(`${annotation.annotator.id}|${item.task}`), annotation.importRun?.createdAt ?? null),
+    importRun: annotation.importRunId,
     ...item,
     annotatorId: annotation.annotator.id,
     annotator: annotation.annotator.name,
@@ -51,15 +87,16 @@ function answersOf(item: ItemFields, { annotation, values }: ExportedValues, con
 }
 
 /** Every answer of one code change, in item order (each task's export columns, lib/tasks); Likert questions in the study's dimension order. */
-export function changeAnswers(change: ExportedChange, dimensions: readonly string[], consensus: ExportConsensus = new Map()): Answer[] {
+export function changeAnswers(change: ExportedChange, dimensions: readonly string[], consensus: ExportConsensus = new Map(), filter: AnswerFilter = {}): Answer[] {
   const answers: Answer[] = [];
+  const assignments: Assignments = new Map(change.assignments.map((a) => [`${a.userId}|${a.taskType}`, a]));
   const codeChange = change.externalId;
   for (const reference of change.pseudoReferences) {
     for (const task of TASK_LIST) {
       if (task.export.of !== "pseudoReference") continue;
       const item: ItemFields = { task: task.task, codeChange, item: reference.externalId, itemKind: "pseudoReference", system: null };
       const agreed = consensus.get(consensusKey(task.task, reference.id));
-      for (const values of task.export.values(reference, dimensions)) answers.push(...answersOf(item, values, agreed));
+      for (const values of task.export.values(reference, dimensions)) answers.push(...answersOf(item, values, agreed, assignments));
     }
   }
   for (const review of change.reviews) {
@@ -67,8 +104,8 @@ export function changeAnswers(change: ExportedChange, dimensions: readonly strin
       if (task.export.of !== "review") continue;
       const item: ItemFields = { task: task.task, codeChange, item: review.externalId, itemKind: "review", system: review.system };
       const agreed = consensus.get(consensusKey(task.task, review.id));
-      for (const values of task.export.values(review, dimensions)) answers.push(...answersOf(item, values, agreed));
+      for (const values of task.export.values(review, dimensions)) answers.push(...answersOf(item, values, agreed, assignments));
     }
   }
-  return answers;
+  return answers.filter((answer) => keepAnswer(answer, filter));
 }

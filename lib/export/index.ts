@@ -19,10 +19,12 @@ import type { ExportFormat } from "./formats";
 import { gradedReviewsLayout, gradedReviewsWorkbook, type GradedReviewsLayout } from "./gradedreviews";
 import { jsonlExport } from "./jsonl";
 import { longCsv, longJsonl } from "./long";
+import type { AnswerFilter } from "./answers";
 import { studyAnnotators, studyChanges } from "./study-rows";
 import { wideCsv, wideJsonl } from "./wide";
 
 export { studyGraders } from "./gradedreviews";
+export { type AnswerFilter, type AnswerStatus } from "./answers";
 export { EXPORT_FORMATS, exportContentType, exportFileName, isExportFormat, type ExportFormat } from "./formats";
 
 export interface ExportRequest {
@@ -32,6 +34,8 @@ export interface ExportRequest {
   annotator?: string;
   /** Gold items (known answers, lib/data/gold) too; by default they are left out. */
   includeGold?: boolean;
+  /** long and wide formats: only the answers of this status, annotator (id or name) and saving dates. */
+  filter?: AnswerFilter;
 }
 
 /** An export checked and ready to stream: what can be refused (an unknown grader) is refused here, before a response starts. */
@@ -57,16 +61,16 @@ export async function* streamExport(input: ExportRequest | PreparedExport, clien
       yield* jsonlExport(changes, dimensions, { values: await exportConsensus(client, request.studyId), columns: consensusColumns(await findStudy({ id: request.studyId }, client)) });
       return;
     case "long-csv":
-      yield* longCsv(changes, dimensions, await exportConsensus(client, request.studyId));
+      yield* longCsv(changes, dimensions, await exportConsensus(client, request.studyId), request.filter);
       return;
     case "long-jsonl":
-      yield* longJsonl(changes, dimensions, await exportConsensus(client, request.studyId));
+      yield* longJsonl(changes, dimensions, await exportConsensus(client, request.studyId), request.filter);
       return;
     case "wide-csv":
-      yield* wideCsv(changes, dimensions, await studyAnnotators(client, request.studyId), await exportConsensus(client, request.studyId));
+      yield* wideCsv(changes, dimensions, await studyAnnotators(client, request.studyId), await exportConsensus(client, request.studyId), request.filter);
       return;
     case "wide-jsonl":
-      yield* wideJsonl(changes, dimensions, await studyAnnotators(client, request.studyId), await exportConsensus(client, request.studyId));
+      yield* wideJsonl(changes, dimensions, await studyAnnotators(client, request.studyId), await exportConsensus(client, request.studyId), request.filter);
       return;
     case "gradedreviews":
       yield* gradedReviewsWorkbook(changes, prepared.gradedReviews!);

@@ -1,23 +1,24 @@
 /**
  * `long` export (CSV or JSONL): one row per (item, annotator, question) with the annotator's
  * id and name, the value, timestamps and time spent, the file and lead of the import that wrote
- * it (empty for the annotator's own saves), and the item's consensus value of the
+ * it (empty for the annotator's own saves), the import run, the work's status (submitted or
+ * draft) and submission time, and the item's consensus value of the
  * question (lib/export/consensus), the tidy layout pandas and R expect.
  */
-import { changeAnswers, type Answer } from "./answers";
+import { type AnswerFilter, changeAnswers, type Answer } from "./answers";
 import type { ExportConsensus } from "./consensus";
 import { csvLine } from "./csv";
 import type { ExportedChange } from "./study-rows";
 
-export const LONG_COLUMNS = ["task", "codeChange", "item", "itemKind", "system", "question", "annotatorId", "annotator", "value", "createdAt", "updatedAt", "timeSpentMs", "importedFrom", "importedBy", "consensus"] as const satisfies readonly (keyof Answer)[];
+export const LONG_COLUMNS = ["task", "codeChange", "item", "itemKind", "system", "question", "annotatorId", "annotator", "value", "createdAt", "updatedAt", "timeSpentMs", "importedFrom", "importedBy", "importRun", "status", "submittedAt", "consensus"] as const satisfies readonly (keyof Answer)[];
 
-export async function* longCsv(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], consensus: ExportConsensus): AsyncGenerator<string> {
+export async function* longCsv(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], consensus: ExportConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
   yield csvLine(LONG_COLUMNS);
-  for await (const change of changes) yield changeAnswers(change, dimensions, consensus).map((answer) => csvLine(LONG_COLUMNS.map((c) => answer[c]))).join("");
+  for await (const change of changes) yield changeAnswers(change, dimensions, consensus, filter).map((answer) => csvLine(LONG_COLUMNS.map((c) => answer[c]))).join("");
 }
 
-export async function* longJsonl(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], consensus: ExportConsensus): AsyncGenerator<string> {
+export async function* longJsonl(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], consensus: ExportConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
   for await (const change of changes) {
-    yield changeAnswers(change, dimensions, consensus).map((answer) => `${JSON.stringify(Object.fromEntries(LONG_COLUMNS.map((c) => [c, answer[c]])))}\n`).join("");
+    yield changeAnswers(change, dimensions, consensus, filter).map((answer) => `${JSON.stringify(Object.fromEntries(LONG_COLUMNS.map((c) => [c, answer[c]])))}\n`).join("");
   }
 }

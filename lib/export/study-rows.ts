@@ -7,10 +7,12 @@ import type { Prisma, PrismaClient } from "@/lib/db/client";
 
 const ANNOTATOR = { select: { id: true, name: true } } as const;
 /** Who ran the import that wrote an annotation (null for the annotator's own saves). */
-const IMPORT_RUN = { select: { createdBy: { select: { email: true } } } } as const;
+const IMPORT_RUN = { select: { createdAt: true, createdBy: { select: { email: true } } } } as const;
 
 const CODE_CHANGE_INCLUDE = {
   pullRequest: true,
+  /** Whose work is submitted (lib/export/answers.ts workStatus). */
+  assignments: { select: { userId: true, taskType: true, status: true, completedAt: true } },
   pseudoReferences: {
     orderBy: [{ position: "asc" }, { externalId: "asc" }],
     include: { addedBy: ANNOTATOR, corrects: { select: { externalId: true } }, judgements: { orderBy: { createdAt: "asc" }, include: { annotator: ANNOTATOR, importRun: IMPORT_RUN } } },

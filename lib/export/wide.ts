@@ -3,7 +3,7 @@
  * rating matrix from which anyone can recompute agreement (e.g. Cohen's kappa, Krippendorff's
  * alpha) outside the product, then the consensus. A blank cell: that annotator did not answer.
  */
-import { changeAnswers, type Answer } from "./answers";
+import { type AnswerFilter, changeAnswers, type Answer } from "./answers";
 import type { ExportConsensus } from "./consensus";
 import { csvLine } from "./csv";
 import type { ExportedChange, StudyAnnotator } from "./study-rows";
@@ -27,9 +27,9 @@ interface WideRow {
 }
 
 /** The rows of one code change: answers grouped by (task, item, question) in first-seen order. */
-function wideRows(change: ExportedChange, dimensions: readonly string[], consensus: ExportConsensus): WideRow[] {
+function wideRows(change: ExportedChange, dimensions: readonly string[], consensus: ExportConsensus, filter: AnswerFilter): WideRow[] {
   const rows = new Map<string, WideRow>();
-  for (const answer of changeAnswers(change, dimensions, consensus)) {
+  for (const answer of changeAnswers(change, dimensions, consensus, filter)) {
     const key = `${answer.task}|${answer.itemKind}|${answer.item}|${answer.question}`;
     let row = rows.get(key);
     if (!row) {
@@ -41,20 +41,20 @@ function wideRows(change: ExportedChange, dimensions: readonly string[], consens
   return [...rows.values()];
 }
 
-export async function* wideCsv(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[], consensus: ExportConsensus): AsyncGenerator<string> {
+export async function* wideCsv(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[], consensus: ExportConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
   const columns = annotatorColumns(annotators);
   yield csvLine([...WIDE_ITEM_COLUMNS, ...columns.values(), CONSENSUS_COLUMN]);
   for await (const change of changes) {
-    yield wideRows(change, dimensions, consensus)
+    yield wideRows(change, dimensions, consensus, filter)
       .map((row) => csvLine([...WIDE_ITEM_COLUMNS.map((c) => row.item[c]), ...[...columns.keys()].map((id) => row.values.get(id) ?? null), row.consensus]))
       .join("");
   }
 }
 
-export async function* wideJsonl(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[], consensus: ExportConsensus): AsyncGenerator<string> {
+export async function* wideJsonl(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[], consensus: ExportConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
   const columns = annotatorColumns(annotators);
   for await (const change of changes) {
-    yield wideRows(change, dimensions, consensus)
+    yield wideRows(change, dimensions, consensus, filter)
       .map((row) => `${JSON.stringify({ ...row.item, ...Object.fromEntries([...columns].map(([id, column]) => [column, row.values.get(id) ?? null])), [CONSENSUS_COLUMN]: row.consensus || null })}\n`)
       .join("");
   }

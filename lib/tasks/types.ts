@@ -96,7 +96,8 @@ export interface ExportedAnnotation {
   timeSpentMs: number;
   /** Set when an import wrote the annotation (issue 9): the file, and the run's lead. */
   importedFile: string | null;
-  importRun: { createdBy: { email: string } | null } | null;
+  importRunId: string | null;
+  importRun: { createdAt: Date; createdBy: { email: string } | null } | null;
 }
 
 /** One annotation's export columns: (question, value as text or null when absent). */

@@ -5,7 +5,7 @@ import { integerFlag, itemSetFlags } from "./agreement";
 
 const command: Command = {
   name: "correlate",
-  usage: "correlate --study SLUG --metric M --human Q [--level segment|system] [--params KEY] [--include-references] [--items FILE | --item-set NAME] [--resamples N] [--seed S] [--json]",
+  usage: "correlate --study SLUG --metric M --human Q [--level segment|system] [--params KEY] [--include-references] [--include-drafts] [--items FILE | --item-set NAME] [--resamples N] [--seed S] [--json]",
   async run(args) {
     hasSwitch(args, "json"); // the output is always the JSON report the dashboard renders
     const study = await findStudy({ slug: requireFlag(args, "study") });
@@ -17,6 +17,7 @@ const command: Command = {
       level,
       paramsKey: optionalFlag(args, "params"),
       includeReferences: hasSwitch(args, "include-references"),
+      includeDrafts: hasSwitch(args, "include-drafts"),
       items: (await itemSetFlags(args, study.slug)).items,
       bootstrap: { nResamples: integerFlag(args, "resamples"), seed: integerFlag(args, "seed") },
     });

@@ -1,11 +1,12 @@
 /**
  * `npm run cli -- export --study SLUG --format FORMAT --out PATH [--annotator NAME]`: streams
- * an export to a file. `long` and `wide` write CSV, or JSONL when PATH ends in .jsonl.
+ * an export to a file. `long` and `wide` write CSV, or JSONL when PATH ends in .jsonl, and take
+ * filters: `--status submitted|draft`, `--annotator` (id or name), `--from`/`--to` (saving dates, `to` exclusive).
  */
 import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { CliError, optionalFlag, requireFlag } from "@/lib/cli/args";
+import { CliError, optionalFlag, type ParsedArgs, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { findStudyBySlug } from "@/lib/data/studies";
 import { EXPORT_FORMATS, isExportFormat, streamExport, type ExportFormat } from "@/lib/export";
@@ -17,9 +18,17 @@ function exportFormat(name: string, out: string): ExportFormat {
   return resolved;
 }
 
+function dateFlag(args: ParsedArgs, name: string): Date | undefined {
+  const value = optionalFlag(args, name);
+  if (value === undefined) return undefined;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) throw new CliError(`--${name} must be a date (2026-11-24) or time, got "${value}"`);
+  return date;
+}
+
 const command: Command = {
   name: "export",
-  usage: `export --study SLUG --format long|wide|${EXPORT_FORMATS.join("|")} --out PATH [--annotator NAME]`,
+  usage: `export --study SLUG --format long|wide|${EXPORT_FORMATS.join("|")} --out PATH [--annotator NAME] [--status submitted|draft] [--from DATE] [--to DATE]`,
   async run(args) {
     const slug = requireFlag(args, "study");
     const out = requireFlag(args, "out");
@@ -27,7 +36,11 @@ const command: Command = {
     const study = await findStudyBySlug(slug);
     if (!study) throw new CliError(`No study "${slug}"`);
     const file = createWriteStream(out);
-    await pipeline(Readable.from(streamExport({ studyId: study.id, format, annotator: optionalFlag(args, "annotator") })), file);
+    const annotator = optionalFlag(args, "annotator");
+    const status = optionalFlag(args, "status");
+    if (status !== undefined && status !== "submitted" && status !== "draft") throw new CliError(`--status must be submitted or draft, got "${status}"`);
+    const filter = { annotator, status, from: dateFlag(args, "from"), to: dateFlag(args, "to") } as const;
+    await pipeline(Readable.from(streamExport({ studyId: study.id, format, annotator, filter })), file);
     return { study: slug, format, out, bytes: file.bytesWritten };
   },
 };

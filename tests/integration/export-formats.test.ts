@@ -22,8 +22,8 @@ describe("long, wide and gradedreviews exports of the documented example", () =>
     expect(Object.keys(rows[0])).toEqual([...LONG_COLUMNS]);
     const grace = await client.user.findFirstOrThrow({ where: { name: "grace" } });
     expect(rows.filter((r) => r.item === "c1" && r.codeChange === "py-retry-1")).toEqual([
-      { task: "CLAIM_VERIFICATION", codeChange: "py-retry-1", item: "c1", itemKind: "pseudoReference", system: "", question: "code", annotatorId: expect.any(String), annotator: "ada", value: "1", createdAt: "2025-03-01T10:00:00.000Z", updatedAt: "2025-03-01T10:00:00.000Z", timeSpentMs: "4200", importedFrom: "code-changes.jsonl", importedBy: "command line", consensus: "1" },
-      { task: "CLAIM_VERIFICATION", codeChange: "py-retry-1", item: "c1", itemKind: "pseudoReference", system: "", question: "code", annotatorId: grace.id, annotator: "grace", value: "1", createdAt: "2025-03-01T11:00:00.000Z", updatedAt: "2025-03-01T11:00:00.000Z", timeSpentMs: "3900", importedFrom: "code-changes.jsonl", importedBy: "command line", consensus: "1" },
+      { task: "CLAIM_VERIFICATION", codeChange: "py-retry-1", item: "c1", itemKind: "pseudoReference", system: "", question: "code", annotatorId: expect.any(String), annotator: "ada", value: "1", createdAt: "2025-03-01T10:00:00.000Z", updatedAt: "2025-03-01T10:00:00.000Z", timeSpentMs: "4200", importedFrom: "code-changes.jsonl", importedBy: "command line", importRun: expect.any(String), status: "submitted", submittedAt: expect.stringMatching(/^20\d\d-/), consensus: "1" },
+      { task: "CLAIM_VERIFICATION", codeChange: "py-retry-1", item: "c1", itemKind: "pseudoReference", system: "", question: "code", annotatorId: grace.id, annotator: "grace", value: "1", createdAt: "2025-03-01T11:00:00.000Z", updatedAt: "2025-03-01T11:00:00.000Z", timeSpentMs: "3900", importedFrom: "code-changes.jsonl", importedBy: "command line", importRun: expect.any(String), status: "submitted", submittedAt: expect.stringMatching(/^20\d\d-/), consensus: "1" },
     ]);
     const gpt = rows.filter((r) => r.item === "gpt" && r.annotator === "grace").map((r) => [r.question, r.value]);
     expect(gpt).toEqual([

@@ -23,6 +23,7 @@ const querySchema = z.object({
   task: z.enum(Object.values(TaskType) as [TaskType, ...TaskType[]]).optional().catch(undefined),
   batchSize: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
   gold: z.literal("include").optional().catch(undefined),
+  drafts: z.literal("include").optional().catch(undefined),
   set: z.string().min(1).optional().catch(undefined),
 });
 
@@ -50,7 +51,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   const task = query.task && study.taskTypes.includes(query.task) ? query.task : undefined;
   const { sets } = await listItemSets(user, study.slug);
   const itemSet = sets.find((s) => s.name === query.set);
-  const options: AgreementOptions = { task, batchSize: query.batchSize, ...(query.gold ? { includeGold: true } : {}), ...(await reportItemSets(user, study.slug, itemSet?.name)) };
+  const options: AgreementOptions = { task, batchSize: query.batchSize, ...(query.gold ? { includeGold: true } : {}), ...(query.drafts ? { includeDrafts: true } : {}), ...(await reportItemSets(user, study.slug, itemSet?.name)) };
   const fingerprint = await studyFingerprint(study.id, false);
   const shown = await dashboardReport("agreement", study.id, options, fingerprint);
   const settings = shown.report.settings;
@@ -63,6 +64,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     if (t) q.set("task", t);
     if (query.batchSize) q.set("batchSize", String(query.batchSize));
     if (query.gold) q.set("gold", query.gold);
+    if (query.drafts) q.set("drafts", query.drafts);
     if (itemSet) q.set("set", itemSet.name);
     const s = q.toString();
     return s ? `${base}?${s}` : base;
@@ -77,7 +79,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
         <h1 className="text-2xl font-semibold">Agreement</h1>
         <p className="text-sm text-slate-600">
           Inter-annotator agreement per task and question, at each question&apos;s level of measurement. Bootstrap CIs: {DEFAULT_BOOTSTRAP.nResamples} resamples (fewer on big studies: each CI&apos;s
-          count is in its tooltip), seed {DEFAULT_BOOTSTRAP.seed}, {Math.round(DEFAULT_BOOTSTRAP.confidenceLevel * 100)}% ({settings.bootstrap.method}). The same numbers as <code className="text-xs">npm run cli -- agreement --study {study.slug}{task ? ` --task ${task}` : ""}{query.batchSize ? ` --batch-size ${query.batchSize}` : ""}{itemSet ? ` --item-set '${itemSet.name}'` : ""} --json</code>. Gold items (known answers for attention checks) are left out unless asked for. Item sets are defined on the{" "}
+          count is in its tooltip), seed {DEFAULT_BOOTSTRAP.seed}, {Math.round(DEFAULT_BOOTSTRAP.confidenceLevel * 100)}% ({settings.bootstrap.method}). The same numbers as <code className="text-xs">npm run cli -- agreement --study {study.slug}{task ? ` --task ${task}` : ""}{query.batchSize ? ` --batch-size ${query.batchSize}` : ""}{itemSet ? ` --item-set '${itemSet.name}'` : ""}{query.drafts ? " --include-drafts" : ""} --json</code>. Gold items (known answers for attention checks) are left out unless asked for. Item sets are defined on the{" "}
           <Link href={`/studies/${study.slug}/item-sets`} className="text-blue-700 hover:underline">
             item sets page
           </Link>
@@ -101,6 +103,9 @@ export default async function AgreementPage({ params, searchParams }: { params: 
             </label>
             <label>
               <input type="checkbox" name="gold" value="include" defaultChecked={query.gold === "include"} /> with gold items
+            </label>
+            <label>
+              <input type="checkbox" name="drafts" value="include" defaultChecked={query.drafts === "include"} /> with drafts
             </label>
             <button type="submit" className="rounded border border-slate-300 bg-white px-2 py-0.5">
               Apply

@@ -26,6 +26,7 @@ const querySchema = z.object({
   level: z.enum(["segment", "system"]).optional().catch(undefined),
   includeReferences: z.preprocess((v) => v === "1" || v === "on" || v === "true", z.boolean()),
   set: single,
+  drafts: z.preprocess((v) => v === "include", z.boolean()),
 });
 
 /** A sensible first pair: CRScore Rel with relevance, else the first metric with the first question. */
@@ -72,7 +73,7 @@ export default async function ValidityPage({ params, searchParams }: { params: P
   const { sets } = await listItemSets(user, study.slug);
   const itemSet = sets.find((s) => s.name === query.set);
   const items = itemSet ? { items: await itemSetFilter(user, study.slug, itemSet.name) } : {};
-  const options: CorrelationOptions | null = metric && human ? { metric, human, level, paramsKey, includeReferences: query.includeReferences, ...items } : null;
+  const options: CorrelationOptions | null = metric && human ? { metric, human, level, paramsKey, includeReferences: query.includeReferences, ...(query.drafts ? { includeDrafts: true } : {}), ...items } : null;
   const fingerprint = await studyFingerprint(study.id, true);
   let shown: DashboardReport<"correlation"> | null = null;
   let error: string | null = null;
@@ -87,7 +88,7 @@ export default async function ValidityPage({ params, searchParams }: { params: P
   const annotatorIds = report?.humanMetricAgreement ? [...new Set([...report.humanMetricAgreement.humanHuman.pairs.flatMap((p) => [p.a, p.b]), ...report.humanMetricAgreement.humanMetric.pairs.map((p) => p.annotator)])] : [];
   const names = Object.fromEntries(await raterNames(annotatorIds));
   const cli = report
-    ? `npm run cli -- correlate --study ${study.slug} --metric ${report.metric.name} --human ${report.human.question} --level ${report.level}${paramsKey ? ` --params '${paramsKey}'` : ""}${query.includeReferences ? " --include-references" : ""}${itemSet ? ` --item-set '${itemSet.name}'` : ""} --json`
+    ? `npm run cli -- correlate --study ${study.slug} --metric ${report.metric.name} --human ${report.human.question} --level ${report.level}${paramsKey ? ` --params '${paramsKey}'` : ""}${query.includeReferences ? " --include-references" : ""}${itemSet ? ` --item-set '${itemSet.name}'` : ""}${query.drafts ? " --include-drafts" : ""} --json`
     : null;
 
   return (
@@ -149,6 +150,9 @@ export default async function ValidityPage({ params, searchParams }: { params: P
             </select>
           </label>
           <ItemSetSelect sets={sets.map((s) => ({ name: s.name, kind: ITEM_SET_KIND_LABEL[s.kind], size: s.size }))} value={itemSet?.name} className={selectClass} />
+          <label>
+            <input type="checkbox" name="drafts" value="include" defaultChecked={query.drafts} /> with drafts
+          </label>
           <label>
             <input type="checkbox" name="includeReferences" value="1" defaultChecked={query.includeReferences} /> include human reference reviews
           </label>

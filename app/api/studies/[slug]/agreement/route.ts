@@ -1,6 +1,6 @@
 /**
  * The agreement report as JSON (cached while the data do not change), exactly the `agreement`
- * CLI's output: `?task=REVIEW_RATING&batchSize=50&itemSet=NAME&resamples=1000&seed=1[&gold=include]` (itemSet: a stored item set of the study). On big studies the
+ * CLI's output: `?task=REVIEW_RATING&batchSize=50&itemSet=NAME&resamples=1000&seed=1[&gold=include][&drafts=include]` (itemSet: a stored item set of the study). On big studies the
  * worker computes the CIs; until it has, 503 with Retry-After (resamples=0 answers at once).
  */
 import { NextResponse } from "next/server";
@@ -26,6 +26,8 @@ const querySchema = z.object({
   seed: whole.optional(),
   /** gold=include: gold items (known answers) too; left out by default. */
   gold: z.literal("include").optional(),
+  /** drafts=include: ratings of unsubmitted assignments too; only submitted work by default. */
+  drafts: z.literal("include").optional(),
 });
 
 export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
@@ -40,6 +42,7 @@ export const GET = handler(async (request: Request, { params }: { params: Promis
     ...(await reportItemSets(user, study.slug, query.itemSet)),
     ...(Object.keys(bootstrap).length > 0 ? { bootstrap } : {}),
     ...(query.gold ? { includeGold: true } : {}),
+    ...(query.drafts ? { includeDrafts: true } : {}),
   };
   const report = await routeReport("agreement", study.id, options, await studyFingerprint(study.id, false));
   return NextResponse.json(report, { headers: { "cache-control": "no-store" } });

@@ -1,6 +1,6 @@
 /**
  * The validity report as JSON (cached while the data do not change), exactly the `correlate` CLI's output:
- * `?metric=crscore-rel&human=relevance[&level=system][&params=KEY][&includeReferences=1][&itemSet=NAME][&resamples=N][&seed=S]`.
+ * `?metric=crscore-rel&human=relevance[&level=system][&params=KEY][&includeReferences=1][&itemSet=NAME][&drafts=include][&resamples=N][&seed=S]`.
  * On big studies the worker computes the CIs; until it has, 503 with Retry-After (resamples=0 answers at once).
  */
 import { NextResponse } from "next/server";
@@ -24,6 +24,8 @@ const querySchema = z.object({
   resamples: whole.max(100_000).optional(),
   seed: whole.optional(),
   itemSet: z.string().min(1).max(100).optional(),
+  /** drafts=include: ratings of unsubmitted assignments too; only submitted work by default. */
+  drafts: z.literal("include").optional(),
 });
 
 export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
@@ -38,6 +40,7 @@ export const GET = handler(async (request: Request, { params }: { params: Promis
     paramsKey: query.params,
     includeReferences: query.includeReferences === "1" || query.includeReferences === "true",
     ...(Object.keys(bootstrap).length > 0 ? { bootstrap } : {}),
+    ...(query.drafts ? { includeDrafts: true } : {}),
     ...(query.itemSet === undefined ? {} : { items: await itemSetFilter(user, study.slug, query.itemSet) }),
   };
   const report = await routeReport("correlation", study.id, options, await studyFingerprint(study.id, true));

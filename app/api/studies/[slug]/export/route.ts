@@ -1,4 +1,9 @@
-/** Streamed dataset download for leads: `?format=jsonl|long-csv|…|gradedreviews[&annotator=…][&gold=include]` (no annotator: consensus grades; gold items left out unless included). */
+/**
+ * Streamed dataset download for leads: `?format=jsonl|long-csv|…|gradedreviews[&annotator=…][&gold=include]`
+ * (gradedreviews without annotator: consensus grades; gold items left out unless included). The long
+ * and wide formats take filters: `status=submitted|draft`, `annotator=` (id or name), `from=`/`to=`
+ * (dates or times the answers were last saved, `to` exclusive).
+ */
 import { z } from "zod";
 import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
@@ -8,14 +13,23 @@ import { handler } from "@/lib/http/respond";
 export const dynamic = "force-dynamic";
 
 /** An empty annotator (the page's "consensus" choice) is no annotator. */
-const querySchema = z.object({ format: z.enum(EXPORT_FORMATS), annotator: z.string().optional().transform((name) => name || undefined), gold: z.literal("include").optional() });
+const date = z.preprocess((v) => v || undefined, z.coerce.date().optional());
+const querySchema = z.object({
+  format: z.enum(EXPORT_FORMATS),
+  annotator: z.string().optional().transform((name) => name || undefined),
+  gold: z.literal("include").optional(),
+  status: z.enum(["submitted", "draft", ""]).optional().transform((v) => v || undefined),
+  from: date,
+  to: date,
+});
 
 export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
   const user = await requireApiUser(LEAD_ROLES);
   const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const study = await requireLedStudy(user, (await params).slug);
   // Checked before the response starts, so a refusal (an unknown grader) is a readable 400, not a cancelled download.
-  const prepared = await prepareExport({ studyId: study.id, format: query.format, annotator: query.annotator, includeGold: query.gold === "include" });
+  const filter = { status: query.status, annotator: query.annotator, from: query.from, to: query.to };
+  const prepared = await prepareExport({ studyId: study.id, format: query.format, annotator: query.annotator, includeGold: query.gold === "include", filter });
   return new Response(exportStream(prepared), {
     headers: {
       "content-type": exportContentType(query.format),

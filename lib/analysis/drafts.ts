@@ -1,0 +1,39 @@
+/**
+ * What counts (issue 11): reports count submitted work. A rating is a draft while its annotator's
+ * assignment for the item's code change and task is not submitted (pending, in progress or
+ * skipped); work without an assignment (imported sheets, work whose assignment moved on) counts
+ * as submitted. Drafts are left out unless a report asks for them, and each report says how many.
+ */
+import type { PrismaClient } from "@/lib/db/client";
+import type { TaskType } from "@/lib/generated/prisma/enums";
+import type { TaskRatings } from "./gather";
+
+export type DraftMode = "exclude" | "include";
+
+const key = (userId: string, codeChangeId: string) => `${userId}|${codeChangeId}`;
+
+/** The (annotator, code change) pairs of the study whose assignment of this task is not submitted. */
+export async function unsubmittedWork(client: PrismaClient, studyId: string, task: TaskType): Promise<Set<string>> {
+  const open = await client.assignment.findMany({ where: { studyId, taskType: task, status: { not: "DONE" } }, select: { userId: true, codeChangeId: true } });
+  return new Set(open.map((a) => key(a.userId, a.codeChangeId)));
+}
+
+/** The ratings without drafts (ratings of `unsubmitted` work); each question counts the drafts it left out. */
+export function withoutDrafts(data: TaskRatings, unsubmitted: ReadonlySet<string>): TaskRatings {
+  if (unsubmitted.size === 0) return data;
+  return {
+    ...data,
+    questions: data.questions.map((q) => {
+      const kept = q.ratings.filter((r) => {
+        const item = data.items.get(r.item);
+        return !item || !unsubmitted.has(key(r.rater, item.codeChangeId));
+      });
+      return { ...q, ratings: kept, drafts: q.ratings.length - kept.length };
+    }),
+  };
+}
+
+/** How a report states what it counts. */
+export function countedWork(drafts: DraftMode): string {
+  return drafts === "include" ? "submitted work and drafts (unsubmitted work included on request)" : "submitted work only (drafts of unsubmitted assignments left out)";
+}
