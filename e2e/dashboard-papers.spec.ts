@@ -22,19 +22,24 @@ const graded = ["data", "gradedreviews", "gradedreviews-sample-300.xlsx"];
 const hasGraded = hasSharedFile(...graded);
 
 async function importFile(study: string, format: "crscore-phase1" | "gradedreviews", ...parts: string[]): Promise<void> {
+  await importAs(study, format, false, ...parts);
+}
+
+/** primary: the file's annotator is the primary one for Table 1 (lib/claims/verdict.ts). */
+async function importAs(study: string, format: "crscore-phase1" | "gradedreviews", primary: boolean, ...parts: string[]): Promise<void> {
   const file = sharedPath(...parts);
   // Imported as the lead, who then owns the new study (studies are seen by their owner and members).
   const lead = await testDb().user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email }, select: { id: true } });
-  const result = await runImport({ study, format, files: [{ name: path.basename(file), content: readFileSync(file) }], createdById: lead.id }, testDb());
+  const result = await runImport({ study, format, files: [{ name: path.basename(file), content: readFileSync(file) }], createdById: lead.id, primary }, testDb());
   if (result.status !== "imported") throw new Error(`import of ${file} refused: ${JSON.stringify(result)}`);
 }
 
 test("CRScore phase 1: the agreement dashboard shows kappa 0.8043 on the common claims and the Table 1 rates", async ({ page }) => {
   test.skip(!hasPhase1, "../shared CRScore phase-1 sheets are not present");
   const slug = "crscore-py-e2e";
-  // marcus's sheet first, then atharva's (the paper's current verdicts; see lib/analysis/claim-quality.ts).
+  // marcus's sheet, then atharva's as the primary annotator (the paper's verdicts; see lib/analysis/claim-quality.ts).
   await importFile(slug, "crscore-phase1", ...phase1, "py_claim_acc_annot_marcus.csv");
-  await importFile(slug, "crscore-phase1", ...phase1, "py_claim_acc_annot_atharva.csv");
+  await importAs(slug, "crscore-phase1", true, ...phase1, "py_claim_acc_annot_atharva.csv");
   // The paper's reliability set (sheet rows 395-494), stored as the study's reliability item set.
   const setFile = path.join(tmpdir(), `${slug}-reliability.txt`);
   writeFileSync(setFile, paperReliabilityIds().join("\n"));

@@ -38,7 +38,10 @@ export function AgreementBody({ slug, report, complete, progress }: { slug: stri
               ))}
             </p>
           )}
-          {t.claimQuality && <DataTable table={claimQualityTable(slug, t.claimQuality)} note={`Rule: ${t.claimQuality.rule}. Missing rate: claims added by annotators over judged claims.`} />}
+          {t.claimQuality && <DataTable table={claimQualityTable(slug, t.claimQuality)} note={`Verdict policy: ${t.claimQuality.rule}. Verdicts: ${Object.entries(t.claimQuality.verdicts)
+                .filter(([, n]) => n > 0)
+                .map(([source, n]) => `${n} ${source}`)
+                .join(", ")}. Counts ${t.claimQuality.counted}. Missing rate: claims added by annotators over judged claims.`} />}
           {t.questions.length === 0 && <p className="text-sm text-slate-500">No annotations yet.</p>}
           {t.questions.map((q) => (
             <QuestionAgreementSection key={q.question} slug={slug} q={q} settings={report.settings} complete={complete} />

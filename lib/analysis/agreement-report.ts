@@ -220,7 +220,7 @@ export async function agreementReport(studyId: string, options: AgreementOptions
     tasks.push({
       task,
       questions: data.questions.filter((q) => q.ratings.length > 0).map((q) => questionAgreement(q, data.items, names, settings)),
-      claimQuality: task === "CLAIM_VERIFICATION" ? await claimQualityReport(study.id, client) : null,
+      claimQuality: task === "CLAIM_VERIFICATION" ? await claimQualityReport(study.id, client, options.includeDrafts ? "include" : "exclude") : null,
     });
   }
   return {

@@ -18,6 +18,9 @@ export async function unsubmittedWork(client: PrismaClient, studyId: string, tas
   return new Set(open.map((a) => key(a.userId, a.codeChangeId)));
 }
 
+/** Whether a judgement or rating of this annotator on this code change is a draft. */
+export const isDraft = (unsubmitted: ReadonlySet<string>, userId: string, codeChangeId: string) => unsubmitted.has(key(userId, codeChangeId));
+
 /** The ratings without drafts (ratings of `unsubmitted` work); each question counts the drafts it left out. */
 export function withoutDrafts(data: TaskRatings, unsubmitted: ReadonlySet<string>): TaskRatings {
   if (unsubmitted.size === 0) return data;
@@ -26,7 +29,7 @@ export function withoutDrafts(data: TaskRatings, unsubmitted: ReadonlySet<string
     questions: data.questions.map((q) => {
       const kept = q.ratings.filter((r) => {
         const item = data.items.get(r.item);
-        return !item || !unsubmitted.has(key(r.rater, item.codeChangeId));
+        return !item || !isDraft(unsubmitted, r.rater, item.codeChangeId);
       });
       return { ...q, ratings: kept, drafts: q.ratings.length - kept.length };
     }),

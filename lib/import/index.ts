@@ -51,6 +51,8 @@ export interface ImportRequest {
   update?: boolean;
   /** Import the valid rows and leave out the faulty ones (listed in the summary) instead of refusing the import. */
   skipInvalidRows?: boolean;
+  /** The annotator's judgements are primary: Table 1 takes them over another annotator's of the same claim (lib/claims/verdict.ts). */
+  primary?: boolean;
   createdById?: string | null;
   /** The signed-in user of a web import: only into a study they lead, or a new one (the CLI's operator imports anywhere). */
   importer?: StudyUser;
@@ -158,7 +160,7 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
         const conflicts = new ErrorCollector();
         const claimNormalizations: string[] = [];
         // Created first so that every annotation written can name it (issue 9); the summary follows.
-        const run = await tx.importRun.create({ data: { studyId: found.study.id, format: request.format, files: parsed.map((p) => p.file), createdById: request.createdById ?? null } });
+        const run = await tx.importRun.create({ data: { studyId: found.study.id, format: request.format, files: parsed.map((p) => p.file), createdById: request.createdById ?? null, primary: request.primary ?? false } });
         for (const { file, bundle } of parsed) {
           const onProgress = request.onProgress && ((p: { done: number; total: number }) => request.onProgress?.({ phase: "write", file, ...p }));
           const result = await writeBundle(tx, bundle, { studyId: found.study.id, update: request.update ?? false, onProgress, provenance: { importRunId: run.id, file } });

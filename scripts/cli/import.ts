@@ -10,7 +10,7 @@ import type { Command } from "@/lib/cli/command";
 import { decodeUtf8 } from "@/lib/import/text";
 import { formatImportErrors, IMPORT_FORMATS, isImportFormat, previewImport, runImport, type ContextFiles, type ImportProgress } from "@/lib/import";
 
-const SWITCHES = ["update", "dry-run", "skip-invalid-rows"];
+const SWITCHES = ["update", "dry-run", "skip-invalid-rows", "primary"];
 
 /** FILE arguments; a switch written before a file (`--update a.csv`) does not swallow the file. */
 function fileArguments(args: ParsedArgs): string[] {
@@ -47,7 +47,7 @@ function progressBar(): (progress: ImportProgress) => void {
 
 const command: Command = {
   name: "import",
-  usage: `import --study SLUG --format ${IMPORT_FORMATS.join("|")} FILE... [--annotator NAME] [--context DIR] [--update] [--dry-run] [--skip-invalid-rows]`,
+  usage: `import --study SLUG --format ${IMPORT_FORMATS.join("|")} FILE... [--annotator NAME] [--context DIR] [--update] [--dry-run] [--skip-invalid-rows] [--primary]`,
   async run(args) {
     const format = requireFlag(args, "format");
     if (!isImportFormat(format)) throw new CliError(`Unknown format "${format}"; expected one of ${IMPORT_FORMATS.join(", ")}`);
@@ -62,6 +62,7 @@ const command: Command = {
       context: contextDir === undefined ? undefined : readContext(contextDir),
       update: hasSwitch(args, "update"),
       skipInvalidRows: hasSwitch(args, "skip-invalid-rows"),
+      primary: hasSwitch(args, "primary"),
       onProgress: progressBar(),
     };
     const result = hasSwitch(args, "dry-run") ? await previewImport(request) : await runImport(request);

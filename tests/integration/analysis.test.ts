@@ -30,9 +30,9 @@ function cli(args: string[]): { json: unknown; stderr: string } {
   return { json: JSON.parse(result.stdout), stderr: result.stderr };
 }
 
-async function importFile(study: string, format: "crscore-phase1" | "crscore-phase2" | "gradedreviews", parts: string[], annotator?: string): Promise<string> {
+async function importFile(study: string, format: "crscore-phase1" | "crscore-phase2" | "gradedreviews", parts: string[], annotator?: string, primary?: boolean): Promise<string> {
   const file = sharedPath(...parts);
-  const result = await runImport({ study, format, files: [{ name: path.basename(file), content: readFileSync(file) }], annotator }, db);
+  const result = await runImport({ study, format, files: [{ name: path.basename(file), content: readFileSync(file) }], annotator, primary }, db);
   if (result.status !== "imported") throw new Error(`import of ${file} refused: ${JSON.stringify(result)}`);
   if (!studies.includes(result.summary.study.id)) studies.push(result.summary.study.id);
   return result.summary.study.id;
@@ -62,10 +62,10 @@ describe.skipIf(!hasPhase1)("CRScore phase-1 sheets imported: claim-accuracy agr
   let studyId: string;
   let reliabilitySet: ItemSetFilter;
   beforeAll(async () => {
-    // marcus's sheet first, then atharva's: on the claims both judged, atharva's is then the
-    // current verdict, as in the paper's figures (atharva's codes from data row 246 on).
+    // atharva's sheet imported as primary: on the claims both judged, atharva's is the verdict, as
+    // in the paper's figures (atharva's codes from data row 246 on); marcus's sheet imported first.
     await importFile("crscore-py-phase1", "crscore-phase1", [...phase1, "py_claim_acc_annot_marcus.csv"]);
-    studyId = await importFile("crscore-py-phase1", "crscore-phase1", [...phase1, "py_claim_acc_annot_atharva.csv"]);
+    studyId = await importFile("crscore-py-phase1", "crscore-phase1", [...phase1, "py_claim_acc_annot_atharva.csv"], undefined, true);
     const created = cli(["item-sets", "create", "--study", "crscore-py-phase1", "--name", "paper", "--kind", "reliability", "--file", paperReliabilityFile()]).json;
     expect(created).toMatchObject({ name: "paper", kind: "RELIABILITY", size: 100, source: expect.stringMatching(/^crscore-py-reliability/) });
     const shown = cli(["item-sets", "show", "--study", "crscore-py-phase1", "--name", "paper"]).json as { ids: string[] };
@@ -102,6 +102,22 @@ describe.skipIf(!hasPhase1)("CRScore phase-1 sheets imported: claim-accuracy agr
     expect([pct(all?.rates.accuracy), pct(all?.rates.errorRate), pct(all?.rates.unverifiableRate)]).toEqual(["83.65", "12.02", "4.33"]);
     // The importer keeps 25 distinct added claims (the paper's combined sheets have 24): 6.01 %.
     expect(all?.addedClaims).toBe(25);
+  });
+
+  test("Table 1 does not depend on import order: atharva's sheet (primary) first, then marcus's, gives the same rates; the report names the policy", async () => {
+    await importFile("crscore-py-phase1-reversed", "crscore-phase1", [...phase1, "py_claim_acc_annot_atharva.csv"], undefined, true);
+    const reversedId = await importFile("crscore-py-phase1-reversed", "crscore-phase1", [...phase1, "py_claim_acc_annot_marcus.csv"]);
+    const quality = async (id: string) => (await agreementReport(id, { task: "CLAIM_VERIFICATION", bootstrap: { nResamples: 0 } }, db)).tasks[0].claimQuality!;
+    const [forward, reversed] = [await quality(studyId), await quality(reversedId)];
+    expect(reversed.overall).toEqual(forward.overall);
+    expect(reversed.verdicts).toEqual(forward.verdicts);
+    expect(forward.verdicts).toMatchObject({ primary: expect.any(Number), only: expect.any(Number), unresolved: 0, consensus: 0 });
+    expect(forward.rule).toMatch(/^per claim, the lead's consensus code where there is one; else the judgement of the claim's primary annotator/);
+    expect(forward.rule).toMatch(/never the most recently saved/);
+    // Without a primary annotator the 115 claims both judged are unresolved, whatever the order.
+    await importFile("crscore-py-phase1-no-primary", "crscore-phase1", [...phase1, "py_claim_acc_annot_atharva.csv"]);
+    const plainId = await importFile("crscore-py-phase1-no-primary", "crscore-phase1", [...phase1, "py_claim_acc_annot_marcus.csv"]);
+    expect((await quality(plainId)).verdicts.unresolved).toBe(115);
   });
 
   test("the agreement CLI prints the same report", async () => {
