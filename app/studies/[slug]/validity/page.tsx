@@ -25,7 +25,7 @@ const querySchema = z.object({
   params: single,
   level: z.enum(["segment", "system"]).optional().catch(undefined),
   includeReferences: z.preprocess((v) => v === "1" || v === "on" || v === "true", z.boolean()),
-  set: single,
+  set: single.catch(undefined),
   drafts: z.preprocess((v) => v === "include", z.boolean()),
 });
 
