@@ -129,8 +129,15 @@ const PAGES: Record<string, Entry> = {
   "/studies/[slug]/metrics": studyPage("/metrics"),
   "/studies/[slug]/pseudo-refs": studyPage("/pseudo-refs"),
   "/studies/[slug]/quality": studyPage("/quality"),
+  "/studies/[slug]/rounds": studyPage("/rounds"),
   "/studies/[slug]/validity": studyPage("/validity"),
 };
+
+/** Study A without calibration rounds (and their item sets). */
+async function removeRounds(f: Fixture): Promise<void> {
+  await testDb().calibrationRound.deleteMany({ where: { studyId: f.a.studyId } });
+  await testDb().itemSet.deleteMany({ where: { studyId: f.a.studyId, name: { startsWith: "round-" } } });
+}
 
 /** Server actions by `file#export`; `url` is a page the action is posted to. */
 const ACTIONS: Record<string, Entry> = {
@@ -200,6 +207,29 @@ const ACTIONS: Record<string, Entry> = {
   "app/studies/[slug]/quality/actions.ts#pauseAnnotator": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/quality`, data: { slug: f.a.slug, userId: f.a.users.ann1, paused: false } }) },
   "app/studies/[slug]/pseudo-refs/actions.ts#startPseudoRefs": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/pseudo-refs`, data: { slug: f.a.slug, source: "smells" } }) },
   "app/studies/[slug]/pseudo-refs/actions.ts#saveClaimPrompt": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/pseudo-refs`, data: { slug: f.a.slug, prompt: "" } }) },
+  // one round of every item, open at once (no item is held back from the other checks)
+  "app/studies/[slug]/rounds/actions.ts#makeRounds": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/rounds`, data: { slug: f.a.slug, count: 1 } }), prepare: removeRounds },
+  "app/studies/[slug]/rounds/actions.ts#releaseNextRound": {
+    access: leadOfStudy("action"),
+    call: (f) => ({ url: `/studies/${f.a.slug}/rounds`, data: { slug: f.a.slug, number: 2, notes: "matrix" } }),
+    // round 1 (a change of its own, its one assignment done) closed, round 2 (another change, no assignments) not open
+    prepare: async (f) => {
+      await removeRounds(f);
+      const db = testDb();
+      const change = (externalId: string) => db.codeChange.upsert({ where: { studyId_externalId: { studyId: f.a.studyId, externalId } }, create: { studyId: f.a.studyId, externalId, language: "python", diff: "" }, update: {} });
+      const [first, second] = [await change("matrix-round-1"), await change("matrix-round-2")];
+      await db.assignment.upsert({
+        where: { userId_codeChangeId_taskType: { userId: f.a.users.ann2, codeChangeId: first.id, taskType: "REFERENCE_GRADING" } },
+        create: { studyId: f.a.studyId, userId: f.a.users.ann2, codeChangeId: first.id, taskType: "REFERENCE_GRADING", position: 1000, status: "DONE" },
+        update: {},
+      });
+      for (const [i, c] of [first, second].entries()) {
+        const set = await db.itemSet.create({ data: { studyId: f.a.studyId, name: `round-${i + 1}`, kind: "CALIBRATION", members: { create: [{ codeChangeId: c.id, position: 0 }] } } });
+        await db.calibrationRound.create({ data: { studyId: f.a.studyId, number: i + 1, itemSetId: set.id, releasedAt: i === 0 ? new Date() : null } });
+      }
+    },
+  },
+  "app/studies/[slug]/rounds/actions.ts#saveRoundRule": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/rounds`, data: { slug: f.a.slug, coefficient: "fleiss", threshold: null } }) },
   "app/studies/[slug]/metrics/actions.ts#startRun": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/metrics`, data: { slug: f.a.slug, metrics: ["exact-match"] } }) },
 };
 

@@ -21,6 +21,11 @@ export default async function AnnotatorHome() {
             <ProgressBar done={queue.done} total={queue.total} label={`Progress in ${queue.study.name}`} />
             <span className="text-sm text-slate-500">time spent {formatDuration(queue.timeSpentMs)}</span>
           </div>
+          {queue.waitingForNextRound && !queue.paused && (
+            <p role="status" className="mt-3 rounded border border-sky-300 bg-sky-50 p-2 text-sm text-sky-900" data-testid="waiting-for-round">
+              You have finished this calibration round: waiting for the next round. A lead opens it after reviewing the round&apos;s agreement; reload this page to check.
+            </p>
+          )}
           {queue.paused && (
             <p role="alert" className="mt-3 rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="paused">
               {PAUSED_MESSAGE}
@@ -41,7 +46,7 @@ export default async function AnnotatorHome() {
                 <tr key={entry.id} className="border-t border-slate-100" data-testid="assignment-row">
                   <td className="py-1 tabular-nums">{entry.position + 1}</td>
                   <td className="font-mono">
-                    {queue.paused ? (
+                    {queue.paused || entry.waitingForRound !== null ? (
                       entry.codeChange.filePath || entry.codeChange.externalId
                     ) : (
                       <Link href={`/annotate/${entry.id}`} className="text-blue-700 hover:underline">
@@ -51,7 +56,7 @@ export default async function AnnotatorHome() {
                   </td>
                   <td>{entry.codeChange.language}</td>
                   <td>{TASK_LABELS[entry.taskType]}</td>
-                  <td>{entry.status.toLowerCase().replace("_", " ")}</td>
+                  <td>{entry.waitingForRound !== null ? `waiting for round ${entry.waitingForRound}` : entry.status.toLowerCase().replace("_", " ")}</td>
                 </tr>
               ))}
             </tbody>

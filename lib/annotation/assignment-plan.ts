@@ -11,6 +11,8 @@
  *   stage before the second, Figure 7).
  * - gold items (known answers, attention checks) take no part in the above: each annotator gets
  *   `gold.perQueue` of them (a seeded choice per annotator), shuffled in among their other items.
+ * - calibration rounds (lib/annotation/rounds.ts) take no part either: every annotator gets every
+ *   round's items, at the head of the queue, round after round, each in the round's order.
  * The plan depends only on the seed and the sets of ids, not on the order they are given in.
  */
 import type { TaskType } from "@/lib/generated/prisma/enums";
@@ -34,6 +36,8 @@ export interface PlanInput {
   reliabilitySetSize: number;
   /** Gold items mixed into every queue (left out of `items`). */
   gold?: { items: readonly PlanItem[]; perQueue: number };
+  /** Calibration rounds in order, each its items in order (left out of `items`): labelled by every annotator before anything else. */
+  rounds?: readonly (readonly PlanItem[])[];
 }
 
 export interface PlannedAssignment {
@@ -101,6 +105,11 @@ export function planAssignments(input: PlanInput): PlannedAssignment[] {
       .map((item) => item.id);
     const queue = seededShuffle([...itemsOf.get(userId)!, ...checks].sort(byString), hashSeed(input.seed, "queue", userId));
     let position = 0;
+    for (const round of input.rounds ?? []) {
+      for (const taskType of TASK_PHASES) {
+        for (const item of round) if (item.taskTypes.includes(taskType)) plan.push({ userId, codeChangeId: item.id, taskType, position: position++, inReliabilitySet: false });
+      }
+    }
     for (const taskType of TASK_PHASES) {
       for (const id of queue) {
         if (!byId.get(id)!.taskTypes.includes(taskType)) continue;

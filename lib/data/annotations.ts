@@ -13,7 +13,9 @@ import type { SessionUser } from "@/lib/auth/authenticate";
 import type { SessionClaims } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { db, Prisma } from "@/lib/db/client";
-import { annotatingStudyWhere, PAUSED_MESSAGE } from "@/lib/data/study-access";
+import { annotatingStudyWhere, memberStudyWhere, PAUSED_MESSAGE } from "@/lib/data/study-access";
+import { inUnreleasedRound } from "@/lib/data/round-gate";
+import { WAITING_FOR_ROUND } from "@/lib/annotation/rounds";
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
 import { hashSeed } from "@/lib/annotation/random";
 import { stageOrderOn, WAITING_FOR_CONSOLIDATION } from "@/lib/annotation/stage-order";
@@ -46,13 +48,18 @@ export class ConflictError extends AppError {
 
 async function findOwnAssignment(client: Tx | typeof db, userId: string, assignmentId: string) {
   const assignment = await client.assignment.findFirst({
-    where: { id: assignmentId, userId, study: annotatingStudyWhere(userId) },
+    where: { id: assignmentId, userId, study: annotatingStudyWhere(userId), codeChange: { NOT: inUnreleasedRound } },
     select: { id: true, userId: true, studyId: true, codeChangeId: true, taskType: true, status: true, skipReason: true, timeSpentMs: true, position: true, inReliabilitySet: true },
   });
   if (assignment) return assignment;
-  // Paused in the assignment's study: say so (423) rather than "no such assignment".
-  const paused = await client.assignment.count({ where: { id: assignmentId, userId, study: { members: { some: { userId, pausedAt: { not: null } } } } } });
-  throw paused ? new AppError("LOCKED", { message: PAUSED_MESSAGE }) : new AppError("NOT_FOUND", { message: "No such assignment in your queue." });
+  // Paused in the assignment's study, or its calibration round not open yet: say so (423) rather than "no such assignment".
+  const own = await client.assignment.findFirst({
+    where: { id: assignmentId, userId, study: memberStudyWhere(userId) },
+    select: { study: { select: { members: { where: { userId, pausedAt: { not: null } }, select: { userId: true } } } }, codeChange: { select: { itemSetMembers: { where: { itemSet: { round: { releasedAt: null } } }, select: { id: true }, take: 1 } } } },
+  });
+  if (own?.study.members.length) throw new AppError("LOCKED", { message: PAUSED_MESSAGE });
+  if (own?.codeChange.itemSetMembers.length) throw new AppError("LOCKED", { message: WAITING_FOR_ROUND });
+  throw new AppError("NOT_FOUND", { message: "No such assignment in your queue." });
 }
 
 /** Everything the workspace page shows for one of the annotator's own assignments. */

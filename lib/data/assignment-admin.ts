@@ -12,6 +12,7 @@ import { suggestConsolidation, type SuggestedDecision } from "@/lib/annotation/s
 import { manageableAccountsWhere } from "@/lib/data/accounts";
 import { COMMAND_LINE, leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
 import { goldChanges } from "@/lib/data/gold";
+import { roundChanges } from "@/lib/data/round-gate";
 import { storePlanReliabilitySet } from "@/lib/data/item-sets";
 import { AppError } from "@/lib/errors";
 
@@ -130,12 +131,13 @@ export async function getAssignmentAdmin(user: StudyUser, slug: string) {
 /** The plan for a study with the given annotators and its reliability set (code change ids; pure given the database state). */
 export async function planForStudy(user: StudyUser, slug: string, annotatorIds: readonly string[]): Promise<{ studyId: string; seed: number; plan: PlannedAssignment[]; reliability: string[] }> {
   const study = await findStudy(user, slug);
-  const [changes, gold] = await Promise.all([
+  const [changes, gold, rounds] = await Promise.all([
     db.codeChange.findMany({
       where: { studyId: study.id },
       select: { id: true, pseudoReferences: { select: { kind: true } }, reviews: { select: { isReference: true } } },
     }),
     goldChanges(db, study.id),
+    roundChanges(db, study.id),
   ]);
   const all = changes.map((change) => ({
     id: change.id,
@@ -148,9 +150,12 @@ export async function planForStudy(user: StudyUser, slug: string, annotatorIds: 
   }));
   // A gold item is checked only in the tasks it has known answers for.
   const goldItems = all.filter((item) => gold.has(item.id)).map((item) => ({ id: item.id, taskTypes: item.taskTypes.filter((t) => gold.get(item.id)!.has(t)) }));
+  const inRound = new Set(rounds.flat());
+  const byId = new Map(all.map((item) => [item.id, item]));
   const input = {
     seed: study.assignmentSeed,
-    items: all.filter((item) => !gold.has(item.id)),
+    items: all.filter((item) => !gold.has(item.id) && !inRound.has(item.id)),
+    rounds: rounds.map((ids) => ids.map((id) => byId.get(id)!)),
     annotatorIds,
     annotatorsPerItem: study.annotatorsPerItem,
     reliabilitySetSize: study.reliabilitySetSize,

@@ -4,6 +4,7 @@
  */
 import { db } from "@/lib/db/client";
 import { memberStudyWhere } from "@/lib/data/study-access";
+import { releaseDueRound } from "@/lib/data/rounds";
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
 
 export interface QueueEntry {
@@ -13,20 +14,27 @@ export interface QueueEntry {
   position: number;
   codeChange: { externalId: string; language: string; filePath: string };
   timeSpentMs: number;
+  /** The calibration round the item waits in (not released yet), or null when it is open. */
+  waitingForRound: number | null;
 }
 
 export interface StudyQueue {
   study: { slug: string; name: string };
   /** A lead has paused the annotator in this study: the items cannot be opened (lib/data/study-access annotatingStudyWhere). */
   paused: boolean;
+  /** Every open item is finished and some wait in a calibration round not released yet. */
+  waitingForNextRound: boolean;
   done: number;
   total: number;
   timeSpentMs: number;
   entries: QueueEntry[];
 }
 
-/** The annotator's own assignments in the studies they belong to, per study, in queue order, with progress. */
+/** The annotator's own assignments in the studies they belong to, per study, in queue order, with progress and the calibration rounds they wait for. */
 export async function listQueuesForAnnotator(userId: string): Promise<StudyQueue[]> {
+  // A round whose release rule has come to hold opens now (lib/data/rounds releaseDueRound).
+  const waiting = await db.calibrationRound.findMany({ where: { releasedAt: null, study: { assignments: { some: { userId } } } }, distinct: ["studyId"], select: { studyId: true } });
+  for (const { studyId } of waiting) await releaseDueRound(studyId);
   const assignments = await db.assignment.findMany({
     where: { userId, study: memberStudyWhere(userId) },
     orderBy: [{ studyId: "asc" }, { position: "asc" }],
@@ -37,17 +45,21 @@ export async function listQueuesForAnnotator(userId: string): Promise<StudyQueue
       position: true,
       timeSpentMs: true,
       study: { select: { slug: true, name: true, members: { where: { userId }, select: { pausedAt: true } } } },
-      codeChange: { select: { externalId: true, language: true, filePath: true } },
+      codeChange: { select: { externalId: true, language: true, filePath: true, itemSetMembers: { where: { itemSet: { round: { releasedAt: null } } }, select: { itemSet: { select: { round: { select: { number: true } } } } }, take: 1 } } },
     },
   });
   const queues = new Map<string, StudyQueue>();
-  for (const { study: { members, ...study }, ...entry } of assignments) {
-    const queue = queues.get(study.slug) ?? { study, paused: members.some((m) => m.pausedAt !== null), done: 0, total: 0, timeSpentMs: 0, entries: [] };
+  for (const { study: { members, ...study }, codeChange: { itemSetMembers, ...codeChange }, ...entry } of assignments) {
+    const queue = queues.get(study.slug) ?? { study, paused: members.some((m) => m.pausedAt !== null), waitingForNextRound: false, done: 0, total: 0, timeSpentMs: 0, entries: [] };
     queue.total += 1;
     if (entry.status === "DONE") queue.done += 1;
     queue.timeSpentMs += entry.timeSpentMs;
-    queue.entries.push(entry);
+    queue.entries.push({ ...entry, codeChange, waitingForRound: itemSetMembers[0]?.itemSet.round?.number ?? null });
     queues.set(study.slug, queue);
+  }
+  for (const queue of queues.values()) {
+    const open = (e: QueueEntry) => e.status === "PENDING" || e.status === "IN_PROGRESS";
+    queue.waitingForNextRound = queue.entries.some((e) => e.waitingForRound !== null) && !queue.entries.some((e) => e.waitingForRound === null && open(e));
   }
   return [...queues.values()];
 }

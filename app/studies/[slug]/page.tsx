@@ -32,6 +32,9 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
           <Link href={`/studies/${study.slug}/adjudicate`} className="text-blue-700 hover:underline">
             Adjudicate
           </Link>
+          <Link href={`/studies/${study.slug}/rounds`} className="text-blue-700 hover:underline">
+            Calibration rounds
+          </Link>
           <Link href={`/studies/${study.slug}/quality`} className="text-blue-700 hover:underline">
             Quality control
           </Link>

@@ -1,0 +1,123 @@
+import Link from "next/link";
+import { formatNumber, formatTime } from "@/components/dashboard/format";
+import { TASK_LABELS } from "@/components/format";
+import { MakeRoundsForm, ReleaseForm, RoundRuleForm } from "@/components/round-forms";
+import type { CoefficientReport } from "@/lib/analysis";
+import { ROUND_COEFFICIENTS } from "@/lib/annotation/rounds";
+import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { orPageError } from "@/lib/errors/page";
+import { studyRounds } from "@/lib/data/rounds";
+import { makeRounds, releaseNextRound, saveRoundRule } from "./actions";
+
+export const dynamic = "force-dynamic";
+
+const SHOWN = ["fleiss", "alpha", "cohen"] as const;
+
+function coefficientText(c: CoefficientReport | undefined, complete: boolean): string {
+  if (!c || c.value === null) return "–";
+  const ci = c.ci && c.ci.low !== null && c.ci.high !== null ? ` [${formatNumber(c.ci.low)}, ${formatNumber(c.ci.high)}]` : complete ? "" : " (CI computing)";
+  return `${formatNumber(c.value)}${ci}`;
+}
+
+/**
+ * Calibration rounds (issue 12, item 2): every annotator labels each round's items; when a round
+ * closes its agreement per question with bootstrap CIs is shown beside the earlier rounds, the
+ * lead reviews its disagreements and releases the next round (or the release rule does).
+ */
+export default async function RoundsPage({ params }: { params: Promise<{ slug: string }> }) {
+  const user = await requirePageUser(LEAD_ROLES);
+  const { slug } = await params;
+  const { study, rounds } = await orPageError(studyRounds(user, slug));
+  return (
+    <div className="space-y-6">
+      <div className="space-y-2">
+        <Link href={`/studies/${study.slug}`} className="text-sm text-blue-700 hover:underline">
+          ← {study.name}
+        </Link>
+        <h1 className="text-2xl font-semibold">Calibration rounds</h1>
+        <p className="text-sm text-slate-600">
+          Every annotator of the study labels the items of each round, round after round (GradedReviews §4.2); annotators who finish a round early wait for the next. Agreement per question:
+          Fleiss&apos; kappa, Krippendorff&apos;s alpha at the question&apos;s level and Cohen&apos;s kappa (mean over rater pairs), with 95% bootstrap CIs.
+        </p>
+        {rounds.length === 0 ? (
+          <MakeRoundsForm slug={study.slug} save={makeRounds} />
+        ) : (
+          <RoundRuleForm slug={study.slug} coefficients={ROUND_COEFFICIENTS} initial={{ coefficient: study.roundCoefficient, threshold: study.roundThreshold }} save={saveRoundRule} />
+        )}
+      </div>
+      {rounds.map((round, i) => {
+        const next = rounds[i + 1];
+        return (
+          <section key={round.number} aria-label={`Round ${round.number}`} className="space-y-2 rounded border border-slate-200 bg-white p-3" data-testid="round">
+            <h2 className="text-lg font-medium">
+              Round {round.number} <span className="text-sm font-normal text-slate-500">({round.name}, {round.changes} code changes)</span>
+            </h2>
+            <p className="text-sm" data-testid="round-status">
+              {round.releasedAt === null ? "not open yet" : round.closed ? "closed" : "open"} · {round.done} of {round.total} assignments finished
+              {round.releasedAt && ` · opened ${formatTime(round.releasedAt)} (${round.releasedHow}${round.releasedBy ? `, ${round.releasedBy}` : ""})`}
+            </p>
+            {round.notes && <p className="whitespace-pre-wrap text-sm text-slate-700">Review notes: {round.notes}</p>}
+            {round.agreement && (
+              <>
+                {round.agreement.progress && <p className="text-xs text-slate-500">{round.agreement.progress}</p>}
+                <table className="w-full text-left text-sm" data-testid="round-agreement">
+                  <thead className="text-slate-500">
+                    <tr>
+                      <th>Question</th>
+                      <th className="text-right">Items</th>
+                      {SHOWN.map((key) => (
+                        <th key={key} className="text-right">
+                          {ROUND_COEFFICIENTS[key]}
+                        </th>
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {round.agreement.report.tasks.flatMap((t) =>
+                      t.questions.map((q) => (
+                        <tr key={`${t.task}:${q.question}`} className="border-t border-slate-100" data-testid="round-question">
+                          <td>
+                            {TASK_LABELS[t.task]}: {q.label}
+                          </td>
+                          <td className="text-right tabular-nums">{q.counts.itemsWithTwoOrMoreRatings}</td>
+                          {SHOWN.map((key) => (
+                            <td key={key} className="text-right tabular-nums" data-testid={`coefficient-${key}`}>
+                              {coefficientText(
+                                q.coefficients.find((c) => c.key === key),
+                                round.agreement!.complete,
+                              )}
+                            </td>
+                          ))}
+                        </tr>
+                      )),
+                    )}
+                  </tbody>
+                </table>
+                {round.closed && (
+                  <details open={next?.releasedAt === null}>
+                    <summary className="cursor-pointer text-sm font-medium">Disagreements to review</summary>
+                    <ul className="text-sm">
+                      {round.agreement.report.tasks.flatMap((t) =>
+                        t.questions.flatMap((q) =>
+                          q.disagreements.map((d) => (
+                            <li key={`${t.task}:${q.question}:${d.item.id}`} data-testid="round-disagreement">
+                              <Link href={`/studies/${study.slug}/adjudicate/${t.task}/${d.item.id}`} className="text-blue-700 hover:underline">
+                                {d.item.label}
+                              </Link>{" "}
+                              {q.label}: {d.ratings.map((r) => `${r.rater.name}: ${String(r.value)}`).join(", ")}
+                            </li>
+                          )),
+                        ),
+                      )}
+                    </ul>
+                  </details>
+                )}
+              </>
+            )}
+            {next && next.releasedAt === null && round.closed && <ReleaseForm slug={study.slug} number={next.number} save={releaseNextRound} />}
+          </section>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,191 @@
+/**
+ * Calibration rounds of a study (issue 12, item 2; rules in lib/annotation/rounds.ts): a lead
+ * splits the study's items into equal rounds or takes calibration item sets as rounds; every
+ * annotator of the study labels every round's items, round after round; each round's agreement
+ * per question (Fleiss' kappa, Krippendorff's alpha at the question's level, pairwise Cohen) with
+ * bootstrap CIs is the agreement report restricted to the round's item set, computed by the
+ * worker on big studies (lib/jobs report jobs); a lead reviews the disagreements (adjudication
+ * queue) and releases the next round with notes, or the study's rule releases it.
+ * Every lead call finds the study through leadStudyWhere.
+ */
+import { z } from "zod";
+import { db } from "@/lib/db/client";
+import type { AgreementOptions, AgreementReport } from "@/lib/analysis";
+import { studyFingerprint } from "@/lib/analysis/report-cache";
+import { equalBatches, releaseRuleMet, ROUND_COEFFICIENTS, roundClosed, type RoundCoefficient } from "@/lib/annotation/rounds";
+import { generateAssignments } from "@/lib/data/assignment-admin";
+import { goldChanges } from "@/lib/data/gold";
+import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
+import { dashboardReport, reportJobNote } from "@/lib/jobs";
+import { AppError } from "@/lib/errors";
+
+const roundName = (n: number) => `round-${n}`;
+
+/** A round's agreement report options: the report restricted to the round's item set. */
+async function roundOptions(roundId: string): Promise<AgreementOptions> {
+  const round = await db.calibrationRound.findUniqueOrThrow({
+    where: { id: roundId },
+    select: { itemSet: { select: { name: true, members: { orderBy: { position: "asc" }, select: { codeChange: { select: { externalId: true } }, candidateReview: { select: { externalId: true } }, pseudoReference: { select: { externalId: true } } } } } } },
+  });
+  const ids = round.itemSet.members.map((m) => {
+    const item = m.candidateReview?.externalId ?? m.pseudoReference?.externalId;
+    return item === undefined ? m.codeChange.externalId : `${m.codeChange.externalId}/${item}`;
+  });
+  return { items: { name: round.itemSet.name, kind: "calibration", ids }, disagreements: 50 };
+}
+
+async function roundStatuses(studyId: string) {
+  const [rounds, assignments] = await Promise.all([
+    db.calibrationRound.findMany({
+      where: { studyId },
+      orderBy: { number: "asc" },
+      include: { itemSet: { select: { name: true, members: { select: { codeChangeId: true } } } } },
+    }),
+    db.assignment.findMany({ where: { studyId }, select: { codeChangeId: true, status: true, userId: true } }),
+  ]);
+  return rounds.map((r) => {
+    const changes = new Set(r.itemSet.members.map((m) => m.codeChangeId));
+    const own = assignments.filter((a) => changes.has(a.codeChangeId));
+    return { round: r, changes: changes.size, assignments: own, closed: r.releasedAt !== null && roundClosed(own.map((a) => a.status)) };
+  });
+}
+
+/** The round's agreement report: complete (with CIs), or point estimates while the worker computes them. */
+async function roundReport(studyId: string, roundId: string) {
+  const shown = await dashboardReport("agreement", studyId, await roundOptions(roundId), await studyFingerprint(studyId, false));
+  return { report: shown.report, complete: shown.complete, progress: shown.job && !shown.complete ? reportJobNote(shown.job) : null };
+}
+
+/** Releases the next round when the closed round before it meets the study's rule; returns the round released, if any. */
+export async function releaseDueRound(studyId: string): Promise<number | null> {
+  const study = await db.study.findUniqueOrThrow({ where: { id: studyId }, select: { roundCoefficient: true, roundThreshold: true } });
+  if (study.roundThreshold === null) return null;
+  const rounds = await roundStatuses(studyId);
+  const next = rounds.findIndex((r) => r.round.releasedAt === null);
+  if (next <= 0 || !rounds[next - 1].closed) return null;
+  const { report, complete } = await roundReport(studyId, rounds[next - 1].round.id);
+  if (!complete || !releaseRuleMet(questionsOf(report), study.roundCoefficient, study.roundThreshold)) return null;
+  const how = `${ROUND_COEFFICIENTS[study.roundCoefficient as RoundCoefficient] ?? study.roundCoefficient}: lower CI bound ≥ ${study.roundThreshold} on round ${rounds[next - 1].round.number}`;
+  const { count } = await db.calibrationRound.updateMany({ where: { id: rounds[next].round.id, releasedAt: null }, data: { releasedAt: new Date(), releasedHow: how } });
+  return count === 1 ? rounds[next].round.number : null;
+}
+
+const questionsOf = (report: AgreementReport) => report.tasks.flatMap((t) => t.questions.map((q) => ({ question: `${t.task}:${q.question}`, coefficients: q.coefficients })));
+
+export interface RoundView {
+  number: number;
+  name: string;
+  changes: number;
+  releasedAt: Date | null;
+  releasedHow: string;
+  releasedBy: string | null;
+  notes: string;
+  done: number;
+  total: number;
+  closed: boolean;
+  /** The round's agreement (null before any rating); `complete` false while the worker computes the CIs. */
+  agreement: { report: AgreementReport; complete: boolean; progress: string | null } | null;
+}
+
+/** The study's rounds with their progress and agreement, after releasing a round the rule has come to release. */
+export async function studyRounds(user: StudyUser, slug: string): Promise<{ study: { id: string; slug: string; name: string; roundCoefficient: string; roundThreshold: number | null }; rounds: RoundView[] }> {
+  const study = await requireLedStudy(user, slug);
+  await releaseDueRound(study.id);
+  const rounds = await roundStatuses(study.id);
+  const leads = new Map((await db.user.findMany({ where: { id: { in: rounds.map((r) => r.round.releasedById).filter((id): id is string => id !== null) } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
+  const views: RoundView[] = [];
+  for (const { round, changes, assignments, closed } of rounds) {
+    const done = assignments.filter((a) => a.status === "DONE" || a.status === "SKIPPED").length;
+    views.push({
+      number: round.number,
+      name: round.itemSet.name,
+      changes,
+      releasedAt: round.releasedAt,
+      releasedHow: round.releasedHow,
+      releasedBy: round.releasedById ? (leads.get(round.releasedById) ?? null) : null,
+      notes: round.notes,
+      done,
+      total: assignments.length,
+      closed,
+      agreement: done > 0 ? await roundReport(study.id, round.id) : null,
+    });
+  }
+  return { study: { id: study.id, slug: study.slug, name: study.name, roundCoefficient: study.roundCoefficient, roundThreshold: study.roundThreshold }, rounds: views };
+}
+
+export const createRoundsSchema = z.object({
+  slug: z.string().min(1),
+  /** Equal rounds of the study's items in study order … */
+  count: z.coerce.number().int().min(1).max(1000).optional(),
+  /** … or these calibration item sets, in this order. */
+  itemSets: z.array(z.string().trim().min(1)).max(1000).optional(),
+});
+
+/**
+ * Makes the study's rounds (refused when it has some) as calibration item sets, opens round 1 and
+ * generates the assignments of the study's annotators, so that each labels every round's items first.
+ */
+export async function createRounds(user: StudyUser, input: z.infer<typeof createRoundsSchema>): Promise<{ rounds: number; assignments: number }> {
+  const study = await requireLedStudy(user, input.slug);
+  if ((input.count === undefined) === (input.itemSets === undefined || input.itemSets.length === 0)) throw new AppError("INVALID_INPUT", { message: "Give either a number of equal rounds or the calibration item sets to use as rounds." });
+  if (await db.calibrationRound.count({ where: { studyId: study.id } })) throw new AppError("CONFLICT", { message: `Study ${study.slug} has calibration rounds already.` });
+  await db.$transaction(async (tx) => {
+    let setIds: string[];
+    if (input.count !== undefined) {
+      const gold = await goldChanges(tx, study.id);
+      const changes = (await tx.codeChange.findMany({ where: { studyId: study.id }, orderBy: [{ position: "asc" }, { externalId: "asc" }], select: { id: true } })).filter((c) => !gold.has(c.id));
+      if (changes.length === 0) throw new AppError("INVALID_INPUT", { message: "The study has no items to split into rounds." });
+      setIds = [];
+      for (const [i, batch] of equalBatches(changes, input.count).entries()) {
+        const name = roundName(i + 1);
+        if (await tx.itemSet.findUnique({ where: { studyId_name: { studyId: study.id, name } }, select: { id: true } })) throw new AppError("CONFLICT", { message: `Study ${study.slug} already has an item set "${name}".` });
+        const set = await tx.itemSet.create({ data: { studyId: study.id, name, kind: "CALIBRATION", source: `${input.count} equal calibration rounds`, createdById: user.id }, select: { id: true } });
+        await tx.itemSetMember.createMany({ data: batch.map((c, position) => ({ itemSetId: set.id, position, codeChangeId: c.id })) });
+        setIds.push(set.id);
+      }
+    } else {
+      const sets = await tx.itemSet.findMany({ where: { studyId: study.id, name: { in: input.itemSets } }, select: { id: true, name: true, kind: true } });
+      setIds = input.itemSets!.map((name) => {
+        const set = sets.find((s) => s.name === name);
+        if (!set) throw new AppError("INVALID_INPUT", { message: `Study ${study.slug} has no item set "${name}".` });
+        if (set.kind !== "CALIBRATION") throw new AppError("INVALID_INPUT", { message: `Item set "${name}" is not a calibration batch.` });
+        return set.id;
+      });
+    }
+    await tx.calibrationRound.createMany({ data: setIds.map((itemSetId, i) => ({ studyId: study.id, number: i + 1, itemSetId, ...(i === 0 ? { releasedAt: new Date(), releasedById: user.id, releasedHow: "opened when the rounds were made" } : {}) })) });
+  });
+  const annotators = await db.studyMember.findMany({ where: { studyId: study.id, role: "ANNOTATOR", user: { active: true } }, select: { userId: true } });
+  const summary = annotators.length ? await generateAssignments(user, study.slug, annotators.map((a) => a.userId)) : null;
+  return { rounds: await db.calibrationRound.count({ where: { studyId: study.id } }), assignments: summary ? summary.created + summary.updated : 0 };
+}
+
+export const releaseRoundSchema = z.object({ slug: z.string().min(1), number: z.number().int().min(2), notes: z.string().trim().max(20_000).default("") });
+
+/** Releases round `number` by hand once the round before it is closed; the notes are kept with the round before (its review). */
+export async function releaseRound(user: StudyUser, input: z.infer<typeof releaseRoundSchema>): Promise<{ released: number }> {
+  const study = await requireLedStudy(user, input.slug);
+  const rounds = await roundStatuses(study.id);
+  const round = rounds.find((r) => r.round.number === input.number);
+  const before = rounds.find((r) => r.round.number === input.number - 1);
+  if (!round || !before) throw new AppError("NOT_FOUND", { message: `Study ${study.slug} has no round ${input.number}.` });
+  if (round.round.releasedAt) throw new AppError("CONFLICT", { message: `Round ${input.number} is open already.` });
+  if (!before.closed) throw new AppError("CONFLICT", { message: `Round ${input.number - 1} is not finished yet: ${before.assignments.filter((a) => a.status !== "DONE" && a.status !== "SKIPPED").length} assignments open.` });
+  await db.$transaction([
+    db.calibrationRound.update({ where: { id: before.round.id }, data: { notes: input.notes } }),
+    db.calibrationRound.update({ where: { id: round.round.id }, data: { releasedAt: new Date(), releasedById: user.id, releasedHow: "by hand" } }),
+  ]);
+  return { released: input.number };
+}
+
+export const roundRuleSchema = z.object({
+  slug: z.string().min(1),
+  coefficient: z.enum(Object.keys(ROUND_COEFFICIENTS) as [RoundCoefficient, ...RoundCoefficient[]]),
+  /** Empty: release by hand only. */
+  threshold: z.union([z.literal("").transform(() => null), z.null(), z.coerce.number().min(-1).max(1)]),
+});
+
+export async function setRoundRule(user: StudyUser, input: z.infer<typeof roundRuleSchema>): Promise<{ coefficient: string; threshold: number | null }> {
+  const study = await requireLedStudy(user, input.slug);
+  await db.study.update({ where: { id: study.id }, data: { roundCoefficient: input.coefficient, roundThreshold: input.threshold } });
+  return { coefficient: input.coefficient, threshold: input.threshold };
+}

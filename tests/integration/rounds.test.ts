@@ -1,0 +1,83 @@
+/**
+ * Calibration rounds (issue 12, item 2) against a real PostgreSQL: three equal rounds of a
+ * grading study; both annotators get every round's items, round 1 first; items of a round not
+ * released cannot be opened or saved (in the query and in the one-statement save); when round 1
+ * closes its agreement has Fleiss' kappa with a bootstrap CI; the lead releases round 2 by hand
+ * with notes; the rule (lower CI bound of Fleiss' kappa) releases round 3 by itself.
+ */
+import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import type { SaveRequest } from "@/lib/annotation/values";
+import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+
+process.env.DATABASE_URL = inject("databaseUrl");
+const { db } = await import("@/lib/db/client");
+const data = await import("@/lib/data/annotations");
+const rounds = await import("@/lib/data/rounds");
+const { listQueuesForAnnotator } = await import("@/lib/data/assignments");
+
+let fx: AnnotationFixture;
+const assignmentOf = (userId: string, change: number) => db.assignment.findFirstOrThrow({ where: { userId, codeChangeId: fx.changes[change].id } });
+
+beforeAll(async () => {
+  fx = await createAnnotationFixture(db, `rounds${Date.now()}`);
+  await db.study.update({ where: { id: fx.studyId }, data: { taskTypes: ["REFERENCE_GRADING"], reliabilitySetSize: 0 } });
+  await db.studyMember.createMany({ data: [fx.users.ann1, fx.users.ann2].map((userId) => ({ studyId: fx.studyId, userId, role: "ANNOTATOR" as const })) });
+});
+afterAll(() => removeAnnotationFixture(db, fx));
+
+/** Grades every review of the change (the grade of review i from `grades`) and submits. */
+async function gradeChange(userId: string, change: number, grades: (i: number) => number): Promise<void> {
+  const assignment = await assignmentOf(userId, change);
+  for (const [i, review] of fx.changes[change].reviews.entries()) {
+    await data.saveAnnotation(asUser(userId), { kind: "grade", assignmentId: assignment.id, targetId: review, baseVersion: 0, value: { grade: grades(i), comment: "" } } as SaveRequest);
+  }
+  await data.submitAssignment(userId, assignment.id);
+}
+
+test("three rounds: every annotator labels each round's items, round by round; the next opens by hand, then by the rule", async () => {
+  expect(await rounds.createRounds(asLead(fx), { slug: fx.slug, count: 3 })).toMatchObject({ rounds: 3 });
+  for (const userId of [fx.users.ann1, fx.users.ann2]) {
+    const queue = await db.assignment.findMany({ where: { userId, studyId: fx.studyId }, orderBy: { position: "asc" }, select: { codeChangeId: true } });
+    expect(queue.map((a) => a.codeChangeId)).toEqual(fx.changes.map((c) => c.id));
+  }
+  await expect(rounds.createRounds(asLead(fx), { slug: fx.slug, count: 2 })).rejects.toMatchObject({ status: 409 });
+
+  // round 2 is closed to annotators
+  const ann1 = asUser(fx.users.ann1);
+  const second = await assignmentOf(ann1.id, 1);
+  await expect(data.getWorkspace(ann1.id, second.id)).rejects.toMatchObject({ status: 423, message: expect.stringContaining("waiting for the next round") });
+  await expect(data.saveAnnotation(ann1, { kind: "grade", assignmentId: second.id, targetId: fx.changes[1].reviews[0], baseVersion: 0, value: { grade: 3, comment: "" } })).rejects.toMatchObject({ status: 423 });
+  expect(await db.referenceGrade.count({ where: { candidateReviewId: fx.changes[1].reviews[0] } })).toBe(0);
+  await expect(rounds.releaseRound(asLead(fx), { slug: fx.slug, number: 2, notes: "" })).rejects.toMatchObject({ status: 409 });
+
+  // round 1: the annotators disagree on some grades
+  await gradeChange(fx.users.ann1, 0, (i) => 1 + (i % 5));
+  expect((await listQueuesForAnnotator(fx.users.ann1)).find((q) => q.study.slug === fx.slug)).toMatchObject({ waitingForNextRound: true });
+  await gradeChange(fx.users.ann2, 0, (i) => (i < 4 ? 1 + (i % 5) : 1 + ((i + 1) % 5)));
+  const view = await rounds.studyRounds(asLead(fx), fx.slug);
+  expect(view.rounds.map((r) => [r.number, r.closed, r.releasedAt !== null])).toEqual([
+    [1, true, true],
+    [2, false, false],
+    [3, false, false],
+  ]);
+  const fleiss = view.rounds[0].agreement!.report.tasks[0].questions[0].coefficients.find((c) => c.key === "fleiss")!;
+  expect(fleiss.value).not.toBeNull();
+  expect(fleiss.ci!.low).not.toBeNull();
+  expect(fleiss.ci!.low!).toBeLessThanOrEqual(fleiss.value!);
+  expect(view.rounds[0].agreement!.report.tasks[0].questions[0].disagreements.length).toBe(3);
+
+  await rounds.releaseRound(asLead(fx), { slug: fx.slug, number: 2, notes: "grades 4 and 5 discussed" });
+  expect((await data.getWorkspace(ann1.id, second.id)).assignment.id).toBe(second.id);
+  expect((await rounds.studyRounds(asLead(fx), fx.slug)).rounds[0].notes).toBe("grades 4 and 5 discussed");
+
+  // round 2 in full agreement: the rule opens round 3 when an annotator next loads the queue
+  await rounds.setRoundRule(asLead(fx), { slug: fx.slug, coefficient: "fleiss", threshold: 0.6 });
+  await gradeChange(fx.users.ann1, 1, (i) => 1 + (i % 5));
+  await gradeChange(fx.users.ann2, 1, (i) => 1 + (i % 5));
+  const queue = (await listQueuesForAnnotator(fx.users.ann1)).find((q) => q.study.slug === fx.slug)!;
+  expect(queue.waitingForNextRound).toBe(false);
+  expect(queue.entries.every((e) => e.waitingForRound === null)).toBe(true);
+  const third = (await rounds.studyRounds(asLead(fx), fx.slug)).rounds[2];
+  expect(third.releasedAt).not.toBeNull();
+  expect(third.releasedHow).toContain("lower CI bound ≥ 0.6 on round 2");
+});
