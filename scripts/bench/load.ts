@@ -1,11 +1,13 @@
 /**
- * `npm run bench -- load [--annotators N] [--seconds S] [--profile DIR]` (issue 10): a crowd of
- * N annotators against the production build, through the real HTTP routes.
+ * `npm run bench -- load [--annotators N] [--seconds S] [--web-processes N] [--profile DIR]`
+ * (issue 10): a crowd of N annotators against the production build, through the real HTTP routes.
  *
  * On a fresh embedded PostgreSQL (durable: fsync on, as `npm start` runs it) it creates a study
  * of 4 code changes with 5 claims each, N annotator accounts (create-user --from-csv's function,
  * generated passwords) and their assignments (assign's function: every annotator gets every
- * item), starts `next start` on a free port (building the app first when there is no build),
+ * item), starts the web server as `npm start` runs it (scripts/web.ts: Next in
+ * CRJUDGE_WEB_PROCESSES cluster workers, 2 by default) on a free port (building the app first
+ * when there is no build),
  * signs every annotator in through next-auth's credentials flow, reads their queue and workspaces
  * and then saves claim judgements with versions in two phases:
  *  - open loop: each annotator saves at Poisson arrivals, on average every 2 s (N/2 saves/s
@@ -16,7 +18,8 @@
  * A 503 is retried after its Retry-After with jittered exponential backoff, as the workspace does;
  * it is an error only when the save is never acknowledged. Afterwards every acknowledged save
  * (annotation, version, value) is looked up in the append-only history.
- * `--profile DIR` runs the server with `node --cpu-prof` and leaves the profile in DIR.
+ * `--profile DIR` runs the server with `node --cpu-prof` and leaves the profiles in DIR (one per
+ * web process; the summary reads the newest).
  * The last line on stdout is one JSON object with the figures.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -37,6 +40,7 @@ const MAX_ATTEMPTS = 8;
 interface Options {
   annotators: number;
   seconds: number;
+  webProcesses: number;
   profileDir: string | null;
 }
 
@@ -50,7 +54,7 @@ function readOptions(): Options {
     return value;
   };
   const profile = args.flags.get("profile");
-  return { annotators: whole("annotators", 200), seconds: whole("seconds", 60), profileDir: profile === undefined ? null : path.resolve(profile === true ? ".bench-profile" : profile) };
+  return { annotators: whole("annotators", 200), seconds: whole("seconds", 60), webProcesses: whole("web-processes", Number(process.env.CRJUDGE_WEB_PROCESSES ?? 2) || 2), profileDir: profile === undefined ? null : path.resolve(profile === true ? ".bench-profile" : profile) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -113,26 +117,38 @@ function buildIfMissing(root: string): void {
   if (result.status !== 0) throw new Error("next build failed");
 }
 
-async function startServer(root: string, port: number, databaseUrl: string, profileDir: string | null): Promise<ChildProcess> {
-  if (profileDir) mkdirSync(profileDir, { recursive: true });
-  const server = spawn(process.execPath, [...(profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []), path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+async function startServer(root: string, port: number, databaseUrl: string, options: Options): Promise<ChildProcess> {
+  if (options.profileDir) mkdirSync(options.profileDir, { recursive: true });
+  // The cluster workers inherit the primary's node options, --cpu-prof included.
+  const server = spawn(process.execPath, [...(options.profileDir ? ["--cpu-prof", "--cpu-prof-dir", options.profileDir] : []), "--import", "tsx", path.join(root, "scripts", "web.ts")], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, AUTH_SECRET: "load-bench", NEXTAUTH_SECRET: "load-bench", NEXTAUTH_URL: `http://127.0.0.1:${port}`, NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      CRJUDGE_WEB_PROCESSES: String(options.webProcesses),
+      DATABASE_URL: databaseUrl,
+      AUTH_SECRET: "load-bench",
+      NEXTAUTH_SECRET: "load-bench",
+      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 90_000;
   for (;;) {
     try {
       if ((await send(port, "GET", "/api/health", {})).status === 200) return server;
     } catch {
       // not listening yet
     }
-    if (server.exitCode !== null || Date.now() > deadline) throw new Error("next start did not answer /api/health within 60 s");
+    if (server.exitCode !== null || Date.now() > deadline) throw new Error("the web server did not answer /api/health within 90 s");
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
-/** SIGTERM and wait: next exits normally, so `--cpu-prof` writes its profile. */
+/** SIGTERM and wait: the web server stops its workers and exits normally, so `--cpu-prof` writes the profiles. */
 async function stopServer(server: ChildProcess): Promise<void> {
   if (server.exitCode !== null || server.signalCode !== null) return;
   const exited = new Promise((resolve) => server.once("exit", resolve));
@@ -401,7 +417,7 @@ export default async function loadBench(): Promise<void> {
     console.log(`setup: ${options.annotators} annotators, ${ITEMS * CLAIMS_PER_ITEM} claims each, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
     const port = await freePort();
-    server = await startServer(root, port, database.url, options.profileDir);
+    server = await startServer(root, port, database.url, options);
     t0 = performance.now();
     const crowd: Annotator[] = [];
     // Sign-ins (bcrypt) and workspace reads, a few at a time as annotators arrive.
