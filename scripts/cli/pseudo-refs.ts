@@ -3,7 +3,7 @@ import type { Command } from "@/lib/cli/command";
 import { db } from "@/lib/db/client";
 import { findStudy } from "@/lib/analysis";
 import { createJobContext, startQueue } from "@/lib/jobs";
-import { drainPseudoReferenceRun, listPseudoReferenceRuns, PSEUDO_REFERENCE_SOURCES, startPseudoReferenceRun, type PseudoReferenceSourceName } from "@/lib/pseudo-refs";
+import { drainPseudoReferenceRun, listPseudoReferenceRuns, smellTables, PSEUDO_REFERENCE_SOURCES, startPseudoReferenceRun, type PseudoReferenceSourceName } from "@/lib/pseudo-refs";
 import type { PseudoReferenceRun } from "@/lib/generated/prisma/client";
 
 /** One progress line per finished change on stderr (rewritten in place on a terminal). */
@@ -56,7 +56,8 @@ const command: Command = {
         const [summary] = (await listPseudoReferenceRuns(study.id, db)).filter((r) => r.id === run.id);
         runs.push({ id: run.id, source, signature: run.signature, status: run.status, resumed: started.resumed, total: run.total, done: run.done, computedNow: run.done - doneBefore, pseudoReferences: summary.created, ...(source === "claims" ? { llm: summary.llm } : {}), seconds: Number(((performance.now() - t0) / 1000).toFixed(3)) });
       }
-      return { study: study.slug, runs };
+      // CRScore Tables 14 and 6 over the study's smells.
+      return { study: study.slug, runs, ...(sources.includes("smells") ? await smellTables(study.id, db) : {}) };
     } finally {
       await boss.stop({ graceful: false, wait: true });
     }

@@ -92,7 +92,7 @@ describe("static analysis as a study job", () => {
     expect(await db.pseudoReference.count({ where: { codeChange: { studyId: study.id }, kind: "SMELL" } })).toBe(smells.length);
 
     const jsChange = await db.codeChange.findFirstOrThrow({ where: { studyId: study.id, externalId: "js" } });
-    const workspace = (await claimVerification.readWorkspace({ client: db, userId: "nobody", codeChangeId: jsChange.id } as never)) as { claims: { smells: { text: string }[]; references: { text: string }[] } };
+    const workspace = (await claimVerification.readWorkspace({ client: db, userId: "nobody", codeChangeId: jsChange.id, study: { hideSystemNames: false }, reviewSeed: 1 } as never)) as { claims: { smells: { text: string }[]; references: { text: string }[] } };
     expect(workspace.claims.smells.map((s) => s.text)).toEqual(js.map((s) => s.text));
     expect(workspace.claims.references.map((r) => r.text)).toEqual(["A claim."]);
   }, 240_000);
@@ -103,7 +103,11 @@ describe("static analysis as a study job", () => {
     const result = await cli("pseudo-refs", "--study", study.slug, "--source", "smells");
     expect(result.stderr).toContain("pseudo-refs smells: 2/2 code changes");
     expect(result.code).toBe(0);
-    const answer = JSON.parse(result.stdout) as { runs: { source: string; status: string; total: number; pseudoReferences: number }[] };
+    const answer = JSON.parse(result.stdout) as { runs: { source: string; status: string; total: number; pseudoReferences: number }[]; table14: { title: string; rows: { language: string; smellType: string; count: number }[] }; table6: { rows: { rank: string; blocks: number }[] } };
+    // CRScore Table 14 (smell types per language) and Table 6 (radon ranks of the Python blocks).
+    expect(answer.table14.title).toMatch(/^CRScore Table 14: /);
+    expect(answer.table14.rows).toEqual(expect.arrayContaining([{ language: "javascript", smellType: "W033", count: 2 }, { language: "python", smellType: "Long parameter list", count: 1 }, { language: "python", smellType: "Code complexity", count: 1 }, { language: "python", smellType: "Long lambda", count: 1 }]));
+    expect(answer.table6.rows.map((r) => [r.rank, r.blocks])).toEqual([["A", 2], ["B", 0], ["C", 1], ["D", 0], ["E", 0], ["F", 0]]);
     expect(answer.runs).toEqual([expect.objectContaining({ source: "smells", status: "DONE", total: 2, pseudoReferences: await db.pseudoReference.count({ where: { codeChange: { studyId: study.id }, kind: "SMELL" } }) })]);
     const wrong = await cli("pseudo-refs", "--study", study.slug, "--source", "lint");
     expect(wrong.code).not.toBe(0);
