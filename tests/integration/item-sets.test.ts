@@ -90,6 +90,8 @@ describe("stored item sets", () => {
     expect([...stored.ids].sort()).toEqual([...new Set(inPlan.map((a) => a.codeChange.externalId))].sort());
     await refused(sets.createItemSet(asLead(fx), { slug: fx.slug, name: "second", kind: "RELIABILITY", fileName: "r.txt", text: "cc-0" }), 409, /already has a reliability set \("reliability"\)/);
 
+    // Submitted work counts (lib/analysis/drafts.ts): the annotators finish their assignments.
+    await db.assignment.updateMany({ where: { studyId: fx.studyId }, data: { status: "DONE" } });
     const report = await agreementReport(fx.studyId, { task: "REVIEW_RATING", bootstrap: { nResamples: 0 }, ...(await sets.reportItemSets(asLead(fx), fx.slug)) }, db);
     const relevance = report.tasks[0].questions.find((q) => q.question === "relevance")!;
     expect(report.settings.reliabilitySet).toEqual({ name: "reliability", kind: "reliability", size: 2 });
