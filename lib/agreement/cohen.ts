@@ -16,6 +16,8 @@ export interface CohenOptions extends TableOptions {
   raters?: readonly [string, string];
   /** Default "unweighted". */
   weights?: WeightScheme;
+  /** How reasons name the two raters (display names or e-mails); default their ids. */
+  names?: readonly [string, string];
 }
 
 /**
@@ -41,7 +43,8 @@ export function cohenKappa(input: RatingsInput, options: CohenOptions = {}): Coh
 
   const pairs = pairedValues(table, raters[0], raters[1]);
   const n = pairs.items.length;
-  if (n === 0) return undefinedResult(`raters ${raters[0]} and ${raters[1]} rated no item in common`);
+  const [nameA, nameB] = options.names ?? raters;
+  if (n === 0) return undefinedResult(`raters ${nameA} and ${nameB} rated no item in common`);
   const q = table.scale.length;
   const counts: number[] = new Array<number>(q * q).fill(0);
   for (let i = 0; i < n; i++) counts[pairs.a[i] * q + pairs.b[i]]++;

@@ -149,7 +149,7 @@ export function questionAgreement(data: QuestionRatings, items: ReadonlyMap<stri
   const first = (indices: number[]) => label(table.items[indices[0]]);
   const last = (indices: number[]) => label(table.items[indices[indices.length - 1]]);
   const cohenWeights = { weights: question.weights };
-  const matrix = pairwiseMatrix(table, (t, a, b) => cohenKappa(t, { raters: [a, b], ...cohenWeights }));
+  const matrix = pairwiseMatrix(table, (t, a, b) => cohenKappa(t, { raters: [a, b], names: [ref(a).name, ref(b).name], ...cohenWeights }));
 
   const reliability = settings.reliabilitySet;
   const reliabilityIds = new Set(reliability?.ids);

@@ -46,8 +46,8 @@ export async function gatherTaskRatings(study: StudyForAnalysis, task: TaskType,
   return { task, items, questions: data.questions.map((q) => ({ ...q, ratings: q.ratings.filter((r) => items.has(r.item)) })) };
 }
 
-/** Display names of annotators. */
+/** Display names of annotators (their e-mail when the name is empty): reports and reasons name people, not ids. */
 export async function raterNames(ids: readonly string[], client: PrismaClient = db): Promise<Map<string, string>> {
-  const users = await client.user.findMany({ where: { id: { in: [...ids] } }, select: { id: true, name: true } });
-  return new Map(users.map((u) => [u.id, u.name]));
+  const users = await client.user.findMany({ where: { id: { in: [...ids] } }, select: { id: true, name: true, email: true } });
+  return new Map(users.map((u) => [u.id, u.name || u.email]));
 }

@@ -136,7 +136,7 @@ export const parseCrscorePhase1: Parser = (file, options: ParseOptions, errors):
   const name = annotatorOfSheet(file.name, options.annotator, ANNOTATOR_IN_FILE_NAME);
   const annotator: AnnotatorRef | null = name === null ? null : { name, id: null };
   const annotated = annotator === null ? firstAnnotatedRow(sheet, columns) : undefined;
-  if (annotated) missingAnnotatorError(sheet, annotated, "Correctness", errors);
+  if (annotated) missingAnnotatorError(sheet, annotated, "Correctness", errors, "py_claim_acc_annot_NAME.csv");
   if (!hasContext(options.context)) warnings.push(`${file.name}: old_file and new_file were not loaded (no context folder given)`);
   readBlocks(sheet, columns, errors, separatedChanges).forEach((block, position) => {
     const change = codeChangeOfBlock(sheet, block, position, columns, options.context, errors);

@@ -202,7 +202,7 @@ export const parseCrscorePhase2: Parser = (file, options: ParseOptions, errors):
   const name = annotatorOfSheet(file.name, options.annotator, ANNOTATOR_IN_FILE_NAME);
   const annotator: AnnotatorRef | null = name === null ? null : { name, id: null };
   const annotated = annotator === null ? sheet.rows.find((row) => ANNOTATOR_COLUMNS.some((c) => cell(row, columns[c]).trim() !== "")) : undefined;
-  if (annotated) missingAnnotatorError(sheet, annotated, "claims addressed", errors);
+  if (annotated) missingAnnotatorError(sheet, annotated, "claims addressed", errors, "py_NAME_review_qual_final.csv");
   if (!hasContext(options.context)) warnings.push(`${file.name}: old_file and new_file were not loaded (no context folder given)`);
   readBlocks(sheet, columns, errors, separatedChanges).forEach((block, position) => {
     const change = codeChangeOfBlock(sheet, block, position, columns, options.context, errors);

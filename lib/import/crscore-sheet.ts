@@ -161,7 +161,7 @@ export function claimNumbers(value: string): number[] | null {
   return trimmed.split(/\s*[,;]\s*/).map(Number);
 }
 
-/** The sheet has an annotator's cells filled but no annotator name: one error for the file. */
-export function missingAnnotatorError(sheet: Sheet, row: SheetRow, field: string, errors: ErrorCollector): void {
-  errors.add(rowLocation(sheet, row), field, "the sheet holds annotations but names no annotator; pass --annotator NAME or name the file like py_claim_acc_annot_NAME.csv");
+/** The sheet has an annotator's cells filled but no annotator name: one error for the file, suggesting the file name of its phase (`namePattern`, e.g. py_NAME_review_qual_final.csv). */
+export function missingAnnotatorError(sheet: Sheet, row: SheetRow, field: string, errors: ErrorCollector, namePattern: string): void {
+  errors.add(rowLocation(sheet, row), field, `the sheet holds annotations but names no annotator; pass --annotator NAME or name the file like ${namePattern}`);
 }

@@ -179,3 +179,19 @@ describe("item bootstrap CIs from resampled coefficients (no resampled tables)",
     for (const def of coefficientDefinitions(likert, likertTable.raters.length)) expect(def.resampled(resamples.load(identity))).toBe(def.compute(likertTable).value);
   });
 });
+
+test("reasons name raters by their display names, not their ids", () => {
+  const ratings: Rating[] = [
+    { item: "a", rater: "id-x", value: "CORRECT" },
+    { item: "a", rater: "id-z", value: "CORRECT" },
+    { item: "b", rater: "id-y", value: "INCORRECT" },
+    { item: "b", rater: "id-z", value: "CORRECT" },
+  ];
+  const items = new Map([item("a", 0), item("b", 1)].map((i) => [i.id, i]));
+  const names = new Map([["id-x", "Xena"], ["id-y", "yan@example.org"], ["id-z", "Zoe"]]);
+  const report = questionAgreement({ question: codeQuestion, ratings, excluded: 0 }, items, names, { ...settings, reliabilitySet: null });
+  const x = report.raters.findIndex((r) => r.id === "id-x");
+  const y = report.raters.findIndex((r) => r.id === "id-y");
+  expect(report.pairwise.matrix[x][y]?.reason).toBe("raters Xena and yan@example.org rated no item in common");
+});
+
