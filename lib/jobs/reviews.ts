@@ -48,8 +48,6 @@ interface ReviewRow {
  * (codeChange is then null); `pseudoReferences: false` leaves out the pseudo-references, which
  * only CRScore reads (an empty list then), so reference metrics read one subquery per change.
  * Not a named (prepared) statement: its generic plan cost PostgreSQL more CPU than planning anew.
- * The changes are a MATERIALIZED join on their ids: an `= ANY(ARRAY(subquery))` filter, or a
- * join the planner pushes into each review's row, compares every change with every id.
  */
 export async function loadReviewsToScore(
   scope: ReviewScope,
@@ -66,11 +64,11 @@ export async function loadReviewsToScore(
           ? `SELECT id, text, "isReference", "codeChangeId" FROM "CandidateReview" WHERE id = ANY($1::text[])`
           : `SELECT id, text, "isReference", "codeChangeId" FROM "CandidateReview" WHERE NOT "textMissing" AND "codeChangeId" IN (SELECT id FROM "CodeChange" WHERE "studyId" = $1)`
       }),
-      c AS MATERIALIZED (
+      c AS (
         SELECT c.id, CASE WHEN $2 THEN c.diff ELSE '' END AS diff, CASE WHEN $2 THEN c."newFile" ELSE '' END AS "newFile", c.language,
           (SELECT x.text FROM "CandidateReview" x WHERE x."codeChangeId" = c.id AND x."isReference" AND NOT x."textMissing" ORDER BY x.position, x.id LIMIT 1) AS reference,
           CASE WHEN $3 THEN ARRAY(SELECT p.text FROM "PseudoReference" p WHERE p."codeChangeId" = c.id AND p.kind::text = ANY($4::text[]) ORDER BY p.position, p.id) ELSE '{}'::text[] END AS pseudo
-        FROM "CodeChange" c JOIN (SELECT DISTINCT "codeChangeId" FROM r) d ON d."codeChangeId" = c.id
+        FROM "CodeChange" c WHERE c.id = ANY(ARRAY(SELECT DISTINCT "codeChangeId" FROM r))
       )
       SELECT r.id, r.text, r."isReference", c.diff, c."newFile", c.language, c.reference, c.pseudo,
         ARRAY(SELECT u.i::int - 1 FROM unnest($5::text[], $6::text[]) WITH ORDINALITY AS u(metric, "paramsKey", i)
