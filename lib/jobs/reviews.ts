@@ -47,7 +47,6 @@ interface ReviewRow {
  * `codeChanges: false` leaves out the diffs and files, which only the LLM judges read
  * (codeChange is then null); `pseudoReferences: false` leaves out the pseudo-references, which
  * only CRScore reads (an empty list then), so reference metrics read one subquery per change.
- * Not a named (prepared) statement: its generic plan cost PostgreSQL more CPU than planning anew.
  */
 export async function loadReviewsToScore(
   scope: ReviewScope,
@@ -58,6 +57,7 @@ export async function loadReviewsToScore(
   const columns = options.stored ?? [];
   const rows = await query<ReviewRow>(
     {
+      name: byIds ? "reviews-to-score-by-ids" : "reviews-to-score-of-study",
       text: `
       WITH r AS (${
         byIds

@@ -130,7 +130,7 @@ export async function storeChunkScores(query: Sql, runId: string, rows: readonly
       "startedAt" = COALESCE("startedAt", now()),
       "finishedAt" = CASE WHEN done + ${reviews} >= total THEN now() ELSE NULL END
     WHERE id = ${runId} AND status <> 'FAILED'`;
-  await query({ text: statement.text }, statement.values);
+  await query({ name: "store-chunk-scores", text: statement.text }, statement.values);
 }
 
 export async function markRunFailed(client: PrismaClient, runId: string, message: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { CliError, optionalFlag, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
+import { db } from "@/lib/db/client";
 import { findStudy } from "@/lib/analysis";
 import { createJobContext, drainMetricRun, METRIC_JOB_NAMES, runParams, startMetricRun, startQueue } from "@/lib/jobs";
 import type { MetricRun } from "@/lib/generated/prisma/client";
@@ -34,7 +35,7 @@ const command: Command = {
     const metrics = requireFlag(args, "metric").split(",");
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set");
-    const context = createJobContext({ apiKey: optionalFlag(args, "embeddings-api-key") });
+    const context = createJobContext({ client: db, apiKey: optionalFlag(args, "embeddings-api-key") });
     const boss = await startQueue(url, { supervise: false });
     try {
       const t0 = performance.now();

@@ -43,7 +43,7 @@ const command: Command = {
       budgetUsd: num("budget-usd"),
       budgetTokens: num("budget-tokens"),
     };
-    const context = createJobContext();
+    const context = createJobContext({ client: db });
     const boss = await startQueue(url, { supervise: false });
     try {
       const runs = [];
