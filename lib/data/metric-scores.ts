@@ -39,6 +39,19 @@ export async function insertMetricScores(rows: readonly MetricScoreInput[], opti
   return written;
 }
 
+/** The (review, metric, paramsKey) keys already stored among `reviewIds` for the given metric columns. */
+export async function storedScoreKeys(reviewIds: readonly string[], columns: readonly { metric: string; paramsKey: string }[], client: Pick<PrismaClient, "$queryRaw"> = db): Promise<Set<string>> {
+  const rows = await client.$queryRaw<{ candidateReviewId: string; metric: string; paramsKey: string }[]>`
+    SELECT "candidateReviewId", metric, "paramsKey" FROM "MetricScore"
+    WHERE "candidateReviewId" = ANY(${[...reviewIds]}::text[])
+      AND (metric, "paramsKey") IN (SELECT * FROM unnest(${columns.map((c) => c.metric)}::text[], ${columns.map((c) => c.paramsKey)}::text[]))`;
+  return new Set(rows.map((r) => scoreKey(r.candidateReviewId, r.metric, r.paramsKey)));
+}
+
+export function scoreKey(reviewId: string, metric: string, paramsKey: string): string {
+  return `${reviewId}\u0000${metric}\u0000${paramsKey}`;
+}
+
 export interface StudyMetricVariant {
   metric: string;
   paramsKey: string;

@@ -3,7 +3,7 @@
  * (never stored with a run), the embedders already built, so a CLI run fits the offline
  * TF-IDF model once for planning and all its chunks, and the LLM judges with their clients.
  */
-import { clientSql, db, type PrismaClient, type Sql, sql } from "@/lib/db/client";
+import { db, type PrismaClient } from "@/lib/db/client";
 import { createHttpEmbedder, createTfidfEmbedder, type Embedder, fitTfidf, type HttpEmbedderOptions, prismaEmbeddingStore } from "@/lib/embeddings";
 import type { ChatClient, ChatClientOptions, Env, JudgeMetric } from "@/lib/judges";
 import type { RunEmbedding } from "./specs";
@@ -11,8 +11,6 @@ import { studyCorpus } from "./reviews";
 
 export interface MetricJobContext {
   client: PrismaClient;
-  /** The hot statements of the chunks (reviews to score, stored scores), on the client's pool when known. */
-  sql: Sql;
   /** Key for the embeddings endpoint; default EMBEDDINGS_API_KEY. */
   apiKey?: string;
   /** Batching, retry and timeout settings of the endpoint client (its defaults otherwise). */
@@ -32,10 +30,9 @@ export interface MetricJobContext {
   readonly judges: Map<string, JudgeMetric>;
 }
 
-export function createJobContext(options: Partial<Pick<MetricJobContext, "client" | "sql" | "apiKey" | "http" | "llmHttp" | "env">> = {}): MetricJobContext {
+export function createJobContext(options: Partial<Pick<MetricJobContext, "client" | "apiKey" | "http" | "llmHttp" | "env">> = {}): MetricJobContext {
   return {
     client: options.client ?? db,
-    sql: options.sql ?? (options.client ? clientSql(options.client) : sql),
     apiKey: options.apiKey,
     http: options.http,
     embedders: new Map(),

@@ -159,7 +159,7 @@ const mean = (values: readonly number[]) => values.reduce((s, v) => s + v, 0) / 
  * a human score, in study order: the mean GradedReviews grade against the reference, or, when
  * no such review has one, the mean Likert relevance of the review ratings.
  */
-async function humanScoredReviews({ client, sql }: MetricJobContext, studyId: string): Promise<{ human: HumanSource; items: HumanScored[] } | null> {
+async function humanScoredReviews(client: PrismaClient, studyId: string): Promise<{ human: HumanSource; items: HumanScored[] } | null> {
   const where = { candidateReview: { codeChange: { studyId }, isReference: false } };
   const [order, grades, ratings] = await Promise.all([
     studyReviewOrder(studyId, client),
@@ -178,7 +178,7 @@ async function humanScoredReviews({ client, sql }: MetricJobContext, studyId: st
     const byReview = new Map<string, number[]>();
     for (const s of scores) byReview.set(s.candidateReviewId, [...(byReview.get(s.candidateReviewId) ?? []), s.value]);
     if (byReview.size === 0) continue;
-    const reviews = new Map((await loadReviewsToScore({ ids: [...byReview.keys()] }, sql)).map((r) => [r.id, r]));
+    const reviews = new Map((await loadReviewsToScore({ ids: [...byReview.keys()] }, client)).map((r) => [r.id, r]));
     const items = order.flatMap(({ id }) => {
       const review = reviews.get(id);
       return review && review.reference !== null && review.codeChange !== null ? [{ review, human: mean(byReview.get(id) as number[]) }] : [];
@@ -218,7 +218,7 @@ async function planSweTeam(context: MetricJobContext, studyId: string, client: C
   if (request.sweTeam !== undefined) return { members: parseSweTeam(request.sweTeam), source: "given", calibration: null };
   const seed = request.sweSeed ?? 1;
   if (!Number.isInteger(seed)) throw new SweCalibrationError(`the SWE-Judge sample seed must be an integer, got ${seed}`);
-  const scored = await humanScoredReviews(context, studyId);
+  const scored = await humanScoredReviews(context.client, studyId);
   const choose = `choose a team instead (CLI --swe-team, e.g. P1b+P3+P5; strategies ${SWE_STRATEGIES.join(", ")})`;
   if (!scored) {
     throw new SweCalibrationError(

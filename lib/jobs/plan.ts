@@ -39,7 +39,7 @@ export const DEFAULT_CHUNK_SIZE = 1000;
  * score is then undefined anyway).
  */
 export async function calibrateStudyTau(context: MetricJobContext, studyId: string, embedder: Embedder): Promise<{ value: number; source: TauSource }> {
-  const reviews = (await loadReviewsToScore({ studyId }, context.sql, { codeChanges: false })).filter((r) => r.pseudoReferences.length > 0);
+  const reviews = (await loadReviewsToScore({ studyId }, context.client, { codeChanges: false })).filter((r) => r.pseudoReferences.length > 0);
   const sentences = reviews.map((r) => splitReviewSentences(r.text));
   const embedded = await embedder.embed([...sentences.flat(), ...reviews.flatMap((r) => r.pseudoReferences)]);
   const calibration = calibrateThreshold(reviews.map((r, i) => pairwiseSimilarities(sentences[i], r.pseudoReferences, embedded.similarity)));

@@ -1,5 +1,5 @@
 /** One job: the scores of one chunk of reviews, stored with the run's progress in one statement. */
-import type { MetricRun } from "@/lib/generated/prisma/client";
+import { scoreKey, storedScoreKeys } from "@/lib/data/metric-scores";
 import { runEmbedder, type MetricJobContext } from "./context";
 import { judgeScores } from "./judges";
 import type { ChunkJobData } from "./queue";
@@ -14,24 +14,21 @@ import { specApplies } from "./specs";
  * A failed run's chunks do nothing.
  */
 export async function processChunk(context: MetricJobContext, data: ChunkJobData): Promise<number> {
-  const [run] = await context.sql<Pick<MetricRun, "id" | "studyId" | "status" | "params">>({ name: "metric-run-of-chunk", text: `SELECT id, "studyId", status, params FROM "MetricRun" WHERE id = $1` }, [data.runId]);
+  const { client } = context;
+  const run = await client.metricRun.findUnique({ where: { id: data.runId } });
   if (!run || run.status === "FAILED") return 0;
   const params = runParams(run);
   const columns = params.specs.flatMap((s) => s.columns.map((metric) => ({ metric, paramsKey: s.paramsKey })));
-  const reviews = await loadReviewsToScore({ ids: data.reviewIds }, context.sql, {
-    codeChanges: params.specs.some((s) => s.kind === "judge"),
-    pseudoReferences: params.specs.some((s) => s.kind === "crscore"),
-    stored: columns,
-  });
+  const [reviews, stored] = await Promise.all([loadReviewsToScore({ ids: data.reviewIds }, client, { codeChanges: params.specs.some((s) => s.kind === "judge"), pseudoReferences: params.specs.some((s) => s.kind === "crscore") }), storedScoreKeys(data.reviewIds, columns, client)]);
 
   const work = reviews
-    .map((review) => ({ review, specs: params.specs.filter((s) => specApplies(s, review) && s.columns.some((c) => !review.stored.some((k) => k.metric === c && k.paramsKey === s.paramsKey))) }))
+    .map((review) => ({ review, specs: params.specs.filter((s) => specApplies(s, review) && s.columns.some((c) => !stored.has(scoreKey(review.id, c, s.paramsKey)))) }))
     .filter((w) => w.specs.length > 0);
   const texts = work.flatMap((w) => w.specs.flatMap((s) => textsToEmbed(s, w.review)));
   const embedded = texts.length > 0 && params.embedding ? await (await runEmbedder(context, run.studyId, params.embedding)).embed(texts) : null;
   const rows = work.flatMap((w) => w.specs.flatMap((s) => (s.kind === "judge" ? [] : scoreReview(s, w.review, embedded))));
   rows.push(...(await judgeScores(context, work.flatMap((w) => w.specs.flatMap((spec) => (spec.kind === "judge" ? [{ spec, review: w.review }] : []))))));
 
-  await storeChunkScores(context.sql, run.id, rows, work.length);
+  await storeChunkScores(client, run.id, rows, work.length);
   return work.length;
 }

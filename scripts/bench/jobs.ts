@@ -8,7 +8,7 @@
  * this process's CPU time and of the database server's CPU time (3 runs at 5,164 reviews, 1 at
  * 50,000), since on a shared machine wall time also counts other people's work.
  */
-import { createConnection, type PrismaClient } from "@/lib/db/client";
+import { createClient, type PrismaClient } from "@/lib/db/client";
 import { createTestDatabase } from "@/lib/db/test-database";
 import { createJobContext, drainMetricRun, startMetricRun, startQueue } from "@/lib/jobs";
 import { getReferenceMetric } from "@/lib/metrics";
@@ -54,7 +54,7 @@ const median = (values: number[]) => values.slice().sort((a, b) => a - b)[Math.f
 
 export default async function run(): Promise<void> {
   const database = await createTestDatabase("crjudge_bench_jobs");
-  const { client, sql } = createConnection(database.url);
+  const client = createClient(database.url);
   const boss = await startQueue(database.url, { supervise: false });
   const port = Number(new URL(database.url).port);
   try {
@@ -69,7 +69,7 @@ export default async function run(): Promise<void> {
         let stored = 0;
         for (let i = 0; i < runs; i++) {
           await client.metricScore.deleteMany({ where: { metric } });
-          const context = createJobContext({ client, sql });
+          const context = createJobContext({ client });
           const pg0 = postgresCpuMs(port);
           const c0 = process.cpuUsage();
           const t0 = performance.now();
