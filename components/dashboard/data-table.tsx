@@ -31,7 +31,7 @@ function CellContent({ cell, label }: { cell: Cell; label: string }) {
     <>
       {main}
       {cell.sub && (
-        <span data-sub className="block text-xs text-slate-500">
+        <span data-sub className="block text-xs text-slate-700">
           {cell.sub}
         </span>
       )}
@@ -51,7 +51,7 @@ export function DataTable({ table, note }: { table: TableData; note?: ReactNode 
         <CsvButton filename={table.filename} header={csv.header} rows={csv.rows} label={table.title} />
       </div>
       {note && <div className="text-xs text-slate-500">{note}</div>}
-      <div className="overflow-x-auto">
+      <div className="overflow-x-auto" tabIndex={0}>
         <table aria-labelledby={`${table.id}-title`} data-testid={table.id} className="w-full rounded border border-slate-200 bg-white text-left text-sm">
           <thead className="bg-slate-100 text-slate-600">
             <tr>

@@ -22,7 +22,7 @@ const CSS = `${HIGHLIGHT_CSS}
 .dv-chunk{content-visibility:auto}
 .dv-r{display:grid;grid-template-columns:3.5em 3.5em 1.2em minmax(0,1fr)}
 .dv-s{display:grid;grid-template-columns:3.5em 1.2em minmax(0,1fr) 3.5em 1.2em minmax(0,1fr)}
-.dv-n{color:#94a3b8;text-align:right;padding-right:.5em;user-select:none;background:#f8fafc}
+.dv-n{color:#475569;text-align:right;padding-right:.5em;user-select:none;background:#f8fafc}
 .dv-m{text-align:center;user-select:none;color:#64748b}
 .dv-c{white-space:pre-wrap;word-break:break-all;padding-right:.5em;min-height:20px}
 .dv-add{background:#ecfdf5}.dv-add .dv-n{background:#d1fae5}

@@ -164,4 +164,4 @@ export function highlightLines(lines: readonly string[], language: HighlightLang
 }
 
 /** Colours of the token classes, rendered once with the diff view. */
-export const HIGHLIGHT_CSS = `.tk-k{color:#7c3aed;font-weight:600}.tk-s{color:#047857}.tk-c{color:#64748b;font-style:italic}.tk-n{color:#b45309}`;
+export const HIGHLIGHT_CSS = `.tk-k{color:#7c3aed;font-weight:600}.tk-s{color:#047857}.tk-c{color:#475569;font-style:italic}.tk-n{color:#b45309}`;

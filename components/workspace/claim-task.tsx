@@ -31,11 +31,11 @@ function AddedClaimEditor({ store, entry, value, label, inputRef }: { store: Aut
         value={value.text}
         rows={2}
         onChange={(e) => store.set("added", entry.targetId, { ...value, text: e.target.value })}
-        className="w-full rounded border border-slate-300 px-2 py-1 text-sm"
+        className="w-full rounded border border-slate-500 px-2 py-1 text-sm"
       />
       <button
         type="button"
-        className="rounded border border-slate-300 px-2 py-0.5 text-xs text-slate-600 hover:bg-slate-50"
+        className="rounded border border-slate-500 px-2 py-0.5 text-xs text-slate-600 hover:bg-slate-50"
         onClick={() => store.set("added", entry.targetId, { text: value.text.trim() || "(removed)", correctsId: value.correctsId, deleted: true })}
       >
         Remove
@@ -154,7 +154,7 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
               data-code={v.code ?? ""}
               aria-current={isCurrent ? "true" : undefined}
               onClick={() => setCursor(index)}
-              className={`rounded border p-2 ${isCurrent ? "border-blue-500 ring-2 ring-blue-200" : "border-slate-200"} ${v.necessary === false ? "bg-slate-50 opacity-80" : "bg-white"}`}
+              className={`rounded border p-2 ${isCurrent ? "border-blue-700 ring-2 ring-blue-700" : "border-slate-200"} ${v.necessary === false ? "bg-slate-50 opacity-80" : "bg-white"}`}
             >
               <div className="flex items-start gap-2">
                 <span className="mt-0.5 w-6 shrink-0 text-right text-sm tabular-nums text-slate-500">{index + 1}.</span>
@@ -178,7 +178,7 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
                         onMouseLeave={() => setHint(null)}
                         onBlur={() => setHint(null)}
                         onClick={() => update(ref.id, { code: info.code })}
-                        className={`rounded border px-1.5 py-0.5 text-xs ${v.code === info.code ? "border-slate-800 bg-slate-800 text-white" : "border-slate-300 hover:bg-slate-50"}`}
+                        className={`min-h-6 rounded border px-1.5 py-0.5 text-xs ${v.code === info.code ? "border-slate-800 bg-slate-800 text-white" : "border-slate-500 hover:bg-slate-50"}`}
                       >
                         <span className="font-mono">{info.value}</span> {info.label}
                       </button>
@@ -187,7 +187,7 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
                       aria-label={`Error type of claim ${index + 1}`}
                       value={v.errorType ?? ""}
                       onChange={(e) => update(ref.id, { errorType: (e.target.value || null) as ClaimJudgementValue["errorType"] })}
-                      className="rounded border border-slate-300 px-1 py-0.5 text-xs"
+                      className="min-h-6 rounded border border-slate-500 px-1 py-0.5 text-xs"
                     >
                       <option value="">error type…</option>
                       {ERROR_TYPE_INFO.map((t) => (
@@ -200,17 +200,17 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
                       type="button"
                       aria-pressed={v.necessary === false}
                       onClick={() => update(ref.id, { necessary: v.necessary === false ? null : false })}
-                      className="rounded border border-slate-300 px-1.5 py-0.5 text-xs hover:bg-slate-50"
+                      className="min-h-6 rounded border border-slate-500 px-1.5 py-0.5 text-xs hover:bg-slate-50"
                     >
                       u {v.necessary === false ? "necessary again" : "unnecessary"}
                     </button>
                     {!openNotes.has(ref.id) && !v.note && (
-                      <button type="button" onClick={() => openNote(ref.id)} className="rounded px-1.5 py-0.5 text-xs text-blue-700 hover:underline">
+                      <button type="button" onClick={() => openNote(ref.id)} className="min-h-6 rounded px-1.5 py-0.5 text-xs text-blue-700 hover:underline">
                         m note
                       </button>
                     )}
                     {!correction && correcting !== ref.id && (
-                      <button type="button" onClick={() => startCorrection(ref.id, ref.text)} className="rounded px-1.5 py-0.5 text-xs text-blue-700 hover:underline">
+                      <button type="button" onClick={() => startCorrection(ref.id, ref.text)} className="min-h-6 rounded px-1.5 py-0.5 text-xs text-blue-700 hover:underline">
                         r correct it
                       </button>
                     )}
@@ -232,7 +232,7 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
                       rows={2}
                       placeholder="Note (evidence, reasoning)…"
                       onChange={(e) => update(ref.id, { note: e.target.value })}
-                      className="mt-1 w-full rounded border border-slate-300 px-2 py-1 text-sm"
+                      className="mt-1 w-full rounded border border-slate-500 px-2 py-1 text-sm"
                     />
                   )}
                   {correction && (
@@ -268,7 +268,7 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
                             commitCorrection(ref.id);
                           } else if (e.key === "Escape") setCorrecting(null);
                         }}
-                        className="w-full rounded border border-slate-300 px-2 py-1 text-sm"
+                        className="w-full rounded border border-slate-500 px-2 py-1 text-sm"
                       />
                     </div>
                   )}
@@ -317,7 +317,7 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
                 commitNewClaim();
               }
             }}
-            className="mt-1 w-full rounded border border-slate-300 px-2 py-1 text-sm"
+            className="mt-1 w-full rounded border border-slate-500 px-2 py-1 text-sm"
           />
         </label>
       </section>

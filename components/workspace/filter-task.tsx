@@ -75,7 +75,7 @@ export function FilterTask({ data, store, handle, onTarget, digitsMoveOn }: Task
                     role="radio"
                     aria-checked={v.highQuality === high}
                     onClick={() => update(review.id, { ...v, highQuality: high })}
-                    className={`rounded border px-2 py-0.5 text-sm ${v.highQuality === high ? "border-slate-800 bg-slate-800 text-white" : "border-slate-300 hover:bg-slate-50"}`}
+                    className={`rounded border px-2 py-0.5 text-sm ${v.highQuality === high ? "border-slate-800 bg-slate-800 text-white" : "border-slate-500 hover:bg-slate-50"}`}
                   >
                     {high ? "1 High quality" : "0 Low quality"}
                   </button>

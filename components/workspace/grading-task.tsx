@@ -87,7 +87,7 @@ export function GradingTask({ data, store, handle, onTarget, digitsMoveOn }: Tas
                     aria-checked={v.grade === g}
                     title={REFERENCE_GRADES.find((c) => c.grade === g)?.description}
                     onClick={() => update(review.id, { ...v, grade: g })}
-                    className={`h-7 w-7 rounded border text-sm ${v.grade === g ? "border-slate-800 bg-slate-800 text-white" : "border-slate-300 hover:bg-slate-50"}`}
+                    className={`h-8 w-8 rounded border text-sm ${v.grade === g ? "border-slate-800 bg-slate-800 text-white" : "border-slate-500 hover:bg-slate-50"}`}
                   >
                     {g}
                   </button>

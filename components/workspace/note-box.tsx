@@ -34,7 +34,7 @@ export function NoteBox({
       rows={1}
       value={value}
       onChange={(e) => onChange(e.target.value)}
-      className={`w-full rounded border border-slate-300 px-2 py-1 text-sm ${className}`}
+      className={`w-full rounded border border-slate-500 px-2 py-1 text-sm ${className}`}
     />
   );
 }

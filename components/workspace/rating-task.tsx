@@ -145,7 +145,7 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
                         const link = v.links.find((l) => l.pseudoReferenceId === ref.id);
                         const active = field === r;
                         return (
-                          <tr key={ref.id} data-testid="link-row" aria-current={active ? "true" : undefined} className={active ? "bg-blue-50 outline outline-1 outline-blue-300" : ""}>
+                          <tr key={ref.id} data-testid="link-row" aria-current={active ? "true" : undefined} className={active ? "bg-blue-50 outline outline-2 outline-blue-700" : ""}>
                             <td className="w-6 align-top text-right tabular-nums text-slate-500">{r + 1}.</td>
                             <td className="px-2 align-top">
                               {ref.text} <span className="text-xs text-slate-500">({ORIGIN_LABEL[ref.origin]})</span>
@@ -167,7 +167,7 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
                     const active = field === references.length + d;
                     const rules = LIKERT_RULES[dim];
                     return (
-                      <div key={dim} data-testid={`scale-${dim}`} aria-current={active ? "true" : undefined} className={`rounded p-1 ${active ? "bg-blue-50 outline outline-1 outline-blue-300" : ""}`}>
+                      <div key={dim} data-testid={`scale-${dim}`} aria-current={active ? "true" : undefined} className={`rounded p-1 ${active ? "bg-blue-50 outline outline-2 outline-blue-700" : ""}`}>
                         <div className="flex flex-wrap items-center gap-1" role="radiogroup" aria-label={`${dim} of ${review.label}`}>
                           <span className="w-40 text-sm font-medium capitalize">{dim}</span>
                           {scale.map((s) => (
@@ -182,7 +182,7 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
                                 setScore(review.id, dim, s);
                                 setField(references.length + d);
                               }}
-                              className={`h-7 w-7 rounded border text-sm ${v.scores[dim] === s ? "border-slate-800 bg-slate-800 text-white" : "border-slate-300 hover:bg-slate-50"}`}
+                              className={`h-8 w-8 rounded border text-sm ${v.scores[dim] === s ? "border-slate-800 bg-slate-800 text-white" : "border-slate-500 hover:bg-slate-50"}`}
                             >
                               {s}
                             </button>

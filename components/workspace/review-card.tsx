@@ -32,7 +32,7 @@ export function ReviewCard({
       data-testid="review"
       aria-current={isCurrent ? "true" : undefined}
       onClick={onSelect}
-      className={`rounded border bg-white p-2 ${isCurrent ? "border-blue-500 ring-2 ring-blue-200" : "border-slate-200"}`}
+      className={`rounded border bg-white p-2 ${isCurrent ? "border-blue-700 ring-2 ring-blue-700" : "border-slate-200"}`}
     >
       <div className="flex items-baseline gap-2">
         <h3 className="font-medium">{review.label}</h3>

@@ -49,7 +49,7 @@ export function SaveStatus({ status, retry, detail, onRetry, onDiscard }: { stat
   const waiting = status === "failed" ? retry : null;
   const seconds = useSecondsUntil(waiting?.at ?? null);
   return (
-    <span className={`inline-flex items-center gap-2 rounded px-2 py-0.5 text-sm ${STYLE[status]}`} role="status" aria-live="polite" data-testid="save-status" data-state={status} data-retry={waiting?.reason}>
+    <span className={`inline-flex min-w-[11rem] items-center gap-2 rounded px-2 py-0.5 text-sm ${STYLE[status]}`} role="status" aria-live="polite" data-testid="save-status" data-state={status} data-retry={waiting?.reason}>
       {waiting ? `${WAITING[waiting.reason]}, retrying in ${seconds} s… your changes are kept` : TEXT[status]}
       {status === "error" && detail ? `: ${detail}` : ""}
       {(status === "failed" || status === "error") && (

@@ -313,19 +313,19 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
         <SaveStatus status={overall} retry={store.retrying()} detail={errorDetail} onRetry={() => store.retryNow()} onDiscard={() => store.discardRefused()} />
         {prefix && <span className="rounded bg-slate-800 px-1 font-mono text-xs text-white">{prefix}…</span>}
         <span className="ml-auto flex gap-1 text-sm">
-          <button type="button" onClick={() => setGuidelines((g) => !g)} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50" aria-expanded={guidelines}>
+          <button type="button" onClick={() => setGuidelines((g) => !g)} className="rounded border border-slate-500 px-2 py-0.5 hover:bg-slate-50" aria-expanded={guidelines}>
             Guidelines <kbd>g</kbd>
           </button>
-          <button type="button" onClick={() => setHelp(true)} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50">
+          <button type="button" onClick={() => setHelp(true)} className="rounded border border-slate-500 px-2 py-0.5 hover:bg-slate-50">
             Shortcuts <kbd>?</kbd>
           </button>
           {editable && (
-            <button type="button" onClick={() => setSkipOpen(true)} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50">
+            <button type="button" onClick={() => setSkipOpen(true)} className="rounded border border-slate-500 px-2 py-0.5 hover:bg-slate-50">
               Skip <kbd>s</kbd>
             </button>
           )}
           {data.queue.nextId && (
-            <button type="button" onClick={next} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50">
+            <button type="button" onClick={next} className="rounded border border-slate-500 px-2 py-0.5 hover:bg-slate-50">
               Next <kbd>n</kbd>
             </button>
           )}
@@ -369,6 +369,7 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
       {/* The guidelines and codebook open as a third column beside the item, never over it. */}
       <div className={`grid gap-3 ${guidelines ? "lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(16rem,24rem)]" : "lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]"}`}>
         <div className="space-y-2 lg:max-h-[calc(100vh-9rem)] lg:overflow-auto">
+          <h2 className="sr-only">Code change</h2>
           {data.item.pullRequest && (
             <div className="rounded border border-slate-200 bg-white p-2 text-sm">
               <p className="font-medium">
@@ -381,6 +382,7 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
           <DiffView sources={data.sources} mode={mode} onModeChange={setMode} />
         </div>
         <div className="space-y-2 lg:max-h-[calc(100vh-9rem)] lg:overflow-auto" aria-label="Task">
+          <h2 className="sr-only">Your answers</h2>
           <ConflictList store={store} labelOf={labelOf} />
           {editable && data.claims && <ClaimTask {...taskProps} />}
           {editable && data.rating && <RatingTask {...taskProps} />}
@@ -421,7 +423,7 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
                   setSkipOpen(false);
                 }
               }}
-              className="mt-1 w-full rounded border border-slate-300 px-2 py-1"
+              className="mt-1 w-full rounded border border-slate-500 px-2 py-1"
               rows={2}
             />
           </label>

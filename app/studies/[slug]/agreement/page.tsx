@@ -80,7 +80,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
         <p className="text-sm text-slate-600">
           Inter-annotator agreement per task and question, at each question&apos;s level of measurement. Bootstrap CIs: {DEFAULT_BOOTSTRAP.nResamples} resamples (fewer on big studies: each CI&apos;s
           count is in its tooltip), seed {DEFAULT_BOOTSTRAP.seed}, {Math.round(DEFAULT_BOOTSTRAP.confidenceLevel * 100)}% ({settings.bootstrap.method}). The same numbers as <code className="text-xs">npm run cli -- agreement --study {study.slug}{task ? ` --task ${task}` : ""}{query.batchSize ? ` --batch-size ${query.batchSize}` : ""}{itemSet ? ` --item-set '${itemSet.name}'` : ""}{query.drafts ? " --include-drafts" : ""} --json</code>. Gold items (known answers for attention checks) are left out unless asked for. Item sets are defined on the{" "}
-          <Link href={`/studies/${study.slug}/item-sets`} className="text-blue-700 hover:underline">
+          <Link href={`/studies/${study.slug}/item-sets`} className="text-blue-700 underline">
             item sets page
           </Link>
           .
