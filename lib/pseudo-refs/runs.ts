@@ -139,7 +139,10 @@ export async function workPseudoReferenceJobs(boss: PgBoss, context: MetricJobCo
 const finished = (run: PseudoReferenceRun) => run.status === "DONE" || run.status === "FAILED";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Works the queue in this process until run `runId` is done or failed (the CLI); `maxJobs` simulates a crash in tests. */
+/**
+ * Works the queue in this process until run `runId` is done or failed (the CLI); it may also do
+ * jobs of other runs found in the queue. `maxJobs` (jobs of this run) simulates a crash in tests.
+ */
 export async function drainPseudoReferenceRun(boss: PgBoss, context: MetricJobContext, runId: string, options: { onProgress?: (run: PseudoReferenceRun) => void; maxJobs?: number; concurrency?: number } = {}): Promise<PseudoReferenceRun> {
   let processed = 0;
   const lane = async (): Promise<void> => {
@@ -151,7 +154,7 @@ export async function drainPseudoReferenceRun(boss: PgBoss, context: MetricJobCo
         await sleep(250);
         continue;
       }
-      processed++;
+      if (job.data.runId === runId) processed++;
       try {
         await boss.complete(PSEUDO_REFERENCE_QUEUE, job.id, await runJob(context, job));
       } catch (error) {
