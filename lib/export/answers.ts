@@ -24,7 +24,7 @@ export interface Answer {
   value: string;
   createdAt: string;
   updatedAt: string;
-  timeSpentMs: number;
+  timeSpentMs: number | null;
   /** The file an import wrote this answer from; "" for the annotator's own saves (issue 9). */
   importedFrom: string;
   /** Who ran that import (the lead's e-mail, or "command line"); "" when not imported. */

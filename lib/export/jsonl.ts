@@ -22,7 +22,7 @@ type Line = Required<CodeChangeLine>;
 const iso = (date: Date) => date.toISOString();
 const orNull = (text: string) => (text === "" ? null : text);
 
-function bookkeeping(annotation: { annotator: { id: string; name: string }; timeSpentMs: number; createdAt: Date; updatedAt: Date }) {
+function bookkeeping(annotation: { annotator: { id: string; name: string }; timeSpentMs: number | null; createdAt: Date; updatedAt: Date }) {
   return { annotator: annotation.annotator.name, annotatorId: annotation.annotator.id, timeSpentMs: annotation.timeSpentMs, createdAt: iso(annotation.createdAt), updatedAt: iso(annotation.updatedAt) };
 }
 
@@ -36,7 +36,7 @@ function pseudoReferenceLine(reference: ExportedPseudoReference, consensus: Json
     addedBy: reference.addedBy?.name ?? null,
     addedById: reference.addedBy?.id ?? null,
     corrects: reference.corrects?.externalId ?? null,
-    judgements: reference.judgements.map((j) => ({ ...bookkeeping(j), code: j.code, necessary: j.necessary, errorType: j.errorType, note: j.note })),
+    judgements: reference.judgements.map((j) => ({ ...bookkeeping(j), code: j.code, necessary: j.necessary, errorType: j.errorType, note: orNull(j.note) })),
     consensus: itemConsensus(consensus.values, consensus.columns.pseudoReference, reference.id),
   };
 }
@@ -51,12 +51,12 @@ function reviewLine(review: ExportedReview, dimensions: readonly string[], conse
     ratings: review.ratings.map((r) => ({
       ...bookkeeping(r),
       scores: Object.fromEntries(orderedScores(r.scores, dimensions)),
-      comment: r.comment,
+      comment: orNull(r.comment),
       addresses: r.links.filter((l) => !l.partial).map((l) => l.pseudoReference.externalId).sort(),
       partiallyAddresses: r.links.filter((l) => l.partial).map((l) => l.pseudoReference.externalId).sort(),
     })),
-    grades: review.referenceGrades.map((g) => ({ ...bookkeeping(g), grade: g.grade, comment: g.comment })),
-    commentFilters: review.commentFilters.map((f) => ({ ...bookkeeping(f), highQuality: f.highQuality, justification: f.justification })),
+    grades: review.referenceGrades.map((g) => ({ ...bookkeeping(g), grade: g.grade, comment: orNull(g.comment) })),
+    commentFilters: review.commentFilters.map((f) => ({ ...bookkeeping(f), highQuality: f.highQuality, justification: orNull(f.justification) })),
     consensus: itemConsensus(consensus.values, consensus.columns.review, review.id),
   };
 }

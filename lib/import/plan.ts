@@ -149,7 +149,7 @@ const JUDGEMENT: AnnotationSpec<ClaimJudgementInput, ClaimJudgement> = {
   target: "pseudoReferenceId",
   fields: (j) => ({ code: j.code, necessary: j.necessary, errorType: j.errorType, note: j.note, timeSpentMs: j.timeSpentMs }),
   stored: (j) => ({ code: j.code, necessary: j.necessary, errorType: j.errorType, note: j.note, timeSpentMs: j.timeSpentMs || null }),
-  columns: (f) => ({ code: f.code ?? null, necessary: f.necessary ?? null, errorType: f.errorType ?? null, note: f.note ?? "", timeSpentMs: f.timeSpentMs ?? 0 }),
+  columns: (f) => ({ code: f.code ?? null, necessary: f.necessary ?? null, errorType: f.errorType ?? null, note: f.note ?? "", timeSpentMs: f.timeSpentMs ?? null }),
   value: (f) => ({ code: (f.code as string) ?? null, necessary: (f.necessary as boolean) ?? null, errorType: (f.errorType as string) ?? null, note: (f.note as string) ?? "" }),
 };
 
@@ -184,7 +184,7 @@ const RATING: AnnotationSpec<ReviewRatingInput & { addressIds: string[]; partial
     addresses: sortedIds(r.links.filter((l) => !l.partial).map((l) => l.pseudoReferenceId)),
     partiallyAddresses: sortedIds(r.links.filter((l) => l.partial).map((l) => l.pseudoReferenceId)),
   }),
-  columns: (f) => ({ scores: ratingScores(f), comment: f.comment ?? "", timeSpentMs: f.timeSpentMs ?? 0 }),
+  columns: (f) => ({ scores: ratingScores(f), comment: f.comment ?? "", timeSpentMs: f.timeSpentMs ?? null }),
   value: (f) => ({ scores: ratingScores(f), links: ratingLinks(f), comment: (f.comment as string) ?? "" }),
   linked: true,
 };
@@ -195,7 +195,7 @@ const GRADE: AnnotationSpec<ReferenceGradeInput, ReferenceGrade> = {
   target: "candidateReviewId",
   fields: (g) => ({ grade: g.grade, comment: g.comment, timeSpentMs: g.timeSpentMs }),
   stored: (g) => ({ grade: g.grade, comment: g.comment, timeSpentMs: g.timeSpentMs || null }),
-  columns: (f) => ({ grade: f.grade, comment: f.comment ?? "", timeSpentMs: f.timeSpentMs ?? 0 }),
+  columns: (f) => ({ grade: f.grade, comment: f.comment ?? "", timeSpentMs: f.timeSpentMs ?? null }),
   value: (f) => ({ grade: f.grade as number, comment: (f.comment as string) ?? "" }),
 };
 
@@ -205,7 +205,7 @@ const COMMENT_FILTER: AnnotationSpec<CommentFilterInput, CommentFilterLabel> = {
   target: "candidateReviewId",
   fields: (c) => ({ highQuality: c.highQuality, justification: c.justification, timeSpentMs: c.timeSpentMs }),
   stored: (c) => ({ highQuality: c.highQuality, justification: c.justification, timeSpentMs: c.timeSpentMs || null }),
-  columns: (f) => ({ highQuality: f.highQuality, justification: f.justification ?? "", timeSpentMs: f.timeSpentMs ?? 0 }),
+  columns: (f) => ({ highQuality: f.highQuality, justification: f.justification ?? "", timeSpentMs: f.timeSpentMs ?? null }),
   value: (f) => ({ highQuality: f.highQuality as boolean, justification: (f.justification as string) ?? "" }),
 };
 

@@ -93,7 +93,7 @@ export interface ExportedAnnotation {
   annotator: { id: string; name: string };
   createdAt: Date;
   updatedAt: Date;
-  timeSpentMs: number;
+  timeSpentMs: number | null;
   /** Set when an import wrote the annotation (issue 9): the file, and the run's lead. */
   importedFile: string | null;
   importRunId: string | null;

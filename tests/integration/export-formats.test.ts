@@ -43,6 +43,20 @@ describe("long, wide and gradedreviews exports of the documented example", () =>
     expect(jsonRows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? "" : String(v)])))).toEqual(csvRows);
   });
 
+  test("unknown values are null: an imported annotation without a time or a comment has none in the jsonl and long exports", async () => {
+    const change = JSON.parse((await exportText(client, studyId, "jsonl")).split("\n")[0]) as { pseudoReferences: { id: string; judgements: Record<string, unknown>[] }[]; reviews: { id: string; ratings: Record<string, unknown>[] }[] };
+    const c2 = change.pseudoReferences.find((r) => r.id === "c2")!;
+    expect(c2.judgements.find((j) => j.annotator === "ada")).toMatchObject({ timeSpentMs: null, note: null });
+    expect(c2.judgements.find((j) => j.annotator === "grace")).toMatchObject({ timeSpentMs: null, note: "the timeout is per attempt" });
+    const gpt = change.reviews.find((r) => r.id === "gpt")!;
+    expect(gpt.ratings.find((r) => r.annotator === "ada")).toMatchObject({ timeSpentMs: null, comment: null });
+    const human = change.reviews.find((r) => r.id === "human")!;
+    expect(human.ratings[0]).toMatchObject({ timeSpentMs: 15000, comment: null });
+    const long = (await exportText(client, studyId, "long-jsonl")).trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(long.find((r) => r.item === "c2" && r.annotator === "ada")).toMatchObject({ question: "code", timeSpentMs: null });
+    expect(long.find((r) => r.item === "c1" && r.annotator === "ada")).toMatchObject({ question: "code", timeSpentMs: 4200 });
+  });
+
   test("wide CSV: one column per annotator; agreement recomputed from it equals agreement from the database", async () => {
     const rows = parse(await exportText(client, studyId, "wide-csv"), { columns: true }) as Record<string, string>[];
     expect(Object.keys(rows[0])).toEqual(["task", "codeChange", "item", "itemKind", "system", "question", "ada", "grace", "consensus"]);

@@ -191,7 +191,7 @@ describe("seedDemo", () => {
     expect(judgements.every((j) => j.pseudoReference.kind !== "SMELL")).toBe(true);
     expect(judgements.filter((j) => j.code === "INCORRECT").every((j) => j.errorType !== null)).toBe(true);
     expect(judgements.some((j) => j.necessary === false && j.note !== "")).toBe(true);
-    expect(judgements.every((j) => j.timeSpentMs > 0)).toBe(true);
+    expect(judgements.every((j) => (j.timeSpentMs ?? 0) > 0)).toBe(true);
     const grades = await db.referenceGrade.findMany({ where: { candidateReview: { codeChange: { studyId: first.studyId } } }, include: { candidateReview: true } });
     expect(grades.every((g) => g.grade >= 1 && g.grade <= 5 && !g.candidateReview.isReference)).toBe(true);
     const corrections = await db.pseudoReference.findMany({ where: { codeChange: { studyId: first.studyId }, correctsId: { not: null } }, include: { corrects: { include: { judgements: true } } } });
