@@ -10,7 +10,7 @@ import type { AnnotatorRef, CandidateReviewInput, CodeChangeInput, JsonObject, P
 import type { ErrorCollector, SourceLocation } from "./errors";
 import { findUnsafeText } from "@/lib/validation/text";
 import { readText } from "./file";
-import { codeChangeLineSchema, type ParsedCodeChangeLine } from "./jsonl-schema";
+import { candidateReviewSchema, claimJudgementSchema, codeChangeLineSchema, commentFilterSchema, pseudoReferenceSchema, referenceGradeSchema, reviewRatingSchema, type ParsedCodeChangeLine } from "./jsonl-schema";
 import { likertProblem, type LikertScale, type ParseResult, type Parser } from "./parser";
 
 type Line = ParsedCodeChangeLine;
@@ -68,10 +68,12 @@ function checkOneAnnotationPerAnnotator(items: readonly { annotator: string }[],
   });
 }
 
-function pseudoReferencesOfLine(line: Line, at: SourceLocation, errors: ErrorCollector): PseudoReferenceInput[] {
+/** Ids of a line's pseudo-references (links and corrections must name one of them). */
+const pseudoReferenceIdsOf = (line: Line) => new Set((line.pseudoReferences ?? []).map((r) => r.id));
+
+function pseudoReferencesOfLine(line: Line, at: SourceLocation, errors: ErrorCollector, ids = pseudoReferenceIdsOf(line)): PseudoReferenceInput[] {
   const references = line.pseudoReferences ?? [];
   checkUniqueIds(references, "pseudoReferences", at, errors);
-  const ids = new Set(references.map((r) => r.id));
   return references.map((reference, i) => {
     const path = `pseudoReferences[${i}]`;
     if (reference.corrects && !ids.has(reference.corrects)) errors.add(at, `${path}.corrects`, `no pseudo-reference "${reference.corrects}" in this code change`);
@@ -102,10 +104,9 @@ function checkScores(scores: Record<string, number>, path: string, likert: Liker
   }
 }
 
-function reviewsOfLine(line: Line, likert: LikertScale, at: SourceLocation, errors: ErrorCollector): CandidateReviewInput[] {
+function reviewsOfLine(line: Line, likert: LikertScale, at: SourceLocation, errors: ErrorCollector, pseudoReferenceIds = pseudoReferenceIdsOf(line)): CandidateReviewInput[] {
   const reviews = line.reviews ?? [];
   checkUniqueIds(reviews, "reviews", at, errors);
-  const pseudoReferenceIds = new Set((line.pseudoReferences ?? []).map((r) => r.id));
   return reviews.map((review, i) => {
     const path = `reviews[${i}]`;
     const ratings = review.ratings ?? [];
@@ -152,6 +153,49 @@ function mergePullRequest(known: Map<string, PullRequestInput>, pr: PullRequestI
   if (!same) errors.add(pr.at, "pullRequest", `pull request "${pr.externalId}" is described differently on line ${earlier.at.line}`);
 }
 
+/**
+ * Elements of `value` that pass `schema`, each at its own index: a failing element leaves a
+ * hole (map and forEach skip holes), so paths in later messages keep their numbers. An
+ * element whose own fields pass but some of its `children` fail keeps the children that pass.
+ */
+function passingElements<T extends object>(value: unknown, schema: z.ZodType<T>, children: Record<string, z.ZodType> = {}): T[] {
+  const passing: T[] = [];
+  if (!Array.isArray(value)) return passing;
+  value.forEach((element: unknown, i) => {
+    const whole = schema.safeParse(element);
+    if (whole.success) passing[i] = whole.data;
+    else if (element !== null && typeof element === "object") {
+      const empty = Object.fromEntries(Object.keys(children).map((key) => [key, []]));
+      const own = schema.safeParse({ ...element, ...empty });
+      const record = element as Record<string, unknown>;
+      if (own.success) passing[i] = { ...own.data, ...Object.fromEntries(Object.keys(children).map((key) => [key, passingElements(record[key], children[key] as z.ZodType<object>)])) };
+    }
+  });
+  return passing;
+}
+
+/** Ids of the pseudo-references a line names, valid or not, so that a link to an invalid one is not also reported as unknown. */
+function namedPseudoReferenceIds(json: Record<string, unknown>): Set<string> {
+  const references = Array.isArray(json.pseudoReferences) ? (json.pseudoReferences as unknown[]) : [];
+  return new Set(references.map((r) => (r as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === "string"));
+}
+
+/**
+ * The checks within a line that fails its schema, run on the parts that pass it, so that a
+ * preview lists every error of the line at once, not the schema's first (issue 11).
+ */
+function checkPassingParts(json: unknown, likert: LikertScale, at: SourceLocation, errors: ErrorCollector): void {
+  if (json === null || typeof json !== "object" || Array.isArray(json)) return;
+  const record = json as Record<string, unknown>;
+  const ids = namedPseudoReferenceIds(record);
+  const partial = {
+    pseudoReferences: passingElements(record.pseudoReferences, pseudoReferenceSchema, { judgements: claimJudgementSchema }),
+    reviews: passingElements(record.reviews, candidateReviewSchema, { ratings: reviewRatingSchema, grades: referenceGradeSchema, commentFilters: commentFilterSchema }),
+  } as Line;
+  pseudoReferencesOfLine(partial, at, errors, ids);
+  reviewsOfLine(partial, likert, at, errors, ids);
+}
+
 function issuesToErrors(issues: readonly z.core.$ZodIssue[], at: SourceLocation, errors: ErrorCollector): void {
   for (const issue of issues) errors.add(at, issue.path.length ? jsonPath(issue.path) : undefined, issue.message);
 }
@@ -189,6 +233,7 @@ export const parseJsonl: Parser = (file, options, errors): ParseResult => {
     const parsed = codeChangeLineSchema.safeParse(json);
     if (!parsed.success) {
       issuesToErrors(parsed.error.issues, at, errors);
+      checkPassingParts(json, options.likert, at, errors);
       continue;
     }
     const line = parsed.data;

@@ -45,4 +45,29 @@ describe("jsonl format", () => {
       { file: "study.jsonl", line: 4, field: "reviews[0].ratings[0].addresses", message: 'no pseudo-reference "nope" in this code change' },
     ]);
   });
+  test("a line that fails the schema still gets its other checks: every error of the line at once", () => {
+    const line = {
+      id: "a",
+      language: "python",
+      diff: "",
+      pseudoReferences: [
+        { id: "p1", text: "claim", kind: "CLAIM" },
+        { id: "p2", text: "claim", kind: "NOT_A_KIND" },
+        { id: "p1", text: "again", kind: "CLAIM", corrects: "gone" },
+      ],
+      reviews: [
+        { id: "r", system: "s", text: "t", ratings: [{ annotator: "x", scores: { conciseness: "high" } }, { annotator: "y", scores: { clarity: 3 }, addresses: ["p2", "nope"] }] },
+      ],
+    };
+    const { errors } = parse(JSON.stringify(line));
+    expect(errors.errors.map((e) => `${e.field}: ${e.message}`)).toEqual([
+      expect.stringMatching(/^pseudoReferences\[1\]\.kind: /),
+      expect.stringMatching(/^reviews\[0\]\.ratings\[0\]\.scores\.conciseness: /),
+      'pseudoReferences[2].id: id "p1" is already used by pseudoReferences[0]',
+      'pseudoReferences[2].corrects: no pseudo-reference "gone" in this code change',
+      "reviews[0].ratings[1].scores.clarity: not a Likert dimension of the study (conciseness, comprehensiveness, relevance)",
+      'reviews[0].ratings[1].addresses: no pseudo-reference "nope" in this code change',
+    ]);
+    expect(errors.errors.every((e) => e.line === 1)).toBe(true);
+  });
 });
