@@ -6,9 +6,9 @@ import { ItemSetNote } from "./item-set";
 import { correlationsTable, humanMetricTable, ksTable, levelsTable, rankCorrelationTable, sweepTable, systemsTable } from "./validity-tables";
 
 /** Every section of a validity report; `complete` false while the bootstrap CIs are still being computed. */
-export function ValidityBody({ report, names, complete, progress }: { report: CorrelationReport; names: Record<string, string>; complete: boolean; progress?: string }) {
+export function ValidityBody({ report, complete, progress }: { report: CorrelationReport; complete: boolean; progress?: string }) {
   const sweep = sweepTable(report);
-  const humanMetric = humanMetricTable(report, new Map(Object.entries(names)));
+  const humanMetric = humanMetricTable(report);
   return (
     <div className="space-y-6" data-testid="validity-report" data-complete={complete ? "true" : "false"}>
       <section aria-label="Metric and question" className="space-y-1 rounded border border-slate-200 bg-white p-3 text-sm">

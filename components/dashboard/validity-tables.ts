@@ -144,10 +144,10 @@ export function sweepTable(r: CorrelationReport): TableData | null {
 }
 
 /** SWE-Judge RQ2: human-human pairs, each annotator against the metric, and the summaries. */
-export function humanMetricTable(r: CorrelationReport, names: ReadonlyMap<string, string>): TableData | null {
+export function humanMetricTable(r: CorrelationReport): TableData | null {
   const a = r.humanMetricAgreement;
   if (!a) return null;
-  const name = (id: string) => names.get(id) ?? id;
+  const name = (id: string) => a.names?.[id] ?? id;
   return {
     id: "human-metric",
     title: "Human-human versus human-metric agreement",

@@ -17,7 +17,7 @@ import { rankAverage, systemRankCorrelation, type TestResult } from "@/lib/stats
 import { countedWork } from "./drafts";
 import { inItemSet, type ItemSetFilter, itemSetStatement, type ItemSetStatement } from "./item-sets";
 import { correlationSet, type CorrelationSet } from "./correlations";
-import { findStudy } from "./gather";
+import { findStudy, raterNames } from "./gather";
 import { humanScores, mean, type HumanScores } from "./human-scores";
 import { quantileMap } from "./quantile-map";
 import { type BootstrapSettings, bootstrapSettings } from "./resample";
@@ -80,8 +80,10 @@ export interface SystemRow {
 export interface HumanMetricAgreement {
   method: string;
   mapping: string;
-  humanHuman: { pairs: { a: string; b: string; value: number | null; n: number }[]; min: number | null; max: number | null; mean: number | null };
-  humanMetric: { pairs: { annotator: string; value: number | null; n: number }[]; mean: number | null };
+  /** Annotator id → display name (e-mail when the name is empty), for the pairs below; absent from reports stored before it was added. */
+  names?: Record<string, string>;
+  humanHuman: { pairs: { a: string; b: string; value: number | null; n: number; reason?: string }[]; min: number | null; max: number | null; mean: number | null };
+  humanMetric: { pairs: { annotator: string; value: number | null; n: number; reason?: string }[]; mean: number | null };
 }
 
 export interface CorrelationReport {
@@ -146,7 +148,7 @@ function unitCorrelations(points: readonly ReviewPoint[], level: CorrelationLeve
  * Cohen's kappa (the question's weights) between every pair of annotators, and between each
  * annotator and the metric mapped onto the human scale by quantiles (see quantile-map.ts).
  */
-export function humanMetricAgreement(points: readonly ReviewPoint[], human: HumanScores, higherIsBetter: boolean): HumanMetricAgreement | null {
+export function humanMetricAgreement(points: readonly ReviewPoint[], human: HumanScores, higherIsBetter: boolean, names: ReadonlyMap<string, string>): HumanMetricAgreement | null {
   const ratings: Rating[] = [];
   for (const p of points) for (const r of human.ratings.get(p.reviewId) ?? []) ratings.push({ item: p.reviewId, rater: r.rater, value: r.value });
   if (ratings.length === 0) return null;
@@ -154,7 +156,8 @@ export function humanMetricAgreement(points: readonly ReviewPoint[], human: Huma
   const METRIC = "\u0000metric";
   const table = buildRatingTable([...ratings, ...points.map((p, i) => ({ item: p.reviewId, rater: METRIC, value: mapped[i] }))], { scale: human.scale });
   const { weights } = human.question;
-  const kappa = (a: string, b: string) => cohenKappa(table, { raters: [a, b], weights });
+  const name = (rater: string) => (rater === METRIC ? "the metric" : (names.get(rater) ?? rater));
+  const kappa = (a: string, b: string) => cohenKappa(table, { raters: [a, b], names: [name(a), name(b)], weights });
   const annotators = table.raters.filter((r) => r !== METRIC);
   const humanPairs = annotators.flatMap((a, i) => annotators.slice(i + 1).map((b) => ({ a, b, ...pick(kappa(a, b)) })));
   const metricPairs = annotators.map((annotator) => ({ annotator, ...pick(kappa(annotator, METRIC)) }));
@@ -164,12 +167,13 @@ export function humanMetricAgreement(points: readonly ReviewPoint[], human: Huma
   return {
     method: `Cohen's kappa, ${weights === "unweighted" ? "unweighted" : `${weights} weights`}, on the reviews both rated (SWE-Judge RQ2: min / max / mean human-human vs mean human-metric)`,
     mapping: "metric mapped onto the human scale by quantiles: levels follow the pooled human ratings' distribution, ties share a level",
+    names: Object.fromEntries(annotators.map((a) => [a, name(a)])),
     humanHuman: { pairs: humanPairs, min: hh.length ? Math.min(...hh) : null, max: hh.length ? Math.max(...hh) : null, mean: hh.length ? mean(hh) : null },
     humanMetric: { pairs: metricPairs, mean: hm.length ? mean(hm) : null },
   };
 }
 
-const pick = (r: { value: number | null; n: number }) => ({ value: r.value, n: r.n });
+const pick = (r: { value: number | null; n: number; reason?: string }) => ({ value: r.value, n: r.n, ...(r.reason === undefined ? {} : { reason: r.reason }) });
 
 /** Every section of the report from the paired points (pure). */
 export function correlationSections(
@@ -179,6 +183,7 @@ export function correlationSections(
   level: CorrelationLevel,
   bootstrap: BootstrapSettings,
   details: ReadonlyMap<string, unknown>,
+  names: ReadonlyMap<string, string> = new Map(),
 ): Pick<CorrelationReport, "correlations" | "systems" | "byHumanLevel" | "ksMatrix" | "thresholdSweep" | "humanMetricAgreement"> {
   const languages = [...new Set(points.map((p) => p.language))].sort();
   const groups = groupByLevel(points, human.scale);
@@ -192,7 +197,7 @@ export function correlationSections(
     byHumanLevel: [...groups].map(([lvl, values]) => summarizeLevel(lvl, values)),
     ksMatrix: ksMatrix(groups),
     thresholdSweep: isCrscoreColumn(metric.name) ? thresholdSweep(metric.name, points, details) : null,
-    humanMetricAgreement: humanMetricAgreement(points, human, metric.higherIsBetter),
+    humanMetricAgreement: humanMetricAgreement(points, human, metric.higherIsBetter, names),
   };
 }
 
@@ -244,7 +249,7 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
       levelRule: "a review's human level is its mean human score rounded half up to the scale",
     },
     counts: { reviewsWithMetric: values.values.size, reviewsWithHuman: human.ratings.size, paired: points.length, leftOutMissingText: humanWithMissingText, draftsLeftOut: human.draftsLeftOut },
-    ...correlationSections(points, human, info, level, bootstrap, values.details),
+    ...correlationSections(points, human, info, level, bootstrap, values.details, await raterNames([...new Set([...human.ratings.values()].flat().map((r) => r.rater))], client)),
     points: samplePoints(points, options.maxPoints ?? 2000),
     pointsSampled: points.length > (options.maxPoints ?? 2000),
   };

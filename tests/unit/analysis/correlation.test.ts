@@ -101,6 +101,16 @@ describe("correlation sections", () => {
     expect(a?.humanHuman.mean).toBeGreaterThan(0.8);
   });
 
+  test("pairs are named: annotators by display name, and an undefined kappa's reason names them, not their ids", () => {
+    const names = new Map([["ann1", "Ada Lovelace"], ["ann2", "grace@example.org"]]);
+    const named = correlationSections(points, human, metricInfo("crscore-rel", "k"), "segment", bootstrap, details, names).humanMetricAgreement;
+    expect(named?.names).toEqual({ ann1: "Ada Lovelace", ann2: "grace@example.org" });
+    // ann3 rated reviews ann1 never rated: their kappa is undefined, and the reason says who.
+    const apart: HumanScores = { ...human, ratings: new Map([...human.ratings].map(([id, list], i) => [id, i % 2 ? list.filter((r) => r.rater === "ann1") : list.filter((r) => r.rater === "ann2").map((r) => ({ ...r, rater: "ann3" }))])) };
+    const pairs = correlationSections(points, apart, metricInfo("crscore-rel", "k"), "segment", bootstrap, details, new Map([...names, ["ann3", "Cy"]])).humanMetricAgreement?.humanHuman.pairs;
+    expect(pairs?.find((p) => p.value === null)?.reason).toBe("raters Cy and Ada Lovelace rated no item in common");
+  });
+
   test("the offline embedder is labelled", () => {
     expect(metricInfo("crscore-rel", "emb:tfidf-offline-v1|x").label).toMatch(/offline TF-IDF/);
     expect(metricInfo("bleu-gradedreviews", "sig")).toMatchObject({ label: "BLEU (GradedReviews)", embedder: null, offlineEmbedder: false });

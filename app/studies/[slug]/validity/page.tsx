@@ -11,7 +11,6 @@ import { type CorrelationOptions, type CorrelationReport, findStudy, metricInfo,
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { findLedStudy } from "@/lib/data/study-access";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
-import { raterNames } from "@/lib/analysis/gather";
 import { publicError } from "@/lib/errors";
 import { ItemSetSelect } from "@/components/dashboard/item-set";
 import { ITEM_SET_KIND_LABEL, itemSetFilter, listItemSets } from "@/lib/data/item-sets";
@@ -42,9 +41,9 @@ const selectClass = "rounded border border-slate-300 bg-white px-1 py-0.5";
 const WAIT_FOR_CIS_MS = 25_000;
 
 /** The report with its CIs, streamed in when the worker has computed it; else the preview stays. */
-async function CompleteReport({ studyId, options, fingerprint, names, preview }: { studyId: string; options: CorrelationOptions; fingerprint: string; names: Record<string, string>; preview: React.ReactNode }) {
+async function CompleteReport({ studyId, options, fingerprint, preview }: { studyId: string; options: CorrelationOptions; fingerprint: string; preview: React.ReactNode }) {
   const report = await waitForReport("correlation", studyId, options, fingerprint, WAIT_FOR_CIS_MS);
-  return report ? <ValidityBody report={report} names={names} complete /> : preview;
+  return report ? <ValidityBody report={report} complete /> : preview;
 }
 
 /**
@@ -85,8 +84,6 @@ export default async function ValidityPage({ params, searchParams }: { params: P
     }
   }
   const report: CorrelationReport | null = shown?.report ?? null;
-  const annotatorIds = report?.humanMetricAgreement ? [...new Set([...report.humanMetricAgreement.humanHuman.pairs.flatMap((p) => [p.a, p.b]), ...report.humanMetricAgreement.humanMetric.pairs.map((p) => p.annotator)])] : [];
-  const names = Object.fromEntries(await raterNames(annotatorIds));
   const cli = report
     ? `npm run cli -- correlate --study ${study.slug} --metric ${report.metric.name} --human ${report.human.question} --level ${report.level}${paramsKey ? ` --params '${paramsKey}'` : ""}${query.includeReferences ? " --include-references" : ""}${itemSet ? ` --item-set '${itemSet.name}'` : ""}${query.drafts ? " --include-drafts" : ""} --json`
     : null;
@@ -181,10 +178,10 @@ export default async function ValidityPage({ params, searchParams }: { params: P
       {report &&
         options &&
         (shown?.complete || !shown?.job ? (
-          <ValidityBody report={report} names={names} complete />
+          <ValidityBody report={report} complete />
         ) : (
-          <Suspense fallback={<ValidityBody report={report} names={names} complete={false} progress={reportJobNote(shown.job)} />}>
-            <CompleteReport studyId={study.id} options={options} fingerprint={fingerprint} names={names} preview={<ValidityBody report={report} names={names} complete={false} progress={reportJobNote(shown.job)} />} />
+          <Suspense fallback={<ValidityBody report={report} complete={false} progress={reportJobNote(shown.job)} />}>
+            <CompleteReport studyId={study.id} options={options} fingerprint={fingerprint} preview={<ValidityBody report={report} complete={false} progress={reportJobNote(shown.job)} />} />
           </Suspense>
         ))}
       {metric && !report && !error && <p className="text-sm text-slate-500">Choose a metric and a human question.</p>}
