@@ -43,6 +43,7 @@ export function ImportForm({ slug }: { slug?: string }) {
     form.set("dryRun", String(dryRun));
     form.set("update", form.get("update") === "on" ? "true" : "false");
     form.set("skipInvalidRows", form.get("skipInvalidRows") === "on" ? "true" : "false");
+    form.set("primary", form.get("primary") === "on" ? "true" : "false");
     setBusy(true);
     setResult(null);
     setFailure(null);
@@ -109,6 +110,10 @@ export function ImportForm({ slug }: { slug?: string }) {
         <label className="text-sm">
           <input name="skipInvalidRows" type="checkbox" className="mr-2" />
           Skip invalid rows: import every valid row and list the faulty ones left out (otherwise any error refuses the whole import)
+        </label>
+        <label className="text-sm">
+          <input name="primary" type="checkbox" className="mr-2" />
+          Primary annotator: claim-quality rates (CRScore Table 1) take this annotator&apos;s judgement of a claim over another annotator&apos;s, unless a lead consolidated it
         </label>
         <div className="flex gap-2">
           <button type="button" disabled={busy} onClick={() => void send(true)} className="rounded border border-slate-400 px-3 py-1 text-sm disabled:opacity-50">

@@ -28,6 +28,8 @@ export interface ImportJobOptions {
   annotator?: string;
   update: boolean;
   skipInvalidRows: boolean;
+  /** The annotator's judgements are primary for Table 1 (lib/claims/verdict.ts). */
+  primary: boolean;
   dryRun: boolean;
 }
 
@@ -72,7 +74,7 @@ export async function processImportJob(importJobId: string, client: PrismaClient
     writing = writing.then(() => client.importJob.update({ where: { id: job.id }, data: { progress: progress as unknown as Prisma.InputJsonValue } })).catch(() => undefined);
   };
   const importer = { id: job.createdBy.id, email: job.createdBy.email, name: job.createdBy.name, role: job.createdBy.role };
-  const request = { study: job.study, format: options.format, files: fileOf("file"), annotator: options.annotator, context, update: options.update, skipInvalidRows: options.skipInvalidRows, createdById: importer.id, importer, onProgress };
+  const request = { study: job.study, format: options.format, files: fileOf("file"), annotator: options.annotator, context, update: options.update, skipInvalidRows: options.skipInvalidRows, primary: options.primary, createdById: importer.id, importer, onProgress };
   let outcome: { status: "DONE"; result: ImportResult } | { status: "FAILED"; error: string };
   try {
     outcome = { status: "DONE", result: await (options.dryRun ? previewImport(request, client) : runImport(request, client)) };

@@ -29,7 +29,7 @@ async function events(user: { id: string }, jobId: string): Promise<ImportEvent[
   return seen;
 }
 
-const options = { format: "jsonl", update: false, skipInvalidRows: false, dryRun: false } as const;
+const options = { format: "jsonl", update: false, skipInvalidRows: false, primary: false, dryRun: false } as const;
 
 test("the inline limit comes from CRJUDGE_IMPORT_INLINE_MB (default 2 MiB, 0 sends every upload to a worker)", () => {
   expect(importInlineBytes({})).toBe(2 * 1024 * 1024);
@@ -38,9 +38,9 @@ test("the inline limit comes from CRJUDGE_IMPORT_INLINE_MB (default 2 MiB, 0 sen
   expect(importInlineBytes({ CRJUDGE_IMPORT_INLINE_MB: "lots" })).toBe(2 * 1024 * 1024);
 });
 
-test("a worker imports a stored upload; the lead follows it to the result; the stored files are gone afterwards", async () => {
+test("a worker imports a stored upload with its options; the lead follows it to the result; the stored files are gone afterwards", async () => {
   const slug = `ij-${Date.now()}`;
-  const jobId = await enqueueImport(lead, slug, options, [jsonlFile("changes.jsonl", ["a1", "a2", "a3"])], [], db);
+  const jobId = await enqueueImport(lead, slug, { ...options, primary: true }, [jsonlFile("changes.jsonl", ["a1", "a2", "a3"])], [], db);
   expect(await db.importJobFile.count({ where: { jobId } })).toBe(1);
   // Nobody imports it yet: the job waits, queued.
   expect((await db.importJob.findUniqueOrThrow({ where: { id: jobId } })).status).toBe("QUEUED");
@@ -59,6 +59,7 @@ test("a worker imports a stored upload; the lead follows it to the result; the s
   const study = await db.study.findUniqueOrThrow({ where: { slug }, include: { codeChanges: true } });
   expect(study.codeChanges.map((c) => c.externalId).sort()).toEqual(["a1", "a2", "a3"]);
   expect(study.createdById).toBe(lead.id);
+  expect(await db.importRun.findFirstOrThrow({ where: { studyId: study.id } })).toMatchObject({ primary: true, createdById: lead.id });
   expect(await db.importJobFile.count({ where: { jobId } })).toBe(0);
   expect(await db.importJob.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ status: "DONE", createdById: lead.id });
   // Another lead cannot follow (or learn anything of) the job.

@@ -1,6 +1,7 @@
 /**
  * Upload import for leads: multipart form with `format`, `files`, optional `context` files,
- * `annotator`, `update` and `dryRun` (preview: everything is checked, nothing is written).
+ * `annotator`, `update`, `skipInvalidRows`, `primary` and `dryRun` (preview: everything is checked,
+ * nothing is written).
  * Answers NDJSON: `{"progress": …}` lines while parsing and writing, then `{"result": …}` (or
  * `{"error": …}`). Uploads above CRJUDGE_IMPORT_INLINE_MB are imported by a worker and the
  * answer follows the job (lib/jobs/import-jobs.ts); smaller ones are imported here.
@@ -23,6 +24,7 @@ const formSchema = z.object({
   update: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   dryRun: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   skipInvalidRows: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  primary: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
 });
 
 async function filesOf(form: FormData, field: string): Promise<ImportFile[]> {
@@ -59,7 +61,7 @@ async function upload(_request: Request, { params }: { params: Promise<{ slug: s
           const jobId = await enqueueImport(user, slug, options, files, contextFiles);
           for await (const event of followImportJob(user, jobId, left.signal)) send(event);
         } else {
-          const importRequest = { study: slug, format: options.format, files, annotator: options.annotator, context, update: options.update, skipInvalidRows: options.skipInvalidRows, createdById: user.id, importer: user, onProgress: (progress: ImportProgress) => send({ progress }) };
+          const importRequest = { study: slug, format: options.format, files, annotator: options.annotator, context, update: options.update, skipInvalidRows: options.skipInvalidRows, primary: options.primary, createdById: user.id, importer: user, onProgress: (progress: ImportProgress) => send({ progress }) };
           send({ result: await (options.dryRun ? previewImport(importRequest) : runImport(importRequest)) });
         }
       } catch (error) {
