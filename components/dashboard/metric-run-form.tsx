@@ -18,6 +18,7 @@ export function MetricRunForm({ slug, metrics, start }: { slug: string; metrics:
   const router = useRouter();
   const [chosen, setChosen] = useState<string[]>([]);
   const [tau, setTau] = useState("");
+  const [tauCalibration, setTauCalibration] = useState("");
   const [chunkSize, setChunkSize] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [pending, run] = useTransition();
@@ -28,7 +29,7 @@ export function MetricRunForm({ slug, metrics, start }: { slug: string; metrics:
       onSubmit={(e) => {
         e.preventDefault();
         run(async () => {
-          const result = await start({ slug, metrics: chosen, ...(tau.trim() === "" ? {} : { tau: Number(tau) }), ...(chunkSize.trim() === "" ? {} : { chunkSize: Number(chunkSize) }) });
+          const result = await start({ slug, metrics: chosen, ...(tau.trim() === "" ? {} : { tau: Number(tau) }), ...(tauCalibration === "" ? {} : { tauCalibration }), ...(chunkSize.trim() === "" ? {} : { chunkSize: Number(chunkSize) }) });
           if (!result.ok) {
             setMessage({ ok: false, text: result.error });
             return;
@@ -61,7 +62,15 @@ export function MetricRunForm({ slug, metrics, start }: { slug: string; metrics:
       </fieldset>
       <div className="flex flex-wrap items-end gap-3 text-sm">
         <label>
-          CRScore τ <input type="number" step="0.0001" min={0} max={1} value={tau} onChange={(e) => setTau(e.target.value)} placeholder="calibrated" className="w-28 rounded border border-slate-300 px-1" />
+          CRScore τ <input type="number" step="0.0001" min={0} max={1} value={tau} onChange={(e) => setTau(e.target.value)} placeholder="paper's" className="w-28 rounded border border-slate-300 px-1" />
+        </label>
+        <label title="CRScore §3.3: τ = 0.7314 for mxbai-embed-large-v1; for another embedder the mean best similarity of the best-rated system's review sentences on the changes nobody annotated; τ_GT uses the human reference reviews instead">
+          τ procedure{" "}
+          <select value={tauCalibration} onChange={(e) => setTauCalibration(e.target.value)} className="rounded border border-slate-300 bg-white px-1">
+            <option value="">{"the paper's (0.7314 for its model, else the best system)"}</option>
+            <option value="best-system">{"best system's reviews, always"}</option>
+            <option value="gt">τ_GT: human reference reviews</option>
+          </select>
         </label>
         <label>
           Reviews per job <input type="number" step="1" min={1} value={chunkSize} onChange={(e) => setChunkSize(e.target.value)} placeholder="1000" className="w-20 rounded border border-slate-300 px-1" />

@@ -1,15 +1,21 @@
 /** CRScore Table 4 of a study with the embedder its CRScore runs use (the configured endpoint, else the offline TF-IDF default fitted on the study). */
 import type { PrismaClient } from "@/lib/db/client";
-import { createHttpEmbedder, prismaEmbeddingStore, resolveEmbeddingConfig } from "@/lib/embeddings";
-import { createJobContext, fitStudyEmbedder } from "@/lib/jobs/context";
-import { calibrateStudyTau } from "@/lib/jobs/plan";
+import { type EmbeddingPooling, resolveEmbeddingConfig } from "@/lib/embeddings";
+import { createJobContext, fitStudyEmbedder, runEmbedder } from "@/lib/jobs/context";
+import { crscorePooling } from "@/lib/jobs/plan";
+import type { TauChoice } from "@/lib/jobs/specs";
+import { calibrateStudyTau, planTau } from "@/lib/jobs/tau";
 import { claimLinkPairs, table4Rows, type Table4Row } from "./claim-links";
+
+export const TABLE_4_TITLE = "CRScore Table 4: precision, recall and F1 of the similarity threshold against the annotators' stage-2 claim links";
 
 export interface Table4Report {
   title: string;
-  embedder: { model: string; offline: boolean };
-  /** The study's τ by the paper's procedure on its own reviews (lib/jobs/plan.ts), and its source. */
-  calibratedTau: { value: number; source: string };
+  embedder: { model: string; offline: boolean; pooling: EmbeddingPooling | null };
+  /** The τ CRScore runs use by default (the paper's for its model, else calibrated by the paper's procedure, lib/jobs/tau.ts): the paper's τ_best row. */
+  tau: TauChoice;
+  /** τ calibrated on the human reference reviews (the paper's τ_GT row). */
+  tauGt: TauChoice;
   ratings: number;
   pairs: number;
   linked: number;
@@ -17,18 +23,29 @@ export interface Table4Report {
 }
 
 export async function table4Report(studyId: string, client: PrismaClient): Promise<Table4Report> {
+  const context = createJobContext({ client });
   const config = resolveEmbeddingConfig();
-  const embedder =
-    config.kind === "http" ? createHttpEmbedder({ url: config.url, model: config.model, apiKey: config.apiKey, store: prismaEmbeddingStore(client) }) : (await fitStudyEmbedder(studyId, client)).embedder;
-  const calibratedTau = await calibrateStudyTau(createJobContext({ client }), studyId, embedder);
+  let pooling: EmbeddingPooling | null = null;
+  let embedder;
+  if (config.kind === "http") {
+    const embedding = { model: config.model, offline: false, url: config.url, corpusFingerprint: null };
+    pooling = await crscorePooling(embedding, context);
+    embedder = await runEmbedder(context, studyId, embedding, pooling);
+  } else embedder = (await fitStudyEmbedder(studyId, client)).embedder;
+  const tau = await planTau(context, studyId, embedder, {});
+  const tauGt = await calibrateStudyTau(context, studyId, embedder, "gt");
   const { pairs, ratings } = await claimLinkPairs(studyId, client, embedder);
   return {
-    title: "CRScore Table 4: precision, recall and F1 of the similarity threshold against the annotators' stage-2 claim links",
-    embedder: { model: config.model, offline: config.kind === "offline" },
-    calibratedTau,
+    title: TABLE_4_TITLE,
+    embedder: { model: config.model, offline: config.kind === "offline", pooling },
+    tau,
+    tauGt,
     ratings,
     pairs: pairs.length,
     linked: pairs.filter((p) => p.linked).length,
-    rows: table4Rows(pairs, calibratedTau.value),
+    rows: table4Rows(pairs, [
+      { tau: tau.value, kind: "tau" },
+      { tau: tauGt.value, kind: "gt" },
+    ]),
   };
 }

@@ -4,7 +4,7 @@
  * TF-IDF model once for planning and all its chunks, and the LLM judges with their clients.
  */
 import { db, type PrismaClient } from "@/lib/db/client";
-import { createHttpEmbedder, createTfidfEmbedder, type Embedder, fitTfidf, type HttpEmbedderOptions, prismaEmbeddingStore } from "@/lib/embeddings";
+import { createHttpEmbedder, createTfidfEmbedder, type Embedder, type EmbeddingPooling, fitTfidf, type HttpEmbedderOptions, prismaEmbeddingStore } from "@/lib/embeddings";
 import type { ChatClient, ChatClientOptions, Env, JudgeMetric } from "@/lib/judges";
 import type { RunEmbedding } from "./specs";
 import { studyCorpus } from "./reviews";
@@ -50,18 +50,19 @@ export async function fitStudyEmbedder(studyId: string, client: PrismaClient): P
   return { embedder: createTfidfEmbedder(model), fingerprint: model.fingerprint };
 }
 
-const embedderKey = (studyId: string, embedding: RunEmbedding) => [studyId, embedding.model, embedding.url, embedding.corpusFingerprint].join("|");
+const embedderKey = (studyId: string, embedding: RunEmbedding, pooling: EmbeddingPooling) => [studyId, embedding.model, embedding.url, embedding.corpusFingerprint, embedding.offline ? "" : pooling].join("|");
 
 /**
  * The embedder a run was planned with. The offline model is refitted on the study's texts and
  * must have the planned fingerprint: if texts were added or edited since, its vectors differ,
- * and the run must be planned again (which gives it a new signature).
+ * and the run must be planned again (which gives it a new signature). An endpoint's texts are
+ * embedded with `pooling` (CRScore's own, see lib/embeddings/token-pooling.ts).
  */
-export function runEmbedder(context: MetricJobContext, studyId: string, embedding: RunEmbedding): Promise<Embedder> {
-  const key = embedderKey(studyId, embedding);
+export function runEmbedder(context: MetricJobContext, studyId: string, embedding: RunEmbedding, pooling: EmbeddingPooling = "sentence"): Promise<Embedder> {
+  const key = embedderKey(studyId, embedding, pooling);
   let embedder = context.embedders.get(key);
   if (!embedder) {
-    embedder = embedding.offline ? refit(studyId, embedding, context.client) : Promise.resolve(httpEmbedder(context, embedding));
+    embedder = embedding.offline ? refit(studyId, embedding, context.client) : Promise.resolve(httpEmbedder(context, embedding, pooling));
     context.embedders.set(key, embedder);
     embedder.catch(() => context.embedders.delete(key));
   }
@@ -74,12 +75,12 @@ async function refit(studyId: string, embedding: RunEmbedding, client: PrismaCli
   return embedder;
 }
 
-function httpEmbedder(context: MetricJobContext, embedding: RunEmbedding): Embedder {
+function httpEmbedder(context: MetricJobContext, embedding: RunEmbedding, pooling: EmbeddingPooling): Embedder {
   if (!embedding.url) throw new Error(`run embedding ${embedding.model} has no endpoint URL`);
-  return createHttpEmbedder({ ...context.http, url: embedding.url, model: embedding.model, apiKey: context.apiKey ?? process.env.EMBEDDINGS_API_KEY, store: prismaEmbeddingStore(context.client) });
+  return createHttpEmbedder({ ...context.http, url: embedding.url, model: embedding.model, apiKey: context.apiKey ?? process.env.EMBEDDINGS_API_KEY, store: prismaEmbeddingStore(context.client), pooling });
 }
 
 /** Registers an embedder built while planning, so the run's chunks reuse it. */
 export function rememberEmbedder(context: MetricJobContext, studyId: string, embedding: RunEmbedding, embedder: Embedder): void {
-  context.embedders.set(embedderKey(studyId, embedding), Promise.resolve(embedder));
+  context.embedders.set(embedderKey(studyId, embedding, "sentence"), Promise.resolve(embedder));
 }

@@ -1,6 +1,7 @@
 /** Background jobs: metric runs (plan, enqueue with pg-boss, compute chunks, resume), dashboard reports, large imports. */
 export { createJobContext, type MetricJobContext } from "./context";
-export { calibrateStudyTau, DEFAULT_CHUNK_SIZE, planMetricRun, type MetricRunRequest } from "./plan";
+export { crscorePooling, DEFAULT_CHUNK_SIZE, planMetricRun, type MetricRunRequest } from "./plan";
+export { bestRatedSystem, calibrateStudyTau, planTau, type TauCalibration, type TauRequest } from "./tau";
 export { chunkJobId, enqueueChunks, IMPORT_QUEUE, jobIdOf, METRIC_QUEUE, PSEUDO_REFERENCE_QUEUE, REPORT_QUEUE, startQueue, type ChunkJobData } from "./queue";
 export { enqueueImport, followImportJob, importInlineBytes, processImportJob, workImportJobs, type ImportEvent, type ImportJobOptions } from "./import-jobs";
 export { dashboardReport, fingerprintSize, processReportJob, reportInlineLimit, reportJobNote, requestReport, routeReport, waitForReport, workReportJobs, type DashboardReport, type ReportJobState, type ReportKind } from "./report-jobs";

@@ -6,7 +6,10 @@ import type { ChunkJobData } from "./queue";
 import { loadReviewsToScore } from "./reviews";
 import { runParams, storeChunkScores } from "./runs";
 import { scoreReview, textsToEmbed } from "./score";
-import { specApplies } from "./specs";
+import { type MetricJobSpec, specApplies } from "./specs";
+import type { EmbeddedTexts, EmbeddingPooling } from "@/lib/embeddings";
+
+const specPooling = (spec: MetricJobSpec): EmbeddingPooling => (spec.kind === "crscore" ? (spec.pooling ?? "sentence") : "sentence");
 
 /**
  * Computes the chunk's missing scores (a review × metric already stored under the run's
@@ -24,9 +27,13 @@ export async function processChunk(context: MetricJobContext, data: ChunkJobData
   const work = reviews
     .map((review) => ({ review, specs: params.specs.filter((s) => specApplies(s, review) && s.columns.some((c) => !stored.has(scoreKey(review.id, c, s.paramsKey)))) }))
     .filter((w) => w.specs.length > 0);
-  const texts = work.flatMap((w) => w.specs.flatMap((s) => textsToEmbed(s, w.review)));
-  const embedded = texts.length > 0 && params.embedding ? await (await runEmbedder(context, run.studyId, params.embedding)).embed(texts) : null;
-  const rows = work.flatMap((w) => w.specs.flatMap((s) => (s.kind === "judge" ? [] : scoreReview(s, w.review, embedded))));
+  // Texts are embedded once per pooling: CRScore's may pool token embeddings, embeddingSim never does.
+  const embedded = new Map<EmbeddingPooling, EmbeddedTexts>();
+  for (const pooling of new Set(params.specs.map(specPooling))) {
+    const texts = work.flatMap((w) => w.specs.filter((s) => specPooling(s) === pooling).flatMap((s) => textsToEmbed(s, w.review)));
+    if (texts.length > 0 && params.embedding) embedded.set(pooling, await (await runEmbedder(context, run.studyId, params.embedding, pooling)).embed(texts));
+  }
+  const rows = work.flatMap((w) => w.specs.flatMap((s) => (s.kind === "judge" ? [] : scoreReview(s, w.review, embedded.get(specPooling(s)) ?? null))));
   rows.push(...(await judgeScores(context, work.flatMap((w) => w.specs.flatMap((spec) => (spec.kind === "judge" ? [{ spec, review: w.review }] : []))))));
 
   await storeChunkScores(client, run.id, rows, work.length);

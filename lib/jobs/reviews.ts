@@ -60,6 +60,24 @@ export async function loadReviewsToScore(scope: ReviewScope, client: Client = db
   return reviews.map((r) => ({ id: r.id, text: r.text, isReference: r.isReference, ...(changeOf.get(r.codeChangeId) ?? none) }));
 }
 
+export interface CalibrationReview extends ReviewToScore {
+  system: string;
+  /** Whether a review of its code change has a human rating (any annotator, draft or submitted). */
+  annotated: boolean;
+}
+
+/** The study's reviews with their system and whether their change was annotated: what τ's calibration chooses from (lib/jobs/tau.ts). */
+export async function loadCalibrationReviews(studyId: string, client: PrismaClient = db): Promise<CalibrationReview[]> {
+  const [reviews, facts] = await Promise.all([
+    loadReviewsToScore({ studyId }, client, { codeChanges: false }),
+    client.$queryRaw<{ id: string; system: string; annotated: boolean }[]>`
+      SELECT r.id, r.system, EXISTS (SELECT 1 FROM "ReviewRating" rr JOIN "CandidateReview" x ON x.id = rr."candidateReviewId" WHERE x."codeChangeId" = r."codeChangeId") AS annotated
+      FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId" WHERE c."studyId" = ${studyId}`,
+  ]);
+  const byId = new Map(facts.map((f) => [f.id, f]));
+  return reviews.map((r) => ({ ...r, system: byId.get(r.id)?.system ?? "", annotated: byId.get(r.id)?.annotated ?? false }));
+}
+
 /** Every review and pseudo-reference text of a study: the corpus the offline TF-IDF embedder is fitted on. */
 export async function studyCorpus(studyId: string, client: PrismaClient = db): Promise<string[]> {
   const [reviews, pseudoReferences] = await Promise.all([

@@ -17,7 +17,7 @@
  *   the spec and the API key nowhere in the database (see ./judges.ts).
  */
 import { z } from "zod";
-import { TFIDF_SETTINGS } from "@/lib/embeddings";
+import { type EmbeddingPooling, TFIDF_SETTINGS } from "@/lib/embeddings";
 import { JUDGE_METRIC_NAMES, SWE_STRATEGIES } from "@/lib/judges";
 import { getReferenceMetric, REFERENCE_METRICS } from "@/lib/metrics";
 import { AppError } from "@/lib/errors";
@@ -32,8 +32,14 @@ export const METRIC_JOB_NAMES: readonly string[] = [...REFERENCE_METRICS.map((m)
 /** Whether `name` is an LLM judge (scored over the chat-completions endpoint of the run). */
 export const isJudgeMetric = (name: string) => (JUDGE_METRIC_NAMES as readonly string[]).includes(name);
 
-/** Where the threshold of a CRScore run came from. */
-export type TauSource = "calibrated" | "given" | "paper-default";
+/**
+ * Where the threshold of a CRScore run came from (lib/jobs/tau.ts): the paper's 0.7314 for its
+ * model ("paper"), calibrated on the best system's reviews ("best-system") or on the human
+ * references ("gt", τ_GT), given by the lead, or the paper's value with nothing to calibrate on
+ * ("paper-default"). Runs planned before issue 14 say "calibrated" (all reviews of the study).
+ */
+export const TAU_SOURCES = ["paper", "best-system", "gt", "given", "paper-default", "calibrated"] as const;
+export type TauSource = (typeof TAU_SOURCES)[number];
 
 const embeddingSchema = z.object({
   model: z.string(),
@@ -69,7 +75,18 @@ export type SweTeam = z.infer<typeof sweTeamSchema>;
 const specSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("reference"), name: z.string(), columns: z.array(z.string()), paramsKey: z.string() }),
   z.object({ kind: z.literal("embedding-sim"), name: z.literal(EMBEDDING_SIM), columns: z.array(z.string()), paramsKey: z.string() }),
-  z.object({ kind: z.literal("crscore"), name: z.literal(CRSCORE), columns: z.array(z.string()), paramsKey: z.string(), tau: z.number(), tauSource: z.enum(["calibrated", "given", "paper-default"]) }),
+  z.object({
+    kind: z.literal("crscore"),
+    name: z.literal(CRSCORE),
+    columns: z.array(z.string()),
+    paramsKey: z.string(),
+    tau: z.number(),
+    tauSource: z.enum(TAU_SOURCES),
+    /** How a calibrated τ was computed: the best system (null for τ_GT), which items, how many reviews and sentences. */
+    tauCalibration: z.object({ system: z.string().nullable(), items: z.enum(["unannotated", "all"]), reviews: z.number().int(), sentences: z.number().int() }).optional(),
+    /** How an endpoint's texts become vectors (absent: "sentence"; the offline default has no pooling). */
+    pooling: z.enum(["sentence", "tokens-without-stopwords"]).optional(),
+  }),
   z.object({
     kind: z.literal("judge"),
     name: z.enum(JUDGE_METRIC_NAMES),
@@ -114,8 +131,26 @@ function embeddingSignature(embedding: RunEmbedding): string {
   return `emb:${embedding.model}|${TFIDF_SETTINGS}@${(embedding.corpusFingerprint ?? "").slice(0, 12)}`;
 }
 
-/** The spec of one metric; `embedding` is required for embedding metrics, `tau` for CRScore. */
-export function metricJobSpec(name: string, embedding: RunEmbedding | null, tau: { value: number; source: TauSource } | null): MetricJobSpec {
+/** CRScore's τ in the signature: value, source, and for a calibrated one the system and items. */
+function tauSignature(tau: TauChoice): string {
+  const c = tau.calibration;
+  const calibration = c ? `${c.system !== null ? `|tau-system:${c.system}` : ""}|tau-items:${c.items}` : "";
+  return `tau:${tau.value.toFixed(4)}|tau-source:${tau.source}${calibration}`;
+}
+
+/** A run's CRScore threshold (lib/jobs/tau.ts). */
+export interface TauChoice {
+  value: number;
+  source: TauSource;
+  calibration?: NonNullable<Extract<MetricJobSpec, { kind: "crscore" }>["tauCalibration"]>;
+}
+
+/**
+ * The spec of one metric; `embedding` is required for embedding metrics, `tau` for CRScore, whose
+ * `pooling` (an endpoint's) goes into its signature: "pool:sentence" is the endpoint's own
+ * sentence embedding, labelled because it is not the paper's token pooling.
+ */
+export function metricJobSpec(name: string, embedding: RunEmbedding | null, tau: TauChoice | null, pooling: EmbeddingPooling = "sentence"): MetricJobSpec {
   const reference = getReferenceMetric(name);
   if (reference) return { kind: "reference", name, columns: [name], paramsKey: reference.signature };
   if (!embedding) throw new Error(`metric ${name} needs an embedder`);
@@ -126,9 +161,11 @@ export function metricJobSpec(name: string, embedding: RunEmbedding | null, tau:
     kind: "crscore",
     name,
     columns: [...CRSCORE_COLUMNS],
-    paramsKey: `${embeddingSignature(embedding)}|split:crscore|refs:automatic|tau:${tauText}|tau-source:${tau.source}|impl:1`,
+    paramsKey: `${embeddingSignature(embedding)}${embedding.offline ? "" : `|pool:${pooling}`}|split:crscore|refs:automatic|${tauSignature(tau)}|impl:1`,
     tau: Number(tauText),
     tauSource: tau.source,
+    ...(tau.calibration ? { tauCalibration: tau.calibration } : {}),
+    ...(embedding.offline ? {} : { pooling }),
   };
 }
 

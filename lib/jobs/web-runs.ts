@@ -12,15 +12,17 @@ import { db } from "@/lib/db/client";
 
 export const startRunSchema = z.object({
   metrics: z.array(z.string().trim().min(1)).min(1, "Choose at least one metric."),
-  /** CRScore threshold; default calibrated on the study. */
+  /** CRScore threshold; default the paper's for its model, else calibrated by its procedure (lib/jobs/tau.ts). */
   tau: z.number().gt(0).max(1).optional(),
+  tauCalibration: z.enum(["best-system", "gt"]).optional(),
+  tauSystem: z.string().trim().min(1).max(200).optional(),
   /** Reviews per job. */
   chunkSize: z.number().int().min(1).max(10_000).optional(),
 });
 
 /** Plans and enqueues a run (or resumes the same unfinished one) for the worker. */
 export async function startWebMetricRun(studyId: string, request: z.infer<typeof startRunSchema>, userId: string): Promise<StartedRun> {
-  return requestMetricRun(createJobContext(), studyId, { metrics: request.metrics, tau: request.tau, chunkSize: request.chunkSize }, userId);
+  return requestMetricRun(createJobContext(), studyId, { metrics: request.metrics, tau: request.tau, tauCalibration: request.tauCalibration, tauSystem: request.tauSystem, chunkSize: request.chunkSize }, userId);
 }
 
 export const OFFLINE_LABEL = "offline TF-IDF default (no embedding model configured)";

@@ -13,8 +13,19 @@
 import { cosineSimilarity } from "./embedding";
 import { harmonicMean } from "./fscore";
 
-/** τ_best = 0.7314 (section 3.3): the mean best-match similarity of GPT-3.5 review sentences. */
+/** τ_best = 0.7314 (section 3.3): the mean best-match similarity of GPT-3.5 review sentences, with mxbai-embed-large-v1. */
 export const CRSCORE_DEFAULT_TAU = 0.7314;
+
+/**
+ * Whether `model` names the paper's embedding model, mixedbread-ai's mxbai-embed-large-v1, as
+ * servers spell it: "mixedbread-ai/mxbai-embed-large-v1", "mxbai-embed-large-v1", Ollama's
+ * "mxbai-embed-large" or "mxbai-embed-large:335m" (case and an organisation prefix ignored).
+ * Only then does the paper's τ = 0.7314 apply.
+ */
+export function isCrscorePaperModel(model: string): boolean {
+  const name = (model.trim().toLowerCase().split("/").pop() ?? "").replace(/:[a-z0-9._-]*$/, "");
+  return name === "mxbai-embed-large" || name === "mxbai-embed-large-v1";
+}
 
 /**
  * Review sentences as the paper's `split_claims` cuts them: split on "\n", then on ". " and "? ".

@@ -26,6 +26,7 @@ export {
   crscore,
   crscoreFromBestMatches,
   CRSCORE_DEFAULT_TAU,
+  isCrscorePaperModel,
   pairwiseSimilarities,
   splitReviewSentences,
   thresholdSweep,

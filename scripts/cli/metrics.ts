@@ -3,7 +3,7 @@ import type { Command } from "@/lib/cli/command";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { db } from "@/lib/db/client";
 import { findStudy } from "@/lib/analysis";
-import { createJobContext, drainMetricRun, METRIC_JOB_NAMES, runParams, startMetricRun, startQueue } from "@/lib/jobs";
+import { createJobContext, drainMetricRun, METRIC_JOB_NAMES, runParams, startMetricRun, startQueue, type TauCalibration } from "@/lib/jobs";
 import type { MetricRun } from "@/lib/generated/prisma/client";
 
 const numberFlag = (value: string | undefined, name: string): number | undefined => {
@@ -12,6 +12,12 @@ const numberFlag = (value: string | undefined, name: string): number | undefined
   if (!Number.isFinite(n)) throw new CliError(`--${name} must be a number, got "${value}"`);
   return n;
 };
+
+/** CRScore's τ procedure (lib/jobs/tau.ts): the paper's, on the best system's reviews, or τ_GT on the human references. */
+function tauCalibrationFlag(value: string | undefined): TauCalibration | undefined {
+  if (value === undefined || value === "best-system" || value === "gt") return value;
+  throw new CliError(`--tau-calibration must be best-system or gt, got "${value}"`);
+}
 
 /** One progress line on stderr: rewritten in place on a terminal, at most once a second otherwise. */
 function progressReporter(started: number): (run: MetricRun) => void {
@@ -29,7 +35,7 @@ function progressReporter(started: number): (run: MetricRun) => void {
 
 const command: Command = {
   name: "metrics",
-  usage: `metrics --study SLUG --metric NAME[,NAME] [--chunk-size N] [--tau T] [--embeddings-url URL --embeddings-model M --embeddings-api-key K] [--llm-url URL --llm-model M --llm-api-key K] [--swe-team P1b+P3+P5] [--swe-seed N]   (metrics: ${METRIC_JOB_NAMES.join(", ")}; LLM judges default to LLM_URL, LLM_MODEL, LLM_API_KEY)`,
+  usage: `metrics --study SLUG --metric NAME[,NAME] [--chunk-size N] [--tau T | --tau-calibration best-system|gt [--tau-system NAME]] [--embeddings-url URL --embeddings-model M --embeddings-api-key K] [--llm-url URL --llm-model M --llm-api-key K] [--swe-team P1b+P3+P5] [--swe-seed N]   (metrics: ${METRIC_JOB_NAMES.join(", ")}; LLM judges default to LLM_URL, LLM_MODEL, LLM_API_KEY)`,
   async run(args) {
     const study = await findStudy({ slug: requireFlag(args, "study") });
     const metrics = requireFlag(args, "metric").split(",");
@@ -43,6 +49,8 @@ const command: Command = {
         metrics,
         chunkSize: numberFlag(optionalFlag(args, "chunk-size"), "chunk-size"),
         tau: numberFlag(optionalFlag(args, "tau"), "tau"),
+        tauCalibration: tauCalibrationFlag(optionalFlag(args, "tau-calibration")),
+        tauSystem: optionalFlag(args, "tau-system"),
         embedding: { url: optionalFlag(args, "embeddings-url"), model: optionalFlag(args, "embeddings-model") },
         llm: {
           url: optionalFlag(args, "llm-url"),
@@ -66,7 +74,7 @@ const command: Command = {
         metrics: params.specs.map((spec) => ({
           name: spec.name,
           paramsKey: spec.paramsKey,
-          ...(spec.kind === "crscore" ? { tau: spec.tau, tauSource: spec.tauSource } : {}),
+          ...(spec.kind === "crscore" ? { tau: spec.tau, tauSource: spec.tauSource, ...(spec.tauCalibration ? { tauCalibration: spec.tauCalibration } : {}), ...(spec.pooling ? { pooling: spec.pooling } : {}) } : {}),
           ...(spec.kind === "judge" ? { llm: spec.llm, ...(spec.team ? { team: spec.team } : {}) } : {}),
           columns: spec.columns.map((metric) => {
             const variant = stored.find((v) => v.metric === metric && v.paramsKey === spec.paramsKey);

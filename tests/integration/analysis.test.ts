@@ -137,33 +137,35 @@ describe.skipIf(!hasPhase1 || !hasPhase2)("CRScore phase-2 sheets imported: the 
     await boss.stop({ graceful: false, wait: true });
   });
 
-  test("Rel correlates with human relevance at the review and the system level (CRScore Tables 2, 3), its tau calibrated on the study", async () => {
+  test("Rel correlates with human relevance at the review and the system level (CRScore Tables 2, 3), its tau calibrated by the paper's procedure", async () => {
     const report = await correlationReport(studyId, { metric: "crscore-rel", human: "relevance", bootstrap: { nResamples: 100 } }, db);
-    expect(report.metric).toMatchObject({ offlineEmbedder: true, paramsKey: expect.stringMatching(/tau:0\.1618\|tau-source:calibrated/) });
+    // τ by the paper's procedure (§3.3): the sentences of the system the annotators rated most relevant (GPT-3.5, as in the paper) on the changes they did not rate.
+    expect(report.metric).toMatchObject({ offlineEmbedder: true, paramsKey: expect.stringMatching(/\|tau:0\.1916\|tau-source:best-system\|tau-system:gpt3\.5_pred\|tau-items:unannotated\|/) });
     expect(report.metric.label).toMatch(/offline TF-IDF/);
     // 882 rated candidate reviews (the human reference "msg" left out), each rated by one annotator.
     expect(report.counts.paired).toBe(882);
     const { spearman, kendall } = report.correlations.overall;
     // Regression values of the offline default (tfidf-offline-v1); mxbai-embed-large-v1 gives 0.5431 / 0.4567 in the paper.
-    expect(spearman.statistic?.toFixed(4)).toBe("0.5798");
-    expect(kendall.statistic?.toFixed(4)).toBe("0.4840");
+    expect(spearman.statistic?.toFixed(4)).toBe("0.5600");
+    expect(kendall.statistic?.toFixed(4)).toBe("0.4717");
     expect(spearman.pValue).toBeLessThan(1e-50);
     expect(report.systems.rows).toHaveLength(9);
     expect(report.systems.spearman.statistic).toBeGreaterThan(0.9);
-    expect(report.thresholdSweep?.find((r) => r.stored)?.tau).toBe(0.1618);
+    expect(report.thresholdSweep?.find((r) => r.stored)?.tau).toBe(0.1916);
     // CRScore Table 18: the paper's grid, the stored (calibrated) τ and τ_best on this data.
-    expect(report.thresholdSweep?.map((r) => [r.kind, r.tau])).toEqual(expect.arrayContaining([["grid", 0.6], ["grid", 0.65], ["grid", 0.7], ["grid", 0.75], ["grid", 0.8], ["stored", 0.1618], ["best", expect.any(Number)]]));
+    expect(report.thresholdSweep?.map((r) => [r.kind, r.tau])).toEqual(expect.arrayContaining([["grid", 0.6], ["grid", 0.65], ["grid", 0.7], ["grid", 0.75], ["grid", 0.8], ["stored", 0.1916], ["best", expect.any(Number)]]));
     const best = report.thresholdSweep?.find((r) => r.kind === "best");
     expect(best?.kendall.statistic).toBeGreaterThanOrEqual(kendall.statistic as number);
 
     // CRScore Table 4 for the offline embedder: the threshold against the annotators' stage-2 claim links.
     const table4 = await table4Report(studyId, db);
     expect(table4.title).toMatch(/^CRScore Table 4: precision, recall and F1/);
-    expect(table4.embedder).toEqual({ model: "tfidf-offline-v1", offline: true });
-    expect(table4.calibratedTau).toEqual({ value: 0.1618, source: "calibrated" });
+    expect(table4.embedder).toEqual({ model: "tfidf-offline-v1", offline: true, pooling: null });
+    expect(table4.tau).toEqual({ value: 0.1916, source: "best-system", calibration: { system: "gpt3.5_pred", items: "unannotated", reviews: 2, sentences: 4 } });
+    expect(table4.tauGt).toMatchObject({ source: "gt", calibration: { system: null, items: "unannotated" } });
     expect(table4.linked).toBeGreaterThan(100);
-    expect(table4.rows.map((r) => r.kind)).toEqual(expect.arrayContaining(["grid", "calibrated", "best"]));
-    const calibrated = table4.rows.find((r) => r.kind === "calibrated")!;
+    expect(table4.rows.map((r) => r.kind)).toEqual(expect.arrayContaining(["grid", "tau", "gt", "best"]));
+    const calibrated = table4.rows.find((r) => r.kind === "tau")!;
     expect(calibrated.truePositives + calibrated.falseNegatives).toBe(table4.linked);
     expect(calibrated.f1).toBeGreaterThan(0);
     const bestF1 = table4.rows.find((r) => r.kind === "best")!.f1 as number;
@@ -172,7 +174,7 @@ describe.skipIf(!hasPhase1 || !hasPhase2)("CRScore phase-2 sheets imported: the 
     expect(cli(["crscore-table4", "--study", "crscore-py-phase2"]).json).toEqual(json({ study: "crscore-py-phase2", ...table4 }));
     // Figure 8: reviews rated 5 score far higher than reviews rated 1.
     const mean = (level: number) => report.byHumanLevel.find((l) => l.level === level)?.mean as number;
-    expect(mean(5)).toBeGreaterThan(mean(1) + 0.3);
+    expect(mean(5)).toBeGreaterThan(mean(1) + 0.25);
   });
 
   test("the two annotators rated disjoint halves of the Python reviews: Likert agreement is undefined, with the reason", async () => {

@@ -59,7 +59,7 @@ afterAll(async () => {
 });
 
 describe("metric jobs", () => {
-  test("the offline default computes CRScore and embeddingSim for the demo study, labelled and with a calibrated tau", async () => {
+  test("the offline default computes CRScore and embeddingSim for the demo study, labelled and with tau calibrated by the paper's procedure", async () => {
     const demo = await seedDemo(db);
     const { studyId } = demo;
     if (demo.created) created.push(studyId);
@@ -75,7 +75,10 @@ describe("metric jobs", () => {
     expect(params.embedding).toMatchObject({ model: TFIDF_MODEL, offline: true, url: null });
     const crscore = params.specs.find((s) => s.kind === "crscore");
     if (crscore?.kind !== "crscore") throw new Error("no crscore spec");
-    expect(crscore.tauSource).toBe("calibrated");
+    // The demo's annotators rated its systems' relevance: the best-rated one's review sentences give τ (CRScore §3.3).
+    expect(crscore.tauSource).toBe("best-system");
+    expect(crscore.tauCalibration).toMatchObject({ system: expect.any(String), sentences: expect.any(Number) });
+    expect(crscore.paramsKey).toContain(`|tau-source:best-system|tau-system:${crscore.tauCalibration?.system}|tau-items:${crscore.tauCalibration?.items}|`);
     expect(crscore.tau).toBeGreaterThan(0);
     expect(crscore.tau).toBeLessThan(1);
     expect(crscore.paramsKey).toContain(`emb:${TFIDF_MODEL}|`);

@@ -17,10 +17,14 @@ describe("Table 4", () => {
     expect(linkScores(pairs, 0.95, "grid")).toMatchObject({ truePositives: 0, precision: null, recall: 0, f1: null });
   });
 
-  test("the grid, the calibrated τ and τ_best (highest F1 of 0.01-0.99), by τ", () => {
-    const rows = table4Rows(pairs, 0.3);
+  test("the grid, CRScore's τ, τ_GT and the best F1 of 0.01-0.99, by τ", () => {
+    const rows = table4Rows(pairs, [
+      { tau: 0.7314, kind: "tau" },
+      { tau: 0.3, kind: "gt" },
+    ]);
     // Ties go to the lowest τ: 0.21 already predicts the four pairs above 0.2.
-    expect(rows.map((r) => [r.kind, r.tau])).toEqual([["best", 0.21], ["calibrated", 0.3], ["grid", 0.6], ["grid", 0.65], ["grid", 0.7], ["grid", 0.75], ["grid", 0.8]]);
+    expect(rows.map((r) => [r.kind, r.tau])).toEqual([["best", 0.21], ["gt", 0.3], ["grid", 0.6], ["grid", 0.65], ["grid", 0.7], ["tau", 0.7314], ["grid", 0.75], ["grid", 0.8]]);
+    expect(rows.find((r) => r.kind === "tau")).toMatchObject({ truePositives: 1, falsePositives: 0, falseNegatives: 2 });
     expect(rows.find((r) => r.kind === "best")).toMatchObject({ truePositives: 3, falsePositives: 1, f1: 6 / 7 });
   });
 });

@@ -1,0 +1,98 @@
+/**
+ * CRScore's threshold τ for a run (§3.3):
+ * - the paper's τ = 0.7314 when the embedder is the paper's model (mxbai-embed-large-v1);
+ * - otherwise calibrated by the paper's procedure: "the distribution of pseudo-reference and
+ *   review similarity scores for the best model", on the data "used for collecting human
+ *   annotations" excluded: each review sentence of the best system's reviews with its most
+ *   similar pseudo-reference of the change, averaged over all those sentences. The best system is
+ *   the one the lead names, else the one the study's annotators rated most relevant;
+ * - or on the human reference reviews instead (τ_GT, footnote 6: 0.6576 in the paper);
+ * - or given by the lead.
+ * When the study has no unannotated change with such reviews, the annotated ones are used and the
+ * signature says so (`tau-items:all`). Without human relevance ratings and a named system, the
+ * default calibration falls back to τ_GT. The choice goes into the metric signature.
+ */
+import { humanScores, mean } from "@/lib/analysis/human-scores";
+import { findStudy } from "@/lib/analysis/gather";
+import type { Embedder } from "@/lib/embeddings";
+import { AppError } from "@/lib/errors";
+import { calibrateThreshold, CRSCORE_DEFAULT_TAU, isCrscorePaperModel, pairwiseSimilarities, splitReviewSentences } from "@/lib/metrics";
+import type { MetricJobContext } from "./context";
+import { loadCalibrationReviews, type CalibrationReview } from "./reviews";
+import type { TauChoice, TauSource } from "./specs";
+
+export type TauCalibration = "best-system" | "gt";
+
+export interface TauRequest {
+  /** A τ given by the lead. */
+  tau?: number;
+  /** Calibrate even for the paper's model, by this procedure. Default: the paper's τ for its model, else "best-system". */
+  tauCalibration?: TauCalibration;
+  /** The best system for "best-system"; default the system with the highest mean human relevance. */
+  tauSystem?: string;
+}
+
+/** The system with the highest mean human score (a review's score: the mean of its ratings); ties by name. Null without scores. */
+export function bestRatedSystem(scores: readonly { system: string; score: number }[]): string | null {
+  const bySystem = new Map<string, number[]>();
+  for (const { system, score } of scores) bySystem.set(system, [...(bySystem.get(system) ?? []), score]);
+  let best: { system: string; mean: number } | null = null;
+  for (const [system, values] of [...bySystem].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const m = mean(values);
+    if (best === null || m > best.mean) best = { system, mean: m };
+  }
+  return best?.system ?? null;
+}
+
+/** The system the study's annotators rated most relevant (submitted ratings of candidate reviews), null when the study has no relevance ratings. */
+async function mostRelevantSystem(context: MetricJobContext, studyId: string, reviews: readonly CalibrationReview[]): Promise<string | null> {
+  const study = await findStudy({ id: studyId }, context.client);
+  if (!study.taskTypes.includes("REVIEW_RATING") || !study.likertDimensions.includes("relevance")) return null;
+  const { ratings } = await humanScores(study, "relevance", context.client);
+  const scores = reviews.flatMap((r) => {
+    const list = ratings.get(r.id);
+    return !r.isReference && list?.length ? [{ system: r.system, score: mean(list.map((x) => x.value)) }] : [];
+  });
+  return bestRatedSystem(scores);
+}
+
+/** τ from the sentences of `reviews` (the unannotated ones when there are any); null when no sentence has a pseudo-reference. */
+async function calibrateOn(reviews: readonly CalibrationReview[], embedder: Embedder): Promise<Omit<NonNullable<TauChoice["calibration"]>, "system"> & { tau: number | null }> {
+  const usable = reviews.filter((r) => r.pseudoReferences.length > 0 && splitReviewSentences(r.text).length > 0);
+  const unannotated = usable.filter((r) => !r.annotated);
+  const items = unannotated.length > 0 ? "unannotated" : "all";
+  const chosen = items === "unannotated" ? unannotated : usable;
+  const sentences = chosen.map((r) => splitReviewSentences(r.text));
+  const embedded = await embedder.embed([...sentences.flat(), ...chosen.flatMap((r) => r.pseudoReferences)]);
+  const result = calibrateThreshold(chosen.map((r, i) => pairwiseSimilarities(sentences[i], r.pseudoReferences, embedded.similarity)));
+  return { tau: result.tau, items, reviews: chosen.length, sentences: result.sentenceCount };
+}
+
+/**
+ * τ by `method` on this study with this embedder, rounded to 4 decimals (the precision the
+ * signature records); the paper's τ ("paper-default") when there is nothing to calibrate on.
+ */
+export async function calibrateStudyTau(context: MetricJobContext, studyId: string, embedder: Embedder, method: TauCalibration, options: { system?: string; fallbackToGt?: boolean } = {}): Promise<TauChoice> {
+  const { system } = options;
+  const reviews = await loadCalibrationReviews(studyId, context.client);
+  let source: TauSource = method;
+  let chosenSystem: string | null = null;
+  if (method === "best-system") {
+    chosenSystem = system ?? (await mostRelevantSystem(context, studyId, reviews));
+    const systems = [...new Set(reviews.filter((r) => !r.isReference).map((r) => r.system))].sort();
+    if (system !== undefined && !systems.includes(system)) throw new AppError("INVALID_INPUT", { message: `no system "${system}" in this study; its systems: ${systems.join(", ") || "none"}` });
+    if (chosenSystem === null && !options.fallbackToGt) throw new AppError("INVALID_INPUT", { message: "no human relevance rating names the best system: name it (--tau-system) or calibrate on the human reference reviews (--tau-calibration gt)" });
+    if (chosenSystem === null) source = "gt";
+  }
+  const set = source === "gt" ? reviews.filter((r) => r.isReference) : reviews.filter((r) => !r.isReference && r.system === chosenSystem);
+  const { tau, ...calibration } = await calibrateOn(set, embedder);
+  if (tau === null) return { value: CRSCORE_DEFAULT_TAU, source: "paper-default" };
+  return { value: Number(tau.toFixed(4)), source, calibration: { system: source === "gt" ? null : chosenSystem, ...calibration } };
+}
+
+/** The τ of a CRScore run: given, the paper's for the paper's model, else calibrated (see above). */
+export async function planTau(context: MetricJobContext, studyId: string, embedder: Embedder, request: TauRequest): Promise<TauChoice> {
+  if (request.tau !== undefined) return { value: request.tau, source: "given" };
+  if (request.tauCalibration === undefined && !embedder.offline && isCrscorePaperModel(embedder.model)) return { value: CRSCORE_DEFAULT_TAU, source: "paper" };
+  return calibrateStudyTau(context, studyId, embedder, request.tauCalibration ?? "best-system", { system: request.tauSystem, fallbackToGt: request.tauCalibration === undefined });
+}
