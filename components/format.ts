@@ -13,9 +13,4 @@ export function secondsPerItem(ms: number, items: number): string {
   return items > 0 ? `${(ms / 1000 / items).toFixed(1)} s` : "–";
 }
 
-export const TASK_LABELS = {
-  CLAIM_VERIFICATION: "Claim verification",
-  REVIEW_RATING: "Review rating",
-  REFERENCE_GRADING: "Reference-based grading",
-  COMMENT_FILTERING: "Comment filtering",
-} as const;
+export { TASK_LABELS } from "@/lib/annotation/task-labels";

@@ -11,6 +11,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, request as playwrightRequest, test, type APIRequestContext } from "@playwright/test";
 import { hashPassword } from "@/lib/auth/password";
+import { editableSettings } from "@/lib/data/study-settings";
 import { createAnnotationFixture, type AnnotationFixture } from "../tests/integration/annotation-fixture";
 import { jsonlFile } from "../tests/integration/import-fixtures";
 import { E2E_ACCOUNTS, testDb } from "./fixtures";
@@ -32,6 +33,8 @@ interface Fixture {
   inactiveId: string;
   removableId: string;
   settings: { annotatorsPerItem: number; reliabilitySetSize: number; assignmentSeed: number; hideSystemNames: boolean };
+  /** Study A's settings as the settings page sends them (saved unchanged). */
+  studySettings: Record<string, unknown>;
   decisions: { pseudoReferenceId: string; action: "KEEP" }[];
 }
 
@@ -130,6 +133,7 @@ const PAGES: Record<string, Entry> = {
   "/studies/[slug]/pseudo-refs": studyPage("/pseudo-refs"),
   "/studies/[slug]/quality": studyPage("/quality"),
   "/studies/[slug]/rounds": studyPage("/rounds"),
+  "/studies/[slug]/settings": studyPage("/settings"),
   "/studies/[slug]/validity": studyPage("/validity"),
 };
 
@@ -230,6 +234,7 @@ const ACTIONS: Record<string, Entry> = {
     },
   },
   "app/studies/[slug]/rounds/actions.ts#saveRoundRule": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/rounds`, data: { slug: f.a.slug, coefficient: "fleiss", threshold: null } }) },
+  "app/studies/[slug]/settings/actions.ts#saveStudySettings": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/settings`, data: { slug: f.a.slug, ...f.studySettings } }) },
   "app/studies/[slug]/metrics/actions.ts#startRun": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/metrics`, data: { slug: f.a.slug, metrics: ["exact-match"] } }) },
 };
 
@@ -355,6 +360,7 @@ async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Sub
       inactiveId: a.users.ann3,
       removableId: a.users.ann3,
       settings: { annotatorsPerItem: study.annotatorsPerItem, reliabilitySetSize: study.reliabilitySetSize, assignmentSeed: study.assignmentSeed, hideSystemNames: study.hideSystemNames },
+      studySettings: editableSettings(study),
       decisions: refs.map((r) => ({ pseudoReferenceId: r.id, action: "KEEP" as const })),
     },
     accounts: {

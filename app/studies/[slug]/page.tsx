@@ -59,6 +59,9 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
           <Link href={`/studies/${study.slug}/item-sets`} className="text-blue-700 hover:underline">
             Item sets
           </Link>
+          <Link href={`/studies/${study.slug}/settings`} className="text-blue-700 hover:underline">
+            Settings
+          </Link>
         </nav>
         {study.taskTypes.includes("CLAIM_VERIFICATION") && study.taskTypes.includes("REVIEW_RATING") && <StageOrderToggle slug={study.slug} on={stageOrderOn(study)} save={changeStageOrder} />}
         <ExportLinks slug={study.slug} annotators={annotators.map((a) => a.name)} />

@@ -1,0 +1,68 @@
+/**
+ * The study settings page in the browser (issue 13, done when "settings edits reach the
+ * annotators' guidelines"): the lead inserts the CRScore codebook template, edits it with the
+ * live preview, turns on hide-system-names and saves; an annotator then finds the new guidelines
+ * in the workspace's guidelines column (`g`) and no longer sees the model that generated the claims.
+ */
+import { expect, test } from "@playwright/test";
+import { unifiedDiff } from "@/lib/diff";
+import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
+import { gotoWorkspace, newAnnotator } from "./workspace-fixtures";
+
+const STUDY = `settings-e2e-${Date.now()}`;
+const MODEL = "gpt-4o-settings-e2e";
+let annotator: Awaited<ReturnType<typeof newAnnotator>>;
+let assignmentId: string;
+
+test.beforeAll(async () => {
+  const db = testDb();
+  const lead = await db.user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
+  const study = await db.study.create({ data: { slug: STUDY, name: "Settings e2e", taskTypes: ["CLAIM_VERIFICATION"], createdById: lead.id, hideSystemNames: false, guidelines: "" } });
+  const oldFile = "def area(r):\n    return 3.14 * r * r\n";
+  const newFile = "import math\n\ndef area(r):\n    return math.pi * r ** 2\n";
+  const change = await db.codeChange.create({ data: { studyId: study.id, externalId: "change-0", filePath: "area.py", language: "python", diff: unifiedDiff(oldFile, newFile, { path: "area.py" }), oldFile, newFile } });
+  await db.pseudoReference.create({ data: { codeChangeId: change.id, externalId: "claim-0", kind: "CLAIM", text: "The change uses math.pi instead of 3.14.", source: MODEL, position: 0 } });
+  annotator = await newAnnotator("settings");
+  await db.studyMember.create({ data: { studyId: study.id, userId: annotator.userId, role: "ANNOTATOR" } });
+  assignmentId = (await db.assignment.create({ data: { studyId: study.id, userId: annotator.userId, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", position: 0 } })).id;
+});
+
+test("the lead edits the guidelines with the CRScore template and hides system names; the annotator sees both in the workspace", async ({ browser }) => {
+  const lead = await browser.newPage();
+  await signIn(lead, E2E_ACCOUNTS.lead);
+  await lead.goto(`/studies/${STUDY}`);
+  await lead.getByRole("link", { name: "Settings" }).click();
+  await expect(lead.getByRole("heading", { name: "Study settings" })).toBeVisible();
+  const preview = lead.getByRole("region", { name: "Guidelines preview" });
+  await expect(preview).toContainText("No guidelines");
+
+  // the template goes in, then the lead's own rule on top; the preview follows as they type
+  await lead.getByRole("button", { name: "Insert the CRScore codebook (Tables 7-8)" }).click();
+  const box = lead.getByLabel("Guidelines in Markdown");
+  await expect(box).toHaveValue(/ScalarSpaceEncoder/);
+  await box.press("ControlOrMeta+Home");
+  await box.pressSequentially("# Settings e2e rules\n\nCheck **every** claim against the new file.\n\n");
+  await expect(preview.getByRole("heading", { name: "Settings e2e rules" })).toBeVisible();
+  await expect(preview.getByRole("cell", { name: "Unverifiable", exact: true })).toBeVisible();
+  await expect(preview.locator("strong", { hasText: "every" })).toBeVisible();
+
+  await lead.getByLabel(/Hide system names/).check();
+  await lead.getByRole("button", { name: "Save settings" }).click();
+  await expect(lead.getByRole("status")).toContainText("Settings saved.");
+  const stored = await testDb().study.findUniqueOrThrow({ where: { slug: STUDY } });
+  expect(stored.guidelines.startsWith("# Settings e2e rules\n\nCheck **every** claim against the new file.\n\n# Codebook")).toBe(true);
+  expect(stored.hideSystemNames).toBe(true);
+  await lead.close();
+
+  const page = await browser.newPage();
+  await signIn(page, annotator.account);
+  await gotoWorkspace(page, assignmentId);
+  await expect(page.getByText("The change uses math.pi instead of 3.14.")).toBeVisible();
+  await expect(page.getByTestId("workspace")).not.toContainText(MODEL);
+  await page.keyboard.press("g");
+  const guidelines = page.getByTestId("guidelines");
+  await expect(guidelines.getByRole("heading", { name: "Settings e2e rules" })).toBeVisible();
+  await expect(guidelines.getByRole("cell", { name: /^False: ScalarSpaceEncoder is a class/ })).toBeVisible();
+  await expect(guidelines.getByRole("cell", { name: "Comprehensiveness", exact: true })).toBeVisible();
+  await page.close();
+});

@@ -1,0 +1,119 @@
+/**
+ * A study's settings page (issue 13): name, guidelines, task types, Likert dimensions and scale,
+ * hiding system names, annotators per item. Saving counts the stored work each change bears on
+ * and refuses what would invalidate it (lib/annotation/study-settings), in one transaction with
+ * the update; only leads of the study (and admins) find it (lib/data/study-access).
+ */
+import { z } from "zod";
+import { settingsNotes, settingsRefusals, removedTaskTypes, type SettingsUsage } from "@/lib/annotation/study-settings";
+import { TASK_PHASES } from "@/lib/annotation/assignment-plan";
+import { db, type Prisma } from "@/lib/db/client";
+import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
+import { AppError } from "@/lib/errors";
+import { TaskType } from "@/lib/generated/prisma/enums";
+
+/** Question keys of the other tasks (lib/analysis/questions): a Likert dimension may not take one. */
+const RESERVED_KEYS = ["code", "grade", "high-quality"];
+
+const unique = (values: readonly string[]) => new Set(values).size === values.length;
+
+export const studySettingsSchema = z
+  .object({
+    slug: z.string().min(1),
+    name: z.string().trim().min(1, "a study needs a name").max(200),
+    guidelines: z.string().max(200_000, "guidelines are at most 200,000 characters"),
+    taskTypes: z.array(z.enum(TaskType)).min(1, "choose at least one task type").refine(unique, "each task type once"),
+    likertDimensions: z
+      .array(
+        z
+          .string()
+          .trim()
+          .toLowerCase()
+          .max(40)
+          .regex(/^[a-z][a-z0-9-]*$/, "a Likert dimension is lowercase letters, digits and dashes, e.g. relevance")
+          .refine((d) => !RESERVED_KEYS.includes(d), "that name belongs to another task's question"),
+      )
+      .min(1, "at least one Likert dimension")
+      .max(10)
+      .refine(unique, "each Likert dimension once"),
+    likertMin: z.coerce.number().int().min(0).max(9),
+    likertMax: z.coerce.number().int().min(1).max(10),
+    hideSystemNames: z.boolean(),
+    annotatorsPerItem: z.coerce.number().int().min(1, "at least 1 annotator per item").max(50),
+  })
+  .refine((s) => s.likertMax > s.likertMin, { message: "the top of the Likert scale must be above its bottom", path: ["likertMax"] });
+
+export type StudySettingsInput = z.infer<typeof studySettingsSchema>;
+export type StudySettings = Omit<StudySettingsInput, "slug">;
+
+/** The settings the page edits, picked from a study (or from the form's input). */
+export function editableSettings(s: StudySettings): StudySettings {
+  return {
+    name: s.name,
+    guidelines: s.guidelines,
+    taskTypes: s.taskTypes,
+    likertDimensions: s.likertDimensions,
+    likertMin: s.likertMin,
+    likertMax: s.likertMax,
+    hideSystemNames: s.hideSystemNames,
+    annotatorsPerItem: s.annotatorsPerItem,
+  };
+}
+
+type Tx = Prisma.TransactionClient;
+const perTask = (rows: { task: TaskType; n: number }[]) => Object.fromEntries(TASK_PHASES.map((t) => [t, rows.filter((r) => r.task === t).reduce((a, r) => a + r.n, 0)])) as Record<TaskType, number>;
+
+/** The stored work of the study that its settings bear on. */
+export async function settingsUsage(client: Tx | typeof db, studyId: string): Promise<SettingsUsage> {
+  const ofStudy = { candidateReview: { codeChange: { studyId } } };
+  const [claims, ratings, grades, filters, consensus, assignments, scores] = await Promise.all([
+    client.claimJudgement.count({ where: { pseudoReference: { codeChange: { studyId } } } }),
+    client.reviewRating.count({ where: ofStudy }),
+    client.referenceGrade.count({ where: ofStudy }),
+    client.commentFilterLabel.count({ where: ofStudy }),
+    client.consensus.groupBy({ by: ["task", "question"], where: { studyId }, _count: { _all: true } }),
+    client.assignment.groupBy({ by: ["taskType", "status"], where: { studyId }, _count: { _all: true } }),
+    // Ratings with a (non-null) score per dimension; the rollup row (dimension null) counts ratings with any score.
+    client.$queryRaw<{ dimension: string | null; ratings: number }[]>`
+      SELECT e.key AS dimension, count(DISTINCT r.id)::int AS ratings
+      FROM "ReviewRating" r
+      JOIN "CandidateReview" c ON c.id = r."candidateReviewId"
+      JOIN "CodeChange" cc ON cc.id = c."codeChangeId"
+      CROSS JOIN LATERAL jsonb_each(CASE WHEN jsonb_typeof(r.scores) = 'object' THEN r.scores ELSE '{}'::jsonb END) e
+      WHERE cc."studyId" = ${studyId} AND e.value <> 'null'::jsonb
+      GROUP BY ROLLUP (e.key)`,
+  ]);
+  return {
+    annotations: { CLAIM_VERIFICATION: claims, REVIEW_RATING: ratings, REFERENCE_GRADING: grades, COMMENT_FILTERING: filters },
+    consensus: perTask(consensus.map((c) => ({ task: c.task, n: c._count._all }))),
+    likertConsensus: Object.fromEntries(consensus.filter((c) => c.task === "REVIEW_RATING").map((c) => [c.question, c._count._all])),
+    startedAssignments: perTask(assignments.filter((a) => a.status !== "PENDING").map((a) => ({ task: a.taskType, n: a._count._all }))),
+    pendingAssignments: perTask(assignments.filter((a) => a.status === "PENDING").map((a) => ({ task: a.taskType, n: a._count._all }))),
+    scoredRatings: scores.find((s) => s.dimension === null)?.ratings ?? 0,
+    scoresByDimension: Object.fromEntries(scores.filter((s) => s.dimension !== null).map((s) => [s.dimension, s.ratings])),
+  };
+}
+
+/** The settings page: the study's current settings and the stored work they bear on. */
+export async function getStudySettings(user: StudyUser, slug: string) {
+  const study = await requireLedStudy(user, slug);
+  return { study, usage: await settingsUsage(db, study.id) };
+}
+
+/**
+ * Saves the settings of a study the user leads (404 otherwise), or refuses with CONFLICT naming
+ * what stored work a change would invalidate. Removing a task type also removes its assignments
+ * nobody has opened. Returns notes on what the change means (e.g. for future assignment plans).
+ */
+export async function updateStudySettings(user: StudyUser, input: StudySettingsInput): Promise<{ notes: string[] }> {
+  return db.$transaction(async (tx) => {
+    const study = await requireLedStudy(user, input.slug, tx);
+    const usage = await settingsUsage(tx, study.id);
+    const refusals = settingsRefusals(study, input, usage);
+    if (refusals.length) throw new AppError("CONFLICT", { message: `The settings were not saved.\n${refusals.join("\n")}` });
+    const removed = removedTaskTypes(study, input);
+    if (removed.length) await tx.assignment.deleteMany({ where: { studyId: study.id, taskType: { in: removed }, status: "PENDING" } });
+    await tx.study.update({ where: { id: study.id }, data: editableSettings(input) });
+    return { notes: settingsNotes(study, input, usage) };
+  });
+}
