@@ -15,7 +15,7 @@
 import { z } from "zod";
 import { backoffDelay, parseRetryAfter } from "@/lib/http/retry";
 import type { TaskWorkspace, Versioned } from "@/lib/tasks/types";
-import { addedClaimValue, claimJudgementValue, commentFilterValue, referenceGradeValue, reviewRatingValue, sameValue, type AnnotationKindKey } from "@/lib/annotation/values";
+import { addedClaimValue, claimJudgementValue, commentFilterValue, necessityValue, referenceGradeValue, reviewRatingValue, sameValue, type AnnotationKindKey } from "@/lib/annotation/values";
 
 export type EntryStatus = "idle" | "pending" | "saving" | "saved" | "failed" | "conflict" | "error" | "invalid";
 
@@ -80,6 +80,7 @@ export interface AutosaveOptions {
 const SCHEMAS: Record<AnnotationKindKey, z.ZodType> = {
   claim: claimJudgementValue,
   rating: reviewRatingValue,
+  necessity: necessityValue,
   grade: referenceGradeValue,
   filter: commentFilterValue,
   added: addedClaimValue,
@@ -98,6 +99,7 @@ export function storedEntries(task: TaskWorkspace): StoredEntry[] {
   return [
     ...(task.claims?.references ?? []).map((r) => ({ kind: "claim" as const, targetId: r.id, server: none(task.claims!.judgements[r.id]) })),
     ...(task.claims?.added ?? []).map((a) => ({ kind: "added" as const, targetId: a.id, server: a })),
+    ...(task.rating?.necessity ? task.rating.references : []).map((r) => ({ kind: "necessity" as const, targetId: r.id, server: none(task.rating!.necessity![r.id]) })),
     ...(task.rating?.reviews ?? []).map((r) => ({ kind: "rating" as const, targetId: r.id, server: none(task.rating!.ratings[r.id]) })),
     ...(task.grading?.reviews ?? []).map((r) => ({ kind: "grade" as const, targetId: r.id, server: none(task.grading!.grades[r.id]) })),
     ...(task.filtering?.reviews ?? []).map((r) => ({ kind: "filter" as const, targetId: r.id, server: none(task.filtering!.labels[r.id]) })),

@@ -2,9 +2,9 @@
 
 /**
  * Stage 1, claim verification (CRScore Table 8): a code per generated claim or implication,
- * an optional error type (Table 12) and note, "unnecessary" flags, corrected versions of wrong
- * claims and missing claims. Smells are listed but not judged (the paper treats static-analysis
- * output as reliable).
+ * an optional error type (Table 12) and note, "unnecessary" flags (unless the study keeps the
+ * stage order, which asks necessity in stage 2), corrected versions of wrong claims and missing
+ * claims. Smells are listed but not judged (the paper treats static-analysis output as reliable).
  */
 import { useImperativeHandle, useRef, useState } from "react";
 import { CLAIM_CODE_BY_NAME, CLAIM_CODE_BY_VALUE, CLAIM_CODE_INFO, ERROR_TYPE_BY_KEY, ERROR_TYPE_INFO } from "@/lib/annotation/codebook";
@@ -61,6 +61,7 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
 
   const value = (id: string) => store.value<ClaimJudgementValue>("claim", id) ?? emptyClaimJudgement();
   const update = (id: string, patch: Partial<ClaimJudgementValue>) => store.set("claim", id, { ...value(id), ...patch });
+  const unnecessary = (v: ClaimJudgementValue) => claims.askNecessity && v.necessary === false;
   const added = addedClaims(store);
   const correctionOf = (id: string) => added.find((a) => a.value.correctsId === id);
 
@@ -112,7 +113,7 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
           update(current.id, { errorType: action.key === 0 ? null : (ERROR_TYPE_BY_KEY.get(action.key)?.type ?? null) });
           return true;
         case "toggle-unnecessary":
-          if (!current) return false;
+          if (!current || !claims.askNecessity) return false;
           update(current.id, { necessary: value(current.id).necessary === false ? null : false });
           return true;
         case "note":
@@ -154,16 +155,16 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
               data-code={v.code ?? ""}
               aria-current={isCurrent ? "true" : undefined}
               onClick={() => setCursor(index)}
-              className={`rounded border p-2 ${isCurrent ? "border-blue-700 ring-2 ring-blue-700" : "border-slate-200"} ${v.necessary === false ? "bg-slate-50 opacity-80" : "bg-white"}`}
+              className={`rounded border p-2 ${isCurrent ? "border-blue-700 ring-2 ring-blue-700" : "border-slate-200"} ${unnecessary(v) ? "bg-slate-50 opacity-80" : "bg-white"}`}
             >
               <div className="flex items-start gap-2">
                 <span className="mt-0.5 w-6 shrink-0 text-right text-sm tabular-nums text-slate-500">{index + 1}.</span>
                 <div className="min-w-0 flex-1">
-                  <p className={`text-sm ${v.necessary === false ? "line-through" : ""}`}>{ref.text}</p>
+                  <p className={`text-sm ${unnecessary(v) ? "line-through" : ""}`}>{ref.text}</p>
                   <p className="text-xs text-slate-500">
                     {ref.kind.toLowerCase()}
                     {ref.source && ` · ${ref.source}`}
-                    {v.necessary === false && <span className="ml-2 rounded bg-slate-200 px-1 text-slate-700">unnecessary</span>}
+                    {unnecessary(v) && <span className="ml-2 rounded bg-slate-200 px-1 text-slate-700">unnecessary</span>}
                   </p>
                   <div className="mt-1 flex flex-wrap items-center gap-1" role="radiogroup" aria-label={`Code of claim ${index + 1}`}>
                     {CLAIM_CODE_INFO.map((info) => (
@@ -196,14 +197,16 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
                         </option>
                       ))}
                     </select>
-                    <button
-                      type="button"
-                      aria-pressed={v.necessary === false}
-                      onClick={() => update(ref.id, { necessary: v.necessary === false ? null : false })}
-                      className="min-h-6 rounded border border-slate-500 px-1.5 py-0.5 text-xs hover:bg-slate-50"
-                    >
-                      u {v.necessary === false ? "necessary again" : "unnecessary"}
-                    </button>
+                    {claims.askNecessity && (
+                      <button
+                        type="button"
+                        aria-pressed={v.necessary === false}
+                        onClick={() => update(ref.id, { necessary: v.necessary === false ? null : false })}
+                        className="min-h-6 rounded border border-slate-500 px-1.5 py-0.5 text-xs hover:bg-slate-50"
+                      >
+                        u {v.necessary === false ? "necessary again" : "unnecessary"}
+                      </button>
+                    )}
                     {!openNotes.has(ref.id) && !v.note && (
                       <button type="button" onClick={() => openNote(ref.id)} className="min-h-6 rounded px-1.5 py-0.5 text-xs text-blue-700 hover:underline">
                         m note

@@ -1,6 +1,6 @@
 "use client";
 
-import type { AnnotationKindKey } from "@/lib/annotation/values";
+import { ANNOTATION_KINDS, type AnnotationKindKey } from "@/lib/annotation/values";
 import type { AutosaveStore, Entry } from "./autosave";
 
 /** A one-line reading of an annotation value, for showing both sides of a conflict. */
@@ -18,6 +18,8 @@ export function describeValue(kind: AnnotationKindKey, value: unknown): string {
       const links = (v.links ?? []) as { partial: boolean }[];
       return `${scores || "no scores"} · ${links.length} addressed${links.some((l) => l.partial) ? ` (${links.filter((l) => l.partial).length} partly)` : ""}${quote(v.comment)}`;
     }
+    case "necessity":
+      return v.necessary === null ? "necessity not judged" : v.necessary ? "necessary" : "not necessary";
     case "grade":
       return `grade ${v.grade ?? "–"}${quote(v.comment)}`;
     case "filter":
@@ -29,7 +31,7 @@ export function describeValue(kind: AnnotationKindKey, value: unknown): string {
 
 /** Every annotation whose save was refused as stale, with both values and the two ways out. */
 export function ConflictList({ store, labelOf }: { store: AutosaveStore; labelOf: (entry: Entry) => string }) {
-  const conflicts = (["claim", "added", "rating", "grade", "filter"] as const).flatMap((kind) => store.list(kind)).filter((e) => e.status === "conflict" && e.conflict);
+  const conflicts = ANNOTATION_KINDS.flatMap((kind) => store.list(kind)).filter((e) => e.status === "conflict" && e.conflict);
   if (conflicts.length === 0) return null;
   return (
     <section role="alert" aria-label="Conflicts" className="space-y-2 rounded border-2 border-red-400 bg-red-50 p-2 text-sm">

@@ -5,11 +5,14 @@
  * system names hidden when the study says so) tick the pseudo-references it addresses fully or
  * partially, then score each Likert dimension with the rules of thumb next to the scale.
  * Keyboard: j/k between reviews, h/l between the fields of a review (pseudo-references, then
- * the dimensions), x / p to tick, digits to score.
+ * the dimensions), x / p to tick, digits to score. With CRScore's stage order the set is the
+ * consolidated one and the annotator first judges whether each pseudo-reference (claim or smell)
+ * is necessary for a review to mention (Appendix, phase 2); u toggles it on a pseudo-reference.
  */
 import { useImperativeHandle, useRef, useState } from "react";
 import { LIKERT_RULES } from "@/lib/annotation/codebook";
-import { emptyReviewRating, type ReviewRatingValue } from "@/lib/annotation/values";
+import { emptyReviewRating, type NecessityValue, type ReviewRatingValue } from "@/lib/annotation/values";
+import { EntryNote } from "./entry-note";
 import { ReviewCard } from "./review-card";
 import type { TaskProps } from "./types";
 import { useCursor } from "./use-cursor";
@@ -36,6 +39,8 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
     return v.links.every((l) => inSet.has(l.pseudoReferenceId)) ? v : { ...v, links: v.links.filter((l) => inSet.has(l.pseudoReferenceId)) };
   };
   const update = (id: string, next: ReviewRatingValue) => store.set("rating", id, next);
+  const necessity = (refId: string) => store.value<NecessityValue>("necessity", refId)?.necessary ?? null;
+  const setNecessity = (refId: string, necessary: boolean) => store.set("necessity", refId, { necessary });
   const setScore = (id: string, dim: string, score: number) => {
     const v = value(id);
     update(id, { ...v, scores: { ...v.scores, [dim]: score } });
@@ -66,6 +71,10 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
           return true;
         case "prev-field":
           setField((f) => Math.max(0, f - 1));
+          return true;
+        case "toggle-unnecessary":
+          if (!rating.necessity || field >= references.length) return false;
+          setNecessity(references[field].id, necessity(references[field].id) === false);
           return true;
         case "toggle-address":
         case "toggle-partial":
@@ -102,10 +111,43 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
         <h3 className="font-medium">
           Pseudo-references{" "}
           <span className="text-xs font-normal text-slate-500">
-            ({rating.stage2Source === "consolidated" ? "consolidated by a lead" : "from your own stage 1"}; incorrect, unverifiable, incomplete and unnecessary claims removed, corrections and added claims included)
+            ({rating.stage2Source === "consolidated" ? "consolidated by a lead" : "from your own stage 1"}; incorrect, unverifiable, incomplete{rating.necessity ? "" : " and unnecessary"} claims removed, corrections and added claims included)
           </span>
         </h3>
         {references.length === 0 && <p className="text-slate-500">No pseudo-references remain for this change.</p>}
+        {rating.necessity && references.length > 0 && (
+          <>
+            <p className="text-xs text-slate-600">Is each pseudo-reference necessary for a review of this change to mention?</p>
+            <ol className="mt-1 space-y-1" aria-label="Necessity">
+              {references.map((ref, r) => {
+                const necessary = necessity(ref.id);
+                return (
+                  <li key={ref.id} data-testid="necessity" className="flex flex-wrap items-center gap-2">
+                    <span className="w-6 text-right tabular-nums text-slate-500">{r + 1}.</span>
+                    <span className="min-w-0 flex-1">
+                      {ref.text} <span className="text-xs text-slate-500">({ORIGIN_LABEL[ref.origin]})</span>
+                    </span>
+                    <span role="radiogroup" aria-label={`Necessity of pseudo-reference ${r + 1}`} className="flex gap-1">
+                      {([true, false] as const).map((choice) => (
+                        <button
+                          key={String(choice)}
+                          type="button"
+                          role="radio"
+                          aria-checked={necessary === choice}
+                          onClick={() => setNecessity(ref.id, choice)}
+                          className={`min-h-6 rounded border px-1.5 py-0.5 text-xs ${necessary === choice ? "border-slate-800 bg-slate-800 text-white" : "border-slate-500 hover:bg-slate-50"}`}
+                        >
+                          {choice ? "necessary" : "not necessary"}
+                        </button>
+                      ))}
+                    </span>
+                    <EntryNote entry={store.entry("necessity", ref.id)} />
+                  </li>
+                );
+              })}
+            </ol>
+          </>
+        )}
       </section>
       <ol className="space-y-2" aria-label="Reviews">
         {reviews.map((review, index) => {

@@ -10,6 +10,7 @@ import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "
 import { DiffView, type DiffMode } from "@/components/diff-view";
 import { TASK_LABELS } from "@/components/format";
 import { isTextField, resolveKey, type KeyPrefix, type ShortcutAction } from "@/lib/annotation/keymap";
+import { ANNOTATION_KINDS } from "@/lib/annotation/values";
 import type { StoredAnswers, WorkspaceData } from "@/lib/data/annotations";
 import { useWorkspacePreference } from "./preferences";
 import { ActiveClock, TimeOnTask, useActiveTime } from "./active-time";
@@ -286,10 +287,11 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
   }, []);
 
   const overall = store.overall();
-  const errorDetail = [...store.list("claim"), ...store.list("added"), ...store.list("rating"), ...store.list("grade"), ...store.list("filter")].find((e) => e.status === "error")?.message;
+  const errorDetail = ANNOTATION_KINDS.flatMap((kind) => store.list(kind)).find((e) => e.status === "error")?.message;
   const labelOf = (entry: Entry): string => {
     if (entry.kind === "claim") return `Claim ${(data.claims?.references.findIndex((r) => r.id === entry.targetId) ?? -1) + 1}`;
     if (entry.kind === "added") return "Your added claim";
+    if (entry.kind === "necessity") return `Necessity of pseudo-reference ${(data.rating?.references.findIndex((r) => r.id === entry.targetId) ?? -1) + 1}`;
     const reviews = data.rating?.reviews ?? data.grading?.reviews ?? data.filtering?.reviews ?? [];
     return reviews.find((r) => r.id === entry.targetId)?.label ?? "This annotation";
   };

@@ -130,6 +130,7 @@ export const SHORTCUTS: readonly ShortcutHelp[] = [
   { keys: ["h", "←"], description: "Previous field of the review", tasks: ["REVIEW_RATING"] },
   { keys: ["x", "Space"], description: "Toggle: the review addresses this pseudo-reference", tasks: ["REVIEW_RATING"] },
   { keys: ["p"], description: "Toggle: the review partially addresses it", tasks: ["REVIEW_RATING"] },
+  { keys: ["u"], description: "Necessity of the current pseudo-reference: unnecessary / necessary (when stage 2 asks it)", tasks: ["REVIEW_RATING"] },
   { keys: ["1…5"], description: "Score of the current dimension (moves on to the next dimension, after the last one to the next review)", tasks: ["REVIEW_RATING"] },
   { keys: ["1…5"], description: "Grade against the reference review (moves on to the next review)", tasks: ["REFERENCE_GRADING"] },
   { keys: ["1"], description: "High quality, actionable and verifiable (moves on to the next review)", tasks: ["COMMENT_FILTERING"] },

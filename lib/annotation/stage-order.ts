@@ -1,13 +1,20 @@
 /**
  * CRScore's stage order (§4.2): review rating (stage 2) uses the pseudo-references that stage 1
  * produced, so every annotator rates an item against the same consolidated set. With the study
- * setting on, stage 2 of an item opens only once a lead has consolidated its stage 1. The
+ * setting on, stage 2 of an item opens only once a lead has consolidated its stage 1, and
+ * necessity ("is this pseudo-reference necessary for a review to mention") is asked in stage 2
+ * over the consolidated set, smells included (Appendix, phase 2), not in stage 1. The
  * setting is on by default for studies with both stages (CRScore-style); a lead may turn it
  * on or off (Study.stageOrder).
  */
 import type { TaskType } from "@/lib/generated/prisma/enums";
 
-export function stageOrderOn(study: { stageOrder: boolean | null; taskTypes: readonly TaskType[] }): boolean {
+export interface StageOrderSetting {
+  stageOrder: boolean | null;
+  taskTypes: readonly TaskType[];
+}
+
+export function stageOrderOn(study: StageOrderSetting): boolean {
   return study.stageOrder ?? (study.taskTypes.includes("CLAIM_VERIFICATION") && study.taskTypes.includes("REVIEW_RATING"));
 }
 

@@ -18,6 +18,13 @@ export const claimJudgementValue = z.object({
   note: text(5000),
 });
 
+/**
+ * Necessity of one stage-2 pseudo-reference (claim or smell) for a review to mention, asked in
+ * stage 2 over the consolidated set when the study keeps CRScore's stage order (§4.2); stored
+ * on the annotator's ClaimJudgement of that pseudo-reference, as the phase-2 sheets' `necessary?`.
+ */
+export const necessityValue = z.object({ necessary: z.boolean().nullable() });
+
 export const reviewLink = z.object({ pseudoReferenceId: z.string().min(1), partial: z.boolean() });
 
 export const reviewRatingValue = z.object({
@@ -44,6 +51,7 @@ export type ReviewRatingValue = z.infer<typeof reviewRatingValue>;
 export type ReferenceGradeValue = z.infer<typeof referenceGradeValue>;
 export type CommentFilterValue = z.infer<typeof commentFilterValue>;
 export type AddedClaimValue = z.infer<typeof addedClaimValue>;
+export type NecessityValue = z.infer<typeof necessityValue>;
 
 const base = {
   assignmentId: z.string().min(1),
@@ -55,6 +63,7 @@ const base = {
 export const saveRequest = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("claim"), ...base, targetId: z.string().min(1), value: claimJudgementValue }),
   z.object({ kind: z.literal("rating"), ...base, targetId: z.string().min(1), value: reviewRatingValue }),
+  z.object({ kind: z.literal("necessity"), ...base, targetId: z.string().min(1), value: necessityValue }),
   z.object({ kind: z.literal("grade"), ...base, targetId: z.string().min(1), value: referenceGradeValue }),
   z.object({ kind: z.literal("filter"), ...base, targetId: z.string().min(1), value: commentFilterValue }),
   /**
@@ -67,6 +76,9 @@ export const saveRequest = z.discriminatedUnion("kind", [
 export type SaveRequest = z.infer<typeof saveRequest>;
 export type AnnotationKindKey = SaveRequest["kind"];
 export type AnnotationValue = SaveRequest["value"];
+
+/** Every kind, in the order the workspace lists its entries. */
+export const ANNOTATION_KINDS: readonly AnnotationKindKey[] = ["claim", "added", "necessity", "rating", "grade", "filter"];
 
 export const NEW_CLAIM_PREFIX = "new:";
 

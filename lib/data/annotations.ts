@@ -18,12 +18,13 @@ import { inUnreleasedRound } from "@/lib/data/round-gate";
 import { WAITING_FOR_ROUND } from "@/lib/annotation/rounds";
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
 import { hashSeed } from "@/lib/annotation/random";
-import { stageOrderOn, WAITING_FOR_CONSOLIDATION } from "@/lib/annotation/stage-order";
+import { stageOrderOn, WAITING_FOR_CONSOLIDATION, type StageOrderSetting } from "@/lib/annotation/stage-order";
+import type { StudyScales } from "@/lib/analysis/questions";
 import { decideSave } from "@/lib/annotation/versioning";
 import { saveInOneStatement } from "@/lib/data/annotation-statement";
 import { findSessionAccount } from "@/lib/data/users";
 import { MAX_TIME_REPORT_MS, type SaveRequest } from "@/lib/annotation/values";
-import { TASKS, taskOfKind, taskOfTimeKey, type TaskDescriptor, type WorkspaceData } from "@/lib/tasks";
+import { TASKS, taskOfKind, taskOfTimeKey, type WorkspaceData } from "@/lib/tasks";
 import type { TaskWorkspace } from "@/lib/tasks/types";
 import type { DiffSource } from "@/components/diff-view/model";
 
@@ -162,9 +163,10 @@ export async function getWorkspace(userId: string, assignmentId: string): Promis
 }
 
 /** The task part of the workspace (items and the annotator's stored answers) of one assignment. */
-function readTask(userId: string, assignment: OwnAssignment, study: Parameters<TaskDescriptor["readWorkspace"]>[0]["study"] & { assignmentSeed: number }): Promise<TaskWorkspace> {
+function readTask(userId: string, assignment: OwnAssignment, study: StudyScales & StageOrderSetting & { hideSystemNames: boolean; assignmentSeed: number }): Promise<TaskWorkspace> {
   const reviewSeed = hashSeed(study.assignmentSeed, userId, assignment.codeChangeId, "reviews");
-  return TASKS[assignment.taskType].readWorkspace({ client: db, userId, codeChangeId: assignment.codeChangeId, study, reviewSeed });
+  const { likertDimensions, likertMin, likertMax, hideSystemNames } = study;
+  return TASKS[assignment.taskType].readWorkspace({ client: db, userId, codeChangeId: assignment.codeChangeId, study: { likertDimensions, likertMin, likertMax, hideSystemNames, stageOrder: stageOrderOn(study) }, reviewSeed });
 }
 
 /** What the annotator has stored on one of their own assignments now: the workspace reconciles with it after Back, forward or a change in another tab. */
@@ -172,7 +174,7 @@ export type StoredAnswers = TaskWorkspace & { status: AssignmentStatus; timeSpen
 
 export async function getStoredAnswers(userId: string, assignmentId: string): Promise<StoredAnswers> {
   const assignment = await findOwnAssignment(db, userId, assignmentId);
-  const study = await db.study.findUniqueOrThrow({ where: { id: assignment.studyId }, select: { likertDimensions: true, likertMin: true, likertMax: true, hideSystemNames: true, assignmentSeed: true } });
+  const study = await db.study.findUniqueOrThrow({ where: { id: assignment.studyId }, select: { likertDimensions: true, likertMin: true, likertMax: true, hideSystemNames: true, assignmentSeed: true, stageOrder: true, taskTypes: true } });
   return { status: assignment.status, timeSpentMs: assignment.timeSpentMs, ...(await readTask(userId, assignment, study)) };
 }
 

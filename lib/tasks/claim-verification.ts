@@ -1,7 +1,8 @@
 /**
  * Claim verification, CRScore stage 1 (§4.2, codebook Table 8): an accuracy code per claim,
- * whether the claim is necessary, an error type, a note; annotators may add missing claims or
- * correct ones (pseudo-references of kind ANNOTATOR_ADDED).
+ * an error type, a note, and whether the claim is necessary unless the study keeps the stage
+ * order (then necessity is asked in stage 2, see ./review-rating); annotators may add missing
+ * claims or correct ones (pseudo-references of kind ANNOTATOR_ADDED).
  */
 import type { ClaimCode, ClaimErrorType } from "@/lib/generated/prisma/client";
 import { addedClaimValue, claimJudgementValue, NEW_CLAIM_PREFIX, type AddedClaimValue, type ClaimJudgementValue, type SaveRequest } from "@/lib/annotation/values";
@@ -11,6 +12,7 @@ import { CLAIM_CODE_SCALE } from "@/lib/analysis/questions";
 import { flag, nonEmpty } from "./reviews";
 import type { SaveContext, SaveTarget, TaskDescriptor } from "./types";
 import { AppError } from "@/lib/errors";
+import { stageOrderOn } from "@/lib/annotation/stage-order";
 
 export const referenceSelect = { id: true, kind: true, text: true, source: true, position: true, addedById: true, correctsId: true, version: true } as const;
 
@@ -87,6 +89,7 @@ export const claimVerification: TaskDescriptor = {
         smells: references.filter((r) => r.kind === "SMELL").map((r) => ({ id: r.id, text: r.text, source: r.source })),
         judgements: Object.fromEntries(judgements.map((j) => [j.pseudoReferenceId, { id: j.id, version: j.version, value: claimValue(j) }])),
         added: references.filter((r) => r.kind === "ANNOTATOR_ADDED").map((r) => ({ id: r.id, version: r.version, value: { text: r.text, correctsId: r.correctsId } })),
+        askNecessity: !study.stageOrder,
       },
     };
   },
@@ -95,10 +98,15 @@ export const claimVerification: TaskDescriptor = {
     return request.kind === "added" ? addedClaimTarget(ctx, request.targetId, request.value) : judgementTarget(ctx, request.targetId);
   },
 
-  async missing(client, userId, { codeChangeId }) {
-    const claims = await client.pseudoReference.findMany({ where: { codeChangeId, kind: { in: ["CLAIM", "IMPLICATION"] } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true } });
+  async missing(client, userId, { codeChangeId, studyId }) {
+    const [claims, study] = await Promise.all([
+      client.pseudoReference.findMany({ where: { codeChangeId, kind: { in: ["CLAIM", "IMPLICATION"] } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true } }),
+      client.study.findUniqueOrThrow({ where: { id: studyId }, select: { stageOrder: true, taskTypes: true } }),
+    ]);
     const judged = await client.claimJudgement.findMany({ where: { annotatorId: userId, pseudoReferenceId: { in: claims.map((c) => c.id) } }, select: { pseudoReferenceId: true, code: true, necessary: true } });
-    const done = new Set(judged.filter((j) => j.code !== null || j.necessary === false).map((j) => j.pseudoReferenceId));
+    // An unnecessary claim needs no code, unless necessity belongs to stage 2 (the stage order).
+    const necessityHere = !stageOrderOn(study);
+    const done = new Set(judged.filter((j) => j.code !== null || (necessityHere && j.necessary === false)).map((j) => j.pseudoReferenceId));
     const missing = claims.map((c, i) => (done.has(c.id) ? null : i + 1)).filter((n): n is number => n !== null);
     return missing.length ? [`claim${missing.length > 1 ? "s" : ""} ${missing.join(", ")} without a code`] : [];
   },

@@ -1,17 +1,19 @@
 /**
  * Review rating, CRScore stage 2 (§4.2, Table 7): Likert scores per study dimension for each
  * candidate review, the stage-2 pseudo-references each review addresses (fully or partly), a
- * comment.
+ * comment. With the stage order on, also the necessity of each consolidated pseudo-reference,
+ * claims and smells (Appendix, phase 2 `necessary?`), stored on the annotator's ClaimJudgement of
+ * it as the phase-2 import stores it.
  */
 import type { Prisma } from "@/lib/db/client";
 import { stageOrderOn, WAITING_FOR_CONSOLIDATION } from "@/lib/annotation/stage-order";
 import { stage2FromConsolidation, stage2FromOwnJudgements, type ReferenceInput, type Stage2Reference } from "@/lib/annotation/stage2";
-import { reviewRatingValue, type ReviewRatingValue, type SaveRequest } from "@/lib/annotation/values";
+import { necessityValue, reviewRatingValue, type NecessityValue, type ReviewRatingValue, type SaveRequest } from "@/lib/annotation/values";
 import { collect, indexItems, reviewItemSelect } from "@/lib/analysis/collect";
 import { orderedScores } from "@/lib/export/scores";
 import { referenceSelect } from "./claim-verification";
 import { anonymise, itemReviews, nonEmpty, reviewOfItem } from "./reviews";
-import type { Db, TaskDescriptor, Tx } from "./types";
+import type { Db, SaveContext, SaveTarget, TaskDescriptor, Tx } from "./types";
 import { AppError } from "@/lib/errors";
 
 const range = (min: number, max: number) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
@@ -34,6 +36,36 @@ export const ratingValue = (r: { scores: Prisma.JsonValue; comment: string; link
   comment: r.comment,
 });
 
+/** Refuses a stage-2 save while the stage order keeps the item's stage 2 closed (423). */
+async function requireStage2Open(tx: Tx, studyId: string, codeChangeId: string): Promise<{ likertDimensions: string[]; likertMin: number; likertMax: number; stageOrder: boolean }> {
+  const study = await tx.study.findUniqueOrThrow({ where: { id: studyId }, select: { likertDimensions: true, likertMin: true, likertMax: true, stageOrder: true, taskTypes: true } });
+  const on = stageOrderOn(study);
+  if (on && !(await tx.codeChange.findUniqueOrThrow({ where: { id: codeChangeId }, select: { consolidatedAt: true } })).consolidatedAt) {
+    throw new AppError("LOCKED", { message: WAITING_FOR_CONSOLIDATION });
+  }
+  return { ...study, stageOrder: on };
+}
+
+/** The annotator's necessity of each pseudo-reference of the item, by pseudo-reference id. */
+async function necessityOf(client: Tx | Db, userId: string, pseudoReferenceIds: string[]) {
+  const rows = await client.claimJudgement.findMany({ where: { annotatorId: userId, pseudoReferenceId: { in: pseudoReferenceIds } }, select: { id: true, version: true, pseudoReferenceId: true, necessary: true } });
+  return new Map(rows.map((r) => [r.pseudoReferenceId, { id: r.id, version: r.version, value: { necessary: r.necessary } }]));
+}
+
+/** Where a stage-2 necessity save writes: the annotator's ClaimJudgement of a pseudo-reference of the consolidated set. */
+async function necessityTarget({ tx, annotatorId, codeChangeId, studyId }: SaveContext, targetId: string): Promise<SaveTarget<unknown>> {
+  const study = await requireStage2Open(tx, studyId, codeChangeId);
+  if (!study.stageOrder) throw new AppError("INVALID_INPUT", { message: "This study asks necessity in stage 1 (claim verification), not in stage 2." });
+  const inSet = (await stage2ReferencesFor(tx, annotatorId, codeChangeId)).references.some((r) => r.id === targetId);
+  if (!inSet) throw new AppError("NOT_FOUND", { message: "No such pseudo-reference in this item's stage-2 set." });
+  const current = (await necessityOf(tx, annotatorId, [targetId])).get(targetId) ?? null;
+  return {
+    current,
+    create: async (v) => (await tx.claimJudgement.create({ data: { annotatorId, pseudoReferenceId: targetId, necessary: (v as NecessityValue).necessary } })).id,
+    update: async (id, base, v) => (await tx.claimJudgement.updateMany({ where: { id, annotatorId, version: base }, data: { necessary: (v as NecessityValue).necessary, version: { increment: 1 } } })).count === 1,
+  };
+}
+
 /** A stored Likert score, or null when the dimension is not rated. */
 export function scoreOf(scores: unknown, key: string): number | null {
   const v = scores !== null && typeof scores === "object" ? (scores as Record<string, unknown>)[key] : undefined;
@@ -43,7 +75,7 @@ export function scoreOf(scores: unknown, key: string): number | null {
 export const reviewRating: TaskDescriptor = {
   task: "REVIEW_RATING",
   name: "review rating",
-  values: { rating: { schema: reviewRatingValue, history: "REVIEW_RATING" } },
+  values: { rating: { schema: reviewRatingValue, history: "REVIEW_RATING" }, necessity: { schema: necessityValue, history: "CLAIM_JUDGEMENT" } },
   timeKey: "rating",
   itemKind: "review",
   questions: (study) =>
@@ -62,6 +94,7 @@ export const reviewRating: TaskDescriptor = {
       itemReviews(client, codeChangeId),
       client.reviewRating.findMany({ where: { annotatorId: userId, candidateReview: { codeChangeId } }, include: { links: true } }),
     ]);
+    const necessity = study.stageOrder ? await necessityOf(client, userId, stage2.references.map((r) => r.id)) : null;
     return {
       rating: {
         stage2Source: stage2.source,
@@ -69,17 +102,17 @@ export const reviewRating: TaskDescriptor = {
         references: study.hideSystemNames ? stage2.references.map((r) => (r.origin === "smell" ? r : { ...r, source: "" })) : stage2.references,
         reviews: anonymise(all, reviewSeed, study.hideSystemNames),
         ratings: Object.fromEntries(ratings.map((r) => [r.candidateReviewId, { id: r.id, version: r.version, value: ratingValue(r) }])),
+        ...(necessity && { necessity: Object.fromEntries(necessity) }),
       },
     };
   },
 
-  async saveTarget({ tx, annotatorId, codeChangeId, studyId }, request: SaveRequest) {
-    if (request.kind !== "rating") throw new Error(`review rating saves ratings, not ${request.kind}`);
+  async saveTarget(ctx, request: SaveRequest) {
+    if (request.kind === "necessity") return necessityTarget(ctx, request.targetId);
+    if (request.kind !== "rating") throw new Error(`review rating saves ratings and necessity, not ${request.kind}`);
+    const { tx, annotatorId, codeChangeId, studyId } = ctx;
     const review = await reviewOfItem(tx, request.targetId, codeChangeId);
-    const study = await tx.study.findUniqueOrThrow({ where: { id: studyId }, select: { likertDimensions: true, likertMin: true, likertMax: true, stageOrder: true, taskTypes: true } });
-    if (stageOrderOn(study) && !(await tx.codeChange.findUniqueOrThrow({ where: { id: codeChangeId }, select: { consolidatedAt: true } })).consolidatedAt) {
-      throw new AppError("LOCKED", { message: WAITING_FOR_CONSOLIDATION });
-    }
+    const study = await requireStage2Open(tx, studyId, codeChangeId);
     for (const [dimension, score] of Object.entries(request.value.scores)) {
       if (!study.likertDimensions.includes(dimension)) throw new AppError("INVALID_INPUT", { message: `"${dimension}" is not a dimension of this study.` });
       if (score < study.likertMin || score > study.likertMax) throw new AppError("INVALID_INPUT", { message: `${dimension} must be between ${study.likertMin} and ${study.likertMax}.` });
@@ -111,11 +144,18 @@ export const reviewRating: TaskDescriptor = {
   },
 
   async missing(client, userId, { codeChangeId, studyId }) {
-    const study = await client.study.findUniqueOrThrow({ where: { id: studyId }, select: { likertDimensions: true } });
+    const study = await client.study.findUniqueOrThrow({ where: { id: studyId }, select: { likertDimensions: true, stageOrder: true, taskTypes: true } });
     const reviews = await client.candidateReview.findMany({ where: { codeChangeId }, select: { id: true } });
     const ratings = await client.reviewRating.findMany({ where: { annotatorId: userId, candidateReviewId: { in: reviews.map((r) => r.id) } }, select: { scores: true } });
     const complete = ratings.filter((r) => study.likertDimensions.every((d) => scoreOf(r.scores, d) !== null)).length;
-    return complete < reviews.length ? [`${reviews.length - complete} of ${reviews.length} reviews without all ${study.likertDimensions.length} scores`] : [];
+    const missing = complete < reviews.length ? [`${reviews.length - complete} of ${reviews.length} reviews without all ${study.likertDimensions.length} scores`] : [];
+    if (stageOrderOn(study)) {
+      const references = (await stage2ReferencesFor(client, userId, codeChangeId)).references;
+      const judged = await necessityOf(client, userId, references.map((r) => r.id));
+      const open = references.map((r, i) => (judged.get(r.id)?.value.necessary == null ? i + 1 : null)).filter((n): n is number => n !== null);
+      if (open.length > 0) missing.push(`pseudo-reference${open.length > 1 ? "s" : ""} ${open.join(", ")} without necessity`);
+    }
+    return missing;
   },
 
   async addTime(tx, userId, id, codeChangeId, ms) {

@@ -9,7 +9,7 @@ import type { Prisma, PrismaClient } from "@/lib/db/client";
 import type { AnnotationKind, AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
 import type { Stage2Reference } from "@/lib/annotation/stage2";
 import type { Stored } from "@/lib/annotation/versioning";
-import type { AddedClaimValue, ClaimJudgementValue, CommentFilterValue, ReferenceGradeValue, ReviewRatingValue, SaveRequest } from "@/lib/annotation/values";
+import type { AddedClaimValue, ClaimJudgementValue, CommentFilterValue, NecessityValue, ReferenceGradeValue, ReviewRatingValue, SaveRequest } from "@/lib/annotation/values";
 import type { RatingValue } from "@/lib/agreement";
 import type { QuestionRatings, StudyItem } from "@/lib/analysis/collect";
 import type { Question, StudyScales } from "@/lib/analysis/questions";
@@ -42,8 +42,17 @@ export interface TaskWorkspace {
     smells: { id: string; text: string; source: string }[];
     judgements: Record<string, Versioned<ClaimJudgementValue>>;
     added: Versioned<AddedClaimValue>[];
+    /** False when the study keeps CRScore's stage order: necessity is then asked in stage 2. */
+    askNecessity: boolean;
   };
-  rating?: { stage2Source: "consolidated" | "own"; references: Stage2Reference[]; reviews: WorkspaceReview[]; ratings: Record<string, Versioned<ReviewRatingValue>> };
+  rating?: {
+    stage2Source: "consolidated" | "own";
+    references: Stage2Reference[];
+    reviews: WorkspaceReview[];
+    ratings: Record<string, Versioned<ReviewRatingValue>>;
+    /** With CRScore's stage order: the annotator's necessity of each stage-2 pseudo-reference (absent otherwise). */
+    necessity?: Record<string, Versioned<NecessityValue>>;
+  };
   grading?: { reference: { id: string; text: string } | null; reviews: WorkspaceReview[]; grades: Record<string, Versioned<ReferenceGradeValue>> };
   filtering?: { reviews: WorkspaceReview[]; labels: Record<string, Versioned<CommentFilterValue>> };
 }
@@ -64,7 +73,8 @@ export interface WorkspaceContext {
   client: Db | Tx;
   userId: string;
   codeChangeId: string;
-  study: StudyScales & { hideSystemNames: boolean };
+  /** stageOrder: the study keeps CRScore's stage order (lib/annotation/stage-order). */
+  study: StudyScales & { hideSystemNames: boolean; stageOrder: boolean };
   /** Seed of the annotator's own order of the item's reviews. */
   reviewSeed: number;
 }

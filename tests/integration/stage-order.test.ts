@@ -1,7 +1,8 @@
 /**
  * CRScore stage order (issue 12) against a real PostgreSQL: on by default for a study with both
  * stages, stage 2 of an item stays closed after the annotator's own stage 1 until a lead
- * consolidates the item; turned off, the annotator's own stage 1 opens it.
+ * consolidates the item, and necessity is asked there over the consolidated set, smells
+ * included, not in stage 1; turned off, the annotator's own stage 1 opens it and asks necessity.
  */
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import type { SaveRequest } from "@/lib/annotation/values";
@@ -54,4 +55,66 @@ test("stage 2 opens only after the item's stage 1 is consolidated; with the sett
   const own = await data.getWorkspace(ann1.id, await assignmentOf(ann1.id, fx.changes[1].id, "REVIEW_RATING"));
   expect(own.blockedBy).toBeNull();
   expect(own.rating!.stage2Source).toBe("own");
+});
+
+test("with the setting on, necessity is asked in stage 2 over the consolidated set (smells included), not in stage 1; off, in stage 1 as before", async () => {
+  const lead = asLead(fx);
+  await setStageOrder(lead, fx.slug, true);
+  const ann2 = asUser(fx.users.ann2);
+  const change = fx.changes[2];
+  const stage1 = await assignmentOf(ann2.id, change.id, "CLAIM_VERIFICATION");
+  const claimSave = (claimId: string, baseVersion: number, code: "CORRECT" | null, necessary: boolean | null) =>
+    data.saveAnnotation(ann2, { kind: "claim", assignmentId: stage1, targetId: claimId, baseVersion, value: { code, necessary, errorType: null, note: "" } });
+
+  // stage 1 asks only the verdict: an "unnecessary" flag does not stand in for a code
+  expect((await data.getWorkspace(ann2.id, stage1)).claims!.askNecessity).toBe(false);
+  await claimSave(change.claims[0], 0, null, false);
+  for (const claimId of change.claims.slice(1)) await claimSave(claimId, 0, "CORRECT", null);
+  await expect(data.submitAssignment(ann2.id, stage1)).rejects.toMatchObject({ status: 422, message: expect.stringContaining("claim 1 without a code") });
+  await claimSave(change.claims[0], 1, "CORRECT", null);
+  await data.submitAssignment(ann2.id, stage1);
+
+  // stage 2 is closed before consolidation, necessity saves included
+  const stage2 = await assignmentOf(ann2.id, change.id, "REVIEW_RATING");
+  const necessity = (targetId: string, necessary: boolean, baseVersion = 0) => data.saveAnnotation(ann2, { kind: "necessity", assignmentId: stage2, targetId, baseVersion, value: { necessary } });
+  await expect(necessity(change.smell, false)).rejects.toMatchObject({ status: 423 });
+
+  // the lead drops claim 2; the consolidated set is claims 1, 3, the implication and the smell
+  const item = await admin.getConsolidationItem(lead, fx.slug, change.id);
+  const dropped = change.claims[1];
+  await admin.saveConsolidation(lead, { slug: fx.slug, codeChangeId: change.id, decisions: item.claims.filter((c) => c.kind !== "SMELL").map((c) => ({ pseudoReferenceId: c.id, action: c.id === dropped ? ("DROP" as const) : ("KEEP" as const) })) });
+  const open = await data.getWorkspace(ann2.id, stage2);
+  const references = open.rating!.references.map((r) => r.id);
+  expect(references).toEqual([change.claims[0], change.claims[2], change.implication, change.smell]);
+  // the stage-1 rows exist (version 2 for claim 1, 1 for the others) but carry no necessity yet
+  expect(Object.keys(open.rating!.necessity!).sort()).toEqual([change.claims[0], change.claims[2], change.implication].sort());
+  expect(Object.values(open.rating!.necessity!).every((n) => n.value.necessary === null)).toBe(true);
+  await expect(necessity(dropped, true)).rejects.toMatchObject({ status: 404 });
+
+  const study = await db.study.findUniqueOrThrow({ where: { id: fx.studyId }, select: { likertDimensions: true } });
+  const scores = Object.fromEntries(study.likertDimensions.map((d) => [d, 3]));
+  for (const reviewId of [...change.reviews, change.reference]) {
+    await data.saveAnnotation(ann2, { kind: "rating", assignmentId: stage2, targetId: reviewId, baseVersion: 0, value: { scores, links: [{ pseudoReferenceId: change.smell, partial: false }], comment: "" } });
+  }
+  await expect(data.submitAssignment(ann2.id, stage2)).rejects.toMatchObject({ status: 422, message: expect.stringContaining("pseudo-references 1, 2, 3, 4 without necessity") });
+  const versions = new Map(Object.entries(open.rating!.necessity!).map(([id, n]) => [id, n.version]));
+  for (const id of references) expect((await necessity(id, id !== change.smell, versions.get(id) ?? 0)).changed).toBe(true);
+  await data.submitAssignment(ann2.id, stage2);
+
+  // stored as the phase-2 import stores it: on the annotator's judgement of the pseudo-reference, the stage-1 code kept
+  const stored = await db.claimJudgement.findMany({ where: { annotatorId: ann2.id, pseudoReference: { codeChangeId: change.id } }, select: { id: true, pseudoReferenceId: true, code: true, necessary: true } });
+  const byRef = new Map(stored.map((j) => [j.pseudoReferenceId, j]));
+  expect(byRef.get(change.smell)).toMatchObject({ code: null, necessary: false });
+  expect(byRef.get(change.claims[0])).toMatchObject({ code: "CORRECT", necessary: true });
+  expect(byRef.get(dropped)).toMatchObject({ code: "CORRECT", necessary: null });
+  const reread = await data.getWorkspace(ann2.id, stage2);
+  expect(reread.rating!.necessity![change.smell].value.necessary).toBe(false);
+  const history = await db.annotationHistory.findMany({ where: { annotationId: byRef.get(change.smell)!.id, kind: "CLAIM_JUDGEMENT" } });
+  expect(history.map((h) => h.newValue)).toEqual([{ necessary: false }]);
+
+  // off: necessity back in stage 1, none asked in stage 2
+  await setStageOrder(lead, fx.slug, false);
+  expect((await data.getWorkspace(ann2.id, stage1)).claims!.askNecessity).toBe(true);
+  expect((await data.getWorkspace(ann2.id, stage2)).rating!.necessity).toBeUndefined();
+  await expect(necessity(change.smell, true, 1)).rejects.toMatchObject({ status: 400 });
 });
