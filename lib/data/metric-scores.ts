@@ -1,5 +1,5 @@
 /** Data access for automatic metric scores (MetricScore: review × metric × paramsKey → value). */
-import { db, Prisma, type PrismaClient } from "@/lib/db/client";
+import { db, Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
 
 type Client = Pick<PrismaClient, "metricScore" | "$queryRaw">;
 
@@ -40,11 +40,11 @@ export async function insertMetricScores(rows: readonly MetricScoreInput[], opti
 }
 
 /** The (review, metric, paramsKey) keys already stored among `reviewIds` for the given metric columns. */
-export async function storedScoreKeys(reviewIds: readonly string[], columns: readonly { metric: string; paramsKey: string }[], client: Pick<PrismaClient, "$queryRaw"> = db): Promise<Set<string>> {
-  const rows = await client.$queryRaw<{ candidateReviewId: string; metric: string; paramsKey: string }[]>`
+export async function storedScoreKeys(reviewIds: readonly string[], columns: readonly { metric: string; paramsKey: string }[], client: PrismaClient = db): Promise<Set<string>> {
+  const rows = await rawRows<{ candidateReviewId: string; metric: string; paramsKey: string }>(client, Prisma.sql`
     SELECT "candidateReviewId", metric, "paramsKey" FROM "MetricScore"
     WHERE "candidateReviewId" = ANY(${[...reviewIds]}::text[])
-      AND (metric, "paramsKey") IN (SELECT * FROM unnest(${columns.map((c) => c.metric)}::text[], ${columns.map((c) => c.paramsKey)}::text[]))`;
+      AND (metric, "paramsKey") IN (SELECT * FROM unnest(${columns.map((c) => c.metric)}::text[], ${columns.map((c) => c.paramsKey)}::text[]))`);
   return new Set(rows.map((r) => scoreKey(r.candidateReviewId, r.metric, r.paramsKey)));
 }
 

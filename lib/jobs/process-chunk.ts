@@ -1,5 +1,7 @@
 /** One job: the scores of one chunk of reviews, stored with the run's progress in one statement. */
 import { scoreKey, storedScoreKeys } from "@/lib/data/metric-scores";
+import { Prisma, rawRows } from "@/lib/db/client";
+import type { MetricRun } from "@/lib/generated/prisma/client";
 import { runEmbedder, type MetricJobContext } from "./context";
 import { judgeScores } from "./judges";
 import type { ChunkJobData } from "./queue";
@@ -18,7 +20,7 @@ const specPooling = (spec: MetricJobSpec): EmbeddingPooling => (spec.kind === "c
  */
 export async function processChunk(context: MetricJobContext, data: ChunkJobData): Promise<number> {
   const { client } = context;
-  const run = await client.metricRun.findUnique({ where: { id: data.runId } });
+  const [run] = await rawRows<Pick<MetricRun, "id" | "studyId" | "status" | "params">>(client, Prisma.sql`SELECT id, "studyId", status, params FROM "MetricRun" WHERE id = ${data.runId}`);
   if (!run || run.status === "FAILED") return 0;
   const params = runParams(run);
   const columns = params.specs.flatMap((s) => s.columns.map((metric) => ({ metric, paramsKey: s.paramsKey })));

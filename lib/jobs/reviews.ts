@@ -1,5 +1,5 @@
 /** The texts a metric needs for each review: its own, the change's human reference and pseudo-references. */
-import { db, Prisma, type PrismaClient } from "@/lib/db/client";
+import { db, Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
 
 /** Pseudo-references generated without humans (CRScore §3.1). */
 const AUTOMATIC_KINDS = ["CLAIM", "IMPLICATION", "SMELL"];
@@ -24,12 +24,13 @@ type Client = Pick<PrismaClient, "$queryRaw">;
 
 /**
  * Loads the reviews of `scope` with their change's texts, in two SQL statements whatever their
- * number (the metric jobs' hot path: Prisma's relation queries cost about 100 µs per review).
+ * number, sent through pg (the metric jobs' hot path: Prisma's relation queries cost about
+ * 100 µs per review, and its raw queries still pay its query compiler).
  * `codeChanges: false` leaves out the diffs and files, which only the LLM judges read
  * (codeChange is then null); `pseudoReferences: false` leaves out the pseudo-references, which
  * only CRScore reads (an empty list then), so reference metrics read one subquery per change.
  */
-export async function loadReviewsToScore(scope: ReviewScope, client: Client = db, options: { codeChanges?: boolean; pseudoReferences?: boolean } = {}): Promise<ReviewToScore[]> {
+export async function loadReviewsToScore(scope: ReviewScope, client: PrismaClient = db, options: { codeChanges?: boolean; pseudoReferences?: boolean } = {}): Promise<ReviewToScore[]> {
   const reviewsOf =
     "ids" in scope
       ? Prisma.sql`SELECT id, text, "isReference", "codeChangeId" FROM "CandidateReview" WHERE id = ANY(${[...scope.ids]}::text[])`
@@ -37,13 +38,13 @@ export async function loadReviewsToScore(scope: ReviewScope, client: Client = db
   const withCode = options.codeChanges ?? true;
   const withPseudo = options.pseudoReferences ?? true;
   const [reviews, changes] = await Promise.all([
-    client.$queryRaw<{ id: string; text: string; isReference: boolean; codeChangeId: string }[]>(reviewsOf),
-    client.$queryRaw<{ id: string; diff: string; newFile: string; language: string; reference: string | null; pseudo: string[] }[]>`
+    rawRows<{ id: string; text: string; isReference: boolean; codeChangeId: string }>(client, reviewsOf),
+    rawRows<{ id: string; diff: string; newFile: string; language: string; reference: string | null; pseudo: string[] }>(client, Prisma.sql`
       WITH r AS (${reviewsOf})
       SELECT c.id, CASE WHEN ${withCode} THEN c.diff ELSE '' END AS diff, CASE WHEN ${withCode} THEN c."newFile" ELSE '' END AS "newFile", c.language,
         (SELECT x.text FROM "CandidateReview" x WHERE x."codeChangeId" = c.id AND x."isReference" AND NOT x."textMissing" ORDER BY x.position, x.id LIMIT 1) AS reference,
         CASE WHEN ${withPseudo} THEN ARRAY(SELECT p.text FROM "PseudoReference" p WHERE p."codeChangeId" = c.id AND p.kind::text = ANY(${AUTOMATIC_KINDS}::text[]) ORDER BY p.position, p.id) ELSE '{}'::text[] END AS pseudo
-      FROM "CodeChange" c WHERE c.id = ANY(ARRAY(SELECT DISTINCT "codeChangeId" FROM r))`,
+      FROM "CodeChange" c WHERE c.id = ANY(ARRAY(SELECT DISTINCT "codeChangeId" FROM r))`),
   ]);
   const changeOf = new Map(
     changes.map((c) => [

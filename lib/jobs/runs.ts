@@ -5,8 +5,8 @@
  * all stored are skipped, the rest are enqueued again.
  */
 import type PgBoss from "pg-boss";
-import type { PrismaClient } from "@/lib/db/client";
-import type { MetricRun, Prisma } from "@/lib/generated/prisma/client";
+import { Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
+import type { MetricRun } from "@/lib/generated/prisma/client";
 import { metricScoresInsert, type MetricScoreInput } from "@/lib/data/metric-scores";
 import type { MetricJobContext } from "./context";
 import { isJudgePlanningError, JUDGE_CHUNK_SIZE } from "./judges";
@@ -121,15 +121,18 @@ export async function startMetricRun(context: MetricJobContext, boss: PgBoss, st
  * Stores a chunk's scores and counts its `reviews` as done (never beyond the total; the run is
  * finished when all are) in one statement, so one round trip and one transaction per chunk.
  */
-export async function storeChunkScores(client: Pick<PrismaClient, "$executeRaw">, runId: string, rows: readonly MetricScoreInput[], reviews: number): Promise<void> {
-  await client.$executeRaw`
+export async function storeChunkScores(client: PrismaClient, runId: string, rows: readonly MetricScoreInput[], reviews: number): Promise<void> {
+  await rawRows(
+    client,
+    Prisma.sql`
     WITH stored AS (${metricScoresInsert(rows)})
     UPDATE "MetricRun" SET
       done = LEAST(done + ${reviews}, total),
       status = CASE WHEN done + ${reviews} >= total THEN 'DONE'::"JobStatus" ELSE 'RUNNING'::"JobStatus" END,
       "startedAt" = COALESCE("startedAt", now()),
       "finishedAt" = CASE WHEN done + ${reviews} >= total THEN now() ELSE NULL END
-    WHERE id = ${runId} AND status <> 'FAILED'`;
+    WHERE id = ${runId} AND status <> 'FAILED'`,
+  );
 }
 
 export async function markRunFailed(client: PrismaClient, runId: string, message: string): Promise<void> {
