@@ -15,6 +15,7 @@ import { AppError } from "@/lib/errors";
 import { db, Prisma } from "@/lib/db/client";
 import { annotatingStudyWhere, memberStudyWhere, PAUSED_MESSAGE } from "@/lib/data/study-access";
 import { inUnreleasedRound } from "@/lib/data/round-gate";
+import { releaseDueRoundAfter } from "@/lib/data/rounds";
 import { WAITING_FOR_ROUND } from "@/lib/annotation/rounds";
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
 import { hashSeed } from "@/lib/annotation/random";
@@ -314,6 +315,7 @@ export async function submitAssignment(userId: string, assignmentId: string): Pr
   if (missing.length > 0) throw new AppError("INCOMPLETE", { message: `Not complete yet: ${missing.join("; ")}.` });
   if (assignment.status !== "DONE") {
     await db.assignment.updateMany({ where: { id: assignment.id, userId }, data: { status: "DONE", completedAt: new Date(), startedAt: assignment.status === "PENDING" ? new Date() : undefined } });
+    await releaseDueRoundAfter(assignment.studyId, assignment.codeChangeId);
   }
   return { status: "DONE" };
 }
@@ -322,6 +324,7 @@ export async function skipAssignment(userId: string, assignmentId: string, reaso
   const assignment = await findOwnAssignment(db, userId, assignmentId);
   if (assignment.status === "DONE") throw new AppError("CONFLICT", { message: "This item is already submitted." });
   await db.assignment.updateMany({ where: { id: assignment.id, userId }, data: { status: "SKIPPED", skipReason: reason } });
+  await releaseDueRoundAfter(assignment.studyId, assignment.codeChangeId);
   return { status: "SKIPPED" };
 }
 

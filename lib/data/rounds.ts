@@ -70,6 +70,18 @@ export async function releaseDueRound(studyId: string): Promise<number | null> {
   return count === 1 ? rounds[next].round.number : null;
 }
 
+/**
+ * After an annotator finishes (submits or skips) an item: when that closed the item's round, the
+ * next round opens at once if the study's rule holds, without waiting for a page load. Cheap
+ * when it did not close a round: one query for the round, one count of its open assignments.
+ */
+export async function releaseDueRoundAfter(studyId: string, codeChangeId: string): Promise<number | null> {
+  const round = await db.calibrationRound.findFirst({ where: { studyId, releasedAt: { not: null }, study: { roundThreshold: { not: null } }, itemSet: { members: { some: { codeChangeId } } } }, select: { id: true } });
+  if (!round) return null;
+  const open = await db.assignment.count({ where: { studyId, status: { in: ["PENDING", "IN_PROGRESS"] }, codeChange: { itemSetMembers: { some: { itemSet: { round: { id: round.id } } } } } } });
+  return open === 0 ? releaseDueRound(studyId) : null;
+}
+
 const questionsOf = (report: AgreementReport) => report.tasks.flatMap((t) => t.questions.map((q) => ({ question: `${t.task}:${q.question}`, coefficients: q.coefficients })));
 
 export interface RoundView {

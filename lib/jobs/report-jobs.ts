@@ -81,7 +81,11 @@ export async function requestReport<K extends ReportKind>(kind: K, studyId: stri
   return stateOf(job, previous?.computeMs ?? null);
 }
 
-/** Computes one report job in this (worker) process and stores it; older states of the same report are dropped. */
+/**
+ * Computes one report job in this (worker) process and stores it; older states of the same report
+ * are dropped. An agreement report may complete what a calibration round's release rule waited
+ * for: the next round is then released here, not on the next page load.
+ */
 export async function processReportJob(reportJobId: string, client: PrismaClient = db): Promise<void> {
   const job = await client.reportJob.findUnique({ where: { id: reportJobId } });
   if (!job || job.status === "DONE") return;
@@ -97,7 +101,11 @@ export async function processReportJob(reportJobId: string, client: PrismaClient
     await client.reportJob.deleteMany({ where: { studyId: job.studyId, kind: job.kind, options: job.options, id: { not: job.id }, status: { in: ["DONE", "FAILED"] } } });
   } catch (error) {
     await client.reportJob.update({ where: { id: job.id }, data: { status: "FAILED", error: (error as Error).message, finishedAt: new Date() } });
+    return;
   }
+  // A closed calibration round's CIs may be what its release rule waited for (imported when
+  // used: lib/data/rounds reads its reports through this module).
+  if (job.kind === "agreement") await (await import("@/lib/data/rounds")).releaseDueRound(job.studyId);
 }
 
 /** Subscribes this process to the report queue (one report at a time: the CIs are CPU-bound). */

@@ -3,7 +3,9 @@
  * grading study; both annotators get every round's items, round 1 first; items of a round not
  * released cannot be opened or saved (in the query and in the one-statement save); when round 1
  * closes its agreement has Fleiss' kappa with a bootstrap CI; the lead releases round 2 by hand
- * with notes; the rule (lower CI bound of Fleiss' kappa) releases round 3 by itself.
+ * with notes; the rule (lower CI bound of Fleiss' kappa) releases round 3 by itself as soon as
+ * the submit that closes round 2 makes it hold, or, on a study whose CIs the worker computes,
+ * when the worker has computed them.
  */
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import type { SaveRequest } from "@/lib/annotation/values";
@@ -14,6 +16,7 @@ const { db } = await import("@/lib/db/client");
 const data = await import("@/lib/data/annotations");
 const rounds = await import("@/lib/data/rounds");
 const { listQueuesForAnnotator } = await import("@/lib/data/assignments");
+const { processReportJob } = await import("@/lib/jobs");
 
 let fx: AnnotationFixture;
 const assignmentOf = (userId: string, change: number) => db.assignment.findFirstOrThrow({ where: { userId, codeChangeId: fx.changes[change].id } });
@@ -70,14 +73,46 @@ test("three rounds: every annotator labels each round's items, round by round; t
   expect((await data.getWorkspace(ann1.id, second.id)).assignment.id).toBe(second.id);
   expect((await rounds.studyRounds(asLead(fx), fx.slug)).rounds[0].notes).toBe("grades 4 and 5 discussed");
 
-  // round 2 in full agreement: the rule opens round 3 when an annotator next loads the queue
+  // round 2 in full agreement: the submit that closes it opens round 3 by the rule, before any page load
   await rounds.setRoundRule(asLead(fx), { slug: fx.slug, coefficient: "fleiss", threshold: 0.6 });
   await gradeChange(fx.users.ann1, 1, (i) => 1 + (i % 5));
+  expect((await db.calibrationRound.findFirstOrThrow({ where: { studyId: fx.studyId, number: 3 } })).releasedAt).toBeNull();
   await gradeChange(fx.users.ann2, 1, (i) => 1 + (i % 5));
+  expect((await db.calibrationRound.findFirstOrThrow({ where: { studyId: fx.studyId, number: 3 } })).releasedHow).toContain("lower CI bound ≥ 0.6 on round 2");
   const queue = (await listQueuesForAnnotator(fx.users.ann1)).find((q) => q.study.slug === fx.slug)!;
   expect(queue.waitingForNextRound).toBe(false);
   expect(queue.entries.every((e) => e.waitingForRound === null)).toBe(true);
   const third = (await rounds.studyRounds(asLead(fx), fx.slug)).rounds[2];
   expect(third.releasedAt).not.toBeNull();
   expect(third.releasedHow).toContain("lower CI bound ≥ 0.6 on round 2");
+});
+
+test("above the report inline limit, the worker's computation of the closed round's CIs releases the next round", async () => {
+  const inlineLimit = process.env.CRJUDGE_REPORT_INLINE_LIMIT;
+  const big = await createAnnotationFixture(db, `rounds-worker${Date.now()}`, { changes: 2 });
+  try {
+    await db.study.update({ where: { id: big.studyId }, data: { taskTypes: ["REFERENCE_GRADING"], reliabilitySetSize: 0 } });
+    await db.studyMember.createMany({ data: [big.users.ann1, big.users.ann2].map((userId) => ({ studyId: big.studyId, userId, role: "ANNOTATOR" as const })) });
+    await rounds.createRounds(asLead(big), { slug: big.slug, count: 2 });
+    await rounds.setRoundRule(asLead(big), { slug: big.slug, coefficient: "fleiss", threshold: 0.6 });
+    process.env.CRJUDGE_REPORT_INLINE_LIMIT = "0";
+    for (const userId of [big.users.ann1, big.users.ann2]) {
+      const assignment = await db.assignment.findFirstOrThrow({ where: { userId, codeChangeId: big.changes[0].id } });
+      for (const [i, review] of big.changes[0].reviews.entries()) {
+        await data.saveAnnotation(asUser(userId), { kind: "grade", assignmentId: assignment.id, targetId: review, baseVersion: 0, value: { grade: 1 + (i % 5), comment: "" } } as SaveRequest);
+      }
+      await data.submitAssignment(userId, assignment.id);
+    }
+    // round 1 is closed, but its CIs wait for the worker: round 2 is not released yet
+    const second = () => db.calibrationRound.findFirstOrThrow({ where: { studyId: big.studyId, number: 2 } });
+    expect((await second()).releasedAt).toBeNull();
+    const job = await db.reportJob.findFirstOrThrow({ where: { studyId: big.studyId, kind: "agreement", status: "QUEUED" } });
+    await processReportJob(job.id);
+    expect((await db.reportJob.findUniqueOrThrow({ where: { id: job.id } })).status).toBe("DONE");
+    expect((await second()).releasedHow).toContain("lower CI bound ≥ 0.6 on round 1");
+  } finally {
+    if (inlineLimit === undefined) delete process.env.CRJUDGE_REPORT_INLINE_LIMIT;
+    else process.env.CRJUDGE_REPORT_INLINE_LIMIT = inlineLimit;
+    await removeAnnotationFixture(db, big);
+  }
 });
