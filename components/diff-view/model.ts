@@ -5,7 +5,7 @@
  * client and the unit tests.
  */
 import { parseUnifiedDiff, type DiffLineKind } from "@/lib/diff";
-import { highlightLine, highlightLines, languageOf, type HighlightState } from "./highlight";
+import { highlightLines, languageOf } from "./highlight";
 
 export interface DiffSource {
   key: string;
@@ -54,7 +54,7 @@ function hunkHeader(h: { oldStart: number; oldLines: number; newStart: number; n
 
 /** Builds the model of every file in one stored code change. */
 export function buildFileModels(source: DiffSource): FileModel[] {
-  const language = languageOf(source.language);
+  const sourceLanguage = languageOf(source.language, source.path);
   let parsed;
   try {
     parsed = parseUnifiedDiff(source.diff);
@@ -65,6 +65,8 @@ export function buildFileModels(source: DiffSource): FileModel[] {
     const path = file.newPath || file.oldPath || source.path;
     // Old/new contents belong to the stored file: the single file of the diff, or the one with its path.
     const ownsContents = parsed.length === 1 || path === source.path;
+    // The stored language is the stored file's; the other files of a pull request go by their extensions.
+    const language = ownsContents ? sourceLanguage : (languageOf("", path) ?? sourceLanguage);
     const oldLines = ownsContents && source.oldFile !== undefined ? fileLines(source.oldFile) : null;
     const newLines = ownsContents && source.newFile !== undefined ? fileLines(source.newFile) : null;
     const consistent = oldLines !== null && newLines !== null && (oldLines.length > 0 || newLines.length > 0) && matchesFiles(file.hunks, oldLines, newLines);
@@ -82,27 +84,22 @@ export function buildFileModels(source: DiffSource): FileModel[] {
       const newFrom = hunk.newLines === 0 ? hunk.newStart + 1 : hunk.newStart;
       const hidden = Math.min(oldFrom - oldNext, newFrom - newNext);
       if (hidden > 0) segments.push({ type: "gap", id: `${key}:${hunkIndex}`, oldStart: oldNext, newStart: newNext, count: hidden });
-      let oldState: HighlightState = { open: null };
-      let newState: HighlightState = { open: null };
+      // Without the files, each side of the hunk is highlighted as its own text.
+      const side = (skip: DiffLineKind) => highlightLines(hunk.lines.filter((l) => l.kind !== skip).map((l) => l.text), language);
+      const sides = newHtml && oldHtml ? null : { old: side("add"), new: side("del") };
+      let oldIndex = 0;
+      let newIndex = 0;
       const rows: LineRow[] = hunk.lines.map((line) => {
         if (line.kind === "add") additions++;
         if (line.kind === "del") deletions++;
         let html: string;
-        if (newHtml && oldHtml) html = line.kind === "del" ? oldHtml[line.oldLine! - 1] : newHtml[line.newLine! - 1];
+        if (!sides) html = line.kind === "del" ? oldHtml![line.oldLine! - 1] : newHtml![line.newLine! - 1];
         else {
-          // Without the files, highlight each side of the hunk as its own stream.
-          if (line.kind !== "add") {
-            const r = highlightLine(line.text, language, oldState);
-            oldState = r.state;
-            html = r.html;
-          }
-          if (line.kind !== "del") {
-            const r = highlightLine(line.text, language, newState);
-            newState = r.state;
-            html = r.html;
-          }
+          html = line.kind === "del" ? sides.old[oldIndex] : sides.new[newIndex];
+          if (line.kind !== "add") oldIndex++;
+          if (line.kind !== "del") newIndex++;
         }
-        return { kind: line.kind, oldNo: line.oldLine, newNo: line.newLine, html: html! };
+        return { kind: line.kind, oldNo: line.oldLine, newNo: line.newLine, html };
       });
       segments.push({ type: "hunk", header: hunkHeader(hunk), rows });
       oldNext = oldFrom + hunk.oldLines;

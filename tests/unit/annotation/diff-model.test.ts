@@ -79,7 +79,10 @@ describe("diff view model", () => {
       ["pr~0", "x.js", 1, 1],
       ["pr~1", "y.js", 1, 0],
     ]);
-    expect(files[0].segments[0].type === "hunk" && files[0].segments[0].rows[1].html).toContain('<span class="tk-k">const</span>');
+    expect(files[0].segments[0].type === "hunk" && files[0].segments[0].rows[1].html).toContain('<span class="tk-keyword">const</span>');
+    // other files of a pull request are highlighted by their own extension
+    const mixed = buildFileModels({ key: "m", path: "a.py", language: "python", diff: two.replaceAll("y.js", "y.rb").replace("// new", "# new") });
+    expect(mixed[1].segments[0].type === "hunk" && mixed[1].segments[0].rows[0].html).toBe('<span class="tk-comment"># new</span>');
     const [broken] = buildFileModels({ key: "b", path: "z", language: "java", diff: "@@ -1,2 +1,2 @@\n-a\n" });
     expect(broken.error).toMatch(/missing/);
   });

@@ -1,57 +1,86 @@
 import { describe, expect, test } from "vitest";
-import { escapeHtml, highlightLine, highlightLines, languageOf } from "@/components/diff-view/highlight";
+import { escapeHtml, highlightLines, languageOf, splitHighlightedLines } from "@/components/diff-view/highlight";
+import { buildFileModels } from "@/components/diff-view/model";
+import { unifiedDiff } from "@/lib/diff";
 
-const strip = (html: string) => html.replace(/<[^>]+>/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+const strip = (html: string) => html.replace(/<[^>]+>/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, "&");
+const token = (cls: string, text: string) => `<span class="tk-${cls}">${escapeHtml(text).replace(/'/g, "&#x27;")}</span>`;
 
-describe("highlighter", () => {
-  test("languages", () => {
+/** Per language: a snippet (as the data sets name the language), a keyword in it, and a string or comment. */
+const SNIPPETS: [string, string, string, [string, string]][] = [
+  ["c", `#include <stdio.h>\nint main(void) { return printf("hi"); }`, "return", ["string", `"hi"`]],
+  ["cpp", `// entry point\nauto main() -> int { return 0; }`, "return", ["comment", "// entry point"]],
+  [".cs", `public class A { string s = "x"; }`, "public", ["string", `"x"`]],
+  ["go", `func main() { fmt.Println("hi") } // done`, "func", ["comment", "// done"]],
+  ["java", `public static void main(String[] a) { String s = "hi"; }`, "static", ["string", `"hi"`]],
+  ["js", `const f = () => 'x'; // arrow`, "const", ["comment", "// arrow"]],
+  ["php", `<?php\nfunction f() { return 'x'; }`, "function", ["string", "'x'"]],
+  ["py", `def f(x):\n    return "x"  # done`, "def", ["comment", "# done"]],
+  ["rb", `def f\n  puts "hi" # say\nend`, "def", ["comment", "# say"]],
+  ["ts", `interface A { b: string }\nlet c: A = { b: "d" };`, "interface", ["string", `"d"`]],
+];
+
+describe("highlighter (highlight.js)", () => {
+  test.each(SNIPPETS)("%s: keyword and string/comment tokens", (language, snippet, keyword, [cls, text]) => {
+    const lang = languageOf(language);
+    expect(lang).not.toBeNull();
+    const lines = snippet.split("\n");
+    const html = highlightLines(lines, lang);
+    expect(html).toHaveLength(lines.length);
+    expect(html.join("\n")).toContain(token("keyword", keyword));
+    expect(html.join("\n")).toContain(token(cls, text));
+    html.forEach((line, i) => expect(strip(line)).toBe(lines[i]));
+  });
+
+  test("language from the stored name (data-set spellings), else the file's extension", () => {
     expect(languageOf("Python")).toBe("python");
-    expect(languageOf("js")).toBe("javascript");
-    expect(languageOf("TypeScript")).toBe("javascript");
-    expect(languageOf("java")).toBe("java");
-    expect(languageOf("go")).toBe("plain");
+    expect(languageOf(".cs")).toBe("cs");
+    expect(languageOf("c_sharp")).toBe("c_sharp");
+    expect(languageOf("C++")).toBe("c++");
+    expect(languageOf("unknown", "src/app/main.go")).toBe("go");
+    expect(languageOf("", "lib/x.rb")).toBe("rb");
+    expect(languageOf("", "include/vec.hpp")).toBe("hpp");
+    expect(languageOf("kotlin", "Main.kt")).toBeNull();
+    expect(highlightLines(["fun main() = 1 < 2"], null)).toEqual(["fun main() = 1 &lt; 2"]);
   });
 
-  test("python: keywords, strings with prefixes, comments, numbers", () => {
-    const { html } = highlightLine(`def f(x): return rb"a#b" + 0x1F  # done`, "python");
-    expect(html).toContain('<span class="tk-k">def</span>');
-    expect(html).toContain('<span class="tk-k">return</span>');
-    expect(html).toContain('<span class="tk-s">rb&quot;a#b&quot;</span>');
-    expect(html).toContain('<span class="tk-n">0x1F</span>');
-    expect(html).toContain('<span class="tk-c"># done</span>');
-    expect(html).not.toContain('<span class="tk-k">f</span>');
-  });
-
-  test("java and javascript: line and block comments, escapes in strings, template literals", () => {
-    expect(highlightLine(`int n = 3; // count`, "java").html).toBe('<span class="tk-k">int</span> n = <span class="tk-n">3</span>; <span class="tk-c">// count</span>');
-    expect(highlightLine(`s = "a\\"b"; /* c */ x`, "java").html).toBe('s = <span class="tk-s">&quot;a\\&quot;b&quot;</span>; <span class="tk-c">/* c */</span> x');
-    const lines = highlightLines(["const a = `x", "y ${b}`; let c = 1"], "javascript");
-    expect(lines[1]).toContain('<span class="tk-s">y ${b}`</span>');
-    expect(lines[1]).toContain('<span class="tk-k">let</span>');
-  });
-
-  test("state carries across lines: block comments and triple-quoted strings", () => {
+  test("multi-line block comments and strings: every line balanced, the inside lines coloured", () => {
     const js = highlightLines(["/* start", "if (x) still comment", "end */ if (y) {}"], "javascript");
-    expect(js[1]).toBe('<span class="tk-c">if (x) still comment</span>');
-    expect(js[2]).toContain('<span class="tk-k">if</span>');
-    const py = highlightLines(['x = """doc', "def not_code", 'end""" ; def g(): pass'], "python");
-    expect(py[1]).toBe('<span class="tk-s">def not_code</span>');
-    expect(py[2]).toContain('<span class="tk-k">def</span>');
-    // an unterminated ordinary string ends with its line
-    expect(highlightLines(['s = "open', "return 1"], "python")[1]).toContain('<span class="tk-k">return</span>');
+    expect(js[0]).toBe(token("comment", "/* start"));
+    expect(js[1]).toBe(token("comment", "if (x) still comment"));
+    expect(js[2]).toContain(token("comment", "end */"));
+    expect(js[2]).toContain(token("keyword", "if"));
+    const py = highlightLines(['x = """doc', "def not_code", 'end"""', "def g(): pass"], "python");
+    expect(py[1]).toBe(token("string", "def not_code"));
+    expect(py[3]).toContain(token("keyword", "def"));
+    for (const line of [...js, ...py]) expect(line.match(/<span/g)?.length ?? 0).toBe(line.match(/<\/span>/g)?.length ?? 0);
+  });
+
+  test("cutting HTML into lines reopens nested spans", () => {
+    expect(splitHighlightedLines('a<span class="x">b<span class="y">c\nd</span>e\nf</span>g')).toEqual(['a<span class="x">b<span class="y">c</span></span>', '<span class="x"><span class="y">d</span>e</span>', '<span class="x">f</span>g']);
   });
 
   test("the text is preserved and escaped (no markup injection)", () => {
     const line = `x = "<script>alert('&')</script>" < y && z > 1 // <b>`;
-    for (const lang of ["python", "java", "javascript", "plain"] as const) {
-      const { html } = highlightLine(line, lang);
+    for (const lang of ["python", "java", "javascript", "php", "ruby", null]) {
+      const [html] = highlightLines([line], lang);
       expect(strip(html)).toBe(line);
       expect(html).not.toMatch(/<script|<b>/);
     }
     expect(escapeHtml(`a<b>&"c"`)).toBe("a&lt;b&gt;&amp;&quot;c&quot;");
   });
 
-  test("identifiers containing digits or keywords are not split", () => {
-    expect(highlightLine("x1 = if_done + classy", "python").html).toBe("x1 = if_done + classy");
+  test("the diff model: deleted lines from the old file, others from the new one; hunks alone when the files are missing", () => {
+    const oldFile = 'def f():\n    """Old\n    doc."""\n    return 1\n';
+    const newFile = 'def f():\n    """New\n    doc."""\n    return 2\n';
+    const diff = unifiedDiff(oldFile, newFile, { path: "f.py" });
+    for (const files of [{ oldFile, newFile }, {}]) {
+      const [model] = buildFileModels({ key: "k", path: "f.py", language: "", diff, ...files });
+      const rows = model.segments.flatMap((s) => (s.type === "hunk" ? s.rows : []));
+      expect(rows.map((r) => strip(r.html))).toEqual(['def f():', '    """Old', '    """New', '    doc."""', "    return 1", "    return 2"]);
+      // the docstring's second line is inside the string (state carried across lines)
+      expect(rows[3].html).toBe(token("string", '    doc."""'));
+      expect(rows.find((r) => r.kind === "del" && r.html.includes("return"))!.html).toContain(token("number", "1"));
+    }
   });
 });
