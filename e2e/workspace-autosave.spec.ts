@@ -1,7 +1,8 @@
 /**
  * No lost work: a save during a network cut shows "failed", is retried once the network is
  * back and stored exactly once; a reload before the save keeps the value; two sessions of one
- * annotator editing the same annotation get a conflict instead of an overwrite.
+ * annotator editing the same annotation get a conflict instead of an overwrite. The save badge
+ * keeps its size in every state (no layout shift).
  */
 import { expect, test } from "@playwright/test";
 import { signIn, testDb } from "./fixtures";
@@ -11,6 +12,8 @@ test("network cut during a save: failed state, restored, the value stored once",
   const change = await demoChange({ index: 3 });
   const a = await assignmentFor("netcut", "REFERENCE_GRADING", change.id);
   await openWorkspace(page, a);
+  const layout = () => Promise.all([page.getByTestId("save-status").boundingBox(), page.getByRole("region", { name: "Code change" }).boundingBox()]);
+  const before = await layout();
   let attempts = 0;
   await page.route("**/api/annotations", (route) => {
     attempts++;
@@ -19,6 +22,9 @@ test("network cut during a save: failed state, restored, the value stored once",
   await keys(page, "3");
   await expect(page.getByTestId("save-status")).toHaveAttribute("data-state", "failed");
   await expect(page.getByTestId("save-status")).toContainText("retrying");
+  // the longer message and the retry button open over the page: the badge and the item do not move
+  await expect(page.getByTestId("save-problem").getByRole("button", { name: "retry now" })).toBeVisible();
+  expect(await layout()).toEqual(before);
   expect(await testDb().referenceGrade.count({ where: { annotatorId: a.userId } })).toBe(0);
   // the unsaved value is kept in the page and in local storage meanwhile
   const drafts = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("crjudge:drafts:")).map((k) => localStorage.getItem(k)));

@@ -3,13 +3,14 @@
 import { useEffect, useState } from "react";
 import type { OverallStatus, RetryState } from "./autosave";
 
+/** The badge's words: short, so that every state fits its fixed width. */
 const TEXT: Record<OverallStatus, string> = {
   idle: "No changes yet",
   pending: "Unsaved changes…",
   saving: "Saving…",
   saved: "All changes saved",
-  failed: "Save failed — retrying; your changes are kept",
-  conflict: "Conflict — choose which value to keep",
+  failed: "Save failed",
+  conflict: "Conflict: choose a value",
   error: "Not saved",
 };
 
@@ -44,23 +45,30 @@ function useSecondsUntil(at: number | null): number | null {
   return at === null ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-/** The visible saving / saved / failed state of the autosave, with the wait before a retry. */
+/**
+ * The visible saving / saved / failed state of the autosave. The badge has one width in every
+ * state (no layout shift, WCAG 2.2 AA); the explanation of a failure, the wait before the retry
+ * and the buttons open below it, over the page, while the failure lasts.
+ */
 export function SaveStatus({ status, retry, detail, onRetry, onDiscard }: { status: OverallStatus; retry: RetryState | null; detail?: string; onRetry: () => void; onDiscard: () => void }) {
   const waiting = status === "failed" ? retry : null;
   const seconds = useSecondsUntil(waiting?.at ?? null);
+  const failure = status === "failed" || status === "error";
   return (
-    <span className={`inline-flex min-w-[11rem] items-center gap-2 rounded px-2 py-0.5 text-sm ${STYLE[status]}`} role="status" aria-live="polite" data-testid="save-status" data-state={status} data-retry={waiting?.reason}>
-      {waiting ? `${WAITING[waiting.reason]}, retrying in ${seconds} s… your changes are kept` : TEXT[status]}
-      {status === "error" && detail ? `: ${detail}` : ""}
-      {(status === "failed" || status === "error") && (
-        <button type="button" onClick={onRetry} className="underline">
-          retry now
-        </button>
-      )}
-      {status === "error" && (
-        <button type="button" onClick={onDiscard} className="underline">
-          discard the refused change
-        </button>
+    <span className={`relative inline-flex w-[12.5rem] shrink-0 items-center rounded px-2 py-0.5 text-sm whitespace-nowrap ${STYLE[status]}`} role="status" aria-live="polite" data-testid="save-status" data-state={status} data-retry={waiting?.reason}>
+      <span className="truncate">{waiting ? WAITING[waiting.reason] : TEXT[status]}</span>
+      {failure && (
+        <span className="absolute top-full left-0 z-20 mt-1 flex w-max max-w-[min(28rem,90vw)] flex-wrap items-center gap-x-2 rounded border border-red-300 bg-white px-2 py-1 whitespace-normal text-red-800 shadow" data-testid="save-problem">
+          {status === "failed" ? (waiting ? `${WAITING[waiting.reason]}, retrying in ${seconds} s… your changes are kept` : "Save failed, retrying; your changes are kept") : `Not saved${detail ? `: ${detail}` : ""}`}
+          <button type="button" onClick={onRetry} className="min-h-6 underline">
+            retry now
+          </button>
+          {status === "error" && (
+            <button type="button" onClick={onDiscard} className="min-h-6 underline">
+              discard the refused change
+            </button>
+          )}
+        </span>
       )}
     </span>
   );
