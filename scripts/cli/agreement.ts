@@ -50,7 +50,7 @@ function alphaLevelsFlag(args: ParsedArgs): Level[] | undefined {
 
 const command: Command = {
   name: "agreement",
-  usage: "agreement --study SLUG [--task T] [--items FILE | --item-set NAME] [--alpha-levels nominal,ratio] [--include-drafts] [--json] [--resamples N] [--seed S] [--batch-size N]",
+  usage: "agreement --study SLUG [--task T] [--items FILE | --item-set NAME] [--alpha-levels nominal,ratio] [--include-drafts] [--include-gold] [--json] [--resamples N] [--seed S] [--batch-size N]",
   async run(args) {
     hasSwitch(args, "json"); // the output is always the JSON report the dashboard renders
     const study = await findStudy({ slug: requireFlag(args, "study") });
@@ -62,6 +62,8 @@ const command: Command = {
       ...(await itemSetFlags(args, study.slug)),
       alphaLevels: alphaLevelsFlag(args),
       includeDrafts: hasSwitch(args, "include-drafts"),
+      // gold items (known answers, lib/data/gold) are left out unless asked for, as on the page
+      includeGold: hasSwitch(args, "include-gold"),
     });
   },
 };

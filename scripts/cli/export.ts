@@ -2,11 +2,12 @@
  * `npm run cli -- export --study SLUG --format FORMAT --out PATH [--annotator NAME]`: streams
  * an export to a file. `long` and `wide` write CSV, or JSONL when PATH ends in .jsonl, and take
  * filters: `--status submitted|draft`, `--annotator` (id or name), `--from`/`--to` (saving dates, `to` exclusive).
+ * Gold items (known answers, lib/data/gold) are left out unless `--include-gold`, as on the page.
  */
 import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { CliError, optionalFlag, type ParsedArgs, requireFlag } from "@/lib/cli/args";
+import { CliError, hasSwitch, optionalFlag, type ParsedArgs, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { findStudyBySlug } from "@/lib/data/studies";
 import { EXPORT_FORMATS, isExportFormat, streamExport, type ExportFormat } from "@/lib/export";
@@ -28,7 +29,7 @@ function dateFlag(args: ParsedArgs, name: string): Date | undefined {
 
 const command: Command = {
   name: "export",
-  usage: `export --study SLUG --format long|wide|${EXPORT_FORMATS.join("|")} --out PATH [--annotator NAME] [--status submitted|draft] [--from DATE] [--to DATE]`,
+  usage: `export --study SLUG --format long|wide|${EXPORT_FORMATS.join("|")} --out PATH [--annotator NAME] [--status submitted|draft] [--from DATE] [--to DATE] [--include-gold]`,
   async run(args) {
     const slug = requireFlag(args, "study");
     const out = requireFlag(args, "out");
@@ -40,7 +41,8 @@ const command: Command = {
     const status = optionalFlag(args, "status");
     if (status !== undefined && status !== "submitted" && status !== "draft") throw new CliError(`--status must be submitted or draft, got "${status}"`);
     const filter = { annotator, status, from: dateFlag(args, "from"), to: dateFlag(args, "to") } as const;
-    await pipeline(Readable.from(streamExport({ studyId: study.id, format, annotator, filter })), file);
+    const includeGold = hasSwitch(args, "include-gold");
+    await pipeline(Readable.from(streamExport({ studyId: study.id, format, annotator, filter, includeGold })), file);
     return { study: slug, format, out, bytes: file.bytesWritten };
   },
 };

@@ -5,10 +5,14 @@
  * the chosen accuracy, and once paused can neither open nor save items (in the query and in the
  * one-statement save), until resumed. Finished items are timed in seconds, too-fast ones counted.
  */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import type { SaveRequest } from "@/lib/annotation/values";
 import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { cli } from "./cli";
 import { exportText } from "./import-fixtures";
 
 process.env.DATABASE_URL = inject("databaseUrl");
@@ -75,6 +79,31 @@ test("an annotator who misses the gold grades is below the accuracy; gold stays 
   const changesIn = async (includeGold: boolean) => new Set((parse(await exportText(db, fx.studyId, "long-csv", { includeGold }), { columns: true }) as Record<string, string>[]).map((r) => r.codeChange));
   expect(await changesIn(false)).not.toContain("cc-0");
   expect(await changesIn(true)).toContain("cc-0");
+});
+
+test("the command line leaves gold out of agreement and exports unless --include-gold, as the pages do", async () => {
+  const gradeRatings = async (...flags: string[]) => {
+    const result = await cli("agreement", "--study", fx.slug, "--task", "reference-grading", "--resamples", "0", ...flags);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as { tasks: { task: string; questions: { counts: { ratings: number } }[] }[] };
+    return report.tasks.find((t) => t.task === "REFERENCE_GRADING")?.questions[0]?.counts.ratings ?? 0;
+  };
+  expect(await gradeRatings()).toBe(0);
+  expect(await gradeRatings("--include-gold")).toBe(4);
+
+  const dir = mkdtempSync(path.join(tmpdir(), "crjudge-gold-"));
+  try {
+    const changesIn = async (...flags: string[]) => {
+      const out = path.join(dir, `long${flags.length}.csv`);
+      const result = await cli("export", "--study", fx.slug, "--format", "long", "--out", out, ...flags);
+      expect(result.code, result.stderr).toBe(0);
+      return new Set((parse(readFileSync(out, "utf8"), { columns: true }) as Record<string, string>[]).map((r) => r.codeChange));
+    };
+    expect(await changesIn()).not.toContain("cc-0");
+    expect(await changesIn("--include-gold")).toContain("cc-0");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("a paused annotator can neither open nor save items until resumed", async () => {
