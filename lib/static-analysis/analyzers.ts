@@ -58,8 +58,25 @@ async function probe(tool: AnalyzerTool): Promise<AnalyzerStatus> {
   }
 }
 
-/** The analyzers of these languages, probed once each. */
+/**
+ * How long a probe's answer is reused. Probing takes seconds (PMD's starts a JVM) and the
+ * pseudo-references page renders every 2 s while a run is active (and on every start); an
+ * analyzer installed or removed meanwhile is seen within a minute.
+ */
+const PROBE_TTL_MS = 60_000;
+const probes = new Map<AnalyzerTool, { at: number; status: Promise<AnalyzerStatus> }>();
+
+function probeRecently(tool: AnalyzerTool): Promise<AnalyzerStatus> {
+  const now = Date.now();
+  const hit = probes.get(tool);
+  if (hit && now - hit.at < PROBE_TTL_MS) return hit.status;
+  const status = probe(tool);
+  probes.set(tool, { at: now, status });
+  return status;
+}
+
+/** The analyzers of these languages, each probed at most once a minute. */
 export async function detectAnalyzers(languages: readonly AnalyzedLanguage[] = ["javascript", "java", "python"]): Promise<AnalyzerStatus[]> {
   const tools = [...new Set(languages.flatMap((l) => LANGUAGE_TOOLS[l]))];
-  return Promise.all(tools.map(probe));
+  return Promise.all(tools.map(probeRecently));
 }
