@@ -125,6 +125,7 @@ const PAGES: Record<string, Entry> = {
   "/studies/[slug]/agreement": studyPage("/agreement"),
   "/studies/[slug]/assignments": studyPage("/assignments"),
   "/studies/[slug]/consolidate": studyPage("/consolidate"),
+  "/studies/[slug]/crscore-tables": studyPage("/crscore-tables"),
   "/studies/[slug]/consolidate/[codeChangeId]": { access: leadOfStudy("page"), call: (f) => ({ url: `/studies/${f.a.slug}/consolidate/${f.a.changes[0].id}` }) },
   "/studies/[slug]/import": studyPage("/import"),
   "/studies/[slug]/item-sets": studyPage("/item-sets"),

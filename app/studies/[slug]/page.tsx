@@ -53,6 +53,9 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
           <Link href={`/studies/${study.slug}/pseudo-refs`} className="text-blue-700 hover:underline">
             Pseudo-references
           </Link>
+          <Link href={`/studies/${study.slug}/crscore-tables`} className="text-blue-700 hover:underline">
+            CRScore tables
+          </Link>
           <Link href={`/studies/${study.slug}/members`} className="text-blue-700 hover:underline">
             Members
           </Link>
