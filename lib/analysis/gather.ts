@@ -2,7 +2,7 @@
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { TASKS, taskQuestions } from "@/lib/tasks";
-import { goldChanges, keptUnder, type GoldMode } from "@/lib/data/gold";
+import { goldItems, keptUnder, type GoldMode } from "@/lib/data/gold";
 import type { QuestionRatings, StudyItem } from "./collect";
 import type { StudyScales } from "./questions";
 import { type DraftMode, unsubmittedWork, withoutDrafts } from "./drafts";
@@ -31,18 +31,20 @@ export async function findStudy(where: { id: string } | { slug: string }, client
 }
 
 /**
- * The ratings of one task of the study, per question, with the rated items; gold items
- * (lib/data/gold) are left out unless asked for, and so are drafts (lib/analysis/drafts.ts).
+ * The ratings of one task of the study, per question, with the rated items; items with a known
+ * answer for the task (gold, lib/data/gold) are left out unless asked for, and so are drafts
+ * (lib/analysis/drafts.ts).
  */
 export async function gatherTaskRatings(study: StudyForAnalysis, task: TaskType, client: PrismaClient = db, gold: GoldMode = "exclude", drafts: DraftMode = "exclude"): Promise<TaskRatings> {
-  const [all, goldItems, unsubmitted] = await Promise.all([
+  const [all, known, unsubmitted] = await Promise.all([
     TASKS[task].ratings(study.id, taskQuestions(task, study), client),
-    gold === "include" ? new Map() : goldChanges(client, study.id),
+    gold === "include" ? new Map() : goldItems(client, study.id),
     drafts === "include" ? new Set<string>() : unsubmittedWork(client, study.id, task),
   ]);
   const data = withoutDrafts({ task, ...all }, unsubmitted);
-  if (goldItems.size === 0 && gold !== "only") return data;
-  const items = new Map([...data.items].filter(([, item]) => keptUnder(gold, goldItems, item.codeChangeId)));
+  const goldHere = known.get(task) ?? new Set<string>();
+  if (goldHere.size === 0 && gold !== "only") return data;
+  const items = new Map([...data.items].filter(([id]) => keptUnder(gold, goldHere.has(id))));
   return { task, items, questions: data.questions.map((q) => ({ ...q, ratings: q.ratings.filter((r) => items.has(r.item)) })) };
 }
 

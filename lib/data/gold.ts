@@ -1,8 +1,9 @@
 /**
- * Gold items (issue 12, item 6): a lead's known answers, stored as consensus values marked gold.
- * A code change with a gold answer for any of its claims or reviews is a gold item: it is mixed
- * into annotators' queues as an attention check (Study.goldPerQueue) and left out of agreement
- * and exports unless they ask for it.
+ * Gold items (issue 12, item 6): a lead's known answers, stored as consensus values marked gold,
+ * each for one claim or one review and one task. A code change with a gold answer for any of its
+ * claims or reviews is mixed into annotators' queues for that task as an attention check
+ * (Study.goldPerQueue: the queue's unit is the change); what agreement and exports leave out
+ * unless asked for is only the answered item of that task, so the change's other reviews count.
  */
 import type { Prisma, PrismaClient } from "@/lib/db/client";
 import type { RatingValue } from "@/lib/agreement";
@@ -44,7 +45,19 @@ export async function goldChanges(client: Client, studyId: string): Promise<Map<
   return out;
 }
 
-/** Whether an item of a change is kept under a gold mode. */
-export function keptUnder(mode: GoldMode, gold: ReadonlyMap<string, unknown>, codeChangeId: string): boolean {
-  return mode === "include" || (mode === "only") === gold.has(codeChangeId);
+/** Per task, the claims and reviews with a known answer for it. */
+export type GoldItems = ReadonlyMap<TaskType, ReadonlySet<string>>;
+
+export async function goldItems(client: Client, studyId: string): Promise<GoldItems> {
+  const out = new Map<TaskType, Set<string>>();
+  for (const a of await client.consensus.findMany({ where: { studyId, gold: true }, select: { task: true, itemId: true } })) {
+    if (!out.has(a.task)) out.set(a.task, new Set());
+    out.get(a.task)!.add(a.itemId);
+  }
+  return out;
+}
+
+/** Whether an item is kept under a gold mode, given whether it has a known answer for the task. */
+export function keptUnder(mode: GoldMode, isGold: boolean): boolean {
+  return mode === "include" || (mode === "only") === isGold;
 }

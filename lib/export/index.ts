@@ -9,10 +9,11 @@
  * - `gradedreviews`: the GradedReviews benchmark workbook.
  *
  * The jsonl, long and wide exports carry each annotator's values and the consensus (./consensus.ts).
- * Gold items (known answers for attention checks) are left out unless the request includes them.
+ * Known answers (gold, for attention checks) are left out unless the request includes them: the
+ * annotations and consensus of each answered claim or review for that task, not its whole change.
  */
 import { db, type PrismaClient } from "@/lib/db/client";
-import { goldChanges } from "@/lib/data/gold";
+import { goldItems, type GoldItems } from "@/lib/data/gold";
 import { findStudy } from "@/lib/analysis/gather";
 import { consensusColumns, consensusGrades, exportConsensus } from "./consensus";
 import type { ExportFormat } from "./formats";
@@ -32,7 +33,7 @@ export interface ExportRequest {
   format: ExportFormat;
   /** gradedreviews: the annotator whose grades fill the Grade columns instead of the consensus. */
   annotator?: string;
-  /** Gold items (known answers, lib/data/gold) too; by default they are left out. */
+  /** Annotations of items with a known answer (gold, lib/data/gold) too; by default they are left out. */
   includeGold?: boolean;
   /** long and wide formats: only the answers of this status, annotator (id or name) and saving dates. */
   filter?: AnswerFilter;
@@ -46,8 +47,11 @@ export interface PreparedExport {
 
 export async function prepareExport(request: ExportRequest, client: PrismaClient = db): Promise<PreparedExport> {
   if (request.format !== "gradedreviews") return { request };
-  return { request, gradedReviews: await gradedReviewsLayout(client, request.studyId, () => consensusGrades(client, request.studyId), request.annotator) };
+  return { request, gradedReviews: await gradedReviewsLayout(client, request.studyId, async () => consensusGrades(client, request.studyId, await leftOutGold(request, client)), request.annotator) };
 }
+
+/** The known answers (gold) an export leaves out: none when it includes gold. */
+const leftOutGold = (request: ExportRequest, client: PrismaClient): Promise<GoldItems> => (request.includeGold ? Promise.resolve(new Map()) : goldItems(client, request.studyId));
 
 /** The export as chunks (text or bytes) in order. */
 export async function* streamExport(input: ExportRequest | PreparedExport, client: PrismaClient = db): AsyncGenerator<string | Uint8Array> {
@@ -55,22 +59,24 @@ export async function* streamExport(input: ExportRequest | PreparedExport, clien
   const { request } = prepared;
   const study = await client.study.findUniqueOrThrow({ where: { id: request.studyId }, select: { likertDimensions: true } });
   const dimensions = study.likertDimensions;
-  const changes = studyChanges(client, request.studyId, request.includeGold ? [] : [...(await goldChanges(client, request.studyId)).keys()]);
+  const gold = await leftOutGold(request, client);
+  const changes = studyChanges(client, request.studyId, gold);
+  const consensus = () => exportConsensus(client, request.studyId, gold);
   switch (request.format) {
     case "jsonl":
-      yield* jsonlExport(changes, dimensions, { values: await exportConsensus(client, request.studyId), columns: consensusColumns(await findStudy({ id: request.studyId }, client)) });
+      yield* jsonlExport(changes, dimensions, { values: await consensus(), columns: consensusColumns(await findStudy({ id: request.studyId }, client)) });
       return;
     case "long-csv":
-      yield* longCsv(changes, dimensions, await exportConsensus(client, request.studyId), request.filter);
+      yield* longCsv(changes, dimensions, await consensus(), request.filter);
       return;
     case "long-jsonl":
-      yield* longJsonl(changes, dimensions, await exportConsensus(client, request.studyId), request.filter);
+      yield* longJsonl(changes, dimensions, await consensus(), request.filter);
       return;
     case "wide-csv":
-      yield* wideCsv(changes, dimensions, await studyAnnotators(client, request.studyId), await exportConsensus(client, request.studyId), request.filter);
+      yield* wideCsv(changes, dimensions, await studyAnnotators(client, request.studyId), await consensus(), request.filter);
       return;
     case "wide-jsonl":
-      yield* wideJsonl(changes, dimensions, await studyAnnotators(client, request.studyId), await exportConsensus(client, request.studyId), request.filter);
+      yield* wideJsonl(changes, dimensions, await studyAnnotators(client, request.studyId), await consensus(), request.filter);
       return;
     case "gradedreviews":
       yield* gradedReviewsWorkbook(changes, prepared.gradedReviews!);

@@ -4,6 +4,8 @@
  * never hold a whole study.
  */
 import type { Prisma, PrismaClient } from "@/lib/db/client";
+import type { GoldItems } from "@/lib/data/gold";
+import type { TaskType } from "@/lib/generated/prisma/enums";
 
 const ANNOTATOR = { select: { id: true, name: true } } as const;
 /** Who ran the import that wrote an annotation (null for the annotator's own saves). */
@@ -34,18 +36,33 @@ export type ExportedPseudoReference = ExportedChange["pseudoReferences"][number]
 /** Code changes per query: a few thousand reviews and their annotations. */
 const PAGE = 200;
 
-/** The study's code changes in order (position, then external id), one page at a time, without the `leftOut` ones (gold items). */
-export async function* studyChanges(client: PrismaClient, studyId: string, leftOut: readonly string[] = []): AsyncGenerator<ExportedChange> {
+/** The change without the annotations of a task on its claims and reviews with a known answer for that task (gold, lib/data/gold). */
+function withoutGoldAnswers(change: ExportedChange, gold: GoldItems): ExportedChange {
+  const known = (task: TaskType, id: string) => gold.get(task)?.has(id) ?? false;
+  return {
+    ...change,
+    pseudoReferences: change.pseudoReferences.map((r) => (known("CLAIM_VERIFICATION", r.id) ? { ...r, judgements: [] } : r)),
+    reviews: change.reviews.map((r) => ({
+      ...r,
+      ratings: known("REVIEW_RATING", r.id) ? [] : r.ratings,
+      referenceGrades: known("REFERENCE_GRADING", r.id) ? [] : r.referenceGrades,
+      commentFilters: known("COMMENT_FILTERING", r.id) ? [] : r.commentFilters,
+    })),
+  };
+}
+
+/** The study's code changes in order (position, then external id), one page at a time, without the annotations `gold` leaves out. */
+export async function* studyChanges(client: PrismaClient, studyId: string, gold: GoldItems = new Map()): AsyncGenerator<ExportedChange> {
   let cursor: string | undefined;
   for (;;) {
     const page = await client.codeChange.findMany({
-      where: { studyId, ...(leftOut.length > 0 ? { id: { notIn: [...leftOut] } } : {}) },
+      where: { studyId },
       orderBy: [{ position: "asc" }, { externalId: "asc" }, { id: "asc" }],
       include: CODE_CHANGE_INCLUDE,
       take: PAGE,
       ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
     });
-    yield* page;
+    yield* gold.size > 0 ? page.map((change) => withoutGoldAnswers(change, gold)) : page;
     if (page.length < PAGE) return;
     cursor = page[page.length - 1].id;
   }

@@ -1,7 +1,8 @@
 /**
  * Gold items and attention checks (issue 12, item 6) against a real PostgreSQL: a lead gives two
- * reviews of one change known grades; the change is mixed into each annotator's queue, left out
- * of agreement and exports unless asked for; the annotator who misses the gold grades is below
+ * reviews of one change known grades; the change is mixed into each annotator's queue; the two
+ * reviews' grades (not the change's other reviews) are left out of agreement and exports unless
+ * asked for; the annotator who misses the gold grades is below
  * the chosen accuracy, and once paused can neither open nor save items (in the query and in the
  * one-statement save), until resumed. Finished items are timed in seconds, too-fast ones counted.
  */
@@ -104,6 +105,28 @@ test("the command line leaves gold out of agreement and exports unless --include
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a known answer leaves out only its review for its task: the gold change's other reviews count in agreement and exports", async () => {
+  const right = await goldAssignment(fx.users.ann1);
+  await data.saveAnnotation(asUser(fx.users.ann1), grade(right.id, fx.changes[0].reviews[2], 3));
+  const study = await findStudy({ id: fx.studyId });
+  const rated = async (mode?: "only") => new Set((await gatherTaskRatings(study, "REFERENCE_GRADING", db, mode)).questions[0].ratings.map((r) => r.item));
+  const kept = await rated();
+  expect(kept.has(fx.changes[0].reviews[2])).toBe(true);
+  expect(kept.has(fx.changes[0].reviews[0]) || kept.has(fx.changes[0].reviews[1])).toBe(false);
+  expect([...(await rated("only"))].sort()).toEqual(fx.changes[0].reviews.slice(0, 2).sort());
+  // accuracy still counts each known answer once
+  const row = (await quality.studyQuality(asLead(fx), fx.slug)).annotators.find((a) => a.userId === fx.users.ann1)!;
+  expect(row.gold).toMatchObject({ answered: 2, correct: 2 });
+
+  const itemsOfGoldChange = async (includeGold: boolean) =>
+    (parse(await exportText(db, fx.studyId, "long-csv", { includeGold }), { columns: true }) as Record<string, string>[])
+      .filter((r) => r.codeChange === "cc-0")
+      .map((r) => r.item)
+      .sort();
+  expect(await itemsOfGoldChange(false)).toEqual(["r2"]);
+  expect(await itemsOfGoldChange(true)).toEqual(["r0", "r0", "r1", "r1", "r2"]);
 });
 
 test("a paused annotator can neither open nor save items until resumed", async () => {
