@@ -63,7 +63,7 @@ export function StudySettingsForm({ slug, initial, usage, template, save }: { sl
             <span className="sr-only">Guidelines in Markdown</span>
             <textarea ref={guidelines} value={values.guidelines} onChange={(e) => set("guidelines", e.target.value)} rows={24} className={`block w-full font-mono text-xs ${input}`} />
           </label>
-          <div aria-label="Guidelines preview" role="region" className="max-h-[36rem] overflow-auto rounded border border-slate-300 bg-white p-3">
+          <div aria-label="Guidelines preview" role="region" tabIndex={0} className="max-h-[36rem] overflow-auto rounded border border-slate-300 bg-white p-3">
             {values.guidelines.trim() ? <Markdown source={values.guidelines} /> : <p className="text-sm text-slate-500">No guidelines: annotators see only the built-in codebook of each task.</p>}
           </div>
         </div>

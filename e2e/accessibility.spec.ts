@@ -1,7 +1,7 @@
 /**
  * WCAG 2.2 AA on the pages annotators and leads use every hour (issue 13): axe-core finds no
  * serious or critical violation on the workspace of each task, the agreement and the validity
- * dashboards.
+ * dashboards, and the study settings page.
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
@@ -29,4 +29,11 @@ test("the agreement and validity dashboards have no serious accessibility violat
     await page.waitForLoadState("networkidle");
     expect(await seriousViolations(page), path).toEqual([]);
   }
+});
+
+test("the study settings page has no serious accessibility violation", async ({ page }) => {
+  await signIn(page, E2E_ACCOUNTS.admin);
+  await page.goto("/studies/demo/settings");
+  await expect(page.getByRole("region", { name: "Guidelines preview" })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
 });

@@ -28,6 +28,8 @@ test.beforeAll(async () => {
 });
 
 test("the lead edits the guidelines with the CRScore template and hides system names; the annotator sees both in the workspace", async ({ browser }) => {
+  // two sign-ins and two pages on a machine shared with other builds
+  test.setTimeout(180_000);
   const lead = await browser.newPage();
   await signIn(lead, E2E_ACCOUNTS.lead);
   await lead.goto(`/studies/${STUDY}`);
@@ -65,4 +67,18 @@ test("the lead edits the guidelines with the CRScore template and hides system n
   await expect(guidelines.getByRole("cell", { name: /^False: ScalarSpaceEncoder is a class/ })).toBeVisible();
   await expect(guidelines.getByRole("cell", { name: "Comprehensiveness", exact: true })).toBeVisible();
   await page.close();
+});
+
+test("a change that would invalidate stored answers is refused on the page, naming how many", async ({ page }) => {
+  const db = testDb();
+  const claim = await db.pseudoReference.findFirstOrThrow({ where: { codeChange: { study: { slug: STUDY } } } });
+  await db.claimJudgement.upsert({ where: { annotatorId_pseudoReferenceId: { annotatorId: annotator.userId, pseudoReferenceId: claim.id } }, create: { annotatorId: annotator.userId, pseudoReferenceId: claim.id, code: "CORRECT" }, update: {} });
+  await signIn(page, E2E_ACCOUNTS.lead);
+  await page.goto(`/studies/${STUDY}/settings`);
+  await expect(page.getByRole("checkbox", { name: /^Claim verification/ })).toBeChecked();
+  await page.getByRole("checkbox", { name: /^Review rating/ }).check();
+  await page.getByRole("checkbox", { name: /^Claim verification/ }).uncheck();
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "cannot be removed" })).toContainText("Claim verification cannot be removed: it has 1 stored claim judgement");
+  expect((await db.study.findUniqueOrThrow({ where: { slug: STUDY } })).taskTypes).toEqual(["CLAIM_VERIFICATION"]);
 });

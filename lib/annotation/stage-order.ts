@@ -5,7 +5,8 @@
  * necessity ("is this pseudo-reference necessary for a review to mention") is asked in stage 2
  * over the consolidated set, smells included (Appendix, phase 2), not in stage 1. The
  * setting is on by default for studies with both stages (CRScore-style); a lead may turn it
- * on or off (Study.stageOrder).
+ * on or off (Study.stageOrder). It means nothing without both stages: a study whose lead removed
+ * one (settings page) is never held by it, whatever the stored setting.
  */
 import type { TaskType } from "@/lib/generated/prisma/enums";
 
@@ -15,7 +16,7 @@ export interface StageOrderSetting {
 }
 
 export function stageOrderOn(study: StageOrderSetting): boolean {
-  return study.stageOrder ?? (study.taskTypes.includes("CLAIM_VERIFICATION") && study.taskTypes.includes("REVIEW_RATING"));
+  return study.taskTypes.includes("CLAIM_VERIFICATION") && study.taskTypes.includes("REVIEW_RATING") && (study.stageOrder ?? true);
 }
 
 export const WAITING_FOR_CONSOLIDATION = "Stage 2 of this item opens once a lead has consolidated its stage 1 (claim verification), so that every annotator rates against the same pseudo-references.";

@@ -97,6 +97,15 @@ describe("editing", () => {
     expect(JSON.stringify(hidden)).not.toContain('"model"');
   });
 
+  test("removing claim verification ends CRScore's stage order, so review rating is not held waiting for a consolidation that cannot come", async () => {
+    await db.study.update({ where: { id: other.studyId }, data: { stageOrder: true } });
+    const rating = await assignmentOf(other.users.ann1, other.changes[0].id, "REVIEW_RATING");
+    expect((await data.getWorkspace(other.users.ann1, rating)).blockedBy).not.toBeNull();
+    const { notes } = await updateStudySettings(asLead(other), await settingsOf(other, { taskTypes: ["REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"] }));
+    expect(notes).toEqual([expect.stringMatching(/^Claim verification removed with its \d+ unopened assignments\.$/)]);
+    expect((await data.getWorkspace(other.users.ann1, rating)).blockedBy).toBeNull();
+  });
+
   test("the CRScore template carries Table 8's codes and Table 7's rules of thumb", () => {
     const template = crscoreCodebookTemplate();
     for (const row of ["| 1 | Correct |", "| 0 | Incorrect |", "| -1 | Unverifiable |", "| 2 | Ambiguous |", "| Conciseness | 1 |", "| Comprehensiveness | 1 |", "| Relevance |"]) expect(template).toContain(row);
