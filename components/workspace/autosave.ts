@@ -110,8 +110,35 @@ export const entryKey = (kind: AnnotationKindKey, targetId: string) => `${kind}:
 
 const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
 
-export class AutosaveStore {
-  private entries = new Map<string, Entry>();
+/** The answers a workspace shows, one entry per claim or review: what the task panels read. */
+export class AnswerEntries {
+  protected entries = new Map<string, Entry>();
+
+  /** Registers what the server has (from the page data); call before `restoreDrafts`. */
+  register(kind: AnnotationKindKey, targetId: string, server: ServerState | null): void {
+    const key = entryKey(kind, targetId);
+    if (this.entries.has(key)) return;
+    this.entries.set(key, { key, kind, targetId, server: server ?? { id: null, version: 0, value: null }, local: undefined, status: "idle", inFlight: false });
+  }
+
+  entry(kind: AnnotationKindKey, targetId: string): Entry | undefined {
+    return this.entries.get(entryKey(kind, targetId));
+  }
+
+  /** The value to show: the annotator's unsaved value, else the stored one (null when none). */
+  value<V>(kind: AnnotationKindKey, targetId: string): V | null {
+    const e = this.entry(kind, targetId);
+    if (!e) return null;
+    return (e.local !== undefined ? e.local : e.server.value) as V | null;
+  }
+
+  /** Entries of one kind (e.g. the added claims, including ones created in this session). */
+  list(kind: AnnotationKindKey): Entry[] {
+    return [...this.entries.values()].filter((e) => e.kind === kind);
+  }
+}
+
+export class AutosaveStore extends AnswerEntries {
   private listeners = new Set<() => void>();
   private debounce: unknown = null;
   private retry: unknown = null;
@@ -121,6 +148,7 @@ export class AutosaveStore {
   private readonly opts: Required<Omit<AutosaveOptions, "storage">> & { storage: StorageLike | null };
 
   constructor(options: AutosaveOptions) {
+    super();
     this.opts = {
       endpoint: "/api/annotations",
       debounceMs: 700,
@@ -147,29 +175,6 @@ export class AutosaveStore {
   }
 
   // -- state ----------------------------------------------------------------------------------
-  /** Registers what the server has (from the page data); call before `restoreDrafts`. */
-  register(kind: AnnotationKindKey, targetId: string, server: ServerState | null): void {
-    const key = entryKey(kind, targetId);
-    if (this.entries.has(key)) return;
-    this.entries.set(key, { key, kind, targetId, server: server ?? { id: null, version: 0, value: null }, local: undefined, status: "idle", inFlight: false });
-  }
-
-  entry(kind: AnnotationKindKey, targetId: string): Entry | undefined {
-    return this.entries.get(entryKey(kind, targetId));
-  }
-
-  /** The value to show: the annotator's unsaved value, else the stored one (null when none). */
-  value<V>(kind: AnnotationKindKey, targetId: string): V | null {
-    const e = this.entry(kind, targetId);
-    if (!e) return null;
-    return (e.local !== undefined ? e.local : e.server.value) as V | null;
-  }
-
-  /** Entries of one kind (e.g. the added claims, including ones created in this session). */
-  list(kind: AnnotationKindKey): Entry[] {
-    return [...this.entries.values()].filter((e) => e.kind === kind);
-  }
-
   overall(): OverallStatus {
     const statuses = new Set([...this.entries.values()].map((e) => e.status));
     for (const s of ["conflict", "error", "failed", "saving", "pending", "invalid"] as const) {

@@ -10,19 +10,19 @@ import { useImperativeHandle, useRef, useState } from "react";
 import { CLAIM_CODE_BY_NAME, CLAIM_CODE_BY_VALUE, CLAIM_CODE_INFO, ERROR_TYPE_BY_KEY, ERROR_TYPE_INFO } from "@/lib/annotation/codebook";
 import type { ClaimCode } from "@/lib/generated/prisma/enums";
 import { emptyClaimJudgement, NEW_CLAIM_PREFIX, type AddedClaimValue, type ClaimJudgementValue } from "@/lib/annotation/values";
-import type { AutosaveStore, Entry } from "./autosave";
+import type { Entry } from "./autosave";
 import { EntryNote } from "./entry-note";
-import { clientKey, type TaskProps } from "./types";
+import { clientKey, type AnswerStore, type TaskProps } from "./types";
 import { useCursor } from "./use-cursor";
 
-function addedClaims(store: AutosaveStore): { entry: Entry; value: AddedClaimValue }[] {
+function addedClaims(store: AnswerStore): { entry: Entry; value: AddedClaimValue }[] {
   return store
     .list("added")
     .map((entry) => ({ entry, value: store.value<AddedClaimValue>("added", entry.targetId) }))
     .filter((x): x is { entry: Entry; value: AddedClaimValue } => x.value !== null && !x.value.deleted);
 }
 
-function AddedClaimEditor({ store, entry, value, label, inputRef }: { store: AutosaveStore; entry: Entry; value: AddedClaimValue; label: string; inputRef?: (el: HTMLTextAreaElement | null) => void }) {
+function AddedClaimEditor({ store, entry, value, label, inputRef }: { store: AnswerStore; entry: Entry; value: AddedClaimValue; label: string; inputRef?: (el: HTMLTextAreaElement | null) => void }) {
   return (
     <div className="flex items-start gap-2">
       <textarea

@@ -3,6 +3,12 @@ import type { ShortcutAction } from "@/lib/annotation/keymap";
 import type { WorkspaceData } from "@/lib/data/annotations";
 import type { AutosaveStore } from "./autosave";
 
+/** What a task panel reads and changes: the annotator's autosaved answers (AutosaveStore), or stored ones shown read-only (ReadOnlyAnswers). */
+export type AnswerStore = Pick<AutosaveStore, "value" | "entry" | "list" | "set">;
+
+/** What the task panels show: the task's part of the workspace and the study's scales. */
+export type TaskData = Pick<WorkspaceData, "claims" | "rating" | "grading" | "filtering" | "study">;
+
 /** What a task panel exposes to the workspace's keyboard handler. */
 export interface TaskHandle {
   /** Handles a shortcut; returns false when the action means nothing here. */
@@ -10,8 +16,8 @@ export interface TaskHandle {
 }
 
 export interface TaskProps {
-  data: WorkspaceData;
-  store: AutosaveStore;
+  data: TaskData;
+  store: AnswerStore;
   handle: RefObject<TaskHandle | null>;
   /** The claim or review under the cursor ("claim:<id>", "rating:<id>", ...), for time spent. */
   onTarget: (key: string | null) => void;

@@ -7,7 +7,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { DiffView, type DiffMode } from "@/components/diff-view";
+import type { DiffMode } from "@/components/diff-view";
 import { TASK_LABELS } from "@/components/format";
 import { isTextField, resolveKey, type KeyPrefix, type ShortcutAction } from "@/lib/annotation/keymap";
 import { ANNOTATION_KINDS } from "@/lib/annotation/values";
@@ -15,14 +15,9 @@ import type { StoredAnswers, WorkspaceData } from "@/lib/data/annotations";
 import { useWorkspacePreference } from "./preferences";
 import { ActiveClock, TimeOnTask, useActiveTime } from "./active-time";
 import { AutosaveStore, storedEntries, type Entry, type StoredEntry } from "./autosave";
-import { ClaimTask } from "./claim-task";
-import { CodebookPanel } from "./codebook-panel";
 import { ConflictList } from "./conflicts";
-import { FilterTask } from "./filter-task";
-import { GradingTask } from "./grading-task";
-import { Markdown } from "./markdown";
+import { ItemColumns } from "./item-columns";
 import { Modal, ShortcutsOverlay } from "./overlay";
-import { RatingTask } from "./rating-task";
 import { SaveStatus } from "./save-status";
 import type { TaskHandle } from "./types";
 
@@ -368,43 +363,17 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
         </p>
       )}
 
-      {/* The guidelines and codebook open as a third column beside the item, never over it. */}
-      <div className={`grid gap-3 ${guidelines ? "lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(16rem,24rem)]" : "lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]"}`}>
-        <div className="space-y-2 lg:max-h-[calc(100vh-9rem)] lg:overflow-auto">
-          <h2 className="sr-only">Code change</h2>
-          {data.item.pullRequest && (
-            <div className="rounded border border-slate-200 bg-white p-2 text-sm">
-              <p className="font-medium">
-                Pull request {data.item.pullRequest.title || data.item.pullRequest.externalId}
-                {data.item.pullRequest.repository && <span className="ml-1 font-normal text-slate-500">· {data.item.pullRequest.repository}</span>}
-              </p>
-              {data.item.pullRequest.description && <p className="whitespace-pre-wrap text-slate-600">{data.item.pullRequest.description}</p>}
-            </div>
-          )}
-          <DiffView sources={data.sources} mode={mode} onModeChange={setMode} />
-        </div>
-        <div className="space-y-2 lg:max-h-[calc(100vh-9rem)] lg:overflow-auto" aria-label="Task">
-          <h2 className="sr-only">Your answers</h2>
-          <ConflictList store={store} labelOf={labelOf} />
-          {editable && data.claims && <ClaimTask {...taskProps} />}
-          {editable && data.rating && <RatingTask {...taskProps} />}
-          {editable && data.grading && <GradingTask {...taskProps} />}
-          {editable && data.filtering && <FilterTask {...taskProps} />}
-        </div>
-        {guidelines && (
-          <aside aria-label="Guidelines and codebook" data-testid="guidelines" className="overflow-auto rounded border border-slate-300 bg-white p-3 lg:max-h-[calc(100vh-9rem)]">
-            <div className="mb-2 flex items-center">
-              <h2 className="text-lg font-semibold">Guidelines</h2>
-              <button type="button" onClick={() => setGuidelines(false)} className="ml-auto rounded px-2 text-slate-500 hover:bg-slate-100">
-                g ✕
-              </button>
-            </div>
-            {data.study.guidelines ? <Markdown source={data.study.guidelines} /> : <p className="text-sm text-slate-500">This study has no guidelines of its own.</p>}
-            <hr className="my-3" />
-            <CodebookPanel taskType={data.assignment.taskType} dimensions={data.study.likertDimensions} />
-          </aside>
-        )}
-      </div>
+      <ItemColumns
+        {...taskProps}
+        taskType={data.assignment.taskType}
+        mode={mode}
+        onModeChange={setMode}
+        guidelines={guidelines}
+        onCloseGuidelines={() => setGuidelines(false)}
+        showTask={editable}
+        answersHeading="Your answers"
+        beforeTask={<ConflictList store={store} labelOf={labelOf} />}
+      />
 
       {help && <ShortcutsOverlay taskType={data.assignment.taskType} preference={keyboard} onPreference={setKeyboard} onClose={() => setHelp(false)} />}
       {skipOpen && (

@@ -66,7 +66,7 @@ async function findOwnAssignment(client: Tx | typeof db, userId: string, assignm
 
 /** Everything the workspace page shows for one of the annotator's own assignments. */
 /** The import that wrote some of the user's answers of this task on this item, if any (issue 9). */
-async function importedHere(userId: string, codeChangeId: string, taskType: TaskType): Promise<WorkspaceData["imported"]> {
+export async function importedHere(userId: string, codeChangeId: string, taskType: TaskType): Promise<WorkspaceData["imported"]> {
   const where = { annotatorId: userId, importRunId: { not: null } };
   const onReview = { ...where, candidateReview: { codeChangeId } };
   const select = { importedFile: true, importRun: { select: { createdAt: true, createdBy: { select: { name: true } } } } } as const;
@@ -80,49 +80,70 @@ async function importedHere(userId: string, codeChangeId: string, taskType: Task
   return { file: found.importedFile ?? "", by: found.importRun.createdBy?.name ?? "the command line", at: found.importRun.createdAt.toISOString() };
 }
 
-export async function getWorkspace(userId: string, assignmentId: string): Promise<WorkspaceData> {
-  const assignment = await findOwnAssignment(db, userId, assignmentId);
-  const [study, change, queue] = await Promise.all([
-    db.study.findUniqueOrThrow({
-      where: { id: assignment.studyId },
-      select: { slug: true, name: true, guidelines: true, likertDimensions: true, likertMin: true, likertMax: true, hideSystemNames: true, assignmentSeed: true, stageOrder: true, taskTypes: true },
-    }),
-    db.codeChange.findUniqueOrThrow({
-      where: { id: assignment.codeChangeId },
-      select: {
-        id: true,
-        externalId: true,
-        language: true,
-        filePath: true,
-        diff: true,
-        oldFile: true,
-        newFile: true,
-        consolidatedAt: true,
-        pullRequest: {
-          select: {
-            externalId: true,
-            title: true,
-            repository: true,
-            description: true,
-            codeChanges: { orderBy: { position: "asc" }, select: { id: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true } },
-          },
+/** What the workspace reads of a study. */
+export const workspaceStudySelect = { slug: true, name: true, guidelines: true, likertDimensions: true, likertMin: true, likertMax: true, hideSystemNames: true, assignmentSeed: true, stageOrder: true, taskTypes: true } as const;
+
+/** The study's part of the workspace data. */
+export function workspaceStudy(study: WorkspaceData["study"]): WorkspaceData["study"] {
+  return { slug: study.slug, name: study.name, guidelines: study.guidelines, likertDimensions: study.likertDimensions, likertMin: study.likertMin, likertMax: study.likertMax, hideSystemNames: study.hideSystemNames };
+}
+
+/** The code change as the workspace shows it: the item, and its diff first among the pull request's files. */
+export async function readItem(codeChangeId: string): Promise<Pick<WorkspaceData, "item" | "sources">> {
+  const change = await db.codeChange.findUniqueOrThrow({
+    where: { id: codeChangeId },
+    select: {
+      id: true,
+      externalId: true,
+      language: true,
+      filePath: true,
+      diff: true,
+      oldFile: true,
+      newFile: true,
+      consolidatedAt: true,
+      pullRequest: {
+        select: {
+          externalId: true,
+          title: true,
+          repository: true,
+          description: true,
+          codeChanges: { orderBy: { position: "asc" }, select: { id: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true } },
         },
       },
-    }),
+    },
+  });
+  const own: DiffSource = { key: change.id, path: change.filePath, language: change.language, diff: change.diff, oldFile: change.oldFile, newFile: change.newFile, primary: true };
+  const siblings: DiffSource[] = (change.pullRequest?.codeChanges ?? [])
+    .filter((c) => c.id !== change.id)
+    .map((c) => ({ key: c.id, path: c.filePath, language: c.language, diff: c.diff, oldFile: c.oldFile, newFile: c.newFile }));
+  return {
+    item: {
+      id: change.id,
+      externalId: change.externalId,
+      language: change.language,
+      filePath: change.filePath,
+      pullRequest: change.pullRequest ? { externalId: change.pullRequest.externalId, title: change.pullRequest.title, repository: change.pullRequest.repository, description: change.pullRequest.description } : null,
+      consolidated: change.consolidatedAt !== null,
+    },
+    sources: [own, ...siblings],
+  };
+}
+
+export async function getWorkspace(userId: string, assignmentId: string): Promise<WorkspaceData> {
+  const assignment = await findOwnAssignment(db, userId, assignmentId);
+  const [study, { item, sources }, queue] = await Promise.all([
+    db.study.findUniqueOrThrow({ where: { id: assignment.studyId }, select: workspaceStudySelect }),
+    readItem(assignment.codeChangeId),
     db.assignment.findMany({ where: { userId, studyId: assignment.studyId }, orderBy: { position: "asc" }, select: { id: true, status: true, taskType: true, codeChangeId: true } }),
   ]);
 
   const index = queue.findIndex((a) => a.id === assignment.id);
   const open = (a: { status: AssignmentStatus }) => a.status === "PENDING" || a.status === "IN_PROGRESS";
   const nextOpen = queue.slice(index + 1).find(open) ?? queue.slice(0, index).find(open) ?? null;
-  const own: DiffSource = { key: change.id, path: change.filePath, language: change.language, diff: change.diff, oldFile: change.oldFile, newFile: change.newFile, primary: true };
-  const siblings: DiffSource[] = (change.pullRequest?.codeChanges ?? [])
-    .filter((c) => c.id !== change.id)
-    .map((c) => ({ key: c.id, path: c.filePath, language: c.language, diff: c.diff, oldFile: c.oldFile, newFile: c.newFile }));
 
   let blockedBy: WorkspaceData["blockedBy"] = null;
-  if (assignment.taskType === "REVIEW_RATING" && !change.consolidatedAt) {
-    const stage1 = queue.find((a) => a.codeChangeId === change.id && a.taskType === "CLAIM_VERIFICATION");
+  if (assignment.taskType === "REVIEW_RATING" && !item.consolidated) {
+    const stage1 = queue.find((a) => a.codeChangeId === item.id && a.taskType === "CLAIM_VERIFICATION");
     if (stage1 && stage1.status !== "DONE" && stage1.status !== "SKIPPED") blockedBy = { assignmentId: stage1.id, message: "Finish claim verification (stage 1) of this item first: review rating uses its result." };
     else if (stageOrderOn(study)) blockedBy = { assignmentId: null, message: WAITING_FOR_CONSOLIDATION };
   }
@@ -137,16 +158,9 @@ export async function getWorkspace(userId: string, assignmentId: string): Promis
       position: assignment.position,
       inReliabilitySet: assignment.inReliabilitySet,
     },
-    study: { slug: study.slug, name: study.name, guidelines: study.guidelines, likertDimensions: study.likertDimensions, likertMin: study.likertMin, likertMax: study.likertMax, hideSystemNames: study.hideSystemNames },
-    item: {
-      id: change.id,
-      externalId: change.externalId,
-      language: change.language,
-      filePath: change.filePath,
-      pullRequest: change.pullRequest ? { externalId: change.pullRequest.externalId, title: change.pullRequest.title, repository: change.pullRequest.repository, description: change.pullRequest.description } : null,
-      consolidated: change.consolidatedAt !== null,
-    },
-    sources: [own, ...siblings],
+    study: workspaceStudy(study),
+    item,
+    sources,
     queue: {
       index,
       total: queue.length,
@@ -156,15 +170,18 @@ export async function getWorkspace(userId: string, assignmentId: string): Promis
       nextOpenId: nextOpen?.id ?? null,
     },
     blockedBy,
-    imported: await importedHere(userId, change.id, assignment.taskType),
+    imported: await importedHere(userId, item.id, assignment.taskType),
   };
 
   Object.assign(data, await readTask(userId, assignment, study));
   return data;
 }
 
-/** The task part of the workspace (items and the annotator's stored answers) of one assignment. */
-function readTask(userId: string, assignment: OwnAssignment, study: StudyScales & StageOrderSetting & { hideSystemNames: boolean; assignmentSeed: number }): Promise<TaskWorkspace> {
+/**
+ * The task part of the workspace (items and the annotator's stored answers) of one task on one
+ * code change, in the annotator's own order of the reviews: what their workspace shows.
+ */
+export function readTask(userId: string, assignment: { taskType: TaskType; codeChangeId: string }, study: StudyScales & StageOrderSetting & { hideSystemNames: boolean; assignmentSeed: number }): Promise<TaskWorkspace> {
   const reviewSeed = hashSeed(study.assignmentSeed, userId, assignment.codeChangeId, "reviews");
   const { likertDimensions, likertMin, likertMax, hideSystemNames } = study;
   return TASKS[assignment.taskType].readWorkspace({ client: db, userId, codeChangeId: assignment.codeChangeId, study: { likertDimensions, likertMin, likertMax, hideSystemNames, stageOrder: stageOrderOn(study) }, reviewSeed });

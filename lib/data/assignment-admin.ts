@@ -8,6 +8,7 @@ import { z } from "zod";
 import { db, Prisma } from "@/lib/db/client";
 import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction, TaskType } from "@/lib/generated/prisma/client";
 import { applicableTaskTypes, planAssignments, planReliabilitySet, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
+import { progressOf, type Progress } from "@/lib/annotation/progress";
 import { suggestConsolidation, type SuggestedDecision } from "@/lib/annotation/stage2";
 import { manageableAccountsWhere } from "@/lib/data/accounts";
 import { COMMAND_LINE, leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
@@ -59,17 +60,12 @@ export async function updateAssignmentSettings(user: StudyUser, input: z.infer<t
   });
 }
 
-export interface ProgressRow {
+export interface ProgressRow extends Progress {
   userId: string;
   name: string;
   email: string;
   active: boolean;
   member: boolean;
-  byTask: Partial<Record<TaskType, { total: number; done: number; skipped: number; inProgress: number }>>;
-  total: number;
-  done: number;
-  skipped: number;
-  timeSpentMs: number;
 }
 
 /** Everything the assignment management page shows: the study's annotators (its members, not every account) and their work. */
@@ -102,29 +98,14 @@ export async function getAssignmentAdmin(user: StudyUser, slug: string) {
     // Leads or admins who were given assignments are listed too.
     ...(await db.user.findMany({ where: { id: { in: [...assignedIds].filter((id) => !annotators.some((a) => a.id === id)) } }, select: { id: true, name: true, email: true, active: true } })),
   ];
-  const progress: ProgressRow[] = people.map((person) => {
-    const own = assignments.filter((a) => a.userId === person.id);
-    const byTask: ProgressRow["byTask"] = {};
-    for (const a of own) {
-      const row = (byTask[a.taskType] ??= { total: 0, done: 0, skipped: 0, inProgress: 0 });
-      row.total++;
-      if (a.status === "DONE") row.done++;
-      if (a.status === "SKIPPED") row.skipped++;
-      if (a.status === "IN_PROGRESS") row.inProgress++;
-    }
-    return {
-      userId: person.id,
-      name: person.name,
-      email: person.email,
-      active: person.active,
-      member: memberIds.has(person.id),
-      byTask,
-      total: own.length,
-      done: own.filter((a) => a.status === "DONE").length,
-      skipped: own.filter((a) => a.status === "SKIPPED").length,
-      timeSpentMs: own.reduce((sum, a) => sum + a.timeSpentMs, 0),
-    };
-  });
+  const progress: ProgressRow[] = people.map((person) => ({
+    userId: person.id,
+    name: person.name,
+    email: person.email,
+    active: person.active,
+    member: memberIds.has(person.id),
+    ...progressOf(assignments.filter((a) => a.userId === person.id)),
+  }));
   return { study, items, progress, assignments };
 }
 

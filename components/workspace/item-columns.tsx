@@ -1,0 +1,110 @@
+"use client";
+
+/**
+ * The item as the workspace shows it: the code change on the left, the task on the right and
+ * the guidelines with the codebook as a third column beside it, never over it. The annotator's
+ * workspace and a lead's read-only preview (issue 13, lead views) both render it; in the
+ * preview every control of the task is disabled (`readOnly`).
+ */
+import type { ReactNode, RefObject } from "react";
+import { DiffView, type DiffMode } from "@/components/diff-view";
+import type { WorkspaceData } from "@/lib/data/annotations";
+import type { TaskType } from "@/lib/generated/prisma/enums";
+import { ClaimTask } from "./claim-task";
+import { CodebookPanel } from "./codebook-panel";
+import { FilterTask } from "./filter-task";
+import { GradingTask } from "./grading-task";
+import { Markdown } from "./markdown";
+import { RatingTask } from "./rating-task";
+import type { AnswerStore, TaskData, TaskHandle } from "./types";
+
+/** What the columns show: the item, its diffs, the study's guidelines and scales, and the task's part. */
+export type ItemData = TaskData & Pick<WorkspaceData, "item" | "sources">;
+
+export function ItemColumns({
+  data,
+  taskType,
+  store,
+  handle,
+  onTarget,
+  digitsMoveOn,
+  mode,
+  onModeChange,
+  guidelines,
+  onCloseGuidelines,
+  showTask,
+  readOnly = false,
+  answersHeading,
+  beforeTask,
+}: {
+  data: ItemData;
+  taskType: TaskType;
+  store: AnswerStore;
+  handle: RefObject<TaskHandle | null>;
+  onTarget: (key: string | null) => void;
+  digitsMoveOn: boolean;
+  mode: DiffMode;
+  onModeChange: (mode: DiffMode) => void;
+  guidelines: boolean;
+  onCloseGuidelines: () => void;
+  /** False while the task cannot be worked on (skipped, or stage 2 waiting for stage 1). */
+  showTask: boolean;
+  readOnly?: boolean;
+  /** The (screen-reader) heading of the task column. */
+  answersHeading: string;
+  /** Shown above the task (the workspace's conflicts). */
+  beforeTask?: ReactNode;
+}) {
+  const taskProps = { data, store, handle, onTarget, digitsMoveOn };
+  const task = showTask && (
+    <>
+      {data.claims && <ClaimTask {...taskProps} />}
+      {data.rating && <RatingTask {...taskProps} />}
+      {data.grading && <GradingTask {...taskProps} />}
+      {data.filtering && <FilterTask {...taskProps} />}
+    </>
+  );
+  return (
+    <div className={`grid gap-3 ${guidelines ? "lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(16rem,24rem)]" : "lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]"}`}>
+      <div className="space-y-2 lg:max-h-[calc(100vh-9rem)] lg:overflow-auto">
+        <h2 className="sr-only">Code change</h2>
+        {data.item.pullRequest && (
+          <div className="rounded border border-slate-200 bg-white p-2 text-sm">
+            <p className="font-medium">
+              Pull request {data.item.pullRequest.title || data.item.pullRequest.externalId}
+              {data.item.pullRequest.repository && <span className="ml-1 font-normal text-slate-500">· {data.item.pullRequest.repository}</span>}
+            </p>
+            {data.item.pullRequest.description && <p className="whitespace-pre-wrap text-slate-600">{data.item.pullRequest.description}</p>}
+          </div>
+        )}
+        <DiffView sources={data.sources} mode={mode} onModeChange={onModeChange} />
+      </div>
+      <div className="space-y-2 lg:max-h-[calc(100vh-9rem)] lg:overflow-auto" aria-label="Task">
+        <h2 className="sr-only">{answersHeading}</h2>
+        {beforeTask}
+        {readOnly ? (
+          // A disabled fieldset disables every button, box and text area of the task: nothing can be changed, so nothing is saved.
+          <fieldset disabled data-testid="read-only-task" className="min-w-0">
+            <legend className="sr-only">{answersHeading} (read-only)</legend>
+            {task}
+          </fieldset>
+        ) : (
+          task
+        )}
+      </div>
+      {guidelines && (
+        <aside aria-label="Guidelines and codebook" data-testid="guidelines" className="overflow-auto rounded border border-slate-300 bg-white p-3 lg:max-h-[calc(100vh-9rem)]">
+          <div className="mb-2 flex items-center">
+            <h2 className="text-lg font-semibold">Guidelines</h2>
+            <button type="button" onClick={onCloseGuidelines} className="ml-auto rounded px-2 text-slate-500 hover:bg-slate-100">
+              g ✕
+            </button>
+          </div>
+          {data.study.guidelines ? <Markdown source={data.study.guidelines} /> : <p className="text-sm text-slate-500">This study has no guidelines of its own.</p>}
+          <hr className="my-3" />
+          <CodebookPanel taskType={taskType} dimensions={data.study.likertDimensions} />
+        </aside>
+      )}
+    </div>
+  );
+}
