@@ -85,7 +85,10 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
             {annotators.map((a) => (
               <tr key={a.id} className="border-t border-slate-100" data-testid="annotator-row">
                 <td className="px-3 py-2">
-                  {a.name} <span className="text-slate-500">{a.email}</span>
+                  <Link href={`/studies/${study.slug}/annotators/${a.id}`} className="text-blue-700 hover:underline">
+                    {a.name || a.email}
+                  </Link>{" "}
+                  <span className="text-slate-500">{a.email}</span>
                   {!a.active && <span className="ml-2 rounded bg-amber-100 px-1 text-xs text-amber-800">inactive</span>}
                 </td>
                 <td>
@@ -115,7 +118,11 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
           <tbody>
             {study.codeChanges.map((change) => (
               <tr key={change.id} id={`change-${change.externalId}`} className="border-t border-slate-100 target:bg-amber-50" data-testid="code-change-row">
-                <td className="px-3 py-2 font-mono">{change.externalId}</td>
+                <td className="px-3 py-2 font-mono">
+                  <Link href={`/studies/${study.slug}/items/${change.id}`} className="text-blue-700 hover:underline" title="Preview as an annotator sees it">
+                    {change.externalId}
+                  </Link>
+                </td>
                 <td className="font-mono">{change.filePath}</td>
                 <td>{change.language}</td>
                 <td>{change.pullRequestId ? prTitle.get(change.pullRequestId) : ""}</td>

@@ -79,7 +79,10 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
               .map((p) => (
                 <tr key={p.userId} className="border-t border-slate-100" data-testid="progress-row">
                   <td className="px-3 py-2">
-                    {p.name} <span className="text-slate-500">{p.email}</span>
+                    <Link href={`/studies/${study.slug}/annotators/${p.userId}`} className="text-blue-700 hover:underline">
+                      {p.name || p.email}
+                    </Link>{" "}
+                    <span className="text-slate-500">{p.email}</span>
                   </td>
                   <td>
                     <ProgressBar done={p.done} total={p.total} label={`Progress of ${p.name}`} />
@@ -127,7 +130,9 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
                       <tr key={a.id} className="border-t border-slate-100" data-testid="assignment-admin-row">
                         <td className="px-3 tabular-nums">{a.position + 1}</td>
                         <td className="font-mono">
-                          {a.codeChange.filePath || a.codeChange.externalId}
+                          <Link href={`/studies/${study.slug}/items/${a.codeChange.id}?task=${a.taskType}&annotator=${a.userId}`} className="text-blue-700 hover:underline" title="Preview with these answers">
+                            {a.codeChange.filePath || a.codeChange.externalId}
+                          </Link>
                           {a.inReliabilitySet && <span className="ml-1 rounded bg-violet-100 px-1 font-sans text-xs text-violet-800">reliability</span>}
                         </td>
                         <td>{TASK_LABELS[a.taskType]}</td>

@@ -58,7 +58,10 @@ export default async function QualityPage({ params, searchParams }: { params: Pr
             {quality.annotators.map((a) => (
               <tr key={a.userId} className="border-t border-slate-100 align-top" data-testid="quality-row">
                 <td className="px-3 py-2">
-                  {a.name} <span className="text-slate-500">{a.email}</span>
+                  <Link href={`/studies/${study.slug}/annotators/${a.userId}`} className="text-blue-700 hover:underline">
+                    {a.name || a.email}
+                  </Link>{" "}
+                  <span className="text-slate-500">{a.email}</span>
                   {a.lowAccuracy && (
                     <span className="ml-2 rounded bg-red-100 px-1 text-xs text-red-800" data-testid="flag-accuracy">
                       below {percent(study.goldMinAccuracy)} on gold

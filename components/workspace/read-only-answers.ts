@@ -1,0 +1,19 @@
+/**
+ * One annotator's stored answers as a lead's read-only preview shows them (issue 13, lead
+ * views): the task panels read them as they read the workspace's autosaved ones, but nothing
+ * here can change or send them; the preview also disables every control.
+ */
+import type { TaskWorkspace } from "@/lib/tasks/types";
+import { AnswerEntries, storedEntries } from "./autosave";
+import type { AnswerStore } from "./types";
+
+export class ReadOnlyAnswers extends AnswerEntries implements AnswerStore {
+  constructor(task: TaskWorkspace) {
+    super();
+    for (const { kind, targetId, server } of storedEntries(task)) this.register(kind, targetId, server);
+  }
+
+  set(): never {
+    throw new Error("This is a read-only preview: answers cannot be changed here.");
+  }
+}

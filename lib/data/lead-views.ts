@@ -1,0 +1,181 @@
+/**
+ * Leads' views of the annotators' work (issue 13, item 6): an item previewed read-only as the
+ * annotator's workspace shows it, with one annotator's stored answers overlaid, and the page of
+ * one annotator (progress, time on task, answers per item, agreement). Authorization is in the
+ * queries: the item or study is found among the studies the user leads (leadStudyWhere), the
+ * annotator among the accounts working in that study; anything else answers 404, as if absent.
+ * Nothing here writes: viewing leaves the database as it was.
+ */
+import type { Prisma } from "@/lib/db/client";
+import { db } from "@/lib/db/client";
+import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/enums";
+import { TASK_PHASES } from "@/lib/annotation/assignment-plan";
+import { progressOf, type Progress } from "@/lib/annotation/progress";
+import type { RaterRef } from "@/lib/analysis/agreement-report";
+import { answersByChange, type ItemAnswers } from "@/lib/analysis/annotator-answers";
+import type { Share } from "@/lib/analysis/reliability";
+import { cachedAgreementReport } from "@/lib/analysis/report-cache";
+import { importedHere, readItem, readTask, workspaceStudy, workspaceStudySelect } from "@/lib/data/annotations";
+import { taskReliability } from "@/lib/data/adjudication";
+import { leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
+import { AppError } from "@/lib/errors";
+import { TASKS, taskQuestions, type WorkspaceData } from "@/lib/tasks";
+
+/** The accounts working in a study: assigned items in it, or its annotator members (imported annotators have no assignments). */
+export function studyAnnotatorWhere(studyId: string): Prisma.UserWhereInput {
+  return { OR: [{ assignments: { some: { studyId } } }, { memberships: { some: { studyId, role: "ANNOTATOR" } } }] };
+}
+
+/** The preview without an annotator reads the answers of no one: the item as a new annotator sees it. */
+const NO_ANNOTATOR = "";
+
+/** The study's tasks in the order annotators do them. */
+const tasksInOrder = (taskTypes: readonly TaskType[]) => TASK_PHASES.filter((t) => taskTypes.includes(t));
+
+export interface PreviewAnnotator {
+  id: string;
+  name: string;
+  email: string;
+  /** Their assignment of this item and task, if they have one. */
+  assignment: { status: AssignmentStatus; timeSpentMs: number } | null;
+}
+
+export interface ItemPreview {
+  task: TaskType;
+  tasks: TaskType[];
+  /** Everyone working in the study, to choose whose answers to overlay. */
+  annotators: PreviewAnnotator[];
+  /** The annotator whose answers are shown; null: none. */
+  annotatorId: string | null;
+  /** What the annotator's workspace shows of the item and task (their order of the reviews, their stage-2 set, their answers). */
+  data: Pick<WorkspaceData, "study" | "item" | "sources" | "claims" | "rating" | "grading" | "filtering">;
+  imported: WorkspaceData["imported"];
+}
+
+/** An item of a study the user leads, for one task, as `annotatorId`'s workspace shows it (without answers when none is chosen). */
+export async function itemPreview(user: StudyUser, slug: string, codeChangeId: string, choice: { task?: TaskType; annotatorId?: string } = {}): Promise<ItemPreview> {
+  const change = await db.codeChange.findFirst({ where: { id: codeChangeId, study: { slug, ...leadStudyWhere(user) } }, select: { id: true, study: { select: { id: true, ...workspaceStudySelect } } } });
+  if (!change) throw new AppError("NOT_FOUND", { message: "No such code change in this study." });
+  const { study } = change;
+  const tasks = tasksInOrder(study.taskTypes);
+  const task = choice.task ?? tasks[0];
+  if (!task || !tasks.includes(task)) throw new AppError("NOT_FOUND", { message: "This study has no such task." });
+  const [people, assignments] = await Promise.all([
+    db.user.findMany({ where: studyAnnotatorWhere(study.id), orderBy: [{ name: "asc" }, { email: "asc" }], select: { id: true, name: true, email: true } }),
+    db.assignment.findMany({ where: { studyId: study.id, codeChangeId: change.id, taskType: task }, select: { userId: true, status: true, timeSpentMs: true } }),
+  ]);
+  const annotator = choice.annotatorId === undefined ? null : people.find((p) => p.id === choice.annotatorId);
+  if (annotator === undefined) throw new AppError("NOT_FOUND", { message: "No such annotator in this study." });
+  const [{ item, sources }, taskPart, imported] = await Promise.all([
+    readItem(change.id),
+    readTask(annotator?.id ?? NO_ANNOTATOR, { taskType: task, codeChangeId: change.id }, study),
+    annotator ? importedHere(annotator.id, change.id, task) : null,
+  ]);
+  return {
+    task,
+    tasks,
+    annotators: people.map((p) => {
+      const own = assignments.find((a) => a.userId === p.id);
+      return { ...p, assignment: own ? { status: own.status, timeSpentMs: own.timeSpentMs } : null };
+    }),
+    annotatorId: annotator?.id ?? null,
+    data: { study: workspaceStudy(study), item, sources, ...taskPart },
+    imported,
+  };
+}
+
+export interface AnnotatorItem {
+  assignmentId: string;
+  codeChangeId: string;
+  externalId: string;
+  filePath: string;
+  taskType: TaskType;
+  status: AssignmentStatus;
+  inReliabilitySet: boolean;
+  timeSpentMs: number;
+  /** Their answers per claim or review of the item (drafts and gold items included). */
+  answers: ItemAnswers[];
+}
+
+export interface AnnotatorAgreement {
+  task: TaskType;
+  question: string;
+  label: string;
+  /** Cohen's kappa with each other annotator (the agreement report's pairwise matrix, its row of this annotator). */
+  method: string;
+  pairs: { rater: RaterRef; value: number | null; n: number; reason?: string }[];
+  /** Share of their answers equal to the item's consensus (the agreement page's reliability table). */
+  withConsensus: Share | null;
+  /** Dawid-Skene competence; null for ordinal questions. */
+  competence: number | null;
+}
+
+export interface AnnotatorOverview {
+  study: { slug: string; name: string; taskTypes: TaskType[] };
+  annotator: { id: string; name: string; email: string; active: boolean };
+  progress: Progress;
+  items: AnnotatorItem[];
+  agreement: AnnotatorAgreement[];
+  /** What the agreement figures count (the agreement report's own statement). */
+  counted: string;
+}
+
+/** One annotator's work in a study the user leads: progress, time on task, answers per item and agreement. */
+export async function annotatorOverview(user: StudyUser, slug: string, annotatorId: string): Promise<AnnotatorOverview> {
+  const study = await db.study.findFirst({ where: { slug, ...leadStudyWhere(user) }, select: { id: true, slug: true, name: true, taskTypes: true, likertDimensions: true, likertMin: true, likertMax: true } });
+  if (!study) throw new AppError("NOT_FOUND", { message: "No such study." });
+  const annotator = await db.user.findFirst({ where: { id: annotatorId, ...studyAnnotatorWhere(study.id) }, select: { id: true, name: true, email: true, active: true } });
+  if (!annotator) throw new AppError("NOT_FOUND", { message: "No such annotator in this study." });
+  const tasks = tasksInOrder(study.taskTypes);
+  const [assignments, ratings, report, reliability] = await Promise.all([
+    db.assignment.findMany({
+      where: { studyId: study.id, userId: annotator.id },
+      orderBy: { position: "asc" },
+      select: { id: true, taskType: true, status: true, inReliabilitySet: true, timeSpentMs: true, codeChange: { select: { id: true, externalId: true, filePath: true } } },
+    }),
+    Promise.all(tasks.map(async (task) => ({ task, ...(await TASKS[task].ratings(study.id, taskQuestions(task, study), db)) }))),
+    // Pairwise Cohen's kappa needs no CIs: the report without resamples, cached per state of the study.
+    cachedAgreementReport(study.id, { bootstrap: { nResamples: 0 } }),
+    Promise.all(tasks.map(async (task) => ({ task, questions: await taskReliability(user, study.slug, task) }))),
+  ]);
+  const answers = new Map(ratings.map((r) => [r.task, answersByChange(r.items, r.questions, annotator.id)]));
+  const agreement = report.tasks.flatMap((t) =>
+    t.questions.flatMap((q): AnnotatorAgreement[] => {
+      const own = q.raters.findIndex((r) => r.id === annotator.id);
+      if (own < 0) return [];
+      const reliable = reliability.find((r) => r.task === t.task)?.questions.find((r) => r.question.key === q.question)?.annotators.find((a) => a.rater === annotator.id);
+      return [
+        {
+          task: t.task,
+          question: q.question,
+          label: q.label,
+          method: q.pairwise.method,
+          pairs: q.raters.flatMap((rater, j) => {
+            const cell = q.pairwise.matrix[own][j];
+            return j === own || !cell ? [] : [{ rater, value: cell.value, n: cell.n, ...(cell.reason === undefined ? {} : { reason: cell.reason }) }];
+          }),
+          withConsensus: reliable?.withConsensus ?? null,
+          competence: reliable?.competence ?? null,
+        },
+      ];
+    }),
+  );
+  return {
+    study: { slug: study.slug, name: study.name, taskTypes: tasks },
+    annotator,
+    progress: progressOf(assignments),
+    items: assignments.map((a) => ({
+      assignmentId: a.id,
+      codeChangeId: a.codeChange.id,
+      externalId: a.codeChange.externalId,
+      filePath: a.codeChange.filePath,
+      taskType: a.taskType,
+      status: a.status,
+      inReliabilitySet: a.inReliabilitySet,
+      timeSpentMs: a.timeSpentMs,
+      answers: answers.get(a.taskType)?.get(a.codeChange.id) ?? [],
+    })),
+    agreement,
+    counted: report.settings.counted,
+  };
+}
