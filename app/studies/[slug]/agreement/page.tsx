@@ -16,6 +16,7 @@ import { ReliabilityTables } from "@/components/dashboard/reliability-tables";
 import { ItemSetSelect } from "@/components/dashboard/item-set";
 import { ITEM_SET_KIND_LABEL, listItemSets, reportItemSets } from "@/lib/data/item-sets";
 import { TaskType } from "@/lib/generated/prisma/enums";
+import { StudyPageHeader } from "@/components/study-page-header";
 
 export const dynamic = "force-dynamic";
 
@@ -72,11 +73,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
 
   return (
     <div className="space-y-6">
-      <div className="space-y-2">
-        <Link href={`/studies/${study.slug}`} className="text-sm text-blue-700 hover:underline">
-          ← {study.name}
-        </Link>
-        <h1 className="text-2xl font-semibold">Agreement</h1>
+      <StudyPageHeader study={study} title="Agreement">
         <p className="text-sm text-slate-600">
           Inter-annotator agreement per task and question, at each question&apos;s level of measurement. Bootstrap CIs: {DEFAULT_BOOTSTRAP.nResamples} resamples (fewer on big studies: each CI&apos;s
           count is in its tooltip), seed {DEFAULT_BOOTSTRAP.seed}, {Math.round(DEFAULT_BOOTSTRAP.confidenceLevel * 100)}% ({settings.bootstrap.method}). The same numbers as <code className="text-xs">npm run cli -- agreement --study {study.slug}{task ? ` --task ${task}` : ""}{query.batchSize ? ` --batch-size ${query.batchSize}` : ""}{itemSet ? ` --item-set '${itemSet.name}'` : ""}{query.drafts ? " --include-drafts" : ""} --json</code>. Gold items (known answers for attention checks) are left out unless asked for. Item sets are defined on the{" "}
@@ -112,7 +109,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
             </button>
           </form>
         </nav>
-      </div>
+      </StudyPageHeader>
       {shown.complete || !shown.job ? (
         <AgreementBody slug={study.slug} report={shown.report} complete />
       ) : (

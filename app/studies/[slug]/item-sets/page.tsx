@@ -5,6 +5,7 @@ import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
 import { ITEM_SET_KIND_LABEL, listItemSets } from "@/lib/data/item-sets";
 import { createSet, deleteSet } from "./actions";
+import { StudyPageHeader } from "@/components/study-page-header";
 
 export const dynamic = "force-dynamic";
 
@@ -17,18 +18,14 @@ export default async function ItemSetsPage({ params }: { params: Promise<{ slug:
   const withSet = (page: string, name: string) => `${base}/${page}?${new URLSearchParams({ set: name })}`;
   return (
     <div className="space-y-6">
-      <div>
-        <Link href={base} className="text-sm text-blue-700 hover:underline">
-          ← {study.name}
-        </Link>
-        <h1 className="text-2xl font-semibold">Item sets</h1>
+      <StudyPageHeader study={study} title="Item sets">
         <p className="text-sm text-slate-600">
           Named sets of the study&apos;s items that the agreement and validity reports can be restricted to. A file lists one external id per line: <code>CHANGE_ID</code> (every item of the change),{" "}
           <code>CHANGE_ID/REVIEW_ID</code> (one review; for CRScore sheets the system name) or <code>CHANGE_ID/CLAIM_ID</code> (one claim); blank lines and lines starting with # are ignored. The reliability
           set is the one the assignment plan makes (stored when assignments are generated), or one given here; a study has one. Same as{" "}
           <code className="text-xs">npm run cli -- item-sets create --study {study.slug} --name NAME --kind custom --file FILE</code>.
         </p>
-      </div>
+      </StudyPageHeader>
       <CreateItemSetForm slug={study.slug} create={createSet} />
       {sets.length === 0 ? (
         <p className="text-sm text-slate-500">No item sets yet.</p>

@@ -1,9 +1,9 @@
-import Link from "next/link";
 import { AddMemberForm, RemoveMemberButton } from "@/components/member-forms";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
 import { listStudyMembers } from "@/lib/data/study-members";
 import { addMember, removeMember } from "./actions";
+import { StudyPageHeader } from "@/components/study-page-header";
 
 export const dynamic = "force-dynamic";
 
@@ -15,16 +15,12 @@ export default async function StudyMembersPage({ params }: { params: Promise<{ s
   const { study, members } = list;
   return (
     <div className="space-y-6">
-      <div>
-        <Link href={`/studies/${study.slug}`} className="text-sm text-blue-700 hover:underline">
-          ← {study.name}
-        </Link>
-        <h1 className="text-2xl font-semibold">Members</h1>
+      <StudyPageHeader study={study} title="Members">
         <p className="text-sm text-slate-600">
           The study&apos;s leads see and change it (settings, imports, exports, assignments, reports); its annotators see only their own assignments. Generating or reassigning assignments adds annotators. The owner
           cannot be removed. Removing someone keeps their assignments and annotations.
         </p>
-      </div>
+      </StudyPageHeader>
       <AddMemberForm slug={study.slug} add={addMember} />
       <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
         <thead className="bg-slate-100 text-slate-600">

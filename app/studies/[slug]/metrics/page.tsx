@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DataTable } from "@/components/dashboard/data-table";
 import { formatTime } from "@/components/dashboard/format";
@@ -14,6 +13,7 @@ import { llmJudgeAvailability } from "@/lib/judges";
 import { getReferenceMetric } from "@/lib/metrics";
 import { startRun } from "./actions";
 import { embeddingProvider, isActive, listRuns, type RunRow, waitingForWorker } from "@/lib/jobs/web-runs";
+import { StudyPageHeader } from "@/components/study-page-header";
 
 export const dynamic = "force-dynamic";
 
@@ -107,11 +107,7 @@ export default async function MetricRunsPage({ params }: { params: Promise<{ slu
 
   return (
     <div className="space-y-6">
-      <div className="space-y-2">
-        <Link href={`/studies/${study.slug}`} className="text-sm text-blue-700 hover:underline">
-          ← {study.name}
-        </Link>
-        <h1 className="text-2xl font-semibold">Metric runs</h1>
+      <StudyPageHeader study={study} title="Metric runs">
         <p className="text-sm text-slate-600">
           Automatic metrics of the study&apos;s candidate reviews, computed by the metric worker in chunks of reviews (resumable: starting the same metrics again continues an unfinished run and skips stored scores). Reference-based
           metrics compare a review with its change&apos;s human reference review; CRScore compares it with the change&apos;s pseudo-references. The CLI does the same:{" "}
@@ -123,7 +119,7 @@ export default async function MetricRunsPage({ params }: { params: Promise<{ slu
         <p className="rounded border border-slate-200 bg-white p-2 text-sm" data-testid="llm-provider">
           <span className="font-medium">LLM judges:</span> {llm.available ? `model ${llm.model} at the configured endpoint (LLM_URL)` : `not configured: ${llm.message}. Judge runs fail until then.`}
         </p>
-      </div>
+      </StudyPageHeader>
       <MetricRunForm slug={study.slug} metrics={metrics} start={startRun} />
       <PollWhileActive active={active} seconds={2} />
       {waiting && (

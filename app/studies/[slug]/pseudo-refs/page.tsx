@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DataTable } from "@/components/dashboard/data-table";
 import { formatTime } from "@/components/dashboard/format";
@@ -12,6 +11,7 @@ import { llmJudgeAvailability } from "@/lib/judges";
 import { claimPromptOf, listPseudoReferenceRuns } from "@/lib/pseudo-refs";
 import { detectAnalyzers } from "@/lib/static-analysis";
 import { saveClaimPrompt, startPseudoRefs } from "./actions";
+import { StudyPageHeader } from "@/components/study-page-header";
 
 export const dynamic = "force-dynamic";
 
@@ -62,11 +62,7 @@ export default async function PseudoReferencesPage({ params }: { params: Promise
   const llm = llmJudgeAvailability();
   return (
     <div className="space-y-6">
-      <div className="space-y-2">
-        <Link href={`/studies/${study.slug}`} className="text-sm text-blue-700 hover:underline">
-          ← {study.name}
-        </Link>
-        <h1 className="text-2xl font-semibold">Pseudo-references</h1>
+      <StudyPageHeader study={study} title="Pseudo-references">
         <p className="text-sm text-slate-600">
           CRScore compares reviews with pseudo-references: smells from static analyzers and claims from an LLM (§3.1). Runs are computed by the metric worker, one code change at a time, and resume where they
           stopped; what they generate appears in stage 1 for verification like imported pseudo-references. The CLI does the same:{" "}
@@ -82,7 +78,7 @@ export default async function PseudoReferencesPage({ params }: { params: Promise
         <p className="rounded border border-slate-200 bg-white p-2 text-sm" data-testid="llm-provider">
           <span className="font-medium">Claim generation:</span> {llm.available ? `model ${llm.model} at the configured endpoint (LLM_URL)` : `not configured: ${llm.message}.`}
         </p>
-      </div>
+      </StudyPageHeader>
       <PseudoRefRunForm slug={study.slug} start={startPseudoRefs} />
       <PollWhileActive active={active} seconds={2} />
       <DataTable table={runsTable(study.slug, runs)} />

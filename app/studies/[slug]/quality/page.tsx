@@ -5,6 +5,7 @@ import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
 import { changeItems, studyQuality } from "@/lib/data/quality";
 import { pauseAnnotator, saveQualitySettings } from "./actions";
+import { StudyPageHeader } from "@/components/study-page-header";
 
 export const dynamic = "force-dynamic";
 
@@ -23,11 +24,7 @@ export default async function QualityPage({ params, searchParams }: { params: Pr
   const { study } = quality;
   return (
     <div className="space-y-6">
-      <div className="space-y-2">
-        <Link href={`/studies/${study.slug}`} className="text-sm text-blue-700 hover:underline">
-          ← {study.name}
-        </Link>
-        <h1 className="text-2xl font-semibold">Quality control</h1>
+      <StudyPageHeader study={study} title="Quality control">
         <p className="text-sm text-slate-600">
           Gold items are items with a known answer: a consensus value marked gold on the adjudication page. Each annotator&apos;s queue gets {study.goldPerQueue} of them among their other items
           (after the assignments are generated again); their answers are checked against the known answer. Gold items are left out of agreement and exports unless asked for.
@@ -38,7 +35,7 @@ export default async function QualityPage({ params, searchParams }: { params: Pr
           initial={{ goldPerQueue: study.goldPerQueue, goldMinAccuracyPercent: Math.round(study.goldMinAccuracy * 100), minSecondsPerItem: study.minSecondsPerItem }}
           save={saveQualitySettings}
         />
-      </div>
+      </StudyPageHeader>
       <section aria-label="Annotators">
         <h2 className="mb-2 text-lg font-medium">Annotators</h2>
         <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">

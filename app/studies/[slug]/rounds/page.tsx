@@ -8,6 +8,7 @@ import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
 import { studyRounds } from "@/lib/data/rounds";
 import { makeRounds, releaseNextRound, saveRoundRule } from "./actions";
+import { StudyPageHeader } from "@/components/study-page-header";
 
 export const dynamic = "force-dynamic";
 
@@ -30,11 +31,7 @@ export default async function RoundsPage({ params }: { params: Promise<{ slug: s
   const { study, rounds } = await orPageError(studyRounds(user, slug));
   return (
     <div className="space-y-6">
-      <div className="space-y-2">
-        <Link href={`/studies/${study.slug}`} className="text-sm text-blue-700 hover:underline">
-          ← {study.name}
-        </Link>
-        <h1 className="text-2xl font-semibold">Calibration rounds</h1>
+      <StudyPageHeader study={study} title="Calibration rounds">
         <p className="text-sm text-slate-600">
           Every annotator of the study labels the items of each round, round after round (GradedReviews §4.2); annotators who finish a round early wait for the next. Agreement per question:
           Fleiss&apos; kappa, Krippendorff&apos;s alpha at the question&apos;s level and Cohen&apos;s kappa (mean over rater pairs), with 95% bootstrap CIs.
@@ -44,7 +41,7 @@ export default async function RoundsPage({ params }: { params: Promise<{ slug: s
         ) : (
           <RoundRuleForm slug={study.slug} coefficients={ROUND_COEFFICIENTS} initial={{ coefficient: study.roundCoefficient, threshold: study.roundThreshold }} save={saveRoundRule} />
         )}
-      </div>
+      </StudyPageHeader>
       {rounds.map((round, i) => {
         const next = rounds[i + 1];
         return (

@@ -14,6 +14,7 @@ import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { publicError } from "@/lib/errors";
 import { ItemSetSelect } from "@/components/dashboard/item-set";
 import { ITEM_SET_KIND_LABEL, itemSetFilter, listItemSets } from "@/lib/data/item-sets";
+import { StudyPageHeader } from "@/components/study-page-header";
 
 export const dynamic = "force-dynamic";
 
@@ -90,11 +91,7 @@ export default async function ValidityPage({ params, searchParams }: { params: P
 
   return (
     <div className="space-y-6">
-      <div className="space-y-2">
-        <Link href={`/studies/${study.slug}`} className="text-sm text-blue-700 hover:underline">
-          ← {study.name}
-        </Link>
-        <h1 className="text-2xl font-semibold">Validity</h1>
+      <StudyPageHeader study={study} title="Validity">
         <p className="text-sm text-slate-600">
           How well an automatic metric agrees with the human judgments: correlations with p-values and bootstrap CIs, system rankings, the metric per human level, and annotators against the metric.
           {cli && (
@@ -157,7 +154,7 @@ export default async function ValidityPage({ params, searchParams }: { params: P
             Show
           </button>
         </form>
-      </div>
+      </StudyPageHeader>
 
       {metricNames.length === 0 && (
         <p role="status" className="rounded border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
