@@ -51,14 +51,7 @@ export function ExportLinks({ slug, annotators }: { slug: string; annotators: st
         </label>
         <label>
           by{" "}
-          <select name="annotator" defaultValue="" className="rounded border border-slate-300 px-1">
-            <option value="">every annotator</option>
-            {annotators.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
+          <AnnotatorSelect annotators={annotators} none="every annotator" />
         </label>
         <label>
           saved from <input type="date" name="from" className="rounded border border-slate-300 px-1" />
@@ -74,14 +67,7 @@ export function ExportLinks({ slug, annotators }: { slug: string; annotators: st
         <input type="hidden" name="format" value="gradedreviews" />
         <label>
           {LABELS.gradedreviews} with grades of{" "}
-          <select name="annotator" defaultValue="" className="rounded border border-slate-300 px-1">
-            <option value="">the consensus</option>
-            {annotators.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
+          <AnnotatorSelect annotators={annotators} none="the consensus" />
         </label>
         <label>
           <input type="checkbox" name="gold" value="include" /> with gold items
@@ -91,5 +77,19 @@ export function ExportLinks({ slug, annotators }: { slug: string; annotators: st
         </button>
       </form>
     </div>
+  );
+}
+
+/** Picks one annotator by name for a download; the empty choice (`none`) says what is exported instead. */
+function AnnotatorSelect({ annotators, none }: { annotators: readonly string[]; none: string }) {
+  return (
+    <select name="annotator" defaultValue="" className="rounded border border-slate-300 px-1">
+      <option value="">{none}</option>
+      {annotators.map((name) => (
+        <option key={name} value={name}>
+          {name}
+        </option>
+      ))}
+    </select>
   );
 }
