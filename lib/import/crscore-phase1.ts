@@ -8,11 +8,10 @@
 import type { ClaimCode } from "@/lib/generated/prisma/enums";
 import type { AnnotatorRef, ClaimJudgementInput, CodeChangeInput, PseudoReferenceInput } from "./bundle";
 import { claimCodeOfNumber, claimErrorTypeOf, SHEET_CLAIM_CODES } from "./claim-codes";
-import { readCsv } from "./csv";
-import { annotatorOfSheet, CHANGE_COLUMNS, hasContext, codeChangeOfBlock, missingAnnotatorError, readBlocks, type Block } from "./crscore-sheet";
+import { CHANGE_COLUMNS, codeChangeOfBlock, openCrscoreSheet, readBlocks, type Block, type SheetAnnotatorRule } from "./crscore-sheet";
 import type { ErrorCollector } from "./errors";
 import type { ParseOptions, ParseResult, Parser } from "./parser";
-import { cell, findColumns, rowLocation, type Sheet, type SheetRow } from "./sheet";
+import { cell, rowLocation, type Sheet, type SheetRow } from "./sheet";
 import { textKey } from "./text";
 
 /** The source of the stage-1 claims: CRScore's fine-tuned Magicoder-S-DS-6.7B (§3.2). */
@@ -28,8 +27,13 @@ const COLUMNS = {
 };
 type Columns = Record<keyof typeof COLUMNS, number>;
 
-/** `py_claim_acc_annot_marcus.csv` -> marcus. */
-const ANNOTATOR_IN_FILE_NAME = /_annot_([^_.]+)\.[^.]+$/i;
+/** `py_claim_acc_annot_marcus.csv` -> marcus; the annotator fills correctness, based on diff, additional claims and error type. */
+const ANNOTATOR: SheetAnnotatorRule<keyof typeof COLUMNS> = {
+  inFileName: /_annot_([^_.]+)\.[^.]+$/i,
+  namePattern: "py_claim_acc_annot_NAME.csv",
+  columns: ["code", "basedOnDiff", "additional", "errorType"],
+  field: "Correctness",
+};
 
 /** External id of a claim: its text identifies it, so phase-2 sheets listing it again line up. */
 export function claimExternalId(text: string): string {
@@ -120,24 +124,12 @@ function pseudoReferencesOfBlock(sheet: Sheet, block: Block, columns: Columns, a
   return references;
 }
 
-/** The first row where an annotator's cells are filled, for a sheet that names no annotator. */
-function firstAnnotatedRow(sheet: Sheet, columns: Columns): SheetRow | undefined {
-  return sheet.rows.find((row) => [columns.code, columns.basedOnDiff, columns.additional, columns.errorType].some((c) => cell(row, c).trim() !== ""));
-}
-
 export const parseCrscorePhase1: Parser = (file, options: ParseOptions, errors): ParseResult => {
   const bundle = { taskTypes: ["CLAIM_VERIFICATION" as const], pullRequests: [], codeChanges: [] as CodeChangeInput[] };
-  const warnings: string[] = [];
   const separatedChanges: string[] = [];
-  const sheet = readCsv(file, errors);
-  const columns = sheet && findColumns(sheet, COLUMNS, errors);
-  if (!sheet || !columns) return { bundle, warnings };
-  warnings.push(...sheet.warnings);
-  const name = annotatorOfSheet(file.name, options.annotator, ANNOTATOR_IN_FILE_NAME);
-  const annotator: AnnotatorRef | null = name === null ? null : { name, id: null };
-  const annotated = annotator === null ? firstAnnotatedRow(sheet, columns) : undefined;
-  if (annotated) missingAnnotatorError(sheet, annotated, "Correctness", errors, "py_claim_acc_annot_NAME.csv");
-  if (!hasContext(options.context)) warnings.push(`${file.name}: old_file and new_file were not loaded (no context folder given)`);
+  const opened = openCrscoreSheet(file, options, COLUMNS, ANNOTATOR, errors);
+  if (!opened) return { bundle, warnings: [] };
+  const { sheet, columns, annotator, warnings } = opened;
   readBlocks(sheet, columns, errors, separatedChanges).forEach((block, position) => {
     const change = codeChangeOfBlock(sheet, block, position, columns, options.context, errors);
     if (change) bundle.codeChanges.push({ ...change, pseudoReferences: pseudoReferencesOfBlock(sheet, block, columns, annotator, errors), reviews: [] });

@@ -14,12 +14,11 @@
  */
 import type { PseudoReferenceKind } from "@/lib/generated/prisma/enums";
 import type { AnnotatorRef, CandidateReviewInput, ClaimJudgementInput, CodeChangeInput, PseudoReferenceInput, ReviewRatingInput } from "./bundle";
-import { readCsv } from "./csv";
 import { CLAIM_SOURCE, claimExternalId } from "./crscore-phase1";
-import { annotatorOfSheet, CHANGE_COLUMNS, hasContext, claimNumbers, codeChangeOfBlock, missingAnnotatorError, readBlocks, type Block } from "./crscore-sheet";
+import { CHANGE_COLUMNS, claimNumbers, codeChangeOfBlock, openCrscoreSheet, readBlocks, type Block, type SheetAnnotatorRule } from "./crscore-sheet";
 import type { ErrorCollector, SourceLocation } from "./errors";
 import { likertProblem, type LikertScale, type ParseOptions, type ParseResult, type Parser } from "./parser";
-import { cell, findColumns, rowLocation, type Sheet, type SheetRow } from "./sheet";
+import { cell, rowLocation, type Sheet, type SheetRow } from "./sheet";
 import { textKey } from "./text";
 
 /** The system name of the human-written CodeReviewer review. */
@@ -60,10 +59,13 @@ const COLUMNS = {
 };
 type Columns = Record<keyof typeof COLUMNS, number>;
 
-/** `py_marcus_review_qual_final.csv` -> marcus. */
-const ANNOTATOR_IN_FILE_NAME = /^[a-z]+_([^_.]+)_review_qual/i;
-
-const ANNOTATOR_COLUMNS = ["necessary", "addressed", "partial", "con", "comp", "rel"] as const;
+/** `py_marcus_review_qual_final.csv` -> marcus; the annotator fills necessity, the claims addressed and the three scores. */
+const ANNOTATOR: SheetAnnotatorRule<keyof typeof COLUMNS> = {
+  inFileName: /^[a-z]+_([^_.]+)_review_qual/i,
+  namePattern: "py_NAME_review_qual_final.csv",
+  columns: ["necessary", "addressed", "partial", "con", "comp", "rel"],
+  field: "claims addressed",
+};
 
 interface BlockClaims {
   references: PseudoReferenceInput[];
@@ -193,17 +195,10 @@ function reviewsOfBlock(sheet: Sheet, block: Block, columns: Columns, claims: Bl
 
 export const parseCrscorePhase2: Parser = (file, options: ParseOptions, errors): ParseResult => {
   const bundle = { taskTypes: ["REVIEW_RATING" as const], pullRequests: [], codeChanges: [] as CodeChangeInput[] };
-  const warnings: string[] = [];
   const separatedChanges: string[] = [];
-  const sheet = readCsv(file, errors);
-  const columns = sheet && findColumns(sheet, COLUMNS, errors);
-  if (!sheet || !columns) return { bundle, warnings };
-  warnings.push(...sheet.warnings);
-  const name = annotatorOfSheet(file.name, options.annotator, ANNOTATOR_IN_FILE_NAME);
-  const annotator: AnnotatorRef | null = name === null ? null : { name, id: null };
-  const annotated = annotator === null ? sheet.rows.find((row) => ANNOTATOR_COLUMNS.some((c) => cell(row, columns[c]).trim() !== "")) : undefined;
-  if (annotated) missingAnnotatorError(sheet, annotated, "claims addressed", errors, "py_NAME_review_qual_final.csv");
-  if (!hasContext(options.context)) warnings.push(`${file.name}: old_file and new_file were not loaded (no context folder given)`);
+  const opened = openCrscoreSheet(file, options, COLUMNS, ANNOTATOR, errors);
+  if (!opened) return { bundle, warnings: [] };
+  const { sheet, columns, annotator, warnings } = opened;
   readBlocks(sheet, columns, errors, separatedChanges).forEach((block, position) => {
     const change = codeChangeOfBlock(sheet, block, position, columns, options.context, errors);
     const claims = claimsOfBlock(sheet, block, columns, annotator, errors);

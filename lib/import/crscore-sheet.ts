@@ -4,10 +4,12 @@
  * (CodeReviewer record id), `index` (line of the CodeReviewer test file), `diff`, `old_file`
  * and `new_file`. Context files are `test{index}_{old,new}.py`, read from a folder.
  */
-import type { CodeChangeInput } from "./bundle";
+import type { AnnotatorRef, CodeChangeInput } from "./bundle";
+import { readCsv } from "./csv";
 import type { ErrorCollector } from "./errors";
-import type { ContextFiles } from "./parser";
-import { cell, rowLocation, type ColumnSpec, type Sheet, type SheetRow } from "./sheet";
+import type { ImportFile } from "./file";
+import type { ContextFiles, ParseOptions } from "./parser";
+import { cell, findColumns, rowLocation, type ColumnSpec, type Sheet, type SheetRow } from "./sheet";
 import { integerId } from "./text";
 
 export const CHANGE_COLUMNS = {
@@ -97,7 +99,7 @@ function languageOf(fileName: string, sheetName: string): string | null {
 }
 
 /** Whether context files were given: none (or an upload without any) leaves old/new files unstated. */
-export function hasContext(context: ContextFiles | undefined): context is ContextFiles {
+function hasContext(context: ContextFiles | undefined): context is ContextFiles {
   return context !== undefined && context.size > 0;
 }
 
@@ -145,7 +147,7 @@ export function codeChangeOfBlock(
  * name carries (`pattern`'s first group: `py_claim_acc_annot_marcus.csv`,
  * `py_marcus_review_qual_final.csv`); null for the blank templates and other names.
  */
-export function annotatorOfSheet(fileName: string, option: string | undefined, pattern: RegExp): string | null {
+function annotatorOfSheet(fileName: string, option: string | undefined, pattern: RegExp): string | null {
   if (option !== undefined && option.trim() !== "") return option.trim();
   return pattern.exec(fileName)?.[1] ?? null;
 }
@@ -161,7 +163,37 @@ export function claimNumbers(value: string): number[] | null {
   return trimmed.split(/\s*[,;]\s*/).map(Number);
 }
 
-/** The sheet has an annotator's cells filled but no annotator name: one error for the file, suggesting the file name of its phase (`namePattern`, e.g. py_NAME_review_qual_final.csv). */
-export function missingAnnotatorError(sheet: Sheet, row: SheetRow, field: string, errors: ErrorCollector, namePattern: string): void {
-  errors.add(rowLocation(sheet, row), field, `the sheet holds annotations but names no annotator; pass --annotator NAME or name the file like ${namePattern}`);
+/** How a phase's sheets name their annotator, and which of a row's cells are the annotator's. */
+export interface SheetAnnotatorRule<K extends string> {
+  /** The annotator's name in the file name (first group). */
+  inFileName: RegExp;
+  /** The file name to suggest when a sheet holds annotations but names no annotator, e.g. py_NAME_review_qual_final.csv. */
+  namePattern: string;
+  /** The annotator's columns: a row with one of them filled holds annotations. */
+  columns: readonly K[];
+  /** The field the missing-annotator error names. */
+  field: string;
+}
+
+/**
+ * What every CRScore sheet parser starts with: the CSV, its columns, and its annotator
+ * (`--annotator`, else from the file name; a sheet holding annotations without one is an
+ * error), with the warnings so far. Null when the file or its header cannot be read.
+ */
+export function openCrscoreSheet<K extends string, A extends K>(
+  file: ImportFile,
+  options: ParseOptions,
+  spec: Record<K, ColumnSpec>,
+  rule: SheetAnnotatorRule<A>,
+  errors: ErrorCollector,
+): { sheet: Sheet; columns: Record<K, number>; annotator: AnnotatorRef | null; warnings: string[] } | null {
+  const sheet = readCsv(file, errors);
+  const columns = sheet && findColumns(sheet, spec, errors);
+  if (!sheet || !columns) return null;
+  const warnings = [...sheet.warnings];
+  const name = annotatorOfSheet(file.name, options.annotator, rule.inFileName);
+  const annotated = name === null ? sheet.rows.find((row) => rule.columns.some((c) => cell(row, columns[c]).trim() !== "")) : undefined;
+  if (annotated) errors.add(rowLocation(sheet, annotated), rule.field, `the sheet holds annotations but names no annotator; pass --annotator NAME or name the file like ${rule.namePattern}`);
+  if (!hasContext(options.context)) warnings.push(`${file.name}: old_file and new_file were not loaded (no context folder given)`);
+  return { sheet, columns, annotator: name === null ? null : { name, id: null }, warnings };
 }
