@@ -70,7 +70,8 @@ export function buildFileModels(source: DiffSource): FileModel[] {
     const oldLines = ownsContents && source.oldFile !== undefined ? fileLines(source.oldFile) : null;
     const newLines = ownsContents && source.newFile !== undefined ? fileLines(source.newFile) : null;
     const consistent = oldLines !== null && newLines !== null && (oldLines.length > 0 || newLines.length > 0) && matchesFiles(file.hunks, oldLines, newLines);
-    const oldHtml = consistent ? highlightLines(oldLines!, language) : null;
+    // The old file only shows in deleted lines: not highlighted when there are none.
+    const oldHtml = consistent && file.hunks.some((h) => h.lines.some((l) => l.kind === "del")) ? highlightLines(oldLines!, language) : [];
     const newHtml = consistent ? highlightLines(newLines!, language) : null;
 
     const segments: Segment[] = [];
@@ -86,14 +87,14 @@ export function buildFileModels(source: DiffSource): FileModel[] {
       if (hidden > 0) segments.push({ type: "gap", id: `${key}:${hunkIndex}`, oldStart: oldNext, newStart: newNext, count: hidden });
       // Without the files, each side of the hunk is highlighted as its own text.
       const side = (skip: DiffLineKind) => highlightLines(hunk.lines.filter((l) => l.kind !== skip).map((l) => l.text), language);
-      const sides = newHtml && oldHtml ? null : { old: side("add"), new: side("del") };
+      const sides = newHtml ? null : { old: side("add"), new: side("del") };
       let oldIndex = 0;
       let newIndex = 0;
       const rows: LineRow[] = hunk.lines.map((line) => {
         if (line.kind === "add") additions++;
         if (line.kind === "del") deletions++;
         let html: string;
-        if (!sides) html = line.kind === "del" ? oldHtml![line.oldLine! - 1] : newHtml![line.newLine! - 1];
+        if (!sides) html = line.kind === "del" ? oldHtml[line.oldLine! - 1] : newHtml![line.newLine! - 1];
         else {
           html = line.kind === "del" ? sides.old[oldIndex] : sides.new[newIndex];
           if (line.kind !== "add") oldIndex++;

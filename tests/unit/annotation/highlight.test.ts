@@ -83,4 +83,17 @@ describe("highlighter (highlight.js)", () => {
       expect(rows.find((r) => r.kind === "del" && r.html.includes("return"))!.html).toContain(token("number", "1"));
     }
   });
+
+  test("an addition-only change with its files: added and context lines from the new file, context expandable", () => {
+    const oldFile = Array.from({ length: 12 }, (_, i) => `x${i} = ${i}`).join("\n") + "\n";
+    const newFile = oldFile.replace("x6 = 6\n", 'x6 = 6\ns = "added"  # new\n');
+    const [model] = buildFileModels({ key: "k", path: "a.py", language: "python", diff: unifiedDiff(oldFile, newFile, { path: "a.py" }), oldFile, newFile });
+    const rows = model.segments.flatMap((s) => (s.type === "hunk" ? s.rows : []));
+    expect(rows.find((r) => r.kind === "add")!.html).toBe(`s = ${token("string", '"added"')}  ${token("comment", "# new")}`);
+    for (const r of rows.filter((r) => r.kind === "context")) {
+      expect(strip(r.html)).toBe(newFile.split("\n")[r.newNo! - 1]);
+      expect(r.html).toContain('<span class="tk-number">');
+    }
+    expect(model.contextHtml).toHaveLength(13);
+  });
 });
