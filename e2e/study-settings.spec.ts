@@ -4,14 +4,23 @@
  * live preview, turns on hide-system-names and saves; an annotator then finds the new guidelines
  * in the workspace's guidelines column (`g`) and no longer sees the model that generated the claims.
  */
-import { expect, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { unifiedDiff } from "@/lib/diff";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
 import { gotoWorkspace, newAnnotator } from "./workspace-fixtures";
 
 const STUDY = `settings-e2e-${Date.now()}`;
 const MODEL = "gpt-4o-settings-e2e";
+/** Markup and a script link in the guidelines: shown as text, never run (the renderer builds React elements). */
+const INJECTION = `<img src="x" onerror="window.injected = 1"> and [a link](javascript:window.injected=2)`;
 let annotator: Awaited<ReturnType<typeof newAnnotator>>;
+
+async function expectInert(page: Page, where: Locator): Promise<void> {
+  await expect(where).toContainText('<img src="x" onerror="window.injected = 1">');
+  await expect(where.locator("img")).toHaveCount(0);
+  await expect(where.locator('a[href^="javascript"]')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as { injected?: number }).injected)).toBeUndefined();
+}
 let assignmentId: string;
 
 test.beforeAll(async () => {
@@ -43,8 +52,9 @@ test("the lead edits the guidelines with the CRScore template and hides system n
   const box = lead.getByLabel("Guidelines in Markdown");
   await expect(box).toHaveValue(/ScalarSpaceEncoder/);
   await box.press("ControlOrMeta+Home");
-  await box.pressSequentially("# Settings e2e rules\n\nCheck **every** claim against the new file.\n\n");
+  await box.pressSequentially(`# Settings e2e rules\n\nCheck **every** claim against the new file.\n\n${INJECTION}\n\n`);
   await expect(preview.getByRole("heading", { name: "Settings e2e rules" })).toBeVisible();
+  await expectInert(lead, preview);
   await expect(preview.getByRole("cell", { name: "Unverifiable", exact: true })).toBeVisible();
   await expect(preview.locator("strong", { hasText: "every" })).toBeVisible();
 
@@ -52,7 +62,7 @@ test("the lead edits the guidelines with the CRScore template and hides system n
   await lead.getByRole("button", { name: "Save settings" }).click();
   await expect(lead.getByRole("status")).toContainText("Settings saved.");
   const stored = await testDb().study.findUniqueOrThrow({ where: { slug: STUDY } });
-  expect(stored.guidelines.startsWith("# Settings e2e rules\n\nCheck **every** claim against the new file.\n\n# Codebook")).toBe(true);
+  expect(stored.guidelines.startsWith(`# Settings e2e rules\n\nCheck **every** claim against the new file.\n\n${INJECTION}\n\n# Codebook`)).toBe(true);
   expect(stored.hideSystemNames).toBe(true);
   await lead.close();
 
@@ -64,6 +74,7 @@ test("the lead edits the guidelines with the CRScore template and hides system n
   await page.keyboard.press("g");
   const guidelines = page.getByTestId("guidelines");
   await expect(guidelines.getByRole("heading", { name: "Settings e2e rules" })).toBeVisible();
+  await expectInert(page, guidelines);
   await expect(guidelines.getByRole("cell", { name: /^False: ScalarSpaceEncoder is a class/ })).toBeVisible();
   await expect(guidelines.getByRole("cell", { name: "Comprehensiveness", exact: true })).toBeVisible();
   await page.close();
