@@ -29,6 +29,10 @@ export async function runCli(loaders: CommandLoaders, argv: string[]): Promise<n
     return name === undefined || name === "help" ? 0 : 2;
   }
   const args = parseArgs(rest);
+  if (args.flags.has("help")) {
+    process.stdout.write(`Usage: npm run cli -- ${command.usage}\n`);
+    return 0;
+  }
   try {
     refuseUnknownOptions(args, command.usage);
   } catch (error) {

@@ -36,6 +36,8 @@ describe("import and export commands", () => {
     const typo = await cli("agreement", "--study", "cli-example", "--itemz", "ids.txt");
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/^Error: Unknown option --itemz; this command takes --study, /);
+    // --help is the usage line, on stdout, and no error.
+    expect(await cli("agreement", "--help")).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Usage: npm run cli -- agreement --study SLUG /), stderr: "" });
     const mixed = path.join(dir, "mixed.jsonl");
     writeFileSync(mixed, '{"id": "ok", "language": "python", "diff": ""}\n{"id": "x", "language": "python"}\n');
     const result = await cli("import", "--study", "cli-lenient", "--format", "jsonl", "--skip-invalid-rows", mixed);
