@@ -140,7 +140,7 @@ test("validity tables download as CSV with their rows", async ({ page }) => {
     ["correlations", "Correlations over reviews, overall and per language"],
     ["systems", "System-level ranking: metric and human side by side"],
     ["ks-p", "Kolmogorov-Smirnov p-value between human levels"],
-    ["threshold-sweep", "CRScore Table 18: correlation with the human score across thresholds τ (the paper's grid, the stored τ, τ_best)"],
+    ["threshold-sweep", "CRScore Table 18: correlation with the human score across thresholds τ (the paper's grid, the stored τ, τ_GT, τ_best)"],
   ] as const) {
     const table = await readTable(page, id);
     const csv = await downloadCsv(page, title);

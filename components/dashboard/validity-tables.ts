@@ -118,13 +118,13 @@ export function ksTable(r: CorrelationReport, field: "statistic" | "pValue"): Ta
 }
 
 /** How the Table 18 sweep names each kind of row. */
-export const SWEEP_ROW_LABELS = { grid: "Table 18 grid", stored: "stored scores' τ", best: "τ_best (highest Kendall here)" } as const;
+export const SWEEP_ROW_LABELS = { grid: "Table 18 grid", stored: "stored scores' τ", gt: "τ_GT (human references' best matches)", best: "τ_best (highest Kendall here)" } as const;
 
 export function sweepTable(r: CorrelationReport): TableData | null {
   if (!r.thresholdSweep) return null;
   return {
     id: "threshold-sweep",
-    title: "CRScore Table 18: correlation with the human score across thresholds τ (the paper's grid, the stored τ, τ_best)",
+    title: "CRScore Table 18: correlation with the human score across thresholds τ (the paper's grid, the stored τ, τ_GT, τ_best)",
     filename: `${base(r)}-threshold-sweep`,
     columns: [
       { key: "tau", label: "τ", numeric: true },

@@ -22,7 +22,7 @@ import { humanScores, mean, type HumanScores } from "./human-scores";
 import { quantileMap } from "./quantile-map";
 import { type BootstrapSettings, bootstrapSettings } from "./resample";
 import { groupByLevel, type KsCell, ksMatrix, type LevelSummary, summarizeLevel } from "./score-levels";
-import { isCrscoreColumn, type SweepRow, thresholdSweep } from "./threshold-sweep";
+import { isCrscoreColumn, referenceTau, type SweepRow, thresholdSweep } from "./threshold-sweep";
 import { AppError } from "@/lib/errors";
 
 export type CorrelationLevel = "segment" | "system";
@@ -184,6 +184,7 @@ export function correlationSections(
   bootstrap: BootstrapSettings,
   details: ReadonlyMap<string, unknown>,
   names: ReadonlyMap<string, string> = new Map(),
+  tauGt: number | null = null,
 ): Pick<CorrelationReport, "correlations" | "systems" | "byHumanLevel" | "ksMatrix" | "thresholdSweep" | "humanMetricAgreement"> {
   const languages = [...new Set(points.map((p) => p.language))].sort();
   const groups = groupByLevel(points, human.scale);
@@ -196,9 +197,15 @@ export function correlationSections(
     systems: systemRanking(points),
     byHumanLevel: [...groups].map(([lvl, values]) => summarizeLevel(lvl, values)),
     ksMatrix: ksMatrix(groups),
-    thresholdSweep: isCrscoreColumn(metric.name) ? thresholdSweep(metric.name, points, details) : null,
+    thresholdSweep: isCrscoreColumn(metric.name) ? thresholdSweep(metric.name, points, details, tauGt) : null,
     humanMetricAgreement: humanMetricAgreement(points, human, metric.higherIsBetter, names),
   };
+}
+
+/** τ_GT for Table 18 from the references' stored best matches; a change is annotated when one of its reviews has a rating (as for calibration, lib/jobs/tau.ts). */
+async function storedReferenceTau(studyId: string, references: readonly { id: string; codeChangeId: string }[], details: ReadonlyMap<string, unknown>, client: PrismaClient): Promise<number | null> {
+  const annotated = new Set((await client.codeChange.findMany({ where: { studyId, reviews: { some: { ratings: { some: {} } } } }, select: { id: true } })).map((c) => c.id));
+  return referenceTau(references.map((r) => ({ detail: details.get(r.id), annotated: annotated.has(r.codeChangeId) })));
 }
 
 /** An even sample of at most `max` points, in order. */
@@ -219,7 +226,8 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
     const available = [...new Set((await listStudyMetrics(study.id, client)).map((v) => v.metric))];
     throw new AppError("NOT_FOUND", { message: `study ${study.slug} has no stored scores for metric "${options.metric}"${options.paramsKey ? ` with signature ${options.paramsKey}` : ""}; stored: ${available.join(", ") || "none"} (compute with \`metrics --study ${study.slug} --metric NAME\` or import-scores)` });
   }
-  const references = includeReferences ? new Set<string>() : new Set((await client.candidateReview.findMany({ where: { codeChange: { studyId: study.id }, isReference: true }, select: { id: true } })).map((r) => r.id));
+  const referenceReviews = await client.candidateReview.findMany({ where: { codeChange: { studyId: study.id }, isReference: true }, select: { id: true, codeChangeId: true } });
+  const references = includeReferences ? new Set<string>() : new Set(referenceReviews.map((r) => r.id));
   // Reviews imported without their text (issue 11) are left out, and counted.
   const missingText = new Set((await client.candidateReview.findMany({ where: { codeChange: { studyId: study.id }, textMissing: true }, select: { id: true } })).map((r) => r.id));
   let humanWithMissingText = 0;
@@ -249,7 +257,7 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
       levelRule: "a review's human level is its mean human score rounded half up to the scale",
     },
     counts: { reviewsWithMetric: values.values.size, reviewsWithHuman: human.ratings.size, paired: points.length, leftOutMissingText: humanWithMissingText, draftsLeftOut: human.draftsLeftOut },
-    ...correlationSections(points, human, info, level, bootstrap, values.details, await raterNames([...new Set([...human.ratings.values()].flat().map((r) => r.rater))], client)),
+    ...correlationSections(points, human, info, level, bootstrap, values.details, await raterNames([...new Set([...human.ratings.values()].flat().map((r) => r.rater))], client), isCrscoreColumn(options.metric) ? await storedReferenceTau(study.id, referenceReviews, values.details, client) : null),
     points: samplePoints(points, options.maxPoints ?? 2000),
     pointsSampled: points.length > (options.maxPoints ?? 2000),
   };

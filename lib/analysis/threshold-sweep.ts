@@ -1,14 +1,15 @@
 /**
  * CRScore's robustness to τ (CRScore Table 18): Con / Comp / Rel recomputed, from the best
  * matches each score keeps in its detail (no embedding again), at the paper's grid (0.60 to
- * 0.80), at the τ the scores were stored with (the paper's, a calibrated one such as τ_GT, or a
- * given one) and at τ_best (the threshold of 0.01 to 0.99 with the highest Kendall τ-b on this
+ * 0.80), at the τ the scores were stored with (the paper's, a calibrated one, or a given one), at
+ * τ_GT (the paper's procedure on the human reference reviews' stored best matches, see
+ * referenceTau) and at τ_best (the threshold of 0.01 to 0.99 with the highest Kendall τ-b on this
  * data), and correlated with the human score. Another embedder's similarities have another
  * scale (the offline TF-IDF default's calibrated τ is near 0.16), so its grid rows mostly say
  * that the paper's grid does not carry over; the stored and best rows are its own.
  */
 import { z } from "zod";
-import { crscoreFromBestMatches } from "@/lib/metrics";
+import { crscoreFromBestMatches, meanSentenceBest } from "@/lib/metrics";
 import { kendallTauB, spearman } from "@/lib/stats";
 
 const detailSchema = z.object({
@@ -26,8 +27,8 @@ const FIELD = { "crscore-con": "conciseness", "crscore-comp": "comprehensiveness
 
 export interface SweepRow {
   tau: number;
-  /** "grid" (Table 18's), "stored" (the τ the stored scores use) or "best" (τ_best on this data). */
-  kind: "grid" | "stored" | "best";
+  /** "grid" (Table 18's), "stored" (the τ the stored scores use), "gt" (τ_GT) or "best" (τ_best on this data). */
+  kind: "grid" | "stored" | "gt" | "best";
   /** True for the τ the stored scores use. */
   stored: boolean;
   n: number;
@@ -40,8 +41,24 @@ export function isCrscoreColumn(metric: string): metric is keyof typeof FIELD {
   return metric in FIELD;
 }
 
+/**
+ * τ_GT (CRScore §3.3, footnote 6) from stored scores: the mean best similarity of the human
+ * reference reviews' sentences, on the changes nobody annotated when there are such, else on
+ * all; rounded to 4 decimals as signatures record τ. Null when no reference has a stored detail
+ * with a defined best match.
+ */
+export function referenceTau(references: readonly { detail: unknown; annotated: boolean }[]): number | null {
+  const parsed = references.flatMap((r) => {
+    const d = detailSchema.safeParse(r.detail);
+    return d.success && d.data.reviewSentenceBest.some((v) => v !== null) ? [{ ...d.data, annotated: r.annotated }] : [];
+  });
+  const unannotated = parsed.filter((r) => !r.annotated);
+  const { tau } = meanSentenceBest(unannotated.length > 0 ? unannotated : parsed);
+  return tau === null ? null : Number(tau.toFixed(4));
+}
+
 /** The sweep for a CRScore column over reviews with a stored detail and a human score; null when details are missing. */
-export function thresholdSweep(metric: keyof typeof FIELD, points: readonly { reviewId: string; human: number }[], details: ReadonlyMap<string, unknown>): SweepRow[] | null {
+export function thresholdSweep(metric: keyof typeof FIELD, points: readonly { reviewId: string; human: number }[], details: ReadonlyMap<string, unknown>, tauGt: number | null = null): SweepRow[] | null {
   const parsed = points.map((p) => ({ human: p.human, detail: detailSchema.safeParse(details.get(p.reviewId)) }));
   if (parsed.length === 0 || parsed.some((p) => !p.detail.success)) return null;
   const matches = parsed.map((p) => ({ human: p.human, detail: p.detail.data as z.infer<typeof detailSchema> }));
@@ -72,6 +89,6 @@ export function thresholdSweep(metric: keyof typeof FIELD, points: readonly { re
     const candidate = row(tau, "best");
     if (candidate.kendall.statistic !== null && (best === null || candidate.kendall.statistic > (best.kendall.statistic as number))) best = candidate;
   }
-  const rows = [...TABLE_18_TAUS.filter((t) => t !== storedTau).map((t) => row(t, "grid")), row(storedTau, "stored"), ...(best ? [best] : [])];
+  const rows = [...TABLE_18_TAUS.filter((t) => t !== storedTau).map((t) => row(t, "grid")), row(storedTau, "stored"), ...(tauGt !== null && tauGt !== storedTau ? [row(tauGt, "gt")] : []), ...(best ? [best] : [])];
   return rows.sort((a, b) => a.tau - b.tau);
 }

@@ -157,16 +157,16 @@ export function thresholdSweep(
 export type CalibrationResult = { tau: number; sentenceCount: number } | { tau: null; sentenceCount: 0; reason: string };
 
 /**
- * τ as CRScore 3.3 selects it: associate every review sentence with its most similar
- * pseudo-reference of the same code change, then average those best similarities over all review
- * sentences of all reviews (pooled, not a mean of per-review means; scripts/compute_sts_thresh_v3.py).
- * Sentences with no defined similarity (no pseudo-references, zero vectors) are left out.
+ * τ as CRScore 3.3 selects it, from each review's best matches: the mean, over all review
+ * sentences of all reviews (pooled, not a mean of per-review means;
+ * scripts/compute_sts_thresh_v3.py), of each sentence's best similarity to a pseudo-reference of
+ * its change. Sentences with no defined similarity (no pseudo-references, zero vectors) are left out.
  */
-export function calibrateThreshold(reviews: readonly CrscoreInput[]): CalibrationResult {
+export function meanSentenceBest(reviews: readonly Pick<BestMatches, "reviewSentenceBest">[]): CalibrationResult {
   let sum = 0;
   let sentenceCount = 0;
   for (const review of reviews) {
-    for (const value of bestMatches(review).reviewSentenceBest) {
+    for (const value of review.reviewSentenceBest) {
       if (value === null) continue;
       sum += value;
       sentenceCount++;
@@ -174,4 +174,9 @@ export function calibrateThreshold(reviews: readonly CrscoreInput[]): Calibratio
   }
   if (sentenceCount === 0) return { tau: null, sentenceCount: 0, reason: "no review sentence has a pseudo-reference" };
   return { tau: sum / sentenceCount, sentenceCount };
+}
+
+/** τ by CRScore 3.3's procedure (meanSentenceBest) from the reviews' similarities. */
+export function calibrateThreshold(reviews: readonly CrscoreInput[]): CalibrationResult {
+  return meanSentenceBest(reviews.map(bestMatches));
 }

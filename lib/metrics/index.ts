@@ -27,6 +27,7 @@ export {
   crscoreFromBestMatches,
   CRSCORE_DEFAULT_TAU,
   isCrscorePaperModel,
+  meanSentenceBest,
   pairwiseSimilarities,
   splitReviewSentences,
   thresholdSweep,

@@ -163,6 +163,8 @@ describe.skipIf(!hasPhase1 || !hasPhase2)("CRScore phase-2 sheets imported: the 
     expect(table4.embedder).toEqual({ model: "tfidf-offline-v1", offline: true, pooling: null });
     expect(table4.tau).toEqual({ value: 0.1916, source: "best-system", calibration: { system: "gpt3.5_pred", items: "unannotated", reviews: 2, sentences: 4 } });
     expect(table4.tauGt).toMatchObject({ source: "gt", calibration: { system: null, items: "unannotated" } });
+    // Table 18's τ_GT row, from the references' stored best matches, is the τ_GT Table 4 embeds afresh.
+    expect(report.thresholdSweep?.find((r) => r.kind === "gt")?.tau).toBe(table4.tauGt.value);
     expect(table4.linked).toBeGreaterThan(100);
     expect(table4.rows.map((r) => r.kind)).toEqual(expect.arrayContaining(["grid", "tau", "gt", "best"]));
     const calibrated = table4.rows.find((r) => r.kind === "tau")!;

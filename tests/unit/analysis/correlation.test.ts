@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { bootstrapSettings, correlationSections, correlationSet, groupByLevel, multiplicities, resampleKendall, resampleSpearman, sortPairs, type HumanScores, humanLevel, ksMatrix, metricInfo, quantileMap, type ReviewPoint, summarizeLevel, systemRanking, TABLE_18_TAUS, taskQuestions } from "@/lib/analysis";
+import { bootstrapSettings, correlationSections, referenceTau, correlationSet, groupByLevel, multiplicities, resampleKendall, resampleSpearman, sortPairs, type HumanScores, humanLevel, ksMatrix, metricInfo, quantileMap, type ReviewPoint, summarizeLevel, systemRanking, TABLE_18_TAUS, taskQuestions } from "@/lib/analysis";
 import { crscoreFromBestMatches } from "@/lib/metrics";
 import { bootstrapCi, kendallTauB, ks2samp, pearson, seededRandom, spearman } from "@/lib/stats";
 
@@ -91,6 +91,17 @@ describe("correlation sections", () => {
     expect(best?.kendall.statistic).toBe(Math.max(...(sweep ?? []).map((r) => r.kendall.statistic ?? -Infinity)));
     expect(sweep?.map((r) => r.tau)).toEqual([...(sweep ?? [])].map((r) => r.tau).sort((a, b) => a - b));
     expect(stored?.spearman.statistic).toBe(sections.correlations.overall.spearman.statistic);
+  });
+
+  test("τ_GT from the references' stored best matches: pooled over sentences, unannotated changes first, as a sweep row", () => {
+    const ref = (best: (number | null)[], annotated: boolean) => ({ detail: { tau: 0.5, reviewSentenceBest: best, pseudoReferenceBest: [0.1] }, annotated });
+    // Unannotated: (0.2 + 0.4 + 0.9) / 3; the annotated reference's 0.1 and the undefined sentence are left out.
+    expect(referenceTau([ref([0.2, 0.4], false), ref([0.9, null], false), ref([0.1], true)])).toBe(0.5);
+    expect(referenceTau([ref([0.1, 0.2], true)])).toBe(0.15);
+    expect(referenceTau([{ detail: null, annotated: false }])).toBeNull();
+    const withGt = correlationSections(points, human, metricInfo("crscore-rel", "k"), "segment", bootstrap, details, new Map(), 0.42).thresholdSweep;
+    expect(withGt?.filter((r) => r.kind === "gt").map((r) => r.tau)).toEqual([0.42]);
+    expect(withGt?.map((r) => r.tau)).toEqual([...(withGt ?? [])].map((r) => r.tau).sort((a, b) => a - b));
   });
 
   test("human-human vs human-metric agreement (metric as one more rater)", () => {
