@@ -75,7 +75,7 @@ export default async function AnnotatorPage({ params }: { params: Promise<{ slug
       <section aria-label="Agreement" className="space-y-2">
         <h2 className="text-lg font-medium">Agreement</h2>
         <p className="text-sm text-slate-600">
-          From the study&apos;s agreement report (counting {counted}): Cohen&apos;s kappa with each other annotator on the items both rated, and the share of answers equal to the item&apos;s consensus (adjudicated
+          From the study&apos;s agreement report, counting {counted}. Cohen&apos;s kappa with each other annotator on the items both rated, and the share of answers equal to the item&apos;s consensus (adjudicated
           or unanimous), as on the{" "}
           <Link href={`${base}/agreement`} className="text-blue-700 underline">
             agreement page
@@ -153,7 +153,7 @@ export default async function AnnotatorPage({ params }: { params: Promise<{ slug
                     <ul>
                       {i.answers.map((a) => (
                         <li key={a.item}>
-                          <span className="font-medium">{a.item}</span>: {a.answers.map((x) => `${x.question} ${String(x.value)}`).join(", ")}
+                          <span className="font-medium">{a.item}</span>: {a.answers.map((x) => `${x.question} = ${String(x.value)}`).join(", ")}
                         </li>
                       ))}
                     </ul>
