@@ -12,8 +12,11 @@ export interface Started {
 
 const running: Started[] = [];
 
-/** Starts scripts/start.ts with `env` (DATABASE_URL is not inherited) and waits until health answers ok. */
-export async function startProduct(env: Record<string, string | undefined>, port: number): Promise<Started> {
+/**
+ * Starts scripts/start.ts with `env` (DATABASE_URL is not inherited) and waits until health
+ * answers ok (`timeoutMs`: longer when start.ts may first have to build the app).
+ */
+export async function startProduct(env: Record<string, string | undefined>, port: number, timeoutMs = 150_000): Promise<Started> {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     cwd: root,
@@ -25,7 +28,7 @@ export async function startProduct(env: Record<string, string | undefined>, port
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const started = { process: child, output: () => output };
   running.push(started);
-  const deadline = Date.now() + 150_000;
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
     const health = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);

@@ -132,6 +132,8 @@ export default async function pagesBench(): Promise<void> {
       AUTH_SECRET: "pages-bench",
     },
     port,
+    // npm start builds first when the build is older than the sources: minutes on a busy machine
+    30 * 60_000,
   ).catch(async (error: unknown) => {
     await database.drop();
     throw error;
