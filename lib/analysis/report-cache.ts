@@ -1,7 +1,8 @@
 /**
  * Reports of the dashboards and their JSON routes, computed once per state of the study's
  * data: a cheap fingerprint query (counts, versions, last update times and value hashes of
- * the study's annotations, reviews, claims and, for validity, metric scores) keys an
+ * the study's annotations, reviews, claims, consensus values, assignment statuses and, for
+ * validity, metric scores) keys an
  * in-process cache, so auto-refreshing dashboards and several leads watching the same study
  * recompute only when something changed. Bootstrap CIs dominate the cost on big studies
  * (about 30 s for 100,000 ratings, scripts/bench/analysis.ts): there the web process computes
@@ -55,7 +56,9 @@ export async function studyFingerprint(studyId: string, withScores: boolean): Pr
          FROM "ReferenceGrade" WHERE "candidateReviewId" IN (SELECT id FROM rv)) AS grades,
       (SELECT count(*) || '/' || coalesce(sum(version), 0) || '/' || coalesce(max("updatedAt")::text, '') || '/' || coalesce(sum(hashtext(id || "highQuality"::text)), 0)
          FROM "CommentFilterLabel" WHERE "candidateReviewId" IN (SELECT id FROM rv)) AS filters,
-      (SELECT count(*) || '/' || coalesce(sum(hashtext("itemId" || question || version::text)), 0) FROM "Consensus" WHERE "studyId" = ${studyId} AND gold) AS gold,
+      (SELECT count(*) || '/' || coalesce(sum(hashtext("itemId" || question || version::text || gold::text)), 0) FROM "Consensus" WHERE "studyId" = ${studyId}) AS consensus,
+      -- Reports count submitted work (lib/analysis/drafts.ts): a submit changes them without changing an answer.
+      (SELECT count(*) || '/' || coalesce(sum(hashtext(id || status::text)), 0) FROM "Assignment" WHERE "studyId" = ${studyId}) AS assignments,
       ${scores} AS scores`;
   return JSON.stringify(rows[0]);
 }

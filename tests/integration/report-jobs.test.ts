@@ -20,6 +20,21 @@ afterEach(() => {
 });
 afterAll(() => db.$disconnect());
 
+test("the fingerprint changes when work is submitted, though no answer changed; time on task leaves it", async () => {
+  const { studyId } = await seedDemo(db);
+  const before = await studyFingerprint(studyId, false);
+  expect(await studyFingerprint(studyId, false)).toBe(before);
+  const open = await db.assignment.findFirstOrThrow({ where: { studyId, status: { not: "DONE" } } });
+  await db.assignment.update({ where: { id: open.id }, data: { status: "DONE", completedAt: new Date() } });
+  const submitted = await studyFingerprint(studyId, false);
+  expect(submitted).not.toBe(before);
+  await db.assignment.update({ where: { id: open.id }, data: { timeSpentMs: { increment: 5000 } } });
+  // Time on task alone does not invalidate the reports.
+  expect(await studyFingerprint(studyId, false)).toBe(submitted);
+  await db.assignment.update({ where: { id: open.id }, data: { status: open.status, completedAt: open.completedAt, timeSpentMs: open.timeSpentMs } });
+  expect(await studyFingerprint(studyId, false)).toBe(before);
+});
+
 test("above the inline limit the worker computes the agreement CIs once per state of the data; the web side serves them", async () => {
   const { studyId } = await seedDemo(db);
   await db.reportJob.deleteMany({ where: { studyId } });
