@@ -63,8 +63,12 @@ export async function studyFingerprint(studyId: string, withScores: boolean): Pr
   return JSON.stringify(rows[0]);
 }
 
-type Kind = "agreement" | "correlation";
-const keyOf = (kind: Kind, studyId: string, options: object, fingerprint: string) => `${kind}|${studyId}|${JSON.stringify(options)}|${fingerprint}`;
+const keyOf = (kind: string, studyId: string, options: object, fingerprint: string) => `${kind}|${studyId}|${JSON.stringify(options)}|${fingerprint}`;
+
+/** `compute()` once per state of the study's data (`fingerprint`: studyFingerprint), for other figures the dashboards show; the caller authorizes first. */
+export function cachedForState<T>(kind: string, studyId: string, options: object, fingerprint: string, compute: () => Promise<T>): Promise<T> {
+  return memo(keyOf(kind, studyId, options, fingerprint), compute);
+}
 
 /** agreementReport(studyId, options) for the current data (fingerprint), cached. */
 export async function cachedAgreementReport(studyId: string, options: AgreementOptions, fingerprint?: string): Promise<AgreementReport> {

@@ -15,6 +15,7 @@ import { findLedStudy, type StudyUser } from "@/lib/data/study-access";
 import type { TaskType } from "@/lib/generated/prisma/client";
 import { findStudy, gatherTaskRatings, type StudyForAnalysis, type StudyItem } from "@/lib/analysis/gather";
 import type { Question } from "@/lib/analysis/questions";
+import { cachedForState } from "@/lib/analysis/report-cache";
 import { TASKS, taskQuestions } from "@/lib/tasks";
 import { byDisagreement, consensusOf, type ConsensusValue } from "@/lib/tasks/consensus";
 import type { ItemAnnotation } from "@/lib/tasks/types";
@@ -271,9 +272,17 @@ export interface QuestionReliability {
   annotators: (AnnotatorReliability & { name: string })[];
 }
 
-/** Each annotator's agreement with the consensus and with every other annotator, and their competence, per question of one task. */
-export async function taskReliability(user: StudyUser, slug: string, task: TaskType): Promise<QuestionReliability[]> {
+/**
+ * Each annotator's agreement with the consensus and with every other annotator, and their
+ * competence, per question of one task; with the study's `fingerprint` (studyFingerprint),
+ * computed once per state of its data.
+ */
+export async function taskReliability(user: StudyUser, slug: string, task: TaskType, fingerprint?: string): Promise<QuestionReliability[]> {
   const study = await ledStudy(user, slug);
+  return fingerprint === undefined ? studyTaskReliability(study, task) : cachedForState("reliability", study.id, { task }, fingerprint, () => studyTaskReliability(study, task));
+}
+
+async function studyTaskReliability(study: StudyForAnalysis, task: TaskType): Promise<QuestionReliability[]> {
   const [data, consensus] = await Promise.all([gatherTaskRatings(study, task), taskConsensus(db, study, task)]);
   const ids = [...new Set(data.questions.flatMap((q) => q.ratings.map((r) => r.rater)))];
   const names = new Map((await db.user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));

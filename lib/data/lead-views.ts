@@ -14,7 +14,7 @@ import { progressOf, type Progress } from "@/lib/annotation/progress";
 import type { RaterRef } from "@/lib/analysis/agreement-report";
 import { answersByChange, type ItemAnswers } from "@/lib/analysis/annotator-answers";
 import type { Share } from "@/lib/analysis/reliability";
-import { cachedAgreementReport } from "@/lib/analysis/report-cache";
+import { cachedAgreementReport, studyFingerprint } from "@/lib/analysis/report-cache";
 import { importedHere, readItem, readTask, workspaceStudy, workspaceStudySelect } from "@/lib/data/annotations";
 import { taskReliability } from "@/lib/data/adjudication";
 import { leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
@@ -127,6 +127,7 @@ export async function annotatorOverview(user: StudyUser, slug: string, annotator
   const annotator = await db.user.findFirst({ where: { id: annotatorId, ...studyAnnotatorWhere(study.id) }, select: { id: true, name: true, email: true, active: true } });
   if (!annotator) throw new AppError("NOT_FOUND", { message: "No such annotator in this study." });
   const tasks = tasksInOrder(study.taskTypes);
+  const fingerprint = await studyFingerprint(study.id, false);
   const [assignments, ratings, report, reliability] = await Promise.all([
     db.assignment.findMany({
       where: { studyId: study.id, userId: annotator.id },
@@ -135,8 +136,8 @@ export async function annotatorOverview(user: StudyUser, slug: string, annotator
     }),
     Promise.all(tasks.map(async (task) => ({ task, ...(await TASKS[task].ratings(study.id, taskQuestions(task, study), db)) }))),
     // Pairwise Cohen's kappa needs no CIs: the report without resamples, cached per state of the study.
-    cachedAgreementReport(study.id, { bootstrap: { nResamples: 0 } }),
-    Promise.all(tasks.map(async (task) => ({ task, questions: await taskReliability(user, study.slug, task) }))),
+    cachedAgreementReport(study.id, { bootstrap: { nResamples: 0 } }, fingerprint),
+    Promise.all(tasks.map(async (task) => ({ task, questions: await taskReliability(user, study.slug, task, fingerprint) }))),
   ]);
   const answers = new Map(ratings.map((r) => [r.task, answersByChange(r.items, r.questions, annotator.id)]));
   const agreement = report.tasks.flatMap((t) =>

@@ -57,7 +57,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   const shown = await dashboardReport("agreement", study.id, options, fingerprint);
   const settings = shown.report.settings;
 
-  const reliability = await Promise.all((task ? [task] : study.taskTypes).map(async (t) => ({ task: t, questions: await taskReliability(user, study.slug, t) })));
+  const reliability = await Promise.all((task ? [task] : study.taskTypes).map(async (t) => ({ task: t, questions: await taskReliability(user, study.slug, t, fingerprint) })));
 
   const base = `/studies/${encodeURIComponent(study.slug)}/agreement`;
   const href = (t?: TaskType) => {
