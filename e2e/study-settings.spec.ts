@@ -42,7 +42,7 @@ test("the lead edits the guidelines with the CRScore template and hides system n
   const lead = await browser.newPage();
   await signIn(lead, E2E_ACCOUNTS.lead);
   await lead.goto(`/studies/${STUDY}`);
-  await lead.getByRole("link", { name: "Settings" }).click();
+  await lead.getByRole("link", { name: "Settings", exact: true }).click();
   await expect(lead.getByRole("heading", { name: "Study settings" })).toBeVisible();
   const preview = lead.getByRole("region", { name: "Guidelines preview" });
   await expect(preview).toContainText("No guidelines");
