@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { Message, useRun, type Action } from "@/components/action-run";
+import { commaList } from "@/lib/validation/list";
 
 /** Splits the study into equal calibration rounds, or takes calibration item sets (by name, in order) as rounds. */
 export function MakeRoundsForm({ slug, save }: { slug: string; save: Action<{ rounds: number; assignments: number }> }) {
@@ -14,10 +15,7 @@ export function MakeRoundsForm({ slug, save }: { slug: string; save: Action<{ ro
       className="flex flex-wrap items-end gap-3 text-sm"
       onSubmit={(e) => {
         e.preventDefault();
-        const itemSets = sets
-          .split(",")
-          .map((s) => s.trim())
-          .filter(Boolean);
+        const itemSets = commaList(sets);
         run(save, itemSets.length ? { slug, itemSets } : { slug, count }, (d) => `${d.rounds} rounds made; ${d.assignments} assignments generated.`);
       }}
     >

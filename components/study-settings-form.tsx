@@ -7,6 +7,7 @@ import { Markdown } from "@/components/workspace/markdown";
 import type { SettingsUsage } from "@/lib/annotation/study-settings";
 import type { StudySettings } from "@/lib/data/study-settings";
 import type { TaskType } from "@/lib/generated/prisma/enums";
+import { commaList } from "@/lib/validation/list";
 
 type Settings = StudySettings;
 
@@ -36,10 +37,7 @@ export function StudySettingsForm({ slug, initial, usage, template, save }: { sl
       className="space-y-5"
       onSubmit={(e) => {
         e.preventDefault();
-        const likertDimensions = dimensions
-          .split(",")
-          .map((d) => d.trim())
-          .filter(Boolean);
+        const likertDimensions = commaList(dimensions);
         run(save, { slug, ...values, likertDimensions }, (r) => ["Settings saved.", ...r.notes].join("\n"));
       }}
     >

@@ -6,6 +6,8 @@
  * and refused unchecked before. The wait is capped, so nobody can lock an account for good.
  * The counting itself is one SQL statement per key (lib/data/sign-in-throttle.ts).
  */
+import { commaList } from "@/lib/validation/list";
+
 export interface ThrottlePolicy {
   /** Attempts checked without waiting. */
   free: number;
@@ -36,10 +38,7 @@ export function signInKeys(email: string, address: string): { account: ThrottleK
  * account key does not depend on it.
  */
 export function clientAddress(forwardedFor: string | string[] | undefined, trustedProxies: number): string {
-  const entries = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : (forwardedFor ?? ""))
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter(Boolean);
+  const entries = commaList(Array.isArray(forwardedFor) ? forwardedFor.join(",") : (forwardedFor ?? ""));
   if (entries.length === 0) return "unknown";
   return entries[Math.max(0, entries.length - Math.max(1, trustedProxies))];
 }
