@@ -9,6 +9,7 @@ import { db, Prisma } from "@/lib/db/client";
 import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction, TaskType } from "@/lib/generated/prisma/client";
 import { applicableTaskTypes, planAssignments, planReliabilitySet, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
 import { progressOf, type Progress } from "@/lib/annotation/progress";
+import { stageOrderOn } from "@/lib/annotation/stage-order";
 import { suggestConsolidation, type SuggestedDecision } from "@/lib/annotation/stage2";
 import { manageableAccountsWhere } from "@/lib/data/accounts";
 import { COMMAND_LINE, leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
@@ -20,7 +21,7 @@ import { AppError } from "@/lib/errors";
 async function findStudy(user: StudyUser, slug: string) {
   const study = await db.study.findFirst({
     where: { slug, ...leadStudyWhere(user) },
-    select: { id: true, slug: true, name: true, taskTypes: true, annotatorsPerItem: true, reliabilitySetSize: true, assignmentSeed: true, hideSystemNames: true, goldPerQueue: true },
+    select: { id: true, slug: true, name: true, taskTypes: true, annotatorsPerItem: true, reliabilitySetSize: true, assignmentSeed: true, hideSystemNames: true, goldPerQueue: true, stageOrder: true },
   });
   if (!study) throw new AppError("NOT_FOUND", { message: "No such study." });
   return study;
@@ -317,7 +318,11 @@ export async function getConsolidationItem(user: StudyUser, slug: string, codeCh
       orderBy: [{ position: "asc" }, { id: "asc" }],
       select: { id: true, kind: true, text: true, source: true, position: true, addedById: true, correctsId: true, addedBy: { select: { name: true, email: true } } },
     }),
-    db.claimJudgement.findMany({ where: { pseudoReference: { codeChangeId } }, select: { annotatorId: true, pseudoReferenceId: true, code: true, necessary: true, errorType: true, note: true } }),
+    db.claimJudgement.findMany({ where: { pseudoReference: { codeChangeId } }, select: { annotatorId: true, pseudoReferenceId: true, code: true, necessary: true, errorType: true, note: true } }).then((rows) =>
+      // Under the stage order, necessity is a stage-2 answer over the consolidated set (stage-order.ts),
+      // not a stage-1 "unnecessary" flag: it must not show as one or steer a re-consolidation.
+      stageOrderOn(study) ? rows.map((j) => ({ ...j, necessary: null })) : rows,
+    ),
     db.consolidationDecision.findMany({ where: { codeChangeId }, select: { pseudoReferenceId: true, action: true, replacementText: true, decidedAt: true, decidedBy: { select: { name: true } } } }),
     db.assignment.findMany({ where: { codeChangeId, taskType: "CLAIM_VERIFICATION" }, select: { userId: true, status: true, user: { select: { name: true, email: true } } } }),
   ]);

@@ -98,8 +98,15 @@ test("with the setting on, necessity is asked in stage 2 over the consolidated s
   }
   await expect(data.submitAssignment(ann2.id, stage2)).rejects.toMatchObject({ status: 422, message: expect.stringContaining("pseudo-references 1, 2, 3, 4 without necessity") });
   const versions = new Map(Object.entries(open.rating!.necessity!).map(([id, n]) => [id, n.version]));
-  for (const id of references) expect((await necessity(id, id !== change.smell, versions.get(id) ?? 0)).changed).toBe(true);
+  const unnecessary = new Set([change.smell, change.claims[2]]);
+  for (const id of references) expect((await necessity(id, !unnecessary.has(id), versions.get(id) ?? 0)).changed).toBe(true);
   await data.submitAssignment(ann2.id, stage2);
+
+  // a re-consolidation reads the stage-2 answer as what it is, not as a stage-1 "unnecessary" flag
+  const again = await admin.getConsolidationItem(lead, fx.slug, change.id);
+  const claim3 = again.claims.find((c) => c.id === change.claims[2])!;
+  expect(claim3.verdicts.find((v) => v !== null)).toMatchObject({ code: "CORRECT", necessary: null });
+  expect(claim3.suggestion).toMatchObject({ action: "KEEP", reason: "1 kept, 0 rejected" });
 
   // stored as the phase-2 import stores it: on the annotator's judgement of the pseudo-reference, the stage-1 code kept
   const stored = await db.claimJudgement.findMany({ where: { annotatorId: ann2.id, pseudoReference: { codeChangeId: change.id } }, select: { id: true, pseudoReferenceId: true, code: true, necessary: true } });
