@@ -11,6 +11,7 @@
  */
 import { useImperativeHandle, useRef, useState } from "react";
 import { LIKERT_RULES } from "@/lib/annotation/codebook";
+import { likertFromDigit } from "@/lib/annotation/keymap";
 import { emptyReviewRating, type NecessityValue, type ReviewRatingValue } from "@/lib/annotation/values";
 import { EntryNote } from "./entry-note";
 import { ReviewCard } from "./review-card";
@@ -82,12 +83,13 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
           toggleLink(review.id, references[field].id, action.type === "toggle-partial");
           return true;
         case "digit": {
-          if (!review || action.value < likertMin || action.value > likertMax) return false;
+          const score = likertFromDigit(action.value, likertMin, likertMax);
+          if (!review || score === null) return false;
           const scores = value(review.id).scores;
           // On a dimension: that one; on a pseudo-reference: the first dimension without a score.
           let d = field - references.length;
           if (d < 0) d = Math.max(0, dims.findIndex((dim) => scores[dim] === undefined));
-          setScore(review.id, dims[d], action.value);
+          setScore(review.id, dims[d], score);
           // Moving on: the next dimension, after the last one the next review.
           if (!digitsMoveOn) setField(references.length + d);
           else if (d < dims.length - 1) setField(references.length + d + 1);

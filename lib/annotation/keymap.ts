@@ -91,6 +91,16 @@ export function resolveKey(input: KeyInput, prefix: KeyPrefix = ""): KeyResult {
   return { action: SINGLE[key] ?? null, prefix: "" };
 }
 
+/**
+ * The Likert score a digit key gives on a scale from `min` to `max`, or null when it gives none.
+ * A scale whose top is 10 has no key of its own for 10, so "0" types it when 0 is not on the scale.
+ */
+export function likertFromDigit(digit: number, min: number, max: number): number | null {
+  if (digit >= min && digit <= max) return digit;
+  if (digit === 0 && max === 10) return 10;
+  return null;
+}
+
 /** Elements in which single-key shortcuts must not fire. */
 export function isTextField(target: { tagName?: string; isContentEditable?: boolean; type?: string } | null): boolean {
   if (!target || !target.tagName) return false;
@@ -131,7 +141,7 @@ export const SHORTCUTS: readonly ShortcutHelp[] = [
   { keys: ["x", "Space"], description: "Toggle: the review addresses this pseudo-reference", tasks: ["REVIEW_RATING"] },
   { keys: ["p"], description: "Toggle: the review partially addresses it", tasks: ["REVIEW_RATING"] },
   { keys: ["u"], description: "Necessity of the current pseudo-reference: unnecessary / necessary (when stage 2 asks it)", tasks: ["REVIEW_RATING"] },
-  { keys: ["1…5"], description: "Score of the current dimension (moves on to the next dimension, after the last one to the next review)", tasks: ["REVIEW_RATING"] },
+  { keys: ["1…5"], description: "Score of the current dimension (moves on to the next dimension, after the last one to the next review); on a scale up to 10, 0 types 10", tasks: ["REVIEW_RATING"] },
   { keys: ["1…5"], description: "Grade against the reference review (moves on to the next review)", tasks: ["REFERENCE_GRADING"] },
   { keys: ["1"], description: "High quality, actionable and verifiable (moves on to the next review)", tasks: ["COMMENT_FILTERING"] },
   { keys: ["0"], description: "Low quality (moves on to the next review)", tasks: ["COMMENT_FILTERING"] },

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { isTextField, resolveKey, SHORTCUTS } from "@/lib/annotation/keymap";
+import { isTextField, likertFromDigit, resolveKey, SHORTCUTS } from "@/lib/annotation/keymap";
 
 describe("keyboard map", () => {
   test("single keys", () => {
@@ -45,6 +45,16 @@ describe("keyboard map", () => {
     expect(resolveKey({ key: "3" }, "e").action).toEqual({ type: "error-type", key: 3 });
     expect(resolveKey({ key: "0" }, "e").action).toEqual({ type: "error-type", key: 0 });
     expect(resolveKey({ key: "7" }, "e").action).toBeNull();
+  });
+
+  test("a digit's Likert score: itself on the scale, 0 for the top of a scale up to 10, otherwise none", () => {
+    expect(likertFromDigit(3, 1, 5)).toBe(3);
+    expect(likertFromDigit(6, 1, 5)).toBeNull();
+    expect(likertFromDigit(0, 1, 5)).toBeNull();
+    expect(likertFromDigit(0, 1, 10)).toBe(10);
+    expect(likertFromDigit(9, 1, 10)).toBe(9);
+    expect(likertFromDigit(0, 0, 10)).toBe(0);
+    expect(likertFromDigit(-1, 1, 5)).toBeNull();
   });
 
   test("what counts as a text field", () => {
