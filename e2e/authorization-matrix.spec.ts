@@ -32,7 +32,7 @@ interface Fixture {
   /** An inactive annotator of study A (account activation), and a member that removal targets. */
   inactiveId: string;
   removableId: string;
-  settings: { annotatorsPerItem: number; reliabilitySetSize: number; assignmentSeed: number; hideSystemNames: boolean };
+  settings: { annotatorsPerItem: number; reliabilitySetSize: number; assignmentSeed: number };
   /** Study A's settings as the settings page sends them (saved unchanged). */
   studySettings: Record<string, unknown>;
   decisions: { pseudoReferenceId: string; action: "KEEP" }[];
@@ -362,7 +362,7 @@ async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Sub
       runId: run.id,
       inactiveId: a.users.ann3,
       removableId: a.users.ann3,
-      settings: { annotatorsPerItem: study.annotatorsPerItem, reliabilitySetSize: study.reliabilitySetSize, assignmentSeed: study.assignmentSeed, hideSystemNames: study.hideSystemNames },
+      settings: { annotatorsPerItem: study.annotatorsPerItem, reliabilitySetSize: study.reliabilitySetSize, assignmentSeed: study.assignmentSeed },
       studySettings: editableSettings(study),
       decisions: refs.map((r) => ({ pseudoReferenceId: r.id, action: "KEEP" as const })),
     },

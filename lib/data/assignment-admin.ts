@@ -17,6 +17,7 @@ import { goldChanges } from "@/lib/data/gold";
 import { roundChanges } from "@/lib/data/round-gate";
 import { storePlanReliabilitySet } from "@/lib/data/item-sets";
 import { AppError } from "@/lib/errors";
+import { annotatorsPerItemField } from "@/lib/validation/study-fields";
 
 async function findStudy(user: StudyUser, slug: string) {
   const study = await db.study.findFirst({
@@ -41,10 +42,9 @@ function assignableWhere(user: StudyUser, studyId: string): Prisma.UserWhereInpu
 
 export const assignmentSettingsSchema = z.object({
   slug: z.string().min(1),
-  annotatorsPerItem: z.coerce.number().int().min(1, "at least 1 annotator per item").max(50),
+  annotatorsPerItem: annotatorsPerItemField,
   reliabilitySetSize: z.coerce.number().int().min(0).max(100_000),
   assignmentSeed: z.coerce.number().int().min(0).max(2 ** 31 - 1),
-  hideSystemNames: z.boolean().optional(),
 });
 
 export async function updateAssignmentSettings(user: StudyUser, input: z.infer<typeof assignmentSettingsSchema>) {
@@ -55,9 +55,8 @@ export async function updateAssignmentSettings(user: StudyUser, input: z.infer<t
       annotatorsPerItem: input.annotatorsPerItem,
       reliabilitySetSize: input.reliabilitySetSize,
       assignmentSeed: input.assignmentSeed,
-      ...(input.hideSystemNames === undefined ? {} : { hideSystemNames: input.hideSystemNames }),
     },
-    select: { annotatorsPerItem: true, reliabilitySetSize: true, assignmentSeed: true, hideSystemNames: true },
+    select: { annotatorsPerItem: true, reliabilitySetSize: true, assignmentSeed: true },
   });
 }
 

@@ -11,6 +11,7 @@ import { db, type Prisma } from "@/lib/db/client";
 import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
 import { AppError } from "@/lib/errors";
 import { TaskType } from "@/lib/generated/prisma/enums";
+import { annotatorsPerItemField } from "@/lib/validation/study-fields";
 
 /** Question keys of the other tasks (lib/analysis/questions): a Likert dimension may not take one. */
 const RESERVED_KEYS = ["code", "grade", "high-quality"];
@@ -39,7 +40,7 @@ export const studySettingsSchema = z
     likertMin: z.coerce.number().int().min(0).max(9),
     likertMax: z.coerce.number().int().min(1).max(10),
     hideSystemNames: z.boolean(),
-    annotatorsPerItem: z.coerce.number().int().min(1, "at least 1 annotator per item").max(50),
+    annotatorsPerItem: annotatorsPerItemField,
   })
   .refine((s) => s.likertMax > s.likertMin, { message: "the top of the Likert scale must be above its bottom", path: ["likertMax"] });
 

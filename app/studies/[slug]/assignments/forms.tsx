@@ -9,7 +9,7 @@ export function SettingsForm({
   save,
 }: {
   slug: string;
-  initial: { annotatorsPerItem: number; reliabilitySetSize: number; assignmentSeed: number; hideSystemNames: boolean };
+  initial: { annotatorsPerItem: number; reliabilitySetSize: number; assignmentSeed: number };
   save: Action<unknown>;
 }) {
   const { message, pending, run } = useRun();
@@ -34,9 +34,6 @@ export function SettingsForm({
       <label className="text-sm">
         Seed
         <input type="number" min={0} value={values.assignmentSeed} onChange={(e) => setValues({ ...values, assignmentSeed: Number(e.target.value) })} className="ml-1 w-24 rounded border border-slate-300 px-1" />
-      </label>
-      <label className="text-sm">
-        <input type="checkbox" checked={values.hideSystemNames} onChange={(e) => setValues({ ...values, hideSystemNames: e.target.checked })} /> Hide system names from annotators
       </label>
       <button type="submit" disabled={pending} className="rounded bg-slate-900 px-3 py-1 text-sm text-white disabled:opacity-50">
         Save settings

@@ -34,7 +34,7 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
         <h2 className="text-lg font-medium">Settings</h2>
         <SettingsForm
           slug={slug}
-          initial={{ annotatorsPerItem: study.annotatorsPerItem, reliabilitySetSize: study.reliabilitySetSize, assignmentSeed: study.assignmentSeed, hideSystemNames: study.hideSystemNames }}
+          initial={{ annotatorsPerItem: study.annotatorsPerItem, reliabilitySetSize: study.reliabilitySetSize, assignmentSeed: study.assignmentSeed }}
           save={saveSettings}
         />
         <p className="text-xs text-slate-500">
