@@ -7,130 +7,117 @@
 
 /** A trie of the references' n-grams with per-node counts, reused by every call. */
 class NgramTrie {
-  /** Slot → (parent node, symbol) → child node; a slot is live when its stamp is the generation. */
-  private slotParent = new Int32Array(0);
-  private slotSymbol = new Int32Array(0);
-  private slotChild = new Int32Array(0);
-  private slotStamp = new Uint32Array(0);
+  /**
+   * Open-addressing table, four int32 per slot: parent node, symbol, child node, stamp. A slot is
+   * live when its stamp is the current generation, so emptying the table costs nothing.
+   */
+  private slots = new Int32Array(0);
   private mask = 0;
   private generation = 0;
-  /** Per node (0 is the root): max count over the references, count in the current reference, in the hypothesis, order. */
-  ref = new Int32Array(0);
-  current = new Int32Array(0);
-  hyp = new Int32Array(0);
-  order = new Uint8Array(0);
+  /** Per node (0 is the root): max count over the references, count in the reference `countedIn`, count in the hypothesis. */
+  refMax = new Int32Array(0);
+  refCount = new Int32Array(0);
+  countedIn = new Int32Array(0);
+  hypCount = new Int32Array(0);
   private nodes = 1;
 
   /** Empties the trie for up to `maxNodes` nodes. */
   reset(maxNodes: number): void {
-    if (this.ref.length < maxNodes + 1) {
+    if (this.refMax.length < maxNodes + 1) {
       const size = Math.max(64, 2 ** Math.ceil(Math.log2(maxNodes + 1)));
-      this.ref = new Int32Array(size);
-      this.current = new Int32Array(size);
-      this.hyp = new Int32Array(size);
-      this.order = new Uint8Array(size);
+      this.refMax = new Int32Array(size);
+      this.refCount = new Int32Array(size);
+      this.countedIn = new Int32Array(size);
+      this.hypCount = new Int32Array(size);
     }
-    if (this.slotStamp.length < 2 * (maxNodes + 1)) {
+    if (this.slots.length < 8 * (maxNodes + 1)) {
       const slots = Math.max(128, 2 ** Math.ceil(Math.log2(2 * (maxNodes + 1))));
-      this.slotParent = new Int32Array(slots);
-      this.slotSymbol = new Int32Array(slots);
-      this.slotChild = new Int32Array(slots);
-      this.slotStamp = new Uint32Array(slots);
+      this.slots = new Int32Array(4 * slots);
       this.mask = slots - 1;
       this.generation = 0;
     }
     // Stamps are 32-bit: before the generation would wrap (after 2^32 calls, about a day of
     // nonstop scoring in one worker) every stamp is cleared, so no old slot can look live.
-    if (this.generation === 0xffffffff) {
-      this.slotStamp.fill(0);
+    if (this.generation === -1) {
+      this.slots.fill(0);
       this.generation = 0;
     }
-    this.generation++;
+    this.generation = (this.generation + 1) | 0;
     this.nodes = 1;
   }
 
+  /** Index in `slots` of the slot for (parent, symbol): its own if live, else the empty one where it would go. */
   private slotOf(parent: number, symbol: number): number {
+    const slots = this.slots;
     let h = Math.imul(parent, 0x9e3779b1) ^ Math.imul(symbol, 0x85ebca6b);
     h ^= h >>> 15;
-    let slot = h & this.mask;
-    while (this.slotStamp[slot] === this.generation && (this.slotParent[slot] !== parent || this.slotSymbol[slot] !== symbol)) {
-      slot = (slot + 1) & this.mask;
+    let at = (h & this.mask) << 2;
+    while (slots[at + 3] === this.generation && (slots[at] !== parent || slots[at + 1] !== symbol)) {
+      at = (at + 4) & (this.slots.length - 1);
     }
-    return slot;
+    return at;
   }
 
   /** The child of `parent` by `symbol`, or 0 when the references have no such n-gram. */
   child(parent: number, symbol: number): number {
-    const slot = this.slotOf(parent, symbol);
-    return this.slotStamp[slot] === this.generation ? this.slotChild[slot] : 0;
+    const at = this.slotOf(parent, symbol);
+    return this.slots[at + 3] === this.generation ? this.slots[at + 2] : 0;
   }
 
-  /** The child of `parent` by `symbol`, created (with zero counts) at order `order` if new. */
-  childOrNew(parent: number, symbol: number, order: number): number {
-    const slot = this.slotOf(parent, symbol);
-    if (this.slotStamp[slot] === this.generation) return this.slotChild[slot];
+  /** The child of `parent` by `symbol`, created with zero counts if new. */
+  childOrNew(parent: number, symbol: number): number {
+    const slots = this.slots;
+    const at = this.slotOf(parent, symbol);
+    if (slots[at + 3] === this.generation) return slots[at + 2];
     const node = this.nodes++;
-    this.slotStamp[slot] = this.generation;
-    this.slotParent[slot] = parent;
-    this.slotSymbol[slot] = symbol;
-    this.slotChild[slot] = node;
-    this.ref[node] = 0;
-    this.current[node] = 0;
-    this.hyp[node] = 0;
-    this.order[node] = order;
+    slots[at] = parent;
+    slots[at + 1] = symbol;
+    slots[at + 2] = node;
+    slots[at + 3] = this.generation;
+    this.refMax[node] = 0;
+    this.countedIn[node] = 0;
+    this.hypCount[node] = 0;
     return node;
   }
 }
 
 const trie = new NgramTrie();
-let touched = new Int32Array(256);
-
-function touch(count: number, node: number): void {
-  if (count === touched.length) {
-    const grown = new Int32Array(2 * count);
-    grown.set(touched);
-    touched = grown;
-  }
-  touched[count] = node;
-}
 
 /**
  * Σ_g min(hyp(g), max_r ref_r(g)) over the n-grams g of each order 1..maxOrder (element n-1):
  * the clipped matches of BLEU (several references clip at their maximum) and of chrF (one).
+ * Each reference's counts are kept per node and folded into the maximum as they grow; a
+ * hypothesis occurrence matches while its running count is below that maximum, so no pass over
+ * the n-grams follows the counting.
  */
 export function clippedNgramMatches(hyp: ArrayLike<number>, refs: readonly ArrayLike<number>[], maxOrder: number): number[] {
   let bound = 0;
   for (const ref of refs) bound += ref.length * maxOrder;
   trie.reset(bound);
-  const { ref: refCount, current, hyp: hypCount, order } = trie;
-  for (const ref of refs) {
-    let seen = 0;
+  const { refMax, refCount, countedIn, hypCount } = trie;
+  for (let r = 0; r < refs.length; r++) {
+    const ref = refs[r];
+    const refId = r + 1;
     for (let start = 0; start < ref.length; start++) {
       let node = 0;
-      for (let n = 1; n <= maxOrder && start + n <= ref.length; n++) {
-        node = trie.childOrNew(node, ref[start + n - 1], n);
-        if (current[node]++ === 0) touch(seen++, node);
+      const end = Math.min(start + maxOrder, ref.length);
+      for (let i = start; i < end; i++) {
+        node = trie.childOrNew(node, ref[i]);
+        const count = countedIn[node] === refId ? refCount[node] + 1 : ((countedIn[node] = refId), 1);
+        refCount[node] = count;
+        if (count > refMax[node]) refMax[node] = count;
       }
-    }
-    for (let k = 0; k < seen; k++) {
-      const node = touched[k];
-      if (current[node] > refCount[node]) refCount[node] = current[node];
-      current[node] = 0;
-    }
-  }
-  let seen = 0;
-  for (let start = 0; start < hyp.length; start++) {
-    let node = 0;
-    for (let n = 1; n <= maxOrder && start + n <= hyp.length; n++) {
-      node = trie.child(node, hyp[start + n - 1]);
-      if (node === 0) break; // no longer n-gram from here can be in a reference either
-      if (hypCount[node]++ === 0) touch(seen++, node);
     }
   }
   const matches = new Array<number>(maxOrder).fill(0);
-  for (let k = 0; k < seen; k++) {
-    const node = touched[k];
-    matches[order[node] - 1] += Math.min(hypCount[node], refCount[node]);
+  for (let start = 0; start < hyp.length; start++) {
+    let node = 0;
+    const end = Math.min(start + maxOrder, hyp.length);
+    for (let i = start; i < end; i++) {
+      node = trie.child(node, hyp[i]);
+      if (node === 0) break; // no longer n-gram from here can be in a reference either
+      if (hypCount[node]++ < refMax[node]) matches[i - start]++;
+    }
   }
   return matches;
 }
