@@ -3,55 +3,92 @@
  * metrics-spec 2) with its defaults: character order 6, word order 0 (chrF) or 2 (chrF++),
  * beta 2, case-sensitive, whitespace excluded, effective-order averaging (`eps_smoothing=False`).
  */
-import { clippedNgramMatches, ngramTotals, tokenSymbols } from "./ngrams";
-import { codePointLength, codePoints, pySplit } from "./python-compat";
+import { clippedNgramMatches } from "./ngrams";
+import { isPySpace } from "./python-compat";
+import { spanIds, startVocabulary, TokenSpans } from "./tokens";
 
 const CHAR_ORDER = 6;
 const BETA = 2;
-/** Python `string.punctuation`. */
-const PUNCTUATION = new Set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~");
-
 /** Word order 0 is chrF, 2 is chrF++. */
 export type ChrfWordOrder = 0 | 2;
 
 export const CHRF_SIGNATURE = "nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0";
 export const CHRFPP_SIGNATURE = "nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.6.0";
 
-/** `CHRF._remove_punctuation`: peel one punctuation character off the end, else off the start, of each word. */
-function chrfWords(text: string): string[] {
-  const words: string[] = [];
-  for (const w of pySplit(text)) {
-    if (codePointLength(w) === 1) words.push(w);
-    else if (PUNCTUATION.has(w[w.length - 1])) words.push(w.slice(0, -1), w[w.length - 1]);
-    else if (PUNCTUATION.has(w[0])) words.push(w[0], w.slice(1));
-    else words.push(w);
+/** Python `string.punctuation`: !"#$%&'()*+,-./:;<=>?@[\]^_`{|}~ */
+const isPunctuation = (code: number) =>
+  (code >= 0x21 && code <= 0x2f) || (code >= 0x3a && code <= 0x40) || (code >= 0x5b && code <= 0x60) || (code >= 0x7b && code <= 0x7e);
+
+const spans = new TokenSpans();
+
+/**
+ * Word ids of `CHRF._remove_punctuation`, in one scan: of each whitespace-separated word longer
+ * than one character, one punctuation character (Python `string.punctuation`) is peeled off the
+ * end, else off the start.
+ */
+function chrfWordIds(text: string): Int32Array {
+  spans.reset(text);
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    if (isPySpace(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < n && !isPySpace(text.charCodeAt(i))) i++;
+    // A one-character word stays whole; an astral one (two units) has no punctuation to peel either.
+    if (i - start === 1) spans.push(start, i);
+    else if (isPunctuation(text.charCodeAt(i - 1))) {
+      spans.push(start, i - 1);
+      spans.push(i - 1, i);
+    } else if (isPunctuation(text.charCodeAt(start))) {
+      spans.push(start, start + 1);
+      spans.push(start + 1, i);
+    } else spans.push(start, i);
   }
-  return words;
+  return spanIds(spans);
 }
 
-/** One side of a comparison: code points of the text with all whitespace removed, and (chrF++) its words. */
+/** The code points of a text without its whitespace (`"".join(text.split())`). */
+function nonSpaceCodePoints(text: string): Int32Array {
+  const codes = new Int32Array(text.length);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.codePointAt(i) as number;
+    if (code > 0xffff) i++;
+    else if (isPySpace(code)) continue;
+    codes[n++] = code;
+  }
+  return codes.subarray(0, n);
+}
+
+/** One side of a comparison: code points of the text with all whitespace removed, and (chrF++) its word ids. */
 interface ChrfSide {
   chars: Int32Array;
-  words: string[];
+  words: Int32Array;
 }
 
+const NO_WORDS = new Int32Array(0);
+
 function chrfSide(text: string, wordOrder: ChrfWordOrder): ChrfSide {
-  return { chars: codePoints(pySplit(text).join("")), words: wordOrder > 0 ? chrfWords(text) : [] };
+  return { chars: nonSpaceCodePoints(text), words: wordOrder > 0 ? chrfWordIds(text) : NO_WORDS };
 }
 
 /** `[hyp_count, ref_count, matches]` per order (characters, then words); `hyp_count` is 0 where the reference has no n-grams of that order. */
 function matchStatistics(hyp: ChrfSide, ref: ChrfSide, wordOrder: ChrfWordOrder): number[] {
-  const stats: number[] = [];
-  const push = (order: number, hypLength: number, refLength: number, matches: readonly number[]) => {
-    const hypTotal = ngramTotals(hypLength, order);
-    const refTotal = ngramTotals(refLength, order);
-    for (let i = 0; i < order; i++) stats.push(refTotal[i] > 0 ? hypTotal[i] : 0, refTotal[i], matches[i]);
+  const stats = new Array<number>(3 * (CHAR_ORDER + wordOrder));
+  let k = 0;
+  const push = (order: number, hypSymbols: Int32Array, refSymbols: Int32Array) => {
+    const matches = clippedNgramMatches(hypSymbols, [refSymbols], order);
+    for (let i = 0; i < order; i++) {
+      const refTotal = Math.max(refSymbols.length - i, 0);
+      stats[k++] = refTotal > 0 ? Math.max(hypSymbols.length - i, 0) : 0;
+      stats[k++] = refTotal;
+      stats[k++] = matches[i];
+    }
   };
-  push(CHAR_ORDER, hyp.chars.length, ref.chars.length, clippedNgramMatches(hyp.chars, [ref.chars], CHAR_ORDER));
-  if (wordOrder > 0) {
-    const [hypWords, refWords] = tokenSymbols([hyp.words, ref.words]);
-    push(wordOrder, hypWords.length, refWords.length, clippedNgramMatches(hypWords, [refWords], wordOrder));
-  }
+  push(CHAR_ORDER, hyp.chars, ref.chars);
+  if (wordOrder > 0) push(wordOrder, hyp.words, ref.words);
   return stats;
 }
 
@@ -82,6 +119,7 @@ export function chrfFromStatistics(stats: readonly number[]): number {
 /** Statistics of one segment: those of the reference with the highest F (strictly; the first wins ties). */
 export function chrfStatistics(hypothesis: string, references: readonly string[], wordOrder: ChrfWordOrder): number[] {
   if (references.length === 0) throw new RangeError("chrF needs at least one reference");
+  startVocabulary();
   const hyp = chrfSide(hypothesis, wordOrder);
   let best: number[] = [];
   let bestF = -1;

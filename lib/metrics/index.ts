@@ -44,4 +44,4 @@ export { getReferenceMetric, REFERENCE_METRICS } from "./registry";
 export type { MetricName, ReferenceMetric } from "./registry";
 export { CODEREVIEWER_STOPWORDS } from "./stopwords";
 export { normalizeMteval11a, tokenize13a } from "./mteval";
-export { pyRound, splitPuncts, wordpunctTokenize } from "./python-compat";
+export { pyRound, wordpunctTokenize } from "./python-compat";

@@ -1,15 +1,81 @@
 /**
  * The NIST mteval tokenisation shared by CodeReviewer's smooth BLEU (mteval-v11a `normalize`,
  * metrics-spec 1a) and sacreBLEU's `13a` tokenizer (metrics-spec 1b). Both apply the same four
- * language-dependent regexes; they differ in unescaping order, casing and `rstrip`.
+ * language-dependent regexes; they differ in unescaping order, casing and `rstrip`. The regexes
+ * only insert spaces, so their result is the text's whitespace-separated pieces cut at some
+ * boundaries: one scan finds those cuts (see scanMteval) and yields the tokens as spans.
  */
-import { pyRstrip, pySplit } from "./python-compat";
+import { isLetterOrNumber, isPySpace, pyRstrip } from "./python-compat";
+import { spanIds, TokenSpans } from "./tokens";
 
-// Space plus !"#$%&()*+/:;<=>?@[\]^_`{|}~ — not ' , - or . (so `my_var` becomes `my _ var`).
-const PUNCTUATION = /([{-~[-`\x20-&(-+:-@/])/g;
-const PERIOD_COMMA_AFTER_NON_DIGIT = /([^0-9])([.,])/g;
-const PERIOD_COMMA_BEFORE_NON_DIGIT = /([.,])([^0-9])/g;
-const DASH_AFTER_DIGIT = /([0-9])(-)/g;
+const DOT = 0x2e;
+const COMMA = 0x2c;
+const DASH = 0x2d;
+const SPACE = 0x20;
+
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
+const isPeriodOrComma = (code: number) => code === DOT || code === COMMA;
+/** `[{-~[-\` -&(-+:-@/]` without the space: !"#$%&()*+/:;<=>?@[\]^_`{|}~ — not ' , - or . */
+const isSplitPunctuation = (code: number) =>
+  (code >= 0x21 && code <= 0x26) ||
+  (code >= 0x28 && code <= 0x2b) ||
+  code === 0x2f ||
+  (code >= 0x3a && code <= 0x40) ||
+  (code >= 0x5b && code <= 0x60) ||
+  (code >= 0x7b && code <= 0x7e);
+
+/**
+ * The tokens of `re.sub` by, in order, `([{-~[-\` -&(-+:-@/])` → ` $1 `, `([^0-9])([\.,])` →
+ * `$1 $2 `, `([\.,])([^0-9])` → ` $1 $2`, `([0-9])(-)` → `$1 $2 ` on ` text `, then `split()`.
+ * In one scan, from the cuts those passes make between two non-space characters:
+ * - around each character of the first class;
+ * - in a run r0..r(k-1) of periods and commas between c and d: between any two of its
+ *   characters; between c and r0 unless c is a digit, k = 1 and d is a digit; between r(k-1)
+ *   and d when d is not a digit, or when k plus (c is not a digit) is even. (The second pass
+ *   pairs c, r0, r1, … from the left without overlap and spaces each pair; the third cuts before
+ *   every period or comma followed by a non-digit.)
+ * - between a digit and a dash, and after that dash.
+ */
+function scanMteval(text: string, spans: TokenSpans): TokenSpans {
+  spans.reset(text);
+  const n = text.length;
+  const at = (i: number) => (i >= 0 && i < n ? text.charCodeAt(i) : SPACE);
+  let start = -1;
+  let cutAt = -1; // a cut decided ahead, before this index
+  for (let i = 0; i < n; i++) {
+    const code = text.charCodeAt(i);
+    const punctuation = isSplitPunctuation(code);
+    if (punctuation || isPySpace(code)) {
+      if (start >= 0) spans.push(start, i);
+      start = -1;
+      if (punctuation) spans.push(i, i + 1);
+      continue;
+    }
+    let cut = i === cutAt;
+    if (isPeriodOrComma(code)) {
+      const before = at(i - 1);
+      if (isPeriodOrComma(before)) cut = true;
+      else {
+        let k = 1;
+        while (i + k < n && isPeriodOrComma(text.charCodeAt(i + k))) k++;
+        const digitBefore = isDigit(before);
+        const digitAfter = isDigit(at(i + k));
+        if (!digitBefore || k >= 2 || !digitAfter) cut = true;
+        if ((k + (digitBefore ? 0 : 1)) % 2 === 0 || !digitAfter) cutAt = i + k;
+      }
+    } else if (code === DASH && isDigit(at(i - 1))) {
+      cut = true;
+      cutAt = i + 1;
+    }
+    if (cut && start >= 0) {
+      spans.push(start, i);
+      start = -1;
+    }
+    if (start < 0) start = i;
+  }
+  if (start >= 0) spans.push(start, n);
+  return spans;
+}
 
 /** Language-independent part common to both: drop `<skipped>`, join hyphenated line ends, lines into spaces. */
 function joinLines(text: string): string {
@@ -19,22 +85,8 @@ function joinLines(text: string): string {
 /** Whether joinLines or an XML unescape can change the text: most review texts pass unchanged. */
 const NEEDS_UNESCAPE = /[<&\n]/;
 
-/** The four global regex replacements (left to right, like Python `re.sub`), then Python `split()`. */
-function splitPunctuation(padded: string): string[] {
-  return pySplit(
-    padded
-      .replace(PUNCTUATION, " $1 ")
-      .replace(PERIOD_COMMA_AFTER_NON_DIGIT, "$1 $2 ")
-      .replace(PERIOD_COMMA_BEFORE_NON_DIGIT, " $1 $2")
-      .replace(DASH_AFTER_DIGIT, "$1 $2 "),
-  );
-}
-
-/**
- * CodeReviewer `smooth_bleu.normalize` (mteval-v11a, metrics-spec 1a step 1): XML unescape in
- * `xml.sax.saxutils.unescape` order with `&amp;` last (so `&amp;lt;` becomes `&lt;`), lowercase.
- */
-export function normalizeMteval11a(text: string): string[] {
+/** mteval-v11a's text before splitting: XML unescape in `xml.sax.saxutils.unescape` order (`&amp;` last), lowercased. */
+function prepareMteval11a(text: string): string {
   const unescaped = !NEEDS_UNESCAPE.test(text)
     ? text
     : joinLines(text)
@@ -42,7 +94,34 @@ export function normalizeMteval11a(text: string): string[] {
         .replaceAll("&gt;", ">")
         .replaceAll("&quot;", '"')
         .replaceAll("&amp;", "&");
-  return splitPunctuation(` ${unescaped} `.toLowerCase());
+  return unescaped.toLowerCase();
+}
+
+/** 13a's text before splitting: `rstrip`, unescape in the order `&quot;`, `&amp;`, `&lt;`, `&gt;`, case preserved. */
+function prepare13a(text: string): string {
+  const stripped = pyRstrip(text);
+  return !NEEDS_UNESCAPE.test(stripped)
+    ? stripped
+    : joinLines(stripped)
+        .replaceAll("&quot;", '"')
+        .replaceAll("&amp;", "&")
+        .replaceAll("&lt;", "<")
+        .replaceAll("&gt;", ">");
+}
+
+const spans = new TokenSpans();
+
+/**
+ * CodeReviewer `smooth_bleu.normalize` (mteval-v11a, metrics-spec 1a step 1): XML unescape in
+ * `xml.sax.saxutils.unescape` order with `&amp;` last (so `&amp;lt;` becomes `&lt;`), lowercase.
+ */
+export function normalizeMteval11a(text: string): string[] {
+  return scanMteval(prepareMteval11a(text), spans).strings();
+}
+
+/** normalizeMteval11a as token ids (see startVocabulary). */
+export function mteval11aIds(text: string): Int32Array {
+  return spanIds(scanMteval(prepareMteval11a(text), spans));
 }
 
 /**
@@ -50,13 +129,38 @@ export function normalizeMteval11a(text: string): string[] {
  * `&quot;`, `&amp;`, `&lt;`, `&gt;`, case preserved. Unicode punctuation is never split.
  */
 export function tokenize13a(text: string): string[] {
-  const stripped = pyRstrip(text);
-  const unescaped = !NEEDS_UNESCAPE.test(stripped)
-    ? stripped
-    : joinLines(stripped)
-        .replaceAll("&quot;", '"')
-        .replaceAll("&amp;", "&")
-        .replaceAll("&lt;", "<")
-        .replaceAll("&gt;", ">");
-  return splitPunctuation(` ${unescaped} `);
+  return scanMteval(prepare13a(text), spans).strings();
+}
+
+/** tokenize13a as token ids (see startVocabulary). */
+export function tokenize13aIds(text: string): Int32Array {
+  return spanIds(scanMteval(prepare13a(text), spans));
+}
+
+/**
+ * Ids of `normalizeMteval11a(splitPuncts(text))` for a lowercased text (CodeReviewer's and
+ * GradedReviews' pipelines, metrics-spec 1a). splitPuncts leaves runs of `\w` and single other
+ * characters separated by spaces, so no entity or line break is left to unescape, lowercasing
+ * again changes nothing (lowercase is idempotent on every code point), and of the mteval regexes
+ * only the first still cuts, around `_`: the tokens are runs of letters and numbers and single
+ * other non-space code points.
+ */
+export function splitPunctsMteval11aIds(lowercased: string): Int32Array {
+  spans.reset(lowercased);
+  const n = lowercased.length;
+  let start = -1;
+  for (let i = 0; i < n; ) {
+    const codePoint = lowercased.codePointAt(i) as number;
+    const width = codePoint > 0xffff ? 2 : 1;
+    if (isLetterOrNumber(codePoint)) {
+      if (start < 0) start = i;
+    } else {
+      if (start >= 0) spans.push(start, i);
+      start = -1;
+      if (!isPySpace(codePoint)) spans.push(i, i + width);
+    }
+    i += width;
+  }
+  if (start >= 0) spans.push(start, n);
+  return spanIds(spans);
 }

@@ -127,30 +127,6 @@ export function ngramTotals(length: number, maxOrder: number): number[] {
   return Array.from({ length: maxOrder }, (_, i) => Math.max(length - i, 0));
 }
 
-/**
- * Word ids, kept across calls (a corpus reuses its vocabulary) and forgotten when they grow past
- * VOCABULARY_LIMIT: ids are only compared within one call of tokenSymbols.
- */
-const tokenIds = new Map<string, number>();
-const VOCABULARY_LIMIT = 1 << 20;
-
-/** The tokens of several texts as integer symbols from one vocabulary. */
-export function tokenSymbols(texts: readonly (readonly string[])[]): Int32Array[] {
-  if (tokenIds.size > VOCABULARY_LIMIT) tokenIds.clear();
-  return texts.map((tokens) => {
-    const symbols = new Int32Array(tokens.length);
-    for (let i = 0; i < tokens.length; i++) {
-      let id = tokenIds.get(tokens[i]);
-      if (id === undefined) {
-        id = tokenIds.size;
-        tokenIds.set(tokens[i], id);
-      }
-      symbols[i] = id;
-    }
-    return symbols;
-  });
-}
-
 /** Sufficient statistics of one BLEU segment before the reference length is chosen. */
 export interface BleuCounts {
   hypLength: number;
@@ -161,13 +137,12 @@ export interface BleuCounts {
   total: number[];
 }
 
-/** Clipped n-gram matches of a tokenised hypothesis against tokenised references (shared by 1a and 1b). */
-export function bleuCounts(hyp: readonly string[], refs: readonly (readonly string[])[], maxOrder: number): BleuCounts {
-  const [hypSymbols, ...refSymbols] = tokenSymbols([hyp, ...refs]);
+/** Clipped n-gram matches of a hypothesis against references, as token ids (shared by 1a and 1b). */
+export function bleuCounts(hyp: Int32Array, refs: readonly Int32Array[], maxOrder: number): BleuCounts {
   return {
     hypLength: hyp.length,
     refLengths: refs.map((r) => r.length),
-    correct: clippedNgramMatches(hypSymbols, refSymbols, maxOrder),
+    correct: clippedNgramMatches(hyp, refs, maxOrder),
     total: ngramTotals(hyp.length, maxOrder),
   };
 }

@@ -11,13 +11,37 @@ const PY_SPACE = "\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2
 const PY_WORD = "\\p{L}\\p{N}_";
 
 const NON_SPACE_RUN = new RegExp(`[^${PY_SPACE}]+`, "g");
-const LEADING_SPACE = new RegExp(`^[${PY_SPACE}]+`);
-const TRAILING_SPACE = new RegExp(`[${PY_SPACE}]+$`);
 // nltk WordPunctTokenizer: `\w+|[^\w\s]+`.
 const WORDPUNCT = new RegExp(`[${PY_WORD}]+|[^${PY_WORD}${PY_SPACE}]+`, "gu");
-// CodeReviewer / GradedReviews splitPuncts: `[\w]+|[^\s\w]` (one punctuation character per token).
-const SPLIT_PUNCTS = new RegExp(`[${PY_WORD}]+|[^${PY_SPACE}${PY_WORD}]`, "gu");
 const SURROGATE = /[\ud800-\udfff]/;
+
+/** Python `str.isspace()` for one UTF-16 unit (every Python whitespace character is in the BMP). */
+export function isPySpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d) || code >= 0x1c;
+  if (code < 0x85) return false;
+  return (
+    code === 0x85 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
+
+const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
+/** Per code point: 0 not yet classified, 1 a letter or number, 2 neither. */
+const letterOrNumber = new Uint8Array(0x110000);
+
+/** Whether a code point is a Unicode letter or number: Python's `\w` without `_`. */
+export function isLetterOrNumber(codePoint: number): boolean {
+  if (codePoint < 0x80) return (codePoint >= 0x61 && codePoint <= 0x7a) || (codePoint >= 0x41 && codePoint <= 0x5a) || (codePoint >= 0x30 && codePoint <= 0x39);
+  if (letterOrNumber[codePoint] === 0) letterOrNumber[codePoint] = LETTER_OR_NUMBER.test(String.fromCodePoint(codePoint)) ? 1 : 2;
+  return letterOrNumber[codePoint] === 1;
+}
 
 /** Python `str.split()` with no argument: split on runs of whitespace, drop empty pieces. */
 export function pySplit(text: string): string[] {
@@ -26,22 +50,21 @@ export function pySplit(text: string): string[] {
 
 /** Python `str.strip()` with no argument. */
 export function pyStrip(text: string): string {
-  return pyRstrip(text.replace(LEADING_SPACE, ""));
+  let start = 0;
+  while (start < text.length && isPySpace(text.charCodeAt(start))) start++;
+  return pyRstrip(start === 0 ? text : text.slice(start));
 }
 
 /** Python `str.rstrip()` with no argument. */
 export function pyRstrip(text: string): string {
-  return text.replace(TRAILING_SPACE, "");
+  let end = text.length;
+  while (end > 0 && isPySpace(text.charCodeAt(end - 1))) end--;
+  return end === text.length ? text : text.slice(0, end);
 }
 
 /** `nltk.wordpunct_tokenize` (regex `\w+|[^\w\s]+`, Unicode), as used by CodeReviewer's `bleu_fromstr` (metrics-spec 1a). */
 export function wordpunctTokenize(text: string): string[] {
   return text.match(WORDPUNCT) ?? [];
-}
-
-/** `splitPuncts` of CodeReviewer `smooth_bleu.py` and GradedReviews `BLEU.py`: `" ".join(re.findall(r"[\w]+|[^\s\w]", x))`. */
-export function splitPuncts(text: string): string {
-  return (text.match(SPLIT_PUNCTS) ?? []).join(" ");
 }
 
 /** Python `len(str)`: the number of code points, not UTF-16 units. */

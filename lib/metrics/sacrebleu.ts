@@ -3,8 +3,9 @@
  * metrics-spec 1b): `13a` tokenizer, exp smoothing, case-sensitive. Sentence BLEU uses effective
  * order (as `sentence_bleu` does); corpus BLEU sums segment statistics and does not.
  */
-import { tokenize13a } from "./mteval";
+import { tokenize13aIds } from "./mteval";
 import { bleuCounts, type BleuCounts } from "./ngrams";
+import { startVocabulary } from "./tokens";
 
 const MAX_ORDER = 4;
 /** `utils.my_log(0)`. */
@@ -46,7 +47,8 @@ function closestRefLength(hypLength: number, refLengths: readonly number[]): num
 /** Statistics of one segment against its references, tokenised with 13a (metrics-spec 1b "Segment statistics"). */
 export function sacreBleuStatistics(hypothesis: string, references: readonly string[]): BleuStatistics {
   if (references.length === 0) throw new RangeError("sacreBLEU needs at least one reference");
-  const counts: BleuCounts = bleuCounts(tokenize13a(hypothesis), references.map(tokenize13a), MAX_ORDER);
+  startVocabulary();
+  const counts: BleuCounts = bleuCounts(tokenize13aIds(hypothesis), references.map(tokenize13aIds), MAX_ORDER);
   return {
     sysLength: counts.hypLength,
     refLength: closestRefLength(counts.hypLength, counts.refLengths),

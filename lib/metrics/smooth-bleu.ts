@@ -4,10 +4,11 @@
  * and the two pipelines built on it: CodeReviewer's `bleu_fromstr` (with and without
  * stopwords, CRScore's BLEU baselines) and GradedReviews' `Code/BLEU.py` (reference README).
  */
-import { normalizeMteval11a } from "./mteval";
+import { mteval11aIds, splitPunctsMteval11aIds } from "./mteval";
 import { bleuCounts } from "./ngrams";
-import { pyRound, pyStrip, splitPuncts, wordpunctTokenize } from "./python-compat";
+import { pyRound, pyStrip, wordpunctTokenize } from "./python-compat";
 import { CODEREVIEWER_STOPWORDS } from "./stopwords";
+import { startVocabulary } from "./tokens";
 
 /**
  * Python `sys.float_info.min`, the smoothing constant of `score_cooked`. Not `Number.MIN_VALUE`
@@ -16,15 +17,9 @@ import { CODEREVIEWER_STOPWORDS } from "./stopwords";
 export const PY_FLOAT_MIN = 2.2250738585072014e-308;
 const MAX_ORDER = 4;
 
-/**
- * `smooth_bleu.bleu(refs, hyp)[0]`, in [0, 1] (metrics-spec 1a steps 1-4): mteval-v11a
- * normalisation of every text, clipped n-gram matches for n = 1..4, add-one smoothing for
- * n ≥ 2, shortest reference length and brevity penalty `min(0, 1 − (r+1)/(h+1))` in log space.
- * A hypothesis with no unigram match scores about 1e-80 (never 0); an empty one scores exp(−r).
- */
-export function mosesSmoothBleu(references: readonly string[], hypothesis: string): number {
-  if (references.length === 0) throw new RangeError("mosesSmoothBleu needs at least one reference");
-  const counts = bleuCounts(normalizeMteval11a(hypothesis), references.map(normalizeMteval11a), MAX_ORDER);
+/** `score_cooked` of one segment, its texts normalised to token ids (metrics-spec 1a steps 2-4). */
+function smoothBleuOfIds(references: readonly Int32Array[], hypothesis: Int32Array): number {
+  const counts = bleuCounts(hypothesis, references, MAX_ORDER);
   let logBleu = 0;
   for (let k = 0; k < MAX_ORDER; k++) {
     const smooth = k > 0 ? 1 : 0;
@@ -37,18 +32,39 @@ export function mosesSmoothBleu(references: readonly string[], hypothesis: strin
   return Math.exp(logBleu + brevityPenalty);
 }
 
+/**
+ * `smooth_bleu.bleu(refs, hyp)[0]`, in [0, 1] (metrics-spec 1a steps 1-4): mteval-v11a
+ * normalisation of every text, clipped n-gram matches for n = 1..4, add-one smoothing for
+ * n ≥ 2, shortest reference length and brevity penalty `min(0, 1 − (r+1)/(h+1))` in log space.
+ * A hypothesis with no unigram match scores about 1e-80 (never 0); an empty one scores exp(−r).
+ */
+export function mosesSmoothBleu(references: readonly string[], hypothesis: string): number {
+  if (references.length === 0) throw new RangeError("mosesSmoothBleu needs at least one reference");
+  startVocabulary();
+  return smoothBleuOfIds(references.map(mteval11aIds), mteval11aIds(hypothesis));
+}
+
 /** Options of CodeReviewer's `bleu_fromstr`. */
 export interface CodeReviewerBleuOptions {
   /** `rmstop`: drop CodeReviewer stopwords (exact, case-sensitive, before lowercasing). */
   removeStopwords: boolean;
 }
 
-/** `bleu_fromstr` preprocessing of one text (metrics-spec 1a pipeline steps 1-3). */
-function codeReviewerPreprocess(text: string, { removeStopwords }: CodeReviewerBleuOptions): string {
+/**
+ * `bleu_fromstr` preprocessing of one text (metrics-spec 1a pipeline steps 1-3) followed by
+ * `normalize`, as token ids. The tab replacement is a no-op here (wordpunct tokens hold no
+ * whitespace) and so is `strip` (the joined tokens neither start nor end with a space).
+ */
+function codeReviewerIds(text: string, { removeStopwords }: CodeReviewerBleuOptions): Int32Array {
   let tokens = wordpunctTokenize(text);
   if (removeStopwords) tokens = tokens.filter((token) => !CODEREVIEWER_STOPWORDS.has(token));
-  // The tab replacement of bleu_fromstr is a no-op here: wordpunct tokens hold no whitespace.
-  return splitPuncts(pyStrip(tokens.join(" ")).toLowerCase());
+  return splitPunctsMteval11aIds(tokens.join(" ").toLowerCase());
+}
+
+/** `bleu([reference], candidate)[0]` after `bleu_fromstr`'s preprocessing, in [0, 1]. */
+function codeReviewerSegment(candidate: string, reference: string, options: CodeReviewerBleuOptions): number {
+  startVocabulary();
+  return smoothBleuOfIds([codeReviewerIds(reference, options)], codeReviewerIds(candidate, options));
 }
 
 /**
@@ -57,9 +73,7 @@ function codeReviewerPreprocess(text: string, { removeStopwords }: CodeReviewerB
  * CRScore's "BLEU" and "BLEU (without stopwords)" are this with `removeStopwords` false / true.
  */
 export function codeReviewerBleu(candidate: string, reference: string, options: CodeReviewerBleuOptions): number {
-  return (
-    mosesSmoothBleu([codeReviewerPreprocess(reference, options)], codeReviewerPreprocess(candidate, options)) * 100
-  );
+  return codeReviewerSegment(candidate, reference, options) * 100;
 }
 
 /** Result of {@link bleuFromStr}. */
@@ -84,9 +98,7 @@ export function bleuFromStr(
   if (predictions.length !== golds.length || predictions.length === 0) {
     throw new RangeError("bleuFromStr needs equally many predictions and golds, at least one");
   }
-  const segments = predictions.map((prediction, i) =>
-    mosesSmoothBleu([codeReviewerPreprocess(golds[i], options)], codeReviewerPreprocess(prediction, options)),
-  );
+  const segments = predictions.map((prediction, i) => codeReviewerSegment(prediction, golds[i], options));
   // bleuFromMaps sums in order, then scales: (Σ · 100) / n.
   let sum = 0;
   for (const score of segments) sum += score;
@@ -102,6 +114,7 @@ export function bleuFromStr(
  * the paper's Table 1, and the 1,200-review sample reproduces the README's Spearman and Kendall.
  */
 export function gradedReviewsBleu(review: string, reference: string): number {
-  const prepare = (text: string) => splitPuncts(pyStrip(text).toLowerCase());
-  return mosesSmoothBleu([prepare(reference)], prepare(review)) * 100;
+  const prepare = (text: string) => splitPunctsMteval11aIds(pyStrip(text).toLowerCase());
+  startVocabulary();
+  return smoothBleuOfIds([prepare(reference)], prepare(review)) * 100;
 }

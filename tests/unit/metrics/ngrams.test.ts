@@ -42,9 +42,11 @@ describe("clippedNgramMatches (reused integer trie)", () => {
   });
 
   test("bleuCounts is order invariant in its references and counts totals per order", () => {
-    const hyp = "the the cat sat on the mat".split(" ");
-    const a = "the cat is on the mat".split(" ");
-    const b = "there is a cat on the the mat".split(" ");
+    const vocabulary = new Map<string, number>();
+    const ids = (text: string) => Int32Array.from(text.split(" "), (w) => vocabulary.get(w) ?? vocabulary.set(w, vocabulary.size).size - 1);
+    const hyp = ids("the the cat sat on the mat");
+    const a = ids("the cat is on the mat");
+    const b = ids("there is a cat on the the mat");
     expect(bleuCounts(hyp, [a, b], 4)).toEqual({ ...bleuCounts(hyp, [b, a], 4), refLengths: [6, 8] });
     expect(bleuCounts(hyp, [a, b], 4).total).toEqual(ngramTotals(7, 4));
     expect(ngramTotals(2, 4)).toEqual([2, 1, 0, 0]);
