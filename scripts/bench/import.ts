@@ -32,7 +32,7 @@ function generatedJsonl(): Buffer {
   const sentence = (words: number) => Array.from({ length: words }, () => pick(WORDS)).join(" ");
   const lines: string[] = [];
   for (let c = 0; c < CHANGES; c++) {
-    const diff = `@@ -${c},7 +${c},8 @@ def f${c}(x):\n${Array.from({ length: 12 }, (_, i) => `${i % 3 === 0 ? "+" : i % 3 === 1 ? "-" : " "}    ${sentence(6)}`).join("\n")}\n`;
+    const diff = `@@ -${c + 1},8 +${c + 1},8 @@ def f${c}(x):\n${Array.from({ length: 12 }, (_, i) => `${i % 3 === 0 ? "+" : i % 3 === 1 ? "-" : " "}    ${sentence(6)}`).join("\n")}\n`;
     const line: CodeChangeLine = {
       id: `change-${c}`,
       language: "python",
