@@ -43,7 +43,10 @@ export async function runCli(loaders: CommandLoaders, argv: string[]): Promise<n
   try {
     database = command.needsDatabase === false ? undefined : await resolveDatabase();
     // For `npm run bench -- cli-start`: the time from process start to the command's own work.
-    if (process.env.CRJUDGE_CLI_TRACE) process.stderr.write(`cli: first work at ${performance.now().toFixed(1)} ms\n`);
+    if (process.env.CRJUDGE_CLI_TRACE) {
+      const cpu = process.cpuUsage();
+      process.stderr.write(`cli: first work at ${performance.now().toFixed(1)} ms, cpu ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms\n`);
+    }
     const result = await command.run(args);
     // Wait until the output is handed to the OS: process.exit would cut off a piped write.
     await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(result, null, 2)}\n`, () => resolve()));
@@ -55,8 +58,8 @@ export async function runCli(loaders: CommandLoaders, argv: string[]): Promise<n
     return 1;
   } finally {
     if (database) {
-      const { db } = await import("@/lib/db/client");
-      await db.$disconnect().catch(() => undefined);
+      const { closeConnections } = await import("@/lib/db/connection");
+      await closeConnections().catch(() => undefined);
       await database.release();
     }
   }

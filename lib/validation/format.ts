@@ -1,4 +1,4 @@
-import { ZodError } from "zod";
+import type { ZodError } from "zod";
 
 /** "field.path: message" per issue, one per line, for CLI output and API error bodies. */
 export function formatZodError(error: ZodError): string {

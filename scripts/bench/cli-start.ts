@@ -1,9 +1,11 @@
 /**
  * Start time of the CLI (issue 10 item 4, issue 15 item 5): milliseconds from process start to
  * the command's own work (database resolved, migrations checked), for `db-status` against a
- * running embedded server, from the prebuilt bundle (`npm run cli`) and from the sources
- * through tsx. Medians of several runs; also the wall time of the whole command and of
- * `node -e 0` for scale.
+ * running embedded server: from the prebuilt bundle through `npm run cli` (scripts/run.mjs,
+ * which first checks the bundle is fresh), from the bundle directly (`node <bundle>`), and from
+ * the sources through tsx. Medians of several runs, in wall time and in the process's own CPU
+ * time at that point (user + system, which a loaded machine inflates far less); also the wall time of the
+ * whole command and of `node -e 0` for scale.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -14,20 +16,28 @@ import { freePort } from "@/lib/db/test-database";
 import { migrate } from "@/lib/db/migrate";
 
 const RUNS = 7;
+/** Where scripts/bundle.mjs writes the CLI bundle. */
+const BUNDLE = path.join("node_modules", ".cache", "crjudge", "cli", "main.mjs");
 const median = (values: number[]) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-function measure(command: string[], env: NodeJS.ProcessEnv): { firstWorkMs: number; wallMs: number } {
-  const firstWork: number[] = [];
-  const wall: number[] = [];
+interface Start {
+  firstWorkMs: number;
+  firstWorkCpuMs: number;
+  wallMs: number;
+}
+
+function measure(command: string[], env: NodeJS.ProcessEnv): Start {
+  const runs: Start[] = [];
   for (let i = 0; i < RUNS; i++) {
     const t0 = performance.now();
     const result = spawnSync(process.execPath, command, { env: { ...env, CRJUDGE_CLI_TRACE: "1" }, encoding: "utf8" });
-    wall.push(performance.now() - t0);
-    const traced = /first work at ([\d.]+) ms/.exec(result.stderr ?? "");
+    const wallMs = performance.now() - t0;
+    const traced = /first work at ([\d.]+) ms, cpu ([\d.]+) ms/.exec(result.stderr ?? "");
     if (result.status !== 0 || !traced) throw new Error(`${command.join(" ")} failed: ${result.stderr}`);
-    firstWork.push(Number(traced[1]));
+    runs.push({ firstWorkMs: Number(traced[1]), firstWorkCpuMs: Number(traced[2]), wallMs });
   }
-  return { firstWorkMs: median(firstWork), wallMs: median(wall) };
+  const of = (key: keyof Start) => median(runs.map((r) => r[key]));
+  return { firstWorkMs: of("firstWorkMs"), firstWorkCpuMs: of("firstWorkCpuMs"), wallMs: of("wallMs") };
 }
 
 export default async function bench(): Promise<void> {
@@ -40,10 +50,13 @@ export default async function bench(): Promise<void> {
     const { DATABASE_URL: _external, ...inherited } = process.env;
     const env = { ...inherited, CRJUDGE_DATA_DIR: folder, EMBEDDED_PG_PORT: String(port) };
     const rows = {
+      // First, so that scripts/run.mjs has rebuilt the bundle if a source changed.
       "bundle (npm run cli)": measure(["scripts/run.mjs", "cli", "db-status"], env),
+      "bundle (node <bundle>)": measure([BUNDLE, "db-status"], env),
       "sources (tsx scripts/cli.ts)": measure(["--import", "tsx", "scripts/cli.ts", "db-status"], env),
     };
-    for (const [name, row] of Object.entries(rows)) console.log(`cli db-status, ${name}: first work at ${row.firstWorkMs.toFixed(0)} ms, exit at ${row.wallMs.toFixed(0)} ms (median of ${RUNS})`);
+    for (const [name, row] of Object.entries(rows))
+      console.log(`cli db-status, ${name}: first work at ${row.firstWorkMs.toFixed(0)} ms (cpu ${row.firstWorkCpuMs.toFixed(0)} ms), exit at ${row.wallMs.toFixed(0)} ms (median of ${RUNS})`);
     const node = median(Array.from({ length: RUNS }, () => {
       const t0 = performance.now();
       spawnSync(process.execPath, ["-e", "0"]);

@@ -1,25 +1,24 @@
 import type { Command } from "@/lib/cli/command";
-import { db } from "@/lib/db/client";
+import { sql } from "@/lib/db/connection";
 import { readMigrations } from "@/lib/db/migrate";
+
+/** Rows of the main tables, in one statement straight through pg (this command does not load Prisma: scripts/bench/cli-start.ts). */
+const COUNTS = `SELECT (SELECT count(*) FROM "User")::int AS users, (SELECT count(*) FROM "Study")::int AS studies,
+  (SELECT count(*) FROM "CodeChange")::int AS "codeChanges", (SELECT count(*) FROM "CandidateReview")::int AS reviews,
+  (SELECT count(*) FROM "AnnotationHistory")::int AS "historyRows"`;
 
 const command: Command = {
   name: "db-status",
   usage: "db-status",
   async run() {
-    const applied = await db.$queryRaw<{ migration_name: string }[]>`SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL ORDER BY migration_name`;
-    const [users, studies, codeChanges, reviews, annotations] = await Promise.all([
-      db.user.count(),
-      db.study.count(),
-      db.codeChange.count(),
-      db.candidateReview.count(),
-      db.annotationHistory.count(),
-    ]);
+    const applied = await sql<{ migration_name: string }>({ text: `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL ORDER BY migration_name` }, []);
+    const [counts] = await sql<{ users: number; studies: number; codeChanges: number; reviews: number; historyRows: number }>({ text: COUNTS }, []);
     const url = new URL(process.env.DATABASE_URL ?? "");
     return {
       database: `${url.hostname}:${url.port}${url.pathname}`,
       source: process.env.CRJUDGE_DB_SOURCE ?? "external",
       migrations: { applied: applied.map((m) => m.migration_name), pending: readMigrations().map((m) => m.name).filter((n) => !applied.some((a) => a.migration_name === n)) },
-      counts: { users, studies, codeChanges, reviews, historyRows: annotations },
+      counts,
     };
   },
 };
