@@ -45,17 +45,20 @@ test("a reload before the save keeps the unsaved value and saves it", async ({ p
   const change = await demoChange({ index: 4 });
   const a = await assignmentFor("reload", "COMMENT_FILTERING", change.id);
   await openWorkspace(page, a);
-  // hold every save so the reload certainly comes first
-  await page.route("**/api/annotations", () => undefined);
+  // every save fails until after the reload, so no save can reach the server first (a held
+  // request let go before the reload could, on a slow machine, and the reload then had nothing to save)
+  await page.route("**/api/annotations", (route) => route.abort("internetdisconnected"));
   await keys(page, "m");
   await page.keyboard.type("kept across the reload");
   await keys(page, "Escape", "1");
-  await page.unroute("**/api/annotations");
+  await expect(page.getByTestId("save-status")).toHaveAttribute("data-state", "failed");
   await page.reload();
   await expect(page.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
   const first = page.getByTestId("review").first();
   await expect(first.getByRole("radio", { name: "1 High quality" })).toHaveAttribute("aria-checked", "true");
   await expect(first.getByRole("textbox")).toHaveValue("kept across the reload");
+  expect(await testDb().commentFilterLabel.count({ where: { annotatorId: a.userId } })).toBe(0);
+  await page.unroute("**/api/annotations");
   await expectSaved(page);
   const labels = await testDb().commentFilterLabel.findMany({ where: { annotatorId: a.userId } });
   expect(labels).toHaveLength(1);
