@@ -7,7 +7,7 @@
 import type PgBoss from "pg-boss";
 import { Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
 import type { MetricRun } from "@/lib/generated/prisma/client";
-import { metricScoresInsert, type MetricScoreInput } from "@/lib/data/metric-scores";
+import { metricScoresInsert, type MetricScoreInput, type OnStoredScore } from "@/lib/data/metric-scores";
 import type { MetricJobContext } from "./context";
 import { isJudgePlanningError, JUDGE_CHUNK_SIZE } from "./judges";
 import { type MetricRunRequest, planMetricRun } from "./plan";
@@ -117,22 +117,35 @@ export async function startMetricRun(context: MetricJobContext, boss: PgBoss, st
   return { run, resumed: existing !== null, chunks: { total: chunks.length, enqueued: pending.length, skipped: chunks.length - pending.length } };
 }
 
+/** PostgreSQL's unique_violation. */
+const UNIQUE_VIOLATION = "23505";
+
 /**
  * Stores a chunk's scores and counts its `reviews` as done (never beyond the total; the run is
  * finished when all are) in one statement, so one round trip and one transaction per chunk.
+ * The rows were missing when the chunk was read, so they go in by a plain INSERT; should another
+ * worker have stored some of them since (the same chunk run twice, e.g. after its job expired),
+ * that statement fails as a whole and is sent again keeping the stored rows.
  */
 export async function storeChunkScores(client: PrismaClient, runId: string, rows: readonly MetricScoreInput[], reviews: number): Promise<void> {
-  await rawRows(
-    client,
-    Prisma.sql`
-    WITH stored AS (${metricScoresInsert(rows)})
-    UPDATE "MetricRun" SET
-      done = LEAST(done + ${reviews}, total),
-      status = CASE WHEN done + ${reviews} >= total THEN 'DONE'::"JobStatus" ELSE 'RUNNING'::"JobStatus" END,
-      "startedAt" = COALESCE("startedAt", now()),
-      "finishedAt" = CASE WHEN done + ${reviews} >= total THEN now() ELSE NULL END
-    WHERE id = ${runId} AND status <> 'FAILED'`,
-  );
+  const store = (stored: OnStoredScore) =>
+    rawRows(
+      client,
+      Prisma.sql`
+      WITH stored AS (${metricScoresInsert(rows, stored)})
+      UPDATE "MetricRun" SET
+        done = LEAST(done + ${reviews}, total),
+        status = CASE WHEN done + ${reviews} >= total THEN 'DONE'::"JobStatus" ELSE 'RUNNING'::"JobStatus" END,
+        "startedAt" = COALESCE("startedAt", now()),
+        "finishedAt" = CASE WHEN done + ${reviews} >= total THEN now() ELSE NULL END
+      WHERE id = ${runId} AND status <> 'FAILED'`,
+    );
+  try {
+    await store("fail");
+  } catch (error) {
+    if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+    await store("keep");
+  }
 }
 
 export async function markRunFailed(client: PrismaClient, runId: string, message: string): Promise<void> {

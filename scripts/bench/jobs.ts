@@ -9,6 +9,7 @@
  * for the computing time, so that the first run's JIT warm-up is not the median; 1 at 50,000),
  * since on a shared machine wall time also counts other people's work.
  */
+import { availableParallelism, loadavg } from "node:os";
 import { createClient, type PrismaClient } from "@/lib/db/client";
 import { createTestDatabase } from "@/lib/db/test-database";
 import { createJobContext, drainMetricRun, startMetricRun, startQueue } from "@/lib/jobs";
@@ -58,6 +59,8 @@ export default async function run(): Promise<void> {
   const client = createClient(database.url);
   const boss = await startQueue(database.url, { supervise: false });
   const port = Number(new URL(database.url).port);
+  const load = () => loadavg().map((l) => l.toFixed(1)).join(" ");
+  console.log(`load average at start ${load()} (${availableParallelism()} cores)`);
   try {
     for (const [size, metrics, runs] of [[PAIRS, ["bleu-gradedreviews", "exact-match"], 5], [50_000, ["exact-match", "bleu-gradedreviews"], 1]] as const) {
       const pairs = makePairs(size);
@@ -85,14 +88,20 @@ export default async function run(): Promise<void> {
         }
         const ms = median(wall);
         const job = { wallMs: ms, cpuMs: median(cpu), runs };
-        const pg = databaseCpu.length > 0 ? `, PostgreSQL ${median(databaseCpu).toFixed(0)} ms CPU` : "";
+        const pgMs = databaseCpu.length > 0 ? median(databaseCpu) : null;
+        const perReview = (jobMs: number, computeMs: number) => `${(((jobMs - computeMs) * 1000) / size).toFixed(1)} µs`;
         console.log(
-          `${metric} over ${size.toLocaleString("en")} reviews (${stored} scores stored): computing ${formatTiming(compute)}; metric job ${formatTiming(job)}${pg}; ` +
-            `${((size / ms) * 1000).toFixed(0)} reviews/s, job / computing ${(ms / compute.wallMs).toFixed(2)} by wall, ${(job.cpuMs / compute.cpuMs).toFixed(2)} by this process's CPU, ` +
-            `overhead ${(((ms - compute.wallMs) * 1000) / size).toFixed(1)} µs/review wall, ${(((job.cpuMs - compute.cpuMs) * 1000) / size).toFixed(1)} µs/review CPU`,
+          `${metric} over ${size.toLocaleString("en")} reviews (${stored} scores stored): computing ${formatTiming(compute)}; metric job ${formatTiming(job)}` +
+            `${pgMs === null ? "" : `, PostgreSQL ${pgMs.toFixed(0)} ms CPU`}; ${((size / ms) * 1000).toFixed(0)} reviews/s, ` +
+            `job / computing ${(ms / compute.wallMs).toFixed(2)} by wall, ${(job.cpuMs / compute.cpuMs).toFixed(2)} by this process's CPU`,
+        );
+        console.log(
+          `  pipeline overhead per review (job minus computing, / ${size.toLocaleString("en")}): ${perReview(ms, compute.wallMs)} wall, ${perReview(job.cpuMs, compute.cpuMs)} this process's CPU` +
+            `${pgMs === null ? "" : `, ${perReview(job.cpuMs + pgMs, compute.cpuMs)} CPU with PostgreSQL's`}`,
         );
       }
     }
+    console.log(`load average at end ${load()}`);
   } finally {
     await boss.stop({ graceful: false, wait: true });
     await client.$disconnect();

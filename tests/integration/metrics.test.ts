@@ -8,6 +8,7 @@ import { listStudyMetrics, metricValuesForStudy } from "@/lib/data/metric-scores
 import { createClient } from "@/lib/db/client";
 import { TFIDF_MODEL } from "@/lib/embeddings";
 import { createJobContext, drainMetricRun, listMetricRuns, METRIC_QUEUE, requestMetricRun, runParams, startMetricRun, startQueue, workMetricChunks } from "@/lib/jobs";
+import { storeChunkScores } from "@/lib/jobs/runs";
 import { crscoreFromBestMatches, getReferenceMetric, splitReviewSentences } from "@/lib/metrics";
 import { seedDemo } from "@/lib/seed";
 
@@ -180,6 +181,20 @@ describe("metric jobs", () => {
     const run = await drainMetricRun(boss, context, started.run.id);
     expect(run.status).toBe("FAILED");
     expect(run.error).toMatch(/chunk 0: embeddings request failed/);
+  });
+
+  test("a chunk's scores stored meanwhile by another worker are kept, the rest stored, the statement not failed", async () => {
+    const studyId = await createSmallStudy("store-twice", 1);
+    const { run } = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["rouge-l"] });
+    const [a, b] = await db.candidateReview.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
+    const row = (candidateReviewId: string, value: number) => ({ candidateReviewId, metric: "rouge-l", paramsKey: "test", value });
+    // The other worker's store: review a only.
+    await storeChunkScores(db, run.id, [row(a.id, 0.5)], 1);
+    // This worker read the chunk before and stores a and b: the plain INSERT fails on a and is sent again keeping it.
+    await storeChunkScores(db, run.id, [row(a.id, 0.9), row(b.id, 0.7)], 2);
+    const stored = await db.metricScore.findMany({ where: { paramsKey: "test", candidateReview: { codeChange: { studyId } } }, select: { candidateReviewId: true, value: true } });
+    expect(new Map(stored.map((s) => [s.candidateReviewId, s.value]))).toEqual(new Map([[a.id, 0.5], [b.id, 0.7]]));
+    expect(await db.metricRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ done: 3, total: 3, status: "DONE" });
   });
 
   test("unknown metrics are rejected with the list of names", async () => {
