@@ -1,5 +1,4 @@
-import { sortIndicesByPair } from "./radix-sort";
-import { forEachRun } from "./rank";
+import { identityOrder, sortIndicesBy, sortIndicesByPair } from "./radix-sort";
 import { erfc } from "./special/erfc";
 import type { NumericSample, TestResult } from "./types";
 import { assertPaired } from "./validate";
@@ -9,61 +8,77 @@ export interface KendallResult extends TestResult {
   method: "exact" | "asymptotic" | null;
 }
 
-/**
- * Discordant pairs of `y` when pairs are already sorted by (x, y): the strict inversions of
- * `y`, counted by merge sort in O(n log n) (Knight 1966, the algorithm of SciPy's
- * `_kendall_dis`). Equal y values are not inversions, and pairs tied in x cannot be
- * inversions because y ascends within each x group. Merges back and forth between `y` and
- * one buffer; returns the inversions and the sorted values (one of the two arrays).
- */
-function countStrictInversions(y: Float64Array): { inversions: number; sorted: Float64Array } {
-  const n = y.length;
-  let source: Float64Array = y;
-  let target: Float64Array = new Float64Array(n);
-  let inversions = 0;
-  for (let width = 1; width < n; width *= 2) {
-    for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = Math.min(lo + width, n);
-      const hi = Math.min(lo + 2 * width, n);
-      let i = lo;
-      let j = mid;
-      let k = lo;
-      while (i < mid && j < hi) {
-        if (source[j] < source[i]) {
-          inversions += mid - i;
-          target[k++] = source[j++];
-        } else {
-          target[k++] = source[i++];
-        }
-      }
-      while (i < mid) target[k++] = source[i++];
-      while (j < hi) target[k++] = source[j++];
-    }
-    [source, target] = [target, source];
-  }
-  return { inversions, sorted: source };
-}
-
 /** Σ over tie groups of size t: [t(t-1)/2, t(t-1)(t-2), t(t-1)(2t+5)] (SciPy `count_rank_tie`). */
-interface TieStats {
-  pairs: number;
-  cubic: number;
-  variance: number;
+class TieStats {
+  pairs = 0;
+  cubic = 0;
+  variance = 0;
+
+  add(t: number): void {
+    if (t < 2) return;
+    this.pairs += (t * (t - 1)) / 2;
+    this.cubic += t * (t - 1) * (t - 2);
+    this.variance += t * (t - 1) * (2 * t + 5);
+  }
 }
 
-function tieStats(sorted: ArrayLike<number>): TieStats {
-  const s: TieStats = { pairs: 0, cubic: 0, variance: 0 };
-  forEachRun(
-    sorted.length,
-    (i, j) => sorted[i] === sorted[j],
-    (start, end) => {
-      const t = end - start;
-      s.pairs += (t * (t - 1)) / 2;
-      s.cubic += t * (t - 1) * (t - 2);
-      s.variance += t * (t - 1) * (2 * t + 5);
-    },
-  );
-  return s;
+/** Dense ranks 1..levels of y (equal values share one) and y's tie statistics, from y's ascending order. */
+function denseRanks(y: NumericSample): { rank: Int32Array; levels: number; ties: TieStats } {
+  const n = y.length;
+  const byY = sortIndicesBy(y, identityOrder(n));
+  const rank = new Int32Array(n);
+  const ties = new TieStats();
+  let levels = 0;
+  let start = 0;
+  for (let k = 0; k < n; k++) {
+    if (k > 0 && y[byY[k]] !== y[byY[k - 1]]) {
+      ties.add(k - start);
+      start = k;
+      levels++;
+    }
+    rank[byY[k]] = levels + 1;
+  }
+  ties.add(n - start);
+  return { rank, levels: levels + 1, ties };
+}
+
+/**
+ * The pair counts of τ_b from the pairs visited in (x, y) order: ties in x, joint ties in x
+ * and y, and the discordant pairs, i.e. the strict inversions of y in that sequence (Knight
+ * 1966), counted as SciPy's `_kendall_dis` does with a Fenwick tree over the dense ranks of y:
+ * each pair adds the number of earlier pairs with a larger y. Equal y values are not
+ * inversions, and pairs tied in x cannot be inversions because y ascends within each x group.
+ * O(n log n) with typed arrays only.
+ */
+function pairCounts(x: NumericSample, y: NumericSample, order: Uint32Array, yRank: Int32Array, yLevels: number): { xTies: TieStats; jointTiePairs: number; discordant: number } {
+  const n = order.length;
+  const tree = new Int32Array(yLevels + 1);
+  const xTies = new TieStats();
+  let jointTiePairs = 0;
+  let discordant = 0;
+  let xStart = 0;
+  let jointStart = 0;
+  let previous = order[0];
+  for (let k = 0; k < n; k++) {
+    const index = order[k];
+    if (k > 0 && x[index] !== x[previous]) {
+      xTies.add(k - xStart);
+      xStart = k;
+    }
+    if (k > 0 && (k === xStart || y[index] !== y[previous])) {
+      jointTiePairs += ((k - jointStart) * (k - jointStart - 1)) / 2;
+      jointStart = k;
+    }
+    previous = index;
+    const rank = yRank[index];
+    let atMost = 0;
+    for (let i = rank; i > 0; i -= i & -i) atMost += tree[i];
+    discordant += k - atMost;
+    for (let i = rank; i <= yLevels; i += i & -i) tree[i]++;
+  }
+  xTies.add(n - xStart);
+  jointTiePairs += ((n - jointStart) * (n - jointStart - 1)) / 2;
+  return { xTies, jointTiePairs, discordant };
 }
 
 /**
@@ -120,25 +135,8 @@ export function kendallTauB(x: NumericSample, y: NumericSample): KendallResult {
   const undefinedResult = (reason: string): KendallResult => ({ statistic: null, pValue: null, n, method: null, reason });
   if (n < 2) return undefinedResult(`needs at least 2 pairs, got ${n}`);
 
-  const order = sortIndicesByPair(x, y);
-  const xs = new Float64Array(n);
-  const ys = new Float64Array(n);
-  for (let k = 0; k < n; k++) {
-    xs[k] = x[order[k]];
-    ys[k] = y[order[k]];
-  }
-
-  let jointTiePairs = 0;
-  forEachRun(
-    n,
-    (i, j) => xs[i] === xs[j] && ys[i] === ys[j],
-    (start, end) => {
-      jointTiePairs += ((end - start) * (end - start - 1)) / 2;
-    },
-  );
-  const xt = tieStats(xs);
-  const { inversions: discordant, sorted } = countStrictInversions(ys);
-  const yt = tieStats(sorted);
+  const { rank: yRank, levels: yLevels, ties: yt } = denseRanks(y);
+  const { xTies: xt, jointTiePairs, discordant } = pairCounts(x, y, sortIndicesByPair(x, y), yRank, yLevels);
 
   const total = (n * (n - 1)) / 2;
   if (xt.pairs === total) return undefinedResult("every x value is tied, so τ_b is undefined");

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { kendallTauB } from "@/lib/stats";
+import { identityOrder, kendallTauB, seededRandom } from "@/lib/stats";
+import { erfc } from "@/lib/stats/special/erfc";
 import { kendallExactPValue } from "@/lib/stats/kendall";
 import { expectPValue, expectValue, hasVectors, vectorGroup } from "./reference-vectors";
 
@@ -59,5 +60,52 @@ describe("kendallTauB", () => {
     const shuffled = kendallTauB(order.map((i) => x[i]), order.map((i) => y[i]));
     expect(shuffled.statistic).toBeCloseTo(base.statistic as number, 15);
     expect(shuffled.pValue).toBeCloseTo(base.pValue as number, 15);
+  });
+});
+
+/** τ_b and SciPy's asymptotic p by enumerating all n(n-1)/2 pairs, tie groups counted in maps. */
+function quadraticKendall(x: ArrayLike<number>, y: ArrayLike<number>): { tau: number; p: number } {
+  const n = x.length;
+  let s = 0;
+  let xTied = 0;
+  let yTied = 0;
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++) {
+      s += Math.sign(x[i] - x[j]) * Math.sign(y[i] - y[j]);
+      if (x[i] === x[j]) xTied++;
+      if (y[i] === y[j]) yTied++;
+    }
+  const total = (n * (n - 1)) / 2;
+  const groups = (v: ArrayLike<number>) => [...Array.from(v).reduce((m, a) => m.set(a, (m.get(a) ?? 0) + 1), new Map<number, number>()).values()];
+  const sum = (v: ArrayLike<number>, f: (t: number) => number) => groups(v).reduce((acc, t) => acc + f(t), 0);
+  const v0 = n * (n - 1) * (2 * n + 5);
+  const vt = (v: ArrayLike<number>) => sum(v, (t) => t * (t - 1) * (2 * t + 5));
+  const v1 = sum(x, (t) => t * (t - 1)) * sum(y, (t) => t * (t - 1)) / (2 * n * (n - 1));
+  const v2 = sum(x, (t) => t * (t - 1) * (t - 2)) * sum(y, (t) => t * (t - 1) * (t - 2)) / (9 * n * (n - 1) * (n - 2));
+  const variance = (v0 - vt(x) - vt(y)) / 18 + v1 + v2;
+  return { tau: s / Math.sqrt((total - xTied) * (total - yTied)), p: erfc(Math.abs(s) / Math.sqrt(variance) / Math.SQRT2) };
+}
+
+describe("kendallTauB against the quadratic count (properties)", () => {
+  const shapes: [string, (r: () => number) => [number, number]][] = [
+    ["continuous", (r) => { const a = r(); return [a, a + r()]; }],
+    ["ratings 1-5 (ties in x, y and both)", (r) => { const a = 1 + Math.floor(r() * 5); return [a, Math.min(5, Math.max(1, a + Math.floor(r() * 3) - 1))]; }],
+    ["negative, values over many orders of magnitude", (r) => { const a = 2 ** Math.floor(r() * 200 - 100); return [a, -a * (1 + r())]; }],
+    ["clustered x, continuous y", (r) => [Math.floor(r() * 12) / 4, r()]],
+  ];
+  test.each(shapes)("%s: τ_b and the asymptotic p; shuffling the pairs changes nothing", (_name, draw) => {
+    const random = seededRandom(23);
+    for (const n of [60, 700]) {
+      const pairs = Array.from({ length: n }, () => draw(random));
+      const x = Float64Array.from(pairs, (p) => p[0]);
+      const y = Float64Array.from(pairs, (p) => p[1]);
+      const r = kendallTauB(x, y);
+      const q = quadraticKendall(x, y);
+      expect(r.method).toBe("asymptotic");
+      expect(r.statistic).toBeCloseTo(q.tau, 13);
+      expect(Math.abs((r.pValue as number) - q.p)).toBeLessThanOrEqual(1e-12 * Math.max(q.p, 1e-300));
+      const shuffled = identityOrder(n).sort((a, b) => Math.sin(a * 78.233) - Math.sin(b * 78.233));
+      expect(kendallTauB(Float64Array.from(shuffled, (i) => x[i]), Float64Array.from(shuffled, (i) => y[i]))).toEqual(r);
+    }
   });
 });

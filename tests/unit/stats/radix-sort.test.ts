@@ -18,6 +18,23 @@ describe("sortIndicesBy", () => {
     expect(Array.from(sortIndicesBy(values, identityOrder(n)))).toEqual(comparisonOrder(values));
   });
 
+  // The bucket pass's cases: spread-out values (small buckets), clusters of equal values
+  // (large buckets of one value), and values spread over many orders of magnitude (nearly all
+  // in the first bucket at every depth, so the radix sort takes over).
+  test.each([
+    ["uniform", (r: () => number) => r() * 100 - 50],
+    ["normal-ish", (r: () => number) => r() + r() + r() + r() - 2],
+    ["clusters of equal values", (r: () => number) => Math.floor(r() * 40) / 3],
+    ["orders of magnitude", (r: () => number) => 2 ** Math.floor(r() * 600 - 300) * (1 + r())],
+    ["a few outliers", (r: () => number) => (r() < 0.001 ? 1e12 : r())],
+  ])("%s: the stable order of a comparison sort", (_name, draw) => {
+    const random = seededRandom(17);
+    for (const n of [49, 1000, 25_000]) {
+      const values = Float64Array.from({ length: n }, () => draw(random));
+      expect(Array.from(sortIndicesBy(values, identityOrder(n)))).toEqual(comparisonOrder(values));
+    }
+  });
+
   test("sorts a given order stably: ties keep the order given, not the index order", () => {
     const values = [3, 1, 3, 1, 2];
     const given = Uint32Array.from([4, 3, 2, 1, 0]);
