@@ -6,7 +6,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import type pg from "pg";
 import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
-import { createPool, poolSettings, processConnection, type PoolSettings } from "./connection";
+import { checkedOutConnection, createPool, poolSettings, processConnection, type PoolSettings } from "./connection";
 
 export { poolSettings, sql, type PoolSettings } from "./connection";
 
@@ -43,10 +43,27 @@ export const db: PrismaClient = new Proxy({} as PrismaClient, {
  * pg's own type parsing applies: text[] and json come back parsed, bigint as a string.
  */
 export async function rawRows<Row>(client: PrismaClient, statement: Prisma.Sql): Promise<Row[]> {
-  const pool = client === db ? connection().pool : poolOf.get(client);
-  if (!pool) throw new Error("rawRows needs a client made by createClient (or db)");
-  const result = await pool.query({ text: statement.text, values: statement.values });
+  const result = await poolUnder(client).query({ text: statement.text, values: statement.values });
   return result.rows as Row[];
+}
+
+function poolUnder(client: PrismaClient): pg.Pool {
+  const pool = client === db ? connection().pool : poolOf.get(client);
+  if (!pool) throw new Error("rawRows and transactionConnection need a client made by createClient (or db)");
+  return pool;
+}
+
+/**
+ * The pg connection that runs `tx`, an interactive transaction of `client`, for what Prisma
+ * cannot send (COPY, lib/import/bulk-insert.ts): what is sent on it is part of the transaction,
+ * committed or rolled back with it. Found by the server's process id among the connections the
+ * pool has handed out. Use it only between statements of `tx`, never at the same time.
+ */
+export async function transactionConnection(client: PrismaClient, tx: Prisma.TransactionClient): Promise<pg.PoolClient> {
+  const [{ pid }] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+  const connection = checkedOutConnection(poolUnder(client), pid);
+  if (!connection) throw new Error(`no connection of the pool runs the transaction (server process ${pid})`);
+  return connection;
 }
 
 export type { PrismaClient };

@@ -10,7 +10,7 @@
  */
 import { findOrCreateStudy, findStudyBySlug, studySlugSchema, type FoundStudy } from "@/lib/data/studies";
 import { requireImportTarget, type StudyUser } from "@/lib/data/study-access";
-import { db, type Prisma, type PrismaClient } from "@/lib/db/client";
+import { db, transactionConnection, type Prisma, type PrismaClient } from "@/lib/db/client";
 import type { Study, TaskType } from "@/lib/generated/prisma/client";
 import type { StudyBundle } from "./bundle";
 import { ErrorCollector, inFileOrder, type ImportError } from "./errors";
@@ -155,6 +155,7 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
         const found: FoundStudy = await findOrCreateStudy({ slug: slug.data, taskTypes, createdById: request.createdById, importer: request.importer }, tx);
         // Imports into one study run one after the other: each plans against the rows the previous one wrote.
         await tx.$queryRaw`SELECT id FROM "Study" WHERE id = ${found.study.id} FOR UPDATE`;
+        const connection = await transactionConnection(client, tx);
         const counts = emptyCounts();
         const annotators = new Set<string>();
         const conflicts = new ErrorCollector();
@@ -163,7 +164,7 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
         const run = await tx.importRun.create({ data: { studyId: found.study.id, format: request.format, files: parsed.map((p) => p.file), createdById: request.createdById ?? null, primary: request.primary ?? false } });
         for (const { file, bundle } of parsed) {
           const onProgress = request.onProgress && ((p: { done: number; total: number }) => request.onProgress?.({ phase: "write", file, ...p }));
-          const result = await writeBundle(tx, bundle, { studyId: found.study.id, update: request.update ?? false, onProgress, provenance: { importRunId: run.id, file } });
+          const result = await writeBundle(tx, bundle, { studyId: found.study.id, connection, update: request.update ?? false, onProgress, provenance: { importRunId: run.id, file } });
           result.plan.conflicts.forEach((c) => conflicts.add(c, c.field, c.message));
           addCounts(counts, result.plan);
           separatedChanges.push(...result.plan.separatedChanges);

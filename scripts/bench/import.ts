@@ -6,7 +6,9 @@
  *  - a generated JSONL file of 100,000 reviews: 10,000 Python code changes (a diff of about
  *    600 characters, 5 claims each judged by one annotator) with 10 reviews each (the human
  *    reference and 9 systems, each generated review graded by one annotator), i.e. about
- *    440,000 rows with the history; import, re-import, and the jsonl and long CSV exports.
+ *    440,000 rows with the history; import, re-import, and the jsonl and long CSV exports
+ *    (MiB/s of the streamed export).
+ * Each step prints its wall time and the CPU time of this process and of the database server.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createClient, type PrismaClient } from "@/lib/db/client";
@@ -16,6 +18,7 @@ import { formatImportErrors, runImport, type ImportFile, type ImportFormat, type
 import type { CodeChangeLine } from "@/lib/import/jsonl-schema";
 import { seededRandom } from "@/lib/stats";
 import { sharedPath } from "../../tests/shared-data";
+import { postgresCpuMs } from "./support/postgres-cpu";
 
 const CHANGES = 10_000;
 const SYSTEMS = ["knn", "lstm", "codereviewer", "magicoder", "deepseekcoder", "stable_code", "llama3", "codellama_13b", "gpt3.5"];
@@ -49,10 +52,20 @@ function generatedJsonl(): Buffer {
   return Buffer.from(`${lines.join("\n")}\n`);
 }
 
-async function timed<T>(label: string, work: () => Promise<T>, describe: (result: T) => string): Promise<T> {
+/** Port of the bench's database server, whose CPU time is read around each step (support/postgres-cpu.ts). */
+let serverPort = 0;
+
+/** Wall time of `work`, and CPU time of this process and of the database server (a loaded machine inflates the wall time). */
+async function timed<T>(label: string, work: () => Promise<T>, describe: (result: T, seconds: number) => string): Promise<T> {
+  const pg0 = postgresCpuMs(serverPort);
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const result = await work();
-  console.log(`${label}: ${((performance.now() - t0) / 1000).toFixed(2)} s (${describe(result)})`);
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(c0);
+  const pg1 = postgresCpuMs(serverPort);
+  const postgres = pg0 === null || pg1 === null ? "" : `, postgres ${((pg1 - pg0) / 1000).toFixed(2)} s`;
+  console.log(`${label}: ${seconds.toFixed(2)} s wall, CPU node ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s${postgres} (${describe(result, seconds)})`);
   return result;
 }
 
@@ -73,25 +86,28 @@ async function exportSize(client: PrismaClient, studyId: string, format: ExportF
 }
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+/** An export's size and rate (wall time). */
+const exported = (bytes: number, seconds: number) => `${mib(bytes)}, ${(bytes / 2 ** 20 / seconds).toFixed(1)} MiB/s`;
 
 export default async function run(): Promise<void> {
   const database = await createTestDatabase("crjudge_bench_import");
   const client = createClient(database.url);
+  serverPort = Number(new URL(database.url).port);
   try {
     const sample = sharedPath("data", "gradedreviews", "gradedreviews-sample-300.xlsx");
     if (existsSync(sample)) {
       const file = { name: "gradedreviews-sample-300.xlsx", content: readFileSync(sample) };
       const summary = await timed("import GradedReviews sample (300 changes, 1,500 reviews, 1,200 grades)", () => importOrFail(client, "bench-gradedreviews", "gradedreviews", file), (s) => `${createdRows(s)} rows created`);
       await timed("re-import GradedReviews sample", () => importOrFail(client, "bench-gradedreviews", "gradedreviews", file), (s) => `${createdRows(s)} rows created`);
-      await timed("export gradedreviews workbook", () => exportSize(client, summary.study.id, "gradedreviews"), mib);
+      await timed("export gradedreviews workbook", () => exportSize(client, summary.study.id, "gradedreviews"), exported);
     } else console.log(`GradedReviews sample not found at ${sample}: skipped`);
 
     const file = { name: "bench-100k-reviews.jsonl", content: generatedJsonl() };
     console.log(`generated JSONL: ${CHANGES.toLocaleString("en")} code changes, ${(CHANGES * 10).toLocaleString("en")} reviews, ${mib(file.content.length)}`);
     const summary = await timed("import 100,000-review JSONL", () => importOrFail(client, "bench-jsonl", "jsonl", file), (s) => `${createdRows(s).toLocaleString("en")} rows created`);
     await timed("re-import 100,000-review JSONL", () => importOrFail(client, "bench-jsonl", "jsonl", file), (s) => `${createdRows(s)} rows created, ${s.counts.reviews.unchanged.toLocaleString("en")} reviews unchanged`);
-    await timed("export jsonl", () => exportSize(client, summary.study.id, "jsonl"), mib);
-    await timed("export long CSV", () => exportSize(client, summary.study.id, "long-csv"), mib);
+    await timed("export jsonl", () => exportSize(client, summary.study.id, "jsonl"), exported);
+    await timed("export long CSV", () => exportSize(client, summary.study.id, "long-csv"), exported);
   } finally {
     await client.$disconnect();
     await database.drop();

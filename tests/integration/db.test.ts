@@ -1,5 +1,5 @@
 import { describe, expect, inject, test } from "vitest";
-import { createClient } from "@/lib/db/client";
+import { createClient, transactionConnection } from "@/lib/db/client";
 import { readMigrations } from "@/lib/db/migrate";
 import { cli } from "./cli";
 
@@ -13,6 +13,25 @@ describe("database", () => {
     await expect(db.annotationHistory.update({ where: { id: row.id }, data: { annotationId: "y" } })).rejects.toThrow(/append-only/);
     await expect(db.annotationHistory.delete({ where: { id: row.id } })).rejects.toThrow(/append-only/);
     expect(await db.annotationHistory.count({ where: { id: row.id } })).toBe(1);
+  });
+
+  test("transactionConnection is the connection of the interactive transaction: what is sent on it commits or rolls back with it", async () => {
+    const kept = `tx-kept-${Date.now()}`;
+    const dropped = `tx-dropped-${Date.now()}`;
+    const insert = (slug: string) => `INSERT INTO "Study" (id, slug, name, "updatedAt") VALUES ('${slug}', '${slug}', '${slug}', now())`;
+    await db.$transaction(async (tx) => {
+      await (await transactionConnection(db, tx)).query(insert(kept));
+      // Seen by the transaction's own statements before the commit, not by others.
+      expect(await tx.study.count({ where: { slug: kept } })).toBe(1);
+      expect(await db.study.count({ where: { slug: kept } })).toBe(0);
+    });
+    await expect(
+      db.$transaction(async (tx) => {
+        await (await transactionConnection(db, tx)).query(insert(dropped));
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect(await db.study.count({ where: { slug: { in: [kept, dropped] } } })).toBe(1);
   });
 
   test("`cli db-status` lists the applied migrations and counts the main tables (straight through pg, without Prisma)", async () => {

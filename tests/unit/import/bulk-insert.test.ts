@@ -1,18 +1,33 @@
 import { describe, expect, test } from "vitest";
-import { batches, insertStatement } from "@/lib/import/bulk-insert";
+import { copyStatement, copyText, copyValue } from "@/lib/import/bulk-insert";
 
-describe("bulk insert", () => {
-  test("one statement per batch: each column an array parameter, enums cast from text", () => {
-    const table = { name: "PseudoReference", columns: { id: "text", kind: { enum: "PseudoReferenceKind" }, position: "integer", updatedAt: "timestamp(3)" } } as const;
-    expect(insertStatement(table)).toBe(
-      'INSERT INTO "PseudoReference" ("id", "kind", "position", "updatedAt") SELECT u."id", u."kind"::"PseudoReferenceKind", u."position", u."updatedAt" FROM unnest($1::text[], $2::text[], $3::integer[], $4::timestamp(3)[]) AS u("id", "kind", "position", "updatedAt")',
-    );
+describe("bulk insert (COPY text format)", () => {
+  const table = { name: "PseudoReference", columns: { id: "text", kind: { enum: "PseudoReferenceKind" }, position: "integer", updatedAt: "timestamp(3)" } } as const;
+
+  test("one COPY per table naming the columns written", () => {
+    expect(copyStatement(table)).toBe('COPY "PseudoReference" ("id", "kind", "position", "updatedAt") FROM STDIN');
   });
 
-  test("batches hold at most 5,000 rows and cut before 16 million characters of text", () => {
-    const small = Array.from({ length: 12_001 }, (_, i) => ({ id: String(i) }));
-    expect([...batches(small)].map((b) => b.length)).toEqual([5000, 5000, 2001]);
-    const big = Array.from({ length: 5 }, () => ({ diff: "x".repeat(6_000_000) }));
-    expect([...batches(big)].map((b) => b.length)).toEqual([2, 2, 1]);
+  test("values: \\N for null, t/f, ISO times, JSON for jsonb, and the format's delimiters escaped", () => {
+    expect(copyValue(null, "text")).toBe("\\N");
+    expect(copyValue(undefined, "integer")).toBe("\\N");
+    expect(copyValue("\\N", "text")).toBe("\\\\N");
+    expect(copyValue(true, "boolean")).toBe("t");
+    expect(copyValue(false, "boolean")).toBe("f");
+    expect(copyValue(42, "integer")).toBe("42");
+    expect(copyValue(new Date(Date.UTC(2026, 10, 24, 13, 5, 6, 789)), "timestamp(3)")).toBe("2026-11-24T13:05:06.789Z");
+    expect(copyValue("a\tb\nc\r\\d", "text")).toBe("a\\tb\\nc\\r\\\\d");
+    expect(copyValue({ note: "line\nbreak", path: "C:\\x" }, "jsonb")).toBe('{"note":"line\\\\nbreak","path":"C:\\\\\\\\x"}');
+  });
+
+  test("a line per row, a tab between values, in chunks of about 1 MiB that report their row counts", () => {
+    const rows = [{ id: "a", kind: "CLAIM", position: 0, updatedAt: null }];
+    expect([...copyText(table, rows)]).toEqual(["a\tCLAIM\t0\t\\N\n"]);
+    const many = Array.from({ length: 30_000 }, (_, i) => ({ id: `${i}`.padStart(40, "x"), kind: "CLAIM", position: i, updatedAt: null }));
+    const counts: number[] = [];
+    const chunks = [...copyText(table, many, (n) => counts.push(n))];
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(many.length);
+    expect(chunks.join("").split("\n").length - 1).toBe(many.length);
   });
 });
