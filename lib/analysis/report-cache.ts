@@ -8,7 +8,8 @@
  * (about 30 s for 100,000 ratings, scripts/bench/analysis.ts): there the web process computes
  * only the point estimates (nResamples 0) here and the worker the CIs (lib/jobs/report-jobs.ts).
  */
-import { agreementReport, type AgreementOptions, type AgreementReport, correlationReport, type CorrelationOptions, type CorrelationReport } from "@/lib/analysis";
+import { agreementReport, type AgreementOptions, type AgreementReport, correlationReport, type CorrelationOptions, type CorrelationReport, table4Report, type Table4Report } from "@/lib/analysis";
+import { resolveEmbeddingConfig } from "@/lib/embeddings/config";
 import { db, Prisma } from "@/lib/db/client";
 
 interface Entry {
@@ -80,4 +81,14 @@ export async function cachedAgreementReport(studyId: string, options: AgreementO
 export async function cachedCorrelationReport(studyId: string, options: CorrelationOptions, fingerprint?: string): Promise<CorrelationReport> {
   const fp = fingerprint ?? (await studyFingerprint(studyId, true));
   return memo(keyOf("correlation", studyId, options, fp), () => correlationReport(studyId, options));
+}
+
+/**
+ * table4Report(studyId) for the current data and embedding endpoint, cached: it embeds every
+ * rated review and claim, so the CRScore tables page computes it once per state, not per load.
+ */
+export async function cachedTable4Report(studyId: string): Promise<Table4Report> {
+  const config = resolveEmbeddingConfig();
+  const endpoint = { model: config.model, url: config.kind === "http" ? config.url : null };
+  return memo(keyOf("table4", studyId, endpoint, await studyFingerprint(studyId, false)), () => table4Report(studyId, db));
 }

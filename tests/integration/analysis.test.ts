@@ -11,7 +11,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { agreementReport, correlationReport, type ItemSetFilter, table4Report } from "@/lib/analysis";
+import { agreementReport, correlationReport, type ItemSetFilter } from "@/lib/analysis";
+import { cachedTable4Report } from "@/lib/analysis/report-cache";
 import { paperReliabilityIds } from "../unit/claims/crscore-phase1";
 import { createClient } from "@/lib/db/client";
 import { runImport } from "@/lib/import";
@@ -158,7 +159,9 @@ describe.skipIf(!hasPhase1 || !hasPhase2)("CRScore phase-2 sheets imported: the 
     expect(best?.kendall.statistic).toBeGreaterThanOrEqual(kendall.statistic as number);
 
     // CRScore Table 4 for the offline embedder: the threshold against the annotators' stage-2 claim links.
-    const table4 = await table4Report(studyId, db);
+    const table4 = await cachedTable4Report(studyId);
+    // computed once per state of the data: the page's next load gets the same report
+    expect(await cachedTable4Report(studyId)).toBe(table4);
     expect(table4.title).toMatch(/^CRScore Table 4: precision, recall and F1/);
     expect(table4.embedder).toEqual({ model: "tfidf-offline-v1", offline: true, pooling: null });
     expect(table4.tau).toEqual({ value: 0.1916, source: "best-system", calibration: { system: "gpt3.5_pred", items: "unannotated", reviews: 2, sentences: 4 } });

@@ -3,7 +3,8 @@ import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { table4Table, table6Table, table14Table, tauOrigin } from "@/components/dashboard/crscore-tables";
 import { DataTable } from "@/components/dashboard/data-table";
-import { type Table4Report, table4Report } from "@/lib/analysis";
+import type { Table4Report } from "@/lib/analysis";
+import { cachedTable4Report } from "@/lib/analysis/report-cache";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { db } from "@/lib/db/client";
 import { findLedStudy } from "@/lib/data/study-access";
@@ -16,7 +17,7 @@ export const dynamic = "force-dynamic";
 async function Table4({ studyId, slug }: { studyId: string; slug: string }) {
   let report: Table4Report;
   try {
-    report = await table4Report(studyId, db);
+    report = await cachedTable4Report(studyId);
   } catch (error) {
     return (
       <p role="alert" className="rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
