@@ -34,12 +34,14 @@ class NgramTrie {
       const slots = Math.max(128, 2 ** Math.ceil(Math.log2(2 * (maxNodes + 1))));
       this.slots = new Int32Array(4 * slots);
       this.mask = slots - 1;
+      this.rootStamp.fill(0);
       this.generation = 0;
     }
     // Stamps are 32-bit: before the generation would wrap (after 2^32 calls, about a day of
     // nonstop scoring in one worker) every stamp is cleared, so no old slot can look live.
     if (this.generation === -1) {
       this.slots.fill(0);
+      this.rootStamp.fill(0);
       this.generation = 0;
     }
     this.generation = (this.generation + 1) | 0;
@@ -58,22 +60,37 @@ class NgramTrie {
     return at;
   }
 
+  /** Children of the root by symbols below 2^16 (most code points and word ids), addressed directly, stamped like the slots. */
+  private rootChild = new Int32Array(1 << 16);
+  private rootStamp = new Int32Array(1 << 16);
+
   /** The child of `parent` by `symbol`, or 0 when the references have no such n-gram. */
   child(parent: number, symbol: number): number {
+    if (parent === 0 && symbol >>> 16 === 0) return this.rootStamp[symbol] === this.generation ? this.rootChild[symbol] : 0;
     const at = this.slotOf(parent, symbol);
     return this.slots[at + 3] === this.generation ? this.slots[at + 2] : 0;
   }
 
   /** The child of `parent` by `symbol`, created with zero counts if new. */
   childOrNew(parent: number, symbol: number): number {
+    if (parent === 0 && symbol >>> 16 === 0) {
+      if (this.rootStamp[symbol] === this.generation) return this.rootChild[symbol];
+      this.rootStamp[symbol] = this.generation;
+      return (this.rootChild[symbol] = this.newNode());
+    }
     const slots = this.slots;
     const at = this.slotOf(parent, symbol);
     if (slots[at + 3] === this.generation) return slots[at + 2];
-    const node = this.nodes++;
+    const node = this.newNode();
     slots[at] = parent;
     slots[at + 1] = symbol;
     slots[at + 2] = node;
     slots[at + 3] = this.generation;
+    return node;
+  }
+
+  private newNode(): number {
+    const node = this.nodes++;
     this.refMax[node] = 0;
     this.countedIn[node] = 0;
     this.hypCount[node] = 0;
@@ -103,6 +120,10 @@ export function clippedNgramMatches(hyp: ArrayLike<number>, refs: readonly Array
       const end = Math.min(start + maxOrder, ref.length);
       for (let i = start; i < end; i++) {
         node = trie.childOrNew(node, ref[i]);
+        if (refs.length === 1) {
+          refMax[node]++;
+          continue;
+        }
         const count = countedIn[node] === refId ? refCount[node] + 1 : ((countedIn[node] = refId), 1);
         refCount[node] = count;
         if (count > refMax[node]) refMax[node] = count;
