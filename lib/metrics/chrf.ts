@@ -5,7 +5,7 @@
  */
 import { clippedNgramMatches } from "./ngrams";
 import { isPySpace } from "./python-compat";
-import { spanIds, startVocabulary, TokenSpans } from "./tokens";
+import { IdBuffer, spanIds, startVocabulary, TokenSpans } from "./tokens";
 
 const CHAR_ORDER = 6;
 const BETA = 2;
@@ -26,7 +26,7 @@ const spans = new TokenSpans();
  * than one character, one punctuation character (Python `string.punctuation`) is peeled off the
  * end, else off the start.
  */
-function chrfWordIds(text: string): Int32Array {
+function chrfWordIds(text: string, buffer: IdBuffer): Int32Array {
   spans.reset(text);
   const n = text.length;
   for (let i = 0; i < n; ) {
@@ -46,21 +46,35 @@ function chrfWordIds(text: string): Int32Array {
       spans.push(start + 1, i);
     } else spans.push(start, i);
   }
-  return spanIds(spans);
+  return spanIds(spans, buffer);
 }
 
-/** The code points of a text without its whitespace (`"".join(text.split())`). */
-function nonSpaceCodePoints(text: string): Int32Array {
-  const codes = new Int32Array(text.length);
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.codePointAt(i) as number;
-    if (code > 0xffff) i++;
-    else if (isPySpace(code)) continue;
-    codes[n++] = code;
+/** Code points of one side, in a buffer reused by every call. */
+class CodePointBuffer {
+  private codes = new Int32Array(256);
+
+  /** The code points of `text` without its whitespace (`"".join(text.split())`), valid until the next fill. */
+  fill(text: string): Int32Array {
+    if (this.codes.length < text.length) this.codes = new Int32Array(2 * text.length);
+    const codes = this.codes;
+    let n = 0;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.codePointAt(i) as number;
+      if (code > 0xffff) i++;
+      else if (isPySpace(code)) continue;
+      codes[n++] = code;
+    }
+    return codes.subarray(0, n);
   }
-  return codes.subarray(0, n);
 }
+
+/** The reused buffers of one side: the hypothesis', or the reference's being compared with it. */
+interface SideBuffers {
+  codePoints: CodePointBuffer;
+  wordIds: IdBuffer;
+}
+const HYPOTHESIS: SideBuffers = { codePoints: new CodePointBuffer(), wordIds: new IdBuffer() };
+const REFERENCE: SideBuffers = { codePoints: new CodePointBuffer(), wordIds: new IdBuffer() };
 
 /** One side of a comparison: code points of the text with all whitespace removed, and (chrF++) its word ids. */
 interface ChrfSide {
@@ -70,8 +84,8 @@ interface ChrfSide {
 
 const NO_WORDS = new Int32Array(0);
 
-function chrfSide(text: string, wordOrder: ChrfWordOrder): ChrfSide {
-  return { chars: nonSpaceCodePoints(text), words: wordOrder > 0 ? chrfWordIds(text) : NO_WORDS };
+function chrfSide(text: string, wordOrder: ChrfWordOrder, buffers: SideBuffers): ChrfSide {
+  return { chars: buffers.codePoints.fill(text), words: wordOrder > 0 ? chrfWordIds(text, buffers.wordIds) : NO_WORDS };
 }
 
 /** `[hyp_count, ref_count, matches]` per order (characters, then words); `hyp_count` is 0 where the reference has no n-grams of that order. */
@@ -120,11 +134,11 @@ export function chrfFromStatistics(stats: readonly number[]): number {
 export function chrfStatistics(hypothesis: string, references: readonly string[], wordOrder: ChrfWordOrder): number[] {
   if (references.length === 0) throw new RangeError("chrF needs at least one reference");
   startVocabulary();
-  const hyp = chrfSide(hypothesis, wordOrder);
+  const hyp = chrfSide(hypothesis, wordOrder, HYPOTHESIS);
   let best: number[] = [];
   let bestF = -1;
   for (const reference of references) {
-    const stats = matchStatistics(hyp, chrfSide(reference, wordOrder), wordOrder);
+    const stats = matchStatistics(hyp, chrfSide(reference, wordOrder, REFERENCE), wordOrder);
     const f = chrfFromStatistics(stats);
     if (f > bestF) {
       bestF = f;

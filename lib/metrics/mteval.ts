@@ -6,7 +6,7 @@
  * boundaries: one scan finds those cuts (see scanMteval) and yields the tokens as spans.
  */
 import { isLetterOrNumber, isPySpace, pyRstrip } from "./python-compat";
-import { spanIds, TokenSpans } from "./tokens";
+import { type IdBuffer, spanIds, TokenSpans } from "./tokens";
 
 const DOT = 0x2e;
 const COMMA = 0x2c;
@@ -143,9 +143,9 @@ export function tokenize13aIds(text: string): Int32Array {
  * characters separated by spaces, so no entity or line break is left to unescape, lowercasing
  * again changes nothing (lowercase is idempotent on every code point), and of the mteval regexes
  * only the first still cuts, around `_`: the tokens are runs of letters and numbers and single
- * other non-space code points.
+ * other non-space code points. The ids are in `buffer`, valid until its next use.
  */
-export function splitPunctsMteval11aIds(lowercased: string): Int32Array {
+export function splitPunctsMteval11aIds(lowercased: string, buffer: IdBuffer): Int32Array {
   spans.reset(lowercased);
   const n = lowercased.length;
   let start = -1;
@@ -162,5 +162,5 @@ export function splitPunctsMteval11aIds(lowercased: string): Int32Array {
     i += width;
   }
   if (start >= 0) spans.push(start, n);
-  return spanIds(spans);
+  return spanIds(spans, buffer);
 }

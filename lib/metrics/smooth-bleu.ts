@@ -8,7 +8,7 @@ import { mteval11aIds, splitPunctsMteval11aIds } from "./mteval";
 import { bleuCounts } from "./ngrams";
 import { pyRound, pyStrip, wordpunctTokenize } from "./python-compat";
 import { CODEREVIEWER_STOPWORDS } from "./stopwords";
-import { startVocabulary } from "./tokens";
+import { IdBuffer, startVocabulary } from "./tokens";
 
 /**
  * Python `sys.float_info.min`, the smoothing constant of `score_cooked`. Not `Number.MIN_VALUE`
@@ -44,6 +44,10 @@ export function mosesSmoothBleu(references: readonly string[], hypothesis: strin
   return smoothBleuOfIds(references.map(mteval11aIds), mteval11aIds(hypothesis));
 }
 
+/** Token ids of the one reference and of the candidate of the single-reference pipelines below. */
+const referenceIds = new IdBuffer();
+const candidateIds = new IdBuffer();
+
 /** Options of CodeReviewer's `bleu_fromstr`. */
 export interface CodeReviewerBleuOptions {
   /** `rmstop`: drop CodeReviewer stopwords (exact, case-sensitive, before lowercasing). */
@@ -55,16 +59,16 @@ export interface CodeReviewerBleuOptions {
  * `normalize`, as token ids. The tab replacement is a no-op here (wordpunct tokens hold no
  * whitespace) and so is `strip` (the joined tokens neither start nor end with a space).
  */
-function codeReviewerIds(text: string, { removeStopwords }: CodeReviewerBleuOptions): Int32Array {
+function codeReviewerIds(text: string, { removeStopwords }: CodeReviewerBleuOptions, buffer: IdBuffer): Int32Array {
   let tokens = wordpunctTokenize(text);
   if (removeStopwords) tokens = tokens.filter((token) => !CODEREVIEWER_STOPWORDS.has(token));
-  return splitPunctsMteval11aIds(tokens.join(" ").toLowerCase());
+  return splitPunctsMteval11aIds(tokens.join(" ").toLowerCase(), buffer);
 }
 
 /** `bleu([reference], candidate)[0]` after `bleu_fromstr`'s preprocessing, in [0, 1]. */
 function codeReviewerSegment(candidate: string, reference: string, options: CodeReviewerBleuOptions): number {
   startVocabulary();
-  return smoothBleuOfIds([codeReviewerIds(reference, options)], codeReviewerIds(candidate, options));
+  return smoothBleuOfIds([codeReviewerIds(reference, options, referenceIds)], codeReviewerIds(candidate, options, candidateIds));
 }
 
 /**
@@ -114,7 +118,7 @@ export function bleuFromStr(
  * the paper's Table 1, and the 1,200-review sample reproduces the README's Spearman and Kendall.
  */
 export function gradedReviewsBleu(review: string, reference: string): number {
-  const prepare = (text: string) => splitPunctsMteval11aIds(pyStrip(text).toLowerCase());
+  const prepare = (text: string, buffer: IdBuffer) => splitPunctsMteval11aIds(pyStrip(text).toLowerCase(), buffer);
   startVocabulary();
-  return smoothBleuOfIds([prepare(reference)], prepare(review)) * 100;
+  return smoothBleuOfIds([prepare(reference, referenceIds)], prepare(review, candidateIds)) * 100;
 }
