@@ -1,5 +1,5 @@
 /** One job: the scores of one chunk of reviews, stored with the run's progress in one statement. */
-import { scoreKey, storedScoreKeys } from "@/lib/data/metric-scores";
+import { type MetricScoreInput, scoreKey, storedScoreKeys } from "@/lib/data/metric-scores";
 import { Prisma, rawRows } from "@/lib/db/client";
 import type { MetricRun } from "@/lib/generated/prisma/client";
 import { runEmbedder, type MetricJobContext } from "./context";
@@ -13,15 +13,22 @@ import type { EmbeddedTexts, EmbeddingPooling } from "@/lib/embeddings";
 
 const specPooling = (spec: MetricJobSpec): EmbeddingPooling => (spec.kind === "crscore" ? (spec.pooling ?? "sentence") : "sentence");
 
+/** A chunk's scores, computed and not yet stored. */
+export interface ComputedChunk {
+  runId: string;
+  rows: MetricScoreInput[];
+  /** Reviews the rows complete. */
+  reviews: number;
+}
+
 /**
  * Computes the chunk's missing scores (a review × metric already stored under the run's
- * signature is skipped, so a chunk may run twice) and returns how many reviews it completed.
- * A failed run's chunks do nothing.
+ * signature is skipped, so a chunk may run twice). A failed run's chunks compute nothing (null).
  */
-export async function processChunk(context: MetricJobContext, data: ChunkJobData): Promise<number> {
+export async function computeChunk(context: MetricJobContext, data: ChunkJobData): Promise<ComputedChunk | null> {
   const { client } = context;
   const [run] = await rawRows<Pick<MetricRun, "id" | "studyId" | "status" | "params">>(client, Prisma.sql`SELECT id, "studyId", status, params FROM "MetricRun" WHERE id = ${data.runId}`);
-  if (!run || run.status === "FAILED") return 0;
+  if (!run || run.status === "FAILED") return null;
   const params = runParams(run);
   const columns = params.specs.flatMap((s) => s.columns.map((metric) => ({ metric, paramsKey: s.paramsKey })));
   const [reviews, stored] = await Promise.all([loadReviewsToScore({ ids: data.reviewIds }, client, { codeChanges: params.specs.some((s) => s.kind === "judge"), pseudoReferences: params.specs.some((s) => s.kind === "crscore") }), storedScoreKeys(data.reviewIds, columns, client)]);
@@ -38,6 +45,17 @@ export async function processChunk(context: MetricJobContext, data: ChunkJobData
   const rows = work.flatMap((w) => w.specs.flatMap((s) => (s.kind === "judge" ? [] : scoreReview(s, w.review, embedded.get(specPooling(s)) ?? null))));
   rows.push(...(await judgeScores(context, work.flatMap((w) => w.specs.flatMap((spec) => (spec.kind === "judge" ? [{ spec, review: w.review }] : []))))));
 
-  await storeChunkScores(client, run.id, rows, work.length);
-  return work.length;
+  return { runId: run.id, rows, reviews: work.length };
+}
+
+/** Stores a computed chunk (storeChunkScores) and returns how many reviews it completed. */
+export async function storeChunk(context: MetricJobContext, computed: ComputedChunk | null): Promise<number> {
+  if (!computed) return 0;
+  await storeChunkScores(context.client, computed.runId, computed.rows, computed.reviews);
+  return computed.reviews;
+}
+
+/** Computes and stores one chunk (computeChunk, storeChunk); returns how many reviews it completed. */
+export async function processChunk(context: MetricJobContext, data: ChunkJobData): Promise<number> {
+  return storeChunk(context, await computeChunk(context, data));
 }

@@ -25,36 +25,33 @@ type Client = Pick<PrismaClient, "$queryRaw">;
 /**
  * Loads the reviews of `scope` with their change's texts in one SQL statement whatever their
  * number, sent through pg (the metric jobs' hot path: Prisma's relation queries cost about
- * 100 µs per review, and its raw queries still pay its query compiler). Each change's human
- * reference and pseudo-references are found once for all its reviews (joined by hash), not by
- * subqueries per change: 3 ms instead of 11 ms per 1,000 reviews (scripts/bench/jobs.ts).
+ * 100 µs per review, and its raw queries still pay its query compiler). The reviews of the
+ * scope's changes are read once by index, and each change's human reference taken from them
+ * by a window over the change (the first reference by position), instead of a subquery per
+ * change or a join the planner cannot size (which scanned the whole tables of a 100,000-review
+ * study for every chunk).
  * `codeChanges: false` leaves out the diffs and files, which only the LLM judges read
  * (codeChange is then null); `pseudoReferences: false` leaves out the pseudo-references, which
  * only CRScore reads (an empty list then).
  */
 export async function loadReviewsToScore(scope: ReviewScope, client: PrismaClient = db, options: { codeChanges?: boolean; pseudoReferences?: boolean } = {}): Promise<ReviewToScore[]> {
-  const reviewsOf =
+  const [ofChanges, inScope] =
     "ids" in scope
-      ? Prisma.sql`SELECT id, text, "isReference", "codeChangeId" FROM "CandidateReview" WHERE id = ANY(${[...scope.ids]}::text[])`
-      : Prisma.sql`SELECT id, text, "isReference", "codeChangeId" FROM "CandidateReview" WHERE NOT "textMissing" AND "codeChangeId" IN (SELECT id FROM "CodeChange" WHERE "studyId" = ${scope.studyId})`;
+      ? [Prisma.sql`x."codeChangeId" = ANY(ARRAY(SELECT "codeChangeId" FROM "CandidateReview" WHERE id = ANY(${[...scope.ids]}::text[])))`, Prisma.sql`x.id = ANY(${[...scope.ids]}::text[])`]
+      : [Prisma.sql`x."codeChangeId" IN (SELECT id FROM "CodeChange" WHERE "studyId" = ${scope.studyId})`, Prisma.sql`NOT x."textMissing"`];
   const withCode = options.codeChanges ?? true;
   const withPseudo = options.pseudoReferences ?? true;
   const rows = await rawRows<{ id: string; text: string; isReference: boolean; diff: string; newFile: string; language: string; reference: string | null; pseudo: string[] }>(
     client,
     Prisma.sql`
-      WITH r AS (${reviewsOf}),
-      reference AS (
-        SELECT DISTINCT ON (x."codeChangeId") x."codeChangeId", x.text FROM "CandidateReview" x
-        WHERE x."codeChangeId" IN (SELECT "codeChangeId" FROM r) AND x."isReference" AND NOT x."textMissing"
-        ORDER BY x."codeChangeId", x.position, x.id),
-      pseudo AS (
-        SELECT p."codeChangeId", array_agg(p.text ORDER BY p.position, p.id) AS texts FROM "PseudoReference" p
-        WHERE ${withPseudo} AND p."codeChangeId" IN (SELECT "codeChangeId" FROM r) AND p.kind::text = ANY(${AUTOMATIC_KINDS}::text[])
-        GROUP BY p."codeChangeId")
-      SELECT r.id, r.text, r."isReference", CASE WHEN ${withCode} THEN c.diff ELSE '' END AS diff, CASE WHEN ${withCode} THEN c."newFile" ELSE '' END AS "newFile", c.language,
-        reference.text AS reference, coalesce(pseudo.texts, '{}') AS pseudo
-      FROM r JOIN "CodeChange" c ON c.id = r."codeChangeId"
-        LEFT JOIN reference ON reference."codeChangeId" = r."codeChangeId" LEFT JOIN pseudo ON pseudo."codeChangeId" = r."codeChangeId"`,
+      WITH x AS (
+        SELECT x.id, x.text, x."isReference", x."textMissing", x."codeChangeId",
+          (array_agg(x.text) FILTER (WHERE x."isReference" AND NOT x."textMissing") OVER (PARTITION BY x."codeChangeId" ORDER BY x.position, x.id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING))[1] AS reference
+        FROM "CandidateReview" x WHERE ${ofChanges})
+      SELECT x.id, x.text, x."isReference", x.reference, c.language, CASE WHEN ${withCode} THEN c.diff ELSE '' END AS diff, CASE WHEN ${withCode} THEN c."newFile" ELSE '' END AS "newFile",
+        CASE WHEN ${withPseudo} THEN ARRAY(SELECT p.text FROM "PseudoReference" p WHERE p."codeChangeId" = c.id AND p.kind::text = ANY(${AUTOMATIC_KINDS}::text[]) ORDER BY p.position, p.id) ELSE '{}'::text[] END AS pseudo
+      FROM x JOIN "CodeChange" c ON c.id = x."codeChangeId"
+      WHERE ${inScope}`,
   );
   return rows.map((r) => ({
     id: r.id,

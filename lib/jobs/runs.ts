@@ -31,14 +31,17 @@ interface PlannedChunk {
  * The run's reviews in study order (change position, review position; reviews imported
  * without their text are not scored), cut into chunks of
  * `chunkSize` in SQL, each with how many of its reviews are complete already: one row per
- * chunk, so planning a run of 100,000 reviews reads 100 rows rather than 100,000.
+ * chunk, so planning a run of 100,000 reviews reads 100 rows rather than 100,000. Sent through
+ * pg (rawRows), as the chunks' statements are.
  */
 async function planChunks(client: PrismaClient, studyId: string, params: RunParams): Promise<PlannedChunk[]> {
   const columns = params.specs.flatMap((s) => s.columns.map((metric) => ({ metric, paramsKey: s.paramsKey })));
   const expected = (review: { isReference: boolean }) => params.specs.filter((s) => specApplies(s, review)).reduce((n, s) => n + s.columns.length, 0);
   const [onReference, onOthers] = [expected({ isReference: true }), expected({ isReference: false })];
   if (onReference === 0 && onOthers === 0) return [];
-  const rows = await client.$queryRaw<{ ids: string[]; complete: bigint }[]>`
+  const rows = await rawRows<{ ids: string[]; complete: string }>(
+    client,
+    Prisma.sql`
     WITH ordered AS (
       SELECT r.id, r."isReference", row_number() OVER (ORDER BY c.position, c.id, r.position, r.id) - 1 AS n
       FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId"
@@ -53,7 +56,8 @@ async function planChunks(client: PrismaClient, studyId: string, params: RunPara
     SELECT array_agg(o.id ORDER BY o.n) AS ids,
       count(*) FILTER (WHERE coalesce(stored.n, 0) >= CASE WHEN o."isReference" THEN ${onReference}::int ELSE ${onOthers}::int END) AS complete
     FROM o LEFT JOIN stored ON stored.id = o.id
-    GROUP BY o.chunk ORDER BY o.chunk`;
+    GROUP BY o.chunk ORDER BY o.chunk`,
+  );
   return rows.map((r) => ({ reviewIds: r.ids, complete: Number(r.complete) }));
 }
 

@@ -4,7 +4,7 @@ import type PgBoss from "pg-boss";
 import { Prisma, rawRows } from "@/lib/db/client";
 import type { MetricRun } from "@/lib/generated/prisma/client";
 import type { MetricJobContext } from "./context";
-import { processChunk } from "./process-chunk";
+import { type ComputedChunk, computeChunk, processChunk, storeChunk } from "./process-chunk";
 import { type ChunkJobData, METRIC_QUEUE } from "./queue";
 import { markRunFailed } from "./runs";
 
@@ -17,12 +17,17 @@ export interface ChunkJobOutput {
 
 const WORKER = `${hostname()}:${process.pid}`;
 
-/** Processes one job; on its last attempt a failure fails the whole run, with the message shown to the lead. */
+/** A chunk job failed: on its last attempt the whole run fails, with the message shown to the lead. */
+async function chunkFailed(context: MetricJobContext, job: PgBoss.JobWithMetadata<ChunkJobData>, error: unknown): Promise<void> {
+  if (job.retryCount >= job.retryLimit) await markRunFailed(context.client, job.data.runId, `chunk ${job.data.chunk}: ${(error as Error).message}`);
+}
+
+/** Processes one job (a failure is recorded by chunkFailed and thrown again, for pg-boss to retry). */
 export async function runChunkJob(context: MetricJobContext, job: PgBoss.JobWithMetadata<ChunkJobData>): Promise<ChunkJobOutput> {
   try {
     return { worker: WORKER, reviews: await processChunk(context, job.data) };
   } catch (error) {
-    if (job.retryCount >= job.retryLimit) await markRunFailed(context.client, job.data.runId, `chunk ${job.data.chunk}: ${(error as Error).message}`);
+    await chunkFailed(context, job, error);
     throw error;
   }
 }
@@ -71,22 +76,45 @@ async function runStatus(context: MetricJobContext, runId: string): Promise<Pick
 /**
  * Works the metric queue in this process until run `runId` is done or failed (it may also
  * compute chunks of other runs found in the queue), and returns the run's final row.
+ * Pipelined: while PostgreSQL stores a chunk's scores (its job completed after them), this
+ * process fetches and computes the next one, so the database's work and the metric's overlap
+ * on two cores; one store at a time, and every chunk it took is stored or failed before it returns.
  */
 export async function drainMetricRun(boss: PgBoss, context: MetricJobContext, runId: string, options: DrainOptions = {}): Promise<MetricRun> {
   let processed = 0;
-  for (;;) {
-    if (finished(await runStatus(context, runId)) || (options.maxChunks !== undefined && processed >= options.maxChunks)) return context.client.metricRun.findUniqueOrThrow({ where: { id: runId } });
-    const [job] = await boss.fetch<ChunkJobData>(METRIC_QUEUE, { batchSize: 1, includeMetadata: true });
-    if (!job) {
-      await sleep(options.pollMs ?? 250);
-      continue;
-    }
+  let storing: Promise<void> | null = null;
+  const settle = async () => {
+    await storing;
+    storing = null;
+  };
+  const store = async (job: PgBoss.JobWithMetadata<ChunkJobData>, computed: Promise<ComputedChunk | null>) => {
     try {
-      await boss.complete(METRIC_QUEUE, job.id, await runChunkJob(context, job));
+      const output: ChunkJobOutput = { worker: WORKER, reviews: await storeChunk(context, await computed) };
+      await boss.complete(METRIC_QUEUE, job.id, output);
     } catch (error) {
+      await chunkFailed(context, job, error);
       await boss.fail(METRIC_QUEUE, job.id, { message: (error as Error).message });
     }
-    processed++;
     if (options.onProgress) options.onProgress(await context.client.metricRun.findUniqueOrThrow({ where: { id: runId } }));
+  };
+  for (;;) {
+    if (finished(await runStatus(context, runId)) || (options.maxChunks !== undefined && processed >= options.maxChunks)) {
+      if (!storing) return context.client.metricRun.findUniqueOrThrow({ where: { id: runId } });
+      await settle();
+      continue;
+    }
+    const [job] = await boss.fetch<ChunkJobData>(METRIC_QUEUE, { batchSize: 1, includeMetadata: true });
+    if (!job) {
+      // The last chunks may be this process's own, still being stored.
+      if (storing) await settle();
+      else await sleep(options.pollMs ?? 250);
+      continue;
+    }
+    // A failed computation is handed to store, which fails the job in turn.
+    const computed = computeChunk(context, job.data);
+    await computed.catch(() => null);
+    await settle();
+    storing = store(job, computed);
+    processed++;
   }
 }
