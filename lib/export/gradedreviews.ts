@@ -8,7 +8,7 @@
  * with ExcelJS's streaming writer.
  */
 import { PassThrough } from "node:stream";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import type { PrismaClient } from "@/lib/db/client";
 import { GRADEDREVIEWS_SHEET, REFERENCE_COLUMN } from "@/lib/import/gradedreviews";
 import type { ExportedChange } from "./study-rows";
@@ -72,7 +72,9 @@ const HEADER_STYLE: Partial<ExcelJS.Style> = {
 };
 
 async function writeWorkbook(stream: PassThrough, changes: AsyncIterable<ExportedChange>, layout: GradedReviewsLayout): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: true });
+  // Loaded here, not with the module: see lib/import/xlsx.ts.
+  const excel = (await import("exceljs")).default;
+  const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: true });
   const sheet = workbook.addWorksheet(GRADEDREVIEWS_SHEET);
   const header = sheet.addRow(gradedReviewsHeader(layout.systems));
   header.eachCell((cell) => {

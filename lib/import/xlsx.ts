@@ -1,5 +1,9 @@
-/** Workbook sheets as text cells (the GradedReviews benchmark ships as dataset.xlsx). */
-import ExcelJS from "exceljs";
+/**
+ * Workbook sheets as text cells (the GradedReviews benchmark ships as dataset.xlsx). ExcelJS is
+ * loaded when a workbook is read: it costs about 1 s of CPU to load, which the worker and CLI
+ * commands without workbooks do not pay.
+ */
+import type ExcelJS from "exceljs";
 import type { ErrorCollector } from "./errors";
 import type { ImportFile } from "./file";
 import { checkRowShape, isBlankRow, type Sheet, type SheetRow } from "./sheet";
@@ -22,7 +26,8 @@ function shownText(cell: ExcelJS.Cell): string {
 }
 
 async function loadWorkbook(content: Uint8Array): Promise<ExcelJS.Workbook | null> {
-  const workbook = new ExcelJS.Workbook();
+  const excel = (await import("exceljs")).default;
+  const workbook = new excel.Workbook();
   try {
     await workbook.xlsx.load(Buffer.from(content.buffer, content.byteOffset, content.byteLength) as unknown as ExcelJS.Buffer);
     return workbook;

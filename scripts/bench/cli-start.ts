@@ -5,9 +5,11 @@
  * which first checks the bundle is fresh), from the bundle directly (`node <bundle>`), and from
  * the sources through tsx. Medians of several runs, in wall time and in the process's own CPU
  * time at that point (user + system, which a loaded machine inflates far less); also the wall time of the
- * whole command and of `node -e 0` for scale.
+ * whole command and of `node -e 0` for scale. The metric worker likewise: from the start of its
+ * bundle to its line "processing queue" (ready for jobs), with its CPU time then read from /proc.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -40,6 +42,43 @@ function measure(command: string[], env: NodeJS.ProcessEnv): Start {
   return { firstWorkMs: of("firstWorkMs"), firstWorkCpuMs: of("firstWorkCpuMs"), wallMs: of("wallMs") };
 }
 
+/** Where scripts/bundle.mjs writes the worker bundle. */
+const WORKER_BUNDLE = path.join("node_modules", ".cache", "crjudge", "worker", "main.mjs");
+const TICK_MS = 10;
+
+/** CPU milliseconds (user + system) a running process has used, from /proc (Linux); NaN elsewhere. */
+function processCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The worker's start: wall and CPU time until it reports that it processes its queues; then it is stopped. */
+async function workerStart(env: NodeJS.ProcessEnv): Promise<{ readyMs: number; readyCpuMs: number }> {
+  const ready: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [WORKER_BUNDLE], { env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on("data", (data: Buffer) => {
+        stderr += data.toString();
+        if (ready.length === i && stderr.includes("processing queue")) {
+          ready.push(performance.now() - t0);
+          cpu.push(processCpuMs(child.pid!));
+          child.kill("SIGTERM");
+        }
+      });
+      child.on("exit", () => (ready.length > i ? resolve() : reject(new Error(`the worker stopped before it was ready: ${stderr}`))));
+    });
+  }
+  return { readyMs: median(ready), readyCpuMs: median(cpu) };
+}
+
 export default async function bench(): Promise<void> {
   const folder = await mkdtemp(path.join(tmpdir(), "crjudge-cli-bench-"));
   const dataDir = path.join(folder, "postgres");
@@ -63,6 +102,9 @@ export default async function bench(): Promise<void> {
       return performance.now() - t0;
     }));
     console.log(`node -e 0: ${node.toFixed(0)} ms (median of ${RUNS})`);
+    spawnSync(process.execPath, ["scripts/bundle.mjs"]);
+    const worker = await workerStart(env);
+    console.log(`worker (node <bundle>): ready at ${worker.readyMs.toFixed(0)} ms (cpu ${worker.readyCpuMs.toFixed(0)} ms, median of ${RUNS})`);
   } finally {
     await server.stop();
     await rm(folder, { recursive: true, force: true });
