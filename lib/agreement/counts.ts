@@ -22,10 +22,18 @@ export function unitCounts(table: RatingTable): UnitCounts {
   // At most one entry per rating, so the rating count bounds the buffers.
   const category = new Int32Array(table.value.length);
   const count = new Int32Array(table.value.length);
-  const scratch = new Int32Array(table.scale.length);
   const total = new Int32Array(units);
+  // The loop in its own function: code after a long loop in the same function would run
+  // without type feedback once V8 compiles the loop while it runs, and deoptimise.
+  const next = countCategories(table, start, category, count, total);
+  return { categories: table.scale.length, start, category: category.subarray(0, next), count: count.subarray(0, next), total };
+}
+
+/** Fills unitCounts' arrays; returns the number of (unit, category) entries. */
+function countCategories(table: RatingTable, start: Int32Array, category: Int32Array, count: Int32Array, total: Int32Array): number {
+  const scratch = new Int32Array(table.scale.length);
   let next = 0;
-  for (let u = 0; u < units; u++) {
+  for (let u = 0; u < total.length; u++) {
     total[u] = table.itemStart[u + 1] - table.itemStart[u];
     for (let e = table.itemStart[u]; e < table.itemStart[u + 1]; e++) scratch[table.value[e]]++;
     for (let e = table.itemStart[u]; e < table.itemStart[u + 1]; e++) {
@@ -37,7 +45,7 @@ export function unitCounts(table: RatingTable): UnitCounts {
     }
     start[u + 1] = next;
   }
-  return { categories: table.scale.length, start, category: category.slice(0, next), count: count.slice(0, next), total };
+  return next;
 }
 
 /**

@@ -77,34 +77,50 @@ function groupByItem(
   valueOf: Int32Array,
   names: { items: readonly string[]; raters: readonly string[] },
 ): Pick<RatingTable, "itemStart" | "rater" | "value"> {
+  const { itemStart, grouped } = itemStarts(itemCount, itemOf);
+  // Entries already in item order (as a query ordered by item returns them) stay where they are.
+  const rater = grouped ? raterOf : scatterByItem(itemStart, itemOf, raterOf);
+  const value = grouped ? valueOf : scatterByItem(itemStart, itemOf, valueOf);
+  checkOneRatingPerRater(itemStart, rater, raterCount, names);
+  return { itemStart, rater, value };
+}
+
+// One loop per function below: V8 compiles a long loop while it runs (on-stack replacement),
+// and code after the loop in the same function would run without type feedback and deoptimise.
+
+/** CSR starts of the entries per item (counting sort), and whether the entries are already in item order. */
+function itemStarts(itemCount: number, itemOf: Int32Array): { itemStart: Int32Array; grouped: boolean } {
   const itemStart = new Int32Array(itemCount + 1);
   let grouped = true;
   for (let e = 0; e < itemOf.length; e++) {
     itemStart[itemOf[e] + 1]++;
     if (e > 0 && itemOf[e] < itemOf[e - 1]) grouped = false;
   }
-  for (let u = 0; u < itemCount; u++) itemStart[u + 1] += itemStart[u];
-  let rater = raterOf;
-  let value = valueOf;
-  // Entries already in item order (as a query ordered by item returns them) stay where they are.
-  if (!grouped) {
-    const fill = itemStart.slice(0, itemCount);
-    rater = new Int32Array(itemOf.length);
-    value = new Int32Array(itemOf.length);
-    for (let e = 0; e < itemOf.length; e++) {
-      const pos = fill[itemOf[e]]++;
-      rater[pos] = raterOf[e];
-      value[pos] = valueOf[e];
-    }
-  }
+  return { itemStart: cumulate(itemStart), grouped };
+}
+
+/** In place: counts[k] becomes Σ_{j<=k} counts[j]. */
+function cumulate(counts: Int32Array): Int32Array {
+  for (let k = 1; k < counts.length; k++) counts[k] += counts[k - 1];
+  return counts;
+}
+
+/** A column reordered by item, stably (the counting sort's scatter). */
+function scatterByItem(itemStart: Int32Array, itemOf: Int32Array, column: Int32Array): Int32Array {
+  const fill = itemStart.slice(0, itemStart.length - 1);
+  const out = new Int32Array(column.length);
+  for (let e = 0; e < column.length; e++) out[fill[itemOf[e]]++] = column[e];
+  return out;
+}
+
+function checkOneRatingPerRater(itemStart: Int32Array, rater: Int32Array, raterCount: number, names: { items: readonly string[]; raters: readonly string[] }): void {
   const lastItem = new Int32Array(raterCount).fill(-1);
-  for (let u = 0; u < itemCount; u++) {
+  for (let u = 0; u + 1 < itemStart.length; u++) {
     for (let e = itemStart[u]; e < itemStart[u + 1]; e++) {
       if (lastItem[rater[e]] === u) throw new RangeError(`rater ${names.raters[rater[e]]} rated item ${names.items[u]} more than once`);
       lastItem[rater[e]] = u;
     }
   }
-  return { itemStart, rater, value };
 }
 
 /**
@@ -164,43 +180,69 @@ export function buildRatingTable(ratings: readonly Rating[], options: TableOptio
   return { items, raters, scale, scaleDeclared: options.scale !== undefined, ...groupByItem(items.length, raters.length, itemOf, raterOf, valueOf, { items, raters }) };
 }
 
-/** First-seen numbering of the indices in `of` (0..names-1): names of the used ones in that order, `of` renumbered in place. */
-function firstSeen(of: Int32Array, names: readonly string[], what: string): string[] {
-  const number = new Int32Array(names.length).fill(-1);
-  const used: string[] = [];
-  for (let e = 0; e < of.length; e++) {
-    const i = of[e];
-    if (!(i >= 0 && i < names.length)) throw new RangeError(`${what} index ${i} of entry ${e} is not one of the ${names.length} ${what}s`);
-    if (number[i] < 0) {
-      number[i] = used.length;
-      used.push(names[i]);
-    }
-    of[e] = number[i];
-  }
-  return used;
-}
-
 const SMALL_VALUES = 1024;
 
 /**
- * The RatingTable of ratings given as columns: the same table as buildRatingTable on the
- * equivalent Rating objects (items and raters numbered in first-seen order, the same checks),
- * in O(N) without a string lookup per rating.
+ * First-seen numbering of indices into `names`: number[i] is index i's number, -1 until seen
+ * (the caller reads it and calls `add` for a new index).
  */
-export function ratingTableFromColumns(columns: RatingColumns, options: TableOptions = {}): RatingTable {
+class FirstSeen {
+  readonly number: Int32Array;
+  count = 0;
+
+  constructor(
+    readonly names: readonly string[],
+    readonly what: string,
+  ) {
+    this.number = new Int32Array(names.length).fill(-1);
+  }
+
+  /** Numbers index i of entry e (not seen before, or out of range: then it throws). */
+  add(i: number, e: number): number {
+    if (!(i >= 0 && i < this.names.length)) throw new RangeError(`${this.what} index ${i} of entry ${e} is not one of the ${this.names.length} ${this.what}s`);
+    this.number[i] = this.count;
+    return this.count++;
+  }
+
+  /**
+   * The names of the numbered indices in first-seen order: the given list itself when that is
+   * every name in its own order (no copy of 10^5 names per call, and no garbage).
+   */
+  used(): readonly string[] {
+    let identity = this.count === this.names.length;
+    for (let i = 0; identity && i < this.number.length; i++) identity = this.number[i] === i;
+    if (identity) return this.names;
+    const used: string[] = [];
+    const byNumber = new Int32Array(this.count);
+    for (let i = 0; i < this.number.length; i++) if (this.number[i] >= 0) byNumber[this.number[i]] = i;
+    for (let k = 0; k < this.count; k++) used.push(this.names[byNumber[k]]);
+    return used;
+  }
+}
+
+/** Items, raters and values of the entries numbered in first-seen order, in one pass (the loop alone in a function, see itemStarts). */
+function numberEntries(columns: RatingColumns) {
   const n = columns.item.length;
-  if (columns.rater.length !== n || columns.value.length !== n) throw new RangeError("rating columns differ in length");
-  const itemOf = Int32Array.from(columns.item);
-  const raterOf = Int32Array.from(columns.rater);
-  const items = firstSeen(itemOf, columns.items, "item");
-  const raters = firstSeen(raterOf, columns.raters, "rater");
+  const items = new FirstSeen(columns.items, "item");
+  const raters = new FirstSeen(columns.raters, "rater");
+  const itemNumber = items.number;
+  const raterNumber = raters.number;
+  const itemOf = new Int32Array(n);
+  const raterOf = new Int32Array(n);
+  const valueOf = new Int32Array(n);
   const valueIndex = new Map<number, number>();
   // Rating scales are mostly small integers: those are looked up in an array, not the map.
   const smallIndex = new Int32Array(2 * SMALL_VALUES).fill(-1);
-  const valueOf = new Int32Array(n);
   for (let e = 0; e < n; e++) {
+    // An index out of range reads undefined, which is not >= 0, and add() throws.
+    const i = columns.item[e];
+    const u = itemNumber[i];
+    itemOf[e] = u >= 0 ? u : items.add(i, e);
+    const r = columns.rater[e];
+    const k = raterNumber[r];
+    raterOf[e] = k >= 0 ? k : raters.add(r, e);
     const value = columns.value[e];
-    const small = Number.isInteger(value) && value >= -SMALL_VALUES && value < SMALL_VALUES ? value + SMALL_VALUES : -1;
+    const small = value >= -SMALL_VALUES && value < SMALL_VALUES && Number.isInteger(value) ? value + SMALL_VALUES : -1;
     let v = small >= 0 ? smallIndex[small] : -1;
     if (v < 0) {
       v = valueIndex.get(value) ?? -1;
@@ -209,8 +251,21 @@ export function ratingTableFromColumns(columns: RatingColumns, options: TableOpt
     }
     valueOf[e] = v;
   }
-  const scale = scaleOf([...valueIndex.keys()], valueOf, options);
-  return { items, raters, scale, scaleDeclared: options.scale !== undefined, ...groupByItem(items.length, raters.length, itemOf, raterOf, valueOf, { items, raters }) };
+  return { items, raters, itemOf, raterOf, valueOf, observed: [...valueIndex.keys()] };
+}
+
+/**
+ * The RatingTable of ratings given as columns: the same table as buildRatingTable on the
+ * equivalent Rating objects (items and raters numbered in first-seen order, the same checks),
+ * in O(N) without a string lookup per rating: one pass numbers items, raters and values.
+ */
+export function ratingTableFromColumns(columns: RatingColumns, options: TableOptions = {}): RatingTable {
+  const n = columns.item.length;
+  if (columns.rater.length !== n || columns.value.length !== n) throw new RangeError("rating columns differ in length");
+  const { items, raters, itemOf, raterOf, valueOf, observed } = numberEntries(columns);
+  const scale = scaleOf(observed, valueOf, options);
+  const names = { items: items.used(), raters: raters.used() };
+  return { ...names, scale, scaleDeclared: options.scale !== undefined, ...groupByItem(names.items.length, names.raters.length, itemOf, raterOf, valueOf, names) };
 }
 
 function isTable(input: RatingsInput): input is RatingTable {

@@ -35,6 +35,17 @@ describe("ratings as columns", () => {
     expect(ratingTableFromColumns(columns, { scale: [5, 4, 3, 2, 1, 0] })).toEqual(buildRatingTable(ratings, { scale: [5, 4, 3, 2, 1, 0] }));
   });
 
+  test("every item rated: in index order and shuffled (first-seen order then differs from the list's), the same table as from Rating objects", () => {
+    const { columns } = sample(5, 200, 4, 0);
+    const rated: RatingColumns = { ...columns, items: columns.items.slice(0, 200) };
+    const byItem = Array.from(rated.item.keys()).sort((a, b) => rated.item[a] - rated.item[b] || a - b);
+    for (const order of [byItem, Array.from(rated.item.keys())]) {
+      const cols: RatingColumns = { ...rated, item: Int32Array.from(order, (e) => rated.item[e]), rater: Int32Array.from(order, (e) => rated.rater[e]), value: Float64Array.from(order, (e) => rated.value[e]) };
+      const ratings = order.map((e) => ({ item: rated.items[rated.item[e]], rater: rated.raters[rated.rater[e]], value: rated.value[e] }));
+      expect(ratingTableFromColumns(cols)).toEqual(buildRatingTable(ratings));
+    }
+  });
+
   test("coefficients accept columns and give the values of Rating objects, for every level, with missing data", () => {
     const { columns, ratings } = sample(7, 2000, 5, 0.4);
     for (const level of ["nominal", "ordinal", "interval", "ratio"] as const) expect(krippendorffAlpha(columns, { level })).toEqual(krippendorffAlpha(ratings, { level }));
