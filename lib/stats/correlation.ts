@@ -11,6 +11,34 @@ function isConstant(values: NumericSample): boolean {
   return true;
 }
 
+// The two loops in functions of their own: code after a long loop in the same function would
+// first run without type feedback once V8 compiles the loop while it runs, and deoptimise.
+
+function means(x: NumericSample, y: NumericSample): Float64Array {
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < x.length; i++) {
+    mx += x[i];
+    my += y[i];
+  }
+  return Float64Array.of(mx / x.length, my / x.length);
+}
+
+/** Σdx², Σdy², Σdx·dy about the means. */
+function centredSums(x: NumericSample, y: NumericSample, mx: number, my: number): Float64Array {
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  for (let i = 0; i < x.length; i++) {
+    const dx = x[i] - mx;
+    const dy = y[i] - my;
+    sxx += dx * dx;
+    syy += dy * dy;
+    sxy += dx * dy;
+  }
+  return Float64Array.of(sxx, syy, sxy);
+}
+
 /**
  * Product-moment correlation Σdx·dy / sqrt(Σdx²·Σdy²) of centred values, clipped to [-1, 1]
  * as SciPy does. Shared by Pearson (raw values) and Spearman (average ranks). Constant
@@ -21,24 +49,8 @@ function productMoment(x: NumericSample, y: NumericSample): Coefficient {
   if (n < 2) return { reason: `needs at least 2 pairs, got ${n}` };
   if (isConstant(x)) return { reason: "x is constant, so the correlation is undefined" };
   if (isConstant(y)) return { reason: "y is constant, so the correlation is undefined" };
-  let mx = 0;
-  let my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += x[i];
-    my += y[i];
-  }
-  mx /= n;
-  my /= n;
-  let sxx = 0;
-  let syy = 0;
-  let sxy = 0;
-  for (let i = 0; i < n; i++) {
-    const dx = x[i] - mx;
-    const dy = y[i] - my;
-    sxx += dx * dx;
-    syy += dy * dy;
-    sxy += dx * dy;
-  }
+  const m = means(x, y);
+  const [sxx, syy, sxy] = centredSums(x, y, m[0], m[1]);
   // sqrt(sxx·syy) is exact when x and y coincide, so identical rankings give exactly ±1;
   // the product only overflows for values beyond ~1e77, where the two roots are used instead.
   const product = sxx * syy;

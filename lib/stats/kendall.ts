@@ -30,15 +30,16 @@ function denseRanks(y: NumericSample): { rank: Int32Array; levels: number; ties:
   const ties = new TieStats();
   let levels = 0;
   let start = 0;
-  for (let k = 0; k < n; k++) {
-    if (k > 0 && y[byY[k]] !== y[byY[k - 1]]) {
+  // k = n closes the last tie group; nothing runs after the loop (see lib/stats/radix-sort.ts).
+  for (let k = 0; k <= n; k++) {
+    if (k === n || (k > 0 && y[byY[k]] !== y[byY[k - 1]])) {
       ties.add(k - start);
       start = k;
+      if (k === n) break;
       levels++;
     }
     rank[byY[k]] = levels + 1;
   }
-  ties.add(n - start);
   return { rank, levels: levels + 1, ties };
 }
 
@@ -59,9 +60,10 @@ function pairCounts(x: NumericSample, y: NumericSample, order: Uint32Array, yRan
   let xStart = 0;
   let jointStart = 0;
   let previous = order[0];
-  for (let k = 0; k < n; k++) {
-    const index = order[k];
-    if (k > 0 && x[index] !== x[previous]) {
+  // k = n closes the last groups; nothing runs after the loop (see lib/stats/radix-sort.ts).
+  for (let k = 0; k <= n; k++) {
+    const index = k < n ? order[k] : previous;
+    if (k === n || (k > 0 && x[index] !== x[previous])) {
       xTies.add(k - xStart);
       xStart = k;
     }
@@ -69,6 +71,7 @@ function pairCounts(x: NumericSample, y: NumericSample, order: Uint32Array, yRan
       jointTiePairs += ((k - jointStart) * (k - jointStart - 1)) / 2;
       jointStart = k;
     }
+    if (k === n) break;
     previous = index;
     const rank = yRank[index];
     let atMost = 0;
@@ -76,8 +79,6 @@ function pairCounts(x: NumericSample, y: NumericSample, order: Uint32Array, yRan
     discordant += k - atMost;
     for (let i = rank; i <= yLevels; i += i & -i) tree[i]++;
   }
-  xTies.add(n - xStart);
-  jointTiePairs += ((n - jointStart) * (n - jointStart - 1)) / 2;
   return { xTies, jointTiePairs, discordant };
 }
 

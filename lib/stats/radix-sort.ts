@@ -25,46 +25,71 @@ export function sortIndicesBy(values: NumericSample, order: Uint32Array): Uint32
   return distributionSort(values, order, 0);
 }
 
+// One loop per function below: V8 compiles a long loop while it runs (on-stack replacement),
+// and code after it in the same function would first run without type feedback and deoptimise,
+// on every call of a function called a few times with large inputs.
+
 function distributionSort(values: NumericSample, order: Uint32Array, depth: number): Uint32Array {
   const n = order.length;
   if (n < SMALL) return insertionSort(values, order);
-  let min = values[order[0]];
-  let max = min;
-  for (let k = 1; k < n; k++) {
-    const v = values[order[k]];
-    if (v < min) min = v;
-    else if (v > max) max = v;
-  }
+  const range = valueRange(values, order);
+  const min = range[0];
   // All equal: the given order is the stable one.
-  if (min === max) return order;
-  const scale = n / (max - min);
+  if (min === range[1]) return order;
+  const scale = n / (range[1] - min);
   // A range beyond the float64 maximum or too narrow to scale: no usable buckets.
   if (depth >= BUCKET_DEPTH || !(scale > 0 && scale < Infinity)) return radixSort(values, order);
   const bucketOf = new Int32Array(n);
   const start = new Int32Array(n + 1);
-  for (let k = 0; k < n; k++) {
-    const b = Math.min(n - 1, ((values[order[k]] - min) * scale) | 0);
-    bucketOf[k] = b;
-    start[b + 1]++;
-  }
+  countBuckets(values, order, min, scale, bucketOf, start);
   for (let b = 0; b < n; b++) start[b + 1] += start[b];
   const sorted = new Uint32Array(n);
   const keys = new Float64Array(n);
-  for (let k = 0; k < n; k++) {
+  scatterBuckets(values, order, bucketOf, start, sorted, keys);
+  // start[b] is now where bucket b ends.
+  sortBuckets(values, sorted, keys, start, depth);
+  order.set(sorted);
+  return order;
+}
+
+/** [minimum, maximum] of the values of `order`. */
+function valueRange(values: NumericSample, order: Uint32Array): Float64Array {
+  let min = values[order[0]];
+  let max = min;
+  for (let k = 1; k < order.length; k++) {
+    const v = values[order[k]];
+    if (v < min) min = v;
+    else if (v > max) max = v;
+  }
+  return Float64Array.of(min, max);
+}
+
+/** Bucket of each position (monotone in the value) into bucketOf, bucket sizes into start[b + 1]. */
+function countBuckets(values: NumericSample, order: Uint32Array, min: number, scale: number, bucketOf: Int32Array, start: Int32Array): void {
+  const last = order.length - 1;
+  for (let k = 0; k < order.length; k++) {
+    const b = Math.min(last, ((values[order[k]] - min) * scale) | 0);
+    bucketOf[k] = b;
+    start[b + 1]++;
+  }
+}
+
+function scatterBuckets(values: NumericSample, order: Uint32Array, bucketOf: Int32Array, start: Int32Array, sorted: Uint32Array, keys: Float64Array): void {
+  for (let k = 0; k < order.length; k++) {
     const to = start[bucketOf[k]]++;
     sorted[to] = order[k];
     keys[to] = values[order[k]];
   }
-  // start[b] is now where bucket b ends.
+}
+
+function sortBuckets(values: NumericSample, sorted: Uint32Array, keys: Float64Array, end: Int32Array, depth: number): void {
   let from = 0;
-  for (let b = 0; b < n; b++) {
-    const to = start[b];
+  for (let b = 0; b < sorted.length; b++) {
+    const to = end[b];
     if (to - from > BUCKET) distributionSort(values, sorted.subarray(from, to), depth + 1);
     else if (to - from > 1) insertionSortKeyed(keys, sorted, from, to);
     from = to;
   }
-  order.set(sorted);
-  return order;
 }
 
 /** Stable insertion sort of order[from..to) by keys[from..to), the values of those indices. */
