@@ -13,11 +13,13 @@
  *    affordableResamples) and without CIs (nResamples 0, the numbers a page can show first),
  *    and how long reading the ratings from the database takes on its own.
  */
+import { availableParallelism, loadavg } from "node:os";
 import { agreementReport, correlationReport, findStudy, gatherTaskRatings } from "@/lib/analysis";
 import { createClient, type PrismaClient } from "@/lib/db/client";
 import { createTestDatabase } from "@/lib/db/test-database";
 import { createJobContext, drainMetricRun, isJudgeMetric, METRIC_JOB_NAMES, startMetricRun, startQueue } from "@/lib/jobs";
 import { seededRandom } from "@/lib/stats";
+import { postgresCpuMs } from "./support/postgres-cpu";
 
 const CHANGES = 2500;
 const SYSTEMS = ["msg", "knn", "lstm", "codereviewer", "magicoder", "deepseekcoder", "stable_code", "llama3", "codellama_13b", "gpt3.5"];
@@ -75,15 +77,25 @@ export default async function run(): Promise<void> {
   const database = await createTestDatabase("crjudge_bench_analysis");
   const client = createClient(database.url);
   const boss = await startQueue(database.url, { supervise: false });
+  const port = Number(new URL(database.url).port);
   try {
     const studyId = await timed("create study (25,000 reviews, 100,000 ratings)", () => createStudy(client), () => "");
     // LLM judges need an endpoint (LLM_URL); scripts/bench/judges.ts measures them.
+    console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} (${availableParallelism()} cores)`);
     for (const metric of METRIC_JOB_NAMES.filter((m) => !isJudgeMetric(m))) {
       const context = createJobContext({ client });
+      // The run's chunks of the default size, as the CLI and the pages ask; CPU of this process and of the database beside the wall time.
+      const pg0 = postgresCpuMs(port);
+      const c0 = process.cpuUsage();
       await timed(
         `metric job: ${metric}`,
-        async () => drainMetricRun(boss, context, (await startMetricRun(context, boss, studyId, { metrics: [metric], chunkSize: 250 })).run.id),
-        (r, ms) => `${r.status} ${r.done} reviews, ${((r.done / ms) * 1000).toFixed(0)} reviews/s`,
+        async () => drainMetricRun(boss, context, (await startMetricRun(context, boss, studyId, { metrics: [metric] })).run.id),
+        (r, ms) => {
+          const used = process.cpuUsage(c0);
+          const pg1 = postgresCpuMs(port);
+          const cpu = `${((used.user + used.system) / 1000).toFixed(0)} ms CPU here${pg0 === null || pg1 === null ? "" : `, ${(pg1 - pg0).toFixed(0)} ms PostgreSQL's`}`;
+          return `${r.status} ${r.done} reviews, ${((r.done / ms) * 1000).toFixed(0)} reviews/s (${cpu})`;
+        },
       );
     }
     await timed("read ratings, 3 Likert questions (database only)", async () => gatherTaskRatings(await findStudy({ id: studyId }, client), "REVIEW_RATING", client), (r) => `${r.items.size} items`);
