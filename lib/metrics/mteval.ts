@@ -119,9 +119,9 @@ export function normalizeMteval11a(text: string): string[] {
   return scanMteval(prepareMteval11a(text), spans).strings();
 }
 
-/** normalizeMteval11a as token ids (see startVocabulary). */
-export function mteval11aIds(text: string): Int32Array {
-  return spanIds(scanMteval(prepareMteval11a(text), spans));
+/** normalizeMteval11a as token ids (see startVocabulary), in `buffer`. */
+export function mteval11aIds(text: string, buffer: IdBuffer): Int32Array {
+  return spanIds(scanMteval(prepareMteval11a(text), spans), buffer);
 }
 
 /**
@@ -132,9 +132,9 @@ export function tokenize13a(text: string): string[] {
   return scanMteval(prepare13a(text), spans).strings();
 }
 
-/** tokenize13a as token ids (see startVocabulary). */
-export function tokenize13aIds(text: string): Int32Array {
-  return spanIds(scanMteval(prepare13a(text), spans));
+/** tokenize13a as token ids (see startVocabulary), in `buffer`. */
+export function tokenize13aIds(text: string, buffer: IdBuffer): Int32Array {
+  return spanIds(scanMteval(prepare13a(text), spans), buffer);
 }
 
 /**

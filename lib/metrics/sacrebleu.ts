@@ -5,7 +5,7 @@
  */
 import { tokenize13aIds } from "./mteval";
 import { bleuCounts, type BleuCounts } from "./ngrams";
-import { startVocabulary } from "./tokens";
+import { IdBuffer, referenceIdBuffer, startVocabulary } from "./tokens";
 
 const MAX_ORDER = 4;
 /** `utils.my_log(0)`. */
@@ -44,11 +44,14 @@ function closestRefLength(hypLength: number, refLengths: readonly number[]): num
   return best;
 }
 
+const hypothesisIds = new IdBuffer();
+
 /** Statistics of one segment against its references, tokenised with 13a (metrics-spec 1b "Segment statistics"). */
 export function sacreBleuStatistics(hypothesis: string, references: readonly string[]): BleuStatistics {
   if (references.length === 0) throw new RangeError("sacreBLEU needs at least one reference");
   startVocabulary();
-  const counts: BleuCounts = bleuCounts(tokenize13aIds(hypothesis), references.map(tokenize13aIds), MAX_ORDER);
+  const refs = references.map((reference, k) => tokenize13aIds(reference, referenceIdBuffer(k)));
+  const counts: BleuCounts = bleuCounts(tokenize13aIds(hypothesis, hypothesisIds), refs, MAX_ORDER);
   return {
     sysLength: counts.hypLength,
     refLength: closestRefLength(counts.hypLength, counts.refLengths),

@@ -8,7 +8,7 @@ import { mteval11aIds, splitPunctsMteval11aIds } from "./mteval";
 import { bleuCounts } from "./ngrams";
 import { pyRound, pyStrip, wordpunctTokenize } from "./python-compat";
 import { CODEREVIEWER_STOPWORDS } from "./stopwords";
-import { IdBuffer, startVocabulary } from "./tokens";
+import { IdBuffer, referenceIdBuffer, startVocabulary } from "./tokens";
 
 /**
  * Python `sys.float_info.min`, the smoothing constant of `score_cooked`. Not `Number.MIN_VALUE`
@@ -16,6 +16,9 @@ import { IdBuffer, startVocabulary } from "./tokens";
  */
 export const PY_FLOAT_MIN = 2.2250738585072014e-308;
 const MAX_ORDER = 4;
+
+/** Token ids of the candidate (the references' are in referenceIdBuffer(k)). */
+const candidateIds = new IdBuffer();
 
 /** `score_cooked` of one segment, its texts normalised to token ids (metrics-spec 1a steps 2-4). */
 function smoothBleuOfIds(references: readonly Int32Array[], hypothesis: Int32Array): number {
@@ -41,12 +44,9 @@ function smoothBleuOfIds(references: readonly Int32Array[], hypothesis: Int32Arr
 export function mosesSmoothBleu(references: readonly string[], hypothesis: string): number {
   if (references.length === 0) throw new RangeError("mosesSmoothBleu needs at least one reference");
   startVocabulary();
-  return smoothBleuOfIds(references.map(mteval11aIds), mteval11aIds(hypothesis));
+  const refs = references.map((reference, k) => mteval11aIds(reference, referenceIdBuffer(k)));
+  return smoothBleuOfIds(refs, mteval11aIds(hypothesis, candidateIds));
 }
-
-/** Token ids of the one reference and of the candidate of the single-reference pipelines below. */
-const referenceIds = new IdBuffer();
-const candidateIds = new IdBuffer();
 
 /** Options of CodeReviewer's `bleu_fromstr`. */
 export interface CodeReviewerBleuOptions {
@@ -68,7 +68,7 @@ function codeReviewerIds(text: string, { removeStopwords }: CodeReviewerBleuOpti
 /** `bleu([reference], candidate)[0]` after `bleu_fromstr`'s preprocessing, in [0, 1]. */
 function codeReviewerSegment(candidate: string, reference: string, options: CodeReviewerBleuOptions): number {
   startVocabulary();
-  return smoothBleuOfIds([codeReviewerIds(reference, options, referenceIds)], codeReviewerIds(candidate, options, candidateIds));
+  return smoothBleuOfIds([codeReviewerIds(reference, options, referenceIdBuffer(0))], codeReviewerIds(candidate, options, candidateIds));
 }
 
 /**
@@ -120,5 +120,5 @@ export function bleuFromStr(
 export function gradedReviewsBleu(review: string, reference: string): number {
   const prepare = (text: string, buffer: IdBuffer) => splitPunctsMteval11aIds(pyStrip(text).toLowerCase(), buffer);
   startVocabulary();
-  return smoothBleuOfIds([prepare(reference, referenceIds)], prepare(review, candidateIds)) * 100;
+  return smoothBleuOfIds([prepare(reference, referenceIdBuffer(0))], prepare(review, candidateIds)) * 100;
 }

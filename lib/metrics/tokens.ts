@@ -100,22 +100,19 @@ export function startVocabulary(): void {
   slotHash = new Int32Array(1 << 12);
 }
 
-/** A reused buffer for one side's token ids (the hypothesis', or the one reference's). */
+/** A reused buffer for one text's token ids (the hypothesis', or one reference's). */
 export class IdBuffer {
   ids = new Int32Array(256);
 }
 
-/**
- * The ids of the scanned tokens (one call's ids: see startVocabulary), in `buffer` when given
- * (valid until its next use), else in a new array.
- */
-export function spanIds(spans: TokenSpans, buffer?: IdBuffer): Int32Array {
-  let ids: Int32Array;
-  if (buffer === undefined) ids = new Int32Array(spans.count);
-  else {
-    if (buffer.ids.length < spans.count) buffer.ids = new Int32Array(2 * spans.count);
-    ids = buffer.ids.subarray(0, spans.count);
-  }
+/** Buffers for the k-th reference of a call, reused by every call. */
+const referenceBuffers: IdBuffer[] = [];
+export const referenceIdBuffer = (k: number): IdBuffer => (referenceBuffers[k] ??= new IdBuffer());
+
+/** The ids of the scanned tokens (one call's ids: see startVocabulary), in `buffer`: valid until its next use. */
+export function spanIds(spans: TokenSpans, buffer: IdBuffer): Int32Array {
+  if (buffer.ids.length < spans.count) buffer.ids = new Int32Array(2 * spans.count);
+  const ids = buffer.ids.subarray(0, spans.count);
   for (let k = 0; k < spans.count; k++) ids[k] = tokenId(spans.text, spans.start[k], spans.end[k]);
   return ids;
 }
