@@ -143,7 +143,7 @@ export interface WriteResult {
  */
 export async function writeBundle(tx: Tx, bundle: StudyBundle, options: WriteOptions): Promise<WriteResult> {
   const annotators = await resolveAnnotators(tx, options.studyId, bundle);
-  const snapshot = await loadSnapshot(tx, options.studyId, bundle, [...new Set(annotators.userIdOf.values())]);
+  const snapshot = await loadSnapshot(options.connection, options.studyId, bundle, [...new Set(annotators.userIdOf.values())]);
   const plan = planBundle(bundle, snapshot, { studyId: options.studyId, annotators, update: options.update, now: options.now ?? new Date(), provenance: options.provenance });
   const written = plan.conflicts.length === 0;
   if (written) await applyPlan(tx, options.connection, plan, options.onProgress);
