@@ -13,26 +13,33 @@ export interface PairedValues {
  * sklearn's cohen_kappa_score expects aligned complete vectors). O(ratings).
  */
 export function pairedValues(table: RatingTable, raterA: string, raterB: string): PairedValues {
-  // A rater without ratings is not in the table (indexOf gives -1) and pairs with nothing.
+  // A rater without ratings is not in the table (indexOf gives -1) and pairs with nothing;
+  // one name twice pairs with nothing either (each rater has one rating per item).
   const ra = table.raters.indexOf(raterA);
   const rb = table.raters.indexOf(raterB);
-  const valueOf = (u: number, r: number) => {
-    for (let e = table.itemStart[u]; e < table.itemStart[u + 1]; e++) if (table.rater[e] === r) return table.value[e];
-    return -1;
-  };
+  const units = table.items.length;
+  const items = new Int32Array(units);
+  const a = new Int32Array(units);
+  const b = new Int32Array(units);
+  const n = ra >= 0 && rb >= 0 && ra !== rb ? fillPairs(table, ra, rb, items, a, b) : 0;
+  return { items: items.subarray(0, n), a: a.subarray(0, n), b: b.subarray(0, n) };
+}
+
+/** One scan of the entries: the items both raters rated, with their values; returns how many (the loop in a function of its own, see lib/agreement/table.ts). */
+function fillPairs(table: RatingTable, ra: number, rb: number, items: Int32Array, a: Int32Array, b: Int32Array): number {
   let n = 0;
-  // One name twice pairs with nothing (each rater has one rating per item).
-  if (ra >= 0 && rb >= 0 && ra !== rb) for (let u = 0; u < table.items.length; u++) if (valueOf(u, ra) >= 0 && valueOf(u, rb) >= 0) n++;
-  const items = new Int32Array(n);
-  const a = new Int32Array(n);
-  const b = new Int32Array(n);
-  for (let u = 0, k = 0; k < n; u++) {
-    const va = valueOf(u, ra);
-    const vb = valueOf(u, rb);
+  for (let u = 0; u < items.length; u++) {
+    let va = -1;
+    let vb = -1;
+    for (let e = table.itemStart[u]; e < table.itemStart[u + 1]; e++) {
+      const r = table.rater[e];
+      if (r === ra) va = table.value[e];
+      else if (r === rb) vb = table.value[e];
+    }
     if (va < 0 || vb < 0) continue;
-    items[k] = u;
-    a[k] = va;
-    b[k++] = vb;
+    items[n] = u;
+    a[n] = va;
+    b[n++] = vb;
   }
-  return { items, a, b };
+  return n;
 }
