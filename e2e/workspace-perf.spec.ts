@@ -10,6 +10,8 @@ import { signIn, testDb } from "./fixtures";
 import { demoStudy, newAnnotator, watchPageErrors } from "./workspace-fixtures";
 
 test("a 2,000-line diff renders, becomes interactive and scrolls quickly", async ({ page }) => {
+  // three full loads of the page and some 70 screens of scrolling: over a minute on a busy 2-core machine
+  test.setTimeout(180_000);
   const db = testDb();
   const study = await demoStudy();
   const large = makeLargePythonChange(2000);
@@ -41,6 +43,10 @@ test("a 2,000-line diff renders, becomes interactive and scrolls quickly", async
   }
   const rows = await page.locator(".dv-r").count();
   expect(rows).toBeGreaterThanOrEqual(2000);
+  // the server render highlights the first screen; the whole change follows once the page is interactive
+  await expect(page.getByTestId("diff-file")).toHaveAttribute("data-highlighted", "whole", { timeout: 30_000 });
+  const highlightedAtTheEnd = await page.evaluate(() => [...document.querySelectorAll(".dv-r")].slice(-100).filter((row) => row.querySelector('[class^="tk-"]')).length);
+  expect(highlightedAtTheEnd).toBeGreaterThan(20);
 
   // key press to updated screen, measured in the page: keydown, then the DOM change, then a frame
   const latency = (key: string, selector: string, attribute: string, expected: string) =>

@@ -7,13 +7,15 @@
  * chunks with `content-visibility: auto` so the browser lays out only what is on screen: a
  * 2,000-line diff stays fast without windowing, and find-in-page still sees every line.
  */
-import { memo, useCallback, useMemo, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useState } from "react";
 import { HIGHLIGHT_CSS } from "./highlight";
 import { buildFileModels, splitRows, unifiedRows, type DiffSource, type Expansion, type FileModel, type LineRow, type SplitRow, type UnifiedRow } from "./model";
 
 export type DiffMode = "unified" | "split";
 
 const CHUNK = 80;
+/** Rows highlighted in the server render and hydration (a screen in either layout); the rest when the browser is idle. */
+export const FIRST_SCREEN_ROWS = 100;
 const ROW_PX = 20;
 const EXPAND_STEP = 20;
 
@@ -139,7 +141,21 @@ export function DiffView({ sources, mode: controlled, onModeChange }: { sources:
     setOwn(m);
     onModeChange?.(m);
   };
-  const files = useMemo(() => sources.flatMap(buildFileModels), [sources]);
+  // The first screen highlighted at once, the whole change once the page is interactive (a 2,000-line file takes tens of ms).
+  const [wholeFor, setWholeFor] = useState<DiffSource[] | null>(null);
+  const whole = wholeFor === sources;
+  const files = useMemo(() => sources.flatMap((source) => buildFileModels(source, whole ? Infinity : FIRST_SCREEN_ROWS)), [sources, whole]);
+  const partial = files.some((f) => f.partial);
+  useEffect(() => {
+    if (!partial) return;
+    const highlightWhole = () => setWholeFor(sources);
+    if (typeof window.requestIdleCallback !== "function") {
+      const timer = window.setTimeout(highlightWhole, 50);
+      return () => window.clearTimeout(timer);
+    }
+    const idle = window.requestIdleCallback(highlightWhole, { timeout: 2000 });
+    return () => window.cancelIdleCallback(idle);
+  }, [partial, sources]);
   const [expansions, setExpansions] = useState<Record<string, Expansion>>({});
   const onExpand = useCallback(
     (id: string, change: Partial<Expansion> | "all") =>
@@ -181,7 +197,7 @@ export function DiffView({ sources, mode: controlled, onModeChange }: { sources:
         </nav>
       )}
       {files.map((file) => (
-        <div key={file.key} id={`diff-file-${file.key}`} data-testid="diff-file" className="border-b border-slate-200 last:border-b-0">
+        <div key={file.key} id={`diff-file-${file.key}`} data-testid="diff-file" data-highlighted={file.partial ? "first-screen" : "whole"} className="border-b border-slate-200 last:border-b-0">
           <div className="flex gap-2 bg-slate-100 px-2 font-sans text-xs text-slate-700">
             <span className="font-mono font-medium">{file.path || "(unnamed)"}</span>
             <span className="text-emerald-700">+{file.additions}</span>

@@ -88,9 +88,14 @@ const RECENT_CHARS = 8_000_000;
 let recentChars = 0;
 const charsOf = (key: string, lines: readonly string[]) => lines.reduce((sum, line) => sum + line.length, key.length);
 
-/** Highlights consecutive lines of one file (or one side of a hunk) as one text: one HTML string per line. */
-export function highlightLines(lines: readonly string[], language: HighlightLanguage): string[] {
-  if (language === null || lines.length === 0) return lines.map(escapeHtml);
+/**
+ * Highlights consecutive lines of one file (or one side of a hunk) as one text: one HTML string
+ * per line. With `limit`, only the first `limit` lines (the rest escaped): highlighting is a
+ * left-to-right scan, so a prefix comes out as it does within the whole text.
+ */
+export function highlightLines(lines: readonly string[], language: HighlightLanguage, limit = lines.length): string[] {
+  if (language === null || lines.length === 0 || limit <= 0) return lines.map(escapeHtml);
+  if (limit < lines.length) return [...highlightLines(lines.slice(0, limit), language), ...lines.slice(limit).map(escapeHtml)];
   const text = lines.join("\n");
   const key = `${language}\n${text}`;
   let html = recent.get(key);

@@ -37,7 +37,30 @@ export interface FileModel {
   segments: Segment[];
   /** Highlighted new-file lines, for expanded context; null when the file contents are unknown or do not match the diff. */
   contextHtml: string[] | null;
+  /** Some lines are escaped but not highlighted yet (built for the first screen only). */
+  partial: boolean;
   error?: string;
+}
+
+/**
+ * How far into a file the first screen's highlighting reaches: highlighting starts at the file's
+ * first line (block comments and strings span lines), so a first hunk deeper than this is shown
+ * plain until the whole file is highlighted; files up to this long are highlighted whole at once.
+ */
+export const FIRST_SCREEN_FILE_LINES = 1000;
+
+/** The highest old and new line numbers among the first `rows` lines of the hunks. */
+function linesShown(hunks: ReturnType<typeof parseUnifiedDiff>[number]["hunks"], rows: number): { old: number; new: number } {
+  const shown = { old: 0, new: 0 };
+  let left = rows;
+  for (const hunk of hunks) {
+    for (const line of hunk.lines) {
+      if (left-- <= 0) return shown;
+      if (line.oldLine !== null) shown.old = Math.max(shown.old, line.oldLine);
+      if (line.newLine !== null) shown.new = Math.max(shown.new, line.newLine);
+    }
+  }
+  return shown;
 }
 
 /** Lines of a file's text without their newlines ("a\nb\n" and "a\nb" both give two lines). */
@@ -52,14 +75,18 @@ function hunkHeader(h: { oldStart: number; oldLines: number; newStart: number; n
   return `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@${h.section ? ` ${h.section}` : ""}`;
 }
 
-/** Builds the model of every file in one stored code change. */
-export function buildFileModels(source: DiffSource): FileModel[] {
+/**
+ * Builds the model of every file in one stored code change. With `firstRows`, only what the
+ * first `firstRows` rows of each file show is highlighted (the first screen; the rest escaped,
+ * `partial`): a big change renders at once and is highlighted whole later (DiffView).
+ */
+export function buildFileModels(source: DiffSource, firstRows = Infinity): FileModel[] {
   const sourceLanguage = languageOf(source.language, source.path);
   let parsed;
   try {
     parsed = parseUnifiedDiff(source.diff);
   } catch (error) {
-    return [{ key: source.key, path: source.path, primary: !!source.primary, additions: 0, deletions: 0, segments: [], contextHtml: null, error: error instanceof Error ? error.message : String(error) }];
+    return [{ key: source.key, path: source.path, primary: !!source.primary, additions: 0, deletions: 0, segments: [], contextHtml: null, partial: false, error: error instanceof Error ? error.message : String(error) }];
   }
   return parsed.map((file, fileIndex) => {
     const path = file.newPath || file.oldPath || source.path;
@@ -71,8 +98,15 @@ export function buildFileModels(source: DiffSource): FileModel[] {
     const newLines = ownsContents && source.newFile !== undefined ? fileLines(source.newFile) : null;
     const consistent = oldLines !== null && newLines !== null && (oldLines.length > 0 || newLines.length > 0) && matchesFiles(file.hunks, oldLines, newLines);
     // The old file only shows in deleted lines: not highlighted when there are none.
-    const oldHtml = consistent && file.hunks.some((h) => h.lines.some((l) => l.kind === "del")) ? highlightLines(oldLines!, language) : [];
-    const newHtml = consistent ? highlightLines(newLines!, language) : null;
+    const showsOld = consistent && file.hunks.some((h) => h.lines.some((l) => l.kind === "del"));
+    const shown = firstRows === Infinity ? null : linesShown(file.hunks, firstRows);
+    const limit = (needed: number, total: number) => (shown === null || total <= FIRST_SCREEN_FILE_LINES ? total : needed <= FIRST_SCREEN_FILE_LINES ? needed : 0);
+    const oldLimit = showsOld ? limit(shown?.old ?? 0, oldLines!.length) : 0;
+    const newLimit = consistent ? limit(shown?.new ?? 0, newLines!.length) : 0;
+    const oldHtml = showsOld ? highlightLines(oldLines!, language, oldLimit) : [];
+    const newHtml = consistent ? highlightLines(newLines!, language, newLimit) : null;
+    let partial = language !== null && ((showsOld && oldLimit < oldLines!.length) || (consistent && newLimit < newLines!.length));
+    let rowsBefore = 0;
 
     const segments: Segment[] = [];
     let additions = 0;
@@ -85,8 +119,14 @@ export function buildFileModels(source: DiffSource): FileModel[] {
       const newFrom = hunk.newLines === 0 ? hunk.newStart + 1 : hunk.newStart;
       const hidden = Math.min(oldFrom - oldNext, newFrom - newNext);
       if (hidden > 0) segments.push({ type: "gap", id: `${key}:${hunkIndex}`, oldStart: oldNext, newStart: newNext, count: hidden });
-      // Without the files, each side of the hunk is highlighted as its own text.
-      const side = (skip: DiffLineKind) => highlightLines(hunk.lines.filter((l) => l.kind !== skip).map((l) => l.text), language);
+      // Without the files, each side of the hunk is highlighted as its own text (hunks below the first screen later).
+      const onScreen = rowsBefore < firstRows;
+      rowsBefore += hunk.lines.length;
+      if (!newHtml && !onScreen && language !== null) partial = true;
+      const side = (skip: DiffLineKind) => {
+        const lines = hunk.lines.filter((l) => l.kind !== skip).map((l) => l.text);
+        return highlightLines(lines, language, onScreen ? lines.length : 0);
+      };
       const sides = newHtml ? null : { old: side("add"), new: side("del") };
       let oldIndex = 0;
       let newIndex = 0;
@@ -110,7 +150,7 @@ export function buildFileModels(source: DiffSource): FileModel[] {
       const tail = Math.min(oldLines.length - oldNext + 1, newLines.length - newNext + 1);
       if (tail > 0) segments.push({ type: "gap", id: `${key}:end`, oldStart: oldNext, newStart: newNext, count: tail });
     }
-    return { key, path, primary: !!source.primary, additions, deletions, segments, contextHtml: newHtml };
+    return { key, path, primary: !!source.primary, additions, deletions, segments, contextHtml: newHtml, partial };
   });
 }
 

@@ -1,5 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { buildFileModels, fileLines, splitRows, unifiedRows } from "@/components/diff-view/model";
+import { buildFileModels, fileLines, FIRST_SCREEN_FILE_LINES, splitRows, unifiedRows } from "@/components/diff-view/model";
+import { escapeHtml } from "@/components/diff-view/highlight";
+import { makeLargePythonChange } from "@/scripts/bench/diff-view";
 import { unifiedDiff } from "@/lib/diff";
 
 const oldLines = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`);
@@ -85,5 +87,38 @@ describe("diff view model", () => {
     expect(mixed[1].segments[0].type === "hunk" && mixed[1].segments[0].rows[0].html).toBe('<span class="tk-comment"># new</span>');
     const [broken] = buildFileModels({ key: "b", path: "z", language: "java", diff: "@@ -1,2 +1,2 @@\n-a\n" });
     expect(broken.error).toMatch(/missing/);
+  });
+
+  test("the first screen is highlighted as within the whole file; the rest is escaped until the whole change is", () => {
+    const large = makeLargePythonChange(2000, 7);
+    const source = { key: "big", path: large.path, language: "python", diff: large.diff, oldFile: large.oldFile, newFile: large.newFile };
+    const [whole] = buildFileModels(source);
+    const [first] = buildFileModels(source, 40);
+    expect(whole.partial).toBe(false);
+    expect(first.partial).toBe(true);
+    const rows = (f: typeof whole) => unifiedRows(f, {}).flatMap((r) => (r.type === "line" ? [r.row] : []));
+    const [wholeRows, firstRows] = [rows(whole), rows(first)];
+    expect(firstRows.map((r) => [r.kind, r.oldNo, r.newNo])).toEqual(wholeRows.map((r) => [r.kind, r.oldNo, r.newNo]));
+    // the first 40 lines exactly as the whole file's highlighting gives them (a docstring and strings among them)
+    expect(firstRows.slice(0, 40).map((r) => r.html)).toEqual(wholeRows.slice(0, 40).map((r) => r.html));
+    expect(firstRows.slice(0, 40).some((r) => r.html.includes('class="tk-string"'))).toBe(true);
+    // further down, the same lines, escaped and not highlighted yet
+    const [oldText, newText] = [fileLines(large.oldFile), fileLines(large.newFile)];
+    const later = firstRows.slice(-20);
+    expect(later.map((r) => r.html)).toEqual(later.map((r) => escapeHtml(r.kind === "del" ? oldText[r.oldNo! - 1] : newText[r.newNo! - 1])));
+    expect(later.every((r) => !r.html.includes("tk-"))).toBe(true);
+  });
+
+  test("a first screen deep in a long file is shown plain, a small change is highlighted whole", () => {
+    const lines = Array.from({ length: FIRST_SCREEN_FILE_LINES + 200 }, (_, i) => `x_${i} = "${i}"`);
+    const changed = lines.slice();
+    changed[FIRST_SCREEN_FILE_LINES + 100] = 'x = "changed"';
+    const deep = { key: "d", path: "d.py", language: "python", oldFile: lines.join("\n") + "\n", newFile: changed.join("\n") + "\n", diff: unifiedDiff(lines.join("\n") + "\n", changed.join("\n") + "\n", { path: "d.py" }) };
+    const [plain] = buildFileModels(deep, 100);
+    expect(plain.partial).toBe(true);
+    expect(unifiedRows(plain, {}).every((r) => r.type !== "line" || !r.row.html.includes("tk-"))).toBe(true);
+    expect(unifiedRows(buildFileModels(deep)[0], {}).some((r) => r.type === "line" && r.row.html.includes("tk-string"))).toBe(true);
+    expect(buildFileModels({ key: "s", path: "s.py", language: "python", diff, oldFile, newFile }, 100)[0].partial).toBe(false);
+    expect(buildFileModels({ key: "t", path: "t.txt", language: "text", diff, oldFile, newFile }, 1)[0].partial).toBe(false);
   });
 });
