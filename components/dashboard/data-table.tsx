@@ -11,8 +11,12 @@ function heatStyle(heat: number | null | undefined): CSSProperties | undefined {
   return { backgroundColor: v >= 0 ? `rgba(16, 185, 129, ${(0.08 + 0.5 * v).toFixed(3)})` : `rgba(239, 68, 68, ${(0.08 + 0.5 * -v).toFixed(3)})` };
 }
 
-function dataAttributes(cell: Cell): Record<string, string> {
-  const attrs: Record<string, string> = {};
+/** The cell's hover text, heat colour and data-* attributes; only those it has (an absent one would still weigh in the page's payload). */
+function cellAttributes(cell: Cell): { title?: string; style?: CSSProperties } & Record<string, unknown> {
+  const attrs: { title?: string; style?: CSSProperties } & Record<string, unknown> = {};
+  if (cell.title !== undefined) attrs.title = cell.title;
+  const style = heatStyle(cell.heat);
+  if (style) attrs.style = style;
   if (cell.value !== undefined) attrs["data-value"] = cell.value === null ? "null" : String(cell.value);
   for (const [k, v] of Object.entries(cell.data ?? {})) attrs[`data-${k}`] = String(v);
   return attrs;
@@ -78,10 +82,8 @@ export function DataTable({ table, note }: { table: TableData; note?: ReactNode 
                     <td
                       key={column.key}
                       data-col={column.key}
-                      title={cell.title}
-                      style={heatStyle(cell.heat)}
                       className={`px-2 py-1 align-top ${column.numeric ? "text-right tabular-nums" : ""} ${cell.mono ? "font-mono text-xs" : ""}`}
-                      {...dataAttributes(cell)}
+                      {...cellAttributes(cell)}
                     >
                       <CellContent cell={cell} label={`${column.label} of ${row.key}`} />
                     </td>

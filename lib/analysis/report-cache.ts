@@ -36,6 +36,15 @@ function memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
 
 /** The state of everything the reports read for a study; changes whenever a number could. */
 export async function studyFingerprint(studyId: string, withScores: boolean): Promise<string> {
+  return (await dashboardState(studyId, withScores)).fingerprint;
+}
+
+/**
+ * studyFingerprint, and in the same statement the state of the study's item sets, which the
+ * dashboards offer (a report restricted to one has its ids in its options, so reports need not
+ * be computed again when a set is added).
+ */
+export async function dashboardState(studyId: string, withScores: boolean): Promise<{ fingerprint: string; itemSets: string }> {
   const scores = withScores
     ? Prisma.sql`(SELECT count(*) || '/' || coalesce(max("computedAt")::text, '') || '/' || coalesce(sum(hashtext(id || coalesce(value::text, ''))), 0)
          FROM "MetricScore" WHERE "candidateReviewId" IN (SELECT id FROM rv))`
@@ -60,8 +69,11 @@ export async function studyFingerprint(studyId: string, withScores: boolean): Pr
       (SELECT count(*) || '/' || coalesce(sum(hashtext("itemId" || question || version::text || gold::text)), 0) FROM "Consensus" WHERE "studyId" = ${studyId}) AS consensus,
       -- Reports count submitted work (lib/analysis/drafts.ts): a submit changes them without changing an answer.
       (SELECT count(*) || '/' || coalesce(sum(hashtext(id || status::text)), 0) FROM "Assignment" WHERE "studyId" = ${studyId}) AS assignments,
+      -- A set is replaced, never edited: a new id or update time.
+      (SELECT count(*) || '/' || coalesce(sum(hashtext(id || "updatedAt"::text)), 0) FROM "ItemSet" WHERE "studyId" = ${studyId}) AS "itemSets",
       ${scores} AS scores`;
-  return JSON.stringify(rows[0]);
+  const { itemSets, ...parts } = rows[0];
+  return { fingerprint: JSON.stringify(parts), itemSets: itemSets ?? "" };
 }
 
 const keyOf = (kind: string, studyId: string, options: object, fingerprint: string) => `${kind}|${studyId}|${JSON.stringify(options)}|${fingerprint}`;

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, expect, inject, test } from "vitest";
 import { agreementReport } from "@/lib/analysis";
-import { studyFingerprint } from "@/lib/analysis/report-cache";
+import { dashboardState, studyFingerprint } from "@/lib/analysis/report-cache";
 import { createClient } from "@/lib/db/client";
 import { dashboardReport, REPORT_QUEUE, routeReport, startQueue, waitForReport, workReportJobs } from "@/lib/jobs";
 import { seedDemo } from "@/lib/seed";
@@ -33,6 +33,21 @@ test("the fingerprint changes when work is submitted, though no answer changed; 
   expect(await studyFingerprint(studyId, false)).toBe(submitted);
   await db.assignment.update({ where: { id: open.id }, data: { status: open.status, completedAt: open.completedAt, timeSpentMs: open.timeSpentMs } });
   expect(await studyFingerprint(studyId, false)).toBe(before);
+});
+
+test("the dashboards' state follows the study's item sets; the reports' fingerprint does not (a restricted report has the set's ids in its options)", async () => {
+  const { studyId } = await seedDemo(db);
+  const before = await dashboardState(studyId, false);
+  expect(before.fingerprint).toBe(await studyFingerprint(studyId, false));
+  const change = await db.codeChange.findFirstOrThrow({ where: { studyId } });
+  const set = await db.itemSet.create({ data: { studyId, name: `fingerprint-${Date.now()}`, kind: "CUSTOM", members: { create: [{ codeChangeId: change.id, position: 0 }] } } });
+  const withSet = await dashboardState(studyId, false);
+  expect(withSet.itemSets).not.toBe(before.itemSets);
+  expect(withSet.fingerprint).toBe(before.fingerprint);
+  await db.itemSet.update({ where: { id: set.id }, data: { source: "replaced" } });
+  expect((await dashboardState(studyId, false)).itemSets).not.toBe(withSet.itemSets);
+  await db.itemSet.delete({ where: { id: set.id } });
+  expect(await dashboardState(studyId, false)).toEqual(before);
 });
 
 test("above the inline limit the worker computes the agreement CIs once per state of the data; the web side serves them", async () => {

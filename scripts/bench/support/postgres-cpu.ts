@@ -1,7 +1,7 @@
 /**
  * CPU time of a local PostgreSQL server and all its processes (postmaster, backends, background
- * workers), read from /proc: a metric job's cost is the worker's CPU plus the database's, and on a
- * shared machine wall time shows neither. Finds the server by the port in its command line.
+ * workers), and of any process tree (the product npm start runs), read from /proc: a metric job's
+ * cost is the worker's CPU plus the database's, and on a shared machine wall time shows neither. Finds the server by the port in its command line.
  * Linux only; null elsewhere. Time of backends that exited between two readings is lost, so read
  * it around work done on pooled (long-lived) connections.
  */
@@ -19,14 +19,19 @@ function stat(pid: string): { ppid: string; ticks: number } | null {
   }
 }
 
-/** Milliseconds of CPU used so far by the server listening on `port` and its children. */
-export function postgresCpuMs(port: number): number | null {
-  let pids: string[];
+/** Ids of the running processes; null without /proc. */
+function processIds(): string[] | null {
   try {
-    pids = readdirSync("/proc").filter((p) => /^\d+$/.test(p));
+    return readdirSync("/proc").filter((p) => /^\d+$/.test(p));
   } catch {
     return null;
   }
+}
+
+/** Milliseconds of CPU used so far by the server listening on `port` and its children. */
+export function postgresCpuMs(port: number): number | null {
+  const pids = processIds();
+  if (pids === null) return null;
   const postmaster = pids.find((pid) => {
     try {
       const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
@@ -41,5 +46,21 @@ export function postgresCpuMs(port: number): number | null {
     const s = stat(pid);
     if (s && (pid === postmaster || s.ppid === postmaster)) ticks += s.ticks;
   }
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+/** Milliseconds of CPU used so far by process `root` and all its descendants (exited ones are not counted). */
+export function processTreeCpuMs(root: number): number | null {
+  const stats = new Map((processIds() ?? []).flatMap((pid) => {
+    const s = stat(pid);
+    return s ? [[pid, s] as const] : [];
+  }));
+  if (!stats.has(String(root))) return null;
+  const inTree = (pid: string): boolean => {
+    for (let p: string | undefined = pid; p !== undefined && p !== "0"; p = stats.get(p)?.ppid) if (p === String(root)) return true;
+    return false;
+  };
+  let ticks = 0;
+  for (const [pid, s] of stats) if (inTree(pid)) ticks += s.ticks;
   return (ticks * 1000) / TICKS_PER_SECOND;
 }

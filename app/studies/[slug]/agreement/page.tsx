@@ -6,15 +6,13 @@ import { AgreementBody } from "@/components/dashboard/agreement-body";
 import { taskLabel } from "@/components/dashboard/agreement-tables";
 import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { formatTime } from "@/components/dashboard/format";
-import { studyFingerprint } from "@/lib/analysis/report-cache";
-import { dashboardReport, reportJobNote, waitForReport } from "@/lib/jobs";
+import { reportJobNote, waitForReport } from "@/lib/jobs";
 import { type AgreementOptions, DEFAULT_BOOTSTRAP } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
-import { findLedStudy } from "@/lib/data/study-access";
-import { taskReliability } from "@/lib/data/adjudication";
 import { ReliabilityTables } from "@/components/dashboard/reliability-tables";
 import { ItemSetSelect } from "@/components/dashboard/item-set";
-import { ITEM_SET_KIND_LABEL, listItemSets, reportItemSets } from "@/lib/data/item-sets";
+import { ITEM_SET_KIND_LABEL } from "@/lib/data/item-sets";
+import { agreementDashboard } from "@/lib/data/dashboards";
 import { TaskType } from "@/lib/generated/prisma/enums";
 import { StudyPageHeader } from "@/components/study-page-header";
 
@@ -46,18 +44,11 @@ async function CompleteReport({ slug, studyId, options, fingerprint, preview }: 
 export default async function AgreementPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser(LEAD_ROLES);
   const { slug } = await params;
-  const study = await findLedStudy(user, slug);
-  if (!study) notFound();
   const query = querySchema.parse(await searchParams);
-  const task = query.task && study.taskTypes.includes(query.task) ? query.task : undefined;
-  const { sets } = await listItemSets(user, study.slug);
-  const itemSet = sets.find((s) => s.name === query.set);
-  const options: AgreementOptions = { task, batchSize: query.batchSize, ...(query.gold ? { includeGold: true } : {}), ...(query.drafts ? { includeDrafts: true } : {}), ...(await reportItemSets(user, study.slug, itemSet?.name)) };
-  const fingerprint = await studyFingerprint(study.id, false);
-  const shown = await dashboardReport("agreement", study.id, options, fingerprint);
+  const dashboard = await agreementDashboard(user, slug, { task: query.task, batchSize: query.batchSize, includeGold: query.gold === "include", includeDrafts: query.drafts === "include", set: query.set });
+  if (!dashboard) notFound();
+  const { study, task, sets, itemSet, options, fingerprint, shown, reliability } = dashboard;
   const settings = shown.report.settings;
-
-  const reliability = await Promise.all((task ? [task] : study.taskTypes).map(async (t) => ({ task: t, questions: await taskReliability(user, study.slug, t, fingerprint) })));
 
   const base = `/studies/${encodeURIComponent(study.slug)}/agreement`;
   const href = (t?: TaskType) => {

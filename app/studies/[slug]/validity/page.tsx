@@ -4,16 +4,14 @@ import { z } from "zod";
 import { Suspense } from "react";
 import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { formatTime } from "@/components/dashboard/format";
-import { studyFingerprint } from "@/lib/analysis/report-cache";
 import { dashboardReport, type DashboardReport, reportJobNote, waitForReport } from "@/lib/jobs";
 import { ValidityBody } from "@/components/dashboard/validity-body";
-import { type CorrelationOptions, type CorrelationReport, findStudy, metricInfo, reviewQuestionKeys } from "@/lib/analysis";
+import { type CorrelationOptions, type CorrelationReport, metricInfo, reviewQuestionKeys } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
-import { findLedStudy } from "@/lib/data/study-access";
-import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { publicError } from "@/lib/errors";
 import { ItemSetSelect } from "@/components/dashboard/item-set";
-import { ITEM_SET_KIND_LABEL, itemSetFilter, listItemSets } from "@/lib/data/item-sets";
+import { ITEM_SET_KIND_LABEL } from "@/lib/data/item-sets";
+import { validityChoices } from "@/lib/data/dashboards";
 import { StudyPageHeader } from "@/components/study-page-header";
 
 export const dynamic = "force-dynamic";
@@ -56,12 +54,11 @@ async function CompleteReport({ studyId, options, fingerprint, preview }: { stud
 export default async function ValidityPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser(LEAD_ROLES);
   const { slug } = await params;
-  const led = await findLedStudy(user, slug);
-  if (!led) notFound();
-  const study = await findStudy({ id: led.id });
   const query = querySchema.parse(await searchParams);
+  const choices = await validityChoices(user, slug, query.set);
+  if (!choices) notFound();
+  const { study, variants, sets, itemSet, items, fingerprint } = choices;
 
-  const variants = await listStudyMetrics(study.id);
   const metricNames = [...new Set(variants.map((v) => v.metric))];
   const questions = reviewQuestionKeys(study);
   const metric = query.metric && metricNames.includes(query.metric) ? query.metric : (metricNames.find((m) => m === "crscore-rel") ?? metricNames[0]);
@@ -69,12 +66,7 @@ export default async function ValidityPage({ params, searchParams }: { params: P
   const level = query.level ?? "segment";
   const metricVariants = variants.filter((v) => v.metric === metric);
   const paramsKey = query.params && metricVariants.some((v) => v.paramsKey === query.params) ? query.params : undefined;
-
-  const { sets } = await listItemSets(user, study.slug);
-  const itemSet = sets.find((s) => s.name === query.set);
-  const items = itemSet ? { items: await itemSetFilter(user, study.slug, itemSet.name) } : {};
-  const options: CorrelationOptions | null = metric && human ? { metric, human, level, paramsKey, includeReferences: query.includeReferences, ...(query.drafts ? { includeDrafts: true } : {}), ...items } : null;
-  const fingerprint = await studyFingerprint(study.id, true);
+  const options: CorrelationOptions | null = metric && human ? { metric, human, level, paramsKey, includeReferences: query.includeReferences, ...(query.drafts ? { includeDrafts: true } : {}), ...(items ? { items } : {}) } : null;
   let shown: DashboardReport<"correlation"> | null = null;
   let error: string | null = null;
   if (options) {
