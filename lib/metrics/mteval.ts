@@ -24,6 +24,9 @@ const isSplitPunctuation = (code: number) =>
   (code >= 0x5b && code <= 0x60) ||
   (code >= 0x7b && code <= 0x7e);
 
+/** The UTF-16 unit at `i`, a space outside the text (the passes run on ` text `). */
+const unitAt = (text: string, i: number) => (i >= 0 && i < text.length ? text.charCodeAt(i) : SPACE);
+
 /**
  * The tokens of `re.sub` by, in order, `([{-~[-\` -&(-+:-@/])` → ` $1 `, `([^0-9])([\.,])` →
  * `$1 $2 `, `([\.,])([^0-9])` → ` $1 $2`, `([0-9])(-)` → `$1 $2 ` on ` text `, then `split()`.
@@ -39,7 +42,6 @@ const isSplitPunctuation = (code: number) =>
 function scanMteval(text: string, spans: TokenSpans): TokenSpans {
   spans.reset(text);
   const n = text.length;
-  const at = (i: number) => (i >= 0 && i < n ? text.charCodeAt(i) : SPACE);
   let start = -1;
   let cutAt = -1; // a cut decided ahead, before this index
   for (let i = 0; i < n; i++) {
@@ -53,17 +55,17 @@ function scanMteval(text: string, spans: TokenSpans): TokenSpans {
     }
     let cut = i === cutAt;
     if (isPeriodOrComma(code)) {
-      const before = at(i - 1);
+      const before = unitAt(text, i - 1);
       if (isPeriodOrComma(before)) cut = true;
       else {
         let k = 1;
         while (i + k < n && isPeriodOrComma(text.charCodeAt(i + k))) k++;
         const digitBefore = isDigit(before);
-        const digitAfter = isDigit(at(i + k));
+        const digitAfter = isDigit(unitAt(text, i + k));
         if (!digitBefore || k >= 2 || !digitAfter) cut = true;
         if ((k + (digitBefore ? 0 : 1)) % 2 === 0 || !digitAfter) cutAt = i + k;
       }
-    } else if (code === DASH && isDigit(at(i - 1))) {
+    } else if (code === DASH && isDigit(unitAt(text, i - 1))) {
       cut = true;
       cutAt = i + 1;
     }

@@ -70,7 +70,9 @@ export function computeBleu(stats: BleuStatistics, effectiveOrder: boolean): Sac
   let bp = 1;
   if (sysLength < refLength) bp = sysLength > 0 ? Math.exp(1 - refLength / sysLength) : 0;
   const precisions = new Array<number>(MAX_ORDER).fill(0);
-  if (correct.every((c) => c === 0)) return { ...stats, score: 0, precisions, bp };
+  let anyCorrect = false;
+  for (let n = 0; n < MAX_ORDER; n++) if (correct[n] !== 0) anyCorrect = true;
+  if (!anyCorrect) return { sysLength, refLength, correct, total, score: 0, precisions, bp };
 
   let smoothMteval = 1;
   let effOrder = MAX_ORDER;
@@ -85,8 +87,8 @@ export function computeBleu(stats: BleuStatistics, effectiveOrder: boolean): Sac
     }
   }
   let logSum = 0;
-  for (const p of precisions.slice(0, effOrder)) logSum += p === 0 ? LOG_ZERO : Math.log(p);
-  return { ...stats, score: bp * Math.exp(logSum / effOrder), precisions, bp };
+  for (let n = 0; n < effOrder; n++) logSum += precisions[n] === 0 ? LOG_ZERO : Math.log(precisions[n]);
+  return { sysLength, refLength, correct, total, score: bp * Math.exp(logSum / effOrder), precisions, bp };
 }
 
 /** `sacrebleu.sentence_bleu(hypothesis, references)` with its defaults (effective order on). */
