@@ -91,19 +91,21 @@ function chrfSide(text: string, wordOrder: ChrfWordOrder, buffers: SideBuffers):
 /** `[hyp_count, ref_count, matches]` per order (characters, then words); `hyp_count` is 0 where the reference has no n-grams of that order. */
 function matchStatistics(hyp: ChrfSide, ref: ChrfSide, wordOrder: ChrfWordOrder): number[] {
   const stats = new Array<number>(3 * (CHAR_ORDER + wordOrder));
-  let k = 0;
-  const push = (order: number, hypSymbols: Int32Array, refSymbols: Int32Array) => {
-    const matches = clippedNgramMatches(hypSymbols, [refSymbols], order);
-    for (let i = 0; i < order; i++) {
-      const refTotal = Math.max(refSymbols.length - i, 0);
-      stats[k++] = refTotal > 0 ? Math.max(hypSymbols.length - i, 0) : 0;
-      stats[k++] = refTotal;
-      stats[k++] = matches[i];
-    }
-  };
-  push(CHAR_ORDER, hyp.chars, ref.chars);
-  if (wordOrder > 0) push(wordOrder, hyp.words, ref.words);
+  putOrderStatistics(stats, 0, CHAR_ORDER, hyp.chars, ref.chars);
+  if (wordOrder > 0) putOrderStatistics(stats, 3 * CHAR_ORDER, wordOrder, hyp.words, ref.words);
   return stats;
+}
+
+/** Writes `[hyp_count, ref_count, matches]` of orders 1..order into `stats` from `offset`. */
+function putOrderStatistics(stats: number[], offset: number, order: number, hypSymbols: Int32Array, refSymbols: Int32Array): void {
+  const matches = clippedNgramMatches(hypSymbols, [refSymbols], order);
+  let k = offset;
+  for (let i = 0; i < order; i++) {
+    const refTotal = Math.max(refSymbols.length - i, 0);
+    stats[k++] = refTotal > 0 ? Math.max(hypSymbols.length - i, 0) : 0;
+    stats[k++] = refTotal;
+    stats[k++] = matches[i];
+  }
 }
 
 /**
