@@ -34,8 +34,13 @@ export function poolSettings(cores = availableParallelism()): PoolSettings {
   return { size: positiveInteger("CRJUDGE_DB_POOL_SIZE", Math.max(4, 4 * cores)), waitMs: positiveInteger("CRJUDGE_DB_POOL_WAIT_MS", 5000) };
 }
 
-/** The connections each pool has handed out (to a statement or a transaction) and not taken back yet. */
-const checkedOut = new WeakMap<pg.Pool, Set<pg.PoolClient>>();
+/**
+ * The connections a pool has handed out (to a statement or a transaction) and not taken back yet,
+ * kept on the pool itself: the process's pool is shared through globalThis, and a module-level map
+ * would be empty in every other copy of this module (another Next.js bundle, another test file).
+ */
+const CHECKED_OUT = Symbol.for("crjudge.checkedOutConnections");
+type TrackedPool = pg.Pool & { [CHECKED_OUT]?: Set<pg.PoolClient> };
 
 /**
  * The connection of `pool` whose server process is `backendPid`, while it is checked out: how
@@ -43,13 +48,12 @@ const checkedOut = new WeakMap<pg.Pool, Set<pg.PoolClient>>();
  */
 export function checkedOutConnection(pool: pg.Pool, backendPid: number): pg.PoolClient | undefined {
   // processID: the server process id pg reads at connection (BackendKeyData); absent from @types/pg.
-  return [...(checkedOut.get(pool) ?? [])].find((connection) => (connection as pg.PoolClient & { processID?: number }).processID === backendPid);
+  return [...((pool as TrackedPool)[CHECKED_OUT] ?? [])].find((connection) => (connection as pg.PoolClient & { processID?: number }).processID === backendPid);
 }
 
 export function createPool(url: string, settings: PoolSettings): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: settings.size, connectionTimeoutMillis: settings.waitMs });
-  const out = new Set<pg.PoolClient>();
-  checkedOut.set(pool, out);
+  const pool: TrackedPool = new pg.Pool({ connectionString: url, max: settings.size, connectionTimeoutMillis: settings.waitMs });
+  const out = (pool[CHECKED_OUT] = new Set<pg.PoolClient>());
   pool.on("acquire", (connection) => out.add(connection));
   pool.on("release", (_error, connection) => out.delete(connection));
   // An idle connection dies with its server (a restart, a kill): the pool drops it and opens a new
