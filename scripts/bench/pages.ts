@@ -12,7 +12,7 @@
  *  - dashboards: navigation start to the complete agreement / validity report (validity of the
  *    first metric after the `metrics` command scored the demo study with BLEU and CRScore), second
  *    and later loads (served from the cached report; the first load computes it), with the
- *    server's CPU time per load (web processes, worker, database; /proc) and the browser's.
+ *    server's CPU time per load (web processes, worker, database; /proc).
  * The first repetition of each figure warms the server and is left out; medians of the others.
  * One line per figure, then one JSON line.
  */
@@ -110,22 +110,19 @@ async function nextOnce(page: Page): Promise<number> {
 
 /**
  * Full load of a dashboard: navigation start to its complete report, and the time to first byte;
- * with the CPU the server side spent on it (`serverCpuMs`: web processes, worker and database) and
- * the browser's main-thread task time until then (`browserTaskMs`, which a navigation starts
- * afresh: parsing and the scripts that ran meanwhile); CPU times, which the machine's load
- * inflates less than wall time.
+ * with the CPU the server side spent on it (`serverCpuMs`: web processes, worker and database),
+ * which the machine's load inflates less than wall time.
  */
-async function openDashboard(page: Page, url: string, testId: string, serverCpuMs: () => number, browserTaskMs: () => Promise<number>): Promise<{ complete: number; ttfb: number; serverCpu: number; browserTask: number }> {
+async function openDashboard(page: Page, url: string, testId: string, serverCpuMs: () => number): Promise<{ complete: number; ttfb: number; serverCpu: number }> {
   const cpu0 = serverCpuMs();
   await page.goto(url);
   await page.locator(`main [data-testid="${testId}"][data-complete="true"]`).waitFor({ timeout: 60_000 });
   const serverCpu = serverCpuMs() - cpu0;
-  const browserTask = await browserTaskMs();
   const times = await page.evaluate((testId) => {
     const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
     return { complete: (window as unknown as { __bench: Recorded }).__bench.complete.find((c) => c.id === testId)!.t, ttfb: nav.responseStart };
   }, testId);
-  return { ...times, serverCpu, browserTask };
+  return { ...times, serverCpu };
 }
 
 export default async function pagesBench(): Promise<void> {
@@ -193,24 +190,20 @@ export default async function pagesBench(): Promise<void> {
     await lead.addInitScript(RECORDER);
     const leadPage = await lead.newPage();
     await signIn(leadPage, E2E_ACCOUNTS.lead);
-    const cdp = await lead.newCDPSession(leadPage);
-    await cdp.send("Performance.enable");
-    const browserTaskMs = async () => ((await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "TaskDuration")?.value ?? NaN) * 1000;
     const databasePort = Number(new URL(database.url).port);
     const serverCpuMs = () => (processTreeCpuMs(product.process.pid!) ?? NaN) + (postgresCpuMs(databasePort) ?? NaN);
-    const dashboards: Record<"agreement" | "validity", { first: number; complete: number[]; ttfb: number[]; serverCpu: number[]; browserTask: number[] }> = {
-      agreement: { first: 0, complete: [], ttfb: [], serverCpu: [], browserTask: [] },
-      validity: { first: 0, complete: [], ttfb: [], serverCpu: [], browserTask: [] },
+    const dashboards: Record<"agreement" | "validity", { first: number; complete: number[]; ttfb: number[]; serverCpu: number[] }> = {
+      agreement: { first: 0, complete: [], ttfb: [], serverCpu: [] },
+      validity: { first: 0, complete: [], ttfb: [], serverCpu: [] },
     };
     for (const name of ["agreement", "validity"] as const) {
       for (let run = 0; run < runs; run++) {
-        const t = await openDashboard(leadPage, `/studies/demo/${name}`, `${name}-report`, serverCpuMs, browserTaskMs);
+        const t = await openDashboard(leadPage, `/studies/demo/${name}`, `${name}-report`, serverCpuMs);
         if (run === 0) dashboards[name].first = t.complete;
         else {
           dashboards[name].complete.push(t.complete);
           dashboards[name].ttfb.push(t.ttfb);
           dashboards[name].serverCpu.push(t.serverCpu);
-          dashboards[name].browserTask.push(t.browserTask);
         }
       }
     }
@@ -224,12 +217,10 @@ export default async function pagesBench(): Promise<void> {
       agreementCached: median(dashboards.agreement.complete),
       agreementCachedTtfb: median(dashboards.agreement.ttfb),
       agreementCachedServerCpu: median(dashboards.agreement.serverCpu),
-      agreementCachedBrowserTask: median(dashboards.agreement.browserTask),
       agreementFirst: dashboards.agreement.first,
       validityCached: median(dashboards.validity.complete),
       validityCachedTtfb: median(dashboards.validity.ttfb),
       validityCachedServerCpu: median(dashboards.validity.serverCpu),
-      validityCachedBrowserTask: median(dashboards.validity.browserTask),
       validityFirst: dashboards.validity.first,
     };
     const line = (label: string, value: number, target?: number) => console.log(`${label.padEnd(58)} ${value.toFixed(0).padStart(6)} ms${target === undefined ? "" : `   (target < ${target} ms: ${value < target ? "met" : "NOT met"})`}`);
@@ -241,12 +232,10 @@ export default async function pagesBench(): Promise<void> {
     line("agreement dashboard, cached report (navigation to complete)", figures.agreementCached, TARGETS_MS.agreementCached);
     line("  time to first byte", figures.agreementCachedTtfb);
     line("  server CPU (web, worker, database)", figures.agreementCachedServerCpu);
-    line("  browser main-thread tasks until complete", figures.agreementCachedBrowserTask);
     line("  first load (report computed)", figures.agreementFirst);
     line("validity dashboard, cached report (navigation to complete)", figures.validityCached, TARGETS_MS.validityCached);
     line("  time to first byte", figures.validityCachedTtfb);
     line("  server CPU (web, worker, database)", figures.validityCachedServerCpu);
-    line("  browser main-thread tasks until complete", figures.validityCachedBrowserTask);
     line("  first load (report computed)", figures.validityFirst);
     console.log(JSON.stringify({ runs: runs - 1, ...Object.fromEntries(Object.entries(figures).map(([k, v]) => [`${k}Ms`, Math.round(v)])) }));
   } finally {
