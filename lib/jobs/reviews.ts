@@ -47,11 +47,15 @@ export async function loadReviewsToScore(scope: ReviewScope, client: PrismaClien
       WITH x AS (
         SELECT x.id, x.text, x."isReference", x."textMissing", x."codeChangeId",
           (array_agg(x.text) FILTER (WHERE x."isReference" AND NOT x."textMissing") OVER (PARTITION BY x."codeChangeId" ORDER BY x.position, x.id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING))[1] AS reference
-        FROM "CandidateReview" x WHERE ${ofChanges})
-      SELECT x.id, x.text, x."isReference", x.reference, c.language, CASE WHEN ${withCode} THEN c.diff ELSE '' END AS diff, CASE WHEN ${withCode} THEN c."newFile" ELSE '' END AS "newFile",
-        CASE WHEN ${withPseudo} THEN ARRAY(SELECT p.text FROM "PseudoReference" p WHERE p."codeChangeId" = c.id AND p.kind::text = ANY(${AUTOMATIC_KINDS}::text[]) ORDER BY p.position, p.id) ELSE '{}'::text[] END AS pseudo
-      FROM x JOIN "CodeChange" c ON c.id = x."codeChangeId"
-      WHERE ${inScope}`,
+        FROM "CandidateReview" x WHERE ${ofChanges}),
+      scoped AS (SELECT * FROM x WHERE ${inScope}),
+      -- once per change, not per review: its texts and (for CRScore) its pseudo-references
+      c AS (
+        SELECT c.id, c.language, CASE WHEN ${withCode} THEN c.diff ELSE '' END AS diff, CASE WHEN ${withCode} THEN c."newFile" ELSE '' END AS "newFile",
+          CASE WHEN ${withPseudo} THEN ARRAY(SELECT p.text FROM "PseudoReference" p WHERE p."codeChangeId" = c.id AND p.kind::text = ANY(${AUTOMATIC_KINDS}::text[]) ORDER BY p.position, p.id) ELSE '{}'::text[] END AS pseudo
+        FROM "CodeChange" c WHERE c.id IN (SELECT "codeChangeId" FROM scoped))
+      SELECT s.id, s.text, s."isReference", s.reference, c.language, c.diff, c."newFile", c.pseudo
+      FROM scoped s JOIN c ON c.id = s."codeChangeId"`,
   );
   return rows.map((r) => ({
     id: r.id,
