@@ -51,8 +51,19 @@ export function checkedOutConnection(pool: pg.Pool, backendPid: number): pg.Pool
   return [...((pool as TrackedPool)[CHECKED_OUT] ?? [])].find((connection) => (connection as pg.PoolClient & { processID?: number }).processID === backendPid);
 }
 
+/**
+ * `timestamp(3)` columns hold UTC (as Prisma writes them); pg's default parser reads them as local
+ * time. Statements sent straight through pg (sql, rawRows, an import's snapshot) read them as
+ * Prisma does; Prisma's adapter passes its own parsers with every query.
+ */
+const TIMESTAMP_OID = 1114;
+const utcTimestamps: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === TIMESTAMP_OID ? (value: string) => new Date(`${value.replace(" ", "T")}Z`) : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
+};
+
 export function createPool(url: string, settings: PoolSettings): pg.Pool {
-  const pool: TrackedPool = new pg.Pool({ connectionString: url, max: settings.size, connectionTimeoutMillis: settings.waitMs });
+  const pool: TrackedPool = new pg.Pool({ connectionString: url, max: settings.size, connectionTimeoutMillis: settings.waitMs, types: utcTimestamps });
   const out = (pool[CHECKED_OUT] = new Set<pg.PoolClient>());
   pool.on("acquire", (connection) => out.add(connection));
   pool.on("release", (_error, connection) => out.delete(connection));

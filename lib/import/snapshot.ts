@@ -6,15 +6,13 @@
  * table with the keys as one array parameter: through Prisma the reads of a 100,000-review
  * re-import took about 20 s of CPU (its query compiler and result mapping), most of the import.
  * Rows come back as Prisma's model types: column names are the fields' (the schema maps none),
- * and timestamps are read as UTC as Prisma reads them.
+ * and timestamps are read as UTC as Prisma reads them (the pool's type parser, lib/db/connection.ts).
  */
-import pg from "pg";
+import type pg from "pg";
 import type { ClaimJudgement, CodeChange, CommentFilterLabel, CandidateReview, PseudoReference, PullRequest, ReferenceGrade, ReviewClaimLink, ReviewRating } from "@/lib/generated/prisma/client";
 import type { StudyBundle } from "./bundle";
 import { separatedChangeId } from "./crscore-sheet";
 import { claimMatchKey } from "./text";
-
-const pgTypes = pg.types;
 
 export type StoredRating = ReviewRating & { links: ReviewClaimLink[] };
 
@@ -40,15 +38,8 @@ export function childKey(parentId: string, key: string): string {
   return `${parentId}|${key}`;
 }
 
-/** `timestamp(3)` columns hold UTC (as Prisma writes them); pg's default would read them as local time. */
-const TIMESTAMP_OID = 1114;
-const utcTimestamps = {
-  getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === TIMESTAMP_OID ? (value: string) => new Date(`${value.replace(" ", "T")}Z`) : pgTypes.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
-};
-
 async function rows<Row>(connection: pg.ClientBase, text: string, values: unknown[]): Promise<Row[]> {
-  return (await connection.query<Row & pg.QueryResultRow>({ text, values, types: utcTimestamps })).rows;
+  return (await connection.query<Row & pg.QueryResultRow>({ text, values })).rows;
 }
 
 export async function loadSnapshot(connection: pg.ClientBase, studyId: string, bundle: StudyBundle, annotatorIds: readonly string[]): Promise<Snapshot> {

@@ -1,5 +1,5 @@
 import { describe, expect, inject, test } from "vitest";
-import { createClient, transactionConnection } from "@/lib/db/client";
+import { createClient, Prisma, rawRows, transactionConnection } from "@/lib/db/client";
 import { readMigrations } from "@/lib/db/migrate";
 import { cli } from "./cli";
 
@@ -13,6 +13,20 @@ describe("database", () => {
     await expect(db.annotationHistory.update({ where: { id: row.id }, data: { annotationId: "y" } })).rejects.toThrow(/append-only/);
     await expect(db.annotationHistory.delete({ where: { id: row.id } })).rejects.toThrow(/append-only/);
     expect(await db.annotationHistory.count({ where: { id: row.id } })).toBe(1);
+  });
+
+  test("statements straight through pg read timestamps as Prisma does (UTC), whatever the process's time zone", async () => {
+    const study = await db.study.create({ data: { slug: `tz-${Date.now()}`, name: "tz" } });
+    const zone = process.env.TZ;
+    process.env.TZ = "America/New_York";
+    try {
+      const [row] = await rawRows<{ createdAt: Date }>(db, Prisma.sql`SELECT "createdAt" FROM "Study" WHERE id = ${study.id}`);
+      expect(row.createdAt.toISOString()).toBe(study.createdAt.toISOString());
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+      await db.study.delete({ where: { id: study.id } });
+    }
   });
 
   test("transactionConnection is the connection of the interactive transaction: what is sent on it commits or rolls back with it", async () => {
