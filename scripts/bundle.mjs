@@ -3,9 +3,10 @@
  * sources through tsx (which costs 0.6-2 s per start). `node scripts/bundle.mjs` builds them
  * (npm install runs it); `ensureBundle` rebuilds one when any source it was built from changed
  * (recorded size and mtime of every input, and the listing of scripts/cli/), so a start after an
- * edit is still correct. Packages stay external: they load from node_modules as usual.
+ * edit is still correct.
  */
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -28,6 +29,23 @@ const ENTRIES = {
     };
   },
   worker: () => ({ contents: 'import "./scripts/worker.ts";', dirs: [] }),
+};
+
+/**
+ * pg looks for Cloudflare Workers when it loads (lib/stream.js): without a `navigator` global
+ * (Node 20) it constructs a `Response`, and that first use loads Node's fetch (undici, about
+ * 20 ms of CPU, as much as the rest of pg). The bundles run in Node only.
+ */
+const pgInNodeOnly = {
+  name: "pg-in-node-only",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]pg[\\/]lib[\\/]stream\.js$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      const check = "if (isCloudflareRuntime()) {";
+      if (!source.includes(check)) throw new Error(`${args.path} no longer has "${check}": update scripts/bundle.mjs`);
+      return { contents: source.replace(check, "if (false) {"), loader: "js" };
+    });
+  },
 };
 
 const stamp = (file) => {
@@ -59,14 +77,26 @@ export async function buildBundle(name) {
     platform: "node",
     format: "esm",
     target: "node20",
-    packages: "external",
+    // Packages are bundled too (one file instead of dozens to resolve and load, and CommonJS
+    // packages no longer scanned for their exports by Node's ES module loader); these stay
+    // external: loaded only for workbooks (exceljs), optional (pg-native, pg-cloudflare).
+    external: ["exceljs", "pg-native", "pg-cloudflare"],
+    // Bundled CommonJS packages require Node's built-in modules.
+    banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
     tsconfig: path.join(root, "tsconfig.json"),
     absWorkingDir: root,
+    plugins: [pgInNodeOnly],
     metafile: true,
     logLevel: "error",
   });
   const inputs = {};
-  for (const file of Object.keys(result.metafile.inputs)) if (!file.startsWith("<")) inputs[file] = stamp(path.join(root, file));
+  // Bundled packages change with an install, which npm records in node_modules/.package-lock.json:
+  // one stamp instead of one per file of every package (each costs a stat at every start).
+  const installed = path.join("node_modules", ".package-lock.json");
+  inputs[installed] = stamp(path.join(root, installed));
+  // And this file: a change to how bundles are built rebuilds them too.
+  inputs[path.relative(root, fileURLToPath(import.meta.url))] = stamp(fileURLToPath(import.meta.url));
+  for (const file of Object.keys(result.metafile.inputs)) if (!file.startsWith("<") && !file.startsWith("node_modules/")) inputs[file] = stamp(path.join(root, file));
   for (const dir of entry.dirs) inputs[path.relative(root, dir)] = stamp(dir);
   writeFileSync(path.join(staging, "inputs.json"), JSON.stringify(inputs));
   const target = path.join(outDir, name);

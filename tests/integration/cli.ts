@@ -6,13 +6,20 @@ import { inject } from "vitest";
 
 const run = promisify(execFile);
 
-/** `npm run cli -- ARGS` against the test database; the exit code, stdout and stderr. */
-export async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+type CliResult = { code: number; stdout: string; stderr: string };
+
+async function runAgainstTestDatabase(file: string, args: string[]): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run(path.resolve("node_modules/.bin/tsx"), ["scripts/cli.ts", ...args], { env: { ...process.env, DATABASE_URL: inject("databaseUrl") } });
+    const { stdout, stderr } = await run(file, args, { env: { ...process.env, DATABASE_URL: inject("databaseUrl") } });
     return { code: 0, stdout, stderr };
   } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
+    const failed = error as CliResult;
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
+
+/** The CLI from its sources (`tsx scripts/cli.ts ARGS`) against the test database; the exit code, stdout and stderr. */
+export const cli = (...args: string[]) => runAgainstTestDatabase(path.resolve("node_modules/.bin/tsx"), ["scripts/cli.ts", ...args]);
+
+/** The same from the prebuilt bundle, as `npm run cli -- ARGS` runs it (scripts/run.mjs, which rebuilds a stale bundle). */
+export const bundledCli = (...args: string[]) => runAgainstTestDatabase(process.execPath, ["scripts/run.mjs", "cli", ...args]);

@@ -1,7 +1,7 @@
 import { describe, expect, inject, test } from "vitest";
 import { createClient, Prisma, rawRows, transactionConnection } from "@/lib/db/client";
 import { readMigrations } from "@/lib/db/migrate";
-import { cli } from "./cli";
+import { bundledCli, cli } from "./cli";
 
 describe("database", () => {
   const db = createClient(inject("databaseUrl"));
@@ -48,8 +48,11 @@ describe("database", () => {
     expect(await db.study.count({ where: { slug: { in: [kept, dropped] } } })).toBe(1);
   });
 
-  test("`cli db-status` lists the applied migrations and counts the main tables (straight through pg, without Prisma)", async () => {
-    const { code, stdout } = await cli("db-status");
+  test.each([
+    ["sources", cli],
+    ["bundle", bundledCli],
+  ])("`cli db-status` from the %s lists the applied migrations and counts the main tables (straight through pg, without Prisma)", async (_from, run) => {
+    const { code, stdout } = await run("db-status");
     expect(code).toBe(0);
     const status = JSON.parse(stdout) as { migrations: { applied: string[]; pending: string[] }; counts: Record<string, number> };
     expect(status.migrations).toEqual({ applied: readMigrations().map((m) => m.name), pending: [] });
@@ -60,5 +63,20 @@ describe("database", () => {
       reviews: await db.candidateReview.count(),
       historyRows: await db.annotationHistory.count(),
     });
+  });
+
+  test("the bundle (its packages bundled in) runs a command through Prisma, and an unknown command lists the usage", async () => {
+    const email = `bundle-${Date.now()}@test.local`;
+    await db.user.create({ data: { email, name: "bundle" } });
+    const users = await bundledCli("users");
+    expect(users.code).toBe(0);
+    const listed = (JSON.parse(users.stdout) as { email: string }[]).map((user) => user.email).sort();
+    expect(listed).toContain(email);
+    expect(listed).toEqual((await db.user.findMany({ select: { email: true } })).map((user) => user.email).sort());
+
+    const unknown = await bundledCli("no-such-command");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Unknown command "no-such-command"');
+    expect(unknown.stderr).toContain("  db-status");
   });
 });
