@@ -15,9 +15,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import path from "node:path";
 import { createClient } from "@/lib/db/client";
 import {
-  EMBEDDED_DEFAULTS,
   clearStaleServer,
-  embeddedUrl,
   ensureDatabase,
   ensurePassword,
   postmasterReady,
@@ -26,6 +24,7 @@ import {
   spawnPostmaster,
   stopForeignPostmaster,
 } from "@/lib/db/embedded-postgres";
+import { EMBEDDED_DEFAULTS, embeddedUrl } from "@/lib/db/embedded-server";
 import { migrate } from "@/lib/db/migrate";
 import { supervise, type Supervised } from "@/lib/process/supervise";
 import { seedDemo } from "@/lib/seed";

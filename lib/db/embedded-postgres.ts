@@ -20,22 +20,24 @@ import { arch, platform, tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { exited } from "@/lib/process/supervise";
+import {
+  canConnect,
+  EMBEDDED_DEFAULTS,
+  EMBEDDED_USER as USER,
+  embeddedServerUrl,
+  embeddedUrl,
+  passwordFileOf,
+  readPassword,
+  runningEmbeddedServer,
+  type EmbeddedLocation,
+  type EmbeddedServer,
+} from "@/lib/db/embedded-server";
 
-export const EMBEDDED_DEFAULTS = {
-  dataDir: path.resolve(process.env.CRJUDGE_DATA_DIR ?? path.join(process.cwd(), ".data"), "postgres"),
-  port: Number(process.env.EMBEDDED_PG_PORT ?? 54329),
-  database: "crjudge",
-};
-
-const USER = "postgres";
 /** Where root keeps binaries and data the `postgres` user cannot reach in the project folder. */
 const SHARED_ROOT = "/var/lib/crjudge";
 
-export interface EmbeddedOptions {
-  /** The configured data folder; the password file is kept beside it. */
-  dataDir: string;
-  port: number;
-  database: string;
+/** `dataDir`: the configured data folder; the password file is kept beside it. */
+export interface EmbeddedOptions extends EmbeddedLocation {
   /** Notes on what was arranged (relocated folders, a new password, a stale pid file). */
   log?: (line: string) => void;
   /** The server's own log lines (stderr). */
@@ -55,46 +57,6 @@ export interface Cluster {
   flags: string[];
   log: (line: string) => void;
   serverLog: (line: string) => void;
-}
-
-export interface EmbeddedServer {
-  url: string;
-  /** True when this call started the server (and so `stop` shuts it down). */
-  started: boolean;
-  stop: () => Promise<void>;
-}
-
-export function embeddedUrl(port: number, database: string, password: string): string {
-  return `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
-}
-
-/** The password file of the cluster configured at `dataDir`. */
-export function passwordFileOf(dataDir: string): string {
-  return path.join(path.dirname(dataDir), "postgres-password");
-}
-
-function readPassword(file: string): string | undefined {
-  return existsSync(file) ? readFileSync(file, "utf8").trim() || undefined : undefined;
-}
-
-/** The URL of the embedded server configured at `dataDir`, with the password kept there. */
-export function embeddedServerUrl(options: Pick<EmbeddedOptions, "dataDir" | "port" | "database">): string | undefined {
-  const password = readPassword(passwordFileOf(options.dataDir));
-  return password && embeddedUrl(options.port, options.database, password);
-}
-
-/** True when a PostgreSQL server answers at `url` with these credentials. */
-export async function canConnect(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
-  client.on("error", () => undefined);
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
 }
 
 /** True when any PostgreSQL server answers on the port (a refused login counts as an answer). */
@@ -441,9 +403,12 @@ export async function ensureDatabase(adminUrl: string, database: string): Promis
  */
 export async function startEmbeddedPostgres(options: Partial<EmbeddedOptions> = {}): Promise<EmbeddedServer> {
   const settings: EmbeddedOptions = { ...EMBEDDED_DEFAULTS, ...options };
-  const running = embeddedServerUrl({ ...settings, database: "postgres" });
-  if (running && (await canConnect(running))) {
-    await ensureDatabase(running, settings.database);
+  const running = await runningEmbeddedServer(settings);
+  if (running) return running;
+  // Running without the database yet.
+  const admin = embeddedServerUrl({ ...settings, database: "postgres" });
+  if (admin && (await canConnect(admin))) {
+    await ensureDatabase(admin, settings.database);
     return { url: embeddedServerUrl(settings)!, started: false, stop: async () => undefined };
   }
   const cluster = await prepareCluster(settings);

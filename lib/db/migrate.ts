@@ -40,45 +40,68 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 )`;
 
 /** An arbitrary constant naming the advisory lock, so concurrent starts migrate once. */
-const LOCK_KEY = 72707301;
+export const MIGRATION_LOCK_KEY = 72707301;
 
-/** Applies pending migrations; returns the names applied. Refuses if an applied file was edited. */
-export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promise<string[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+/** The applied migrations' checksums by name; undefined before the first migration made the table. */
+async function appliedChecksums(client: pg.Client): Promise<Map<string, string> | undefined> {
   try {
-    await client.query("SELECT pg_advisory_lock($1)", [LOCK_KEY]);
-    await client.query(CREATE_TABLE);
     const done = await client.query<{ migration_name: string; checksum: string }>(
       `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
     );
-    const applied = new Map(done.rows.map((row) => [row.migration_name, row.checksum]));
-    const ran: string[] = [];
-    for (const migration of readMigrations(dir)) {
-      const checksum = applied.get(migration.name);
-      if (checksum !== undefined) {
-        if (checksum !== migration.checksum) {
-          throw new Error(`Migration ${migration.name} was edited after it was applied (checksum differs); add a new migration instead.`);
-        }
-        continue;
-      }
-      await client.query("BEGIN");
-      try {
-        await client.query(migration.sql);
-        await client.query(
-          `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, finished_at, applied_steps_count) VALUES ($1, $2, $3, now(), 1)`,
-          [randomUUID(), migration.checksum, migration.name],
-        );
-        await client.query("COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK");
-        throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`);
-      }
-      ran.push(migration.name);
+    return new Map(done.rows.map((row) => [row.migration_name, row.checksum]));
+  } catch (error) {
+    if ((error as { code?: string }).code === "42P01") return undefined; // undefined_table
+    throw error;
+  }
+}
+
+/** Applies pending migrations; returns the names applied. Refuses if an applied file was edited. */
+export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const migrations = readMigrations(dir);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    // What every start after the first finds (the product's start or another command migrated):
+    // each file applied and unchanged. One statement, without waiting for the lock.
+    const before = await appliedChecksums(client);
+    if (migrations.every((migration) => before?.get(migration.name) === migration.checksum)) return [];
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    try {
+      return await applyPending(client, migrations);
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => undefined);
     }
-    return ran;
   } finally {
-    await client.query("SELECT pg_advisory_unlock($1)", [LOCK_KEY]).catch(() => undefined);
     await client.end();
   }
+}
+
+/** Under the lock: the migrations not applied yet, each in its own transaction. */
+async function applyPending(client: pg.Client, migrations: Migration[]): Promise<string[]> {
+  await client.query(CREATE_TABLE);
+  const applied = (await appliedChecksums(client))!;
+  const ran: string[] = [];
+  for (const migration of migrations) {
+    const checksum = applied.get(migration.name);
+    if (checksum !== undefined) {
+      if (checksum !== migration.checksum) {
+        throw new Error(`Migration ${migration.name} was edited after it was applied (checksum differs); add a new migration instead.`);
+      }
+      continue;
+    }
+    await client.query("BEGIN");
+    try {
+      await client.query(migration.sql);
+      await client.query(
+        `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, finished_at, applied_steps_count) VALUES ($1, $2, $3, now(), 1)`,
+        [randomUUID(), migration.checksum, migration.name],
+      );
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK");
+      throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`);
+    }
+    ran.push(migration.name);
+  }
+  return ran;
 }

@@ -2,7 +2,7 @@
  * Which database a process uses: DATABASE_URL when set, otherwise the embedded server
  * (reused when the product is running, started for the duration of the command otherwise).
  */
-import { startEmbeddedPostgres, type EmbeddedServer } from "@/lib/db/embedded-postgres";
+import { EMBEDDED_DEFAULTS, runningEmbeddedServer } from "@/lib/db/embedded-server";
 import { migrate } from "@/lib/db/migrate";
 
 export interface ResolvedDatabase {
@@ -20,7 +20,8 @@ export async function resolveDatabase(log: (line: string) => void = (line) => pr
     await migrate(external);
     return { url: external, embedded: false, release: async () => undefined };
   }
-  const server: EmbeddedServer = await startEmbeddedPostgres({ log });
+  // The module that starts a server (and finds its binaries) loads only when none is running.
+  const server = (await runningEmbeddedServer(EMBEDDED_DEFAULTS)) ?? (await (await import("@/lib/db/embedded-postgres")).startEmbeddedPostgres({ log }));
   process.env.DATABASE_URL = server.url;
   process.env.CRJUDGE_DB_SOURCE = "embedded";
   try {

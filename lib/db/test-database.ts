@@ -8,7 +8,8 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startEmbeddedPostgres, type EmbeddedServer } from "@/lib/db/embedded-postgres";
+import { startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
+import type { EmbeddedServer } from "@/lib/db/embedded-server";
 import { migrate } from "@/lib/db/migrate";
 
 export interface TestDatabase {

@@ -2,7 +2,8 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, unl
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
-import { canConnect, clearStaleServer, embeddedUrl, ensurePassword, postmasterReady, prepareCluster, serverAnswers, setPassword, spawnPostmaster, stopPostmaster } from "@/lib/db/embedded-postgres";
+import { clearStaleServer, ensurePassword, postmasterReady, prepareCluster, serverAnswers, setPassword, spawnPostmaster, stopPostmaster } from "@/lib/db/embedded-postgres";
+import { canConnect, embeddedUrl, runningEmbeddedServer } from "@/lib/db/embedded-server";
 import { freePort } from "@/lib/db/test-database";
 
 const folder = mkdtempSync(path.join(tmpdir(), "crjudge-embedded-"));
@@ -23,6 +24,9 @@ test("a random password kept in a 0600 file; a postgres/postgres cluster gets on
   expect(first.length).toBeGreaterThanOrEqual(32);
   expect(await canConnect(embeddedUrl(port, "postgres", first))).toBe(true);
   expect(await canConnect(embeddedUrl(port, "postgres", "postgres"))).toBe(false);
+  // Found running through the password file, for an existing database only.
+  expect(await runningEmbeddedServer({ dataDir: path.join(folder, "postgres"), port, database: "postgres" })).toMatchObject({ url: embeddedUrl(port, "postgres", first), started: false });
+  expect(await runningEmbeddedServer({ dataDir: path.join(folder, "postgres"), port, database: "absent" })).toBeUndefined();
 
   // A cluster made before passwords were random: postgres/postgres and no password file.
   await setPassword(embeddedUrl(port, "postgres", first), "postgres");
