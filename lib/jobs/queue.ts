@@ -23,8 +23,18 @@ const RETRY_LIMIT = 2;
 /** A chunk not finished after this long counts as lost (its worker died) and is retried. */
 const EXPIRE_SECONDS = 15 * 60;
 
+const QUEUES: PgBoss.Queue[] = [
+  { name: METRIC_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS },
+  // Dashboard reports with CIs (./report-jobs.ts).
+  { name: REPORT_QUEUE, retryLimit: 1, expireInSeconds: EXPIRE_SECONDS },
+  // Static analysis and LLM claims of code changes (lib/pseudo-refs).
+  { name: PSEUDO_REFERENCE_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS },
+  // Large upload imports (./import-jobs.ts): one transaction, allowed up to 30 minutes.
+  { name: IMPORT_QUEUE, retryLimit: 1, expireInSeconds: 2 * EXPIRE_SECONDS + 5 * 60 },
+];
+
 /**
- * Starts pg-boss on `url` (installing its schema on first use) with the metric queue.
+ * Starts pg-boss on `url` (installing its schema on first use) with the product's queues.
  * `supervise: false` suits short-lived CLI processes: they drain their own run and leave
  * expiry and archiving to the long-running worker.
  */
@@ -33,13 +43,10 @@ export async function startQueue(url: string, options: { supervise?: boolean } =
   const boss = new PgBoss({ connectionString: url, max: 4, supervise, schedule: supervise });
   boss.on("error", (error) => console.error(`job queue: ${error.message}`));
   await boss.start();
-  await boss.createQueue(METRIC_QUEUE, { name: METRIC_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS });
-  // Dashboard reports with CIs (./report-jobs.ts).
-  await boss.createQueue(REPORT_QUEUE, { name: REPORT_QUEUE, retryLimit: 1, expireInSeconds: EXPIRE_SECONDS });
-  // Static analysis and LLM claims of code changes (lib/pseudo-refs).
-  await boss.createQueue(PSEUDO_REFERENCE_QUEUE, { name: PSEUDO_REFERENCE_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS });
-  // Large upload imports (./import-jobs.ts): one transaction, allowed up to 30 minutes.
-  await boss.createQueue(IMPORT_QUEUE, { name: IMPORT_QUEUE, retryLimit: 1, expireInSeconds: 2 * EXPIRE_SECONDS + 5 * 60 });
+  // Made once per database (creating one that exists changes nothing): a start after the first
+  // finds them all in one statement instead of one per queue.
+  const existing = new Set((await boss.getQueues()).map((queue) => queue.name));
+  for (const queue of QUEUES) if (!existing.has(queue.name)) await boss.createQueue(queue.name, queue);
   return boss;
 }
 

@@ -1,33 +1,25 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import { migrate, MIGRATION_LOCK_KEY, MIGRATIONS_DIR, readMigrations } from "@/lib/db/migrate";
+import { scratchDatabase } from "./scratch-database";
 
-// A database of its own on the test server: migrations recorded here stay out of the shared one.
-const name = `crjudge_migrate_${Date.now()}`;
-const adminUrl = inject("databaseUrl").replace(/\/[^/?]+(\?|$)/, "/postgres$1");
-const url = inject("databaseUrl").replace(/\/[^/?]+(\?|$)/, `/${name}$1`);
+// A database of its own: migrations recorded here stay out of the shared one.
+let database: Awaited<ReturnType<typeof scratchDatabase>>;
 const folder = mkdtempSync(path.join(tmpdir(), "crjudge-migrations-"));
 
-async function onAdmin(statement: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(statement);
-  } finally {
-    await admin.end();
-  }
-}
-
-beforeAll(() => onAdmin(`CREATE DATABASE "${name}"`));
+beforeAll(async () => {
+  database = await scratchDatabase("crjudge_migrate");
+});
 afterAll(async () => {
-  await onAdmin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await database.drop();
   rmSync(folder, { recursive: true, force: true });
 });
 
 test("migrate applies every migration once; an up-to-date database is checked without waiting for the migration lock; an edited file is refused and a new one applied", async () => {
+  const { url } = database;
   const all = readMigrations().map((m) => m.name);
   expect(await migrate(url)).toEqual(all);
 

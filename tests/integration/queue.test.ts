@@ -1,0 +1,28 @@
+import { expect, test } from "vitest";
+import { IMPORT_QUEUE, METRIC_QUEUE, PSEUDO_REFERENCE_QUEUE, REPORT_QUEUE, startQueue } from "@/lib/jobs";
+import { scratchDatabase } from "./scratch-database";
+
+test("startQueue installs pg-boss and makes the product's queues with their settings, and a missing one again at the next start", async () => {
+  const { url, drop } = await scratchDatabase("crjudge_queue");
+  try {
+    const first = await startQueue(url, { supervise: false });
+    try {
+      const queues = new Map((await first.getQueues()).map((queue) => [queue.name, queue]));
+      expect(queues.get(METRIC_QUEUE)).toMatchObject({ retryLimit: 2, expireInSeconds: 900 });
+      expect(queues.get(REPORT_QUEUE)).toMatchObject({ retryLimit: 1, expireInSeconds: 900 });
+      expect(queues.get(PSEUDO_REFERENCE_QUEUE)).toMatchObject({ retryLimit: 2, expireInSeconds: 900 });
+      expect(queues.get(IMPORT_QUEUE)).toMatchObject({ retryLimit: 1, expireInSeconds: 2100 });
+      await first.deleteQueue(IMPORT_QUEUE);
+    } finally {
+      await first.stop({ graceful: true, wait: true });
+    }
+    const next = await startQueue(url, { supervise: false });
+    try {
+      expect(await next.getQueue(IMPORT_QUEUE)).toMatchObject({ retryLimit: 1, expireInSeconds: 2100 });
+    } finally {
+      await next.stop({ graceful: true, wait: true });
+    }
+  } finally {
+    await drop();
+  }
+});
