@@ -21,9 +21,10 @@ export type CommandLoaders = Record<string, () => Promise<{ default: Command }>>
 export async function runCli(loaders: CommandLoaders, argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   const named = name && Object.hasOwn(loaders, name) ? (await loaders[name]()).default : undefined;
+  const found = named !== undefined && named.name === name;
   // Only a usage listing (or a command named unlike its file) loads every command.
-  const commands = named?.name === name ? [] : await Promise.all(Object.values(loaders).map(async (load) => (await load()).default));
-  const command = named?.name === name ? named : commands.find((c) => c.name === name);
+  const commands = found ? [] : await Promise.all(Object.values(loaders).map(async (load) => (await load()).default));
+  const command = found ? named : commands.find((c) => c.name === name);
   if (!command) {
     process.stderr.write(`${name ? `Unknown command "${name}"\n\n` : ""}${usage(commands)}\n`);
     return name === undefined || name === "help" ? 0 : 2;

@@ -65,7 +65,7 @@ describe("database", () => {
     });
   });
 
-  test("the bundle (its packages bundled in) runs a command through Prisma, and an unknown command lists the usage", async () => {
+  test("the bundle (its packages bundled in) runs a command through Prisma, and an unknown command or none lists the commands", async () => {
     const email = `bundle-${Date.now()}@test.local`;
     await db.user.create({ data: { email, name: "bundle" } });
     const users = await bundledCli("users");
@@ -78,5 +78,9 @@ describe("database", () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Unknown command "no-such-command"');
     expect(unknown.stderr).toContain("  db-status");
+    // No command: the same listing, exit code 0.
+    const none = await bundledCli();
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain("  db-status");
   });
 });
