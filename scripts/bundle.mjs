@@ -79,8 +79,10 @@ export async function buildBundle(name) {
     target: "node20",
     // Packages are bundled too (one file instead of dozens to resolve and load, and CommonJS
     // packages no longer scanned for their exports by Node's ES module loader); these stay
-    // external: loaded only for workbooks (exceljs), optional (pg-native, pg-cloudflare).
-    external: ["exceljs", "pg-native", "pg-cloudflare"],
+    // external: loaded only for workbooks (exceljs), optional (pg-native, pg-cloudflare), and
+    // Prisma's query compiler, ES modules loaded on the first Prisma query (2.6 MB, which every
+    // build would copy).
+    external: ["exceljs", "pg-native", "pg-cloudflare", "@prisma/client/runtime/query_compiler_bg.*"],
     // Bundled CommonJS packages require Node's built-in modules.
     banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
     tsconfig: path.join(root, "tsconfig.json"),
