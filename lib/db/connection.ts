@@ -68,8 +68,12 @@ export function createPool(url: string, settings: PoolSettings): pg.Pool {
   pool.on("acquire", (connection) => out.add(connection));
   pool.on("release", (_error, connection) => out.delete(connection));
   // An idle connection dies with its server (a restart, a kill): the pool drops it and opens a new
-  // one on the next query; without a listener the error would end the process.
-  pool.on("error", (error) => console.error(`database connection lost: ${error.message}`));
+  // one on the next query; without a listener the error would end the process. Once the pool is
+  // ending, its connections close without waiting for it, and a server stopped right after (the
+  // CLI's own embedded one) ends them with an error that is expected.
+  pool.on("error", (error) => {
+    if (!pool.ending) console.error(`database connection lost: ${error.message}`);
+  });
   return pool;
 }
 
