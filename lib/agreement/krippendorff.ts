@@ -1,6 +1,6 @@
 import { type UnitCounts, unitCounts } from "./counts";
 import { unpairedReason } from "./reasons";
-import { asTable, type RatingsInput, type TableOptions } from "./table";
+import { asTable, isColumns, type RatingColumns, type RatingsInput, scaleOrder, type TableOptions, ValueNumbers } from "./table";
 import type { AgreementResult, Level, RatingValue } from "./types";
 
 export interface AlphaResult extends AgreementResult {
@@ -58,21 +58,120 @@ export function coincidences(counts: UnitCounts): { o: Float64Array; units: numb
   const o = new Float64Array(q * q);
   let units = 0;
   for (let u = 0; u < counts.total.length; u++) {
-    const from = counts.start[u];
-    const to = counts.start[u + 1];
     const m = counts.total[u];
     if (m < 2) continue;
     units++;
-    for (let e = from; e < to; e++) {
-      const c = counts.category[e];
-      const nc = counts.count[e];
-      for (let f = from; f < to; f++) {
-        const k = counts.category[f];
-        o[c * q + k] += (nc * (counts.count[f] - (e === f ? 1 : 0))) / (m - 1);
-      }
-    }
+    addUnit(o, q, counts.category, counts.count, counts.start[u], counts.start[u + 1], m);
   }
   return { o, units };
+}
+
+/**
+ * Adds one unit of m >= 2 values to o (row stride `stride`): its distinct categories are
+ * category[from..to) with counts count[…]. Each cell gets at most one term per unit, so the
+ * cells are the same sums whatever order a unit lists its categories in.
+ */
+function addUnit(o: Float64Array, stride: number, category: Int32Array, count: Int32Array, from: number, to: number, m: number): void {
+  for (let e = from; e < to; e++) {
+    const c = category[e];
+    const nc = count[e];
+    for (let f = from; f < to; f++) o[c * stride + category[f]] += (nc * (count[f] - (e === f ? 1 : 0))) / (m - 1);
+  }
+}
+
+/** Coincidences over first-seen value numbers (row stride `stride`, grown as values appear) and the per-unit scratch of columnCoincidences. */
+class UnitCoincidences {
+  stride = 8;
+  o = new Float64Array(this.stride * this.stride);
+  units = 0;
+  /** Per value number: its count in the current unit. */
+  count = new Int32Array(this.stride);
+  /** The current unit's distinct value numbers, and their counts once it closes. */
+  present = new Int32Array(this.stride);
+  presentCount = new Int32Array(this.stride);
+
+  /** Doubles the stride, when a value number reaches it. */
+  grow(): void {
+    const stride = 2 * this.stride;
+    const o = new Float64Array(stride * stride);
+    for (let c = 0; c < this.stride; c++) o.set(this.o.subarray(c * this.stride, (c + 1) * this.stride), c * stride);
+    const grown = (old: Int32Array) => {
+      const array = new Int32Array(stride);
+      array.set(old);
+      return array;
+    };
+    this.stride = stride;
+    this.o = o;
+    this.count = grown(this.count);
+    this.present = grown(this.present);
+    this.presentCount = new Int32Array(stride);
+  }
+
+  /** Closes a unit of m values whose `distinct` value numbers are present[0..distinct). */
+  close(m: number, distinct: number): void {
+    for (let d = 0; d < distinct; d++) {
+      this.presentCount[d] = this.count[this.present[d]];
+      this.count[this.present[d]] = 0;
+    }
+    if (m < 2) return;
+    this.units++;
+    addUnit(this.o, this.stride, this.present, this.presentCount, 0, distinct, m);
+  }
+
+  /** o over the scale: first-seen value number k is at scale position position[k] of q. */
+  onScale(position: Int32Array, q: number): Float64Array {
+    const o = new Float64Array(q * q);
+    for (let c = 0; c < position.length; c++) for (let k = 0; k < position.length; k++) o[position[c] * q + position[k]] = this.o[c * this.stride + k];
+    return o;
+  }
+}
+
+/**
+ * The coincidences of ratings given as columns whose entries are grouped by item (as a query
+ * ordered by item returns them), counted in one pass over the columns without building their
+ * RatingTable: the units in the table's order, so the same sums as coincidences(unitCounts(table)).
+ * Null when the entries are not grouped by item or fail a check of the table (an index out of
+ * range, a rater rating an item twice, ragged columns): the table then sorts or reports them.
+ */
+function columnCoincidences(columns: RatingColumns, options: TableOptions): { o: Float64Array; units: number; scale: RatingValue[] } | null {
+  const n = columns.item.length;
+  if (columns.rater.length !== n || columns.value.length !== n) return null;
+  const values = new ValueNumbers();
+  const acc = new UnitCoincidences();
+  if (!countUnits(columns, values, acc)) return null;
+  const { scale, position } = scaleOrder(values.observed(), options);
+  return { o: acc.onScale(position, scale.length), units: acc.units, scale };
+}
+
+/** columnCoincidences' pass (the loop alone in a function, see lib/agreement/table.ts); false when it must give up. */
+function countUnits(columns: RatingColumns, values: ValueNumbers, acc: UnitCoincidences): boolean {
+  const n = columns.item.length;
+  const itemSeen = new Uint8Array(columns.items.length);
+  const raterUnit = new Int32Array(columns.raters.length).fill(-1);
+  let unit = -1;
+  let item = -1;
+  let unitStart = 0;
+  let distinct = 0;
+  // e = n closes the last unit; nothing runs after the loop.
+  for (let e = 0; e <= n; e++) {
+    if (e === n || columns.item[e] !== item) {
+      if (e > 0) acc.close(e - unitStart, distinct);
+      if (e === n) break;
+      item = columns.item[e];
+      if (!(item >= 0 && item < itemSeen.length) || itemSeen[item] === 1) return false;
+      itemSeen[item] = 1;
+      unit++;
+      unitStart = e;
+      distinct = 0;
+    }
+    const r = columns.rater[e];
+    if (!(r >= 0 && r < raterUnit.length) || raterUnit[r] === unit) return false;
+    raterUnit[r] = unit;
+    const v = values.number(columns.value[e]);
+    if (v === acc.stride) acc.grow();
+    if (acc.count[v]++ === 0) acc.present[distinct++] = v;
+  }
+  return true;
 }
 
 /**
@@ -83,9 +182,12 @@ export function coincidences(counts: UnitCounts): { o: Float64Array; units: numb
  * package defaults to "interval", CRScore reports ordinal alphas. The value domain is the
  * scale (declared, or the sorted observed values). With a single distinct pairable value
  * D_e = 0 and α is undefined (the package raises): null with a reason.
- * Time O(N + Σ_u d_u² + q²), memory O(N + q²) for N ratings and q distinct values.
+ * Time O(N + Σ_u d_u² + q²), memory O(N + q²) for N ratings and q distinct values; columns
+ * grouped by item take O(items + q²) memory.
  */
 export function krippendorffAlpha(input: RatingsInput, options: TableOptions & { level: Level }): AlphaResult {
+  const counted = isColumns(input) ? columnCoincidences(input, options) : null;
+  if (counted) return alphaFromCoincidences(counted.o, counted.units, options.level, counted.scale, () => unpairedReason(asTable(input, options)));
   const table = asTable(input, options);
   const { o, units } = coincidences(unitCounts(table));
   return alphaFromCoincidences(o, units, options.level, table.scale, () => unpairedReason(table));

@@ -124,10 +124,10 @@ function checkOneRatingPerRater(itemStart: Int32Array, rater: Int32Array, raterC
 }
 
 /**
- * The table's scale (declared, else the observed values sorted) with `valueOf` renumbered in
- * place from first-seen value indices (into `observed`) to scale positions.
+ * The table's scale (declared, else the observed values sorted) and each observed value's
+ * position on it (position[k] for observed[k]).
  */
-function scaleOf(observed: RatingValue[], valueOf: Int32Array, options: TableOptions): RatingValue[] {
+export function scaleOrder(observed: RatingValue[], options: TableOptions): { scale: RatingValue[]; position: Int32Array } {
   checkValueType(observed, "ratings");
   let scale: RatingValue[];
   if (options.scale) {
@@ -138,14 +138,20 @@ function scaleOf(observed: RatingValue[], valueOf: Int32Array, options: TableOpt
   } else {
     scale = [...observed].sort(compareValues);
   }
-  const position = new Map(scale.map((v, i) => [v, i]));
-  const remap = new Int32Array(observed.length);
+  const positions = new Map(scale.map((v, i) => [v, i]));
+  const position = new Int32Array(observed.length);
   observed.forEach((v, k) => {
-    const p = position.get(v);
+    const p = positions.get(v);
     if (p === undefined) throw new RangeError(`rating ${JSON.stringify(v)} is not on the declared scale`);
-    remap[k] = p;
+    position[k] = p;
   });
-  for (let e = 0; e < valueOf.length; e++) valueOf[e] = remap[valueOf[e]];
+  return { scale, position };
+}
+
+/** scaleOrder's scale, with `valueOf` renumbered in place from first-seen value indices (into `observed`) to scale positions. */
+function scaleOf(observed: RatingValue[], valueOf: Int32Array, options: TableOptions): RatingValue[] {
+  const { scale, position } = scaleOrder(observed, options);
+  for (let e = 0; e < valueOf.length; e++) valueOf[e] = position[valueOf[e]];
   return scale;
 }
 
@@ -220,6 +226,30 @@ class FirstSeen {
   }
 }
 
+/** Numeric rating values numbered in first-seen order. */
+export class ValueNumbers {
+  private readonly index = new Map<number, number>();
+  // Rating scales are mostly small integers: those are looked up in an array, not the map.
+  private readonly small = new Int32Array(2 * SMALL_VALUES).fill(-1);
+
+  /** The number of `value`, numbering it if new. */
+  number(value: number): number {
+    const small = value >= -SMALL_VALUES && value < SMALL_VALUES && Number.isInteger(value) ? value + SMALL_VALUES : -1;
+    let v = small >= 0 ? this.small[small] : -1;
+    if (v < 0) {
+      v = this.index.get(value) ?? -1;
+      if (v < 0) this.index.set(value, (v = this.index.size));
+      if (small >= 0) this.small[small] = v;
+    }
+    return v;
+  }
+
+  /** The values in first-seen order. */
+  observed(): number[] {
+    return [...this.index.keys()];
+  }
+}
+
 /** Items, raters and values of the entries numbered in first-seen order, in one pass (the loop alone in a function, see itemStarts). */
 function numberEntries(columns: RatingColumns) {
   const n = columns.item.length;
@@ -230,9 +260,7 @@ function numberEntries(columns: RatingColumns) {
   const itemOf = new Int32Array(n);
   const raterOf = new Int32Array(n);
   const valueOf = new Int32Array(n);
-  const valueIndex = new Map<number, number>();
-  // Rating scales are mostly small integers: those are looked up in an array, not the map.
-  const smallIndex = new Int32Array(2 * SMALL_VALUES).fill(-1);
+  const values = new ValueNumbers();
   for (let e = 0; e < n; e++) {
     // An index out of range reads undefined, which is not >= 0, and add() throws.
     const i = columns.item[e];
@@ -241,17 +269,9 @@ function numberEntries(columns: RatingColumns) {
     const r = columns.rater[e];
     const k = raterNumber[r];
     raterOf[e] = k >= 0 ? k : raters.add(r, e);
-    const value = columns.value[e];
-    const small = value >= -SMALL_VALUES && value < SMALL_VALUES && Number.isInteger(value) ? value + SMALL_VALUES : -1;
-    let v = small >= 0 ? smallIndex[small] : -1;
-    if (v < 0) {
-      v = valueIndex.get(value) ?? -1;
-      if (v < 0) valueIndex.set(value, (v = valueIndex.size));
-      if (small >= 0) smallIndex[small] = v;
-    }
-    valueOf[e] = v;
+    valueOf[e] = values.number(columns.value[e]);
   }
-  return { items, raters, itemOf, raterOf, valueOf, observed: [...valueIndex.keys()] };
+  return { items, raters, itemOf, raterOf, valueOf, observed: values.observed() };
 }
 
 /**
@@ -272,7 +292,7 @@ function isTable(input: RatingsInput): input is RatingTable {
   return "itemStart" in input;
 }
 
-function isColumns(input: RatingsInput): input is RatingColumns {
+export function isColumns(input: RatingsInput): input is RatingColumns {
   return "item" in input && input.item instanceof Int32Array;
 }
 

@@ -75,4 +75,56 @@ describe("ratings as columns", () => {
     ratingTableFromColumns(columns);
     expect(columns.item).toEqual(before);
   });
+
+  describe("alpha from columns grouped by item (counted without the table)", () => {
+    /** The columns' entries reordered by item, the items' runs in a shuffled order (first-seen order then differs from index order). */
+    function grouped(columns: RatingColumns, seed: number): RatingColumns {
+      const random = seededRandom(seed);
+      const rank = Array.from(columns.items, () => random());
+      const order = Array.from(columns.item.keys()).sort((a, b) => rank[columns.item[a]] - rank[columns.item[b]] || a - b);
+      return { ...columns, item: Int32Array.from(order, (e) => columns.item[e]), rater: Int32Array.from(order, (e) => columns.rater[e]), value: Float64Array.from(order, (e) => columns.value[e]) };
+    }
+    const asRatings = (c: RatingColumns): Rating[] => Array.from(c.item, (i, e) => ({ item: c.items[i], rater: c.raters[c.rater[e]], value: c.value[e] }));
+    const levels = ["nominal", "ordinal", "interval", "ratio"] as const;
+
+    test.each([11, 12, 13])("seed %i: every level, with and without a declared scale, equals alpha from Rating objects", (seed) => {
+      const columns = grouped(sample(seed, 400, 5, 0.5).columns, seed);
+      const ratings = asRatings(columns);
+      for (const level of levels) {
+        expect(krippendorffAlpha(columns, { level })).toEqual(krippendorffAlpha(ratings, { level }));
+        expect(krippendorffAlpha(columns, { level, scale: [6, 5, 4, 3, 2, 1, 0] })).toEqual(krippendorffAlpha(ratings, { level, scale: [6, 5, 4, 3, 2, 1, 0] }));
+      }
+    });
+
+    test("many distinct, fractional and negative values (beyond the first row stride), items rated once", () => {
+      const random = seededRandom(17);
+      const base = sample(17, 300, 4, 0.6).columns;
+      const value = Float64Array.from(base.value, (v) => (v - 3) * 7.5 + Math.floor(random() * 4) / 4 + (random() < 0.05 ? 2000 : 0));
+      const columns = grouped({ ...base, value }, 18);
+      const ratings = asRatings(columns);
+      expect(new Set(value).size).toBeGreaterThan(32);
+      for (const level of levels) expect(krippendorffAlpha(columns, { level })).toEqual(krippendorffAlpha(ratings, { level }));
+    });
+
+    test("an item whose ratings are not contiguous, and no pairable item, give the table's results", () => {
+      const split: RatingColumns = { items: ["a", "b"], raters: ["x", "y", "z"], item: Int32Array.of(0, 1, 0, 1), rater: Int32Array.of(0, 0, 1, 1), value: Float64Array.of(1, 2, 1, 3) };
+      expect(krippendorffAlpha(split, { level: "ordinal" })).toEqual(krippendorffAlpha(asRatings(split), { level: "ordinal" }));
+      const single: RatingColumns = { items: ["a", "b"], raters: ["x", "y"], item: Int32Array.of(0, 1), rater: Int32Array.of(0, 1), value: Float64Array.of(1, 2) };
+      expect(krippendorffAlpha(single, { level: "nominal" })).toEqual({ level: "nominal", n: 0, pairableValues: 0, value: null, reason: "no item has two or more ratings", observedDisagreement: null, expectedDisagreement: null });
+      const none: RatingColumns = { items: [], raters: [], item: new Int32Array(0), rater: new Int32Array(0), value: new Float64Array(0) };
+      expect(krippendorffAlpha(none, { level: "nominal" }).reason).toBe("no ratings");
+    });
+
+    test("data errors are the table's", () => {
+      const base = { items: ["a", "b"], raters: ["x", "y"] };
+      const alpha = (item: number[], rater: number[], value: number[], scale?: number[]) => () =>
+        krippendorffAlpha({ ...base, item: Int32Array.from(item), rater: Int32Array.from(rater), value: Float64Array.from(value) }, { level: "ordinal", scale });
+      expect(alpha([0, 0, 1], [1, 1, 0], [1, 2, 1])).toThrow(/rater y rated item a more than once/);
+      expect(alpha([0, 0, 2], [0, 1, 0], [1, 2, 1])).toThrow(/item index 2/);
+      expect(alpha([0, 0], [0, 5], [1, 2])).toThrow(/rater index 5/);
+      expect(alpha([0, 0], [0, 1], [1, 7], [1, 2])).toThrow(/not on the declared scale/);
+      expect(alpha([0, 0], [0, 1], [1, Infinity])).toThrow(/non-finite/);
+      expect(() => krippendorffAlpha({ ...base, item: Int32Array.of(0), rater: Int32Array.of(0, 1), value: Float64Array.of(1) }, { level: "nominal" })).toThrow(/differ in length/);
+    });
+  });
 });
