@@ -108,6 +108,9 @@ const trie = new NgramTrie();
  * the n-grams follows the counting.
  */
 export function clippedNgramMatches(hyp: ArrayLike<number>, refs: readonly ArrayLike<number>[], maxOrder: number): number[] {
+  // With one reference Σ_g min(hyp(g), ref(g)) is symmetric: the trie takes the shorter side,
+  // since inserting an n-gram costs more than looking one up (which stops at the first miss).
+  if (refs.length === 1 && hyp.length < refs[0].length) return clippedNgramMatches(refs[0], [hyp], maxOrder);
   let bound = 0;
   for (const ref of refs) bound += ref.length * maxOrder;
   trie.reset(bound);

@@ -35,6 +35,19 @@ describe("clippedNgramMatches (reused integer trie)", () => {
     }
   });
 
+  test("one reference: the matches are symmetric, whichever side is shorter (the trie holds the shorter)", () => {
+    for (let trial = 0; trial < 200; trial++) {
+      const alphabet = 1 + Math.floor(random() * 5);
+      const maxOrder = 1 + Math.floor(random() * 6);
+      const a = sequence(50, alphabet);
+      const b = sequence(50, alphabet);
+      const expected = naiveMatches(a, [b], maxOrder);
+      expect(clippedNgramMatches(a, [b], maxOrder)).toEqual(expected);
+      expect(clippedNgramMatches(b, [a], maxOrder)).toEqual(expected);
+      expect(clippedNgramMatches(Int32Array.from(a), [Int32Array.from(b)], maxOrder)).toEqual(expected);
+    }
+  });
+
   test("a long reference grows the reused tables; later small calls are unaffected", () => {
     const long = Array.from({ length: 20_000 }, (_, i) => i % 997);
     expect(clippedNgramMatches(long.slice(0, 5_000), [long], 4)).toEqual(naiveMatches(long.slice(0, 5_000), [long], 4));
