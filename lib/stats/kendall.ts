@@ -1,4 +1,4 @@
-import { identityOrder, sortIndicesBy, sortIndicesByPair } from "./radix-sort";
+import { sortIndicesByPair } from "./radix-sort";
 import { erfc } from "./special/erfc";
 import type { NumericSample, TestResult } from "./types";
 import { assertPaired } from "./validate";
@@ -22,45 +22,21 @@ class TieStats {
   }
 }
 
-/** Dense ranks 1..levels of y (equal values share one) and y's tie statistics, from y's ascending order. */
-function denseRanks(y: NumericSample): { rank: Int32Array; levels: number; ties: TieStats } {
-  const n = y.length;
-  const byY = sortIndicesBy(y, identityOrder(n));
-  const rank = new Int32Array(n);
-  const ties = new TieStats();
-  let levels = 0;
-  let start = 0;
-  // k = n closes the last tie group; nothing runs after the loop (see lib/stats/radix-sort.ts).
-  for (let k = 0; k <= n; k++) {
-    if (k === n || (k > 0 && y[byY[k]] !== y[byY[k - 1]])) {
-      ties.add(k - start);
-      start = k;
-      if (k === n) break;
-      levels++;
-    }
-    rank[byY[k]] = levels + 1;
-  }
-  return { rank, levels: levels + 1, ties };
-}
+/** Ascending runs shorter than this are extended to it by an insertion sort before merging. */
+const RUN = 8;
 
 /**
- * The pair counts of τ_b from the pairs visited in (x, y) order: ties in x, joint ties in x
- * and y, and the discordant pairs, i.e. the strict inversions of y in that sequence (Knight
- * 1966), counted as SciPy's `_kendall_dis` does with a Fenwick tree over the dense ranks of y:
- * each pair adds the number of earlier pairs with a larger y. Equal y values are not
- * inversions, and pairs tied in x cannot be inversions because y ascends within each x group.
- * O(n log n) with typed arrays only.
+ * The pair counts of τ_b from the pairs in (x, y) order: ties in x, joint ties in x and y, and
+ * y in that order (into `ys`) for the discordant count (the loop alone, see lib/stats/radix-sort.ts).
  */
-function pairCounts(x: NumericSample, y: NumericSample, order: Uint32Array, yRank: Int32Array, yLevels: number): { xTies: TieStats; jointTiePairs: number; discordant: number } {
+function xTieCounts(x: NumericSample, y: NumericSample, order: Uint32Array, ys: Float64Array): { xTies: TieStats; jointTiePairs: number } {
   const n = order.length;
-  const tree = new Int32Array(yLevels + 1);
   const xTies = new TieStats();
   let jointTiePairs = 0;
-  let discordant = 0;
   let xStart = 0;
   let jointStart = 0;
   let previous = order[0];
-  // k = n closes the last groups; nothing runs after the loop (see lib/stats/radix-sort.ts).
+  // k = n closes the last groups; nothing runs after the loop.
   for (let k = 0; k <= n; k++) {
     const index = k < n ? order[k] : previous;
     if (k === n || (k > 0 && x[index] !== x[previous])) {
@@ -73,13 +49,115 @@ function pairCounts(x: NumericSample, y: NumericSample, order: Uint32Array, yRan
     }
     if (k === n) break;
     previous = index;
-    const rank = yRank[index];
-    let atMost = 0;
-    for (let i = rank; i > 0; i -= i & -i) atMost += tree[i];
-    discordant += k - atMost;
-    for (let i = rank; i <= yLevels; i += i & -i) tree[i]++;
+    ys[k] = y[index];
   }
-  return { xTies, jointTiePairs, discordant };
+  return { xTies, jointTiePairs };
+}
+
+/** Tie statistics of sorted values. */
+function sortedTies(sorted: Float64Array): TieStats {
+  const ties = new TieStats();
+  let start = 0;
+  for (let k = 1; k <= sorted.length; k++) {
+    if (k < sorted.length && sorted[k] === sorted[k - 1]) continue;
+    ties.add(k - start);
+    start = k;
+  }
+  return ties;
+}
+
+/**
+ * The discordant pairs: the strict inversions of y in (x, y) order (Knight 1966), counted while
+ * merge-sorting it (a natural merge sort: the ascending runs y already has, as within each group
+ * of tied x, are merged as they are). Equal y values are not inversions, and pairs tied in x
+ * cannot be inversions because y ascends within each x group. Returns the count and y sorted
+ * (in `ys` or `spare`).
+ */
+function countInversions(ys: Float64Array, spare: Float64Array): { discordant: number; sorted: Float64Array } {
+  const runs = ascendingRuns(ys);
+  let discordant = runs.inversions;
+  let ends = runs.ends;
+  let source = ys;
+  let target = spare;
+  while (ends.length > 1) {
+    const merged = mergeRuns(source, target, ends);
+    discordant += merged.inversions;
+    ends = merged.ends;
+    const swap = source;
+    source = target;
+    target = swap;
+  }
+  return { discordant, sorted: source };
+}
+
+/** Ends of ascending runs covering `a`, each at least RUN long (but the last): shorter ones are extended by an insertion sort, whose strict inversions are returned. */
+function ascendingRuns(a: Float64Array): { ends: number[]; inversions: number } {
+  const n = a.length;
+  const ends: number[] = [];
+  let inversions = 0;
+  for (let start = 0; start < n; ) {
+    let end = start + 1;
+    while (end < n && a[end - 1] <= a[end]) end++;
+    if (end - start < RUN) {
+      end = Math.min(start + RUN, n);
+      inversions += insertionSort(a, start, end);
+    }
+    ends.push(end);
+    start = end;
+  }
+  return { ends, inversions };
+}
+
+/** Sorts a[from..to) by insertion, returning the strict inversions it removed. */
+function insertionSort(a: Float64Array, from: number, to: number): number {
+  let inversions = 0;
+  for (let k = from + 1; k < to; k++) {
+    const v = a[k];
+    let j = k - 1;
+    while (j >= from && a[j] > v) {
+      a[j + 1] = a[j];
+      j--;
+    }
+    a[j + 1] = v;
+    inversions += k - 1 - j;
+  }
+  return inversions;
+}
+
+/** Merges the runs of `source` (ending at `ends`) pairwise into `target`; the strict inversions between them and the merged runs' ends. */
+function mergeRuns(source: Float64Array, target: Float64Array, ends: number[]): { ends: number[]; inversions: number } {
+  const merged: number[] = [];
+  let inversions = 0;
+  for (let r = 0; r < ends.length; r += 2) {
+    const lo = r === 0 ? 0 : ends[r - 1];
+    const mid = ends[r];
+    const hi = r + 1 < ends.length ? ends[r + 1] : mid;
+    inversions += mergeFront(source, target, lo, mid, hi);
+    merged.push(hi);
+  }
+  return { ends: merged, inversions };
+}
+
+/**
+ * Merges the sorted runs source[lo..mid) and source[mid..hi) into target stably, adding for each
+ * value of the right run the left values greater than it. Branch-free (on shuffled data the
+ * comparison is unpredictable).
+ */
+function mergeFront(source: Float64Array, target: Float64Array, lo: number, mid: number, hi: number): number {
+  let inversions = 0;
+  let i = lo;
+  let j = mid;
+  let k = lo;
+  while (i < mid && j < hi) {
+    const right = +(source[j] < source[i]);
+    target[k++] = source[i + right * (j - i)];
+    inversions += right * (mid - i);
+    j += right;
+    i += 1 - right;
+  }
+  while (i < mid) target[k++] = source[i++];
+  while (j < hi) target[k++] = source[j++];
+  return inversions;
 }
 
 /**
@@ -136,8 +214,10 @@ export function kendallTauB(x: NumericSample, y: NumericSample): KendallResult {
   const undefinedResult = (reason: string): KendallResult => ({ statistic: null, pValue: null, n, method: null, reason });
   if (n < 2) return undefinedResult(`needs at least 2 pairs, got ${n}`);
 
-  const { rank: yRank, levels: yLevels, ties: yt } = denseRanks(y);
-  const { xTies: xt, jointTiePairs, discordant } = pairCounts(x, y, sortIndicesByPair(x, y), yRank, yLevels);
+  const ys = new Float64Array(n);
+  const { xTies: xt, jointTiePairs } = xTieCounts(x, y, sortIndicesByPair(x, y), ys);
+  const { discordant, sorted } = countInversions(ys, new Float64Array(n));
+  const yt = sortedTies(sorted);
 
   const total = (n * (n - 1)) / 2;
   if (xt.pairs === total) return undefinedResult("every x value is tied, so τ_b is undefined");

@@ -69,6 +69,8 @@ describe("kendallTauB against the quadratic count (properties)", () => {
     ["ratings 1-5 (ties in x, y and both)", (r) => { const a = 1 + Math.floor(r() * 5); return [a, Math.min(5, Math.max(1, a + Math.floor(r() * 3) - 1))]; }],
     ["negative, values over many orders of magnitude", (r) => { const a = 2 ** Math.floor(r() * 200 - 100); return [a, -a * (1 + r())]; }],
     ["clustered x, continuous y", (r) => [Math.floor(r() * 12) / 4, r()]],
+    ["y falling as x rises, ties in both (every untied pair discordant)", (r) => { const a = Math.floor(r() * 300); return [a, -a]; }],
+    ["y rising with x but for a few pairs (long ascending runs)", (r) => { const a = r(); return [a, r() < 0.02 ? r() : a]; }],
   ];
   test.each(shapes)("%s: τ_b and the asymptotic p; shuffling the pairs changes nothing", (_name, draw) => {
     const random = seededRandom(23);
