@@ -47,8 +47,8 @@ function processIds(): string[] | null {
   }
 }
 
-/** Milliseconds of CPU used so far by the server listening on `port` and its children. */
-export function postgresCpuMs(port: number): number | null {
+/** Milliseconds of CPU used so far by the server listening on `port` and by each of its children, by process id. */
+export function postgresCpuByProcess(port: number): Map<string, number> | null {
   const pids = processIds();
   if (pids === null) return null;
   const postmaster = pids.find((pid) => {
@@ -60,12 +60,29 @@ export function postgresCpuMs(port: number): number | null {
     }
   });
   if (postmaster === undefined) return null;
-  let ms = 0;
+  const used = new Map<string, number>();
   for (const pid of pids) {
     const s = stat(pid);
-    if (s && (pid === postmaster || s.ppid === postmaster)) ms += runMs(pid, s.ticks);
+    if (s && (pid === postmaster || s.ppid === postmaster)) used.set(pid, runMs(pid, s.ticks));
   }
+  return used;
+}
+
+/**
+ * CPU milliseconds the server's processes used between two postgresCpuByProcess readings: a
+ * process that exited in between (an idle pooled connection closed, an autovacuum worker) is
+ * left out instead of its whole past being subtracted.
+ */
+export function postgresCpuBetween(before: Map<string, number>, after: Map<string, number>): number {
+  let ms = 0;
+  for (const [pid, used] of after) ms += used - (before.get(pid) ?? 0);
   return ms;
+}
+
+/** Milliseconds of CPU used so far by the server listening on `port` and its children. */
+export function postgresCpuMs(port: number): number | null {
+  const used = postgresCpuByProcess(port);
+  return used && [...used.values()].reduce((a, b) => a + b, 0);
 }
 
 /** Milliseconds of CPU used so far by process `root` and all its descendants (exited ones are not counted). */
