@@ -200,6 +200,17 @@ describe("metric jobs", () => {
     expect(await db.metricRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ done: 3, total: 3, status: "DONE" });
   });
 
+  test("a score never outlives its review: deleting the review deletes its scores, and a score of no review is refused", async () => {
+    const studyId = await createSmallStudy("scores-follow-reviews", 1);
+    const { run } = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["rouge-l"] });
+    const [a, b] = await db.candidateReview.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
+    const row = (candidateReviewId: string) => ({ candidateReviewId, metric: "rouge-l", paramsKey: "test", value: 0.5 });
+    await storeChunkScores(db, run.id, [row(a.id), row(b.id)], 2);
+    await db.candidateReview.delete({ where: { id: a.id } });
+    expect((await db.metricScore.findMany({ where: { paramsKey: "test", candidateReviewId: { in: [a.id, b.id] } } })).map((s) => s.candidateReviewId)).toEqual([b.id]);
+    await expect(storeChunkScores(db, run.id, [row(a.id)], 1)).rejects.toThrow(/foreign key/);
+  });
+
   test("unknown metrics are rejected with the list of names", async () => {
     const studyId = await createSmallStudy("unknown-metric", 1);
     await expect(startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["bleu", "rouge-l"] })).rejects.toThrow(/unknown metric "bleu"; available: bleu-codereviewer/);
