@@ -46,7 +46,7 @@ export async function studyFingerprint(studyId: string, withScores: boolean): Pr
  */
 export async function dashboardState(studyId: string, withScores: boolean): Promise<{ fingerprint: string; itemSets: string }> {
   const scores = withScores
-    ? Prisma.sql`(SELECT count(*) || '/' || coalesce(max("computedAt")::text, '') || '/' || coalesce(sum(hashtext(id || coalesce(value::text, ''))), 0)
+    ? Prisma.sql`(SELECT count(*) || '/' || coalesce(max("computedAt")::text, '') || '/' || coalesce(sum(hashtext("candidateReviewId" || metric || "paramsKey" || coalesce(value::text, ''))), 0)
          FROM "MetricScore" WHERE "candidateReviewId" IN (SELECT id FROM rv))`
     : Prisma.sql`NULL`;
   const rows = await db.$queryRaw<Record<string, string | null>[]>`

@@ -38,8 +38,8 @@ export function metricScoresInsert(rows: readonly MetricScoreInput[], stored: On
     return { candidateReviewId: r.candidateReviewId, metric: r.metric, paramsKey: r.paramsKey, value: r.value, ...(r.detail === undefined ? {} : { detail: r.detail }) };
   });
   return Prisma.sql`
-    INSERT INTO "MetricScore" (id, "candidateReviewId", metric, "paramsKey", value, detail)
-    SELECT gen_random_uuid()::text, r."candidateReviewId", r.metric, r."paramsKey", r.value, r.detail
+    INSERT INTO "MetricScore" ("candidateReviewId", metric, "paramsKey", value, detail)
+    SELECT r."candidateReviewId", r.metric, r."paramsKey", r.value, r.detail
     FROM json_to_recordset(${JSON.stringify(json)}::json) AS r("candidateReviewId" text, metric text, "paramsKey" text, value float8, detail jsonb)
     ${conflict}`;
 }

@@ -41,7 +41,7 @@ export async function loadReviewsToScore(scope: ReviewScope, client: PrismaClien
       : [Prisma.sql`x."codeChangeId" IN (SELECT id FROM "CodeChange" WHERE "studyId" = ${scope.studyId})`, Prisma.sql`NOT x."textMissing"`];
   const withCode = options.codeChanges ?? true;
   const withPseudo = options.pseudoReferences ?? true;
-  const rows = await rawRows<{ id: string; text: string; isReference: boolean; diff: string; newFile: string; language: string; reference: string | null; pseudo: string[] }>(
+  const rows = await rawRows<{ id: string; text: string; isReference: boolean; diff: string | null; newFile: string | null; language: string; reference: string | null; pseudo: string[] | null }>(
     client,
     Prisma.sql`
       WITH x AS (
@@ -49,10 +49,11 @@ export async function loadReviewsToScore(scope: ReviewScope, client: PrismaClien
           (array_agg(x.text) FILTER (WHERE x."isReference" AND NOT x."textMissing") OVER (PARTITION BY x."codeChangeId" ORDER BY x.position, x.id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING))[1] AS reference
         FROM "CandidateReview" x WHERE ${ofChanges}),
       scoped AS (SELECT * FROM x WHERE ${inScope}),
-      -- once per change, not per review: its texts and (for CRScore) its pseudo-references
+      -- once per change, not per review: its texts and (for CRScore) its pseudo-references; NULL
+      -- when not asked for, which pg hands over without parsing (an empty text[] costs a parse per row)
       c AS (
-        SELECT c.id, c.language, CASE WHEN ${withCode} THEN c.diff ELSE '' END AS diff, CASE WHEN ${withCode} THEN c."newFile" ELSE '' END AS "newFile",
-          CASE WHEN ${withPseudo} THEN ARRAY(SELECT p.text FROM "PseudoReference" p WHERE p."codeChangeId" = c.id AND p.kind::text = ANY(${AUTOMATIC_KINDS}::text[]) ORDER BY p.position, p.id) ELSE '{}'::text[] END AS pseudo
+        SELECT c.id, c.language, CASE WHEN ${withCode} THEN c.diff END AS diff, CASE WHEN ${withCode} THEN c."newFile" END AS "newFile",
+          CASE WHEN ${withPseudo} THEN ARRAY(SELECT p.text FROM "PseudoReference" p WHERE p."codeChangeId" = c.id AND p.kind::text = ANY(${AUTOMATIC_KINDS}::text[]) ORDER BY p.position, p.id) END AS pseudo
         FROM "CodeChange" c WHERE c.id IN (SELECT "codeChangeId" FROM scoped))
       SELECT s.id, s.text, s."isReference", s.reference, c.language, c.diff, c."newFile", c.pseudo
       FROM scoped s JOIN c ON c.id = s."codeChangeId"`,
@@ -62,8 +63,8 @@ export async function loadReviewsToScore(scope: ReviewScope, client: PrismaClien
     text: r.text,
     isReference: r.isReference,
     reference: r.reference,
-    pseudoReferences: r.pseudo.filter((text) => text.trim() !== ""),
-    codeChange: r.diff.trim() !== "" ? r.diff : r.newFile.trim() !== "" ? r.newFile : null,
+    pseudoReferences: r.pseudo?.filter((text) => text.trim() !== "") ?? [],
+    codeChange: r.diff?.trim() ? r.diff : r.newFile?.trim() ? r.newFile : null,
     language: r.language,
   }));
 }

@@ -15,7 +15,7 @@ import { createTestDatabase } from "@/lib/db/test-database";
 import { createJobContext, drainMetricRun, startMetricRun, startQueue } from "@/lib/jobs";
 import { getReferenceMetric } from "@/lib/metrics";
 import { makePairs, PAIRS } from "./metrics";
-import { postgresCpuMs } from "./support/postgres-cpu";
+import { postgresCpuBetween, postgresCpuByProcess } from "./support/postgres-cpu";
 import { formatTiming, measure, type Timing } from "./support/timing";
 
 /** Inserts `pairs` as changes with a reference and one generated review each; returns the study id. */
@@ -74,15 +74,15 @@ export default async function run(): Promise<void> {
         for (let i = 0; i < runs; i++) {
           await client.metricScore.deleteMany({ where: { metric } });
           const context = createJobContext({ client });
-          const pg0 = postgresCpuMs(port);
+          const pg0 = postgresCpuByProcess(port);
           const c0 = process.cpuUsage();
           const t0 = performance.now();
           const done = await drainMetricRun(boss, context, (await startMetricRun(context, boss, studyId, { metrics: [metric] })).run.id);
           wall.push(performance.now() - t0);
           const used = process.cpuUsage(c0);
           cpu.push((used.user + used.system) / 1000);
-          const pg1 = postgresCpuMs(port);
-          if (pg0 !== null && pg1 !== null) databaseCpu.push(pg1 - pg0);
+          const pg1 = postgresCpuByProcess(port);
+          if (pg0 !== null && pg1 !== null) databaseCpu.push(postgresCpuBetween(pg0, pg1));
           if (done.status !== "DONE") throw new Error(`metric run ended ${done.status}: ${done.error}`);
           stored = await client.metricScore.count({ where: { metric, candidateReview: { codeChange: { studyId } } } });
         }

@@ -13,10 +13,11 @@ import path from "node:path";
 import { promisify } from "node:util";
 import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, test } from "vitest";
-import { createClient } from "@/lib/db/client";
+import { createClient, Prisma } from "@/lib/db/client";
 import { runImport } from "@/lib/import";
 import { createJobContext, drainMetricRun, runParams, startMetricRun, startQueue, type MetricRunRequest } from "@/lib/jobs";
 import { createChatClient, createJudgeMetric, GRADEDREVIEWS_PROMPT_VERSION, mapToScale, FIVE_POINT } from "@/lib/judges";
+import { scoreVersions } from "./score-versions";
 import { startFakeLlm, userText, type FakeLlm, type ReceivedRequest, type Reply } from "../unit/judges/fake-llm";
 
 const url = inject("databaseUrl");
@@ -279,7 +280,7 @@ describe("llm-judge-gradedreviews as a metric run", () => {
     expect([1, 2]).toContain(halfway.done);
     const askedBefore = fake.requests.length;
     const paramsKey = runParams(first.run).specs[0].paramsKey;
-    const kept = await db.metricScore.findMany({ where: { paramsKey }, select: { id: true } });
+    const kept = await scoreVersions(db, Prisma.sql`s."paramsKey" = ${paramsKey}`);
     expect(kept).toHaveLength(halfway.done);
 
     const resumed = await startMetricRun(context(), boss, study.id, request);
@@ -289,9 +290,9 @@ describe("llm-judge-gradedreviews as a metric run", () => {
     // Every review was asked exactly as often as one uninterrupted run asks (18 requests).
     expect(fake.requests).toHaveLength(18);
     expect(askedBefore).toBeLessThan(18);
-    const rows = await db.metricScore.findMany({ where: { paramsKey }, select: { id: true } });
+    const rows = await scoreVersions(db, Prisma.sql`s."paramsKey" = ${paramsKey}`);
     expect(rows).toHaveLength(5);
-    expect(kept.every((k) => rows.some((r) => r.id === k.id))).toBe(true);
+    expect(kept.every((k) => rows.includes(k))).toBe(true);
 
     fake.reset();
     const again = await startMetricRun(context(), boss, study.id, request);

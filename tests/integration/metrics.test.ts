@@ -5,12 +5,13 @@
 import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { listStudyMetrics, metricValuesForStudy } from "@/lib/data/metric-scores";
-import { createClient } from "@/lib/db/client";
+import { createClient, Prisma } from "@/lib/db/client";
 import { TFIDF_MODEL } from "@/lib/embeddings";
 import { createJobContext, drainMetricRun, listMetricRuns, METRIC_QUEUE, requestMetricRun, runParams, startMetricRun, startQueue, workMetricChunks } from "@/lib/jobs";
 import { storeChunkScores } from "@/lib/jobs/runs";
 import { crscoreFromBestMatches, getReferenceMetric, splitReviewSentences } from "@/lib/metrics";
 import { seedDemo } from "@/lib/seed";
+import { scoreVersions } from "./score-versions";
 
 const url = inject("databaseUrl");
 const db = createClient(url);
@@ -133,17 +134,19 @@ describe("metric jobs", () => {
     expect(resumed.run.id).toBe(first.run.id);
     expect(resumed.run.done).toBe(8);
     expect(resumed.chunks).toEqual({ total: 10, enqueued: 8, skipped: 2 });
-    const before = await db.metricScore.findMany({ where: { candidateReview: { codeChange: { studyId } } }, select: { id: true, computedAt: true } });
+    const ofStudy = Prisma.sql`s."candidateReviewId" IN (SELECT r.id FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId" WHERE c."studyId" = ${studyId})`;
+    const before = await scoreVersions(db, ofStudy);
 
     const finished = await drainMetricRun(boss, createJobContext({ client: db }), first.run.id);
     expect(finished).toMatchObject({ status: "DONE", done: 40, total: 40, error: null });
-    const rows = await db.metricScore.findMany({ where: { candidateReview: { codeChange: { studyId } } }, select: { id: true, metric: true } });
+    const rows = await db.metricScore.findMany({ where: { candidateReview: { codeChange: { studyId } } }, select: { metric: true } });
     // rouge-l for the 30 candidates, three CRScore columns for all 40 reviews.
     expect(rows.filter((r) => r.metric === "rouge-l")).toHaveLength(30);
     expect(rows.filter((r) => r.metric.startsWith("crscore-"))).toHaveLength(120);
     // Rows of the first two chunks were kept, not recomputed.
-    const kept = new Set(rows.map((r) => r.id));
-    expect(before.every((r) => kept.has(r.id))).toBe(true);
+    const kept = new Set(await scoreVersions(db, ofStudy));
+    expect(before).toHaveLength(30);
+    expect(before.every((r) => kept.has(r))).toBe(true);
     // The empty review: CRScore 0 ("empty-review"); rouge-l defined (0).
     const empty = await db.candidateReview.findFirstOrThrow({ where: { codeChange: { studyId, externalId: "change-0" }, externalId: "c" } });
     const emptyScores = await db.metricScore.findMany({ where: { candidateReviewId: empty.id } });
@@ -195,6 +198,17 @@ describe("metric jobs", () => {
     const stored = await db.metricScore.findMany({ where: { paramsKey: "test", candidateReview: { codeChange: { studyId } } }, select: { candidateReviewId: true, value: true } });
     expect(new Map(stored.map((s) => [s.candidateReviewId, s.value]))).toEqual(new Map([[a.id, 0.5], [b.id, 0.7]]));
     expect(await db.metricRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ done: 3, total: 3, status: "DONE" });
+  });
+
+  test("a score never outlives its review: deleting the review deletes its scores, and a score of no review is refused", async () => {
+    const studyId = await createSmallStudy("scores-follow-reviews", 1);
+    const { run } = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["rouge-l"] });
+    const [a, b] = await db.candidateReview.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
+    const row = (candidateReviewId: string) => ({ candidateReviewId, metric: "rouge-l", paramsKey: "test", value: 0.5 });
+    await storeChunkScores(db, run.id, [row(a.id), row(b.id)], 2);
+    await db.candidateReview.delete({ where: { id: a.id } });
+    expect((await db.metricScore.findMany({ where: { paramsKey: "test", candidateReviewId: { in: [a.id, b.id] } } })).map((s) => s.candidateReviewId)).toEqual([b.id]);
+    await expect(storeChunkScores(db, run.id, [row(a.id)], 1)).rejects.toThrow(/foreign key/);
   });
 
   test("unknown metrics are rejected with the list of names", async () => {

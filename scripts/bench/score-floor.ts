@@ -1,0 +1,72 @@
+/**
+ * What storing one metric's scores costs PostgreSQL at the least (issue 15 item 3): 5,164 rows
+ * shaped like MetricScore, inserted in statements of 1,000 as a metric job's chunks store them,
+ * into tables that differ only in key, indexes and foreign key, so each part's cost shows.
+ * Means of the CPU time of the PostgreSQL backend that runs the statements (from /proc) and
+ * medians of the wall time.
+ */
+import pg from "pg";
+import { createClient } from "@/lib/db/client";
+import { createTestDatabase } from "@/lib/db/test-database";
+import { createStudy } from "./jobs";
+import { makePairs, PAIRS } from "./metrics";
+import { backendCpuMs } from "./support/postgres-cpu";
+
+const RUNS = 9;
+const FK = `REFERENCES "CandidateReview"(id) ON DELETE CASCADE`;
+const SHAPES: { name: string; id: boolean; table: string; index?: string }[] = [
+  { name: "cuid id, unique key, (metric, paramsKey) index, FK (MetricScore until 2026-11-27)", id: true, table: `id text PRIMARY KEY, "candidateReviewId" text NOT NULL ${FK}, metric text NOT NULL, "paramsKey" text NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now(), UNIQUE ("candidateReviewId", metric, "paramsKey")`, index: `(metric, "paramsKey")` },
+  { name: "key as primary key, FK (MetricScore now)", id: false, table: `"candidateReviewId" text NOT NULL ${FK}, metric text NOT NULL, "paramsKey" text NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now(), PRIMARY KEY ("candidateReviewId", metric, "paramsKey")` },
+  { name: "key as primary key, no FK", id: false, table: `"candidateReviewId" text NOT NULL, metric text NOT NULL, "paramsKey" text NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now(), PRIMARY KEY ("candidateReviewId", metric, "paramsKey")` },
+  { name: "heap only: no key, no FK", id: false, table: `"candidateReviewId" text NOT NULL, metric text NOT NULL, "paramsKey" text NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now()` },
+];
+
+interface Score {
+  candidateReviewId: string;
+  metric: string;
+  paramsKey: string;
+  value: number;
+}
+
+const median = (values: number[]) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export default async function run(): Promise<void> {
+  const database = await createTestDatabase("crjudge_bench_score_floor");
+  const client = createClient(database.url);
+  const connection = new pg.Client(database.url);
+  await connection.connect();
+  try {
+    await createStudy(client, "floor", makePairs(PAIRS));
+    const [{ pid }] = (await connection.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid`)).rows;
+    const ids = (await connection.query<{ id: string }>(`SELECT id FROM "CandidateReview" WHERE NOT "isReference" ORDER BY id`)).rows.map((r) => r.id);
+    const paramsKey = "nrefs:1|case:mixed|eff:no|tok:gradedreviews|smooth:add-1|version:1";
+    const scores: Score[] = ids.map((id, i) => ({ candidateReviewId: id, metric: "bleu-gradedreviews", paramsKey, value: (i % 997) / 997 }));
+    for (const shape of SHAPES) {
+      await connection.query(`DROP TABLE IF EXISTS floor_scores`);
+      await connection.query(`CREATE TABLE floor_scores (${shape.table})`);
+      if (shape.index) await connection.query(`CREATE INDEX ON floor_scores ${shape.index}`);
+      const [id, newId] = shape.id ? ["id, ", "gen_random_uuid()::text, "] : ["", ""];
+      const methods: [string, (chunk: Score[]) => Promise<unknown>][] = [
+        ["json_to_recordset (as the jobs)", (chunk) => connection.query(`INSERT INTO floor_scores (${id}"candidateReviewId", metric, "paramsKey", value) SELECT ${newId}r.* FROM json_to_recordset($1::json) AS r("candidateReviewId" text, metric text, "paramsKey" text, value float8)`, [JSON.stringify(chunk)])],
+        ["unnest of arrays", (chunk) => connection.query(`INSERT INTO floor_scores (${id}"candidateReviewId", metric, "paramsKey", value) SELECT ${newId}u.* FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[]) AS u`, [chunk.map((s) => s.candidateReviewId), chunk.map((s) => s.metric), chunk.map((s) => s.paramsKey), chunk.map((s) => s.value)])],
+      ];
+      for (const [method, insert] of methods) {
+        const wall: number[] = [];
+        let cpu = 0;
+        for (let i = 0; i < RUNS; i++) {
+          await connection.query(`TRUNCATE floor_scores`);
+          const pg0 = backendCpuMs(pid) ?? 0;
+          const t0 = performance.now();
+          for (let start = 0; start < scores.length; start += 1000) await insert(scores.slice(start, start + 1000));
+          wall.push(performance.now() - t0);
+          cpu += (backendCpuMs(pid) ?? 0) - pg0;
+        }
+        console.log(`${shape.name}, ${method}: PostgreSQL ${(cpu / RUNS).toFixed(0)} ms CPU (mean of ${RUNS}, ${((cpu / RUNS / scores.length) * 1000).toFixed(1)} µs per row), ${median(wall).toFixed(1)} ms wall (median)`);
+      }
+    }
+  } finally {
+    await connection.end();
+    await client.$disconnect();
+    await database.drop();
+  }
+}
