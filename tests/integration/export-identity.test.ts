@@ -9,6 +9,8 @@
 import { afterAll, beforeAll, expect, inject, test, vi } from "vitest";
 import { createClient, type PrismaClient } from "@/lib/db/client";
 import { streamExport, type ExportFormat, type ExportRequest } from "@/lib/export";
+import { goldItems } from "@/lib/data/gold";
+import { studyChanges } from "@/lib/export/study-rows";
 import { runImport } from "@/lib/import";
 import { fileAt, imported, jsonlFile } from "./import-fixtures";
 
@@ -163,5 +165,18 @@ test("gradedreviews workbooks (consensus grades, one grader's, with gold) are th
     await expect(`${JSON.stringify(outputs, null, 1)}\n`).toMatchFileSnapshot("./__snapshots__/export-identity-gradedreviews.json");
   } finally {
     vi.useRealTimers();
+  }
+});
+
+test("read in pages of two code changes, the study is the same as read in one page", async () => {
+  const read = async (gold: Awaited<ReturnType<typeof goldItems>>, pageSize?: number) => {
+    const changes = [];
+    for await (const change of studyChanges(client, studyId, gold, pageSize)) changes.push(change);
+    return changes;
+  };
+  for (const gold of [new Map(), await goldItems(client, studyId)]) {
+    const whole = await read(gold);
+    expect(whole).toHaveLength(6);
+    expect(await read(gold, 2)).toEqual(whole);
   }
 });
