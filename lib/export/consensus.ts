@@ -48,6 +48,11 @@ export function consensusColumns(study: StudyScales): Record<"pseudoReference" |
 
 /** One item's consensus under every column (null where there is none), from every task's consensus of it. */
 export function itemConsensus(consensus: ExportConsensus, columns: readonly string[], itemId: string): Record<string, string | null> {
-  const found = new Map(TASK_LIST.flatMap((t) => [...(consensus.get(consensusKey(t.task, itemId)) ?? [])]));
-  return Object.fromEntries(columns.map((c) => [c, found.get(c) ?? null]));
+  const out: Record<string, string | null> = {};
+  for (const column of columns) out[column] = null;
+  for (const task of TASK_LIST) {
+    const values = consensus.get(consensusKey(task.task, itemId));
+    if (values) for (const [column, value] of values) if (Object.hasOwn(out, column)) out[column] = value;
+  }
+  return out;
 }

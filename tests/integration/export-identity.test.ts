@@ -1,0 +1,182 @@
+/**
+ * Every export format and filter writes the same bytes as the Prisma reader of the nested includes
+ * did (issue 15 item 4): the golden file was written by that code (commit "export identity test")
+ * and the pg reader must reproduce it. The study has imported work (by a lead and from the command
+ * line), annotators' own saves, drafts, two annotators of the same name, an adjudicated consensus
+ * and gold items. User and import run ids are replaced by stable names before comparing; every
+ * timestamp is fixed by the fixture.
+ */
+import { afterAll, beforeAll, expect, inject, test, vi } from "vitest";
+import { createClient, type PrismaClient } from "@/lib/db/client";
+import { streamExport, type ExportFormat, type ExportRequest } from "@/lib/export";
+import { goldItems } from "@/lib/data/gold";
+import { studyChanges } from "@/lib/export/study-rows";
+import { runImport } from "@/lib/import";
+import { fileAt, imported, jsonlFile } from "./import-fixtures";
+
+const STUDY = "export-identity";
+const EMAIL = "export-identity.test.local";
+const client: PrismaClient = createClient(inject("databaseUrl"));
+let studyId = "";
+const users: Record<"lead" | "rater1" | "rater2", string> = { lead: "", rater1: "", rater2: "" };
+
+const at = (day: number, hour = 0) => new Date(Date.UTC(2025, 4, day, hour));
+
+/** Changes, claims and reviews by external ids. */
+async function ids() {
+  const changes = await client.codeChange.findMany({ where: { studyId }, include: { pseudoReferences: true, reviews: true } });
+  const change = (id: string) => changes.find((c) => c.externalId === id)!;
+  return {
+    change: (id: string) => change(id).id,
+    claim: (changeId: string, id: string) => change(changeId).pseudoReferences.find((r) => r.externalId === id)!.id,
+    review: (changeId: string, id: string) => change(changeId).reviews.find((r) => r.externalId === id)!.id,
+  };
+}
+
+/** Imported annotations saved without times got the import's time: fixed, distinct and in a set order, so the rows' order is the same in every run. */
+async function fixImportTimes(since: Date) {
+  for (const [table, item, itemTable] of [
+    ["ClaimJudgement", "pseudoReferenceId", "PseudoReference"],
+    ["ReviewRating", "candidateReviewId", "CandidateReview"],
+    ["ReferenceGrade", "candidateReviewId", "CandidateReview"],
+    ["CommentFilterLabel", "candidateReviewId", "CandidateReview"],
+  ]) {
+    await client.$executeRawUnsafe(
+      `UPDATE "${table}" t SET "createdAt" = timestamp '2025-04-01' + o.n * interval '1 minute', "updatedAt" = timestamp '2025-04-01' + o.n * interval '1 minute'
+       FROM (SELECT a.id, row_number() OVER (ORDER BY u.name, c."externalId", i."externalId") AS n
+             FROM "${table}" a JOIN "User" u ON u.id = a."annotatorId" JOIN "${itemTable}" i ON i.id = a."${item}" JOIN "CodeChange" c ON c.id = i."codeChangeId"
+             WHERE a."createdAt" >= $1) o
+       WHERE t.id = o.id`,
+      since,
+    );
+  }
+  await client.importRun.updateMany({ where: { studyId }, data: { createdAt: at(20) } });
+}
+
+async function ownSaves() {
+  const id = await ids();
+  const saved = (day: number) => ({ createdAt: at(day), updatedAt: at(day, 12), timeSpentMs: 1000 * day });
+  const x1c1 = id.claim("x1", "c1");
+  const x1m1 = id.review("x1", "m1");
+  const x2m1 = id.review("x2", "m1");
+  await client.claimJudgement.create({ data: { annotatorId: users.rater1, pseudoReferenceId: x1c1, code: "CORRECT", necessary: true, ...saved(2) } });
+  await client.claimJudgement.create({ data: { annotatorId: users.rater2, pseudoReferenceId: x1c1, code: "INCORRECT", errorType: "REASONING", note: 'off by one, "really"', ...saved(3) } });
+  // A score outside the study's dimensions comes after them.
+  await client.reviewRating.create({ data: { annotatorId: users.rater1, candidateReviewId: x1m1, scores: { relevance: 4, extra: 2, conciseness: 3 }, links: { create: [{ pseudoReferenceId: x1c1, partial: true }] }, ...saved(4) } });
+  await client.reviewRating.create({ data: { annotatorId: users.rater2, candidateReviewId: x1m1, scores: { conciseness: 5, comprehensiveness: 1, relevance: 2 }, comment: "line one\nline two", links: { create: [{ pseudoReferenceId: x1c1 }] }, ...saved(5) } });
+  await client.referenceGrade.create({ data: { annotatorId: users.rater1, candidateReviewId: x1m1, grade: 3, comment: "close", ...saved(6) } });
+  await client.referenceGrade.create({ data: { annotatorId: users.rater2, candidateReviewId: x1m1, grade: 3, ...saved(7) } });
+  await client.referenceGrade.create({ data: { annotatorId: users.rater1, candidateReviewId: x2m1, grade: 2, ...saved(8) } });
+  await client.commentFilterLabel.create({ data: { annotatorId: users.rater1, candidateReviewId: x2m1, highQuality: true, justification: "clear, actionable", ...saved(9) } });
+  await client.commentFilterLabel.create({ data: { annotatorId: users.rater2, candidateReviewId: x2m1, highQuality: false, ...saved(10) } });
+
+  const assignment = (userId: string, change: string, taskType: "CLAIM_VERIFICATION" | "REVIEW_RATING", status: "DONE" | "IN_PROGRESS", completedAt: Date | null, position: number) =>
+    client.assignment.create({ data: { studyId, userId, codeChangeId: id.change(change), taskType, status, completedAt, position } });
+  await assignment(users.rater1, "x1", "REVIEW_RATING", "DONE", at(11), 0);
+  await assignment(users.rater2, "x1", "REVIEW_RATING", "IN_PROGRESS", null, 0);
+  await assignment(users.rater1, "x1", "CLAIM_VERIFICATION", "DONE", null, 1);
+  const grace = await client.user.findFirstOrThrow({ where: { name: "grace", claimJudgements: { some: { pseudoReference: { codeChange: { studyId } } } } } });
+  await assignment(grace.id, "py-retry-1", "CLAIM_VERIFICATION", "IN_PROGRESS", null, 0);
+
+  await client.consensus.create({ data: { studyId, task: "CLAIM_VERIFICATION", itemId: id.claim("py-retry-1", "c2"), question: "code", value: "INCORRECT", decidedById: users.lead } });
+  await client.consensus.create({ data: { studyId, task: "CLAIM_VERIFICATION", itemId: id.claim("py-retry-1", "c1"), question: "code", value: "CORRECT", decidedById: users.lead, gold: true } });
+  await client.consensus.create({ data: { studyId, task: "REFERENCE_GRADING", itemId: x2m1, question: "grade", value: 2, decidedById: users.lead, gold: true } });
+}
+
+beforeAll(async () => {
+  const since = new Date();
+  const person = (key: string, name: string) => client.user.create({ data: { email: `${key}@${EMAIL}`, name, role: "ANNOTATOR" } });
+  users.lead = (await person("lead", "export-identity lead")).id;
+  users.rater1 = (await person("rater1", "export-identity rater")).id;
+  users.rater2 = (await person("rater2", "export-identity rater")).id;
+  studyId = imported(await runImport({ study: STUDY, format: "jsonl", files: [fileAt("docs/examples/code-changes.jsonl")], createdById: users.lead }, client)).study.id;
+  imported(await runImport({ study: STUDY, format: "jsonl", files: [jsonlFile("more.jsonl", ["x1", "x2"])] }, client));
+  await fixImportTimes(since);
+  await ownSaves();
+});
+
+afterAll(async () => {
+  await client.study.deleteMany({ where: { slug: STUDY } });
+  await client.user.deleteMany({ where: { email: { endsWith: `@${EMAIL}` } } });
+  await client.$disconnect();
+});
+
+/** Ids that differ from run to run, named: the study's people by name and e-mail order, import runs by their files. */
+async function stableNames(): Promise<[string, string][]> {
+  const runs = await client.importRun.findMany({ where: { studyId }, orderBy: { files: "asc" } });
+  const inStudy = { some: { candidateReview: { codeChange: { studyId } } } };
+  const people = await client.user.findMany({
+    where: { OR: [{ email: { endsWith: `@${EMAIL}` } }, { claimJudgements: { some: { pseudoReference: { codeChange: { studyId } } } } }, { reviewRatings: inStudy }, { referenceGrades: inStudy }, { commentFilters: inStudy }] },
+    orderBy: [{ name: "asc" }, { email: "asc" }],
+  });
+  return [...runs.map((r, i): [string, string] => [r.id, `<run ${i + 1}>`]), ...people.map((u, i): [string, string] => [u.id, `<user ${i + 1} ${u.name}>`])];
+}
+
+async function exported(request: Omit<ExportRequest, "studyId">): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of streamExport({ ...request, studyId }, client)) parts.push(Buffer.from(chunk));
+  return Buffer.concat(parts);
+}
+
+const TEXT_FORMATS: ExportFormat[] = ["jsonl", "long-csv", "long-jsonl", "wide-csv", "wide-jsonl"];
+const FILTERED_FORMATS: ExportFormat[] = ["long-csv", "long-jsonl", "wide-csv", "wide-jsonl"];
+
+/** Every format with and without gold, and the long and wide formats under each filter. */
+function cases(): [string, Omit<ExportRequest, "studyId">][] {
+  const filters: [string, ExportRequest["filter"]][] = [
+    ["submitted", { status: "submitted" }],
+    ["draft", { status: "draft" }],
+    ["annotator grace", { annotator: "grace" }],
+    ["annotator rater1 by id", { annotator: users.rater1 }],
+    ["from", { from: at(5) }],
+    ["to", { to: at(5) }],
+    ["from-to submitted", { from: new Date("2025-03-01T10:30:00Z"), to: at(9), status: "submitted" }],
+  ];
+  return [
+    ...TEXT_FORMATS.flatMap((format) => [false, true].map((includeGold): [string, Omit<ExportRequest, "studyId">] => [`${format}${includeGold ? " with gold" : ""}`, { format, includeGold }])),
+    ...FILTERED_FORMATS.flatMap((format) => filters.flatMap(([name, filter]) => [false, true].map((includeGold): [string, Omit<ExportRequest, "studyId">] => [`${format} ${name}${includeGold ? " with gold" : ""}`, { format, filter, includeGold }]))),
+  ];
+}
+
+test("jsonl, long and wide exports under every filter are the bytes the Prisma reader wrote", async () => {
+  const names = await stableNames();
+  const outputs: Record<string, string> = {};
+  for (const [name, request] of cases()) {
+    let text = (await exported(request)).toString("utf8");
+    for (const [id, stable] of names) text = text.replaceAll(id, stable);
+    outputs[name] = text;
+  }
+  expect(Object.keys(outputs)).toHaveLength(10 + 4 * 7 * 2);
+  await expect(`${JSON.stringify(outputs, null, 1)}\n`).toMatchFileSnapshot("./__snapshots__/export-identity.json");
+});
+
+test("gradedreviews workbooks (consensus grades, one grader's, with gold) are the bytes the Prisma reader wrote", async () => {
+  // The workbook records when it was written (docProps/core.xml, the zip entries' times): one fixed time.
+  vi.useFakeTimers({ toFake: ["Date"], now: at(25) });
+  try {
+    const outputs: Record<string, string> = {};
+    for (const [name, request] of [
+      ["consensus", { format: "gradedreviews" }],
+      ["consensus with gold", { format: "gradedreviews", includeGold: true }],
+      ["grace", { format: "gradedreviews", annotator: "grace" }],
+    ] as const) {
+      outputs[name] = (await exported(request)).toString("base64");
+    }
+    await expect(`${JSON.stringify(outputs, null, 1)}\n`).toMatchFileSnapshot("./__snapshots__/export-identity-gradedreviews.json");
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
+test("read in pages of two code changes, the study is the same as read in one page", async () => {
+  const read = async (gold: Awaited<ReturnType<typeof goldItems>>, pageSize?: number) => {
+    const changes = [];
+    for await (const change of studyChanges(client, studyId, gold, pageSize)) changes.push(change);
+    return changes;
+  };
+  for (const gold of [new Map(), await goldItems(client, studyId)]) {
+    const whole = await read(gold);
+    expect(whole).toHaveLength(6);
+    expect(await read(gold, 2)).toEqual(whole);
+  }
+});
