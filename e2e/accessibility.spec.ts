@@ -5,6 +5,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { openQuestionDetails } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn } from "./fixtures";
 import { assignmentFor, demoChange, openWorkspace } from "./workspace-fixtures";
 
@@ -27,6 +28,8 @@ test("the agreement and validity dashboards have no serious accessibility violat
   for (const path of ["/studies/demo/agreement", "/studies/demo/validity"]) {
     await page.goto(path);
     await page.waitForLoadState("networkidle");
+    // With every question's details open: their tables and charts are checked too.
+    await openQuestionDetails(page);
     expect(await seriousViolations(page), path).toEqual([]);
   }
 });

@@ -7,7 +7,7 @@ import { expect, test } from "@playwright/test";
 import { questionId } from "@/components/dashboard/agreement-tables";
 import { formatPercent } from "@/components/dashboard/format";
 import { agreementReport, type AgreementReport, type CoefficientReport, findStudy } from "@/lib/analysis";
-import { cli, downloadCsv, expectCharts, expectComplete, expectCsvMatchesTable, expectNumber, type PageTable, readTable, row, useTestDatabaseForLib } from "./dashboard-helpers";
+import { cli, downloadCsv, expectCharts, expectComplete, expectCsvMatchesTable, expectNumber, openQuestionDetails, type PageTable, readTable, row, useTestDatabaseForLib } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
 import { reportItemSets } from "@/lib/data/item-sets";
 import { COMMAND_LINE } from "@/lib/data/study-access";
@@ -36,6 +36,9 @@ test("the agreement dashboard shows the agreement CLI's numbers for every task a
 
   const questions = expected.tasks.flatMap((t) => t.questions);
   expect(questions.length).toBeGreaterThanOrEqual(4);
+  // Each question's pairwise, confusion, batch and disagreement figures are drawn when opened.
+  await expectCharts(page, "", 0);
+  await openQuestionDetails(page);
   await expectCharts(page, "", questions.length);
 
   for (const task of expected.tasks) {
@@ -110,6 +113,7 @@ test("one task with smaller batches equals the library's report, and so does the
   await expectComplete(page, "agreement-report");
   await expect(page.getByTestId("task-CLAIM_VERIFICATION")).toHaveCount(0);
   const [task] = expected.tasks;
+  await openQuestionDetails(page);
   await expectCharts(page, "", task.questions.length);
   for (const q of task.questions) {
     expect(q.batches.length).toBeGreaterThan(1);
@@ -131,6 +135,7 @@ test("Download CSV gives the rows of the table, raw numbers included", async ({ 
   await expectComplete(page, "agreement-report");
   const section = page.getByTestId("question-review_rating-relevance");
   await expect(section).toBeVisible();
+  await openQuestionDetails(page, '[data-testid="question-review_rating-relevance"]');
 
   for (const [testId, title] of [
     ["coefficients-review_rating-relevance", "Agreement coefficients"],
@@ -163,6 +168,7 @@ test("the dashboard follows new annotations by itself (auto-refresh) and with Re
     await signIn(page, E2E_ACCOUNTS.lead);
     await page.goto("/studies/demo/agreement?task=REFERENCE_GRADING");
     const before = (await agreementReport(study.id, { task: "REFERENCE_GRADING" }, db)).tasks[0].questions[0];
+    await openQuestionDetails(page);
     await expect(page.getByTestId("pairwise-reference_grading-grade").locator("tbody tr")).toHaveCount(before.raters.length);
     await expectComplete(page, "agreement-report");
 

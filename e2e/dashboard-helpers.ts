@@ -155,6 +155,14 @@ export async function expectCharts(page: Page, scope: string, count: number): Pr
   for (let i = 0; i < count; i++) await expect(charts.nth(i).locator("svg.recharts-surface").first()).toBeVisible();
 }
 
+/** Opens the details of each question of the agreement dashboard in `scope` (drawn on demand: pairwise and confusion matrices, batches, disagreements). */
+export async function openQuestionDetails(page: Page, scope = ""): Promise<void> {
+  for (const details of await page.locator(`${scope} details[data-testid^="details-"]`).all()) {
+    if ((await details.getAttribute("open")) === null) await details.locator("summary").click();
+    await expect(details.locator('table[data-testid^="pairwise-"]')).toBeVisible();
+  }
+}
+
 /**
  * Waits until the report's CIs have streamed in (pages show point estimates first) and React
  * has put them in place (a streamed boundary waits in a hidden element for a moment).

@@ -1,18 +1,37 @@
 "use client";
 
 import { csvLine } from "@/lib/export/csv";
-import type { CsvValue } from "./table-data";
 
-/** Builds the CSV in the browser from the table's own cells and downloads it. */
-export function CsvButton({ filename, header, rows, label }: { filename: string; header: string[]; rows: CsvValue[][]; label: string }) {
+/** A cell's CSV value as DataTable wrote it: its raw number (data-value, "null" when undefined), else its text without the small second line. */
+function cellCsvValue(td: HTMLTableCellElement): string | null {
+  const value = td.dataset.value;
+  if (value !== undefined) return value === "null" ? null : value;
+  const copy = td.cloneNode(true) as HTMLElement;
+  copy.querySelectorAll("[data-sub]").forEach((e) => e.remove());
+  return copy.textContent ?? "";
+}
+
+/** The CSV of a table in the page: its header and, cell by cell, its rows. */
+function tableCsv(table: HTMLTableElement): string {
+  const header = [...table.querySelectorAll("thead th")].map((th) => th.textContent ?? "");
+  const rows = [...table.querySelectorAll<HTMLTableRowElement>("tbody tr[data-row]")].map((tr) => [...tr.cells].map(cellCsvValue));
+  return [header, ...rows].map((r) => csvLine(r)).join("");
+}
+
+/**
+ * Builds the CSV in the browser from the table's own cells (the table in the element with id
+ * `tableId`) and downloads it; the page carries no second copy of the rows.
+ */
+export function CsvButton({ tableId, filename, label }: { tableId: string; filename: string; label: string }) {
   return (
     <button
       type="button"
       aria-label={`Download CSV: ${label}`}
       className="rounded border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-50"
       onClick={() => {
-        const csv = [header, ...rows].map((r) => csvLine(r)).join("");
-        const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
+        const table = document.getElementById(tableId)?.querySelector("table");
+        if (!table) return;
+        const url = URL.createObjectURL(new Blob([tableCsv(table)], { type: "text/csv;charset=utf-8" }));
         const a = document.createElement("a");
         a.href = url;
         a.download = `${filename}.csv`;

@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { CSSProperties, ReactNode } from "react";
 import { ProgressBar } from "@/components/progress-bar";
 import { CsvButton } from "./csv-button";
-import { type Cell, csvOf, type TableData } from "./table-data";
+import type { Cell, TableData } from "./table-data";
 
 /** Green for agreement, red for disagreement, transparent around 0 or when undefined. */
 function heatStyle(heat: number | null | undefined): CSSProperties | undefined {
@@ -45,14 +45,13 @@ function CellContent({ cell, label }: { cell: Cell; label: string }) {
 
 /** A table with its title and a "Download CSV" button producing exactly its cells (raw numbers). */
 export function DataTable({ table, note }: { table: TableData; note?: ReactNode }) {
-  const csv = csvOf(table);
   return (
     <div className="space-y-1" id={table.id}>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h4 className="text-sm font-medium text-slate-800" id={`${table.id}-title`}>
           {table.title}
         </h4>
-        <CsvButton filename={table.filename} header={csv.header} rows={csv.rows} label={table.title} />
+        <CsvButton tableId={table.id} filename={table.filename} label={table.title} />
       </div>
       {note && <div className="text-xs text-slate-500">{note}</div>}
       <div className="overflow-x-auto" tabIndex={0}>

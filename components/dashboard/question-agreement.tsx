@@ -1,13 +1,12 @@
 import type { AgreementReport, QuestionAgreement } from "@/lib/analysis";
-import { coefficientLabel, coefficientTable, batchesTable, confusionTable, disagreementsTable, pairwiseTable, questionId } from "./agreement-tables";
-import { BatchChart } from "./charts/batch-chart";
+import { coefficientTable, questionId } from "./agreement-tables";
 import { DataTable } from "./data-table";
+import { QuestionDetails } from "./question-details";
 import { fileSlug } from "./table-data";
 
-/** Everything the agreement dashboard shows for one question of one task. */
+/** Everything the agreement dashboard shows for one question of one task: its coefficients, and its details on demand. */
 export function QuestionAgreementSection({ slug, q, settings, complete }: { slug: string; q: QuestionAgreement; settings: AgreementReport["settings"]; complete: boolean }) {
   const qid = questionId(q);
-  const confusion = confusionTable(slug, q);
   return (
     <section aria-label={`${q.task} ${q.question}`} data-testid={`question-${qid}`} className="space-y-4 rounded border border-slate-200 bg-slate-50 p-3">
       <header>
@@ -27,24 +26,7 @@ export function QuestionAgreementSection({ slug, q, settings, complete }: { slug
           note={`Rule: ${q.reliabilitySet.rule}`}
         />
       )}
-      <div className="grid gap-4 lg:grid-cols-2">
-        <DataTable table={pairwiseTable(slug, q)} note={q.pairwise.method} />
-        {confusion ? <DataTable table={confusion} /> : <p className="text-sm text-slate-500">No two annotators rated a common item yet: no confusion matrix.</p>}
-      </div>
-      <div className="space-y-2">
-        <BatchChart
-          label={`Agreement per batch of ${settings.batchSize} items (study order): ${q.label}`}
-          series={q.coefficients.map((c) => ({ key: c.key, label: coefficientLabel(c, q.level) }))}
-          points={q.batches.map((b) => ({
-            batch: b.batch,
-            items: b.items,
-            range: `${b.firstItem} … ${b.lastItem}`,
-            values: Object.fromEntries(b.coefficients.map((c) => [c.key, c.value])),
-          }))}
-        />
-        <DataTable table={batchesTable(slug, q)} note={`Batches of ${settings.batchSize} consecutive items rated by two or more annotators; no CIs per batch.`} />
-      </div>
-      <DataTable table={disagreementsTable(slug, q, settings.disagreements)} note="Lowest agreement first, then the widest range. Follow an item to adjudicate it." />
+      <QuestionDetails slug={slug} q={q} settings={settings} />
     </section>
   );
 }

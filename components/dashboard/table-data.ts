@@ -7,7 +7,7 @@ import { formatCount, formatNumber, formatP, formatPercent } from "./format";
 export interface Cell {
   /** What the table shows. */
   text: string;
-  /** The raw number behind the text (data-value attribute and CSV); null when undefined. */
+  /** The raw number behind the text (data-value attribute, which the CSV download takes); null when undefined. */
   value?: number | null;
   /** A second, smaller line (e.g. "n 18" under a kappa). */
   sub?: string;
@@ -45,19 +45,6 @@ export interface TableData {
   rows: Row[];
   /** Shown when there are no rows. */
   empty?: string;
-}
-
-export type CsvValue = string | number | null;
-
-/** A CSV cell: the raw value when there is one (empty when undefined), else the text. */
-export function csvValue(cell: Cell): CsvValue {
-  if (cell.value !== undefined) return cell.value;
-  return cell.text;
-}
-
-/** Header and rows of the table's CSV file. */
-export function csvOf(table: TableData): { header: string[]; rows: CsvValue[][] } {
-  return { header: table.columns.map((c) => c.label), rows: table.rows.map((r) => r.cells.map(csvValue)) };
 }
 
 /** Makes a file-name-safe slug of the parts ("demo", "REVIEW_RATING", "relevance") → "demo-review_rating-relevance". */

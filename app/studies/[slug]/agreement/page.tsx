@@ -74,12 +74,13 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           .
         </p>
         <AutoRefresh seconds={10} computedAt={formatTime(new Date())} />
+        {/* No prefetch: each task's report would be requested on every load of this one. */}
         <nav aria-label="Tasks" className="flex flex-wrap items-center gap-3 text-sm">
-          <Link href={href()} aria-current={task ? undefined : "page"} className={task ? "text-blue-700 hover:underline" : "font-semibold"}>
+          <Link href={href()} prefetch={false} aria-current={task ? undefined : "page"} className={task ? "text-blue-700 hover:underline" : "font-semibold"}>
             All tasks
           </Link>
           {study.taskTypes.map((t) => (
-            <Link key={t} href={href(t)} aria-current={task === t ? "page" : undefined} className={task === t ? "font-semibold" : "text-blue-700 hover:underline"}>
+            <Link key={t} href={href(t)} prefetch={false} aria-current={task === t ? "page" : undefined} className={task === t ? "font-semibold" : "text-blue-700 hover:underline"}>
               {taskLabel(t)}
             </Link>
           ))}
