@@ -11,14 +11,23 @@ import { DataTable } from "./data-table";
  * disagreements, drawn in the browser when the lead opens them: closed, they cost the page
  * neither server rendering nor hydration (the agreement dashboard's first screen, issue 13).
  */
+/** Questions whose details the lead opened on this page, kept when the report is replaced (CIs streaming in, a refresh). */
+const openQuestions = new Set<string>();
+
 export function QuestionDetails({ slug, q, settings }: { slug: string; q: QuestionAgreement; settings: AgreementReport["settings"] }) {
+  const key = `${slug}/${questionId(q)}`;
   const ref = useRef<HTMLDetailsElement>(null);
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(() => openQuestions.has(key));
+  const toggle = (isOpen: boolean) => {
+    if (isOpen) openQuestions.add(key);
+    else openQuestions.delete(key);
+    setOpen(isOpen);
+  };
   // A <details> opened before hydration toggled without React: draw its figures now.
-  useEffect(() => setOpen(ref.current?.open ?? false), []);
+  useEffect(() => toggle(ref.current?.open ?? false), []); // eslint-disable-line react-hooks/exhaustive-deps
   const confusion = open ? confusionTable(slug, q) : null;
   return (
-    <details ref={ref} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid={`details-${questionId(q)}`}>
+    <details ref={ref} open={open} onToggle={(e) => toggle(e.currentTarget.open)} data-testid={`details-${questionId(q)}`}>
       <summary className="cursor-pointer py-1 text-sm text-blue-700 hover:underline">Pairwise agreement, confusion matrix, agreement per batch and the items with the most disagreement</summary>
       {open && (
         <div className="mt-2 space-y-4">
