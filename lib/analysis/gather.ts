@@ -92,7 +92,8 @@ interface ColumnsRow {
  * The statement reading a task's rated items and ratings, numbered, as arrays in one row: items in
  * study order (change position, then item position; ids break ties) with whether they have a
  * gold answer for the task; per rating its item and rater number, whether it is a draft, and
- * per question its scale position plus one (0: off the scale, -1: not answered).
+ * per question its scale position plus one (0: off the scale, -1: not answered). As JSON, which
+ * JavaScript parses natively: pg's parser of PostgreSQL arrays took about 0.3 s for 100,000 ratings.
  */
 function columnsStatement(studyId: string, task: TaskType, questions: readonly Question[]): Prisma.Sql {
   const { answers, itemKind } = TASKS[task];
@@ -101,7 +102,7 @@ function columnsStatement(studyId: string, task: TaskType, questions: readonly Q
   const codes = questions.map(
     (q, k) => Prisma.sql`CASE WHEN ${answers.value(q)} IS NULL THEN -1 ELSE coalesce(array_position(${q.scale.map(String)}::text[], ${answers.value(q)}), 0) END AS ${Prisma.raw(`v${k}`)}`,
   );
-  const aggregates = questions.map((_, k) => Prisma.sql`array_agg(${Prisma.raw(`v${k}`)} ORDER BY u, "annotatorId") AS ${Prisma.raw(`v${k}`)}`);
+  const aggregates = questions.map((_, k) => Prisma.sql`json_agg(${Prisma.raw(`v${k}`)} ORDER BY u, "annotatorId") AS ${Prisma.raw(`v${k}`)}`);
   return Prisma.sql`
     WITH it AS (
       SELECT i.id, i."externalId", i.position, ${system} AS system, c.id AS "changeId", c."externalId" AS "changeExternalId", c.language,
@@ -116,12 +117,12 @@ function columnsStatement(studyId: string, task: TaskType, questions: readonly Q
       FROM ${answers.table} a JOIN it ON it.id = a.${answers.itemColumn}
     )
     SELECT
-      (SELECT array_agg(id ORDER BY u) FROM it) AS ids, (SELECT array_agg("externalId" ORDER BY u) FROM it) AS "externalIds",
-      (SELECT array_agg(position ORDER BY u) FROM it) AS positions, (SELECT array_agg(system ORDER BY u) FROM it) AS systems,
-      (SELECT array_agg("changeId" ORDER BY u) FROM it) AS "changeIds", (SELECT array_agg("changeExternalId" ORDER BY u) FROM it) AS "changeExternalIds",
-      (SELECT array_agg(language ORDER BY u) FROM it) AS languages, (SELECT array_agg(gold ORDER BY u) FROM it) AS gold,
-      (SELECT array_agg(DISTINCT "annotatorId" ORDER BY "annotatorId") FROM an) AS raters,
-      array_agg(u ORDER BY u, "annotatorId") AS item, array_agg(r ORDER BY u, "annotatorId") AS rater, array_agg(draft ORDER BY u, "annotatorId") AS draft,
+      (SELECT json_agg(id ORDER BY u) FROM it) AS ids, (SELECT json_agg("externalId" ORDER BY u) FROM it) AS "externalIds",
+      (SELECT json_agg(position ORDER BY u) FROM it) AS positions, (SELECT json_agg(system ORDER BY u) FROM it) AS systems,
+      (SELECT json_agg("changeId" ORDER BY u) FROM it) AS "changeIds", (SELECT json_agg("changeExternalId" ORDER BY u) FROM it) AS "changeExternalIds",
+      (SELECT json_agg(language ORDER BY u) FROM it) AS languages, (SELECT json_agg(gold ORDER BY u) FROM it) AS gold,
+      (SELECT json_agg(DISTINCT "annotatorId" ORDER BY "annotatorId") FROM an) AS raters,
+      json_agg(u ORDER BY u, "annotatorId") AS item, json_agg(r ORDER BY u, "annotatorId") AS rater, json_agg(draft ORDER BY u, "annotatorId") AS draft,
       ${Prisma.join(aggregates)}
     FROM an`;
 }
