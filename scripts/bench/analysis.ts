@@ -16,7 +16,8 @@
  *    (default 3) of wall time and of this process's CPU, with PostgreSQL's CPU beside them.
  */
 import { availableParallelism, loadavg } from "node:os";
-import { agreementReport, correlationReport, findStudy, gatherTaskRatings } from "@/lib/analysis";
+import { agreementReport, correlationReport, findStudy } from "@/lib/analysis";
+import { gatherTaskColumns } from "@/lib/analysis/gather";
 import { createClient, type PrismaClient } from "@/lib/db/client";
 import { createTestDatabase } from "@/lib/db/test-database";
 import { createJobContext, drainMetricRun, isJudgeMetric, METRIC_JOB_NAMES, startMetricRun, startQueue } from "@/lib/jobs";
@@ -121,7 +122,7 @@ export default async function run(): Promise<void> {
       );
     }
     console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
-    await timedRuns("read ratings, 3 Likert questions (database only)", runs, port, async () => gatherTaskRatings(await findStudy({ id: studyId }, client), "REVIEW_RATING", client), (r) => `${r.items.size} items`);
+    await timedRuns("read ratings, 3 Likert questions (database only)", runs, port, async () => gatherTaskColumns(await findStudy({ id: studyId }, client), "REVIEW_RATING", client), (r) => `${r.items.length} items`);
     for (const [label, bootstrap] of [["CIs", {}], ["no CIs", { nResamples: 0 }]] as const) {
       await timedRuns(`agreementReport (3 Likert questions), ${label}`, runs, port, () => agreementReport(studyId, { bootstrap }, client), (r) => {
         const q = r.tasks[0].questions[0];
