@@ -99,32 +99,34 @@ function columnsStatement(studyId: string, task: TaskType, questions: readonly Q
   const { answers, itemKind } = TASKS[task];
   const items = itemKind === "review" ? Prisma.sql`"CandidateReview"` : Prisma.sql`"PseudoReference"`;
   const system = itemKind === "review" ? Prisma.sql`i.system` : Prisma.sql`NULL::text`;
-  const codes = questions.map(
-    (q, k) => Prisma.sql`CASE WHEN ${answers.value(q)} IS NULL THEN -1 ELSE coalesce(array_position(${q.scale.map(String)}::text[], ${answers.value(q)}), 0) END AS ${Prisma.raw(`v${k}`)}`,
-  );
-  const aggregates = questions.map((_, k) => Prisma.sql`json_agg(${Prisma.raw(`v${k}`)} ORDER BY u, "annotatorId") AS ${Prisma.raw(`v${k}`)}`);
+  const answered = questions.map((q, k) => Prisma.sql`${answers.value(q)} AS ${Prisma.raw(`w${k}`)}`);
+  const codes = questions.map((q, k) => {
+    const w = Prisma.raw(`w${k}`);
+    return Prisma.sql`json_agg(CASE WHEN ${w} IS NULL THEN -1 ELSE coalesce(array_position(${q.scale.map(String)}::text[], ${w}), 0) END ORDER BY u, "annotatorId") AS ${Prisma.raw(`v${k}`)}`;
+  });
+  // The answers are read once into narrow rows (MATERIALIZED), so the sorts carry numbers, not the stored JSON.
   return Prisma.sql`
-    WITH it AS (
+    WITH it AS MATERIALIZED (
       SELECT i.id, i."externalId", i.position, ${system} AS system, c.id AS "changeId", c."externalId" AS "changeExternalId", c.language,
         (row_number() OVER (ORDER BY c.position, c.id COLLATE "C", i.position, i.id COLLATE "C") - 1)::int AS u,
         EXISTS (SELECT 1 FROM "Consensus" g WHERE g."studyId" = ${studyId} AND g.gold AND g.task = ${task}::"TaskType" AND g."itemId" = i.id) AS gold
       FROM ${items} i JOIN "CodeChange" c ON c.id = i."codeChangeId"
       WHERE c."studyId" = ${studyId} AND EXISTS (SELECT 1 FROM ${answers.table} a WHERE a.${answers.itemColumn} = i.id)
-    ), an AS (
-      SELECT it.u, a."annotatorId", (dense_rank() OVER (ORDER BY a."annotatorId") - 1)::int AS r,
+    ), an AS MATERIALIZED (
+      SELECT it.u, a."annotatorId",
         EXISTS (SELECT 1 FROM "Assignment" s WHERE s."studyId" = ${studyId} AND s."taskType" = ${task}::"TaskType" AND s.status <> 'DONE' AND s."userId" = a."annotatorId" AND s."codeChangeId" = it."changeId") AS draft,
-        ${Prisma.join(codes)}
+        ${Prisma.join(answered)}
       FROM ${answers.table} a JOIN it ON it.id = a.${answers.itemColumn}
+    ), ra AS (
+      SELECT "annotatorId", (row_number() OVER (ORDER BY "annotatorId") - 1)::int AS r FROM (SELECT DISTINCT "annotatorId" FROM an) d
     )
-    SELECT
-      (SELECT json_agg(id ORDER BY u) FROM it) AS ids, (SELECT json_agg("externalId" ORDER BY u) FROM it) AS "externalIds",
-      (SELECT json_agg(position ORDER BY u) FROM it) AS positions, (SELECT json_agg(system ORDER BY u) FROM it) AS systems,
-      (SELECT json_agg("changeId" ORDER BY u) FROM it) AS "changeIds", (SELECT json_agg("changeExternalId" ORDER BY u) FROM it) AS "changeExternalIds",
-      (SELECT json_agg(language ORDER BY u) FROM it) AS languages, (SELECT json_agg(gold ORDER BY u) FROM it) AS gold,
-      (SELECT json_agg(DISTINCT "annotatorId" ORDER BY "annotatorId") FROM an) AS raters,
-      json_agg(u ORDER BY u, "annotatorId") AS item, json_agg(r ORDER BY u, "annotatorId") AS rater, json_agg(draft ORDER BY u, "annotatorId") AS draft,
-      ${Prisma.join(aggregates)}
-    FROM an`;
+    SELECT * FROM
+      (SELECT json_agg(id ORDER BY u) AS ids, json_agg("externalId" ORDER BY u) AS "externalIds", json_agg(position ORDER BY u) AS positions, json_agg(system ORDER BY u) AS systems,
+         json_agg("changeId" ORDER BY u) AS "changeIds", json_agg("changeExternalId" ORDER BY u) AS "changeExternalIds", json_agg(language ORDER BY u) AS languages, json_agg(gold ORDER BY u) AS gold
+       FROM it) items,
+      (SELECT json_agg("annotatorId" ORDER BY r) AS raters FROM ra) raters,
+      (SELECT json_agg(u ORDER BY u, "annotatorId") AS item, json_agg(r ORDER BY u, "annotatorId") AS rater, json_agg(draft ORDER BY u, "annotatorId") AS draft, ${Prisma.join(codes)}
+       FROM an JOIN ra USING ("annotatorId")) ratings`;
 }
 
 /** The entries of question k kept (on the scale, not a draft unless drafts count), with the counts of those left out. */
