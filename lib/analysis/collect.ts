@@ -38,10 +38,26 @@ export interface ItemRow {
   codeChange: { id: string; externalId: string; language: string; position: number };
 }
 
-const describe = (row: ItemRow) =>
-  row.system === undefined
-    ? { system: null, itemExternalId: row.externalId ?? null, label: `${row.codeChange.externalId} · claim ${row.position + 1}` }
-    : { system: row.system, itemExternalId: row.externalId ?? null, label: `${row.codeChange.externalId} · ${row.system}` };
+/** An item's fields as the analyses' statement reads them (lib/analysis/gather.ts). */
+export interface ItemFields {
+  id: string;
+  order: number;
+  position: number;
+  /** Reviews only. */
+  system?: string;
+  externalId?: string;
+  changeId: string;
+  changeExternalId: string;
+  language: string;
+}
+
+/** The StudyItem of an item (its label names a review by its system, a claim by its position). */
+export function describeItem(f: ItemFields): StudyItem {
+  const base = { id: f.id, order: f.order, codeChangeId: f.changeId, changeExternalId: f.changeExternalId, language: f.language };
+  return f.system === undefined
+    ? { ...base, system: null, itemExternalId: f.externalId ?? null, label: `${f.changeExternalId} · claim ${f.position + 1}` }
+    : { ...base, system: f.system, itemExternalId: f.externalId ?? null, label: `${f.changeExternalId} · ${f.system}` };
+}
 
 /** Items in study order: by change position (then id), then item position (then id). */
 export function indexItems(rows: readonly ItemRow[]): Map<string, StudyItem> {
@@ -49,7 +65,10 @@ export function indexItems(rows: readonly ItemRow[]): Map<string, StudyItem> {
     (a, b) => a.codeChange.position - b.codeChange.position || a.codeChange.id.localeCompare(b.codeChange.id) || a.position - b.position || a.id.localeCompare(b.id),
   );
   return new Map(
-    sorted.map((row, order) => [row.id, { id: row.id, order, codeChangeId: row.codeChange.id, changeExternalId: row.codeChange.externalId, language: row.codeChange.language, ...describe(row) }]),
+    sorted.map((row, order) => [
+      row.id,
+      describeItem({ id: row.id, order, position: row.position, system: row.system, externalId: row.externalId, changeId: row.codeChange.id, changeExternalId: row.codeChange.externalId, language: row.codeChange.language }),
+    ]),
   );
 }
 

@@ -1,7 +1,7 @@
 /** Human scores of reviews for one question: each annotator's rating and their mean (the review's human score). */
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { RatingValue } from "@/lib/agreement";
-import { gatherTaskRatings, type StudyForAnalysis, type StudyItem } from "./gather";
+import { gatherTaskColumns, type StudyForAnalysis, type StudyItem } from "./gather";
 import { reviewQuestionTask } from "@/lib/tasks";
 import type { Question } from "./questions";
 import type { DraftMode } from "./drafts";
@@ -36,14 +36,17 @@ export function reviewQuestionKeys(study: StudyForAnalysis): string[] {
 export async function humanScores(study: StudyForAnalysis, key: string, client: PrismaClient = db, drafts: DraftMode = "exclude"): Promise<HumanScores> {
   const task = reviewQuestionTask(key, study);
   if (task === null || !study.taskTypes.includes(task)) throw new AppError("NOT_FOUND", { message: `study ${study.slug} has no human question "${key}"; available: ${reviewQuestionKeys(study).join(", ")}` });
-  const data = await gatherTaskRatings(study, task, client, "exclude", drafts);
+  const data = await gatherTaskColumns(study, task, client, "exclude", drafts);
   const found = data.questions.find((q) => q.question.key === key);
   if (!found) throw new AppError("NOT_FOUND", { message: `no question "${key}" in task ${task}` });
+  const scale = found.question.scale.map((v) => numericValue(found.question, v));
+  // Entries are grouped by item in study order, each item's by annotator id.
   const ratings = new Map<string, { rater: string; value: number }[]>();
-  for (const r of found.ratings) {
-    const list = ratings.get(r.item) ?? [];
-    list.push({ rater: r.rater, value: numericValue(found.question, r.value) });
-    ratings.set(r.item, list);
+  for (let e = 0; e < found.item.length; e++) {
+    const id = data.items[found.item[e]].id;
+    const rating = { rater: data.raters[found.rater[e]], value: scale[found.value[e]] };
+    if (e > 0 && found.item[e] === found.item[e - 1]) (ratings.get(id) as { rater: string; value: number }[]).push(rating);
+    else ratings.set(id, [rating]);
   }
-  return { question: found.question, scale: found.question.scale.map((v) => numericValue(found.question, v)), ratings, items: data.items, draftsLeftOut: found.drafts ?? 0 };
+  return { question: found.question, scale, ratings, items: new Map(data.items.map((item) => [item.id, item])), draftsLeftOut: found.drafts };
 }

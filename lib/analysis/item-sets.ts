@@ -4,7 +4,7 @@
  * `CHANGE_ID/CLAIM_ID` (one claim). Stored sets (lib/data/item-sets.ts) and `--items FILE` both
  * become an ItemSetFilter; every report states the set, its kind and size, and the ids that match nothing.
  */
-import type { StudyItem, TaskRatings } from "./gather";
+import { keepItems, type StudyItem, type TaskColumns } from "./gather";
 
 /** A named set of items given by external ids. */
 export interface ItemSetFilter {
@@ -43,12 +43,10 @@ export function inItemSet(item: StudyItem, wanted: ReadonlySet<string>, matched:
 }
 
 /** The task's items and ratings restricted to an item set; the set's ids that match are added to `matched`. */
-export function restrictToItemSet(data: TaskRatings, set: ItemSetFilter | undefined, matched: Set<string>): TaskRatings {
+export function restrictToItemSet(data: TaskColumns, set: ItemSetFilter | undefined, matched: Set<string>): TaskColumns {
   if (!set) return data;
   const wanted = new Set(set.ids);
-  const items = new Map<string, StudyItem>();
-  for (const [id, item] of data.items) if (inItemSet(item, wanted, matched)) items.set(id, item);
-  return { ...data, items, questions: data.questions.map((q) => ({ ...q, ratings: q.ratings.filter((r) => items.has(r.item)) })) };
+  return keepItems(data, (item) => inItemSet(item, wanted, matched));
 }
 
 /**

@@ -63,7 +63,7 @@ export function thresholdSweep(metric: keyof typeof FIELD, points: readonly { re
   if (parsed.length === 0 || parsed.some((p) => !p.detail.success)) return null;
   const matches = parsed.map((p) => ({ human: p.human, detail: p.detail.data as z.infer<typeof detailSchema> }));
   const storedTau = matches[0].detail.tau;
-  const row = (tau: number, kind: SweepRow["kind"]): SweepRow => {
+  const pairs = (tau: number) => {
     const x: number[] = [];
     const y: number[] = [];
     for (const m of matches) {
@@ -72,6 +72,10 @@ export function thresholdSweep(metric: keyof typeof FIELD, points: readonly { re
       x.push(value);
       y.push(m.human);
     }
+    return { x, y };
+  };
+  const row = (tau: number, kind: SweepRow["kind"]): SweepRow => {
+    const { x, y } = pairs(tau);
     const rho = spearman(x, y);
     const tauB = kendallTauB(x, y);
     return {
@@ -84,11 +88,18 @@ export function thresholdSweep(metric: keyof typeof FIELD, points: readonly { re
       kendall: { statistic: tauB.statistic, pValue: tauB.pValue },
     };
   };
-  let best: SweepRow | null = null;
+  // The scan needs Kendall's tau-b alone; the full row is computed for the winner only.
+  let bestTau: number | null = null;
+  let bestKendall = -Infinity;
   for (const tau of BEST_SCAN) {
-    const candidate = row(tau, "best");
-    if (candidate.kendall.statistic !== null && (best === null || candidate.kendall.statistic > (best.kendall.statistic as number))) best = candidate;
+    const { x, y } = pairs(tau);
+    const kendall = kendallTauB(x, y).statistic;
+    if (kendall !== null && (bestTau === null || kendall > bestKendall)) {
+      bestTau = tau;
+      bestKendall = kendall;
+    }
   }
+  const best = bestTau === null ? null : row(bestTau, "best");
   const rows = [...TABLE_18_TAUS.filter((t) => t !== storedTau).map((t) => row(t, "grid")), row(storedTau, "stored"), ...(tauGt !== null && tauGt !== storedTau ? [row(tauGt, "gt")] : []), ...(best ? [best] : [])];
   return rows.sort((a, b) => a.tau - b.tau);
 }

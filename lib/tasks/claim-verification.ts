@@ -11,6 +11,7 @@ import { changeSelect, collect, indexItems } from "@/lib/analysis/collect";
 import { CLAIM_CODE_SCALE } from "@/lib/analysis/questions";
 import { flag, nonEmpty } from "./reviews";
 import type { SaveContext, SaveTarget, TaskDescriptor } from "./types";
+import { Prisma } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { stageOrderOn } from "@/lib/annotation/stage-order";
 
@@ -123,6 +124,8 @@ export const claimVerification: TaskDescriptor = {
     ]);
     return { items: indexItems(claims), questions: [collect(questions[0], judgements, (j) => j.pseudoReferenceId, (j) => j.annotatorId, (j) => j.code)] };
   },
+
+  answers: { table: Prisma.sql`"ClaimJudgement"`, itemColumn: Prisma.sql`"pseudoReferenceId"`, value: () => Prisma.sql`a.code::text` },
 
   export: {
     of: "pseudoReference",

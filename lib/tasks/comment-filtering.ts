@@ -4,6 +4,7 @@ import { collect, indexItems, reviewItemSelect } from "@/lib/analysis/collect";
 import { HIGH_QUALITY } from "@/lib/analysis/questions";
 import { anonymise, flag, itemReviews, nonEmpty, reviewOfItem } from "./reviews";
 import type { TaskDescriptor } from "./types";
+import { Prisma } from "@/lib/db/client";
 
 export const commentFiltering: TaskDescriptor = {
   task: "COMMENT_FILTERING",
@@ -50,6 +51,12 @@ export const commentFiltering: TaskDescriptor = {
       client.candidateReview.findMany({ where: { ...inStudy, commentFilters: { some: {} } }, select: reviewItemSelect }),
     ]);
     return { items: indexItems(reviews), questions: [collect(questions[0], rows, (r) => r.candidateReviewId, (r) => r.annotatorId, (r) => (r.highQuality ? HIGH_QUALITY.yes : HIGH_QUALITY.no))] };
+  },
+
+  answers: {
+    table: Prisma.sql`"CommentFilterLabel"`,
+    itemColumn: Prisma.sql`"candidateReviewId"`,
+    value: () => Prisma.sql`CASE WHEN a."highQuality" THEN ${HIGH_QUALITY.yes} ELSE ${HIGH_QUALITY.no} END`,
   },
 
   export: {

@@ -3,6 +3,7 @@ import { referenceGradeValue, type ReferenceGradeValue } from "@/lib/annotation/
 import { collect, indexItems, reviewItemSelect } from "@/lib/analysis/collect";
 import { anonymise, itemReviews, nonEmpty, reviewOfItem } from "./reviews";
 import type { TaskDescriptor } from "./types";
+import { Prisma } from "@/lib/db/client";
 
 export const referenceGrading: TaskDescriptor = {
   task: "REFERENCE_GRADING",
@@ -56,6 +57,8 @@ export const referenceGrading: TaskDescriptor = {
     ]);
     return { items: indexItems(reviews), questions: [collect(questions[0], rows, (r) => r.candidateReviewId, (r) => r.annotatorId, (r) => r.grade)] };
   },
+
+  answers: { table: Prisma.sql`"ReferenceGrade"`, itemColumn: Prisma.sql`"candidateReviewId"`, value: () => Prisma.sql`a.grade::text` },
 
   export: {
     of: "review",

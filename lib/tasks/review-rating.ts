@@ -5,7 +5,7 @@
  * claims and smells (Appendix, phase 2 `necessary?`), stored on the annotator's ClaimJudgement of
  * it as the phase-2 import stores it.
  */
-import type { Prisma } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/client";
 import { stageOrderOn, WAITING_FOR_CONSOLIDATION } from "@/lib/annotation/stage-order";
 import { stage2FromConsolidation, stage2FromOwnJudgements, type ReferenceInput, type Stage2Reference } from "@/lib/annotation/stage2";
 import { necessityValue, reviewRatingValue, type NecessityValue, type ReviewRatingValue, type SaveRequest } from "@/lib/annotation/values";
@@ -169,6 +169,13 @@ export const reviewRating: TaskDescriptor = {
       client.candidateReview.findMany({ where: { ...inStudy, ratings: { some: {} } }, select: reviewItemSelect }),
     ]);
     return { items: indexItems(reviews), questions: questions.map((q) => collect(q, rows, (r) => r.candidateReviewId, (r) => r.annotatorId, (r) => scoreOf(r.scores, q.key))) };
+  },
+
+  answers: {
+    table: Prisma.sql`"ReviewRating"`,
+    itemColumn: Prisma.sql`"candidateReviewId"`,
+    // JSON numbers only, as scoreOf reads them; float8's text is JavaScript's for scale values.
+    value: (q) => Prisma.sql`CASE WHEN jsonb_typeof(a.scores -> ${q.key}) = 'number' THEN (a.scores ->> ${q.key})::float8::text END`,
   },
 
   export: {

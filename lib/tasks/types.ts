@@ -154,6 +154,12 @@ export interface TaskDescriptor {
   addTime(tx: Tx, userId: string, itemId: string, codeChangeId: string, ms: number): Promise<void>;
   /** Every rating of the study per question, with the rated items. */
   ratings(studyId: string, questions: Question[], client: Db): Promise<{ items: Map<string, StudyItem>; questions: QuestionRatings[] }>;
+  /**
+   * Where the analyses read the task's answers in one statement (lib/analysis/gather.ts): the
+   * answer table (alias `a`, with "annotatorId"), its item column, and per question the answer
+   * as text (a number's text as JavaScript writes it, or the label; NULL when not answered).
+   */
+  answers: { table: Prisma.Sql; itemColumn: Prisma.Sql; value(question: Question): Prisma.Sql };
   export: TaskExport;
   /** The export column and text of a consensus value (the same coding as the annotators' values). */
   consensusColumn(question: string, value: RatingValue): [string, string];

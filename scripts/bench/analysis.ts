@@ -7,19 +7,24 @@
  * at the end.
  *  - metric jobs: every metric of `metrics --metric`, computed through pg-boss as the CLI does,
  *    reviews per second including planning (TF-IDF fit and tau calibration for CRScore and
- *    embeddingSim, offline default);
+ *    embeddingSim, offline default); `--dashboards` runs only the two the correlation queries read
+ *    (crscore, bleu-codereviewer), to time the dashboard queries alone;
  *  - dashboard queries: agreementReport (all questions) and correlationReport (segment and
  *    system level), with their default bootstrap CIs (1000 resamples, fewer on big data, see
  *    affordableResamples) and without CIs (nResamples 0, the numbers a page can show first),
- *    and how long reading the ratings from the database takes on its own.
+ *    and how long reading the ratings from the database takes on its own; medians of `--runs N`
+ *    (default 3) of wall time and of this process's CPU, with PostgreSQL's CPU beside them.
  */
 import { availableParallelism, loadavg } from "node:os";
-import { agreementReport, correlationReport, findStudy, gatherTaskRatings } from "@/lib/analysis";
+import { agreementReport, correlationReport, findStudy } from "@/lib/analysis";
+import { gatherTaskColumns } from "@/lib/analysis/gather";
 import { createClient, type PrismaClient } from "@/lib/db/client";
 import { createTestDatabase } from "@/lib/db/test-database";
 import { createJobContext, drainMetricRun, isJudgeMetric, METRIC_JOB_NAMES, startMetricRun, startQueue } from "@/lib/jobs";
+import { parseArgs } from "@/lib/cli/args";
 import { seededRandom } from "@/lib/stats";
 import { postgresCpuMs } from "./support/postgres-cpu";
+import { formatTiming, measureAsync } from "./support/timing";
 
 const CHANGES = 2500;
 const SYSTEMS = ["msg", "knn", "lstm", "codereviewer", "magicoder", "deepseekcoder", "stable_code", "llama3", "codellama_13b", "gpt3.5"];
@@ -73,7 +78,25 @@ async function timed<T>(label: string, run: () => Promise<T>, describe: (result:
   return result;
 }
 
+/** `run` `runs` times: medians of wall and CPU time, PostgreSQL's median CPU, and `describe` of the last result. */
+async function timedRuns<T>(label: string, runs: number, port: number, run: () => Promise<T>, describe: (result: T) => string): Promise<void> {
+  let result: T | undefined;
+  const pg: number[] = [];
+  const timing = await measureAsync(async () => {
+    const pg0 = postgresCpuMs(port);
+    result = await run();
+    const pg1 = postgresCpuMs(port);
+    if (pg0 !== null && pg1 !== null) pg.push(pg1 - pg0);
+  }, runs);
+  const pgMs = pg.length === 0 ? "" : `, PostgreSQL ${pg.sort((a, b) => a - b)[Math.floor(pg.length / 2)].toFixed(0)} ms CPU`;
+  console.log(`${label.padEnd(52)} ${formatTiming(timing)}${pgMs}   ${describe(result as T)}`);
+}
+
 export default async function run(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const runs = Number(args.flags.get("runs") ?? 3);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number of at least 1, got ${String(args.flags.get("runs"))}`);
+  const dashboardMetrics = new Set(["crscore", "bleu-codereviewer"]);
   const database = await createTestDatabase("crjudge_bench_analysis");
   const client = createClient(database.url);
   const boss = await startQueue(database.url, { supervise: false });
@@ -82,7 +105,7 @@ export default async function run(): Promise<void> {
     const studyId = await timed("create study (25,000 reviews, 100,000 ratings)", () => createStudy(client), () => "");
     // LLM judges need an endpoint (LLM_URL); scripts/bench/judges.ts measures them.
     console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} (${availableParallelism()} cores)`);
-    for (const metric of METRIC_JOB_NAMES.filter((m) => !isJudgeMetric(m))) {
+    for (const metric of METRIC_JOB_NAMES.filter((m) => !isJudgeMetric(m) && (!args.flags.has("dashboards") || dashboardMetrics.has(m)))) {
       const context = createJobContext({ client });
       // The run's chunks of the default size, as the CLI and the pages ask; CPU of this process and of the database beside the wall time.
       const pg0 = postgresCpuMs(port);
@@ -98,17 +121,19 @@ export default async function run(): Promise<void> {
         },
       );
     }
-    await timed("read ratings, 3 Likert questions (database only)", async () => gatherTaskRatings(await findStudy({ id: studyId }, client), "REVIEW_RATING", client), (r) => `${r.items.size} items`);
+    console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+    await timedRuns("read ratings, 3 Likert questions (database only)", runs, port, async () => gatherTaskColumns(await findStudy({ id: studyId }, client), "REVIEW_RATING", client), (r) => `${r.items.length} items`);
     for (const [label, bootstrap] of [["CIs", {}], ["no CIs", { nResamples: 0 }]] as const) {
-      await timed(`agreementReport (3 Likert questions), ${label}`, () => agreementReport(studyId, { bootstrap }, client), (r) => {
+      await timedRuns(`agreementReport (3 Likert questions), ${label}`, runs, port, () => agreementReport(studyId, { bootstrap }, client), (r) => {
         const q = r.tasks[0].questions[0];
         const alpha = q.coefficients.find((c) => c.key === "alpha");
         return `${q.counts.ratings} ratings/question, alpha(${q.question}) ${alpha?.value?.toFixed(4)}, ${alpha?.ci?.nResamples ?? 0} resamples`;
       });
       for (const [metric, level] of [["crscore-rel", "segment"], ["bleu-codereviewer", "segment"], ["bleu-codereviewer", "system"]] as const) {
-        await timed(`correlationReport ${metric} × relevance, ${level}, ${label}`, () => correlationReport(studyId, { metric, human: "relevance", level, bootstrap }, client), (r) => `n ${r.correlations.overall.n}, Spearman ${r.correlations.overall.spearman.statistic?.toFixed(4)}`);
+        await timedRuns(`correlationReport ${metric} × relevance, ${level}, ${label}`, runs, port, () => correlationReport(studyId, { metric, human: "relevance", level, bootstrap }, client), (r) => `n ${r.correlations.overall.n}, Spearman ${r.correlations.overall.spearman.statistic?.toFixed(4)}`);
       }
     }
+    console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
   } finally {
     await boss.stop({ graceful: false, wait: true });
     await client.$disconnect();
