@@ -38,12 +38,15 @@ async function annotationsByTask(studyId: string): Promise<Record<TaskType, Map<
 describe("seedDemo", () => {
   let first: SeedDemoResult;
   let leadId: string;
+  let firstLeadId: string;
   let seedMs: number;
 
   beforeAll(async () => {
     // The integration database is shared by all test files of a run: start from no demo study.
     await db.study.deleteMany({ where: { slug: DEMO_STUDY.slug } });
     leadId = (await createUser({ email: `seed-lead-${Date.now()}@test.local`, role: "LEAD", password: "lead-password" }, db)).id;
+    // The study goes to the oldest lead: this one, unless a file that ran before left a lead behind.
+    firstLeadId = (await db.user.findFirstOrThrow({ where: { role: "LEAD" }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).id;
     const started = performance.now();
     first = await seedDemo(db);
     seedMs = performance.now() - started;
@@ -118,7 +121,8 @@ describe("seedDemo", () => {
       expect(await verifyPassword(DEMO_STUDY.annotatorPassword, user.passwordHash ?? "")).toBe(true);
       expect(await db.studyMember.findUnique({ where: { studyId_userId: { studyId: first.studyId, userId: user.id } } })).toMatchObject({ role: "ANNOTATOR" });
     }
-    expect(await db.studyMember.findUnique({ where: { studyId_userId: { studyId: first.studyId, userId: leadId } } })).toMatchObject({ role: "LEAD" });
+    expect(await db.studyMember.findUnique({ where: { studyId_userId: { studyId: first.studyId, userId: firstLeadId } } })).toMatchObject({ role: "LEAD" });
+    expect(await db.study.findUniqueOrThrow({ where: { id: first.studyId }, select: { createdById: true } })).toEqual({ createdById: firstLeadId });
   });
 
   test("every annotator has every task on every change, in a queue with stage 1 of an item before its stage 2", async () => {
