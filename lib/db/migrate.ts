@@ -44,15 +44,13 @@ export const MIGRATION_LOCK_KEY = 72707301;
 
 /** The applied migrations' checksums by name; undefined before the first migration made the table. */
 async function appliedChecksums(client: pg.Client): Promise<Map<string, string> | undefined> {
-  try {
-    const done = await client.query<{ migration_name: string; checksum: string }>(
-      `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-    );
-    return new Map(done.rows.map((row) => [row.migration_name, row.checksum]));
-  } catch (error) {
-    if ((error as { code?: string }).code === "42P01") return undefined; // undefined_table
-    throw error;
-  }
+  // Asked first, not caught: a query on the missing table would print an ERROR in the server's log at a first start.
+  const table = await client.query<{ exists: boolean }>(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS exists`);
+  if (!table.rows[0].exists) return undefined;
+  const done = await client.query<{ migration_name: string; checksum: string }>(
+    `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+  );
+  return new Map(done.rows.map((row) => [row.migration_name, row.checksum]));
 }
 
 /** Applies pending migrations; returns the names applied. Refuses if an applied file was edited. */
