@@ -4,6 +4,7 @@
  * a chunk again never duplicates it.
  */
 import { createHash } from "node:crypto";
+import pg from "pg";
 import PgBoss from "pg-boss";
 
 export const METRIC_QUEUE = "metric-chunks";
@@ -43,11 +44,33 @@ export async function startQueue(url: string, options: { supervise?: boolean } =
   const boss = new PgBoss({ connectionString: url, max: 4, supervise, schedule: supervise });
   boss.on("error", (error) => console.error(`job queue: ${error.message}`));
   await boss.start();
-  // Made once per database (creating one that exists changes nothing): a start after the first
-  // finds them all in one statement instead of one per queue.
-  const existing = new Set((await boss.getQueues()).map((queue) => queue.name));
-  for (const queue of QUEUES) if (!existing.has(queue.name)) await boss.createQueue(queue.name, queue);
+  // Made once per database: a start after the first finds them all in one statement.
+  if ((await missingQueues(boss)).length > 0) await createMissingQueues(boss, url);
   return boss;
+}
+
+async function missingQueues(boss: PgBoss): Promise<PgBoss.Queue[]> {
+  const existing = new Set((await boss.getQueues()).map((queue) => queue.name));
+  return QUEUES.filter((queue) => !existing.has(queue.name));
+}
+
+/** An arbitrary constant naming the advisory lock under which starting processes make the queues. */
+const QUEUE_LOCK_KEY = 72707302;
+
+/**
+ * Makes the queues still missing, one process at a time: processes starting together on a new
+ * database (the web server and the worker, or several workers) would otherwise make the same
+ * queue at once, and pg-boss's create_queue deadlocks then.
+ */
+async function createMissingQueues(boss: PgBoss, url: string): Promise<void> {
+  const lock = new pg.Client({ connectionString: url });
+  await lock.connect();
+  try {
+    await lock.query("SELECT pg_advisory_lock($1)", [QUEUE_LOCK_KEY]);
+    for (const queue of await missingQueues(boss)) await boss.createQueue(queue.name, queue);
+  } finally {
+    await lock.end(); // the session's end releases its lock
+  }
 }
 
 let webQueue: Promise<PgBoss> | undefined;

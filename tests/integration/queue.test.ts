@@ -26,3 +26,20 @@ test("startQueue installs pg-boss and makes the product's queues with their sett
     await drop();
   }
 });
+
+test("processes starting together on a new database make each queue once, none failing (pg-boss's create_queue deadlocks on a queue made twice at once)", async () => {
+  const { url, drop } = await scratchDatabase("crjudge_queue_race");
+  try {
+    const starts = await Promise.allSettled(Array.from({ length: 4 }, () => startQueue(url, { supervise: false })));
+    await Promise.all(starts.map((start) => (start.status === "fulfilled" ? start.value.stop({ graceful: true, wait: true }) : undefined)));
+    expect(starts.map((start) => (start.status === "rejected" ? String(start.reason) : "started"))).toEqual(["started", "started", "started", "started"]);
+    const boss = await startQueue(url, { supervise: false });
+    try {
+      expect((await boss.getQueues()).map((queue) => queue.name).sort()).toEqual([IMPORT_QUEUE, METRIC_QUEUE, PSEUDO_REFERENCE_QUEUE, REPORT_QUEUE].sort());
+    } finally {
+      await boss.stop({ graceful: true, wait: true });
+    }
+  } finally {
+    await drop();
+  }
+});
