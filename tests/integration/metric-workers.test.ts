@@ -44,7 +44,12 @@ afterAll(async () => {
 test("two workers on one database share a run's chunks, none computed twice", async () => {
   const study = await db.study.create({ data: { slug: "two-workers", name: "two workers", taskTypes: ["REVIEW_RATING"] } });
   studyId = study.id;
-  for (let c = 0; c < 20; c++) {
+  // Enough chunks that the run outlasts a worker's polling interval (1 s) several times over even
+  // on an idle machine: the worker that polls first drains chunk after chunk without waiting, so a
+  // run shorter than the interval could end before the other worker polls at all.
+  const changes = 200;
+  const chunks = changes * 3;
+  for (let c = 0; c < changes; c++) {
     await db.codeChange.create({
       data: {
         studyId,
@@ -63,27 +68,27 @@ test("two workers on one database share a run's chunks, none computed twice", as
   }
   await Promise.all([startWorker(), startWorker()]);
 
-  // As a web page does: plan and enqueue only; one review per chunk, so 60 chunks to share.
+  // As a web page does: plan and enqueue only; one review per chunk, so 600 chunks to share.
   const boss = await startQueue(url, { supervise: false });
   const started = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["chrf"], chunkSize: 1 }).finally(() => boss.stop({ graceful: false, wait: true }));
-  expect(started.chunks).toEqual({ total: 60, enqueued: 60, skipped: 0 });
+  expect(started.chunks).toEqual({ total: chunks, enqueued: chunks, skipped: 0 });
   let run = started.run;
   for (let i = 0; i < 600 && run.status !== "DONE" && run.status !== "FAILED"; i++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     run = await db.metricRun.findUniqueOrThrow({ where: { id: run.id } });
   }
-  expect(run).toMatchObject({ status: "DONE", done: 60, total: 60 });
+  expect(run).toMatchObject({ status: "DONE", done: chunks, total: chunks });
 
   const jobs = await db.$queryRaw<{ chunk: number; state: string; retries: number; output: ChunkJobOutput }[]>`
     SELECT (data->>'chunk')::int AS chunk, state::text AS state, retry_count AS retries, output
     FROM pgboss.job WHERE name = ${METRIC_QUEUE} AND data->>'runId' = ${run.id} ORDER BY 1`;
   // Every chunk ran once, completed at the first attempt, and computed its one review.
-  expect(jobs.map((j) => j.chunk)).toEqual(Array.from({ length: 60 }, (_, i) => i));
+  expect(jobs.map((j) => j.chunk)).toEqual(Array.from({ length: chunks }, (_, i) => i));
   expect(jobs.every((j) => j.state === "completed" && j.retries === 0 && j.output.reviews === 1)).toBe(true);
   // Both processes took a share.
   const byWorker = new Map<string, number>();
   for (const j of jobs) byWorker.set(j.output.worker, (byWorker.get(j.output.worker) ?? 0) + 1);
   expect(byWorker.size).toBe(2);
   expect(new Set([...byWorker.keys()].map((w) => Number(w.split(":").pop())))).toEqual(new Set(workers.map((w) => w.pid)));
-  expect(await db.metricScore.count({ where: { metric: "chrf", candidateReview: { codeChange: { studyId } } } })).toBe(60);
+  expect(await db.metricScore.count({ where: { metric: "chrf", candidateReview: { codeChange: { studyId } } } })).toBe(chunks);
 });
