@@ -162,7 +162,7 @@ export function countInversions(values: Float64Array, sorted: Float64Array, dept
   }
   const buckets = bucketValues(values, min, max, VALUES_PER_BUCKET, depth);
   if (buckets === null) return rankInversions(values, sorted);
-  const between = fenwickInversions(buckets.ids, buckets.starts.length - 1);
+  const between = fenwickInversions(...occupiedBucketKeys(buckets));
   scatter(values, buckets, sorted);
   return between + bucketInversions(sorted, buckets.starts, depth);
 }
@@ -179,6 +179,27 @@ function fenwickInversions(keys: Int32Array, levels: number): number {
     for (let i = node; i <= levels; i += i & -i) tree[i]++;
   }
   return inversions;
+}
+
+/**
+ * The bucket numbers as Fenwick keys, and their number. When most buckets are empty (values that
+ * repeat, as ratings do) the occupied ones are numbered 0, 1, … instead: a tree of a few levels.
+ */
+function occupiedBucketKeys({ ids, starts }: Buckets): [Int32Array, number] {
+  const occupied = new Int32Array(starts.length - 1);
+  let levels = 0;
+  for (let b = 0; b < occupied.length; b++) {
+    occupied[b] = levels;
+    if (starts[b + 1] > starts[b]) levels++;
+  }
+  if (2 * levels > occupied.length) return [ids, occupied.length];
+  return [renumber(ids, occupied), levels];
+}
+
+function renumber(ids: Int32Array, to: Int32Array): Int32Array {
+  const keys = new Int32Array(ids.length);
+  for (let k = 0; k < ids.length; k++) keys[k] = to[ids[k]];
+  return keys;
 }
 
 function scatter(values: Float64Array, { ids, starts }: Buckets, sorted: Float64Array): void {
