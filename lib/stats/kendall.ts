@@ -1,7 +1,7 @@
-import { sortIndicesByPair } from "./radix-sort";
 import { erfc } from "./special/erfc";
 import type { NumericSample, TestResult } from "./types";
 import { assertPaired } from "./validate";
+import { countInversions, sortPairs } from "./value-sort";
 
 export interface KendallResult extends TestResult {
   /** How the p-value was obtained (SciPy `method='auto'`); null when undefined. */
@@ -22,34 +22,27 @@ class TieStats {
   }
 }
 
-/** Ascending runs shorter than this are extended to it by an insertion sort before merging. */
-const RUN = 8;
-
 /**
- * The pair counts of τ_b from the pairs in (x, y) order: ties in x, joint ties in x and y, and
- * y in that order (into `ys`) for the discordant count (the loop alone, see lib/stats/radix-sort.ts).
+ * The pair counts of τ_b from the pairs sorted by (x, y): ties in x and joint ties in x and y
+ * (the loop alone, see lib/stats/radix-sort.ts).
  */
-function xTieCounts(x: NumericSample, y: NumericSample, order: Uint32Array, ys: Float64Array): { xTies: TieStats; jointTiePairs: number } {
-  const n = order.length;
+function xTieCounts(xs: Float64Array, ys: Float64Array): { xTies: TieStats; jointTiePairs: number } {
+  const n = xs.length;
   const xTies = new TieStats();
   let jointTiePairs = 0;
   let xStart = 0;
   let jointStart = 0;
-  let previous = order[0];
   // k = n closes the last groups; nothing runs after the loop.
-  for (let k = 0; k <= n; k++) {
-    const index = k < n ? order[k] : previous;
-    if (k === n || (k > 0 && x[index] !== x[previous])) {
+  for (let k = 1; k <= n; k++) {
+    const newX = k === n || xs[k] !== xs[k - 1];
+    if (newX) {
       xTies.add(k - xStart);
       xStart = k;
     }
-    if (k > 0 && (k === xStart || y[index] !== y[previous])) {
+    if (newX || ys[k] !== ys[k - 1]) {
       jointTiePairs += ((k - jointStart) * (k - jointStart - 1)) / 2;
       jointStart = k;
     }
-    if (k === n) break;
-    previous = index;
-    ys[k] = y[index];
   }
   return { xTies, jointTiePairs };
 }
@@ -64,100 +57,6 @@ function sortedTies(sorted: Float64Array): TieStats {
     start = k;
   }
   return ties;
-}
-
-/**
- * The discordant pairs: the strict inversions of y in (x, y) order (Knight 1966), counted while
- * merge-sorting it (a natural merge sort: the ascending runs y already has, as within each group
- * of tied x, are merged as they are). Equal y values are not inversions, and pairs tied in x
- * cannot be inversions because y ascends within each x group. Returns the count and y sorted
- * (in `ys` or `spare`).
- */
-function countInversions(ys: Float64Array, spare: Float64Array): { discordant: number; sorted: Float64Array } {
-  const runs = ascendingRuns(ys);
-  let discordant = runs.inversions;
-  let ends = runs.ends;
-  let source = ys;
-  let target = spare;
-  while (ends.length > 1) {
-    const merged = mergeRuns(source, target, ends);
-    discordant += merged.inversions;
-    ends = merged.ends;
-    const swap = source;
-    source = target;
-    target = swap;
-  }
-  return { discordant, sorted: source };
-}
-
-/** Ends of ascending runs covering `a`, each at least RUN long (but the last): shorter ones are extended by an insertion sort, whose strict inversions are returned. */
-function ascendingRuns(a: Float64Array): { ends: number[]; inversions: number } {
-  const n = a.length;
-  const ends: number[] = [];
-  let inversions = 0;
-  for (let start = 0; start < n; ) {
-    let end = start + 1;
-    while (end < n && a[end - 1] <= a[end]) end++;
-    if (end - start < RUN) {
-      end = Math.min(start + RUN, n);
-      inversions += insertionSort(a, start, end);
-    }
-    ends.push(end);
-    start = end;
-  }
-  return { ends, inversions };
-}
-
-/** Sorts a[from..to) by insertion, returning the strict inversions it removed. */
-function insertionSort(a: Float64Array, from: number, to: number): number {
-  let inversions = 0;
-  for (let k = from + 1; k < to; k++) {
-    const v = a[k];
-    let j = k - 1;
-    while (j >= from && a[j] > v) {
-      a[j + 1] = a[j];
-      j--;
-    }
-    a[j + 1] = v;
-    inversions += k - 1 - j;
-  }
-  return inversions;
-}
-
-/** Merges the runs of `source` (ending at `ends`) pairwise into `target`; the strict inversions between them and the merged runs' ends. */
-function mergeRuns(source: Float64Array, target: Float64Array, ends: number[]): { ends: number[]; inversions: number } {
-  const merged: number[] = [];
-  let inversions = 0;
-  for (let r = 0; r < ends.length; r += 2) {
-    const lo = r === 0 ? 0 : ends[r - 1];
-    const mid = ends[r];
-    const hi = r + 1 < ends.length ? ends[r + 1] : mid;
-    inversions += mergeFront(source, target, lo, mid, hi);
-    merged.push(hi);
-  }
-  return { ends: merged, inversions };
-}
-
-/**
- * Merges the sorted runs source[lo..mid) and source[mid..hi) into target stably, adding for each
- * value of the right run the left values greater than it. Branch-free (on shuffled data the
- * comparison is unpredictable).
- */
-function mergeFront(source: Float64Array, target: Float64Array, lo: number, mid: number, hi: number): number {
-  let inversions = 0;
-  let i = lo;
-  let j = mid;
-  let k = lo;
-  while (i < mid && j < hi) {
-    const right = +(source[j] < source[i]);
-    target[k++] = source[i + right * (j - i)];
-    inversions += right * (mid - i);
-    j += right;
-    i += 1 - right;
-  }
-  while (i < mid) target[k++] = source[i++];
-  while (j < hi) target[k++] = source[j++];
-  return inversions;
 }
 
 /**
@@ -200,6 +99,9 @@ function factorial(n: number): number {
   return f;
 }
 
+/** The values as a Float64Array, copied only if they are not one (the sorts read them as given). */
+const asFloat64 = (values: NumericSample): Float64Array => (values instanceof Float64Array ? values : Float64Array.from(values));
+
 /**
  * Kendall's τ_b with the two-sided p-value of scipy.stats.kendalltau(method='auto',
  * variant='b') (metrics-spec §7):
@@ -214,10 +116,13 @@ export function kendallTauB(x: NumericSample, y: NumericSample): KendallResult {
   const undefinedResult = (reason: string): KendallResult => ({ statistic: null, pValue: null, n, method: null, reason });
   if (n < 2) return undefinedResult(`needs at least 2 pairs, got ${n}`);
 
-  const ys = new Float64Array(n);
-  const { xTies: xt, jointTiePairs } = xTieCounts(x, y, sortIndicesByPair(x, y), ys);
-  const { discordant, sorted } = countInversions(ys, new Float64Array(n));
-  const yt = sortedTies(sorted);
+  const { xs, ys } = sortPairs(asFloat64(x), asFloat64(y));
+  const { xTies: xt, jointTiePairs } = xTieCounts(xs, ys);
+  // The discordant pairs are the strict inversions of y in (x, y) order (Knight 1966): pairs
+  // tied in x cannot be inversions, y ascending within each x group.
+  const sortedY = new Float64Array(n);
+  const discordant = countInversions(ys, sortedY);
+  const yt = sortedTies(sortedY);
 
   const total = (n * (n - 1)) / 2;
   if (xt.pairs === total) return undefinedResult("every x value is tied, so τ_b is undefined");

@@ -88,3 +88,48 @@ describe("kendallTauB against the quadratic count (properties)", () => {
     }
   });
 });
+
+describe("kendallTauB on small and tied samples against the quadratic count (properties)", () => {
+  /** Every sample of length n over the values 0, 1, 2. */
+  const samples = (n: number): number[][] => (n === 0 ? [[]] : samples(n - 1).flatMap((s) => [0, 1, 2].map((v) => [...s, v])));
+  const isConstant = (v: number[]) => v.every((a) => a === v[0]);
+
+  test.each([2, 3, 4])("n = %i, every sample pair with and without ties", (n) => {
+    for (const x of samples(n))
+      for (const y of samples(n)) {
+        const r = kendallTauB(x, y);
+        if (isConstant(x) || isConstant(y)) {
+          expect(r).toMatchObject({ statistic: null, pValue: null, method: null });
+          continue;
+        }
+        const q = quadraticKendall(x, y);
+        expect(r.statistic).toBeCloseTo(q.tau, 14);
+        // Without ties 'auto' takes the exact p (checked against SciPy's vectors above).
+        if (r.method === "asymptotic") expect(r.pValue).toBeCloseTo(q.p, 14);
+      }
+  });
+
+  test("two values in each of x and y (every pair tied in x or y but a quarter), n = 3000", () => {
+    const random = seededRandom(41);
+    const x = Float64Array.from({ length: 3000 }, () => (random() < 0.3 ? 1 : 2));
+    const y = Float64Array.from(x, (v) => (random() < 0.8 ? v : 3 - v) * 10);
+    const r = kendallTauB(x, y);
+    const q = quadraticKendall(x, y);
+    expect(r.statistic).toBeCloseTo(q.tau, 13);
+    expect(Math.abs((r.pValue as number) - q.p)).toBeLessThanOrEqual(1e-12 * Math.max(q.p, 1e-300));
+  });
+
+  test("every x tied, every y tied, or both, at sizes past the insertion sorts: undefined", () => {
+    const n = 5000;
+    const constant = new Float64Array(n).fill(2);
+    const spread = Float64Array.from({ length: n }, (_, i) => Math.sin(i));
+    expect(kendallTauB(constant, spread).reason).toMatch(/every x value is tied/);
+    expect(kendallTauB(spread, constant).reason).toMatch(/every y value is tied/);
+    expect(kendallTauB(constant, constant).statistic).toBeNull();
+  });
+
+  test("missing values (NaN) are refused, not ranked", () => {
+    expect(() => kendallTauB([1, 2, Number.NaN], [1, 2, 3])).toThrow(RangeError);
+    expect(() => kendallTauB([1, 2, 3], [Number.NaN, 2, 3])).toThrow(RangeError);
+  });
+});
