@@ -129,17 +129,18 @@ function probOutsideLattice(n1: number, n2: number, g: number, h: number): numbe
  */
 const worthSkipping = (zeros: { start: number; end: number }, band: number) => zeros.end - zeros.start >= Math.max(64, 0.75 * band);
 
-/** Rows [start, end) of a run of zeros in a[lo .. hi) (the longest; empty when none). */
+/**
+ * The run of zeros in a[lo .. hi) around its middle row (empty when that row is not 0): a run
+ * worth skipping covers three quarters of the band, so it holds the middle row.
+ */
 function zeroRun(a: Float64Array, lo: number, hi: number): { start: number; end: number } {
-  let best = { start: 0, end: 0 };
-  for (let j = lo; j < hi; j++) {
-    if (a[j] !== 0) continue;
-    let end = j;
-    while (end < hi && a[end] === 0) end++;
-    if (end - j > best.end - best.start) best = { start: j, end };
-    j = end;
-  }
-  return best;
+  const middle = (lo + hi) >>> 1;
+  if (a[middle] !== 0) return { start: 0, end: 0 };
+  let start = middle;
+  let end = middle + 1;
+  while (start > lo && a[start - 1] === 0) start--;
+  while (end < hi && a[end] === 0) end++;
+  return { start, end };
 }
 
 /**
