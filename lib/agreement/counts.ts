@@ -16,7 +16,20 @@ export interface UnitCounts {
   total: Int32Array;
 }
 
+const counted = new WeakMap<RatingTable, UnitCounts>();
+
+/**
+ * The table's UnitCounts, counted once per table: a report reads them for percent agreement,
+ * Fleiss, Gwet, both alphas and the per-item agreement of the same table (tables and counts
+ * are never changed once built).
+ */
 export function unitCounts(table: RatingTable): UnitCounts {
+  let counts = counted.get(table);
+  if (!counts) counted.set(table, (counts = countUnits(table)));
+  return counts;
+}
+
+function countUnits(table: RatingTable): UnitCounts {
   const units = table.items.length;
   const start = new Int32Array(units + 1);
   // At most one entry per rating, so the rating count bounds the buffers.

@@ -5,7 +5,7 @@
  * rising batch by batch), the reliability set (CRScore §4.1-4.2: a common set of 100 items),
  * the items with the most disagreement, and for claims the Table 1 rates per language.
  */
-import { buildRatingTable, cohenKappa, type Level, pairedValues, pairwiseMatrix, perItemAgreement, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
+import { buildRatingTable, cohenKappa, leastAgreement, type Level, pairedValues, pairwiseMatrix, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { claimQualityReport, type ClaimQualityReport } from "./claim-quality";
@@ -159,9 +159,8 @@ function tableAgreement(table: RatingTable, data: Pick<QuestionRatings, "questio
   const ref = (id: string): RaterRef => ({ id, name: names.get(id) ?? id });
   const label = (id: string) => items.get(id)?.label ?? id;
 
-  const perItem = perItemAgreement(table);
   // Indices (into table.items, in study order) of the items with two or more ratings.
-  const pairable = perItem.flatMap((p, u) => (p.n >= 2 ? [u] : []));
+  const pairable = table.items.flatMap((_, u) => (table.itemStart[u + 1] - table.itemStart[u] >= 2 ? [u] : []));
   const first = (indices: number[]) => label(table.items[indices[0]]);
   const last = (indices: number[]) => label(table.items[indices[indices.length - 1]]);
   const cohenWeights = { weights: question.weights };
@@ -182,11 +181,7 @@ function tableAgreement(table: RatingTable, data: Pick<QuestionRatings, "questio
     });
   }
 
-  const disagreements = perItem
-    .filter((p) => p.agreement !== null && p.agreement < 1)
-    .sort((a, b) => (a.agreement as number) - (b.agreement as number) || (b.range ?? 0) - (a.range ?? 0) || orderOf(a.item) - orderOf(b.item))
-    .slice(0, settings.disagreements)
-    .map((p) => ({ item: items.get(p.item) as StudyItem, agreement: p.agreement, range: p.range, ratings: p.ratings.map((r) => ({ rater: ref(r.rater), value: r.value })) }));
+  const disagreements = leastAgreement(table, settings.disagreements, table.items.map(orderOf)).map((p) => ({ item: items.get(p.item) as StudyItem, agreement: p.agreement, range: p.range, ratings: p.ratings.map((r) => ({ rater: ref(r.rater), value: r.value })) }));
 
   return {
     task: question.task,
