@@ -4,7 +4,7 @@ export { ratingsFromMatrix, type MatrixLayout } from "./matrix";
 export { agreementWeights, scalePositions } from "./weights";
 export { pairConfusions, pairedValues, type PairedValues } from "./pairs";
 export { leastAgreement, percentAgreement, perItemAgreement, type ItemAgreement } from "./percent-agreement";
-export { cohenKappa, pairAgreement, type CohenOptions, type CohenResult } from "./cohen";
+export { cohenKappa, kappaFromConfusion, type CohenOptions, type CohenResult } from "./cohen";
 export { fleissKappa, fleissKappaFromCounts, type ChanceCorrectedResult, type FleissMethod } from "./fleiss";
 export { krippendorffAlpha, differenceMatrix, type AlphaResult } from "./krippendorff";
 export { gwetAc, type GwetResult } from "./gwet";

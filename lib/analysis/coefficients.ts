@@ -5,7 +5,7 @@
  * Krippendorff's alpha (nominal or ordinal, CRScore §4.2 reports ordinal alphas), Gwet's AC1
  * (nominal) or AC2 (ordinal, quadratic weights) and percent agreement.
  */
-import { type AgreementResult, cohenKappa, fleissKappa, gwetAc, type ItemResamples, krippendorffAlpha, type Level, pairAgreement, pairConfusions, percentAgreement, type RatingTable, type WeightScheme } from "@/lib/agreement";
+import { type AgreementResult, cohenKappa, fleissKappa, gwetAc, type ItemResamples, kappaFromConfusion, krippendorffAlpha, type Level, pairConfusions, percentAgreement, type RatingTable, type WeightScheme } from "@/lib/agreement";
 import type { Question } from "./questions";
 
 /** "alpha" is Krippendorff's alpha at the question's level; "alpha-interval" etc. at another level. */
@@ -54,12 +54,10 @@ export function meanPairwiseCohen(table: RatingTable, weights: WeightScheme): Ag
   let pairs = 0;
   for (let i = 0; i < raters; i++) {
     for (let j = i + 1; j < raters; j++) {
-      const n = confusions.n[i * raters + j];
-      // No common item, or 0/0 (pe = 1): cohenKappa is null.
-      if (n === 0) continue;
-      const { po, pe } = pairAgreement(confusions.counts[i * raters + j], n, table.scale.length, table.scaleDeclared, weights);
-      if (pe >= 1) continue;
-      sum += (po - pe) / (1 - pe);
+      const pair = i * raters + j;
+      const kappa = kappaFromConfusion(confusions.counts[pair], confusions.n[pair], table.scale.length, table.scaleDeclared, weights, [table.raters[i], table.raters[j]]).value;
+      if (kappa === null) continue;
+      sum += kappa;
       pairs++;
     }
   }
