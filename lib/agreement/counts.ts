@@ -103,7 +103,17 @@ export interface AgreementComponents {
   unitAgreement: Float64Array;
 }
 
+const unweighted = new WeakMap<UnitCounts, AgreementComponents>();
+
+/** The components of `counts` with `weights` (null: unweighted, computed once per counts, as percent agreement, Fleiss and the per-item agreement all read them). */
 export function agreementComponents(counts: UnitCounts, weights: readonly (readonly number[])[] | null): AgreementComponents {
+  if (weights) return componentsOf(counts, weights);
+  let components = unweighted.get(counts);
+  if (!components) unweighted.set(counts, (components = componentsOf(counts, null)));
+  return components;
+}
+
+function componentsOf(counts: UnitCounts, weights: readonly (readonly number[])[] | null): AgreementComponents {
   const units = counts.start.length - 1;
   const pi = new Float64Array(counts.categories);
   const unitAgreement = new Float64Array(units);

@@ -158,7 +158,8 @@ function tableAgreement(table: RatingTable, data: Pick<QuestionRatings, "questio
   const label = (id: string) => items.get(id)?.label ?? id;
 
   // Indices (into table.items, in study order) of the items with two or more ratings.
-  const pairable = table.items.flatMap((_, u) => (table.itemStart[u + 1] - table.itemStart[u] >= 2 ? [u] : []));
+  const pairable: number[] = [];
+  for (let u = 0; u < table.items.length; u++) if (table.itemStart[u + 1] - table.itemStart[u] >= 2) pairable.push(u);
   const first = (indices: number[]) => label(table.items[indices[0]]);
   const last = (indices: number[]) => label(table.items[indices[indices.length - 1]]);
   // Every pair's Cohen's kappa (rows: the earlier rater) from its confusion counts, tallied in one pass.
