@@ -43,13 +43,22 @@ export function cohenKappa(input: RatingsInput, options: CohenOptions = {}): Coh
 
   const pairs = pairedValues(table, raters[0], raters[1]);
   const n = pairs.items.length;
-  const [nameA, nameB] = options.names ?? raters;
-  if (n === 0) return undefinedResult(`raters ${nameA} and ${nameB} rated no item in common`);
   const q = table.scale.length;
   const counts: number[] = new Array<number>(q * q).fill(0);
   for (let i = 0; i < n; i++) counts[pairs.a[i] * q + pairs.b[i]]++;
-  const { po, pe } = pairAgreement(counts, n, q, table.scaleDeclared, scheme);
-  if (pe >= 1) return { ...undefinedResult("both raters used one and the same category throughout, so kappa is 0/0", n), observedAgreement: po, expectedAgreement: pe };
+  return kappaFromConfusion(counts, n, q, table.scaleDeclared, scheme, options.names ?? [raters[0], raters[1]]);
+}
+
+/**
+ * Cohen's kappa of a pair of raters from its confusion counts over the q scale categories
+ * (row-major, rows rater A's category; n their total; `declared` and the labels as in
+ * pairAgreement), as cohenKappa reports it; `names` name the raters in reasons.
+ */
+export function kappaFromConfusion(counts: ArrayLike<number>, n: number, q: number, declared: boolean, scheme: WeightScheme, names: readonly [string, string]): CohenResult {
+  const undefinedResult = (reason: string): CohenResult => ({ value: null, reason, n, observedAgreement: null, expectedAgreement: null, weights: scheme });
+  if (n === 0) return undefinedResult(`raters ${names[0]} and ${names[1]} rated no item in common`);
+  const { po, pe } = pairAgreement(counts, n, q, declared, scheme);
+  if (pe >= 1) return { ...undefinedResult("both raters used one and the same category throughout, so kappa is 0/0"), observedAgreement: po, expectedAgreement: pe };
   return { value: (po - pe) / (1 - pe), n, observedAgreement: po, expectedAgreement: pe, weights: scheme };
 }
 

@@ -16,7 +16,20 @@ export interface UnitCounts {
   total: Int32Array;
 }
 
+const counted = new WeakMap<RatingTable, UnitCounts>();
+
+/**
+ * The table's UnitCounts, counted once per table: a report reads them for percent agreement,
+ * Fleiss, Gwet, both alphas and the per-item agreement of the same table (tables and counts
+ * are never changed once built).
+ */
 export function unitCounts(table: RatingTable): UnitCounts {
+  let counts = counted.get(table);
+  if (!counts) counted.set(table, (counts = countUnits(table)));
+  return counts;
+}
+
+function countUnits(table: RatingTable): UnitCounts {
   const units = table.items.length;
   const start = new Int32Array(units + 1);
   // At most one entry per rating, so the rating count bounds the buffers.
@@ -90,7 +103,17 @@ export interface AgreementComponents {
   unitAgreement: Float64Array;
 }
 
+const unweighted = new WeakMap<UnitCounts, AgreementComponents>();
+
+/** The components of `counts` with `weights` (null: unweighted, computed once per counts, as percent agreement, Fleiss and the per-item agreement all read them). */
 export function agreementComponents(counts: UnitCounts, weights: readonly (readonly number[])[] | null): AgreementComponents {
+  if (weights) return componentsOf(counts, weights);
+  let components = unweighted.get(counts);
+  if (!components) unweighted.set(counts, (components = componentsOf(counts, null)));
+  return components;
+}
+
+function componentsOf(counts: UnitCounts, weights: readonly (readonly number[])[] | null): AgreementComponents {
   const units = counts.start.length - 1;
   const pi = new Float64Array(counts.categories);
   const unitAgreement = new Float64Array(units);

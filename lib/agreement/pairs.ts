@@ -43,3 +43,27 @@ function fillPairs(table: RatingTable, ra: number, rb: number, items: Int32Array
   }
   return n;
 }
+
+/**
+ * Confusion counts of every pair of raters on the items both rated, in one pass over the
+ * items: pair (i, j), i < j in table order, at index i·R + j of `n` (items both rated) and
+ * `counts` (q×q, row-major, rows rater i's category), the counts pairedValues would give pair
+ * by pair. O(Σ ratings per item²).
+ */
+export function pairConfusions(table: RatingTable): { n: Int32Array; counts: Float64Array[] } {
+  const raters = table.raters.length;
+  const q = table.scale.length;
+  const n = new Int32Array(raters * raters);
+  const counts = Array.from({ length: raters * raters }, () => new Float64Array(q * q));
+  for (let u = 0; u + 1 < table.itemStart.length; u++) {
+    for (let e = table.itemStart[u]; e < table.itemStart[u + 1]; e++) {
+      for (let f = table.itemStart[u]; f < table.itemStart[u + 1]; f++) {
+        const pair = table.rater[e] * raters + table.rater[f];
+        if (table.rater[e] >= table.rater[f]) continue;
+        n[pair]++;
+        counts[pair][table.value[e] * q + table.value[f]]++;
+      }
+    }
+  }
+  return { n, counts };
+}

@@ -1,6 +1,6 @@
 import { agreementComponents, unitCounts } from "./counts";
 import { unpairedReason } from "./reasons";
-import { asTable, type RatingsInput, type TableOptions } from "./table";
+import { asTable, type RatingsInput, type RatingTable, type TableOptions } from "./table";
 import type { AgreementResult, RatingValue } from "./types";
 
 /**
@@ -34,16 +34,54 @@ export interface ItemAgreement {
  */
 export function perItemAgreement(input: RatingsInput, options: TableOptions = {}): ItemAgreement[] {
   const table = asTable(input, options);
-  const c = agreementComponents(unitCounts(table), null);
+  const { unitAgreement } = agreementComponents(unitCounts(table), null);
+  return table.items.map((_, u) => itemAgreement(table, unitAgreement, u));
+}
+
+/** perItemAgreement's entry for item u. */
+function itemAgreement(table: RatingTable, unitAgreement: ArrayLike<number>, u: number): ItemAgreement {
+  const item = table.items[u];
+  const ratings: ItemAgreement["ratings"] = [];
+  for (let e = table.itemStart[u]; e < table.itemStart[u + 1]; e++) ratings.push({ rater: table.raters[table.rater[e]], value: table.scale[table.value[e]] });
+  const range = itemRange(table, u);
+  const n = ratings.length;
+  return n < 2 ? { item, n, agreement: null, reason: "fewer than two ratings", range, ratings } : { item, n, agreement: unitAgreement[u], range, ratings };
+}
+
+/** Highest minus lowest rating of item u on a numeric scale; null for labels. */
+function itemRange(table: RatingTable, u: number): number | null {
+  if (!table.scale.every((v) => typeof v === "number")) return null;
+  let low = Infinity;
+  let high = -Infinity;
+  for (let e = table.itemStart[u]; e < table.itemStart[u + 1]; e++) {
+    const v = table.scale[table.value[e]] as number;
+    low = Math.min(low, v);
+    high = Math.max(high, v);
+  }
+  return high - low;
+}
+
+/**
+ * The `count` items with the least agreement below 1, then the widest range (0 for labels),
+ * then the lowest `order` (an item's rank, e.g. its study order; ties keep table order): the first
+ * `count` of perItemAgreement's entries sorted so, found by keeping the best `count` in one
+ * pass instead of building and sorting an entry per item.
+ */
+export function leastAgreement(table: RatingTable, count: number, order: ArrayLike<number>): ItemAgreement[] {
+  const { unitAgreement } = agreementComponents(unitCounts(table), null);
   const numeric = table.scale.every((v) => typeof v === "number");
-  return table.items.map((item, u) => {
-    const ratings: ItemAgreement["ratings"] = [];
-    for (let e = table.itemStart[u]; e < table.itemStart[u + 1]; e++) ratings.push({ rater: table.raters[table.rater[e]], value: table.scale[table.value[e]] });
-    const values = ratings.map((r) => r.value as number);
-    const range = numeric ? Math.max(...values) - Math.min(...values) : null;
-    const n = ratings.length;
-    return n < 2
-      ? { item, n, agreement: null, reason: "fewer than two ratings", range, ratings }
-      : { item, n, agreement: c.unitAgreement[u], range, ratings };
-  });
+  const range = (u: number) => (numeric ? (itemRange(table, u) as number) : 0);
+  const before = (u: number, w: number) => unitAgreement[u] - unitAgreement[w] || range(w) - range(u) || order[u] - order[w];
+  const kept: number[] = [];
+  for (let u = 0; u < table.items.length && count > 0; u++) {
+    if (table.itemStart[u + 1] - table.itemStart[u] < 2 || !(unitAgreement[u] < 1)) continue;
+    if (kept.length === count && before(u, kept[count - 1]) >= 0) continue;
+    let at = Math.min(kept.length, count - 1);
+    kept[at] = u;
+    while (at > 0 && before(kept[at], kept[at - 1]) < 0) {
+      [kept[at - 1], kept[at]] = [kept[at], kept[at - 1]];
+      at--;
+    }
+  }
+  return kept.map((u) => itemAgreement(table, unitAgreement, u));
 }

@@ -5,7 +5,7 @@
  * rising batch by batch), the reliability set (CRScore §4.1-4.2: a common set of 100 items),
  * the items with the most disagreement, and for claims the Table 1 rates per language.
  */
-import { buildRatingTable, cohenKappa, type Level, pairedValues, pairwiseMatrix, perItemAgreement, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
+import { buildRatingTable, kappaFromConfusion, leastAgreement, type Level, pairConfusions, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { claimQualityReport, type ClaimQualityReport } from "./claim-quality";
@@ -119,19 +119,17 @@ export function coefficientReports(table: RatingTable, question: Question, boots
   });
 }
 
-function confusionOf(table: RatingTable, ref: (id: string) => RaterRef): QuestionAgreement["confusion"] {
-  let best: { a: string; b: string; pairs: ReturnType<typeof pairedValues> } | null = null;
-  for (let i = 0; i < table.raters.length; i++) {
-    for (let j = i + 1; j < table.raters.length; j++) {
-      const pairs = pairedValues(table, table.raters[i], table.raters[j]);
-      if (pairs.items.length > (best?.pairs.items.length ?? 0)) best = { a: table.raters[i], b: table.raters[j], pairs };
-    }
+/** Confusion matrix of the pair of raters with the most common items (the first such pair in rater order). */
+function confusionOf(table: RatingTable, confusions: ReturnType<typeof pairConfusions>, ref: (id: string) => RaterRef): QuestionAgreement["confusion"] {
+  const raters = table.raters.length;
+  let best = -1;
+  for (let i = 0; i < raters; i++) {
+    for (let j = i + 1; j < raters; j++) if (confusions.n[i * raters + j] > (best < 0 ? 0 : confusions.n[best])) best = i * raters + j;
   }
-  if (!best) return null;
+  if (best < 0) return null;
   const q = table.scale.length;
-  const counts = Array.from({ length: q }, () => new Array<number>(q).fill(0));
-  for (let k = 0; k < best.pairs.items.length; k++) counts[best.pairs.a[k]][best.pairs.b[k]]++;
-  return { raters: [ref(best.a), ref(best.b)], categories: [...table.scale], counts, n: best.pairs.items.length };
+  const counts = Array.from({ length: q }, (_, a) => Array.from(confusions.counts[best].subarray(a * q, (a + 1) * q)));
+  return { raters: [ref(table.raters[Math.floor(best / raters)]), ref(table.raters[best % raters])], categories: [...table.scale], counts, n: confusions.n[best] };
 }
 
 /** The agreement section of one question (pure: ratings, items and rater names are given). */
@@ -159,13 +157,19 @@ function tableAgreement(table: RatingTable, data: Pick<QuestionRatings, "questio
   const ref = (id: string): RaterRef => ({ id, name: names.get(id) ?? id });
   const label = (id: string) => items.get(id)?.label ?? id;
 
-  const perItem = perItemAgreement(table);
   // Indices (into table.items, in study order) of the items with two or more ratings.
-  const pairable = perItem.flatMap((p, u) => (p.n >= 2 ? [u] : []));
+  const pairable: number[] = [];
+  for (let u = 0; u < table.items.length; u++) if (table.itemStart[u + 1] - table.itemStart[u] >= 2) pairable.push(u);
   const first = (indices: number[]) => label(table.items[indices[0]]);
   const last = (indices: number[]) => label(table.items[indices[indices.length - 1]]);
-  const cohenWeights = { weights: question.weights };
-  const matrix = pairwiseMatrix(table, (t, a, b) => cohenKappa(t, { raters: [a, b], names: [ref(a).name, ref(b).name], ...cohenWeights }));
+  // Every pair's Cohen's kappa (rows: the earlier rater) from its confusion counts, tallied in one pass.
+  const confusions = pairConfusions(table);
+  const pairKappa = (i: number, j: number) => {
+    const [a, b] = i < j ? [i, j] : [j, i];
+    const pair = a * table.raters.length + b;
+    return kappaFromConfusion(confusions.counts[pair], confusions.n[pair], table.scale.length, table.scaleDeclared, question.weights, [ref(table.raters[a]).name, ref(table.raters[b]).name]);
+  };
+  const matrix = table.raters.map((_, i) => table.raters.map((_, j) => (i === j ? null : pairKappa(i, j))));
 
   const reliability = settings.reliabilitySet;
   const reliabilityIds = new Set(reliability?.ids);
@@ -182,11 +186,7 @@ function tableAgreement(table: RatingTable, data: Pick<QuestionRatings, "questio
     });
   }
 
-  const disagreements = perItem
-    .filter((p) => p.agreement !== null && p.agreement < 1)
-    .sort((a, b) => (a.agreement as number) - (b.agreement as number) || (b.range ?? 0) - (a.range ?? 0) || orderOf(a.item) - orderOf(b.item))
-    .slice(0, settings.disagreements)
-    .map((p) => ({ item: items.get(p.item) as StudyItem, agreement: p.agreement, range: p.range, ratings: p.ratings.map((r) => ({ rater: ref(r.rater), value: r.value })) }));
+  const disagreements = leastAgreement(table, settings.disagreements, table.items.map(orderOf)).map((p) => ({ item: items.get(p.item) as StudyItem, agreement: p.agreement, range: p.range, ratings: p.ratings.map((r) => ({ rater: ref(r.rater), value: r.value })) }));
 
   return {
     task: question.task,
@@ -209,9 +209,9 @@ function tableAgreement(table: RatingTable, data: Pick<QuestionRatings, "questio
           },
     pairwise: {
       method: `Cohen's kappa, ${question.weights === "unweighted" ? "unweighted" : `${question.weights} weights`}, on the items both raters rated`,
-      matrix: matrix.matrix.map((row) => row.map((cell) => (cell === null ? null : { value: cell.value, n: cell.n, ...(cell.reason === undefined ? {} : { reason: cell.reason }) }))),
+      matrix: matrix.map((row) => row.map((cell) => (cell === null ? null : { value: cell.value, n: cell.n, ...(cell.reason === undefined ? {} : { reason: cell.reason }) }))),
     },
-    confusion: confusionOf(table, ref),
+    confusion: confusionOf(table, confusions, ref),
     batches,
     disagreements,
   };

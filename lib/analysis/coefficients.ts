@@ -5,7 +5,7 @@
  * Krippendorff's alpha (nominal or ordinal, CRScore §4.2 reports ordinal alphas), Gwet's AC1
  * (nominal) or AC2 (ordinal, quadratic weights) and percent agreement.
  */
-import { type AgreementResult, cohenKappa, fleissKappa, gwetAc, type ItemResamples, krippendorffAlpha, type Level, percentAgreement, type RatingTable, type WeightScheme } from "@/lib/agreement";
+import { type AgreementResult, cohenKappa, fleissKappa, gwetAc, type ItemResamples, kappaFromConfusion, krippendorffAlpha, type Level, pairConfusions, percentAgreement, type RatingTable, type WeightScheme } from "@/lib/agreement";
 import type { Question } from "./questions";
 
 /** "alpha" is Krippendorff's alpha at the question's level; "alpha-interval" etc. at another level. */
@@ -45,13 +45,17 @@ export interface CoefficientDefinition {
 /**
  * Light's (1971) mean of Cohen's kappa over the rater pairs with a defined kappa; n = those
  * pairs. For more than two raters, as SWE-Judge RQ2 averages pairwise human-human kappas.
+ * Each pair's kappa is cohenKappa's, from its confusion counts (all pairs tallied in one pass).
  */
 export function meanPairwiseCohen(table: RatingTable, weights: WeightScheme): AgreementResult {
+  const raters = table.raters.length;
+  const confusions = pairConfusions(table);
   let sum = 0;
   let pairs = 0;
-  for (let i = 0; i < table.raters.length; i++) {
-    for (let j = i + 1; j < table.raters.length; j++) {
-      const kappa = cohenKappa(table, { raters: [table.raters[i], table.raters[j]], weights }).value;
+  for (let i = 0; i < raters; i++) {
+    for (let j = i + 1; j < raters; j++) {
+      const pair = i * raters + j;
+      const kappa = kappaFromConfusion(confusions.counts[pair], confusions.n[pair], table.scale.length, table.scaleDeclared, weights, [table.raters[i], table.raters[j]]).value;
       if (kappa === null) continue;
       sum += kappa;
       pairs++;

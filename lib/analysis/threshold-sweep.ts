@@ -9,7 +9,7 @@
  * that the paper's grid does not carry over; the stored and best rows are its own.
  */
 import { z } from "zod";
-import { crscoreFromBestMatches, meanSentenceBest } from "@/lib/metrics";
+import { crscoreFromSortedMatches, meanSentenceBest, sortBestMatches } from "@/lib/metrics";
 import { kendallTauB, spearman } from "@/lib/stats";
 
 const detailSchema = z.object({
@@ -61,13 +61,14 @@ export function referenceTau(references: readonly { detail: unknown; annotated: 
 export function thresholdSweep(metric: keyof typeof FIELD, points: readonly { reviewId: string; human: number }[], details: ReadonlyMap<string, unknown>, tauGt: number | null = null): SweepRow[] | null {
   const parsed = points.map((p) => ({ human: p.human, detail: detailSchema.safeParse(details.get(p.reviewId)) }));
   if (parsed.length === 0 || parsed.some((p) => !p.detail.success)) return null;
-  const matches = parsed.map((p) => ({ human: p.human, detail: p.detail.data as z.infer<typeof detailSchema> }));
-  const storedTau = matches[0].detail.tau;
+  const storedTau = (parsed[0].detail.data as z.infer<typeof detailSchema>).tau;
+  // Sorted once: the scan below asks for every review's score at a hundred thresholds.
+  const matches = parsed.map((p) => ({ human: p.human, sorted: sortBestMatches(p.detail.data as z.infer<typeof detailSchema>) }));
   const pairs = (tau: number) => {
     const x: number[] = [];
     const y: number[] = [];
     for (const m of matches) {
-      const value = crscoreFromBestMatches(m.detail, tau)[FIELD[metric]];
+      const value = crscoreFromSortedMatches(m.sorted, tau)[FIELD[metric]];
       if (value === null) continue;
       x.push(value);
       y.push(m.human);

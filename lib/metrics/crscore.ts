@@ -116,25 +116,67 @@ function assertTau(tau: number): void {
   if (!Number.isFinite(tau)) throw new RangeError(`tau must be a finite number, got ${tau}`);
 }
 
-/** Share of entries strictly above τ (a null best match never counts). */
-function shareAbove(best: readonly (number | null)[], tau: number): number {
+/** Number of entries strictly above τ (a null best match never counts). */
+function countAbove(best: readonly (number | null)[], tau: number): number {
   let above = 0;
   for (const value of best) if (value !== null && value > tau) above++;
-  return above / best.length;
+  return above;
+}
+
+/** Con, Comp, Rel from how many of the review's sentences and pseudo-references have a best match above τ. */
+function crscoreFromCounts(sentences: number, sentencesAbove: number, pseudoReferences: number, pseudoReferencesAbove: number): CrscoreResult {
+  if (pseudoReferences === 0) return { conciseness: null, comprehensiveness: null, relevance: null, reason: "no-pseudo-references" };
+  if (sentences === 0) return { conciseness: 0, comprehensiveness: 0, relevance: 0, reason: "empty-review" };
+  const conciseness = sentencesAbove / sentences;
+  const comprehensiveness = pseudoReferencesAbove / pseudoReferences;
+  return { conciseness, comprehensiveness, relevance: harmonicMean(conciseness, comprehensiveness), reason: null };
 }
 
 /** CRScore eqs. 1-3 from precomputed best matches at threshold τ. */
 export function crscoreFromBestMatches(best: BestMatches, tau: number): CrscoreResult {
   assertTau(tau);
-  if (best.pseudoReferenceBest.length === 0) {
-    return { conciseness: null, comprehensiveness: null, relevance: null, reason: "no-pseudo-references" };
+  const { reviewSentenceBest: r, pseudoReferenceBest: p } = best;
+  return crscoreFromCounts(r.length, countAbove(r, tau), p.length, countAbove(p, tau));
+}
+
+/**
+ * A review's best matches with the defined ones sorted ascending, for CRScore at many
+ * thresholds (CRScore Table 18's sweep): each τ then costs a binary search per list.
+ */
+export interface SortedBestMatches {
+  reviewSentences: number;
+  reviewSentenceBest: Float64Array;
+  pseudoReferences: number;
+  pseudoReferenceBest: Float64Array;
+}
+
+const definedSorted = (best: readonly (number | null)[]) => Float64Array.from(best.filter((v): v is number => v !== null)).sort();
+
+export function sortBestMatches(best: BestMatches): SortedBestMatches {
+  return {
+    reviewSentences: best.reviewSentenceBest.length,
+    reviewSentenceBest: definedSorted(best.reviewSentenceBest),
+    pseudoReferences: best.pseudoReferenceBest.length,
+    pseudoReferenceBest: definedSorted(best.pseudoReferenceBest),
+  };
+}
+
+/** Number of entries of an ascending array strictly above τ. */
+function countAboveSorted(sorted: Float64Array, tau: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] > tau) hi = mid;
+    else lo = mid + 1;
   }
-  if (best.reviewSentenceBest.length === 0) {
-    return { conciseness: 0, comprehensiveness: 0, relevance: 0, reason: "empty-review" };
-  }
-  const conciseness = shareAbove(best.reviewSentenceBest, tau);
-  const comprehensiveness = shareAbove(best.pseudoReferenceBest, tau);
-  return { conciseness, comprehensiveness, relevance: harmonicMean(conciseness, comprehensiveness), reason: null };
+  return sorted.length - lo;
+}
+
+/** crscoreFromBestMatches(best, τ) from sortBestMatches(best): the same values. */
+export function crscoreFromSortedMatches(sorted: SortedBestMatches, tau: number): CrscoreResult {
+  assertTau(tau);
+  return crscoreFromCounts(sorted.reviewSentences, countAboveSorted(sorted.reviewSentenceBest, tau), sorted.pseudoReferences, countAboveSorted(sorted.pseudoReferenceBest, tau));
 }
 
 /** CRScore of one review: `crscore({ reviewSentenceVectors, pseudoReferenceVectors, tau })` or with a similarity matrix. */

@@ -25,10 +25,12 @@ export {
   calibrateThreshold,
   crscore,
   crscoreFromBestMatches,
+  crscoreFromSortedMatches,
   CRSCORE_DEFAULT_TAU,
   isCrscorePaperModel,
   meanSentenceBest,
   pairwiseSimilarities,
+  sortBestMatches,
   splitReviewSentences,
   thresholdSweep,
 } from "./crscore";
@@ -39,6 +41,7 @@ export type {
   CrscoreResult,
   CrscoreVectors,
   SimilarityMatrix,
+  SortedBestMatches,
 } from "./crscore";
 export { getReferenceMetric, REFERENCE_METRICS } from "./registry";
 export type { MetricName, ReferenceMetric } from "./registry";

@@ -46,7 +46,11 @@ function probOutsideSquare(n: number, h: number): number {
  * O(m · band width), up to O(m·n) as in SciPy. Each cell is the same arithmetic as SciPy's
  * column-by-column loop, so the result is the same to the last bit; but the columns are
  * computed four at a time on a skewed wavefront (column i+t at row j - t), which gives the
- * processor four independent chains of divisions instead of one.
+ * processor four independent chains of divisions instead of one. For clearly different samples
+ * the values in the middle of the band underflow to 0, and a cell whose left and lower
+ * neighbours are 0 is 0: while the last column has a long run of zeros (as also near the
+ * origin, where no path has left the band yet), columns are computed one at a time and skip
+ * the rows where the previous column was 0 (columnSkippingZeros).
  */
 function probOutsideLattice(n1: number, n2: number, g: number, h: number): number {
   const m = Math.max(n1, n2);
@@ -60,8 +64,18 @@ function probOutsideLattice(n1: number, n2: number, g: number, h: number): numbe
   const upper = (i: number) => Math.min(Math.ceil((ng * i + h) / mg), n + 1);
   const a = new Float64Array(n + 1).fill(1);
   a.fill(0, 0, upper(0));
+  // The last computed column's longest run of zeros.
+  let zeros = { start: 0, end: upper(0) };
   let i = 1;
-  for (; i + 3 <= m; i += 4) {
+  while (i <= m) {
+    if (worthSkipping(zeros, upper(i - 1) - lower(i - 1)) || i + 3 > m) {
+      const lo = lower(i);
+      const hi = upper(i);
+      if (hi <= lo) return 1;
+      zeros = columnSkippingZeros(a, i, lo, hi, zeros);
+      i++;
+      continue;
+    }
     const i0 = i;
     const i1 = i + 1;
     const i2 = i + 2;
@@ -102,18 +116,56 @@ function probOutsideLattice(n1: number, n2: number, g: number, h: number): numbe
         a[s3] = q3;
       }
     }
-  }
-  for (; i <= m; i++) {
-    const lo = lower(i);
-    const hi = upper(i);
-    if (hi <= lo) return 1;
-    let q = lo === 0 ? 0 : 1;
-    for (let j = lo; j < hi; j++) {
-      q = (a[j] * i + q * j) / (i + j);
-      a[j] = q;
-    }
+    zeros = zeroRun(a, lo3, hi3);
+    i += 4;
   }
   return a[n];
+}
+
+/**
+ * Whether a run of zeros in a column `band` rows wide is worth computing the next column alone
+ * to skip it: the four-column wavefront does a cell about four times faster, so it pays once
+ * the zeros are three quarters of the band.
+ */
+const worthSkipping = (zeros: { start: number; end: number }, band: number) => zeros.end - zeros.start >= Math.max(64, 0.75 * band);
+
+/**
+ * The run of zeros in a[lo .. hi) around its middle row (empty when that row is not 0): a run
+ * worth skipping covers three quarters of the band, so it holds the middle row.
+ */
+function zeroRun(a: Float64Array, lo: number, hi: number): { start: number; end: number } {
+  const middle = (lo + hi) >>> 1;
+  if (a[middle] !== 0) return { start: 0, end: 0 };
+  let start = middle;
+  let end = middle + 1;
+  while (start > lo && a[start - 1] === 0) start--;
+  while (end < hi && a[end] === 0) end++;
+  return { start, end };
+}
+
+/**
+ * Column i of probOutsideLattice's recursion over rows [lo, hi), where a[zeros.start ..
+ * zeros.end) holds zeros from the previous column: once the running value is 0 at a row inside
+ * that run, every row up to its end is 0 as well ((0·i + 0·j)/(i + j)), so they are skipped
+ * (a[] already holds those zeros). Returns this column's run of zeros, for the next.
+ */
+function columnSkippingZeros(a: Float64Array, i: number, lo: number, hi: number, zeros: { start: number; end: number }): { start: number; end: number } {
+  let q = lo === 0 ? 0 : 1;
+  let runStart = -1;
+  let best = { start: 0, end: 0 };
+  for (let j = lo; j < hi; j++) {
+    q = (a[j] * i + q * j) / (i + j);
+    a[j] = q;
+    if (q !== 0) {
+      if (runStart >= 0 && j - runStart > best.end - best.start) best = { start: runStart, end: j };
+      runStart = -1;
+      continue;
+    }
+    if (runStart < 0) runStart = j;
+    if (j + 1 >= zeros.start && j + 1 < zeros.end) j = Math.min(zeros.end, hi) - 1;
+  }
+  if (runStart >= 0 && hi - runStart > best.end - best.start) best = { start: runStart, end: hi };
+  return best;
 }
 
 /**

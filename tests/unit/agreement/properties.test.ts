@@ -4,7 +4,11 @@ import {
   fleissKappa,
   gwetAc,
   krippendorffAlpha,
+  leastAgreement,
+  pairConfusions,
+  pairedValues,
   pairwiseMatrix,
+  perItemAgreement,
   percentAgreement,
   type Rating,
   selectRaters,
@@ -77,5 +81,46 @@ describe("properties", () => {
     const m = pairwiseMatrix(table, (t, a, b) => krippendorffAlpha(selectRaters(t, [a, b]), { level: "ordinal" }));
     const own = ratings.filter((r) => r.rater === "r1" || r.rater === "r3");
     expect(m.matrix[1][3]?.value).toBeCloseTo(krippendorffAlpha(own, { level: "ordinal" }).value as number, 14);
+  });
+});
+
+describe("pair confusions and the least-agreement items (one pass instead of one per pair or item)", () => {
+  const cases = [
+    ...[1, 2, 3, 4].map((seed) => randomRatings(seed, 80, 5, 0.3)),
+    // Labels, one rater on some items, a rater who shares no item with another.
+    [...randomRatings(5, 30, 3, 0.4).map((r) => ({ ...r, value: `v${r.value}` })), { item: "solo", rater: "r9", value: "v1" }],
+  ];
+
+  test("each pair's counts are those of pairedValues, rows the first rater's categories", () => {
+    for (const ratings of cases) {
+      const table = buildRatingTable(ratings);
+      const { n, counts } = pairConfusions(table);
+      const R = table.raters.length;
+      const q = table.scale.length;
+      for (let i = 0; i < R; i++) {
+        for (let j = i + 1; j < R; j++) {
+          const pairs = pairedValues(table, table.raters[i], table.raters[j]);
+          const expected = new Array<number>(q * q).fill(0);
+          for (let k = 0; k < pairs.items.length; k++) expected[pairs.a[k] * q + pairs.b[k]]++;
+          expect(n[i * R + j]).toBe(pairs.items.length);
+          expect(Array.from(counts[i * R + j])).toEqual(expected);
+        }
+      }
+    }
+  });
+
+  test("leastAgreement equals perItemAgreement sorted (agreement, widest range, order) and cut, for any count and ties in order", () => {
+    const random = seededRandom(11);
+    for (const ratings of cases) {
+      const table = buildRatingTable(ratings);
+      // Orders with ties (a stable sort keeps table order among them).
+      const order = table.items.map(() => Math.floor(random() * 10));
+      const sorted = perItemAgreement(table)
+        .map((p, u) => ({ p, u }))
+        .filter(({ p }) => p.agreement !== null && p.agreement < 1)
+        .sort((a, b) => (a.p.agreement as number) - (b.p.agreement as number) || (b.p.range ?? 0) - (a.p.range ?? 0) || order[a.u] - order[b.u])
+        .map(({ p }) => p);
+      for (const count of [0, 1, 5, 20, 1000]) expect(leastAgreement(table, count, order)).toEqual(sorted.slice(0, count));
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { buildRatingTable, cohenKappa, ItemResamples, krippendorffAlpha, type Rating } from "@/lib/agreement";
-import { bootstrapSettings, coefficientDefinitions, coefficientReports, itemBootstrapCi, itemBootstrapCis, type Question, questionAgreement, resampleItems, type StudyItem, taskQuestions } from "@/lib/analysis";
+import { bootstrapSettings, coefficientDefinitions, coefficientReports, itemBootstrapCi, itemBootstrapCis, meanPairwiseCohen, type Question, questionAgreement, resampleItems, type StudyItem, taskQuestions } from "@/lib/analysis";
 import { seededRandom } from "@/lib/stats";
 import { claimCodeOfNumber } from "@/lib/import/claim-codes";
 import { hasPhase1, readClaimSheet } from "../claims/crscore-phase1";
@@ -195,3 +195,29 @@ test("reasons name raters by their display names, not their ids", () => {
   expect(report.pairwise.matrix[x][y]?.reason).toBe("raters Xena and yan@example.org rated no item in common");
 });
 
+
+describe("mean pairwise Cohen's kappa", () => {
+  test("equals the mean of cohenKappa over the pairs with a defined kappa, in pair order, to the last bit (missing ratings, pairs with no common item or one category)", () => {
+    const random = seededRandom(31);
+    for (let trial = 0; trial < 40; trial++) {
+      const raters = 2 + (trial % 4);
+      const ratings: Rating[] = [];
+      for (let i = 0; i < 30; i++) {
+        for (let r = 0; r < raters; r++) {
+          if (random() < 0.35) continue;
+          // Rater r1 rates only items i < 5 in half the trials; rater r0 is constant in a quarter.
+          if (r === 1 && trial % 2 === 0 && i >= 5) continue;
+          ratings.push({ item: `i${i}`, rater: `r${r}`, value: r === 0 && trial % 4 === 0 ? 3 : 1 + Math.floor(random() * 5) });
+        }
+      }
+      const table = buildRatingTable(ratings, { scale: [1, 2, 3, 4, 5] });
+      for (const weights of ["unweighted", "linear", "quadratic"] as const) {
+        const kappas = table.raters.flatMap((a, i) => table.raters.slice(i + 1).map((b) => cohenKappa(table, { raters: [a, b], weights }).value)).filter((v): v is number => v !== null);
+        const result = meanPairwiseCohen(table, weights);
+        expect(result.n).toBe(kappas.length);
+        if (kappas.length === 0) expect(result.value).toBeNull();
+        else expect(Object.is(result.value, kappas.reduce((sum, k) => sum + k, 0) / kappas.length)).toBe(true);
+      }
+    }
+  });
+});

@@ -1,11 +1,16 @@
 import { describe, expect, test } from "vitest";
+import { seededRandom } from "@/lib/stats";
 import {
+  type BestMatches,
   calibrateThreshold,
   cosineSimilarity,
   crscore,
+  crscoreFromBestMatches,
+  crscoreFromSortedMatches,
   CRSCORE_DEFAULT_TAU,
   embeddingSim,
   pairwiseSimilarities,
+  sortBestMatches,
   splitReviewSentences,
   thresholdSweep,
   type CrscoreResult,
@@ -165,5 +170,32 @@ describe("threshold sweep and calibration (CRScore Table 18, section 3.3)", () =
       sentenceCount: 0,
       reason: "no review sentence has a pseudo-reference",
     });
+  });
+});
+
+describe("CRScore from sorted best matches (the Table 18 sweep's path)", () => {
+  const random = seededRandom(18);
+  // Values on a coarse grid, so that ties between entries and entries equal to τ are common.
+  const list = (length: number) => Array.from({ length }, () => (random() < 0.2 ? null : Math.floor(random() * 8) / 8));
+  const cases: BestMatches[] = [
+    { reviewSentenceBest: [], pseudoReferenceBest: [0.5] },
+    { reviewSentenceBest: [0.5], pseudoReferenceBest: [] },
+    { reviewSentenceBest: [null, null], pseudoReferenceBest: [null] },
+    ...Array.from({ length: 200 }, () => ({ reviewSentenceBest: list(Math.floor(random() * 6)), pseudoReferenceBest: list(Math.floor(random() * 6)) })),
+  ];
+  const taus = [-1, 0, 0.1, 0.125, 0.5, 0.6, 0.875, 1, 2];
+
+  test("equals crscoreFromBestMatches at every τ (ties, τ on an entry, nulls, empty lists)", () => {
+    for (const best of cases) {
+      const sorted = sortBestMatches(best);
+      for (const tau of taus) expect(crscoreFromSortedMatches(sorted, tau)).toEqual(crscoreFromBestMatches(best, tau));
+    }
+  });
+
+  test("does not depend on the order of the best matches", () => {
+    for (const best of cases.slice(3, 50)) {
+      const reversed = { reviewSentenceBest: [...best.reviewSentenceBest].reverse(), pseudoReferenceBest: [...best.pseudoReferenceBest].reverse() };
+      for (const tau of taus) expect(crscoreFromSortedMatches(sortBestMatches(reversed), tau)).toEqual(crscoreFromSortedMatches(sortBestMatches(best), tau));
+    }
   });
 });

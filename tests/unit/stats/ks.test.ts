@@ -84,4 +84,24 @@ describe("exact p-value on the lattice", () => {
     }
     expect(compared).toBeGreaterThan(400);
   });
+
+  test("equals the column-by-column recursion to the last bit when the middle of the band underflows to 0 (skipped rows)", () => {
+    const random = seededRandom(23);
+    const pValues: number[] = [];
+    for (const [n1, n2] of [[1000, 1100], [1201, 900], [2000, 1999]]) {
+      for (const shift of [0, 0.05, 0.3, 0.6, 0.9, 1.2]) {
+        const a = Array.from({ length: n1 }, () => random());
+        const b = Array.from({ length: n2 }, () => Math.round((random() + shift) * 20) / 20);
+        const r = ks2samp(a, b);
+        const g = gcd(n1, n2);
+        const h = Math.round((r.statistic as number) * (n1 / g) * n2);
+        expect(Object.is(r.pValue, referenceOutsideLattice(n1, n2, g, h))).toBe(true);
+        pValues.push(r.pValue as number);
+      }
+    }
+    // The cases cover p = 0 (underflow in the middle of the band), tiny and ordinary p-values.
+    expect(pValues.some((p) => p === 0)).toBe(true);
+    expect(pValues.some((p) => p > 0 && p < 1e-100)).toBe(true);
+    expect(pValues.some((p) => p > 1e-3)).toBe(true);
+  });
 });
