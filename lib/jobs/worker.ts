@@ -32,28 +32,6 @@ export async function runChunkJob(context: MetricJobContext, job: PgBoss.JobWith
   }
 }
 
-/**
- * Subscribes this process to the metric queue, one chunk at a time per subscription (metrics
- * are CPU-bound; `concurrency` subscriptions suit chunks that wait on an endpoint). After a
- * chunk the next is fetched at once instead of after the polling interval, which pg-boss
- * would otherwise wait whenever a job took less than that.
- */
-export async function workMetricChunks(boss: PgBoss, context: MetricJobContext, options: { concurrency?: number } = {}): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < (options.concurrency ?? 1); i++) {
-    let id = "";
-    id = await boss.work<ChunkJobData>(METRIC_QUEUE, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 1 }, async ([job]) => {
-      try {
-        return await runChunkJob(context, job);
-      } finally {
-        boss.notifyWorker(id);
-      }
-    });
-    ids.push(id);
-  }
-  return ids;
-}
-
 export interface DrainOptions {
   /** Called with the run after every chunk. */
   onProgress?: (run: MetricRun) => void;

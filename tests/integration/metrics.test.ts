@@ -165,7 +165,7 @@ describe("metric jobs", () => {
     const started = await requestMetricRun(createJobContext({ client: db }), studyId, { metrics: ["chrf"], chunkSize: 2 });
     expect((await listMetricRuns(studyId, db))[0]).toMatchObject({ id: started.run.id, status: "QUEUED", total: 9, done: 0, embedding: null });
     const worker = await startQueue(url);
-    await workMetricChunks(worker, createJobContext({ client: db }));
+    await workMetricChunks(worker, { context: createJobContext({ client: db }) });
     let run = started.run;
     for (let i = 0; i < 100 && run.status !== "DONE"; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
