@@ -2,25 +2,29 @@ import Link from "next/link";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { SignOutButton } from "@/components/sign-out-button";
 
+/**
+ * The header on every page. Its links are not prefetched: each target is a dynamic page, which a
+ * prefetch renders on the server (session and queries) on every page load, for a click that rarely follows.
+ */
 export function SiteHeader({ user }: { user: SessionUser | null }) {
   const lead = user && (user.role === "LEAD" || user.role === "ADMIN");
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav className="mx-auto flex max-w-6xl items-center gap-4 px-4 py-2" aria-label="Main">
-        <Link href="/" className="font-semibold">
+        <Link href="/" prefetch={false} className="font-semibold">
           CR Judge
         </Link>
         {user && (
           <>
-            <Link href="/annotate" className="text-sm text-slate-700 hover:underline">
+            <Link href="/annotate" prefetch={false} className="text-sm text-slate-700 hover:underline">
               My assignments
             </Link>
             {lead && (
               <>
-                <Link href="/studies" className="text-sm text-slate-700 hover:underline">
+                <Link href="/studies" prefetch={false} className="text-sm text-slate-700 hover:underline">
                   Studies
                 </Link>
-                <Link href="/admin/users" className="text-sm text-slate-700 hover:underline">
+                <Link href="/admin/users" prefetch={false} className="text-sm text-slate-700 hover:underline">
                   Accounts
                 </Link>
               </>

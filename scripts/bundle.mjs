@@ -48,6 +48,23 @@ const pgInNodeOnly = {
   },
 };
 
+/**
+ * pg-boss loads its cron parser (cron-parser and luxon, about 10 ms of CPU) when it loads, for
+ * schedules, which the product does not use (lib/jobs/queue.ts starts it without them): loaded
+ * on its first use instead.
+ */
+const cronOnFirstUse = {
+  name: "cron-on-first-use",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]pg-boss[\\/]src[\\/]timekeeper\.js$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      const load = "const cronParser = require('cron-parser')";
+      if (!source.includes(load)) throw new Error(`${args.path} no longer has "${load}": update scripts/bundle.mjs`);
+      return { contents: source.replace(load, "const cronParser = { parseExpression: (...args) => require('cron-parser').parseExpression(...args) }"), loader: "js" };
+    });
+  },
+};
+
 const stamp = (file) => {
   const stat = statSync(file, { throwIfNoEntry: false });
   return stat ? `${stat.size}:${stat.mtimeMs}` : "missing";
@@ -87,7 +104,7 @@ export async function buildBundle(name) {
     banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
     tsconfig: path.join(root, "tsconfig.json"),
     absWorkingDir: root,
-    plugins: [pgInNodeOnly],
+    plugins: [pgInNodeOnly, cronOnFirstUse],
     metafile: true,
     logLevel: "error",
   });

@@ -8,21 +8,17 @@
  * embedded server as the CLI does.
  */
 import { resolveDatabase } from "@/lib/db/resolve";
-import { createJobContext, startQueue, workImportJobs, workMetricChunks, workReportJobs } from "@/lib/jobs";
-import { workPseudoReferenceJobs } from "@/lib/pseudo-refs";
+import { startQueue } from "@/lib/jobs/queue";
+import { workImportJobs, workMetricChunks, workPseudoReferenceJobs, workReportJobs } from "@/lib/jobs/work";
 
 const database = await resolveDatabase((line) => console.error(line));
 const boss = await startQueue(database.url);
 // Chunks computed at once by this process: 1 suits CPU-bound metrics (run one worker per core
 // instead); more suit LLM judges and embedding endpoints, which mostly wait.
 const concurrency = Math.max(1, Number(process.env.METRIC_WORKER_CONCURRENCY ?? 1) || 1);
-const context = createJobContext();
-await workMetricChunks(boss, context, { concurrency });
-// Static analysis and LLM claims of code changes (lib/pseudo-refs).
-await workPseudoReferenceJobs(boss, context, { concurrency });
-// Dashboard reports with bootstrap CIs of big studies (lib/jobs/report-jobs.ts).
+await workMetricChunks(boss, { concurrency });
+await workPseudoReferenceJobs(boss, { concurrency });
 await workReportJobs(boss);
-// Uploads above CRJUDGE_IMPORT_INLINE_MB (lib/jobs/import-jobs.ts).
 await workImportJobs(boss);
 console.error(`metric worker: processing queue "metric-chunks" on ${new URL(database.url).host} (${concurrency} at a time)`);
 

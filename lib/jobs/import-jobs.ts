@@ -7,7 +7,6 @@
  * the job's progress in the database. Smaller uploads are imported in place, so a product
  * without a worker still imports them.
  */
-import type PgBoss from "pg-boss";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { db, Prisma, type PrismaClient } from "@/lib/db/client";
 import { AppError, publicError } from "@/lib/errors";
@@ -91,10 +90,6 @@ export async function processImportJob(importJobId: string, client: PrismaClient
   ]);
 }
 
-/** Subscribes this process to the import queue (one import at a time: each holds a transaction and a core). */
-export function workImportJobs(boss: PgBoss, client: PrismaClient = db): Promise<string> {
-  return boss.work<{ importJobId: string }>(IMPORT_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => processImportJob(job.data.importJobId, client));
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -21,13 +21,23 @@ export interface ComputedChunk {
   reviews: number;
 }
 
+/** What a chunk needs of its run. */
+export type ChunkRun = Pick<MetricRun, "id" | "studyId" | "status" | "params">;
+
+/** The run's row as a chunk needs it, through pg (a Prisma read costs milliseconds of CPU there); undefined when it does not exist. */
+export async function readChunkRun(context: MetricJobContext, runId: string): Promise<ChunkRun | undefined> {
+  const [run] = await rawRows<ChunkRun>(context.client, Prisma.sql`SELECT id, "studyId", status, params FROM "MetricRun" WHERE id = ${runId}`);
+  return run;
+}
+
 /**
  * Computes the chunk's missing scores (a review × metric already stored under the run's
  * signature is skipped, so a chunk may run twice). A failed run's chunks compute nothing (null).
+ * `run` is the chunk's run when the caller has just read it (drainMetricRun reads it with every fetch).
  */
-export async function computeChunk(context: MetricJobContext, data: ChunkJobData): Promise<ComputedChunk | null> {
+export async function computeChunk(context: MetricJobContext, data: ChunkJobData, run?: ChunkRun): Promise<ComputedChunk | null> {
   const { client } = context;
-  const [run] = await rawRows<Pick<MetricRun, "id" | "studyId" | "status" | "params">>(client, Prisma.sql`SELECT id, "studyId", status, params FROM "MetricRun" WHERE id = ${data.runId}`);
+  run ??= await readChunkRun(context, data.runId);
   if (!run || run.status === "FAILED") return null;
   const params = runParams(run);
   const columns = params.specs.flatMap((s) => s.columns.map((metric) => ({ metric, paramsKey: s.paramsKey })));

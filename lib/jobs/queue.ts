@@ -41,7 +41,9 @@ const QUEUES: PgBoss.Queue[] = [
  */
 export async function startQueue(url: string, options: { supervise?: boolean } = {}): Promise<PgBoss> {
   const supervise = options.supervise ?? true;
-  const boss = new PgBoss({ connectionString: url, max: 4, supervise, schedule: supervise });
+  // No cron schedules are used: without pg-boss's timekeeper a start saves its queries (clock
+  // skew, its own queue, a polling worker).
+  const boss = new PgBoss({ connectionString: url, max: 4, supervise, schedule: false });
   boss.on("error", (error) => console.error(`job queue: ${error.message}`));
   await boss.start();
   // Made once per database: a start after the first finds them all in one statement.

@@ -8,7 +8,6 @@
  * database by every web process. Small studies, whose CIs take milliseconds, are computed in
  * place (REPORT_INLINE_LIMIT), so a product without a worker still shows them.
  */
-import type PgBoss from "pg-boss";
 import { agreementReport, type AgreementOptions, type AgreementReport, correlationReport, type CorrelationOptions, type CorrelationReport } from "@/lib/analysis";
 import { cachedAgreementReport, cachedCorrelationReport } from "@/lib/analysis/report-cache";
 import { db, type PrismaClient } from "@/lib/db/client";
@@ -108,10 +107,6 @@ export async function processReportJob(reportJobId: string, client: PrismaClient
   if (job.kind === "agreement") await (await import("@/lib/data/rounds")).releaseDueRound(job.studyId);
 }
 
-/** Subscribes this process to the report queue (one report at a time: the CIs are CPU-bound). */
-export function workReportJobs(boss: PgBoss, client: PrismaClient = db): Promise<string> {
-  return boss.work<{ reportJobId: string }>(REPORT_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => processReportJob(job.data.reportJobId, client));
-}
 
 /** What a dashboard shows: the full report, or until the worker has computed it the point estimates and the job's state. */
 export interface DashboardReport<K extends ReportKind> {

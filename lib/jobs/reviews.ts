@@ -29,16 +29,18 @@ type Client = Pick<PrismaClient, "$queryRaw">;
  * scope's changes are read once by index, and each change's human reference taken from them
  * by a window over the change (the first reference by position), instead of a subquery per
  * change or a join the planner cannot size (which scanned the whole tables of a 100,000-review
- * study for every chunk).
+ * study for every chunk). A chunk's changes too are looked up by an array of their ids: as a
+ * join (`IN (SELECT ...)`) the planner, which cannot size the CTE, read the whole CodeChange
+ * table for every chunk whenever its statistics were stale (a study just imported).
  * `codeChanges: false` leaves out the diffs and files, which only the LLM judges read
  * (codeChange is then null); `pseudoReferences: false` leaves out the pseudo-references, which
  * only CRScore reads (an empty list then).
  */
 export async function loadReviewsToScore(scope: ReviewScope, client: PrismaClient = db, options: { codeChanges?: boolean; pseudoReferences?: boolean } = {}): Promise<ReviewToScore[]> {
-  const [ofChanges, inScope] =
+  const [ofChanges, inScope, changesInScope] =
     "ids" in scope
-      ? [Prisma.sql`x."codeChangeId" = ANY(ARRAY(SELECT "codeChangeId" FROM "CandidateReview" WHERE id = ANY(${[...scope.ids]}::text[])))`, Prisma.sql`x.id = ANY(${[...scope.ids]}::text[])`]
-      : [Prisma.sql`x."codeChangeId" IN (SELECT id FROM "CodeChange" WHERE "studyId" = ${scope.studyId})`, Prisma.sql`NOT x."textMissing"`];
+      ? [Prisma.sql`x."codeChangeId" = ANY(ARRAY(SELECT "codeChangeId" FROM "CandidateReview" WHERE id = ANY(${[...scope.ids]}::text[])))`, Prisma.sql`x.id = ANY(${[...scope.ids]}::text[])`, Prisma.sql`c.id = ANY(ARRAY(SELECT DISTINCT "codeChangeId" FROM scoped))`]
+      : [Prisma.sql`x."codeChangeId" IN (SELECT id FROM "CodeChange" WHERE "studyId" = ${scope.studyId})`, Prisma.sql`NOT x."textMissing"`, Prisma.sql`c.id IN (SELECT "codeChangeId" FROM scoped)`];
   const withCode = options.codeChanges ?? true;
   const withPseudo = options.pseudoReferences ?? true;
   const rows = await rawRows<{ id: string; text: string; isReference: boolean; diff: string | null; newFile: string | null; language: string; reference: string | null; pseudo: string[] | null }>(
@@ -54,7 +56,7 @@ export async function loadReviewsToScore(scope: ReviewScope, client: PrismaClien
       c AS (
         SELECT c.id, c.language, CASE WHEN ${withCode} THEN c.diff END AS diff, CASE WHEN ${withCode} THEN c."newFile" END AS "newFile",
           CASE WHEN ${withPseudo} THEN ARRAY(SELECT p.text FROM "PseudoReference" p WHERE p."codeChangeId" = c.id AND p.kind::text = ANY(${AUTOMATIC_KINDS}::text[]) ORDER BY p.position, p.id) END AS pseudo
-        FROM "CodeChange" c WHERE c.id IN (SELECT "codeChangeId" FROM scoped))
+        FROM "CodeChange" c WHERE ${changesInScope})
       SELECT s.id, s.text, s."isReference", s.reference, c.language, c.diff, c."newFile", c.pseudo
       FROM scoped s JOIN c ON c.id = s."codeChangeId"`,
   );

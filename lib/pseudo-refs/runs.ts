@@ -109,7 +109,8 @@ export async function processPseudoReferenceJob(context: MetricJobContext, data:
 
 const WORKER = `${hostname()}:${process.pid}`;
 
-async function runJob(context: MetricJobContext, job: PgBoss.JobWithMetadata<PseudoReferenceJobData>): Promise<{ worker: string; stored: number }> {
+/** Processes one job; a failure on its last attempt (or a spent budget) fails the run, and is thrown again for pg-boss. */
+export async function runPseudoReferenceJob(context: MetricJobContext, job: PgBoss.JobWithMetadata<PseudoReferenceJobData>): Promise<{ worker: string; stored: number }> {
   try {
     return { worker: WORKER, stored: await processPseudoReferenceJob(context, job.data) };
   } catch (error) {
@@ -122,19 +123,6 @@ async function runJob(context: MetricJobContext, job: PgBoss.JobWithMetadata<Pse
   }
 }
 
-/** Subscribes this process (the metric worker) to the pseudo-reference queue. */
-export async function workPseudoReferenceJobs(boss: PgBoss, context: MetricJobContext, options: { concurrency?: number } = {}): Promise<void> {
-  for (let i = 0; i < (options.concurrency ?? 1); i++) {
-    let id = "";
-    id = await boss.work<PseudoReferenceJobData>(PSEUDO_REFERENCE_QUEUE, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 1 }, async ([job]) => {
-      try {
-        return await runJob(context, job);
-      } finally {
-        boss.notifyWorker(id);
-      }
-    });
-  }
-}
 
 const finished = (run: PseudoReferenceRun) => run.status === "DONE" || run.status === "FAILED";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -156,7 +144,7 @@ export async function drainPseudoReferenceRun(boss: PgBoss, context: MetricJobCo
       }
       if (job.data.runId === runId) processed++;
       try {
-        await boss.complete(PSEUDO_REFERENCE_QUEUE, job.id, await runJob(context, job));
+        await boss.complete(PSEUDO_REFERENCE_QUEUE, job.id, await runPseudoReferenceJob(context, job));
       } catch (error) {
         await boss.fail(PSEUDO_REFERENCE_QUEUE, job.id, { message: (error as Error).message });
       }

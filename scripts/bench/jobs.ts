@@ -7,7 +7,8 @@
  * second and the overhead per review (job time minus computing time). Medians of wall time, of
  * this process's CPU time and of the database server's CPU time (5 runs at 5,164 reviews, as
  * for the computing time, so that the first run's JIT warm-up is not the median; 1 at 50,000),
- * since on a shared machine wall time also counts other people's work.
+ * since on a shared machine wall time also counts other people's work. Each run starts from the
+ * same state: the previous run's scores deleted and the database vacuumed and analysed.
  */
 import { availableParallelism, loadavg } from "node:os";
 import { createClient, type PrismaClient } from "@/lib/db/client";
@@ -73,6 +74,10 @@ export default async function run(): Promise<void> {
         let stored = 0;
         for (let i = 0; i < runs; i++) {
           await client.metricScore.deleteMany({ where: { metric } });
+          // Every run from the same state: without it each later run inserts among the dead rows of
+          // the one before (index entries to skip, heap pages to prune), and the first run plans its
+          // statements on the statistics of an empty database.
+          await client.$executeRawUnsafe("VACUUM (ANALYZE)");
           const context = createJobContext({ client });
           const pg0 = postgresCpuByProcess(port);
           const c0 = process.cpuUsage();

@@ -4,7 +4,7 @@
  */
 import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { listStudyMetrics, metricValuesForStudy } from "@/lib/data/metric-scores";
+import { insertMetricScores, listStudyMetrics, metricValuesForStudy } from "@/lib/data/metric-scores";
 import { createClient, Prisma } from "@/lib/db/client";
 import { TFIDF_MODEL } from "@/lib/embeddings";
 import { createJobContext, drainMetricRun, listMetricRuns, METRIC_QUEUE, requestMetricRun, runParams, startMetricRun, startQueue, workMetricChunks } from "@/lib/jobs";
@@ -165,7 +165,7 @@ describe("metric jobs", () => {
     const started = await requestMetricRun(createJobContext({ client: db }), studyId, { metrics: ["chrf"], chunkSize: 2 });
     expect((await listMetricRuns(studyId, db))[0]).toMatchObject({ id: started.run.id, status: "QUEUED", total: 9, done: 0, embedding: null });
     const worker = await startQueue(url);
-    await workMetricChunks(worker, createJobContext({ client: db }));
+    await workMetricChunks(worker, { context: createJobContext({ client: db }) });
     let run = started.run;
     for (let i = 0; i < 100 && run.status !== "DONE"; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -198,6 +198,20 @@ describe("metric jobs", () => {
     const stored = await db.metricScore.findMany({ where: { paramsKey: "test", candidateReview: { codeChange: { studyId } } }, select: { candidateReviewId: true, value: true } });
     expect(new Map(stored.map((s) => [s.candidateReviewId, s.value]))).toEqual(new Map([[a.id, 0.5], [b.id, 0.7]]));
     expect(await db.metricRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ done: 3, total: 3, status: "DONE" });
+  });
+
+  test("stored scores read back as the same numbers, whatever their magnitude, through a chunk's store (pg) and through insertMetricScores (Prisma)", async () => {
+    const studyId = await createSmallStudy("scores-exact", 1);
+    const { run } = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["rouge-l"] });
+    const [a, b] = await db.candidateReview.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
+    const values = [0.11764705882352941, 1 / 3, -2.5e-7, 1.7976931348623157e308, 5e-324, 123456789.12345679, 0, 1e21, 2 ** 53 + 2, null];
+    const rows = (reviewId: string, metric: string) => values.map((value, i) => ({ candidateReviewId: reviewId, metric, paramsKey: `exact-${i}`, value, detail: { best: [value, 0.1 + 0.2], reason: i === 9 ? "empty-review" : undefined } }));
+    await storeChunkScores(db, run.id, rows(a.id, "rouge-l"), 1);
+    await insertMetricScores(rows(b.id, "imported"), {}, db);
+    for (const [reviewId, metric] of [[a.id, "rouge-l"], [b.id, "imported"]]) {
+      const stored = await db.metricScore.findMany({ where: { candidateReviewId: reviewId, metric }, select: { paramsKey: true, value: true, detail: true } });
+      expect(new Map(stored.map((s) => [s.paramsKey, [s.value, s.detail]]))).toEqual(new Map(rows(reviewId, metric).map((r) => [r.paramsKey, [r.value, JSON.parse(JSON.stringify(r.detail))]])));
+    }
   });
 
   test("a score never outlives its review: deleting the review deletes its scores, and a score of no review is refused", async () => {

@@ -11,6 +11,24 @@ import { getStudyOverview } from "@/lib/data/study-overview";
 
 export const dynamic = "force-dynamic";
 
+/** The study's sub-pages: path under the study, and link text. */
+const STUDY_TOOLS = [
+  ["assignments", "Assignments and progress"],
+  ["consolidate", "Consolidate stage 1"],
+  ["adjudicate", "Adjudicate"],
+  ["rounds", "Calibration rounds"],
+  ["quality", "Quality control"],
+  ["import", "Import data"],
+  ["agreement", "Agreement"],
+  ["validity", "Validity"],
+  ["metrics", "Metric runs"],
+  ["pseudo-refs", "Pseudo-references"],
+  ["crscore-tables", "CRScore tables"],
+  ["members", "Members"],
+  ["item-sets", "Item sets"],
+  ["settings", "Settings"],
+] as const;
+
 export default async function StudyOverviewPage({ params }: { params: Promise<{ slug: string }> }) {
   const user = await requirePageUser(LEAD_ROLES);
   const overview = await getStudyOverview(user, (await params).slug);
@@ -22,49 +40,13 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
       <div>
         <h1 className="text-2xl font-semibold">{study.name}</h1>
         <p className="text-sm text-slate-600">{study.description}</p>
+        {/* No prefetch: each tool is a dynamic page, rendered (with its queries) for every prefetch on every load of this one. */}
         <nav aria-label="Study tools" className="mt-2 flex gap-4 text-sm">
-          <Link href={`/studies/${study.slug}/assignments`} className="text-blue-700 hover:underline">
-            Assignments and progress
-          </Link>
-          <Link href={`/studies/${study.slug}/consolidate`} className="text-blue-700 hover:underline">
-            Consolidate stage 1
-          </Link>
-          <Link href={`/studies/${study.slug}/adjudicate`} className="text-blue-700 hover:underline">
-            Adjudicate
-          </Link>
-          <Link href={`/studies/${study.slug}/rounds`} className="text-blue-700 hover:underline">
-            Calibration rounds
-          </Link>
-          <Link href={`/studies/${study.slug}/quality`} className="text-blue-700 hover:underline">
-            Quality control
-          </Link>
-          <Link href={`/studies/${study.slug}/import`} className="text-blue-700 hover:underline">
-            Import data
-          </Link>
-          <Link href={`/studies/${study.slug}/agreement`} className="text-blue-700 hover:underline">
-            Agreement
-          </Link>
-          <Link href={`/studies/${study.slug}/validity`} className="text-blue-700 hover:underline">
-            Validity
-          </Link>
-          <Link href={`/studies/${study.slug}/metrics`} className="text-blue-700 hover:underline">
-            Metric runs
-          </Link>
-          <Link href={`/studies/${study.slug}/pseudo-refs`} className="text-blue-700 hover:underline">
-            Pseudo-references
-          </Link>
-          <Link href={`/studies/${study.slug}/crscore-tables`} className="text-blue-700 hover:underline">
-            CRScore tables
-          </Link>
-          <Link href={`/studies/${study.slug}/members`} className="text-blue-700 hover:underline">
-            Members
-          </Link>
-          <Link href={`/studies/${study.slug}/item-sets`} className="text-blue-700 hover:underline">
-            Item sets
-          </Link>
-          <Link href={`/studies/${study.slug}/settings`} className="text-blue-700 hover:underline">
-            Settings
-          </Link>
+          {STUDY_TOOLS.map(([path, label]) => (
+            <Link key={path} href={`/studies/${study.slug}/${path}`} prefetch={false} className="text-blue-700 hover:underline">
+              {label}
+            </Link>
+          ))}
         </nav>
         {study.taskTypes.includes("CLAIM_VERIFICATION") && study.taskTypes.includes("REVIEW_RATING") && <StageOrderToggle slug={study.slug} on={stageOrderOn(study)} save={changeStageOrder} />}
         <ExportLinks slug={study.slug} annotators={annotators.map((a) => a.name)} />

@@ -55,7 +55,7 @@ export default async function CrscoreTablesPage({ params }: { params: Promise<{ 
   return (
     <div className="space-y-6">
       <div className="space-y-2">
-        <Link href={`/studies/${study.slug}`} className="text-sm text-blue-700 hover:underline">
+        <Link href={`/studies/${study.slug}`} prefetch={false} className="text-sm text-blue-700 hover:underline">
           ← {study.name}
         </Link>
         <h1 className="text-2xl font-semibold">CRScore tables</h1>

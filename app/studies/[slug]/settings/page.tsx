@@ -16,7 +16,7 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
     <div className="space-y-4">
       <div>
         <p className="text-sm">
-          <Link href={`/studies/${study.slug}`} className="text-blue-700 underline">
+          <Link href={`/studies/${study.slug}`} prefetch={false} className="text-blue-700 underline">
             {study.name}
           </Link>
         </p>
