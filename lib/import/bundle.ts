@@ -144,7 +144,9 @@ export function bundleSize(bundle: StudyBundle): number {
 export function bundleAnnotators(bundle: StudyBundle): AnnotatorRef[] {
   const byName = new Map<string, AnnotatorRef>();
   const note = (ref: AnnotatorRef | null) => {
-    if (ref && !byName.has(annotatorKey(ref))) byName.set(annotatorKey(ref), ref);
+    if (ref === null) return;
+    const key = annotatorKey(ref);
+    if (!byName.has(key)) byName.set(key, ref);
   };
   for (const change of bundle.codeChanges) {
     for (const reference of change.pseudoReferences) {
@@ -152,7 +154,7 @@ export function bundleAnnotators(bundle: StudyBundle): AnnotatorRef[] {
       reference.judgements.forEach((j) => note(j.annotator));
     }
     for (const review of change.reviews) {
-      for (const annotation of [...review.ratings, ...review.grades, ...review.commentFilters]) note(annotation.annotator);
+      for (const annotations of [review.ratings, review.grades, review.commentFilters]) annotations.forEach((a) => note(a.annotator));
     }
   }
   return [...byName.values()];

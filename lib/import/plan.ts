@@ -11,7 +11,6 @@
  * (action IMPORT, for the annotator, with the run) whose values have the shapes the annotation
  * workspace logs, so imported work never looks like the annotator's own saves.
  */
-import { randomUUID } from "node:crypto";
 import type { Prisma } from "@/lib/db/client";
 import type { ClaimJudgement, CodeChange, CommentFilterLabel, PseudoReference, ReferenceGrade } from "@/lib/generated/prisma/client";
 import type { AnnotationKind } from "@/lib/generated/prisma/enums";
@@ -20,6 +19,7 @@ import type { CandidateReviewInput, ClaimJudgementInput, CodeChangeInput, Commen
 import type { ImportError, SourceLocation } from "./errors";
 import { separatedChangeId } from "./crscore-sheet";
 import { formatImportError } from "./errors";
+import { orderedIds } from "./row-ids";
 import { childKey, type Snapshot, type StoredRating } from "./snapshot";
 import { claimMatchKey, claimNormalizations, sameText } from "./text";
 
@@ -223,11 +223,15 @@ class Planner {
     claimNormalizations: [],
   };
   private readonly pullRequestIds = new Map<string, string>();
+  /** Ids of the rows created. */
+  private readonly newId: () => string;
 
   constructor(
     private readonly snapshot: Snapshot,
     private readonly options: PlanOptions,
-  ) {}
+  ) {
+    this.newId = orderedIds(options.now);
+  }
 
   /**
    * Decides one row: create when nothing is stored; otherwise compare, count, and report
@@ -260,7 +264,7 @@ class Planner {
 
   pullRequest(pr: PullRequestInput): void {
     const stored = this.snapshot.pullRequests.get(pr.externalId);
-    const id = stored?.id ?? randomUUID();
+    const id = stored?.id ?? this.newId();
     this.pullRequestIds.set(pr.externalId, id);
     const fields = { repository: pr.repository, title: pr.title, description: pr.description, metadata: pr.metadata };
     const outcome = this.settle("pullRequests", stored ? { repository: stored.repository, title: stored.title, description: stored.description, metadata: stored.metadata } : null, fields, pr.at, `pull request ${pr.externalId}`);
@@ -300,7 +304,7 @@ class Planner {
   codeChange(change: CodeChangeInput): void {
     const { stored, externalId } = this.storedChange(change);
     change = { ...change, externalId };
-    const id = stored?.id ?? randomUUID();
+    const id = stored?.id ?? this.newId();
     const fields: Fields = {
       pullRequestId: this.pullRequestId(change.pullRequest),
       filePath: change.filePath,
@@ -327,7 +331,7 @@ class Planner {
     else if (outcome.action === "updated") this.update("codeChanges", id, columns(outcome.fields));
 
     const storedReferences = new Map(change.pseudoReferences.map((r) => [r.externalId, this.storedReference(id, r)]));
-    const referenceIds = new Map(change.pseudoReferences.map((r) => [r.externalId, storedReferences.get(r.externalId)?.id ?? randomUUID()]));
+    const referenceIds = new Map(change.pseudoReferences.map((r) => [r.externalId, storedReferences.get(r.externalId)?.id ?? this.newId()]));
     for (const reference of change.pseudoReferences) this.pseudoReference(reference, storedReferences.get(reference.externalId), id, referenceIds, `code change ${change.externalId}`);
     for (const review of change.reviews) this.review(review, id, referenceIds, `code change ${change.externalId}`);
   }
@@ -374,7 +378,7 @@ class Planner {
 
   private review(review: CandidateReviewInput, codeChangeId: string, referenceIds: Map<string, string>, parent: string): void {
     const stored = this.snapshot.reviews.get(childKey(codeChangeId, review.externalId));
-    const id = stored?.id ?? randomUUID();
+    const id = stored?.id ?? this.newId();
     // A missing text states nothing (a later file may give it); a text given clears the mark.
     const fields = { system: review.system, text: review.text, isReference: review.isReference, position: review.position, textMissing: review.text === "" ? null : false };
     const what = `${parent}, review ${review.externalId}`;
@@ -400,7 +404,7 @@ class Planner {
   ): void {
     const annotatorId = userIdOf(this.options.annotators, input.annotator);
     const stored = storedRows.get(childKey(annotatorId, targetId));
-    const id = stored?.id ?? randomUUID();
+    const id = stored?.id ?? this.newId();
     const before = stored ? spec.stored(stored) : null;
     const outcome = this.settle(spec.table, before, spec.fields(input), input.at, what);
     if (outcome.action !== "created" && outcome.action !== "updated") return;

@@ -72,19 +72,37 @@ const UPDATE: Record<Table, (tx: Tx, id: string, data: Record<string, unknown>) 
   commentFilters: (tx, id, data) => tx.commentFilterLabel.update({ where: { id }, data: data as Prisma.CommentFilterLabelUncheckedUpdateInput }),
 };
 
-/** Pseudo-references ordered so that a corrected claim is inserted before its correction. */
-function correctionOrder(rows: Creates["pseudoReferences"]): Creates["pseudoReferences"] {
-  const pending = new Set(rows.map((r) => r.id as string));
-  const ordered: Creates["pseudoReferences"] = [];
-  let rest = rows;
-  while (rest.length > 0) {
-    const ready = rest.filter((r) => !r.correctsId || !pending.has(r.correctsId));
-    if (ready.length === 0) throw new Error("pseudo-references correct each other in a cycle");
-    for (const r of ready) pending.delete(r.id as string);
-    ordered.push(...ready);
-    rest = rest.filter((r) => pending.has(r.id as string));
+/**
+ * How many corrections deep each pseudo-reference is among `rows`: 0 when it corrects none of
+ * them, else one more than the one it corrects. Linear: each chain is walked once.
+ */
+function correctionDepths(rows: Creates["pseudoReferences"]): number[] {
+  const indexOf = new Map(rows.map((r, i) => [r.id as string, i]));
+  const UNKNOWN = -1;
+  const ON_CHAIN = -2;
+  const depths = rows.map(() => UNKNOWN);
+  for (let i = 0; i < rows.length; i++) {
+    const chain: number[] = [];
+    let k: number | undefined = i;
+    while (k !== undefined && depths[k] < 0) {
+      if (depths[k] === ON_CHAIN) throw new Error("pseudo-references correct each other in a cycle");
+      depths[k] = ON_CHAIN;
+      chain.push(k);
+      const corrected: string | null | undefined = rows[k].correctsId;
+      k = corrected ? indexOf.get(corrected) : undefined;
+    }
+    let depth = k === undefined ? -1 : depths[k];
+    for (let c = chain.length - 1; c >= 0; c--) depths[chain[c]] = ++depth;
   }
-  return ordered;
+  return depths;
+}
+
+/** Pseudo-references ordered so that a corrected claim is inserted before its correction: by correction depth, in plan order within a depth. */
+export function correctionOrder(rows: Creates["pseudoReferences"]): Creates["pseudoReferences"] {
+  const depths = correctionDepths(rows);
+  const byDepth: Creates["pseudoReferences"][] = [];
+  rows.forEach((row, i) => (byDepth[depths[i]] ??= []).push(row));
+  return byDepth.flat();
 }
 
 /** Rows a plan writes, for progress. */

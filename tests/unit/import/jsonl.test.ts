@@ -45,6 +45,20 @@ describe("jsonl format", () => {
       { file: "study.jsonl", line: 4, field: "reviews[0].ratings[0].addresses", message: 'no pseudo-reference "nope" in this code change' },
     ]);
   });
+  test("escapes that spell a NUL or a lone surrogate are refused on their line; an escaped backslash followed by u is text", () => {
+    const lines = [
+      '{"id": "a", "language": "python", "diff": "", "reviews": [{"id": "r", "system": "s", "text": "x\\u0000"}]}',
+      '{"id": "b", "language": "python", "diff": "", "reviews": [{"id": "r", "system": "s", "text": "\\ud800"}]}',
+      '{"id": "c", "language": "python", "diff": "", "reviews": [{"id": "r", "system": "s", "text": "C:\\\\u0000 \\u00e9 \\ud83d\\ude00"}]}',
+    ];
+    const { result, errors } = parse(lines.join("\n"));
+    expect(errors.errors).toEqual([
+      { file: "study.jsonl", line: 1, message: "reviews.0.text: contains a NUL character (\\u0000)" },
+      { file: "study.jsonl", line: 2, message: "reviews.0.text: contains a lone UTF-16 surrogate (not valid Unicode)" },
+    ]);
+    expect(result.bundle.codeChanges.map((c) => c.reviews[0].text)).toEqual(["C:\\u0000 é 😀"]);
+  });
+
   test("a line that fails the schema still gets its other checks: every error of the line at once", () => {
     const line = {
       id: "a",
