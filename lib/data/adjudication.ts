@@ -62,7 +62,9 @@ export async function storedConsensus(client: Client, studyId: string, task: Tas
 
 /** The consensus of every rated item of one task (adjudicated, else unanimous): item id → question key → consensus. */
 export async function taskConsensus(client: PrismaClient, study: StudyForAnalysis, task: TaskType): Promise<Map<string, Map<string, ConsensusValue>>> {
-  const [data, stored] = await Promise.all([gatherTaskColumns(study, task, client, "include"), storedConsensus(client, study.id, task)]);
+  // One statement at a time: exports read this, and must not take more than one connection of the pool.
+  const data = await gatherTaskColumns(study, task, client, "include");
+  const stored = await storedConsensus(client, study.id, task);
   const values = data.questions.map((q) => itemValues(data, q));
   const index = new Map(data.items.map((item, u) => [item.id, u]));
   const out = new Map<string, Map<string, ConsensusValue>>();
