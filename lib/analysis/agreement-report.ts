@@ -5,12 +5,12 @@
  * rising batch by batch), the reliability set (CRScore §4.1-4.2: a common set of 100 items),
  * the items with the most disagreement, and for claims the Table 1 rates per language.
  */
-import { buildRatingTable, kappaFromConfusion, leastAgreement, type Level, pairConfusions, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
+import { kappaFromConfusion, leastAgreement, type Level, pairConfusions, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { claimQualityReport, type ClaimQualityReport } from "./claim-quality";
 import { coefficientDefinitions, type CoefficientKey } from "./coefficients";
-import { findStudy, gatherTaskColumns, type QuestionColumns, type QuestionRatings, raterNames, type StudyItem, type TaskColumns } from "./gather";
+import { findStudy, gatherTaskColumns, type QuestionColumns, raterNames, type StudyItem, type TaskColumns } from "./gather";
 import { countedWork } from "./drafts";
 import { inItemSet, type ItemSetFilter, itemSetStatement, type ItemSetStatement, restrictToItemSet } from "./item-sets";
 import type { Question } from "./questions";
@@ -132,13 +132,6 @@ function confusionOf(table: RatingTable, confusions: ReturnType<typeof pairConfu
   return { raters: [ref(table.raters[Math.floor(best / raters)]), ref(table.raters[best % raters])], categories: [...table.scale], counts, n: confusions.n[best] };
 }
 
-/** The agreement section of one question (pure: ratings, items and rater names are given). */
-export function questionAgreement(data: QuestionRatings, items: ReadonlyMap<string, StudyItem>, names: ReadonlyMap<string, string>, settings: Settings): QuestionAgreement {
-  const orderOf = (id: string) => items.get(id)?.order ?? Number.MAX_SAFE_INTEGER;
-  const ratings = [...data.ratings].sort((a, b) => orderOf(a.item) - orderOf(b.item));
-  return tableAgreement(buildRatingTable(ratings, { scale: data.question.scale }), data, items, names, settings);
-}
-
 /**
  * The table of one question's columns: the table buildRatingTable makes of the same ratings
  * (items, then raters, in the columns' order; values at their scale positions), without an
@@ -150,9 +143,11 @@ export function questionTable(data: Pick<TaskColumns, "items" | "raters">, q: Qu
   return { ...table, scale: q.question.scale };
 }
 
-/** The agreement section of one question from its table (items in study order). */
-function tableAgreement(table: RatingTable, data: Pick<QuestionRatings, "question" | "excluded" | "drafts">, items: ReadonlyMap<string, StudyItem>, names: ReadonlyMap<string, string>, settings: Settings): QuestionAgreement {
-  const { question } = data;
+/** The agreement section of one question from its columns (pure: the task's items in study order, its raters and their names are given). */
+export function questionAgreement(data: Pick<TaskColumns, "items" | "raters">, q: QuestionColumns, names: ReadonlyMap<string, string>, settings: Settings): QuestionAgreement {
+  const { question } = q;
+  const table = questionTable(data, q);
+  const items = new Map(data.items.map((item) => [item.id, item]));
   const orderOf = (id: string) => items.get(id)?.order ?? Number.MAX_SAFE_INTEGER;
   const ref = (id: string): RaterRef => ({ id, name: names.get(id) ?? id });
   const label = (id: string) => items.get(id)?.label ?? id;
@@ -195,7 +190,7 @@ function tableAgreement(table: RatingTable, data: Pick<QuestionRatings, "questio
     level: question.level,
     scale: question.scale,
     raters: table.raters.map(ref),
-    counts: { items: table.items.length, ratings: table.value.length, raters: table.raters.length, itemsWithTwoOrMoreRatings: pairable.length, excludedOffScale: data.excluded, draftsLeftOut: data.drafts ?? 0 },
+    counts: { items: table.items.length, ratings: table.value.length, raters: table.raters.length, itemsWithTwoOrMoreRatings: pairable.length, excludedOffScale: q.excluded, draftsLeftOut: q.drafts },
     coefficients: coefficientReports(table, question, settings.bootstrap, settings.alphaLevels),
     reliabilitySet:
       reliabilityItems.length === 0
@@ -233,10 +228,9 @@ export async function agreementReport(studyId: string, options: AgreementOptions
   for (const task of options.task ? [options.task] : study.taskTypes) {
     const data = restrictToItemSet(await gatherTaskColumns(study, task, client, options.includeGold ? "include" : "exclude", options.includeDrafts ? "include" : "exclude"), options.items, matched);
     const names = await raterNames(data.raters, client);
-    const items = new Map(data.items.map((item) => [item.id, item]));
     tasks.push({
       task,
-      questions: data.questions.filter((q) => q.item.length > 0).map((q) => tableAgreement(questionTable(data, q), q, items, names, settings)),
+      questions: data.questions.filter((q) => q.item.length > 0).map((q) => questionAgreement(data, q, names, settings)),
       claimQuality: task === "CLAIM_VERIFICATION" ? await claimQualityReport(study.id, client, options.includeDrafts ? "include" : "exclude") : null,
     });
   }

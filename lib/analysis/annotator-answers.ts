@@ -1,6 +1,6 @@
-/** One annotator's answers per code change, from a task's ratings per question (lib/analysis/gather): what a lead's page of that annotator lists. */
+/** One annotator's answers per code change, from a task's ratings as columns (lib/analysis/gather): what a lead's page of that annotator lists. */
 import type { RatingValue } from "@/lib/agreement";
-import type { QuestionRatings, StudyItem } from "./collect";
+import type { TaskColumns } from "./gather";
 
 export interface ItemAnswers {
   /** The claim or review within its change, e.g. "claim 2" or the review's system. */
@@ -9,22 +9,24 @@ export interface ItemAnswers {
 }
 
 /** The rater's answers grouped by code change id, items in study order, questions in the task's order. */
-export function answersByChange(items: ReadonlyMap<string, StudyItem>, questions: readonly QuestionRatings[], rater: string): Map<string, ItemAnswers[]> {
-  const byItem = new Map<string, ItemAnswers["answers"]>();
-  for (const q of questions) {
-    for (const r of q.ratings) {
-      if (r.rater !== rater || !items.has(r.item)) continue;
-      if (!byItem.has(r.item)) byItem.set(r.item, []);
-      byItem.get(r.item)!.push({ question: q.question.label, value: r.value });
+export function answersByChange(data: TaskColumns, rater: string): Map<string, ItemAnswers[]> {
+  const r = data.raters.indexOf(rater);
+  const byItem = new Map<number, ItemAnswers["answers"]>();
+  for (const q of data.questions) {
+    for (let e = 0; e < q.item.length; e++) {
+      if (q.rater[e] !== r) continue;
+      const u = q.item[e];
+      if (!byItem.has(u)) byItem.set(u, []);
+      byItem.get(u)!.push({ question: q.question.label, value: q.question.scale[q.value[e]] });
     }
   }
   const out = new Map<string, ItemAnswers[]>();
-  const rated = [...byItem.keys()].map((id) => items.get(id)!).sort((a, b) => a.order - b.order);
-  for (const item of rated) {
+  for (const u of [...byItem.keys()].sort((a, b) => a - b)) {
+    const item = data.items[u];
     const prefix = `${item.changeExternalId} · `;
     const name = item.label.startsWith(prefix) ? item.label.slice(prefix.length) : item.label;
     if (!out.has(item.codeChangeId)) out.set(item.codeChangeId, []);
-    out.get(item.codeChangeId)!.push({ item: name, answers: byItem.get(item.id)! });
+    out.get(item.codeChangeId)!.push({ item: name, answers: byItem.get(u)! });
   }
   return out;
 }

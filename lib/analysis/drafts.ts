@@ -6,7 +6,6 @@
  */
 import type { PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
-import type { TaskRatings } from "./gather";
 
 export type DraftMode = "exclude" | "include";
 
@@ -20,21 +19,6 @@ export async function unsubmittedWork(client: PrismaClient, studyId: string, tas
 
 /** Whether a judgement or rating of this annotator on this code change is a draft. */
 export const isDraft = (unsubmitted: ReadonlySet<string>, userId: string, codeChangeId: string) => unsubmitted.has(key(userId, codeChangeId));
-
-/** The ratings without drafts (ratings of `unsubmitted` work); each question counts the drafts it left out. */
-export function withoutDrafts(data: TaskRatings, unsubmitted: ReadonlySet<string>): TaskRatings {
-  if (unsubmitted.size === 0) return data;
-  return {
-    ...data,
-    questions: data.questions.map((q) => {
-      const kept = q.ratings.filter((r) => {
-        const item = data.items.get(r.item);
-        return !item || !isDraft(unsubmitted, r.rater, item.codeChangeId);
-      });
-      return { ...q, ratings: kept, drafts: q.ratings.length - kept.length };
-    }),
-  };
-}
 
 /** How a report states what it counts. */
 export function countedWork(drafts: DraftMode): string {

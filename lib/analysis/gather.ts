@@ -2,19 +2,14 @@
 import { db, Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { TASKS, taskQuestions } from "@/lib/tasks";
-import { goldItems, keptUnder, type GoldMode } from "@/lib/data/gold";
-import { describeItem, type QuestionRatings, type StudyItem } from "./collect";
+import { keptUnder, type GoldMode } from "@/lib/data/gold";
+import type { Rating, RatingValue } from "@/lib/agreement";
+import { describeItem, type StudyItem } from "./collect";
 import type { Question, StudyScales } from "./questions";
-import { type DraftMode, unsubmittedWork, withoutDrafts } from "./drafts";
+import type { DraftMode } from "./drafts";
 import { AppError } from "@/lib/errors";
 
-export type { QuestionRatings, StudyItem } from "./collect";
-
-export interface TaskRatings {
-  task: TaskType;
-  items: Map<string, StudyItem>;
-  questions: QuestionRatings[];
-}
+export type { StudyItem } from "./collect";
 
 export interface StudyForAnalysis extends StudyScales {
   id: string;
@@ -28,24 +23,6 @@ export async function findStudy(where: { id: string } | { slug: string }, client
   const study = await client.study.findUnique({ where, select: { id: true, slug: true, name: true, taskTypes: true, likertDimensions: true, likertMin: true, likertMax: true } });
   if (!study) throw new AppError("NOT_FOUND", { message: `no study with ${"id" in where ? `id "${where.id}"` : `slug "${where.slug}"`}` });
   return study;
-}
-
-/**
- * The ratings of one task of the study, per question, with the rated items; items with a known
- * answer for the task (gold, lib/data/gold) are left out unless asked for, and so are drafts
- * (lib/analysis/drafts.ts).
- */
-export async function gatherTaskRatings(study: StudyForAnalysis, task: TaskType, client: PrismaClient = db, gold: GoldMode = "exclude", drafts: DraftMode = "exclude"): Promise<TaskRatings> {
-  const [all, known, unsubmitted] = await Promise.all([
-    TASKS[task].ratings(study.id, taskQuestions(task, study), client),
-    gold === "include" ? new Map() : goldItems(client, study.id),
-    drafts === "include" ? new Set<string>() : unsubmittedWork(client, study.id, task),
-  ]);
-  const data = withoutDrafts({ task, ...all }, unsubmitted);
-  const goldHere = known.get(task) ?? new Set<string>();
-  if (goldHere.size === 0 && gold !== "only") return data;
-  const items = new Map([...data.items].filter(([id]) => keptUnder(gold, goldHere.has(id))));
-  return { task, items, questions: data.questions.map((q) => ({ ...q, ratings: q.ratings.filter((r) => items.has(r.item)) })) };
 }
 
 /**
@@ -183,6 +160,25 @@ export async function gatherTaskColumns(study: StudyForAnalysis, task: TaskType,
   const all: TaskColumns = { task, items, raters: row.raters ?? [], questions: questions.map((q, k) => questionColumns(q, row[`v${k}`] ?? [], row, drafts)) };
   const isGold = new Set(ids.filter((_, u) => row.gold[u]));
   return keepItems(all, (item) => keptUnder(gold, isGold.has(item.id)));
+}
+
+/**
+ * One question's ratings as (item, rater, value) triples by rater, then item id (raters are
+ * numbered in annotator id order): the order the per-annotator figures were defined on, which
+ * they keep (Dawid-Skene's sums run over items in first-seen order; gold misses are listed in it).
+ */
+export function ratingsByRater(data: TaskColumns, q: QuestionColumns): Rating[] {
+  const entries = Array.from(q.item, (_, e) => e);
+  const itemId = (e: number) => data.items[q.item[e]].id;
+  entries.sort((a, b) => q.rater[a] - q.rater[b] || (itemId(a) < itemId(b) ? -1 : itemId(a) > itemId(b) ? 1 : 0));
+  return entries.map((e) => ({ item: itemId(e), rater: data.raters[q.rater[e]], value: q.question.scale[q.value[e]] }));
+}
+
+/** Each item's values of the question (by item number), in the columns' order. */
+export function itemValues(data: TaskColumns, q: QuestionColumns): RatingValue[][] {
+  const values = data.items.map((): RatingValue[] => []);
+  for (let e = 0; e < q.item.length; e++) values[q.item[e]].push(q.question.scale[q.value[e]]);
+  return values;
 }
 
 /** Display names of annotators (their e-mail when the name is empty): reports and reasons name people, not ids. */

@@ -13,7 +13,8 @@ import { AppError } from "@/lib/errors";
 import { db, Prisma, type PrismaClient } from "@/lib/db/client";
 import { findLedStudy, type StudyUser } from "@/lib/data/study-access";
 import type { TaskType } from "@/lib/generated/prisma/client";
-import { findStudy, gatherTaskRatings, type StudyForAnalysis, type StudyItem } from "@/lib/analysis/gather";
+import { findStudy, gatherTaskColumns, itemValues, ratingsByRater, type StudyForAnalysis, type StudyItem } from "@/lib/analysis/gather";
+import { questionTable } from "@/lib/analysis/agreement-report";
 import type { Question } from "@/lib/analysis/questions";
 import { cachedForState } from "@/lib/analysis/report-cache";
 import { TASKS, taskQuestions } from "@/lib/tasks";
@@ -61,23 +62,19 @@ export async function storedConsensus(client: Client, studyId: string, task: Tas
 
 /** The consensus of every rated item of one task (adjudicated, else unanimous): item id → question key → consensus. */
 export async function taskConsensus(client: PrismaClient, study: StudyForAnalysis, task: TaskType): Promise<Map<string, Map<string, ConsensusValue>>> {
-  const [data, stored] = await Promise.all([gatherTaskRatings(study, task, client, "include"), storedConsensus(client, study.id, task)]);
-  const values = new Map<string, Map<string, RatingValue[]>>();
-  for (const q of data.questions) {
-    for (const r of q.ratings) {
-      if (!values.has(r.item)) values.set(r.item, new Map());
-      const perQuestion = values.get(r.item)!;
-      if (!perQuestion.has(q.question.key)) perQuestion.set(q.question.key, []);
-      perQuestion.get(q.question.key)!.push(r.value);
-    }
-  }
+  // One statement at a time: exports read this, and must not take more than one connection of the pool.
+  const data = await gatherTaskColumns(study, task, client, "include");
+  const stored = await storedConsensus(client, study.id, task);
+  const values = data.questions.map((q) => itemValues(data, q));
+  const index = new Map(data.items.map((item, u) => [item.id, u]));
   const out = new Map<string, Map<string, ConsensusValue>>();
-  for (const itemId of new Set([...values.keys(), ...stored.keys()])) {
+  for (const itemId of new Set([...index.keys(), ...stored.keys()])) {
+    const u = index.get(itemId);
     const entries = new Map<string, ConsensusValue>();
-    for (const q of data.questions) {
-      const c = consensusOf(values.get(itemId)?.get(q.question.key) ?? [], stored.get(itemId)?.get(q.question.key)?.value);
+    data.questions.forEach((q, k) => {
+      const c = consensusOf(u === undefined ? [] : values[k][u], stored.get(itemId)?.get(q.question.key)?.value);
       if (c) entries.set(q.question.key, c);
-    }
+    });
     if (entries.size > 0) out.set(itemId, entries);
   }
   return out;
@@ -111,13 +108,14 @@ export async function adjudicationQueue(user: StudyUser, slug: string, task?: Ta
   const chosen = task ?? study.taskTypes[0] ?? "CLAIM_VERIFICATION";
   const questions = taskQuestions(chosen, study);
   const question = questionKey ? questionOf(study, chosen, questionKey) : questions[0];
-  const [data, stored] = await Promise.all([gatherTaskRatings(study, chosen, db, "include"), storedConsensus(db, study.id, chosen)]);
-  const ratings = data.questions.find((q) => q.question.key === question.key)?.ratings ?? [];
-  const names = new Map((await db.user.findMany({ where: { id: { in: [...new Set(ratings.map((r) => r.rater))] } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
-  const entries = perItemAgreement(ratings, { scale: question.scale })
-    .filter((p) => p.n >= 2 && data.items.has(p.item))
+  const [data, stored] = await Promise.all([gatherTaskColumns(study, chosen, db, "include"), storedConsensus(db, study.id, chosen)]);
+  const table = questionTable(data, data.questions.find((q) => q.question.key === question.key)!);
+  const items = new Map(data.items.map((item) => [item.id, item]));
+  const names = new Map((await db.user.findMany({ where: { id: { in: [...table.raters] } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
+  const entries = perItemAgreement(table)
+    .filter((p) => p.n >= 2)
     .map((p) => ({
-      item: data.items.get(p.item)!,
+      item: items.get(p.item)!,
       agreement: p.agreement,
       range: p.range,
       ratings: p.ratings.map((r) => ({ rater: names.get(r.rater) ?? r.rater, value: r.value })),
@@ -283,15 +281,14 @@ export async function taskReliability(user: StudyUser, slug: string, task: TaskT
 }
 
 async function studyTaskReliability(study: StudyForAnalysis, task: TaskType): Promise<QuestionReliability[]> {
-  const [data, consensus] = await Promise.all([gatherTaskRatings(study, task), taskConsensus(db, study, task)]);
-  const ids = [...new Set(data.questions.flatMap((q) => q.ratings.map((r) => r.rater)))];
-  const names = new Map((await db.user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
+  const [data, consensus] = await Promise.all([gatherTaskColumns(study, task), taskConsensus(db, study, task)]);
+  const names = new Map((await db.user.findMany({ where: { id: { in: data.raters } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
   return data.questions.map((q) => {
     const agreed = new Map([...consensus].flatMap(([item, questions]) => {
       const c = questions.get(q.question.key);
       return c ? [[item, c.value] as const] : [];
     }));
-    const annotators = annotatorReliability(q.question, q.ratings, agreed).map((a) => ({
+    const annotators = annotatorReliability(q.question, ratingsByRater(data, q), agreed).map((a) => ({
       ...a,
       name: names.get(a.rater) ?? a.rater,
       withOthers: a.withOthers.map((o) => ({ ...o, rater: names.get(o.rater) ?? o.rater })),

@@ -13,13 +13,14 @@ import { TASK_PHASES } from "@/lib/annotation/assignment-plan";
 import { progressOf, type Progress } from "@/lib/annotation/progress";
 import type { RaterRef } from "@/lib/analysis/agreement-report";
 import { answersByChange, type ItemAnswers } from "@/lib/analysis/annotator-answers";
+import { gatherTaskColumns } from "@/lib/analysis/gather";
 import type { Share } from "@/lib/analysis/reliability";
 import { cachedAgreementReport, studyFingerprint } from "@/lib/analysis/report-cache";
 import { importedHere, readItem, readTask, workspaceStudy, workspaceStudySelect } from "@/lib/data/annotations";
 import { taskReliability } from "@/lib/data/adjudication";
 import { leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
 import { AppError } from "@/lib/errors";
-import { TASKS, taskQuestions, type WorkspaceData } from "@/lib/tasks";
+import type { WorkspaceData } from "@/lib/tasks";
 
 /** The accounts working in a study: assigned items in it, or its annotator members (imported annotators have no assignments). */
 export function studyAnnotatorWhere(studyId: string): Prisma.UserWhereInput {
@@ -134,12 +135,13 @@ export async function annotatorOverview(user: StudyUser, slug: string, annotator
       orderBy: { position: "asc" },
       select: { id: true, taskType: true, status: true, inReliabilitySet: true, timeSpentMs: true, codeChange: { select: { id: true, externalId: true, filePath: true } } },
     }),
-    Promise.all(tasks.map(async (task) => ({ task, ...(await TASKS[task].ratings(study.id, taskQuestions(task, study), db)) }))),
+    // Every answer, gold items and drafts too.
+    Promise.all(tasks.map((task) => gatherTaskColumns(study, task, db, "include", "include"))),
     // Pairwise Cohen's kappa needs no CIs: the report without resamples, cached per state of the study.
     cachedAgreementReport(study.id, { bootstrap: { nResamples: 0 } }, fingerprint),
     Promise.all(tasks.map(async (task) => ({ task, questions: await taskReliability(user, study.slug, task, fingerprint) }))),
   ]);
-  const answers = new Map(ratings.map((r) => [r.task, answersByChange(r.items, r.questions, annotator.id)]));
+  const answers = new Map(ratings.map((data) => [data.task, answersByChange(data, annotator.id)]));
   const agreement = report.tasks.flatMap((t) =>
     t.questions.flatMap((q): AnnotatorAgreement[] => {
       const own = q.raters.findIndex((r) => r.id === annotator.id);

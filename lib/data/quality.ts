@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { db } from "@/lib/db/client";
 import type { RatingValue } from "@/lib/agreement";
-import { findStudy, gatherTaskRatings } from "@/lib/analysis/gather";
+import { findStudy, gatherTaskColumns, ratingsByRater } from "@/lib/analysis/gather";
 import { belowAccuracy, goldKey, goldScores, paceOf, type GoldScore, type PaceSummary } from "@/lib/analysis/gold-accuracy";
 import { goldAnswers, goldChanges } from "@/lib/data/gold";
 import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
@@ -49,8 +49,8 @@ export async function studyQuality(user: StudyUser, slug: string): Promise<Study
   for (const task of study.taskTypes) {
     if (!answers.some((a) => a.task === task)) continue;
     // Every gold answer so far, drafts too: accuracy is watched while annotators work.
-    const data = await gatherTaskRatings(study, task, db, "only", "include");
-    for (const q of data.questions) for (const r of q.ratings) ratings.push({ ...r, item: `${task}:${r.item}`, question: q.question.key });
+    const data = await gatherTaskColumns(study, task, db, "only", "include");
+    for (const q of data.questions) for (const r of ratingsByRater(data, q)) ratings.push({ ...r, item: `${task}:${r.item}`, question: q.question.key });
   }
   const scores = goldScores(ratings, gold);
   const annotators = members

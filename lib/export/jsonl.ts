@@ -22,8 +22,13 @@ type Line = Required<CodeChangeLine>;
 const iso = (date: Date) => date.toISOString();
 const orNull = (text: string) => (text === "" ? null : text);
 
-function bookkeeping(annotation: { annotator: { id: string; name: string }; timeSpentMs: number | null; createdAt: Date; updatedAt: Date }) {
-  return { annotator: annotation.annotator.name, annotatorId: annotation.annotator.id, timeSpentMs: annotation.timeSpentMs, createdAt: iso(annotation.createdAt), updatedAt: iso(annotation.updatedAt) };
+/**
+ * An annotation's bookkeeping keys, then its task's own keys, in one object: spreading the
+ * bookkeeping into a new object per annotation took three times as long (written out with it).
+ */
+function annotationEntry<Own extends object>(annotation: { annotator: { id: string; name: string }; timeSpentMs: number | null; createdAt: Date; updatedAt: Date }, own: Own) {
+  const bookkeeping = { annotator: annotation.annotator.name, annotatorId: annotation.annotator.id, timeSpentMs: annotation.timeSpentMs, createdAt: iso(annotation.createdAt), updatedAt: iso(annotation.updatedAt) };
+  return Object.assign(bookkeeping, own);
 }
 
 function pseudoReferenceLine(reference: ExportedPseudoReference, consensus: JsonlConsensus) {
@@ -36,7 +41,7 @@ function pseudoReferenceLine(reference: ExportedPseudoReference, consensus: Json
     addedBy: reference.addedBy?.name ?? null,
     addedById: reference.addedBy?.id ?? null,
     corrects: reference.corrects?.externalId ?? null,
-    judgements: reference.judgements.map((j) => ({ ...bookkeeping(j), code: j.code, necessary: j.necessary, errorType: j.errorType, note: orNull(j.note) })),
+    judgements: reference.judgements.map((j) => annotationEntry(j, { code: j.code, necessary: j.necessary, errorType: j.errorType, note: orNull(j.note) })),
     consensus: itemConsensus(consensus.values, consensus.columns.pseudoReference, reference.id),
   };
 }
@@ -48,15 +53,16 @@ function reviewLine(review: ExportedReview, dimensions: readonly string[], conse
     text: review.text,
     isReference: review.isReference,
     position: review.position,
-    ratings: review.ratings.map((r) => ({
-      ...bookkeeping(r),
-      scores: Object.fromEntries(orderedScores(r.scores, dimensions)),
-      comment: orNull(r.comment),
-      addresses: r.links.filter((l) => !l.partial).map((l) => l.pseudoReference.externalId).sort(),
-      partiallyAddresses: r.links.filter((l) => l.partial).map((l) => l.pseudoReference.externalId).sort(),
-    })),
-    grades: review.referenceGrades.map((g) => ({ ...bookkeeping(g), grade: g.grade, comment: orNull(g.comment) })),
-    commentFilters: review.commentFilters.map((f) => ({ ...bookkeeping(f), highQuality: f.highQuality, justification: orNull(f.justification) })),
+    ratings: review.ratings.map((r) =>
+      annotationEntry(r, {
+        scores: Object.fromEntries(orderedScores(r.scores, dimensions)),
+        comment: orNull(r.comment),
+        addresses: r.links.filter((l) => !l.partial).map((l) => l.pseudoReference.externalId).sort(),
+        partiallyAddresses: r.links.filter((l) => l.partial).map((l) => l.pseudoReference.externalId).sort(),
+      }),
+    ),
+    grades: review.referenceGrades.map((g) => annotationEntry(g, { grade: g.grade, comment: orNull(g.comment) })),
+    commentFilters: review.commentFilters.map((f) => annotationEntry(f, { highQuality: f.highQuality, justification: orNull(f.justification) })),
     consensus: itemConsensus(consensus.values, consensus.columns.review, review.id),
   };
 }

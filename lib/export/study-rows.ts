@@ -138,33 +138,37 @@ type ReferenceRow = ExportedPseudoReference & { codeChangeId: string; addedById:
 type ReviewRow = ExportedReview & { codeChangeId: string };
 type RatingRow = ExportedReview["ratings"][number] & AnnotationRow & { id: string };
 
+/**
+ * A page's pseudo-references, reviews and annotations, one statement after the other: an export
+ * then holds one connection of the pool at a time, and annotators' saves on the same web process
+ * find one free (sent together, a page's statements took up to five connections of eight, two of two).
+ */
 async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: GoldItems): Promise<ExportedChange[]> {
   const changeIds = changes.map((c) => c.id);
-  const [assignments, references, reviews] = await Promise.all([
-    rawRows<ExportedChange["assignments"][number] & { codeChangeId: string }>(client, Prisma.sql`SELECT "codeChangeId", "userId", "taskType", status, "completedAt" FROM "Assignment" WHERE "codeChangeId" = ANY(${changeIds}::text[])`),
-    rawRows<ReferenceRow>(
-      client,
-      Prisma.sql`SELECT r.id, r."codeChangeId", r."externalId", r.text, r.kind, r.source, r.position, a.id AS "addedById", a.name AS "addedByName", k."externalId" AS "correctsExternalId"
-      FROM "PseudoReference" r LEFT JOIN "User" a ON a.id = r."addedById" LEFT JOIN "PseudoReference" k ON k.id = r."correctsId"
-      WHERE r."codeChangeId" = ANY(${changeIds}::text[]) ORDER BY r.position, r."externalId"`,
-    ),
-    rawRows<ReviewRow>(
-      client,
-      Prisma.sql`SELECT id, "codeChangeId", "externalId", system, text, "isReference", position FROM "CandidateReview" WHERE "codeChangeId" = ANY(${changeIds}::text[]) ORDER BY position, "externalId"`,
-    ),
-  ]);
+  const assignments = await rawRows<ExportedChange["assignments"][number] & { codeChangeId: string }>(
+    client,
+    Prisma.sql`SELECT "codeChangeId", "userId", "taskType", status, "completedAt" FROM "Assignment" WHERE "codeChangeId" = ANY(${changeIds}::text[])`,
+  );
+  const references = await rawRows<ReferenceRow>(
+    client,
+    Prisma.sql`SELECT r.id, r."codeChangeId", r."externalId", r.text, r.kind, r.source, r.position, a.id AS "addedById", a.name AS "addedByName", k."externalId" AS "correctsExternalId"
+    FROM "PseudoReference" r LEFT JOIN "User" a ON a.id = r."addedById" LEFT JOIN "PseudoReference" k ON k.id = r."correctsId"
+    WHERE r."codeChangeId" = ANY(${changeIds}::text[]) ORDER BY r.position, r."externalId"`,
+  );
+  const reviews = await rawRows<ReviewRow>(
+    client,
+    Prisma.sql`SELECT id, "codeChangeId", "externalId", system, text, "isReference", position FROM "CandidateReview" WHERE "codeChangeId" = ANY(${changeIds}::text[]) ORDER BY position, "externalId"`,
+  );
   const referenceIds = references.map((r) => r.id);
   const reviewIds = reviews.map((r) => r.id);
-  const [judgements, ratings, links, grades, filters] = await Promise.all([
-    annotations<ExportedPseudoReference["judgements"][number] & AnnotationRow>(client, "ClaimJudgement", "pseudoReferenceId", Prisma.sql`t.code, t.necessary, t."errorType", t.note`, referenceIds, gold, "CLAIM_VERIFICATION"),
-    annotations<RatingRow>(client, "ReviewRating", "candidateReviewId", Prisma.sql`t.id, t.scores, t.comment`, reviewIds, gold, "REVIEW_RATING"),
-    rawRows<{ ratingId: string; partial: boolean; externalId: string }>(
-      client,
-      Prisma.sql`SELECT l."ratingId", l.partial, p."externalId" FROM "ReviewClaimLink" l JOIN "ReviewRating" t ON t.id = l."ratingId" JOIN "PseudoReference" p ON p.id = l."pseudoReferenceId" WHERE t."candidateReviewId" = ANY(${reviewIds}::text[])`,
-    ),
-    annotations<ExportedReview["referenceGrades"][number] & AnnotationRow>(client, "ReferenceGrade", "candidateReviewId", Prisma.sql`t.grade, t.comment`, reviewIds, gold, "REFERENCE_GRADING"),
-    annotations<ExportedReview["commentFilters"][number] & AnnotationRow>(client, "CommentFilterLabel", "candidateReviewId", Prisma.sql`t."highQuality", t.justification`, reviewIds, gold, "COMMENT_FILTERING"),
-  ]);
+  const judgements = await annotations<ExportedPseudoReference["judgements"][number] & AnnotationRow>(client, "ClaimJudgement", "pseudoReferenceId", Prisma.sql`t.code, t.necessary, t."errorType", t.note`, referenceIds, gold, "CLAIM_VERIFICATION");
+  const ratings = await annotations<RatingRow>(client, "ReviewRating", "candidateReviewId", Prisma.sql`t.id, t.scores, t.comment`, reviewIds, gold, "REVIEW_RATING");
+  const links = await rawRows<{ ratingId: string; partial: boolean; externalId: string }>(
+    client,
+    Prisma.sql`SELECT l."ratingId", l.partial, p."externalId" FROM "ReviewClaimLink" l JOIN "ReviewRating" t ON t.id = l."ratingId" JOIN "PseudoReference" p ON p.id = l."pseudoReferenceId" WHERE t."candidateReviewId" = ANY(${reviewIds}::text[])`,
+  );
+  const grades = await annotations<ExportedReview["referenceGrades"][number] & AnnotationRow>(client, "ReferenceGrade", "candidateReviewId", Prisma.sql`t.grade, t.comment`, reviewIds, gold, "REFERENCE_GRADING");
+  const filters = await annotations<ExportedReview["commentFilters"][number] & AnnotationRow>(client, "CommentFilterLabel", "candidateReviewId", Prisma.sql`t."highQuality", t.justification`, reviewIds, gold, "COMMENT_FILTERING");
   const linksOf = groupBy(links, (l) => l.ratingId);
   for (const rating of ratings.values()) for (const r of rating) r.links = (linksOf.get(r.id) ?? []).map((l) => ({ partial: l.partial, pseudoReference: { externalId: l.externalId } }));
   for (const reference of references) {

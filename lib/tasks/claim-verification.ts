@@ -7,7 +7,6 @@
 import type { ClaimCode, ClaimErrorType } from "@/lib/generated/prisma/client";
 import { addedClaimValue, claimJudgementValue, NEW_CLAIM_PREFIX, type AddedClaimValue, type ClaimJudgementValue, type SaveRequest } from "@/lib/annotation/values";
 import { numberOfClaimCode } from "@/lib/import/claim-codes";
-import { changeSelect, collect, indexItems } from "@/lib/analysis/collect";
 import { CLAIM_CODE_SCALE } from "@/lib/analysis/questions";
 import { flag, nonEmpty } from "./reviews";
 import type { SaveContext, SaveTarget, TaskDescriptor } from "./types";
@@ -114,15 +113,6 @@ export const claimVerification: TaskDescriptor = {
 
   async addTime(tx, userId, id, codeChangeId, ms) {
     await tx.claimJudgement.updateMany({ where: { annotatorId: userId, pseudoReferenceId: id, pseudoReference: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
-  },
-
-  async ratings(studyId, questions, client) {
-    const inStudy = { codeChange: { studyId } };
-    const [judgements, claims] = await Promise.all([
-      client.claimJudgement.findMany({ where: { pseudoReference: inStudy }, select: { annotatorId: true, pseudoReferenceId: true, code: true }, orderBy: [{ annotatorId: "asc" }, { pseudoReferenceId: "asc" }] }),
-      client.pseudoReference.findMany({ where: { ...inStudy, judgements: { some: {} } }, select: { id: true, externalId: true, position: true, codeChange: changeSelect } }),
-    ]);
-    return { items: indexItems(claims), questions: [collect(questions[0], judgements, (j) => j.pseudoReferenceId, (j) => j.annotatorId, (j) => j.code)] };
   },
 
   answers: { table: Prisma.sql`"ClaimJudgement"`, itemColumn: Prisma.sql`"pseudoReferenceId"`, value: () => Prisma.sql`a.code::text` },

@@ -1,6 +1,5 @@
 /** Comment filtering, c-CRAB: whether each review comment is high quality (actionable and verifiable), with a justification. */
 import { commentFilterValue, type CommentFilterValue } from "@/lib/annotation/values";
-import { collect, indexItems, reviewItemSelect } from "@/lib/analysis/collect";
 import { HIGH_QUALITY } from "@/lib/analysis/questions";
 import { anonymise, flag, itemReviews, nonEmpty, reviewOfItem } from "./reviews";
 import type { TaskDescriptor } from "./types";
@@ -42,15 +41,6 @@ export const commentFiltering: TaskDescriptor = {
 
   async addTime(tx, userId, id, codeChangeId, ms) {
     await tx.commentFilterLabel.updateMany({ where: { annotatorId: userId, candidateReviewId: id, candidateReview: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
-  },
-
-  async ratings(studyId, questions, client) {
-    const inStudy = { codeChange: { studyId } };
-    const [rows, reviews] = await Promise.all([
-      client.commentFilterLabel.findMany({ where: { candidateReview: inStudy }, select: { annotatorId: true, candidateReviewId: true, highQuality: true }, orderBy: [{ annotatorId: "asc" }, { candidateReviewId: "asc" }] }),
-      client.candidateReview.findMany({ where: { ...inStudy, commentFilters: { some: {} } }, select: reviewItemSelect }),
-    ]);
-    return { items: indexItems(reviews), questions: [collect(questions[0], rows, (r) => r.candidateReviewId, (r) => r.annotatorId, (r) => (r.highQuality ? HIGH_QUALITY.yes : HIGH_QUALITY.no))] };
   },
 
   answers: {

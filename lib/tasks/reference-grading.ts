@@ -1,6 +1,5 @@
 /** Reference grading, GradedReviews §4.3: a 1-5 grade of each generated review against the human reference review, with a comment. */
 import { referenceGradeValue, type ReferenceGradeValue } from "@/lib/annotation/values";
-import { collect, indexItems, reviewItemSelect } from "@/lib/analysis/collect";
 import { anonymise, itemReviews, nonEmpty, reviewOfItem } from "./reviews";
 import type { TaskDescriptor } from "./types";
 import { Prisma } from "@/lib/db/client";
@@ -47,15 +46,6 @@ export const referenceGrading: TaskDescriptor = {
 
   async addTime(tx, userId, id, codeChangeId, ms) {
     await tx.referenceGrade.updateMany({ where: { annotatorId: userId, candidateReviewId: id, candidateReview: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
-  },
-
-  async ratings(studyId, questions, client) {
-    const inStudy = { codeChange: { studyId } };
-    const [rows, reviews] = await Promise.all([
-      client.referenceGrade.findMany({ where: { candidateReview: inStudy }, select: { annotatorId: true, candidateReviewId: true, grade: true }, orderBy: [{ annotatorId: "asc" }, { candidateReviewId: "asc" }] }),
-      client.candidateReview.findMany({ where: { ...inStudy, referenceGrades: { some: {} } }, select: reviewItemSelect }),
-    ]);
-    return { items: indexItems(reviews), questions: [collect(questions[0], rows, (r) => r.candidateReviewId, (r) => r.annotatorId, (r) => r.grade)] };
   },
 
   answers: { table: Prisma.sql`"ReferenceGrade"`, itemColumn: Prisma.sql`"candidateReviewId"`, value: () => Prisma.sql`a.grade::text` },

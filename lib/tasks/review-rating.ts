@@ -9,7 +9,6 @@ import { Prisma } from "@/lib/db/client";
 import { stageOrderOn, WAITING_FOR_CONSOLIDATION } from "@/lib/annotation/stage-order";
 import { stage2FromConsolidation, stage2FromOwnJudgements, type ReferenceInput, type Stage2Reference } from "@/lib/annotation/stage2";
 import { necessityValue, reviewRatingValue, type NecessityValue, type ReviewRatingValue, type SaveRequest } from "@/lib/annotation/values";
-import { collect, indexItems, reviewItemSelect } from "@/lib/analysis/collect";
 import { orderedScores } from "@/lib/export/scores";
 import { referenceSelect } from "./claim-verification";
 import { anonymise, itemReviews, nonEmpty, reviewOfItem } from "./reviews";
@@ -160,15 +159,6 @@ export const reviewRating: TaskDescriptor = {
 
   async addTime(tx, userId, id, codeChangeId, ms) {
     await tx.reviewRating.updateMany({ where: { annotatorId: userId, candidateReviewId: id, candidateReview: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
-  },
-
-  async ratings(studyId, questions, client) {
-    const inStudy = { codeChange: { studyId } };
-    const [rows, reviews] = await Promise.all([
-      client.reviewRating.findMany({ where: { candidateReview: inStudy }, select: { annotatorId: true, candidateReviewId: true, scores: true }, orderBy: [{ annotatorId: "asc" }, { candidateReviewId: "asc" }] }),
-      client.candidateReview.findMany({ where: { ...inStudy, ratings: { some: {} } }, select: reviewItemSelect }),
-    ]);
-    return { items: indexItems(reviews), questions: questions.map((q) => collect(q, rows, (r) => r.candidateReviewId, (r) => r.annotatorId, (r) => scoreOf(r.scores, q.key))) };
   },
 
   answers: {

@@ -11,7 +11,6 @@ import type { Stage2Reference } from "@/lib/annotation/stage2";
 import type { Stored } from "@/lib/annotation/versioning";
 import type { AddedClaimValue, ClaimJudgementValue, CommentFilterValue, NecessityValue, ReferenceGradeValue, ReviewRatingValue, SaveRequest } from "@/lib/annotation/values";
 import type { RatingValue } from "@/lib/agreement";
-import type { QuestionRatings, StudyItem } from "@/lib/analysis/collect";
 import type { Question, StudyScales } from "@/lib/analysis/questions";
 import type { ExportedPseudoReference, ExportedReview } from "@/lib/export/study-rows";
 import type { DiffSource } from "@/components/diff-view/model";
@@ -152,8 +151,6 @@ export interface TaskDescriptor {
   missing(client: Db | Tx, userId: string, assignment: { codeChangeId: string; studyId: string }): Promise<string[]>;
   /** Adds active time to the annotator's own annotation of one item of the change. */
   addTime(tx: Tx, userId: string, itemId: string, codeChangeId: string, ms: number): Promise<void>;
-  /** Every rating of the study per question, with the rated items. */
-  ratings(studyId: string, questions: Question[], client: Db): Promise<{ items: Map<string, StudyItem>; questions: QuestionRatings[] }>;
   /**
    * Where the analyses read the task's answers in one statement (lib/analysis/gather.ts): the
    * answer table (alias `a`, with "annotatorId"), its item column, and per question the answer

@@ -22,8 +22,11 @@ const data = await import("@/lib/data/annotations");
 const admin = await import("@/lib/data/assignment-admin");
 const adjudication = await import("@/lib/data/adjudication");
 const quality = await import("@/lib/data/quality");
-const { findStudy, gatherTaskRatings } = await import("@/lib/analysis/gather");
+const { findStudy, gatherTaskColumns } = await import("@/lib/analysis/gather");
 const { listQueuesForAnnotator } = await import("@/lib/data/assignments");
+
+/** The items of a task's first question that have ratings. */
+const ratedItems = (columns: Awaited<ReturnType<typeof gatherTaskColumns>>) => new Set(Array.from(columns.questions[0].item, (u) => columns.items[u].id));
 
 let fx: AnnotationFixture;
 const GOLD = [4, 2];
@@ -73,7 +76,7 @@ test("an annotator who misses the gold grades is below the accuracy; gold stays 
   expect(row(fx.users.ann1).pace).toEqual({ finished: 1, meanSeconds: 42, tooFast: 0 });
 
   const study = await findStudy({ id: fx.studyId });
-  const rated = async (mode?: "include") => new Set((await gatherTaskRatings(study, "REFERENCE_GRADING", db, mode)).questions[0].ratings.map((r) => r.item));
+  const rated = async (mode?: "include") => ratedItems(await gatherTaskColumns(study, "REFERENCE_GRADING", db, mode));
   expect([...(await rated())].some((item) => fx.changes[0].reviews.includes(item))).toBe(false);
   expect(await rated("include")).toContain(fx.changes[0].reviews[0]);
 
@@ -111,7 +114,7 @@ test("a known answer leaves out only its review for its task: the gold change's 
   const right = await goldAssignment(fx.users.ann1);
   await data.saveAnnotation(asUser(fx.users.ann1), grade(right.id, fx.changes[0].reviews[2], 3));
   const study = await findStudy({ id: fx.studyId });
-  const rated = async (mode?: "only") => new Set((await gatherTaskRatings(study, "REFERENCE_GRADING", db, mode)).questions[0].ratings.map((r) => r.item));
+  const rated = async (mode?: "only") => ratedItems(await gatherTaskColumns(study, "REFERENCE_GRADING", db, mode));
   const kept = await rated();
   expect(kept.has(fx.changes[0].reviews[2])).toBe(true);
   expect(kept.has(fx.changes[0].reviews[0]) || kept.has(fx.changes[0].reviews[1])).toBe(false);

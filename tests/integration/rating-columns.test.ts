@@ -1,46 +1,74 @@
 /**
  * The analyses' one-statement read of a task's ratings as columns (lib/analysis/gather.ts
- * gatherTaskColumns) against the Prisma read of the same ratings as objects (gatherTaskRatings),
- * on a study with every task, missing and off-scale answers, drafts, gold items and an item set
- * (real PostgreSQL): the same items, ratings in the same order and the same counts, and the same
- * agreement report as questionAgreement gives on the objects.
+ * gatherTaskColumns), on a study with every task, missing and off-scale answers, drafts and gold
+ * items (real PostgreSQL), against the answers as the test wrote them: the same rated items in
+ * study order, per question the ratings on the scale in study order then by annotator id, the
+ * off-scale values and the drafts counted; and the validity report's human scores from them.
  */
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import type { TaskType } from "@/lib/generated/prisma/client";
+import type { RatingValue } from "@/lib/agreement";
+import { HIGH_QUALITY } from "@/lib/analysis/questions";
 import { createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
-const { agreementReport, bootstrapSettings, humanScores, questionAgreement } = await import("@/lib/analysis");
-const { inItemSet } = await import("@/lib/analysis/item-sets");
-const { findStudy, gatherTaskColumns, gatherTaskRatings, raterNames } = await import("@/lib/analysis/gather");
+const { humanScores } = await import("@/lib/analysis");
+const { findStudy, gatherTaskColumns } = await import("@/lib/analysis/gather");
+const { taskQuestions } = await import("@/lib/tasks");
 
 let fx: AnnotationFixture;
 const TASKS: TaskType[] = ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"];
 const CODES = ["CORRECT", "INCORRECT", "UNVERIFIABLE", "AMBIGUOUS", null] as const;
-const ITEM_SET = { name: "some", kind: "custom", ids: ["cc-0", "cc-2/r1", "cc-2/r4", "cc-1/claim-2"] };
+
+/** An answer as written: its item's place in study order, whether it is a draft, and its stored value per question key (null: not answered). */
+interface Written {
+  task: TaskType;
+  item: string;
+  order: number;
+  rater: string;
+  draft: boolean;
+  values: Record<string, unknown>;
+}
+const written: Written[] = [];
+const gold = new Map<TaskType, Set<string>>();
 
 beforeAll(async () => {
   fx = await createAnnotationFixture(db, `cols${Date.now()}`);
   const annotators = [fx.users.ann1, fx.users.ann2, fx.users.ann3];
+  const study = await findStudy({ id: fx.studyId }, db);
+  const keys = (task: TaskType) => taskQuestions(task, study).map((q) => q.key);
   for (const [c, change] of fx.changes.entries()) {
     for (const [a, annotatorId] of annotators.entries()) {
       // ann3 leaves change 1 alone; ann2's work on change 2 is not submitted (drafts).
       if (a === 2 && c === 1) continue;
+      const draft = a === 1 && c === 2;
       for (const task of TASKS) {
-        await db.assignment.create({ data: { studyId: fx.studyId, userId: annotatorId, codeChangeId: change.id, taskType: task, status: a === 1 && c === 2 ? "IN_PROGRESS" : "DONE", position: c } });
+        await db.assignment.create({ data: { studyId: fx.studyId, userId: annotatorId, codeChangeId: change.id, taskType: task, status: draft ? "IN_PROGRESS" : "DONE", position: c } });
       }
+      const answer = (task: TaskType, item: string, position: number, values: Record<string, unknown>) => written.push({ task, item, order: c * 100 + position, rater: annotatorId, draft, values });
       for (const [r, reviewId] of [...change.reviews, change.reference].entries()) {
         if ((r + a + c) % 4 === 3) continue;
         const v = 1 + ((r * (a + 1) + c) % 5);
         // Missing dimensions, a value off the scale (7) and one that is not a number.
-        const scores = { relevance: r === 5 && a === 0 ? 7 : v, ...(r % 3 === 0 ? {} : { conciseness: r === 4 ? "3" : 6 - v }), comprehensiveness: Math.max(1, v - a) };
+        const scores: Record<string, number | string> = { relevance: r === 5 && a === 0 ? 7 : v, ...(r % 3 === 0 ? {} : { conciseness: r === 4 ? "3" : 6 - v }), comprehensiveness: Math.max(1, v - a) };
         await db.reviewRating.create({ data: { annotatorId, candidateReviewId: reviewId, scores } });
-        if ((r + a) % 3 !== 2) await db.referenceGrade.create({ data: { annotatorId, candidateReviewId: reviewId, grade: 1 + ((r + c + (a === 1 ? 1 : 0)) % 5) } });
-        if ((r + c) % 2 === 0 || a === 0) await db.commentFilterLabel.create({ data: { annotatorId, candidateReviewId: reviewId, highQuality: (r + a) % 3 !== 0 } });
+        answer("REVIEW_RATING", reviewId, r, Object.fromEntries(keys("REVIEW_RATING").map((k) => [k, typeof scores[k] === "number" ? scores[k] : null])));
+        if ((r + a) % 3 !== 2) {
+          const grade = 1 + ((r + c + (a === 1 ? 1 : 0)) % 5);
+          await db.referenceGrade.create({ data: { annotatorId, candidateReviewId: reviewId, grade } });
+          answer("REFERENCE_GRADING", reviewId, r, { grade });
+        }
+        if ((r + c) % 2 === 0 || a === 0) {
+          const highQuality = (r + a) % 3 !== 0;
+          await db.commentFilterLabel.create({ data: { annotatorId, candidateReviewId: reviewId, highQuality } });
+          answer("COMMENT_FILTERING", reviewId, r, { "high-quality": highQuality ? HIGH_QUALITY.yes : HIGH_QUALITY.no });
+        }
       }
       for (const [k, claimId] of change.claims.entries()) {
-        await db.claimJudgement.create({ data: { annotatorId, pseudoReferenceId: claimId, code: CODES[(k + a * c) % CODES.length] } });
+        const code = CODES[(k + a * c) % CODES.length];
+        await db.claimJudgement.create({ data: { annotatorId, pseudoReferenceId: claimId, code } });
+        answer("CLAIM_VERIFICATION", claimId, k, { code });
       }
     }
   }
@@ -51,12 +79,30 @@ beforeAll(async () => {
     ["CLAIM_VERIFICATION", fx.changes[2].claims[0], "code", "CORRECT"],
   ] as const) {
     await db.consensus.create({ data: { studyId: fx.studyId, task, itemId, question, value, gold: true } });
+    gold.set(task, new Set([...(gold.get(task) ?? []), itemId]));
   }
 });
 afterAll(async () => {
   await removeAnnotationFixture(db, fx);
   await db.$disconnect();
 });
+
+/** What the columns should hold, from the answers as written: the rated items in study order, and per question the ratings and counts. */
+function expected(task: TaskType, goldMode: "exclude" | "include" | "only", drafts: "exclude" | "include", questions: { key: string; scale: readonly RatingValue[] }[]) {
+  const known = gold.get(task) ?? new Set();
+  const answers = written.filter((w) => w.task === task).sort((a, b) => a.order - b.order || (a.rater < b.rater ? -1 : a.rater > b.rater ? 1 : 0));
+  const shown = (w: Written) => goldMode === "include" || known.has(w.item) === (goldMode === "only");
+  return {
+    items: [...new Set(answers.filter(shown).map((w) => w.item))],
+    // The counts are of all the task's items, gold or not.
+    questions: questions.map((q) => {
+      const answered = answers.filter((w) => w.values[q.key] !== null);
+      const onScale = answered.filter((w) => q.scale.includes(w.values[q.key] as RatingValue));
+      const kept = onScale.filter((w) => drafts === "include" || !w.draft);
+      return { ratings: kept.filter(shown).map((w) => ({ item: w.item, rater: w.rater, value: w.values[q.key] })), excluded: answered.length - onScale.length, drafts: onScale.length - kept.length };
+    }),
+  };
+}
 
 describe.each(TASKS)("%s", (task) => {
   test.each([
@@ -65,61 +111,34 @@ describe.each(TASKS)("%s", (task) => {
     ["only", "exclude"],
     ["exclude", "include"],
     ["include", "include"],
-  ] as const)("gold %s, drafts %s: the same items, ratings and counts as the objects", async (gold, drafts) => {
+  ] as const)("gold %s, drafts %s: the items, ratings and counts as written", async (goldMode, drafts) => {
     const study = await findStudy({ id: fx.studyId }, db);
-    const [objects, columns] = await Promise.all([gatherTaskRatings(study, task, db, gold, drafts), gatherTaskColumns(study, task, db, gold, drafts)]);
-    expect(columns.items).toEqual([...objects.items.values()]);
-    expect(columns.questions.map((q) => q.question)).toEqual(objects.questions.map((q) => q.question));
+    const columns = await gatherTaskColumns(study, task, db, goldMode, drafts);
+    const want = expected(task, goldMode, drafts, taskQuestions(task, study));
+    expect(columns.items.map((item) => item.id)).toEqual(want.items);
+    expect(columns.questions.map((q) => q.question)).toEqual(taskQuestions(task, study));
     for (const [k, q] of columns.questions.entries()) {
-      const old = objects.questions[k];
-      const order = (id: string) => objects.items.get(id)!.order;
-      // questionAgreement's order: the items in study order, each item's ratings as read (by annotator id).
-      const expected = [...old.ratings].sort((a, b) => order(a.item) - order(b.item));
       const ratings = Array.from(q.item, (u, e) => ({ item: columns.items[u].id, rater: columns.raters[q.rater[e]], value: q.question.scale[q.value[e]] }));
-      expect(ratings).toEqual(expected);
-      expect([q.excluded, q.drafts]).toEqual([old.excluded, old.drafts ?? 0]);
+      expect(ratings).toEqual(want.questions[k].ratings);
+      expect([q.excluded, q.drafts]).toEqual([want.questions[k].excluded, want.questions[k].drafts]);
     }
     // The study has drafts in every task, and Likert values off the scale.
     if (drafts === "exclude") expect(columns.questions.some((q) => q.drafts > 0)).toBe(true);
     if (task === "REVIEW_RATING") expect(columns.questions.some((q) => q.excluded > 0)).toBe(true);
   });
-
-  test.each([
-    [false, false, false],
-    [true, false, false],
-    [false, true, false],
-    [false, false, true],
-  ])("includeGold %s, includeDrafts %s, item set %s: the agreement report questionAgreement gives on the objects", async (includeGold, includeDrafts, restricted) => {
-    const study = await findStudy({ id: fx.studyId }, db);
-    const objects = await gatherTaskRatings(study, task, db, includeGold ? "include" : "exclude", includeDrafts ? "include" : "exclude");
-    const matched = new Set<string>();
-    const wanted = new Set(ITEM_SET.ids);
-    const items = restricted ? new Map([...objects.items].filter(([, item]) => inItemSet(item, wanted, matched))) : objects.items;
-    const bootstrap = { nResamples: 50, seed: 3 };
-    const settings = { bootstrap: bootstrapSettings(bootstrap), batchSize: 4, reliabilitySet: ITEM_SET, disagreements: 5 };
-    const names = await raterNames([fx.users.ann1, fx.users.ann2, fx.users.ann3], db);
-    const expected = objects.questions
-      .map((q) => ({ ...q, ratings: q.ratings.filter((r) => items.has(r.item)) }))
-      .filter((q) => q.ratings.length > 0)
-      .map((q) => questionAgreement(q, items, names, settings));
-    const report = await agreementReport(fx.studyId, { task, includeGold, includeDrafts, bootstrap, batchSize: 4, reliabilitySet: ITEM_SET, disagreements: 5, ...(restricted ? { items: ITEM_SET } : {}) }, db);
-    expect(expected.length).toBeGreaterThan(0);
-    expect(report.tasks[0].questions).toEqual(expected);
-    if (restricted) expect(report.itemSet.unmatched).toEqual(ITEM_SET.ids.filter((id) => !matched.has(id)));
-  });
 });
 
 test("human scores of reviews (the validity report's) are the mean of the same ratings", async () => {
   const study = await findStudy({ id: fx.studyId }, db);
+  const questions = taskQuestions("REVIEW_RATING", study);
   for (const drafts of ["exclude", "include"] as const) {
-    const objects = await gatherTaskRatings(study, "REVIEW_RATING", db, "exclude", drafts);
-    const relevance = objects.questions.find((q) => q.question.key === "relevance")!;
-    const expected = new Map<string, { rater: string; value: number }[]>();
-    for (const r of relevance.ratings) expected.set(r.item, [...(expected.get(r.item) ?? []), { rater: r.rater, value: r.value as number }]);
+    const want = expected("REVIEW_RATING", "exclude", drafts, questions);
+    const relevance = want.questions[questions.findIndex((q) => q.key === "relevance")];
+    const ratings = new Map<string, { rater: string; value: number }[]>();
+    for (const r of relevance.ratings) ratings.set(r.item, [...(ratings.get(r.item) ?? []), { rater: r.rater, value: r.value as number }]);
     const human = await humanScores(study, "relevance", db, drafts);
-    expect(human.ratings).toEqual(expected);
-    expect([...human.ratings.keys()]).toEqual([...expected.keys()].sort((a, b) => objects.items.get(a)!.order - objects.items.get(b)!.order));
-    expect(human.items).toEqual(objects.items);
-    expect(human.draftsLeftOut).toBe(relevance.drafts ?? 0);
+    expect(human.ratings).toEqual(ratings);
+    expect([...human.ratings.keys()]).toEqual(want.items.filter((id) => ratings.has(id)));
+    expect(human.draftsLeftOut).toBe(relevance.drafts);
   }
 });

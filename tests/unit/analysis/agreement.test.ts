@@ -11,6 +11,23 @@ const settings = { bootstrap: bootstrapSettings({ nResamples: 200 }), batchSize:
 const codeQuestion = taskQuestions("CLAIM_VERIFICATION", { likertDimensions: [], likertMin: 1, likertMax: 5 })[0];
 const gradeQuestion = taskQuestions("REFERENCE_GRADING", { likertDimensions: [], likertMin: 1, likertMax: 5 })[0];
 
+/** The columns gatherTaskColumns reads for these ratings: items in study order, entries by item (stable), values at their scale positions. */
+function columnsOf(question: Question, ratings: readonly Rating[], items: ReadonlyMap<string, StudyItem>) {
+  const ordered = [...items.values()].sort((a, b) => a.order - b.order);
+  const number = new Map(ordered.map((it, u) => [it.id, u]));
+  const raters = [...new Set(ratings.map((r) => r.rater))];
+  const entries = [...ratings].sort((a, b) => number.get(a.item)! - number.get(b.item)!);
+  const q = {
+    question,
+    item: Int32Array.from(entries, (r) => number.get(r.item)!),
+    rater: Int32Array.from(entries, (r) => raters.indexOf(r.rater)),
+    value: Float64Array.from(entries, (r) => question.scale.indexOf(r.value)),
+    excluded: 0,
+    drafts: 0,
+  };
+  return [{ items: ordered, raters }, q] as const;
+}
+
 const item = (id: string, order: number): StudyItem => ({ id, order, codeChangeId: "c", changeExternalId: "c", language: "python", system: null, itemExternalId: id, label: `row ${id}` });
 
 describe.skipIf(!hasPhase1)("agreement report on the CRScore phase-1 sheets (rows as claims)", () => {
@@ -22,7 +39,7 @@ describe.skipIf(!hasPhase1)("agreement report on the CRScore phase-1 sheets (row
       if (row.code !== null) ratings.push({ item: String(i), rater: annotator, value: claimCodeOfNumber(row.code) as string });
     });
   }
-  const report = questionAgreement({ question: codeQuestion, ratings, excluded: 0 }, items, new Map([["marcus", "Marcus"]]), settings);
+  const report = questionAgreement(...columnsOf(codeQuestion, ratings, items), new Map([["marcus", "Marcus"]]), settings);
   const cohen = (coefficients: typeof report.coefficients) => coefficients.find((c) => c.key === "cohen");
 
   test("all 115 common claims: kappa 0.7880; the reliability set (last 100 common claims, rows 395-494): the paper's 0.8043", () => {
@@ -43,7 +60,7 @@ describe.skipIf(!hasPhase1)("agreement report on the CRScore phase-1 sheets (row
       expect(c.ci?.low).toBeLessThanOrEqual(c.value as number);
       expect(c.ci?.high).toBeGreaterThanOrEqual(c.value as number);
     }
-    const again = questionAgreement({ question: codeQuestion, ratings, excluded: 0 }, items, new Map(), settings);
+    const again = questionAgreement(...columnsOf(codeQuestion, ratings, items), new Map(), settings);
     expect(again.coefficients.map((c) => c.ci)).toEqual(report.coefficients.map((c) => c.ci));
     expect(report.coefficients.find((c) => c.key === "alpha")?.method).toMatch(/nominal/);
     expect(report.coefficients.find((c) => c.key === "gwet")?.method).toMatch(/AC1/);
@@ -189,7 +206,7 @@ test("reasons name raters by their display names, not their ids", () => {
   ];
   const items = new Map([item("a", 0), item("b", 1)].map((i) => [i.id, i]));
   const names = new Map([["id-x", "Xena"], ["id-y", "yan@example.org"], ["id-z", "Zoe"]]);
-  const report = questionAgreement({ question: codeQuestion, ratings, excluded: 0 }, items, names, { ...settings, reliabilitySet: null });
+  const report = questionAgreement(...columnsOf(codeQuestion, ratings, items), names, { ...settings, reliabilitySet: null });
   const x = report.raters.findIndex((r) => r.id === "id-x");
   const y = report.raters.findIndex((r) => r.id === "id-y");
   expect(report.pairwise.matrix[x][y]?.reason).toBe("raters Xena and yan@example.org rated no item in common");

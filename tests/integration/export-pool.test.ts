@@ -1,0 +1,95 @@
+/**
+ * An export must not starve saves (issue 15): on a web process's pool of two connections, an export
+ * of a study of several pages holds at most one connection at a time, and an annotator's save made
+ * while the export runs is answered before the export ends. A real PostgreSQL, the real pool, the
+ * real export and save paths; the pool's own acquire and release events count the connections held.
+ */
+import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { createClient } from "@/lib/db/client";
+import type { SaveRequest } from "@/lib/annotation/values";
+import { runImport } from "@/lib/import";
+import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { imported, jsonlFile } from "./import-fixtures";
+
+const url = inject("databaseUrl");
+process.env.DATABASE_URL = url;
+const setup = createClient(url);
+// The data layer's `db`: a pool of two connections, given up after 5 s of waiting for one (the default wait).
+process.env.CRJUDGE_DB_POOL_SIZE = "2";
+const { db } = await import("@/lib/db/client");
+// The integration files share one process: a pool an earlier file made is replaced by one with these settings.
+await db.$disconnect();
+const { processConnection } = await import("@/lib/db/connection");
+const { streamExport } = await import("@/lib/export");
+const { saveAnnotation } = await import("@/lib/data/annotations");
+const { generateAssignments } = await import("@/lib/data/assignment-admin");
+
+const STUDY = "export-pool";
+/** Four pages of the export's reader (500 code changes a page). */
+const CHANGES = 1600;
+let studyId = "";
+let fx: AnnotationFixture;
+let save: SaveRequest;
+
+beforeAll(async () => {
+  const file = jsonlFile("big.jsonl", Array.from({ length: CHANGES }, (_, k) => `big-${k}`));
+  studyId = imported(await runImport({ study: STUDY, format: "jsonl", files: [file] }, setup)).study.id;
+  fx = await createAnnotationFixture(setup, `pool${Date.now()}`);
+  await generateAssignments(asLead(fx), fx.slug, [fx.users.ann1, fx.users.ann2]);
+  const claim = await setup.assignment.findFirstOrThrow({ where: { userId: fx.users.ann1, taskType: "CLAIM_VERIFICATION" }, orderBy: { position: "asc" } });
+  const change = fx.changes.find((c) => c.id === claim.codeChangeId)!;
+  save = { kind: "claim", assignmentId: claim.id, targetId: change.claims[0], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } };
+});
+afterAll(async () => {
+  await removeAnnotationFixture(setup, fx);
+  await setup.study.deleteMany({ where: { slug: STUDY } });
+  await Promise.all([setup.$disconnect(), db.$disconnect()]);
+  delete process.env.CRJUDGE_DB_POOL_SIZE;
+});
+
+/** The most connections of the process's pool checked out at once while `run` runs. */
+async function mostHeld(run: () => Promise<void>): Promise<number> {
+  const pool = processConnection().pool;
+  let held = 0;
+  let most = 0;
+  const acquired = () => (most = Math.max(most, ++held));
+  const released = () => held--;
+  pool.on("acquire", acquired);
+  pool.on("release", released);
+  try {
+    await run();
+  } finally {
+    pool.off("acquire", acquired);
+    pool.off("release", released);
+  }
+  return most;
+}
+
+test("an export holds one connection of two at a time, and a save made meanwhile is answered before the export ends", async () => {
+  // Both connections open, so that statements sent together would each get one at once.
+  await Promise.all([db.$queryRaw`SELECT 1 FROM pg_sleep(0.05)`, db.$queryRaw`SELECT 1 FROM pg_sleep(0.05)`]);
+  expect(processConnection().pool.totalCount).toBe(2);
+
+  let lines = 0;
+  const held = await mostHeld(async () => {
+    for await (const chunk of streamExport({ studyId, format: "jsonl" }, db)) lines += String(chunk).split("\n").length - 1;
+  });
+  expect(lines).toBe(CHANGES);
+  expect(held).toBe(1);
+
+  const events: string[] = [];
+  const exporting = (async () => {
+    let saving: Promise<void> | undefined;
+    for await (const chunk of streamExport({ studyId, format: "jsonl" }, db)) {
+      saving ??= saveAnnotation(asUser(fx.users.ann1), save).then((answer) => {
+        expect(answer).toMatchObject({ version: 1, changed: true });
+        events.push("saved");
+      });
+      void chunk;
+    }
+    events.push("exported");
+    await saving;
+  })();
+  await exporting;
+  expect(events).toEqual(["saved", "exported"]);
+});
