@@ -8,16 +8,16 @@
  * - Krippendorff's alpha: the item's coincidence contributions n_c(n_k - [c=k])/(m-1);
  * - Cohen's kappa: each pair's category indices (a, b) on the item, when both rated it.
  * Items with the same ingredients share one row ("type"; a few hundred at most for a Likert
- * scale and a handful of raters), so a resample reads small, cache-resident rows, and the
- * sums several coefficients read (p_a, π, the coincidences, the pairs' confusion counts) are
- * computed once per resample.
+ * scale and a handful of raters), so a resample is counted once per type (one pass over its
+ * picks) and the sums several coefficients read (p_a, π, the coincidences, the pairs'
+ * confusion counts) are Σ over types of count × row, computed once per resample.
  *
- * Exactness: a resample adds the rows up over its picks in pick order, the order in which the
- * coefficient itself sums them over the resampled table's items. Every accumulator (π_k, a
- * coincidence cell, Σ p_a) receives the same additions in the same order, so every value
- * equals the coefficient of the resampled table to the last bit; absent entries add +0 to a
- * non-negative sum, which changes nothing. Confusion counts are integers, so they may be
- * tallied per type. tests/unit/agreement/resampled.test.ts compares the two paths.
+ * Accuracy: the coefficient of the resampled table adds the items' contributions one by one
+ * in pick order; here each type's contribution is added once, multiplied by its count. The
+ * terms are the same, only the summation order differs, so a value can differ from the
+ * resampled table's coefficient in its last bits (each sum's rounding), not more: counts and
+ * confusion counts are integers, exact either way. tests/unit/agreement/resampled.test.ts
+ * compares the two paths to 1e-12 relative (1e-14 absolute near 0).
  */
 import { pairAgreement } from "./cohen";
 import { agreementComponents, type UnitCounts, unitCounts } from "./counts";
@@ -65,44 +65,25 @@ function entriesKey(counts: UnitCounts, u: number): string | null {
   return key;
 }
 
-/** Rows padded to a multiple of 8 columns, so sums run over 8 accumulators at a time. */
-const padded = (width: number) => Math.max(8, Math.ceil(width / 8) * 8);
+/** How many times `picks` pick each of `types` types (typeOf: item → type, -1 for none). */
+function countTypes(picks: ArrayLike<number>, typeOf: Int32Array, types: number): Int32Array {
+  const times = new Int32Array(types);
+  for (let i = 0; i < picks.length; i++) {
+    const t = typeOf[picks[i]];
+    if (t >= 0) times[t]++;
+  }
+  return times;
+}
 
 /**
- * out[c] = Σ over i in order of rows[types[i]][c] for c < columns, skipping type -1: one pass
- * per 8 columns, each column summed in a local accumulator (no memory round trip per addition).
+ * out[k] = Σ over types t of times[t] × rows[t·width + k]: the resample's sum of a per-item
+ * row of `width` columns, from how many times it picked each type.
  */
-function sumRows(types: Int32Array, rows: Float64Array, width: number, columns: number, out: Float64Array): void {
-  for (let base = 0; base < columns; base += 8) {
-    let a0 = 0;
-    let a1 = 0;
-    let a2 = 0;
-    let a3 = 0;
-    let a4 = 0;
-    let a5 = 0;
-    let a6 = 0;
-    let a7 = 0;
-    for (let i = 0; i < types.length; i++) {
-      const t = types[i];
-      if (t < 0) continue;
-      const o = t * width + base;
-      a0 += rows[o];
-      a1 += rows[o + 1];
-      a2 += rows[o + 2];
-      a3 += rows[o + 3];
-      a4 += rows[o + 4];
-      a5 += rows[o + 5];
-      a6 += rows[o + 6];
-      a7 += rows[o + 7];
-    }
-    out[base] = a0;
-    out[base + 1] = a1;
-    out[base + 2] = a2;
-    out[base + 3] = a3;
-    out[base + 4] = a4;
-    out[base + 5] = a5;
-    out[base + 6] = a6;
-    out[base + 7] = a7;
+function weightedRows(times: Int32Array, rows: Float64Array, width: number, out: Float64Array): void {
+  for (let t = 0; t < times.length; t++) {
+    const c = times[t];
+    if (c === 0) continue;
+    for (let k = 0, o = t * width; k < width; k++) out[k] += c * rows[o + k];
   }
 }
 
@@ -112,12 +93,10 @@ class EntryTypes {
   readonly types: number;
   /** Per type: its number of ratings r. */
   readonly total: Int32Array;
-  /** Per type, padded to `width`: count/r of each category, as agreementComponents adds it to π. */
+  /** Per type, q columns: count/r of each category, as agreementComponents adds it to π. */
   readonly shares: Float64Array;
-  readonly width: number;
-  /** Per type, padded to `cellWidth`: coincidence contributions to the cells c <= k (zero for r < 2). */
+  /** Per type, `cells` columns: coincidence contributions to the cells c <= k (zero for r < 2). */
   readonly coincidences: Float64Array;
-  readonly cellWidth: number;
   readonly cells: number;
   /** Cell (c <= k) of each entry of the q×q coincidence matrix, row-major. */
   readonly cellOf: Int32Array;
@@ -134,24 +113,22 @@ class EntryTypes {
     this.typeOf = typeOf;
     this.types = first.length;
     this.total = Int32Array.from(first, (u) => counts.total[u]);
-    this.width = padded(q);
-    this.shares = new Float64Array(first.length * this.width);
-    // o_kc receives the same additions as o_ck (n_k·n_c = n_c·n_k exactly): only c <= k is summed.
+    this.shares = new Float64Array(first.length * q);
+    // o_kc = o_ck (n_k·n_c = n_c·n_k exactly): only the cells c <= k are summed.
     this.cellOf = new Int32Array(q * q);
     let cells = 0;
     for (let c = 0; c < q; c++) for (let k = c; k < q; k++) this.cellOf[c * q + k] = this.cellOf[k * q + c] = cells++;
     this.cells = cells;
-    this.cellWidth = padded(cells);
-    this.coincidences = new Float64Array(first.length * this.cellWidth);
+    this.coincidences = new Float64Array(first.length * cells);
     first.forEach((u, t) => {
       const m = counts.total[u];
       for (let e = counts.start[u]; e < counts.start[u + 1]; e++) {
-        this.shares[t * this.width + counts.category[e]] = counts.count[e] / m;
+        this.shares[t * q + counts.category[e]] = counts.count[e] / m;
         if (m < 2) continue;
         for (let f = counts.start[u]; f < counts.start[u + 1]; f++) {
           const c = counts.category[e];
           const k = counts.category[f];
-          if (c <= k) this.coincidences[t * this.cellWidth + this.cellOf[c * q + k]] = (counts.count[e] * (counts.count[f] - (e === f ? 1 : 0))) / (m - 1);
+          if (c <= k) this.coincidences[t * cells + this.cellOf[c * q + k]] = (counts.count[e] * (counts.count[f] - (e === f ? 1 : 0))) / (m - 1);
         }
       }
     });
@@ -216,26 +193,24 @@ export class ItemResamples {
   private ratingTypes: RatingTypes | null = null;
   private current: ArrayLike<number> = [];
   // Per-resample memos, cleared by load().
-  private types: Int32Array | null = null;
+  private entryTimes: Int32Array | null = null;
   private readonly components = new Map<string, { pa: number | null; paired: number; rated: number }>();
   private pi: Float64Array | null = null;
   private coincidences: { o: Float64Array; units: number } | null = null;
-  private typeCounts: Float64Array | null = null;
-  private readonly typeBuffer: Int32Array;
+  private ratingTimes: Int32Array | null = null;
 
   constructor(table: RatingTable) {
     this.table = table;
-    this.typeBuffer = new Int32Array(table.items.length);
   }
 
   /** Sets the resample the coefficients below are computed on. */
   load(picks: ArrayLike<number>): this {
     this.current = picks;
-    this.types = null;
+    this.entryTimes = null;
     this.components.clear();
     this.pi = null;
     this.coincidences = null;
-    this.typeCounts = null;
+    this.ratingTimes = null;
     return this;
   }
 
@@ -248,14 +223,10 @@ export class ItemResamples {
     return (this.entryTypes ??= new EntryTypes(this.table));
   }
 
-  /** The entry type of each pick, in pick order. */
-  private pickTypes(): Int32Array {
-    if (this.types) return this.types;
-    const picks = this.current;
-    const { typeOf } = this.entries();
-    const types = picks.length <= this.typeBuffer.length ? this.typeBuffer.subarray(0, picks.length) : new Int32Array(picks.length);
-    for (let i = 0; i < picks.length; i++) types[i] = typeOf[picks[i]];
-    return (this.types = types);
+  /** How many times the loaded resample picks each entry type. */
+  private entryCounts(): Int32Array {
+    const entries = this.entries();
+    return (this.entryTimes ??= countTypes(this.current, entries.typeOf, entries.types));
   }
 
   /** p_a (unweighted or weighted by `scheme`), paired and rated items, as agreementComponents. */
@@ -265,18 +236,17 @@ export class ItemResamples {
     if (known) return known;
     const entries = this.entries();
     const unitAgreement = entries.unitAgreement(key, scheme === null ? null : agreementWeights(scheme, scalePositions(this.table.scale)));
-    const types = this.pickTypes();
+    const times = this.entryCounts();
     const { total } = entries;
     let paSum = 0;
     let paired = 0;
     let rated = 0;
-    for (let i = 0; i < types.length; i++) {
-      const t = types[i];
-      if (t < 0) continue;
-      rated++;
-      if (total[t] < 2) continue;
-      paSum += unitAgreement[t];
-      paired++;
+    for (let t = 0; t < times.length; t++) {
+      const c = times[t];
+      rated += c;
+      if (c === 0 || total[t] < 2) continue;
+      paSum += c * unitAgreement[t];
+      paired += c;
     }
     const result = { pa: paired > 0 ? paSum / paired : null, paired, rated };
     this.components.set(key, result);
@@ -288,8 +258,8 @@ export class ItemResamples {
     if (this.pi) return this.pi;
     const entries = this.entries();
     const q = this.table.scale.length;
-    const sums = new Float64Array(entries.width);
-    sumRows(this.pickTypes(), entries.shares, entries.width, q, sums);
+    const sums = new Float64Array(q);
+    weightedRows(this.entryCounts(), entries.shares, q, sums);
     const { rated } = this.componentsOf(null);
     const pi = new Float64Array(q);
     for (let k = 0; k < q; k++) pi[k] = sums[k] / rated;
@@ -321,8 +291,8 @@ export class ItemResamples {
     if (!this.coincidences) {
       const entries = this.entries();
       const q = this.table.scale.length;
-      const sums = new Float64Array(entries.cellWidth);
-      sumRows(this.pickTypes(), entries.coincidences, entries.cellWidth, entries.cells, sums);
+      const sums = new Float64Array(entries.cells);
+      weightedRows(this.entryCounts(), entries.coincidences, entries.cells, sums);
       const o = new Float64Array(q * q);
       for (let x = 0; x < q * q; x++) o[x] = sums[entries.cellOf[x]];
       this.coincidences = { o, units: this.componentsOf(null).paired };
@@ -333,13 +303,7 @@ export class ItemResamples {
   /** Cohen's kappas (cohenKappa) of pairs of raters; a pair with a rater missing from the table (or one rater twice) gives null. */
   cohenKappas(pairs: readonly (readonly [string, string])[], scheme: WeightScheme = "unweighted"): (number | null)[] {
     const ratingTypes = (this.ratingTypes ??= new RatingTypes(this.table));
-    if (!this.typeCounts) {
-      const counts = new Float64Array(ratingTypes.types);
-      const picks = this.current;
-      for (let i = 0; i < picks.length; i++) counts[ratingTypes.typeOf[picks[i]]]++;
-      this.typeCounts = counts;
-    }
-    const times = this.typeCounts;
+    const times = (this.ratingTimes ??= countTypes(this.current, ratingTypes.typeOf, ratingTypes.types));
     const q = this.table.scale.length;
     return pairs.map(([a, b]) => {
       const ra = this.table.raters.indexOf(a);
