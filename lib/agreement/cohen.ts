@@ -1,5 +1,5 @@
-import { pairedValues } from "./pairs";
-import { asTable, type RatingsInput, type TableOptions } from "./table";
+import { pairConfusions, pairedValues } from "./pairs";
+import { asTable, type RatingsInput, type RatingTable, type TableOptions } from "./table";
 import type { AgreementResult, WeightScheme } from "./types";
 import { agreementWeights } from "./weights";
 
@@ -49,12 +49,25 @@ export function cohenKappa(input: RatingsInput, options: CohenOptions = {}): Coh
   return kappaFromConfusion(counts, n, q, table.scaleDeclared, scheme, options.names ?? [raters[0], raters[1]]);
 }
 
+/** No confusion counts: a pair that rated no item in common (kappaFromConfusion reads none when n = 0). */
+const NO_COUNTS = new Float64Array(0);
+
+/**
+ * Cohen's kappa of raters i < j (indices into table.raters) on the items both rated, as
+ * cohenKappa reports it, from the table's pair confusions (all pairs tallied in one pass).
+ */
+export function pairKappa(table: RatingTable, i: number, j: number, scheme: WeightScheme, names: readonly [string, string]): CohenResult {
+  const { n, counts } = pairConfusions(table);
+  const pair = i * table.raters.length + j;
+  return kappaFromConfusion(counts[pair] ?? NO_COUNTS, n[pair], table.scale.length, table.scaleDeclared, scheme, names);
+}
+
 /**
  * Cohen's kappa of a pair of raters from its confusion counts over the q scale categories
  * (row-major, rows rater A's category; n their total; `declared` and the labels as in
  * pairAgreement), as cohenKappa reports it; `names` name the raters in reasons.
  */
-export function kappaFromConfusion(counts: ArrayLike<number>, n: number, q: number, declared: boolean, scheme: WeightScheme, names: readonly [string, string]): CohenResult {
+function kappaFromConfusion(counts: ArrayLike<number>, n: number, q: number, declared: boolean, scheme: WeightScheme, names: readonly [string, string]): CohenResult {
   const undefinedResult = (reason: string): CohenResult => ({ value: null, reason, n, observedAgreement: null, expectedAgreement: null, weights: scheme });
   if (n === 0) return undefinedResult(`raters ${names[0]} and ${names[1]} rated no item in common`);
   const { po, pe } = pairAgreement(counts, n, q, declared, scheme);

@@ -1,3 +1,4 @@
+import { oncePer } from "./once-per";
 import type { RatingTable } from "./table";
 
 /**
@@ -16,18 +17,11 @@ export interface UnitCounts {
   total: Int32Array;
 }
 
-const counted = new WeakMap<RatingTable, UnitCounts>();
-
 /**
  * The table's UnitCounts, counted once per table: a report reads them for percent agreement,
- * Fleiss, Gwet, both alphas and the per-item agreement of the same table (tables and counts
- * are never changed once built).
+ * Fleiss, Gwet, both alphas and the per-item agreement of the same table.
  */
-export function unitCounts(table: RatingTable): UnitCounts {
-  let counts = counted.get(table);
-  if (!counts) counted.set(table, (counts = countUnits(table)));
-  return counts;
-}
+export const unitCounts: (table: RatingTable) => UnitCounts = oncePer(countUnits);
 
 function countUnits(table: RatingTable): UnitCounts {
   const units = table.items.length;
@@ -103,14 +97,11 @@ export interface AgreementComponents {
   unitAgreement: Float64Array;
 }
 
-const unweighted = new WeakMap<UnitCounts, AgreementComponents>();
+const unweightedComponents = oncePer((counts: UnitCounts) => componentsOf(counts, null));
 
 /** The components of `counts` with `weights` (null: unweighted, computed once per counts, as percent agreement, Fleiss and the per-item agreement all read them). */
 export function agreementComponents(counts: UnitCounts, weights: readonly (readonly number[])[] | null): AgreementComponents {
-  if (weights) return componentsOf(counts, weights);
-  let components = unweighted.get(counts);
-  if (!components) unweighted.set(counts, (components = componentsOf(counts, null)));
-  return components;
+  return weights ? componentsOf(counts, weights) : unweightedComponents(counts);
 }
 
 function componentsOf(counts: UnitCounts, weights: readonly (readonly number[])[] | null): AgreementComponents {

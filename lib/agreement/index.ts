@@ -2,9 +2,9 @@ export type { AgreementResult, Level, Rating, RatingValue, WeightScheme } from "
 export { asTable, buildRatingTable, ratingTableFromColumns, selectRaters, type RatingColumns, type RatingsInput, type RatingTable, type TableOptions } from "./table";
 export { ratingsFromMatrix, type MatrixLayout } from "./matrix";
 export { agreementWeights, scalePositions } from "./weights";
-export { pairConfusions, pairedValues, type PairedValues } from "./pairs";
+export { pairConfusions, pairedValues, type PairConfusions, type PairedValues } from "./pairs";
 export { leastAgreement, percentAgreement, perItemAgreement, type ItemAgreement } from "./percent-agreement";
-export { cohenKappa, kappaFromConfusion, type CohenOptions, type CohenResult } from "./cohen";
+export { cohenKappa, pairKappa, type CohenOptions, type CohenResult } from "./cohen";
 export { fleissKappa, fleissKappaFromCounts, type ChanceCorrectedResult, type FleissMethod } from "./fleiss";
 export { krippendorffAlpha, differenceMatrix, type AlphaResult } from "./krippendorff";
 export { gwetAc, type GwetResult } from "./gwet";

@@ -1,3 +1,4 @@
+import { oncePer } from "./once-per";
 import type { RatingTable } from "./table";
 
 export interface PairedValues {
@@ -44,24 +45,37 @@ function fillPairs(table: RatingTable, ra: number, rb: number, items: Int32Array
   return n;
 }
 
+export interface PairConfusions {
+  /** Items both raters of pair (i, j), i < j in table order, rated: at index i·R + j. */
+  n: Int32Array;
+  /**
+   * Their confusion counts (q×q, row-major, rows rater i's category) at the same index; absent
+   * for pairs that rated no item in common, so a crowd of raters who each meet a few others
+   * costs arrays for the pairs that met only.
+   */
+  counts: (Float64Array | undefined)[];
+}
+
 /**
  * Confusion counts of every pair of raters on the items both rated, in one pass over the
- * items: pair (i, j), i < j in table order, at index i·R + j of `n` (items both rated) and
- * `counts` (q×q, row-major, rows rater i's category), the counts pairedValues would give pair
- * by pair. O(Σ ratings per item²).
+ * items: the counts pairedValues would give pair by pair. O(Σ ratings per item²). Tallied once
+ * per table: a report's pairwise matrix, confusion matrix and mean pairwise kappa read the same
+ * table's.
  */
-export function pairConfusions(table: RatingTable): { n: Int32Array; counts: Float64Array[] } {
+export const pairConfusions: (table: RatingTable) => PairConfusions = oncePer(tallyPairs);
+
+function tallyPairs(table: RatingTable): PairConfusions {
   const raters = table.raters.length;
   const q = table.scale.length;
   const n = new Int32Array(raters * raters);
-  const counts = Array.from({ length: raters * raters }, () => new Float64Array(q * q));
+  const counts: (Float64Array | undefined)[] = new Array(raters * raters);
   for (let u = 0; u + 1 < table.itemStart.length; u++) {
     for (let e = table.itemStart[u]; e < table.itemStart[u + 1]; e++) {
       for (let f = table.itemStart[u]; f < table.itemStart[u + 1]; f++) {
-        const pair = table.rater[e] * raters + table.rater[f];
         if (table.rater[e] >= table.rater[f]) continue;
+        const pair = table.rater[e] * raters + table.rater[f];
         n[pair]++;
-        counts[pair][table.value[e] * q + table.value[f]]++;
+        (counts[pair] ??= new Float64Array(q * q))[table.value[e] * q + table.value[f]]++;
       }
     }
   }

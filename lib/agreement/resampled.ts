@@ -17,7 +17,7 @@
  * terms are the same, only the summation order differs, so a value can differ from the
  * resampled table's coefficient in its last bits (each sum's rounding), not more: counts and
  * confusion counts are integers, exact either way. tests/unit/agreement/resampled.test.ts
- * compares the two paths to 1e-12 relative (1e-14 absolute near 0).
+ * compares the two paths to within 5e-14 (tests/unit/agreement/summation-order.ts).
  */
 import { pairAgreement } from "./cohen";
 import { agreementComponents, type UnitCounts, unitCounts } from "./counts";

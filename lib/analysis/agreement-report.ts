@@ -5,7 +5,7 @@
  * rising batch by batch), the reliability set (CRScore §4.1-4.2: a common set of 100 items),
  * the items with the most disagreement, and for claims the Table 1 rates per language.
  */
-import { kappaFromConfusion, leastAgreement, type Level, pairConfusions, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
+import { leastAgreement, type Level, pairConfusions, type PairConfusions, pairKappa, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { claimQualityReport, type ClaimQualityReport } from "./claim-quality";
@@ -120,7 +120,7 @@ export function coefficientReports(table: RatingTable, question: Question, boots
 }
 
 /** Confusion matrix of the pair of raters with the most common items (the first such pair in rater order). */
-function confusionOf(table: RatingTable, confusions: ReturnType<typeof pairConfusions>, ref: (id: string) => RaterRef): QuestionAgreement["confusion"] {
+function confusionOf(table: RatingTable, confusions: PairConfusions, ref: (id: string) => RaterRef): QuestionAgreement["confusion"] {
   const raters = table.raters.length;
   let best = -1;
   for (let i = 0; i < raters; i++) {
@@ -128,7 +128,8 @@ function confusionOf(table: RatingTable, confusions: ReturnType<typeof pairConfu
   }
   if (best < 0) return null;
   const q = table.scale.length;
-  const counts = Array.from({ length: q }, (_, a) => Array.from(confusions.counts[best].subarray(a * q, (a + 1) * q)));
+  const pair = confusions.counts[best] as Float64Array; // n > 0: counted
+  const counts = Array.from({ length: q }, (_, a) => Array.from(pair.subarray(a * q, (a + 1) * q)));
   return { raters: [ref(table.raters[Math.floor(best / raters)]), ref(table.raters[best % raters])], categories: [...table.scale], counts, n: confusions.n[best] };
 }
 
@@ -157,14 +158,12 @@ export function questionAgreement(data: Pick<TaskColumns, "items" | "raters">, q
   for (let u = 0; u < table.items.length; u++) if (table.itemStart[u + 1] - table.itemStart[u] >= 2) pairable.push(u);
   const first = (indices: number[]) => label(table.items[indices[0]]);
   const last = (indices: number[]) => label(table.items[indices[indices.length - 1]]);
-  // Every pair's Cohen's kappa (rows: the earlier rater) from its confusion counts, tallied in one pass.
-  const confusions = pairConfusions(table);
-  const pairKappa = (i: number, j: number) => {
+  // Every pair's Cohen's kappa (rows: the earlier rater), from confusion counts tallied in one pass.
+  const kappa = (i: number, j: number) => {
     const [a, b] = i < j ? [i, j] : [j, i];
-    const pair = a * table.raters.length + b;
-    return kappaFromConfusion(confusions.counts[pair], confusions.n[pair], table.scale.length, table.scaleDeclared, question.weights, [ref(table.raters[a]).name, ref(table.raters[b]).name]);
+    return pairKappa(table, a, b, question.weights, [ref(table.raters[a]).name, ref(table.raters[b]).name]);
   };
-  const matrix = table.raters.map((_, i) => table.raters.map((_, j) => (i === j ? null : pairKappa(i, j))));
+  const matrix = table.raters.map((_, i) => table.raters.map((_, j) => (i === j ? null : kappa(i, j))));
 
   const reliability = settings.reliabilitySet;
   const reliabilityIds = new Set(reliability?.ids);
@@ -206,7 +205,7 @@ export function questionAgreement(data: Pick<TaskColumns, "items" | "raters">, q
       method: `Cohen's kappa, ${question.weights === "unweighted" ? "unweighted" : `${question.weights} weights`}, on the items both raters rated`,
       matrix: matrix.map((row) => row.map((cell) => (cell === null ? null : { value: cell.value, n: cell.n, ...(cell.reason === undefined ? {} : { reason: cell.reason }) }))),
     },
-    confusion: confusionOf(table, confusions, ref),
+    confusion: confusionOf(table, pairConfusions(table), ref),
     batches,
     disagreements,
   };

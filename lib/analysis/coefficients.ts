@@ -5,7 +5,7 @@
  * Krippendorff's alpha (nominal or ordinal, CRScore §4.2 reports ordinal alphas), Gwet's AC1
  * (nominal) or AC2 (ordinal, quadratic weights) and percent agreement.
  */
-import { type AgreementResult, cohenKappa, fleissKappa, gwetAc, type ItemResamples, kappaFromConfusion, krippendorffAlpha, type Level, pairConfusions, percentAgreement, type RatingTable, type WeightScheme } from "@/lib/agreement";
+import { type AgreementResult, cohenKappa, fleissKappa, gwetAc, type ItemResamples, krippendorffAlpha, type Level, pairKappa, percentAgreement, type RatingTable, type WeightScheme } from "@/lib/agreement";
 import type { Question } from "./questions";
 
 /** "alpha" is Krippendorff's alpha at the question's level; "alpha-interval" etc. at another level. */
@@ -49,13 +49,11 @@ export interface CoefficientDefinition {
  */
 export function meanPairwiseCohen(table: RatingTable, weights: WeightScheme): AgreementResult {
   const raters = table.raters.length;
-  const confusions = pairConfusions(table);
   let sum = 0;
   let pairs = 0;
   for (let i = 0; i < raters; i++) {
     for (let j = i + 1; j < raters; j++) {
-      const pair = i * raters + j;
-      const kappa = kappaFromConfusion(confusions.counts[pair], confusions.n[pair], table.scale.length, table.scaleDeclared, weights, [table.raters[i], table.raters[j]]).value;
+      const kappa = pairKappa(table, i, j, weights, [table.raters[i], table.raters[j]]).value;
       if (kappa === null) continue;
       sum += kappa;
       pairs++;

@@ -7,7 +7,7 @@
  * sweep (Table 18), and human-human versus human-metric agreement (SWE-Judge RQ2).
  * The human score of a review is the mean over its annotators.
  */
-import { buildRatingTable, kappaFromConfusion, pairConfusions, type Rating } from "@/lib/agreement";
+import { buildRatingTable, pairKappa, type Rating } from "@/lib/agreement";
 import { metricValuesForStudy, listStudyMetrics } from "@/lib/data/metric-scores";
 import { db, type PrismaClient } from "@/lib/db/client";
 import { TFIDF_MODEL } from "@/lib/embeddings";
@@ -157,13 +157,9 @@ export function humanMetricAgreement(points: readonly ReviewPoint[], human: Huma
   const table = buildRatingTable([...ratings, ...points.map((p, i) => ({ item: p.reviewId, rater: METRIC, value: mapped[i] }))], { scale: human.scale });
   const { weights } = human.question;
   const name = (rater: string) => (rater === METRIC ? "the metric" : (names.get(rater) ?? rater));
-  // Every pair's counts in one pass; the metric is the table's last rater (its ratings come
-  // last), so each pair below is (earlier, later) in table order, as pairConfusions counts it.
-  const confusions = pairConfusions(table);
-  const kappa = (a: string, b: string) => {
-    const pair = table.raters.indexOf(a) * table.raters.length + table.raters.indexOf(b);
-    return kappaFromConfusion(confusions.counts[pair], confusions.n[pair], table.scale.length, table.scaleDeclared, weights, [name(a), name(b)]);
-  };
+  // The metric is the table's last rater (its ratings come last), so each pair below is
+  // (earlier, later) in table order, as pairKappa takes it.
+  const kappa = (a: string, b: string) => pairKappa(table, table.raters.indexOf(a), table.raters.indexOf(b), weights, [name(a), name(b)]);
   const annotators = table.raters.filter((r) => r !== METRIC);
   const humanPairs = annotators.flatMap((a, i) => annotators.slice(i + 1).map((b) => ({ a, b, ...pick(kappa(a, b)) })));
   const metricPairs = annotators.map((annotator) => ({ annotator, ...pick(kappa(annotator, METRIC)) }));

@@ -7,6 +7,7 @@ import {
   leastAgreement,
   pairConfusions,
   pairedValues,
+  pairKappa,
   pairwiseMatrix,
   perItemAgreement,
   percentAgreement,
@@ -91,7 +92,7 @@ describe("pair confusions and the least-agreement items (one pass instead of one
     [...randomRatings(5, 30, 3, 0.4).map((r) => ({ ...r, value: `v${r.value}` })), { item: "solo", rater: "r9", value: "v1" }],
   ];
 
-  test("each pair's counts are those of pairedValues, rows the first rater's categories", () => {
+  test("each pair's counts are those of pairedValues, rows the first rater's categories, and its kappa cohenKappa's", () => {
     for (const ratings of cases) {
       const table = buildRatingTable(ratings);
       const { n, counts } = pairConfusions(table);
@@ -103,7 +104,13 @@ describe("pair confusions and the least-agreement items (one pass instead of one
           const expected = new Array<number>(q * q).fill(0);
           for (let k = 0; k < pairs.items.length; k++) expected[pairs.a[k] * q + pairs.b[k]]++;
           expect(n[i * R + j]).toBe(pairs.items.length);
-          expect(Array.from(counts[i * R + j])).toEqual(expected);
+          // A pair with no item in common has no counts at all.
+          if (pairs.items.length === 0) expect(counts[i * R + j]).toBeUndefined();
+          else expect(Array.from(counts[i * R + j] ?? [])).toEqual(expected);
+          for (const weights of ["unweighted", "quadratic"] as const) {
+            const names = [table.raters[i], table.raters[j]] as const;
+            expect(pairKappa(table, i, j, weights, names)).toEqual(cohenKappa(table, { raters: names, weights }));
+          }
         }
       }
     }
