@@ -15,4 +15,4 @@ export { groupByLevel, humanLevel, ksMatrix, summarizeLevel, type LevelSummary }
 export { claimLinkPairs, linkScores, table4Rows, type LinkPair, type Table4Row } from "./claim-links";
 export { table4Report, type Table4Report } from "./table4";
 export { referenceTau, TABLE_18_TAUS, thresholdSweep, type SweepRow } from "./threshold-sweep";
-export { multiplicities, resampleKendall, resampleSpearman, sortPairs, type SortedPairs } from "./rank-bootstrap";
+export { cellCounts, type PairCells, pairCells, resampleKendall, resamplePearson, resampleSpearman } from "./rank-bootstrap";
