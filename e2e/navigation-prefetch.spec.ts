@@ -32,7 +32,10 @@ test("a lead's page loads prefetch no navigation link, and a study's overview pr
   // Nothing at all: not the header, the study's tools, its annotators or its items.
   expect(await prefetchedOnLoad(page, "/studies/demo")).toEqual([]);
 
-  for (const subPage of ["/studies/demo/validity", "/studies/demo/crscore-tables", "/studies/demo/settings"])
+  const annotatorPage = await page.locator('a[href^="/studies/demo/annotators/"]').first().getAttribute("href");
+  expect(annotatorPage).toBeTruthy();
+  const subPages = ["validity", "crscore-tables", "settings", "consolidate", "adjudicate", "assignments", "import"].map((tool) => `${BACK}/${tool}`);
+  for (const subPage of [...subPages, annotatorPage!])
     expect((await prefetchedOnLoad(page, subPage)).filter((path) => [...HEADER_LINKS, BACK].includes(path)), subPage).toEqual([]);
   expect((await prefetchedOnLoad(page, "/annotate")).filter((path) => HEADER_LINKS.includes(path))).toEqual([]);
 });
