@@ -1,5 +1,5 @@
 /** Bootstrap over items (units) for agreement coefficients, on the compressed rating table. */
-import { ItemResamples, type RatingTable } from "@/lib/agreement";
+import { type ItemResamples, type RatingTable, SharedResamples } from "@/lib/agreement";
 import { bootstrapCisPrepared } from "@/lib/stats";
 
 /**
@@ -118,23 +118,19 @@ export interface TableStatistics {
 /**
  * itemBootstrapCis of several tables over the same number of items (a task's questions): the
  * seeded stream of resamples depends only on that number, so every table gets the same picks,
- * drawn once and loaded into each table's ItemResamples. Result g equals
+ * drawn once and counted once (SharedResamples). Result g equals
  * itemBootstrapCis(groups[g].table, groups[g].statistics, settings).
  */
 export function tablesBootstrapCis(groups: readonly TableStatistics[], settings: BootstrapSettings): Interval[][] {
   const n = groups[0].table.items.length;
   if (groups.some((g) => g.table.items.length !== n)) throw new RangeError("tables resampled together must have the same number of items");
   const items = Float64Array.from({ length: n }, (_, u) => u);
-  const resamples = groups.map((g) => new ItemResamples(g.table));
-  const load = (picks: Float64Array) => {
-    for (const r of resamples) r.load(picks);
-    return resamples;
-  };
+  const shared = new SharedResamples(groups.map((g) => g.table));
   const wanted = groups.flatMap((g, k) => g.statistics.map((s) => ({ resample: k, resampled: s.resampled, nResamples: affordableResamples(settings, s.cost ?? g.table.value.length) })));
   const results = bootstrapCisPrepared(
     [items],
-    load,
-    wanted.map((w) => ({ statistic: (loaded: ItemResamples[]) => w.resampled(loaded[w.resample]), nResamples: w.nResamples })),
+    (picks) => shared.load(picks),
+    wanted.map((w) => ({ statistic: (loaded: readonly ItemResamples[]) => w.resampled(loaded[w.resample]), nResamples: w.nResamples })),
     { seed: settings.seed, confidenceLevel: settings.confidenceLevel, method: "percentile" },
   );
   const intervals = results.map((r, k): Interval => ({ low: r.low, high: r.high, nResamples: wanted[k].nResamples, ...(r.reason === undefined ? {} : { reason: r.reason }) }));
