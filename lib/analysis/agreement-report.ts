@@ -5,11 +5,11 @@
  * rising batch by batch), the reliability set (CRScore §4.1-4.2: a common set of 100 items),
  * the items with the most disagreement, and for claims the Table 1 rates per language.
  */
-import { leastAgreement, type Level, pairConfusions, type PairConfusions, pairKappa, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
+import { type AgreementResult, leastAgreement, type Level, pairConfusions, type PairConfusions, pairKappa, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { claimQualityReport, type ClaimQualityReport } from "./claim-quality";
-import { coefficientDefinitions, type CoefficientKey } from "./coefficients";
+import { type CoefficientDefinition, coefficientDefinitions, type CoefficientKey } from "./coefficients";
 import { findStudy, gatherTaskColumns, type QuestionColumns, raterNames, type StudyItem, type TaskColumns } from "./gather";
 import { countedWork } from "./drafts";
 import { inItemSet, type ItemSetFilter, itemSetStatement, type ItemSetStatement, restrictToItemSet } from "./item-sets";
@@ -129,13 +129,11 @@ export function tablesCoefficientReports(tables: readonly { table: RatingTable; 
       tablesBootstrapCis(statistics, bootstrap).forEach((intervals, i) => (cis[group[i]] = intervals));
     }
   }
-  return definitions.map((defs, g) =>
-    defs.map((def, k) => {
-      const r = results[g][k];
-      const ci = withCi[g].includes(k) ? cis[g][withCi[g].indexOf(k)] : null;
-      return { key: def.key, method: def.method, value: r.value, n: r.n, ...(r.reason === undefined ? {} : { reason: r.reason }), ci };
-    }),
-  );
+  return definitions.map((defs, g) => defs.map((def, k) => coefficientReport(def, results[g][k], withCi[g].includes(k) ? cis[g][withCi[g].indexOf(k)] : null)));
+}
+
+function coefficientReport(def: CoefficientDefinition, r: AgreementResult, ci: Interval | null): CoefficientReport {
+  return { key: def.key, method: def.method, value: r.value, n: r.n, ...(r.reason === undefined ? {} : { reason: r.reason }), ci };
 }
 
 /** Confusion matrix of the pair of raters with the most common items (the first such pair in rater order). */
@@ -192,15 +190,18 @@ function questionSection(data: Pick<TaskColumns, "items" | "raters">, q: Questio
   const reliability = settings.reliabilitySet;
   const reliabilityIds = new Set(reliability?.ids);
   const reliabilityItems = reliability ? pairable.filter((u) => inItemSet(items.get(table.items[u]) as StudyItem, reliabilityIds, new Set())) : [];
+  // The batches' tables have the table's raters, so they share its definitions (made once, not per batch).
+  const definitions = coefficientDefinitions(question, table.raters.length, settings.alphaLevels);
   const batches: QuestionAgreement["batches"] = [];
   for (let start = 0; start < pairable.length; start += settings.batchSize) {
     const batchItems = pairable.slice(start, start + settings.batchSize);
+    const batch = resampleItems(table, batchItems);
     batches.push({
       batch: batches.length + 1,
       items: batchItems.length,
       firstItem: first(batchItems),
       lastItem: last(batchItems),
-      coefficients: coefficientReports(resampleItems(table, batchItems), question, null, settings.alphaLevels),
+      coefficients: definitions.map((def) => coefficientReport(def, def.compute(batch), null)),
     });
   }
 
