@@ -198,15 +198,29 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
   });
 }
 
-/** The study's code changes in order (position, then external id), one page at a time, without the annotations `gold` leaves out. */
+/** One page of changes with their children, and the last change when the page is full (the next page starts after it). */
+async function readPage(client: PrismaClient, studyId: string, after: ChangeRow | undefined, gold: GoldItems, size: number): Promise<{ changes: ExportedChange[]; last?: ChangeRow }> {
+  const page = await changePage(client, studyId, after, size);
+  const changes = page.length === 0 ? [] : await changeChildren(client, page, gold);
+  return { changes, last: page.length === size ? page[size - 1] : undefined };
+}
+
+/**
+ * The study's code changes in order (position, then external id), one page at a time, without the annotations `gold` leaves out.
+ * The next page is read while this one is consumed, so the database's work overlaps the encoding in
+ * node (still one statement at a time, and at most two pages in memory).
+ */
 export async function* studyChanges(client: PrismaClient, studyId: string, gold: GoldItems = new Map(), pageSize = PAGE): AsyncGenerator<ExportedChange> {
-  let last: ChangeRow | undefined;
+  let reading = readPage(client, studyId, undefined, gold, pageSize);
   for (;;) {
-    const page = await changePage(client, studyId, last, pageSize);
-    if (page.length === 0) return;
-    yield* await changeChildren(client, page, gold);
-    if (page.length < pageSize) return;
-    last = page[page.length - 1];
+    const { changes, last } = await reading;
+    if (last) {
+      reading = readPage(client, studyId, last, gold, pageSize);
+      // Handled here so that a failure while the consumer is still busy (or gone) is not an unhandled rejection; the await above rethrows it.
+      reading.catch(() => undefined);
+    }
+    yield* changes;
+    if (!last) return;
   }
 }
 
