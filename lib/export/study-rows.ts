@@ -76,33 +76,66 @@ function changePage(client: PrismaClient, studyId: string, after: ChangeRow | un
   );
 }
 
-/** The bookkeeping columns of an annotation (annotator, times, the import that wrote it), as ExportedAnnotation. */
-const ANNOTATION_COLUMNS = Prisma.sql`t."annotatorId", u.name AS "annotatorName", t."createdAt", t."updatedAt", t."timeSpentMs", t."importedFile", t."importRunId",
-  run."createdAt" AS "runCreatedAt", creator.email AS "runCreatedBy"`;
-const ANNOTATION_JOINS = Prisma.sql`JOIN "User" u ON u.id = t."annotatorId" LEFT JOIN "ImportRun" run ON run.id = t."importRunId" LEFT JOIN "User" creator ON creator.id = run."createdById"`;
+/** The bookkeeping columns of an annotation (annotator, times, the import that wrote it); the annotator and import run are completed by `asAnnotation`. */
+const ANNOTATION_COLUMNS = Prisma.sql`t."annotatorId", t."createdAt", t."updatedAt", t."timeSpentMs", t."importedFile", t."importRunId"`;
 
 interface AnnotationRow {
   annotatorId: string;
-  annotatorName: string;
   createdAt: Date;
   updatedAt: Date;
   timeSpentMs: number | null;
   importedFile: string | null;
   importRunId: string | null;
-  runCreatedAt: Date | null;
-  runCreatedBy: string | null;
   itemId: string;
+}
+
+/**
+ * The annotators and import runs of a page's annotations, each read once and shared by its
+ * annotations, rather than joined onto every annotation row (a name, an e-mail and a run's time
+ * parsed per row, and three joins per statement).
+ */
+interface Bookkeeping {
+  annotators: Map<string, ExportedAnnotation["annotator"]>;
+  runs: Map<string, NonNullable<ExportedAnnotation["importRun"]>>;
+}
+
+async function pageBookkeeping(client: PrismaClient, tables: readonly (readonly AnnotationRow[])[]): Promise<Bookkeeping> {
+  const annotatorIds = new Set<string>();
+  const runIds = new Set<string>();
+  for (const rows of tables) {
+    for (const row of rows) {
+      annotatorIds.add(row.annotatorId);
+      if (row.importRunId !== null) runIds.add(row.importRunId);
+    }
+  }
+  const annotators = await rawRows<{ id: string; name: string }>(client, Prisma.sql`SELECT id, name FROM "User" WHERE id = ANY(${[...annotatorIds]}::text[])`);
+  const runs = await rawRows<{ id: string; createdAt: Date; createdBy: string | null }>(
+    client,
+    Prisma.sql`SELECT run.id, run."createdAt", creator.email AS "createdBy" FROM "ImportRun" run LEFT JOIN "User" creator ON creator.id = run."createdById" WHERE run.id = ANY(${[...runIds]}::text[])`,
+  );
+  return {
+    annotators: new Map(annotators.map((a) => [a.id, a])),
+    runs: new Map(runs.map((r) => [r.id, { createdAt: r.createdAt, createdBy: r.createdBy === null ? null : { email: r.createdBy } }])),
+  };
 }
 
 /**
  * The rows are completed in place (annotator, import run; a page's children) rather than copied
  * by spreading: copies of every row were a third of an export's CPU, most of it collecting them.
  */
-function asAnnotation<Row extends AnnotationRow>(row: Row): Row & ExportedAnnotation {
+function asAnnotation<Row extends AnnotationRow>(row: Row, bookkeeping: Bookkeeping): Row & ExportedAnnotation {
   const annotation = row as Row & ExportedAnnotation;
-  annotation.annotator = { id: row.annotatorId, name: row.annotatorName };
-  annotation.importRun = row.runCreatedAt === null ? null : { createdAt: row.runCreatedAt, createdBy: row.runCreatedBy === null ? null : { email: row.runCreatedBy } };
+  annotation.annotator = bookkeeping.annotators.get(row.annotatorId)!;
+  annotation.importRun = (row.importRunId !== null && bookkeeping.runs.get(row.importRunId)) || null;
   return annotation;
+}
+
+/** A table's annotations completed and grouped by item; those whose annotator is gone since they were read are left out, as the join with the annotator left them out. */
+function byItem<Row extends AnnotationRow>(rows: Row[], bookkeeping: Bookkeeping): Map<string, (Row & ExportedAnnotation)[]> {
+  return groupBy(
+    rows.filter((r) => bookkeeping.annotators.has(r.annotatorId)).map((r) => asAnnotation(r, bookkeeping)),
+    (r) => r.itemId,
+  );
 }
 
 /** Rows grouped by a key, each group in the rows' order. */
@@ -118,20 +151,19 @@ function groupBy<Row>(rows: readonly Row[], key: (row: Row) => string): Map<stri
 
 /**
  * One annotation table's rows on `itemIds`, oldest first, without those on the items with a known
- * answer (gold) for its task, grouped by item. Rows of one time (an import's rows share its time)
+ * answer (gold) for its task. Rows of one time (an import's rows share its time)
  * come in the order they were written (ctid), as a re-import of the export writes them again, so
  * the jsonl round trip gives the same file. `table` and `itemColumn` are this module's constants.
  */
-async function annotations<Row extends AnnotationRow>(client: PrismaClient, table: string, itemColumn: string, columns: Prisma.Sql, itemIds: string[], gold: GoldItems, task: TaskType): Promise<Map<string, (Row & ExportedAnnotation)[]>> {
+function annotations<Row extends AnnotationRow>(client: PrismaClient, table: string, itemColumn: string, columns: Prisma.Sql, itemIds: string[], gold: GoldItems, task: TaskType): Promise<Row[]> {
   const item = Prisma.raw(`t."${itemColumn}"`);
-  const rows = await rawRows<Row>(
+  return rawRows<Row>(
     client,
     Prisma.sql`SELECT ${columns}, ${ANNOTATION_COLUMNS}, ${item} AS "itemId"
-    FROM ${Prisma.raw(`"${table}"`)} t ${ANNOTATION_JOINS}
+    FROM ${Prisma.raw(`"${table}"`)} t
     WHERE ${item} = ANY(${itemIds}::text[]) AND NOT ${item} = ANY(${[...(gold.get(task) ?? [])]}::text[])
     ORDER BY t."createdAt", t.ctid`,
   );
-  return groupBy(rows.map(asAnnotation), (r) => r.itemId);
 }
 
 type ReferenceRow = ExportedPseudoReference & { codeChangeId: string; addedById: string | null; addedByName: string | null; correctsExternalId: string | null };
@@ -164,15 +196,20 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
   );
   const referenceIds = references.map((r) => r.id);
   const reviewIds = reviews.map((r) => r.id);
-  const judgements = await annotations<ExportedPseudoReference["judgements"][number] & AnnotationRow>(client, "ClaimJudgement", "pseudoReferenceId", Prisma.sql`t.code, t.necessary, t."errorType", t.note`, referenceIds, gold, "CLAIM_VERIFICATION");
-  const ratings = await annotations<RatingRow>(client, "ReviewRating", "candidateReviewId", Prisma.sql`t.id, t.scores, t.comment`, reviewIds, gold, "REVIEW_RATING");
+  const judgementRows = await annotations<ExportedPseudoReference["judgements"][number] & AnnotationRow>(client, "ClaimJudgement", "pseudoReferenceId", Prisma.sql`t.code, t.necessary, t."errorType", t.note`, referenceIds, gold, "CLAIM_VERIFICATION");
+  const ratingRows = await annotations<RatingRow>(client, "ReviewRating", "candidateReviewId", Prisma.sql`t.id, t.scores, t.comment`, reviewIds, gold, "REVIEW_RATING");
   const links = await rawRows<{ ratingId: string; partial: boolean; externalId: string }>(
     client,
     Prisma.sql`SELECT l."ratingId", l.partial, (SELECT p."externalId" FROM "PseudoReference" p WHERE p.id = l."pseudoReferenceId") AS "externalId"
     FROM "ReviewClaimLink" l JOIN "ReviewRating" t ON t.id = l."ratingId" WHERE t."candidateReviewId" = ANY(${reviewIds}::text[])`,
   );
-  const grades = await annotations<ExportedReview["referenceGrades"][number] & AnnotationRow>(client, "ReferenceGrade", "candidateReviewId", Prisma.sql`t.grade, t.comment`, reviewIds, gold, "REFERENCE_GRADING");
-  const filters = await annotations<ExportedReview["commentFilters"][number] & AnnotationRow>(client, "CommentFilterLabel", "candidateReviewId", Prisma.sql`t."highQuality", t.justification`, reviewIds, gold, "COMMENT_FILTERING");
+  const gradeRows = await annotations<ExportedReview["referenceGrades"][number] & AnnotationRow>(client, "ReferenceGrade", "candidateReviewId", Prisma.sql`t.grade, t.comment`, reviewIds, gold, "REFERENCE_GRADING");
+  const filterRows = await annotations<ExportedReview["commentFilters"][number] & AnnotationRow>(client, "CommentFilterLabel", "candidateReviewId", Prisma.sql`t."highQuality", t.justification`, reviewIds, gold, "COMMENT_FILTERING");
+  const bookkeeping = await pageBookkeeping(client, [judgementRows, ratingRows, gradeRows, filterRows]);
+  const judgements = byItem(judgementRows, bookkeeping);
+  const ratings = byItem(ratingRows, bookkeeping);
+  const grades = byItem(gradeRows, bookkeeping);
+  const filters = byItem(filterRows, bookkeeping);
   const linksOf = groupBy(links, (l) => l.ratingId);
   for (const rating of ratings.values()) for (const r of rating) r.links = (linksOf.get(r.id) ?? []).map((l) => ({ partial: l.partial, pseudoReference: { externalId: l.externalId } }));
   for (const reference of references) {
