@@ -96,16 +96,17 @@ interface AnnotationRow {
   itemId: string;
 }
 
-/**
- * The annotators and import runs of a page's annotations, each read once and shared by its
- * annotations, rather than joined onto every annotation row (a name, an e-mail and a run's time
- * parsed per row, and three joins per statement).
- */
+/** A page's annotators and import runs by id. */
 interface Bookkeeping {
   annotators: Map<string, ExportedAnnotation["annotator"]>;
   runs: Map<string, NonNullable<ExportedAnnotation["importRun"]>>;
 }
 
+/**
+ * The annotators and import runs of a page's annotations, each read once and shared by its
+ * annotations, rather than joined onto every annotation row (a name, an e-mail and a run's time
+ * parsed per row, and three joins per statement).
+ */
 async function pageBookkeeping(client: PrismaClient, tables: readonly (readonly AnnotationRow[])[]): Promise<Bookkeeping> {
   const annotatorIds = new Set<string>();
   const runIds = new Set<string>();
@@ -165,11 +166,11 @@ function groupBy<Row>(rows: readonly Row[], key: (row: Row) => string): Map<stri
 const pageItems = (itemTable: string, changeIds: string[]) => Prisma.sql`ARRAY(SELECT i.id FROM ${Prisma.raw(`"${itemTable}"`)} i WHERE i."codeChangeId" = ANY(${changeIds}::text[]))`;
 
 /**
- * One annotation table's rows on the items of the changes `changeIds`, oldest first, without those on the items with a known
- * answer (gold) for its task. Rows of one time (an import's rows share its time)
- * come in the order they were written (ctid), as a re-import of the export writes them again, so
- * the jsonl round trip gives the same file. `table`, `itemColumn` and `itemTable` are this module's constants.
- * The items are found from the page's changes in the statement (`pageItems`).
+ * One annotation table's rows on the items of the changes `changeIds` (found by `pageItems`), oldest
+ * first, without those on the items with a known answer (gold) for its task. Rows of one time (an
+ * import's rows share its time) come in the order they were written (ctid), as a re-import of the
+ * export writes them again, so the jsonl round trip gives the same file. `table`, `itemColumn` and
+ * `itemTable` are this module's constants.
  */
 function annotations<Row extends AnnotationRow>(client: PrismaClient, table: string, itemColumn: string, itemTable: string, columns: Prisma.Sql, changeIds: string[], gold: GoldItems, task: TaskType): Promise<Row[]> {
   const item = Prisma.raw(`t."${itemColumn}"`);
