@@ -2,7 +2,8 @@
  * The one writer of every import format: plans a bundle against the stored rows (plan.ts) and
  * writes it inside the caller's transaction, inserting each table with one COPY on the
  * transaction's connection (bulk-insert.ts, not one query per row) so that a 100,000-review file
- * imports in seconds.
+ * imports in seconds. A bundle none of whose rows are stored is written while it is planned
+ * (planWhileWriting), so that PostgreSQL, the import's larger part, starts early.
  */
 import { setImmediate } from "node:timers/promises";
 import type pg from "pg";
