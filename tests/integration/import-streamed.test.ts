@@ -7,12 +7,12 @@ import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, inject, test } from "vitest";
 import { createClient } from "@/lib/db/client";
 import { runImport, type ImportFile, type ImportProgress } from "@/lib/import";
-import { exportText, imported } from "./import-fixtures";
+import { countRows, exportText, imported } from "./import-fixtures";
 
 const EXAMPLE = readFileSync("docs/examples/code-changes.jsonl", "utf8").trim().split("\n");
 
-/** `copies` renamed copies of the documented example (pull requests, corrections, every annotation kind): several slices. */
-function copiesOfExample(copies: number): ImportFile {
+/** `copies` renamed copies of the documented example (pull requests, corrections, every annotation kind): several slices; `position` is set on line `at` when given. */
+function copiesOfExample(copies: number, at?: { line: number; position: number }): ImportFile {
   const lines = Array.from({ length: copies }, (_, copy) =>
     EXAMPLE.map((line) => {
       const json = JSON.parse(line) as { id: string; position?: number; pullRequest?: { id: string } | null };
@@ -22,6 +22,7 @@ function copiesOfExample(copies: number): ImportFile {
       return JSON.stringify(json);
     }),
   ).flat();
+  if (at) lines[at.line - 1] = JSON.stringify({ ...(JSON.parse(lines[at.line - 1]) as object), position: at.position });
   return { name: "copies.jsonl", content: Buffer.from(`${lines.join("\n")}\n`) };
 }
 
@@ -59,5 +60,13 @@ describe("imports written while they are planned", () => {
     const again = imported(await runImport({ study: "streamed", format: "jsonl", files: [file] }, client));
     expect(Object.values(again.counts).reduce((n, c) => n + c.created, 0)).toBe(0);
     expect(again.counts.reviews.unchanged).toBe(streamed.counts.reviews.created);
+  });
+
+  test("a COPY that fails while later rows are planned fails the import, writes nothing and leaves the connection usable", async () => {
+    const before = await countRows(client);
+    // A position beyond PostgreSQL's integer: the schema accepts it, the COPY of line 300's slice refuses it.
+    await expect(runImport({ study: "streamed-failing", format: "jsonl", files: [copiesOfExample(130, { line: 300, position: 3_000_000_000 })] }, client)).rejects.toThrow(/out of range for type integer/);
+    expect(await countRows(client)).toEqual(before);
+    expect(imported(await runImport({ study: "streamed-failing", format: "jsonl", files: [copiesOfExample(2)] }, client)).counts.codeChanges.created).toBe(8);
   });
 });
