@@ -11,8 +11,8 @@ import { countRows, exportText, imported } from "./import-fixtures";
 
 const EXAMPLE = readFileSync("docs/examples/code-changes.jsonl", "utf8").trim().split("\n");
 
-/** `copies` renamed copies of the documented example (pull requests, corrections, every annotation kind): several slices; `position` is set on line `at` when given. */
-function copiesOfExample(copies: number, at?: { line: number; position: number }): ImportFile {
+/** `copies` renamed copies of the documented example (pull requests, corrections, every annotation kind): several slices. */
+function copiesOfExample(copies: number): ImportFile {
   const lines = Array.from({ length: copies }, (_, copy) =>
     EXAMPLE.map((line) => {
       const json = JSON.parse(line) as { id: string; position?: number; pullRequest?: { id: string } | null };
@@ -22,7 +22,6 @@ function copiesOfExample(copies: number, at?: { line: number; position: number }
       return JSON.stringify(json);
     }),
   ).flat();
-  if (at) lines[at.line - 1] = JSON.stringify({ ...(JSON.parse(lines[at.line - 1]) as object), position: at.position });
   return { name: "copies.jsonl", content: Buffer.from(`${lines.join("\n")}\n`) };
 }
 
@@ -63,9 +62,17 @@ describe("imports written while they are planned", () => {
   });
 
   test("a COPY that fails while later rows are planned fails the import, writes nothing and leaves the connection usable", async () => {
+    const file = copiesOfExample(130);
+    const refused = (JSON.parse(Buffer.from(file.content).toString("utf8").split("\n")[299]) as { id: string }).id;
+    // The database refuses line 300's code change, which is written in a later slice than the first.
+    await client.$executeRawUnsafe(`CREATE FUNCTION refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`);
+    await client.$executeRawUnsafe(`CREATE TRIGGER refuse_change BEFORE INSERT ON "CodeChange" FOR EACH ROW WHEN (NEW."externalId" = '${refused}') EXECUTE FUNCTION refuse_change()`);
     const before = await countRows(client);
-    // A position beyond PostgreSQL's integer: the schema accepts it, the COPY of line 300's slice refuses it.
-    await expect(runImport({ study: "streamed-failing", format: "jsonl", files: [copiesOfExample(130, { line: 300, position: 3_000_000_000 })] }, client)).rejects.toThrow(/out of range for type integer/);
+    try {
+      await expect(runImport({ study: "streamed-failing", format: "jsonl", files: [file] }, client)).rejects.toThrow(/refused by the test/);
+    } finally {
+      await client.$executeRawUnsafe(`DROP TRIGGER refuse_change ON "CodeChange"; DROP FUNCTION refuse_change()`);
+    }
     expect(await countRows(client)).toEqual(before);
     expect(imported(await runImport({ study: "streamed-failing", format: "jsonl", files: [copiesOfExample(2)] }, client)).counts.codeChanges.created).toBe(8);
   });
