@@ -20,17 +20,19 @@ await workMetricChunks(boss, { concurrency });
 await workPseudoReferenceJobs(boss, { concurrency });
 await workReportJobs(boss);
 await workImportJobs(boss);
-console.error(`metric worker: processing queue "metric-chunks" on ${new URL(database.url).host} (${concurrency} at a time)`);
 
 let stopping = false;
 async function stop(): Promise<void> {
   if (stopping) return;
   stopping = true;
   await boss.stop({ graceful: true, wait: true });
-  const { db } = await import("@/lib/db/client");
-  await db.$disconnect();
+  // Through Prisma only if a job loaded it (it then owns the pool): loading it only to disconnect is slow (lib/db/connection.ts).
+  const { closeConnections } = await import("@/lib/db/connection");
+  await closeConnections();
   await database.release();
   process.exit(0);
 }
 process.once("SIGINT", () => void stop());
 process.once("SIGTERM", () => void stop());
+// Ready once stopping is handled: a supervisor may stop the worker as soon as it reads this.
+console.error(`metric worker: processing queue "metric-chunks" on ${new URL(database.url).host} (${concurrency} at a time)`);

@@ -18,4 +18,5 @@ export {
   resampledKrippendorffAlpha,
   resampledPercentAgreement,
   type ResampledCoefficient,
+  SharedResamples,
 } from "./resampled";

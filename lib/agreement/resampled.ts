@@ -10,7 +10,9 @@
  * Items with the same ingredients share one row ("type"; a few hundred at most for a Likert
  * scale and a handful of raters), so a resample is counted once per type (one pass over its
  * picks) and the sums several coefficients read (p_a, π, the coincidences, the pairs'
- * confusion counts) are Σ over types of count × row, computed once per resample.
+ * confusion counts) are Σ over types of count × row, computed once per resample. Tables
+ * resampled with the same picks (a task's questions, SharedResamples) count them once, by
+ * joint type.
  *
  * Accuracy: the coefficient of the resampled table adds the items' contributions one by one
  * in pick order; here each type's contribution is added once, multiplied by its count. The
@@ -189,6 +191,8 @@ class RatingTypes {
  */
 export class ItemResamples {
   readonly table: RatingTable;
+  /** Set when the picks are loaded together with other tables' (SharedResamples), which counts them. */
+  private readonly shared: { group: SharedResamples; index: number } | null;
   private entryTypes: EntryTypes | null = null;
   private ratingTypes: RatingTypes | null = null;
   private current: ArrayLike<number> = [];
@@ -199,8 +203,9 @@ export class ItemResamples {
   private coincidences: { o: Float64Array; units: number } | null = null;
   private ratingTimes: Int32Array | null = null;
 
-  constructor(table: RatingTable) {
+  constructor(table: RatingTable, shared: { group: SharedResamples; index: number } | null = null) {
     this.table = table;
+    this.shared = shared;
   }
 
   /** Sets the resample the coefficients below are computed on. */
@@ -223,8 +228,14 @@ export class ItemResamples {
     return (this.entryTypes ??= new EntryTypes(this.table));
   }
 
+  /** Each item's entry type (-1: no ratings) and the number of types. */
+  entryTypeOf(): { typeOf: Int32Array; types: number } {
+    return this.entries();
+  }
+
   /** How many times the loaded resample picks each entry type. */
   private entryCounts(): Int32Array {
+    if (this.shared) return (this.entryTimes ??= this.shared.group.entryCounts(this.shared.index));
     const entries = this.entries();
     return (this.entryTimes ??= countTypes(this.current, entries.typeOf, entries.types));
   }
@@ -327,6 +338,47 @@ export class ItemResamples {
 
   cohenKappa(raters: readonly [string, string], scheme: WeightScheme = "unweighted"): number | null {
     return this.cohenKappas([raters], scheme)[0];
+  }
+}
+
+/**
+ * Item resamples of several tables over the same number of items, loaded with the same picks
+ * (a task's questions share one stream of resamples). Item u's joint type is the tuple of its
+ * entry types in every table, so a resample is counted once, by joint type, and a table's
+ * entry-type counts are sums of joint counts: integers, the same as counting alone.
+ */
+export class SharedResamples {
+  readonly resamples: readonly ItemResamples[];
+  private current: ArrayLike<number> = [];
+  private joint: { typeOf: Int32Array; types: number; entryOf: Int32Array[] } | null = null;
+  private jointTimes: Int32Array | null = null;
+
+  constructor(tables: readonly RatingTable[]) {
+    this.resamples = tables.map((table, index) => new ItemResamples(table, { group: this, index }));
+  }
+
+  /** Loads the picks into every table's resamples; returns them. */
+  load(picks: ArrayLike<number>): readonly ItemResamples[] {
+    this.current = picks;
+    this.jointTimes = null;
+    for (const r of this.resamples) r.load(picks);
+    return this.resamples;
+  }
+
+  /** Table `index`'s entry-type counts of the loaded resample. */
+  entryCounts(index: number): Int32Array {
+    const joint = (this.joint ??= this.jointTypes());
+    const times = (this.jointTimes ??= countTypes(this.current, joint.typeOf, joint.types));
+    const entryOf = joint.entryOf[index];
+    const counts = new Int32Array(this.resamples[index].entryTypeOf().types);
+    for (let j = 0; j < times.length; j++) if (entryOf[j] >= 0) counts[entryOf[j]] += times[j];
+    return counts;
+  }
+
+  private jointTypes(): { typeOf: Int32Array; types: number; entryOf: Int32Array[] } {
+    const typeOfs = this.resamples.map((r) => r.entryTypeOf().typeOf);
+    const { typeOf, first } = itemTypes(typeOfs[0].length, (u) => typeOfs.map((t) => t[u]).join(","));
+    return { typeOf, types: first.length, entryOf: typeOfs.map((t) => Int32Array.from(first, (u) => t[u])) };
   }
 }
 

@@ -5,16 +5,16 @@
  * rising batch by batch), the reliability set (CRScore §4.1-4.2: a common set of 100 items),
  * the items with the most disagreement, and for claims the Table 1 rates per language.
  */
-import { leastAgreement, type Level, pairConfusions, type PairConfusions, pairKappa, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
+import { type AgreementResult, leastAgreement, type Level, pairConfusions, type PairConfusions, pairKappa, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { claimQualityReport, type ClaimQualityReport } from "./claim-quality";
-import { coefficientDefinitions, type CoefficientKey } from "./coefficients";
+import { type CoefficientDefinition, coefficientDefinitions, type CoefficientKey } from "./coefficients";
 import { findStudy, gatherTaskColumns, type QuestionColumns, raterNames, type StudyItem, type TaskColumns } from "./gather";
 import { countedWork } from "./drafts";
 import { inItemSet, type ItemSetFilter, itemSetStatement, type ItemSetStatement, restrictToItemSet } from "./item-sets";
 import type { Question } from "./questions";
-import { type BootstrapSettings, bootstrapSettings, type Interval, itemBootstrapCis, resampleItems } from "./resample";
+import { type BootstrapSettings, bootstrapSettings, type Interval, resampleItems, tablesBootstrapCis } from "./resample";
 import { AppError } from "@/lib/errors";
 
 export interface AgreementOptions {
@@ -108,15 +108,32 @@ interface Settings {
  * the resamples' picks without building their tables: lib/agreement/resampled.ts).
  */
 export function coefficientReports(table: RatingTable, question: Question, bootstrap: BootstrapSettings | null, alphaLevels: readonly Level[] = []): CoefficientReport[] {
-  const definitions = coefficientDefinitions(question, table.raters.length, alphaLevels);
-  const results = definitions.map((def) => def.compute(table));
-  const withCi = bootstrap && bootstrap.nResamples > 0 ? definitions.flatMap((_, k) => (results[k].value !== null ? [k] : [])) : [];
-  const cis = bootstrap ? itemBootstrapCis(table, withCi.map((k) => ({ resampled: definitions[k].resampled, cost: table.value.length * definitions[k].passes })), bootstrap) : [];
-  return definitions.map((def, k) => {
-    const r = results[k];
-    const ci = withCi.includes(k) ? cis[withCi.indexOf(k)] : null;
-    return { key: def.key, method: def.method, value: r.value, n: r.n, ...(r.reason === undefined ? {} : { reason: r.reason }), ci };
-  });
+  return tablesCoefficientReports([{ table, question }], bootstrap, alphaLevels)[0];
+}
+
+/**
+ * coefficientReports of several tables (a task's questions). Tables over the same number of
+ * items share one stream of resamples (tablesBootstrapCis: the picks each would draw alone,
+ * drawn once), so each table's CIs are the ones coefficientReports gives it.
+ */
+export function tablesCoefficientReports(tables: readonly { table: RatingTable; question: Question }[], bootstrap: BootstrapSettings | null, alphaLevels: readonly Level[] = []): CoefficientReport[][] {
+  const definitions = tables.map(({ table, question }) => coefficientDefinitions(question, table.raters.length, alphaLevels));
+  const results = tables.map(({ table }, g) => definitions[g].map((def) => def.compute(table)));
+  const withCi = results.map((r) => (bootstrap && bootstrap.nResamples > 0 ? r.flatMap((result, k) => (result.value !== null ? [k] : [])) : []));
+  const cis: Interval[][] = tables.map(() => []);
+  if (bootstrap) {
+    const groups = new Map<number, number[]>();
+    tables.forEach(({ table }, g) => groups.set(table.items.length, [...(groups.get(table.items.length) ?? []), g]));
+    for (const group of groups.values()) {
+      const statistics = group.map((g) => ({ table: tables[g].table, statistics: withCi[g].map((k) => ({ resampled: definitions[g][k].resampled, cost: tables[g].table.value.length * definitions[g][k].passes })) }));
+      tablesBootstrapCis(statistics, bootstrap).forEach((intervals, i) => (cis[group[i]] = intervals));
+    }
+  }
+  return definitions.map((defs, g) => defs.map((def, k) => coefficientReport(def, results[g][k], withCi[g].includes(k) ? cis[g][withCi[g].indexOf(k)] : null)));
+}
+
+function coefficientReport(def: CoefficientDefinition, r: AgreementResult, ci: Interval | null): CoefficientReport {
+  return { key: def.key, method: def.method, value: r.value, n: r.n, ...(r.reason === undefined ? {} : { reason: r.reason }), ci };
 }
 
 /** Confusion matrix of the pair of raters with the most common items (the first such pair in rater order). */
@@ -146,8 +163,13 @@ export function questionTable(data: Pick<TaskColumns, "items" | "raters">, q: Qu
 
 /** The agreement section of one question from its columns (pure: the task's items in study order, its raters and their names are given). */
 export function questionAgreement(data: Pick<TaskColumns, "items" | "raters">, q: QuestionColumns, names: ReadonlyMap<string, string>, settings: Settings): QuestionAgreement {
-  const { question } = q;
   const table = questionTable(data, q);
+  return questionSection(data, q, table, coefficientReports(table, q.question, settings.bootstrap, settings.alphaLevels), names, settings);
+}
+
+/** questionAgreement on the question's table, with its coefficients computed already (together with the task's other questions). */
+function questionSection(data: Pick<TaskColumns, "items" | "raters">, q: QuestionColumns, table: RatingTable, coefficients: CoefficientReport[], names: ReadonlyMap<string, string>, settings: Settings): QuestionAgreement {
+  const { question } = q;
   const items = new Map(data.items.map((item) => [item.id, item]));
   const orderOf = (id: string) => items.get(id)?.order ?? Number.MAX_SAFE_INTEGER;
   const ref = (id: string): RaterRef => ({ id, name: names.get(id) ?? id });
@@ -168,15 +190,18 @@ export function questionAgreement(data: Pick<TaskColumns, "items" | "raters">, q
   const reliability = settings.reliabilitySet;
   const reliabilityIds = new Set(reliability?.ids);
   const reliabilityItems = reliability ? pairable.filter((u) => inItemSet(items.get(table.items[u]) as StudyItem, reliabilityIds, new Set())) : [];
+  // The batches' tables have the table's raters, so they share its definitions (made once, not per batch).
+  const definitions = coefficientDefinitions(question, table.raters.length, settings.alphaLevels);
   const batches: QuestionAgreement["batches"] = [];
   for (let start = 0; start < pairable.length; start += settings.batchSize) {
     const batchItems = pairable.slice(start, start + settings.batchSize);
+    const batch = resampleItems(table, batchItems);
     batches.push({
       batch: batches.length + 1,
       items: batchItems.length,
       firstItem: first(batchItems),
       lastItem: last(batchItems),
-      coefficients: coefficientReports(resampleItems(table, batchItems), question, null, settings.alphaLevels),
+      coefficients: definitions.map((def) => coefficientReport(def, def.compute(batch), null)),
     });
   }
 
@@ -190,7 +215,7 @@ export function questionAgreement(data: Pick<TaskColumns, "items" | "raters">, q
     scale: question.scale,
     raters: table.raters.map(ref),
     counts: { items: table.items.length, ratings: table.value.length, raters: table.raters.length, itemsWithTwoOrMoreRatings: pairable.length, excludedOffScale: q.excluded, draftsLeftOut: q.drafts },
-    coefficients: coefficientReports(table, question, settings.bootstrap, settings.alphaLevels),
+    coefficients,
     reliabilitySet:
       reliabilityItems.length === 0
         ? null
@@ -227,9 +252,12 @@ export async function agreementReport(studyId: string, options: AgreementOptions
   for (const task of options.task ? [options.task] : study.taskTypes) {
     const data = restrictToItemSet(await gatherTaskColumns(study, task, client, options.includeGold ? "include" : "exclude", options.includeDrafts ? "include" : "exclude"), options.items, matched);
     const names = await raterNames(data.raters, client);
+    const questions = data.questions.filter((q) => q.item.length > 0);
+    const tables = questions.map((q) => ({ table: questionTable(data, q), question: q.question }));
+    const coefficients = tablesCoefficientReports(tables, settings.bootstrap, settings.alphaLevels);
     tasks.push({
       task,
-      questions: data.questions.filter((q) => q.item.length > 0).map((q) => questionAgreement(data, q, names, settings)),
+      questions: questions.map((q, k) => questionSection(data, q, tables[k].table, coefficients[k], names, settings)),
       claimQuality: task === "CLAIM_VERIFICATION" ? await claimQualityReport(study.id, client, options.includeDrafts ? "include" : "exclude") : null,
     });
   }

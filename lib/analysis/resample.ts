@@ -1,5 +1,5 @@
 /** Bootstrap over items (units) for agreement coefficients, on the compressed rating table. */
-import { ItemResamples, type RatingTable } from "@/lib/agreement";
+import { type ItemResamples, type RatingTable, SharedResamples } from "@/lib/agreement";
 import { bootstrapCisPrepared } from "@/lib/stats";
 
 /**
@@ -106,14 +106,34 @@ export interface ItemStatistic {
  * resamples (affordableResamples of its cost).
  */
 export function itemBootstrapCis(table: RatingTable, statistics: readonly ItemStatistic[], settings: BootstrapSettings): Interval[] {
-  const items = Float64Array.from(table.items, (_, u) => u);
-  const counts = statistics.map((s) => affordableResamples(settings, s.cost ?? table.value.length));
-  const resamples = new ItemResamples(table);
+  return tablesBootstrapCis([{ table, statistics }], settings)[0];
+}
+
+/** A table and the coefficients wanted of its item resamples. */
+export interface TableStatistics {
+  table: RatingTable;
+  statistics: readonly ItemStatistic[];
+}
+
+/**
+ * itemBootstrapCis of several tables over the same number of items (a task's questions): the
+ * seeded stream of resamples depends only on that number, so every table gets the same picks,
+ * drawn once and counted once (SharedResamples). Result g equals
+ * itemBootstrapCis(groups[g].table, groups[g].statistics, settings).
+ */
+export function tablesBootstrapCis(groups: readonly TableStatistics[], settings: BootstrapSettings): Interval[][] {
+  const n = groups[0].table.items.length;
+  if (groups.some((g) => g.table.items.length !== n)) throw new RangeError("tables resampled together must have the same number of items");
+  const items = Float64Array.from({ length: n }, (_, u) => u);
+  const shared = new SharedResamples(groups.map((g) => g.table));
+  const wanted = groups.flatMap((g, k) => g.statistics.map((s) => ({ resample: k, resampled: s.resampled, nResamples: affordableResamples(settings, s.cost ?? g.table.value.length) })));
   const results = bootstrapCisPrepared(
     [items],
-    (picks) => resamples.load(picks),
-    statistics.map((s, k) => ({ statistic: s.resampled, nResamples: counts[k] })),
+    (picks) => shared.load(picks),
+    wanted.map((w) => ({ statistic: (loaded: readonly ItemResamples[]) => w.resampled(loaded[w.resample]), nResamples: w.nResamples })),
     { seed: settings.seed, confidenceLevel: settings.confidenceLevel, method: "percentile" },
   );
-  return results.map((r, k) => ({ low: r.low, high: r.high, nResamples: counts[k], ...(r.reason === undefined ? {} : { reason: r.reason }) }));
+  const intervals = results.map((r, k): Interval => ({ low: r.low, high: r.high, nResamples: wanted[k].nResamples, ...(r.reason === undefined ? {} : { reason: r.reason }) }));
+  let next = 0;
+  return groups.map((g) => intervals.slice(next, (next += g.statistics.length)));
 }

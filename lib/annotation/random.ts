@@ -3,7 +3,7 @@
  * from any list of parts (study seed, user id, item id, purpose) so the same inputs always give
  * the same order, and different annotators get independent orders.
  */
-import { seededRandom } from "@/lib/stats/random";
+import { type Random, seededRandom } from "@/lib/stats/random";
 
 /** 32-bit FNV-1a over the parts joined with a separator that cannot occur in ids. */
 export function hashSeed(...parts: readonly (string | number)[]): number {
@@ -16,15 +16,19 @@ export function hashSeed(...parts: readonly (string | number)[]): number {
   return hash >>> 0;
 }
 
-/** Fisher-Yates shuffle of a copy of `items` driven by the seeded xoshiro128** stream. */
-export function seededShuffle<T>(items: readonly T[], seed: number): T[] {
+/** Fisher-Yates shuffle of a copy of `items`, drawing from `random`. */
+export function shuffled<T>(items: readonly T[], random: Random): T[] {
   const out = items.slice();
-  const random = seededRandom(seed);
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [out[i], out[j]] = [out[j], out[i]];
   }
   return out;
+}
+
+/** Fisher-Yates shuffle of a copy of `items` driven by the seeded xoshiro128** stream. */
+export function seededShuffle<T>(items: readonly T[], seed: number): T[] {
+  return shuffled(items, seededRandom(seed));
 }
 
 /** Labels for anonymised reviews: A, B, ..., Z, AA, AB, ... */

@@ -61,6 +61,13 @@ export async function storedScoreKeys(reviewIds: readonly string[], columns: rea
   return new Set(rows.map((r) => scoreKey(r.candidateReviewId, r.metric, r.paramsKey)));
 }
 
+/** The rows whose (review, metric, paramsKey) is not stored. */
+export async function unstoredScores(rows: readonly MetricScoreInput[], client: PrismaClient = db): Promise<MetricScoreInput[]> {
+  const columns = new Map(rows.map((r) => [`${r.metric}\u0000${r.paramsKey}`, { metric: r.metric, paramsKey: r.paramsKey }]));
+  const stored = await storedScoreKeys([...new Set(rows.map((r) => r.candidateReviewId))], [...columns.values()], client);
+  return rows.filter((r) => !stored.has(scoreKey(r.candidateReviewId, r.metric, r.paramsKey)));
+}
+
 export function scoreKey(reviewId: string, metric: string, paramsKey: string): string {
   return `${reviewId}\u0000${metric}\u0000${paramsKey}`;
 }

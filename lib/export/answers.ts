@@ -60,21 +60,18 @@ export function keepAnswer(answer: Answer, filter: AnswerFilter): boolean {
 }
 
 /** An annotation's status and submission time from its assignment (none: imported or moved work, submitted). */
-export function workStatus(assignment: { status: string; completedAt: Date | null } | undefined, importedAt: Date | null): Pick<Answer, "status" | "submittedAt"> {
+export function workStatus(assignment: { status: string; completedAt: string | null } | undefined, importedAt: string | null): Pick<Answer, "status" | "submittedAt"> {
   if (assignment && assignment.status !== "DONE") return { status: "draft", submittedAt: null };
-  const at = assignment?.completedAt ?? importedAt;
-  return { status: "submitted", submittedAt: at ? at.toISOString() : null };
+  return { status: "submitted", submittedAt: assignment?.completedAt ?? importedAt };
 }
 
 type ItemFields = Pick<Answer, "task" | "codeChange" | "item" | "itemKind" | "system">;
-type Assignments = Map<string, { status: string; completedAt: Date | null }>;
+type Assignments = Map<string, { status: string; completedAt: string | null }>;
 
 /** Answers of one annotation (its questions whose value is present) that `filter` keeps, onto `out`; each built once, field by field (no spread per answer). */
 function answersOf(item: ItemFields, { annotation, values }: ExportedValues, consensus: Map<string, string> | undefined, assignments: Assignments, filter: AnswerFilter, out: Answer[]): void {
   const { status, submittedAt } = workStatus(assignments.get(`${annotation.annotator.id}|${item.task}`), annotation.importRun?.createdAt ?? null);
   const importedBy = annotation.importedFile === null ? "" : (annotation.importRun?.createdBy?.email ?? "command line");
-  const createdAt = annotation.createdAt.toISOString();
-  const updatedAt = annotation.updatedAt.toISOString();
   for (const [question, value] of values) {
     if (value === null) continue;
     const answer: Answer = {
@@ -87,8 +84,8 @@ function answersOf(item: ItemFields, { annotation, values }: ExportedValues, con
       annotatorId: annotation.annotator.id,
       annotator: annotation.annotator.name,
       value,
-      createdAt,
-      updatedAt,
+      createdAt: annotation.createdAt,
+      updatedAt: annotation.updatedAt,
       timeSpentMs: annotation.timeSpentMs,
       importedFrom: annotation.importedFile ?? "",
       importedBy,

@@ -19,15 +19,14 @@ import type { ExportedChange, ExportedPseudoReference, ExportedReview } from "./
 
 type Line = Required<CodeChangeLine>;
 
-const iso = (date: Date) => date.toISOString();
 const orNull = (text: string) => (text === "" ? null : text);
 
 /**
  * An annotation's bookkeeping keys, then its task's own keys, in one object: spreading the
  * bookkeeping into a new object per annotation took three times as long (written out with it).
  */
-function annotationEntry<Own extends object>(annotation: { annotator: { id: string; name: string }; timeSpentMs: number | null; createdAt: Date; updatedAt: Date }, own: Own) {
-  const bookkeeping = { annotator: annotation.annotator.name, annotatorId: annotation.annotator.id, timeSpentMs: annotation.timeSpentMs, createdAt: iso(annotation.createdAt), updatedAt: iso(annotation.updatedAt) };
+function annotationEntry<Own extends object>(annotation: { annotator: { id: string; name: string }; timeSpentMs: number | null; createdAt: string; updatedAt: string }, own: Own) {
+  const bookkeeping = { annotator: annotation.annotator.name, annotatorId: annotation.annotator.id, timeSpentMs: annotation.timeSpentMs, createdAt: annotation.createdAt, updatedAt: annotation.updatedAt };
   return Object.assign(bookkeeping, own);
 }
 

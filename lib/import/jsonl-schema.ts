@@ -30,7 +30,7 @@ const metadata = z
 const annotation = {
   annotator: name.describe("Annotator's name; an account that cannot sign in is created for new names"),
   annotatorId: z.string().min(1).nullable().optional().describe("User id in this product (set by its export); used when such a user exists"),
-  timeSpentMs: z.int().min(0).nullable().optional(),
+  timeSpentMs: z.int32().min(0).nullable().optional(),
   createdAt: timestamp,
   updatedAt: timestamp,
 };
@@ -75,7 +75,7 @@ export const pseudoReferenceSchema = z.strictObject({
   text: text.min(1),
   kind: z.enum(PseudoReferenceKind),
   source: z.string().max(200).nullable().optional().describe("Model or tool name, or the annotator for ANNOTATOR_ADDED"),
-  position: z.int().nullable().optional().describe("Order within the code change; defaults to the array order"),
+  position: z.int32().nullable().optional().describe("Order within the code change; defaults to the array order"),
   addedBy: name.nullable().optional().describe("Annotator who added it (kind ANNOTATOR_ADDED)"),
   addedById: z.string().min(1).nullable().optional(),
   corrects: id.nullable().optional().describe("Id of the pseudo-reference of this code change that this one corrects"),
@@ -88,7 +88,7 @@ export const candidateReviewSchema = z.strictObject({
   system: z.string().min(1).max(200).describe("Generating system; the human reference has isReference true"),
   text,
   isReference: z.boolean().optional(),
-  position: z.int().nullable().optional(),
+  position: z.int32().nullable().optional(),
   ratings: z.array(reviewRatingSchema).optional(),
   grades: z.array(referenceGradeSchema).optional(),
   commentFilters: z.array(commentFilterSchema).optional(),
@@ -113,7 +113,7 @@ export const codeChangeLineSchema = z
     oldFile: optionalText,
     newFile: optionalText,
     metadata,
-    position: z.int().nullable().optional().describe("Order within the study; defaults to the line order"),
+    position: z.int32().nullable().optional().describe("Order within the study; defaults to the line order"),
     pseudoReferences: z.array(pseudoReferenceSchema).optional(),
     reviews: z.array(candidateReviewSchema).optional(),
   })

@@ -38,13 +38,19 @@ function annotatorOf(annotation: { annotator: string; annotatorId?: string | nul
   return { name: annotation.annotator, id: annotation.annotatorId ?? null };
 }
 
-function bookkeeping(annotation: { annotator: string; annotatorId?: string | null; timeSpentMs?: number | null; createdAt?: string | null; updatedAt?: string | null }, at: SourceLocation) {
+/**
+ * An annotation with its annotator and bookkeeping, then its own `fields`. One literal: spreading
+ * a bookkeeping object into each annotation (\`{ ...bookkeeping, grade }\`) made V8 clone it
+ * slowly, about half of the parse of a 100,000-review file.
+ */
+function annotationOf<Fields extends object>(annotation: { annotator: string; annotatorId?: string | null; timeSpentMs?: number | null; createdAt?: string | null; updatedAt?: string | null }, at: SourceLocation, fields: Fields) {
   return {
     annotator: annotatorOf(annotation),
     timeSpentMs: annotation.timeSpentMs || null,
     createdAt: annotation.createdAt ? new Date(annotation.createdAt) : null,
     updatedAt: annotation.updatedAt ? new Date(annotation.updatedAt) : null,
     at,
+    ...fields,
   };
 }
 
@@ -88,7 +94,7 @@ function pseudoReferencesOfLine(line: Line, at: SourceLocation, errors: ErrorCol
       addedBy: reference.addedBy ? { name: reference.addedBy, id: reference.addedById ?? null } : null,
       corrects: reference.corrects ?? null,
       restated: false,
-      judgements: (reference.judgements ?? []).map((j) => ({ ...bookkeeping(j, at), code: j.code ?? null, necessary: j.necessary ?? null, errorType: j.errorType ?? null, note: j.note || null })),
+      judgements: (reference.judgements ?? []).map((j) => annotationOf(j, at, { code: j.code ?? null, necessary: j.necessary ?? null, errorType: j.errorType ?? null, note: j.note || null })),
       at,
     };
   });
@@ -128,9 +134,9 @@ function reviewsOfLine(line: Line, likert: LikertScale, at: SourceLocation, erro
       text: review.text,
       isReference: review.isReference ?? false,
       position: review.position ?? i,
-      ratings: ratings.map((r) => ({ ...bookkeeping(r, at), scores: r.scores, comment: r.comment || null, addresses: r.addresses ?? [], partiallyAddresses: r.partiallyAddresses ?? [] })),
-      grades: (review.grades ?? []).map((g) => ({ ...bookkeeping(g, at), grade: g.grade, comment: g.comment || null })),
-      commentFilters: (review.commentFilters ?? []).map((f) => ({ ...bookkeeping(f, at), highQuality: f.highQuality, justification: f.justification || null })),
+      ratings: ratings.map((r) => annotationOf(r, at, { scores: r.scores, comment: r.comment || null, addresses: r.addresses ?? [], partiallyAddresses: r.partiallyAddresses ?? [] })),
+      grades: (review.grades ?? []).map((g) => annotationOf(g, at, { grade: g.grade, comment: g.comment || null })),
+      commentFilters: (review.commentFilters ?? []).map((f) => annotationOf(f, at, { highQuality: f.highQuality, justification: f.justification || null })),
       at,
     };
   });

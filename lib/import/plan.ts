@@ -445,10 +445,38 @@ class Planner {
   }
 }
 
+type Creates = Plan["creates"];
+
+/** The rows each table gained since `sizes` were taken. */
+function createdSince(creates: Creates, sizes: Record<keyof Creates, number>): Creates {
+  return Object.fromEntries(Object.entries(creates).map(([table, rows]) => [table, rows.slice(sizes[table as keyof Creates])])) as Creates;
+}
+
+const sizesOf = (creates: Creates) => Object.fromEntries(Object.entries(creates).map(([table, rows]) => [table, rows.length])) as Record<keyof Creates, number>;
+
+/**
+ * The plan of one bundle made `changesPerSlice` code changes at a time (the pull requests with
+ * the first slice): yields the rows each slice creates, so that they can be written while the
+ * next slice is planned, and returns the whole plan, the same as planBundle's. Pure.
+ */
+export function* planSlices(bundle: StudyBundle, snapshot: Snapshot, options: PlanOptions, changesPerSlice: number): Generator<Creates, Plan> {
+  const planner = new Planner(snapshot, options);
+  const creates = planner.plan.creates;
+  let sizes = sizesOf(creates);
+  bundle.pullRequests.forEach((pr) => planner.pullRequest(pr));
+  for (let start = 0; start === 0 || start < bundle.codeChanges.length; start += changesPerSlice) {
+    bundle.codeChanges.slice(start, start + changesPerSlice).forEach((change) => planner.codeChange(change));
+    yield createdSince(creates, sizes);
+    sizes = sizesOf(creates);
+  }
+  return planner.plan;
+}
+
 /** The plan of one bundle against the stored rows. Pure: nothing is written. */
 export function planBundle(bundle: StudyBundle, snapshot: Snapshot, options: PlanOptions): Plan {
-  const planner = new Planner(snapshot, options);
-  bundle.pullRequests.forEach((pr) => planner.pullRequest(pr));
-  bundle.codeChanges.forEach((change) => planner.codeChange(change));
-  return planner.plan;
+  const slices = planSlices(bundle, snapshot, options, Math.max(1, bundle.codeChanges.length));
+  for (;;) {
+    const next = slices.next();
+    if (next.done) return next.value;
+  }
 }

@@ -38,6 +38,11 @@ export function childKey(parentId: string, key: string): string {
   return `${parentId}|${key}`;
 }
 
+/** No row of the bundle is stored: every other stored row the bundle could touch hangs off a stored pull request or code change. */
+export function nothingStored(snapshot: Snapshot): boolean {
+  return snapshot.pullRequests.size === 0 && snapshot.codeChanges.size === 0;
+}
+
 async function rows<Row>(connection: pg.ClientBase, text: string, values: unknown[]): Promise<Row[]> {
   return (await connection.query<Row & pg.QueryResultRow>({ text, values })).rows;
 }

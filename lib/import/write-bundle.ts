@@ -2,15 +2,17 @@
  * The one writer of every import format: plans a bundle against the stored rows (plan.ts) and
  * writes it inside the caller's transaction, inserting each table with one COPY on the
  * transaction's connection (bulk-insert.ts, not one query per row) so that a 100,000-review file
- * imports in seconds.
+ * imports in seconds. A bundle none of whose rows are stored is written while it is planned
+ * (planWhileWriting), so that PostgreSQL, the import's larger part, starts early.
  */
+import { setImmediate } from "node:timers/promises";
 import type pg from "pg";
 import type { Prisma } from "@/lib/db/client";
 import { resolveAnnotators } from "./annotators";
 import type { StudyBundle } from "./bundle";
 import { copyRows, type BulkTable } from "./bulk-insert";
-import { planBundle, type Plan, type PlanOptions, type Table } from "./plan";
-import { loadSnapshot } from "./snapshot";
+import { planBundle, planSlices, type Plan, type PlanOptions, type Table } from "./plan";
+import { loadSnapshot, nothingStored, type Snapshot } from "./snapshot";
 
 type Tx = Prisma.TransactionClient;
 type Creates = Plan["creates"];
@@ -110,31 +112,103 @@ export function planSize(plan: Plan): number {
   return INSERT_ORDER.reduce((n, table) => n + plan.creates[table].length, 0) + plan.updates.length;
 }
 
+/** Counts the rows written and tells `onProgress` at most about 200 times; the total may be re-estimated while rows are still being planned. */
+class WriteCounter {
+  private done = 0;
+  private reported = 0;
+
+  constructor(
+    public total: number,
+    private readonly onProgress?: (progress: WriteProgress) => void,
+  ) {}
+
+  readonly advance = (rows: number): void => {
+    this.done += rows;
+    if (this.done - this.reported >= Math.max(1, Math.floor(this.total / 200)) || this.done >= this.total) this.report();
+  };
+
+  /** Tells the count now, unless it was told already. */
+  report(): void {
+    if (this.reported === this.done) return;
+    this.reported = this.done;
+    this.onProgress?.({ done: this.done, total: this.total });
+  }
+}
+
+/** Inserts the rows by COPY on `connection`, a table at a time, parents before children. */
+async function copyCreates(connection: pg.ClientBase, creates: Creates, advance: (rows: number) => void): Promise<void> {
+  for (const table of INSERT_ORDER) {
+    const rows: object[] = table === "pseudoReferences" ? correctionOrder(creates.pseudoReferences) : creates[table];
+    await copyRows(connection, TABLES[table] as BulkTable<object>, rows, advance);
+  }
+}
+
 /**
  * Writes a plan: replaced links deleted, rows inserted by COPY on `connection` (the one running
- * `tx`), then row updates; progress at most 200 times.
+ * `tx`), then row updates.
  */
 export async function applyPlan(tx: Tx, connection: pg.ClientBase, plan: Plan, onProgress?: (progress: WriteProgress) => void): Promise<void> {
-  const total = planSize(plan);
-  const step = Math.max(1, Math.floor(total / 200));
-  let done = 0;
-  let reported = 0;
-  const advance = (n: number) => {
-    done += n;
-    if (done - reported < step && done < total) return;
-    reported = done;
-    onProgress?.({ done, total });
-  };
+  const { advance } = new WriteCounter(planSize(plan), onProgress);
   for (let i = 0; i < plan.relinkedRatings.length; i += DELETE_CHUNK) {
     await tx.reviewClaimLink.deleteMany({ where: { ratingId: { in: plan.relinkedRatings.slice(i, i + DELETE_CHUNK) } } });
   }
-  for (const table of INSERT_ORDER) {
-    const rows: object[] = table === "pseudoReferences" ? correctionOrder(plan.creates.pseudoReferences) : plan.creates[table];
-    await copyRows(connection, TABLES[table] as BulkTable<object>, rows, advance);
-  }
+  await copyCreates(connection, plan.creates, advance);
   for (const update of plan.updates) {
     await UPDATE[update.table](tx, update.id, update.data);
     advance(1);
+  }
+}
+
+/** Code changes planned between two turns of the event loop, in which the COPY of earlier rows goes on. */
+const SLICE_CHANGES = 100;
+
+/** The rows of several slices, in order. */
+function joined(slices: Creates[]): Creates {
+  return Object.fromEntries(INSERT_ORDER.map((table) => [table, slices.flatMap((slice): object[] => slice[table])])) as unknown as Creates;
+}
+
+/**
+ * Plans and writes a bundle of which nothing is stored yet, so that nothing can conflict or be
+ * updated: the rows planned so far are written by COPY while the next slices are planned,
+ * instead of PostgreSQL waiting for the whole plan (about a second of CPU for 100,000 reviews).
+ * Each COPY takes every row planned by then, so a table's rows keep their plan order and
+ * parents are written before their children. Returns the same plan as planBundle.
+ */
+async function planWhileWriting(connection: pg.ClientBase, bundle: StudyBundle, snapshot: Snapshot, options: PlanOptions, onProgress?: (progress: WriteProgress) => void): Promise<Plan> {
+  const slices = planSlices(bundle, snapshot, options, SLICE_CHANGES);
+  const counter = new WriteCounter(0, onProgress);
+  const pending: Creates[] = [];
+  let writing: Promise<void> | null = null;
+  let failure = null as { error: unknown } | null;
+  const write = async () => {
+    try {
+      while (pending.length > 0) await copyCreates(connection, joined(pending.splice(0)), counter.advance);
+    } catch (error) {
+      failure = { error };
+    }
+    writing = null;
+  };
+  let plannedRows = 0;
+  try {
+    let next = slices.next();
+    for (let count = 1; !next.done; count++, next = slices.next()) {
+      const slice = next.value;
+      pending.push(slice);
+      plannedRows += INSERT_ORDER.reduce((n, table) => n + slice[table].length, 0);
+      // Until the plan is made, the total is estimated from the code changes planned so far.
+      counter.total = Math.round((plannedRows * bundle.codeChanges.length) / Math.max(1, Math.min(bundle.codeChanges.length, count * SLICE_CHANGES)));
+      writing ??= write();
+      await setImmediate();
+      if (failure) throw failure.error;
+    }
+    counter.total = plannedRows;
+    await writing;
+    if (failure) throw failure.error;
+    counter.report();
+    return next.value;
+  } finally {
+    // The connection is the transaction's: never left in the middle of a COPY.
+    await writing;
   }
 }
 
@@ -162,7 +236,12 @@ export interface WriteResult {
 export async function writeBundle(tx: Tx, bundle: StudyBundle, options: WriteOptions): Promise<WriteResult> {
   const annotators = await resolveAnnotators(tx, options.studyId, bundle);
   const snapshot = await loadSnapshot(options.connection, options.studyId, bundle, [...new Set(annotators.userIdOf.values())]);
-  const plan = planBundle(bundle, snapshot, { studyId: options.studyId, annotators, update: options.update, now: options.now ?? new Date(), provenance: options.provenance });
+  const planOptions = { studyId: options.studyId, annotators, update: options.update, now: options.now ?? new Date(), provenance: options.provenance };
+  if (nothingStored(snapshot)) {
+    const plan = await planWhileWriting(options.connection, bundle, snapshot, planOptions, options.onProgress);
+    return { plan, annotators: annotators.names, written: true };
+  }
+  const plan = planBundle(bundle, snapshot, planOptions);
   const written = plan.conflicts.length === 0;
   if (written) await applyPlan(tx, options.connection, plan, options.onProgress);
   return { plan, annotators: annotators.names, written };

@@ -32,7 +32,8 @@ export async function readChunkRun(context: MetricJobContext, runId: string): Pr
 
 /**
  * Computes the chunk's missing scores (a review × metric already stored under the run's
- * signature is skipped, so a chunk may run twice). A failed run's chunks compute nothing (null).
+ * signature is skipped, so a chunk may run twice; a fresh chunk's scores are not read, see
+ * ChunkJobData). A failed run's chunks compute nothing (null).
  * `run` is the chunk's run when the caller has just read it (drainMetricRun reads it with every fetch).
  */
 export async function computeChunk(context: MetricJobContext, data: ChunkJobData, run?: ChunkRun): Promise<ComputedChunk | null> {
@@ -41,7 +42,7 @@ export async function computeChunk(context: MetricJobContext, data: ChunkJobData
   if (!run || run.status === "FAILED") return null;
   const params = runParams(run);
   const columns = params.specs.flatMap((s) => s.columns.map((metric) => ({ metric, paramsKey: s.paramsKey })));
-  const [reviews, stored] = await Promise.all([loadReviewsToScore({ ids: data.reviewIds }, client, { codeChanges: params.specs.some((s) => s.kind === "judge"), pseudoReferences: params.specs.some((s) => s.kind === "crscore") }), storedScoreKeys(data.reviewIds, columns, client)]);
+  const [reviews, stored] = await Promise.all([loadReviewsToScore({ ids: data.reviewIds }, client, { codeChanges: params.specs.some((s) => s.kind === "judge"), pseudoReferences: params.specs.some((s) => s.kind === "crscore") }), data.fresh ? new Set<string>() : storedScoreKeys(data.reviewIds, columns, client)]);
 
   const work = reviews
     .map((review) => ({ review, specs: params.specs.filter((s) => specApplies(s, review) && s.columns.some((c) => !stored.has(scoreKey(review.id, c, s.paramsKey)))) }))
@@ -60,9 +61,7 @@ export async function computeChunk(context: MetricJobContext, data: ChunkJobData
 
 /** Stores a computed chunk (storeChunkScores) and returns how many reviews it completed. */
 export async function storeChunk(context: MetricJobContext, computed: ComputedChunk | null): Promise<number> {
-  if (!computed) return 0;
-  await storeChunkScores(context.client, computed.runId, computed.rows, computed.reviews);
-  return computed.reviews;
+  return computed ? storeChunkScores(context.client, computed.runId, computed.rows, computed.reviews) : 0;
 }
 
 /** Computes and stores one chunk (computeChunk, storeChunk); returns how many reviews it completed. */

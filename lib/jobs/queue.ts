@@ -17,6 +17,12 @@ export interface ChunkJobData {
   runId: string;
   chunk: number;
   reviewIds: string[];
+  /**
+   * None of the chunk's scores was stored when the run was planned: the chunk computes without
+   * reading which are (a statement per chunk less), and its store falls back should some have
+   * been stored since (runs.ts storeChunkScores).
+   */
+  fresh?: boolean;
 }
 
 /** Retries of a failing chunk (and of one whose worker died, once it expires). */

@@ -1,6 +1,6 @@
 /**
  * Dashboard reports with bootstrap CIs as worker jobs. On a big study the CIs take seconds to
- * minutes of synchronous work (about 4 s of CPU for the agreement report at 100,000 ratings, scripts/bench/analysis.ts), which
+ * minutes of synchronous work (scripts/bench/analysis.ts measures it), which
  * would stall the web process and every annotator's save behind it. So the web process computes
  * only the point estimates (nResamples 0) and asks for the full report: a ReportJob row per
  * study, report kind, options and state of the data (lib/analysis/report-cache.ts

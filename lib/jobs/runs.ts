@@ -7,7 +7,7 @@
 import type PgBoss from "pg-boss";
 import { Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
 import type { MetricRun } from "@/lib/generated/prisma/client";
-import { metricScoresInsert, type MetricScoreInput, type OnStoredScore } from "@/lib/data/metric-scores";
+import { metricScoresInsert, type MetricScoreInput, type OnStoredScore, unstoredScores } from "@/lib/data/metric-scores";
 import type { MetricJobContext } from "./context";
 import { isJudgePlanningError, JUDGE_CHUNK_SIZE } from "./judges";
 import { type MetricRunRequest, planMetricRun } from "./plan";
@@ -25,12 +25,15 @@ interface PlannedChunk {
   reviewIds: string[];
   /** Reviews of the chunk whose every applicable column is stored under the run's signatures. */
   complete: number;
+  /** No score of the chunk's reviews is stored under the run's signatures. */
+  fresh: boolean;
 }
 
 /**
  * The run's reviews in study order (change position, review position; reviews imported
  * without their text are not scored), cut into chunks of
- * `chunkSize` in SQL, each with how many of its reviews are complete already: one row per
+ * `chunkSize` in SQL, each with how many of its reviews are complete already and whether any
+ * of their scores is stored: one row per
  * chunk, so planning a run of 100,000 reviews reads 100 rows rather than 100,000. Sent through
  * pg (rawRows), as the chunks' statements are.
  */
@@ -39,7 +42,7 @@ async function planChunks(client: PrismaClient, studyId: string, params: RunPara
   const expected = (review: { isReference: boolean }) => params.specs.filter((s) => specApplies(s, review)).reduce((n, s) => n + s.columns.length, 0);
   const [onReference, onOthers] = [expected({ isReference: true }), expected({ isReference: false })];
   if (onReference === 0 && onOthers === 0) return [];
-  const rows = await rawRows<{ ids: string[]; complete: string }>(
+  const rows = await rawRows<{ ids: string[]; complete: string; fresh: boolean }>(
     client,
     Prisma.sql`
     WITH ordered AS (
@@ -54,11 +57,12 @@ async function planChunks(client: PrismaClient, studyId: string, params: RunPara
       GROUP BY s."candidateReviewId"
     )
     SELECT array_agg(o.id ORDER BY o.n) AS ids,
-      count(*) FILTER (WHERE coalesce(stored.n, 0) >= CASE WHEN o."isReference" THEN ${onReference}::int ELSE ${onOthers}::int END) AS complete
+      count(*) FILTER (WHERE coalesce(stored.n, 0) >= CASE WHEN o."isReference" THEN ${onReference}::int ELSE ${onOthers}::int END) AS complete,
+      count(stored.id) = 0 AS fresh
     FROM o LEFT JOIN stored ON stored.id = o.id
     GROUP BY o.chunk ORDER BY o.chunk`,
   );
-  return rows.map((r) => ({ reviewIds: r.ids, complete: Number(r.complete) }));
+  return rows.map((r) => ({ reviewIds: r.ids, complete: Number(r.complete), fresh: r.fresh }));
 }
 
 /** The run's parameters, validated (a row written by another version fails loudly). */
@@ -115,7 +119,7 @@ export async function startMetricRun(context: MetricJobContext, boss: PgBoss, st
     ? await client.metricRun.update({ where: { id: existing.id }, data: state })
     : await client.metricRun.create({ data: { ...state, studyId, metrics: params.specs.map((s) => s.name), params: params as unknown as Prisma.InputJsonValue, createdById } });
 
-  const chunks: ChunkJobData[] = planned.map((c, chunk) => ({ runId: run.id, chunk, reviewIds: c.reviewIds }));
+  const chunks: ChunkJobData[] = planned.map((c, chunk) => ({ runId: run.id, chunk, reviewIds: c.reviewIds, fresh: c.fresh }));
   const pending = chunks.filter((_, i) => planned[i].complete < planned[i].reviewIds.length);
   await enqueueChunks(boss, pending);
   return { run, resumed: existing !== null, chunks: { total: chunks.length, enqueued: pending.length, skipped: chunks.length - pending.length } };
@@ -126,30 +130,38 @@ const UNIQUE_VIOLATION = "23505";
 
 /**
  * Stores a chunk's scores and counts its `reviews` as done (never beyond the total; the run is
- * finished when all are) in one statement, so one round trip and one transaction per chunk.
- * The rows were missing when the chunk was read, so they go in by a plain INSERT; should another
- * worker have stored some of them since (the same chunk run twice, e.g. after its job expired),
- * that statement fails as a whole and is sent again keeping the stored rows.
+ * finished when all are) in one statement, so one round trip and one transaction per chunk, and
+ * returns how many reviews it counted. The rows were missing when the chunk was read (or, for a
+ * fresh chunk, when its run was planned), so they go in by a plain INSERT; should another worker
+ * have stored some of them since (the same chunk run twice, e.g. after its job expired), that
+ * statement fails as a whole, and the rows still missing are stored, keeping any stored
+ * meanwhile, with only the reviews they complete counted.
  */
-export async function storeChunkScores(client: PrismaClient, runId: string, rows: readonly MetricScoreInput[], reviews: number): Promise<void> {
-  const store = (stored: OnStoredScore) =>
+export async function storeChunkScores(client: PrismaClient, runId: string, rows: readonly MetricScoreInput[], reviews: number): Promise<number> {
+  const store = (scores: readonly MetricScoreInput[], completed: number, stored: OnStoredScore) =>
     rawRows(
       client,
       Prisma.sql`
-      WITH stored AS (${metricScoresInsert(rows, stored)})
+      WITH stored AS (${metricScoresInsert(scores, stored)})
       UPDATE "MetricRun" SET
-        done = LEAST(done + ${reviews}, total),
-        status = CASE WHEN done + ${reviews} >= total THEN 'DONE'::"JobStatus" ELSE 'RUNNING'::"JobStatus" END,
+        done = LEAST(done + ${completed}, total),
+        status = CASE WHEN done + ${completed} >= total THEN 'DONE'::"JobStatus" ELSE 'RUNNING'::"JobStatus" END,
         "startedAt" = COALESCE("startedAt", now()),
-        "finishedAt" = CASE WHEN done + ${reviews} >= total THEN now() ELSE NULL END
+        "finishedAt" = CASE WHEN done + ${completed} >= total THEN now() ELSE NULL END
       WHERE id = ${runId} AND status <> 'FAILED'`,
     );
   try {
-    await store("fail");
+    await store(rows, reviews, "fail");
+    return reviews;
   } catch (error) {
     if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
-    await store("keep");
   }
+  // Every review of a computed chunk has rows for all the columns of its metrics, so the reviews
+  // with a row still missing are those this chunk completes.
+  const missing = await unstoredScores(rows, client);
+  const completed = new Set(missing.map((r) => r.candidateReviewId)).size;
+  await store(missing, completed, "keep");
+  return completed;
 }
 
 export async function markRunFailed(client: PrismaClient, runId: string, message: string): Promise<void> {

@@ -4,6 +4,7 @@
  * every assignment and annotation.
  */
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
+import { shuffled } from "@/lib/annotation/random";
 import { seededRandom, type Random } from "@/lib/stats/random";
 import type { DemoAddedClaim, DemoAnnotatorKey, DemoAnnotatorWork, DemoChange, DemoClaimJudgement, DemoFilterLabel, DemoRating, DemoStudy } from "./types";
 
@@ -65,16 +66,6 @@ const HISTORY_SPAN_MS = 4 * 24 * 3600 * 1000;
 
 function durationMs(random: Random, [low, high]: readonly [number, number]): number {
   return Math.round((low + random() * (high - low)) * 1000);
-}
-
-/** Fisher-Yates shuffle of a copy. */
-function shuffled<T>(items: readonly T[], random: Random): T[] {
-  const out = items.slice();
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
 }
 
 /** Every change of the study in study order: standalone changes, then pull request files. */

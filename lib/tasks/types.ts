@@ -97,16 +97,16 @@ export interface SaveContext {
 
 export type SaveKind = SaveRequest["kind"];
 
-/** An annotation as exports see it. */
+/** An annotation as exports see it; times as ISO 8601 UTC text, as `Date.toISOString` writes them. */
 export interface ExportedAnnotation {
   annotator: { id: string; name: string };
-  createdAt: Date;
-  updatedAt: Date;
+  createdAt: string;
+  updatedAt: string;
   timeSpentMs: number | null;
   /** Set when an import wrote the annotation (issue 9): the file, and the run's lead. */
   importedFile: string | null;
   importRunId: string | null;
-  importRun: { createdAt: Date; createdBy: { email: string } | null } | null;
+  importRun: { createdAt: string; createdBy: { email: string } | null } | null;
 }
 
 /** One annotation's export columns: (question, value as text or null when absent). */

@@ -1,22 +1,28 @@
 /**
  * What storing one metric's scores costs PostgreSQL at the least (issue 15 item 3): 5,164 rows
  * shaped like MetricScore, inserted in statements of 1,000 as a metric job's chunks store them,
- * into tables that differ only in key, indexes and foreign key, so each part's cost shows.
+ * into tables that differ only in key, indexes, collation and foreign key, so each part's cost
+ * shows, by INSERT … SELECT (as the jobs) and by COPY (text, as the imports).
  * Means of the CPU time of the PostgreSQL backend that runs the statements (from /proc) and
  * medians of the wall time.
  */
 import pg from "pg";
 import { createClient } from "@/lib/db/client";
 import { createTestDatabase } from "@/lib/db/test-database";
+import { copyRows } from "@/lib/import/bulk-insert";
 import { createStudy } from "./jobs";
 import { makePairs, PAIRS } from "./metrics";
 import { backendCpuMs } from "./support/postgres-cpu";
 
 const RUNS = 9;
 const FK = `REFERENCES "CandidateReview"(id) ON DELETE CASCADE`;
+/** The reviews' ids again, under COLLATE "C": byte comparisons instead of the database's collation (strcoll) in the key and the foreign key's lookups. */
+const FK_C = `REFERENCES floor_reviews(id) ON DELETE CASCADE`;
+const C = `COLLATE "C"`;
 const SHAPES: { name: string; id: boolean; table: string; index?: string }[] = [
   { name: "cuid id, unique key, (metric, paramsKey) index, FK (MetricScore until 2026-11-27)", id: true, table: `id text PRIMARY KEY, "candidateReviewId" text NOT NULL ${FK}, metric text NOT NULL, "paramsKey" text NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now(), UNIQUE ("candidateReviewId", metric, "paramsKey")`, index: `(metric, "paramsKey")` },
   { name: "key as primary key, FK (MetricScore now)", id: false, table: `"candidateReviewId" text NOT NULL ${FK}, metric text NOT NULL, "paramsKey" text NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now(), PRIMARY KEY ("candidateReviewId", metric, "paramsKey")` },
+  { name: "key and review ids COLLATE \"C\", key as primary key, FK", id: false, table: `"candidateReviewId" text ${C} NOT NULL ${FK_C}, metric text ${C} NOT NULL, "paramsKey" text ${C} NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now(), PRIMARY KEY ("candidateReviewId", metric, "paramsKey")` },
   { name: "key as primary key, no FK", id: false, table: `"candidateReviewId" text NOT NULL, metric text NOT NULL, "paramsKey" text NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now(), PRIMARY KEY ("candidateReviewId", metric, "paramsKey")` },
   { name: "heap only: no key, no FK", id: false, table: `"candidateReviewId" text NOT NULL, metric text NOT NULL, "paramsKey" text NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now()` },
 ];
@@ -40,6 +46,9 @@ export default async function run(): Promise<void> {
     const [{ pid }] = (await connection.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid`)).rows;
     const ids = (await connection.query<{ id: string }>(`SELECT id FROM "CandidateReview" WHERE NOT "isReference" ORDER BY id`)).rows.map((r) => r.id);
     const paramsKey = "nrefs:1|case:mixed|eff:no|tok:gradedreviews|smooth:add-1|version:1";
+    await connection.query(`CREATE TABLE floor_reviews (id text ${C} PRIMARY KEY)`);
+    await connection.query(`INSERT INTO floor_reviews SELECT id FROM "CandidateReview"`);
+    await connection.query(`VACUUM ANALYZE`);
     const scores: Score[] = ids.map((id, i) => ({ candidateReviewId: id, metric: "bleu-gradedreviews", paramsKey, value: (i % 997) / 997 }));
     for (const shape of SHAPES) {
       await connection.query(`DROP TABLE IF EXISTS floor_scores`);
@@ -47,8 +56,9 @@ export default async function run(): Promise<void> {
       if (shape.index) await connection.query(`CREATE INDEX ON floor_scores ${shape.index}`);
       const [id, newId] = shape.id ? ["id, ", "gen_random_uuid()::text, "] : ["", ""];
       const methods: [string, (chunk: Score[]) => Promise<unknown>][] = [
-        ["json_to_recordset (as the jobs)", (chunk) => connection.query(`INSERT INTO floor_scores (${id}"candidateReviewId", metric, "paramsKey", value) SELECT ${newId}r.* FROM json_to_recordset($1::json) AS r("candidateReviewId" text, metric text, "paramsKey" text, value float8)`, [JSON.stringify(chunk)])],
-        ["unnest of arrays", (chunk) => connection.query(`INSERT INTO floor_scores (${id}"candidateReviewId", metric, "paramsKey", value) SELECT ${newId}u.* FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[]) AS u`, [chunk.map((s) => s.candidateReviewId), chunk.map((s) => s.metric), chunk.map((s) => s.paramsKey), chunk.map((s) => s.value)])],
+        ["json_to_recordset", (chunk) => connection.query(`INSERT INTO floor_scores (${id}"candidateReviewId", metric, "paramsKey", value) SELECT ${newId}r.* FROM json_to_recordset($1::json) AS r("candidateReviewId" text, metric text, "paramsKey" text, value float8)`, [JSON.stringify(chunk)])],
+        ["unnest of arrays (as the jobs)", (chunk) => connection.query(`INSERT INTO floor_scores (${id}"candidateReviewId", metric, "paramsKey", value) SELECT ${newId}u.* FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[]) AS u`, [chunk.map((s) => s.candidateReviewId), chunk.map((s) => s.metric), chunk.map((s) => s.paramsKey), chunk.map((s) => s.value)])],
+        ...(shape.id ? [] : [["COPY text", (chunk: Score[]) => copyRows(connection, { name: "floor_scores", columns: { candidateReviewId: "text", metric: "text", paramsKey: "text", value: "text" } }, chunk)] as [string, (chunk: Score[]) => Promise<unknown>]]),
       ];
       for (const [method, insert] of methods) {
         const wall: number[] = [];

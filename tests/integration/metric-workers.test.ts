@@ -14,25 +14,34 @@ const db = createClient(url);
 const workers: ChildProcess[] = [];
 let studyId: string | undefined;
 
+/** Reports at exit whether the process loaded Prisma. */
+const PRISMA_AT_EXIT = path.resolve("tests/integration/prisma-loaded-at-exit.mjs");
+const stderrOf = new WeakMap<ChildProcess, string>();
+
 /** Starts scripts/worker.ts on the test database and resolves once it subscribed to the queue. */
 function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], { cwd: path.resolve("."), env: { ...process.env, DATABASE_URL: url }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "--import", PRISMA_AT_EXIT, "scripts/worker.ts"], { cwd: path.resolve("."), env: { ...process.env, DATABASE_URL: url }, stdio: ["ignore", "ignore", "pipe"] });
   workers.push(child);
+  stderrOf.set(child, "");
   return new Promise((resolve, reject) => {
-    let stderr = "";
     child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-      if (stderr.includes("metric worker: processing")) resolve(child);
+      stderrOf.set(child, stderrOf.get(child) + chunk.toString("utf8"));
+      if (stderrOf.get(child)!.includes("metric worker: processing")) resolve(child);
     });
-    child.once("exit", (code) => reject(new Error(`worker exited with ${code}: ${stderr}`)));
+    child.once("exit", (code) => reject(new Error(`worker exited with ${code}: ${stderrOf.get(child)}`)));
   });
 }
 
-async function stopWorker(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
+/** Stops the worker as `npm start` does (SIGTERM); its exit code and everything it wrote to stderr. */
+async function stopWorker(child: ChildProcess): Promise<{ code: number | null; stderr: string }> {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  }
+  // The stream may still hold the last lines once the process has exited.
+  if (!child.stderr?.readableEnded) await new Promise((resolve) => child.stderr?.once("end", resolve));
+  return { code: child.exitCode, stderr: stderrOf.get(child) ?? "" };
 }
 
 afterAll(async () => {
@@ -91,4 +100,16 @@ test("two workers on one database share a run's chunks, none computed twice", as
   expect(byWorker.size).toBe(2);
   expect(new Set([...byWorker.keys()].map((w) => Number(w.split(":").pop())))).toEqual(new Set(workers.map((w) => w.pid)));
   expect(await db.metricScore.count({ where: { metric: "chrf", candidateReview: { codeChange: { studyId } } } })).toBe(chunks);
+
+  // Workers that ran jobs loaded Prisma with them, and stop cleanly, disconnecting it.
+  for (const stopped of await Promise.all(workers.map(stopWorker))) {
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.stderr).toContain("prisma loaded: true");
+  }
+});
+
+test("a worker stopped before any job never loads Prisma, and exits cleanly", async () => {
+  const stopped = await stopWorker(await startWorker());
+  expect(stopped.code, stopped.stderr).toBe(0);
+  expect(stopped.stderr).toContain("prisma loaded: false");
 });

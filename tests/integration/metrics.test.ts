@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { insertMetricScores, listStudyMetrics, metricValuesForStudy } from "@/lib/data/metric-scores";
 import { createClient, Prisma } from "@/lib/db/client";
 import { TFIDF_MODEL } from "@/lib/embeddings";
-import { createJobContext, drainMetricRun, listMetricRuns, METRIC_QUEUE, requestMetricRun, runParams, startMetricRun, startQueue, workMetricChunks } from "@/lib/jobs";
+import { type ChunkJobData, chunkJobId, createJobContext, drainMetricRun, listMetricRuns, METRIC_QUEUE, processChunk, requestMetricRun, runParams, startMetricRun, startQueue, workMetricChunks } from "@/lib/jobs";
 import { storeChunkScores } from "@/lib/jobs/runs";
 import { crscoreFromBestMatches, getReferenceMetric, splitReviewSentences } from "@/lib/metrics";
 import { seedDemo } from "@/lib/seed";
@@ -186,18 +186,46 @@ describe("metric jobs", () => {
     expect(run.error).toMatch(/chunk 0: embeddings request failed/);
   });
 
-  test("a chunk's scores stored meanwhile by another worker are kept, the rest stored, the statement not failed", async () => {
+  test("a chunk's scores stored meanwhile by another worker are kept, the rest stored and only their reviews counted, the statement not failed", async () => {
     const studyId = await createSmallStudy("store-twice", 1);
     const { run } = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["rouge-l"] });
     const [a, b] = await db.candidateReview.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
     const row = (candidateReviewId: string, value: number) => ({ candidateReviewId, metric: "rouge-l", paramsKey: "test", value });
     // The other worker's store: review a only.
-    await storeChunkScores(db, run.id, [row(a.id, 0.5)], 1);
-    // This worker read the chunk before and stores a and b: the plain INSERT fails on a and is sent again keeping it.
-    await storeChunkScores(db, run.id, [row(a.id, 0.9), row(b.id, 0.7)], 2);
+    expect(await storeChunkScores(db, run.id, [row(a.id, 0.5)], 1)).toBe(1);
+    // This worker read the chunk before and stores a and b: the plain INSERT fails on a, and b alone is stored and counted.
+    expect(await storeChunkScores(db, run.id, [row(a.id, 0.9), row(b.id, 0.7)], 2)).toBe(1);
     const stored = await db.metricScore.findMany({ where: { paramsKey: "test", candidateReview: { codeChange: { studyId } } }, select: { candidateReviewId: true, value: true } });
     expect(new Map(stored.map((s) => [s.candidateReviewId, s.value]))).toEqual(new Map([[a.id, 0.5], [b.id, 0.7]]));
-    expect(await db.metricRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ done: 3, total: 3, status: "DONE" });
+    expect(await db.metricRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ done: 2, total: 3, status: "RUNNING" });
+  });
+
+  test("chunks are planned fresh when none of their scores is stored, and a fresh chunk computed after another worker stored some keeps them and counts each review once", async () => {
+    const studyId = await createSmallStudy("fresh-chunks", 2);
+    const request = { metrics: ["rouge-l"], chunkSize: 3 };
+    const { run } = await startMetricRun(createJobContext({ client: db }), boss, studyId, request);
+    const job = async (runId: string, chunk: number) => (await boss.getJobById<ChunkJobData>(METRIC_QUEUE, chunkJobId(runId, chunk)))!.data;
+    expect([(await job(run.id, 0)).fresh, (await job(run.id, 1)).fresh]).toEqual([true, true]);
+    const [first] = (await job(run.id, 0)).reviewIds;
+    const { paramsKey } = runParams(run).specs[0];
+    // Another worker stores the chunk's first score after the planning.
+    await storeChunkScores(db, run.id, [{ candidateReviewId: first, metric: "rouge-l", paramsKey, value: 0.5 }], 1);
+
+    // This worker computes chunk 0 without reading its stored scores: its other two reviews are stored and counted.
+    expect(await processChunk(createJobContext({ client: db }), await job(run.id, 0))).toBe(2);
+    expect(await db.metricRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ done: 3, total: 6, status: "RUNNING" });
+    // Chunk 0's job is still queued (as after a crash between store and completion): run again, it counts nothing more.
+    expect(await drainMetricRun(boss, createJobContext({ client: db }), run.id)).toMatchObject({ done: 6, total: 6, status: "DONE" });
+    const stored = await db.metricScore.findMany({ where: { metric: "rouge-l", paramsKey, candidateReview: { codeChange: { studyId } } }, select: { candidateReviewId: true, value: true } });
+    expect(stored).toHaveLength(6);
+    expect(stored.find((s) => s.candidateReviewId === first)?.value).toBe(0.5);
+
+    // Planned again with chunk 0 partly stored (its other scores deleted): chunk 0 reads what is stored, chunk 1 (none stored) does not.
+    await db.metricScore.deleteMany({ where: { metric: "rouge-l", paramsKey, candidateReviewId: { not: first }, candidateReview: { codeChange: { studyId } } } });
+    const again = await startMetricRun(createJobContext({ client: db }), boss, studyId, request);
+    expect(again.run.done).toBe(1);
+    expect([(await job(again.run.id, 0)).fresh, (await job(again.run.id, 1)).fresh]).toEqual([false, true]);
+    expect(await drainMetricRun(boss, createJobContext({ client: db }), again.run.id)).toMatchObject({ done: 6, total: 6, status: "DONE" });
   });
 
   test("stored scores read back as the same numbers, whatever their magnitude, through a chunk's store (pg) and through insertMetricScores (Prisma)", async () => {

@@ -51,6 +51,7 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
         {study.taskTypes.includes("CLAIM_VERIFICATION") && study.taskTypes.includes("REVIEW_RATING") && <StageOrderToggle slug={study.slug} on={stageOrderOn(study)} save={changeStageOrder} />}
         <ExportLinks slug={study.slug} annotators={annotators.map((a) => a.name)} />
       </div>
+      {/* The annotator and item links are not prefetched either: each is a dynamic page, rendered for every load of this one. */}
       <section aria-label="Annotators">
         <h2 className="mb-2 text-lg font-medium">Annotators</h2>
         <table className="w-full rounded border border-slate-200 bg-white text-left text-sm [&_td]:px-3 [&_th]:px-3">
@@ -67,7 +68,7 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
             {annotators.map((a) => (
               <tr key={a.id} className="border-t border-slate-100" data-testid="annotator-row">
                 <td className="px-3 py-2">
-                  <Link href={`/studies/${study.slug}/annotators/${a.id}`} className="text-blue-700 hover:underline">
+                  <Link href={`/studies/${study.slug}/annotators/${a.id}`} prefetch={false} className="text-blue-700 hover:underline">
                     {a.name || a.email}
                   </Link>{" "}
                   <span className="text-slate-500">{a.email}</span>
@@ -101,7 +102,7 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
             {study.codeChanges.map((change) => (
               <tr key={change.id} id={`change-${change.externalId}`} className="border-t border-slate-100 target:bg-amber-50" data-testid="code-change-row">
                 <td className="px-3 py-2 font-mono">
-                  <Link href={`/studies/${study.slug}/items/${change.id}`} className="text-blue-700 hover:underline" title="Preview as an annotator sees it">
+                  <Link href={`/studies/${study.slug}/items/${change.id}`} prefetch={false} className="text-blue-700 hover:underline" title="Preview as an annotator sees it">
                     {change.externalId}
                   </Link>
                 </td>

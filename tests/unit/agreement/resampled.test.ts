@@ -16,6 +16,7 @@ import {
   resampledKrippendorffAlpha,
   resampledPercentAgreement,
   type RatingTable,
+  SharedResamples,
   type WeightScheme,
 } from "@/lib/agreement";
 import { resampleItems } from "@/lib/analysis";
@@ -106,5 +107,46 @@ describe("coefficients of item resamples equal the coefficients of the resampled
     const values = resamples(seededRandom(3), table).map(resampledKrippendorffAlpha(table, "ordinal"));
     expect(values.some((v) => v === null)).toBe(true);
     expect(values.filter((v) => v !== null).length).toBeGreaterThan(25);
+  });
+});
+
+describe("tables resampled with the same picks (SharedResamples) count them once, by joint type", () => {
+  const random = seededRandom(77);
+  /** Ratings where rater r0 rates every item (so every table has all `items`), the others with probability `keep`. */
+  const everyItem = (items: number, raters: number, values: readonly RatingValue[], keep: number) =>
+    ratings(random, items, raters, values, keep).filter((r) => r.rater !== "r0").concat(Array.from({ length: items }, (_, i) => ({ item: `i${i}`, rater: "r0", value: values[i % values.length] })));
+  const tables = [
+    buildRatingTable(everyItem(45, 4, [1, 2, 3, 4, 5], 0.7), { scale: [1, 2, 3, 4, 5] }),
+    buildRatingTable(everyItem(45, 3, [1, 2, 3, 4, 5], 1), { scale: [1, 2, 3, 4, 5] }),
+    buildRatingTable(everyItem(45, 5, ["CORRECT", "INCORRECT", "UNVERIFIABLE"], 0.5), { scale: ["CORRECT", "INCORRECT", "UNVERIFIABLE", "AMBIGUOUS"] }),
+    buildRatingTable(everyItem(45, 2, [4], 0.8)),
+  ];
+  /** Every coefficient of a loaded resample, and Cohen's kappa of every pair. */
+  const everything = (r: ItemResamples) => {
+    const pairs = r.table.raters.flatMap((a, i) => r.table.raters.slice(i + 1).map((b) => [a, b] as [string, string]));
+    return [r.percentAgreement(), r.fleissKappa(), ...schemes.map((w) => r.gwetAc(w)), r.krippendorffAlpha("nominal"), r.krippendorffAlpha("ordinal"), ...schemes.flatMap((w) => r.cohenKappas(pairs, w))];
+  };
+
+  test("each table's coefficients equal its own ItemResamples' to the last bit (counts are integers), whatever the order of the tables", () => {
+    expect(new Set(tables.map((t) => t.items.length))).toEqual(new Set([45]));
+    const shared = new SharedResamples(tables);
+    const reversed = new SharedResamples([...tables].reverse());
+    const alone = tables.map((t) => new ItemResamples(t));
+    for (const picks of resamples(random, tables[0])) {
+      const loaded = shared.load(picks);
+      const loadedReversed = [...reversed.load(picks)].reverse();
+      tables.forEach((_, g) => {
+        const want = everything(alone[g].load(picks));
+        expect(everything(loaded[g])).toEqual(want);
+        expect(everything(loadedReversed[g])).toEqual(want);
+      });
+    }
+  });
+
+  test("ties and repeats: a resample of one item picked n times, and of items of a single joint type", () => {
+    const shared = new SharedResamples(tables);
+    for (const picks of [new Array<number>(45).fill(7), [3, 3, 3, 3]]) {
+      shared.load(picks).forEach((r, g) => expect(everything(r)).toEqual(everything(new ItemResamples(tables[g]).load(picks))));
+    }
   });
 });

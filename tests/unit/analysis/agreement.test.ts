@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { buildRatingTable, cohenKappa, ItemResamples, krippendorffAlpha, type Rating } from "@/lib/agreement";
-import { bootstrapSettings, coefficientDefinitions, coefficientReports, itemBootstrapCi, itemBootstrapCis, meanPairwiseCohen, type Question, questionAgreement, resampleItems, type StudyItem, taskQuestions } from "@/lib/analysis";
+import { bootstrapSettings, coefficientDefinitions, coefficientReports, itemBootstrapCi, itemBootstrapCis, meanPairwiseCohen, type Question, questionAgreement, resampleItems, type StudyItem, tablesCoefficientReports, taskQuestions } from "@/lib/analysis";
 import { seededRandom } from "@/lib/stats";
 import { claimCodeOfNumber } from "@/lib/import/claim-codes";
 import { nearly, nearlyInterval } from "../agreement/summation-order";
@@ -191,6 +191,21 @@ describe("item bootstrap CIs from resampled coefficients (no resampled tables)",
     const cis = itemBootstrapCis(likertTable, definitions.map((def, k) => ({ resampled: def.resampled, cost: costs[k] })), settings);
     expect(cis.map((c) => c.nResamples)).toEqual([1000, 300, 200, 500, 400]);
     definitions.forEach((def, k) => expect(cis[k]).toEqual(nearlyInterval(itemBootstrapCi(likertTable, (t) => def.compute(t).value, settings, costs[k]))));
+  });
+
+  test("a task's questions share one stream of resamples: each table's reports are the ones it gets alone", () => {
+    const settings = bootstrapSettings({ nResamples: 120, seed: 5 });
+    // Two tables over 60 items (their picks are drawn once) and one over 40, whose CIs come from its own stream.
+    const tables = [
+      { table: likertTable, question: likert },
+      { table: buildRatingTable(likertRatings(9, 60, 3, 0.9), { scale: likert.scale }), question: likert },
+      { table: codeTable, question: codeQuestion },
+      { table: buildRatingTable(likertRatings(11, 40, 2, 0.9), { scale: likert.scale }), question: likert },
+    ];
+    expect(tables.map((t) => t.table.items.length)).toEqual([60, 60, 50, 40]);
+    const together = tablesCoefficientReports(tables, settings, ["nominal"]);
+    tables.forEach(({ table, question }, g) => expect(together[g]).toEqual(coefficientReports(table, question, settings, ["nominal"])));
+    expect(together.flat().every((c) => c.ci?.nResamples === 120)).toBe(true);
   });
 
   test("a resampled coefficient of all items in order is the coefficient of the table (up to summation order)", () => {

@@ -45,6 +45,21 @@ describe("jsonl format", () => {
       { file: "study.jsonl", line: 4, field: "reviews[0].ratings[0].addresses", message: 'no pseudo-reference "nope" in this code change' },
     ]);
   });
+  test("positions and times beyond PostgreSQL's integer are refused on their line and field, not by the database", () => {
+    const lines = [
+      JSON.stringify({ id: "a", language: "python", diff: "", position: 2 ** 31 }),
+      JSON.stringify({ id: "b", language: "python", diff: "", position: 2 ** 31 - 1, pseudoReferences: [{ id: "p", text: "claim", kind: "CLAIM", position: -(2 ** 31) - 1 }] }),
+      JSON.stringify({ id: "c", language: "python", diff: "", reviews: [{ id: "r", system: "s", text: "t", position: 3e9, grades: [{ annotator: "x", grade: 3, timeSpentMs: 2 ** 31 }] }] }),
+    ];
+    const { errors } = parse(lines.join("\n"));
+    expect(errors.errors).toEqual([
+      { file: "study.jsonl", line: 1, field: "position", message: "Too big: expected number to be <=2147483647" },
+      { file: "study.jsonl", line: 2, field: "pseudoReferences[0].position", message: "Too small: expected number to be >=-2147483648" },
+      { file: "study.jsonl", line: 3, field: "reviews[0].position", message: "Too big: expected number to be <=2147483647" },
+      { file: "study.jsonl", line: 3, field: "reviews[0].grades[0].timeSpentMs", message: "Too big: expected number to be <=2147483647" },
+    ]);
+  });
+
   test("escapes that spell a NUL or a lone surrogate are refused on their line; an escaped backslash followed by u is text", () => {
     const lines = [
       '{"id": "a", "language": "python", "diff": "", "reviews": [{"id": "r", "system": "s", "text": "x\\u0000"}]}',

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { StudyPageHeader } from "@/components/study-page-header";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
 import { adjudicationQueue, TASK_TYPES } from "@/lib/data/adjudication";
@@ -19,13 +20,9 @@ export default async function AdjudicatePage({ params, searchParams }: { params:
   const itemHref = (id: string) => `/studies/${slug}/adjudicate/${queue.task}/${id}`;
   return (
     <div className="space-y-4">
-      <div>
-        <Link href={`/studies/${slug}`} className="text-sm text-blue-700 hover:underline">
-          ← {queue.study.name}
-        </Link>
-        <h1 className="text-2xl font-semibold">Adjudication</h1>
+      <StudyPageHeader study={queue.study} title="Adjudication">
         <p className="text-sm text-slate-600">Items the annotators rated differently, least agreement first. Open one to compare the annotations and decide the consensus value.</p>
-      </div>
+      </StudyPageHeader>
       <nav aria-label="Tasks" className="flex gap-3 text-sm">
         {queue.study.taskTypes.map((t) => (
           <Link key={t} href={href(t)} className={t === queue.task ? "font-semibold" : "text-blue-700 hover:underline"} aria-current={t === queue.task ? "page" : undefined}>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { StudyPageHeader } from "@/components/study-page-header";
 import { formatDuration, TASK_LABELS } from "@/components/format";
 import { ProgressBar } from "@/components/progress-bar";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
@@ -19,16 +20,12 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
   const anyMembers = progress.some((p) => p.member || p.total > 0);
   return (
     <div className="space-y-6">
-      <div>
-        <Link href={`/studies/${slug}`} className="text-sm text-blue-700 hover:underline">
-          ← {study.name}
-        </Link>
-        <h1 className="text-2xl font-semibold">Assignments</h1>
+      <StudyPageHeader study={study} title="Assignments">
         <p className="text-sm text-slate-600">
           {items} code changes · tasks: {study.taskTypes.map((t) => TASK_LABELS[t]).join(", ")}. The order of each queue is a seeded shuffle: the same settings always give the same assignments. Claim verification of
           an item always comes before its review rating.
         </p>
-      </div>
+      </StudyPageHeader>
 
       <section aria-label="Settings" className="space-y-2 rounded border border-slate-200 bg-white p-4">
         <h2 className="text-lg font-medium">Settings</h2>

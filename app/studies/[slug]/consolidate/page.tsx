@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { StudyPageHeader } from "@/components/study-page-header";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
 import { listConsolidation } from "@/lib/data/assignment-admin";
@@ -12,16 +13,12 @@ export default async function ConsolidationListPage({ params }: { params: Promis
   const list = await orPageError(listConsolidation(user, slug));
   return (
     <div className="space-y-4">
-      <div>
-        <Link href={`/studies/${slug}`} className="text-sm text-blue-700 hover:underline">
-          ← {list.study.name}
-        </Link>
-        <h1 className="text-2xl font-semibold">Consolidate stage 1</h1>
+      <StudyPageHeader study={list.study} title="Consolidate stage 1">
         <p className="text-sm text-slate-600">
           For each item, compare the annotators&apos; claim codes and added claims and decide keep, replace or drop per claim (CRScore Figure 7). Until an item is consolidated, each annotator rates its reviews against the
           result of their own stage 1.
         </p>
-      </div>
+      </StudyPageHeader>
       <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
         <thead className="bg-slate-100 text-slate-600">
           <tr>

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { table4Table, table6Table, table14Table, tauOrigin } from "@/components/dashboard/crscore-tables";
 import { DataTable } from "@/components/dashboard/data-table";
+import { StudyPageHeader } from "@/components/study-page-header";
 import type { Table4Report } from "@/lib/analysis";
 import { cachedTable4Report } from "@/lib/analysis/report-cache";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
@@ -54,11 +55,7 @@ export default async function CrscoreTablesPage({ params }: { params: Promise<{ 
   const smells = await smellTables(study.id, db);
   return (
     <div className="space-y-6">
-      <div className="space-y-2">
-        <Link href={`/studies/${study.slug}`} prefetch={false} className="text-sm text-blue-700 hover:underline">
-          ← {study.name}
-        </Link>
-        <h1 className="text-2xl font-semibold">CRScore tables</h1>
+      <StudyPageHeader study={study} title="CRScore tables">
         <p className="text-sm text-slate-600">
           The CRScore paper&apos;s validation tables on this study. The same numbers as <code className="text-xs">npm run cli -- crscore-table4 --study {study.slug}</code> (Table 4) and the end of{" "}
           <code className="text-xs">npm run cli -- pseudo-refs --study {study.slug} --source smells</code> (Tables 14 and 6). CRScore Table 18 (correlation across thresholds) is on the{" "}
@@ -67,7 +64,7 @@ export default async function CrscoreTablesPage({ params }: { params: Promise<{ 
           </Link>
           .
         </p>
-      </div>
+      </StudyPageHeader>
       <Suspense fallback={<p className="text-sm text-slate-500">Computing CRScore Table 4 (embedding the rated reviews and their claims)…</p>}>
         <Table4 studyId={study.id} slug={study.slug} />
       </Suspense>

@@ -15,7 +15,7 @@ export default async function ImportPage({ params }: { params: Promise<{ slug: s
       <h1 className="text-2xl font-semibold">Import into {slug}</h1>
       <p className="text-sm text-slate-600">
         Every import runs in one transaction: either all of it is written or nothing. Preview first to see what will be created and every error. Re-importing the same files changes nothing.{" "}
-        <Link href={`/studies/${slug}`} className="underline">
+        <Link href={`/studies/${slug}`} prefetch={false} className="underline">
           Back to the study
         </Link>
       </p>

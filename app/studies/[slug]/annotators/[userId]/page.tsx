@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { StudyPageHeader } from "@/components/study-page-header";
 import { formatDuration, TASK_LABELS } from "@/components/format";
 import { ProgressBar } from "@/components/progress-bar";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
@@ -25,19 +26,20 @@ export default async function AnnotatorPage({ params }: { params: Promise<{ slug
   const preview = (codeChangeId: string, task: string) => `${base}/items/${encodeURIComponent(codeChangeId)}?task=${task}&annotator=${encodeURIComponent(annotator.id)}`;
   return (
     <div className="space-y-6">
-      <div>
-        <Link href={base} className="text-sm text-blue-700 hover:underline">
-          ← {study.name}
-        </Link>
-        <h1 className="text-2xl font-semibold">
-          {name} <span className="text-base font-normal text-slate-500">{annotator.email}</span>
-        </h1>
+      <StudyPageHeader
+        study={study}
+        title={
+          <>
+            {name} <span className="text-base font-normal text-slate-500">{annotator.email}</span>
+          </>
+        }
+      >
         {!annotator.active && <span className="rounded bg-amber-100 px-1 text-xs text-amber-800">inactive</span>}
         <p className="text-sm text-slate-600">
           Time on task, counted while the workspace was visible and the annotator active: <strong data-testid="time-total">{seconds(progress.timeSpentMs)} s</strong> ({formatDuration(progress.timeSpentMs)}) over {progress.total}{" "}
           assigned items.
         </p>
-      </div>
+      </StudyPageHeader>
 
       <section aria-label="Progress">
         <h2 className="mb-2 text-lg font-medium">Progress per task</h2>

@@ -16,7 +16,7 @@ export default async function ConsolidateItemPage({ params }: { params: Promise<
   return (
     <div className="space-y-4">
       <div>
-        <Link href={`/studies/${slug}/consolidate`} className="text-sm text-blue-700 hover:underline">
+        <Link href={`/studies/${slug}/consolidate`} prefetch={false} className="text-sm text-blue-700 hover:underline">
           ← all items
         </Link>
         <h1 className="text-2xl font-semibold">

@@ -21,7 +21,7 @@ export default async function AdjudicateItemPage({ params }: { params: Promise<{
   return (
     <div className="space-y-4">
       <div>
-        <Link href={`/studies/${slug}/adjudicate?task=${task}`} className="text-sm text-blue-700 hover:underline">
+        <Link href={`/studies/${slug}/adjudicate?task=${task}`} prefetch={false} className="text-sm text-blue-700 hover:underline">
           ← adjudication queue
         </Link>
         <h1 className="text-2xl font-semibold">
