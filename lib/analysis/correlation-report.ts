@@ -177,6 +177,37 @@ export function humanMetricAgreement(points: readonly ReviewPoint[], human: Huma
 
 const pick = (r: { value: number | null; n: number; reason?: string }) => ({ value: r.value, n: r.n, ...(r.reason === undefined ? {} : { reason: r.reason }) });
 
+/** The sections that depend on neither the level nor the bootstrap (pure). */
+export type LevelFreeSections = Pick<CorrelationReport, "systems" | "byHumanLevel" | "ksMatrix" | "thresholdSweep" | "humanMetricAgreement">;
+
+export function levelFreeSections(
+  points: readonly ReviewPoint[],
+  human: HumanScores,
+  metric: MetricInfo,
+  details: ReadonlyMap<string, unknown>,
+  names: ReadonlyMap<string, string> = new Map(),
+  tauGt: number | null = null,
+): LevelFreeSections {
+  const groups = groupByLevel(points, human.scale);
+  return {
+    systems: systemRanking(points),
+    byHumanLevel: [...groups].map(([lvl, values]) => summarizeLevel(lvl, values)),
+    ksMatrix: ksMatrix(groups),
+    thresholdSweep: isCrscoreColumn(metric.name) ? thresholdSweep(metric.name, points, details, tauGt) : null,
+    humanMetricAgreement: humanMetricAgreement(points, human, metric.higherIsBetter, names),
+  };
+}
+
+/** The correlations overall and per language at the level (pure). */
+function levelCorrelations(points: readonly ReviewPoint[], level: CorrelationLevel, bootstrap: BootstrapSettings): CorrelationReport["correlations"] {
+  const languages = [...new Set(points.map((p) => p.language))].sort();
+  return {
+    units: level === "segment" ? "reviews" : "systems (mean metric and mean human score per system)",
+    overall: unitCorrelations(points, level, bootstrap),
+    byLanguage: languages.map((language) => ({ language, ...unitCorrelations(points.filter((p) => p.language === language), level, bootstrap) })),
+  };
+}
+
 /** Every section of the report from the paired points (pure). */
 export function correlationSections(
   points: readonly ReviewPoint[],
@@ -187,27 +218,20 @@ export function correlationSections(
   details: ReadonlyMap<string, unknown>,
   names: ReadonlyMap<string, string> = new Map(),
   tauGt: number | null = null,
-): Pick<CorrelationReport, "correlations" | "systems" | "byHumanLevel" | "ksMatrix" | "thresholdSweep" | "humanMetricAgreement"> {
-  const languages = [...new Set(points.map((p) => p.language))].sort();
-  const groups = groupByLevel(points, human.scale);
-  return {
-    correlations: {
-      units: level === "segment" ? "reviews" : "systems (mean metric and mean human score per system)",
-      overall: unitCorrelations(points, level, bootstrap),
-      byLanguage: languages.map((language) => ({ language, ...unitCorrelations(points.filter((p) => p.language === language), level, bootstrap) })),
-    },
-    systems: systemRanking(points),
-    byHumanLevel: [...groups].map(([lvl, values]) => summarizeLevel(lvl, values)),
-    ksMatrix: ksMatrix(groups),
-    thresholdSweep: isCrscoreColumn(metric.name) ? thresholdSweep(metric.name, points, details, tauGt) : null,
-    humanMetricAgreement: humanMetricAgreement(points, human, metric.higherIsBetter, names),
-  };
+): Pick<CorrelationReport, "correlations"> & LevelFreeSections {
+  return { correlations: levelCorrelations(points, level, bootstrap), ...levelFreeSections(points, human, metric, details, names, tauGt) };
 }
 
-/** τ_GT for Table 18 from the references' stored best matches; a change is annotated when one of its reviews has a rating (as for calibration, lib/jobs/tau.ts). */
-async function storedReferenceTau(studyId: string, references: readonly { id: string; codeChangeId: string }[], details: ReadonlyMap<string, unknown>, client: PrismaClient): Promise<number | null> {
-  const annotated = new Set((await client.codeChange.findMany({ where: { studyId, reviews: { some: { ratings: { some: {} } } } }, select: { id: true } })).map((c) => c.id));
-  return referenceTau(references.map((r) => ({ detail: details.get(r.id), annotated: annotated.has(r.codeChangeId) })));
+/**
+ * How a report gets its level-free sections: computed here by default; a caller that keeps them
+ * per state of the data (lib/analysis/report-cache.ts) shares them between levels and between
+ * the reports with and without CIs.
+ */
+export type LevelFreeSource = (compute: () => Promise<LevelFreeSections>) => Promise<LevelFreeSections>;
+
+/** The study's changes with a rated review: annotated for τ_GT (Table 18), as for calibration (lib/jobs/tau.ts). */
+async function annotatedChanges(studyId: string, client: PrismaClient): Promise<Set<string>> {
+  return new Set((await client.codeChange.findMany({ where: { studyId, reviews: { some: { ratings: { some: {} } } } }, select: { id: true } })).map((c) => c.id));
 }
 
 /** An even sample of at most `max` points, in order. */
@@ -216,22 +240,27 @@ function samplePoints(points: readonly ReviewPoint[], max: number): ReviewPoint[
   return Array.from({ length: max }, (_, i) => points[Math.floor((i * points.length) / max)]);
 }
 
-export async function correlationReport(studyId: string, options: CorrelationOptions, client: PrismaClient = db): Promise<CorrelationReport> {
+export async function correlationReport(studyId: string, options: CorrelationOptions, client: PrismaClient = db, shared: LevelFreeSource = (compute) => compute()): Promise<CorrelationReport> {
   const study = await findStudy({ id: studyId }, client);
   const level = options.level ?? "segment";
   const includeReferences = options.includeReferences ?? false;
   const bootstrap = bootstrapSettings(options.bootstrap);
   const drafts = options.includeDrafts ? "include" : "exclude";
-  const human = await humanScores(study, options.human, client, drafts);
-  const values = await metricValuesForStudy(study.id, options.metric, options.paramsKey, client);
+  const crscore = isCrscoreColumn(options.metric);
+  // The reads at once: on a big study each keeps PostgreSQL busy for a while.
+  const [human, values, referenceReviews, missingText, annotated] = await Promise.all([
+    humanScores(study, options.human, client, drafts),
+    metricValuesForStudy(study.id, options.metric, options.paramsKey, client, { details: crscore }),
+    client.candidateReview.findMany({ where: { codeChange: { studyId: study.id }, isReference: true }, select: { id: true, codeChangeId: true } }),
+    // Reviews imported without their text (issue 11) are left out, and counted.
+    client.candidateReview.findMany({ where: { codeChange: { studyId: study.id }, textMissing: true }, select: { id: true } }).then((rows) => new Set(rows.map((r) => r.id))),
+    crscore ? annotatedChanges(study.id, client) : new Set<string>(),
+  ]);
   if (!values) {
     const available = [...new Set((await listStudyMetrics(study.id, client)).map((v) => v.metric))];
     throw new AppError("NOT_FOUND", { message: `study ${study.slug} has no stored scores for metric "${options.metric}"${options.paramsKey ? ` with signature ${options.paramsKey}` : ""}; stored: ${available.join(", ") || "none"} (compute with \`metrics --study ${study.slug} --metric NAME\` or import-scores)` });
   }
-  const referenceReviews = await client.candidateReview.findMany({ where: { codeChange: { studyId: study.id }, isReference: true }, select: { id: true, codeChangeId: true } });
   const references = includeReferences ? new Set<string>() : new Set(referenceReviews.map((r) => r.id));
-  // Reviews imported without their text (issue 11) are left out, and counted.
-  const missingText = new Set((await client.candidateReview.findMany({ where: { codeChange: { studyId: study.id }, textMissing: true }, select: { id: true } })).map((r) => r.id));
   let humanWithMissingText = 0;
 
   const points: ReviewPoint[] = [];
@@ -259,7 +288,17 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
       levelRule: "a review's human level is its mean human score rounded half up to the scale",
     },
     counts: { reviewsWithMetric: values.values.size, reviewsWithHuman: human.ratings.size, paired: points.length, leftOutMissingText: humanWithMissingText, draftsLeftOut: human.draftsLeftOut },
-    ...correlationSections(points, human, info, level, bootstrap, values.details, await raterNames([...new Set([...human.ratings.values()].flat().map((r) => r.rater))], client), isCrscoreColumn(options.metric) ? await storedReferenceTau(study.id, referenceReviews, values.details, client) : null),
+    correlations: levelCorrelations(points, level, bootstrap),
+    ...(await shared(async () =>
+      levelFreeSections(
+        points,
+        human,
+        info,
+        values.details,
+        await raterNames([...new Set([...human.ratings.values()].flat().map((r) => r.rater))], client),
+        crscore ? referenceTau(referenceReviews.map((r) => ({ detail: values.details.get(r.id), annotated: annotated.has(r.codeChangeId) }))) : null,
+      ),
+    )),
     points: samplePoints(points, options.maxPoints ?? 2000),
     pointsSampled: points.length > (options.maxPoints ?? 2000),
   };

@@ -149,9 +149,10 @@ export function keepItems(data: TaskColumns, keep: (item: StudyItem) => boolean)
  * The ratings of one task of the study as columns, read in one statement straight through pg
  * (no object per rating); items with a known answer for the task (gold, lib/data/gold) are left
  * out unless asked for, and so are drafts (lib/analysis/drafts.ts), each counted per question.
+ * `only` reads one question's values (its columns are the same as among all of them).
  */
-export async function gatherTaskColumns(study: StudyForAnalysis, task: TaskType, client: PrismaClient = db, gold: GoldMode = "exclude", drafts: DraftMode = "exclude"): Promise<TaskColumns> {
-  const questions = taskQuestions(task, study);
+export async function gatherTaskColumns(study: StudyForAnalysis, task: TaskType, client: PrismaClient = db, gold: GoldMode = "exclude", drafts: DraftMode = "exclude", only?: string): Promise<TaskColumns> {
+  const questions = taskQuestions(task, study).filter((q) => only === undefined || q.key === only);
   const [row] = await rawRows<ColumnsRow>(client, columnsStatement(study.id, task, questions));
   const ids = row.ids ?? [];
   const items = ids.map((id, u) =>

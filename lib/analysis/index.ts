@@ -1,7 +1,7 @@
 /** Study-level analyses shared by the dashboards and the CLI: agreement and metric-human validity reports. */
 export { agreementReport, coefficientReports, questionAgreement, tablesCoefficientReports, type AgreementOptions, type AgreementReport, type CoefficientReport, type QuestionAgreement, type TaskAgreement } from "./agreement-report";
 export { ALL_ITEMS, itemSetKeys, itemSetStatement, parseItemFile, parseItemIds, resolveItemIds, restrictToItemSet, type ItemSetFilter, type ItemSetStatement, type ResolvableChange, type ResolvedMember } from "./item-sets";
-export { correlationReport, correlationSections, humanMetricAgreement, metricInfo, systemRanking, type CorrelationLevel, type CorrelationOptions, type CorrelationReport, type ReviewPoint } from "./correlation-report";
+export { correlationReport, correlationSections, humanMetricAgreement, levelFreeSections, metricInfo, systemRanking, type CorrelationLevel, type CorrelationOptions, type CorrelationReport, type LevelFreeSections, type LevelFreeSource, type ReviewPoint } from "./correlation-report";
 export { claimQualityReport, claimQualityRow, CLAIM_VERDICT_RULE, type ClaimQualityReport, type ClaimQualityRow } from "./claim-quality";
 export { coefficientDefinitions, meanPairwiseCohen, resampledMeanPairwiseCohen, type CoefficientKey } from "./coefficients";
 export { correlationSet, type CorrelationSet, type CorrelationStat } from "./correlations";
@@ -15,4 +15,4 @@ export { groupByLevel, humanLevel, ksMatrix, summarizeLevel, type LevelSummary }
 export { claimLinkPairs, linkScores, table4Rows, type LinkPair, type Table4Row } from "./claim-links";
 export { table4Report, type Table4Report } from "./table4";
 export { referenceTau, TABLE_18_TAUS, thresholdSweep, type SweepRow } from "./threshold-sweep";
-export { multiplicities, resampleKendall, resampleSpearman, sortPairs, type SortedPairs } from "./rank-bootstrap";
+export { cellCounts, type PairCells, pairCells, resampleKendall, resamplePearson, resampleSpearman } from "./rank-bootstrap";

@@ -8,7 +8,7 @@
  * of CPU per report (scripts/bench/analysis.ts measures them): there the web process computes
  * only the point estimates (nResamples 0) here and the worker the CIs (lib/jobs/report-jobs.ts).
  */
-import { agreementReport, type AgreementOptions, type AgreementReport, correlationReport, type CorrelationOptions, type CorrelationReport, table4Report, type Table4Report } from "@/lib/analysis";
+import { agreementReport, type AgreementOptions, type AgreementReport, correlationReport, type CorrelationOptions, type CorrelationReport, type LevelFreeSource, table4Report, type Table4Report } from "@/lib/analysis";
 import { resolveEmbeddingConfig } from "@/lib/embeddings/config";
 import { db, Prisma } from "@/lib/db/client";
 
@@ -89,10 +89,21 @@ export async function cachedAgreementReport(studyId: string, options: AgreementO
   return memo(keyOf("agreement", studyId, options, fp), () => agreementReport(studyId, options));
 }
 
+/**
+ * A validity report's sections that depend on neither the level nor the bootstrap (system
+ * ranking, score levels, KS matrix, Table 18, kappas), kept per state of the data and per the
+ * options that choose the report's points: the segment and system reports, with and without
+ * CIs, compute them once.
+ */
+export function sharedCorrelationSections(studyId: string, options: CorrelationOptions, fingerprint: string): LevelFreeSource {
+  const { metric, human, paramsKey, includeReferences, includeDrafts, items } = options;
+  return (compute) => memo(keyOf("correlation-sections", studyId, { metric, human, paramsKey, includeReferences, includeDrafts, items }, fingerprint), compute);
+}
+
 /** correlationReport(studyId, options) for the current data (fingerprint), cached. */
 export async function cachedCorrelationReport(studyId: string, options: CorrelationOptions, fingerprint?: string): Promise<CorrelationReport> {
   const fp = fingerprint ?? (await studyFingerprint(studyId, true));
-  return memo(keyOf("correlation", studyId, options, fp), () => correlationReport(studyId, options));
+  return memo(keyOf("correlation", studyId, options, fp), () => correlationReport(studyId, options, db, sharedCorrelationSections(studyId, options, fp)));
 }
 
 /**

@@ -9,8 +9,8 @@
  * that the paper's grid does not carry over; the stored and best rows are its own.
  */
 import { z } from "zod";
-import { crscoreFromSortedMatches, meanSentenceBest, sortBestMatches } from "@/lib/metrics";
-import { kendallTauB, spearman } from "@/lib/stats";
+import { crscoreFromSortedMatches, meanSentenceBest, sortBestMatches, type SortedBestMatches } from "@/lib/metrics";
+import { identityOrder, kendallTauB, kendallTauBOfTable, sortIndicesBy, spearman } from "@/lib/stats";
 
 const detailSchema = z.object({
   tau: z.number(),
@@ -57,6 +57,54 @@ export function referenceTau(references: readonly { detail: unknown; annotated: 
   return tau === null ? null : Number(tau.toFixed(4));
 }
 
+/**
+ * Kendall's τ-b of a CRScore column with the human score at each of `taus` (ascending), as
+ * kendallTauB of the reviews with a score at each τ, without scoring every review at every τ:
+ * a review's score changes only where τ passes one of its best matches, so the matches are
+ * sorted once, the reviews they belong to rescored as τ passes them, and the scores tallied in
+ * a table of (score, human score) counts that kendallTauBOfTable reads.
+ */
+export function kendallScan(field: (typeof FIELD)[keyof typeof FIELD], matches: readonly { human: number; sorted: SortedBestMatches }[], taus: readonly number[]): (number | null)[] {
+  if (taus.length === 0) return [];
+  const score = (m: { sorted: SortedBestMatches }, tau: number) => crscoreFromSortedMatches(m.sorted, tau)[field];
+  // A score is null only for a review without pseudo-references, at every τ.
+  const scored = matches.filter((m) => score(m, taus[0]) !== null);
+  const humans = [...new Set(scored.map((m) => m.human))].sort((a, b) => a - b);
+  const humanLevel = new Map(humans.map((h, level) => [h, level]));
+  const level = Int32Array.from(scored, (m) => humanLevel.get(m.human) as number);
+  // Score → counts per human level, and each review's row (a row may fall to zeros; it then counts for nothing).
+  const table = new Map<number, Float64Array>();
+  const rowOf: Float64Array[] = [];
+  const place = (r: number, x: number) => {
+    let row = table.get(x);
+    if (!row) table.set(x, (row = new Float64Array(humans.length)));
+    row[level[r]]++;
+    rowOf[r] = row;
+  };
+  scored.forEach((m, r) => place(r, score(m, taus[0]) as number));
+  const values: number[] = [];
+  const owners: number[] = [];
+  scored.forEach((m, r) => {
+    for (const list of [m.sorted.reviewSentenceBest, m.sorted.pseudoReferenceBest]) {
+      for (const v of list) {
+        values.push(v);
+        owners.push(r);
+      }
+    }
+  });
+  const order = sortIndicesBy(values, identityOrder(values.length));
+  let next = 0;
+  return taus.map((tau) => {
+    // Matches at or below τ no longer count (countAboveSorted: strictly above).
+    for (; next < order.length && values[order[next]] <= tau; next++) {
+      const r = owners[order[next]];
+      rowOf[r][level[r]]--;
+      place(r, score(scored[r], tau) as number);
+    }
+    return kendallTauBOfTable([...table.keys()].sort((a, b) => a - b).map((k) => table.get(k) as Float64Array));
+  });
+}
+
 /** The sweep for a CRScore column over reviews with a stored detail and a human score; null when details are missing. */
 export function thresholdSweep(metric: keyof typeof FIELD, points: readonly { reviewId: string; human: number }[], details: ReadonlyMap<string, unknown>, tauGt: number | null = null): SweepRow[] | null {
   const parsed = points.map((p) => ({ human: p.human, detail: detailSchema.safeParse(details.get(p.reviewId)) }));
@@ -92,14 +140,14 @@ export function thresholdSweep(metric: keyof typeof FIELD, points: readonly { re
   // The scan needs Kendall's tau-b alone; the full row is computed for the winner only.
   let bestTau: number | null = null;
   let bestKendall = -Infinity;
-  for (const tau of BEST_SCAN) {
-    const { x, y } = pairs(tau);
-    const kendall = kendallTauB(x, y).statistic;
+  const scan = kendallScan(FIELD[metric], matches, BEST_SCAN);
+  BEST_SCAN.forEach((tau, t) => {
+    const kendall = scan[t];
     if (kendall !== null && (bestTau === null || kendall > bestKendall)) {
       bestTau = tau;
       bestKendall = kendall;
     }
-  }
+  });
   const best = bestTau === null ? null : row(bestTau, "best");
   const rows = [...TABLE_18_TAUS.filter((t) => t !== storedTau).map((t) => row(t, "grid")), row(storedTau, "stored"), ...(tauGt !== null && tauGt !== storedTau ? [row(tauGt, "gt")] : []), ...(best ? [best] : [])];
   return rows.sort((a, b) => a.tau - b.tau);

@@ -107,19 +107,26 @@ export interface MetricValues {
 /**
  * The defined values of one metric for the study's reviews. Without `paramsKey`, the variant
  * computed most recently (listStudyMetrics order); null when the metric has no stored scores.
+ * One statement, its rows as JSON arrays in one row (as gatherTaskColumns reads); the details
+ * only when asked (CRScore's threshold sweep reads them; they are most of the bytes).
  */
-export async function metricValuesForStudy(studyId: string, metric: string, paramsKey: string | undefined, client: Client = db): Promise<MetricValues | null> {
-  const key = paramsKey ?? (await listStudyMetrics(studyId, client)).find((v) => v.metric === metric)?.paramsKey;
-  if (key === undefined) return null;
-  const rows = await client.metricScore.findMany({
-    where: { metric, paramsKey: key, value: { not: null }, candidateReview: { codeChange: { studyId } } },
-    select: { candidateReviewId: true, value: true, detail: true },
-  });
+export async function metricValuesForStudy(studyId: string, metric: string, paramsKey: string | undefined, client: PrismaClient = db, { details = true }: { details?: boolean } = {}): Promise<MetricValues | null> {
+  const [row] = await rawRows<{ key: string | null; ids: string[] | null; values: number[] | null; details: Prisma.JsonValue[] | null }>(client, Prisma.sql`
+    WITH s AS (
+      SELECT s."candidateReviewId", s."paramsKey", s.value, s.detail, s."computedAt"
+      FROM "MetricScore" s JOIN "CandidateReview" r ON r.id = s."candidateReviewId" JOIN "CodeChange" c ON c.id = r."codeChangeId"
+      WHERE c."studyId" = ${studyId} AND s.metric = ${metric} ${paramsKey === undefined ? Prisma.empty : Prisma.sql`AND s."paramsKey" = ${paramsKey}`}
+    ), k AS (SELECT "paramsKey" FROM s GROUP BY "paramsKey" ORDER BY max("computedAt") DESC LIMIT 1)
+    SELECT (SELECT "paramsKey" FROM k) AS key, json_agg(s."candidateReviewId") AS ids, json_agg(s.value) AS values, ${details ? Prisma.sql`json_agg(s.detail)` : Prisma.sql`NULL`} AS details
+    FROM s WHERE s."paramsKey" = (SELECT "paramsKey" FROM k) AND s.value IS NOT NULL`);
+  const key = paramsKey ?? row.key;
+  if (key === null) return null;
   const values = new Map<string, number>();
-  const details = new Map<string, Prisma.JsonValue>();
-  for (const r of rows) {
-    values.set(r.candidateReviewId, r.value as number);
-    if (r.detail !== null) details.set(r.candidateReviewId, r.detail);
-  }
-  return { metric, paramsKey: key, values, details };
+  const detailsOf = new Map<string, Prisma.JsonValue>();
+  (row.ids ?? []).forEach((id, i) => {
+    values.set(id, (row.values as number[])[i]);
+    const detail = row.details?.[i];
+    if (detail !== undefined && detail !== null) detailsOf.set(id, detail);
+  });
+  return { metric, paramsKey: key, values, details: detailsOf };
 }

@@ -9,7 +9,7 @@
  * place (REPORT_INLINE_LIMIT), so a product without a worker still shows them.
  */
 import { agreementReport, type AgreementOptions, type AgreementReport, correlationReport, type CorrelationOptions, type CorrelationReport } from "@/lib/analysis";
-import { cachedAgreementReport, cachedCorrelationReport } from "@/lib/analysis/report-cache";
+import { cachedAgreementReport, cachedCorrelationReport, sharedCorrelationSections } from "@/lib/analysis/report-cache";
 import { db, type PrismaClient } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { ReportJob } from "@/lib/generated/prisma/client";
@@ -92,7 +92,10 @@ export async function processReportJob(reportJobId: string, client: PrismaClient
   const t0 = performance.now();
   try {
     const options = JSON.parse(job.options) as object;
-    const report = job.kind === "agreement" ? await agreementReport(job.studyId, options as AgreementOptions, client) : await correlationReport(job.studyId, options as CorrelationOptions, client);
+    const report =
+      job.kind === "agreement"
+        ? await agreementReport(job.studyId, options as AgreementOptions, client)
+        : await correlationReport(job.studyId, options as CorrelationOptions, client, sharedCorrelationSections(job.studyId, options as CorrelationOptions, job.fingerprint));
     // As JSON text that PostgreSQL parses: Prisma would round the numbers to 16 digits.
     await client.$executeRaw`
       UPDATE "ReportJob" SET status = 'DONE', report = ${JSON.stringify(report)}::jsonb, "computeMs" = ${Math.round(performance.now() - t0)}::int, "finishedAt" = now()

@@ -1,6 +1,6 @@
 export type { NumericSample, TestResult } from "./types";
 export { pearson, pearsonStatistic, spearman } from "./correlation";
-export { kendallTauB, type KendallResult } from "./kendall";
+export { kendallTauB, kendallTauBOfTable, type KendallResult } from "./kendall";
 export { ks2samp, type KsResult } from "./ks";
 export { bootstrapCi, bootstrapCis, bootstrapCisPrepared, type BootstrapMethod, type BootstrapOptions, type BootstrapResult, type BootstrapStatistic, type PreparedStatistic, type SampleStatistic } from "./bootstrap";
 export { systemRankCorrelation, type SystemMeans, type SystemRankingResult, type SystemScore } from "./system-ranking";

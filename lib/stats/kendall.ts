@@ -142,3 +142,39 @@ export function kendallTauB(x: NumericSample, y: NumericSample): KendallResult {
   const z = pMinusQ / Math.sqrt(variance);
   return { statistic: tau, pValue: erfc(Math.abs(z) / Math.SQRT2), n, method: "asymptotic" };
 }
+
+/**
+ * kendallTauB's τ_b (the statistic alone) of paired data given as a contingency table: rows are
+ * the distinct x values in ascending order, each row the counts of the pairs at each y value, y
+ * ascending. O(rows × columns) whatever the number of pairs, for statistics asked of many
+ * tallies of few distinct values. Every count is an integer, so τ_b comes from the same numbers
+ * as kendallTauB's and equals it to the last bit.
+ */
+export function kendallTauBOfTable(rows: readonly ArrayLike<number>[]): number | null {
+  const columns = new Float64Array(rows.length === 0 ? 0 : rows[0].length);
+  let n = 0;
+  let xTiePairs = 0;
+  let jointTiePairs = 0;
+  let discordant = 0;
+  for (const row of rows) {
+    // Pairs of an earlier row (smaller x) with a greater y than this cell's are discordant.
+    let greaterY = 0;
+    let rowTotal = 0;
+    for (let b = columns.length - 1; b >= 0; b--) {
+      const c = row[b];
+      discordant += c * greaterY;
+      greaterY += columns[b];
+      jointTiePairs += (c * (c - 1)) / 2;
+      rowTotal += c;
+    }
+    for (let b = 0; b < columns.length; b++) columns[b] += row[b];
+    n += rowTotal;
+    xTiePairs += (rowTotal * (rowTotal - 1)) / 2;
+  }
+  let yTiePairs = 0;
+  for (const c of columns) yTiePairs += (c * (c - 1)) / 2;
+  const total = (n * (n - 1)) / 2;
+  if (n < 2 || xTiePairs === total || yTiePairs === total) return null;
+  const pMinusQ = total - xTiePairs - yTiePairs + jointTiePairs - 2 * discordant;
+  return Math.min(1, Math.max(-1, pMinusQ / Math.sqrt(total - xTiePairs) / Math.sqrt(total - yTiePairs)));
+}

@@ -122,6 +122,11 @@ describe.each(TASKS)("%s", (task) => {
       expect(ratings).toEqual(want.questions[k].ratings);
       expect([q.excluded, q.drafts]).toEqual([want.questions[k].excluded, want.questions[k].drafts]);
     }
+    // One question read alone: the same items, raters and columns as among all of them.
+    for (const q of columns.questions) {
+      const alone = await gatherTaskColumns(study, task, db, goldMode, drafts, q.question.key);
+      expect({ items: alone.items, raters: alone.raters, questions: alone.questions }).toEqual({ items: columns.items, raters: columns.raters, questions: [q] });
+    }
     // The study has drafts in every task, and Likert values off the scale.
     if (drafts === "exclude") expect(columns.questions.some((q) => q.drafts > 0)).toBe(true);
     if (task === "REVIEW_RATING") expect(columns.questions.some((q) => q.excluded > 0)).toBe(true);

@@ -4,8 +4,9 @@
  * and every later request serves it from the database; a change of the data asks again.
  */
 import { afterAll, afterEach, expect, inject, test } from "vitest";
-import { agreementReport } from "@/lib/analysis";
-import { dashboardState, studyFingerprint } from "@/lib/analysis/report-cache";
+import { agreementReport, correlationReport } from "@/lib/analysis";
+import { cachedCorrelationReport, dashboardState, studyFingerprint } from "@/lib/analysis/report-cache";
+import { insertMetricScores } from "@/lib/data/metric-scores";
 import { createClient } from "@/lib/db/client";
 import { dashboardReport, REPORT_QUEUE, routeReport, startQueue, waitForReport, workReportJobs } from "@/lib/jobs";
 import { seedDemo } from "@/lib/seed";
@@ -93,4 +94,23 @@ test("above the inline limit the worker computes the agreement CIs once per stat
   const next = await dashboardReport("agreement", studyId, options, `${fingerprint.slice(0, -1)},"x":"1"}`);
   expect(next).toMatchObject({ complete: false, job: { status: "QUEUED" } });
   await db.reportJob.deleteMany({ where: { studyId } });
+});
+
+test("a validity report's level-free sections are computed once per state of the data: the system level with CIs reuses the segment's without", async () => {
+  const { studyId } = await seedDemo(db);
+  const reviews = await db.candidateReview.findMany({ where: { codeChange: { studyId } }, select: { id: true }, orderBy: { id: "asc" } });
+  await insertMetricScores(reviews.map((r, i) => ({ candidateReviewId: r.id, metric: "shared-sections", paramsKey: "k", value: (i * 7) % 11 })), {}, db);
+  const fingerprint = await studyFingerprint(studyId, true);
+  const options = { metric: "shared-sections", human: "relevance" };
+  const segment = await cachedCorrelationReport(studyId, { ...options, bootstrap: { nResamples: 0 } }, fingerprint);
+  const system = await cachedCorrelationReport(studyId, { ...options, level: "system", bootstrap: { nResamples: 50 } }, fingerprint);
+  // The same objects, not equal copies: computed once.
+  expect(system.ksMatrix).toBe(segment.ksMatrix);
+  expect(system.humanMetricAgreement).toBe(segment.humanMetricAgreement);
+  expect(system).toEqual(await correlationReport(studyId, { ...options, level: "system", bootstrap: { nResamples: 50 } }, db));
+  // Another state of the data computes them again.
+  await db.metricScore.updateMany({ where: { metric: "shared-sections", candidateReviewId: reviews[0].id }, data: { value: 100 } });
+  const changed = await cachedCorrelationReport(studyId, { ...options, level: "system", bootstrap: { nResamples: 0 } }, await studyFingerprint(studyId, true));
+  expect(changed.ksMatrix).not.toBe(segment.ksMatrix);
+  expect(changed.systems).toEqual((await correlationReport(studyId, { ...options, level: "system", bootstrap: { nResamples: 0 } }, db)).systems);
 });

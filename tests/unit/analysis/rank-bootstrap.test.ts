@@ -1,136 +1,80 @@
 import { describe, expect, test } from "vitest";
-import { affordableResamples, bootstrapSettings, multiplicities, resampleKendall, resampleSpearman, sortPairs, type SortedPairs } from "@/lib/analysis";
-import { kendallTauB, seededRandom, spearman } from "@/lib/stats";
+import { affordableResamples, bootstrapSettings, cellCounts, pairCells, resampleKendall, resamplePearson, resampleSpearman } from "@/lib/analysis";
+import { kendallTauB, pearsonStatistic, seededRandom, spearman } from "@/lib/stats";
 
-describe("rank correlations of bootstrap resamples from multiplicities", () => {
+/**
+ * ρ and r of a resample add the same terms as lib/stats on the materialised resample, grouped
+ * by cell (a distinct (x, y) pair) instead of pick by pick: sums of thousands of terms rounded
+ * in another order, so they may differ in their last bits (here by less than 1e-12), never more.
+ */
+const ROUNDING = 12;
+
+describe("correlations of bootstrap resamples from cell counts", () => {
   const random = seededRandom(11);
   const cases = [
-    // continuous, heavy ties (Likert means), and all-tied x in small resamples
+    // continuous, heavy ties (Likert means), all-tied x in small resamples, two pairs
     { x: Array.from({ length: 300 }, () => random()), y: Array.from({ length: 300 }, () => random()) },
     { x: Array.from({ length: 500 }, () => Math.floor(random() * 6)), y: Array.from({ length: 500 }, () => 1 + Math.floor(random() * 9) / 2) },
     { x: [1, 1, 1, 2], y: [3, 1, 2, 2] },
+    { x: [0.5, 0.25], y: [2, 4] },
   ];
+  const draw = (n: number) => Array.from({ length: n }, () => Math.floor(random() * n));
 
-  test("equal lib/stats' spearman and kendallTauB on the materialised resample", () => {
+  test("equal lib/stats' kendallTauB to the last bit, and spearman and pearsonStatistic to rounding, on the materialised resample (undefined alike)", () => {
     for (const { x, y } of cases) {
-      const fx = Float64Array.from(x);
-      const fy = Float64Array.from(y);
-      const pairs = sortPairs(fx, fy);
-      for (let b = 0; b < 50; b++) {
-        const picks = Array.from({ length: x.length }, () => Math.floor(random() * x.length));
-        const counts = multiplicities(picks, x.length);
+      const cells = pairCells(Float64Array.from(x), Float64Array.from(y));
+      for (let b = 0; b < 60; b++) {
+        const picks = draw(x.length);
+        const counts = cellCounts(picks, cells);
         const rx = picks.map((i) => x[i]);
         const ry = picks.map((i) => y[i]);
-        const rho = spearman(rx, ry).statistic;
-        const tau = kendallTauB(rx, ry).statistic;
-        const mine = [resampleSpearman(pairs, counts), resampleKendall(pairs, counts)];
-        if (rho === null) expect(mine[0]).toBeNull();
-        else expect(mine[0]).toBeCloseTo(rho, 12);
-        if (tau === null) expect(mine[1]).toBeNull();
-        else expect(mine[1]).toBeCloseTo(tau, 12);
+        expect(Object.is(resampleKendall(cells, counts), kendallTauB(rx, ry).statistic)).toBe(true);
+        for (const [mine, theirs] of [
+          [resampleSpearman(cells, counts), spearman(rx, ry).statistic],
+          [resamplePearson(cells, counts), pearsonStatistic(rx, ry)],
+        ]) {
+          if (theirs === null) expect(mine).toBeNull();
+          else expect(mine).toBeCloseTo(theirs, ROUNDING);
+        }
       }
     }
   });
 
-  test("Spearman's ρ from per-level mid-ranks equals the rank-per-pair computation to the last bit", () => {
-    // The computation as first written: mid-ranks written to every pair in sorted order.
-    const reference = (pairs: SortedPairs, counts: Float64Array): number | null => {
-      const ranks = (order: Uint32Array, starts: Uint8Array, into: Float64Array) => {
-        let below = 0;
-        for (let k = 0; k < order.length; ) {
-          let end = k + 1;
-          while (end < order.length && !starts[end]) end++;
-          let group = 0;
-          for (let j = k; j < end; j++) group += counts[order[j]];
-          for (let j = k; j < end; j++) into[order[j]] = below + (group + 1) / 2;
-          below += group;
-          k = end;
-        }
-        return below;
-      };
-      const rx = new Float64Array(pairs.n);
-      const ry = new Float64Array(pairs.n);
-      const mean = (ranks(pairs.byX, pairs.xStarts, rx) + 1) / 2;
-      ranks(pairs.byY, pairs.yStarts, ry);
-      let sxx = 0;
-      let syy = 0;
-      let sxy = 0;
-      for (let i = 0; i < pairs.n; i++) {
-        const c = counts[i];
-        if (c === 0) continue;
-        sxx += c * (rx[i] - mean) * (rx[i] - mean);
-        syy += c * (ry[i] - mean) * (ry[i] - mean);
-        sxy += c * (rx[i] - mean) * (ry[i] - mean);
-      }
-      return sxx === 0 || syy === 0 ? null : Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
-    };
-    for (const { x, y } of cases) {
-      const pairs = sortPairs(Float64Array.from(x), Float64Array.from(y));
-      for (let b = 0; b < 50; b++) {
-        const counts = multiplicities(Array.from({ length: x.length }, () => Math.floor(random() * x.length)), x.length);
-        expect(Object.is(resampleSpearman(pairs, counts), reference(pairs, counts))).toBe(true);
-      }
+  test("do not depend on the order of the pairs: the same picks of shuffled pairs give the same values to the last bit", () => {
+    const { x, y } = cases[1];
+    const shuffle = x.map((_, i) => i).sort(() => random() - 0.5);
+    const cells = pairCells(Float64Array.from(x), Float64Array.from(y));
+    const shuffled = pairCells(Float64Array.from(shuffle, (i) => x[i]), Float64Array.from(shuffle, (i) => y[i]));
+    const position = new Array<number>(x.length);
+    shuffle.forEach((i, k) => (position[i] = k));
+    for (let b = 0; b < 20; b++) {
+      const picks = draw(x.length);
+      const counts = cellCounts(picks, cells);
+      const moved = cellCounts(picks.map((i) => position[i]), shuffled);
+      expect([resampleSpearman(shuffled, moved), resampleKendall(shuffled, moved), resamplePearson(shuffled, moved)]).toEqual([resampleSpearman(cells, counts), resampleKendall(cells, counts), resamplePearson(cells, counts)]);
     }
   });
 
-  test("Kendall's τ_b equals the two-query Fenwick computation to the last bit", () => {
-    // The computation as first written: weight at or below a level read from the tree.
-    const reference = (pairs: SortedPairs, counts: Float64Array): number | null => {
-      const tree = new Float64Array(pairs.yLevels + 1);
-      const prefix = (level: number) => {
-        let s = 0;
-        for (let i = level; i > 0; i -= i & -i) s += tree[i];
-        return s;
-      };
-      const ties = (order: Uint32Array, starts: Uint8Array) => {
-        let tied = 0;
-        let group = 0;
-        for (let k = 0; k < order.length; k++) {
-          if (starts[k]) {
-            tied += (group * (group - 1)) / 2;
-            group = 0;
-          }
-          group += counts[order[k]];
-        }
-        return tied + (group * (group - 1)) / 2;
-      };
-      let pMinusQ = 0;
-      let added = 0;
-      for (let k = 0; k < pairs.n; ) {
-        let end = k + 1;
-        while (end < pairs.n && !pairs.xStarts[end]) end++;
-        for (let j = k; j < end; j++) {
-          const c = counts[pairs.byX[j]];
-          if (c > 0) pMinusQ += c * (prefix(pairs.yDense[pairs.byX[j]] - 1) - (added - prefix(pairs.yDense[pairs.byX[j]])));
-        }
-        for (let j = k; j < end; j++) {
-          const c = counts[pairs.byX[j]];
-          if (c === 0) continue;
-          for (let i = pairs.yDense[pairs.byX[j]]; i < tree.length; i += i & -i) tree[i] += c;
-          added += c;
-        }
-        k = end;
-      }
-      const n0 = (added * (added - 1)) / 2;
-      const xTies = ties(pairs.byX, pairs.xStarts);
-      const yTies = ties(pairs.byY, pairs.yStarts);
-      return n0 === xTies || n0 === yTies ? null : Math.max(-1, Math.min(1, pMinusQ / Math.sqrt(n0 - xTies) / Math.sqrt(n0 - yTies)));
-    };
-    for (const { x, y } of cases) {
-      const pairs = sortPairs(Float64Array.from(x), Float64Array.from(y));
-      for (let b = 0; b < 50; b++) {
-        const counts = multiplicities(Array.from({ length: x.length }, () => Math.floor(random() * x.length)), x.length);
-        expect(Object.is(resampleKendall(pairs, counts), reference(pairs, counts))).toBe(true);
-      }
-    }
+  test("ties share a cell; a resample of one x or one y value is undefined; two pairs give the sign of the slope", () => {
+    const cells = pairCells(Float64Array.of(2, 1, 2, 1, 3), Float64Array.of(5, 4, 5, 6, 4));
+    expect(Array.from(cells.cellOf)).toEqual([2, 0, 2, 1, 3]);
+    expect([cells.xLevels, cells.yLevels]).toEqual([3, 3]);
+    const tiedX = cellCounts([0, 2, 2, 0, 0], cells);
+    expect([resampleSpearman(cells, tiedX), resampleKendall(cells, tiedX), resamplePearson(cells, tiedX)]).toEqual([null, null, null]);
+    const tiedY = cellCounts([1, 4, 1, 4, 1], cells);
+    expect([resampleSpearman(cells, tiedY), resampleKendall(cells, tiedY), resamplePearson(cells, tiedY)]).toEqual([null, null, null]);
+    const two = pairCells(Float64Array.of(0.5, 0.25), Float64Array.of(2, 4));
+    expect(resamplePearson(two, cellCounts([0, 1], two))).toBe(-1);
+    expect(resamplePearson(two, cellCounts([1, 1], two))).toBeNull();
   });
 
   test("the identity resample gives the statistics of the data", () => {
     const { x, y } = cases[1];
-    const pairs = sortPairs(Float64Array.from(x), Float64Array.from(y));
-    const counts = new Float64Array(x.length).fill(1);
-    expect(resampleSpearman(pairs, counts)).toBeCloseTo(spearman(x, y).statistic as number, 13);
-    expect(resampleKendall(pairs, counts)).toBeCloseTo(kendallTauB(x, y).statistic as number, 13);
+    const cells = pairCells(Float64Array.from(x), Float64Array.from(y));
+    const counts = cellCounts(x.map((_, i) => i), cells);
+    expect(resampleSpearman(cells, counts)).toBeCloseTo(spearman(x, y).statistic as number, 13);
+    expect(resampleKendall(cells, counts)).toBe(kendallTauB(x, y).statistic);
+    expect(resamplePearson(cells, counts)).toBeCloseTo(pearsonStatistic(x, y) as number, 13);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { identityOrder, kendallTauB, seededRandom } from "@/lib/stats";
+import { identityOrder, kendallTauB, kendallTauBOfTable, seededRandom } from "@/lib/stats";
 import { kendallExactPValue } from "@/lib/stats/kendall";
 import { quadraticKendall } from "./quadratic-kendall";
 import { expectPValue, expectValue, hasVectors, vectorGroup } from "./reference-vectors";
@@ -131,5 +131,42 @@ describe("kendallTauB on small and tied samples against the quadratic count (pro
   test("missing values (NaN) are refused, not ranked", () => {
     expect(() => kendallTauB([1, 2, Number.NaN], [1, 2, 3])).toThrow(RangeError);
     expect(() => kendallTauB([1, 2, 3], [Number.NaN, 2, 3])).toThrow(RangeError);
+  });
+});
+
+describe("kendallTauBOfTable: τ_b of a contingency table (properties)", () => {
+  const random = seededRandom(23);
+  /** The pairs a table counts, in a shuffled order: (row k, column b) stands for (x_k, y_b). */
+  const expand = (rows: number[][], xs: number[], ys: number[]) => {
+    const pairs = rows.flatMap((row, k) => row.flatMap((c, b) => Array.from({ length: c }, () => [xs[k], ys[b]])));
+    for (let i = pairs.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [pairs[i], pairs[j]] = [pairs[j], pairs[i]];
+    }
+    return { x: pairs.map((p) => p[0]), y: pairs.map((p) => p[1]) };
+  };
+  const table = (rows: number, columns: number, zeros: number) =>
+    Array.from({ length: rows }, () => Array.from({ length: columns }, () => (random() < zeros ? 0 : Math.floor(random() * 40))));
+
+  test("equals kendallTauB's statistic to the last bit on the pairs the table counts, empty cells and rows included", () => {
+    for (const [rows, columns, zeros] of [[5, 17, 0.3], [40, 9, 0.7], [2, 2, 0], [1, 6, 0], [6, 1, 0], [12, 12, 0.95]]) {
+      for (let trial = 0; trial < 20; trial++) {
+        const counts = table(rows, columns, zeros);
+        const xs = Array.from({ length: rows }, (_, k) => k / 7 - 1);
+        const ys = Array.from({ length: columns }, (_, b) => 1 + b / 4);
+        const { x, y } = expand(counts, xs, ys);
+        const expected = x.length < 2 ? null : kendallTauB(x, y).statistic;
+        expect(Object.is(kendallTauBOfTable(counts), expected)).toBe(true);
+      }
+    }
+  });
+
+  test("one row, one column, fewer than two pairs or no rows: undefined", () => {
+    expect(kendallTauBOfTable([[3, 4, 5]])).toBeNull();
+    expect(kendallTauBOfTable([[3], [4]])).toBeNull();
+    expect(kendallTauBOfTable([[0, 1], [0, 0]])).toBeNull();
+    expect(kendallTauBOfTable([])).toBeNull();
+    expect(kendallTauBOfTable([[1, 0], [0, 1]])).toBe(1);
+    expect(kendallTauBOfTable([[0, 1], [1, 0]])).toBe(-1);
   });
 });
