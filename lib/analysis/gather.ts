@@ -76,24 +76,24 @@ function columnsStatement(studyId: string, task: TaskType, questions: readonly Q
   const { answers, itemKind } = TASKS[task];
   const items = itemKind === "review" ? Prisma.sql`"CandidateReview"` : Prisma.sql`"PseudoReference"`;
   const system = itemKind === "review" ? Prisma.sql`i.system` : Prisma.sql`NULL::text`;
-  const answered = questions.map((q, k) => Prisma.sql`${answers.value(q)} AS ${Prisma.raw(`w${k}`)}`);
-  const codes = questions.map((q, k) => {
-    const w = Prisma.raw(`w${k}`);
-    return Prisma.sql`json_agg(CASE WHEN ${w} IS NULL THEN -1 ELSE coalesce(array_position(${q.scale.map(String)}::text[], ${w}), 0) END ORDER BY u, "annotatorId") AS ${Prisma.raw(`v${k}`)}`;
-  });
-  // The answers are read once into narrow rows (MATERIALIZED), so the sorts carry numbers, not the stored JSON.
+  const answered = questions.map((q, k) => Prisma.sql`${answers.code(q)} AS ${Prisma.raw(`w${k}`)}`);
+  const codes = questions.map((_, k) => Prisma.sql`json_agg(${Prisma.raw(`w${k}`)} ORDER BY u, "annotatorId") AS ${Prisma.raw(`v${k}`)}`);
+  // The answers are read once into narrow rows of codes (MATERIALIZED), so the sorts carry numbers, not the stored JSON.
+  // Gold items and drafts are joined, not looked up per row, so PostgreSQL may hash them.
   return Prisma.sql`
     WITH it AS MATERIALIZED (
       SELECT i.id, i."externalId", i.position, ${system} AS system, c.id AS "changeId", c."externalId" AS "changeExternalId", c.language,
         (row_number() OVER (ORDER BY c.position, c.id COLLATE "C", i.position, i.id COLLATE "C") - 1)::int AS u,
-        EXISTS (SELECT 1 FROM "Consensus" g WHERE g."studyId" = ${studyId} AND g.gold AND g.task = ${task}::"TaskType" AND g."itemId" = i.id) AS gold
+        g."itemId" IS NOT NULL AS gold
       FROM ${items} i JOIN "CodeChange" c ON c.id = i."codeChangeId"
+        LEFT JOIN (SELECT DISTINCT "itemId" FROM "Consensus" WHERE "studyId" = ${studyId} AND gold AND task = ${task}::"TaskType") g ON g."itemId" = i.id
       WHERE c."studyId" = ${studyId} AND EXISTS (SELECT 1 FROM ${answers.table} a WHERE a.${answers.itemColumn} = i.id)
     ), an AS MATERIALIZED (
-      SELECT it.u, a."annotatorId",
-        EXISTS (SELECT 1 FROM "Assignment" s WHERE s."studyId" = ${studyId} AND s."taskType" = ${task}::"TaskType" AND s.status <> 'DONE' AND s."userId" = a."annotatorId" AND s."codeChangeId" = it."changeId") AS draft,
-        ${Prisma.join(answered)}
+      SELECT it.u, a."annotatorId", d."userId" IS NOT NULL AS draft, ${Prisma.join(answered)}
       FROM ${answers.table} a JOIN it ON it.id = a.${answers.itemColumn}
+        -- (user, change) is unique per task: the join keeps one row per answer.
+        LEFT JOIN (SELECT "userId", "codeChangeId" FROM "Assignment" WHERE "studyId" = ${studyId} AND "taskType" = ${task}::"TaskType" AND status <> 'DONE') d
+          ON d."userId" = a."annotatorId" AND d."codeChangeId" = it."changeId"
     ), ra AS (
       SELECT "annotatorId", (row_number() OVER (ORDER BY "annotatorId") - 1)::int AS r FROM (SELECT DISTINCT "annotatorId" FROM an) d
     )

@@ -8,6 +8,7 @@ import type { ClaimCode, ClaimErrorType } from "@/lib/generated/prisma/client";
 import { addedClaimValue, claimJudgementValue, NEW_CLAIM_PREFIX, type AddedClaimValue, type ClaimJudgementValue, type SaveRequest } from "@/lib/annotation/values";
 import { numberOfClaimCode } from "@/lib/import/claim-codes";
 import { CLAIM_CODE_SCALE } from "@/lib/analysis/questions";
+import { textAnswerCode } from "./answer-code";
 import { flag, nonEmpty } from "./reviews";
 import type { SaveContext, SaveTarget, TaskDescriptor } from "./types";
 import { Prisma } from "@/lib/db/client";
@@ -115,7 +116,7 @@ export const claimVerification: TaskDescriptor = {
     await tx.claimJudgement.updateMany({ where: { annotatorId: userId, pseudoReferenceId: id, pseudoReference: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
   },
 
-  answers: { table: Prisma.sql`"ClaimJudgement"`, itemColumn: Prisma.sql`"pseudoReferenceId"`, value: () => Prisma.sql`a.code::text` },
+  answers: { table: Prisma.sql`"ClaimJudgement"`, itemColumn: Prisma.sql`"pseudoReferenceId"`, code: (q) => textAnswerCode(Prisma.sql`a.code::text`, q) },
 
   export: {
     of: "pseudoReference",

@@ -1,6 +1,7 @@
 /** Comment filtering, c-CRAB: whether each review comment is high quality (actionable and verifiable), with a justification. */
 import { commentFilterValue, type CommentFilterValue } from "@/lib/annotation/values";
 import { HIGH_QUALITY } from "@/lib/analysis/questions";
+import { textAnswerCode } from "./answer-code";
 import { anonymise, flag, itemReviews, nonEmpty, reviewOfItem } from "./reviews";
 import type { TaskDescriptor } from "./types";
 import { Prisma } from "@/lib/db/client";
@@ -46,7 +47,7 @@ export const commentFiltering: TaskDescriptor = {
   answers: {
     table: Prisma.sql`"CommentFilterLabel"`,
     itemColumn: Prisma.sql`"candidateReviewId"`,
-    value: () => Prisma.sql`CASE WHEN a."highQuality" THEN ${HIGH_QUALITY.yes} ELSE ${HIGH_QUALITY.no} END`,
+    code: (q) => textAnswerCode(Prisma.sql`CASE WHEN a."highQuality" THEN ${HIGH_QUALITY.yes} ELSE ${HIGH_QUALITY.no} END`, q),
   },
 
   export: {

@@ -1,5 +1,6 @@
 /** Reference grading, GradedReviews §4.3: a 1-5 grade of each generated review against the human reference review, with a comment. */
 import { referenceGradeValue, type ReferenceGradeValue } from "@/lib/annotation/values";
+import { textAnswerCode } from "./answer-code";
 import { anonymise, itemReviews, nonEmpty, reviewOfItem } from "./reviews";
 import type { TaskDescriptor } from "./types";
 import { Prisma } from "@/lib/db/client";
@@ -48,7 +49,7 @@ export const referenceGrading: TaskDescriptor = {
     await tx.referenceGrade.updateMany({ where: { annotatorId: userId, candidateReviewId: id, candidateReview: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
   },
 
-  answers: { table: Prisma.sql`"ReferenceGrade"`, itemColumn: Prisma.sql`"candidateReviewId"`, value: () => Prisma.sql`a.grade::text` },
+  answers: { table: Prisma.sql`"ReferenceGrade"`, itemColumn: Prisma.sql`"candidateReviewId"`, code: (q) => textAnswerCode(Prisma.sql`a.grade::text`, q) },
 
   export: {
     of: "review",

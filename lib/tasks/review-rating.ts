@@ -6,6 +6,7 @@
  * it as the phase-2 import stores it.
  */
 import { Prisma } from "@/lib/db/client";
+import { jsonNumberAnswerCode } from "./answer-code";
 import { stageOrderOn, WAITING_FOR_CONSOLIDATION } from "@/lib/annotation/stage-order";
 import { stage2FromConsolidation, stage2FromOwnJudgements, type ReferenceInput, type Stage2Reference } from "@/lib/annotation/stage2";
 import { necessityValue, reviewRatingValue, type NecessityValue, type ReviewRatingValue, type SaveRequest } from "@/lib/annotation/values";
@@ -164,8 +165,8 @@ export const reviewRating: TaskDescriptor = {
   answers: {
     table: Prisma.sql`"ReviewRating"`,
     itemColumn: Prisma.sql`"candidateReviewId"`,
-    // JSON numbers only, as scoreOf reads them; float8's text is JavaScript's for scale values.
-    value: (q) => Prisma.sql`CASE WHEN jsonb_typeof(a.scores -> ${q.key}) = 'number' THEN (a.scores ->> ${q.key})::float8::text END`,
+    // JSON numbers only, as scoreOf reads them.
+    code: (q) => jsonNumberAnswerCode(Prisma.sql`a.scores -> ${q.key}`, q),
   },
 
   export: {

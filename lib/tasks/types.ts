@@ -153,10 +153,10 @@ export interface TaskDescriptor {
   addTime(tx: Tx, userId: string, itemId: string, codeChangeId: string, ms: number): Promise<void>;
   /**
    * Where the analyses read the task's answers in one statement (lib/analysis/gather.ts): the
-   * answer table (alias `a`, with "annotatorId"), its item column, and per question the answer
-   * as text (a number's text as JavaScript writes it, or the label; NULL when not answered).
+   * answer table (alias `a`, with "annotatorId"), its item column, and per question the answer's
+   * code on the question's scale (./answer-code.ts).
    */
-  answers: { table: Prisma.Sql; itemColumn: Prisma.Sql; value(question: Question): Prisma.Sql };
+  answers: { table: Prisma.Sql; itemColumn: Prisma.Sql; code(question: Question): Prisma.Sql };
   export: TaskExport;
   /** The export column and text of a consensus value (the same coding as the annotators' values). */
   consensusColumn(question: string, value: RatingValue): [string, string];

@@ -50,8 +50,9 @@ beforeAll(async () => {
       for (const [r, reviewId] of [...change.reviews, change.reference].entries()) {
         if ((r + a + c) % 4 === 3) continue;
         const v = 1 + ((r * (a + 1) + c) % 5);
-        // Missing dimensions, a value off the scale (7) and one that is not a number.
-        const scores: Record<string, number | string> = { relevance: r === 5 && a === 0 ? 7 : v, ...(r % 3 === 0 ? {} : { conciseness: r === 4 ? "3" : 6 - v }), comprehensiveness: Math.max(1, v - a) };
+        // Missing dimensions, values off the scale (7, 2.5) and ones that are not numbers (text, JSON null, an array).
+        const notANumber = ["3", null, [3]][a];
+        const scores: Record<string, number | string | null | number[]> = { relevance: r === 5 && a === 0 ? 7 : r === 1 && a === 2 ? 2.5 : v, ...(r % 3 === 0 ? {} : { conciseness: r === 4 ? notANumber : 6 - v }), comprehensiveness: Math.max(1, v - a) };
         await db.reviewRating.create({ data: { annotatorId, candidateReviewId: reviewId, scores } });
         answer("REVIEW_RATING", reviewId, r, Object.fromEntries(keys("REVIEW_RATING").map((k) => [k, typeof scores[k] === "number" ? scores[k] : null])));
         if ((r + a) % 3 !== 2) {
