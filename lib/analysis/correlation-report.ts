@@ -199,27 +199,13 @@ export function levelFreeSections(
 }
 
 /** The correlations overall and per language at the level (pure). */
-function levelCorrelations(points: readonly ReviewPoint[], level: CorrelationLevel, bootstrap: BootstrapSettings): CorrelationReport["correlations"] {
+export function levelCorrelations(points: readonly ReviewPoint[], level: CorrelationLevel, bootstrap: BootstrapSettings): CorrelationReport["correlations"] {
   const languages = [...new Set(points.map((p) => p.language))].sort();
   return {
     units: level === "segment" ? "reviews" : "systems (mean metric and mean human score per system)",
     overall: unitCorrelations(points, level, bootstrap),
     byLanguage: languages.map((language) => ({ language, ...unitCorrelations(points.filter((p) => p.language === language), level, bootstrap) })),
   };
-}
-
-/** Every section of the report from the paired points (pure). */
-export function correlationSections(
-  points: readonly ReviewPoint[],
-  human: HumanScores,
-  metric: MetricInfo,
-  level: CorrelationLevel,
-  bootstrap: BootstrapSettings,
-  details: ReadonlyMap<string, unknown>,
-  names: ReadonlyMap<string, string> = new Map(),
-  tauGt: number | null = null,
-): Pick<CorrelationReport, "correlations"> & LevelFreeSections {
-  return { correlations: levelCorrelations(points, level, bootstrap), ...levelFreeSections(points, human, metric, details, names, tauGt) };
 }
 
 /**

@@ -1,7 +1,7 @@
 /** Study-level analyses shared by the dashboards and the CLI: agreement and metric-human validity reports. */
 export { agreementReport, coefficientReports, questionAgreement, tablesCoefficientReports, type AgreementOptions, type AgreementReport, type CoefficientReport, type QuestionAgreement, type TaskAgreement } from "./agreement-report";
 export { ALL_ITEMS, itemSetKeys, itemSetStatement, parseItemFile, parseItemIds, resolveItemIds, restrictToItemSet, type ItemSetFilter, type ItemSetStatement, type ResolvableChange, type ResolvedMember } from "./item-sets";
-export { correlationReport, correlationSections, humanMetricAgreement, levelFreeSections, metricInfo, systemRanking, type CorrelationLevel, type CorrelationOptions, type CorrelationReport, type LevelFreeSections, type LevelFreeSource, type ReviewPoint } from "./correlation-report";
+export { correlationReport, humanMetricAgreement, levelCorrelations, levelFreeSections, metricInfo, systemRanking, type CorrelationLevel, type CorrelationOptions, type CorrelationReport, type LevelFreeSource, type ReviewPoint } from "./correlation-report";
 export { claimQualityReport, claimQualityRow, CLAIM_VERDICT_RULE, type ClaimQualityReport, type ClaimQualityRow } from "./claim-quality";
 export { coefficientDefinitions, meanPairwiseCohen, resampledMeanPairwiseCohen, type CoefficientKey } from "./coefficients";
 export { correlationSet, type CorrelationSet, type CorrelationStat } from "./correlations";
@@ -10,7 +10,7 @@ export { humanScores, numericValue, reviewQuestionKeys, type HumanScores } from 
 export { CLAIM_CODE_SCALE, type Question } from "./questions";
 export { taskQuestions } from "@/lib/tasks";
 export { quantileMap } from "./quantile-map";
-export { affordableResamples, bootstrapSettings, DEFAULT_BOOTSTRAP, itemBootstrapCi, itemBootstrapCis, resampleItems, tablesBootstrapCis, type BootstrapSettings, type Interval, type ItemStatistic, type TableStatistics } from "./resample";
+export { affordableResamples, bootstrapSettings, DEFAULT_BOOTSTRAP, itemBootstrapCi, itemBootstrapCis, resampleItems, type BootstrapSettings, type Interval, type ItemStatistic } from "./resample";
 export { groupByLevel, humanLevel, ksMatrix, summarizeLevel, type LevelSummary } from "./score-levels";
 export { claimLinkPairs, linkScores, table4Rows, type LinkPair, type Table4Row } from "./claim-links";
 export { table4Report, type Table4Report } from "./table4";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { bootstrapSettings, correlationSections, referenceTau, cellCounts, correlationSet, groupByLevel, pairCells, resampleKendall, resampleSpearman, type HumanScores, humanLevel, ksMatrix, metricInfo, quantileMap, type ReviewPoint, summarizeLevel, systemRanking, TABLE_18_TAUS, taskQuestions } from "@/lib/analysis";
+import { bootstrapSettings, levelCorrelations, levelFreeSections, referenceTau, cellCounts, correlationSet, groupByLevel, pairCells, resampleKendall, resampleSpearman, type HumanScores, humanLevel, ksMatrix, metricInfo, quantileMap, type ReviewPoint, summarizeLevel, systemRanking, TABLE_18_TAUS, taskQuestions } from "@/lib/analysis";
 import { crscoreFromBestMatches } from "@/lib/metrics";
 import { bootstrapCi, kendallTauB, ks2samp, pearson, seededRandom, spearman } from "@/lib/stats";
 import { nearly, nearlyInterval } from "../agreement/summation-order";
@@ -63,7 +63,7 @@ describe("correlation sections", () => {
     details.set(id, { tau: 0.6, reason: null, ...best });
   }
   const human: HumanScores = { question: taskQuestions("REVIEW_RATING", { likertDimensions: ["relevance"], likertMin: 1, likertMax: 5 })[0], scale, ratings, items: new Map(), draftsLeftOut: 0 };
-  const sections = correlationSections(points, human, metricInfo("crscore-rel", "emb:tfidf-offline-v1|x|tau:0.6000"), "segment", bootstrap, details);
+  const sections = { correlations: levelCorrelations(points, "segment", bootstrap), ...levelFreeSections(points, human, metricInfo("crscore-rel", "emb:tfidf-offline-v1|x|tau:0.6000"), details) };
 
   test("segment correlations overall and per language, with p-values and CIs", () => {
     expect(sections.correlations.overall.n).toBe(80);
@@ -100,7 +100,7 @@ describe("correlation sections", () => {
     expect(referenceTau([ref([0.2, 0.4], false), ref([0.9, null], false), ref([0.1], true)])).toBe(0.5);
     expect(referenceTau([ref([0.1, 0.2], true)])).toBe(0.15);
     expect(referenceTau([{ detail: null, annotated: false }])).toBeNull();
-    const withGt = correlationSections(points, human, metricInfo("crscore-rel", "k"), "segment", bootstrap, details, new Map(), 0.42).thresholdSweep;
+    const withGt = levelFreeSections(points, human, metricInfo("crscore-rel", "k"), details, new Map(), 0.42).thresholdSweep;
     expect(withGt?.filter((r) => r.kind === "gt").map((r) => r.tau)).toEqual([0.42]);
     expect(withGt?.map((r) => r.tau)).toEqual([...(withGt ?? [])].map((r) => r.tau).sort((a, b) => a - b));
   });
@@ -115,11 +115,11 @@ describe("correlation sections", () => {
 
   test("pairs are named: annotators by display name, and an undefined kappa's reason names them, not their ids", () => {
     const names = new Map([["ann1", "Ada Lovelace"], ["ann2", "grace@example.org"]]);
-    const named = correlationSections(points, human, metricInfo("crscore-rel", "k"), "segment", bootstrap, details, names).humanMetricAgreement;
+    const named = levelFreeSections(points, human, metricInfo("crscore-rel", "k"), details, names).humanMetricAgreement;
     expect(named?.names).toEqual({ ann1: "Ada Lovelace", ann2: "grace@example.org" });
     // ann3 rated reviews ann1 never rated: their kappa is undefined, and the reason says who.
     const apart: HumanScores = { ...human, ratings: new Map([...human.ratings].map(([id, list], i) => [id, i % 2 ? list.filter((r) => r.rater === "ann1") : list.filter((r) => r.rater === "ann2").map((r) => ({ ...r, rater: "ann3" }))])) };
-    const pairs = correlationSections(points, apart, metricInfo("crscore-rel", "k"), "segment", bootstrap, details, new Map([...names, ["ann3", "Cy"]])).humanMetricAgreement?.humanHuman.pairs;
+    const pairs = levelFreeSections(points, apart, metricInfo("crscore-rel", "k"), details, new Map([...names, ["ann3", "Cy"]])).humanMetricAgreement?.humanHuman.pairs;
     expect(pairs?.find((p) => p.value === null)?.reason).toBe("raters Cy and Ada Lovelace rated no item in common");
   });
 
@@ -130,7 +130,7 @@ describe("correlation sections", () => {
   });
 
   test("system level: correlations over system means", () => {
-    const system = correlationSections(points, human, metricInfo("crscore-rel", "k"), "system", bootstrap, details);
+    const system = { correlations: levelCorrelations(points, "system", bootstrap) };
     expect(system.correlations.overall.n).toBe(4);
     expect(system.correlations.units).toMatch(/systems/);
   });
