@@ -1,4 +1,4 @@
-import { pairConfusions, pairedValues } from "./pairs";
+import { pairConfusions, type PairConfusions, pairedValues } from "./pairs";
 import { asTable, type RatingsInput, type RatingTable, type TableOptions } from "./table";
 import type { AgreementResult, WeightScheme } from "./types";
 import { agreementWeights } from "./weights";
@@ -54,10 +54,11 @@ const NO_COUNTS = new Float64Array(0);
 
 /**
  * Cohen's kappa of raters i < j (indices into table.raters) on the items both rated, as
- * cohenKappa reports it, from the table's pair confusions (all pairs tallied in one pass).
+ * cohenKappa reports it, from the table's pair confusions (all pairs tallied in one pass), or
+ * from `confusions` of a subset of its items (then as cohenKappa reports it on the subset's table).
  */
-export function pairKappa(table: RatingTable, i: number, j: number, scheme: WeightScheme, names: readonly [string, string]): CohenResult {
-  const { n, counts } = pairConfusions(table);
+export function pairKappa(table: RatingTable, i: number, j: number, scheme: WeightScheme, names: readonly [string, string], confusions: PairConfusions = pairConfusions(table)): CohenResult {
+  const { n, counts } = confusions;
   const pair = i * table.raters.length + j;
   return kappaFromConfusion(counts[pair] ?? NO_COUNTS, n[pair], table.scale.length, table.scaleDeclared, scheme, names);
 }

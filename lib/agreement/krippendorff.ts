@@ -51,13 +51,16 @@ export function differenceMatrix(level: Level, scale: readonly RatingValue[], ma
  * The coincidence matrix o_ck = Σ_u n_uc (n_uk - [c=k]) / (m_u - 1) over units with m_u >= 2
  * values (Krippendorff 2011 §B), q×q over the distinct scale values only (row-major), built
  * from per-unit category counts in O(Σ_u d_u²) for d_u distinct values per unit: no pairs
- * of ratings are enumerated, so 10^6 ratings take milliseconds.
+ * of ratings are enumerated, so 10^6 ratings take milliseconds. With `subset` (unit indices),
+ * over those units in that order: the sums of the subset's own table, term for term.
  */
-export function coincidences(counts: UnitCounts): { o: Float64Array; units: number } {
+export function coincidences(counts: UnitCounts, subset: Int32Array | null = null): { o: Float64Array; units: number } {
   const q = counts.categories;
   const o = new Float64Array(q * q);
   let units = 0;
-  for (let u = 0; u < counts.total.length; u++) {
+  const length = subset ? subset.length : counts.total.length;
+  for (let i = 0; i < length; i++) {
+    const u = subset ? subset[i] : i;
     const m = counts.total[u];
     if (m < 2) continue;
     units++;

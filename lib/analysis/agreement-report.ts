@@ -5,7 +5,7 @@
  * rising batch by batch), the reliability set (CRScore §4.1-4.2: a common set of 100 items),
  * the items with the most disagreement, and for claims the Table 1 rates per language.
  */
-import { type AgreementResult, leastAgreement, type Level, pairConfusions, type PairConfusions, pairKappa, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
+import { type AgreementResult, ItemSubsets, leastAgreement, type Level, pairConfusions, type PairConfusions, pairKappa, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { claimQualityReport, type ClaimQualityReport } from "./claim-quality";
@@ -136,6 +136,14 @@ function coefficientReport(def: CoefficientDefinition, r: AgreementResult, ci: I
   return { key: def.key, method: def.method, value: r.value, n: r.n, ...(r.reason === undefined ? {} : { reason: r.reason }), ci };
 }
 
+/** Indices (into table.items, in study order) of the items with two or more ratings. */
+function pairableItems(table: RatingTable): Int32Array {
+  const pairable = new Int32Array(table.items.length);
+  let n = 0;
+  for (let u = 0; u < table.items.length; u++) if (table.itemStart[u + 1] - table.itemStart[u] >= 2) pairable[n++] = u;
+  return pairable.subarray(0, n);
+}
+
 /** Confusion matrix of the pair of raters with the most common items (the first such pair in rater order). */
 function confusionOf(table: RatingTable, confusions: PairConfusions, ref: (id: string) => RaterRef): QuestionAgreement["confusion"] {
   const raters = table.raters.length;
@@ -175,11 +183,9 @@ function questionSection(data: Pick<TaskColumns, "items" | "raters">, q: Questio
   const ref = (id: string): RaterRef => ({ id, name: names.get(id) ?? id });
   const label = (id: string) => items.get(id)?.label ?? id;
 
-  // Indices (into table.items, in study order) of the items with two or more ratings.
-  const pairable: number[] = [];
-  for (let u = 0; u < table.items.length; u++) if (table.itemStart[u + 1] - table.itemStart[u] >= 2) pairable.push(u);
-  const first = (indices: number[]) => label(table.items[indices[0]]);
-  const last = (indices: number[]) => label(table.items[indices[indices.length - 1]]);
+  const pairable = pairableItems(table);
+  const first = (indices: ArrayLike<number>) => label(table.items[indices[0]]);
+  const last = (indices: ArrayLike<number>) => label(table.items[indices[indices.length - 1]]);
   // Every pair's Cohen's kappa (rows: the earlier rater), from confusion counts tallied in one pass.
   const kappa = (i: number, j: number) => {
     const [a, b] = i < j ? [i, j] : [j, i];
@@ -190,18 +196,20 @@ function questionSection(data: Pick<TaskColumns, "items" | "raters">, q: Questio
   const reliability = settings.reliabilitySet;
   const reliabilityIds = new Set(reliability?.ids);
   const reliabilityItems = reliability ? pairable.filter((u) => inItemSet(items.get(table.items[u]) as StudyItem, reliabilityIds, new Set())) : [];
-  // The batches' tables have the table's raters, so they share its definitions (made once, not per batch).
+  // The batches' tables would have the table's raters, so they share its definitions (made once, not per batch);
+  // each batch's coefficients are summed from the table's per-item terms, without building its table.
   const definitions = coefficientDefinitions(question, table.raters.length, settings.alphaLevels);
+  const subsets = new ItemSubsets(table);
   const batches: QuestionAgreement["batches"] = [];
   for (let start = 0; start < pairable.length; start += settings.batchSize) {
-    const batchItems = pairable.slice(start, start + settings.batchSize);
-    const batch = resampleItems(table, batchItems);
+    const batchItems = pairable.subarray(start, start + settings.batchSize);
+    subsets.load(batchItems);
     batches.push({
       batch: batches.length + 1,
       items: batchItems.length,
       firstItem: first(batchItems),
       lastItem: last(batchItems),
-      coefficients: definitions.map((def) => coefficientReport(def, def.compute(batch), null)),
+      coefficients: definitions.map((def) => coefficientReport(def, def.ofSubset(subsets), null)),
     });
   }
 
