@@ -76,6 +76,16 @@ function kappaFromConfusion(counts: ArrayLike<number>, n: number, q: number, dec
   return { value: (po - pe) / (1 - pe), n, observedAgreement: po, expectedAgreement: pe, weights: scheme };
 }
 
+const weightsByLabels = new Map<string, number[][]>();
+
+/** The agreement weights of `labels` label indices 0, 1, …, made once per scheme and count (pairAgreement runs per pair, batch and resample). */
+function labelWeights(scheme: WeightScheme, labels: number): number[][] {
+  const key = `${scheme} ${labels}`;
+  let w = weightsByLabels.get(key);
+  if (!w) weightsByLabels.set(key, (w = agreementWeights(scheme, Array.from({ length: labels }, (_, i) => i))));
+  return w;
+}
+
 /**
  * Observed and chance agreement p_o, p_e of a pair of raters from its confusion counts over
  * the q scale categories (row-major, row: rater A's category; n = their total), with
@@ -103,7 +113,7 @@ export function pairAgreement(counts: ArrayLike<number>, n: number, q: number, d
       colSum[label[x]] += c;
     }
   }
-  const w = agreementWeights(scheme, Array.from({ length: labels }, (_, i) => i));
+  const w = labelWeights(scheme, labels);
   let po = 0;
   let pe = 0;
   for (let k = 0; k < labels; k++) {
