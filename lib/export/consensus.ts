@@ -7,23 +7,73 @@
 import type { PrismaClient } from "@/lib/db/client";
 import type { GoldItems } from "@/lib/data/gold";
 import type { TaskType } from "@/lib/generated/prisma/enums";
+import type { RatingValue } from "@/lib/agreement";
 import { findStudy } from "@/lib/analysis/gather";
 import { taskConsensus } from "@/lib/data/adjudication";
-import type { StudyScales } from "@/lib/analysis/questions";
+import type { Question, StudyScales } from "@/lib/analysis/questions";
 import { TASK_LIST } from "@/lib/tasks";
+import { consensusOf } from "@/lib/tasks/consensus";
+import type { ExportedRating, TaskDescriptor } from "@/lib/tasks/types";
+import type { ExportedChange } from "./study-rows";
 
 /** `${task}:${itemId}` → export question → consensus text. */
 export type ExportConsensus = Map<string, Map<string, string>>;
 
+/** The consensus of one code change's items (a format's rows are built change by change). */
+export type ChangeConsensus = (change: ExportedChange) => ExportConsensus;
+
 export const consensusKey = (task: TaskType, itemId: string) => `${task}:${itemId}`;
 
-export async function exportConsensus(client: PrismaClient, studyId: string, gold: GoldItems = new Map()): Promise<ExportConsensus> {
-  const study = await findStudy({ id: studyId }, client);
+/** The lead's adjudicated values of the study: `${task}:${itemId}` → question → value. */
+export type Adjudicated = Map<string, Map<string, RatingValue>>;
+
+/** Read once per export: a study's adjudicated values are few (a lead decides them one by one). */
+export async function adjudicatedValues(client: PrismaClient, studyId: string): Promise<Adjudicated> {
+  const rows = await client.consensus.findMany({ where: { studyId }, select: { task: true, itemId: true, question: true, value: true } });
+  const out: Adjudicated = new Map();
+  for (const row of rows) {
+    const key = consensusKey(row.task, row.itemId);
+    if (!out.has(key)) out.set(key, new Map());
+    out.get(key)!.set(row.question, row.value as RatingValue);
+  }
+  return out;
+}
+
+/** The values the analyses count (lib/analysis/gather.ts): answered, on the question's scale, and not from an annotator whose work on the change is still a draft. */
+export function countedValues(ratings: readonly ExportedRating[], question: Question, drafting: ReadonlySet<string>): RatingValue[] {
+  const values: RatingValue[] = [];
+  for (const { annotatorId, value } of ratings) if (value !== null && !drafting.has(annotatorId) && question.scale.includes(value)) values.push(value);
+  return values;
+}
+
+/** The item's ratings of the question, whichever kind of item the task rates. */
+function itemRatings(task: TaskDescriptor, change: ExportedChange, question: Question): Map<string, ExportedRating[]> {
+  const out = new Map<string, ExportedRating[]>();
+  if (task.export.of === "pseudoReference") for (const reference of change.pseudoReferences) out.set(reference.id, task.export.ratings(reference, question));
+  else for (const review of change.reviews) out.set(review.id, task.export.ratings(review, question));
+  return out;
+}
+
+/**
+ * The consensus of one code change's items, from the annotations its page has read (every
+ * annotation of the change's items but those on gold items left out, whose consensus is left out
+ * too): the same values as the analyses' consensus (lib/data/adjudication.ts taskConsensus),
+ * without reading each annotation a second time.
+ */
+export function changeConsensus(change: ExportedChange, study: StudyScales, adjudicated: Adjudicated, gold: GoldItems): ExportConsensus {
   const out: ExportConsensus = new Map();
   for (const task of TASK_LIST) {
-    for (const [itemId, questions] of await taskConsensus(client, study, task.task)) {
-      if (gold.get(task.task)?.has(itemId)) continue;
-      out.set(consensusKey(task.task, itemId), new Map([...questions].map(([key, c]) => task.consensusColumn(key, c.value))));
+    const drafting = new Set(change.assignments.filter((a) => a.taskType === task.task && a.status !== "DONE").map((a) => a.userId));
+    for (const question of task.questions(study)) {
+      for (const [itemId, ratings] of itemRatings(task, change, question)) {
+        if (gold.get(task.task)?.has(itemId)) continue;
+        const key = consensusKey(task.task, itemId);
+        const consensus = consensusOf(countedValues(ratings, question, drafting), adjudicated.get(key)?.get(question.key));
+        if (!consensus) continue;
+        const [column, text] = task.consensusColumn(question.key, consensus.value);
+        if (!out.has(key)) out.set(key, new Map());
+        out.get(key)!.set(column, text);
+      }
     }
   }
   return out;
