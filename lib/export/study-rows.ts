@@ -6,6 +6,7 @@
  * relation, its query compiler and result mapping) made exports run at 1-2 MiB/s.
  * Annotations' times come back as ISO 8601 UTC text (`isoTime`), JSON columns parsed.
  */
+import { setImmediate } from "node:timers/promises";
 import { Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
 import type { GoldItems } from "@/lib/data/gold";
 import type { AssignmentStatus, ClaimCode, ClaimErrorType, PseudoReferenceKind, TaskType } from "@/lib/generated/prisma/enums";
@@ -268,10 +269,15 @@ async function readPage(client: PrismaClient, studyId: string, after: ChangeRow 
   return { changes, last: page.length === size ? page[size - 1] : undefined };
 }
 
+/** Changes consumed between two turns of the event loop while the next page is read (studyChanges). */
+const TURN = 25;
+
 /**
  * The study's code changes in order (position, then external id), one page at a time, without the annotations `gold` leaves out.
  * The next page is read while this one is consumed, so the database's work overlaps the encoding in
- * node (still one statement at a time, and at most two pages in memory).
+ * node (still one statement at a time, and at most two pages in memory). The consumer's loop runs
+ * on promises alone, so the next page's statements (one after the other, each sent when the last
+ * answered) only progressed between pages: the event loop is given a turn every few changes.
  */
 export async function* studyChanges(client: PrismaClient, studyId: string, gold: GoldItems = new Map(), pageSize = PAGE): AsyncGenerator<ExportedChange> {
   let reading = readPage(client, studyId, undefined, gold, pageSize);
@@ -282,7 +288,10 @@ export async function* studyChanges(client: PrismaClient, studyId: string, gold:
       // Handled here so that a failure while the consumer is still busy (or gone) is not an unhandled rejection; the await above rethrows it.
       reading.catch(() => undefined);
     }
-    yield* changes;
+    for (let i = 0; i < changes.length; i++) {
+      yield changes[i];
+      if (last && i % TURN === TURN - 1) await setImmediate();
+    }
     if (!last) return;
   }
 }
