@@ -14,7 +14,7 @@ import type { Question, StudyScales } from "@/lib/analysis/questions";
 import { TASK_LIST } from "@/lib/tasks";
 import { consensusOf } from "@/lib/tasks/consensus";
 import type { ExportedRating, TaskDescriptor } from "@/lib/tasks/types";
-import type { ExportedChange } from "./study-rows";
+import type { ExportedChange, ExportedPseudoReference, ExportedReview } from "./study-rows";
 
 /** `${task}:${itemId}` → export question → consensus text. */
 export type ExportConsensus = Map<string, Map<string, string>>;
@@ -46,37 +46,49 @@ export function countedValues(ratings: readonly ExportedRating[], question: Ques
   return values;
 }
 
-/** The item's ratings of the question, whichever kind of item the task rates. */
-function itemRatings(task: TaskDescriptor, change: ExportedChange, question: Question): Map<string, ExportedRating[]> {
-  const out = new Map<string, ExportedRating[]>();
-  if (task.export.of === "pseudoReference") for (const reference of change.pseudoReferences) out.set(reference.id, task.export.ratings(reference, question));
-  else for (const review of change.reviews) out.set(review.id, task.export.ratings(review, question));
-  return out;
+/** The ratings of the question on the item, whichever kind of item the task rates. */
+function itemRatings(task: TaskDescriptor, item: ExportedPseudoReference | ExportedReview, question: Question): ExportedRating[] {
+  return task.export.of === "pseudoReference" ? task.export.ratings(item as ExportedPseudoReference, question) : task.export.ratings(item as ExportedReview, question);
+}
+
+const NOBODY: ReadonlySet<string> = new Set();
+
+/** The annotators whose work on the change for the task is still a draft. */
+function drafting(change: ExportedChange, task: TaskType): ReadonlySet<string> {
+  if (change.assignments.length === 0) return NOBODY;
+  return new Set(change.assignments.filter((a) => a.taskType === task && a.status !== "DONE").map((a) => a.userId));
 }
 
 /**
- * The consensus of one code change's items, from the annotations its page has read (every
+ * The consensus of each code change's items, from the annotations its page has read (every
  * annotation of the change's items but those on gold items left out, whose consensus is left out
  * too): the same values as the analyses' consensus (lib/data/adjudication.ts taskConsensus),
- * without reading each annotation a second time.
+ * without reading each annotation a second time. The tasks' questions are made once.
  */
-export function changeConsensus(change: ExportedChange, study: StudyScales, adjudicated: Adjudicated, gold: GoldItems): ExportConsensus {
-  const out: ExportConsensus = new Map();
-  for (const task of TASK_LIST) {
-    const drafting = new Set(change.assignments.filter((a) => a.taskType === task.task && a.status !== "DONE").map((a) => a.userId));
-    for (const question of task.questions(study)) {
-      for (const [itemId, ratings] of itemRatings(task, change, question)) {
-        if (gold.get(task.task)?.has(itemId)) continue;
-        const key = consensusKey(task.task, itemId);
-        const consensus = consensusOf(countedValues(ratings, question, drafting), adjudicated.get(key)?.get(question.key));
-        if (!consensus) continue;
-        const [column, text] = task.consensusColumn(question.key, consensus.value);
-        if (!out.has(key)) out.set(key, new Map());
-        out.get(key)!.set(column, text);
+export function changeConsensus(study: StudyScales, adjudicated: Adjudicated, gold: GoldItems): ChangeConsensus {
+  const tasks = TASK_LIST.map((task) => ({ task, questions: task.questions(study) }));
+  return (change) => {
+    const out: ExportConsensus = new Map();
+    for (const { task, questions } of tasks) {
+      const drafts = drafting(change, task.task);
+      for (const item of task.export.of === "pseudoReference" ? change.pseudoReferences : change.reviews) {
+        if (gold.get(task.task)?.has(item.id)) continue;
+        const key = consensusKey(task.task, item.id);
+        const decided = adjudicated.get(key);
+        for (const question of questions) {
+          const ratings = itemRatings(task, item, question);
+          // Fewer than two annotators and no adjudicated value: no question of the item has a consensus.
+          if (ratings.length < 2 && !decided) break;
+          const consensus = consensusOf(countedValues(ratings, question, drafts), decided?.get(question.key));
+          if (!consensus) continue;
+          const [column, text] = task.consensusColumn(question.key, consensus.value);
+          if (!out.has(key)) out.set(key, new Map());
+          out.get(key)!.set(column, text);
+        }
       }
     }
-  }
-  return out;
+    return out;
+  };
 }
 
 /** The consensus grade of each generated review (GradedReviews workbook): review id → grade. */

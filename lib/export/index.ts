@@ -61,10 +61,7 @@ export async function* streamExport(input: ExportRequest | PreparedExport, clien
   const dimensions = study.likertDimensions;
   const gold = await leftOutGold(request, client);
   const changes = studyChanges(client, request.studyId, gold);
-  const consensus = async (): Promise<ChangeConsensus> => {
-    const adjudicated = await adjudicatedValues(client, request.studyId);
-    return (change) => changeConsensus(change, study, adjudicated, gold);
-  };
+  const consensus = async (): Promise<ChangeConsensus> => changeConsensus(study, await adjudicatedValues(client, request.studyId), gold);
   switch (request.format) {
     case "jsonl":
       yield* jsonlExport(changes, dimensions, await consensus(), consensusColumns(study));

@@ -58,7 +58,7 @@ const change = (pseudoReferences: ExportedPseudoReference[], reviews: ExportedRe
 });
 
 const consensus = (c: ExportedChange, adjudicated: Adjudicated = new Map(), gold = new Map()) =>
-  Object.fromEntries([...changeConsensus(c, study, adjudicated, gold)].map(([key, values]) => [key, Object.fromEntries(values)]));
+  Object.fromEntries([...changeConsensus(study, adjudicated, gold)(c)].map(([key, values]) => [key, Object.fromEntries(values)]));
 
 describe("the consensus of a change's items from its page's annotations (lib/export/consensus.ts)", () => {
   test("two or more identical values agree; coded as the annotators' values are", () => {
