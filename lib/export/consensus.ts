@@ -71,10 +71,12 @@ export function changeConsensus(study: StudyScales, adjudicated: Adjudicated, go
     const out: ExportConsensus = new Map();
     for (const { task, questions } of tasks) {
       const drafts = drafting(change, task.task);
+      const leftOut = gold.get(task.task);
       for (const item of task.export.of === "pseudoReference" ? change.pseudoReferences : change.reviews) {
-        if (gold.get(task.task)?.has(item.id)) continue;
-        const key = consensusKey(task.task, item.id);
-        const decided = adjudicated.get(key);
+        if (leftOut?.has(item.id)) continue;
+        // The key is made only when the item may have a consensus: one string per item and task was a third of this function's time.
+        let key: string | undefined;
+        const decided = adjudicated.size === 0 ? undefined : adjudicated.get((key = consensusKey(task.task, item.id)));
         for (const question of questions) {
           const ratings = itemRatings(task, item, question);
           // Fewer than two annotators and no adjudicated value: no question of the item has a consensus.
@@ -82,6 +84,7 @@ export function changeConsensus(study: StudyScales, adjudicated: Adjudicated, go
           const consensus = consensusOf(countedValues(ratings, question, drafts), decided?.get(question.key));
           if (!consensus) continue;
           const [column, text] = task.consensusColumn(question.key, consensus.value);
+          key ??= consensusKey(task.task, item.id);
           if (!out.has(key)) out.set(key, new Map());
           out.get(key)!.set(column, text);
         }

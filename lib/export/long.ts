@@ -14,7 +14,11 @@ export const LONG_COLUMNS = ["task", "codeChange", "item", "itemKind", "system",
 
 export async function* longCsv(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], consensus: ChangeConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
   yield csvLine(LONG_COLUMNS);
-  for await (const change of changes) yield changeAnswers(change, dimensions, consensus(change), filter).map((answer) => csvLine(LONG_COLUMNS.map((c) => answer[c]))).join("");
+  for await (const change of changes) {
+    let rows = "";
+    for (const answer of changeAnswers(change, dimensions, consensus(change), filter)) rows += csvLine(LONG_COLUMNS.map((c) => answer[c]));
+    yield rows;
+  }
 }
 
 export async function* longJsonl(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], consensus: ChangeConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
