@@ -24,6 +24,10 @@ export type ChangeConsensus = (change: ExportedChange) => ExportConsensus;
 
 export const consensusKey = (task: TaskType, itemId: string) => `${task}:${itemId}`;
 
+/** One task's consensus of an item: no key string is made for a change without any consensus (most changes of a study annotated once). */
+export const taskItemConsensus = (consensus: ExportConsensus, task: TaskType, itemId: string): Map<string, string> | undefined =>
+  consensus.size === 0 ? undefined : consensus.get(consensusKey(task, itemId));
+
 /** The lead's adjudicated values of the study: `${task}:${itemId}` → question → value. */
 export type Adjudicated = Map<string, Map<string, RatingValue>>;
 
@@ -116,7 +120,7 @@ export function itemConsensus(consensus: ExportConsensus, columns: readonly stri
   const out: Record<string, string | null> = {};
   for (const column of columns) out[column] = null;
   for (const task of TASK_LIST) {
-    const values = consensus.get(consensusKey(task.task, itemId));
+    const values = taskItemConsensus(consensus, task.task, itemId);
     if (values) for (const [column, value] of values) if (Object.hasOwn(out, column)) out[column] = value;
   }
   return out;
