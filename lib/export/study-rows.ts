@@ -270,7 +270,7 @@ async function readPage(client: PrismaClient, studyId: string, after: ChangeRow 
 }
 
 /** Changes consumed between two turns of the event loop while the next page is read (studyChanges). */
-const TURN = 25;
+const TURN = 10;
 
 /**
  * The study's code changes in order (position, then external id), one page at a time, without the annotations `gold` leaves out.
