@@ -44,7 +44,7 @@ export async function adjudicatedValues(client: PrismaClient, studyId: string): 
 }
 
 /** The values the analyses count (lib/analysis/gather.ts): answered, on the question's scale, and not from an annotator whose work on the change is still a draft. */
-export function countedValues(ratings: readonly ExportedRating[], question: Question, drafting: ReadonlySet<string>): RatingValue[] {
+function countedValues(ratings: readonly ExportedRating[], question: Question, drafting: ReadonlySet<string>): RatingValue[] {
   const values: RatingValue[] = [];
   for (const { annotatorId, value } of ratings) if (value !== null && !drafting.has(annotatorId) && question.scale.includes(value)) values.push(value);
   return values;
