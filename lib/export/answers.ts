@@ -7,7 +7,7 @@
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { TASK_LIST } from "@/lib/tasks";
 import type { ExportedValues } from "@/lib/tasks/types";
-import { consensusKey, type ExportConsensus } from "./consensus";
+import { taskItemConsensus, type ExportConsensus } from "./consensus";
 import type { ExportedChange } from "./study-rows";
 
 export interface Answer {
@@ -107,7 +107,7 @@ export function changeAnswers(change: ExportedChange, dimensions: readonly strin
     for (const task of TASK_LIST) {
       if (task.export.of !== "pseudoReference") continue;
       const item: ItemFields = { task: task.task, codeChange, item: reference.externalId, itemKind: "pseudoReference", system: null };
-      const agreed = consensus.get(consensusKey(task.task, reference.id));
+      const agreed = taskItemConsensus(consensus, task.task, reference.id);
       for (const values of task.export.values(reference, dimensions)) answersOf(item, values, agreed, assignments, filter, answers);
     }
   }
@@ -115,7 +115,7 @@ export function changeAnswers(change: ExportedChange, dimensions: readonly strin
     for (const task of TASK_LIST) {
       if (task.export.of !== "review") continue;
       const item: ItemFields = { task: task.task, codeChange, item: review.externalId, itemKind: "review", system: review.system };
-      const agreed = consensus.get(consensusKey(task.task, review.id));
+      const agreed = taskItemConsensus(consensus, task.task, review.id);
       for (const values of task.export.values(review, dimensions)) answersOf(item, values, agreed, assignments, filter, answers);
     }
   }

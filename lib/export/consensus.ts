@@ -7,26 +7,95 @@
 import type { PrismaClient } from "@/lib/db/client";
 import type { GoldItems } from "@/lib/data/gold";
 import type { TaskType } from "@/lib/generated/prisma/enums";
+import type { RatingValue } from "@/lib/agreement";
 import { findStudy } from "@/lib/analysis/gather";
 import { taskConsensus } from "@/lib/data/adjudication";
-import type { StudyScales } from "@/lib/analysis/questions";
+import type { Question, StudyScales } from "@/lib/analysis/questions";
 import { TASK_LIST } from "@/lib/tasks";
+import { consensusOf } from "@/lib/tasks/consensus";
+import type { ExportedRating, TaskDescriptor } from "@/lib/tasks/types";
+import type { ExportedChange, ExportedPseudoReference, ExportedReview } from "./study-rows";
 
 /** `${task}:${itemId}` → export question → consensus text. */
 export type ExportConsensus = Map<string, Map<string, string>>;
 
+/** The consensus of one code change's items (a format's rows are built change by change). */
+export type ChangeConsensus = (change: ExportedChange) => ExportConsensus;
+
 export const consensusKey = (task: TaskType, itemId: string) => `${task}:${itemId}`;
 
-export async function exportConsensus(client: PrismaClient, studyId: string, gold: GoldItems = new Map()): Promise<ExportConsensus> {
-  const study = await findStudy({ id: studyId }, client);
-  const out: ExportConsensus = new Map();
-  for (const task of TASK_LIST) {
-    for (const [itemId, questions] of await taskConsensus(client, study, task.task)) {
-      if (gold.get(task.task)?.has(itemId)) continue;
-      out.set(consensusKey(task.task, itemId), new Map([...questions].map(([key, c]) => task.consensusColumn(key, c.value))));
-    }
+/** One task's consensus of an item: no key string is made for a change without any consensus (most changes of a study annotated once). */
+export const taskItemConsensus = (consensus: ExportConsensus, task: TaskType, itemId: string): Map<string, string> | undefined =>
+  consensus.size === 0 ? undefined : consensus.get(consensusKey(task, itemId));
+
+/** The lead's adjudicated values of the study: `${task}:${itemId}` → question → value. */
+export type Adjudicated = Map<string, Map<string, RatingValue>>;
+
+/** Read once per export: a study's adjudicated values are few (a lead decides them one by one). */
+export async function adjudicatedValues(client: PrismaClient, studyId: string): Promise<Adjudicated> {
+  const rows = await client.consensus.findMany({ where: { studyId }, select: { task: true, itemId: true, question: true, value: true } });
+  const out: Adjudicated = new Map();
+  for (const row of rows) {
+    const key = consensusKey(row.task, row.itemId);
+    if (!out.has(key)) out.set(key, new Map());
+    out.get(key)!.set(row.question, row.value as RatingValue);
   }
   return out;
+}
+
+/** The values the analyses count (lib/analysis/gather.ts): answered, on the question's scale, and not from an annotator whose work on the change is still a draft. */
+function countedValues(ratings: readonly ExportedRating[], question: Question, drafting: ReadonlySet<string>): RatingValue[] {
+  const values: RatingValue[] = [];
+  for (const { annotatorId, value } of ratings) if (value !== null && !drafting.has(annotatorId) && question.scale.includes(value)) values.push(value);
+  return values;
+}
+
+/** The ratings of the question on the item, whichever kind of item the task rates. */
+function itemRatings(task: TaskDescriptor, item: ExportedPseudoReference | ExportedReview, question: Question): ExportedRating[] {
+  return task.export.of === "pseudoReference" ? task.export.ratings(item as ExportedPseudoReference, question) : task.export.ratings(item as ExportedReview, question);
+}
+
+const NOBODY: ReadonlySet<string> = new Set();
+
+/** The annotators whose work on the change for the task is still a draft. */
+function drafting(change: ExportedChange, task: TaskType): ReadonlySet<string> {
+  if (change.assignments.length === 0) return NOBODY;
+  return new Set(change.assignments.filter((a) => a.taskType === task && a.status !== "DONE").map((a) => a.userId));
+}
+
+/**
+ * The consensus of each code change's items, from the annotations its page has read (every
+ * annotation of the change's items but those on gold items left out, whose consensus is left out
+ * too): the same values as the analyses' consensus (lib/data/adjudication.ts taskConsensus),
+ * without reading each annotation a second time. The tasks' questions are made once.
+ */
+export function changeConsensus(study: StudyScales, adjudicated: Adjudicated, gold: GoldItems): ChangeConsensus {
+  const tasks = TASK_LIST.map((task) => ({ task, questions: task.questions(study) }));
+  return (change) => {
+    const out: ExportConsensus = new Map();
+    for (const { task, questions } of tasks) {
+      const drafts = drafting(change, task.task);
+      const leftOut = gold.get(task.task);
+      for (const item of task.export.of === "pseudoReference" ? change.pseudoReferences : change.reviews) {
+        if (leftOut?.has(item.id)) continue;
+        // The key is made only when the item may have a consensus: one string per item and task was a third of this function's time.
+        let key: string | undefined;
+        const decided = adjudicated.size === 0 ? undefined : adjudicated.get((key = consensusKey(task.task, item.id)));
+        for (const question of questions) {
+          const ratings = itemRatings(task, item, question);
+          // Fewer than two annotators and no adjudicated value: no question of the item has a consensus.
+          if (ratings.length < 2 && !decided) break;
+          const consensus = consensusOf(countedValues(ratings, question, drafts), decided?.get(question.key));
+          if (!consensus) continue;
+          const [column, text] = task.consensusColumn(question.key, consensus.value);
+          key ??= consensusKey(task.task, item.id);
+          if (!out.has(key)) out.set(key, new Map());
+          out.get(key)!.set(column, text);
+        }
+      }
+    }
+    return out;
+  };
 }
 
 /** The consensus grade of each generated review (GradedReviews workbook): review id → grade. */
@@ -51,7 +120,7 @@ export function itemConsensus(consensus: ExportConsensus, columns: readonly stri
   const out: Record<string, string | null> = {};
   for (const column of columns) out[column] = null;
   for (const task of TASK_LIST) {
-    const values = consensus.get(consensusKey(task.task, itemId));
+    const values = taskItemConsensus(consensus, task.task, itemId);
     if (values) for (const [column, value] of values) if (Object.hasOwn(out, column)) out[column] = value;
   }
   return out;

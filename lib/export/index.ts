@@ -15,7 +15,7 @@
 import { db, type PrismaClient } from "@/lib/db/client";
 import { goldItems, type GoldItems } from "@/lib/data/gold";
 import { findStudy } from "@/lib/analysis/gather";
-import { consensusColumns, consensusGrades, exportConsensus } from "./consensus";
+import { adjudicatedValues, changeConsensus, consensusColumns, consensusGrades, type ChangeConsensus } from "./consensus";
 import type { ExportFormat } from "./formats";
 import { gradedReviewsLayout, gradedReviewsWorkbook, type GradedReviewsLayout } from "./gradedreviews";
 import { jsonlExport } from "./jsonl";
@@ -57,14 +57,14 @@ const leftOutGold = (request: ExportRequest, client: PrismaClient): Promise<Gold
 export async function* streamExport(input: ExportRequest | PreparedExport, client: PrismaClient = db): AsyncGenerator<string | Uint8Array> {
   const prepared = "request" in input ? input : await prepareExport(input, client);
   const { request } = prepared;
-  const study = await client.study.findUniqueOrThrow({ where: { id: request.studyId }, select: { likertDimensions: true } });
+  const study = await findStudy({ id: request.studyId }, client);
   const dimensions = study.likertDimensions;
   const gold = await leftOutGold(request, client);
   const changes = studyChanges(client, request.studyId, gold);
-  const consensus = () => exportConsensus(client, request.studyId, gold);
+  const consensus = async (): Promise<ChangeConsensus> => changeConsensus(study, await adjudicatedValues(client, request.studyId), gold);
   switch (request.format) {
     case "jsonl":
-      yield* jsonlExport(changes, dimensions, { values: await consensus(), columns: consensusColumns(await findStudy({ id: request.studyId }, client)) });
+      yield* jsonlExport(changes, dimensions, await consensus(), consensusColumns(study));
       return;
     case "long-csv":
       yield* longCsv(changes, dimensions, await consensus(), request.filter);

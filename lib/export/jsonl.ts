@@ -7,17 +7,20 @@
  * import ignores.
  */
 
-/** The consensus of the study's items, and the keys each kind of item carries. */
-export interface JsonlConsensus {
-  values: ExportConsensus;
-  columns: Record<"pseudoReference" | "review", string[]>;
-}
 import type { CodeChangeLine } from "@/lib/import/jsonl-schema";
-import { itemConsensus, type ExportConsensus } from "./consensus";
+import { itemConsensus, type ChangeConsensus, type ExportConsensus } from "./consensus";
 import { orderedScores } from "./scores";
 import type { ExportedChange, ExportedPseudoReference, ExportedReview } from "./study-rows";
 
 type Line = Required<CodeChangeLine>;
+
+/** The consensus of a change's items, and the keys each kind of item carries. */
+interface JsonlConsensus {
+  values: ExportConsensus;
+  columns: ConsensusColumns;
+}
+
+type ConsensusColumns = Record<"pseudoReference" | "review", string[]>;
 
 const orNull = (text: string) => (text === "" ? null : text);
 
@@ -85,6 +88,6 @@ export function codeChangeLine(change: ExportedChange, dimensions: readonly stri
   return JSON.stringify(line);
 }
 
-export async function* jsonlExport(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], consensus: JsonlConsensus): AsyncGenerator<string> {
-  for await (const change of changes) yield `${codeChangeLine(change, dimensions, consensus)}\n`;
+export async function* jsonlExport(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], consensus: ChangeConsensus, columns: ConsensusColumns): AsyncGenerator<string> {
+  for await (const change of changes) yield `${codeChangeLine(change, dimensions, { values: consensus(change), columns })}\n`;
 }

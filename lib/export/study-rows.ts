@@ -6,6 +6,7 @@
  * relation, its query compiler and result mapping) made exports run at 1-2 MiB/s.
  * Annotations' times come back as ISO 8601 UTC text (`isoTime`), JSON columns parsed.
  */
+import { setImmediate } from "node:timers/promises";
 import { Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
 import type { GoldItems } from "@/lib/data/gold";
 import type { AssignmentStatus, ClaimCode, ClaimErrorType, PseudoReferenceKind, TaskType } from "@/lib/generated/prisma/enums";
@@ -70,9 +71,9 @@ function changePage(client: PrismaClient, studyId: string, after: ChangeRow | un
     client,
     Prisma.sql`SELECT c.id, c."externalId", c."filePath", c.language, c.diff, c."oldFile", c."newFile", c.metadata, c.position,
       p."externalId" AS "prExternalId", p.repository AS "prRepository", p.title AS "prTitle", p.description AS "prDescription", p.metadata AS "prMetadata"
-    FROM "CodeChange" c LEFT JOIN "PullRequest" p ON p.id = c."pullRequestId"
-    WHERE c."studyId" = ${studyId} ${next}
-    ORDER BY c.position, c."externalId", c.id LIMIT ${size}`,
+    FROM (SELECT * FROM "CodeChange" c WHERE c."studyId" = ${studyId} ${next} ORDER BY c.position, c."externalId", c.id LIMIT ${size}) c
+      LEFT JOIN "PullRequest" p ON p.id = c."pullRequestId"
+    ORDER BY c.position, c."externalId", c.id`,
   );
 }
 
@@ -158,12 +159,22 @@ function groupBy<Row>(rows: readonly Row[], key: (row: Row) => string): Map<stri
 }
 
 /**
+ * `FROM` the rows of `table` (alias `i`, its `columns`) on the changes `changeIds`, looked up change by
+ * change through the table's index on its change: as `"codeChangeId" = ANY(ids)` (and as a join),
+ * PostgreSQL read the whole table for each page of a study not analyzed yet since its import (a
+ * sequential scan, 30 ms a statement: an export right after an import), where this plan does not
+ * depend on the statistics. `table` is this module's constant.
+ */
+const onChanges = (table: string, columns: Prisma.Sql, changeIds: string[]) =>
+  Prisma.sql`FROM unnest(${changeIds}::text[]) page(id) CROSS JOIN LATERAL (SELECT ${columns} FROM ${Prisma.raw(`"${table}"`)} i WHERE i."codeChangeId" = page.id OFFSET 0) i`;
+
+/**
  * The ids of the items (`itemTable`: pseudo-references or reviews) of the changes `changeIds`, as an
  * array built by the server: sending the ids as a parameter (5,000 reviews a page, for each of four
  * statements) cost node a fifth of its reading CPU, and as a join PostgreSQL read every annotation
  * of the table for each page (a hash join on a sequential scan), where the array keeps its index scan.
  */
-const pageItems = (itemTable: string, changeIds: string[]) => Prisma.sql`ARRAY(SELECT i.id FROM ${Prisma.raw(`"${itemTable}"`)} i WHERE i."codeChangeId" = ANY(${changeIds}::text[]))`;
+const pageItems = (itemTable: string, changeIds: string[]) => Prisma.sql`ARRAY(SELECT i.id ${onChanges(itemTable, Prisma.sql`i.id`, changeIds)})`;
 
 /**
  * One annotation table's rows on the items of the changes `changeIds` (found by `pageItems`), oldest
@@ -196,20 +207,21 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
   const changeIds = changes.map((c) => c.id);
   const assignments = await rawRows<ExportedChange["assignments"][number] & { codeChangeId: string }>(
     client,
-    Prisma.sql`SELECT "codeChangeId", "userId", "taskType", status, ${isoTime('"completedAt"')} AS "completedAt" FROM "Assignment" WHERE "codeChangeId" = ANY(${changeIds}::text[])`,
+    Prisma.sql`SELECT i.* ${onChanges("Assignment", Prisma.sql`i."codeChangeId", i."userId", i."taskType", i.status, ${isoTime('i."completedAt"')} AS "completedAt"`, changeIds)}`,
   );
   // The corrected claim (and a link's claim below) is looked up by id per row: as a join, PostgreSQL
   // hashed every pseudo-reference of the database for each page (114 of a page's 130 ms, EXPLAIN ANALYZE).
   const references = await rawRows<ReferenceRow>(
     client,
-    Prisma.sql`SELECT r.id, r."codeChangeId", r."externalId", r.text, r.kind, r.source, r.position, a.id AS "addedById", a.name AS "addedByName",
-      (SELECT k."externalId" FROM "PseudoReference" k WHERE k.id = r."correctsId") AS "correctsExternalId"
-    FROM "PseudoReference" r LEFT JOIN "User" a ON a.id = r."addedById"
-    WHERE r."codeChangeId" = ANY(${changeIds}::text[]) ORDER BY r.position, r."externalId"`,
+    Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId", i.text, i.kind, i.source, i.position, a.id AS "addedById", a.name AS "addedByName",
+      (SELECT k."externalId" FROM "PseudoReference" k WHERE k.id = i."correctsId") AS "correctsExternalId"
+    ${onChanges("PseudoReference", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.text, i.kind, i.source, i.position, i."addedById", i."correctsId"`, changeIds)}
+      LEFT JOIN "User" a ON a.id = i."addedById"
+    ORDER BY i.position, i."externalId"`,
   );
   const reviews = await rawRows<ReviewRow>(
     client,
-    Prisma.sql`SELECT id, "codeChangeId", "externalId", system, text, "isReference", position FROM "CandidateReview" WHERE "codeChangeId" = ANY(${changeIds}::text[]) ORDER BY position, "externalId"`,
+    Prisma.sql`SELECT i.* ${onChanges("CandidateReview", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.system, i.text, i."isReference", i.position`, changeIds)} ORDER BY i.position, i."externalId"`,
   );
   const judgementRows = await annotations<ExportedPseudoReference["judgements"][number] & AnnotationRow>(client, "ClaimJudgement", "pseudoReferenceId", "PseudoReference", Prisma.sql`t.code, t.necessary, t."errorType", t.note`, changeIds, gold, "CLAIM_VERIFICATION");
   const ratingRows = await annotations<RatingRow>(client, "ReviewRating", "candidateReviewId", "CandidateReview", Prisma.sql`t.id, t.scores, t.comment`, changeIds, gold, "REVIEW_RATING");
@@ -257,10 +269,15 @@ async function readPage(client: PrismaClient, studyId: string, after: ChangeRow 
   return { changes, last: page.length === size ? page[size - 1] : undefined };
 }
 
+/** Changes consumed between two turns of the event loop while the next page is read (studyChanges). */
+const TURN = 10;
+
 /**
  * The study's code changes in order (position, then external id), one page at a time, without the annotations `gold` leaves out.
  * The next page is read while this one is consumed, so the database's work overlaps the encoding in
- * node (still one statement at a time, and at most two pages in memory).
+ * node (still one statement at a time, and at most two pages in memory). The consumer's loop runs
+ * on promises alone, so the next page's statements (one after the other, each sent when the last
+ * answered) only progressed between pages: the event loop is given a turn every few changes.
  */
 export async function* studyChanges(client: PrismaClient, studyId: string, gold: GoldItems = new Map(), pageSize = PAGE): AsyncGenerator<ExportedChange> {
   let reading = readPage(client, studyId, undefined, gold, pageSize);
@@ -271,7 +288,10 @@ export async function* studyChanges(client: PrismaClient, studyId: string, gold:
       // Handled here so that a failure while the consumer is still busy (or gone) is not an unhandled rejection; the await above rethrows it.
       reading.catch(() => undefined);
     }
-    yield* changes;
+    for (let i = 0; i < changes.length; i++) {
+      yield changes[i];
+      if (last && i % TURN === TURN - 1) await setImmediate();
+    }
     if (!last) return;
   }
 }

@@ -4,7 +4,7 @@
  * alpha) outside the product, then the consensus. A blank cell: that annotator did not answer.
  */
 import { type AnswerFilter, changeAnswers, type Answer } from "./answers";
-import type { ExportConsensus } from "./consensus";
+import type { ChangeConsensus, ExportConsensus } from "./consensus";
 import { csvLine } from "./csv";
 import type { ExportedChange, StudyAnnotator } from "./study-rows";
 
@@ -41,20 +41,20 @@ function wideRows(change: ExportedChange, dimensions: readonly string[], consens
   return [...rows.values()];
 }
 
-export async function* wideCsv(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[], consensus: ExportConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
+export async function* wideCsv(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[], consensus: ChangeConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
   const columns = annotatorColumns(annotators);
   yield csvLine([...WIDE_ITEM_COLUMNS, ...columns.values(), CONSENSUS_COLUMN]);
   for await (const change of changes) {
-    yield wideRows(change, dimensions, consensus, filter)
+    yield wideRows(change, dimensions, consensus(change), filter)
       .map((row) => csvLine([...WIDE_ITEM_COLUMNS.map((c) => row.item[c]), ...[...columns.keys()].map((id) => row.values.get(id) ?? null), row.consensus]))
       .join("");
   }
 }
 
-export async function* wideJsonl(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[], consensus: ExportConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
+export async function* wideJsonl(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[], consensus: ChangeConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
   const columns = annotatorColumns(annotators);
   for await (const change of changes) {
-    yield wideRows(change, dimensions, consensus, filter)
+    yield wideRows(change, dimensions, consensus(change), filter)
       .map((row) => `${JSON.stringify({ ...row.item, ...Object.fromEntries([...columns].map(([id, column]) => [column, row.values.get(id) ?? null])), [CONSENSUS_COLUMN]: row.consensus || null })}\n`)
       .join("");
   }

@@ -131,6 +131,7 @@ export const claimVerification: TaskDescriptor = {
           ["note", nonEmpty(j.note)],
         ],
       })),
+    ratings: (reference) => reference.judgements.map((j) => ({ annotatorId: j.annotator.id, value: j.code })),
   },
 
   consensusColumn: (_question, value) => ["code", String(numberOfClaimCode(value as ClaimCode))],

@@ -53,6 +53,7 @@ export const commentFiltering: TaskDescriptor = {
   export: {
     of: "review",
     values: (review) => review.commentFilters.map((f) => ({ annotation: f, values: [["highQuality", flag(f.highQuality)], ["justification", nonEmpty(f.justification)]] })),
+    ratings: (review) => review.commentFilters.map((f) => ({ annotatorId: f.annotator.id, value: f.highQuality ? HIGH_QUALITY.yes : HIGH_QUALITY.no })),
   },
 
   consensusColumn: (_question, value) => ["highQuality", flag(value === HIGH_QUALITY.yes)],

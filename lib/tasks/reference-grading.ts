@@ -54,6 +54,7 @@ export const referenceGrading: TaskDescriptor = {
   export: {
     of: "review",
     values: (review) => review.referenceGrades.map((g) => ({ annotation: g, values: [["grade", String(g.grade)], ["comment", nonEmpty(g.comment)]] })),
+    ratings: (review) => review.referenceGrades.map((g) => ({ annotatorId: g.annotator.id, value: g.grade })),
   },
 
   consensusColumn: (_question, value) => ["grade", String(value)],

@@ -177,6 +177,7 @@ export const reviewRating: TaskDescriptor = {
         const scores = orderedScores(r.scores, dimensions).map(([dimension, score]): [string, string] => [dimension, String(score)]);
         return { annotation: r, values: [...scores, ["addresses", links(false)], ["partiallyAddresses", links(true)], ["comment", nonEmpty(r.comment)]] };
       }),
+    ratings: (review, question) => review.ratings.map((r) => ({ annotatorId: r.annotator.id, value: scoreOf(r.scores, question.key) })),
   },
 
   consensusColumn: (question, value) => [question, String(value)],

@@ -115,9 +115,15 @@ export interface ExportedValues {
   values: [string, string | null][];
 }
 
+/** An annotator's value of a question on an item, as the analyses read it (`answers.code`); null when not answered. */
+export interface ExportedRating {
+  annotatorId: string;
+  value: RatingValue | null;
+}
+
 export type TaskExport =
-  | { of: "pseudoReference"; values(reference: ExportedPseudoReference, dimensions: readonly string[]): ExportedValues[] }
-  | { of: "review"; values(review: ExportedReview, dimensions: readonly string[]): ExportedValues[] };
+  | { of: "pseudoReference"; values(reference: ExportedPseudoReference, dimensions: readonly string[]): ExportedValues[]; ratings(reference: ExportedPseudoReference, question: Question): ExportedRating[] }
+  | { of: "review"; values(review: ExportedReview, dimensions: readonly string[]): ExportedValues[]; ratings(review: ExportedReview, question: Question): ExportedRating[] };
 
 /** One annotator's annotation of an item as the adjudication view shows it. */
 export interface ItemAnnotation {

@@ -1,8 +1,10 @@
 /**
  * Every export format and filter writes the same bytes as the Prisma reader of the nested includes
- * did (issue 15 item 4): the golden file was written by that code (commit "export identity test")
- * and the pg reader must reproduce it. The study has imported work (by a lead and from the command
- * line), annotators' own saves, drafts, two annotators of the same name, an adjudicated consensus
+ * did (issue 15 item 4): the golden file was written by that code (commit "export identity test"),
+ * its consensus edge cases by the reader that read the study's consensus whole before the pages
+ * (commit 34da36a), and the pg reader must reproduce it. The study has imported work (by a lead and
+ * from the command line), annotators' own saves, drafts, two annotators of the same name, adjudicated
+ * consensus values (one on an item nobody rated), unanimous values (some off the scale, or a draft's)
  * and gold items. User and import run ids are replaced by stable names before comparing; every
  * timestamp is fixed by the fixture.
  */
@@ -69,6 +71,11 @@ async function ownSaves() {
   await client.referenceGrade.create({ data: { annotatorId: users.rater1, candidateReviewId: x2m1, grade: 2, ...saved(8) } });
   await client.commentFilterLabel.create({ data: { annotatorId: users.rater1, candidateReviewId: x2m1, highQuality: true, justification: "clear, actionable", ...saved(9) } });
   await client.commentFilterLabel.create({ data: { annotatorId: users.rater2, candidateReviewId: x2m1, highQuality: false, ...saved(10) } });
+  // The consensus counts scores on the scale only (not 9, not the text "4"), and no draft's value (rater2's claim on x2, below).
+  await client.reviewRating.create({ data: { annotatorId: users.rater1, candidateReviewId: x2m1, scores: { conciseness: 4, comprehensiveness: 9, relevance: "4" }, ...saved(12) } });
+  await client.reviewRating.create({ data: { annotatorId: users.rater2, candidateReviewId: x2m1, scores: { conciseness: 4, comprehensiveness: 9, relevance: 4 }, ...saved(13) } });
+  await client.claimJudgement.create({ data: { annotatorId: users.rater1, pseudoReferenceId: id.claim("x2", "c1"), code: "CORRECT", ...saved(14) } });
+  await client.claimJudgement.create({ data: { annotatorId: users.rater2, pseudoReferenceId: id.claim("x2", "c1"), code: "CORRECT", ...saved(15) } });
 
   const assignment = (userId: string, change: string, taskType: "CLAIM_VERIFICATION" | "REVIEW_RATING", status: "DONE" | "IN_PROGRESS", completedAt: Date | null, position: number) =>
     client.assignment.create({ data: { studyId, userId, codeChangeId: id.change(change), taskType, status, completedAt, position } });
@@ -77,10 +84,13 @@ async function ownSaves() {
   await assignment(users.rater1, "x1", "CLAIM_VERIFICATION", "DONE", null, 1);
   const grace = await client.user.findFirstOrThrow({ where: { name: "grace", claimJudgements: { some: { pseudoReference: { codeChange: { studyId } } } } } });
   await assignment(grace.id, "py-retry-1", "CLAIM_VERIFICATION", "IN_PROGRESS", null, 0);
+  await assignment(users.rater2, "x2", "CLAIM_VERIFICATION", "IN_PROGRESS", null, 1);
 
   await client.consensus.create({ data: { studyId, task: "CLAIM_VERIFICATION", itemId: id.claim("py-retry-1", "c2"), question: "code", value: "INCORRECT", decidedById: users.lead } });
   await client.consensus.create({ data: { studyId, task: "CLAIM_VERIFICATION", itemId: id.claim("py-retry-1", "c1"), question: "code", value: "CORRECT", decidedById: users.lead, gold: true } });
   await client.consensus.create({ data: { studyId, task: "REFERENCE_GRADING", itemId: x2m1, question: "grade", value: 2, decidedById: users.lead, gold: true } });
+  // Adjudicated on an item nobody rated.
+  await client.consensus.create({ data: { studyId, task: "REVIEW_RATING", itemId: id.review("x2", "human"), question: "relevance", value: 5, decidedById: users.lead } });
 }
 
 beforeAll(async () => {
