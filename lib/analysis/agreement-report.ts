@@ -280,7 +280,7 @@ export async function agreementReport(studyId: string, options: AgreementOptions
   if (options.task && !study.taskTypes.includes(options.task)) throw new AppError("INVALID_INPUT", { message: `study ${study.slug} has no task ${options.task}; its tasks: ${study.taskTypes.join(", ")}` });
   const tasks: TaskAgreement[] = [];
   for (const task of options.task ? [options.task] : study.taskTypes) {
-    const data = restrictToItemSet(await gatherTaskColumns(study, task, client, options.includeGold ? "include" : "exclude", options.includeDrafts ? "include" : "exclude"), options.items, matched);
+    const data = restrictToItemSet(await gatherTaskColumns(study, task, client, { gold: options.includeGold ? "include" : "exclude", drafts: options.includeDrafts ? "include" : "exclude" }), options.items, matched);
     const names = await raterNames(data.raters, client);
     const questions = data.questions.filter((q) => q.item.length > 0);
     const tables = questions.map((q) => ({ table: questionTable(data, q), question: q.question }));

@@ -41,6 +41,18 @@ export interface QuestionColumns {
   drafts: number;
 }
 
+/** What gatherTaskColumns reads. */
+export interface GatherOptions {
+  /** Gold items (known answers): left out by default. */
+  gold?: GoldMode;
+  /** Ratings of unsubmitted work: left out by default. */
+  drafts?: DraftMode;
+  /** One question's values only (its columns are the same as among all of them). */
+  only?: string;
+  /** One statement after the other on one connection, as exports hold one connection at a time. */
+  oneConnection?: boolean;
+}
+
 /** A task's ratings as columns: the rated items in study order and the raters, numbered. */
 export interface TaskColumns {
   task: TaskType;
@@ -211,12 +223,14 @@ export function keepItems(data: TaskColumns, keep: (item: StudyItem) => boolean)
  * The ratings of one task of the study as columns, read straight through pg (no object per
  * rating) in two statements at once, the items and the ratings; items with a known answer for the task (gold, lib/data/gold) are left
  * out unless asked for, and so are drafts (lib/analysis/drafts.ts), each counted per question.
- * `only` reads one question's values (its columns are the same as among all of them).
  */
-export async function gatherTaskColumns(study: StudyForAnalysis, task: TaskType, client: PrismaClient = db, gold: GoldMode = "exclude", drafts: DraftMode = "exclude", only?: string): Promise<TaskColumns> {
+export async function gatherTaskColumns(study: StudyForAnalysis, task: TaskType, client: PrismaClient = db, options: GatherOptions = {}): Promise<TaskColumns> {
+  const { gold = "exclude", drafts = "exclude", only } = options;
   const questions = taskQuestions(task, study).filter((q) => only === undefined || q.key === only);
-  // On two connections, so PostgreSQL reads the items and the ratings on both cores.
-  const [[row], rows] = await Promise.all([rawRows<ItemsRow>(client, itemsStatement(study.id, task)), rawRows<RaterRow>(client, ratingsStatement(study.id, task, questions))]);
+  const readItems = () => rawRows<ItemsRow>(client, itemsStatement(study.id, task));
+  const readRatings = () => rawRows<RaterRow>(client, ratingsStatement(study.id, task, questions));
+  // On two connections unless told otherwise, so PostgreSQL reads the items and the ratings on both cores.
+  const [[row], rows] = options.oneConnection ? [await readItems(), await readRatings()] : await Promise.all([readItems(), readRatings()]);
   const ids = row.ids ?? [];
   const rated = rows.map(raterItems);
   const entries = orderEntries(ids, rated);

@@ -36,7 +36,7 @@ export function reviewQuestionKeys(study: StudyForAnalysis): string[] {
 export async function humanScores(study: StudyForAnalysis, key: string, client: PrismaClient = db, drafts: DraftMode = "exclude"): Promise<HumanScores> {
   const task = reviewQuestionTask(key, study);
   if (task === null || !study.taskTypes.includes(task)) throw new AppError("NOT_FOUND", { message: `study ${study.slug} has no human question "${key}"; available: ${reviewQuestionKeys(study).join(", ")}` });
-  const data = await gatherTaskColumns(study, task, client, "exclude", drafts, key);
+  const data = await gatherTaskColumns(study, task, client, { drafts, only: key });
   const found = data.questions.find((q) => q.question.key === key);
   if (!found) throw new AppError("NOT_FOUND", { message: `no question "${key}" in task ${task}` });
   const scale = found.question.scale.map((v) => numericValue(found.question, v));

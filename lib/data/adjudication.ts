@@ -63,7 +63,7 @@ export async function storedConsensus(client: Client, studyId: string, task: Tas
 /** The consensus of every rated item of one task (adjudicated, else unanimous): item id → question key → consensus. */
 export async function taskConsensus(client: PrismaClient, study: StudyForAnalysis, task: TaskType): Promise<Map<string, Map<string, ConsensusValue>>> {
   // One statement at a time: exports read this, and must not take more than one connection of the pool.
-  const data = await gatherTaskColumns(study, task, client, "include");
+  const data = await gatherTaskColumns(study, task, client, { gold: "include", oneConnection: true });
   const stored = await storedConsensus(client, study.id, task);
   const values = data.questions.map((q) => itemValues(data, q));
   const index = new Map(data.items.map((item, u) => [item.id, u]));
@@ -108,7 +108,7 @@ export async function adjudicationQueue(user: StudyUser, slug: string, task?: Ta
   const chosen = task ?? study.taskTypes[0] ?? "CLAIM_VERIFICATION";
   const questions = taskQuestions(chosen, study);
   const question = questionKey ? questionOf(study, chosen, questionKey) : questions[0];
-  const [data, stored] = await Promise.all([gatherTaskColumns(study, chosen, db, "include"), storedConsensus(db, study.id, chosen)]);
+  const [data, stored] = await Promise.all([gatherTaskColumns(study, chosen, db, { gold: "include" }), storedConsensus(db, study.id, chosen)]);
   const table = questionTable(data, data.questions.find((q) => q.question.key === question.key)!);
   const items = new Map(data.items.map((item) => [item.id, item]));
   const names = new Map((await db.user.findMany({ where: { id: { in: [...table.raters] } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));

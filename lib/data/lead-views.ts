@@ -136,7 +136,7 @@ export async function annotatorOverview(user: StudyUser, slug: string, annotator
       select: { id: true, taskType: true, status: true, inReliabilitySet: true, timeSpentMs: true, codeChange: { select: { id: true, externalId: true, filePath: true } } },
     }),
     // Every answer, gold items and drafts too.
-    Promise.all(tasks.map((task) => gatherTaskColumns(study, task, db, "include", "include"))),
+    Promise.all(tasks.map((task) => gatherTaskColumns(study, task, db, { gold: "include", drafts: "include" }))),
     // Pairwise Cohen's kappa needs no CIs: the report without resamples, cached per state of the study.
     cachedAgreementReport(study.id, { bootstrap: { nResamples: 0 } }, fingerprint),
     Promise.all(tasks.map(async (task) => ({ task, questions: await taskReliability(user, study.slug, task, fingerprint) }))),

@@ -49,7 +49,7 @@ export async function studyQuality(user: StudyUser, slug: string): Promise<Study
   for (const task of study.taskTypes) {
     if (!answers.some((a) => a.task === task)) continue;
     // Every gold answer so far, drafts too: accuracy is watched while annotators work.
-    const data = await gatherTaskColumns(study, task, db, "only", "include");
+    const data = await gatherTaskColumns(study, task, db, { gold: "only", drafts: "include" });
     for (const q of data.questions) for (const r of ratingsByRater(data, q)) ratings.push({ ...r, item: `${task}:${r.item}`, question: q.question.key });
   }
   const scores = goldScores(ratings, gold);

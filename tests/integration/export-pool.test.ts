@@ -38,6 +38,8 @@ beforeAll(async () => {
   await generateAssignments(asLead(fx), fx.slug, [fx.users.ann1, fx.users.ann2]);
   const claim = await setup.assignment.findFirstOrThrow({ where: { userId: fx.users.ann1, taskType: "CLAIM_VERIFICATION" }, orderBy: { position: "asc" } });
   const change = fx.changes.find((c) => c.id === claim.codeChangeId)!;
+  // Two graders, so the GradedReviews workbook's Grade columns hold the consensus.
+  for (const annotatorId of [fx.users.ann1, fx.users.ann2]) await setup.referenceGrade.create({ data: { annotatorId, candidateReviewId: fx.changes[0].reviews[0], grade: 4 } });
   save = { kind: "claim", assignmentId: claim.id, targetId: change.claims[0], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } };
 });
 afterAll(async () => {
@@ -76,6 +78,13 @@ test("an export holds one connection of two at a time, and a save made meanwhile
   });
   expect(lines).toBe(CHANGES);
   expect(held).toBe(1);
+  // The GradedReviews workbook reads the consensus of the grades (taskConsensus) on the same one connection.
+  let bytes = 0;
+  const heldByWorkbook = await mostHeld(async () => {
+    for await (const chunk of streamExport({ studyId: fx.studyId, format: "gradedreviews" }, db)) bytes += chunk.length;
+  });
+  expect(bytes).toBeGreaterThan(0);
+  expect(heldByWorkbook).toBe(1);
 
   const events: string[] = [];
   const exporting = (async () => {

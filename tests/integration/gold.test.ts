@@ -76,7 +76,7 @@ test("an annotator who misses the gold grades is below the accuracy; gold stays 
   expect(row(fx.users.ann1).pace).toEqual({ finished: 1, meanSeconds: 42, tooFast: 0 });
 
   const study = await findStudy({ id: fx.studyId });
-  const rated = async (mode?: "include") => ratedItems(await gatherTaskColumns(study, "REFERENCE_GRADING", db, mode));
+  const rated = async (mode?: "include") => ratedItems(await gatherTaskColumns(study, "REFERENCE_GRADING", db, { gold: mode }));
   expect([...(await rated())].some((item) => fx.changes[0].reviews.includes(item))).toBe(false);
   expect(await rated("include")).toContain(fx.changes[0].reviews[0]);
 
@@ -114,7 +114,7 @@ test("a known answer leaves out only its review for its task: the gold change's 
   const right = await goldAssignment(fx.users.ann1);
   await data.saveAnnotation(asUser(fx.users.ann1), grade(right.id, fx.changes[0].reviews[2], 3));
   const study = await findStudy({ id: fx.studyId });
-  const rated = async (mode?: "only") => ratedItems(await gatherTaskColumns(study, "REFERENCE_GRADING", db, mode));
+  const rated = async (mode?: "only") => ratedItems(await gatherTaskColumns(study, "REFERENCE_GRADING", db, { gold: mode }));
   const kept = await rated();
   expect(kept.has(fx.changes[0].reviews[2])).toBe(true);
   expect(kept.has(fx.changes[0].reviews[0]) || kept.has(fx.changes[0].reviews[1])).toBe(false);

@@ -114,7 +114,7 @@ describe.each(TASKS)("%s", (task) => {
     ["include", "include"],
   ] as const)("gold %s, drafts %s: the items, ratings and counts as written", async (goldMode, drafts) => {
     const study = await findStudy({ id: fx.studyId }, db);
-    const columns = await gatherTaskColumns(study, task, db, goldMode, drafts);
+    const columns = await gatherTaskColumns(study, task, db, { gold: goldMode, drafts });
     const want = expected(task, goldMode, drafts, taskQuestions(task, study));
     expect(columns.items.map((item) => item.id)).toEqual(want.items);
     expect(columns.questions.map((q) => q.question)).toEqual(taskQuestions(task, study));
@@ -123,9 +123,11 @@ describe.each(TASKS)("%s", (task) => {
       expect(ratings).toEqual(want.questions[k].ratings);
       expect([q.excluded, q.drafts]).toEqual([want.questions[k].excluded, want.questions[k].drafts]);
     }
+    // Read on one connection, one statement after the other (as exports do): the same columns.
+    expect(await gatherTaskColumns(study, task, db, { gold: goldMode, drafts, oneConnection: true })).toEqual(columns);
     // One question read alone: the same items, raters and columns as among all of them.
     for (const q of columns.questions) {
-      const alone = await gatherTaskColumns(study, task, db, goldMode, drafts, q.question.key);
+      const alone = await gatherTaskColumns(study, task, db, { gold: goldMode, drafts, only: q.question.key });
       expect({ items: alone.items, raters: alone.raters, questions: alone.questions }).toEqual({ items: columns.items, raters: columns.raters, questions: [q] });
     }
     // The study has drafts in every task, and Likert values off the scale.
