@@ -7,7 +7,7 @@
  * sweep (Table 18), and human-human versus human-metric agreement (SWE-Judge RQ2).
  * The human score of a review is the mean over its annotators.
  */
-import { buildRatingTable, pairKappa, type Rating } from "@/lib/agreement";
+import { pairKappa, ratingTableFromColumns } from "@/lib/agreement";
 import { metricValuesForStudy, listStudyMetrics } from "@/lib/data/metric-scores";
 import { db, type PrismaClient } from "@/lib/db/client";
 import { TFIDF_MODEL } from "@/lib/embeddings";
@@ -149,12 +149,34 @@ function unitCorrelations(points: readonly ReviewPoint[], level: CorrelationLeve
  * annotator and the metric mapped onto the human scale by quantiles (see quantile-map.ts).
  */
 export function humanMetricAgreement(points: readonly ReviewPoint[], human: HumanScores, higherIsBetter: boolean, names: ReadonlyMap<string, string>): HumanMetricAgreement | null {
-  const ratings: Rating[] = [];
-  for (const p of points) for (const r of human.ratings.get(p.reviewId) ?? []) ratings.push({ item: p.reviewId, rater: r.rater, value: r.value });
-  if (ratings.length === 0) return null;
-  const mapped = quantileMap(points.map((p) => p.metric), ratings.map((r) => r.value as number), human.scale, higherIsBetter);
+  // The annotators' ratings of the points, then the metric's, as columns (point index, rater index, value).
+  let count = points.length;
+  for (const p of points) count += human.ratings.get(p.reviewId)?.length ?? 0;
+  const item = new Int32Array(count);
+  const rater = new Int32Array(count);
+  const value = new Float64Array(count);
+  const raters: string[] = [];
+  const raterIndex = new Map<string, number>();
+  let e = 0;
+  points.forEach((p, k) => {
+    for (const r of human.ratings.get(p.reviewId) ?? []) {
+      let index = raterIndex.get(r.rater);
+      if (index === undefined) raterIndex.set(r.rater, (index = raters.push(r.rater) - 1));
+      item[e] = k;
+      rater[e] = index;
+      value[e++] = r.value;
+    }
+  });
+  if (e === 0) return null;
+  const mapped = quantileMap(points.map((p) => p.metric), value.subarray(0, e), human.scale, higherIsBetter);
   const METRIC = "\u0000metric";
-  const table = buildRatingTable([...ratings, ...points.map((p, i) => ({ item: p.reviewId, rater: METRIC, value: mapped[i] }))], { scale: human.scale });
+  const metricIndex = raters.push(METRIC) - 1;
+  points.forEach((_, k) => {
+    item[e] = k;
+    rater[e] = metricIndex;
+    value[e++] = mapped[k];
+  });
+  const table = ratingTableFromColumns({ items: points.map((p) => p.reviewId), raters, item, rater, value }, { scale: human.scale });
   const { weights } = human.question;
   const name = (rater: string) => (rater === METRIC ? "the metric" : (names.get(rater) ?? rater));
   // The metric is the table's last rater (its ratings come last), so each pair below is

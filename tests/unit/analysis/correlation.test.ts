@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { bootstrapSettings, levelCorrelations, levelFreeSections, referenceTau, cellCounts, correlationSet, groupByLevel, pairCells, resampleKendall, resampleSpearman, type HumanScores, humanLevel, ksMatrix, metricInfo, quantileMap, type ReviewPoint, summarizeLevel, systemRanking, TABLE_18_TAUS, taskQuestions } from "@/lib/analysis";
+import { bootstrapSettings, humanMetricAgreement, levelCorrelations, levelFreeSections, referenceTau, cellCounts, correlationSet, groupByLevel, pairCells, resampleKendall, resampleSpearman, type HumanScores, humanLevel, ksMatrix, metricInfo, quantileMap, type ReviewPoint, summarizeLevel, systemRanking, TABLE_18_TAUS, taskQuestions } from "@/lib/analysis";
+import { cohenKappa } from "@/lib/agreement";
 import { crscoreFromBestMatches } from "@/lib/metrics";
 import { bootstrapCi, kendallTauB, ks2samp, pearson, seededRandom, spearman } from "@/lib/stats";
 import { nearly, nearlyInterval } from "../agreement/summation-order";
@@ -111,6 +112,24 @@ describe("correlation sections", () => {
     expect(a?.humanMetric.pairs.map((p) => p.annotator)).toEqual(["ann1", "ann2"]);
     expect(a?.humanMetric.pairs.every((p) => p.n === 80)).toBe(true);
     expect(a?.humanHuman.mean).toBeGreaterThan(0.8);
+  });
+
+  test("each kappa is cohenKappa of the two raters' ratings (the metric's quantile-mapped), whatever the order of the reviews, with missing ratings", () => {
+    const random = seededRandom(5);
+    // Three annotators who each skip some reviews, ties in the metric, and one review nobody rated.
+    const sparse: HumanScores = { ...human, ratings: new Map([...human.ratings].map(([id, list], i) => [id, i === 7 ? [] : [...list, { rater: "ann3", value: 1 + (i % 5) }].filter(() => random() > 0.2)])) };
+    const tiedPoints = points.map((p, i) => ({ ...p, metric: Math.round(p.metric * 4) / 4 + (i === 3 ? 1 : 0) }));
+    const agreement = humanMetricAgreement(tiedPoints, sparse, true, new Map());
+    const rated = tiedPoints.flatMap((p) => (sparse.ratings.get(p.reviewId) ?? []).map((r) => ({ item: p.reviewId, rater: r.rater, value: r.value })));
+    const mapped = quantileMap(tiedPoints.map((p) => p.metric), rated.map((r) => r.value), scale);
+    const all = [...rated, ...tiedPoints.map((p, i) => ({ item: p.reviewId, rater: "metric", value: mapped[i] }))];
+    const kappa = (a: string, b: string) => cohenKappa(all, { raters: [a, b], scale, weights: human.question.weights }).value;
+    for (const pair of agreement?.humanHuman.pairs ?? []) expect(Object.is(pair.value, kappa(pair.a, pair.b))).toBe(true);
+    for (const pair of agreement?.humanMetric.pairs ?? []) expect(Object.is(pair.value, kappa(pair.annotator, "metric"))).toBe(true);
+    expect(agreement?.humanMetric.pairs).toHaveLength(3);
+    const shuffled = [...tiedPoints].sort(() => random() - 0.5);
+    expect(humanMetricAgreement(shuffled, sparse, true, new Map())).toEqual(agreement);
+    expect(humanMetricAgreement(tiedPoints, { ...human, ratings: new Map() }, true, new Map())).toBeNull();
   });
 
   test("pairs are named: annotators by display name, and an undefined kappa's reason names them, not their ids", () => {
