@@ -22,7 +22,7 @@ import { humanScores, mean, type HumanScores } from "./human-scores";
 import { quantileMap } from "./quantile-map";
 import { type BootstrapSettings, bootstrapSettings } from "./resample";
 import { groupByLevel, type KsCell, ksMatrix, type LevelSummary, summarizeLevel } from "./score-levels";
-import { isCrscoreColumn, referenceTau, type SweepRow, thresholdSweep } from "./threshold-sweep";
+import { isCrscoreColumn, referenceTau, type SweepMatches, sweepMatches, type SweepRow, thresholdSweep } from "./threshold-sweep";
 import { AppError } from "@/lib/errors";
 
 export type CorrelationLevel = "segment" | "system";
@@ -202,11 +202,12 @@ const pick = (r: { value: number | null; n: number; reason?: string }) => ({ val
 /** The sections that depend on neither the level nor the bootstrap (pure). */
 export type LevelFreeSections = Pick<CorrelationReport, "systems" | "byHumanLevel" | "ksMatrix" | "thresholdSweep" | "humanMetricAgreement">;
 
+/** `matches`: a CRScore column's stored details (sweepMatches), for its threshold sweep. */
 export function levelFreeSections(
   points: readonly ReviewPoint[],
   human: HumanScores,
   metric: MetricInfo,
-  details: ReadonlyMap<string, unknown>,
+  matches: ReadonlyMap<string, SweepMatches>,
   names: ReadonlyMap<string, string> = new Map(),
   tauGt: number | null = null,
 ): LevelFreeSections {
@@ -215,7 +216,7 @@ export function levelFreeSections(
     systems: systemRanking(points),
     byHumanLevel: [...groups].map(([lvl, values]) => summarizeLevel(lvl, values)),
     ksMatrix: ksMatrix(groups),
-    thresholdSweep: isCrscoreColumn(metric.name) ? thresholdSweep(metric.name, points, details, tauGt) : null,
+    thresholdSweep: isCrscoreColumn(metric.name) ? thresholdSweep(metric.name, points, matches, tauGt) : null,
     humanMetricAgreement: humanMetricAgreement(points, human, metric.higherIsBetter, names),
   };
 }
@@ -255,10 +256,16 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
   const bootstrap = bootstrapSettings(options.bootstrap);
   const drafts = options.includeDrafts ? "include" : "exclude";
   const crscore = isCrscoreColumn(options.metric);
-  // The reads at once: on a big study each keeps PostgreSQL busy for a while.
-  const [human, values, referenceReviews, missingText, annotated] = await Promise.all([
-    humanScores(study, options.human, client, drafts),
-    metricValuesForStudy(study.id, options.metric, options.paramsKey, client, { details: crscore }),
+  // The reads at once: on a big study each keeps PostgreSQL busy for a while. The annotators'
+  // names follow the ratings at once (the level-free sections name them, when computed here).
+  const humanRead = humanScores(study, options.human, client, drafts);
+  const valuesRead = metricValuesForStudy(study.id, options.metric, options.paramsKey, client, { details: crscore });
+  const [human, names, values, matches, referenceReviews, missingText, annotated] = await Promise.all([
+    humanRead,
+    humanRead.then((h) => raterNames([...new Set([...h.ratings.values()].flat().map((r) => r.rater))], client)),
+    valuesRead,
+    // CRScore's best matches, parsed and sorted while the ratings are still being read.
+    valuesRead.then((v) => sweepMatches(v?.details ?? new Map())),
     client.candidateReview.findMany({ where: { codeChange: { studyId: study.id }, isReference: true }, select: { id: true, codeChangeId: true } }),
     // Reviews imported without their text (issue 11) are left out, and counted.
     client.candidateReview.findMany({ where: { codeChange: { studyId: study.id }, textMissing: true }, select: { id: true } }).then((rows) => new Set(rows.map((r) => r.id))),
@@ -302,8 +309,8 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
         points,
         human,
         info,
-        values.details,
-        await raterNames([...new Set([...human.ratings.values()].flat().map((r) => r.rater))], client),
+        matches,
+        names,
         crscore ? referenceTau(referenceReviews.map((r) => ({ detail: values.details.get(r.id), annotated: annotated.has(r.codeChangeId) }))) : null,
       ),
     )),

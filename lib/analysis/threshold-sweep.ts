@@ -230,13 +230,32 @@ export function kendallScan(scored: ScoredReviews, taus: readonly number[]): (nu
   });
 }
 
-/** The sweep for a CRScore column over reviews with a stored detail and a human score; null when details are missing. */
-export function thresholdSweep(metric: keyof typeof FIELD, points: readonly { reviewId: string; human: number }[], details: ReadonlyMap<string, unknown>, tauGt: number | null = null): SweepRow[] | null {
-  const parsed = points.map((p) => ({ human: p.human, detail: detailSchema.safeParse(details.get(p.reviewId)) }));
-  if (parsed.length === 0 || parsed.some((p) => !p.detail.success)) return null;
-  const storedTau = (parsed[0].detail.data as z.infer<typeof detailSchema>).tau;
-  // Sorted once: the scan below asks for every review's score at a hundred thresholds.
-  const scored = new ScoredReviews(FIELD[metric], parsed.map((p) => ({ human: p.human, sorted: sortBestMatches(p.detail.data as z.infer<typeof detailSchema>) })));
+/** A review's stored CRScore detail, ready for the sweep: the τ it was scored at and its best matches, sorted. */
+export interface SweepMatches {
+  tau: number;
+  sorted: SortedBestMatches;
+}
+
+/**
+ * The stored details that parse, ready for the sweep (sorted once: the scan asks for every
+ * review's score at a hundred thresholds). It needs the metric's values alone, so the report
+ * prepares them while the ratings are still being read.
+ */
+export function sweepMatches(details: ReadonlyMap<string, unknown>): Map<string, SweepMatches> {
+  const matches = new Map<string, SweepMatches>();
+  for (const [reviewId, detail] of details) {
+    const parsed = detailSchema.safeParse(detail);
+    if (parsed.success) matches.set(reviewId, { tau: parsed.data.tau, sorted: sortBestMatches(parsed.data) });
+  }
+  return matches;
+}
+
+/** The sweep for a CRScore column over reviews with a stored detail (sweepMatches) and a human score; null when details are missing. */
+export function thresholdSweep(metric: keyof typeof FIELD, points: readonly { reviewId: string; human: number }[], matches: ReadonlyMap<string, SweepMatches>, tauGt: number | null = null): SweepRow[] | null {
+  const stored = points.map((p) => matches.get(p.reviewId));
+  if (stored.length === 0 || stored.some((m) => m === undefined)) return null;
+  const storedTau = (stored[0] as SweepMatches).tau;
+  const scored = new ScoredReviews(FIELD[metric], points.map((p, k) => ({ human: p.human, sorted: (stored[k] as SweepMatches).sorted })));
   const row = (tau: number, kind: SweepRow["kind"]): SweepRow => {
     const { x, rows } = scored.at(tau);
     const rho = spearman(x, scored.human);
