@@ -243,6 +243,13 @@ async function annotatedChanges(studyId: string, client: PrismaClient): Promise<
   return new Set((await client.codeChange.findMany({ where: { studyId, reviews: { some: { ratings: { some: {} } } } }, select: { id: true } })).map((c) => c.id));
 }
 
+/** The annotators who rated any review. */
+function annotatorsOf(human: HumanScores): Set<string> {
+  const annotators = new Set<string>();
+  for (const ratings of human.ratings.values()) for (const r of ratings) annotators.add(r.rater);
+  return annotators;
+}
+
 /** An even sample of at most `max` points, in order. */
 function samplePoints(points: readonly ReviewPoint[], max: number): ReviewPoint[] {
   if (points.length <= max) return [...points];
@@ -262,7 +269,7 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
   const valuesRead = metricValuesForStudy(study.id, options.metric, options.paramsKey, client, { details: crscore });
   const [human, names, values, matches, referenceReviews, missingText, annotated] = await Promise.all([
     humanRead,
-    humanRead.then((h) => raterNames([...new Set([...h.ratings.values()].flat().map((r) => r.rater))], client)),
+    humanRead.then((h) => raterNames([...annotatorsOf(h)], client)),
     valuesRead,
     // CRScore's best matches, parsed and sorted while the ratings are still being read.
     valuesRead.then((v) => sweepMatches(v?.details ?? new Map())),
