@@ -1,4 +1,4 @@
-import { pairConfusions, pairedValues } from "./pairs";
+import { pairConfusions, type PairConfusions, pairedValues } from "./pairs";
 import { asTable, type RatingsInput, type RatingTable, type TableOptions } from "./table";
 import type { AgreementResult, WeightScheme } from "./types";
 import { agreementWeights } from "./weights";
@@ -54,10 +54,11 @@ const NO_COUNTS = new Float64Array(0);
 
 /**
  * Cohen's kappa of raters i < j (indices into table.raters) on the items both rated, as
- * cohenKappa reports it, from the table's pair confusions (all pairs tallied in one pass).
+ * cohenKappa reports it, from the table's pair confusions (all pairs tallied in one pass), or
+ * from `confusions` of a subset of its items (then as cohenKappa reports it on the subset's table).
  */
-export function pairKappa(table: RatingTable, i: number, j: number, scheme: WeightScheme, names: readonly [string, string]): CohenResult {
-  const { n, counts } = pairConfusions(table);
+export function pairKappa(table: RatingTable, i: number, j: number, scheme: WeightScheme, names: readonly [string, string], confusions: PairConfusions = pairConfusions(table)): CohenResult {
+  const { n, counts } = confusions;
   const pair = i * table.raters.length + j;
   return kappaFromConfusion(counts[pair] ?? NO_COUNTS, n[pair], table.scale.length, table.scaleDeclared, scheme, names);
 }
@@ -73,6 +74,16 @@ function kappaFromConfusion(counts: ArrayLike<number>, n: number, q: number, dec
   const { po, pe } = pairAgreement(counts, n, q, declared, scheme);
   if (pe >= 1) return { ...undefinedResult("both raters used one and the same category throughout, so kappa is 0/0"), observedAgreement: po, expectedAgreement: pe };
   return { value: (po - pe) / (1 - pe), n, observedAgreement: po, expectedAgreement: pe, weights: scheme };
+}
+
+const weightsByLabels = new Map<string, number[][]>();
+
+/** The agreement weights of `labels` label indices 0, 1, …, made once per scheme and count (pairAgreement runs per pair, batch and resample). */
+function labelWeights(scheme: WeightScheme, labels: number): number[][] {
+  const key = `${scheme} ${labels}`;
+  let w = weightsByLabels.get(key);
+  if (!w) weightsByLabels.set(key, (w = agreementWeights(scheme, Array.from({ length: labels }, (_, i) => i))));
+  return w;
 }
 
 /**
@@ -102,7 +113,7 @@ export function pairAgreement(counts: ArrayLike<number>, n: number, q: number, d
       colSum[label[x]] += c;
     }
   }
-  const w = agreementWeights(scheme, Array.from({ length: labels }, (_, i) => i));
+  const w = labelWeights(scheme, labels);
   let po = 0;
   let pe = 0;
   for (let k = 0; k < labels; k++) {

@@ -105,17 +105,18 @@ export function agreementComponents(counts: UnitCounts, weights: readonly (reado
 }
 
 function componentsOf(counts: UnitCounts, weights: readonly (readonly number[])[] | null): AgreementComponents {
+  const unitAgreement = unitAgreements(counts, weights);
+  return { ...summedComponents(counts, unitAgreement, null), unitAgreement };
+}
+
+/** Per unit: its weighted share of agreeing rater pairs Σ_k r_k (r*_k - 1)/(r (r - 1)) (0 for units with fewer than 2 ratings). */
+function unitAgreements(counts: UnitCounts, weights: readonly (readonly number[])[] | null): Float64Array {
   const units = counts.start.length - 1;
-  const pi = new Float64Array(counts.categories);
   const unitAgreement = new Float64Array(units);
-  let paSum = 0;
-  let paired = 0;
   for (let u = 0; u < units; u++) {
     const from = counts.start[u];
     const to = counts.start[u + 1];
     const r = counts.total[u];
-    if (r === 0) continue;
-    for (let e = from; e < to; e++) pi[counts.category[e]] += counts.count[e] / r;
     if (r < 2) continue;
     let agree = 0;
     for (let e = from; e < to; e++) {
@@ -126,10 +127,31 @@ function componentsOf(counts: UnitCounts, weights: readonly (readonly number[])[
       agree += counts.count[e] * (weighted - 1);
     }
     unitAgreement[u] = agree / (r * (r - 1));
+  }
+  return unitAgreement;
+}
+
+/**
+ * p_a, π, rated and paired units of agreementComponents over the units `units` (indices, in
+ * the order they are summed; null: all units in order), given each unit's agreement. A
+ * subset's components are the same sums, term for term, as those of the subset's own table.
+ */
+export function summedComponents(counts: UnitCounts, unitAgreement: Float64Array, units: Int32Array | null): Omit<AgreementComponents, "unitAgreement"> {
+  const pi = new Float64Array(counts.categories);
+  let paSum = 0;
+  let paired = 0;
+  let rated = 0;
+  const length = units ? units.length : counts.total.length;
+  for (let i = 0; i < length; i++) {
+    const u = units ? units[i] : i;
+    const r = counts.total[u];
+    if (r === 0) continue;
+    rated++;
+    for (let e = counts.start[u]; e < counts.start[u + 1]; e++) pi[counts.category[e]] += counts.count[e] / r;
+    if (r < 2) continue;
     paSum += unitAgreement[u];
     paired++;
   }
-  const rated = counts.total.reduce((n, r) => n + (r > 0 ? 1 : 0), 0);
   for (let k = 0; k < pi.length; k++) pi[k] /= rated;
-  return { pa: paired > 0 ? paSum / paired : null, pi, rated, paired, unitAgreement };
+  return { pa: paired > 0 ? paSum / paired : null, pi, rated, paired };
 }

@@ -25,18 +25,28 @@ export interface GwetResult extends ChanceCorrectedResult {
 export function gwetAc(input: RatingsInput, options: TableOptions & { weights?: WeightScheme } = {}): GwetResult {
   const table = asTable(input, options);
   const scheme = options.weights ?? "unweighted";
-  const name = scheme === "unweighted" ? "AC1" : "AC2";
-  const q = table.scale.length;
-  const undefinedResult = (reason: string, n = 0): GwetResult => ({ value: null, reason, n, pa: null, pe: null, name, standardError: null });
   const counts = unitCounts(table);
   const weights = agreementWeights(scheme, scalePositions(table.scale));
   const c = agreementComponents(counts, weights);
-  if (c.pa === null) return undefinedResult(unpairedReason(table));
+  const result = gwetFromParts(c, scheme, weights, () => unpairedReason(table));
+  if (result.value === null || result.pe === null) return result;
+  return { ...result, standardError: standardError(counts, c, result.value, result.pe, gwetChanceFactor(weights, table.scale.length)) };
+}
+
+/**
+ * Gwet's AC1/AC2 from the components p_a (weighted by `weights`, the agreement weights of
+ * `scheme` on the scale's q categories) and π (see agreementComponents), as gwetAc reports it
+ * but without the standard error (null).
+ */
+export function gwetFromParts(c: Pick<AgreementComponents, "pa" | "pi" | "paired">, scheme: WeightScheme, weights: readonly (readonly number[])[], noPairsReason: () => string): GwetResult {
+  const q = weights.length;
+  const name = scheme === "unweighted" ? "AC1" : "AC2";
+  const undefinedResult = (reason: string, n = 0): GwetResult => ({ value: null, reason, n, pa: null, pe: null, name, standardError: null });
+  if (c.pa === null) return undefinedResult(noPairsReason());
   if (q < 2) return undefinedResult("the scale has only one category, so chance agreement is undefined (declare the scale)", c.paired);
-  const peFactor = gwetChanceFactor(weights, q);
-  const { pe, value } = gwetFromComponents(c.pa, c.pi, peFactor);
+  const { pe, value } = gwetFromComponents(c.pa, c.pi, gwetChanceFactor(weights, q));
   if (value === null) return { ...undefinedResult("chance agreement is 1, so the coefficient is undefined", c.paired), pa: c.pa, pe };
-  return { value, n: c.paired, pa: c.pa, pe, name, standardError: standardError(counts, c, value, pe, peFactor) };
+  return { value, n: c.paired, pa: c.pa, pe, name, standardError: null };
 }
 
 /** T_w/(q(q-1)), the factor of Gwet's chance agreement p_e = T_w/(q(q-1)) Σ_k π_k(1 - π_k). */

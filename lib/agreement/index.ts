@@ -20,3 +20,4 @@ export {
   type ResampledCoefficient,
   SharedResamples,
 } from "./resampled";
+export { ItemSubsets } from "./item-subsets";

@@ -1,4 +1,5 @@
 import { type UnitCounts, unitCounts } from "./counts";
+import { oncePer } from "./once-per";
 import { unpairedReason } from "./reasons";
 import { asTable, isColumns, type RatingColumns, type RatingsInput, scaleOrder, type TableOptions, ValueNumbers } from "./table";
 import type { AgreementResult, Level, RatingValue } from "./types";
@@ -28,36 +29,47 @@ export function differenceMatrix(level: Level, scale: readonly RatingValue[], ma
   // cumulative[g] = Σ_{h<g} n_h, so Σ_{g=c..k} n_g = cumulative[k+1] - cumulative[c] for c <= k.
   const cumulative = new Float64Array(q + 1);
   for (let g = 0; g < q; g++) cumulative[g + 1] = cumulative[g] + marginals[g];
-  return Array.from({ length: q }, (_, c) =>
-    Array.from({ length: q }, (_, k) => {
-      if (c === k) return 0;
-      switch (level) {
-        case "nominal":
-          return 1;
-        case "ordinal": {
-          const [lo, hi] = c < k ? [c, k] : [k, c];
-          return (cumulative[hi + 1] - cumulative[lo] - (marginals[c] + marginals[k]) / 2) ** 2;
-        }
-        case "interval":
-          return (x[c] - x[k]) ** 2;
-        case "ratio":
-          return x[c] + x[k] === 0 ? 0 : ((x[c] - x[k]) / (x[c] + x[k])) ** 2;
-      }
-    }),
-  );
+  // Plain loops: this runs for every batch of agreement over time.
+  const delta: number[][] = [];
+  for (let c = 0; c < q; c++) {
+    const row: number[] = [];
+    for (let k = 0; k < q; k++) row.push(c === k ? 0 : difference(level, x, cumulative, marginals, c, k));
+    delta.push(row);
+  }
+  return delta;
+}
+
+/** δ²(c, k) for c ≠ k (see differenceMatrix). */
+function difference(level: Level, x: readonly number[], cumulative: Float64Array, marginals: ArrayLike<number>, c: number, k: number): number {
+  switch (level) {
+    case "nominal":
+      return 1;
+    case "ordinal": {
+      const lo = Math.min(c, k);
+      const hi = Math.max(c, k);
+      return (cumulative[hi + 1] - cumulative[lo] - (marginals[c] + marginals[k]) / 2) ** 2;
+    }
+    case "interval":
+      return (x[c] - x[k]) ** 2;
+    case "ratio":
+      return x[c] + x[k] === 0 ? 0 : ((x[c] - x[k]) / (x[c] + x[k])) ** 2;
+  }
 }
 
 /**
  * The coincidence matrix o_ck = Σ_u n_uc (n_uk - [c=k]) / (m_u - 1) over units with m_u >= 2
  * values (Krippendorff 2011 §B), q×q over the distinct scale values only (row-major), built
  * from per-unit category counts in O(Σ_u d_u²) for d_u distinct values per unit: no pairs
- * of ratings are enumerated, so 10^6 ratings take milliseconds.
+ * of ratings are enumerated, so 10^6 ratings take milliseconds. With `subset` (unit indices),
+ * over those units in that order: the sums of the subset's own table, term for term.
  */
-export function coincidences(counts: UnitCounts): { o: Float64Array; units: number } {
+export function coincidences(counts: UnitCounts, subset: Int32Array | null = null): { o: Float64Array; units: number } {
   const q = counts.categories;
   const o = new Float64Array(q * q);
   let units = 0;
-  for (let u = 0; u < counts.total.length; u++) {
+  const length = subset ? subset.length : counts.total.length;
+  for (let i = 0; i < length; i++) {
+    const u = subset ? subset[i] : i;
     const m = counts.total[u];
     if (m < 2) continue;
     units++;
@@ -65,6 +77,9 @@ export function coincidences(counts: UnitCounts): { o: Float64Array; units: numb
   }
   return { o, units };
 }
+
+/** The coincidences of all units, made once per counts (a report asks for alpha at two or more levels). */
+const tableCoincidences = oncePer((counts: UnitCounts) => coincidences(counts));
 
 /**
  * Adds one unit of m >= 2 values to o (row stride `stride`): its distinct categories are
@@ -189,7 +204,7 @@ export function krippendorffAlpha(input: RatingsInput, options: TableOptions & {
   const counted = isColumns(input) ? columnCoincidences(input, options) : null;
   if (counted) return alphaFromCoincidences(counted.o, counted.units, options.level, counted.scale, () => unpairedReason(asTable(input, options)));
   const table = asTable(input, options);
-  const { o, units } = coincidences(unitCounts(table));
+  const { o, units } = tableCoincidences(unitCounts(table));
   return alphaFromCoincidences(o, units, options.level, table.scale, () => unpairedReason(table));
 }
 
@@ -198,7 +213,8 @@ export function alphaFromCoincidences(o: Float64Array, units: number, level: Lev
   const q = scale.length;
   const marginals = new Float64Array(q);
   for (let c = 0; c < q; c++) for (let k = 0; k < q; k++) marginals[c] += o[c * q + k];
-  const n = marginals.reduce((s, v) => s + v, 0);
+  let n = 0;
+  for (let c = 0; c < q; c++) n += marginals[c];
   const base = { level, n: units, pairableValues: Math.round(n) };
   if (units === 0) return { ...base, value: null, reason: noPairsReason(), observedDisagreement: null, expectedDisagreement: null };
 

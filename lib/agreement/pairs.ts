@@ -62,20 +62,29 @@ export interface PairConfusions {
  * per table: a report's pairwise matrix, confusion matrix and mean pairwise kappa read the same
  * table's.
  */
-export const pairConfusions: (table: RatingTable) => PairConfusions = oncePer(tallyPairs);
+export const pairConfusions: (table: RatingTable) => PairConfusions = oncePer((table: RatingTable) => tallyPairs(table, null));
 
-function tallyPairs(table: RatingTable): PairConfusions {
+/**
+ * The pair confusions of the items `items` (indices into table.items; null: all), in one pass
+ * over their ratings: the counts of the subset's own table (integers, so exactly).
+ */
+export function tallyPairs(table: RatingTable, items: Int32Array | null): PairConfusions {
   const raters = table.raters.length;
   const q = table.scale.length;
   const n = new Int32Array(raters * raters);
   const counts: (Float64Array | undefined)[] = new Array(raters * raters);
-  for (let u = 0; u + 1 < table.itemStart.length; u++) {
-    for (let e = table.itemStart[u]; e < table.itemStart[u + 1]; e++) {
-      for (let f = table.itemStart[u]; f < table.itemStart[u + 1]; f++) {
-        if (table.rater[e] >= table.rater[f]) continue;
-        const pair = table.rater[e] * raters + table.rater[f];
+  const { itemStart, rater, value } = table;
+  const length = items ? items.length : itemStart.length - 1;
+  for (let i = 0; i < length; i++) {
+    const u = items ? items[i] : i;
+    // Each pair of the item's ratings once, counted for the earlier rater in table order (a rater rates an item once).
+    for (let e = itemStart[u]; e < itemStart[u + 1]; e++) {
+      for (let f = e + 1; f < itemStart[u + 1]; f++) {
+        const first = rater[e] < rater[f] ? e : f;
+        const second = first === e ? f : e;
+        const pair = rater[first] * raters + rater[second];
         n[pair]++;
-        (counts[pair] ??= new Float64Array(q * q))[table.value[e] * q + table.value[f]]++;
+        (counts[pair] ??= new Float64Array(q * q))[value[first] * q + value[second]]++;
       }
     }
   }

@@ -1,4 +1,4 @@
-import { agreementComponents, unitCounts } from "./counts";
+import { type AgreementComponents, agreementComponents, unitCounts } from "./counts";
 import { unpairedReason } from "./reasons";
 import { asTable, type RatingsInput, type RatingTable, type TableOptions } from "./table";
 import type { AgreementResult, RatingValue } from "./types";
@@ -10,8 +10,12 @@ import type { AgreementResult, RatingValue } from "./types";
  */
 export function percentAgreement(input: RatingsInput, options: TableOptions = {}): AgreementResult {
   const table = asTable(input, options);
-  const c = agreementComponents(unitCounts(table), null);
-  if (c.pa === null) return { value: null, reason: unpairedReason(table), n: 0 };
+  return percentFromComponents(agreementComponents(unitCounts(table), null), () => unpairedReason(table));
+}
+
+/** Percent agreement from the unweighted components p_a (see agreementComponents). */
+export function percentFromComponents(c: Pick<AgreementComponents, "pa" | "paired">, noPairsReason: () => string): AgreementResult {
+  if (c.pa === null) return { value: null, reason: noPairsReason(), n: 0 };
   return { value: c.pa, n: c.paired };
 }
 

@@ -5,7 +5,8 @@
  * rising batch by batch), the reliability set (CRScore §4.1-4.2: a common set of 100 items),
  * the items with the most disagreement, and for claims the Table 1 rates per language.
  */
-import { type AgreementResult, leastAgreement, type Level, pairConfusions, type PairConfusions, pairKappa, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
+import { type AgreementResult, ItemSubsets, leastAgreement, type Level, pairConfusions, type PairConfusions, pairKappa, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
+import { oncePer } from "@/lib/agreement/once-per";
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { claimQualityReport, type ClaimQualityReport } from "./claim-quality";
@@ -125,6 +126,7 @@ export function tablesCoefficientReports(tables: readonly { table: RatingTable; 
     const groups = new Map<number, number[]>();
     tables.forEach(({ table }, g) => groups.set(table.items.length, [...(groups.get(table.items.length) ?? []), g]));
     for (const group of groups.values()) {
+      if (group.every((g) => withCi[g].length === 0)) continue; // no CIs wanted (nResamples 0, or no defined coefficient)
       const statistics = group.map((g) => ({ table: tables[g].table, statistics: withCi[g].map((k) => ({ resampled: definitions[g][k].resampled, cost: tables[g].table.value.length * definitions[g][k].passes })) }));
       tablesBootstrapCis(statistics, bootstrap).forEach((intervals, i) => (cis[group[i]] = intervals));
     }
@@ -134,6 +136,31 @@ export function tablesCoefficientReports(tables: readonly { table: RatingTable; 
 
 function coefficientReport(def: CoefficientDefinition, r: AgreementResult, ci: Interval | null): CoefficientReport {
   return { key: def.key, method: def.method, value: r.value, n: r.n, ...(r.reason === undefined ? {} : { reason: r.reason }), ci };
+}
+
+/**
+ * The distinct values of `indices` (in [0, size)) in first-seen order: for a question's item
+ * column, the study item of each item of its table (ratingTableFromColumns numbers items so).
+ */
+function firstSeen(indices: Int32Array, size: number): Int32Array {
+  const seen = new Uint8Array(size);
+  const distinct = new Int32Array(size);
+  let n = 0;
+  for (let e = 0; e < indices.length; e++) {
+    const i = indices[e];
+    if (seen[i] === 1) continue;
+    seen[i] = 1;
+    distinct[n++] = i;
+  }
+  return distinct.subarray(0, n);
+}
+
+/** Indices (into table.items, in study order) of the items with two or more ratings. */
+function pairableItems(table: RatingTable): Int32Array {
+  const pairable = new Int32Array(table.items.length);
+  let n = 0;
+  for (let u = 0; u < table.items.length; u++) if (table.itemStart[u + 1] - table.itemStart[u] >= 2) pairable[n++] = u;
+  return pairable.subarray(0, n);
 }
 
 /** Confusion matrix of the pair of raters with the most common items (the first such pair in rater order). */
@@ -150,6 +177,9 @@ function confusionOf(table: RatingTable, confusions: PairConfusions, ref: (id: s
   return { raters: [ref(table.raters[Math.floor(best / raters)]), ref(table.raters[best % raters])], categories: [...table.scale], counts, n: confusions.n[best] };
 }
 
+/** A task's item ids and items by id, made once for all its questions. */
+const studyItems = oncePer((items: readonly StudyItem[]) => ({ ids: items.map((item) => item.id), byId: new Map(items.map((item) => [item.id, item])) }));
+
 /**
  * The table of one question's columns: the table buildRatingTable makes of the same ratings
  * (items, then raters, in the columns' order; values at their scale positions), without an
@@ -157,7 +187,7 @@ function confusionOf(table: RatingTable, confusions: PairConfusions, ref: (id: s
  */
 export function questionTable(data: Pick<TaskColumns, "items" | "raters">, q: QuestionColumns): RatingTable {
   const positions = q.question.scale.map((_, k) => k);
-  const table = ratingTableFromColumns({ items: data.items.map((item) => item.id), raters: data.raters, item: q.item, rater: q.rater, value: q.value }, { scale: positions });
+  const table = ratingTableFromColumns({ items: studyItems(data.items).ids, raters: data.raters, item: q.item, rater: q.rater, value: q.value }, { scale: positions });
   return { ...table, scale: q.question.scale };
 }
 
@@ -170,16 +200,14 @@ export function questionAgreement(data: Pick<TaskColumns, "items" | "raters">, q
 /** questionAgreement on the question's table, with its coefficients computed already (together with the task's other questions). */
 function questionSection(data: Pick<TaskColumns, "items" | "raters">, q: QuestionColumns, table: RatingTable, coefficients: CoefficientReport[], names: ReadonlyMap<string, string>, settings: Settings): QuestionAgreement {
   const { question } = q;
-  const items = new Map(data.items.map((item) => [item.id, item]));
-  const orderOf = (id: string) => items.get(id)?.order ?? Number.MAX_SAFE_INTEGER;
+  const items = studyItems(data.items).byId;
+  // The study item of each table item (u → data.items[study[u]]), without a lookup by id per item.
+  const study = firstSeen(q.item, data.items.length);
   const ref = (id: string): RaterRef => ({ id, name: names.get(id) ?? id });
-  const label = (id: string) => items.get(id)?.label ?? id;
 
-  // Indices (into table.items, in study order) of the items with two or more ratings.
-  const pairable: number[] = [];
-  for (let u = 0; u < table.items.length; u++) if (table.itemStart[u + 1] - table.itemStart[u] >= 2) pairable.push(u);
-  const first = (indices: number[]) => label(table.items[indices[0]]);
-  const last = (indices: number[]) => label(table.items[indices[indices.length - 1]]);
+  const pairable = pairableItems(table);
+  const first = (indices: ArrayLike<number>) => data.items[study[indices[0]]].label;
+  const last = (indices: ArrayLike<number>) => data.items[study[indices[indices.length - 1]]].label;
   // Every pair's Cohen's kappa (rows: the earlier rater), from confusion counts tallied in one pass.
   const kappa = (i: number, j: number) => {
     const [a, b] = i < j ? [i, j] : [j, i];
@@ -189,23 +217,25 @@ function questionSection(data: Pick<TaskColumns, "items" | "raters">, q: Questio
 
   const reliability = settings.reliabilitySet;
   const reliabilityIds = new Set(reliability?.ids);
-  const reliabilityItems = reliability ? pairable.filter((u) => inItemSet(items.get(table.items[u]) as StudyItem, reliabilityIds, new Set())) : [];
-  // The batches' tables have the table's raters, so they share its definitions (made once, not per batch).
+  const reliabilityItems = reliability ? pairable.filter((u) => inItemSet(data.items[study[u]], reliabilityIds, new Set())) : [];
+  // The batches' tables would have the table's raters, so they share its definitions (made once, not per batch);
+  // each batch's coefficients are summed from the table's per-item terms, without building its table.
   const definitions = coefficientDefinitions(question, table.raters.length, settings.alphaLevels);
+  const subsets = new ItemSubsets(table);
   const batches: QuestionAgreement["batches"] = [];
   for (let start = 0; start < pairable.length; start += settings.batchSize) {
-    const batchItems = pairable.slice(start, start + settings.batchSize);
-    const batch = resampleItems(table, batchItems);
+    const batchItems = pairable.subarray(start, start + settings.batchSize);
+    subsets.load(batchItems);
     batches.push({
       batch: batches.length + 1,
       items: batchItems.length,
       firstItem: first(batchItems),
       lastItem: last(batchItems),
-      coefficients: definitions.map((def) => coefficientReport(def, def.compute(batch), null)),
+      coefficients: definitions.map((def) => coefficientReport(def, def.ofSubset(subsets), null)),
     });
   }
 
-  const disagreements = leastAgreement(table, settings.disagreements, table.items.map(orderOf)).map((p) => ({ item: items.get(p.item) as StudyItem, agreement: p.agreement, range: p.range, ratings: p.ratings.map((r) => ({ rater: ref(r.rater), value: r.value })) }));
+  const disagreements = leastAgreement(table, settings.disagreements, Array.from(study, (i) => data.items[i].order)).map((p) => ({ item: items.get(p.item) as StudyItem, agreement: p.agreement, range: p.range, ratings: p.ratings.map((r) => ({ rater: ref(r.rater), value: r.value })) }));
 
   return {
     task: question.task,

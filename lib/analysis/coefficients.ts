@@ -5,7 +5,7 @@
  * Krippendorff's alpha (nominal or ordinal, CRScore §4.2 reports ordinal alphas), Gwet's AC1
  * (nominal) or AC2 (ordinal, quadratic weights) and percent agreement.
  */
-import { type AgreementResult, cohenKappa, fleissKappa, gwetAc, type ItemResamples, krippendorffAlpha, type Level, pairKappa, percentAgreement, type RatingTable, type WeightScheme } from "@/lib/agreement";
+import { type AgreementResult, cohenKappa, fleissKappa, gwetAc, type ItemResamples, type ItemSubsets, krippendorffAlpha, type Level, pairConfusions, type PairConfusions, pairKappa, percentAgreement, type RatingTable, type WeightScheme } from "@/lib/agreement";
 import type { Question } from "./questions";
 
 /** "alpha" is Krippendorff's alpha at the question's level; "alpha-interval" etc. at another level. */
@@ -35,6 +35,12 @@ export interface CoefficientDefinition {
    */
   resampled: (resample: ItemResamples) => number | null;
   /**
+   * The coefficient of the loaded item subset of a table (lib/agreement ItemSubsets):
+   * `ofSubset(new ItemSubsets(table).load(items))` equals `compute(resampleItems(table, items))`
+   * (value, n and reason) exactly, without building the subset's table. For batches.
+   */
+  ofSubset: (subset: ItemSubsets) => AgreementResult;
+  /**
    * Passes over the ratings one computation takes (rater pairs for the mean pairwise kappa):
    * the cost that sets a default CI's number of resamples (affordableResamples). Resampled
    * coefficients are far cheaper, but keep this cost so seeded CIs stay what they were.
@@ -45,15 +51,16 @@ export interface CoefficientDefinition {
 /**
  * Light's (1971) mean of Cohen's kappa over the rater pairs with a defined kappa; n = those
  * pairs. For more than two raters, as SWE-Judge RQ2 averages pairwise human-human kappas.
- * Each pair's kappa is cohenKappa's, from its confusion counts (all pairs tallied in one pass).
+ * Each pair's kappa is cohenKappa's, from its confusion counts (all pairs tallied in one pass;
+ * `confusions` of a subset of the items give the subset's).
  */
-export function meanPairwiseCohen(table: RatingTable, weights: WeightScheme): AgreementResult {
+export function meanPairwiseCohen(table: RatingTable, weights: WeightScheme, confusions: PairConfusions = pairConfusions(table)): AgreementResult {
   const raters = table.raters.length;
   let sum = 0;
   let pairs = 0;
   for (let i = 0; i < raters; i++) {
     for (let j = i + 1; j < raters; j++) {
-      const kappa = pairKappa(table, i, j, weights, [table.raters[i], table.raters[j]]).value;
+      const kappa = pairKappa(table, i, j, weights, [table.raters[i], table.raters[j]], confusions).value;
       if (kappa === null) continue;
       sum += kappa;
       pairs++;
@@ -85,7 +92,7 @@ export function coefficientDefinitions(question: Question, raterCount: number, r
   // Alphas at further levels share the resamples; their cost is not counted, so seeded CIs keep their resample counts.
   const otherAlphas: CoefficientDefinition[] = alphaLevels(question, requestedLevels)
     .filter((l) => l !== level)
-    .map((l) => ({ key: `alpha-${l}`, method: `Krippendorff's alpha, ${l} (coincidence matrix; n = items with two or more ratings)`, compute: (t) => krippendorffAlpha(t, { level: l }), resampled: (r) => r.krippendorffAlpha(l), passes: 0 }));
+    .map((l) => ({ key: `alpha-${l}`, method: `Krippendorff's alpha, ${l} (coincidence matrix; n = items with two or more ratings)`, compute: (t) => krippendorffAlpha(t, { level: l }), resampled: (r) => r.krippendorffAlpha(l), ofSubset: (s) => s.krippendorffAlpha(l), passes: 0 }));
   const cohen: CoefficientDefinition =
     raterCount > 2
       ? {
@@ -93,6 +100,7 @@ export function coefficientDefinitions(question: Question, raterCount: number, r
           method: `Mean pairwise Cohen's kappa, ${weightName(weights)} (Light 1971: mean over the rater pairs with a defined kappa; n = pairs)`,
           compute: (t) => meanPairwiseCohen(t, weights),
           resampled: (r) => resampledMeanPairwiseCohen(r, weights),
+          ofSubset: (s) => meanPairwiseCohen(s.table, weights, s.pairConfusions()),
           passes: (raterCount * (raterCount - 1)) / 2,
         }
       : {
@@ -100,16 +108,17 @@ export function coefficientDefinitions(question: Question, raterCount: number, r
           method: `Cohen's kappa, ${weightName(weights)} (sklearn cohen_kappa_score; n = items rated by both)`,
           compute: (t) => cohenKappa(t, { weights }),
           resampled: (r) => (r.table.raters.length === 2 ? r.cohenKappa([r.table.raters[0], r.table.raters[1]], weights) : null),
+          ofSubset: (s) => s.cohenKappa(weights),
           passes: 1,
         };
   return [
-    { key: "percent", method: "Percent agreement (share of agreeing rater pairs per item, mean over items with two or more ratings)", compute: (t) => percentAgreement(t), resampled: (r) => r.percentAgreement(), passes: 1 },
+    { key: "percent", method: "Percent agreement (share of agreeing rater pairs per item, mean over items with two or more ratings)", compute: (t) => percentAgreement(t), resampled: (r) => r.percentAgreement(), ofSubset: (s) => s.percentAgreement(), passes: 1 },
     cohen,
-    { key: "fleiss", method: "Fleiss' kappa, unweighted (statsmodels fleiss_kappa; Gwet's generalisation for missing ratings)", compute: (t) => fleissKappa(t), resampled: (r) => r.fleissKappa(), passes: 1 },
-    { key: "alpha", method: `Krippendorff's alpha, ${level} (coincidence matrix; n = items with two or more ratings)`, compute: (t) => krippendorffAlpha(t, { level }), resampled: (r) => r.krippendorffAlpha(level), passes: 1 },
+    { key: "fleiss", method: "Fleiss' kappa, unweighted (statsmodels fleiss_kappa; Gwet's generalisation for missing ratings)", compute: (t) => fleissKappa(t), resampled: (r) => r.fleissKappa(), ofSubset: (s) => s.fleissKappa(), passes: 1 },
+    { key: "alpha", method: `Krippendorff's alpha, ${level} (coincidence matrix; n = items with two or more ratings)`, compute: (t) => krippendorffAlpha(t, { level }), resampled: (r) => r.krippendorffAlpha(level), ofSubset: (s) => s.krippendorffAlpha(level), passes: 1 },
     weights === "unweighted"
-      ? { key: "gwet", method: "Gwet's AC1 (irrCAC gwet.ac1.raw, categories of the codebook)", compute: (t) => gwetAc(t), resampled: (r) => r.gwetAc(), passes: 1 }
-      : { key: "gwet", method: `Gwet's AC2, ${weightName(weights)} (irrCAC gwet.ac1.raw, categories of the scale)`, compute: (t) => gwetAc(t, { weights }), resampled: (r) => r.gwetAc(weights), passes: 1 },
+      ? { key: "gwet", method: "Gwet's AC1 (irrCAC gwet.ac1.raw, categories of the codebook)", compute: (t) => gwetAc(t), resampled: (r) => r.gwetAc(), ofSubset: (s) => s.gwetAc(), passes: 1 }
+      : { key: "gwet", method: `Gwet's AC2, ${weightName(weights)} (irrCAC gwet.ac1.raw, categories of the scale)`, compute: (t) => gwetAc(t, { weights }), resampled: (r) => r.gwetAc(weights), ofSubset: (s) => s.gwetAc(weights), passes: 1 },
     ...otherAlphas,
   ];
 }

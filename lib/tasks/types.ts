@@ -152,7 +152,7 @@ export interface TaskDescriptor {
   /** Adds active time to the annotator's own annotation of one item of the change. */
   addTime(tx: Tx, userId: string, itemId: string, codeChangeId: string, ms: number): Promise<void>;
   /**
-   * Where the analyses read the task's answers in one statement (lib/analysis/gather.ts): the
+   * Where the analyses read the task's answers (lib/analysis/gather.ts): the
    * answer table (alias `a`, with "annotatorId"), its item column, and per question the answer's
    * code on the question's scale (./answer-code.ts).
    */

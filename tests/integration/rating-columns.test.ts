@@ -1,5 +1,5 @@
 /**
- * The analyses' one-statement read of a task's ratings as columns (lib/analysis/gather.ts
+ * The analyses' read of a task's ratings as columns (lib/analysis/gather.ts
  * gatherTaskColumns), on a study with every task, missing and off-scale answers, drafts and gold
  * items (real PostgreSQL), against the answers as the test wrote them: the same rated items in
  * study order, per question the ratings on the scale in study order then by annotator id, the

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { buildRatingTable, cohenKappa, ItemResamples, krippendorffAlpha, type Rating } from "@/lib/agreement";
+import { buildRatingTable, cohenKappa, ItemResamples, krippendorffAlpha, leastAgreement, type Rating } from "@/lib/agreement";
+import { questionTable } from "@/lib/analysis/agreement-report";
 import { bootstrapSettings, coefficientDefinitions, coefficientReports, itemBootstrapCi, itemBootstrapCis, meanPairwiseCohen, type Question, questionAgreement, resampleItems, type StudyItem, tablesCoefficientReports, taskQuestions } from "@/lib/analysis";
 import { seededRandom } from "@/lib/stats";
 import { claimCodeOfNumber } from "@/lib/import/claim-codes";
@@ -228,6 +229,28 @@ test("reasons name raters by their display names, not their ids", () => {
   const x = report.raters.findIndex((r) => r.id === "id-x");
   const y = report.raters.findIndex((r) => r.id === "id-y");
   expect(report.pairwise.matrix[x][y]?.reason).toBe("raters Xena and yan@example.org rated no item in common");
+});
+
+test("batches and disagreements name the study's items when the columns list them out of study order, with unrated and once-rated items", () => {
+  const random = seededRandom(12);
+  // Study order is the reverse of the ids' order; a third of the ratings are missing.
+  const items = new Map(Array.from({ length: 40 }, (_, i) => [`i${i}`, item(`i${i}`, 39 - i)]));
+  const ratings: Rating[] = [];
+  for (let i = 0; i < 40; i++) for (let r = 0; r < 3; r++) if (random() < 0.6) ratings.push({ item: `i${i}`, rater: `r${r}`, value: gradeQuestion.scale[Math.floor(random() * gradeQuestion.scale.length)] });
+  const [data, q] = columnsOf(gradeQuestion, ratings, items);
+  // Entries shuffled: the table numbers the items in the order they are first seen, not the study's.
+  const order = Array.from(q.item, (_, e) => e).sort(() => random() - 0.5);
+  const shuffled = { ...q, item: Int32Array.from(order, (e) => q.item[e]), rater: Int32Array.from(order, (e) => q.rater[e]), value: Float64Array.from(order, (e) => q.value[e]) };
+  const report = questionAgreement(data, shuffled, new Map(), { ...settings, batchSize: 7, reliabilitySet: null, disagreements: 10 });
+
+  const table = questionTable(data, shuffled);
+  const label = (id: string) => items.get(id)?.label;
+  const pairable = table.items.filter((_, u) => table.itemStart[u + 1] - table.itemStart[u] >= 2);
+  expect(pairable).not.toEqual([...pairable].sort((a, b) => (items.get(a)?.order ?? 0) - (items.get(b)?.order ?? 0)));
+  const batches = Array.from({ length: Math.ceil(pairable.length / 7) }, (_, b) => pairable.slice(7 * b, 7 * b + 7));
+  expect(report.batches.map((b) => [b.items, b.firstItem, b.lastItem])).toEqual(batches.map((ids) => [ids.length, label(ids[0]), label(ids[ids.length - 1])]));
+  const least = leastAgreement(table, 10, table.items.map((id) => items.get(id)?.order ?? 0));
+  expect(report.disagreements.map((d) => d.item.id)).toEqual(least.map((p) => p.item));
 });
 
 
