@@ -7,7 +7,7 @@
  * sweep (Table 18), and human-human versus human-metric agreement (SWE-Judge RQ2).
  * The human score of a review is the mean over its annotators.
  */
-import { buildRatingTable, pairKappa, type Rating } from "@/lib/agreement";
+import { pairKappa, ratingTableFromColumns } from "@/lib/agreement";
 import { metricValuesForStudy, listStudyMetrics } from "@/lib/data/metric-scores";
 import { db, type PrismaClient } from "@/lib/db/client";
 import { TFIDF_MODEL } from "@/lib/embeddings";
@@ -22,7 +22,7 @@ import { humanScores, mean, type HumanScores } from "./human-scores";
 import { quantileMap } from "./quantile-map";
 import { type BootstrapSettings, bootstrapSettings } from "./resample";
 import { groupByLevel, type KsCell, ksMatrix, type LevelSummary, summarizeLevel } from "./score-levels";
-import { isCrscoreColumn, referenceTau, type SweepRow, thresholdSweep } from "./threshold-sweep";
+import { isCrscoreColumn, referenceTau, type SweepMatches, sweepMatches, type SweepRow, thresholdSweep } from "./threshold-sweep";
 import { AppError } from "@/lib/errors";
 
 export type CorrelationLevel = "segment" | "system";
@@ -149,12 +149,34 @@ function unitCorrelations(points: readonly ReviewPoint[], level: CorrelationLeve
  * annotator and the metric mapped onto the human scale by quantiles (see quantile-map.ts).
  */
 export function humanMetricAgreement(points: readonly ReviewPoint[], human: HumanScores, higherIsBetter: boolean, names: ReadonlyMap<string, string>): HumanMetricAgreement | null {
-  const ratings: Rating[] = [];
-  for (const p of points) for (const r of human.ratings.get(p.reviewId) ?? []) ratings.push({ item: p.reviewId, rater: r.rater, value: r.value });
-  if (ratings.length === 0) return null;
-  const mapped = quantileMap(points.map((p) => p.metric), ratings.map((r) => r.value as number), human.scale, higherIsBetter);
+  // The annotators' ratings of the points, then the metric's, as columns (point index, rater index, value).
+  let count = points.length;
+  for (const p of points) count += human.ratings.get(p.reviewId)?.length ?? 0;
+  const item = new Int32Array(count);
+  const rater = new Int32Array(count);
+  const value = new Float64Array(count);
+  const raters: string[] = [];
+  const raterIndex = new Map<string, number>();
+  let e = 0;
+  points.forEach((p, k) => {
+    for (const r of human.ratings.get(p.reviewId) ?? []) {
+      let index = raterIndex.get(r.rater);
+      if (index === undefined) raterIndex.set(r.rater, (index = raters.push(r.rater) - 1));
+      item[e] = k;
+      rater[e] = index;
+      value[e++] = r.value;
+    }
+  });
+  if (e === 0) return null;
+  const mapped = quantileMap(points.map((p) => p.metric), value.subarray(0, e), human.scale, higherIsBetter);
   const METRIC = "\u0000metric";
-  const table = buildRatingTable([...ratings, ...points.map((p, i) => ({ item: p.reviewId, rater: METRIC, value: mapped[i] }))], { scale: human.scale });
+  const metricIndex = raters.push(METRIC) - 1;
+  points.forEach((_, k) => {
+    item[e] = k;
+    rater[e] = metricIndex;
+    value[e++] = mapped[k];
+  });
+  const table = ratingTableFromColumns({ items: points.map((p) => p.reviewId), raters, item, rater, value }, { scale: human.scale });
   const { weights } = human.question;
   const name = (rater: string) => (rater === METRIC ? "the metric" : (names.get(rater) ?? rater));
   // The metric is the table's last rater (its ratings come last), so each pair below is
@@ -180,11 +202,12 @@ const pick = (r: { value: number | null; n: number; reason?: string }) => ({ val
 /** The sections that depend on neither the level nor the bootstrap (pure). */
 export type LevelFreeSections = Pick<CorrelationReport, "systems" | "byHumanLevel" | "ksMatrix" | "thresholdSweep" | "humanMetricAgreement">;
 
+/** `matches`: a CRScore column's stored details (sweepMatches), for its threshold sweep. */
 export function levelFreeSections(
   points: readonly ReviewPoint[],
   human: HumanScores,
   metric: MetricInfo,
-  details: ReadonlyMap<string, unknown>,
+  matches: ReadonlyMap<string, SweepMatches>,
   names: ReadonlyMap<string, string> = new Map(),
   tauGt: number | null = null,
 ): LevelFreeSections {
@@ -193,7 +216,7 @@ export function levelFreeSections(
     systems: systemRanking(points),
     byHumanLevel: [...groups].map(([lvl, values]) => summarizeLevel(lvl, values)),
     ksMatrix: ksMatrix(groups),
-    thresholdSweep: isCrscoreColumn(metric.name) ? thresholdSweep(metric.name, points, details, tauGt) : null,
+    thresholdSweep: isCrscoreColumn(metric.name) ? thresholdSweep(metric.name, points, matches, tauGt) : null,
     humanMetricAgreement: humanMetricAgreement(points, human, metric.higherIsBetter, names),
   };
 }
@@ -220,6 +243,13 @@ async function annotatedChanges(studyId: string, client: PrismaClient): Promise<
   return new Set((await client.codeChange.findMany({ where: { studyId, reviews: { some: { ratings: { some: {} } } } }, select: { id: true } })).map((c) => c.id));
 }
 
+/** The annotators who rated any review. */
+function annotatorsOf(human: HumanScores): Set<string> {
+  const annotators = new Set<string>();
+  for (const ratings of human.ratings.values()) for (const r of ratings) annotators.add(r.rater);
+  return annotators;
+}
+
 /** An even sample of at most `max` points, in order. */
 function samplePoints(points: readonly ReviewPoint[], max: number): ReviewPoint[] {
   if (points.length <= max) return [...points];
@@ -233,10 +263,16 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
   const bootstrap = bootstrapSettings(options.bootstrap);
   const drafts = options.includeDrafts ? "include" : "exclude";
   const crscore = isCrscoreColumn(options.metric);
-  // The reads at once: on a big study each keeps PostgreSQL busy for a while.
-  const [human, values, referenceReviews, missingText, annotated] = await Promise.all([
-    humanScores(study, options.human, client, drafts),
-    metricValuesForStudy(study.id, options.metric, options.paramsKey, client, { details: crscore }),
+  // The reads at once: on a big study each keeps PostgreSQL busy for a while. The annotators'
+  // names follow the ratings at once (the level-free sections name them, when computed here).
+  const humanRead = humanScores(study, options.human, client, drafts);
+  const valuesRead = metricValuesForStudy(study.id, options.metric, options.paramsKey, client, { details: crscore });
+  const [human, names, values, matches, referenceReviews, missingText, annotated] = await Promise.all([
+    humanRead,
+    humanRead.then((h) => raterNames([...annotatorsOf(h)], client)),
+    valuesRead,
+    // CRScore's best matches, parsed and sorted while the ratings are still being read.
+    valuesRead.then((v) => sweepMatches(v?.details ?? new Map())),
     client.candidateReview.findMany({ where: { codeChange: { studyId: study.id }, isReference: true }, select: { id: true, codeChangeId: true } }),
     // Reviews imported without their text (issue 11) are left out, and counted.
     client.candidateReview.findMany({ where: { codeChange: { studyId: study.id }, textMissing: true }, select: { id: true } }).then((rows) => new Set(rows.map((r) => r.id))),
@@ -280,8 +316,8 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
         points,
         human,
         info,
-        values.details,
-        await raterNames([...new Set([...human.ratings.values()].flat().map((r) => r.rater))], client),
+        matches,
+        names,
         crscore ? referenceTau(referenceReviews.map((r) => ({ detail: values.details.get(r.id), annotated: annotated.has(r.codeChangeId) }))) : null,
       ),
     )),

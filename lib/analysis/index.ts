@@ -14,5 +14,5 @@ export { affordableResamples, bootstrapSettings, DEFAULT_BOOTSTRAP, itemBootstra
 export { groupByLevel, humanLevel, ksMatrix, summarizeLevel, type LevelSummary } from "./score-levels";
 export { claimLinkPairs, linkScores, table4Rows, type LinkPair, type Table4Row } from "./claim-links";
 export { table4Report, type Table4Report } from "./table4";
-export { referenceTau, TABLE_18_TAUS, thresholdSweep, type SweepRow } from "./threshold-sweep";
+export { referenceTau, sweepMatches, TABLE_18_TAUS, thresholdSweep, type SweepMatches, type SweepRow } from "./threshold-sweep";
 export { cellCounts, type PairCells, pairCells, resampleKendall, resamplePearson, resampleSpearman } from "./rank-bootstrap";

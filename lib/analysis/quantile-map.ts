@@ -13,7 +13,7 @@ import { rankAverage } from "@/lib/stats";
  * Levels for `values` (higher is better unless `higherIsBetter` is false) following the
  * distribution of `humanRatings` over the ordered `scale`.
  */
-export function quantileMap(values: readonly number[], humanRatings: readonly number[], scale: readonly number[], higherIsBetter = true): number[] {
+export function quantileMap(values: readonly number[], humanRatings: ArrayLike<number> & Iterable<number>, scale: readonly number[], higherIsBetter = true): number[] {
   if (humanRatings.length === 0) throw new RangeError("quantile mapping needs human ratings");
   const counts = new Map<number, number>();
   for (const v of humanRatings) counts.set(v, (counts.get(v) ?? 0) + 1);

@@ -9,8 +9,8 @@
  * that the paper's grid does not carry over; the stored and best rows are its own.
  */
 import { z } from "zod";
-import { crscoreFromSortedMatches, meanSentenceBest, sortBestMatches, type SortedBestMatches } from "@/lib/metrics";
-import { identityOrder, kendallTauB, kendallTauBOfTable, sortIndicesBy, spearman } from "@/lib/stats";
+import { countAboveSorted, crscoreFromCounts, meanSentenceBest, sortBestMatches, type SortedBestMatches } from "@/lib/metrics";
+import { kendallTauBOfTable, spearman } from "@/lib/stats";
 
 const detailSchema = z.object({
   tau: z.number(),
@@ -57,76 +57,209 @@ export function referenceTau(references: readonly { detail: unknown; annotated: 
   return tau === null ? null : Number(tau.toFixed(4));
 }
 
+type Field = (typeof FIELD)[keyof typeof FIELD];
+
+/**
+ * Every value a CRScore column can take on the reviews, at any τ, numbered by rank: a review's
+ * score is crscoreFromCounts of its numbers of sentences and pseudo-references and of how many
+ * of each have a best match above τ, so each shape of review (those two numbers) has a small
+ * block of possible scores, (sentences + 1) × (pseudo-references + 1), listed once. Equal
+ * values share a rank: a row of the (score, human score) count tables.
+ */
+class ScoreGrid {
+  /** Per review: the first cell of its shape's block, and the block's row length (pseudo-references + 1). */
+  private readonly start: Int32Array;
+  private readonly stride: Int32Array;
+  /** Per cell: the score, and its rank among the distinct scores. */
+  readonly value: Float64Array;
+  readonly rank: Int32Array;
+  readonly ranks: number;
+
+  /** `matches`: reviews with pseudo-references (a score at every τ). */
+  constructor(field: Field, matches: readonly { sorted: SortedBestMatches }[]) {
+    const blocks = new Map<number, Map<number, number>>();
+    const values: number[] = [];
+    this.start = Int32Array.from(matches, ({ sorted: { reviewSentences, pseudoReferences } }) => {
+      let bySentences = blocks.get(pseudoReferences);
+      if (!bySentences) blocks.set(pseudoReferences, (bySentences = new Map()));
+      let start = bySentences.get(reviewSentences);
+      if (start === undefined) {
+        bySentences.set(reviewSentences, (start = values.length));
+        for (let s = 0; s <= reviewSentences; s++) for (let p = 0; p <= pseudoReferences; p++) values.push(crscoreFromCounts(reviewSentences, s, pseudoReferences, p)[field] as number);
+      }
+      return start;
+    });
+    this.stride = Int32Array.from(matches, (m) => m.sorted.pseudoReferences + 1);
+    this.value = Float64Array.from(values);
+    const distinct = [...new Set(values)].sort((a, b) => a - b);
+    const rankOf = new Map(distinct.map((v, k) => [v, k]));
+    this.rank = Int32Array.from(values, (v) => rankOf.get(v) as number);
+    this.ranks = distinct.length;
+  }
+
+  /** The cell of review r when `sentencesAbove` of its sentences and `pseudoReferencesAbove` of its pseudo-references are above τ. */
+  cell(r: number, sentencesAbove: number, pseudoReferencesAbove: number): number {
+    return this.start[r] + sentencesAbove * this.stride[r] + pseudoReferencesAbove;
+  }
+}
+
+/** The first index t with v <= taus[t] (taus ascending), or taus.length. */
+function firstTauAtOrAbove(taus: readonly number[], v: number): number {
+  let lo = 0;
+  let hi = taus.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (v <= taus[mid]) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * The reviews' best matches grouped by the threshold at which they stop counting: match e of
+ * group t (start[t] <= e < start[t + 1]) belongs to review `review[e]`, a pseudo-reference's
+ * when `pseudoReference[e]`, and is at or below taus[t] but above the thresholds before it
+ * (countAboveSorted counts strictly above). Matches at or below taus[0] never count, and those
+ * above the last threshold always do: neither is listed.
+ */
+function matchesByThreshold(matches: readonly { sorted: SortedBestMatches }[], taus: readonly number[]): { start: Int32Array; review: Int32Array; pseudoReference: Uint8Array } {
+  let count = 0;
+  for (const { sorted } of matches) count += sorted.reviewSentenceBest.length + sorted.pseudoReferenceBest.length;
+  // Every match's threshold, review and list, in review order; then grouped by threshold (a counting sort).
+  const threshold = new Int32Array(count);
+  const owner = new Int32Array(count);
+  const isPseudoReference = new Uint8Array(count);
+  let m = 0;
+  for (let r = 0; r < matches.length; r++) {
+    const { reviewSentenceBest, pseudoReferenceBest } = matches[r].sorted;
+    for (let k = 0; k < reviewSentenceBest.length; k++, m++) {
+      threshold[m] = firstTauAtOrAbove(taus, reviewSentenceBest[k]);
+      owner[m] = r;
+    }
+    for (let k = 0; k < pseudoReferenceBest.length; k++, m++) {
+      threshold[m] = firstTauAtOrAbove(taus, pseudoReferenceBest[k]);
+      owner[m] = r;
+      isPseudoReference[m] = 1;
+    }
+  }
+  const listed = (t: number) => t > 0 && t < taus.length;
+  const start = new Int32Array(taus.length + 1);
+  for (let e = 0; e < count; e++) if (listed(threshold[e])) start[threshold[e] + 1]++;
+  for (let t = 0; t < taus.length; t++) start[t + 1] += start[t];
+  const next = start.slice(0, taus.length);
+  const review = new Int32Array(start[taus.length]);
+  const pseudoReference = new Uint8Array(review.length);
+  for (let e = 0; e < count; e++) {
+    const t = threshold[e];
+    if (!listed(t)) continue;
+    review[next[t]] = owner[e];
+    pseudoReference[next[t]++] = isPseudoReference[e];
+  }
+  return { start, review, pseudoReference };
+}
+
+/**
+ * The reviews of a sweep that have a score (a score is null only for a review without
+ * pseudo-references, crscoreFromCounts, at every τ), in their order, with their human scores'
+ * levels (the distinct human scores, ascending) and the ScoreGrid of their possible scores.
+ */
+export class ScoredReviews {
+  readonly reviews: readonly { human: number; sorted: SortedBestMatches }[];
+  readonly human: Float64Array;
+  readonly level: Int32Array;
+  readonly levels: number;
+  readonly grid: ScoreGrid;
+
+  constructor(field: Field, matches: readonly { human: number; sorted: SortedBestMatches }[]) {
+    this.reviews = matches.filter((m) => m.sorted.pseudoReferences > 0);
+    this.human = Float64Array.from(this.reviews, (m) => m.human);
+    const humans = [...new Set(this.human)].sort((a, b) => a - b);
+    const humanLevel = new Map(humans.map((h, level) => [h, level]));
+    this.level = Int32Array.from(this.human, (h) => humanLevel.get(h) as number);
+    this.levels = humans.length;
+    this.grid = new ScoreGrid(field, this.reviews);
+  }
+
+  /** An empty table of (score rank, human level) counts, and its rows as kendallTauBOfTable reads them. */
+  table(): { counts: Float64Array; rows: Float64Array[] } {
+    const counts = new Float64Array(this.grid.ranks * this.levels);
+    return { counts, rows: Array.from({ length: this.grid.ranks }, (_, k) => counts.subarray(k * this.levels, (k + 1) * this.levels)) };
+  }
+
+  /** Each review's score at τ, and the table of their (score, human score) counts. */
+  at(tau: number): { x: Float64Array; rows: Float64Array[] } {
+    const x = new Float64Array(this.reviews.length);
+    const { counts, rows } = this.table();
+    this.reviews.forEach(({ sorted }, r) => {
+      const cell = this.grid.cell(r, countAboveSorted(sorted.reviewSentenceBest, tau), countAboveSorted(sorted.pseudoReferenceBest, tau));
+      x[r] = this.grid.value[cell];
+      counts[this.grid.rank[cell] * this.levels + this.level[r]]++;
+    });
+    return { x, rows };
+  }
+}
+
 /**
  * Kendall's τ-b of a CRScore column with the human score at each of `taus` (ascending), as
  * kendallTauB of the reviews with a score at each τ, without scoring every review at every τ:
- * a review's score changes only where τ passes one of its best matches, so the matches are
- * sorted once, the reviews they belong to rescored as τ passes them, and the scores tallied in
- * a table of (score, human score) counts that kendallTauBOfTable reads.
+ * a review's score changes only where τ passes one of its best matches, so its counts of
+ * matches above τ are updated as τ passes them and its score read from the ScoreGrid, tallied
+ * in a table of (score, human score) counts that kendallTauBOfTable reads (a score no review
+ * has at τ is a row of zeros, which counts for nothing).
  */
-export function kendallScan(field: (typeof FIELD)[keyof typeof FIELD], matches: readonly { human: number; sorted: SortedBestMatches }[], taus: readonly number[]): (number | null)[] {
+export function kendallScan(scored: ScoredReviews, taus: readonly number[]): (number | null)[] {
   if (taus.length === 0) return [];
-  const score = (m: { sorted: SortedBestMatches }, tau: number) => crscoreFromSortedMatches(m.sorted, tau)[field];
-  // A score is null only for a review without pseudo-references, at every τ.
-  const scored = matches.filter((m) => score(m, taus[0]) !== null);
-  const humans = [...new Set(scored.map((m) => m.human))].sort((a, b) => a - b);
-  const humanLevel = new Map(humans.map((h, level) => [h, level]));
-  const level = Int32Array.from(scored, (m) => humanLevel.get(m.human) as number);
-  // Score → counts per human level, and each review's row (a row may fall to zeros; it then counts for nothing).
-  const table = new Map<number, Float64Array>();
-  const rowOf: Float64Array[] = [];
-  const place = (r: number, x: number) => {
-    let row = table.get(x);
-    if (!row) table.set(x, (row = new Float64Array(humans.length)));
-    row[level[r]]++;
-    rowOf[r] = row;
+  const { reviews, grid, level, levels } = scored;
+  const { counts, rows } = scored.table();
+  const sentencesAbove = Int32Array.from(reviews, (m) => countAboveSorted(m.sorted.reviewSentenceBest, taus[0]));
+  const pseudoReferencesAbove = Int32Array.from(reviews, (m) => countAboveSorted(m.sorted.pseudoReferenceBest, taus[0]));
+  const tally = (r: number, count: number) => {
+    counts[grid.rank[grid.cell(r, sentencesAbove[r], pseudoReferencesAbove[r])] * levels + level[r]] += count;
   };
-  scored.forEach((m, r) => place(r, score(m, taus[0]) as number));
-  const values: number[] = [];
-  const owners: number[] = [];
-  scored.forEach((m, r) => {
-    for (const list of [m.sorted.reviewSentenceBest, m.sorted.pseudoReferenceBest]) {
-      for (const v of list) {
-        values.push(v);
-        owners.push(r);
-      }
+  for (let r = 0; r < reviews.length; r++) tally(r, 1);
+  const passed = matchesByThreshold(reviews, taus);
+  return taus.map((_, t) => {
+    for (let e = passed.start[t]; e < passed.start[t + 1]; e++) {
+      const r = passed.review[e];
+      tally(r, -1);
+      if (passed.pseudoReference[e]) pseudoReferencesAbove[r]--;
+      else sentencesAbove[r]--;
+      tally(r, 1);
     }
-  });
-  const order = sortIndicesBy(values, identityOrder(values.length));
-  let next = 0;
-  return taus.map((tau) => {
-    // Matches at or below τ no longer count (countAboveSorted: strictly above).
-    for (; next < order.length && values[order[next]] <= tau; next++) {
-      const r = owners[order[next]];
-      rowOf[r][level[r]]--;
-      place(r, score(scored[r], tau) as number);
-    }
-    return kendallTauBOfTable([...table.keys()].sort((a, b) => a - b).map((k) => table.get(k) as Float64Array));
+    return kendallTauBOfTable(rows).statistic;
   });
 }
 
-/** The sweep for a CRScore column over reviews with a stored detail and a human score; null when details are missing. */
-export function thresholdSweep(metric: keyof typeof FIELD, points: readonly { reviewId: string; human: number }[], details: ReadonlyMap<string, unknown>, tauGt: number | null = null): SweepRow[] | null {
-  const parsed = points.map((p) => ({ human: p.human, detail: detailSchema.safeParse(details.get(p.reviewId)) }));
-  if (parsed.length === 0 || parsed.some((p) => !p.detail.success)) return null;
-  const storedTau = (parsed[0].detail.data as z.infer<typeof detailSchema>).tau;
-  // Sorted once: the scan below asks for every review's score at a hundred thresholds.
-  const matches = parsed.map((p) => ({ human: p.human, sorted: sortBestMatches(p.detail.data as z.infer<typeof detailSchema>) }));
-  const pairs = (tau: number) => {
-    const x: number[] = [];
-    const y: number[] = [];
-    for (const m of matches) {
-      const value = crscoreFromSortedMatches(m.sorted, tau)[FIELD[metric]];
-      if (value === null) continue;
-      x.push(value);
-      y.push(m.human);
-    }
-    return { x, y };
-  };
+/** A review's stored CRScore detail, ready for the sweep: the τ it was scored at and its best matches, sorted. */
+export interface SweepMatches {
+  tau: number;
+  sorted: SortedBestMatches;
+}
+
+/**
+ * The stored details that parse, ready for the sweep (sorted once: the scan asks for every
+ * review's score at a hundred thresholds). It needs the metric's values alone, so the report
+ * prepares them while the ratings are still being read.
+ */
+export function sweepMatches(details: ReadonlyMap<string, unknown>): Map<string, SweepMatches> {
+  const matches = new Map<string, SweepMatches>();
+  for (const [reviewId, detail] of details) {
+    const parsed = detailSchema.safeParse(detail);
+    if (parsed.success) matches.set(reviewId, { tau: parsed.data.tau, sorted: sortBestMatches(parsed.data) });
+  }
+  return matches;
+}
+
+/** The sweep for a CRScore column over reviews with a stored detail (sweepMatches) and a human score; null when details are missing. */
+export function thresholdSweep(metric: keyof typeof FIELD, points: readonly { reviewId: string; human: number }[], matches: ReadonlyMap<string, SweepMatches>, tauGt: number | null = null): SweepRow[] | null {
+  const stored = points.map((p) => matches.get(p.reviewId));
+  if (stored.length === 0 || stored.some((m) => m === undefined)) return null;
+  const storedTau = (stored[0] as SweepMatches).tau;
+  const scored = new ScoredReviews(FIELD[metric], points.map((p, k) => ({ human: p.human, sorted: (stored[k] as SweepMatches).sorted })));
   const row = (tau: number, kind: SweepRow["kind"]): SweepRow => {
-    const { x, y } = pairs(tau);
-    const rho = spearman(x, y);
-    const tauB = kendallTauB(x, y);
+    const { x, rows } = scored.at(tau);
+    const rho = spearman(x, scored.human);
+    const tauB = kendallTauBOfTable(rows);
     return {
       tau,
       kind,
@@ -140,7 +273,7 @@ export function thresholdSweep(metric: keyof typeof FIELD, points: readonly { re
   // The scan needs Kendall's tau-b alone; the full row is computed for the winner only.
   let bestTau: number | null = null;
   let bestKendall = -Infinity;
-  const scan = kendallScan(FIELD[metric], matches, BEST_SCAN);
+  const scan = kendallScan(scored, BEST_SCAN);
   BEST_SCAN.forEach((tau, t) => {
     const kendall = scan[t];
     if (kendall !== null && (bestTau === null || kendall > bestKendall)) {

@@ -124,7 +124,7 @@ function countAbove(best: readonly (number | null)[], tau: number): number {
 }
 
 /** Con, Comp, Rel from how many of the review's sentences and pseudo-references have a best match above τ. */
-function crscoreFromCounts(sentences: number, sentencesAbove: number, pseudoReferences: number, pseudoReferencesAbove: number): CrscoreResult {
+export function crscoreFromCounts(sentences: number, sentencesAbove: number, pseudoReferences: number, pseudoReferencesAbove: number): CrscoreResult {
   if (pseudoReferences === 0) return { conciseness: null, comprehensiveness: null, relevance: null, reason: "no-pseudo-references" };
   if (sentences === 0) return { conciseness: 0, comprehensiveness: 0, relevance: 0, reason: "empty-review" };
   const conciseness = sentencesAbove / sentences;
@@ -162,7 +162,7 @@ export function sortBestMatches(best: BestMatches): SortedBestMatches {
 }
 
 /** Number of entries of an ascending array strictly above τ. */
-function countAboveSorted(sorted: Float64Array, tau: number): number {
+export function countAboveSorted(sorted: Float64Array, tau: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

@@ -23,7 +23,9 @@ export type { MaybeScore } from "./embedding";
 export {
   bestMatches,
   calibrateThreshold,
+  countAboveSorted,
   crscore,
+  crscoreFromCounts,
   crscoreFromBestMatches,
   crscoreFromSortedMatches,
   CRSCORE_DEFAULT_TAU,

@@ -102,28 +102,19 @@ function factorial(n: number): number {
 /** The values as a Float64Array, copied only if they are not one (the sorts read them as given). */
 const asFloat64 = (values: NumericSample): Float64Array => (values instanceof Float64Array ? values : Float64Array.from(values));
 
-/**
- * Kendall's τ_b with the two-sided p-value of scipy.stats.kendalltau(method='auto',
- * variant='b') (metrics-spec §7):
- * τ_b = (P - Q)/sqrt((P+Q+T)(P+Q+U)); exact p when neither variable has ties and
- * (n <= 33 or min(P, Q) <= 1), otherwise the normal approximation with SciPy's tie-corrected
- * variance and p = erfc(|z|/√2). If every value of x or of y is tied, τ_b is undefined.
- * O(n log n).
- */
-export function kendallTauB(x: NumericSample, y: NumericSample): KendallResult {
-  assertPaired(x, y);
-  const n = x.length;
+/** What τ_b and its p-value are computed from: the pairs, ties in x, in y and in both, and the discordant pairs. */
+interface PairCounts {
+  n: number;
+  xTies: TieStats;
+  yTies: TieStats;
+  jointTiePairs: number;
+  discordant: number;
+}
+
+/** τ_b and its p-value from the pair counts (see kendallTauB). */
+function tauBFromCounts({ n, xTies: xt, yTies: yt, jointTiePairs, discordant }: PairCounts): KendallResult {
   const undefinedResult = (reason: string): KendallResult => ({ statistic: null, pValue: null, n, method: null, reason });
   if (n < 2) return undefinedResult(`needs at least 2 pairs, got ${n}`);
-
-  const { xs, ys } = sortPairs(asFloat64(x), asFloat64(y));
-  const { xTies: xt, jointTiePairs } = xTieCounts(xs, ys);
-  // The discordant pairs are the strict inversions of y in (x, y) order (Knight 1966): pairs
-  // tied in x cannot be inversions, y ascending within each x group.
-  const sortedY = new Float64Array(n);
-  const discordant = countInversions(ys, sortedY);
-  const yt = sortedTies(sortedY);
-
   const total = (n * (n - 1)) / 2;
   if (xt.pairs === total) return undefinedResult("every x value is tied, so τ_b is undefined");
   if (yt.pairs === total) return undefinedResult("every y value is tied, so τ_b is undefined");
@@ -144,16 +135,38 @@ export function kendallTauB(x: NumericSample, y: NumericSample): KendallResult {
 }
 
 /**
- * kendallTauB's τ_b (the statistic alone) of paired data given as a contingency table: rows are
- * the distinct x values in ascending order, each row the counts of the pairs at each y value, y
- * ascending. O(rows × columns) whatever the number of pairs, for statistics asked of many
- * tallies of few distinct values. Every count is an integer, so τ_b comes from the same numbers
- * as kendallTauB's and equals it to the last bit.
+ * Kendall's τ_b with the two-sided p-value of scipy.stats.kendalltau(method='auto',
+ * variant='b') (metrics-spec §7):
+ * τ_b = (P - Q)/sqrt((P+Q+T)(P+Q+U)); exact p when neither variable has ties and
+ * (n <= 33 or min(P, Q) <= 1), otherwise the normal approximation with SciPy's tie-corrected
+ * variance and p = erfc(|z|/√2). If every value of x or of y is tied, τ_b is undefined.
+ * O(n log n).
  */
-export function kendallTauBOfTable(rows: readonly ArrayLike<number>[]): number | null {
+export function kendallTauB(x: NumericSample, y: NumericSample): KendallResult {
+  assertPaired(x, y);
+  const n = x.length;
+  if (n < 2) return tauBFromCounts({ n, xTies: new TieStats(), yTies: new TieStats(), jointTiePairs: 0, discordant: 0 });
+  const { xs, ys } = sortPairs(asFloat64(x), asFloat64(y));
+  const { xTies, jointTiePairs } = xTieCounts(xs, ys);
+  // The discordant pairs are the strict inversions of y in (x, y) order (Knight 1966): pairs
+  // tied in x cannot be inversions, y ascending within each x group.
+  const sortedY = new Float64Array(n);
+  const discordant = countInversions(ys, sortedY);
+  return tauBFromCounts({ n, xTies, yTies: sortedTies(sortedY), jointTiePairs, discordant });
+}
+
+/**
+ * kendallTauB of paired data given as a contingency table: rows are the distinct x values in
+ * ascending order, each row the counts of the pairs at each y value, y ascending (rows or
+ * columns of zeros allowed). O(rows × columns) whatever the number of pairs, for statistics
+ * asked of many tallies of few distinct values. Every count is an integer and the tie groups
+ * are summed in the same order, so τ_b and its p-value come from the same numbers as
+ * kendallTauB's and equal them to the last bit.
+ */
+export function kendallTauBOfTable(rows: readonly ArrayLike<number>[]): KendallResult {
   const columns = new Float64Array(rows.length === 0 ? 0 : rows[0].length);
   let n = 0;
-  let xTiePairs = 0;
+  const xTies = new TieStats();
   let jointTiePairs = 0;
   let discordant = 0;
   for (const row of rows) {
@@ -169,12 +182,9 @@ export function kendallTauBOfTable(rows: readonly ArrayLike<number>[]): number |
     }
     for (let b = 0; b < columns.length; b++) columns[b] += row[b];
     n += rowTotal;
-    xTiePairs += (rowTotal * (rowTotal - 1)) / 2;
+    xTies.add(rowTotal);
   }
-  let yTiePairs = 0;
-  for (const c of columns) yTiePairs += (c * (c - 1)) / 2;
-  const total = (n * (n - 1)) / 2;
-  if (n < 2 || xTiePairs === total || yTiePairs === total) return null;
-  const pMinusQ = total - xTiePairs - yTiePairs + jointTiePairs - 2 * discordant;
-  return Math.min(1, Math.max(-1, pMinusQ / Math.sqrt(total - xTiePairs) / Math.sqrt(total - yTiePairs)));
+  const yTies = new TieStats();
+  for (const c of columns) yTies.add(c);
+  return tauBFromCounts({ n, xTies, yTies, jointTiePairs, discordant });
 }

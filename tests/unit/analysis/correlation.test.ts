@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { bootstrapSettings, levelCorrelations, levelFreeSections, referenceTau, cellCounts, correlationSet, groupByLevel, pairCells, resampleKendall, resampleSpearman, type HumanScores, humanLevel, ksMatrix, metricInfo, quantileMap, type ReviewPoint, summarizeLevel, systemRanking, TABLE_18_TAUS, taskQuestions } from "@/lib/analysis";
+import { bootstrapSettings, humanMetricAgreement, levelCorrelations, levelFreeSections, referenceTau, cellCounts, correlationSet, groupByLevel, pairCells, resampleKendall, resampleSpearman, type HumanScores, humanLevel, ksMatrix, metricInfo, quantileMap, type ReviewPoint, summarizeLevel, sweepMatches, systemRanking, TABLE_18_TAUS, taskQuestions, thresholdSweep } from "@/lib/analysis";
+import { cohenKappa } from "@/lib/agreement";
 import { crscoreFromBestMatches } from "@/lib/metrics";
 import { bootstrapCi, kendallTauB, ks2samp, pearson, seededRandom, spearman } from "@/lib/stats";
 import { nearly, nearlyInterval } from "../agreement/summation-order";
@@ -63,7 +64,8 @@ describe("correlation sections", () => {
     details.set(id, { tau: 0.6, reason: null, ...best });
   }
   const human: HumanScores = { question: taskQuestions("REVIEW_RATING", { likertDimensions: ["relevance"], likertMin: 1, likertMax: 5 })[0], scale, ratings, items: new Map(), draftsLeftOut: 0 };
-  const sections = { correlations: levelCorrelations(points, "segment", bootstrap), ...levelFreeSections(points, human, metricInfo("crscore-rel", "emb:tfidf-offline-v1|x|tau:0.6000"), details) };
+  const matches = sweepMatches(details);
+  const sections = { correlations: levelCorrelations(points, "segment", bootstrap), ...levelFreeSections(points, human, metricInfo("crscore-rel", "emb:tfidf-offline-v1|x|tau:0.6000"), matches) };
 
   test("segment correlations overall and per language, with p-values and CIs", () => {
     expect(sections.correlations.overall.n).toBe(80);
@@ -94,13 +96,22 @@ describe("correlation sections", () => {
     expect(stored?.spearman.statistic).toBe(sections.correlations.overall.spearman.statistic);
   });
 
+  test("the sweep needs every review's stored detail: one that does not parse is left out of sweepMatches, and there is no sweep", () => {
+    const broken = new Map([...details, ["r0", { tau: 0.6, reviewSentenceBest: "none" }]]);
+    expect(sweepMatches(broken).has("r0")).toBe(false);
+    expect(sweepMatches(broken).size).toBe(details.size - 1);
+    expect(thresholdSweep("crscore-rel", points, sweepMatches(broken))).toBeNull();
+    expect(thresholdSweep("crscore-rel", [], matches)).toBeNull();
+    expect(thresholdSweep("crscore-rel", points, matches)).toEqual(sections.thresholdSweep);
+  });
+
   test("τ_GT from the references' stored best matches: pooled over sentences, unannotated changes first, as a sweep row", () => {
     const ref = (best: (number | null)[], annotated: boolean) => ({ detail: { tau: 0.5, reviewSentenceBest: best, pseudoReferenceBest: [0.1] }, annotated });
     // Unannotated: (0.2 + 0.4 + 0.9) / 3; the annotated reference's 0.1 and the undefined sentence are left out.
     expect(referenceTau([ref([0.2, 0.4], false), ref([0.9, null], false), ref([0.1], true)])).toBe(0.5);
     expect(referenceTau([ref([0.1, 0.2], true)])).toBe(0.15);
     expect(referenceTau([{ detail: null, annotated: false }])).toBeNull();
-    const withGt = levelFreeSections(points, human, metricInfo("crscore-rel", "k"), details, new Map(), 0.42).thresholdSweep;
+    const withGt = levelFreeSections(points, human, metricInfo("crscore-rel", "k"), matches, new Map(), 0.42).thresholdSweep;
     expect(withGt?.filter((r) => r.kind === "gt").map((r) => r.tau)).toEqual([0.42]);
     expect(withGt?.map((r) => r.tau)).toEqual([...(withGt ?? [])].map((r) => r.tau).sort((a, b) => a - b));
   });
@@ -113,13 +124,31 @@ describe("correlation sections", () => {
     expect(a?.humanHuman.mean).toBeGreaterThan(0.8);
   });
 
+  test("each kappa is cohenKappa of the two raters' ratings (the metric's quantile-mapped), whatever the order of the reviews, with missing ratings", () => {
+    const random = seededRandom(5);
+    // Three annotators who each skip some reviews, ties in the metric, and one review nobody rated.
+    const sparse: HumanScores = { ...human, ratings: new Map([...human.ratings].map(([id, list], i) => [id, i === 7 ? [] : [...list, { rater: "ann3", value: 1 + (i % 5) }].filter(() => random() > 0.2)])) };
+    const tiedPoints = points.map((p, i) => ({ ...p, metric: Math.round(p.metric * 4) / 4 + (i === 3 ? 1 : 0) }));
+    const agreement = humanMetricAgreement(tiedPoints, sparse, true, new Map());
+    const rated = tiedPoints.flatMap((p) => (sparse.ratings.get(p.reviewId) ?? []).map((r) => ({ item: p.reviewId, rater: r.rater, value: r.value })));
+    const mapped = quantileMap(tiedPoints.map((p) => p.metric), rated.map((r) => r.value), scale);
+    const all = [...rated, ...tiedPoints.map((p, i) => ({ item: p.reviewId, rater: "metric", value: mapped[i] }))];
+    const kappa = (a: string, b: string) => cohenKappa(all, { raters: [a, b], scale, weights: human.question.weights }).value;
+    for (const pair of agreement?.humanHuman.pairs ?? []) expect(Object.is(pair.value, kappa(pair.a, pair.b))).toBe(true);
+    for (const pair of agreement?.humanMetric.pairs ?? []) expect(Object.is(pair.value, kappa(pair.annotator, "metric"))).toBe(true);
+    expect(agreement?.humanMetric.pairs).toHaveLength(3);
+    const shuffled = [...tiedPoints].sort(() => random() - 0.5);
+    expect(humanMetricAgreement(shuffled, sparse, true, new Map())).toEqual(agreement);
+    expect(humanMetricAgreement(tiedPoints, { ...human, ratings: new Map() }, true, new Map())).toBeNull();
+  });
+
   test("pairs are named: annotators by display name, and an undefined kappa's reason names them, not their ids", () => {
     const names = new Map([["ann1", "Ada Lovelace"], ["ann2", "grace@example.org"]]);
-    const named = levelFreeSections(points, human, metricInfo("crscore-rel", "k"), details, names).humanMetricAgreement;
+    const named = levelFreeSections(points, human, metricInfo("crscore-rel", "k"), matches, names).humanMetricAgreement;
     expect(named?.names).toEqual({ ann1: "Ada Lovelace", ann2: "grace@example.org" });
     // ann3 rated reviews ann1 never rated: their kappa is undefined, and the reason says who.
     const apart: HumanScores = { ...human, ratings: new Map([...human.ratings].map(([id, list], i) => [id, i % 2 ? list.filter((r) => r.rater === "ann1") : list.filter((r) => r.rater === "ann2").map((r) => ({ ...r, rater: "ann3" }))])) };
-    const pairs = levelFreeSections(points, apart, metricInfo("crscore-rel", "k"), details, new Map([...names, ["ann3", "Cy"]])).humanMetricAgreement?.humanHuman.pairs;
+    const pairs = levelFreeSections(points, apart, metricInfo("crscore-rel", "k"), matches, new Map([...names, ["ann3", "Cy"]])).humanMetricAgreement?.humanHuman.pairs;
     expect(pairs?.find((p) => p.value === null)?.reason).toBe("raters Cy and Ada Lovelace rated no item in common");
   });
 

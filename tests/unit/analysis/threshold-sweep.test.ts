@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { kendallScan } from "@/lib/analysis/threshold-sweep";
+import { kendallScan, ScoredReviews } from "@/lib/analysis/threshold-sweep";
 import { type BestMatches, crscoreFromSortedMatches, sortBestMatches } from "@/lib/metrics";
-import { kendallTauB, seededRandom } from "@/lib/stats";
+import { kendallTauB, kendallTauBOfTable, seededRandom } from "@/lib/stats";
 
 describe("Kendall's τ-b scan of the threshold sweep (properties)", () => {
   const random = seededRandom(31);
@@ -13,8 +13,9 @@ describe("Kendall's τ-b scan of the threshold sweep (properties)", () => {
       return { human: 1 + Math.floor(random() * 9) / 2, sorted: sortBestMatches(best) };
     });
   const taus = [0, 0.05, 0.1, 0.33, 0.35, 0.5, 0.6, 0.61, 0.95, 1];
-  /** kendallTauB of the reviews scored at τ, one threshold at a time (the scan as first written). */
-  const direct = (field: "conciseness" | "comprehensiveness" | "relevance", matches: ReturnType<typeof reviews>, tau: number) => {
+  type Field = "conciseness" | "comprehensiveness" | "relevance";
+  /** The reviews' scores at τ, those that are not null, and their human scores (the sweep as first written). */
+  const pairs = (field: Field, matches: ReturnType<typeof reviews>, tau: number) => {
     const x: number[] = [];
     const y: number[] = [];
     for (const m of matches) {
@@ -23,29 +24,50 @@ describe("Kendall's τ-b scan of the threshold sweep (properties)", () => {
       x.push(value);
       y.push(m.human);
     }
+    return { x, y };
+  };
+  const direct = (field: Field, matches: ReturnType<typeof reviews>, tau: number) => {
+    const { x, y } = pairs(field, matches, tau);
     return kendallTauB(x, y).statistic;
   };
+  const scan = (field: Field, matches: ReturnType<typeof reviews>, taus: readonly number[]) => kendallScan(new ScoredReviews(field, matches), taus);
 
   test("equals kendallTauB at every threshold to the last bit, for each column", () => {
     for (const n of [400, 60, 3]) {
       const matches = reviews(n);
       for (const field of ["conciseness", "comprehensiveness", "relevance"] as const) {
-        const scan = kendallScan(field, matches, taus);
-        taus.forEach((tau, t) => expect(Object.is(scan[t], direct(field, matches, tau))).toBe(true));
+        const scanned = scan(field, matches, taus);
+        taus.forEach((tau, t) => expect(Object.is(scanned[t], direct(field, matches, tau))).toBe(true));
       }
     }
   });
 
   test("does not depend on the order of the reviews", () => {
     const matches = reviews(300);
-    expect(kendallScan("relevance", [...matches].reverse(), taus)).toEqual(kendallScan("relevance", matches, taus));
+    expect(scan("relevance", [...matches].reverse(), taus)).toEqual(scan("relevance", matches, taus));
   });
 
   test("undefined where every review ties, or none has a score", () => {
     const same = Array.from({ length: 5 }, () => ({ human: 3, sorted: sortBestMatches({ reviewSentenceBest: [0.4], pseudoReferenceBest: [0.4] }) }));
-    expect(kendallScan("relevance", same, taus)).toEqual(taus.map(() => null));
+    expect(scan("relevance", same, taus)).toEqual(taus.map(() => null));
     const unscored = Array.from({ length: 5 }, (_, i) => ({ human: i, sorted: sortBestMatches({ reviewSentenceBest: [0.4], pseudoReferenceBest: [] }) }));
-    expect(kendallScan("relevance", unscored, taus)).toEqual(taus.map(() => null));
-    expect(kendallScan("relevance", reviews(10), [])).toEqual([]);
+    expect(scan("relevance", unscored, taus)).toEqual(taus.map(() => null));
+    expect(scan("relevance", reviews(10), [])).toEqual([]);
+  });
+
+  test("the scores at τ are crscoreFromSortedMatches' for the reviews with one, and their table gives kendallTauB's τ-b and p-value", () => {
+    for (const n of [400, 60, 3, 0]) {
+      const matches = reviews(n);
+      for (const field of ["conciseness", "comprehensiveness", "relevance"] as const) {
+        const scored = new ScoredReviews(field, matches);
+        for (const tau of taus) {
+          const { x, y } = pairs(field, matches, tau);
+          const at = scored.at(tau);
+          expect([...at.x]).toEqual(x);
+          expect([...scored.human]).toEqual(y);
+          expect(kendallTauBOfTable(at.rows)).toEqual(kendallTauB(x, y));
+        }
+      }
+    }
   });
 });

@@ -134,7 +134,7 @@ describe("kendallTauB on small and tied samples against the quadratic count (pro
   });
 });
 
-describe("kendallTauBOfTable: τ_b of a contingency table (properties)", () => {
+describe("kendallTauBOfTable: τ_b and its p-value of a contingency table (properties)", () => {
   const random = seededRandom(23);
   /** The pairs a table counts, in a shuffled order: (row k, column b) stands for (x_k, y_b). */
   const expand = (rows: number[][], xs: number[], ys: number[]) => {
@@ -148,25 +148,37 @@ describe("kendallTauBOfTable: τ_b of a contingency table (properties)", () => {
   const table = (rows: number, columns: number, zeros: number) =>
     Array.from({ length: rows }, () => Array.from({ length: columns }, () => (random() < zeros ? 0 : Math.floor(random() * 40))));
 
-  test("equals kendallTauB's statistic to the last bit on the pairs the table counts, empty cells and rows included", () => {
+  test("equals kendallTauB (statistic, p-value, method) to the last bit on the pairs the table counts, empty cells and rows included", () => {
     for (const [rows, columns, zeros] of [[5, 17, 0.3], [40, 9, 0.7], [2, 2, 0], [1, 6, 0], [6, 1, 0], [12, 12, 0.95]]) {
       for (let trial = 0; trial < 20; trial++) {
         const counts = table(rows, columns, zeros);
         const xs = Array.from({ length: rows }, (_, k) => k / 7 - 1);
         const ys = Array.from({ length: columns }, (_, b) => 1 + b / 4);
         const { x, y } = expand(counts, xs, ys);
-        const expected = x.length < 2 ? null : kendallTauB(x, y).statistic;
-        expect(Object.is(kendallTauBOfTable(counts), expected)).toBe(true);
+        const expected = kendallTauB(x, y);
+        const result = kendallTauBOfTable(counts);
+        expect(result).toEqual(expected);
+        expect(Object.is(result.statistic, expected.statistic) && Object.is(result.pValue, expected.pValue)).toBe(true);
       }
     }
   });
 
+  test("a table without ties (one pair per row and per column) has kendallTauB's exact p-value", () => {
+    for (const n of [3, 10, 33, 40]) {
+      const order = Array.from({ length: n }, (_, i) => i).sort(() => random() - 0.5);
+      const counts = order.map((column) => Array.from({ length: n }, (_, b) => (b === column ? 1 : 0)));
+      const expected = kendallTauB(Array.from({ length: n }, (_, k) => k), order);
+      expect(expected.method).toBe(n <= 33 ? "exact" : "asymptotic");
+      expect(kendallTauBOfTable(counts)).toEqual(expected);
+    }
+  });
+
   test("one row, one column, fewer than two pairs or no rows: undefined", () => {
-    expect(kendallTauBOfTable([[3, 4, 5]])).toBeNull();
-    expect(kendallTauBOfTable([[3], [4]])).toBeNull();
-    expect(kendallTauBOfTable([[0, 1], [0, 0]])).toBeNull();
-    expect(kendallTauBOfTable([])).toBeNull();
-    expect(kendallTauBOfTable([[1, 0], [0, 1]])).toBe(1);
-    expect(kendallTauBOfTable([[0, 1], [1, 0]])).toBe(-1);
+    expect(kendallTauBOfTable([[3, 4, 5]]).reason).toBe("every x value is tied, so τ_b is undefined");
+    expect(kendallTauBOfTable([[3], [4]]).reason).toBe("every y value is tied, so τ_b is undefined");
+    expect(kendallTauBOfTable([[0, 1], [0, 0]])).toEqual({ statistic: null, pValue: null, n: 1, method: null, reason: "needs at least 2 pairs, got 1" });
+    expect(kendallTauBOfTable([]).statistic).toBeNull();
+    expect(kendallTauBOfTable([[1, 0], [0, 1]]).statistic).toBe(1);
+    expect(kendallTauBOfTable([[0, 1], [1, 0]]).statistic).toBe(-1);
   });
 });
