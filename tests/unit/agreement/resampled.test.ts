@@ -8,7 +8,6 @@ import {
   krippendorffAlpha,
   type Level,
   percentAgreement,
-  type Rating,
   type RatingValue,
   resampledCohenKappa,
   resampledFleissKappa,
@@ -21,21 +20,10 @@ import {
 } from "@/lib/agreement";
 import { resampleItems } from "@/lib/analysis";
 import { type Random, seededRandom } from "@/lib/stats";
+import { raggedRatings } from "./ragged-ratings";
 import { nearly } from "./summation-order";
 
-/** Ragged ratings: each rater rates an item with probability `keep`, mostly near the item's latent category. */
-function ratings(random: Random, items: number, raters: number, values: readonly RatingValue[], keep: number): Rating[] {
-  const out: Rating[] = [];
-  for (let i = 0; i < items; i++) {
-    const latent = Math.floor(random() * values.length);
-    for (let r = 0; r < raters; r++) {
-      if (random() >= keep) continue;
-      const shift = random() < 0.35 ? (random() < 0.5 ? -1 : 1) : 0;
-      out.push({ item: `i${i}`, rater: `r${r}`, value: values[Math.min(values.length - 1, Math.max(0, latent + shift))] });
-    }
-  }
-  return out;
-}
+const ratings = (random: Random, items: number, raters: number, values: readonly RatingValue[], keep: number) => raggedRatings(random, items, raters, values, keep, 0.35);
 
 /** Resamples of the table's items: full-size ones, small ones (often undefined) and the identity. */
 function resamples(random: Random, table: RatingTable): number[][] {

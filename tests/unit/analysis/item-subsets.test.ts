@@ -1,22 +1,11 @@
 import { describe, expect, test } from "vitest";
-import { type AgreementResult, buildRatingTable, ItemSubsets, type Rating, type RatingTable, type RatingValue } from "@/lib/agreement";
+import { type AgreementResult, buildRatingTable, ItemSubsets, type RatingTable, type RatingValue } from "@/lib/agreement";
 import { coefficientDefinitions, type Question, resampleItems, taskQuestions } from "@/lib/analysis";
 import { type Random, seededRandom } from "@/lib/stats";
+import { raggedRatings } from "../agreement/ragged-ratings";
 import { nearly } from "../agreement/summation-order";
 
-/** Ragged ratings near a latent category per item: ties, missing ratings and items with one rating (or, with `keep` low, none pairable). */
-function ratings(random: Random, items: number, raters: number, values: readonly RatingValue[], keep: number): Rating[] {
-  const out: Rating[] = [];
-  for (let i = 0; i < items; i++) {
-    const latent = Math.floor(random() * values.length);
-    for (let r = 0; r < raters; r++) {
-      if (random() >= keep) continue;
-      const shift = random() < 0.3 ? (random() < 0.5 ? -1 : 1) : 0;
-      out.push({ item: `i${i}`, rater: `r${r}`, value: values[Math.min(values.length - 1, Math.max(0, latent + shift))] });
-    }
-  }
-  return out;
-}
+const ratings = (random: Random, items: number, raters: number, values: readonly RatingValue[], keep: number) => raggedRatings(random, items, raters, values, keep, 0.3);
 
 /** Subsets of the table's items: consecutive batches of the pairable ones (as agreement over time takes them), ordered random subsets, picks with repeats, single items and none. */
 function subsets(random: Random, table: RatingTable): number[][] {
