@@ -3,8 +3,9 @@
  * six annotators saving claim judgements through the real HTTP route without pause; then
  * `kill -9` of a web server process, then of the PostgreSQL postmaster. Saves resume without
  * help (the other web process serves while the killed one is replaced; the web
- * server is not restarted for the database's death: it reconnects), health says 503 while the
- * database is down, every acknowledged save is in the database afterwards, and SIGTERM ends
+ * server is not restarted for the database's death: it reconnects), health never says 500 (503
+ * while the database is down, when a poll lands then), every acknowledged save is in the
+ * database afterwards, and SIGTERM ends
  * everything within 10 s.
  */
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -127,7 +128,7 @@ test("kill -9 of the web server and of PostgreSQL during saves: no acknowledged 
     const webServers = [loggedPid(product, "web worker 1"), loggedPid(product, "web worker 2")];
     await sleep(1_000);
 
-    // 2. The PostgreSQL postmaster dies mid-saves; health answers 503 (never 500) until it is back.
+    // 2. The PostgreSQL postmaster dies mid-saves; health answers 503 (never 500) while it is down.
     const postmaster = Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
     const healthStatuses = new Set<number>();
     let watching = true;
@@ -144,7 +145,10 @@ test("kill -9 of the web server and of PostgreSQL during saves: no acknowledged 
     watching = false;
     await watchHealth;
     expect(pgRecovery).toBeLessThan(RECOVERY_LIMIT_MS);
-    expect([...healthStatuses].sort()).toEqual([200, 503]);
+    // Only 200 or 503, never 500 nor a dropped request. Whether a poll lands in the outage is
+    // timing: on a loaded machine PostgreSQL can be back before one does (seen once in CI), so the
+    // 503 itself is checked deterministically in tests/integration/health.test.ts.
+    expect([...healthStatuses].filter((status) => status !== 200 && status !== 503)).toEqual([]);
     // The web server reconnected by itself: the same processes serve.
     expect([loggedPid(product, "web worker 1"), loggedPid(product, "web worker 2")]).toEqual(webServers);
     expect(product.output()).toContain("PostgreSQL exited");
