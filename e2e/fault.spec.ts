@@ -5,8 +5,7 @@
  * help (the other web process serves while the killed one is replaced; the web
  * server is not restarted for the database's death: it reconnects), health never says 500 (503
  * while the database is down, when a poll lands then), every acknowledged save is in the
- * database afterwards, and SIGTERM ends
- * everything within 10 s.
+ * database afterwards, and SIGTERM ends everything within 10 s.
  */
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
