@@ -80,21 +80,24 @@ interface RaterRow {
   [codes: `v${number}`]: string;
 }
 
+/** The table of the task's items: reviews or pseudo-references. */
+function itemTable(task: TaskType): Prisma.Sql {
+  return TASKS[task].itemKind === "review" ? Prisma.sql`"CandidateReview"` : Prisma.sql`"PseudoReference"`;
+}
+
 /**
  * The statement reading the study's items of the task's kind in study order (change position,
  * then item position; ids break ties) with whether they have a gold answer for the task, as
  * JSON arrays in one row, which JavaScript parses natively.
  */
 function itemsStatement(studyId: string, task: TaskType): Prisma.Sql {
-  const { itemKind } = TASKS[task];
-  const items = itemKind === "review" ? Prisma.sql`"CandidateReview"` : Prisma.sql`"PseudoReference"`;
-  const system = itemKind === "review" ? Prisma.sql`i.system` : Prisma.sql`NULL::text`;
+  const system = TASKS[task].itemKind === "review" ? Prisma.sql`i.system` : Prisma.sql`NULL::text`;
   const order = Prisma.sql`ORDER BY c.position, c.id COLLATE "C", i.position, i.id COLLATE "C"`;
   return Prisma.sql`
     SELECT json_agg(i.id ${order}) AS ids, json_agg(i."externalId" ${order}) AS "externalIds", json_agg(i.position ${order}) AS positions,
       json_agg(${system} ${order}) AS systems, json_agg(c.id ${order}) AS "changeIds", json_agg(c."externalId" ${order}) AS "changeExternalIds",
       json_agg(c.language ${order}) AS languages, json_agg(g."itemId" IS NOT NULL ${order}) AS gold
-    FROM ${items} i JOIN "CodeChange" c ON c.id = i."codeChangeId"
+    FROM ${itemTable(task)} i JOIN "CodeChange" c ON c.id = i."codeChangeId"
       LEFT JOIN (SELECT DISTINCT "itemId" FROM "Consensus" WHERE "studyId" = ${studyId} AND gold AND task = ${task}::"TaskType") g ON g."itemId" = i.id
     WHERE c."studyId" = ${studyId}`;
 }
@@ -108,13 +111,12 @@ function itemsStatement(studyId: string, task: TaskType): Prisma.Sql {
  * PostgreSQL half what JSON does (json_agg of the ids was about 40 % of the statement).
  */
 function ratingsStatement(studyId: string, task: TaskType, questions: readonly Question[]): Prisma.Sql {
-  const { answers, itemKind } = TASKS[task];
-  const items = itemKind === "review" ? Prisma.sql`"CandidateReview"` : Prisma.sql`"PseudoReference"`;
+  const { answers } = TASKS[task];
   const codes = questions.map((q, k) => Prisma.sql`array_agg(${answers.code(q)})::text AS ${Prisma.raw(`v${k}`)}`);
   return Prisma.sql`
     SELECT a."annotatorId" AS rater, string_agg(i.id, ',') AS items, string_agg(i.id, ',') FILTER (WHERE d."userId" IS NOT NULL) AS drafts
       ${questions.length > 0 ? Prisma.sql`, ${Prisma.join(codes)}` : Prisma.empty}
-    FROM ${answers.table} a JOIN ${items} i ON i.id = a.${answers.itemColumn} JOIN "CodeChange" c ON c.id = i."codeChangeId"
+    FROM ${answers.table} a JOIN ${itemTable(task)} i ON i.id = a.${answers.itemColumn} JOIN "CodeChange" c ON c.id = i."codeChangeId"
       -- (user, change) is unique per task: the join keeps one row per answer.
       LEFT JOIN (SELECT "userId", "codeChangeId" FROM "Assignment" WHERE "studyId" = ${studyId} AND "taskType" = ${task}::"TaskType" AND status <> 'DONE') d
         ON d."userId" = a."annotatorId" AND d."codeChangeId" = c.id
