@@ -173,12 +173,6 @@ export function countAboveSorted(sorted: Float64Array, tau: number): number {
   return sorted.length - lo;
 }
 
-/** crscoreFromBestMatches(best, τ) from sortBestMatches(best): the same values. */
-export function crscoreFromSortedMatches(sorted: SortedBestMatches, tau: number): CrscoreResult {
-  assertTau(tau);
-  return crscoreFromCounts(sorted.reviewSentences, countAboveSorted(sorted.reviewSentenceBest, tau), sorted.pseudoReferences, countAboveSorted(sorted.pseudoReferenceBest, tau));
-}
-
 /** CRScore of one review: `crscore({ reviewSentenceVectors, pseudoReferenceVectors, tau })` or with a similarity matrix. */
 export function crscore(input: CrscoreInput & { tau?: number }): CrscoreResult {
   return crscoreFromBestMatches(bestMatches(input), input.tau ?? CRSCORE_DEFAULT_TAU);

@@ -27,7 +27,6 @@ export {
   crscore,
   crscoreFromCounts,
   crscoreFromBestMatches,
-  crscoreFromSortedMatches,
   CRSCORE_DEFAULT_TAU,
   isCrscorePaperModel,
   meanSentenceBest,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { kendallScan, ScoredReviews } from "@/lib/analysis/threshold-sweep";
-import { type BestMatches, crscoreFromSortedMatches, sortBestMatches } from "@/lib/metrics";
+import { type BestMatches, crscoreFromBestMatches, sortBestMatches } from "@/lib/metrics";
 import { kendallTauB, kendallTauBOfTable, seededRandom } from "@/lib/stats";
 
 describe("Kendall's τ-b scan of the threshold sweep (properties)", () => {
@@ -10,7 +10,7 @@ describe("Kendall's τ-b scan of the threshold sweep (properties)", () => {
   const reviews = (n: number) =>
     Array.from({ length: n }, () => {
       const best: BestMatches = { reviewSentenceBest: list(Math.floor(random() * 5)), pseudoReferenceBest: list(Math.floor(random() * 4)) };
-      return { human: 1 + Math.floor(random() * 9) / 2, sorted: sortBestMatches(best) };
+      return { human: 1 + Math.floor(random() * 9) / 2, best, sorted: sortBestMatches(best) };
     });
   const taus = [0, 0.05, 0.1, 0.33, 0.35, 0.5, 0.6, 0.61, 0.95, 1];
   type Field = "conciseness" | "comprehensiveness" | "relevance";
@@ -19,7 +19,7 @@ describe("Kendall's τ-b scan of the threshold sweep (properties)", () => {
     const x: number[] = [];
     const y: number[] = [];
     for (const m of matches) {
-      const value = crscoreFromSortedMatches(m.sorted, tau)[field];
+      const value = crscoreFromBestMatches(m.best, tau)[field];
       if (value === null) continue;
       x.push(value);
       y.push(m.human);
@@ -30,7 +30,7 @@ describe("Kendall's τ-b scan of the threshold sweep (properties)", () => {
     const { x, y } = pairs(field, matches, tau);
     return kendallTauB(x, y).statistic;
   };
-  const scan = (field: Field, matches: ReturnType<typeof reviews>, taus: readonly number[]) => kendallScan(new ScoredReviews(field, matches), taus);
+  const scan = (field: Field, matches: ConstructorParameters<typeof ScoredReviews>[1], taus: readonly number[]) => kendallScan(new ScoredReviews(field, matches), taus);
 
   test("equals kendallTauB at every threshold to the last bit, for each column", () => {
     for (const n of [400, 60, 3]) {
@@ -55,7 +55,7 @@ describe("Kendall's τ-b scan of the threshold sweep (properties)", () => {
     expect(scan("relevance", reviews(10), [])).toEqual([]);
   });
 
-  test("the scores at τ are crscoreFromSortedMatches' for the reviews with one, and their table gives kendallTauB's τ-b and p-value", () => {
+  test("the scores at τ are crscoreFromBestMatches' for the reviews with one, and their table gives kendallTauB's τ-b and p-value", () => {
     for (const n of [400, 60, 3, 0]) {
       const matches = reviews(n);
       for (const field of ["conciseness", "comprehensiveness", "relevance"] as const) {

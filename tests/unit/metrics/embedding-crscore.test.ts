@@ -6,11 +6,13 @@ import {
   cosineSimilarity,
   crscore,
   crscoreFromBestMatches,
-  crscoreFromSortedMatches,
+  countAboveSorted,
+  crscoreFromCounts,
   CRSCORE_DEFAULT_TAU,
   embeddingSim,
   pairwiseSimilarities,
   sortBestMatches,
+  type SortedBestMatches,
   splitReviewSentences,
   thresholdSweep,
   type CrscoreResult,
@@ -174,6 +176,9 @@ describe("threshold sweep and calibration (CRScore Table 18, section 3.3)", () =
 });
 
 describe("CRScore from sorted best matches (the Table 18 sweep's path)", () => {
+  // The sweep scores a review from its sorted matches' counts above τ (lib/analysis/threshold-sweep.ts).
+  const crscoreFromSortedMatches = (sorted: SortedBestMatches, tau: number) =>
+    crscoreFromCounts(sorted.reviewSentences, countAboveSorted(sorted.reviewSentenceBest, tau), sorted.pseudoReferences, countAboveSorted(sorted.pseudoReferenceBest, tau));
   const random = seededRandom(18);
   // Values on a coarse grid, so that ties between entries and entries equal to τ are common.
   const list = (length: number) => Array.from({ length }, () => (random() < 0.2 ? null : Math.floor(random() * 8) / 8));
