@@ -132,6 +132,17 @@ function readIntArray(text: string, length: number, into: Int32Array, at: number
   into.set(numbers, at);
 }
 
+/** Question k's codes of all `n` ratings, the raters' rows one after the other (the entries' `source` order). */
+function questionCodes(rows: readonly RaterRow[], rated: readonly { items: string[] }[], k: number, n: number): Int32Array {
+  const codes = new Int32Array(n);
+  let at = 0;
+  rows.forEach((row, r) => {
+    readIntArray(row[`v${k}`], rated[r].items.length, codes, at);
+    at += rated[r].items.length;
+  });
+  return codes;
+}
+
 /** A rater's row as the ids of the items rated and of those whose rating is a draft. */
 function raterItems(row: RaterRow): { items: string[]; drafts: Set<string> } {
   return { items: row.items.split(","), drafts: new Set(row.drafts?.split(",")) };
@@ -239,16 +250,7 @@ export async function gatherTaskColumns(study: StudyForAnalysis, task: TaskType,
   const items = entries.rated.map((p, u) =>
     describeItem({ id: ids[p], order: u, position: row.positions[p], externalId: row.externalIds[p], system: row.systems[p] ?? undefined, changeId: row.changeIds[p], changeExternalId: row.changeExternalIds[p], language: row.languages[p] }),
   );
-  const codes = questions.map((_, k) => {
-    const codes = new Int32Array(entries.n);
-    let at = 0;
-    rows.forEach((row, r) => {
-      readIntArray(row[`v${k}`], rated[r].items.length, codes, at);
-      at += rated[r].items.length;
-    });
-    return codes;
-  });
-  const all: TaskColumns = { task, items, raters: rows.map((r) => r.rater), questions: questions.map((q, k) => questionColumns(q, codes[k], entries, drafts)) };
+  const all: TaskColumns = { task, items, raters: rows.map((r) => r.rater), questions: questions.map((q, k) => questionColumns(q, questionCodes(rows, rated, k, entries.n), entries, drafts)) };
   const isGold = new Set(entries.rated.filter((p) => row.gold[p]).map((p) => ids[p]));
   return keepItems(all, (item) => keptUnder(gold, isGold.has(item.id)));
 }
