@@ -48,7 +48,7 @@ function AddedClaimEditor({ store, entry, value, label, inputRef }: { store: Ans
 export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskProps) {
   const claims = data.claims!;
   const references = claims.references;
-  const { cursor, setCursor, move, register } = useCursor(references.length, (i) => onTarget(references[i] ? `claim:${references[i].id}` : null));
+  const { cursor, setCursor, move, step, register } = useCursor(references.length, (i) => onTarget(references[i] ? `claim:${references[i].id}` : null));
   const notes = useRef(new Map<string, HTMLTextAreaElement>());
   const corrections = useRef(new Map<string, HTMLTextAreaElement>());
   const addBox = useRef<HTMLTextAreaElement>(null);
@@ -93,14 +93,9 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
 
   useImperativeHandle(handle, () => ({
     onAction(action) {
+      if (step(action)) return true;
       const current = references[cursor];
       switch (action.type) {
-        case "next-sub":
-          move(1);
-          return true;
-        case "prev-sub":
-          move(-1);
-          return true;
         case "digit": {
           const info = CLAIM_CODE_BY_VALUE.get(action.value);
           if (!info || !current) return false;

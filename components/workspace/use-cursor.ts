@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import type { ShortcutAction } from "@/lib/annotation/keymap";
 
 /** Index of the claim / review under the keyboard cursor, kept in view as it moves. */
 export function useCursor(count: number, onTarget: (index: number) => void) {
@@ -19,5 +20,11 @@ export function useCursor(count: number, onTarget: (index: number) => void) {
     if (el) items.current.set(index, el);
     else items.current.delete(index);
   };
-  return { cursor: Math.min(cursor, Math.max(0, count - 1)), setCursor, move, register };
+  /** j/k moves to the next or previous one; false for any other shortcut. */
+  const step = (action: ShortcutAction) => {
+    if (action.type !== "next-sub" && action.type !== "prev-sub") return false;
+    move(action.type === "next-sub" ? 1 : -1);
+    return true;
+  };
+  return { cursor: Math.min(cursor, Math.max(0, count - 1)), setCursor, move, step, register };
 }
