@@ -6,11 +6,11 @@
  * and, in marcus's sheet, the `error type` of CRScore Table 12.
  */
 import type { ClaimCode } from "@/lib/generated/prisma/enums";
-import type { AnnotatorRef, ClaimJudgementInput, CodeChangeInput, PseudoReferenceInput } from "./bundle";
+import type { AnnotatorRef, ClaimJudgementInput, PseudoReferenceInput } from "./bundle";
 import { claimCodeOfNumber, claimErrorTypeOf, SHEET_CLAIM_CODES } from "./claim-codes";
-import { CHANGE_COLUMNS, codeChangeOfBlock, openCrscoreSheet, readBlocks, type Block, type SheetAnnotatorRule } from "./crscore-sheet";
+import { CHANGE_COLUMNS, parseCrscoreSheet, type Block, type SheetAnnotatorRule } from "./crscore-sheet";
 import type { ErrorCollector } from "./errors";
-import type { ParseOptions, ParseResult, Parser } from "./parser";
+import type { ParseOptions, Parser } from "./parser";
 import { cell, rowLocation, type Sheet, type SheetRow } from "./sheet";
 import { textKey } from "./text";
 
@@ -114,7 +114,7 @@ function pseudoReferencesOfBlock(sheet: Sheet, block: Block, columns: Columns, a
         addedBy: annotator,
         corrects: corrects ? claim.externalId : null,
         restated: false,
-      matchByText: true,
+        matchByText: true,
         judgements: [],
         at,
       },
@@ -124,15 +124,8 @@ function pseudoReferencesOfBlock(sheet: Sheet, block: Block, columns: Columns, a
   return references;
 }
 
-export const parseCrscorePhase1: Parser = (file, options: ParseOptions, errors): ParseResult => {
-  const bundle = { taskTypes: ["CLAIM_VERIFICATION" as const], pullRequests: [], codeChanges: [] as CodeChangeInput[] };
-  const separatedChanges: string[] = [];
-  const opened = openCrscoreSheet(file, options, COLUMNS, ANNOTATOR, errors);
-  if (!opened) return { bundle, warnings: [] };
-  const { sheet, columns, annotator, warnings } = opened;
-  readBlocks(sheet, columns, errors, separatedChanges).forEach((block, position) => {
-    const change = codeChangeOfBlock(sheet, block, position, columns, options.context, errors);
-    if (change) bundle.codeChanges.push({ ...change, pseudoReferences: pseudoReferencesOfBlock(sheet, block, columns, annotator, errors), reviews: [] });
-  });
-  return { bundle, warnings, separatedChanges };
-};
+export const parseCrscorePhase1: Parser = (file, options: ParseOptions, errors) =>
+  parseCrscoreSheet(file, options, errors, { taskType: "CLAIM_VERIFICATION", columns: COLUMNS, annotator: ANNOTATOR }, (sheet, block, columns, annotator) => ({
+    pseudoReferences: pseudoReferencesOfBlock(sheet, block, columns, annotator, errors),
+    reviews: [],
+  }));

@@ -13,11 +13,11 @@
  * keyed by their text like the phase-1 claims and line up with them.
  */
 import type { PseudoReferenceKind } from "@/lib/generated/prisma/enums";
-import type { AnnotatorRef, CandidateReviewInput, ClaimJudgementInput, CodeChangeInput, PseudoReferenceInput, ReviewRatingInput } from "./bundle";
+import type { AnnotatorRef, CandidateReviewInput, ClaimJudgementInput, PseudoReferenceInput, ReviewRatingInput } from "./bundle";
 import { CLAIM_SOURCE, claimExternalId } from "./crscore-phase1";
-import { CHANGE_COLUMNS, claimNumbers, codeChangeOfBlock, openCrscoreSheet, readBlocks, type Block, type SheetAnnotatorRule } from "./crscore-sheet";
+import { CHANGE_COLUMNS, claimNumbers, parseCrscoreSheet, type Block, type SheetAnnotatorRule } from "./crscore-sheet";
 import type { ErrorCollector, SourceLocation } from "./errors";
-import { likertProblem, type LikertScale, type ParseOptions, type ParseResult, type Parser } from "./parser";
+import { likertProblem, type LikertScale, type ParseOptions, type Parser } from "./parser";
 import { cell, rowLocation, type Sheet, type SheetRow } from "./sheet";
 import { textKey } from "./text";
 
@@ -193,17 +193,8 @@ function reviewsOfBlock(sheet: Sheet, block: Block, columns: Columns, claims: Bl
   return reviews;
 }
 
-export const parseCrscorePhase2: Parser = (file, options: ParseOptions, errors): ParseResult => {
-  const bundle = { taskTypes: ["REVIEW_RATING" as const], pullRequests: [], codeChanges: [] as CodeChangeInput[] };
-  const separatedChanges: string[] = [];
-  const opened = openCrscoreSheet(file, options, COLUMNS, ANNOTATOR, errors);
-  if (!opened) return { bundle, warnings: [] };
-  const { sheet, columns, annotator, warnings } = opened;
-  readBlocks(sheet, columns, errors, separatedChanges).forEach((block, position) => {
-    const change = codeChangeOfBlock(sheet, block, position, columns, options.context, errors);
+export const parseCrscorePhase2: Parser = (file, options: ParseOptions, errors) =>
+  parseCrscoreSheet(file, options, errors, { taskType: "REVIEW_RATING", columns: COLUMNS, annotator: ANNOTATOR }, (sheet, block, columns, annotator) => {
     const claims = claimsOfBlock(sheet, block, columns, annotator, errors);
-    const reviews = reviewsOfBlock(sheet, block, columns, claims, annotator, options.likert, errors);
-    if (change) bundle.codeChanges.push({ ...change, pseudoReferences: claims.references, reviews });
+    return { pseudoReferences: claims.references, reviews: reviewsOfBlock(sheet, block, columns, claims, annotator, options.likert, errors) };
   });
-  return { bundle, warnings, separatedChanges };
-};

@@ -8,7 +8,8 @@ import type { AnnotatorRef, CodeChangeInput } from "./bundle";
 import { readCsv } from "./csv";
 import type { ErrorCollector } from "./errors";
 import type { ImportFile } from "./file";
-import type { ContextFiles, ParseOptions } from "./parser";
+import type { TaskType } from "@/lib/generated/prisma/enums";
+import type { ContextFiles, ParseOptions, ParseResult } from "./parser";
 import { cell, findColumns, rowLocation, type ColumnSpec, type Sheet, type SheetRow } from "./sheet";
 import { integerId } from "./text";
 
@@ -176,24 +177,35 @@ export interface SheetAnnotatorRule<K extends string> {
 }
 
 /**
- * What every CRScore sheet parser starts with: the CSV, its columns, and its annotator
- * (`--annotator`, else from the file name; a sheet holding annotations without one is an
- * error), with the warnings so far. Null when the file or its header cannot be read.
+ * A CRScore sheet parsed for one phase's task: the CSV, its columns, its annotator
+ * (`--annotator`, else from the file name; a sheet holding annotations without one is an error),
+ * then each block as a code change with what `contents` reads from it (claims, reviews). The
+ * contents of a block are read even when its code change is refused, so one run reports all of
+ * the file's problems.
  */
-export function openCrscoreSheet<K extends string, A extends K>(
+export function parseCrscoreSheet<K extends string, A extends K>(
   file: ImportFile,
   options: ParseOptions,
-  spec: Record<K, ColumnSpec>,
-  rule: SheetAnnotatorRule<A>,
   errors: ErrorCollector,
-): { sheet: Sheet; columns: Record<K, number>; annotator: AnnotatorRef | null; warnings: string[] } | null {
+  layout: { taskType: TaskType; columns: Record<K, ColumnSpec> & Record<keyof ChangeColumns, ColumnSpec>; annotator: SheetAnnotatorRule<A> },
+  contents: (sheet: Sheet, block: Block, columns: Record<K, number>, annotator: AnnotatorRef | null) => Pick<CodeChangeInput, "pseudoReferences" | "reviews">,
+): ParseResult {
+  const bundle = { taskTypes: [layout.taskType], pullRequests: [], codeChanges: [] as CodeChangeInput[] };
   const sheet = readCsv(file, errors);
-  const columns = sheet && findColumns(sheet, spec, errors);
-  if (!sheet || !columns) return null;
+  const columns = sheet && findColumns(sheet, layout.columns, errors);
+  if (!sheet || !columns) return { bundle, warnings: [] };
   const warnings = [...sheet.warnings];
+  const rule = layout.annotator;
   const name = annotatorOfSheet(file.name, options.annotator, rule.inFileName);
   const annotated = name === null ? sheet.rows.find((row) => rule.columns.some((c) => cell(row, columns[c]).trim() !== "")) : undefined;
   if (annotated) errors.add(rowLocation(sheet, annotated), rule.field, `the sheet holds annotations but names no annotator; pass --annotator NAME or name the file like ${rule.namePattern}`);
   if (!hasContext(options.context)) warnings.push(`${file.name}: old_file and new_file were not loaded (no context folder given)`);
-  return { sheet, columns, annotator: name === null ? null : { name, id: null }, warnings };
+  const annotator = name === null ? null : { name, id: null };
+  const separatedChanges: string[] = [];
+  readBlocks(sheet, columns, errors, separatedChanges).forEach((block, position) => {
+    const change = codeChangeOfBlock(sheet, block, position, columns, options.context, errors);
+    const read = contents(sheet, block, columns, annotator);
+    if (change) bundle.codeChanges.push({ ...change, ...read });
+  });
+  return { bundle, warnings, separatedChanges };
 }

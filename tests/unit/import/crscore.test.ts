@@ -55,6 +55,19 @@ describe("crscore-phase1", () => {
     expect(errors).toEqual([{ file: "claims.csv", row: 2, line: 6, field: "Correctness", message: expect.stringMatching(/names no annotator/) }]);
   });
 
+  test("a block whose code change is refused still has its claims checked: both problems in one run", () => {
+    const bad = phase1.map((row) => [...row]);
+    bad[1][8] = "test7_old.txt";
+    bad[1][9] = "test7_new.txt";
+    bad[2][4] = "7";
+    const { bundle, errors } = parse(parseCrscorePhase1, "claim_acc_annot_marcus.csv", bad);
+    expect(bundle.codeChanges).toEqual([]);
+    expect(errors.map((e) => [e.row, e.field])).toEqual([
+      [2, "new_file"],
+      [3, "Correctness"],
+    ]);
+  });
+
   test("error types of CRScore Table 12", () => {
     expect(claimErrorTypeOf("comprehension error")).toBe("COMPREHENSION");
     expect(claimErrorTypeOf("Over-generalization")).toBe("OVER_GENERALIZATION");
