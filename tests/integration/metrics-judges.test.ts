@@ -18,7 +18,7 @@ import { runImport } from "@/lib/import";
 import { createJobContext, drainMetricRun, runParams, startMetricRun, startQueue, type MetricRunRequest } from "@/lib/jobs";
 import { createChatClient, createJudgeMetric, GRADEDREVIEWS_PROMPT_VERSION, mapToScale, FIVE_POINT } from "@/lib/judges";
 import { scoreVersions } from "./score-versions";
-import { startFakeLlm, userText, type FakeLlm, type ReceivedRequest, type Reply } from "../unit/judges/fake-llm";
+import { startFakeLlm, sweJudgeStep, userText, type FakeLlm, type ReceivedRequest, type Reply } from "../unit/judges/fake-llm";
 
 const url = inject("databaseUrl");
 const db = createClient(url);
@@ -90,19 +90,6 @@ const gradedChanges = [
 
 const generated = (r: ReceivedRequest) => /<generated_review>\n([\s\S]*?)\n<\/generated_review>/.exec(userText(r))?.[1] ?? "";
 
-/** Which SWE-Judge step a request is (as in tests/unit/judges/swe-judge.test.ts). */
-function sweStep(request: ReceivedRequest): string {
-  const last = request.messages[request.messages.length - 1].content;
-  if (last.includes("recheck whether the reason")) return "P2";
-  if (last.includes("semantically equivalent")) return "P3";
-  if (last.includes("write tests")) return "P4-tests";
-  if (last.includes("pass all the given tests")) return "P4";
-  if (last.includes("core key points")) return "P5-points";
-  if (last.includes("contains all the key points")) return "P5";
-  if (last.includes("rate a review comment")) return last.includes("<reference_review>") ? "P1b" : "P1a";
-  throw new Error(`unknown prompt: ${last.slice(0, 80)}`);
-}
-
 /**
  * The scripted model: GradedReviews grades by the review's first word; CRScore LaaJ 4; SWE-Judge
  * strategies 50, except P5 which answers the review's "q=NN" (so only teams with P5 follow the humans).
@@ -116,7 +103,7 @@ function answer(request: ReceivedRequest): Reply {
     return { content: "I cannot grade this." };
   }
   if (text.includes("reviews of code changes")) return { content: "4" };
-  const step = sweStep(request);
+  const step = sweJudgeStep(request);
   if (step === "P4-tests" || step === "P5-points") return { content: "1. the issue is named\n2. a fix is asked for" };
   if (step === "P5") return { content: `{"score": ${/q=(\d+)/.exec(text)?.[1] ?? 0}, "reason": "coverage"}` };
   return { content: '{"score": 50, "reason": "plausible"}' };
@@ -400,8 +387,8 @@ describe("swe-judge and the CRScore judge as metric runs", () => {
     const scores = await storedScores(study.id, "swe-judge", spec.paramsKey);
     expect(scores.get("s1/e")?.value).toBeCloseTo(mapToScale((50 + 75) / 2, FIVE_POINT), 12);
     // The code change is the context of every strategy that shows it; P5's key points were asked once per change (a model no earlier test asked, so none is in the response cache).
-    expect(fake.requests.filter((r) => sweStep(r) === "P5-points")).toHaveLength(2);
-    expect(fake.requests.filter((r) => sweStep(r) === "P1b").every((r) => userText(r).includes("<code_change>"))).toBe(true);
+    expect(fake.requests.filter((r) => sweJudgeStep(r) === "P5-points")).toHaveLength(2);
+    expect(fake.requests.filter((r) => sweJudgeStep(r) === "P1b").every((r) => userText(r).includes("<code_change>"))).toBe(true);
   });
 
   test("the CRScore judge is reference-free: every review is scored, the human reference included, with the change's language", async () => {

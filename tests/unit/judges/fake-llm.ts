@@ -47,6 +47,19 @@ export interface FakeLlm {
 
 export const userText = (r: ReceivedRequest) => r.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
 
+/** Which SWE-Judge step (P1a ... P5) a request is, from the phrase only its prompt has. */
+export function sweJudgeStep(request: ReceivedRequest): string {
+  const last = request.messages[request.messages.length - 1].content;
+  if (last.includes("recheck whether the reason")) return "P2";
+  if (last.includes("semantically equivalent")) return "P3";
+  if (last.includes("write tests")) return "P4-tests";
+  if (last.includes("pass all the given tests")) return "P4";
+  if (last.includes("core key points")) return "P5-points";
+  if (last.includes("contains all the key points")) return "P5";
+  if (last.includes("rate a review comment")) return last.includes("<reference_review>") ? "P1b" : "P1a";
+  throw new Error(`unknown prompt: ${last.slice(0, 80)}`);
+}
+
 export async function startFakeLlm(): Promise<FakeLlm> {
   let handler: Handler = () => ({ content: "3" });
   // Requests still sleeping from an earlier test do not count towards the current test's in-flight figure.

@@ -5,26 +5,13 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { calibrateSweJudge, createChatClient, runStrategies, sweJudgeScore, SWE_STRATEGIES, type ChatClient, type SweJudgeInput } from "@/lib/judges";
-import { startFakeLlm, userText, type FakeLlm, type ReceivedRequest, type Reply } from "./fake-llm";
+import { startFakeLlm, sweJudgeStep as stepOf, userText, type FakeLlm, type ReceivedRequest, type Reply } from "./fake-llm";
 
 const input: SweJudgeInput = {
   generated: "REVIEW: guard against a null user before getName().",
   reference: "REFERENCE: this throws when user is null; add a null check.",
   codeChange: "CHANGE: -return name;\n+return user.getName();",
 };
-
-/** Which step a request is, from the phrase only its prompt has. */
-function stepOf(request: ReceivedRequest): string {
-  const last = request.messages[request.messages.length - 1].content;
-  if (last.includes("recheck whether the reason")) return "P2";
-  if (last.includes("semantically equivalent")) return "P3";
-  if (last.includes("write tests")) return "P4-tests";
-  if (last.includes("pass all the given tests")) return "P4";
-  if (last.includes("core key points")) return "P5-points";
-  if (last.includes("contains all the key points")) return "P5";
-  if (last.includes("rate a review comment")) return last.includes("<reference_review>") ? "P1b" : "P1a";
-  throw new Error(`unknown prompt: ${last.slice(0, 80)}`);
-}
 
 const answers: Record<string, string> = {
   P1a: '{"score": 40, "reason": "It misses that the old code returned a cached name."}',
