@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { countAboveSorted, crscoreFromCounts, meanSentenceBest, sortBestMatches, type SortedBestMatches } from "@/lib/metrics";
-import { kendallTauBOfTable, spearman } from "@/lib/stats";
+import { kendallTauBOfTable, rankAverage, spearmanOfRanks } from "@/lib/stats";
 
 const detailSchema = z.object({
   tau: z.number(),
@@ -79,7 +79,8 @@ class ScoreGrid {
   constructor(field: Field, matches: readonly { sorted: SortedBestMatches }[]) {
     const blocks = new Map<number, Map<number, number>>();
     const values: number[] = [];
-    this.start = Int32Array.from(matches, ({ sorted: { reviewSentences, pseudoReferences } }) => {
+    // Int32Array.from(array) rather than Int32Array.from(reviews, f): V8 has no fast path for a mapping function (2 ms for 22,500 reviews, against 0.4).
+    const blockStart = ({ sorted: { reviewSentences, pseudoReferences } }: { sorted: SortedBestMatches }) => {
       let bySentences = blocks.get(pseudoReferences);
       if (!bySentences) blocks.set(pseudoReferences, (bySentences = new Map()));
       let start = bySentences.get(reviewSentences);
@@ -88,8 +89,9 @@ class ScoreGrid {
         for (let s = 0; s <= reviewSentences; s++) for (let p = 0; p <= pseudoReferences; p++) values.push(crscoreFromCounts(reviewSentences, s, pseudoReferences, p)[field] as number);
       }
       return start;
-    });
-    this.stride = Int32Array.from(matches, (m) => m.sorted.pseudoReferences + 1);
+    };
+    this.start = Int32Array.from(matches.map(blockStart));
+    this.stride = Int32Array.from(matches.map((m) => m.sorted.pseudoReferences + 1));
     this.value = Float64Array.from(values);
     const distinct = [...new Set(values)].sort((a, b) => a - b);
     const rankOf = new Map(distinct.map((v, k) => [v, k]));
@@ -166,16 +168,19 @@ function matchesByThreshold(matches: readonly { sorted: SortedBestMatches }[], t
 export class ScoredReviews {
   readonly reviews: readonly { human: number; sorted: SortedBestMatches }[];
   readonly human: Float64Array;
+  /** The human scores' average ranks: the same at every τ. */
+  readonly humanRanks: Float64Array;
   readonly level: Int32Array;
   readonly levels: number;
   readonly grid: ScoreGrid;
 
   constructor(field: Field, matches: readonly { human: number; sorted: SortedBestMatches }[]) {
     this.reviews = matches.filter((m) => m.sorted.pseudoReferences > 0);
-    this.human = Float64Array.from(this.reviews, (m) => m.human);
+    this.human = Float64Array.from(this.reviews.map((m) => m.human));
+    this.humanRanks = rankAverage(this.human);
     const humans = [...new Set(this.human)].sort((a, b) => a - b);
     const humanLevel = new Map(humans.map((h, level) => [h, level]));
-    this.level = Int32Array.from(this.human, (h) => humanLevel.get(h) as number);
+    this.level = Int32Array.from(this.human.map((h) => humanLevel.get(h) as number));
     this.levels = humans.length;
     this.grid = new ScoreGrid(field, this.reviews);
   }
@@ -186,16 +191,32 @@ export class ScoredReviews {
     return { counts, rows: Array.from({ length: this.grid.ranks }, (_, k) => counts.subarray(k * this.levels, (k + 1) * this.levels)) };
   }
 
-  /** Each review's score at τ, and the table of their (score, human score) counts. */
-  at(tau: number): { x: Float64Array; rows: Float64Array[] } {
-    const x = new Float64Array(this.reviews.length);
+  /**
+   * Each review's score at τ, its average rank among them (rankAverage's, read from the counts
+   * of each score rank instead of sorting), and the table of their (score, human score) counts.
+   */
+  at(tau: number): { x: Float64Array; ranks: Float64Array; rows: Float64Array[] } {
+    const n = this.reviews.length;
+    const x = new Float64Array(n);
+    const rankOf = new Int32Array(n);
     const { counts, rows } = this.table();
     this.reviews.forEach(({ sorted }, r) => {
       const cell = this.grid.cell(r, countAboveSorted(sorted.reviewSentenceBest, tau), countAboveSorted(sorted.pseudoReferenceBest, tau));
       x[r] = this.grid.value[cell];
-      counts[this.grid.rank[cell] * this.levels + this.level[r]]++;
+      rankOf[r] = this.grid.rank[cell];
+      counts[rankOf[r] * this.levels + this.level[r]]++;
     });
-    return { x, rows };
+    // Score rank k's reviews hold sorted positions below..below+c-1, whose mean rank is (below+1+below+c)/2.
+    const midRank = new Float64Array(this.grid.ranks);
+    let below = 0;
+    rows.forEach((row, k) => {
+      const c = row.reduce((s, v) => s + v, 0);
+      midRank[k] = (below + 1 + below + c) / 2;
+      below += c;
+    });
+    const ranks = new Float64Array(n);
+    for (let r = 0; r < n; r++) ranks[r] = midRank[rankOf[r]];
+    return { x, ranks, rows };
   }
 }
 
@@ -211,8 +232,8 @@ export function kendallScan(scored: ScoredReviews, taus: readonly number[]): (nu
   if (taus.length === 0) return [];
   const { reviews, grid, level, levels } = scored;
   const { counts, rows } = scored.table();
-  const sentencesAbove = Int32Array.from(reviews, (m) => countAboveSorted(m.sorted.reviewSentenceBest, taus[0]));
-  const pseudoReferencesAbove = Int32Array.from(reviews, (m) => countAboveSorted(m.sorted.pseudoReferenceBest, taus[0]));
+  const sentencesAbove = Int32Array.from(reviews.map((m) => countAboveSorted(m.sorted.reviewSentenceBest, taus[0])));
+  const pseudoReferencesAbove = Int32Array.from(reviews.map((m) => countAboveSorted(m.sorted.pseudoReferenceBest, taus[0])));
   const tally = (r: number, count: number) => {
     counts[grid.rank[grid.cell(r, sentencesAbove[r], pseudoReferencesAbove[r])] * levels + level[r]] += count;
   };
@@ -257,8 +278,8 @@ export function thresholdSweep(metric: keyof typeof FIELD, points: readonly { re
   const storedTau = (stored[0] as SweepMatches).tau;
   const scored = new ScoredReviews(FIELD[metric], points.map((p, k) => ({ human: p.human, sorted: (stored[k] as SweepMatches).sorted })));
   const row = (tau: number, kind: SweepRow["kind"]): SweepRow => {
-    const { x, rows } = scored.at(tau);
-    const rho = spearman(x, scored.human);
+    const { x, ranks, rows } = scored.at(tau);
+    const rho = spearmanOfRanks(ranks, scored.humanRanks);
     const tauB = kendallTauBOfTable(rows);
     return {
       tau,

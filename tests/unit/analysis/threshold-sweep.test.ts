@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { kendallScan, ScoredReviews } from "@/lib/analysis/threshold-sweep";
 import { type BestMatches, crscoreFromBestMatches, sortBestMatches } from "@/lib/metrics";
-import { kendallTauB, kendallTauBOfTable, seededRandom } from "@/lib/stats";
+import { kendallTauB, kendallTauBOfTable, rankAverage, seededRandom, spearman, spearmanOfRanks } from "@/lib/stats";
 
 describe("Kendall's τ-b scan of the threshold sweep (properties)", () => {
   const random = seededRandom(31);
@@ -69,5 +69,30 @@ describe("Kendall's τ-b scan of the threshold sweep (properties)", () => {
         }
       }
     }
+  });
+
+  test("the ranks at τ are rankAverage's of the scores (ties share their mean rank), so Spearman's ρ and p are spearman's to the last bit", () => {
+    for (const n of [400, 60, 3, 1, 0]) {
+      const matches = reviews(n);
+      for (const field of ["conciseness", "comprehensiveness", "relevance"] as const) {
+        const scored = new ScoredReviews(field, matches);
+        expect([...scored.humanRanks]).toEqual([...rankAverage(scored.human)]);
+        for (const tau of taus) {
+          const { x, y } = pairs(field, matches, tau);
+          const at = scored.at(tau);
+          expect([...at.ranks]).toEqual([...rankAverage(x)]);
+          expect(spearmanOfRanks(at.ranks, scored.humanRanks)).toEqual(spearman(x, y));
+        }
+      }
+    }
+  });
+
+  test("the ranks at τ follow the reviews when their order changes", () => {
+    // The reviews with a score: those without pseudo-references are left out of the ranks.
+    const matches = new ScoredReviews("relevance", reviews(200)).reviews;
+    const order = matches.map((_, i) => i).sort(() => random() - 0.5);
+    const ranks = new ScoredReviews("relevance", matches).at(0.35).ranks;
+    const shuffled = new ScoredReviews("relevance", order.map((i) => matches[i])).at(0.35).ranks;
+    expect([...shuffled]).toEqual(order.map((i) => ranks[i]));
   });
 });
