@@ -8,15 +8,25 @@
  * scale (the offline TF-IDF default's calibrated τ is near 0.16), so its grid rows mostly say
  * that the paper's grid does not carry over; the stored and best rows are its own.
  */
-import { z } from "zod";
-import { countAboveSorted, crscoreFromCounts, meanSentenceBest, sortBestMatches, type SortedBestMatches } from "@/lib/metrics";
+import { type BestMatches, countAboveSorted, crscoreFromCounts, meanSentenceBest, sortAllBestMatches, type SortedBestMatches } from "@/lib/metrics";
 import { kendallTauBOfTable, rankAverage, spearmanOfRanks } from "@/lib/stats";
 
-const detailSchema = z.object({
-  tau: z.number(),
-  reviewSentenceBest: z.array(z.number().nullable()),
-  pseudoReferenceBest: z.array(z.number().nullable()),
-});
+/** A stored CRScore detail: the τ it was scored at and its best matches (other fields ignored). */
+type StoredDetail = BestMatches & { tau: number };
+
+const isMatch = (v: unknown) => v === null || (typeof v === "number" && Number.isFinite(v));
+
+/**
+ * The detail as a StoredDetail, or null when it is not one: a finite τ and two lists of finite
+ * numbers or nulls. Checked in place rather than by a schema that copies every detail (25,000
+ * of them took 15 ms and their garbage).
+ */
+function storedDetail(detail: unknown): StoredDetail | null {
+  if (typeof detail !== "object" || detail === null || Array.isArray(detail)) return null;
+  const { tau, reviewSentenceBest, pseudoReferenceBest } = detail as Record<string, unknown>;
+  const valid = typeof tau === "number" && Number.isFinite(tau) && Array.isArray(reviewSentenceBest) && reviewSentenceBest.every(isMatch) && Array.isArray(pseudoReferenceBest) && pseudoReferenceBest.every(isMatch);
+  return valid ? (detail as StoredDetail) : null;
+}
 
 /** CRScore Table 18's grid of thresholds (for mxbai-embed-large-v1, whose τ_best is 0.7314). */
 export const TABLE_18_TAUS = [0.6, 0.65, 0.7, 0.75, 0.8];
@@ -49,8 +59,8 @@ export function isCrscoreColumn(metric: string): metric is keyof typeof FIELD {
  */
 export function referenceTau(references: readonly { detail: unknown; annotated: boolean }[]): number | null {
   const parsed = references.flatMap((r) => {
-    const d = detailSchema.safeParse(r.detail);
-    return d.success && d.data.reviewSentenceBest.some((v) => v !== null) ? [{ ...d.data, annotated: r.annotated }] : [];
+    const d = storedDetail(r.detail);
+    return d !== null && d.reviewSentenceBest.some((v) => v !== null) ? [{ ...d, annotated: r.annotated }] : [];
   });
   const unannotated = parsed.filter((r) => !r.annotated);
   const { tau } = meanSentenceBest(unannotated.length > 0 ? unannotated : parsed);
@@ -263,12 +273,16 @@ export interface SweepMatches {
  * prepares them while the ratings are still being read.
  */
 export function sweepMatches(details: ReadonlyMap<string, unknown>): Map<string, SweepMatches> {
-  const matches = new Map<string, SweepMatches>();
+  const ids: string[] = [];
+  const stored: StoredDetail[] = [];
   for (const [reviewId, detail] of details) {
-    const parsed = detailSchema.safeParse(detail);
-    if (parsed.success) matches.set(reviewId, { tau: parsed.data.tau, sorted: sortBestMatches(parsed.data) });
+    const d = storedDetail(detail);
+    if (d === null) continue;
+    ids.push(reviewId);
+    stored.push(d);
   }
-  return matches;
+  const sorted = sortAllBestMatches(stored);
+  return new Map(ids.map((id, k) => [id, { tau: stored[k].tau, sorted: sorted[k] }]));
 }
 
 /** The sweep for a CRScore column over reviews with a stored detail (sweepMatches) and a human score; null when details are missing. */
