@@ -293,7 +293,7 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
   const points: ReviewPoint[] = [];
   const wanted = options.items && new Set(options.items.ids);
   const matched = new Set<string>();
-  for (const item of [...human.items.values()].sort((a, b) => a.order - b.order)) {
+  for (const item of human.items) {
     if (wanted && !inItemSet(item, wanted, matched)) continue;
     const metric = values.values.get(item.id);
     const score = humanScore(human.ratings, item.id);

@@ -31,7 +31,8 @@ export interface HumanScores {
   /** The numeric scale, in order. */
   scale: number[];
   ratings: HumanRatings;
-  items: Map<string, StudyItem>;
+  /** The rated items, in study order. */
+  items: StudyItem[];
   /** Draft ratings left out (lib/analysis/drafts.ts). */
   draftsLeftOut: number;
 }
@@ -82,5 +83,5 @@ export async function humanScores(study: StudyForAnalysis, key: string, client: 
   const value = new Float64Array(found.value.length);
   for (let e = 0; e < value.length; e++) value[e] = scale[found.value[e]];
   const ratings = groupRatings(data.items.map((item) => item.id), found.item, data.raters, found.rater, value);
-  return { question: found.question, scale, ratings, items: new Map(data.items.map((item) => [item.id, item])), draftsLeftOut: found.drafts };
+  return { question: found.question, scale, ratings, items: data.items, draftsLeftOut: found.drafts };
 }
