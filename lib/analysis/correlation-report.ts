@@ -18,7 +18,7 @@ import { countedWork } from "./drafts";
 import { inItemSet, type ItemSetFilter, itemSetStatement, type ItemSetStatement } from "./item-sets";
 import { correlationSet, type CorrelationSet } from "./correlations";
 import { findStudy, raterNames } from "./gather";
-import { humanScores, mean, type HumanScores } from "./human-scores";
+import { humanScore, humanScores, mean, type HumanScores } from "./human-scores";
 import { quantileMap } from "./quantile-map";
 import { type BootstrapSettings, bootstrapSettings } from "./resample";
 import { groupByLevel, type KsCell, ksMatrix, type LevelSummary, summarizeLevel } from "./score-levels";
@@ -149,22 +149,26 @@ function unitCorrelations(points: readonly ReviewPoint[], level: CorrelationLeve
  * annotator and the metric mapped onto the human scale by quantiles (see quantile-map.ts).
  */
 export function humanMetricAgreement(points: readonly ReviewPoint[], human: HumanScores, higherIsBetter: boolean, names: ReadonlyMap<string, string>): HumanMetricAgreement | null {
-  // The annotators' ratings of the points, then the metric's, as columns (point index, rater index, value).
+  // The annotators' ratings of the points, then the metric's, as columns (point index, rater
+  // index, value); the raters numbered as first seen.
+  const { ratings } = human;
+  const entries = points.map((p) => ratings.review.get(p.reviewId));
   let count = points.length;
-  for (const p of points) count += human.ratings.get(p.reviewId)?.length ?? 0;
+  for (const k of entries) if (k !== undefined) count += ratings.first[k + 1] - ratings.first[k];
   const item = new Int32Array(count);
   const rater = new Int32Array(count);
   const value = new Float64Array(count);
   const raters: string[] = [];
-  const raterIndex = new Map<string, number>();
+  const raterIndex = new Int32Array(ratings.raters.length).fill(-1);
   let e = 0;
-  points.forEach((p, k) => {
-    for (const r of human.ratings.get(p.reviewId) ?? []) {
-      let index = raterIndex.get(r.rater);
-      if (index === undefined) raterIndex.set(r.rater, (index = raters.push(r.rater) - 1));
-      item[e] = k;
-      rater[e] = index;
-      value[e++] = r.value;
+  entries.forEach((k, point) => {
+    if (k === undefined) return;
+    for (let entry = ratings.first[k]; entry < ratings.first[k + 1]; entry++) {
+      const r = ratings.rater[entry];
+      if (raterIndex[r] < 0) raterIndex[r] = raters.push(ratings.raters[r]) - 1;
+      item[e] = point;
+      rater[e] = raterIndex[r];
+      value[e++] = ratings.value[entry];
     }
   });
   if (e === 0) return null;
@@ -245,8 +249,9 @@ async function annotatedChanges(studyId: string, client: PrismaClient): Promise<
 
 /** The annotators who rated any review. */
 function annotatorsOf(human: HumanScores): Set<string> {
+  const { raters, rater } = human.ratings;
   const annotators = new Set<string>();
-  for (const ratings of human.ratings.values()) for (const r of ratings) annotators.add(r.rater);
+  for (let e = 0; e < rater.length; e++) annotators.add(raters[rater[e]]);
   return annotators;
 }
 
@@ -288,13 +293,13 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
   const points: ReviewPoint[] = [];
   const wanted = options.items && new Set(options.items.ids);
   const matched = new Set<string>();
-  for (const item of [...human.items.values()].sort((a, b) => a.order - b.order)) {
+  for (const item of human.items) {
     if (wanted && !inItemSet(item, wanted, matched)) continue;
     const metric = values.values.get(item.id);
-    const ratings = human.ratings.get(item.id);
-    if (ratings && missingText.has(item.id) && !references.has(item.id)) humanWithMissingText++;
-    if (metric === undefined || !ratings || references.has(item.id) || missingText.has(item.id)) continue;
-    points.push({ reviewId: item.id, system: item.system ?? "", language: item.language, metric, human: mean(ratings.map((r) => r.value)) });
+    const score = humanScore(human.ratings, item.id);
+    if (score !== undefined && missingText.has(item.id) && !references.has(item.id)) humanWithMissingText++;
+    if (metric === undefined || score === undefined || references.has(item.id) || missingText.has(item.id)) continue;
+    points.push({ reviewId: item.id, system: item.system ?? "", language: item.language, metric, human: score });
   }
   const info = metricInfo(options.metric, values.paramsKey);
   return {
@@ -309,7 +314,7 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
       counted: countedWork(drafts),
       levelRule: "a review's human level is its mean human score rounded half up to the scale",
     },
-    counts: { reviewsWithMetric: values.values.size, reviewsWithHuman: human.ratings.size, paired: points.length, leftOutMissingText: humanWithMissingText, draftsLeftOut: human.draftsLeftOut },
+    counts: { reviewsWithMetric: values.values.size, reviewsWithHuman: human.ratings.review.size, paired: points.length, leftOutMissingText: humanWithMissingText, draftsLeftOut: human.draftsLeftOut },
     correlations: levelCorrelations(points, level, bootstrap),
     ...(await shared(async () =>
       levelFreeSections(

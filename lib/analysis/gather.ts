@@ -180,11 +180,13 @@ function orderEntries(itemIds: readonly string[], rows: readonly { items: string
   const source = new Int32Array(n);
   e = 0;
   rows.forEach((row, r) => {
+    // A rater without drafts (most) needs no lookup of each id.
+    const hasDrafts = row.drafts.size > 0;
     for (const id of row.items) {
       const at = perPosition[entryPosition[e]]++;
       item[at] = number[entryPosition[e]];
       rater[at] = r;
-      draft[at] = row.drafts.has(id) ? 1 : 0;
+      draft[at] = hasDrafts && row.drafts.has(id) ? 1 : 0;
       source[at] = e++;
     }
   });

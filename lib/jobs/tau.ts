@@ -12,7 +12,7 @@
  * signature says so (`tau-items:all`). Without human relevance ratings and a named system, the
  * default calibration falls back to τ_GT. The choice goes into the metric signature.
  */
-import { humanScores, mean } from "@/lib/analysis/human-scores";
+import { humanScore, humanScores, mean } from "@/lib/analysis/human-scores";
 import { findStudy } from "@/lib/analysis/gather";
 import type { Embedder } from "@/lib/embeddings";
 import { AppError } from "@/lib/errors";
@@ -50,8 +50,8 @@ async function mostRelevantSystem(context: MetricJobContext, studyId: string, re
   if (!study.taskTypes.includes("REVIEW_RATING") || !study.likertDimensions.includes("relevance")) return null;
   const { ratings } = await humanScores(study, "relevance", context.client);
   const scores = reviews.flatMap((r) => {
-    const list = ratings.get(r.id);
-    return !r.isReference && list?.length ? [{ system: r.system, score: mean(list.map((x) => x.value)) }] : [];
+    const score = humanScore(ratings, r.id);
+    return !r.isReference && score !== undefined ? [{ system: r.system, score }] : [];
   });
   return bestRatedSystem(scores);
 }

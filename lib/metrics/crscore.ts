@@ -150,15 +150,30 @@ export interface SortedBestMatches {
   pseudoReferenceBest: Float64Array;
 }
 
-const definedSorted = (best: readonly (number | null)[]) => Float64Array.from(best.filter((v): v is number => v !== null)).sort();
-
 export function sortBestMatches(best: BestMatches): SortedBestMatches {
-  return {
+  return sortAllBestMatches([best])[0];
+}
+
+/**
+ * sortBestMatches of many reviews, their sorted lists views of one buffer: two small arrays per
+ * review (50,000 for a study of 25,000 reviews) took twice as long to make, and more to collect.
+ */
+export function sortAllBestMatches(bests: readonly BestMatches[]): SortedBestMatches[] {
+  let defined = 0;
+  for (const best of bests) for (const list of [best.reviewSentenceBest, best.pseudoReferenceBest]) for (const v of list) if (v !== null) defined++;
+  const buffer = new Float64Array(defined);
+  let end = 0;
+  const definedSorted = (list: readonly (number | null)[]) => {
+    const start = end;
+    for (const v of list) if (v !== null) buffer[end++] = v;
+    return buffer.subarray(start, end).sort();
+  };
+  return bests.map((best) => ({
     reviewSentences: best.reviewSentenceBest.length,
     reviewSentenceBest: definedSorted(best.reviewSentenceBest),
     pseudoReferences: best.pseudoReferenceBest.length,
     pseudoReferenceBest: definedSorted(best.pseudoReferenceBest),
-  };
+  }));
 }
 
 /** Number of entries of an ascending array strictly above τ. */

@@ -31,6 +31,7 @@ export {
   isCrscorePaperModel,
   meanSentenceBest,
   pairwiseSimilarities,
+  sortAllBestMatches,
   sortBestMatches,
   splitReviewSentences,
   thresholdSweep,

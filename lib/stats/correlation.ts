@@ -98,8 +98,14 @@ export function pearsonStatistic(x: NumericSample, y: NumericSample): number | n
  */
 export function spearman(x: NumericSample, y: NumericSample): TestResult {
   assertPaired(x, y);
-  const n = x.length;
-  const c = productMoment(rankAverage(x), rankAverage(y));
+  return spearmanOfRanks(rankAverage(x), rankAverage(y));
+}
+
+/** spearman of samples given by their average ranks (rankAverage), for callers that know them without sorting. */
+export function spearmanOfRanks(rx: NumericSample, ry: NumericSample): TestResult {
+  assertPaired(rx, ry);
+  const n = rx.length;
+  const c = productMoment(rx, ry);
   if ("reason" in c) return { statistic: null, pValue: null, n, reason: c.reason };
   const df = n - 2;
   if (df === 0) return { statistic: c.r, pValue: null, n, reason: "p-value undefined for 2 pairs (0 degrees of freedom)" };

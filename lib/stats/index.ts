@@ -1,5 +1,5 @@
 export type { NumericSample, TestResult } from "./types";
-export { pearson, pearsonStatistic, spearman } from "./correlation";
+export { pearson, pearsonStatistic, spearman, spearmanOfRanks } from "./correlation";
 export { kendallTauB, kendallTauBOfTable, type KendallResult } from "./kendall";
 export { ks2samp, type KsResult } from "./ks";
 export { bootstrapCi, bootstrapCis, bootstrapCisPrepared, type BootstrapMethod, type BootstrapOptions, type BootstrapResult, type BootstrapStatistic, type PreparedStatistic, type SampleStatistic } from "./bootstrap";

@@ -242,6 +242,26 @@ describe("metric jobs", () => {
     }
   });
 
+  test("a metric's values: the variant computed last unless one is named, defined values only with their details, null for a metric never stored", async () => {
+    const studyId = await createSmallStudy("values-variants", 1);
+    const [a, b] = await db.candidateReview.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
+    await insertMetricScores([{ candidateReviewId: a.id, metric: "m", paramsKey: "old", value: 0.1 }], {}, db);
+    await insertMetricScores([{ candidateReviewId: a.id, metric: "m", paramsKey: "new", value: 0.2, detail: { best: [0.2] } }, { candidateReviewId: b.id, metric: "m", paramsKey: "new", value: null, detail: { reason: "empty-review" } }], {}, db);
+    // The old variant's score recomputed later than the new's rows makes it the newest.
+    await db.metricScore.updateMany({ where: { candidateReviewId: a.id, metric: "m", paramsKey: "old" }, data: { computedAt: new Date(Date.now() + 60_000) } });
+    const newest = await metricValuesForStudy(studyId, "m", undefined, db);
+    expect(newest).toEqual({ metric: "m", paramsKey: "old", values: new Map([[a.id, 0.1]]), details: new Map() });
+    const named = await metricValuesForStudy(studyId, "m", "new", db);
+    expect(named).toEqual({ metric: "m", paramsKey: "new", values: new Map([[a.id, 0.2]]), details: new Map([[a.id, { best: [0.2] }]]) });
+    expect((await metricValuesForStudy(studyId, "m", "new", db, { details: false }))?.details).toEqual(new Map());
+    // Every value of the variant undefined: the variant, with no values.
+    await db.metricScore.updateMany({ where: { metric: "m", paramsKey: "new", candidateReviewId: { in: [a.id, b.id] } }, data: { value: null, computedAt: new Date(Date.now() + 120_000) } });
+    expect(await metricValuesForStudy(studyId, "m", undefined, db)).toEqual({ metric: "m", paramsKey: "new", values: new Map(), details: new Map() });
+    // A named variant with no rows is an empty one; a metric never stored has none.
+    expect(await metricValuesForStudy(studyId, "m", "absent", db)).toEqual({ metric: "m", paramsKey: "absent", values: new Map(), details: new Map() });
+    expect(await metricValuesForStudy(studyId, "never", undefined, db)).toBeNull();
+  });
+
   test("a score never outlives its review: deleting the review deletes its scores, and a score of no review is refused", async () => {
     const studyId = await createSmallStudy("scores-follow-reviews", 1);
     const { run } = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["rouge-l"] });

@@ -16,6 +16,7 @@ const { db } = await import("@/lib/db/client");
 const { humanScores } = await import("@/lib/analysis");
 const { findStudy, gatherTaskColumns } = await import("@/lib/analysis/gather");
 const { taskQuestions } = await import("@/lib/tasks");
+const { ratingLists } = await import("../human-ratings");
 
 let fx: AnnotationFixture;
 const TASKS: TaskType[] = ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"];
@@ -145,8 +146,8 @@ test("human scores of reviews (the validity report's) are the mean of the same r
     const ratings = new Map<string, { rater: string; value: number }[]>();
     for (const r of relevance.ratings) ratings.set(r.item, [...(ratings.get(r.item) ?? []), { rater: r.rater, value: r.value as number }]);
     const human = await humanScores(study, "relevance", db, drafts);
-    expect(human.ratings).toEqual(ratings);
-    expect([...human.ratings.keys()]).toEqual(want.items.filter((id) => ratings.has(id)));
+    expect(ratingLists(human.ratings)).toEqual(ratings);
+    expect([...human.ratings.review.keys()]).toEqual(want.items.filter((id) => ratings.has(id)));
     expect(human.draftsLeftOut).toBe(relevance.drafts);
   }
 });

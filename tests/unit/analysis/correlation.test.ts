@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { bootstrapSettings, humanMetricAgreement, levelCorrelations, levelFreeSections, referenceTau, cellCounts, correlationSet, groupByLevel, pairCells, resampleKendall, resampleSpearman, type HumanScores, humanLevel, ksMatrix, metricInfo, quantileMap, type ReviewPoint, summarizeLevel, sweepMatches, systemRanking, TABLE_18_TAUS, taskQuestions, thresholdSweep } from "@/lib/analysis";
+import { ratingsFromLists } from "../../human-ratings";
 import { cohenKappa } from "@/lib/agreement";
 import { crscoreFromBestMatches } from "@/lib/metrics";
 import { bootstrapCi, kendallTauB, ks2samp, pearson, seededRandom, spearman } from "@/lib/stats";
@@ -63,7 +64,7 @@ describe("correlation sections", () => {
     points.push({ reviewId: id, system, language: i % 2 ? "python" : "java", metric: crscoreFromBestMatches(best, 0.6).relevance as number, human: (a + b) / 2 });
     details.set(id, { tau: 0.6, reason: null, ...best });
   }
-  const human: HumanScores = { question: taskQuestions("REVIEW_RATING", { likertDimensions: ["relevance"], likertMin: 1, likertMax: 5 })[0], scale, ratings, items: new Map(), draftsLeftOut: 0 };
+  const human: HumanScores = { question: taskQuestions("REVIEW_RATING", { likertDimensions: ["relevance"], likertMin: 1, likertMax: 5 })[0], scale, ratings: ratingsFromLists(ratings), items: [], draftsLeftOut: 0 };
   const matches = sweepMatches(details);
   const sections = { correlations: levelCorrelations(points, "segment", bootstrap), ...levelFreeSections(points, human, metricInfo("crscore-rel", "emb:tfidf-offline-v1|x|tau:0.6000"), matches) };
 
@@ -127,10 +128,11 @@ describe("correlation sections", () => {
   test("each kappa is cohenKappa of the two raters' ratings (the metric's quantile-mapped), whatever the order of the reviews, with missing ratings", () => {
     const random = seededRandom(5);
     // Three annotators who each skip some reviews, ties in the metric, and one review nobody rated.
-    const sparse: HumanScores = { ...human, ratings: new Map([...human.ratings].map(([id, list], i) => [id, i === 7 ? [] : [...list, { rater: "ann3", value: 1 + (i % 5) }].filter(() => random() > 0.2)])) };
+    const sparseLists = new Map([...ratings].map(([id, list], i) => [id, i === 7 ? [] : [...list, { rater: "ann3", value: 1 + (i % 5) }].filter(() => random() > 0.2)]));
+    const sparse: HumanScores = { ...human, ratings: ratingsFromLists(sparseLists) };
     const tiedPoints = points.map((p, i) => ({ ...p, metric: Math.round(p.metric * 4) / 4 + (i === 3 ? 1 : 0) }));
     const agreement = humanMetricAgreement(tiedPoints, sparse, true, new Map());
-    const rated = tiedPoints.flatMap((p) => (sparse.ratings.get(p.reviewId) ?? []).map((r) => ({ item: p.reviewId, rater: r.rater, value: r.value })));
+    const rated = tiedPoints.flatMap((p) => (sparseLists.get(p.reviewId) ?? []).map((r) => ({ item: p.reviewId, rater: r.rater, value: r.value })));
     const mapped = quantileMap(tiedPoints.map((p) => p.metric), rated.map((r) => r.value), scale);
     const all = [...rated, ...tiedPoints.map((p, i) => ({ item: p.reviewId, rater: "metric", value: mapped[i] }))];
     const kappa = (a: string, b: string) => cohenKappa(all, { raters: [a, b], scale, weights: human.question.weights }).value;
@@ -139,7 +141,7 @@ describe("correlation sections", () => {
     expect(agreement?.humanMetric.pairs).toHaveLength(3);
     const shuffled = [...tiedPoints].sort(() => random() - 0.5);
     expect(humanMetricAgreement(shuffled, sparse, true, new Map())).toEqual(agreement);
-    expect(humanMetricAgreement(tiedPoints, { ...human, ratings: new Map() }, true, new Map())).toBeNull();
+    expect(humanMetricAgreement(tiedPoints, { ...human, ratings: ratingsFromLists(new Map()) }, true, new Map())).toBeNull();
   });
 
   test("pairs are named: annotators by display name, and an undefined kappa's reason names them, not their ids", () => {
@@ -147,7 +149,7 @@ describe("correlation sections", () => {
     const named = levelFreeSections(points, human, metricInfo("crscore-rel", "k"), matches, names).humanMetricAgreement;
     expect(named?.names).toEqual({ ann1: "Ada Lovelace", ann2: "grace@example.org" });
     // ann3 rated reviews ann1 never rated: their kappa is undefined, and the reason says who.
-    const apart: HumanScores = { ...human, ratings: new Map([...human.ratings].map(([id, list], i) => [id, i % 2 ? list.filter((r) => r.rater === "ann1") : list.filter((r) => r.rater === "ann2").map((r) => ({ ...r, rater: "ann3" }))])) };
+    const apart: HumanScores = { ...human, ratings: ratingsFromLists(new Map([...ratings].map(([id, list], i) => [id, i % 2 ? list.filter((r) => r.rater === "ann1") : list.filter((r) => r.rater === "ann2").map((r) => ({ ...r, rater: "ann3" }))]))) };
     const pairs = levelFreeSections(points, apart, metricInfo("crscore-rel", "k"), matches, new Map([...names, ["ann3", "Cy"]])).humanMetricAgreement?.humanHuman.pairs;
     expect(pairs?.find((p) => p.value === null)?.reason).toBe("raters Cy and Ada Lovelace rated no item in common");
   });

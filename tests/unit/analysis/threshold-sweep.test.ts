@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { kendallScan, ScoredReviews } from "@/lib/analysis/threshold-sweep";
-import { type BestMatches, crscoreFromBestMatches, sortBestMatches } from "@/lib/metrics";
-import { kendallTauB, kendallTauBOfTable, seededRandom } from "@/lib/stats";
+import { z } from "zod";
+import { kendallScan, referenceTau, ScoredReviews, sweepMatches } from "@/lib/analysis/threshold-sweep";
+import { type BestMatches, crscoreFromBestMatches, sortAllBestMatches, sortBestMatches } from "@/lib/metrics";
+import { kendallTauB, kendallTauBOfTable, rankAverage, seededRandom, spearman, spearmanOfRanks } from "@/lib/stats";
 
 describe("Kendall's τ-b scan of the threshold sweep (properties)", () => {
   const random = seededRandom(31);
@@ -69,5 +70,72 @@ describe("Kendall's τ-b scan of the threshold sweep (properties)", () => {
         }
       }
     }
+  });
+
+  test("the ranks at τ are rankAverage's of the scores (ties share their mean rank), so Spearman's ρ and p are spearman's to the last bit", () => {
+    for (const n of [400, 60, 3, 1, 0]) {
+      const matches = reviews(n);
+      for (const field of ["conciseness", "comprehensiveness", "relevance"] as const) {
+        const scored = new ScoredReviews(field, matches);
+        expect([...scored.humanRanks]).toEqual([...rankAverage(scored.human)]);
+        for (const tau of taus) {
+          const { x, y } = pairs(field, matches, tau);
+          const at = scored.at(tau);
+          expect([...at.ranks]).toEqual([...rankAverage(x)]);
+          expect(spearmanOfRanks(at.ranks, scored.humanRanks)).toEqual(spearman(x, y));
+        }
+      }
+    }
+  });
+
+  test("the ranks at τ follow the reviews when their order changes", () => {
+    // The reviews with a score: those without pseudo-references are left out of the ranks.
+    const matches = new ScoredReviews("relevance", reviews(200)).reviews;
+    const order = matches.map((_, i) => i).sort(() => random() - 0.5);
+    const ranks = new ScoredReviews("relevance", matches).at(0.35).ranks;
+    const shuffled = new ScoredReviews("relevance", order.map((i) => matches[i])).at(0.35).ranks;
+    expect([...shuffled]).toEqual(order.map((i) => ranks[i]));
+  });
+});
+
+describe("stored CRScore details read for the sweep (properties)", () => {
+  const random = seededRandom(47);
+  // The schema the details were first read with: what parses is what the sweep and τ_GT read.
+  const schema = z.object({ tau: z.number(), reviewSentenceBest: z.array(z.number().nullable()), pseudoReferenceBest: z.array(z.number().nullable()) });
+  const list = () => Array.from({ length: Math.floor(random() * 4) }, () => (random() < 0.2 ? null : Math.floor(random() * 10) / 10));
+  const valid = () => ({ tau: 0.5, reason: null, reviewSentenceBest: list(), pseudoReferenceBest: list() });
+  const broken: unknown[] = [
+    null, 0.5, "detail", [0.5], {},
+    { reviewSentenceBest: [0.5], pseudoReferenceBest: [0.5] },
+    { tau: "0.5", reviewSentenceBest: [0.5], pseudoReferenceBest: [0.5] },
+    { tau: Infinity, reviewSentenceBest: [0.5], pseudoReferenceBest: [0.5] },
+    { tau: NaN, reviewSentenceBest: [0.5], pseudoReferenceBest: [0.5] },
+    { tau: 0.5, reviewSentenceBest: "none", pseudoReferenceBest: [0.5] },
+    { tau: 0.5, reviewSentenceBest: [0.5, "0.4"], pseudoReferenceBest: [0.5] },
+    { tau: 0.5, reviewSentenceBest: [0.5], pseudoReferenceBest: [undefined] },
+    { tau: 0.5, reviewSentenceBest: [0.5], pseudoReferenceBest: [-Infinity] },
+    { tau: 0.5, reviewSentenceBest: [0.5] },
+  ];
+
+  test("a detail is read when the schema parses it, with its τ and its sorted matches, whatever the other details", () => {
+    const details = new Map<string, unknown>(broken.map((detail, k) => [`broken${k}`, detail]));
+    for (let i = 0; i < 300; i++) details.set(`r${i}`, random() < 0.3 ? broken[Math.floor(random() * broken.length)] : valid());
+    const matches = sweepMatches(details);
+    for (const [id, detail] of details) {
+      const parsed = schema.safeParse(detail);
+      expect(matches.has(id)).toBe(parsed.success);
+      if (parsed.success) expect(matches.get(id)).toEqual({ tau: parsed.data.tau, sorted: sortBestMatches(parsed.data) });
+    }
+    const reversed = sweepMatches(new Map([...details].reverse()));
+    expect(new Map([...reversed].reverse())).toEqual(matches);
+    expect([...matches.values()].map((m) => m.sorted)).toEqual(sortAllBestMatches([...details.values()].flatMap((d) => { const p = schema.safeParse(d); return p.success ? [p.data] : []; })));
+  });
+
+  test("τ_GT reads the references' details as the schema does", () => {
+    const references = Array.from({ length: 40 }, (_, i) => ({ detail: i % 4 === 0 ? broken[i % broken.length] : valid(), annotated: i % 3 === 0 }));
+    const parsedOnly = references.map((r) => ({ ...r, detail: schema.safeParse(r.detail).success ? r.detail : null }));
+    expect(referenceTau(references)).toBe(referenceTau(parsedOnly));
+    expect(referenceTau(references)).not.toBeNull();
+    expect(referenceTau(broken.map((detail) => ({ detail, annotated: false })))).toBeNull();
   });
 });

@@ -11,6 +11,7 @@ import {
   CRSCORE_DEFAULT_TAU,
   embeddingSim,
   pairwiseSimilarities,
+  sortAllBestMatches,
   sortBestMatches,
   type SortedBestMatches,
   splitReviewSentences,
@@ -195,6 +196,19 @@ describe("CRScore from sorted best matches (the Table 18 sweep's path)", () => {
       const sorted = sortBestMatches(best);
       for (const tau of taus) expect(crscoreFromSortedMatches(sorted, tau)).toEqual(crscoreFromBestMatches(best, tau));
     }
+  });
+
+  test("sorted lists: each list's defined matches ascending (ties kept, nulls left out), their counts with the nulls; many reviews at once as each alone, in any order", () => {
+    const definedSorted = (list: (number | null)[]) => [...list.filter((v) => v !== null)].sort((a, b) => a - b);
+    const all = sortAllBestMatches(cases);
+    cases.forEach((best, k) => {
+      expect([...all[k].reviewSentenceBest]).toEqual(definedSorted(best.reviewSentenceBest));
+      expect([...all[k].pseudoReferenceBest]).toEqual(definedSorted(best.pseudoReferenceBest));
+      expect([all[k].reviewSentences, all[k].pseudoReferences]).toEqual([best.reviewSentenceBest.length, best.pseudoReferenceBest.length]);
+      expect(all[k]).toEqual(sortBestMatches(best));
+    });
+    expect(sortAllBestMatches([...cases].reverse())).toEqual([...all].reverse());
+    expect(sortAllBestMatches([])).toEqual([]);
   });
 
   test("does not depend on the order of the best matches", () => {
