@@ -12,33 +12,50 @@ import type { GoldItems } from "@/lib/data/gold";
 import type { AssignmentStatus, ClaimCode, ClaimErrorType, PseudoReferenceKind, TaskType } from "@/lib/generated/prisma/enums";
 import type { ExportedAnnotation } from "@/lib/tasks/types";
 
-export interface ExportedPseudoReference {
+/** A pseudo-reference with its annotations, what the answers of the long and wide formats are made of. */
+export interface AnnotatedPseudoReference {
   id: string;
   externalId: string;
+  judgements: (ExportedAnnotation & { code: ClaimCode | null; necessary: boolean | null; errorType: ClaimErrorType | null; note: string })[];
+}
+
+export interface ExportedPseudoReference extends AnnotatedPseudoReference {
   text: string;
   kind: PseudoReferenceKind;
   source: string;
   position: number;
   addedBy: { id: string; name: string } | null;
   corrects: { externalId: string } | null;
-  judgements: (ExportedAnnotation & { code: ClaimCode | null; necessary: boolean | null; errorType: ClaimErrorType | null; note: string })[];
 }
 
-export interface ExportedReview {
+/** A review with its annotations, what the answers of the long and wide formats are made of. */
+export interface AnnotatedReview {
   id: string;
   externalId: string;
   system: string;
-  text: string;
-  isReference: boolean;
-  position: number;
   ratings: (ExportedAnnotation & { scores: unknown; comment: string; links: { partial: boolean; pseudoReference: { externalId: string } }[] })[];
   referenceGrades: (ExportedAnnotation & { annotatorId: string; grade: number; comment: string })[];
   commentFilters: (ExportedAnnotation & { highQuality: boolean; justification: string })[];
 }
 
-export interface ExportedChange {
+export interface ExportedReview extends AnnotatedReview {
+  text: string;
+  isReference: boolean;
+  position: number;
+}
+
+/** A code change with its items and their annotations, without the texts (studyAnswers). */
+export interface AnnotatedChange {
   id: string;
   externalId: string;
+  position: number;
+  /** Whose work is submitted (lib/export/answers.ts workStatus). */
+  assignments: { userId: string; taskType: TaskType; status: AssignmentStatus; completedAt: string | null }[];
+  pseudoReferences: AnnotatedPseudoReference[];
+  reviews: AnnotatedReview[];
+}
+
+export interface ExportedChange extends AnnotatedChange {
   pullRequest: { externalId: string; repository: string; title: string; description: string; metadata: unknown } | null;
   filePath: string;
   language: string;
@@ -46,32 +63,39 @@ export interface ExportedChange {
   oldFile: string;
   newFile: string;
   metadata: unknown;
-  position: number;
-  /** Whose work is submitted (lib/export/answers.ts workStatus). */
-  assignments: { userId: string; taskType: TaskType; status: AssignmentStatus; completedAt: string | null }[];
   pseudoReferences: ExportedPseudoReference[];
   reviews: ExportedReview[];
 }
 
+/**
+ * What a page reads: the whole study (the jsonl and GradedReviews exports), or its answers alone
+ * (the long and wide formats, which write no text, metadata or pull request: about half of a page's bytes).
+ */
+type Reading = "study" | "answers";
+
 /** Code changes per page: a few thousand reviews and their annotations. */
 const PAGE = 500;
 
-type ChangeRow = Omit<ExportedChange, "pullRequest" | "assignments" | "pseudoReferences" | "reviews"> & {
-  prExternalId: string | null;
-  prRepository: string;
-  prTitle: string;
-  prDescription: string;
-  prMetadata: unknown;
-};
+/** A change as its page reads it: the export order's key (position, external id, id), and with the study's texts its own and its pull request's. */
+type ChangeRow = Pick<AnnotatedChange, "id" | "externalId" | "position"> &
+  Partial<Omit<ExportedChange, "pullRequest" | "assignments" | "pseudoReferences" | "reviews">> & {
+    prExternalId?: string | null;
+    prRepository?: string;
+    prTitle?: string;
+    prDescription?: string;
+    prMetadata?: unknown;
+  };
 
 /** The next page of the study's changes after `after` (keyset on the export order: position, external id, id). */
-function changePage(client: PrismaClient, studyId: string, after: ChangeRow | undefined, size: number): Promise<ChangeRow[]> {
+function changePage(client: PrismaClient, studyId: string, after: ChangeRow | undefined, size: number, reading: Reading): Promise<ChangeRow[]> {
   const next = after ? Prisma.sql`AND c.position >= ${after.position} AND (c.position, c."externalId", c.id) > (${after.position}, ${after.externalId}, ${after.id})` : Prisma.empty;
+  const page = (columns: Prisma.Sql) => Prisma.sql`SELECT ${columns} FROM "CodeChange" c WHERE c."studyId" = ${studyId} ${next} ORDER BY c.position, c."externalId", c.id LIMIT ${size}`;
+  if (reading === "answers") return rawRows<ChangeRow>(client, page(Prisma.sql`c.id, c."externalId", c.position`));
   return rawRows<ChangeRow>(
     client,
     Prisma.sql`SELECT c.id, c."externalId", c."filePath", c.language, c.diff, c."oldFile", c."newFile", c.metadata, c.position,
       p."externalId" AS "prExternalId", p.repository AS "prRepository", p.title AS "prTitle", p.description AS "prDescription", p.metadata AS "prMetadata"
-    FROM (SELECT * FROM "CodeChange" c WHERE c."studyId" = ${studyId} ${next} ORDER BY c.position, c."externalId", c.id LIMIT ${size}) c
+    FROM (${page(Prisma.sql`*`)}) c
       LEFT JOIN "PullRequest" p ON p.id = c."pullRequestId"
     ORDER BY c.position, c."externalId", c.id`,
   );
@@ -203,7 +227,8 @@ type RatingRow = ExportedReview["ratings"][number] & AnnotationRow & { id: strin
  * then holds one connection of the pool at a time, and annotators' saves on the same web process
  * find one free (sent together, a page's statements took up to five connections of eight, two of two).
  */
-async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: GoldItems): Promise<ExportedChange[]> {
+async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: GoldItems, reading: Reading): Promise<AnnotatedChange[]> {
+  const study = reading === "study";
   const changeIds = changes.map((c) => c.id);
   const assignments = await rawRows<ExportedChange["assignments"][number] & { codeChangeId: string }>(
     client,
@@ -213,15 +238,15 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
   // hashed every pseudo-reference of the database for each page (114 of a page's 130 ms, EXPLAIN ANALYZE).
   const references = await rawRows<ReferenceRow>(
     client,
-    Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId", i.text, i.kind, i.source, i.position, a.id AS "addedById", a.name AS "addedByName",
-      (SELECT k."externalId" FROM "PseudoReference" k WHERE k.id = i."correctsId") AS "correctsExternalId"
+    Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId" ${study ? Prisma.sql`, i.text, i.kind, i.source, i.position, a.id AS "addedById", a.name AS "addedByName", (SELECT k."externalId" FROM "PseudoReference" k WHERE k.id = i."correctsId") AS "correctsExternalId"` : Prisma.empty}
     ${onChanges("PseudoReference", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.text, i.kind, i.source, i.position, i."addedById", i."correctsId"`, changeIds)}
-      LEFT JOIN "User" a ON a.id = i."addedById"
+      ${study ? Prisma.sql`LEFT JOIN "User" a ON a.id = i."addedById"` : Prisma.empty}
     ORDER BY i.position, i."externalId"`,
   );
   const reviews = await rawRows<ReviewRow>(
     client,
-    Prisma.sql`SELECT i.* ${onChanges("CandidateReview", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.system, i.text, i."isReference", i.position`, changeIds)} ORDER BY i.position, i."externalId"`,
+    Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId", i.system ${study ? Prisma.sql`, i.text, i."isReference", i.position` : Prisma.empty}
+    ${onChanges("CandidateReview", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.system, i.text, i."isReference", i.position`, changeIds)} ORDER BY i.position, i."externalId"`,
   );
   const judgementRows = await annotations<ExportedPseudoReference["judgements"][number] & AnnotationRow>(client, "ClaimJudgement", "pseudoReferenceId", "PseudoReference", Prisma.sql`t.code, t.necessary, t."errorType", t.note`, changeIds, gold, "CLAIM_VERIFICATION");
   const ratingRows = await annotations<RatingRow>(client, "ReviewRating", "candidateReviewId", "CandidateReview", Prisma.sql`t.id, t.scores, t.comment`, changeIds, gold, "REVIEW_RATING");
@@ -240,8 +265,10 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
   const linksOf = groupBy(links, (l) => l.ratingId);
   for (const rating of ratings.values()) for (const r of rating) r.links = (linksOf.get(r.id) ?? []).map((l) => ({ partial: l.partial, pseudoReference: { externalId: l.externalId } }));
   for (const reference of references) {
-    reference.addedBy = reference.addedById === null ? null : { id: reference.addedById, name: reference.addedByName! };
-    reference.corrects = reference.correctsExternalId === null ? null : { externalId: reference.correctsExternalId };
+    if (study) {
+      reference.addedBy = reference.addedById === null ? null : { id: reference.addedById, name: reference.addedByName! };
+      reference.corrects = reference.correctsExternalId === null ? null : { externalId: reference.correctsExternalId };
+    }
     reference.judgements = judgements.get(reference.id) ?? [];
   }
   for (const review of reviews) {
@@ -254,7 +281,7 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
   const reviewsOf = groupBy(reviews, (r) => r.codeChangeId);
   return changes.map((row) => {
     const change = row as ChangeRow & ExportedChange;
-    change.pullRequest = row.prExternalId === null ? null : { externalId: row.prExternalId, repository: row.prRepository, title: row.prTitle, description: row.prDescription, metadata: row.prMetadata };
+    if (study) change.pullRequest = row.prExternalId === null ? null : { externalId: row.prExternalId!, repository: row.prRepository!, title: row.prTitle!, description: row.prDescription!, metadata: row.prMetadata };
     change.assignments = assignmentsOf.get(row.id) ?? [];
     change.pseudoReferences = referencesOf.get(row.id) ?? [];
     change.reviews = reviewsOf.get(row.id) ?? [];
@@ -263,30 +290,30 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
 }
 
 /** One page of changes with their children, and the last change when the page is full (the next page starts after it). */
-async function readPage(client: PrismaClient, studyId: string, after: ChangeRow | undefined, gold: GoldItems, size: number): Promise<{ changes: ExportedChange[]; last?: ChangeRow }> {
-  const page = await changePage(client, studyId, after, size);
-  const changes = page.length === 0 ? [] : await changeChildren(client, page, gold);
+async function readPage(client: PrismaClient, studyId: string, after: ChangeRow | undefined, gold: GoldItems, size: number, reading: Reading): Promise<{ changes: AnnotatedChange[]; last?: ChangeRow }> {
+  const page = await changePage(client, studyId, after, size, reading);
+  const changes = page.length === 0 ? [] : await changeChildren(client, page, gold, reading);
   return { changes, last: page.length === size ? page[size - 1] : undefined };
 }
 
-/** Changes consumed between two turns of the event loop while the next page is read (studyChanges). */
+/** Changes consumed between two turns of the event loop while the next page is read (studyPages). */
 const TURN = 10;
 
 /**
- * The study's code changes in order (position, then external id), one page at a time, without the annotations `gold` leaves out.
+ * The study's code changes in order (position, then external id) as `reading` reads them, one page at a time, without the annotations `gold` leaves out.
  * The next page is read while this one is consumed, so the database's work overlaps the encoding in
  * node (still one statement at a time, and at most two pages in memory). The consumer's loop runs
  * on promises alone, so the next page's statements (one after the other, each sent when the last
  * answered) only progressed between pages: the event loop is given a turn every few changes.
  */
-export async function* studyChanges(client: PrismaClient, studyId: string, gold: GoldItems = new Map(), pageSize = PAGE): AsyncGenerator<ExportedChange> {
-  let reading = readPage(client, studyId, undefined, gold, pageSize);
+async function* studyPages(client: PrismaClient, studyId: string, gold: GoldItems, pageSize: number, reading: Reading): AsyncGenerator<AnnotatedChange> {
+  let read = readPage(client, studyId, undefined, gold, pageSize, reading);
   for (;;) {
-    const { changes, last } = await reading;
+    const { changes, last } = await read;
     if (last) {
-      reading = readPage(client, studyId, last, gold, pageSize);
+      read = readPage(client, studyId, last, gold, pageSize, reading);
       // Handled here so that a failure while the consumer is still busy (or gone) is not an unhandled rejection; the await above rethrows it.
-      reading.catch(() => undefined);
+      read.catch(() => undefined);
     }
     for (let i = 0; i < changes.length; i++) {
       yield changes[i];
@@ -295,6 +322,12 @@ export async function* studyChanges(client: PrismaClient, studyId: string, gold:
     if (!last) return;
   }
 }
+
+/** The study's code changes with their texts and annotations (jsonl and GradedReviews exports). */
+export const studyChanges = (client: PrismaClient, studyId: string, gold: GoldItems = new Map(), pageSize = PAGE) => studyPages(client, studyId, gold, pageSize, "study") as AsyncGenerator<ExportedChange>;
+
+/** The study's code changes with their annotations, without texts (long and wide exports). */
+export const studyAnswers = (client: PrismaClient, studyId: string, gold: GoldItems = new Map(), pageSize = PAGE) => studyPages(client, studyId, gold, pageSize, "answers");
 
 export interface StudyAnnotator {
   id: string;
