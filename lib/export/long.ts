@@ -7,7 +7,7 @@
  */
 import { type AnswerFilter, changeAnswers, type Answer } from "./answers";
 import type { ChangeConsensus } from "./consensus";
-import { csvLine } from "./csv";
+import { csvLine, csvRecord } from "./csv";
 import type { AnnotatedChange } from "./study-rows";
 
 export const LONG_COLUMNS = ["task", "codeChange", "item", "itemKind", "system", "question", "annotatorId", "annotator", "value", "createdAt", "updatedAt", "timeSpentMs", "importedFrom", "importedBy", "importRun", "status", "submittedAt", "consensus"] as const satisfies readonly (keyof Answer)[];
@@ -16,7 +16,7 @@ export async function* longCsv(changes: AsyncIterable<AnnotatedChange>, dimensio
   yield csvLine(LONG_COLUMNS);
   for await (const change of changes) {
     let rows = "";
-    for (const answer of changeAnswers(change, dimensions, consensus(change), filter)) rows += csvLine(LONG_COLUMNS.map((c) => answer[c]));
+    for (const answer of changeAnswers(change, dimensions, consensus(change), filter)) rows += csvRecord(answer, LONG_COLUMNS);
     yield rows;
   }
 }
