@@ -47,6 +47,16 @@ export async function rawRows<Row>(client: PrismaClient, statement: Prisma.Sql):
   return result.rows as Row[];
 }
 
+/**
+ * `rawRows` with each row as the array of its columns in the statement's order (pg's rowMode
+ * "array"), for reads that make their rows' objects themselves: pg's own object per row (a copy of a
+ * template, then a keyed store per column) was a sixth of the export's reading CPU.
+ */
+export async function rawArrays(client: PrismaClient, statement: Prisma.Sql): Promise<unknown[][]> {
+  const result = await poolUnder(client).query({ text: statement.text, values: statement.values, rowMode: "array" });
+  return result.rows as unknown[][];
+}
+
 function poolUnder(client: PrismaClient): pg.Pool {
   const pool = client === db ? connection().pool : poolOf.get(client);
   if (!pool) throw new Error("rawRows and transactionConnection need a client made by createClient (or db)");

@@ -7,7 +7,7 @@
  * Annotations' times come back as ISO 8601 UTC text (`isoTime`), JSON columns parsed.
  */
 import { setImmediate } from "node:timers/promises";
-import { Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
+import { Prisma, rawArrays, rawRows, type PrismaClient } from "@/lib/db/client";
 import type { GoldItems } from "@/lib/data/gold";
 import type { AssignmentStatus, ClaimCode, ClaimErrorType, PseudoReferenceKind, TaskType } from "@/lib/generated/prisma/enums";
 import type { ExportedAnnotation } from "@/lib/tasks/types";
@@ -87,17 +87,35 @@ type ChangeRow = Pick<AnnotatedChange, "id" | "externalId" | "position"> &
   };
 
 /** The next page of the study's changes after `after` (keyset on the export order: position, external id, id). */
-function changePage(client: PrismaClient, studyId: string, after: ChangeRow | undefined, size: number, reading: Reading): Promise<ChangeRow[]> {
+async function changePage(client: PrismaClient, studyId: string, after: ChangeRow | undefined, size: number, reading: Reading): Promise<ChangeRow[]> {
   const next = after ? Prisma.sql`AND c.position >= ${after.position} AND (c.position, c."externalId", c.id) > (${after.position}, ${after.externalId}, ${after.id})` : Prisma.empty;
   const page = (columns: Prisma.Sql) => Prisma.sql`SELECT ${columns} FROM "CodeChange" c WHERE c."studyId" = ${studyId} ${next} ORDER BY c.position, c."externalId", c.id LIMIT ${size}`;
-  if (reading === "answers") return rawRows<ChangeRow>(client, page(Prisma.sql`c.id, c."externalId", c.position`));
-  return rawRows<ChangeRow>(
+  if (reading === "answers") return (await rawArrays(client, page(Prisma.sql`c.id, c."externalId", c.position`))).map((r): ChangeRow => ({ id: r[0] as string, externalId: r[1] as string, position: r[2] as number }));
+  const rows = await rawArrays(
     client,
-    Prisma.sql`SELECT c.id, c."externalId", c."filePath", c.language, c.diff, c."oldFile", c."newFile", c.metadata, c.position,
+    Prisma.sql`SELECT c.id, c."externalId", c.position, c."filePath", c.language, c.diff, c."oldFile", c."newFile", c.metadata,
       p."externalId" AS "prExternalId", p.repository AS "prRepository", p.title AS "prTitle", p.description AS "prDescription", p.metadata AS "prMetadata"
     FROM (${page(Prisma.sql`*`)}) c
       LEFT JOIN "PullRequest" p ON p.id = c."pullRequestId"
     ORDER BY c.position, c."externalId", c.id`,
+  );
+  return rows.map(
+    (r): ChangeRow => ({
+      id: r[0] as string,
+      externalId: r[1] as string,
+      position: r[2] as number,
+      filePath: r[3] as string,
+      language: r[4] as string,
+      diff: r[5] as string,
+      oldFile: r[6] as string,
+      newFile: r[7] as string,
+      metadata: r[8],
+      prExternalId: r[9] as string | null,
+      prRepository: r[10] as string,
+      prTitle: r[11] as string,
+      prDescription: r[12] as string,
+      prMetadata: r[13],
+    }),
   );
 }
 
@@ -110,6 +128,19 @@ const isoTime = (column: string) => Prisma.raw(`to_char(${column}, 'YYYY-MM-DD"T
 
 /** The bookkeeping columns of an annotation (annotator, times, the import that wrote it); the annotator and import run are completed by `asAnnotation`. */
 const ANNOTATION_COLUMNS = Prisma.sql`t."annotatorId", ${isoTime('t."createdAt"')} AS "createdAt", ${isoTime('t."updatedAt"')} AS "updatedAt", t."timeSpentMs", t."importedFile", t."importRunId"`;
+
+/** An annotation's row: its table's own fields (`own`, from the first columns), then its bookkeeping (ANNOTATION_COLUMNS) and item from column `at` on. */
+function annotationRow<Own extends object>(own: Own, r: unknown[], at: number): Own & AnnotationRow {
+  const row = own as Own & AnnotationRow;
+  row.annotatorId = r[at] as string;
+  row.createdAt = r[at + 1] as string;
+  row.updatedAt = r[at + 2] as string;
+  row.timeSpentMs = r[at + 3] as number | null;
+  row.importedFile = r[at + 4] as string | null;
+  row.importRunId = r[at + 5] as string | null;
+  row.itemId = r[at + 6] as string;
+  return row;
+}
 
 interface AnnotationRow {
   annotatorId: string;
@@ -200,6 +231,13 @@ const onChanges = (table: string, columns: Prisma.Sql, changeIds: string[]) =>
  */
 const pageItems = (itemTable: string, changeIds: string[]) => Prisma.sql`ARRAY(SELECT i.id ${onChanges(itemTable, Prisma.sql`i.id`, changeIds)})`;
 
+/** An annotation table's own columns, and its row made from them (the first `count` columns) and the bookkeeping that follows. */
+interface OwnColumns<Row> {
+  columns: Prisma.Sql;
+  count: number;
+  row: (r: unknown[]) => Row;
+}
+
 /**
  * One annotation table's rows on the items of the changes `changeIds` (found by `pageItems`), oldest
  * first, without those on the items with a known answer (gold) for its task. Rows of one time (an
@@ -207,20 +245,35 @@ const pageItems = (itemTable: string, changeIds: string[]) => Prisma.sql`ARRAY(S
  * export writes them again, so the jsonl round trip gives the same file. `table`, `itemColumn` and
  * `itemTable` are this module's constants.
  */
-function annotations<Row extends AnnotationRow>(client: PrismaClient, table: string, itemColumn: string, itemTable: string, columns: Prisma.Sql, changeIds: string[], gold: GoldItems, task: TaskType): Promise<Row[]> {
+async function annotations<Own extends object>(client: PrismaClient, table: string, itemColumn: string, itemTable: string, own: OwnColumns<Own>, changeIds: string[], gold: GoldItems, task: TaskType): Promise<(Own & AnnotationRow)[]> {
   const item = Prisma.raw(`t."${itemColumn}"`);
-  return rawRows<Row>(
+  const rows = await rawArrays(
     client,
-    Prisma.sql`SELECT ${columns}, ${ANNOTATION_COLUMNS}, ${item} AS "itemId"
+    Prisma.sql`SELECT ${own.columns}, ${ANNOTATION_COLUMNS}, ${item} AS "itemId"
     FROM ${Prisma.raw(`"${table}"`)} t
     WHERE ${item} = ANY(${pageItems(itemTable, changeIds)}) AND NOT ${item} = ANY(${[...(gold.get(task) ?? [])]}::text[])
     ORDER BY t."createdAt", t.ctid`,
   );
+  return rows.map((r) => annotationRow(own.row(r), r, own.count));
 }
+
+type Judgement = Omit<ExportedPseudoReference["judgements"][number], keyof ExportedAnnotation>;
+type Rating = Omit<ExportedReview["ratings"][number], keyof ExportedAnnotation> & { id: string };
+type Grade = Omit<ExportedReview["referenceGrades"][number], keyof ExportedAnnotation | "annotatorId">;
+type Filter = Omit<ExportedReview["commentFilters"][number], keyof ExportedAnnotation>;
+
+const JUDGEMENT: OwnColumns<Judgement> = {
+  columns: Prisma.sql`t.code, t.necessary, t."errorType", t.note`,
+  count: 4,
+  row: (r) => ({ code: r[0] as Judgement["code"], necessary: r[1] as boolean | null, errorType: r[2] as Judgement["errorType"], note: r[3] as string }),
+};
+// A rating's links are read by the next statement (`links: []` until then).
+const RATING: OwnColumns<Rating> = { columns: Prisma.sql`t.id, t.scores, t.comment`, count: 3, row: (r) => ({ id: r[0] as string, scores: r[1], comment: r[2] as string, links: [] }) };
+const GRADE: OwnColumns<Grade> = { columns: Prisma.sql`t.grade, t.comment`, count: 2, row: (r) => ({ grade: r[0] as number, comment: r[1] as string }) };
+const FILTER: OwnColumns<Filter> = { columns: Prisma.sql`t."highQuality", t.justification`, count: 2, row: (r) => ({ highQuality: r[0] as boolean, justification: r[1] as string }) };
 
 type ReferenceRow = ExportedPseudoReference & { codeChangeId: string; addedById: string | null; addedByName: string | null; correctsExternalId: string | null };
 type ReviewRow = ExportedReview & { codeChangeId: string };
-type RatingRow = ExportedReview["ratings"][number] & AnnotationRow & { id: string };
 
 /**
  * A page's pseudo-references, reviews and annotations, one statement after the other: an export
@@ -236,27 +289,38 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
   );
   // The corrected claim (and a link's claim below) is looked up by id per row: as a join, PostgreSQL
   // hashed every pseudo-reference of the database for each page (114 of a page's 130 ms, EXPLAIN ANALYZE).
-  const references = await rawRows<ReferenceRow>(
+  const referenceRows = await rawArrays(
     client,
     Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId" ${study ? Prisma.sql`, i.text, i.kind, i.source, i.position, a.id AS "addedById", a.name AS "addedByName", (SELECT k."externalId" FROM "PseudoReference" k WHERE k.id = i."correctsId") AS "correctsExternalId"` : Prisma.empty}
     ${onChanges("PseudoReference", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.text, i.kind, i.source, i.position, i."addedById", i."correctsId"`, changeIds)}
       ${study ? Prisma.sql`LEFT JOIN "User" a ON a.id = i."addedById"` : Prisma.empty}
     ORDER BY i.position, i."externalId"`,
   );
-  const reviews = await rawRows<ReviewRow>(
+  // Completed in place below (judgements; added by, corrected claim).
+  const references = referenceRows.map(
+    (r) =>
+      (study
+        ? { id: r[0], codeChangeId: r[1], externalId: r[2], text: r[3], kind: r[4], source: r[5], position: r[6], addedById: r[7], addedByName: r[8], correctsExternalId: r[9] }
+        : { id: r[0], codeChangeId: r[1], externalId: r[2] }) as ReferenceRow,
+  );
+  const reviewRows = await rawArrays(
     client,
     Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId", i.system ${study ? Prisma.sql`, i.text, i."isReference", i.position` : Prisma.empty}
     ${onChanges("CandidateReview", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.system, i.text, i."isReference", i.position`, changeIds)} ORDER BY i.position, i."externalId"`,
   );
-  const judgementRows = await annotations<ExportedPseudoReference["judgements"][number] & AnnotationRow>(client, "ClaimJudgement", "pseudoReferenceId", "PseudoReference", Prisma.sql`t.code, t.necessary, t."errorType", t.note`, changeIds, gold, "CLAIM_VERIFICATION");
-  const ratingRows = await annotations<RatingRow>(client, "ReviewRating", "candidateReviewId", "CandidateReview", Prisma.sql`t.id, t.scores, t.comment`, changeIds, gold, "REVIEW_RATING");
+  // Completed in place below (annotations).
+  const reviews = reviewRows.map(
+    (r) => (study ? { id: r[0], codeChangeId: r[1], externalId: r[2], system: r[3], text: r[4], isReference: r[5], position: r[6] } : { id: r[0], codeChangeId: r[1], externalId: r[2], system: r[3] }) as ReviewRow,
+  );
+  const judgementRows = await annotations(client, "ClaimJudgement", "pseudoReferenceId", "PseudoReference", JUDGEMENT, changeIds, gold, "CLAIM_VERIFICATION");
+  const ratingRows = await annotations(client, "ReviewRating", "candidateReviewId", "CandidateReview", RATING, changeIds, gold, "REVIEW_RATING");
   const links = await rawRows<{ ratingId: string; partial: boolean; externalId: string }>(
     client,
     Prisma.sql`SELECT l."ratingId", l.partial, (SELECT p."externalId" FROM "PseudoReference" p WHERE p.id = l."pseudoReferenceId") AS "externalId"
     FROM "ReviewClaimLink" l JOIN "ReviewRating" t ON t.id = l."ratingId" WHERE t."candidateReviewId" = ANY(${pageItems("CandidateReview", changeIds)})`,
   );
-  const gradeRows = await annotations<ExportedReview["referenceGrades"][number] & AnnotationRow>(client, "ReferenceGrade", "candidateReviewId", "CandidateReview", Prisma.sql`t.grade, t.comment`, changeIds, gold, "REFERENCE_GRADING");
-  const filterRows = await annotations<ExportedReview["commentFilters"][number] & AnnotationRow>(client, "CommentFilterLabel", "candidateReviewId", "CandidateReview", Prisma.sql`t."highQuality", t.justification`, changeIds, gold, "COMMENT_FILTERING");
+  const gradeRows = await annotations(client, "ReferenceGrade", "candidateReviewId", "CandidateReview", GRADE, changeIds, gold, "REFERENCE_GRADING");
+  const filterRows = await annotations(client, "CommentFilterLabel", "candidateReviewId", "CandidateReview", FILTER, changeIds, gold, "COMMENT_FILTERING");
   const bookkeeping = await pageBookkeeping(client, [judgementRows, ratingRows, gradeRows, filterRows]);
   const judgements = byItem(judgementRows, bookkeeping);
   const ratings = byItem(ratingRows, bookkeeping);
