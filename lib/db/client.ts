@@ -57,6 +57,26 @@ export async function rawArrays(client: PrismaClient, statement: Prisma.Sql): Pr
   return result.rows as unknown[][];
 }
 
+/**
+ * Statements sent together on one connection of `client`'s pool in pipeline mode, each row as an
+ * array (rawArrays): all are written at once, and the server runs each while the results of those
+ * before it are read, where one after the other it waited for each result to be read. The connection
+ * is given back once every statement has answered; the first failure is thrown then.
+ */
+export async function pipelinedArrays(client: PrismaClient, statements: readonly Prisma.Sql[]): Promise<unknown[][][]> {
+  const connection = await poolUnder(client).connect();
+  // pg's pipeline mode, a client option (pg >= 8.20), set on this pooled connection only while these statements run.
+  const mode = connection as pg.PoolClient & { pipeline: boolean };
+  mode.pipeline = true;
+  const results = await Promise.allSettled(statements.map((s) => connection.query({ text: s.text, values: s.values, rowMode: "array" })));
+  mode.pipeline = false;
+  const failed = results.find((r) => r.status === "rejected");
+  // A connection whose statement failed is closed rather than given back (pg's release with an error).
+  connection.release(failed && (failed.reason as Error));
+  if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<pg.QueryArrayResult>).value.rows);
+}
+
 function poolUnder(client: PrismaClient): pg.Pool {
   const pool = client === db ? connection().pool : poolOf.get(client);
   if (!pool) throw new Error("rawRows and transactionConnection need a client made by createClient (or db)");
