@@ -61,11 +61,11 @@ export async function rawArrays(client: PrismaClient, statement: Prisma.Sql): Pr
  * Statements sent together on one connection of `client`'s pool in pipeline mode, each row as an
  * array (rawArrays): all are written at once, and the server runs each while the results of those
  * before it are read, where one after the other it waited for each result to be read. The connection
- * is given back once every statement has answered; the first failure is thrown then.
+ * is given back (closed, after a failure) once every statement has answered; the first failure is thrown then.
  */
 export async function pipelinedArrays(client: PrismaClient, statements: readonly Prisma.Sql[]): Promise<unknown[][][]> {
   const connection = await poolUnder(client).connect();
-  // pg's pipeline mode, a client option (pg >= 8.20), set on this pooled connection only while these statements run.
+  // pg's pipeline mode (a client option, ClientConfig.pipeline), set on this pooled connection only while these statements run.
   const mode = connection as pg.PoolClient & { pipeline: boolean };
   mode.pipeline = true;
   const results = await Promise.allSettled(statements.map((s) => connection.query({ text: s.text, values: s.values, rowMode: "array" })));

@@ -266,7 +266,7 @@ const JUDGEMENT: OwnColumns<Judgement> = {
   count: 4,
   row: (r) => ({ code: r[0] as Judgement["code"], necessary: r[1] as boolean | null, errorType: r[2] as Judgement["errorType"], note: r[3] as string }),
 };
-// A rating's links are read by the next statement (`links: []` until then).
+// A rating's links are set from the page's links statement (`links: []` until then).
 const RATING: OwnColumns<Rating> = { columns: Prisma.sql`t.id, t.scores, t.comment`, count: 3, row: (r) => ({ id: r[0] as string, scores: r[1], comment: r[2] as string, links: [] }) };
 const GRADE: OwnColumns<Grade> = { columns: Prisma.sql`t.grade, t.comment`, count: 2, row: (r) => ({ grade: r[0] as number, comment: r[1] as string }) };
 const FILTER: OwnColumns<Filter> = { columns: Prisma.sql`t."highQuality", t.justification`, count: 2, row: (r) => ({ highQuality: r[0] as boolean, justification: r[1] as string }) };
