@@ -47,6 +47,36 @@ export async function rawRows<Row>(client: PrismaClient, statement: Prisma.Sql):
   return result.rows as Row[];
 }
 
+/**
+ * `rawRows` with each row as the array of its columns in the statement's order (pg's rowMode
+ * "array"), for reads that make their rows' objects themselves: pg's own object per row (a copy of a
+ * template, then a keyed store per column) was a sixth of the export's reading CPU.
+ */
+export async function rawArrays(client: PrismaClient, statement: Prisma.Sql): Promise<unknown[][]> {
+  const result = await poolUnder(client).query({ text: statement.text, values: statement.values, rowMode: "array" });
+  return result.rows as unknown[][];
+}
+
+/**
+ * Statements sent together on one connection of `client`'s pool in pipeline mode, each row as an
+ * array (rawArrays): all are written at once, and the server runs each while the results of those
+ * before it are read, where one after the other it waited for each result to be read. The connection
+ * is given back (closed, after a failure) once every statement has answered; the first failure is thrown then.
+ */
+export async function pipelinedArrays(client: PrismaClient, statements: readonly Prisma.Sql[]): Promise<unknown[][][]> {
+  const connection = await poolUnder(client).connect();
+  // pg's pipeline mode (a client option, ClientConfig.pipeline), set on this pooled connection only while these statements run.
+  const mode = connection as pg.PoolClient & { pipeline: boolean };
+  mode.pipeline = true;
+  const results = await Promise.allSettled(statements.map((s) => connection.query({ text: s.text, values: s.values, rowMode: "array" })));
+  mode.pipeline = false;
+  const failed = results.find((r) => r.status === "rejected");
+  // A connection whose statement failed is closed rather than given back (pg's release with an error).
+  connection.release(failed && (failed.reason as Error));
+  if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<pg.QueryArrayResult>).value.rows);
+}
+
 function poolUnder(client: PrismaClient): pg.Pool {
   const pool = client === db ? connection().pool : poolOf.get(client);
   if (!pool) throw new Error("rawRows and transactionConnection need a client made by createClient (or db)");

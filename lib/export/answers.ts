@@ -8,7 +8,7 @@ import type { TaskType } from "@/lib/generated/prisma/enums";
 import { TASK_LIST } from "@/lib/tasks";
 import type { ExportedValues } from "@/lib/tasks/types";
 import { taskItemConsensus, type ExportConsensus } from "./consensus";
-import type { ExportedChange } from "./study-rows";
+import type { AnnotatedChange } from "./study-rows";
 
 export interface Answer {
   task: TaskType;
@@ -99,7 +99,7 @@ function answersOf(item: ItemFields, { annotation, values }: ExportedValues, con
 }
 
 /** Every answer of one code change, in item order (each task's export columns, lib/tasks); Likert questions in the study's dimension order. */
-export function changeAnswers(change: ExportedChange, dimensions: readonly string[], consensus: ExportConsensus = new Map(), filter: AnswerFilter = {}): Answer[] {
+export function changeAnswers(change: AnnotatedChange, dimensions: readonly string[], consensus: ExportConsensus = new Map(), filter: AnswerFilter = {}): Answer[] {
   const answers: Answer[] = [];
   const assignments: Assignments = new Map(change.assignments.map((a) => [`${a.userId}|${a.taskType}`, a]));
   const codeChange = change.externalId;

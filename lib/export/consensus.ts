@@ -14,13 +14,13 @@ import type { Question, StudyScales } from "@/lib/analysis/questions";
 import { TASK_LIST } from "@/lib/tasks";
 import { consensusOf } from "@/lib/tasks/consensus";
 import type { ExportedRating, TaskDescriptor } from "@/lib/tasks/types";
-import type { ExportedChange, ExportedPseudoReference, ExportedReview } from "./study-rows";
+import type { AnnotatedChange, AnnotatedPseudoReference, AnnotatedReview } from "./study-rows";
 
 /** `${task}:${itemId}` → export question → consensus text. */
 export type ExportConsensus = Map<string, Map<string, string>>;
 
 /** The consensus of one code change's items (a format's rows are built change by change). */
-export type ChangeConsensus = (change: ExportedChange) => ExportConsensus;
+export type ChangeConsensus = (change: AnnotatedChange) => ExportConsensus;
 
 export const consensusKey = (task: TaskType, itemId: string) => `${task}:${itemId}`;
 
@@ -51,14 +51,14 @@ function countedValues(ratings: readonly ExportedRating[], question: Question, d
 }
 
 /** The ratings of the question on the item, whichever kind of item the task rates. */
-function itemRatings(task: TaskDescriptor, item: ExportedPseudoReference | ExportedReview, question: Question): ExportedRating[] {
-  return task.export.of === "pseudoReference" ? task.export.ratings(item as ExportedPseudoReference, question) : task.export.ratings(item as ExportedReview, question);
+function itemRatings(task: TaskDescriptor, item: AnnotatedPseudoReference | AnnotatedReview, question: Question): ExportedRating[] {
+  return task.export.of === "pseudoReference" ? task.export.ratings(item as AnnotatedPseudoReference, question) : task.export.ratings(item as AnnotatedReview, question);
 }
 
 const NOBODY: ReadonlySet<string> = new Set();
 
 /** The annotators whose work on the change for the task is still a draft. */
-function drafting(change: ExportedChange, task: TaskType): ReadonlySet<string> {
+function drafting(change: AnnotatedChange, task: TaskType): ReadonlySet<string> {
   if (change.assignments.length === 0) return NOBODY;
   return new Set(change.assignments.filter((a) => a.taskType === task && a.status !== "DONE").map((a) => a.userId));
 }

@@ -21,7 +21,7 @@ import { gradedReviewsLayout, gradedReviewsWorkbook, type GradedReviewsLayout } 
 import { jsonlExport } from "./jsonl";
 import { longCsv, longJsonl } from "./long";
 import type { AnswerFilter } from "./answers";
-import { studyAnnotators, studyChanges } from "./study-rows";
+import { studyAnnotators, studyAnswers, studyChanges } from "./study-rows";
 import { wideCsv, wideJsonl } from "./wide";
 
 export { studyGraders } from "./gradedreviews";
@@ -60,26 +60,28 @@ export async function* streamExport(input: ExportRequest | PreparedExport, clien
   const study = await findStudy({ id: request.studyId }, client);
   const dimensions = study.likertDimensions;
   const gold = await leftOutGold(request, client);
-  const changes = studyChanges(client, request.studyId, gold);
+  const changes = () => studyChanges(client, request.studyId, gold);
+  // The long and wide formats write no text: their pages are read without (studyAnswers).
+  const answers = () => studyAnswers(client, request.studyId, gold);
   const consensus = async (): Promise<ChangeConsensus> => changeConsensus(study, await adjudicatedValues(client, request.studyId), gold);
   switch (request.format) {
     case "jsonl":
-      yield* jsonlExport(changes, dimensions, await consensus(), consensusColumns(study));
+      yield* jsonlExport(changes(), dimensions, await consensus(), consensusColumns(study));
       return;
     case "long-csv":
-      yield* longCsv(changes, dimensions, await consensus(), request.filter);
+      yield* longCsv(answers(), dimensions, await consensus(), request.filter);
       return;
     case "long-jsonl":
-      yield* longJsonl(changes, dimensions, await consensus(), request.filter);
+      yield* longJsonl(answers(), dimensions, await consensus(), request.filter);
       return;
     case "wide-csv":
-      yield* wideCsv(changes, dimensions, await studyAnnotators(client, request.studyId), await consensus(), request.filter);
+      yield* wideCsv(answers(), dimensions, await studyAnnotators(client, request.studyId), await consensus(), request.filter);
       return;
     case "wide-jsonl":
-      yield* wideJsonl(changes, dimensions, await studyAnnotators(client, request.studyId), await consensus(), request.filter);
+      yield* wideJsonl(answers(), dimensions, await studyAnnotators(client, request.studyId), await consensus(), request.filter);
       return;
     case "gradedreviews":
-      yield* gradedReviewsWorkbook(changes, prepared.gradedReviews!);
+      yield* gradedReviewsWorkbook(changes(), prepared.gradedReviews!);
       return;
   }
 }

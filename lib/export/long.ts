@@ -7,21 +7,21 @@
  */
 import { type AnswerFilter, changeAnswers, type Answer } from "./answers";
 import type { ChangeConsensus } from "./consensus";
-import { csvLine } from "./csv";
-import type { ExportedChange } from "./study-rows";
+import { csvLine, csvRecord } from "./csv";
+import type { AnnotatedChange } from "./study-rows";
 
 export const LONG_COLUMNS = ["task", "codeChange", "item", "itemKind", "system", "question", "annotatorId", "annotator", "value", "createdAt", "updatedAt", "timeSpentMs", "importedFrom", "importedBy", "importRun", "status", "submittedAt", "consensus"] as const satisfies readonly (keyof Answer)[];
 
-export async function* longCsv(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], consensus: ChangeConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
+export async function* longCsv(changes: AsyncIterable<AnnotatedChange>, dimensions: readonly string[], consensus: ChangeConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
   yield csvLine(LONG_COLUMNS);
   for await (const change of changes) {
     let rows = "";
-    for (const answer of changeAnswers(change, dimensions, consensus(change), filter)) rows += csvLine(LONG_COLUMNS.map((c) => answer[c]));
+    for (const answer of changeAnswers(change, dimensions, consensus(change), filter)) rows += csvRecord(answer, LONG_COLUMNS);
     yield rows;
   }
 }
 
-export async function* longJsonl(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], consensus: ChangeConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
+export async function* longJsonl(changes: AsyncIterable<AnnotatedChange>, dimensions: readonly string[], consensus: ChangeConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
   for await (const change of changes) {
     yield changeAnswers(change, dimensions, consensus(change), filter).map((answer) => `${JSON.stringify(Object.fromEntries(LONG_COLUMNS.map((c) => [c, answer[c]])))}\n`).join("");
   }

@@ -1,44 +1,61 @@
 /**
  * Reads a study for export page by page (code changes in study order with their
  * pseudo-references, reviews and all annotations), so exports stream in constant memory and
- * never hold a whole study. Straight through pg (rawRows), one statement per table and page
+ * never hold a whole study. Straight through pg (rawArrays, pipelinedArrays), one statement per table and page
  * with the page's change ids as one array parameter: Prisma's nested includes (an IN list per
  * relation, its query compiler and result mapping) made exports run at 1-2 MiB/s.
  * Annotations' times come back as ISO 8601 UTC text (`isoTime`), JSON columns parsed.
  */
 import { setImmediate } from "node:timers/promises";
-import { Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
+import { pipelinedArrays, Prisma, rawArrays, rawRows, type PrismaClient } from "@/lib/db/client";
 import type { GoldItems } from "@/lib/data/gold";
 import type { AssignmentStatus, ClaimCode, ClaimErrorType, PseudoReferenceKind, TaskType } from "@/lib/generated/prisma/enums";
 import type { ExportedAnnotation } from "@/lib/tasks/types";
 
-export interface ExportedPseudoReference {
+/** A pseudo-reference with its annotations, what the answers of the long and wide formats are made of. */
+export interface AnnotatedPseudoReference {
   id: string;
   externalId: string;
+  judgements: (ExportedAnnotation & { code: ClaimCode | null; necessary: boolean | null; errorType: ClaimErrorType | null; note: string })[];
+}
+
+export interface ExportedPseudoReference extends AnnotatedPseudoReference {
   text: string;
   kind: PseudoReferenceKind;
   source: string;
   position: number;
   addedBy: { id: string; name: string } | null;
   corrects: { externalId: string } | null;
-  judgements: (ExportedAnnotation & { code: ClaimCode | null; necessary: boolean | null; errorType: ClaimErrorType | null; note: string })[];
 }
 
-export interface ExportedReview {
+/** A review with its annotations, what the answers of the long and wide formats are made of. */
+export interface AnnotatedReview {
   id: string;
   externalId: string;
   system: string;
-  text: string;
-  isReference: boolean;
-  position: number;
   ratings: (ExportedAnnotation & { scores: unknown; comment: string; links: { partial: boolean; pseudoReference: { externalId: string } }[] })[];
   referenceGrades: (ExportedAnnotation & { annotatorId: string; grade: number; comment: string })[];
   commentFilters: (ExportedAnnotation & { highQuality: boolean; justification: string })[];
 }
 
-export interface ExportedChange {
+export interface ExportedReview extends AnnotatedReview {
+  text: string;
+  isReference: boolean;
+  position: number;
+}
+
+/** A code change with its items and their annotations, without the texts (studyAnswers). */
+export interface AnnotatedChange {
   id: string;
   externalId: string;
+  position: number;
+  /** Whose work is submitted (lib/export/answers.ts workStatus). */
+  assignments: { userId: string; taskType: TaskType; status: AssignmentStatus; completedAt: string | null }[];
+  pseudoReferences: AnnotatedPseudoReference[];
+  reviews: AnnotatedReview[];
+}
+
+export interface ExportedChange extends AnnotatedChange {
   pullRequest: { externalId: string; repository: string; title: string; description: string; metadata: unknown } | null;
   filePath: string;
   language: string;
@@ -46,34 +63,59 @@ export interface ExportedChange {
   oldFile: string;
   newFile: string;
   metadata: unknown;
-  position: number;
-  /** Whose work is submitted (lib/export/answers.ts workStatus). */
-  assignments: { userId: string; taskType: TaskType; status: AssignmentStatus; completedAt: string | null }[];
   pseudoReferences: ExportedPseudoReference[];
   reviews: ExportedReview[];
 }
 
+/**
+ * What a page reads: the whole study (the jsonl and GradedReviews exports), or its answers alone
+ * (the long and wide formats, which write no text, metadata or pull request: about half of a page's bytes).
+ */
+type Reading = "study" | "answers";
+
 /** Code changes per page: a few thousand reviews and their annotations. */
 const PAGE = 500;
 
-type ChangeRow = Omit<ExportedChange, "pullRequest" | "assignments" | "pseudoReferences" | "reviews"> & {
-  prExternalId: string | null;
-  prRepository: string;
-  prTitle: string;
-  prDescription: string;
-  prMetadata: unknown;
-};
+/** A change as its page reads it: the export order's key (position, external id, id), and with the study's texts its own and its pull request's. */
+type ChangeRow = Pick<AnnotatedChange, "id" | "externalId" | "position"> &
+  Partial<Omit<ExportedChange, "pullRequest" | "assignments" | "pseudoReferences" | "reviews">> & {
+    prExternalId?: string | null;
+    prRepository?: string;
+    prTitle?: string;
+    prDescription?: string;
+    prMetadata?: unknown;
+  };
 
 /** The next page of the study's changes after `after` (keyset on the export order: position, external id, id). */
-function changePage(client: PrismaClient, studyId: string, after: ChangeRow | undefined, size: number): Promise<ChangeRow[]> {
+async function changePage(client: PrismaClient, studyId: string, after: ChangeRow | undefined, size: number, reading: Reading): Promise<ChangeRow[]> {
   const next = after ? Prisma.sql`AND c.position >= ${after.position} AND (c.position, c."externalId", c.id) > (${after.position}, ${after.externalId}, ${after.id})` : Prisma.empty;
-  return rawRows<ChangeRow>(
+  const page = (columns: Prisma.Sql) => Prisma.sql`SELECT ${columns} FROM "CodeChange" c WHERE c."studyId" = ${studyId} ${next} ORDER BY c.position, c."externalId", c.id LIMIT ${size}`;
+  if (reading === "answers") return (await rawArrays(client, page(Prisma.sql`c.id, c."externalId", c.position`))).map((r): ChangeRow => ({ id: r[0] as string, externalId: r[1] as string, position: r[2] as number }));
+  const rows = await rawArrays(
     client,
-    Prisma.sql`SELECT c.id, c."externalId", c."filePath", c.language, c.diff, c."oldFile", c."newFile", c.metadata, c.position,
+    Prisma.sql`SELECT c.id, c."externalId", c.position, c."filePath", c.language, c.diff, c."oldFile", c."newFile", c.metadata,
       p."externalId" AS "prExternalId", p.repository AS "prRepository", p.title AS "prTitle", p.description AS "prDescription", p.metadata AS "prMetadata"
-    FROM (SELECT * FROM "CodeChange" c WHERE c."studyId" = ${studyId} ${next} ORDER BY c.position, c."externalId", c.id LIMIT ${size}) c
+    FROM (${page(Prisma.sql`*`)}) c
       LEFT JOIN "PullRequest" p ON p.id = c."pullRequestId"
     ORDER BY c.position, c."externalId", c.id`,
+  );
+  return rows.map(
+    (r): ChangeRow => ({
+      id: r[0] as string,
+      externalId: r[1] as string,
+      position: r[2] as number,
+      filePath: r[3] as string,
+      language: r[4] as string,
+      diff: r[5] as string,
+      oldFile: r[6] as string,
+      newFile: r[7] as string,
+      metadata: r[8],
+      prExternalId: r[9] as string | null,
+      prRepository: r[10] as string,
+      prTitle: r[11] as string,
+      prDescription: r[12] as string,
+      prMetadata: r[13],
+    }),
   );
 }
 
@@ -86,6 +128,19 @@ const isoTime = (column: string) => Prisma.raw(`to_char(${column}, 'YYYY-MM-DD"T
 
 /** The bookkeeping columns of an annotation (annotator, times, the import that wrote it); the annotator and import run are completed by `asAnnotation`. */
 const ANNOTATION_COLUMNS = Prisma.sql`t."annotatorId", ${isoTime('t."createdAt"')} AS "createdAt", ${isoTime('t."updatedAt"')} AS "updatedAt", t."timeSpentMs", t."importedFile", t."importRunId"`;
+
+/** An annotation's row: its table's own fields (`own`, from the first columns), then its bookkeeping (ANNOTATION_COLUMNS) and item from column `at` on. */
+function annotationRow<Own extends object>(own: Own, r: unknown[], at: number): Own & AnnotationRow {
+  const row = own as Own & AnnotationRow;
+  row.annotatorId = r[at] as string;
+  row.createdAt = r[at + 1] as string;
+  row.updatedAt = r[at + 2] as string;
+  row.timeSpentMs = r[at + 3] as number | null;
+  row.importedFile = r[at + 4] as string | null;
+  row.importRunId = r[at + 5] as string | null;
+  row.itemId = r[at + 6] as string;
+  return row;
+}
 
 interface AnnotationRow {
   annotatorId: string;
@@ -176,62 +231,94 @@ const onChanges = (table: string, columns: Prisma.Sql, changeIds: string[]) =>
  */
 const pageItems = (itemTable: string, changeIds: string[]) => Prisma.sql`ARRAY(SELECT i.id ${onChanges(itemTable, Prisma.sql`i.id`, changeIds)})`;
 
+/** An annotation table's own columns, and its row made from them (the first `count` columns) and the bookkeeping that follows. */
+interface OwnColumns<Row> {
+  columns: Prisma.Sql;
+  count: number;
+  row: (r: unknown[]) => Row;
+}
+
 /**
- * One annotation table's rows on the items of the changes `changeIds` (found by `pageItems`), oldest
+ * The statement of one annotation table's rows on the items of the changes `changeIds` (found by `pageItems`), oldest
  * first, without those on the items with a known answer (gold) for its task. Rows of one time (an
  * import's rows share its time) come in the order they were written (ctid), as a re-import of the
  * export writes them again, so the jsonl round trip gives the same file. `table`, `itemColumn` and
  * `itemTable` are this module's constants.
  */
-function annotations<Row extends AnnotationRow>(client: PrismaClient, table: string, itemColumn: string, itemTable: string, columns: Prisma.Sql, changeIds: string[], gold: GoldItems, task: TaskType): Promise<Row[]> {
+function annotations(table: string, itemColumn: string, itemTable: string, own: OwnColumns<object>, changeIds: string[], gold: GoldItems, task: TaskType): Prisma.Sql {
   const item = Prisma.raw(`t."${itemColumn}"`);
-  return rawRows<Row>(
-    client,
-    Prisma.sql`SELECT ${columns}, ${ANNOTATION_COLUMNS}, ${item} AS "itemId"
+  return Prisma.sql`SELECT ${own.columns}, ${ANNOTATION_COLUMNS}, ${item} AS "itemId"
     FROM ${Prisma.raw(`"${table}"`)} t
     WHERE ${item} = ANY(${pageItems(itemTable, changeIds)}) AND NOT ${item} = ANY(${[...(gold.get(task) ?? [])]}::text[])
-    ORDER BY t."createdAt", t.ctid`,
-  );
+    ORDER BY t."createdAt", t.ctid`;
 }
+
+/** The rows of an `annotations` statement. */
+const annotationRows = <Own extends object>(rows: unknown[][], own: OwnColumns<Own>): (Own & AnnotationRow)[] => rows.map((r) => annotationRow(own.row(r), r, own.count));
+
+type Judgement = Omit<ExportedPseudoReference["judgements"][number], keyof ExportedAnnotation>;
+type Rating = Omit<ExportedReview["ratings"][number], keyof ExportedAnnotation> & { id: string };
+type Grade = Omit<ExportedReview["referenceGrades"][number], keyof ExportedAnnotation | "annotatorId">;
+type Filter = Omit<ExportedReview["commentFilters"][number], keyof ExportedAnnotation>;
+
+const JUDGEMENT: OwnColumns<Judgement> = {
+  columns: Prisma.sql`t.code, t.necessary, t."errorType", t.note`,
+  count: 4,
+  row: (r) => ({ code: r[0] as Judgement["code"], necessary: r[1] as boolean | null, errorType: r[2] as Judgement["errorType"], note: r[3] as string }),
+};
+// A rating's links are set from the page's links statement (`links: []` until then).
+const RATING: OwnColumns<Rating> = { columns: Prisma.sql`t.id, t.scores, t.comment`, count: 3, row: (r) => ({ id: r[0] as string, scores: r[1], comment: r[2] as string, links: [] }) };
+const GRADE: OwnColumns<Grade> = { columns: Prisma.sql`t.grade, t.comment`, count: 2, row: (r) => ({ grade: r[0] as number, comment: r[1] as string }) };
+const FILTER: OwnColumns<Filter> = { columns: Prisma.sql`t."highQuality", t.justification`, count: 2, row: (r) => ({ highQuality: r[0] as boolean, justification: r[1] as string }) };
 
 type ReferenceRow = ExportedPseudoReference & { codeChangeId: string; addedById: string | null; addedByName: string | null; correctsExternalId: string | null };
 type ReviewRow = ExportedReview & { codeChangeId: string };
-type RatingRow = ExportedReview["ratings"][number] & AnnotationRow & { id: string };
 
 /**
- * A page's pseudo-references, reviews and annotations, one statement after the other: an export
- * then holds one connection of the pool at a time, and annotators' saves on the same web process
- * find one free (sent together, a page's statements took up to five connections of eight, two of two).
+ * A page's pseudo-references, reviews and annotations, their statements pipelined on one connection
+ * (pipelinedArrays): an export holds one connection of the pool at a time, and annotators' saves on
+ * the same web process find one free (sent on the pool together, a page's statements took up to five
+ * connections of eight, two of two). One after the other, PostgreSQL waited for node to read each
+ * result before it ran the next: pipelined, the jsonl export of the bench study took 1.30 s instead
+ * of 1.62 s (medians of 4, load ~2.9 on 2 cores).
  */
-async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: GoldItems): Promise<ExportedChange[]> {
+async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: GoldItems, reading: Reading): Promise<AnnotatedChange[]> {
+  const study = reading === "study";
   const changeIds = changes.map((c) => c.id);
-  const assignments = await rawRows<ExportedChange["assignments"][number] & { codeChangeId: string }>(
-    client,
-    Prisma.sql`SELECT i.* ${onChanges("Assignment", Prisma.sql`i."codeChangeId", i."userId", i."taskType", i.status, ${isoTime('i."completedAt"')} AS "completedAt"`, changeIds)}`,
-  );
-  // The corrected claim (and a link's claim below) is looked up by id per row: as a join, PostgreSQL
+  // The corrected claim (and a link's claim) is looked up by id per row: as a join, PostgreSQL
   // hashed every pseudo-reference of the database for each page (114 of a page's 130 ms, EXPLAIN ANALYZE).
-  const references = await rawRows<ReferenceRow>(
-    client,
-    Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId", i.text, i.kind, i.source, i.position, a.id AS "addedById", a.name AS "addedByName",
-      (SELECT k."externalId" FROM "PseudoReference" k WHERE k.id = i."correctsId") AS "correctsExternalId"
+  const [assignmentRows, referenceRows, reviewRows, judgementArrays, ratingArrays, linkRows, gradeArrays, filterArrays] = await pipelinedArrays(client, [
+    Prisma.sql`SELECT i.* ${onChanges("Assignment", Prisma.sql`i."codeChangeId", i."userId", i."taskType", i.status, ${isoTime('i."completedAt"')} AS "completedAt"`, changeIds)}`,
+    Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId" ${study ? Prisma.sql`, i.text, i.kind, i.source, i.position, a.id AS "addedById", a.name AS "addedByName", (SELECT k."externalId" FROM "PseudoReference" k WHERE k.id = i."correctsId") AS "correctsExternalId"` : Prisma.empty}
     ${onChanges("PseudoReference", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.text, i.kind, i.source, i.position, i."addedById", i."correctsId"`, changeIds)}
-      LEFT JOIN "User" a ON a.id = i."addedById"
+      ${study ? Prisma.sql`LEFT JOIN "User" a ON a.id = i."addedById"` : Prisma.empty}
     ORDER BY i.position, i."externalId"`,
-  );
-  const reviews = await rawRows<ReviewRow>(
-    client,
-    Prisma.sql`SELECT i.* ${onChanges("CandidateReview", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.system, i.text, i."isReference", i.position`, changeIds)} ORDER BY i.position, i."externalId"`,
-  );
-  const judgementRows = await annotations<ExportedPseudoReference["judgements"][number] & AnnotationRow>(client, "ClaimJudgement", "pseudoReferenceId", "PseudoReference", Prisma.sql`t.code, t.necessary, t."errorType", t.note`, changeIds, gold, "CLAIM_VERIFICATION");
-  const ratingRows = await annotations<RatingRow>(client, "ReviewRating", "candidateReviewId", "CandidateReview", Prisma.sql`t.id, t.scores, t.comment`, changeIds, gold, "REVIEW_RATING");
-  const links = await rawRows<{ ratingId: string; partial: boolean; externalId: string }>(
-    client,
+    Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId", i.system ${study ? Prisma.sql`, i.text, i."isReference", i.position` : Prisma.empty}
+    ${onChanges("CandidateReview", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.system, i.text, i."isReference", i.position`, changeIds)} ORDER BY i.position, i."externalId"`,
+    annotations("ClaimJudgement", "pseudoReferenceId", "PseudoReference", JUDGEMENT, changeIds, gold, "CLAIM_VERIFICATION"),
+    annotations("ReviewRating", "candidateReviewId", "CandidateReview", RATING, changeIds, gold, "REVIEW_RATING"),
     Prisma.sql`SELECT l."ratingId", l.partial, (SELECT p."externalId" FROM "PseudoReference" p WHERE p.id = l."pseudoReferenceId") AS "externalId"
     FROM "ReviewClaimLink" l JOIN "ReviewRating" t ON t.id = l."ratingId" WHERE t."candidateReviewId" = ANY(${pageItems("CandidateReview", changeIds)})`,
+    annotations("ReferenceGrade", "candidateReviewId", "CandidateReview", GRADE, changeIds, gold, "REFERENCE_GRADING"),
+    annotations("CommentFilterLabel", "candidateReviewId", "CandidateReview", FILTER, changeIds, gold, "COMMENT_FILTERING"),
+  ]);
+  const assignments = assignmentRows.map((r) => ({ codeChangeId: r[0] as string, userId: r[1] as string, taskType: r[2] as TaskType, status: r[3] as AssignmentStatus, completedAt: r[4] as string | null }));
+  // Completed in place below (judgements; added by, corrected claim).
+  const references = referenceRows.map(
+    (r) =>
+      (study
+        ? { id: r[0], codeChangeId: r[1], externalId: r[2], text: r[3], kind: r[4], source: r[5], position: r[6], addedById: r[7], addedByName: r[8], correctsExternalId: r[9] }
+        : { id: r[0], codeChangeId: r[1], externalId: r[2] }) as ReferenceRow,
   );
-  const gradeRows = await annotations<ExportedReview["referenceGrades"][number] & AnnotationRow>(client, "ReferenceGrade", "candidateReviewId", "CandidateReview", Prisma.sql`t.grade, t.comment`, changeIds, gold, "REFERENCE_GRADING");
-  const filterRows = await annotations<ExportedReview["commentFilters"][number] & AnnotationRow>(client, "CommentFilterLabel", "candidateReviewId", "CandidateReview", Prisma.sql`t."highQuality", t.justification`, changeIds, gold, "COMMENT_FILTERING");
+  // Completed in place below (annotations).
+  const reviews = reviewRows.map(
+    (r) => (study ? { id: r[0], codeChangeId: r[1], externalId: r[2], system: r[3], text: r[4], isReference: r[5], position: r[6] } : { id: r[0], codeChangeId: r[1], externalId: r[2], system: r[3] }) as ReviewRow,
+  );
+  const links = linkRows.map((r) => ({ ratingId: r[0] as string, partial: r[1] as boolean, externalId: r[2] as string }));
+  const judgementRows = annotationRows(judgementArrays, JUDGEMENT);
+  const ratingRows = annotationRows(ratingArrays, RATING);
+  const gradeRows = annotationRows(gradeArrays, GRADE);
+  const filterRows = annotationRows(filterArrays, FILTER);
   const bookkeeping = await pageBookkeeping(client, [judgementRows, ratingRows, gradeRows, filterRows]);
   const judgements = byItem(judgementRows, bookkeeping);
   const ratings = byItem(ratingRows, bookkeeping);
@@ -240,8 +327,10 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
   const linksOf = groupBy(links, (l) => l.ratingId);
   for (const rating of ratings.values()) for (const r of rating) r.links = (linksOf.get(r.id) ?? []).map((l) => ({ partial: l.partial, pseudoReference: { externalId: l.externalId } }));
   for (const reference of references) {
-    reference.addedBy = reference.addedById === null ? null : { id: reference.addedById, name: reference.addedByName! };
-    reference.corrects = reference.correctsExternalId === null ? null : { externalId: reference.correctsExternalId };
+    if (study) {
+      reference.addedBy = reference.addedById === null ? null : { id: reference.addedById, name: reference.addedByName! };
+      reference.corrects = reference.correctsExternalId === null ? null : { externalId: reference.correctsExternalId };
+    }
     reference.judgements = judgements.get(reference.id) ?? [];
   }
   for (const review of reviews) {
@@ -254,7 +343,7 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
   const reviewsOf = groupBy(reviews, (r) => r.codeChangeId);
   return changes.map((row) => {
     const change = row as ChangeRow & ExportedChange;
-    change.pullRequest = row.prExternalId === null ? null : { externalId: row.prExternalId, repository: row.prRepository, title: row.prTitle, description: row.prDescription, metadata: row.prMetadata };
+    if (study) change.pullRequest = row.prExternalId === null ? null : { externalId: row.prExternalId!, repository: row.prRepository!, title: row.prTitle!, description: row.prDescription!, metadata: row.prMetadata };
     change.assignments = assignmentsOf.get(row.id) ?? [];
     change.pseudoReferences = referencesOf.get(row.id) ?? [];
     change.reviews = reviewsOf.get(row.id) ?? [];
@@ -263,30 +352,30 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
 }
 
 /** One page of changes with their children, and the last change when the page is full (the next page starts after it). */
-async function readPage(client: PrismaClient, studyId: string, after: ChangeRow | undefined, gold: GoldItems, size: number): Promise<{ changes: ExportedChange[]; last?: ChangeRow }> {
-  const page = await changePage(client, studyId, after, size);
-  const changes = page.length === 0 ? [] : await changeChildren(client, page, gold);
+async function readPage(client: PrismaClient, studyId: string, after: ChangeRow | undefined, gold: GoldItems, size: number, reading: Reading): Promise<{ changes: AnnotatedChange[]; last?: ChangeRow }> {
+  const page = await changePage(client, studyId, after, size, reading);
+  const changes = page.length === 0 ? [] : await changeChildren(client, page, gold, reading);
   return { changes, last: page.length === size ? page[size - 1] : undefined };
 }
 
-/** Changes consumed between two turns of the event loop while the next page is read (studyChanges). */
+/** Changes consumed between two turns of the event loop while the next page is read (studyPages). */
 const TURN = 10;
 
 /**
- * The study's code changes in order (position, then external id), one page at a time, without the annotations `gold` leaves out.
+ * The study's code changes in order (position, then external id) as `reading` reads them, one page at a time, without the annotations `gold` leaves out.
  * The next page is read while this one is consumed, so the database's work overlaps the encoding in
- * node (still one statement at a time, and at most two pages in memory). The consumer's loop runs
- * on promises alone, so the next page's statements (one after the other, each sent when the last
- * answered) only progressed between pages: the event loop is given a turn every few changes.
+ * node (still one connection at a time, and at most two pages in memory). The consumer's loop runs
+ * on promises alone, so the next page's statements (each group sent when the last answered) only
+ * progressed between pages: the event loop is given a turn every few changes.
  */
-export async function* studyChanges(client: PrismaClient, studyId: string, gold: GoldItems = new Map(), pageSize = PAGE): AsyncGenerator<ExportedChange> {
-  let reading = readPage(client, studyId, undefined, gold, pageSize);
+async function* studyPages(client: PrismaClient, studyId: string, gold: GoldItems, pageSize: number, reading: Reading): AsyncGenerator<AnnotatedChange> {
+  let read = readPage(client, studyId, undefined, gold, pageSize, reading);
   for (;;) {
-    const { changes, last } = await reading;
+    const { changes, last } = await read;
     if (last) {
-      reading = readPage(client, studyId, last, gold, pageSize);
+      read = readPage(client, studyId, last, gold, pageSize, reading);
       // Handled here so that a failure while the consumer is still busy (or gone) is not an unhandled rejection; the await above rethrows it.
-      reading.catch(() => undefined);
+      read.catch(() => undefined);
     }
     for (let i = 0; i < changes.length; i++) {
       yield changes[i];
@@ -295,6 +384,12 @@ export async function* studyChanges(client: PrismaClient, studyId: string, gold:
     if (!last) return;
   }
 }
+
+/** The study's code changes with their texts and annotations (jsonl and GradedReviews exports). */
+export const studyChanges = (client: PrismaClient, studyId: string, gold: GoldItems = new Map(), pageSize = PAGE) => studyPages(client, studyId, gold, pageSize, "study") as AsyncGenerator<ExportedChange>;
+
+/** The study's code changes with their annotations, without texts (long and wide exports). */
+export const studyAnswers = (client: PrismaClient, studyId: string, gold: GoldItems = new Map(), pageSize = PAGE) => studyPages(client, studyId, gold, pageSize, "answers");
 
 export interface StudyAnnotator {
   id: string;

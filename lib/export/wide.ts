@@ -6,7 +6,7 @@
 import { type AnswerFilter, changeAnswers, type Answer } from "./answers";
 import type { ChangeConsensus, ExportConsensus } from "./consensus";
 import { csvLine } from "./csv";
-import type { ExportedChange, StudyAnnotator } from "./study-rows";
+import type { AnnotatedChange, StudyAnnotator } from "./study-rows";
 
 export const WIDE_ITEM_COLUMNS = ["task", "codeChange", "item", "itemKind", "system", "question"] as const satisfies readonly (keyof Answer)[];
 
@@ -27,7 +27,7 @@ interface WideRow {
 }
 
 /** The rows of one code change: answers grouped by (task, item, question) in first-seen order. */
-function wideRows(change: ExportedChange, dimensions: readonly string[], consensus: ExportConsensus, filter: AnswerFilter): WideRow[] {
+function wideRows(change: AnnotatedChange, dimensions: readonly string[], consensus: ExportConsensus, filter: AnswerFilter): WideRow[] {
   const rows = new Map<string, WideRow>();
   for (const answer of changeAnswers(change, dimensions, consensus, filter)) {
     const key = `${answer.task}|${answer.itemKind}|${answer.item}|${answer.question}`;
@@ -41,7 +41,7 @@ function wideRows(change: ExportedChange, dimensions: readonly string[], consens
   return [...rows.values()];
 }
 
-export async function* wideCsv(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[], consensus: ChangeConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
+export async function* wideCsv(changes: AsyncIterable<AnnotatedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[], consensus: ChangeConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
   const columns = annotatorColumns(annotators);
   yield csvLine([...WIDE_ITEM_COLUMNS, ...columns.values(), CONSENSUS_COLUMN]);
   for await (const change of changes) {
@@ -51,7 +51,7 @@ export async function* wideCsv(changes: AsyncIterable<ExportedChange>, dimension
   }
 }
 
-export async function* wideJsonl(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[], consensus: ChangeConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
+export async function* wideJsonl(changes: AsyncIterable<AnnotatedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[], consensus: ChangeConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
   const columns = annotatorColumns(annotators);
   for await (const change of changes) {
     yield wideRows(change, dimensions, consensus(change), filter)

@@ -12,7 +12,7 @@ import type { Stored } from "@/lib/annotation/versioning";
 import type { AddedClaimValue, ClaimJudgementValue, CommentFilterValue, NecessityValue, ReferenceGradeValue, ReviewRatingValue, SaveRequest } from "@/lib/annotation/values";
 import type { RatingValue } from "@/lib/agreement";
 import type { Question, StudyScales } from "@/lib/analysis/questions";
-import type { ExportedPseudoReference, ExportedReview } from "@/lib/export/study-rows";
+import type { AnnotatedPseudoReference, AnnotatedReview } from "@/lib/export/study-rows";
 import type { DiffSource } from "@/components/diff-view/model";
 
 export type Tx = Prisma.TransactionClient;
@@ -122,8 +122,8 @@ export interface ExportedRating {
 }
 
 export type TaskExport =
-  | { of: "pseudoReference"; values(reference: ExportedPseudoReference, dimensions: readonly string[]): ExportedValues[]; ratings(reference: ExportedPseudoReference, question: Question): ExportedRating[] }
-  | { of: "review"; values(review: ExportedReview, dimensions: readonly string[]): ExportedValues[]; ratings(review: ExportedReview, question: Question): ExportedRating[] };
+  | { of: "pseudoReference"; values(reference: AnnotatedPseudoReference, dimensions: readonly string[]): ExportedValues[]; ratings(reference: AnnotatedPseudoReference, question: Question): ExportedRating[] }
+  | { of: "review"; values(review: AnnotatedReview, dimensions: readonly string[]): ExportedValues[]; ratings(review: AnnotatedReview, question: Question): ExportedRating[] };
 
 /** One annotator's annotation of an item as the adjudication view shows it. */
 export interface ItemAnnotation {

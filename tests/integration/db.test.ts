@@ -1,5 +1,6 @@
 import { describe, expect, inject, test } from "vitest";
-import { createClient, Prisma, rawRows, transactionConnection } from "@/lib/db/client";
+import { createClient, pipelinedArrays, poolSettings, Prisma, rawArrays, rawRows, transactionConnection } from "@/lib/db/client";
+import { createPool } from "@/lib/db/connection";
 import { readMigrations } from "@/lib/db/migrate";
 import { bundledCli, cli } from "./cli";
 
@@ -26,6 +27,26 @@ describe("database", () => {
       if (zone === undefined) delete process.env.TZ;
       else process.env.TZ = zone;
       await db.study.delete({ where: { id: study.id } });
+    }
+  });
+
+  test("pipelined statements answer in order, each row as rawArrays reads it; a failure is thrown and its connection closed, the pool still answering", async () => {
+    const pool = createPool(inject("databaseUrl"), poolSettings());
+    const client = createClient("", poolSettings(), pool);
+    try {
+      const statements = [Prisma.sql`SELECT g, g * 2, 'x' || g FROM generate_series(1, 3) g`, Prisma.sql`SELECT ${"a,\"b"}::text, NULL::int`, Prisma.sql`SELECT 1 WHERE false`];
+      const one = [];
+      for (const s of statements) one.push(await rawArrays(client, s));
+      expect(await pipelinedArrays(client, statements)).toEqual(one);
+      expect(one).toEqual([[[1, 2, "x1"], [2, 4, "x2"], [3, 6, "x3"]], [['a,"b', null]], []]);
+      expect(pool.totalCount).toBe(1);
+
+      const after = Prisma.sql`SELECT pg_sleep(0.05), 7`;
+      await expect(pipelinedArrays(client, [Prisma.sql`SELECT 1/0`, after])).rejects.toThrow(/division by zero/);
+      expect([pool.totalCount, pool.idleCount]).toEqual([0, 0]);
+      expect(await rawArrays(client, after)).toEqual([["", 7]]);
+    } finally {
+      await client.$disconnect();
     }
   });
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, inject, test, vi } from "vitest";
 import { createClient, type PrismaClient } from "@/lib/db/client";
 import { streamExport, type ExportFormat, type ExportRequest } from "@/lib/export";
 import { goldItems } from "@/lib/data/gold";
-import { studyChanges } from "@/lib/export/study-rows";
+import { studyAnswers, studyChanges } from "@/lib/export/study-rows";
 import { runImport } from "@/lib/import";
 import { fileAt, imported, jsonlFile } from "./import-fixtures";
 
@@ -178,15 +178,17 @@ test("gradedreviews workbooks (consensus grades, one grader's, with gold) are th
   }
 });
 
-test("read in pages of two code changes, the study is the same as read in one page", async () => {
-  const read = async (gold: Awaited<ReturnType<typeof goldItems>>, pageSize?: number) => {
-    const changes = [];
-    for await (const change of studyChanges(client, studyId, gold, pageSize)) changes.push(change);
-    return changes;
-  };
-  for (const gold of [new Map(), await goldItems(client, studyId)]) {
-    const whole = await read(gold);
-    expect(whole).toHaveLength(6);
-    expect(await read(gold, 2)).toEqual(whole);
+test("read in pages of two code changes, the study (and its answers alone) is the same as read in one page", async () => {
+  for (const reader of [studyChanges, studyAnswers]) {
+    const read = async (gold: Awaited<ReturnType<typeof goldItems>>, pageSize?: number) => {
+      const changes = [];
+      for await (const change of reader(client, studyId, gold, pageSize)) changes.push(change);
+      return changes;
+    };
+    for (const gold of [new Map(), await goldItems(client, studyId)]) {
+      const whole = await read(gold);
+      expect(whole).toHaveLength(6);
+      expect(await read(gold, 2)).toEqual(whole);
+    }
   }
 });

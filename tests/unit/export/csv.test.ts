@@ -1,6 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { describe, expect, test } from "vitest";
-import { csvLine } from "@/lib/export/csv";
+import { csvLine, csvRecord } from "@/lib/export/csv";
 import { seededRandom } from "@/lib/stats";
 
 describe("CSV rows (lib/export/csv.ts)", () => {
@@ -19,6 +19,17 @@ describe("CSV rows (lib/export/csv.ts)", () => {
       const width = Math.max(...rows.map((r) => r.length));
       const even = rows.map((r) => [...r, ...Array<string>(width - r.length).fill("")]);
       expect(parse(even.map(csvLine).join(""), { relax_column_count: false })).toEqual(even);
+    }
+  });
+
+  test("a record's line is the line of its columns' values, in the columns' order", () => {
+    const random = seededRandom(4181);
+    const alphabet = ["a", "1", ",", '"', "\n", "é"];
+    const value = () => [null, 7, false, Array.from({ length: Math.floor(random() * 4) }, () => alphabet[Math.floor(random() * alphabet.length)]).join("")][Math.floor(random() * 4)];
+    for (let round = 0; round < 100; round++) {
+      const row = { a: value(), b: value(), c: value() };
+      const columns = (["c", "a", "b"] as const).slice(0, Math.floor(random() * 4));
+      expect(csvRecord(row, columns)).toBe(csvLine(columns.map((c) => row[c])));
     }
   });
 });
