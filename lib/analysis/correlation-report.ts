@@ -207,22 +207,24 @@ const pick = (r: { value: number | null; n: number; reason?: string }) => ({ val
 export type LevelFreeSections = Pick<CorrelationReport, "systems" | "byHumanLevel" | "ksMatrix" | "thresholdSweep" | "humanMetricAgreement">;
 
 /** `matches`: a CRScore column's stored details (sweepMatches), for its threshold sweep. */
-export function levelFreeSections(
+export async function levelFreeSections(
   points: readonly ReviewPoint[],
   human: HumanScores,
   metric: MetricInfo,
   matches: ReadonlyMap<string, SweepMatches>,
   names: ReadonlyMap<string, string> = new Map(),
   tauGt: number | null = null,
-): LevelFreeSections {
+): Promise<LevelFreeSections> {
   const groups = groupByLevel(points, human.scale);
-  return {
+  // Started first: its exact p-values are computed on a worker thread while the rest is computed here.
+  const ks = ksMatrix(groups);
+  const sections = {
     systems: systemRanking(points),
     byHumanLevel: [...groups].map(([lvl, values]) => summarizeLevel(lvl, values)),
-    ksMatrix: ksMatrix(groups),
     thresholdSweep: isCrscoreColumn(metric.name) ? thresholdSweep(metric.name, points, matches, tauGt) : null,
     humanMetricAgreement: humanMetricAgreement(points, human, metric.higherIsBetter, names),
   };
+  return { ...sections, ksMatrix: await ks };
 }
 
 /** The correlations overall and per language at the level (pure). */

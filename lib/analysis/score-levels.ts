@@ -5,7 +5,7 @@
  * A review's level is its mean human score rounded half up to the scale (with one annotator
  * per review, as in GradedReviews, the grade itself).
  */
-import { ks2samp, quantileSorted } from "@/lib/stats";
+import { ks2sampOffThread, quantileSorted } from "@/lib/stats";
 
 export interface LevelSummary {
   level: number;
@@ -55,23 +55,19 @@ export function summarizeLevel(level: number, values: readonly number[]): LevelS
 /**
  * KS statistic and p-value (SciPy ks_2samp, method auto) for every pair of levels; null on the
  * diagonal. The test is symmetric in its two samples, so each pair is computed once and mirrored.
+ * The exact p-values are computed on a worker thread (ks2sampOffThread) while the caller goes on.
  */
-export function ksMatrix(groups: ReadonlyMap<number, readonly number[]>): { levels: number[]; matrix: (KsCell | null)[][] } {
+export async function ksMatrix(groups: ReadonlyMap<number, readonly number[]>): Promise<{ levels: number[]; matrix: (KsCell | null)[][] }> {
   const levels = [...groups.keys()];
-  const cell = (a: number, b: number): KsCell => {
-    const va = groups.get(a) as number[];
-    const vb = groups.get(b) as number[];
-    if (va.length === 0 || vb.length === 0) return { statistic: null, pValue: null, reason: "a level has no reviews" };
-    const r = ks2samp(va, vb);
-    return { statistic: r.statistic, pValue: r.pValue, ...(r.reason === undefined ? {} : { reason: r.reason }) };
-  };
-  const matrix: (KsCell | null)[][] = levels.map(() => levels.map(() => null));
-  for (let i = 0; i < levels.length; i++) {
-    for (let j = i + 1; j < levels.length; j++) {
-      const c = cell(levels[i], levels[j]);
-      matrix[i][j] = c;
-      matrix[j][i] = { ...c };
-    }
-  }
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < levels.length; i++) for (let j = i + 1; j < levels.length; j++) if (groups.get(levels[i])!.length > 0 && groups.get(levels[j])!.length > 0) pairs.push([i, j]);
+  const results = await ks2sampOffThread(pairs.map(([i, j]) => [groups.get(levels[i])!, groups.get(levels[j])!] as const));
+  const matrix: (KsCell | null)[][] = levels.map((_, i) => levels.map((_, j) => (i === j ? null : { statistic: null, pValue: null, reason: "a level has no reviews" })));
+  pairs.forEach(([i, j], k) => {
+    const r = results[k];
+    const cell: KsCell = { statistic: r.statistic, pValue: r.pValue, ...(r.reason === undefined ? {} : { reason: r.reason }) };
+    matrix[i][j] = cell;
+    matrix[j][i] = { ...cell };
+  });
   return { levels, matrix };
 }

@@ -1,7 +1,7 @@
 export type { NumericSample, TestResult } from "./types";
 export { pearson, pearsonStatistic, spearman, spearmanOfRanks } from "./correlation";
 export { kendallTauB, kendallTauBOfTable, type KendallResult } from "./kendall";
-export { ks2samp, type KsResult } from "./ks";
+export { ks2samp, ks2sampOffThread, type KsResult } from "./ks";
 export { bootstrapCi, bootstrapCis, bootstrapCisPrepared, type BootstrapMethod, type BootstrapOptions, type BootstrapResult, type BootstrapStatistic, type PreparedStatistic, type SampleStatistic } from "./bootstrap";
 export { systemRankCorrelation, type SystemMeans, type SystemRankingResult, type SystemScore } from "./system-ranking";
 export { quantileSorted } from "./quantile";

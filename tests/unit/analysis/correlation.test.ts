@@ -26,7 +26,7 @@ describe("score levels (CRScore Figure 8, GradedReviews Table 6)", () => {
     expect([1, 1.49, 1.5, 2.5, 4.75, 7].map((s) => humanLevel(s, scale))).toEqual([1, 1, 2, 3, 5, 5]);
   });
 
-  test("groups, box-plot summaries and the KS matrix", () => {
+  test("groups, box-plot summaries and the KS matrix", async () => {
     const points = [
       { metric: 1, human: 1 },
       { metric: 2, human: 1 },
@@ -40,7 +40,7 @@ describe("score levels (CRScore Figure 8, GradedReviews Table 6)", () => {
     expect(groups.get(2)).toEqual([3, 5]);
     expect(summarizeLevel(1, groups.get(1) as number[])).toEqual({ level: 1, n: 2, mean: 1.5, min: 1, q1: 1.25, median: 1.5, q3: 1.75, max: 2 });
     expect(summarizeLevel(4, []).mean).toBeNull();
-    const ks = ksMatrix(groups);
+    const ks = await ksMatrix(groups);
     expect(ks.matrix[0][0]).toBeNull();
     expect(ks.matrix[0][2]?.statistic).toBe(ks2samp([1, 2], [8, 9]).statistic);
     expect(ks.matrix[2][0]).toEqual(ks.matrix[0][2]);
@@ -48,7 +48,7 @@ describe("score levels (CRScore Figure 8, GradedReviews Table 6)", () => {
   });
 });
 
-describe("correlation sections", () => {
+describe("correlation sections", async () => {
   const systems = ["s1", "s2", "s3", "s4"];
   const points: ReviewPoint[] = [];
   const ratings = new Map<string, { rater: string; value: number }[]>();
@@ -66,7 +66,7 @@ describe("correlation sections", () => {
   }
   const human: HumanScores = { question: taskQuestions("REVIEW_RATING", { likertDimensions: ["relevance"], likertMin: 1, likertMax: 5 })[0], scale, ratings: ratingsFromLists(ratings), items: [], draftsLeftOut: 0 };
   const matches = sweepMatches(details);
-  const sections = { correlations: levelCorrelations(points, "segment", bootstrap), ...levelFreeSections(points, human, metricInfo("crscore-rel", "emb:tfidf-offline-v1|x|tau:0.6000"), matches) };
+  const sections = { correlations: levelCorrelations(points, "segment", bootstrap), ...(await levelFreeSections(points, human, metricInfo("crscore-rel", "emb:tfidf-offline-v1|x|tau:0.6000"), matches)) };
 
   test("segment correlations overall and per language, with p-values and CIs", () => {
     expect(sections.correlations.overall.n).toBe(80);
@@ -106,13 +106,13 @@ describe("correlation sections", () => {
     expect(thresholdSweep("crscore-rel", points, matches)).toEqual(sections.thresholdSweep);
   });
 
-  test("τ_GT from the references' stored best matches: pooled over sentences, unannotated changes first, as a sweep row", () => {
+  test("τ_GT from the references' stored best matches: pooled over sentences, unannotated changes first, as a sweep row", async () => {
     const ref = (best: (number | null)[], annotated: boolean) => ({ detail: { tau: 0.5, reviewSentenceBest: best, pseudoReferenceBest: [0.1] }, annotated });
     // Unannotated: (0.2 + 0.4 + 0.9) / 3; the annotated reference's 0.1 and the undefined sentence are left out.
     expect(referenceTau([ref([0.2, 0.4], false), ref([0.9, null], false), ref([0.1], true)])).toBe(0.5);
     expect(referenceTau([ref([0.1, 0.2], true)])).toBe(0.15);
     expect(referenceTau([{ detail: null, annotated: false }])).toBeNull();
-    const withGt = levelFreeSections(points, human, metricInfo("crscore-rel", "k"), matches, new Map(), 0.42).thresholdSweep;
+    const withGt = (await levelFreeSections(points, human, metricInfo("crscore-rel", "k"), matches, new Map(), 0.42)).thresholdSweep;
     expect(withGt?.filter((r) => r.kind === "gt").map((r) => r.tau)).toEqual([0.42]);
     expect(withGt?.map((r) => r.tau)).toEqual([...(withGt ?? [])].map((r) => r.tau).sort((a, b) => a - b));
   });
@@ -144,13 +144,13 @@ describe("correlation sections", () => {
     expect(humanMetricAgreement(tiedPoints, { ...human, ratings: ratingsFromLists(new Map()) }, true, new Map())).toBeNull();
   });
 
-  test("pairs are named: annotators by display name, and an undefined kappa's reason names them, not their ids", () => {
+  test("pairs are named: annotators by display name, and an undefined kappa's reason names them, not their ids", async () => {
     const names = new Map([["ann1", "Ada Lovelace"], ["ann2", "grace@example.org"]]);
-    const named = levelFreeSections(points, human, metricInfo("crscore-rel", "k"), matches, names).humanMetricAgreement;
+    const named = (await levelFreeSections(points, human, metricInfo("crscore-rel", "k"), matches, names)).humanMetricAgreement;
     expect(named?.names).toEqual({ ann1: "Ada Lovelace", ann2: "grace@example.org" });
     // ann3 rated reviews ann1 never rated: their kappa is undefined, and the reason says who.
     const apart: HumanScores = { ...human, ratings: ratingsFromLists(new Map([...ratings].map(([id, list], i) => [id, i % 2 ? list.filter((r) => r.rater === "ann1") : list.filter((r) => r.rater === "ann2").map((r) => ({ ...r, rater: "ann3" }))]))) };
-    const pairs = levelFreeSections(points, apart, metricInfo("crscore-rel", "k"), matches, new Map([...names, ["ann3", "Cy"]])).humanMetricAgreement?.humanHuman.pairs;
+    const pairs = (await levelFreeSections(points, apart, metricInfo("crscore-rel", "k"), matches, new Map([...names, ["ann3", "Cy"]]))).humanMetricAgreement?.humanHuman.pairs;
     expect(pairs?.find((p) => p.value === null)?.reason).toBe("raters Cy and Ada Lovelace rated no item in common");
   });
 

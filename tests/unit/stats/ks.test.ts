@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { ks2samp, seededRandom } from "@/lib/stats";
+import { ks2samp, ks2sampOffThread, seededRandom } from "@/lib/stats";
 import { expectPValue, expectValue, hasVectors, vectorGroup } from "./reference-vectors";
 
 type Expected = { statistic: number; pvalue: number; exact_p_lattice_count: number };
@@ -103,5 +103,22 @@ describe("exact p-value on the lattice", () => {
     expect(pValues.some((p) => p === 0)).toBe(true);
     expect(pValues.some((p) => p > 0 && p < 1e-100)).toBe(true);
     expect(pValues.some((p) => p > 1e-3)).toBe(true);
+  });
+});
+
+describe("ks2sampOffThread", () => {
+  test("gives ks2samp's results to the last bit, with the exact p-values computed on a worker thread", async () => {
+    const random = seededRandom(29);
+    const pairs: [number[], number[]][] = [[[], [1, 2]], [[1, 2, 3], [1, 2, 3]]];
+    for (const [n1, n2, shift] of [[1200, 1300, 0.2], [900, 900, 0.1], [1000, 1100, 1.2], [40, 30, 0.5], [10_001, 5, 0]]) {
+      pairs.push([Array.from({ length: n1 }, () => random()), Array.from({ length: n2 }, () => Math.round((random() + shift) * 20) / 20)]);
+    }
+    const results = await ks2sampOffThread(pairs);
+    expect(results.map((r) => r.method)).toEqual([null, "exact", "exact", "exact", "exact", "exact", "asymptotic"]);
+    results.forEach((r, k) => {
+      const here = ks2samp(...pairs[k]);
+      expect(r).toEqual(here);
+      expect(Object.is(r.pValue, here.pValue)).toBe(true);
+    });
   });
 });
