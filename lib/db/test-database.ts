@@ -4,6 +4,7 @@
  * free port (about 2 s), so concurrent runs never share or stop each other's server, and tests
  * never touch the product's data.
  */
+import { spawn, type ChildProcess } from "node:child_process";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -31,11 +32,33 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A process that stops the cluster in `folder` and deletes the folder once this process is gone,
+ * however it ends (a crashed or killed test run would otherwise leave the server running, and its
+ * autovacuum and memory would weigh on the next runs): it waits for the end of a pipe only this
+ * process writes to. Detached, so a Ctrl-C to the test run's process group does not stop it first.
+ */
+function orphanWatch(folder: string): ChildProcess {
+  const script = `read _
+pid=$(head -n 1 "$1/postgres/postmaster.pid" 2>/dev/null)
+if [ -n "$pid" ]; then
+  kill -INT "$pid" 2>/dev/null
+  for _ in $(seq 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null
+fi
+rm -rf "$1"`;
+  const watch = spawn("sh", ["-c", script, "orphan-watch", folder], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+  watch.unref();
+  (watch.stdin as unknown as { unref(): void }).unref();
+  return watch;
+}
+
 /** `durable: false` (the default) skips fsync: durability is not under test, and test clusters are faster. */
 export async function createTestDatabase(name: string, { durable = false }: { durable?: boolean } = {}): Promise<TestDatabase> {
   const folder = await mkdtemp(path.join(tmpdir(), `${name}-`));
   // The server runs as the `postgres` user when we are root; it must reach the folder.
   await chmod(folder, 0o755);
+  const watch = orphanWatch(folder);
   const server = await startEmbeddedPostgres({
     dataDir: path.join(folder, "postgres"),
     port: await freePort(),
@@ -47,6 +70,7 @@ export async function createTestDatabase(name: string, { durable = false }: { du
     url: server.url,
     server,
     drop: async () => {
+      watch.kill("SIGKILL");
       await server.stop();
       await rm(folder, { recursive: true, force: true });
     },
