@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { ks2samp, ks2sampOffThread, seededRandom } from "@/lib/stats";
+import { exactKsPValue } from "@/lib/stats/ks";
 import { expectPValue, expectValue, hasVectors, vectorGroup } from "./reference-vectors";
 
 type Expected = { statistic: number; pvalue: number; exact_p_lattice_count: number };
@@ -107,6 +108,14 @@ describe("exact p-value on the lattice", () => {
 });
 
 describe("ks2sampOffThread", () => {
+  test("exactKsPValue is self-contained: its source text alone (as the worker gets it) computes the same p-values", () => {
+    // The worker defines esbuild's name-keeping helper as the identity (lib/process/off-thread.ts); so does this.
+    const standalone = new Function("__name", `return (${exactKsPValue.toString()});`)((target: unknown) => target) as typeof exactKsPValue;
+    for (const args of [[1200, 1300, 100, 4], [900, 900, 900, 150], [1000, 1100, 100, 9000], [40, 30, 10, 8]] as const) {
+      expect(Object.is(standalone(...args), exactKsPValue(...args))).toBe(true);
+    }
+  });
+
   test("gives ks2samp's results to the last bit, with the exact p-values computed on a worker thread", async () => {
     const random = seededRandom(29);
     const pairs: [number[], number[]][] = [[[], [1, 2]], [[1, 2, 3], [1, 2, 3]]];
