@@ -111,7 +111,8 @@ describe("ks2sampOffThread", () => {
   test("exactKsPValue is self-contained: its source text alone (as the worker gets it) computes the same p-values", () => {
     // The worker defines esbuild's name-keeping helper as the identity (lib/process/off-thread.ts); so does this.
     const standalone = new Function("__name", `return (${exactKsPValue.toString()});`)((target: unknown) => target) as typeof exactKsPValue;
-    for (const args of [[1200, 1300, 100, 4], [900, 900, 900, 150], [1000, 1100, 100, 9000], [40, 30, 10, 8]] as const) {
+    const cases: [number, number, number, number][] = [[1200, 1300, 100, 4], [900, 900, 900, 150], [1000, 1100, 100, 9000], [40, 30, 10, 8]];
+    for (const args of cases) {
       expect(Object.is(standalone(...args), exactKsPValue(...args))).toBe(true);
     }
   });
