@@ -20,7 +20,7 @@ const { db } = await import("@/lib/db/client");
 // The integration files share one process: a pool an earlier file made is replaced by one with these settings.
 await db.$disconnect();
 const { processConnection } = await import("@/lib/db/connection");
-const { streamExport } = await import("@/lib/export");
+const { exportStream, streamExport } = await import("@/lib/export");
 const { saveAnnotation } = await import("@/lib/data/annotations");
 const { generateAssignments } = await import("@/lib/data/assignment-admin");
 
@@ -101,4 +101,17 @@ test("an export holds one connection of two at a time, and a save made meanwhile
   })();
   await exporting;
   expect(events).toEqual(["saved", "exported"]);
+});
+
+test("a download closed after its first bytes gives its connection back once the page read ahead has answered, and the pool goes on answering", async () => {
+  const pool = processConnection().pool;
+  const reader = exportStream({ studyId, format: "jsonl" }, db).getReader();
+  const first = await reader.read();
+  expect(first.done).toBe(false);
+  // What a route's Response does when the client goes away.
+  await reader.cancel();
+  const deadline = Date.now() + 5000;
+  while (pool.idleCount < pool.totalCount && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(pool.totalCount - pool.idleCount).toBe(0);
+  expect(await db.$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);
 });
