@@ -150,13 +150,9 @@ export interface SortedBestMatches {
   pseudoReferenceBest: Float64Array;
 }
 
-export function sortBestMatches(best: BestMatches): SortedBestMatches {
-  return sortAllBestMatches([best])[0];
-}
-
 /**
- * sortBestMatches of many reviews, their sorted lists views of one buffer: two small arrays per
- * review (50,000 for a study of 25,000 reviews) took twice as long to make, and more to collect.
+ * The SortedBestMatches of many reviews, their sorted lists views of one buffer: two small arrays
+ * per review (50,000 for a study of 25,000 reviews) took twice as long to make, and more to collect.
  */
 export function sortAllBestMatches(bests: readonly BestMatches[]): SortedBestMatches[] {
   let defined = 0;

@@ -32,7 +32,6 @@ export {
   meanSentenceBest,
   pairwiseSimilarities,
   sortAllBestMatches,
-  sortBestMatches,
   splitReviewSentences,
   thresholdSweep,
 } from "./crscore";

@@ -1,8 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { kendallScan, referenceTau, ScoredReviews, sweepMatches } from "@/lib/analysis/threshold-sweep";
-import { type BestMatches, crscoreFromBestMatches, sortAllBestMatches, sortBestMatches } from "@/lib/metrics";
+import { type BestMatches, crscoreFromBestMatches, sortAllBestMatches } from "@/lib/metrics";
 import { kendallTauB, kendallTauBOfTable, rankAverage, seededRandom, spearman, spearmanOfRanks } from "@/lib/stats";
+
+const sortOne = (best: BestMatches) => sortAllBestMatches([best])[0];
 
 describe("Kendall's τ-b scan of the threshold sweep (properties)", () => {
   const random = seededRandom(31);
@@ -11,7 +13,7 @@ describe("Kendall's τ-b scan of the threshold sweep (properties)", () => {
   const reviews = (n: number) =>
     Array.from({ length: n }, () => {
       const best: BestMatches = { reviewSentenceBest: list(Math.floor(random() * 5)), pseudoReferenceBest: list(Math.floor(random() * 4)) };
-      return { human: 1 + Math.floor(random() * 9) / 2, best, sorted: sortBestMatches(best) };
+      return { human: 1 + Math.floor(random() * 9) / 2, best, sorted: sortOne(best) };
     });
   const taus = [0, 0.05, 0.1, 0.33, 0.35, 0.5, 0.6, 0.61, 0.95, 1];
   type Field = "conciseness" | "comprehensiveness" | "relevance";
@@ -49,9 +51,9 @@ describe("Kendall's τ-b scan of the threshold sweep (properties)", () => {
   });
 
   test("undefined where every review ties, or none has a score", () => {
-    const same = Array.from({ length: 5 }, () => ({ human: 3, sorted: sortBestMatches({ reviewSentenceBest: [0.4], pseudoReferenceBest: [0.4] }) }));
+    const same = Array.from({ length: 5 }, () => ({ human: 3, sorted: sortOne({ reviewSentenceBest: [0.4], pseudoReferenceBest: [0.4] }) }));
     expect(scan("relevance", same, taus)).toEqual(taus.map(() => null));
-    const unscored = Array.from({ length: 5 }, (_, i) => ({ human: i, sorted: sortBestMatches({ reviewSentenceBest: [0.4], pseudoReferenceBest: [] }) }));
+    const unscored = Array.from({ length: 5 }, (_, i) => ({ human: i, sorted: sortOne({ reviewSentenceBest: [0.4], pseudoReferenceBest: [] }) }));
     expect(scan("relevance", unscored, taus)).toEqual(taus.map(() => null));
     expect(scan("relevance", reviews(10), [])).toEqual([]);
   });
@@ -124,7 +126,7 @@ describe("stored CRScore details read for the sweep (properties)", () => {
     for (const [id, detail] of details) {
       const parsed = schema.safeParse(detail);
       expect(matches.has(id)).toBe(parsed.success);
-      if (parsed.success) expect(matches.get(id)).toEqual({ tau: parsed.data.tau, sorted: sortBestMatches(parsed.data) });
+      if (parsed.success) expect(matches.get(id)).toEqual({ tau: parsed.data.tau, sorted: sortOne(parsed.data) });
     }
     const reversed = sweepMatches(new Map([...details].reverse()));
     expect(new Map([...reversed].reverse())).toEqual(matches);
