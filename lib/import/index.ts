@@ -22,6 +22,7 @@ import { PARSERS } from "./parsers";
 import { leaveOutFaultyRows, unskippable } from "./skip-rows";
 import { TABLES, type Table, type TableCounts } from "./plan";
 import { writeBundle } from "./write-bundle";
+import { analyzeChangedTables } from "./analyze";
 
 export { IMPORT_FORMATS, isImportFormat, type ImportFormat } from "./formats";
 export { formatImportError, formatImportErrors, MAX_REPORTED_ERRORS, type ImportError } from "./errors";
@@ -196,9 +197,14 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
   }
 }
 
-/** Imports the files in one transaction; refused (nothing written) on any error or conflict. */
-export function runImport(request: ImportRequest, client: PrismaClient = db): Promise<ImportResult> {
-  return importFiles(request, client, false);
+/**
+ * Imports the files in one transaction; refused (nothing written) on any error or conflict. The
+ * tables a large import changed are analyzed after the commit (./analyze.ts).
+ */
+export async function runImport(request: ImportRequest, client: PrismaClient = db): Promise<ImportResult> {
+  const result = await importFiles(request, client, false);
+  if (result.status === "imported") await analyzeChangedTables(client, result.summary.counts);
+  return result;
 }
 
 /** What `runImport` would do, without writing anything (the transaction is rolled back). */

@@ -60,6 +60,9 @@ const TABLES: { [K in keyof Creates]: BulkTable<Creates[K][number]> } = {
   },
 };
 
+/** The database table an import's rows of `table` are written to. */
+export const tableName = (table: Table) => TABLES[table].name;
+
 /** Insertion order: parents before children. */
 const INSERT_ORDER: (keyof Creates)[] = ["pullRequests", "codeChanges", "pseudoReferences", "reviews", "claimJudgements", "reviewRatings", "reviewClaimLinks", "referenceGrades", "commentFilters", "annotationHistory"];
 
