@@ -206,22 +206,83 @@ function issuesToErrors(issues: readonly z.core.$ZodIssue[], at: SourceLocation,
   for (const issue of issues) errors.add(at, issue.path.length ? jsonPath(issue.path) : undefined, issue.message);
 }
 
+/** One code change's JSON text: a line of a JSONL file, or an element of a JSON array; `index` is its place in the file (the default position). */
+interface ChangeText {
+  raw: string;
+  line: number;
+  index: number;
+}
+
+/** The non-blank lines of a JSONL file. */
+function jsonLines(text: string): ChangeText[] {
+  const lines: ChangeText[] = [];
+  text.split("\n").forEach((line, n) => {
+    const raw = line.replace(/\r$/, "");
+    if (raw.trim() !== "") lines.push({ raw, line: n + 1, index: n });
+  });
+  return lines;
+}
+
+/**
+ * The elements of a file holding one JSON array of code changes (pandas' `to_json(orient="records")`,
+ * a pretty-printed `.json`), each with the line it starts on, cut at the array's top-level commas;
+ * null when the text is not one well-formed array (read as JSONL then, whose errors name the lines).
+ */
+export function jsonArrayElements(text: string): ChangeText[] | null {
+  const start = text.search(/\S/);
+  if (text[start] !== "[") return null;
+  const elements: ChangeText[] = [];
+  let depth = 0;
+  let line = 1 + countNewlines(text, 0, start);
+  let from = start + 1;
+  let fromLine = line;
+  let quoted = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\n") line++;
+    if (quoted) {
+      if (c === "\\") i++;
+      else if (c === '"') quoted = false;
+    } else if (c === '"') quoted = true;
+    else if (c === "[" || c === "{") depth++;
+    else if ((c === "]" || c === "}") && --depth === 0) {
+      addElement(text.slice(from, i), fromLine);
+      return text.slice(i + 1).trim() === "" ? elements : null;
+    } else if (c === "," && depth === 1) {
+      addElement(text.slice(from, i), fromLine);
+      from = i + 1;
+      fromLine = line;
+    }
+  }
+  return null;
+
+  function addElement(raw: string, rawLine: number): void {
+    const skipped = raw.search(/\S/);
+    if (skipped === -1) return;
+    elements.push({ raw: raw.trim(), line: rawLine + countNewlines(raw, 0, skipped), index: elements.length });
+  }
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let i = text.indexOf("\n", from); i !== -1 && i < to; i = text.indexOf("\n", i + 1)) count++;
+  return count;
+}
+
 export const parseJsonl: Parser = (file, options, errors): ParseResult => {
   const bundle: StudyBundle = { taskTypes: [], pullRequests: [], codeChanges: [] };
   const text = readText(file, errors);
   if (text === null) return { bundle, warnings: [] };
   const lineOfId = new Map<string, number>();
   const pullRequests = new Map<string, PullRequestInput>();
-  const lines = text.split("\n");
-  for (let n = 0; n < lines.length; n++) {
-    const raw = lines[n].replace(/\r$/, "");
-    if (raw.trim() === "") continue;
-    const at = { file: file.name, line: n + 1 };
+  const array = jsonArrayElements(text);
+  for (const { raw, line: n, index } of array ?? jsonLines(text)) {
+    const at = { file: file.name, line: n };
     let json: unknown;
     try {
       json = JSON.parse(raw);
     } catch (error) {
-      errors.add(at, undefined, `not valid JSON (${(error as Error).message}); the line may be truncated`);
+      errors.add(at, undefined, `not valid JSON (${(error as Error).message}); the ${array ? "element" : "line"} may be truncated`);
       continue;
     }
     // JSON escapes can still spell what UTF-8 bytes cannot: \u0000 and lone surrogates (the
@@ -255,7 +316,7 @@ export const parseJsonl: Parser = (file, options, errors): ParseResult => {
       oldFile: line.oldFile || null,
       newFile: line.newFile || null,
       metadata: metadataObject(line.metadata, at, "metadata", errors),
-      position: line.position ?? n,
+      position: line.position ?? index,
       pseudoReferences: pseudoReferencesOfLine(line, at, errors),
       reviews: reviewsOfLine(line, options.likert, at, errors),
       at,
@@ -263,7 +324,7 @@ export const parseJsonl: Parser = (file, options, errors): ParseResult => {
   }
   bundle.pullRequests = [...pullRequests.values()];
   bundle.taskTypes = impliedTaskTypes(bundle.codeChanges);
-  return { bundle, warnings: [] };
+  return { bundle, warnings: array ? [`${file.name}: read as a JSON array of ${array.length} code change(s)`] : [] };
 };
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { ErrorCollector } from "@/lib/import/errors";
-import { parseJsonl } from "@/lib/import/jsonl";
+import { jsonArrayElements, parseJsonl } from "@/lib/import/jsonl";
 import { codeChangeJsonSchema } from "@/lib/import/jsonl-schema";
 import { DEFAULT_LIKERT, type ParseResult } from "@/lib/import/parser";
 
@@ -98,5 +98,41 @@ describe("jsonl format", () => {
       'reviews[0].ratings[1].addresses: no pseudo-reference "nope" in this code change',
     ]);
     expect(errors.errors.every((e) => e.line === 1)).toBe(true);
+  });
+
+  describe("a file holding one JSON array of code changes (pandas' to_json(orient=\"records\"), a pretty-printed .json)", () => {
+    const example = readFileSync("docs/examples/code-changes.jsonl", "utf8");
+    const changes = example.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as unknown);
+    /** The bundle without its source locations, which differ between the two files. */
+    const located = (result: ParseResult) => JSON.parse(JSON.stringify(result.bundle, (key, value: unknown) => (key === "at" ? undefined : value))) as unknown;
+
+    test("reads as the same code changes as the JSONL file, pretty-printed or on one line, with a warning saying how it was read", () => {
+      const lines = parse(example);
+      for (const text of [JSON.stringify(changes, null, 2), JSON.stringify(changes), `\n  ${JSON.stringify(changes)}\n\n`]) {
+        const array = parse(text);
+        expect(array.errors.errors).toEqual([]);
+        expect(located(array.result)).toEqual(located(lines.result));
+        expect(array.result.warnings).toEqual([`study.jsonl: read as a JSON array of ${changes.length} code change(s)`]);
+      }
+    });
+
+    test("each element's errors name the line it starts on", () => {
+      const text = `[\n  {"id": "a", "language": "python", "diff": ""},\n  {"id": "b",\n   "language": "python", "diff": "", "position": "3"},\n  {"id": "a", "language": "python", "diff": "x"}\n]\n`;
+      expect(jsonArrayElements(text)?.map((e) => [e.line, e.index])).toEqual([[2, 0], [3, 1], [5, 2]]);
+      expect(parse(text).errors.errors).toEqual([
+        { file: "study.jsonl", line: 3, field: "position", message: "Invalid input: expected number, received string" },
+        { file: "study.jsonl", line: 5, field: "id", message: 'code change "a" is already on line 2' },
+      ]);
+    });
+
+    test("brackets, commas and escaped quotes inside strings do not cut an element; a file that is not one whole array is read line by line", () => {
+      const tricky = [{ id: 'x"],[{', language: "python", diff: '@@ -1 +1 @@\n-a = [1, {2}]\n+b = "]}\\"' }];
+      expect(jsonArrayElements(JSON.stringify(tricky, null, 1))?.map((e) => JSON.parse(e.raw) as unknown)).toEqual(tricky);
+      expect(jsonArrayElements(`${JSON.stringify(tricky)} trailing`)).toBeNull();
+      expect(jsonArrayElements(`[${JSON.stringify(tricky[0])}`)).toBeNull();
+      expect(jsonArrayElements(JSON.stringify(tricky[0]))).toBeNull();
+      const truncated = parse(`[${JSON.stringify(tricky[0])},\n{"id": "y"`);
+      expect(truncated.errors.errors.map((e) => e.line)).toEqual([1, 2]);
+    });
   });
 });
