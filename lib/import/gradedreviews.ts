@@ -4,14 +4,15 @@
  * `ID, groundTruth, relatedCode, Tufano's, Grade, commentFinder, Grade.1, Auger, Grade.2,
  * LLaMA-Reviewer, Grade.3`. Each row is one reference review (`groundTruth`) of the method in
  * `relatedCode` and the generated reviews of the systems, each followed by its 1-5 grade
- * against the reference, imported as reference-based grades of one annotator.
+ * against the reference, imported as reference-based grades of one annotator. The same table
+ * as CSV, or in a workbook whose one sheet is named otherwise, is read too (readSheetFile).
  */
 import type { CandidateReviewInput, CodeChangeInput, ReferenceGradeInput } from "./bundle";
 import type { ErrorCollector } from "./errors";
 import type { ParseOptions, ParseResult, Parser } from "./parser";
 import { cell, findColumns, headerLabel, rowLocation, type Sheet, type SheetRow } from "./sheet";
 import { integerId } from "./text";
-import { readXlsxSheet } from "./xlsx";
+import { readSheetFile } from "./xlsx";
 
 export const GRADEDREVIEWS_SHEET = "工作表1";
 /** The grades in the benchmark are the authors' agreed grades, hence one "consensus" annotator. */
@@ -71,7 +72,7 @@ function requiredText(sheet: Sheet, row: SheetRow, column: number, errors: Error
 
 export const parseGradedReviews: Parser = async (file, options: ParseOptions, errors): Promise<ParseResult> => {
   const bundle = { taskTypes: ["REFERENCE_GRADING" as const], pullRequests: [], codeChanges: [] as CodeChangeInput[] };
-  const sheet = await readXlsxSheet(file, GRADEDREVIEWS_SHEET, errors);
+  const sheet = await readSheetFile(file, GRADEDREVIEWS_SHEET, errors);
   const columns = sheet && findColumns(sheet, COLUMNS, errors);
   const systems = sheet && columns && systemColumns(sheet, Math.max(columns.id, columns.reference, columns.code), errors);
   if (!sheet || !columns || !systems) return { bundle, warnings: [] };

@@ -1,10 +1,11 @@
 /**
- * Workbook sheets as text cells (the GradedReviews benchmark ships as dataset.xlsx). ExcelJS is
+ * Workbook sheets as text cells (the GradedReviews benchmark ships as dataset.xlsx), or the same table as CSV. ExcelJS is
  * loaded when a workbook is read: it costs about 1 s of CPU to load, which the worker and CLI
  * commands without workbooks do not pay.
  */
 import type ExcelJS from "exceljs";
 import type { ErrorCollector } from "./errors";
+import { readCsv } from "./csv";
 import type { ImportFile } from "./file";
 import { checkRowShape, isBlankRow, type Sheet, type SheetRow } from "./sheet";
 
@@ -40,7 +41,7 @@ async function loadWorkbook(content: Uint8Array): Promise<ExcelJS.Workbook | nul
  * Reads the named sheet of an .xlsx workbook. Row 1 is the header; blank rows are skipped;
  * cells right of the header count as cells of the row (and so as a shape error).
  */
-export async function readXlsxSheet(file: ImportFile, sheetName: string, errors: ErrorCollector): Promise<Sheet | null> {
+async function readXlsxSheet(file: ImportFile, sheetName: string, errors: ErrorCollector): Promise<Sheet | null> {
   if (file.content.length === 0) {
     errors.add({ file: file.name }, undefined, "the file is empty");
     return null;
@@ -50,7 +51,9 @@ export async function readXlsxSheet(file: ImportFile, sheetName: string, errors:
     errors.add({ file: file.name }, undefined, "not an .xlsx workbook (it could not be opened as one)");
     return null;
   }
-  const worksheet = workbook.getWorksheet(sheetName);
+  const only = workbook.worksheets.length === 1 ? workbook.worksheets[0] : undefined;
+  // A workbook saved again elsewhere (pandas' to_excel, an English Excel) names its one sheet otherwise.
+  const worksheet = workbook.getWorksheet(sheetName) ?? only;
   if (!worksheet) {
     errors.add({ file: file.name }, "sheet", `no sheet named "${sheetName}"; the workbook has ${workbook.worksheets.map((w) => `"${w.name}"`).join(", ") || "no sheets"}`);
     return null;
@@ -65,7 +68,26 @@ export async function readXlsxSheet(file: ImportFile, sheetName: string, errors:
     while (cells.length > header.length && cells[cells.length - 1] === "") cells.pop();
     if (!isBlankRow(cells)) rows.push({ row: number, cells });
   });
-  const sheet: Sheet = { file: file.name, header, rows, warnings: [] };
+  const warnings = worksheet.name === sheetName ? [] : [`${file.name}: no sheet named "${sheetName}"; its only sheet, "${worksheet.name}", is read`];
+  const sheet: Sheet = { file: file.name, header, rows, warnings };
   checkRowShape(sheet, errors);
   return sheet;
+}
+
+/** The first bytes of an .xlsx file (a zip archive) and of an .xls one (Excel 97-2003, a compound document). */
+const ZIP = [0x50, 0x4b, 0x03, 0x04];
+const COMPOUND_DOCUMENT = [0xd0, 0xcf, 0x11, 0xe0];
+const startsWith = (content: Uint8Array, magic: readonly number[]) => magic.every((byte, i) => content[i] === byte);
+
+/**
+ * The named sheet of a workbook, or a CSV file of the same table (pandas' to_csv, a spreadsheet
+ * saved as CSV): told apart by their first bytes, not the file's name. An .xls workbook is refused with what to do.
+ */
+export async function readSheetFile(file: ImportFile, sheetName: string, errors: ErrorCollector): Promise<Sheet | null> {
+  if (startsWith(file.content, ZIP)) return readXlsxSheet(file, sheetName, errors);
+  if (startsWith(file.content, COMPOUND_DOCUMENT)) {
+    errors.add({ file: file.name }, undefined, "an .xls workbook (Excel 97-2003), which is not read: save it as .xlsx or as CSV");
+    return null;
+  }
+  return readCsv(file, errors);
 }
