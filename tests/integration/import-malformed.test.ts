@@ -41,10 +41,13 @@ const jsonl = (...lines: unknown[]) => Buffer.from(lines.map((l) => (typeof l ==
 const line = (extra: Record<string, unknown> = {}) => ({ id: "c1", language: "python", diff: "@@ -1 +1 @@\n-a\n+b", ...extra });
 const review = (extra: Record<string, unknown>) => ({ id: "r1", system: "gpt", text: "Why?", ...extra });
 
-async function workbook(sheetName: string, header: string[], rows: (string | number)[][]): Promise<Buffer> {
+/** A workbook whose sheets (one name or several) each hold the header and rows. */
+async function workbook(sheetNames: string | string[], header: string[], rows: (string | number)[][]): Promise<Buffer> {
   const book = new ExcelJS.Workbook();
-  const sheet = book.addWorksheet(sheetName);
-  [header, ...rows].forEach((r) => sheet.addRow(r));
+  for (const name of [sheetNames].flat()) {
+    const sheet = book.addWorksheet(name);
+    [header, ...rows].forEach((r) => sheet.addRow(r));
+  }
   return Buffer.from(await book.xlsx.writeBuffer());
 }
 
@@ -92,11 +95,12 @@ const CASES: Case[] = [
   { name: "phase-2 link to a claim not listed", format: "crscore-phase2", file: "py_ada_review_qual_final.csv", content: () => csv(PHASE2_HEADER, edited(PHASE2_ROWS, 0, 9, "1,7")), expected: { row: 2, field: "claims addressed", message: /^claim 7 is not listed for this code change \(claims 1, 2\)$/ } },
   { name: "phase-2 unknown pseudo-reference type", format: "crscore-phase2", file: "py_ada_review_qual_final.csv", content: () => csv(PHASE2_HEADER, edited(PHASE2_ROWS, 1, 6, "bug")), expected: { row: 3, field: "type", message: /^"bug" is not a pseudo-reference type/ } },
   { name: "phase-2 truncated file (unclosed quote)", format: "crscore-phase2", file: "py_ada_review_qual_final.csv", content: () => truncated(csv(PHASE2_HEADER, PHASE2_ROWS), "+a = 2"), expected: { row: 2, message: /^a quoted cell of this row is never closed before the end of the file/ } },
-  { name: "workbook with a different sheet", format: "gradedreviews", file: "graded.xlsx", content: () => workbook("Sheet1", GRADED_HEADER, GRADED_ROWS), expected: { field: "sheet", message: /^no sheet named "工作表1"; the workbook has "Sheet1"$/ } },
+  { name: "workbook whose sheets are all others", format: "gradedreviews", file: "graded.xlsx", content: () => workbook(["Sheet1", "Sheet2"], GRADED_HEADER, GRADED_ROWS), expected: { field: "sheet", message: /^no sheet named "工作表1"; the workbook has "Sheet1", "Sheet2"$/ } },
   { name: "workbook without relatedCode", format: "gradedreviews", file: "graded.xlsx", content: () => workbook("工作表1", GRADED_HEADER.filter((h) => h !== "relatedCode"), GRADED_ROWS.map((r) => r.filter((_, i) => i !== 2))), expected: { row: 1, field: "header", message: /^missing column "relatedCode"/ } },
   { name: "grade that is not a number", format: "gradedreviews", file: "graded.xlsx", content: () => workbook("工作表1", GRADED_HEADER, [GRADED_ROWS[0], GRADED_ROWS[1].map((c, i) => (i === 6 ? "good" : c))]), expected: { row: 3, field: "Grade.1 (commentFinder)", message: /^"good" is not a grade from 1 to 5$/ } },
   { name: "duplicate workbook ID", format: "gradedreviews", file: "graded.xlsx", content: () => workbook("工作表1", GRADED_HEADER, [GRADED_ROWS[0], GRADED_ROWS[1].map((c, i) => (i === 0 ? 1 : c))]), expected: { row: 3, field: "ID", message: /^ID 1 is already used on row 2$/ } },
-  { name: "a CSV file given as a workbook", format: "gradedreviews", file: "graded.xlsx", content: () => csv(PHASE1_HEADER, PHASE1_ROWS), expected: { message: /^not an \.xlsx workbook/ } },
+  { name: "a CSV file of another table given as a GradedReviews file", format: "gradedreviews", file: "graded.xlsx", content: () => csv(PHASE1_HEADER, PHASE1_ROWS), expected: { row: 1, field: "header", message: /^missing columns "groundTruth", "relatedCode"; the header has "id", "index", "diff"/ } },
+  { name: "an .xls workbook", format: "gradedreviews", file: "graded.xls", content: () => Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]), expected: { message: /^an \.xls workbook \(Excel 97-2003\), which is not read: save it as \.xlsx or as CSV$/ } },
 ];
 
 describe("malformed files are refused with a specific error and write nothing", () => {
