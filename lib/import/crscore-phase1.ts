@@ -11,7 +11,7 @@ import { claimCodeOfNumber, claimErrorTypeOf, SHEET_CLAIM_CODES } from "./claim-
 import { CHANGE_COLUMNS, parseCrscoreSheet, type Block, type SheetAnnotatorRule } from "./crscore-sheet";
 import type { ErrorCollector } from "./errors";
 import type { ParseOptions, Parser } from "./parser";
-import { cell, rowLocation, type Sheet, type SheetRow } from "./sheet";
+import { cell, cellInteger, rowLocation, type Sheet, type SheetRow } from "./sheet";
 import { textKey } from "./text";
 
 /** The source of the stage-1 claims: CRScore's fine-tuned Magicoder-S-DS-6.7B (§3.2). */
@@ -45,7 +45,7 @@ const CODES_EXPECTED = "expected 1 (correct), 0 (incorrect), -1 (unverifiable), 
 function parseCode(value: string): ClaimCode | null | undefined {
   const trimmed = value.trim();
   if (trimmed === "") return null;
-  const number = /^-?\d+(\.0+)?$/.test(trimmed) ? Number(trimmed) : NaN;
+  const number = cellInteger(trimmed);
   return SHEET_CLAIM_CODES.includes(number) ? claimCodeOfNumber(number) : undefined;
 }
 

@@ -18,7 +18,7 @@ import { CLAIM_SOURCE, claimExternalId } from "./crscore-phase1";
 import { CHANGE_COLUMNS, claimNumbers, parseCrscoreSheet, type Block, type SheetAnnotatorRule } from "./crscore-sheet";
 import type { ErrorCollector, SourceLocation } from "./errors";
 import { likertProblem, type LikertScale, type ParseOptions, type Parser } from "./parser";
-import { cell, rowLocation, type Sheet, type SheetRow } from "./sheet";
+import { cell, cellInteger, rowLocation, type Sheet, type SheetRow } from "./sheet";
 import { textKey } from "./text";
 
 /** The system name of the human-written CodeReviewer review. */
@@ -75,7 +75,8 @@ interface BlockClaims {
 function parseNecessary(value: string, at: SourceLocation, errors: ErrorCollector): boolean | null {
   const trimmed = value.trim();
   if (trimmed === "") return null;
-  if (trimmed === "1" || trimmed === "0") return trimmed === "1";
+  const flag = cellInteger(trimmed);
+  if (flag === 1 || flag === 0) return flag === 1;
   errors.add(at, "necessary?", `"${trimmed}" is not a necessity flag; expected 1 (necessary), 0 (unnecessary) or blank`);
   return null;
 }
@@ -92,7 +93,7 @@ function claimsOfBlock(sheet: Sheet, block: Block, columns: Columns, annotator: 
     const text = cell(row, columns.claim).trim();
     if (text === "") continue;
     const at = rowLocation(sheet, row);
-    const number = Number(cell(row, columns.claimNo).trim());
+    const number = cellInteger(cell(row, columns.claimNo));
     const type = cell(row, columns.type).trim().toLowerCase();
     if (!Number.isInteger(number) || number < 1) errors.add(at, "claim_no", `"${cell(row, columns.claimNo)}" is not a claim number (1, 2, …)`);
     else if (claims.idOfNumber.has(number)) errors.add(at, "claim_no", `claim ${number} is listed twice for this code change`);
@@ -151,7 +152,7 @@ function ratingOfRow(sheet: Sheet, row: SheetRow, columns: Columns, claims: Bloc
   const scores: Record<string, number> = {};
   for (const { key, header, dimension } of SCORE_COLUMNS) {
     const value = cell(row, columns[key]).trim();
-    const score = /^-?\d+(\.0+)?$/.test(value) ? Number(value) : NaN;
+    const score = cellInteger(value);
     const problem = value === "" ? "the score is missing (the row's other rating cells are filled)" : Number.isNaN(score) ? `"${value}" is not a score from ${likert.min} to ${likert.max}` : likertProblem(score, likert);
     if (!likert.dimensions.includes(dimension)) errors.add(at, header, `the study has no Likert dimension "${dimension}" (it has ${likert.dimensions.join(", ")})`);
     else if (problem) errors.add(at, header, problem);

@@ -10,7 +10,7 @@
 import type { CandidateReviewInput, CodeChangeInput, ReferenceGradeInput } from "./bundle";
 import type { ErrorCollector } from "./errors";
 import type { ParseOptions, ParseResult, Parser } from "./parser";
-import { cell, findColumns, headerLabel, rowLocation, type Sheet, type SheetRow } from "./sheet";
+import { cell, cellInteger, findColumns, headerLabel, rowLocation, type Sheet, type SheetRow } from "./sheet";
 import { integerId } from "./text";
 import { readSheetFile } from "./xlsx";
 
@@ -58,7 +58,7 @@ function systemColumns(sheet: Sheet, after: number, errors: ErrorCollector): Sys
 
 function gradeOfCell(sheet: Sheet, row: SheetRow, column: SystemColumn, errors: ErrorCollector): number | null {
   const value = cell(row, column.grade).trim();
-  const grade = /^\d+(\.0+)?$/.test(value) ? Number(value) : NaN;
+  const grade = cellInteger(value);
   if (grade >= MIN_GRADE && grade <= MAX_GRADE) return grade;
   errors.add(rowLocation(sheet, row), `${headerLabel(sheet.header[column.grade])} (${column.system})`, `"${value}" is not a grade from ${MIN_GRADE} to ${MAX_GRADE}`);
   return null;

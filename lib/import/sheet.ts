@@ -74,6 +74,15 @@ export function cell(row: SheetRow, column: number): string {
   return column < 0 ? "" : (row.cells[column] ?? "");
 }
 
+/**
+ * A cell holding a whole number, as a spreadsheet or pandas writes it ("3", "-2", and "3.0": pandas
+ * writes an integer column with blank cells as floats); NaN for anything else.
+ */
+export function cellInteger(text: string): number {
+  const trimmed = text.trim();
+  return /^-?\d+(\.0+)?$/.test(trimmed) ? Number(trimmed) : NaN;
+}
+
 /** The error values Excel writes into a cell whose formula failed; they are not data. */
 export const EXCEL_ERRORS = new Set(["#VALUE!", "#N/A", "#REF!", "#DIV/0!", "#NAME?", "#NULL!", "#NUM!"]);
 

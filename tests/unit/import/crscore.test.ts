@@ -108,6 +108,16 @@ describe("crscore-phase2", () => {
     expect(change.reviews[2].ratings[0].addresses).toEqual([claim.externalId, smell.externalId]);
   });
 
+  test("a sheet saved by pandas, whose integer columns with blank cells are floats (1.0, 4.0), reads as the original", () => {
+    const integers = [0, 1, 3, 5, 10, 11, 12];
+    const floats = rows.map((row, r) => (r === 0 ? row : row.map((cell, c) => (integers.includes(c) && /^-?\d+$/.test(cell) ? `${cell}.0` : cell))));
+    expect(floats[1].slice(0, 6)).toEqual(["101.0", "7.0", "@@ -1 +1 @@", "1.0", "x changes from 1 to 2.", "1.0"]);
+    const original = parse(parseCrscorePhase2, "py_atharva_review_qual_final.csv", rows);
+    const saved = parse(parseCrscorePhase2, "py_atharva_review_qual_final.csv", floats);
+    expect(saved.errors).toEqual([]);
+    expect(saved.bundle).toEqual(original.bundle);
+  });
+
   test("out-of-range scores, unknown claims and bad flags name row and column", () => {
     const bad = rows.map((row) => [...row]);
     bad[1][10] = "6";
