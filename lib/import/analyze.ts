@@ -18,7 +18,7 @@ const ANALYZE_SCALE_FACTOR = 0.1;
 /** Whether `changed` rows of a table of `rows` rows (-1: never analyzed) would make autovacuum analyze it. */
 export const needsAnalyze = (changed: number, rows: number) => changed > ANALYZE_THRESHOLD + ANALYZE_SCALE_FACTOR * Math.max(rows, 0);
 
-/** The tables (by name) whose rows the import created or updated, with how many. */
+/** The tables (by name, in the import's order) whose rows the import created or updated, with how many. */
 function changedRows(counts: ImportCounts): Map<string, number> {
   const changed = new Map<string, number>();
   for (const table of TABLES) changed.set(tableName(table), counts[table].created + counts[table].updated);
@@ -26,23 +26,39 @@ function changedRows(counts: ImportCounts): Map<string, number> {
 }
 
 /**
- * Analyzes the tables `counts` changed past autovacuum's threshold; returns their names. Run after
- * the commit (ANALYZE takes no lock that blocks reads or writes), so it never throws: a failure (a
- * database user not allowed to analyze) leaves the committed import as it is, and autovacuum
- * gathers the statistics later.
+ * How long ANALYZE waits for a table's lock: it waits behind a VACUUM or ANALYZE running on the
+ * table (autovacuum yields to it within a second, an anti-wraparound vacuum or a lead's VACUUM do not).
+ */
+const LOCK_TIMEOUT = "2s";
+
+/**
+ * Analyzes the tables `counts` changed past autovacuum's threshold, one at a time; returns those
+ * analyzed. Run after the commit (ANALYZE takes no lock that blocks reads or writes), so it never
+ * throws: a table it cannot analyze (locked past LOCK_TIMEOUT, a database user not allowed to)
+ * is left to autovacuum, and the committed import stays as it is.
  */
 export async function analyzeChangedTables(client: PrismaClient, counts: ImportCounts): Promise<string[]> {
   const changed = changedRows(counts);
+  let sizes: { name: string; rows: number }[];
   try {
-    const sizes = await rawRows<{ name: string; rows: number }>(
+    sizes = await rawRows<{ name: string; rows: number }>(
       client,
       Prisma.sql`SELECT c.relname AS name, c.reltuples::float8 AS rows FROM pg_class c WHERE c.relname = ANY(${[...changed.keys()]}::text[]) AND c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace`,
     );
-    const analyzed = sizes.filter((t) => needsAnalyze(changed.get(t.name) ?? 0, t.rows)).map((t) => t.name);
-    // The names are the import's tables (write-bundle.ts), quoted as identifiers.
-    if (analyzed.length > 0) await client.$executeRawUnsafe(`ANALYZE ${analyzed.map((name) => `"${name}"`).join(", ")}`);
-    return analyzed;
   } catch {
     return [];
   }
+  const rowsOf = new Map(sizes.map((t) => [t.name, t.rows]));
+  const analyzed: string[] = [];
+  for (const [name, count] of changed) {
+    if (!rowsOf.has(name) || !needsAnalyze(count, rowsOf.get(name)!)) continue;
+    try {
+      // `name` is one of the import's tables (write-bundle.ts), quoted as an identifier.
+      await client.$transaction([client.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`), client.$executeRawUnsafe(`ANALYZE "${name}"`)]);
+      analyzed.push(name);
+    } catch {
+      // Left to autovacuum.
+    }
+  }
+  return analyzed;
 }

@@ -1,7 +1,9 @@
+import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createClient, type PrismaClient } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { runImport } from "@/lib/import";
+import { analyzeChangedTables } from "@/lib/import/analyze";
 import type { CodeChangeLine } from "@/lib/import/jsonl-schema";
 import { imported } from "./import-fixtures";
 import { scratchDatabase } from "./scratch-database";
@@ -63,4 +65,25 @@ test("an import analyzes, after its commit, the tables it changed past autovacuu
   imported(await runImport({ study: "analyzed", format: "jsonl", files: [studyFile(110, 210)] }, client));
   const grown = await rowEstimates();
   expect([grown.CodeChange, grown.PseudoReference, grown.ClaimJudgement, grown.CandidateReview, grown.ReferenceGrade]).toEqual([210, 1050, 1050, 630, 420]);
+});
+
+test("a table locked by a VACUUM or ANALYZE elsewhere does not hold the import up: the statistics are left to autovacuum", async () => {
+  const before = await rowEstimates();
+  const vacuum = new pg.Client({ connectionString: database.url });
+  await vacuum.connect();
+  try {
+    // The lock a VACUUM or ANALYZE holds on its table.
+    await vacuum.query(`BEGIN; LOCK TABLE "ReferenceGrade" IN SHARE UPDATE EXCLUSIVE MODE`);
+    const result = imported(await runImport({ study: "analyzed", format: "jsonl", files: [studyFile(210, 510)] }, client));
+    expect(result.counts.codeChanges.created).toBe(300);
+    // The locked table is given up after the lock timeout; the others are analyzed.
+    const during = await rowEstimates();
+    expect([during.CodeChange, during.PseudoReference, during.ClaimJudgement, during.CandidateReview, during.ReferenceGrade]).toEqual([510, 2550, 2550, 1530, before.ReferenceGrade]);
+    await vacuum.query("COMMIT");
+    expect(await analyzeChangedTables(client, result.counts)).toEqual(["CodeChange", "PseudoReference", "CandidateReview", "ClaimJudgement", "ReferenceGrade"]);
+    const after = await rowEstimates();
+    expect([after.CodeChange, after.ReferenceGrade]).toEqual([510, 1020]);
+  } finally {
+    await vacuum.end();
+  }
 });
