@@ -25,7 +25,7 @@ import { createJobContext, drainMetricRun, isJudgeMetric, METRIC_JOB_NAMES, star
 import { parseArgs } from "@/lib/cli/args";
 import { seededRandom } from "@/lib/stats";
 import { postgresCpuMs } from "./support/postgres-cpu";
-import { formatTiming, measureAsync } from "./support/timing";
+import { formatTiming, measureAsync, median } from "./support/timing";
 
 const CHANGES = 2500;
 const SYSTEMS = ["msg", "knn", "lstm", "codereviewer", "magicoder", "deepseekcoder", "stable_code", "llama3", "codellama_13b", "gpt3.5"];
@@ -89,7 +89,7 @@ async function timedRuns<T>(label: string, runs: number, port: number, run: () =
     const pg1 = postgresCpuMs(port);
     if (pg0 !== null && pg1 !== null) pg.push(pg1 - pg0);
   }, runs);
-  const pgMs = pg.length === 0 ? "" : `, PostgreSQL ${pg.sort((a, b) => a - b)[Math.floor(pg.length / 2)].toFixed(0)} ms CPU`;
+  const pgMs = pg.length === 0 ? "" : `, PostgreSQL ${median(pg).toFixed(0)} ms CPU`;
   console.log(`${label.padEnd(52)} ${formatTiming(timing)}${pgMs}   ${describe(result as T)}`);
 }
 

@@ -16,11 +16,11 @@ import path from "node:path";
 import { startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
 import { freePort } from "@/lib/db/test-database";
 import { migrate } from "@/lib/db/migrate";
+import { median } from "./support/timing";
 
 const RUNS = 7;
 /** Where scripts/bundle.mjs writes the CLI bundle. */
 const BUNDLE = path.join("node_modules", ".cache", "crjudge", "cli", "main.mjs");
-const median = (values: number[]) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 interface Start {
   firstWorkMs: number;

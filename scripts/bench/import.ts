@@ -21,6 +21,7 @@ import type { CodeChangeLine } from "@/lib/import/jsonl-schema";
 import { seededRandom } from "@/lib/stats";
 import { sharedPath } from "../../tests/shared-data";
 import { postgresCpuMs } from "./support/postgres-cpu";
+import { measureAsync, median } from "./support/timing";
 
 const CHANGES = 10_000;
 const SYSTEMS = ["knn", "lstm", "codereviewer", "magicoder", "deepseekcoder", "stable_code", "llama3", "codellama_13b", "gpt3.5"];
@@ -88,31 +89,26 @@ async function exportSize(client: PrismaClient, studyId: string, format: ExportF
 }
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
-const median = (values: number[]) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 /** An export `runs` times: the first run's wall time and the medians of wall time, node's CPU and the database server's. */
 async function timedExports(studyId: string, format: ExportFormat, runs: number, client: PrismaClient): Promise<void> {
-  const wall: number[] = [];
-  const node: number[] = [];
-  const postgres: number[] = [];
   let bytes = 0;
-  for (let i = 0; i < runs; i++) {
+  let firstMs = 0;
+  const postgres: number[] = [];
+  const timing = await measureAsync(async () => {
     const pg0 = postgresCpuMs(serverPort);
-    const c0 = process.cpuUsage();
     const t0 = performance.now();
     bytes = await exportSize(client, studyId, format);
-    wall.push((performance.now() - t0) / 1000);
-    const cpu = process.cpuUsage(c0);
-    node.push((cpu.user + cpu.system) / 1e6);
+    firstMs ||= performance.now() - t0;
     const pg1 = postgresCpuMs(serverPort);
-    if (pg0 !== null && pg1 !== null) postgres.push((pg1 - pg0) / 1000);
-  }
-  const rate = (seconds: number) => `${(bytes / 2 ** 20 / seconds).toFixed(1)} MiB/s`;
-  const pg = postgres.length === 0 ? "" : `, postgres ${median(postgres).toFixed(2)} s`;
+    if (pg0 !== null && pg1 !== null) postgres.push(pg1 - pg0);
+  }, runs);
+  const rate = (ms: number) => `${(bytes / 2 ** 20 / (ms / 1000)).toFixed(1)} MiB/s`;
+  const pg = postgres.length === 0 ? "" : `, postgres ${(median(postgres) / 1000).toFixed(2)} s`;
   console.log(
-    `export ${format} (${mib(bytes)}): first run ${wall[0].toFixed(2)} s (${rate(wall[0])}); medians of ${runs}: ${median(wall).toFixed(2)} s wall (${rate(median(wall))}), CPU node ${median(node).toFixed(2)} s${pg}`,
+    `export ${format} (${mib(bytes)}): first run ${(firstMs / 1000).toFixed(2)} s (${rate(firstMs)}); medians of ${runs}: ${(timing.wallMs / 1000).toFixed(2)} s wall (${rate(timing.wallMs)}), CPU node ${(timing.cpuMs / 1000).toFixed(2)} s${pg}`,
   );
 }
+
 /** An export's size and rate (wall time). */
 const exported = (bytes: number, seconds: number) => `${mib(bytes)}, ${(bytes / 2 ** 20 / seconds).toFixed(1)} MiB/s`;
 

@@ -17,7 +17,7 @@ import { createJobContext, drainMetricRun, startMetricRun, startQueue } from "@/
 import { getReferenceMetric } from "@/lib/metrics";
 import { makePairs, PAIRS } from "./metrics";
 import { postgresCpuBetween, postgresCpuByProcess } from "./support/postgres-cpu";
-import { formatTiming, measure, type Timing } from "./support/timing";
+import { formatTiming, measure, median, type Timing } from "./support/timing";
 
 /** Inserts `pairs` as changes with a reference and one generated review each; returns the study id. */
 export async function createStudy(client: PrismaClient, slug: string, pairs: readonly [string, string][]): Promise<string> {
@@ -53,7 +53,6 @@ function computeTiming(metric: string, pairs: readonly [string, string][]): Timi
   }, 5);
 }
 
-const median = (values: number[]) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export default async function run(): Promise<void> {
   const database = await createTestDatabase("crjudge_bench_jobs");

@@ -13,6 +13,7 @@ import { copyRows } from "@/lib/import/bulk-insert";
 import { createStudy } from "./jobs";
 import { makePairs, PAIRS } from "./metrics";
 import { backendCpuMs } from "./support/postgres-cpu";
+import { median } from "./support/timing";
 
 const RUNS = 9;
 const FK = `REFERENCES "CandidateReview"(id) ON DELETE CASCADE`;
@@ -34,7 +35,6 @@ interface Score {
   value: number;
 }
 
-const median = (values: number[]) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export default async function run(): Promise<void> {
   const database = await createTestDatabase("crjudge_bench_score_floor");

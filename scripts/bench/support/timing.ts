@@ -9,7 +9,8 @@ export interface Timing {
   runs: number;
 }
 
-const median = (values: number[]) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** The middle value (the upper one of an even count), as every bench reports its runs. */
+export const median = (values: readonly number[]) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 
 function summarise(wall: number[], cpu: number[]): Timing {
