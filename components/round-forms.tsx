@@ -1,37 +1,140 @@
 "use client";
 
-import { useState } from "react";
+import { useState, useTransition } from "react";
 import { Message, useRun, type Action } from "@/components/action-run";
+import type { RoundsPreview } from "@/lib/data/rounds";
 import { commaList } from "@/lib/validation/list";
 
-/** Splits the study into equal calibration rounds, or takes calibration item sets (by name, in order) as rounds. */
-export function MakeRoundsForm({ slug, save }: { slug: string; save: Action<{ rounds: number; assignments: number }> }) {
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Splits the study into equal calibration rounds, or takes calibration item sets (by name, in
+ * order) as rounds: first a preview of the rounds and of the assignments they create, per
+ * annotator and round, then the lead confirms (or changes the input, which drops the preview).
+ */
+export function MakeRoundsForm({ slug, preview, save }: { slug: string; preview: Action<RoundsPreview>; save: Action<{ rounds: number; assignments: number }> }) {
   const { message, pending, run } = useRun();
   const [count, setCount] = useState(3);
   const [sets, setSets] = useState("");
+  const [shown, setShown] = useState<RoundsPreview | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [previewing, startPreview] = useTransition();
+  const input = () => {
+    const itemSets = commaList(sets);
+    return itemSets.length ? { slug, itemSets } : { slug, count };
+  };
+  const change = (apply: () => void) => {
+    apply();
+    setShown(null);
+  };
   return (
-    <form
-      aria-label="Make rounds"
-      className="flex flex-wrap items-end gap-3 text-sm"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const itemSets = commaList(sets);
-        run(save, itemSets.length ? { slug, itemSets } : { slug, count }, (d) => `${d.rounds} rounds made; ${d.assignments} assignments generated.`);
-      }}
-    >
-      <label>
-        Equal rounds
-        <input type="number" min={1} value={count} onChange={(e) => setCount(Number(e.target.value))} className="ml-1 w-16 rounded border border-slate-300 px-1" />
-      </label>
-      <label>
-        or calibration item sets, in order
-        <input value={sets} onChange={(e) => setSets(e.target.value)} placeholder="batch-1, batch-2" className="ml-1 w-48 rounded border border-slate-300 px-1" />
-      </label>
-      <button type="submit" disabled={pending} className="rounded bg-blue-700 px-3 py-1 text-white disabled:opacity-50">
-        Make rounds
+    <div className="space-y-3">
+      <form
+        aria-label="Make rounds"
+        className="flex flex-wrap items-end gap-3 text-sm"
+        onSubmit={(e) => {
+          e.preventDefault();
+          startPreview(async () => {
+            const result = await preview(input());
+            setShown(result.ok ? result.data : null);
+            setError(result.ok ? null : result.error);
+          });
+        }}
+      >
+        <label>
+          Equal rounds
+          <input type="number" min={1} value={count} onChange={(e) => change(() => setCount(Number(e.target.value)))} className="ml-1 w-16 rounded border border-slate-300 px-1" />
+        </label>
+        <label>
+          or calibration item sets, in order
+          <input value={sets} onChange={(e) => change(() => setSets(e.target.value))} placeholder="batch-1, batch-2" className="ml-1 w-48 rounded border border-slate-300 px-1" />
+        </label>
+        <button type="submit" disabled={previewing} className="rounded border border-slate-400 bg-white px-3 py-1 disabled:opacity-50">
+          Preview rounds
+        </button>
+        <Message message={error === null ? null : { ok: false, text: error }} />
+      </form>
+      {shown && (
+        <section aria-label="Rounds preview" className="space-y-2 rounded border border-amber-300 bg-amber-50 p-3 text-sm" data-testid="rounds-preview">
+          <p>
+            {plural(shown.rounds.length, "round")} ({shown.rounds.map((r) => `${r.name}: ${plural(r.changes, "code change")}`).join(", ")});{" "}
+            {shown.outsideChanges === 0 ? "every item of the study is in a round." : `${plural(shown.outsideChanges, "code change")} outside the rounds, which open after the last round's release.`}
+          </p>
+          {shown.annotators.length === 0 ? (
+            <p>The study has no active annotators: no assignments are created now (add members, then generate assignments).</p>
+          ) : (
+            <table className="text-left" data-testid="rounds-preview-table">
+              <thead className="text-slate-600">
+                <tr>
+                  <th className="pr-4">Annotator</th>
+                  {shown.rounds.map((r) => (
+                    <th key={r.number} className="pr-4 text-right">
+                      Round {r.number}
+                    </th>
+                  ))}
+                  <th className="pr-4 text-right">Outside rounds</th>
+                  <th className="text-right">Total</th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.annotators.map((a) => (
+                  <tr key={a.userId} className="border-t border-amber-200" data-testid="rounds-preview-annotator">
+                    <td className="pr-4">{a.name}</td>
+                    {a.perRound.map((n, i) => (
+                      <td key={i} className="pr-4 text-right tabular-nums">
+                        {n}
+                      </td>
+                    ))}
+                    <td className="pr-4 text-right tabular-nums">{a.outside}</td>
+                    <td className="text-right tabular-nums">{a.total}</td>
+                  </tr>
+                ))}
+                <tr className="border-t border-amber-300 font-medium" data-testid="rounds-preview-total">
+                  <td className="pr-4">All annotators</td>
+                  {shown.perRound.map((n, i) => (
+                    <td key={i} className="pr-4 text-right tabular-nums">
+                      {n}
+                    </td>
+                  ))}
+                  <td className="pr-4 text-right tabular-nums">{shown.outside}</td>
+                  <td className="text-right tabular-nums">{shown.total}</td>
+                </tr>
+              </tbody>
+            </table>
+          )}
+          <p data-testid="rounds-preview-changes">
+            Assignments: {shown.changes.create} new, {shown.changes.update} moved in their queues, {shown.changes.remove} unopened removed, {shown.changes.keep} started kept.
+          </p>
+          <div className="flex flex-wrap items-center gap-3">
+            <button
+              type="button"
+              disabled={pending}
+              onClick={() => run(save, { ...input(), confirm: shown.key }, (d) => `${plural(d.rounds, "round")} made; ${plural(d.assignments, "assignment")} created or moved.`)}
+              className="rounded bg-blue-700 px-3 py-1 text-white disabled:opacity-50"
+            >
+              Make {plural(shown.rounds.length, "round")} and create {plural(shown.changes.create, "assignment")}
+            </button>
+            <button type="button" onClick={() => setShown(null)} className="rounded border border-slate-400 bg-white px-3 py-1">
+              Cancel
+            </button>
+          </div>
+        </section>
+      )}
+      <Message message={message} />
+    </div>
+  );
+}
+
+/** Opens the items outside every round before the last round's release. */
+export function OpenOutsideRoundsButton({ slug, save }: { slug: string; save: Action<unknown> }) {
+  const { message, pending, run } = useRun();
+  return (
+    <span className="inline-flex flex-wrap items-center gap-2">
+      <button type="button" disabled={pending} onClick={() => run(save, { slug }, () => "Items outside the rounds are open.")} className="rounded border border-slate-400 bg-white px-2 py-0.5 text-sm disabled:opacity-50">
+        Open items outside rounds now
       </button>
       <Message message={message} />
-    </form>
+    </span>
   );
 }
 

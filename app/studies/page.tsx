@@ -12,11 +12,14 @@ export default async function LeadHome() {
     <div className="space-y-4">
       <div className="flex items-baseline gap-4">
         <h1 className="text-2xl font-semibold">Studies</h1>
+        <Link href="/studies/new" className="text-sm text-blue-700 hover:underline">
+          New study
+        </Link>
         <Link href="/import" className="text-sm text-blue-700 hover:underline">
           Import study data
         </Link>
       </div>
-      {studies.length === 0 && <p className="text-slate-600">No studies yet: import one.</p>}
+      {studies.length === 0 && <p className="text-slate-600">No studies yet: create one, or import one.</p>}
       <table className="w-full rounded border border-slate-200 bg-white text-left text-sm [&_td]:px-3 [&_th]:px-3">
         <thead className="bg-slate-100 text-slate-600">
           <tr>

@@ -137,3 +137,40 @@ export function applicableTaskTypes(
     }
   });
 }
+
+/** A stored assignment, as a new plan is compared with it. */
+export interface ExistingAssignment {
+  id: string;
+  userId: string;
+  codeChangeId: string;
+  taskType: TaskType;
+  status: string;
+  position: number;
+  inReliabilitySet: boolean;
+}
+
+export interface PlanChanges {
+  /** Planned assignments not stored yet. */
+  create: PlannedAssignment[];
+  /** Stored assignments the plan keeps at another position or reliability flag. */
+  update: { id: string; position: number; inReliabilitySet: boolean }[];
+  /** Unopened (pending) assignments the plan drops. */
+  remove: string[];
+  /** Started, finished or skipped assignments the plan drops: kept, so that no work is lost. */
+  keep: ExistingAssignment[];
+}
+
+/** What storing `plan` changes in the stored assignments (one per user, code change and task). */
+export function planChanges(existing: readonly ExistingAssignment[], plan: readonly PlannedAssignment[]): PlanChanges {
+  const key = (a: { userId: string; codeChangeId: string; taskType: TaskType }) => `${a.userId}|${a.codeChangeId}|${a.taskType}`;
+  const byKey = new Map(existing.map((a) => [key(a), a]));
+  const planned = new Set(plan.map(key));
+  const stale = existing.filter((a) => !planned.has(key(a)));
+  const changes: PlanChanges = { create: [], update: [], remove: stale.filter((a) => a.status === "PENDING").map((a) => a.id), keep: stale.filter((a) => a.status !== "PENDING") };
+  for (const p of plan) {
+    const found = byKey.get(key(p));
+    if (!found) changes.create.push(p);
+    else if (found.position !== p.position || found.inReliabilitySet !== p.inReliabilitySet) changes.update.push({ id: found.id, position: p.position, inReliabilitySet: p.inReliabilitySet });
+  }
+  return changes;
+}

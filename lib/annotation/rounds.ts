@@ -3,9 +3,9 @@
  * checked Fleiss' kappa per batch): the study's items in ordered rounds that every annotator
  * labels; a round's items open when the round is released. The next round is released by a lead
  * after reviewing the closed round's agreement and disagreements, or by itself when the lower
- * bootstrap CI bound of the chosen coefficient clears the threshold on every question.
+ * bootstrap CI bound of the chosen coefficient clears the threshold on every question. Items
+ * outside every round wait for the last round's release (lib/annotation/waiting.ts).
  */
-export const WAITING_FOR_ROUND = "This item belongs to a calibration round that is not open yet: waiting for the next round (a lead opens it after reviewing the agreement of the round before).";
 
 /** The coefficients a release rule may use (keys of the agreement report, lib/analysis/coefficients). */
 export const ROUND_COEFFICIENTS = { fleiss: "Fleiss' kappa", alpha: "Krippendorff's alpha (at the question's level)", cohen: "Cohen's kappa (mean over rater pairs)" } as const;

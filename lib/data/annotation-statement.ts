@@ -4,7 +4,7 @@
  * assignment. One statement checks the account (active, and the session version of the token),
  * ownership and study membership of an annotator not paused (as annotatingStudyWhere in
  * lib/data/study-access), task, skip state and target, writes the row with
- * its version check (not in a calibration round that is not open yet), appends the history row and starts the assignment; PostgreSQL runs it
+ * its version check (not held by the calibration rounds, lib/data/round-gate), appends the history row and starts the assignment; PostgreSQL runs it
  * atomically, so there is no BEGIN/COMMIT and no read-then-write round trip.
  *
  * It only ever does what the transaction in lib/data/annotations.ts would do with the same
@@ -16,7 +16,7 @@ import type { SessionClaims } from "@/lib/auth/session";
 import { sql } from "@/lib/db/client";
 import type { SaveRequest } from "@/lib/annotation/values";
 import { taskOfKind, type SaveKind } from "@/lib/tasks";
-import { NOT_IN_UNRELEASED_ROUND_SQL } from "@/lib/data/round-gate";
+import { NOT_HELD_BY_ROUNDS_SQL } from "@/lib/data/round-gate";
 
 /** Where a kind's values are stored (its task and history kind come from lib/tasks). */
 interface Shape {
@@ -66,7 +66,7 @@ function statement(kind: SaveKind, shape: Shape, creating: boolean): string {
   const newId = `$${shape.fields.length + 7}`;
   const own = `own AS (
     SELECT a."id", a."status" FROM "Assignment" a
-    WHERE a."id" = $1 AND a."userId" = $2 AND a."taskType" = '${task.task}' AND a."status" <> 'SKIPPED' AND ${NOT_IN_UNRELEASED_ROUND_SQL}
+    WHERE a."id" = $1 AND a."userId" = $2 AND a."taskType" = '${task.task}' AND a."status" <> 'SKIPPED' AND ${NOT_HELD_BY_ROUNDS_SQL}
       AND EXISTS (SELECT 1 FROM "User" u WHERE u."id" = $2 AND u."active" AND u."sessionVersion" = $6::integer)
       AND EXISTS (SELECT 1 FROM "Study" s WHERE s."id" = a."studyId" AND (s."createdById" = $2 OR EXISTS (SELECT 1 FROM "StudyMember" m WHERE m."studyId" = s."id" AND m."userId" = $2 AND m."pausedAt" IS NULL)))
       AND EXISTS (SELECT 1 FROM ${q(shape.target.table)} t WHERE t."id" = $3 AND t."codeChangeId" = a."codeChangeId" AND ${shape.target.condition}))`;

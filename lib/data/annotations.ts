@@ -14,9 +14,9 @@ import type { SessionClaims } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { db, Prisma } from "@/lib/db/client";
 import { annotatingStudyWhere, memberStudyWhere, PAUSED_MESSAGE } from "@/lib/data/study-access";
-import { inUnreleasedRound } from "@/lib/data/round-gate";
+import { heldByRounds, itemRound, roundMembershipSelect, roundsGate } from "@/lib/data/round-gate";
 import { releaseDueRoundAfter } from "@/lib/data/rounds";
-import { WAITING_FOR_ROUND } from "@/lib/annotation/rounds";
+import { waitingFor, waitingText } from "@/lib/annotation/waiting";
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
 import { hashSeed } from "@/lib/annotation/random";
 import { stageOrderOn, WAITING_FOR_CONSOLIDATION, type StageOrderSetting } from "@/lib/annotation/stage-order";
@@ -50,17 +50,18 @@ export class ConflictError extends AppError {
 
 async function findOwnAssignment(client: Tx | typeof db, userId: string, assignmentId: string) {
   const assignment = await client.assignment.findFirst({
-    where: { id: assignmentId, userId, study: annotatingStudyWhere(userId), codeChange: { NOT: inUnreleasedRound } },
+    where: { id: assignmentId, userId, study: annotatingStudyWhere(userId), codeChange: { NOT: heldByRounds } },
     select: { id: true, userId: true, studyId: true, codeChangeId: true, taskType: true, status: true, skipReason: true, timeSpentMs: true, position: true, inReliabilitySet: true },
   });
   if (assignment) return assignment;
-  // Paused in the assignment's study, or its calibration round not open yet: say so (423) rather than "no such assignment".
+  // Paused in the assignment's study, or held by the calibration rounds: say so (423) rather than "no such assignment".
   const own = await client.assignment.findFirst({
     where: { id: assignmentId, userId, study: memberStudyWhere(userId) },
-    select: { study: { select: { members: { where: { userId, pausedAt: { not: null } }, select: { userId: true } } } }, codeChange: { select: { itemSetMembers: { where: { itemSet: { round: { releasedAt: null } } }, select: { id: true }, take: 1 } } } },
+    select: { studyId: true, taskType: true, study: { select: { members: { where: { userId, pausedAt: { not: null } }, select: { userId: true } } } }, codeChange: { select: roundMembershipSelect } },
   });
   if (own?.study.members.length) throw new AppError("LOCKED", { message: PAUSED_MESSAGE });
-  if (own?.codeChange.itemSetMembers.length) throw new AppError("LOCKED", { message: WAITING_FOR_ROUND });
+  const waiting = own && waitingFor({ round: itemRound(own.codeChange.itemSetMembers), rounds: await roundsGate(client, own.studyId), task: own.taskType, stageOrder: false, consolidated: false, ownStage1Open: false });
+  if (waiting) throw new AppError("LOCKED", { message: waitingText(waiting) });
   throw new AppError("NOT_FOUND", { message: "No such assignment in your queue." });
 }
 

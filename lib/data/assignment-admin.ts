@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { db, Prisma } from "@/lib/db/client";
 import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction, TaskType } from "@/lib/generated/prisma/client";
-import { applicableTaskTypes, planAssignments, planReliabilitySet, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
+import { applicableTaskTypes, planAssignments, planChanges, planReliabilitySet, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
 import { progressOf, type Progress } from "@/lib/annotation/progress";
 import { stageOrderOn } from "@/lib/annotation/stage-order";
 import { suggestConsolidation, type SuggestedDecision } from "@/lib/annotation/stage2";
@@ -109,16 +109,20 @@ export async function getAssignmentAdmin(user: StudyUser, slug: string) {
   return { study, items, progress, assignments };
 }
 
-/** The plan for a study with the given annotators and its reliability set (code change ids; pure given the database state). */
-export async function planForStudy(user: StudyUser, slug: string, annotatorIds: readonly string[]): Promise<{ studyId: string; seed: number; plan: PlannedAssignment[]; reliability: string[] }> {
+/**
+ * The plan for a study with the given annotators and its reliability set (code change ids; pure
+ * given the database state). `rounds` (code change ids per round) stand for the study's stored
+ * calibration rounds, for a preview of rounds not made yet.
+ */
+export async function planForStudy(user: StudyUser, slug: string, annotatorIds: readonly string[], rounds?: readonly (readonly string[])[]): Promise<{ studyId: string; seed: number; plan: PlannedAssignment[]; reliability: string[] }> {
   const study = await findStudy(user, slug);
-  const [changes, gold, rounds] = await Promise.all([
+  const [changes, gold, storedRounds] = await Promise.all([
     db.codeChange.findMany({
       where: { studyId: study.id },
       select: { id: true, pseudoReferences: { select: { kind: true } }, reviews: { select: { isReference: true } } },
     }),
     goldChanges(db, study.id),
-    roundChanges(db, study.id),
+    rounds ?? roundChanges(db, study.id),
   ]);
   const all = changes.map((change) => ({
     id: change.id,
@@ -131,12 +135,12 @@ export async function planForStudy(user: StudyUser, slug: string, annotatorIds: 
   }));
   // A gold item is checked only in the tasks it has known answers for.
   const goldItems = all.filter((item) => gold.has(item.id)).map((item) => ({ id: item.id, taskTypes: item.taskTypes.filter((t) => gold.get(item.id)!.has(t)) }));
-  const inRound = new Set(rounds.flat());
+  const inRound = new Set(storedRounds.flat());
   const byId = new Map(all.map((item) => [item.id, item]));
   const input = {
     seed: study.assignmentSeed,
     items: all.filter((item) => !gold.has(item.id) && !inRound.has(item.id)),
-    rounds: rounds.map((ids) => ids.map((id) => byId.get(id)!)),
+    rounds: storedRounds.map((ids) => ids.map((id) => byId.get(id)!)),
     annotatorIds,
     annotatorsPerItem: study.annotatorsPerItem,
     reliabilitySetSize: study.reliabilitySetSize,
@@ -144,6 +148,9 @@ export async function planForStudy(user: StudyUser, slug: string, annotatorIds: 
   };
   return { studyId: study.id, seed: study.assignmentSeed, plan: planAssignments(input), reliability: planReliabilitySet(input) };
 }
+
+/** What planChanges compares a plan with. */
+export const existingSelect = { id: true, userId: true, codeChangeId: true, taskType: true, status: true, position: true, inReliabilitySet: true } as const satisfies Prisma.AssignmentSelect;
 
 export interface GenerateSummary {
   created: number;
@@ -166,34 +173,21 @@ export async function generateAssignments(user: StudyUser, slug: string, annotat
   if (users.length !== unique.length) throw new AppError("INVALID_INPUT", { message: "Some selected annotators do not exist, are inactive, or are not annotators you may assign." });
   return db.$transaction(
     async (tx) => {
-      const existing = await tx.assignment.findMany({ where: { studyId }, select: { id: true, userId: true, codeChangeId: true, taskType: true, status: true, position: true, inReliabilitySet: true } });
-      const key = (a: { userId: string; codeChangeId: string; taskType: TaskType }) => `${a.userId}|${a.codeChangeId}|${a.taskType}`;
-      const byKey = new Map(existing.map((a) => [key(a), a]));
-      const planned = new Set(plan.map(key));
-      const summary: GenerateSummary = { created: 0, updated: 0, removed: 0, kept: 0, annotators: unique.length };
-      const stale = existing.filter((a) => !planned.has(key(a)));
-      const removable = stale.filter((a) => a.status === "PENDING").map((a) => a.id);
-      if (removable.length) summary.removed = (await tx.assignment.deleteMany({ where: { id: { in: removable }, status: "PENDING" } })).count;
-      summary.kept = stale.length - removable.length;
+      const changes = planChanges(await tx.assignment.findMany({ where: { studyId }, select: existingSelect }), plan);
+      const summary: GenerateSummary = { created: 0, updated: changes.update.length, removed: 0, kept: changes.keep.length, annotators: unique.length };
+      if (changes.remove.length) summary.removed = (await tx.assignment.deleteMany({ where: { id: { in: changes.remove }, status: "PENDING" } })).count;
       // Kept assignments outside the plan go after the planned queue, in their old order.
       const planLength = new Map<string, number>();
       for (const p of plan) planLength.set(p.userId, (planLength.get(p.userId) ?? 0) + 1);
       const keptSoFar = new Map<string, number>();
-      for (const a of stale.filter((x) => x.status !== "PENDING").sort((x, y) => x.position - y.position)) {
+      for (const a of [...changes.keep].sort((x, y) => x.position - y.position)) {
         const n = keptSoFar.get(a.userId) ?? 0;
         keptSoFar.set(a.userId, n + 1);
         await tx.assignment.update({ where: { id: a.id }, data: { position: (planLength.get(a.userId) ?? 0) + n } });
       }
-      const toCreate: Prisma.AssignmentCreateManyInput[] = [];
-      for (const p of plan) {
-        const found = byKey.get(key(p));
-        if (!found) toCreate.push({ studyId, userId: p.userId, codeChangeId: p.codeChangeId, taskType: p.taskType, position: p.position, inReliabilitySet: p.inReliabilitySet });
-        else if (found.position !== p.position || found.inReliabilitySet !== p.inReliabilitySet) {
-          await tx.assignment.update({ where: { id: found.id }, data: { position: p.position, inReliabilitySet: p.inReliabilitySet } });
-          summary.updated++;
-        }
-      }
+      for (const u of changes.update) await tx.assignment.update({ where: { id: u.id }, data: { position: u.position, inReliabilitySet: u.inReliabilitySet } });
       // (userId, codeChangeId, taskType) is unique: an assignment someone else holds elsewhere cannot collide.
+      const toCreate: Prisma.AssignmentCreateManyInput[] = changes.create.map((p) => ({ studyId, userId: p.userId, codeChangeId: p.codeChangeId, taskType: p.taskType, position: p.position, inReliabilitySet: p.inReliabilitySet }));
       if (toCreate.length) summary.created = (await tx.assignment.createMany({ data: toCreate })).count;
       await tx.studyMember.createMany({ data: unique.map((userId) => ({ studyId, userId, role: "ANNOTATOR" as const })), skipDuplicates: true });
       await storePlanReliabilitySet(tx, studyId, reliability, seed, user.id === COMMAND_LINE.id ? null : user.id);

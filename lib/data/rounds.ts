@@ -5,16 +5,22 @@
  * per question (Fleiss' kappa, Krippendorff's alpha at the question's level, pairwise Cohen) with
  * bootstrap CIs is the agreement report restricted to the round's item set, computed by the
  * worker on big studies (lib/jobs report jobs); a lead reviews the disagreements (adjudication
- * queue) and releases the next round with notes, or the study's rule releases it.
+ * queue) and releases the next round with notes, or the study's rule releases it. Items outside
+ * every round wait for the last round's release, or for the lead to open them (lib/data/round-gate).
+ * Rounds are made after a preview of the assignments they create, which the lead confirms.
  * Every lead call finds the study through leadStudyWhere.
  */
+import { createHash } from "node:crypto";
 import { z } from "zod";
-import { db } from "@/lib/db/client";
+import { db, type Prisma } from "@/lib/db/client";
 import type { AgreementOptions, AgreementReport } from "@/lib/analysis";
 import { studyFingerprint } from "@/lib/analysis/report-cache";
 import { equalBatches, releaseRuleMet, ROUND_COEFFICIENTS, roundClosed, type RoundCoefficient } from "@/lib/annotation/rounds";
-import { generateAssignments } from "@/lib/data/assignment-admin";
+import { planChanges } from "@/lib/annotation/assignment-plan";
+import { existingSelect, generateAssignments, planForStudy } from "@/lib/data/assignment-admin";
 import { goldChanges } from "@/lib/data/gold";
+import { roundsGate } from "@/lib/data/round-gate";
+import { outsideRoundsHeld } from "@/lib/annotation/waiting";
 import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
 import { dashboardReport, reportJobNote } from "@/lib/jobs";
 import { AppError } from "@/lib/errors";
@@ -99,11 +105,24 @@ export interface RoundView {
   agreement: { report: AgreementReport; complete: boolean; progress: string | null } | null;
 }
 
+/** The items outside every round: how many, and whether the rounds hold them (lib/data/round-gate). */
+export interface OutsideRounds {
+  changes: number;
+  held: boolean;
+  /** When a lead opened them before the last round's release. */
+  openedAt: Date | null;
+  lastRound: number;
+}
+
 /** The study's rounds with their progress and agreement, after releasing a round the rule has come to release. */
-export async function studyRounds(user: StudyUser, slug: string): Promise<{ study: { id: string; slug: string; name: string; roundCoefficient: string; roundThreshold: number | null }; rounds: RoundView[] }> {
+export async function studyRounds(user: StudyUser, slug: string): Promise<{ study: { id: string; slug: string; name: string; roundCoefficient: string; roundThreshold: number | null }; rounds: RoundView[]; outside: OutsideRounds | null }> {
   const study = await requireLedStudy(user, slug);
   await releaseDueRound(study.id);
-  const rounds = await roundStatuses(study.id);
+  const [rounds, gate, outsideChanges] = await Promise.all([
+    roundStatuses(study.id),
+    roundsGate(db, study.id),
+    db.codeChange.count({ where: { studyId: study.id, itemSetMembers: { none: { itemSet: { round: { isNot: null } } } } } }),
+  ]);
   const leads = new Map((await db.user.findMany({ where: { id: { in: rounds.map((r) => r.round.releasedById).filter((id): id is string => id !== null) } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
   const views: RoundView[] = [];
   for (const { round, changes, assignments, closed } of rounds) {
@@ -122,10 +141,11 @@ export async function studyRounds(user: StudyUser, slug: string): Promise<{ stud
       agreement: done > 0 ? await roundReport(study.id, round.id) : null,
     });
   }
-  return { study: { id: study.id, slug: study.slug, name: study.name, roundCoefficient: study.roundCoefficient, roundThreshold: study.roundThreshold }, rounds: views };
+  const outside = gate && { changes: outsideChanges, held: outsideRoundsHeld(gate), openedAt: study.outsideRoundsOpenedAt, lastRound: gate.last };
+  return { study: { id: study.id, slug: study.slug, name: study.name, roundCoefficient: study.roundCoefficient, roundThreshold: study.roundThreshold }, rounds: views, outside };
 }
 
-export const createRoundsSchema = z.object({
+export const previewRoundsSchema = z.object({
   slug: z.string().min(1),
   /** Equal rounds of the study's items in study order … */
   count: z.coerce.number().int().min(1).max(1000).optional(),
@@ -133,42 +153,121 @@ export const createRoundsSchema = z.object({
   itemSets: z.array(z.string().trim().min(1)).max(1000).optional(),
 });
 
+export const createRoundsSchema = previewRoundsSchema.extend({
+  /** The key of the preview the lead confirmed (RoundsPreview.key): nothing is made when the plan has changed since. */
+  confirm: z.string().min(1, "preview the rounds first, then confirm"),
+});
+
+type Tx = Prisma.TransactionClient;
+
+/** A round to make: a new equal batch (its code changes) or a calibration item set of the study. */
+type PlannedRound = { name: string; changes: string[] } & ({ setId: string } | { setId: null; source: string });
+
+/** The rounds `input` asks for, read from the study (nothing written); refused when they cannot be made. */
+async function plannedRounds(client: Tx | typeof db, study: { id: string; slug: string }, input: z.infer<typeof previewRoundsSchema>): Promise<PlannedRound[]> {
+  if ((input.count === undefined) === (input.itemSets === undefined || input.itemSets.length === 0)) throw new AppError("INVALID_INPUT", { message: "Give either a number of equal rounds or the calibration item sets to use as rounds." });
+  if (await client.calibrationRound.count({ where: { studyId: study.id } })) throw new AppError("CONFLICT", { message: `Study ${study.slug} has calibration rounds already.` });
+  if (input.count !== undefined) {
+    const gold = await goldChanges(client, study.id);
+    const changes = (await client.codeChange.findMany({ where: { studyId: study.id }, orderBy: [{ position: "asc" }, { externalId: "asc" }], select: { id: true } })).filter((c) => !gold.has(c.id));
+    if (changes.length === 0) throw new AppError("INVALID_INPUT", { message: "The study has no items to split into rounds." });
+    const batches = equalBatches(changes, input.count);
+    const taken = await client.itemSet.findMany({ where: { studyId: study.id, name: { in: batches.map((_, i) => roundName(i + 1)) } }, select: { name: true } });
+    if (taken.length) throw new AppError("CONFLICT", { message: `Study ${study.slug} already has an item set "${taken[0].name}".` });
+    return batches.map((batch, i) => ({ name: roundName(i + 1), changes: batch.map((c) => c.id), setId: null, source: `${input.count} equal calibration rounds` }));
+  }
+  const sets = await client.itemSet.findMany({ where: { studyId: study.id, name: { in: input.itemSets } }, select: { id: true, name: true, kind: true, members: { orderBy: { position: "asc" }, select: { codeChangeId: true } } } });
+  return input.itemSets!.map((name) => {
+    const set = sets.find((s) => s.name === name);
+    if (!set) throw new AppError("INVALID_INPUT", { message: `Study ${study.slug} has no item set "${name}".` });
+    if (set.kind !== "CALIBRATION") throw new AppError("INVALID_INPUT", { message: `Item set "${name}" is not a calibration batch.` });
+    return { name, changes: [...new Set(set.members.map((m) => m.codeChangeId))], setId: set.id };
+  });
+}
+
+export interface RoundsPreview {
+  rounds: { number: number; name: string; changes: number }[];
+  /** Code changes in no round: they open after the last round's release (or when a lead opens them). */
+  outsideChanges: number;
+  /** Planned assignments per annotator of the study, per round and outside the rounds. */
+  annotators: { userId: string; name: string; perRound: number[]; outside: number; total: number }[];
+  perRound: number[];
+  outside: number;
+  total: number;
+  /** What making the rounds does to the stored assignments. */
+  changes: { create: number; update: number; remove: number; keep: number };
+  /** Names this preview; making the rounds asks for it back (createRoundsSchema.confirm). */
+  key: string;
+}
+
+/** The study's active annotators, who get every round's items. */
+const roundAnnotators = (studyId: string) =>
+  db.user.findMany({ where: { active: true, memberships: { some: { studyId, role: "ANNOTATOR" } } }, orderBy: [{ name: "asc" }, { email: "asc" }], select: { id: true, name: true, email: true } });
+
+/** What making these rounds would make, and the assignments it would create; writes nothing. */
+export async function previewRounds(user: StudyUser, input: z.infer<typeof previewRoundsSchema>): Promise<RoundsPreview> {
+  const study = await requireLedStudy(user, input.slug);
+  const rounds = await plannedRounds(db, study, input);
+  const annotators = await roundAnnotators(study.id);
+  const [{ plan }, existing, changeCount] = await Promise.all([
+    planForStudy(user, study.slug, annotators.map((a) => a.id), rounds.map((r) => r.changes)),
+    db.assignment.findMany({ where: { studyId: study.id }, select: existingSelect }),
+    db.codeChange.count({ where: { studyId: study.id } }),
+  ]);
+  const roundOf = new Map(rounds.flatMap((r, i) => r.changes.map((id) => [id, i] as const)));
+  const count = (rows: typeof plan) => ({ perRound: rounds.map((_, i) => rows.filter((p) => roundOf.get(p.codeChangeId) === i).length), outside: rows.filter((p) => !roundOf.has(p.codeChangeId)).length, total: rows.length });
+  const changes = planChanges(existing, plan);
+  const key = createHash("sha256")
+    .update(JSON.stringify([rounds.map((r) => [r.name, r.changes]), changes.create, changes.update, changes.remove, changes.keep.map((a) => a.id)]))
+    .digest("hex")
+    .slice(0, 16);
+  return {
+    rounds: rounds.map((r, i) => ({ number: i + 1, name: r.name, changes: r.changes.length })),
+    outsideChanges: changeCount - roundOf.size,
+    annotators: annotators.map((a) => ({ userId: a.id, name: a.name || a.email, ...count(plan.filter((p) => p.userId === a.id)) })),
+    ...count(plan),
+    changes: { create: changes.create.length, update: changes.update.length, remove: changes.remove.length, keep: changes.keep.length },
+    key,
+  };
+}
+
 /**
  * Makes the study's rounds (refused when it has some) as calibration item sets, opens round 1 and
- * generates the assignments of the study's annotators, so that each labels every round's items first.
+ * generates the assignments of the study's annotators, so that each labels every round's items
+ * first; only as the preview the lead confirmed showed it (`confirm`, else CONFLICT and nothing made).
  */
 export async function createRounds(user: StudyUser, input: z.infer<typeof createRoundsSchema>): Promise<{ rounds: number; assignments: number }> {
   const study = await requireLedStudy(user, input.slug);
-  if ((input.count === undefined) === (input.itemSets === undefined || input.itemSets.length === 0)) throw new AppError("INVALID_INPUT", { message: "Give either a number of equal rounds or the calibration item sets to use as rounds." });
-  if (await db.calibrationRound.count({ where: { studyId: study.id } })) throw new AppError("CONFLICT", { message: `Study ${study.slug} has calibration rounds already.` });
+  const preview = await previewRounds(user, input);
+  if (preview.key !== input.confirm) throw new AppError("CONFLICT", { message: "The study's items, annotators or assignments changed since the preview: nothing was made. Preview the rounds again." });
   await db.$transaction(async (tx) => {
-    let setIds: string[];
-    if (input.count !== undefined) {
-      const gold = await goldChanges(tx, study.id);
-      const changes = (await tx.codeChange.findMany({ where: { studyId: study.id }, orderBy: [{ position: "asc" }, { externalId: "asc" }], select: { id: true } })).filter((c) => !gold.has(c.id));
-      if (changes.length === 0) throw new AppError("INVALID_INPUT", { message: "The study has no items to split into rounds." });
-      setIds = [];
-      for (const [i, batch] of equalBatches(changes, input.count).entries()) {
-        const name = roundName(i + 1);
-        if (await tx.itemSet.findUnique({ where: { studyId_name: { studyId: study.id, name } }, select: { id: true } })) throw new AppError("CONFLICT", { message: `Study ${study.slug} already has an item set "${name}".` });
-        const set = await tx.itemSet.create({ data: { studyId: study.id, name, kind: "CALIBRATION", source: `${input.count} equal calibration rounds`, createdById: user.id }, select: { id: true } });
-        await tx.itemSetMember.createMany({ data: batch.map((c, position) => ({ itemSetId: set.id, position, codeChangeId: c.id })) });
-        setIds.push(set.id);
+    const rounds = await plannedRounds(tx, study, input);
+    const setIds: string[] = [];
+    for (const round of rounds) {
+      if (round.setId !== null) {
+        setIds.push(round.setId);
+        continue;
       }
-    } else {
-      const sets = await tx.itemSet.findMany({ where: { studyId: study.id, name: { in: input.itemSets } }, select: { id: true, name: true, kind: true } });
-      setIds = input.itemSets!.map((name) => {
-        const set = sets.find((s) => s.name === name);
-        if (!set) throw new AppError("INVALID_INPUT", { message: `Study ${study.slug} has no item set "${name}".` });
-        if (set.kind !== "CALIBRATION") throw new AppError("INVALID_INPUT", { message: `Item set "${name}" is not a calibration batch.` });
-        return set.id;
-      });
+      const set = await tx.itemSet.create({ data: { studyId: study.id, name: round.name, kind: "CALIBRATION", source: round.source, createdById: user.id }, select: { id: true } });
+      await tx.itemSetMember.createMany({ data: round.changes.map((codeChangeId, position) => ({ itemSetId: set.id, position, codeChangeId })) });
+      setIds.push(set.id);
     }
     await tx.calibrationRound.createMany({ data: setIds.map((itemSetId, i) => ({ studyId: study.id, number: i + 1, itemSetId, ...(i === 0 ? { releasedAt: new Date(), releasedById: user.id, releasedHow: "opened when the rounds were made" } : {}) })) });
   });
-  const annotators = await db.studyMember.findMany({ where: { studyId: study.id, role: "ANNOTATOR", user: { active: true } }, select: { userId: true } });
-  const summary = annotators.length ? await generateAssignments(user, study.slug, annotators.map((a) => a.userId)) : null;
+  const annotators = await roundAnnotators(study.id);
+  const summary = annotators.length ? await generateAssignments(user, study.slug, annotators.map((a) => a.id)) : null;
   return { rounds: await db.calibrationRound.count({ where: { studyId: study.id } }), assignments: summary ? summary.created + summary.updated : 0 };
+}
+
+export const openOutsideRoundsSchema = z.object({ slug: z.string().min(1) });
+
+/** Opens the items outside every round before the last round's release (lib/data/round-gate); again is harmless. */
+export async function openOutsideRounds(user: StudyUser, input: z.infer<typeof openOutsideRoundsSchema>): Promise<{ openedAt: Date }> {
+  const study = await requireLedStudy(user, input.slug);
+  if ((await db.calibrationRound.count({ where: { studyId: study.id } })) === 0) throw new AppError("INVALID_INPUT", { message: `Study ${study.slug} has no calibration rounds: its items are open.` });
+  if (study.outsideRoundsOpenedAt) return { openedAt: study.outsideRoundsOpenedAt };
+  const { outsideRoundsOpenedAt } = await db.study.update({ where: { id: study.id }, data: { outsideRoundsOpenedAt: new Date() }, select: { outsideRoundsOpenedAt: true } });
+  return { openedAt: outsideRoundsOpenedAt! };
 }
 
 export const releaseRoundSchema = z.object({ slug: z.string().min(1), number: z.number().int().min(2), notes: z.string().trim().max(20_000).default("") });

@@ -1,18 +1,12 @@
-/** Data access for studies by slug: lookup, and find-or-create for imports. */
+/** Data access for studies by slug: lookup, a lead's new study, and find-or-create for imports. */
 import { z } from "zod";
-import { db, type Prisma, type PrismaClient } from "@/lib/db/client";
+import { db, Prisma, type PrismaClient } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { Study, TaskType } from "@/lib/generated/prisma/client";
-import { leadStudyWhere, requireImportTarget, type StudyUser } from "@/lib/data/study-access";
+import { COMMAND_LINE, leadStudyWhere, requireImportTarget, type StudyUser } from "@/lib/data/study-access";
+import { annotatorsPerItemField, LIKERT_SCALE_ORDER, likertDimensionsField, likertMaxField, likertMinField, likertScaleOrdered, studyNameField, studySlugSchema, taskTypesField } from "@/lib/validation/study-fields";
 
 type Client = Pick<PrismaClient, "study"> | Pick<Prisma.TransactionClient, "study">;
-
-export const studySlugSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .regex(/^[a-z0-9][a-z0-9-]*$/, "a study slug is lowercase letters, digits and dashes, e.g. crscore-python");
 
 export async function findStudyBySlug(slug: string, client: Client = db): Promise<Study | null> {
   return client.study.findUnique({ where: { slug } });
@@ -48,4 +42,34 @@ export async function findOrCreateStudy(input: { slug: string; taskTypes: readon
 export async function setStageOrder(user: StudyUser, slug: string, on: boolean): Promise<void> {
   const { count } = await db.study.updateMany({ where: { slug, ...leadStudyWhere(user) }, data: { stageOrder: on } });
   if (count === 0) throw new AppError("NOT_FOUND", { message: "No such study." });
+}
+
+export const newStudySchema = z
+  .object({
+    name: studyNameField,
+    slug: studySlugSchema,
+    taskTypes: taskTypesField,
+    likertDimensions: likertDimensionsField,
+    likertMin: likertMinField,
+    likertMax: likertMaxField,
+    annotatorsPerItem: annotatorsPerItemField,
+  })
+  .refine(likertScaleOrdered, LIKERT_SCALE_ORDER);
+
+/**
+ * A lead's (or an admin's) new, empty study, which they own: its data comes by import, its
+ * annotators on the members page. A slug another study has is refused (CONFLICT), whoever leads it.
+ */
+export async function createStudy(user: StudyUser, input: z.input<typeof newStudySchema>): Promise<{ slug: string; name: string }> {
+  if (user.role !== "LEAD" && user.role !== "ADMIN") throw new AppError("FORBIDDEN", { message: "Only leads and admins create studies." });
+  const fields = newStudySchema.parse(input);
+  const taken = new AppError("CONFLICT", { message: `The slug "${fields.slug}" is taken by another study: choose another.` });
+  if (await db.study.findUnique({ where: { slug: fields.slug }, select: { id: true } })) throw taken;
+  try {
+    return await db.study.create({ data: { ...fields, createdById: user.id === COMMAND_LINE.id ? null : user.id }, select: { slug: true, name: true } });
+  } catch (error) {
+    // Another request took the slug meanwhile.
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw taken;
+    throw error;
+  }
 }

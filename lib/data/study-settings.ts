@@ -11,38 +11,21 @@ import { db, type Prisma } from "@/lib/db/client";
 import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
 import { AppError } from "@/lib/errors";
 import { TaskType } from "@/lib/generated/prisma/enums";
-import { annotatorsPerItemField } from "@/lib/validation/study-fields";
-
-/** Question keys of the other tasks (lib/analysis/questions): a Likert dimension may not take one. */
-const RESERVED_KEYS = ["code", "grade", "high-quality"];
-
-const unique = (values: readonly string[]) => new Set(values).size === values.length;
+import { annotatorsPerItemField, LIKERT_SCALE_ORDER, likertDimensionsField, likertMaxField, likertMinField, likertScaleOrdered, studyNameField, taskTypesField } from "@/lib/validation/study-fields";
 
 export const studySettingsSchema = z
   .object({
     slug: z.string().min(1),
-    name: z.string().trim().min(1, "a study needs a name").max(200),
+    name: studyNameField,
     guidelines: z.string().max(200_000, "guidelines are at most 200,000 characters"),
-    taskTypes: z.array(z.enum(TaskType)).min(1, "choose at least one task type").refine(unique, "each task type once"),
-    likertDimensions: z
-      .array(
-        z
-          .string()
-          .trim()
-          .toLowerCase()
-          .max(40)
-          .regex(/^[a-z][a-z0-9-]*$/, "a Likert dimension is lowercase letters, digits and dashes, e.g. relevance")
-          .refine((d) => !RESERVED_KEYS.includes(d), "that name belongs to another task's question"),
-      )
-      .min(1, "at least one Likert dimension")
-      .max(10)
-      .refine(unique, "each Likert dimension once"),
-    likertMin: z.coerce.number().int().min(0).max(9),
-    likertMax: z.coerce.number().int().min(1).max(10),
+    taskTypes: taskTypesField,
+    likertDimensions: likertDimensionsField,
+    likertMin: likertMinField,
+    likertMax: likertMaxField,
     hideSystemNames: z.boolean(),
     annotatorsPerItem: annotatorsPerItemField,
   })
-  .refine((s) => s.likertMax > s.likertMin, { message: "the top of the Likert scale must be above its bottom", path: ["likertMax"] });
+  .refine(likertScaleOrdered, LIKERT_SCALE_ORDER);
 
 export type StudySettingsInput = z.infer<typeof studySettingsSchema>;
 export type StudySettings = Omit<StudySettingsInput, "slug">;

@@ -8,7 +8,8 @@
  *   every error; runs the whole import in a transaction that is rolled back.
  * - `runImport(request)`: the import itself; records an ImportRun with the summary.
  */
-import { findOrCreateStudy, findStudyBySlug, studySlugSchema, type FoundStudy } from "@/lib/data/studies";
+import { findOrCreateStudy, findStudyBySlug, type FoundStudy } from "@/lib/data/studies";
+import { studySlugSchema } from "@/lib/validation/study-fields";
 import { requireImportTarget, type StudyUser } from "@/lib/data/study-access";
 import { db, transactionConnection, type Prisma, type PrismaClient } from "@/lib/db/client";
 import type { Study, TaskType } from "@/lib/generated/prisma/client";

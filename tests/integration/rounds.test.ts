@@ -28,6 +28,12 @@ beforeAll(async () => {
 });
 afterAll(() => removeAnnotationFixture(db, fx));
 
+/** Makes `count` equal rounds as the page does: the preview, then its confirmation. */
+async function makeRounds(f: AnnotationFixture, count: number) {
+  const preview = await rounds.previewRounds(asLead(f), { slug: f.slug, count });
+  return rounds.createRounds(asLead(f), { slug: f.slug, count, confirm: preview.key });
+}
+
 /** Grades every review of the change (the grade of review i from `grades`) and submits. */
 async function gradeChange(userId: string, change: number, grades: (i: number) => number): Promise<void> {
   const assignment = await assignmentOf(userId, change);
@@ -38,12 +44,13 @@ async function gradeChange(userId: string, change: number, grades: (i: number) =
 }
 
 test("three rounds: every annotator labels each round's items, round by round; the next opens by hand, then by the rule", async () => {
-  expect(await rounds.createRounds(asLead(fx), { slug: fx.slug, count: 3 })).toMatchObject({ rounds: 3 });
+  expect(await makeRounds(fx, 3)).toMatchObject({ rounds: 3 });
   for (const userId of [fx.users.ann1, fx.users.ann2]) {
     const queue = await db.assignment.findMany({ where: { userId, studyId: fx.studyId }, orderBy: { position: "asc" }, select: { codeChangeId: true } });
     expect(queue.map((a) => a.codeChangeId)).toEqual(fx.changes.map((c) => c.id));
   }
-  await expect(rounds.createRounds(asLead(fx), { slug: fx.slug, count: 2 })).rejects.toMatchObject({ status: 409 });
+  await expect(rounds.previewRounds(asLead(fx), { slug: fx.slug, count: 2 })).rejects.toMatchObject({ status: 409 });
+  await expect(rounds.createRounds(asLead(fx), { slug: fx.slug, count: 2, confirm: "x" })).rejects.toMatchObject({ status: 409 });
 
   // round 2 is closed to annotators
   const ann1 = asUser(fx.users.ann1);
@@ -93,7 +100,7 @@ test("above the report inline limit, the worker's computation of the closed roun
   try {
     await db.study.update({ where: { id: big.studyId }, data: { taskTypes: ["REFERENCE_GRADING"], reliabilitySetSize: 0 } });
     await db.studyMember.createMany({ data: [big.users.ann1, big.users.ann2].map((userId) => ({ studyId: big.studyId, userId, role: "ANNOTATOR" as const })) });
-    await rounds.createRounds(asLead(big), { slug: big.slug, count: 2 });
+    await makeRounds(big, 2);
     await rounds.setRoundRule(asLead(big), { slug: big.slug, coefficient: "fleiss", threshold: 0.6 });
     process.env.CRJUDGE_REPORT_INLINE_LIMIT = "0";
     for (const userId of [big.users.ann1, big.users.ann2]) {

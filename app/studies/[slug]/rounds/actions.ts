@@ -3,12 +3,20 @@
 import { revalidatePath } from "next/cache";
 import { action } from "@/lib/actions/safe-action";
 import { LEAD_ROLES } from "@/lib/auth/session";
-import { createRounds, createRoundsSchema, releaseRound, releaseRoundSchema, roundRuleSchema, setRoundRule } from "@/lib/data/rounds";
+import { createRounds, createRoundsSchema, openOutsideRounds, openOutsideRoundsSchema, previewRounds, previewRoundsSchema, releaseRound, releaseRoundSchema, roundRuleSchema, setRoundRule } from "@/lib/data/rounds";
+
+export const previewMakeRounds = action(LEAD_ROLES, previewRoundsSchema, (input, user) => previewRounds(user, input));
 
 export const makeRounds = action(LEAD_ROLES, createRoundsSchema, async (input, user) => {
   const made = await createRounds(user, input);
   revalidatePath(`/studies/${input.slug}/rounds`);
   return made;
+});
+
+export const openItemsOutsideRounds = action(LEAD_ROLES, openOutsideRoundsSchema, async (input, user) => {
+  const opened = await openOutsideRounds(user, input);
+  revalidatePath(`/studies/${input.slug}/rounds`);
+  return opened;
 });
 
 export const releaseNextRound = action(LEAD_ROLES, releaseRoundSchema, async (input, user) => {

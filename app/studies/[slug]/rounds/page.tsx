@@ -1,13 +1,13 @@
 import Link from "next/link";
 import { formatNumber, formatTime } from "@/components/dashboard/format";
 import { TASK_LABELS } from "@/components/format";
-import { MakeRoundsForm, ReleaseForm, RoundRuleForm } from "@/components/round-forms";
+import { MakeRoundsForm, OpenOutsideRoundsButton, ReleaseForm, RoundRuleForm } from "@/components/round-forms";
 import type { CoefficientReport } from "@/lib/analysis";
 import { ROUND_COEFFICIENTS } from "@/lib/annotation/rounds";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
-import { studyRounds } from "@/lib/data/rounds";
-import { makeRounds, releaseNextRound, saveRoundRule } from "./actions";
+import { studyRounds, type OutsideRounds } from "@/lib/data/rounds";
+import { makeRounds, openItemsOutsideRounds, previewMakeRounds, releaseNextRound, saveRoundRule } from "./actions";
 import { StudyPageHeader } from "@/components/study-page-header";
 
 export const dynamic = "force-dynamic";
@@ -20,6 +20,15 @@ function coefficientText(c: CoefficientReport | undefined, complete: boolean): s
   return `${formatNumber(c.value)}${ci}`;
 }
 
+/** Which state of the gate applies to the items outside every round (lib/data/round-gate). */
+function outsideText(outside: OutsideRounds): string {
+  if (outside.changes === 0) return "Every item of the study is in a round.";
+  const items = `${outside.changes} code change${outside.changes === 1 ? " is" : "s are"} outside the rounds`;
+  if (outside.held) return `${items}: closed to annotators until round ${outside.lastRound}, the last, is released, unless you open them now.`;
+  if (outside.openedAt) return `${items}: open, opened by a lead on ${formatTime(outside.openedAt)} before the last round's release.`;
+  return `${items}: open, since round ${outside.lastRound}, the last, is released.`;
+}
+
 /**
  * Calibration rounds (issue 12, item 2): every annotator labels each round's items; when a round
  * closes its agreement per question with bootstrap CIs is shown beside the earlier rounds, the
@@ -28,20 +37,26 @@ function coefficientText(c: CoefficientReport | undefined, complete: boolean): s
 export default async function RoundsPage({ params }: { params: Promise<{ slug: string }> }) {
   const user = await requirePageUser(LEAD_ROLES);
   const { slug } = await params;
-  const { study, rounds } = await orPageError(studyRounds(user, slug));
+  const { study, rounds, outside } = await orPageError(studyRounds(user, slug));
   return (
     <div className="space-y-6">
       <StudyPageHeader study={study} title="Calibration rounds">
         <p className="text-sm text-slate-600">
-          Every annotator of the study labels the items of each round, round after round (GradedReviews §4.2); annotators who finish a round early wait for the next. Agreement per question:
+          Every annotator of the study labels the items of each round, round after round (GradedReviews §4.2); annotators who finish a round early wait for the next, and the items outside the rounds open after the last round&apos;s release. Making rounds shows the assignments it creates before it creates them. Agreement per question:
           Fleiss&apos; kappa, Krippendorff&apos;s alpha at the question&apos;s level and Cohen&apos;s kappa (mean over rater pairs), with 95% bootstrap CIs.
         </p>
         {rounds.length === 0 ? (
-          <MakeRoundsForm slug={study.slug} save={makeRounds} />
+          <MakeRoundsForm slug={study.slug} preview={previewMakeRounds} save={makeRounds} />
         ) : (
           <RoundRuleForm slug={study.slug} coefficients={ROUND_COEFFICIENTS} initial={{ coefficient: study.roundCoefficient, threshold: study.roundThreshold }} save={saveRoundRule} />
         )}
       </StudyPageHeader>
+      {outside && (
+        <section aria-label="Items outside the rounds" className="flex flex-wrap items-center gap-3 rounded border border-slate-200 bg-white p-3 text-sm" data-testid="outside-rounds">
+          <p>{outsideText(outside)}</p>
+          {outside.held && outside.changes > 0 && <OpenOutsideRoundsButton slug={study.slug} save={openItemsOutsideRounds} />}
+        </section>
+      )}
       {rounds.map((round, i) => {
         const next = rounds[i + 1];
         return (

@@ -1,0 +1,59 @@
+/**
+ * Why an annotator's item cannot be worked on yet, when it waits for someone else:
+ * - a calibration round (GradedReviews §4.2, batch-wise calibration): the item's round is not
+ *   released yet; an item outside every round waits until the last round is released, unless a
+ *   lead has opened the items outside rounds;
+ * - consolidation (CRScore §4.2, stage order): stage 2 of an item opens once a lead has
+ *   consolidated its stage 1.
+ * An item the annotator can open is not waiting, even when its own stage 1 comes first (that is
+ * the annotator's own work, not a wait).
+ */
+import type { TaskType } from "@/lib/generated/prisma/enums";
+import { WAITING_FOR_CONSOLIDATION } from "@/lib/annotation/stage-order";
+
+/** The study's calibration rounds as the gate reads them; null for a study without rounds. */
+export interface RoundsGate {
+  /** The number of the study's last round. */
+  last: number;
+  /** Every round is released (rounds open in order, so this is the last round's release). */
+  allReleased: boolean;
+  /** A lead opened the items outside rounds before the last round's release. */
+  outsideOpened: boolean;
+}
+
+export interface ItemState {
+  /** The calibration round the item is in, or null when it is in none. */
+  round: { number: number; released: boolean } | null;
+  rounds: RoundsGate | null;
+  task: TaskType;
+  /** The study holds stage 2 until stage 1 is consolidated (lib/annotation/stage-order). */
+  stageOrder: boolean;
+  consolidated: boolean;
+  /** The annotator's own stage 1 of this item is still to do. */
+  ownStage1Open: boolean;
+}
+
+export type Waiting =
+  /** `outside`: the item is in no round and waits for the last round (`round`) to be released. */
+  | { kind: "round"; round: number; outside: boolean }
+  | { kind: "consolidation" };
+
+/** Whether items outside every round are held by the rounds (see the file comment). */
+export function outsideRoundsHeld(rounds: RoundsGate | null): boolean {
+  return rounds !== null && !rounds.allReleased && !rounds.outsideOpened;
+}
+
+/** What the item waits for, or null when the annotator may work on it. */
+export function waitingFor(item: ItemState): Waiting | null {
+  if (item.round && !item.round.released) return { kind: "round", round: item.round.number, outside: false };
+  if (!item.round && outsideRoundsHeld(item.rounds)) return { kind: "round", round: item.rounds!.last, outside: true };
+  if (item.task === "REVIEW_RATING" && item.stageOrder && !item.consolidated && !item.ownStage1Open) return { kind: "consolidation" };
+  return null;
+}
+
+/** The reason in words, for the annotator. */
+export function waitingText(waiting: Waiting): string {
+  if (waiting.kind === "consolidation") return WAITING_FOR_CONSOLIDATION;
+  if (waiting.outside) return `This item is outside the calibration rounds: waiting for the last round (round ${waiting.round}) to be released, or for a lead to open the items outside rounds.`;
+  return `This item belongs to calibration round ${waiting.round}, which is not open yet: waiting for the next round (a lead opens it after reviewing the agreement of the round before).`;
+}
