@@ -4,12 +4,12 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Message, type Action } from "@/components/action-run";
 import { TASK_LABELS } from "@/components/format";
+import { FIELD_INPUT, LikertScaleInputs, TASK_TYPES, withTaskType } from "@/components/study-fields";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { commaList } from "@/lib/validation/list";
 import { suggestSlug } from "@/lib/validation/study-fields";
 
-const TASKS = Object.keys(TASK_LABELS) as TaskType[];
-const input = "rounded border border-slate-500 px-2 py-1";
+const input = FIELD_INPUT;
 
 /** Name, slug (suggested from the name until the lead edits it), task types, Likert dimensions and scale, annotators per item. */
 export function NewStudyForm({ create }: { create: Action<{ slug: string; name: string }> }) {
@@ -19,8 +19,7 @@ export function NewStudyForm({ create }: { create: Action<{ slug: string; name: 
   const [slugEdited, setSlugEdited] = useState(false);
   const [taskTypes, setTaskTypes] = useState<TaskType[]>([]);
   const [dimensions, setDimensions] = useState("conciseness, comprehensiveness, relevance");
-  const [likertMin, setLikertMin] = useState(1);
-  const [likertMax, setLikertMax] = useState(5);
+  const [scale, setScale] = useState({ likertMin: 1, likertMax: 5 });
   const [annotatorsPerItem, setAnnotatorsPerItem] = useState(2);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [pending, start] = useTransition();
@@ -31,7 +30,7 @@ export function NewStudyForm({ create }: { create: Action<{ slug: string; name: 
       onSubmit={(e) => {
         e.preventDefault();
         start(async () => {
-          const result = await create({ name, slug, taskTypes, likertDimensions: commaList(dimensions), likertMin, likertMax, annotatorsPerItem });
+          const result = await create({ name, slug, taskTypes, likertDimensions: commaList(dimensions), ...scale, annotatorsPerItem });
           if (!result.ok) return setMessage({ ok: false, text: result.error });
           setMessage({ ok: true, text: `Study “${result.data.name}” created.` });
           router.push(`/studies/${result.data.slug}`);
@@ -71,9 +70,9 @@ export function NewStudyForm({ create }: { create: Action<{ slug: string; name: 
 
       <fieldset className="space-y-1">
         <legend className="text-lg font-medium">Task types</legend>
-        {TASKS.map((task) => (
+        {TASK_TYPES.map((task) => (
           <label key={task} className="flex items-center gap-2 text-sm">
-            <input type="checkbox" checked={taskTypes.includes(task)} onChange={(e) => setTaskTypes(e.target.checked ? TASKS.filter((t) => t === task || taskTypes.includes(t)) : taskTypes.filter((t) => t !== task))} />
+            <input type="checkbox" checked={taskTypes.includes(task)} onChange={(e) => setTaskTypes(withTaskType(taskTypes, task, e.target.checked))} />
             {TASK_LABELS[task]}
           </label>
         ))}
@@ -85,16 +84,7 @@ export function NewStudyForm({ create }: { create: Action<{ slug: string; name: 
           Likert dimensions, in order, separated by commas
           <input value={dimensions} onChange={(e) => setDimensions(e.target.value)} className={`mt-1 block w-full ${input}`} />
         </label>
-        <div className="flex flex-wrap gap-3">
-          <label className="text-sm">
-            Scale from
-            <input type="number" min={0} max={9} value={likertMin} onChange={(e) => setLikertMin(Number(e.target.value))} className={`ml-1 w-16 ${input}`} />
-          </label>
-          <label className="text-sm">
-            to
-            <input type="number" min={1} max={10} value={likertMax} onChange={(e) => setLikertMax(Number(e.target.value))} className={`ml-1 w-16 ${input}`} />
-          </label>
-        </div>
+        <LikertScaleInputs min={scale.likertMin} max={scale.likertMax} onChange={setScale} />
       </fieldset>
 
       <label className="block text-sm">

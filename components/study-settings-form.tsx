@@ -3,16 +3,15 @@
 import { useRef, useState } from "react";
 import { Message, useRun, type Action } from "@/components/action-run";
 import { TASK_LABELS } from "@/components/format";
+import { FIELD_INPUT, LikertScaleInputs, TASK_TYPES, withTaskType } from "@/components/study-fields";
 import { Markdown } from "@/components/workspace/markdown";
 import type { SettingsUsage } from "@/lib/annotation/study-settings";
 import type { StudySettings } from "@/lib/data/study-settings";
-import type { TaskType } from "@/lib/generated/prisma/enums";
 import { commaList } from "@/lib/validation/list";
 
 type Settings = StudySettings;
 
-const TASKS = Object.keys(TASK_LABELS) as TaskType[];
-const input = "rounded border border-slate-500 px-2 py-1";
+const input = FIELD_INPUT;
 
 /** The settings form: guidelines in Markdown with a live preview (the workspace's renderer) and the CRScore codebook as a template to insert. */
 export function StudySettingsForm({ slug, initial, usage, template, save }: { slug: string; initial: Settings; usage: SettingsUsage; template: string; save: Action<{ notes: string[] }> }) {
@@ -69,12 +68,12 @@ export function StudySettingsForm({ slug, initial, usage, template, save }: { sl
 
       <fieldset className="space-y-1">
         <legend className="text-lg font-medium">Task types</legend>
-        {TASKS.map((task) => (
+        {TASK_TYPES.map((task) => (
           <label key={task} className="flex items-center gap-2 text-sm">
             <input
               type="checkbox"
               checked={values.taskTypes.includes(task)}
-              onChange={(e) => set("taskTypes", e.target.checked ? TASKS.filter((t) => t === task || values.taskTypes.includes(t)) : values.taskTypes.filter((t) => t !== task))}
+              onChange={(e) => set("taskTypes", withTaskType(values.taskTypes, task, e.target.checked))}
             />
             {TASK_LABELS[task]}
             <span className="text-slate-600">
@@ -94,16 +93,7 @@ export function StudySettingsForm({ slug, initial, usage, template, save }: { sl
         <p className="text-sm text-slate-600">
           Stored scores: {initial.likertDimensions.map((d) => `${d} ${usage.scoresByDimension[d] ?? 0}`).join(", ")}. A dimension with stored scores cannot be removed or renamed.
         </p>
-        <div className="flex flex-wrap gap-3">
-          <label className="text-sm">
-            Scale from
-            <input type="number" min={0} max={9} value={values.likertMin} onChange={(e) => set("likertMin", Number(e.target.value))} className={`ml-1 w-16 ${input}`} />
-          </label>
-          <label className="text-sm">
-            to
-            <input type="number" min={1} max={10} value={values.likertMax} onChange={(e) => set("likertMax", Number(e.target.value))} className={`ml-1 w-16 ${input}`} />
-          </label>
-        </div>
+        <LikertScaleInputs min={values.likertMin} max={values.likertMax} onChange={(scale) => setValues((v) => ({ ...v, ...scale }))} />
         {usage.scoredRatings > 0 && <p className="text-sm text-slate-600">{usage.scoredRatings} stored review ratings have scores on this scale, so it cannot change.</p>}
       </fieldset>
 

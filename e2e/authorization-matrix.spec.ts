@@ -36,6 +36,8 @@ interface Fixture {
   /** Study A's settings as the settings page sends them (saved unchanged). */
   studySettings: Record<string, unknown>;
   decisions: { pseudoReferenceId: string; action: "KEEP" }[];
+  /** The key of the preview of one round of study A (makeRounds confirms it), set by its entry's preparation. */
+  roundsKey: string;
 }
 
 interface Call {
@@ -119,6 +121,7 @@ const PAGES: Record<string, Entry> = {
   "/admin/users": { access: anyLead("page"), call: () => ({ url: "/admin/users" }) },
   "/import": { access: anyLead("page"), call: () => ({ url: "/import" }) },
   "/studies": { access: anyLead("page"), call: () => ({ url: "/studies" }) },
+  "/studies/new": { access: anyLead("page"), call: () => ({ url: "/studies/new" }) },
   "/studies/[slug]": studyPage(),
   "/studies/[slug]/adjudicate": studyPage("/adjudicate"),
   "/studies/[slug]/adjudicate/[task]/[itemId]": { access: leadOfStudy("page"), call: (f) => ({ url: `/studies/${f.a.slug}/adjudicate/COMMENT_FILTERING/${f.a.changes[0].reviews[0]}` }) },
@@ -144,6 +147,21 @@ const PAGES: Record<string, Entry> = {
 async function removeRounds(f: Fixture): Promise<void> {
   await testDb().calibrationRound.deleteMany({ where: { studyId: f.a.studyId } });
   await testDb().itemSet.deleteMany({ where: { studyId: f.a.studyId, name: { startsWith: "round-" } } });
+}
+
+/** Study A's rounds anew, round i a change of its own ("matrix-round-i"), released as given. */
+async function makeRoundsOfA(f: Fixture, released: boolean[]) {
+  await removeRounds(f);
+  const db = testDb();
+  const changes = [];
+  for (const [i, open] of released.entries()) {
+    const externalId = `matrix-round-${i + 1}`;
+    const change = await db.codeChange.upsert({ where: { studyId_externalId: { studyId: f.a.studyId, externalId } }, create: { studyId: f.a.studyId, externalId, language: "python", diff: "" }, update: {} });
+    const set = await db.itemSet.create({ data: { studyId: f.a.studyId, name: `round-${i + 1}`, kind: "CALIBRATION", members: { create: [{ codeChangeId: change.id, position: 0 }] } } });
+    await db.calibrationRound.create({ data: { studyId: f.a.studyId, number: i + 1, itemSetId: set.id, releasedAt: open ? new Date() : null } });
+    changes.push(change);
+  }
+  return changes;
 }
 
 /** Server actions by `file#export`; `url` is a page the action is posted to. */
@@ -214,30 +232,45 @@ const ACTIONS: Record<string, Entry> = {
   "app/studies/[slug]/quality/actions.ts#pauseAnnotator": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/quality`, data: { slug: f.a.slug, userId: f.a.users.ann1, paused: false } }) },
   "app/studies/[slug]/pseudo-refs/actions.ts#startPseudoRefs": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/pseudo-refs`, data: { slug: f.a.slug, source: "smells" } }) },
   "app/studies/[slug]/pseudo-refs/actions.ts#saveClaimPrompt": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/pseudo-refs`, data: { slug: f.a.slug, prompt: "" } }) },
-  // one round of every item, open at once (no item is held back from the other checks)
-  "app/studies/[slug]/rounds/actions.ts#makeRounds": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/rounds`, data: { slug: f.a.slug, count: 1 } }), prepare: removeRounds },
+  "app/studies/[slug]/rounds/actions.ts#previewMakeRounds": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/rounds`, data: { slug: f.a.slug, count: 1 } }), prepare: removeRounds },
+  // one round of every item, open at once (no item is held back from the other checks), as its preview showed it
+  "app/studies/[slug]/rounds/actions.ts#makeRounds": {
+    access: leadOfStudy("action"),
+    call: (f) => ({ url: `/studies/${f.a.slug}/rounds`, data: { slug: f.a.slug, count: 1, confirm: f.roundsKey } }),
+    prepare: async (f) => {
+      await removeRounds(f);
+      const { previewRounds } = await import("@/lib/data/rounds");
+      f.roundsKey = (await previewRounds({ id: f.a.users.lead, role: "LEAD" }, { slug: f.a.slug, count: 1 })).key;
+    },
+  },
   "app/studies/[slug]/rounds/actions.ts#releaseNextRound": {
     access: leadOfStudy("action"),
     call: (f) => ({ url: `/studies/${f.a.slug}/rounds`, data: { slug: f.a.slug, number: 2, notes: "matrix" } }),
     // round 1 (a change of its own, its one assignment done) closed, round 2 (another change, no assignments) not open
     prepare: async (f) => {
-      await removeRounds(f);
-      const db = testDb();
-      const change = (externalId: string) => db.codeChange.upsert({ where: { studyId_externalId: { studyId: f.a.studyId, externalId } }, create: { studyId: f.a.studyId, externalId, language: "python", diff: "" }, update: {} });
-      const [first, second] = [await change("matrix-round-1"), await change("matrix-round-2")];
-      await db.assignment.upsert({
+      const [first] = await makeRoundsOfA(f, [true, false]);
+      await testDb().assignment.upsert({
         where: { userId_codeChangeId_taskType: { userId: f.a.users.ann2, codeChangeId: first.id, taskType: "REFERENCE_GRADING" } },
         create: { studyId: f.a.studyId, userId: f.a.users.ann2, codeChangeId: first.id, taskType: "REFERENCE_GRADING", position: 1000, status: "DONE" },
         update: {},
       });
-      for (const [i, c] of [first, second].entries()) {
-        const set = await db.itemSet.create({ data: { studyId: f.a.studyId, name: `round-${i + 1}`, kind: "CALIBRATION", members: { create: [{ codeChangeId: c.id, position: 0 }] } } });
-        await db.calibrationRound.create({ data: { studyId: f.a.studyId, number: i + 1, itemSetId: set.id, releasedAt: i === 0 ? new Date() : null } });
-      }
+    },
+  },
+  // one round, released (nothing is held from the other checks), the items outside it not opened by a lead yet
+  "app/studies/[slug]/rounds/actions.ts#openItemsOutsideRounds": {
+    access: leadOfStudy("action"),
+    call: (f) => ({ url: `/studies/${f.a.slug}/rounds`, data: { slug: f.a.slug } }),
+    prepare: async (f) => {
+      await makeRoundsOfA(f, [true]);
+      await testDb().study.update({ where: { id: f.a.studyId }, data: { outsideRoundsOpenedAt: null } });
     },
   },
   "app/studies/[slug]/rounds/actions.ts#saveRoundRule": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/rounds`, data: { slug: f.a.slug, coefficient: "fleiss", threshold: null } }) },
   "app/studies/[slug]/settings/actions.ts#saveStudySettings": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/settings`, data: { slug: f.a.slug, ...f.studySettings } }) },
+  "app/studies/new/actions.ts#createNewStudy": {
+    access: anyLead("action"),
+    call: (f, s) => ({ url: "/studies/new", data: { name: `Matrix ${s}`, slug: `${f.a.slug}-new-${s.toLowerCase()}`, taskTypes: ["REFERENCE_GRADING"], likertDimensions: ["relevance"], likertMin: 1, likertMax: 5, annotatorsPerItem: 2 } }),
+  },
   "app/studies/[slug]/metrics/actions.ts#startRun": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/metrics`, data: { slug: f.a.slug, metrics: ["exact-match"] } }) },
 };
 
@@ -365,6 +398,7 @@ async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Sub
       settings: { annotatorsPerItem: study.annotatorsPerItem, reliabilitySetSize: study.reliabilitySetSize, assignmentSeed: study.assignmentSeed },
       studySettings: editableSettings(study),
       decisions: refs.map((r) => ({ pseudoReferenceId: r.id, action: "KEEP" as const })),
+      roundsKey: "",
     },
     accounts: {
       annotator: await email(a.users.ann1),

@@ -64,9 +64,21 @@ test("three calibration rounds: annotators are held after round 1 until the lead
   await page.goto(`/studies/${STUDY}/rounds`);
   const make = page.getByRole("form", { name: "Make rounds" });
   await make.getByLabel("Equal rounds").fill("3");
-  await make.getByRole("button", { name: "Make rounds" }).click();
+  await make.getByRole("button", { name: "Preview rounds" }).click();
+  // the preview: each annotator gets both items of every round (6 changes in 3 rounds), 12 assignments in all; nothing is made yet
+  const preview = page.getByTestId("rounds-preview");
+  await expect(preview).toContainText("3 rounds (round-1: 2 code changes, round-2: 2 code changes, round-3: 2 code changes); every item of the study is in a round.");
+  await expect(preview.getByTestId("rounds-preview-annotator")).toHaveCount(2);
+  for (const row of await preview.getByTestId("rounds-preview-annotator").all()) await expect(row.locator("td")).toHaveText([/round-[ab] tester/, "2", "2", "2", "0", "6"]);
+  await expect(preview.getByTestId("rounds-preview-total").locator("td")).toHaveText(["All annotators", "4", "4", "4", "0", "12"]);
+  await expect(preview.getByTestId("rounds-preview-changes")).toHaveText("Assignments: 12 new, 0 moved in their queues, 0 unopened removed, 0 started kept.");
+  expect(await testDb().assignment.count({ where: { study: { slug: STUDY } } })).toBe(0);
+  expect(await testDb().calibrationRound.count({ where: { study: { slug: STUDY } } })).toBe(0);
+  await preview.getByRole("button", { name: "Make 3 rounds and create 12 assignments" }).click();
   // the page refreshes to the rounds (the form and its message give way to them)
   await expect(page.getByTestId("round")).toHaveCount(3);
+  expect(await testDb().assignment.count({ where: { study: { slug: STUDY } } })).toBe(12);
+  await expect(page.getByTestId("outside-rounds")).toHaveText("Every item of the study is in a round.");
   await expect(page.getByTestId("round-status").nth(1)).toContainText("not open yet");
 
   // both annotators grade round 1 (changes 0 and 1) and are then held
@@ -162,4 +174,66 @@ test("three calibration rounds: annotators are held after round 1 until the lead
   }
   // change-0: unanimous 3, adjudicated 4 (Auger), unanimous 2; change-1: unanimous 5 and 1, adjudicated 3 (CodeReviewer)
   expect(JSON.parse(opened)).toEqual({ "change-0": [3, 4, 2], "change-1": [5, 1, 3] });
+});
+
+test("items outside the rounds wait for the last round until the lead opens them; making rounds from calibration sets asks first", async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  const db = testDb();
+  const slug = `${STUDY}-outside`;
+  const lead = await db.user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
+  const study = await db.study.create({ data: { slug, name: "Rounds gate e2e", taskTypes: ["REFERENCE_GRADING"], createdById: lead.id, hideSystemNames: false } });
+  const changes = [];
+  for (let n = 0; n < 4; n++) {
+    const change = await db.codeChange.create({ data: { studyId: study.id, externalId: `gate-${n}`, filePath: `G${n}.java`, language: "java", diff: unifiedDiff("a\n", `a${n}\n`, { path: `G${n}.java` }), oldFile: "a\n", newFile: `a${n}\n`, position: n } });
+    await db.candidateReview.create({ data: { codeChangeId: change.id, externalId: "human", system: "human", text: `Reference ${n}.`, isReference: true } });
+    await db.candidateReview.create({ data: { codeChangeId: change.id, externalId: "Auger", system: "Auger", text: `Auger on ${n}`, position: 1 } });
+    changes.push(change);
+  }
+  for (const n of [0, 1]) await db.itemSet.create({ data: { studyId: study.id, name: `batch-${n + 1}`, kind: "CALIBRATION", members: { create: [{ codeChangeId: changes[n].id, position: 0 }] } } });
+  const annotator = await newAnnotator("gate");
+  const other = await newAnnotator("gate-other");
+  await db.studyMember.createMany({ data: [annotator, other].map((a) => ({ studyId: study.id, userId: a.userId, role: "ANNOTATOR" as const })) });
+
+  await signIn(page, E2E_ACCOUNTS.lead);
+  await page.goto(`/studies/${slug}/rounds`);
+  const make = page.getByRole("form", { name: "Make rounds" });
+  await make.getByLabel("or calibration item sets, in order").fill("batch-1, batch-2");
+  await make.getByRole("button", { name: "Preview rounds" }).click();
+  const preview = page.getByTestId("rounds-preview");
+  await expect(preview).toContainText("2 rounds (batch-1: 1 code change, batch-2: 1 code change); 2 code changes outside the rounds, which open after the last round's release.");
+  await expect(preview.getByTestId("rounds-preview-total").locator("td")).toHaveText(["All annotators", "2", "2", "4", "8"]);
+  // cancelling makes nothing
+  await preview.getByRole("button", { name: "Cancel" }).click();
+  await expect(preview).toHaveCount(0);
+  expect(await db.calibrationRound.count({ where: { studyId: study.id } })).toBe(0);
+  await make.getByRole("button", { name: "Preview rounds" }).click();
+  await preview.getByRole("button", { name: "Make 2 rounds and create 8 assignments" }).click();
+  await expect(page.getByTestId("round")).toHaveCount(2);
+  const outsideState = page.getByTestId("outside-rounds");
+  await expect(outsideState).toContainText("2 code changes are outside the rounds: closed to annotators until round 2, the last, is released, unless you open them now.");
+
+  // the annotator can open round 1's item, not an item outside the rounds
+  const context = await browser.newContext();
+  const annotatorPage = await context.newPage();
+  await signIn(annotatorPage, annotator.account);
+  const outside = await db.assignment.findFirstOrThrow({ where: { userId: annotator.userId, codeChangeId: changes[2].id } });
+  await annotatorPage.goto(`/annotate/${outside.id}`);
+  await expect(annotatorPage.getByTestId("locked")).toContainText("outside the calibration rounds: waiting for the last round (round 2)");
+  const review = await db.candidateReview.findFirstOrThrow({ where: { codeChangeId: changes[2].id, isReference: false } });
+  const save = () => annotatorPage.request.post("/api/annotations", { data: { kind: "grade", assignmentId: outside.id, targetId: review.id, baseVersion: 0, value: { grade: 3, comment: "" } } });
+  expect((await save()).status()).toBe(423);
+  const queue = (await (await annotatorPage.request.get("/api/me/assignments")).json()) as { queues: { study: { slug: string }; entries: { id: string; waiting: unknown }[] }[] };
+  expect(queue.queues.find((q) => q.study.slug === slug)!.entries.find((e) => e.id === outside.id)!.waiting).toEqual({ kind: "round", round: 2, outside: true });
+  const first = await db.assignment.findFirstOrThrow({ where: { userId: annotator.userId, codeChangeId: changes[0].id } });
+  await annotatorPage.goto(`/annotate/${first.id}`);
+  await expect(annotatorPage.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
+
+  // the lead opens them now
+  await outsideState.getByRole("button", { name: "Open items outside rounds now" }).click();
+  await expect(outsideState).toContainText("2 code changes are outside the rounds: open, opened by a lead on");
+  await expect(outsideState.getByRole("button")).toHaveCount(0);
+  await annotatorPage.goto(`/annotate/${outside.id}`);
+  await expect(annotatorPage.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
+  expect((await save()).status()).toBe(200);
+  await context.close();
 });

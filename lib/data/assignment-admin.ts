@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { db, Prisma } from "@/lib/db/client";
-import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction, TaskType } from "@/lib/generated/prisma/client";
+import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction } from "@/lib/generated/prisma/client";
 import { applicableTaskTypes, planAssignments, planChanges, planReliabilitySet, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
 import { progressOf, type Progress } from "@/lib/annotation/progress";
 import { stageOrderOn } from "@/lib/annotation/stage-order";

@@ -16,7 +16,8 @@ const { listStudiesWithCounts } = await import("@/lib/data/study-overview");
 
 const tag = `ns${Date.now()}`;
 const people: Record<"lead" | "otherLead" | "annotator", { id: string; role: "LEAD" | "ANNOTATOR" }> = {} as never;
-const fields = (over: object = {}) => ({ name: `Calibration ${tag}`, slug: `calibration-${tag}`, taskTypes: ["REVIEW_RATING", "REFERENCE_GRADING"], likertDimensions: ["relevance", "clarity"], likertMin: 0, likertMax: 4, annotatorsPerItem: 3, ...over });
+/** The form's fields, with changes (some invalid on purpose: the data layer validates what it is given). */
+const fields = (over: object = {}) => ({ name: `Calibration ${tag}`, slug: `calibration-${tag}`, taskTypes: ["REVIEW_RATING", "REFERENCE_GRADING"], likertDimensions: ["relevance", "clarity"], likertMin: 0, likertMax: 4, annotatorsPerItem: 3, ...over }) as Parameters<typeof createStudy>[1];
 const refusal = async (promise: Promise<unknown>) => toAppError(await promise.then(() => null, (e: unknown) => e));
 const studies = () => db.study.count({ where: { slug: { contains: tag } } });
 
