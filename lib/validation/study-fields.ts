@@ -54,6 +54,12 @@ export const likertMaxField = z.coerce.number().int().min(1).max(10);
 
 /** The scale's rule, for `.refine(likertScaleOrdered, LIKERT_SCALE_ORDER)` on an object with both ends. */
 export const likertScaleOrdered = (s: { likertMin: number; likertMax: number }) => s.likertMax > s.likertMin;
-export const LIKERT_SCALE_ORDER = { message: "the top of the Likert scale must be above its bottom", path: ["likertMax"] };
+const scaleEnds = z.object({ likertMin: likertMinField, likertMax: likertMaxField });
+export const LIKERT_SCALE_ORDER = {
+  message: "the top of the Likert scale must be above its bottom",
+  path: ["likertMax"],
+  // Checked as soon as both ends are valid, whatever else is wrong, so that a form hears of every problem at once.
+  when: (payload: { value: unknown }) => scaleEnds.safeParse(payload.value).success,
+};
 
 export const annotatorsPerItemField = z.coerce.number().int().min(1, "at least 1 annotator per item").max(50);
