@@ -62,7 +62,7 @@ export default async function RoundsPage({ params }: { params: Promise<{ slug: s
         return (
           <section key={round.number} aria-label={`Round ${round.number}`} className="space-y-2 rounded border border-slate-200 bg-white p-3" data-testid="round">
             <h2 className="text-lg font-medium">
-              Round {round.number} <span className="text-sm font-normal text-slate-500">({round.name}, {round.changes} code changes)</span>
+              Round {round.number} <span className="text-sm font-normal text-slate-500">({round.name}, {round.changes} code change{round.changes === 1 ? "" : "s"})</span>
             </h2>
             <p className="text-sm" data-testid="round-status">
               {round.releasedAt === null ? "not open yet" : round.closed ? "closed" : "open"} · {round.done} of {round.total} assignments finished
