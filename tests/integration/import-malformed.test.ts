@@ -29,7 +29,7 @@ const GRADED_ROWS: (string | number)[][] = [
   [2, "Check for null.", "code2comment :s.length()", "Can s be null?", 4, "Typo.", 1, "Add a test.", 1, "LGTM", 1],
 ];
 
-const csv = (header: string[], rows: string[][]) => Buffer.from([header, ...rows].map(csvLine).join(""));
+const csv = (header: string[], rows: string[][]) => Buffer.from([header, ...rows].map((row) => csvLine(row, { raw: true })).join(""));
 const edited = (rows: string[][], row: number, column: number, value: string) => rows.map((r, i) => (i === row ? r.map((c, k) => (k === column ? value : c)) : r));
 /** The file cut before the last `marker`, as a failed download or copy leaves it. */
 function truncated(content: Buffer, marker: string): Buffer {

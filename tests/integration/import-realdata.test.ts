@@ -12,7 +12,7 @@ import { agreementReport, parseItemFile } from "@/lib/analysis";
 import { imported } from "./import-fixtures";
 
 const PHASE1_HEADER = ["id", "index", "diff", "claim", "Correctness\n0 - incorrect\n1 - correct\n-1 - unverifiable\n-2 - incomplete", "based on diff", "additional claims", "old_file", "new_file"];
-const csv = (header: string[], rows: string[][]) => Buffer.from([header, ...rows].map(csvLine).join(""));
+const csv = (header: string[], rows: string[][]) => Buffer.from([header, ...rows].map((row) => csvLine(row, { raw: true })).join(""));
 const PHASE2_HEADER = ["id", "index", "diff", "claim_no", "claim", "necessary?", "type", "review", "system", "claims addressed", "Con (P)", "Comp (R)", "Rel (F)", "old_file", "new_file"];
 const GRADED_HEADER = ["ID", "groundTruth", "relatedCode", "Tufano's", "Grade", "commentFinder", "Grade.1", "Auger", "Grade.2", "LLaMA-Reviewer", "Grade.3"];
 
@@ -112,7 +112,7 @@ describe("real study data", () => {
       ["900", "4", "@@ -1 +1 @@\n-a = 1\n+a = 2", "1", "a changes from 1 to 2.", "1", "claim", "Why 2?", "gpt3.5_pred", "1", "4", "2", "3", "t4_old.py", "t4_new.py", "checked", "", ""],
       ["", "", "", "", "", "", "", "Looks fine. ", "msg", "-", "2", "1", "1", "", "", "", ""],
     ];
-    const text = "\ufeff" + [header, ...rows].map(csvLine).join("\n\n").replace(/\n/g, "\r\n");
+    const text = "\ufeff" + [header, ...rows].map((row) => csvLine(row, { raw: true })).join("\n\n").replace(/\n/g, "\r\n");
     const summary = imported(await load("imperfect", "crscore-phase2", "py_ada_review_qual_final.csv", Buffer.from(text)));
     expect(summary.counts.reviewRatings.created).toBe(2);
     expect(summary.counts.pseudoReferences.created).toBe(1);

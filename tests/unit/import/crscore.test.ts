@@ -10,7 +10,7 @@ import { DEFAULT_LIKERT } from "@/lib/import/parser";
 const PHASE1_HEADER = ["id", "index", "diff", "claim", "Correctness\n0 - incorrect\n1 - correct\n-1 - unverifiable\n-2 - incomplete", "based on diff", "additional claims", "error type", "old_file", "new_file"];
 const PHASE2_HEADER = ["id", "index", "diff", "claim_no", "claim", "necessary?", "type", "review", "system", "claims addressed", "Con (P)", "Comp (R)", "Rel (F)", "old_file", "new_file"];
 
-const sheet = (rows: string[][]) => Buffer.from(rows.map(csvLine).join(""));
+const sheet = (rows: string[][]) => Buffer.from(rows.map((row) => csvLine(row, { raw: true })).join(""));
 const context = new Map([
   ["test7_old.py", "x = 1\n"],
   ["test7_new.py", "x = 2\n"],
