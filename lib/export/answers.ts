@@ -15,6 +15,8 @@ export interface Answer {
   codeChange: string;
   /** External id of the pseudo-reference or review. */
   item: string;
+  /** The claim's or review's text. */
+  itemText: string;
   itemKind: "pseudoReference" | "review";
   /** The review's system (null for pseudo-references). */
   system: string | null;
@@ -65,7 +67,7 @@ export function workStatus(assignment: { status: string; completedAt: string | n
   return { status: "submitted", submittedAt: assignment?.completedAt ?? importedAt };
 }
 
-type ItemFields = Pick<Answer, "task" | "codeChange" | "item" | "itemKind" | "system">;
+type ItemFields = Pick<Answer, "task" | "codeChange" | "item" | "itemText" | "itemKind" | "system">;
 type Assignments = Map<string, { status: string; completedAt: string | null }>;
 
 /** Answers of one annotation (its questions whose value is present) that `filter` keeps, onto `out`; each built once, field by field (no spread per answer). */
@@ -78,6 +80,7 @@ function answersOf(item: ItemFields, { annotation, values }: ExportedValues, con
       task: item.task,
       codeChange: item.codeChange,
       item: item.item,
+      itemText: item.itemText,
       itemKind: item.itemKind,
       system: item.system,
       question,
@@ -106,7 +109,7 @@ export function changeAnswers(change: AnnotatedChange, dimensions: readonly stri
   for (const reference of change.pseudoReferences) {
     for (const task of TASK_LIST) {
       if (task.export.of !== "pseudoReference") continue;
-      const item: ItemFields = { task: task.task, codeChange, item: reference.externalId, itemKind: "pseudoReference", system: null };
+      const item: ItemFields = { task: task.task, codeChange, item: reference.externalId, itemText: reference.text, itemKind: "pseudoReference", system: null };
       const agreed = taskItemConsensus(consensus, task.task, reference.id);
       for (const values of task.export.values(reference, dimensions)) answersOf(item, values, agreed, assignments, filter, answers);
     }
@@ -114,7 +117,7 @@ export function changeAnswers(change: AnnotatedChange, dimensions: readonly stri
   for (const review of change.reviews) {
     for (const task of TASK_LIST) {
       if (task.export.of !== "review") continue;
-      const item: ItemFields = { task: task.task, codeChange, item: review.externalId, itemKind: "review", system: review.system };
+      const item: ItemFields = { task: task.task, codeChange, item: review.externalId, itemText: review.text, itemKind: "review", system: review.system };
       const agreed = taskItemConsensus(consensus, task.task, review.id);
       for (const values of task.export.values(review, dimensions)) answersOf(item, values, agreed, assignments, filter, answers);
     }

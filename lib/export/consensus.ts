@@ -33,7 +33,7 @@ export type Adjudicated = Map<string, Map<string, RatingValue>>;
 
 /** Read once per export: a study's adjudicated values are few (a lead decides them one by one). */
 export async function adjudicatedValues(client: PrismaClient, studyId: string): Promise<Adjudicated> {
-  const rows = await client.consensus.findMany({ where: { studyId }, select: { task: true, itemId: true, question: true, value: true } });
+  const rows = await client.consensus.findMany({ where: { studyId }, select: { task: true, itemId: true, question: true, value: true }, orderBy: [{ task: "asc" }, { itemId: "asc" }, { question: "asc" }] });
   const out: Adjudicated = new Map();
   for (const row of rows) {
     const key = consensusKey(row.task, row.itemId);

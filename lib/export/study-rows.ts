@@ -4,7 +4,9 @@
  * never hold a whole study. Straight through pg (rawArrays, pipelinedArrays), one statement per table and page
  * with the page's change ids as one array parameter: Prisma's nested includes (an IN list per
  * relation, its query compiler and result mapping) made exports run at 1-2 MiB/s.
- * Annotations' times come back as ISO 8601 UTC text (`isoTime`), JSON columns parsed.
+ * Annotations' times come back as ISO 8601 UTC text (`isoTime`), JSON columns parsed. Every
+ * statement has a total order on stable keys (ids, external ids), so two exports of the same data
+ * are the same bytes whatever order the rows lie in.
  */
 import { setImmediate } from "node:timers/promises";
 import { pipelinedArrays, Prisma, rawArrays, rawRows, type PrismaClient } from "@/lib/db/client";
@@ -16,11 +18,11 @@ import type { ExportedAnnotation } from "@/lib/tasks/types";
 export interface AnnotatedPseudoReference {
   id: string;
   externalId: string;
+  text: string;
   judgements: (ExportedAnnotation & { code: ClaimCode | null; necessary: boolean | null; errorType: ClaimErrorType | null; note: string })[];
 }
 
 export interface ExportedPseudoReference extends AnnotatedPseudoReference {
-  text: string;
   kind: PseudoReferenceKind;
   source: string;
   position: number;
@@ -33,18 +35,18 @@ export interface AnnotatedReview {
   id: string;
   externalId: string;
   system: string;
+  text: string;
   ratings: (ExportedAnnotation & { scores: unknown; comment: string; links: { partial: boolean; pseudoReference: { externalId: string } }[] })[];
   referenceGrades: (ExportedAnnotation & { annotatorId: string; grade: number; comment: string })[];
   commentFilters: (ExportedAnnotation & { highQuality: boolean; justification: string })[];
 }
 
 export interface ExportedReview extends AnnotatedReview {
-  text: string;
   isReference: boolean;
   position: number;
 }
 
-/** A code change with its items and their annotations, without the texts (studyAnswers). */
+/** A code change with its items (their texts) and their annotations, without its own texts and pull request (studyAnswers). */
 export interface AnnotatedChange {
   id: string;
   externalId: string;
@@ -68,8 +70,9 @@ export interface ExportedChange extends AnnotatedChange {
 }
 
 /**
- * What a page reads: the whole study (the jsonl and GradedReviews exports), or its answers alone
- * (the long and wide formats, which write no text, metadata or pull request: about half of a page's bytes).
+ * What a page reads: the whole study (the jsonl and GradedReviews exports), or its answers and the
+ * texts of the claims and reviews they answer (the long and wide formats, which write no diff, file,
+ * metadata or pull request: about half of a page's bytes).
  */
 type Reading = "study" | "answers";
 
@@ -172,10 +175,10 @@ async function pageBookkeeping(client: PrismaClient, tables: readonly (readonly 
       if (row.importRunId !== null) runIds.add(row.importRunId);
     }
   }
-  const annotators = await rawRows<{ id: string; name: string }>(client, Prisma.sql`SELECT id, name FROM "User" WHERE id = ANY(${[...annotatorIds]}::text[])`);
+  const annotators = await rawRows<{ id: string; name: string }>(client, Prisma.sql`SELECT id, name FROM "User" WHERE id = ANY(${[...annotatorIds]}::text[]) ORDER BY id`);
   const runs = await rawRows<{ id: string; createdAt: string; createdBy: string | null }>(
     client,
-    Prisma.sql`SELECT run.id, ${isoTime('run."createdAt"')} AS "createdAt", creator.email AS "createdBy" FROM "ImportRun" run LEFT JOIN "User" creator ON creator.id = run."createdById" WHERE run.id = ANY(${[...runIds]}::text[])`,
+    Prisma.sql`SELECT run.id, ${isoTime('run."createdAt"')} AS "createdAt", creator.email AS "createdBy" FROM "ImportRun" run LEFT JOIN "User" creator ON creator.id = run."createdById" WHERE run.id = ANY(${[...runIds]}::text[]) ORDER BY run.id`,
   );
   return {
     annotators: new Map(annotators.map((a) => [a.id, a])),
@@ -241,16 +244,18 @@ interface OwnColumns<Row> {
 /**
  * The statement of one annotation table's rows on the items of the changes `changeIds` (found by `pageItems`), oldest
  * first, without those on the items with a known answer (gold) for its task. Rows of one time (an
- * import's rows share its time) come in the order they were written (ctid), as a re-import of the
- * export writes them again, so the jsonl round trip gives the same file. `table`, `itemColumn` and
- * `itemTable` are this module's constants.
+ * import's rows share its time) come in id order, which for an import's rows is the order it made
+ * them in (lib/import/row-ids.ts), the file's: a re-import of the export makes them so again, and
+ * the jsonl round trip gives the same file. A total order on the rows' values, never on where they
+ * lie in the table (ctid, which an UPDATE or VACUUM FULL changes): the same data gives the same
+ * bytes. `table`, `itemColumn` and `itemTable` are this module's constants.
  */
 function annotations(table: string, itemColumn: string, itemTable: string, own: OwnColumns<object>, changeIds: string[], gold: GoldItems, task: TaskType): Prisma.Sql {
   const item = Prisma.raw(`t."${itemColumn}"`);
   return Prisma.sql`SELECT ${own.columns}, ${ANNOTATION_COLUMNS}, ${item} AS "itemId"
     FROM ${Prisma.raw(`"${table}"`)} t
     WHERE ${item} = ANY(${pageItems(itemTable, changeIds)}) AND NOT ${item} = ANY(${[...(gold.get(task) ?? [])]}::text[])
-    ORDER BY t."createdAt", t.ctid`;
+    ORDER BY t."createdAt", t.id`;
 }
 
 /** The rows of an `annotations` statement. */
@@ -288,17 +293,18 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
   // The corrected claim (and a link's claim) is looked up by id per row: as a join, PostgreSQL
   // hashed every pseudo-reference of the database for each page (114 of a page's 130 ms, EXPLAIN ANALYZE).
   const [assignmentRows, referenceRows, reviewRows, judgementArrays, ratingArrays, linkRows, gradeArrays, filterArrays] = await pipelinedArrays(client, [
-    Prisma.sql`SELECT i.* ${onChanges("Assignment", Prisma.sql`i."codeChangeId", i."userId", i."taskType", i.status, ${isoTime('i."completedAt"')} AS "completedAt"`, changeIds)}`,
-    Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId" ${study ? Prisma.sql`, i.text, i.kind, i.source, i.position, a.id AS "addedById", a.name AS "addedByName", (SELECT k."externalId" FROM "PseudoReference" k WHERE k.id = i."correctsId") AS "correctsExternalId"` : Prisma.empty}
+    Prisma.sql`SELECT i.* ${onChanges("Assignment", Prisma.sql`i."codeChangeId", i."userId", i."taskType", i.status, ${isoTime('i."completedAt"')} AS "completedAt"`, changeIds)} ORDER BY 1, 2, 3`,
+    Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId", i.text ${study ? Prisma.sql`, i.kind, i.source, i.position, a.id AS "addedById", a.name AS "addedByName", (SELECT k."externalId" FROM "PseudoReference" k WHERE k.id = i."correctsId") AS "correctsExternalId"` : Prisma.empty}
     ${onChanges("PseudoReference", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.text, i.kind, i.source, i.position, i."addedById", i."correctsId"`, changeIds)}
       ${study ? Prisma.sql`LEFT JOIN "User" a ON a.id = i."addedById"` : Prisma.empty}
-    ORDER BY i.position, i."externalId"`,
-    Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId", i.system ${study ? Prisma.sql`, i.text, i."isReference", i.position` : Prisma.empty}
-    ${onChanges("CandidateReview", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.system, i.text, i."isReference", i.position`, changeIds)} ORDER BY i.position, i."externalId"`,
+    ORDER BY i.position, i."externalId", i.id`,
+    Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId", i.system, i.text ${study ? Prisma.sql`, i."isReference", i.position` : Prisma.empty}
+    ${onChanges("CandidateReview", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.system, i.text, i."isReference", i.position`, changeIds)} ORDER BY i.position, i."externalId", i.id`,
     annotations("ClaimJudgement", "pseudoReferenceId", "PseudoReference", JUDGEMENT, changeIds, gold, "CLAIM_VERIFICATION"),
     annotations("ReviewRating", "candidateReviewId", "CandidateReview", RATING, changeIds, gold, "REVIEW_RATING"),
     Prisma.sql`SELECT l."ratingId", l.partial, (SELECT p."externalId" FROM "PseudoReference" p WHERE p.id = l."pseudoReferenceId") AS "externalId"
-    FROM "ReviewClaimLink" l JOIN "ReviewRating" t ON t.id = l."ratingId" WHERE t."candidateReviewId" = ANY(${pageItems("CandidateReview", changeIds)})`,
+    FROM "ReviewClaimLink" l JOIN "ReviewRating" t ON t.id = l."ratingId" WHERE t."candidateReviewId" = ANY(${pageItems("CandidateReview", changeIds)})
+    ORDER BY l."ratingId", l."pseudoReferenceId"`,
     annotations("ReferenceGrade", "candidateReviewId", "CandidateReview", GRADE, changeIds, gold, "REFERENCE_GRADING"),
     annotations("CommentFilterLabel", "candidateReviewId", "CandidateReview", FILTER, changeIds, gold, "COMMENT_FILTERING"),
   ]);
@@ -308,11 +314,11 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
     (r) =>
       (study
         ? { id: r[0], codeChangeId: r[1], externalId: r[2], text: r[3], kind: r[4], source: r[5], position: r[6], addedById: r[7], addedByName: r[8], correctsExternalId: r[9] }
-        : { id: r[0], codeChangeId: r[1], externalId: r[2] }) as ReferenceRow,
+        : { id: r[0], codeChangeId: r[1], externalId: r[2], text: r[3] }) as ReferenceRow,
   );
   // Completed in place below (annotations).
   const reviews = reviewRows.map(
-    (r) => (study ? { id: r[0], codeChangeId: r[1], externalId: r[2], system: r[3], text: r[4], isReference: r[5], position: r[6] } : { id: r[0], codeChangeId: r[1], externalId: r[2], system: r[3] }) as ReviewRow,
+    (r) => (study ? { id: r[0], codeChangeId: r[1], externalId: r[2], system: r[3], text: r[4], isReference: r[5], position: r[6] } : { id: r[0], codeChangeId: r[1], externalId: r[2], system: r[3], text: r[4] }) as ReviewRow,
   );
   const links = linkRows.map((r) => ({ ratingId: r[0] as string, partial: r[1] as boolean, externalId: r[2] as string }));
   const judgementRows = annotationRows(judgementArrays, JUDGEMENT);
@@ -388,7 +394,7 @@ async function* studyPages(client: PrismaClient, studyId: string, gold: GoldItem
 /** The study's code changes with their texts and annotations (jsonl and GradedReviews exports). */
 export const studyChanges = (client: PrismaClient, studyId: string, gold: GoldItems = new Map(), pageSize = PAGE) => studyPages(client, studyId, gold, pageSize, "study") as AsyncGenerator<ExportedChange>;
 
-/** The study's code changes with their annotations, without texts (long and wide exports). */
+/** The study's code changes with their claims' and reviews' texts and annotations, without the changes' own texts (long and wide exports). */
 export const studyAnswers = (client: PrismaClient, studyId: string, gold: GoldItems = new Map(), pageSize = PAGE) => studyPages(client, studyId, gold, pageSize, "answers");
 
 export interface StudyAnnotator {

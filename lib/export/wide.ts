@@ -1,14 +1,15 @@
 /**
- * `wide` export (CSV or JSONL): one row per (item, question) and one column per annotator, the
+ * `wide` export (CSV or JSONL): one row per (item, question), with the claim's or review's text
+ * next to its id, and one column per annotator, the
  * rating matrix from which anyone can recompute agreement (e.g. Cohen's kappa, Krippendorff's
  * alpha) outside the product, then the consensus. A blank cell: that annotator did not answer.
  */
 import { type AnswerFilter, changeAnswers, type Answer } from "./answers";
 import type { ChangeConsensus, ExportConsensus } from "./consensus";
-import { csvLine } from "./csv";
+import { csvLine, type CsvOptions } from "./csv";
 import type { AnnotatedChange, StudyAnnotator } from "./study-rows";
 
-export const WIDE_ITEM_COLUMNS = ["task", "codeChange", "item", "itemKind", "system", "question"] as const satisfies readonly (keyof Answer)[];
+export const WIDE_ITEM_COLUMNS = ["task", "codeChange", "item", "itemText", "itemKind", "system", "question"] as const satisfies readonly (keyof Answer)[];
 
 /** The last column: the item's consensus value of the question (blank: none). */
 export const CONSENSUS_COLUMN = "consensus";
@@ -41,12 +42,12 @@ function wideRows(change: AnnotatedChange, dimensions: readonly string[], consen
   return [...rows.values()];
 }
 
-export async function* wideCsv(changes: AsyncIterable<AnnotatedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[], consensus: ChangeConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
+export async function* wideCsv(changes: AsyncIterable<AnnotatedChange>, dimensions: readonly string[], annotators: readonly StudyAnnotator[], consensus: ChangeConsensus, filter: AnswerFilter = {}, csv: CsvOptions = {}): AsyncGenerator<string> {
   const columns = annotatorColumns(annotators);
-  yield csvLine([...WIDE_ITEM_COLUMNS, ...columns.values(), CONSENSUS_COLUMN]);
+  yield csvLine([...WIDE_ITEM_COLUMNS, ...columns.values(), CONSENSUS_COLUMN], csv);
   for await (const change of changes) {
     yield wideRows(change, dimensions, consensus(change), filter)
-      .map((row) => csvLine([...WIDE_ITEM_COLUMNS.map((c) => row.item[c]), ...[...columns.keys()].map((id) => row.values.get(id) ?? null), row.consensus]))
+      .map((row) => csvLine([...WIDE_ITEM_COLUMNS.map((c) => row.item[c]), ...[...columns.keys()].map((id) => row.values.get(id) ?? null), row.consensus], csv))
       .join("");
   }
 }

@@ -17,13 +17,13 @@ describe("long, wide and gradedreviews exports of the documented example", () =>
   });
   afterAll(() => client.$disconnect());
 
-  test("long CSV: one row per item, annotator and question, with annotator id, timestamps, time spent and the import that wrote it", async () => {
+  test("long CSV: one row per item, annotator and question, with the item's text, annotator id, timestamps, time spent and the import that wrote it", async () => {
     const rows = parse(await exportText(client, studyId, "long-csv"), { columns: true }) as Record<string, string>[];
     expect(Object.keys(rows[0])).toEqual([...LONG_COLUMNS]);
     const grace = await client.user.findFirstOrThrow({ where: { name: "grace" } });
     expect(rows.filter((r) => r.item === "c1" && r.codeChange === "py-retry-1")).toEqual([
-      { task: "CLAIM_VERIFICATION", codeChange: "py-retry-1", item: "c1", itemKind: "pseudoReference", system: "", question: "code", annotatorId: expect.any(String), annotator: "ada", value: "1", createdAt: "2025-03-01T10:00:00.000Z", updatedAt: "2025-03-01T10:00:00.000Z", timeSpentMs: "4200", importedFrom: "code-changes.jsonl", importedBy: "command line", importRun: expect.any(String), status: "submitted", submittedAt: expect.stringMatching(/^20\d\d-/), consensus: "1" },
-      { task: "CLAIM_VERIFICATION", codeChange: "py-retry-1", item: "c1", itemKind: "pseudoReference", system: "", question: "code", annotatorId: grace.id, annotator: "grace", value: "1", createdAt: "2025-03-01T11:00:00.000Z", updatedAt: "2025-03-01T11:00:00.000Z", timeSpentMs: "3900", importedFrom: "code-changes.jsonl", importedBy: "command line", importRun: expect.any(String), status: "submitted", submittedAt: expect.stringMatching(/^20\d\d-/), consensus: "1" },
+      { task: "CLAIM_VERIFICATION", codeChange: "py-retry-1", item: "c1", itemText: "The request is now retried up to three times.", itemKind: "pseudoReference", system: "", question: "code", annotatorId: expect.any(String), annotator: "ada", value: "1", createdAt: "2025-03-01T10:00:00.000Z", updatedAt: "2025-03-01T10:00:00.000Z", timeSpentMs: "4200", importedFrom: "code-changes.jsonl", importedBy: "command line", importRun: expect.any(String), status: "submitted", submittedAt: expect.stringMatching(/^20\d\d-/), consensus: "1" },
+      { task: "CLAIM_VERIFICATION", codeChange: "py-retry-1", item: "c1", itemText: "The request is now retried up to three times.", itemKind: "pseudoReference", system: "", question: "code", annotatorId: grace.id, annotator: "grace", value: "1", createdAt: "2025-03-01T11:00:00.000Z", updatedAt: "2025-03-01T11:00:00.000Z", timeSpentMs: "3900", importedFrom: "code-changes.jsonl", importedBy: "command line", importRun: expect.any(String), status: "submitted", submittedAt: expect.stringMatching(/^20\d\d-/), consensus: "1" },
     ]);
     const gpt = rows.filter((r) => r.item === "gpt" && r.annotator === "grace").map((r) => [r.question, r.value]);
     expect(gpt).toEqual([
@@ -57,11 +57,12 @@ describe("long, wide and gradedreviews exports of the documented example", () =>
     expect(long.find((r) => r.item === "c1" && r.annotator === "ada")).toMatchObject({ question: "code", timeSpentMs: 4200 });
   });
 
-  test("wide CSV: one column per annotator; agreement recomputed from it equals agreement from the database", async () => {
+  test("wide CSV: one column per annotator, the item's text next to its id; agreement recomputed from it equals agreement from the database", async () => {
     const rows = parse(await exportText(client, studyId, "wide-csv"), { columns: true }) as Record<string, string>[];
-    expect(Object.keys(rows[0])).toEqual(["task", "codeChange", "item", "itemKind", "system", "question", "ada", "grace", "consensus"]);
+    expect(Object.keys(rows[0])).toEqual(["task", "codeChange", "item", "itemText", "itemKind", "system", "question", "ada", "grace", "consensus"]);
     expect(rows.find((r) => r.item === "c2" && r.question === "code")).toMatchObject({ ada: "1", grace: "0", consensus: "" });
     expect(rows.find((r) => r.item === "i1" && r.question === "necessary")).toMatchObject({ ada: "0", grace: "" });
+    expect(rows.find((r) => r.codeChange === "java-17" && r.item === "Tufano's" && r.question === "grade")).toMatchObject({ itemText: "Can items be null here?", itemKind: "review", system: "Tufano's" });
 
     const fromWide = rows
       .filter((r) => r.task === "COMMENT_FILTERING" && r.question === "highQuality")

@@ -21,7 +21,7 @@ describe("import and export commands", () => {
     const exported = await cli("export", "--study", "cli-example", "--format", "long", "--out", out);
     expect(exported.code).toBe(0);
     expect(JSON.parse(exported.stdout)).toMatchObject({ format: "long-csv", out });
-    expect(readFileSync(out, "utf8").split("\r\n")[0]).toBe("task,codeChange,item,itemKind,system,question,annotatorId,annotator,value,createdAt,updatedAt,timeSpentMs,importedFrom,importedBy,importRun,status,submittedAt,consensus");
+    expect(readFileSync(out, "utf8").split("\r\n")[0]).toBe("task,codeChange,item,itemText,itemKind,system,question,annotatorId,annotator,value,createdAt,updatedAt,timeSpentMs,importedFrom,importedBy,importRun,status,submittedAt,consensus");
   }, 120_000);
 
   test("a refused import prints no summary and lists the errors on stderr", async () => {
