@@ -11,6 +11,7 @@ import path from "node:path";
 import { expect, type Page } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import { formatNumber } from "@/components/dashboard/format";
+import { neutralised } from "@/lib/export/csv";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -138,12 +139,12 @@ export async function downloadCsv(page: Page, tableTitle: string): Promise<{ nam
   return { name: file.suggestedFilename(), rows: parse(text, { relaxColumnCount: false }) as string[][] };
 }
 
-/** The CSV has the table's header and, cell by cell, its raw values (its text where there is none). */
+/** The CSV has the table's header and, cell by cell, its raw values (its text where there is none), texts that start like formulas neutralised. */
 export function expectCsvMatchesTable(csv: string[][], table: PageTable): void {
-  expect(csv[0]).toEqual(table.header);
+  expect(csv[0]).toEqual(table.header.map(neutralised));
   expect(csv.length - 1).toBe(table.rows.length);
   table.rows.forEach((r, i) => {
-    const expected = r.list.map((c) => (c.value === null ? c.text : c.value === "null" ? "" : c.value));
+    const expected = r.list.map((c) => neutralised(c.value === null ? c.text : c.value === "null" ? "" : c.value));
     expect(csv[i + 1], `CSV row ${i + 1} (${r.key})`).toEqual(expected);
   });
 }

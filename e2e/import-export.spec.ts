@@ -93,6 +93,11 @@ test("the demo study's downloads have distinct names, and a note that starts a f
       downloads[file.suggestedFilename()] = file;
     }
     expect(Object.keys(downloads)).toEqual(["demo.jsonl", "demo.long.csv", "demo.long.jsonl", "demo.wide.csv", "demo.wide.jsonl", "demo.long.gold.csv", "demo.gradedreviews.xlsx", "demo.gradedreviews.gold.xlsx"]);
+    // Downloaded again, every file is the same bytes.
+    for (const file of Object.values(downloads)) {
+      const again = await page.request.get(file.url());
+      expect(Buffer.compare(await again.body(), Buffer.concat(await (await file.createReadStream()).toArray())), file.suggestedFilename()).toBe(0);
+    }
 
     const rows = parse(await textOf(downloads["demo.long.csv"]), { columns: true }) as Record<string, string>[];
     const note = rows.find((r) => r.annotatorId === judgement.annotatorId && r.item === judgement.pseudoReference.externalId && r.question === "note");
