@@ -4,6 +4,7 @@ import { ProgressBar } from "@/components/progress-bar";
 import { requirePageUser } from "@/lib/auth/session";
 import { listQueuesForAnnotator } from "@/lib/data/assignments";
 import { PAUSED_MESSAGE } from "@/lib/data/study-access";
+import { waitingLabel, waitingSummary } from "@/lib/annotation/waiting";
 
 export const dynamic = "force-dynamic";
 
@@ -14,55 +15,76 @@ export default async function AnnotatorHome() {
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">My assignments</h1>
       {queues.length === 0 && <p className="text-slate-600">You have no assignments yet.</p>}
-      {queues.map((queue) => (
-        <section key={queue.study.slug} className="rounded border border-slate-200 bg-white p-4" aria-label={queue.study.name}>
-          <div className="flex flex-wrap items-center gap-4">
-            <h2 className="text-lg font-medium">{queue.study.name}</h2>
-            <ProgressBar done={queue.done} total={queue.total} label={`Progress in ${queue.study.name}`} />
-            <span className="text-sm text-slate-500">time spent {formatDuration(queue.timeSpentMs)}</span>
-          </div>
-          {queue.waitingForNextRound && !queue.paused && (
-            <p role="status" className="mt-3 rounded border border-sky-300 bg-sky-50 p-2 text-sm text-sky-900" data-testid="waiting-for-round">
-              You have finished this calibration round: waiting for the next round. A lead opens it after reviewing the round&apos;s agreement; reload this page to check.
+      {queues.map((queue) => {
+        const unfinished = queue.entries.filter((e) => e.status === "PENDING" || e.status === "IN_PROGRESS");
+        const waiting = unfinished.flatMap((e) => (e.waiting ? [e.waiting] : []));
+        const afterStage1 = unfinished.filter((e) => !e.waiting && e.afterOwnStage1).length;
+        const open = unfinished.length - waiting.length - afterStage1;
+        return (
+          <section key={queue.study.slug} className="rounded border border-slate-200 bg-white p-4" aria-label={queue.study.name}>
+            <div className="flex flex-wrap items-center gap-4">
+              <h2 className="text-lg font-medium">{queue.study.name}</h2>
+              <ProgressBar done={queue.done} total={queue.total} label={`Progress in ${queue.study.name}`} />
+              <span className="text-sm text-slate-500">time spent {formatDuration(queue.timeSpentMs)}</span>
+            </div>
+            <p className="mt-2 text-sm text-slate-700" data-testid="queue-summary">
+              {open} open to work on
+              {waiting.length > 0 && ` · ${waiting.length} waiting: ${waitingSummary(waiting)}`}
+              {afterStage1 > 0 && ` · ${afterStage1} after your stage 1 of the item`}
             </p>
-          )}
-          {queue.paused && (
-            <p role="alert" className="mt-3 rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="paused">
-              {PAUSED_MESSAGE}
-            </p>
-          )}
-          <table className="mt-3 w-full text-left text-sm">
-            <thead className="text-slate-500">
-              <tr>
-                <th className="py-1">#</th>
-                <th>Item</th>
-                <th>Language</th>
-                <th>Task</th>
-                <th>Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {queue.entries.map((entry) => (
-                <tr key={entry.id} className="border-t border-slate-100" data-testid="assignment-row">
-                  <td className="py-1 tabular-nums">{entry.position + 1}</td>
-                  <td className="font-mono">
-                    {queue.paused || entry.waitingForRound !== null ? (
-                      entry.codeChange.filePath || entry.codeChange.externalId
-                    ) : (
-                      <Link href={`/annotate/${entry.id}`} className="text-blue-700 hover:underline">
-                        {entry.codeChange.filePath || entry.codeChange.externalId}
-                      </Link>
-                    )}
-                  </td>
-                  <td>{entry.codeChange.language}</td>
-                  <td>{TASK_LABELS[entry.taskType]}</td>
-                  <td>{entry.waitingForRound !== null ? `waiting for round ${entry.waitingForRound}` : entry.status.toLowerCase().replace("_", " ")}</td>
+            {queue.waitingForNextRound && !queue.paused && (
+              <p role="status" className="mt-3 rounded border border-sky-300 bg-sky-50 p-2 text-sm text-sky-900" data-testid="waiting-for-round">
+                You have finished this calibration round: waiting for the next round. A lead opens it after reviewing the round&apos;s agreement; reload this page to check.
+              </p>
+            )}
+            {queue.paused && (
+              <p role="alert" className="mt-3 rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="paused">
+                {PAUSED_MESSAGE}
+              </p>
+            )}
+            <table className="mt-3 w-full text-left text-sm">
+              <thead className="text-slate-500">
+                <tr>
+                  <th className="py-1">#</th>
+                  <th>Item</th>
+                  <th>Language</th>
+                  <th>Task</th>
+                  <th>Status</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
-      ))}
+              </thead>
+              <tbody>
+                {queue.entries.map((entry) => (
+                  <tr key={entry.id} className="border-t border-slate-100" data-testid="assignment-row">
+                    <td className="py-1 tabular-nums">{entry.position + 1}</td>
+                    <td className="font-mono">
+                      {queue.paused || entry.waiting?.kind === "round" ? (
+                        entry.codeChange.filePath || entry.codeChange.externalId
+                      ) : (
+                        <Link href={`/annotate/${entry.id}`} className="text-blue-700 hover:underline">
+                          {entry.codeChange.filePath || entry.codeChange.externalId}
+                        </Link>
+                      )}
+                    </td>
+                    <td>{entry.codeChange.language}</td>
+                    <td>{TASK_LABELS[entry.taskType]}</td>
+                    <td data-testid="assignment-status" className={unfinished.includes(entry) && (entry.waiting || entry.afterOwnStage1) ? "text-amber-800" : undefined}>
+                      {!unfinished.includes(entry)
+                        ? entry.status.toLowerCase()
+                        : entry.waiting
+                          ? waitingLabel(entry.waiting)
+                          : entry.afterOwnStage1
+                            ? "after your stage 1 of this item"
+                            : entry.status === "PENDING"
+                              ? "open"
+                              : "in progress"}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        );
+      })}
     </div>
   );
 }

@@ -57,3 +57,31 @@ export function waitingText(waiting: Waiting): string {
   if (waiting.outside) return `This item is outside the calibration rounds: waiting for the last round (round ${waiting.round}) to be released, or for a lead to open the items outside rounds.`;
   return `This item belongs to calibration round ${waiting.round}, which is not open yet: waiting for the next round (a lead opens it after reviewing the agreement of the round before).`;
 }
+
+/**
+ * Stage 2 of an item whose own stage 1 the annotator has still to do (and no lead has
+ * consolidated): not a wait for someone else, but not workable before that stage 1 either, so the
+ * workspace's `n` passes it too.
+ */
+export function afterOwnStage1(item: Pick<ItemState, "task" | "consolidated" | "ownStage1Open">): boolean {
+  return item.task === "REVIEW_RATING" && !item.consolidated && item.ownStage1Open;
+}
+
+export const FINISH_STAGE_1 = "Finish claim verification (stage 1) of this item first: review rating uses its result.";
+
+/** The queue's short status of a waiting item. */
+export function waitingLabel(waiting: Waiting): string {
+  if (waiting.kind === "consolidation") return "waiting for a lead to consolidate stage 1";
+  return waiting.outside ? `waiting for round ${waiting.round} (outside the rounds)` : `waiting for round ${waiting.round} to open`;
+}
+
+/** How many items wait, and for what: "2 for round 3, 5 for a lead to consolidate stage 1". */
+export function waitingSummary(waiting: readonly Waiting[]): string {
+  const rounds = new Map<number, number>();
+  let consolidation = 0;
+  for (const w of waiting) {
+    if (w.kind === "round") rounds.set(w.round, (rounds.get(w.round) ?? 0) + 1);
+    else consolidation++;
+  }
+  return [...[...rounds].sort(([a], [b]) => a - b).map(([round, n]) => `${n} for round ${round}`), ...(consolidation ? [`${consolidation} for a lead to consolidate stage 1`] : [])].join(", ");
+}

@@ -16,15 +16,18 @@ import { db, Prisma } from "@/lib/db/client";
 import { annotatingStudyWhere, memberStudyWhere, PAUSED_MESSAGE } from "@/lib/data/study-access";
 import { heldByRounds, itemRound, roundMembershipSelect, roundsGate } from "@/lib/data/round-gate";
 import { releaseDueRoundAfter } from "@/lib/data/rounds";
-import { waitingFor, waitingText } from "@/lib/annotation/waiting";
+import { FINISH_STAGE_1, waitingFor, waitingText } from "@/lib/annotation/waiting";
+import { assignmentStates, assignmentStateSelect } from "@/lib/data/assignments";
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
 import { hashSeed } from "@/lib/annotation/random";
-import { stageOrderOn, WAITING_FOR_CONSOLIDATION, type StageOrderSetting } from "@/lib/annotation/stage-order";
+import { stageOrderOn, type StageOrderSetting } from "@/lib/annotation/stage-order";
 import type { StudyScales } from "@/lib/analysis/questions";
 import { decideSave } from "@/lib/annotation/versioning";
 import { saveInOneStatement } from "@/lib/data/annotation-statement";
 import { findSessionAccount } from "@/lib/data/users";
 import { MAX_TIME_REPORT_MS, type SaveRequest } from "@/lib/annotation/values";
+import { describeMissing, missingAnswers, type MissingAnswer } from "@/lib/annotation/completeness";
+import { storedValues } from "@/lib/annotation/stored-answers";
 import { TASKS, taskOfKind, taskOfTimeKey, type WorkspaceData } from "@/lib/tasks";
 import type { TaskWorkspace } from "@/lib/tasks/types";
 import type { DiffSource } from "@/components/diff-view/model";
@@ -135,19 +138,22 @@ export async function getWorkspace(userId: string, assignmentId: string): Promis
   const [study, { item, sources }, queue] = await Promise.all([
     db.study.findUniqueOrThrow({ where: { id: assignment.studyId }, select: workspaceStudySelect }),
     readItem(assignment.codeChangeId),
-    db.assignment.findMany({ where: { userId, studyId: assignment.studyId }, orderBy: { position: "asc" }, select: { id: true, status: true, taskType: true, codeChangeId: true } }),
+    db.assignment.findMany({ where: { userId, studyId: assignment.studyId }, orderBy: { position: "asc" }, select: assignmentStateSelect }),
   ]);
 
+  const states = await assignmentStates(db, queue);
   const index = queue.findIndex((a) => a.id === assignment.id);
-  const open = (a: { status: AssignmentStatus }) => a.status === "PENDING" || a.status === "IN_PROGRESS";
+  // n and the move after a submit pass items that wait (a round, a consolidation) or come after the annotator's own stage 1.
+  const workable = (a: { id: string }) => {
+    const state = states.get(a.id);
+    return state?.waiting === null && !state.afterOwnStage1;
+  };
+  const open = (a: { id: string; status: AssignmentStatus }) => (a.status === "PENDING" || a.status === "IN_PROGRESS") && workable(a);
   const nextOpen = queue.slice(index + 1).find(open) ?? queue.slice(0, index).find(open) ?? null;
 
-  let blockedBy: WorkspaceData["blockedBy"] = null;
-  if (assignment.taskType === "REVIEW_RATING" && !item.consolidated) {
-    const stage1 = queue.find((a) => a.codeChangeId === item.id && a.taskType === "CLAIM_VERIFICATION");
-    if (stage1 && stage1.status !== "DONE" && stage1.status !== "SKIPPED") blockedBy = { assignmentId: stage1.id, message: "Finish claim verification (stage 1) of this item first: review rating uses its result." };
-    else if (stageOrderOn(study)) blockedBy = { assignmentId: null, message: WAITING_FOR_CONSOLIDATION };
-  }
+  const own = states.get(assignment.id);
+  const stage1 = queue.find((a) => a.codeChangeId === item.id && a.taskType === "CLAIM_VERIFICATION");
+  const blockedBy: WorkspaceData["blockedBy"] = own?.afterOwnStage1 ? { assignmentId: stage1?.id ?? null, message: FINISH_STAGE_1 } : own?.waiting ? { assignmentId: null, message: waitingText(own.waiting) } : null;
 
   const data: WorkspaceData = {
     assignment: {
@@ -167,8 +173,9 @@ export async function getWorkspace(userId: string, assignmentId: string): Promis
       total: queue.length,
       done: queue.filter((a) => a.status === "DONE").length,
       previousId: queue[index - 1]?.id ?? null,
-      nextId: queue[index + 1]?.id ?? null,
+      nextId: queue.slice(index + 1).find(workable)?.id ?? null,
       nextOpenId: nextOpen?.id ?? null,
+      waiting: queue.filter((a) => !workable(a)).length,
     },
     blockedBy,
     imported: await importedHere(userId, item.id, assignment.taskType),
@@ -177,6 +184,9 @@ export async function getWorkspace(userId: string, assignmentId: string): Promis
   Object.assign(data, await readTask(userId, assignment, study));
   return data;
 }
+
+/** What `readTask` reads of a study. */
+const taskStudySelect = { likertDimensions: true, likertMin: true, likertMax: true, hideSystemNames: true, assignmentSeed: true, stageOrder: true, taskTypes: true } as const;
 
 /**
  * The task part of the workspace (items and the annotator's stored answers) of one task on one
@@ -193,7 +203,7 @@ export type StoredAnswers = TaskWorkspace & { status: AssignmentStatus; timeSpen
 
 export async function getStoredAnswers(userId: string, assignmentId: string): Promise<StoredAnswers> {
   const assignment = await findOwnAssignment(db, userId, assignmentId);
-  const study = await db.study.findUniqueOrThrow({ where: { id: assignment.studyId }, select: { likertDimensions: true, likertMin: true, likertMax: true, hideSystemNames: true, assignmentSeed: true, stageOrder: true, taskTypes: true } });
+  const study = await db.study.findUniqueOrThrow({ where: { id: assignment.studyId }, select: taskStudySelect });
   return { status: assignment.status, timeSpentMs: assignment.timeSpentMs, ...(await readTask(userId, assignment, study)) };
 }
 
@@ -320,17 +330,19 @@ async function touchAssignment(tx: Tx, assignment: OwnAssignment): Promise<void>
 // ---------------------------------------------------------------------------------------------
 // Assignment life cycle: submit, skip, resume, time spent
 
-/** What is still missing before the item can be submitted; empty when complete. */
-export async function missingForSubmit(client: Tx | typeof db, userId: string, assignment: { taskType: TaskType; codeChangeId: string; studyId: string }): Promise<string[]> {
-  return TASKS[assignment.taskType].missing(client, userId, assignment);
+/** What is still missing before the item can be submitted, by claim, review and dimension; empty when complete. */
+export async function missingForSubmit(userId: string, assignment: { taskType: TaskType; codeChangeId: string; studyId: string }): Promise<MissingAnswer[]> {
+  const study = await db.study.findUniqueOrThrow({ where: { id: assignment.studyId }, select: taskStudySelect });
+  const task = await readTask(userId, assignment, study);
+  return missingAnswers(task, storedValues(task), study.likertDimensions);
 }
 
-/** Submits the item: refused (422) while something is missing; submitting twice is harmless. */
+/** Submits the item: refused (422, naming what is missing and listing it as `missing`) while incomplete; submitting twice is harmless. */
 export async function submitAssignment(userId: string, assignmentId: string): Promise<{ status: AssignmentStatus }> {
   const assignment = await findOwnAssignment(db, userId, assignmentId);
   if (assignment.status === "SKIPPED") throw new AppError("LOCKED", { message: "You skipped this item; resume it before submitting." });
-  const missing = await missingForSubmit(db, userId, assignment);
-  if (missing.length > 0) throw new AppError("INCOMPLETE", { message: `Not complete yet: ${missing.join("; ")}.` });
+  const missing = await missingForSubmit(userId, assignment);
+  if (missing.length > 0) throw new AppError("INCOMPLETE", { message: `Not complete yet, still missing: ${describeMissing(missing)}.`, details: { missing } });
   if (assignment.status !== "DONE") {
     await db.assignment.updateMany({ where: { id: assignment.id, userId }, data: { status: "DONE", completedAt: new Date(), startedAt: assignment.status === "PENDING" ? new Date() : undefined } });
     await releaseDueRoundAfter(assignment.studyId, assignment.codeChangeId);

@@ -7,7 +7,7 @@ import { memberStudyWhere } from "@/lib/data/study-access";
 import { itemRound, roundMembershipSelect, roundsGate } from "@/lib/data/round-gate";
 import { releaseDueRound } from "@/lib/data/rounds";
 import { stageOrderOn } from "@/lib/annotation/stage-order";
-import { waitingFor, type Waiting } from "@/lib/annotation/waiting";
+import { afterOwnStage1, waitingFor, type Waiting } from "@/lib/annotation/waiting";
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
 
 export interface QueueEntry {
@@ -21,6 +21,8 @@ export interface QueueEntry {
   waitingForRound: number | null;
   /** What the item waits for (a calibration round, consolidation), or null when it can be worked on. */
   waiting: Waiting | null;
+  /** Stage 2 whose stage 1 the annotator has still to do (lib/annotation/waiting afterOwnStage1). */
+  afterOwnStage1: boolean;
 }
 
 export interface StudyQueue {
@@ -35,6 +37,56 @@ export interface StudyQueue {
   entries: QueueEntry[];
 }
 
+/** What `assignmentStates` reads of each assignment. */
+export const assignmentStateSelect = {
+  id: true,
+  status: true,
+  taskType: true,
+  codeChangeId: true,
+  study: { select: { id: true, stageOrder: true, taskTypes: true } },
+  codeChange: { select: { consolidatedAt: true, ...roundMembershipSelect } },
+} as const;
+
+interface StateRow {
+  id: string;
+  status: AssignmentStatus;
+  taskType: TaskType;
+  codeChangeId: string;
+  study: { id: string; stageOrder: boolean | null; taskTypes: TaskType[] };
+  codeChange: { consolidatedAt: Date | null; itemSetMembers: Parameters<typeof itemRound>[0] };
+}
+
+export interface AssignmentState {
+  waiting: Waiting | null;
+  afterOwnStage1: boolean;
+}
+
+const isOpen = (a: { status: AssignmentStatus }) => a.status === "PENDING" || a.status === "IN_PROGRESS";
+
+/**
+ * Whether each of one annotator's assignments can be worked on now (lib/annotation/waiting): what
+ * it waits for, and whether it is stage 2 after the annotator's own stage 1. Finished ones wait for
+ * nothing. The queue shows it; the workspace's `n` and the move after a submit pass the others.
+ */
+export async function assignmentStates(client: typeof db, rows: readonly StateRow[]): Promise<Map<string, AssignmentState>> {
+  const gates = new Map(await Promise.all([...new Set(rows.map((a) => a.study.id))].map(async (id) => [id, await roundsGate(client, id)] as const)));
+  const stage1Open = new Set(rows.filter((a) => a.taskType === "CLAIM_VERIFICATION" && isOpen(a)).map((a) => a.codeChangeId));
+  return new Map(
+    rows.map((a) => {
+      const item = {
+        round: itemRound(a.codeChange.itemSetMembers),
+        rounds: gates.get(a.study.id) ?? null,
+        task: a.taskType,
+        stageOrder: stageOrderOn(a.study),
+        consolidated: a.codeChange.consolidatedAt !== null,
+        ownStage1Open: stage1Open.has(a.codeChangeId),
+      };
+      const finished = a.status === "DONE" || a.status === "SKIPPED";
+      return [a.id, { waiting: a.status === "DONE" ? null : waitingFor(item), afterOwnStage1: !finished && afterOwnStage1(item) }];
+    }),
+  );
+}
+
 /** The annotator's own assignments in the studies they belong to, per study, in queue order, with progress and the calibration rounds they wait for. */
 export async function listQueuesForAnnotator(userId: string): Promise<StudyQueue[]> {
   // A round whose release rule has come to hold opens now (lib/data/rounds releaseDueRound).
@@ -44,31 +96,38 @@ export async function listQueuesForAnnotator(userId: string): Promise<StudyQueue
     where: { userId, study: memberStudyWhere(userId) },
     orderBy: [{ studyId: "asc" }, { position: "asc" }],
     select: {
-      id: true,
-      taskType: true,
-      status: true,
+      ...assignmentStateSelect,
       position: true,
       timeSpentMs: true,
-      codeChangeId: true,
-      study: { select: { id: true, slug: true, name: true, stageOrder: true, taskTypes: true, members: { where: { userId }, select: { pausedAt: true } } } },
-      codeChange: { select: { externalId: true, language: true, filePath: true, consolidatedAt: true, ...roundMembershipSelect } },
+      study: { select: { ...assignmentStateSelect.study.select, slug: true, name: true, members: { where: { userId }, select: { pausedAt: true } } } },
+      codeChange: { select: { ...assignmentStateSelect.codeChange.select, externalId: true, language: true, filePath: true } },
     },
   });
-  const gates = new Map(await Promise.all([...new Set(assignments.map((a) => a.study.id))].map(async (id) => [id, await roundsGate(db, id)] as const)));
-  const open = (e: { status: AssignmentStatus }) => e.status === "PENDING" || e.status === "IN_PROGRESS";
-  const stage1Open = new Set(assignments.filter((a) => a.taskType === "CLAIM_VERIFICATION" && open(a)).map((a) => a.codeChangeId));
+  const states = await assignmentStates(db, assignments);
   const queues = new Map<string, StudyQueue>();
-  for (const { study: { members, id: studyId, stageOrder, taskTypes, ...study }, codeChange: { itemSetMembers, consolidatedAt, ...codeChange }, codeChangeId, ...entry } of assignments) {
-    const queue = queues.get(study.slug) ?? { study, paused: members.some((m) => m.pausedAt !== null), waitingForNextRound: false, done: 0, total: 0, timeSpentMs: 0, entries: [] };
+  for (const a of assignments) {
+    const { slug, name, members } = a.study;
+    const queue = queues.get(slug) ?? { study: { slug, name }, paused: members.some((m) => m.pausedAt !== null), waitingForNextRound: false, done: 0, total: 0, timeSpentMs: 0, entries: [] };
     queue.total += 1;
-    if (entry.status === "DONE") queue.done += 1;
-    queue.timeSpentMs += entry.timeSpentMs;
-    const waiting = entry.status === "DONE" ? null : waitingFor({ round: itemRound(itemSetMembers), rounds: gates.get(studyId) ?? null, task: entry.taskType, stageOrder: stageOrderOn({ stageOrder, taskTypes }), consolidated: consolidatedAt !== null, ownStage1Open: stage1Open.has(codeChangeId) });
-    queue.entries.push({ ...entry, codeChange, waitingForRound: waiting?.kind === "round" ? waiting.round : null, waiting });
-    queues.set(study.slug, queue);
+    if (a.status === "DONE") queue.done += 1;
+    queue.timeSpentMs += a.timeSpentMs;
+    const { waiting, afterOwnStage1 } = states.get(a.id)!;
+    const { externalId, language, filePath } = a.codeChange;
+    queue.entries.push({
+      id: a.id,
+      taskType: a.taskType,
+      status: a.status,
+      position: a.position,
+      timeSpentMs: a.timeSpentMs,
+      codeChange: { externalId, language, filePath },
+      waitingForRound: waiting?.kind === "round" ? waiting.round : null,
+      waiting,
+      afterOwnStage1,
+    });
+    queues.set(slug, queue);
   }
   for (const queue of queues.values()) {
-    queue.waitingForNextRound = queue.entries.some((e) => e.waitingForRound !== null) && !queue.entries.some((e) => e.waitingForRound === null && open(e));
+    queue.waitingForNextRound = queue.entries.some((e) => e.waitingForRound !== null) && !queue.entries.some((e) => e.waitingForRound === null && isOpen(e));
   }
   return [...queues.values()];
 }

@@ -13,7 +13,6 @@ import { flag, nonEmpty } from "./reviews";
 import type { SaveContext, SaveTarget, TaskDescriptor } from "./types";
 import { Prisma } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { stageOrderOn } from "@/lib/annotation/stage-order";
 
 export const referenceSelect = { id: true, kind: true, text: true, source: true, position: true, addedById: true, correctsId: true, version: true } as const;
 
@@ -97,19 +96,6 @@ export const claimVerification: TaskDescriptor = {
 
   saveTarget(ctx, request: SaveRequest) {
     return request.kind === "added" ? addedClaimTarget(ctx, request.targetId, request.value) : judgementTarget(ctx, request.targetId);
-  },
-
-  async missing(client, userId, { codeChangeId, studyId }) {
-    const [claims, study] = await Promise.all([
-      client.pseudoReference.findMany({ where: { codeChangeId, kind: { in: ["CLAIM", "IMPLICATION"] } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true } }),
-      client.study.findUniqueOrThrow({ where: { id: studyId }, select: { stageOrder: true, taskTypes: true } }),
-    ]);
-    const judged = await client.claimJudgement.findMany({ where: { annotatorId: userId, pseudoReferenceId: { in: claims.map((c) => c.id) } }, select: { pseudoReferenceId: true, code: true, necessary: true } });
-    // An unnecessary claim needs no code, unless necessity belongs to stage 2 (the stage order).
-    const necessityHere = !stageOrderOn(study);
-    const done = new Set(judged.filter((j) => j.code !== null || (necessityHere && j.necessary === false)).map((j) => j.pseudoReferenceId));
-    const missing = claims.map((c, i) => (done.has(c.id) ? null : i + 1)).filter((n): n is number => n !== null);
-    return missing.length ? [`claim${missing.length > 1 ? "s" : ""} ${missing.join(", ")} without a code`] : [];
   },
 
   async addTime(tx, userId, id, codeChangeId, ms) {

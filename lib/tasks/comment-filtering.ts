@@ -34,12 +34,6 @@ export const commentFiltering: TaskDescriptor = {
     };
   },
 
-  async missing(client, userId, { codeChangeId }) {
-    const reviews = await client.candidateReview.count({ where: { codeChangeId } });
-    const labelled = await client.commentFilterLabel.count({ where: { annotatorId: userId, candidateReview: { codeChangeId } } });
-    return labelled < reviews ? [`${reviews - labelled} of ${reviews} comments without a label`] : [];
-  },
-
   async addTime(tx, userId, id, codeChangeId, ms) {
     await tx.commentFilterLabel.updateMany({ where: { annotatorId: userId, candidateReviewId: id, candidateReview: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
   },

@@ -39,12 +39,6 @@ export const referenceGrading: TaskDescriptor = {
     };
   },
 
-  async missing(client, userId, { codeChangeId }) {
-    const reviews = await client.candidateReview.count({ where: { codeChangeId, isReference: false } });
-    const graded = await client.referenceGrade.count({ where: { annotatorId: userId, candidateReview: { codeChangeId, isReference: false } } });
-    return graded < reviews ? [`${reviews - graded} of ${reviews} reviews without a grade`] : [];
-  },
-
   async addTime(tx, userId, id, codeChangeId, ms) {
     await tx.referenceGrade.updateMany({ where: { annotatorId: userId, candidateReviewId: id, candidateReview: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
   },

@@ -143,21 +143,6 @@ export const reviewRating: TaskDescriptor = {
     };
   },
 
-  async missing(client, userId, { codeChangeId, studyId }) {
-    const study = await client.study.findUniqueOrThrow({ where: { id: studyId }, select: { likertDimensions: true, stageOrder: true, taskTypes: true } });
-    const reviews = await client.candidateReview.findMany({ where: { codeChangeId }, select: { id: true } });
-    const ratings = await client.reviewRating.findMany({ where: { annotatorId: userId, candidateReviewId: { in: reviews.map((r) => r.id) } }, select: { scores: true } });
-    const complete = ratings.filter((r) => study.likertDimensions.every((d) => scoreOf(r.scores, d) !== null)).length;
-    const missing = complete < reviews.length ? [`${reviews.length - complete} of ${reviews.length} reviews without all ${study.likertDimensions.length} scores`] : [];
-    if (stageOrderOn(study)) {
-      const references = (await stage2ReferencesFor(client, userId, codeChangeId)).references;
-      const judged = await necessityOf(client, userId, references.map((r) => r.id));
-      const open = references.map((r, i) => (judged.get(r.id)?.value.necessary == null ? i + 1 : null)).filter((n): n is number => n !== null);
-      if (open.length > 0) missing.push(`pseudo-reference${open.length > 1 ? "s" : ""} ${open.join(", ")} without necessity`);
-    }
-    return missing;
-  },
-
   async addTime(tx, userId, id, codeChangeId, ms) {
     await tx.reviewRating.updateMany({ where: { annotatorId: userId, candidateReviewId: id, candidateReview: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
   },

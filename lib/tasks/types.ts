@@ -61,7 +61,8 @@ export interface WorkspaceData extends TaskWorkspace {
   study: { slug: string; name: string; guidelines: string; likertDimensions: string[]; likertMin: number; likertMax: number; hideSystemNames: boolean };
   item: { id: string; externalId: string; language: string; filePath: string; pullRequest: { externalId: string; title: string; repository: string; description: string } | null; consolidated: boolean };
   sources: DiffSource[];
-  queue: { index: number; total: number; done: number; previousId: string | null; nextId: string | null; nextOpenId: string | null };
+  /** nextId and nextOpenId skip items that wait (lib/annotation/waiting); `waiting` counts them. */
+  queue: { index: number; total: number; done: number; previousId: string | null; nextId: string | null; nextOpenId: string | null; waiting: number };
   /** Stage 2 before the item's stage 1 is finished (or consolidated). */
   blockedBy: { assignmentId: string | null; message: string } | null;
   /** Set when an import wrote some of this annotator's answers here (issue 9): which file, by whom, when. */
@@ -153,8 +154,6 @@ export interface TaskDescriptor {
   readWorkspace(ctx: WorkspaceContext): Promise<TaskWorkspace>;
   /** Where a save of one of this task's kinds writes (refuses ids outside the item with 404). */
   saveTarget(ctx: SaveContext, request: SaveRequest): Promise<SaveTarget<unknown>>;
-  /** What is still missing before the annotator can submit the item; empty when complete. */
-  missing(client: Db | Tx, userId: string, assignment: { codeChangeId: string; studyId: string }): Promise<string[]>;
   /** Adds active time to the annotator's own annotation of one item of the change. */
   addTime(tx: Tx, userId: string, itemId: string, codeChangeId: string, ms: number): Promise<void>;
   /**

@@ -273,4 +273,50 @@ describe("assignment life cycle", () => {
     expect(label.timeSpentMs).toBe(5_000);
     await expectStatus(data.skipAssignment(ann2.id, filtering, "too late"), 409);
   });
+
+  test("a refused submit names each review by the annotator's own label and the dimensions it lacks, and lists them", async () => {
+    const ann3 = asUser(fx.users.ann3);
+    const change = fx.changes[1];
+    const rating = await assignmentOf(ann3.id, change.id, "REVIEW_RATING");
+    const reviews = (await data.getWorkspace(ann3.id, rating)).rating!.reviews;
+    expect(reviews.length).toBeGreaterThanOrEqual(3);
+    const full = { conciseness: 4, comprehensiveness: 3, relevance: 5 };
+    const scores = (i: number): Record<string, number> => (i === 1 ? { conciseness: 4, comprehensiveness: 3 } : i === reviews.length - 1 ? { comprehensiveness: 2 } : full);
+    for (const [i, review] of reviews.entries()) await data.saveAnnotation(ann3, { kind: "rating", assignmentId: rating, targetId: review.id, baseVersion: 0, value: { scores: scores(i), links: [], comment: "" } });
+    const refused = await expectStatus(data.submitAssignment(ann3.id, rating), 422);
+    const [second, last] = [reviews[1], reviews[reviews.length - 1]];
+    expect(refused.message).toBe(`Not complete yet, still missing: ${second.label}: relevance; ${last.label}: conciseness, relevance.`);
+    expect(refused.details).toEqual({
+      missing: [
+        { kind: "rating", targetId: second.id, label: second.label, what: ["relevance"] },
+        { kind: "rating", targetId: last.id, label: last.label, what: ["conciseness", "relevance"] },
+      ],
+    });
+  });
+
+  test("the next item skips items that wait, and the queue says what they wait for", async () => {
+    const ann3 = asUser(fx.users.ann3);
+    const change = fx.changes[1];
+    const [stage1, stage2, grading] = await Promise.all(["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING"].map((t) => assignmentOf(ann3.id, change.id, t)));
+    // queue order: stage 1, then stage 2 (after this stage 1), then grading
+    for (const [i, id] of [stage1, stage2, grading].entries()) await db.assignment.update({ where: { id }, data: { position: 1000 + i } });
+    const ws = await data.getWorkspace(ann3.id, stage1);
+    expect(ws.queue.nextId).toBe(grading);
+    expect(ws.queue.waiting).toBeGreaterThanOrEqual(1);
+    const { listQueuesForAnnotator } = await import("@/lib/data/assignments");
+    const entries = (await listQueuesForAnnotator(ann3.id)).find((q) => q.study.slug === fx.slug)!.entries;
+    expect(entries.find((e) => e.id === stage2)).toMatchObject({ waiting: null, afterOwnStage1: true });
+    expect(entries.find((e) => e.id === grading)).toMatchObject({ waiting: null, afterOwnStage1: false });
+    expect((await data.getWorkspace(ann3.id, stage2)).blockedBy).toEqual({ assignmentId: stage1, message: expect.stringMatching(/^Finish claim verification/) });
+    // with the stage order, a finished stage 1 still waits for its consolidation
+    await db.assignment.update({ where: { id: stage1 }, data: { status: "DONE" } });
+    await db.study.update({ where: { id: fx.studyId }, data: { stageOrder: true } });
+    try {
+      expect((await data.getWorkspace(ann3.id, stage2)).blockedBy?.message).toMatch(/opens once a lead has consolidated/);
+      expect((await listQueuesForAnnotator(ann3.id)).find((q) => q.study.slug === fx.slug)!.entries.find((e) => e.id === stage2)).toMatchObject({ waiting: { kind: "consolidation" }, afterOwnStage1: false });
+      expect((await data.getWorkspace(ann3.id, stage1)).queue.nextId).toBe(grading);
+    } finally {
+      await db.study.update({ where: { id: fx.studyId }, data: { stageOrder: false } });
+    }
+  });
 });

@@ -70,7 +70,7 @@ test("with the setting on, necessity is asked in stage 2 over the consolidated s
   expect((await data.getWorkspace(ann2.id, stage1)).claims!.askNecessity).toBe(false);
   await claimSave(change.claims[0], 0, null, false);
   for (const claimId of change.claims.slice(1)) await claimSave(claimId, 0, "CORRECT", null);
-  await expect(data.submitAssignment(ann2.id, stage1)).rejects.toMatchObject({ status: 422, message: expect.stringContaining("claim 1 without a code") });
+  await expect(data.submitAssignment(ann2.id, stage1)).rejects.toMatchObject({ status: 422, message: expect.stringContaining("still missing: Claim 1: code.") });
   await claimSave(change.claims[0], 1, "CORRECT", null);
   await data.submitAssignment(ann2.id, stage1);
 
@@ -96,7 +96,12 @@ test("with the setting on, necessity is asked in stage 2 over the consolidated s
   for (const reviewId of [...change.reviews, change.reference]) {
     await data.saveAnnotation(ann2, { kind: "rating", assignmentId: stage2, targetId: reviewId, baseVersion: 0, value: { scores, links: [{ pseudoReferenceId: change.smell, partial: false }], comment: "" } });
   }
-  await expect(data.submitAssignment(ann2.id, stage2)).rejects.toMatchObject({ status: 422, message: expect.stringContaining("pseudo-references 1, 2, 3, 4 without necessity") });
+  // named one by one, and listed for the workspace to show the first
+  await expect(data.submitAssignment(ann2.id, stage2)).rejects.toMatchObject({
+    status: 422,
+    message: expect.stringContaining("still missing: Pseudo-reference 1: necessity; Pseudo-reference 2: necessity; Pseudo-reference 3: necessity; Pseudo-reference 4: necessity."),
+    details: { missing: references.map((targetId, i) => ({ kind: "necessity", targetId, label: `Pseudo-reference ${i + 1}`, what: ["necessity"] })) },
+  });
   const versions = new Map(Object.entries(open.rating!.necessity!).map(([id, n]) => [id, n.version]));
   const unnecessary = new Set([change.smell, change.claims[2]]);
   for (const id of references) expect((await necessity(id, !unnecessary.has(id), versions.get(id) ?? 0)).changed).toBe(true);

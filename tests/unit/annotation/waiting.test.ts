@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { outsideRoundsHeld, waitingFor, waitingText, type ItemState } from "@/lib/annotation/waiting";
+import { afterOwnStage1, outsideRoundsHeld, waitingFor, waitingLabel, waitingSummary, waitingText, type ItemState } from "@/lib/annotation/waiting";
 
 const item = (over: Partial<ItemState>): ItemState => ({ round: null, rounds: null, task: "REFERENCE_GRADING", stageOrder: false, consolidated: false, ownStage1Open: false, ...over });
 const rounds = { last: 3, allReleased: false, outsideOpened: false };
@@ -33,5 +33,23 @@ describe("waitingFor", () => {
     expect(waitingText({ kind: "round", round: 2, outside: false })).toMatch(/round 2.*waiting for the next round/);
     expect(waitingText({ kind: "round", round: 3, outside: true })).toMatch(/outside the calibration rounds.*round 3/);
     expect(waitingText({ kind: "consolidation" })).toMatch(/consolidated/);
+  });
+});
+
+describe("the queue's words for waiting items", () => {
+  test("each item's status, and the count per reason", () => {
+    expect(waitingLabel({ kind: "round", round: 2, outside: false })).toBe("waiting for round 2 to open");
+    expect(waitingLabel({ kind: "round", round: 3, outside: true })).toBe("waiting for round 3 (outside the rounds)");
+    expect(waitingLabel({ kind: "consolidation" })).toBe("waiting for a lead to consolidate stage 1");
+    expect(waitingSummary([{ kind: "consolidation" }, { kind: "round", round: 3, outside: true }, { kind: "round", round: 2, outside: false }, { kind: "round", round: 3, outside: false }])).toBe(
+      "1 for round 2, 2 for round 3, 1 for a lead to consolidate stage 1",
+    );
+  });
+
+  test("stage 2 before the annotator's own stage 1 is no wait, but comes after that stage 1 unless consolidated", () => {
+    expect(afterOwnStage1({ task: "REVIEW_RATING", consolidated: false, ownStage1Open: true })).toBe(true);
+    expect(afterOwnStage1({ task: "REVIEW_RATING", consolidated: true, ownStage1Open: true })).toBe(false);
+    expect(afterOwnStage1({ task: "REVIEW_RATING", consolidated: false, ownStage1Open: false })).toBe(false);
+    expect(afterOwnStage1({ task: "REFERENCE_GRADING", consolidated: false, ownStage1Open: true })).toBe(false);
   });
 });
