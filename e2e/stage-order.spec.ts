@@ -73,13 +73,24 @@ test("stage 2 is closed until the lead consolidates stage 1; necessity is asked 
   await expect(rows).toHaveCount(3);
   await expect(rows.nth(2)).toContainText("Missing function docstring");
   await expect(rows.nth(2)).toContainText("(smell)");
+  // one key per answer, from anywhere in the item (here from review B): y necessary, u not necessary, each moving on to the next
+  await expect(rows.nth(0)).toHaveAttribute("aria-current", "true");
+  await page.keyboard.press("j");
+  await expect(page.getByTestId("review").nth(1)).toHaveAttribute("aria-current", "true");
+  await page.keyboard.press("y");
+  await expect(rows.nth(1)).toHaveAttribute("aria-current", "true");
+  await page.keyboard.press("u");
+  await page.keyboard.press("y");
   for (const [n, choice] of [
     [1, "necessary"],
     [2, "not necessary"],
     [3, "necessary"],
   ] as const) {
-    await page.getByRole("radiogroup", { name: `Necessity of pseudo-reference ${n}` }).getByRole("radio", { name: choice, exact: true }).click();
+    await expect(page.getByRole("radiogroup", { name: `Necessity of pseudo-reference ${n}` }).getByRole("radio", { name: choice, exact: true })).toHaveAttribute("aria-checked", "true");
   }
+  // past the last one the keys answer nothing; a click marks a row again
+  await page.keyboard.press("u");
+  await expect(page.getByRole("radiogroup", { name: "Necessity of pseudo-reference 3" }).getByRole("radio", { name: "necessary", exact: true })).toHaveAttribute("aria-checked", "true");
   await expectSaved(page);
   const stored = await testDb().claimJudgement.findMany({ where: { annotatorId: annotator.userId }, select: { pseudoReferenceId: true, code: true, necessary: true } });
   const byRef = new Map(stored.map((j) => [j.pseudoReferenceId, j]));
@@ -91,4 +102,38 @@ test("stage 2 is closed until the lead consolidates stage 1; necessity is asked 
   await gotoWorkspace(page, stage1);
   await expect(page.getByTestId("claim")).toHaveCount(2);
   await expect(page.getByRole("button", { name: /unnecessary/ })).toHaveCount(0);
+});
+
+test("the queue and the workspace say which items wait and for what, and n skips them", async ({ page }) => {
+  const db = testDb();
+  const study = await db.study.findUniqueOrThrow({ where: { slug: STUDY } });
+  const other = await db.codeChange.create({ data: { studyId: study.id, externalId: "change-1", filePath: "other.py", language: "python", diff: unifiedDiff("", "x = 1\n", { path: "other.py" }), oldFile: "", newFile: "x = 1\n", position: 1 } });
+  const waiter = await newAnnotator("waiting");
+  await db.studyMember.create({ data: { studyId: study.id, userId: waiter.userId, role: "ANNOTATOR" } });
+  const [first, waiting, later] = await Promise.all([
+    db.assignment.create({ data: { studyId: study.id, userId: waiter.userId, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", position: 0 } }),
+    db.assignment.create({ data: { studyId: study.id, userId: waiter.userId, codeChangeId: other.id, taskType: "REVIEW_RATING", position: 1 } }),
+    db.assignment.create({ data: { studyId: study.id, userId: waiter.userId, codeChangeId: other.id, taskType: "CLAIM_VERIFICATION", position: 2 } }),
+  ]);
+  await signIn(page, waiter.account);
+  await page.goto("/annotate");
+  const rows = page.getByTestId("assignment-row");
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0).getByTestId("assignment-status")).toHaveText("open");
+  await expect(rows.nth(1).getByTestId("assignment-status")).toHaveText("waiting for your stage 1 of this item");
+  await expect(page.getByTestId("queue-summary")).toHaveText("2 open to work on · 1 waiting: 1 for your stage 1 of the item");
+
+  // n from the first item goes past the waiting one (the first n warns that the item is not submitted)
+  await gotoWorkspace(page, first.id);
+  await expect(page.getByTestId("queue-position")).toContainText("1 waiting");
+  await page.keyboard.press("n");
+  await page.keyboard.press("n");
+  await expect(page).toHaveURL(new RegExp(`/annotate/${later.id}$`));
+
+  // once stage 1 is submitted, stage 2 waits for the consolidation, and says so
+  await db.assignment.update({ where: { id: later.id }, data: { status: "DONE" } });
+  await page.goto("/annotate");
+  await expect(rows.nth(1).getByTestId("assignment-status")).toHaveText("waiting for a lead to consolidate stage 1");
+  await gotoWorkspace(page, waiting.id);
+  await expect(page.getByRole("status").filter({ hasText: "opens once a lead has consolidated its stage 1" })).toBeVisible();
 });

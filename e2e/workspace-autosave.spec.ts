@@ -102,3 +102,77 @@ test("two sessions of one annotator: the second save is refused with both values
   await contextA.close();
   await contextB.close();
 });
+
+test("a claim typed into 'add a missing claim', then Esc and a reload, is still there; the status says it is not saved", async ({ page }) => {
+  const change = await demoChange({ mostClaims: true });
+  const a = await assignmentFor("addclaim", "CLAIM_VERIFICATION", change.id);
+  await openWorkspace(page, a);
+  // the server is out of reach until after the reload
+  await page.route("**/api/annotations", (route) => route.abort("internetdisconnected"));
+  await keys(page, "a");
+  await page.keyboard.type("The change also renames the helper");
+  await keys(page, "Escape");
+  await expect(page.getByLabel("Add a missing claim")).not.toBeFocused();
+  await expect(page.getByLabel("Added claim 1")).toHaveValue("The change also renames the helper");
+  await expect(page.getByTestId("save-status")).toHaveAttribute("data-state", "failed");
+  await expect(page.getByTestId("save-status")).not.toContainText("saved");
+  await page.reload();
+  await expect(page.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
+  await expect(page.getByLabel("Added claim 1")).toHaveValue("The change also renames the helper");
+  await expect(page.getByTestId("save-status")).not.toHaveAttribute("data-state", "saved");
+  expect(await testDb().pseudoReference.count({ where: { addedById: a.userId } })).toBe(0);
+  await page.unroute("**/api/annotations");
+  await expectSaved(page);
+  const added = await testDb().pseudoReference.findMany({ where: { addedById: a.userId } });
+  expect(added.map((r) => [r.kind, r.text, r.correctsId])).toEqual([["ANNOTATOR_ADDED", "The change also renames the helper", null]]);
+});
+
+test("an added claim is saved after a pause in typing, not only on Enter", async ({ page }) => {
+  const change = await demoChange({ mostClaims: true });
+  const a = await assignmentFor("pause", "CLAIM_VERIFICATION", change.id);
+  await openWorkspace(page, a);
+  await keys(page, "a");
+  await page.keyboard.type("Saved while the box still has focus");
+  await expectSaved(page);
+  await expect(page.getByLabel("Add a missing claim")).toBeFocused();
+  await expect.poll(async () => (await testDb().pseudoReference.findMany({ where: { addedById: a.userId } })).map((r) => r.text)).toEqual(["Saved while the box still has focus"]);
+});
+
+test("a comment written before its grade is a draft: said so, kept across a reload, saved with the grade", async ({ page }) => {
+  const change = await demoChange({ index: 2 });
+  const a = await assignmentFor("draft", "REFERENCE_GRADING", change.id);
+  await openWorkspace(page, a);
+  await keys(page, "m");
+  await page.keyboard.type("same idea as the reference");
+  await keys(page, "Escape");
+  const status = page.getByTestId("save-status");
+  await expect(status).toHaveAttribute("data-state", "draft");
+  await expect(status).toHaveText("1 unsaved draft");
+  await expect(status).toHaveAttribute("title", /Review A: kept in this browser until the review has a grade/);
+  await page.reload();
+  await expect(page.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
+  await expect(page.getByLabel("Comment on Review A")).toHaveValue("same idea as the reference");
+  await expect(status).toHaveText("1 unsaved draft");
+  await keys(page, "4");
+  await expectSaved(page);
+  const grades = await testDb().referenceGrade.findMany({ where: { annotatorId: a.userId } });
+  expect(grades.map((g) => [g.grade, g.comment])).toEqual([[4, "same idea as the reference"]]);
+});
+
+test("submit waits for saves in flight, then submits", async ({ page }) => {
+  const change = await demoChange({ index: 3 });
+  const generated = change.reviews.filter((r) => !r.isReference);
+  const a = await assignmentFor("inflight", "REFERENCE_GRADING", change.id);
+  await openWorkspace(page, a);
+  // every save takes 2 s to reach the server
+  await page.route("**/api/annotations", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await route.continue();
+  });
+  for (let i = 0; i < generated.length; i++) await keys(page, "2");
+  await expect(page.getByTestId("save-status")).toHaveAttribute("data-state", "saving");
+  await keys(page, "Control+Enter");
+  await expect(page).toHaveURL(/\/annotate$/);
+  expect((await testDb().assignment.findUniqueOrThrow({ where: { id: a.assignmentId } })).status).toBe("DONE");
+  expect(await testDb().referenceGrade.count({ where: { annotatorId: a.userId, grade: 2 } })).toBe(generated.length);
+});

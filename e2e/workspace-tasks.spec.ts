@@ -98,6 +98,9 @@ test("review rating with the keyboard: addressed and partly addressed pseudo-ref
     await keys(page, "x", "l", "p", "4", "3", "3");
     if (i < count - 1) await expect(reviews.nth(i + 1)).toHaveAttribute("aria-current", "true");
   }
+  // past the last review's last score, digits change nothing
+  await expect(page.getByTestId("end-of-list")).toBeVisible();
+  await keys(page, "5", "1");
   await expectSaved(page);
   // a collapsed review names the pseudo-references it addresses
   await expect(reviews.first().getByTestId("linked")).toHaveText("linked 1, 2 partly");
@@ -227,11 +230,14 @@ test("the ? overlay explains the one keyboard grammar; an annotator who turns mo
   await keys(page, "4");
   await expect(reviews.nth(1)).toHaveAttribute("aria-current", "true");
   await expect(reviews.nth(1).getByRole("radio", { name: "4" })).toHaveAttribute("aria-checked", "true");
-  // the setting is the annotator's own and outlives the page
+  // the setting is the annotator's own and outlives the page; the page opens on the first review without a grade
   await page.reload();
   await expect(page.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
+  await expect(reviews.nth(2)).toHaveAttribute("aria-current", "true");
   await keys(page, "5");
-  await expect(reviews.nth(0)).toHaveAttribute("aria-current", "true");
+  await expect(reviews.nth(2)).toHaveAttribute("aria-current", "true");
+  await expect(reviews.nth(2).getByRole("radio", { name: "5" })).toHaveAttribute("aria-checked", "true");
+  await expect(reviews.nth(0).getByRole("radio", { name: "2" })).toHaveAttribute("aria-checked", "true");
   await expectSaved(page);
 });
 
@@ -260,4 +266,88 @@ test("the codebook is beside the choice: a code's definition on hover and focus,
   await expect(panel).toBeVisible();
   await keys(page, "g");
   await expect(panel).toBeHidden();
+});
+
+test("the error type goes with the claim just coded: 0 e 3 files reasoning on it, not on the next claim", async ({ page }) => {
+  const change = await demoChange({ mostClaims: true });
+  const claims = change.pseudoReferences.filter((r) => r.kind === "CLAIM" || r.kind === "IMPLICATION").sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
+  const a = await assignmentFor("errtype", "CLAIM_VERIFICATION", change.id);
+  await openWorkspace(page, a);
+  const cards = page.getByTestId("claim");
+  await keys(page, "0", "e", "3");
+  await expect(cards.nth(1)).toHaveAttribute("aria-current", "true");
+  await expect(page.getByLabel("Error type of claim 1")).toHaveValue("REASONING");
+  await expect(page.getByLabel("Error type of claim 2")).toHaveValue("");
+  // on the marked claim once the cursor has moved by itself: j / k, then e
+  await keys(page, "1", "k", "e", "5");
+  await expect(page.getByLabel("Error type of claim 2")).toHaveValue("LOCALIZATION");
+  await expectSaved(page);
+  const stored = new Map((await testDb().claimJudgement.findMany({ where: { annotatorId: a.userId } })).map((j) => [j.pseudoReferenceId, j]));
+  expect(stored.get(claims[0].id)).toMatchObject({ code: "INCORRECT", errorType: "REASONING" });
+  expect(stored.get(claims[1].id)).toMatchObject({ code: "CORRECT", errorType: "LOCALIZATION" });
+  // the shortcut help says which claim the error type goes with
+  await keys(page, "?");
+  await expect(page.getByTestId("shortcuts")).toContainText("of the claim just coded (0 e 3: incorrect, reasoning), otherwise of the marked claim");
+});
+
+test("reopening an item puts the cursor on the first claim without a code, so carrying on changes no earlier answer", async ({ page }) => {
+  const change = await demoChange({ mostClaims: true });
+  const a = await assignmentFor("reopen", "CLAIM_VERIFICATION", change.id);
+  await openWorkspace(page, a);
+  const cards = page.getByTestId("claim");
+  await keys(page, "1", "1", "1");
+  await expectSaved(page);
+  await page.reload();
+  await expect(page.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
+  await expect(cards.nth(3)).toHaveAttribute("aria-current", "true");
+  await keys(page, "2");
+  await expectSaved(page);
+  await expect(cards.nth(1)).toHaveAttribute("data-code", "CORRECT");
+  await expect(cards.nth(3)).toHaveAttribute("data-code", "AMBIGUOUS");
+  expect((await testDb().claimJudgement.findMany({ where: { annotatorId: a.userId } })).map((j) => j.code).sort()).toEqual(["AMBIGUOUS", "CORRECT", "CORRECT", "CORRECT"]);
+});
+
+test("digits past the last review do nothing: the last grade stays", async ({ page }) => {
+  const change = await demoChange({ index: 6 });
+  const generated = change.reviews.filter((r) => !r.isReference);
+  const a = await assignmentFor("pastend", "REFERENCE_GRADING", change.id);
+  await openWorkspace(page, a);
+  for (let i = 0; i < generated.length; i++) await keys(page, "3");
+  await expect(page.getByTestId("end-of-list")).toBeVisible();
+  await keys(page, "1", "5");
+  await expectSaved(page);
+  const reviews = page.getByTestId("review");
+  await expect(reviews.last().getByRole("radio", { name: "3" })).toHaveAttribute("aria-checked", "true");
+  const grades = await testDb().referenceGrade.findMany({ where: { annotatorId: a.userId } });
+  expect(grades.map((g) => [g.grade, g.version])).toEqual(generated.map(() => [3, 1]));
+  // k goes back to the last review, where a digit answers again
+  await keys(page, "k");
+  await expect(reviews.last()).toHaveAttribute("aria-current", "true");
+  await expect(page.getByTestId("end-of-list")).toHaveCount(0);
+});
+
+test("a refused submit names the reviews and dimensions still missing and moves the cursor to the first", async ({ page }) => {
+  const change = await demoChange({ index: 7 });
+  const a = await assignmentFor("missing", "REVIEW_RATING", change.id);
+  await openWorkspace(page, a);
+  const reviews = page.getByTestId("review");
+  const count = await reviews.count();
+  expect(count).toBeGreaterThanOrEqual(4);
+  for (let i = 0; i < count - 1; i++) {
+    // review C gets two scores of three; the last review none
+    if (i === 2) await keys(page, "4", "3", "j");
+    else await keys(page, "4", "3", "3");
+  }
+  await expectSaved(page);
+  await keys(page, "Control+Enter");
+  const last = String.fromCharCode(65 + count - 1);
+  await expect(page.getByTestId("flash")).toHaveText(`Not complete yet, still missing: Review C: relevance; Review ${last}: conciseness, comprehensiveness, relevance.`);
+  await expect(reviews.nth(2)).toHaveAttribute("aria-current", "true");
+  await expect(reviews.nth(2).getByTestId("scale-relevance")).toHaveAttribute("aria-current", "true");
+  expect((await testDb().assignment.findUniqueOrThrow({ where: { id: a.assignmentId } })).status).not.toBe("DONE");
+  // the digit now answers what was missing
+  await keys(page, "5");
+  await expectSaved(page);
+  const rating = await testDb().reviewRating.findMany({ where: { annotatorId: a.userId } });
+  expect(rating.filter((r) => (r.scores as Record<string, number>).relevance === 5)).toHaveLength(1);
 });

@@ -10,20 +10,17 @@
  *   values; the annotator keeps theirs (saved over the new version) or takes the server's.
  * - A draft whose base version is no longer the stored one, found after a reload, is a conflict
  *   too (unless the server already has that value).
+ * - A value that cannot be saved yet (a comment before its grade, an emptied claim) stays a
+ *   draft in the browser, and the status counts it as such ("1 unsaved draft").
+ * - `flush` (before leaving or submitting) waits for saves already in flight too.
  * Framework-free so it can be unit-tested with a fake fetch and storage.
  */
 import { z } from "zod";
 import { backoffDelay, parseRetryAfter } from "@/lib/http/retry";
-import type { TaskWorkspace, Versioned } from "@/lib/tasks/types";
+import { entryKey, type ServerState, type StoredEntry } from "@/lib/annotation/stored-answers";
 import { addedClaimValue, claimJudgementValue, commentFilterValue, necessityValue, referenceGradeValue, reviewRatingValue, sameValue, type AnnotationKindKey } from "@/lib/annotation/values";
 
 export type EntryStatus = "idle" | "pending" | "saving" | "saved" | "failed" | "conflict" | "error" | "invalid";
-
-export interface ServerState {
-  id: string | null;
-  version: number;
-  value: unknown;
-}
 
 export interface Entry {
   key: string;
@@ -38,7 +35,8 @@ export interface Entry {
   inFlight: boolean;
 }
 
-export type OverallStatus = "idle" | "pending" | "saving" | "saved" | "failed" | "conflict" | "error";
+/** "draft": nothing is waiting to be sent, but some values cannot be saved yet (kept in the browser). */
+export type OverallStatus = "idle" | "pending" | "saving" | "saved" | "failed" | "conflict" | "error" | "draft";
 
 /** A scheduled retry: when, and why the last attempt failed (busy: the server answered 503). */
 export interface RetryState {
@@ -51,6 +49,8 @@ interface Draft {
   targetId: string;
   baseVersion: number;
   value: unknown;
+  /** An added claim created in the page (known by its client key) and stored since: its id, which the page after a reload knows it by. */
+  serverId?: string;
 }
 
 export interface StorageLike {
@@ -86,27 +86,11 @@ const SCHEMAS: Record<AnnotationKindKey, z.ZodType> = {
   added: addedClaimValue,
 };
 
-/** One stored annotation as the server reports it. */
-export interface StoredEntry {
-  kind: AnnotationKindKey;
-  targetId: string;
-  server: ServerState;
-}
-
-/** The stored annotations of a workspace's task, one per claim or review (null server value when none yet). */
-export function storedEntries(task: TaskWorkspace): StoredEntry[] {
-  const none = (v: Versioned<unknown> | undefined): ServerState => v ?? { id: null, version: 0, value: null };
-  return [
-    ...(task.claims?.references ?? []).map((r) => ({ kind: "claim" as const, targetId: r.id, server: none(task.claims!.judgements[r.id]) })),
-    ...(task.claims?.added ?? []).map((a) => ({ kind: "added" as const, targetId: a.id, server: a })),
-    ...(task.rating?.necessity ? task.rating.references : []).map((r) => ({ kind: "necessity" as const, targetId: r.id, server: none(task.rating!.necessity![r.id]) })),
-    ...(task.rating?.reviews ?? []).map((r) => ({ kind: "rating" as const, targetId: r.id, server: none(task.rating!.ratings[r.id]) })),
-    ...(task.grading?.reviews ?? []).map((r) => ({ kind: "grade" as const, targetId: r.id, server: none(task.grading!.grades[r.id]) })),
-    ...(task.filtering?.reviews ?? []).map((r) => ({ kind: "filter" as const, targetId: r.id, server: none(task.filtering!.labels[r.id]) })),
-  ];
-}
-
-export const entryKey = (kind: AnnotationKindKey, targetId: string) => `${kind}:${targetId}`;
+/** Why a value is kept as a draft instead of saved, in the annotator's words (else the schema's reason). */
+const DRAFT_REASON: Partial<Record<AnnotationKindKey, { field: string; reason: string }>> = {
+  grade: { field: "grade", reason: "kept in this browser until the review has a grade" },
+  filter: { field: "highQuality", reason: "kept in this browser until the comment has a label (1 or 0)" },
+};
 
 const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
 
@@ -145,6 +129,8 @@ export class AutosaveStore extends AnswerEntries {
   private retryState: RetryState | null = null;
   private failures = 0;
   private version = 0;
+  /** Saves in flight. */
+  private running = new Set<Promise<void>>();
   private readonly opts: Required<Omit<AutosaveOptions, "storage">> & { storage: StorageLike | null };
 
   constructor(options: AutosaveOptions) {
@@ -178,19 +164,20 @@ export class AutosaveStore extends AnswerEntries {
   overall(): OverallStatus {
     const statuses = new Set([...this.entries.values()].map((e) => e.status));
     for (const s of ["conflict", "error", "failed", "saving", "pending", "invalid"] as const) {
-      if (statuses.has(s)) return s === "invalid" ? "pending" : s;
+      if (statuses.has(s)) return s === "invalid" ? "draft" : s;
     }
     return statuses.has("saved") ? "saved" : "idle";
+  }
+
+  /** Values not stored yet: `drafts` cannot be saved as they are (incomplete), `changes` are waiting, being saved or failed. */
+  unsaved(): { changes: Entry[]; drafts: Entry[] } {
+    const all = [...this.entries.values()].filter((e) => e.local !== undefined || e.inFlight);
+    return { changes: all.filter((e) => e.status !== "invalid"), drafts: all.filter((e) => e.status === "invalid") };
   }
 
   /** The scheduled retry after a failed save, or null. */
   retrying(): RetryState | null {
     return this.retryState;
-  }
-
-  /** True when nothing is waiting to be stored. */
-  isSettled(): boolean {
-    return [...this.entries.values()].every((e) => e.local === undefined && !e.inFlight);
   }
 
   // -- changes --------------------------------------------------------------------------------
@@ -218,7 +205,9 @@ export class AutosaveStore extends AnswerEntries {
       e.message = undefined;
       return true;
     }
-    e.message = result.error.issues[0]?.message ?? "incomplete";
+    const draft = DRAFT_REASON[e.kind];
+    const lacking = draft !== undefined && (e.local as Record<string, unknown> | null)?.[draft.field] === undefined;
+    e.message = lacking ? draft.reason : (result.error.issues[0]?.message ?? "incomplete");
     return false;
   }
 
@@ -226,8 +215,9 @@ export class AutosaveStore extends AnswerEntries {
   restoreDrafts(): void {
     const drafts = this.readDrafts();
     for (const draft of Object.values(drafts)) {
-      this.register(draft.kind, draft.targetId, null);
-      const e = this.entry(draft.kind, draft.targetId)!;
+      const targetId = draft.serverId && this.entries.has(entryKey(draft.kind, draft.serverId)) ? draft.serverId : draft.targetId;
+      this.register(draft.kind, targetId, null);
+      const e = this.entry(draft.kind, targetId)!;
       if (sameValue(draft.value, e.server.value)) continue;
       e.local = draft.value;
       if (draft.baseVersion === e.server.version) e.status = this.validate(e) ? "pending" : "invalid";
@@ -299,14 +289,25 @@ export class AutosaveStore extends AnswerEntries {
     this.schedule(0);
   }
 
-  /** Saves everything pending now (e.g. before submitting); resolves when no request is running. */
+  /**
+   * Saves everything pending now (e.g. before submitting) and resolves once no save is running:
+   * saves already in flight are waited for, and a change made during a save is sent after it.
+   * A failed one is tried once here (then its retry is scheduled as usual).
+   */
   async flush(): Promise<void> {
-    if (this.debounce !== null) {
-      this.opts.clearTimer(this.debounce);
-      this.debounce = null;
+    let retryFailed = true;
+    for (;;) {
+      if (this.debounce !== null) {
+        this.opts.clearTimer(this.debounce);
+        this.debounce = null;
+      }
+      const ready = (e: Entry) => e.local !== undefined && !e.inFlight && (e.status === "pending" || (retryFailed && e.status === "failed"));
+      const sends = [...this.entries.values()].filter(ready).map((e) => this.send(e));
+      const running = [...this.running];
+      if (sends.length === 0 && running.length === 0) return;
+      retryFailed = false;
+      await Promise.all([...sends, ...running]);
     }
-    const sends = [...this.entries.values()].filter((e) => e.local !== undefined && !e.inFlight && (e.status === "pending" || e.status === "failed")).map((e) => this.send(e));
-    await Promise.all(sends);
   }
 
   /** Drops unsaved values the server refused for good (e.g. a claim that no longer exists). */
@@ -357,7 +358,15 @@ export class AutosaveStore extends AnswerEntries {
     this.emit();
   }
 
-  private async send(e: Entry): Promise<void> {
+  private send(e: Entry): Promise<void> {
+    const request = this.request(e);
+    this.running.add(request);
+    const done = () => void this.running.delete(request);
+    request.then(done, done);
+    return request;
+  }
+
+  private async request(e: Entry): Promise<void> {
     const sent = e.local;
     const baseVersion = e.server.version;
     e.inFlight = true;
@@ -378,13 +387,14 @@ export class AutosaveStore extends AnswerEntries {
       this.scheduleRetry("offline");
       return;
     }
-    e.inFlight = false;
     let body: { id?: string | null; version?: number; value?: unknown; error?: string; conflict?: { current: ServerState | null; attempted: { value: unknown } } } = {};
     try {
       body = await response.json();
     } catch {
       // not JSON (a proxy error page): handled by status below
     }
+    // In flight until the answer is read: an edit made meanwhile must not be sent on the old version.
+    e.inFlight = false;
     if (response.ok) {
       this.failures = 0;
       e.server = { id: body.id ?? e.server.id, version: body.version ?? baseVersion + 1, value: body.value === undefined ? sent : body.value };
@@ -443,7 +453,7 @@ export class AutosaveStore extends AnswerEntries {
       if (e.local === undefined) continue;
       // The version the value was based on; during a conflict still the stale one, so a reload
       // shows the conflict again instead of overwriting.
-      drafts[e.key] = { kind: e.kind, targetId: e.targetId, baseVersion: e.server.version, value: e.local };
+      drafts[e.key] = { kind: e.kind, targetId: e.targetId, baseVersion: e.server.version, value: e.local, ...(e.kind === "added" && e.server.id && e.server.id !== e.targetId ? { serverId: e.server.id } : {}) };
     }
     try {
       if (!this.opts.storage) return;

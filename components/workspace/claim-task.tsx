@@ -7,12 +7,14 @@
  * claims. Smells are listed but not judged (the paper treats static-analysis output as reliable).
  */
 import { useImperativeHandle, useRef, useState } from "react";
+import { firstMissingIndex } from "@/lib/annotation/completeness";
 import { CLAIM_CODE_BY_NAME, CLAIM_CODE_BY_VALUE, CLAIM_CODE_INFO, ERROR_TYPE_BY_KEY, ERROR_TYPE_INFO } from "@/lib/annotation/codebook";
 import type { ClaimCode } from "@/lib/generated/prisma/enums";
 import { emptyClaimJudgement, NEW_CLAIM_PREFIX, type AddedClaimValue, type ClaimJudgementValue } from "@/lib/annotation/values";
 import type { Entry } from "./autosave";
 import { EntryNote } from "./entry-note";
-import { clientKey, type AnswerStore, type TaskProps } from "./types";
+import { EndOfList } from "./end-of-list";
+import { clientKey, missingIn, type AnswerStore, type TaskProps } from "./types";
 import { useCursor } from "./use-cursor";
 
 function addedClaims(store: AnswerStore): { entry: Entry; value: AddedClaimValue }[] {
@@ -22,22 +24,22 @@ function addedClaims(store: AnswerStore): { entry: Entry; value: AddedClaimValue
     .filter((x): x is { entry: Entry; value: AddedClaimValue } => x.value !== null && !x.value.deleted);
 }
 
-function AddedClaimEditor({ store, entry, value, label, inputRef }: { store: AnswerStore; entry: Entry; value: AddedClaimValue; label: string; inputRef?: (el: HTMLTextAreaElement | null) => void }) {
+/** Removes an added claim (a saved one is deleted on the server; one never saved goes with nothing to delete). */
+function removeAdded(store: AnswerStore, entry: Entry, value: AddedClaimValue) {
+  store.set("added", entry.targetId, { text: value.text.trim() || "(removed)", correctsId: value.correctsId, deleted: true });
+}
+
+function AddedClaimEditor({ store, entry, value, label }: { store: AnswerStore; entry: Entry; value: AddedClaimValue; label: string }) {
   return (
     <div className="flex items-start gap-2">
       <textarea
-        ref={inputRef}
         aria-label={label}
         value={value.text}
         rows={2}
         onChange={(e) => store.set("added", entry.targetId, { ...value, text: e.target.value })}
         className="w-full rounded border border-slate-500 px-2 py-1 text-sm"
       />
-      <button
-        type="button"
-        className="rounded border border-slate-500 px-2 py-0.5 text-xs text-slate-600 hover:bg-slate-50"
-        onClick={() => store.set("added", entry.targetId, { text: value.text.trim() || "(removed)", correctsId: value.correctsId, deleted: true })}
-      >
+      <button type="button" className="rounded border border-slate-500 px-2 py-0.5 text-xs text-slate-600 hover:bg-slate-50" onClick={() => removeAdded(store, entry, value)}>
         Remove
       </button>
       <EntryNote entry={entry} />
@@ -48,13 +50,24 @@ function AddedClaimEditor({ store, entry, value, label, inputRef }: { store: Ans
 export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskProps) {
   const claims = data.claims!;
   const references = claims.references;
-  const { cursor, setCursor, move, step, register } = useCursor(references.length, (i) => onTarget(references[i] ? `claim:${references[i].id}` : null));
+  // Opens on the first claim without a code (past the end when every claim has one).
+  const [initial] = useState(() =>
+    firstMissingIndex(
+      references.map((r) => r.id),
+      missingIn(data, store),
+      "claim",
+    ),
+  );
+  const { cursor, atEnd, setCursor, moveOn, step, register } = useCursor(references.length, (i) => onTarget(references[i] ? `claim:${references[i].id}` : null), initial);
   const notes = useRef(new Map<string, HTMLTextAreaElement>());
   const corrections = useRef(new Map<string, HTMLTextAreaElement>());
   const addBox = useRef<HTMLTextAreaElement>(null);
+  // The claim a code key just coded and moved on from: an error type pressed next is its own (0 e 3).
+  const justCoded = useRef<string | null>(null);
   const [correcting, setCorrecting] = useState<string | null>(null);
   const [draftCorrection, setDraftCorrection] = useState("");
-  const [newClaim, setNewClaim] = useState("");
+  // The added claim the "add a missing claim" box is writing (saved as it is typed); listed once finished.
+  const [writing, setWriting] = useState<string | null>(null);
   const [openNotes, setOpenNotes] = useState<Set<string>>(new Set());
   // The code under the pointer or keyboard focus: its definition shows while choosing.
   const [hint, setHint] = useState<{ id: string; code: ClaimCode } | null>(null);
@@ -64,35 +77,57 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
   const unnecessary = (v: ClaimJudgementValue) => claims.askNecessity && v.necessary === false;
   const added = addedClaims(store);
   const correctionOf = (id: string) => added.find((a) => a.value.correctsId === id);
+  const select = (index: number) => {
+    justCoded.current = null;
+    setCursor(index);
+  };
 
   const openNote = (id: string) => {
     setOpenNotes((s) => new Set(s).add(id));
     requestAnimationFrame(() => notes.current.get(id)?.focus());
   };
   const startCorrection = (id: string, text: string) => {
-    if (correctionOf(id)) {
-      corrections.current.get(id)?.focus();
-      return;
+    if (!correctionOf(id)) {
+      setCorrecting(id);
+      setDraftCorrection(text);
     }
-    setCorrecting(id);
-    setDraftCorrection(text);
     requestAnimationFrame(() => corrections.current.get(id)?.focus());
   };
-  const commitCorrection = (id: string) => {
-    const text = draftCorrection.trim();
-    if (text) store.set("added", `${NEW_CLAIM_PREFIX}${clientKey()}`, { text, correctsId: id });
-    setCorrecting(null);
-    setDraftCorrection("");
+  /**
+   * Typing a correction: it becomes an added claim (saved as it is typed) once it says
+   * something other than the claim; emptied, it is removed again.
+   */
+  const editCorrection = (claimId: string, original: string, text: string) => {
+    const correction = correctionOf(claimId);
+    if (correction && text.trim() === "") {
+      removeAdded(store, correction.entry, correction.value);
+      setCorrecting(claimId);
+      setDraftCorrection(text);
+    } else if (correction) store.set("added", correction.entry.targetId, { ...correction.value, text });
+    else if (text.trim() !== "" && text.trim() !== original.trim()) store.set("added", `${NEW_CLAIM_PREFIX}${clientKey()}`, { text, correctsId: claimId });
+    else setDraftCorrection(text);
   };
-  const commitNewClaim = () => {
-    const text = newClaim.trim();
-    if (!text) return;
-    store.set("added", `${NEW_CLAIM_PREFIX}${clientKey()}`, { text, correctsId: null });
-    setNewClaim("");
+  const leaveCorrection = (claimId: string) => {
+    if (!correctionOf(claimId)) setCorrecting(null);
+  };
+  /** Typing a missing claim: the first character makes it an added claim, saved as it is typed; emptied, it is removed. */
+  const editNewClaim = (text: string) => {
+    const current = writing ? added.find((a) => a.entry.targetId === writing) : undefined;
+    if (current && text === "") {
+      removeAdded(store, current.entry, current.value);
+      setWriting(null);
+    } else if (current) store.set("added", current.entry.targetId, { ...current.value, text });
+    else if (text.trim() !== "") {
+      const key = `${NEW_CLAIM_PREFIX}${clientKey()}`;
+      store.set("added", key, { text, correctsId: null });
+      setWriting(key);
+    }
   };
 
   useImperativeHandle(handle, () => ({
     onAction(action) {
+      const coded = justCoded.current;
+      justCoded.current = null;
       if (step(action)) return true;
       const current = references[cursor];
       switch (action.type) {
@@ -100,16 +135,22 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
           const info = CLAIM_CODE_BY_VALUE.get(action.value);
           if (!info || !current) return false;
           update(current.id, { code: info.code });
-          if (digitsMoveOn) move(1);
+          if (digitsMoveOn) {
+            justCoded.current = current.id;
+            moveOn();
+          }
           return true;
         }
-        case "error-type":
-          if (!current) return false;
-          update(current.id, { errorType: action.key === 0 ? null : (ERROR_TYPE_BY_KEY.get(action.key)?.type ?? null) });
+        case "error-type": {
+          const id = coded ?? current?.id;
+          if (!id) return false;
+          update(id, { errorType: action.key === 0 ? null : (ERROR_TYPE_BY_KEY.get(action.key)?.type ?? null) });
           return true;
-        case "toggle-unnecessary":
+        }
+        case "necessity":
           if (!current || !claims.askNecessity) return false;
-          update(current.id, { necessary: value(current.id).necessary === false ? null : false });
+          // Stage 1 records only "unnecessary"; necessary again is no mark.
+          update(current.id, { necessary: action.necessary ? null : false });
           return true;
         case "note":
           if (!current) return false;
@@ -126,9 +167,14 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
           return false;
       }
     },
+    show(missing) {
+      const index = references.findIndex((r) => r.id === missing.targetId);
+      if (index >= 0) select(index);
+    },
   }));
 
-  const missing = added.filter((a) => a.value.correctsId === null);
+  const missing = added.filter((a) => a.value.correctsId === null && a.entry.targetId !== writing);
+  const written = writing ? added.find((a) => a.entry.targetId === writing) : undefined;
   return (
     <div className="space-y-3">
       <p className="text-sm text-slate-600">
@@ -149,7 +195,7 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
               data-testid="claim"
               data-code={v.code ?? ""}
               aria-current={isCurrent ? "true" : undefined}
-              onClick={() => setCursor(index)}
+              onClick={() => select(index)}
               className={`rounded border p-2 ${isCurrent ? "border-blue-700 ring-2 ring-blue-700" : "border-slate-200"} ${unnecessary(v) ? "bg-slate-50 opacity-80" : "bg-white"}`}
             >
               <div className="flex items-start gap-2">
@@ -199,7 +245,7 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
                         onClick={() => update(ref.id, { necessary: v.necessary === false ? null : false })}
                         className="min-h-6 rounded border border-slate-500 px-1.5 py-0.5 text-xs hover:bg-slate-50"
                       >
-                        u {v.necessary === false ? "necessary again" : "unnecessary"}
+                        {v.necessary === false ? "y necessary again" : "u unnecessary"}
                       </button>
                     )}
                     {!openNotes.has(ref.id) && !v.note && (
@@ -233,41 +279,40 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
                       className="mt-1 w-full rounded border border-slate-500 px-2 py-1 text-sm"
                     />
                   )}
-                  {correction && (
+                  {(correction || correcting === ref.id) && (
+                    // One text box from the first character to the saved correction, so typing never loses focus.
                     <div className="mt-1">
-                      <p className="text-xs font-medium text-slate-600">Corrected claim (replaces this one in stage 2):</p>
-                      <AddedClaimEditor
-                        store={store}
-                        entry={correction.entry}
-                        value={correction.value}
-                        label={`Correction of claim ${index + 1}`}
-                        inputRef={(el) => {
-                          if (el) corrections.current.set(ref.id, el);
-                          else corrections.current.delete(ref.id);
-                        }}
-                      />
-                    </div>
-                  )}
-                  {!correction && correcting === ref.id && (
-                    <div className="mt-1">
-                      <p className="text-xs font-medium text-slate-600">Corrected claim — Enter saves, Esc cancels:</p>
-                      <textarea
-                        ref={(el) => {
-                          if (el) corrections.current.set(ref.id, el);
-                          else corrections.current.delete(ref.id);
-                        }}
-                        aria-label={`Correction of claim ${index + 1}`}
-                        value={draftCorrection}
-                        rows={2}
-                        onChange={(e) => setDraftCorrection(e.target.value)}
-                        onKeyDown={(e) => {
-                          if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.metaKey) {
-                            e.preventDefault();
-                            commitCorrection(ref.id);
-                          } else if (e.key === "Escape") setCorrecting(null);
-                        }}
-                        className="w-full rounded border border-slate-500 px-2 py-1 text-sm"
-                      />
+                      <p className="text-xs font-medium text-slate-600">Corrected claim (replaces this one in stage 2), saved as you type — Enter or Esc leaves the box:</p>
+                      <div className="flex items-start gap-2">
+                        <textarea
+                          ref={(el) => {
+                            if (el) corrections.current.set(ref.id, el);
+                            else corrections.current.delete(ref.id);
+                          }}
+                          aria-label={`Correction of claim ${index + 1}`}
+                          value={correction ? correction.value.text : draftCorrection}
+                          rows={2}
+                          onChange={(e) => editCorrection(ref.id, ref.text, e.target.value)}
+                          onBlur={() => leaveCorrection(ref.id)}
+                          onKeyDown={(e) => {
+                            if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.metaKey) {
+                              e.preventDefault();
+                              e.currentTarget.blur();
+                            }
+                          }}
+                          className="w-full rounded border border-slate-500 px-2 py-1 text-sm"
+                        />
+                        {correction && (
+                          <button type="button" className="rounded border border-slate-500 px-2 py-0.5 text-xs text-slate-600 hover:bg-slate-50" onClick={() => {
+                              removeAdded(store, correction.entry, correction.value);
+                              setCorrecting(null);
+                            }}
+                          >
+                            Remove
+                          </button>
+                        )}
+                        {correction && <EntryNote entry={correction.entry} />}
+                      </div>
                     </div>
                   )}
                 </div>
@@ -276,6 +321,7 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
           );
         })}
       </ol>
+      {atEnd && <EndOfList cardRef={register(references.length)} what="claims" />}
 
       {claims.smells.length > 0 && (
         <section aria-label="Smells" className="rounded border border-slate-200 bg-slate-50 p-2">
@@ -301,22 +347,26 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
         </ul>
         <label className="mt-2 block text-xs text-slate-600">
           <span>
-            <kbd>a</kbd> Add a missing claim — Enter adds it
+            <kbd>a</kbd> Add a missing claim — saved as you type; Enter or Esc finishes it
           </span>
-          <textarea
-            ref={addBox}
-            aria-label="Add a missing claim"
-            value={newClaim}
-            rows={2}
-            onChange={(e) => setNewClaim(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.metaKey) {
-                e.preventDefault();
-                commitNewClaim();
-              }
-            }}
-            className="mt-1 w-full rounded border border-slate-500 px-2 py-1 text-sm"
-          />
+          <span className="flex items-start gap-2">
+            <textarea
+              ref={addBox}
+              aria-label="Add a missing claim"
+              value={written?.value.text ?? ""}
+              rows={2}
+              onChange={(e) => editNewClaim(e.target.value)}
+              onBlur={() => setWriting(null)}
+              onKeyDown={(e) => {
+                if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.metaKey) {
+                  e.preventDefault();
+                  setWriting(null);
+                }
+              }}
+              className="mt-1 w-full rounded border border-slate-500 px-2 py-1 text-sm"
+            />
+            {written && <EntryNote entry={written.entry} />}
+          </span>
         </label>
       </section>
     </div>

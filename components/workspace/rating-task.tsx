@@ -7,15 +7,18 @@
  * Keyboard: j/k between reviews, h/l between the fields of a review (pseudo-references, then
  * the dimensions), x / p to tick, digits to score. With CRScore's stage order the set is the
  * consolidated one and the annotator first judges whether each pseudo-reference (claim or smell)
- * is necessary for a review to mention (Appendix, phase 2); u toggles it on a pseudo-reference.
+ * is necessary for a review to mention (Appendix, phase 2): y (necessary) or u (not necessary)
+ * answers the marked one from anywhere in the item and marks the next.
  */
 import { useImperativeHandle, useRef, useState } from "react";
+import { firstMissingIndex } from "@/lib/annotation/completeness";
 import { LIKERT_RULES } from "@/lib/annotation/codebook";
 import { likertFromDigit } from "@/lib/annotation/keymap";
 import { emptyReviewRating, type NecessityValue, type ReviewRatingValue } from "@/lib/annotation/values";
 import { EntryNote } from "./entry-note";
 import { ReviewCard } from "./review-card";
-import type { TaskProps } from "./types";
+import { EndOfList } from "./end-of-list";
+import { missingIn, type TaskProps } from "./types";
 import { useCursor } from "./use-cursor";
 import { NoteBox } from "./note-box";
 
@@ -27,9 +30,33 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
   const dims = data.study.likertDimensions;
   const { likertMin, likertMax } = data.study;
   const scale = Array.from({ length: likertMax - likertMin + 1 }, (_, i) => likertMin + i);
-  const { cursor, setCursor, register } = useCursor(reviews.length, (i) => onTarget(reviews[i] ? `rating:${reviews[i].id}` : null));
+  // Opens on the first unanswered question: the first necessity without an answer is marked,
+  // and the cursor is on the first review without every score, at its first missing dimension
+  // (or its pseudo-references when it has no score yet); past the end when all are scored.
+  const [start] = useState(() => {
+    const missing = missingIn(data, store);
+    const review = firstMissingIndex(
+      reviews.map((r) => r.id),
+      missing,
+      "rating",
+    );
+    const dim = missing.find((m) => m.kind === "rating" && m.targetId === reviews[review]?.id && m.what.length < dims.length)?.what[0];
+    return {
+      review,
+      field: dim === undefined ? 0 : references.length + dims.indexOf(dim),
+      necessity: firstMissingIndex(
+        references.map((r) => r.id),
+        missing,
+        "necessity",
+      ),
+    };
+  });
+  const { cursor, atEnd, setCursor, register } = useCursor(reviews.length, (i) => onTarget(reviews[i] ? `rating:${reviews[i].id}` : null), start.review);
   const fieldCount = references.length + dims.length;
-  const [field, setField] = useState(0);
+  const [field, setField] = useState(start.field);
+  // The pseudo-reference whose necessity y / u answers.
+  const [necessityAt, setNecessityAt] = useState(start.necessity);
+  const necessityRows = useRef(new Map<number, HTMLElement>());
   const comments = useRef(new Map<string, HTMLTextAreaElement>());
 
   // Links to pseudo-references no longer in the stage-2 set (e.g. dropped by a later
@@ -56,6 +83,15 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
     setCursor(index);
     setField(0);
   };
+  /** Moves to a field of the current review; on a pseudo-reference row, its necessity is marked too. */
+  const moveField = (next: number) => {
+    setField(next);
+    if (next < references.length) setNecessityAt(next);
+  };
+  const markNecessity = (index: number) => {
+    setNecessityAt(index);
+    necessityRows.current.get(index)?.scrollIntoView({ block: "nearest" });
+  };
 
   useImperativeHandle(handle, () => ({
     onAction(action) {
@@ -68,15 +104,19 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
           if (cursor > 0) goto(cursor - 1);
           return true;
         case "next-field":
-          setField((f) => Math.min(fieldCount - 1, f + 1));
+          if (review) moveField(Math.min(fieldCount - 1, field + 1));
           return true;
         case "prev-field":
-          setField((f) => Math.max(0, f - 1));
+          if (review) moveField(Math.max(0, field - 1));
           return true;
-        case "toggle-unnecessary":
-          if (!rating.necessity || field >= references.length) return false;
-          setNecessity(references[field].id, necessity(references[field].id) === false);
+        case "necessity": {
+          const ref = references[necessityAt];
+          if (!rating.necessity || !ref) return false;
+          setNecessity(ref.id, action.necessary);
+          // Moving on to the next pseudo-reference; past the last one the keys do nothing.
+          if (digitsMoveOn) markNecessity(necessityAt + 1);
           return true;
+        }
         case "toggle-address":
         case "toggle-partial":
           if (!review || field >= references.length) return false;
@@ -93,8 +133,7 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
           // Moving on: the next dimension, after the last one the next review.
           if (!digitsMoveOn) setField(references.length + d);
           else if (d < dims.length - 1) setField(references.length + d + 1);
-          else if (cursor < reviews.length - 1) goto(cursor + 1);
-          else setField(references.length + d);
+          else goto(cursor + 1);
           return true;
         }
         case "note":
@@ -104,6 +143,17 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
         default:
           return false;
       }
+    },
+    show(missing) {
+      if (missing.kind === "necessity") {
+        const r = references.findIndex((ref) => ref.id === missing.targetId);
+        if (r >= 0) markNecessity(r);
+        return;
+      }
+      const index = reviews.findIndex((r) => r.id === missing.targetId);
+      if (missing.kind !== "rating" || index < 0) return;
+      goto(index);
+      setField(references.length + Math.max(0, dims.indexOf(missing.what[0])));
     },
   }));
 
@@ -119,12 +169,25 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
         {references.length === 0 && <p className="text-slate-500">No pseudo-references remain for this change.</p>}
         {rating.necessity && references.length > 0 && (
           <>
-            <p className="text-xs text-slate-600">Is each pseudo-reference necessary for a review of this change to mention?</p>
+            <p className="text-xs text-slate-600">
+              Is each pseudo-reference necessary for a review of this change to mention? <kbd>y</kbd> necessary, <kbd>u</kbd> not necessary answers the marked one, from anywhere in the item.
+            </p>
             <ol className="mt-1 space-y-1" aria-label="Necessity">
               {references.map((ref, r) => {
                 const necessary = necessity(ref.id);
+                const marked = r === necessityAt;
                 return (
-                  <li key={ref.id} data-testid="necessity" className="flex flex-wrap items-center gap-2">
+                  <li
+                    key={ref.id}
+                    ref={(el) => {
+                      if (el) necessityRows.current.set(r, el);
+                      else necessityRows.current.delete(r);
+                    }}
+                    data-testid="necessity"
+                    aria-current={marked ? "true" : undefined}
+                    onClick={() => setNecessityAt(r)}
+                    className={`flex flex-wrap items-center gap-2 rounded px-1 ${marked ? "bg-blue-50 outline outline-2 outline-blue-700" : ""}`}
+                  >
                     <span className="w-6 text-right tabular-nums text-slate-500">{r + 1}.</span>
                     <span className="min-w-0 flex-1">
                       {ref.text} <span className="text-xs text-slate-500">({ORIGIN_LABEL[ref.origin]})</span>
@@ -143,6 +206,11 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
                         </button>
                       ))}
                     </span>
+                    {marked && (
+                      <span className="text-xs text-slate-500">
+                        <kbd>y</kbd> / <kbd>u</kbd>
+                      </span>
+                    )}
                     <EntryNote entry={store.entry("necessity", ref.id)} />
                   </li>
                 );
@@ -255,6 +323,7 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
           );
         })}
       </ol>
+      {atEnd && <EndOfList cardRef={register(reviews.length)} what="reviews" />}
     </div>
   );
 }

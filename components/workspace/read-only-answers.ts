@@ -4,7 +4,8 @@
  * here can change or send them; the preview also disables every control.
  */
 import type { TaskWorkspace } from "@/lib/tasks/types";
-import { AnswerEntries, storedEntries } from "./autosave";
+import { storedEntries } from "@/lib/annotation/stored-answers";
+import { AnswerEntries } from "./autosave";
 import type { AnswerStore } from "./types";
 
 export class ReadOnlyAnswers extends AnswerEntries implements AnswerStore {

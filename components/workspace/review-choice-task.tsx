@@ -5,11 +5,13 @@
  * grading (GradedReviews section 4.3) and comment filtering (c-CRAB section 4.2.1). Keyboard: j/k
  * between reviews, a choice's digit picks it (and moves on when the annotator prefers), m the note.
  */
-import { type ReactNode, useImperativeHandle, useRef } from "react";
+import { type ReactNode, useImperativeHandle, useRef, useState } from "react";
+import { firstMissingIndex } from "@/lib/annotation/completeness";
 import type { AnnotationKindKey } from "@/lib/annotation/values";
+import { EndOfList } from "./end-of-list";
 import { NoteBox } from "./note-box";
 import { ReviewCard } from "./review-card";
-import type { TaskProps } from "./types";
+import { missingIn, type TaskProps } from "./types";
 import { useCursor } from "./use-cursor";
 
 /** A review's answer as the task shows it: the choice (absent until made) and the note. */
@@ -47,8 +49,16 @@ interface ReviewChoiceTaskProps<Value, Stored> extends TaskProps {
   toStored: (answer: ChoiceAnswer<Value>) => Stored;
 }
 
-export function ReviewChoiceTask<Value, Stored>({ store, handle, onTarget, digitsMoveOn, kind, reviews, intro, listLabel, choices, choiceLabel, noteLabel, notePlaceholder, toAnswer, toStored }: ReviewChoiceTaskProps<Value, Stored>) {
-  const { cursor, setCursor, move, step, register } = useCursor(reviews.length, (i) => onTarget(reviews[i] ? `${kind}:${reviews[i].id}` : null));
+export function ReviewChoiceTask<Value, Stored>({ data, store, handle, onTarget, digitsMoveOn, kind, reviews, intro, listLabel, choices, choiceLabel, noteLabel, notePlaceholder, toAnswer, toStored }: ReviewChoiceTaskProps<Value, Stored>) {
+  // Opens on the first review without an answer (past the end when all have one).
+  const [initial] = useState(() =>
+    firstMissingIndex(
+      reviews.map((r) => r.id),
+      missingIn(data, store),
+      kind,
+    ),
+  );
+  const { cursor, atEnd, setCursor, moveOn, step, register } = useCursor(reviews.length, (i) => onTarget(reviews[i] ? `${kind}:${reviews[i].id}` : null), initial);
   const notes = useRef(new Map<string, HTMLTextAreaElement>());
   const answer = (id: string) => toAnswer(store.value<Stored>(kind, id));
   const update = (id: string, next: ChoiceAnswer<Value>) => store.set(kind, id, toStored(next));
@@ -62,7 +72,7 @@ export function ReviewChoiceTask<Value, Stored>({ store, handle, onTarget, digit
           const choice = choices.find((c) => c.digit === action.value);
           if (!review || !choice) return false;
           update(review.id, { ...answer(review.id), choice: choice.value });
-          if (digitsMoveOn) move(1);
+          if (digitsMoveOn) moveOn();
           return true;
         }
         case "note":
@@ -72,6 +82,10 @@ export function ReviewChoiceTask<Value, Stored>({ store, handle, onTarget, digit
         default:
           return false;
       }
+    },
+    show(missing) {
+      const index = reviews.findIndex((r) => r.id === missing.targetId);
+      if (index >= 0) setCursor(index);
     },
   }));
 
@@ -108,6 +122,7 @@ export function ReviewChoiceTask<Value, Stored>({ store, handle, onTarget, digit
           );
         })}
       </ol>
+      {atEnd && <EndOfList cardRef={register(reviews.length)} what="reviews" />}
     </div>
   );
 }

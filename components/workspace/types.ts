@@ -1,4 +1,5 @@
 import type { RefObject } from "react";
+import { missingAnswers, type MissingAnswer } from "@/lib/annotation/completeness";
 import type { ShortcutAction } from "@/lib/annotation/keymap";
 import type { WorkspaceData } from "@/lib/data/annotations";
 import type { AutosaveStore } from "./autosave";
@@ -13,6 +14,8 @@ export type TaskData = Pick<WorkspaceData, "claims" | "rating" | "grading" | "fi
 export interface TaskHandle {
   /** Handles a shortcut; returns false when the action means nothing here. */
   onAction(action: ShortcutAction): boolean;
+  /** Moves the cursor to a missing answer (a refused submit shows the first). */
+  show(missing: MissingAnswer): void;
 }
 
 export interface TaskProps {
@@ -29,4 +32,9 @@ export interface TaskProps {
 export function clientKey(): string {
   const c = globalThis.crypto;
   return typeof c?.randomUUID === "function" ? c.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** What is still missing in the answers the page shows (drafts included). */
+export function missingIn(data: TaskData, store: AnswerStore): MissingAnswer[] {
+  return missingAnswers(data, (kind, targetId) => store.value(kind, targetId), data.study.likertDimensions);
 }

@@ -14,7 +14,9 @@ import { ANNOTATION_KINDS } from "@/lib/annotation/values";
 import type { StoredAnswers, WorkspaceData } from "@/lib/data/annotations";
 import { useWorkspacePreference } from "./preferences";
 import { ActiveClock, TimeOnTask, useActiveTime } from "./active-time";
-import { AutosaveStore, storedEntries, type Entry, type StoredEntry } from "./autosave";
+import type { MissingAnswer } from "@/lib/annotation/completeness";
+import { storedEntries, type StoredEntry } from "@/lib/annotation/stored-answers";
+import { AutosaveStore, type Entry } from "./autosave";
 import { ConflictList } from "./conflicts";
 import { ItemColumns } from "./item-columns";
 import { Modal, ShortcutsOverlay } from "./overlay";
@@ -29,6 +31,28 @@ function browserStorage(): Storage | null {
     return null;
   }
 }
+
+/** A text box's draft outside the answers (the reason for skipping), kept in this browser per user, assignment and box. */
+const textDraftKey = (userId: string, assignmentId: string, box: string) => `crjudge:text:${userId}:${assignmentId}:${box}`;
+
+function readTextDraft(key: string): string {
+  try {
+    return browserStorage()?.getItem(key) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+function writeTextDraft(key: string, text: string): void {
+  try {
+    if (text) browserStorage()?.setItem(key, text);
+    else browserStorage()?.removeItem(key);
+  } catch {
+    // storage refused: the text stays in the page only
+  }
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** The channel on which a user's tabs tell each other what the server stored. */
 const storedChannel = (userId: string) => (typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel(`crjudge:stored:${userId}`));
@@ -121,6 +145,7 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
   const taskHandle = useRef<TaskHandle | null>(null);
   const target = useRef<string | null>(null);
   const id = data.assignment.id;
+  const skipDraft = textDraftKey(userId, data.assignment.id, "skip-reason");
   const skipped = status === "SKIPPED";
   const editable = !skipped && !data.blockedBy;
 
@@ -164,7 +189,7 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
     void goTo(data.queue.nextId);
   };
 
-  const post = async (path: string, body?: unknown): Promise<{ ok: boolean; body: { error?: string; status?: string } }> => {
+  const post = async (path: string, body?: unknown): Promise<{ ok: boolean; body: { error?: string; status?: string; missing?: MissingAnswer[] } }> => {
     try {
       const response = await fetch(`/api/annotations/assignments/${id}/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body ?? {}) });
       return { ok: response.ok, body: await response.json().catch(() => ({})) };
@@ -177,13 +202,22 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
     if (busy || !editable) return;
     setBusy(true);
     try {
+      // Saves in flight are waited for, not reported as unsaved.
       await store.flush();
-      if (!store.isSettled()) {
-        setFlash({ ok: false, text: "Not submitted: some changes are not saved yet (see the save status)." });
+      const { changes, drafts } = store.unsaved();
+      if (changes.length > 0) {
+        setFlash({ ok: false, text: `Not submitted: ${plural(changes.length, "change")} could not be saved yet (${changes.map(labelOf).join(", ")}); see the save status. Your answers are kept.` });
+        return;
+      }
+      if (drafts.some((e) => e.kind === "added")) {
+        setFlash({ ok: false, text: "Not submitted: one of your added claims is empty. Write it or remove it." });
         return;
       }
       const result = await post("submit");
       if (!result.ok) {
+        // Named by review and dimension; the cursor goes to the first.
+        const first = result.body.missing?.[0];
+        if (first) taskHandle.current?.show(first);
         setFlash({ ok: false, text: result.body.error ?? "Not submitted." });
         return;
       }
@@ -208,6 +242,7 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
       return;
     }
     setSkipOpen(false);
+    writeTextDraft(skipDraft, "");
     setStatus("SKIPPED");
     setFlash({ ok: true, text: "Skipped." });
     router.push(data.queue.nextOpenId && data.queue.nextOpenId !== id ? `/annotate/${data.queue.nextOpenId}` : "/annotate");
@@ -219,6 +254,11 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
       setStatus("IN_PROGRESS");
       router.refresh();
     } else setFlash({ ok: false, text: result.body.error ?? "Could not resume." });
+  };
+
+  const openSkip = () => {
+    setSkipReason(readTextDraft(skipDraft));
+    setSkipOpen(true);
   };
 
   const dispatch = (action: ShortcutAction): boolean => {
@@ -248,7 +288,7 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
         return true;
       case "skip":
         if (!editable) return false;
-        setSkipOpen(true);
+        openSkip();
         return true;
       case "toggle-diff-mode":
         setMode((m) => (m === "unified" ? "split" : "unified"));
@@ -283,13 +323,14 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
 
   const overall = store.overall();
   const errorDetail = ANNOTATION_KINDS.flatMap((kind) => store.list(kind)).find((e) => e.status === "error")?.message;
-  const labelOf = (entry: Entry): string => {
+  function labelOf(entry: Entry): string {
     if (entry.kind === "claim") return `Claim ${(data.claims?.references.findIndex((r) => r.id === entry.targetId) ?? -1) + 1}`;
     if (entry.kind === "added") return "Your added claim";
     if (entry.kind === "necessity") return `Necessity of pseudo-reference ${(data.rating?.references.findIndex((r) => r.id === entry.targetId) ?? -1) + 1}`;
     const reviews = data.rating?.reviews ?? data.grading?.reviews ?? data.filtering?.reviews ?? [];
     return reviews.find((r) => r.id === entry.targetId)?.label ?? "This annotation";
-  };
+  }
+  const unsaved = store.unsaved();
   const taskProps = { data, store, handle: taskHandle, onTarget: (key: string | null) => (target.current = key), digitsMoveOn: keyboard.digitsMoveOn };
 
   return (
@@ -302,12 +343,12 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
           {TASK_LABELS[data.assignment.taskType]} · <span className="font-mono">{data.item.filePath || data.item.externalId}</span>
         </h1>
         <span className="text-sm text-slate-600" data-testid="queue-position">
-          item {data.queue.index + 1} of {data.queue.total} · {data.queue.done} done ·{" "}
+          item {data.queue.index + 1} of {data.queue.total} · {data.queue.done} done · {data.queue.waiting > 0 && `${data.queue.waiting} waiting (n skips them) · `}
           <TimeOnTask clock={clock} />
         </span>
         {data.assignment.inReliabilitySet && <span className="rounded bg-violet-100 px-1 text-xs text-violet-800">reliability set</span>}
         {status === "DONE" && <span className="rounded bg-emerald-100 px-1 text-xs text-emerald-800">submitted</span>}
-        <SaveStatus status={overall} retry={store.retrying()} detail={errorDetail} onRetry={() => store.retryNow()} onDiscard={() => store.discardRefused()} />
+        <SaveStatus status={overall} changes={unsaved.changes.length} drafts={unsaved.drafts.map((e) => `${labelOf(e)}: ${e.message ?? "incomplete"}`)} retry={store.retrying()} detail={errorDetail} onRetry={() => store.retryNow()} onDiscard={() => store.discardRefused()} />
         {prefix && <span className="rounded bg-slate-800 px-1 font-mono text-xs text-white">{prefix}…</span>}
         <span className="ml-auto flex gap-1 text-sm">
           <button type="button" onClick={() => setGuidelines((g) => !g)} className="rounded border border-slate-500 px-2 py-0.5 hover:bg-slate-50" aria-expanded={guidelines}>
@@ -317,7 +358,7 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
             Shortcuts <kbd>?</kbd>
           </button>
           {editable && (
-            <button type="button" onClick={() => setSkipOpen(true)} className="rounded border border-slate-500 px-2 py-0.5 hover:bg-slate-50">
+            <button type="button" onClick={openSkip} className="rounded border border-slate-500 px-2 py-0.5 hover:bg-slate-50">
               Skip <kbd>s</kbd>
             </button>
           )}
@@ -384,7 +425,10 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
               autoFocus
               aria-label="Reason for skipping"
               value={skipReason}
-              onChange={(e) => setSkipReason(e.target.value)}
+              onChange={(e) => {
+                setSkipReason(e.target.value);
+                writeTextDraft(skipDraft, e.target.value);
+              }}
               onKeyDown={(e) => {
                 if (e.key === "Enter" && !e.shiftKey) {
                   e.preventDefault();

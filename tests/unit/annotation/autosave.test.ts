@@ -265,11 +265,63 @@ describe("autosave", () => {
     await vi.advanceTimersByTimeAsync(600);
     expect(server.state.requests).toBe(0);
     expect(store.entry("grade", "r1")!.status).toBe("invalid");
-    expect(store.isSettled()).toBe(false);
+    // a draft, said as such: nothing waits to be sent, one value is kept until it can be saved
+    expect(store.overall()).toBe("draft");
+    expect(store.unsaved().changes).toEqual([]);
+    expect(store.unsaved().drafts.map((e) => [e.key, e.message])).toEqual([["grade:r1", "kept in this browser until the review has a grade"]]);
     store.set("grade", "r1", { grade: 3, comment: "typed before choosing a grade" });
     await vi.advanceTimersByTimeAsync(600);
     expect(server.state.writes).toBe(1);
-    expect(store.isSettled()).toBe(true);
+    expect(store.unsaved()).toEqual({ changes: [], drafts: [] });
+  });
+
+  test("flush waits for a save already in flight, then sends what changed meanwhile", async () => {
+    const server = fakeServer();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const store = new AutosaveStore({
+      assignmentId: "a1",
+      storageKey: "d",
+      storage: memoryStorage(),
+      // the first request is held back like a slow server; later ones answer at once
+      fetch: (async (url: string, init?: RequestInit) => {
+        if (calls++ === 0) await held;
+        return server.fetchFn(url, init);
+      }) as typeof fetch,
+      debounceMs: 500,
+    });
+    store.set("grade", "r1", { grade: 2, comment: "" });
+    await vi.advanceTimersByTimeAsync(600);
+    expect(store.entry("grade", "r1")!.inFlight).toBe(true);
+    let flushed = false;
+    const flushing = store.flush().then(() => (flushed = true));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(flushed).toBe(false);
+    store.set("grade", "r1", { grade: 4, comment: "" });
+    release();
+    await flushing;
+    expect(store.unsaved()).toEqual({ changes: [], drafts: [] });
+    expect(store.overall()).toBe("saved");
+    expect(server.rows.get("grade:r1")).toMatchObject({ version: 2, value: { grade: 4, comment: "" } });
+  });
+
+  test("an added claim stored from its client key and changed again before a reload is restored onto its stored id", async () => {
+    const server = fakeServer();
+    const storage = memoryStorage();
+    const first = make(server, storage);
+    first.set("added", "new:k1", { text: "A missing", correctsId: null });
+    await vi.advanceTimersByTimeAsync(600);
+    expect(server.rows.get("added:new:k1")).toMatchObject({ id: "id-added:new:k1", version: 1 });
+    server.state.down = true;
+    first.set("added", "new:k1", { text: "A missing claim", correctsId: null });
+    await vi.advanceTimersByTimeAsync(600);
+    // the page after the reload knows the claim by its id
+    const second = make(server, storage);
+    second.register("added", "id-added:new:k1", { id: "id-added:new:k1", version: 1, value: { text: "A missing", correctsId: null } });
+    second.restoreDrafts();
+    expect(second.list("added").map((e) => [e.targetId, e.status])).toEqual([["id-added:new:k1", "pending"]]);
+    expect(second.value("added", "id-added:new:k1")).toEqual({ text: "A missing claim", correctsId: null });
   });
 
   test("an edit made while a save is in flight is saved after it", async () => {
@@ -317,7 +369,7 @@ describe("autosave: refused changes", () => {
     expect(store.overall()).toBe("error");
     store.discardRefused();
     expect(store.overall()).toBe("idle");
-    expect(store.isSettled()).toBe(true);
+    expect(store.unsaved()).toEqual({ changes: [], drafts: [] });
     expect(storage.data.has("d")).toBe(false);
     vi.useRealTimers();
   });

@@ -31,6 +31,11 @@ describe("keyboard map", () => {
     expect(resolveKey({ key: "r", metaKey: true }).action).toBeNull();
   });
 
+  test("necessity is one key per answer: y necessary, u not necessary", () => {
+    expect(resolveKey({ key: "y" }).action).toEqual({ type: "necessity", necessary: true });
+    expect(resolveKey({ key: "u" }).action).toEqual({ type: "necessity", necessary: false });
+  });
+
   test("'-' then a digit types the negative claim codes -1 and -2", () => {
     const armed = resolveKey({ key: "-" });
     expect(armed).toEqual({ action: null, prefix: "-" });
@@ -70,6 +75,6 @@ describe("keyboard map", () => {
 
   test("the overlay lists every key the map knows", () => {
     const listed = SHORTCUTS.flatMap((s) => s.keys).join(" ");
-    for (const key of ["j", "k", "n", "?", "g", "m", "a", "r", "u", "x", "p", "s", "v", "Ctrl/⌘ + Enter"]) expect(listed).toContain(key);
+    for (const key of ["j", "k", "n", "?", "g", "m", "a", "r", "u", "y", "x", "p", "s", "v", "Ctrl/⌘ + Enter"]) expect(listed).toContain(key);
   });
 });
