@@ -91,7 +91,12 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
       setCorrecting(id);
       setDraftCorrection(text);
     }
-    requestAnimationFrame(() => corrections.current.get(id)?.focus());
+    // The caret at the end of the claim's text, where a correction usually starts.
+    requestAnimationFrame(() => {
+      const box = corrections.current.get(id);
+      box?.focus();
+      box?.setSelectionRange(box.value.length, box.value.length);
+    });
   };
   /**
    * Typing a correction: it becomes an added claim (saved as it is typed) once it says

@@ -82,7 +82,7 @@ export function SaveStatus({
   const withDrafts = status !== "draft" && drafts.length > 0 ? ` · ${plural(drafts.length, "draft")}` : "";
   return (
     <span
-      className={`relative inline-flex w-[14rem] shrink-0 items-center rounded px-2 py-0.5 text-sm whitespace-nowrap ${STYLE[status]}`}
+      className={`relative inline-flex w-[12.5rem] shrink-0 items-center rounded px-2 py-0.5 text-sm whitespace-nowrap ${STYLE[status]}`}
       role="status"
       aria-live="polite"
       title={drafts.length > 0 ? `Not saved yet, kept in this browser:\n${drafts.join("\n")}` : undefined}

@@ -343,7 +343,10 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
           {TASK_LABELS[data.assignment.taskType]} · <span className="font-mono">{data.item.filePath || data.item.externalId}</span>
         </h1>
         <span className="text-sm text-slate-600" data-testid="queue-position">
-          item {data.queue.index + 1} of {data.queue.total} · {data.queue.done} done · {data.queue.waiting > 0 && `${data.queue.waiting} waiting (n skips them) · `}
+          item {data.queue.index + 1} of {data.queue.total} · {data.queue.done} done ·{" "}
+          {data.queue.waiting > 0 && (
+            <span title="Items waiting for a calibration round, a consolidation or your stage 1: n skips them, My assignments says what each waits for">{data.queue.waiting} waiting · </span>
+          )}
           <TimeOnTask clock={clock} />
         </span>
         {data.assignment.inReliabilitySet && <span className="rounded bg-violet-100 px-1 text-xs text-violet-800">reliability set</span>}
