@@ -120,8 +120,8 @@ test("the queue and the workspace say which items wait and for what, and n skips
   const rows = page.getByTestId("assignment-row");
   await expect(rows).toHaveCount(3);
   await expect(rows.nth(0).getByTestId("assignment-status")).toHaveText("open");
-  await expect(rows.nth(1).getByTestId("assignment-status")).toHaveText("waiting for your stage 1 of this item");
-  await expect(page.getByTestId("queue-summary")).toHaveText("2 open to work on · 1 waiting: 1 for your stage 1 of the item");
+  await expect(rows.nth(1).getByTestId("assignment-status")).toHaveText("after your stage 1 of this item");
+  await expect(page.getByTestId("queue-summary")).toHaveText("2 open to work on · 1 after your stage 1 of the item");
 
   // n from the first item goes past the waiting one (the first n warns that the item is not submitted)
   await gotoWorkspace(page, first.id);
@@ -134,6 +134,7 @@ test("the queue and the workspace say which items wait and for what, and n skips
   await db.assignment.update({ where: { id: later.id }, data: { status: "DONE" } });
   await page.goto("/annotate");
   await expect(rows.nth(1).getByTestId("assignment-status")).toHaveText("waiting for a lead to consolidate stage 1");
+  await expect(page.getByTestId("queue-summary")).toHaveText("1 open to work on · 1 waiting: 1 for a lead to consolidate stage 1");
   await gotoWorkspace(page, waiting.id);
   await expect(page.getByRole("status").filter({ hasText: "opens once a lead has consolidated its stage 1" })).toBeVisible();
 });
