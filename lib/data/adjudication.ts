@@ -18,7 +18,7 @@ import { questionTable } from "@/lib/analysis/agreement-report";
 import type { Question } from "@/lib/analysis/questions";
 import { cachedForState } from "@/lib/analysis/report-cache";
 import { TASKS, taskQuestions } from "@/lib/tasks";
-import { byDisagreement, consensusOf, type ConsensusValue } from "@/lib/tasks/consensus";
+import { byDisagreement, consensusOf, openDisagreement, type ConsensusValue } from "@/lib/tasks/consensus";
 import type { ItemAnnotation } from "@/lib/tasks/types";
 import { annotatorReliability, type AnnotatorReliability } from "@/lib/analysis/reliability";
 
@@ -127,7 +127,7 @@ export async function adjudicationQueue(user: StudyUser, slug: string, task?: Ta
     task: chosen,
     questions,
     question,
-    open: entries.filter((e) => e.consensus === null && e.agreement !== 1),
+    open: entries.filter((e) => openDisagreement({ n: e.ratings.length, agreement: e.agreement }, e.consensus !== null)),
     adjudicated: entries.filter((e) => e.consensus !== null),
     unanimous: entries.filter((e) => e.consensus === null && e.agreement === 1).length,
   };

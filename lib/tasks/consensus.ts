@@ -31,3 +31,8 @@ export function consensusOf(values: readonly RatingValue[], adjudicated: RatingV
 export function byDisagreement(a: Pick<ItemAgreement, "agreement" | "range"> & { order: number }, b: Pick<ItemAgreement, "agreement" | "range"> & { order: number }): number {
   return (a.agreement ?? 1) - (b.agreement ?? 1) || (b.range ?? 0) - (a.range ?? 0) || a.order - b.order;
 }
+
+/** An item's question waits for adjudication: two or more annotators rated it, not all alike, and the lead has not decided it. */
+export function openDisagreement(item: Pick<ItemAgreement, "n" | "agreement">, decided: boolean): boolean {
+  return item.n >= 2 && item.agreement !== 1 && !decided;
+}

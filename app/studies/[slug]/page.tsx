@@ -9,6 +9,8 @@ import { ProgressBar } from "@/components/progress-bar";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { getStudyOverview } from "@/lib/data/study-overview";
 import { exportOffer } from "@/lib/export";
+import { studyWaiting } from "@/lib/data/study-waiting";
+import { StudyWaitingList } from "@/components/study-waiting";
 
 export const dynamic = "force-dynamic";
 
@@ -35,6 +37,7 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
   const overview = await getStudyOverview(user, (await params).slug);
   if (!overview) notFound();
   const { study, annotators } = overview;
+  const waiting = await studyWaiting(user, study.slug);
   const prTitle = new Map(study.pullRequests.map((pr) => [pr.id, pr.title || pr.externalId]));
   return (
     <div className="space-y-6">
@@ -52,6 +55,7 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
         {study.taskTypes.includes("CLAIM_VERIFICATION") && study.taskTypes.includes("REVIEW_RATING") && <StageOrderToggle slug={study.slug} on={stageOrderOn(study)} save={changeStageOrder} />}
         <ExportLinks slug={study.slug} annotators={annotators.map((a) => a.name)} offer={await exportOffer(study.id)} />
       </div>
+      <StudyWaitingList slug={study.slug} waiting={waiting} />
       {/* The annotator and item links are not prefetched either: each is a dynamic page, rendered for every load of this one. */}
       <section aria-label="Annotators">
         <h2 className="mb-2 text-lg font-medium">Annotators</h2>
@@ -88,6 +92,15 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
       </section>
       <section aria-label="Code changes">
         <h2 className="mb-2 text-lg font-medium">Code changes ({study.codeChanges.length})</h2>
+        {study.codeChanges.length === 0 && (
+          <p className="mb-2 text-sm text-slate-600">
+            No code changes yet:{" "}
+            <Link href={`/studies/${study.slug}/import`} prefetch={false} className="text-blue-700 hover:underline">
+              import them
+            </Link>
+            .
+          </p>
+        )}
         <table className="w-full rounded border border-slate-200 bg-white text-left text-sm [&_td]:px-3 [&_th]:px-3">
           <thead className="bg-slate-100 text-slate-600">
             <tr>

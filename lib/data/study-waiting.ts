@@ -1,0 +1,71 @@
+/**
+ * What in a study waits for its lead, counted for the study's page: code changes the calibration
+ * rounds hold until a round is released (lib/data/round-gate), code changes whose stage 1 every
+ * annotator has finished and that are not consolidated yet (CRScore §4.2; under the stage order
+ * their stage 2 waits for it), and per task the claims or reviews with an open disagreement
+ * (rated differently, not adjudicated: the adjudication queue of any question). The
+ * disagreements are computed once per state of the study's data (lib/analysis/report-cache).
+ */
+import { perItemAgreement } from "@/lib/agreement";
+import { questionTable } from "@/lib/analysis/agreement-report";
+import { findStudy, gatherTaskColumns } from "@/lib/analysis/gather";
+import { cachedForState, studyFingerprint } from "@/lib/analysis/report-cache";
+import { stageOrderOn } from "@/lib/annotation/stage-order";
+import { db } from "@/lib/db/client";
+import { storedConsensus } from "@/lib/data/adjudication";
+import { heldByRounds } from "@/lib/data/round-gate";
+import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
+import type { TaskType } from "@/lib/generated/prisma/client";
+import { openDisagreement } from "@/lib/tasks/consensus";
+
+export interface StudyWaiting {
+  /** Null for a study without calibration rounds. */
+  round: { changes: number; nextRound: number | null } | null;
+  /** Null for a study without claim verification. */
+  consolidation: { changes: number; stage2Waits: boolean } | null;
+  /** Per task of the study, the claims or reviews with an open disagreement. */
+  adjudication: { task: TaskType; items: number }[];
+}
+
+const FINISHED = ["DONE", "SKIPPED"] as const;
+
+/** The counts of what waits for the lead in a study they lead (404 otherwise). */
+export async function studyWaiting(user: StudyUser, slug: string): Promise<StudyWaiting> {
+  const study = await requireLedStudy(user, slug);
+  const [rounds, heldChanges, readyChanges, adjudication] = await Promise.all([
+    db.calibrationRound.findMany({ where: { studyId: study.id }, orderBy: { number: "asc" }, select: { number: true, releasedAt: true } }),
+    db.codeChange.count({ where: { studyId: study.id, ...heldByRounds } }),
+    study.taskTypes.includes("CLAIM_VERIFICATION")
+      ? db.codeChange.count({
+          where: {
+            studyId: study.id,
+            consolidatedAt: null,
+            AND: [{ assignments: { some: { taskType: "CLAIM_VERIFICATION", status: "DONE" } } }, { assignments: { none: { taskType: "CLAIM_VERIFICATION", status: { notIn: [...FINISHED] } } } }],
+          },
+        })
+      : null,
+    studyFingerprint(study.id, false).then((fingerprint) => cachedForState("waiting-adjudication", study.id, {}, fingerprint, () => openDisagreements(study.id))),
+  ]);
+  return {
+    round: rounds.length ? { changes: heldChanges, nextRound: rounds.find((r) => r.releasedAt === null)?.number ?? null } : null,
+    consolidation: readyChanges === null ? null : { changes: readyChanges, stage2Waits: stageOrderOn(study) },
+    adjudication,
+  };
+}
+
+/** Per task, the items (claims or reviews) with an open disagreement on at least one question. */
+async function openDisagreements(studyId: string): Promise<StudyWaiting["adjudication"]> {
+  const study = await findStudy({ id: studyId });
+  const out: StudyWaiting["adjudication"] = [];
+  for (const task of study.taskTypes) {
+    const [data, stored] = await Promise.all([gatherTaskColumns(study, task, db, { gold: "include" }), storedConsensus(db, study.id, task)]);
+    const open = new Set<string>();
+    for (const column of data.questions) {
+      for (const p of perItemAgreement(questionTable(data, column))) {
+        if (openDisagreement(p, stored.get(p.item)?.has(column.question.key) ?? false)) open.add(p.item);
+      }
+    }
+    out.push({ task, items: open.size });
+  }
+  return out;
+}
