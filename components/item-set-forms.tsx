@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import { ActionMessage } from "@/components/action-message";
+import type { ItemTableFilter, ItemTableRow } from "@/lib/data/item-sets";
 
 type Action = (input: unknown) => Promise<ActionResult<unknown>>;
 
@@ -13,6 +14,32 @@ const KINDS = [
   { value: "HELD_OUT", label: "held-out" },
   { value: "RELIABILITY", label: "reliability" },
 ];
+
+/** Name, kind and description of a new set. */
+function SetFields() {
+  return (
+    <>
+      <label className="flex flex-col">
+        Name
+        <input name="name" required maxLength={100} className="rounded border border-slate-300 px-2 py-1" />
+      </label>
+      <label className="flex flex-col">
+        Kind
+        <select name="kind" defaultValue="CUSTOM" className="rounded border border-slate-300 px-2 py-1">
+          {KINDS.map((k) => (
+            <option key={k.value} value={k.value}>
+              {k.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex flex-col">
+        Description
+        <input name="description" maxLength={2000} className="w-64 rounded border border-slate-300 px-2 py-1" />
+      </label>
+    </>
+  );
+}
 
 /** Creates an item set from a file of external ids (one CHANGE_ID, CHANGE_ID/REVIEW_ID or CHANGE_ID/CLAIM_ID per line). */
 export function CreateItemSetForm({ slug, create }: { slug: string; create: Action }) {
@@ -43,24 +70,7 @@ export function CreateItemSetForm({ slug, create }: { slug: string; create: Acti
         });
       }}
     >
-      <label className="flex flex-col">
-        Name
-        <input name="name" required maxLength={100} className="rounded border border-slate-300 px-2 py-1" />
-      </label>
-      <label className="flex flex-col">
-        Kind
-        <select name="kind" defaultValue="CUSTOM" className="rounded border border-slate-300 px-2 py-1">
-          {KINDS.map((k) => (
-            <option key={k.value} value={k.value}>
-              {k.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="flex flex-col">
-        Description
-        <input name="description" maxLength={2000} className="w-64 rounded border border-slate-300 px-2 py-1" />
-      </label>
+      <SetFields />
       <label className="flex flex-col">
         File of external ids
         <input name="file" type="file" accept=".txt,.csv,text/plain" className="text-xs" />
@@ -96,5 +106,97 @@ export function DeleteItemSetButton({ slug, name, remove }: { slug: string; name
       </button>
       <ActionMessage message={message} />
     </span>
+  );
+}
+
+const shorten = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/**
+ * Rows of one table of the study (code changes, reviews or claims) as the page's filter keeps
+ * them, each with a box; the chosen rows, or every row the filter keeps, saved as a named set.
+ */
+export function ItemTablePicker({ slug, filter, rows, total, noun, create }: { slug: string; filter: ItemTableFilter; rows: ItemTableRow[]; total: number; noun: string; create: Action }) {
+  const router = useRouter();
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [everyRow, setEveryRow] = useState(false);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [pending, start] = useTransition();
+  const allShown = rows.length > 0 && rows.every((r) => selected.has(r.id));
+  const count = everyRow ? total : selected.size;
+  const rowsOf = (n: number) => `${n} ${n === 1 ? noun.replace(/s$/, "") : noun}`;
+  const toggle = (id: string, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  return (
+    <div className="space-y-3">
+      <p className="text-sm text-slate-600" data-testid="item-table-count">
+        {rows.length < total ? `The first ${rows.length} of ${total} ${noun} the filter keeps` : `${total} ${noun}`}
+      </p>
+      {rows.length > 0 && (
+        <div className="max-h-[28rem] overflow-auto rounded border border-slate-200 bg-white">
+          <table className="w-full text-left text-sm" aria-label={`Study ${noun}`}>
+            <thead className="sticky top-0 bg-slate-100 text-slate-600">
+              <tr>
+                <th className="px-2 py-1">
+                  <input type="checkbox" aria-label="Select every row shown" checked={allShown} disabled={everyRow} onChange={(e) => setSelected(e.target.checked ? new Set(rows.map((r) => r.id)) : new Set())} />
+                </th>
+                <th>Item</th>
+                <th>Language</th>
+                {filter.table !== "change" && <th>{filter.table === "claim" ? "Source" : "System"}</th>}
+                <th className="px-2">{filter.table === "change" ? "File and pull request" : "Text"}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id} className="border-t border-slate-100 align-top" data-testid="item-table-row">
+                  <td className="px-2 py-1">
+                    <input type="checkbox" aria-label={`Select ${r.externalId}`} checked={everyRow || selected.has(r.id)} disabled={everyRow} onChange={(e) => toggle(r.id, e.target.checked)} />
+                  </td>
+                  <td className="font-mono text-xs">{r.externalId}</td>
+                  <td>{r.language}</td>
+                  {filter.table !== "change" && <td>{r.system}</td>}
+                  <td className="px-2">{shorten(r.text)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <form
+        aria-label="Save selection as an item set"
+        className="flex flex-wrap items-end gap-3 rounded border border-slate-200 bg-white p-3 text-sm"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const form = e.currentTarget;
+          const data = new FormData(form);
+          start(async () => {
+            const result = await create({ slug, name: data.get("name"), kind: data.get("kind"), description: data.get("description") ?? "", filter, ids: everyRow ? null : [...selected] });
+            setMessage(result.ok ? { ok: true, text: `Item set created with ${rowsOf(count)}.` } : { ok: false, text: result.error });
+            if (result.ok) {
+              form.reset();
+              setSelected(new Set());
+              setEveryRow(false);
+              router.refresh();
+            }
+          });
+        }}
+      >
+        <SetFields />
+        {rows.length < total && (
+          <label className="flex items-center gap-1">
+            <input type="checkbox" checked={everyRow} onChange={(e) => setEveryRow(e.target.checked)} />
+            every row the filter keeps ({total}), not only those shown
+          </label>
+        )}
+        <button type="submit" disabled={pending || count === 0} className="rounded bg-slate-900 px-3 py-1 text-white disabled:opacity-50">
+          Save {rowsOf(count)} as a set
+        </button>
+        <ActionMessage message={message} />
+      </form>
+    </div>
   );
 }

@@ -208,6 +208,13 @@ const ACTIONS: Record<string, Entry> = {
       await testDb().itemSet.deleteMany({ where: { studyId: f.a.studyId, name: { startsWith: "matrix-" } } });
     },
   },
+  "app/studies/[slug]/item-sets/actions.ts#createSetFromTable": {
+    access: leadOfStudy("action"),
+    call: (f, s) => ({ url: `/studies/${f.a.slug}/item-sets`, data: { slug: f.a.slug, name: `matrix-table-${s}`, kind: "CUSTOM", filter: { table: "review", system: "system-2" }, ids: null } }),
+    prepare: async (f) => {
+      await testDb().itemSet.deleteMany({ where: { studyId: f.a.studyId, name: { startsWith: "matrix-" } } });
+    },
+  },
   "app/studies/[slug]/item-sets/actions.ts#deleteSet": {
     access: leadOfStudy("action"),
     call: (f) => ({ url: `/studies/${f.a.slug}/item-sets`, data: { slug: f.a.slug, name: "to delete" } }),

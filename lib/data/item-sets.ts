@@ -110,16 +110,40 @@ export async function reportItemSets(user: StudyUser, slug: string, name?: strin
   return { ...(items ? { items } : {}), ...(reliabilitySet ? { reliabilitySet } : {}) };
 }
 
-export const createItemSetSchema = z.object({
+/** What every new set is given, wherever its members come from. */
+const newSetFields = {
   slug: z.string().min(1),
   name: z.string().trim().min(1, "Give the set a name.").max(100),
   kind: z.enum(Object.values(ItemSetKind) as [ItemSetKind, ...ItemSetKind[]]),
   description: z.string().trim().max(2000).default(""),
+};
+
+export const createItemSetSchema = z.object({
+  ...newSetFields,
   /** The file's name, kept as the set's source. */
   fileName: z.string().trim().min(1).max(200),
   /** The file's text: one external id per line. */
   text: z.string().max(5_000_000),
 });
+
+type Member = Omit<Prisma.ItemSetMemberCreateManyInput, "itemSetId" | "position">;
+
+/** Stores a new set with these members in order; a second reliability set or a taken name is a conflict. */
+async function storeItemSet(user: StudyUser, study: { id: string; slug: string }, set: { name: string; kind: ItemSetKind; description: string; source: string }, members: readonly Member[]): Promise<ItemSetSummary> {
+  const id = await db.$transaction(async (tx) => {
+    if (await tx.itemSet.findUnique({ where: { studyId_name: { studyId: study.id, name: set.name } }, select: { id: true } })) {
+      throw new AppError("CONFLICT", { message: `Study ${study.slug} already has an item set "${set.name}".` });
+    }
+    if (set.kind === "RELIABILITY") {
+      const existing = await tx.itemSet.findFirst({ where: { studyId: study.id, kind: "RELIABILITY" }, select: { name: true } });
+      if (existing) throw new AppError("CONFLICT", { message: `Study ${study.slug} already has a reliability set ("${existing.name}"); delete it first.` });
+    }
+    const created = await tx.itemSet.create({ data: { studyId: study.id, ...set, createdById: user.id === COMMAND_LINE.id ? null : user.id }, select: { id: true } });
+    await tx.itemSetMember.createMany({ data: members.map((m, position) => ({ itemSetId: created.id, position, ...m })) });
+    return created.id;
+  });
+  return summary(await db.itemSet.findUniqueOrThrow({ where: { id }, select: summarySelect }));
+}
 
 /**
  * Stores a set from a file of external ids. Every id must name an item of the study (the unknown
@@ -146,22 +170,114 @@ export async function createItemSet(user: StudyUser, input: z.input<typeof creat
     const shown = unknown.slice(0, 20).join(", ");
     throw new AppError("INVALID_INPUT", { message: `${unknown.length} of ${ids.length} ids in ${parsed.fileName} name no item of study ${study.slug}: ${shown}${unknown.length > 20 ? ", …" : ""} (one CHANGE_ID, CHANGE_ID/REVIEW_ID or CHANGE_ID/CLAIM_ID per line)` });
   }
-  const id = await db.$transaction(async (tx) => {
-    if (await tx.itemSet.findUnique({ where: { studyId_name: { studyId: study.id, name: parsed.name } }, select: { id: true } })) {
-      throw new AppError("CONFLICT", { message: `Study ${study.slug} already has an item set "${parsed.name}".` });
-    }
-    if (parsed.kind === "RELIABILITY") {
-      const existing = await tx.itemSet.findFirst({ where: { studyId: study.id, kind: "RELIABILITY" }, select: { name: true } });
-      if (existing) throw new AppError("CONFLICT", { message: `Study ${study.slug} already has a reliability set ("${existing.name}"); delete it first.` });
-    }
-    const set = await tx.itemSet.create({
-      data: { studyId: study.id, name: parsed.name, kind: parsed.kind, description: parsed.description, source: parsed.fileName, createdById: user.id === COMMAND_LINE.id ? null : user.id },
-      select: { id: true },
-    });
-    await tx.itemSetMember.createMany({ data: members.map((m, position) => ({ itemSetId: set.id, position, ...m })) });
-    return set.id;
-  });
-  return summary(await db.itemSet.findUniqueOrThrow({ where: { id }, select: summarySelect }));
+  return storeItemSet(user, study, { name: parsed.name, kind: parsed.kind, description: parsed.description, source: parsed.fileName }, members);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sets picked from the study's table of code changes, reviews or claims
+
+/** The tables a set can be picked from, and what their rows are called. */
+export const ITEM_TABLES = { change: "code changes", review: "reviews", claim: "claims" } as const;
+export type ItemTable = keyof typeof ITEM_TABLES;
+
+export const itemTableFilterSchema = z.object({
+  table: z.enum(Object.keys(ITEM_TABLES) as [ItemTable, ...ItemTable[]]).default("change"),
+  /** The code change's language; "" for any. */
+  language: z.string().trim().max(100).default(""),
+  /** The review's system or the claim's source (model or analyzer); "" for any. Code changes have none. */
+  system: z.string().trim().max(200).default(""),
+  /** Words in the external id, file path, pull request title (code changes) or text (reviews, claims); "" for any. */
+  text: z.string().trim().max(200).default(""),
+});
+export type ItemTableFilter = z.infer<typeof itemTableFilterSchema>;
+
+export interface ItemTableRow {
+  /** The row's own id (a code change's, review's or claim's). */
+  id: string;
+  /** Its external id as item files write it: CHANGE_ID, CHANGE_ID/REVIEW_ID or CHANGE_ID/CLAIM_ID. */
+  externalId: string;
+  language: string;
+  /** The review's system or the claim's source; "" for a code change. */
+  system: string;
+  /** The review's or claim's text; a code change's file path and pull request title. */
+  text: string;
+}
+
+const contains = (text: string) => ({ contains: text, mode: "insensitive" as const });
+
+/** The rows of one table of the study that the filter keeps, in study order, with their member rows; `take` rows at most. */
+async function tableRows(studyId: string, filter: ItemTableFilter, take?: number): Promise<{ rows: (ItemTableRow & { member: Member })[]; total: number }> {
+  const change: Prisma.CodeChangeWhereInput = { studyId, ...(filter.language ? { language: filter.language } : {}) };
+  const changeSelect = { id: true, externalId: true, language: true } as const;
+  if (filter.table === "change") {
+    const where: Prisma.CodeChangeWhereInput = { ...change, ...(filter.text ? { OR: [{ externalId: contains(filter.text) }, { filePath: contains(filter.text) }, { pullRequest: { title: contains(filter.text) } }] } : {}) };
+    const [rows, total] = await Promise.all([db.codeChange.findMany({ where, orderBy: [{ position: "asc" }, { externalId: "asc" }], take, select: { ...changeSelect, filePath: true, pullRequest: { select: { title: true } } } }), db.codeChange.count({ where })]);
+    return { total, rows: rows.map((c) => ({ id: c.id, externalId: c.externalId, language: c.language, system: "", text: [c.filePath, c.pullRequest?.title].filter(Boolean).join(" · "), member: { codeChangeId: c.id } })) };
+  }
+  if (filter.table === "review") {
+    const where: Prisma.CandidateReviewWhereInput = { codeChange: change, ...(filter.system ? { system: filter.system } : {}), ...(filter.text ? { OR: [{ text: contains(filter.text) }, { externalId: contains(filter.text) }, { codeChange: { externalId: contains(filter.text) } }] } : {}) };
+    const [rows, total] = await Promise.all([
+      db.candidateReview.findMany({ where, orderBy: [{ codeChange: { position: "asc" } }, { codeChange: { externalId: "asc" } }, { position: "asc" }, { externalId: "asc" }], take, select: { id: true, externalId: true, system: true, text: true, codeChange: { select: changeSelect } } }),
+      db.candidateReview.count({ where }),
+    ]);
+    return { total, rows: rows.map((r) => ({ id: r.id, externalId: `${r.codeChange.externalId}/${r.externalId}`, language: r.codeChange.language, system: r.system, text: r.text, member: { codeChangeId: r.codeChange.id, candidateReviewId: r.id } })) };
+  }
+  const where: Prisma.PseudoReferenceWhereInput = { codeChange: change, ...(filter.system ? { source: filter.system } : {}), ...(filter.text ? { OR: [{ text: contains(filter.text) }, { externalId: contains(filter.text) }, { codeChange: { externalId: contains(filter.text) } }] } : {}) };
+  const [rows, total] = await Promise.all([
+    db.pseudoReference.findMany({ where, orderBy: [{ codeChange: { position: "asc" } }, { codeChange: { externalId: "asc" } }, { position: "asc" }, { id: "asc" }], take, select: { id: true, externalId: true, source: true, text: true, codeChange: { select: changeSelect } } }),
+    db.pseudoReference.count({ where }),
+  ]);
+  return { total, rows: rows.map((r) => ({ id: r.id, externalId: `${r.codeChange.externalId}/${r.externalId}`, language: r.codeChange.language, system: r.source, text: r.text, member: { codeChangeId: r.codeChange.id, pseudoReferenceId: r.id } })) };
+}
+
+/** Rows the item sets page shows at most; a set can still take every matching row. */
+export const ITEM_TABLE_SHOWN = 500;
+
+/** One table of the study's items as the filter keeps it, with the languages and systems (or sources) to filter by. */
+export async function itemTable(user: StudyUser, slug: string, input: { table?: string; language?: string; system?: string; text?: string }) {
+  const study = await requireLedStudy(user, slug);
+  const filter = itemTableFilterSchema.parse(input);
+  const distinct = <T>(rows: T[], key: (row: T) => string) => [...new Set(rows.map(key))].sort();
+  const ofStudy = { codeChange: { studyId: study.id } };
+  const [{ rows, total }, languages, systems] = await Promise.all([
+    tableRows(study.id, filter, ITEM_TABLE_SHOWN),
+    db.codeChange.findMany({ where: { studyId: study.id }, distinct: ["language"], select: { language: true } }).then((r) => distinct(r, (x) => x.language)),
+    filter.table === "review"
+      ? db.candidateReview.findMany({ where: ofStudy, distinct: ["system"], select: { system: true } }).then((r) => distinct(r, (x) => x.system))
+      : filter.table === "claim"
+        ? db.pseudoReference.findMany({ where: ofStudy, distinct: ["source"], select: { source: true } }).then((r) => distinct(r, (x) => x.source))
+        : [],
+  ]);
+  return { filter, rows: rows.map(({ member: _member, ...row }) => row), total, languages, systems };
+}
+
+export const pickItemSetSchema = z.object({
+  ...newSetFields,
+  filter: itemTableFilterSchema,
+  /** The rows chosen (ids of the filter's table), in any order; null for every row the filter keeps. */
+  ids: z.array(z.string().min(1).max(100)).min(1, "Select at least one row.").max(200_000).nullable(),
+});
+
+/**
+ * Stores a set of rows picked from one table of the study: the chosen ones, or all the filter
+ * keeps, in study order. A chosen id the filter does not keep (another study's, or a row the
+ * filter left out meanwhile) is refused and nothing is stored.
+ */
+export async function createItemSetFromTable(user: StudyUser, input: z.input<typeof pickItemSetSchema>): Promise<ItemSetSummary> {
+  const parsed = pickItemSetSchema.parse(input);
+  const study = await requireLedStudy(user, parsed.slug);
+  const { rows } = await tableRows(study.id, parsed.filter);
+  const chosen = parsed.ids === null ? null : new Set(parsed.ids);
+  const picked = chosen === null ? rows : rows.filter((r) => chosen.has(r.id));
+  if (chosen !== null && picked.length < chosen.size) throw new AppError("INVALID_INPUT", { message: `${chosen.size - picked.length} of the ${chosen.size} selected rows are not among the study's ${ITEM_TABLES[parsed.filter.table]} the filter keeps; filter again and select.` });
+  if (picked.length === 0) throw new AppError("INVALID_INPUT", { message: `The filter keeps no ${ITEM_TABLES[parsed.filter.table]} of study ${study.slug}.` });
+  return storeItemSet(user, study, { name: parsed.name, kind: parsed.kind, description: parsed.description, source: tableSource(parsed.filter, chosen === null ? null : picked.length) }, picked.map((r) => r.member));
+}
+
+/** The source a picked set records: the table, the filter and how many rows were chosen. */
+export function tableSource(filter: ItemTableFilter, chosen: number | null): string {
+  const kept = [filter.language && `language ${filter.language}`, filter.system && `${filter.table === "claim" ? "source" : "system"} ${filter.system}`, filter.text && `text “${filter.text}”`].filter(Boolean);
+  return `table of ${ITEM_TABLES[filter.table]}${kept.length ? ` (${kept.join(", ")})` : ""}: ${chosen === null ? "every row the filter keeps" : `${chosen} selected`}`;
 }
 
 export const deleteItemSetSchema = z.object({ slug: z.string().min(1), name: z.string().min(1) });

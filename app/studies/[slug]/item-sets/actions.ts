@@ -3,10 +3,16 @@
 import { revalidatePath } from "next/cache";
 import { action } from "@/lib/actions/safe-action";
 import { LEAD_ROLES } from "@/lib/auth/session";
-import { createItemSet, createItemSetSchema, deleteItemSet, deleteItemSetSchema } from "@/lib/data/item-sets";
+import { createItemSet, createItemSetFromTable, createItemSetSchema, deleteItemSet, deleteItemSetSchema, pickItemSetSchema } from "@/lib/data/item-sets";
 
 export const createSet = action(LEAD_ROLES, createItemSetSchema, async (input, user) => {
   const created = await createItemSet(user, input);
+  revalidatePath(`/studies/${input.slug}/item-sets`);
+  return created;
+});
+
+export const createSetFromTable = action(LEAD_ROLES, pickItemSetSchema, async (input, user) => {
+  const created = await createItemSetFromTable(user, input);
   revalidatePath(`/studies/${input.slug}/item-sets`);
   return created;
 });
