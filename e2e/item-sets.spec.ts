@@ -61,3 +61,54 @@ test("a lead creates an item set from a file and restricts the agreement and val
   await page.getByRole("button", { name: `Delete item set ${name}` }).click();
   await expect(page.getByTestId("item-set-row").filter({ hasText: name })).toHaveCount(0);
 });
+
+test("a lead picks reviews from the study's table (system and text filters), selects rows and saves them as a set", async ({ page }) => {
+  const errors = watchPageErrors(page);
+  const db = testDb();
+  // a system of the demo with reviews on more than one change, and its reviews in study order
+  const [{ system }] = await db.candidateReview.groupBy({ by: ["system"], where: { codeChange: { study: { slug: "demo" } }, isReference: false }, _count: { _all: true }, orderBy: [{ _count: { id: "desc" } }, { system: "asc" }], take: 1 });
+  const reviews = await db.candidateReview.findMany({ where: { system, codeChange: { study: { slug: "demo" } } }, orderBy: [{ codeChange: { position: "asc" } }, { codeChange: { externalId: "asc" } }, { position: "asc" }, { externalId: "asc" }], select: { externalId: true, codeChange: { select: { externalId: true } } } });
+  const ids = reviews.map((r) => `${r.codeChange.externalId}/${r.externalId}`);
+  const name = `e2e picked ${Date.now()}`;
+
+  await signIn(page, E2E_ACCOUNTS.lead);
+  await page.goto("/studies/demo/item-sets");
+  const filter = page.getByRole("form", { name: "Filter the study's items" });
+  await filter.getByLabel("Table").selectOption("review");
+  await filter.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/table=review/);
+  await filter.getByLabel("System").selectOption(system);
+  await filter.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByTestId("item-table-count")).toHaveText(`${ids.length} reviews`);
+  await expect(page.getByTestId("item-table-row").locator("td:nth-child(2)")).toHaveText(ids);
+
+  // two rows chosen by hand
+  await page.getByLabel(`Select ${ids[0]}`).check();
+  await page.getByLabel(`Select ${ids[1]}`).check();
+  const save = page.getByRole("form", { name: "Save selection as an item set" });
+  await save.getByLabel("Name").fill(name);
+  await save.getByLabel("Kind").selectOption("HELD_OUT");
+  await save.getByRole("button", { name: "Save 2 reviews as a set" }).click();
+  await expect(save.getByRole("status")).toHaveText("Item set created with 2 reviews.");
+  const row = page.getByTestId("item-set-row").filter({ hasText: name });
+  await expect(row).toContainText("held-out");
+  await expect(row).toContainText(`table of reviews (system ${system}): 2 selected`);
+  const stored = await db.itemSet.findFirstOrThrow({ where: { name, study: { slug: "demo" } }, include: { members: { orderBy: { position: "asc" }, include: { codeChange: true, candidateReview: true } } } });
+  expect(stored.members.map((m) => `${m.codeChange.externalId}/${m.candidateReview!.externalId}`)).toEqual(ids.slice(0, 2));
+
+  // a text filter, then every row shown
+  const word = (await db.candidateReview.findFirstOrThrow({ where: { system, codeChange: { externalId: reviews[0].codeChange.externalId, study: { slug: "demo" } } } })).text.split(/\W+/).find((w) => w.length > 5)!;
+  await filter.getByLabel("Text contains").fill(word);
+  await filter.getByRole("button", { name: "Filter" }).click();
+  const shown = await page.getByTestId("item-table-row").count();
+  expect(shown).toBeGreaterThan(0);
+  await page.getByLabel("Select every row shown").check();
+  await save.getByLabel("Name").fill(`${name} by text`);
+  await save.getByRole("button", { name: new RegExp(`^Save ${shown} reviews? as a set$`) }).click();
+  await expect(save.getByRole("status")).toContainText(`Item set created with ${shown} review`);
+  await expect(page.getByTestId("item-set-row").filter({ hasText: `${name} by text` })).toContainText(`text “${word}”): ${shown} selected`);
+  expect(errors).toEqual([]);
+
+  for (const n of [name, `${name} by text`]) await page.getByRole("button", { name: `Delete item set ${n}` }).click();
+  await expect(page.getByTestId("item-set-row").filter({ hasText: name })).toHaveCount(0);
+});

@@ -99,8 +99,15 @@ test("three calibration rounds: annotators are held after round 1 until the lead
     expect(refused.status()).toBe(423);
   }
 
+  // the study's page counts what waits for the lead: rounds 2 and 3 held, two reviews to adjudicate; its link leads to the rounds
+  await page.goto(`/studies/${STUDY}`);
+  await expect(page.getByTestId("waiting-round")).toHaveText("4 code changes waiting for a round release (round 2 is next): Calibration rounds");
+  await expect(page.getByTestId("waiting-adjudication")).toHaveText("2 reviews with open disagreements waiting for adjudication in reference-based grading: Adjudicate reference-based grading");
+  await expect(page.getByTestId("waiting-adjudication").getByRole("link")).toHaveAttribute("href", `/studies/${STUDY}/adjudicate?task=REFERENCE_GRADING`);
+  await page.getByTestId("waiting-round").getByRole("link", { name: "Calibration rounds" }).click();
+  await expect(page).toHaveURL(new RegExp(`/studies/${STUDY}/rounds$`));
+
   // the lead sees round 1's Fleiss' kappa with its bootstrap CI
-  await page.goto(`/studies/${STUDY}/rounds`);
   const round1 = page.getByTestId("round").first();
   await expect(round1.getByTestId("round-status")).toContainText("closed");
   await expect(round1.getByTestId("coefficient-fleiss")).toHaveText(/^-?\d\.\d+ \[-?\d\.\d+, -?\d\.\d+\]$/);
@@ -132,6 +139,10 @@ test("three calibration rounds: annotators are held after round 1 until the lead
   await page.reload();
   await expect(page.getByTestId("round-status").nth(1)).toContainText("open");
   await expect(page.getByTestId("round-status").nth(2)).toContainText("not open yet");
+
+  await page.goto(`/studies/${STUDY}`);
+  await expect(page.getByTestId("waiting-round")).toHaveText("2 code changes waiting for a round release (round 3 is next): Calibration rounds");
+  await expect(page.getByTestId("waiting-adjudication")).toContainText("0 reviews with open disagreements");
 
   for (const [k, annotator] of annotators.entries()) {
     const annotatorPage = annotatorPages[k];
