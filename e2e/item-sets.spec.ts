@@ -63,6 +63,7 @@ test("a lead creates an item set from a file and restricts the agreement and val
 });
 
 test("a lead picks reviews from the study's table (system and text filters), selects rows and saves them as a set", async ({ page }) => {
+  test.setTimeout(180_000);
   const errors = watchPageErrors(page);
   const db = testDb();
   // a system of the demo with reviews on more than one change, and its reviews in study order
@@ -100,6 +101,7 @@ test("a lead picks reviews from the study's table (system and text filters), sel
   const word = (await db.candidateReview.findFirstOrThrow({ where: { system, codeChange: { externalId: reviews[0].codeChange.externalId, study: { slug: "demo" } } } })).text.split(/\W+/).find((w) => w.length > 5)!;
   await filter.getByLabel("Text contains").fill(word);
   await filter.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(new RegExp(`text=${encodeURIComponent(word)}`));
   const shown = await page.getByTestId("item-table-row").count();
   expect(shown).toBeGreaterThan(0);
   await page.getByLabel("Select every row shown").check();
@@ -109,6 +111,6 @@ test("a lead picks reviews from the study's table (system and text filters), sel
   await expect(page.getByTestId("item-set-row").filter({ hasText: `${name} by text` })).toContainText(`text “${word}”): ${shown} selected`);
   expect(errors).toEqual([]);
 
-  for (const n of [name, `${name} by text`]) await page.getByRole("button", { name: `Delete item set ${n}` }).click();
+  for (const n of [name, `${name} by text`]) await page.getByRole("button", { name: `Delete item set ${n}`, exact: true }).click();
   await expect(page.getByTestId("item-set-row").filter({ hasText: name })).toHaveCount(0);
 });
