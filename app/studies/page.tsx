@@ -12,7 +12,7 @@ export default async function LeadHome() {
     <div className="space-y-4">
       <div className="flex items-baseline gap-4">
         <h1 className="text-2xl font-semibold">Studies</h1>
-        <Link href="/studies/new" className="text-sm text-blue-700 hover:underline">
+        <Link href="/studies/new" prefetch={false} className="text-sm text-blue-700 hover:underline">
           New study
         </Link>
         <Link href="/import" className="text-sm text-blue-700 hover:underline">
