@@ -138,7 +138,7 @@ export function ItemTablePicker({ slug, filter, rows, total, noun, create }: { s
       </p>
       {rows.length > 0 && (
         <div className="max-h-[28rem] overflow-auto rounded border border-slate-200 bg-white">
-          <table className="w-full text-left text-sm" aria-label={`Study ${noun}`}>
+          <table className="w-full text-left text-sm [&_td]:px-2 [&_th]:px-2" aria-label={`Study ${noun}`}>
             <thead className="sticky top-0 bg-slate-100 text-slate-600">
               <tr>
                 <th className="px-2 py-1">
