@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import { ActionMessage } from "@/components/action-message";
-import type { ItemTableFilter, ItemTableRow } from "@/lib/data/item-sets";
+import type { MemberTableFilter, MemberTableRow } from "@/lib/data/item-sets";
 
 type Action = (input: unknown) => Promise<ActionResult<unknown>>;
 
@@ -115,7 +115,7 @@ const shorten = (text: string, max = 160) => (text.length > max ? `${text.slice(
  * Rows of one table of the study (code changes, reviews or claims) as the page's filter keeps
  * them, each with a box; the chosen rows, or every row the filter keeps, saved as a named set.
  */
-export function ItemTablePicker({ slug, filter, rows, total, noun, create }: { slug: string; filter: ItemTableFilter; rows: ItemTableRow[]; total: number; noun: string; create: Action }) {
+export function MemberTablePicker({ slug, filter, rows, total, noun, create }: { slug: string; filter: MemberTableFilter; rows: MemberTableRow[]; total: number; noun: string; create: Action }) {
   const router = useRouter();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [everyRow, setEveryRow] = useState(false);
@@ -133,7 +133,7 @@ export function ItemTablePicker({ slug, filter, rows, total, noun, create }: { s
     });
   return (
     <div className="space-y-3">
-      <p className="text-sm text-slate-600" data-testid="item-table-count">
+      <p className="text-sm text-slate-600" data-testid="member-table-count">
         {rows.length < total ? `The first ${rows.length} of ${total} ${noun} the filter keeps` : `${total} ${noun}`}
       </p>
       {rows.length > 0 && (
@@ -146,19 +146,19 @@ export function ItemTablePicker({ slug, filter, rows, total, noun, create }: { s
                 </th>
                 <th>Item</th>
                 <th>Language</th>
-                {filter.table !== "change" && <th>{filter.table === "claim" ? "Source" : "System"}</th>}
-                <th className="px-2">{filter.table === "change" ? "File and pull request" : "Text"}</th>
+                {filter.table !== "codeChange" && <th>{filter.table === "claim" ? "Source" : "System"}</th>}
+                <th className="px-2">{filter.table === "codeChange" ? "File and pull request" : "Text"}</th>
               </tr>
             </thead>
             <tbody>
               {rows.map((r) => (
-                <tr key={r.id} className="border-t border-slate-100 align-top" data-testid="item-table-row">
+                <tr key={r.id} className="border-t border-slate-100 align-top" data-testid="member-table-row">
                   <td className="px-2 py-1">
                     <input type="checkbox" aria-label={`Select ${r.externalId}`} checked={everyRow || selected.has(r.id)} disabled={everyRow} onChange={(e) => toggle(r.id, e.target.checked)} />
                   </td>
                   <td className="font-mono text-xs">{r.externalId}</td>
                   <td>{r.language}</td>
-                  {filter.table !== "change" && <td>{r.system}</td>}
+                  {filter.table !== "codeChange" && <td>{r.system}</td>}
                   <td className="px-2">{shorten(r.text)}</td>
                 </tr>
               ))}

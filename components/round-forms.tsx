@@ -57,8 +57,8 @@ export function MakeRoundsForm({ slug, preview, save }: { slug: string; preview:
       {shown && (
         <section aria-label="Rounds preview" className="space-y-2 rounded border border-amber-300 bg-amber-50 p-3 text-sm" data-testid="rounds-preview">
           <p>
-            {plural(shown.rounds.length, "round")} ({shown.rounds.map((r) => `${r.name}: ${plural(r.changes, "code change")}`).join(", ")});{" "}
-            {shown.outsideChanges === 0 ? "every item of the study is in a round." : `${plural(shown.outsideChanges, "code change")} outside the rounds, which open after the last round's release.`}
+            {plural(shown.rounds.length, "round")} ({shown.rounds.map((r) => `${r.name}: ${plural(r.codeChanges, "code change")}`).join(", ")});{" "}
+            {shown.outsideCodeChanges === 0 ? "every code change of the study is in a round." : `${plural(shown.outsideCodeChanges, "code change")} outside the rounds, which open after the last round's release.`}
           </p>
           {shown.annotators.length === 0 ? (
             <p>The study has no active annotators: no assignments are created now (add members, then generate assignments).</p>
@@ -103,7 +103,7 @@ export function MakeRoundsForm({ slug, preview, save }: { slug: string; preview:
             </table>
           )}
           <p data-testid="rounds-preview-changes">
-            Assignments: {shown.changes.create} new, {shown.changes.update} moved in their queues, {shown.changes.remove} unopened removed, {shown.changes.keep} started kept.
+            Assignments: {shown.effect.create} new, {shown.effect.update} moved in their queues, {shown.effect.remove} unopened removed, {shown.effect.keep} started kept.
           </p>
           <div className="flex flex-wrap items-center gap-3">
             <button
@@ -112,7 +112,7 @@ export function MakeRoundsForm({ slug, preview, save }: { slug: string; preview:
               onClick={() => run(save, { ...input(), confirm: shown.key }, (d) => `${plural(d.rounds, "round")} made; ${plural(d.assignments, "assignment")} created or moved.`)}
               className="rounded bg-blue-700 px-3 py-1 text-white disabled:opacity-50"
             >
-              Make {plural(shown.rounds.length, "round")} and create {plural(shown.changes.create, "assignment")}
+              Make {plural(shown.rounds.length, "round")} and create {plural(shown.effect.create, "assignment")}
             </button>
             <button type="button" onClick={() => setShown(null)} className="rounded border border-slate-400 bg-white px-3 py-1">
               Cancel

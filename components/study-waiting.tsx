@@ -15,7 +15,7 @@ export function StudyWaitingList({ slug, waiting }: { slug: string; waiting: Stu
       <ul className="space-y-1 rounded border border-slate-200 bg-white p-3 text-sm">
         {waiting.round && (
           <li data-testid="waiting-round">
-            {count(waiting.round.changes, "code change")} waiting for a round release
+            {count(waiting.round.codeChanges, "code change")} waiting for a round release
             {waiting.round.nextRound === null ? " (every round is released)" : ` (round ${waiting.round.nextRound} is next)`}:{" "}
             <Link href={`${base}/rounds`} prefetch={false} className={link}>
               Calibration rounds
@@ -24,7 +24,7 @@ export function StudyWaitingList({ slug, waiting }: { slug: string; waiting: Stu
         )}
         {waiting.consolidation && (
           <li data-testid="waiting-consolidation">
-            {count(waiting.consolidation.changes, "code change")} waiting for consolidation (stage 1 finished by every annotator){waiting.consolidation.stage2Waits ? "; their stage 2 opens once consolidated" : ""}:{" "}
+            {count(waiting.consolidation.codeChanges, "code change")} waiting for consolidation (stage 1 finished by every annotator){waiting.consolidation.stage2Waits ? "; their stage 2 opens once consolidated" : ""}:{" "}
             <Link href={`${base}/consolidate`} prefetch={false} className={link}>
               Consolidate stage 1
             </Link>

@@ -80,8 +80,8 @@ test("a lead picks reviews from the study's table (system and text filters), sel
   await expect(page).toHaveURL(/table=review/);
   await filter.getByLabel("System").selectOption(system);
   await filter.getByRole("button", { name: "Filter" }).click();
-  await expect(page.getByTestId("item-table-count")).toHaveText(`${ids.length} reviews`);
-  await expect(page.getByTestId("item-table-row").locator("td:nth-child(2)")).toHaveText(ids);
+  await expect(page.getByTestId("member-table-count")).toHaveText(`${ids.length} reviews`);
+  await expect(page.getByTestId("member-table-row").locator("td:nth-child(2)")).toHaveText(ids);
 
   // two rows chosen by hand
   await page.getByLabel(`Select ${ids[0]}`).check();
@@ -102,7 +102,7 @@ test("a lead picks reviews from the study's table (system and text filters), sel
   await filter.getByLabel("Text contains").fill(word);
   await filter.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(new RegExp(`text=${encodeURIComponent(word)}`));
-  const shown = await page.getByTestId("item-table-row").count();
+  const shown = await page.getByTestId("member-table-row").count();
   expect(shown).toBeGreaterThan(0);
   await page.getByLabel("Select every row shown").check();
   await save.getByLabel("Name").fill(`${name} by text`);

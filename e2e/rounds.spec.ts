@@ -67,7 +67,7 @@ test("three calibration rounds: annotators are held after round 1 until the lead
   await make.getByRole("button", { name: "Preview rounds" }).click();
   // the preview: each annotator gets both items of every round (6 changes in 3 rounds), 12 assignments in all; nothing is made yet
   const preview = page.getByTestId("rounds-preview");
-  await expect(preview).toContainText("3 rounds (round-1: 2 code changes, round-2: 2 code changes, round-3: 2 code changes); every item of the study is in a round.");
+  await expect(preview).toContainText("3 rounds (round-1: 2 code changes, round-2: 2 code changes, round-3: 2 code changes); every code change of the study is in a round.");
   await expect(preview.getByTestId("rounds-preview-annotator")).toHaveCount(2);
   for (const row of await preview.getByTestId("rounds-preview-annotator").all()) await expect(row.locator("td")).toHaveText([/round-[ab] tester/, "2", "2", "2", "0", "6"]);
   await expect(preview.getByTestId("rounds-preview-total").locator("td")).toHaveText(["All annotators", "4", "4", "4", "0", "12"]);
@@ -78,7 +78,7 @@ test("three calibration rounds: annotators are held after round 1 until the lead
   // the page refreshes to the rounds (the form and its message give way to them)
   await expect(page.getByTestId("round")).toHaveCount(3);
   expect(await testDb().assignment.count({ where: { study: { slug: STUDY } } })).toBe(12);
-  await expect(page.getByTestId("outside-rounds")).toHaveText("Every item of the study is in a round.");
+  await expect(page.getByTestId("outside-rounds")).toHaveText("Every code change of the study is in a round.");
   await expect(page.getByTestId("round-status").nth(1)).toContainText("not open yet");
 
   // both annotators grade round 1 (changes 0 and 1) and are then held

@@ -149,7 +149,7 @@ export interface ExistingAssignment {
   inReliabilitySet: boolean;
 }
 
-export interface PlanChanges {
+export interface PlanEffect {
   /** Planned assignments not stored yet. */
   create: PlannedAssignment[];
   /** Stored assignments the plan keeps at another position or reliability flag. */
@@ -161,16 +161,16 @@ export interface PlanChanges {
 }
 
 /** What storing `plan` changes in the stored assignments (one per user, code change and task). */
-export function planChanges(existing: readonly ExistingAssignment[], plan: readonly PlannedAssignment[]): PlanChanges {
+export function planEffect(existing: readonly ExistingAssignment[], plan: readonly PlannedAssignment[]): PlanEffect {
   const key = (a: { userId: string; codeChangeId: string; taskType: TaskType }) => `${a.userId}|${a.codeChangeId}|${a.taskType}`;
   const byKey = new Map(existing.map((a) => [key(a), a]));
   const planned = new Set(plan.map(key));
   const stale = existing.filter((a) => !planned.has(key(a)));
-  const changes: PlanChanges = { create: [], update: [], remove: stale.filter((a) => a.status === "PENDING").map((a) => a.id), keep: stale.filter((a) => a.status !== "PENDING") };
+  const effect: PlanEffect = { create: [], update: [], remove: stale.filter((a) => a.status === "PENDING").map((a) => a.id), keep: stale.filter((a) => a.status !== "PENDING") };
   for (const p of plan) {
     const found = byKey.get(key(p));
-    if (!found) changes.create.push(p);
-    else if (found.position !== p.position || found.inReliabilitySet !== p.inReliabilitySet) changes.update.push({ id: found.id, position: p.position, inReliabilitySet: p.inReliabilitySet });
+    if (!found) effect.create.push(p);
+    else if (found.position !== p.position || found.inReliabilitySet !== p.inReliabilitySet) effect.update.push({ id: found.id, position: p.position, inReliabilitySet: p.inReliabilitySet });
   }
-  return changes;
+  return effect;
 }

@@ -1,12 +1,12 @@
 /**
- * Why an annotator's item cannot be worked on yet, when it waits for someone else:
- * - a calibration round (GradedReviews §4.2, batch-wise calibration): the item's round is not
- *   released yet; an item outside every round waits until the last round is released, unless a
- *   lead has opened the items outside rounds;
- * - consolidation (CRScore §4.2, stage order): stage 2 of an item opens once a lead has
+ * Why an annotator's assignment cannot be worked on yet, when it waits for someone else:
+ * - a calibration round (GradedReviews §4.3, batch-wise calibration): the code change's round is
+ *   not released yet; a code change outside every round waits until the last round is released,
+ *   unless a lead has opened the code changes outside rounds;
+ * - consolidation (CRScore §4.2, stage order): stage 2 of a code change opens once a lead has
  *   consolidated its stage 1.
- * An item the annotator can open is not waiting, even when its own stage 1 comes first (that is
- * the annotator's own work, not a wait).
+ * An assignment the annotator can open is not waiting, even when their own stage 1 comes first
+ * (that is the annotator's own work, not a wait).
  */
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { WAITING_FOR_CONSOLIDATION } from "@/lib/annotation/stage-order";
@@ -17,34 +17,35 @@ export interface RoundsGate {
   last: number;
   /** Every round is released (rounds open in order, so this is the last round's release). */
   allReleased: boolean;
-  /** A lead opened the items outside rounds before the last round's release. */
+  /** A lead opened the code changes outside rounds before the last round's release. */
   outsideOpened: boolean;
 }
 
-export interface ItemState {
-  /** The calibration round the item is in, or null when it is in none. */
+/** What waitingFor reads of one assignment. */
+export interface WaitingInput {
+  /** The calibration round the code change is in, or null when it is in none. */
   round: { number: number; released: boolean } | null;
   rounds: RoundsGate | null;
   task: TaskType;
   /** The study holds stage 2 until stage 1 is consolidated (lib/annotation/stage-order). */
   stageOrder: boolean;
   consolidated: boolean;
-  /** The annotator's own stage 1 of this item is still to do. */
+  /** The annotator's own stage 1 of this code change is still to do. */
   ownStage1Open: boolean;
 }
 
 export type Waiting =
-  /** `outside`: the item is in no round and waits for the last round (`round`) to be released. */
+  /** `outside`: the code change is in no round and waits for the last round (`round`) to be released. */
   | { kind: "round"; round: number; outside: boolean }
   | { kind: "consolidation" };
 
-/** Whether items outside every round are held by the rounds (see the file comment). */
+/** Whether code changes outside every round are held by the rounds (see the file comment). */
 export function outsideRoundsHeld(rounds: RoundsGate | null): boolean {
   return rounds !== null && !rounds.allReleased && !rounds.outsideOpened;
 }
 
-/** What the item waits for, or null when the annotator may work on it. */
-export function waitingFor(item: ItemState): Waiting | null {
+/** What the assignment waits for, or null when the annotator may work on it. */
+export function waitingFor(item: WaitingInput): Waiting | null {
   if (item.round && !item.round.released) return { kind: "round", round: item.round.number, outside: false };
   if (!item.round && outsideRoundsHeld(item.rounds)) return { kind: "round", round: item.rounds!.last, outside: true };
   if (item.task === "REVIEW_RATING" && item.stageOrder && !item.consolidated && !item.ownStage1Open) return { kind: "consolidation" };
@@ -54,8 +55,8 @@ export function waitingFor(item: ItemState): Waiting | null {
 /** The reason in words, for the annotator. */
 export function waitingText(waiting: Waiting): string {
   if (waiting.kind === "consolidation") return WAITING_FOR_CONSOLIDATION;
-  if (waiting.outside) return `This item is outside the calibration rounds: waiting for the last round (round ${waiting.round}) to be released, or for a lead to open the items outside rounds.`;
-  return `This item belongs to calibration round ${waiting.round}, which is not open yet: waiting for the next round (a lead opens it after reviewing the agreement of the round before).`;
+  if (waiting.outside) return `This code change is outside the calibration rounds: waiting for the last round (round ${waiting.round}) to be released, or for a lead to open the code changes outside rounds.`;
+  return `This code change belongs to calibration round ${waiting.round}, which is not open yet: waiting for the next round (a lead opens it after reviewing the agreement of the round before).`;
 }
 
 /**
@@ -63,7 +64,7 @@ export function waitingText(waiting: Waiting): string {
  * consolidated): not a wait for someone else, but not workable before that stage 1 either, so the
  * workspace's `n` passes it too.
  */
-export function afterOwnStage1(item: Pick<ItemState, "task" | "consolidated" | "ownStage1Open">): boolean {
+export function afterOwnStage1(item: Pick<WaitingInput, "task" | "consolidated" | "ownStage1Open">): boolean {
   return item.task === "REVIEW_RATING" && !item.consolidated && item.ownStage1Open;
 }
 

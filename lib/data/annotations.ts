@@ -14,7 +14,7 @@ import type { SessionClaims } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { db, Prisma } from "@/lib/db/client";
 import { annotatingStudyWhere, memberStudyWhere, PAUSED_MESSAGE } from "@/lib/data/study-access";
-import { heldByRounds, itemRound, roundMembershipSelect, roundsGate } from "@/lib/data/round-gate";
+import { heldByRounds, codeChangeRound, roundMembershipSelect, roundsGate } from "@/lib/data/round-gate";
 import { releaseDueRoundAfter } from "@/lib/data/rounds";
 import { FINISH_STAGE_1, waitingFor, waitingText } from "@/lib/annotation/waiting";
 import { assignmentStates, assignmentStateSelect } from "@/lib/data/assignments";
@@ -63,7 +63,7 @@ async function findOwnAssignment(client: Tx | typeof db, userId: string, assignm
     select: { studyId: true, taskType: true, study: { select: { members: { where: { userId, pausedAt: { not: null } }, select: { userId: true } } } }, codeChange: { select: roundMembershipSelect } },
   });
   if (own?.study.members.length) throw new AppError("LOCKED", { message: PAUSED_MESSAGE });
-  const waiting = own && waitingFor({ round: itemRound(own.codeChange.itemSetMembers), rounds: await roundsGate(client, own.studyId), task: own.taskType, stageOrder: false, consolidated: false, ownStage1Open: false });
+  const waiting = own && waitingFor({ round: codeChangeRound(own.codeChange.itemSetMembers), rounds: await roundsGate(client, own.studyId), task: own.taskType, stageOrder: false, consolidated: false, ownStage1Open: false });
   if (waiting) throw new AppError("LOCKED", { message: waitingText(waiting) });
   throw new AppError("NOT_FOUND", { message: "No such assignment in your queue." });
 }

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { db, Prisma } from "@/lib/db/client";
 import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction } from "@/lib/generated/prisma/client";
-import { applicableTaskTypes, planAssignments, planChanges, planReliabilitySet, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
+import { applicableTaskTypes, planAssignments, planEffect, planReliabilitySet, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
 import { progressOf, type Progress } from "@/lib/annotation/progress";
 import { stageOrderOn } from "@/lib/annotation/stage-order";
 import { suggestConsolidation, type SuggestedDecision } from "@/lib/annotation/stage2";
@@ -149,7 +149,7 @@ export async function planForStudy(user: StudyUser, slug: string, annotatorIds: 
   return { studyId: study.id, seed: study.assignmentSeed, plan: planAssignments(input), reliability: planReliabilitySet(input) };
 }
 
-/** What planChanges compares a plan with. */
+/** What planEffect compares a plan with. */
 export const existingSelect = { id: true, userId: true, codeChangeId: true, taskType: true, status: true, position: true, inReliabilitySet: true } as const satisfies Prisma.AssignmentSelect;
 
 export interface GenerateSummary {
@@ -173,21 +173,21 @@ export async function generateAssignments(user: StudyUser, slug: string, annotat
   if (users.length !== unique.length) throw new AppError("INVALID_INPUT", { message: "Some selected annotators do not exist, are inactive, or are not annotators you may assign." });
   return db.$transaction(
     async (tx) => {
-      const changes = planChanges(await tx.assignment.findMany({ where: { studyId }, select: existingSelect }), plan);
-      const summary: GenerateSummary = { created: 0, updated: changes.update.length, removed: 0, kept: changes.keep.length, annotators: unique.length };
-      if (changes.remove.length) summary.removed = (await tx.assignment.deleteMany({ where: { id: { in: changes.remove }, status: "PENDING" } })).count;
+      const effect = planEffect(await tx.assignment.findMany({ where: { studyId }, select: existingSelect }), plan);
+      const summary: GenerateSummary = { created: 0, updated: effect.update.length, removed: 0, kept: effect.keep.length, annotators: unique.length };
+      if (effect.remove.length) summary.removed = (await tx.assignment.deleteMany({ where: { id: { in: effect.remove }, status: "PENDING" } })).count;
       // Kept assignments outside the plan go after the planned queue, in their old order.
       const planLength = new Map<string, number>();
       for (const p of plan) planLength.set(p.userId, (planLength.get(p.userId) ?? 0) + 1);
       const keptSoFar = new Map<string, number>();
-      for (const a of [...changes.keep].sort((x, y) => x.position - y.position)) {
+      for (const a of [...effect.keep].sort((x, y) => x.position - y.position)) {
         const n = keptSoFar.get(a.userId) ?? 0;
         keptSoFar.set(a.userId, n + 1);
         await tx.assignment.update({ where: { id: a.id }, data: { position: (planLength.get(a.userId) ?? 0) + n } });
       }
-      for (const u of changes.update) await tx.assignment.update({ where: { id: u.id }, data: { position: u.position, inReliabilitySet: u.inReliabilitySet } });
+      for (const u of effect.update) await tx.assignment.update({ where: { id: u.id }, data: { position: u.position, inReliabilitySet: u.inReliabilitySet } });
       // (userId, codeChangeId, taskType) is unique: an assignment someone else holds elsewhere cannot collide.
-      const toCreate: Prisma.AssignmentCreateManyInput[] = changes.create.map((p) => ({ studyId, userId: p.userId, codeChangeId: p.codeChangeId, taskType: p.taskType, position: p.position, inReliabilitySet: p.inReliabilitySet }));
+      const toCreate: Prisma.AssignmentCreateManyInput[] = effect.create.map((p) => ({ studyId, userId: p.userId, codeChangeId: p.codeChangeId, taskType: p.taskType, position: p.position, inReliabilitySet: p.inReliabilitySet }));
       if (toCreate.length) summary.created = (await tx.assignment.createMany({ data: toCreate })).count;
       await tx.studyMember.createMany({ data: unique.map((userId) => ({ studyId, userId, role: "ANNOTATOR" as const })), skipDuplicates: true });
       await storePlanReliabilitySet(tx, studyId, reliability, seed, user.id === COMMAND_LINE.id ? null : user.id);

@@ -4,7 +4,7 @@
  */
 import { db } from "@/lib/db/client";
 import { memberStudyWhere } from "@/lib/data/study-access";
-import { itemRound, roundMembershipSelect, roundsGate } from "@/lib/data/round-gate";
+import { codeChangeRound, roundMembershipSelect, roundsGate } from "@/lib/data/round-gate";
 import { releaseDueRound } from "@/lib/data/rounds";
 import { stageOrderOn } from "@/lib/annotation/stage-order";
 import { afterOwnStage1, waitingFor, type Waiting } from "@/lib/annotation/waiting";
@@ -53,7 +53,7 @@ interface StateRow {
   taskType: TaskType;
   codeChangeId: string;
   study: { id: string; stageOrder: boolean | null; taskTypes: TaskType[] };
-  codeChange: { consolidatedAt: Date | null; itemSetMembers: Parameters<typeof itemRound>[0] };
+  codeChange: { consolidatedAt: Date | null; itemSetMembers: Parameters<typeof codeChangeRound>[0] };
 }
 
 export interface AssignmentState {
@@ -74,7 +74,7 @@ export async function assignmentStates(client: typeof db, rows: readonly StateRo
   return new Map(
     rows.map((a) => {
       const item = {
-        round: itemRound(a.codeChange.itemSetMembers),
+        round: codeChangeRound(a.codeChange.itemSetMembers),
         rounds: gates.get(a.study.id) ?? null,
         task: a.taskType,
         stageOrder: stageOrderOn(a.study),

@@ -176,12 +176,12 @@ export async function createItemSet(user: StudyUser, input: z.input<typeof creat
 // ---------------------------------------------------------------------------------------------
 // Sets picked from the study's table of code changes, reviews or claims
 
-/** The tables a set can be picked from, and what their rows are called. */
-export const ITEM_TABLES = { change: "code changes", review: "reviews", claim: "claims" } as const;
-export type ItemTable = keyof typeof ITEM_TABLES;
+/** The tables a set's members can be picked from, and what their rows are called. */
+export const MEMBER_TABLES = { codeChange: "code changes", review: "reviews", claim: "claims" } as const;
+export type MemberTable = keyof typeof MEMBER_TABLES;
 
-export const itemTableFilterSchema = z.object({
-  table: z.enum(Object.keys(ITEM_TABLES) as [ItemTable, ...ItemTable[]]).default("change"),
+export const memberTableFilterSchema = z.object({
+  table: z.enum(Object.keys(MEMBER_TABLES) as [MemberTable, ...MemberTable[]]).default("codeChange"),
   /** The code change's language; "" for any. */
   language: z.string().trim().max(100).default(""),
   /** The review's system or the claim's source (model or analyzer); "" for any. Code changes have none. */
@@ -189,9 +189,9 @@ export const itemTableFilterSchema = z.object({
   /** Words in the external id, file path, pull request title (code changes) or text (reviews, claims); "" for any. */
   text: z.string().trim().max(200).default(""),
 });
-export type ItemTableFilter = z.infer<typeof itemTableFilterSchema>;
+export type MemberTableFilter = z.infer<typeof memberTableFilterSchema>;
 
-export interface ItemTableRow {
+export interface MemberTableRow {
   /** The row's own id (a code change's, review's or claim's). */
   id: string;
   /** Its external id as item files write it: CHANGE_ID, CHANGE_ID/REVIEW_ID or CHANGE_ID/CLAIM_ID. */
@@ -206,41 +206,41 @@ export interface ItemTableRow {
 const contains = (text: string) => ({ contains: text, mode: "insensitive" as const });
 
 /** The rows of one table of the study that the filter keeps, in study order, with their member rows; `take` rows at most. */
-async function tableRows(studyId: string, filter: ItemTableFilter, take?: number): Promise<{ rows: (ItemTableRow & { member: Member })[]; total: number }> {
-  const change: Prisma.CodeChangeWhereInput = { studyId, ...(filter.language ? { language: filter.language } : {}) };
-  const changeSelect = { id: true, externalId: true, language: true } as const;
-  if (filter.table === "change") {
-    const where: Prisma.CodeChangeWhereInput = { ...change, ...(filter.text ? { OR: [{ externalId: contains(filter.text) }, { filePath: contains(filter.text) }, { pullRequest: { title: contains(filter.text) } }] } : {}) };
-    const [rows, total] = await Promise.all([db.codeChange.findMany({ where, orderBy: [{ position: "asc" }, { externalId: "asc" }], take, select: { ...changeSelect, filePath: true, pullRequest: { select: { title: true } } } }), db.codeChange.count({ where })]);
+async function tableRows(studyId: string, filter: MemberTableFilter, take?: number): Promise<{ rows: (MemberTableRow & { member: Member })[]; total: number }> {
+  const ofCodeChange: Prisma.CodeChangeWhereInput = { studyId, ...(filter.language ? { language: filter.language } : {}) };
+  const codeChangeSelect = { id: true, externalId: true, language: true } as const;
+  if (filter.table === "codeChange") {
+    const where: Prisma.CodeChangeWhereInput = { ...ofCodeChange, ...(filter.text ? { OR: [{ externalId: contains(filter.text) }, { filePath: contains(filter.text) }, { pullRequest: { title: contains(filter.text) } }] } : {}) };
+    const [rows, total] = await Promise.all([db.codeChange.findMany({ where, orderBy: [{ position: "asc" }, { externalId: "asc" }], take, select: { ...codeChangeSelect, filePath: true, pullRequest: { select: { title: true } } } }), db.codeChange.count({ where })]);
     return { total, rows: rows.map((c) => ({ id: c.id, externalId: c.externalId, language: c.language, system: "", text: [c.filePath, c.pullRequest?.title].filter(Boolean).join(" · "), member: { codeChangeId: c.id } })) };
   }
   if (filter.table === "review") {
-    const where: Prisma.CandidateReviewWhereInput = { codeChange: change, ...(filter.system ? { system: filter.system } : {}), ...(filter.text ? { OR: [{ text: contains(filter.text) }, { externalId: contains(filter.text) }, { codeChange: { externalId: contains(filter.text) } }] } : {}) };
+    const where: Prisma.CandidateReviewWhereInput = { codeChange: ofCodeChange, ...(filter.system ? { system: filter.system } : {}), ...(filter.text ? { OR: [{ text: contains(filter.text) }, { externalId: contains(filter.text) }, { codeChange: { externalId: contains(filter.text) } }] } : {}) };
     const [rows, total] = await Promise.all([
-      db.candidateReview.findMany({ where, orderBy: [{ codeChange: { position: "asc" } }, { codeChange: { externalId: "asc" } }, { position: "asc" }, { externalId: "asc" }], take, select: { id: true, externalId: true, system: true, text: true, codeChange: { select: changeSelect } } }),
+      db.candidateReview.findMany({ where, orderBy: [{ codeChange: { position: "asc" } }, { codeChange: { externalId: "asc" } }, { position: "asc" }, { externalId: "asc" }], take, select: { id: true, externalId: true, system: true, text: true, codeChange: { select: codeChangeSelect } } }),
       db.candidateReview.count({ where }),
     ]);
     return { total, rows: rows.map((r) => ({ id: r.id, externalId: `${r.codeChange.externalId}/${r.externalId}`, language: r.codeChange.language, system: r.system, text: r.text, member: { codeChangeId: r.codeChange.id, candidateReviewId: r.id } })) };
   }
-  const where: Prisma.PseudoReferenceWhereInput = { codeChange: change, ...(filter.system ? { source: filter.system } : {}), ...(filter.text ? { OR: [{ text: contains(filter.text) }, { externalId: contains(filter.text) }, { codeChange: { externalId: contains(filter.text) } }] } : {}) };
+  const where: Prisma.PseudoReferenceWhereInput = { codeChange: ofCodeChange, ...(filter.system ? { source: filter.system } : {}), ...(filter.text ? { OR: [{ text: contains(filter.text) }, { externalId: contains(filter.text) }, { codeChange: { externalId: contains(filter.text) } }] } : {}) };
   const [rows, total] = await Promise.all([
-    db.pseudoReference.findMany({ where, orderBy: [{ codeChange: { position: "asc" } }, { codeChange: { externalId: "asc" } }, { position: "asc" }, { id: "asc" }], take, select: { id: true, externalId: true, source: true, text: true, codeChange: { select: changeSelect } } }),
+    db.pseudoReference.findMany({ where, orderBy: [{ codeChange: { position: "asc" } }, { codeChange: { externalId: "asc" } }, { position: "asc" }, { id: "asc" }], take, select: { id: true, externalId: true, source: true, text: true, codeChange: { select: codeChangeSelect } } }),
     db.pseudoReference.count({ where }),
   ]);
   return { total, rows: rows.map((r) => ({ id: r.id, externalId: `${r.codeChange.externalId}/${r.externalId}`, language: r.codeChange.language, system: r.source, text: r.text, member: { codeChangeId: r.codeChange.id, pseudoReferenceId: r.id } })) };
 }
 
 /** Rows the item sets page shows at most; a set can still take every matching row. */
-export const ITEM_TABLE_SHOWN = 500;
+export const MEMBER_TABLE_SHOWN = 500;
 
 /** One table of the study's items as the filter keeps it, with the languages and systems (or sources) to filter by. */
-export async function itemTable(user: StudyUser, slug: string, input: { table?: string; language?: string; system?: string; text?: string }) {
+export async function memberTable(user: StudyUser, slug: string, input: { table?: string; language?: string; system?: string; text?: string }) {
   const study = await requireLedStudy(user, slug);
-  const filter = itemTableFilterSchema.parse(input);
+  const filter = memberTableFilterSchema.parse(input);
   const distinct = <T>(rows: T[], key: (row: T) => string) => [...new Set(rows.map(key))].sort();
   const ofStudy = { codeChange: { studyId: study.id } };
   const [{ rows, total }, languages, systems] = await Promise.all([
-    tableRows(study.id, filter, ITEM_TABLE_SHOWN),
+    tableRows(study.id, filter, MEMBER_TABLE_SHOWN),
     db.codeChange.findMany({ where: { studyId: study.id }, distinct: ["language"], select: { language: true } }).then((r) => distinct(r, (x) => x.language)),
     filter.table === "review"
       ? db.candidateReview.findMany({ where: ofStudy, distinct: ["system"], select: { system: true } }).then((r) => distinct(r, (x) => x.system))
@@ -253,7 +253,7 @@ export async function itemTable(user: StudyUser, slug: string, input: { table?: 
 
 export const pickItemSetSchema = z.object({
   ...newSetFields,
-  filter: itemTableFilterSchema,
+  filter: memberTableFilterSchema,
   /** The rows chosen (ids of the filter's table), in any order; null for every row the filter keeps. */
   ids: z.array(z.string().min(1).max(100)).min(1, "Select at least one row.").max(200_000).nullable(),
 });
@@ -269,15 +269,15 @@ export async function createItemSetFromTable(user: StudyUser, input: z.input<typ
   const { rows } = await tableRows(study.id, parsed.filter);
   const chosen = parsed.ids === null ? null : new Set(parsed.ids);
   const picked = chosen === null ? rows : rows.filter((r) => chosen.has(r.id));
-  if (chosen !== null && picked.length < chosen.size) throw new AppError("INVALID_INPUT", { message: `${chosen.size - picked.length} of the ${chosen.size} selected rows are not among the study's ${ITEM_TABLES[parsed.filter.table]} the filter keeps; filter again and select.` });
-  if (picked.length === 0) throw new AppError("INVALID_INPUT", { message: `The filter keeps no ${ITEM_TABLES[parsed.filter.table]} of study ${study.slug}.` });
+  if (chosen !== null && picked.length < chosen.size) throw new AppError("INVALID_INPUT", { message: `${chosen.size - picked.length} of the ${chosen.size} selected rows are not among the study's ${MEMBER_TABLES[parsed.filter.table]} the filter keeps; filter again and select.` });
+  if (picked.length === 0) throw new AppError("INVALID_INPUT", { message: `The filter keeps no ${MEMBER_TABLES[parsed.filter.table]} of study ${study.slug}.` });
   return storeItemSet(user, study, { name: parsed.name, kind: parsed.kind, description: parsed.description, source: tableSource(parsed.filter, chosen === null ? null : picked.length) }, picked.map((r) => r.member));
 }
 
 /** The source a picked set records: the table, the filter and how many rows were chosen. */
-export function tableSource(filter: ItemTableFilter, chosen: number | null): string {
+export function tableSource(filter: MemberTableFilter, chosen: number | null): string {
   const kept = [filter.language && `language ${filter.language}`, filter.system && `${filter.table === "claim" ? "source" : "system"} ${filter.system}`, filter.text && `text “${filter.text}”`].filter(Boolean);
-  return `table of ${ITEM_TABLES[filter.table]}${kept.length ? ` (${kept.join(", ")})` : ""}: ${chosen === null ? "every row the filter keeps" : `${chosen} selected`}`;
+  return `table of ${MEMBER_TABLES[filter.table]}${kept.length ? ` (${kept.join(", ")})` : ""}: ${chosen === null ? "every row the filter keeps" : `${chosen} selected`}`;
 }
 
 export const deleteItemSetSchema = z.object({ slug: z.string().min(1), name: z.string().min(1) });

@@ -1,5 +1,5 @@
 /**
- * Annotators' side of calibration rounds (lib/annotation/rounds.ts, GradedReviews §4.2): round
+ * Annotators' side of calibration rounds (lib/annotation/rounds.ts, GradedReviews §4.3): round
  * k+1's items open when round k+1 is released, after the lead's review of round k; items outside
  * every round open once the last round is released, or earlier when a lead opens them
  * (Study.outsideRoundsOpenedAt). A held item cannot be opened or saved. The rule is part of the
@@ -43,7 +43,7 @@ export async function roundsGate(client: Client, studyId: string): Promise<Round
   return { last: rounds[rounds.length - 1].number, allReleased: rounds.every((r) => r.releasedAt !== null), outsideOpened: study.outsideRoundsOpenedAt !== null };
 }
 
-/** The Prisma select of a code change's calibration rounds, for itemRound. */
+/** The Prisma select of a code change's calibration rounds, for codeChangeRound. */
 export const roundMembershipSelect = {
   itemSetMembers: { where: { itemSet: { round: { isNot: null } } }, select: { itemSet: { select: { round: { select: { number: true, releasedAt: true } } } } } },
 } as const satisfies Prisma.CodeChangeSelect;
@@ -52,7 +52,7 @@ export const roundMembershipSelect = {
  * The round an item is in, from its memberships (roundMembershipSelect): the first round not
  * released when it is in one (a change may be in several calibration sets), else its first round.
  */
-export function itemRound(members: { itemSet: { round: { number: number; releasedAt: Date | null } | null } }[]): { number: number; released: boolean } | null {
+export function codeChangeRound(members: { itemSet: { round: { number: number; releasedAt: Date | null } | null } }[]): { number: number; released: boolean } | null {
   const rounds = members.flatMap((m) => (m.itemSet.round ? [m.itemSet.round] : [])).sort((a, b) => a.number - b.number);
   const held = rounds.find((r) => r.releasedAt === null);
   const round = held ?? rounds[0];

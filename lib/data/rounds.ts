@@ -16,7 +16,7 @@ import { db, type Prisma } from "@/lib/db/client";
 import type { AgreementOptions, AgreementReport } from "@/lib/analysis";
 import { studyFingerprint } from "@/lib/analysis/report-cache";
 import { equalBatches, releaseRuleMet, ROUND_COEFFICIENTS, roundClosed, type RoundCoefficient } from "@/lib/annotation/rounds";
-import { planChanges } from "@/lib/annotation/assignment-plan";
+import { planEffect } from "@/lib/annotation/assignment-plan";
 import { existingSelect, generateAssignments, planForStudy } from "@/lib/data/assignment-admin";
 import { goldChanges } from "@/lib/data/gold";
 import { roundsGate } from "@/lib/data/round-gate";
@@ -107,7 +107,7 @@ export interface RoundView {
 
 /** The items outside every round: how many, and whether the rounds hold them (lib/data/round-gate). */
 export interface OutsideRounds {
-  changes: number;
+  codeChanges: number;
   held: boolean;
   /** When a lead opened them before the last round's release. */
   openedAt: Date | null;
@@ -118,7 +118,7 @@ export interface OutsideRounds {
 export async function studyRounds(user: StudyUser, slug: string): Promise<{ study: { id: string; slug: string; name: string; roundCoefficient: string; roundThreshold: number | null }; rounds: RoundView[]; outside: OutsideRounds | null }> {
   const study = await requireLedStudy(user, slug);
   await releaseDueRound(study.id);
-  const [rounds, gate, outsideChanges] = await Promise.all([
+  const [rounds, gate, outsideCodeChanges] = await Promise.all([
     roundStatuses(study.id),
     roundsGate(db, study.id),
     db.codeChange.count({ where: { studyId: study.id, itemSetMembers: { none: { itemSet: { round: { isNot: null } } } } } }),
@@ -141,7 +141,7 @@ export async function studyRounds(user: StudyUser, slug: string): Promise<{ stud
       agreement: done > 0 ? await roundReport(study.id, round.id) : null,
     });
   }
-  const outside = gate && { changes: outsideChanges, held: outsideRoundsHeld(gate), openedAt: study.outsideRoundsOpenedAt, lastRound: gate.last };
+  const outside = gate && { codeChanges: outsideCodeChanges, held: outsideRoundsHeld(gate), openedAt: study.outsideRoundsOpenedAt, lastRound: gate.last };
   return { study: { id: study.id, slug: study.slug, name: study.name, roundCoefficient: study.roundCoefficient, roundThreshold: study.roundThreshold }, rounds: views, outside };
 }
 
@@ -161,7 +161,7 @@ export const createRoundsSchema = previewRoundsSchema.extend({
 type Tx = Prisma.TransactionClient;
 
 /** A round to make: a new equal batch (its code changes) or a calibration item set of the study. */
-type PlannedRound = { name: string; changes: string[] } & ({ setId: string } | { setId: null; source: string });
+type PlannedRound = { name: string; codeChanges: string[] } & ({ setId: string } | { setId: null; source: string });
 
 /** The rounds `input` asks for, read from the study (nothing written); refused when they cannot be made. */
 async function plannedRounds(client: Tx | typeof db, study: { id: string; slug: string }, input: z.infer<typeof previewRoundsSchema>): Promise<PlannedRound[]> {
@@ -169,33 +169,33 @@ async function plannedRounds(client: Tx | typeof db, study: { id: string; slug: 
   if (await client.calibrationRound.count({ where: { studyId: study.id } })) throw new AppError("CONFLICT", { message: `Study ${study.slug} has calibration rounds already.` });
   if (input.count !== undefined) {
     const gold = await goldChanges(client, study.id);
-    const changes = (await client.codeChange.findMany({ where: { studyId: study.id }, orderBy: [{ position: "asc" }, { externalId: "asc" }], select: { id: true } })).filter((c) => !gold.has(c.id));
-    if (changes.length === 0) throw new AppError("INVALID_INPUT", { message: "The study has no items to split into rounds." });
-    const batches = equalBatches(changes, input.count);
+    const codeChanges = (await client.codeChange.findMany({ where: { studyId: study.id }, orderBy: [{ position: "asc" }, { externalId: "asc" }], select: { id: true } })).filter((c) => !gold.has(c.id));
+    if (codeChanges.length === 0) throw new AppError("INVALID_INPUT", { message: "The study has no items to split into rounds." });
+    const batches = equalBatches(codeChanges, input.count);
     const taken = await client.itemSet.findMany({ where: { studyId: study.id, name: { in: batches.map((_, i) => roundName(i + 1)) } }, select: { name: true } });
     if (taken.length) throw new AppError("CONFLICT", { message: `Study ${study.slug} already has an item set "${taken[0].name}".` });
-    return batches.map((batch, i) => ({ name: roundName(i + 1), changes: batch.map((c) => c.id), setId: null, source: `${input.count} equal calibration rounds` }));
+    return batches.map((batch, i) => ({ name: roundName(i + 1), codeChanges: batch.map((c) => c.id), setId: null, source: `${input.count} equal calibration rounds` }));
   }
   const sets = await client.itemSet.findMany({ where: { studyId: study.id, name: { in: input.itemSets } }, select: { id: true, name: true, kind: true, members: { orderBy: { position: "asc" }, select: { codeChangeId: true } } } });
   return input.itemSets!.map((name) => {
     const set = sets.find((s) => s.name === name);
     if (!set) throw new AppError("INVALID_INPUT", { message: `Study ${study.slug} has no item set "${name}".` });
     if (set.kind !== "CALIBRATION") throw new AppError("INVALID_INPUT", { message: `Item set "${name}" is not a calibration batch.` });
-    return { name, changes: [...new Set(set.members.map((m) => m.codeChangeId))], setId: set.id };
+    return { name, codeChanges: [...new Set(set.members.map((m) => m.codeChangeId))], setId: set.id };
   });
 }
 
 export interface RoundsPreview {
-  rounds: { number: number; name: string; changes: number }[];
+  rounds: { number: number; name: string; codeChanges: number }[];
   /** Code changes in no round: they open after the last round's release (or when a lead opens them). */
-  outsideChanges: number;
+  outsideCodeChanges: number;
   /** Planned assignments per annotator of the study, per round and outside the rounds. */
   annotators: { userId: string; name: string; perRound: number[]; outside: number; total: number }[];
   perRound: number[];
   outside: number;
   total: number;
   /** What making the rounds does to the stored assignments. */
-  changes: { create: number; update: number; remove: number; keep: number };
+  effect: { create: number; update: number; remove: number; keep: number };
   /** Names this preview; making the rounds asks for it back (createRoundsSchema.confirm). */
   key: string;
 }
@@ -209,24 +209,24 @@ export async function previewRounds(user: StudyUser, input: z.infer<typeof previ
   const study = await requireLedStudy(user, input.slug);
   const rounds = await plannedRounds(db, study, input);
   const annotators = await roundAnnotators(study.id);
-  const [{ plan }, existing, changeCount] = await Promise.all([
-    planForStudy(user, study.slug, annotators.map((a) => a.id), rounds.map((r) => r.changes)),
+  const [{ plan }, existing, codeChangeCount] = await Promise.all([
+    planForStudy(user, study.slug, annotators.map((a) => a.id), rounds.map((r) => r.codeChanges)),
     db.assignment.findMany({ where: { studyId: study.id }, select: existingSelect }),
     db.codeChange.count({ where: { studyId: study.id } }),
   ]);
-  const roundOf = new Map(rounds.flatMap((r, i) => r.changes.map((id) => [id, i] as const)));
+  const roundOf = new Map(rounds.flatMap((r, i) => r.codeChanges.map((id) => [id, i] as const)));
   const count = (rows: typeof plan) => ({ perRound: rounds.map((_, i) => rows.filter((p) => roundOf.get(p.codeChangeId) === i).length), outside: rows.filter((p) => !roundOf.has(p.codeChangeId)).length, total: rows.length });
-  const changes = planChanges(existing, plan);
+  const effect = planEffect(existing, plan);
   const key = createHash("sha256")
-    .update(JSON.stringify([rounds.map((r) => [r.name, r.changes]), changes.create, changes.update, changes.remove, changes.keep.map((a) => a.id)]))
+    .update(JSON.stringify([rounds.map((r) => [r.name, r.codeChanges]), effect.create, effect.update, effect.remove, effect.keep.map((a) => a.id)]))
     .digest("hex")
     .slice(0, 16);
   return {
-    rounds: rounds.map((r, i) => ({ number: i + 1, name: r.name, changes: r.changes.length })),
-    outsideChanges: changeCount - roundOf.size,
+    rounds: rounds.map((r, i) => ({ number: i + 1, name: r.name, codeChanges: r.codeChanges.length })),
+    outsideCodeChanges: codeChangeCount - roundOf.size,
     annotators: annotators.map((a) => ({ userId: a.id, name: a.name || a.email, ...count(plan.filter((p) => p.userId === a.id)) })),
     ...count(plan),
-    changes: { create: changes.create.length, update: changes.update.length, remove: changes.remove.length, keep: changes.keep.length },
+    effect: { create: effect.create.length, update: effect.update.length, remove: effect.remove.length, keep: effect.keep.length },
     key,
   };
 }
@@ -249,7 +249,7 @@ export async function createRounds(user: StudyUser, input: z.infer<typeof create
         continue;
       }
       const set = await tx.itemSet.create({ data: { studyId: study.id, name: round.name, kind: "CALIBRATION", source: round.source, createdById: user.id }, select: { id: true } });
-      await tx.itemSetMember.createMany({ data: round.changes.map((codeChangeId, position) => ({ itemSetId: set.id, position, codeChangeId })) });
+      await tx.itemSetMember.createMany({ data: round.codeChanges.map((codeChangeId, position) => ({ itemSetId: set.id, position, codeChangeId })) });
       setIds.push(set.id);
     }
     await tx.calibrationRound.createMany({ data: setIds.map((itemSetId, i) => ({ studyId: study.id, number: i + 1, itemSetId, ...(i === 0 ? { releasedAt: new Date(), releasedById: user.id, releasedHow: "opened when the rounds were made" } : {}) })) });

@@ -20,9 +20,9 @@ import { openDisagreement } from "@/lib/tasks/consensus";
 
 export interface StudyWaiting {
   /** Null for a study without calibration rounds. */
-  round: { changes: number; nextRound: number | null } | null;
+  round: { codeChanges: number; nextRound: number | null } | null;
   /** Null for a study without claim verification. */
-  consolidation: { changes: number; stage2Waits: boolean } | null;
+  consolidation: { codeChanges: number; stage2Waits: boolean } | null;
   /** Per task of the study, the claims or reviews with an open disagreement. */
   adjudication: { task: TaskType; items: number }[];
 }
@@ -32,7 +32,7 @@ const FINISHED = ["DONE", "SKIPPED"] as const;
 /** The counts of what waits for the lead in a study they lead (404 otherwise). */
 export async function studyWaiting(user: StudyUser, slug: string): Promise<StudyWaiting> {
   const study = await requireLedStudy(user, slug);
-  const [rounds, heldChanges, readyChanges, adjudication] = await Promise.all([
+  const [rounds, heldCodeChanges, readyCodeChanges, adjudication] = await Promise.all([
     db.calibrationRound.findMany({ where: { studyId: study.id }, orderBy: { number: "asc" }, select: { number: true, releasedAt: true } }),
     db.codeChange.count({ where: { studyId: study.id, ...heldByRounds } }),
     study.taskTypes.includes("CLAIM_VERIFICATION")
@@ -47,8 +47,8 @@ export async function studyWaiting(user: StudyUser, slug: string): Promise<Study
     studyFingerprint(study.id, false).then((fingerprint) => cachedForState("waiting-adjudication", study.id, {}, fingerprint, () => openDisagreements(study.id))),
   ]);
   return {
-    round: rounds.length ? { changes: heldChanges, nextRound: rounds.find((r) => r.releasedAt === null)?.number ?? null } : null,
-    consolidation: readyChanges === null ? null : { changes: readyChanges, stage2Waits: stageOrderOn(study) },
+    round: rounds.length ? { codeChanges: heldCodeChanges, nextRound: rounds.find((r) => r.releasedAt === null)?.number ?? null } : null,
+    consolidation: readyCodeChanges === null ? null : { codeChanges: readyCodeChanges, stage2Waits: stageOrderOn(study) },
     adjudication,
   };
 }

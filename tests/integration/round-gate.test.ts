@@ -1,5 +1,5 @@
 /**
- * Calibration rounds gate the whole study (GradedReviews §4.2, batch-wise calibration) against a
+ * Calibration rounds gate the whole study (GradedReviews §4.3, batch-wise calibration) against a
  * real PostgreSQL, through the functions the routes and pages call: two calibration batches as
  * rounds and two code changes outside them. Making the rounds shows a preview that creates
  * nothing and is made only as confirmed; with round 2 unreleased, an item outside the rounds can
@@ -42,10 +42,10 @@ test("making rounds previews the assignments per annotator and round, creates no
   const before = await rowsOfStudy();
   const preview = await rounds.previewRounds(asLead(fx), input());
   expect(preview.rounds).toEqual([
-    { number: 1, name: "batch-1", changes: 1 },
-    { number: 2, name: "batch-2", changes: 1 },
+    { number: 1, name: "batch-1", codeChanges: 1 },
+    { number: 2, name: "batch-2", codeChanges: 1 },
   ]);
-  expect(preview.outsideChanges).toBe(2);
+  expect(preview.outsideCodeChanges).toBe(2);
   // every annotator grades every round's item; the two outside items go to both (2 annotators per item)
   expect(preview.annotators.map((a) => a.userId).sort()).toEqual([fx.users.ann1, fx.users.ann2].sort());
   expect(preview.annotators.map((a) => [a.perRound, a.outside, a.total])).toEqual([
@@ -53,7 +53,7 @@ test("making rounds previews the assignments per annotator and round, creates no
     [[1, 1], 2, 4],
   ]);
   expect([preview.perRound, preview.outside, preview.total]).toEqual([[2, 2], 4, 8]);
-  expect(preview.changes).toEqual({ create: 8, update: 0, remove: 0, keep: 0 });
+  expect(preview.effect).toEqual({ create: 8, update: 0, remove: 0, keep: 0 });
   expect(await rowsOfStudy()).toEqual(before);
 
   // a confirmation of another preview, or of this one after the plan changed, makes nothing
@@ -92,13 +92,13 @@ test("with the last round unreleased, items outside the rounds are closed until 
     ...queue.entries.slice(2).map((e) => [e.codeChange.externalId, { kind: "round", round: 2, outside: true }]),
   ]);
   expect(queue.entries.slice(2).map((e) => e.waitingForRound)).toEqual([2, 2]);
-  expect((await rounds.studyRounds(asLead(fx), fx.slug)).outside).toEqual({ changes: 2, held: true, openedAt: null, lastRound: 2 });
+  expect((await rounds.studyRounds(asLead(fx), fx.slug)).outside).toEqual({ codeChanges: 2, held: true, openedAt: null, lastRound: 2 });
 
   // only a lead of the study opens them
   await expect(rounds.openOutsideRounds({ id: fx.users.ann2, role: "LEAD" }, { slug: fx.slug })).rejects.toMatchObject({ status: 404 });
   await expect(data.getWorkspace(ann1.id, outside.id)).rejects.toMatchObject({ status: 423 });
   const { openedAt } = await rounds.openOutsideRounds(asLead(fx), { slug: fx.slug });
-  expect((await rounds.studyRounds(asLead(fx), fx.slug)).outside).toEqual({ changes: 2, held: false, openedAt, lastRound: 2 });
+  expect((await rounds.studyRounds(asLead(fx), fx.slug)).outside).toEqual({ codeChanges: 2, held: false, openedAt, lastRound: 2 });
   expect((await data.getWorkspace(ann1.id, outside.id)).item.externalId).toBe("cc-2");
   expect(await saveInOneStatement(ann1, grade(outside.id, review, 3))).toMatchObject({ version: 1 });
   // round 2's own item still waits for round 2
@@ -118,7 +118,7 @@ test("without the lead opening them, the last round's release opens the items ou
   }
   await expect(data.getWorkspace(ann2.id, outside.id)).rejects.toMatchObject({ status: 423 });
   await rounds.releaseRound(asLead(fx), { slug: fx.slug, number: 2, notes: "" });
-  expect((await rounds.studyRounds(asLead(fx), fx.slug)).outside).toEqual({ changes: 2, held: false, openedAt: null, lastRound: 2 });
+  expect((await rounds.studyRounds(asLead(fx), fx.slug)).outside).toEqual({ codeChanges: 2, held: false, openedAt: null, lastRound: 2 });
   expect((await data.getWorkspace(ann2.id, outside.id)).item.externalId).toBe("cc-3");
   expect(await saveInOneStatement(ann2, grade(outside.id, fx.changes[3].reviews[0], 2))).toMatchObject({ version: 1 });
   const queue = (await listQueuesForAnnotator(ann2.id)).find((q) => q.study.slug === fx.slug)!;

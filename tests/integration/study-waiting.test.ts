@@ -57,7 +57,7 @@ afterAll(async () => {
 test("consolidation and adjudication counts: what every annotator finished and nobody decided yet", async () => {
   expect(await studyWaiting(asLead(fx), fx.slug)).toEqual({
     round: null,
-    consolidation: { changes: 0, stage2Waits: true },
+    consolidation: { codeChanges: 0, stage2Waits: true },
     adjudication: [
       { task: "CLAIM_VERIFICATION", items: 0 },
       { task: "REVIEW_RATING", items: 0 },
@@ -74,7 +74,7 @@ test("consolidation and adjudication counts: what every annotator finished and n
   await grades(fx.users.ann2, 0, [4, 2, 1]);
   await saveConsensus(asLead(fx), { slug: fx.slug, task: "REFERENCE_GRADING", itemId: fx.changes[0].reviews[2], question: "grade", value: 4, reason: "discussed", baseVersion: 0 });
   let waiting = await studyWaiting(asLead(fx), fx.slug);
-  expect(waiting.consolidation).toEqual({ changes: 1, stage2Waits: true });
+  expect(waiting.consolidation).toEqual({ codeChanges: 1, stage2Waits: true });
   expect(adjudication(waiting)).toEqual({ CLAIM_VERIFICATION: 1, REVIEW_RATING: 0, REFERENCE_GRADING: 1, COMMENT_FILTERING: 0 });
 
   // the lead consolidates change 0 and decides claim 1; ann2 finishes change 1's stage 1
@@ -83,10 +83,10 @@ test("consolidation and adjudication counts: what every annotator finished and n
   await saveConsensus(asLead(fx), { slug: fx.slug, task: "CLAIM_VERIFICATION", itemId: fx.changes[0].claims[0], question: "code", value: "CORRECT", reason: "the diff shows it", baseVersion: 0 });
   await stage1(fx.users.ann2, 1, "CORRECT");
   waiting = await studyWaiting(asLead(fx), fx.slug);
-  expect(waiting.consolidation).toEqual({ changes: 1, stage2Waits: true });
+  expect(waiting.consolidation).toEqual({ codeChanges: 1, stage2Waits: true });
   expect(adjudication(waiting)).toEqual({ CLAIM_VERIFICATION: 0, REVIEW_RATING: 0, REFERENCE_GRADING: 1, COMMENT_FILTERING: 0 });
   await db.study.update({ where: { id: fx.studyId }, data: { stageOrder: false } });
-  expect((await studyWaiting(asLead(fx), fx.slug)).consolidation).toEqual({ changes: 1, stage2Waits: false });
+  expect((await studyWaiting(asLead(fx), fx.slug)).consolidation).toEqual({ codeChanges: 1, stage2Waits: false });
 
   // another lead, or an annotator, finds no such study
   await expect(studyWaiting({ id: gated.users.lead, role: "LEAD" }, fx.slug)).rejects.toMatchObject({ status: 404 });
@@ -98,9 +98,9 @@ test("round count: the code changes of unreleased rounds and, until opened, thos
   await createItemSet(asLead(gated), { slug: gated.slug, name: "batch-2", kind: "CALIBRATION", fileName: "b2.txt", text: "cc-1" });
   const input = { slug: gated.slug, itemSets: ["batch-1", "batch-2"] };
   await rounds.createRounds(asLead(gated), { ...input, confirm: (await rounds.previewRounds(asLead(gated), input)).key });
-  expect((await studyWaiting(asLead(gated), gated.slug)).round).toEqual({ changes: 2, nextRound: 2 });
+  expect((await studyWaiting(asLead(gated), gated.slug)).round).toEqual({ codeChanges: 2, nextRound: 2 });
   await rounds.openOutsideRounds(asLead(gated), { slug: gated.slug });
-  expect((await studyWaiting(asLead(gated), gated.slug)).round).toEqual({ changes: 1, nextRound: 2 });
+  expect((await studyWaiting(asLead(gated), gated.slug)).round).toEqual({ codeChanges: 1, nextRound: 2 });
   await db.calibrationRound.updateMany({ where: { studyId: gated.studyId }, data: { releasedAt: new Date() } });
-  expect((await studyWaiting(asLead(gated), gated.slug)).round).toEqual({ changes: 0, nextRound: null });
+  expect((await studyWaiting(asLead(gated), gated.slug)).round).toEqual({ codeChanges: 0, nextRound: null });
 });

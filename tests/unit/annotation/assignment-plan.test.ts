@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { applicableTaskTypes, planAssignments, planChanges, PlanError, TASK_PHASES, type PlanInput } from "@/lib/annotation/assignment-plan";
+import { applicableTaskTypes, planAssignments, planEffect, PlanError, TASK_PHASES, type PlanInput } from "@/lib/annotation/assignment-plan";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 
 const ALL: TaskType[] = ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"];
@@ -96,18 +96,18 @@ describe("applicable task types", () => {
   });
 });
 
-describe("planChanges", () => {
+describe("planEffect", () => {
   const planned = (userId: string, codeChangeId: string, position: number, inReliabilitySet = false) => ({ userId, codeChangeId, taskType: "REFERENCE_GRADING" as const, position, inReliabilitySet });
   const stored = (id: string, status: string, p: ReturnType<typeof planned>) => ({ id, status, ...p });
 
   test("creates what is new, moves what changed place, removes unopened work the plan drops and keeps started work", () => {
     const existing = [stored("same", "DONE", planned("a", "c1", 0)), stored("moved", "PENDING", planned("a", "c2", 5)), stored("dropped", "PENDING", planned("a", "c9", 2)), stored("started", "IN_PROGRESS", planned("b", "c9", 0))];
     const plan = [planned("a", "c1", 0), planned("a", "c2", 1), planned("a", "c3", 2), planned("b", "c1", 0, true)];
-    const changes = planChanges(existing, plan);
-    expect(changes.create).toEqual([planned("a", "c3", 2), planned("b", "c1", 0, true)]);
-    expect(changes.update).toEqual([{ id: "moved", position: 1, inReliabilitySet: false }]);
-    expect(changes.remove).toEqual(["dropped"]);
-    expect(changes.keep.map((a) => a.id)).toEqual(["started"]);
-    expect(planChanges(plan.map((p, i) => stored(`s${i}`, "PENDING", p)), plan)).toEqual({ create: [], update: [], remove: [], keep: [] });
+    const effect = planEffect(existing, plan);
+    expect(effect.create).toEqual([planned("a", "c3", 2), planned("b", "c1", 0, true)]);
+    expect(effect.update).toEqual([{ id: "moved", position: 1, inReliabilitySet: false }]);
+    expect(effect.remove).toEqual(["dropped"]);
+    expect(effect.keep.map((a) => a.id)).toEqual(["started"]);
+    expect(planEffect(plan.map((p, i) => stored(`s${i}`, "PENDING", p)), plan)).toEqual({ create: [], update: [], remove: [], keep: [] });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { afterOwnStage1, outsideRoundsHeld, waitingFor, waitingLabel, waitingSummary, waitingText, type ItemState } from "@/lib/annotation/waiting";
+import { afterOwnStage1, outsideRoundsHeld, waitingFor, waitingLabel, waitingSummary, waitingText, type WaitingInput } from "@/lib/annotation/waiting";
 
-const item = (over: Partial<ItemState>): ItemState => ({ round: null, rounds: null, task: "REFERENCE_GRADING", stageOrder: false, consolidated: false, ownStage1Open: false, ...over });
+const item = (over: Partial<WaitingInput>): WaitingInput => ({ round: null, rounds: null, task: "REFERENCE_GRADING", stageOrder: false, consolidated: false, ownStage1Open: false, ...over });
 const rounds = { last: 3, allReleased: false, outsideOpened: false };
 
 describe("waitingFor", () => {

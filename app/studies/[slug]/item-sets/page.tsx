@@ -1,9 +1,9 @@
 import Link from "next/link";
-import { CreateItemSetForm, DeleteItemSetButton, ItemTablePicker } from "@/components/item-set-forms";
+import { CreateItemSetForm, DeleteItemSetButton, MemberTablePicker } from "@/components/item-set-forms";
 import { formatTime } from "@/components/dashboard/format";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
-import { ITEM_SET_KIND_LABEL, ITEM_TABLES, itemTable, listItemSets } from "@/lib/data/item-sets";
+import { ITEM_SET_KIND_LABEL, MEMBER_TABLES, memberTable, listItemSets } from "@/lib/data/item-sets";
 import { createSet, createSetFromTable, deleteSet } from "./actions";
 import { StudyPageHeader } from "@/components/study-page-header";
 
@@ -17,7 +17,7 @@ export default async function ItemSetsPage({ params, searchParams }: { params: P
   const { slug } = await params;
   const query = await searchParams;
   const [{ study, sets }, table] = await orPageError(
-    Promise.all([listItemSets(user, slug), itemTable(user, slug, { table: first(query.table), language: first(query.language), system: first(query.system), text: first(query.text) })]),
+    Promise.all([listItemSets(user, slug), memberTable(user, slug, { table: first(query.table), language: first(query.language), system: first(query.system), text: first(query.text) })]),
   );
   const select = "rounded border border-slate-300 px-2 py-1";
   const base = `/studies/${encodeURIComponent(study.slug)}`;
@@ -42,7 +42,7 @@ export default async function ItemSetsPage({ params, searchParams }: { params: P
           <label className="flex flex-col">
             Table
             <select name="table" defaultValue={table.filter.table} className={select}>
-              {Object.entries(ITEM_TABLES).map(([key, label]) => (
+              {Object.entries(MEMBER_TABLES).map(([key, label]) => (
                 <option key={key} value={key}>
                   {label}
                 </option>
@@ -58,7 +58,7 @@ export default async function ItemSetsPage({ params, searchParams }: { params: P
               ))}
             </select>
           </label>
-          {table.filter.table !== "change" && (
+          {table.filter.table !== "codeChange" && (
             <label className="flex flex-col">
               {table.filter.table === "claim" ? "Source" : "System"}
               <select name="system" defaultValue={table.filter.system} className={select}>
@@ -77,7 +77,7 @@ export default async function ItemSetsPage({ params, searchParams }: { params: P
             Filter
           </button>
         </form>
-        <ItemTablePicker key={JSON.stringify(table.filter)} slug={study.slug} filter={table.filter} rows={table.rows} total={table.total} noun={ITEM_TABLES[table.filter.table]} create={createSetFromTable} />
+        <MemberTablePicker key={JSON.stringify(table.filter)} slug={study.slug} filter={table.filter} rows={table.rows} total={table.total} noun={MEMBER_TABLES[table.filter.table]} create={createSetFromTable} />
       </section>
       <h2 className="text-lg font-medium">The study&apos;s item sets</h2>
       {sets.length === 0 ? (

@@ -22,8 +22,8 @@ function coefficientText(c: CoefficientReport | undefined, complete: boolean): s
 
 /** Which state of the gate applies to the items outside every round (lib/data/round-gate). */
 function outsideText(outside: OutsideRounds): string {
-  if (outside.changes === 0) return "Every item of the study is in a round.";
-  const items = `${outside.changes} code change${outside.changes === 1 ? " is" : "s are"} outside the rounds`;
+  if (outside.codeChanges === 0) return "Every code change of the study is in a round.";
+  const items = `${outside.codeChanges} code change${outside.codeChanges === 1 ? " is" : "s are"} outside the rounds`;
   if (outside.held) return `${items}: closed to annotators until round ${outside.lastRound}, the last, is released, unless you open them now.`;
   if (outside.openedAt) return `${items}: open, opened by a lead on ${formatTime(outside.openedAt)} before the last round's release.`;
   return `${items}: open, since round ${outside.lastRound}, the last, is released.`;
@@ -42,7 +42,7 @@ export default async function RoundsPage({ params }: { params: Promise<{ slug: s
     <div className="space-y-6">
       <StudyPageHeader study={study} title="Calibration rounds">
         <p className="text-sm text-slate-600">
-          Every annotator of the study labels the items of each round, round after round (GradedReviews §4.2); annotators who finish a round early wait for the next, and the items outside the rounds open after the last round&apos;s release. Making rounds shows the assignments it creates before it creates them. Agreement per question:
+          Every annotator of the study labels the items of each round, round after round (GradedReviews §4.3); annotators who finish a round early wait for the next, and the items outside the rounds open after the last round&apos;s release. Making rounds shows the assignments it creates before it creates them. Agreement per question:
           Fleiss&apos; kappa, Krippendorff&apos;s alpha at the question&apos;s level and Cohen&apos;s kappa (mean over rater pairs), with 95% bootstrap CIs.
         </p>
         {rounds.length === 0 ? (
@@ -54,7 +54,7 @@ export default async function RoundsPage({ params }: { params: Promise<{ slug: s
       {outside && (
         <section aria-label="Items outside the rounds" className="flex flex-wrap items-center gap-3 rounded border border-slate-200 bg-white p-3 text-sm" data-testid="outside-rounds">
           <p>{outsideText(outside)}</p>
-          {outside.held && outside.changes > 0 && <OpenOutsideRoundsButton slug={study.slug} save={openItemsOutsideRounds} />}
+          {outside.held && outside.codeChanges > 0 && <OpenOutsideRoundsButton slug={study.slug} save={openItemsOutsideRounds} />}
         </section>
       )}
       {rounds.map((round, i) => {
