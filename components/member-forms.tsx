@@ -23,8 +23,8 @@ function useRun() {
   return { message, pending, run };
 }
 
-/** Adds an existing account to the study as a lead or an annotator. */
-export function AddMemberForm({ slug, add }: { slug: string; add: Action }) {
+/** Adds an existing account to the study as an annotator, or (admins only) as a lead. */
+export function AddMemberForm({ slug, add, canAddLeads }: { slug: string; add: Action; canAddLeads: boolean }) {
   const { message, pending, run } = useRun();
   return (
     <form
@@ -34,20 +34,22 @@ export function AddMemberForm({ slug, add }: { slug: string; add: Action }) {
         e.preventDefault();
         const form = e.currentTarget;
         const data = new FormData(form);
-        run(add, { slug, email: data.get("email"), role: data.get("role") }, "Member added.", () => form.reset());
+        run(add, { slug, email: data.get("email"), role: data.get("role") ?? "ANNOTATOR" }, "Member added.", () => form.reset());
       }}
     >
       <label className="text-sm">
         Email
         <input name="email" type="email" required className="ml-1 rounded border border-slate-300 px-2 py-1" />
       </label>
-      <label className="text-sm">
-        Role in the study
-        <select name="role" defaultValue="ANNOTATOR" className="ml-1 rounded border border-slate-300 px-2 py-1">
-          <option value="ANNOTATOR">annotator</option>
-          <option value="LEAD">lead</option>
-        </select>
-      </label>
+      {canAddLeads && (
+        <label className="text-sm">
+          Role in the study
+          <select name="role" defaultValue="ANNOTATOR" className="ml-1 rounded border border-slate-300 px-2 py-1">
+            <option value="ANNOTATOR">annotator</option>
+            <option value="LEAD">lead</option>
+          </select>
+        </label>
+      )}
       <button type="submit" disabled={pending} className="rounded bg-slate-900 px-3 py-1 text-sm text-white disabled:opacity-50">
         Add
       </button>

@@ -1,13 +1,19 @@
 /**
- * Managing accounts: who may create, activate, reset, deactivate and reactivate whom. Admins
- * manage every account; leads manage only annotator accounts, and only those that belong to a
- * study they lead or to no study yet; nobody else manages any. The rule is part of every query
- * (`manageableAccountsWhere`), so an id outside it finds nothing: a lead who sends the admin's
- * id changes no row and is told there is no such account.
+ * Managing accounts: who may create, activate, reset, deactivate and reactivate whom, and whom
+ * a lead may add to a study. Admins manage and add every account. A lead manages only annotator
+ * accounts every study of which they lead (or that belong to no study yet): an annotator who
+ * also belongs to another lead's study is the admin's to manage. A lead adds to their studies
+ * only annotators no other lead has a say over, or who are in one of their studies already, so
+ * adding an account never makes it theirs to manage. Nobody else manages or adds any.
+ *
+ * The rules are part of every query (`manageableAccountsWhere`, `addableAccountsWhere`), checked
+ * when the change runs: an id outside them finds nothing, so a lead who sends the admin's id, or
+ * the id of an annotator another lead added meanwhile, changes no row and is told there is no
+ * such account.
  */
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { hashPassword } from "@/lib/auth/password";
-import { membersOfLedStudiesWhere } from "@/lib/data/study-access";
+import { membersOfLedStudiesWhere, onlyInLedStudiesWhere } from "@/lib/data/study-access";
 import { createUser, type NewUser } from "@/lib/data/users";
 import { db, type Prisma } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -18,7 +24,14 @@ type Actor = Pick<SessionUser, "id" | "role">;
 export function manageableAccountsWhere(actor: Actor): Prisma.UserWhereInput {
   if (actor.role === "ADMIN") return {};
   if (actor.role !== "LEAD") return { id: { in: [] } };
-  return { role: "ANNOTATOR", OR: [{ memberships: { none: {} } }, membersOfLedStudiesWhere(actor)] };
+  return { role: "ANNOTATOR", ...onlyInLedStudiesWhere(actor) };
+}
+
+/** The accounts `actor` may add to a study they lead (see the file comment). */
+export function addableAccountsWhere(actor: Actor): Prisma.UserWhereInput {
+  if (actor.role === "ADMIN") return {};
+  if (actor.role !== "LEAD") return { id: { in: [] } };
+  return { role: "ANNOTATOR", OR: [onlyInLedStudiesWhere(actor), membersOfLedStudiesWhere(actor)] };
 }
 
 /** The accounts page: every account for admins, the manageable ones for leads. */

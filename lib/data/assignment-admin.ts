@@ -11,7 +11,7 @@ import { applicableTaskTypes, planAssignments, planEffect, planReliabilitySet, t
 import { progressOf, type Progress } from "@/lib/annotation/progress";
 import { stageOrderOn } from "@/lib/annotation/stage-order";
 import { suggestConsolidation, type SuggestedDecision } from "@/lib/annotation/stage2";
-import { manageableAccountsWhere } from "@/lib/data/accounts";
+import { addableAccountsWhere } from "@/lib/data/accounts";
 import { COMMAND_LINE, leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
 import { goldChanges } from "@/lib/data/gold";
 import { roundChanges } from "@/lib/data/round-gate";
@@ -29,15 +29,15 @@ async function findStudy(user: StudyUser, slug: string) {
 }
 
 /**
- * The accounts `user` may give work in a study: active, and either an annotator member of it
- * (added on the members page) or an account the user manages (lib/data/accounts.ts: for a lead,
- * annotators of their studies or of none). Another lead's annotators, other leads and admins
- * cannot be pulled into a study by their ids.
+ * The accounts `user` may give work in a study (which adds them to it): active, and either an
+ * annotator member of it or an account the user may add to a study (lib/data/accounts.ts: for a
+ * lead, annotators no other lead has a say over, or of their studies already). Another lead's
+ * annotators, other leads and admins cannot be pulled into a study by their ids.
  */
 function assignableWhere(user: StudyUser, studyId: string): Prisma.UserWhereInput {
-  // An admin manages every account; said outright, since Prisma reads an empty object inside OR as false.
+  // An admin adds every account; said outright, since Prisma reads an empty object inside OR as false.
   if (user.role === "ADMIN") return { active: true };
-  return { active: true, OR: [{ memberships: { some: { studyId, role: "ANNOTATOR" } } }, manageableAccountsWhere(user)] };
+  return { active: true, OR: [{ memberships: { some: { studyId, role: "ANNOTATOR" } } }, addableAccountsWhere(user)] };
 }
 
 export const assignmentSettingsSchema = z.object({

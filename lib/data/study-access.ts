@@ -45,9 +45,17 @@ export function annotatingStudyWhere(userId: string): Prisma.StudyWhereInput {
 /** Shown to a paused annotator instead of their items. */
 export const PAUSED_MESSAGE = "A lead of this study has paused your work on it (quality control). Ask them to resume it.";
 
-/** The accounts that belong to a study this user leads (for rules about whom a lead may manage). */
+/** The accounts that belong to a study this user leads, in any role. */
 export function membersOfLedStudiesWhere(user: StudyUser): Prisma.UserWhereInput {
   return { memberships: { some: { study: leadStudyWhere(user) } } };
+}
+
+/**
+ * The accounts every study of which (owned, or member of in any role) this user leads, among
+ * them those of no study: the accounts no other lead has a say over.
+ */
+export function onlyInLedStudiesWhere(user: StudyUser): Prisma.UserWhereInput {
+  return { memberships: { every: { study: leadStudyWhere(user) } }, studiesCreated: { every: leadStudyWhere(user) } };
 }
 
 /** The study with this slug if the user leads it, else null (whether it exists or not). */

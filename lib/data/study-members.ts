@@ -1,9 +1,12 @@
 /**
  * The members page of a study: its owner and members, added and removed by the study's leads.
- * Leads may add annotators and other leads; a study lead must have a lead or admin account;
- * the owner cannot be removed. Every call finds the study through leadStudyWhere.
+ * A lead adds only the annotators lib/data/accounts.ts lets them add (none another lead has a say
+ * over), and only as annotators; admins add any account, leads as study leads too (a study lead
+ * must have a lead or admin account). The owner cannot be removed. Every call finds the study
+ * through leadStudyWhere.
  */
 import { z } from "zod";
+import { addableAccountsWhere } from "@/lib/data/accounts";
 import { db } from "@/lib/db/client";
 import { leadStudyWhere, requireLedStudy, type StudyUser } from "@/lib/data/study-access";
 import type { Role, StudyRole } from "@/lib/generated/prisma/client";
@@ -60,11 +63,19 @@ export const addMemberSchema = z.object({
   role: z.enum(["LEAD", "ANNOTATOR"]),
 });
 
+/**
+ * What a lead is told for every e-mail they may not add, whether an account has it or not, so
+ * the answer tells nothing about which e-mails have accounts.
+ */
+export const NOT_ADDABLE_MESSAGE =
+  "No account you may add has this e-mail. Create a new annotator on the accounts page first; an annotator of another lead's study is added by an admin.";
+
 /** Adds an account to the study (or changes its role there). */
 export async function addStudyMember(user: StudyUser, input: z.infer<typeof addMemberSchema>): Promise<{ userId: string; role: StudyRole }> {
   const study = await requireLedStudy(user, input.slug);
-  const account = await db.user.findUnique({ where: { email: input.email }, select: { id: true, role: true } });
-  if (!account) throw new AppError("INVALID_INPUT", { message: `No account with the e-mail ${input.email}: create it on the accounts page first.` });
+  if (input.role === "LEAD" && user.role !== "ADMIN") throw new AppError("FORBIDDEN", { message: "Only an admin may add a study lead." });
+  const account = await db.user.findFirst({ where: { email: input.email, ...addableAccountsWhere(user) }, select: { id: true, role: true } });
+  if (!account) throw new AppError("INVALID_INPUT", { message: NOT_ADDABLE_MESSAGE });
   if (account.id === study.createdById) throw new AppError("INVALID_INPUT", { message: "This account owns the study already." });
   if (input.role === "LEAD" && account.role === "ANNOTATOR") throw new AppError("INVALID_INPUT", { message: "An annotator account cannot lead a study; add it as an annotator." });
   await db.studyMember.upsert({

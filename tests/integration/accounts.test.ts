@@ -2,7 +2,10 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, inject, test } from "vitest";
+import { verifyPassword } from "@/lib/auth/password";
 import { createAccount, listAccounts, manageableAccountsWhere, setAccountActive, setAccountPassword } from "@/lib/data/accounts";
+import { addStudyMember, NOT_ADDABLE_MESSAGE } from "@/lib/data/study-members";
+import { AppError } from "@/lib/errors";
 import { createUser, findOrCreateImportedAnnotator } from "@/lib/data/users";
 import { createClient } from "@/lib/db/client";
 import type { User } from "@/lib/generated/prisma/client";
@@ -132,5 +135,84 @@ describe("account rules", () => {
     expect(users.find((u) => u.email === lead.email)).toMatchObject({ id: lead.id, role: "LEAD", active: true, studies: [{ slug: "rules-own", role: "OWNER" }] });
     expect(users.find((u) => u.email === foreignAnnotator.email)).toMatchObject({ role: "ANNOTATOR", studies: [{ slug: "rules-foreign", role: "ANNOTATOR" }] });
     expect(users.find((u) => u.email === freeAnnotator.email)?.studies).toEqual([]);
+  });
+});
+
+/**
+ * The takeover chain: a lead adds another lead's annotator to a study of theirs, which made the
+ * account one they managed, then resets its password. Whom a lead may add and whom they manage
+ * are both checked in the query, when the change runs.
+ */
+describe("whom a lead may add to a study, and then manage", () => {
+  const db = createClient(inject("databaseUrl"));
+  const stamp = Date.now();
+  let admin: User, victimLead: User, intruder: User, victim: User, free: User;
+  const slugs = { victim: `chain-victim-${stamp}`, victimSecond: `chain-victim2-${stamp}`, intruder: `chain-intruder-${stamp}` };
+
+  beforeAll(async () => {
+    process.env.DATABASE_URL = inject("databaseUrl");
+    const make = (name: string, role: "ADMIN" | "LEAD" | "ANNOTATOR") => createUser({ email: `chain-${name}-${stamp}@example.org`, role, password: "victim-password" }, db);
+    [admin, victimLead, intruder, victim, free] = [await make("admin", "ADMIN"), await make("lead", "LEAD"), await make("intruder", "LEAD"), await make("victim", "ANNOTATOR"), await make("free", "ANNOTATOR")];
+    const study = (slug: string, owner: User) => db.study.create({ data: { slug, name: slug, taskTypes: ["REVIEW_RATING"], createdById: owner.id } });
+    await study(slugs.victim, victimLead);
+    await study(slugs.victimSecond, victimLead);
+    await study(slugs.intruder, intruder);
+    await addStudyMember(victimLead, { slug: slugs.victim, email: victim.email, role: "ANNOTATOR" });
+  });
+
+  const refusal = (work: Promise<unknown>) =>
+    work.then(
+      () => "added",
+      (e: unknown) => (e instanceof AppError ? `${e.status} ${e.userMessage}` : String(e)),
+    );
+  const snapshot = (id: string) => db.user.findUniqueOrThrow({ where: { id }, select: { passwordHash: true, active: true, sessionVersion: true, memberships: { select: { studyId: true } } } });
+
+  test("another lead cannot add the annotator, and is told exactly what an e-mail without an account gets", async () => {
+    const before = await snapshot(victim.id);
+    const nobody = await refusal(addStudyMember(intruder, { slug: slugs.intruder, email: `nobody-${stamp}@example.org`, role: "ANNOTATOR" }));
+    expect(nobody).toBe(`400 ${NOT_ADDABLE_MESSAGE}`);
+    for (const email of [victim.email, victimLead.email, admin.email, intruder.email])
+      expect(await refusal(addStudyMember(intruder, { slug: slugs.intruder, email, role: "ANNOTATOR" })), email).toBe(nobody);
+    // Adding as a lead is an admin's, whatever the e-mail.
+    expect(await refusal(addStudyMember(intruder, { slug: slugs.intruder, email: victim.email, role: "LEAD" }))).toBe(await refusal(addStudyMember(intruder, { slug: slugs.intruder, email: `nobody-${stamp}@example.org`, role: "LEAD" })));
+    expect(await snapshot(victim.id)).toEqual(before);
+  });
+
+  test("every account action of the other lead leaves the annotator's password working", async () => {
+    const before = await snapshot(victim.id);
+    await expect(setAccountPassword(intruder, victim.id, "taken-over-1", { activate: false })).rejects.toThrow(/No such account/);
+    await expect(setAccountPassword(intruder, victim.id, "taken-over-1", { activate: true })).rejects.toThrow(/No such account/);
+    await expect(setAccountActive(intruder, victim.id, false)).rejects.toThrow(/No such account/);
+    await expect(setAccountActive(intruder, victim.id, true)).rejects.toThrow(/No such account/);
+    const after = await db.user.findUniqueOrThrow({ where: { id: victim.id } });
+    expect(await verifyPassword("victim-password", after.passwordHash!)).toBe(true);
+    expect(await snapshot(victim.id)).toEqual(before);
+    expect((await listAccounts(intruder)).map((a) => a.id)).not.toContain(victim.id);
+  });
+
+  test("an annotator an admin shares between two leads' studies is the admin's to manage; its lead may still add it to their other studies", async () => {
+    await addStudyMember(admin, { slug: slugs.intruder, email: victim.email, role: "ANNOTATOR" });
+    const before = await snapshot(victim.id);
+    for (const lead of [intruder, victimLead]) {
+      await expect(setAccountPassword(lead, victim.id, "taken-over-1", { activate: false })).rejects.toThrow(/No such account/);
+      await expect(setAccountActive(lead, victim.id, false)).rejects.toThrow(/No such account/);
+      expect((await listAccounts(lead)).map((a) => a.id)).not.toContain(victim.id);
+    }
+    expect(await snapshot(victim.id)).toEqual(before);
+    // Already in a study of each lead: both may add it to another of theirs, which changes whom it belongs to for neither.
+    expect(await refusal(addStudyMember(victimLead, { slug: slugs.victimSecond, email: victim.email, role: "ANNOTATOR" }))).toBe("added");
+    await setAccountActive(admin, victim.id, false);
+    await setAccountActive(admin, victim.id, true);
+    // Back in the victim lead's studies only, it is theirs again.
+    await db.studyMember.deleteMany({ where: { userId: victim.id, study: { slug: slugs.intruder } } });
+    await setAccountActive(victimLead, victim.id, false);
+    await setAccountActive(victimLead, victim.id, true);
+  });
+
+  test("an annotator of no study: whichever lead adds it first manages it, and the other lead can no longer add it", async () => {
+    expect(await refusal(addStudyMember(intruder, { slug: slugs.intruder, email: free.email, role: "ANNOTATOR" }))).toBe("added");
+    await setAccountPassword(intruder, free.id, "new-password-1", { activate: false });
+    expect(await refusal(addStudyMember(victimLead, { slug: slugs.victim, email: free.email, role: "ANNOTATOR" }))).toBe(`400 ${NOT_ADDABLE_MESSAGE}`);
+    await expect(setAccountPassword(victimLead, free.id, "taken-over-1", { activate: false })).rejects.toThrow(/No such account/);
   });
 });

@@ -79,13 +79,20 @@ describe("whom a lead may give work", () => {
         expect(await db.studyMember.findUnique({ where: { studyId_userId: { studyId: fx.studyId, userId: foreign } } })).toBeNull();
       }
       expect(await db.assignment.count({ where: { studyId: fx.studyId } })).toBe(before);
-      // Added on the members page (by e-mail), the other study's annotator may be assigned.
-      await members.addStudyMember(asLead(fx), { slug: fx.slug, email: (await db.user.findUniqueOrThrow({ where: { id: other.users.ann1 } })).email, role: "ANNOTATOR" });
+      // Nor on the members page (by e-mail): another lead's annotator is added by an admin.
+      const foreignEmail = (await db.user.findUniqueOrThrow({ where: { id: other.users.ann1 } })).email;
+      await expect(members.addStudyMember(asLead(fx), { slug: fx.slug, email: foreignEmail, role: "ANNOTATOR" })).rejects.toThrow(members.NOT_ADDABLE_MESSAGE);
+      await members.addStudyMember(anAdmin, { slug: fx.slug, email: foreignEmail, role: "ANNOTATOR" });
       await admin.generateAssignments(asLead(fx), fx.slug, [fx.users.ann2, other.users.ann1]);
       expect(await db.assignment.count({ where: { studyId: fx.studyId, userId: other.users.ann1 } })).toBeGreaterThan(0);
       await db.assignment.deleteMany({ where: { studyId: fx.studyId, userId: other.users.ann1 } });
       await db.studyMember.deleteMany({ where: { studyId: fx.studyId, userId: other.users.ann1 } });
-      await db.user.deleteMany({ where: { id: { in: [adminAccount.id, leadAccount.id] } } });
+      // An annotator of no study may be given work by id, which adds them.
+      const free = await db.user.create({ data: { email: `sa-free-${stamp}@test.local`, name: "Free", role: "ANNOTATOR" } });
+      await admin.generateAssignments(asLead(fx), fx.slug, [fx.users.ann2, free.id]);
+      expect(await db.studyMember.findUnique({ where: { studyId_userId: { studyId: fx.studyId, userId: free.id } } })).toMatchObject({ role: "ANNOTATOR" });
+      await db.assignment.deleteMany({ where: { studyId: fx.studyId, userId: free.id } });
+      await db.user.deleteMany({ where: { id: { in: [adminAccount.id, leadAccount.id, free.id] } } });
     } finally {
       await removeAnnotationFixture(db, other);
     }
@@ -124,17 +131,19 @@ describe("web imports", () => {
 });
 
 describe("the members page", () => {
-  test("a lead adds and removes members; annotator accounts cannot lead; the owner cannot be removed; another lead finds nothing", async () => {
+  test("a lead adds and removes members; only admins add leads; annotator accounts cannot lead; the owner cannot be removed; another lead finds nothing", async () => {
     const lead2 = await db.user.create({ data: { email: `lead2-${fx.slug}@test.local`, name: "Second lead", role: "LEAD" } });
     try {
       const ann2 = await db.user.findUniqueOrThrow({ where: { id: fx.users.ann2 } });
       const asLead2 = { id: lead2.id, role: "LEAD" as const };
       await expect404(members.addStudyMember(asLead2, { slug: fx.slug, email: lead2.email, role: "LEAD" }));
       await expect404(members.listStudyMembers(asLead2, fx.slug));
-      await expect(members.addStudyMember(asLead(fx), { slug: fx.slug, email: ann2.email, role: "LEAD" })).rejects.toThrow(/cannot lead/);
-      await expect(members.addStudyMember(asLead(fx), { slug: fx.slug, email: "nobody@test.local", role: "ANNOTATOR" })).rejects.toThrow(/No account/);
+      await expect(members.addStudyMember(anAdmin, { slug: fx.slug, email: ann2.email, role: "LEAD" })).rejects.toThrow(/cannot lead/);
+      await expect(members.addStudyMember(asLead(fx), { slug: fx.slug, email: lead2.email, role: "LEAD" })).rejects.toThrow(/Only an admin/);
+      await expect(members.addStudyMember(asLead(fx), { slug: fx.slug, email: lead2.email, role: "ANNOTATOR" })).rejects.toThrow(members.NOT_ADDABLE_MESSAGE);
+      await expect(members.addStudyMember(asLead(fx), { slug: fx.slug, email: "nobody@test.local", role: "ANNOTATOR" })).rejects.toThrow(members.NOT_ADDABLE_MESSAGE);
 
-      await members.addStudyMember(asLead(fx), { slug: fx.slug, email: lead2.email, role: "LEAD" });
+      await members.addStudyMember(anAdmin, { slug: fx.slug, email: lead2.email, role: "LEAD" });
       expect((await access.findLedStudy(asLead2, fx.slug))?.id).toBe(fx.studyId);
       const list = await members.listStudyMembers(asLead2, fx.slug);
       expect(list.members[0]).toMatchObject({ userId: fx.users.lead, owner: true, role: "LEAD" });

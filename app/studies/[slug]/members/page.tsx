@@ -19,9 +19,10 @@ export default async function StudyMembersPage({ params }: { params: Promise<{ s
         <p className="text-sm text-slate-600">
           The study&apos;s leads see and change it (settings, imports, exports, assignments, reports); its annotators see only their own assignments. Generating or reassigning assignments adds annotators. The owner
           cannot be removed. Removing someone keeps their assignments and annotations.
+          {user.role !== "ADMIN" && " You can add annotators who belong to none of another lead's studies, or to one of yours already; an admin adds the others, and study leads."}
         </p>
       </StudyPageHeader>
-      <AddMemberForm slug={study.slug} add={addMember} />
+      <AddMemberForm slug={study.slug} add={addMember} canAddLeads={user.role === "ADMIN"} />
       <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
         <thead className="bg-slate-100 text-slate-600">
           <tr>
