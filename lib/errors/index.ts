@@ -68,6 +68,37 @@ function prismaCode(error: unknown): string | undefined {
   return typeof code === "string" && typeof name === "string" && name.startsWith("PrismaClient") && /^P\d{4}$/.test(code) ? code : undefined;
 }
 
+/** Socket errors of a connection that could not be made or was lost. */
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ECONNABORTED", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+/**
+ * SQLSTATEs of a server that is going away or not taking connections: class 08 (connection
+ * exception), 57P01 admin shutdown (a fast shutdown, or every backend after a crash), 57P02
+ * crash shutdown, 57P03 cannot connect now (starting or shutting down), 53300 too many connections.
+ */
+const CONNECTION_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+/** What Prisma's pg adapter calls such errors (DriverAdapterError's cause.kind). */
+const CONNECTION_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+/** pg's own errors for a connection that ended under a query, or was already broken. */
+const CONNECTION_MESSAGES = /^(Connection terminated( unexpectedly)?|Client has encountered a connection error and is not queryable|Client was closed and is not queryable)$/;
+
+/**
+ * Whether the database connection was lost or could not be made, whichever layer reports it:
+ * pg (a socket error, a SQLSTATE, its own message), Prisma's pg adapter (DriverAdapterError, with
+ * the reason in its cause) or Prisma wrapping it (P2010 of a raw query, the adapter's error in
+ * meta). Causes are followed only inside those two, so an HTTP client's refused connection (an
+ * LLM endpoint's, a TypeError whose cause is ECONNREFUSED) is not taken for the database's.
+ */
+function isConnectionLoss(error: unknown, depth = 0): boolean {
+  if (error === null || typeof error !== "object" || depth > 3) return false;
+  const e = error as { name?: unknown; code?: unknown; originalCode?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+  const codes = [e.code, e.originalCode].filter((c): c is string => typeof c === "string");
+  if (codes.some((c) => SOCKET_CODES.has(c) || CONNECTION_SQLSTATE.test(c))) return true;
+  if (typeof e.kind === "string" && CONNECTION_KINDS.has(e.kind)) return true;
+  if (typeof e.message === "string" && CONNECTION_MESSAGES.test(e.message)) return true;
+  const wrapper = typeof e.name === "string" && (e.name === "DriverAdapterError" || e.name.startsWith("PrismaClient"));
+  return wrapper && (isConnectionLoss(e.cause, depth + 1) || isConnectionLoss(e.meta?.driverAdapterError, depth + 1));
+}
+
 /**
  * Zod's validation error, matched by shape like Prisma's: importing zod here would load it
  * (about 0.2 s of CPU) in every CLI command and worker start, even those that never validate.
@@ -89,8 +120,9 @@ export function toAppError(error: unknown): AppError {
   // in time or outlived its limit (P2028). Nothing was written; the client retries shortly.
   if (prisma === "P2028" || detail === "timeout exceeded when trying to connect" || detail === "Connection terminated due to connection timeout")
     return new AppError("UNAVAILABLE", { message: detail, userMessage: "The server is busy; nothing was saved. Retrying shortly is safe.", retryAfterSeconds: 1, cause: error });
-  // Pool timeout, unreachable database: the server is overloaded or starting, not broken.
-  if (prisma === "P2024" || prisma?.startsWith("P1") || (error as { name?: unknown } | null)?.name === "PrismaClientInitializationError")
+  // Pool timeout, unreachable database, a connection lost under a statement (PostgreSQL
+  // restarting, killed or shutting down): the server is overloaded or starting, not broken.
+  if (prisma === "P2024" || prisma?.startsWith("P1") || (error as { name?: unknown } | null)?.name === "PrismaClientInitializationError" || isConnectionLoss(error))
     return new AppError("UNAVAILABLE", { message: detail, userMessage: "The database is busy or unreachable; try again in a moment.", retryAfterSeconds: 5, cause: error });
   return new AppError("INTERNAL", { message: detail, userMessage: GENERIC_MESSAGE, cause: error });
 }
