@@ -1,10 +1,16 @@
 /**
- * Sign-in slow-down (OWASP ASVS 2.2.1): every attempt is counted before its password is checked,
- * per account e-mail (whether or not the account exists, so the answer does not tell) and per
- * client address. The first `free` attempts of a key are checked at once; after that, an attempt
- * is checked only once 1 s, 2 s, 4 s … (up to `capMs`) have passed since the last checked one,
- * and refused unchecked before. The wait is capped, so nobody can lock an account for good.
- * The counting itself is one SQL statement per key (lib/data/sign-in-throttle.ts).
+ * Sign-in slow-down (OWASP ASVS 2.2.1): every attempt is counted before its password is checked.
+ * The first `free` attempts of a key are checked at once; after that, an attempt is checked only
+ * once 1 s, 2 s, 4 s … (up to `capMs`) have passed since the last checked one, and refused
+ * unchecked before. The wait is capped, so nobody can lock an account for good. The counting
+ * itself is one SQL statement per key (lib/data/sign-in-throttle.ts).
+ *
+ * Which keys count an attempt follows OWASP's device cookies ("Slow Down Online Guessing Attacks
+ * with Device Cookies", lib/auth/device-cookie.ts). A browser that has signed in to this account
+ * before, and so carries its device cookie, is counted under that cookie alone: a burst of wrong
+ * passwords for the account, or from the same address, slows down neither it nor anyone else's
+ * trusted browser. Every other attempt is counted per account e-mail (whether or not the account
+ * exists, so the answer does not tell) and per client address.
  */
 import { commaList } from "@/lib/validation/list";
 
@@ -30,17 +36,23 @@ export function signInKeys(email: string, address: string): { account: ThrottleK
   return { account: { key: `account:${email}`, policy: ACCOUNT_POLICY }, address: { key: `address:${address}`, policy: ADDRESS_POLICY } };
 }
 
+/** The key of one device cookie (its nonce): the account's slow-down, for that browser alone. */
+export function deviceKey(nonce: string): ThrottleKey {
+  return { key: `device:${nonce}`, policy: ACCOUNT_POLICY };
+}
+
 /**
- * The client's address from X-Forwarded-For. Next.js fills that header with the socket address
- * when the request has none, and keeps it when it has one; behind `trustedProxies` reverse
- * proxies that each append the address they saw, the client is the trustedProxies-th entry from
- * the right. Without a proxy a client may send its own header and choose its address key; the
- * account key does not depend on it.
+ * The client's address from X-Forwarded-For, to which the server appends the address of the
+ * connection itself (lib/http/forwarded-for.ts), so its last entry is the address that connected.
+ * With no proxy (`trustedProxies` 0) that is the client, and whatever the client wrote into the
+ * header is ignored; behind `trustedProxies` reverse proxies that each append the address they
+ * saw, the client is that many entries to the left of it. A header shorter than that (a request
+ * that bypassed the proxies) gives its first entry.
  */
 export function clientAddress(forwardedFor: string | string[] | undefined, trustedProxies: number): string {
   const entries = commaList(Array.isArray(forwardedFor) ? forwardedFor.join(",") : (forwardedFor ?? ""));
   if (entries.length === 0) return "unknown";
-  return entries[Math.max(0, entries.length - Math.max(1, trustedProxies))];
+  return entries[Math.max(0, entries.length - 1 - trustedProxies)];
 }
 
 /** TRUSTED_PROXIES: how many reverse proxies in front of the server append to X-Forwarded-For. */

@@ -46,10 +46,11 @@ export async function countSignInAttempt(keys: readonly ThrottleKey[]): Promise<
 }
 
 /**
- * After a successful sign-in the account starts afresh and the address gets its attempt back
- * (so many people signing in from one address do not slow each other); counts idle for a day go.
+ * After a successful sign-in the keys in `forget` (the account, or the device cookie) start
+ * afresh and those in `giveBack` (the address) get their attempt back, so many people signing
+ * in from one address do not slow each other; counts idle for a day go.
  */
-export async function signInSucceeded(account: ThrottleKey, address: ThrottleKey): Promise<void> {
-  await db.$executeRaw`DELETE FROM "SignInThrottle" WHERE "key" = ${account.key} OR "lastAttemptAt" < clock_timestamp() - interval '1 day'`;
-  await db.$executeRaw`UPDATE "SignInThrottle" SET "attempts" = GREATEST("attempts" - 1, 0) WHERE "key" = ${address.key}`;
+export async function signInSucceeded(forget: readonly ThrottleKey[], giveBack: readonly ThrottleKey[]): Promise<void> {
+  await db.$executeRaw`DELETE FROM "SignInThrottle" WHERE "key" = ANY(${forget.map((k) => k.key)}::text[]) OR "lastAttemptAt" < clock_timestamp() - interval '1 day'`;
+  if (giveBack.length) await db.$executeRaw`UPDATE "SignInThrottle" SET "attempts" = GREATEST("attempts" - 1, 0) WHERE "key" = ANY(${giveBack.map((k) => k.key)}::text[])`;
 }

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, inject, test } from "vitest";
 import { authenticate } from "@/lib/auth/authenticate";
+import type { DeviceToken } from "@/lib/auth/device-cookie";
 import { createUser } from "@/lib/data/users";
 import { createClient } from "@/lib/db/client";
 
@@ -11,8 +12,8 @@ describe("sign-in", () => {
   });
 
   /** Each attempt's outcome: "ok", or the message it was refused with. */
-  const outcome = (email: string, password: string, address: string) =>
-    authenticate(email, password, address).then(
+  const outcome = (email: string, password: string, address: string, device: DeviceToken | null = null) =>
+    authenticate(email, password, address, device).then(
       () => "ok",
       (error: Error) => error.message,
     );
@@ -60,6 +61,33 @@ describe("sign-in", () => {
     expect(outcomes.filter((o) => o.startsWith("Too many sign-in attempts"))).toHaveLength(1);
     // The same e-mail from another address is still checked.
     expect(await outcome("spray-20@example.org", "guess-password", "198.51.100.5")).toBe("Wrong email or password.");
+  });
+
+  test("a burst on an account from its browser's address locks out neither that browser (its device cookie) nor the account's other known browsers", async () => {
+    const address = "198.51.100.20";
+    await createUser({ email: "known-browser@example.org", role: "ANNOTATOR", password: "right-password" }, db);
+    const known: DeviceToken = { email: "known-browser@example.org", nonce: "known-browser-nonce" };
+    const other: DeviceToken = { email: "known-browser@example.org", nonce: "other-browser-nonce" };
+    // The attacker's burst, on this account and on others, from the same address.
+    await Promise.all(Array.from({ length: 30 }, (_, i) => outcome(i % 2 ? "known-browser@example.org" : `spray-known-${i}@example.org`, "guess-password", address)));
+    expect(await outcome("known-browser@example.org", "right-password", address)).toMatch(/^Too many sign-in attempts/);
+    expect(await outcome("someone-else@example.org", "right-password", address)).toMatch(/^Too many sign-in attempts/);
+    // A device cookie of another account is no exemption.
+    expect(await outcome("known-browser@example.org", "right-password", address, { email: "someone-else@example.org", nonce: "n" })).toMatch(/^Too many sign-in attempts/);
+    expect(await outcome("known-browser@example.org", "right-password", address, known)).toBe("ok");
+    expect(await outcome("known-browser@example.org", "right-password", "198.51.100.21", other)).toBe("ok");
+    expect(await db.signInThrottle.findUnique({ where: { key: "device:known-browser-nonce" } })).toBeNull();
+  });
+
+  test("a device cookie's own wrong passwords are slowed down like an account's", async () => {
+    await createUser({ email: "stolen-cookie@example.org", role: "ANNOTATOR", password: "right-password" }, db);
+    const device: DeviceToken = { email: "stolen-cookie@example.org", nonce: "stolen-nonce" };
+    const outcomes = await Promise.all(Array.from({ length: 8 }, (_, i) => outcome("stolen-cookie@example.org", `wrong-${i}`, `198.51.100.${30 + i}`, device)));
+    expect(outcomes.filter((o) => o === "Wrong email or password.").length).toBeGreaterThanOrEqual(5);
+    expect(outcomes.filter((o) => o.startsWith("Too many sign-in attempts")).length).toBeGreaterThanOrEqual(1);
+    // Counted under the cookie, not the account or the addresses.
+    expect((await db.signInThrottle.findUniqueOrThrow({ where: { key: "device:stolen-nonce" } })).attempts).toBe(8);
+    expect(await db.signInThrottle.findUnique({ where: { key: "account:stolen-cookie@example.org" } })).toBeNull();
   });
 
   test("an inactive account and a password longer than 72 bytes do not sign in", async () => {

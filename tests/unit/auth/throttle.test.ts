@@ -1,15 +1,18 @@
 import { describe, expect, test } from "vitest";
-import { clientAddress, signInKeys, trustedProxies } from "@/lib/auth/throttle";
+import { clientAddress, deviceKey, signInKeys, trustedProxies } from "@/lib/auth/throttle";
 
 describe("sign-in throttle keys", () => {
-  test("the client address is the last X-Forwarded-For entry, or the one the trusted proxies name", () => {
+  test("the client address is the connection's (the last entry, which the server appends), or the one the trusted proxies name", () => {
     expect(clientAddress("127.0.0.1", 0)).toBe("127.0.0.1");
     expect(clientAddress(undefined, 0)).toBe("unknown");
     expect(clientAddress("", 1)).toBe("unknown");
-    // A client-sent entry followed by the one a trusted proxy appended.
-    expect(clientAddress("6.6.6.6, 203.0.113.9", 1)).toBe("203.0.113.9");
-    expect(clientAddress("6.6.6.6, 203.0.113.9, 10.0.0.2", 2)).toBe("203.0.113.9");
-    expect(clientAddress(["6.6.6.6", "203.0.113.9"], 1)).toBe("203.0.113.9");
+    // Without a proxy, what the client wrote before the connection's address is ignored.
+    expect(clientAddress("6.6.6.6, 7.7.7.7, 192.0.2.1", 0)).toBe("192.0.2.1");
+    // A client-sent entry, the one a trusted proxy appended, and the proxy's connection.
+    expect(clientAddress("6.6.6.6, 203.0.113.9, 10.0.0.1", 1)).toBe("203.0.113.9");
+    expect(clientAddress("6.6.6.6, 203.0.113.9, 10.0.0.2, 10.0.0.1", 2)).toBe("203.0.113.9");
+    expect(clientAddress(["6.6.6.6", "203.0.113.9", "10.0.0.1"], 1)).toBe("203.0.113.9");
+    // Fewer entries than proxies: a request that did not come through them.
     expect(clientAddress("203.0.113.9", 3)).toBe("203.0.113.9");
   });
 
@@ -24,5 +27,7 @@ describe("sign-in throttle keys", () => {
     const keys = signInKeys("a@example.org", "203.0.113.9");
     expect([keys.account.key, keys.address.key]).toEqual(["account:a@example.org", "address:203.0.113.9"]);
     expect(keys.address.policy.free).toBeGreaterThan(keys.account.policy.free);
+    // A device cookie's attempts are slowed down as an account's are.
+    expect(deviceKey("n0nce")).toEqual({ key: "device:n0nce", policy: keys.account.policy });
   });
 });
