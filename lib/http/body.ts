@@ -18,7 +18,7 @@ const MEDIA_TYPE: Record<Accepts, string> = { json: "application/json", multipar
 
 const tooLarge = (maxBytes: number) => new AppError("PAYLOAD_TOO_LARGE", { message: `The body is larger than this route accepts (${maxBytes >= MIB ? `${maxBytes / MIB} MiB` : `${maxBytes} bytes`}).` });
 
-async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+export async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
   if (!request.body) return new Uint8Array();
