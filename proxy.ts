@@ -11,6 +11,7 @@ import { type NextRequest, NextResponse } from "next/server";
 import { AppError } from "@/lib/errors";
 import { changesState, crossSiteReason } from "@/lib/http/origin";
 import { errorResponse } from "@/lib/http/respond";
+import { REQUEST_TARGET_HEADER } from "@/lib/http/request-start";
 import { securityHeaders } from "@/lib/http/security-headers";
 import { checkActionRequest, isActionRequest } from "@/lib/http/server-action";
 import { urlTextProblem } from "@/lib/http/url-text";
@@ -20,8 +21,11 @@ import { PAGE_PATH_HEADER } from "@/lib/auth/callback";
 async function check(request: NextRequest): Promise<void> {
   const crossSite = changesState(request.method) ? crossSiteReason(request) : null;
   if (crossSite) throw new AppError("FORBIDDEN", { message: crossSite });
-  const urlProblem = urlTextProblem(new URL(request.url));
-  if (urlProblem) throw new AppError("INVALID_INPUT", { message: urlProblem });
+  // As Next passes it on, and as the client sent it (Next re-encodes the query, bytes that are not UTF-8 becoming U+FFFD).
+  for (const target of [request.nextUrl.pathname + request.nextUrl.search, request.headers.get(REQUEST_TARGET_HEADER)]) {
+    const problem = target && urlTextProblem(target);
+    if (problem) throw new AppError("INVALID_INPUT", { message: problem });
+  }
   if (isActionRequest(request)) await checkActionRequest(request);
 }
 

@@ -43,7 +43,7 @@ export function deviceKey(nonce: string): ThrottleKey {
 
 /**
  * The client's address from X-Forwarded-For, to which the server appends the address of the
- * connection itself (lib/http/forwarded-for.ts), so its last entry is the address that connected.
+ * connection itself (lib/http/request-start.ts), so its last entry is the address that connected.
  * With no proxy (`trustedProxies` 0) that is the client, and whatever the client wrote into the
  * header is ignored; behind `trustedProxies` reverse proxies that each append the address they
  * saw, the client is that many entries to the left of it. A header shorter than that (a request

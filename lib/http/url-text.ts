@@ -2,8 +2,9 @@
  * Text in a URL that no page or route may receive: a NUL character (PostgreSQL's text columns
  * and parameters refuse it) or bytes that are not UTF-8, among them the encoded halves of a
  * surrogate pair (what a lone UTF-16 surrogate becomes in a URL, e.g. %ED%A0%80). Checked once
- * for every request (proxy.ts), on the path (route parameters) and the query, before any query
- * runs, so such a request gets a 400 naming the part instead of a database error.
+ * for every request (proxy.ts), on the path (route parameters) and the query as the client sent
+ * them, before any query runs, so such a request gets a 400 naming the part instead of a
+ * database error or text silently turned into U+FFFD.
  */
 import { unsafeTextReason } from "@/lib/validation/text";
 
@@ -35,13 +36,15 @@ function partProblem(raw: string, what: string): string | null {
   return reason && `${what} ${reason}.`;
 }
 
-/** Why this URL's path or query holds text no request may carry, or null. */
-export function urlTextProblem(url: URL): string | null {
-  for (const segment of url.pathname.split("/")) {
+/** Why this request target ("/path?query", percent-encoded) holds text no request may carry, or null. */
+export function urlTextProblem(target: string): string | null {
+  const query = target.indexOf("?");
+  const [pathname, search] = query < 0 ? [target, ""] : [target.slice(0, query), target.slice(query + 1)];
+  for (const segment of pathname.split("/")) {
     const problem = partProblem(segment, "A part of the path");
     if (problem) return problem;
   }
-  for (const pair of url.search.slice(1).split("&")) {
+  for (const pair of search.split("#")[0].split("&")) {
     if (!pair) continue;
     const eq = pair.indexOf("=");
     const [name, value] = eq < 0 ? [pair, ""] : [pair.slice(0, eq), pair.slice(eq + 1)];

@@ -1,9 +1,9 @@
-/** X-Forwarded-For completed with the connection's address, on a real HTTP server and real connections from other loopback addresses. */
+/** What the server notes on each request, on a real HTTP server and real connections from other loopback addresses. */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { clientAddress } from "@/lib/auth/throttle";
-import { appendForwardedFor, completeForwardedFor } from "@/lib/http/forwarded-for";
+import { appendForwardedFor, observeRequests, REQUEST_TARGET_HEADER } from "@/lib/http/request-start";
 
 describe("X-Forwarded-For completed with the connection's address", () => {
   test("appended to what the request brought, or alone", () => {
@@ -17,29 +17,30 @@ describe("X-Forwarded-For completed with the connection's address", () => {
   describe("on a server", () => {
     // Answers the client address the sign-in throttle would count, for the TRUSTED_PROXIES in the query.
     const server = http.createServer((request, response) => {
+      if (request.url?.startsWith("/target")) return response.end(request.headers[REQUEST_TARGET_HEADER]);
       const proxies = Number(new URL(request.url ?? "/", "http://x").searchParams.get("proxies"));
       response.end(clientAddress(request.headers["x-forwarded-for"], proxies));
     });
     let port = 0;
     beforeAll(async () => {
-      completeForwardedFor();
-      completeForwardedFor(); // once per process, however often called
+      observeRequests();
+      observeRequests(); // subscribes once per process, however often called
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
       port = (server.address() as AddressInfo).port;
     });
     afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-    const from = (localAddress: string, proxies: number, forwardedFor?: string) =>
+    const get = (path: string, localAddress: string, headers: Record<string, string> = {}) =>
       new Promise<string>((resolve, reject) => {
-        const headers = forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor };
         http
-          .get({ host: "127.0.0.1", port, path: `/?proxies=${proxies}`, localAddress, headers }, (response) => {
+          .get({ host: "127.0.0.1", port, path, localAddress, headers }, (response) => {
             let body = "";
             response.on("data", (chunk: Buffer) => (body += chunk.toString()));
             response.on("end", () => resolve(body));
           })
           .on("error", reject);
       });
+    const from = (localAddress: string, proxies: number, forwardedFor?: string) => get(`/?proxies=${proxies}`, localAddress, forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor });
 
     test("without a proxy the connection's address counts, whatever the client writes into the header", async () => {
       expect(await from("127.0.0.2", 0)).toBe("127.0.0.2");
@@ -52,6 +53,11 @@ describe("X-Forwarded-For completed with the connection's address", () => {
       expect(await from("127.0.0.4", 1, "6.6.6.6, 203.0.113.9")).toBe("203.0.113.9");
       expect(await from("127.0.0.4", 1, "7.7.7.7, 203.0.113.9")).toBe("203.0.113.9");
       expect(await from("127.0.0.4", 2, "6.6.6.6, 203.0.113.9, 10.0.0.1")).toBe("203.0.113.9");
+    });
+
+    test("the request target is noted as sent, replacing a header of that name the client sent", async () => {
+      expect(await get("/target?itemSet=%ED%A0%80&x=%00", "127.0.0.5")).toBe("/target?itemSet=%ED%A0%80&x=%00");
+      expect(await get("/target?a=1", "127.0.0.5", { [REQUEST_TARGET_HEADER]: "/clean" })).toBe("/target?a=1");
     });
   });
 });
