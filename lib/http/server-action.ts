@@ -21,8 +21,17 @@ const MAX_DEPTH = 32;
 /** The strings React's client writes for plain values (see the file comment). */
 const PLAIN_VALUE = /^\$(?:\$|undefined$|NaN$|Infinity$|-Infinity$|-0$|D|n-?\d{1,300}$)/s;
 
-/** A request Next handles as a server action called from the page's script. */
-export const isActionRequest = (request: Request) => request.method === "POST" && request.headers.has("next-action");
+const mediaTypeOf = (request: Request) => (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+
+/**
+ * A request Next handles as a server action: one the page's script calls (Next-Action header),
+ * or a form posted to a page without scripts (multipart, whose fields name the action), which
+ * no page here sends but Next decodes all the same.
+ */
+export function isActionRequest(request: Request): boolean {
+  if (request.method !== "POST") return false;
+  return request.headers.has("next-action") || (mediaTypeOf(request) === "multipart/form-data" && !new URL(request.url).pathname.startsWith("/api/"));
+}
 
 /** Why these arguments (the body of an action request) cannot be decoded, or null. */
 export function actionArgumentsProblem(text: string): string | null {
@@ -50,10 +59,11 @@ export function actionArgumentsProblem(text: string): string | null {
 
 /**
  * Refuses an action request Next would answer with 500: a body over the limit (413), a
- * multipart body (415: these actions take no files), or arguments that cannot be decoded (400).
+ * multipart body (415: these actions take no files, and no page posts a form), or arguments that
+ * cannot be decoded (400).
  */
 export async function checkActionRequest(request: Request): Promise<void> {
-  const mediaType = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  const mediaType = mediaTypeOf(request);
   // Next refuses a form-encoded action call itself (404), without decoding it.
   if (mediaType === "application/x-www-form-urlencoded") return;
   const bytes = await readLimited(request, ACTION_MAX_BYTES);

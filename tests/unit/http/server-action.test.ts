@@ -1,7 +1,7 @@
 /** Server action bodies Next could not decode: refused before it tries (lib/http/server-action.ts). */
 import { describe, expect, test } from "vitest";
 import { AppError } from "@/lib/errors";
-import { actionArgumentsProblem, checkActionRequest } from "@/lib/http/server-action";
+import { actionArgumentsProblem, checkActionRequest, isActionRequest } from "@/lib/http/server-action";
 
 const action = (body: BodyInit, contentType = "text/plain;charset=UTF-8") => new Request("http://127.0.0.1:3000/studies/demo", { method: "POST", body, headers: { "next-action": "00ab", "content-type": contentType } });
 
@@ -43,5 +43,14 @@ describe("server action arguments", () => {
     expect(await status(action('["${7*7}"]'))).toBe(400);
     expect(await status(action(new Uint8Array([0x5b, 0x22, 0xff, 0x22, 0x5d])))).toBe(400);
     expect(await status(action("a=1", "application/x-www-form-urlencoded"))).toBe("passes");
+  });
+
+  test("action requests: those with a Next-Action header, and multipart posts to a page (a form without scripts); not route handlers' uploads", () => {
+    const request = (path: string, headers: Record<string, string>, method = "POST") => new Request(`http://127.0.0.1:3000${path}`, { method, headers, body: method === "POST" ? "x" : undefined });
+    expect(isActionRequest(request("/studies/demo", { "next-action": "00ab", "content-type": "text/plain" }))).toBe(true);
+    expect(isActionRequest(request("/studies/demo", { "content-type": "multipart/form-data; boundary=x" }))).toBe(true);
+    expect(isActionRequest(request("/api/studies/demo/import", { "content-type": "multipart/form-data; boundary=x" }))).toBe(false);
+    expect(isActionRequest(request("/studies/demo", { "content-type": "application/x-www-form-urlencoded" }))).toBe(false);
+    expect(isActionRequest(request("/studies/demo", { "next-action": "00ab" }, "GET"))).toBe(false);
   });
 });
