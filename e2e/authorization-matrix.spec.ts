@@ -7,13 +7,13 @@
  * to sign-in for pages, `ok: false` for actions), and a refused call changes no row of any table.
  * A route, page or action without an entry here fails the first test.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { expect, request as playwrightRequest, test, type APIRequestContext } from "@playwright/test";
 import { hashPassword } from "@/lib/auth/password";
 import { editableSettings } from "@/lib/data/study-settings";
+import { createUser } from "@/lib/data/users";
 import { createAnnotationFixture, type AnnotationFixture } from "../tests/integration/annotation-fixture";
 import { jsonlFile } from "../tests/integration/import-fixtures";
+import { builtActions, existingActions, existingPages, existingRoutes } from "./app-entries";
 import { E2E_ACCOUNTS, testDb } from "./fixtures";
 
 const SUBJECTS = ["anonymous", "annotator", "otherStudyAnnotator", "otherStudyLead", "lead", "admin"] as const;
@@ -282,48 +282,6 @@ const ACTIONS: Record<string, Entry> = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// What exists: routes, pages and actions from the code and the build
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
-}
-
-/** URL pattern of a file under app/: its folder, without route groups. */
-const urlOf = (file: string) => "/" + path.dirname(path.relative("app", file)).split(path.sep).filter((s) => s !== "." && !/^\(.*\)$/.test(s)).join("/");
-
-function existingRoutes(): string[] {
-  return filesUnder("app")
-    .filter((f) => path.basename(f) === "route.ts")
-    .flatMap((file) => {
-      const source = readFileSync(file, "utf8");
-      const methods = [...source.matchAll(/export\s+(?:const|async\s+function|function)\s+(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b/g)].map((m) => m[1]);
-      for (const list of source.matchAll(/export\s*\{([^}]*)\}/g)) methods.push(...[...list[1].matchAll(/\bas\s+(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b/g)].map((m) => m[1]));
-      return methods.map((method) => `${method} ${urlOf(file)}`);
-    });
-}
-
-const existingPages = () => filesUnder("app").filter((f) => path.basename(f) === "page.tsx").map(urlOf);
-
-/** `file#export` of every export of a "use server" file. */
-function existingActions(): string[] {
-  return filesUnder("app")
-    .concat(filesUnder("lib"))
-    .filter((f) => /\.tsx?$/.test(f) && /^\s*(\/\*[\s\S]*?\*\/\s*|\/\/[^\n]*\n\s*)*["']use server["']/.test(readFileSync(f, "utf8")))
-    .flatMap((file) => [...readFileSync(file, "utf8").matchAll(/export\s+(?:const|async\s+function|function)\s+(\w+)/g)].map((m) => `${file.split(path.sep).join("/")}#${m[1]}`));
-}
-
-/** Action ids of the build by `file#export`, and a page each can be posted to. */
-function builtActions(): Map<string, string> {
-  const manifest = JSON.parse(readFileSync(".next/server/server-reference-manifest.json", "utf8")) as { node: Record<string, { filename?: string; exportedName?: string; workers: Record<string, unknown> }> };
-  const ids = new Map<string, string>();
-  for (const [id, entry] of Object.entries(manifest.node)) {
-    expect(entry.filename && entry.exportedName, `manifest entry ${id} names its file and export`).toBeTruthy();
-    ids.set(`${entry.filename}#${entry.exportedName}`, id);
-  }
-  return ids;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Calling them
 
 type Outcome = { status: number; location: string } | { ok: boolean; text: string };
@@ -457,7 +415,7 @@ test("each kind of user gets the expected answer from every route, page and acti
         await entry.prepare?.(fixture);
         const expected = entry.access[subject];
         const before = allowed(expected) ? null : await snapshot();
-        const outcome = await perform(contexts[subject], kind, key, entry.call(fixture, subject), actionIds.get(key));
+        const outcome = await perform(contexts[subject], kind, key, entry.call(fixture, subject), actionIds.get(key)?.id);
         if (!matches(outcome, expected)) failures.push(`${key} as ${subject}: expected ${JSON.stringify(expected)}, got ${"ok" in outcome ? outcome.text.slice(0, 200) : `${outcome.status} ${outcome.location}`}`);
         if (before) {
           const after = await snapshot();
@@ -469,4 +427,98 @@ test("each kind of user gets the expected answer from every route, page and acti
   }
   await Promise.all(Object.values(contexts).map((c) => c.dispose()));
   expect(failures).toEqual([]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// The takeover chain: another lead adds an annotator of the demo study to a study of theirs,
+// which made the account one they managed, then resets its password and signs in as them.
+
+/** Calls a server action by `file#export` as the context's user; its result. */
+async function callAction(context: APIRequestContext, key: string, url: string, data: unknown): Promise<{ ok: boolean; error: string }> {
+  const outcome = (await perform(context, "action", key, { url, data }, builtActions().get(key)?.id)) as { ok: boolean; text: string };
+  const error = /"error":("(?:[^"\\]|\\.)*")/.exec(outcome.text);
+  return { ok: outcome.ok, error: error ? (JSON.parse(error[1]) as string) : "" };
+}
+
+/** Whether next-auth signs this e-mail and password in. */
+async function signsIn(email: string, password: string): Promise<boolean> {
+  const context = await playwrightRequest.newContext({ baseURL: test.info().project.use.baseURL });
+  const { csrfToken } = (await (await context.get("/api/auth/csrf")).json()) as { csrfToken: string };
+  await context.post("/api/auth/callback/credentials", { form: { csrfToken, email, password, json: "true" } });
+  const session = (await (await context.get("/api/auth/session")).json()) as { user?: { email?: string } };
+  await context.dispose();
+  return session.user?.email === email;
+}
+
+test("another lead calling every action that adds the demo study's annotator, then every account action, leaves the annotator's password working and theirs refused", async () => {
+  test.setTimeout(300_000);
+  const db = testDb();
+  const tag = `chain${Date.now()}`;
+  // The intruder leads a study of their own, with an annotator and assignments.
+  const own = await createAnnotationFixture(db, tag);
+  await db.user.update({ where: { id: own.users.lead }, data: { role: "LEAD", passwordHash: await hashPassword(PASSWORD) } });
+  process.env.DATABASE_URL ??= process.env.E2E_DATABASE_URL;
+  const { generateAssignments } = await import("@/lib/data/assignment-admin");
+  await generateAssignments({ id: own.users.lead, role: "LEAD" }, own.slug, [own.users.ann1]);
+  const assignment = await db.assignment.findFirstOrThrow({ where: { studyId: own.studyId }, select: { id: true } });
+  // The victim: an annotator of the demo study, which the lead of the e2e accounts leads.
+  const victimPassword = "victim-password-1";
+  const victim = await createUser({ email: `victim-${tag}@e2e.test`, name: "Victim", role: "ANNOTATOR", password: victimPassword }, db);
+  const demo = await db.study.findUniqueOrThrow({ where: { slug: "demo" }, select: { id: true } });
+  await db.studyMember.create({ data: { studyId: demo.id, userId: victim.id, role: "ANNOTATOR" } });
+  const victimRow = () => db.user.findUniqueOrThrow({ where: { id: victim.id }, select: { passwordHash: true, active: true, sessionVersion: true, name: true, role: true, memberships: { select: { studyId: true, role: true, pausedAt: true } } } });
+
+  const intruder = await signedInContext({ email: (await db.user.findUniqueOrThrow({ where: { id: own.users.lead } })).email, password: PASSWORD });
+  const demoLead = await signedInContext(E2E_ACCOUNTS.lead);
+  const admin = await signedInContext(E2E_ACCOUNTS.admin);
+  const taken = "taken-over-1";
+  const accountActions: [string, unknown][] = [
+    ["app/admin/users/actions.ts#resetPassword", { userId: victim.id, password: taken }],
+    ["app/admin/users/actions.ts#activateAccount", { userId: victim.id, password: taken }],
+    ["app/admin/users/actions.ts#deactivateAccount", { userId: victim.id }],
+    ["app/admin/users/actions.ts#reactivateAccount", { userId: victim.id }],
+    ["app/admin/users/actions.ts#createAccount", { email: victim.email, name: "Taken", role: "ANNOTATOR", password: taken }],
+  ];
+  const adding: [string, string, unknown][] = [
+    ["app/studies/[slug]/members/actions.ts#addMember", `/studies/${own.slug}/members`, { slug: own.slug, email: victim.email, role: "ANNOTATOR" }],
+    ["app/studies/[slug]/members/actions.ts#addMember", `/studies/${own.slug}/members`, { slug: own.slug, email: victim.email, role: "LEAD" }],
+    ["app/studies/[slug]/assignments/actions.ts#generate", `/studies/${own.slug}/assignments`, { slug: own.slug, annotatorIds: [own.users.ann1, victim.id] }],
+    ["app/studies/[slug]/assignments/actions.ts#reassign", `/studies/${own.slug}/assignments`, { slug: own.slug, assignmentId: assignment.id, toUserId: victim.id }],
+    ["app/studies/[slug]/assignments/actions.ts#reassignOpen", `/studies/${own.slug}/assignments`, { slug: own.slug, fromUserId: own.users.ann1, toUserId: victim.id }],
+    ["app/studies/[slug]/quality/actions.ts#pauseAnnotator", `/studies/${own.slug}/quality`, { slug: own.slug, userId: victim.id, paused: true }],
+    ...accountActions.map(([key, data]) => [key, "/admin/users", data] as [string, string, unknown]),
+  ];
+  try {
+    const before = await victimRow();
+    const failures: string[] = [];
+    for (const [key, url, data] of adding) {
+      const result = await callAction(intruder, key, url, data);
+      if (result.ok) failures.push(`${key} ${JSON.stringify(data)}: accepted`);
+    }
+    expect(failures).toEqual([]);
+    expect(await victimRow()).toEqual(before);
+    // The refusal does not tell the victim's e-mail from one without an account.
+    const asVictim = await callAction(intruder, adding[0][0], adding[0][1], adding[0][2]);
+    const asNobody = await callAction(intruder, adding[0][0], adding[0][1], { slug: own.slug, email: `nobody-${tag}@e2e.test`, role: "ANNOTATOR" });
+    expect(asVictim.error).not.toBe("");
+    expect(asVictim.error).toBe(asNobody.error);
+    expect(await signsIn(victim.email, victimPassword)).toBe(true);
+    expect(await signsIn(victim.email, taken)).toBe(false);
+
+    // Shared by an admin between the two leads' studies, the annotator is the admin's alone.
+    expect((await callAction(admin, adding[0][0], adding[0][1], adding[0][2])).ok).toBe(true);
+    const shared = await victimRow();
+    for (const [who, context] of [["intruder", intruder], ["demo lead", demoLead]] as const)
+      for (const [key, data] of accountActions) {
+        const result = await callAction(context, key, "/admin/users", data);
+        if (result.ok) failures.push(`${who} ${key} on the shared annotator: accepted`);
+      }
+    expect(failures).toEqual([]);
+    expect(await victimRow()).toEqual(shared);
+    expect(await signsIn(victim.email, victimPassword)).toBe(true);
+    expect(await signsIn(victim.email, taken)).toBe(false);
+  } finally {
+    await Promise.all([intruder, demoLead, admin].map((c) => c.dispose()));
+    await db.studyMember.deleteMany({ where: { userId: victim.id } });
+  }
 });

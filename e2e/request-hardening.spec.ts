@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { builtActions, existingPages, existingRoutes } from "./app-entries";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
 import { assignmentFor, demoChange, watchPageErrors } from "./workspace-fixtures";
 
@@ -259,6 +260,138 @@ test("a server action posted from another origin is refused with 403; NUL input 
   expect((await study()).annotatorsPerItem).toBe(7);
   await testDb().study.update({ where: { id: settings.id }, data: { annotatorsPerItem: settings.annotatorsPerItem } });
   await lead.close();
+});
+
+/** Action bodies Next would decode and fail on (answering 500), each with the status it gets instead. */
+function actionCases(): { name: string; status: number; message: RegExp; contentType?: string; body: Buffer }[] {
+  const text = (name: string, body: string, status = 400, message = /a text starting with "\$"/) => ({ name, status, message, body: Buffer.from(body, "utf8") });
+  const references = ["$1", "$@1", "$Q1", "$W1", "$K1", "$B1", "$h1", "$F1", "$T", "$R1", "$r1", "$X1", "$i1", "$A1", "$n12x", "$Z", "$"];
+  return [
+    text("the issue's ${7*7}", '[{"slug":"${7*7}","on":true}]'),
+    ...references.map((ref) => text(`reference ${ref}`, JSON.stringify([{ slug: "demo", name: ref }]))),
+    text("a reference deep inside", JSON.stringify([{ slug: "demo", decisions: [{ a: { b: ["$1"] } }] }])),
+    text("a reference as the argument", '["$1"]'),
+    { ...text("a reference sent as application/json", '["$Q2"]'), contentType: "application/json" },
+    text("not an argument list", '{"slug":"demo"}', 400, /must be a JSON array/),
+    text("a bare string", '"demo"', 400, /must be a JSON array/),
+    text("truncated JSON", '[{"slug":', 400, /not valid JSON/),
+    text("empty body", "", 400, /not valid JSON/),
+    text("1001 arguments", JSON.stringify(Array(1001).fill(0)), 400, /at most 1000 arguments/),
+    text("nested 40 deep", `${"[".repeat(40)}${"]".repeat(40)}`, 400, /nested deeper/),
+    { name: "invalid UTF-8", status: 400, message: /not valid UTF-8/, body: Buffer.from([0x5b, 0x22, 0xff, 0xfe, 0x22, 0x5d]) },
+    text("1 MiB + 1 body", `["${"x".repeat(MIB - 3)}"]`, 413, /larger than/),
+    text("3 MiB body", `["${"x".repeat(3 * MIB)}"]`, 413, /larger than/),
+    { ...text("multipart", '--x\r\nContent-Disposition: form-data; name="0"\r\n\r\n["$1"]\r\n--x--\r\n', 415, /not multipart/), contentType: "multipart/form-data; boundary=x" },
+  ];
+}
+
+/** Query strings and path parts holding a NUL or an encoded lone surrogate, for `url` (a path without a query). */
+function urlCases(url: string): { name: string; url: string; message: RegExp }[] {
+  const nul = /NUL character/;
+  const utf8 = /not valid UTF-8/;
+  const last = url.lastIndexOf("/");
+  const segment = (insert: string) => `${url.slice(0, last + 1)}${url.slice(last + 1) || "x"}${insert}`;
+  return [
+    { name: "NUL in a value", url: `${url}?itemSet=%00`, message: nul },
+    { name: "NUL inside a value", url: `${url}?resamples=0&itemSet=gold%00set`, message: nul },
+    { name: "NUL in a name", url: `${url}?item%00Set=1`, message: nul },
+    { name: "lone high surrogate", url: `${url}?itemSet=%ED%A0%80`, message: utf8 },
+    { name: "lone low surrogate", url: `${url}?set=a%ED%B0%80b`, message: utf8 },
+    { name: "broken byte", url: `${url}?annotator=%FF`, message: utf8 },
+    { name: "NUL in the path", url: segment("%00"), message: nul },
+    { name: "lone surrogate in the path", url: segment("%ED%A0%80"), message: utf8 },
+  ];
+}
+
+test("over 1,000 malformed calls to every server action, page and GET route: undecodable arguments 400, oversized bodies 413, NUL or lone surrogates in a URL 400; never a 500, nothing written", async ({ browser, baseURL }) => {
+  test.setTimeout(600_000);
+  const lead = await signedIn(browser, E2E_ACCOUNTS.lead);
+  const demo = await demoChange({ index: 0 });
+  const own = await assignmentFor("url-hardening", "CLAIM_VERIFICATION", demo.id);
+  const values: Record<string, string> = { slug: "demo", assignmentId: own.assignmentId, codeChangeId: demo.id, userId: own.userId, itemId: demo.id, task: "COMMENT_FILTERING", runId: "no-such-run", nextauth: "session" };
+  const fill = (template: string) =>
+    template.replace(/\[(?:\.\.\.)?(\w+)\]/g, (_, name: string) => {
+      expect(values[name], `no value for the URL parameter ${name} of ${template}: add it to this test`).toBeDefined();
+      return values[name];
+    });
+  const before = await databaseState();
+  const failures: string[] = [];
+  let sent = 0;
+  const check = async (label: string, response: Awaited<ReturnType<APIRequestContext["fetch"]>>, status: number, message: RegExp) => {
+    sent++;
+    const text = await response.text();
+    const error = (() => {
+      try {
+        return (JSON.parse(text) as { error?: string }).error ?? "";
+      } catch {
+        return "";
+      }
+    })();
+    if (response.status() !== status || !message.test(error) || DATABASE_TEXT.test(text)) failures.push(`${label}: ${response.status()} ${text.slice(0, 160)}`);
+  };
+
+  const actions = [...builtActions()];
+  expect(actions.length).toBeGreaterThanOrEqual(20);
+  for (const [key, action] of actions) {
+    // Posted to a page whose bundle holds the action, so that Next would decode its arguments.
+    const page = fill(action.pages[0]);
+    for (const c of actionCases()) {
+      const response = await lead.request.post(page, {
+        headers: { "next-action": action.id, "content-type": c.contentType ?? "text/plain;charset=UTF-8", accept: "text/x-component", origin: baseURL! },
+        data: c.body,
+        failOnStatusCode: false,
+      });
+      await check(`${key} ${c.name}`, response, c.status, c.message);
+    }
+  }
+  // A form posted to a page without scripts names the action in its fields, and Next decodes it too.
+  for (const [key, action] of actions) {
+    const page = fill(action.pages[0]);
+    const fields = [
+      [`$ACTION_ID_${action.id}`, ""],
+      ["$ACTION_REF_1", ""],
+      ["$ACTION_1:0", JSON.stringify({ id: action.id, bound: "$@1" })],
+    ];
+    const body = `${fields.map(([name, value]) => `--x\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join("")}--x--\r\n`;
+    const response = await lead.request.post(page, { headers: { "content-type": "multipart/form-data; boundary=x", origin: baseURL! }, data: Buffer.from(body), failOnStatusCode: false });
+    await check(`${key} posted as a form`, response, 415, /not multipart/);
+  }
+  const urls = [...existingPages(), ...existingRoutes().filter((r) => r.startsWith("GET ")).map((r) => r.slice(4))].map(fill);
+  expect(urls).toEqual(expect.arrayContaining(["/api/studies/demo/agreement", "/studies/demo/agreement", "/annotate"]));
+  for (const url of urls)
+    for (const c of urlCases(url)) {
+      const response = await lead.request.get(c.url, { failOnStatusCode: false, maxRedirects: 0 });
+      await check(`GET ${c.url} (${c.name})`, response, 400, c.message);
+    }
+  console.log(`${sent} malformed server action calls and URLs refused`);
+  expect(failures).toEqual([]);
+  expect(sent).toBeGreaterThanOrEqual(1000);
+  expect(await databaseState()).toEqual(before);
+
+  // The issue's request, and the same route with a well-formed parameter (the refusal was about the text).
+  expect((await lead.request.get("/api/studies/demo/agreement?itemSet=%00")).status()).toBe(400);
+  expect((await lead.request.get("/api/studies/demo/agreement?resamples=0")).status()).toBe(200);
+  await lead.close();
+});
+
+test("text starting with $ typed into a real form reaches the action as typed (React sends it as $$…)", async ({ browser }) => {
+  const admin = await signedIn(browser, E2E_ACCOUNTS.admin);
+  await admin.goto("/admin/users");
+  const account = { email: `dollar-${Date.now()}@e2e.test`, name: "${7*7} budget", password: "$1ecret-password" };
+  const form = admin.getByRole("form", { name: "Create account" });
+  await form.getByLabel("Email").fill(account.email);
+  await form.getByLabel("Name").fill(account.name);
+  await form.getByLabel("Password").fill(account.password);
+  const sent = admin.waitForRequest((r) => r.method() === "POST" && !!r.headers()["next-action"]);
+  await form.getByRole("button", { name: "Create" }).click();
+  await expect(form.getByRole("status")).toHaveText("Account created.");
+  const body = (await sent).postData() ?? "";
+  expect(body).toContain('"$${7*7} budget"');
+  expect(body).toContain('"$$1ecret-password"');
+  expect(await testDb().user.findUniqueOrThrow({ where: { email: account.email }, select: { name: true } })).toEqual({ name: account.name });
+  const annotator = await signedIn(browser, account);
+  await expect(annotator.getByTestId("current-user")).toBeVisible();
+  await Promise.all([admin.close(), annotator.close()]);
 });
 
 test("/signin sends CSP with a fresh nonce, nosniff, anti-framing and referrer headers; HSTS only over https", async ({ request }) => {
