@@ -13,9 +13,51 @@ export { poolSettings, sql, type PoolSettings } from "./connection";
 /** The pg pool under each client createClient made (rawRows sends statements straight to it). */
 const poolOf = new WeakMap<PrismaClient, pg.Pool>();
 
+type Adapter = Awaited<ReturnType<PrismaPg["connect"]>>;
+type Transaction = Awaited<ReturnType<Adapter["startTransaction"]>>;
+
+/**
+ * An interactive transaction whose COMMIT or ROLLBACK fails gives its connection back, closed.
+ * Prisma sends that statement and only then releases the connection; when the statement fails (the
+ * server was killed or shut down under the transaction) it never did, so every transaction caught
+ * by a restart kept a connection of the pool checked out until the process ended.
+ */
+function releasedWhenEndFails(transaction: Transaction): Transaction {
+  // The pg connection the adapter's transaction runs on (PgQueryable's `client`).
+  const connection = (transaction as unknown as { client: pg.PoolClient }).client;
+  const release = connection.release.bind(connection);
+  let released = false;
+  // Released once: after a failed end here, and (should Prisma call it) again by the adapter.
+  connection.release = (error?: Error | boolean) => {
+    if (released) return;
+    released = true;
+    release(error);
+  };
+  const executeRaw = transaction.executeRaw.bind(transaction);
+  transaction.executeRaw = async (query) => {
+    try {
+      return await executeRaw(query);
+    } catch (error) {
+      if (query.sql === "COMMIT" || query.sql === "ROLLBACK") connection.release(error instanceof Error ? error : true);
+      throw error;
+    }
+  };
+  return transaction;
+}
+
+/** Prisma's pg adapter with releasedWhenEndFails on every interactive transaction. */
+class PgAdapter extends PrismaPg {
+  override async connect(): Promise<Adapter> {
+    const adapter = await super.connect();
+    const start = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel) => releasedWhenEndFails(await start(isolationLevel));
+    return adapter;
+  }
+}
+
 export function createClient(url: string, settings: PoolSettings = poolSettings(), pool: pg.Pool = createPool(url, settings)): PrismaClient {
   const client = new PrismaClient({
-    adapter: new PrismaPg(pool, { disposeExternalPool: true }),
+    adapter: new PgAdapter(pool, { disposeExternalPool: true }),
     transactionOptions: { maxWait: settings.waitMs },
   });
   poolOf.set(client, pool);

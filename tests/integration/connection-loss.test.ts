@@ -2,12 +2,15 @@
  * A database connection lost under load answers 503 with Retry-After, never 500: PostgreSQL is
  * killed (kill -9, as a crash) or shut down fast (SIGINT, which ends every session with 57P01)
  * while Prisma statements, interactive transactions and raw pg statements run, and every error
- * they throw, during the loss and after it, goes through the one mapping (errorResponse).
+ * they throw, during the loss and after it, goes through the one mapping (errorResponse). No
+ * connection stays checked out of the pool afterwards (a transaction whose ROLLBACK failed kept its
+ * own for good, lib/db/client.ts).
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, test, vi } from "vitest";
-import { createClient, rawRows, Prisma, type PrismaClient } from "@/lib/db/client";
+import { createClient, poolSettings, rawRows, Prisma, type PrismaClient } from "@/lib/db/client";
+import { createPool } from "@/lib/db/connection";
 import { createTestDatabase, type TestDatabase } from "@/lib/db/test-database";
 import { errorResponse } from "@/lib/http/respond";
 
@@ -21,11 +24,11 @@ async function errorsWhileStopping(db: PrismaClient, signal: NodeJS.Signals): Pr
     () =>
       db.$transaction(async (tx) => {
         await tx.user.count();
-        await tx.$queryRaw`SELECT pg_sleep(0.2)`;
+        await tx.$queryRaw`SELECT 1 AS one FROM pg_sleep(0.2)`;
         await tx.user.updateMany({ where: { email: "nobody@example.org" }, data: { name: "x" } });
       }),
-    () => db.$queryRaw`SELECT pg_sleep(0.2)`,
-    () => rawRows(db, Prisma.sql`SELECT pg_sleep(0.2)`),
+    () => db.$queryRaw`SELECT 1 AS one FROM pg_sleep(0.2)`,
+    () => rawRows(db, Prisma.sql`SELECT 1 AS one FROM pg_sleep(0.2)`),
   ];
   const [{ dir }] = await rawRows<{ dir: string }>(db, Prisma.sql`SELECT current_setting('data_directory') AS dir`);
   const postmaster = Number(readFileSync(path.join(dir, "postmaster.pid"), "utf8").split("\n")[0]);
@@ -55,10 +58,11 @@ describe("a lost database connection", () => {
     for (const database of databases) await database.drop().catch(() => undefined);
   });
 
-  test.each(["SIGKILL", "SIGINT"] as const)("PostgreSQL stopped by %s: every save and read answers 503 with Retry-After, never 500", async (signal) => {
+  test.each(["SIGKILL", "SIGINT"] as const)("PostgreSQL stopped by %s: every save and read answers 503 with Retry-After, never 500, and no connection is kept", async (signal) => {
     const database = await createTestDatabase(`crjudge_loss_${signal.toLowerCase()}`);
     databases.push(database);
-    const db = createClient(database.url);
+    const pool = createPool(database.url, poolSettings());
+    const db = createClient(database.url, poolSettings(), pool);
     await db.user.count();
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
@@ -76,9 +80,11 @@ describe("a lost database connection", () => {
       }
       // 503 with a Retry-After (5 s for a lost connection; 1 s if the pool's wait ran out first on a busy machine).
       expect([...answers.keys()].filter((key) => !/^503 \d+ /.test(key)), [...answers.keys()].join("\n")).toEqual([]);
+      expect(pool.totalCount - pool.idleCount, "connections still checked out").toBe(0);
     } finally {
       log.mockRestore();
-      await db.$disconnect().catch(() => undefined);
+      // Bounded: a pool with a connection still checked out never finishes ending.
+      await Promise.race([db.$disconnect().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 5000))]);
     }
   });
 });
