@@ -2,7 +2,7 @@
 export { createJobContext, type MetricJobContext } from "./context";
 export { crscorePooling, DEFAULT_CHUNK_SIZE, planMetricRun, type MetricRunRequest } from "./plan";
 export { bestRatedSystem, calibrateStudyTau, planTau, type TauCalibration, type TauRequest } from "./tau";
-export { chunkJobId, enqueueChunks, IMPORT_QUEUE, jobIdOf, METRIC_QUEUE, PSEUDO_REFERENCE_QUEUE, REPORT_QUEUE, startQueue, type ChunkJobData } from "./queue";
+export { chunkJobId, enqueueChunks, IMPORT_QUEUE, jobIdOf, METRIC_QUEUE, PSEUDO_REFERENCE_QUEUE, REPORT_QUEUE, startQueue, STATIC_ANALYSIS_CHUNK, STATIC_ANALYSIS_QUEUE, type ChunkJobData } from "./queue";
 export { enqueueImport, followImportJob, importInlineBytes, processImportJob, type ImportEvent, type ImportJobOptions } from "./import-jobs";
 export { dashboardReport, fingerprintSize, processReportJob, reportInlineLimit, reportJobNote, requestReport, routeReport, waitForReport, type DashboardReport, type ReportJobState, type ReportKind } from "./report-jobs";
 export { listMetricRuns, requestMetricRun, runParams, startMetricRun, type StartedRun } from "./runs";

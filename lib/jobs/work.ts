@@ -8,7 +8,7 @@ import type PgBoss from "pg-boss";
 import type { PrismaClient } from "@/lib/db/client";
 import type { PseudoReferenceJobData } from "@/lib/pseudo-refs";
 import type { MetricJobContext } from "./context";
-import { type ChunkJobData, IMPORT_QUEUE, METRIC_QUEUE, PSEUDO_REFERENCE_QUEUE, REPORT_QUEUE } from "./queue";
+import { type ChunkJobData, IMPORT_QUEUE, METRIC_QUEUE, PSEUDO_REFERENCE_QUEUE, REPORT_QUEUE, STATIC_ANALYSIS_CHUNK, STATIC_ANALYSIS_QUEUE } from "./queue";
 
 /** What every subscription takes: jobs computed at once (one per subscription), and the context of metric and pseudo-reference jobs (this process's default, made with the first such job, when absent). */
 export interface WorkOptions {
@@ -25,17 +25,17 @@ function contextOf(options: WorkOptions): Promise<MetricJobContext> {
 }
 
 /**
- * Subscribes `concurrency` handlers to `queue`, one job at a time each. After a job the next is
- * fetched at once instead of after the polling interval, which pg-boss would otherwise wait
- * whenever a job took less than that.
+ * Subscribes `concurrency` handlers to `queue`, up to `batchSize` jobs at a time each (one by
+ * default). After a batch the next is fetched at once instead of after the polling interval,
+ * which pg-boss would otherwise wait whenever a batch took less than that.
  */
-async function workQueue<T extends object>(boss: PgBoss, queue: string, concurrency: number, handle: (job: PgBoss.JobWithMetadata<T>) => Promise<unknown>): Promise<string[]> {
+async function workQueue<T extends object>(boss: PgBoss, queue: string, concurrency: number, handle: (jobs: PgBoss.JobWithMetadata<T>[]) => Promise<unknown>, batchSize = 1): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < concurrency; i++) {
     let id = "";
-    id = await boss.work<T>(queue, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 1 }, async ([job]) => {
+    id = await boss.work<T>(queue, { batchSize, includeMetadata: true, pollingIntervalSeconds: 1 }, async (jobs) => {
       try {
-        return await handle(job);
+        return await handle(jobs);
       } finally {
         boss.notifyWorker(id);
       }
@@ -47,20 +47,25 @@ async function workQueue<T extends object>(boss: PgBoss, queue: string, concurre
 
 /** Metric chunks (./worker.ts runChunkJob). */
 export function workMetricChunks(boss: PgBoss, options: WorkOptions = {}): Promise<string[]> {
-  return workQueue<ChunkJobData>(boss, METRIC_QUEUE, options.concurrency ?? 1, async (job) => (await import("./worker")).runChunkJob(await contextOf(options), job));
+  return workQueue<ChunkJobData>(boss, METRIC_QUEUE, options.concurrency ?? 1, async ([job]) => (await import("./worker")).runChunkJob(await contextOf(options), job));
 }
 
-/** Static analysis and LLM claims of code changes (lib/pseudo-refs). */
-export function workPseudoReferenceJobs(boss: PgBoss, options: WorkOptions = {}): Promise<string[]> {
-  return workQueue<PseudoReferenceJobData>(boss, PSEUDO_REFERENCE_QUEUE, options.concurrency ?? 1, async (job) => (await import("@/lib/pseudo-refs/runs")).runPseudoReferenceJob(await contextOf(options), job));
+/**
+ * LLM claims (one job at a time) and static analysis (STATIC_ANALYSIS_CHUNK jobs at a time) of
+ * code changes (lib/pseudo-refs); each job of a batch is completed or failed on its own.
+ */
+export async function workPseudoReferenceJobs(boss: PgBoss, options: WorkOptions = {}): Promise<string[]> {
+  const subscribe = (queue: string, batchSize: number) =>
+    workQueue<PseudoReferenceJobData>(boss, queue, options.concurrency ?? 1, async (jobs) => (await import("@/lib/pseudo-refs/runs")).settlePseudoReferenceJobs(boss, await contextOf(options), queue, jobs), batchSize);
+  return [...(await subscribe(PSEUDO_REFERENCE_QUEUE, 1)), ...(await subscribe(STATIC_ANALYSIS_QUEUE, STATIC_ANALYSIS_CHUNK))];
 }
 
 /** Dashboard reports with bootstrap CIs of big studies (./report-jobs.ts), one at a time. */
 export function workReportJobs(boss: PgBoss, client?: PrismaClient): Promise<string[]> {
-  return workQueue<{ reportJobId: string }>(boss, REPORT_QUEUE, 1, async (job) => (await import("./report-jobs")).processReportJob(job.data.reportJobId, client));
+  return workQueue<{ reportJobId: string }>(boss, REPORT_QUEUE, 1, async ([job]) => (await import("./report-jobs")).processReportJob(job.data.reportJobId, client));
 }
 
 /** Uploads above CRJUDGE_IMPORT_INLINE_MB (./import-jobs.ts), one at a time: each holds a transaction and a core. */
 export function workImportJobs(boss: PgBoss, client?: PrismaClient): Promise<string[]> {
-  return workQueue<{ importJobId: string }>(boss, IMPORT_QUEUE, 1, async (job) => (await import("./import-jobs")).processImportJob(job.data.importJobId, client));
+  return workQueue<{ importJobId: string }>(boss, IMPORT_QUEUE, 1, async ([job]) => (await import("./import-jobs")).processImportJob(job.data.importJobId, client));
 }

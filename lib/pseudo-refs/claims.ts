@@ -8,7 +8,7 @@ import { AppError } from "@/lib/errors";
 import { askParsed, createBudget, createChatClient, prismaChatCache, type ChatClient, type LlmBudget } from "@/lib/judges";
 import { apiKeyFor, planLlm, type MetricJobContext } from "@/lib/jobs";
 import { claimPromptOf, claimPromptProblem, fillClaimPrompt, parseClaims, promptHash } from "./claim-prompt";
-import type { Generated, GeneratedReference, PseudoReferenceSource } from "./types";
+import type { ChangeToGenerate, Generated, GeneratedReference, PseudoReferenceSource } from "./types";
 
 export interface ClaimRunOptions {
   url?: string;
@@ -97,31 +97,38 @@ export const claimSource: PseudoReferenceSource = {
     return { signature, params: params as unknown as Record<string, unknown>, codeChangeIds: changes.map((c) => c.id) };
   },
 
-  async generate(context, run, change): Promise<Generated> {
-    const params = run.params as unknown as ClaimParams;
-    const { client } = await runClient(context, run.id, params);
-    const messages = [{ role: "user" as const, content: fillClaimPrompt(params.prompt, change) }];
-    const answers: { model: string; usage: { promptTokens: number; completionTokens: number } | null; costUsd: number | null; cached: boolean; attempts: number }[] = [];
-    const counting: ChatClient = {
-      ...client,
-      complete: async (request) => {
-        const answer = await client.complete(request);
-        answers.push({ model: answer.model, usage: answer.usage, costUsd: answer.costUsd, cached: answer.cached, attempts: answer.attempts });
-        return answer;
-      },
-    };
-    const asked = await askParsed(counting, messages, parseClaims, params.attempts, undefined, { promptHash: params.promptHash });
-    const usage = answers.reduce<{ promptTokens: number; completionTokens: number } | null>((sum, a) => (a.usage && !a.cached ? { promptTokens: (sum?.promptTokens ?? 0) + a.usage.promptTokens, completionTokens: (sum?.completionTokens ?? 0) + a.usage.completionTokens } : sum), null);
-    const fresh = answers.filter((a) => !a.cached);
-    const costUsd = fresh.some((a) => a.costUsd === null && a.usage) ? null : fresh.reduce((n, a) => n + (a.costUsd ?? 0), 0);
-    const model = answers[answers.length - 1]?.model ?? params.llm.model;
-    const detail = { model, requests: fresh.reduce((n, a) => n + a.attempts, 0), cached: fresh.length === 0, usage, costUsd, answers: asked.outputs.length };
-    if (!asked.ok) return { references: [], detail: { ...detail, refused: asked.error } };
-    const metadata = { model, requestedModel: params.llm.model, promptHash: params.promptHash, temperature: params.temperature, seed: params.seed, maxTokens: params.maxTokens };
-    const references: GeneratedReference[] = [
-      ...asked.value.changes.map((text, i) => ({ externalId: `claim/${params.promptHash.slice(0, 12)}/change/${i + 1}`, kind: "CLAIM" as const, text, source: model, metadata: { ...metadata, level: "low-level change" } })),
-      ...asked.value.implications.map((text, i) => ({ externalId: `claim/${params.promptHash.slice(0, 12)}/implication/${i + 1}`, kind: "IMPLICATION" as const, text, source: model, metadata: { ...metadata, level: "high-level implication" } })),
-    ];
-    return { references, detail };
+  async generate(context, run, changes) {
+    const generated: Generated[] = [];
+    for (const change of changes) generated.push(await claimsOf(context, run, change));
+    return generated;
   },
 };
+
+/** One change's claims and implications. */
+async function claimsOf(context: MetricJobContext, run: { id: string; params: Record<string, unknown> }, change: ChangeToGenerate): Promise<Generated> {
+  const params = run.params as unknown as ClaimParams;
+  const { client } = await runClient(context, run.id, params);
+  const messages = [{ role: "user" as const, content: fillClaimPrompt(params.prompt, change) }];
+  const answers: { model: string; usage: { promptTokens: number; completionTokens: number } | null; costUsd: number | null; cached: boolean; attempts: number }[] = [];
+  const counting: ChatClient = {
+    ...client,
+    complete: async (request) => {
+      const answer = await client.complete(request);
+      answers.push({ model: answer.model, usage: answer.usage, costUsd: answer.costUsd, cached: answer.cached, attempts: answer.attempts });
+      return answer;
+    },
+  };
+  const asked = await askParsed(counting, messages, parseClaims, params.attempts, undefined, { promptHash: params.promptHash });
+  const usage = answers.reduce<{ promptTokens: number; completionTokens: number } | null>((sum, a) => (a.usage && !a.cached ? { promptTokens: (sum?.promptTokens ?? 0) + a.usage.promptTokens, completionTokens: (sum?.completionTokens ?? 0) + a.usage.completionTokens } : sum), null);
+  const fresh = answers.filter((a) => !a.cached);
+  const costUsd = fresh.some((a) => a.costUsd === null && a.usage) ? null : fresh.reduce((n, a) => n + (a.costUsd ?? 0), 0);
+  const model = answers[answers.length - 1]?.model ?? params.llm.model;
+  const detail = { model, requests: fresh.reduce((n, a) => n + a.attempts, 0), cached: fresh.length === 0, usage, costUsd, answers: asked.outputs.length };
+  if (!asked.ok) return { references: [], detail: { ...detail, refused: asked.error } };
+  const metadata = { model, requestedModel: params.llm.model, promptHash: params.promptHash, temperature: params.temperature, seed: params.seed, maxTokens: params.maxTokens };
+  const references: GeneratedReference[] = [
+    ...asked.value.changes.map((text, i) => ({ externalId: `claim/${params.promptHash.slice(0, 12)}/change/${i + 1}`, kind: "CLAIM" as const, text, source: model, metadata: { ...metadata, level: "low-level change" } })),
+    ...asked.value.implications.map((text, i) => ({ externalId: `claim/${params.promptHash.slice(0, 12)}/implication/${i + 1}`, kind: "IMPLICATION" as const, text, source: model, metadata: { ...metadata, level: "high-level implication" } })),
+  ];
+  return { references, detail };
+}

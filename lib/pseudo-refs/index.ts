@@ -1,5 +1,5 @@
 /** Generating CRScore's pseudo-references in the product (§3.1): static-analysis smells and LLM claims, as resumable runs. */
-export { drainPseudoReferenceRun, listPseudoReferenceRuns, type LlmRunSummary, processPseudoReferenceJob, PSEUDO_REFERENCE_SOURCES, requestPseudoReferenceRuns, startPseudoReferenceRun, runPseudoReferenceJob, type PseudoReferenceJobData, type StartedPseudoReferenceRun } from "./runs";
+export { drainPseudoReferenceRun, listPseudoReferenceRuns, type LlmRunSummary, processPseudoReferenceJobs, PSEUDO_REFERENCE_SOURCES, requestPseudoReferenceRuns, settlePseudoReferenceJobs, SOURCE_QUEUES, startPseudoReferenceRun, type PseudoReferenceJobData, type StartedPseudoReferenceRun } from "./runs";
 export { smellReference, smellSource } from "./smells";
 export type { Generated, GeneratedReference, PseudoReferenceSource, PseudoReferenceSourceName, SourcePlan } from "./types";
 export { claimSource, type ClaimRunOptions } from "./claims";

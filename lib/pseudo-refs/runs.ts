@@ -2,7 +2,8 @@
  * Pseudo-reference runs (PseudoReferenceRun rows): one pg-boss job per code change, progress
  * counted per finished change (PseudoReferenceRunItem), resumable. Asking again for the same
  * computation (same source and signature) resumes its latest run: changes with an item are
- * skipped, the others enqueued again.
+ * skipped, the others enqueued again. A worker takes a source's jobs in chunks of that source's
+ * size (SOURCE_QUEUES) and generates the chunk's changes together.
  */
 import { hostname } from "node:os";
 import type PgBoss from "pg-boss";
@@ -10,9 +11,9 @@ import type { PrismaClient } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { LlmBudgetError } from "@/lib/judges";
 import { Prisma, type PseudoReferenceRun } from "@/lib/generated/prisma/client";
-import { jobIdOf, PSEUDO_REFERENCE_QUEUE, startQueue, type MetricJobContext } from "@/lib/jobs";
+import { jobIdOf, PSEUDO_REFERENCE_QUEUE, STATIC_ANALYSIS_CHUNK, STATIC_ANALYSIS_QUEUE, startQueue, type MetricJobContext } from "@/lib/jobs";
 import { smellSource } from "./smells";
-import type { PseudoReferenceSource, PseudoReferenceSourceName } from "./types";
+import type { ChangeToGenerate, Generated, PseudoReferenceSource, PseudoReferenceSourceName } from "./types";
 
 export interface PseudoReferenceJobData {
   runId: string;
@@ -25,6 +26,17 @@ const EXPIRE_SECONDS = 15 * 60;
 const SOURCES: Record<PseudoReferenceSourceName, () => Promise<PseudoReferenceSource>> = {
   smells: async () => smellSource,
   claims: async () => (await import("./claims")).claimSource,
+};
+
+/**
+ * Each source's queue and how many of its jobs a worker takes at once: the static analyzers
+ * start once per chunk (a JVM, Python processes), so their jobs come in chunks, given more time;
+ * an LLM claim gains nothing from company and comes alone. Which changes share a chunk never
+ * changes their references, so the chunk size is no part of a run's signature.
+ */
+export const SOURCE_QUEUES: Record<PseudoReferenceSourceName, { queue: string; chunk: number; expireInSeconds: number }> = {
+  smells: { queue: STATIC_ANALYSIS_QUEUE, chunk: STATIC_ANALYSIS_CHUNK, expireInSeconds: 2 * EXPIRE_SECONDS },
+  claims: { queue: PSEUDO_REFERENCE_QUEUE, chunk: 1, expireInSeconds: EXPIRE_SECONDS },
 };
 
 export const PSEUDO_REFERENCE_SOURCES = Object.keys(SOURCES) as PseudoReferenceSourceName[];
@@ -66,28 +78,45 @@ export async function startPseudoReferenceRun(
     : await client.pseudoReferenceRun.create({ data: { ...state, studyId, source, signature: plan.signature, createdById } });
   const jobs = pending.map((codeChangeId) => ({ runId: run.id, codeChangeId }));
   if (jobs.length > 0) {
+    const { queue, expireInSeconds } = SOURCE_QUEUES[source];
     const ids = jobs.map(jobId);
-    await boss.deleteJob(PSEUDO_REFERENCE_QUEUE, ids);
-    await boss.insert(jobs.map((data, i) => ({ id: ids[i], name: PSEUDO_REFERENCE_QUEUE, data, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS })));
+    await boss.deleteJob(queue, ids);
+    await boss.insert(jobs.map((data, i) => ({ id: ids[i], name: queue, data, retryLimit: RETRY_LIMIT, expireInSeconds })));
   }
   return { run, resumed: existing !== null, enqueued: jobs.length };
 }
 
+/** What one job gave: the pseudo-references stored, or the error that failed it. */
+export type JobOutcome = { stored: number } | { error: unknown };
+
+const CHANGE_FIELDS = { id: true, studyId: true, externalId: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true } as const;
+
 /**
- * One job: generates the change's pseudo-references and stores them with the change's item and
- * the run's progress in one transaction. A change already done, or a failed run, does nothing.
- * Returns how many pseudo-references were stored.
+ * The changes' references from `source`, all at once; should that fail, one change at a time,
+ * so that only a failing change's job fails.
  */
-export async function processPseudoReferenceJob(context: MetricJobContext, data: PseudoReferenceJobData): Promise<number> {
-  const { client } = context;
-  const run = await client.pseudoReferenceRun.findUnique({ where: { id: data.runId } });
-  if (!run || run.status === "FAILED") return 0;
-  if (await client.pseudoReferenceRunItem.findUnique({ where: { runId_codeChangeId: { runId: run.id, codeChangeId: data.codeChangeId } } })) return 0;
-  const change = await client.codeChange.findUnique({ where: { id: data.codeChangeId }, select: { id: true, studyId: true, externalId: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true } });
-  if (!change) return 0;
-  await client.pseudoReferenceRun.updateMany({ where: { id: run.id, status: "QUEUED" }, data: { status: "RUNNING", startedAt: new Date() } });
-  const source = await sourceOf(run.source);
-  const generated = await source.generate(context, { id: run.id, params: run.params as Record<string, unknown> }, change);
+async function generateChunk(source: PseudoReferenceSource, context: MetricJobContext, run: PseudoReferenceRun, changes: readonly ChangeToGenerate[]): Promise<PromiseSettledResult<Generated>[]> {
+  const runInfo = { id: run.id, params: run.params as Record<string, unknown> };
+  if (changes.length > 1) {
+    try {
+      return (await source.generate(context, runInfo, changes)).map((value) => ({ status: "fulfilled", value }));
+    } catch {
+      // Told apart below.
+    }
+  }
+  const settled: PromiseSettledResult<Generated>[] = [];
+  for (const change of changes) {
+    try {
+      settled.push({ status: "fulfilled", value: (await source.generate(context, runInfo, [change]))[0] });
+    } catch (reason) {
+      settled.push({ status: "rejected", reason });
+    }
+  }
+  return settled;
+}
+
+/** Stores a change's references with its item and the run's progress in one transaction; returns how many were stored (0 when another job stored the change first). */
+function storeGenerated(client: PrismaClient, run: PseudoReferenceRun, change: ChangeToGenerate, generated: Generated): Promise<number> {
   return client.$transaction(async (tx) => {
     const inserted = await tx.$executeRaw`INSERT INTO "PseudoReferenceRunItem" ("runId", "codeChangeId", created, detail) VALUES (${run.id}, ${change.id}, 0, ${JSON.stringify(generated.detail)}::jsonb) ON CONFLICT DO NOTHING`;
     if (inserted === 0) return 0;
@@ -107,47 +136,95 @@ export async function processPseudoReferenceJob(context: MetricJobContext, data:
   });
 }
 
+/**
+ * A chunk of jobs (of one run or several): each run's changes not done yet are generated
+ * together, then each is stored with its item and the run's progress in a transaction of its
+ * own. A change already done, or a failed run, does nothing. Outcomes in the jobs' order.
+ */
+export async function processPseudoReferenceJobs(context: MetricJobContext, jobs: readonly PseudoReferenceJobData[]): Promise<JobOutcome[]> {
+  const { client } = context;
+  const outcomes: JobOutcome[] = jobs.map(() => ({ stored: 0 }));
+  const byRun = new Map<string, number[]>();
+  jobs.forEach((job, i) => byRun.set(job.runId, [...(byRun.get(job.runId) ?? []), i]));
+  for (const [runId, indices] of byRun) {
+    const run = await client.pseudoReferenceRun.findUnique({ where: { id: runId } });
+    if (!run || run.status === "FAILED") continue;
+    const ids = indices.map((i) => jobs[i].codeChangeId);
+    const done = new Set((await client.pseudoReferenceRunItem.findMany({ where: { runId, codeChangeId: { in: ids } }, select: { codeChangeId: true } })).map((item) => item.codeChangeId));
+    const found = await client.codeChange.findMany({ where: { id: { in: ids.filter((id) => !done.has(id)) } }, select: CHANGE_FIELDS });
+    const changes = new Map(found.map((c) => [c.id, c]));
+    const todo = indices.filter((i) => changes.has(jobs[i].codeChangeId));
+    if (todo.length === 0) continue;
+    await client.pseudoReferenceRun.updateMany({ where: { id: run.id, status: "QUEUED" }, data: { status: "RUNNING", startedAt: new Date() } });
+    const generated = await generateChunk(await sourceOf(run.source), context, run, todo.map((i) => changes.get(jobs[i].codeChangeId)!));
+    for (const [k, i] of todo.entries()) {
+      const result = generated[k];
+      if (result.status === "rejected") outcomes[i] = { error: result.reason };
+      else {
+        try {
+          outcomes[i] = { stored: await storeGenerated(client, run, changes.get(jobs[i].codeChangeId)!, result.value) };
+        } catch (error) {
+          outcomes[i] = { error };
+        }
+      }
+    }
+  }
+  return outcomes;
+}
+
 const WORKER = `${hostname()}:${process.pid}`;
 
-/** Processes one job; a failure on its last attempt (or a spent budget) fails the run, and is thrown again for pg-boss. */
-export async function runPseudoReferenceJob(context: MetricJobContext, job: PgBoss.JobWithMetadata<PseudoReferenceJobData>): Promise<{ worker: string; stored: number }> {
+/**
+ * Processes a chunk of jobs taken from `queue` and settles each: completed, or failed for pg-boss
+ * to retry. A failure on a job's last attempt (or a spent budget) fails its run.
+ */
+export async function settlePseudoReferenceJobs(boss: PgBoss, context: MetricJobContext, queue: string, jobs: readonly PgBoss.JobWithMetadata<PseudoReferenceJobData>[]): Promise<void> {
+  let outcomes: JobOutcome[];
   try {
-    return { worker: WORKER, stored: await processPseudoReferenceJob(context, job.data) };
+    outcomes = await processPseudoReferenceJobs(context, jobs.map((job) => job.data));
   } catch (error) {
+    outcomes = jobs.map(() => ({ error }));
+  }
+  for (const [i, job] of jobs.entries()) {
+    const outcome = outcomes[i];
+    if (!("error" in outcome)) {
+      await boss.complete(queue, job.id, { worker: WORKER, stored: outcome.stored });
+      continue;
+    }
+    const error = outcome.error as Error;
     // A spent budget stops the run at once: retrying would only ask for more.
     if (error instanceof LlmBudgetError || job.retryCount >= job.retryLimit) {
       const change = await context.client.codeChange.findUnique({ where: { id: job.data.codeChangeId }, select: { externalId: true } });
-      await context.client.pseudoReferenceRun.update({ where: { id: job.data.runId }, data: { status: "FAILED", error: `change ${change?.externalId ?? job.data.codeChangeId}: ${(error as Error).message}`, finishedAt: new Date() } });
+      await context.client.pseudoReferenceRun.update({ where: { id: job.data.runId }, data: { status: "FAILED", error: `change ${change?.externalId ?? job.data.codeChangeId}: ${error.message}`, finishedAt: new Date() } });
     }
-    throw error;
+    await boss.fail(queue, job.id, { message: error.message });
   }
 }
-
 
 const finished = (run: PseudoReferenceRun) => run.status === "DONE" || run.status === "FAILED";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Works the queue in this process until run `runId` is done or failed (the CLI); it may also do
- * jobs of other runs found in the queue. `maxJobs` (jobs of this run) simulates a crash in tests.
+ * Works the run's queue in this process until run `runId` is done or failed (the CLI); it may
+ * also do jobs of other runs found in the queue. `chunk`: jobs taken at once (default the
+ * source's); `maxJobs` (jobs of this run) simulates a crash in tests.
  */
-export async function drainPseudoReferenceRun(boss: PgBoss, context: MetricJobContext, runId: string, options: { onProgress?: (run: PseudoReferenceRun) => void; maxJobs?: number; concurrency?: number } = {}): Promise<PseudoReferenceRun> {
+export async function drainPseudoReferenceRun(boss: PgBoss, context: MetricJobContext, runId: string, options: { onProgress?: (run: PseudoReferenceRun) => void; maxJobs?: number; concurrency?: number; chunk?: number } = {}): Promise<PseudoReferenceRun> {
+  const first = await context.client.pseudoReferenceRun.findUniqueOrThrow({ where: { id: runId } });
+  const { queue, chunk } = SOURCE_QUEUES[first.source as PseudoReferenceSourceName] ?? SOURCE_QUEUES.claims;
   let processed = 0;
   const lane = async (): Promise<void> => {
     for (;;) {
       const run = await context.client.pseudoReferenceRun.findUniqueOrThrow({ where: { id: runId } });
-      if (finished(run) || (options.maxJobs !== undefined && processed >= options.maxJobs)) return;
-      const [job] = await boss.fetch<PseudoReferenceJobData>(PSEUDO_REFERENCE_QUEUE, { batchSize: 1, includeMetadata: true });
-      if (!job) {
+      const left = options.maxJobs === undefined ? Infinity : options.maxJobs - processed;
+      if (finished(run) || left <= 0) return;
+      const jobs = await boss.fetch<PseudoReferenceJobData>(queue, { batchSize: Math.min(options.chunk ?? chunk, left), includeMetadata: true });
+      if (jobs.length === 0) {
         await sleep(250);
         continue;
       }
-      if (job.data.runId === runId) processed++;
-      try {
-        await boss.complete(PSEUDO_REFERENCE_QUEUE, job.id, await runPseudoReferenceJob(context, job));
-      } catch (error) {
-        await boss.fail(PSEUDO_REFERENCE_QUEUE, job.id, { message: (error as Error).message });
-      }
+      processed += jobs.filter((job) => job.data.runId === runId).length;
+      await settlePseudoReferenceJobs(boss, context, queue, jobs);
       options.onProgress?.(await context.client.pseudoReferenceRun.findUniqueOrThrow({ where: { id: runId } }));
     }
   };

@@ -6,8 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import { AppError } from "@/lib/errors";
-import { analyzeChange, analyzedLanguage, detectAnalyzers, NEAR_LINES, PMD_RULESET, PYLINT_ARGS, PYSCENT_LIMITS, type AnalyzedLanguage, type Finding } from "@/lib/static-analysis";
-import type { ChangeToGenerate, Generated, GeneratedReference, PseudoReferenceSource } from "./types";
+import { analyzeChanges, analyzedLanguage, detectAnalyzers, NEAR_LINES, PMD_RULESET, PYLINT_ARGS, PYSCENT_LIMITS, type AnalyzedLanguage, type Finding } from "@/lib/static-analysis";
+import type { Generated, GeneratedReference, PseudoReferenceSource } from "./types";
 
 const TOOL_NAMES: Record<string, string> = { jshint: "JSHint", pmd: "PMD", pylint: "pylint", radon: "radon", pyscent: "PyScent detectors" };
 
@@ -51,15 +51,25 @@ export const smellSource: PseudoReferenceSource = {
     return { signature, params: { versions, languages, ...settings }, codeChangeIds: analyzed.map((c) => c.id) };
   },
 
-  async generate(_context, run, change: ChangeToGenerate): Promise<Generated> {
-    const language = analyzedLanguage(change.language, change.filePath);
-    if (!language) return { references: [], detail: { skipped: `language ${change.language} has no analyzer` } };
-    if (!change.newFile) return { references: [], detail: { skipped: "the change has no new file to analyze (import it with newFile)" } };
+  async generate(_context, run, changes) {
     const versions = run.params.versions as Record<string, string>;
-    const analysis = await analyzeChange({ language, filePath: change.filePath, diff: change.diff, oldFile: change.oldFile, newFile: change.newFile }, versions);
-    const seen = new Set<string>();
-    const references = analysis.findings.map((f) => smellReference(f, change.filePath)).filter((r) => !seen.has(r.externalId) && seen.add(r.externalId));
-    return { references, detail: { language, tools: analysis.tools, ...(analysis.radonRanks ? { radonRanks: analysis.radonRanks } : {}) } };
+    const skipped = (why: string): Generated => ({ references: [], detail: { skipped: why } });
+    const todo = changes.flatMap((change) => {
+      const language = analyzedLanguage(change.language, change.filePath);
+      return language && change.newFile ? [{ change, language, newFile: change.newFile }] : [];
+    });
+    const analyses = await analyzeChanges(
+      todo.map(({ change, language, newFile }) => ({ language, filePath: change.filePath, diff: change.diff, oldFile: change.oldFile, newFile })),
+      versions,
+    );
+    const analyzed = new Map(todo.map((t, k) => [t.change, k]));
+    return changes.map((change) => {
+      const k = analyzed.get(change);
+      if (k === undefined) return analyzedLanguage(change.language, change.filePath) ? skipped("the change has no new file to analyze (import it with newFile)") : skipped(`language ${change.language} has no analyzer`);
+      const analysis = analyses[k];
+      const seen = new Set<string>();
+      const references = analysis.findings.map((f) => smellReference(f, change.filePath)).filter((r) => !seen.has(r.externalId) && seen.add(r.externalId));
+      return { references, detail: { language: todo[k].language, tools: analysis.tools, ...(analysis.radonRanks ? { radonRanks: analysis.radonRanks } : {}) } };
+    });
   },
 };
-

@@ -32,5 +32,6 @@ export type ChangeToGenerate = Pick<CodeChange, "id" | "studyId" | "externalId" 
 
 export interface PseudoReferenceSource {
   plan(context: MetricJobContext, studyId: string, options: Record<string, unknown>): Promise<SourcePlan>;
-  generate(context: MetricJobContext, run: { id: string; params: Record<string, unknown> }, change: ChangeToGenerate): Promise<Generated>;
+  /** The references of each change, in the changes' order (a chunk of the run's changes, see SOURCE_QUEUES). */
+  generate(context: MetricJobContext, run: { id: string; params: Record<string, unknown> }, changes: readonly ChangeToGenerate[]): Promise<Generated[]>;
 }

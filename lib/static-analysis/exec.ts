@@ -8,15 +8,18 @@ export interface ExecResult {
   code: number | null;
 }
 
-/** Runs `file args` without a shell; ENOENT gives code null rather than an exception. */
-export function run(file: string, args: readonly string[], options: { timeoutMs?: number; cwd?: string } = {}): Promise<ExecResult> {
+/** Runs `file args` without a shell, `input` on its standard input; ENOENT gives code null rather than an exception. */
+export function run(file: string, args: readonly string[], options: { timeoutMs?: number; cwd?: string; input?: string } = {}): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
-    execFile(file, args, { timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024, cwd: options.cwd, env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } }, (error, stdout, stderr) => {
+    const child = execFile(file, args, { timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024, cwd: options.cwd, env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } }, (error, stdout, stderr) => {
       if (error && (error as NodeJS.ErrnoException).code === "ENOENT") return resolve({ stdout: "", stderr: "", code: null });
       if (error && error.killed) return reject(new Error(`${file} did not finish within ${(options.timeoutMs ?? 120_000) / 1000} s`));
       const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
       resolve({ stdout, stderr, code });
     });
+    // A program that exits without reading its input (or was not found) closes the pipe: its exit tells what happened.
+    child.stdin?.on("error", () => {});
+    child.stdin?.end(options.input);
   });
 }
 

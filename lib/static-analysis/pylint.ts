@@ -5,7 +5,15 @@
  * methods). Its other messages are kept under their own names. Left out: import-error and
  * no-name-in-module (the file is analyzed without its repository, so every project import
  * fails) and duplicate-code (the old and new file are analyzed together).
+ *
+ * The code changes of a chunk are linted by one Python process per core (PYLINT_DRIVER), one
+ * pylint run per change as its own `pylint` command would do it, so that pylint starts once and
+ * the libraries the changes import (numpy, pandas, ...: most of pylint's time on real files) are
+ * parsed once per process instead of once per change.
  */
+import { readFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import path from "node:path";
 import { z } from "zod";
 import { run, toolJson } from "./exec";
 import type { Finding } from "./types";
@@ -22,8 +30,18 @@ export const PYLINT_SMELLS: Record<string, string> = {
 };
 
 const messagesSchema = z.array(
-  z.object({ path: z.string(), line: z.number(), endLine: z.number().nullable().optional(), symbol: z.string(), message: z.string(), "message-id": z.string(), obj: z.string().optional() }),
+  z.object({ path: z.string(), line: z.number(), column: z.number().optional(), endLine: z.number().nullable().optional(), symbol: z.string(), message: z.string(), "message-id": z.string(), obj: z.string().optional() }),
 );
+type Message = z.infer<typeof messagesSchema>[number];
+
+/**
+ * Messages in line, column, id and text order: pylint's own order of the messages of one
+ * statement varies from run to run (it iterates sets of inferred values, ordered by Python's
+ * hash seed and by object addresses).
+ */
+const messageOrder = (a: Message, b: Message) =>
+  a.line - b.line || (a.column ?? 0) - (b.column ?? 0) || cmp(a["message-id"], b["message-id"]) || cmp(a.message, b.message) || cmp(a.obj ?? "", b.obj ?? "");
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export async function pylintVersion(): Promise<string | null> {
   const result = await run("pylint", ["--version"]);
@@ -37,13 +55,10 @@ const sentenceOf = (id: string, message: string, line: number, obj: string) => {
   return `${message.replace(/\.\s*$/, "")} at ${where}.`;
 };
 
-/** Findings per analyzed path (as given). */
-export async function runPylint(files: readonly string[], version: string): Promise<Map<string, Finding[]>> {
-  const result = await run("pylint", [...PYLINT_ARGS, ...files], { timeoutMs: 300_000 });
-  if (result.code === null) throw new Error("pylint is not installed: apt-get install pylint");
-  const messages = messagesSchema.parse(toolJson("pylint", result));
+/** Findings per analyzed path (as given) from pylint's JSON report of `files`. */
+export function pylintFindings(report: unknown, files: readonly string[], version: string): Map<string, Finding[]> {
   const byFile = new Map<string, Finding[]>(files.map((f) => [f, []]));
-  for (const m of messages) {
+  for (const m of messagesSchema.parse(report).sort(messageOrder)) {
     const key = files.find((f) => f === m.path || f.endsWith(`/${m.path}`)) ?? m.path;
     const list = byFile.get(key) ?? [];
     byFile.set(key, list);
@@ -59,5 +74,145 @@ export async function runPylint(files: readonly string[], version: string): Prom
       sentence: sentenceOf(id, m.message, m.line, m.obj ?? ""),
     });
   }
+  return byFile;
+}
+
+/**
+ * Lints each group of files (a change's new and old file) as `pylint ARGS FILES` would, in one
+ * process. Request on stdin: {scriptDir, args, groups}; answer: one JSON report (text) or
+ * {"error"} per group.
+ *
+ * One group's lint must not change the next one's. What the runs share is astroid's cache of the
+ * modules the files import, parsed as any pylint run parses them. Between groups the driver
+ * drops the linted files' modules from that cache, clears every inference cache of astroid and
+ * pylint (clear_cache without its module cache) and undoes what the linted files wrote into
+ * the shared modules: astroid records `lib.attr = value` and `obj.attr = value` of an analyzed
+ * file in the locals or instance attributes of whatever the target infers to
+ * (AstroidBuilder.delayed_assattr), a library's module or class included; the driver watches
+ * those targets and puts their entries back.
+ */
+const PYLINT_DRIVER = String.raw`
+import io, json, os, sys
+request = json.load(sys.stdin)
+# The pylint command's own module path: its folder first, not the working directory.
+sys.path[0] = request["scriptDir"]
+import astroid
+from astroid import MANAGER
+from astroid.builder import AstroidBuilder
+from pylint.lint import Run
+
+analyzed = set()
+undo = []
+delayed_assattr = AstroidBuilder.delayed_assattr
+
+def recording_assattr(self, node):
+    if node.root().file not in analyzed:
+        return delayed_assattr(self, node)
+    expr = node.expr
+    infer = expr.infer
+    def watched(*args, **kwargs):
+        for inferred in infer(*args, **kwargs):
+            for owner in (inferred, getattr(inferred, "_proxied", None)):
+                for attr in ("instance_attrs", "locals"):
+                    entries = getattr(owner, attr, None) if owner is not None else None
+                    if isinstance(entries, dict):
+                        had = node.attrname in entries
+                        undo.append((entries, node.attrname, list(entries[node.attrname]) if had else None))
+            yield inferred
+    expr.infer = watched
+    try:
+        return delayed_assattr(self, node)
+    finally:
+        del expr.infer
+
+AstroidBuilder.delayed_assattr = recording_assattr
+
+def clear_caches():
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name.startswith("astroid") or name.startswith("pylint")):
+            continue
+        for value in list(vars(module).values()):
+            for member in [value] + (list(vars(value).values()) if isinstance(value, type) else []):
+                clear = getattr(member, "cache_clear", None)
+                if callable(clear):
+                    try:
+                        clear()
+                    except TypeError:
+                        pass
+    sys.modules["astroid.context"]._invalidate_cache()
+    sys.modules["astroid.inference_tip"].clear_inference_tip_cache()
+    sys.modules["astroid._cache"].CACHE_MANAGER.clear_all_caches()
+
+def restore(files):
+    while undo:
+        entries, key, before = undo.pop()
+        if before is None:
+            entries.pop(key, None)
+        else:
+            entries[key] = before
+    for name, module in list(MANAGER.astroid_cache.items()):
+        if getattr(module, "file", None) in files:
+            del MANAGER.astroid_cache[name]
+    clear_caches()
+
+def lint(files):
+    out = io.StringIO()
+    saved = sys.stdout
+    sys.stdout = out
+    try:
+        Run(request["args"] + files, exit=False)
+    finally:
+        sys.stdout = saved
+    return out.getvalue()
+
+reports = []
+for files in request["groups"]:
+    analyzed.update(files)
+    try:
+        reports.append(lint(files))
+    except BaseException as error:
+        reports.append({"error": "%s: %s" % (type(error).__name__, error)})
+    finally:
+        restore(set(files))
+        analyzed.clear()
+print(json.dumps(reports))
+`;
+
+/**
+ * The Python that runs the pylint command (its script's #! line; a pip or Debian install alike),
+ * and the script's folder, which pylint's own run puts first on its module path.
+ */
+async function pylintPython(): Promise<{ python: string; scriptDir: string }> {
+  const found = await run("sh", ["-c", "command -v pylint"]);
+  const script = found.stdout.trim();
+  if (found.code !== 0 || !script) throw new Error("pylint is not installed: apt-get install pylint");
+  const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec((await readFile(script, "utf8").catch(() => "")).split("\n")[0]);
+  const python = !shebang ? "python3" : path.basename(shebang[1]) === "env" ? (shebang[2] ?? "python3") : shebang[1];
+  return { python, scriptDir: path.dirname(script) };
+}
+
+/** The driver's reports of `groups`, one per group. */
+async function lintInOneProcess(python: string, scriptDir: string, groups: readonly (readonly string[])[]): Promise<(string | { error: string })[]> {
+  const result = await run(python, ["-c", PYLINT_DRIVER], { timeoutMs: 60 * 60_000, input: JSON.stringify({ scriptDir, args: PYLINT_ARGS, groups }) });
+  if (result.code === null) throw new Error(`${python} (pylint's Python) is not runnable: apt-get install pylint`);
+  return toolJson("pylint", result) as (string | { error: string })[];
+}
+
+/**
+ * Findings per analyzed path (as given); each group (a change's files) is linted on its own. The
+ * groups are dealt round the cores, one driver process each (each parses the libraries its own
+ * changes import).
+ */
+export async function runPylint(groups: readonly (readonly string[])[], version: string): Promise<Map<string, Finding[]>> {
+  const { python, scriptDir } = await pylintPython();
+  const processes = Math.max(1, Math.min(availableParallelism(), groups.length));
+  const dealt = Array.from({ length: processes }, (_, p) => groups.filter((_, i) => i % processes === p));
+  const reports = await Promise.all(dealt.map((share) => lintInOneProcess(python, scriptDir, share)));
+  const byFile = new Map<string, Finding[]>();
+  groups.forEach((files, i) => {
+    const report = reports[i % processes][Math.floor(i / processes)];
+    if (typeof report !== "string") throw new Error(`pylint failed on ${files.join(", ")}: ${report?.error ?? "no report"}`);
+    for (const [file, findings] of pylintFindings(toolJson("pylint", { stdout: report, stderr: "", code: 0 }), files, version)) byFile.set(file, findings);
+  });
   return byFile;
 }

@@ -10,7 +10,7 @@ import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { createClient } from "@/lib/db/client";
 import { runImport } from "@/lib/import";
-import { createJobContext, startQueue } from "@/lib/jobs";
+import { createJobContext, startQueue, workPseudoReferenceJobs } from "@/lib/jobs";
 import { drainPseudoReferenceRun, startPseudoReferenceRun } from "@/lib/pseudo-refs";
 import { detectAnalyzers } from "@/lib/static-analysis";
 import { claimVerification } from "@/lib/tasks/claim-verification";
@@ -95,6 +95,28 @@ describe("static analysis as a study job", () => {
     const workspace = (await claimVerification.readWorkspace({ client: db, userId: "nobody", codeChangeId: jsChange.id, study: { hideSystemNames: false }, reviewSeed: 1 } as never)) as { claims: { smells: { text: string }[]; references: { text: string }[] } };
     expect(workspace.claims.smells.map((s) => s.text)).toEqual(js.map((s) => s.text));
     expect(workspace.claims.references.map((r) => r.text)).toEqual(["A claim."]);
+  }, 240_000);
+
+  test("the worker takes a run's jobs as one chunk and completes each job", async () => {
+    if (!ready) return;
+    const study = await importStudy();
+    const context = createJobContext({ client: db });
+    const { run } = await startPseudoReferenceRun(context, boss, study.id, "smells");
+    const worker = await startQueue(url, { supervise: false });
+    try {
+      await workPseudoReferenceJobs(worker, { context });
+      for (let waited = 0; (await db.pseudoReferenceRun.findUniqueOrThrow({ where: { id: run.id } })).status !== "DONE"; waited += 250) {
+        if (waited > 200_000) throw new Error("the worker did not finish the run");
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    } finally {
+      await worker.stop({ graceful: true, wait: true });
+    }
+    const items = await db.pseudoReferenceRunItem.findMany({ where: { runId: run.id }, select: { detail: true } });
+    expect(items).toHaveLength(2);
+    const jobs = await db.$queryRaw<{ state: string; output: { stored: number } }[]>`SELECT state::text, output FROM pgboss.job WHERE data->>'runId' = ${run.id}`;
+    expect(jobs.map((j) => j.state)).toEqual(["completed", "completed"]);
+    expect(jobs.map((j) => j.output.stored).reduce((a, b) => a + b)).toBe(await db.pseudoReference.count({ where: { codeChange: { studyId: study.id }, kind: "SMELL" } }));
   }, 240_000);
 
   test("the CLI runs (or resumes) a study's smells and answers with the run", async () => {

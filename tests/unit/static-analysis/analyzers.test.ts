@@ -4,7 +4,7 @@
  * rule and line; findings the old file already had are not; radon's ranks give Table 6.
  */
 import { beforeAll, describe, expect, test } from "vitest";
-import { analyzeChange, type AnalyzerStatus, changedNewLines, detectAnalyzers, type Finding, nearChangedLine, splitIntroduced } from "@/lib/static-analysis";
+import { analyzeChanges, type AnalyzerStatus, type ChangeToAnalyze, changedNewLines, detectAnalyzers, type Finding, nearChangedLine, splitIntroduced } from "@/lib/static-analysis";
 import { JAVA_CHANGE, JS_CHANGE, PYTHON_CHANGE } from "./fixtures";
 
 let statuses: AnalyzerStatus[] = [];
@@ -25,6 +25,7 @@ function requireTools(...tools: string[]): boolean {
   return false;
 }
 
+const analyzeChange = async (change: ChangeToAnalyze, versions: Record<string, string>) => (await analyzeChanges([change], versions))[0];
 const pick = (findings: Finding[]) => findings.map((f) => ({ tool: f.tool, ruleId: f.ruleId, line: f.line }));
 
 describe("which lines count as changed", () => {

@@ -1,0 +1,93 @@
+/**
+ * A chunk of code changes analyzed at once (one PMD run, one pylint, radon and PyScent process
+ * for all its files) gives every change the findings, tallies and radon ranks that analyzing it
+ * alone gives; and pylint's run of a change inside the chunk's process reports what the pylint
+ * command reports on the change's files. Real analyzers (scripts/ensure-analyzers.sh).
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { analyzeChanges, type AnalyzerStatus, type ChangeAnalysis, type ChangeToAnalyze, detectAnalyzers, pylintFindings, PYLINT_ARGS } from "@/lib/static-analysis";
+import { run } from "@/lib/static-analysis/exec";
+import { runPylint } from "@/lib/static-analysis/pylint";
+import { javaVariant, JS_CHANGE, pythonVariant } from "./fixtures";
+
+let statuses: AnalyzerStatus[] = [];
+let versions: Record<string, string> = {};
+let dir = "";
+
+beforeAll(async () => {
+  statuses = await detectAnalyzers();
+  versions = Object.fromEntries(statuses.flatMap((s) => (s.available ? [[s.tool, s.version]] : [])));
+  dir = await mkdtemp(path.join(tmpdir(), "crjudge-chunks-test-"));
+}, 60_000);
+
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+function requireTools(...tools: string[]): boolean {
+  const missing = statuses.filter((s) => tools.includes(s.tool) && !s.available);
+  if (missing.length === 0) return true;
+  const message = missing.map((s) => (s.available ? "" : s.message)).join(" ");
+  if (process.env.CI === "true") throw new Error(message);
+  console.warn(`[skip] ${message}`);
+  return false;
+}
+
+/** What a change's analysis says, without the tools' times. */
+const results = (analysis: ChangeAnalysis) => ({
+  findings: analysis.findings,
+  tools: Object.fromEntries(Object.entries(analysis.tools).map(([tool, { found, existing, kept }]) => [tool, { found, existing, kept }])),
+  radonRanks: analysis.radonRanks,
+});
+
+async function alone(changes: readonly ChangeToAnalyze[]) {
+  const each: ReturnType<typeof results>[] = [];
+  for (const change of changes) each.push(results((await analyzeChanges([change], versions))[0]));
+  return each;
+}
+
+describe("a chunk of changes analyzed at once", () => {
+  test("Java (one PMD run): each change's findings as alone, in a chunk with JavaScript", async () => {
+    if (!requireTools("pmd", "jshint")) return;
+    const changes = [javaVariant(1), JS_CHANGE, javaVariant(3), javaVariant(5), javaVariant(7)];
+    const chunk = (await analyzeChanges(changes, versions)).map(results);
+    expect(chunk).toEqual(await alone(changes));
+    // The variants' own smells are there: the chunk was really analyzed.
+    expect(chunk[2].findings.map((f) => f.ruleId)).toEqual(expect.arrayContaining(["ControlStatementBraces", "EmptyCatchBlock"]));
+    expect(chunk[1].findings.map((f) => f.ruleId)).toEqual(["W033", "W033"]);
+  }, 600_000);
+
+  test("Python (one pylint, radon and PyScent process each): each change's findings as alone, also after a change that writes into the standard library's modules", async () => {
+    if (!requireTools("pylint", "radon", "pyscent")) return;
+    const changes = [0, 1, 2, 4, 5].map(pythonVariant);
+    const chunk = (await analyzeChanges(changes, versions)).map(results);
+    expect(chunk).toEqual(await alone(changes));
+    // Variant 1 reads the attributes variant 0 (just before it in the chunk) wrote: pylint finds them missing, as it does alone.
+    expect(chunk[1].findings.filter((f) => f.ruleId === "E1101 no-member").map((f) => f.message)).toEqual(
+      expect.arrayContaining(["Module 'posixpath' has no 'custom_0' member", "Class 'JSONDecoder' has no 'extra_0' member", "Instance of 'JSONDecoder' has no 'extra_0' member"]),
+    );
+    // Variant 5 does not parse: pylint says so, radon and PyScent find nothing in it.
+    expect(chunk[4].findings.map((f) => f.ruleId)).toContain("E0001 syntax-error");
+    expect(chunk[4].tools.radon).toEqual({ found: 0, existing: 0, kept: 0 });
+  }, 600_000);
+
+  test("pylint's run of each change in the chunk's process reports what the pylint command reports", async () => {
+    if (!requireTools("pylint")) return;
+    const groups: string[][] = [];
+    for (const [i, change] of [0, 1, 2, 5].map(pythonVariant).entries()) {
+      const files = [path.join(dir, String(i), "new", "tools.py"), path.join(dir, String(i), "old", "tools.py")];
+      await Promise.all(files.map((f) => mkdir(path.dirname(f), { recursive: true })));
+      await writeFile(files[0], change.newFile);
+      await writeFile(files[1], change.oldFile);
+      groups.push(files);
+    }
+    const chunk = await runPylint(groups, "test");
+    for (const files of groups) {
+      const command = await run("pylint", [...PYLINT_ARGS, ...files]);
+      const expected = pylintFindings(JSON.parse(command.stdout), files, "test");
+      for (const file of files) expect(chunk.get(file)).toEqual(expected.get(file));
+    }
+    expect(chunk.get(groups[1][0])!.some((f) => f.message === "Module 'posixpath' has no 'custom_0' member")).toBe(true);
+  }, 600_000);
+});
