@@ -98,14 +98,32 @@ export function pearsonStatistic(x: NumericSample, y: NumericSample): number | n
  */
 export function spearman(x: NumericSample, y: NumericSample): TestResult {
   assertPaired(x, y);
-  return spearmanOfRanks(rankAverage(x), rankAverage(y));
+  return spearmanOf(x.length, rankMoment(rankAverage(x), rankAverage(y)));
 }
 
 /** spearman of samples given by their average ranks (rankAverage), for callers that know them without sorting. */
 export function spearmanOfRanks(rx: NumericSample, ry: NumericSample): TestResult {
   assertPaired(rx, ry);
+  return spearmanOf(rx.length, productMoment(rx, ry));
+}
+
+/**
+ * productMoment of the average ranks of n values, in one pass: their mean is (n+1)/2 exactly,
+ * and every deviation, product and partial sum is a multiple of 1/4 well below 2^51 (for n up to
+ * about 200,000), so the sums are exact and equal productMoment's; the ranks are constant
+ * exactly when their sum of squares is 0.
+ */
+function rankMoment(rx: Float64Array, ry: Float64Array): Coefficient {
   const n = rx.length;
-  const c = productMoment(rx, ry);
+  if (n < 2) return { reason: `needs at least 2 pairs, got ${n}` };
+  const [sxx, syy, sxy] = centredSums(rx, ry, (n + 1) / 2, (n + 1) / 2);
+  if (sxx === 0) return { reason: "x is constant, so the correlation is undefined" };
+  if (syy === 0) return { reason: "y is constant, so the correlation is undefined" };
+  return { r: Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy))) };
+}
+
+/** Spearman's ρ and p from the correlation of n pairs' ranks. */
+function spearmanOf(n: number, c: Coefficient): TestResult {
   if ("reason" in c) return { statistic: null, pValue: null, n, reason: c.reason };
   const df = n - 2;
   if (df === 0) return { statistic: c.r, pValue: null, n, reason: "p-value undefined for 2 pairs (0 degrees of freedom)" };

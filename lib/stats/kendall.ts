@@ -1,3 +1,4 @@
+import { fewLevels, type Levels } from "./levels";
 import { erfc } from "./special/erfc";
 import type { NumericSample, TestResult } from "./types";
 import { assertPaired } from "./validate";
@@ -146,6 +147,10 @@ export function kendallTauB(x: NumericSample, y: NumericSample): KendallResult {
   assertPaired(x, y);
   const n = x.length;
   if (n < 2) return tauBFromCounts({ n, xTies: new TieStats(), yTies: new TieStats(), jointTiePairs: 0, discordant: 0 });
+  // Few distinct values on both sides (ratings): the pair counts from the table of (x, y) counts.
+  const xLevels = n >= TABLE_MIN_PAIRS ? fewLevels(x) : null;
+  const yLevels = xLevels && fewLevels(y);
+  if (xLevels && yLevels) return kendallTauBOfTable(countTable(xLevels, yLevels));
   const { xs, ys } = sortPairs(asFloat64(x), asFloat64(y));
   const { xTies, jointTiePairs } = xTieCounts(xs, ys);
   // The discordant pairs are the strict inversions of y in (x, y) order (Knight 1966): pairs
@@ -153,6 +158,21 @@ export function kendallTauB(x: NumericSample, y: NumericSample): KendallResult {
   const sortedY = new Float64Array(n);
   const discordant = countInversions(ys, sortedY);
   return tauBFromCounts({ n, xTies, yTies: sortedTies(sortedY), jointTiePairs, discordant });
+}
+
+/** Below this many pairs the sort is as quick as counting levels. */
+const TABLE_MIN_PAIRS = 1000;
+
+/** The contingency table of two samples' levels: a row per x level, a column per y level, ascending. */
+function countTable(x: Levels, y: Levels): Float64Array[] {
+  const columns = y.values.length;
+  const cells = new Float64Array(x.values.length * columns);
+  countCells(x.codes, y.codes, columns, cells);
+  return Array.from(x.values, (_, row) => cells.subarray(row * columns, (row + 1) * columns));
+}
+
+function countCells(xCodes: Uint16Array, yCodes: Uint16Array, columns: number, cells: Float64Array): void {
+  for (let k = 0; k < xCodes.length; k++) cells[xCodes[k] * columns + yCodes[k]]++;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { fewLevels, type Levels } from "./levels";
 import { identityOrder, sortIndicesBy } from "./radix-sort";
 import type { NumericSample } from "./types";
 
@@ -15,20 +16,149 @@ export function argsort(values: NumericSample): Uint32Array {
  * @example rankAverage([10, 20, 20, 30]) → Float64Array [1, 2.5, 2.5, 4]
  */
 export function rankAverage(values: NumericSample): Float64Array {
-  return midRanks(values, argsort(values));
+  const n = values.length;
+  if (n < SMALL) return sortedRanks(values, argsort(values));
+  const levels = fewLevels(values);
+  if (levels) return levelRanks(levels);
+  return bucketRanks(values);
 }
 
-/** rankAverage's ranks from the ascending order (the loop in a function of its own, see lib/stats/radix-sort.ts). */
-function midRanks(values: NumericSample, order: Uint32Array): Float64Array {
-  const n = order.length;
+/** Below this many values the index sort's insertion sort ranks them. */
+const SMALL = 48;
+/** Buckets of at most this many values are insertion-sorted. */
+const BUCKET = 32;
+
+/**
+ * rankAverage of many values by a distribution sort that ranks as it goes: each value goes to one
+ * of n buckets by its place between the minimum and maximum (monotone in the value, so the
+ * buckets are ordered and equal values share one), and each bucket's values are sorted where they
+ * lie and ranked from their positions. A bucket of many values is ranked at once when they are
+ * all equal, else sorted by the index sort (skewed data).
+ */
+function bucketRanks(values: NumericSample): Float64Array {
+  const n = values.length;
+  const range = valueRange(values);
+  const min = range[0];
+  const scale = n / (range[1] - min);
+  if (!(scale > 0 && scale < Infinity)) return min === range[1] ? new Float64Array(n).fill((n + 1) / 2) : sortedRanks(values, argsort(values));
+  const bucketOf = new Int32Array(n);
+  const start = new Int32Array(n + 1);
+  countBuckets(values, min, scale, bucketOf, start);
+  for (let b = 0; b < n; b++) start[b + 1] += start[b];
+  const keys = new Float64Array(n);
+  const order = new Uint32Array(n);
+  scatter(values, bucketOf, start, keys, order);
+  // start[b] is now where bucket b ends.
   const ranks = new Float64Array(n);
-  let start = 0;
-  for (let k = 1; k <= n; k++) {
-    if (k < n && values[order[k]] === values[order[k - 1]]) continue;
+  rankBuckets(values, keys, order, start, ranks);
+  return ranks;
+}
+
+// One loop per function below (see lib/stats/radix-sort.ts).
+
+/** [minimum, maximum]. */
+function valueRange(values: NumericSample): Float64Array {
+  let min = values[0];
+  let max = min;
+  for (let k = 1; k < values.length; k++) {
+    const v = values[k];
+    if (v < min) min = v;
+    else if (v > max) max = v;
+  }
+  return Float64Array.of(min, max);
+}
+
+/** Bucket of each value into bucketOf (the maximum's is the last), bucket sizes into start[b + 1]. */
+function countBuckets(values: NumericSample, min: number, scale: number, bucketOf: Int32Array, start: Int32Array): void {
+  const last = values.length - 1;
+  for (let k = 0; k < values.length; k++) {
+    const b = Math.min(last, ((values[k] - min) * scale) | 0);
+    bucketOf[k] = b;
+    start[b + 1]++;
+  }
+}
+
+/** The values and their indices, bucket by bucket. */
+function scatter(values: NumericSample, bucketOf: Int32Array, start: Int32Array, keys: Float64Array, order: Uint32Array): void {
+  for (let k = 0; k < values.length; k++) {
+    const to = start[bucketOf[k]]++;
+    keys[to] = values[k];
+    order[to] = k;
+  }
+}
+
+/** Ranks each bucket's values (`ends[b]`: where bucket b ends). */
+function rankBuckets(values: NumericSample, keys: Float64Array, order: Uint32Array, ends: Int32Array, ranks: Float64Array): void {
+  let from = 0;
+  for (let b = 0; b < ends.length - 1; b++) {
+    const to = ends[b];
+    if (to - from === 1) ranks[order[from]] = to;
+    else if (to - from > BUCKET && !allEqual(keys, from, to)) {
+      const sorted = sortIndicesBy(values, order.subarray(from, to));
+      for (let k = 0; k < sorted.length; k++) keys[from + k] = values[sorted[k]];
+      rankRuns(keys, order, from, to, ranks);
+    } else if (to - from > 1) {
+      insertionSort(keys, order, from, to);
+      rankRuns(keys, order, from, to, ranks);
+    }
+    from = to;
+  }
+}
+
+function allEqual(keys: Float64Array, from: number, to: number): boolean {
+  for (let k = from + 1; k < to; k++) if (keys[k] !== keys[from]) return false;
+  return true;
+}
+
+/** Sorts keys[from..to) ascending, moving order[] along; stable. */
+function insertionSort(keys: Float64Array, order: Uint32Array, from: number, to: number): void {
+  for (let k = from + 1; k < to; k++) {
+    const key = keys[k];
+    const index = order[k];
+    let j = k - 1;
+    while (j >= from && keys[j] > key) {
+      keys[j + 1] = keys[j];
+      order[j + 1] = order[j];
+      j--;
+    }
+    keys[j + 1] = key;
+    order[j + 1] = index;
+  }
+}
+
+/** Average ranks of sorted keys[from..to) (positions from..to-1 hold ranks from+1..to), into ranks[order[k]]. */
+function rankRuns(keys: Float64Array, order: Uint32Array, from: number, to: number, ranks: Float64Array): void {
+  let start = from;
+  for (let k = from + 1; k <= to; k++) {
+    if (k < to && keys[k] === keys[start]) continue;
     // Sorted positions start..k-1 hold ranks start+1..k; their mean is (start+1+k)/2.
     const mean = (start + 1 + k) / 2;
     for (let j = start; j < k; j++) ranks[order[j]] = mean;
     start = k;
   }
+}
+
+/** Ranks from the ascending order of all the values. */
+function sortedRanks(values: NumericSample, order: Uint32Array): Float64Array {
+  const keys = Float64Array.from(order, (i) => values[i]);
+  const ranks = new Float64Array(values.length);
+  rankRuns(keys, order, 0, order.length, ranks);
+  return ranks;
+}
+
+/** Ranks from the counts of each distinct value: a value's rank is the mean of the positions its count spans. */
+function levelRanks({ counts, codes }: Levels): Float64Array {
+  const rankOf = new Float64Array(counts.length);
+  let below = 0;
+  for (let l = 0; l < counts.length; l++) {
+    rankOf[l] = below + (counts[l] + 1) / 2;
+    below += counts[l];
+  }
+  return spread(rankOf, codes);
+}
+
+function spread(rankOf: Float64Array, codes: Uint16Array): Float64Array {
+  const ranks = new Float64Array(codes.length);
+  for (let k = 0; k < codes.length; k++) ranks[k] = rankOf[codes[k]];
   return ranks;
 }
