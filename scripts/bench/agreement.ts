@@ -4,10 +4,12 @@
  * agreement query returns) and as Rating objects; alpha is also timed on the complete 10^6 ratings. Target: Krippendorff's alpha under 1 s from raw ratings, with memory
  * linear in the ratings (no n × n matrices).
  */
+import { loadavg } from "node:os";
 import { buildRatingTable, cohenKappa, fleissKappa, krippendorffAlpha, pairwiseMatrix, type Rating, type RatingColumns } from "@/lib/agreement";
+import { parseArgs } from "@/lib/cli/args";
 import { kendallTauB, seededRandom, spearman } from "@/lib/stats";
-import { scipyCorrelations } from "./support/scipy";
-import { formatTiming, measure } from "./support/timing";
+import { type ScipyRun, startScipy } from "./support/scipy";
+import { formatTiming, measure, median, type Timing } from "./support/timing";
 
 const ITEMS = 100_000;
 const RATERS = 10;
@@ -55,6 +57,8 @@ function time<T>(label: string, run: () => T, describe: (result: T) => string): 
 }
 
 export default async function run(): Promise<void> {
+  // `--correlations`: only the correlations against scipy.
+  if (parseArgs(process.argv.slice(2)).flags.has("correlations")) return correlations();
   const fmt = (v: number | null) => (v === null ? "null" : v.toFixed(4));
   {
     const complete = time("generate complete ratings (seed 41)", () => asObjects(generateColumns(41, 0)), (r) => `${r.length} ratings`);
@@ -82,26 +86,54 @@ export default async function run(): Promise<void> {
     (m) => `kappa(rater-0, rater-1) ${fmt(m.matrix[0][1]?.value ?? null)}`,
   );
 
-  correlations();
+  await correlations();
 }
 
-/** Spearman and Kendall with p over 100 000 pairs, against scipy on the same pairs in this run. */
-function correlations(): void {
+/** Runs of each correlation against scipy: alternated one by one, so both meet the same load. */
+const CORRELATION_RUNS = 21;
+
+/**
+ * Spearman and Kendall with p over 100 000 pairs, continuous and heavily tied (ratings 1-5 on
+ * both sides), against scipy on the same pairs in this run: each of our runs alternates with one
+ * of scipy's (order swapped every other run); medians of wall and CPU time, scipy's wall time over
+ * ours, and how far our statistic and p-value are from scipy's.
+ */
+async function correlations(): Promise<void> {
   const random = seededRandom(7);
   const x = Float64Array.from({ length: 100_000 }, () => random());
   const y = Float64Array.from(x, (v) => v + random());
+  const rating = () => 1 + Math.floor(random() * 5);
+  const tiedX = Float64Array.from({ length: 100_000 }, rating);
+  const tiedY = Float64Array.from(tiedX, (v) => (random() < 0.4 ? rating() : v));
   const fmt = (v: number | null) => (v === null ? "null" : v.toFixed(6));
-  const scipy = scipyCorrelations(x, y, RUNS);
-  if ("skipped" in scipy) console.log(`scipy comparison skipped: ${scipy.skipped}`);
-  for (const [name, fn] of [["spearman", spearman], ["kendall", kendallTauB]] as const) {
-    const result = fn(x, y);
-    const t = measure(() => fn(x, y), RUNS);
-    const label = `${name === "spearman" ? "Spearman" : "Kendall tau-b"} with p, 100 000 pairs`;
-    let line = `${label.padEnd(44)} ${formatTiming(t)}   statistic ${fmt(result.statistic)}, p ${result.pValue?.toExponential(3)}`;
-    if (!("skipped" in scipy)) {
-      const s = scipy[name];
-      line += `; scipy ${scipy.scipy}: ${s.cpuMs.toFixed(1)} ms CPU (statistic ${fmt(s.statistic)}), product/scipy CPU ${(t.cpuMs / s.cpuMs).toFixed(2)} (scipy ${(s.cpuMs / t.cpuMs).toFixed(1)}x slower)`;
+  for (const [data, a, b] of [["continuous", x, y], ["ratings 1-5", tiedX, tiedY]] as const) {
+    const scipy = await startScipy(a, b);
+    if ("skipped" in scipy) console.log(`scipy comparison skipped: ${scipy.skipped}`);
+    try {
+      for (const [name, fn] of [["spearman", spearman], ["kendall", kendallTauB]] as const) {
+        const result = fn(a, b);
+        const ours: Timing[] = [];
+        const theirs: ScipyRun[] = [];
+        for (let i = 0; i < 3; i++) fn(a, b);
+        if (!("skipped" in scipy)) await scipy.run(name);
+        for (let i = 0; i < CORRELATION_RUNS; i++) {
+          const steps = [async () => ours.push(measure(() => fn(a, b), 1, false)), async () => void (!("skipped" in scipy) && theirs.push(await scipy.run(name)))];
+          for (const step of i % 2 === 0 ? steps : steps.reverse()) await step();
+        }
+        const t: Timing = { wallMs: median(ours.map((o) => o.wallMs)), cpuMs: median(ours.map((o) => o.cpuMs)), runs: ours.length };
+        const label = `${name === "spearman" ? "Spearman" : "Kendall tau-b"} with p, 100 000 pairs, ${data}`;
+        let line = `${label.padEnd(52)} ${formatTiming(t)}   statistic ${fmt(result.statistic)}, p ${result.pValue?.toExponential(3)}`;
+        if (!("skipped" in scipy)) {
+          const wall = median(theirs.map((r) => r.wallMs));
+          const last = theirs[theirs.length - 1];
+          const off = Math.max(Math.abs((result.statistic ?? NaN) - last.statistic), Math.abs((result.pValue ?? NaN) - last.pValue));
+          line += `; scipy ${scipy.version}: ${wall.toFixed(1)} ms wall, ${median(theirs.map((r) => r.cpuMs)).toFixed(1)} ms CPU (medians, alternated), ${(wall / t.wallMs).toFixed(2)}x ours by wall time; |ours - scipy's| ${off.toExponential(1)}`;
+        }
+        console.log(line);
+      }
+    } finally {
+      if (!("skipped" in scipy)) scipy.close();
     }
-    console.log(line);
   }
+  console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
 }

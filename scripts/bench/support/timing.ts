@@ -17,9 +17,9 @@ function summarise(wall: number[], cpu: number[]): Timing {
   return { wallMs: median(wall), cpuMs: median(cpu), runs: wall.length };
 }
 
-/** Runs `run` once to warm up, then `runs` times; medians of wall and CPU milliseconds. */
-export function measure(run: () => unknown, runs = 5): Timing {
-  run();
+/** Runs `run` once to warm up (unless `warmUp` is false), then `runs` times; medians of wall and CPU milliseconds. */
+export function measure(run: () => unknown, runs = 5, warmUp = true): Timing {
+  if (warmUp) run();
   const wall: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
