@@ -5,6 +5,12 @@
  * meaning: scores computed with it carry the model name TFIDF_MODEL, and CRScore computed with
  * it uses a threshold calibrated on the study (CRScore §3.3), never the paper's τ = 0.7314,
  * which belongs to mxbai-embed-large-v1.
+ *
+ * Features are numbers, never strings: each distinct word gets an id and, once, the ids of its
+ * character n-grams; a word bigram is the pair of its words' ids. A text's features are then
+ * its words' ids and n-gram lists, in the order the texts' feature strings had, so that the
+ * vocabulary (numbered in first-seen order), each vector and every sum come out as they did
+ * when the features were strings.
  */
 import { textHash } from "./hash";
 import { type SparseVector, sparseCosine } from "./sparse";
@@ -26,66 +32,278 @@ const CHAR_MAX = 5;
  */
 export function tfidfWords(text: string): string[] {
   const words: string[] = [];
-  for (const run of text.match(/[A-Za-z0-9]+/g) ?? []) {
-    for (const part of run.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g) ?? []) words.push(part.toLowerCase());
-  }
+  forEachWord(text, (start, end) => words.push(text.slice(start, end).toLowerCase()));
   return words;
 }
 
-/** Word unigrams and bigrams. */
-function wordFeatures(words: readonly string[]): string[] {
-  const features = [...words];
-  for (let i = 1; i < words.length; i++) features.push(`${words[i - 1]} ${words[i]}`);
-  return features;
-}
+const isUpper = (c: number) => c >= 65 && c <= 90;
+const isLower = (c: number) => c >= 97 && c <= 122;
+const isDigit = (c: number) => c >= 48 && c <= 57;
 
-/** Character n-grams of each space-padded word, n = 3..5 (a word shorter than n gives itself once, as char_wb). */
-function charFeatures(words: readonly string[]): string[] {
-  const features: string[] = [];
-  for (const word of words) {
-    const padded = ` ${word} `;
-    for (let n = CHAR_MIN; n <= CHAR_MAX; n++) {
-      for (let i = 0; i + n <= padded.length; i++) features.push(padded.slice(i, i + n));
-      if (padded.length === n) break;
-    }
-  }
-  return features;
-}
-
-/** One block of features (words or characters): vocabulary index and document frequency. */
-class Vocabulary {
-  readonly index = new Map<string, number>();
-  df: number[] = [];
-
-  addDocument(features: readonly string[]): void {
-    for (const feature of new Set(features)) {
-      let i = this.index.get(feature);
-      if (i === undefined) {
-        i = this.index.size;
-        this.index.set(feature, i);
-        this.df.push(0);
+/**
+ * Calls `visit(start, end)` for each word of the text, in order: within each run of ASCII letters
+ * and digits, what /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g matches there (capitals not followed
+ * by a lower-case letter, one capital and the lower-case letters after it, or digits), read off
+ * the character codes.
+ */
+function forEachWord(text: string, visit: (start: number, end: number) => void): void {
+  const n = text.length;
+  const at = (k: number) => (k < n ? text.charCodeAt(k) : 0);
+  for (let k = 0; k < n; ) {
+    const c = text.charCodeAt(k);
+    let end = k + 1;
+    if (isUpper(c)) {
+      while (isUpper(at(end))) end++;
+      if (isLower(at(end))) {
+        // Capitals before a capitalised word ("HTTPServer" → HTTP), else one capital and its lower-case letters.
+        if (end - k >= 2) end--;
+        else while (isLower(at(end))) end++;
       }
-      this.df[i]++;
+    } else if (isLower(c)) while (isLower(at(end))) end++;
+    else if (isDigit(c)) while (isDigit(at(end))) end++;
+    else {
+      k++;
+      continue;
     }
+    visit(k, end);
+    k = end;
   }
 }
 
-/** Sublinear tf · smooth idf weights of one block, L2-normalised: (1 + ln tf) · (ln((1 + N)/(1 + df)) + 1). */
-function weighBlock(features: readonly string[], vocabulary: Vocabulary, idf: Float64Array, offset: number): Map<number, number> {
-  const tf = new Map<number, number>();
-  for (const feature of features) {
-    const i = vocabulary.index.get(feature);
-    if (i !== undefined) tf.set(i + offset, (tf.get(i + offset) ?? 0) + 1);
+/** Character n-grams of a space-padded word, n = 3..5 (a word shorter than n gives itself once, as char_wb). */
+function charGrams(word: string): string[] {
+  const grams: string[] = [];
+  const padded = ` ${word} `;
+  for (let n = CHAR_MIN; n <= CHAR_MAX; n++) {
+    for (let i = 0; i + n <= padded.length; i++) grams.push(padded.slice(i, i + n));
+    if (padded.length === n) break;
   }
+  return grams;
+}
+
+/** Pairs of non-negative 32-bit ids → a number, by open addressing on typed arrays. */
+class PairTable {
+  private firsts = new Int32Array(1024);
+  private seconds = new Int32Array(1024);
+  private values = new Int32Array(1024).fill(-1);
+  private size = 0;
+
+  private slot(a: number, b: number): number {
+    const mask = this.values.length - 1;
+    let slot = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b)) & mask;
+    while (this.values[slot] >= 0 && (this.firsts[slot] !== a || this.seconds[slot] !== b)) slot = (slot + 1) & mask;
+    return slot;
+  }
+
+  /** The value of (a, b), -1 when there is none. */
+  get(a: number, b: number): number {
+    return this.values[this.slot(a, b)];
+  }
+
+  set(a: number, b: number, value: number): void {
+    if (2 * (this.size + 1) > this.values.length) this.grow();
+    const slot = this.slot(a, b);
+    if (this.values[slot] < 0) this.size++;
+    this.firsts[slot] = a;
+    this.seconds[slot] = b;
+    this.values[slot] = value;
+  }
+
+  private grow(): void {
+    const { firsts, seconds, values } = this;
+    this.firsts = new Int32Array(2 * values.length);
+    this.seconds = new Int32Array(2 * values.length);
+    this.values = new Int32Array(2 * values.length).fill(-1);
+    this.size = 0;
+    for (let s = 0; s < values.length; s++) if (values[s] >= 0) this.set(firsts[s], seconds[s], values[s]);
+  }
+}
+
+/**
+ * Words and character n-grams as numbers: a word's id, the ids of its n-grams (computed once per
+ * distinct word), and each block's vocabulary index of a word, bigram or n-gram (-1 outside the
+ * vocabulary).
+ */
+class Features {
+  private readonly wordIds = new Map<string, number>();
+  /** The lower-cased words seen as a trie of character codes: (node, code) → node, and each node's word id (-1 for none). */
+  private readonly trie = new PairTable();
+  private readonly wordOfNode: number[] = [-1];
+  private readonly gramIds = new Map<string, number>();
+  /** The n-gram ids of each word id. */
+  readonly gramsOf: Int32Array[] = [];
+  /** Vocabulary index of each word id (unigram), of each pair of word ids (bigram), of each n-gram id. */
+  readonly unigram: number[] = [];
+  readonly bigram = new PairTable();
+  readonly gram: number[] = [];
+
+  private ids = new Int32Array(256);
+  private count = 0;
+
+  /** The ids of a text's words (tfidfWords), new words numbered as they come; valid until the next call. */
+  words(text: string): Int32Array {
+    this.count = 0;
+    forEachWord(text, (start, end) => {
+      if (this.count === this.ids.length) this.ids = growInt32(this.ids);
+      this.ids[this.count++] = this.wordAt(text, start, end);
+    });
+    return this.ids.subarray(0, this.count);
+  }
+
+  /** The id of the word text[start..end), lower-cased, found through the trie without making its string unless it is new. */
+  private wordAt(text: string, start: number, end: number): number {
+    let node = 0;
+    for (let k = start; k < end; k++) {
+      const code = text.charCodeAt(k) | (isUpper(text.charCodeAt(k)) ? 32 : 0);
+      let next = this.trie.get(node, code);
+      if (next < 0) {
+        next = this.wordOfNode.push(-1) - 1;
+        this.trie.set(node, code, next);
+      }
+      node = next;
+    }
+    if (this.wordOfNode[node] < 0) this.wordOfNode[node] = this.wordId(text.slice(start, end).toLowerCase());
+    return this.wordOfNode[node];
+  }
+
+  private wordId(word: string): number {
+    let id = this.wordIds.get(word);
+    if (id === undefined) {
+      id = this.wordIds.size;
+      this.wordIds.set(word, id);
+      this.unigram.push(-1);
+      this.gramsOf.push(Int32Array.from(charGrams(word), (g) => this.gramId(g)));
+    }
+    return id;
+  }
+
+  private gramId(gram: string): number {
+    let id = this.gramIds.get(gram);
+    if (id === undefined) {
+      id = this.gramIds.size;
+      this.gramIds.set(gram, id);
+      this.gram.push(-1);
+    }
+    return id;
+  }
+}
+
+/**
+ * Calls `visit(index)` with the vocabulary index of each word feature of a text in order: its
+ * unigrams, then its bigrams (what `[...words, ...bigrams]` listed); -1 outside the vocabulary.
+ */
+function forEachWordFeature(features: Features, words: Int32Array, visit: (index: number) => void): void {
+  for (let k = 0; k < words.length; k++) visit(features.unigram[words[k]]);
+  for (let k = 1; k < words.length; k++) visit(features.bigram.get(words[k - 1], words[k]));
+}
+
+/** The same for the character n-grams: each word's n-grams in order. */
+function forEachCharFeature(features: Features, words: Int32Array, visit: (index: number) => void): void {
+  for (let k = 0; k < words.length; k++) {
+    const grams = features.gramsOf[words[k]];
+    for (let g = 0; g < grams.length; g++) visit(features.gram[grams[g]]);
+  }
+}
+
+/**
+ * One block of the vocabulary (words or characters): document frequencies by index, indices in
+ * first-seen order. `stamp` remembers the last document that counted each index.
+ */
+class Block {
+  readonly df: number[] = [];
+  private readonly stamp: number[] = [];
+
+  /** The index of a feature seen in document `doc`: a new one if `index` is -1; its df counted once per document. */
+  see(index: number, doc: number): number {
+    if (index < 0) {
+      index = this.df.length;
+      this.df.push(0);
+      this.stamp.push(-1);
+    }
+    if (this.stamp[index] !== doc) {
+      this.stamp[index] = doc;
+      this.df[index]++;
+    }
+    return index;
+  }
+}
+
+/**
+ * Term counts of one text's features in a block, with the indices in first-occurrence order
+ * (the order a Map of the counts kept); reused from text to text.
+ */
+class Counts {
+  counts: Float64Array;
+  order: Int32Array;
+  length = 0;
+
+  constructor(size: number) {
+    this.counts = new Float64Array(size);
+    this.order = new Int32Array(Math.max(16, size));
+  }
+
+  add = (index: number): void => {
+    if (index < 0) return;
+    if (this.counts[index] === 0) {
+      if (this.length === this.order.length) this.order = growInt32(this.order);
+      this.order[this.length++] = index;
+    }
+    this.counts[index]++;
+  };
+}
+
+const growInt32 = (a: Int32Array) => {
+  const b = new Int32Array(2 * a.length);
+  b.set(a);
+  return b;
+};
+
+/**
+ * Sublinear tf · smooth idf weights of one block's counts, L2-normalised (the norm summed in
+ * first-occurrence order): (1 + ln tf) · (ln((1 + N)/(1 + df)) + 1), into `weights` by index.
+ * Returns the block's indices, ascending (valid until the block's next text); the counts are
+ * cleared for the next text.
+ */
+function weighBlock(block: Counts, idf: Float64Array, weights: Float64Array): Int32Array {
   let norm = 0;
-  for (const [i, count] of tf) {
-    const w = (1 + Math.log(count)) * idf[i - offset];
-    tf.set(i, w);
+  for (let k = 0; k < block.length; k++) {
+    const i = block.order[k];
+    const w = (1 + Math.log(block.counts[i])) * idf[i];
+    weights[i] = w;
     norm += w * w;
   }
   norm = Math.sqrt(norm);
-  for (const [i, w] of tf) tf.set(i, w / norm);
-  return tf;
+  const indices = block.order.subarray(0, block.length);
+  for (let k = 0; k < indices.length; k++) {
+    const i = indices[k];
+    weights[i] = weights[i] / norm;
+    block.counts[i] = 0;
+  }
+  block.length = 0;
+  return indices.sort();
+}
+
+/**
+ * Room for vectors, carved out of large blocks: a run keeps tens of thousands of vectors, and
+ * two buffers of their own each (the arrays' memory and its bookkeeping for the garbage
+ * collector) cost more than the vectors' values.
+ */
+class VectorPool {
+  private static readonly BLOCK = 1 << 16;
+  private indices = new Int32Array(0);
+  private values = new Float64Array(0);
+  private used = 0;
+
+  take(size: number): SparseVector {
+    if (this.used + size > this.indices.length) {
+      this.indices = new Int32Array(Math.max(VectorPool.BLOCK, size));
+      this.values = new Float64Array(Math.max(VectorPool.BLOCK, size));
+      this.used = 0;
+    }
+    const vector = { indices: this.indices.subarray(this.used, this.used + size), values: this.values.subarray(this.used, this.used + size) };
+    this.used += size;
+    return vector;
+  }
 }
 
 export interface TfidfModel {
@@ -100,28 +318,49 @@ export interface TfidfModel {
 /** Fits the vocabularies and idf on the distinct texts of `corpus` (duplicates count once). */
 export function fitTfidf(corpus: readonly string[]): TfidfModel {
   const texts = [...new Set(corpus)];
-  const words = new Vocabulary();
-  const chars = new Vocabulary();
-  for (const text of texts) {
-    const tokens = tfidfWords(text);
-    words.addDocument(wordFeatures(tokens));
-    chars.addDocument(charFeatures(tokens));
-  }
-  const idfOf = (v: Vocabulary) => Float64Array.from(v.df, (df) => Math.log((1 + texts.length) / (1 + df)) + 1);
+  const features = new Features();
+  const words = new Block();
+  const chars = new Block();
+  texts.forEach((text, doc) => {
+    const ids = features.words(text);
+    for (let k = 0; k < ids.length; k++) features.unigram[ids[k]] = words.see(features.unigram[ids[k]], doc);
+    for (let k = 1; k < ids.length; k++) features.bigram.set(ids[k - 1], ids[k], words.see(features.bigram.get(ids[k - 1], ids[k]), doc));
+    for (let k = 0; k < ids.length; k++) {
+      const grams = features.gramsOf[ids[k]];
+      for (let g = 0; g < grams.length; g++) features.gram[grams[g]] = chars.see(features.gram[grams[g]], doc);
+    }
+  });
+  const idfOf = (block: Block) => Float64Array.from(block.df, (df) => Math.log((1 + texts.length) / (1 + df)) + 1);
   const wordIdf = idfOf(words);
   const charIdf = idfOf(chars);
-  const wordCount = words.index.size;
+  const wordCount = wordIdf.length;
   const fingerprint = textHash(texts.map(textHash).sort().join("\n"));
+  const wordCounts = new Counts(wordCount);
+  const charCounts = new Counts(charIdf.length);
+  const wordWeights = new Float64Array(wordCount);
+  const charWeights = new Float64Array(charIdf.length);
+  const pool = new VectorPool();
 
   return {
     documents: texts.length,
     fingerprint,
     transform(text) {
-      const tokens = tfidfWords(text);
-      const blocks = [weighBlock(wordFeatures(tokens), words, wordIdf, 0), weighBlock(charFeatures(tokens), chars, charIdf, wordCount)].filter((b) => b.size > 0);
-      const scale = blocks.length === 2 ? Math.SQRT1_2 : 1;
-      const entries = blocks.flatMap((b) => [...b]).sort((x, y) => x[0] - y[0]);
-      return { indices: Int32Array.from(entries, (e) => e[0]), values: Float64Array.from(entries, (e) => e[1] * scale) };
+      const ids = features.words(text);
+      forEachWordFeature(features, ids, wordCounts.add);
+      forEachCharFeature(features, ids, charCounts.add);
+      const wordIndices = weighBlock(wordCounts, wordIdf, wordWeights);
+      const charIndices = weighBlock(charCounts, charIdf, charWeights);
+      const scale = wordIndices.length > 0 && charIndices.length > 0 ? Math.SQRT1_2 : 1;
+      const { indices, values } = pool.take(wordIndices.length + charIndices.length);
+      for (let k = 0; k < wordIndices.length; k++) {
+        indices[k] = wordIndices[k];
+        values[k] = wordWeights[wordIndices[k]] * scale;
+      }
+      for (let k = 0; k < charIndices.length; k++) {
+        indices[wordIndices.length + k] = charIndices[k] + wordCount;
+        values[wordIndices.length + k] = charWeights[charIndices[k]] * scale;
+      }
+      return { indices, values };
     },
   };
 }

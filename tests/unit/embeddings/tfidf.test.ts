@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { createTfidfEmbedder, fitTfidf, resolveEmbeddingConfig, sparseCosine, tfidfWords, TFIDF_MODEL } from "@/lib/embeddings";
+import { seededRandom } from "@/lib/stats";
 
 const corpus = [
   "The method getUserName returns null when the user is missing.",
@@ -12,6 +13,31 @@ describe("offline TF-IDF embedder", () => {
   test("words: alphanumeric runs, camelCase split, lower-cased", () => {
     expect(tfidfWords("getUserName(HTTPServer, id2)!")).toEqual(["get", "user", "name", "http", "server", "id", "2"]);
     expect(tfidfWords("¿?!")).toEqual([]);
+  });
+
+  test("words as the regular expressions split them, on random mixes of letters, digits and other characters", () => {
+    const random = seededRandom(7);
+    const alphabet = "aBzZ09 _.-HTTPServeréü\n";
+    for (let t = 0; t < 2000; t++) {
+      const text = Array.from({ length: Math.floor(random() * 30) }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
+      expect(tfidfWords(text), JSON.stringify(text)).toEqual(definitionWords(text));
+    }
+  });
+
+  test("vectors equal the definition computed on the features' texts, to the last bit", () => {
+    const random = seededRandom(11);
+    const vocabulary = "the a an it of ab abc abcd abcde getUserName HTTPServer URLs x86 id2 i18n 2024 null isEmpty ünïcode foo_bar a.b() XMLHttpRequest".split(" ");
+    const sentence = (length: number) => Array.from({ length }, () => vocabulary[Math.floor(random() * vocabulary.length)] + (random() < 0.3 ? String(Math.floor(random() * 500)) : "")).join(random() < 0.5 ? " " : ", ");
+    // Enough distinct words and bigrams to outgrow the model's first tables, and one text of 400 words.
+    const fitted = [...corpus, ...Array.from({ length: 600 }, () => sentence(1 + Math.floor(random() * 20))), sentence(400), "", "...", corpus[0]];
+    const model = fitTfidf(fitted);
+    const definition = definitionModel(fitted);
+    for (const text of [...fitted, "never seen zzqx words", "getUserName is null", "abc xyz", "¿?"]) {
+      const v = model.transform(text);
+      const expected = definition(text);
+      expect([...v.indices], text).toEqual(expected.indices);
+      expect([...v.values], text).toEqual(expected.values);
+    }
   });
 
   test("vectors have unit norm and a text is most similar to itself", () => {
@@ -50,3 +76,56 @@ describe("offline TF-IDF embedder", () => {
     expect(() => resolveEmbeddingConfig({ url: "http://x/v1" }, {})).toThrow(/EMBEDDINGS_MODEL/);
   });
 });
+
+/** tfidfWords by its definition: within runs of ASCII letters and digits, capitals not followed by a lower-case letter, a capital and its lower-case letters, or digits. */
+function definitionWords(text: string): string[] {
+  return (text.match(/[A-Za-z0-9]+/g) ?? []).flatMap((run) => run.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g) ?? []).map((w) => w.toLowerCase());
+}
+
+/**
+ * TF-IDF by TFIDF_SETTINGS on the features' texts: word unigrams and bigrams, character 3-5-grams
+ * of each space-padded word; vocabularies in first-seen order; sublinear tf times smooth idf, each
+ * block L2-normalised (summed in first-occurrence order), both scaled by 1/sqrt(2) when both are
+ * present; indices ascending, the character block after the word block.
+ */
+function definitionModel(corpus: readonly string[]): (text: string) => { indices: number[]; values: number[] } {
+  const wordFeatures = (words: string[]) => [...words, ...words.slice(1).map((w, i) => `${words[i]} ${w}`)];
+  const charFeatures = (words: string[]) =>
+    words.flatMap((word) => {
+      const padded = ` ${word} `;
+      const grams: string[] = [];
+      for (let n = 3; n <= 5; n++) {
+        for (let i = 0; i + n <= padded.length; i++) grams.push(padded.slice(i, i + n));
+        if (padded.length === n) break;
+      }
+      return grams;
+    });
+  const texts = [...new Set(corpus)];
+  const blocks = [wordFeatures, charFeatures].map((features) => {
+    const index = new Map<string, number>();
+    const df: number[] = [];
+    for (const text of texts) {
+      for (const feature of new Set(features(definitionWords(text)))) {
+        if (!index.has(feature)) index.set(feature, df.push(0) - 1);
+        df[index.get(feature) as number]++;
+      }
+    }
+    return { features, index, idf: df.map((d) => Math.log((1 + texts.length) / (1 + d)) + 1) };
+  });
+  return (text) => {
+    const weighed = blocks.map(({ features, index, idf }, b) => {
+      const offset = b === 0 ? 0 : blocks[0].idf.length;
+      const tf = new Map<number, number>();
+      for (const feature of features(definitionWords(text))) {
+        const i = index.get(feature);
+        if (i !== undefined) tf.set(i, (tf.get(i) ?? 0) + 1);
+      }
+      const weights = [...tf].map(([i, count]) => [i, (1 + Math.log(count)) * idf[i]] as const);
+      const norm = Math.sqrt(weights.reduce((sum, [, w]) => sum + w * w, 0));
+      return weights.map(([i, w]) => [i + offset, w / norm] as const);
+    });
+    const scale = weighed.every((block) => block.length > 0) ? Math.SQRT1_2 : 1;
+    const entries = weighed.flat().sort((x, y) => x[0] - y[0]);
+    return { indices: entries.map((e) => e[0]), values: entries.map((e) => e[1] * scale) };
+  };
+}
