@@ -2,7 +2,7 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { MetricScoreInput } from "@/lib/data/metric-scores";
 import type { EmbeddedTexts } from "@/lib/embeddings";
-import { bestMatches, crscoreFromBestMatches, getReferenceMetric, pairwiseSimilarities, splitReviewSentences } from "@/lib/metrics";
+import { bestMatchesOf, crscoreFromBestMatches, getReferenceMetric, splitReviewSentences } from "@/lib/metrics";
 import { CRSCORE_COLUMNS, type MetricJobSpec } from "./specs";
 import type { ReviewToScore } from "./reviews";
 
@@ -44,7 +44,8 @@ export function scoreReview(spec: MetricJobSpec, review: ReviewToScore, embedded
   if (spec.kind === "judge") throw new Error(`${spec.name} is an LLM judge, scored asynchronously (judgeScores)`);
   const sentences = splitReviewSentences(review.text);
   // Called only when there are sentences and pseudo-references, i.e. when they were embedded.
-  const best = bestMatches(pairwiseSimilarities(sentences, review.pseudoReferences, (r, p) => (embedded as EmbeddedTexts).similarity(r, p)));
+  const references = review.pseudoReferences;
+  const best = bestMatchesOf(sentences.length, references.length, (i, j) => (embedded as EmbeddedTexts).similarity(sentences[i], references[j]));
   const result = crscoreFromBestMatches(best, spec.tau);
   const detail: Prisma.InputJsonValue = { reason: result.reason, tau: spec.tau, reviewSentenceBest: best.reviewSentenceBest, pseudoReferenceBest: best.pseudoReferenceBest };
   const values = [result.conciseness, result.comprehensiveness, result.relevance];

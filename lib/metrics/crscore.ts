@@ -89,13 +89,22 @@ const maxDefined = (current: number | null, value: number | null): number | null
 /** Row and column maxima: all that Con, Comp and the threshold calibration need, computed once per review. */
 export function bestMatches(input: CrscoreInput): BestMatches {
   const { similarities, pseudoReferenceCount } = toMatrix(input);
-  const pseudoReferenceBest = new Array<number | null>(pseudoReferenceCount).fill(null);
+  return bestMatchesOf(similarities.length, pseudoReferenceCount, (i, j) => similarities[i][j]);
+}
+
+/**
+ * bestMatches of the similarities of every (review sentence, pseudo-reference) pair without the
+ * matrix: `similarity(i, j)` of sentence i and pseudo-reference j is asked once each.
+ */
+export function bestMatchesOf(reviewSentences: number, pseudoReferences: number, similarity: (i: number, j: number) => number | null): BestMatches {
+  const pseudoReferenceBest = new Array<number | null>(pseudoReferences).fill(null);
   const reviewSentenceBest: (number | null)[] = [];
-  for (const row of similarities) {
+  for (let i = 0; i < reviewSentences; i++) {
     let best: number | null = null;
-    for (let j = 0; j < row.length; j++) {
-      best = maxDefined(best, row[j]);
-      pseudoReferenceBest[j] = maxDefined(pseudoReferenceBest[j], row[j]);
+    for (let j = 0; j < pseudoReferences; j++) {
+      const s = similarity(i, j);
+      best = maxDefined(best, s);
+      pseudoReferenceBest[j] = maxDefined(pseudoReferenceBest[j], s);
     }
     reviewSentenceBest.push(best);
   }

@@ -22,6 +22,7 @@ export { cosineSimilarity, embeddingSim } from "./embedding";
 export type { MaybeScore } from "./embedding";
 export {
   bestMatches,
+  bestMatchesOf,
   calibrateThreshold,
   countAboveSorted,
   crscore,
