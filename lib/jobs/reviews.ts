@@ -51,11 +51,12 @@ export async function loadReviewsToScore(scope: ReviewScope, client: PrismaClien
           (array_agg(x.text) FILTER (WHERE x."isReference" AND NOT x."textMissing") OVER (PARTITION BY x."codeChangeId" ORDER BY x.position, x.id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING))[1] AS reference
         FROM "CandidateReview" x WHERE ${ofChanges}),
       scoped AS (SELECT * FROM x WHERE ${inScope}),
-      -- once per change, not per review: its texts and (for CRScore) its pseudo-references; NULL
-      -- when not asked for, which pg hands over without parsing (an empty text[] costs a parse per row)
+      -- once per change, not per review: its texts and (for CRScore) its pseudo-references as JSON
+      -- (JSON.parse reads them over ten times faster than pg's parser of a text[] in JavaScript); NULL
+      -- when not asked for or there are none, which pg hands over without parsing
       c AS (
         SELECT c.id, c.language, CASE WHEN ${withCode} THEN c.diff END AS diff, CASE WHEN ${withCode} THEN c."newFile" END AS "newFile",
-          CASE WHEN ${withPseudo} THEN ARRAY(SELECT p.text FROM "PseudoReference" p WHERE p."codeChangeId" = c.id AND p.kind::text = ANY(${AUTOMATIC_KINDS}::text[]) ORDER BY p.position, p.id) END AS pseudo
+          CASE WHEN ${withPseudo} THEN (SELECT json_agg(p.text ORDER BY p.position, p.id) FROM "PseudoReference" p WHERE p."codeChangeId" = c.id AND p.kind::text = ANY(${AUTOMATIC_KINDS}::text[])) END AS pseudo
         FROM "CodeChange" c WHERE ${changesInScope})
       SELECT s.id, s.text, s."isReference", s.reference, c.language, c.diff, c."newFile", c.pseudo
       FROM scoped s JOIN c ON c.id = s."codeChangeId"`,
