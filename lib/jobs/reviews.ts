@@ -72,22 +72,23 @@ export async function loadReviewsToScore(scope: ReviewScope, client: PrismaClien
   }));
 }
 
-export interface CalibrationReview extends ReviewToScore {
+/** A review τ's calibration chooses from (lib/jobs/tau.ts); the chosen reviews' texts are read afterwards (loadReviewsToScore). */
+export interface CalibrationReview {
+  id: string;
   system: string;
+  isReference: boolean;
   /** Whether a review of its code change has a human rating (any annotator, draft or submitted). */
   annotated: boolean;
 }
 
-/** The study's reviews with their system and whether their change was annotated: what τ's calibration chooses from (lib/jobs/tau.ts). */
+/** The study's reviews that have a text, with their system, whether they are human references and whether their change was annotated. */
 export async function loadCalibrationReviews(studyId: string, client: PrismaClient = db): Promise<CalibrationReview[]> {
-  const [reviews, facts] = await Promise.all([
-    loadReviewsToScore({ studyId }, client, { codeChanges: false }),
-    client.$queryRaw<{ id: string; system: string; annotated: boolean }[]>`
-      SELECT r.id, r.system, EXISTS (SELECT 1 FROM "ReviewRating" rr JOIN "CandidateReview" x ON x.id = rr."candidateReviewId" WHERE x."codeChangeId" = r."codeChangeId") AS annotated
-      FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId" WHERE c."studyId" = ${studyId}`,
-  ]);
-  const byId = new Map(facts.map((f) => [f.id, f]));
-  return reviews.map((r) => ({ ...r, system: byId.get(r.id)?.system ?? "", annotated: byId.get(r.id)?.annotated ?? false }));
+  return rawRows<CalibrationReview>(
+    client,
+    Prisma.sql`
+    SELECT r.id, r.system, r."isReference", EXISTS (SELECT 1 FROM "ReviewRating" rr JOIN "CandidateReview" x ON x.id = rr."candidateReviewId" WHERE x."codeChangeId" = r."codeChangeId") AS annotated
+    FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId" WHERE c."studyId" = ${studyId} AND NOT r."textMissing"`,
+  );
 }
 
 /** Every review and pseudo-reference text of a study: the corpus the offline TF-IDF embedder is fitted on. */

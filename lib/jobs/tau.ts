@@ -18,7 +18,7 @@ import type { Embedder } from "@/lib/embeddings";
 import { AppError } from "@/lib/errors";
 import { calibrateThreshold, CRSCORE_DEFAULT_TAU, isCrscorePaperModel, pairwiseSimilarities, splitReviewSentences } from "@/lib/metrics";
 import type { MetricJobContext } from "./context";
-import { loadCalibrationReviews, type CalibrationReview } from "./reviews";
+import { loadCalibrationReviews, loadReviewsToScore, type CalibrationReview } from "./reviews";
 import type { TauChoice, TauSource } from "./specs";
 
 export type TauCalibration = "best-system" | "gt";
@@ -56,8 +56,13 @@ async function mostRelevantSystem(context: MetricJobContext, studyId: string, re
   return bestRatedSystem(scores);
 }
 
-/** τ from the sentences of `reviews` (the unannotated ones when there are any); null when no sentence has a pseudo-reference. */
-async function calibrateOn(reviews: readonly CalibrationReview[], embedder: Embedder): Promise<Omit<NonNullable<TauChoice["calibration"]>, "system"> & { tau: number | null }> {
+/** τ from the sentences of the reviews of `set`, whose texts are read here (the unannotated ones when there are any); null when no sentence has a pseudo-reference. */
+async function calibrateOn(context: MetricJobContext, set: readonly CalibrationReview[], embedder: Embedder): Promise<Omit<NonNullable<TauChoice["calibration"]>, "system"> & { tau: number | null }> {
+  const texts = new Map((await loadReviewsToScore({ ids: set.map((r) => r.id) }, context.client, { codeChanges: false })).map((r) => [r.id, r]));
+  const reviews = set.flatMap((r) => {
+    const review = texts.get(r.id);
+    return review ? [{ ...review, annotated: r.annotated }] : [];
+  });
   const usable = reviews.filter((r) => r.pseudoReferences.length > 0 && splitReviewSentences(r.text).length > 0);
   const unannotated = usable.filter((r) => !r.annotated);
   const items = unannotated.length > 0 ? "unannotated" : "all";
@@ -85,7 +90,7 @@ export async function calibrateStudyTau(context: MetricJobContext, studyId: stri
     if (chosenSystem === null) source = "gt";
   }
   const set = source === "gt" ? reviews.filter((r) => r.isReference) : reviews.filter((r) => !r.isReference && r.system === chosenSystem);
-  const { tau, ...calibration } = await calibrateOn(set, embedder);
+  const { tau, ...calibration } = await calibrateOn(context, set, embedder);
   if (tau === null) return { value: CRSCORE_DEFAULT_TAU, source: "paper-default" };
   return { value: Number(tau.toFixed(4)), source, calibration: { system: source === "gt" ? null : chosenSystem, ...calibration } };
 }
