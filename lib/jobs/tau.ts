@@ -35,7 +35,11 @@ export interface TauRequest {
 /** The system with the highest mean human score (a review's score: the mean of its ratings); ties by name. Null without scores. */
 export function bestRatedSystem(scores: readonly { system: string; score: number }[]): string | null {
   const bySystem = new Map<string, number[]>();
-  for (const { system, score } of scores) bySystem.set(system, [...(bySystem.get(system) ?? []), score]);
+  for (const { system, score } of scores) {
+    const list = bySystem.get(system);
+    if (list) list.push(score);
+    else bySystem.set(system, [score]);
+  }
   let best: { system: string; mean: number } | null = null;
   for (const [system, values] of [...bySystem].sort((a, b) => a[0].localeCompare(b[0]))) {
     const m = mean(values);
