@@ -36,11 +36,18 @@ export function metricScoresInsert(rows: readonly MetricScoreInput[], stored: On
     fail: Prisma.empty,
   }[stored];
   for (const r of rows) if (r.value !== null && !Number.isFinite(r.value)) throw new RangeError(`score ${r.metric} of review ${r.candidateReviewId} is not a finite number: ${r.value}`);
+  // A review's columns share one detail object (CRScore's three): its text is made once.
+  const texts = new Map<unknown, string>();
+  const detailText = (detail: unknown) => {
+    let text = texts.get(detail);
+    if (text === undefined) texts.set(detail, (text = JSON.stringify(detail)));
+    return text;
+  };
   return Prisma.sql`
     INSERT INTO "MetricScore" ("candidateReviewId", metric, "paramsKey", value, detail)
     SELECT r."candidateReviewId", r.metric, r."paramsKey", r.value::float8, r.detail::jsonb
     FROM unnest(${rows.map((r) => r.candidateReviewId)}::text[], ${rows.map((r) => r.metric)}::text[], ${rows.map((r) => r.paramsKey)}::text[],
-      ${rows.map((r) => (r.value === null ? null : String(r.value)))}::text[], ${rows.map((r) => (r.detail === undefined ? null : JSON.stringify(r.detail)))}::text[])
+      ${rows.map((r) => (r.value === null ? null : String(r.value)))}::text[], ${rows.map((r) => (r.detail === undefined ? null : detailText(r.detail)))}::text[])
       AS r("candidateReviewId", metric, "paramsKey", value, detail)
     ${conflict}`;
 }
