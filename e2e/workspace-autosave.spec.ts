@@ -65,6 +65,29 @@ test("a reload before the save keeps the unsaved value and saves it", async ({ p
   expect(labels[0]).toMatchObject({ highQuality: true, justification: "kept across the reload" });
 });
 
+test("a reload before the saves land opens on the first review the kept answers leave without a grade", async ({ page }) => {
+  const change = await demoChange({ index: 3 });
+  const a = await assignmentFor("reload-cursor", "REFERENCE_GRADING", change.id);
+  await openWorkspace(page, a);
+  const reviews = page.getByTestId("review");
+  // the server is out of reach until after the reload: the two grades are only kept in the browser
+  await page.route("**/api/annotations", (route) => route.abort("internetdisconnected"));
+  await keys(page, "2", "3");
+  await expect(page.getByTestId("save-status")).toHaveAttribute("data-state", "failed");
+  await page.reload();
+  await expect(page.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
+  await expect(reviews.nth(1).getByRole("radio", { name: "3" })).toHaveAttribute("aria-checked", "true");
+  // not on the second review, whose kept grade the next digit would replace
+  await expect(reviews.nth(2)).toHaveAttribute("aria-current", "true");
+  await page.unroute("**/api/annotations");
+  await keys(page, "4");
+  await expectSaved(page);
+  await expect(reviews.nth(2).getByRole("radio", { name: "4" })).toHaveAttribute("aria-checked", "true");
+  // three reviews graded, none replaced
+  const grades = await testDb().referenceGrade.findMany({ where: { annotatorId: a.userId } });
+  expect(grades.map((g) => g.grade).sort()).toEqual([2, 3, 4]);
+});
+
 test("two sessions of one annotator: the second save is refused with both values shown, history holds both", async ({ browser }) => {
   const change = await demoChange({ index: 5 });
   const a = await assignmentFor("conflict", "REFERENCE_GRADING", change.id);

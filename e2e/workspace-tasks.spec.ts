@@ -230,7 +230,8 @@ test("the ? overlay explains the one keyboard grammar; an annotator who turns mo
   await keys(page, "4");
   await expect(reviews.nth(1)).toHaveAttribute("aria-current", "true");
   await expect(reviews.nth(1).getByRole("radio", { name: "4" })).toHaveAttribute("aria-checked", "true");
-  // the setting is the annotator's own and outlives the page; the page opens on the first review without a grade
+  // the setting is the annotator's own and outlives the page; the page opens on the first review without a stored grade
+  await expectSaved(page);
   await page.reload();
   await expect(page.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
   await expect(reviews.nth(2)).toHaveAttribute("aria-current", "true");

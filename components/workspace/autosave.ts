@@ -129,6 +129,7 @@ export class AutosaveStore extends AnswerEntries {
   private retryState: RetryState | null = null;
   private failures = 0;
   private version = 0;
+  private restored: boolean | null = null;
   /** Saves in flight. */
   private running = new Set<Promise<void>>();
   private readonly opts: Required<Omit<AutosaveOptions, "storage">> & { storage: StorageLike | null };
@@ -214,11 +215,13 @@ export class AutosaveStore extends AnswerEntries {
   /** Applies drafts left by an earlier page (a reload, a crash, a failed save). */
   restoreDrafts(): void {
     const drafts = this.readDrafts();
+    let applied = false;
     for (const draft of Object.values(drafts)) {
       const targetId = draft.serverId && this.entries.has(entryKey(draft.kind, draft.serverId)) ? draft.serverId : draft.targetId;
       this.register(draft.kind, targetId, null);
       const e = this.entry(draft.kind, targetId)!;
       if (sameValue(draft.value, e.server.value)) continue;
+      applied = true;
       e.local = draft.value;
       if (draft.baseVersion === e.server.version) e.status = this.validate(e) ? "pending" : "invalid";
       else {
@@ -230,9 +233,15 @@ export class AutosaveStore extends AnswerEntries {
         };
       }
     }
+    this.restored = applied;
     this.persist();
     this.emit();
     this.schedule(0);
+  }
+
+  /** Null until `restoreDrafts` ran (the page is not hydrated yet); then whether a draft changed what the page shows. */
+  draftsRestored(): boolean | null {
+    return this.restored;
   }
 
   /**

@@ -6,7 +6,7 @@
  * workspace and a lead's read-only preview (issue 13, lead views) both render it; in the
  * preview every control of the task is disabled (`readOnly`).
  */
-import type { ReactNode, RefObject } from "react";
+import { Fragment, type ReactNode, type RefObject } from "react";
 import { DiffView, type DiffMode } from "@/components/diff-view";
 import type { WorkspaceData } from "@/lib/data/annotations";
 import type { TaskType } from "@/lib/generated/prisma/enums";
@@ -23,6 +23,7 @@ export type ItemData = TaskData & Pick<WorkspaceData, "item" | "sources">;
 
 export function ItemColumns({
   data,
+  taskKey,
   taskType,
   store,
   handle,
@@ -38,6 +39,8 @@ export function ItemColumns({
   beforeTask,
 }: {
   data: ItemData;
+  /** A new key opens the task again (its cursor on the first unanswered question). */
+  taskKey?: string;
   taskType: TaskType;
   store: AnswerStore;
   handle: RefObject<TaskHandle | null>;
@@ -57,12 +60,12 @@ export function ItemColumns({
 }) {
   const taskProps = { data, store, handle, onTarget, digitsMoveOn };
   const task = showTask && (
-    <>
+    <Fragment key={taskKey}>
       {data.claims && <ClaimTask {...taskProps} />}
       {data.rating && <RatingTask {...taskProps} />}
       {data.grading && <GradingTask {...taskProps} />}
       {data.filtering && <FilterTask {...taskProps} />}
-    </>
+    </Fragment>
   );
   return (
     <div className={`grid gap-3 ${guidelines ? "lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(16rem,24rem)]" : "lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]"}`}>

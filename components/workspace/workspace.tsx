@@ -132,7 +132,6 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
   const [channel] = useState(() => storedChannel(userId));
   const [store] = useState(() => createStore(data, userId, channel));
   useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
-  const root = useRef<HTMLDivElement>(null);
   const [mode, setMode] = useState<DiffMode>("unified");
   const [help, setHelp] = useState(false);
   const [skipOpen, setSkipOpen] = useState(false);
@@ -149,12 +148,15 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
   const skipped = status === "SKIPPED";
   const editable = !skipped && !data.blockedBy;
 
+  // Drafts kept in this browser are applied once hydrated. Keys pressed before would be lost:
+  // tests and users can see when the page listens (ready). The task opens on the first
+  // unanswered question of what the server stores, and again on the drafts' when one applied.
+  const drafted = store.draftsRestored();
+  const ready = drafted !== null;
   useEffect(() => {
     store.restoreDrafts();
     const online = () => store.retryNow();
     window.addEventListener("online", online);
-    // Keys pressed before hydration would be lost: tests and users can see when the page listens.
-    if (root.current) root.current.dataset.ready = "true";
     performance.mark("workspace-interactive");
     return () => window.removeEventListener("online", online);
   }, [store]);
@@ -334,7 +336,7 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
   const taskProps = { data, store, handle: taskHandle, onTarget: (key: string | null) => (target.current = key), digitsMoveOn: keyboard.digitsMoveOn };
 
   return (
-    <div className="relative left-1/2 w-[calc(100vw-2rem)] -translate-x-1/2 space-y-2" data-testid="workspace" data-ready="false" ref={root}>
+    <div className="relative left-1/2 w-[calc(100vw-2rem)] -translate-x-1/2 space-y-2" data-testid="workspace" data-ready={ready}>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
         <Link href="/annotate" className="text-sm text-blue-700 hover:underline">
           ← My assignments
@@ -409,6 +411,7 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
 
       <ItemColumns
         {...taskProps}
+        taskKey={drafted ? "drafts" : "stored"}
         taskType={data.assignment.taskType}
         mode={mode}
         onModeChange={setMode}

@@ -143,7 +143,9 @@ describe("autosave", () => {
     // the page goes away before the debounce fires
     const second = make(server, storage);
     second.register("claim", "c1", null);
+    // applied: the page's task opens again on what the draft leaves unanswered
     second.restoreDrafts();
+    expect(second.draftsRestored()).toBe(true);
     expect(second.value("claim", "c1")).toEqual(value("AMBIGUOUS"));
     await vi.advanceTimersByTimeAsync(10);
     expect(second.overall()).toBe("saved");
@@ -191,6 +193,7 @@ describe("autosave", () => {
     const other = make(server, storage);
     other.register("claim", "c2", { id: "j2", version: 1, value: value("CORRECT") });
     other.restoreDrafts();
+    expect(other.draftsRestored()).toBe(false);
     expect(other.overall()).toBe("idle");
   });
 
