@@ -47,8 +47,11 @@ test("stage 2 is closed until the lead consolidates stage 1; necessity is asked 
   await expect(page.getByRole("radiogroup", { name: /Necessity/ })).toHaveCount(0);
   for (const n of [1, 2]) await page.getByRole("radiogroup", { name: `Code of claim ${n}` }).getByRole("radio", { name: "1 Correct" }).click();
   await expectSaved(page);
+  // submitted, the annotator is back on the queue (stage 2 waits): the workspace's "submitted" badge shows only until the queue loads
   await page.keyboard.press("Control+Enter");
-  await expect(page.getByText("submitted", { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/annotate$/);
+  const queue = page.getByTestId("assignment-status");
+  await expect(queue).toHaveText(["done", "waiting for a lead to consolidate stage 1"]);
 
   // stage 2 before consolidation: closed, and a necessity save is refused
   await gotoWorkspace(page, stage2);
