@@ -8,10 +8,14 @@ export interface ExecResult {
   code: number | null;
 }
 
-/** Runs `file args` without a shell, `input` on its standard input; ENOENT gives code null rather than an exception. */
-export function run(file: string, args: readonly string[], options: { timeoutMs?: number; cwd?: string; input?: string } = {}): Promise<ExecResult> {
+/**
+ * Runs `file args` without a shell, `input` on its standard input; ENOENT gives code null rather
+ * than an exception. `path` replaces PATH (where `file` is looked up), e.g. to probe a machine without Java.
+ */
+export function run(file: string, args: readonly string[], options: { timeoutMs?: number; cwd?: string; input?: string; path?: string } = {}): Promise<ExecResult> {
+  const env = { ...process.env, PYTHONDONTWRITEBYTECODE: "1", ...(options.path === undefined ? {} : { PATH: options.path }) };
   return new Promise((resolve, reject) => {
-    const child = execFile(file, args, { timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024, cwd: options.cwd, env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } }, (error, stdout, stderr) => {
+    const child = execFile(file, args, { timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024, cwd: options.cwd, env }, (error, stdout, stderr) => {
       if (error && (error as NodeJS.ErrnoException).code === "ENOENT") return resolve({ stdout: "", stderr: "", code: null });
       if (error && error.killed) return reject(new Error(`${file} did not finish within ${(options.timeoutMs ?? 120_000) / 1000} s`));
       const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;

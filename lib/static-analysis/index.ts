@@ -1,6 +1,6 @@
 /** Static analysis of code changes for CRScore's SMELL pseudo-references (§3.1, Tables 6 and 14). */
 export { analyzeChanges, type ChangeAnalysis, type ChangeToAnalyze, type ToolTally } from "./analyze";
-export { detectAnalyzers, LANGUAGE_TOOLS, type AnalyzerStatus, type AnalyzerTool } from "./analyzers";
+export { analyzerStatus, detectAnalyzers, LANGUAGE_TOOLS, type AnalyzerFacts, type AnalyzerStatus, type AnalyzerTool } from "./analyzers";
 export { changedNewLines, NEAR_LINES, nearChangedLine } from "./changed-lines";
 export { splitIntroduced } from "./introduced";
 export { analyzedLanguage } from "./language";

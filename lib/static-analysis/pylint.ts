@@ -43,8 +43,8 @@ const messageOrder = (a: Message, b: Message) =>
   a.line - b.line || (a.column ?? 0) - (b.column ?? 0) || cmp(a["message-id"], b["message-id"]) || cmp(a.message, b.message) || cmp(a.obj ?? "", b.obj ?? "");
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export async function pylintVersion(): Promise<string | null> {
-  const result = await run("pylint", ["--version"]);
+export async function pylintVersion(path?: string): Promise<string | null> {
+  const result = await run("pylint", ["--version"], { path });
   return result.code === 0 ? (/pylint\s+(\S+)/.exec(result.stdout)?.[1] ?? null) : null;
 }
 

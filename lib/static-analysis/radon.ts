@@ -33,8 +33,8 @@ export interface RadonBlock {
 const blockSchema = z.object({ type: z.string(), name: z.string(), classname: z.string().optional(), rank: z.enum(["A", "B", "C", "D", "E", "F"]), complexity: z.number(), lineno: z.number(), endline: z.number() });
 const reportSchema = z.record(z.string(), z.union([z.array(blockSchema), z.object({ error: z.string() })]));
 
-export async function radonVersion(): Promise<string | null> {
-  const result = await run("radon", ["--version"]);
+export async function radonVersion(path?: string): Promise<string | null> {
+  const result = await run("radon", ["--version"], { path });
   return result.code === 0 ? result.stdout.trim() || null : null;
 }
 
