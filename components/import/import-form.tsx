@@ -1,7 +1,9 @@
 "use client";
 
+import Link from "next/link";
 import { useRef, useState, type FormEvent } from "react";
 import type { ImportError, ImportProgress, ImportResult } from "@/lib/import";
+import { IMPORT_COUNT_LABELS } from "@/lib/import/count-labels";
 
 type Line = { progress: ImportProgress } | { result: ImportResult } | { error: string };
 
@@ -166,33 +168,50 @@ function ImportResultView({ result }: { result: ImportResult }) {
     );
   }
   const { summary } = result;
+  // A preview of a new study has no page yet.
+  const studyExists = result.status === "imported" || !summary.study.created;
+  const rows = (Object.keys(IMPORT_COUNT_LABELS) as (keyof typeof IMPORT_COUNT_LABELS)[]).flatMap((key) => {
+    const counts: { created: number; updated?: number; unchanged?: number } = summary.counts[key];
+    return counts.created + (counts.updated ?? 0) + (counts.unchanged ?? 0) > 0 ? [{ key, counts }] : [];
+  });
   return (
     <section aria-label={result.status === "preview" ? "Import preview" : "Import done"} className="rounded border border-emerald-200 bg-emerald-50 p-4 text-sm">
       <h2 className="font-medium text-emerald-900">{result.status === "preview" ? "Preview: nothing written yet" : "Imported"}</h2>
       <p>
-        Study <span className="font-mono">{summary.study.slug}</span>
-        {summary.study.created ? " (new)" : ""} · annotators: {summary.annotators.join(", ") || "none"}
+        {result.status === "preview" && summary.study.created ? "New study " : "Study "}
+        {studyExists ? (
+          <Link href={`/studies/${encodeURIComponent(summary.study.slug)}`} className="font-mono text-blue-700 underline" data-testid="import-study-link">
+            {summary.study.slug}
+          </Link>
+        ) : (
+          <span className="font-mono">{summary.study.slug}</span>
+        )}
+        {result.status === "imported" && summary.study.created ? " (created by this import)" : ""} · annotators: {summary.annotators.join(", ") || "none"}
       </p>
-      <table className="mt-2 text-left" data-testid="import-counts">
-        <thead>
-          <tr>
-            <th className="pr-4">Rows</th>
-            <th className="pr-4 text-right">created</th>
-            <th className="pr-4 text-right">updated</th>
-            <th className="text-right">unchanged</th>
-          </tr>
-        </thead>
-        <tbody>
-          {Object.entries(summary.counts).map(([table, counts]) => (
-            <tr key={table} data-table={table}>
-              <td className="pr-4">{table}</td>
-              <td className="pr-4 text-right tabular-nums">{counts.created}</td>
-              <td className="pr-4 text-right tabular-nums">{"updated" in counts ? counts.updated : ""}</td>
-              <td className="text-right tabular-nums">{"unchanged" in counts ? counts.unchanged : ""}</td>
+      {rows.length === 0 ? (
+        <p className="mt-2">The files hold nothing to import.</p>
+      ) : (
+        <table className="mt-2 text-left" data-testid="import-counts">
+          <thead>
+            <tr>
+              <th className="pr-4">What</th>
+              <th className="pr-4 text-right">new</th>
+              <th className="pr-4 text-right">updated</th>
+              <th className="text-right">unchanged</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map(({ key, counts }) => (
+              <tr key={key} data-table={key}>
+                <td className="pr-4">{IMPORT_COUNT_LABELS[key]}</td>
+                <td className="pr-4 text-right tabular-nums">{counts.created}</td>
+                <td className="pr-4 text-right tabular-nums">{counts.updated ?? ""}</td>
+                <td className="text-right tabular-nums">{counts.unchanged ?? ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       {summary.warnings.length > 0 && (
         <ul className="mt-2 list-disc pl-5 text-amber-800">
           {summary.warnings.map((w, i) => (

@@ -199,7 +199,6 @@ export function parseCrscoreSheet<K extends string, A extends K>(
   const name = annotatorOfSheet(file.name, options.annotator, rule.inFileName);
   const annotated = name === null ? sheet.rows.find((row) => rule.columns.some((c) => cell(row, columns[c]).trim() !== "")) : undefined;
   if (annotated) errors.add(rowLocation(sheet, annotated), rule.field, `the sheet holds annotations but names no annotator; pass --annotator NAME or name the file like ${rule.namePattern}`);
-  if (!hasContext(options.context)) warnings.push(`${file.name}: old_file and new_file were not loaded (no context folder given)`);
   const annotator = name === null ? null : { name, id: null };
   const separatedChanges: string[] = [];
   readBlocks(sheet, columns, errors, separatedChanges).forEach((block, position) => {
@@ -207,5 +206,5 @@ export function parseCrscoreSheet<K extends string, A extends K>(
     const read = contents(sheet, block, columns, annotator);
     if (change) bundle.codeChanges.push({ ...change, ...read });
   });
-  return { bundle, warnings, separatedChanges };
+  return { bundle, warnings, separatedChanges, contextNotGiven: !hasContext(options.context) };
 }

@@ -87,6 +87,7 @@ export type ImportResult =
 interface ParsedFile {
   file: string;
   bundle: StudyBundle;
+  contextNotGiven: boolean;
 }
 
 /** The study's Likert scale, or the default one for a study the import will create. */
@@ -103,7 +104,7 @@ export async function parseImportFiles(request: ImportRequest, likert: LikertSca
     if (errors.full && !request.skipInvalidRows) break;
     request.onProgress?.({ phase: "parse", file: file.name, done: i, total: request.files.length });
     const result = await PARSERS[request.format](file, { annotator: request.annotator, context: request.context, likert }, errors);
-    parsed.push({ file: file.name, bundle: result.bundle });
+    parsed.push({ file: file.name, bundle: result.bundle, contextNotGiven: result.contextNotGiven ?? false });
     warnings.push(...result.warnings, ...checkDiffs(result.bundle, errors));
     separatedChanges.push(...(result.separatedChanges ?? []));
   }
@@ -120,6 +121,16 @@ function addCounts(total: ImportCounts, plan: { counts: Record<Table, TableCount
   }
   total.reviewClaimLinks.created += plan.creates.reviewClaimLinks.length;
   total.annotationHistory.created += plan.creates.annotationHistory.length;
+}
+
+/**
+ * The changes a file without its context files leaves without old and new file; none when the
+ * study had them already (a phase-2 sheet after the phase-1 import that brought them).
+ */
+export function withoutFilesWarning(file: string, changes: readonly string[]): string {
+  const shown = changes.slice(0, 5).join(", ") + (changes.length > 5 ? `, and ${changes.length - 5} more` : "");
+  const count = changes.length === 1 ? "1 code change has" : `${changes.length} code changes have`;
+  return `${file}: ${count} no old and new file (${shown}): no context files were given and the study has none for them, so the workspace shows only their diffs and static analysis skips them. Import again with the context files (test{index}_old.py and _new.py) to add them.`;
 }
 
 /** Thrown inside the transaction to roll it back with a result. */
@@ -164,13 +175,14 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
         const claimNormalizations: string[] = [];
         // Created first so that every annotation written can name it (issue 9); the summary follows.
         const run = await tx.importRun.create({ data: { studyId: found.study.id, format: request.format, files: parsed.map((p) => p.file), createdById: request.createdById ?? null, primary: request.primary ?? false } });
-        for (const { file, bundle } of parsed) {
+        for (const { file, bundle, contextNotGiven } of parsed) {
           const onProgress = request.onProgress && ((p: { done: number; total: number }) => request.onProgress?.({ phase: "write", file, ...p }));
           const result = await writeBundle(tx, bundle, { studyId: found.study.id, connection, update: request.update ?? false, onProgress, provenance: { importRunId: run.id, file } });
           result.plan.conflicts.forEach((c) => conflicts.add(c, c.field, c.message));
           addCounts(counts, result.plan);
           separatedChanges.push(...result.plan.separatedChanges);
           claimNormalizations.push(...result.plan.claimNormalizations);
+          if (contextNotGiven && result.plan.withoutFiles.length > 0) warnings.push(withoutFilesWarning(file, result.plan.withoutFiles));
           result.annotators.forEach((a) => annotators.add(a));
         }
         if (!conflicts.empty) throw new Rollback({ status: "refused", errors: conflicts.errors, totalErrors: conflicts.total, warnings });

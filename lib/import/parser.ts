@@ -28,6 +28,8 @@ export interface ParseResult {
   warnings: string[];
   /** Code changes told apart although they share an id (CRScore sheets). */
   separatedChanges?: string[];
+  /** The format reads old and new files from context files, and none were given (CRScore sheets): the import says which changes are left without them. */
+  contextNotGiven?: boolean;
 }
 
 /** A pure function from one file's bytes to a bundle, reporting problems to `errors`. */

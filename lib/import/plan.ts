@@ -62,6 +62,8 @@ export interface Plan {
   separatedChanges: string[];
   /** Claims matched to stored ones by normalized text, with the normalizations relied on. */
   claimNormalizations: string[];
+  /** External ids of the code changes that have neither an old nor a new file after this import (the file gave none, the study had none). */
+  withoutFiles: string[];
 }
 
 export interface PlanOptions {
@@ -221,6 +223,7 @@ class Planner {
     conflicts: [],
     separatedChanges: [],
     claimNormalizations: [],
+    withoutFiles: [],
   };
   private readonly pullRequestIds = new Map<string, string>();
   /** Ids of the rows created. */
@@ -317,6 +320,7 @@ class Planner {
     };
     const storedFields = stored && { pullRequestId: stored.pullRequestId, filePath: stored.filePath, language: stored.language, diff: stored.diff, oldFile: stored.oldFile, newFile: stored.newFile, metadata: stored.metadata, position: stored.position };
     const outcome = this.settle("codeChanges", storedFields ?? null, fields, change.at, `code change ${change.externalId}`);
+    if ([change.oldFile, change.newFile, stored?.oldFile, stored?.newFile].every(isEmpty)) this.plan.withoutFiles.push(change.externalId);
     const columns = (f: Fields) => ({
       pullRequestId: (f.pullRequestId as string) ?? null,
       filePath: (f.filePath as string) ?? "",

@@ -4,6 +4,7 @@ import { cohenKappa, type Rating } from "@/lib/agreement";
 import { createClient } from "@/lib/db/client";
 import { runImport, type ImportFormat, type ImportSummary } from "@/lib/import";
 import { numberOfClaimCode } from "@/lib/import/claim-codes";
+import { IMPORT_COUNT_LABELS } from "@/lib/import/count-labels";
 import { normalizeWhitespace } from "@/lib/import/text";
 import { hasSharedFile, sharedPath } from "../shared-data";
 import { countRows, crscoreContext, CRSCORE, imported, sharedFile } from "./import-fixtures";
@@ -101,5 +102,21 @@ describe.skipIf(!present)("CRScore Python sheets", () => {
     expect(await client.pseudoReference.count({ where: { codeChange: { study: { slug } }, kind: "ANNOTATOR_ADDED", addedBy: { name: "marcus" } } })).toBe(12);
     const references = await client.pseudoReference.findMany({ where: { codeChange: { study: { slug: "crscore-phase2-first" } } }, select: { codeChangeId: true, text: true } });
     expect(new Set(references.map((r) => `${r.codeChangeId}|${normalizeWhitespace(r.text)}`)).size).toBe(references.length);
+  });
+
+  test("a phase-2 sheet without context files warns only about changes the study has no files for", async () => {
+    const phase2 = () => sharedFile(...CRSCORE, SHEETS[3][1], SHEETS[3][2]);
+    const aboutFiles = (warnings: string[]) => warnings.filter((w) => /old|new file|context/i.test(w));
+    // The phase-1 sheets brought the context files: nothing is missing, so nothing is said.
+    const after = imported(await runImport({ study: STUDY, format: "crscore-phase2", files: [phase2()] }, client));
+    expect(aboutFiles(after.warnings)).toEqual([]);
+    // A study with no phase 1: all 100 changes are left without them, and the warning says which.
+    const alone = imported(await runImport({ study: "crscore-phase2-no-context", format: "crscore-phase2", files: [phase2()] }, client));
+    expect(aboutFiles(alone.warnings)).toEqual([
+      expect.stringMatching(/^py_marcus_review_qual_final\.csv: 100 code changes have no old and new file \(15764, .*, and 95 more\): no context files were given and the study has none for them/),
+    ]);
+    // The result page names what was imported in the product's words, never by table name.
+    const words = Object.entries(alone.counts).flatMap(([key, counts]) => (counts.created > 0 ? [IMPORT_COUNT_LABELS[key as keyof typeof IMPORT_COUNT_LABELS]] : []));
+    expect(words).toEqual(["code changes", "pseudo-references (claims and smells)", "reviews", "claim judgements", "review ratings", "links between reviews and claims", "history entries"]);
   });
 });
