@@ -1,12 +1,34 @@
 import type { QuestionReliability } from "@/lib/data/adjudication";
+import type { ConsensusShare } from "@/lib/analysis/reliability";
 
 const pct = (v: number | null) => (v === null ? "–" : `${(v * 100).toFixed(0)}%`);
+
+/** What "with consensus" compares with, said wherever the share is shown. */
+export const CONSENSUS_RULE =
+  "the item's consensus without the annotator's own answer: the lead's adjudicated value, else the value two or more other annotators all gave. Items whose only consensus is unanimity that includes the annotator's own answer (with two annotators, every unanimous item) are left out: they would count as agreement by construction.";
+
+/** The share with its counts, and why there is none. */
+export function ConsensusShareText({ share }: { share: ConsensusShare }) {
+  const leftOut = share.leftOut > 0 ? `${share.leftOut} left out` : "";
+  return (
+    <span data-testid="with-consensus" data-agree={share.agree} data-n={share.n} data-left-out={share.leftOut}>
+      {pct(share.value)}
+      <span className="block text-xs text-slate-600">
+        {share.n === 0 ? `no item with a consensus apart from this annotator's answer${leftOut ? ` (${leftOut})` : ""}` : `${share.agree} of ${share.n}${leftOut ? `, ${leftOut}` : ""}`}
+      </span>
+    </span>
+  );
+}
+
+/** Why an annotator has no Dawid-Skene competence. */
+export const noCompetenceReason = (level: string) => (level === "nominal" ? "needs two annotators" : "categorical questions only");
 
 /** Per question: each annotator's agreement with the consensus and with each other annotator, and their Dawid-Skene competence. */
 export function ReliabilityTables({ title, questions }: { title: string; questions: QuestionReliability[] }) {
   return (
     <section aria-label={`Annotator reliability: ${title}`} className="space-y-3">
       <h2 className="text-lg font-medium">Annotator reliability: {title}</h2>
+      <p className="text-xs text-slate-600">With consensus: the share of an annotator&apos;s answers equal to {CONSENSUS_RULE}</p>
       {questions.map(({ question, annotators }) => (
         <table key={question.key} className="w-full rounded border border-slate-200 bg-white text-left text-sm" data-testid={`reliability-${question.key}`}>
           <caption className="px-3 py-1 text-left font-medium">{question.label}</caption>
@@ -14,7 +36,7 @@ export function ReliabilityTables({ title, questions }: { title: string; questio
             <tr>
               <th className="px-3 py-2">Annotator</th>
               <th className="text-right">Items</th>
-              <th className="text-right" title="Share of answers equal to the item's consensus (adjudicated or unanimous)">
+              <th className="text-right" title="Share of answers equal to the item's consensus without the annotator's own answer (adjudicated, or unanimous among two or more others)">
                 With consensus
               </th>
               <th className="px-3">With each other annotator</th>
@@ -25,14 +47,14 @@ export function ReliabilityTables({ title, questions }: { title: string; questio
           </thead>
           <tbody>
             {annotators.map((a) => (
-              <tr key={a.rater} className="border-t border-slate-100" data-testid="reliability-row">
+              <tr key={a.rater} className="border-t border-slate-100 align-top" data-testid="reliability-row">
                 <td className="px-3 py-2">{a.name}</td>
                 <td className="text-right tabular-nums">{a.items}</td>
-                <td className="text-right tabular-nums" title={`${a.withConsensus.agree} of ${a.withConsensus.n}`}>
-                  {pct(a.withConsensus.value)}
+                <td className="text-right tabular-nums">
+                  <ConsensusShareText share={a.withConsensus} />
                 </td>
                 <td className="px-3">{a.withOthers.map((o) => `${o.rater} ${pct(o.share.value)} (n=${o.share.n})`).join(" · ")}</td>
-                <td className="px-3 text-right tabular-nums">{a.competence === null ? "–" : a.competence.toFixed(3)}</td>
+                <td className="px-3 text-right tabular-nums">{a.competence === null ? <span className="text-xs text-slate-600">– ({noCompetenceReason(question.level)})</span> : a.competence.toFixed(3)}</td>
               </tr>
             ))}
           </tbody>

@@ -284,11 +284,12 @@ async function studyTaskReliability(study: StudyForAnalysis, task: TaskType): Pr
   const [data, consensus] = await Promise.all([gatherTaskColumns(study, task), taskConsensus(db, study, task)]);
   const names = new Map((await db.user.findMany({ where: { id: { in: data.raters } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
   return data.questions.map((q) => {
-    const agreed = new Map([...consensus].flatMap(([item, questions]) => {
+    // Unanimous values are left to annotatorReliability, which takes them without the annotator compared.
+    const adjudicated = new Map([...consensus].flatMap(([item, questions]) => {
       const c = questions.get(q.question.key);
-      return c ? [[item, c.value] as const] : [];
+      return c?.source === "adjudicated" ? [[item, c.value] as const] : [];
     }));
-    const annotators = annotatorReliability(q.question, ratingsByRater(data, q), agreed).map((a) => ({
+    const annotators = annotatorReliability(q.question, ratingsByRater(data, q), adjudicated).map((a) => ({
       ...a,
       name: names.get(a.rater) ?? a.rater,
       withOthers: a.withOthers.map((o) => ({ ...o, rater: names.get(o.rater) ?? o.rater })),

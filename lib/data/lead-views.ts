@@ -11,10 +11,10 @@ import { db } from "@/lib/db/client";
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/enums";
 import { TASK_PHASES } from "@/lib/annotation/assignment-plan";
 import { progressOf, type Progress } from "@/lib/annotation/progress";
-import type { RaterRef } from "@/lib/analysis/agreement-report";
+import type { QuestionAgreement, RaterRef } from "@/lib/analysis/agreement-report";
 import { answersByChange, type ItemAnswers } from "@/lib/analysis/annotator-answers";
 import { gatherTaskColumns } from "@/lib/analysis/gather";
-import type { Share } from "@/lib/analysis/reliability";
+import type { ConsensusShare } from "@/lib/analysis/reliability";
 import { cachedAgreementReport, studyFingerprint } from "@/lib/analysis/report-cache";
 import { importedHere, readItem, readTask, workspaceStudy, workspaceStudySelect } from "@/lib/data/annotations";
 import { taskReliability } from "@/lib/data/adjudication";
@@ -102,11 +102,12 @@ export interface AnnotatorAgreement {
   task: TaskType;
   question: string;
   label: string;
+  level: QuestionAgreement["level"];
   /** Cohen's kappa with each other annotator (the agreement report's pairwise matrix, its row of this annotator). */
   method: string;
   pairs: { rater: RaterRef; value: number | null; n: number; reason?: string }[];
-  /** Share of their answers equal to the item's consensus (the agreement page's reliability table). */
-  withConsensus: Share | null;
+  /** Share of their answers equal to the item's consensus without their own answer (the agreement page's reliability table). */
+  withConsensus: ConsensusShare | null;
   /** Dawid-Skene competence; null for ordinal questions. */
   competence: number | null;
 }
@@ -152,6 +153,7 @@ export async function annotatorOverview(user: StudyUser, slug: string, annotator
           task: t.task,
           question: q.question,
           label: q.label,
+          level: q.level,
           method: q.pairwise.method,
           pairs: q.raters.flatMap((rater, j) => {
             const cell = q.pairwise.matrix[own][j];

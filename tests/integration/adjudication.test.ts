@@ -127,11 +127,11 @@ describe("GradedReviews workbook", () => {
 
 describe("annotator reliability", () => {
   test("agreement with the consensus and with each other annotator; competence for categorical questions only", async () => {
-    // grades: Tufano's ada 3, grace 2, consensus 3 (adjudicated); Auger 4 and 4 (unanimous)
+    // grades: Tufano's ada 3, grace 2, consensus 3 (adjudicated); Auger 4 and 4: unanimous only with each one's own answer, so left out
     const [grade] = await adjudication.taskReliability(lead, STUDY, "REFERENCE_GRADING");
     const byName = new Map(grade.annotators.map((a) => [a.name, a]));
-    expect(byName.get("ada")).toMatchObject({ items: 2, withConsensus: { agree: 2, n: 2 }, withOthers: [{ rater: "grace", share: { agree: 1, n: 2 } }], competence: null });
-    expect(byName.get("grace")).toMatchObject({ items: 2, withConsensus: { agree: 1, n: 2, value: 0.5 } });
+    expect(byName.get("ada")).toMatchObject({ items: 2, withConsensus: { agree: 1, n: 1, value: 1, leftOut: 1 }, withOthers: [{ rater: "grace", share: { agree: 1, n: 2 } }], competence: null });
+    expect(byName.get("grace")).toMatchObject({ items: 2, withConsensus: { agree: 0, n: 1, value: 0, leftOut: 1 } });
     const [code] = await adjudication.taskReliability(lead, STUDY, "CLAIM_VERIFICATION");
     for (const a of code.annotators) expect(a.competence).toBeGreaterThanOrEqual(0);
   });

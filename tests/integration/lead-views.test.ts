@@ -124,8 +124,8 @@ test("the annotator's page: progress per task, time on task, answers per item, a
   expect(filtering.pairs[0].value).toBeCloseTo(0.75, 10);
   const reliability = (await taskReliability(asLead(a), a.slug, "COMMENT_FILTERING"))[0].annotators.find((x) => x.rater === a.users.ann1)!;
   expect(filtering.withConsensus).toEqual(reliability.withConsensus);
-  // Seven items agreed (the unanimous consensus), ann1 gave every one of them.
-  expect(filtering.withConsensus).toMatchObject({ agree: 7, n: 7 });
+  // Seven items agreed, but with two annotators their consensus is ann1's own answer: left out, not 7 of 7 (100 %).
+  expect(filtering.withConsensus).toEqual({ agree: 0, n: 0, value: null, leftOut: 7 });
   // Drafts are not counted: the unsubmitted claim gives no agreement row.
   expect(overview.agreement.some((x) => x.task === "CLAIM_VERIFICATION")).toBe(false);
   expect(overview.counted).toMatch(/submitted work only/);

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { StudyPageHeader } from "@/components/study-page-header";
 import { formatDuration, TASK_LABELS } from "@/components/format";
 import { ProgressBar } from "@/components/progress-bar";
+import { CONSENSUS_RULE, ConsensusShareText, noCompetenceReason } from "@/components/dashboard/reliability-tables";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { STATUS_LABEL } from "@/lib/data/assignment-admin";
 import { annotatorOverview } from "@/lib/data/lead-views";
@@ -10,7 +11,6 @@ import { orPageError } from "@/lib/errors/page";
 export const dynamic = "force-dynamic";
 
 const seconds = (ms: number) => Math.round(ms / 1000);
-const pct = (v: number | null) => (v === null ? "–" : `${(v * 100).toFixed(0)}%`);
 
 /**
  * One annotator's work in a study the lead leads (issue 13, lead views): progress per task,
@@ -77,8 +77,7 @@ export default async function AnnotatorPage({ params }: { params: Promise<{ slug
       <section aria-label="Agreement" className="space-y-2">
         <h2 className="text-lg font-medium">Agreement</h2>
         <p className="text-sm text-slate-600">
-          From the study&apos;s agreement report, counting {counted}. Cohen&apos;s kappa with each other annotator on the items both rated, and the share of answers equal to the item&apos;s consensus (adjudicated
-          or unanimous), as on the{" "}
+          From the study&apos;s agreement report, counting {counted}. Cohen&apos;s kappa with each other annotator on the items both rated, and the share of answers equal to {CONSENSUS_RULE} As on the{" "}
           <Link href={`${base}/agreement`} className="text-blue-700 underline">
             agreement page
           </Link>
@@ -106,17 +105,16 @@ export default async function AnnotatorPage({ params }: { params: Promise<{ slug
                   </td>
                   <td title={q.method}>
                     {q.pairs.length === 0
-                      ? "–"
+                      ? "– (no other annotator answered this question)"
                       : q.pairs.map((p) => (
-                          <span key={p.rater.id} className="mr-3 inline-block" title={p.reason}>
+                          <span key={p.rater.id} className="mr-3 inline-block align-top" data-testid="pair-kappa">
                             {p.rater.name} <span className="tabular-nums">{p.value === null ? "undefined" : p.value.toFixed(3)}</span> <span className="text-slate-500">(n={p.n})</span>
+                            {p.reason && <span className="block max-w-xs text-xs text-slate-600">{p.reason}</span>}
                           </span>
                         ))}
                   </td>
-                  <td className="text-right tabular-nums" title={q.withConsensus ? `${q.withConsensus.agree} of ${q.withConsensus.n}` : undefined}>
-                    {pct(q.withConsensus?.value ?? null)}
-                  </td>
-                  <td className="text-right tabular-nums">{q.competence === null ? "–" : q.competence.toFixed(3)}</td>
+                  <td className="text-right tabular-nums">{q.withConsensus ? <ConsensusShareText share={q.withConsensus} /> : "–"}</td>
+                  <td className="text-right tabular-nums">{q.competence === null ? <span className="text-xs text-slate-600">– ({noCompetenceReason(q.level)})</span> : q.competence.toFixed(3)}</td>
                 </tr>
               ))}
             </tbody>
