@@ -29,6 +29,9 @@ export function coefficientLabel(c: Pick<CoefficientReport, "key" | "method">, l
 /** Stable id fragment of a question: "review_rating-relevance". */
 export const questionId = (q: Pick<QuestionAgreement, "task" | "question">) => fileSlug(q.task, q.question);
 
+/** Why a coefficient is undefined (its reason) or says little (its note), shown next to it. */
+export const whyOf = (c: { reason?: string; note?: string }): string | undefined => c.reason ?? c.note;
+
 const ciPercent = (settings: Settings) => `${Math.round(settings.bootstrap.confidenceLevel * 100)}%`;
 
 /** A CI cell: its bound, the resamples drawn in the tooltip; "computing…" while the CIs stream in. */
@@ -50,16 +53,18 @@ export function coefficientTable(id: string, title: string, filename: string, co
       { key: "ciLow", label: `${ci} CI low`, numeric: true },
       { key: "ciHigh", label: `${ci} CI high`, numeric: true },
       { key: "method", label: "Method" },
+      { key: "why", label: "Why undefined or degenerate" },
     ],
     rows: coefficients.map((c) => ({
       key: c.key,
       cells: [
         text(coefficientLabel(c, level)),
-        num(c.value, { title: c.reason }),
+        num(c.value, { title: whyOf(c) }),
         count(c.n),
         ciCell(c.ci, "low", pending),
         ciCell(c.ci, "high", pending),
-        text(c.method, { title: c.reason }),
+        text(c.method),
+        text(whyOf(c) ?? "", { data: { why: c.reason ? "undefined" : c.note ? "degenerate" : "none" } }),
       ],
     })),
   };
@@ -76,7 +81,7 @@ export function pairwiseTable(slug: string, q: QuestionAgreement): TableData {
       key: r.id,
       cells: [
         text(r.name),
-        ...q.pairwise.matrix[i].map((cell): Cell => (cell === null ? { text: "—", value: null } : num(cell.value, { heat: cell.value, sub: `n ${cell.n}`, title: cell.reason, data: { n: cell.n } }))),
+        ...q.pairwise.matrix[i].map((cell): Cell => (cell === null ? { text: "—", value: null } : num(cell.value, { heat: cell.value, sub: [`n ${cell.n}`, whyOf(cell)].filter(Boolean).join(" · "), title: whyOf(cell), data: { n: cell.n } }))),
       ],
     })),
   };
@@ -122,7 +127,8 @@ export function batchesTable(slug: string, q: QuestionAgreement): TableData {
         text(b.lastItem),
         ...keys.map((k) => {
           const c = b.coefficients.find((x) => x.key === k.key);
-          return num(c?.value ?? null, { title: c?.reason, data: { n: c?.n ?? 0 } });
+          const why = c && whyOf(c);
+          return num(c?.value ?? null, { title: why, ...(why ? { sub: why } : {}), data: { n: c?.n ?? 0 } });
         }),
       ],
     })),

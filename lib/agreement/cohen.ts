@@ -1,5 +1,6 @@
 import { pairConfusions, type PairConfusions, pairedValues } from "./pairs";
 import { asTable, type RatingsInput, type RatingTable, type TableOptions } from "./table";
+import { constantRaterNote } from "./reasons";
 import type { AgreementResult, WeightScheme } from "./types";
 import { agreementWeights } from "./weights";
 
@@ -73,7 +74,26 @@ function kappaFromConfusion(counts: ArrayLike<number>, n: number, q: number, dec
   if (n === 0) return undefinedResult(`raters ${names[0]} and ${names[1]} rated no item in common`);
   const { po, pe } = pairAgreement(counts, n, q, declared, scheme);
   if (pe >= 1) return { ...undefinedResult("both raters used one and the same category throughout, so kappa is 0/0"), observedAgreement: po, expectedAgreement: pe };
-  return { value: (po - pe) / (1 - pe), n, observedAgreement: po, expectedAgreement: pe, weights: scheme };
+  const constant = constantRater(counts, q);
+  const note = constant === null ? undefined : constantRaterNote(names[constant], names[1 - constant]);
+  return { value: (po - pe) / (1 - pe), n, ...(note === undefined ? {} : { note }), observedAgreement: po, expectedAgreement: pe, weights: scheme };
+}
+
+/** 0 when rater A used one category on every paired item, 1 for rater B, else null (confusion counts row-major, rows A). */
+function constantRater(counts: ArrayLike<number>, q: number): 0 | 1 | null {
+  let rows = 0;
+  let columns = 0;
+  for (let v = 0; v < q; v++) {
+    let row = 0;
+    let column = 0;
+    for (let x = 0; x < q; x++) {
+      row += counts[v * q + x];
+      column += counts[x * q + v];
+    }
+    if (row > 0) rows++;
+    if (column > 0) columns++;
+  }
+  return rows === 1 ? 0 : columns === 1 ? 1 : null;
 }
 
 const weightsByLabels = new Map<string, number[][]>();

@@ -25,6 +25,8 @@ export type WeightScheme = "unweighted" | "linear" | "quadratic";
 export interface AgreementResult {
   value: number | null;
   reason?: string;
+  /** Why a defined value says little (reasons.ts degenerateNote), e.g. a constant rater's Cohen's kappa of 0. */
+  note?: string;
   /** Units (items) the coefficient is computed from; for two-rater coefficients, the rated pairs. */
   n: number;
 }

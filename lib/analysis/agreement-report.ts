@@ -7,6 +7,7 @@
  */
 import { type AgreementResult, ItemSubsets, leastAgreement, type Level, pairConfusions, type PairConfusions, pairKappa, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
 import { oncePer } from "@/lib/agreement/once-per";
+import { degenerateNote, type TableFacts } from "@/lib/agreement/reasons";
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { claimQualityReport, type ClaimQualityReport } from "./claim-quality";
@@ -43,7 +44,10 @@ export interface CoefficientReport {
   method: string;
   value: number | null;
   n: number;
+  /** Why the value is undefined (value null). */
   reason?: string;
+  /** Why a defined value says little (lib/agreement/reasons.ts degenerateNote): a single item, no agreeing ratings, a constant rater, a CI without width. */
+  note?: string;
   /** Bootstrap CI; null when not computed (per-batch figures) or the coefficient is undefined. */
   ci: Interval | null;
 }
@@ -57,6 +61,7 @@ export interface PairCell {
   value: number | null;
   n: number;
   reason?: string;
+  note?: string;
 }
 
 export interface QuestionAgreement {
@@ -131,11 +136,19 @@ export function tablesCoefficientReports(tables: readonly { table: RatingTable; 
       tablesBootstrapCis(statistics, bootstrap).forEach((intervals, i) => (cis[group[i]] = intervals));
     }
   }
-  return definitions.map((defs, g) => defs.map((def, k) => coefficientReport(def, results[g][k], withCi[g].includes(k) ? cis[g][withCi[g].indexOf(k)] : null)));
+  return definitions.map((defs, g) => coefficientReportsOf(defs, results[g], (k) => (withCi[g].includes(k) ? cis[g][withCi[g].indexOf(k)] : null)));
 }
 
-function coefficientReport(def: CoefficientDefinition, r: AgreementResult, ci: Interval | null): CoefficientReport {
-  return { key: def.key, method: def.method, value: r.value, n: r.n, ...(r.reason === undefined ? {} : { reason: r.reason }), ci };
+/** The reports of one table's coefficients; what its percent agreement says of the table goes into every note. */
+function coefficientReportsOf(definitions: readonly CoefficientDefinition[], results: readonly AgreementResult[], ci: (k: number) => Interval | null): CoefficientReport[] {
+  const percent = results[definitions.findIndex((def) => def.key === "percent")];
+  const facts: TableFacts = { items: percent?.n ?? 0, noAgreement: percent?.value === 0 };
+  return definitions.map((def, k) => coefficientReport(def, results[k], ci(k), facts));
+}
+
+function coefficientReport(def: CoefficientDefinition, r: AgreementResult, ci: Interval | null, facts: TableFacts): CoefficientReport {
+  const note = degenerateNote(r, facts, ci, { isPercentAgreement: def.key === "percent" });
+  return { key: def.key, method: def.method, value: r.value, n: r.n, ...(r.reason === undefined ? {} : { reason: r.reason }), ...(note === undefined ? {} : { note }), ci };
 }
 
 /**
@@ -231,7 +244,7 @@ function questionSection(data: Pick<TaskColumns, "items" | "raters">, q: Questio
       items: batchItems.length,
       firstItem: first(batchItems),
       lastItem: last(batchItems),
-      coefficients: definitions.map((def) => coefficientReport(def, def.ofSubset(subsets), null)),
+      coefficients: coefficientReportsOf(definitions, definitions.map((def) => def.ofSubset(subsets)), () => null),
     });
   }
 
@@ -258,7 +271,7 @@ function questionSection(data: Pick<TaskColumns, "items" | "raters">, q: Questio
           },
     pairwise: {
       method: `Cohen's kappa, ${question.weights === "unweighted" ? "unweighted" : `${question.weights} weights`}, on the items both raters rated`,
-      matrix: matrix.map((row) => row.map((cell) => (cell === null ? null : { value: cell.value, n: cell.n, ...(cell.reason === undefined ? {} : { reason: cell.reason }) }))),
+      matrix: matrix.map((row) => row.map((cell) => (cell === null ? null : { value: cell.value, n: cell.n, ...(cell.reason === undefined ? {} : { reason: cell.reason }), ...(cell.note === undefined ? {} : { note: cell.note }) }))),
     },
     confusion: confusionOf(table, pairConfusions(table), ref),
     batches,

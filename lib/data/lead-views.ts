@@ -105,7 +105,7 @@ export interface AnnotatorAgreement {
   level: QuestionAgreement["level"];
   /** Cohen's kappa with each other annotator (the agreement report's pairwise matrix, its row of this annotator). */
   method: string;
-  pairs: { rater: RaterRef; value: number | null; n: number; reason?: string }[];
+  pairs: { rater: RaterRef; value: number | null; n: number; reason?: string; note?: string }[];
   /** Share of their answers equal to the item's consensus without their own answer (the agreement page's reliability table). */
   withConsensus: ConsensusShare | null;
   /** Dawid-Skene competence; null for ordinal questions. */
@@ -157,7 +157,7 @@ export async function annotatorOverview(user: StudyUser, slug: string, annotator
           method: q.pairwise.method,
           pairs: q.raters.flatMap((rater, j) => {
             const cell = q.pairwise.matrix[own][j];
-            return j === own || !cell ? [] : [{ rater, value: cell.value, n: cell.n, ...(cell.reason === undefined ? {} : { reason: cell.reason }) }];
+            return j === own || !cell ? [] : [{ rater, value: cell.value, n: cell.n, ...(cell.reason === undefined ? {} : { reason: cell.reason }), ...(cell.note === undefined ? {} : { note: cell.note }) }];
           }),
           withConsensus: reliable?.withConsensus ?? null,
           competence: reliable?.competence ?? null,

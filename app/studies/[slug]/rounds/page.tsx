@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { whyOf } from "@/components/dashboard/agreement-tables";
 import { formatNumber, formatTime } from "@/components/dashboard/format";
 import { TASK_LABELS } from "@/components/format";
 import { MakeRoundsForm, OpenOutsideRoundsButton, ReleaseForm, RoundRuleForm } from "@/components/round-forms";
@@ -14,10 +15,22 @@ export const dynamic = "force-dynamic";
 
 const SHOWN = ["fleiss", "alpha", "cohen"] as const;
 
-function coefficientText(c: CoefficientReport | undefined, complete: boolean): string {
-  if (!c || c.value === null) return "–";
-  const ci = c.ci && c.ci.low !== null && c.ci.high !== null ? ` [${formatNumber(c.ci.low)}, ${formatNumber(c.ci.high)}]` : complete ? "" : " (CI computing)";
-  return `${formatNumber(c.value)}${ci}`;
+/** The value with its CI, and below it why the value is undefined or says little. */
+function CoefficientText({ c, complete }: { c: CoefficientReport | undefined; complete: boolean }) {
+  if (!c) return <>–</>;
+  const ci = c.value === null ? "" : c.ci && c.ci.low !== null && c.ci.high !== null ? ` [${formatNumber(c.ci.low)}, ${formatNumber(c.ci.high)}]` : complete ? "" : " (CI computing)";
+  const why = whyOf(c);
+  return (
+    <>
+      {c.value === null ? "–" : formatNumber(c.value)}
+      {ci}
+      {why && (
+        <span className="block max-w-xs text-left text-xs text-slate-600 ml-auto" data-testid="coefficient-why">
+          {why}
+        </span>
+      )}
+    </>
+  );
 }
 
 /** Which state of the gate applies to the items outside every round (lib/data/round-gate). */
@@ -93,11 +106,8 @@ export default async function RoundsPage({ params }: { params: Promise<{ slug: s
                           </td>
                           <td className="text-right tabular-nums">{q.counts.itemsWithTwoOrMoreRatings}</td>
                           {SHOWN.map((key) => (
-                            <td key={key} className="text-right tabular-nums" data-testid={`coefficient-${key}`}>
-                              {coefficientText(
-                                q.coefficients.find((c) => c.key === key),
-                                round.agreement!.complete,
-                              )}
+                            <td key={key} className="text-right align-top tabular-nums" data-testid={`coefficient-${key}`}>
+                              <CoefficientText c={q.coefficients.find((c) => c.key === key)} complete={round.agreement!.complete} />
                             </td>
                           ))}
                         </tr>

@@ -109,7 +109,7 @@ export default async function AnnotatorPage({ params }: { params: Promise<{ slug
                       : q.pairs.map((p) => (
                           <span key={p.rater.id} className="mr-3 inline-block align-top" data-testid="pair-kappa">
                             {p.rater.name} <span className="tabular-nums">{p.value === null ? "undefined" : p.value.toFixed(3)}</span> <span className="text-slate-500">(n={p.n})</span>
-                            {p.reason && <span className="block max-w-xs text-xs text-slate-600">{p.reason}</span>}
+                            {(p.reason ?? p.note) && <span className="block max-w-xs text-xs text-slate-600">{p.reason ?? p.note}</span>}
                           </span>
                         ))}
                   </td>
