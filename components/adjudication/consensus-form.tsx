@@ -3,20 +3,29 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
+import { NEXT_DISAGREEMENT_ID } from "./next-disagreement";
 
 type Value = string | number;
 
-/** The lead's consensus value of one question of an item, with the reason; saving names the version it was based on. */
+/**
+ * The lead's consensus value of one question of an item, with the reason; saving names the
+ * version it was based on. Nothing is chosen for the lead where the annotators disagree.
+ */
 export function ConsensusForm({
   input,
   label,
   scale,
+  split,
+  tie,
   current,
   save,
 }: {
   input: { slug: string; task: string; itemId: string; question: string };
   label: string;
   scale: Value[];
+  /** How the annotators' values split ("annotators agree", "tie 1–1: no majority", …). */
+  split: string;
+  tie: boolean;
   current: { value: Value; source: "unanimous" | "adjudicated"; reason: string; version: number; gold: boolean } | null;
   save: (input: unknown) => Promise<ActionResult<{ id: string; version: number }>>;
 }) {
@@ -32,7 +41,10 @@ export function ConsensusForm({
       if (chosen === undefined) return setMessage({ ok: false, text: "Choose a value." });
       const result = await save({ ...input, value: chosen, reason, baseVersion: current?.version ?? 0, gold });
       setMessage(result.ok ? { ok: true, text: `Saved (version ${result.data.version}).` } : { ok: false, text: result.error });
-      if (result.ok) router.refresh();
+      if (result.ok) {
+        router.refresh();
+        document.getElementById(NEXT_DISAGREEMENT_ID)?.focus();
+      }
     });
   return (
     <form
@@ -46,6 +58,10 @@ export function ConsensusForm({
       <div className="flex flex-wrap items-center gap-3 text-sm">
         <span className="font-medium">{label}</span>
         <span className="text-slate-500">{current ? (current.source === "adjudicated" ? `decided: ${current.value} (version ${current.version})${current.gold ? " · gold" : ""}` : `unanimous: ${current.value}`) : "no consensus yet"}</span>
+        <span className={`rounded px-1 text-xs font-medium ${tie ? "bg-red-200 text-red-950" : "bg-slate-100 text-slate-700"}`} data-testid="consensus-split">
+          {split}
+          {tie && !current ? ": choose the value, there is no default" : ""}
+        </span>
       </div>
       <fieldset className="flex flex-wrap gap-3 text-sm">
         <legend className="sr-only">Consensus value</legend>

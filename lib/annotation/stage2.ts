@@ -108,17 +108,58 @@ export interface AnnotatorStage1 {
   judgements: ReadonlyMap<string, JudgementInput>;
 }
 
-export interface SuggestedDecision extends DecisionInput {
-  /** Why this default was proposed, shown to the lead. */
+/**
+ * How the annotators' stage-1 verdicts on a claim relate, shown on the consolidation page:
+ * each annotator votes to keep it (correct or ambiguous, and not unnecessary) or to drop it
+ * (incorrect, unverifiable, incomplete, or unnecessary), Figure 7's rules.
+ * - agree: every voter gave the same code and necessity;
+ * - same-vote: the codes differ but every vote is the same (e.g. correct and ambiguous);
+ * - disagree: the votes differ, with a majority;
+ * - tie: as many votes to keep as to drop (a 1-1 split of two annotators);
+ * - single: one annotator voted; none: nobody did; added: a claim an annotator added.
+ */
+export type ClaimAgreement = "agree" | "same-vote" | "disagree" | "tie" | "single" | "none" | "added";
+
+export interface SuggestedDecision {
+  /** The proposed decision; null on a tie, which the lead decides. */
+  action: ConsolidationAction | null;
+  replacementText: string | null;
+  /** Why this default was proposed (or why there is none), shown to the lead. */
   reason: string;
+  agreement: ClaimAgreement;
+}
+
+type Vote = "keep" | "drop" | null;
+
+const voteOf = (j: JudgementInput): Vote => (j.necessary === false || (j.code !== null && DROPPED_CODES.has(j.code)) ? "drop" : j.code !== null ? "keep" : null);
+
+/** The annotators' votes on a generated claim and how they relate (see ClaimAgreement). */
+export function claimVotes(verdicts: readonly JudgementInput[]): { keep: number; drop: number; agreement: ClaimAgreement } {
+  const votes = verdicts.map(voteOf);
+  const keep = votes.filter((v) => v === "keep").length;
+  const drop = votes.filter((v) => v === "drop").length;
+  return { keep, drop, agreement: agreementOf(verdicts, keep, drop) };
+}
+
+/** Whether the lead has something to settle: the annotators' votes differ. */
+export const isDisagreement = (agreement: ClaimAgreement) => agreement === "disagree" || agreement === "tie";
+
+function agreementOf(verdicts: readonly JudgementInput[], keep: number, drop: number): ClaimAgreement {
+  const voters = keep + drop;
+  if (voters === 0) return "none";
+  if (voters === 1) return "single";
+  if (keep === drop) return "tie";
+  if (keep > 0 && drop > 0) return "disagree";
+  const voted = verdicts.filter((j) => voteOf(j) !== null);
+  return voted.every((j) => j.code === voted[0].code && j.necessary === voted[0].necessary) ? "agree" : "same-vote";
 }
 
 /**
- * Default decision per claim for the consolidation view, from all annotators' stage 1:
- * drop when most annotators marked it unnecessary; keep when at least as many annotators kept
- * it (correct / ambiguous) as dropped it; otherwise replace by the first correction, or drop.
- * Annotators' corrections are folded into their claim's decision (dropped as separate rows);
- * other added claims are kept.
+ * Default decision per claim for the consolidation view, from all annotators' stage 1 (votes
+ * as for ClaimAgreement): keep when more voted to keep; when more voted to drop, replace by the
+ * first correction, or drop; a tie has no default (the lead chooses); a claim nobody coded is
+ * kept, since Figure 7 removes only claims found wrong or unnecessary. Annotators' corrections
+ * are folded into their claim's decision (dropped as separate rows); other added claims are kept.
  */
 export function suggestConsolidation(references: readonly ReferenceInput[], annotators: readonly AnnotatorStage1[]): Map<string, SuggestedDecision> {
   const out = new Map<string, SuggestedDecision>();
@@ -129,18 +170,24 @@ export function suggestConsolidation(references: readonly ReferenceInput[], anno
   for (const ref of references) {
     if (ref.kind === "SMELL") continue;
     if (ref.kind === "ANNOTATOR_ADDED") {
-      out.set(ref.id, ref.correctsId ? { action: "DROP", replacementText: null, reason: "correction of another claim" } : { action: "KEEP", replacementText: null, reason: "missing claim added by an annotator" });
+      out.set(
+        ref.id,
+        ref.correctsId
+          ? { action: "DROP", replacementText: null, reason: "correction of another claim", agreement: "added" }
+          : { action: "KEEP", replacementText: null, reason: "missing claim added by an annotator", agreement: "added" },
+      );
       continue;
     }
     const verdicts = annotators.map((a) => a.judgements.get(ref.id)).filter((j): j is JudgementInput => j !== undefined);
+    const { keep, drop, agreement } = claimVotes(verdicts);
     const unnecessary = verdicts.filter((j) => j.necessary === false).length;
-    const kept = verdicts.filter((j) => j.code !== null && !DROPPED_CODES.has(j.code)).length;
-    const dropped = verdicts.filter((j) => j.code !== null && DROPPED_CODES.has(j.code)).length;
+    const counted = `${keep} kept, ${drop} rejected${unnecessary > 0 ? ` (${unnecessary} of ${annotators.length} marked it unnecessary)` : ""}`;
     const fixes = corrections.get(ref.id) ?? [];
-    if (unnecessary * 2 > annotators.length && annotators.length > 0) out.set(ref.id, { action: "DROP", replacementText: null, reason: `${unnecessary} of ${annotators.length} marked it unnecessary` });
-    else if (kept >= dropped) out.set(ref.id, { action: "KEEP", replacementText: null, reason: `${kept} kept, ${dropped} rejected` });
-    else if (fixes.length > 0) out.set(ref.id, { action: "REPLACE", replacementText: fixes[0].text, reason: `${dropped} rejected; an annotator corrected it` });
-    else out.set(ref.id, { action: "DROP", replacementText: null, reason: `${dropped} rejected, ${kept} kept` });
+    if (agreement === "none") out.set(ref.id, { action: "KEEP", replacementText: null, reason: "no annotator coded it: kept, as Figure 7 removes only claims found wrong or unnecessary", agreement });
+    else if (agreement === "tie") out.set(ref.id, { action: null, replacementText: null, reason: `tie: ${counted}; choose keep, replace or drop`, agreement });
+    else if (keep > drop) out.set(ref.id, { action: "KEEP", replacementText: null, reason: counted, agreement });
+    else if (fixes.length > 0) out.set(ref.id, { action: "REPLACE", replacementText: fixes[0].text, reason: `${counted}; an annotator corrected it`, agreement });
+    else out.set(ref.id, { action: "DROP", replacementText: null, reason: counted, agreement });
   }
   return out;
 }

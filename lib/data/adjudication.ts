@@ -18,7 +18,8 @@ import { questionTable } from "@/lib/analysis/agreement-report";
 import type { Question } from "@/lib/analysis/questions";
 import { cachedForState } from "@/lib/analysis/report-cache";
 import { TASKS, taskQuestions } from "@/lib/tasks";
-import { byDisagreement, consensusOf, openDisagreement, type ConsensusValue } from "@/lib/tasks/consensus";
+import { byDisagreement, consensusOf, openDisagreement, type ConsensusValue, type RatingSplit, ratingSplit } from "@/lib/tasks/consensus";
+import { nextAfter } from "@/lib/annotation/next-after";
 import type { ItemAnnotation } from "@/lib/tasks/types";
 import { annotatorReliability, type AnnotatorReliability } from "@/lib/analysis/reliability";
 
@@ -86,6 +87,8 @@ export interface QueueEntry {
   agreement: number | null;
   range: number | null;
   ratings: { rater: string; value: RatingValue }[];
+  /** Where the annotators agree, disagree or tie. */
+  split: RatingSplit;
   consensus: StoredConsensus | null;
 }
 
@@ -119,6 +122,7 @@ export async function adjudicationQueue(user: StudyUser, slug: string, task?: Ta
       agreement: p.agreement,
       range: p.range,
       ratings: p.ratings.map((r) => ({ rater: names.get(r.rater) ?? r.rater, value: r.value })),
+      split: ratingSplit(p.ratings.map((r) => r.value)),
       consensus: stored.get(p.item)?.get(question.key) ?? null,
     }))
     .sort((a, b) => byDisagreement({ ...a, order: a.item.order }, { ...b, order: b.item.order }));
@@ -131,6 +135,16 @@ export async function adjudicationQueue(user: StudyUser, slug: string, task?: Ta
     adjudicated: entries.filter((e) => e.consensus !== null),
     unanimous: entries.filter((e) => e.consensus === null && e.agreement === 1).length,
   };
+}
+
+/**
+ * The open disagreement of the question's queue (least agreement first) after `itemId`, or its
+ * first one when `itemId` has left the queue (it was just decided); null when none is left.
+ */
+export async function nextOpenDisagreement(user: StudyUser, slug: string, task: TaskType, questionKey: string | undefined, itemId: string): Promise<{ itemId: string; label: string; question: Question } | null> {
+  const queue = await adjudicationQueue(user, slug, task, questionKey);
+  const next = nextAfter(queue.open.map((e) => ({ id: e.item.id, label: e.item.label })), itemId);
+  return next && { itemId: next.id, label: next.label, question: queue.question };
 }
 
 export interface HistoryEntry {

@@ -9,8 +9,9 @@ import { db, Prisma } from "@/lib/db/client";
 import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction } from "@/lib/generated/prisma/client";
 import { applicableTaskTypes, planAssignments, planEffect, planReliabilitySet, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
 import { progressOf, type Progress } from "@/lib/annotation/progress";
+import { nextAfter } from "@/lib/annotation/next-after";
 import { stageOrderOn } from "@/lib/annotation/stage-order";
-import { suggestConsolidation, type SuggestedDecision } from "@/lib/annotation/stage2";
+import { claimVotes, isDisagreement, suggestConsolidation, type SuggestedDecision } from "@/lib/annotation/stage2";
 import { addableAccountsWhere } from "@/lib/data/accounts";
 import { COMMAND_LINE, leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
 import { goldChanges } from "@/lib/data/gold";
@@ -250,37 +251,81 @@ export interface ConsolidationListRow {
   stage1Done: number;
   stage1Total: number;
   consolidatedAt: Date | null;
+  /** Generated claims whose annotators' stage-1 votes differ (lib/annotation/stage2 claimVotes), ties among them. */
+  disagreements: number;
+  ties: number;
 }
 
-export async function listConsolidation(user: StudyUser, slug: string): Promise<{ study: Awaited<ReturnType<typeof findStudy>>; rows: ConsolidationListRow[] }> {
-  const study = await findStudy(user, slug);
-  const changes = await db.codeChange.findMany({
-    where: { studyId: study.id },
-    orderBy: { position: "asc" },
-    select: {
-      id: true,
-      externalId: true,
-      filePath: true,
-      language: true,
-      consolidatedAt: true,
-      pseudoReferences: { select: { kind: true } },
-      assignments: { where: { taskType: "CLAIM_VERIFICATION" }, select: { status: true } },
-    },
+type StudyOf = Awaited<ReturnType<typeof findStudy>>;
+
+/** Stage-1 judgements as consolidation reads them: under the stage order, necessity is a stage-2 answer over the consolidated set (stage-order.ts), not a stage-1 "unnecessary" flag. */
+const stage1Necessity = <J extends { necessary: boolean | null }>(study: StudyOf, rows: J[]): J[] => (stageOrderOn(study) ? rows.map((j) => ({ ...j, necessary: null })) : rows);
+
+/** Per code change: its generated claims on which the annotators disagree, and the ties among them. */
+async function claimDisagreements(study: StudyOf): Promise<Map<string, { disagreements: number; ties: number }>> {
+  const rows = await db.claimJudgement.findMany({
+    where: { pseudoReference: { codeChange: { studyId: study.id }, kind: { in: ["CLAIM", "IMPLICATION"] } } },
+    select: { pseudoReferenceId: true, code: true, necessary: true, pseudoReference: { select: { codeChangeId: true } } },
   });
-  return {
-    study,
-    rows: changes.map((c) => ({
-      id: c.id,
-      externalId: c.externalId,
-      filePath: c.filePath,
-      language: c.language,
-      claims: c.pseudoReferences.filter((r) => r.kind === "CLAIM" || r.kind === "IMPLICATION").length,
-      added: c.pseudoReferences.filter((r) => r.kind === "ANNOTATOR_ADDED").length,
-      stage1Done: c.assignments.filter((a) => a.status === "DONE").length,
-      stage1Total: c.assignments.length,
-      consolidatedAt: c.consolidatedAt,
-    })),
-  };
+  const byClaim = new Map<string, { change: string; verdicts: { code: ClaimCode | null; necessary: boolean | null }[] }>();
+  for (const j of stage1Necessity(study, rows)) {
+    const claim = byClaim.get(j.pseudoReferenceId) ?? { change: j.pseudoReference.codeChangeId, verdicts: [] };
+    claim.verdicts.push(j);
+    byClaim.set(j.pseudoReferenceId, claim);
+  }
+  const out = new Map<string, { disagreements: number; ties: number }>();
+  for (const { change, verdicts } of byClaim.values()) {
+    const { agreement } = claimVotes(verdicts);
+    if (!isDisagreement(agreement)) continue;
+    const counts = out.get(change) ?? { disagreements: 0, ties: 0 };
+    counts.disagreements++;
+    if (agreement === "tie") counts.ties++;
+    out.set(change, counts);
+  }
+  return out;
+}
+
+async function consolidationRows(study: StudyOf): Promise<ConsolidationListRow[]> {
+  const [changes, disagreements] = await Promise.all([
+    db.codeChange.findMany({
+      where: { studyId: study.id },
+      orderBy: { position: "asc" },
+      select: {
+        id: true,
+        externalId: true,
+        filePath: true,
+        language: true,
+        consolidatedAt: true,
+        pseudoReferences: { select: { kind: true } },
+        assignments: { where: { taskType: "CLAIM_VERIFICATION" }, select: { status: true } },
+      },
+    }),
+    claimDisagreements(study),
+  ]);
+  return changes.map((c) => ({
+    id: c.id,
+    externalId: c.externalId,
+    filePath: c.filePath,
+    language: c.language,
+    claims: c.pseudoReferences.filter((r) => r.kind === "CLAIM" || r.kind === "IMPLICATION").length,
+    added: c.pseudoReferences.filter((r) => r.kind === "ANNOTATOR_ADDED").length,
+    stage1Done: c.assignments.filter((a) => a.status === "DONE").length,
+    stage1Total: c.assignments.length,
+    consolidatedAt: c.consolidatedAt,
+    disagreements: disagreements.get(c.id)?.disagreements ?? 0,
+    ties: disagreements.get(c.id)?.ties ?? 0,
+  }));
+}
+
+export async function listConsolidation(user: StudyUser, slug: string): Promise<{ study: StudyOf; rows: ConsolidationListRow[] }> {
+  const study = await findStudy(user, slug);
+  return { study, rows: await consolidationRows(study) };
+}
+
+/** The item after `id` in study order (wrapping around) that is not consolidated and has a disagreement; null when none is left. */
+export function nextDisagreement(rows: readonly Pick<ConsolidationListRow, "id" | "externalId" | "consolidatedAt" | "disagreements">[], id: string): { id: string; externalId: string } | null {
+  const next = nextAfter(rows, id, (r) => r.consolidatedAt === null && r.disagreements > 0);
+  return next && { id: next.id, externalId: next.externalId };
 }
 
 export interface ConsolidationClaim {
@@ -305,19 +350,16 @@ export async function getConsolidationItem(user: StudyUser, slug: string, codeCh
     select: { id: true, externalId: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true, consolidatedAt: true },
   });
   if (!change) throw new AppError("NOT_FOUND", { message: "No such code change in this study." });
-  const [references, judgements, decisions, stage1] = await Promise.all([
+  const [references, judgements, decisions, stage1, rows] = await Promise.all([
     db.pseudoReference.findMany({
       where: { codeChangeId },
       orderBy: [{ position: "asc" }, { id: "asc" }],
       select: { id: true, kind: true, text: true, source: true, position: true, addedById: true, correctsId: true, addedBy: { select: { name: true, email: true } } },
     }),
-    db.claimJudgement.findMany({ where: { pseudoReference: { codeChangeId } }, select: { annotatorId: true, pseudoReferenceId: true, code: true, necessary: true, errorType: true, note: true } }).then((rows) =>
-      // Under the stage order, necessity is a stage-2 answer over the consolidated set (stage-order.ts),
-      // not a stage-1 "unnecessary" flag: it must not show as one or steer a re-consolidation.
-      stageOrderOn(study) ? rows.map((j) => ({ ...j, necessary: null })) : rows,
-    ),
+    db.claimJudgement.findMany({ where: { pseudoReference: { codeChangeId } }, select: { annotatorId: true, pseudoReferenceId: true, code: true, necessary: true, errorType: true, note: true } }).then((rows) => stage1Necessity(study, rows)),
     db.consolidationDecision.findMany({ where: { codeChangeId }, select: { pseudoReferenceId: true, action: true, replacementText: true, decidedAt: true, decidedBy: { select: { name: true } } } }),
     db.assignment.findMany({ where: { codeChangeId, taskType: "CLAIM_VERIFICATION" }, select: { userId: true, status: true, user: { select: { name: true, email: true } } } }),
+    consolidationRows(study),
   ]);
   const annotatorIds = [...new Set([...stage1.map((a) => a.userId), ...judgements.map((j) => j.annotatorId)])].sort();
   const people = await db.user.findMany({ where: { id: { in: annotatorIds } }, select: { id: true, name: true, email: true } });
@@ -349,7 +391,7 @@ export async function getConsolidationItem(user: StudyUser, slug: string, codeCh
     })(),
     suggestion: suggestions.get(ref.id) ?? null,
   }));
-  return { study, change, annotators, claims };
+  return { study, change, annotators, claims, next: nextDisagreement(rows, change.id) };
 }
 
 export const consolidationSchema = z.object({

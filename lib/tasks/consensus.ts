@@ -36,3 +36,31 @@ export function byDisagreement(a: Pick<ItemAgreement, "agreement" | "range"> & {
 export function openDisagreement(item: Pick<ItemAgreement, "n" | "agreement">, decided: boolean): boolean {
   return item.n >= 2 && item.agreement !== 1 && !decided;
 }
+
+export interface RatingSplit {
+  /** Each value given, with how many annotators gave it, most given first (then in first-given order). */
+  counts: { value: RatingValue; count: number }[];
+  /** Two or more ratings, all the same. */
+  unanimous: boolean;
+  /** The most given value is shared: no majority (a 1-1 split of two annotators). */
+  tie: boolean;
+}
+
+/** How an item's ratings of one question split: where annotators agree, disagree, or tie. */
+export function ratingSplit(values: readonly RatingValue[]): RatingSplit {
+  const counts: { value: RatingValue; count: number }[] = [];
+  for (const value of values) {
+    const seen = counts.find((c) => c.value === value);
+    if (seen) seen.count++;
+    else counts.push({ value, count: 1 });
+  }
+  counts.sort((a, b) => b.count - a.count);
+  return { counts, unanimous: values.length >= 2 && counts.length === 1, tie: counts.length >= 2 && counts[0].count === counts[1].count };
+}
+
+/** "tie 1–1", "2–1", "unanimous": the split in a few characters. */
+export function splitText(split: RatingSplit): string {
+  if (split.unanimous) return "unanimous";
+  const counts = split.counts.map((c) => c.count).join("–");
+  return split.tie ? `tie ${counts}` : counts;
+}

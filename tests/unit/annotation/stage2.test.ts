@@ -100,13 +100,24 @@ describe("consolidation suggestions", () => {
   ];
   const s = suggestConsolidation(references, annotators);
 
-  test("agreement to keep, ties kept, rejected claims replaced by a correction or dropped", () => {
-    expect(s.get("c1")?.action).toBe("KEEP");
-    expect(s.get("c2")).toMatchObject({ action: "REPLACE", replacementText: "corrected c2" });
-    expect(s.get("c3")?.action).toBe("KEEP");
-    expect(s.get("c4")?.action).toBe("DROP");
-    expect(s.get("c6")?.action).toBe("DROP");
-    expect(s.get("c7")?.action).toBe("KEEP");
+  test("agreement to keep, rejected claims replaced by a correction or dropped, a claim nobody coded kept and saying why", () => {
+    expect(s.get("c1")).toMatchObject({ action: "KEEP", agreement: "agree", reason: "2 kept, 0 rejected" });
+    expect(s.get("c2")).toMatchObject({ action: "REPLACE", replacementText: "corrected c2", agreement: "same-vote" });
+    expect(s.get("c4")).toMatchObject({ action: "DROP", agreement: "single" });
+    expect(s.get("c6")).toMatchObject({ action: "DROP", agreement: "agree", reason: "0 kept, 2 rejected (2 of 2 marked it unnecessary)" });
+    expect(s.get("c7")).toMatchObject({ action: "KEEP", agreement: "none", reason: expect.stringMatching(/^no annotator coded it: kept, as Figure 7 removes only/) });
+  });
+
+  test("a 1-1 tie has no default: it is marked and the lead chooses", () => {
+    expect(s.get("c3")).toEqual({ action: null, replacementText: null, agreement: "tie", reason: "tie: 1 kept, 1 rejected; choose keep, replace or drop" });
+  });
+
+  test("a majority against a dissenter is a disagreement with a default", () => {
+    const three = [...annotators, { annotatorId: "ann3", judgements: new Map<string, JudgementInput>([["c3", j("CORRECT")]]) }];
+    expect(suggestConsolidation(references, three).get("c3")).toMatchObject({ action: "KEEP", agreement: "disagree", reason: "2 kept, 1 rejected" });
+    // an annotator who found it correct but unnecessary votes to drop it (Figure 7 excludes unnecessary claims)
+    const unnecessary = [annotators[0], { annotatorId: "ann2", judgements: new Map<string, JudgementInput>([["c1", j("CORRECT", false)]]) }];
+    expect(suggestConsolidation(references, unnecessary).get("c1")).toMatchObject({ action: null, agreement: "tie", reason: "tie: 1 kept, 1 rejected (1 of 2 marked it unnecessary); choose keep, replace or drop" });
   });
 
   test("added claims kept, corrections folded into their claim, smells not decided", () => {

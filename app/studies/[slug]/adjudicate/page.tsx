@@ -5,6 +5,7 @@ import { orPageError } from "@/lib/errors/page";
 import { adjudicationQueue, TASK_TYPES } from "@/lib/data/adjudication";
 import type { TaskType } from "@/lib/generated/prisma/client";
 import { TASKS } from "@/lib/tasks";
+import { splitText } from "@/lib/tasks/consensus";
 
 export const dynamic = "force-dynamic";
 
@@ -17,11 +18,14 @@ export default async function AdjudicatePage({ params, searchParams }: { params:
   const task = TASK_TYPES.find((t) => t === query.task);
   const queue = await orPageError(adjudicationQueue(user, slug, task, query.question));
   const href = (t: TaskType, q?: string) => `/studies/${slug}/adjudicate?task=${t}${q ? `&question=${encodeURIComponent(q)}` : ""}`;
-  const itemHref = (id: string) => `/studies/${slug}/adjudicate/${queue.task}/${id}`;
+  const itemHref = (id: string) => `/studies/${slug}/adjudicate/${queue.task}/${id}?question=${encodeURIComponent(queue.question.key)}`;
   return (
     <div className="space-y-4">
       <StudyPageHeader study={queue.study} title="Adjudication">
-        <p className="text-sm text-slate-600">Items the annotators rated differently, least agreement first. Open one to compare the annotations and decide the consensus value.</p>
+        <p className="text-sm text-slate-600">
+          Items the annotators rated differently, least agreement first. Open one to compare the annotations and decide the consensus value; a tie (no value given by more annotators than another) has no default. After
+          saving, the key n moves to the next open disagreement.
+        </p>
       </StudyPageHeader>
       <nav aria-label="Tasks" className="flex gap-3 text-sm">
         {queue.study.taskTypes.map((t) => (
@@ -53,12 +57,15 @@ export default async function AdjudicatePage({ params, searchParams }: { params:
                 <th className="px-3 py-2">Item</th>
                 <th className="text-right">Agreement</th>
                 <th className="text-right">Range</th>
+                <th className="px-3" title="How many annotators gave each value; a tie has no majority">
+                  Split
+                </th>
                 <th className="px-3">Ratings</th>
               </tr>
             </thead>
             <tbody>
               {queue.open.map((e) => (
-                <tr key={e.item.id} className="border-t border-slate-100" data-testid="open-disagreement">
+                <tr key={e.item.id} className={`border-t border-slate-100 ${e.split.tie ? "bg-red-50" : "bg-amber-50"}`} data-testid="open-disagreement" data-tie={e.split.tie}>
                   <td className="px-3 py-2">
                     <Link href={itemHref(e.item.id)} className="text-blue-700 hover:underline">
                       {e.item.label}
@@ -66,6 +73,11 @@ export default async function AdjudicatePage({ params, searchParams }: { params:
                   </td>
                   <td className="text-right tabular-nums">{percent(e.agreement)}</td>
                   <td className="text-right tabular-nums">{e.range ?? "–"}</td>
+                  <td className="px-3">
+                    <span className={`rounded px-1 text-xs font-medium ${e.split.tie ? "bg-red-200 text-red-950" : "bg-amber-200 text-amber-950"}`} data-testid="split">
+                      {e.split.tie ? `${splitText(e.split)}: choose` : `disagree ${splitText(e.split)}`}
+                    </span>
+                  </td>
                   <td className="px-3">{e.ratings.map((r) => `${r.rater}: ${r.value}`).join(" · ")}</td>
                 </tr>
               ))}

@@ -2,15 +2,31 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { NEXT_DISAGREEMENT_ID } from "@/components/adjudication/next-disagreement";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import { CLAIM_CODE_BY_NAME } from "@/lib/annotation/codebook";
+import type { ClaimAgreement } from "@/lib/annotation/stage2";
 import type { ConsolidationClaim } from "@/lib/data/assignment-admin";
 
 type Action = "KEEP" | "REPLACE" | "DROP";
 interface Choice {
-  action: Action;
+  /** Null until the lead chooses (a tie has no default). */
+  action: Action | null;
   replacementText: string;
 }
+
+/** How the annotators' verdicts on a claim relate, as a badge (lib/annotation/stage2 ClaimAgreement). */
+const AGREEMENT: Record<ClaimAgreement, { text: string; style: string }> = {
+  agree: { text: "annotators agree", style: "bg-emerald-100 text-emerald-900" },
+  "same-vote": { text: "codes differ, same keep/drop", style: "bg-slate-100 text-slate-800" },
+  disagree: { text: "annotators disagree", style: "bg-amber-200 text-amber-950" },
+  tie: { text: "tie: choose", style: "bg-red-200 text-red-950" },
+  single: { text: "one annotator", style: "bg-slate-100 text-slate-700" },
+  none: { text: "not coded", style: "bg-slate-100 text-slate-700" },
+  added: { text: "added by an annotator", style: "bg-sky-100 text-sky-900" },
+};
+
+const ROW: Partial<Record<ClaimAgreement, string>> = { disagree: "bg-amber-50", tie: "bg-red-50" };
 
 /** Side by side: every annotator's code per claim and their added claims; keep / replace / drop each. */
 export function ConsolidationForm({
@@ -32,27 +48,42 @@ export function ConsolidationForm({
   // Corrections are decided through the claim they correct (replace with their text).
   const decidable = claims.filter((c) => c.kind !== "SMELL" && !(c.kind === "ANNOTATOR_ADDED" && c.correctsId));
   const corrections = claims.filter((c) => c.kind === "ANNOTATOR_ADDED" && c.correctsId);
+  // A stored decision, else the suggestion; a tie starts without one (nothing is chosen for the lead).
   const [choices, setChoices] = useState<Record<string, Choice>>(() =>
     Object.fromEntries(
       decidable.map((c) => {
         const d = c.decision ?? c.suggestion;
-        return [c.id, { action: (d?.action ?? "KEEP") as Action, replacementText: d?.replacementText ?? c.corrections[0]?.text ?? c.text }];
+        return [c.id, { action: d?.action ?? null, replacementText: d?.replacementText ?? c.corrections[0]?.text ?? c.text }];
       }),
     ),
   );
   const set = (id: string, patch: Partial<Choice>) => setChoices((all) => ({ ...all, [id]: { ...all[id], ...patch } }));
   const smells = claims.filter((c) => c.kind === "SMELL");
 
-  const submit = () =>
+  const agreementOf = (c: ConsolidationClaim): ClaimAgreement => c.suggestion?.agreement ?? "none";
+  const disagreements = decidable.filter((c) => ["disagree", "tie"].includes(agreementOf(c))).length;
+  const ties = decidable.filter((c) => agreementOf(c) === "tie").length;
+
+  const submit = () => {
+    const undecided = decidable.flatMap((c, i) => (choices[c.id].action === null ? [i + 1] : []));
+    if (undecided.length > 0) {
+      setMessage({ ok: false, text: `Choose keep, replace or drop for claim${undecided.length === 1 ? "" : "s"} ${undecided.join(", ")}: the annotators are split evenly, so there is no default.` });
+      document.querySelector<HTMLInputElement>(`[aria-label="Decision for claim ${undecided[0]}"] input`)?.focus();
+      return;
+    }
     start(async () => {
       const decisions = [
-        ...decidable.map((c) => ({ pseudoReferenceId: c.id, action: choices[c.id].action, replacementText: choices[c.id].action === "REPLACE" ? choices[c.id].replacementText : null })),
+        ...decidable.map((c) => ({ pseudoReferenceId: c.id, action: choices[c.id].action!, replacementText: choices[c.id].action === "REPLACE" ? choices[c.id].replacementText : null })),
         ...corrections.map((c) => ({ pseudoReferenceId: c.id, action: "DROP" as const, replacementText: null })),
       ];
       const result = await save({ slug, codeChangeId, decisions });
       setMessage(result.ok ? { ok: true, text: `Consolidated: ${result.data.decisions} decisions saved.` } : { ok: false, text: result.error });
-      if (result.ok) router.refresh();
+      if (result.ok) {
+        router.refresh();
+        document.getElementById(NEXT_DISAGREEMENT_ID)?.focus();
+      }
     });
+  };
 
   return (
     <form
@@ -63,6 +94,10 @@ export function ConsolidationForm({
       }}
       className="space-y-3"
     >
+      <p className="text-sm" data-testid="consolidation-summary">
+        {decidable.length} claim{decidable.length === 1 ? "" : "s"} to decide:{" "}
+        {disagreements === 0 ? "the annotators agree on keeping or dropping every one." : `the annotators disagree on ${disagreements}${ties > 0 ? `, ${ties} of them tie${ties === 1 ? "s" : ""} (split evenly: no default, choose)` : ""}.`}
+      </p>
       <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
         <thead className="bg-slate-100 text-slate-600">
           <tr>
@@ -79,11 +114,17 @@ export function ConsolidationForm({
         <tbody>
           {decidable.map((c, index) => {
             const choice = choices[c.id];
+            const agreement = agreementOf(c);
             return (
-              <tr key={c.id} className="border-t border-slate-100 align-top" data-testid="consolidation-claim">
+              <tr key={c.id} className={`border-t border-slate-100 align-top ${ROW[agreement] ?? ""}`} data-testid="consolidation-claim" data-agreement={agreement}>
                 <td className="max-w-md px-2 py-1">
-                  <span className="text-slate-500">{index + 1}. </span>
-                  {c.text}
+                  <span className={`mb-1 inline-block rounded px-1 text-xs font-medium ${AGREEMENT[agreement].style}`} data-testid="claim-agreement">
+                    {agreement === "tie" && c.decision ? "tie (decided)" : AGREEMENT[agreement].text}
+                  </span>
+                  <span className="block">
+                    <span className="text-slate-500">{index + 1}. </span>
+                    {c.text}
+                  </span>
                   <span className="block text-xs text-slate-500">
                     {c.kind === "ANNOTATOR_ADDED" ? `added by ${c.addedBy ?? "an annotator"}` : `${c.kind.toLowerCase()} · ${c.source}`}
                   </span>
@@ -124,7 +165,11 @@ export function ConsolidationForm({
                       className="mt-1 w-full rounded border border-slate-300 px-1 text-xs"
                     />
                   )}
-                  {!c.decision && c.suggestion && <span className="block text-xs text-slate-500">suggested: {c.suggestion.reason}</span>}
+                  {!c.decision && c.suggestion && (
+                    <span className={`block text-xs ${c.suggestion.action === null ? "font-medium text-red-800" : "text-slate-500"}`} data-testid="suggestion">
+                      {c.suggestion.action === null ? c.suggestion.reason : `suggested ${c.suggestion.action.toLowerCase()}: ${c.suggestion.reason}`}
+                    </span>
+                  )}
                 </td>
               </tr>
             );

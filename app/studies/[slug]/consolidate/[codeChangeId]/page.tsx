@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { NextDisagreement } from "@/components/adjudication/next-disagreement";
 import { DiffView } from "@/components/diff-view";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
@@ -12,7 +13,7 @@ export default async function ConsolidateItemPage({ params }: { params: Promise<
   const user = await requirePageUser(LEAD_ROLES);
   const { slug, codeChangeId } = await params;
   const item = await orPageError(getConsolidationItem(user, slug, codeChangeId));
-  const { change, annotators, claims } = item;
+  const { change, annotators, claims, next } = item;
   return (
     <div className="space-y-4">
       <div>
@@ -31,6 +32,10 @@ export default async function ConsolidateItemPage({ params }: { params: Promise<
         <DiffView sources={[{ key: change.id, path: change.filePath, language: change.language, diff: change.diff, oldFile: change.oldFile, newFile: change.newFile, primary: true }]} mode="unified" />
       </details>
       <ConsolidationForm slug={slug} codeChangeId={change.id} annotators={annotators.map((a) => ({ name: a.name || a.email, status: a.status }))} claims={claims} save={consolidate} />
+      <NextDisagreement
+        next={next && { href: `/studies/${slug}/consolidate/${next.id}`, label: next.externalId }}
+        back={{ href: `/studies/${slug}/consolidate`, label: "All items" }}
+      />
     </div>
   );
 }

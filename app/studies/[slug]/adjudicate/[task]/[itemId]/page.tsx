@@ -2,26 +2,42 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DiffView } from "@/components/diff-view";
 import { ConsensusForm } from "@/components/adjudication/consensus-form";
+import { NextDisagreement } from "@/components/adjudication/next-disagreement";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
-import { adjudicationItem, TASK_TYPES } from "@/lib/data/adjudication";
+import { adjudicationItem, nextOpenDisagreement, TASK_TYPES } from "@/lib/data/adjudication";
+import { type RatingSplit, ratingSplit, splitText } from "@/lib/tasks/consensus";
 import { decideConsensus } from "../../actions";
 
 export const dynamic = "force-dynamic";
 
 const stamp = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ");
 
-export default async function AdjudicateItemPage({ params }: { params: Promise<{ slug: string; task: string; itemId: string }> }) {
+/** Where the annotators agree (green), disagree (amber) or tie (red). */
+const splitStyle = (split: RatingSplit) => (split.unanimous ? "bg-emerald-50" : split.counts.length < 2 ? "" : split.tie ? "bg-red-50" : "bg-amber-50");
+
+function splitLabel(split: RatingSplit): string {
+  if (split.counts.length === 0) return "no ratings";
+  if (split.counts.length === 1) return split.unanimous ? "annotators agree" : "one rating";
+  return split.tie ? `tie ${splitText(split).slice("tie ".length)}: no majority` : `disagree ${splitText(split)}`;
+}
+
+export default async function AdjudicateItemPage({ params, searchParams }: { params: Promise<{ slug: string; task: string; itemId: string }>; searchParams: Promise<{ question?: string }> }) {
   const user = await requirePageUser(LEAD_ROLES);
   const { slug, task: taskParam, itemId } = await params;
   const task = TASK_TYPES.find((t) => t === taskParam);
   if (!task) notFound();
   const data = await orPageError(adjudicationItem(user, slug, task, itemId));
   const { change, item } = data;
+  // The queue the lead came from: its question (else the task's first), least agreement first.
+  const { question: questionKey } = await searchParams;
+  const question = data.questions.find((q) => q.key === questionKey) ?? data.questions[0];
+  const next = await orPageError(nextOpenDisagreement(user, slug, task, question.key, item.id));
+  const splits = Object.fromEntries(data.questions.map((q) => [q.key, ratingSplit(data.annotations.flatMap((a) => (a.values[q.key] === null || a.values[q.key] === undefined ? [] : [a.values[q.key]!])))]));
   return (
     <div className="space-y-4">
       <div>
-        <Link href={`/studies/${slug}/adjudicate?task=${task}`} prefetch={false} className="text-sm text-blue-700 hover:underline">
+        <Link href={`/studies/${slug}/adjudicate?task=${task}&question=${encodeURIComponent(question.key)}`} prefetch={false} className="text-sm text-blue-700 hover:underline">
           ← adjudication queue
         </Link>
         <h1 className="text-2xl font-semibold">
@@ -82,7 +98,9 @@ export default async function AdjudicateItemPage({ params }: { params: Promise<{
               <tr key={a.annotatorId} className="border-t border-slate-100 align-top" data-testid="annotation-row">
                 <td className="px-3 py-2">{a.annotator}</td>
                 {data.questions.map((q) => (
-                  <td key={q.key}>{a.values[q.key] ?? "–"}</td>
+                  <td key={q.key} className={splitStyle(splits[q.key])}>
+                    {a.values[q.key] ?? "–"}
+                  </td>
                 ))}
                 <td className="px-3 whitespace-pre-wrap">
                   {a.note}
@@ -91,6 +109,17 @@ export default async function AdjudicateItemPage({ params }: { params: Promise<{
               </tr>
             ))}
           </tbody>
+          <tfoot>
+            <tr className="border-t border-slate-200 text-xs" data-testid="annotation-split">
+              <td className="px-3 py-1 font-medium">Agreement</td>
+              {data.questions.map((q) => (
+                <td key={q.key} className={`py-1 font-medium ${splitStyle(splits[q.key])}`} data-testid={`split-${q.key}`}>
+                  {splitLabel(splits[q.key])}
+                </td>
+              ))}
+              <td />
+            </tr>
+          </tfoot>
         </table>
       </section>
       <section aria-label="Consensus" className="space-y-3">
@@ -103,11 +132,17 @@ export default async function AdjudicateItemPage({ params }: { params: Promise<{
               input={{ slug, task, itemId: item.id, question: q.key }}
               label={q.label}
               scale={q.scale}
+              split={splitLabel(splits[q.key])}
+              tie={splits[q.key].tie}
               current={c ? { value: c.value, source: c.source, reason: c.source === "adjudicated" ? c.reason : "", version: c.source === "adjudicated" ? c.version : 0, gold: c.source === "adjudicated" && c.gold } : null}
               save={decideConsensus}
             />
           );
         })}
+        <NextDisagreement
+          next={next && { href: `/studies/${slug}/adjudicate/${task}/${next.itemId}?question=${encodeURIComponent(next.question.key)}`, label: `${next.label} (${next.question.label})` }}
+          back={{ href: `/studies/${slug}/adjudicate?task=${task}&question=${encodeURIComponent(question.key)}`, label: "Back to the queue" }}
+        />
       </section>
       <section aria-label="History">
         <h2 className="mb-2 text-lg font-medium">History</h2>
