@@ -42,6 +42,8 @@ test("a lead generates smells from the pseudo-references page, watches the run f
   await page.getByRole("link", { name: "Pseudo-references" }).click();
   // The first visit probes the analyzers (seconds: PMD's probe starts a JVM); later renders reuse the answer.
   await expect(page.getByTestId("analyzers")).toContainText(/jshint \d/, { timeout: 60_000 });
+  // The server sees what this machine has: every analyzer by its version, or exactly what is missing (Java, not "PMD: run npm install").
+  for (const status of await detectAnalyzers()) await expect(page.getByTestId("analyzers")).toContainText(status.available ? `${status.tool} ${status.version}` : status.message);
   const form = page.getByRole("form", { name: "Generate pseudo-references" });
   await form.getByLabel("Source").selectOption("smells");
   await form.getByRole("button", { name: "Generate" }).click();

