@@ -91,11 +91,11 @@ export class ItemSubsets {
     return alphaFromCoincidences(o, units, level, this.table.scale, this.noPairsReason);
   }
 
-  /** Cohen's kappa of a two-rater table (cohenKappa without named raters). */
-  cohenKappa(scheme: WeightScheme = "unweighted"): CohenResult {
+  /** Cohen's kappa of a two-rater table (cohenKappa; `names` name the raters in reasons, default their ids). */
+  cohenKappa(scheme: WeightScheme = "unweighted", names?: readonly [string, string]): CohenResult {
     const { raters } = this.table;
     // Other rater counts do not depend on the items: the table's own answer (none, or an error) is the subset's.
     if (raters.length !== 2) return cohenKappa(this.table, { weights: scheme });
-    return pairKappa(this.table, 0, 1, scheme, [raters[0], raters[1]], this.pairConfusions());
+    return pairKappa(this.table, 0, 1, scheme, names ?? [raters[0], raters[1]], this.pairConfusions());
   }
 }

@@ -113,8 +113,8 @@ interface Settings {
  * CI (one stream of seeded item resamples for all, each coefficient computed from sums over
  * the resamples' picks without building their tables: lib/agreement/resampled.ts).
  */
-export function coefficientReports(table: RatingTable, question: Question, bootstrap: BootstrapSettings | null, alphaLevels: readonly Level[] = []): CoefficientReport[] {
-  return tablesCoefficientReports([{ table, question }], bootstrap, alphaLevels)[0];
+export function coefficientReports(table: RatingTable, question: Question, bootstrap: BootstrapSettings | null, alphaLevels: readonly Level[] = [], names?: ReadonlyMap<string, string>): CoefficientReport[] {
+  return tablesCoefficientReports([{ table, question }], bootstrap, alphaLevels, names)[0];
 }
 
 /**
@@ -122,8 +122,8 @@ export function coefficientReports(table: RatingTable, question: Question, boots
  * items share one stream of resamples (tablesBootstrapCis: the picks each would draw alone,
  * drawn once), so each table's CIs are the ones coefficientReports gives it.
  */
-export function tablesCoefficientReports(tables: readonly { table: RatingTable; question: Question }[], bootstrap: BootstrapSettings | null, alphaLevels: readonly Level[] = []): CoefficientReport[][] {
-  const definitions = tables.map(({ table, question }) => coefficientDefinitions(question, table.raters.length, alphaLevels));
+export function tablesCoefficientReports(tables: readonly { table: RatingTable; question: Question }[], bootstrap: BootstrapSettings | null, alphaLevels: readonly Level[] = [], names?: ReadonlyMap<string, string>): CoefficientReport[][] {
+  const definitions = tables.map(({ table, question }) => coefficientDefinitions(question, table.raters.length, alphaLevels, names));
   const results = tables.map(({ table }, g) => definitions[g].map((def) => def.compute(table)));
   const withCi = results.map((r) => (bootstrap && bootstrap.nResamples > 0 ? r.flatMap((result, k) => (result.value !== null ? [k] : [])) : []));
   const cis: Interval[][] = tables.map(() => []);
@@ -207,7 +207,7 @@ export function questionTable(data: Pick<TaskColumns, "items" | "raters">, q: Qu
 /** The agreement section of one question from its columns (pure: the task's items in study order, its raters and their names are given). */
 export function questionAgreement(data: Pick<TaskColumns, "items" | "raters">, q: QuestionColumns, names: ReadonlyMap<string, string>, settings: Settings): QuestionAgreement {
   const table = questionTable(data, q);
-  return questionSection(data, q, table, coefficientReports(table, q.question, settings.bootstrap, settings.alphaLevels), names, settings);
+  return questionSection(data, q, table, coefficientReports(table, q.question, settings.bootstrap, settings.alphaLevels, names), names, settings);
 }
 
 /** questionAgreement on the question's table, with its coefficients computed already (together with the task's other questions). */
@@ -233,7 +233,7 @@ function questionSection(data: Pick<TaskColumns, "items" | "raters">, q: Questio
   const reliabilityItems = reliability ? pairable.filter((u) => inItemSet(data.items[study[u]], reliabilityIds, new Set())) : [];
   // The batches' tables would have the table's raters, so they share its definitions (made once, not per batch);
   // each batch's coefficients are summed from the table's per-item terms, without building its table.
-  const definitions = coefficientDefinitions(question, table.raters.length, settings.alphaLevels);
+  const definitions = coefficientDefinitions(question, table.raters.length, settings.alphaLevels, names);
   const subsets = new ItemSubsets(table);
   const batches: QuestionAgreement["batches"] = [];
   for (let start = 0; start < pairable.length; start += settings.batchSize) {
@@ -267,7 +267,7 @@ function questionSection(data: Pick<TaskColumns, "items" | "raters">, q: Questio
             items: reliabilityItems.length,
             firstItem: first(reliabilityItems),
             lastItem: last(reliabilityItems),
-            coefficients: coefficientReports(resampleItems(table, reliabilityItems), question, settings.bootstrap, settings.alphaLevels),
+            coefficients: coefficientReports(resampleItems(table, reliabilityItems), question, settings.bootstrap, settings.alphaLevels, names),
           },
     pairwise: {
       method: `Cohen's kappa, ${question.weights === "unweighted" ? "unweighted" : `${question.weights} weights`}, on the items both raters rated`,
@@ -297,7 +297,7 @@ export async function agreementReport(studyId: string, options: AgreementOptions
     const names = await raterNames(data.raters, client);
     const questions = data.questions.filter((q) => q.item.length > 0);
     const tables = questions.map((q) => ({ table: questionTable(data, q), question: q.question }));
-    const coefficients = tablesCoefficientReports(tables, settings.bootstrap, settings.alphaLevels);
+    const coefficients = tablesCoefficientReports(tables, settings.bootstrap, settings.alphaLevels, names);
     tasks.push({
       task,
       questions: questions.map((q, k) => questionSection(data, q, tables[k].table, coefficients[k], names, settings)),

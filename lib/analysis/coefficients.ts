@@ -86,9 +86,10 @@ export function resampledMeanPairwiseCohen(resample: ItemResamples, weights: Wei
 
 const weightName = (weights: WeightScheme) => (weights === "unweighted" ? "unweighted" : `${weights} weights`);
 
-/** The coefficients of a question for a table with `raterCount` raters. */
-export function coefficientDefinitions(question: Question, raterCount: number, requestedLevels: readonly Level[] = []): CoefficientDefinition[] {
+/** The coefficients of a question for a table with `raterCount` raters; `names` name raters in reasons and notes (default their ids). */
+export function coefficientDefinitions(question: Question, raterCount: number, requestedLevels: readonly Level[] = [], names?: ReadonlyMap<string, string>): CoefficientDefinition[] {
   const { level, weights } = question;
+  const pairNames = (t: RatingTable): [string, string] | undefined => (names && t.raters.length === 2 ? [names.get(t.raters[0]) ?? t.raters[0], names.get(t.raters[1]) ?? t.raters[1]] : undefined);
   // Alphas at further levels share the resamples; their cost is not counted, so seeded CIs keep their resample counts.
   const otherAlphas: CoefficientDefinition[] = alphaLevels(question, requestedLevels)
     .filter((l) => l !== level)
@@ -106,9 +107,9 @@ export function coefficientDefinitions(question: Question, raterCount: number, r
       : {
           key: "cohen",
           method: `Cohen's kappa, ${weightName(weights)} (sklearn cohen_kappa_score; n = items rated by both)`,
-          compute: (t) => cohenKappa(t, { weights }),
+          compute: (t) => cohenKappa(t, { weights, names: pairNames(t) }),
           resampled: (r) => (r.table.raters.length === 2 ? r.cohenKappa([r.table.raters[0], r.table.raters[1]], weights) : null),
-          ofSubset: (s) => s.cohenKappa(weights),
+          ofSubset: (s) => s.cohenKappa(weights, pairNames(s.table)),
           passes: 1,
         };
   return [
