@@ -34,15 +34,25 @@ test("a lead previews an upload, sees every error of a bad file, imports a good 
 
   await form.getByLabel("Files", { exact: true }).setInputFiles({ name: "good.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(`${line("a", "Looks fine.")}\n${line("b", "Rename x.")}\n`) });
   await form.getByRole("button", { name: "Preview" }).click();
-  await expect(page.getByRole("region", { name: "Import preview" })).toBeVisible();
+  const preview = page.getByRole("region", { name: "Import preview" });
+  await expect(preview).toBeVisible();
+  // in the product's words; the study has no page before the import
+  await expect(preview).toContainText("New study upload-e2e");
+  await expect(preview.getByTestId("import-study-link")).toHaveCount(0);
+  await expect(preview.getByTestId("import-counts").locator("tbody td:first-child")).toHaveText(["code changes", "pseudo-references (claims and smells)", "reviews"]);
+  await expect(preview).not.toContainText(/pseudoReferences|codeChanges|reviewClaimLinks/);
   expect(await testDb().codeChange.count({ where: { study: { slug: "upload-e2e" } } })).toBe(0);
 
   await form.getByRole("button", { name: "Import" }).click();
-  await expect(page.getByRole("region", { name: "Import done" })).toBeVisible();
+  const done = page.getByRole("region", { name: "Import done" });
+  await expect(done).toBeVisible();
+  await expect(done).toContainText("(created by this import)");
+  await expect(done.getByTestId("import-counts").locator("tbody tr").first().locator("td")).toHaveText(["code changes", "2", "0", "0"]);
   expect(await testDb().codeChange.count({ where: { study: { slug: "upload-e2e" } } })).toBe(2);
   expect(await testDb().candidateReview.count({ where: { codeChange: { study: { slug: "upload-e2e" } } } })).toBe(4);
 
-  await page.goto("/studies/upload-e2e");
+  await done.getByTestId("import-study-link").click();
+  await expect(page).toHaveURL(/\/studies\/upload-e2e$/);
   const download = page.waitForEvent("download");
   await page.getByRole("link", { name: /^JSONL/ }).click();
   const file = await download;

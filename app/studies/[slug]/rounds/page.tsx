@@ -100,7 +100,7 @@ export default async function RoundsPage({ params }: { params: Promise<{ slug: s
                   <tbody>
                     {round.agreement.report.tasks.flatMap((t) =>
                       t.questions.map((q) => (
-                        <tr key={`${t.task}:${q.question}`} className="border-t border-slate-100" data-testid="round-question">
+                        <tr key={`${t.task}:${q.question}`} className="border-t border-slate-100 align-top" data-testid="round-question">
                           <td>
                             {TASK_LABELS[t.task]}: {q.label}
                           </td>

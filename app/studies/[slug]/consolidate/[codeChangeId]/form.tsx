@@ -63,6 +63,7 @@ export function ConsolidationForm({
   const agreementOf = (c: ConsolidationClaim): ClaimAgreement => c.suggestion?.agreement ?? "none";
   const disagreements = decidable.filter((c) => ["disagree", "tie"].includes(agreementOf(c))).length;
   const ties = decidable.filter((c) => agreementOf(c) === "tie").length;
+  const undecidedTies = decidable.filter((c) => agreementOf(c) === "tie" && choices[c.id].action === null).length;
 
   const submit = () => {
     const undecided = decidable.flatMap((c, i) => (choices[c.id].action === null ? [i + 1] : []));
@@ -96,7 +97,9 @@ export function ConsolidationForm({
     >
       <p className="text-sm" data-testid="consolidation-summary">
         {decidable.length} claim{decidable.length === 1 ? "" : "s"} to decide:{" "}
-        {disagreements === 0 ? "the annotators agree on keeping or dropping every one." : `the annotators disagree on ${disagreements}${ties > 0 ? `, ${ties} of them tie${ties === 1 ? "s" : ""} (split evenly: no default, choose)` : ""}.`}
+        {disagreements === 0
+          ? "the annotators agree on keeping or dropping every one."
+          : `the annotators disagree on ${disagreements}${ties > 0 ? `, ${ties} of them tie${ties === 1 ? "s" : ""} (split evenly: no default${undecidedTies > 0 ? ", choose" : ""})` : ""}.`}
       </p>
       <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
         <thead className="bg-slate-100 text-slate-600">
@@ -178,7 +181,7 @@ export function ConsolidationForm({
       </table>
       {smells.length > 0 && (
         <p className="text-sm text-slate-600">
-          {smells.length} static-analysis smell{smells.length === 1 ? "" : "s"} always enter stage 2.
+          {smells.length === 1 ? "1 static-analysis smell always enters" : `${smells.length} static-analysis smells always enter`} stage 2.
         </p>
       )}
       <button type="submit" disabled={pending} className="rounded bg-slate-900 px-3 py-1 text-sm text-white disabled:opacity-50">

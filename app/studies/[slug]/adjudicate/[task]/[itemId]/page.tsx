@@ -98,7 +98,7 @@ export default async function AdjudicateItemPage({ params, searchParams }: { par
               <tr key={a.annotatorId} className="border-t border-slate-100 align-top" data-testid="annotation-row">
                 <td className="px-3 py-2">{a.annotator}</td>
                 {data.questions.map((q) => (
-                  <td key={q.key} className={splitStyle(splits[q.key])}>
+                  <td key={q.key} className={`py-2 ${splitStyle(splits[q.key])}`}>
                     {a.values[q.key] ?? "–"}
                   </td>
                 ))}
