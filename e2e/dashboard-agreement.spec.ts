@@ -6,7 +6,8 @@
 import { expect, test } from "@playwright/test";
 import { questionId } from "@/components/dashboard/agreement-tables";
 import { formatPercent } from "@/components/dashboard/format";
-import { agreementReport, type AgreementReport, type CoefficientReport, findStudy } from "@/lib/analysis";
+import { agreementReport, type AgreementReport, type CoefficientReport } from "@/lib/analysis";
+import { requireStudy } from "@/lib/data/studies";
 import { cli, downloadCsv, expectCharts, expectComplete, expectCsvMatchesTable, expectNumber, openQuestionDetails, type PageTable, readTable, row, useTestDatabaseForLib } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
 import { reportItemSets } from "@/lib/data/item-sets";
@@ -106,7 +107,7 @@ test("the agreement dashboard shows the agreement CLI's numbers for every task a
 
 test("one task with smaller batches equals the library's report, and so does the JSON route", async ({ page }) => {
   useTestDatabaseForLib();
-  const study = await findStudy({ slug: "demo" }, testDb());
+  const study = await requireStudy({ slug: "demo" }, testDb());
   const expected = await agreementReport(study.id, { task: "REVIEW_RATING", batchSize: 8, ...(await reportItemSets(COMMAND_LINE, "demo")) }, testDb());
   await signIn(page, E2E_ACCOUNTS.lead);
   await page.goto("/studies/demo/agreement?task=REVIEW_RATING&batchSize=8");
@@ -162,7 +163,7 @@ test("Download CSV gives the rows of the table, raw numbers included", async ({ 
 test("the dashboard follows new annotations by itself (auto-refresh) and with Refresh now", async ({ page }) => {
   useTestDatabaseForLib();
   const db = testDb();
-  const study = await findStudy({ slug: "demo" }, db);
+  const study = await requireStudy({ slug: "demo" }, db);
   const { userId } = await newAnnotator("dashboard-grader");
   try {
     await signIn(page, E2E_ACCOUNTS.lead);

@@ -6,7 +6,8 @@
 import { expect, test } from "@playwright/test";
 import { formatCount, formatP } from "@/components/dashboard/format";
 import { SWEEP_ROW_LABELS } from "@/components/dashboard/validity-tables";
-import { correlationReport, type CorrelationReport, type CorrelationSet, findStudy } from "@/lib/analysis";
+import { correlationReport, type CorrelationReport, type CorrelationSet } from "@/lib/analysis";
+import { requireStudy } from "@/lib/data/studies";
 import { cli, downloadCsv, expectCharts, expectComplete, expectCsvMatchesTable, expectNumber, type PageTable, readTable, row, useTestDatabaseForLib } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
 import { watchPageErrors } from "./workspace-fixtures";
@@ -119,7 +120,7 @@ test("CRScore Rel against relevance: the validity dashboard shows the correlate 
 
 test("BLEU against the reference grade at the system level equals the library's report and the JSON route", async ({ page }) => {
   useTestDatabaseForLib();
-  const study = await findStudy({ slug: "demo" }, testDb());
+  const study = await requireStudy({ slug: "demo" }, testDb());
   const expected = await correlationReport(study.id, { metric: "bleu-gradedreviews", human: "grade", level: "system" }, testDb());
   await signIn(page, E2E_ACCOUNTS.lead);
   await page.goto("/studies/demo/validity?metric=bleu-gradedreviews&human=grade&level=system");

@@ -12,7 +12,8 @@ import { db, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { claimQualityReport, type ClaimQualityReport } from "./claim-quality";
 import { type CoefficientDefinition, coefficientDefinitions, type CoefficientKey } from "./coefficients";
-import { findStudy, gatherTaskColumns, type QuestionColumns, raterNames, type StudyItem, type TaskColumns } from "./gather";
+import { requireStudy } from "@/lib/data/studies";
+import { gatherTaskColumns, type QuestionColumns, raterNames, type StudyItem, type TaskColumns } from "./gather";
 import { countedWork } from "./drafts";
 import { inItemSet, type ItemSetFilter, itemSetStatement, type ItemSetStatement, restrictToItemSet } from "./item-sets";
 import type { Question } from "./questions";
@@ -281,7 +282,7 @@ function questionSection(data: Pick<TaskColumns, "items" | "raters">, q: Questio
 
 /** The agreement report of a study (all tasks, or `options.task`). */
 export async function agreementReport(studyId: string, options: AgreementOptions = {}, client: PrismaClient = db): Promise<AgreementReport> {
-  const study = await findStudy({ id: studyId }, client);
+  const study = await requireStudy({ id: studyId }, client);
   const settings: Settings = {
     bootstrap: bootstrapSettings(options.bootstrap),
     batchSize: options.batchSize ?? 50,

@@ -17,7 +17,8 @@ import { rankAverage, systemRankCorrelation, type TestResult } from "@/lib/stats
 import { countedWork } from "./drafts";
 import { inItemSet, type ItemSetFilter, itemSetStatement, type ItemSetStatement } from "./item-sets";
 import { correlationSet, type CorrelationSet } from "./correlations";
-import { findStudy, raterNames } from "./gather";
+import { requireStudy } from "@/lib/data/studies";
+import { raterNames } from "./gather";
 import { humanScore, humanScores, mean, type HumanScores } from "./human-scores";
 import { quantileMap } from "./quantile-map";
 import { type BootstrapSettings, bootstrapSettings } from "./resample";
@@ -264,7 +265,7 @@ function samplePoints(points: readonly ReviewPoint[], max: number): ReviewPoint[
 }
 
 export async function correlationReport(studyId: string, options: CorrelationOptions, client: PrismaClient = db, shared: LevelFreeSource = (compute) => compute()): Promise<CorrelationReport> {
-  const study = await findStudy({ id: studyId }, client);
+  const study = await requireStudy({ id: studyId }, client);
   const level = options.level ?? "segment";
   const includeReferences = options.includeReferences ?? false;
   const bootstrap = bootstrapSettings(options.bootstrap);

@@ -5,25 +5,11 @@ import { TASKS, taskQuestions } from "@/lib/tasks";
 import { keptUnder, type GoldMode } from "@/lib/data/gold";
 import type { Rating, RatingValue } from "@/lib/agreement";
 import { describeItem, type StudyItem } from "./collect";
-import type { Question, StudyScales } from "./questions";
+import type { Question } from "./questions";
+import type { StudyForAnalysis } from "@/lib/data/studies";
 import type { DraftMode } from "./drafts";
-import { AppError } from "@/lib/errors";
 
 export type { StudyItem } from "./collect";
-
-export interface StudyForAnalysis extends StudyScales {
-  id: string;
-  slug: string;
-  name: string;
-  taskTypes: TaskType[];
-}
-
-/** The study by id or slug, with what the analyses need. */
-export async function findStudy(where: { id: string } | { slug: string }, client: PrismaClient = db): Promise<StudyForAnalysis> {
-  const study = await client.study.findUnique({ where, select: { id: true, slug: true, name: true, taskTypes: true, likertDimensions: true, likertMin: true, likertMax: true } });
-  if (!study) throw new AppError("NOT_FOUND", { message: `no study with ${"id" in where ? `id "${where.id}"` : `slug "${where.slug}"`}` });
-  return study;
-}
 
 /**
  * One question's ratings as columns: entry e says rater `raters[rater[e]]` gave the value at

@@ -1,7 +1,8 @@
 /** Human scores of reviews for one question: each annotator's rating and their mean (the review's human score). */
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { RatingValue } from "@/lib/agreement";
-import { gatherTaskColumns, type StudyForAnalysis, type StudyItem } from "./gather";
+import type { StudyForAnalysis } from "@/lib/data/studies";
+import { gatherTaskColumns, type StudyItem } from "./gather";
 import { reviewQuestionTask } from "@/lib/tasks";
 import type { Question } from "./questions";
 import type { DraftMode } from "./drafts";

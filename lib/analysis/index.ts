@@ -5,7 +5,7 @@ export { correlationReport, humanMetricAgreement, levelCorrelations, levelFreeSe
 export { claimQualityReport, claimQualityRow, CLAIM_VERDICT_RULE, type ClaimQualityReport, type ClaimQualityRow } from "./claim-quality";
 export { coefficientDefinitions, meanPairwiseCohen, resampledMeanPairwiseCohen, type CoefficientKey } from "./coefficients";
 export { correlationSet, type CorrelationSet, type CorrelationStat } from "./correlations";
-export { findStudy, type StudyForAnalysis, type StudyItem } from "./gather";
+export { type StudyItem } from "./gather";
 export { humanScores, numericValue, reviewQuestionKeys, type HumanScores } from "./human-scores";
 export { CLAIM_CODE_SCALE, type Question } from "./questions";
 export { taskQuestions } from "@/lib/tasks";

@@ -1,4 +1,5 @@
 /** Minimal `--flag value` / `--switch` parsing for the CLI, with clear errors. */
+import type { z } from "zod";
 import { AppError } from "@/lib/errors";
 
 export interface ParsedArgs {
@@ -41,6 +42,15 @@ export function optionalFlag(args: ParsedArgs, name: string): string | undefined
   const value = args.flags.get(name);
   if (value === true) throw new CliError(`Option --${name} needs a value`);
   return value;
+}
+
+/** An optional flag's value under a field's schema (the rule the web's forms and routes apply); a refusal names the flag. */
+export function fieldFlag<T extends z.ZodType>(args: ParsedArgs, name: string, field: T): z.output<T> | undefined {
+  const value = optionalFlag(args, name);
+  if (value === undefined) return undefined;
+  const parsed = field.safeParse(value);
+  if (!parsed.success) throw new CliError(`--${name}: ${parsed.error.issues.map((i) => i.message).join("; ")}; got "${value}"`);
+  return parsed.data;
 }
 
 export function hasSwitch(args: ParsedArgs, name: string): boolean {

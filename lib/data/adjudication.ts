@@ -8,12 +8,14 @@
  * Every query finds the study through leadStudyWhere: another lead's study is 404.
  */
 import { z } from "zod";
+import { slugField } from "@/lib/validation/study-fields";
 import { perItemAgreement, type RatingValue } from "@/lib/agreement";
 import { AppError } from "@/lib/errors";
 import { db, Prisma, type PrismaClient } from "@/lib/db/client";
-import { findLedStudy, type StudyUser } from "@/lib/data/study-access";
+import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
 import type { TaskType } from "@/lib/generated/prisma/client";
-import { findStudy, gatherTaskColumns, itemValues, ratingsByRater, type StudyForAnalysis, type StudyItem } from "@/lib/analysis/gather";
+import { gatherTaskColumns, itemValues, ratingsByRater, type StudyItem } from "@/lib/analysis/gather";
+import type { StudyForAnalysis } from "@/lib/data/studies";
 import { questionTable } from "@/lib/analysis/agreement-report";
 import type { Question } from "@/lib/analysis/questions";
 import { cachedForState } from "@/lib/analysis/report-cache";
@@ -26,12 +28,6 @@ import { annotatorReliability, type AnnotatorReliability } from "@/lib/analysis/
 type Client = PrismaClient | Prisma.TransactionClient;
 
 export const TASK_TYPES = Object.keys(TASKS) as TaskType[];
-
-async function ledStudy(user: StudyUser, slug: string): Promise<StudyForAnalysis> {
-  const study = await findLedStudy(user, slug);
-  if (!study) throw new AppError("NOT_FOUND", { message: "No such study." });
-  return findStudy({ id: study.id });
-}
 
 function questionOf(study: StudyForAnalysis, task: TaskType, key: string): Question {
   const question = taskQuestions(task, study).find((q) => q.key === key);
@@ -107,7 +103,7 @@ export interface AdjudicationQueue {
 
 /** The adjudication queue of one question of one task (defaults: the study's first task and its first question). */
 export async function adjudicationQueue(user: StudyUser, slug: string, task?: TaskType, questionKey?: string): Promise<AdjudicationQueue> {
-  const study = await ledStudy(user, slug);
+  const study = await requireLedStudy(user, slug);
   const chosen = task ?? study.taskTypes[0] ?? "CLAIM_VERIFICATION";
   const questions = taskQuestions(chosen, study);
   const question = questionKey ? questionOf(study, chosen, questionKey) : questions[0];
@@ -188,7 +184,7 @@ async function itemContext(studyId: string, task: TaskType, itemId: string) {
 
 /** One item's annotations side by side, in its context, with the consensus and its history. */
 export async function adjudicationItem(user: StudyUser, slug: string, task: TaskType, itemId: string): Promise<AdjudicationItem> {
-  const study = await ledStudy(user, slug);
+  const study = await requireLedStudy(user, slug);
   const { codeChangeId, item } = await itemContext(study.id, task, itemId);
   const questions = taskQuestions(task, study);
   const [change, reference, pseudoReferences, annotations, stored] = await Promise.all([
@@ -232,7 +228,7 @@ export async function adjudicationItem(user: StudyUser, slug: string, task: Task
 }
 
 export const consensusSchema = z.object({
-  slug: z.string().min(1),
+  slug: slugField,
   task: z.enum(["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"]),
   itemId: z.string().min(1),
   question: z.string().min(1),
@@ -248,7 +244,7 @@ export type ConsensusInput = z.infer<typeof consensusSchema>;
 
 /** Saves the lead's consensus value for one question of one item; a stale base version is refused (409). */
 export async function saveConsensus(user: StudyUser, input: ConsensusInput): Promise<{ id: string; version: number }> {
-  const study = await ledStudy(user, input.slug);
+  const study = await requireLedStudy(user, input.slug);
   const question = questionOf(study, input.task, input.question);
   if (!question.scale.includes(input.value)) throw new AppError("INVALID_INPUT", { message: `${input.value} is not on the scale of "${question.label}" (${question.scale.join(", ")}).` });
   await itemContext(study.id, input.task, input.itemId);
@@ -290,7 +286,7 @@ export interface QuestionReliability {
  * computed once per state of its data.
  */
 export async function taskReliability(user: StudyUser, slug: string, task: TaskType, fingerprint?: string): Promise<QuestionReliability[]> {
-  const study = await ledStudy(user, slug);
+  const study = await requireLedStudy(user, slug);
   return fingerprint === undefined ? studyTaskReliability(study, task) : cachedForState("reliability", study.id, { task }, fingerprint, () => studyTaskReliability(study, task));
 }
 

@@ -6,28 +6,19 @@
  */
 import { z } from "zod";
 import { db, Prisma } from "@/lib/db/client";
-import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction } from "@/lib/generated/prisma/client";
+import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction, Study } from "@/lib/generated/prisma/client";
 import { applicableTaskTypes, planAssignments, planEffect, planReliabilitySet, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
 import { progressOf, type Progress } from "@/lib/annotation/progress";
 import { nextAfter } from "@/lib/annotation/next-after";
 import { stageOrderOn } from "@/lib/annotation/stage-order";
 import { claimVotes, isDisagreement, suggestConsolidation, type SuggestedDecision } from "@/lib/annotation/stage2";
 import { addableAccountsWhere } from "@/lib/data/accounts";
-import { COMMAND_LINE, leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
+import { COMMAND_LINE, requireLedStudy, type StudyUser } from "@/lib/data/study-access";
 import { goldChanges } from "@/lib/data/gold";
 import { roundChanges } from "@/lib/data/round-gate";
 import { storePlanReliabilitySet } from "@/lib/data/item-sets";
 import { AppError } from "@/lib/errors";
-import { annotatorsPerItemField } from "@/lib/validation/study-fields";
-
-async function findStudy(user: StudyUser, slug: string) {
-  const study = await db.study.findFirst({
-    where: { slug, ...leadStudyWhere(user) },
-    select: { id: true, slug: true, name: true, taskTypes: true, annotatorsPerItem: true, reliabilitySetSize: true, assignmentSeed: true, hideSystemNames: true, goldPerQueue: true, stageOrder: true },
-  });
-  if (!study) throw new AppError("NOT_FOUND", { message: "No such study." });
-  return study;
-}
+import { annotatorsPerItemField, slugField } from "@/lib/validation/study-fields";
 
 /**
  * The accounts `user` may give work in a study (which adds them to it): active, and either an
@@ -42,14 +33,14 @@ function assignableWhere(user: StudyUser, studyId: string): Prisma.UserWhereInpu
 }
 
 export const assignmentSettingsSchema = z.object({
-  slug: z.string().min(1),
+  slug: slugField,
   annotatorsPerItem: annotatorsPerItemField,
   reliabilitySetSize: z.coerce.number().int().min(0).max(100_000),
   assignmentSeed: z.coerce.number().int().min(0).max(2 ** 31 - 1),
 });
 
 export async function updateAssignmentSettings(user: StudyUser, input: z.infer<typeof assignmentSettingsSchema>) {
-  const study = await findStudy(user, input.slug);
+  const study = await requireLedStudy(user, input.slug);
   return db.study.update({
     where: { id: study.id },
     data: {
@@ -71,7 +62,7 @@ export interface ProgressRow extends Progress {
 
 /** Everything the assignment management page shows: the study's annotators (its members, not every account) and their work. */
 export async function getAssignmentAdmin(user: StudyUser, slug: string) {
-  const study = await findStudy(user, slug);
+  const study = await requireLedStudy(user, slug);
   const [annotators, members, assignments, items] = await Promise.all([
     db.user.findMany({ where: { memberships: { some: { studyId: study.id, role: "ANNOTATOR" } } }, orderBy: [{ name: "asc" }, { email: "asc" }], select: { id: true, name: true, email: true, active: true } }),
     db.studyMember.findMany({ where: { studyId: study.id }, select: { userId: true } }),
@@ -116,7 +107,7 @@ export async function getAssignmentAdmin(user: StudyUser, slug: string) {
  * calibration rounds, for a preview of rounds not made yet.
  */
 export async function planForStudy(user: StudyUser, slug: string, annotatorIds: readonly string[], rounds?: readonly (readonly string[])[]): Promise<{ studyId: string; seed: number; plan: PlannedAssignment[]; reliability: string[] }> {
-  const study = await findStudy(user, slug);
+  const study = await requireLedStudy(user, slug);
   const [changes, gold, storedRounds] = await Promise.all([
     db.codeChange.findMany({
       where: { studyId: study.id },
@@ -200,7 +191,7 @@ export async function generateAssignments(user: StudyUser, slug: string, annotat
 
 /** Moves one unfinished assignment to another annotator, at the end of their queue. */
 export async function reassignAssignment(user: StudyUser, slug: string, assignmentId: string, toUserId: string): Promise<{ id: string }> {
-  const study = await findStudy(user, slug);
+  const study = await requireLedStudy(user, slug);
   const assignment = await db.assignment.findFirst({ where: { id: assignmentId, studyId: study.id } });
   if (!assignment) throw new AppError("NOT_FOUND", { message: "No such assignment in this study." });
   if (assignment.status === "DONE") throw new AppError("CONFLICT", { message: "A submitted assignment cannot be reassigned." });
@@ -222,7 +213,7 @@ export async function reassignAssignment(user: StudyUser, slug: string, assignme
 
 /** Moves every open (pending, in progress or skipped) assignment of one annotator to another. */
 export async function reassignOpenAssignments(user: StudyUser, slug: string, fromUserId: string, toUserId: string): Promise<{ moved: number; clashes: number }> {
-  const study = await findStudy(user, slug);
+  const study = await requireLedStudy(user, slug);
   const open = await db.assignment.findMany({ where: { studyId: study.id, userId: fromUserId, status: { in: ["PENDING", "IN_PROGRESS", "SKIPPED"] } }, orderBy: { position: "asc" }, select: { id: true } });
   let moved = 0;
   let clashes = 0;
@@ -256,13 +247,11 @@ export interface ConsolidationListRow {
   ties: number;
 }
 
-type StudyOf = Awaited<ReturnType<typeof findStudy>>;
-
 /** Stage-1 judgements as consolidation reads them: under the stage order, necessity is a stage-2 answer over the consolidated set (stage-order.ts), not a stage-1 "unnecessary" flag. */
-const stage1Necessity = <J extends { necessary: boolean | null }>(study: StudyOf, rows: J[]): J[] => (stageOrderOn(study) ? rows.map((j) => ({ ...j, necessary: null })) : rows);
+const stage1Necessity = <J extends { necessary: boolean | null }>(study: Study, rows: J[]): J[] => (stageOrderOn(study) ? rows.map((j) => ({ ...j, necessary: null })) : rows);
 
 /** Per code change: its generated claims on which the annotators disagree, and the ties among them. */
-async function claimDisagreements(study: StudyOf): Promise<Map<string, { disagreements: number; ties: number }>> {
+async function claimDisagreements(study: Study): Promise<Map<string, { disagreements: number; ties: number }>> {
   const rows = await db.claimJudgement.findMany({
     where: { pseudoReference: { codeChange: { studyId: study.id }, kind: { in: ["CLAIM", "IMPLICATION"] } } },
     select: { pseudoReferenceId: true, code: true, necessary: true, pseudoReference: { select: { codeChangeId: true } } },
@@ -285,7 +274,7 @@ async function claimDisagreements(study: StudyOf): Promise<Map<string, { disagre
   return out;
 }
 
-async function consolidationRows(study: StudyOf): Promise<ConsolidationListRow[]> {
+async function consolidationRows(study: Study): Promise<ConsolidationListRow[]> {
   const [changes, disagreements] = await Promise.all([
     db.codeChange.findMany({
       where: { studyId: study.id },
@@ -317,8 +306,8 @@ async function consolidationRows(study: StudyOf): Promise<ConsolidationListRow[]
   }));
 }
 
-export async function listConsolidation(user: StudyUser, slug: string): Promise<{ study: StudyOf; rows: ConsolidationListRow[] }> {
-  const study = await findStudy(user, slug);
+export async function listConsolidation(user: StudyUser, slug: string): Promise<{ study: Study; rows: ConsolidationListRow[] }> {
+  const study = await requireLedStudy(user, slug);
   return { study, rows: await consolidationRows(study) };
 }
 
@@ -344,7 +333,7 @@ export interface ConsolidationClaim {
 }
 
 export async function getConsolidationItem(user: StudyUser, slug: string, codeChangeId: string) {
-  const study = await findStudy(user, slug);
+  const study = await requireLedStudy(user, slug);
   const change = await db.codeChange.findFirst({
     where: { id: codeChangeId, studyId: study.id },
     select: { id: true, externalId: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true, consolidatedAt: true },
@@ -395,7 +384,7 @@ export async function getConsolidationItem(user: StudyUser, slug: string, codeCh
 }
 
 export const consolidationSchema = z.object({
-  slug: z.string().min(1),
+  slug: slugField,
   codeChangeId: z.string().min(1),
   decisions: z
     .array(
@@ -414,7 +403,7 @@ export const consolidationSchema = z.object({
  */
 export async function saveConsolidation(user: StudyUser, input: z.infer<typeof consolidationSchema>): Promise<{ decisions: number }> {
   const leadId = user.id;
-  const study = await findStudy(user, input.slug);
+  const study = await requireLedStudy(user, input.slug);
   const change = await db.codeChange.findFirst({ where: { id: input.codeChangeId, studyId: study.id }, select: { id: true } });
   if (!change) throw new AppError("NOT_FOUND", { message: "No such code change in this study." });
   const refs = await db.pseudoReference.findMany({ where: { codeChangeId: change.id, kind: { not: "SMELL" } }, select: { id: true } });

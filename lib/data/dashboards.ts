@@ -5,7 +5,8 @@
  * A load of an unchanged study costs the study lookup, the fingerprint and, on big studies, the
  * state of the report's worker job.
  */
-import { type AgreementOptions, type ItemSetFilter, type StudyForAnalysis } from "@/lib/analysis";
+import { type AgreementOptions, type ItemSetFilter } from "@/lib/analysis";
+import type { StudyForAnalysis } from "@/lib/data/studies";
 import { cachedForState, dashboardState } from "@/lib/analysis/report-cache";
 import { taskReliability, type QuestionReliability } from "@/lib/data/adjudication";
 import { type ItemSetSummary, itemSetFilter, listItemSets, reportItemSets } from "@/lib/data/item-sets";

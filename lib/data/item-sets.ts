@@ -7,6 +7,7 @@
  * Every function finds the study through leadStudyWhere: another lead's study answers 404.
  */
 import { z } from "zod";
+import { slugField } from "@/lib/validation/study-fields";
 import { db, type Prisma } from "@/lib/db/client";
 import { type ItemSetFilter, parseItemIds, resolveItemIds } from "@/lib/analysis/item-sets";
 import { COMMAND_LINE, requireLedStudy, type StudyUser } from "@/lib/data/study-access";
@@ -112,7 +113,7 @@ export async function reportItemSets(user: StudyUser, slug: string, name?: strin
 
 /** What every new set is given, wherever its members come from. */
 const newSetFields = {
-  slug: z.string().min(1),
+  slug: slugField,
   name: z.string().trim().min(1, "Give the set a name.").max(100),
   kind: z.enum(Object.values(ItemSetKind) as [ItemSetKind, ...ItemSetKind[]]),
   description: z.string().trim().max(2000).default(""),
@@ -280,7 +281,7 @@ export function tableSource(filter: MemberTableFilter, chosen: number | null): s
   return `table of ${MEMBER_TABLES[filter.table]}${kept.length ? ` (${kept.join(", ")})` : ""}: ${chosen === null ? "every row the filter keeps" : `${chosen} selected`}`;
 }
 
-export const deleteItemSetSchema = z.object({ slug: z.string().min(1), name: z.string().min(1) });
+export const deleteItemSetSchema = z.object({ slug: slugField, name: z.string().min(1) });
 
 export async function deleteItemSet(user: StudyUser, input: z.input<typeof deleteItemSetSchema>): Promise<{ deleted: string }> {
   const { slug, name } = deleteItemSetSchema.parse(input);

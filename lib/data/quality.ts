@@ -5,9 +5,10 @@
  * study through leadStudyWhere.
  */
 import { z } from "zod";
+import { slugField } from "@/lib/validation/study-fields";
 import { db } from "@/lib/db/client";
 import type { RatingValue } from "@/lib/agreement";
-import { findStudy, gatherTaskColumns, ratingsByRater } from "@/lib/analysis/gather";
+import { gatherTaskColumns, ratingsByRater } from "@/lib/analysis/gather";
 import { belowAccuracy, goldKey, goldScores, paceOf, type GoldScore, type PaceSummary } from "@/lib/analysis/gold-accuracy";
 import { goldAnswers, goldChanges } from "@/lib/data/gold";
 import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
@@ -36,13 +37,12 @@ export interface StudyQuality {
 
 /** Per annotator of the study: accuracy on gold, seconds per finished item, too-fast items, paused or not. */
 export async function studyQuality(user: StudyUser, slug: string): Promise<StudyQuality> {
-  const led = await requireLedStudy(user, slug);
-  const [study, answers, changes, members, finished] = await Promise.all([
-    findStudy({ id: led.id }),
-    goldAnswers(db, led.id),
-    goldChanges(db, led.id),
-    db.studyMember.findMany({ where: { studyId: led.id, role: "ANNOTATOR" }, select: { pausedAt: true, pauseReason: true, user: { select: { id: true, name: true, email: true } } } }),
-    db.assignment.findMany({ where: { studyId: led.id, status: "DONE" }, select: { userId: true, timeSpentMs: true } }),
+  const study = await requireLedStudy(user, slug);
+  const [answers, changes, members, finished] = await Promise.all([
+    goldAnswers(db, study.id),
+    goldChanges(db, study.id),
+    db.studyMember.findMany({ where: { studyId: study.id, role: "ANNOTATOR" }, select: { pausedAt: true, pauseReason: true, user: { select: { id: true, name: true, email: true } } } }),
+    db.assignment.findMany({ where: { studyId: study.id, status: "DONE" }, select: { userId: true, timeSpentMs: true } }),
   ]);
   const gold = new Map(answers.map((a) => [goldKey(`${a.task}:${a.itemId}`, a.question), a.value]));
   const ratings = [];
@@ -65,14 +65,14 @@ export async function studyQuality(user: StudyUser, slug: string): Promise<Study
         gold: score,
         pace: paceOf(
           finished.filter((a) => a.userId === m.user.id).map((a) => a.timeSpentMs),
-          led.minSecondsPerItem,
+          study.minSecondsPerItem,
         ),
-        lowAccuracy: belowAccuracy(score ?? undefined, led.goldMinAccuracy),
+        lowAccuracy: belowAccuracy(score ?? undefined, study.goldMinAccuracy),
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email));
   return {
-    study: { id: led.id, slug: led.slug, name: led.name, taskTypes: led.taskTypes, goldPerQueue: led.goldPerQueue, goldMinAccuracy: led.goldMinAccuracy, minSecondsPerItem: led.minSecondsPerItem },
+    study: { id: study.id, slug: study.slug, name: study.name, taskTypes: study.taskTypes, goldPerQueue: study.goldPerQueue, goldMinAccuracy: study.goldMinAccuracy, minSecondsPerItem: study.minSecondsPerItem },
     goldItems: changes.size,
     goldAnswers: answers,
     annotators,
@@ -80,7 +80,7 @@ export async function studyQuality(user: StudyUser, slug: string): Promise<Study
 }
 
 export const qualitySettingsSchema = z.object({
-  slug: z.string().min(1),
+  slug: slugField,
   goldPerQueue: z.coerce.number().int().min(0).max(10_000),
   /** In percent on the form. */
   goldMinAccuracyPercent: z.coerce.number().min(0).max(100),
@@ -96,7 +96,7 @@ export async function updateQualitySettings(user: StudyUser, input: z.infer<type
   });
 }
 
-export const pauseSchema = z.object({ slug: z.string().min(1), userId: z.string().min(1), paused: z.boolean(), reason: z.string().trim().max(2000).default("") });
+export const pauseSchema = z.object({ slug: slugField, userId: z.string().min(1), paused: z.boolean(), reason: z.string().trim().max(2000).default("") });
 
 /** Pauses (or resumes) an annotator of the study; they keep their work but cannot open or save items while paused. */
 export async function setAnnotatorPaused(user: StudyUser, input: z.infer<typeof pauseSchema>): Promise<{ paused: boolean }> {

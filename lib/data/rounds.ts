@@ -12,6 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { slugField } from "@/lib/validation/study-fields";
 import { db, type Prisma } from "@/lib/db/client";
 import type { AgreementOptions, AgreementReport } from "@/lib/analysis";
 import { studyFingerprint } from "@/lib/analysis/report-cache";
@@ -146,7 +147,7 @@ export async function studyRounds(user: StudyUser, slug: string): Promise<{ stud
 }
 
 export const previewRoundsSchema = z.object({
-  slug: z.string().min(1),
+  slug: slugField,
   /** Equal rounds of the study's items in study order … */
   count: z.coerce.number().int().min(1).max(1000).optional(),
   /** … or these calibration item sets, in this order. */
@@ -259,7 +260,7 @@ export async function createRounds(user: StudyUser, input: z.infer<typeof create
   return { rounds: await db.calibrationRound.count({ where: { studyId: study.id } }), assignments: summary ? summary.created + summary.updated : 0 };
 }
 
-export const openOutsideRoundsSchema = z.object({ slug: z.string().min(1) });
+export const openOutsideRoundsSchema = z.object({ slug: slugField });
 
 /** Opens the items outside every round before the last round's release (lib/data/round-gate); again is harmless. */
 export async function openOutsideRounds(user: StudyUser, input: z.infer<typeof openOutsideRoundsSchema>): Promise<{ openedAt: Date }> {
@@ -270,7 +271,7 @@ export async function openOutsideRounds(user: StudyUser, input: z.infer<typeof o
   return { openedAt: outsideRoundsOpenedAt! };
 }
 
-export const releaseRoundSchema = z.object({ slug: z.string().min(1), number: z.number().int().min(2), notes: z.string().trim().max(20_000).default("") });
+export const releaseRoundSchema = z.object({ slug: slugField, number: z.number().int().min(2), notes: z.string().trim().max(20_000).default("") });
 
 /** Releases round `number` by hand once the round before it is closed; the notes are kept with the round before (its review). */
 export async function releaseRound(user: StudyUser, input: z.infer<typeof releaseRoundSchema>): Promise<{ released: number }> {
@@ -289,7 +290,7 @@ export async function releaseRound(user: StudyUser, input: z.infer<typeof releas
 }
 
 export const roundRuleSchema = z.object({
-  slug: z.string().min(1),
+  slug: slugField,
   coefficient: z.enum(Object.keys(ROUND_COEFFICIENTS) as [RoundCoefficient, ...RoundCoefficient[]]),
   /** Empty: release by hand only. */
   threshold: z.union([z.literal("").transform(() => null), z.null(), z.coerce.number().min(-1).max(1)]),

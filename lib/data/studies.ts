@@ -1,15 +1,38 @@
-/** Data access for studies by slug: lookup, a lead's new study, and find-or-create for imports. */
+/** Data access for studies: the lookup by id or slug, a lead's new study, and find-or-create for imports. */
 import { z } from "zod";
 import { db, Prisma, type PrismaClient } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { Study, TaskType } from "@/lib/generated/prisma/client";
+import type { StudyScales } from "@/lib/analysis/questions";
 import { COMMAND_LINE, leadStudyWhere, requireImportTarget, type StudyUser } from "@/lib/data/study-access";
 import { annotatorsPerItemField, LIKERT_SCALE_ORDER, likertDimensionsField, likertMaxField, likertMinField, likertScaleOrdered, studyNameField, studySlugSchema, taskTypesField } from "@/lib/validation/study-fields";
 
 type Client = Pick<PrismaClient, "study"> | Pick<Prisma.TransactionClient, "study">;
 
-export async function findStudyBySlug(slug: string, client: Client = db): Promise<Study | null> {
-  return client.study.findUnique({ where: { slug } });
+/** A study with what the analyses, exports and imports read of it: its tasks and its Likert scale. */
+export interface StudyForAnalysis extends StudyScales {
+  id: string;
+  slug: string;
+  name: string;
+  taskTypes: TaskType[];
+}
+
+const STUDY_FOR_ANALYSIS = { id: true, slug: true, name: true, taskTypes: true, likertDimensions: true, likertMin: true, likertMax: true } as const;
+
+/**
+ * The study by id or slug, or null: the one lookup without authorization, for the command line
+ * (an operator's rights), jobs and the code a lead's request reaches after findLedStudy or
+ * requireLedStudy (lib/data/study-access.ts) found the study through their scope.
+ */
+export function findStudy(where: { id: string } | { slug: string }, client: Client = db): Promise<StudyForAnalysis | null> {
+  return client.study.findUnique({ where, select: STUDY_FOR_ANALYSIS });
+}
+
+/** As findStudy; a study that does not exist is NOT_FOUND. */
+export async function requireStudy(where: { id: string } | { slug: string }, client: Client = db): Promise<StudyForAnalysis> {
+  const study = await findStudy(where, client);
+  if (!study) throw new AppError("NOT_FOUND", { message: `no study with ${"id" in where ? `id "${where.id}"` : `slug "${where.slug}"`}` });
+  return study;
 }
 
 export interface FoundStudy {

@@ -6,6 +6,7 @@
  * through leadStudyWhere.
  */
 import { z } from "zod";
+import { slugField } from "@/lib/validation/study-fields";
 import { addableAccountsWhere } from "@/lib/data/accounts";
 import { db } from "@/lib/db/client";
 import { leadStudyWhere, requireLedStudy, type StudyUser } from "@/lib/data/study-access";
@@ -58,7 +59,7 @@ export async function listStudyMembers(user: StudyUser, slug: string): Promise<{
 }
 
 export const addMemberSchema = z.object({
-  slug: z.string().min(1),
+  slug: slugField,
   email: z.email("Give the e-mail address of an existing account.").transform((email) => email.trim().toLowerCase()),
   role: z.enum(["LEAD", "ANNOTATOR"]),
 });
@@ -86,7 +87,7 @@ export async function addStudyMember(user: StudyUser, input: z.infer<typeof addM
   return { userId: account.id, role: input.role };
 }
 
-export const removeMemberSchema = z.object({ slug: z.string().min(1), userId: z.string().min(1) });
+export const removeMemberSchema = z.object({ slug: slugField, userId: z.string().min(1) });
 
 /** Removes a member (their assignments and annotations stay); the owner cannot be removed. */
 export async function removeStudyMember(user: StudyUser, input: z.infer<typeof removeMemberSchema>): Promise<{ removed: number }> {

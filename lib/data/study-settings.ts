@@ -11,11 +11,11 @@ import { db, type Prisma } from "@/lib/db/client";
 import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
 import { AppError } from "@/lib/errors";
 import { TaskType } from "@/lib/generated/prisma/enums";
-import { annotatorsPerItemField, LIKERT_SCALE_ORDER, likertDimensionsField, likertMaxField, likertMinField, likertScaleOrdered, studyNameField, taskTypesField } from "@/lib/validation/study-fields";
+import { annotatorsPerItemField, LIKERT_SCALE_ORDER, likertDimensionsField, likertMaxField, likertMinField, likertScaleOrdered, slugField, studyNameField, taskTypesField } from "@/lib/validation/study-fields";
 
 export const studySettingsSchema = z
   .object({
-    slug: z.string().min(1),
+    slug: slugField,
     name: studyNameField,
     guidelines: z.string().max(200_000, "guidelines are at most 200,000 characters"),
     taskTypes: taskTypesField,

@@ -8,7 +8,8 @@
  */
 import { perItemAgreement } from "@/lib/agreement";
 import { questionTable } from "@/lib/analysis/agreement-report";
-import { findStudy, gatherTaskColumns } from "@/lib/analysis/gather";
+import { gatherTaskColumns } from "@/lib/analysis/gather";
+import { requireStudy } from "@/lib/data/studies";
 import { cachedForState, studyFingerprint } from "@/lib/analysis/report-cache";
 import { stageOrderOn } from "@/lib/annotation/stage-order";
 import { db } from "@/lib/db/client";
@@ -55,7 +56,7 @@ export async function studyWaiting(user: StudyUser, slug: string): Promise<Study
 
 /** Per task, the items (claims or reviews) with an open disagreement on at least one question. */
 async function openDisagreements(studyId: string): Promise<StudyWaiting["adjudication"]> {
-  const study = await findStudy({ id: studyId });
+  const study = await requireStudy({ id: studyId });
   const out: StudyWaiting["adjudication"] = [];
   for (const task of study.taskTypes) {
     const [data, stored] = await Promise.all([gatherTaskColumns(study, task, db, { gold: "include" }), storedConsensus(db, study.id, task)]);

@@ -8,7 +8,7 @@ import type { PrismaClient } from "@/lib/db/client";
 import type { GoldItems } from "@/lib/data/gold";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import type { RatingValue } from "@/lib/agreement";
-import { findStudy } from "@/lib/analysis/gather";
+import { requireStudy } from "@/lib/data/studies";
 import { taskConsensus } from "@/lib/data/adjudication";
 import type { Question, StudyScales } from "@/lib/analysis/questions";
 import { TASK_LIST } from "@/lib/tasks";
@@ -101,7 +101,7 @@ export function changeConsensus(study: StudyScales, adjudicated: Adjudicated, go
 /** The consensus grade of each generated review (GradedReviews workbook): review id → grade. */
 export async function consensusGrades(client: PrismaClient, studyId: string, gold: GoldItems = new Map()): Promise<Map<string, number>> {
   const grades = new Map<string, number>();
-  for (const [reviewId, questions] of await taskConsensus(client, await findStudy({ id: studyId }, client), "REFERENCE_GRADING")) {
+  for (const [reviewId, questions] of await taskConsensus(client, await requireStudy({ id: studyId }, client), "REFERENCE_GRADING")) {
     if (gold.get("REFERENCE_GRADING")?.has(reviewId)) continue;
     const grade = questions.get("grade");
     if (grade) grades.set(reviewId, Number(grade.value));

@@ -17,7 +17,7 @@
  */
 import { db, type PrismaClient } from "@/lib/db/client";
 import { goldItems, type GoldItems } from "@/lib/data/gold";
-import { findStudy } from "@/lib/analysis/gather";
+import { requireStudy } from "@/lib/data/studies";
 import { requireExportData } from "./available";
 import { adjudicatedValues, changeConsensus, consensusColumns, consensusGrades, type ChangeConsensus } from "./consensus";
 import type { ExportFormat } from "./formats";
@@ -64,7 +64,7 @@ const leftOutGold = (request: ExportRequest, client: PrismaClient): Promise<Gold
 export async function* streamExport(input: ExportRequest | PreparedExport, client: PrismaClient = db): AsyncGenerator<string | Uint8Array> {
   const prepared = "request" in input ? input : await prepareExport(input, client);
   const { request } = prepared;
-  const study = await findStudy({ id: request.studyId }, client);
+  const study = await requireStudy({ id: request.studyId }, client);
   const dimensions = study.likertDimensions;
   const gold = await leftOutGold(request, client);
   const changes = () => studyChanges(client, request.studyId, gold);

@@ -8,11 +8,12 @@
  *   every error; runs the whole import in a transaction that is rolled back.
  * - `runImport(request)`: the import itself; records an ImportRun with the summary.
  */
-import { findOrCreateStudy, findStudyBySlug, type FoundStudy } from "@/lib/data/studies";
+import { findOrCreateStudy, findStudy, type FoundStudy } from "@/lib/data/studies";
 import { studySlugSchema } from "@/lib/validation/study-fields";
 import { requireImportTarget, type StudyUser } from "@/lib/data/study-access";
 import { db, transactionConnection, type Prisma, type PrismaClient } from "@/lib/db/client";
-import type { Study, TaskType } from "@/lib/generated/prisma/client";
+import type { TaskType } from "@/lib/generated/prisma/client";
+import type { StudyScales } from "@/lib/analysis/questions";
 import type { StudyBundle } from "./bundle";
 import { ErrorCollector, inFileOrder, type ImportError } from "./errors";
 import { checkDiffs } from "./diffs";
@@ -91,7 +92,7 @@ interface ParsedFile {
 }
 
 /** The study's Likert scale, or the default one for a study the import will create. */
-function likertOf(study: Study | null): LikertScale {
+function likertOf(study: StudyScales | null): LikertScale {
   return study ? { dimensions: study.likertDimensions, min: study.likertMin, max: study.likertMax } : DEFAULT_LIKERT;
 }
 
@@ -148,7 +149,7 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
   if (request.files.length === 0) return requestError("files", "no files to import");
   if (request.importer) await requireImportTarget(request.importer, slug.data, client);
   const errors = new ErrorCollector();
-  const { parsed, warnings, separatedChanges } = await parseImportFiles(request, likertOf(await findStudyBySlug(slug.data, client)), errors);
+  const { parsed, warnings, separatedChanges } = await parseImportFiles(request, likertOf(await findStudy({ slug: slug.data }, client)), errors);
   const skippedRows: ImportError[] = [];
   const fileNames = request.files.map((f) => f.name);
   if (!errors.empty) {

@@ -13,7 +13,7 @@
  * default calibration falls back to τ_GT. The choice goes into the metric signature.
  */
 import { humanScore, humanScores, mean } from "@/lib/analysis/human-scores";
-import { findStudy } from "@/lib/analysis/gather";
+import { requireStudy } from "@/lib/data/studies";
 import type { Embedder } from "@/lib/embeddings";
 import { AppError } from "@/lib/errors";
 import { calibrateThreshold, CRSCORE_DEFAULT_TAU, isCrscorePaperModel, pairwiseSimilarities, splitReviewSentences } from "@/lib/metrics";
@@ -50,7 +50,7 @@ export function bestRatedSystem(scores: readonly { system: string; score: number
 
 /** The system the study's annotators rated most relevant (submitted ratings of candidate reviews), null when the study has no relevance ratings. */
 async function mostRelevantSystem(context: MetricJobContext, studyId: string, reviews: readonly CalibrationReview[]): Promise<string | null> {
-  const study = await findStudy({ id: studyId }, context.client);
+  const study = await requireStudy({ id: studyId }, context.client);
   if (!study.taskTypes.includes("REVIEW_RATING") || !study.likertDimensions.includes("relevance")) return null;
   const { ratings } = await humanScores(study, "relevance", context.client);
   const scores = reviews.flatMap((r) => {

@@ -13,6 +13,9 @@ export const studySlugSchema = z
   .regex(/^[a-z0-9][a-z0-9-]*$/, "a study slug is lowercase letters, digits and dashes, e.g. crscore-python")
   .refine((slug) => !RESERVED_SLUGS.includes(slug), "that slug is the name of a page; choose another");
 
+/** The slug of an existing study in a request: looked up, so any non-empty text (studySlugSchema is the rule for a new one). */
+export const slugField = z.string().min(1);
+
 /** A slug suggested from a study's name: "CRScore Python (2024)" → "crscore-python-2024"; "" when the name has no letters or digits. */
 export function suggestSlug(name: string): string {
   const slug = name

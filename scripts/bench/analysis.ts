@@ -17,7 +17,8 @@
  *    (default 3) of wall time and of this process's CPU, with PostgreSQL's CPU beside them.
  */
 import { availableParallelism, loadavg } from "node:os";
-import { agreementReport, correlationReport, findStudy } from "@/lib/analysis";
+import { agreementReport, correlationReport } from "@/lib/analysis";
+import { requireStudy } from "@/lib/data/studies";
 import { gatherTaskColumns } from "@/lib/analysis/gather";
 import { createClient, type PrismaClient } from "@/lib/db/client";
 import { createTestDatabase } from "@/lib/db/test-database";
@@ -123,7 +124,7 @@ export default async function run(): Promise<void> {
       );
     }
     console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
-    const readRatings = async () => gatherTaskColumns(await findStudy({ id: studyId }, client), "REVIEW_RATING", client);
+    const readRatings = async () => gatherTaskColumns(await requireStudy({ id: studyId }, client), "REVIEW_RATING", client);
     await timedRuns("read ratings, 3 Likert questions (database only), no statistics yet", runs, port, readRatings, (r) => `${r.items.length} items`);
     // What autovacuum does within a minute of such a bulk insert; the reads' plans (hash joins and aggregates) rest on it.
     await client.$executeRawUnsafe("ANALYZE");

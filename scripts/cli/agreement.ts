@@ -1,28 +1,17 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { CliError, hasSwitch, optionalFlag, requireFlag, type ParsedArgs } from "@/lib/cli/args";
+import { CliError, fieldFlag, hasSwitch, optionalFlag, requireFlag, type ParsedArgs } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import type { Level } from "@/lib/agreement";
-import { agreementReport, findStudy, type ItemSetFilter, parseItemFile } from "@/lib/analysis";
+import { agreementReport, type ItemSetFilter, parseItemFile } from "@/lib/analysis";
+import { requireStudy } from "@/lib/data/studies";
 import { reportItemSets } from "@/lib/data/item-sets";
 import { COMMAND_LINE } from "@/lib/data/study-access";
-import { TaskType } from "@/lib/generated/prisma/enums";
+import { batchSizeField, itemSetField, resamplesField, seedField, taskField } from "@/lib/validation/report-options";
 
-const TASKS = Object.values(TaskType);
-
-/** `claim-verification` or `CLAIM_VERIFICATION`. */
-export function parseTask(value: string): TaskType {
-  const task = value.trim().toUpperCase().replace(/-/g, "_") as TaskType;
-  if (!TASKS.includes(task)) throw new CliError(`unknown task "${value}"; tasks: ${TASKS.join(", ")}`);
-  return task;
-}
-
-export function integerFlag(args: ParsedArgs, name: string): number | undefined {
-  const value = optionalFlag(args, name);
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new CliError(`--${name} must be a whole number, got "${value}"`);
-  return n;
+/** --resamples and --seed: the reports' bootstrap. */
+export function bootstrapFlags(args: ParsedArgs): { nResamples?: number; seed?: number } {
+  return { nResamples: fieldFlag(args, "resamples", resamplesField), seed: fieldFlag(args, "seed", seedField) };
 }
 
 /**
@@ -31,7 +20,7 @@ export function integerFlag(args: ParsedArgs, name: string): number | undefined 
  */
 export async function itemSetFlags(args: ParsedArgs, slug: string): Promise<{ items?: ItemSetFilter; reliabilitySet?: ItemSetFilter }> {
   const file = optionalFlag(args, "items");
-  const name = optionalFlag(args, "item-set");
+  const name = fieldFlag(args, "item-set", itemSetField);
   if (file !== undefined && name !== undefined) throw new CliError("Give either --items FILE or --item-set NAME, not both");
   const sets = await reportItemSets(COMMAND_LINE, slug, name);
   return file === undefined ? sets : { ...sets, items: parseItemFile(path.basename(file), readFileSync(file, "utf8")) };
@@ -53,12 +42,11 @@ const command: Command = {
   usage: "agreement --study SLUG [--task T] [--items FILE | --item-set NAME] [--alpha-levels nominal,ratio] [--include-drafts] [--include-gold] [--json] [--resamples N] [--seed S] [--batch-size N]",
   async run(args) {
     hasSwitch(args, "json"); // the output is always the JSON report the dashboard renders
-    const study = await findStudy({ slug: requireFlag(args, "study") });
-    const task = optionalFlag(args, "task");
+    const study = await requireStudy({ slug: requireFlag(args, "study") });
     return agreementReport(study.id, {
-      task: task === undefined ? undefined : parseTask(task),
-      bootstrap: { nResamples: integerFlag(args, "resamples"), seed: integerFlag(args, "seed") },
-      batchSize: integerFlag(args, "batch-size"),
+      task: fieldFlag(args, "task", taskField),
+      bootstrap: bootstrapFlags(args),
+      batchSize: fieldFlag(args, "batch-size", batchSizeField),
       ...(await itemSetFlags(args, study.slug)),
       alphaLevels: alphaLevelsFlag(args),
       includeDrafts: hasSwitch(args, "include-drafts"),

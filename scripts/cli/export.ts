@@ -11,7 +11,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { CliError, hasSwitch, optionalFlag, type ParsedArgs, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
-import { findStudyBySlug } from "@/lib/data/studies";
+import { findStudy } from "@/lib/data/studies";
 import { EXPORT_FORMATS, isExportFormat, prepareExport, streamExport, type ExportFormat } from "@/lib/export";
 
 /** `long`/`wide` take their CSV or JSONL form from the output's extension. */
@@ -36,7 +36,7 @@ const command: Command = {
     const slug = requireFlag(args, "study");
     const out = requireFlag(args, "out");
     const format = exportFormat(requireFlag(args, "format"), out);
-    const study = await findStudyBySlug(slug);
+    const study = await findStudy({ slug });
     if (!study) throw new CliError(`No study "${slug}"`);
     const annotator = optionalFlag(args, "annotator");
     const status = optionalFlag(args, "status");

@@ -2,7 +2,7 @@ import { CliError, optionalFlag, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { db } from "@/lib/db/client";
-import { findStudy } from "@/lib/analysis";
+import { requireStudy } from "@/lib/data/studies";
 import { createJobContext, drainMetricRun, METRIC_JOB_NAMES, runParams, startMetricRun, startQueue, type TauCalibration } from "@/lib/jobs";
 import type { MetricRun } from "@/lib/generated/prisma/client";
 
@@ -37,7 +37,7 @@ const command: Command = {
   name: "metrics",
   usage: `metrics --study SLUG --metric NAME[,NAME] [--chunk-size N] [--tau T | --tau-calibration best-system|gt [--tau-system NAME]] [--embeddings-url URL --embeddings-model M --embeddings-api-key K] [--llm-url URL --llm-model M --llm-api-key K] [--swe-team P1b+P3+P5] [--swe-seed N]   (metrics: ${METRIC_JOB_NAMES.join(", ")}; LLM judges default to LLM_URL, LLM_MODEL, LLM_API_KEY)`,
   async run(args) {
-    const study = await findStudy({ slug: requireFlag(args, "study") });
+    const study = await requireStudy({ slug: requireFlag(args, "study") });
     const metrics = requireFlag(args, "metric").split(",");
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set");

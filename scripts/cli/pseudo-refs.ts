@@ -1,7 +1,7 @@
 import { CliError, optionalFlag, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { db } from "@/lib/db/client";
-import { findStudy } from "@/lib/analysis";
+import { requireStudy } from "@/lib/data/studies";
 import { createJobContext, startQueue } from "@/lib/jobs";
 import { drainPseudoReferenceRun, listPseudoReferenceRuns, smellTables, PSEUDO_REFERENCE_SOURCES, startPseudoReferenceRun, type PseudoReferenceSourceName } from "@/lib/pseudo-refs";
 import type { PseudoReferenceRun } from "@/lib/generated/prisma/client";
@@ -18,7 +18,7 @@ const command: Command = {
   name: "pseudo-refs",
   usage: `pseudo-refs --study SLUG --source ${[...PSEUDO_REFERENCE_SOURCES, "all"].join("|")} [--concurrency N] [--llm-url URL --llm-model M --llm-api-key K] [--temperature T] [--seed N] [--max-tokens N] [--budget-usd D] [--budget-tokens N]   (generates CRScore pseudo-references as resumable jobs: smells from the language's static analyzers, claims and implications from the LLM at LLM_URL)`,
   async run(args) {
-    const study = await findStudy({ slug: requireFlag(args, "study") });
+    const study = await requireStudy({ slug: requireFlag(args, "study") });
     const asked = requireFlag(args, "source");
     const sources = asked === "all" ? PSEUDO_REFERENCE_SOURCES : [asked as PseudoReferenceSourceName];
     if (!sources.every((s) => PSEUDO_REFERENCE_SOURCES.includes(s))) throw new CliError(`--source must be one of ${[...PSEUDO_REFERENCE_SOURCES, "all"].join(", ")}, got "${asked}"`);

@@ -22,7 +22,8 @@ const data = await import("@/lib/data/annotations");
 const admin = await import("@/lib/data/assignment-admin");
 const adjudication = await import("@/lib/data/adjudication");
 const quality = await import("@/lib/data/quality");
-const { findStudy, gatherTaskColumns } = await import("@/lib/analysis/gather");
+const { gatherTaskColumns } = await import("@/lib/analysis/gather");
+const { requireStudy } = await import("@/lib/data/studies");
 const { listQueuesForAnnotator } = await import("@/lib/data/assignments");
 
 /** The items of a task's first question that have ratings. */
@@ -75,7 +76,7 @@ test("an annotator who misses the gold grades is below the accuracy; gold stays 
   expect(row(fx.users.ann2).pace).toEqual({ finished: 1, meanSeconds: 2, tooFast: 1 });
   expect(row(fx.users.ann1).pace).toEqual({ finished: 1, meanSeconds: 42, tooFast: 0 });
 
-  const study = await findStudy({ id: fx.studyId });
+  const study = await requireStudy({ id: fx.studyId });
   const rated = async (mode?: "include") => ratedItems(await gatherTaskColumns(study, "REFERENCE_GRADING", db, { gold: mode }));
   expect([...(await rated())].some((item) => fx.changes[0].reviews.includes(item))).toBe(false);
   expect(await rated("include")).toContain(fx.changes[0].reviews[0]);
@@ -113,7 +114,7 @@ test("the command line leaves gold out of agreement and exports unless --include
 test("a known answer leaves out only its review for its task: the gold change's other reviews count in agreement and exports", async () => {
   const right = await goldAssignment(fx.users.ann1);
   await data.saveAnnotation(asUser(fx.users.ann1), grade(right.id, fx.changes[0].reviews[2], 3));
-  const study = await findStudy({ id: fx.studyId });
+  const study = await requireStudy({ id: fx.studyId });
   const rated = async (mode?: "only") => ratedItems(await gatherTaskColumns(study, "REFERENCE_GRADING", db, { gold: mode }));
   const kept = await rated();
   expect(kept.has(fx.changes[0].reviews[2])).toBe(true);

@@ -14,7 +14,8 @@ import { createAnnotationFixture, removeAnnotationFixture, type AnnotationFixtur
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
 const { humanScores } = await import("@/lib/analysis");
-const { findStudy, gatherTaskColumns } = await import("@/lib/analysis/gather");
+const { gatherTaskColumns } = await import("@/lib/analysis/gather");
+const { requireStudy } = await import("@/lib/data/studies");
 const { taskQuestions } = await import("@/lib/tasks");
 const { ratingLists } = await import("../human-ratings");
 
@@ -37,7 +38,7 @@ const gold = new Map<TaskType, Set<string>>();
 beforeAll(async () => {
   fx = await createAnnotationFixture(db, `cols${Date.now()}`);
   const annotators = [fx.users.ann1, fx.users.ann2, fx.users.ann3];
-  const study = await findStudy({ id: fx.studyId }, db);
+  const study = await requireStudy({ id: fx.studyId }, db);
   const keys = (task: TaskType) => taskQuestions(task, study).map((q) => q.key);
   for (const [c, change] of fx.changes.entries()) {
     for (const [a, annotatorId] of annotators.entries()) {
@@ -114,7 +115,7 @@ describe.each(TASKS)("%s", (task) => {
     ["exclude", "include"],
     ["include", "include"],
   ] as const)("gold %s, drafts %s: the items, ratings and counts as written", async (goldMode, drafts) => {
-    const study = await findStudy({ id: fx.studyId }, db);
+    const study = await requireStudy({ id: fx.studyId }, db);
     const columns = await gatherTaskColumns(study, task, db, { gold: goldMode, drafts });
     const want = expected(task, goldMode, drafts, taskQuestions(task, study));
     expect(columns.items.map((item) => item.id)).toEqual(want.items);
@@ -138,7 +139,7 @@ describe.each(TASKS)("%s", (task) => {
 });
 
 test("human scores of reviews (the validity report's) are the mean of the same ratings", async () => {
-  const study = await findStudy({ id: fx.studyId }, db);
+  const study = await requireStudy({ id: fx.studyId }, db);
   const questions = taskQuestions("REVIEW_RATING", study);
   for (const drafts of ["exclude", "include"] as const) {
     const want = expected("REVIEW_RATING", "exclude", drafts, questions);

@@ -1,7 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
-import { z } from "zod";
 import { AgreementBody } from "@/components/dashboard/agreement-body";
 import { taskLabel } from "@/components/dashboard/agreement-tables";
 import { AutoRefresh } from "@/components/dashboard/auto-refresh";
@@ -15,16 +14,9 @@ import { ITEM_SET_KIND_LABEL } from "@/lib/data/item-sets";
 import { agreementDashboard } from "@/lib/data/dashboards";
 import { TaskType } from "@/lib/generated/prisma/enums";
 import { StudyPageHeader } from "@/components/study-page-header";
+import { agreementPageQuerySchema } from "@/lib/validation/report-options";
 
 export const dynamic = "force-dynamic";
-
-const querySchema = z.object({
-  task: z.enum(Object.values(TaskType) as [TaskType, ...TaskType[]]).optional().catch(undefined),
-  batchSize: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
-  gold: z.literal("include").optional().catch(undefined),
-  drafts: z.literal("include").optional().catch(undefined),
-  set: z.string().min(1).optional().catch(undefined),
-});
 
 /** How long a request waits for the worker's CIs before the page stays with the point estimates (auto-refresh picks the CIs up later). */
 const WAIT_FOR_CIS_MS = 25_000;
@@ -44,7 +36,7 @@ async function CompleteReport({ slug, studyId, options, fingerprint, preview }: 
 export default async function AgreementPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser(LEAD_ROLES);
   const { slug } = await params;
-  const query = querySchema.parse(await searchParams);
+  const query = agreementPageQuerySchema.parse(await searchParams);
   const dashboard = await agreementDashboard(user, slug, { task: query.task, batchSize: query.batchSize, includeGold: query.gold === "include", includeDrafts: query.drafts === "include", set: query.set });
   if (!dashboard) notFound();
   const { study, task, sets, itemSet, options, fingerprint, shown, reliability } = dashboard;

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { slugField } from "@/lib/validation/study-fields";
 import { action } from "@/lib/actions/safe-action";
 import { LEAD_ROLES } from "@/lib/auth/session";
 import { assignmentSettingsSchema, generateAssignments, reassignAssignment, reassignOpenAssignments, updateAssignmentSettings } from "@/lib/data/assignment-admin";
@@ -17,19 +18,19 @@ export const saveSettings = action(LEAD_ROLES, assignmentSettingsSchema, async (
   return saved;
 });
 
-export const generate = action(LEAD_ROLES, z.object({ slug: z.string().min(1), annotatorIds: z.array(z.string().min(1)).min(1, "Choose at least one annotator.") }), async (input, user) => {
+export const generate = action(LEAD_ROLES, z.object({ slug: slugField, annotatorIds: z.array(z.string().min(1)).min(1, "Choose at least one annotator.") }), async (input, user) => {
   const summary = await generateAssignments(user, input.slug, input.annotatorIds);
   refresh(input.slug);
   return summary;
 });
 
-export const reassign = action(LEAD_ROLES, z.object({ slug: z.string().min(1), assignmentId: z.string().min(1), toUserId: z.string().min(1) }), async (input, user) => {
+export const reassign = action(LEAD_ROLES, z.object({ slug: slugField, assignmentId: z.string().min(1), toUserId: z.string().min(1) }), async (input, user) => {
   const moved = await reassignAssignment(user, input.slug, input.assignmentId, input.toUserId);
   refresh(input.slug);
   return moved;
 });
 
-export const reassignOpen = action(LEAD_ROLES, z.object({ slug: z.string().min(1), fromUserId: z.string().min(1), toUserId: z.string().min(1) }), async (input, user) => {
+export const reassignOpen = action(LEAD_ROLES, z.object({ slug: slugField, fromUserId: z.string().min(1), toUserId: z.string().min(1) }), async (input, user) => {
   const result = await reassignOpenAssignments(user, input.slug, input.fromUserId, input.toUserId);
   refresh(input.slug);
   return result;

@@ -1,13 +1,13 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { z } from "zod";
+import { slugField } from "@/lib/validation/study-fields";
 import { action } from "@/lib/actions/safe-action";
 import { LEAD_ROLES } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { startRunSchema, startWebMetricRun } from "@/lib/jobs/web-runs";
 
-export const startRun = action(LEAD_ROLES, startRunSchema.extend({ slug: z.string().min(1) }), async (input, user) => {
+export const startRun = action(LEAD_ROLES, startRunSchema.extend({ slug: slugField }), async (input, user) => {
   const study = await requireLedStudy(user, input.slug);
   const started = await startWebMetricRun(study.id, input, user.id);
   revalidatePath(`/studies/${study.slug}/metrics`);

@@ -2,20 +2,21 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { slugField } from "@/lib/validation/study-fields";
 import { action } from "@/lib/actions/safe-action";
 import { LEAD_ROLES } from "@/lib/auth/session";
 import { setStudyClaimPrompt } from "@/lib/data/claim-prompt";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { startPseudoRefsSchema, startWebPseudoReferenceRuns } from "@/lib/pseudo-refs/web";
 
-export const startPseudoRefs = action(LEAD_ROLES, startPseudoRefsSchema.extend({ slug: z.string().min(1) }), async (input, user) => {
+export const startPseudoRefs = action(LEAD_ROLES, startPseudoRefsSchema.extend({ slug: slugField }), async (input, user) => {
   const study = await requireLedStudy(user, input.slug);
   const runs = await startWebPseudoReferenceRuns(study.id, input, user.id);
   revalidatePath(`/studies/${study.slug}/pseudo-refs`);
   return { runs };
 });
 
-export const saveClaimPrompt = action(LEAD_ROLES, z.object({ slug: z.string().min(1), prompt: z.string().max(20_000) }), async (input, user) => {
+export const saveClaimPrompt = action(LEAD_ROLES, z.object({ slug: slugField, prompt: z.string().max(20_000) }), async (input, user) => {
   const saved = await setStudyClaimPrompt(user, input.slug, input.prompt);
   revalidatePath(`/studies/${input.slug}/pseudo-refs`);
   return saved;

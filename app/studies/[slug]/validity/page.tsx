@@ -1,6 +1,5 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { z } from "zod";
 import { Suspense } from "react";
 import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { formatTime } from "@/components/dashboard/format";
@@ -13,19 +12,9 @@ import { ItemSetSelect } from "@/components/dashboard/item-set";
 import { ITEM_SET_KIND_LABEL } from "@/lib/data/item-sets";
 import { validityChoices } from "@/lib/data/dashboards";
 import { StudyPageHeader } from "@/components/study-page-header";
+import { correlationPageQuerySchema } from "@/lib/validation/report-options";
 
 export const dynamic = "force-dynamic";
-
-const single = z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.string().min(1).optional());
-const querySchema = z.object({
-  metric: single,
-  human: single,
-  params: single,
-  level: z.enum(["segment", "system"]).optional().catch(undefined),
-  includeReferences: z.preprocess((v) => v === "1" || v === "on" || v === "true", z.boolean()),
-  set: single.catch(undefined),
-  drafts: z.preprocess((v) => v === "include", z.boolean()),
-});
 
 /** A sensible first pair: CRScore Rel with relevance, else the first metric with the first question. */
 function defaultHuman(metric: string | undefined, questions: readonly string[]): string | undefined {
@@ -54,7 +43,7 @@ async function CompleteReport({ studyId, options, fingerprint, preview }: { stud
 export default async function ValidityPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser(LEAD_ROLES);
   const { slug } = await params;
-  const query = querySchema.parse(await searchParams);
+  const query = correlationPageQuerySchema.parse(await searchParams);
   const choices = await validityChoices(user, slug, query.set);
   if (!choices) notFound();
   const { study, variants, sets, itemSet, items, fingerprint } = choices;
