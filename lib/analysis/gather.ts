@@ -8,6 +8,7 @@ import { describeItem, type StudyItem } from "./collect";
 import type { Question } from "./questions";
 import type { StudyForAnalysis } from "@/lib/data/studies";
 import type { DraftMode } from "./drafts";
+import { InvariantError } from "@/lib/errors";
 
 export type { StudyItem } from "./collect";
 
@@ -114,7 +115,7 @@ function ratingsStatement(studyId: string, task: TaskType, questions: readonly Q
 function readIntArray(text: string, length: number, into: Int32Array, at: number): void {
   const numbers = JSON.parse(`[${text.slice(1, -1)}]`) as number[];
   // Item ids and codes are aggregated from the same rows; a count apart would mean an id with a comma.
-  if (numbers.length !== length) throw new Error(`a rater's ${length} item ids came with ${numbers.length} answers`);
+  if (numbers.length !== length) throw new InvariantError(`a rater's ${length} item ids came with ${numbers.length} answers`);
   into.set(numbers, at);
 }
 

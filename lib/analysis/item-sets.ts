@@ -5,6 +5,7 @@
  * become an ItemSetFilter; every report states the set, its kind and size, and the ids that match nothing.
  */
 import { keepItems, type StudyItem, type TaskColumns } from "./gather";
+import { AppError } from "@/lib/errors";
 
 /** A named set of items given by external ids. */
 export interface ItemSetFilter {
@@ -60,7 +61,7 @@ export function parseItemIds(name: string, text: string): string[] {
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l !== "" && !l.startsWith("#"));
-  if (ids.length === 0) throw new Error(`item file ${name} lists no item (one CHANGE_ID or CHANGE_ID/REVIEW_ID per line)`);
+  if (ids.length === 0) throw new AppError("INVALID_INPUT", { message: `item file ${name} lists no item (one CHANGE_ID or CHANGE_ID/REVIEW_ID per line)` });
   return [...new Set(ids)];
 }
 

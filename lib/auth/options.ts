@@ -5,7 +5,7 @@ import { cookies } from "next/headers";
 import { authenticate, type SessionUser, type SignedInUser, SignInError } from "@/lib/auth/authenticate";
 import { cookieValue, DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S, issueDeviceCookie, readDeviceCookie } from "@/lib/auth/device-cookie";
 import { decodeSessionToken, encodeSessionToken } from "@/lib/auth/jwt";
-import { publicError } from "@/lib/errors";
+import { AppError, publicError } from "@/lib/errors";
 import { clientAddress, trustedProxies } from "@/lib/auth/throttle";
 import type { Role } from "@/lib/generated/prisma/client";
 import { publicUrl } from "@/lib/http/origin";
@@ -50,7 +50,7 @@ export const authOptions: NextAuthOptions = {
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
       async authorize(credentials, request) {
-        if (!credentials?.email || !credentials.password) throw new Error("Enter your email and password.");
+        if (!credentials?.email || !credentials.password) throw new AppError("INVALID_INPUT", { message: "Enter your email and password." });
         const address = clientAddress(request.headers?.["x-forwarded-for"] as string | undefined, trustedProxies());
         const device = readDeviceCookie(cookieValue(request.headers?.cookie as string | undefined, DEVICE_COOKIE), secret);
         // next-auth puts the message into the sign-in page's URL: only sign-in's own messages, never a database error's.

@@ -153,12 +153,7 @@ async function storeItemSet(user: StudyUser, study: { id: string; slug: string }
 export async function createItemSet(user: StudyUser, input: z.input<typeof createItemSetSchema>): Promise<ItemSetSummary> {
   const parsed = createItemSetSchema.parse(input);
   const study = await requireLedStudy(user, parsed.slug);
-  let ids: string[];
-  try {
-    ids = parseItemIds(parsed.fileName, parsed.text);
-  } catch (error) {
-    throw new AppError("INVALID_INPUT", { message: (error as Error).message });
-  }
+  const ids = parseItemIds(parsed.fileName, parsed.text);
   const changes = await db.codeChange.findMany({
     where: { studyId: study.id },
     select: { id: true, externalId: true, reviews: { select: { id: true, externalId: true } }, pseudoReferences: { select: { id: true, externalId: true } } },

@@ -7,6 +7,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import type pg from "pg";
 import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { checkedOutConnection, createPool, poolSettings, processConnection, type PoolSettings } from "./connection";
+import { InvariantError } from "@/lib/errors";
 
 export { poolSettings, sql, type PoolSettings } from "./connection";
 
@@ -121,7 +122,7 @@ export async function pipelinedArrays(client: PrismaClient, statements: readonly
 
 function poolUnder(client: PrismaClient): pg.Pool {
   const pool = client === db ? connection().pool : poolOf.get(client);
-  if (!pool) throw new Error("rawRows and transactionConnection need a client made by createClient (or db)");
+  if (!pool) throw new InvariantError("rawRows and transactionConnection need a client made by createClient (or db)");
   return pool;
 }
 
@@ -134,7 +135,7 @@ function poolUnder(client: PrismaClient): pg.Pool {
 export async function transactionConnection(client: PrismaClient, tx: Prisma.TransactionClient): Promise<pg.PoolClient> {
   const [{ pid }] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
   const connection = checkedOutConnection(poolUnder(client), pid);
-  if (!connection) throw new Error(`no connection of the pool runs the transaction (server process ${pid})`);
+  if (!connection) throw new InvariantError(`no connection of the pool runs the transaction (server process ${pid})`);
   return connection;
 }
 

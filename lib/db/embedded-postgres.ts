@@ -32,6 +32,7 @@ import {
   type EmbeddedLocation,
   type EmbeddedServer,
 } from "@/lib/db/embedded-server";
+import { SetupError } from "@/lib/errors";
 
 /** Where root keeps binaries and data the `postgres` user cannot reach in the project folder. */
 const SHARED_ROOT = "/var/lib/crjudge";
@@ -81,7 +82,7 @@ async function nativeDir(): Promise<string> {
     const binaries = (await import(pkg)) as { postgres: string };
     return path.resolve(path.dirname(binaries.postgres), "..");
   } catch {
-    throw new Error(`The embedded PostgreSQL binaries (${pkg}) are missing: run \`npm install\` again, or set DATABASE_URL to use another PostgreSQL server.`);
+    throw new SetupError(`The embedded PostgreSQL binaries (${pkg}) are missing: run \`npm install\` again, or set DATABASE_URL to use another PostgreSQL server.`);
   }
 }
 
@@ -94,7 +95,7 @@ function postgresUserIds(): { uid: number; gid: number } {
   const id = (flag: string) => spawnSync("id", [flag, USER], { encoding: "utf8" });
   if (id("-u").status !== 0) {
     const created = spawnSync("useradd", ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", USER], { encoding: "utf8" });
-    if (created.status !== 0) throw new Error(`PostgreSQL cannot run as root and there is no "${USER}" user to run it as; create one (useradd --system ${USER}) or set DATABASE_URL.`);
+    if (created.status !== 0) throw new SetupError(`PostgreSQL cannot run as root and there is no "${USER}" user to run it as; create one (useradd --system ${USER}) or set DATABASE_URL.`);
   }
   return { uid: Number(id("-u").stdout), gid: Number(id("-g").stdout) };
 }
@@ -125,7 +126,7 @@ export function clusterDir(configured: string, ids: { uid: number; gid: number }
   makeReachableDir(parent);
   if (allowed(ids, "x", parent)) return configured;
   if (existsSync(path.join(configured, "PG_VERSION"))) {
-    throw new Error(`The postgres user cannot reach the database folder ${configured}: allow it through every parent folder (chmod o+x), or move the project to a folder it can enter.`);
+    throw new SetupError(`The postgres user cannot reach the database folder ${configured}: allow it through every parent folder (chmod o+x), or move the project to a folder it can enter.`);
   }
   const hash = createHash("sha256").update(path.resolve(configured)).digest("hex").slice(0, 16);
   makeReachableDir(SHARED_ROOT);
@@ -155,7 +156,7 @@ function initialise(cluster: Cluster, binaries: string, password: string): void 
       encoding: "utf8",
       env: { ...process.env, LC_MESSAGES: locale },
     });
-    if (result.status !== 0) throw new Error(`Could not create the embedded database in ${dataDir}: ${(result.stderr || result.error?.message || "").trim().split("\n").pop()}`);
+    if (result.status !== 0) throw new SetupError(`Could not create the embedded database in ${dataDir}: ${(result.stderr || result.error?.message || "").trim().split("\n").pop()}`);
   } finally {
     rmSync(pwfile, { force: true });
   }
@@ -281,8 +282,8 @@ export function postmasterReady(child: ChildProcess, timeoutMs = 120_000): Promi
       output = (output + chunk.toString("utf8")).slice(-4000);
       if (output.includes("database system is ready to accept connections")) done();
     };
-    const onExit = () => done(new Error(`The embedded PostgreSQL server stopped while starting: ${lastError(output)}`));
-    const timer = setTimeout(() => done(new Error(`The embedded PostgreSQL server did not start within ${timeoutMs / 1000} s: ${lastError(output)}`)), timeoutMs);
+    const onExit = () => done(new SetupError(`The embedded PostgreSQL server stopped while starting: ${lastError(output)}`));
+    const timer = setTimeout(() => done(new SetupError(`The embedded PostgreSQL server did not start within ${timeoutMs / 1000} s: ${lastError(output)}`)), timeoutMs);
     child.stderr?.on("data", onData);
     child.once("exit", onExit);
   });
@@ -327,7 +328,7 @@ export async function ensurePassword(cluster: Cluster): Promise<string> {
   let current: string | undefined;
   for (const candidate of [pending, "postgres"]) if (candidate && !current && (await acceptsPassword(urlWith(candidate)))) current = candidate;
   if (!current) {
-    throw new Error(`The embedded database does not accept the password in ${cluster.passwordFile}: restore that file, or delete ${cluster.dataDir} to start with an empty database.`);
+    throw new SetupError(`The embedded database does not accept the password in ${cluster.passwordFile}: restore that file, or delete ${cluster.dataDir} to start with an empty database.`);
   }
   const next = pending ?? randomBytes(24).toString("base64url");
   mkdirSync(path.dirname(cluster.passwordFile), { recursive: true });
@@ -373,7 +374,7 @@ export async function rotatePassword(options: Partial<EmbeddedOptions> = {}): Pr
   const settings: EmbeddedOptions = { ...EMBEDDED_DEFAULTS, ...options };
   const server = await startEmbeddedPostgres(settings);
   try {
-    if (!server.started) throw new Error("The product is running: stop `npm start` first, then rotate the password (its web server and worker keep using the old one).");
+    if (!server.started) throw new SetupError("The product is running: stop `npm start` first, then rotate the password (its web server and worker keep using the old one).");
     const file = passwordFileOf(path.resolve(settings.dataDir));
     const password = randomBytes(24).toString("base64url");
     // Written beside the old one first: a crash after the change still leaves the new one on disk.
@@ -414,7 +415,7 @@ export async function startEmbeddedPostgres(options: Partial<EmbeddedOptions> = 
   const cluster = await prepareCluster(settings);
   const foreign = runningPostmaster(cluster.dataDir);
   if (foreign !== undefined) {
-    throw new Error(`The embedded PostgreSQL server in ${cluster.dataDir} is running but does not answer on port ${settings.port}: wait for it to finish starting, or stop it (kill -INT ${foreign}).`);
+    throw new SetupError(`The embedded PostgreSQL server in ${cluster.dataDir} is running but does not answer on port ${settings.port}: wait for it to finish starting, or stop it (kill -INT ${foreign}).`);
   }
   clearStaleServer(cluster);
   const child = spawnPostmaster(cluster);

@@ -8,6 +8,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { SetupError } from "@/lib/errors";
 
 export const MIGRATIONS_DIR = path.resolve(process.cwd(), "prisma", "migrations");
 
@@ -83,7 +84,7 @@ async function applyPending(client: pg.Client, migrations: Migration[]): Promise
     const checksum = applied.get(migration.name);
     if (checksum !== undefined) {
       if (checksum !== migration.checksum) {
-        throw new Error(`Migration ${migration.name} was edited after it was applied (checksum differs); add a new migration instead.`);
+        throw new SetupError(`Migration ${migration.name} was edited after it was applied (checksum differs); add a new migration instead.`);
       }
       continue;
     }
@@ -97,7 +98,7 @@ async function applyPending(client: pg.Client, migrations: Migration[]): Promise
       await client.query("COMMIT");
     } catch (error) {
       await client.query("ROLLBACK");
-      throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`);
+      throw new SetupError(`Migration ${migration.name} failed: ${(error as Error).message}`);
     }
     ran.push(migration.name);
   }

@@ -1,5 +1,6 @@
 import { splitLines } from "./lines";
 import type { DiffFile, DiffLine } from "./types";
+import { AppError } from "@/lib/errors";
 
 /** The line as it appears in the file, with its newline unless the diff says it has none. */
 function fileLine(line: DiffLine): string {
@@ -23,7 +24,7 @@ export function applyFileDiff(oldText: string, file: DiffFile): string {
     for (const line of hunk.lines) {
       const text = fileLine(line);
       if (line.kind !== "add") {
-        if (oldLines[cursor] !== text) throw new Error(`old line ${cursor + 1} does not match the diff: expected ${JSON.stringify(text)}, found ${JSON.stringify(oldLines[cursor] ?? null)}`);
+        if (oldLines[cursor] !== text) throw new AppError("INVALID_INPUT", { message: `old line ${cursor + 1} does not match the diff: expected ${JSON.stringify(text)}, found ${JSON.stringify(oldLines[cursor] ?? null)}` });
         cursor++;
       }
       if (line.kind !== "del") out.push(text);

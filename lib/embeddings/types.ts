@@ -2,6 +2,7 @@
  * Text embedders for embeddingSim (GradedReviews §5.1) and CRScore (CRScore §3.3): a model
  * name recorded with every score, and the similarity of any two embedded texts.
  */
+import { InvariantError } from "@/lib/errors";
 
 /** Similarities between texts embedded together; null where undefined (a zero vector). */
 export interface EmbeddedTexts {
@@ -21,7 +22,7 @@ export interface Embedder {
 export function embeddedTexts<V>(vectors: ReadonlyMap<string, V>, similarity: (a: V, b: V) => number | null): EmbeddedTexts {
   const lookup = (text: string): V => {
     const vector = vectors.get(text);
-    if (vector === undefined) throw new Error(`text was not embedded: ${JSON.stringify(text.slice(0, 60))}`);
+    if (vector === undefined) throw new InvariantError(`text was not embedded: ${JSON.stringify(text.slice(0, 60))}`);
     return vector;
   };
   return { similarity: (a, b) => similarity(lookup(a), lookup(b)) };

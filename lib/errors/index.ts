@@ -1,7 +1,8 @@
 /**
- * The one error model. Domain and data code throw AppError with a code and know nothing of
- * HTTP; the code becomes an HTTP status here and only here (ERROR_STATUS). Route handlers,
- * server actions, pages and the CLI all read a thrown value through toAppError, so a ZodError
+ * The one error model. Domain and data code throw AppError with a code for what the user can put
+ * right (a 4xx), or a named internal error (SetupError, InvariantError) for what they cannot, and
+ * know nothing of HTTP; the code becomes an HTTP status here and only here (ERROR_STATUS). Route
+ * handlers, server actions, pages and the CLI all read a thrown value through toAppError, so a ZodError
  * becomes INVALID_INPUT naming each field and why, and anything else (Prisma, SQL, a bug) a
  * generic message: its detail goes to the server log, never to the user.
  */
@@ -57,6 +58,20 @@ export class AppError extends Error {
   get status(): number {
     return ERROR_STATUS[this.code];
   }
+}
+
+/**
+ * Faults that are not the user's have a name of their own and no code: toAppError makes them
+ * INTERNAL (the generic message on the web, their own message in the log, the CLI and a job's
+ * failure). A SetupError is the machine's: a program missing or failing, the database server or
+ * its folder, a migration. An InvariantError is a state this code never makes: a bug.
+ */
+export class SetupError extends Error {
+  override name = "SetupError";
+}
+
+export class InvariantError extends Error {
+  override name = "InvariantError";
 }
 
 export const GENERIC_MESSAGE = "Something went wrong on the server. The error was logged; try again, or tell the operator if it persists.";

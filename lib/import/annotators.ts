@@ -5,6 +5,7 @@
 import { findOrCreateImportedAnnotator } from "@/lib/data/users";
 import type { Prisma } from "@/lib/db/client";
 import { annotatorKey, bundleAnnotators, type AnnotatorRef, type StudyBundle } from "./bundle";
+import { InvariantError } from "@/lib/errors";
 
 export interface ResolvedAnnotators {
   /** User id by annotatorKey(). */
@@ -36,6 +37,6 @@ export async function resolveAnnotators(tx: Prisma.TransactionClient, studyId: s
 
 export function userIdOf(resolved: ResolvedAnnotators, ref: AnnotatorRef): string {
   const id = resolved.userIdOf.get(annotatorKey(ref));
-  if (id === undefined) throw new Error(`annotator ${ref.name} was not resolved`);
+  if (id === undefined) throw new InvariantError(`annotator ${ref.name} was not resolved`);
   return id;
 }

@@ -22,6 +22,7 @@ import { formatImportError } from "./errors";
 import { orderedIds } from "./row-ids";
 import { childKey, type Snapshot, type StoredRating } from "./snapshot";
 import { claimMatchKey, claimNormalizations, sameText } from "./text";
+import { InvariantError } from "@/lib/errors";
 
 export const TABLES = ["pullRequests", "codeChanges", "pseudoReferences", "reviews", "claimJudgements", "reviewRatings", "referenceGrades", "commentFilters"] as const;
 export type Table = (typeof TABLES)[number];
@@ -279,7 +280,7 @@ class Planner {
   private pullRequestId(externalId: string | null): string | null {
     if (externalId === null) return null;
     const id = this.pullRequestIds.get(externalId);
-    if (id === undefined) throw new Error(`pull request ${externalId} is not in the bundle`);
+    if (id === undefined) throw new InvariantError(`pull request ${externalId} is not in the bundle`);
     return id;
   }
 

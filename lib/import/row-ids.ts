@@ -6,6 +6,7 @@
  * (scripts/bench/import.ts) this took PostgreSQL's CPU time for the COPYs from about 9.5 s to 6 s.
  */
 import { randomBytes } from "node:crypto";
+import { InvariantError } from "@/lib/errors";
 
 const MAX_COUNT = 0xffffffff;
 
@@ -22,7 +23,7 @@ export function orderedIds(time: Date, random: Uint8Array = randomBytes(6)): () 
   const prefix = `${ms.slice(0, 8)}-${ms.slice(8)}-7${bits.slice(0, 3)}-${variant}${bits.slice(4, 7)}-${bits.slice(7, 11)}`;
   let count = 0;
   return () => {
-    if (count > MAX_COUNT) throw new Error("more than 2^32 ids from one generator");
+    if (count > MAX_COUNT) throw new InvariantError("more than 2^32 ids from one generator");
     return prefix + hex(count++, 8);
   };
 }

@@ -13,6 +13,7 @@ import type { StudyBundle } from "./bundle";
 import { copyRows, type BulkTable } from "./bulk-insert";
 import { planBundle, planSlices, type Plan, type PlanOptions, type Table } from "./plan";
 import { loadSnapshot, nothingStored, type Snapshot } from "./snapshot";
+import { AppError } from "@/lib/errors";
 
 type Tx = Prisma.TransactionClient;
 type Creates = Plan["creates"];
@@ -90,7 +91,7 @@ function correctionDepths(rows: Creates["pseudoReferences"]): number[] {
     const chain: number[] = [];
     let k: number | undefined = i;
     while (k !== undefined && depths[k] < 0) {
-      if (depths[k] === ON_CHAIN) throw new Error("pseudo-references correct each other in a cycle");
+      if (depths[k] === ON_CHAIN) throw new AppError("INVALID_INPUT", { message: "pseudo-references correct each other in a cycle" });
       depths[k] = ON_CHAIN;
       chain.push(k);
       const corrected: string | null | undefined = rows[k].correctsId;

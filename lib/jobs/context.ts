@@ -8,6 +8,7 @@ import { createHttpEmbedder, createTfidfEmbedder, type Embedder, type EmbeddingP
 import type { ChatClient, ChatClientOptions, Env, JudgeMetric } from "@/lib/judges";
 import type { RunEmbedding } from "./specs";
 import { studyCorpus } from "./reviews";
+import { AppError, InvariantError } from "@/lib/errors";
 
 export interface MetricJobContext {
   client: PrismaClient;
@@ -71,12 +72,12 @@ export function runEmbedder(context: MetricJobContext, studyId: string, embeddin
 
 async function refit(studyId: string, embedding: RunEmbedding, client: PrismaClient): Promise<Embedder> {
   const { embedder, fingerprint } = await fitStudyEmbedder(studyId, client);
-  if (fingerprint !== embedding.corpusFingerprint) throw new Error("the study's texts changed since this metric run was planned, so the TF-IDF fit differs; start the run again");
+  if (fingerprint !== embedding.corpusFingerprint) throw new AppError("CONFLICT", { message: "the study's texts changed since this metric run was planned, so the TF-IDF fit differs; start the run again" });
   return embedder;
 }
 
 function httpEmbedder(context: MetricJobContext, embedding: RunEmbedding, pooling: EmbeddingPooling): Embedder {
-  if (!embedding.url) throw new Error(`run embedding ${embedding.model} has no endpoint URL`);
+  if (!embedding.url) throw new InvariantError(`run embedding ${embedding.model} has no endpoint URL`);
   return createHttpEmbedder({ ...context.http, url: embedding.url, model: embedding.model, apiKey: context.apiKey ?? process.env.EMBEDDINGS_API_KEY, store: prismaEmbeddingStore(context.client), pooling });
 }
 

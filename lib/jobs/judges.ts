@@ -105,7 +105,7 @@ export function specJudge(context: MetricJobContext, spec: JudgeSpec): JudgeMetr
   let judge = context.judges.get(key);
   if (!judge) {
     judge = judgeOf(runChatClient(context, spec.llm), spec.name, spec.team);
-    if (judge.signature !== spec.paramsKey) throw new Error(`the ${spec.name} judge changed since this metric run was planned (signature ${judge.signature}, planned ${spec.paramsKey}); start the run again`);
+    if (judge.signature !== spec.paramsKey) throw new AppError("CONFLICT", { message: `the ${spec.name} judge changed since this metric run was planned (signature ${judge.signature}, planned ${spec.paramsKey}); start the run again` });
     context.judges.set(key, judge);
   }
   return judge;

@@ -13,6 +13,7 @@ import { isJudgePlanningError, JUDGE_CHUNK_SIZE } from "./judges";
 import { type MetricRunRequest, planMetricRun } from "./plan";
 import { type ChunkJobData, enqueueChunks, startQueue } from "./queue";
 import { parseMetricNames, type RunParams, runIdentity, runParamsSchema, specApplies } from "./specs";
+import { InvariantError } from "@/lib/errors";
 
 export interface StartedRun {
   run: MetricRun;
@@ -68,7 +69,7 @@ async function planChunks(client: PrismaClient, studyId: string, params: RunPara
 /** The run's parameters, validated (a row written by another version fails loudly). */
 export function runParams(run: Pick<MetricRun, "id" | "params">): RunParams {
   const parsed = runParamsSchema.safeParse(run.params);
-  if (!parsed.success) throw new Error(`metric run ${run.id} has parameters this version cannot read: ${parsed.error.message}`);
+  if (!parsed.success) throw new InvariantError(`metric run ${run.id} has parameters this version cannot read: ${parsed.error.message}`);
   return parsed.data;
 }
 

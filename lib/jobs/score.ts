@@ -5,6 +5,7 @@ import type { EmbeddedTexts } from "@/lib/embeddings";
 import { bestMatchesOf, crscoreFromBestMatches, getReferenceMetric, splitReviewSentences } from "@/lib/metrics";
 import { CRSCORE_COLUMNS, type MetricJobSpec } from "./specs";
 import type { ReviewToScore } from "./reviews";
+import { InvariantError } from "@/lib/errors";
 
 const undefinedScore = (review: ReviewToScore, metric: string, paramsKey: string, reason: string): MetricScoreInput => ({
   candidateReviewId: review.id,
@@ -32,7 +33,7 @@ export function scoreReview(spec: MetricJobSpec, review: ReviewToScore, embedded
   if (spec.kind === "reference") {
     if (review.reference === null) return [undefinedScore(review, spec.name, paramsKey, "no-reference-review")];
     const metric = getReferenceMetric(spec.name);
-    if (!metric) throw new Error(`unknown reference metric ${spec.name}`);
+    if (!metric) throw new InvariantError(`unknown reference metric ${spec.name}`);
     return [{ candidateReviewId: review.id, metric: spec.name, paramsKey, value: metric.score(review.text, review.reference) }];
   }
   if (spec.kind === "embedding-sim") {
@@ -41,7 +42,7 @@ export function scoreReview(spec: MetricJobSpec, review: ReviewToScore, embedded
     const value = (embedded as EmbeddedTexts).similarity(review.text, review.reference);
     return [value === null ? undefinedScore(review, spec.name, paramsKey, "zero-vector") : { candidateReviewId: review.id, metric: spec.name, paramsKey, value }];
   }
-  if (spec.kind === "judge") throw new Error(`${spec.name} is an LLM judge, scored asynchronously (judgeScores)`);
+  if (spec.kind === "judge") throw new InvariantError(`${spec.name} is an LLM judge, scored asynchronously (judgeScores)`);
   const sentences = splitReviewSentences(review.text);
   // Called only when there are sentences and pseudo-references, i.e. when they were embedded.
   const references = review.pseudoReferences;

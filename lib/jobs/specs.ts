@@ -20,7 +20,7 @@ import { z } from "zod";
 import { type EmbeddingPooling, TFIDF_SETTINGS } from "@/lib/embeddings";
 import { JUDGE_METRIC_NAMES, SWE_STRATEGIES } from "@/lib/judges";
 import { getReferenceMetric, REFERENCE_METRICS } from "@/lib/metrics";
-import { AppError } from "@/lib/errors";
+import { AppError, InvariantError } from "@/lib/errors";
 
 export const EMBEDDING_SIM = "embedding-sim";
 export const CRSCORE = "crscore";
@@ -153,9 +153,9 @@ export interface TauChoice {
 export function metricJobSpec(name: string, embedding: RunEmbedding | null, tau: TauChoice | null, pooling: EmbeddingPooling = "sentence"): MetricJobSpec {
   const reference = getReferenceMetric(name);
   if (reference) return { kind: "reference", name, columns: [name], paramsKey: reference.signature };
-  if (!embedding) throw new Error(`metric ${name} needs an embedder`);
+  if (!embedding) throw new InvariantError(`metric ${name} needs an embedder`);
   if (name === EMBEDDING_SIM) return { kind: "embedding-sim", name, columns: [name], paramsKey: `${embeddingSignature(embedding)}|sim:cosine|impl:1` };
-  if (name !== CRSCORE || !tau) throw new Error(`metric ${name} needs a threshold`);
+  if (name !== CRSCORE || !tau) throw new InvariantError(`metric ${name} needs a threshold`);
   const tauText = tau.value.toFixed(4);
   return {
     kind: "crscore",

@@ -6,6 +6,7 @@ import type { MetricJobContext } from "./context";
 import { type ComputedChunk, computeChunk, processChunk, readChunkRun, storeChunk } from "./process-chunk";
 import { type ChunkJobData, METRIC_QUEUE } from "./queue";
 import { markRunFailed } from "./runs";
+import { AppError } from "@/lib/errors";
 
 /** Which process computed a chunk: stored as the job's output (pgboss.job.output), so several workers' shares can be told apart. */
 export interface ChunkJobOutput {
@@ -75,7 +76,7 @@ export async function drainMetricRun(boss: PgBoss, context: MetricJobContext, ru
   for (;;) {
     fetching &&= options.maxChunks === undefined || processed < options.maxChunks;
     const [run, [job]] = await Promise.all([readChunkRun(context, runId), fetching ? boss.fetch<ChunkJobData>(METRIC_QUEUE, { batchSize: 1, includeMetadata: true }) : []]);
-    if (!run) throw new Error(`metric run ${runId} does not exist`);
+    if (!run) throw new AppError("NOT_FOUND", { message: `metric run ${runId} does not exist` });
     if (finished(run)) fetching = false;
     if (!job) {
       // The last chunks may be this process's own, still being stored.

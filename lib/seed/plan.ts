@@ -7,6 +7,7 @@ import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
 import { shuffled } from "@/lib/annotation/random";
 import { seededRandom, type Random } from "@/lib/stats/random";
 import type { DemoAddedClaim, DemoAnnotatorKey, DemoAnnotatorWork, DemoChange, DemoClaimJudgement, DemoFilterLabel, DemoRating, DemoStudy } from "./types";
+import { InvariantError } from "@/lib/errors";
 
 /** Queue phases: stage 1 (claims) of every item before stage 2 (rating), then the other tasks. */
 export const TASK_ORDER: readonly TaskType[] = ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"];
@@ -112,7 +113,7 @@ function taskStatus(change: DemoChange, work: DemoAnnotatorWork | undefined, tas
   const covered = new Set(taskAnnotations(work ?? {}, task).flatMap((a) => (a.kind === "added" ? [] : [a.target])));
   const required = requiredTargets(change, task);
   const unknown = [...covered].filter((target) => !required.includes(target));
-  if (unknown.length > 0) throw new Error(`demo change ${change.externalId}: ${task} annotations for unknown targets ${unknown.join(", ")}`);
+  if (unknown.length > 0) throw new InvariantError(`demo change ${change.externalId}: ${task} annotations for unknown targets ${unknown.join(", ")}`);
   if (covered.size === 0) return "PENDING";
   return covered.size === required.length ? "DONE" : "IN_PROGRESS";
 }

@@ -9,6 +9,7 @@ import { unifiedDiff } from "@/lib/diff";
 import type { AnnotationKind, Prisma } from "@/lib/generated/prisma/client";
 import { planDemo, type PlannedAnnotation } from "./plan";
 import type { DemoAccount, DemoAnnotatorKey, DemoChange, DemoStudy } from "./types";
+import { InvariantError } from "@/lib/errors";
 
 type Tx = Prisma.TransactionClient;
 
@@ -29,7 +30,7 @@ interface HistoryEntry {
 
 function idOf(ids: Map<string, string>, key: string, change: DemoChange): string {
   const id = ids.get(key);
-  if (id === undefined) throw new Error(`demo change ${change.externalId} has no pseudo-reference or review "${key}"`);
+  if (id === undefined) throw new InvariantError(`demo change ${change.externalId} has no pseudo-reference or review "${key}"`);
   return id;
 }
 
@@ -161,7 +162,7 @@ export async function writeDemoStudy(tx: Tx, study: DemoStudy, now: Date): Promi
   }
   const idsOf = (change: DemoChange): ChangeIds => {
     const ids = changeIds.get(change);
-    if (!ids) throw new Error(`demo change ${change.externalId} is in no list of the study`);
+    if (!ids) throw new InvariantError(`demo change ${change.externalId} is in no list of the study`);
     return ids;
   };
 

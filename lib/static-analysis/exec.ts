@@ -1,5 +1,6 @@
 /** Running an analyzer as a child process: its output whatever its exit code (linters exit non-zero when they find something). */
 import { execFile } from "node:child_process";
+import { SetupError } from "@/lib/errors";
 
 export interface ExecResult {
   stdout: string;
@@ -17,7 +18,7 @@ export function run(file: string, args: readonly string[], options: { timeoutMs?
   return new Promise((resolve, reject) => {
     const child = execFile(file, args, { timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024, cwd: options.cwd, env }, (error, stdout, stderr) => {
       if (error && (error as NodeJS.ErrnoException).code === "ENOENT") return resolve({ stdout: "", stderr: "", code: null });
-      if (error && error.killed) return reject(new Error(`${file} did not finish within ${(options.timeoutMs ?? 120_000) / 1000} s`));
+      if (error && error.killed) return reject(new SetupError(`${file} did not finish within ${(options.timeoutMs ?? 120_000) / 1000} s`));
       const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
       resolve({ stdout, stderr, code });
     });
@@ -33,6 +34,6 @@ export function toolJson(tool: string, result: ExecResult): unknown {
     return JSON.parse(result.stdout);
   } catch {
     const detail = (result.stderr || result.stdout).replace(/\s+/g, " ").trim().slice(0, 400);
-    throw new Error(`${tool} gave no JSON report (exit ${result.code})${detail ? `: ${detail}` : ""}`);
+    throw new SetupError(`${tool} gave no JSON report (exit ${result.code})${detail ? `: ${detail}` : ""}`);
   }
 }

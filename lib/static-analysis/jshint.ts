@@ -4,6 +4,7 @@
  */
 import { createRequire } from "node:module";
 import type { Finding } from "./types";
+import { SetupError } from "@/lib/errors";
 
 interface JshintError {
   code?: string;
@@ -34,7 +35,7 @@ const trimReason = (reason: string) => reason.replace(/\.\s*$/, "");
 
 export function runJshint(source: string): Finding[] {
   const jshint = load();
-  if (!jshint) throw new Error("JSHint is not installed: run npm install (the jshint package)");
+  if (!jshint) throw new SetupError("JSHint is not installed: run npm install (the jshint package)");
   jshint.JSHINT(source, {}, {});
   return jshint.JSHINT.errors
     .filter((e): e is JshintError => e !== null && typeof e.line === "number" && typeof e.reason === "string")

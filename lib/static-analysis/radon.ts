@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { run, toolJson } from "./exec";
 import type { Finding } from "./types";
+import { SetupError } from "@/lib/errors";
 
 /** CRScore Table 6: CC score bounds of each rank and the risk it stands for. */
 export const RADON_RANKS = [
@@ -41,7 +42,7 @@ export async function radonVersion(path?: string): Promise<string | null> {
 /** Every block radon ranks, per analyzed path (a file radon cannot parse has none). */
 export async function runRadon(files: readonly string[]): Promise<Map<string, RadonBlock[]>> {
   const result = await run("radon", ["cc", "--json", "--show-complexity", ...files], { timeoutMs: 120_000 });
-  if (result.code === null) throw new Error("radon is not installed: apt-get install radon");
+  if (result.code === null) throw new SetupError("radon is not installed: apt-get install radon");
   const report = reportSchema.parse(toolJson("radon", result));
   const byFile = new Map<string, RadonBlock[]>(files.map((f) => [f, []]));
   for (const [file, blocks] of Object.entries(report)) {

@@ -109,7 +109,7 @@ export const reviewRating: TaskDescriptor = {
 
   async saveTarget(ctx, request: SaveRequest) {
     if (request.kind === "necessity") return necessityTarget(ctx, request.targetId);
-    if (request.kind !== "rating") throw new Error(`review rating saves ratings and necessity, not ${request.kind}`);
+    if (request.kind !== "rating") throw new AppError("INVALID_INPUT", { message: `review rating saves ratings and necessity, not ${request.kind}` });
     const { tx, annotatorId, codeChangeId, studyId } = ctx;
     const review = await reviewOfItem(tx, request.targetId, codeChangeId);
     const study = await requireStage2Open(tx, studyId, codeChangeId);

@@ -6,7 +6,8 @@
 import { describe, expect, inject, test, vi } from "vitest";
 import { z } from "zod";
 import { createClient } from "@/lib/db/client";
-import { AppError, ERROR_STATUS, GENERIC_MESSAGE, publicError, toAppError } from "@/lib/errors";
+import { parseItemIds } from "@/lib/analysis/item-sets";
+import { AppError, ERROR_STATUS, GENERIC_MESSAGE, InvariantError, publicError, SetupError, toAppError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http/respond";
 
 const DATABASE_TEXT = /prisma|invalid `|INSERT|UPDATE|SELECT|"User"|constraint|0x00|at .*\.(ts|js):\d+/i;
@@ -36,6 +37,20 @@ describe("error model", () => {
     const limited = errorResponse(new AppError("RATE_LIMITED", { message: "slow down", retryAfterSeconds: 7 }));
     expect([limited.status, limited.headers.get("retry-after")]).toEqual([429, "7"]);
     expect((await bodyOf(new AppError("FORBIDDEN", { message: "detail for the log", userMessage: "Not yours." }))).body.error).toBe("Not yours.");
+  });
+
+  test("a user's mistake found in lib is a 4xx with its message; a named internal error a 500 with the generic one, its message kept for the log and CLI", async () => {
+    const empty = await thrown(Promise.resolve().then(() => parseItemIds("ids.txt", "# nothing here\n\n")));
+    expect(await bodyOf(empty)).toMatchObject({ status: 400, body: { code: "INVALID_INPUT", error: expect.stringMatching(/^item file ids\.txt lists no item/) } });
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      for (const error of [new SetupError("pylint is not installed: apt-get install pylint"), new InvariantError("a rater's 3 item ids came with 2 answers")]) {
+        expect(await bodyOf(publicError(error))).toMatchObject({ status: 500, body: { code: "INTERNAL", error: GENERIC_MESSAGE } });
+        expect(toAppError(error).message).toBe(error.message);
+      }
+    } finally {
+      log.mockRestore();
+    }
   });
 
   test("a ZodError is INVALID_INPUT naming the field path and why", async () => {
