@@ -4,7 +4,7 @@ import type { ParsedArgs } from "@/lib/cli/args";
 export interface Command {
   name: string;
   usage: string;
-  /** False for commands that need no database (none yet). */
+  /** False for commands that find their database themselves, or need none. */
   needsDatabase?: boolean;
   run: (args: ParsedArgs) => Promise<unknown>;
 }

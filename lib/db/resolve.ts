@@ -8,6 +8,8 @@ import { migrate } from "@/lib/db/migrate";
 export interface ResolvedDatabase {
   url: string;
   embedded: boolean;
+  /** The migrations this call applied (none when the database was up to date). */
+  applied: string[];
   /** Stops the embedded server if this process started it. */
   release: () => Promise<void>;
 }
@@ -17,18 +19,25 @@ export async function resolveDatabase(log: (line: string) => void = (line) => pr
   const external = process.env.DATABASE_URL;
   if (external) {
     process.env.CRJUDGE_DB_SOURCE = "external";
-    await migrate(external);
-    return { url: external, embedded: false, release: async () => undefined };
+    const applied = await migrate(external);
+    return { url: external, embedded: false, applied, release: async () => undefined };
   }
   // The module that starts a server (and finds its binaries) loads only when none is running.
   const server = (await runningEmbeddedServer(EMBEDDED_DEFAULTS)) ?? (await (await import("@/lib/db/embedded-postgres")).startEmbeddedPostgres({ log }));
   process.env.DATABASE_URL = server.url;
   process.env.CRJUDGE_DB_SOURCE = "embedded";
+  let applied: string[];
   try {
-    await migrate(server.url);
+    applied = await migrate(server.url);
   } catch (error) {
     await server.stop();
     throw error;
   }
-  return { url: server.url, embedded: true, release: server.stop };
+  return { url: server.url, embedded: true, applied, release: server.stop };
+}
+
+/** Which database a command used, for its output: host, port and database name (never the password), and where it came from. */
+export function databaseLabel(url: string): { database: string; source: string } {
+  const u = new URL(url);
+  return { database: `${u.hostname}:${u.port}${u.pathname}`, source: process.env.CRJUDGE_DB_SOURCE ?? "external" };
 }

@@ -1,3 +1,6 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import pg from "pg";
 import { describe, expect, inject, test } from "vitest";
 import { createClient, pipelinedArrays, poolSettings, Prisma, rawArrays, rawRows, transactionConnection } from "@/lib/db/client";
 import { createPool } from "@/lib/db/connection";
@@ -84,6 +87,25 @@ describe("database", () => {
       reviews: await db.candidateReview.count(),
       historyRows: await db.annotationHistory.count(),
     });
+  });
+
+  test("`npm run db:migrate` applies every migration to a new database in DATABASE_URL, then none", async () => {
+    const name = `migrate_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: inject("databaseUrl") });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    try {
+      const url = new URL(inject("databaseUrl"));
+      url.pathname = `/${name}`;
+      const migrate = async () => JSON.parse((await promisify(execFile)("npm", ["run", "-s", "db:migrate"], { env: { ...process.env, DATABASE_URL: url.href } })).stdout) as { database: string; applied: string[] };
+      const first = await migrate();
+      expect(first.database).toBe(`${url.hostname}:${url.port}/${name}`);
+      expect(first.applied).toEqual(readMigrations().map((m) => m.name));
+      expect((await migrate()).applied).toEqual([]);
+    } finally {
+      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+      await admin.end();
+    }
   });
 
   test("the bundle (its packages bundled in) runs a command through Prisma, and an unknown command or none lists the commands", async () => {
