@@ -18,13 +18,13 @@
 import { z } from "zod";
 import { backoffDelay, parseRetryAfter } from "@/lib/http/retry";
 import { entryKey, type ServerState, type StoredEntry } from "@/lib/annotation/stored-answers";
-import { addedClaimValue, claimJudgementValue, commentFilterValue, necessityValue, referenceGradeValue, reviewRatingValue, sameValue, type AnnotationKindKey } from "@/lib/annotation/values";
+import { addedClaimValue, claimJudgementValue, commentFilterValue, necessityValue, referenceGradeValue, reviewRatingValue, sameValue, type SaveKind } from "@/lib/annotation/values";
 
 export type EntryStatus = "idle" | "pending" | "saving" | "saved" | "failed" | "conflict" | "error" | "invalid";
 
 export interface Entry {
   key: string;
-  kind: AnnotationKindKey;
+  kind: SaveKind;
   targetId: string;
   server: ServerState;
   /** The annotator's value not yet stored; undefined when there is none. */
@@ -45,7 +45,7 @@ export interface RetryState {
 }
 
 interface Draft {
-  kind: AnnotationKindKey;
+  kind: SaveKind;
   targetId: string;
   baseVersion: number;
   value: unknown;
@@ -77,7 +77,7 @@ export interface AutosaveOptions {
   onStored?: (stored: StoredEntry) => void;
 }
 
-const SCHEMAS: Record<AnnotationKindKey, z.ZodType> = {
+const SCHEMAS: Record<SaveKind, z.ZodType> = {
   claim: claimJudgementValue,
   rating: reviewRatingValue,
   necessity: necessityValue,
@@ -87,7 +87,7 @@ const SCHEMAS: Record<AnnotationKindKey, z.ZodType> = {
 };
 
 /** Why a value is kept as a draft instead of saved, in the annotator's words (else the schema's reason). */
-const DRAFT_REASON: Partial<Record<AnnotationKindKey, { field: string; reason: string }>> = {
+const DRAFT_REASON: Partial<Record<SaveKind, { field: string; reason: string }>> = {
   grade: { field: "grade", reason: "kept in this browser until the review has a grade" },
   filter: { field: "highQuality", reason: "kept in this browser until the comment has a label (1 or 0)" },
 };
@@ -99,25 +99,25 @@ export class AnswerEntries {
   protected entries = new Map<string, Entry>();
 
   /** Registers what the server has (from the page data); call before `restoreDrafts`. */
-  register(kind: AnnotationKindKey, targetId: string, server: ServerState | null): void {
+  register(kind: SaveKind, targetId: string, server: ServerState | null): void {
     const key = entryKey(kind, targetId);
     if (this.entries.has(key)) return;
     this.entries.set(key, { key, kind, targetId, server: server ?? { id: null, version: 0, value: null }, local: undefined, status: "idle", inFlight: false });
   }
 
-  entry(kind: AnnotationKindKey, targetId: string): Entry | undefined {
+  entry(kind: SaveKind, targetId: string): Entry | undefined {
     return this.entries.get(entryKey(kind, targetId));
   }
 
   /** The value to show: the annotator's unsaved value, else the stored one (null when none). */
-  value<V>(kind: AnnotationKindKey, targetId: string): V | null {
+  value<V>(kind: SaveKind, targetId: string): V | null {
     const e = this.entry(kind, targetId);
     if (!e) return null;
     return (e.local !== undefined ? e.local : e.server.value) as V | null;
   }
 
   /** Entries of one kind (e.g. the added claims, including ones created in this session). */
-  list(kind: AnnotationKindKey): Entry[] {
+  list(kind: SaveKind): Entry[] {
     return [...this.entries.values()].filter((e) => e.kind === kind);
   }
 }
@@ -182,7 +182,7 @@ export class AutosaveStore extends AnswerEntries {
   }
 
   // -- changes --------------------------------------------------------------------------------
-  set(kind: AnnotationKindKey, targetId: string, value: unknown): void {
+  set(kind: SaveKind, targetId: string, value: unknown): void {
     this.register(kind, targetId, null);
     const e = this.entry(kind, targetId)!;
     if (e.status === "conflict") {
@@ -283,7 +283,7 @@ export class AutosaveStore extends AnswerEntries {
   }
 
   /** Conflict resolution: keep mine (save it over the stored version) or take the stored value. */
-  resolve(kind: AnnotationKindKey, targetId: string, choice: "mine" | "theirs"): void {
+  resolve(kind: SaveKind, targetId: string, choice: "mine" | "theirs"): void {
     const e = this.entry(kind, targetId);
     if (!e?.conflict) return;
     const current = e.conflict.current ?? { id: e.server.id, version: e.server.version, value: e.server.value };

@@ -1,10 +1,10 @@
 "use client";
 
-import { ANNOTATION_KINDS, type AnnotationKindKey } from "@/lib/annotation/values";
+import { ANNOTATION_KINDS, type SaveKind } from "@/lib/annotation/values";
 import type { AutosaveStore, Entry } from "./autosave";
 
 /** A one-line reading of an annotation value, for showing both sides of a conflict. */
-export function describeValue(kind: AnnotationKindKey, value: unknown): string {
+export function describeValue(kind: SaveKind, value: unknown): string {
   if (value === null || value === undefined) return "(nothing stored)";
   const v = value as Record<string, unknown>;
   const quote = (s: unknown) => (typeof s === "string" && s ? ` · “${s.length > 120 ? `${s.slice(0, 117)}…` : s}”` : "");

@@ -7,7 +7,7 @@
  */
 import { type ReactNode, useImperativeHandle, useRef, useState } from "react";
 import { firstMissingIndex } from "@/lib/annotation/completeness";
-import type { AnnotationKindKey } from "@/lib/annotation/values";
+import type { SaveKind } from "@/lib/annotation/values";
 import { EndOfList } from "./end-of-list";
 import { NoteBox } from "./note-box";
 import { ReviewCard } from "./review-card";
@@ -33,7 +33,7 @@ export interface Choice<Value> {
 }
 
 interface ReviewChoiceTaskProps<Value, Stored> extends TaskProps {
-  kind: Extract<AnnotationKindKey, "grade" | "filter">;
+  kind: Extract<SaveKind, "grade" | "filter">;
   reviews: readonly { id: string; label: string; system?: string | null; text: string }[];
   /** The scale's explanation above the reviews. */
   intro: ReactNode;

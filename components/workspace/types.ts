@@ -1,5 +1,6 @@
 import type { RefObject } from "react";
-import { missingAnswers, type MissingAnswer } from "@/lib/annotation/completeness";
+import type { MissingAnswer } from "@/lib/annotation/completeness";
+import { missingAnswers } from "@/lib/tasks";
 import type { ShortcutAction } from "@/lib/annotation/keymap";
 import type { WorkspaceData } from "@/lib/data/annotations";
 import type { AutosaveStore } from "./autosave";

@@ -2,6 +2,7 @@
 import { db, Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { TASKS, taskQuestions } from "@/lib/tasks";
+import { annotationTables, answerCode } from "@/lib/data/answer-code";
 import { keptUnder, type GoldMode } from "@/lib/data/gold";
 import type { Rating, RatingValue } from "@/lib/agreement";
 import { describeItem, type StudyItem } from "./collect";
@@ -68,9 +69,7 @@ interface RaterRow {
 }
 
 /** The table of the task's items: reviews or pseudo-references. */
-function itemTable(task: TaskType): Prisma.Sql {
-  return TASKS[task].itemKind === "review" ? Prisma.sql`"CandidateReview"` : Prisma.sql`"PseudoReference"`;
-}
+const itemTable = (task: TaskType): Prisma.Sql => annotationTables(TASKS[task]).items;
 
 /**
  * The statement reading the study's items of the task's kind in study order (change position,
@@ -92,18 +91,18 @@ function itemsStatement(studyId: string, task: TaskType): Prisma.Sql {
 /**
  * The statement reading the task's ratings of the study's items, one row per annotator in id
  * order: the items rated, whether each rating is a draft (its assignment is not done), and per
- * question the answers' codes (answers.code: scale position plus one, 0 off the scale, -1 not
+ * question the answers' codes (answerCode: scale position plus one, 0 off the scale, -1 not
  * answered). Unordered within a row, so PostgreSQL neither sorts nor numbers the ratings. Item
  * ids (cuids: letters and digits) come comma-separated and codes as int[] text: both cost
  * PostgreSQL half what JSON does (json_agg of the ids was about 40 % of the statement).
  */
 function ratingsStatement(studyId: string, task: TaskType, questions: readonly Question[]): Prisma.Sql {
-  const { answers } = TASKS[task];
-  const codes = questions.map((q, k) => Prisma.sql`array_agg(${answers.code(q)})::text AS ${Prisma.raw(`v${k}`)}`);
+  const tables = annotationTables(TASKS[task]);
+  const codes = questions.map((q, k) => Prisma.sql`array_agg(${answerCode(TASKS[task], q)})::text AS ${Prisma.raw(`v${k}`)}`);
   return Prisma.sql`
     SELECT a."annotatorId" AS rater, string_agg(i.id, ',') AS items, string_agg(i.id, ',') FILTER (WHERE d."userId" IS NOT NULL) AS drafts
       ${questions.length > 0 ? Prisma.sql`, ${Prisma.join(codes)}` : Prisma.empty}
-    FROM ${answers.table} a JOIN ${itemTable(task)} i ON i.id = a.${answers.itemColumn} JOIN "CodeChange" c ON c.id = i."codeChangeId"
+    FROM ${tables.annotations} a JOIN ${tables.items} i ON i.id = a.${tables.itemColumn} JOIN "CodeChange" c ON c.id = i."codeChangeId"
       -- (user, change) is unique per task: the join keeps one row per answer.
       LEFT JOIN (SELECT "userId", "codeChangeId" FROM "Assignment" WHERE "studyId" = ${studyId} AND "taskType" = ${task}::"TaskType" AND status <> 'DONE') d
         ON d."userId" = a."annotatorId" AND d."codeChangeId" = c.id

@@ -16,11 +16,13 @@
  * The plan depends only on the seed and the sets of ids, not on the order they are given in.
  */
 import type { TaskType } from "@/lib/generated/prisma/enums";
+import { TASK_LIST, TASKS } from "@/lib/tasks";
+import type { ItemContents } from "@/lib/tasks/types";
 import { hashSeed, seededShuffle } from "./random";
 import { AppError } from "@/lib/errors";
 
-/** Queue phases; stage 1 of every item comes before its stage 2. */
-export const TASK_PHASES: readonly TaskType[] = ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"];
+/** Queue phases, the descriptors' order (lib/tasks); stage 1 of every item comes before its stage 2. */
+export const TASK_PHASES: readonly TaskType[] = TASK_LIST.map((task) => task.task);
 
 export interface PlanItem {
   id: string;
@@ -120,22 +122,9 @@ export function planAssignments(input: PlanInput): PlannedAssignment[] {
   return plan;
 }
 
-/** Which of the study's task types an item supports, from what it has. */
-export function applicableTaskTypes(
-  studyTaskTypes: readonly TaskType[],
-  item: { generatedClaims: number; reviews: number; generatedReviews: number; hasReference: boolean },
-): TaskType[] {
-  return studyTaskTypes.filter((task) => {
-    switch (task) {
-      case "CLAIM_VERIFICATION":
-        return item.generatedClaims > 0;
-      case "REVIEW_RATING":
-      case "COMMENT_FILTERING":
-        return item.reviews > 0;
-      case "REFERENCE_GRADING":
-        return item.hasReference && item.generatedReviews > 0;
-    }
-  });
+/** Which of the study's task types an item supports, from what it has (each descriptor's `appliesTo`). */
+export function applicableTaskTypes(studyTaskTypes: readonly TaskType[], item: ItemContents): TaskType[] {
+  return studyTaskTypes.filter((task) => TASKS[task].appliesTo(item));
 }
 
 /** A stored assignment, as a new plan is compared with it. */

@@ -4,7 +4,7 @@
  * reconciles with, and what completeness (./completeness) reads on the server.
  */
 import type { TaskWorkspace, Versioned } from "@/lib/tasks/types";
-import type { AnnotationKindKey } from "./values";
+import type { SaveKind } from "./values";
 
 export interface ServerState {
   id: string | null;
@@ -14,12 +14,12 @@ export interface ServerState {
 
 /** One stored annotation as the server reports it. */
 export interface StoredEntry {
-  kind: AnnotationKindKey;
+  kind: SaveKind;
   targetId: string;
   server: ServerState;
 }
 
-export const entryKey = (kind: AnnotationKindKey, targetId: string) => `${kind}:${targetId}`;
+export const entryKey = (kind: SaveKind, targetId: string) => `${kind}:${targetId}`;
 
 /** The stored annotations of a workspace's task, one per claim or review (null server value when none yet). */
 export function storedEntries(task: TaskWorkspace): StoredEntry[] {
@@ -35,7 +35,7 @@ export function storedEntries(task: TaskWorkspace): StoredEntry[] {
 }
 
 /** The stored value of each answer, by kind and target (null when there is none). */
-export function storedValues(task: TaskWorkspace): (kind: AnnotationKindKey, targetId: string) => unknown {
+export function storedValues(task: TaskWorkspace): (kind: SaveKind, targetId: string) => unknown {
   const values = new Map(storedEntries(task).map((e) => [entryKey(e.kind, e.targetId), e.server.value]));
   return (kind, targetId) => values.get(entryKey(kind, targetId)) ?? null;
 }

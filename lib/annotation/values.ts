@@ -4,14 +4,15 @@
  * The client always sends a whole value (never a patch), so a conflict can show both values.
  */
 import { z } from "zod";
+import type { ClaimCode } from "@/lib/generated/prisma/enums";
+import { CLAIM_CODE_INFO } from "./codebook";
 
-export const CLAIM_CODES = ["CORRECT", "INCORRECT", "UNVERIFIABLE", "AMBIGUOUS", "INCOMPLETE"] as const;
 export const ERROR_TYPES = ["COMPREHENSION", "KNOWLEDGE", "REASONING", "LOCALIZATION", "OVER_GENERALIZATION"] as const;
 
 const text = (max: number) => z.string().max(max, `at most ${max} characters`);
 
 export const claimJudgementValue = z.object({
-  code: z.enum(CLAIM_CODES).nullable(),
+  code: z.enum(CLAIM_CODE_INFO.map((info) => info.code) as [ClaimCode, ...ClaimCode[]]).nullable(),
   /** false: the annotator marks the claim unnecessary for the change. */
   necessary: z.boolean().nullable(),
   errorType: z.enum(ERROR_TYPES).nullable(),
@@ -74,11 +75,12 @@ export const saveRequest = z.discriminatedUnion("kind", [
 ]);
 
 export type SaveRequest = z.infer<typeof saveRequest>;
-export type AnnotationKindKey = SaveRequest["kind"];
+/** What one save writes: a judgement, an added claim, a necessity, a rating, a grade or a label (docs/glossary.md, "annotation"). */
+export type SaveKind = SaveRequest["kind"];
 export type AnnotationValue = SaveRequest["value"];
 
 /** Every kind, in the order the workspace lists its entries. */
-export const ANNOTATION_KINDS: readonly AnnotationKindKey[] = ["claim", "added", "necessity", "rating", "grade", "filter"];
+export const ANNOTATION_KINDS: readonly SaveKind[] = ["claim", "added", "necessity", "rating", "grade", "filter"];
 
 export const NEW_CLAIM_PREFIX = "new:";
 

@@ -1,3 +1,3 @@
-export { CLAIM_CODES, countClaimCodes, type ClaimCode, type ClaimCodeCounts } from "./codes";
+export { countClaimCodes, type ClaimCodeCounts } from "./codes";
 export { claimQualityRates, type ClaimQualityRates } from "./rates";
 export { claimVerdict, VERDICT_POLICY, type ClaimJudgementView, type ClaimVerdictInput, type VerdictSource } from "./verdict";

@@ -1,8 +1,8 @@
 /**
- * The common save as one SQL statement (issue 10, "the save itself is as cheap as it can be"):
- * creating or updating a claim judgement, reference grade or comment-filter label of one's own
- * assignment. One statement checks the account (active, and the session version of the token),
- * ownership and study membership of an annotator not paused (as annotatingStudyWhere in
+ * The common save as one SQL statement: creating or updating, on one's own assignment, an
+ * annotation whose value is stored in the row's own columns (a save kind with `row` storage in
+ * its task's descriptor, lib/tasks: a claim judgement, reference grade or comment-filter label).
+ * One statement checks the account (active, and the session version of the token), ownership and study membership of an annotator not paused (as annotatingStudyWhere in
  * lib/data/study-access), task, skip state and target, writes the row with
  * its version check (not held by the calibration rounds, lib/data/round-gate), appends the history row and starts the assignment; PostgreSQL runs it
  * atomically, so there is no BEGIN/COMMIT and no read-then-write round trip.
@@ -14,54 +14,21 @@
 import { randomUUID } from "node:crypto";
 import type { SessionClaims } from "@/lib/auth/session";
 import { sql } from "@/lib/db/client";
-import type { SaveRequest } from "@/lib/annotation/values";
-import { taskOfKind, type SaveKind } from "@/lib/tasks";
+import type { SaveKind, SaveRequest } from "@/lib/annotation/values";
+import { taskOfKind } from "@/lib/tasks";
+import { ITEM_TABLES, type RowStorage, type TaskDescriptor } from "@/lib/tasks/types";
 import { NOT_HELD_BY_ROUNDS_SQL } from "@/lib/data/round-gate";
-
-/** Where a kind's values are stored (its task and history kind come from lib/tasks). */
-interface Shape {
-  table: string;
-  /** The annotated thing's column and its table, with the extra condition a target must meet. */
-  target: { column: string; table: string; condition: string };
-  /** Value fields in order: column and SQL type (for the parameter casts). */
-  fields: { name: string; type: string }[];
-}
-
-const SHAPES: Partial<Record<SaveKind, Shape>> = {
-  claim: {
-    table: "ClaimJudgement",
-    target: { column: "pseudoReferenceId", table: "PseudoReference", condition: `t."kind" IN ('CLAIM', 'IMPLICATION')` },
-    fields: [
-      { name: "code", type: `"ClaimCode"` },
-      { name: "necessary", type: "boolean" },
-      { name: "errorType", type: `"ClaimErrorType"` },
-      { name: "note", type: "text" },
-    ],
-  },
-  grade: {
-    table: "ReferenceGrade",
-    target: { column: "candidateReviewId", table: "CandidateReview", condition: `NOT t."isReference"` },
-    fields: [
-      { name: "grade", type: "integer" },
-      { name: "comment", type: "text" },
-    ],
-  },
-  filter: {
-    table: "CommentFilterLabel",
-    target: { column: "candidateReviewId", table: "CandidateReview", condition: "true" },
-    fields: [
-      { name: "highQuality", type: "boolean" },
-      { name: "justification", type: "text" },
-    ],
-  },
-};
 
 const NOW = `(now() AT TIME ZONE 'UTC')`;
 
-/** Parameters: $1 assignment, $2 user, $3 target, $4 base version, $5 new value (JSON), $6 session version, then the fields, then (creating) the new row's id. */
-function statement(kind: SaveKind, shape: Shape, creating: boolean): string {
-  const task = taskOfKind(kind);
+/**
+ * The statement of a save kind stored in the annotation row's own columns (the descriptor's
+ * `storage` and the kind's `row`). Parameters: $1 assignment, $2 user, $3 target, $4 base
+ * version, $5 new value (JSON), $6 session version, then the fields, then (creating) the new row's id.
+ */
+function statement(task: TaskDescriptor, kind: SaveKind, row: RowStorage, creating: boolean): string {
   const q = (name: string) => `"${name}"`;
+  const shape = { table: task.storage.table, target: { column: task.storage.item.column, table: ITEM_TABLES[task.itemKind], condition: row.itemCondition }, fields: row.fields };
   const fields = shape.fields.map((f, i) => ({ column: q(f.name), param: `$${i + 7}::${f.type}` }));
   const newId = `$${shape.fields.length + 7}`;
   const own = `own AS (
@@ -102,11 +69,12 @@ const STATEMENTS = new Map<string, { name: string; text: string }>();
  * version still stored, value different); null when it wrote nothing and the caller must decide.
  */
 export async function saveInOneStatement(session: SessionClaims, request: SaveRequest): Promise<{ id: string; version: number; value: unknown; changed: true } | null> {
-  const shape = SHAPES[request.kind];
-  if (!shape || session.sessionVersion === undefined) return null;
+  const task = taskOfKind(request.kind);
+  const row = task.values[request.kind]!.row;
+  if (!row || session.sessionVersion === undefined) return null;
   const creating = request.baseVersion === 0;
   const key = `save-${request.kind}-${creating ? "create" : "update"}`;
-  if (!STATEMENTS.has(key)) STATEMENTS.set(key, { name: key, text: statement(request.kind, shape, creating) });
+  if (!STATEMENTS.has(key)) STATEMENTS.set(key, { name: key, text: statement(task, request.kind, row, creating) });
   const value = request.value as Record<string, unknown>;
   const rows = await sql<{ id: string; version: number }>(STATEMENTS.get(key)!, [
     request.assignmentId,
@@ -115,7 +83,7 @@ export async function saveInOneStatement(session: SessionClaims, request: SaveRe
     request.baseVersion,
     JSON.stringify(request.value),
     session.sessionVersion,
-    ...shape.fields.map((f) => value[f.name] ?? null),
+    ...row.fields.map((f) => value[f.name] ?? null),
     ...(creating ? [randomUUID()] : []),
   ]);
   return rows.length === 1 ? { id: rows[0].id, version: Number(rows[0].version), value: request.value, changed: true } : null;

@@ -26,9 +26,10 @@ import { decideSave } from "@/lib/annotation/versioning";
 import { saveInOneStatement } from "@/lib/data/annotation-statement";
 import { findSessionAccount } from "@/lib/data/users";
 import { MAX_TIME_REPORT_MS, type SaveRequest } from "@/lib/annotation/values";
-import { describeMissing, missingAnswers, type MissingAnswer } from "@/lib/annotation/completeness";
+import { describeMissing, type MissingAnswer } from "@/lib/annotation/completeness";
+import { addAnnotationTime, rowSaveTarget } from "@/lib/data/annotation-rows";
 import { storedValues } from "@/lib/annotation/stored-answers";
-import { TASKS, taskOfKind, taskOfTimeKey, type WorkspaceData } from "@/lib/tasks";
+import { missingAnswers, TASKS, taskOfKind, taskOfTimeKey, type WorkspaceData } from "@/lib/tasks";
 import type { TaskWorkspace } from "@/lib/tasks/types";
 import type { DiffSource } from "@/components/diff-view/model";
 
@@ -284,7 +285,10 @@ async function applySave(tx: Tx, user: SessionUser, request: SaveRequest, deleti
   const historyKind = taskOfKind(request.kind).values[request.kind]!.history;
   const assignment = await findOwnAssignment(tx, user.id, request.assignmentId);
   checkTask(assignment, request.kind);
-  const target = await taskOfKind(request.kind).saveTarget({ tx, annotatorId: user.id, codeChangeId: assignment.codeChangeId, studyId: assignment.studyId }, request);
+  const task = taskOfKind(request.kind);
+  const row = task.values[request.kind]!.row;
+  const ctx = { tx, annotatorId: user.id, codeChangeId: assignment.codeChangeId, studyId: assignment.studyId };
+  const target = await (row ? rowSaveTarget(ctx, task, row, request.targetId) : task.saveTarget!(ctx, request));
   const current = target.current;
   if (deleting) {
     if (!current) return { id: null, version: 0, value: null, changed: false };
@@ -383,7 +387,8 @@ export async function recordTimeSpent(userId: string, assignmentId: string, delt
     });
     for (const [key, ms] of Object.entries(targets).slice(0, 200)) {
       const [kind, id] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
-      await taskOfTimeKey(kind)?.addTime(tx, userId, id, codeChangeId, clamp(ms));
+      const task = taskOfTimeKey(kind);
+      if (task) await addAnnotationTime(tx, task, userId, id, codeChangeId, clamp(ms));
     }
   });
   return { timeSpentMs: assignment.timeSpentMs + delta };

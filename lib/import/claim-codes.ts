@@ -3,24 +3,20 @@
  * 1 correct, 0 incorrect, -1 unverifiable, -2 incomplete; a stray 2 = ambiguous) and the
  * ClaimCode enum of the data model.
  */
-import { CLAIM_CODES } from "@/lib/claims";
+import { CLAIM_CODE_BY_NAME, CLAIM_CODE_BY_VALUE } from "@/lib/annotation/codebook";
 import type { ClaimCode, ClaimErrorType } from "@/lib/generated/prisma/enums";
-
-type CodeName = keyof typeof CLAIM_CODES;
-
-const ENUM_OF_NUMBER = new Map<number, ClaimCode>((Object.entries(CLAIM_CODES) as [CodeName, number][]).map(([name, number]) => [number, name.toUpperCase() as ClaimCode]));
 
 /** The enum value of a sheet code, or null when the number is not in the codebook. */
 export function claimCodeOfNumber(number: number): ClaimCode | null {
-  return ENUM_OF_NUMBER.get(number) ?? null;
+  return CLAIM_CODE_BY_VALUE.get(number)?.code ?? null;
 }
 
 /** The sheet code of an enum value (exports write the codes the papers use). */
 export function numberOfClaimCode(code: ClaimCode): number {
-  return CLAIM_CODES[code.toLowerCase() as CodeName];
+  return CLAIM_CODE_BY_NAME.get(code)!.value;
 }
 
-export const SHEET_CLAIM_CODES = [...ENUM_OF_NUMBER.keys()].sort((a, b) => b - a);
+export const SHEET_CLAIM_CODES = [...CLAIM_CODE_BY_VALUE.keys()].sort((a, b) => b - a);
 
 /**
  * CRScore Table 12 error types as written in the `error type` column ("comprehension error").

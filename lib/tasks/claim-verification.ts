@@ -8,10 +8,9 @@ import type { ClaimCode, ClaimErrorType } from "@/lib/generated/prisma/client";
 import { addedClaimValue, claimJudgementValue, NEW_CLAIM_PREFIX, type AddedClaimValue, type ClaimJudgementValue, type SaveRequest } from "@/lib/annotation/values";
 import { numberOfClaimCode } from "@/lib/import/claim-codes";
 import { CLAIM_CODE_SCALE } from "@/lib/analysis/questions";
-import { textAnswerCode } from "./answer-code";
+import { missingEntry } from "@/lib/annotation/completeness";
 import { flag, nonEmpty } from "./reviews";
 import type { SaveContext, SaveTarget, TaskDescriptor } from "./types";
-import { Prisma } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 
 export const referenceSelect = { id: true, kind: true, text: true, source: true, position: true, addedById: true, correctsId: true, version: true } as const;
@@ -22,17 +21,6 @@ export const claimValue = (j: { code: ClaimCode | null; necessary: boolean | nul
   errorType: j.errorType,
   note: j.note,
 });
-
-async function judgementTarget({ tx, annotatorId, codeChangeId }: SaveContext, targetId: string): Promise<SaveTarget<unknown>> {
-  const ref = await tx.pseudoReference.findFirst({ where: { id: targetId, codeChangeId, kind: { in: ["CLAIM", "IMPLICATION"] } }, select: { id: true } });
-  if (!ref) throw new AppError("NOT_FOUND", { message: "No such claim in this item." });
-  const row = await tx.claimJudgement.findUnique({ where: { annotatorId_pseudoReferenceId: { annotatorId, pseudoReferenceId: ref.id } } });
-  return {
-    current: row && { id: row.id, version: row.version, value: claimValue(row) },
-    create: async (value) => (await tx.claimJudgement.create({ data: { annotatorId, pseudoReferenceId: ref.id, ...(value as ClaimJudgementValue) } })).id,
-    update: async (id, base, value) => (await tx.claimJudgement.updateMany({ where: { id, annotatorId, version: base }, data: { ...(value as ClaimJudgementValue), version: { increment: 1 } } })).count === 1,
-  };
-}
 
 async function addedClaimTarget({ tx, annotatorId, codeChangeId }: SaveContext, targetId: string, value: AddedClaimValue): Promise<SaveTarget<unknown>> {
   if (value.correctsId) {
@@ -72,10 +60,36 @@ async function addedClaimTarget({ tx, annotatorId, codeChangeId }: SaveContext, 
 export const claimVerification: TaskDescriptor = {
   task: "CLAIM_VERIFICATION",
   name: "claim verification",
-  values: { claim: { schema: claimJudgementValue, history: "CLAIM_JUDGEMENT" }, added: { schema: addedClaimValue, history: "PSEUDO_REFERENCE" } },
+  values: {
+    claim: {
+      schema: claimJudgementValue,
+      history: "CLAIM_JUDGEMENT",
+      row: {
+        fields: [
+          { name: "code", type: `"ClaimCode"` },
+          { name: "necessary", type: "boolean" },
+          { name: "errorType", type: `"ClaimErrorType"` },
+          { name: "note", type: "text" },
+        ],
+        itemCondition: `t."kind" IN ('CLAIM', 'IMPLICATION')`,
+        notFound: "No such claim in this item.",
+      },
+    },
+    added: { schema: addedClaimValue, history: "PSEUDO_REFERENCE" },
+  },
   timeKey: "claim",
   itemKind: "pseudoReference",
+  storage: { model: "claimJudgement", table: "ClaimJudgement", item: { column: "pseudoReferenceId", relation: "pseudoReference" } },
+  appliesTo: (item) => item.generatedClaims > 0,
   questions: () => [{ task: "CLAIM_VERIFICATION", key: "code", label: "Claim accuracy code", level: "nominal", scale: CLAIM_CODE_SCALE, weights: "unweighted" }],
+  answer: () => ({ text: "a.code::text" }),
+  // A claim is done when coded, or (where stage 1 asks necessity) marked unnecessary.
+  missing: (workspace, answer) =>
+    (workspace.claims?.references ?? []).flatMap((ref, i) => {
+      const v = answer("claim", ref.id) as Partial<ClaimJudgementValue> | null;
+      const done = v?.code != null || (workspace.claims!.askNecessity && v?.necessary === false);
+      return missingEntry("claim", ref.id, `Claim ${i + 1}`, done ? [] : ["code"]);
+    }),
 
   async readWorkspace({ client, userId, codeChangeId, study }) {
     const [references, judgements] = await Promise.all([
@@ -95,14 +109,9 @@ export const claimVerification: TaskDescriptor = {
   },
 
   saveTarget(ctx, request: SaveRequest) {
-    return request.kind === "added" ? addedClaimTarget(ctx, request.targetId, request.value) : judgementTarget(ctx, request.targetId);
+    if (request.kind !== "added") throw new Error(`claim verification saves ${request.kind} as a row`);
+    return addedClaimTarget(ctx, request.targetId, request.value);
   },
-
-  async addTime(tx, userId, id, codeChangeId, ms) {
-    await tx.claimJudgement.updateMany({ where: { annotatorId: userId, pseudoReferenceId: id, pseudoReference: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
-  },
-
-  answers: { table: Prisma.sql`"ClaimJudgement"`, itemColumn: Prisma.sql`"pseudoReferenceId"`, code: (q) => textAnswerCode(Prisma.sql`a.code::text`, q) },
 
   export: {
     of: "pseudoReference",

@@ -1,18 +1,34 @@
-/** Comment filtering, c-CRAB: whether each review comment is high quality (actionable and verifiable), with a justification. */
+/** Comment filtering, c-CRAB §4.2.1: whether each review comment is high quality (actionable and verifiable), with a justification. */
 import { commentFilterValue, type CommentFilterValue } from "@/lib/annotation/values";
+import { unansweredReviews } from "@/lib/annotation/completeness";
 import { HIGH_QUALITY } from "@/lib/analysis/questions";
-import { textAnswerCode } from "./answer-code";
-import { anonymise, flag, itemReviews, nonEmpty, reviewOfItem } from "./reviews";
+import { anonymise, flag, itemReviews, nonEmpty } from "./reviews";
 import type { TaskDescriptor } from "./types";
-import { Prisma } from "@/lib/db/client";
 
 export const commentFiltering: TaskDescriptor = {
   task: "COMMENT_FILTERING",
   name: "comment filtering",
-  values: { filter: { schema: commentFilterValue, history: "COMMENT_FILTER" } },
+  values: {
+    filter: {
+      schema: commentFilterValue,
+      history: "COMMENT_FILTER",
+      row: {
+        fields: [
+          { name: "highQuality", type: "boolean" },
+          { name: "justification", type: "text" },
+        ],
+        itemCondition: "true",
+        notFound: "No such review in this item.",
+      },
+    },
+  },
   timeKey: "filter",
   itemKind: "review",
+  storage: { model: "commentFilterLabel", table: "CommentFilterLabel", item: { column: "candidateReviewId", relation: "candidateReview" } },
+  appliesTo: (item) => item.reviews > 0,
   questions: () => [{ task: "COMMENT_FILTERING", key: "high-quality", label: "Actionable and verifiable comment", level: "nominal", scale: [HIGH_QUALITY.no, HIGH_QUALITY.yes], weights: "unweighted" }],
+  answer: () => ({ text: `CASE WHEN a."highQuality" THEN '${HIGH_QUALITY.yes}' ELSE '${HIGH_QUALITY.no}' END` }),
+  missing: (workspace, answer) => unansweredReviews(workspace.filtering?.reviews ?? [], answer, "filter", (v) => typeof (v as Partial<CommentFilterValue> | null)?.highQuality === "boolean", "label"),
 
   async readWorkspace({ client, userId, codeChangeId, study, reviewSeed }) {
     const [all, labels] = await Promise.all([itemReviews(client, codeChangeId), client.commentFilterLabel.findMany({ where: { annotatorId: userId, candidateReview: { codeChangeId } } })]);
@@ -22,26 +38,6 @@ export const commentFiltering: TaskDescriptor = {
         labels: Object.fromEntries(labels.map((l) => [l.candidateReviewId, { id: l.id, version: l.version, value: { highQuality: l.highQuality, justification: l.justification } }])),
       },
     };
-  },
-
-  async saveTarget({ tx, annotatorId, codeChangeId }, request) {
-    const review = await reviewOfItem(tx, request.targetId, codeChangeId);
-    const row = await tx.commentFilterLabel.findUnique({ where: { annotatorId_candidateReviewId: { annotatorId, candidateReviewId: review.id } } });
-    return {
-      current: row && { id: row.id, version: row.version, value: { highQuality: row.highQuality, justification: row.justification } },
-      create: async (value) => (await tx.commentFilterLabel.create({ data: { annotatorId, candidateReviewId: review.id, ...(value as CommentFilterValue) } })).id,
-      update: async (id, base, value) => (await tx.commentFilterLabel.updateMany({ where: { id, annotatorId, version: base }, data: { ...(value as CommentFilterValue), version: { increment: 1 } } })).count === 1,
-    };
-  },
-
-  async addTime(tx, userId, id, codeChangeId, ms) {
-    await tx.commentFilterLabel.updateMany({ where: { annotatorId: userId, candidateReviewId: id, candidateReview: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
-  },
-
-  answers: {
-    table: Prisma.sql`"CommentFilterLabel"`,
-    itemColumn: Prisma.sql`"candidateReviewId"`,
-    code: (q) => textAnswerCode(Prisma.sql`CASE WHEN a."highQuality" THEN ${HIGH_QUALITY.yes} ELSE ${HIGH_QUALITY.no} END`, q),
   },
 
   export: {

@@ -5,9 +5,11 @@ import { claimVerification } from "./claim-verification";
 import { commentFiltering } from "./comment-filtering";
 import { referenceGrading } from "./reference-grading";
 import { reviewRating } from "./review-rating";
-import type { SaveKind, TaskDescriptor } from "./types";
+import type { SaveKind } from "@/lib/annotation/values";
+import type { AnswerOf, MissingAnswer } from "@/lib/annotation/completeness";
+import type { TaskDescriptor, TaskWorkspace } from "./types";
 
-export type { SaveKind, TaskDescriptor, Versioned, WorkspaceData, WorkspaceReview } from "./types";
+export type { TaskDescriptor, Versioned, WorkspaceData, WorkspaceReview } from "./types";
 export { stage2ReferencesFor } from "./review-rating";
 
 export const TASKS: Record<TaskType, TaskDescriptor> = {
@@ -37,4 +39,9 @@ export function taskQuestions(task: TaskType, study: StudyScales): Question[] {
 /** The task a review-level human question belongs to (for correlations with metrics). */
 export function reviewQuestionTask(key: string, study: StudyScales): TaskType | null {
   return TASK_LIST.find((t) => t.itemKind === "review" && t.questions(study).some((q) => q.key === key))?.task ?? null;
+}
+
+/** What is still missing before the item can be submitted, in the order the workspace shows it; empty when complete (lib/annotation/completeness.ts). */
+export function missingAnswers(workspace: TaskWorkspace, answer: AnswerOf, dimensions: readonly string[]): MissingAnswer[] {
+  return TASK_LIST.flatMap((task) => task.missing(workspace, answer, dimensions));
 }

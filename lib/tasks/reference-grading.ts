@@ -1,17 +1,33 @@
 /** Reference grading, GradedReviews §4.3: a 1-5 grade of each generated review against the human reference review, with a comment. */
 import { referenceGradeValue, type ReferenceGradeValue } from "@/lib/annotation/values";
-import { textAnswerCode } from "./answer-code";
-import { anonymise, itemReviews, nonEmpty, reviewOfItem } from "./reviews";
+import { unansweredReviews } from "@/lib/annotation/completeness";
+import { anonymise, itemReviews, nonEmpty } from "./reviews";
 import type { TaskDescriptor } from "./types";
-import { Prisma } from "@/lib/db/client";
 
 export const referenceGrading: TaskDescriptor = {
   task: "REFERENCE_GRADING",
   name: "reference grading",
-  values: { grade: { schema: referenceGradeValue, history: "REFERENCE_GRADE" } },
+  values: {
+    grade: {
+      schema: referenceGradeValue,
+      history: "REFERENCE_GRADE",
+      row: {
+        fields: [
+          { name: "grade", type: "integer" },
+          { name: "comment", type: "text" },
+        ],
+        itemCondition: `NOT t."isReference"`,
+        notFound: "No such generated review in this item.",
+      },
+    },
+  },
   timeKey: "grade",
   itemKind: "review",
+  storage: { model: "referenceGrade", table: "ReferenceGrade", item: { column: "candidateReviewId", relation: "candidateReview" } },
+  appliesTo: (item) => item.hasReference && item.generatedReviews > 0,
   questions: () => [{ task: "REFERENCE_GRADING", key: "grade", label: "Grade against the reference (1-5)", level: "ordinal", scale: [1, 2, 3, 4, 5], weights: "quadratic" }],
+  answer: () => ({ text: "a.grade::text" }),
+  missing: (workspace, answer) => unansweredReviews(workspace.grading?.reviews ?? [], answer, "grade", (v) => typeof (v as Partial<ReferenceGradeValue> | null)?.grade === "number", "grade"),
 
   async readWorkspace({ client, userId, codeChangeId, study, reviewSeed }) {
     const [all, grades] = await Promise.all([itemReviews(client, codeChangeId), client.referenceGrade.findMany({ where: { annotatorId: userId, candidateReview: { codeChangeId } } })]);
@@ -28,22 +44,6 @@ export const referenceGrading: TaskDescriptor = {
       },
     };
   },
-
-  async saveTarget({ tx, annotatorId, codeChangeId }, request) {
-    const review = await reviewOfItem(tx, request.targetId, codeChangeId, true);
-    const row = await tx.referenceGrade.findUnique({ where: { annotatorId_candidateReviewId: { annotatorId, candidateReviewId: review.id } } });
-    return {
-      current: row && { id: row.id, version: row.version, value: { grade: row.grade, comment: row.comment } },
-      create: async (value) => (await tx.referenceGrade.create({ data: { annotatorId, candidateReviewId: review.id, ...(value as ReferenceGradeValue) } })).id,
-      update: async (id, base, value) => (await tx.referenceGrade.updateMany({ where: { id, annotatorId, version: base }, data: { ...(value as ReferenceGradeValue), version: { increment: 1 } } })).count === 1,
-    };
-  },
-
-  async addTime(tx, userId, id, codeChangeId, ms) {
-    await tx.referenceGrade.updateMany({ where: { annotatorId: userId, candidateReviewId: id, candidateReview: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
-  },
-
-  answers: { table: Prisma.sql`"ReferenceGrade"`, itemColumn: Prisma.sql`"candidateReviewId"`, code: (q) => textAnswerCode(Prisma.sql`a.grade::text`, q) },
 
   export: {
     of: "review",

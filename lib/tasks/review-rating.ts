@@ -5,8 +5,8 @@
  * claims and smells (Appendix, phase 2 `necessary?`), stored on the annotator's ClaimJudgement of
  * it as the phase-2 import stores it.
  */
-import { Prisma } from "@/lib/db/client";
-import { jsonNumberAnswerCode } from "./answer-code";
+import type { Prisma } from "@/lib/db/client";
+import { missingEntry } from "@/lib/annotation/completeness";
 import { stageOrderOn, WAITING_FOR_CONSOLIDATION } from "@/lib/annotation/stage-order";
 import { stage2FromConsolidation, stage2FromOwnJudgements, type ReferenceInput, type Stage2Reference } from "@/lib/annotation/stage2";
 import { necessityValue, reviewRatingValue, type NecessityValue, type ReviewRatingValue, type SaveRequest } from "@/lib/annotation/values";
@@ -78,6 +78,8 @@ export const reviewRating: TaskDescriptor = {
   values: { rating: { schema: reviewRatingValue, history: "REVIEW_RATING" }, necessity: { schema: necessityValue, history: "CLAIM_JUDGEMENT" } },
   timeKey: "rating",
   itemKind: "review",
+  storage: { model: "reviewRating", table: "ReviewRating", item: { column: "candidateReviewId", relation: "candidateReview" } },
+  appliesTo: (item) => item.reviews > 0,
   questions: (study) =>
     study.likertDimensions.map((key) => ({
       task: "REVIEW_RATING",
@@ -87,6 +89,21 @@ export const reviewRating: TaskDescriptor = {
       scale: range(study.likertMin, study.likertMax),
       weights: "quadratic",
     })),
+  // JSON numbers only, as scoreOf reads them.
+  answer: () => ({ jsonNumber: "scores" }),
+  // With the stage order, every stage-2 pseudo-reference needs a necessity; every review a score on every dimension.
+  missing: (workspace, answer, dimensions) => {
+    const rating = workspace.rating;
+    if (!rating) return [];
+    const necessity = rating.necessity
+      ? rating.references.flatMap((ref, i) => missingEntry("necessity", ref.id, `Pseudo-reference ${i + 1}`, (answer("necessity", ref.id) as Partial<NecessityValue> | null)?.necessary == null ? ["necessity"] : []))
+      : [];
+    const scores = rating.reviews.flatMap((review) => {
+      const given = (answer("rating", review.id) as Partial<ReviewRatingValue> | null)?.scores ?? {};
+      return missingEntry("rating", review.id, review.label, dimensions.filter((d) => typeof given[d] !== "number"));
+    });
+    return [...necessity, ...scores];
+  },
 
   async readWorkspace({ client, userId, codeChangeId, study, reviewSeed }) {
     const [stage2, all, ratings] = await Promise.all([
@@ -141,17 +158,6 @@ export const reviewRating: TaskDescriptor = {
         return true;
       },
     };
-  },
-
-  async addTime(tx, userId, id, codeChangeId, ms) {
-    await tx.reviewRating.updateMany({ where: { annotatorId: userId, candidateReviewId: id, candidateReview: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
-  },
-
-  answers: {
-    table: Prisma.sql`"ReviewRating"`,
-    itemColumn: Prisma.sql`"candidateReviewId"`,
-    // JSON numbers only, as scoreOf reads them.
-    code: (q) => jsonNumberAnswerCode(Prisma.sql`a.scores -> ${q.key}`, q),
   },
 
   export: {

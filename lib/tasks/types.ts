@@ -9,9 +9,10 @@ import type { Prisma, PrismaClient } from "@/lib/db/client";
 import type { AnnotationKind, AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
 import type { Stage2Reference } from "@/lib/annotation/stage2";
 import type { Stored } from "@/lib/annotation/versioning";
-import type { AddedClaimValue, ClaimJudgementValue, CommentFilterValue, NecessityValue, ReferenceGradeValue, ReviewRatingValue, SaveRequest } from "@/lib/annotation/values";
+import type { AddedClaimValue, ClaimJudgementValue, CommentFilterValue, NecessityValue, ReferenceGradeValue, ReviewRatingValue, SaveKind, SaveRequest } from "@/lib/annotation/values";
 import type { RatingValue } from "@/lib/agreement";
 import type { Question, StudyScales } from "@/lib/analysis/questions";
+import type { AnswerOf, MissingAnswer } from "@/lib/annotation/completeness";
 import type { AnnotatedPseudoReference, AnnotatedReview } from "@/lib/export/study-rows";
 import type { DiffSource } from "@/components/diff-view/model";
 
@@ -96,8 +97,6 @@ export interface SaveContext {
   studyId: string;
 }
 
-export type SaveKind = SaveRequest["kind"];
-
 /** An annotation as exports see it; times as ISO 8601 UTC text, as `Date.toISOString` writes them. */
 export interface ExportedAnnotation {
   annotator: { id: string; name: string };
@@ -138,30 +137,84 @@ export interface ItemAnnotation {
   details: string[];
 }
 
+/** The Prisma models of the annotation tables (the client's property names). */
+export type AnnotationModel = "claimJudgement" | "reviewRating" | "referenceGrade" | "commentFilterLabel";
+
+/** The table of each kind of item. */
+export const ITEM_TABLES = { pseudoReference: "PseudoReference", review: "CandidateReview" } as const;
+
+/**
+ * Where a task's annotations are stored: one row per annotator and item ("annotatorId" and the
+ * item's column unique together), with "version" (lib/annotation/versioning) and "timeSpentMs".
+ * lib/data reads and writes the task's annotations from this declaration.
+ */
+export interface AnnotationStorage {
+  /** The Prisma model and its table. */
+  model: AnnotationModel;
+  table: string;
+  /** The column naming the annotated item, and the relation to it. */
+  item: { column: string; relation: string };
+}
+
+/**
+ * A value stored as columns of the annotation row itself, so that a save is one statement
+ * (lib/data/annotation-statement.ts) and the transaction's create and update are derived too.
+ */
+export interface RowStorage {
+  /** The value's fields in order: each a column of the same name, with its SQL type (the parameter casts). */
+  fields: readonly { name: string; type: string }[];
+  /** The condition (SQL on the item's row, alias `t`) an item must meet to be annotated so. */
+  itemCondition: string;
+  /** The refusal (404) when the saved id is not such an item of the code change. */
+  notFound: string;
+}
+
+/**
+ * How the analyses read a question's answer from an annotation row (alias `a`): a text
+ * expression (a label, or a number's text as JavaScript writes it), or a JSON object column
+ * holding one number per question key (lib/data/answer-code.ts).
+ */
+export type AnswerColumn = { text: string } | { jsonNumber: string };
+
+/** One save kind of a task: its value's schema, its history kind, and its storage when the value is the annotation row's own columns. */
+export interface SaveKindDescriptor {
+  schema: ZodType;
+  history: AnnotationKind;
+  row?: RowStorage;
+}
+
+/** What a code change holds, as far as the tasks that apply to it are concerned. */
+export interface ItemContents {
+  generatedClaims: number;
+  reviews: number;
+  generatedReviews: number;
+  hasReference: boolean;
+}
+
 export interface TaskDescriptor {
   task: TaskType;
   /** Plain name, e.g. "claim verification". */
   name: string;
-  /** The kinds of value the workspace saves for this task: their schema and history kind. */
-  values: Partial<Record<SaveKind, { schema: ZodType; history: AnnotationKind }>>;
+  /** The kinds of value the workspace saves for this task. */
+  values: Partial<Record<SaveKind, SaveKindDescriptor>>;
   /** Prefix of the per-annotation keys of time reports ("claim:<id>"). */
   timeKey: string;
   /** What the annotated item is: a claim (pseudo-reference) or a candidate review. */
-  itemKind: "pseudoReference" | "review";
+  itemKind: keyof typeof ITEM_TABLES;
+  /** Where the task's annotations are stored. */
+  storage: AnnotationStorage;
+  /** Whether the task applies to a code change with these contents (e.g. no claim verification without claims). */
+  appliesTo(item: ItemContents): boolean;
   /** The questions agreement, adjudication and consensus are computed on. */
   questions(study: StudyScales): Question[];
+  /** Where the analyses read a question's answer (lib/analysis/gather.ts). */
+  answer(question: Question): AnswerColumn;
+  /** What the annotator has still to answer in the task's part of the workspace (lib/annotation/completeness.ts). */
+  missing(workspace: TaskWorkspace, answer: AnswerOf, dimensions: readonly string[]): MissingAnswer[];
   /** The task's part of the workspace for one annotator and item. */
   readWorkspace(ctx: WorkspaceContext): Promise<TaskWorkspace>;
-  /** Where a save of one of this task's kinds writes (refuses ids outside the item with 404). */
-  saveTarget(ctx: SaveContext, request: SaveRequest): Promise<SaveTarget<unknown>>;
-  /** Adds active time to the annotator's own annotation of one item of the change. */
-  addTime(tx: Tx, userId: string, itemId: string, codeChangeId: string, ms: number): Promise<void>;
-  /**
-   * Where the analyses read the task's answers (lib/analysis/gather.ts): the
-   * answer table (alias `a`, with "annotatorId"), its item column, and per question the answer's
-   * code on the question's scale (./answer-code.ts).
-   */
-  answers: { table: Prisma.Sql; itemColumn: Prisma.Sql; code(question: Question): Prisma.Sql };
+  /** Where a save of one of the task's kinds without row storage writes (refuses ids outside the item with 404). */
+  saveTarget?(ctx: SaveContext, request: SaveRequest): Promise<SaveTarget<unknown>>;
   export: TaskExport;
   /** The export column and text of a consensus value (the same coding as the annotators' values). */
   consensusColumn(question: string, value: RatingValue): [string, string];

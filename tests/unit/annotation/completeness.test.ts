@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { describeMissing, firstMissingIndex, missingAnswers } from "@/lib/annotation/completeness";
+import { describeMissing, firstMissingIndex } from "@/lib/annotation/completeness";
+import { missingAnswers } from "@/lib/tasks";
 import { storedValues } from "@/lib/annotation/stored-answers";
 import type { TaskWorkspace } from "@/lib/tasks/types";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { CLAIM_CODES, claimQualityRates, countClaimCodes } from "@/lib/claims";
+import { claimQualityRates, countClaimCodes } from "@/lib/claims";
 import { hasPhase1, readClaimSheet } from "./crscore-phase1";
 
 describe.skipIf(!hasPhase1)("CRScore phase 1, Python (paper Table 1)", () => {
@@ -37,7 +37,7 @@ describe("claimQualityRates", () => {
 
   test("no judged claim: null rates with a reason", () => {
     expect(claimQualityRates(countClaimCodes([]), 0)).toMatchObject({ accuracy: null, missingRate: null, judged: 0, reason: expect.stringMatching(/no claim/) });
-    expect(claimQualityRates(countClaimCodes([CLAIM_CODES.incomplete, null]), 3)).toMatchObject({ accuracy: null, judged: 0 });
+    expect(claimQualityRates(countClaimCodes([-2, null]), 3)).toMatchObject({ accuracy: null, judged: 0 });
   });
 
   test("codes outside the codebook and bad added counts are rejected", () => {

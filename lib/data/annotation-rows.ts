@@ -1,0 +1,45 @@
+/**
+ * The writes every task's annotation table takes alike, derived from the task's descriptor
+ * (`storage`, and a save kind's `row`): the transaction's create and update of a value stored
+ * in the annotation row's own columns, and the active time added to an annotation.
+ */
+import { Prisma } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { ITEM_TABLES, type RowStorage, type SaveContext, type SaveTarget, type TaskDescriptor, type Tx } from "@/lib/tasks/types";
+
+interface AnnotationRow {
+  id: string;
+  version: number;
+  [field: string]: unknown;
+}
+
+/** The part of a Prisma delegate these writes use; every annotation model has it (`AnnotationModel`). */
+interface AnnotationDelegate {
+  findUnique(args: { where: Record<string, unknown> }): Promise<AnnotationRow | null>;
+  create(args: { data: Record<string, unknown> }): Promise<AnnotationRow>;
+  updateMany(args: { where: Record<string, unknown>; data: Record<string, unknown> }): Promise<{ count: number }>;
+}
+
+const delegate = (tx: Tx, task: TaskDescriptor) => tx[task.storage.model] as unknown as AnnotationDelegate;
+
+/** Where a save of a row-stored value writes: the annotator's row on an item of the code change that meets the kind's condition (404 otherwise: a forged id writes nothing). */
+export async function rowSaveTarget({ tx, annotatorId, codeChangeId }: SaveContext, task: TaskDescriptor, row: RowStorage, targetId: string): Promise<SaveTarget<unknown>> {
+  const items = Prisma.raw(`"${ITEM_TABLES[task.itemKind]}"`);
+  const found = await tx.$queryRaw<{ id: string }[]>`SELECT t.id FROM ${items} t WHERE t.id = ${targetId} AND t."codeChangeId" = ${codeChangeId} AND ${Prisma.raw(row.itemCondition)}`;
+  if (found.length === 0) throw new AppError("NOT_FOUND", { message: row.notFound });
+  const column = task.storage.item.column;
+  const fields = (value: unknown) => Object.fromEntries(row.fields.map((f) => [f.name, (value as Record<string, unknown>)[f.name]]));
+  const annotations = delegate(tx, task);
+  const current = await annotations.findUnique({ where: { [`annotatorId_${column}`]: { annotatorId, [column]: targetId } } });
+  return {
+    current: current && { id: current.id, version: current.version, value: fields(current) },
+    create: async (value) => (await annotations.create({ data: { annotatorId, [column]: targetId, ...fields(value) } })).id,
+    update: async (id, base, value) => (await annotations.updateMany({ where: { id, annotatorId, version: base }, data: { ...fields(value), version: { increment: 1 } } })).count === 1,
+  };
+}
+
+/** Adds active time to the annotator's own annotation of one item of the code change (none when there is no such annotation). */
+export async function addAnnotationTime(tx: Tx, task: TaskDescriptor, userId: string, itemId: string, codeChangeId: string, ms: number): Promise<void> {
+  const { column, relation } = task.storage.item;
+  await delegate(tx, task).updateMany({ where: { annotatorId: userId, [column]: itemId, [relation]: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
+}
