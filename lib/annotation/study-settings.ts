@@ -8,14 +8,7 @@
 import { TASK_PHASES } from "@/lib/annotation/assignment-plan";
 import { TASK_LABELS } from "@/lib/annotation/task-labels";
 import type { TaskType } from "@/lib/generated/prisma/enums";
-
-/** What each task's stored annotations are called. */
-const ANNOTATION_NOUN: Record<TaskType, string> = {
-  CLAIM_VERIFICATION: "claim judgement",
-  REVIEW_RATING: "review rating",
-  REFERENCE_GRADING: "reference grade",
-  COMMENT_FILTERING: "comment filter label",
-};
+import { TASKS } from "@/lib/tasks";
 
 export interface StudySettingsShape {
   taskTypes: readonly TaskType[];
@@ -56,7 +49,7 @@ export function settingsRefusals(current: StudySettingsShape, next: StudySetting
   const refusals: string[] = [];
   for (const task of TASK_PHASES.filter((t) => removedTaskTypes(current, next).includes(t))) {
     const held = [
-      usage.annotations[task] ? `${plural(usage.annotations[task], `stored ${ANNOTATION_NOUN[task]}`)}` : "",
+      usage.annotations[task] ? `${plural(usage.annotations[task], `stored ${TASKS[task].annotationName}`)}` : "",
       usage.consensus[task] ? plural(usage.consensus[task], "lead decision") : "",
       usage.startedAssignments[task] ? plural(usage.startedAssignments[task], "started, skipped or submitted assignment") : "",
     ].filter(Boolean);

@@ -1,9 +1,5 @@
 import type { TaskType } from "@/lib/generated/prisma/enums";
+import { TASK_LIST } from "@/lib/tasks";
 
-/** The task types' names, in the papers' words (pages, the workspace and settings messages). */
-export const TASK_LABELS = {
-  CLAIM_VERIFICATION: "Claim verification",
-  REVIEW_RATING: "Review rating",
-  REFERENCE_GRADING: "Reference-based grading",
-  COMMENT_FILTERING: "Comment filtering",
-} as const satisfies Record<TaskType, string>;
+/** The task types' names, in the papers' words (pages, the workspace and settings messages): each descriptor's label. */
+export const TASK_LABELS = Object.fromEntries(TASK_LIST.map((task) => [task.task, task.label])) as Readonly<Record<TaskType, string>>;

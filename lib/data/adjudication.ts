@@ -13,13 +13,13 @@ import { perItemAgreement, type RatingValue } from "@/lib/agreement";
 import { AppError } from "@/lib/errors";
 import { db, Prisma, type PrismaClient } from "@/lib/db/client";
 import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
-import type { TaskType } from "@/lib/generated/prisma/client";
+import { TaskType } from "@/lib/generated/prisma/enums";
 import { gatherTaskColumns, itemValues, ratingsByRater, type StudyItem } from "@/lib/analysis/gather";
 import type { StudyForAnalysis } from "@/lib/data/studies";
 import { questionTable } from "@/lib/analysis/agreement-report";
 import type { Question } from "@/lib/analysis/questions";
 import { cachedForState } from "@/lib/analysis/report-cache";
-import { TASKS, taskQuestions } from "@/lib/tasks";
+import { TASK_LIST, TASKS, taskQuestions } from "@/lib/tasks";
 import { byDisagreement, consensusOf, openDisagreement, type ConsensusValue, type RatingSplit, ratingSplit } from "@/lib/tasks/consensus";
 import { nextAfter } from "@/lib/annotation/next-after";
 import type { ItemAnnotation } from "@/lib/tasks/types";
@@ -104,7 +104,7 @@ export interface AdjudicationQueue {
 /** The adjudication queue of one question of one task (defaults: the study's first task and its first question). */
 export async function adjudicationQueue(user: StudyUser, slug: string, task?: TaskType, questionKey?: string): Promise<AdjudicationQueue> {
   const study = await requireLedStudy(user, slug);
-  const chosen = task ?? study.taskTypes[0] ?? "CLAIM_VERIFICATION";
+  const chosen = task ?? study.taskTypes[0] ?? TASK_LIST[0].task;
   const questions = taskQuestions(chosen, study);
   const question = questionKey ? questionOf(study, chosen, questionKey) : questions[0];
   const [data, stored] = await Promise.all([gatherTaskColumns(study, chosen, db, { gold: "include" }), storedConsensus(db, study.id, chosen)]);
@@ -229,7 +229,7 @@ export async function adjudicationItem(user: StudyUser, slug: string, task: Task
 
 export const consensusSchema = z.object({
   slug: slugField,
-  task: z.enum(["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"]),
+  task: z.enum(TaskType),
   itemId: z.string().min(1),
   question: z.string().min(1),
   value: z.union([z.string().min(1), z.number()]),

@@ -5,7 +5,7 @@
  */
 import { Prisma } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { ITEM_TABLES, type RowStorage, type SaveContext, type SaveTarget, type TaskDescriptor, type Tx } from "@/lib/tasks/types";
+import { ITEM_TABLES, type RowStorage, type SaveContext, type SaveTarget, type TaskDescriptor, type Tx, type Db } from "@/lib/tasks/types";
 
 interface AnnotationRow {
   id: string;
@@ -13,14 +13,23 @@ interface AnnotationRow {
   [field: string]: unknown;
 }
 
+const importSelect = { importedFile: true, importRun: { select: { createdAt: true, createdBy: { select: { name: true } } } } } as const;
+
+interface ImportedAnnotation {
+  importedFile: string | null;
+  importRun: { createdAt: Date; createdBy: { name: string } | null } | null;
+}
+
 /** The part of a Prisma delegate these writes use; every annotation model has it (`AnnotationModel`). */
 interface AnnotationDelegate {
   findUnique(args: { where: Record<string, unknown> }): Promise<AnnotationRow | null>;
+  findFirst(args: { where: Record<string, unknown>; select: typeof importSelect }): Promise<ImportedAnnotation | null>;
+  count(args: { where: Record<string, unknown> }): Promise<number>;
   create(args: { data: Record<string, unknown> }): Promise<AnnotationRow>;
   updateMany(args: { where: Record<string, unknown>; data: Record<string, unknown> }): Promise<{ count: number }>;
 }
 
-const delegate = (tx: Tx, task: TaskDescriptor) => tx[task.storage.model] as unknown as AnnotationDelegate;
+const delegate = (client: Tx | Db, task: TaskDescriptor) => client[task.storage.model] as unknown as AnnotationDelegate;
 
 /** Where a save of a row-stored value writes: the annotator's row on an item of the code change that meets the kind's condition (404 otherwise: a forged id writes nothing). */
 export async function rowSaveTarget({ tx, annotatorId, codeChangeId }: SaveContext, task: TaskDescriptor, row: RowStorage, targetId: string): Promise<SaveTarget<unknown>> {
@@ -42,4 +51,14 @@ export async function rowSaveTarget({ tx, annotatorId, codeChangeId }: SaveConte
 export async function addAnnotationTime(tx: Tx, task: TaskDescriptor, userId: string, itemId: string, codeChangeId: string, ms: number): Promise<void> {
   const { column, relation } = task.storage.item;
   await delegate(tx, task).updateMany({ where: { annotatorId: userId, [column]: itemId, [relation]: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
+}
+
+/** One of the user's annotations of the task on the code change that an import wrote, if any. */
+export function importedAnnotation(client: Tx | Db, task: TaskDescriptor, userId: string, codeChangeId: string): Promise<ImportedAnnotation | null> {
+  return delegate(client, task).findFirst({ where: { annotatorId: userId, importRunId: { not: null }, [task.storage.item.relation]: { codeChangeId } }, select: importSelect });
+}
+
+/** How many annotations of the task the study holds. */
+export function countAnnotations(client: Tx | Db, task: TaskDescriptor, studyId: string): Promise<number> {
+  return delegate(client, task).count({ where: { [task.storage.item.relation]: { codeChange: { studyId } } } });
 }

@@ -27,7 +27,7 @@ import { saveInOneStatement } from "@/lib/data/annotation-statement";
 import { findSessionAccount } from "@/lib/data/users";
 import { MAX_TIME_REPORT_MS, type SaveRequest } from "@/lib/annotation/values";
 import { describeMissing, type MissingAnswer } from "@/lib/annotation/completeness";
-import { addAnnotationTime, rowSaveTarget } from "@/lib/data/annotation-rows";
+import { addAnnotationTime, importedAnnotation, rowSaveTarget } from "@/lib/data/annotation-rows";
 import { storedValues } from "@/lib/annotation/stored-answers";
 import { missingAnswers, TASKS, taskOfKind, taskOfTimeKey, type WorkspaceData } from "@/lib/tasks";
 import type { TaskWorkspace } from "@/lib/tasks/types";
@@ -70,17 +70,9 @@ async function findOwnAssignment(client: Tx | typeof db, userId: string, assignm
 }
 
 /** Everything the workspace page shows for one of the annotator's own assignments. */
-/** The import that wrote some of the user's answers of this task on this item, if any (issue 9). */
+/** The import that wrote some of the user's answers of this task on this code change, if any. */
 export async function importedHere(userId: string, codeChangeId: string, taskType: TaskType): Promise<WorkspaceData["imported"]> {
-  const where = { annotatorId: userId, importRunId: { not: null } };
-  const onReview = { ...where, candidateReview: { codeChangeId } };
-  const select = { importedFile: true, importRun: { select: { createdAt: true, createdBy: { select: { name: true } } } } } as const;
-  const found = await {
-    CLAIM_VERIFICATION: () => db.claimJudgement.findFirst({ where: { ...where, pseudoReference: { codeChangeId } }, select }),
-    REVIEW_RATING: () => db.reviewRating.findFirst({ where: onReview, select }),
-    REFERENCE_GRADING: () => db.referenceGrade.findFirst({ where: onReview, select }),
-    COMMENT_FILTERING: () => db.commentFilterLabel.findFirst({ where: onReview, select }),
-  }[taskType]();
+  const found = await importedAnnotation(db, TASKS[taskType], userId, codeChangeId);
   if (!found?.importRun) return null;
   return { file: found.importedFile ?? "", by: found.importRun.createdBy?.name ?? "the command line", at: found.importRun.createdAt.toISOString() };
 }

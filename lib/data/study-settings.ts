@@ -9,6 +9,8 @@ import { settingsNotes, settingsRefusals, removedTaskTypes, type SettingsUsage }
 import { TASK_PHASES } from "@/lib/annotation/assignment-plan";
 import { db, type Prisma } from "@/lib/db/client";
 import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
+import { countAnnotations } from "@/lib/data/annotation-rows";
+import { TASK_LIST } from "@/lib/tasks";
 import { AppError } from "@/lib/errors";
 import { TaskType } from "@/lib/generated/prisma/enums";
 import { annotatorsPerItemField, LIKERT_SCALE_ORDER, likertDimensionsField, likertMaxField, likertMinField, likertScaleOrdered, slugField, studyNameField, taskTypesField } from "@/lib/validation/study-fields";
@@ -49,12 +51,8 @@ const perTask = (rows: { task: TaskType; n: number }[]) => Object.fromEntries(TA
 
 /** The stored work of the study that its settings bear on. */
 export async function settingsUsage(client: Tx | typeof db, studyId: string): Promise<SettingsUsage> {
-  const ofStudy = { candidateReview: { codeChange: { studyId } } };
-  const [claims, ratings, grades, filters, consensus, assignments, scores] = await Promise.all([
-    client.claimJudgement.count({ where: { pseudoReference: { codeChange: { studyId } } } }),
-    client.reviewRating.count({ where: ofStudy }),
-    client.referenceGrade.count({ where: ofStudy }),
-    client.commentFilterLabel.count({ where: ofStudy }),
+  const [annotations, consensus, assignments, scores] = await Promise.all([
+    Promise.all(TASK_LIST.map((task) => countAnnotations(client, task, studyId))),
     client.consensus.groupBy({ by: ["task", "question"], where: { studyId }, _count: { _all: true } }),
     client.assignment.groupBy({ by: ["taskType", "status"], where: { studyId }, _count: { _all: true } }),
     // Ratings with a (non-null) score per dimension; the rollup row (dimension null) counts ratings with any score.
@@ -68,7 +66,7 @@ export async function settingsUsage(client: Tx | typeof db, studyId: string): Pr
       GROUP BY ROLLUP (e.key)`,
   ]);
   return {
-    annotations: { CLAIM_VERIFICATION: claims, REVIEW_RATING: ratings, REFERENCE_GRADING: grades, COMMENT_FILTERING: filters },
+    annotations: Object.fromEntries(TASK_LIST.map((task, i) => [task.task, annotations[i]])) as Record<TaskType, number>,
     consensus: perTask(consensus.map((c) => ({ task: c.task, n: c._count._all }))),
     likertConsensus: Object.fromEntries(consensus.filter((c) => c.task === "REVIEW_RATING").map((c) => [c.question, c._count._all])),
     startedAssignments: perTask(assignments.filter((a) => a.status !== "PENDING").map((a) => ({ task: a.taskType, n: a._count._all }))),

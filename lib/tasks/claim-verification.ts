@@ -60,6 +60,8 @@ async function addedClaimTarget({ tx, annotatorId, codeChangeId }: SaveContext, 
 export const claimVerification: TaskDescriptor = {
   task: "CLAIM_VERIFICATION",
   name: "claim verification",
+  label: "Claim verification",
+  annotationName: "claim judgement",
   values: {
     claim: {
       schema: claimJudgementValue,

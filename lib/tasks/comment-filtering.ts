@@ -8,6 +8,8 @@ import type { TaskDescriptor } from "./types";
 export const commentFiltering: TaskDescriptor = {
   task: "COMMENT_FILTERING",
   name: "comment filtering",
+  label: "Comment filtering",
+  annotationName: "comment filter label",
   values: {
     filter: {
       schema: commentFilterValue,

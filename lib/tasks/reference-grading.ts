@@ -7,6 +7,8 @@ import type { TaskDescriptor } from "./types";
 export const referenceGrading: TaskDescriptor = {
   task: "REFERENCE_GRADING",
   name: "reference grading",
+  label: "Reference-based grading",
+  annotationName: "reference grade",
   values: {
     grade: {
       schema: referenceGradeValue,

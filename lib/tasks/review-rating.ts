@@ -75,6 +75,8 @@ export function scoreOf(scores: unknown, key: string): number | null {
 export const reviewRating: TaskDescriptor = {
   task: "REVIEW_RATING",
   name: "review rating",
+  label: "Review rating",
+  annotationName: "review rating",
   values: { rating: { schema: reviewRatingValue, history: "REVIEW_RATING" }, necessity: { schema: necessityValue, history: "CLAIM_JUDGEMENT" } },
   timeKey: "rating",
   itemKind: "review",

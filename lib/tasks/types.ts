@@ -195,6 +195,10 @@ export interface TaskDescriptor {
   task: TaskType;
   /** Plain name, e.g. "claim verification". */
   name: string;
+  /** The name pages, the workspace and settings messages show, e.g. "Claim verification". */
+  label: string;
+  /** What one of its stored annotations is called, e.g. "claim judgement". */
+  annotationName: string;
   /** The kinds of value the workspace saves for this task. */
   values: Partial<Record<SaveKind, SaveKindDescriptor>>;
   /** Prefix of the per-annotation keys of time reports ("claim:<id>"). */

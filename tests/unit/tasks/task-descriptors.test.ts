@@ -1,0 +1,159 @@
+/**
+ * A task type is its descriptor (lib/tasks) plus its UI component: (a) every task type of the
+ * schema has a descriptor with every part, its storage naming real columns; (b) every place
+ * outside lib/tasks that names a task type is listed here with why, so a new place that would
+ * have to change with each new task type fails this test.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import type { ZodObject } from "zod";
+import { AnnotationKind, TaskType } from "@/lib/generated/prisma/enums";
+import { saveRequest } from "@/lib/annotation/values";
+import { TASK_LIST, TASKS } from "@/lib/tasks";
+import { ITEM_TABLES, type TaskDescriptor } from "@/lib/tasks/types";
+
+const ROOT = path.resolve(__dirname, "../../..");
+const TASK_TYPES = Object.values(TaskType);
+const study = { likertDimensions: ["conciseness", "relevance"], likertMin: 1, likertMax: 5 };
+
+/** Each model of prisma/schema.prisma: its table (name or @@map) and field names. */
+function schemaModels(): Map<string, { table: string; fields: Set<string> }> {
+  const text = readFileSync(path.join(ROOT, "prisma/schema.prisma"), "utf8");
+  const models = new Map<string, { table: string; fields: Set<string> }>();
+  for (const [, name, body] of text.matchAll(/^model (\w+) \{\n([\s\S]*?)^\}/gm)) {
+    const fields = new Set([...body.matchAll(/^\s+(\w+)\s+\S/gm)].map((m) => m[1]));
+    models.set(name, { table: /@@map\("(\w+)"\)/.exec(body)?.[1] ?? name, fields });
+  }
+  return models;
+}
+
+/** The parts every descriptor must have, as a list of problems (empty when complete). */
+function problems(type: string, task: TaskDescriptor | undefined): string[] {
+  if (!task) return [`${type}: no descriptor in lib/tasks (TASKS)`];
+  const out: string[] = [];
+  const need = (ok: unknown, part: string) => {
+    if (!ok) out.push(`${type}: ${part}`);
+  };
+  need(task.task === type, "task names another type");
+  need(typeof task.name === "string" && task.name.length > 0, "name");
+  need(typeof task.timeKey === "string" && task.timeKey.length > 0, "timeKey");
+  need(task.itemKind in ITEM_TABLES, "itemKind");
+  need(typeof task.label === "string" && task.label.length > 0 && typeof task.annotationName === "string" && task.annotationName.length > 0, "label and annotationName");
+  for (const part of ["questions", "answer", "missing", "appliesTo", "readWorkspace", "consensusColumn", "itemAnnotations"] as const) need(typeof task[part] === "function", part);
+  need(task.export?.of === task.itemKind && typeof task.export.values === "function" && typeof task.export.ratings === "function", "export (of its item kind, values, ratings)");
+  const kinds = Object.entries(task.values ?? {});
+  need(kinds.length > 0, "values (at least one save kind)");
+  for (const [kind, value] of kinds) {
+    need(typeof value.schema?.safeParse === "function", `values.${kind}.schema`);
+    need((Object.values(AnnotationKind) as string[]).includes(value.history), `values.${kind}.history`);
+    if (value.row) need(JSON.stringify(value.row.fields.map((f) => f.name).sort()) === JSON.stringify(Object.keys((value.schema as ZodObject).shape).sort()), `values.${kind}.row.fields are the value's fields`);
+    else need(typeof task.saveTarget === "function", `saveTarget (${kind} is not stored in the row)`);
+  }
+  const model = schemaModels().get(task.storage?.model?.replace(/^./, (c) => c.toUpperCase()) ?? "");
+  need(model && model.table === task.storage.table, "storage: model and table of prisma/schema.prisma");
+  if (model) {
+    for (const column of ["annotatorId", "version", "timeSpentMs", "importRunId", "importedFile", task.storage.item.column, task.storage.item.relation, ...kinds.flatMap(([, v]) => v.row?.fields.map((f) => f.name) ?? [])]) need(model.fields.has(column), `storage: column ${column}`);
+  }
+  const questions = typeof task.questions === "function" ? task.questions(study) : [];
+  need(questions.length > 0 && questions.every((q) => q.task === type && q.scale.length > 0), "questions (of this task, with a scale)");
+  for (const q of questions) {
+    const column = task.answer(q);
+    need(("text" in column && column.text.length > 0) || ("jsonNumber" in column && model?.fields.has(column.jsonNumber)), `answer of question ${q.key}`);
+  }
+  return out;
+}
+
+describe("task descriptors", () => {
+  test("every task type of the schema has a descriptor with every part", () => {
+    expect(TASK_TYPES.flatMap((type) => problems(type, TASKS[type]))).toEqual([]);
+    expect(TASK_LIST.map((t) => t.task).sort()).toEqual([...TASK_TYPES].sort());
+  });
+
+  test("a descriptor without a part, or with storage the schema lacks, is caught", () => {
+    const { missing: _missing, ...withoutMissing } = TASKS.REFERENCE_GRADING;
+    expect(problems("REFERENCE_GRADING", withoutMissing as TaskDescriptor)).toEqual(["REFERENCE_GRADING: missing"]);
+    const badStorage = { ...TASKS.COMMENT_FILTERING, storage: { ...TASKS.COMMENT_FILTERING.storage, item: { column: "reviewCommentId", relation: "reviewComment" } } };
+    expect(problems("COMMENT_FILTERING", badStorage)).toEqual(["COMMENT_FILTERING: storage: column reviewCommentId", "COMMENT_FILTERING: storage: column reviewComment"]);
+    expect(problems("PULL_REQUEST_REVIEW", undefined)).toEqual(["PULL_REQUEST_REVIEW: no descriptor in lib/tasks (TASKS)"]);
+  });
+
+  test("every save kind belongs to exactly one task, and every time key to one", () => {
+    const kinds = saveRequest.options.map((o) => o.shape.kind.value);
+    expect(kinds.map((kind) => TASK_LIST.filter((t) => t.values[kind] !== undefined).length)).toEqual(kinds.map(() => 1));
+    expect(new Set(TASK_LIST.map((t) => t.timeKey)).size).toBe(TASK_LIST.length);
+  });
+});
+
+/**
+ * Files outside lib/tasks that name a task type, and why. PROTOCOL: a rule of one paper's
+ * protocol about particular tasks (CRScore's two stages, its Table 1 of claims, GradedReviews'
+ * workbook) or the demo study's data, which a new task type leaves as it is. PER_TASK: what lists every task; a new task
+ * type extends these, and the list says which are its UI and which remain to move into the
+ * descriptors.
+ */
+const PROTOCOL: Record<string, string> = {
+  "app/studies/[slug]/adjudicate/[task]/[itemId]/page.tsx": "claims link to their consolidation (CRScore §4.2)",
+  "app/studies/[slug]/page.tsx": "the stage-order toggle of CRScore's two stages",
+  "components/dashboard/agreement-tables.ts": "claims link to their consolidation (CRScore §4.2)",
+  "lib/analysis/agreement-report.ts": "CRScore Table 1 (claim quality) beside claim verification's agreement",
+  "lib/analysis/claim-quality.ts": "CRScore Table 1 (claim quality)",
+  "lib/annotation/stage-order.ts": "CRScore's stage order: claim verification before review rating",
+  "lib/annotation/waiting.ts": "stage 2 waits for stage 1 (CRScore §4.2)",
+  "lib/data/annotations.ts": "stage 2 waits for the annotator's own stage 1 (CRScore §4.2)",
+  "lib/data/assignment-admin.ts": "consolidation reads stage 1's assignments (CRScore §4.2)",
+  "lib/data/assignments.ts": "stage 2 waits for stage 1 (CRScore §4.2)",
+  "lib/data/quality.ts": "claims are listed by position; reference grading leaves out the reference review (GradedReviews §4.3)",
+  "lib/data/study-settings.ts": "Likert dimensions are review rating's questions (CRScore Table 7)",
+  "lib/data/study-waiting.ts": "code changes ready for consolidation (CRScore §4.2)",
+  "lib/export/consensus.ts": "the GradedReviews workbook's consensus grades",
+  "lib/import/crscore-phase1.ts": "the CRScore phase-1 sheets are claim verification",
+  "lib/import/crscore-phase2.ts": "the CRScore phase-2 sheets are review rating",
+  "lib/import/gradedreviews.ts": "the GradedReviews workbook is reference grading",
+  "lib/import/plan.ts": "history kind REVIEW_RATING of imported ratings (an AnnotationKind)",
+  "lib/jobs/tau.ts": "CRScore's τ is tuned on review rating's relevance (§4.3)",
+  "lib/seed/demo/pull-request.ts": "demo data: a skipped comment filtering",
+  "lib/seed/write.ts": "history kind REVIEW_RATING of seeded ratings (an AnnotationKind)",
+};
+
+const PER_TASK: Record<string, string> = {
+  "components/workspace/codebook-panel.tsx": "UI: each task's codebook beside its workspace",
+  "lib/annotation/keymap.ts": "UI: each task's keyboard shortcuts",
+  "lib/import/jsonl.ts": "file format: the jsonl format's fields per task (docs/jsonl-format.md)",
+  "lib/seed/demo/index.ts": "file format: the demo study's task list",
+  "lib/seed/plan.ts": "file format: the demo study's annotations per task",
+  "lib/export/study-rows.ts": "remains: the export's per-task annotation rows and fields",
+};
+
+/** Source files under `dir` (TypeScript), relative to the root. */
+function sources(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir)).flatMap((name) => {
+    const file = path.join(dir, name);
+    if (statSync(path.join(ROOT, file)).isDirectory()) return file === "lib/generated" || file === "lib/tasks" ? [] : sources(file);
+    return /\.tsx?$/.test(name) ? [file] : [];
+  });
+}
+
+/** The task types a file's code (comments left out) names, as strings, keys or TaskType members. */
+function taskTypesNamed(file: string): Set<string> {
+  const code = readFileSync(path.join(ROOT, file), "utf8")
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+  return new Set(TASK_TYPES.filter((type) => new RegExp(`\\b${type}\\b`).test(code)));
+}
+
+describe("where task types are read", () => {
+  const found = new Map(["lib", "app", "components"].flatMap(sources).map((file) => [file.split(path.sep).join("/"), taskTypesNamed(file)] as const).filter(([, types]) => types.size > 0));
+
+  test("every file naming a task type outside lib/tasks is listed with why", () => {
+    const unlisted = [...found.keys()].filter((file) => !(file in PROTOCOL) && !(file in PER_TASK));
+    expect(unlisted, "read the descriptor (lib/tasks) instead, or list the file with why").toEqual([]);
+    const gone = [...Object.keys(PROTOCOL), ...Object.keys(PER_TASK)].filter((file) => !found.has(file));
+    expect(gone, "no longer names a task type: drop it from the list").toEqual([]);
+  });
+
+  test("only the PER_TASK files list every task type", () => {
+    const everyTask = [...found].filter(([, types]) => types.size === TASK_TYPES.length).map(([file]) => file);
+    expect(everyTask.filter((file) => !(file in PER_TASK))).toEqual([]);
+  });
+});
