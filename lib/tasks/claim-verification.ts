@@ -11,7 +11,7 @@ import { CLAIM_CODE_SCALE } from "@/lib/analysis/questions";
 import { missingEntry } from "@/lib/annotation/completeness";
 import { flag, nonEmpty } from "./reviews";
 import type { SaveContext, SaveTarget, TaskDescriptor } from "./types";
-import { AppError } from "@/lib/errors";
+import { AppError, InvariantError } from "@/lib/errors";
 
 export const referenceSelect = { id: true, kind: true, text: true, source: true, position: true, addedById: true, correctsId: true, version: true } as const;
 
@@ -111,7 +111,7 @@ export const claimVerification: TaskDescriptor = {
   },
 
   saveTarget(ctx, request: SaveRequest) {
-    if (request.kind !== "added") throw new Error(`claim verification saves ${request.kind} as a row`);
+    if (request.kind !== "added") throw new InvariantError(`claim verification saves ${request.kind} as a row`);
     return addedClaimTarget(ctx, request.targetId, request.value);
   },
 
