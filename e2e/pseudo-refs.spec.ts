@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { runImport } from "@/lib/import";
-import { smellTables } from "@/lib/pseudo-refs";
+import { studySmellTables } from "@/lib/data/pseudo-references";
 import { detectAnalyzers } from "@/lib/static-analysis";
 import { JS_CHANGE, PYTHON_CHANGE } from "../tests/unit/static-analysis/fixtures";
 import { readTable, row, startMetricWorker } from "./dashboard-helpers";
@@ -65,7 +65,7 @@ test("a lead generates smells from the pseudo-references page, watches the run f
   await expect(runRow.locator('td[data-col="stored"]')).toHaveAttribute("data-value", String(stored));
 
   // CRScore Tables 14 and 6 of the generated smells, as the CLI's pseudo-refs answer has them.
-  const expected = await smellTables(study.id, testDb());
+  const expected = await studySmellTables(study.id, testDb());
   await page.goto(`/studies/${study.slug}/crscore-tables`);
   await expect(page.locator("#crscore-table-14-title")).toHaveText(expected.table14.title);
   const table14 = await readTable(page, "crscore-table-14");

@@ -9,7 +9,8 @@
  */
 import { memo, useCallback, useEffect, useMemo, useState } from "react";
 import { HIGHLIGHT_CSS } from "./highlight";
-import { buildFileModels, splitRows, unifiedRows, type DiffSource, type Expansion, type FileModel, type LineRow, type SplitRow, type UnifiedRow } from "./model";
+import type { DiffSource } from "@/lib/diff";
+import { buildFileModels, splitRows, unifiedRows, type Expansion, type FileModel, type LineRow, type SplitRow, type UnifiedRow } from "./model";
 
 export type DiffMode = "unified" | "split";
 

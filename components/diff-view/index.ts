@@ -1,2 +1,1 @@
 export { DiffView, type DiffMode } from "./diff-view";
-export type { DiffSource } from "./model";

@@ -4,20 +4,8 @@
  * expanded from the old/new file contents. Pure functions, shared by the server render, the
  * client and the unit tests.
  */
-import { parseUnifiedDiff, type DiffLineKind } from "@/lib/diff";
+import { parseUnifiedDiff, type DiffLineKind, type DiffSource } from "@/lib/diff";
 import { highlightLines, languageOf } from "./highlight";
-
-export interface DiffSource {
-  key: string;
-  /** Path shown in the file list when the diff does not name one. */
-  path: string;
-  language: string;
-  diff: string;
-  oldFile?: string;
-  newFile?: string;
-  /** The file under annotation (others are context, e.g. the rest of a pull request). */
-  primary?: boolean;
-}
 
 export interface LineRow {
   kind: DiffLineKind;

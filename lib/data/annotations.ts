@@ -31,7 +31,7 @@ import { addAnnotationTime, importedAnnotation, rowSaveTarget } from "@/lib/data
 import { storedValues } from "@/lib/annotation/stored-answers";
 import { missingAnswers, TASKS, taskOfKind, taskOfTimeKey, type WorkspaceData } from "@/lib/tasks";
 import type { TaskWorkspace } from "@/lib/tasks/types";
-import type { DiffSource } from "@/components/diff-view/model";
+import type { DiffSource } from "@/lib/diff";
 
 export type { Versioned, WorkspaceData, WorkspaceReview } from "@/lib/tasks";
 export { stage2ReferencesFor } from "@/lib/tasks";

@@ -34,3 +34,16 @@ export interface DiffFile {
   newPath: string | null;
   hunks: DiffHunk[];
 }
+
+/** A stored code change as the diff view shows it (components/diff-view): its diff and, when known, its old and new file. */
+export interface DiffSource {
+  key: string;
+  /** Path shown in the file list when the diff does not name one. */
+  path: string;
+  language: string;
+  diff: string;
+  oldFile?: string;
+  newFile?: string;
+  /** The file under annotation (others are context, e.g. the rest of a pull request). */
+  primary?: boolean;
+}

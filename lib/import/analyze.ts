@@ -7,8 +7,7 @@
  * 10 % of the table), which is the work autovacuum would have done next anyway.
  */
 import { Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
-import type { ImportCounts } from "./index";
-import { TABLES } from "./plan";
+import { type ImportCounts, TABLES } from "./plan";
 import { tableName } from "./write-bundle";
 
 /** autovacuum_analyze_threshold and autovacuum_analyze_scale_factor, PostgreSQL's defaults. */

@@ -22,7 +22,7 @@ import type { ImportFormat } from "./formats";
 import { DEFAULT_LIKERT, type ContextFiles, type LikertScale } from "./parser";
 import { PARSERS } from "./parsers";
 import { leaveOutFaultyRows, unskippable } from "./skip-rows";
-import { TABLES, type Table, type TableCounts } from "./plan";
+import { TABLES, type ImportCounts, type Table, type TableCounts } from "./plan";
 import { writeBundle } from "./write-bundle";
 import { analyzeChangedTables } from "./analyze";
 
@@ -30,6 +30,7 @@ export { IMPORT_FORMATS, isImportFormat, type ImportFormat } from "./formats";
 export { formatImportError, formatImportErrors, MAX_REPORTED_ERRORS, type ImportError } from "./errors";
 export type { ImportFile } from "./file";
 export type { ContextFiles } from "./parser";
+export type { ImportCounts } from "./plan";
 
 /** Interactive transactions of big imports run for minutes (100,000 reviews: see scripts/bench/import.ts). */
 const TRANSACTION_TIMEOUT_MS = 30 * 60_000;
@@ -62,7 +63,6 @@ export interface ImportRequest {
   onProgress?: (progress: ImportProgress) => void;
 }
 
-export type ImportCounts = Record<Table, TableCounts> & { reviewClaimLinks: { created: number }; annotationHistory: { created: number } };
 
 export interface ImportSummary {
   study: { id: string; slug: string; created: boolean; enabledTaskTypes: TaskType[] };

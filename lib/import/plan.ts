@@ -33,6 +33,9 @@ export interface TableCounts {
   unchanged: number;
 }
 
+/** What an import did to each table, and the claim links and history rows it added. */
+export type ImportCounts = Record<Table, TableCounts> & { reviewClaimLinks: { created: number }; annotationHistory: { created: number } };
+
 type Fields = Record<string, unknown>;
 
 export interface RowUpdate {

@@ -4,7 +4,6 @@
  * their change and their smell type, Table 6 the ranks of every block radon ranked in the new
  * files of the Python changes (the latest smells run's items).
  */
-import type { PrismaClient } from "@/lib/db/client";
 import { analyzedLanguage, RADON_RANKS } from "@/lib/static-analysis";
 
 export interface SmellTables {
@@ -12,8 +11,14 @@ export interface SmellTables {
   table6: { title: string; rows: { rank: string; scores: string; risk: string; blocks: number }[] };
 }
 
-export async function smellTables(studyId: string, client: PrismaClient): Promise<SmellTables> {
-  const smells = await client.pseudoReference.findMany({ where: { kind: "SMELL", codeChange: { studyId } }, select: { metadata: true, codeChange: { select: { language: true, filePath: true } } } });
+/** A SMELL pseudo-reference with its change's language and file; a smells run item's detail (radon's ranks). */
+export interface SmellRow {
+  metadata: unknown;
+  codeChange: { language: string; filePath: string };
+}
+
+/** The two tables from a study's smells and its latest smells run's items (lib/data/pseudo-references.ts reads them). */
+export function smellTables(smells: readonly SmellRow[], runItems: readonly { detail: unknown }[]): SmellTables {
   const counts = new Map<string, { language: string; smellType: string; count: number }>();
   for (const s of smells) {
     const smellType = (s.metadata as { smellType?: string }).smellType;
@@ -24,9 +29,8 @@ export async function smellTables(studyId: string, client: PrismaClient): Promis
     row.count++;
     counts.set(key, row);
   }
-  const run = await client.pseudoReferenceRun.findFirst({ where: { studyId, source: "smells" }, orderBy: { createdAt: "desc" }, select: { items: { select: { detail: true } } } });
   const ranks = new Map<string, number>();
-  for (const item of run?.items ?? []) {
+  for (const item of runItems) {
     for (const [rank, n] of Object.entries((item.detail as { radonRanks?: Record<string, number> }).radonRanks ?? {})) ranks.set(rank, (ranks.get(rank) ?? 0) + n);
   }
   return {

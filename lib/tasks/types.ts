@@ -14,7 +14,7 @@ import type { RatingValue } from "@/lib/agreement";
 import type { Question, StudyScales } from "@/lib/analysis/questions";
 import type { AnswerOf, MissingAnswer } from "@/lib/annotation/completeness";
 import type { AnnotatedPseudoReference, AnnotatedReview } from "@/lib/export/study-rows";
-import type { DiffSource } from "@/components/diff-view/model";
+import type { DiffSource } from "@/lib/diff";
 
 export type Tx = Prisma.TransactionClient;
 export type Db = PrismaClient;

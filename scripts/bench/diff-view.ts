@@ -8,7 +8,8 @@
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { DiffView, FIRST_SCREEN_ROWS } from "@/components/diff-view/diff-view";
-import { buildFileModels, type DiffSource } from "@/components/diff-view/model";
+import type { DiffSource } from "@/lib/diff";
+import { buildFileModels } from "@/components/diff-view/model";
 import { unifiedDiff } from "@/lib/diff";
 import { formatTiming, measureAsync } from "./support/timing";
 

@@ -3,7 +3,8 @@ import type { Command } from "@/lib/cli/command";
 import { db } from "@/lib/db/client";
 import { requireStudy } from "@/lib/data/studies";
 import { createJobContext, startQueue } from "@/lib/jobs";
-import { drainPseudoReferenceRun, listPseudoReferenceRuns, smellTables, PSEUDO_REFERENCE_SOURCES, startPseudoReferenceRun, type PseudoReferenceSourceName } from "@/lib/pseudo-refs";
+import { listPseudoReferenceRuns, studySmellTables } from "@/lib/data/pseudo-references";
+import { drainPseudoReferenceRun, PSEUDO_REFERENCE_SOURCES, startPseudoReferenceRun, type PseudoReferenceSourceName } from "@/lib/pseudo-refs";
 import type { PseudoReferenceRun } from "@/lib/generated/prisma/client";
 
 /** One progress line per finished change on stderr (rewritten in place on a terminal). */
@@ -57,7 +58,7 @@ const command: Command = {
         runs.push({ id: run.id, source, signature: run.signature, status: run.status, resumed: started.resumed, total: run.total, done: run.done, computedNow: run.done - doneBefore, pseudoReferences: summary.created, ...(source === "claims" ? { llm: summary.llm } : {}), seconds: Number(((performance.now() - t0) / 1000).toFixed(3)) });
       }
       // CRScore Tables 14 and 6 over the study's smells.
-      return { study: study.slug, runs, ...(sources.includes("smells") ? await smellTables(study.id, db) : {}) };
+      return { study: study.slug, runs, ...(sources.includes("smells") ? await studySmellTables(study.id, db) : {}) };
     } finally {
       await boss.stop({ graceful: false, wait: true });
     }

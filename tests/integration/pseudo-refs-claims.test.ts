@@ -12,7 +12,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, test } from 
 import { createClient } from "@/lib/db/client";
 import { runImport } from "@/lib/import";
 import { createJobContext, startQueue } from "@/lib/jobs";
-import { DEFAULT_CLAIM_PROMPT, drainPseudoReferenceRun, listPseudoReferenceRuns, promptHash, startPseudoReferenceRun } from "@/lib/pseudo-refs";
+import { listPseudoReferenceRuns } from "@/lib/data/pseudo-references";
+import { DEFAULT_CLAIM_PROMPT, drainPseudoReferenceRun, promptHash, startPseudoReferenceRun } from "@/lib/pseudo-refs";
 import { claimVerification } from "@/lib/tasks/claim-verification";
 import { startFakeLlm, userText, type FakeLlm, type ReceivedRequest, type Reply } from "../unit/judges/fake-llm";
 

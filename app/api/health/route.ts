@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { db } from "@/lib/db/client";
+import { pingDatabase } from "@/lib/data/health";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
  */
 export async function GET() {
   try {
-    await db.$queryRaw`SELECT 1`;
+    await pingDatabase();
     return NextResponse.json({ status: "ok" }, { headers: { "cache-control": "no-store" } });
   } catch (error) {
     console.error("health: database unreachable:", error);

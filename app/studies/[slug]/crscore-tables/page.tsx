@@ -7,10 +7,9 @@ import { StudyPageHeader } from "@/components/study-page-header";
 import type { Table4Report } from "@/lib/analysis";
 import { cachedTable4Report } from "@/lib/analysis/report-cache";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
-import { db } from "@/lib/db/client";
 import { findLedStudy } from "@/lib/data/study-access";
 import { publicError } from "@/lib/errors";
-import { smellTables } from "@/lib/pseudo-refs";
+import { studySmellTables } from "@/lib/data/pseudo-references";
 
 export const dynamic = "force-dynamic";
 
@@ -52,7 +51,7 @@ export default async function CrscoreTablesPage({ params }: { params: Promise<{ 
   const { slug } = await params;
   const study = await findLedStudy(user, slug);
   if (!study) notFound();
-  const smells = await smellTables(study.id, db);
+  const smells = await studySmellTables(study.id);
   return (
     <div className="space-y-6">
       <StudyPageHeader study={study} title="CRScore tables">

@@ -5,10 +5,10 @@ import { PollWhileActive } from "@/components/dashboard/poll-while-active";
 import { ClaimPromptForm, PseudoRefRunForm } from "@/components/dashboard/pseudo-ref-forms";
 import { count, fileSlug, type TableData, text } from "@/components/dashboard/table-data";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
-import { db } from "@/lib/db/client";
 import { findLedStudy } from "@/lib/data/study-access";
 import { llmJudgeAvailability } from "@/lib/judges";
-import { claimPromptOf, listPseudoReferenceRuns } from "@/lib/pseudo-refs";
+import { listPseudoReferenceRuns } from "@/lib/data/pseudo-references";
+import { claimPromptOf } from "@/lib/pseudo-refs";
 import { detectAnalyzers } from "@/lib/static-analysis";
 import { saveClaimPrompt, startPseudoRefs } from "./actions";
 import { StudyPageHeader } from "@/components/study-page-header";
@@ -57,7 +57,7 @@ export default async function PseudoReferencesPage({ params }: { params: Promise
   const { slug } = await params;
   const study = await findLedStudy(user, slug);
   if (!study) notFound();
-  const [runs, analyzers] = await Promise.all([listPseudoReferenceRuns(study.id, db), detectAnalyzers()]);
+  const [runs, analyzers] = await Promise.all([listPseudoReferenceRuns(study.id), detectAnalyzers()]);
   const active = runs.some((r) => r.status === "QUEUED" || r.status === "RUNNING");
   const llm = llmJudgeAvailability();
   return (
