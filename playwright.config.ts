@@ -1,5 +1,10 @@
 import { existsSync } from "node:fs";
 import { defineConfig } from "@playwright/test";
+// The tests read and write the database through lib/db and lib/data, which import "server-only":
+// resolved here and in every process started from here as in Next's server code (scripts/server-only.mjs).
+import "./scripts/server-only.mjs";
+
+process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import=${new URL("scripts/server-only.mjs", import.meta.url).href}`.trim();
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 // Debian's Chromium when present (Playwright cannot download browsers on these machines).

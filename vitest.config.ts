@@ -1,7 +1,13 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-const alias = { "@": fileURLToPath(new URL(".", import.meta.url)) };
+/**
+ * "server-only" (imported by lib/db and lib/data) as in Next's server code: its empty module
+ * (scripts/server-only.mjs says why). The CLI and worker the tests start from their sources get
+ * the same through NODE_OPTIONS.
+ */
+const alias = { "@": fileURLToPath(new URL(".", import.meta.url)), "server-only": fileURLToPath(new URL("node_modules/server-only/empty.js", import.meta.url)) };
+process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import=${new URL("scripts/server-only.mjs", import.meta.url).href}`.trim();
 
 export default defineConfig({
   resolve: { alias },

@@ -4,11 +4,15 @@
  * `npm run bench -- NAME... [--option value]` runs the named ones; options are the modules' own
  * (they read process.argv). Speed and memory are measured here, never in timed tests.
  */
+// First: the benchmarks load lib/db and lib/data, which import "server-only" (scripts/server-only.mjs);
+// the processes they start (the CLI and worker from their sources) get the hook through NODE_OPTIONS.
+import "./server-only.mjs";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "@/lib/cli/args";
 
+process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --import=${pathToFileURL(path.join(import.meta.dirname, "server-only.mjs")).href}`.trim();
 const dir = path.join(import.meta.dirname, "bench");
 const only = parseArgs(process.argv.slice(2)).positional;
 const modules = readdirSync(dir)

@@ -102,6 +102,9 @@ export async function buildBundle(name) {
     external: ["exceljs", "pg-native", "pg-cloudflare", "@prisma/client/runtime/query_compiler_bg.*"],
     // Bundled CommonJS packages require Node's built-in modules.
     banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
+    // lib/db and lib/data import "server-only", which throws unless resolved with React's
+    // "react-server" condition (scripts/server-only.mjs): its empty module, as in Next's server code.
+    alias: { "server-only": "./node_modules/server-only/empty.js" },
     tsconfig: path.join(root, "tsconfig.json"),
     absWorkingDir: root,
     plugins: [pgInNodeOnly, cronOnFirstUse],

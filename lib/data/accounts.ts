@@ -11,6 +11,7 @@
  * the id of an annotator another lead added meanwhile, changes no row and is told there is no
  * such account.
  */
+import "server-only";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { hashPassword } from "@/lib/auth/password";
 import { membersOfLedStudiesWhere, onlyInLedStudiesWhere } from "@/lib/data/study-access";

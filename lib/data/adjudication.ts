@@ -7,6 +7,7 @@
  *
  * Every query finds the study through leadStudyWhere: another lead's study is 404.
  */
+import "server-only";
 import { z } from "zod";
 import { slugField } from "@/lib/validation/study-fields";
 import { perItemAgreement, type RatingValue } from "@/lib/agreement";

@@ -9,6 +9,7 @@
  * the old and new value in the same transaction; a stale save is refused (ConflictError, 409)
  * and leaves a CONFLICT history row holding the refused value next to the stored one.
  */
+import "server-only";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import type { SessionClaims } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";

@@ -4,6 +4,7 @@
  * (CRScore Figure 7). Every function takes the signed-in user and finds the study among those
  * the user leads (lib/data/study-access.ts): another lead's study answers 404.
  */
+import "server-only";
 import { z } from "zod";
 import { db, Prisma } from "@/lib/db/client";
 import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction, Study } from "@/lib/generated/prisma/client";

@@ -2,6 +2,7 @@
  * Read access to assignments. Annotator queries are always scoped by the annotator's own id and
  * the studies they are members of (lib/data/study-access.ts).
  */
+import "server-only";
 import { db } from "@/lib/db/client";
 import { memberStudyWhere } from "@/lib/data/study-access";
 import { codeChangeRound, roundMembershipSelect, roundsGate } from "@/lib/data/round-gate";

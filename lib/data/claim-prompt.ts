@@ -1,4 +1,5 @@
 /** A study's own prompt of LLM claim generation (CRScore §3.2), set by its leads. */
+import "server-only";
 import { AppError } from "@/lib/errors";
 import { db } from "@/lib/db/client";
 import { claimPromptProblem } from "@/lib/pseudo-refs/claim-prompt";

@@ -8,6 +8,7 @@
  * refuses the whole file, listing each with its line and field. Otherwise all accounts are
  * created in one transaction, so a file is either fully applied or not at all.
  */
+import "server-only";
 import { hashPassword } from "@/lib/auth/password";
 import { AppError } from "@/lib/errors";
 import { db, Prisma, type PrismaClient } from "@/lib/db/client";

@@ -5,6 +5,7 @@
  * A load of an unchanged study costs the study lookup, the fingerprint and, on big studies, the
  * state of the report's worker job.
  */
+import "server-only";
 import { type AgreementOptions, type ItemSetFilter } from "@/lib/analysis";
 import type { StudyForAnalysis } from "@/lib/data/studies";
 import { cachedForState, dashboardState } from "@/lib/analysis/report-cache";

@@ -5,6 +5,7 @@
  * (Study.goldPerQueue: the queue's unit is the change); what agreement and exports leave out
  * unless asked for is only the answered item of that task, so the change's other reviews count.
  */
+import "server-only";
 import type { Prisma, PrismaClient } from "@/lib/db/client";
 import type { RatingValue } from "@/lib/agreement";
 import type { TaskType } from "@/lib/generated/prisma/enums";

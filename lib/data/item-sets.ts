@@ -6,6 +6,7 @@
  * assignment plan says (stored when the plan is made), or one a lead gives; a study has at most one.
  * Every function finds the study through leadStudyWhere: another lead's study answers 404.
  */
+import "server-only";
 import { z } from "zod";
 import { slugField } from "@/lib/validation/study-fields";
 import { db, type Prisma } from "@/lib/db/client";

@@ -6,6 +6,7 @@
  * annotator among the accounts working in that study; anything else answers 404, as if absent.
  * Nothing here writes: viewing leaves the database as it was.
  */
+import "server-only";
 import type { Prisma } from "@/lib/db/client";
 import { db } from "@/lib/db/client";
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/enums";

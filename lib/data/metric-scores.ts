@@ -1,4 +1,5 @@
 /** Data access for automatic metric scores (MetricScore: review × metric × paramsKey → value). */
+import "server-only";
 import { db, Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
 
 type Client = Pick<PrismaClient, "metricScore" | "$queryRaw">;

@@ -1,4 +1,5 @@
 /** Reads of a study's pseudo-reference runs and generated smells, for the pages and the CLI (lib/pseudo-refs generates them). */
+import "server-only";
 import { db, type PrismaClient } from "@/lib/db/client";
 import { type ItemDetail, summarizeLlm } from "@/lib/pseudo-refs/llm-summary";
 import { type SmellTables, smellTables } from "@/lib/pseudo-refs/smell-tables";

@@ -4,6 +4,7 @@
  * neither open nor save items (lib/data/study-access annotatingStudyWhere). Every call finds the
  * study through leadStudyWhere.
  */
+import "server-only";
 import { z } from "zod";
 import { slugField } from "@/lib/validation/study-fields";
 import { db } from "@/lib/db/client";

@@ -6,6 +6,7 @@
  * queries (Prisma `where` and the one-statement save's SQL), like the other rules of
  * lib/data/study-access.ts; lib/annotation/waiting.ts says the same rule for one item in words.
  */
+import "server-only";
 import type { Prisma, PrismaClient } from "@/lib/db/client";
 import type { RoundsGate } from "@/lib/annotation/waiting";
 

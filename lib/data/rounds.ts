@@ -10,6 +10,7 @@
  * Rounds are made after a preview of the assignments they create, which the lead confirms.
  * Every lead call finds the study through leadStudyWhere.
  */
+import "server-only";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { slugField } from "@/lib/validation/study-fields";

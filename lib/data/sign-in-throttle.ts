@@ -4,6 +4,7 @@
  * and decides, under the row lock, whether it is checked; parallel attempts queue on that lock,
  * so a burst gets exactly the free attempts checked and no more.
  */
+import "server-only";
 import { randomUUID } from "node:crypto";
 import type { ThrottleKey } from "@/lib/auth/throttle";
 import { FORGET_AFTER_MS } from "@/lib/auth/throttle";

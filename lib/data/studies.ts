@@ -1,4 +1,5 @@
 /** Data access for studies: the lookup by id or slug, a lead's new study, and find-or-create for imports. */
+import "server-only";
 import { z } from "zod";
 import { db, Prisma, type PrismaClient } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";

@@ -9,6 +9,7 @@
  * finds its study through `leadStudyWhere`, so a forged slug or id of someone else's study finds
  * nothing and answers 404, exactly like a study that does not exist.
  */
+import "server-only";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { db, type Prisma, type PrismaClient } from "@/lib/db/client";
 import type { Study } from "@/lib/generated/prisma/client";

@@ -5,6 +5,7 @@
  * must have a lead or admin account). The owner cannot be removed. Every call finds the study
  * through leadStudyWhere.
  */
+import "server-only";
 import { z } from "zod";
 import { slugField } from "@/lib/validation/study-fields";
 import { addableAccountsWhere } from "@/lib/data/accounts";

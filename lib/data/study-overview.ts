@@ -1,4 +1,5 @@
 /** Read models for leads: the studies they lead with counts, and one study's items and annotators. */
+import "server-only";
 import { db } from "@/lib/db/client";
 import { leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
 

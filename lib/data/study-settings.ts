@@ -4,6 +4,7 @@
  * and refuses what would invalidate it (lib/annotation/study-settings), in one transaction with
  * the update; only leads of the study (and admins) find it (lib/data/study-access).
  */
+import "server-only";
 import { z } from "zod";
 import { settingsNotes, settingsRefusals, removedTaskTypes, type SettingsUsage } from "@/lib/annotation/study-settings";
 import { TASK_PHASES } from "@/lib/annotation/assignment-plan";

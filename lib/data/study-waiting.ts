@@ -6,6 +6,7 @@
  * (rated differently, not adjudicated: the adjudication queue of any question). The
  * disagreements are computed once per state of the study's data (lib/analysis/report-cache).
  */
+import "server-only";
 import { perItemAgreement } from "@/lib/agreement";
 import { questionTable } from "@/lib/analysis/agreement-report";
 import { gatherTaskColumns } from "@/lib/analysis/gather";

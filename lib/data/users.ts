@@ -1,4 +1,5 @@
 /** Data access for accounts. */
+import "server-only";
 import { z } from "zod";
 import { hashPassword, passwordSchema } from "@/lib/auth/password";
 import { db, sql, type PrismaClient } from "@/lib/db/client";

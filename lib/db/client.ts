@@ -3,6 +3,7 @@
  * the process's pool (lib/db/connection.ts, whose `sql` sends the few hot statements straight to
  * it). All data access goes through lib/data/*, which import `db` and `sql` from here.
  */
+import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type pg from "pg";
 import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";

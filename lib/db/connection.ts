@@ -3,6 +3,7 @@
  * Prisma client costs about 0.3 s of CPU, which a CLI command that only needs a statement or
  * two (db-status) does not pay. lib/db/client.ts puts the Prisma client on this same pool.
  */
+import "server-only";
 import { availableParallelism } from "node:os";
 import pg from "pg";
 

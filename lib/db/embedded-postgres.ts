@@ -13,6 +13,7 @@
  * /root or a mode-700 folder), the binaries are copied to /var/lib/crjudge and the data folder
  * is kept there, under a name derived from the configured path.
  */
+import "server-only";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";

@@ -3,6 +3,7 @@
  * the data folder, and one connection to the database. Apart from lib/db/embedded-postgres.ts,
  * which starts a server, so that a command against a running one does not load that.
  */
+import "server-only";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";

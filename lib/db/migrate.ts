@@ -4,6 +4,7 @@
  * PL/pgSQL bodies (our append-only history trigger); this runner sends each file whole and
  * records it in Prisma's own `_prisma_migrations` table, so `prisma migrate status` agrees.
  */
+import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";

@@ -2,6 +2,7 @@
  * Which database a process uses: DATABASE_URL when set, otherwise the embedded server
  * (reused when the product is running, started for the duration of the command otherwise).
  */
+import "server-only";
 import { EMBEDDED_DEFAULTS, runningEmbeddedServer } from "@/lib/db/embedded-server";
 import { migrate } from "@/lib/db/migrate";
 

@@ -4,6 +4,7 @@
  * free port (about 2 s), so concurrent runs never share or stop each other's server, and tests
  * never touch the product's data.
  */
+import "server-only";
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";

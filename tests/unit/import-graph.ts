@@ -14,6 +14,8 @@ export interface Edge {
   specifier: string;
   /** The project file imported (relative to the root), or null for a package. */
   file: string | null;
+  /** Whether `file` exists (a .ts/.tsx module, or another file such as a stylesheet or an .mjs script). */
+  resolved: boolean;
   /** The package imported ("pg", "@prisma/client"), or null for a project file. */
   pkg: string | null;
   /** `import type`, or every name imported is `type`: erased from the JavaScript. */
@@ -57,14 +59,14 @@ export function importsOf(root: string, file: string): Edge[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const edges: Edge[] = [];
   const add = (specifier: string, typeOnly: boolean, dynamic: boolean) => {
-    let file_: string | null = null;
+    let target: string | null = null;
+    let found: string | null = null;
     let pkg: string | null = null;
-    if (specifier.startsWith("@/")) file_ = resolveFile(root, specifier.slice(2)) ?? specifier.slice(2);
-    else if (specifier.startsWith(".")) {
-      const target = path.posix.join(path.posix.dirname(file), specifier);
-      file_ = resolveFile(root, target) ?? target;
-    } else pkg = packageOf(specifier);
-    edges.push({ from: file, specifier, file: file_, pkg, typeOnly, dynamic });
+    if (specifier.startsWith("@/")) target = specifier.slice(2);
+    else if (specifier.startsWith(".")) target = path.posix.join(path.posix.dirname(file), specifier);
+    else pkg = packageOf(specifier);
+    if (target !== null) found = resolveFile(root, target);
+    edges.push({ from: file, specifier, file: found ?? target, resolved: found !== null, pkg, typeOnly, dynamic });
   };
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
