@@ -3,6 +3,7 @@
  * (`storage`, and a save kind's `row`): the transaction's create and update of a value stored
  * in the annotation row's own columns, and the active time added to an annotation.
  */
+import "server-only";
 import { Prisma } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { ITEM_TABLES, type RowStorage, type SaveContext, type SaveTarget, type TaskDescriptor, type Tx, type Db } from "@/lib/tasks/types";

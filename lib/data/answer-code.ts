@@ -3,6 +3,7 @@
  * its 1-based position on the scale, 0 when it is off the scale, -1 when it was not answered.
  * Where the answer is stored comes from the task's descriptor (`storage`, `answer`).
  */
+import "server-only";
 import { Prisma } from "@/lib/db/client";
 import type { Question } from "@/lib/analysis/questions";
 import { ITEM_TABLES, type TaskDescriptor } from "@/lib/tasks/types";

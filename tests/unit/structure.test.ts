@@ -44,11 +44,7 @@ const PENDING = {
     "lib/tasks/types.ts > lib/export/study-rows.ts",
     "lib/data/rounds.ts > lib/jobs/index.ts > lib/jobs/report-jobs.ts > lib/jobs/work.ts > lib/pseudo-refs/index.ts > lib/pseudo-refs/runs.ts > lib/pseudo-refs/smells.ts > lib/pseudo-refs/types.ts > lib/pseudo-refs/claims.ts",
   ] as string[],
-  componentsReaching: [
-    "components/study-waiting.tsx > lib/tasks/index.ts > lib/tasks/review-rating.ts > lib/db/client.ts",
-    "components/study-waiting.tsx > lib/tasks/index.ts > lib/tasks/review-rating.ts > lib/db/client.ts > @prisma/adapter-pg",
-    "components/study-waiting.tsx > lib/tasks/index.ts > lib/tasks/review-rating.ts > lib/db/client.ts > lib/db/connection.ts > pg",
-  ] as string[],
+  componentsReaching: [] as string[],
   /** Files that still query the database outside lib/data ("lib/data is the one place that queries"). */
   queriesOutsideData: [
     "lib/analysis/agreement-report.ts imports @/lib/db/client",
@@ -89,10 +85,6 @@ const PENDING = {
     "lib/seed/counts.ts imports @/lib/db/client",
     "lib/seed/index.ts imports @/lib/db/client",
     "lib/setup/first-start.ts imports @/lib/db/client",
-    "lib/tasks/answer-code.ts imports @/lib/db/client",
-    "lib/tasks/claim-verification.ts imports @/lib/db/client",
-    "lib/tasks/comment-filtering.ts imports @/lib/db/client",
-    "lib/tasks/reference-grading.ts imports @/lib/db/client",
     "lib/tasks/review-rating.ts imports @/lib/db/client",
     "lib/tasks/types.ts imports @/lib/db/client",
   ] as string[],
