@@ -2,6 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
+import { ActionMessage } from "@/components/action-message";
 
 type Submit = (input: unknown) => Promise<ActionResult<{ id: string }>>;
 
@@ -15,15 +16,6 @@ function useSubmit(submit: Submit) {
     if (result.ok) form.reset();
   }
   return { message, onSubmit };
-}
-
-function Message({ message }: { message: { ok: boolean; text: string } | null }) {
-  if (!message) return null;
-  return (
-    <p role={message.ok ? "status" : "alert"} className={message.ok ? "text-sm text-emerald-700" : "whitespace-pre-line text-sm text-red-700"}>
-      {message.text}
-    </p>
-  );
 }
 
 export function CreateAccountForm({ submit, allowLeadRoles }: { submit: Submit; allowLeadRoles: boolean }) {
@@ -53,7 +45,7 @@ export function CreateAccountForm({ submit, allowLeadRoles }: { submit: Submit; 
       <button type="submit" className="rounded bg-slate-900 px-3 py-1 text-sm text-white">
         Create
       </button>
-      <Message message={message} />
+      <ActionMessage message={message} />
     </form>
   );
 }
@@ -68,7 +60,7 @@ export function AccountPasswordForm({ submit, userId, label, success }: { submit
       <button type="submit" className="rounded border border-slate-300 px-2 py-0.5 text-sm">
         {label}
       </button>
-      <Message message={message} />
+      <ActionMessage message={message} />
     </form>
   );
 }
@@ -82,7 +74,7 @@ export function AccountButton({ submit, userId, label, success }: { submit: Subm
       <button type="submit" className="rounded border border-slate-300 px-2 py-0.5 text-sm">
         {label}
       </button>
-      <Message message={message} />
+      <ActionMessage message={message} />
     </form>
   );
 }

@@ -19,12 +19,3 @@ export function useRun() {
     });
   return { message, pending, run };
 }
-
-export function Message({ message }: { message: { ok: boolean; text: string } | null }) {
-  if (!message) return null;
-  return (
-    <p role={message.ok ? "status" : "alert"} className={`text-sm ${message.ok ? "text-emerald-700" : "whitespace-pre-line text-red-700"}`}>
-      {message.text}
-    </p>
-  );
-}

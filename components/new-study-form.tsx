@@ -2,7 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { Message, type Action } from "@/components/action-run";
+import { type Action } from "@/components/action-run";
+import { ActionMessage } from "@/components/action-message";
 import { TASK_LABELS } from "@/components/format";
 import { FIELD_INPUT, LikertScaleInputs, TASK_TYPES, withTaskType } from "@/components/study-fields";
 import type { TaskType } from "@/lib/generated/prisma/enums";
@@ -96,7 +97,7 @@ export function NewStudyForm({ create }: { create: Action<{ slug: string; name: 
         <button type="submit" disabled={pending} className="rounded bg-slate-900 px-3 py-1 text-sm text-white disabled:opacity-50">
           Create study
         </button>
-        <Message message={message} />
+        <ActionMessage message={message} />
       </div>
     </form>
   );

@@ -1,7 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { Message, useRun, type Action } from "@/components/action-run";
+import { useRun, type Action } from "@/components/action-run";
+import { ActionMessage } from "@/components/action-message";
 
 /** How many gold items each queue gets, the minimum accuracy on gold and the minimum seconds per item. */
 export function QualitySettingsForm({ slug, initial, save }: { slug: string; initial: { goldPerQueue: number; goldMinAccuracyPercent: number; minSecondsPerItem: number }; save: Action<unknown> }) {
@@ -28,7 +29,7 @@ export function QualitySettingsForm({ slug, initial, save }: { slug: string; ini
       <button type="submit" disabled={pending} className="rounded bg-blue-700 px-3 py-1 text-sm text-white disabled:opacity-50">
         Save
       </button>
-      <Message message={message} />
+      <ActionMessage message={message} />
     </form>
   );
 }
@@ -46,7 +47,7 @@ export function PauseButton({ slug, userId, name, paused, save }: { slug: string
       >
         {paused ? `Resume ${name}` : `Pause ${name}`}
       </button>
-      <Message message={message} />
+      <ActionMessage message={message} />
     </div>
   );
 }

@@ -1,7 +1,8 @@
 "use client";
 
 import { useState, useTransition } from "react";
-import { Message, useRun, type Action } from "@/components/action-run";
+import { useRun, type Action } from "@/components/action-run";
+import { ActionMessage } from "@/components/action-message";
 import type { RoundsPreview } from "@/lib/data/rounds";
 import { commaList } from "@/lib/validation/list";
 
@@ -52,7 +53,7 @@ export function MakeRoundsForm({ slug, preview, save }: { slug: string; preview:
         <button type="submit" disabled={previewing} className="rounded border border-slate-400 bg-white px-3 py-1 disabled:opacity-50">
           Preview rounds
         </button>
-        <Message message={error === null ? null : { ok: false, text: error }} />
+        <ActionMessage message={error === null ? null : { ok: false, text: error }} />
       </form>
       {shown && (
         <section aria-label="Rounds preview" className="space-y-2 rounded border border-amber-300 bg-amber-50 p-3 text-sm" data-testid="rounds-preview">
@@ -120,7 +121,7 @@ export function MakeRoundsForm({ slug, preview, save }: { slug: string; preview:
           </div>
         </section>
       )}
-      <Message message={message} />
+      <ActionMessage message={message} />
     </div>
   );
 }
@@ -133,7 +134,7 @@ export function OpenOutsideRoundsButton({ slug, save }: { slug: string; save: Ac
       <button type="button" disabled={pending} onClick={() => run(save, { slug }, () => "Items outside the rounds are open.")} className="rounded border border-slate-400 bg-white px-2 py-0.5 text-sm disabled:opacity-50">
         Open items outside rounds now
       </button>
-      <Message message={message} />
+      <ActionMessage message={message} />
     </span>
   );
 }
@@ -169,7 +170,7 @@ export function RoundRuleForm({ slug, coefficients, initial, save }: { slug: str
       <button type="submit" disabled={pending} className="rounded border border-slate-300 bg-white px-2 py-0.5 disabled:opacity-50">
         Save rule
       </button>
-      <Message message={message} />
+      <ActionMessage message={message} />
     </form>
   );
 }
@@ -194,7 +195,7 @@ export function ReleaseForm({ slug, number, save }: { slug: string; number: numb
       <button type="submit" disabled={pending} className="rounded bg-blue-700 px-3 py-1 text-white disabled:opacity-50">
         Release round {number}
       </button>
-      <Message message={message} />
+      <ActionMessage message={message} />
     </form>
   );
 }

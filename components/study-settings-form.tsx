@@ -1,7 +1,8 @@
 "use client";
 
 import { useRef, useState } from "react";
-import { Message, useRun, type Action } from "@/components/action-run";
+import { useRun, type Action } from "@/components/action-run";
+import { ActionMessage } from "@/components/action-message";
 import { TASK_LABELS } from "@/components/format";
 import { FIELD_INPUT, LikertScaleInputs, TASK_TYPES, withTaskType } from "@/components/study-fields";
 import { Markdown } from "@/components/workspace/markdown";
@@ -114,7 +115,7 @@ export function StudySettingsForm({ slug, initial, usage, template, save }: { sl
         <button type="submit" disabled={pending} className="rounded bg-slate-900 px-3 py-1 text-sm text-white disabled:opacity-50">
           Save settings
         </button>
-        <Message message={message} />
+        <ActionMessage message={message} />
       </div>
     </form>
   );

@@ -3,18 +3,10 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
+import { ActionMessage } from "@/components/action-message";
 
 interface Started {
   runs: { runId: string; source: string; status: string; total: number; done: number; resumed: boolean; enqueued: number }[];
-}
-
-function Message({ message }: { message: { ok: boolean; text: string } | null }) {
-  if (!message) return null;
-  return (
-    <p role={message.ok ? "status" : "alert"} className={`whitespace-pre-line text-sm ${message.ok ? "text-emerald-700" : "text-red-700"}`}>
-      {message.text}
-    </p>
-  );
 }
 
 /** Starts (or resumes) the generation of smells, claims or both. */
@@ -64,7 +56,7 @@ export function PseudoRefRunForm({ slug, start }: { slug: string; start: (input:
       <button type="submit" disabled={pending} className="rounded bg-slate-900 px-3 py-1 text-white disabled:opacity-50">
         {pending ? "Planning…" : "Generate"}
       </button>
-      <Message message={message} />
+      <ActionMessage message={message} />
     </form>
   );
 }
@@ -105,7 +97,7 @@ export function ClaimPromptForm({ slug, prompt, custom, save }: { slug: string; 
           </button>
         )}
       </div>
-      <Message message={message} />
+      <ActionMessage message={message} />
     </form>
   );
 }

@@ -1,7 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { Message, useRun, type Action } from "@/components/action-run";
+import { useRun, type Action } from "@/components/action-run";
+import { ActionMessage } from "@/components/action-message";
 
 export function SettingsForm({
   slug,
@@ -38,7 +39,7 @@ export function SettingsForm({
       <button type="submit" disabled={pending} className="rounded bg-slate-900 px-3 py-1 text-sm text-white disabled:opacity-50">
         Save settings
       </button>
-      <Message message={message} />
+      <ActionMessage message={message} />
     </form>
   );
 }
@@ -86,7 +87,7 @@ export function GenerateForm({
       <button type="submit" disabled={pending} className="rounded bg-slate-900 px-3 py-1 text-sm text-white disabled:opacity-50">
         Generate assignments
       </button>
-      <Message message={message} />
+      <ActionMessage message={message} />
     </form>
   );
 }
@@ -132,7 +133,7 @@ export function ReassignForm({
       <button type="submit" disabled={pending} className="rounded border border-slate-300 px-2 text-xs hover:bg-slate-50 disabled:opacity-50">
         {assignmentId ? "Reassign" : "Move open"}
       </button>
-      <Message message={message} />
+      <ActionMessage message={message} />
     </form>
   );
 }
