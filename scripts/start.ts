@@ -24,22 +24,25 @@ import {
   spawnPostmaster,
   stopForeignPostmaster,
 } from "@/lib/db/embedded-postgres";
-import { EMBEDDED_DEFAULTS, embeddedUrl } from "@/lib/db/embedded-server";
+import { embeddedDefaults, embeddedUrl } from "@/lib/db/embedded-server";
 import { migrate } from "@/lib/db/migrate";
 import { supervise, type Supervised } from "@/lib/process/supervise";
 import { seedDemo } from "@/lib/seed";
 import { ensureInitialAccounts } from "@/lib/setup/first-start";
+import { env } from "@/lib/env";
 
 const root = path.resolve(import.meta.dirname, "..");
-const dataDir = path.resolve(process.env.CRJUDGE_DATA_DIR ?? path.join(root, ".data"));
-const port = Number(process.env.PORT ?? 3000);
+// Every variable is checked here, before anything starts (lib/env.ts).
+const dataDir = path.resolve(env().CRJUDGE_DATA_DIR);
+const port = env().PORT;
 /** Loopback unless HOST says otherwise (e.g. HOST=0.0.0.0 behind a proxy on another machine). */
-const host = process.env.HOST ?? "127.0.0.1";
+const host = env().HOST;
 const log = (line: string) => console.log(`[start] ${line}`);
 
 /** AUTH_SECRET from the environment, or one generated once and kept with the data. */
 function authSecret(): string {
-  if (process.env.AUTH_SECRET) return process.env.AUTH_SECRET;
+  const configured = env().AUTH_SECRET;
+  if (configured) return configured;
   const file = path.join(dataDir, "auth-secret");
   if (!existsSync(file)) {
     mkdirSync(dataDir, { recursive: true });
@@ -74,7 +77,7 @@ const children: { apps: Supervised[]; postgres?: Supervised } = { apps: [] };
 /** The embedded server, supervised; resolves with its URL once it accepts connections. */
 async function startEmbedded(): Promise<string> {
   const cluster = await prepareCluster({
-    ...EMBEDDED_DEFAULTS,
+    ...embeddedDefaults(),
     log: (line) => log(line),
     serverLog: (line) => {
       // Refusals while it starts or recovers are expected; clients retry.
@@ -102,8 +105,8 @@ async function startEmbedded(): Promise<string> {
   });
   await ready;
   const password = await ensurePassword(cluster);
-  await ensureDatabase(embeddedUrl(cluster.port, "postgres", password), EMBEDDED_DEFAULTS.database);
-  const url = embeddedUrl(cluster.port, EMBEDDED_DEFAULTS.database, password);
+  await ensureDatabase(embeddedUrl(cluster.port, "postgres", password), embeddedDefaults().database);
+  const url = embeddedUrl(cluster.port, embeddedDefaults().database, password);
   log(`embedded PostgreSQL at ${url.replace(/:[^:@/]*@/, ":***@")}`);
   return url;
 }
@@ -138,7 +141,7 @@ if (process.env.npm_lifecycle_event === "start") {
 }
 
 async function main() {
-  let url = process.env.DATABASE_URL;
+  let url = env().DATABASE_URL;
   if (url) log("using DATABASE_URL");
   else url = await startEmbedded();
   await migrate(url);
@@ -148,7 +151,7 @@ async function main() {
   for (const account of await ensureInitialAccounts(client)) {
     log(`created ${account.role.toLowerCase()} account ${account.email}${account.generated ? ` with password ${account.password} (shown once; change it or set ${account.role}_PASSWORD)` : ""}`);
   }
-  if (process.env.CRJUDGE_SEED_DEMO !== "false") {
+  if (env().CRJUDGE_SEED_DEMO !== "false") {
     const seeded = await seedDemo(client);
     if (seeded.created) log("seeded the demo study (annotators ann1@demo.local / ann2@demo.local, password demo-annotator)");
   }
@@ -157,18 +160,18 @@ async function main() {
   buildIfNeeded();
   if (stopping) return;
 
-  const env = {
+  const childEnv = {
     ...process.env,
     DATABASE_URL: url,
     AUTH_SECRET: authSecret(),
     NEXTAUTH_SECRET: authSecret(),
-    NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
+    NEXTAUTH_URL: env().NEXTAUTH_URL ?? `http://localhost:${port}`,
     NEXT_TELEMETRY_DISABLED: "1",
     NODE_ENV: "production" as const,
     PORT: String(port),
     HOST: host,
   };
-  const start = (command: string[]): ChildProcess => spawn(process.execPath, command, { cwd: root, stdio: "inherit", env });
+  const start = (command: string[]): ChildProcess => spawn(process.execPath, command, { cwd: root, stdio: "inherit", env: childEnv });
   children.apps.push(await supervise({ name: "web server", log, start: () => start(["--import", "tsx", path.join(root, "scripts", "web.ts")]) }));
   log(`serving on http://${host === "0.0.0.0" || host === "::" ? "localhost" : host}:${port}`);
   // Metric runs started from the pages are computed by this worker (pg-boss queue).

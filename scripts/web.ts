@@ -8,9 +8,10 @@ import cluster from "node:cluster";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { supervise } from "@/lib/process/supervise";
+import { env } from "@/lib/env";
 
 const root = path.resolve(import.meta.dirname, "..");
-const processes = Math.max(1, Number(process.env.CRJUDGE_WEB_PROCESSES ?? 2) || 1);
+const processes = env().CRJUDGE_WEB_PROCESSES;
 
 if (cluster.isPrimary) {
   const log = (line: string) => console.log(`[web] ${line}`);
@@ -29,5 +30,5 @@ if (cluster.isPrimary) {
   const { startServer } = createRequire(import.meta.url)("next/dist/server/lib/start-server") as {
     startServer: (options: { dir: string; isDev: boolean; hostname: string; port: number }) => Promise<void>;
   };
-  await startServer({ dir: root, isDev: false, hostname: process.env.HOST ?? "127.0.0.1", port: Number(process.env.PORT ?? 3000) });
+  await startServer({ dir: root, isDev: false, hostname: env().HOST, port: env().PORT });
 }

@@ -10,12 +10,13 @@
 import { resolveDatabase } from "@/lib/db/resolve";
 import { startQueue } from "@/lib/jobs/queue";
 import { workImportJobs, workMetricChunks, workPseudoReferenceJobs, workReportJobs } from "@/lib/jobs/work";
+import { env } from "@/lib/env";
 
 const database = await resolveDatabase((line) => console.error(line));
 const boss = await startQueue(database.url);
 // Chunks computed at once by this process: 1 suits CPU-bound metrics (run one worker per core
 // instead); more suit LLM judges and embedding endpoints, which mostly wait.
-const concurrency = Math.max(1, Number(process.env.METRIC_WORKER_CONCURRENCY ?? 1) || 1);
+const concurrency = env().METRIC_WORKER_CONCURRENCY;
 await workMetricChunks(boss, { concurrency });
 await workPseudoReferenceJobs(boss, { concurrency });
 await workReportJobs(boss);

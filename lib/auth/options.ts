@@ -9,6 +9,7 @@ import { AppError, publicError } from "@/lib/errors";
 import { clientAddress, trustedProxies } from "@/lib/auth/throttle";
 import type { Role } from "@/lib/generated/prisma/client";
 import { publicUrl } from "@/lib/http/origin";
+import { authSecret } from "@/lib/env";
 
 declare module "next-auth" {
   interface Session {
@@ -26,7 +27,7 @@ declare module "next-auth/jwt" {
   }
 }
 
-const secret = process.env.AUTH_SECRET ?? process.env.NEXTAUTH_SECRET;
+const secret = authSecret();
 const secureCookies = publicUrl()?.protocol === "https:";
 /** The sign-in endpoint, the only one that reads the device cookie. */
 const SIGN_IN_PATH = "/api/auth/callback/credentials";

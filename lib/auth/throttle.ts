@@ -13,6 +13,7 @@
  * exists, so the answer does not tell) and per client address.
  */
 import { commaList } from "@/lib/validation/list";
+import { env } from "@/lib/env";
 
 export interface ThrottlePolicy {
   /** Attempts checked without waiting. */
@@ -56,7 +57,4 @@ export function clientAddress(forwardedFor: string | string[] | undefined, trust
 }
 
 /** TRUSTED_PROXIES: how many reverse proxies in front of the server append to X-Forwarded-For. */
-export function trustedProxies(env: Record<string, string | undefined> = process.env): number {
-  const value = Number(env.TRUSTED_PROXIES ?? 0);
-  return Number.isInteger(value) && value >= 0 ? value : 0;
-}
+export const trustedProxies = (): number => env().TRUSTED_PROXIES;

@@ -9,6 +9,7 @@ import { CliError, parseArgs, refuseUnknownOptions } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { resolveDatabase } from "@/lib/db/resolve";
 import { toAppError } from "@/lib/errors";
+import { env } from "@/lib/env";
 
 function usage(commands: Command[]): string {
   return ["Usage: npm run cli -- <command> [options]", "", ...commands.map((c) => `  ${c.usage}`)].join("\n");
@@ -44,7 +45,7 @@ export async function runCli(loaders: CommandLoaders, argv: string[]): Promise<n
   try {
     database = command.needsDatabase === false ? undefined : await resolveDatabase();
     // For `npm run bench -- cli-start`: the time from process start to the command's own work.
-    if (process.env.CRJUDGE_CLI_TRACE) {
+    if (env().CRJUDGE_CLI_TRACE) {
       const cpu = process.cpuUsage();
       process.stderr.write(`cli: first work at ${performance.now().toFixed(1)} ms, cpu ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms\n`);
     }

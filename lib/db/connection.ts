@@ -6,6 +6,7 @@
 import "server-only";
 import { availableParallelism } from "node:os";
 import pg from "pg";
+import { databaseUrl, env } from "@/lib/env";
 
 export interface PoolSettings {
   /** Connections per process (CRJUDGE_DB_POOL_SIZE). */
@@ -18,21 +19,13 @@ export interface PoolSettings {
   waitMs: number;
 }
 
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
-  return value;
-}
-
 /**
  * Pool size and connection wait from the settings, else from the machine: the database does
  * its work on the same cores, so more connections than about four per core only queue inside
  * PostgreSQL instead of in the pool, where a wait can end in a clear 503.
  */
 export function poolSettings(cores = availableParallelism()): PoolSettings {
-  return { size: positiveInteger("CRJUDGE_DB_POOL_SIZE", Math.max(4, 4 * cores)), waitMs: positiveInteger("CRJUDGE_DB_POOL_WAIT_MS", 5000) };
+  return { size: env().CRJUDGE_DB_POOL_SIZE ?? Math.max(4, 4 * cores), waitMs: env().CRJUDGE_DB_POOL_WAIT_MS };
 }
 
 /**
@@ -76,12 +69,6 @@ export function createPool(url: string, settings: PoolSettings): pg.Pool {
     if (!pool.ending) console.error(`database connection lost: ${error.message}`);
   });
   return pool;
-}
-
-function databaseUrl(): string {
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error("DATABASE_URL is not set: start the product with `npm start`, which provides the embedded database.");
-  return url;
 }
 
 /** The process-wide pool, and the Prisma client lib/db/client.ts made on it (which ends the pool when disconnected). */

@@ -23,7 +23,7 @@ import pg from "pg";
 import { exited } from "@/lib/process/supervise";
 import {
   canConnect,
-  EMBEDDED_DEFAULTS,
+  embeddedDefaults,
   EMBEDDED_USER as USER,
   embeddedServerUrl,
   embeddedUrl,
@@ -372,7 +372,7 @@ export async function setPassword(adminUrl: string, password: string): Promise<v
  * product is stopped: its web server and worker would keep connecting with the old one.
  */
 export async function rotatePassword(options: Partial<EmbeddedOptions> = {}): Promise<string> {
-  const settings: EmbeddedOptions = { ...EMBEDDED_DEFAULTS, ...options };
+  const settings: EmbeddedOptions = { ...embeddedDefaults(), ...options };
   const server = await startEmbeddedPostgres(settings);
   try {
     if (!server.started) throw new SetupError("The product is running: stop `npm start` first, then rotate the password (its web server and worker keep using the old one).");
@@ -404,7 +404,7 @@ export async function ensureDatabase(adminUrl: string, database: string): Promis
  * otherwise one started (and initialised on first use) for this process. Makes sure `database` exists.
  */
 export async function startEmbeddedPostgres(options: Partial<EmbeddedOptions> = {}): Promise<EmbeddedServer> {
-  const settings: EmbeddedOptions = { ...EMBEDDED_DEFAULTS, ...options };
+  const settings: EmbeddedOptions = { ...embeddedDefaults(), ...options };
   const running = await runningEmbeddedServer(settings);
   if (running) return running;
   // Running without the database yet.

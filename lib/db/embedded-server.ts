@@ -7,12 +7,12 @@ import "server-only";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { env } from "@/lib/env";
 
-export const EMBEDDED_DEFAULTS = {
-  dataDir: path.resolve(process.env.CRJUDGE_DATA_DIR ?? path.join(process.cwd(), ".data"), "postgres"),
-  port: Number(process.env.EMBEDDED_PG_PORT ?? 54329),
-  database: "crjudge",
-};
+/** The embedded server of this configuration: its data folder, port and database. */
+export function embeddedDefaults(): EmbeddedLocation {
+  return { dataDir: path.resolve(env().CRJUDGE_DATA_DIR, "postgres"), port: env().EMBEDDED_PG_PORT, database: "crjudge" };
+}
 
 export const EMBEDDED_USER = "postgres";
 

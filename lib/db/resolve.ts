@@ -3,7 +3,8 @@
  * (reused when the product is running, started for the duration of the command otherwise).
  */
 import "server-only";
-import { EMBEDDED_DEFAULTS, runningEmbeddedServer } from "@/lib/db/embedded-server";
+import { embeddedDefaults, runningEmbeddedServer } from "@/lib/db/embedded-server";
+import { env, resetEnv } from "@/lib/env";
 import { migrate } from "@/lib/db/migrate";
 
 export interface ResolvedDatabase {
@@ -17,16 +18,18 @@ export interface ResolvedDatabase {
 
 /** `log` gets notes on what was arranged for the embedded server (stderr by default). */
 export async function resolveDatabase(log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<ResolvedDatabase> {
-  const external = process.env.DATABASE_URL;
+  const external = env().DATABASE_URL;
   if (external) {
     process.env.CRJUDGE_DB_SOURCE = "external";
+    resetEnv();
     const applied = await migrate(external);
     return { url: external, embedded: false, applied, release: async () => undefined };
   }
   // The module that starts a server (and finds its binaries) loads only when none is running.
-  const server = (await runningEmbeddedServer(EMBEDDED_DEFAULTS)) ?? (await (await import("@/lib/db/embedded-postgres")).startEmbeddedPostgres({ log }));
+  const server = (await runningEmbeddedServer(embeddedDefaults())) ?? (await (await import("@/lib/db/embedded-postgres")).startEmbeddedPostgres({ log }));
   process.env.DATABASE_URL = server.url;
   process.env.CRJUDGE_DB_SOURCE = "embedded";
+  resetEnv();
   let applied: string[];
   try {
     applied = await migrate(server.url);
@@ -40,5 +43,5 @@ export async function resolveDatabase(log: (line: string) => void = (line) => pr
 /** Which database a command used, for its output: host, port and database name (never the password), and where it came from. */
 export function databaseLabel(url: string): { database: string; source: string } {
   const u = new URL(url);
-  return { database: `${u.hostname}:${u.port}${u.pathname}`, source: process.env.CRJUDGE_DB_SOURCE ?? "external" };
+  return { database: `${u.hostname}:${u.port}${u.pathname}`, source: env().CRJUDGE_DB_SOURCE ?? "external" };
 }

@@ -3,6 +3,8 @@
  * (explicit options, else EMBEDDINGS_URL / EMBEDDINGS_MODEL / EMBEDDINGS_API_KEY), otherwise
  * the offline TF-IDF default.
  */
+import { env, type Env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
 import { TFIDF_MODEL } from "./tfidf";
 
 export type EmbeddingConfig = { kind: "http"; url: string; model: string; apiKey?: string } | { kind: "offline"; model: typeof TFIDF_MODEL };
@@ -13,11 +15,11 @@ export interface EmbeddingOverrides {
   apiKey?: string;
 }
 
-export function resolveEmbeddingConfig(overrides: EmbeddingOverrides = {}, env: Readonly<Record<string, string | undefined>> = process.env): EmbeddingConfig {
-  const url = overrides.url ?? env.EMBEDDINGS_URL;
+export function resolveEmbeddingConfig(overrides: EmbeddingOverrides = {}, config: Pick<Env, "EMBEDDINGS_URL" | "EMBEDDINGS_MODEL" | "EMBEDDINGS_API_KEY"> = env()): EmbeddingConfig {
+  const url = overrides.url ?? config.EMBEDDINGS_URL;
   if (!url) return { kind: "offline", model: TFIDF_MODEL };
-  const model = overrides.model ?? env.EMBEDDINGS_MODEL;
-  if (!model) throw new Error("an embeddings URL is set but no model: set EMBEDDINGS_MODEL (e.g. mxbai-embed-large-v1)");
-  const apiKey = overrides.apiKey ?? env.EMBEDDINGS_API_KEY;
+  const model = overrides.model ?? config.EMBEDDINGS_MODEL;
+  if (!model) throw new AppError("INVALID_INPUT", { message: "an embeddings URL is set but no model: set EMBEDDINGS_MODEL (e.g. mxbai-embed-large-v1)" });
+  const apiKey = overrides.apiKey ?? config.EMBEDDINGS_API_KEY;
   return { kind: "http", url, model, ...(apiKey ? { apiKey } : {}) };
 }

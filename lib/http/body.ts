@@ -5,6 +5,7 @@
  */
 import { AppError } from "@/lib/errors";
 import { findUnsafeText, unsafeTextReason } from "@/lib/validation/text";
+import { env } from "@/lib/env";
 
 export type Accepts = "json" | "multipart";
 export type BodyOf<K extends Accepts> = K extends "multipart" ? FormData : unknown;
@@ -12,7 +13,7 @@ export type BodyOf<K extends Accepts> = K extends "multipart" ? FormData : unkno
 const MIB = 1024 * 1024;
 export const JSON_MAX_BYTES = MIB;
 /** Upload imports; CRJUDGE_IMPORT_MAX_MB raises it for large datasets. */
-export const importMaxBytes = (env: NodeJS.ProcessEnv = process.env) => Math.round((Number(env.CRJUDGE_IMPORT_MAX_MB) || 64) * MIB);
+export const importMaxBytes = () => Math.round(env().CRJUDGE_IMPORT_MAX_MB * MIB);
 
 const MEDIA_TYPE: Record<Accepts, string> = { json: "application/json", multipart: "multipart/form-data" };
 

@@ -5,18 +5,16 @@
  * request without either header does not come from a browser and carries no ambient cookie
  * the user did not hand over, so it passes (the CLI, scripts, health checks).
  */
+import { env } from "@/lib/env";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export const changesState = (method: string) => !SAFE_METHODS.has(method.toUpperCase());
 
-/** The public URL the product is served at (NEXTAUTH_URL), when configured and valid. */
-export function publicUrl(env: NodeJS.ProcessEnv = process.env): URL | null {
-  try {
-    return env.NEXTAUTH_URL ? new URL(env.NEXTAUTH_URL) : null;
-  } catch {
-    return null;
-  }
+/** The public URL the product is served at (NEXTAUTH_URL), when configured. */
+export function publicUrl(): URL | null {
+  const configured = env().NEXTAUTH_URL;
+  return configured ? new URL(configured) : null;
 }
 
 /** Origins this server answers as: the one the request was sent to, and the public URL's. */

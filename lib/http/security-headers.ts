@@ -5,6 +5,7 @@
  * sniffing, no referrer to other sites, and HSTS when the site is served over https.
  */
 import { publicUrl } from "@/lib/http/origin";
+import { env } from "@/lib/env";
 
 /** Whether the browser reached us over https (directly, through a TLS proxy, or as configured). */
 export function servedOverHttps(request: Request): boolean {
@@ -32,7 +33,7 @@ export function contentSecurityPolicy(nonce: string, options: { https: boolean; 
 export function securityHeaders(request: Request, nonce: string): Record<string, string> {
   const https = servedOverHttps(request);
   return {
-    "content-security-policy": contentSecurityPolicy(nonce, { https, dev: process.env.NODE_ENV === "development" }),
+    "content-security-policy": contentSecurityPolicy(nonce, { https, dev: env().NODE_ENV === "development" }),
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
     "referrer-policy": "same-origin",

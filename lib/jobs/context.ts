@@ -5,10 +5,11 @@
  */
 import { db, type PrismaClient } from "@/lib/db/client";
 import { createHttpEmbedder, createTfidfEmbedder, type Embedder, type EmbeddingPooling, fitTfidf, type HttpEmbedderOptions, prismaEmbeddingStore } from "@/lib/embeddings";
-import type { ChatClient, ChatClientOptions, Env, JudgeMetric } from "@/lib/judges";
+import type { ChatClient, ChatClientOptions, JudgeMetric, LlmEnv } from "@/lib/judges";
 import type { RunEmbedding } from "./specs";
 import { studyCorpus } from "./reviews";
 import { AppError, InvariantError } from "@/lib/errors";
+import { env } from "@/lib/env";
 
 export interface MetricJobContext {
   client: PrismaClient;
@@ -24,8 +25,8 @@ export interface MetricJobContext {
   readonly llmApiKeys: Map<string, string>;
   /** Retry, timeout and concurrency settings of the chat client (its defaults otherwise). */
   llmHttp?: Pick<ChatClientOptions, "timeoutMs" | "maxAttempts" | "backoffMs" | "maxBackoffMs" | "maxConcurrency">;
-  /** Where LLM_URL, LLM_MODEL and LLM_API_KEY are read. Default process.env. */
-  env: Env;
+  /** LLM_URL, LLM_MODEL and LLM_API_KEY; the process's (lib/env.ts) by default. */
+  env: LlmEnv;
   /** Chat clients by endpoint, model and key (one concurrency limit each), and judges by endpoint and signature. */
   readonly chatClients: Map<string, ChatClient>;
   readonly judges: Map<string, JudgeMetric>;
@@ -39,7 +40,7 @@ export function createJobContext(options: Partial<Pick<MetricJobContext, "client
     embedders: new Map(),
     llmApiKeys: new Map(),
     llmHttp: options.llmHttp,
-    env: options.env ?? process.env,
+    env: options.env ?? env(),
     chatClients: new Map(),
     judges: new Map(),
   };
@@ -78,7 +79,7 @@ async function refit(studyId: string, embedding: RunEmbedding, client: PrismaCli
 
 function httpEmbedder(context: MetricJobContext, embedding: RunEmbedding, pooling: EmbeddingPooling): Embedder {
   if (!embedding.url) throw new InvariantError(`run embedding ${embedding.model} has no endpoint URL`);
-  return createHttpEmbedder({ ...context.http, url: embedding.url, model: embedding.model, apiKey: context.apiKey ?? process.env.EMBEDDINGS_API_KEY, store: prismaEmbeddingStore(context.client), pooling });
+  return createHttpEmbedder({ ...context.http, url: embedding.url, model: embedding.model, apiKey: context.apiKey ?? env().EMBEDDINGS_API_KEY, store: prismaEmbeddingStore(context.client), pooling });
 }
 
 /** Registers an embedder built while planning, so the run's chunks reuse it. */

@@ -13,13 +13,13 @@ import { AppError, publicError } from "@/lib/errors";
 import { previewImport, runImport, type ImportFile, type ImportFormat, type ImportProgress, type ImportResult } from "@/lib/import";
 import { decodeUtf8 } from "@/lib/import/text";
 import { IMPORT_QUEUE, jobIdOf, sendQueue } from "./queue";
+import { env, type Env } from "@/lib/env";
 
 const MIB = 1024 * 1024;
 
 /** Upload size (all files) up to which an import runs in the web process. CRJUDGE_IMPORT_INLINE_MB overrides (0: always a job). */
-export function importInlineBytes(env: Record<string, string | undefined> = process.env): number {
-  const value = Number(env.CRJUDGE_IMPORT_INLINE_MB);
-  return env.CRJUDGE_IMPORT_INLINE_MB !== undefined && env.CRJUDGE_IMPORT_INLINE_MB.trim() !== "" && Number.isFinite(value) && value >= 0 ? Math.round(value * MIB) : 2 * MIB;
+export function importInlineBytes(config: Pick<Env, "CRJUDGE_IMPORT_INLINE_MB"> = env()): number {
+  return Math.round(config.CRJUDGE_IMPORT_INLINE_MB * MIB);
 }
 
 export interface ImportJobOptions {

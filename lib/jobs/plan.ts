@@ -6,6 +6,7 @@ import { JUDGE_CHUNK_SIZE, judgeJobSpec, type JudgeRunRequest, planLlm } from ".
 import { CRSCORE, isJudgeMetric, type MetricJobSpec, metricJobSpec, needsEmbeddings, parseMetricNames, type RunEmbedding, type RunParams, type TauChoice } from "./specs";
 import { planTau, type TauRequest } from "./tau";
 import { AppError } from "@/lib/errors";
+import { env } from "@/lib/env";
 
 export interface MetricRunRequest extends TauRequest {
   /** Metric names (see METRIC_JOB_NAMES). */
@@ -42,7 +43,7 @@ async function planEmbedder(context: MetricJobContext, studyId: string, override
 /** CRScore's pooling on an endpoint: §3.3's token pooling without stopwords where the endpoint serves token embeddings, else its sentence embeddings. */
 export async function crscorePooling(embedding: RunEmbedding, context: MetricJobContext): Promise<EmbeddingPooling> {
   if (embedding.offline || !embedding.url) return "sentence";
-  return (await offersTokenEmbeddings({ url: embedding.url, apiKey: context.apiKey ?? process.env.EMBEDDINGS_API_KEY, timeoutMs: context.http?.timeoutMs })) ? "tokens-without-stopwords" : "sentence";
+  return (await offersTokenEmbeddings({ url: embedding.url, apiKey: context.apiKey ?? env().EMBEDDINGS_API_KEY, timeoutMs: context.http?.timeoutMs })) ? "tokens-without-stopwords" : "sentence";
 }
 
 /** Resolves a request into run parameters (fitting and calibrating what CRScore and embeddingSim need). */

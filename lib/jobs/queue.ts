@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import PgBoss from "pg-boss";
+import { databaseUrl } from "@/lib/env";
 
 export const METRIC_QUEUE = "metric-chunks";
 export const REPORT_QUEUE = "report-jobs";
@@ -94,8 +95,7 @@ let webQueue: Promise<PgBoss> | undefined;
 
 /** The web process's queue connection for sending report and import jobs (no maintenance: the worker does it). */
 export function sendQueue(): Promise<PgBoss> {
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error("DATABASE_URL is not set");
+  const url = databaseUrl();
   webQueue ??= startQueue(url, { supervise: false }).catch((error: unknown) => {
     webQueue = undefined;
     throw error;

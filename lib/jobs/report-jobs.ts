@@ -14,6 +14,7 @@ import { db, type PrismaClient } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { ReportJob } from "@/lib/generated/prisma/client";
 import { jobIdOf, REPORT_QUEUE, sendQueue } from "./queue";
+import { env } from "@/lib/env";
 
 export type ReportKind = "agreement" | "correlation";
 type ReportOf<K extends ReportKind> = K extends "agreement" ? AgreementReport : CorrelationReport;
@@ -24,8 +25,7 @@ type OptionsOf<K extends ReportKind> = K extends "agreement" ? AgreementOptions 
  * the web process: about a second of bootstrap at most. CRJUDGE_REPORT_INLINE_LIMIT overrides.
  */
 export function reportInlineLimit(): number {
-  const value = Number(process.env.CRJUDGE_REPORT_INLINE_LIMIT);
-  return process.env.CRJUDGE_REPORT_INLINE_LIMIT !== undefined && Number.isInteger(value) && value >= 0 ? value : 5000;
+  return env().CRJUDGE_REPORT_INLINE_LIMIT;
 }
 
 /** How many annotations and scores a fingerprint counts (each of its parts starts with a count). */

@@ -14,6 +14,7 @@ import { type MetricRunRequest, planMetricRun } from "./plan";
 import { type ChunkJobData, enqueueChunks, startQueue } from "./queue";
 import { parseMetricNames, type RunParams, runIdentity, runParamsSchema, specApplies } from "./specs";
 import { InvariantError } from "@/lib/errors";
+import { databaseUrl } from "@/lib/env";
 
 export interface StartedRun {
   run: MetricRun;
@@ -174,8 +175,7 @@ export async function markRunFailed(client: PrismaClient, runId: string, message
  * (scripts/worker.ts). Opens a short-lived queue connection on DATABASE_URL.
  */
 export async function requestMetricRun(context: MetricJobContext, studyId: string, request: MetricRunRequest, createdById?: string): Promise<StartedRun> {
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error("DATABASE_URL is not set");
+  const url = databaseUrl();
   const boss = await startQueue(url, { supervise: false });
   try {
     return await startMetricRun(context, boss, studyId, request, createdById);

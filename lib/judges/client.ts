@@ -10,7 +10,7 @@
  * (`finish_reason: "length"`) asked again, with twice the limit when one is set.
  */
 import { z } from "zod";
-import { chatCompletionsEndpoint, displayEndpoint, resolveLlmConfig, type Env, type LlmSettings } from "./config";
+import { chatCompletionsEndpoint, displayEndpoint, resolveLlmConfig, type LlmEnv, type LlmSettings } from "./config";
 import { LlmRequestError } from "./errors";
 import { backoffDelay, parseRetryAfter } from "@/lib/http/retry";
 import { checkBudget, type LlmBudget, spend } from "./budget";
@@ -18,6 +18,7 @@ import { cacheKey, type ChatCache } from "./cache";
 import { createLimiter } from "./limiter";
 import { estimateCost, type ModelPrice, type TokenUsage } from "./prices";
 import type { ChatMessage } from "./types";
+import { env } from "@/lib/env";
 
 export interface ChatClientOptions extends LlmSettings {
   /** Sampling temperature. Default 0. */
@@ -134,8 +135,8 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 }
 
 /** Creates a client; throws LlmNotConfiguredError when neither `options` nor `env` names an endpoint. */
-export function createChatClient(options: ChatClientOptions = {}, env: Env = process.env): ChatClient {
-  const config = resolveLlmConfig(options, env);
+export function createChatClient(options: ChatClientOptions = {}, llmEnv: LlmEnv = env()): ChatClient {
+  const config = resolveLlmConfig(options, llmEnv);
   const endpoint = chatCompletionsEndpoint(config.url);
   const parsedUrl = new URL(endpoint);
   if (parsedUrl.username || parsedUrl.password) throw new RangeError("the LLM URL must not contain user:password; pass the key as LLM_API_KEY");

@@ -4,6 +4,7 @@
  * endpoint every judge fails with LlmNotConfiguredError, which callers show as is.
  */
 import { LlmNotConfiguredError } from "./errors";
+import { env, type Env } from "@/lib/env";
 
 export interface LlmSettings {
   /** Base URL (`http://host:port`, `…/v1`) or the full `…/chat/completions` endpoint. */
@@ -18,22 +19,23 @@ export interface LlmConfig {
   apiKey?: string;
 }
 
-export type Env = Readonly<Record<string, string | undefined>>;
+/** The variables the LLM endpoint is configured by (lib/env.ts). */
+export type LlmEnv = Pick<Env, "LLM_URL" | "LLM_MODEL" | "LLM_API_KEY">;
 
 /** The endpoint settings, or LlmNotConfiguredError naming the missing variable. */
-export function resolveLlmConfig(settings: LlmSettings = {}, env: Env = process.env): LlmConfig {
-  const url = settings.url ?? env.LLM_URL;
+export function resolveLlmConfig(settings: LlmSettings = {}, llmEnv: LlmEnv = env()): LlmConfig {
+  const url = settings.url ?? llmEnv.LLM_URL;
   if (!url) throw new LlmNotConfiguredError();
-  const model = settings.model ?? env.LLM_MODEL;
+  const model = settings.model ?? llmEnv.LLM_MODEL;
   if (!model) throw new LlmNotConfiguredError("LLM_URL is set but no model: set LLM_MODEL (e.g. gpt-4o-mini)");
-  const apiKey = settings.apiKey ?? env.LLM_API_KEY;
+  const apiKey = settings.apiKey ?? llmEnv.LLM_API_KEY;
   return { url, model, ...(apiKey ? { apiKey } : {}) };
 }
 
 /** Whether a judge could run, with the message to show when not (for pages listing metrics). */
-export function llmJudgeAvailability(settings: LlmSettings = {}, env: Env = process.env): { available: true; model: string } | { available: false; message: string } {
+export function llmJudgeAvailability(settings: LlmSettings = {}, llmEnv: LlmEnv = env()): { available: true; model: string } | { available: false; message: string } {
   try {
-    return { available: true, model: resolveLlmConfig(settings, env).model };
+    return { available: true, model: resolveLlmConfig(settings, llmEnv).model };
   } catch (error) {
     if (error instanceof LlmNotConfiguredError) return { available: false, message: error.message };
     throw error;

@@ -7,7 +7,7 @@
 export type { ChatMessage, JsonObject, JsonValue, JudgeContext, JudgeResult, Scale } from "./types";
 export { FIVE_POINT } from "./types";
 export { JudgeParseError, LlmNotConfiguredError, LlmRequestError } from "./errors";
-export { chatCompletionsEndpoint, llmJudgeAvailability, resolveLlmConfig, type Env, type LlmConfig, type LlmSettings } from "./config";
+export { chatCompletionsEndpoint, llmJudgeAvailability, resolveLlmConfig, type LlmConfig, type LlmEnv, type LlmSettings } from "./config";
 export { createLimiter, type Limiter } from "./limiter";
 export { backoffDelay, parseRetryAfter } from "@/lib/http/retry";
 export { createBudget, checkBudget, LlmBudgetError, type LlmBudget } from "./budget";

@@ -5,7 +5,8 @@
  * judge without a configured endpoint throws LlmNotConfiguredError; there is no offline judge.
  */
 import { createChatClient, type ChatClient, type ChatClientOptions } from "./client";
-import type { Env } from "./config";
+import type { LlmEnv } from "./config";
+import { env } from "@/lib/env";
 import { CRSCORE_JUDGE_PROMPT_VERSION, rateReviewDimension, type CrscoreDimension } from "./crscore-judge";
 import { GRADEDREVIEWS_PROMPT_VERSION, gradeAgainstReference } from "./gradedreviews";
 import { SWE_JUDGE_PROMPT_VERSION, SWE_STRATEGIES, type SweStrategy } from "./swe-judge-prompts";
@@ -127,9 +128,9 @@ export interface JudgeMetricOptions {
 }
 
 /** The judge called `name`; throws for an unknown name and LlmNotConfiguredError without an endpoint. */
-export function createJudgeMetric(name: string, options: JudgeMetricOptions = {}, env: Env = process.env): JudgeMetric {
+export function createJudgeMetric(name: string, options: JudgeMetricOptions = {}, llmEnv: LlmEnv = env()): JudgeMetric {
   if (!(JUDGE_METRIC_NAMES as readonly string[]).includes(name)) throw new AppError("INVALID_INPUT", { message: `unknown LLM judge "${name}"; available: ${JUDGE_METRIC_NAMES.join(", ")}` });
-  const client = options.client ?? createChatClient(options.llm, env);
+  const client = options.client ?? createChatClient(options.llm, llmEnv);
   if (name === "llm-judge-gradedreviews") return gradedReviewsMetric(client, options.gradedReviews);
   if (name === "swe-judge") return sweJudgeMetric(client, options.sweJudge);
   const dimension = (Object.keys(CRSCORE_NAMES) as CrscoreDimension[]).find((d) => CRSCORE_NAMES[d] === name) as CrscoreDimension;

@@ -14,6 +14,7 @@ import { Prisma, type PseudoReferenceRun } from "@/lib/generated/prisma/client";
 import { jobIdOf, PSEUDO_REFERENCE_QUEUE, STATIC_ANALYSIS_CHUNK, STATIC_ANALYSIS_QUEUE, startQueue, type MetricJobContext } from "@/lib/jobs";
 import { smellSource } from "./smells";
 import type { ChangeToGenerate, Generated, PseudoReferenceSource, PseudoReferenceSourceName } from "./types";
+import { databaseUrl } from "@/lib/env";
 
 export interface PseudoReferenceJobData {
   runId: string;
@@ -234,8 +235,7 @@ export async function drainPseudoReferenceRun(boss: PgBoss, context: MetricJobCo
 
 /** For the web page: plans and enqueues runs for the worker over a short-lived queue connection. */
 export async function requestPseudoReferenceRuns(context: MetricJobContext, studyId: string, sources: readonly PseudoReferenceSourceName[], options: Record<string, unknown>, createdById?: string): Promise<StartedPseudoReferenceRun[]> {
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error("DATABASE_URL is not set");
+  const url = databaseUrl();
   const boss = await startQueue(url, { supervise: false });
   try {
     const started: StartedPseudoReferenceRun[] = [];

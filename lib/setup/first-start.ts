@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { createUser } from "@/lib/data/users";
 import type { PrismaClient } from "@/lib/db/client";
 import type { Role } from "@/lib/generated/prisma/client";
+import { env, type Env } from "@/lib/env";
 
 export interface CreatedAccount {
   email: string;
@@ -27,10 +28,10 @@ export async function ensureAccount(client: PrismaClient, role: Role, email: str
   return { email: email.toLowerCase(), role, password: plain, generated: password === undefined };
 }
 
-export async function ensureInitialAccounts(client: PrismaClient, env: Record<string, string | undefined> = process.env): Promise<CreatedAccount[]> {
+export async function ensureInitialAccounts(client: PrismaClient, config: Pick<Env, "ADMIN_EMAIL" | "ADMIN_PASSWORD" | "LEAD_EMAIL" | "LEAD_PASSWORD"> = env()): Promise<CreatedAccount[]> {
   const created = [
-    await ensureAccount(client, "ADMIN", env.ADMIN_EMAIL ?? "admin@localhost.test", env.ADMIN_PASSWORD),
-    await ensureAccount(client, "LEAD", env.LEAD_EMAIL ?? "lead@localhost.test", env.LEAD_PASSWORD),
+    await ensureAccount(client, "ADMIN", config.ADMIN_EMAIL, config.ADMIN_PASSWORD),
+    await ensureAccount(client, "LEAD", config.LEAD_EMAIL, config.LEAD_PASSWORD),
   ];
   return created.filter((account): account is CreatedAccount => account !== null);
 }

@@ -5,6 +5,7 @@ import { db } from "@/lib/db/client";
 import { requireStudy } from "@/lib/data/studies";
 import { createJobContext, drainMetricRun, METRIC_JOB_NAMES, runParams, startMetricRun, startQueue, type TauCalibration } from "@/lib/jobs";
 import type { MetricRun } from "@/lib/generated/prisma/client";
+import { databaseUrl } from "@/lib/env";
 
 const numberFlag = (value: string | undefined, name: string): number | undefined => {
   if (value === undefined) return undefined;
@@ -39,8 +40,7 @@ const command: Command = {
   async run(args) {
     const study = await requireStudy({ slug: requireFlag(args, "study") });
     const metrics = requireFlag(args, "metric").split(",");
-    const url = process.env.DATABASE_URL;
-    if (!url) throw new Error("DATABASE_URL is not set");
+    const url = databaseUrl();
     const context = createJobContext({ client: db, apiKey: optionalFlag(args, "embeddings-api-key") });
     const boss = await startQueue(url, { supervise: false });
     try {

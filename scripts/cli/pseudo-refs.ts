@@ -6,6 +6,7 @@ import { createJobContext, startQueue } from "@/lib/jobs";
 import { listPseudoReferenceRuns, studySmellTables } from "@/lib/data/pseudo-references";
 import { drainPseudoReferenceRun, PSEUDO_REFERENCE_SOURCES, startPseudoReferenceRun, type PseudoReferenceSourceName } from "@/lib/pseudo-refs";
 import type { PseudoReferenceRun } from "@/lib/generated/prisma/client";
+import { databaseUrl } from "@/lib/env";
 
 /** One progress line per finished change on stderr (rewritten in place on a terminal). */
 function progress(source: string): (run: PseudoReferenceRun) => void {
@@ -25,8 +26,7 @@ const command: Command = {
     if (!sources.every((s) => PSEUDO_REFERENCE_SOURCES.includes(s))) throw new CliError(`--source must be one of ${[...PSEUDO_REFERENCE_SOURCES, "all"].join(", ")}, got "${asked}"`);
     const concurrency = Number(optionalFlag(args, "concurrency") ?? 1);
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliError(`--concurrency must be a positive integer`);
-    const url = process.env.DATABASE_URL;
-    if (!url) throw new Error("DATABASE_URL is not set");
+    const url = databaseUrl();
     const num = (name: string): number | undefined => {
       const value = optionalFlag(args, name);
       if (value === undefined) return undefined;

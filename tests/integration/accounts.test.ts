@@ -3,6 +3,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, inject, test } from "vitest";
 import { verifyPassword } from "@/lib/auth/password";
+import { parseEnv } from "@/lib/env";
 import { createAccount, listAccounts, manageableAccountsWhere, setAccountActive, setAccountPassword } from "@/lib/data/accounts";
 import { addStudyMember, NOT_ADDABLE_MESSAGE } from "@/lib/data/study-members";
 import { AppError } from "@/lib/errors";
@@ -40,7 +41,7 @@ describe("accounts", () => {
       ["LEAD", false],
     ]);
     expect(first[0].password.length).toBeGreaterThanOrEqual(12);
-    expect(await ensureInitialAccounts(db, {})).toEqual([]);
+    expect(await ensureInitialAccounts(db, parseEnv({}))).toEqual([]);
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { createClient } from "@/lib/db/client";
+import { parseEnv } from "@/lib/env";
 import { enqueueImport, followImportJob, importInlineBytes, processImportJob, startQueue, workImportJobs, type ImportEvent } from "@/lib/jobs";
 import { jsonlFile } from "./import-fixtures";
 
@@ -32,10 +33,10 @@ async function events(user: { id: string }, jobId: string): Promise<ImportEvent[
 const options = { format: "jsonl", update: false, skipInvalidRows: false, primary: false, dryRun: false } as const;
 
 test("the inline limit comes from CRJUDGE_IMPORT_INLINE_MB (default 2 MiB, 0 sends every upload to a worker)", () => {
-  expect(importInlineBytes({})).toBe(2 * 1024 * 1024);
-  expect(importInlineBytes({ CRJUDGE_IMPORT_INLINE_MB: "0" })).toBe(0);
-  expect(importInlineBytes({ CRJUDGE_IMPORT_INLINE_MB: "0.5" })).toBe(512 * 1024);
-  expect(importInlineBytes({ CRJUDGE_IMPORT_INLINE_MB: "lots" })).toBe(2 * 1024 * 1024);
+  expect(importInlineBytes(parseEnv({}))).toBe(2 * 1024 * 1024);
+  expect(importInlineBytes(parseEnv({ CRJUDGE_IMPORT_INLINE_MB: "0" }))).toBe(0);
+  expect(importInlineBytes(parseEnv({ CRJUDGE_IMPORT_INLINE_MB: "0.5" }))).toBe(512 * 1024);
+  expect(() => parseEnv({ CRJUDGE_IMPORT_INLINE_MB: "lots" })).toThrow('CRJUDGE_IMPORT_INLINE_MB="lots": a number of MiB');
 });
 
 test("a worker imports a stored upload with its options; the lead follows it to the result; the stored files are gone afterwards", async () => {

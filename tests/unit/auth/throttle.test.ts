@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { clientAddress, deviceKey, signInKeys, trustedProxies } from "@/lib/auth/throttle";
+import { env, parseEnv } from "@/lib/env";
 
 describe("sign-in throttle keys", () => {
   test("the client address is the connection's (the last entry, which the server appends), or the one the trusted proxies name", () => {
@@ -16,11 +17,11 @@ describe("sign-in throttle keys", () => {
     expect(clientAddress("203.0.113.9", 3)).toBe("203.0.113.9");
   });
 
-  test("TRUSTED_PROXIES is a count, 0 when unset or invalid", () => {
-    expect(trustedProxies({})).toBe(0);
-    expect(trustedProxies({ TRUSTED_PROXIES: "2" })).toBe(2);
-    expect(trustedProxies({ TRUSTED_PROXIES: "yes" })).toBe(0);
-    expect(trustedProxies({ TRUSTED_PROXIES: "-1" })).toBe(0);
+  test("TRUSTED_PROXIES is a count, 0 when unset; anything else is refused when the environment is read", () => {
+    expect(parseEnv({}).TRUSTED_PROXIES).toBe(0);
+    expect(parseEnv({ TRUSTED_PROXIES: "2" }).TRUSTED_PROXIES).toBe(2);
+    for (const bad of ["yes", "-1", "1.5"]) expect(() => parseEnv({ TRUSTED_PROXIES: bad })).toThrow(`TRUSTED_PROXIES=${JSON.stringify(bad)}: a whole number`);
+    expect(trustedProxies()).toBe(env().TRUSTED_PROXIES);
   });
 
   test("one key per account e-mail and one per address", () => {

@@ -1,0 +1,110 @@
+/**
+ * Every environment variable the product reads, checked in one place: env() parses them the
+ * first time it is called (each process calls it as it starts: scripts/start.ts, web.ts,
+ * worker.ts and the CLI) and reports every problem at once; modules read the parsed values from
+ * it, never process.env. The README's configuration table lists the same variables.
+ *
+ * An empty variable counts as unset. resolveDatabase sets DATABASE_URL to the embedded
+ * server's and calls resetEnv, as does a test that changes a variable.
+ */
+import { z } from "zod";
+import { SetupError } from "@/lib/errors";
+
+const whole = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `a whole number${min > 0 ? ` of at least ${min}` : ""}`)
+    .transform(Number)
+    .pipe(z.number().min(min, `at least ${min}`).max(max, `at most ${max}`));
+/** Mebibytes, fractions allowed. */
+const mebibytes = z.string().trim().regex(/^\d+(\.\d+)?$/, "a number of MiB (e.g. 64 or 0.5)").transform(Number);
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), "an absolute http(s) URL");
+const postgresUrl = z
+  .string()
+  .trim()
+  .refine((v) => URL.canParse(v) && /^postgres(ql)?:$/.test(new URL(v).protocol), "a postgresql:// connection URL");
+const text = z.string();
+
+const schema = z.object({
+  // Database
+  DATABASE_URL: postgresUrl.optional(),
+  CRJUDGE_DATA_DIR: text.default(".data"),
+  EMBEDDED_PG_PORT: whole(1, 65535).default(54329),
+  CRJUDGE_DB_POOL_SIZE: whole(1).optional(),
+  CRJUDGE_DB_POOL_WAIT_MS: whole(1).default(5000),
+  CRJUDGE_SEED_DEMO: z.enum(["true", "false"], "true or false").default("true"),
+  // Web server
+  PORT: whole(1, 65535).default(3000),
+  HOST: text.default("127.0.0.1"),
+  CRJUDGE_WEB_PROCESSES: whole(1).default(2),
+  AUTH_SECRET: text.optional(),
+  /** next-auth's own name for AUTH_SECRET, read when AUTH_SECRET is not set. */
+  NEXTAUTH_SECRET: text.optional(),
+  NEXTAUTH_URL: httpUrl.optional(),
+  TRUSTED_PROXIES: whole(0).default(0),
+  CRJUDGE_IMPORT_MAX_MB: mebibytes.default(64),
+  CRJUDGE_IMPORT_INLINE_MB: mebibytes.default(2),
+  CRJUDGE_REPORT_INLINE_LIMIT: whole(0).default(5000),
+  // First accounts
+  ADMIN_EMAIL: text.default("admin@localhost.test"),
+  ADMIN_PASSWORD: text.optional(),
+  LEAD_EMAIL: text.default("lead@localhost.test"),
+  LEAD_PASSWORD: text.optional(),
+  // Metrics and judges
+  EMBEDDINGS_URL: httpUrl.optional(),
+  EMBEDDINGS_MODEL: text.optional(),
+  EMBEDDINGS_API_KEY: text.optional(),
+  METRIC_WORKER_CONCURRENCY: whole(1).default(1),
+  LLM_URL: text.optional(),
+  LLM_MODEL: text.optional(),
+  LLM_API_KEY: text.optional(),
+  // Set by the product itself, not by the operator
+  /** "embedded" or "external": which database resolveDatabase chose (db-status reports it). */
+  CRJUDGE_DB_SOURCE: z.enum(["embedded", "external"]).optional(),
+  /** Set by `npm run bench -- cli-start`: the CLI notes when its command's work begins. */
+  CRJUDGE_CLI_TRACE: text.optional(),
+  NODE_ENV: text.optional(),
+});
+
+export type Env = z.output<typeof schema>;
+export type EnvSource = Readonly<Record<string, string | undefined>>;
+
+/** Every variable the product reads. */
+export const ENV_VARIABLES = Object.keys(schema.shape) as (keyof Env)[];
+/** Those the product sets for its own processes (or Node does); the rest are the operator's, in the README's configuration table. */
+export const SET_BY_THE_PRODUCT: readonly (keyof Env)[] = ["CRJUDGE_DB_SOURCE", "CRJUDGE_CLI_TRACE", "NODE_ENV"];
+
+/** The variables of `source` parsed; SetupError listing every variable that is wrong and why. */
+export function parseEnv(source: EnvSource): Env {
+  const present = Object.fromEntries(ENV_VARIABLES.flatMap((name) => (source[name] === undefined || source[name] === "" ? [] : [[name, source[name]]])));
+  const parsed = schema.safeParse(present);
+  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${String(issue.path[0])}=${JSON.stringify(present[String(issue.path[0])])}: ${issue.message}`);
+  if (present.EMBEDDINGS_URL && !present.EMBEDDINGS_MODEL) problems.push("EMBEDDINGS_URL is set but no model: set EMBEDDINGS_MODEL (e.g. mxbai-embed-large-v1)");
+  if (parsed.success && problems.length === 0) return parsed.data;
+  throw new SetupError(`The environment has ${problems.length === 1 ? "a problem" : `${problems.length} problems`}:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+}
+
+let parsed: Env | undefined;
+
+/** The process's environment, parsed on first use. */
+export function env(): Env {
+  return (parsed ??= parseEnv(process.env));
+}
+
+/** Parse again on next use: after resolveDatabase set DATABASE_URL, or a test changed a variable. */
+export function resetEnv(): void {
+  parsed = undefined;
+}
+
+/** The secret that signs session tokens (AUTH_SECRET, else NEXTAUTH_SECRET). */
+export const authSecret = (config: Env = env()) => config.AUTH_SECRET ?? config.NEXTAUTH_SECRET;
+
+/** DATABASE_URL, which every process has once the database is resolved (lib/db/resolve.ts). */
+export function databaseUrl(config: Env = env()): string {
+  if (!config.DATABASE_URL) throw new SetupError("DATABASE_URL is not set: start the product with `npm start`, which provides the embedded database.");
+  return config.DATABASE_URL;
+}
