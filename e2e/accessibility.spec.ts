@@ -1,5 +1,5 @@
 /**
- * WCAG 2.2 AA on the pages annotators and leads use every hour (issue 13): axe-core finds no
+ * WCAG 2.2 AA on the pages annotators and leads use every hour: axe-core finds no
  * serious or critical violation on the workspace of each task, the agreement and the validity
  * dashboards, and the study settings page.
  */

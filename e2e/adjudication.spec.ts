@@ -1,5 +1,5 @@
 /**
- * Adjudication in the browser (issue 12): a lead opens the queue of grade disagreements of the
+ * Adjudication in the browser: a lead opens the queue of grade disagreements of the
  * documented example, compares the two annotators' grades side by side, decides the consensus
  * grade with a reason, sees it in the history, and downloads the GradedReviews workbook with
  * the consensus grades (opened with pandas when Debian's python3-pandas and python3-openpyxl are

@@ -1,5 +1,5 @@
 /**
- * The authorization matrix (issue 9): every route handler and method, every page and every
+ * The authorization matrix: every route handler and method, every page and every
  * server action, enumerated from the code (`app/**`) and the build
  * (`.next/server/server-reference-manifest.json`), is called by each kind of user against a
  * study of its own: anonymous, an annotator of the study, an annotator of another study, a lead

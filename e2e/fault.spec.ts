@@ -1,5 +1,5 @@
 /**
- * Faults while annotators save (issue 10 item 8): `npm start` on its own data folder and ports,
+ * Faults while annotators save: `npm start` on its own data folder and ports,
  * six annotators saving claim judgements through the real HTTP route without pause; then
  * `kill -9` of a web server process, then of the PostgreSQL postmaster. Saves resume without
  * help (the other web process serves while the killed one is replaced; the web

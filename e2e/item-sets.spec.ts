@@ -1,5 +1,5 @@
 /**
- * Item sets in the browser (issue 11): a lead creates a set from a file of external ids on the
+ * Item sets in the browser: a lead creates a set from a file of external ids on the
  * item sets page, sees it listed, and restricts the agreement and validity dashboards to it with
  * the set picker; each report states the set and its size, with the same numbers as the CLI.
  */

@@ -1,5 +1,5 @@
 /**
- * Leads' views in the browser (issue 13, item 6): the lead opens an item from the study
+ * Leads' views in the browser: the lead opens an item from the study
  * overview as a read-only preview of the annotator's workspace, chooses an annotator and sees
  * that annotator's answers (saved through the real save route), with every control disabled,
  * no request sent and nothing written by viewing; then opens that annotator's page (progress,

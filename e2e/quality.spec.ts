@@ -1,5 +1,5 @@
 /**
- * Gold items and pausing in the browser (issue 12, item 6): a lead gives a review a known grade
+ * Gold items and pausing in the browser: a lead gives a review a known grade
  * (gold) on the adjudication page; an annotator grades it wrongly and quickly; on the quality
  * page the annotator is flagged below the accuracy, with the too-fast item and seconds per item;
  * the lead pauses them: their workspace and saves are refused (423) until the lead resumes them.

@@ -1,5 +1,5 @@
 /**
- * Requests from outside against the production build (issue 9, items 4 and 5): about 500
+ * Requests from outside against the production build: about 500
  * malformed or cross-site requests to every state-changing route handler (enumerated from
  * app/api, so a new route is covered without an entry here) and to a server action, each
  * answered with its specific 4xx and message, never a 500 or database text, and nothing
@@ -267,7 +267,7 @@ function actionCases(): { name: string; status: number; message: RegExp; content
   const text = (name: string, body: string, status = 400, message = /a text starting with "\$"/) => ({ name, status, message, body: Buffer.from(body, "utf8") });
   const references = ["$1", "$@1", "$Q1", "$W1", "$K1", "$B1", "$h1", "$F1", "$T", "$R1", "$r1", "$X1", "$i1", "$A1", "$n12x", "$Z", "$"];
   return [
-    text("the issue's ${7*7}", '[{"slug":"${7*7}","on":true}]'),
+    text("a template ${7*7}", '[{"slug":"${7*7}","on":true}]'),
     ...references.map((ref) => text(`reference ${ref}`, JSON.stringify([{ slug: "demo", name: ref }]))),
     text("a reference deep inside", JSON.stringify([{ slug: "demo", decisions: [{ a: { b: ["$1"] } }] }])),
     text("a reference as the argument", '["$1"]'),
@@ -368,7 +368,7 @@ test("over 1,000 malformed calls to every server action, page and GET route: und
   expect(sent).toBeGreaterThanOrEqual(1000);
   expect(await databaseState()).toEqual(before);
 
-  // The issue's request, and the same route with a well-formed parameter (the refusal was about the text).
+  // A NUL in a query parameter, and the same route with a well-formed parameter (the refusal was about the text).
   expect((await lead.request.get("/api/studies/demo/agreement?itemSet=%00")).status()).toBe(400);
   expect((await lead.request.get("/api/studies/demo/agreement?resamples=0")).status()).toBe(200);
   await lead.close();

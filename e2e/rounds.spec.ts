@@ -1,5 +1,5 @@
 /**
- * Calibration rounds in the browser (issue 12, done when): a GradedReviews-style study in three
+ * Calibration rounds in the browser: a GradedReviews-style study in three
  * rounds; two annotators grade round 1 and are held ("waiting for the next round", the workspace
  * and saves of round 2 refused) until the lead has seen round 1's Fleiss' kappa with its CI,
  * adjudicated two disagreements and released round 2; the GradedReviews workbook then carries

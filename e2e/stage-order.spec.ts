@@ -1,5 +1,5 @@
 /**
- * CRScore's stage order in the browser (issue 12, done when): in a study with both stages (the
+ * CRScore's stage order in the browser: in a study with both stages (the
  * setting on by default), stage 1 asks only the claim verdict; stage 2 of the item stays closed
  * until the lead has consolidated its stage 1, then asks the necessity of every consolidated
  * pseudo-reference, the smell included, before the reviews are rated.

@@ -1,6 +1,6 @@
 /**
- * The study settings page in the browser (issue 13, done when "settings edits reach the
- * annotators' guidelines"): the lead inserts the CRScore codebook template, edits it with the
+ * The study settings page in the browser (settings edits reach the annotators'
+ * guidelines): the lead inserts the CRScore codebook template, edits it with the
  * live preview, turns on hide-system-names and saves; an annotator then finds the new guidelines
  * in the workspace's guidelines column (`g`) and no longer sees the model that generated the claims.
  */

@@ -1,5 +1,5 @@
 /**
- * Backpressure in the browser (issue 10): while the server answers 503 with Retry-After, the
+ * Backpressure in the browser: while the server answers 503 with Retry-After, the
  * workspace says it is waiting ("Server busy, retrying in N s…"), keeps every change, waits at
  * least the Retry-After between attempts, and then stores the newest value once through the real
  * server. Playwright's interception only answers the first two saves with 503 in front of the

@@ -1,5 +1,5 @@
 /**
- * The workspace always shows what is stored (issue 13): Back and forward to an item labelled
+ * The workspace always shows what is stored: Back and forward to an item labelled
  * before show its labels, and a second tab's saves reach the first; neither leads to a false
  * conflict on the next change.
  */

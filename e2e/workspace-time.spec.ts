@@ -1,5 +1,5 @@
 /**
- * Time on task (issue 13): counted in seconds while the tab is visible and the annotator active,
+ * Time on task: counted in seconds while the tab is visible and the annotator active,
  * shown ticking in the workspace, not counted while the tab is hidden or the annotator idle
  * for a minute, stored for the lead. The page's clock is Playwright's (so seconds are exact);
  * headless Chromium keeps every tab visible, so hiding the tab sets document.visibilityState

@@ -9,7 +9,7 @@ import { DataTable } from "./data-table";
 /**
  * A question's pairwise agreement, confusion matrix, agreement per batch (chart and table) and
  * disagreements, drawn in the browser when the lead opens them: closed, they cost the page
- * neither server rendering nor hydration (the agreement dashboard's first screen, issue 13).
+ * neither server rendering nor hydration (the agreement dashboard's first screen).
  */
 /** Questions whose details the lead opened on this page, kept when the report is replaced (CIs streaming in, a refresh). */
 const openQuestions = new Set<string>();

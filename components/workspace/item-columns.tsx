@@ -3,7 +3,7 @@
 /**
  * The item as the workspace shows it: the code change on the left, the task on the right and
  * the guidelines with the codebook as a third column beside it, never over it. The annotator's
- * workspace and a lead's read-only preview (issue 13, lead views) both render it; in the
+ * workspace and a lead's read-only preview both render it; in the
  * preview every control of the task is disabled (`readOnly`).
  */
 import { Fragment, type ReactNode, type RefObject } from "react";

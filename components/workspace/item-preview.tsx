@@ -1,7 +1,7 @@
 "use client";
 
 /**
- * A lead's read-only preview of an item (issue 13, lead views): the workspace's own columns
+ * A lead's read-only preview of an item: the workspace's own columns
  * (diff, task, guidelines and codebook) with one annotator's stored answers overlaid, chosen
  * from the study's annotators (none: the item as a new annotator sees it). Every control of the
  * task is disabled and the answers are held in ReadOnlyAnswers, which cannot send anything: no

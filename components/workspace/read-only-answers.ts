@@ -1,6 +1,5 @@
 /**
- * One annotator's stored answers as a lead's read-only preview shows them (issue 13, lead
- * views): the task panels read them as they read the workspace's autosaved ones, but nothing
+ * One annotator's stored answers as a lead's read-only preview shows them: the task panels read them as they read the workspace's autosaved ones, but nothing
  * here can change or send them; the preview also disables every control.
  */
 import type { TaskWorkspace } from "@/lib/tasks/types";

@@ -23,7 +23,7 @@ export interface CohenOptions extends TableOptions {
 
 /**
  * Cohen's kappa for two raters on the items both rated, as sklearn `cohen_kappa_score`
- * (metrics-spec §6a; CRScore §4.1 reports 0.804): with confusion matrix O and
+ * (CRScore §4.1 reports 0.804): with confusion matrix O and
  * E = outer(row sums, column sums)/N, κ = 1 - Σ w O / Σ w E, where the disagreement weights
  * are on label **indices** i, j: unweighted [i≠j], linear |i-j|, quadratic (i-j)².
  * The labels are the sorted union of the two raters' values on the paired items (so weights

@@ -33,7 +33,7 @@ export function fleissFromComponents(c: Pick<AgreementComponents, "pa" | "pi" | 
  * Fleiss' kappa of ragged ratings: κ = (p̄ - p_e)/(1 - p_e) with p̄ the mean per-item share
  * of agreeing rater pairs and p_e = Σ_k π_k², π_k the mean share of category k per item.
  * With the same number of raters per item this is statsmodels `fleiss_kappa`
- * (metrics-spec §6b; GradedReviews §4.3 reports it per batch); with missing ratings, which
+ * (GradedReviews §4.3 reports it per batch); with missing ratings, which
  * statsmodels rejects, it is Gwet's generalisation (irrCAC `fleiss.kappa.raw`): p̄ over items
  * with two or more ratings, π over all rated items. Randolph's variant uses p_e = 1/q, so it
  * depends on unused categories: declare the `scale` for it.
@@ -44,8 +44,8 @@ export function fleissKappa(input: RatingsInput, options: TableOptions & { metho
 }
 
 /**
- * Fleiss' kappa from an items × categories count table (statsmodels `fleiss_kappa` input;
- * metrics-spec §6b). Rows may have different totals (see fleissKappa).
+ * Fleiss' kappa from an items × categories count table (statsmodels `fleiss_kappa` input).
+ * Rows may have different totals (see fleissKappa).
  */
 export function fleissKappaFromCounts(table: readonly (readonly number[])[], options: { method?: FleissMethod } = {}): ChanceCorrectedResult {
   return fleissFromCounts(unitCountsFromTable(table), options.method ?? "fleiss", () => (table.length === 0 ? "no ratings" : "no item has two or more ratings"));

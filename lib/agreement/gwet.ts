@@ -14,12 +14,12 @@ export interface GwetResult extends ChanceCorrectedResult {
 
 /**
  * Gwet's AC1 (unweighted) and AC2 (weighted) for ragged ratings, as irrCAC `gwet`
- * (kgwet/irrCAC R `gwet.ac1.raw`, Python port afergadis/irrCAC; metrics-spec §8):
+ * (kgwet/irrCAC R `gwet.ac1.raw`, Python port afergadis/irrCAC):
  * p_a = mean over items with r_i >= 2 of Σ_k r_ik(r*_ik - 1)/(r_i(r_i - 1)), r*_ik = Σ_l w_kl r_il;
  * π_k = mean over rated items of r_ik/r_i; p_e = T_w/(q(q-1)) Σ_k π_k(1 - π_k), T_w = Σ w_kl;
  * AC = (p_a - p_e)/(1 - p_e). Weights use category values (labels: 1..q), not indices.
  * q is the scale length, so declare the `scale` when some categories are unused
- * (metrics-spec §8: q moves AC1 from 0.6552 to 0.7468). With q = 1, irrCAC patches p_e to
+ * (q moves AC1 from 0.6552 to 0.7468). With q = 1, irrCAC patches p_e to
  * 1 - 1e-15; here the coefficient is null with a reason instead.
  */
 export function gwetAc(input: RatingsInput, options: TableOptions & { weights?: WeightScheme } = {}): GwetResult {

@@ -16,7 +16,7 @@ export interface AlphaResult extends AgreementResult {
 
 /**
  * Krippendorff's squared difference δ²(c, k) between scale categories (Krippendorff 2011,
- * "Computing Krippendorff's Alpha-Reliability"; metrics-spec §6c), as a q×q matrix:
+ * "Computing Krippendorff's Alpha-Reliability"), as a q×q matrix:
  * nominal [c≠k]; ordinal (Σ_{g=c..k} n_g - (n_c + n_k)/2)² over the scale order, with n_g
  * the pairable-value marginals; interval (c - k)²; ratio ((c - k)/(c + k))², 0 when c + k = 0.
  */
@@ -191,7 +191,7 @@ function countUnits(columns: RatingColumns, values: ValueNumbers, acc: UnitCoinc
 
 /**
  * Krippendorff's alpha for ragged ratings by the coincidence-matrix method (Krippendorff 2011;
- * reference pln-fing-udelar/fast-krippendorff; metrics-spec §6c):
+ * reference pln-fing-udelar/fast-krippendorff):
  * α = 1 - (n - 1) Σ o_ck δ²_ck / Σ n_c n_k δ²_ck, n_c the coincidence marginals, n their total.
  * Items with fewer than two ratings are ignored. The level is required: the krippendorff
  * package defaults to "interval", CRScore reports ordinal alphas. The value domain is the

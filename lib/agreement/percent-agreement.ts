@@ -5,8 +5,8 @@ import type { AgreementResult, RatingValue } from "./types";
 
 /**
  * Percent agreement: the mean, over items with at least two ratings, of the share of rater
- * pairs that agree, Σ_k r_ik(r_ik - 1)/(r_i(r_i - 1)) (Fleiss 1971 P_i; irrCAC `pa`,
- * metrics-spec §8). With two raters and complete data it is the share of identical ratings.
+ * pairs that agree, Σ_k r_ik(r_ik - 1)/(r_i(r_i - 1)) (Fleiss 1971 P_i; irrCAC `pa`).
+ * With two raters and complete data it is the share of identical ratings.
  */
 export function percentAgreement(input: RatingsInput, options: TableOptions = {}): AgreementResult {
   const table = asTable(input, options);

@@ -9,11 +9,11 @@ export function scalePositions(scale: readonly RatingValue[]): number[] {
 }
 
 /**
- * q×q agreement weights w_kl in [0, 1] over category positions x (irrCAC `weights.py`;
- * metrics-spec §8): unweighted δ_kl, linear 1 - |x_k - x_l|/(x_max - x_min), quadratic
+ * q×q agreement weights w_kl in [0, 1] over category positions x (irrCAC `weights.py`):
+ * unweighted δ_kl, linear 1 - |x_k - x_l|/(x_max - x_min), quadratic
  * 1 - (x_k - x_l)²/(x_max - x_min)². A single category gets [[1]].
  * With positions 0..q-1 these are 1 minus sklearn's cohen_kappa_score disagreement weights
- * |i-j| and (i-j)² scaled to [0, 1], which leaves κ unchanged (metrics-spec §6a).
+ * |i-j| and (i-j)² scaled to [0, 1], which leaves κ unchanged.
  */
 export function agreementWeights(scheme: WeightScheme, positions: readonly number[]): number[][] {
   const range = Math.max(...positions) - Math.min(...positions);

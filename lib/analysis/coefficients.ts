@@ -12,7 +12,7 @@ import type { Question } from "./questions";
 export type CoefficientKey = "percent" | "cohen" | "fleiss" | "alpha" | "gwet" | `alpha-${Level}`;
 
 /**
- * The levels of measurement at which a question's alpha is reported (issue 11): Likert scores
+ * The levels of measurement at which a question's alpha is reported: Likert scores
  * and grades at the ordinal level (CRScore §4.2) and the interval level; labels (claim codes,
  * filters) at the nominal level only. `requested` adds levels (nominal, ratio) on request;
  * interval and ratio need a numeric scale.

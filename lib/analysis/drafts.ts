@@ -1,5 +1,5 @@
 /**
- * What counts (issue 11): reports count submitted work. A rating is a draft while its annotator's
+ * What counts: reports count submitted work. A rating is a draft while its annotator's
  * assignment for the item's code change and task is not submitted (pending, in progress or
  * skipped); work without an assignment (imported sheets, work whose assignment moved on) counts
  * as submitted. Drafts are left out unless a report asks for them, and each report says how many.

@@ -1,5 +1,5 @@
 /**
- * Quality control on gold items and time (issue 12, item 6; cf. Potato's attention checks and
+ * Quality control on gold items and time (cf. Potato's attention checks and
  * Label Studio's ground-truth accuracy): each annotator's answers to questions with a known
  * answer are scored right or wrong, and finished items that took less active time than the
  * study's minimum are counted as too fast.

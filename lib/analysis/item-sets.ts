@@ -1,5 +1,5 @@
 /**
- * Item sets as the reports take them (issue 11): a named list of external ids, `CHANGE_ID` (every
+ * Item sets as the reports take them: a named list of external ids, `CHANGE_ID` (every
  * item of the change), `CHANGE_ID/REVIEW_ID` (one review; for CRScore sheets the system name) or
  * `CHANGE_ID/CLAIM_ID` (one claim). Stored sets (lib/data/item-sets.ts) and `--items FILE` both
  * become an ItemSetFilter; every report states the set, its kind and size, and the ids that match nothing.

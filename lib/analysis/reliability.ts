@@ -1,5 +1,5 @@
 /**
- * Annotator reliability (issue 12): for one question, each annotator's agreement with the
+ * Annotator reliability: for one question, each annotator's agreement with the
  * consensus (share of their answers equal to the item's consensus value) and with every other
  * annotator (share of equal answers on the items both rated), and for categorical questions
  * the Dawid-Skene (1979) competence, the estimated probability that they give the true class.

@@ -1,5 +1,5 @@
 /**
- * Calibration rounds (issue 12, item 2; GradedReviews §4.3 graded its reviews in batches and
+ * Calibration rounds (GradedReviews §4.3 graded its reviews in batches and
  * checked Fleiss' kappa per batch): the study's items in ordered rounds that every annotator
  * labels; a round's items open when the round is released. The next round is released by a lead
  * after reviewing the closed round's agreement and disagreements, or by itself when the lower

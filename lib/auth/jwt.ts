@@ -2,7 +2,7 @@
  * next-auth's session token codec (A256GCM JWE with an HKDF-derived key, exactly the format of
  * next-auth/jwt's encode and decode, so tokens stay valid across the change), except that the
  * key is derived once per secret instead of on every request: every page, route and save reads
- * and re-issues the token, and the derivation was about 4 % of a save's CPU under load (issue 10).
+ * and re-issues the token, and the derivation was about 4 % of a save's CPU under load.
  */
 import { hkdfSync, randomUUID } from "node:crypto";
 import { EncryptJWT, jwtDecrypt } from "jose";

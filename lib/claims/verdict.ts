@@ -1,5 +1,5 @@
 /**
- * The verdict policy of Table 1 (CRScore §4.1; issue 11): which judgement of a claim the
+ * The verdict policy of Table 1 (CRScore §4.1): which judgement of a claim the
  * claim-quality rates count. Per claim: the lead's consensus code where there is one; else the
  * judgement of the claim's primary annotator (the one an import declares primary, else the first
  * annotator assigned to the claim's change); else the only coded judgement. Never "the most

@@ -1,5 +1,5 @@
 /**
- * Adjudication for every task type (issue 12): per question, the queue of items the annotators
+ * Adjudication for every task type: per question, the queue of items the annotators
  * rated differently, most disagreeing first; one item's annotations side by side in its context;
  * the lead's consensus value with a reason. Consensus values are versioned (a save names the
  * version it was based on) and every change is appended to AnnotationHistory (kind CONSENSUS)

@@ -1,5 +1,5 @@
 /**
- * Bulk operations for real crowds (issue 10): accounts from a CSV file and assignments for
+ * Bulk operations for real crowds: accounts from a CSV file and assignments for
  * annotators named by email.
  *
  * Accounts from one CSV file (`create-user --from-csv`): columns email, role,

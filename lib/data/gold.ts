@@ -1,5 +1,5 @@
 /**
- * Gold items (issue 12, item 6): a lead's known answers, stored as consensus values marked gold,
+ * Gold items: a lead's known answers, stored as consensus values marked gold,
  * each for one claim or one review and one task. A code change with a gold answer for any of its
  * claims or reviews is mixed into annotators' queues for that task as an attention check
  * (Study.goldPerQueue: the queue's unit is the change); what agreement and exports leave out

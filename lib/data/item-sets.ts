@@ -1,5 +1,5 @@
 /**
- * Item sets of a study (issue 11): named sets of its items that reports can be restricted to and
+ * Item sets of a study: named sets of its items that reports can be restricted to and
  * later work (calibration rounds, held-out sets) can refer to. Members are whole code changes or
  * single reviews or claims, named by external ids (`CHANGE_ID`, `CHANGE_ID/REVIEW_ID`,
  * `CHANGE_ID/CLAIM_ID`; lib/analysis/item-sets.ts). The reliability set is the one the study's

@@ -1,5 +1,5 @@
 /**
- * Leads' views of the annotators' work (issue 13, item 6): an item previewed read-only as the
+ * Leads' views of the annotators' work: an item previewed read-only as the
  * annotator's workspace shows it, with one annotator's stored answers overlaid, and the page of
  * one annotator (progress, time on task, answers per item, agreement). Authorization is in the
  * queries: the item or study is found among the studies the user leads (leadStudyWhere), the

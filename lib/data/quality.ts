@@ -1,5 +1,5 @@
 /**
- * Quality control of a study's annotators (issue 12, item 6): accuracy on gold items, time per
+ * Quality control of a study's annotators: accuracy on gold items, time per
  * finished item in seconds with too-fast items counted, and pausing an annotator, who can then
  * neither open nor save items (lib/data/study-access annotatingStudyWhere). Every call finds the
  * study through leadStudyWhere.

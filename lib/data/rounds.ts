@@ -1,5 +1,5 @@
 /**
- * Calibration rounds of a study (issue 12, item 2; rules in lib/annotation/rounds.ts): a lead
+ * Calibration rounds of a study (rules in lib/annotation/rounds.ts): a lead
  * splits the study's items into equal rounds or takes calibration item sets as rounds; every
  * annotator of the study labels every round's items, round after round; each round's agreement
  * per question (Fleiss' kappa, Krippendorff's alpha at the question's level, pairwise Cohen) with

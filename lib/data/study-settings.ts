@@ -1,5 +1,5 @@
 /**
- * A study's settings page (issue 13): name, guidelines, task types, Likert dimensions and scale,
+ * A study's settings page: name, guidelines, task types, Likert dimensions and scale,
  * hiding system names, annotators per item. Saving counts the stored work each change bears on
  * and refuses what would invalidate it (lib/annotation/study-settings), in one transaction with
  * the update; only leads of the study (and admins) find it (lib/data/study-access).

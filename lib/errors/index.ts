@@ -130,7 +130,7 @@ export function toAppError(error: unknown): AppError {
   const prisma = prismaCode(error);
   if (prisma === "P2002") return new AppError("CONFLICT", { message: detail, userMessage: "This conflicts with an existing record; reload and try again.", cause: error });
   if (prisma === "P2025") return new AppError("NOT_FOUND", { message: detail, userMessage: "Not found: it may have been removed meanwhile.", cause: error });
-  // Saturation (issue 10): every connection stayed busy for the whole pool wait
+  // Saturation: every connection stayed busy for the whole pool wait
   // (CRJUDGE_DB_POOL_WAIT_MS): the pg pool's own timeouts (waiting, or opening a connection), or a transaction that could not start
   // in time or outlived its limit (P2028). Nothing was written; the client retries shortly.
   if (prisma === "P2028" || detail === "timeout exceeded when trying to connect" || detail === "Connection terminated due to connection timeout")

@@ -27,7 +27,7 @@ export interface Answer {
   createdAt: string;
   updatedAt: string;
   timeSpentMs: number | null;
-  /** The file an import wrote this answer from; "" for the annotator's own saves (issue 9). */
+  /** The file an import wrote this answer from; "" for the annotator's own saves. */
   importedFrom: string;
   /** Who ran that import (the lead's e-mail, or "command line"); "" when not imported. */
   importedBy: string;

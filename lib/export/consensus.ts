@@ -1,5 +1,5 @@
 /**
- * The consensus column of the exports (issue 12): per item and question, the lead's adjudicated
+ * The consensus column of the exports: per item and question, the lead's adjudicated
  * value, else the annotators' unanimous value, coded as the annotators' values are (claim codes
  * 1, 0, -1, -2, 2; highQuality 1/0). Blank where the annotators disagree and no lead decided,
  * and on the items whose known answers (gold) the export leaves out.

@@ -1,5 +1,5 @@
 /**
- * Exporting a study (issue 4). Every format streams: the study is read page by page and
+ * Exporting a study. Every format streams: the study is read page by page and
  * written as it is read, so large exports never hold the study in memory and a route handler
  * can send the first bytes at once (`exportStream` gives a web ReadableStream for `Response`).
  *

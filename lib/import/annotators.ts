@@ -1,6 +1,6 @@
 /**
  * Annotators named in imported files become accounts that cannot sign in until a lead
- * activates them (issue 4), and members of the study.
+ * activates them, and members of the study.
  */
 import { findOrCreateImportedAnnotator } from "@/lib/data/users";
 import type { Prisma } from "@/lib/db/client";

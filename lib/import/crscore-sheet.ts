@@ -34,7 +34,7 @@ export interface Block {
   rows: SheetRow[];
 }
 
-/** External id of a change whose CodeReviewer id also names other changes (issue 11: JavaScript id 12872 is index 2830 and 7055). */
+/** External id of a change whose CodeReviewer id also names other changes (e.g. JavaScript id 12872 is index 2830 and 7055). */
 export function separatedChangeId(id: string, index: number): string {
   return `${id}@${index}`;
 }

@@ -1,5 +1,5 @@
 /**
- * Diffs are checked at import (issue 11): a hunk whose header counts do not match its lines
+ * Diffs are checked at import: a hunk whose header counts do not match its lines
  * would show annotators "This diff cannot be read". When the file gives the old and new files,
  * the diff is rebuilt from them (and the summary says so); otherwise it is an error naming the
  * diff's line. CRLF line ends are read as LF.

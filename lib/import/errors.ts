@@ -1,6 +1,5 @@
 /**
- * Import errors name the file, the line or row, the field and what was expected (issue 4,
- * "Rules for every import"). The first MAX_REPORTED_ERRORS are collected and reported at
+ * Import errors name the file, the line or row, the field and what was expected. The first MAX_REPORTED_ERRORS are collected and reported at
  * once; any error refuses the whole import.
  */
 

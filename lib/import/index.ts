@@ -1,5 +1,5 @@
 /**
- * Importing study data (issue 4): parse every file into a bundle (pure parsers, all errors
+ * Importing study data: parse every file into a bundle (pure parsers, all errors
  * collected, up to 50 reported at once), then write all bundles in ONE transaction, so an
  * import either happens completely or not at all.
  *
@@ -174,7 +174,7 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
         const annotators = new Set<string>();
         const conflicts = new ErrorCollector();
         const claimNormalizations: string[] = [];
-        // Created first so that every annotation written can name it (issue 9); the summary follows.
+        // Created first so that every annotation written can name it; the summary follows.
         const run = await tx.importRun.create({ data: { studyId: found.study.id, format: request.format, files: parsed.map((p) => p.file), createdById: request.createdById ?? null, primary: request.primary ?? false } });
         for (const { file, bundle, contextNotGiven } of parsed) {
           const onProgress = request.onProgress && ((p: { done: number; total: number }) => request.onProgress?.({ phase: "write", file, ...p }));

@@ -188,7 +188,7 @@ function namedPseudoReferenceIds(json: Record<string, unknown>): Set<string> {
 
 /**
  * The checks within a line that fails its schema, run on the parts that pass it, so that a
- * preview lists every error of the line at once, not the schema's first (issue 11).
+ * preview lists every error of the line at once, not the schema's first.
  */
 function checkPassingParts(json: unknown, likert: LikertScale, at: SourceLocation, errors: ErrorCollector): void {
   if (json === null || typeof json !== "object" || Array.isArray(json)) return;

@@ -3,7 +3,7 @@
  * decides, row by row, create / unchanged / update / conflict, and lists the rows to insert
  * (in batches, by write-bundle.ts) and the updates to make.
  *
- * Rules (issue 4): external ids are the keys, so re-importing a file creates nothing. A value
+ * Rules: external ids are the keys, so re-importing a file creates nothing. A value
  * the file does not state (null, "") never conflicts, and a value the study lacks is filled in.
  * A stated value that differs from a stored one is a conflict: reported with the file, row and
  * field, and applied only with `update`. Texts that differ only in whitespace are the same.
@@ -62,7 +62,7 @@ export interface Plan {
   relinkedRatings: string[];
   counts: Record<Table, TableCounts>;
   conflicts: ImportError[];
-  /** Code changes told apart although they share a CodeReviewer id (issue 11). */
+  /** Code changes told apart although they share a CodeReviewer id. */
   separatedChanges: string[];
   /** Claims matched to stored ones by normalized text, with the normalizations relied on. */
   claimNormalizations: string[];
@@ -76,7 +76,7 @@ export interface PlanOptions {
   /** Apply conflicting values instead of refusing them. */
   update: boolean;
   now: Date;
-  /** Where the annotations come from: written with these, and history rows say IMPORT (issue 9). */
+  /** Where the annotations come from: written with these, and history rows say IMPORT. */
   provenance: { importRunId: string; file: string };
 }
 

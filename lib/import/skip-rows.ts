@@ -1,5 +1,5 @@
 /**
- * Lenient imports (`--skip-invalid-rows`, issue 11): the faulty rows of a file are left out and
+ * Lenient imports (`--skip-invalid-rows`): the faulty rows of a file are left out and
  * the rest imported. What a row states goes with it: a row whose errors concern only the
  * annotator's cells (scores, codes, links) loses its annotations; a row with another error
  * loses its claim and review too; an error on a change's own cells (id, index, diff, files) or

@@ -84,7 +84,7 @@ export function integerId(cell: string): string | null {
   return match ? match[1].replace(/^0+(?=\d)/, "") : null;
 }
 
-/** Ways two claim texts may differ and still be the same claim (issue 11: "3." in a template, "3" in a sheet). */
+/** Ways two claim texts may differ and still be the same claim (e.g. "3." in a template, "3" in a sheet). */
 export type ClaimNormalization = "whitespace" | "list numbering" | "trailing punctuation";
 
 const LIST_NUMBERING = /^(?:\(?\d+[.)]|[-*•])\s+/;

@@ -1,5 +1,5 @@
 /**
- * Large upload imports as worker jobs (issue 10: "heavy work off the web process"). Parsing a
+ * Large upload imports as worker jobs, off the web process. Parsing a
  * big workbook and writing its rows in one transaction takes seconds to minutes of CPU, which
  * in the web process would stall every annotator's save behind it. Uploads above
  * CRJUDGE_IMPORT_INLINE_MB are stored in PostgreSQL (ImportJob + ImportJobFile), imported by

@@ -36,7 +36,7 @@ export const isJudgeMetric = (name: string) => (JUDGE_METRIC_NAMES as readonly s
  * Where the threshold of a CRScore run came from (lib/jobs/tau.ts): the paper's 0.7314 for its
  * model ("paper"), calibrated on the best system's reviews ("best-system") or on the human
  * references ("gt", τ_GT), given by the lead, or the paper's value with nothing to calibrate on
- * ("paper-default"). Runs planned before issue 14 say "calibrated" (all reviews of the study).
+ * ("paper-default"). Runs planned by earlier versions say "calibrated" (all reviews of the study).
  */
 export const TAU_SOURCES = ["paper", "best-system", "gt", "given", "paper-default", "calibrated"] as const;
 export type TauSource = (typeof TAU_SOURCES)[number];

@@ -1,6 +1,6 @@
 /**
- * chrF and chrF++ of sacreBLEU v2.6.0 (`sacrebleu/metrics/chrf.py`, `metrics/helpers.py`,
- * metrics-spec 2) with its defaults: character order 6, word order 0 (chrF) or 2 (chrF++),
+ * chrF and chrF++ of sacreBLEU v2.6.0 (`sacrebleu/metrics/chrf.py`, `metrics/helpers.py`)
+ * with its defaults: character order 6, word order 0 (chrF) or 2 (chrF++),
  * beta 2, case-sensitive, whitespace excluded, effective-order averaging (`eps_smoothing=False`).
  */
 import { clippedNgramMatches } from "./ngrams";
@@ -110,7 +110,7 @@ function putOrderStatistics(stats: number[], offset: number, order: number, hypS
 
 /**
  * `CHRF._compute_f_score` without eps smoothing: average precision and recall over the
- * effective orders (both counts > 0), then F-beta of the averages, times 100 (metrics-spec 2 step 4).
+ * effective orders (both counts > 0), then F-beta of the averages, times 100.
  */
 export function chrfFromStatistics(stats: readonly number[]): number {
   let avgPrecision = 0;
@@ -155,7 +155,7 @@ export function sentenceChrf(hypothesis: string, references: readonly string[], 
   return chrfFromStatistics(chrfStatistics(hypothesis, references, wordOrder));
 }
 
-/** Corpus chrF/chrF++: per-segment best-reference statistics summed, one F (metrics-spec 2 step 6). */
+/** Corpus chrF/chrF++: per-segment best-reference statistics summed, one F. */
 export function corpusChrf(
   hypotheses: readonly string[],
   referenceStreams: readonly (readonly string[])[],

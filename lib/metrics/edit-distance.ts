@@ -1,5 +1,5 @@
 /**
- * Normalised edit distance (metrics-spec 5): Levenshtein distance with unit costs divided by the
+ * Normalised edit distance: Levenshtein distance with unit costs divided by the
  * longer length, over Unicode code points or whitespace tokens. This is what CRScore's baseline
  * computes (`Levenshtein.distance(p, r) / max(len(p), len(r))`, scripts/run_ref_based_eval.py);
  * it is not the indel-based `Levenshtein.ratio` / rapidfuzz `ratio`, nor difflib's ratio.

@@ -1,5 +1,5 @@
 /**
- * Harmonic mean 2ab/(a+b), 0 when a + b = 0: rouge-score `scoring.fmeasure` (metrics-spec 3) and
+ * Harmonic mean 2ab/(a+b), 0 when a + b = 0: rouge-score `scoring.fmeasure` and
  * CRScore's Rel from Con and Comp (CRScore paper eq. 3, relevance_score.py). Same operation order as both.
  */
 export function harmonicMean(a: number, b: number): number {

@@ -1,4 +1,4 @@
-/** Public API of the text-metric library (see metrics-spec.md sections 1-5 and the CRScore / GradedReviews papers). */
+/** Public API of the text-metric library (docs/metrics.md; the CRScore and GradedReviews papers). */
 export { bleuFromStr, codeReviewerBleu, gradedReviewsBleu, mosesSmoothBleu, PY_FLOAT_MIN } from "./smooth-bleu";
 export type { BleuFromStrResult, CodeReviewerBleuOptions } from "./smooth-bleu";
 export {

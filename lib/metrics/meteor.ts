@@ -1,5 +1,5 @@
 /**
- * METEOR as nltk 3.8 computes it (`nltk/nltk` nltk/translate/meteor_score.py, metrics-spec 4),
+ * METEOR as nltk 3.8 computes it (`nltk/nltk` nltk/translate/meteor_score.py),
  * `meteor_score(references, hypothesis)` with alpha 0.9, beta 3, gamma 0.5 on pre-tokenised input,
  * aligning by exact match, then Porter-stem match — but WITHOUT the WordNet synonym stage.
  *

@@ -1,6 +1,6 @@
 /**
- * The NIST mteval tokenisation shared by CodeReviewer's smooth BLEU (mteval-v11a `normalize`,
- * metrics-spec 1a) and sacreBLEU's `13a` tokenizer (metrics-spec 1b). Both apply the same four
+ * The NIST mteval tokenisation shared by CodeReviewer's smooth BLEU (mteval-v11a `normalize`)
+ * and sacreBLEU's `13a` tokenizer. Both apply the same four
  * language-dependent regexes; they differ in unescaping order, casing and `rstrip`. The regexes
  * only insert spaces, so their result is the text's whitespace-separated pieces cut at some
  * boundaries: one scan finds those cuts (see scanMteval) and yields the tokens as spans.
@@ -114,7 +114,7 @@ function prepare13a(text: string): string {
 const spans = new TokenSpans();
 
 /**
- * CodeReviewer `smooth_bleu.normalize` (mteval-v11a, metrics-spec 1a step 1): XML unescape in
+ * CodeReviewer `smooth_bleu.normalize` (mteval-v11a): XML unescape in
  * `xml.sax.saxutils.unescape` order with `&amp;` last (so `&amp;lt;` becomes `&lt;`), lowercase.
  */
 export function normalizeMteval11a(text: string): string[] {
@@ -127,7 +127,7 @@ export function mteval11aIds(text: string, buffer: IdBuffer): Int32Array {
 }
 
 /**
- * sacreBLEU `Tokenizer13a` on `seg.rstrip()` (metrics-spec 1b): unescape in the order
+ * sacreBLEU `Tokenizer13a` on `seg.rstrip()`: unescape in the order
  * `&quot;`, `&amp;`, `&lt;`, `&gt;`, case preserved. Unicode punctuation is never split.
  */
 export function tokenize13a(text: string): string[] {
@@ -141,7 +141,7 @@ export function tokenize13aIds(text: string, buffer: IdBuffer): Int32Array {
 
 /**
  * Ids of `normalizeMteval11a(splitPuncts(text))` for a lowercased text (CodeReviewer's and
- * GradedReviews' pipelines, metrics-spec 1a). splitPuncts leaves runs of `\w` and single other
+ * GradedReviews' pipelines). splitPuncts leaves runs of `\w` and single other
  * characters separated by spaces, so no entity or line break is left to unescape, lowercasing
  * again changes nothing (lowercase is idempotent on every code point), and of the mteval regexes
  * only the first still cuts, around `_`: the tokens are runs of letters and numbers and single

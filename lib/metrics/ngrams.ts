@@ -1,6 +1,6 @@
 /**
- * N-gram matching shared by the BLEU ports (metrics-spec 1a `count_ngrams`, 1b
- * `extract_all_word_ngrams`) and chrF (metrics-spec 2 `extract_all_char_ngrams`,
+ * N-gram matching shared by the BLEU ports (CodeReviewer's `count_ngrams`,
+ * sacreBLEU's `extract_all_word_ngrams`) and chrF (sacreBLEU's `extract_all_char_ngrams`,
  * `extract_word_ngrams`). N-grams are paths in a trie over integer symbols (word ids or code
  * points), stored in one reused open-addressing table: no string key, map or object per n-gram.
  */

@@ -1,6 +1,6 @@
 /**
  * NLTK's `PorterStemmer()` in its default `NLTK_EXTENSIONS` mode, `stem(word)` with
- * `to_lowercase=True` (`nltk/nltk` nltk/stem/porter.py, nltk 3.8; metrics-spec 3 "Pitfalls").
+ * `to_lowercase=True` (`nltk/nltk` nltk/stem/porter.py, nltk 3.8).
  * It differs from the 1980 algorithm and from Snowball: an irregular-forms table, `ies → ie` for
  * four-letter words, `ied` handling, the `(*c and not c) Y → I` rule, `alli`/`fulli`/`logi` in
  * step 2, and the `len(word) ≤ 2` short-cut. rouge-score and nltk METEOR both use this mode.

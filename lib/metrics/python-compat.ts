@@ -1,6 +1,6 @@
 /**
  * Python 3 string and number semantics that the reference implementations depend on
- * (metrics-spec.md sections 1a, 1b, 2, 3 and 5). JS differs from Python in small ways that
+ * (their reference implementations). JS differs from Python in small ways that
  * change scores: `\s` and `\w` cover other characters, `.length` counts UTF-16 units rather
  * than code points, and `toFixed` rounds ties away from zero.
  */
@@ -62,7 +62,7 @@ export function pyRstrip(text: string): string {
   return end === text.length ? text : text.slice(0, end);
 }
 
-/** `nltk.wordpunct_tokenize` (regex `\w+|[^\w\s]+`, Unicode), as used by CodeReviewer's `bleu_fromstr` (metrics-spec 1a). */
+/** `nltk.wordpunct_tokenize` (regex `\w+|[^\w\s]+`, Unicode), as used by CodeReviewer's `bleu_fromstr`. */
 export function wordpunctTokenize(text: string): string[] {
   return text.match(WORDPUNCT) ?? [];
 }

@@ -1,6 +1,6 @@
 /**
  * ROUGE-L as Google's rouge-score computes it (`google-research/google-research`
- * rouge/rouge_scorer.py@61ce9f0, rouge/tokenize.py; metrics-spec 3):
+ * rouge/rouge_scorer.py@61ce9f0, rouge/tokenize.py):
  * `RougeScorer(['rougeL'], use_stemmer).score(target, prediction)` — the target comes first.
  */
 import { harmonicMean } from "./fscore";

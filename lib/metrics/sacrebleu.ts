@@ -1,6 +1,6 @@
 /**
- * sacreBLEU v2.6.0 BLEU (`mjpost/sacrebleu`@f615c72 `sacrebleu/metrics/bleu.py`, `compat.py`,
- * metrics-spec 1b): `13a` tokenizer, exp smoothing, case-sensitive. Sentence BLEU uses effective
+ * sacreBLEU v2.6.0 BLEU (`mjpost/sacrebleu`@f615c72 `sacrebleu/metrics/bleu.py`, `compat.py`):
+ * `13a` tokenizer, exp smoothing, case-sensitive. Sentence BLEU uses effective
  * order (as `sentence_bleu` does); corpus BLEU sums segment statistics and does not.
  */
 import { tokenize13aIds } from "./mteval";
@@ -46,7 +46,7 @@ function closestRefLength(hypLength: number, refLengths: readonly number[]): num
 
 const hypothesisIds = new IdBuffer();
 
-/** Statistics of one segment against its references, tokenised with 13a (metrics-spec 1b "Segment statistics"). */
+/** Statistics of one segment against its references, tokenised with 13a. */
 export function sacreBleuStatistics(hypothesis: string, references: readonly string[]): BleuStatistics {
   if (references.length === 0) throw new RangeError("sacreBLEU needs at least one reference");
   startVocabulary();
@@ -61,7 +61,7 @@ export function sacreBleuStatistics(hypothesis: string, references: readonly str
 }
 
 /**
- * `BLEU.compute_bleu` with `smooth_method='exp'` (metrics-spec 1b): brevity penalty, early 0 when
+ * `BLEU.compute_bleu` with `smooth_method='exp'`: brevity penalty, early 0 when
  * nothing matches, stop at the first order with no n-grams, halve the smoothed precision for
  * each further order without matches, geometric mean over `eff` orders with `my_log(0) = −9999999999`.
  */

@@ -1,6 +1,6 @@
 /**
  * Smoothed sentence BLEU of MOSES `bleu.py` (hieuhoang1972) as adapted by CodeReviewer
- * (`microsoft/CodeBERT`@c0de43d CodeReviewer/code/evaluator/smooth_bleu.py, metrics-spec 1a),
+ * (`microsoft/CodeBERT`@c0de43d CodeReviewer/code/evaluator/smooth_bleu.py),
  * and the two pipelines built on it: CodeReviewer's `bleu_fromstr` (with and without
  * stopwords, CRScore's BLEU baselines) and GradedReviews' `Code/BLEU.py` (reference README).
  */
@@ -20,7 +20,7 @@ const MAX_ORDER = 4;
 /** Token ids of the candidate (the references' are in referenceIdBuffer(k)). */
 const candidateIds = new IdBuffer();
 
-/** `score_cooked` of one segment, its texts normalised to token ids (metrics-spec 1a steps 2-4). */
+/** `score_cooked` of one segment, its texts normalised to token ids. */
 function smoothBleuOfIds(references: readonly Int32Array[], hypothesis: Int32Array): number {
   const counts = bleuCounts(hypothesis, references, MAX_ORDER);
   let logBleu = 0;
@@ -36,7 +36,7 @@ function smoothBleuOfIds(references: readonly Int32Array[], hypothesis: Int32Arr
 }
 
 /**
- * `smooth_bleu.bleu(refs, hyp)[0]`, in [0, 1] (metrics-spec 1a steps 1-4): mteval-v11a
+ * `smooth_bleu.bleu(refs, hyp)[0]`, in [0, 1]: mteval-v11a
  * normalisation of every text, clipped n-gram matches for n = 1..4, add-one smoothing for
  * n ≥ 2, shortest reference length and brevity penalty `min(0, 1 − (r+1)/(h+1))` in log space.
  * A hypothesis with no unigram match scores about 1e-80 (never 0); an empty one scores exp(−r).
@@ -55,7 +55,7 @@ export interface CodeReviewerBleuOptions {
 }
 
 /**
- * `bleu_fromstr` preprocessing of one text (metrics-spec 1a pipeline steps 1-3) followed by
+ * `bleu_fromstr` preprocessing of one text followed by
  * `normalize`, as token ids. The tab replacement is a no-op here (wordpunct tokens hold no
  * whitespace) and so is `strip` (the joined tokens neither start nor end with a space).
  */
@@ -92,7 +92,7 @@ export interface BleuFromStrResult {
 
 /**
  * CodeReviewer `bleu_fromstr(predictions, golds, rmstop)`: a macro-average of sentence scores
- * (not pooled counts), each prediction scored against its single gold (metrics-spec 1a).
+ * (not pooled counts), each prediction scored against its single gold.
  */
 export function bleuFromStr(
   predictions: readonly string[],
@@ -113,8 +113,7 @@ export function bleuFromStr(
 /**
  * GradedReviews BLEU (replication package `Code/BLEU.py`, `__main__` path; reference README):
  * both texts stripped, lowercased and split by `splitPuncts`, then `bleu([reference], review)`
- * times 100. No stopword removal. 0-100. BLEU.py itself was not available to us (metrics-spec
- * "Open points"); the README describes it as this code, the `gradedreviews_bleu` vectors reproduce
+ * times 100. No stopword removal. 0-100. BLEU.py itself was not available to us; the README describes it as this code, the `gradedreviews_bleu` vectors reproduce
  * the paper's Table 1, and the 1,200-review sample reproduces the README's Spearman and Kendall.
  */
 export function gradedReviewsBleu(review: string, reference: string): number {

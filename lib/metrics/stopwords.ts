@@ -1,8 +1,8 @@
 /**
  * The stopword list of CodeReviewer's evaluator (`microsoft/CodeBERT` CodeReviewer/code/evaluator/
  * stopwords.txt, MIT licence): 592 lowercase entries. `bleu_fromstr(..., rmstop=True)` drops
- * tokens found here; CRScore's "BLEU (without stopwords)" baseline is that call (metrics-spec 1a;
- * CRScore `scripts/run_ref_based_eval.py`). Entries with an apostrophe or a period never match a
+ * tokens found here; CRScore's "BLEU (without stopwords)" baseline is that call (CRScore
+ * `scripts/run_ref_based_eval.py`). Entries with an apostrophe or a period never match a
  * wordpunct token, but are kept so the list stays the published one.
  */
 export const CODEREVIEWER_STOPWORDS: ReadonlySet<string> = new Set(

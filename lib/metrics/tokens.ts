@@ -1,6 +1,6 @@
 /**
  * Tokens as spans of their text, found in one scan, and interned to integer ids without a
- * substring per token: what the n-gram counting of BLEU and chrF++ needs (metrics-spec 1a, 1b, 2).
+ * substring per token: what the n-gram counting of BLEU and chrF++ needs.
  */
 
 /** Token k of the last scan is `text.slice(start[k], end[k])`; the buffers are reused by every scan. */

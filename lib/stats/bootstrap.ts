@@ -172,7 +172,7 @@ function bcaInterval(
 }
 
 /**
- * Bootstrap confidence interval of `statistic`, as scipy.stats.bootstrap (metrics-spec §7),
+ * Bootstrap confidence interval of `statistic`, as scipy.stats.bootstrap,
  * with a seeded xoshiro128** generator instead of NumPy's (so intervals agree with SciPy's
  * only to Monte-Carlo error, ~0.01 at 9999 resamples; with `resampleIndices` they agree
  * exactly). Percentile: type-7 quantiles at α and 1-α, α = (1-level)/2. Basic:

@@ -59,7 +59,7 @@ function productMoment(x: NumericSample, y: NumericSample): Coefficient {
 }
 
 /**
- * Pearson's r with the two-sided p-value of scipy.stats.pearsonr (SciPy 1.10, metrics-spec §7):
+ * Pearson's r with the two-sided p-value of scipy.stats.pearsonr (SciPy 1.10):
  * under bivariate normality r follows Beta(n/2-1, n/2-1) on [-1, 1], so
  * p = 2·I_{(1-|r|)/2}(n/2-1, n/2-1) (`2*special.btdtr(ab, ab, 0.5 - abs(r)/2)`).
  * n = 2 gives r = ±1 and p = 1, as in SciPy. Constant input or n < 2 → null with a reason.
@@ -89,7 +89,7 @@ export function pearsonStatistic(x: NumericSample, y: NumericSample): number | n
 }
 
 /**
- * Spearman's ρ as scipy.stats.spearmanr (metrics-spec §7): the Pearson correlation of average
+ * Spearman's ρ as scipy.stats.spearmanr: the Pearson correlation of average
  * ranks (ties share their mean rank). Two-sided p from Student's t with df = n-2,
  * t = ρ·sqrt(df/((1+ρ)(1-ρ))); no exact p and no tie correction, as in SciPy.
  * ρ = ±1 gives p = 0; n = 2 gives ρ = ±1 with an undefined p (df = 0; SciPy returns NaN).

@@ -137,7 +137,7 @@ function tauBFromCounts({ n, xTies: xt, yTies: yt, jointTiePairs, discordant }: 
 
 /**
  * Kendall's τ_b with the two-sided p-value of scipy.stats.kendalltau(method='auto',
- * variant='b') (metrics-spec §7):
+ * variant='b'):
  * τ_b = (P - Q)/sqrt((P+Q+T)(P+Q+U)); exact p when neither variable has ties and
  * (n <= 33 or min(P, Q) <= 1), otherwise the normal approximation with SciPy's tie-corrected
  * variance and p = erfc(|z|/√2). If every value of x or of y is tied, τ_b is undefined.

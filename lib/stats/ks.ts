@@ -44,7 +44,7 @@ export function exactKsPValue(n1: number, n2: number, g: number, h: number): num
   }
 
   /**
-   * Exact p = 1 - A/C(m+n, n) (metrics-spec §7), where A counts the monotone lattice paths from
+   * Exact p = 1 - A/C(m+n, n), where A counts the monotone lattice paths from
    * (0,0) to (m,n) with |i·n/g - j·m/g| < h at every point. As SciPy's
    * `_compute_outer_prob_inside_method` (Viehmann 2021, arXiv:2102.08037), the recursion carries
    * the complement directly: Q(i,j) = share of paths to (i,j) that have left the band, with
@@ -232,7 +232,7 @@ function ksResult({ n1, n2, maxDiff }: KsDistance, exactP: number | null): KsRes
 
 /**
  * Two-sample Kolmogorov-Smirnov test, two-sided, as scipy.stats.ks_2samp(method='auto')
- * (metrics-spec §7; GradedReviews Table 6 uses the statistic). D = max |F1 - F2| over the
+ * (GradedReviews Table 6 uses the statistic). D = max |F1 - F2| over the
  * pooled values with right-continuous ECDFs. The p-value is exact when max(n1, n2) <= 10 000
  * (then D is reported as h/lcm(n1,n2), as SciPy does), otherwise kstwo.sf(D, round(n1·n2/(n1+n2))).
  * Ties are allowed; the exact p assumes continuous data, as in SciPy.

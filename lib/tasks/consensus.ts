@@ -1,5 +1,5 @@
 /**
- * Consensus of an item's question (issue 12): the lead's adjudicated value where there is one,
+ * Consensus of an item's question: the lead's adjudicated value where there is one,
  * otherwise the annotators' value when two or more annotators gave the same value and none
  * another (unanimity). Items rated differently and not adjudicated have no consensus: they are
  * the adjudication queue, most disagreeing first.

@@ -1,5 +1,5 @@
 /**
- * What each annotation task type is (issue 12): one descriptor per task type holds its value
+ * What each annotation task type is: one descriptor per task type holds its value
  * schemas, how its annotations are stored and read, when an item is complete, the questions it
  * feeds to agreement and adjudication, and its export columns. The workspace, saves, agreement,
  * adjudication and exports go through the descriptors, so they are written once for all tasks.
@@ -66,7 +66,7 @@ export interface WorkspaceData extends TaskWorkspace {
   queue: { index: number; total: number; done: number; previousId: string | null; nextId: string | null; nextOpenId: string | null; waiting: number };
   /** Stage 2 before the item's stage 1 is finished (or consolidated). */
   blockedBy: { assignmentId: string | null; message: string } | null;
-  /** Set when an import wrote some of this annotator's answers here (issue 9): which file, by whom, when. */
+  /** Set when an import wrote some of this annotator's answers here: which file, by whom, when. */
   imported: { file: string; by: string; at: string } | null;
 }
 
@@ -103,7 +103,7 @@ export interface ExportedAnnotation {
   createdAt: string;
   updatedAt: string;
   timeSpentMs: number | null;
-  /** Set when an import wrote the annotation (issue 9): the file, and the run's lead. */
+  /** Set when an import wrote the annotation: the file, and the run's lead. */
   importedFile: string | null;
   importRunId: string | null;
   importRun: { createdAt: string; createdBy: { email: string } | null } | null;

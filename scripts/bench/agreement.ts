@@ -43,7 +43,7 @@ function generateColumns(seed: number, missing: number): RatingColumns {
 /** The same ratings as one object each. */
 const asObjects = (c: RatingColumns): Rating[] => Array.from(c.item, (i, e) => ({ item: c.items[i], rater: c.raters[c.rater[e]], value: c.value[e] }));
 
-/** CPU time of the `krippendorff` package (alpha from raw ratings, same data) measured in issue 15; not installable here. */
+/** CPU time of the `krippendorff` package (alpha from raw ratings, same data) measured once on this machine kind; not installable here. */
 const KRIPPENDORFF_PACKAGE_MS = 90;
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
@@ -71,7 +71,7 @@ export default async function run(): Promise<void> {
   const t = measure(() => krippendorffAlpha(columns, { level: "ordinal" }), RUNS);
   console.log(
     `${"Krippendorff alpha, ordinal (from columns)".padEnd(44)} ${formatTiming(t)}   alpha ${fmt(alpha.value)}; ` +
-      `krippendorff package ${KRIPPENDORFF_PACKAGE_MS} ms (issue 15), ${(KRIPPENDORFF_PACKAGE_MS / t.cpuMs).toFixed(1)}x faster by CPU`,
+      `krippendorff package ${KRIPPENDORFF_PACKAGE_MS} ms, ${(KRIPPENDORFF_PACKAGE_MS / t.cpuMs).toFixed(1)}x faster by CPU`,
   );
 
   time("Krippendorff alpha, ordinal (from ratings)", () => krippendorffAlpha(ratings, { level: "ordinal" }), (r) => `alpha ${fmt(r.value)}, ${r.n} units`);

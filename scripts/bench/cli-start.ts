@@ -1,5 +1,5 @@
 /**
- * Start time of the CLI (issue 10 item 4, issue 15 item 5): milliseconds from process start to
+ * Start time of the CLI: milliseconds from process start to
  * the command's own work (database resolved, migrations checked), for `db-status` against a
  * running embedded server: from the prebuilt bundle through `npm run cli` (scripts/run.mjs,
  * which first checks the bundle is fresh), from the bundle directly (`node <bundle>`), and from

@@ -1,5 +1,5 @@
 /**
- * Server render time of the diff view for a 2,000-line diff (issues 5 and 13): parsing,
+ * Server render time of the diff view for a 2,000-line diff: parsing,
  * highlighting and renderToString of the unified and split layouts, as the workspace page does
  * on the server (and the browser on hydration): the first screen highlighted. Then the whole
  * change's highlighting, which the browser does once the page is interactive. The browser side

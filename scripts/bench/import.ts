@@ -1,5 +1,5 @@
 /**
- * Import and export times (issue 4), in a fresh database of the embedded test cluster,
+ * Import and export times, in a fresh database of the embedded test cluster,
  * dropped at the end:
  *  - the GradedReviews sample workbook (../shared, when present): import, re-import (nothing
  *    created), gradedreviews export;

@@ -1,5 +1,5 @@
 /**
- * Metric job throughput against the metric's own computing time (issue 15 item 3): a study of
+ * Metric job throughput against the metric's own computing time: a study of
  * GradedReviews-sized pairs (scripts/bench/metrics.ts: 5,164 changes, each with its human
  * reference and one generated review) and a larger one of 50,000 pairs, in a fresh database.
  * For each metric: the time of metric.score over the pairs in a loop, then a metric run

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- load [--annotators N] [--seconds S] [--web-processes N] [--profile DIR]`
- * (issue 10): a crowd of N annotators against the production build, through the real HTTP routes.
+ *: a crowd of N annotators against the production build, through the real HTTP routes.
  *
  * On a fresh embedded PostgreSQL (durable: fsync on, as `npm start` runs it) it creates a study
  * of 4 code changes with 5 claims each, N annotator accounts (create-user --from-csv's function,

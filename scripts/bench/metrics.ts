@@ -48,9 +48,9 @@ export function makePairs(count: number): [review: string, reference: string][] 
 
 /**
  * CPU time of each reference implementation's scoring loop over the same kind of pairs, measured
- * side by side on this machine kind (issue 15): the paper's `BLEU.py`, sacreBLEU 2.6.0 and
+ * side by side on this machine kind: the paper's `BLEU.py`, sacreBLEU 2.6.0 and
  * rouge-score's code path. Python's sacrebleu and rouge-score are not installed here (and cannot
- * be: no network beyond npm and Debian), so these are the issue's figures, not same-run ratios.
+ * be: no network beyond npm and Debian), so these are figures recorded once, not same-run ratios.
  */
 const PYTHON_MS: Partial<Record<string, number>> = {
   "bleu-gradedreviews": 568,
@@ -70,7 +70,7 @@ export default async function run(): Promise<void> {
       for (const [review, reference] of pairs) checksum += metric.score(review, reference);
     }, 5);
     const python = PYTHON_MS[metric.name];
-    const ratio = python === undefined ? "" : `, ${(python / t.cpuMs).toFixed(1)}x faster than the Python reference's ${python} ms CPU (issue 15's figure, not measured in this run)`;
+    const ratio = python === undefined ? "" : `, ${(python / t.cpuMs).toFixed(1)}x faster than the Python reference's ${python} ms CPU (a recorded figure, not measured in this run)`;
     console.log(`${metric.name}: ${formatTiming(t)} for ${pairs.length} pairs (mean ${(checksum / pairs.length).toFixed(4)})${ratio}`);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- pages [--runs N]` (issue 13): page timings on the demo study in Chromium, as
+ * `npm run bench -- pages [--runs N]`: page timings on the demo study in Chromium, as
  * an annotator and a lead see them. Starts the whole product as `npm start` does (web server,
  * metric worker, migrations, first accounts, demo seed; building first when the build is
  * missing or older than the sources) on a fresh durable PostgreSQL database, then measures in

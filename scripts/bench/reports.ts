@@ -1,5 +1,5 @@
 /**
- * Annotators' saves while a big report computes (issue 10 item 5): the production server
+ * Annotators' saves while a big report computes: the production server
  * (`next start`, needs `npx next build`) on a fresh database with the 100,000-rating study of
  * scripts/bench/analysis.ts, one annotator saving ratings through POST /api/annotations at
  * about 10 per second, in three phases:

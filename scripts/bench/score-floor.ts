@@ -1,5 +1,5 @@
 /**
- * What storing one metric's scores costs PostgreSQL at the least (issue 15 item 3): 5,164 rows
+ * What storing one metric's scores costs PostgreSQL at the least: 5,164 rows
  * shaped like MetricScore, inserted in statements of 1,000 as a metric job's chunks store them,
  * into tables that differ only in key, indexes, collation and foreign key, so each part's cost
  * shows, by INSERT … SELECT (as the jobs) and by COPY (text, as the imports).

@@ -46,7 +46,7 @@ describe("accounts", () => {
 });
 
 // After the first-start test above, which needs a database without an admin.
-/** Accounts: who may manage whom, with the rule inside the query (issue 9, item 2). */
+/** Accounts: who may manage whom, with the rule inside the query. */
 describe("account rules", () => {
   const db = createClient(inject("databaseUrl"));
   let admin: User, lead: User, otherLead: User, ownAnnotator: User, foreignAnnotator: User, freeAnnotator: User;

@@ -1,5 +1,5 @@
 /**
- * Adjudication for every task type (issue 12) against a real PostgreSQL: the documented example
+ * Adjudication for every task type against a real PostgreSQL: the documented example
  * study, one disagreement per task decided by the lead; the consensus reaches the long, wide and
  * GradedReviews exports, and every decision is versioned and in the history.
  */

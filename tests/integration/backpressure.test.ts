@@ -1,5 +1,5 @@
 /**
- * Backpressure, not failures (issue 10): when every connection of the pool stays busy for the
+ * Backpressure, not failures: when every connection of the pool stays busy for the
  * whole wait, a save answers 503 with Retry-After (nothing written, safe to retry), never 500.
  * A real PostgreSQL, a real pool of one connection held by a slow query, the real save path and
  * the one HTTP error mapping.

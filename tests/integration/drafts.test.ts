@@ -1,5 +1,5 @@
 /**
- * What counts (issue 11): reports count submitted work; drafts (ratings of an assignment that is
+ * What counts: reports count submitted work; drafts (ratings of an assignment that is
  * not submitted) only on request, and the report says so; exports carry each answer's status,
  * import run and submission time, and filter by status, annotator and date (real PostgreSQL).
  */

@@ -1,6 +1,6 @@
 /**
  * Every export format and filter writes the same bytes as the Prisma reader of the nested includes
- * did (issue 15 item 4): the golden file was written by that code (commit "export identity test"),
+ * did: the golden file was written by that code (commit "export identity test"),
  * its consensus edge cases by the reader that read the study's consensus whole before the pages
  * (commit 34da36a), and the pg reader must reproduce it; the long and wide formats' itemText column
  * came later (the claims' and reviews' texts), and the workbook's fixed time. The study has imported work (by a lead and

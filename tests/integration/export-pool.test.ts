@@ -1,5 +1,5 @@
 /**
- * An export must not starve saves (issue 15): on a web process's pool of two connections, an export
+ * An export must not starve saves: on a web process's pool of two connections, an export
  * of a study of several pages holds at most one connection at a time, and an annotator's save made
  * while the export runs is answered before the export ends. A real PostgreSQL, the real pool, the
  * real export and save paths; the pool's own acquire and release events count the connections held.

@@ -1,5 +1,5 @@
 /**
- * Gold items and attention checks (issue 12, item 6) against a real PostgreSQL: a lead gives two
+ * Gold items and attention checks against a real PostgreSQL: a lead gives two
  * reviews of one change known grades; the change is mixed into each annotator's queue; the two
  * reviews' grades (not the change's other reviews) are left out of agreement and exports unless
  * asked for; the annotator who misses the gold grades is below

@@ -11,7 +11,7 @@ import { countRows, crscoreContext, CRSCORE, imported, sharedFile } from "./impo
 
 const STUDY = "crscore-python";
 
-/** The order of the issue: the template, both annotators' phase-1 sheets, both phase-2 sheets. */
+/** The order a lead imports them in: the template, both annotators' phase-1 sheets, both phase-2 sheets. */
 const SHEETS: [ImportFormat, string, string][] = [
   ["crscore-phase1", "phase1", "py_claim_acc_annot.csv"],
   ["crscore-phase1", "phase1", "py_claim_acc_annot_marcus.csv"],

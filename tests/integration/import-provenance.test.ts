@@ -6,7 +6,7 @@ import { createClient } from "@/lib/db/client";
 import { runImport } from "@/lib/import";
 import { exportText, imported } from "./import-fixtures";
 
-/** Imported work is marked as imported (issue 9, item 6): rows, history, workspace and export. */
+/** Imported work is marked as imported: rows, history, workspace and export. */
 describe("imported annotations", () => {
   const db = createClient(inject("databaseUrl"));
   beforeAll(() => {

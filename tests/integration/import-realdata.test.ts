@@ -1,5 +1,5 @@
 /**
- * Real study data as it is (issue 11), with small files written here modelled on the released
+ * Real study data as it is, with small files written here modelled on the released
  * sheets: a CodeReviewer id used for two changes, claims written differently in two sheets.
  */
 import ExcelJS from "exceljs";

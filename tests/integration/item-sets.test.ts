@@ -1,5 +1,5 @@
 /**
- * Item sets (issue 11): stored per study from a file of external ids, listed, read and deleted by
+ * Item sets: stored per study from a file of external ids, listed, read and deleted by
  * the study's leads only; the assignment plan stores the study's reliability set; agreement and
  * correlate (library, CLI) restrict a report to a stored set and state it (real PostgreSQL).
  */

@@ -1,5 +1,5 @@
 /**
- * Leads' views of annotators' work (issue 13, item 6) against a real PostgreSQL: the read-only
+ * Leads' views of annotators' work against a real PostgreSQL: the read-only
  * preview of an item is what the annotator's own workspace shows (their order of the reviews,
  * their answers), without answers when no annotator is chosen; the page of one annotator has
  * their progress, time on task, answers per item and their pairwise Cohen's kappa and agreement

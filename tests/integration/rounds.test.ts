@@ -1,5 +1,5 @@
 /**
- * Calibration rounds (issue 12, item 2) against a real PostgreSQL: three equal rounds of a
+ * Calibration rounds against a real PostgreSQL: three equal rounds of a
  * grading study; both annotators get every round's items, round 1 first; items of a round not
  * released cannot be opened or saved (in the query and in the one-statement save); when round 1
  * closes its agreement has Fleiss' kappa with a bootstrap CI; the lead releases round 2 by hand

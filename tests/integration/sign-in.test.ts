@@ -4,7 +4,7 @@ import type { DeviceToken } from "@/lib/auth/device-cookie";
 import { createUser } from "@/lib/data/users";
 import { createClient } from "@/lib/db/client";
 
-/** Sign-in (issue 9, item 3): attempts counted in PostgreSQL before the password is checked. */
+/** Sign-in: attempts counted in PostgreSQL before the password is checked. */
 describe("sign-in", () => {
   const db = createClient(inject("databaseUrl"));
   beforeAll(() => {

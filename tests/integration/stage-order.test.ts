@@ -1,5 +1,5 @@
 /**
- * CRScore stage order (issue 12) against a real PostgreSQL: on by default for a study with both
+ * CRScore stage order against a real PostgreSQL: on by default for a study with both
  * stages, stage 2 of an item stays closed after the annotator's own stage 1 until a lead
  * consolidates the item, and necessity is asked there over the consolidated set, smells
  * included, not in stage 1; turned off, the annotator's own stage 1 opens it and asks necessity.

@@ -1,5 +1,5 @@
 /**
- * The study settings page's data layer (issue 13) against a real PostgreSQL: what the lead may
+ * The study settings page's data layer against a real PostgreSQL: what the lead may
  * edit, what is refused because stored annotations depend on it (with how many), that the
  * annotators' workspace follows the new guidelines and hide-system-names (claims' generating
  * model included), and that another lead's study is untouched.

@@ -1,5 +1,5 @@
 /**
- * Table 1's verdict policy on the database (issue 11): the lead's consensus, else the first
+ * Table 1's verdict policy on the database: the lead's consensus, else the first
  * assigned annotator's judgement, else the only one; drafts only on request (real PostgreSQL).
  */
 import { afterAll, beforeAll, expect, inject, test } from "vitest";

@@ -1,6 +1,6 @@
 /**
  * scipy's Spearman and Kendall on the same pairs in the same run, for the ratio the bench
- * prints (issue 15 item 7): a Python process that holds the pairs and runs one function per
+ * prints: a Python process that holds the pairs and runs one function per
  * request, so the bench alternates its own runs with scipy's and both meet the same moments of
  * the machine's load. Needs Debian's python3-scipy; the product itself never runs Python.
  */

@@ -1,5 +1,5 @@
 """Times scipy.stats.spearmanr and kendalltau on the bench's pairs, one run per request, so that
-the bench can interleave them with its own runs (issue 15 item 7).
+the bench can interleave them with its own runs.
 
 Reads n float64 x values then n y values (little-endian) from the file named first; then, for
 each line "spearman" or "kendall" on stdin, runs that function once and prints one JSON line: the

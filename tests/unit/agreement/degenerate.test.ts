@@ -73,7 +73,7 @@ describe("degenerate inputs give defined values or null with a reason, never NaN
     expect(r.gwet).toMatchObject({ value: null, reason: expect.stringMatching(/only one category/) });
     for (const level of LEVELS) expect(r[level]).toMatchObject({ value: null, reason: expect.stringMatching(/same value/) });
     expect(cohenKappa(ratings)).toMatchObject({ value: null, reason: expect.stringMatching(/one and the same category/) });
-    // With the scale declared, AC1 is 1 (metrics-spec §8: κ is NaN but AC1 = 1).
+    // With the scale declared, AC1 is 1 (κ is NaN but AC1 = 1).
     expect(gwetAc(ratings, { scale: [1, 2, 3, 4, 5] })).toMatchObject({ value: 1, pa: 1, pe: 0 });
   });
 

@@ -56,7 +56,7 @@ describe("properties", () => {
     expect(percentAgreement(renamed).value).toBeCloseTo(percentAgreement(ratings).value as number, 13);
   });
 
-  test("alpha for binary data is the same at every level (metrics-spec §6c)", () => {
+  test("alpha for binary data is the same at every level", () => {
     const ratings = randomRatings(9).map((r) => ({ ...r, value: (r.value as number) >= 3 ? 1 : 0 }));
     const nominal = krippendorffAlpha(ratings, { level: "nominal" }).value as number;
     for (const level of ["ordinal", "interval"] as const) expect(krippendorffAlpha(ratings, { level }).value).toBeCloseTo(nominal, 13);

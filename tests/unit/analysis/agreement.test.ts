@@ -151,7 +151,7 @@ describe("item bootstrap CIs from resampled coefficients (no resampled tables)",
 
   test("the seeded intervals are unchanged (values computed when every resample built its table)", () => {
     const likertReports = coefficientReports(likertTable, likert, bootstrapSettings({ nResamples: 300, seed: 1 }));
-    // Interval alpha (issue 11) is computed on the same resamples and changes none of the others.
+    // Interval alpha is computed on the same resamples and changes none of the others.
     expect(likertReports[5]).toMatchObject({ key: "alpha-interval", ci: { nResamples: 300 } });
     expect(summary(likertReports.slice(0, 5))).toEqual(pinned([
       ["percent", 0.5730994152046784, { low: 0.4611350574712644, high: 0.6652777777777776, nResamples: 300 }],

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { claimMatchKey, claimNormalizations } from "@/lib/import/text";
 
-describe("claims matched by normalized text (issue 11)", () => {
+describe("claims matched by normalized text", () => {
   test("trailing punctuation, list numbering and whitespace are ignored, and named", () => {
     expect(claimNormalizations("v is set to 3.", "v is set to 3")).toEqual(["trailing punctuation"]);
     expect(claimNormalizations("1. v is an int.", "v  is an int.")).toEqual(["whitespace", "list numbering"]);

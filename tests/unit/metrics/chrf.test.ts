@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { corpusChrf, sentenceChrf } from "@/lib/metrics";
 import { expectClose, HAS_VECTORS, loadVectors } from "./vectors";
 
-describe.skipIf(!HAS_VECTORS)("chrF / chrF++ vectors (metrics-spec 2)", () => {
+describe.skipIf(!HAS_VECTORS)("chrF / chrF++ vectors", () => {
   type SentenceIn = { hypothesis: string; references: string[] };
   test.each(loadVectors<SentenceIn, { score: number }>("sacrebleu_chrf_sentence"))(
     "chrF($input.hypothesis)",

@@ -7,7 +7,7 @@ type MeteorOut = { meteor: number; per_reference: number[]; meteor_without_wordn
 type EditIn = { a: string; b: string; unit: "char" | "token" };
 type EditOut = { distance: number; max_len: number; normalized_distance: number; similarity: number };
 
-describe.skipIf(!HAS_VECTORS)("METEOR and edit-distance vectors (metrics-spec 4, 5)", () => {
+describe.skipIf(!HAS_VECTORS)("METEOR and edit-distance vectors", () => {
   const meteorVectors = loadVectors<MeteorIn, MeteorOut>("meteor_nltk");
 
   test.each(meteorVectors)("METEOR (exact+stem) of $input.hypothesis_tokens", ({ input, expected }) => {

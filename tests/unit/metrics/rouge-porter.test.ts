@@ -6,7 +6,7 @@ type Prf = { precision: number; recall: number; fmeasure: number };
 type RougeIn = { target: string; prediction: string; use_stemmer: boolean };
 type RougeOut = { rougeL: Prf; target_tokens: string[]; prediction_tokens: string[] };
 
-describe.skipIf(!HAS_VECTORS)("ROUGE-L and Porter vectors (metrics-spec 3)", () => {
+describe.skipIf(!HAS_VECTORS)("ROUGE-L and Porter vectors", () => {
   test.each(loadVectors<RougeIn, RougeOut>("rouge_l"))(
     "rougeL($input.target | $input.prediction, stem=$input.use_stemmer)",
     ({ input, expected }) => {

@@ -22,7 +22,7 @@ function expectBleu(actual: ReturnType<typeof sentenceBleu>, expected: BleuOut):
   expect(actual.refLength).toBe(expected.ref_len);
 }
 
-describe.skipIf(!HAS_VECTORS)("sacreBLEU vectors (metrics-spec 1b)", () => {
+describe.skipIf(!HAS_VECTORS)("sacreBLEU vectors", () => {
   type SentenceIn = { hypothesis: string; references: string[] };
   test.each(loadVectors<SentenceIn, BleuOut>("sacrebleu_sentence_bleu"))(
     "sentence_bleu($input.hypothesis)",

@@ -11,7 +11,7 @@ import {
 } from "@/lib/metrics";
 import { expectClose, HAS_VECTORS, loadVectors } from "./vectors";
 
-describe.skipIf(!HAS_VECTORS)("CodeReviewer smooth BLEU vectors (metrics-spec 1a)", () => {
+describe.skipIf(!HAS_VECTORS)("CodeReviewer smooth BLEU vectors", () => {
   type SentenceIn = { hypothesis: string; references: string[] };
   type SentenceOut = { bleu: number; tokens_hyp: string[]; tokens_refs: string[][] };
   test.each(loadVectors<SentenceIn, SentenceOut>("codereviewer_smooth_bleu_sentence"))(

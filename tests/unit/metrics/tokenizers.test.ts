@@ -1,6 +1,6 @@
 /**
  * Property tests of the one-scan tokenizers and the token-id n-gram paths against the multi-pass
- * definitions (metrics-spec 1a, 1b, 2), written out here with regexes and string keys.
+ * definitions, written out here with regexes and string keys.
  */
 import { describe, expect, test } from "vitest";
 import {
@@ -23,7 +23,7 @@ const pySplit = (text: string) => text.match(new RegExp(`[^${PY_SPACE}]+`, "g"))
 const pyStrip = (text: string) => text.replace(new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, "g"), "");
 const splitPuncts = (text: string) => (text.match(new RegExp(`[\\p{L}\\p{N}_]+|[^${PY_SPACE}\\p{L}\\p{N}_]`, "gu")) ?? []).join(" ");
 
-/** The four mteval regexes, one `re.sub` each, then `split()` (metrics-spec 1a step 1). */
+/** The four mteval regexes, one `re.sub` each, then `split()`. */
 function fourPasses(padded: string): string[] {
   return pySplit(
     padded

@@ -9,7 +9,7 @@ import { StudyPageHeader } from "@/components/study-page-header";
 
 export const dynamic = "force-dynamic";
 
-/** The study's named item sets (issue 11): the reliability set of the study design, calibration batches, held-out sets, sets from files. */
+/** The study's named item sets: the reliability set of the study design, calibration batches, held-out sets, sets from files. */
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 export default async function ItemSetsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {

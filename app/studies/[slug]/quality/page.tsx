@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 const percent = (share: number | null) => (share === null ? "–" : `${Math.round(share * 100)}%`);
 
 /**
- * Quality control (issue 12, item 6): gold items (known answers) mixed into the queues, each
+ * Quality control: gold items (known answers) mixed into the queues, each
  * annotator's accuracy on them, seconds per finished item with too-fast items counted, and
  * pausing an annotator who falls below the chosen accuracy.
  */

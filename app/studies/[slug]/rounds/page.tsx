@@ -43,7 +43,7 @@ function outsideText(outside: OutsideRounds): string {
 }
 
 /**
- * Calibration rounds (issue 12, item 2): every annotator labels each round's items; when a round
+ * Calibration rounds: every annotator labels each round's items; when a round
  * closes its agreement per question with bootstrap CIs is shown beside the earlier rounds, the
  * lead reviews its disagreements and releases the next round (or the release rule does).
  */

@@ -8,7 +8,7 @@ import { saveStudySettings } from "./actions";
 
 export const dynamic = "force-dynamic";
 
-/** The study's settings (issue 13): what annotators see and how their work is planned, edited without invalidating stored work. */
+/** The study's settings: what annotators see and how their work is planned, edited without invalidating stored work. */
 export default async function StudySettingsPage({ params }: { params: Promise<{ slug: string }> }) {
   const user = await requirePageUser(LEAD_ROLES);
   const { study, usage } = await orPageError(getStudySettings(user, (await params).slug));

@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
 const seconds = (ms: number) => Math.round(ms / 1000);
 
 /**
- * One annotator's work in a study the lead leads (issue 13, lead views): progress per task,
+ * One annotator's work in a study the lead leads: progress per task,
  * time on task in seconds, their answers per item (each linked to the item's read-only preview
  * with their answers), and their agreement with each other annotator and with the consensus.
  */
