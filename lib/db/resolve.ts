@@ -4,7 +4,7 @@
  */
 import "server-only";
 import { embeddedDefaults, runningEmbeddedServer } from "@/lib/db/embedded-server";
-import { env, resetEnv } from "@/lib/env";
+import { env } from "@/lib/env";
 import { migrate } from "@/lib/db/migrate";
 
 export interface ResolvedDatabase {
@@ -21,7 +21,6 @@ export async function resolveDatabase(log: (line: string) => void = (line) => pr
   const external = env().DATABASE_URL;
   if (external) {
     process.env.CRJUDGE_DB_SOURCE = "external";
-    resetEnv();
     const applied = await migrate(external);
     return { url: external, embedded: false, applied, release: async () => undefined };
   }
@@ -29,7 +28,6 @@ export async function resolveDatabase(log: (line: string) => void = (line) => pr
   const server = (await runningEmbeddedServer(embeddedDefaults())) ?? (await (await import("@/lib/db/embedded-postgres")).startEmbeddedPostgres({ log }));
   process.env.DATABASE_URL = server.url;
   process.env.CRJUDGE_DB_SOURCE = "embedded";
-  resetEnv();
   let applied: string[];
   try {
     applied = await migrate(server.url);

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, test, vi } from "vitest";
 import { createClient } from "@/lib/db/client";
-import { resetEnv } from "@/lib/env";
 import type { SaveRequest } from "@/lib/annotation/values";
 import { errorResponse } from "@/lib/http/respond";
 import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
@@ -17,7 +16,6 @@ const setup = createClient(url);
 // The data layer's `db` and `sql`, from the settings: one connection, given up after 300 ms of waiting for it.
 process.env.CRJUDGE_DB_POOL_SIZE = "1";
 process.env.CRJUDGE_DB_POOL_WAIT_MS = "300";
-resetEnv();
 const { db: tiny } = await import("@/lib/db/client");
 // The integration files share one process: a pool an earlier file made is replaced by one with these settings.
 await tiny.$disconnect();
@@ -42,7 +40,6 @@ afterAll(async () => {
   await Promise.all([setup.$disconnect(), tiny.$disconnect()]);
   delete process.env.CRJUDGE_DB_POOL_SIZE;
   delete process.env.CRJUDGE_DB_POOL_WAIT_MS;
-  resetEnv();
 });
 
 /** What the save route answers: the save's JSON, or the one error mapping's response. */

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { createClient } from "@/lib/db/client";
-import { resetEnv } from "@/lib/env";
 import type { SaveRequest } from "@/lib/annotation/values";
 import { runImport } from "@/lib/import";
 import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
@@ -17,7 +16,6 @@ process.env.DATABASE_URL = url;
 const setup = createClient(url);
 // The data layer's `db`: a pool of two connections, given up after 5 s of waiting for one (the default wait).
 process.env.CRJUDGE_DB_POOL_SIZE = "2";
-resetEnv();
 const { db } = await import("@/lib/db/client");
 // The integration files share one process: a pool an earlier file made is replaced by one with these settings.
 await db.$disconnect();
@@ -49,7 +47,6 @@ afterAll(async () => {
   await setup.study.deleteMany({ where: { slug: STUDY } });
   await Promise.all([setup.$disconnect(), db.$disconnect()]);
   delete process.env.CRJUDGE_DB_POOL_SIZE;
-  resetEnv();
 });
 
 /** The most connections of the process's pool checked out at once while `run` runs. */

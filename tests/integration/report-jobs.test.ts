@@ -10,7 +10,6 @@ import { insertMetricScores } from "@/lib/data/metric-scores";
 import { createClient } from "@/lib/db/client";
 import { dashboardReport, REPORT_QUEUE, routeReport, startQueue, waitForReport, workReportJobs } from "@/lib/jobs";
 import { seedDemo } from "@/lib/seed";
-import { resetEnv } from "@/lib/env";
 
 const url = inject("databaseUrl");
 const db = createClient(url);
@@ -19,7 +18,6 @@ const inlineLimit = process.env.CRJUDGE_REPORT_INLINE_LIMIT;
 afterEach(() => {
   if (inlineLimit === undefined) delete process.env.CRJUDGE_REPORT_INLINE_LIMIT;
   else process.env.CRJUDGE_REPORT_INLINE_LIMIT = inlineLimit;
-  resetEnv();
 });
 afterAll(() => db.$disconnect());
 
@@ -65,7 +63,6 @@ test("above the inline limit the worker computes the agreement CIs once per stat
   expect(JSON.parse(JSON.stringify(inline.report))).toEqual(expected);
 
   process.env.CRJUDGE_REPORT_INLINE_LIMIT = "0";
-  resetEnv();
   const fingerprint = await studyFingerprint(studyId, false);
   const first = await dashboardReport("agreement", studyId, options, fingerprint);
   expect(first.complete).toBe(false);

@@ -10,7 +10,6 @@
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import type { SaveRequest } from "@/lib/annotation/values";
 import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
-import { resetEnv } from "@/lib/env";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
@@ -104,7 +103,6 @@ test("above the report inline limit, the worker's computation of the closed roun
     await makeRounds(big, 2);
     await rounds.setRoundRule(asLead(big), { slug: big.slug, coefficient: "fleiss", threshold: 0.6 });
     process.env.CRJUDGE_REPORT_INLINE_LIMIT = "0";
-    resetEnv();
     for (const userId of [big.users.ann1, big.users.ann2]) {
       const assignment = await db.assignment.findFirstOrThrow({ where: { userId, codeChangeId: big.changes[0].id } });
       for (const [i, review] of big.changes[0].reviews.entries()) {
@@ -122,7 +120,6 @@ test("above the report inline limit, the worker's computation of the closed roun
   } finally {
     if (inlineLimit === undefined) delete process.env.CRJUDGE_REPORT_INLINE_LIMIT;
     else process.env.CRJUDGE_REPORT_INLINE_LIMIT = inlineLimit;
-    resetEnv();
     await removeAnnotationFixture(db, big);
   }
 });

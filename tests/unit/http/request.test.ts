@@ -5,7 +5,6 @@ import { readBody } from "@/lib/http/body";
 import { crossSiteReason } from "@/lib/http/origin";
 import { handler } from "@/lib/http/respond";
 import { findUnsafeText } from "@/lib/validation/text";
-import { resetEnv } from "@/lib/env";
 
 const post = (body: BodyInit | null, headers: Record<string, string> = {}) => new Request("http://127.0.0.1:3000/api/x", { method: "POST", body, headers: { host: "127.0.0.1:3000", ...headers } });
 
@@ -21,7 +20,6 @@ async function refusal(work: Promise<unknown>): Promise<[string, string]> {
 describe("same origin", () => {
   test("own origin, the public URL and non-browser clients pass; other sites do not", () => {
     process.env.NEXTAUTH_URL = "https://judge.example.org";
-    resetEnv();
     expect(crossSiteReason(post(null, { origin: "http://127.0.0.1:3000" }))).toBeNull();
     expect(crossSiteReason(post(null, { origin: "https://judge.example.org", "sec-fetch-site": "same-origin" }))).toBeNull();
     expect(crossSiteReason(post(null))).toBeNull();
@@ -29,7 +27,6 @@ describe("same origin", () => {
     for (const headers of foreign)
       expect(crossSiteReason(post(null, headers)), JSON.stringify(headers)).toMatch(/another (origin|site)/);
     delete process.env.NEXTAUTH_URL;
-    resetEnv();
   });
 });
 
