@@ -187,3 +187,16 @@ test("consolidation marks agreement, disagreement and ties; a tie has no default
   await expect(page.getByTestId("claim-agreement")).toHaveText("tie: choose");
   await expect(page.getByTestId("next-disagreement")).toHaveText("No other disagreement is open. All items");
 });
+
+test("a claim has one number: the adjudication queue and its page name it as the consolidation page numbers it", async ({ page }) => {
+  const retry = await testDb().codeChange.findFirstOrThrow({ where: { externalId: "py-retry-1", study: { slug: NEXT_STUDY } } });
+  await signIn(page, E2E_ACCOUNTS.lead);
+  // c2, stored at position 2 next to grace's correction of it, is the second claim of the change
+  await page.goto(`/studies/${NEXT_STUDY}/consolidate/${retry.id}`);
+  await expect(page.getByTestId("consolidation-claim").nth(1)).toContainText("2. A timeout of 5 seconds is added to every request.");
+  await page.goto(`/studies/${NEXT_STUDY}/adjudicate?task=CLAIM_VERIFICATION`);
+  const row = page.getByTestId("open-disagreement").filter({ hasText: "py-retry-1" });
+  await expect(row).toContainText("py-retry-1 · claim 2");
+  await row.getByRole("link").click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Adjudicate py-retry-1 · claim 2");
+});

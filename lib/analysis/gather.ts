@@ -8,6 +8,7 @@ import type { Rating, RatingValue } from "@/lib/agreement";
 import { describeItem, type StudyItem } from "./collect";
 import type { Question } from "./questions";
 import type { StudyForAnalysis } from "@/lib/data/studies";
+import { referenceLabels } from "@/lib/claims";
 import type { DraftMode } from "./drafts";
 import { InvariantError } from "@/lib/errors";
 
@@ -52,7 +53,9 @@ export interface TaskColumns {
 interface ItemsRow {
   ids: string[] | null;
   externalIds: string[];
-  positions: number[];
+  /** Pseudo-references only (null for reviews): their kind and the claim they correct. */
+  kinds: (string | null)[];
+  corrects: (string | null)[];
   systems: (string | null)[];
   changeIds: string[];
   changeExternalIds: string[];
@@ -77,10 +80,13 @@ const itemTable = (task: TaskType): Prisma.Sql => annotationTables(TASKS[task]).
  * JSON arrays in one row, which JavaScript parses natively.
  */
 function itemsStatement(studyId: string, task: TaskType): Prisma.Sql {
-  const system = TASKS[task].itemKind === "review" ? Prisma.sql`i.system` : Prisma.sql`NULL::text`;
+  const review = TASKS[task].itemKind === "review";
+  const system = review ? Prisma.sql`i.system` : Prisma.sql`NULL::text`;
+  const kind = review ? Prisma.sql`NULL::text` : Prisma.sql`i.kind::text`;
+  const corrects = review ? Prisma.sql`NULL::text` : Prisma.sql`i."correctsId"`;
   const order = Prisma.sql`ORDER BY c.position, c.id COLLATE "C", i.position, i.id COLLATE "C"`;
   return Prisma.sql`
-    SELECT json_agg(i.id ${order}) AS ids, json_agg(i."externalId" ${order}) AS "externalIds", json_agg(i.position ${order}) AS positions,
+    SELECT json_agg(i.id ${order}) AS ids, json_agg(i."externalId" ${order}) AS "externalIds", json_agg(${kind} ${order}) AS kinds, json_agg(${corrects} ${order}) AS corrects,
       json_agg(${system} ${order}) AS systems, json_agg(c.id ${order}) AS "changeIds", json_agg(c."externalId" ${order}) AS "changeExternalIds",
       json_agg(c.language ${order}) AS languages, json_agg(g."itemId" IS NOT NULL ${order}) AS gold
     FROM ${itemTable(task)} i JOIN "CodeChange" c ON c.id = i."codeChangeId"
@@ -220,6 +226,20 @@ export function keepItems(data: TaskColumns, keep: (item: StudyItem) => boolean)
   return { ...data, items, questions };
 }
 
+/** The names of the study's pseudo-references (lib/claims/numbering), change by change: the items come in change order. */
+function claimLabelsOf(ids: readonly string[], row: ItemsRow): string[] {
+  const labels: string[] = [];
+  for (let start = 0; start < ids.length; ) {
+    let end = start;
+    while (end < ids.length && row.changeIds[end] === row.changeIds[start]) end++;
+    const change = [];
+    for (let p = start; p < end; p++) change.push({ id: ids[p], kind: row.kinds[p] ?? "", correctsId: row.corrects[p] });
+    labels.push(...referenceLabels(change));
+    start = end;
+  }
+  return labels;
+}
+
 /**
  * The ratings of one task of the study as columns, read straight through pg (no object per
  * rating) in two statements at once, the items and the ratings; items with a known answer for the task (gold, lib/data/gold) are left
@@ -235,8 +255,9 @@ export async function gatherTaskColumns(study: StudyForAnalysis, task: TaskType,
   const ids = row.ids ?? [];
   const rated = rows.map(raterItems);
   const entries = orderEntries(ids, rated);
+  const claimLabels = TASKS[task].itemKind === "review" ? null : claimLabelsOf(ids, row);
   const items = entries.rated.map((p, u) =>
-    describeItem({ id: ids[p], order: u, position: row.positions[p], externalId: row.externalIds[p], system: row.systems[p] ?? undefined, changeId: row.changeIds[p], changeExternalId: row.changeExternalIds[p], language: row.languages[p] }),
+    describeItem({ id: ids[p], order: u, claimLabel: claimLabels?.[p], externalId: row.externalIds[p], system: row.systems[p] ?? undefined, changeId: row.changeIds[p], changeExternalId: row.changeExternalIds[p], language: row.languages[p] }),
   );
   const all: TaskColumns = { task, items, raters: rows.map((r) => r.rater), questions: questions.map((q, k) => questionColumns(q, questionCodes(rows, rated, k, entries.n), entries, drafts)) };
   const isGold = new Set(entries.rated.filter((p) => row.gold[p]).map((p) => ids[p]));

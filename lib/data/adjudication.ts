@@ -12,6 +12,7 @@ import { z } from "zod";
 import { slugField } from "@/lib/validation/study-fields";
 import { perItemAgreement, type RatingValue } from "@/lib/agreement";
 import { AppError } from "@/lib/errors";
+import { referenceLabels } from "@/lib/claims";
 import { db, Prisma, type PrismaClient } from "@/lib/db/client";
 import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
 import { TaskType } from "@/lib/generated/prisma/enums";
@@ -174,9 +175,11 @@ export interface AdjudicationItem {
 /** The item's context: its code change and its text. */
 async function itemContext(studyId: string, task: TaskType, itemId: string) {
   if (TASKS[task].itemKind === "pseudoReference") {
-    const ref = await db.pseudoReference.findFirst({ where: { id: itemId, codeChange: { studyId } }, select: { id: true, text: true, position: true, codeChangeId: true } });
+    const ref = await db.pseudoReference.findFirst({ where: { id: itemId, codeChange: { studyId } }, select: { id: true, text: true, codeChangeId: true } });
     if (!ref) throw new AppError("NOT_FOUND", { message: "No such claim in this study." });
-    return { codeChangeId: ref.codeChangeId, item: { id: ref.id, kind: "pseudoReference" as const, label: `claim ${ref.position + 1}`, text: ref.text, system: null } };
+    const references = await db.pseudoReference.findMany({ where: { codeChangeId: ref.codeChangeId }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true, kind: true, correctsId: true } });
+    const label = referenceLabels(references)[references.findIndex((r) => r.id === ref.id)];
+    return { codeChangeId: ref.codeChangeId, item: { id: ref.id, kind: "pseudoReference" as const, label, text: ref.text, system: null } };
   }
   const review = await db.candidateReview.findFirst({ where: { id: itemId, codeChange: { studyId } }, select: { id: true, text: true, system: true, codeChangeId: true } });
   if (!review) throw new AppError("NOT_FOUND", { message: "No such review in this study." });

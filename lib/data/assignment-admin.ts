@@ -19,6 +19,7 @@ import { goldChanges } from "@/lib/data/gold";
 import { roundChanges } from "@/lib/data/round-gate";
 import { storePlanReliabilitySet } from "@/lib/data/item-sets";
 import { AppError } from "@/lib/errors";
+import { claimNumbers } from "@/lib/claims";
 import { annotatorsPerItemField, slugField } from "@/lib/validation/study-fields";
 
 /**
@@ -331,6 +332,8 @@ export interface ConsolidationClaim {
   corrections: { id: string; text: string; addedBy: string }[];
   decision: { action: ConsolidationAction; replacementText: string | null; decidedBy: string; decidedAt: Date } | null;
   suggestion: SuggestedDecision | null;
+  /** Its number as every page names it (lib/claims/numbering); null for corrections and smells. */
+  number: number | null;
 }
 
 export async function getConsolidationItem(user: StudyUser, slug: string, codeChangeId: string) {
@@ -363,6 +366,7 @@ export async function getConsolidationItem(user: StudyUser, slug: string, codeCh
     annotatorIds.map((annotatorId) => ({ annotatorId, judgements: new Map(judgements.filter((j) => j.annotatorId === annotatorId).map((j) => [j.pseudoReferenceId, j])) })),
   );
   const decisionMap = new Map(decisions.map((d) => [d.pseudoReferenceId, d]));
+  const numbers = claimNumbers(references);
   const claims: ConsolidationClaim[] = references.map((ref) => ({
     id: ref.id,
     kind: ref.kind,
@@ -380,6 +384,7 @@ export async function getConsolidationItem(user: StudyUser, slug: string, codeCh
       return d ? { action: d.action, replacementText: d.replacementText, decidedBy: d.decidedBy.name, decidedAt: d.decidedAt } : null;
     })(),
     suggestion: suggestions.get(ref.id) ?? null,
+    number: numbers.get(ref.id) ?? null,
   }));
   return { study, change, annotators, claims, next: nextDisagreement(rows, change.id) };
 }

@@ -126,14 +126,15 @@ export async function changeItems(user: StudyUser, slug: string, externalId: str
     ? await db.codeChange.findFirst({
         where: { studyId: study.id, externalId: chosen },
         select: {
-          pseudoReferences: { where: { kind: { in: ["CLAIM", "IMPLICATION"] } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true, position: true, text: true } },
+          pseudoReferences: { where: { kind: { in: ["CLAIM", "IMPLICATION"] } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true, text: true } },
           reviews: { orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true, system: true, text: true, isReference: true } },
         },
       })
     : null;
   const items: ChangeItems["items"] = [];
   for (const task of study.taskTypes) {
-    if (task === "CLAIM_VERIFICATION") for (const c of change?.pseudoReferences ?? []) items.push({ task, itemId: c.id, label: `claim ${c.position + 1}`, text: c.text });
+    // the generated claims in stored order: claim 1, 2, … (lib/claims/numbering)
+    if (task === "CLAIM_VERIFICATION") for (const [i, c] of (change?.pseudoReferences ?? []).entries()) items.push({ task, itemId: c.id, label: `claim ${i + 1}`, text: c.text });
     else for (const r of change?.reviews ?? []) if (!(r.isReference && task === "REFERENCE_GRADING")) items.push({ task, itemId: r.id, label: r.system, text: r.text });
   }
   return { externalId: chosen ?? "", changes, items };

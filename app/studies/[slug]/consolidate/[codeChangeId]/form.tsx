@@ -46,7 +46,8 @@ export function ConsolidationForm({
   const [pending, start] = useTransition();
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   // Corrections are decided through the claim they correct (replace with their text).
-  const decidable = claims.filter((c) => c.kind !== "SMELL" && !(c.kind === "ANNOTATOR_ADDED" && c.correctsId));
+  // In claim-number order (lib/claims/numbering), as every page numbers them: the generated claims, then the added ones.
+  const decidable = claims.filter((c) => c.number !== null).sort((a, b) => a.number! - b.number!);
   const corrections = claims.filter((c) => c.kind === "ANNOTATOR_ADDED" && c.correctsId);
   // A stored decision, else the suggestion; a tie starts without one (nothing is chosen for the lead).
   const [choices, setChoices] = useState<Record<string, Choice>>(() =>
@@ -66,7 +67,7 @@ export function ConsolidationForm({
   const undecidedTies = decidable.filter((c) => agreementOf(c) === "tie" && choices[c.id].action === null).length;
 
   const submit = () => {
-    const undecided = decidable.flatMap((c, i) => (choices[c.id].action === null ? [i + 1] : []));
+    const undecided = decidable.flatMap((c) => (choices[c.id].action === null ? [c.number] : []));
     if (undecided.length > 0) {
       setMessage({ ok: false, text: `Choose keep, replace or drop for claim${undecided.length === 1 ? "" : "s"} ${undecided.join(", ")}: the annotators are split evenly, so there is no default.` });
       document.querySelector<HTMLInputElement>(`[aria-label="Decision for claim ${undecided[0]}"] input`)?.focus();
@@ -115,7 +116,7 @@ export function ConsolidationForm({
           </tr>
         </thead>
         <tbody>
-          {decidable.map((c, index) => {
+          {decidable.map((c) => {
             const choice = choices[c.id];
             const agreement = agreementOf(c);
             return (
@@ -125,7 +126,7 @@ export function ConsolidationForm({
                     {agreement === "tie" && c.decision ? "tie (decided)" : AGREEMENT[agreement].text}
                   </span>
                   <span className="block">
-                    <span className="text-slate-500">{index + 1}. </span>
+                    <span className="text-slate-500">{c.number}. </span>
                     {c.text}
                   </span>
                   <span className="block text-xs text-slate-500">
@@ -152,7 +153,7 @@ export function ConsolidationForm({
                   </td>
                 ))}
                 <td className="px-2 py-1">
-                  <div role="radiogroup" aria-label={`Decision for claim ${index + 1}`} className="flex gap-2 text-xs">
+                  <div role="radiogroup" aria-label={`Decision for claim ${c.number}`} className="flex gap-2 text-xs">
                     {(["KEEP", "REPLACE", "DROP"] as const).map((action) => (
                       <label key={action}>
                         <input type="radio" name={`d-${c.id}`} checked={choice.action === action} onChange={() => set(c.id, { action })} /> {action.toLowerCase()}
@@ -161,7 +162,7 @@ export function ConsolidationForm({
                   </div>
                   {choice.action === "REPLACE" && (
                     <textarea
-                      aria-label={`Replacement for claim ${index + 1}`}
+                      aria-label={`Replacement for claim ${c.number}`}
                       value={choice.replacementText}
                       onChange={(e) => set(c.id, { replacementText: e.target.value })}
                       rows={2}
