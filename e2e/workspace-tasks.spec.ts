@@ -79,6 +79,15 @@ test("claim verification with the keyboard: codes, error type, note, correction,
   await expect.poll(async () => (await db.assignment.findUniqueOrThrow({ where: { id: a.assignmentId } })).timeSpentMs).toBeGreaterThan(0);
 });
 
+/** The stage-2 pseudo-references of a change for an annotator without judgements of their own. */
+async function stage2Set(codeChangeId: string, userId: string) {
+  const db = testDb();
+  const refs = await db.pseudoReference.findMany({ where: { codeChangeId } });
+  const current = await db.codeChange.findUniqueOrThrow({ where: { id: codeChangeId } });
+  const decisions = await db.consolidationDecision.findMany({ where: { codeChangeId } });
+  return current.consolidatedAt ? stage2FromConsolidation(refs, new Map(decisions.map((d) => [d.pseudoReferenceId, d]))) : stage2FromOwnJudgements(refs, new Map(), userId);
+}
+
 test("review rating with the keyboard: addressed and partly addressed pseudo-references, three Likert scores per review", async ({ page }) => {
   const change = await demoChange({ index: 0 });
   const a = await assignmentFor("rating", "REVIEW_RATING", change.id);
@@ -93,9 +102,11 @@ test("review rating with the keyboard: addressed and partly addressed pseudo-ref
     const header = await reviews.nth(i).locator("h3").locator("..").innerText();
     for (const system of systems) expect(header).not.toContain(system);
   }
+  const set = await stage2Set(change.id, a.userId);
+  expect(set.length).toBeGreaterThanOrEqual(2);
   for (let i = 0; i < count; i++) {
-    // the third score moves on to the next review
-    await keys(page, "x", "l", "p", "4", "3", "3");
+    // l past the pseudo-references to the first score; the third score moves on to the next review
+    await keys(page, "x", "l", "p", ...Array<string>(set.length - 1).fill("l"), "4", "3", "3");
     if (i < count - 1) await expect(reviews.nth(i + 1)).toHaveAttribute("aria-current", "true");
   }
   // past the last review's last score, digits change nothing
@@ -109,10 +120,6 @@ test("review rating with the keyboard: addressed and partly addressed pseudo-ref
   expect(errors).toEqual([]);
 
   const db = testDb();
-  const refs = await db.pseudoReference.findMany({ where: { codeChangeId: change.id } });
-  const current = await db.codeChange.findUniqueOrThrow({ where: { id: change.id } });
-  const decisions = await db.consolidationDecision.findMany({ where: { codeChangeId: change.id } });
-  const set = current.consolidatedAt ? stage2FromConsolidation(refs, new Map(decisions.map((d) => [d.pseudoReferenceId, d]))) : stage2FromOwnJudgements(refs, new Map(), a.userId);
   const ratings = await db.reviewRating.findMany({ where: { annotatorId: a.userId }, include: { links: true } });
   expect(ratings).toHaveLength(count);
   for (const rating of ratings) {
@@ -125,6 +132,25 @@ test("review rating with the keyboard: addressed and partly addressed pseudo-ref
     );
   }
   expect((await db.assignment.findUniqueOrThrow({ where: { id: a.assignmentId } })).status).toBe("DONE");
+});
+
+test("review rating: a digit on a pseudo-reference row scores nothing, a digit on a dimension scores that one, and the help says so", async ({ page }) => {
+  const change = await demoChange({ index: 0 });
+  const a = await assignmentFor("rating-row", "REVIEW_RATING", change.id);
+  await openWorkspace(page, a);
+  const set = await stage2Set(change.id, a.userId);
+  const first = page.getByTestId("review").first();
+  await expect(first).toHaveAttribute("aria-current", "true");
+  // on the first pseudo-reference row: 2 answers nothing
+  await keys(page, "2");
+  await expect(first.getByRole("radio", { checked: true })).toHaveCount(0);
+  // l to the first dimension (conciseness), where 4 scores it
+  await keys(page, ...Array<string>(set.length).fill("l"), "4");
+  await expectSaved(page);
+  const rating = await testDb().reviewRating.findFirstOrThrow({ where: { annotatorId: a.userId } });
+  expect(rating.scores).toEqual({ conciseness: 4 });
+  await keys(page, "?");
+  await expect(page.getByTestId("shortcuts")).toContainText("on a pseudo-reference row a digit does nothing");
 });
 
 test("reference-based grading with the keyboard: a grade per generated review and a comment", async ({ page }) => {
@@ -334,10 +360,12 @@ test("a refused submit names the reviews and dimensions still missing and moves 
   const reviews = page.getByTestId("review");
   const count = await reviews.count();
   expect(count).toBeGreaterThanOrEqual(4);
+  // each review opens on its pseudo-references: l past them to the scores
+  const toScores = Array<string>((await stage2Set(change.id, a.userId)).length).fill("l");
   for (let i = 0; i < count - 1; i++) {
     // review C gets two scores of three; the last review none
-    if (i === 2) await keys(page, "4", "3", "j");
-    else await keys(page, "4", "3", "3");
+    if (i === 2) await keys(page, ...toScores, "4", "3", "j");
+    else await keys(page, ...toScores, "4", "3", "3");
   }
   await expectSaved(page);
   await keys(page, "Control+Enter");

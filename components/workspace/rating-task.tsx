@@ -5,7 +5,7 @@
  * system names hidden when the study says so) tick the pseudo-references it addresses fully or
  * partially, then score each Likert dimension with the rules of thumb next to the scale.
  * Keyboard: j/k between reviews, h/l between the fields of a review (pseudo-references, then
- * the dimensions), x / p to tick, digits to score. With CRScore's stage order the set is the
+ * the dimensions), x / p to tick, digits to score the marked dimension (none on a pseudo-reference row). With CRScore's stage order the set is the
  * consolidated one and the annotator first judges whether each pseudo-reference (claim or smell)
  * is necessary for a review to mention (Appendix, phase 2): y (necessary) or u (not necessary)
  * answers the marked one from anywhere in the item and marks the next.
@@ -124,11 +124,9 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
           return true;
         case "digit": {
           const score = likertFromDigit(action.value, likertMin, likertMax);
-          if (!review || score === null) return false;
-          const scores = value(review.id).scores;
-          // On a dimension: that one; on a pseudo-reference: the first dimension without a score.
-          let d = field - references.length;
-          if (d < 0) d = Math.max(0, dims.findIndex((dim) => scores[dim] === undefined));
+          // A digit scores the marked dimension only: on a pseudo-reference row it answers nothing.
+          const d = field - references.length;
+          if (!review || score === null || d < 0) return false;
           setScore(review.id, dims[d], score);
           // Moving on: the next dimension, after the last one the next review.
           if (!digitsMoveOn) setField(references.length + d);

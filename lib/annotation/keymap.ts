@@ -153,7 +153,7 @@ export const SHORTCUTS: readonly ShortcutHelp[] = [
   { keys: ["u"], description: "Not necessary: the marked pseudo-reference (from anywhere in the item; moves on to the next one)", tasks: ["REVIEW_RATING"] },
   {
     keys: ["1…5"],
-    description: "Score of the marked dimension (on a pseudo-reference row: the first dimension without a score); moves on to the next dimension, after the last one to the next review; on a scale up to 10, 0 types 10",
+    description: "Score of the marked dimension (on a pseudo-reference row a digit does nothing: l moves on to the scores); moves on to the next dimension, after the last one to the next review; on a scale up to 10, 0 types 10",
     tasks: ["REVIEW_RATING"],
   },
   { keys: ["1…5"], description: "Grade against the reference review (moves on to the next review)", tasks: ["REFERENCE_GRADING"] },
