@@ -94,6 +94,8 @@ test("three calibration rounds: annotators are held after round 1 until the lead
     const held = await assignmentOf(annotator.userId, 2);
     await annotatorPage.goto(`/annotate/${held.id}`);
     await expect(annotatorPage.getByTestId("locked")).toContainText("waiting for the next round");
+    // every other item waits too: no link to a next open item
+    await expect(annotatorPage.getByTestId("next-open-item")).toHaveCount(0);
     const review = (await reviewsOf(2))[0];
     const refused = await annotatorPage.request.post("/api/annotations", { data: { kind: "grade", assignmentId: held.id, targetId: review.id, baseVersion: 0, value: { grade: 3, comment: "" } } });
     expect(refused.status()).toBe(423);
@@ -230,14 +232,16 @@ test("items outside the rounds wait for the last round until the lead opens them
   const outside = await db.assignment.findFirstOrThrow({ where: { userId: annotator.userId, codeChangeId: changes[2].id } });
   await annotatorPage.goto(`/annotate/${outside.id}`);
   await expect(annotatorPage.getByTestId("locked")).toContainText("outside the calibration rounds: waiting for the last round (round 2)");
+  // the locked page links to the next item the annotator can work on: round 1's
+  const first = await db.assignment.findFirstOrThrow({ where: { userId: annotator.userId, codeChangeId: changes[0].id } });
+  await annotatorPage.getByTestId("next-open-item").click();
+  await expect(annotatorPage).toHaveURL(new RegExp(`/annotate/${first.id}$`));
+  await expect(annotatorPage.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
   const review = await db.candidateReview.findFirstOrThrow({ where: { codeChangeId: changes[2].id, isReference: false } });
   const save = () => annotatorPage.request.post("/api/annotations", { data: { kind: "grade", assignmentId: outside.id, targetId: review.id, baseVersion: 0, value: { grade: 3, comment: "" } } });
   expect((await save()).status()).toBe(423);
   const queue = (await (await annotatorPage.request.get("/api/me/assignments")).json()) as { queues: { study: { slug: string }; entries: { id: string; waiting: unknown }[] }[] };
   expect(queue.queues.find((q) => q.study.slug === slug)!.entries.find((e) => e.id === outside.id)!.waiting).toEqual({ kind: "round", round: 2, outside: true });
-  const first = await db.assignment.findFirstOrThrow({ where: { userId: annotator.userId, codeChangeId: changes[0].id } });
-  await annotatorPage.goto(`/annotate/${first.id}`);
-  await expect(annotatorPage.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
 
   // the lead opens them now
   await outsideState.getByRole("button", { name: "Open items outside rounds now" }).click();

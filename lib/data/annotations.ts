@@ -127,23 +127,46 @@ export async function readItem(codeChangeId: string): Promise<Pick<WorkspaceData
   };
 }
 
-export async function getWorkspace(userId: string, assignmentId: string): Promise<WorkspaceData> {
-  const assignment = await findOwnAssignment(db, userId, assignmentId);
-  const [study, { item, sources }, queue] = await Promise.all([
-    db.study.findUniqueOrThrow({ where: { id: assignment.studyId }, select: workspaceStudySelect }),
-    readItem(assignment.codeChangeId),
-    db.assignment.findMany({ where: { userId, studyId: assignment.studyId }, orderBy: { position: "asc" }, select: assignmentStateSelect }),
-  ]);
-
+/** The annotator's queue in one study with what each assignment waits for, and `workable`: what can be worked on now. */
+async function queueStates(userId: string, studyId: string) {
+  const queue = await db.assignment.findMany({ where: { userId, studyId }, orderBy: { position: "asc" }, select: assignmentStateSelect });
   const states = await assignmentStates(db, queue);
-  const index = queue.findIndex((a) => a.id === assignment.id);
   // n and the move after a submit pass items that wait (a round, a consolidation) or come after the annotator's own stage 1.
   const workable = (a: { id: string }) => {
     const state = states.get(a.id);
     return state?.waiting === null && !state.afterOwnStage1;
   };
+  return { queue, states, workable };
+}
+
+/** The first open, workable assignment after position `index` of the queue, wrapping around. */
+function nextOpenOf(queue: readonly { id: string; status: AssignmentStatus }[], workable: (a: { id: string }) => boolean, index: number) {
   const open = (a: { id: string; status: AssignmentStatus }) => (a.status === "PENDING" || a.status === "IN_PROGRESS") && workable(a);
-  const nextOpen = queue.slice(index + 1).find(open) ?? queue.slice(0, index).find(open) ?? null;
+  return queue.slice(index + 1).find(open) ?? queue.slice(0, Math.max(0, index)).find(open) ?? null;
+}
+
+/**
+ * The open item the annotator can work on after one of their own assignments that cannot be
+ * opened now (it waits for a round): where its locked page sends them. Null when none is open,
+ * or when the annotator is paused in the study.
+ */
+export async function nextOpenAfter(userId: string, assignmentId: string): Promise<string | null> {
+  const own = await db.assignment.findFirst({ where: { id: assignmentId, userId, study: annotatingStudyWhere(userId) }, select: { studyId: true } });
+  if (!own) return null;
+  const { queue, workable } = await queueStates(userId, own.studyId);
+  return nextOpenOf(queue, workable, queue.findIndex((a) => a.id === assignmentId))?.id ?? null;
+}
+
+export async function getWorkspace(userId: string, assignmentId: string): Promise<WorkspaceData> {
+  const assignment = await findOwnAssignment(db, userId, assignmentId);
+  const [study, { item, sources }, { queue, states, workable }] = await Promise.all([
+    db.study.findUniqueOrThrow({ where: { id: assignment.studyId }, select: workspaceStudySelect }),
+    readItem(assignment.codeChangeId),
+    queueStates(userId, assignment.studyId),
+  ]);
+
+  const index = queue.findIndex((a) => a.id === assignment.id);
+  const nextOpen = nextOpenOf(queue, workable, index);
 
   const own = states.get(assignment.id);
   const stage1 = queue.find((a) => a.codeChangeId === item.id && a.taskType === "CLAIM_VERIFICATION");

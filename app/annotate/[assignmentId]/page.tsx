@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Workspace } from "@/components/workspace/workspace";
 import { requirePageUser } from "@/lib/auth/session";
 import { orLockedMessage } from "@/lib/errors/page";
-import { getWorkspace } from "@/lib/data/annotations";
+import { getWorkspace, nextOpenAfter } from "@/lib/data/annotations";
 
 export const dynamic = "force-dynamic";
 
@@ -12,14 +12,22 @@ export default async function AnnotationWorkspacePage({ params }: { params: Prom
   const { assignmentId } = await params;
   const result = await orLockedMessage(getWorkspace(user.id, assignmentId));
   if ("locked" in result) {
+    const next = await nextOpenAfter(user.id, assignmentId);
     return (
       <div className="space-y-3">
         <p role="alert" className="rounded border border-amber-300 bg-amber-50 p-3 text-amber-900" data-testid="locked">
           {result.locked}
         </p>
-        <Link href="/annotate" className="text-blue-700 hover:underline">
-          Back to my assignments
-        </Link>
+        <p className="flex flex-wrap gap-4">
+          {next && (
+            <Link href={`/annotate/${next}`} className="text-blue-700 hover:underline" data-testid="next-open-item">
+              Next open item
+            </Link>
+          )}
+          <Link href="/annotate" className="text-blue-700 hover:underline">
+            Back to my assignments
+          </Link>
+        </p>
       </div>
     );
   }
