@@ -3,6 +3,7 @@
 import { useState, useTransition } from "react";
 import { useRun, type Action } from "@/components/action-run";
 import { ActionMessage } from "@/components/action-message";
+import { PlanEffectText } from "@/components/plan-effect";
 import type { RoundsPreview } from "@/lib/data/rounds";
 import { commaList } from "@/lib/validation/list";
 
@@ -103,9 +104,7 @@ export function MakeRoundsForm({ slug, preview, save }: { slug: string; preview:
               </tbody>
             </table>
           )}
-          <p data-testid="rounds-preview-changes">
-            Assignments: {shown.effect.create} new, {shown.effect.update} moved in their queues, {shown.effect.remove} unopened removed, {shown.effect.keep} started kept.
-          </p>
+          <PlanEffectText effect={shown.effect} testId="rounds-preview-changes" />
           <div className="flex flex-wrap items-center gap-3">
             <button
               type="button"

@@ -38,6 +38,8 @@ interface Fixture {
   decisions: { pseudoReferenceId: string; action: "KEEP" }[];
   /** The key of the preview of one round of study A (makeRounds confirms it), set by its entry's preparation. */
   roundsKey: string;
+  /** The key of the preview of study A's assignments for its two annotators (generate confirms it), set by its entry's preparation. */
+  generateKey: string;
 }
 
 interface Call {
@@ -188,7 +190,16 @@ const ACTIONS: Record<string, Entry> = {
     },
   },
   "app/studies/[slug]/assignments/actions.ts#saveSettings": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, ...f.settings } }) },
-  "app/studies/[slug]/assignments/actions.ts#generate": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, annotatorIds: [f.a.users.ann1, f.a.users.ann2] } }) },
+  "app/studies/[slug]/assignments/actions.ts#previewGeneration": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, annotatorIds: [f.a.users.ann1, f.a.users.ann2] } }) },
+  // as its preview showed it
+  "app/studies/[slug]/assignments/actions.ts#generate": {
+    access: leadOfStudy("action"),
+    call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, annotatorIds: [f.a.users.ann1, f.a.users.ann2], confirm: f.generateKey } }),
+    prepare: async (f) => {
+      const { previewGenerate } = await import("@/lib/data/assignment-admin");
+      f.generateKey = (await previewGenerate({ id: f.a.users.lead, role: "LEAD" }, f.a.slug, [f.a.users.ann1, f.a.users.ann2])).key;
+    },
+  },
   "app/studies/[slug]/assignments/actions.ts#reassign": {
     access: leadOfStudy("action"),
     call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, assignmentId: f.assignmentId, toUserId: f.a.users.ann1 } }),
@@ -364,6 +375,7 @@ async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Sub
       studySettings: editableSettings(study),
       decisions: refs.map((r) => ({ pseudoReferenceId: r.id, action: "KEEP" as const })),
       roundsKey: "",
+      generateKey: "",
     },
     accounts: {
       annotator: await email(a.users.ann1),
@@ -482,7 +494,8 @@ test("another lead calling every action that adds the demo study's annotator, th
   const adding: [string, string, unknown][] = [
     ["app/studies/[slug]/members/actions.ts#addMember", `/studies/${own.slug}/members`, { slug: own.slug, email: victim.email, role: "ANNOTATOR" }],
     ["app/studies/[slug]/members/actions.ts#addMember", `/studies/${own.slug}/members`, { slug: own.slug, email: victim.email, role: "LEAD" }],
-    ["app/studies/[slug]/assignments/actions.ts#generate", `/studies/${own.slug}/assignments`, { slug: own.slug, annotatorIds: [own.users.ann1, victim.id] }],
+    ["app/studies/[slug]/assignments/actions.ts#previewGeneration", `/studies/${own.slug}/assignments`, { slug: own.slug, annotatorIds: [own.users.ann1, victim.id] }],
+    ["app/studies/[slug]/assignments/actions.ts#generate", `/studies/${own.slug}/assignments`, { slug: own.slug, annotatorIds: [own.users.ann1, victim.id], confirm: "unconfirmed" }],
     ["app/studies/[slug]/assignments/actions.ts#reassign", `/studies/${own.slug}/assignments`, { slug: own.slug, assignmentId: assignment.id, toUserId: victim.id }],
     ["app/studies/[slug]/assignments/actions.ts#reassignOpen", `/studies/${own.slug}/assignments`, { slug: own.slug, fromUserId: own.users.ann1, toUserId: victim.id }],
     ["app/studies/[slug]/quality/actions.ts#pauseAnnotator", `/studies/${own.slug}/quality`, { slug: own.slug, userId: victim.id, paused: true }],

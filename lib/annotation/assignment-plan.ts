@@ -149,6 +149,11 @@ export interface PlanEffect {
   keep: ExistingAssignment[];
 }
 
+/** The counts a preview shows of an effect. */
+export function effectCounts(effect: PlanEffect): { create: number; update: number; remove: number; keep: number } {
+  return { create: effect.create.length, update: effect.update.length, remove: effect.remove.length, keep: effect.keep.length };
+}
+
 /** What storing `plan` changes in the stored assignments (one per user, code change and task). */
 export function planEffect(existing: readonly ExistingAssignment[], plan: readonly PlannedAssignment[]): PlanEffect {
   const key = (a: { userId: string; codeChangeId: string; taskType: TaskType }) => `${a.userId}|${a.codeChangeId}|${a.taskType}`;

@@ -5,10 +5,11 @@
  * the user leads (lib/data/study-access.ts): another lead's study answers 404.
  */
 import "server-only";
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { db, Prisma } from "@/lib/db/client";
 import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction, Study } from "@/lib/generated/prisma/client";
-import { applicableTaskTypes, planAssignments, planEffect, planReliabilitySet, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
+import { applicableTaskTypes, effectCounts, planAssignments, planEffect, planReliabilitySet, type PlanEffect, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
 import { progressOf, type Progress } from "@/lib/annotation/progress";
 import { nextAfter } from "@/lib/annotation/next-after";
 import { stageOrderOn } from "@/lib/annotation/stage-order";
@@ -146,6 +147,48 @@ export async function planForStudy(user: StudyUser, slug: string, annotatorIds: 
 /** What planEffect compares a plan with. */
 export const existingSelect = { id: true, userId: true, codeChangeId: true, taskType: true, status: true, position: true, inReliabilitySet: true } as const satisfies Prisma.AssignmentSelect;
 
+/**
+ * Names what a preview showed (an effect and what else it rests on): the change it previews is
+ * made only when the same key comes back, so nothing is made after the data changed underneath.
+ */
+export function previewKey(effect: PlanEffect, ...also: unknown[]): string {
+  return createHash("sha256")
+    .update(JSON.stringify([...also, effect.create, effect.update, effect.remove, effect.keep.map((a) => a.id)]))
+    .digest("hex")
+    .slice(0, 16);
+}
+
+export const generateSchema = z.object({ slug: slugField, annotatorIds: z.array(z.string().min(1)).min(1, "Choose at least one annotator.") });
+
+export const generateConfirmedSchema = generateSchema.extend({
+  /** The key of the preview the lead confirmed (GeneratePreview.key): nothing is made when the plan has changed since. */
+  confirm: z.string().min(1, "preview the assignments first, then confirm"),
+});
+
+export interface GeneratePreview {
+  annotators: number;
+  /** What generating does to the stored assignments. */
+  effect: ReturnType<typeof effectCounts>;
+  /** Names this preview; generating asks for it back (generateConfirmedSchema.confirm). */
+  key: string;
+}
+
+/** The annotators `annotatorIds` names, once each, refused unless every one may be assigned in the study. */
+async function assignable(user: StudyUser, studyId: string, annotatorIds: readonly string[]): Promise<string[]> {
+  const unique = [...new Set(annotatorIds)].sort();
+  const users = await db.user.findMany({ where: { id: { in: unique }, ...assignableWhere(user, studyId) }, select: { id: true } });
+  if (users.length !== unique.length) throw new AppError("INVALID_INPUT", { message: "Some selected annotators do not exist, are inactive, or are not annotators you may assign." });
+  return unique;
+}
+
+/** What generating the study's assignments for these annotators would create, move, remove and keep; writes nothing. */
+export async function previewGenerate(user: StudyUser, slug: string, annotatorIds: readonly string[]): Promise<GeneratePreview> {
+  const { studyId, plan } = await planForStudy(user, slug, [...new Set(annotatorIds)]);
+  const unique = await assignable(user, studyId, annotatorIds);
+  const effect = planEffect(await db.assignment.findMany({ where: { studyId }, select: existingSelect }), plan);
+  return { annotators: unique.length, effect: effectCounts(effect), key: previewKey(effect, unique) };
+}
+
 export interface GenerateSummary {
   created: number;
   updated: number;
@@ -159,15 +202,16 @@ export interface GenerateSummary {
  * Generates the study's assignments for these annotators from the seeded plan. Rerunning with
  * the same settings gives the same assignments. Assignments that are already started, done or
  * skipped are never deleted; untouched (pending) ones that the new plan drops are removed.
+ * With `confirm` (a lead's page), only as the preview the lead confirmed showed it, else CONFLICT
+ * and nothing made.
  */
-export async function generateAssignments(user: StudyUser, slug: string, annotatorIds: readonly string[]): Promise<GenerateSummary> {
-  const unique = [...new Set(annotatorIds)];
-  const { studyId, seed, plan, reliability } = await planForStudy(user, slug, unique);
-  const users = await db.user.findMany({ where: { id: { in: unique }, ...assignableWhere(user, studyId) }, select: { id: true } });
-  if (users.length !== unique.length) throw new AppError("INVALID_INPUT", { message: "Some selected annotators do not exist, are inactive, or are not annotators you may assign." });
+export async function generateAssignments(user: StudyUser, slug: string, annotatorIds: readonly string[], confirm?: string): Promise<GenerateSummary> {
+  const { studyId, seed, plan, reliability } = await planForStudy(user, slug, [...new Set(annotatorIds)]);
+  const unique = await assignable(user, studyId, annotatorIds);
   return db.$transaction(
     async (tx) => {
       const effect = planEffect(await tx.assignment.findMany({ where: { studyId }, select: existingSelect }), plan);
+      if (confirm !== undefined && previewKey(effect, unique) !== confirm) throw new AppError("CONFLICT", { message: "The study's items, annotators or assignments changed since the preview: nothing was made. Preview the assignments again." });
       const summary: GenerateSummary = { created: 0, updated: effect.update.length, removed: 0, kept: effect.keep.length, annotators: unique.length };
       if (effect.remove.length) summary.removed = (await tx.assignment.deleteMany({ where: { id: { in: effect.remove }, status: "PENDING" } })).count;
       // Kept assignments outside the plan go after the planned queue, in their old order.

@@ -11,15 +11,14 @@
  * Every lead call finds the study through leadStudyWhere.
  */
 import "server-only";
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { slugField } from "@/lib/validation/study-fields";
 import { db, type Prisma } from "@/lib/db/client";
 import type { AgreementOptions, AgreementReport } from "@/lib/analysis";
 import { studyFingerprint } from "@/lib/analysis/report-cache";
 import { equalBatches, releaseRuleMet, ROUND_COEFFICIENTS, roundClosed, type RoundCoefficient } from "@/lib/annotation/rounds";
-import { planEffect } from "@/lib/annotation/assignment-plan";
-import { existingSelect, generateAssignments, planForStudy } from "@/lib/data/assignment-admin";
+import { effectCounts, planEffect } from "@/lib/annotation/assignment-plan";
+import { existingSelect, generateAssignments, planForStudy, previewKey } from "@/lib/data/assignment-admin";
 import { goldChanges } from "@/lib/data/gold";
 import { roundsGate } from "@/lib/data/round-gate";
 import { outsideRoundsHeld } from "@/lib/annotation/waiting";
@@ -197,7 +196,7 @@ export interface RoundsPreview {
   outside: number;
   total: number;
   /** What making the rounds does to the stored assignments. */
-  effect: { create: number; update: number; remove: number; keep: number };
+  effect: ReturnType<typeof effectCounts>;
   /** Names this preview; making the rounds asks for it back (createRoundsSchema.confirm). */
   key: string;
 }
@@ -219,17 +218,13 @@ export async function previewRounds(user: StudyUser, input: z.infer<typeof previ
   const roundOf = new Map(rounds.flatMap((r, i) => r.codeChanges.map((id) => [id, i] as const)));
   const count = (rows: typeof plan) => ({ perRound: rounds.map((_, i) => rows.filter((p) => roundOf.get(p.codeChangeId) === i).length), outside: rows.filter((p) => !roundOf.has(p.codeChangeId)).length, total: rows.length });
   const effect = planEffect(existing, plan);
-  const key = createHash("sha256")
-    .update(JSON.stringify([rounds.map((r) => [r.name, r.codeChanges]), effect.create, effect.update, effect.remove, effect.keep.map((a) => a.id)]))
-    .digest("hex")
-    .slice(0, 16);
   return {
     rounds: rounds.map((r, i) => ({ number: i + 1, name: r.name, codeChanges: r.codeChanges.length })),
     outsideCodeChanges: codeChangeCount - roundOf.size,
     annotators: annotators.map((a) => ({ userId: a.id, name: a.name || a.email, ...count(plan.filter((p) => p.userId === a.id)) })),
     ...count(plan),
-    effect: { create: effect.create.length, update: effect.update.length, remove: effect.remove.length, keep: effect.keep.length },
-    key,
+    effect: effectCounts(effect),
+    key: previewKey(effect, rounds.map((r) => [r.name, r.codeChanges])),
   };
 }
 

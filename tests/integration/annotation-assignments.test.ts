@@ -78,6 +78,27 @@ describe("assignment generation", () => {
     for (const p of plan) expect(now.find((r) => r.userId === p.userId && r.codeChangeId === p.codeChangeId && r.taskType === p.taskType)?.position).toBe(p.position);
   });
 
+  test("a preview counts what generating creates, moves, removes and keeps, writes nothing, and only its key makes it", async () => {
+    const users = [fx.users.ann1, fx.users.ann2, fx.users.ann3];
+    // other settings: the stored assignments would change
+    await admin.updateAssignmentSettings(asLead(fx), { slug: fx.slug, annotatorsPerItem: 1, reliabilitySetSize: 0, assignmentSeed: 5 });
+    const before = await snapshot(fx.studyId);
+    const preview = await admin.previewGenerate(asLead(fx), fx.slug, users);
+    expect(await snapshot(fx.studyId)).toEqual(before);
+    expect(preview.annotators).toBe(3);
+    expect(preview.effect.remove + preview.effect.update).toBeGreaterThan(0);
+    // the same preview whatever the order the annotators are given in
+    expect((await admin.previewGenerate(asLead(fx), fx.slug, users.slice().reverse())).key).toBe(preview.key);
+    await expect(admin.generateAssignments(asLead(fx), fx.slug, users, "not-the-key")).rejects.toThrow(/changed since the preview: nothing was made/);
+    expect(await snapshot(fx.studyId)).toEqual(before);
+    const made = await admin.generateAssignments(asLead(fx), fx.slug, users, preview.key);
+    expect([made.created, made.updated, made.removed, made.kept]).toEqual([preview.effect.create, preview.effect.update, preview.effect.remove, preview.effect.keep]);
+    // made, the preview is stale: its key no longer makes anything
+    await admin.updateAssignmentSettings(asLead(fx), { slug: fx.slug, annotatorsPerItem: 2, reliabilitySetSize: 1, assignmentSeed: 11 });
+    await expect(admin.generateAssignments(asLead(fx), fx.slug, users, preview.key)).rejects.toThrow(/changed since the preview/);
+    await admin.generateAssignments(asLead(fx), fx.slug, users);
+  });
+
   test("bad input: unknown study, no such annotator, invalid settings", async () => {
     await expect(admin.generateAssignments(asLead(fx), "no-such-study", [fx.users.ann1])).rejects.toBeInstanceOf(AppError);
     await expect(admin.generateAssignments(asLead(fx), fx.slug, ["nobody"])).rejects.toThrow(/do not exist/);

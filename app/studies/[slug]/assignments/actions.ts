@@ -5,7 +5,7 @@ import { z } from "zod";
 import { slugField } from "@/lib/validation/study-fields";
 import { action } from "@/lib/actions/safe-action";
 import { LEAD_ROLES } from "@/lib/auth/session";
-import { assignmentSettingsSchema, generateAssignments, reassignAssignment, reassignOpenAssignments, updateAssignmentSettings } from "@/lib/data/assignment-admin";
+import { assignmentSettingsSchema, generateAssignments, generateConfirmedSchema, generateSchema, previewGenerate, reassignAssignment, reassignOpenAssignments, updateAssignmentSettings } from "@/lib/data/assignment-admin";
 
 const refresh = (slug: string) => {
   revalidatePath(`/studies/${slug}/assignments`);
@@ -18,8 +18,10 @@ export const saveSettings = action(LEAD_ROLES, assignmentSettingsSchema, async (
   return saved;
 });
 
-export const generate = action(LEAD_ROLES, z.object({ slug: slugField, annotatorIds: z.array(z.string().min(1)).min(1, "Choose at least one annotator.") }), async (input, user) => {
-  const summary = await generateAssignments(user, input.slug, input.annotatorIds);
+export const previewGeneration = action(LEAD_ROLES, generateSchema, (input, user) => previewGenerate(user, input.slug, input.annotatorIds));
+
+export const generate = action(LEAD_ROLES, generateConfirmedSchema, async (input, user) => {
+  const summary = await generateAssignments(user, input.slug, input.annotatorIds, input.confirm);
   refresh(input.slug);
   return summary;
 });

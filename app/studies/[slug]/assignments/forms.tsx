@@ -1,8 +1,10 @@
 "use client";
 
-import { useState } from "react";
+import { useState, useTransition } from "react";
 import { useRun, type Action } from "@/components/action-run";
 import { ActionMessage } from "@/components/action-message";
+import { PlanEffectText } from "@/components/plan-effect";
+import type { GeneratePreview } from "@/lib/data/assignment-admin";
 
 export function SettingsForm({
   slug,
@@ -44,51 +46,92 @@ export function SettingsForm({
   );
 }
 
+/**
+ * Generates the study's assignments for the chosen annotators: first a preview of what it creates,
+ * moves, removes and keeps, then the lead confirms (changing the annotators drops the preview).
+ */
 export function GenerateForm({
   slug,
   annotators,
+  preview,
   generate,
 }: {
   slug: string;
   annotators: { id: string; label: string; checked: boolean }[];
+  preview: Action<GeneratePreview>;
   generate: Action<{ created: number; updated: number; removed: number; kept: number; annotators: number }>;
 }) {
   const { message, pending, run } = useRun();
   const [chosen, setChosen] = useState(() => new Set(annotators.filter((a) => a.checked).map((a) => a.id)));
+  const [shown, setShown] = useState<GeneratePreview | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [previewing, startPreview] = useTransition();
   return (
-    <form
-      aria-label="Generate assignments"
-      className="space-y-2"
-      onSubmit={(e) => {
-        e.preventDefault();
-        run(generate, { slug, annotatorIds: [...chosen] }, (s) => `Generated for ${s.annotators} annotators: ${s.created} created, ${s.updated} reordered, ${s.removed} untouched ones removed, ${s.kept} started ones kept.`);
-      }}
-    >
-      <fieldset className="flex flex-wrap gap-3">
-        <legend className="text-sm text-slate-600">Annotators</legend>
-        {annotators.map((a) => (
-          <label key={a.id} className="text-sm">
-            <input
-              type="checkbox"
-              checked={chosen.has(a.id)}
-              onChange={(e) =>
-                setChosen((s) => {
-                  const next = new Set(s);
-                  if (e.target.checked) next.add(a.id);
-                  else next.delete(a.id);
-                  return next;
-                })
-              }
-            />{" "}
-            {a.label}
-          </label>
-        ))}
-      </fieldset>
-      <button type="submit" disabled={pending} className="rounded bg-slate-900 px-3 py-1 text-sm text-white disabled:opacity-50">
-        Generate assignments
-      </button>
+    <div className="space-y-2">
+      <form
+        aria-label="Generate assignments"
+        className="space-y-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          startPreview(async () => {
+            const result = await preview({ slug, annotatorIds: [...chosen] });
+            setShown(result.ok ? result.data : null);
+            setError(result.ok ? null : result.error);
+          });
+        }}
+      >
+        <fieldset className="flex flex-wrap gap-3">
+          <legend className="text-sm text-slate-600">Annotators</legend>
+          {annotators.map((a) => (
+            <label key={a.id} className="text-sm">
+              <input
+                type="checkbox"
+                checked={chosen.has(a.id)}
+                onChange={(e) => {
+                  setShown(null);
+                  setChosen((s) => {
+                    const next = new Set(s);
+                    if (e.target.checked) next.add(a.id);
+                    else next.delete(a.id);
+                    return next;
+                  });
+                }}
+              />{" "}
+              {a.label}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" disabled={previewing} className="rounded border border-slate-400 bg-white px-3 py-1 text-sm disabled:opacity-50">
+          Preview assignments
+        </button>
+        <ActionMessage message={error === null ? null : { ok: false, text: error }} />
+      </form>
+      {shown && (
+        <section aria-label="Assignments preview" className="space-y-2 rounded border border-amber-300 bg-amber-50 p-3 text-sm" data-testid="generate-preview">
+          <p>
+            For {shown.annotators} annotator{shown.annotators === 1 ? "" : "s"}:
+          </p>
+          <PlanEffectText effect={shown.effect} testId="generate-preview-changes" />
+          <div className="flex flex-wrap items-center gap-3">
+            <button
+              type="button"
+              disabled={pending}
+              onClick={() => {
+                run(generate, { slug, annotatorIds: [...chosen], confirm: shown.key }, (s) => `Generated for ${s.annotators} annotators: ${s.created} created, ${s.updated} reordered, ${s.removed} untouched ones removed, ${s.kept} started ones kept.`);
+                setShown(null);
+              }}
+              className="rounded bg-slate-900 px-3 py-1 text-white disabled:opacity-50"
+            >
+              Generate: create {shown.effect.create} assignment{shown.effect.create === 1 ? "" : "s"}
+            </button>
+            <button type="button" onClick={() => setShown(null)} className="rounded border border-slate-400 bg-white px-3 py-1">
+              Cancel
+            </button>
+          </div>
+        </section>
+      )}
       <ActionMessage message={message} />
-    </form>
+    </div>
   );
 }
 

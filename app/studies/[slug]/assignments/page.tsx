@@ -6,7 +6,7 @@ import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
 import { getAssignmentAdmin, STATUS_LABEL } from "@/lib/data/assignment-admin";
 import { TASK_PHASES } from "@/lib/annotation/assignment-plan";
-import { generate, reassign, reassignOpen, saveSettings } from "./actions";
+import { generate, previewGeneration, reassign, reassignOpen, saveSettings } from "./actions";
 import { GenerateForm, ReassignForm, SettingsForm } from "./forms";
 
 export const dynamic = "force-dynamic";
@@ -52,7 +52,7 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
           </Link>
           .
         </p>
-        <GenerateForm slug={slug} annotators={progress.filter((p) => p.active).map((p) => ({ id: p.userId, label: p.name || p.email, checked: anyMembers ? p.member || p.total > 0 : true }))} generate={generate} />
+        <GenerateForm slug={slug} annotators={progress.filter((p) => p.active).map((p) => ({ id: p.userId, label: p.name || p.email, checked: anyMembers ? p.member || p.total > 0 : true }))} preview={previewGeneration} generate={generate} />
       </section>
 
       <section aria-label="Progress">
