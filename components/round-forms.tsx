@@ -1,9 +1,9 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { useRun, type Action } from "@/components/action-run";
 import { ActionMessage } from "@/components/action-message";
-import { PlanEffectText } from "@/components/plan-effect";
+import { PlanEffectText, PreviewBox, usePreview } from "@/components/plan-effect";
 import type { RoundsPreview } from "@/lib/data/rounds";
 import { commaList } from "@/lib/validation/list";
 
@@ -18,16 +18,14 @@ export function MakeRoundsForm({ slug, preview, save }: { slug: string; preview:
   const { message, pending, run } = useRun();
   const [count, setCount] = useState(3);
   const [sets, setSets] = useState("");
-  const [shown, setShown] = useState<RoundsPreview | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [previewing, startPreview] = useTransition();
+  const { shown, error, previewing, ask, drop } = usePreview(preview);
   const input = () => {
     const itemSets = commaList(sets);
     return itemSets.length ? { slug, itemSets } : { slug, count };
   };
   const change = (apply: () => void) => {
     apply();
-    setShown(null);
+    drop();
   };
   return (
     <div className="space-y-3">
@@ -36,11 +34,7 @@ export function MakeRoundsForm({ slug, preview, save }: { slug: string; preview:
         className="flex flex-wrap items-end gap-3 text-sm"
         onSubmit={(e) => {
           e.preventDefault();
-          startPreview(async () => {
-            const result = await preview(input());
-            setShown(result.ok ? result.data : null);
-            setError(result.ok ? null : result.error);
-          });
+          ask(input());
         }}
       >
         <label>
@@ -54,10 +48,17 @@ export function MakeRoundsForm({ slug, preview, save }: { slug: string; preview:
         <button type="submit" disabled={previewing} className="rounded border border-slate-400 bg-white px-3 py-1 disabled:opacity-50">
           Preview rounds
         </button>
-        <ActionMessage message={error === null ? null : { ok: false, text: error }} />
+        <ActionMessage message={error} />
       </form>
       {shown && (
-        <section aria-label="Rounds preview" className="space-y-2 rounded border border-amber-300 bg-amber-50 p-3 text-sm" data-testid="rounds-preview">
+        <PreviewBox
+          label="Rounds preview"
+          testId="rounds-preview"
+          confirm={`Make ${plural(shown.rounds.length, "round")} and create ${plural(shown.effect.create, "assignment")}`}
+          pending={pending}
+          onConfirm={() => run(save, { ...input(), confirm: shown.key }, (d) => `${plural(d.rounds, "round")} made; ${plural(d.assignments, "assignment")} created or moved.`)}
+          onCancel={drop}
+        >
           <p>
             {plural(shown.rounds.length, "round")} ({shown.rounds.map((r) => `${r.name}: ${plural(r.codeChanges, "code change")}`).join(", ")});{" "}
             {shown.outsideCodeChanges === 0 ? "every code change of the study is in a round." : `${plural(shown.outsideCodeChanges, "code change")} outside the rounds, which open after the last round's release.`}
@@ -105,20 +106,7 @@ export function MakeRoundsForm({ slug, preview, save }: { slug: string; preview:
             </table>
           )}
           <PlanEffectText effect={shown.effect} testId="rounds-preview-changes" />
-          <div className="flex flex-wrap items-center gap-3">
-            <button
-              type="button"
-              disabled={pending}
-              onClick={() => run(save, { ...input(), confirm: shown.key }, (d) => `${plural(d.rounds, "round")} made; ${plural(d.assignments, "assignment")} created or moved.`)}
-              className="rounded bg-blue-700 px-3 py-1 text-white disabled:opacity-50"
-            >
-              Make {plural(shown.rounds.length, "round")} and create {plural(shown.effect.create, "assignment")}
-            </button>
-            <button type="button" onClick={() => setShown(null)} className="rounded border border-slate-400 bg-white px-3 py-1">
-              Cancel
-            </button>
-          </div>
-        </section>
+        </PreviewBox>
       )}
       <ActionMessage message={message} />
     </div>

@@ -1,9 +1,9 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { useRun, type Action } from "@/components/action-run";
 import { ActionMessage } from "@/components/action-message";
-import { PlanEffectText } from "@/components/plan-effect";
+import { PlanEffectText, PreviewBox, usePreview } from "@/components/plan-effect";
 import type { GeneratePreview } from "@/lib/data/assignment-admin";
 
 export function SettingsForm({
@@ -63,9 +63,7 @@ export function GenerateForm({
 }) {
   const { message, pending, run } = useRun();
   const [chosen, setChosen] = useState(() => new Set(annotators.filter((a) => a.checked).map((a) => a.id)));
-  const [shown, setShown] = useState<GeneratePreview | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [previewing, startPreview] = useTransition();
+  const { shown, error, previewing, ask, drop } = usePreview(preview);
   return (
     <div className="space-y-2">
       <form
@@ -73,11 +71,7 @@ export function GenerateForm({
         className="space-y-2"
         onSubmit={(e) => {
           e.preventDefault();
-          startPreview(async () => {
-            const result = await preview({ slug, annotatorIds: [...chosen] });
-            setShown(result.ok ? result.data : null);
-            setError(result.ok ? null : result.error);
-          });
+          ask({ slug, annotatorIds: [...chosen] });
         }}
       >
         <fieldset className="flex flex-wrap gap-3">
@@ -88,7 +82,7 @@ export function GenerateForm({
                 type="checkbox"
                 checked={chosen.has(a.id)}
                 onChange={(e) => {
-                  setShown(null);
+                  drop();
                   setChosen((s) => {
                     const next = new Set(s);
                     if (e.target.checked) next.add(a.id);
@@ -104,31 +98,25 @@ export function GenerateForm({
         <button type="submit" disabled={previewing} className="rounded border border-slate-400 bg-white px-3 py-1 text-sm disabled:opacity-50">
           Preview assignments
         </button>
-        <ActionMessage message={error === null ? null : { ok: false, text: error }} />
+        <ActionMessage message={error} />
       </form>
       {shown && (
-        <section aria-label="Assignments preview" className="space-y-2 rounded border border-amber-300 bg-amber-50 p-3 text-sm" data-testid="generate-preview">
+        <PreviewBox
+          label="Assignments preview"
+          testId="generate-preview"
+          confirm={`Generate: create ${shown.effect.create} assignment${shown.effect.create === 1 ? "" : "s"}`}
+          pending={pending}
+          onConfirm={() => {
+            run(generate, { slug, annotatorIds: [...chosen], confirm: shown.key }, (s) => `Generated for ${s.annotators} annotators: ${s.created} created, ${s.updated} reordered, ${s.removed} untouched ones removed, ${s.kept} started ones kept.`);
+            drop();
+          }}
+          onCancel={drop}
+        >
           <p>
             For {shown.annotators} annotator{shown.annotators === 1 ? "" : "s"}:
           </p>
           <PlanEffectText effect={shown.effect} testId="generate-preview-changes" />
-          <div className="flex flex-wrap items-center gap-3">
-            <button
-              type="button"
-              disabled={pending}
-              onClick={() => {
-                run(generate, { slug, annotatorIds: [...chosen], confirm: shown.key }, (s) => `Generated for ${s.annotators} annotators: ${s.created} created, ${s.updated} reordered, ${s.removed} untouched ones removed, ${s.kept} started ones kept.`);
-                setShown(null);
-              }}
-              className="rounded bg-slate-900 px-3 py-1 text-white disabled:opacity-50"
-            >
-              Generate: create {shown.effect.create} assignment{shown.effect.create === 1 ? "" : "s"}
-            </button>
-            <button type="button" onClick={() => setShown(null)} className="rounded border border-slate-400 bg-white px-3 py-1">
-              Cancel
-            </button>
-          </div>
-        </section>
+        </PreviewBox>
       )}
       <ActionMessage message={message} />
     </div>
