@@ -52,6 +52,18 @@ function distributionSort(values: NumericSample, order: Uint32Array, depth: numb
   return order;
 }
 
+/** [minimum, maximum] of all the values. */
+export function sampleRange(values: NumericSample): Float64Array {
+  let min = values[0];
+  let max = min;
+  for (let k = 1; k < values.length; k++) {
+    const v = values[k];
+    if (v < min) min = v;
+    else if (v > max) max = v;
+  }
+  return Float64Array.of(min, max);
+}
+
 /** [minimum, maximum] of the values of `order`. */
 function valueRange(values: NumericSample, order: Uint32Array): Float64Array {
   let min = values[order[0]];
@@ -93,7 +105,7 @@ function sortBuckets(values: NumericSample, sorted: Uint32Array, keys: Float64Ar
 }
 
 /** Stable insertion sort of order[from..to) by keys[from..to), the values of those indices. */
-function insertionSortKeyed(keys: Float64Array, order: Uint32Array, from: number, to: number): void {
+export function insertionSortKeyed(keys: Float64Array, order: Uint32Array, from: number, to: number): void {
   for (let k = from + 1; k < to; k++) {
     const key = keys[k];
     const index = order[k];

@@ -1,5 +1,5 @@
 import { fewLevels, type Levels } from "./levels";
-import { identityOrder, sortIndicesBy } from "./radix-sort";
+import { identityOrder, insertionSortKeyed, sampleRange, sortIndicesBy } from "./radix-sort";
 import type { NumericSample } from "./types";
 
 /**
@@ -37,7 +37,7 @@ const BUCKET = 32;
  */
 function bucketRanks(values: NumericSample): Float64Array {
   const n = values.length;
-  const range = valueRange(values);
+  const range = sampleRange(values);
   const min = range[0];
   const scale = n / (range[1] - min);
   if (!(scale > 0 && scale < Infinity)) return min === range[1] ? new Float64Array(n).fill((n + 1) / 2) : sortedRanks(values, argsort(values));
@@ -55,18 +55,6 @@ function bucketRanks(values: NumericSample): Float64Array {
 }
 
 // One loop per function below (see lib/stats/radix-sort.ts).
-
-/** [minimum, maximum]. */
-function valueRange(values: NumericSample): Float64Array {
-  let min = values[0];
-  let max = min;
-  for (let k = 1; k < values.length; k++) {
-    const v = values[k];
-    if (v < min) min = v;
-    else if (v > max) max = v;
-  }
-  return Float64Array.of(min, max);
-}
 
 /** Bucket of each value into bucketOf (the maximum's is the last), bucket sizes into start[b + 1]. */
 function countBuckets(values: NumericSample, min: number, scale: number, bucketOf: Int32Array, start: Int32Array): void {
@@ -98,7 +86,7 @@ function rankBuckets(values: NumericSample, keys: Float64Array, order: Uint32Arr
       for (let k = 0; k < sorted.length; k++) keys[from + k] = values[sorted[k]];
       rankRuns(keys, order, from, to, ranks);
     } else if (to - from > 1) {
-      insertionSort(keys, order, from, to);
+      insertionSortKeyed(keys, order, from, to);
       rankRuns(keys, order, from, to, ranks);
     }
     from = to;
@@ -108,22 +96,6 @@ function rankBuckets(values: NumericSample, keys: Float64Array, order: Uint32Arr
 function allEqual(keys: Float64Array, from: number, to: number): boolean {
   for (let k = from + 1; k < to; k++) if (keys[k] !== keys[from]) return false;
   return true;
-}
-
-/** Sorts keys[from..to) ascending, moving order[] along; stable. */
-function insertionSort(keys: Float64Array, order: Uint32Array, from: number, to: number): void {
-  for (let k = from + 1; k < to; k++) {
-    const key = keys[k];
-    const index = order[k];
-    let j = k - 1;
-    while (j >= from && keys[j] > key) {
-      keys[j + 1] = keys[j];
-      order[j + 1] = order[j];
-      j--;
-    }
-    keys[j + 1] = key;
-    order[j + 1] = index;
-  }
 }
 
 /** Average ranks of sorted keys[from..to) (positions from..to-1 hold ranks from+1..to), into ranks[order[k]]. */

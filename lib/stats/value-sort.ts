@@ -1,4 +1,4 @@
-import { identityOrder, sortIndicesBy, sortIndicesByPair } from "./radix-sort";
+import { identityOrder, sampleRange, sortIndicesBy, sortIndicesByPair } from "./radix-sort";
 
 /**
  * Distribution sorts of the values themselves, not of indices as in lib/stats/radix-sort.ts:
@@ -28,18 +28,6 @@ interface Buckets {
 }
 
 // One loop per function below (see lib/stats/radix-sort.ts).
-
-/** [minimum, maximum]. */
-function valueRange(values: Float64Array): Float64Array {
-  let min = values[0];
-  let max = min;
-  for (let k = 1; k < values.length; k++) {
-    const v = values[k];
-    if (v < min) min = v;
-    else if (v > max) max = v;
-  }
-  return Float64Array.of(min, max);
-}
 
 /**
  * About values.length / perBucket buckets over [min, max], or null when the range is too wide
@@ -84,9 +72,9 @@ function sortPairsInto(x: Float64Array, y: Float64Array, xs: Float64Array, ys: F
     insertionSortPairs(xs, ys, 0, n);
     return;
   }
-  const [min, max] = valueRange(x);
+  const [min, max] = sampleRange(x);
   if (min === max) {
-    const [yMin, yMax] = valueRange(y);
+    const [yMin, yMax] = sampleRange(y);
     if (yMin === yMax) {
       xs.set(x);
       ys.set(y);
@@ -155,7 +143,7 @@ export function countInversions(values: Float64Array, sorted: Float64Array, dept
     sorted.set(values);
     return insertionSortInversions(sorted, 0, n);
   }
-  const [min, max] = valueRange(values);
+  const [min, max] = sampleRange(values);
   if (min === max) {
     sorted.set(values);
     return 0;

@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { analyzeChanges, type AnalyzerStatus, type ChangeToAnalyze, changedNewLines, detectAnalyzers, type Finding, nearChangedLine, splitIntroduced } from "@/lib/static-analysis";
 import { JAVA_CHANGE, JS_CHANGE, PYTHON_CHANGE } from "./fixtures";
+import { requireTools } from "./require-tools";
 
 let statuses: AnalyzerStatus[] = [];
 let versions: Record<string, string> = {};
@@ -14,16 +15,6 @@ beforeAll(async () => {
   statuses = await detectAnalyzers();
   versions = Object.fromEntries(statuses.flatMap((s) => (s.available ? [[s.tool, s.version]] : [])));
 }, 60_000);
-
-/** Skips (visibly) when a tool is missing; under CI=true a missing tool fails. */
-function requireTools(...tools: string[]): boolean {
-  const missing = statuses.filter((s) => tools.includes(s.tool) && !s.available);
-  if (missing.length === 0) return true;
-  const message = missing.map((s) => (s.available ? "" : s.message)).join(" ");
-  if (process.env.CI === "true") throw new Error(message);
-  console.warn(`[skip] ${message}`);
-  return false;
-}
 
 const analyzeChange = async (change: ChangeToAnalyze, versions: Record<string, string>) => (await analyzeChanges([change], versions))[0];
 const pick = (findings: Finding[]) => findings.map((f) => ({ tool: f.tool, ruleId: f.ruleId, line: f.line }));
@@ -54,7 +45,7 @@ describe("the analyzers on fixture changes", () => {
   });
 
   test("JSHint: the two missing semicolons the change added, not the one the old file had", async () => {
-    if (!requireTools("jshint")) return;
+    if (!requireTools(statuses, "jshint")) return;
     const result = await analyzeChange(JS_CHANGE, versions);
     expect(pick(result.findings)).toEqual([
       { tool: "jshint", ruleId: "W033", line: 6 },
@@ -65,14 +56,14 @@ describe("the analyzers on fixture changes", () => {
   });
 
   test("PMD (quickstart ruleset): the if without braces the change added", async () => {
-    if (!requireTools("pmd")) return;
+    if (!requireTools(statuses, "pmd")) return;
     const result = await analyzeChange(JAVA_CHANGE, versions);
     expect(pick(result.findings)).toContainEqual({ tool: "pmd", ruleId: "ControlStatementBraces", line: 6 });
     expect(result.findings.every((f) => f.toolVersion === versions.pmd && f.line >= 3)).toBe(true);
   }, 120_000);
 
   test("pylint, radon and the PyScent detectors: Table 14 smells of the new functions, radon's ranks for Table 6", async () => {
-    if (!requireTools("pylint", "radon", "pyscent")) return;
+    if (!requireTools(statuses, "pylint", "radon", "pyscent")) return;
     const result = await analyzeChange(PYTHON_CHANGE, versions);
     const found = pick(result.findings);
     expect(found).toContainEqual({ tool: "pylint", ruleId: "R0913 too-many-arguments", line: 9 });

@@ -12,6 +12,7 @@ import { analyzeChanges, type AnalyzerStatus, type ChangeAnalysis, type ChangeTo
 import { run } from "@/lib/static-analysis/exec";
 import { runPylint } from "@/lib/static-analysis/pylint";
 import { javaVariant, JS_CHANGE, pythonVariant } from "./fixtures";
+import { requireTools } from "./require-tools";
 
 let statuses: AnalyzerStatus[] = [];
 let versions: Record<string, string> = {};
@@ -24,15 +25,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(() => rm(dir, { recursive: true, force: true }));
-
-function requireTools(...tools: string[]): boolean {
-  const missing = statuses.filter((s) => tools.includes(s.tool) && !s.available);
-  if (missing.length === 0) return true;
-  const message = missing.map((s) => (s.available ? "" : s.message)).join(" ");
-  if (process.env.CI === "true") throw new Error(message);
-  console.warn(`[skip] ${message}`);
-  return false;
-}
 
 /** What a change's analysis says, without the tools' times. */
 const results = (analysis: ChangeAnalysis) => ({
@@ -49,7 +41,7 @@ async function alone(changes: readonly ChangeToAnalyze[]) {
 
 describe("a chunk of changes analyzed at once", () => {
   test("Java (one PMD run): each change's findings as alone, in a chunk with JavaScript", async () => {
-    if (!requireTools("pmd", "jshint")) return;
+    if (!requireTools(statuses, "pmd", "jshint")) return;
     const changes = [javaVariant(1), JS_CHANGE, javaVariant(3), javaVariant(5), javaVariant(7)];
     const chunk = (await analyzeChanges(changes, versions)).map(results);
     expect(chunk).toEqual(await alone(changes));
@@ -59,7 +51,7 @@ describe("a chunk of changes analyzed at once", () => {
   }, 600_000);
 
   test("Python (one pylint, radon and PyScent process each): each change's findings as alone, also after a change that writes into the standard library's modules", async () => {
-    if (!requireTools("pylint", "radon", "pyscent")) return;
+    if (!requireTools(statuses, "pylint", "radon", "pyscent")) return;
     const changes = [0, 1, 2, 4, 5].map(pythonVariant);
     const chunk = (await analyzeChanges(changes, versions)).map(results);
     expect(chunk).toEqual(await alone(changes));
@@ -73,7 +65,7 @@ describe("a chunk of changes analyzed at once", () => {
   }, 600_000);
 
   test("pylint's run of each change in the chunk's process reports what the pylint command reports", async () => {
-    if (!requireTools("pylint")) return;
+    if (!requireTools(statuses, "pylint")) return;
     const groups: string[][] = [];
     for (const [i, change] of [0, 1, 2, 5].map(pythonVariant).entries()) {
       const files = [path.join(dir, String(i), "new", "tools.py"), path.join(dir, String(i), "old", "tools.py")];
