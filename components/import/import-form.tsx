@@ -12,6 +12,7 @@ const FORMATS = [
   { value: "crscore-phase1", label: "CRScore phase 1: claim-accuracy sheet (CSV)" },
   { value: "crscore-phase2", label: "CRScore phase 2: review-quality sheet (CSV)" },
   { value: "gradedreviews", label: "GradedReviews workbook (XLSX)" },
+  { value: "pull-request", label: "Pull requests with their files and review comments (JSONL bundle)" },
 ] as const;
 
 /** Reads the NDJSON answer of the import route line by line as it arrives. */

@@ -10,6 +10,7 @@ export const IMPORT_COUNT_LABELS: Record<keyof ImportCounts, string> = {
   reviewRatings: "review ratings",
   referenceGrades: "grades against the reference",
   commentFilters: "comment filter labels",
+  reviewComments: "review comments",
   reviewClaimLinks: "links between reviews and claims",
   annotationHistory: "history entries",
 };

@@ -13,6 +13,7 @@ import { studySlugSchema } from "@/lib/validation/study-fields";
 import { requireImportTarget, type StudyUser } from "@/lib/data/study-access";
 import { db, transactionConnection, type Prisma, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/client";
+import { AppError } from "@/lib/errors";
 import type { StudyScales } from "@/lib/analysis/questions";
 import type { StudyBundle } from "./bundle";
 import { ErrorCollector, inFileOrder, type ImportError } from "./errors";
@@ -25,12 +26,15 @@ import { leaveOutFaultyRows, unskippable } from "./skip-rows";
 import { TABLES, type ImportCounts, type Table, type TableCounts } from "./plan";
 import { writeBundle } from "./write-bundle";
 import { analyzeChangedTables } from "./analyze";
+import { storedPullRequests, writePullRequests, type PullRequestRows } from "@/lib/data/pull-requests";
+import { checkPullRequestComments, parsePullRequestImport, type PullRequestImportOptions } from "./pull-request";
 
 export { IMPORT_FORMATS, isImportFormat, type ImportFormat } from "./formats";
 export { formatImportError, formatImportErrors, MAX_REPORTED_ERRORS, type ImportError } from "./errors";
 export type { ImportFile } from "./file";
 export type { ContextFiles } from "./parser";
 export type { ImportCounts } from "./plan";
+export { COMMENTS_FORMATS, type CommentsFormat, type PullRequestImportOptions } from "./pull-request";
 
 /** Interactive transactions of big imports run for minutes (100,000 reviews: see scripts/bench/import.ts). */
 const TRANSACTION_TIMEOUT_MS = 30 * 60_000;
@@ -57,6 +61,8 @@ export interface ImportRequest {
   skipInvalidRows?: boolean;
   /** The annotator's judgements are primary: Table 1 takes them over another annotator's of the same claim (lib/claims/verdict.ts). */
   primary?: boolean;
+  /** Format `pull-request`: a pull request read from git (the files are then its comments files), and how comments are read. */
+  pullRequest?: PullRequestImportOptions;
   createdById?: string | null;
   /** The signed-in user of a web import: only into a study they lead, or a new one (the CLI's operator imports anywhere). */
   importer?: StudyUser;
@@ -101,6 +107,7 @@ export async function parseImportFiles(request: ImportRequest, likert: LikertSca
   const parsed: ParsedFile[] = [];
   const warnings: string[] = [];
   const separatedChanges: string[] = [];
+  if (request.format === "pull-request") return { parsed, warnings, separatedChanges };
   for (const [i, file] of request.files.entries()) {
     if (errors.full && !request.skipInvalidRows) break;
     request.onProgress?.({ phase: "parse", file: file.name, done: i, total: request.files.length });
@@ -113,7 +120,7 @@ export async function parseImportFiles(request: ImportRequest, likert: LikertSca
 }
 
 function emptyCounts(): ImportCounts {
-  return { ...(Object.fromEntries(TABLES.map((t) => [t, { created: 0, updated: 0, unchanged: 0 }])) as Record<Table, TableCounts>), reviewClaimLinks: { created: 0 }, annotationHistory: { created: 0 } };
+  return { ...(Object.fromEntries(TABLES.map((t) => [t, { created: 0, updated: 0, unchanged: 0 }])) as Record<Table, TableCounts>), reviewComments: { created: 0, updated: 0, unchanged: 0 }, reviewClaimLinks: { created: 0 }, annotationHistory: { created: 0 } };
 }
 
 function addCounts(total: ImportCounts, plan: { counts: Record<Table, TableCounts>; creates: { reviewClaimLinks: unknown[]; annotationHistory: unknown[] } }): void {
@@ -134,6 +141,26 @@ export function withoutFilesWarning(file: string, changes: readonly string[]): s
   return `${file}: ${count} no old and new file (${shown}): no context files were given and the study has none for them, so the workspace shows only their diffs and static analysis skips them. Import again with the context files (test{index}_old.py and _new.py) to add them.`;
 }
 
+/**
+ * The pull requests of a `pull-request` import with their comments checked against their files
+ * and against the comments the study holds (a reply may answer one); a git or file problem is an
+ * error of the import (nothing to skip).
+ */
+async function parsePullRequests(request: ImportRequest, slug: string, client: PrismaClient, errors: ErrorCollector, warnings: string[]): Promise<PullRequestRows[]> {
+  try {
+    const read = await parsePullRequestImport(request.files, request.pullRequest ?? {}, errors);
+    warnings.push(...read.warnings);
+    const stored = await storedPullRequests(slug, read.parsed.map((p) => p.pullRequest.externalId), client);
+    const checked = checkPullRequestComments(read.parsed, stored, errors);
+    warnings.push(...checked.warnings);
+    return checked.rows;
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    errors.add({ file: request.pullRequest?.git?.repo ?? "(import)" }, undefined, error.message);
+    return [];
+  }
+}
+
 /** Thrown inside the transaction to roll it back with a result. */
 class Rollback extends Error {
   constructor(readonly result: ImportResult) {
@@ -146,12 +173,13 @@ const requestError = (field: string, message: string): ImportResult => ({ status
 async function importFiles(request: ImportRequest, client: PrismaClient, dryRun: boolean): Promise<ImportResult> {
   const slug = studySlugSchema.safeParse(request.study);
   if (!slug.success) return requestError("study", slug.error.issues[0].message);
-  if (request.files.length === 0) return requestError("files", "no files to import");
+  if (request.files.length === 0 && !request.pullRequest?.git) return requestError("files", "no files to import");
   if (request.importer) await requireImportTarget(request.importer, slug.data, client);
   const errors = new ErrorCollector();
   const { parsed, warnings, separatedChanges } = await parseImportFiles(request, likertOf(await findStudy({ slug: slug.data }, client)), errors);
+  const pullRequests = request.format === "pull-request" ? await parsePullRequests(request, slug.data, client, errors, warnings) : [];
   const skippedRows: ImportError[] = [];
-  const fileNames = request.files.map((f) => f.name);
+  const fileNames = request.pullRequest?.git ? [request.pullRequest.git.repo, ...request.files.map((f) => f.name)] : request.files.map((f) => f.name);
   if (!errors.empty) {
     if (!request.skipInvalidRows || errors.all.some(unskippable)) return { status: "refused", errors: inFileOrder(errors.errors, fileNames), totalErrors: errors.total, warnings };
     for (const entry of parsed) {
@@ -175,7 +203,7 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
         const conflicts = new ErrorCollector();
         const claimNormalizations: string[] = [];
         // Created first so that every annotation written can name it; the summary follows.
-        const run = await tx.importRun.create({ data: { studyId: found.study.id, format: request.format, files: parsed.map((p) => p.file), createdById: request.createdById ?? null, primary: request.primary ?? false } });
+        const run = await tx.importRun.create({ data: { studyId: found.study.id, format: request.format, files: fileNames, createdById: request.createdById ?? null, primary: request.primary ?? false } });
         for (const { file, bundle, contextNotGiven } of parsed) {
           const onProgress = request.onProgress && ((p: { done: number; total: number }) => request.onProgress?.({ phase: "write", file, ...p }));
           const result = await writeBundle(tx, bundle, { studyId: found.study.id, connection, update: request.update ?? false, onProgress, provenance: { importRunId: run.id, file } });
@@ -186,11 +214,18 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
           if (contextNotGiven && result.plan.withoutFiles.length > 0) warnings.push(withoutFilesWarning(file, result.plan.withoutFiles));
           result.annotators.forEach((a) => annotators.add(a));
         }
+        if (pullRequests.length > 0) {
+          const written = await writePullRequests(tx, found.study.id, pullRequests, { update: request.update ?? false });
+          written.conflicts.forEach((c) => conflicts.add(c, c.field, c.message));
+          for (const table of ["pullRequests", "codeChanges", "reviewComments"] as const) {
+            for (const key of ["created", "updated", "unchanged"] as const) counts[table][key] += written.counts[table][key];
+          }
+        }
         if (!conflicts.empty) throw new Rollback({ status: "refused", errors: conflicts.errors, totalErrors: conflicts.total, warnings });
         const summary: ImportSummary = {
           study: { id: found.study.id, slug: found.study.slug, created: found.created, enabledTaskTypes: found.enabledTaskTypes },
           format: request.format,
-          files: parsed.map((p) => p.file),
+          files: fileNames,
           annotators: [...annotators],
           counts,
           warnings,

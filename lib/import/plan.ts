@@ -34,7 +34,7 @@ export interface TableCounts {
 }
 
 /** What an import did to each table, and the claim links and history rows it added. */
-export type ImportCounts = Record<Table, TableCounts> & { reviewClaimLinks: { created: number }; annotationHistory: { created: number } };
+export type ImportCounts = Record<Table, TableCounts> & { reviewComments: TableCounts; reviewClaimLinks: { created: number }; annotationHistory: { created: number } };
 
 type Fields = Record<string, unknown>;
 
