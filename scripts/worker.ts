@@ -1,7 +1,9 @@
 /**
  * The metric worker: computes queued metric runs (pg-boss queue "metric-chunks"), dashboard
- * reports with CIs (queue "report-jobs"), pseudo-reference runs (queue "pseudo-reference-jobs") and large
- * upload imports (queue "import-jobs") until stopped with Ctrl+C / SIGTERM. `npm start` runs
+ * reports with CIs (queue "report-jobs"), pseudo-reference runs (queues "pseudo-reference-jobs"
+ * and "static-analysis-jobs") and large upload imports (queue "import-jobs") until stopped with
+ * Ctrl+C / SIGTERM. Here the domains' handlers are gathered: each domain subscribes to its queue
+ * (lib/jobs/work.ts), and the job queue knows none of them. `npm start` runs
  * and supervises it from its prebuilt bundle (`node scripts/run.mjs worker`). Runs started
  * from the web pages wait in the queue for a
  * worker; chunks a killed worker held are retried once they expire. Uses DATABASE_URL, or the
@@ -9,7 +11,10 @@
  */
 import { resolveDatabase } from "@/lib/db/resolve";
 import { startQueue } from "@/lib/jobs/queue";
-import { workImportJobs, workMetricChunks, workPseudoReferenceJobs, workReportJobs } from "@/lib/jobs/work";
+import { onReportDone, workReportJobs } from "@/lib/analysis/report-work";
+import { workImportJobs } from "@/lib/import/work";
+import { workMetricChunks } from "@/lib/metric-runs/work";
+import { workPseudoReferenceJobs } from "@/lib/pseudo-refs/work";
 import { env } from "@/lib/env";
 
 const database = await resolveDatabase((line) => console.error(line));
@@ -21,6 +26,9 @@ await workMetricChunks(boss, { concurrency });
 await workPseudoReferenceJobs(boss, { concurrency });
 await workReportJobs(boss);
 await workImportJobs(boss);
+// The domains' listeners of each other's jobs: a calibration round whose release rule waited for
+// its agreement report's CIs opens as soon as this worker has computed them (loaded then).
+onReportDone(async (report) => (await import("@/lib/data/rounds")).releaseAfterReport(report));
 
 let stopping = false;
 async function stop(): Promise<void> {

@@ -245,7 +245,7 @@ export function levelCorrelations(points: readonly ReviewPoint[], level: Correla
  */
 export type LevelFreeSource = (compute: () => Promise<LevelFreeSections>) => Promise<LevelFreeSections>;
 
-/** The study's changes with a rated review: annotated for τ_GT (Table 18), as for calibration (lib/jobs/tau.ts). */
+/** The study's changes with a rated review: annotated for τ_GT (Table 18), as for calibration (lib/metric-runs/tau.ts). */
 async function annotatedChanges(studyId: string, client: PrismaClient): Promise<Set<string>> {
   return new Set((await client.codeChange.findMany({ where: { studyId, reviews: { some: { ratings: { some: {} } } } }, select: { id: true } })).map((c) => c.id));
 }

@@ -6,7 +6,7 @@
  * in-process cache, so auto-refreshing dashboards and several leads watching the same study
  * recompute only when something changed. Bootstrap CIs dominate the cost on big studies, seconds
  * of CPU per report (scripts/bench/analysis.ts measures them): there the web process computes
- * only the point estimates (nResamples 0) here and the worker the CIs (lib/jobs/report-jobs.ts).
+ * only the point estimates (nResamples 0) here and the worker the CIs (lib/analysis/report-jobs.ts).
  */
 import { agreementReport, type AgreementOptions, type AgreementReport, correlationReport, type CorrelationOptions, type CorrelationReport, type LevelFreeSource, table4Report, type Table4Report } from "@/lib/analysis";
 import { resolveEmbeddingConfig } from "@/lib/embeddings/config";

@@ -1,10 +1,10 @@
 /** CRScore Table 4 of a study with the embedder its CRScore runs use (the configured endpoint, else the offline TF-IDF default fitted on the study). */
 import type { PrismaClient } from "@/lib/db/client";
 import { type EmbeddingPooling, resolveEmbeddingConfig } from "@/lib/embeddings";
-import { createJobContext, fitStudyEmbedder, runEmbedder } from "@/lib/jobs/context";
-import { crscorePooling } from "@/lib/jobs/plan";
-import type { TauChoice } from "@/lib/jobs/specs";
-import { calibrateStudyTau, planTau } from "@/lib/jobs/tau";
+import { createJobContext, fitStudyEmbedder, runEmbedder } from "@/lib/metric-runs/context";
+import { crscorePooling } from "@/lib/metric-runs/plan";
+import type { TauChoice } from "@/lib/metric-runs/specs";
+import { calibrateStudyTau, planTau } from "@/lib/metric-runs/tau";
 import { claimLinkPairs, table4Rows, type Table4Row } from "./claim-links";
 
 export const TABLE_4_TITLE = "CRScore Table 4: precision, recall and F1 of the similarity threshold against the annotators' stage-2 claim links";
@@ -12,7 +12,7 @@ export const TABLE_4_TITLE = "CRScore Table 4: precision, recall and F1 of the s
 export interface Table4Report {
   title: string;
   embedder: { model: string; offline: boolean; pooling: EmbeddingPooling | null };
-  /** The τ CRScore runs use by default (the paper's for its model, else calibrated by the paper's procedure, lib/jobs/tau.ts): the paper's τ_best row. */
+  /** The τ CRScore runs use by default (the paper's for its model, else calibrated by the paper's procedure, lib/metric-runs/tau.ts): the paper's τ_best row. */
   tau: TauChoice;
   /** τ calibrated on the human reference reviews (the paper's τ_GT row). */
   tauGt: TauChoice;

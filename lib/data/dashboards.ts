@@ -14,7 +14,7 @@ import { type ItemSetSummary, itemSetFilter, listItemSets, reportItemSets } from
 import { listStudyMetrics, type StudyMetricVariant } from "@/lib/data/metric-scores";
 import { findLedStudy, type StudyUser } from "@/lib/data/study-access";
 import type { TaskType } from "@/lib/generated/prisma/enums";
-import { dashboardReport, type DashboardReport } from "@/lib/jobs";
+import { dashboardReport, type DashboardReport } from "@/lib/analysis/report-jobs";
 
 /** The page's query, as its form and links give it. */
 export interface AgreementQuery {

@@ -4,7 +4,7 @@
  * annotator of the study labels every round's items, round after round; each round's agreement
  * per question (Fleiss' kappa, Krippendorff's alpha at the question's level, pairwise Cohen) with
  * bootstrap CIs is the agreement report restricted to the round's item set, computed by the
- * worker on big studies (lib/jobs report jobs); a lead reviews the disagreements (adjudication
+ * worker on big studies (lib/analysis/report-jobs.ts); a lead reviews the disagreements (adjudication
  * queue) and releases the next round with notes, or the study's rule releases it. Items outside
  * every round wait for the last round's release, or for the lead to open them (lib/data/round-gate).
  * Rounds are made after a preview of the assignments they create, which the lead confirms.
@@ -23,7 +23,7 @@ import { goldChanges } from "@/lib/data/gold";
 import { roundsGate } from "@/lib/data/round-gate";
 import { outsideRoundsHeld } from "@/lib/annotation/waiting";
 import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
-import { dashboardReport, reportJobNote } from "@/lib/jobs";
+import { dashboardReport, type ReportDone, reportJobNote } from "@/lib/analysis/report-jobs";
 import { AppError } from "@/lib/errors";
 
 const roundName = (n: number) => `round-${n}`;
@@ -75,6 +75,11 @@ export async function releaseDueRound(studyId: string): Promise<number | null> {
   const how = `${ROUND_COEFFICIENTS[study.roundCoefficient as RoundCoefficient] ?? study.roundCoefficient}: lower CI bound ≥ ${study.roundThreshold} on round ${rounds[next - 1].round.number}`;
   const { count } = await db.calibrationRound.updateMany({ where: { id: rounds[next].round.id, releasedAt: null }, data: { releasedAt: new Date(), releasedHow: how } });
   return count === 1 ? rounds[next].round.number : null;
+}
+
+/** A report job's listener (onReportDone, registered by the worker): an agreement report's CIs may be what a round's release rule waited for. */
+export async function releaseAfterReport(report: ReportDone): Promise<void> {
+  if (report.kind === "agreement") await releaseDueRound(report.studyId);
 }
 
 /**

@@ -1,52 +1,38 @@
 /**
- * The PostgreSQL-backed job queue (pg-boss, in the schema "pgboss" of the product's database).
- * One job computes one chunk of a metric run; job ids derive from (run, chunk), so enqueueing
- * a chunk again never duplicates it.
+ * The PostgreSQL-backed job queue (pg-boss, in the schema "pgboss" of the product's database):
+ * its queues and their retry policies, starting it, and enqueueing. The domains' runs (metric
+ * runs, pseudo-reference runs, report jobs, import jobs) send to these queues and register their
+ * handlers (./work.ts); this module knows nothing of them.
  */
 import { createHash } from "node:crypto";
 import pg from "pg";
 import PgBoss from "pg-boss";
 import { databaseUrl } from "@/lib/env";
+import { InvariantError } from "@/lib/errors";
 
+/** One job per chunk of a metric run's reviews (lib/metric-runs). */
 export const METRIC_QUEUE = "metric-chunks";
+/** Dashboard reports with CIs (lib/analysis/report-jobs.ts). */
 export const REPORT_QUEUE = "report-jobs";
 /** One job per code change of a pseudo-reference run (lib/pseudo-refs): LLM claims, one at a time. */
 export const PSEUDO_REFERENCE_QUEUE = "pseudo-reference-jobs";
 /** One job per code change of a static-analysis (smells) run, taken in chunks (lib/pseudo-refs). */
 export const STATIC_ANALYSIS_QUEUE = "static-analysis-jobs";
-/**
- * Static-analysis jobs a worker takes at once: each analyzer starts once per chunk (PMD's JVM
- * about 5 s of CPU, pylint about 1 s, then 15 ms a Java file); 50 real Python changes take a
- * minute or two on a loaded machine, well within the queue's expiry.
- */
-export const STATIC_ANALYSIS_CHUNK = 50;
+/** Large upload imports (lib/import/jobs.ts). */
 export const IMPORT_QUEUE = "import-jobs";
 
-export interface ChunkJobData {
-  runId: string;
-  chunk: number;
-  reviewIds: string[];
-  /**
-   * None of the chunk's scores was stored when the run was planned: the chunk computes without
-   * reading which are (a statement per chunk less), and its store falls back should some have
-   * been stored since (runs.ts storeChunkScores).
-   */
-  fresh?: boolean;
-}
-
-/** Retries of a failing chunk (and of one whose worker died, once it expires). */
+/** Retries of a failing job (and of one whose worker died, once it expires). */
 const RETRY_LIMIT = 2;
-/** A chunk not finished after this long counts as lost (its worker died) and is retried. */
+/** A job not finished after this long counts as lost (its worker died) and is retried. */
 const EXPIRE_SECONDS = 15 * 60;
 
 const QUEUES: PgBoss.Queue[] = [
   { name: METRIC_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS },
-  // Dashboard reports with CIs (./report-jobs.ts).
   { name: REPORT_QUEUE, retryLimit: 1, expireInSeconds: EXPIRE_SECONDS },
-  // LLM claims and static analysis of code changes (lib/pseudo-refs); a chunk of analyses may take longer than one claim.
+  // A chunk of static analyses may take longer than one LLM claim.
   { name: PSEUDO_REFERENCE_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS },
   { name: STATIC_ANALYSIS_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: 2 * EXPIRE_SECONDS },
-  // Large upload imports (./import-jobs.ts): one transaction, allowed up to 30 minutes.
+  // One transaction, allowed up to 30 minutes.
   { name: IMPORT_QUEUE, retryLimit: 1, expireInSeconds: 2 * EXPIRE_SECONDS + 5 * 60 },
 ];
 
@@ -109,16 +95,15 @@ export function jobIdOf(key: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** A UUID fixed by (run, chunk). */
-export const chunkJobId = (runId: string, chunk: number) => jobIdOf(`${runId}:${chunk}`);
-
 /**
- * Enqueues chunks, replacing any job of the same chunk left by an earlier attempt (e.g. one
- * that was active when its process was killed, which would otherwise wait for its expiry).
+ * Enqueues jobs on `queue` with its retry policy, each with a fixed id (jobIdOf), replacing any
+ * job of the same id left by an earlier attempt (e.g. one that was active when its process was
+ * killed, which would otherwise wait for its expiry).
  */
-export async function enqueueChunks(boss: PgBoss, chunks: readonly ChunkJobData[]): Promise<void> {
-  if (chunks.length === 0) return;
-  const ids = chunks.map((c) => chunkJobId(c.runId, c.chunk));
-  await boss.deleteJob(METRIC_QUEUE, ids);
-  await boss.insert(chunks.map((data, i) => ({ id: ids[i], name: METRIC_QUEUE, data, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS })));
+export async function replaceJobs(boss: PgBoss, queue: string, jobs: readonly { id: string; data: object }[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const policy = QUEUES.find((q) => q.name === queue);
+  if (!policy) throw new InvariantError(`no job queue ${queue}`);
+  await boss.deleteJob(queue, jobs.map((job) => job.id));
+  await boss.insert(jobs.map(({ id, data }) => ({ id, name: queue, data, retryLimit: policy.retryLimit, expireInSeconds: policy.expireInSeconds })));
 }

@@ -6,7 +6,8 @@
  */
 import { AppError } from "@/lib/errors";
 import { askParsed, createBudget, createChatClient, prismaChatCache, type ChatClient, type LlmBudget } from "@/lib/judges";
-import { apiKeyFor, planLlm, type MetricJobContext } from "@/lib/jobs";
+import type { MetricJobContext } from "@/lib/metric-runs/context";
+import { apiKeyFor, planLlm } from "@/lib/metric-runs/judges";
 import { claimPromptOf, claimPromptProblem, fillClaimPrompt, parseClaims, promptHash } from "./claim-prompt";
 import type { ChangeToGenerate, Generated, GeneratedReference, PseudoReferenceSource } from "./types";
 

@@ -1,5 +1,7 @@
 /** Generating CRScore's pseudo-references in the product (§3.1): static-analysis smells and LLM claims, as resumable runs. */
-export { drainPseudoReferenceRun, processPseudoReferenceJobs, PSEUDO_REFERENCE_SOURCES, requestPseudoReferenceRuns, settlePseudoReferenceJobs, SOURCE_QUEUES, startPseudoReferenceRun, type PseudoReferenceJobData, type StartedPseudoReferenceRun } from "./runs";
+export { drainPseudoReferenceRun, processPseudoReferenceJobs, PSEUDO_REFERENCE_SOURCES, requestPseudoReferenceRuns, settlePseudoReferenceJobs, startPseudoReferenceRun, type StartedPseudoReferenceRun } from "./runs";
+export { SOURCE_QUEUES, STATIC_ANALYSIS_CHUNK, type PseudoReferenceJobData } from "./queues";
+export { workPseudoReferenceJobs } from "./work";
 export { smellReference, smellSource } from "./smells";
 export type { Generated, GeneratedReference, PseudoReferenceSource, PseudoReferenceSourceName, SourcePlan } from "./types";
 export { claimSource, type ClaimRunOptions } from "./claims";

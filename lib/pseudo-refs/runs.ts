@@ -11,33 +11,16 @@ import type { PrismaClient } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { LlmBudgetError } from "@/lib/judges";
 import { Prisma, type PseudoReferenceRun } from "@/lib/generated/prisma/client";
-import { jobIdOf, PSEUDO_REFERENCE_QUEUE, STATIC_ANALYSIS_CHUNK, STATIC_ANALYSIS_QUEUE, startQueue, type MetricJobContext } from "@/lib/jobs";
+import { jobIdOf, replaceJobs, startQueue } from "@/lib/jobs/queue";
+import type { MetricJobContext } from "@/lib/metric-runs/context";
+import { type PseudoReferenceJobData, SOURCE_QUEUES } from "./queues";
 import { smellSource } from "./smells";
 import type { ChangeToGenerate, Generated, PseudoReferenceSource, PseudoReferenceSourceName } from "./types";
 import { databaseUrl } from "@/lib/env";
 
-export interface PseudoReferenceJobData {
-  runId: string;
-  codeChangeId: string;
-}
-
-const RETRY_LIMIT = 2;
-const EXPIRE_SECONDS = 15 * 60;
-
 const SOURCES: Record<PseudoReferenceSourceName, () => Promise<PseudoReferenceSource>> = {
   smells: async () => smellSource,
   claims: async () => (await import("./claims")).claimSource,
-};
-
-/**
- * Each source's queue and how many of its jobs a worker takes at once: the static analyzers
- * start once per chunk (a JVM, Python processes), so their jobs come in chunks, given more time;
- * an LLM claim gains nothing from company and comes alone. Which changes share a chunk never
- * changes their references, so the chunk size is no part of a run's signature.
- */
-export const SOURCE_QUEUES: Record<PseudoReferenceSourceName, { queue: string; chunk: number; expireInSeconds: number }> = {
-  smells: { queue: STATIC_ANALYSIS_QUEUE, chunk: STATIC_ANALYSIS_CHUNK, expireInSeconds: 2 * EXPIRE_SECONDS },
-  claims: { queue: PSEUDO_REFERENCE_QUEUE, chunk: 1, expireInSeconds: EXPIRE_SECONDS },
 };
 
 export const PSEUDO_REFERENCE_SOURCES = Object.keys(SOURCES) as PseudoReferenceSourceName[];
@@ -78,12 +61,7 @@ export async function startPseudoReferenceRun(
     ? await client.pseudoReferenceRun.update({ where: { id: existing.id }, data: state })
     : await client.pseudoReferenceRun.create({ data: { ...state, studyId, source, signature: plan.signature, createdById } });
   const jobs = pending.map((codeChangeId) => ({ runId: run.id, codeChangeId }));
-  if (jobs.length > 0) {
-    const { queue, expireInSeconds } = SOURCE_QUEUES[source];
-    const ids = jobs.map(jobId);
-    await boss.deleteJob(queue, ids);
-    await boss.insert(jobs.map((data, i) => ({ id: ids[i], name: queue, data, retryLimit: RETRY_LIMIT, expireInSeconds })));
-  }
+  await replaceJobs(boss, SOURCE_QUEUES[source].queue, jobs.map((data) => ({ id: jobId(data), data })));
   return { run, resumed: existing !== null, enqueued: jobs.length };
 }
 

@@ -1,6 +1,6 @@
 /** What a pseudo-reference source (static analysis, LLM claims) gives the run machinery (./runs). */
 import type { CodeChange, PseudoReferenceKind } from "@/lib/generated/prisma/client";
-import type { MetricJobContext } from "@/lib/jobs";
+import type { MetricJobContext } from "@/lib/metric-runs/context";
 
 export type PseudoReferenceSourceName = "smells" | "claims";
 

@@ -3,7 +3,7 @@
  * (scripts/worker.ts), which computes them; the page follows their rows.
  */
 import { z } from "zod";
-import { createJobContext } from "@/lib/jobs";
+import { createJobContext } from "@/lib/metric-runs/context";
 import { PSEUDO_REFERENCE_SOURCES, requestPseudoReferenceRuns } from "./runs";
 import type { PseudoReferenceSourceName } from "./types";
 

@@ -13,7 +13,8 @@
 import { availableParallelism, loadavg } from "node:os";
 import { createClient, type PrismaClient } from "@/lib/db/client";
 import { createTestDatabase } from "@/lib/db/test-database";
-import { createJobContext, drainMetricRun, startMetricRun, startQueue } from "@/lib/jobs";
+import { createJobContext, drainMetricRun, startMetricRun } from "@/lib/metric-runs";
+import { startQueue } from "@/lib/jobs";
 import { getReferenceMetric } from "@/lib/metrics";
 import { makePairs, PAIRS } from "./metrics";
 import { postgresCpuBetween, postgresCpuByProcess } from "./support/postgres-cpu";

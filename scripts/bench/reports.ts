@@ -17,7 +17,7 @@ import { studyFingerprint } from "@/lib/analysis/report-cache";
 import { hashPassword } from "@/lib/auth/password";
 import { createClient } from "@/lib/db/client";
 import { createTestDatabase, freePort } from "@/lib/db/test-database";
-import { requestReport } from "@/lib/jobs";
+import { requestReport } from "@/lib/analysis/report-jobs";
 import { createStudy } from "./analysis";
 
 const root = path.resolve(import.meta.dirname, "../..");

@@ -3,7 +3,7 @@ import path from "node:path";
 import { CliError, hasSwitch, optionalFlag, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { requireStudy } from "@/lib/data/studies";
-import { importMetricScores } from "@/lib/jobs";
+import { importMetricScores } from "@/lib/import/metric-scores";
 
 const command: Command = {
   name: "import-scores",

@@ -3,7 +3,8 @@ import type { Command } from "@/lib/cli/command";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { db } from "@/lib/db/client";
 import { requireStudy } from "@/lib/data/studies";
-import { createJobContext, drainMetricRun, METRIC_JOB_NAMES, runParams, startMetricRun, startQueue, type TauCalibration } from "@/lib/jobs";
+import { createJobContext, drainMetricRun, METRIC_JOB_NAMES, runParams, startMetricRun, type TauCalibration } from "@/lib/metric-runs";
+import { startQueue } from "@/lib/jobs";
 import type { MetricRun } from "@/lib/generated/prisma/client";
 import { databaseUrl } from "@/lib/env";
 
@@ -14,7 +15,7 @@ const numberFlag = (value: string | undefined, name: string): number | undefined
   return n;
 };
 
-/** CRScore's τ procedure (lib/jobs/tau.ts): the paper's, on the best system's reviews, or τ_GT on the human references. */
+/** CRScore's τ procedure (lib/metric-runs/tau.ts): the paper's, on the best system's reviews, or τ_GT on the human references. */
 function tauCalibrationFlag(value: string | undefined): TauCalibration | undefined {
   if (value === undefined || value === "best-system" || value === "gt") return value;
   throw new CliError(`--tau-calibration must be best-system or gt, got "${value}"`);

@@ -17,7 +17,8 @@ import { paperReliabilityIds } from "../unit/claims/crscore-phase1";
 import { createClient } from "@/lib/db/client";
 import { runImport } from "@/lib/import";
 import { seedDemo } from "@/lib/seed";
-import { createJobContext, drainMetricRun, startMetricRun, startQueue } from "@/lib/jobs";
+import { createJobContext, drainMetricRun, startMetricRun } from "@/lib/metric-runs";
+import { startQueue } from "@/lib/jobs";
 import { hasSharedFile, sharedPath } from "../shared-data";
 
 const url = inject("databaseUrl");

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, test } from 
 import type PgBoss from "pg-boss";
 import { createClient } from "@/lib/db/client";
 import { cachedModelName, createHttpEmbedder, embeddingsEndpoint, offersTokenEmbeddings, prismaEmbeddingStore, textHash } from "@/lib/embeddings";
-import { bestRatedSystem, createJobContext, drainMetricRun, runParams, startMetricRun, startQueue } from "@/lib/jobs";
+import { bestRatedSystem, createJobContext, drainMetricRun, runParams, startMetricRun } from "@/lib/metric-runs";
+import { startQueue } from "@/lib/jobs";
 import { metricValuesForStudy } from "@/lib/data/metric-scores";
 import { CODEREVIEWER_STOPWORDS, cosineSimilarity, CRSCORE_DEFAULT_TAU } from "@/lib/metrics";
 

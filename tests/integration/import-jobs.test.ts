@@ -1,5 +1,5 @@
 /**
- * Large upload imports as worker jobs (lib/jobs/import-jobs.ts): the upload is stored, a worker
+ * Large upload imports as worker jobs (lib/import/jobs.ts): the upload is stored, a worker
  * (a real pg-boss subscription on a real PostgreSQL) imports it in its one transaction, and the
  * lead who started it follows the progress to the same result an import in place gives; a
  * faulty file ends as the import's own refusal with nothing written; nobody else can follow it.
@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { createClient } from "@/lib/db/client";
 import { parseEnv } from "@/lib/env";
-import { enqueueImport, followImportJob, importInlineBytes, processImportJob, startQueue, workImportJobs, type ImportEvent } from "@/lib/jobs";
+import { enqueueImport, followImportJob, importInlineBytes, processImportJob, type ImportEvent } from "@/lib/import/jobs";
+import { startQueue } from "@/lib/jobs";
+import { workImportJobs } from "@/lib/import/work";
 import { jsonlFile } from "./import-fixtures";
 
 const url = inject("databaseUrl");
@@ -48,7 +50,7 @@ test("a worker imports a stored upload with its options; the lead follows it to 
 
   const worker = await startQueue(url);
   try {
-    await workImportJobs(worker, db);
+    await workImportJobs(worker);
     const seen = await events(lead, jobId);
     const last = seen.at(-1)!;
     expect("result" in last && last.result.status).toBe("imported");

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, inject, test } from "vitest";
 import { createClient } from "@/lib/db/client";
 import { csvLine } from "@/lib/export/csv";
 import { runImport, type ImportFormat } from "@/lib/import";
-import { studyReviewOrder } from "@/lib/jobs/reviews";
+import { studyReviewOrder } from "@/lib/metric-runs/reviews";
 import { agreementReport, parseItemFile } from "@/lib/analysis";
 import { imported } from "./import-fixtures";
 

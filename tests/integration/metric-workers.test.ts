@@ -7,7 +7,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, expect, inject, test } from "vitest";
 import { createClient } from "@/lib/db/client";
-import { type ChunkJobOutput, createJobContext, METRIC_QUEUE, startMetricRun, startQueue } from "@/lib/jobs";
+import { type ChunkJobOutput, createJobContext, startMetricRun } from "@/lib/metric-runs";
+import { METRIC_QUEUE, startQueue } from "@/lib/jobs";
 
 const url = inject("databaseUrl");
 const db = createClient(url);

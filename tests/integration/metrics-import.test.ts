@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { listStudyMetrics, metricValuesForStudy } from "@/lib/data/metric-scores";
 import { createClient } from "@/lib/db/client";
-import { importMetricScores } from "@/lib/jobs";
+import { importMetricScores } from "@/lib/import/metric-scores";
 
 const db = createClient(inject("databaseUrl"));
 let studyId: string;

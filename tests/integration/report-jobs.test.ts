@@ -8,7 +8,9 @@ import { agreementReport, correlationReport } from "@/lib/analysis";
 import { cachedCorrelationReport, dashboardState, studyFingerprint } from "@/lib/analysis/report-cache";
 import { insertMetricScores } from "@/lib/data/metric-scores";
 import { createClient } from "@/lib/db/client";
-import { dashboardReport, REPORT_QUEUE, routeReport, startQueue, waitForReport, workReportJobs } from "@/lib/jobs";
+import { dashboardReport, routeReport, waitForReport } from "@/lib/analysis/report-jobs";
+import { REPORT_QUEUE, startQueue } from "@/lib/jobs";
+import { workReportJobs } from "@/lib/analysis/report-work";
 import { seedDemo } from "@/lib/seed";
 
 const url = inject("databaseUrl");
@@ -77,7 +79,7 @@ test("above the inline limit the worker computes the agreement CIs once per stat
 
   const worker = await startQueue(url);
   try {
-    await workReportJobs(worker, db);
+    await workReportJobs(worker);
     const computed = await waitForReport("agreement", studyId, options, fingerprint, 60_000);
     expect(computed).toEqual(expected);
   } finally {

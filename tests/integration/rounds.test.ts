@@ -16,7 +16,8 @@ const { db } = await import("@/lib/db/client");
 const data = await import("@/lib/data/annotations");
 const rounds = await import("@/lib/data/rounds");
 const { listQueuesForAnnotator } = await import("@/lib/data/assignments");
-const { processReportJob } = await import("@/lib/jobs");
+const { processReportJob } = await import("@/lib/analysis/report-jobs");
+const { onReportDone } = await import("@/lib/analysis/report-work");
 
 let fx: AnnotationFixture;
 const assignmentOf = (userId: string, change: number) => db.assignment.findFirstOrThrow({ where: { userId, codeChangeId: fx.changes[change].id } });
@@ -114,7 +115,13 @@ test("above the report inline limit, the worker's computation of the closed roun
     const second = () => db.calibrationRound.findFirstOrThrow({ where: { studyId: big.studyId, number: 2 } });
     expect((await second()).releasedAt).toBeNull();
     const job = await db.reportJob.findFirstOrThrow({ where: { studyId: big.studyId, kind: "agreement", status: "QUEUED" } });
-    await processReportJob(job.id);
+    // The worker's listener (scripts/worker.ts): the report job announces its report, the rounds release.
+    const stopListening = onReportDone(rounds.releaseAfterReport);
+    try {
+      await processReportJob(job.id);
+    } finally {
+      stopListening();
+    }
     expect((await db.reportJob.findUniqueOrThrow({ where: { id: job.id } })).status).toBe("DONE");
     expect((await second()).releasedHow).toContain("lower CI bound ≥ 0.6 on round 1");
   } finally {

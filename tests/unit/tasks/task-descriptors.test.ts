@@ -111,7 +111,7 @@ const PROTOCOL: Record<string, string> = {
   "lib/import/crscore-phase2.ts": "the CRScore phase-2 sheets are review rating",
   "lib/import/gradedreviews.ts": "the GradedReviews workbook is reference grading",
   "lib/import/plan.ts": "history kind REVIEW_RATING of imported ratings (an AnnotationKind)",
-  "lib/jobs/tau.ts": "CRScore's τ is tuned on review rating's relevance (§4.3)",
+  "lib/metric-runs/tau.ts": "CRScore's τ is tuned on review rating's relevance (§4.3)",
   "lib/seed/demo/pull-request.ts": "demo data: a skipped comment filtering",
   "lib/seed/write.ts": "history kind REVIEW_RATING of seeded ratings (an AnnotationKind)",
 };

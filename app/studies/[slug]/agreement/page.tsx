@@ -5,7 +5,7 @@ import { AgreementBody } from "@/components/dashboard/agreement-body";
 import { taskLabel } from "@/components/dashboard/agreement-tables";
 import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { formatTime } from "@/components/dashboard/format";
-import { reportJobNote, waitForReport } from "@/lib/jobs";
+import { reportJobNote, waitForReport } from "@/lib/analysis/report-jobs";
 import { type AgreementOptions, DEFAULT_BOOTSTRAP } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { ReliabilityTables } from "@/components/dashboard/reliability-tables";
@@ -30,7 +30,7 @@ async function CompleteReport({ slug, studyId, options, fingerprint, preview }: 
 /**
  * Agreement dashboard: the `agreement` CLI's report (same defaults), per task and question.
  * For the current annotations (cached while they do not change): on big studies the worker
- * computes the CIs (lib/jobs/report-jobs.ts) while the page shows the point estimates and the
+ * computes the CIs (lib/analysis/report-jobs.ts) while the page shows the point estimates and the
  * job's progress, and streams the CIs in when they arrive.
  */
 export default async function AgreementPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {

@@ -5,7 +5,7 @@ import { slugField } from "@/lib/validation/study-fields";
 import { action } from "@/lib/actions/safe-action";
 import { LEAD_ROLES } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
-import { startRunSchema, startWebMetricRun } from "@/lib/jobs/web-runs";
+import { startRunSchema, startWebMetricRun } from "@/lib/metric-runs/web";
 
 export const startRun = action(LEAD_ROLES, startRunSchema.extend({ slug: slugField }), async (input, user) => {
   const study = await requireLedStudy(user, input.slug);

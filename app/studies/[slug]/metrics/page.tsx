@@ -8,11 +8,11 @@ import { metricInfo } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { findLedStudy } from "@/lib/data/study-access";
-import { CRSCORE, EMBEDDING_SIM, isJudgeMetric, METRIC_JOB_NAMES } from "@/lib/jobs";
+import { CRSCORE, EMBEDDING_SIM, isJudgeMetric, METRIC_JOB_NAMES } from "@/lib/metric-runs";
 import { llmJudgeAvailability } from "@/lib/judges";
 import { getReferenceMetric } from "@/lib/metrics";
 import { startRun } from "./actions";
-import { embeddingProvider, isActive, listRuns, type RunRow, waitingForWorker } from "@/lib/jobs/web-runs";
+import { embeddingProvider, isActive, listRuns, type RunRow, waitingForWorker } from "@/lib/metric-runs/web";
 import { StudyPageHeader } from "@/components/study-page-header";
 
 export const dynamic = "force-dynamic";

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { formatTime } from "@/components/dashboard/format";
-import { dashboardReport, type DashboardReport, reportJobNote, waitForReport } from "@/lib/jobs";
+import { dashboardReport, type DashboardReport, reportJobNote, waitForReport } from "@/lib/analysis/report-jobs";
 import { ValidityBody } from "@/components/dashboard/validity-body";
 import { type CorrelationOptions, type CorrelationReport, metricInfo, reviewQuestionKeys } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
@@ -37,7 +37,7 @@ async function CompleteReport({ studyId, options, fingerprint, preview }: { stud
 /**
  * Validity dashboard: the `correlate` CLI's report (same defaults) for one metric and one human
  * question, for the current data (cached while it does not change); on big studies the worker
- * computes the CIs (lib/jobs/report-jobs.ts) while everything else shows with the job's
+ * computes the CIs (lib/analysis/report-jobs.ts) while everything else shows with the job's
  * progress, and the CIs stream in when they arrive.
  */
 export default async function ValidityPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {

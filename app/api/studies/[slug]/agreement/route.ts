@@ -11,7 +11,7 @@ import { requireLedStudy } from "@/lib/data/study-access";
 import { reportItemSets } from "@/lib/data/item-sets";
 import { handler } from "@/lib/http/respond";
 import { AppError } from "@/lib/errors";
-import { routeReport } from "@/lib/jobs";
+import { routeReport } from "@/lib/analysis/report-jobs";
 import { agreementQuerySchema, bootstrapOption } from "@/lib/validation/report-options";
 
 export const dynamic = "force-dynamic";

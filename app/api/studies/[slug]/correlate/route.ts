@@ -9,7 +9,7 @@ import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { itemSetFilter } from "@/lib/data/item-sets";
 import { handler } from "@/lib/http/respond";
-import { routeReport } from "@/lib/jobs";
+import { routeReport } from "@/lib/analysis/report-jobs";
 import { bootstrapOption, correlationQuerySchema } from "@/lib/validation/report-options";
 
 export const dynamic = "force-dynamic";

@@ -4,7 +4,7 @@
  * nothing is written).
  * Answers NDJSON: `{"progress": …}` lines while parsing and writing, then `{"result": …}` (or
  * `{"error": …}`). Uploads above CRJUDGE_IMPORT_INLINE_MB are imported by a worker and the
- * answer follows the job (lib/jobs/import-jobs.ts); smaller ones are imported here.
+ * answer follows the job (lib/import/jobs.ts); smaller ones are imported here.
  */
 import { z } from "zod";
 import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
@@ -13,7 +13,7 @@ import { AppError, publicError } from "@/lib/errors";
 import { importMaxBytes } from "@/lib/http/body";
 import { handler } from "@/lib/http/respond";
 import { IMPORT_FORMATS, previewImport, runImport, type ImportFile, type ImportProgress } from "@/lib/import";
-import { enqueueImport, followImportJob, importInlineBytes, type ImportEvent } from "@/lib/jobs";
+import { enqueueImport, followImportJob, importInlineBytes, type ImportEvent } from "@/lib/import/jobs";
 import { decodeUtf8 } from "@/lib/import/text";
 
 export const dynamic = "force-dynamic";

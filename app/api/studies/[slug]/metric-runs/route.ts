@@ -1,16 +1,16 @@
 /**
  * Metric runs of a study. GET: the runs (newest first), the embedding provider and the stored
  * metric variants. POST {metrics: ["bleu-gradedreviews", "crscore"], tau?, chunkSize?}: plans
- * and enqueues a run that this server computes in the background (see lib/jobs/web-runs.ts); 202 with
+ * and enqueues a run that this server computes in the background (see lib/metric-runs/web.ts); 202 with
  * the run, to be polled at ./[runId].
  */
 import { NextResponse } from "next/server";
-import { startRunSchema, startWebMetricRun, embeddingProvider, listRuns } from "@/lib/jobs/web-runs";
+import { startRunSchema, startWebMetricRun, embeddingProvider, listRuns } from "@/lib/metric-runs/web";
 import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { handler } from "@/lib/http/respond";
-import { parseMetricNames } from "@/lib/jobs";
+import { parseMetricNames } from "@/lib/metric-runs";
 import { AppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";

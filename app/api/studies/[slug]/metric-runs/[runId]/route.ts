@@ -1,6 +1,6 @@
 /** One metric run with its progress (poll while status is QUEUED or RUNNING). */
 import { NextResponse } from "next/server";
-import { listRuns } from "@/lib/jobs/web-runs";
+import { listRuns } from "@/lib/metric-runs/web";
 import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { handler } from "@/lib/http/respond";

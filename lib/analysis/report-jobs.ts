@@ -1,5 +1,5 @@
 /**
- * Dashboard reports with bootstrap CIs as worker jobs. On a big study the CIs take seconds to
+ * Dashboard reports with bootstrap CIs as jobs of the job queue. On a big study the CIs take seconds to
  * minutes of synchronous work (scripts/bench/analysis.ts measures it), which
  * would stall the web process and every annotator's save behind it. So the web process computes
  * only the point estimates (nResamples 0) and asks for the full report: a ReportJob row per
@@ -13,10 +13,18 @@ import { cachedAgreementReport, cachedCorrelationReport, sharedCorrelationSectio
 import { db, type PrismaClient } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { ReportJob } from "@/lib/generated/prisma/client";
-import { jobIdOf, REPORT_QUEUE, sendQueue } from "./queue";
+import { jobDone } from "@/lib/jobs/events";
+import { jobIdOf, REPORT_QUEUE, sendQueue } from "@/lib/jobs/queue";
 import { env } from "@/lib/env";
 
 export type ReportKind = "agreement" | "correlation";
+
+/** A report a job has computed and stored (announced to onReportDone's listeners). */
+export interface ReportDone {
+  studyId: string;
+  kind: ReportKind;
+}
+
 type ReportOf<K extends ReportKind> = K extends "agreement" ? AgreementReport : CorrelationReport;
 type OptionsOf<K extends ReportKind> = K extends "agreement" ? AgreementOptions : CorrelationOptions;
 
@@ -82,8 +90,9 @@ export async function requestReport<K extends ReportKind>(kind: K, studyId: stri
 
 /**
  * Computes one report job in this (worker) process and stores it; older states of the same report
- * are dropped. An agreement report may complete what a calibration round's release rule waited
- * for: the next round is then released here, not on the next page load.
+ * are dropped. Its listeners learn of it (onReportDone): an agreement report may complete what a
+ * calibration round's release rule waited for, and the next round is then released at once, not
+ * on the next page load.
  */
 export async function processReportJob(reportJobId: string, client: PrismaClient = db): Promise<void> {
   const job = await client.reportJob.findUnique({ where: { id: reportJobId } });
@@ -105,9 +114,9 @@ export async function processReportJob(reportJobId: string, client: PrismaClient
     await client.reportJob.update({ where: { id: job.id }, data: { status: "FAILED", error: (error as Error).message, finishedAt: new Date() } });
     return;
   }
-  // A closed calibration round's CIs may be what its release rule waited for (imported when
-  // used: lib/data/rounds reads its reports through this module).
-  if (job.kind === "agreement") await (await import("@/lib/data/rounds")).releaseDueRound(job.studyId);
+  // A closed calibration round's CIs may be what its release rule waited for: its listener
+  // (lib/data/rounds releaseAfterReport, registered by the worker) releases the next round now.
+  await jobDone<ReportDone>(REPORT_QUEUE, { studyId: job.studyId, kind: job.kind as ReportKind });
 }
 
 

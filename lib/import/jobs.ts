@@ -12,7 +12,7 @@ import { db, Prisma, type PrismaClient } from "@/lib/db/client";
 import { AppError, publicError } from "@/lib/errors";
 import { previewImport, runImport, type ImportFile, type ImportFormat, type ImportProgress, type ImportResult } from "@/lib/import";
 import { decodeUtf8 } from "@/lib/import/text";
-import { IMPORT_QUEUE, jobIdOf, sendQueue } from "./queue";
+import { IMPORT_QUEUE, jobIdOf, sendQueue } from "@/lib/jobs/queue";
 import { env, type Env } from "@/lib/env";
 
 const MIB = 1024 * 1024;

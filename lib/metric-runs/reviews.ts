@@ -72,7 +72,7 @@ export async function loadReviewsToScore(scope: ReviewScope, client: PrismaClien
   }));
 }
 
-/** A review τ's calibration chooses from (lib/jobs/tau.ts); the chosen reviews' texts are read afterwards (loadReviewsToScore). */
+/** A review τ's calibration chooses from (lib/metric-runs/tau.ts); the chosen reviews' texts are read afterwards (loadReviewsToScore). */
 export interface CalibrationReview {
   id: string;
   system: string;

@@ -4,7 +4,8 @@ import type PgBoss from "pg-boss";
 import type { MetricRun } from "@/lib/generated/prisma/client";
 import type { MetricJobContext } from "./context";
 import { type ComputedChunk, computeChunk, processChunk, readChunkRun, storeChunk } from "./process-chunk";
-import { type ChunkJobData, METRIC_QUEUE } from "./queue";
+import type { ChunkJobData } from "./chunks";
+import { METRIC_QUEUE } from "@/lib/jobs/queue";
 import { markRunFailed } from "./runs";
 import { AppError } from "@/lib/errors";
 

@@ -7,12 +7,13 @@
 import { z } from "zod";
 import { resolveEmbeddingConfig } from "@/lib/embeddings";
 import type { JobStatus } from "@/lib/generated/prisma/enums";
-import { createJobContext, listMetricRuns, requestMetricRun, type StartedRun } from "@/lib/jobs";
+import { createJobContext } from "./context";
+import { listMetricRuns, requestMetricRun, type StartedRun } from "./runs";
 import { db } from "@/lib/db/client";
 
 export const startRunSchema = z.object({
   metrics: z.array(z.string().trim().min(1)).min(1, "Choose at least one metric."),
-  /** CRScore threshold; default the paper's for its model, else calibrated by its procedure (lib/jobs/tau.ts). */
+  /** CRScore threshold; default the paper's for its model, else calibrated by its procedure (lib/metric-runs/tau.ts). */
   tau: z.number().gt(0).max(1).optional(),
   tauCalibration: z.enum(["best-system", "gt"]).optional(),
   tauSystem: z.string().trim().min(1).max(200).optional(),

@@ -33,7 +33,7 @@ export const METRIC_JOB_NAMES: readonly string[] = [...REFERENCE_METRICS.map((m)
 export const isJudgeMetric = (name: string) => (JUDGE_METRIC_NAMES as readonly string[]).includes(name);
 
 /**
- * Where the threshold of a CRScore run came from (lib/jobs/tau.ts): the paper's 0.7314 for its
+ * Where the threshold of a CRScore run came from (lib/metric-runs/tau.ts): the paper's 0.7314 for its
  * model ("paper"), calibrated on the best system's reviews ("best-system") or on the human
  * references ("gt", τ_GT), given by the lead, or the paper's value with nothing to calibrate on
  * ("paper-default"). Runs planned by earlier versions say "calibrated" (all reviews of the study).
@@ -138,7 +138,7 @@ function tauSignature(tau: TauChoice): string {
   return `tau:${tau.value.toFixed(4)}|tau-source:${tau.source}${calibration}`;
 }
 
-/** A run's CRScore threshold (lib/jobs/tau.ts). */
+/** A run's CRScore threshold (lib/metric-runs/tau.ts). */
 export interface TauChoice {
   value: number;
   source: TauSource;

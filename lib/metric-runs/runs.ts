@@ -11,7 +11,8 @@ import { metricScoresInsert, type MetricScoreInput, type OnStoredScore, unstored
 import type { MetricJobContext } from "./context";
 import { isJudgePlanningError, JUDGE_CHUNK_SIZE } from "./judges";
 import { type MetricRunRequest, planMetricRun } from "./plan";
-import { type ChunkJobData, enqueueChunks, startQueue } from "./queue";
+import { type ChunkJobData, enqueueChunks } from "./chunks";
+import { startQueue } from "@/lib/jobs/queue";
 import { parseMetricNames, type RunParams, runIdentity, runParamsSchema, specApplies } from "./specs";
 import { InvariantError } from "@/lib/errors";
 import { databaseUrl } from "@/lib/env";

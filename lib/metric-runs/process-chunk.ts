@@ -4,7 +4,7 @@ import { Prisma, rawRows } from "@/lib/db/client";
 import type { MetricRun } from "@/lib/generated/prisma/client";
 import { runEmbedder, type MetricJobContext } from "./context";
 import { judgeScores } from "./judges";
-import type { ChunkJobData } from "./queue";
+import type { ChunkJobData } from "./chunks";
 import { loadReviewsToScore } from "./reviews";
 import { runParams, storeChunkScores } from "./runs";
 import { scoreReview, textsToEmbed } from "./score";
