@@ -8,6 +8,7 @@ const LABELS: Record<ExportFormat, string> = {
   "wide-csv": "wide CSV",
   "wide-jsonl": "wide JSONL",
   gradedreviews: "GradedReviews workbook",
+  "github-comments": "review comments (GitHub's shape)",
 };
 
 /** What is not offered, for want of which data. */
@@ -15,6 +16,7 @@ const NOT_YET: Record<ExportData, string> = {
   "code changes": "no export before the study has code changes",
   annotations: "the long and wide answers once someone has annotated",
   "reference grades": "the GradedReviews workbook once reviews are graded",
+  "review comments": "review comments once a pull request with comments is imported",
 };
 
 /**

@@ -102,7 +102,7 @@ test("the demo study's downloads have distinct names, and a note that starts a f
       const file = await downloading;
       downloads[file.suggestedFilename()] = file;
     }
-    expect(Object.keys(downloads)).toEqual(["demo.jsonl", "demo.long.csv", "demo.long.jsonl", "demo.wide.csv", "demo.wide.jsonl", "demo.long.gold.csv", "demo.gradedreviews.xlsx", "demo.gradedreviews.gold.xlsx"]);
+    expect(Object.keys(downloads)).toEqual(["demo.jsonl", "demo.long.csv", "demo.long.jsonl", "demo.wide.csv", "demo.wide.jsonl", "demo.github-comments.jsonl", "demo.long.gold.csv", "demo.gradedreviews.xlsx", "demo.gradedreviews.gold.xlsx"]);
     // Downloaded again, every file is the same bytes.
     for (const file of Object.values(downloads)) {
       const again = await page.request.get(file.url());

@@ -38,7 +38,8 @@ export async function exportOffer(studyId: string, client: PrismaClient = db): P
   const changes = (await client.codeChange.findFirst({ where: { studyId }, select: { id: true } })) !== null;
   const annotations = changes && (await hasAnnotations(client, studyId));
   const graders = annotations ? (await studyGraders(client, studyId)).map((g) => g.name) : [];
-  const has: Record<ExportData, boolean> = { "code changes": changes, annotations, "reference grades": graders.length > 0 };
+  const comments = changes && (await client.reviewComment.findFirst({ where: { pullRequest: { studyId } }, select: { id: true } })) !== null;
+  const has: Record<ExportData, boolean> = { "code changes": changes, annotations, "reference grades": graders.length > 0, "review comments": comments };
   const gold = (await client.consensus.findFirst({ where: { studyId, gold: true }, select: { id: true } })) !== null;
   return { formats: EXPORT_FORMATS.filter((format) => has[EXPORT_NEEDS[format]]), gold, graders };
 }

@@ -6,7 +6,8 @@
  * - `jsonl`: the import format with all annotations (round trip, Hugging Face `datasets`);
  * - `long-csv`, `long-jsonl`: one row per (item, annotator, question);
  * - `wide-csv`, `wide-jsonl`: one row per (item, question), one column per annotator;
- * - `gradedreviews`: the GradedReviews benchmark workbook.
+ * - `gradedreviews`: the GradedReviews benchmark workbook;
+ * - `github-comments`: the pull requests' review comments in GitHub's REST shape.
  *
  * The jsonl, long and wide exports carry each annotator's values and the consensus (./consensus.ts).
  * CSV cells that a spreadsheet would read as formulas are neutralised (./csv.ts) unless `raw`.
@@ -17,10 +18,12 @@
  */
 import { db, type PrismaClient } from "@/lib/db/client";
 import { goldItems, type GoldItems } from "@/lib/data/gold";
+import { studyPullRequests } from "@/lib/data/pull-requests";
 import { requireStudy } from "@/lib/data/studies";
 import { requireExportData } from "./available";
 import { adjudicatedValues, changeConsensus, consensusColumns, consensusGrades, type ChangeConsensus } from "./consensus";
 import type { ExportFormat } from "./formats";
+import { githubCommentsExport } from "./github-comments";
 import { gradedReviewsLayout, gradedReviewsWorkbook, type GradedReviewsLayout } from "./gradedreviews";
 import { jsonlExport } from "./jsonl";
 import { longCsv, longJsonl } from "./long";
@@ -89,6 +92,10 @@ export async function* streamExport(input: ExportRequest | PreparedExport, clien
       return;
     case "gradedreviews":
       yield* gradedReviewsWorkbook(changes(), prepared.gradedReviews!);
+      return;
+    case "github-comments":
+      // No question is asked of review comments yet: each comment's `questions` is empty.
+      yield* githubCommentsExport(await studyPullRequests(request.studyId, client));
       return;
   }
 }

@@ -4,6 +4,8 @@ import { AssignmentStatus, PseudoReferenceKind, Role } from "@/lib/generated/pri
 
 export interface StudyCounts {
   pullRequests: number;
+  /** Review comments on the pull requests. */
+  reviewComments: number;
   codeChanges: number;
   /** Distinct languages of the code changes, sorted. */
   languages: string[];
@@ -31,8 +33,9 @@ function tally<K extends string>(values: Record<string, K>, groups: Array<{ key:
 export async function countStudy(client: PrismaClient, studyId: string): Promise<StudyCounts> {
   const inStudy = { codeChange: { studyId } };
   const onReview = { candidateReview: inStudy };
-  const [pullRequests, changes, kinds, candidateReviews, referenceReviews, members, statuses, judgements, ratings, reviewClaimLinks, grades, filters, added] = await Promise.all([
+  const [pullRequests, reviewComments, changes, kinds, candidateReviews, referenceReviews, members, statuses, judgements, ratings, reviewClaimLinks, grades, filters, added] = await Promise.all([
     client.pullRequest.count({ where: { studyId } }),
+    client.reviewComment.count({ where: { pullRequest: { studyId } } }),
     client.codeChange.findMany({ where: { studyId }, select: { language: true } }),
     client.pseudoReference.groupBy({ by: ["kind"], where: inStudy, _count: { _all: true } }),
     client.candidateReview.count({ where: inStudy }),
@@ -49,6 +52,7 @@ export async function countStudy(client: PrismaClient, studyId: string): Promise
   const annotationIds = [judgements, ratings, grades, filters, added].flat().map((row) => row.id);
   return {
     pullRequests,
+    reviewComments,
     codeChanges: changes.length,
     languages: [...new Set(changes.map((c) => c.language))].sort(),
     pseudoReferences: tally(PseudoReferenceKind, kinds.map((g) => ({ key: g.kind, count: g._count._all }))),

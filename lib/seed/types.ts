@@ -92,12 +92,33 @@ export interface DemoChange {
   work: Partial<Record<DemoAnnotatorKey, DemoAnnotatorWork>>;
 }
 
+/** A review comment on the demo pull request, at a real line of one of its files (c-CRAB §4.2). */
+export interface DemoReviewComment {
+  /** Stored as the external id, as GitHub's comment ids. */
+  id: number;
+  /** The file: one of the pull request's changes. */
+  change: DemoChange;
+  /** Whole file when absent. */
+  side?: "LEFT" | "RIGHT";
+  startLine?: number;
+  line?: number;
+  body: string;
+  /** The tool and model, or "human". */
+  system: string;
+  author: string;
+  inReplyTo?: number;
+  metadata?: Record<string, string>;
+}
+
 export interface DemoPullRequest {
   externalId: string;
   repository: string;
+  url: string;
   title: string;
   description: string;
+  /** Its files, each modified. */
   changes: DemoChange[];
+  comments: DemoReviewComment[];
 }
 
 export interface DemoAccount {

@@ -8,7 +8,7 @@ import { storePlanReliabilitySet } from "@/lib/data/item-sets";
 import { unifiedDiff } from "@/lib/diff";
 import type { AnnotationKind, Prisma } from "@/lib/generated/prisma/client";
 import { planDemo, type PlannedAnnotation } from "./plan";
-import type { DemoAccount, DemoAnnotatorKey, DemoChange, DemoStudy } from "./types";
+import type { DemoAccount, DemoAnnotatorKey, DemoChange, DemoPullRequest, DemoStudy } from "./types";
 import { InvariantError } from "@/lib/errors";
 
 type Tx = Prisma.TransactionClient;
@@ -40,6 +40,36 @@ async function ensureAnnotator(tx: Tx, account: DemoAccount, password: string): 
   return existing?.id ?? (await createUser({ ...account, role: "ANNOTATOR", password }, tx)).id;
 }
 
+/** The pull request's review comments, in their order; a reply's thread by the id of the comment it answers. */
+async function createComments(tx: Tx, pullRequestId: string, pr: DemoPullRequest, changeIdOf: (change: DemoChange) => string | undefined, createdAt: Date): Promise<void> {
+  const ids = new Map<number, string>();
+  for (const [position, comment] of pr.comments.entries()) {
+    const codeChangeId = changeIdOf(comment.change);
+    if (!codeChangeId) throw new InvariantError(`demo comment ${comment.id} is on a file outside its pull request`);
+    const row = await tx.reviewComment.create({
+      data: {
+        pullRequestId,
+        codeChangeId,
+        externalId: String(comment.id),
+        path: comment.change.filePath,
+        side: comment.side ?? null,
+        startSide: comment.startLine === undefined ? null : (comment.side ?? null),
+        startLine: comment.startLine ?? null,
+        line: comment.line ?? null,
+        body: comment.body,
+        system: comment.system,
+        author: comment.author,
+        inReplyToId: comment.inReplyTo === undefined ? null : (ids.get(comment.inReplyTo) ?? null),
+        metadata: comment.metadata ?? {},
+        position,
+        createdAt,
+      },
+      select: { id: true },
+    });
+    ids.set(comment.id, row.id);
+  }
+}
+
 /** Where a change goes: its study, its order in the study, its pull request if any. */
 interface ChangePlacement {
   studyId: string;
@@ -55,6 +85,8 @@ async function createChange(tx: Tx, placement: ChangePlacement, change: DemoChan
       ...placement,
       externalId: change.externalId,
       filePath: change.filePath,
+      // A pull request's files: modified in place.
+      ...(placement.pullRequestId === null ? {} : { status: "MODIFIED" as const, oldPath: change.filePath }),
       language: change.language,
       oldFile: change.oldFile,
       newFile: change.newFile,
@@ -155,10 +187,11 @@ export async function writeDemoStudy(tx: Tx, study: DemoStudy, now: Date): Promi
   for (const change of study.changes) changeIds.set(change, await createChange(tx, { studyId, position: changeIds.size, pullRequestId: null, createdAt }, change));
   for (const pr of study.pullRequests) {
     const { id: pullRequestId } = await tx.pullRequest.create({
-      data: { studyId, externalId: pr.externalId, repository: pr.repository, title: pr.title, description: pr.description, createdAt },
+      data: { studyId, externalId: pr.externalId, repository: pr.repository, url: pr.url, title: pr.title, description: pr.description, createdAt },
       select: { id: true },
     });
     for (const change of pr.changes) changeIds.set(change, await createChange(tx, { studyId, position: changeIds.size, pullRequestId, createdAt }, change));
+    await createComments(tx, pullRequestId, pr, (change) => changeIds.get(change)?.id, createdAt);
   }
   const idsOf = (change: DemoChange): ChangeIds => {
     const ids = changeIds.get(change);

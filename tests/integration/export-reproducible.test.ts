@@ -46,10 +46,24 @@ function fixture(): { name: string; content: Buffer } {
   return { name: "reproducible.jsonl", content: Buffer.from(`${["a", "b", "c"].map(line).join("\n")}\n`) };
 }
 
+/** A pull request with review comments (a range, a whole-file comment, a reply whose line comes before what it answers). */
+function pullRequestBundle(): { name: string; content: Buffer } {
+  const lines = [
+    { type: "pullRequest", id: "acme/api#3", repository: "acme/api", url: "https://github.com/acme/api/pull/3", title: "Retry", headSha: "b".repeat(40), baseSha: "a".repeat(40), mergeBaseSha: "a".repeat(40) },
+    { type: "file", status: "MODIFIED", path: "retry.py", oldContents: "x = 1\ny = 2\n", newContents: "x = 2\ny = 2\nz = 3\n" },
+    { type: "file", status: "ADDED", path: "notes.md", newContents: "=SUM(A1)\n" },
+    { type: "comment", id: 9, path: "retry.py", line: 3, body: "+ why z?", system: "gpt-4o", author: "bot-account", inReplyToId: 7 },
+    { type: "comment", id: 7, path: "retry.py", startLine: 1, line: 2, body: "=HYPERLINK(1)", system: "human", author: "ada", metadata: { severity: "high" } },
+    { type: "comment", id: 8, path: "notes.md", body: "Whole file.", system: "coderabbit" },
+  ];
+  return { name: "pull-request.jsonl", content: Buffer.from(`${lines.map((l) => JSON.stringify(l)).join("\n")}\n`) };
+}
+
 let studyId = "";
 
 beforeAll(async () => {
   studyId = imported(await runImport({ study: STUDY, format: "jsonl", files: [fixture()] }, client)).study.id;
+  imported(await runImport({ study: STUDY, format: "pull-request", files: [pullRequestBundle()] }, client));
   // A known answer (gold) and an adjudicated value, so the exports with and without gold differ.
   const claim = await client.pseudoReference.findFirstOrThrow({ where: { externalId: "c2", codeChange: { studyId, externalId: "c" } } });
   const review = await client.candidateReview.findFirstOrThrow({ where: { externalId: "m1", codeChange: { studyId, externalId: "b" } } });
@@ -101,6 +115,8 @@ const TABLES: [string, string][] = [
   ["Assignment", "id"],
   ["Consensus", "id"],
   ["User", "id"],
+  ["PullRequest", "id"],
+  ["ReviewComment", "id"],
 ];
 
 /** Each table written again in descending key order (CLUSTER on a descending index): an import writes its rows in ascending order of their ids. */

@@ -1,9 +1,13 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { createClient } from "@/lib/db/client";
 import { requireLedPullRequest } from "@/lib/data/pull-requests";
 import { COMMAND_LINE } from "@/lib/data/study-access";
 import { formatImportError, runImport, type ImportRequest } from "@/lib/import";
-import { imported } from "./import-fixtures";
+import { cli } from "./cli";
+import { exportText, imported } from "./import-fixtures";
 import { buildTestRepo, type TestRepo } from "./pull-request-repo";
 
 const client = createClient(inject("databaseUrl"));
@@ -136,5 +140,38 @@ describe("import-pr from a git repository", () => {
   test("an unknown revision is an error naming the flag", async () => {
     const result = await runImport({ ...request("pr-rev", []), pullRequest: { git: { repo: repo.dir, base: "main", head: "no-such-branch" } } }, client);
     expect(result.status === "refused" && result.errors[0].message).toBe(`--head no-such-branch: no such commit in ${repo.dir}`);
+  });
+});
+
+describe("export --format github-comments", () => {
+  test("the round trip import-pr, export, import-pr gives every comment back on the same file, side and lines, with its text, author and system", async () => {
+    const first = imported(await runImport(request("pr-round", githubComments(repo.head)), client));
+    const exported = await exportText(client, first.study.id, "github-comments");
+    const lines = exported.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(9);
+    expect(lines[0]).toMatchObject({ id: 101, path: "src/app.js", side: "RIGHT", start_side: "RIGHT", start_line: 10, line: 12, subject_type: "line", body: "These three lines need a test.", user: { login: "coderabbitai[bot]" }, in_reply_to_id: null, crjudge: { pullRequest: "acme/demo#7", system: "coderabbitai", questions: {} } });
+    expect(lines[3]).toMatchObject({ id: 104, in_reply_to_id: 101, user: { login: "bob" } });
+    expect(lines[2]).toMatchObject({ id: 103, subject_type: "file", line: null, start_line: null });
+
+    const dir = mkdtempSync(path.join(tmpdir(), "crjudge-pr-export-"));
+    try {
+      const file = path.join(dir, "exported.jsonl");
+      writeFileSync(file, exported);
+      // The command line reads the export back, as a user would.
+      const result = await cli("import-pr", "--study", "pr-round-copy", "--repo", repo.dir, "--base", "main", "--head", "feature", "--url", "https://github.com/acme/demo/pull/7", "--comments", file);
+      expect(result.stderr).toBe("");
+      expect(JSON.parse(result.stdout)).toMatchObject({ status: "imported", counts: { reviewComments: { created: 9 } } });
+      const anchor = (c: { externalId: string; path: string; side: unknown; startSide: unknown; startLine: unknown; line: unknown; body: string; author: string; system: string }) => [c.externalId, c.path, c.side, c.startSide, c.startLine, c.line, c.body, c.author, c.system];
+      const original = await requireLedPullRequest(COMMAND_LINE, "pr-round", "acme/demo#7", client);
+      const copy = await requireLedPullRequest(COMMAND_LINE, "pr-round-copy", "acme/demo#7", client);
+      expect(copy.comments.map(anchor)).toEqual(original.comments.map(anchor));
+      expect(copy.comments.map((c) => c.inReplyToId && copy.comments.find((p) => p.id === c.inReplyToId)?.externalId)).toEqual(original.comments.map((c) => c.inReplyToId && original.comments.find((p) => p.id === c.inReplyToId)?.externalId));
+      // And the copy's export is the same bytes.
+      const copyStudy = await client.study.findUniqueOrThrow({ where: { slug: "pr-round-copy" } });
+      expect(await exportText(client, copyStudy.id, "github-comments")).toBe(exported);
+      expect(readFileSync(file, "utf8")).toBe(exported);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

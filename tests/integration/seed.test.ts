@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { verifyPassword } from "@/lib/auth/password";
 import { createUser } from "@/lib/data/users";
+import { requireLedPullRequest } from "@/lib/data/pull-requests";
+import { COMMAND_LINE } from "@/lib/data/study-access";
 import { createClient } from "@/lib/db/client";
 import { applyFileDiff, parseUnifiedDiff } from "@/lib/diff";
 import type { TaskType } from "@/lib/generated/prisma/client";
@@ -60,6 +62,32 @@ describe("seedDemo", () => {
     await db.$disconnect();
   });
 
+  test("the pull request is an item with its files and review comments by a human reviewer and two tools at real lines", async () => {
+    const pr = await requireLedPullRequest(COMMAND_LINE, "demo", "shop-api#118", db);
+    expect(pr.url).toBe("https://github.com/acme/shop-api/pull/118");
+    expect(pr.files.map((f) => [f.path, f.status, f.oldPath])).toEqual([
+      ["src/routes/orders.js", "MODIFIED", "src/routes/orders.js"],
+      ["src/db/orders.js", "MODIFIED", "src/db/orders.js"],
+      ["test/orders.test.js", "MODIFIED", "test/orders.test.js"],
+    ]);
+    expect(pr.reviews.map((r) => [r.system, r.commentIds.length])).toEqual([["human", 3], ["coderabbit", 2], ["claude-code (claude-sonnet-4.6)", 2]]);
+    const fileOf = new Map(pr.files.map((f) => [f.codeChangeId, f]));
+    // Each comment's lines, on its side, hold the code it speaks of.
+    const code = (id: string) => {
+      const c = pr.comments.find((comment) => comment.externalId === id)!;
+      const file = fileOf.get(c.codeChangeId)!;
+      const lines = (c.side === "LEFT" ? file.oldFile : file.newFile).split("\n");
+      return c.line === null ? null : lines.slice((c.startLine ?? c.line) - 1, c.line).join("\n");
+    };
+    expect(code("1180001")).toContain("JSON.parse(Buffer.from(cursor");
+    expect(code("1180003")).toMatch(/^\s*ORDER BY created_at DESC, id DESC\n\s*LIMIT \$2`,$/);
+    expect(code("1180004")).toMatch(/Number\.parseInt[\s\S]*Math\.min\(limit, MAX_LIMIT\)/);
+    expect(code("1180005")).toBeNull();
+    expect(code("1180007")).toContain("listOrders({ customerId: req.user.customerId })");
+    const reply = pr.comments.find((c) => c.externalId === "1180002")!;
+    expect(pr.comments.find((c) => c.id === reply.inReplyToId)?.externalId).toBe("1180001");
+  });
+
   test("creates the study with every task type, the codebook and the expected counts", async () => {
     expect(first.created).toBe(true);
     console.info(`seedDemo took ${Math.round(seedMs)} ms; counts ${JSON.stringify(first.counts)}`);
@@ -76,6 +104,7 @@ describe("seedDemo", () => {
     expect(counts.codeChanges).toBeGreaterThanOrEqual(6);
     expect(counts.languages).toEqual(["java", "javascript", "python"]);
     expect(counts.pullRequests).toBe(1);
+    expect(counts.reviewComments).toBe(7);
     for (const kind of ["CLAIM", "IMPLICATION", "SMELL", "ANNOTATOR_ADDED"] as const) expect(counts.pseudoReferences[kind]).toBeGreaterThan(0);
     expect(counts.referenceReviews).toBe(counts.codeChanges);
     expect(counts.members).toMatchObject({ ANNOTATOR: 2 });

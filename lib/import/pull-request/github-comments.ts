@@ -3,7 +3,8 @@
  * `gh api --paginate`): path, side, line, start_line, start_side, subject_type, body,
  * user.login, in_reply_to_id, id. Real exports are read as they come: nulls, extra keys, bots'
  * logins, outdated comments (`line` null, only `original_line`) and old data with only a
- * `position` in the diff. What is read differently from what it says is a warning.
+ * `position` in the diff. What is read differently from what it says is a warning. A comment's
+ * own `system` (or the export's `crjudge.system`) names its system; else `--system`; else its author.
  */
 import type { JsonObject } from "../bundle";
 import type { ErrorCollector, SourceLocation } from "../errors";
@@ -13,7 +14,7 @@ import type { LocatedValue } from "./json-values";
 import type { AnchorInput, ReviewCommentInput } from "./types";
 
 /** Keys stored in the comment's own columns. */
-const COLUMN_KEYS = new Set(["id", "path", "side", "start_side", "line", "start_line", "subject_type", "body", "user", "in_reply_to_id", "system", "metadata"]);
+const COLUMN_KEYS = new Set(["id", "path", "side", "start_side", "line", "start_line", "subject_type", "body", "user", "in_reply_to_id", "system", "metadata", "crjudge"]);
 /** GitHub's bookkeeping, not kept: links, the diff excerpt (the pull request has the diff), reactions and rendered bodies. */
 const BOOKKEEPING_KEYS = new Set(["_links", "url", "pull_request_url", "node_id", "diff_hunk", "reactions", "author_association", "body_html", "body_text"]);
 const DROPPED = new Set([...COLUMN_KEYS, ...BOOKKEEPING_KEYS]);
@@ -100,7 +101,9 @@ function commentOf(value: unknown, at: SourceLocation, index: number, options: G
   const user = record.user as Fields | null | undefined;
   const login = user && typeof user === "object" && typeof user.login === "string" ? user.login : "";
   if (user !== null && user !== undefined && (typeof user !== "object" || (user.login !== undefined && typeof user.login !== "string"))) report("user.login", "expected the author's login as text");
-  const ownSystem = typeof record.system === "string" && record.system.trim() !== "" ? record.system.trim() : null;
+  // The product's export writes the system under its own key (lib/export/github-comments.ts).
+  const written = record.system ?? (record.crjudge as Fields | null | undefined)?.system;
+  const ownSystem = typeof written === "string" && written.trim() !== "" ? written.trim() : null;
   const inReplyTo = idText(record.in_reply_to_id);
   if (record.in_reply_to_id !== undefined && record.in_reply_to_id !== null && inReplyTo === null) report("in_reply_to_id", `expected a comment id, not ${JSON.stringify(record.in_reply_to_id)}`);
   const extra = record.metadata;

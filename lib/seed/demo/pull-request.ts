@@ -1,6 +1,6 @@
 /** The demo pull request: cursor pagination for an orders API, in three JavaScript files. */
 import type { DemoChange, DemoPullRequest } from "../types";
-import { rate, source } from "./helpers";
+import { lineOf, rate, source } from "./helpers";
 
 const REPOSITORY = "acme/shop-api";
 
@@ -382,11 +382,71 @@ describe('GET /orders', () => {
   },
 };
 
+/** Lines of the new (RIGHT) or old (LEFT) file holding a snippet of code. */
+const right = (change: DemoChange, snippet: string) => lineOf(change.newFile, snippet);
+const left = (change: DemoChange, snippet: string) => lineOf(change.oldFile, snippet);
+
 export const ORDERS_PAGINATION: DemoPullRequest = {
   externalId: "shop-api#118",
   repository: REPOSITORY,
+  url: "https://github.com/acme/shop-api/pull/118",
   title: "Cursor pagination for GET /orders",
   description:
     "Large customers have thousands of orders and the endpoint returned all of them. This adds `limit` (default 20, at most 100) and an opaque `cursor` based on (created_at, id), and returns `nextCursor` for the next page.",
   changes: [ROUTES, QUERIES, TESTS],
+  // A human reviewer (and the author's reply) and two review tools, as c-CRAB §5 compares them.
+  comments: [
+    {
+      id: 1180001,
+      change: ROUTES,
+      side: "RIGHT",
+      line: right(ROUTES, "return JSON.parse(Buffer.from(cursor"),
+      body: "A malformed `cursor` makes this throw, and `next(error)` turns it into a 500. Please catch decoding errors and answer 400, as for `limit`.",
+      system: "human",
+      author: "maria-reviews",
+    },
+    { id: 1180002, change: ROUTES, side: "RIGHT", line: right(ROUTES, "return JSON.parse(Buffer.from(cursor"), body: "Good catch, I'll wrap the decoding and answer 400.", system: "human", author: "sam-dev", inReplyTo: 1180001 },
+    {
+      id: 1180003,
+      change: QUERIES,
+      side: "RIGHT",
+      startLine: right(QUERIES, "ORDER BY created_at DESC, id DESC"),
+      line: right(QUERIES, "LIMIT $2"),
+      body: "Can we add an index on `(customer_id, created_at DESC, id DESC)` in a migration in this PR? Without it the keyset query still sorts all orders of large customers.",
+      system: "human",
+      author: "maria-reviews",
+    },
+    {
+      id: 1180004,
+      change: ROUTES,
+      side: "RIGHT",
+      startLine: right(ROUTES, "const limit = Number.parseInt(value, 10);"),
+      line: right(ROUTES, "return Math.min(limit, MAX_LIMIT);"),
+      body: "`parseLimit('10abc')` returns 10: `Number.parseInt` stops at the first non-digit. Check the value with `/^\\d+$/` first so that such limits are answered with 400.",
+      system: "coderabbit",
+      author: "coderabbitai[bot]",
+      metadata: { severity: "minor", category: "robustness" },
+    },
+    { id: 1180005, change: TESTS, body: "No test sends a malformed `cursor`; the 500 it causes today would go unnoticed.", system: "coderabbit", author: "coderabbitai[bot]", metadata: { severity: "minor", category: "testing" } },
+    {
+      id: 1180006,
+      change: QUERIES,
+      side: "RIGHT",
+      line: right(QUERIES, "params.push(after.createdAt, after.id);"),
+      body: "If the decoded cursor has no `id` or `createdAt`, the row comparison with NULL is never true and the page comes back empty instead of failing. Validate the cursor's shape where it is decoded.",
+      system: "claude-code (claude-sonnet-4.6)",
+      author: "claude[bot]",
+      metadata: { severity: "major" },
+    },
+    {
+      id: 1180007,
+      change: ROUTES,
+      side: "LEFT",
+      line: left(ROUTES, "const orders = await listOrders({ customerId: req.user.customerId });"),
+      body: "This returned every order before; clients that relied on that now get only the first 20 without asking. Worth a line in the changelog.",
+      system: "claude-code (claude-sonnet-4.6)",
+      author: "claude[bot]",
+      metadata: { severity: "minor" },
+    },
+  ],
 };
