@@ -51,7 +51,7 @@ test.beforeAll(async () => {
   // grace now grades Auger 5 (ada 4): a second 1-1 grade tie after Tufano's (ada 3, grace 2)
   const grace = await db.user.findFirstOrThrow({ where: { name: "grace" } });
   const ada = await db.user.findFirstOrThrow({ where: { name: "ada" } });
-  await db.referenceGrade.updateMany({ where: { annotatorId: grace.id, candidateReview: { externalId: "Auger", codeChange: { studyId } } }, data: { grade: 5 } });
+  await db.referenceGrade.updateMany({ where: { annotatorId: grace.id, review: { externalId: "Auger", codeChange: { studyId } } }, data: { grade: 5 } });
   // js-pr7-b's claim, which nobody coded: ada finds it correct, grace incomplete, another tie
   const claim = await db.pseudoReference.findFirstOrThrow({ where: { externalId: "c1", codeChange: { studyId, externalId: "js-pr7-b" } } });
   await db.claimJudgement.createMany({ data: [{ annotatorId: ada.id, pseudoReferenceId: claim.id, code: "CORRECT" }, { annotatorId: grace.id, pseudoReferenceId: claim.id, code: "INCOMPLETE" }] });

@@ -15,8 +15,8 @@ test("generating assignments previews the plan and asks before creating; a stale
   const study = await db.study.create({ data: { slug, name: "Assignments e2e", taskTypes: ["REFERENCE_GRADING"], createdById: lead.id, annotatorsPerItem: 2 } });
   for (let n = 0; n < 3; n++) {
     const change = await db.codeChange.create({ data: { studyId: study.id, externalId: `gen-${n}`, filePath: `G${n}.java`, language: "java", diff: unifiedDiff("a\n", `a${n}\n`, { path: `G${n}.java` }), oldFile: "a\n", newFile: `a${n}\n`, position: n } });
-    await db.candidateReview.create({ data: { codeChangeId: change.id, externalId: "human", system: "human", text: `Reference ${n}.`, isReference: true } });
-    await db.candidateReview.create({ data: { codeChangeId: change.id, externalId: "Auger", system: "Auger", text: `Auger on ${n}`, position: 1 } });
+    await db.review.create({ data: { codeChangeId: change.id, externalId: "human", system: "human", text: `Reference ${n}.`, isReference: true } });
+    await db.review.create({ data: { codeChangeId: change.id, externalId: "Auger", system: "Auger", text: `Auger on ${n}`, position: 1 } });
   }
   const annotators = [await newAnnotator("gen-a"), await newAnnotator("gen-b")];
   await db.studyMember.createMany({ data: annotators.map((a) => ({ studyId: study.id, userId: a.userId, role: "ANNOTATOR" as const })) });

@@ -355,7 +355,7 @@ async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Sub
   const claim = assignment.codeChange.pseudoReferences.find((r) => r.kind === "CLAIM")!;
   const run = await db.metricRun.create({ data: { studyId: a.studyId, metrics: ["exact-match"], status: "DONE" } });
   // scores for the validity report
-  await db.metricScore.createMany({ data: a.changes.flatMap((c) => c.reviews.map((candidateReviewId, i) => ({ candidateReviewId, metric: "exact-match", value: i % 2 }))) });
+  await db.metricScore.createMany({ data: a.changes.flatMap((c) => c.reviews.map((reviewId, i) => ({ reviewId, metric: "exact-match", value: i % 2 }))) });
   // ann3 is inactive (as an imported annotator) and a member that removal targets
   await db.user.update({ where: { id: a.users.ann3 }, data: { active: false } });
   await db.studyMember.create({ data: { studyId: a.studyId, userId: a.users.ann3, role: "ANNOTATOR" } });

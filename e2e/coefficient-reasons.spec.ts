@@ -21,8 +21,8 @@ test.beforeAll(async () => {
     const oldFile = "int f(int x) {\n  return x;\n}\n";
     const newFile = `int f(int x) {\n  return x + ${n};\n}\n`;
     const change = await db.codeChange.create({ data: { studyId: study.id, externalId: `change-${n}`, filePath: `F${n}.java`, language: "java", diff: unifiedDiff(oldFile, newFile, { path: `F${n}.java` }), oldFile, newFile, position: n } });
-    await db.candidateReview.create({ data: { codeChangeId: change.id, externalId: "human", system: "human", text: `Check the bound ${n}.`, isReference: true } });
-    await db.candidateReview.create({ data: { codeChangeId: change.id, externalId: "Auger", system: "Auger", text: `Auger on change ${n}`, position: 1 } });
+    await db.review.create({ data: { codeChangeId: change.id, externalId: "human", system: "human", text: `Check the bound ${n}.`, isReference: true } });
+    await db.review.create({ data: { codeChangeId: change.id, externalId: "Auger", system: "Auger", text: `Auger on change ${n}`, position: 1 } });
   }
   annotators = [await newAnnotator("same-a"), await newAnnotator("same-b")];
   await db.studyMember.createMany({ data: annotators.map((a) => ({ studyId: study.id, userId: a.userId, role: "ANNOTATOR" as const })) });
@@ -42,7 +42,7 @@ async function gradeAll(browser: Browser): Promise<void> {
     const page = await context.newPage();
     await signIn(page, annotator.account);
     for (const assignment of await db.assignment.findMany({ where: { userId: annotator.userId, study: { slug: STUDY } } })) {
-      const review = await db.candidateReview.findFirstOrThrow({ where: { codeChangeId: assignment.codeChangeId, isReference: false } });
+      const review = await db.review.findFirstOrThrow({ where: { codeChangeId: assignment.codeChangeId, isReference: false } });
       expect((await page.request.post("/api/annotations", { data: { kind: "grade", assignmentId: assignment.id, targetId: review.id, baseVersion: 0, value: { grade: 3, comment: "" } } })).status()).toBe(200);
       expect((await page.request.post(`/api/annotations/assignments/${assignment.id}/submit`, { data: {} })).status()).toBe(200);
     }

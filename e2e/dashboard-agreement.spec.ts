@@ -173,8 +173,8 @@ test("the dashboard follows new annotations by itself (auto-refresh) and with Re
     await expect(page.getByTestId("pairwise-reference_grading-grade").locator("tbody tr")).toHaveCount(before.raters.length);
     await expectComplete(page, "agreement-report");
 
-    const graded = await db.referenceGrade.findMany({ where: { candidateReview: { codeChange: { studyId: study.id } } }, select: { candidateReviewId: true, grade: true }, distinct: ["candidateReviewId"], take: 6 });
-    await db.referenceGrade.createMany({ data: graded.map((g, i) => ({ annotatorId: userId, candidateReviewId: g.candidateReviewId, grade: i % 2 === 0 ? g.grade : Math.min(5, g.grade + 1) })) });
+    const graded = await db.referenceGrade.findMany({ where: { review: { codeChange: { studyId: study.id } } }, select: { reviewId: true, grade: true }, distinct: ["reviewId"], take: 6 });
+    await db.referenceGrade.createMany({ data: graded.map((g, i) => ({ annotatorId: userId, reviewId: g.reviewId, grade: i % 2 === 0 ? g.grade : Math.min(5, g.grade + 1) })) });
     const after = (await agreementReport(study.id, { task: "REFERENCE_GRADING" }, db)).tasks[0].questions[0];
     expect(after.raters).toHaveLength(before.raters.length + 1);
 

@@ -44,7 +44,7 @@ test("a lead starts a metric run on the page and sees it progress to done", asyn
   const done = await db.metricRun.findUniqueOrThrow({ where: { id: run.id } });
   expect(done.status).toBe("DONE");
   expect(done.done).toBe(done.total);
-  expect(await db.metricScore.count({ where: { metric: "chrf", candidateReview: { codeChange: { study: { slug: "demo" } } } } })).toBe(done.total);
+  expect(await db.metricScore.count({ where: { metric: "chrf", review: { codeChange: { study: { slug: "demo" } } } } })).toBe(done.total);
 
   const stored = await readTable(page, "stored-metrics");
   const chrf = stored.rows.find((r) => r.key.startsWith("chrf@"));

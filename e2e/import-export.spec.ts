@@ -49,7 +49,7 @@ test("a lead previews an upload, sees every error of a bad file, imports a good 
   await expect(done).toContainText("(created by this import)");
   await expect(done.getByTestId("import-counts").locator("tbody tr").first().locator("td")).toHaveText(["code changes", "2", "0", "0"]);
   expect(await testDb().codeChange.count({ where: { study: { slug: "upload-e2e" } } })).toBe(2);
-  expect(await testDb().candidateReview.count({ where: { codeChange: { study: { slug: "upload-e2e" } } } })).toBe(4);
+  expect(await testDb().review.count({ where: { codeChange: { study: { slug: "upload-e2e" } } } })).toBe(4);
 
   await done.getByTestId("import-study-link").click();
   await expect(page).toHaveURL(/\/studies\/upload-e2e$/);
@@ -79,7 +79,7 @@ test("the demo study's downloads have distinct names, and a note that starts a f
   const judgement = await db.claimJudgement.findFirstOrThrow({ where: { pseudoReference: { codeChange: { studyId: study.id } } }, orderBy: { id: "asc" }, include: { annotator: true, pseudoReference: true } });
   // A known answer (gold) on a review nobody decided, so the page offers the exports with gold items.
   const decided = (await db.consensus.findMany({ where: { studyId: study.id }, select: { itemId: true } })).map((c) => c.itemId);
-  const review = await db.candidateReview.findFirstOrThrow({ where: { codeChange: { studyId: study.id }, isReference: false, id: { notIn: decided } }, orderBy: { id: "asc" } });
+  const review = await db.review.findFirstOrThrow({ where: { codeChange: { studyId: study.id }, isReference: false, id: { notIn: decided } }, orderBy: { id: "asc" } });
   const lead = await db.user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
   const gold = await db.consensus.create({ data: { studyId: study.id, task: "REFERENCE_GRADING", itemId: review.id, question: "grade", value: 3, decidedById: lead.id, gold: true } });
   await db.claimJudgement.update({ where: { id: judgement.id }, data: { note: hyperlink } });

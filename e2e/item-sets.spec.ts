@@ -67,8 +67,8 @@ test("a lead picks reviews from the study's table (system and text filters), sel
   const errors = watchPageErrors(page);
   const db = testDb();
   // a system of the demo with reviews on more than one change, and its reviews in study order
-  const [{ system }] = await db.candidateReview.groupBy({ by: ["system"], where: { codeChange: { study: { slug: "demo" } }, isReference: false }, _count: { _all: true }, orderBy: [{ _count: { id: "desc" } }, { system: "asc" }], take: 1 });
-  const reviews = await db.candidateReview.findMany({ where: { system, codeChange: { study: { slug: "demo" } } }, orderBy: [{ codeChange: { position: "asc" } }, { codeChange: { externalId: "asc" } }, { position: "asc" }, { externalId: "asc" }], select: { externalId: true, codeChange: { select: { externalId: true } } } });
+  const [{ system }] = await db.review.groupBy({ by: ["system"], where: { codeChange: { study: { slug: "demo" } }, isReference: false }, _count: { _all: true }, orderBy: [{ _count: { id: "desc" } }, { system: "asc" }], take: 1 });
+  const reviews = await db.review.findMany({ where: { system, codeChange: { study: { slug: "demo" } } }, orderBy: [{ codeChange: { position: "asc" } }, { codeChange: { externalId: "asc" } }, { position: "asc" }, { externalId: "asc" }], select: { externalId: true, codeChange: { select: { externalId: true } } } });
   const ids = reviews.map((r) => `${r.codeChange.externalId}/${r.externalId}`);
   const name = `e2e picked ${Date.now()}`;
 
@@ -94,11 +94,11 @@ test("a lead picks reviews from the study's table (system and text filters), sel
   const row = page.getByTestId("item-set-row").filter({ hasText: name });
   await expect(row).toContainText("held-out");
   await expect(row).toContainText(`table of reviews (system ${system}): 2 selected`);
-  const stored = await db.itemSet.findFirstOrThrow({ where: { name, study: { slug: "demo" } }, include: { members: { orderBy: { position: "asc" }, include: { codeChange: true, candidateReview: true } } } });
-  expect(stored.members.map((m) => `${m.codeChange.externalId}/${m.candidateReview!.externalId}`)).toEqual(ids.slice(0, 2));
+  const stored = await db.itemSet.findFirstOrThrow({ where: { name, study: { slug: "demo" } }, include: { members: { orderBy: { position: "asc" }, include: { codeChange: true, review: true } } } });
+  expect(stored.members.map((m) => `${m.codeChange.externalId}/${m.review!.externalId}`)).toEqual(ids.slice(0, 2));
 
   // a text filter, then every row shown
-  const word = (await db.candidateReview.findFirstOrThrow({ where: { system, codeChange: { externalId: reviews[0].codeChange.externalId, study: { slug: "demo" } } } })).text.split(/\W+/).find((w) => w.length > 5)!;
+  const word = (await db.review.findFirstOrThrow({ where: { system, codeChange: { externalId: reviews[0].codeChange.externalId, study: { slug: "demo" } } } })).text.split(/\W+/).find((w) => w.length > 5)!;
   await filter.getByLabel("Text contains").fill(word);
   await filter.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(new RegExp(`text=${encodeURIComponent(word)}`));

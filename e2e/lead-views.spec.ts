@@ -24,7 +24,7 @@ async function stored(): Promise<string> {
   const db = testDb();
   const [rows, grades, history] = await Promise.all([
     db.assignment.findMany({ where: { codeChangeId: changeId }, orderBy: { id: "asc" } }),
-    db.referenceGrade.findMany({ where: { candidateReview: { codeChangeId: changeId } }, orderBy: { id: "asc" } }),
+    db.referenceGrade.findMany({ where: { review: { codeChangeId: changeId } }, orderBy: { id: "asc" } }),
     db.annotationHistory.count(),
   ]);
   return JSON.stringify({ rows, grades, history });
@@ -48,8 +48,8 @@ test.beforeAll(async () => {
   const newFile = "def f(x):\n    return x + 1\n";
   const change = await db.codeChange.create({ data: { studyId: study.id, externalId: "pv-1", filePath: "pv.py", language: "python", diff: unifiedDiff(oldFile, newFile, { path: "pv.py" }), oldFile, newFile, position: 0 } });
   changeId = change.id;
-  await db.candidateReview.create({ data: { codeChangeId: change.id, externalId: "human", system: "human", text: "Check the overflow of x + 1.", isReference: true } });
-  for (const [i, system] of ["sys-a", "sys-b"].entries()) reviews.push(await db.candidateReview.create({ data: { codeChangeId: change.id, externalId: system, system, text: `${system} says: mind the bound`, position: i + 1 } }));
+  await db.review.create({ data: { codeChangeId: change.id, externalId: "human", system: "human", text: "Check the overflow of x + 1.", isReference: true } });
+  for (const [i, system] of ["sys-a", "sys-b"].entries()) reviews.push(await db.review.create({ data: { codeChangeId: change.id, externalId: system, system, text: `${system} says: mind the bound`, position: i + 1 } }));
   reviews = reviews.map((r) => ({ id: r.id, system: r.system }));
   alice = await newAnnotator("alice");
   bob = await newAnnotator("bob");

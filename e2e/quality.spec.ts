@@ -24,9 +24,9 @@ test.beforeAll(async () => {
     const oldFile = "def f(x):\n    return x\n";
     const newFile = `def f(x):\n    return x + ${position}\n`;
     const c = await db.codeChange.create({ data: { studyId: study.id, externalId, filePath: `${externalId}.py`, language: "python", diff: unifiedDiff(oldFile, newFile, { path: `${externalId}.py` }), oldFile, newFile, position } });
-    await db.candidateReview.create({ data: { codeChangeId: c.id, externalId: "human", system: "human", text: "Handle the overflow.", isReference: true } });
+    await db.review.create({ data: { codeChangeId: c.id, externalId: "human", system: "human", text: "Handle the overflow.", isReference: true } });
     const made = [];
-    for (const system of ["sys-a", "sys-b"]) made.push(await db.candidateReview.create({ data: { codeChangeId: c.id, externalId: system, system, text: `${system} says: check the bound`, position: made.length + 1 } }));
+    for (const system of ["sys-a", "sys-b"]) made.push(await db.review.create({ data: { codeChangeId: c.id, externalId: system, system, text: `${system} says: check the bound`, position: made.length + 1 } }));
     return { change: c, reviews: made };
   };
   const gold = await change("gold-1", 0);
@@ -74,7 +74,7 @@ test("an annotator who misses a gold item is flagged, paused (cannot open or sav
   await expect(annotatorPage.getByTestId("locked")).toContainText("paused your work");
   const refused = await annotatorPage.request.post("/api/annotations", { data: { kind: "grade", assignmentId: otherAssignment, targetId: otherReview, baseVersion: 0, value: { grade: 4, comment: "" } } });
   expect(refused.status()).toBe(423);
-  expect(await testDb().referenceGrade.count({ where: { candidateReviewId: otherReview } })).toBe(0);
+  expect(await testDb().referenceGrade.count({ where: { reviewId: otherReview } })).toBe(0);
   await annotatorPage.goto("/annotate");
   await expect(annotatorPage.getByTestId("paused")).toBeVisible();
 

@@ -38,8 +38,8 @@ test.beforeAll(async () => {
     const oldFile = "int f(int x) {\n  return x;\n}\n";
     const newFile = `int f(int x) {\n  return x + ${n};\n}\n`;
     const change = await db.codeChange.create({ data: { studyId: study.id, externalId: `change-${n}`, filePath: `F${n}.java`, language: "java", diff: unifiedDiff(oldFile, newFile, { path: `F${n}.java` }), oldFile, newFile, position: n } });
-    await db.candidateReview.create({ data: { codeChangeId: change.id, externalId: "human", system: "human", text: `Check the bound ${n}.`, isReference: true } });
-    for (const [i, system] of SYSTEMS.entries()) await db.candidateReview.create({ data: { codeChangeId: change.id, externalId: system, system, text: `${system} on change ${n}`, position: i + 1 } });
+    await db.review.create({ data: { codeChangeId: change.id, externalId: "human", system: "human", text: `Check the bound ${n}.`, isReference: true } });
+    for (const [i, system] of SYSTEMS.entries()) await db.review.create({ data: { codeChangeId: change.id, externalId: system, system, text: `${system} on change ${n}`, position: i + 1 } });
   }
   annotators = [await newAnnotator("round-a"), await newAnnotator("round-b")];
   await db.studyMember.createMany({ data: annotators.map((a) => ({ studyId: study.id, userId: a.userId, role: "ANNOTATOR" as const })) });
@@ -47,7 +47,7 @@ test.beforeAll(async () => {
 
 /** The annotator's assignment of a change. */
 const assignmentOf = (userId: string, change: number) => testDb().assignment.findFirstOrThrow({ where: { userId, codeChange: { externalId: `change-${change}`, study: { slug: STUDY } } } });
-const reviewsOf = (change: number) => testDb().candidateReview.findMany({ where: { codeChange: { externalId: `change-${change}`, study: { slug: STUDY } }, isReference: false }, orderBy: { position: "asc" } });
+const reviewsOf = (change: number) => testDb().review.findMany({ where: { codeChange: { externalId: `change-${change}`, study: { slug: STUDY } }, isReference: false }, orderBy: { position: "asc" } });
 
 async function gradeAndSubmit(page: Page, userId: string, change: number, grades: number[]): Promise<void> {
   const assignment = await assignmentOf(userId, change);
@@ -198,8 +198,8 @@ test("items outside the rounds wait for the last round until the lead opens them
   const changes = [];
   for (let n = 0; n < 4; n++) {
     const change = await db.codeChange.create({ data: { studyId: study.id, externalId: `gate-${n}`, filePath: `G${n}.java`, language: "java", diff: unifiedDiff("a\n", `a${n}\n`, { path: `G${n}.java` }), oldFile: "a\n", newFile: `a${n}\n`, position: n } });
-    await db.candidateReview.create({ data: { codeChangeId: change.id, externalId: "human", system: "human", text: `Reference ${n}.`, isReference: true } });
-    await db.candidateReview.create({ data: { codeChangeId: change.id, externalId: "Auger", system: "Auger", text: `Auger on ${n}`, position: 1 } });
+    await db.review.create({ data: { codeChangeId: change.id, externalId: "human", system: "human", text: `Reference ${n}.`, isReference: true } });
+    await db.review.create({ data: { codeChangeId: change.id, externalId: "Auger", system: "Auger", text: `Auger on ${n}`, position: 1 } });
     changes.push(change);
   }
   for (const n of [0, 1]) await db.itemSet.create({ data: { studyId: study.id, name: `batch-${n + 1}`, kind: "CALIBRATION", members: { create: [{ codeChangeId: changes[n].id, position: 0 }] } } });
@@ -237,7 +237,7 @@ test("items outside the rounds wait for the last round until the lead opens them
   await annotatorPage.getByTestId("next-open-item").click();
   await expect(annotatorPage).toHaveURL(new RegExp(`/annotate/${first.id}$`));
   await expect(annotatorPage.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
-  const review = await db.candidateReview.findFirstOrThrow({ where: { codeChangeId: changes[2].id, isReference: false } });
+  const review = await db.review.findFirstOrThrow({ where: { codeChangeId: changes[2].id, isReference: false } });
   const save = () => annotatorPage.request.post("/api/annotations", { data: { kind: "grade", assignmentId: outside.id, targetId: review.id, baseVersion: 0, value: { grade: 3, comment: "" } } });
   expect((await save()).status()).toBe(423);
   const queue = (await (await annotatorPage.request.get("/api/me/assignments")).json()) as { queues: { study: { slug: string }; entries: { id: string; waiting: unknown }[] }[] };

@@ -28,7 +28,7 @@ test.beforeAll(async () => {
   const claims = [(await ref("claim-0", "CLAIM", "The change uses math.pi instead of 3.14.", 0)).id, (await ref("claim-1", "CLAIM", "The change squares r with the power operator.", 1)).id];
   const smell = (await ref("smell-0", "SMELL", "Missing function docstring (C0116).", 2)).id;
   for (const [i, text] of ["Use math.pi: good.", "Add a docstring to area()."].entries()) {
-    await db.candidateReview.create({ data: { codeChangeId: created.id, externalId: `r${i}`, system: `system-${i}`, text, position: i } });
+    await db.review.create({ data: { codeChangeId: created.id, externalId: `r${i}`, system: `system-${i}`, text, position: i } });
   }
   change = { id: created.id, claims, smell };
   annotator = await newAnnotator("stage-order");

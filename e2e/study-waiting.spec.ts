@@ -24,7 +24,7 @@ test.beforeAll(async () => {
   for (const [i, text] of ["The change uses math.pi instead of 3.14.", "The change squares r with the power operator."].entries()) {
     claims.push((await db.pseudoReference.create({ data: { codeChangeId: change.id, externalId: `claim-${i}`, kind: "CLAIM", text, source: "model", position: i } })).id);
   }
-  await db.candidateReview.create({ data: { codeChangeId: change.id, externalId: "r0", system: "Auger", text: "Use math.pi.", position: 0 } });
+  await db.review.create({ data: { codeChangeId: change.id, externalId: "r0", system: "Auger", text: "Use math.pi.", position: 0 } });
   annotators = [await newAnnotator("waiting-a"), await newAnnotator("waiting-b")];
   process.env.DATABASE_URL ??= process.env.E2E_DATABASE_URL;
   const { generateAssignments } = await import("@/lib/data/assignment-admin");

@@ -262,7 +262,7 @@ test("a study walked from creation to export by a lead and two annotators", asyn
   };
   const n = await rate(pageA, annA.userId, "4");
   await rate(pageB, annB.userId, "2");
-  const ratings = await db.reviewRating.findMany({ where: { candidateReview: { codeChangeId: retry.id } }, include: { links: true } });
+  const ratings = await db.reviewRating.findMany({ where: { review: { codeChangeId: retry.id } }, include: { links: true } });
   expect(ratings).toHaveLength(4);
   for (const r of ratings) {
     expect(r.scores).toEqual({ conciseness: r.annotatorId === annA.userId ? 4 : 2, comprehensiveness: 3, relevance: 3 });

@@ -37,7 +37,7 @@ test("Back and forward show the stored labels, and the next change saves without
   await expectSaved(page);
   await expect(page.getByTestId("conflict")).toHaveCount(0);
   const firstReviewLabel = async () => {
-    const rows = await testDb().commentFilterLabel.findMany({ where: { annotatorId: a.userId, candidateReview: { codeChangeId: first.id } }, orderBy: { updatedAt: "desc" } });
+    const rows = await testDb().commentFilterLabel.findMany({ where: { annotatorId: a.userId, review: { codeChangeId: first.id } }, orderBy: { updatedAt: "desc" } });
     return rows.find((r) => r.version === 2);
   };
   await expect.poll(async () => (await firstReviewLabel())?.highQuality).toBe(false);

@@ -63,19 +63,19 @@ export function table4Rows(pairs: readonly LinkPair[], named: readonly { tau: nu
  */
 export async function claimLinkPairs(studyId: string, client: PrismaClient, embedder: Embedder): Promise<{ pairs: LinkPair[]; ratings: number }> {
   const ratings = await client.reviewRating.findMany({
-    where: { candidateReview: { isReference: false, textMissing: false, codeChange: { studyId } } },
+    where: { review: { isReference: false, textMissing: false, codeChange: { studyId } } },
     select: {
       links: { select: { pseudoReferenceId: true } },
-      candidateReview: { select: { text: true, codeChange: { select: { pseudoReferences: { where: { kind: { not: "SMELL" } }, select: { id: true, text: true } } } } } },
+      review: { select: { text: true, codeChange: { select: { pseudoReferences: { where: { kind: { not: "SMELL" } }, select: { id: true, text: true } } } } } },
     },
   });
-  const rated = ratings.filter((r) => r.candidateReview.codeChange.pseudoReferences.length > 0);
-  const sentences = rated.map((r) => splitReviewSentences(r.candidateReview.text));
-  const embedded = await embedder.embed([...new Set([...sentences.flat(), ...rated.flatMap((r) => r.candidateReview.codeChange.pseudoReferences.map((p) => p.text))])]);
+  const rated = ratings.filter((r) => r.review.codeChange.pseudoReferences.length > 0);
+  const sentences = rated.map((r) => splitReviewSentences(r.review.text));
+  const embedded = await embedder.embed([...new Set([...sentences.flat(), ...rated.flatMap((r) => r.review.codeChange.pseudoReferences.map((p) => p.text))])]);
   const pairs: LinkPair[] = [];
   rated.forEach((rating, i) => {
     const linked = new Set(rating.links.map((l) => l.pseudoReferenceId));
-    for (const ref of rating.candidateReview.codeChange.pseudoReferences) {
+    for (const ref of rating.review.codeChange.pseudoReferences) {
       let best: number | null = null;
       for (const s of sentences[i]) {
         const sim = embedded.similarity(s, ref.text);

@@ -281,9 +281,9 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
     valuesRead,
     // CRScore's best matches, parsed and sorted while the ratings are still being read.
     valuesRead.then((v) => sweepMatches(v?.details ?? new Map())),
-    client.candidateReview.findMany({ where: { codeChange: { studyId: study.id }, isReference: true }, select: { id: true, codeChangeId: true } }),
+    client.review.findMany({ where: { codeChange: { studyId: study.id }, isReference: true }, select: { id: true, codeChangeId: true } }),
     // Reviews imported without their text are left out, and counted.
-    client.candidateReview.findMany({ where: { codeChange: { studyId: study.id }, textMissing: true }, select: { id: true } }).then((rows) => new Set(rows.map((r) => r.id))),
+    client.review.findMany({ where: { codeChange: { studyId: study.id }, textMissing: true }, select: { id: true } }).then((rows) => new Set(rows.map((r) => r.id))),
     crscore ? annotatedChanges(study.id, client) : new Set<string>(),
   ]);
   if (!values) {

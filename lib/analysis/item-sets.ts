@@ -80,7 +80,7 @@ export interface ResolvableChange {
 
 export interface ResolvedMember {
   codeChangeId: string;
-  candidateReviewId: string | null;
+  reviewId: string | null;
   pseudoReferenceId: string | null;
 }
 
@@ -95,7 +95,7 @@ export function resolveItemIds(ids: readonly string[], changes: readonly Resolva
   for (const id of ids) {
     const change = byExternalId.get(id);
     if (change) {
-      members.push({ codeChangeId: change.id, candidateReviewId: null, pseudoReferenceId: null });
+      members.push({ codeChangeId: change.id, reviewId: null, pseudoReferenceId: null });
       continue;
     }
     const slash = id.lastIndexOf("/");
@@ -103,7 +103,7 @@ export function resolveItemIds(ids: readonly string[], changes: readonly Resolva
     const itemId = id.slice(slash + 1);
     const review = parent?.reviews.find((r) => r.externalId === itemId);
     const claim = review ? undefined : parent?.claims.find((c) => c.externalId === itemId);
-    if (parent && (review || claim)) members.push({ codeChangeId: parent.id, candidateReviewId: review?.id ?? null, pseudoReferenceId: claim?.id ?? null });
+    if (parent && (review || claim)) members.push({ codeChangeId: parent.id, reviewId: review?.id ?? null, pseudoReferenceId: claim?.id ?? null });
     else unknown.push(id);
   }
   return { members, unknown };

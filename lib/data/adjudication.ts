@@ -181,7 +181,7 @@ async function itemContext(studyId: string, task: TaskType, itemId: string) {
     const label = referenceLabels(references)[references.findIndex((r) => r.id === ref.id)];
     return { codeChangeId: ref.codeChangeId, item: { id: ref.id, kind: "pseudoReference" as const, label, text: ref.text, system: null } };
   }
-  const review = await db.candidateReview.findFirst({ where: { id: itemId, codeChange: { studyId } }, select: { id: true, text: true, system: true, codeChangeId: true } });
+  const review = await db.review.findFirst({ where: { id: itemId, codeChange: { studyId } }, select: { id: true, text: true, system: true, codeChangeId: true } });
   if (!review) throw new AppError("NOT_FOUND", { message: "No such review in this study." });
   return { codeChangeId: review.codeChangeId, item: { id: review.id, kind: "review" as const, label: review.system, text: review.text, system: review.system } };
 }
@@ -193,7 +193,7 @@ export async function adjudicationItem(user: StudyUser, slug: string, task: Task
   const questions = taskQuestions(task, study);
   const [change, reference, pseudoReferences, annotations, stored] = await Promise.all([
     db.codeChange.findUniqueOrThrow({ where: { id: codeChangeId }, select: { id: true, externalId: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true, consolidatedAt: true } }),
-    db.candidateReview.findFirst({ where: { codeChangeId, isReference: true }, select: { text: true } }),
+    db.review.findFirst({ where: { codeChangeId, isReference: true }, select: { text: true } }),
     db.pseudoReference.findMany({ where: { codeChangeId, kind: { not: "ANNOTATOR_ADDED" } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { kind: true, text: true } }),
     TASKS[task].itemAnnotations(db, itemId, questions),
     db.consensus.findMany({ where: { studyId: study.id, task, itemId }, include: { decidedBy: { select: { name: true } } } }),

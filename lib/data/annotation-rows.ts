@@ -37,21 +37,21 @@ export async function rowSaveTarget({ tx, annotatorId, codeChangeId }: SaveConte
   const items = Prisma.raw(`"${ITEM_TABLES[task.itemKind]}"`);
   const found = await tx.$queryRaw<{ id: string }[]>`SELECT t.id FROM ${items} t WHERE t.id = ${targetId} AND t."codeChangeId" = ${codeChangeId} AND ${Prisma.raw(row.itemCondition)}`;
   if (found.length === 0) throw new AppError("NOT_FOUND", { message: row.notFound });
-  const column = task.storage.item.column;
+  const { field } = task.storage.item;
   const fields = (value: unknown) => Object.fromEntries(row.fields.map((f) => [f.name, (value as Record<string, unknown>)[f.name]]));
   const annotations = delegate(tx, task);
-  const current = await annotations.findUnique({ where: { [`annotatorId_${column}`]: { annotatorId, [column]: targetId } } });
+  const current = await annotations.findUnique({ where: { [`annotatorId_${field}`]: { annotatorId, [field]: targetId } } });
   return {
     current: current && { id: current.id, version: current.version, value: fields(current) },
-    create: async (value) => (await annotations.create({ data: { annotatorId, [column]: targetId, ...fields(value) } })).id,
+    create: async (value) => (await annotations.create({ data: { annotatorId, [field]: targetId, ...fields(value) } })).id,
     update: async (id, base, value) => (await annotations.updateMany({ where: { id, annotatorId, version: base }, data: { ...fields(value), version: { increment: 1 } } })).count === 1,
   };
 }
 
 /** Adds active time to the annotator's own annotation of one item of the code change (none when there is no such annotation). */
 export async function addAnnotationTime(tx: Tx, task: TaskDescriptor, userId: string, itemId: string, codeChangeId: string, ms: number): Promise<void> {
-  const { column, relation } = task.storage.item;
-  await delegate(tx, task).updateMany({ where: { annotatorId: userId, [column]: itemId, [relation]: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
+  const { field, relation } = task.storage.item;
+  await delegate(tx, task).updateMany({ where: { annotatorId: userId, [field]: itemId, [relation]: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
 }
 
 /** One of the user's annotations of the task on the code change that an import wrote, if any. */

@@ -33,7 +33,7 @@ export async function goldChanges(client: Client, studyId: string): Promise<Map<
   const ids = [...new Set(answers.map((a) => a.itemId))];
   const [claims, reviews] = await Promise.all([
     client.pseudoReference.findMany({ where: { id: { in: ids }, codeChange: { studyId } }, select: { id: true, codeChangeId: true } }),
-    client.candidateReview.findMany({ where: { id: { in: ids }, codeChange: { studyId } }, select: { id: true, codeChangeId: true } }),
+    client.review.findMany({ where: { id: { in: ids }, codeChange: { studyId } }, select: { id: true, codeChangeId: true } }),
   ]);
   const changeOf = new Map([...claims, ...reviews].map((r) => [r.id, r.codeChangeId]));
   const out = new Map<string, Set<TaskType>>();

@@ -40,7 +40,7 @@ const memberSelect = {
   position: true,
   codeChangeId: true,
   codeChange: { select: { externalId: true } },
-  candidateReview: { select: { externalId: true } },
+  review: { select: { externalId: true } },
   pseudoReference: { select: { externalId: true } },
 } as const satisfies Prisma.ItemSetMemberSelect;
 
@@ -48,7 +48,7 @@ type MemberRow = Prisma.ItemSetMemberGetPayload<{ select: typeof memberSelect }>
 
 /** A member's external id, as item files write it. */
 const memberId = (m: MemberRow) => {
-  const item = m.candidateReview?.externalId ?? m.pseudoReference?.externalId;
+  const item = m.review?.externalId ?? m.pseudoReference?.externalId;
   return item === undefined ? m.codeChange.externalId : `${m.codeChange.externalId}/${item}`;
 };
 
@@ -212,12 +212,12 @@ async function tableRows(studyId: string, filter: MemberTableFilter, take?: numb
     return { total, rows: rows.map((c) => ({ id: c.id, externalId: c.externalId, language: c.language, system: "", text: [c.filePath, c.pullRequest?.title].filter(Boolean).join(" · "), member: { codeChangeId: c.id } })) };
   }
   if (filter.table === "review") {
-    const where: Prisma.CandidateReviewWhereInput = { codeChange: ofCodeChange, ...(filter.system ? { system: filter.system } : {}), ...(filter.text ? { OR: [{ text: contains(filter.text) }, { externalId: contains(filter.text) }, { codeChange: { externalId: contains(filter.text) } }] } : {}) };
+    const where: Prisma.ReviewWhereInput = { codeChange: ofCodeChange, ...(filter.system ? { system: filter.system } : {}), ...(filter.text ? { OR: [{ text: contains(filter.text) }, { externalId: contains(filter.text) }, { codeChange: { externalId: contains(filter.text) } }] } : {}) };
     const [rows, total] = await Promise.all([
-      db.candidateReview.findMany({ where, orderBy: [{ codeChange: { position: "asc" } }, { codeChange: { externalId: "asc" } }, { position: "asc" }, { externalId: "asc" }], take, select: { id: true, externalId: true, system: true, text: true, codeChange: { select: codeChangeSelect } } }),
-      db.candidateReview.count({ where }),
+      db.review.findMany({ where, orderBy: [{ codeChange: { position: "asc" } }, { codeChange: { externalId: "asc" } }, { position: "asc" }, { externalId: "asc" }], take, select: { id: true, externalId: true, system: true, text: true, codeChange: { select: codeChangeSelect } } }),
+      db.review.count({ where }),
     ]);
-    return { total, rows: rows.map((r) => ({ id: r.id, externalId: `${r.codeChange.externalId}/${r.externalId}`, language: r.codeChange.language, system: r.system, text: r.text, member: { codeChangeId: r.codeChange.id, candidateReviewId: r.id } })) };
+    return { total, rows: rows.map((r) => ({ id: r.id, externalId: `${r.codeChange.externalId}/${r.externalId}`, language: r.codeChange.language, system: r.system, text: r.text, member: { codeChangeId: r.codeChange.id, reviewId: r.id } })) };
   }
   const where: Prisma.PseudoReferenceWhereInput = { codeChange: ofCodeChange, ...(filter.system ? { source: filter.system } : {}), ...(filter.text ? { OR: [{ text: contains(filter.text) }, { externalId: contains(filter.text) }, { codeChange: { externalId: contains(filter.text) } }] } : {}) };
   const [rows, total] = await Promise.all([
@@ -240,7 +240,7 @@ export async function memberTable(user: StudyUser, slug: string, input: { table?
     tableRows(study.id, filter, MEMBER_TABLE_SHOWN),
     db.codeChange.findMany({ where: { studyId: study.id }, distinct: ["language"], select: { language: true } }).then((r) => distinct(r, (x) => x.language)),
     filter.table === "review"
-      ? db.candidateReview.findMany({ where: ofStudy, distinct: ["system"], select: { system: true } }).then((r) => distinct(r, (x) => x.system))
+      ? db.review.findMany({ where: ofStudy, distinct: ["system"], select: { system: true } }).then((r) => distinct(r, (x) => x.system))
       : filter.table === "claim"
         ? db.pseudoReference.findMany({ where: ofStudy, distinct: ["source"], select: { source: true } }).then((r) => distinct(r, (x) => x.source))
         : [],

@@ -6,7 +6,7 @@ type Client = Pick<PrismaClient, "metricScore" | "$queryRaw">;
 
 /** One score to store; `value` null when the metric is undefined for the review, with the reason in `detail`. */
 export interface MetricScoreInput {
-  candidateReviewId: string;
+  reviewId: string;
   metric: string;
   paramsKey: string;
   value: number | null;
@@ -36,7 +36,7 @@ export function metricScoresInsert(rows: readonly MetricScoreInput[], stored: On
     replace: Prisma.sql`ON CONFLICT ("candidateReviewId", metric, "paramsKey") DO UPDATE SET value = EXCLUDED.value, detail = EXCLUDED.detail, "computedAt" = now()`,
     fail: Prisma.empty,
   }[stored];
-  for (const r of rows) if (r.value !== null && !Number.isFinite(r.value)) throw new RangeError(`score ${r.metric} of review ${r.candidateReviewId} is not a finite number: ${r.value}`);
+  for (const r of rows) if (r.value !== null && !Number.isFinite(r.value)) throw new RangeError(`score ${r.metric} of review ${r.reviewId} is not a finite number: ${r.value}`);
   // A review's columns share one detail object (CRScore's three): its text is made once.
   const texts = new Map<unknown, string>();
   const detailText = (detail: unknown) => {
@@ -47,7 +47,7 @@ export function metricScoresInsert(rows: readonly MetricScoreInput[], stored: On
   return Prisma.sql`
     INSERT INTO "MetricScore" ("candidateReviewId", metric, "paramsKey", value, detail)
     SELECT r."candidateReviewId", r.metric, r."paramsKey", r.value::float8, r.detail::jsonb
-    FROM unnest(${rows.map((r) => r.candidateReviewId)}::text[], ${rows.map((r) => r.metric)}::text[], ${rows.map((r) => r.paramsKey)}::text[],
+    FROM unnest(${rows.map((r) => r.reviewId)}::text[], ${rows.map((r) => r.metric)}::text[], ${rows.map((r) => r.paramsKey)}::text[],
       ${rows.map((r) => (r.value === null ? null : String(r.value)))}::text[], ${rows.map((r) => (r.detail === undefined ? null : detailText(r.detail)))}::text[])
       AS r("candidateReviewId", metric, "paramsKey", value, detail)
     ${conflict}`;
@@ -62,18 +62,18 @@ export async function insertMetricScores(rows: readonly MetricScoreInput[], opti
 
 /** The (review, metric, paramsKey) keys already stored among `reviewIds` for the given metric columns. */
 export async function storedScoreKeys(reviewIds: readonly string[], columns: readonly { metric: string; paramsKey: string }[], client: PrismaClient = db): Promise<Set<string>> {
-  const rows = await rawRows<{ candidateReviewId: string; metric: string; paramsKey: string }>(client, Prisma.sql`
-    SELECT "candidateReviewId", metric, "paramsKey" FROM "MetricScore"
+  const rows = await rawRows<{ reviewId: string; metric: string; paramsKey: string }>(client, Prisma.sql`
+    SELECT "candidateReviewId" AS "reviewId", metric, "paramsKey" FROM "MetricScore"
     WHERE "candidateReviewId" = ANY(${[...reviewIds]}::text[])
       AND (metric, "paramsKey") IN (SELECT * FROM unnest(${columns.map((c) => c.metric)}::text[], ${columns.map((c) => c.paramsKey)}::text[]))`);
-  return new Set(rows.map((r) => scoreKey(r.candidateReviewId, r.metric, r.paramsKey)));
+  return new Set(rows.map((r) => scoreKey(r.reviewId, r.metric, r.paramsKey)));
 }
 
 /** The rows whose (review, metric, paramsKey) is not stored. */
 export async function unstoredScores(rows: readonly MetricScoreInput[], client: PrismaClient = db): Promise<MetricScoreInput[]> {
   const columns = new Map(rows.map((r) => [`${r.metric}\u0000${r.paramsKey}`, { metric: r.metric, paramsKey: r.paramsKey }]));
-  const stored = await storedScoreKeys([...new Set(rows.map((r) => r.candidateReviewId))], [...columns.values()], client);
-  return rows.filter((r) => !stored.has(scoreKey(r.candidateReviewId, r.metric, r.paramsKey)));
+  const stored = await storedScoreKeys([...new Set(rows.map((r) => r.reviewId))], [...columns.values()], client);
+  return rows.filter((r) => !stored.has(scoreKey(r.reviewId, r.metric, r.paramsKey)));
 }
 
 export function scoreKey(reviewId: string, metric: string, paramsKey: string): string {

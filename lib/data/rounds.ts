@@ -32,10 +32,10 @@ const roundName = (n: number) => `round-${n}`;
 async function roundOptions(roundId: string): Promise<AgreementOptions> {
   const round = await db.calibrationRound.findUniqueOrThrow({
     where: { id: roundId },
-    select: { itemSet: { select: { name: true, members: { orderBy: { position: "asc" }, select: { codeChange: { select: { externalId: true } }, candidateReview: { select: { externalId: true } }, pseudoReference: { select: { externalId: true } } } } } } },
+    select: { itemSet: { select: { name: true, members: { orderBy: { position: "asc" }, select: { codeChange: { select: { externalId: true } }, review: { select: { externalId: true } }, pseudoReference: { select: { externalId: true } } } } } } },
   });
   const ids = round.itemSet.members.map((m) => {
-    const item = m.candidateReview?.externalId ?? m.pseudoReference?.externalId;
+    const item = m.review?.externalId ?? m.pseudoReference?.externalId;
     return item === undefined ? m.codeChange.externalId : `${m.codeChange.externalId}/${item}`;
   });
   return { items: { name: round.itemSet.name, kind: "calibration", ids }, disagreements: 50 };

@@ -17,7 +17,7 @@ export interface ExportOffer {
 
 /** The annotators who graded reviews of the study, by name (the page's grader picker). */
 export function studyGraders(client: PrismaClient, studyId: string): Promise<{ id: string; name: string }[]> {
-  return client.user.findMany({ where: { referenceGrades: { some: { candidateReview: { codeChange: { studyId } } } } }, select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] });
+  return client.user.findMany({ where: { referenceGrades: { some: { review: { codeChange: { studyId } } } } }, select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] });
 }
 
 /** Whether any annotation of the study's claims or reviews exists (one row looked up per table at most). */
@@ -25,9 +25,9 @@ async function hasAnnotations(client: PrismaClient, studyId: string): Promise<bo
   const inStudy = { codeChange: { studyId } };
   const found = [
     () => client.claimJudgement.findFirst({ where: { pseudoReference: inStudy }, select: { id: true } }),
-    () => client.reviewRating.findFirst({ where: { candidateReview: inStudy }, select: { id: true } }),
-    () => client.referenceGrade.findFirst({ where: { candidateReview: inStudy }, select: { id: true } }),
-    () => client.commentFilterLabel.findFirst({ where: { candidateReview: inStudy }, select: { id: true } }),
+    () => client.reviewRating.findFirst({ where: { review: inStudy }, select: { id: true } }),
+    () => client.referenceGrade.findFirst({ where: { review: inStudy }, select: { id: true } }),
+    () => client.commentFilterLabel.findFirst({ where: { review: inStudy }, select: { id: true } }),
   ];
   for (const find of found) if (await find()) return true;
   return false;

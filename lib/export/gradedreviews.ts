@@ -33,7 +33,7 @@ export function gradedReviewsHeader(systems: readonly string[]): string[] {
  * grades (409), an unknown or ambiguous `annotator` name (400) are refused before anything is written.
  */
 export async function gradedReviewsLayout(client: PrismaClient, studyId: string, consensus: () => Promise<Map<string, number>>, annotator?: string): Promise<GradedReviewsLayout> {
-  const systems = await client.candidateReview.groupBy({ by: ["system"], where: { codeChange: { studyId }, isReference: false }, _min: { position: true } });
+  const systems = await client.review.groupBy({ by: ["system"], where: { codeChange: { studyId }, isReference: false }, _min: { position: true } });
   systems.sort((a, b) => (a._min.position ?? 0) - (b._min.position ?? 0) || a.system.localeCompare(b.system));
   const graders = await studyGraders(client, studyId);
   const layout = (grades: GradedReviewsLayout["grades"]) => ({ systems: systems.map((s) => s.system), grades });

@@ -405,7 +405,7 @@ export interface StudyAnnotator {
 /** Everyone who annotated anything in the study, by name. */
 export async function studyAnnotators(client: PrismaClient, studyId: string): Promise<StudyAnnotator[]> {
   const inStudy = { codeChange: { studyId } };
-  const reviewInStudy = { candidateReview: inStudy };
+  const reviewInStudy = { review: inStudy };
   const where = {
     OR: [
       { claimJudgements: { some: { pseudoReference: inStudy } } },

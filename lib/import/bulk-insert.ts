@@ -9,8 +9,9 @@
  * checks and index updates) is what remains: about 6.6 s since the rows' ids increase
  * (row-ids.ts), half of it the foreign-key checks, which COPY cannot skip.
  *
- * Column names and types mirror prisma/schema.prisma (table = model name, as the schema maps
- * no names); the integration tests write every table through here.
+ * Column names and types mirror prisma/schema.prisma: a table is named as its model's @@map (or
+ * the model), and a field the schema maps (@map) names its column in `mapped`; the integration
+ * tests write every table through here.
  */
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -21,10 +22,12 @@ import { from as copyFrom } from "pg-copy-streams";
 export type ColumnType = "text" | "integer" | "boolean" | "jsonb" | "timestamp(3)" | { enum: string };
 
 export interface BulkTable<Row> {
-  /** Table (model) name. */
+  /** Table name (the model's @@map, or the model). */
   name: string;
-  /** The columns written, each with its type; the others take their defaults. */
+  /** The fields written, each with its column's type; the others take their defaults. */
   columns: { [K in keyof Row]?: ColumnType };
+  /** The column of each field the schema stores under another name (@map). */
+  mapped?: { [K in keyof Row]?: string };
 }
 
 /** COPY text sent per write: large enough to amortize the stream, small enough to keep memory flat. */
@@ -45,7 +48,8 @@ export function copyValue(value: unknown, type: ColumnType): string {
 
 /** The `COPY table (columns) FROM STDIN` statement of a table. */
 export function copyStatement<Row>(table: BulkTable<Row>): string {
-  return `COPY ${quote(table.name)} (${Object.keys(table.columns).map(quote).join(", ")}) FROM STDIN`;
+  const mapped: Record<string, string | undefined> = table.mapped ?? {};
+  return `COPY ${quote(table.name)} (${Object.keys(table.columns).map((name) => quote(mapped[name] ?? name)).join(", ")}) FROM STDIN`;
 }
 
 /**

@@ -79,7 +79,7 @@ export interface PseudoReferenceInput {
   at: SourceLocation;
 }
 
-export interface CandidateReviewInput {
+export interface ReviewInput {
   externalId: string;
   system: string;
   text: string;
@@ -118,7 +118,7 @@ export interface CodeChangeInput {
   metadata: JsonObject;
   position: number;
   pseudoReferences: PseudoReferenceInput[];
-  reviews: CandidateReviewInput[];
+  reviews: ReviewInput[];
   at: SourceLocation;
 }
 

@@ -13,7 +13,7 @@
  * keyed by their text like the phase-1 claims and line up with them.
  */
 import type { PseudoReferenceKind } from "@/lib/generated/prisma/enums";
-import type { AnnotatorRef, CandidateReviewInput, ClaimJudgementInput, PseudoReferenceInput, ReviewRatingInput } from "./bundle";
+import type { AnnotatorRef, ReviewInput, ClaimJudgementInput, PseudoReferenceInput, ReviewRatingInput } from "./bundle";
 import { CLAIM_SOURCE, claimExternalId } from "./crscore-phase1";
 import { CHANGE_COLUMNS, claimNumbers, parseCrscoreSheet, type Block, type SheetAnnotatorRule } from "./crscore-sheet";
 import type { ErrorCollector, SourceLocation } from "./errors";
@@ -171,8 +171,8 @@ function ratingOfRow(sheet: Sheet, row: SheetRow, columns: Columns, claims: Bloc
   return { annotator, scores, comment: null, addresses, partiallyAddresses, timeSpentMs: null, createdAt: null, updatedAt: null, at };
 }
 
-function reviewsOfBlock(sheet: Sheet, block: Block, columns: Columns, claims: BlockClaims, annotator: AnnotatorRef | null, likert: LikertScale, errors: ErrorCollector): CandidateReviewInput[] {
-  const reviews: CandidateReviewInput[] = [];
+function reviewsOfBlock(sheet: Sheet, block: Block, columns: Columns, claims: BlockClaims, annotator: AnnotatorRef | null, likert: LikertScale, errors: ErrorCollector): ReviewInput[] {
+  const reviews: ReviewInput[] = [];
   const rowOfSystem = new Map<string, number>();
   block.rows.forEach((row, position) => {
     const at = rowLocation(sheet, row);

@@ -7,7 +7,7 @@
  * against the reference, imported as reference-based grades of one annotator. The same table
  * as CSV, or in a workbook whose one sheet is named otherwise, is read too (readSheetFile).
  */
-import type { CandidateReviewInput, CodeChangeInput, ReferenceGradeInput } from "./bundle";
+import type { ReviewInput, CodeChangeInput, ReferenceGradeInput } from "./bundle";
 import type { ErrorCollector } from "./errors";
 import type { ParseOptions, ParseResult, Parser } from "./parser";
 import { cell, cellInteger, findColumns, headerLabel, rowLocation, type Sheet, type SheetRow } from "./sheet";
@@ -96,7 +96,7 @@ export const parseGradedReviews: Parser = async (file, options: ParseOptions, er
     const earlier = rowOfId.get(id);
     if (earlier !== undefined) errors.add(at, "ID", `ID ${id} is already used on row ${earlier}`);
     rowOfId.set(id, row.row);
-    const reference: CandidateReviewInput = {
+    const reference: ReviewInput = {
       externalId: REFERENCE_COLUMN,
       system: REFERENCE_COLUMN,
       ...reviewText(row, columns.reference),
@@ -107,7 +107,7 @@ export const parseGradedReviews: Parser = async (file, options: ParseOptions, er
       commentFilters: [],
       at,
     };
-    const generated = systems.map((column, i): CandidateReviewInput => {
+    const generated = systems.map((column, i): ReviewInput => {
       const grade = gradeOfCell(sheet, row, column, errors);
       const graded: ReferenceGradeInput[] = grade === null ? [] : [{ annotator, grade, comment: null, timeSpentMs: null, createdAt: null, updatedAt: null, at }];
       return { externalId: column.system, system: column.system, ...reviewText(row, column.review), isReference: false, position: i + 1, ratings: [], grades: graded, commentFilters: [], at };

@@ -83,7 +83,7 @@ export const pseudoReferenceSchema = z.strictObject({
   consensus,
 });
 
-export const candidateReviewSchema = z.strictObject({
+export const reviewSchema = z.strictObject({
   id,
   system: z.string().min(1).max(200).describe("Generating system; the human reference has isReference true"),
   text,
@@ -115,7 +115,7 @@ export const codeChangeLineSchema = z
     metadata,
     position: z.int32().nullable().optional().describe("Order within the study; defaults to the line order"),
     pseudoReferences: z.array(pseudoReferenceSchema).optional(),
-    reviews: z.array(candidateReviewSchema).optional(),
+    reviews: z.array(reviewSchema).optional(),
   })
   .describe("One code change of a crjudge study, with its pseudo-references, candidate reviews and annotations");
 

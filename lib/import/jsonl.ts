@@ -6,11 +6,11 @@
  */
 import type { z } from "zod";
 import type { TaskType } from "@/lib/generated/prisma/enums";
-import type { AnnotatorRef, CandidateReviewInput, CodeChangeInput, JsonObject, PseudoReferenceInput, PullRequestInput, StudyBundle } from "./bundle";
+import type { AnnotatorRef, ReviewInput, CodeChangeInput, JsonObject, PseudoReferenceInput, PullRequestInput, StudyBundle } from "./bundle";
 import type { ErrorCollector, SourceLocation } from "./errors";
 import { findUnsafeText } from "@/lib/validation/text";
 import { readText } from "./file";
-import { candidateReviewSchema, claimJudgementSchema, codeChangeLineSchema, commentFilterSchema, pseudoReferenceSchema, referenceGradeSchema, reviewRatingSchema, type ParsedCodeChangeLine } from "./jsonl-schema";
+import { reviewSchema, claimJudgementSchema, codeChangeLineSchema, commentFilterSchema, pseudoReferenceSchema, referenceGradeSchema, reviewRatingSchema, type ParsedCodeChangeLine } from "./jsonl-schema";
 import { likertProblem, type LikertScale, type ParseResult, type Parser } from "./parser";
 
 type Line = ParsedCodeChangeLine;
@@ -110,7 +110,7 @@ function checkScores(scores: Record<string, number>, path: string, likert: Liker
   }
 }
 
-function reviewsOfLine(line: Line, likert: LikertScale, at: SourceLocation, errors: ErrorCollector, pseudoReferenceIds = pseudoReferenceIdsOf(line)): CandidateReviewInput[] {
+function reviewsOfLine(line: Line, likert: LikertScale, at: SourceLocation, errors: ErrorCollector, pseudoReferenceIds = pseudoReferenceIdsOf(line)): ReviewInput[] {
   const reviews = line.reviews ?? [];
   checkUniqueIds(reviews, "reviews", at, errors);
   return reviews.map((review, i) => {
@@ -196,7 +196,7 @@ function checkPassingParts(json: unknown, likert: LikertScale, at: SourceLocatio
   const ids = namedPseudoReferenceIds(record);
   const partial = {
     pseudoReferences: passingElements(record.pseudoReferences, pseudoReferenceSchema, { judgements: claimJudgementSchema }),
-    reviews: passingElements(record.reviews, candidateReviewSchema, { ratings: reviewRatingSchema, grades: referenceGradeSchema, commentFilters: commentFilterSchema }),
+    reviews: passingElements(record.reviews, reviewSchema, { ratings: reviewRatingSchema, grades: referenceGradeSchema, commentFilters: commentFilterSchema }),
   } as Line;
   pseudoReferencesOfLine(partial, at, errors, ids);
   reviewsOfLine(partial, likert, at, errors, ids);

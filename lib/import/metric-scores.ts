@@ -122,7 +122,7 @@ export interface ScoreImportResult {
 export async function importMetricScores(studyId: string, file: ImportFile, options: { paramsKey?: string; replace?: boolean } = {}, client: PrismaClient = db): Promise<ScoreImportResult> {
   const errors = new ErrorCollector();
   const lines = parseScoreFile(file, errors);
-  const reviews = await client.candidateReview.findMany({ where: { codeChange: { studyId } }, select: { id: true, externalId: true, codeChange: { select: { externalId: true } } } });
+  const reviews = await client.review.findMany({ where: { codeChange: { studyId } }, select: { id: true, externalId: true, codeChange: { select: { externalId: true } } } });
   const byId = new Set(reviews.map((r) => r.id));
   const byExternal = new Map(reviews.map((r) => [`${r.codeChange.externalId}\u0000${r.externalId}`, r.id]));
   const defaultKey = options.paramsKey ?? `import:${file.name}`;
@@ -139,7 +139,7 @@ export async function importMetricScores(studyId: string, file: ImportFile, opti
     const key = `${id}\u0000${line.metric}\u0000${paramsKey}`;
     if (seen.has(key)) errors.add(line.at, "review_id", `a second score of ${line.metric} for this review`);
     seen.add(key);
-    rows.push({ candidateReviewId: id, metric: line.metric, paramsKey, value: line.value, detail: { source: file.name } });
+    rows.push({ reviewId: id, metric: line.metric, paramsKey, value: line.value, detail: { source: file.name } });
   }
   if (!errors.empty) throw new ScoreImportError(`nothing imported: ${errors.total} error(s)\n${formatImportErrors(errors.errors, errors.total)}`);
   if (rows.length === 0) throw new ScoreImportError(`nothing imported: ${file.name} holds no scores`);

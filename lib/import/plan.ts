@@ -15,7 +15,7 @@ import type { Prisma } from "@/lib/db/client";
 import type { ClaimJudgement, CodeChange, CommentFilterLabel, PseudoReference, ReferenceGrade } from "@/lib/generated/prisma/client";
 import type { AnnotationKind } from "@/lib/generated/prisma/enums";
 import { userIdOf, type ResolvedAnnotators } from "./annotators";
-import type { CandidateReviewInput, ClaimJudgementInput, CodeChangeInput, CommentFilterInput, JsonObject, PseudoReferenceInput, PullRequestInput, ReferenceGradeInput, ReviewRatingInput, StudyBundle } from "./bundle";
+import type { ReviewInput, ClaimJudgementInput, CodeChangeInput, CommentFilterInput, JsonObject, PseudoReferenceInput, PullRequestInput, ReferenceGradeInput, ReviewRatingInput, StudyBundle } from "./bundle";
 import type { ImportError, SourceLocation } from "./errors";
 import { separatedChangeId } from "./crscore-sheet";
 import { formatImportError } from "./errors";
@@ -49,7 +49,7 @@ export interface Plan {
     pullRequests: Prisma.PullRequestCreateManyInput[];
     codeChanges: Prisma.CodeChangeCreateManyInput[];
     pseudoReferences: Prisma.PseudoReferenceCreateManyInput[];
-    reviews: Prisma.CandidateReviewCreateManyInput[];
+    reviews: Prisma.ReviewCreateManyInput[];
     claimJudgements: Prisma.ClaimJudgementCreateManyInput[];
     reviewRatings: Prisma.ReviewRatingCreateManyInput[];
     reviewClaimLinks: Prisma.ReviewClaimLinkCreateManyInput[];
@@ -129,8 +129,8 @@ export function decide(stored: Fields, incoming: Fields): Decision {
 interface AnnotationSpec<Input, Stored> {
   table: "claimJudgements" | "reviewRatings" | "referenceGrades" | "commentFilters";
   history: AnnotationKind;
-  /** The column naming the annotated pseudo-reference or review. */
-  target: "pseudoReferenceId" | "candidateReviewId";
+  /** The field naming the annotated pseudo-reference or review. */
+  target: "pseudoReferenceId" | "reviewId";
   fields: (input: Input) => Fields;
   /** The same fields of a stored row; a time spent of 0 is "not recorded". */
   stored: (row: Stored) => Fields;
@@ -175,7 +175,7 @@ function ratingLinks(fields: Fields): { pseudoReferenceId: string; partial: bool
 const RATING: AnnotationSpec<ReviewRatingInput & { addressIds: string[]; partialIds: string[] }, StoredRating> = {
   table: "reviewRatings",
   history: "REVIEW_RATING",
-  target: "candidateReviewId",
+  target: "reviewId",
   fields: (r) => ({
     ...Object.fromEntries(Object.entries(r.scores).map(([d, s]) => [`scores.${d}`, s])),
     comment: r.comment,
@@ -198,7 +198,7 @@ const RATING: AnnotationSpec<ReviewRatingInput & { addressIds: string[]; partial
 const GRADE: AnnotationSpec<ReferenceGradeInput, ReferenceGrade> = {
   table: "referenceGrades",
   history: "REFERENCE_GRADE",
-  target: "candidateReviewId",
+  target: "reviewId",
   fields: (g) => ({ grade: g.grade, comment: g.comment, timeSpentMs: g.timeSpentMs }),
   stored: (g) => ({ grade: g.grade, comment: g.comment, timeSpentMs: g.timeSpentMs || null }),
   columns: (f) => ({ grade: f.grade, comment: f.comment ?? "", timeSpentMs: f.timeSpentMs ?? null }),
@@ -208,7 +208,7 @@ const GRADE: AnnotationSpec<ReferenceGradeInput, ReferenceGrade> = {
 const COMMENT_FILTER: AnnotationSpec<CommentFilterInput, CommentFilterLabel> = {
   table: "commentFilters",
   history: "COMMENT_FILTER",
-  target: "candidateReviewId",
+  target: "reviewId",
   fields: (c) => ({ highQuality: c.highQuality, justification: c.justification, timeSpentMs: c.timeSpentMs }),
   stored: (c) => ({ highQuality: c.highQuality, justification: c.justification, timeSpentMs: c.timeSpentMs || null }),
   columns: (f) => ({ highQuality: f.highQuality, justification: f.justification ?? "", timeSpentMs: f.timeSpentMs ?? null }),
@@ -384,7 +384,7 @@ class Planner {
     }
   }
 
-  private review(review: CandidateReviewInput, codeChangeId: string, referenceIds: Map<string, string>, parent: string): void {
+  private review(review: ReviewInput, codeChangeId: string, referenceIds: Map<string, string>, parent: string): void {
     const stored = this.snapshot.reviews.get(childKey(codeChangeId, review.externalId));
     const id = stored?.id ?? this.newId();
     // A missing text states nothing (a later file may give it); a text given clears the mark.

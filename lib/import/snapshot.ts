@@ -5,11 +5,11 @@
  * transaction (lib/db/client.ts transactionConnection) straight through pg, one statement per
  * table with the keys as one array parameter: through Prisma the reads of a 100,000-review
  * re-import took about 20 s of CPU (its query compiler and result mapping), most of the import.
- * Rows come back as Prisma's model types: column names are the fields' (the schema maps none),
- * and timestamps are read as UTC as Prisma reads them (the pool's type parser, lib/db/connection.ts).
+ * Rows come back as Prisma's model types: a column the schema maps (@map) is selected under its
+ * field's name too (REVIEW_ITEM), and timestamps are read as UTC as Prisma reads them (the pool's type parser, lib/db/connection.ts).
  */
 import type pg from "pg";
-import type { ClaimJudgement, CodeChange, CommentFilterLabel, CandidateReview, PseudoReference, PullRequest, ReferenceGrade, ReviewClaimLink, ReviewRating } from "@/lib/generated/prisma/client";
+import type { ClaimJudgement, CodeChange, CommentFilterLabel, Review, PseudoReference, PullRequest, ReferenceGrade, ReviewClaimLink, ReviewRating } from "@/lib/generated/prisma/client";
 import type { StudyBundle } from "./bundle";
 import { separatedChangeId } from "./crscore-sheet";
 import { claimMatchKey } from "./text";
@@ -23,10 +23,10 @@ export interface Snapshot {
   pseudoReferences: Map<string, PseudoReference>;
   /** By childKey(codeChangeId, claimMatchKey(text)): claims matched by normalized text. */
   pseudoReferencesByText: Map<string, PseudoReference>;
-  reviews: Map<string, CandidateReview>;
+  reviews: Map<string, Review>;
   /** External id of every stored pseudo-reference, by id. */
   pseudoReferenceExternalId: Map<string, string>;
-  /** By childKey(annotatorId, pseudoReferenceId / candidateReviewId). */
+  /** By childKey(annotatorId, pseudoReferenceId / reviewId). */
   claimJudgements: Map<string, ClaimJudgement>;
   reviewRatings: Map<string, StoredRating>;
   referenceGrades: Map<string, ReferenceGrade>;
@@ -43,6 +43,10 @@ export function nothingStored(snapshot: Snapshot): boolean {
   return snapshot.pullRequests.size === 0 && snapshot.codeChanges.size === 0;
 }
 
+/** The column naming an annotation's item, and the model's field for it. */
+const CLAIM_ITEM = { column: "pseudoReferenceId", field: "pseudoReferenceId" };
+const REVIEW_ITEM = { column: "candidateReviewId", field: "reviewId" };
+
 async function rows<Row>(connection: pg.ClientBase, text: string, values: unknown[]): Promise<Row[]> {
   return (await connection.query<Row & pg.QueryResultRow>({ text, values })).rows;
 }
@@ -54,20 +58,22 @@ export async function loadSnapshot(connection: pg.ClientBase, studyId: string, b
   const codeChanges = await rows<CodeChange>(connection, `SELECT * FROM "CodeChange" WHERE "studyId" = $1 AND "externalId" = ANY($2::text[])`, [studyId, [...new Set(changeKeys)]]);
   const changeIds = codeChanges.map((c) => c.id);
   const pseudoReferences = await rows<PseudoReference>(connection, `SELECT * FROM "PseudoReference" WHERE "codeChangeId" = ANY($1::text[])`, [changeIds]);
-  const reviews = await rows<CandidateReview>(connection, `SELECT * FROM "CandidateReview" WHERE "codeChangeId" = ANY($1::text[])`, [changeIds]);
+  const reviews = await rows<Review>(connection, `SELECT * FROM "CandidateReview" WHERE "codeChangeId" = ANY($1::text[])`, [changeIds]);
   const referenceIds = pseudoReferences.map((r) => r.id);
   const reviewIds = reviews.map((r) => r.id);
   const annotators = [...annotatorIds];
-  const annotationsOf = <Row>(table: string, itemColumn: string, itemIds: string[]) =>
-    annotators.length === 0 ? Promise.resolve([] as Row[]) : rows<Row>(connection, `SELECT * FROM "${table}" WHERE "annotatorId" = ANY($1::text[]) AND "${itemColumn}" = ANY($2::text[])`, [annotators, itemIds]);
-  const claimJudgements = await annotationsOf<ClaimJudgement>("ClaimJudgement", "pseudoReferenceId", referenceIds);
-  const ratings = await annotationsOf<ReviewRating>("ReviewRating", "candidateReviewId", reviewIds);
+  const annotationsOf = <Row>(table: string, item: { column: string; field: string }, itemIds: string[]) =>
+    annotators.length === 0
+      ? Promise.resolve([] as Row[])
+      : rows<Row>(connection, `SELECT *, "${item.column}" AS "${item.field}" FROM "${table}" WHERE "annotatorId" = ANY($1::text[]) AND "${item.column}" = ANY($2::text[])`, [annotators, itemIds]);
+  const claimJudgements = await annotationsOf<ClaimJudgement>("ClaimJudgement", CLAIM_ITEM, referenceIds);
+  const ratings = await annotationsOf<ReviewRating>("ReviewRating", REVIEW_ITEM, reviewIds);
   const links = await rows<ReviewClaimLink>(connection, `SELECT * FROM "ReviewClaimLink" WHERE "ratingId" = ANY($1::text[])`, [ratings.map((r) => r.id)]);
   const linksOf = new Map<string, ReviewClaimLink[]>();
   for (const link of links) linksOf.set(link.ratingId, [...(linksOf.get(link.ratingId) ?? []), link]);
   const reviewRatings: StoredRating[] = ratings.map((r) => ({ ...r, links: linksOf.get(r.id) ?? [] }));
-  const referenceGrades = await annotationsOf<ReferenceGrade>("ReferenceGrade", "candidateReviewId", reviewIds);
-  const commentFilters = await annotationsOf<CommentFilterLabel>("CommentFilterLabel", "candidateReviewId", reviewIds);
+  const referenceGrades = await annotationsOf<ReferenceGrade>("ReferenceGrade", REVIEW_ITEM, reviewIds);
+  const commentFilters = await annotationsOf<CommentFilterLabel>("CommentFilterLabel", REVIEW_ITEM, reviewIds);
   return {
     pullRequests: new Map(pullRequests.map((p) => [p.externalId, p])),
     codeChanges: new Map(codeChanges.map((c) => [c.externalId, c])),
@@ -76,8 +82,8 @@ export async function loadSnapshot(connection: pg.ClientBase, studyId: string, b
     pseudoReferencesByText: new Map(pseudoReferences.map((r) => [childKey(r.codeChangeId, claimMatchKey(r.text)), r])),
     pseudoReferenceExternalId: new Map(pseudoReferences.map((r) => [r.id, r.externalId])),
     claimJudgements: new Map(claimJudgements.map((j) => [childKey(j.annotatorId, j.pseudoReferenceId), j])),
-    reviewRatings: new Map(reviewRatings.map((r) => [childKey(r.annotatorId, r.candidateReviewId), r])),
-    referenceGrades: new Map(referenceGrades.map((g) => [childKey(g.annotatorId, g.candidateReviewId), g])),
-    commentFilters: new Map(commentFilters.map((f) => [childKey(f.annotatorId, f.candidateReviewId), f])),
+    reviewRatings: new Map(reviewRatings.map((r) => [childKey(r.annotatorId, r.reviewId), r])),
+    referenceGrades: new Map(referenceGrades.map((g) => [childKey(g.annotatorId, g.reviewId), g])),
+    commentFilters: new Map(commentFilters.map((f) => [childKey(f.annotatorId, f.reviewId), f])),
   };
 }

@@ -48,12 +48,21 @@ const TABLES: { [K in keyof Creates]: BulkTable<Creates[K][number]> } = {
     name: "ClaimJudgement",
     columns: { id: TEXT, annotatorId: TEXT, pseudoReferenceId: TEXT, code: { enum: "ClaimCode" }, necessary: BOOLEAN, errorType: { enum: "ClaimErrorType" }, note: TEXT, timeSpentMs: INTEGER, importRunId: TEXT, importedFile: TEXT, createdAt: TIMESTAMP, updatedAt: TIMESTAMP },
   },
-  reviewRatings: { name: "ReviewRating", columns: { id: TEXT, annotatorId: TEXT, candidateReviewId: TEXT, scores: JSONB, comment: TEXT, timeSpentMs: INTEGER, importRunId: TEXT, importedFile: TEXT, createdAt: TIMESTAMP, updatedAt: TIMESTAMP } },
+  reviewRatings: {
+    name: "ReviewRating",
+    columns: { id: TEXT, annotatorId: TEXT, reviewId: TEXT, scores: JSONB, comment: TEXT, timeSpentMs: INTEGER, importRunId: TEXT, importedFile: TEXT, createdAt: TIMESTAMP, updatedAt: TIMESTAMP },
+    mapped: { reviewId: "candidateReviewId" },
+  },
   reviewClaimLinks: { name: "ReviewClaimLink", columns: { ratingId: TEXT, pseudoReferenceId: TEXT, partial: BOOLEAN } },
-  referenceGrades: { name: "ReferenceGrade", columns: { id: TEXT, annotatorId: TEXT, candidateReviewId: TEXT, grade: INTEGER, comment: TEXT, timeSpentMs: INTEGER, importRunId: TEXT, importedFile: TEXT, createdAt: TIMESTAMP, updatedAt: TIMESTAMP } },
+  referenceGrades: {
+    name: "ReferenceGrade",
+    columns: { id: TEXT, annotatorId: TEXT, reviewId: TEXT, grade: INTEGER, comment: TEXT, timeSpentMs: INTEGER, importRunId: TEXT, importedFile: TEXT, createdAt: TIMESTAMP, updatedAt: TIMESTAMP },
+    mapped: { reviewId: "candidateReviewId" },
+  },
   commentFilters: {
     name: "CommentFilterLabel",
-    columns: { id: TEXT, annotatorId: TEXT, candidateReviewId: TEXT, highQuality: BOOLEAN, justification: TEXT, timeSpentMs: INTEGER, importRunId: TEXT, importedFile: TEXT, createdAt: TIMESTAMP, updatedAt: TIMESTAMP },
+    columns: { id: TEXT, annotatorId: TEXT, reviewId: TEXT, highQuality: BOOLEAN, justification: TEXT, timeSpentMs: INTEGER, importRunId: TEXT, importedFile: TEXT, createdAt: TIMESTAMP, updatedAt: TIMESTAMP },
+    mapped: { reviewId: "candidateReviewId" },
   },
   annotationHistory: {
     name: "AnnotationHistory",
@@ -71,7 +80,7 @@ const UPDATE: Record<Table, (tx: Tx, id: string, data: Record<string, unknown>) 
   pullRequests: (tx, id, data) => tx.pullRequest.update({ where: { id }, data: data as Prisma.PullRequestUncheckedUpdateInput }),
   codeChanges: (tx, id, data) => tx.codeChange.update({ where: { id }, data: data as Prisma.CodeChangeUncheckedUpdateInput }),
   pseudoReferences: (tx, id, data) => tx.pseudoReference.update({ where: { id }, data: data as Prisma.PseudoReferenceUncheckedUpdateInput }),
-  reviews: (tx, id, data) => tx.candidateReview.update({ where: { id }, data: data as Prisma.CandidateReviewUncheckedUpdateInput }),
+  reviews: (tx, id, data) => tx.review.update({ where: { id }, data: data as Prisma.ReviewUncheckedUpdateInput }),
   claimJudgements: (tx, id, data) => tx.claimJudgement.update({ where: { id }, data: data as Prisma.ClaimJudgementUncheckedUpdateInput }),
   reviewRatings: (tx, id, data) => tx.reviewRating.update({ where: { id }, data: data as Prisma.ReviewRatingUncheckedUpdateInput }),
   referenceGrades: (tx, id, data) => tx.referenceGrade.update({ where: { id }, data: data as Prisma.ReferenceGradeUncheckedUpdateInput }),

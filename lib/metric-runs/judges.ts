@@ -115,7 +115,7 @@ export function specJudge(context: MetricJobContext, spec: JudgeSpec): JudgeMetr
 async function judgeScore(judge: JudgeMetric, spec: JudgeSpec, review: ReviewToScore, signal: AbortSignal): Promise<MetricScoreInput> {
   const result = await judge.score(review.text, review.reference, { codeChange: review.codeChange, language: review.language || null, signal });
   const detail = result.value === null ? { reason: result.reason ?? "no-score", ...result.detail } : result.detail;
-  return { candidateReviewId: review.id, metric: spec.name, paramsKey: spec.paramsKey, value: result.value, detail };
+  return { reviewId: review.id, metric: spec.name, paramsKey: spec.paramsKey, value: result.value, detail };
 }
 
 /**
@@ -160,23 +160,23 @@ const mean = (values: readonly number[]) => values.reduce((s, v) => s + v, 0) / 
  * no such review has one, the mean Likert relevance of the review ratings.
  */
 async function humanScoredReviews(client: PrismaClient, studyId: string): Promise<{ human: HumanSource; items: HumanScored[] } | null> {
-  const where = { candidateReview: { codeChange: { studyId }, isReference: false } };
+  const where = { review: { codeChange: { studyId }, isReference: false } };
   const [order, grades, ratings] = await Promise.all([
     studyReviewOrder(studyId, client),
-    client.referenceGrade.findMany({ where, select: { candidateReviewId: true, grade: true } }),
-    client.reviewRating.findMany({ where, select: { candidateReviewId: true, scores: true } }),
+    client.referenceGrade.findMany({ where, select: { reviewId: true, grade: true } }),
+    client.reviewRating.findMany({ where, select: { reviewId: true, scores: true } }),
   ]);
   const relevance = ratings.flatMap((r) => {
     const value = (r.scores as Record<string, unknown> | null)?.relevance;
-    return typeof value === "number" && Number.isFinite(value) ? [{ candidateReviewId: r.candidateReviewId, value }] : [];
+    return typeof value === "number" && Number.isFinite(value) ? [{ reviewId: r.reviewId, value }] : [];
   });
-  const sources: [HumanSource, { candidateReviewId: string; value: number }[]][] = [
-    ["reference-grade", grades.map((g) => ({ candidateReviewId: g.candidateReviewId, value: g.grade }))],
+  const sources: [HumanSource, { reviewId: string; value: number }[]][] = [
+    ["reference-grade", grades.map((g) => ({ reviewId: g.reviewId, value: g.grade }))],
     ["review-rating-relevance", relevance],
   ];
   for (const [human, scores] of sources) {
     const byReview = new Map<string, number[]>();
-    for (const s of scores) byReview.set(s.candidateReviewId, [...(byReview.get(s.candidateReviewId) ?? []), s.value]);
+    for (const s of scores) byReview.set(s.reviewId, [...(byReview.get(s.reviewId) ?? []), s.value]);
     if (byReview.size === 0) continue;
     const reviews = new Map((await loadReviewsToScore({ ids: [...byReview.keys()] }, client)).map((r) => [r.id, r]));
     const items = order.flatMap(({ id }) => {

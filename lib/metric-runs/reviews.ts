@@ -94,7 +94,7 @@ export async function loadCalibrationReviews(studyId: string, client: PrismaClie
 /** Every review and pseudo-reference text of a study: the corpus the offline TF-IDF embedder is fitted on. */
 export async function studyCorpus(studyId: string, client: PrismaClient = db): Promise<string[]> {
   const [reviews, pseudoReferences] = await Promise.all([
-    client.candidateReview.findMany({ where: { codeChange: { studyId } }, select: { text: true } }),
+    client.review.findMany({ where: { codeChange: { studyId } }, select: { text: true } }),
     client.pseudoReference.findMany({ where: { codeChange: { studyId } }, select: { text: true } }),
   ]);
   return [...reviews, ...pseudoReferences].map((r) => r.text);
@@ -102,7 +102,7 @@ export async function studyCorpus(studyId: string, client: PrismaClient = db): P
 
 /**
  * The study's reviews in study order (change position, review position), with the reference
- * flag; reviews imported without their text (CandidateReview.textMissing) are not scored.
+ * flag; reviews imported without their text (Review.textMissing) are not scored.
  */
 export async function studyReviewOrder(studyId: string, client: Client = db): Promise<{ id: string; isReference: boolean }[]> {
   return client.$queryRaw<{ id: string; isReference: boolean }[]>`

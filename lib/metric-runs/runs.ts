@@ -162,7 +162,7 @@ export async function storeChunkScores(client: PrismaClient, runId: string, rows
   // Every review of a computed chunk has rows for all the columns of its metrics, so the reviews
   // with a row still missing are those this chunk completes.
   const missing = await unstoredScores(rows, client);
-  const completed = new Set(missing.map((r) => r.candidateReviewId)).size;
+  const completed = new Set(missing.map((r) => r.reviewId)).size;
   await store(missing, completed, "keep");
   return completed;
 }

@@ -8,7 +8,7 @@ import type { ReviewToScore } from "./reviews";
 import { InvariantError } from "@/lib/errors";
 
 const undefinedScore = (review: ReviewToScore, metric: string, paramsKey: string, reason: string): MetricScoreInput => ({
-  candidateReviewId: review.id,
+  reviewId: review.id,
   metric,
   paramsKey,
   value: null,
@@ -34,13 +34,13 @@ export function scoreReview(spec: MetricJobSpec, review: ReviewToScore, embedded
     if (review.reference === null) return [undefinedScore(review, spec.name, paramsKey, "no-reference-review")];
     const metric = getReferenceMetric(spec.name);
     if (!metric) throw new InvariantError(`unknown reference metric ${spec.name}`);
-    return [{ candidateReviewId: review.id, metric: spec.name, paramsKey, value: metric.score(review.text, review.reference) }];
+    return [{ reviewId: review.id, metric: spec.name, paramsKey, value: metric.score(review.text, review.reference) }];
   }
   if (spec.kind === "embedding-sim") {
     if (review.reference === null) return [undefinedScore(review, spec.name, paramsKey, "no-reference-review")];
     if (textsToEmbed(spec, review).length === 0) return [undefinedScore(review, spec.name, paramsKey, "empty-text")];
     const value = (embedded as EmbeddedTexts).similarity(review.text, review.reference);
-    return [value === null ? undefinedScore(review, spec.name, paramsKey, "zero-vector") : { candidateReviewId: review.id, metric: spec.name, paramsKey, value }];
+    return [value === null ? undefinedScore(review, spec.name, paramsKey, "zero-vector") : { reviewId: review.id, metric: spec.name, paramsKey, value }];
   }
   if (spec.kind === "judge") throw new InvariantError(`${spec.name} is an LLM judge, scored asynchronously (judgeScores)`);
   const sentences = splitReviewSentences(review.text);
@@ -50,5 +50,5 @@ export function scoreReview(spec: MetricJobSpec, review: ReviewToScore, embedded
   const result = crscoreFromBestMatches(best, spec.tau);
   const detail: Prisma.InputJsonValue = { reason: result.reason, tau: spec.tau, reviewSentenceBest: best.reviewSentenceBest, pseudoReferenceBest: best.pseudoReferenceBest };
   const values = [result.conciseness, result.comprehensiveness, result.relevance];
-  return CRSCORE_COLUMNS.map((metric, i) => ({ candidateReviewId: review.id, metric, paramsKey, value: values[i], detail }));
+  return CRSCORE_COLUMNS.map((metric, i) => ({ reviewId: review.id, metric, paramsKey, value: values[i], detail }));
 }

@@ -2,7 +2,7 @@
  * The metrics a job can compute and the parameter signature each stores its scores under
  * (MetricScore.paramsKey), sacreBLEU style: a signature changes whenever a value would.
  * - every REFERENCE_METRICS entry, scoring a candidate review against the change's human
- *   reference review (CandidateReview.isReference);
+ *   reference review (Review.isReference);
  * - "embedding-sim": GradedReviews §5.1 embeddingSim, cosine of the review's and the
  *   reference's embeddings;
  * - "crscore": CRScore §3.3 Con / Comp / Rel (columns crscore-con, crscore-comp, crscore-rel)

@@ -10,7 +10,7 @@ export interface StudyCounts {
   /** Distinct languages of the code changes, sorted. */
   languages: string[];
   pseudoReferences: Record<PseudoReferenceKind, number>;
-  candidateReviews: number;
+  reviews: number;
   referenceReviews: number;
   members: Record<Role, number>;
   assignments: Record<AssignmentStatus, number>;
@@ -32,14 +32,14 @@ function tally<K extends string>(values: Record<string, K>, groups: Array<{ key:
 
 export async function countStudy(client: PrismaClient, studyId: string): Promise<StudyCounts> {
   const inStudy = { codeChange: { studyId } };
-  const onReview = { candidateReview: inStudy };
-  const [pullRequests, reviewComments, changes, kinds, candidateReviews, referenceReviews, members, statuses, judgements, ratings, reviewClaimLinks, grades, filters, added] = await Promise.all([
+  const onReview = { review: inStudy };
+  const [pullRequests, reviewComments, changes, kinds, reviews, referenceReviews, members, statuses, judgements, ratings, reviewClaimLinks, grades, filters, added] = await Promise.all([
     client.pullRequest.count({ where: { studyId } }),
     client.reviewComment.count({ where: { pullRequest: { studyId } } }),
     client.codeChange.findMany({ where: { studyId }, select: { language: true } }),
     client.pseudoReference.groupBy({ by: ["kind"], where: inStudy, _count: { _all: true } }),
-    client.candidateReview.count({ where: inStudy }),
-    client.candidateReview.count({ where: { ...inStudy, isReference: true } }),
+    client.review.count({ where: inStudy }),
+    client.review.count({ where: { ...inStudy, isReference: true } }),
     client.studyMember.groupBy({ by: ["role"], where: { studyId }, _count: { _all: true } }),
     client.assignment.groupBy({ by: ["status"], where: { studyId }, _count: { _all: true } }),
     client.claimJudgement.findMany({ where: { pseudoReference: inStudy }, select: { id: true } }),
@@ -56,7 +56,7 @@ export async function countStudy(client: PrismaClient, studyId: string): Promise
     codeChanges: changes.length,
     languages: [...new Set(changes.map((c) => c.language))].sort(),
     pseudoReferences: tally(PseudoReferenceKind, kinds.map((g) => ({ key: g.kind, count: g._count._all }))),
-    candidateReviews,
+    reviews,
     referenceReviews,
     members: tally(Role, members.map((g) => ({ key: g.role, count: g._count._all }))),
     assignments: tally(AssignmentStatus, statuses.map((g) => ({ key: g.status, count: g._count._all }))),

@@ -131,19 +131,19 @@ async function writeAnnotation(tx: Tx, a: PlannedAnnotation, annotatorId: string
       const scores = { conciseness, comprehensiveness, relevance };
       const links = [...addresses.map((key) => ({ key, partial: false })), ...partially.map((key) => ({ key, partial: true }))].map(({ key, partial }) => ({ pseudoReferenceId: idOf(ids.refs, key, a.change), partial }));
       const row = await tx.reviewRating.create({
-        data: { annotatorId, candidateReviewId: idOf(ids.reviews, a.target, a.change), scores, comment, links: { create: links }, ...times },
+        data: { annotatorId, reviewId: idOf(ids.reviews, a.target, a.change), scores, comment, links: { create: links }, ...times },
         select: { id: true },
       });
       return { kind: "REVIEW_RATING", annotationId: row.id, newValue: { scores, links, comment } };
     }
     case "grade": {
       const value = { grade: a.value, comment: "" };
-      const row = await tx.referenceGrade.create({ data: { annotatorId, candidateReviewId: idOf(ids.reviews, a.target, a.change), ...value, ...times }, select: { id: true } });
+      const row = await tx.referenceGrade.create({ data: { annotatorId, reviewId: idOf(ids.reviews, a.target, a.change), ...value, ...times }, select: { id: true } });
       return { kind: "REFERENCE_GRADE", annotationId: row.id, newValue: value };
     }
     case "filter": {
       const value = { highQuality: a.value.highQuality, justification: a.value.justification };
-      const row = await tx.commentFilterLabel.create({ data: { annotatorId, candidateReviewId: idOf(ids.reviews, a.target, a.change), ...value, ...times }, select: { id: true } });
+      const row = await tx.commentFilterLabel.create({ data: { annotatorId, reviewId: idOf(ids.reviews, a.target, a.change), ...value, ...times }, select: { id: true } });
       return { kind: "COMMENT_FILTER", annotationId: row.id, newValue: value };
     }
   }

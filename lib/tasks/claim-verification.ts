@@ -81,7 +81,7 @@ export const claimVerification: TaskDescriptor = {
   },
   timeKey: "claim",
   itemKind: "pseudoReference",
-  storage: { model: "claimJudgement", table: "ClaimJudgement", item: { column: "pseudoReferenceId", relation: "pseudoReference" } },
+  storage: { model: "claimJudgement", table: "ClaimJudgement", item: { column: "pseudoReferenceId", field: "pseudoReferenceId", relation: "pseudoReference" } },
   appliesTo: (item) => item.generatedClaims > 0,
   questions: () => [{ task: "CLAIM_VERIFICATION", key: "code", label: "Claim accuracy code", level: "nominal", scale: CLAIM_CODE_SCALE, weights: "unweighted" }],
   answer: () => ({ text: "a.code::text" }),

@@ -26,18 +26,18 @@ export const commentFiltering: TaskDescriptor = {
   },
   timeKey: "filter",
   itemKind: "review",
-  storage: { model: "commentFilterLabel", table: "CommentFilterLabel", item: { column: "candidateReviewId", relation: "candidateReview" } },
+  storage: { model: "commentFilterLabel", table: "CommentFilterLabel", item: { column: "candidateReviewId", field: "reviewId", relation: "review" } },
   appliesTo: (item) => item.reviews > 0,
   questions: () => [{ task: "COMMENT_FILTERING", key: "high-quality", label: "Actionable and verifiable comment", level: "nominal", scale: [HIGH_QUALITY.no, HIGH_QUALITY.yes], weights: "unweighted" }],
   answer: () => ({ text: `CASE WHEN a."highQuality" THEN '${HIGH_QUALITY.yes}' ELSE '${HIGH_QUALITY.no}' END` }),
   missing: (workspace, answer) => unansweredReviews(workspace.filtering?.reviews ?? [], answer, "filter", (v) => typeof (v as Partial<CommentFilterValue> | null)?.highQuality === "boolean", "label"),
 
   async readWorkspace({ client, userId, codeChangeId, study, reviewSeed }) {
-    const [all, labels] = await Promise.all([itemReviews(client, codeChangeId), client.commentFilterLabel.findMany({ where: { annotatorId: userId, candidateReview: { codeChangeId } } })]);
+    const [all, labels] = await Promise.all([itemReviews(client, codeChangeId), client.commentFilterLabel.findMany({ where: { annotatorId: userId, review: { codeChangeId } } })]);
     return {
       filtering: {
         reviews: anonymise(all, reviewSeed, study.hideSystemNames),
-        labels: Object.fromEntries(labels.map((l) => [l.candidateReviewId, { id: l.id, version: l.version, value: { highQuality: l.highQuality, justification: l.justification } }])),
+        labels: Object.fromEntries(labels.map((l) => [l.reviewId, { id: l.id, version: l.version, value: { highQuality: l.highQuality, justification: l.justification } }])),
       },
     };
   },
@@ -51,7 +51,7 @@ export const commentFiltering: TaskDescriptor = {
   consensusColumn: (_question, value) => ["highQuality", flag(value === HIGH_QUALITY.yes)],
 
   async itemAnnotations(client, itemId) {
-    const rows = await client.commentFilterLabel.findMany({ where: { candidateReviewId: itemId }, orderBy: { createdAt: "asc" }, include: { annotator: { select: { id: true, name: true } } } });
+    const rows = await client.commentFilterLabel.findMany({ where: { reviewId: itemId }, orderBy: { createdAt: "asc" }, include: { annotator: { select: { id: true, name: true } } } });
     return rows.map((f) => ({ annotatorId: f.annotatorId, annotator: f.annotator.name, values: { "high-quality": f.highQuality ? HIGH_QUALITY.yes : HIGH_QUALITY.no }, note: f.justification, details: [] }));
   },
 };

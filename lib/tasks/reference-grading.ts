@@ -25,14 +25,14 @@ export const referenceGrading: TaskDescriptor = {
   },
   timeKey: "grade",
   itemKind: "review",
-  storage: { model: "referenceGrade", table: "ReferenceGrade", item: { column: "candidateReviewId", relation: "candidateReview" } },
+  storage: { model: "referenceGrade", table: "ReferenceGrade", item: { column: "candidateReviewId", field: "reviewId", relation: "review" } },
   appliesTo: (item) => item.hasReference && item.generatedReviews > 0,
   questions: () => [{ task: "REFERENCE_GRADING", key: "grade", label: "Grade against the reference (1-5)", level: "ordinal", scale: [1, 2, 3, 4, 5], weights: "quadratic" }],
   answer: () => ({ text: "a.grade::text" }),
   missing: (workspace, answer) => unansweredReviews(workspace.grading?.reviews ?? [], answer, "grade", (v) => typeof (v as Partial<ReferenceGradeValue> | null)?.grade === "number", "grade"),
 
   async readWorkspace({ client, userId, codeChangeId, study, reviewSeed }) {
-    const [all, grades] = await Promise.all([itemReviews(client, codeChangeId), client.referenceGrade.findMany({ where: { annotatorId: userId, candidateReview: { codeChangeId } } })]);
+    const [all, grades] = await Promise.all([itemReviews(client, codeChangeId), client.referenceGrade.findMany({ where: { annotatorId: userId, review: { codeChangeId } } })]);
     const reference = all.find((r) => r.isReference) ?? null;
     return {
       grading: {
@@ -42,7 +42,7 @@ export const referenceGrading: TaskDescriptor = {
           reviewSeed,
           study.hideSystemNames,
         ),
-        grades: Object.fromEntries(grades.map((g) => [g.candidateReviewId, { id: g.id, version: g.version, value: { grade: g.grade, comment: g.comment } }])),
+        grades: Object.fromEntries(grades.map((g) => [g.reviewId, { id: g.id, version: g.version, value: { grade: g.grade, comment: g.comment } }])),
       },
     };
   },
@@ -56,7 +56,7 @@ export const referenceGrading: TaskDescriptor = {
   consensusColumn: (_question, value) => ["grade", String(value)],
 
   async itemAnnotations(client, itemId) {
-    const rows = await client.referenceGrade.findMany({ where: { candidateReviewId: itemId }, orderBy: { createdAt: "asc" }, include: { annotator: { select: { id: true, name: true } } } });
+    const rows = await client.referenceGrade.findMany({ where: { reviewId: itemId }, orderBy: { createdAt: "asc" }, include: { annotator: { select: { id: true, name: true } } } });
     return rows.map((g) => ({ annotatorId: g.annotatorId, annotator: g.annotator.name, values: { grade: g.grade }, note: g.comment, details: [] }));
   },
 };

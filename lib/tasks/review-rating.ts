@@ -80,7 +80,7 @@ export const reviewRating: TaskDescriptor = {
   values: { rating: { schema: reviewRatingValue, history: "REVIEW_RATING" }, necessity: { schema: necessityValue, history: "CLAIM_JUDGEMENT" } },
   timeKey: "rating",
   itemKind: "review",
-  storage: { model: "reviewRating", table: "ReviewRating", item: { column: "candidateReviewId", relation: "candidateReview" } },
+  storage: { model: "reviewRating", table: "ReviewRating", item: { column: "candidateReviewId", field: "reviewId", relation: "review" } },
   appliesTo: (item) => item.reviews > 0,
   questions: (study) =>
     study.likertDimensions.map((key) => ({
@@ -111,7 +111,7 @@ export const reviewRating: TaskDescriptor = {
     const [stage2, all, ratings] = await Promise.all([
       stage2ReferencesFor(client, userId, codeChangeId),
       itemReviews(client, codeChangeId),
-      client.reviewRating.findMany({ where: { annotatorId: userId, candidateReview: { codeChangeId } }, include: { links: true } }),
+      client.reviewRating.findMany({ where: { annotatorId: userId, review: { codeChangeId } }, include: { links: true } }),
     ]);
     const necessity = study.stageOrder ? await necessityOf(client, userId, stage2.references.map((r) => r.id)) : null;
     return {
@@ -120,7 +120,7 @@ export const reviewRating: TaskDescriptor = {
         // "hide system names" also hides the model that generated a claim (not a smell's analyzer)
         references: study.hideSystemNames ? stage2.references.map((r) => (r.origin === "smell" ? r : { ...r, source: "" })) : stage2.references,
         reviews: anonymise(all, reviewSeed, study.hideSystemNames),
-        ratings: Object.fromEntries(ratings.map((r) => [r.candidateReviewId, { id: r.id, version: r.version, value: ratingValue(r) }])),
+        ratings: Object.fromEntries(ratings.map((r) => [r.reviewId, { id: r.id, version: r.version, value: ratingValue(r) }])),
         ...(necessity && { necessity: Object.fromEntries(necessity) }),
       },
     };
@@ -139,7 +139,7 @@ export const reviewRating: TaskDescriptor = {
     const allowed = new Set((await stage2ReferencesFor(tx, annotatorId, codeChangeId)).references.map((r) => r.id));
     const stale = request.value.links.filter((l) => !allowed.has(l.pseudoReferenceId));
     if (stale.length > 0) throw new AppError("INVALID_INPUT", { message: `Pseudo-reference ${stale[0].pseudoReferenceId} is not in this item's stage-2 set.` });
-    const row = await tx.reviewRating.findUnique({ where: { annotatorId_candidateReviewId: { annotatorId, candidateReviewId: review.id } }, include: { links: true } });
+    const row = await tx.reviewRating.findUnique({ where: { annotatorId_reviewId: { annotatorId, reviewId: review.id } }, include: { links: true } });
     const writeLinks = async (ratingId: string, value: ReviewRatingValue) => {
       await tx.reviewClaimLink.deleteMany({ where: { ratingId } });
       if (value.links.length > 0) await tx.reviewClaimLink.createMany({ data: value.links.map((l) => ({ ratingId, pseudoReferenceId: l.pseudoReferenceId, partial: l.partial })) });
@@ -148,7 +148,7 @@ export const reviewRating: TaskDescriptor = {
       current: row && { id: row.id, version: row.version, value: ratingValue(row) },
       create: async (v) => {
         const value = v as ReviewRatingValue;
-        const created = await tx.reviewRating.create({ data: { annotatorId, candidateReviewId: review.id, scores: value.scores, comment: value.comment } });
+        const created = await tx.reviewRating.create({ data: { annotatorId, reviewId: review.id, scores: value.scores, comment: value.comment } });
         await writeLinks(created.id, value);
         return created.id;
       },
@@ -177,7 +177,7 @@ export const reviewRating: TaskDescriptor = {
 
   async itemAnnotations(client, itemId, questions) {
     const rows = await client.reviewRating.findMany({
-      where: { candidateReviewId: itemId },
+      where: { reviewId: itemId },
       orderBy: { createdAt: "asc" },
       include: { annotator: { select: { id: true, name: true } }, links: { include: { pseudoReference: { select: { text: true } } } } },
     });

@@ -13,11 +13,11 @@ export function anonymise(reviews: { id: string; text: string; system: string; i
   }));
 }
 
-export const itemReviews = (client: Db | Tx, codeChangeId: string) => client.candidateReview.findMany({ where: { codeChangeId }, select: { id: true, text: true, system: true, isReference: true } });
+export const itemReviews = (client: Db | Tx, codeChangeId: string) => client.review.findMany({ where: { codeChangeId }, select: { id: true, text: true, system: true, isReference: true } });
 
 /** The review a save names, if it belongs to the item (404 otherwise: a forged id writes nothing). */
 export async function reviewOfItem(tx: Tx, reviewId: string, codeChangeId: string, generatedOnly = false): Promise<{ id: string }> {
-  const review = await tx.candidateReview.findFirst({ where: { id: reviewId, codeChangeId, ...(generatedOnly ? { isReference: false } : {}) }, select: { id: true } });
+  const review = await tx.review.findFirst({ where: { id: reviewId, codeChangeId, ...(generatedOnly ? { isReference: false } : {}) }, select: { id: true } });
   if (!review) throw new AppError("NOT_FOUND", { message: generatedOnly ? "No such generated review in this item." : "No such review in this item." });
   return review;
 }

@@ -152,8 +152,8 @@ export interface AnnotationStorage {
   /** The Prisma model and its table. */
   model: AnnotationModel;
   table: string;
-  /** The column naming the annotated item, and the relation to it. */
-  item: { column: string; relation: string };
+  /** The annotated item: its column (the storage name, for SQL), its field and its relation (the Prisma names). */
+  item: { column: string; field: string; relation: string };
 }
 
 /**

@@ -59,13 +59,13 @@ export async function createStudy(client: PrismaClient): Promise<string> {
       return { codeChangeId: c.id, externalId: system, system, text, isReference: s === 0, position: s };
     }),
   );
-  for (let start = 0; start < reviews.length; start += 5000) await client.candidateReview.createMany({ data: reviews.slice(start, start + 5000) });
-  const ids = (await client.candidateReview.findMany({ where: { codeChange: { studyId: study.id } }, select: { id: true }, orderBy: [{ codeChange: { position: "asc" } }, { position: "asc" }] })).map((r) => r.id);
+  for (let start = 0; start < reviews.length; start += 5000) await client.review.createMany({ data: reviews.slice(start, start + 5000) });
+  const ids = (await client.review.findMany({ where: { codeChange: { studyId: study.id } }, select: { id: true }, orderBy: [{ codeChange: { position: "asc" } }, { position: "asc" }] })).map((r) => r.id);
   const annotators = await Promise.all(Array.from({ length: ANNOTATORS }, (_, a) => client.user.create({ data: { email: `bench-${a}@bench.invalid`, name: `annotator ${a + 1}` } })));
   const ratings = ids.flatMap((id, r) =>
     annotators.map((a) => ({
       annotatorId: a.id,
-      candidateReviewId: id,
+      reviewId: id,
       scores: Object.fromEntries(DIMENSIONS.map((d) => [d, Math.min(5, Math.max(1, quality[r] + (random() < 0.3 ? (random() < 0.5 ? -1 : 1) : 0)))])),
     })),
   );

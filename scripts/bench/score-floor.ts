@@ -29,7 +29,7 @@ const SHAPES: { name: string; id: boolean; table: string; index?: string }[] = [
 ];
 
 interface Score {
-  candidateReviewId: string;
+  reviewId: string;
   metric: string;
   paramsKey: string;
   value: number;
@@ -49,7 +49,7 @@ export default async function run(): Promise<void> {
     await connection.query(`CREATE TABLE floor_reviews (id text ${C} PRIMARY KEY)`);
     await connection.query(`INSERT INTO floor_reviews SELECT id FROM "CandidateReview"`);
     await connection.query(`VACUUM ANALYZE`);
-    const scores: Score[] = ids.map((id, i) => ({ candidateReviewId: id, metric: "bleu-gradedreviews", paramsKey, value: (i % 997) / 997 }));
+    const scores: Score[] = ids.map((id, i) => ({ reviewId: id, metric: "bleu-gradedreviews", paramsKey, value: (i % 997) / 997 }));
     for (const shape of SHAPES) {
       await connection.query(`DROP TABLE IF EXISTS floor_scores`);
       await connection.query(`CREATE TABLE floor_scores (${shape.table})`);
@@ -57,8 +57,8 @@ export default async function run(): Promise<void> {
       const [id, newId] = shape.id ? ["id, ", "gen_random_uuid()::text, "] : ["", ""];
       const methods: [string, (chunk: Score[]) => Promise<unknown>][] = [
         ["json_to_recordset", (chunk) => connection.query(`INSERT INTO floor_scores (${id}"candidateReviewId", metric, "paramsKey", value) SELECT ${newId}r.* FROM json_to_recordset($1::json) AS r("candidateReviewId" text, metric text, "paramsKey" text, value float8)`, [JSON.stringify(chunk)])],
-        ["unnest of arrays (as the jobs)", (chunk) => connection.query(`INSERT INTO floor_scores (${id}"candidateReviewId", metric, "paramsKey", value) SELECT ${newId}u.* FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[]) AS u`, [chunk.map((s) => s.candidateReviewId), chunk.map((s) => s.metric), chunk.map((s) => s.paramsKey), chunk.map((s) => s.value)])],
-        ...(shape.id ? [] : [["COPY text", (chunk: Score[]) => copyRows(connection, { name: "floor_scores", columns: { candidateReviewId: "text", metric: "text", paramsKey: "text", value: "text" } }, chunk)] as [string, (chunk: Score[]) => Promise<unknown>]]),
+        ["unnest of arrays (as the jobs)", (chunk) => connection.query(`INSERT INTO floor_scores (${id}"candidateReviewId", metric, "paramsKey", value) SELECT ${newId}u.* FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[]) AS u`, [chunk.map((s) => s.reviewId), chunk.map((s) => s.metric), chunk.map((s) => s.paramsKey), chunk.map((s) => s.value)])],
+        ...(shape.id ? [] : [["COPY text", (chunk: Score[]) => copyRows(connection, { name: "floor_scores", columns: { reviewId: "text", metric: "text", paramsKey: "text", value: "text" }, mapped: { reviewId: "candidateReviewId" } }, chunk)] as [string, (chunk: Score[]) => Promise<unknown>]]),
       ];
       for (const [method, insert] of methods) {
         const wall: number[] = [];

@@ -38,7 +38,7 @@ beforeAll(async () => {
   await db.study.update({ where: { id: studyId }, data: { createdById: lead.id } });
   // The example's comment filters agree on both comments: grace now calls llama3's comment low quality.
   const grace = await db.user.findFirstOrThrow({ where: { name: "grace" } });
-  await db.commentFilterLabel.updateMany({ where: { annotatorId: grace.id, candidateReview: { externalId: "llama3", codeChange: { studyId } } }, data: { highQuality: false } });
+  await db.commentFilterLabel.updateMany({ where: { annotatorId: grace.id, review: { externalId: "llama3", codeChange: { studyId } } }, data: { highQuality: false } });
 });
 
 afterAll(async () => {
@@ -57,7 +57,7 @@ describe("adjudicating a disagreement of each task type", () => {
   test.each(cases)("$task: the queue lists it, the consensus reaches the export, history keeps every version", async ({ task, item, question, exportQuestion, before, value, exported }) => {
     const queue = await adjudication.adjudicationQueue(lead, STUDY, task, question);
     const inStudy = { externalId: item, codeChange: { studyId } };
-    const itemId = task === "CLAIM_VERIFICATION" ? (await db.pseudoReference.findFirstOrThrow({ where: inStudy })).id : (await db.candidateReview.findFirstOrThrow({ where: inStudy })).id;
+    const itemId = task === "CLAIM_VERIFICATION" ? (await db.pseudoReference.findFirstOrThrow({ where: inStudy })).id : (await db.review.findFirstOrThrow({ where: inStudy })).id;
     const entry = queue.open.find((e) => e.item.id === itemId);
     expect(entry, `${item} is an open disagreement`).toBeDefined();
     expect(entry!.ratings.map((r) => String(r.value)).sort()).toEqual(before.sort());

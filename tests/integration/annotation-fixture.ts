@@ -34,9 +34,9 @@ export async function createAnnotationFixture(db: PrismaClient, tag: string, opt
     const smell = (await ref("smell", "SMELL", 4)).id;
     const reviews = [];
     for (let i = 0; i < 7; i++) {
-      reviews.push((await db.candidateReview.create({ data: { codeChangeId: change.id, externalId: `r${i}`, system: `system-${i}`, text: `review ${i} of change ${n}`, position: i } })).id);
+      reviews.push((await db.review.create({ data: { codeChangeId: change.id, externalId: `r${i}`, system: `system-${i}`, text: `review ${i} of change ${n}`, position: i } })).id);
     }
-    const reference = (await db.candidateReview.create({ data: { codeChangeId: change.id, externalId: "human", system: "human", text: `the reference review of ${n}`, isReference: true, position: 7 } })).id;
+    const reference = (await db.review.create({ data: { codeChangeId: change.id, externalId: "human", system: "human", text: `the reference review of ${n}`, isReference: true, position: 7 } })).id;
     changes.push({ id: change.id, claims: [...claims, implication], implication, smell, reviews, reference });
   }
   return { studyId: study.id, slug: study.slug, users: { ann1: ann1.id, ann2: ann2.id, ann3: ann3.id, lead: lead.id }, changes };

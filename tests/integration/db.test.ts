@@ -84,7 +84,7 @@ describe("database", () => {
       users: await db.user.count(),
       studies: await db.study.count(),
       codeChanges: await db.codeChange.count(),
-      reviews: await db.candidateReview.count(),
+      reviews: await db.review.count(),
       historyRows: await db.annotationHistory.count(),
     });
   });

@@ -26,9 +26,9 @@ beforeAll(async () => {
   await assignment(fx.users.ann2, 1, "IN_PROGRESS");
   for (const [c, change] of fx.changes.entries()) {
     for (const [r, reviewId] of change.reviews.entries()) {
-      await db.reviewRating.create({ data: { annotatorId: fx.users.ann1, candidateReviewId: reviewId, scores: { relevance: 1 + (r % 5) } } });
-      await db.reviewRating.create({ data: { annotatorId: fx.users.ann2, candidateReviewId: reviewId, scores: { relevance: c === 0 ? 1 + (r % 5) : 5 - (r % 5) } } });
-      await db.metricScore.create({ data: { candidateReviewId: reviewId, metric: "exact-match", value: r % 2 } });
+      await db.reviewRating.create({ data: { annotatorId: fx.users.ann1, reviewId: reviewId, scores: { relevance: 1 + (r % 5) } } });
+      await db.reviewRating.create({ data: { annotatorId: fx.users.ann2, reviewId: reviewId, scores: { relevance: c === 0 ? 1 + (r % 5) : 5 - (r % 5) } } });
+      await db.metricScore.create({ data: { reviewId: reviewId, metric: "exact-match", value: r % 2 } });
     }
   }
 });

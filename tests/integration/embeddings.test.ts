@@ -206,7 +206,7 @@ describe("CRScore over an embeddings endpoint: the paper's τ for its model, els
       });
       if (c >= 2) continue;
       for (const review of change.reviews.filter((r) => !r.isReference)) {
-        await db.reviewRating.create({ data: { annotatorId: annotator.id, candidateReviewId: review.id, scores: { conciseness: 3, comprehensiveness: 3, relevance: review.system === "sys-good" ? 5 : 2 } } });
+        await db.reviewRating.create({ data: { annotatorId: annotator.id, reviewId: review.id, scores: { conciseness: 3, comprehensiveness: 3, relevance: review.system === "sys-good" ? 5 : 2 } } });
       }
     }
   });
@@ -251,7 +251,7 @@ describe("CRScore over an embeddings endpoint: the paper's τ for its model, els
     expect(calls).toHaveLength(0);
     // The stored best matches are the cosines of the pooled vectors.
     const rel = await metricValuesForStudy(studyId, "crscore-rel", spec.paramsKey, db);
-    const review = await db.candidateReview.findFirstOrThrow({ where: { codeChange: { studyId, externalId: "change-3" }, system: "sys-good" } });
+    const review = await db.review.findFirstOrThrow({ where: { codeChange: { studyId, externalId: "change-3" }, system: "sys-good" } });
     const detail = rel?.details.get(review.id) as { reviewSentenceBest: number[] };
     expect(detail.reviewSentenceBest[0]).toBeCloseTo(tauByHand("sys-good", [3]), 4);
   });

@@ -65,16 +65,16 @@ async function ownSaves() {
   await client.claimJudgement.create({ data: { annotatorId: users.rater1, pseudoReferenceId: x1c1, code: "CORRECT", necessary: true, ...saved(2) } });
   await client.claimJudgement.create({ data: { annotatorId: users.rater2, pseudoReferenceId: x1c1, code: "INCORRECT", errorType: "REASONING", note: 'off by one, "really"', ...saved(3) } });
   // A score outside the study's dimensions comes after them.
-  await client.reviewRating.create({ data: { annotatorId: users.rater1, candidateReviewId: x1m1, scores: { relevance: 4, extra: 2, conciseness: 3 }, links: { create: [{ pseudoReferenceId: x1c1, partial: true }] }, ...saved(4) } });
-  await client.reviewRating.create({ data: { annotatorId: users.rater2, candidateReviewId: x1m1, scores: { conciseness: 5, comprehensiveness: 1, relevance: 2 }, comment: "line one\nline two", links: { create: [{ pseudoReferenceId: x1c1 }] }, ...saved(5) } });
-  await client.referenceGrade.create({ data: { annotatorId: users.rater1, candidateReviewId: x1m1, grade: 3, comment: "close", ...saved(6) } });
-  await client.referenceGrade.create({ data: { annotatorId: users.rater2, candidateReviewId: x1m1, grade: 3, ...saved(7) } });
-  await client.referenceGrade.create({ data: { annotatorId: users.rater1, candidateReviewId: x2m1, grade: 2, ...saved(8) } });
-  await client.commentFilterLabel.create({ data: { annotatorId: users.rater1, candidateReviewId: x2m1, highQuality: true, justification: "clear, actionable", ...saved(9) } });
-  await client.commentFilterLabel.create({ data: { annotatorId: users.rater2, candidateReviewId: x2m1, highQuality: false, ...saved(10) } });
+  await client.reviewRating.create({ data: { annotatorId: users.rater1, reviewId: x1m1, scores: { relevance: 4, extra: 2, conciseness: 3 }, links: { create: [{ pseudoReferenceId: x1c1, partial: true }] }, ...saved(4) } });
+  await client.reviewRating.create({ data: { annotatorId: users.rater2, reviewId: x1m1, scores: { conciseness: 5, comprehensiveness: 1, relevance: 2 }, comment: "line one\nline two", links: { create: [{ pseudoReferenceId: x1c1 }] }, ...saved(5) } });
+  await client.referenceGrade.create({ data: { annotatorId: users.rater1, reviewId: x1m1, grade: 3, comment: "close", ...saved(6) } });
+  await client.referenceGrade.create({ data: { annotatorId: users.rater2, reviewId: x1m1, grade: 3, ...saved(7) } });
+  await client.referenceGrade.create({ data: { annotatorId: users.rater1, reviewId: x2m1, grade: 2, ...saved(8) } });
+  await client.commentFilterLabel.create({ data: { annotatorId: users.rater1, reviewId: x2m1, highQuality: true, justification: "clear, actionable", ...saved(9) } });
+  await client.commentFilterLabel.create({ data: { annotatorId: users.rater2, reviewId: x2m1, highQuality: false, ...saved(10) } });
   // The consensus counts scores on the scale only (not 9, not the text "4"), and no draft's value (rater2's claim on x2, below).
-  await client.reviewRating.create({ data: { annotatorId: users.rater1, candidateReviewId: x2m1, scores: { conciseness: 4, comprehensiveness: 9, relevance: "4" }, ...saved(12) } });
-  await client.reviewRating.create({ data: { annotatorId: users.rater2, candidateReviewId: x2m1, scores: { conciseness: 4, comprehensiveness: 9, relevance: 4 }, ...saved(13) } });
+  await client.reviewRating.create({ data: { annotatorId: users.rater1, reviewId: x2m1, scores: { conciseness: 4, comprehensiveness: 9, relevance: "4" }, ...saved(12) } });
+  await client.reviewRating.create({ data: { annotatorId: users.rater2, reviewId: x2m1, scores: { conciseness: 4, comprehensiveness: 9, relevance: 4 }, ...saved(13) } });
   await client.claimJudgement.create({ data: { annotatorId: users.rater1, pseudoReferenceId: id.claim("x2", "c1"), code: "CORRECT", ...saved(14) } });
   await client.claimJudgement.create({ data: { annotatorId: users.rater2, pseudoReferenceId: id.claim("x2", "c1"), code: "CORRECT", ...saved(15) } });
 
@@ -115,7 +115,7 @@ afterAll(async () => {
 /** Ids that differ from run to run, named: the study's people by name and e-mail order, import runs by their files. */
 async function stableNames(): Promise<[string, string][]> {
   const runs = await client.importRun.findMany({ where: { studyId }, orderBy: { files: "asc" } });
-  const inStudy = { some: { candidateReview: { codeChange: { studyId } } } };
+  const inStudy = { some: { review: { codeChange: { studyId } } } };
   const people = await client.user.findMany({
     where: { OR: [{ email: { endsWith: `@${EMAIL}` } }, { claimJudgements: { some: { pseudoReference: { codeChange: { studyId } } } } }, { reviewRatings: inStudy }, { referenceGrades: inStudy }, { commentFilters: inStudy }] },
     orderBy: [{ name: "asc" }, { email: "asc" }],

@@ -39,7 +39,7 @@ beforeAll(async () => {
   const claim = await setup.assignment.findFirstOrThrow({ where: { userId: fx.users.ann1, taskType: "CLAIM_VERIFICATION" }, orderBy: { position: "asc" } });
   const change = fx.changes.find((c) => c.id === claim.codeChangeId)!;
   // Two graders, so the GradedReviews workbook's Grade columns hold the consensus.
-  for (const annotatorId of [fx.users.ann1, fx.users.ann2]) await setup.referenceGrade.create({ data: { annotatorId, candidateReviewId: fx.changes[0].reviews[0], grade: 4 } });
+  for (const annotatorId of [fx.users.ann1, fx.users.ann2]) await setup.referenceGrade.create({ data: { annotatorId, reviewId: fx.changes[0].reviews[0], grade: 4 } });
   save = { kind: "claim", assignmentId: claim.id, targetId: change.claims[0], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } };
 });
 afterAll(async () => {

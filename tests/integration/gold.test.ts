@@ -142,7 +142,7 @@ test("a paused annotator can neither open nor save items until resumed", async (
   await expect(data.getWorkspace(ann2.id, open.id)).rejects.toMatchObject({ status: 423 });
   await expect(data.saveAnnotation(ann2, grade(open.id, change.reviews[0], 3))).rejects.toMatchObject({ status: 423 });
   await expect(data.submitAssignment(ann2.id, open.id)).rejects.toMatchObject({ status: 423 });
-  expect(await db.referenceGrade.count({ where: { annotatorId: ann2.id, candidateReviewId: change.reviews[0] } })).toBe(0);
+  expect(await db.referenceGrade.count({ where: { annotatorId: ann2.id, reviewId: change.reviews[0] } })).toBe(0);
   expect((await listQueuesForAnnotator(ann2.id)).find((q) => q.study.slug === fx.slug)?.paused).toBe(true);
   expect((await quality.studyQuality(asLead(fx), fx.slug)).annotators.find((a) => a.userId === ann2.id)?.paused).toBe(true);
   // the other annotator works on

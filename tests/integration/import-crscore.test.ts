@@ -50,13 +50,13 @@ describe.skipIf(!present)("CRScore Python sheets", () => {
     expect(Object.fromEntries(kinds.map((k) => [k.kind, k._count]))).toEqual({ CLAIM: 495, ANNOTATOR_ADDED: 25, SMELL: 1 });
 
     const judged = await client.claimJudgement.groupBy({ by: ["annotatorId"], where: { pseudoReference: { codeChange: { studyId } }, code: { not: null } }, _count: true });
-    const rated = await client.reviewRating.groupBy({ by: ["annotatorId"], where: { candidateReview: { codeChange: { studyId } } }, _count: true });
+    const rated = await client.reviewRating.groupBy({ by: ["annotatorId"], where: { review: { codeChange: { studyId } } }, _count: true });
     const names = new Map((await client.user.findMany({ where: { id: { in: judged.map((j) => j.annotatorId) } } })).map((u) => [u.id, u.name]));
     expect(Object.fromEntries(judged.map((j) => [names.get(j.annotatorId), j._count]))).toEqual({ marcus: 357, atharva: 249 });
     expect(Object.fromEntries(rated.map((r) => [names.get(r.annotatorId), r._count]))).toEqual({ marcus: 490, atharva: 490 });
     expect(await client.claimJudgement.count({ where: { pseudoReference: { codeChange: { studyId } }, code: "AMBIGUOUS" } })).toBe(1);
-    expect(await client.reviewClaimLink.count({ where: { rating: { candidateReview: { codeChange: { studyId } } } } })).toBe(658);
-    expect(await client.candidateReview.count({ where: { codeChange: { studyId }, isReference: true, system: "msg" } })).toBe(100);
+    expect(await client.reviewClaimLink.count({ where: { rating: { review: { codeChange: { studyId } } } } })).toBe(658);
+    expect(await client.review.count({ where: { codeChange: { studyId }, isReference: true, system: "msg" } })).toBe(100);
   });
 
   test("phase-2 pseudo-references are the phase-1 claims: no change lists a text twice", async () => {

@@ -55,7 +55,7 @@ export async function countRows(client: PrismaClient): Promise<Record<string, nu
     client.pullRequest.count(),
     client.codeChange.count(),
     client.pseudoReference.count(),
-    client.candidateReview.count(),
+    client.review.count(),
     client.claimJudgement.count(),
     client.reviewRating.count(),
     client.reviewClaimLink.count(),
@@ -64,7 +64,7 @@ export async function countRows(client: PrismaClient): Promise<Record<string, nu
     client.annotationHistory.count(),
     client.importRun.count(),
   ]);
-  const names = ["user", "study", "studyMember", "pullRequest", "codeChange", "pseudoReference", "candidateReview", "claimJudgement", "reviewRating", "reviewClaimLink", "referenceGrade", "commentFilterLabel", "annotationHistory", "importRun"];
+  const names = ["user", "study", "studyMember", "pullRequest", "codeChange", "pseudoReference", "review", "claimJudgement", "reviewRating", "reviewClaimLink", "referenceGrade", "commentFilterLabel", "annotationHistory", "importRun"];
   return Object.fromEntries(names.map((n, i) => [n, counts[i]]));
 }
 

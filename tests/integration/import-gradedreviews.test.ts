@@ -35,14 +35,14 @@ describe.skipIf(!hasSharedFile(...GRADEDREVIEWS_SAMPLE))("GradedReviews sample w
     const studyId = summary.study.id;
     const inStudy = { codeChange: { studyId } };
     expect(await client.codeChange.count({ where: { studyId, language: "java" } })).toBe(300);
-    expect(await client.candidateReview.count({ where: { ...inStudy, isReference: true } })).toBe(300);
-    expect(await client.candidateReview.count({ where: { ...inStudy, isReference: false } })).toBe(1200);
-    const grades = await client.referenceGrade.groupBy({ by: ["grade"], where: { candidateReview: inStudy }, _count: true, orderBy: { grade: "asc" } });
+    expect(await client.review.count({ where: { ...inStudy, isReference: true } })).toBe(300);
+    expect(await client.review.count({ where: { ...inStudy, isReference: false } })).toBe(1200);
+    const grades = await client.referenceGrade.groupBy({ by: ["grade"], where: { review: inStudy }, _count: true, orderBy: { grade: "asc" } });
     expect(Object.fromEntries(grades.map((g) => [g.grade, g._count]))).toEqual({ 1: 1077, 2: 84, 3: 15, 4: 15, 5: 9 });
     const grader = await client.user.findFirstOrThrow({ where: { name: "gradedreviews-consensus" } });
     expect(grader.active).toBe(false);
     // The grader account is shared by every study that imports GradedReviews: count this study's grades only.
-    const gradeIds = (await client.referenceGrade.findMany({ where: { candidateReview: inStudy }, select: { id: true } })).map((g) => g.id);
+    const gradeIds = (await client.referenceGrade.findMany({ where: { review: inStudy }, select: { id: true } })).map((g) => g.id);
     expect(await client.annotationHistory.count({ where: { kind: "REFERENCE_GRADE", action: "IMPORT", userId: grader.id, annotationId: { in: gradeIds } } })).toBe(1200);
   });
 
@@ -92,7 +92,7 @@ describe.skipIf(!hasSharedFile(...GRADEDREVIEWS_SAMPLE))("GradedReviews sample w
 
     const summary = imported(await runImport({ study: STUDY, format: "gradedreviews", files: [fileAt(modified)], update: true }, client));
     expect(summary.counts.referenceGrades).toEqual({ created: 0, updated: 1, unchanged: 1199 });
-    const grade = await client.referenceGrade.findFirstOrThrow({ where: { candidateReview: { externalId: "commentFinder", codeChange: { externalId: "4", study: { slug: STUDY } } } } });
+    const grade = await client.referenceGrade.findFirstOrThrow({ where: { review: { externalId: "commentFinder", codeChange: { externalId: "4", study: { slug: STUDY } } } } });
     expect([grade.grade, grade.version]).toEqual([stored === 5 ? 4 : stored + 1, 2]);
     const history = await client.annotationHistory.findMany({ where: { annotationId: grade.id }, orderBy: { id: "asc" } });
     // Both changes are the imports', each naming its run; the grade names the last one and its file.

@@ -87,7 +87,7 @@ describe("real study data", () => {
         expect.stringMatching(/^dataset\.xlsx: row 2: Tufano's: the review text is missing; the review is imported as missing \(its grade is kept/),
       ]),
     );
-    const tufano = await client.candidateReview.findFirstOrThrow({ where: { codeChange: { study: { slug: "excel-errors" }, externalId: "850" }, system: "Tufano's" }, include: { referenceGrades: true } });
+    const tufano = await client.review.findFirstOrThrow({ where: { codeChange: { study: { slug: "excel-errors" }, externalId: "850" }, system: "Tufano's" }, include: { referenceGrades: true } });
     expect(tufano.text).toBe("");
     expect(tufano.referenceGrades.map((g) => g.grade)).toEqual([1]);
     const order = await studyReviewOrder(summary.study.id, client);
@@ -148,7 +148,7 @@ describe("real study data", () => {
       ["java_ada_review_qual_final.csv", 6, "old_file"],
     ]);
     expect(summary.skippedRows[0].message).toMatch(/claim 3 is not listed for this code change/);
-    const reviews = await client.candidateReview.findMany({ where: { codeChange: { study: { slug: "lenient" } } }, orderBy: { position: "asc" }, select: { system: true, ratings: { select: { scores: true } } } });
+    const reviews = await client.review.findMany({ where: { codeChange: { study: { slug: "lenient" } } }, orderBy: { position: "asc" }, select: { system: true, ratings: { select: { scores: true } } } });
     expect(reviews.map((r) => [r.system, r.ratings.length])).toEqual([
       ["gpt3.5_pred", 1],
       ["msg", 0],

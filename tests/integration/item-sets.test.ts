@@ -36,8 +36,8 @@ beforeAll(async () => {
   // Two annotators rate the relevance of every review of the three changes; they agree on cc-0 only.
   for (const [c, change] of fx.changes.entries()) {
     for (const [r, reviewId] of change.reviews.entries()) {
-      await db.reviewRating.create({ data: { annotatorId: fx.users.ann1, candidateReviewId: reviewId, scores: { relevance: 1 + ((r + c) % 5) } } });
-      await db.reviewRating.create({ data: { annotatorId: fx.users.ann2, candidateReviewId: reviewId, scores: { relevance: c === 0 ? 1 + ((r + c) % 5) : 1 + ((r * 3 + 1) % 5) } } });
+      await db.reviewRating.create({ data: { annotatorId: fx.users.ann1, reviewId: reviewId, scores: { relevance: 1 + ((r + c) % 5) } } });
+      await db.reviewRating.create({ data: { annotatorId: fx.users.ann2, reviewId: reviewId, scores: { relevance: c === 0 ? 1 + ((r + c) % 5) : 1 + ((r * 3 + 1) % 5) } } });
     }
   }
 });
@@ -66,7 +66,7 @@ describe("stored item sets", () => {
     const claims = await sets.createItemSet(asLead(fx), { slug: fx.slug, name: "claims", kind: "HELD_OUT", fileName: "claims.txt", text: "cc-2/claim-1" });
     expect(claims).toMatchObject({ size: 1, changes: 1 });
     const member = await db.itemSetMember.findFirstOrThrow({ where: { itemSet: { studyId: fx.studyId, name: "claims" } } });
-    expect(member).toMatchObject({ codeChangeId: fx.changes[2].id, pseudoReferenceId: fx.changes[2].claims[1], candidateReviewId: null });
+    expect(member).toMatchObject({ codeChangeId: fx.changes[2].id, pseudoReferenceId: fx.changes[2].claims[1], reviewId: null });
     await sets.deleteItemSet(asLead(fx), { slug: fx.slug, name: "claims" });
   });
 
@@ -127,7 +127,7 @@ describe("reports on a stored set", () => {
     ]);
 
     for (const [i, change] of fx.changes.entries()) {
-      for (const [r, reviewId] of change.reviews.entries()) await db.metricScore.create({ data: { candidateReviewId: reviewId, metric: "exact-match", value: (r + i) % 2 } });
+      for (const [r, reviewId] of change.reviews.entries()) await db.metricScore.create({ data: { reviewId: reviewId, metric: "exact-match", value: (r + i) % 2 } });
     }
     const correlated = await cli("correlate", "--study", fx.slug, "--metric", "exact-match", "--human", "relevance", "--item-set", "first change", "--resamples", "0", "--json");
     expect(correlated.code).toBe(0);

@@ -40,7 +40,7 @@ describe("import-scores", () => {
     expect(message).toContain("judge.csv: row 4 (line 4): metric: missing metric name");
     expect(message).toContain('judge.csv: row 5 (line 5): value: "nan" is not a finite number');
     expect(message).toContain("judge.csv: row 6 (line 6): review_id: a second score of llm-judge for this review");
-    expect(await db.metricScore.count({ where: { candidateReviewId: { in: reviewIds } } })).toBe(0);
+    expect(await db.metricScore.count({ where: { reviewId: { in: reviewIds } } })).toBe(0);
   });
 
   test("a missing column is named with the header found", async () => {

@@ -115,8 +115,8 @@ const llm = (model: string, extra: Partial<NonNullable<MetricRunRequest["llm"]>>
 
 /** The run's stored scores of `metric` by review external id ("g0/good"). */
 async function storedScores(studyId: string, metric: string, paramsKey: string) {
-  const rows = await db.metricScore.findMany({ where: { metric, paramsKey, candidateReview: { codeChange: { studyId } } }, include: { candidateReview: { include: { codeChange: true } } } });
-  return new Map(rows.map((r) => [`${r.candidateReview.codeChange.externalId}/${r.candidateReview.externalId}`, r]));
+  const rows = await db.metricScore.findMany({ where: { metric, paramsKey, review: { codeChange: { studyId } } }, include: { review: { include: { codeChange: true } } } });
+  return new Map(rows.map((r) => [`${r.review.codeChange.externalId}/${r.review.externalId}`, r]));
 }
 
 beforeAll(async () => {
@@ -169,7 +169,7 @@ describe("llm-judge-gradedreviews as a metric run", () => {
     }
     const runRow = await db.metricRun.findUniqueOrThrow({ where: { id: run.id } });
     expect(JSON.stringify(runRow)).not.toContain(API_KEY);
-    const details = await db.metricScore.findMany({ where: { candidateReview: { codeChange: { studyId: study.id } } }, select: { detail: true, paramsKey: true } });
+    const details = await db.metricScore.findMany({ where: { review: { codeChange: { studyId: study.id } } }, select: { detail: true, paramsKey: true } });
     expect(JSON.stringify(details)).not.toContain(API_KEY);
   });
 
@@ -332,7 +332,7 @@ describe("swe-judge and the CRScore judge as metric runs", () => {
     expect(spec.team.members).toHaveLength(2); // the smallest team that follows the humans
     expect(spec.paramsKey).toContain(`|team:${spec.team.members.join("+")}|`);
     expect(spec.paramsKey).toContain("model:swe-model|");
-    const reviews = await db.candidateReview.findMany({ where: { codeChange: { studyId: study.id }, isReference: false }, orderBy: [{ codeChange: { position: "asc" } }, { position: "asc" }] });
+    const reviews = await db.review.findMany({ where: { codeChange: { studyId: study.id }, isReference: false }, orderBy: [{ codeChange: { position: "asc" } }, { position: "asc" }] });
     expect(spec.team.calibration).toMatchObject({ human: "reference-grade", seed: 1, reviewIds: reviews.map((r) => r.id), humanScores: [1, 3, 5, 2, 4], excluded: [] });
     // P5 ranks the reviews as the humans do.
     expect(spec.team.calibration.correlation.kendall).toBeCloseTo(1, 12);
@@ -345,7 +345,7 @@ describe("swe-judge and the CRScore judge as metric runs", () => {
     const other = spec.team.members.find((m) => m !== "P5");
     expect(other).toBeDefined();
     for (const review of reviews) {
-      const stored = [...scores.values()].find((s) => s.candidateReviewId === review.id);
+      const stored = [...scores.values()].find((s) => s.reviewId === review.id);
       expect(stored?.value).toBeCloseTo(mapToScale((50 + q(review.text)) / 2, FIVE_POINT), 12);
       expect(stored?.detail).toMatchObject({ team: spec.team.members, scores: { P5: q(review.text) } });
     }

@@ -71,7 +71,7 @@ describe("metric jobs", () => {
     const run = await drainMetricRun(boss, context, started.run.id);
     expect(run.status).toBe("DONE");
     expect(run.done).toBe(run.total);
-    const reviews = await db.candidateReview.findMany({ where: { codeChange: { studyId } }, include: { codeChange: { include: { pseudoReferences: true } } } });
+    const reviews = await db.review.findMany({ where: { codeChange: { studyId } }, include: { codeChange: { include: { pseudoReferences: true } } } });
     expect(run.total).toBe(reviews.length);
 
     const params = runParams(run);
@@ -140,7 +140,7 @@ describe("metric jobs", () => {
 
     const finished = await drainMetricRun(boss, createJobContext({ client: db }), first.run.id);
     expect(finished).toMatchObject({ status: "DONE", done: 40, total: 40, error: null });
-    const rows = await db.metricScore.findMany({ where: { candidateReview: { codeChange: { studyId } } }, select: { metric: true } });
+    const rows = await db.metricScore.findMany({ where: { review: { codeChange: { studyId } } }, select: { metric: true } });
     // rouge-l for the 30 candidates, three CRScore columns for all 40 reviews.
     expect(rows.filter((r) => r.metric === "rouge-l")).toHaveLength(30);
     expect(rows.filter((r) => r.metric.startsWith("crscore-"))).toHaveLength(120);
@@ -149,8 +149,8 @@ describe("metric jobs", () => {
     expect(before).toHaveLength(30);
     expect(before.every((r) => kept.has(r))).toBe(true);
     // The empty review: CRScore 0 ("empty-review"); rouge-l defined (0).
-    const empty = await db.candidateReview.findFirstOrThrow({ where: { codeChange: { studyId, externalId: "change-0" }, externalId: "c" } });
-    const emptyScores = await db.metricScore.findMany({ where: { candidateReviewId: empty.id } });
+    const empty = await db.review.findFirstOrThrow({ where: { codeChange: { studyId, externalId: "change-0" }, externalId: "c" } });
+    const emptyScores = await db.metricScore.findMany({ where: { reviewId: empty.id } });
     expect(emptyScores.find((s) => s.metric === "crscore-rel")).toMatchObject({ value: 0, detail: expect.objectContaining({ reason: "empty-review" }) });
     expect((await listStudyMetrics(studyId, db)).map((v) => [v.metric, v.count])).toEqual([
       ["crscore-comp", 40],
@@ -190,14 +190,14 @@ describe("metric jobs", () => {
   test("a chunk's scores stored meanwhile by another worker are kept, the rest stored and only their reviews counted, the statement not failed", async () => {
     const studyId = await createSmallStudy("store-twice", 1);
     const { run } = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["rouge-l"] });
-    const [a, b] = await db.candidateReview.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
-    const row = (candidateReviewId: string, value: number) => ({ candidateReviewId, metric: "rouge-l", paramsKey: "test", value });
+    const [a, b] = await db.review.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
+    const row = (reviewId: string, value: number) => ({ reviewId, metric: "rouge-l", paramsKey: "test", value });
     // The other worker's store: review a only.
     expect(await storeChunkScores(db, run.id, [row(a.id, 0.5)], 1)).toBe(1);
     // This worker read the chunk before and stores a and b: the plain INSERT fails on a, and b alone is stored and counted.
     expect(await storeChunkScores(db, run.id, [row(a.id, 0.9), row(b.id, 0.7)], 2)).toBe(1);
-    const stored = await db.metricScore.findMany({ where: { paramsKey: "test", candidateReview: { codeChange: { studyId } } }, select: { candidateReviewId: true, value: true } });
-    expect(new Map(stored.map((s) => [s.candidateReviewId, s.value]))).toEqual(new Map([[a.id, 0.5], [b.id, 0.7]]));
+    const stored = await db.metricScore.findMany({ where: { paramsKey: "test", review: { codeChange: { studyId } } }, select: { reviewId: true, value: true } });
+    expect(new Map(stored.map((s) => [s.reviewId, s.value]))).toEqual(new Map([[a.id, 0.5], [b.id, 0.7]]));
     expect(await db.metricRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ done: 2, total: 3, status: "RUNNING" });
   });
 
@@ -210,19 +210,19 @@ describe("metric jobs", () => {
     const [first] = (await job(run.id, 0)).reviewIds;
     const { paramsKey } = runParams(run).specs[0];
     // Another worker stores the chunk's first score after the planning.
-    await storeChunkScores(db, run.id, [{ candidateReviewId: first, metric: "rouge-l", paramsKey, value: 0.5 }], 1);
+    await storeChunkScores(db, run.id, [{ reviewId: first, metric: "rouge-l", paramsKey, value: 0.5 }], 1);
 
     // This worker computes chunk 0 without reading its stored scores: its other two reviews are stored and counted.
     expect(await processChunk(createJobContext({ client: db }), await job(run.id, 0))).toBe(2);
     expect(await db.metricRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ done: 3, total: 6, status: "RUNNING" });
     // Chunk 0's job is still queued (as after a crash between store and completion): run again, it counts nothing more.
     expect(await drainMetricRun(boss, createJobContext({ client: db }), run.id)).toMatchObject({ done: 6, total: 6, status: "DONE" });
-    const stored = await db.metricScore.findMany({ where: { metric: "rouge-l", paramsKey, candidateReview: { codeChange: { studyId } } }, select: { candidateReviewId: true, value: true } });
+    const stored = await db.metricScore.findMany({ where: { metric: "rouge-l", paramsKey, review: { codeChange: { studyId } } }, select: { reviewId: true, value: true } });
     expect(stored).toHaveLength(6);
-    expect(stored.find((s) => s.candidateReviewId === first)?.value).toBe(0.5);
+    expect(stored.find((s) => s.reviewId === first)?.value).toBe(0.5);
 
     // Planned again with chunk 0 partly stored (its other scores deleted): chunk 0 reads what is stored, chunk 1 (none stored) does not.
-    await db.metricScore.deleteMany({ where: { metric: "rouge-l", paramsKey, candidateReviewId: { not: first }, candidateReview: { codeChange: { studyId } } } });
+    await db.metricScore.deleteMany({ where: { metric: "rouge-l", paramsKey, reviewId: { not: first }, review: { codeChange: { studyId } } } });
     const again = await startMetricRun(createJobContext({ client: db }), boss, studyId, request);
     expect(again.run.done).toBe(1);
     expect([(await job(again.run.id, 0)).fresh, (await job(again.run.id, 1)).fresh]).toEqual([false, true]);
@@ -232,31 +232,31 @@ describe("metric jobs", () => {
   test("stored scores read back as the same numbers, whatever their magnitude, through a chunk's store (pg) and through insertMetricScores (Prisma)", async () => {
     const studyId = await createSmallStudy("scores-exact", 1);
     const { run } = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["rouge-l"] });
-    const [a, b] = await db.candidateReview.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
+    const [a, b] = await db.review.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
     const values = [0.11764705882352941, 1 / 3, -2.5e-7, 1.7976931348623157e308, 5e-324, 123456789.12345679, 0, 1e21, 2 ** 53 + 2, null];
-    const rows = (reviewId: string, metric: string) => values.map((value, i) => ({ candidateReviewId: reviewId, metric, paramsKey: `exact-${i}`, value, detail: { best: [value, 0.1 + 0.2], reason: i === 9 ? "empty-review" : undefined } }));
+    const rows = (reviewId: string, metric: string) => values.map((value, i) => ({ reviewId: reviewId, metric, paramsKey: `exact-${i}`, value, detail: { best: [value, 0.1 + 0.2], reason: i === 9 ? "empty-review" : undefined } }));
     await storeChunkScores(db, run.id, rows(a.id, "rouge-l"), 1);
     await insertMetricScores(rows(b.id, "imported"), {}, db);
     for (const [reviewId, metric] of [[a.id, "rouge-l"], [b.id, "imported"]]) {
-      const stored = await db.metricScore.findMany({ where: { candidateReviewId: reviewId, metric }, select: { paramsKey: true, value: true, detail: true } });
+      const stored = await db.metricScore.findMany({ where: { reviewId: reviewId, metric }, select: { paramsKey: true, value: true, detail: true } });
       expect(new Map(stored.map((s) => [s.paramsKey, [s.value, s.detail]]))).toEqual(new Map(rows(reviewId, metric).map((r) => [r.paramsKey, [r.value, JSON.parse(JSON.stringify(r.detail))]])));
     }
   });
 
   test("a metric's values: the variant computed last unless one is named, defined values only with their details, null for a metric never stored", async () => {
     const studyId = await createSmallStudy("values-variants", 1);
-    const [a, b] = await db.candidateReview.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
-    await insertMetricScores([{ candidateReviewId: a.id, metric: "m", paramsKey: "old", value: 0.1 }], {}, db);
-    await insertMetricScores([{ candidateReviewId: a.id, metric: "m", paramsKey: "new", value: 0.2, detail: { best: [0.2] } }, { candidateReviewId: b.id, metric: "m", paramsKey: "new", value: null, detail: { reason: "empty-review" } }], {}, db);
+    const [a, b] = await db.review.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
+    await insertMetricScores([{ reviewId: a.id, metric: "m", paramsKey: "old", value: 0.1 }], {}, db);
+    await insertMetricScores([{ reviewId: a.id, metric: "m", paramsKey: "new", value: 0.2, detail: { best: [0.2] } }, { reviewId: b.id, metric: "m", paramsKey: "new", value: null, detail: { reason: "empty-review" } }], {}, db);
     // The old variant's score recomputed later than the new's rows makes it the newest.
-    await db.metricScore.updateMany({ where: { candidateReviewId: a.id, metric: "m", paramsKey: "old" }, data: { computedAt: new Date(Date.now() + 60_000) } });
+    await db.metricScore.updateMany({ where: { reviewId: a.id, metric: "m", paramsKey: "old" }, data: { computedAt: new Date(Date.now() + 60_000) } });
     const newest = await metricValuesForStudy(studyId, "m", undefined, db);
     expect(newest).toEqual({ metric: "m", paramsKey: "old", values: new Map([[a.id, 0.1]]), details: new Map() });
     const named = await metricValuesForStudy(studyId, "m", "new", db);
     expect(named).toEqual({ metric: "m", paramsKey: "new", values: new Map([[a.id, 0.2]]), details: new Map([[a.id, { best: [0.2] }]]) });
     expect((await metricValuesForStudy(studyId, "m", "new", db, { details: false }))?.details).toEqual(new Map());
     // Every value of the variant undefined: the variant, with no values.
-    await db.metricScore.updateMany({ where: { metric: "m", paramsKey: "new", candidateReviewId: { in: [a.id, b.id] } }, data: { value: null, computedAt: new Date(Date.now() + 120_000) } });
+    await db.metricScore.updateMany({ where: { metric: "m", paramsKey: "new", reviewId: { in: [a.id, b.id] } }, data: { value: null, computedAt: new Date(Date.now() + 120_000) } });
     expect(await metricValuesForStudy(studyId, "m", undefined, db)).toEqual({ metric: "m", paramsKey: "new", values: new Map(), details: new Map() });
     // A named variant with no rows is an empty one; a metric never stored has none.
     expect(await metricValuesForStudy(studyId, "m", "absent", db)).toEqual({ metric: "m", paramsKey: "absent", values: new Map(), details: new Map() });
@@ -266,11 +266,11 @@ describe("metric jobs", () => {
   test("a score never outlives its review: deleting the review deletes its scores, and a score of no review is refused", async () => {
     const studyId = await createSmallStudy("scores-follow-reviews", 1);
     const { run } = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["rouge-l"] });
-    const [a, b] = await db.candidateReview.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
-    const row = (candidateReviewId: string) => ({ candidateReviewId, metric: "rouge-l", paramsKey: "test", value: 0.5 });
+    const [a, b] = await db.review.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
+    const row = (reviewId: string) => ({ reviewId, metric: "rouge-l", paramsKey: "test", value: 0.5 });
     await storeChunkScores(db, run.id, [row(a.id), row(b.id)], 2);
-    await db.candidateReview.delete({ where: { id: a.id } });
-    expect((await db.metricScore.findMany({ where: { paramsKey: "test", candidateReviewId: { in: [a.id, b.id] } } })).map((s) => s.candidateReviewId)).toEqual([b.id]);
+    await db.review.delete({ where: { id: a.id } });
+    expect((await db.metricScore.findMany({ where: { paramsKey: "test", reviewId: { in: [a.id, b.id] } } })).map((s) => s.reviewId)).toEqual([b.id]);
     await expect(storeChunkScores(db, run.id, [row(a.id)], 1)).rejects.toThrow(/foreign key/);
   });
 

@@ -55,16 +55,16 @@ beforeAll(async () => {
         // Missing dimensions, values off the scale (7, 2.5) and ones that are not numbers (text, JSON null, an array).
         const notANumber = ["3", null, [3]][a];
         const scores: Record<string, number | string | null | number[]> = { relevance: r === 5 && a === 0 ? 7 : r === 1 && a === 2 ? 2.5 : v, ...(r % 3 === 0 ? {} : { conciseness: r === 4 ? notANumber : 6 - v }), comprehensiveness: Math.max(1, v - a) };
-        await db.reviewRating.create({ data: { annotatorId, candidateReviewId: reviewId, scores } });
+        await db.reviewRating.create({ data: { annotatorId, reviewId: reviewId, scores } });
         answer("REVIEW_RATING", reviewId, r, Object.fromEntries(keys("REVIEW_RATING").map((k) => [k, typeof scores[k] === "number" ? scores[k] : null])));
         if ((r + a) % 3 !== 2) {
           const grade = 1 + ((r + c + (a === 1 ? 1 : 0)) % 5);
-          await db.referenceGrade.create({ data: { annotatorId, candidateReviewId: reviewId, grade } });
+          await db.referenceGrade.create({ data: { annotatorId, reviewId: reviewId, grade } });
           answer("REFERENCE_GRADING", reviewId, r, { grade });
         }
         if ((r + c) % 2 === 0 || a === 0) {
           const highQuality = (r + a) % 3 !== 0;
-          await db.commentFilterLabel.create({ data: { annotatorId, candidateReviewId: reviewId, highQuality } });
+          await db.commentFilterLabel.create({ data: { annotatorId, reviewId: reviewId, highQuality } });
           answer("COMMENT_FILTERING", reviewId, r, { "high-quality": highQuality ? HIGH_QUALITY.yes : HIGH_QUALITY.no });
         }
       }

@@ -100,8 +100,8 @@ test("above the inline limit the worker computes the agreement CIs once per stat
 
 test("a validity report's level-free sections are computed once per state of the data: the system level with CIs reuses the segment's without", async () => {
   const { studyId } = await seedDemo(db);
-  const reviews = await db.candidateReview.findMany({ where: { codeChange: { studyId } }, select: { id: true }, orderBy: { id: "asc" } });
-  await insertMetricScores(reviews.map((r, i) => ({ candidateReviewId: r.id, metric: "shared-sections", paramsKey: "k", value: (i * 7) % 11 })), {}, db);
+  const reviews = await db.review.findMany({ where: { codeChange: { studyId } }, select: { id: true }, orderBy: { id: "asc" } });
+  await insertMetricScores(reviews.map((r, i) => ({ reviewId: r.id, metric: "shared-sections", paramsKey: "k", value: (i * 7) % 11 })), {}, db);
   const fingerprint = await studyFingerprint(studyId, true);
   const options = { metric: "shared-sections", human: "relevance" };
   const segment = await cachedCorrelationReport(studyId, { ...options, bootstrap: { nResamples: 0 } }, fingerprint);
@@ -111,7 +111,7 @@ test("a validity report's level-free sections are computed once per state of the
   expect(system.humanMetricAgreement).toBe(segment.humanMetricAgreement);
   expect(system).toEqual(await correlationReport(studyId, { ...options, level: "system", bootstrap: { nResamples: 50 } }, db));
   // Another state of the data computes them again.
-  await db.metricScore.updateMany({ where: { metric: "shared-sections", candidateReviewId: reviews[0].id }, data: { value: 100 } });
+  await db.metricScore.updateMany({ where: { metric: "shared-sections", reviewId: reviews[0].id }, data: { value: 100 } });
   const changed = await cachedCorrelationReport(studyId, { ...options, level: "system", bootstrap: { nResamples: 0 } }, await studyFingerprint(studyId, true));
   expect(changed.ksMatrix).not.toBe(segment.ksMatrix);
   expect(changed.systems).toEqual((await correlationReport(studyId, { ...options, level: "system", bootstrap: { nResamples: 0 } }, db)).systems);

@@ -79,7 +79,7 @@ test("with the last round unreleased, items outside the rounds are closed until 
   await expect(data.recordTimeSpent(ann1.id, outside.id, 5000)).rejects.toMatchObject({ status: 423 });
   await expect(data.submitAssignment(ann1.id, outside.id)).rejects.toMatchObject({ status: 423 });
   await expect(data.skipAssignment(ann1.id, outside.id, "later")).rejects.toMatchObject({ status: 423 });
-  expect(await db.referenceGrade.count({ where: { candidateReviewId: review } })).toBe(0);
+  expect(await db.referenceGrade.count({ where: { reviewId: review } })).toBe(0);
   expect(await db.assignment.findUniqueOrThrow({ where: { id: outside.id } })).toMatchObject({ status: "PENDING", timeSpentMs: 0 });
 
   // round 1's item is open, round 2's waits for its round, the outside ones for the last round

@@ -58,7 +58,7 @@ test("three rounds: every annotator labels each round's items, round by round; t
   const second = await assignmentOf(ann1.id, 1);
   await expect(data.getWorkspace(ann1.id, second.id)).rejects.toMatchObject({ status: 423, message: expect.stringContaining("waiting for the next round") });
   await expect(data.saveAnnotation(ann1, { kind: "grade", assignmentId: second.id, targetId: fx.changes[1].reviews[0], baseVersion: 0, value: { grade: 3, comment: "" } })).rejects.toMatchObject({ status: 423 });
-  expect(await db.referenceGrade.count({ where: { candidateReviewId: fx.changes[1].reviews[0] } })).toBe(0);
+  expect(await db.referenceGrade.count({ where: { reviewId: fx.changes[1].reviews[0] } })).toBe(0);
   await expect(rounds.releaseRound(asLead(fx), { slug: fx.slug, number: 2, notes: "" })).rejects.toMatchObject({ status: 409 });
 
   // round 1: the annotators disagree on some grades

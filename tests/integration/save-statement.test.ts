@@ -95,7 +95,7 @@ describe("a create or update of a claim, grade or filter label is one statement"
     await expect(
       save({ kind: "claim", assignmentId: assignments.REFERENCE_GRADING, targetId: fx.changes[0].claims[1], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } } as SaveRequest),
     ).rejects.toMatchObject({ status: 400 });
-    expect(await counted.referenceGrade.count({ where: { candidateReviewId: reference } })).toBe(0);
+    expect(await counted.referenceGrade.count({ where: { reviewId: reference } })).toBe(0);
 
     // An annotator taken out of the study no longer reaches their assignments there.
     const membership = { studyId: fx.studyId, userId: fx.users.ann1 };

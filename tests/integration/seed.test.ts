@@ -13,7 +13,7 @@ const lineCount = (text: string) => text.split("\n").length - 1;
 
 /** Per task type: annotator id -> code change id -> the annotation values that task produced. */
 async function annotationsByTask(studyId: string): Promise<Record<TaskType, Map<string, Map<string, string[]>>>> {
-  const onReview = { candidateReview: { codeChange: { studyId } } };
+  const onReview = { review: { codeChange: { studyId } } };
   const group = (rows: Array<{ annotatorId: string; changeId: string; target: string; value: unknown }>) => {
     const byAnnotator = new Map<string, Map<string, string[]>>();
     for (const row of [...rows].sort((a, b) => a.target.localeCompare(b.target))) {
@@ -22,7 +22,7 @@ async function annotationsByTask(studyId: string): Promise<Record<TaskType, Map<
     }
     return byAnnotator;
   };
-  const review = { candidateReview: { select: { codeChangeId: true, externalId: true } } } as const;
+  const review = { review: { select: { codeChangeId: true, externalId: true } } } as const;
   const [claims, ratings, grades, filters] = await Promise.all([
     db.claimJudgement.findMany({ where: { pseudoReference: { codeChange: { studyId } } }, include: { pseudoReference: { select: { codeChangeId: true, externalId: true } } } }),
     db.reviewRating.findMany({ where: onReview, include: review }),
@@ -31,9 +31,9 @@ async function annotationsByTask(studyId: string): Promise<Record<TaskType, Map<
   ]);
   return {
     CLAIM_VERIFICATION: group(claims.map((c) => ({ annotatorId: c.annotatorId, changeId: c.pseudoReference.codeChangeId, target: c.pseudoReference.externalId, value: c.code }))),
-    REVIEW_RATING: group(ratings.map((r) => ({ annotatorId: r.annotatorId, changeId: r.candidateReview.codeChangeId, target: r.candidateReview.externalId, value: r.scores }))),
-    REFERENCE_GRADING: group(grades.map((g) => ({ annotatorId: g.annotatorId, changeId: g.candidateReview.codeChangeId, target: g.candidateReview.externalId, value: g.grade }))),
-    COMMENT_FILTERING: group(filters.map((f) => ({ annotatorId: f.annotatorId, changeId: f.candidateReview.codeChangeId, target: f.candidateReview.externalId, value: f.highQuality }))),
+    REVIEW_RATING: group(ratings.map((r) => ({ annotatorId: r.annotatorId, changeId: r.review.codeChangeId, target: r.review.externalId, value: r.scores }))),
+    REFERENCE_GRADING: group(grades.map((g) => ({ annotatorId: g.annotatorId, changeId: g.review.codeChangeId, target: g.review.externalId, value: g.grade }))),
+    COMMENT_FILTERING: group(filters.map((f) => ({ annotatorId: f.annotatorId, changeId: f.review.codeChangeId, target: f.review.externalId, value: f.highQuality }))),
   };
 }
 
@@ -198,7 +198,7 @@ describe("seedDemo", () => {
 
   test("ratings follow CRScore Table 7 and link only the annotator's own stage-2 pseudo-references", async () => {
     const ratings = await db.reviewRating.findMany({
-      where: { candidateReview: { codeChange: { studyId: first.studyId } } },
+      where: { review: { codeChange: { studyId: first.studyId } } },
       include: { links: { include: { pseudoReference: { include: { judgements: true } } } } },
     });
     expect(ratings.some((r) => r.links.some((l) => l.partial))).toBe(true);
@@ -225,8 +225,8 @@ describe("seedDemo", () => {
     expect(judgements.filter((j) => j.code === "INCORRECT").every((j) => j.errorType !== null)).toBe(true);
     expect(judgements.some((j) => j.necessary === false && j.note !== "")).toBe(true);
     expect(judgements.every((j) => (j.timeSpentMs ?? 0) > 0)).toBe(true);
-    const grades = await db.referenceGrade.findMany({ where: { candidateReview: { codeChange: { studyId: first.studyId } } }, include: { candidateReview: true } });
-    expect(grades.every((g) => g.grade >= 1 && g.grade <= 5 && !g.candidateReview.isReference)).toBe(true);
+    const grades = await db.referenceGrade.findMany({ where: { review: { codeChange: { studyId: first.studyId } } }, include: { review: true } });
+    expect(grades.every((g) => g.grade >= 1 && g.grade <= 5 && !g.review.isReference)).toBe(true);
     const corrections = await db.pseudoReference.findMany({ where: { codeChange: { studyId: first.studyId }, correctsId: { not: null } }, include: { corrects: { include: { judgements: true } } } });
     expect(corrections.length).toBeGreaterThan(0);
     for (const c of corrections) expect(c.corrects!.judgements.find((j) => j.annotatorId === c.addedById)?.code).toBe("INCORRECT");
@@ -235,11 +235,11 @@ describe("seedDemo", () => {
   test("every annotation has one CREATE history row by its annotator", async () => {
     const rows = await db.annotationHistory.findMany({ where: { userId: { not: null }, action: "CREATE", kind: { in: ["CLAIM_JUDGEMENT", "REVIEW_RATING", "REFERENCE_GRADE", "COMMENT_FILTER", "PSEUDO_REFERENCE"] } } });
     const byId = new Map(rows.map((r) => [r.annotationId, r]));
-    const grades = await db.referenceGrade.findMany({ where: { candidateReview: { codeChange: { studyId: first.studyId } } } });
+    const grades = await db.referenceGrade.findMany({ where: { review: { codeChange: { studyId: first.studyId } } } });
     for (const grade of grades) {
       expect(byId.get(grade.id)).toMatchObject({ kind: "REFERENCE_GRADE", userId: grade.annotatorId, baseVersion: 0, newValue: { grade: grade.grade, comment: "" } });
     }
-    const ratings = await db.reviewRating.findMany({ where: { candidateReview: { codeChange: { studyId: first.studyId } } }, include: { links: true } });
+    const ratings = await db.reviewRating.findMany({ where: { review: { codeChange: { studyId: first.studyId } } }, include: { links: true } });
     for (const rating of ratings) {
       const logged = byId.get(rating.id)!.newValue as { scores: unknown; links: unknown[] };
       expect(logged.scores).toEqual(rating.scores);

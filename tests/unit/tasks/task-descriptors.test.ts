@@ -17,13 +17,14 @@ const ROOT = path.resolve(__dirname, "../../..");
 const TASK_TYPES = Object.values(TaskType);
 const study = { likertDimensions: ["conciseness", "relevance"], likertMin: 1, likertMax: 5 };
 
-/** Each model of prisma/schema.prisma: its table (name or @@map) and field names. */
-function schemaModels(): Map<string, { table: string; fields: Set<string> }> {
+/** Each model of prisma/schema.prisma: its table (name or @@map), field names and their columns (name or @map). */
+function schemaModels(): Map<string, { table: string; fields: Set<string>; columns: Map<string, string> }> {
   const text = readFileSync(path.join(ROOT, "prisma/schema.prisma"), "utf8");
-  const models = new Map<string, { table: string; fields: Set<string> }>();
+  const models = new Map<string, { table: string; fields: Set<string>; columns: Map<string, string> }>();
   for (const [, name, body] of text.matchAll(/^model (\w+) \{\n([\s\S]*?)^\}/gm)) {
-    const fields = new Set([...body.matchAll(/^\s+(\w+)\s+\S/gm)].map((m) => m[1]));
-    models.set(name, { table: /@@map\("(\w+)"\)/.exec(body)?.[1] ?? name, fields });
+    const declared = [...body.matchAll(/^\s+(\w+)\s+\S[^\n]*/gm)];
+    const columns = new Map(declared.map((m) => [m[1], /@map\("(\w+)"\)/.exec(m[0])?.[1] ?? m[1]]));
+    models.set(name, { table: /@@map\("(\w+)"\)/.exec(body)?.[1] ?? name, fields: new Set(columns.keys()), columns });
   }
   return models;
 }
@@ -53,7 +54,9 @@ function problems(type: string, task: TaskDescriptor | undefined): string[] {
   const model = schemaModels().get(task.storage?.model?.replace(/^./, (c) => c.toUpperCase()) ?? "");
   need(model && model.table === task.storage.table, "storage: model and table of prisma/schema.prisma");
   if (model) {
-    for (const column of ["annotatorId", "version", "timeSpentMs", "importRunId", "importedFile", task.storage.item.column, task.storage.item.relation, ...kinds.flatMap(([, v]) => v.row?.fields.map((f) => f.name) ?? [])]) need(model.fields.has(column), `storage: column ${column}`);
+    const { column, field, relation } = task.storage.item;
+    for (const name of ["annotatorId", "version", "timeSpentMs", "importRunId", "importedFile", field, relation, ...kinds.flatMap(([, v]) => v.row?.fields.map((f) => f.name) ?? [])]) need(model.fields.has(name), `storage: field ${name}`);
+    need(model.columns.get(field) === column, `storage: column ${column} (of field ${field})`);
   }
   const questions = typeof task.questions === "function" ? task.questions(study) : [];
   need(questions.length > 0 && questions.every((q) => q.task === type && q.scale.length > 0), "questions (of this task, with a scale)");
@@ -73,8 +76,10 @@ describe("task descriptors", () => {
   test("a descriptor without a part, or with storage the schema lacks, is caught", () => {
     const { missing: _missing, ...withoutMissing } = TASKS.REFERENCE_GRADING;
     expect(problems("REFERENCE_GRADING", withoutMissing as TaskDescriptor)).toEqual(["REFERENCE_GRADING: missing"]);
-    const badStorage = { ...TASKS.COMMENT_FILTERING, storage: { ...TASKS.COMMENT_FILTERING.storage, item: { column: "reviewCommentId", relation: "reviewComment" } } };
-    expect(problems("COMMENT_FILTERING", badStorage)).toEqual(["COMMENT_FILTERING: storage: column reviewCommentId", "COMMENT_FILTERING: storage: column reviewComment"]);
+    const badStorage = { ...TASKS.COMMENT_FILTERING, storage: { ...TASKS.COMMENT_FILTERING.storage, item: { column: "reviewCommentId", field: "reviewCommentId", relation: "reviewComment" } } };
+    expect(problems("COMMENT_FILTERING", badStorage)).toEqual(["COMMENT_FILTERING: storage: field reviewCommentId", "COMMENT_FILTERING: storage: field reviewComment", "COMMENT_FILTERING: storage: column reviewCommentId (of field reviewCommentId)"]);
+    const fieldAsColumn = { ...TASKS.COMMENT_FILTERING, storage: { ...TASKS.COMMENT_FILTERING.storage, item: { ...TASKS.COMMENT_FILTERING.storage.item, column: "reviewId" } } };
+    expect(problems("COMMENT_FILTERING", fieldAsColumn)).toEqual(["COMMENT_FILTERING: storage: column reviewId (of field reviewId)"]);
     expect(problems("PULL_REQUEST_REVIEW", undefined)).toEqual(["PULL_REQUEST_REVIEW: no descriptor in lib/tasks (TASKS)"]);
   });
 
