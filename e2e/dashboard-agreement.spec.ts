@@ -6,7 +6,8 @@
 import { expect, test } from "@playwright/test";
 import { questionId } from "@/components/dashboard/agreement-tables";
 import { formatPercent } from "@/components/dashboard/format";
-import { agreementReport, type AgreementReport, type CoefficientReport } from "@/lib/analysis";
+import type { AgreementReport, CoefficientReport } from "@/lib/analysis";
+import { agreementReport } from "@/lib/data/reports";
 import { requireStudy } from "@/lib/data/studies";
 import { cli, downloadCsv, expectCharts, expectComplete, expectCsvMatchesTable, expectNumber, openQuestionDetails, type PageTable, readTable, row, useTestDatabaseForLib } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";

@@ -6,7 +6,8 @@
 import { expect, test } from "@playwright/test";
 import { formatCount, formatP } from "@/components/dashboard/format";
 import { SWEEP_ROW_LABELS } from "@/components/dashboard/validity-tables";
-import { correlationReport, type CorrelationReport, type CorrelationSet } from "@/lib/analysis";
+import type { CorrelationReport, CorrelationSet } from "@/lib/analysis";
+import { correlationReport } from "@/lib/data/reports";
 import { requireStudy } from "@/lib/data/studies";
 import { cli, downloadCsv, expectCharts, expectComplete, expectCsvMatchesTable, expectNumber, type PageTable, readTable, row, useTestDatabaseForLib } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";

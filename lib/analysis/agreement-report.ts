@@ -8,12 +8,11 @@
 import { type AgreementResult, ItemSubsets, leastAgreement, type Level, pairConfusions, type PairConfusions, pairKappa, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
 import { oncePer } from "@/lib/agreement/once-per";
 import { degenerateNote, type TableFacts } from "@/lib/agreement/reasons";
-import { db, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
-import { claimQualityReport, type ClaimQualityReport } from "./claim-quality";
+import type { ClaimQualityReport } from "./claim-quality";
 import { type CoefficientDefinition, coefficientDefinitions, type CoefficientKey } from "./coefficients";
-import { requireStudy } from "@/lib/data/studies";
-import { gatherTaskColumns, type QuestionColumns, raterNames, type StudyItem, type TaskColumns } from "./gather";
+import type { StudyForAnalysis } from "@/lib/data/studies";
+import type { QuestionColumns, StudyItem, TaskColumns } from "./gather";
 import { countedWork } from "./drafts";
 import { inItemSet, type ItemSetFilter, itemSetStatement, type ItemSetStatement, restrictToItemSet } from "./item-sets";
 import type { Question } from "./questions";
@@ -280,9 +279,15 @@ function questionSection(data: Pick<TaskColumns, "items" | "raters">, q: Questio
   };
 }
 
-/** The agreement report of a study (all tasks, or `options.task`). */
-export async function agreementReport(studyId: string, options: AgreementOptions = {}, client: PrismaClient = db): Promise<AgreementReport> {
-  const study = await requireStudy({ id: studyId }, client);
+/** What the agreement report reads of one task (lib/data/reports.ts): its ratings as columns, the raters' names and, for claim verification, CRScore Table 1. */
+export interface GatheredTask {
+  data: TaskColumns;
+  names: ReadonlyMap<string, string>;
+  claimQuality: ClaimQualityReport | null;
+}
+
+/** The agreement report of a study (all tasks, or `options.task`), each task's data read by `readTask` in turn. */
+export async function agreementReportOf(study: StudyForAnalysis, options: AgreementOptions, readTask: (task: TaskType) => Promise<GatheredTask>): Promise<AgreementReport> {
   const settings: Settings = {
     bootstrap: bootstrapSettings(options.bootstrap),
     batchSize: options.batchSize ?? 50,
@@ -294,15 +299,16 @@ export async function agreementReport(studyId: string, options: AgreementOptions
   if (options.task && !study.taskTypes.includes(options.task)) throw new AppError("INVALID_INPUT", { message: `study ${study.slug} has no task ${options.task}; its tasks: ${study.taskTypes.join(", ")}` });
   const tasks: TaskAgreement[] = [];
   for (const task of options.task ? [options.task] : study.taskTypes) {
-    const data = restrictToItemSet(await gatherTaskColumns(study, task, client, { gold: options.includeGold ? "include" : "exclude", drafts: options.includeDrafts ? "include" : "exclude" }), options.items, matched);
-    const names = await raterNames(data.raters, client);
+    const gathered = await readTask(task);
+    const data = restrictToItemSet(gathered.data, options.items, matched);
+    const names = gathered.names;
     const questions = data.questions.filter((q) => q.item.length > 0);
     const tables = questions.map((q) => ({ table: questionTable(data, q), question: q.question }));
     const coefficients = tablesCoefficientReports(tables, settings.bootstrap, settings.alphaLevels, names);
     tasks.push({
       task,
       questions: questions.map((q, k) => questionSection(data, q, tables[k].table, coefficients[k], names, settings)),
-      claimQuality: task === "CLAIM_VERIFICATION" ? await claimQualityReport(study.id, client, options.includeDrafts ? "include" : "exclude") : null,
+      claimQuality: gathered.claimQuality,
     });
   }
   return {

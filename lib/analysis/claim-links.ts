@@ -7,7 +7,6 @@
  * τ_best row: 0.7314 for its model, else calibrated by its procedure), τ_GT and the τ of 0.01 to
  * 0.99 with the highest F1 here.
  */
-import type { PrismaClient } from "@/lib/db/client";
 import type { Embedder } from "@/lib/embeddings";
 import { splitReviewSentences } from "@/lib/metrics";
 import { TABLE_18_TAUS } from "./threshold-sweep";
@@ -57,18 +56,17 @@ export function table4Rows(pairs: readonly LinkPair[], named: readonly { tau: nu
   return rows.sort((a, b) => a.tau - b.tau);
 }
 
+/** A stage-2 rating as Table 4 reads it (lib/data/claim-links.ts): the claims it links, its review's text and the claims of the review's change. */
+export interface LinkedRating {
+  links: readonly { pseudoReferenceId: string }[];
+  review: { text: string; codeChange: { pseudoReferences: readonly { id: string; text: string }[] } };
+}
+
 /**
  * The pairs of a study: every stage-2 rating of a candidate review (the human reference left
  * out) with every claim, implication or added claim of its change, embedded with `embedder`.
  */
-export async function claimLinkPairs(studyId: string, client: PrismaClient, embedder: Embedder): Promise<{ pairs: LinkPair[]; ratings: number }> {
-  const ratings = await client.reviewRating.findMany({
-    where: { review: { isReference: false, textMissing: false, codeChange: { studyId } } },
-    select: {
-      links: { select: { pseudoReferenceId: true } },
-      review: { select: { text: true, codeChange: { select: { pseudoReferences: { where: { kind: { not: "SMELL" } }, select: { id: true, text: true } } } } } },
-    },
-  });
+export async function claimLinkPairs(ratings: readonly LinkedRating[], embedder: Embedder): Promise<{ pairs: LinkPair[]; ratings: number }> {
   const rated = ratings.filter((r) => r.review.codeChange.pseudoReferences.length > 0);
   const sentences = rated.map((r) => splitReviewSentences(r.review.text));
   const embedded = await embedder.embed([...new Set([...sentences.flat(), ...rated.flatMap((r) => r.review.codeChange.pseudoReferences.map((p) => p.text))])]);

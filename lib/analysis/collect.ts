@@ -1,4 +1,4 @@
-/** Rated items as the analyses describe them (lib/analysis/gather.ts reads them). */
+/** Rated items as the analyses describe them (lib/data/task-answers.ts reads them). */
 
 /** A rated item: a claim (stage 1) or a candidate review (the other tasks). */
 export interface StudyItem {
@@ -16,7 +16,7 @@ export interface StudyItem {
   label: string;
 }
 
-/** An item's fields as the analyses' statement reads them (lib/analysis/gather.ts). */
+/** An item's fields as the analyses' statement reads them (lib/data/task-answers.ts). */
 export interface ItemFields {
   id: string;
   order: number;

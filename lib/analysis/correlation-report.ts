@@ -8,8 +8,7 @@
  * The human score of a review is the mean over its annotators.
  */
 import { pairKappa, ratingTableFromColumns } from "@/lib/agreement";
-import { metricValuesForStudy, listStudyMetrics } from "@/lib/data/metric-scores";
-import { db, type PrismaClient } from "@/lib/db/client";
+import type { MetricValues } from "@/lib/data/metric-scores";
 import { TFIDF_MODEL } from "@/lib/embeddings";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { getReferenceMetric } from "@/lib/metrics";
@@ -17,14 +16,12 @@ import { rankAverage, systemRankCorrelation, type TestResult } from "@/lib/stats
 import { countedWork } from "./drafts";
 import { inItemSet, type ItemSetFilter, itemSetStatement, type ItemSetStatement } from "./item-sets";
 import { correlationSet, type CorrelationSet } from "./correlations";
-import { requireStudy } from "@/lib/data/studies";
-import { raterNames } from "./gather";
-import { humanScore, humanScores, mean, type HumanScores } from "./human-scores";
+import type { StudyForAnalysis } from "@/lib/data/studies";
+import { humanScore, mean, type HumanScores } from "./human-scores";
 import { quantileMap } from "./quantile-map";
 import { type BootstrapSettings, bootstrapSettings } from "./resample";
 import { groupByLevel, type KsCell, ksMatrix, type LevelSummary, summarizeLevel } from "./score-levels";
-import { isCrscoreColumn, referenceTau, type SweepMatches, sweepMatches, type SweepRow, thresholdSweep } from "./threshold-sweep";
-import { AppError } from "@/lib/errors";
+import { isCrscoreColumn, referenceTau, type SweepMatches, type SweepRow, thresholdSweep } from "./threshold-sweep";
 
 export type CorrelationLevel = "segment" | "system";
 
@@ -240,18 +237,13 @@ export function levelCorrelations(points: readonly ReviewPoint[], level: Correla
 
 /**
  * How a report gets its level-free sections: computed here by default; a caller that keeps them
- * per state of the data (lib/analysis/report-cache.ts) shares them between levels and between
+ * per state of the data (lib/data/report-cache.ts) shares them between levels and between
  * the reports with and without CIs.
  */
 export type LevelFreeSource = (compute: () => Promise<LevelFreeSections>) => Promise<LevelFreeSections>;
 
-/** The study's changes with a rated review: annotated for τ_GT (Table 18), as for calibration (lib/metric-runs/tau.ts). */
-async function annotatedChanges(studyId: string, client: PrismaClient): Promise<Set<string>> {
-  return new Set((await client.codeChange.findMany({ where: { studyId, reviews: { some: { ratings: { some: {} } } } }, select: { id: true } })).map((c) => c.id));
-}
-
-/** The annotators who rated any review. */
-function annotatorsOf(human: HumanScores): Set<string> {
+/** The annotators who rated any review (the report names them). */
+export function annotatorsOf(human: HumanScores): Set<string> {
   const { raters, rater } = human.ratings;
   const annotators = new Set<string>();
   for (let e = 0; e < rater.length; e++) annotators.add(raters[rater[e]]);
@@ -264,32 +256,28 @@ function samplePoints(points: readonly ReviewPoint[], max: number): ReviewPoint[
   return Array.from({ length: max }, (_, i) => points[Math.floor((i * points.length) / max)]);
 }
 
-export async function correlationReport(studyId: string, options: CorrelationOptions, client: PrismaClient = db, shared: LevelFreeSource = (compute) => compute()): Promise<CorrelationReport> {
-  const study = await requireStudy({ id: studyId }, client);
+/** What the validity report reads of a study (lib/data/reports.ts). */
+export interface CorrelationInput {
+  human: HumanScores;
+  /** The names of the annotators who rated a review. */
+  names: ReadonlyMap<string, string>;
+  values: MetricValues;
+  /** CRScore's best matches (sweepMatches of the values' details). */
+  matches: Map<string, SweepMatches>;
+  referenceReviews: readonly { id: string; codeChangeId: string }[];
+  /** Reviews imported without their text: left out, and counted. */
+  missingText: ReadonlySet<string>;
+  /** The code changes with a rated review (CRScore's τ_GT, Table 18); empty for other metrics. */
+  annotated: ReadonlySet<string>;
+}
+
+export async function correlationReportOf(study: StudyForAnalysis, options: CorrelationOptions, input: CorrelationInput, shared: LevelFreeSource = (compute) => compute()): Promise<CorrelationReport> {
+  const { human, names, values, matches, referenceReviews, missingText, annotated } = input;
   const level = options.level ?? "segment";
   const includeReferences = options.includeReferences ?? false;
   const bootstrap = bootstrapSettings(options.bootstrap);
   const drafts = options.includeDrafts ? "include" : "exclude";
   const crscore = isCrscoreColumn(options.metric);
-  // The reads at once: on a big study each keeps PostgreSQL busy for a while. The annotators'
-  // names follow the ratings at once (the level-free sections name them, when computed here).
-  const humanRead = humanScores(study, options.human, client, drafts);
-  const valuesRead = metricValuesForStudy(study.id, options.metric, options.paramsKey, client, { details: crscore });
-  const [human, names, values, matches, referenceReviews, missingText, annotated] = await Promise.all([
-    humanRead,
-    humanRead.then((h) => raterNames([...annotatorsOf(h)], client)),
-    valuesRead,
-    // CRScore's best matches, parsed and sorted while the ratings are still being read.
-    valuesRead.then((v) => sweepMatches(v?.details ?? new Map())),
-    client.review.findMany({ where: { codeChange: { studyId: study.id }, isReference: true }, select: { id: true, codeChangeId: true } }),
-    // Reviews imported without their text are left out, and counted.
-    client.review.findMany({ where: { codeChange: { studyId: study.id }, textMissing: true }, select: { id: true } }).then((rows) => new Set(rows.map((r) => r.id))),
-    crscore ? annotatedChanges(study.id, client) : new Set<string>(),
-  ]);
-  if (!values) {
-    const available = [...new Set((await listStudyMetrics(study.id, client)).map((v) => v.metric))];
-    throw new AppError("NOT_FOUND", { message: `study ${study.slug} has no stored scores for metric "${options.metric}"${options.paramsKey ? ` with signature ${options.paramsKey}` : ""}; stored: ${available.join(", ") || "none"} (compute with \`metrics --study ${study.slug} --metric NAME\` or import-scores)` });
-  }
   const references = includeReferences ? new Set<string>() : new Set(referenceReviews.map((r) => r.id));
   let humanWithMissingText = 0;
 

@@ -1,13 +1,13 @@
-/** Ratings of a study from the database as (item, rater, value) triples, per task and question. */
-import { db, Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
+/**
+ * A task's ratings as columns, (item, rater, value) per question, from the two rows lib/data
+ * reads (lib/data/task-answers.ts): the study's items and each annotator's answers.
+ */
 import type { TaskType } from "@/lib/generated/prisma/enums";
-import { TASKS, taskQuestions } from "@/lib/tasks";
-import { annotationTables, answerCode } from "@/lib/data/answer-code";
+import { TASKS } from "@/lib/tasks";
 import { keptUnder, type GoldMode } from "@/lib/data/gold";
 import type { Rating, RatingValue } from "@/lib/agreement";
 import { describeItem, type StudyItem } from "./collect";
 import type { Question } from "./questions";
-import type { StudyForAnalysis } from "@/lib/data/studies";
 import { referenceLabels } from "@/lib/claims";
 import type { DraftMode } from "./drafts";
 import { InvariantError } from "@/lib/errors";
@@ -30,7 +30,7 @@ export interface QuestionColumns {
   drafts: number;
 }
 
-/** What gatherTaskColumns reads. */
+/** What gatherTaskColumns (lib/data/task-answers.ts) reads. */
 export interface GatherOptions {
   /** Gold items (known answers): left out by default. */
   gold?: GoldMode;
@@ -50,7 +50,8 @@ export interface TaskColumns {
   questions: QuestionColumns[];
 }
 
-interface ItemsRow {
+/** The study's items of a task's kind in study order, one array per field (lib/data/task-answers.ts reads it). */
+export interface ItemsRow {
   ids: string[] | null;
   externalIds: string[];
   /** Pseudo-references only (null for reviews): their kind and the claim they correct. */
@@ -64,56 +65,11 @@ interface ItemsRow {
 }
 
 /** One annotator's ratings: the items' ids (comma-separated), those of drafts, and per question the codes (PostgreSQL's text of an int[]). */
-interface RaterRow {
+export interface RaterRow {
   rater: string;
   items: string;
   drafts: string | null;
   [codes: `v${number}`]: string;
-}
-
-/** The table of the task's items: reviews or pseudo-references. */
-const itemTable = (task: TaskType): Prisma.Sql => annotationTables(TASKS[task]).items;
-
-/**
- * The statement reading the study's items of the task's kind in study order (change position,
- * then item position; ids break ties) with whether they have a gold answer for the task, as
- * JSON arrays in one row, which JavaScript parses natively.
- */
-function itemsStatement(studyId: string, task: TaskType): Prisma.Sql {
-  const review = TASKS[task].itemKind === "review";
-  const system = review ? Prisma.sql`i.system` : Prisma.sql`NULL::text`;
-  const kind = review ? Prisma.sql`NULL::text` : Prisma.sql`i.kind::text`;
-  const corrects = review ? Prisma.sql`NULL::text` : Prisma.sql`i."correctsId"`;
-  const order = Prisma.sql`ORDER BY c.position, c.id COLLATE "C", i.position, i.id COLLATE "C"`;
-  return Prisma.sql`
-    SELECT json_agg(i.id ${order}) AS ids, json_agg(i."externalId" ${order}) AS "externalIds", json_agg(${kind} ${order}) AS kinds, json_agg(${corrects} ${order}) AS corrects,
-      json_agg(${system} ${order}) AS systems, json_agg(c.id ${order}) AS "changeIds", json_agg(c."externalId" ${order}) AS "changeExternalIds",
-      json_agg(c.language ${order}) AS languages, json_agg(g."itemId" IS NOT NULL ${order}) AS gold
-    FROM ${itemTable(task)} i JOIN "CodeChange" c ON c.id = i."codeChangeId"
-      LEFT JOIN (SELECT DISTINCT "itemId" FROM "Consensus" WHERE "studyId" = ${studyId} AND gold AND task = ${task}::"TaskType") g ON g."itemId" = i.id
-    WHERE c."studyId" = ${studyId}`;
-}
-
-/**
- * The statement reading the task's ratings of the study's items, one row per annotator in id
- * order: the items rated, whether each rating is a draft (its assignment is not done), and per
- * question the answers' codes (answerCode: scale position plus one, 0 off the scale, -1 not
- * answered). Unordered within a row, so PostgreSQL neither sorts nor numbers the ratings. Item
- * ids (cuids: letters and digits) come comma-separated and codes as int[] text: both cost
- * PostgreSQL half what JSON does (json_agg of the ids was about 40 % of the statement).
- */
-function ratingsStatement(studyId: string, task: TaskType, questions: readonly Question[]): Prisma.Sql {
-  const tables = annotationTables(TASKS[task]);
-  const codes = questions.map((q, k) => Prisma.sql`array_agg(${answerCode(TASKS[task], q)})::text AS ${Prisma.raw(`v${k}`)}`);
-  return Prisma.sql`
-    SELECT a."annotatorId" AS rater, string_agg(i.id, ',') AS items, string_agg(i.id, ',') FILTER (WHERE d."userId" IS NOT NULL) AS drafts
-      ${questions.length > 0 ? Prisma.sql`, ${Prisma.join(codes)}` : Prisma.empty}
-    FROM ${tables.annotations} a JOIN ${tables.items} i ON i.id = a.${tables.itemColumn} JOIN "CodeChange" c ON c.id = i."codeChangeId"
-      -- (user, change) is unique per task: the join keeps one row per answer.
-      LEFT JOIN (SELECT "userId", "codeChangeId" FROM "Assignment" WHERE "studyId" = ${studyId} AND "taskType" = ${task}::"TaskType" AND status <> 'DONE') d
-        ON d."userId" = a."annotatorId" AND d."codeChangeId" = c.id
-    WHERE c."studyId" = ${studyId}
-    GROUP BY a."annotatorId" ORDER BY a."annotatorId"`;
 }
 
 /** The `length` numbers of PostgreSQL's text of an int[] ("{1,-1,3}"), from `at` on in `into`. */
@@ -241,17 +197,12 @@ function claimLabelsOf(ids: readonly string[], row: ItemsRow): string[] {
 }
 
 /**
- * The ratings of one task of the study as columns, read straight through pg (no object per
- * rating) in two statements at once, the items and the ratings; items with a known answer for the task (gold, lib/data/gold) are left
- * out unless asked for, and so are drafts (lib/analysis/drafts.ts), each counted per question.
+ * The ratings of one task as columns from the rows read (no object per rating): items with a
+ * known answer for the task (gold, lib/data/gold) are left out unless asked for, and so are
+ * drafts (lib/analysis/drafts.ts), each counted per question.
  */
-export async function gatherTaskColumns(study: StudyForAnalysis, task: TaskType, client: PrismaClient = db, options: GatherOptions = {}): Promise<TaskColumns> {
-  const { gold = "exclude", drafts = "exclude", only } = options;
-  const questions = taskQuestions(task, study).filter((q) => only === undefined || q.key === only);
-  const readItems = () => rawRows<ItemsRow>(client, itemsStatement(study.id, task));
-  const readRatings = () => rawRows<RaterRow>(client, ratingsStatement(study.id, task, questions));
-  // On two connections unless told otherwise, so PostgreSQL reads the items and the ratings on both cores.
-  const [[row], rows] = options.oneConnection ? [await readItems(), await readRatings()] : await Promise.all([readItems(), readRatings()]);
+export function taskColumns(task: TaskType, questions: readonly Question[], row: ItemsRow, rows: readonly RaterRow[], options: Pick<GatherOptions, "gold" | "drafts"> = {}): TaskColumns {
+  const { gold = "exclude", drafts = "exclude" } = options;
   const ids = row.ids ?? [];
   const rated = rows.map(raterItems);
   const entries = orderEntries(ids, rated);
@@ -281,10 +232,4 @@ export function itemValues(data: TaskColumns, q: QuestionColumns): RatingValue[]
   const values = data.items.map((): RatingValue[] => []);
   for (let e = 0; e < q.item.length; e++) values[q.item[e]].push(q.question.scale[q.value[e]]);
   return values;
-}
-
-/** Display names of annotators (their e-mail when the name is empty): reports and reasons name people, not ids. */
-export async function raterNames(ids: readonly string[], client: PrismaClient = db): Promise<Map<string, string>> {
-  const users = await client.user.findMany({ where: { id: { in: [...ids] } }, select: { id: true, name: true, email: true } });
-  return new Map(users.map((u) => [u.id, u.name || u.email]));
 }

@@ -1,11 +1,10 @@
 /** Human scores of reviews for one question: each annotator's rating and their mean (the review's human score). */
-import { db, type PrismaClient } from "@/lib/db/client";
 import type { RatingValue } from "@/lib/agreement";
 import type { StudyForAnalysis } from "@/lib/data/studies";
-import { gatherTaskColumns, type StudyItem } from "./gather";
+import type { StudyItem, TaskColumns } from "./gather";
 import { reviewQuestionTask } from "@/lib/tasks";
+import type { TaskType } from "@/lib/generated/prisma/enums";
 import type { Question } from "./questions";
-import type { DraftMode } from "./drafts";
 import { AppError } from "@/lib/errors";
 
 /** Ratings as numbers: numeric scales as they are, labels by their position (high-quality: 0 no, 1 yes). */
@@ -73,12 +72,17 @@ export function reviewQuestionKeys(study: StudyForAnalysis): string[] {
   });
 }
 
-export async function humanScores(study: StudyForAnalysis, key: string, client: PrismaClient = db, drafts: DraftMode = "exclude"): Promise<HumanScores> {
+/** The task of a study's human question `key`; NOT_FOUND when the study has none. */
+export function humanQuestion(study: StudyForAnalysis, key: string): TaskType {
   const task = reviewQuestionTask(key, study);
   if (task === null || !study.taskTypes.includes(task)) throw new AppError("NOT_FOUND", { message: `study ${study.slug} has no human question "${key}"; available: ${reviewQuestionKeys(study).join(", ")}` });
-  const data = await gatherTaskColumns(study, task, client, { drafts, only: key });
+  return task;
+}
+
+/** The human scores of question `key` from its task's columns (lib/data/task-answers.ts reads them). */
+export function humanScoresOf(data: TaskColumns, key: string): HumanScores {
   const found = data.questions.find((q) => q.question.key === key);
-  if (!found) throw new AppError("NOT_FOUND", { message: `no question "${key}" in task ${task}` });
+  if (!found) throw new AppError("NOT_FOUND", { message: `no question "${key}" in task ${data.task}` });
   const scale = found.question.scale.map((v) => numericValue(found.question, v));
   // Entries are grouped by item in study order, each item's by annotator id.
   const value = new Float64Array(found.value.length);

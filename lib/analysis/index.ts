@@ -1,12 +1,12 @@
 /** Study-level analyses shared by the dashboards and the CLI: agreement and metric-human validity reports. */
-export { agreementReport, coefficientReports, questionAgreement, tablesCoefficientReports, type AgreementOptions, type AgreementReport, type CoefficientReport, type QuestionAgreement, type TaskAgreement } from "./agreement-report";
+export { coefficientReports, questionAgreement, tablesCoefficientReports, type AgreementOptions, type AgreementReport, type CoefficientReport, type QuestionAgreement, type TaskAgreement } from "./agreement-report";
 export { ALL_ITEMS, itemSetKeys, itemSetStatement, parseItemFile, parseItemIds, resolveItemIds, restrictToItemSet, type ItemSetFilter, type ItemSetStatement, type ResolvableChange, type ResolvedMember } from "./item-sets";
-export { correlationReport, humanMetricAgreement, levelCorrelations, levelFreeSections, metricInfo, systemRanking, type CorrelationLevel, type CorrelationOptions, type CorrelationReport, type LevelFreeSource, type ReviewPoint } from "./correlation-report";
-export { claimQualityReport, claimQualityRow, CLAIM_VERDICT_RULE, type ClaimQualityReport, type ClaimQualityRow } from "./claim-quality";
+export { humanMetricAgreement, levelCorrelations, levelFreeSections, metricInfo, systemRanking, type CorrelationLevel, type CorrelationOptions, type CorrelationReport, type LevelFreeSource, type ReviewPoint } from "./correlation-report";
+export { claimQualityRow, CLAIM_VERDICT_RULE, type ClaimQualityReport, type ClaimQualityRow } from "./claim-quality";
 export { coefficientDefinitions, meanPairwiseCohen, resampledMeanPairwiseCohen, type CoefficientKey } from "./coefficients";
 export { correlationSet, type CorrelationSet, type CorrelationStat } from "./correlations";
 export { type StudyItem } from "./gather";
-export { humanScores, numericValue, reviewQuestionKeys, type HumanScores } from "./human-scores";
+export { numericValue, reviewQuestionKeys, type HumanScores } from "./human-scores";
 export { CLAIM_CODE_SCALE, type Question } from "./questions";
 export { taskQuestions } from "@/lib/tasks";
 export { quantileMap } from "./quantile-map";

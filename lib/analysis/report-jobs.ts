@@ -3,13 +3,14 @@
  * minutes of synchronous work (scripts/bench/analysis.ts measures it), which
  * would stall the web process and every annotator's save behind it. So the web process computes
  * only the point estimates (nResamples 0) and asks for the full report: a ReportJob row per
- * study, report kind, options and state of the data (lib/analysis/report-cache.ts
+ * study, report kind, options and state of the data (lib/data/report-cache.ts
  * studyFingerprint), computed once by a worker (queue "report-jobs") and then served from the
  * database by every web process. Small studies, whose CIs take milliseconds, are computed in
  * place (REPORT_INLINE_LIMIT), so a product without a worker still shows them.
  */
-import { agreementReport, type AgreementOptions, type AgreementReport, correlationReport, type CorrelationOptions, type CorrelationReport } from "@/lib/analysis";
-import { cachedAgreementReport, cachedCorrelationReport, sharedCorrelationSections } from "@/lib/analysis/report-cache";
+import type { AgreementOptions, AgreementReport, CorrelationOptions, CorrelationReport } from "@/lib/analysis";
+import { agreementReport, correlationReport } from "@/lib/data/reports";
+import { cachedAgreementReport, cachedCorrelationReport, sharedCorrelationSections } from "@/lib/data/report-cache";
 import { db, type PrismaClient } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { ReportJob } from "@/lib/generated/prisma/client";

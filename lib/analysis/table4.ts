@@ -1,7 +1,7 @@
 /** CRScore Table 4 of a study with the embedder its CRScore runs use (the configured endpoint, else the offline TF-IDF default fitted on the study). */
-import type { PrismaClient } from "@/lib/db/client";
+import { linkedRatings } from "@/lib/data/claim-links";
 import { type EmbeddingPooling, resolveEmbeddingConfig } from "@/lib/embeddings";
-import { createJobContext, fitStudyEmbedder, runEmbedder } from "@/lib/metric-runs/context";
+import { createJobContext, fitStudyEmbedder, type MetricJobContext, runEmbedder } from "@/lib/metric-runs/context";
 import { crscorePooling } from "@/lib/metric-runs/plan";
 import type { TauChoice } from "@/lib/metric-runs/specs";
 import { calibrateStudyTau, planTau } from "@/lib/metric-runs/tau";
@@ -22,8 +22,7 @@ export interface Table4Report {
   rows: Table4Row[];
 }
 
-export async function table4Report(studyId: string, client: PrismaClient): Promise<Table4Report> {
-  const context = createJobContext({ client });
+export async function table4Report(studyId: string, context: MetricJobContext = createJobContext()): Promise<Table4Report> {
   const config = resolveEmbeddingConfig();
   let pooling: EmbeddingPooling | null = null;
   let embedder;
@@ -31,10 +30,10 @@ export async function table4Report(studyId: string, client: PrismaClient): Promi
     const embedding = { model: config.model, offline: false, url: config.url, corpusFingerprint: null };
     pooling = await crscorePooling(embedding, context);
     embedder = await runEmbedder(context, studyId, embedding, pooling);
-  } else embedder = (await fitStudyEmbedder(studyId, client)).embedder;
+  } else embedder = (await fitStudyEmbedder(studyId, context.client)).embedder;
   const tau = await planTau(context, studyId, embedder, {});
   const tauGt = await calibrateStudyTau(context, studyId, embedder, "gt");
-  const { pairs, ratings } = await claimLinkPairs(studyId, client, embedder);
+  const { pairs, ratings } = await claimLinkPairs(await linkedRatings(studyId, context.client), embedder);
   return {
     title: TABLE_4_TITLE,
     embedder: { model: config.model, offline: config.kind === "offline", pooling },

@@ -1,5 +1,5 @@
 /**
- * An answer's code on its question's scale, as the analyses read it in SQL (lib/analysis/gather.ts):
+ * An answer's code on its question's scale, as the analyses read it in SQL (lib/data/task-answers.ts):
  * its 1-based position on the scale, 0 when it is off the scale, -1 when it was not answered.
  * Where the answer is stored comes from the task's descriptor (`storage`, `answer`).
  */

@@ -8,7 +8,7 @@
 import "server-only";
 import { type AgreementOptions, type ItemSetFilter } from "@/lib/analysis";
 import type { StudyForAnalysis } from "@/lib/data/studies";
-import { cachedForState, dashboardState } from "@/lib/analysis/report-cache";
+import { cachedForState, dashboardState } from "@/lib/data/report-cache";
 import { taskReliability, type QuestionReliability } from "@/lib/data/adjudication";
 import { type ItemSetSummary, itemSetFilter, listItemSets, reportItemSets } from "@/lib/data/item-sets";
 import { listStudyMetrics, type StudyMetricVariant } from "@/lib/data/metric-scores";

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { slugField } from "@/lib/validation/study-fields";
 import { db, type Prisma } from "@/lib/db/client";
 import type { AgreementOptions, AgreementReport } from "@/lib/analysis";
-import { studyFingerprint } from "@/lib/analysis/report-cache";
+import { studyFingerprint } from "@/lib/data/report-cache";
 import { equalBatches, releaseRuleMet, ROUND_COEFFICIENTS, roundClosed, type RoundCoefficient } from "@/lib/annotation/rounds";
 import { effectCounts, planEffect } from "@/lib/annotation/assignment-plan";
 import { existingSelect, generateAssignments, planForStudy, previewKey } from "@/lib/data/assignment-admin";

@@ -4,14 +4,14 @@
  * annotator has finished and that are not consolidated yet (CRScore §4.2; under the stage order
  * their stage 2 waits for it), and per task the claims or reviews with an open disagreement
  * (rated differently, not adjudicated: the adjudication queue of any question). The
- * disagreements are computed once per state of the study's data (lib/analysis/report-cache).
+ * disagreements are computed once per state of the study's data (lib/data/report-cache).
  */
 import "server-only";
 import { perItemAgreement } from "@/lib/agreement";
 import { questionTable } from "@/lib/analysis/agreement-report";
-import { gatherTaskColumns } from "@/lib/analysis/gather";
+import { gatherTaskColumns } from "@/lib/data/task-answers";
 import { requireStudy } from "@/lib/data/studies";
-import { cachedForState, studyFingerprint } from "@/lib/analysis/report-cache";
+import { cachedForState, studyFingerprint } from "@/lib/data/report-cache";
 import { stageOrderOn } from "@/lib/annotation/stage-order";
 import { db } from "@/lib/db/client";
 import { storedConsensus } from "@/lib/data/adjudication";

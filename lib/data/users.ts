@@ -56,3 +56,9 @@ export async function findSessionAccount(id: string, sessionVersion: number | un
   );
   return rows[0] ?? null;
 }
+
+/** Display names of annotators (their e-mail when the name is empty): reports and reasons name people, not ids. */
+export async function raterNames(ids: readonly string[], client: PrismaClient = db): Promise<Map<string, string>> {
+  const users = await client.user.findMany({ where: { id: { in: [...ids] } }, select: { id: true, name: true, email: true } });
+  return new Map(users.map((u) => [u.id, u.name || u.email]));
+}

@@ -12,7 +12,8 @@
  * signature says so (`tau-items:all`). Without human relevance ratings and a named system, the
  * default calibration falls back to τ_GT. The choice goes into the metric signature.
  */
-import { humanScore, humanScores, mean } from "@/lib/analysis/human-scores";
+import { humanScore, mean } from "@/lib/analysis/human-scores";
+import { humanScores } from "@/lib/data/task-answers";
 import { requireStudy } from "@/lib/data/studies";
 import type { Embedder } from "@/lib/embeddings";
 import { AppError } from "@/lib/errors";

@@ -17,9 +17,9 @@
  *    (default 3) of wall time and of this process's CPU, with PostgreSQL's CPU beside them.
  */
 import { availableParallelism, loadavg } from "node:os";
-import { agreementReport, correlationReport } from "@/lib/analysis";
+import { agreementReport, correlationReport } from "@/lib/data/reports";
 import { requireStudy } from "@/lib/data/studies";
-import { gatherTaskColumns } from "@/lib/analysis/gather";
+import { gatherTaskColumns } from "@/lib/data/task-answers";
 import { createClient, type PrismaClient } from "@/lib/db/client";
 import { createTestDatabase } from "@/lib/db/test-database";
 import { createJobContext, drainMetricRun, isJudgeMetric, METRIC_JOB_NAMES, startMetricRun } from "@/lib/metric-runs";

@@ -13,7 +13,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { studyFingerprint } from "@/lib/analysis/report-cache";
+import { studyFingerprint } from "@/lib/data/report-cache";
 import { hashPassword } from "@/lib/auth/password";
 import { createClient } from "@/lib/db/client";
 import { createTestDatabase, freePort } from "@/lib/db/test-database";

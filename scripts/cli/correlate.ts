@@ -1,6 +1,6 @@
 import { fieldFlag, hasSwitch, optionalFlag, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
-import { correlationReport } from "@/lib/analysis";
+import { correlationReport } from "@/lib/data/reports";
 import { requireStudy } from "@/lib/data/studies";
 import { correlationLevelField } from "@/lib/validation/report-options";
 import { bootstrapFlags, itemSetFlags } from "./agreement";

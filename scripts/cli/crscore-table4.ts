@@ -1,6 +1,5 @@
 import { requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
-import { db } from "@/lib/db/client";
 import { table4Report } from "@/lib/analysis";
 import { requireStudy } from "@/lib/data/studies";
 
@@ -9,7 +8,7 @@ const command: Command = {
   usage: "crscore-table4 --study SLUG   (CRScore Table 4: precision, recall and F1 of the similarity threshold against the stage-2 claim links, at the Table 18 grid, the calibrated τ and τ_best)",
   async run(args) {
     const study = await requireStudy({ slug: requireFlag(args, "study") });
-    return { study: study.slug, ...(await table4Report(study.id, db)) };
+    return { study: study.slug, ...(await table4Report(study.id)) };
   },
 };
 export default command;

@@ -9,7 +9,7 @@ import { createAnnotationFixture, removeAnnotationFixture, type AnnotationFixtur
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
-const { agreementReport, correlationReport } = await import("@/lib/analysis");
+const { agreementReport, correlationReport } = await import("@/lib/data/reports");
 const { streamExport } = await import("@/lib/export");
 
 let fx: AnnotationFixture;

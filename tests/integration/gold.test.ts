@@ -22,7 +22,7 @@ const data = await import("@/lib/data/annotations");
 const admin = await import("@/lib/data/assignment-admin");
 const adjudication = await import("@/lib/data/adjudication");
 const quality = await import("@/lib/data/quality");
-const { gatherTaskColumns } = await import("@/lib/analysis/gather");
+const { gatherTaskColumns } = await import("@/lib/data/task-answers");
 const { requireStudy } = await import("@/lib/data/studies");
 const { listQueuesForAnnotator } = await import("@/lib/data/assignments");
 

@@ -8,7 +8,8 @@ import { createClient } from "@/lib/db/client";
 import { csvLine } from "@/lib/export/csv";
 import { runImport, type ImportFormat } from "@/lib/import";
 import { studyReviewOrder } from "@/lib/metric-runs/reviews";
-import { agreementReport, parseItemFile } from "@/lib/analysis";
+import { parseItemFile } from "@/lib/analysis";
+import { agreementReport } from "@/lib/data/reports";
 import { imported } from "./import-fixtures";
 
 const PHASE1_HEADER = ["id", "index", "diff", "claim", "Correctness\n0 - incorrect\n1 - correct\n-1 - unverifiable\n-2 - incomplete", "based on diff", "additional claims", "old_file", "new_file"];

@@ -15,7 +15,7 @@ process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
 const sets = await import("@/lib/data/item-sets");
 const admin = await import("@/lib/data/assignment-admin");
-const { agreementReport, correlationReport } = await import("@/lib/analysis");
+const { agreementReport, correlationReport } = await import("@/lib/data/reports");
 
 let fx: AnnotationFixture;
 const otherLead = { id: "lead-of-no-study", role: "LEAD" as const };

@@ -13,8 +13,7 @@ import { createAnnotationFixture, removeAnnotationFixture, type AnnotationFixtur
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
-const { humanScores } = await import("@/lib/analysis");
-const { gatherTaskColumns } = await import("@/lib/analysis/gather");
+const { gatherTaskColumns, humanScores } = await import("@/lib/data/task-answers");
 const { requireStudy } = await import("@/lib/data/studies");
 const { taskQuestions } = await import("@/lib/tasks");
 const { ratingLists } = await import("../human-ratings");

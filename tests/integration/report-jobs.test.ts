@@ -4,8 +4,8 @@
  * and every later request serves it from the database; a change of the data asks again.
  */
 import { afterAll, afterEach, expect, inject, test } from "vitest";
-import { agreementReport, correlationReport } from "@/lib/analysis";
-import { cachedCorrelationReport, dashboardState, studyFingerprint } from "@/lib/analysis/report-cache";
+import { agreementReport, correlationReport } from "@/lib/data/reports";
+import { cachedCorrelationReport, dashboardState, studyFingerprint } from "@/lib/data/report-cache";
 import { insertMetricScores } from "@/lib/data/metric-scores";
 import { createClient } from "@/lib/db/client";
 import { dashboardReport, routeReport, waitForReport } from "@/lib/analysis/report-jobs";

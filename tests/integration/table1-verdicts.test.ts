@@ -7,7 +7,7 @@ import { createAnnotationFixture, removeAnnotationFixture, type AnnotationFixtur
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
-const { claimQualityReport } = await import("@/lib/analysis");
+const { claimQualityReport } = await import("@/lib/data/reports");
 
 let fx: AnnotationFixture;
 

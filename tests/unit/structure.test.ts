@@ -46,16 +46,7 @@ const PENDING = {
   componentsReaching: [] as string[],
   /** Files that still query the database outside lib/data ("lib/data is the one place that queries"). */
   queriesOutsideData: [
-    "lib/analysis/agreement-report.ts imports @/lib/db/client",
-    "lib/analysis/claim-links.ts imports @/lib/db/client",
-    "lib/analysis/claim-quality.ts imports @/lib/db/client",
-    "lib/analysis/correlation-report.ts imports @/lib/db/client",
-    "lib/analysis/drafts.ts imports @/lib/db/client",
-    "lib/analysis/gather.ts imports @/lib/db/client",
-    "lib/analysis/human-scores.ts imports @/lib/db/client",
-    "lib/analysis/report-cache.ts imports @/lib/db/client",
     "lib/analysis/report-jobs.ts imports @/lib/db/client",
-    "lib/analysis/table4.ts imports @/lib/db/client",
     "lib/auth/authenticate.ts imports @/lib/db/client",
     "lib/embeddings/cache.ts imports @/lib/db/client",
     "lib/export/available.ts imports @/lib/db/client",

@@ -5,7 +5,7 @@ import { table4Table, table6Table, table14Table, tauOrigin } from "@/components/
 import { DataTable } from "@/components/dashboard/data-table";
 import { StudyPageHeader } from "@/components/study-page-header";
 import type { Table4Report } from "@/lib/analysis";
-import { cachedTable4Report } from "@/lib/analysis/report-cache";
+import { cachedTable4Report } from "@/lib/data/report-cache";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { findLedStudy } from "@/lib/data/study-access";
 import { publicError } from "@/lib/errors";

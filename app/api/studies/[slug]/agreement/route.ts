@@ -4,7 +4,7 @@
  * worker computes the CIs; until it has, 503 with Retry-After (resamples=0 answers at once).
  */
 import { NextResponse } from "next/server";
-import { studyFingerprint } from "@/lib/analysis/report-cache";
+import { studyFingerprint } from "@/lib/data/report-cache";
 import type { AgreementOptions } from "@/lib/analysis";
 import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";

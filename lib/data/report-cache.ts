@@ -8,7 +8,10 @@
  * of CPU per report (scripts/bench/analysis.ts measures them): there the web process computes
  * only the point estimates (nResamples 0) here and the worker the CIs (lib/analysis/report-jobs.ts).
  */
-import { agreementReport, type AgreementOptions, type AgreementReport, correlationReport, type CorrelationOptions, type CorrelationReport, type LevelFreeSource, table4Report, type Table4Report } from "@/lib/analysis";
+import "server-only";
+import type { AgreementOptions, AgreementReport, CorrelationOptions, CorrelationReport, LevelFreeSource, Table4Report } from "@/lib/analysis";
+import { table4Report } from "@/lib/analysis/table4";
+import { agreementReport, correlationReport } from "@/lib/data/reports";
 import { resolveEmbeddingConfig } from "@/lib/embeddings/config";
 import { db, Prisma } from "@/lib/db/client";
 
@@ -113,5 +116,5 @@ export async function cachedCorrelationReport(studyId: string, options: Correlat
 export async function cachedTable4Report(studyId: string): Promise<Table4Report> {
   const config = resolveEmbeddingConfig();
   const endpoint = { model: config.model, url: config.kind === "http" ? config.url : null };
-  return memo(keyOf("table4", studyId, endpoint, await studyFingerprint(studyId, false)), () => table4Report(studyId, db));
+  return memo(keyOf("table4", studyId, endpoint, await studyFingerprint(studyId, false)), () => table4Report(studyId));
 }
