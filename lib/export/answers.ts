@@ -8,7 +8,7 @@ import type { TaskType } from "@/lib/generated/prisma/enums";
 import { TASK_LIST } from "@/lib/tasks";
 import type { ExportedValues } from "@/lib/tasks/types";
 import { taskItemConsensus, type ExportConsensus } from "./consensus";
-import type { AnnotatedChange } from "./study-rows";
+import type { AnnotatedChange } from "./rows";
 
 export interface Answer {
   task: TaskType;

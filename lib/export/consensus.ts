@@ -4,17 +4,14 @@
  * 1, 0, -1, -2, 2; highQuality 1/0). Blank where the annotators disagree and no lead decided,
  * and on the items whose known answers (gold) the export leaves out.
  */
-import type { PrismaClient } from "@/lib/db/client";
 import type { GoldItems } from "@/lib/data/gold";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import type { RatingValue } from "@/lib/agreement";
-import { requireStudy } from "@/lib/data/studies";
-import { taskConsensus } from "@/lib/data/adjudication";
 import type { Question, StudyScales } from "@/lib/analysis/questions";
 import { TASK_LIST } from "@/lib/tasks";
 import { consensusOf } from "@/lib/tasks/consensus";
 import type { ExportedRating, TaskDescriptor } from "@/lib/tasks/types";
-import type { AnnotatedChange, AnnotatedPseudoReference, AnnotatedReview } from "./study-rows";
+import type { AnnotatedChange, AnnotatedPseudoReference, AnnotatedReview } from "./rows";
 
 /** `${task}:${itemId}` → export question → consensus text. */
 export type ExportConsensus = Map<string, Map<string, string>>;
@@ -30,18 +27,6 @@ export const taskItemConsensus = (consensus: ExportConsensus, task: TaskType, it
 
 /** The lead's adjudicated values of the study: `${task}:${itemId}` → question → value. */
 export type Adjudicated = Map<string, Map<string, RatingValue>>;
-
-/** Read once per export: a study's adjudicated values are few (a lead decides them one by one). */
-export async function adjudicatedValues(client: PrismaClient, studyId: string): Promise<Adjudicated> {
-  const rows = await client.consensus.findMany({ where: { studyId }, select: { task: true, itemId: true, question: true, value: true }, orderBy: [{ task: "asc" }, { itemId: "asc" }, { question: "asc" }] });
-  const out: Adjudicated = new Map();
-  for (const row of rows) {
-    const key = consensusKey(row.task, row.itemId);
-    if (!out.has(key)) out.set(key, new Map());
-    out.get(key)!.set(row.question, row.value as RatingValue);
-  }
-  return out;
-}
 
 /** The values the analyses count (lib/analysis/gather.ts): answered, on the question's scale, and not from an annotator whose work on the change is still a draft. */
 function countedValues(ratings: readonly ExportedRating[], question: Question, drafting: ReadonlySet<string>): RatingValue[] {
@@ -96,17 +81,6 @@ export function changeConsensus(study: StudyScales, adjudicated: Adjudicated, go
     }
     return out;
   };
-}
-
-/** The consensus grade of each generated review (GradedReviews workbook): review id → grade. */
-export async function consensusGrades(client: PrismaClient, studyId: string, gold: GoldItems = new Map()): Promise<Map<string, number>> {
-  const grades = new Map<string, number>();
-  for (const [reviewId, questions] of await taskConsensus(client, await requireStudy({ id: studyId }, client), "REFERENCE_GRADING")) {
-    if (gold.get("REFERENCE_GRADING")?.has(reviewId)) continue;
-    const grade = questions.get("grade");
-    if (grade) grades.set(reviewId, Number(grade.value));
-  }
-  return grades;
 }
 
 /** The consensus keys every pseudo-reference and every review of a jsonl export carries: each question's export column. */

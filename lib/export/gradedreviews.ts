@@ -10,11 +10,10 @@
  */
 import { PassThrough } from "node:stream";
 import type ExcelJS from "exceljs";
-import type { PrismaClient } from "@/lib/db/client";
 import { GRADEDREVIEWS_SHEET, REFERENCE_COLUMN } from "@/lib/import/gradedreviews";
-import type { ExportedChange } from "./study-rows";
+import type { ExportedChange } from "./rows";
 import { AppError } from "@/lib/errors";
-import { noExportData, studyGraders } from "./available";
+import { noExportData } from "./available";
 
 export interface GradedReviewsLayout {
   /** Systems of the generated reviews, in review order. */
@@ -29,14 +28,12 @@ export function gradedReviewsHeader(systems: readonly string[]): string[] {
 }
 
 /**
- * The systems and whose grades fill the Grade columns (see the file comment). A study without
- * grades (409), an unknown or ambiguous `annotator` name (400) are refused before anything is written.
+ * Whose grades fill the Grade columns of the study's `systems` (in review order), given its
+ * `graders` (see the file comment). A study without grades (409), an unknown or ambiguous
+ * `annotator` name (400) are refused before anything is written.
  */
-export async function gradedReviewsLayout(client: PrismaClient, studyId: string, consensus: () => Promise<Map<string, number>>, annotator?: string): Promise<GradedReviewsLayout> {
-  const systems = await client.review.groupBy({ by: ["system"], where: { codeChange: { studyId }, isReference: false }, _min: { position: true } });
-  systems.sort((a, b) => (a._min.position ?? 0) - (b._min.position ?? 0) || a.system.localeCompare(b.system));
-  const graders = await studyGraders(client, studyId);
-  const layout = (grades: GradedReviewsLayout["grades"]) => ({ systems: systems.map((s) => s.system), grades });
+export async function gradedReviewsLayout(systems: string[], graders: readonly { id: string; name: string }[], consensus: () => Promise<Map<string, number>>, annotator?: string): Promise<GradedReviewsLayout> {
+  const layout = (grades: GradedReviewsLayout["grades"]) => ({ systems, grades });
   if (graders.length === 0) throw noExportData("gradedreviews");
   if (annotator === undefined) return layout(graders.length > 1 ? { consensus: await consensus() } : { graderId: graders[0].id });
   const named = graders.filter((g) => g.name === annotator);

@@ -1,6 +1,6 @@
 /**
- * Exporting a study. Every format streams: the study is read page by page and
- * written as it is read, so large exports never hold the study in memory and a route handler
+ * Exporting a study. Every format streams: the study is read page by page (lib/data/exports.ts,
+ * lib/data/export-rows.ts) and written as it is read, so large exports never hold the study in memory and a route handler
  * can send the first bytes at once (`exportStream` gives a web ReadableStream for `Response`).
  *
  * - `jsonl`: the import format with all annotations (round trip, Hugging Face `datasets`);
@@ -12,26 +12,24 @@
  * The jsonl, long and wide exports carry each annotator's values and the consensus (./consensus.ts).
  * CSV cells that a spreadsheet would read as formulas are neutralised (./csv.ts) unless `raw`.
  * A format the study has no data for is refused (./available.ts). The same data gives the same
- * bytes: every statement has a total order (./study-rows.ts), the workbook a fixed time.
+ * bytes: every statement has a total order (lib/data/export-rows.ts), the workbook a fixed time.
  * Known answers (gold, for attention checks) are left out unless the request includes them: the
  * annotations and consensus of each answered claim or review for that task, not its whole change.
  */
-import { db, type PrismaClient } from "@/lib/db/client";
-import { goldItems, type GoldItems } from "@/lib/data/gold";
-import { studyPullRequests } from "@/lib/data/pull-requests";
-import { requireStudy } from "@/lib/data/studies";
-import { requireExportData } from "./available";
-import { adjudicatedValues, changeConsensus, consensusColumns, consensusGrades, type ChangeConsensus } from "./consensus";
+import type { StudyScales } from "@/lib/analysis/questions";
+import type { PullRequestView } from "@/lib/data/pull-requests";
+import type { ChangeConsensus } from "./consensus";
+import { consensusColumns } from "./consensus";
 import type { ExportFormat } from "./formats";
 import { githubCommentsExport } from "./github-comments";
-import { gradedReviewsLayout, gradedReviewsWorkbook, type GradedReviewsLayout } from "./gradedreviews";
+import { gradedReviewsWorkbook, type GradedReviewsLayout } from "./gradedreviews";
 import { jsonlExport } from "./jsonl";
 import { longCsv, longJsonl } from "./long";
 import type { AnswerFilter } from "./answers";
-import { studyAnnotators, studyAnswers, studyChanges } from "./study-rows";
+import type { AnnotatedChange, ExportedChange, StudyAnnotator } from "./rows";
 import { wideCsv, wideJsonl } from "./wide";
 
-export { exportOffer, type ExportOffer } from "./available";
+export { noExportData, offeredFormats, type ExportOffer } from "./available";
 export { type AnswerFilter, type AnswerStatus } from "./answers";
 export { attachmentHeader, EXPORT_FORMATS, EXPORT_NEEDS, exportContentType, exportFileName, isExportFormat, type ExportFormat } from "./formats";
 
@@ -54,55 +52,51 @@ export interface PreparedExport {
   gradedReviews?: GradedReviewsLayout;
 }
 
-export async function prepareExport(request: ExportRequest, client: PrismaClient = db): Promise<PreparedExport> {
-  await requireExportData(client, request.studyId, request.format);
-  if (request.format !== "gradedreviews") return { request };
-  return { request, gradedReviews: await gradedReviewsLayout(client, request.studyId, async () => consensusGrades(client, request.studyId, await leftOutGold(request, client)), request.annotator) };
+/** What an export reads of its study (lib/data/exports.ts), each read when the format needs it. */
+export interface ExportSource {
+  study: StudyScales;
+  /** The code changes with their texts and annotations, in study order. */
+  changes: () => AsyncIterable<ExportedChange>;
+  /** The code changes' answers and the texts they answer, without the changes' own texts. */
+  answers: () => AsyncIterable<AnnotatedChange>;
+  consensus: () => Promise<ChangeConsensus>;
+  annotators: () => Promise<StudyAnnotator[]>;
+  /** The pull requests with their files and review comments. */
+  pullRequests: () => Promise<PullRequestView[]>;
 }
 
-/** The known answers (gold) an export leaves out: none when it includes gold. */
-const leftOutGold = (request: ExportRequest, client: PrismaClient): Promise<GoldItems> => (request.includeGold ? Promise.resolve(new Map()) : goldItems(client, request.studyId));
-
 /** The export as chunks (text or bytes) in order. */
-export async function* streamExport(input: ExportRequest | PreparedExport, client: PrismaClient = db): AsyncGenerator<string | Uint8Array> {
-  const prepared = "request" in input ? input : await prepareExport(input, client);
+export async function* writeExport(prepared: PreparedExport, source: ExportSource): AsyncGenerator<string | Uint8Array> {
   const { request } = prepared;
-  const study = await requireStudy({ id: request.studyId }, client);
-  const dimensions = study.likertDimensions;
-  const gold = await leftOutGold(request, client);
-  const changes = () => studyChanges(client, request.studyId, gold);
-  // The long and wide formats write no diff, file or pull request: their pages are read without (studyAnswers).
-  const answers = () => studyAnswers(client, request.studyId, gold);
-  const consensus = async (): Promise<ChangeConsensus> => changeConsensus(study, await adjudicatedValues(client, request.studyId), gold);
+  const dimensions = source.study.likertDimensions;
   switch (request.format) {
     case "jsonl":
-      yield* jsonlExport(changes(), dimensions, await consensus(), consensusColumns(study));
+      yield* jsonlExport(source.changes(), dimensions, await source.consensus(), consensusColumns(source.study));
       return;
     case "long-csv":
-      yield* longCsv(answers(), dimensions, await consensus(), request.filter, { raw: request.raw });
+      yield* longCsv(source.answers(), dimensions, await source.consensus(), request.filter, { raw: request.raw });
       return;
     case "long-jsonl":
-      yield* longJsonl(answers(), dimensions, await consensus(), request.filter);
+      yield* longJsonl(source.answers(), dimensions, await source.consensus(), request.filter);
       return;
     case "wide-csv":
-      yield* wideCsv(answers(), dimensions, await studyAnnotators(client, request.studyId), await consensus(), request.filter, { raw: request.raw });
+      yield* wideCsv(source.answers(), dimensions, await source.annotators(), await source.consensus(), request.filter, { raw: request.raw });
       return;
     case "wide-jsonl":
-      yield* wideJsonl(answers(), dimensions, await studyAnnotators(client, request.studyId), await consensus(), request.filter);
+      yield* wideJsonl(source.answers(), dimensions, await source.annotators(), await source.consensus(), request.filter);
       return;
     case "gradedreviews":
-      yield* gradedReviewsWorkbook(changes(), prepared.gradedReviews!);
+      yield* gradedReviewsWorkbook(source.changes(), prepared.gradedReviews!);
       return;
     case "github-comments":
       // No question is asked of review comments yet: each comment's `questions` is empty.
-      yield* githubCommentsExport(await studyPullRequests(request.studyId, client));
+      yield* githubCommentsExport(await source.pullRequests());
       return;
   }
 }
 
-/** The export as a web stream of bytes, for `new Response(exportStream(...))` in a route handler. */
-export function exportStream(request: ExportRequest | PreparedExport, client: PrismaClient = db): ReadableStream<Uint8Array> {
-  const chunks = streamExport(request, client);
+/** Chunks as a web stream of bytes, for `new Response(...)` in a route handler. */
+export function byteStream(chunks: AsyncGenerator<string | Uint8Array>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {

@@ -10,7 +10,7 @@
 import type { CodeChangeLine } from "@/lib/import/jsonl-schema";
 import { itemConsensus, type ChangeConsensus, type ExportConsensus } from "./consensus";
 import { orderedScores } from "./scores";
-import type { ExportedChange, ExportedPseudoReference, ExportedReview } from "./study-rows";
+import type { ExportedChange, ExportedPseudoReference, ExportedReview } from "./rows";
 
 type Line = Required<CodeChangeLine>;
 

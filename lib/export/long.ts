@@ -8,7 +8,7 @@
 import { type AnswerFilter, changeAnswers, type Answer } from "./answers";
 import type { ChangeConsensus } from "./consensus";
 import { csvLine, csvRecord, type CsvOptions } from "./csv";
-import type { AnnotatedChange } from "./study-rows";
+import type { AnnotatedChange } from "./rows";
 
 export const LONG_COLUMNS = ["task", "codeChange", "item", "itemText", "itemKind", "system", "question", "annotatorId", "annotator", "value", "createdAt", "updatedAt", "timeSpentMs", "importedFrom", "importedBy", "importRun", "status", "submittedAt", "consensus"] as const satisfies readonly (keyof Answer)[];
 

@@ -7,7 +7,7 @@
 import { type AnswerFilter, changeAnswers, type Answer } from "./answers";
 import type { ChangeConsensus, ExportConsensus } from "./consensus";
 import { csvLine, type CsvOptions } from "./csv";
-import type { AnnotatedChange, StudyAnnotator } from "./study-rows";
+import type { AnnotatedChange, StudyAnnotator } from "./rows";
 
 export const WIDE_ITEM_COLUMNS = ["task", "codeChange", "item", "itemText", "itemKind", "system", "question"] as const satisfies readonly (keyof Answer)[];
 

@@ -13,7 +13,7 @@ import type { AddedClaimValue, ClaimJudgementValue, CommentFilterValue, Necessit
 import type { RatingValue } from "@/lib/agreement";
 import type { Question, StudyScales } from "@/lib/analysis/questions";
 import type { AnswerOf, MissingAnswer } from "@/lib/annotation/completeness";
-import type { AnnotatedPseudoReference, AnnotatedReview } from "@/lib/export/study-rows";
+import type { AnnotatedPseudoReference, AnnotatedReview, ExportedAnnotation } from "@/lib/export/rows";
 import type { DiffSource } from "@/lib/diff";
 
 export type Tx = Prisma.TransactionClient;
@@ -95,18 +95,6 @@ export interface SaveContext {
   annotatorId: string;
   codeChangeId: string;
   studyId: string;
-}
-
-/** An annotation as exports see it; times as ISO 8601 UTC text, as `Date.toISOString` writes them. */
-export interface ExportedAnnotation {
-  annotator: { id: string; name: string };
-  createdAt: string;
-  updatedAt: string;
-  timeSpentMs: number | null;
-  /** Set when an import wrote the annotation: the file, and the run's lead. */
-  importedFile: string | null;
-  importRunId: string | null;
-  importRun: { createdAt: string; createdBy: { email: string } | null } | null;
 }
 
 /** One annotation's export columns: (question, value as text or null when absent). */

@@ -12,7 +12,8 @@ import { pipeline } from "node:stream/promises";
 import { CliError, hasSwitch, optionalFlag, type ParsedArgs, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { findStudy } from "@/lib/data/studies";
-import { EXPORT_FORMATS, isExportFormat, prepareExport, streamExport, type ExportFormat } from "@/lib/export";
+import { EXPORT_FORMATS, isExportFormat, type ExportFormat } from "@/lib/export";
+import { prepareExport, streamExport } from "@/lib/data/exports";
 
 /** `long`/`wide` take their CSV or JSONL form from the output's extension. */
 function exportFormat(name: string, out: string): ExportFormat {

@@ -14,7 +14,7 @@ process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
 const { runImport } = await import("@/lib/import");
 const adjudication = await import("@/lib/data/adjudication");
-const { prepareExport } = await import("@/lib/export");
+const { prepareExport } = await import("@/lib/data/exports");
 
 const STUDY = `adjudication-${Date.now()}`;
 let studyId = "";

@@ -10,7 +10,7 @@ import { createAnnotationFixture, removeAnnotationFixture, type AnnotationFixtur
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
 const { agreementReport, correlationReport } = await import("@/lib/data/reports");
-const { streamExport } = await import("@/lib/export");
+const { streamExport } = await import("@/lib/data/exports");
 
 let fx: AnnotationFixture;
 const completedAt = new Date("2026-01-02T03:04:05Z");

@@ -11,9 +11,10 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { createClient, type PrismaClient } from "@/lib/db/client";
-import { streamExport, type ExportFormat, type ExportRequest } from "@/lib/export";
+import type { ExportFormat, ExportRequest } from "@/lib/export";
+import { streamExport } from "@/lib/data/exports";
 import { goldItems } from "@/lib/data/gold";
-import { studyAnswers, studyChanges } from "@/lib/export/study-rows";
+import { studyAnswers, studyChanges } from "@/lib/data/export-rows";
 import { runImport } from "@/lib/import";
 import { fileAt, imported, jsonlFile } from "./import-fixtures";
 

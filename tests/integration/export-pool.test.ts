@@ -20,7 +20,7 @@ const { db } = await import("@/lib/db/client");
 // The integration files share one process: a pool an earlier file made is replaced by one with these settings.
 await db.$disconnect();
 const { processConnection } = await import("@/lib/db/connection");
-const { exportStream, streamExport } = await import("@/lib/export");
+const { exportStream, streamExport } = await import("@/lib/data/exports");
 const { saveAnnotation } = await import("@/lib/data/annotations");
 const { generateAssignments } = await import("@/lib/data/assignment-admin");
 

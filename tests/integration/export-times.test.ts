@@ -1,11 +1,11 @@
 /**
  * The export reader takes annotations', import runs' and assignments' times as text formatted by
- * PostgreSQL (lib/export/study-rows.ts isoTime): it must be exactly what `Date.toISOString` writes
+ * PostgreSQL (lib/data/export-rows.ts isoTime): it must be exactly what `Date.toISOString` writes
  * for the stored time, milliseconds, early years, leap days and the ends of the range included.
  */
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { createClient, type PrismaClient } from "@/lib/db/client";
-import { studyChanges } from "@/lib/export/study-rows";
+import { studyChanges } from "@/lib/data/export-rows";
 import { runImport } from "@/lib/import";
 import { seededRandom } from "@/lib/stats";
 import { imported, jsonlFile } from "./import-fixtures";

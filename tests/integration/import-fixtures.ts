@@ -2,7 +2,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { PrismaClient } from "@/lib/db/client";
-import { streamExport, type ExportFormat } from "@/lib/export";
+import type { ExportFormat } from "@/lib/export";
+import { streamExport } from "@/lib/data/exports";
 import type { ImportFile, ImportResult, ImportSummary } from "@/lib/import";
 import { formatImportErrors } from "@/lib/import";
 import { sharedPath } from "../shared-data";

@@ -41,7 +41,6 @@ const DATABASE_EXCEPTIONS: Record<string, string> = {
  */
 const PENDING = {
   cycles: [
-    "lib/tasks/types.ts > lib/export/study-rows.ts",
   ] as string[],
   componentsReaching: [] as string[],
   /** Files that still query the database outside lib/data ("lib/data is the one place that queries"). */
@@ -49,11 +48,6 @@ const PENDING = {
     "lib/analysis/report-jobs.ts imports @/lib/db/client",
     "lib/auth/authenticate.ts imports @/lib/db/client",
     "lib/embeddings/cache.ts imports @/lib/db/client",
-    "lib/export/available.ts imports @/lib/db/client",
-    "lib/export/consensus.ts imports @/lib/db/client",
-    "lib/export/gradedreviews.ts imports @/lib/db/client",
-    "lib/export/index.ts imports @/lib/db/client",
-    "lib/export/study-rows.ts imports @/lib/db/client",
     "lib/import/analyze.ts imports @/lib/db/client",
     "lib/import/annotators.ts imports @/lib/db/client",
     "lib/import/bulk-insert.ts imports pg, pg-copy-streams",

@@ -8,7 +8,7 @@ import { formatDuration, secondsPerItem } from "@/components/format";
 import { ProgressBar } from "@/components/progress-bar";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { getStudyOverview } from "@/lib/data/study-overview";
-import { exportOffer } from "@/lib/export";
+import { exportOffer } from "@/lib/data/exports";
 import { studyWaiting } from "@/lib/data/study-waiting";
 import { StudyWaitingList } from "@/components/study-waiting";
 

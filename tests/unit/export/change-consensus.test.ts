@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { shuffled } from "@/lib/annotation/random";
 import { changeConsensus, type Adjudicated } from "@/lib/export/consensus";
-import type { ExportedChange, ExportedPseudoReference, ExportedReview } from "@/lib/export/study-rows";
+import type { ExportedChange, ExportedPseudoReference, ExportedReview } from "@/lib/export/rows";
 import type { ClaimCode } from "@/lib/generated/prisma/enums";
 import { seededRandom } from "@/lib/stats";
 

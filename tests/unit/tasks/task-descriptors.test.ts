@@ -101,17 +101,16 @@ const PROTOCOL: Record<string, string> = {
   "app/studies/[slug]/adjudicate/[task]/[itemId]/page.tsx": "claims link to their consolidation (CRScore §4.2)",
   "app/studies/[slug]/page.tsx": "the stage-order toggle of CRScore's two stages",
   "components/dashboard/agreement-tables.ts": "claims link to their consolidation (CRScore §4.2)",
-  "lib/analysis/agreement-report.ts": "CRScore Table 1 (claim quality) beside claim verification's agreement",
-  "lib/analysis/claim-quality.ts": "CRScore Table 1 (claim quality)",
   "lib/annotation/stage-order.ts": "CRScore's stage order: claim verification before review rating",
   "lib/annotation/waiting.ts": "stage 2 waits for stage 1 (CRScore §4.2)",
   "lib/data/annotations.ts": "stage 2 waits for the annotator's own stage 1 (CRScore §4.2)",
   "lib/data/assignment-admin.ts": "consolidation reads stage 1's assignments (CRScore §4.2)",
   "lib/data/assignments.ts": "stage 2 waits for stage 1 (CRScore §4.2)",
+  "lib/data/exports.ts": "the GradedReviews workbook's consensus grades",
   "lib/data/quality.ts": "claims are listed by position; reference grading leaves out the reference review (GradedReviews §4.3)",
+  "lib/data/reports.ts": "CRScore Table 1 (claim quality) beside claim verification's agreement",
   "lib/data/study-settings.ts": "Likert dimensions are review rating's questions (CRScore Table 7)",
   "lib/data/study-waiting.ts": "code changes ready for consolidation (CRScore §4.2)",
-  "lib/export/consensus.ts": "the GradedReviews workbook's consensus grades",
   "lib/import/crscore-phase1.ts": "the CRScore phase-1 sheets are claim verification",
   "lib/import/crscore-phase2.ts": "the CRScore phase-2 sheets are review rating",
   "lib/import/gradedreviews.ts": "the GradedReviews workbook is reference grading",
@@ -127,7 +126,7 @@ const PER_TASK: Record<string, string> = {
   "lib/import/jsonl.ts": "file format: the jsonl format's fields per task (docs/jsonl-format.md)",
   "lib/seed/demo/index.ts": "file format: the demo study's task list",
   "lib/seed/plan.ts": "file format: the demo study's annotations per task",
-  "lib/export/study-rows.ts": "remains: the export's per-task annotation rows and fields",
+  "lib/data/export-rows.ts": "remains: the export's per-task annotation rows and fields",
 };
 
 /** Source files under `dir` (TypeScript), relative to the root. */

@@ -9,7 +9,8 @@
 import { z } from "zod";
 import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
-import { attachmentHeader, EXPORT_FORMATS, exportContentType, exportFileName, exportStream, prepareExport } from "@/lib/export";
+import { attachmentHeader, EXPORT_FORMATS, exportContentType, exportFileName } from "@/lib/export";
+import { exportStream, prepareExport } from "@/lib/data/exports";
 import { handler } from "@/lib/http/respond";
 
 export const dynamic = "force-dynamic";

@@ -8,66 +8,12 @@
  * statement has a total order on stable keys (ids, external ids), so two exports of the same data
  * are the same bytes whatever order the rows lie in.
  */
+import "server-only";
 import { setImmediate } from "node:timers/promises";
 import { pipelinedArrays, Prisma, rawArrays, rawRows, type PrismaClient } from "@/lib/db/client";
 import type { GoldItems } from "@/lib/data/gold";
-import type { AssignmentStatus, ClaimCode, ClaimErrorType, PseudoReferenceKind, TaskType } from "@/lib/generated/prisma/enums";
-import type { ExportedAnnotation } from "@/lib/tasks/types";
-
-/** A pseudo-reference with its annotations, what the answers of the long and wide formats are made of. */
-export interface AnnotatedPseudoReference {
-  id: string;
-  externalId: string;
-  text: string;
-  judgements: (ExportedAnnotation & { code: ClaimCode | null; necessary: boolean | null; errorType: ClaimErrorType | null; note: string })[];
-}
-
-export interface ExportedPseudoReference extends AnnotatedPseudoReference {
-  kind: PseudoReferenceKind;
-  source: string;
-  position: number;
-  addedBy: { id: string; name: string } | null;
-  corrects: { externalId: string } | null;
-}
-
-/** A review with its annotations, what the answers of the long and wide formats are made of. */
-export interface AnnotatedReview {
-  id: string;
-  externalId: string;
-  system: string;
-  text: string;
-  ratings: (ExportedAnnotation & { scores: unknown; comment: string; links: { partial: boolean; pseudoReference: { externalId: string } }[] })[];
-  referenceGrades: (ExportedAnnotation & { annotatorId: string; grade: number; comment: string })[];
-  commentFilters: (ExportedAnnotation & { highQuality: boolean; justification: string })[];
-}
-
-export interface ExportedReview extends AnnotatedReview {
-  isReference: boolean;
-  position: number;
-}
-
-/** A code change with its items (their texts) and their annotations, without its own texts and pull request (studyAnswers). */
-export interface AnnotatedChange {
-  id: string;
-  externalId: string;
-  position: number;
-  /** Whose work is submitted (lib/export/answers.ts workStatus). */
-  assignments: { userId: string; taskType: TaskType; status: AssignmentStatus; completedAt: string | null }[];
-  pseudoReferences: AnnotatedPseudoReference[];
-  reviews: AnnotatedReview[];
-}
-
-export interface ExportedChange extends AnnotatedChange {
-  pullRequest: { externalId: string; repository: string; title: string; description: string; metadata: unknown } | null;
-  filePath: string;
-  language: string;
-  diff: string;
-  oldFile: string;
-  newFile: string;
-  metadata: unknown;
-  pseudoReferences: ExportedPseudoReference[];
-  reviews: ExportedReview[];
-}
+import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/enums";
+import type { AnnotatedChange, ExportedAnnotation, ExportedChange, ExportedPseudoReference, ExportedReview, StudyAnnotator } from "@/lib/export/rows";
 
 /**
  * What a page reads: the whole study (the jsonl and GradedReviews exports), or its answers and the
@@ -396,11 +342,6 @@ export const studyChanges = (client: PrismaClient, studyId: string, gold: GoldIt
 
 /** The study's code changes with their claims' and reviews' texts and annotations, without the changes' own texts (long and wide exports). */
 export const studyAnswers = (client: PrismaClient, studyId: string, gold: GoldItems = new Map(), pageSize = PAGE) => studyPages(client, studyId, gold, pageSize, "answers");
-
-export interface StudyAnnotator {
-  id: string;
-  name: string;
-}
 
 /** Everyone who annotated anything in the study, by name. */
 export async function studyAnnotators(client: PrismaClient, studyId: string): Promise<StudyAnnotator[]> {

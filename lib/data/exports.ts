@@ -1,0 +1,114 @@
+/**
+ * The reads of a study's exports: which formats it has data for, what an export is checked
+ * against before it starts, and its rows, page by page (lib/data/export-rows.ts), handed to the
+ * formats of lib/export as they are read.
+ */
+import "server-only";
+import { db, type PrismaClient } from "@/lib/db/client";
+import type { RatingValue } from "@/lib/agreement";
+import { taskConsensus } from "@/lib/data/adjudication";
+import { studyAnnotators, studyAnswers, studyChanges } from "@/lib/data/export-rows";
+import { goldItems, type GoldItems } from "@/lib/data/gold";
+import { studyPullRequests } from "@/lib/data/pull-requests";
+import { requireStudy } from "@/lib/data/studies";
+import { byteStream, type ExportOffer, type ExportRequest, noExportData, offeredFormats, type PreparedExport, writeExport } from "@/lib/export";
+import { type Adjudicated, changeConsensus, consensusKey } from "@/lib/export/consensus";
+import type { ExportData, ExportFormat } from "@/lib/export/formats";
+import { gradedReviewsLayout } from "@/lib/export/gradedreviews";
+
+/** The annotators who graded reviews of the study, by name (the page's grader picker). */
+function studyGraders(client: PrismaClient, studyId: string): Promise<{ id: string; name: string }[]> {
+  return client.user.findMany({ where: { referenceGrades: { some: { review: { codeChange: { studyId } } } } }, select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] });
+}
+
+/** Whether any annotation of the study's claims or reviews exists (one row looked up per table at most). */
+async function hasAnnotations(client: PrismaClient, studyId: string): Promise<boolean> {
+  const inStudy = { codeChange: { studyId } };
+  const found = [
+    () => client.claimJudgement.findFirst({ where: { pseudoReference: inStudy }, select: { id: true } }),
+    () => client.reviewRating.findFirst({ where: { review: inStudy }, select: { id: true } }),
+    () => client.referenceGrade.findFirst({ where: { review: inStudy }, select: { id: true } }),
+    () => client.commentFilterLabel.findFirst({ where: { review: inStudy }, select: { id: true } }),
+  ];
+  for (const find of found) if (await find()) return true;
+  return false;
+}
+
+/** The formats the study has data for, one statement at a time (an export takes one connection of the pool). */
+export async function exportOffer(studyId: string, client: PrismaClient = db): Promise<ExportOffer> {
+  const changes = (await client.codeChange.findFirst({ where: { studyId }, select: { id: true } })) !== null;
+  const annotations = changes && (await hasAnnotations(client, studyId));
+  const graders = annotations ? (await studyGraders(client, studyId)).map((g) => g.name) : [];
+  const comments = changes && (await client.reviewComment.findFirst({ where: { pullRequest: { studyId } }, select: { id: true } })) !== null;
+  const has: Record<ExportData, boolean> = { "code changes": changes, annotations, "reference grades": graders.length > 0, "review comments": comments };
+  const gold = (await client.consensus.findFirst({ where: { studyId, gold: true }, select: { id: true } })) !== null;
+  return { formats: offeredFormats(has), gold, graders };
+}
+
+/** Refuses (409) a format the study has no data for. */
+export async function requireExportData(client: PrismaClient, studyId: string, format: ExportFormat): Promise<void> {
+  if (!(await exportOffer(studyId, client)).formats.includes(format)) throw noExportData(format);
+}
+
+/** The lead's adjudicated values of the study, read once per export: a study's adjudicated values are few (a lead decides them one by one). */
+export async function adjudicatedValues(client: PrismaClient, studyId: string): Promise<Adjudicated> {
+  const rows = await client.consensus.findMany({ where: { studyId }, select: { task: true, itemId: true, question: true, value: true }, orderBy: [{ task: "asc" }, { itemId: "asc" }, { question: "asc" }] });
+  const out: Adjudicated = new Map();
+  for (const row of rows) {
+    const key = consensusKey(row.task, row.itemId);
+    if (!out.has(key)) out.set(key, new Map());
+    out.get(key)!.set(row.question, row.value as RatingValue);
+  }
+  return out;
+}
+
+/** The consensus grade of each generated review (GradedReviews workbook): review id → grade. */
+export async function consensusGrades(client: PrismaClient, studyId: string, gold: GoldItems = new Map()): Promise<Map<string, number>> {
+  const grades = new Map<string, number>();
+  for (const [reviewId, questions] of await taskConsensus(client, await requireStudy({ id: studyId }, client), "REFERENCE_GRADING")) {
+    if (gold.get("REFERENCE_GRADING")?.has(reviewId)) continue;
+    const grade = questions.get("grade");
+    if (grade) grades.set(reviewId, Number(grade.value));
+  }
+  return grades;
+}
+
+/** The systems of the study's generated reviews in review order (their first position, then name). */
+async function studySystems(client: PrismaClient, studyId: string): Promise<string[]> {
+  const systems = await client.review.groupBy({ by: ["system"], where: { codeChange: { studyId }, isReference: false }, _min: { position: true } });
+  systems.sort((a, b) => (a._min.position ?? 0) - (b._min.position ?? 0) || a.system.localeCompare(b.system));
+  return systems.map((s) => s.system);
+}
+
+/** The known answers (gold) an export leaves out: none when it includes gold. */
+const leftOutGold = (request: ExportRequest, client: PrismaClient): Promise<GoldItems> => (request.includeGold ? Promise.resolve(new Map()) : goldItems(client, request.studyId));
+
+/** An export checked: a format without data, an unknown grader are refused here, before a response starts. */
+export async function prepareExport(request: ExportRequest, client: PrismaClient = db): Promise<PreparedExport> {
+  await requireExportData(client, request.studyId, request.format);
+  if (request.format !== "gradedreviews") return { request };
+  const consensus = async () => consensusGrades(client, request.studyId, await leftOutGold(request, client));
+  return { request, gradedReviews: await gradedReviewsLayout(await studySystems(client, request.studyId), await studyGraders(client, request.studyId), consensus, request.annotator) };
+}
+
+/** The export as chunks (text or bytes) in order. */
+export async function* streamExport(input: ExportRequest | PreparedExport, client: PrismaClient = db): AsyncGenerator<string | Uint8Array> {
+  const prepared = "request" in input ? input : await prepareExport(input, client);
+  const { studyId } = prepared.request;
+  const study = await requireStudy({ id: studyId }, client);
+  const gold = await leftOutGold(prepared.request, client);
+  yield* writeExport(prepared, {
+    study,
+    changes: () => studyChanges(client, studyId, gold),
+    // The long and wide formats write no diff, file or pull request: their pages are read without (studyAnswers).
+    answers: () => studyAnswers(client, studyId, gold),
+    consensus: async () => changeConsensus(study, await adjudicatedValues(client, studyId), gold),
+    annotators: () => studyAnnotators(client, studyId),
+    pullRequests: () => studyPullRequests(studyId, client),
+  });
+}
+
+/** The export as a web stream of bytes, for `new Response(exportStream(...))` in a route handler. */
+export function exportStream(request: ExportRequest | PreparedExport, client: PrismaClient = db): ReadableStream<Uint8Array> {
+  return byteStream(streamExport(request, client));
+}

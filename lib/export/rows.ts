@@ -1,0 +1,78 @@
+/**
+ * A study's code changes as exports read them (lib/data/export-rows.ts) and write them: their
+ * pseudo-references and reviews, each with its annotations.
+ */
+import type { AssignmentStatus, ClaimCode, ClaimErrorType, PseudoReferenceKind, TaskType } from "@/lib/generated/prisma/enums";
+
+/** An annotation as exports see it; times as ISO 8601 UTC text, as `Date.toISOString` writes them. */
+export interface ExportedAnnotation {
+  annotator: { id: string; name: string };
+  createdAt: string;
+  updatedAt: string;
+  timeSpentMs: number | null;
+  /** Set when an import wrote the annotation: the file, and the run's lead. */
+  importedFile: string | null;
+  importRunId: string | null;
+  importRun: { createdAt: string; createdBy: { email: string } | null } | null;
+}
+
+/** A pseudo-reference with its annotations, what the answers of the long and wide formats are made of. */
+export interface AnnotatedPseudoReference {
+  id: string;
+  externalId: string;
+  text: string;
+  judgements: (ExportedAnnotation & { code: ClaimCode | null; necessary: boolean | null; errorType: ClaimErrorType | null; note: string })[];
+}
+
+export interface ExportedPseudoReference extends AnnotatedPseudoReference {
+  kind: PseudoReferenceKind;
+  source: string;
+  position: number;
+  addedBy: { id: string; name: string } | null;
+  corrects: { externalId: string } | null;
+}
+
+/** A review with its annotations, what the answers of the long and wide formats are made of. */
+export interface AnnotatedReview {
+  id: string;
+  externalId: string;
+  system: string;
+  text: string;
+  ratings: (ExportedAnnotation & { scores: unknown; comment: string; links: { partial: boolean; pseudoReference: { externalId: string } }[] })[];
+  referenceGrades: (ExportedAnnotation & { annotatorId: string; grade: number; comment: string })[];
+  commentFilters: (ExportedAnnotation & { highQuality: boolean; justification: string })[];
+}
+
+export interface ExportedReview extends AnnotatedReview {
+  isReference: boolean;
+  position: number;
+}
+
+/** A code change with its items (their texts) and their annotations, without its own texts and pull request (studyAnswers). */
+export interface AnnotatedChange {
+  id: string;
+  externalId: string;
+  position: number;
+  /** Whose work is submitted (lib/export/answers.ts workStatus). */
+  assignments: { userId: string; taskType: TaskType; status: AssignmentStatus; completedAt: string | null }[];
+  pseudoReferences: AnnotatedPseudoReference[];
+  reviews: AnnotatedReview[];
+}
+
+export interface ExportedChange extends AnnotatedChange {
+  pullRequest: { externalId: string; repository: string; title: string; description: string; metadata: unknown } | null;
+  filePath: string;
+  language: string;
+  diff: string;
+  oldFile: string;
+  newFile: string;
+  metadata: unknown;
+  pseudoReferences: ExportedPseudoReference[];
+  reviews: ExportedReview[];
+}
+
+/** Someone who annotated anything in a study (the wide formats' columns). */
+export interface StudyAnnotator {
+  id: string;
+  name: string;
+}
