@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import ExcelJS from "exceljs";
-import { runImport } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
 
 const STUDY = "adjudication-e2e";

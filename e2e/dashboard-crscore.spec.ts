@@ -8,7 +8,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { TABLE_4_ROW_LABELS } from "@/components/dashboard/crscore-tables";
 import type { Table4Report } from "@/lib/analysis";
-import { runImport } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { hasSharedFile, sharedPath } from "../tests/shared-data";
 import { cli, expectNumber, readTable, row } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";

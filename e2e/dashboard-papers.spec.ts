@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import type { AgreementReport, CorrelationReport } from "@/lib/analysis";
-import { runImport } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { hasSharedFile, sharedPath } from "../tests/shared-data";
 import { paperReliabilityIds } from "../tests/unit/claims/crscore-phase1";
 import { cli, expectComplete, expectNumber, readTable, row, startMetricWorker } from "./dashboard-helpers";

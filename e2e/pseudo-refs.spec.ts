@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { runImport } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { studySmellTables } from "@/lib/data/pseudo-references";
 import { detectAnalyzers } from "@/lib/static-analysis";
 import { JS_CHANGE, PYTHON_CHANGE } from "../tests/unit/static-analysis/fixtures";

@@ -1,5 +1,6 @@
 /**
- * Bulk inserts for imports through PostgreSQL's `COPY … FROM STDIN` (text format), on the
+ * Bulk inserts for imports through PostgreSQL's `COPY … FROM STDIN` (text format; the COPY
+ * itself is lib/data/import-writer.ts copyRows), on the
  * connection of the import's transaction (lib/db/client.ts transactionConnection), so the rows
  * are written and rolled back with everything else the import does. One COPY per table streams
  * every row: no statement per batch, no array parameters to build and bind. On 100,000 reviews
@@ -13,10 +14,6 @@
  * the model), and a field the schema maps (@map) names its column in `mapped`; the integration
  * tests write every table through here.
  */
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import type pg from "pg";
-import { from as copyFrom } from "pg-copy-streams";
 
 /** PostgreSQL type of a column: how its values are written (enums as their text, which COPY reads into the enum). */
 export type ColumnType = "text" | "integer" | "boolean" | "jsonb" | "timestamp(3)" | { enum: string };
@@ -92,10 +89,4 @@ export function* copyText<Row extends object>(table: BulkTable<Row>, rows: reado
     onRows?.(count);
     yield chunk;
   }
-}
-
-/** Inserts `rows` into the table with one COPY on `connection` (inside its transaction). */
-export async function copyRows<Row extends object>(connection: pg.ClientBase, table: BulkTable<Row>, rows: readonly Row[], onRows?: (count: number) => void): Promise<void> {
-  if (rows.length === 0) return;
-  await pipeline(Readable.from(copyText(table, rows, onRows)), connection.query(copyFrom(copyStatement(table))));
 }

@@ -10,7 +10,8 @@
 import type { SessionUser } from "@/lib/auth/authenticate";
 import { db, Prisma, type PrismaClient } from "@/lib/db/client";
 import { AppError, publicError } from "@/lib/errors";
-import { previewImport, runImport, type ImportFile, type ImportFormat, type ImportProgress, type ImportResult } from "@/lib/import";
+import { type ImportFile, type ImportFormat, type ImportProgress, type ImportResult } from "@/lib/import";
+import { previewImport, runImport } from "@/lib/data/imports";
 import { decodeUtf8 } from "@/lib/import/text";
 import { IMPORT_QUEUE, jobIdOf, sendQueue } from "@/lib/jobs/queue";
 import { env, type Env } from "@/lib/env";

@@ -11,7 +11,7 @@
  * (action IMPORT, for the annotator, with the run) whose values have the shapes the annotation
  * workspace logs, so imported work never looks like the annotator's own saves.
  */
-import type { Prisma } from "@/lib/db/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ClaimJudgement, CodeChange, CommentFilterLabel, PseudoReference, ReferenceGrade } from "@/lib/generated/prisma/client";
 import type { AnnotationKind } from "@/lib/generated/prisma/enums";
 import { userIdOf, type ResolvedAnnotators } from "./annotators";

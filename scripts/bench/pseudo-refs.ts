@@ -28,7 +28,7 @@ import type PgBoss from "pg-boss";
 import { parseArgs } from "@/lib/cli/args";
 import { createClient, type PrismaClient } from "@/lib/db/client";
 import { createTestDatabase } from "@/lib/db/test-database";
-import { runImport } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { createJobContext } from "@/lib/metric-runs";
 import { startQueue } from "@/lib/jobs";
 import { STATIC_ANALYSIS_CHUNK } from "@/lib/pseudo-refs";

@@ -9,7 +9,7 @@
 import pg from "pg";
 import { createClient } from "@/lib/db/client";
 import { createTestDatabase } from "@/lib/db/test-database";
-import { copyRows } from "@/lib/import/bulk-insert";
+import { copyRows } from "@/lib/data/import-writer";
 import { createStudy } from "./jobs";
 import { makePairs, PAIRS } from "./metrics";
 import { backendCpuMs } from "./support/postgres-cpu";

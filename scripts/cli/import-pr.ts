@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { CliError, hasSwitch, optionalFlag, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
-import { COMMENTS_FORMATS, formatImportErrors, previewImport, runImport, type CommentsFormat } from "@/lib/import";
+import { COMMENTS_FORMATS, formatImportErrors, type CommentsFormat } from "@/lib/import";
+import { previewImport, runImport } from "@/lib/data/imports";
 
 const SWITCHES = ["update", "dry-run", "skip-invalid-rows"];
 

@@ -8,7 +8,8 @@ import path from "node:path";
 import { CliError, hasSwitch, optionalFlag, requireFlag, type ParsedArgs } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { decodeUtf8 } from "@/lib/import/text";
-import { formatImportErrors, IMPORT_FORMATS, isImportFormat, previewImport, runImport, type ContextFiles, type ImportProgress } from "@/lib/import";
+import { formatImportErrors, IMPORT_FORMATS, isImportFormat, type ContextFiles, type ImportProgress } from "@/lib/import";
+import { previewImport, runImport } from "@/lib/data/imports";
 
 const SWITCHES = ["update", "dry-run", "skip-invalid-rows", "primary"];
 

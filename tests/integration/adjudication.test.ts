@@ -12,7 +12,7 @@ import { exportBytes, exportText, fileAt, imported } from "./import-fixtures";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
-const { runImport } = await import("@/lib/import");
+const { runImport } = await import("@/lib/data/imports");
 const adjudication = await import("@/lib/data/adjudication");
 const { prepareExport } = await import("@/lib/data/exports");
 

@@ -16,7 +16,7 @@ import { agreementReport, correlationReport } from "@/lib/data/reports";
 import { cachedTable4Report } from "@/lib/data/report-cache";
 import { paperReliabilityIds } from "../unit/claims/crscore-phase1";
 import { createClient } from "@/lib/db/client";
-import { runImport } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { seedDemo } from "@/lib/seed";
 import { createJobContext, drainMetricRun, startMetricRun } from "@/lib/metric-runs";
 import { startQueue } from "@/lib/jobs";

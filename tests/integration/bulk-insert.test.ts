@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { copyRows, type BulkTable } from "@/lib/import/bulk-insert";
+import type { BulkTable } from "@/lib/import/bulk-insert";
+import { copyRows } from "@/lib/data/import-writer";
 import { seededRandom } from "@/lib/stats";
 
 interface Row {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { cohenKappa } from "@/lib/agreement";
 import { createClient } from "@/lib/db/client";
 import { LONG_COLUMNS } from "@/lib/export/long";
-import { runImport } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { exportBytes, exportText, fileAt, imported } from "./import-fixtures";
 
 const STUDY = "export-example";

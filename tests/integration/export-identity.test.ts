@@ -15,7 +15,7 @@ import type { ExportFormat, ExportRequest } from "@/lib/export";
 import { streamExport } from "@/lib/data/exports";
 import { goldItems } from "@/lib/data/gold";
 import { studyAnswers, studyChanges } from "@/lib/data/export-rows";
-import { runImport } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { fileAt, imported, jsonlFile } from "./import-fixtures";
 
 const STUDY = "export-identity";

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { createClient } from "@/lib/db/client";
 import type { SaveRequest } from "@/lib/annotation/values";
-import { runImport } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 import { imported, jsonlFile } from "./import-fixtures";
 

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, test, vi } from "vitest"
 import { createClient, type PrismaClient } from "@/lib/db/client";
 import { EXPORT_FORMATS, type ExportRequest } from "@/lib/export";
 import { exportOffer, prepareExport, streamExport } from "@/lib/data/exports";
-import { runImport } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { cli } from "./cli";
 import { imported, jsonlFile } from "./import-fixtures";
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { createClient, type PrismaClient } from "@/lib/db/client";
 import { studyChanges } from "@/lib/data/export-rows";
-import { runImport } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { seededRandom } from "@/lib/stats";
 import { imported, jsonlFile } from "./import-fixtures";
 

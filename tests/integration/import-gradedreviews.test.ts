@@ -4,7 +4,7 @@ import path from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, describe, expect, inject, test } from "vitest";
 import { createClient } from "@/lib/db/client";
-import { runImport } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { cellText } from "@/lib/import/xlsx";
 import { hasSharedFile, sharedPath } from "../shared-data";
 import { countRows, exportBytes, fileAt, GRADEDREVIEWS_SAMPLE, imported, sharedFile } from "./import-fixtures";

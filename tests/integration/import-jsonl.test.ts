@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, inject, test } from "vitest";
 import { createClient, type PrismaClient } from "@/lib/db/client";
-import { runImport, type ImportRequest } from "@/lib/import";
+import { type ImportRequest } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { hasSharedFile } from "../shared-data";
 import { countRows, crscoreContext, CRSCORE, exportText, fileAt, imported, sharedFile } from "./import-fixtures";
 

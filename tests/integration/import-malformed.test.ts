@@ -9,7 +9,8 @@ import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { createClient } from "@/lib/db/client";
 import { csvLine } from "@/lib/export/csv";
-import { runImport, type ImportError, type ImportFormat } from "@/lib/import";
+import { type ImportError, type ImportFormat } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { countRows, fileAt, imported } from "./import-fixtures";
 
 const PHASE1_HEADER = ["id", "index", "diff", "claim", "Correctness\n0 - incorrect\n1 - correct\n-1 - unverifiable\n-2 - incomplete", "based on diff", "additional claims", "error type", "old_file", "new_file"];

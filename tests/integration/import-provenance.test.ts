@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, inject, test } from "vitest";
 import { getWorkspace } from "@/lib/data/annotations";
 import { createUser } from "@/lib/data/users";
 import { createClient } from "@/lib/db/client";
-import { runImport } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { exportText, imported } from "./import-fixtures";
 
 /** Imported work is marked as imported: rows, history, workspace and export. */

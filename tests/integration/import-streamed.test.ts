@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, inject, test } from "vitest";
 import { createClient } from "@/lib/db/client";
-import { runImport, type ImportFile, type ImportProgress } from "@/lib/import";
+import { type ImportFile, type ImportProgress } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { countRows, exportText, imported } from "./import-fixtures";
 
 const EXAMPLE = readFileSync("docs/examples/code-changes.jsonl", "utf8").trim().split("\n");

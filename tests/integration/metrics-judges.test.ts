@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, test } from "vitest";
 import { createClient, Prisma } from "@/lib/db/client";
-import { runImport } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { createJobContext, drainMetricRun, runParams, startMetricRun, type MetricRunRequest } from "@/lib/metric-runs";
 import { startQueue } from "@/lib/jobs";
 import { createChatClient, createJudgeMetric, GRADEDREVIEWS_PROMPT_VERSION, mapToScale, FIVE_POINT } from "@/lib/judges";

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, test } from "vitest";
 import { createClient } from "@/lib/db/client";
-import { runImport } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { createJobContext } from "@/lib/metric-runs";
 import { startQueue } from "@/lib/jobs";
 import { listPseudoReferenceRuns } from "@/lib/data/pseudo-references";

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { createClient } from "@/lib/db/client";
-import { runImport } from "@/lib/import";
+import { runImport } from "@/lib/data/imports";
 import { createJobContext } from "@/lib/metric-runs";
 import { startQueue } from "@/lib/jobs";
 import { workPseudoReferenceJobs } from "@/lib/pseudo-refs";

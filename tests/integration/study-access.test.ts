@@ -11,7 +11,7 @@ const admin = await import("@/lib/data/assignment-admin");
 const overview = await import("@/lib/data/study-overview");
 const annotations = await import("@/lib/data/annotations");
 const { listQueuesForAnnotator } = await import("@/lib/data/assignments");
-const { runImport } = await import("@/lib/import");
+const { runImport } = await import("@/lib/data/imports");
 const members = await import("@/lib/data/study-members");
 
 let fx: AnnotationFixture;

@@ -12,7 +12,8 @@ import { requireImportTarget } from "@/lib/data/study-access";
 import { AppError, publicError } from "@/lib/errors";
 import { importMaxBytes } from "@/lib/http/body";
 import { handler } from "@/lib/http/respond";
-import { IMPORT_FORMATS, previewImport, runImport, type ImportFile, type ImportProgress } from "@/lib/import";
+import { IMPORT_FORMATS, type ImportFile, type ImportProgress } from "@/lib/import";
+import { previewImport, runImport } from "@/lib/data/imports";
 import { enqueueImport, followImportJob, importInlineBytes, type ImportEvent } from "@/lib/import/jobs";
 import { decodeUtf8 } from "@/lib/import/text";
 
