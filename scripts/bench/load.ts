@@ -19,11 +19,11 @@
  * it is an error only when the save is never acknowledged. Afterwards every acknowledged save
  * (annotation, version, value) is looked up in the append-only history.
  * `--profile DIR` runs the server with `node --cpu-prof` and leaves the profiles in DIR (one per
- * web process; the summary reads the newest).
+ * process and thread; the summary adds up the web processes' main threads).
  * The last line on stdout is one JSON object with the figures.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { parseArgs } from "@/lib/cli/args";
@@ -117,6 +117,19 @@ function buildIfMissing(root: string): void {
   if (result.status !== 0) throw new Error("next build failed");
 }
 
+/**
+ * NODE_OPTIONS without the "server-only" resolve hook that `npm run bench` adds for the CLI and
+ * worker it starts from their sources: `npm start` starts the web server without it (Next's
+ * build resolves "server-only" itself), and with it every web process took about a
+ * tenth more CPU per save (measured side by side on a loaded machine).
+ */
+function withoutServerOnlyHook(options: string | undefined): string {
+  return (options ?? "")
+    .split(/\s+/)
+    .filter((option) => option !== "" && !/^--import=\S*server-only\.mjs$/.test(option))
+    .join(" ");
+}
+
 async function startServer(root: string, port: number, databaseUrl: string, options: Options): Promise<ChildProcess> {
   if (options.profileDir) mkdirSync(options.profileDir, { recursive: true });
   // The cluster workers inherit the primary's node options, --cpu-prof included.
@@ -124,6 +137,7 @@ async function startServer(root: string, port: number, databaseUrl: string, opti
     cwd: root,
     env: {
       ...process.env,
+      NODE_OPTIONS: withoutServerOnlyHook(process.env.NODE_OPTIONS),
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",
@@ -327,25 +341,42 @@ interface CpuProfile {
   endTime: number;
 }
 
-/** Where the server's CPU time went: self time by package (or app/lib folder) and by function. */
-function summariseProfile(dir: string): void {
-  const file = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort().at(-1);
-  if (!file) return console.log(`no CPU profile in ${dir}`);
-  const profile = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as CpuProfile;
-  const hits = profile.nodes.reduce((n, node) => n + (node.hitCount ?? 0), 0);
-  const msPerHit = (profile.endTime - profile.startTime) / 1000 / Math.max(1, hits);
+/**
+ * Where the server's CPU time went (idle left out): self time by package (or app/lib folder) and
+ * by function, summed over the main threads of the web processes whose profiles this run wrote (written since
+ * `since`; a profile's name ends in .PID.THREAD.SEQ.cpuprofile, and the other threads are module
+ * loaders, idle once the server runs).
+ */
+function summariseProfile(dir: string, since: number): void {
+  const files = readdirSync(dir).filter((f) => /\.0\.\d+\.cpuprofile$/.test(f) && statSync(path.join(dir, f)).mtimeMs >= since);
+  if (files.length === 0) return console.log(`no CPU profile in ${dir}`);
   const where = (url: string) => {
     const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
     if (pkg) return pkg;
     if (url.startsWith("node:")) return "node (core)";
     return url === "" ? "(native, gc, idle)" : /\.next\/server\/chunks/.test(url) ? "app bundle (.next/server)" : path.basename(url);
   };
-  const top = (key: (node: CpuProfile["nodes"][number]) => string) => {
-    const totals = new Map<string, number>();
-    for (const node of profile.nodes) totals.set(key(node), (totals.get(key(node)) ?? 0) + (node.hitCount ?? 0));
-    return [...totals].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([name, n]) => `  ${((100 * n) / hits).toFixed(1).padStart(5)} %  ${(n * msPerHit).toFixed(0).padStart(7)} ms  ${name}`);
-  };
-  console.log([`CPU profile ${path.join(dir, file)} (${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s):`, " by package:", ...top((n) => where(n.callFrame.url)), " by function:", ...top((n) => `${n.callFrame.functionName || "(anonymous)"} ${where(n.callFrame.url)}`)].join("\n"));
+  const byPackage = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let totalMs = 0;
+  let seconds = 0;
+  for (const file of files) {
+    const profile = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as CpuProfile;
+    const hits = profile.nodes.reduce((n, node) => n + (node.hitCount ?? 0), 0);
+    const msPerHit = (profile.endTime - profile.startTime) / 1000 / Math.max(1, hits);
+    seconds = Math.max(seconds, (profile.endTime - profile.startTime) / 1e6);
+    for (const node of profile.nodes) {
+      if (node.callFrame.functionName === "(idle)") continue;
+      const ms = (node.hitCount ?? 0) * msPerHit;
+      const pkg = where(node.callFrame.url);
+      const fn = `${node.callFrame.functionName || "(anonymous)"} ${pkg}`;
+      byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + ms);
+      byFunction.set(fn, (byFunction.get(fn) ?? 0) + ms);
+      totalMs += ms;
+    }
+  }
+  const top = (totals: Map<string, number>) => [...totals].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([name, ms]) => `  ${((100 * ms) / Math.max(1, totalMs)).toFixed(1).padStart(5)} %  ${ms.toFixed(0).padStart(7)} ms  ${name}`);
+  console.log([`CPU profiles of ${files.length} web process${files.length === 1 ? "" : "es"} in ${dir} (${seconds.toFixed(1)} s):`, " by package:", ...top(byPackage), " by function:", ...top(byFunction)].join("\n"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -417,6 +448,7 @@ export default async function loadBench(): Promise<void> {
     console.log(`setup: ${options.annotators} annotators, ${ITEMS * CLAIMS_PER_ITEM} claims each, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
     const port = await freePort();
+    const serverStarted = Date.now();
     server = await startServer(root, port, database.url, options);
     t0 = performance.now();
     const crowd: Annotator[] = [];
@@ -449,7 +481,7 @@ export default async function loadBench(): Promise<void> {
     console.log(`checked ${acknowledged.length} acknowledged saves in the history: ${lost} missing`);
     if (options.profileDir) {
       await stopServer(server);
-      summariseProfile(options.profileDir);
+      summariseProfile(options.profileDir, serverStarted);
     }
     console.log(
       JSON.stringify({
