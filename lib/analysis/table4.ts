@@ -30,10 +30,10 @@ export async function table4Report(studyId: string, context: MetricJobContext = 
     const embedding = { model: config.model, offline: false, url: config.url, corpusFingerprint: null };
     pooling = await crscorePooling(embedding, context);
     embedder = await runEmbedder(context, studyId, embedding, pooling);
-  } else embedder = (await fitStudyEmbedder(studyId, context.client)).embedder;
+  } else embedder = (await fitStudyEmbedder(studyId)).embedder;
   const tau = await planTau(context, studyId, embedder, {});
   const tauGt = await calibrateStudyTau(context, studyId, embedder, "gt");
-  const { pairs, ratings } = await claimLinkPairs(await linkedRatings(studyId, context.client), embedder);
+  const { pairs, ratings } = await claimLinkPairs(await linkedRatings(studyId), embedder);
   return {
     title: TABLE_4_TITLE,
     embedder: { model: config.model, offline: config.kind === "offline", pooling },

@@ -14,3 +14,8 @@ export async function setStudyClaimPrompt(user: StudyUser, slug: string, prompt:
   await db.study.update({ where: { id: study.id }, data: { claimPrompt: trimmed } });
   return { custom: trimmed !== "" };
 }
+
+/** The study's own template ("" when it has none: the product's is used). */
+export async function studyClaimPrompt(studyId: string): Promise<string> {
+  return (await db.study.findUniqueOrThrow({ where: { id: studyId }, select: { claimPrompt: true } })).claimPrompt;
+}

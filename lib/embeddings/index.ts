@@ -6,5 +6,4 @@ export { sparseCosine, type SparseVector } from "./sparse";
 export { createTfidfEmbedder, fitTfidf, tfidfWords, TFIDF_MODEL, TFIDF_SETTINGS, type TfidfModel } from "./tfidf";
 export { cachedModelName, createHttpEmbedder, embeddingsEndpoint, EmbeddingRequestError, offersTokenEmbeddings, tokenEndpointsRoot, type EmbeddingPooling, type EmbeddingStore, type HttpEmbedderOptions } from "./http";
 export { contentTokens, poolWithoutStopwords, type TokenInfo } from "./token-pooling";
-export { prismaEmbeddingStore } from "./cache";
 export { resolveEmbeddingConfig, type EmbeddingConfig, type EmbeddingOverrides } from "./config";

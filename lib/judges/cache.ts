@@ -1,10 +1,9 @@
 /**
  * The response cache of the chat client: answers by a key hashing (requested model, prompt
  * hash, messages, sampling parameters, sample label), kept in PostgreSQL (LlmResponse), so a
- * re-run of the same requests makes none.
+ * re-run of the same requests makes none (lib/data/llm-responses.ts).
  */
 import { createHash } from "node:crypto";
-import type { PrismaClient } from "@/lib/db/client";
 import type { ChatMessage } from "./types";
 
 export interface CachedAnswer {
@@ -39,17 +38,4 @@ export const sha256 = (text: string) => createHash("sha256").update(text).digest
 
 export function cacheKey(parts: CacheKeyParts): string {
   return sha256(JSON.stringify([parts.model, parts.promptHash, parts.messages.map((m) => [m.role, m.content]), parts.params.temperature, parts.params.seed, parts.params.maxTokens, parts.params.sample]));
-}
-
-export function prismaChatCache(client: PrismaClient): ChatCache {
-  return {
-    async get(key) {
-      const row = await client.llmResponse.findUnique({ where: { key } });
-      return row && { model: row.model, content: row.content, finishReason: row.finishReason, promptTokens: row.promptTokens, completionTokens: row.completionTokens, costUsd: row.costUsd, attempts: row.attempts };
-    },
-    async put(key, entry) {
-      const data = { ...entry, params: entry.params as object };
-      await client.llmResponse.upsert({ where: { key }, create: { key, ...data }, update: {} });
-    },
-  };
 }

@@ -11,7 +11,7 @@ export { chatCompletionsEndpoint, llmJudgeAvailability, resolveLlmConfig, type L
 export { createLimiter, type Limiter } from "./limiter";
 export { backoffDelay, parseRetryAfter } from "@/lib/http/retry";
 export { createBudget, checkBudget, LlmBudgetError, type LlmBudget } from "./budget";
-export { cacheKey, prismaChatCache, sha256, type CachedAnswer, type CacheEntry, type ChatCache } from "./cache";
+export { cacheKey, sha256, type CachedAnswer, type CacheEntry, type ChatCache } from "./cache";
 export { estimateCost, MODEL_PRICES, modelPrice, type ModelPrice, type TokenUsage } from "./prices";
 export { createChatClient, type ChatClient, type ChatClientOptions, type ChatCompletion, type ChatRequest } from "./client";
 export { GRADE_1_5, PERCENT, parseJsonScore, parseScore, type ScoreRange } from "./parse";

@@ -1,18 +1,17 @@
 /**
- * What metric jobs share within one process: the database client, the endpoints' API keys
+ * What metric jobs share within one process: the endpoints' API keys
  * (never stored with a run), the embedders already built, so a CLI run fits the offline
  * TF-IDF model once for planning and all its chunks, and the LLM judges with their clients.
  */
-import { db, type PrismaClient } from "@/lib/db/client";
-import { createHttpEmbedder, createTfidfEmbedder, type Embedder, type EmbeddingPooling, fitTfidf, type HttpEmbedderOptions, prismaEmbeddingStore } from "@/lib/embeddings";
+import { embeddingCacheStore } from "@/lib/data/embedding-cache";
+import { studyCorpus } from "@/lib/data/reviews-to-score";
+import { createHttpEmbedder, createTfidfEmbedder, type Embedder, type EmbeddingPooling, fitTfidf, type HttpEmbedderOptions } from "@/lib/embeddings";
 import type { ChatClient, ChatClientOptions, JudgeMetric, LlmEnv } from "@/lib/judges";
 import type { RunEmbedding } from "./specs";
-import { studyCorpus } from "./reviews";
 import { AppError, InvariantError } from "@/lib/errors";
 import { env } from "@/lib/env";
 
 export interface MetricJobContext {
-  client: PrismaClient;
   /** Key for the embeddings endpoint; default EMBEDDINGS_API_KEY. */
   apiKey?: string;
   /** Batching, retry and timeout settings of the endpoint client (its defaults otherwise). */
@@ -32,9 +31,8 @@ export interface MetricJobContext {
   readonly judges: Map<string, JudgeMetric>;
 }
 
-export function createJobContext(options: Partial<Pick<MetricJobContext, "client" | "apiKey" | "http" | "llmHttp" | "env">> = {}): MetricJobContext {
+export function createJobContext(options: Partial<Pick<MetricJobContext, "apiKey" | "http" | "llmHttp" | "env">> = {}): MetricJobContext {
   return {
-    client: options.client ?? db,
     apiKey: options.apiKey,
     http: options.http,
     embedders: new Map(),
@@ -47,8 +45,8 @@ export function createJobContext(options: Partial<Pick<MetricJobContext, "client
 }
 
 /** Fits the offline TF-IDF embedder on the study's texts. */
-export async function fitStudyEmbedder(studyId: string, client: PrismaClient): Promise<{ embedder: Embedder; fingerprint: string }> {
-  const model = fitTfidf(await studyCorpus(studyId, client));
+export async function fitStudyEmbedder(studyId: string): Promise<{ embedder: Embedder; fingerprint: string }> {
+  const model = fitTfidf(await studyCorpus(studyId));
   return { embedder: createTfidfEmbedder(model), fingerprint: model.fingerprint };
 }
 
@@ -64,22 +62,22 @@ export function runEmbedder(context: MetricJobContext, studyId: string, embeddin
   const key = embedderKey(studyId, embedding, pooling);
   let embedder = context.embedders.get(key);
   if (!embedder) {
-    embedder = embedding.offline ? refit(studyId, embedding, context.client) : Promise.resolve(httpEmbedder(context, embedding, pooling));
+    embedder = embedding.offline ? refit(studyId, embedding) : Promise.resolve(httpEmbedder(context, embedding, pooling));
     context.embedders.set(key, embedder);
     embedder.catch(() => context.embedders.delete(key));
   }
   return embedder;
 }
 
-async function refit(studyId: string, embedding: RunEmbedding, client: PrismaClient): Promise<Embedder> {
-  const { embedder, fingerprint } = await fitStudyEmbedder(studyId, client);
+async function refit(studyId: string, embedding: RunEmbedding): Promise<Embedder> {
+  const { embedder, fingerprint } = await fitStudyEmbedder(studyId);
   if (fingerprint !== embedding.corpusFingerprint) throw new AppError("CONFLICT", { message: "the study's texts changed since this metric run was planned, so the TF-IDF fit differs; start the run again" });
   return embedder;
 }
 
 function httpEmbedder(context: MetricJobContext, embedding: RunEmbedding, pooling: EmbeddingPooling): Embedder {
   if (!embedding.url) throw new InvariantError(`run embedding ${embedding.model} has no endpoint URL`);
-  return createHttpEmbedder({ ...context.http, url: embedding.url, model: embedding.model, apiKey: context.apiKey ?? env().EMBEDDINGS_API_KEY, store: prismaEmbeddingStore(context.client), pooling });
+  return createHttpEmbedder({ ...context.http, url: embedding.url, model: embedding.model, apiKey: context.apiKey ?? env().EMBEDDINGS_API_KEY, store: embeddingCacheStore, pooling });
 }
 
 /** Registers an embedder built while planning, so the run's chunks reuse it. */

@@ -3,10 +3,10 @@ import { hostname } from "node:os";
 import type PgBoss from "pg-boss";
 import type { MetricRun } from "@/lib/generated/prisma/client";
 import type { MetricJobContext } from "./context";
-import { type ComputedChunk, computeChunk, processChunk, readChunkRun, storeChunk } from "./process-chunk";
+import { chunkRun, failMetricRun, requireMetricRun } from "@/lib/data/metric-runs";
+import { type ComputedChunk, computeChunk, processChunk, storeChunk } from "./process-chunk";
 import type { ChunkJobData } from "./chunks";
 import { METRIC_QUEUE } from "@/lib/jobs/queue";
-import { markRunFailed } from "./runs";
 import { AppError } from "@/lib/errors";
 
 /** Which process computed a chunk: stored as the job's output (pgboss.job.output), so several workers' shares can be told apart. */
@@ -19,8 +19,8 @@ export interface ChunkJobOutput {
 const WORKER = `${hostname()}:${process.pid}`;
 
 /** A chunk job failed: on its last attempt the whole run fails, with the message shown to the lead. */
-async function chunkFailed(context: MetricJobContext, job: PgBoss.JobWithMetadata<ChunkJobData>, error: unknown): Promise<void> {
-  if (job.retryCount >= job.retryLimit) await markRunFailed(context.client, job.data.runId, `chunk ${job.data.chunk}: ${(error as Error).message}`);
+async function chunkFailed(job: PgBoss.JobWithMetadata<ChunkJobData>, error: unknown): Promise<void> {
+  if (job.retryCount >= job.retryLimit) await failMetricRun(job.data.runId, `chunk ${job.data.chunk}: ${(error as Error).message}`);
 }
 
 /** Processes one job (a failure is recorded by chunkFailed and thrown again, for pg-boss to retry). */
@@ -28,7 +28,7 @@ export async function runChunkJob(context: MetricJobContext, job: PgBoss.JobWith
   try {
     return { worker: WORKER, reviews: await processChunk(context, job.data) };
   } catch (error) {
-    await chunkFailed(context, job, error);
+    await chunkFailed(job, error);
     throw error;
   }
 }
@@ -64,25 +64,25 @@ export async function drainMetricRun(boss: PgBoss, context: MetricJobContext, ru
   };
   const store = async (job: PgBoss.JobWithMetadata<ChunkJobData>, computed: Promise<ComputedChunk | null>) => {
     try {
-      const output: ChunkJobOutput = { worker: WORKER, reviews: await storeChunk(context, await computed) };
+      const output: ChunkJobOutput = { worker: WORKER, reviews: await storeChunk(await computed) };
       await boss.complete(METRIC_QUEUE, job.id, output);
     } catch (error) {
-      await chunkFailed(context, job, error);
+      await chunkFailed(job, error);
       await boss.fail(METRIC_QUEUE, job.id, { message: (error as Error).message });
     }
-    if (options.onProgress) options.onProgress(await context.client.metricRun.findUniqueOrThrow({ where: { id: runId } }));
+    if (options.onProgress) options.onProgress(await requireMetricRun(runId));
   };
   // Once the run was seen done or failed (or maxChunks reached), no job is fetched any more.
   let fetching = true;
   for (;;) {
     fetching &&= options.maxChunks === undefined || processed < options.maxChunks;
-    const [run, [job]] = await Promise.all([readChunkRun(context, runId), fetching ? boss.fetch<ChunkJobData>(METRIC_QUEUE, { batchSize: 1, includeMetadata: true }) : []]);
+    const [run, [job]] = await Promise.all([chunkRun(runId), fetching ? boss.fetch<ChunkJobData>(METRIC_QUEUE, { batchSize: 1, includeMetadata: true }) : []]);
     if (!run) throw new AppError("NOT_FOUND", { message: `metric run ${runId} does not exist` });
     if (finished(run)) fetching = false;
     if (!job) {
       // The last chunks may be this process's own, still being stored.
       if (storing) await settle();
-      else if (!fetching) return context.client.metricRun.findUniqueOrThrow({ where: { id: runId } });
+      else if (!fetching) return requireMetricRun(runId);
       else await sleep(options.pollMs ?? 250);
       continue;
     }

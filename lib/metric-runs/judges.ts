@@ -7,13 +7,11 @@
  * reviews concurrently (the chat client bounds requests in flight), with the change's reference
  * review and code change as context; a judge's null is stored with its reason in `detail`.
  */
-import type { PrismaClient } from "@/lib/db/client";
 import type { MetricScoreInput } from "@/lib/data/metric-scores";
 import {
   calibrateSweJudge,
   calibrationSample,
   createChatClient,
-  prismaChatCache,
   createJudgeMetric,
   LlmNotConfiguredError,
   LlmRequestError,
@@ -25,7 +23,9 @@ import {
   type SweStrategy,
 } from "@/lib/judges";
 import type { MetricJobContext } from "./context";
-import { loadReviewsToScore, studyReviewOrder, type ReviewToScore } from "./reviews";
+import { metricRunParams } from "@/lib/data/metric-runs";
+import { llmResponseCache } from "@/lib/data/llm-responses";
+import { loadReviewsToScore, studyReviewOrder, sweCalibrationScores, type ReviewToScore } from "@/lib/data/reviews-to-score";
 import { runParamsSchema, type MetricJobSpec, type SweTeam } from "./specs";
 import { AppError } from "@/lib/errors";
 
@@ -83,7 +83,7 @@ export function runChatClient(context: MetricJobContext, llm: RunLlm): ChatClien
   const key = `${llm.url}\u0000${llm.model}\u0000${apiKeyFor(context, llm.url) ?? ""}`;
   let client = context.chatClients.get(key);
   if (!client) {
-    client = createChatClient({ ...context.llmHttp, url: llm.url, model: llm.model, apiKey: apiKeyFor(context, llm.url), cache: prismaChatCache(context.client) }, {});
+    client = createChatClient({ ...context.llmHttp, url: llm.url, model: llm.model, apiKey: apiKeyFor(context, llm.url), cache: llmResponseCache }, {});
     context.chatClients.set(key, client);
   }
   return client;
@@ -159,13 +159,8 @@ const mean = (values: readonly number[]) => values.reduce((s, v) => s + v, 0) / 
  * a human score, in study order: the mean GradedReviews grade against the reference, or, when
  * no such review has one, the mean Likert relevance of the review ratings.
  */
-async function humanScoredReviews(client: PrismaClient, studyId: string): Promise<{ human: HumanSource; items: HumanScored[] } | null> {
-  const where = { review: { codeChange: { studyId }, isReference: false } };
-  const [order, grades, ratings] = await Promise.all([
-    studyReviewOrder(studyId, client),
-    client.referenceGrade.findMany({ where, select: { reviewId: true, grade: true } }),
-    client.reviewRating.findMany({ where, select: { reviewId: true, scores: true } }),
-  ]);
+async function humanScoredReviews(studyId: string): Promise<{ human: HumanSource; items: HumanScored[] } | null> {
+  const [order, { grades, ratings }] = await Promise.all([studyReviewOrder(studyId), sweCalibrationScores(studyId)]);
   const relevance = ratings.flatMap((r) => {
     const value = (r.scores as Record<string, unknown> | null)?.relevance;
     return typeof value === "number" && Number.isFinite(value) ? [{ reviewId: r.reviewId, value }] : [];
@@ -178,7 +173,7 @@ async function humanScoredReviews(client: PrismaClient, studyId: string): Promis
     const byReview = new Map<string, number[]>();
     for (const s of scores) byReview.set(s.reviewId, [...(byReview.get(s.reviewId) ?? []), s.value]);
     if (byReview.size === 0) continue;
-    const reviews = new Map((await loadReviewsToScore({ ids: [...byReview.keys()] }, client)).map((r) => [r.id, r]));
+    const reviews = new Map((await loadReviewsToScore({ ids: [...byReview.keys()] })).map((r) => [r.id, r]));
     const items = order.flatMap(({ id }) => {
       const review = reviews.get(id);
       return review && review.reference !== null && review.codeChange !== null ? [{ review, human: mean(byReview.get(id) as number[]) }] : [];
@@ -191,8 +186,8 @@ async function humanScoredReviews(client: PrismaClient, studyId: string): Promis
 const signatureWithoutTeam = (signature: string) => signature.replace(/\|team:[^|]*/, "");
 
 /** An earlier run's team trials on the same sample, human scores, endpoint and judge version. */
-async function earlierCalibration(client: PrismaClient, studyId: string, llm: RunLlm, signature: string, calibration: Pick<NonNullable<SweTeam["calibration"]>, "human" | "seed" | "reviewIds" | "humanScores">): Promise<SweTeam | null> {
-  const runs = await client.metricRun.findMany({ where: { studyId, metrics: { has: "swe-judge" } }, orderBy: { createdAt: "desc" }, select: { id: true, params: true } });
+async function earlierCalibration(studyId: string, llm: RunLlm, signature: string, calibration: Pick<NonNullable<SweTeam["calibration"]>, "human" | "seed" | "reviewIds" | "humanScores">): Promise<SweTeam | null> {
+  const runs = await metricRunParams(studyId, "swe-judge");
   const same = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
   for (const run of runs) {
     const params = runParamsSchema.safeParse(run.params);
@@ -218,7 +213,7 @@ async function planSweTeam(context: MetricJobContext, studyId: string, client: C
   if (request.sweTeam !== undefined) return { members: parseSweTeam(request.sweTeam), source: "given", calibration: null };
   const seed = request.sweSeed ?? 1;
   if (!Number.isInteger(seed)) throw new SweCalibrationError(`the SWE-Judge sample seed must be an integer, got ${seed}`);
-  const scored = await humanScoredReviews(context.client, studyId);
+  const scored = await humanScoredReviews(studyId);
   const choose = `choose a team instead (CLI --swe-team, e.g. P1b+P3+P5; strategies ${SWE_STRATEGIES.join(", ")})`;
   if (!scored) {
     throw new SweCalibrationError(
@@ -230,7 +225,7 @@ async function planSweTeam(context: MetricJobContext, studyId: string, client: C
   const sample = calibrationSample(scored.items, SWE_CALIBRATION_SIZE, seed);
   const key = { human: scored.human, seed, reviewIds: sample.map((s) => s.review.id), humanScores: sample.map((s) => s.human) };
   const signature = createJudgeMetric("swe-judge", { client }).signature;
-  const earlier = await earlierCalibration(context.client, studyId, llm, signature, key);
+  const earlier = await earlierCalibration(studyId, llm, signature, key);
   if (earlier) return earlier;
 
   const items = sample.map((s) => ({ input: { generated: s.review.text, reference: s.review.reference as string, codeChange: s.review.codeChange as string }, human: s.human }));

@@ -34,7 +34,7 @@ async function planEmbedder(context: MetricJobContext, studyId: string, override
     const embedding = { model: config.model, offline: false, url: config.url, corpusFingerprint: null };
     return { embedder: await runEmbedder(context, studyId, embedding), embedding };
   }
-  const { embedder, fingerprint } = await fitStudyEmbedder(studyId, context.client);
+  const { embedder, fingerprint } = await fitStudyEmbedder(studyId);
   const embedding = { model: config.model, offline: true, url: null, corpusFingerprint: fingerprint };
   rememberEmbedder(context, studyId, embedding, embedder);
   return { embedder, embedding };

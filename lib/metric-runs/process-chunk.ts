@@ -1,12 +1,11 @@
 /** One job: the scores of one chunk of reviews, stored with the run's progress in one statement. */
 import { type MetricScoreInput, scoreKey, storedScoreKeys } from "@/lib/data/metric-scores";
-import { Prisma, rawRows } from "@/lib/db/client";
-import type { MetricRun } from "@/lib/generated/prisma/client";
+import { type ChunkRun, chunkRun, storeChunkScores } from "@/lib/data/metric-runs";
+import { loadReviewsToScore } from "@/lib/data/reviews-to-score";
 import { runEmbedder, type MetricJobContext } from "./context";
 import { judgeScores } from "./judges";
 import type { ChunkJobData } from "./chunks";
-import { loadReviewsToScore } from "./reviews";
-import { runParams, storeChunkScores } from "./runs";
+import { runParams } from "./runs";
 import { scoreReview, textsToEmbed } from "./score";
 import { type MetricJobSpec, specApplies } from "./specs";
 import type { EmbeddedTexts, EmbeddingPooling } from "@/lib/embeddings";
@@ -21,15 +20,6 @@ export interface ComputedChunk {
   reviews: number;
 }
 
-/** What a chunk needs of its run. */
-export type ChunkRun = Pick<MetricRun, "id" | "studyId" | "status" | "params">;
-
-/** The run's row as a chunk needs it, through pg (a Prisma read costs milliseconds of CPU there); undefined when it does not exist. */
-export async function readChunkRun(context: MetricJobContext, runId: string): Promise<ChunkRun | undefined> {
-  const [run] = await rawRows<ChunkRun>(context.client, Prisma.sql`SELECT id, "studyId", status, params FROM "MetricRun" WHERE id = ${runId}`);
-  return run;
-}
-
 /**
  * Computes the chunk's missing scores (a review × metric already stored under the run's
  * signature is skipped, so a chunk may run twice; a fresh chunk's scores are not read, see
@@ -37,12 +27,11 @@ export async function readChunkRun(context: MetricJobContext, runId: string): Pr
  * `run` is the chunk's run when the caller has just read it (drainMetricRun reads it with every fetch).
  */
 export async function computeChunk(context: MetricJobContext, data: ChunkJobData, run?: ChunkRun): Promise<ComputedChunk | null> {
-  const { client } = context;
-  run ??= await readChunkRun(context, data.runId);
+  run ??= await chunkRun(data.runId);
   if (!run || run.status === "FAILED") return null;
   const params = runParams(run);
   const columns = params.specs.flatMap((s) => s.columns.map((metric) => ({ metric, paramsKey: s.paramsKey })));
-  const [reviews, stored] = await Promise.all([loadReviewsToScore({ ids: data.reviewIds }, client, { codeChanges: params.specs.some((s) => s.kind === "judge"), pseudoReferences: params.specs.some((s) => s.kind === "crscore") }), data.fresh ? new Set<string>() : storedScoreKeys(data.reviewIds, columns, client)]);
+  const [reviews, stored] = await Promise.all([loadReviewsToScore({ ids: data.reviewIds }, { codeChanges: params.specs.some((s) => s.kind === "judge"), pseudoReferences: params.specs.some((s) => s.kind === "crscore") }), data.fresh ? new Set<string>() : storedScoreKeys(data.reviewIds, columns)]);
 
   const work = reviews
     .map((review) => ({ review, specs: params.specs.filter((s) => specApplies(s, review) && s.columns.some((c) => !stored.has(scoreKey(review.id, c, s.paramsKey)))) }))
@@ -60,11 +49,11 @@ export async function computeChunk(context: MetricJobContext, data: ChunkJobData
 }
 
 /** Stores a computed chunk (storeChunkScores) and returns how many reviews it completed. */
-export async function storeChunk(context: MetricJobContext, computed: ComputedChunk | null): Promise<number> {
-  return computed ? storeChunkScores(context.client, computed.runId, computed.rows, computed.reviews) : 0;
+export async function storeChunk(computed: ComputedChunk | null): Promise<number> {
+  return computed ? storeChunkScores(computed.runId, computed.rows, computed.reviews) : 0;
 }
 
 /** Computes and stores one chunk (computeChunk, storeChunk); returns how many reviews it completed. */
 export async function processChunk(context: MetricJobContext, data: ChunkJobData): Promise<number> {
-  return storeChunk(context, await computeChunk(context, data));
+  return storeChunk(await computeChunk(context, data));
 }

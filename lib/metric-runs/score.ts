@@ -4,7 +4,7 @@ import type { MetricScoreInput } from "@/lib/data/metric-scores";
 import type { EmbeddedTexts } from "@/lib/embeddings";
 import { bestMatchesOf, crscoreFromBestMatches, getReferenceMetric, splitReviewSentences } from "@/lib/metrics";
 import { CRSCORE_COLUMNS, type MetricJobSpec } from "./specs";
-import type { ReviewToScore } from "./reviews";
+import type { ReviewToScore } from "@/lib/data/reviews-to-score";
 import { InvariantError } from "@/lib/errors";
 
 const undefinedScore = (review: ReviewToScore, metric: string, paramsKey: string, reason: string): MetricScoreInput => ({

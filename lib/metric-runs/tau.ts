@@ -19,7 +19,7 @@ import type { Embedder } from "@/lib/embeddings";
 import { AppError } from "@/lib/errors";
 import { calibrateThreshold, CRSCORE_DEFAULT_TAU, isCrscorePaperModel, pairwiseSimilarities, splitReviewSentences } from "@/lib/metrics";
 import type { MetricJobContext } from "./context";
-import { loadCalibrationReviews, loadReviewsToScore, type CalibrationReview } from "./reviews";
+import { loadCalibrationReviews, loadReviewsToScore, type CalibrationReview } from "@/lib/data/reviews-to-score";
 import type { TauChoice, TauSource } from "./specs";
 
 export type TauCalibration = "best-system" | "gt";
@@ -51,9 +51,9 @@ export function bestRatedSystem(scores: readonly { system: string; score: number
 
 /** The system the study's annotators rated most relevant (submitted ratings of candidate reviews), null when the study has no relevance ratings. */
 async function mostRelevantSystem(context: MetricJobContext, studyId: string, reviews: readonly CalibrationReview[]): Promise<string | null> {
-  const study = await requireStudy({ id: studyId }, context.client);
+  const study = await requireStudy({ id: studyId });
   if (!study.taskTypes.includes("REVIEW_RATING") || !study.likertDimensions.includes("relevance")) return null;
-  const { ratings } = await humanScores(study, "relevance", context.client);
+  const { ratings } = await humanScores(study, "relevance");
   const scores = reviews.flatMap((r) => {
     const score = humanScore(ratings, r.id);
     return !r.isReference && score !== undefined ? [{ system: r.system, score }] : [];
@@ -63,7 +63,7 @@ async function mostRelevantSystem(context: MetricJobContext, studyId: string, re
 
 /** τ from the sentences of the reviews of `set`, whose texts are read here (the unannotated ones when there are any); null when no sentence has a pseudo-reference. */
 async function calibrateOn(context: MetricJobContext, set: readonly CalibrationReview[], embedder: Embedder): Promise<Omit<NonNullable<TauChoice["calibration"]>, "system"> & { tau: number | null }> {
-  const texts = new Map((await loadReviewsToScore({ ids: set.map((r) => r.id) }, context.client, { codeChanges: false })).map((r) => [r.id, r]));
+  const texts = new Map((await loadReviewsToScore({ ids: set.map((r) => r.id) }, { codeChanges: false })).map((r) => [r.id, r]));
   const reviews = set.flatMap((r) => {
     const review = texts.get(r.id);
     return review ? [{ ...review, annotated: r.annotated }] : [];
@@ -84,7 +84,7 @@ async function calibrateOn(context: MetricJobContext, set: readonly CalibrationR
  */
 export async function calibrateStudyTau(context: MetricJobContext, studyId: string, embedder: Embedder, method: TauCalibration, options: { system?: string; fallbackToGt?: boolean } = {}): Promise<TauChoice> {
   const { system } = options;
-  const reviews = await loadCalibrationReviews(studyId, context.client);
+  const reviews = await loadCalibrationReviews(studyId);
   let source: TauSource = method;
   let chosenSystem: string | null = null;
   if (method === "best-system") {

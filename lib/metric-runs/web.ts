@@ -9,7 +9,6 @@ import { resolveEmbeddingConfig } from "@/lib/embeddings";
 import type { JobStatus } from "@/lib/generated/prisma/enums";
 import { createJobContext } from "./context";
 import { listMetricRuns, requestMetricRun, type StartedRun } from "./runs";
-import { db } from "@/lib/db/client";
 
 export const startRunSchema = z.object({
   metrics: z.array(z.string().trim().min(1)).min(1, "Choose at least one metric."),
@@ -55,7 +54,7 @@ export interface RunRow {
 
 /** The study's runs (or the one with `id`), newest first, as plain JSON. */
 export async function listRuns(studyId: string, options: { id?: string } = {}): Promise<RunRow[]> {
-  const runs = await listMetricRuns(studyId, db);
+  const runs = await listMetricRuns(studyId);
   return runs
     .filter((run) => options.id === undefined || run.id === options.id)
     .map((run) => ({

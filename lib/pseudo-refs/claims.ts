@@ -5,7 +5,10 @@
  * Requests go through the reproducible client (response cache, usage and cost, budget, seed).
  */
 import { AppError } from "@/lib/errors";
-import { askParsed, createBudget, createChatClient, prismaChatCache, type ChatClient, type LlmBudget } from "@/lib/judges";
+import { studyClaimPrompt } from "@/lib/data/claim-prompt";
+import { llmResponseCache } from "@/lib/data/llm-responses";
+import { runItemDetails, studyCodeChanges } from "@/lib/data/pseudo-references";
+import { askParsed, createBudget, createChatClient, type ChatClient, type LlmBudget } from "@/lib/judges";
 import type { MetricJobContext } from "@/lib/metric-runs/context";
 import { apiKeyFor, planLlm } from "@/lib/metric-runs/judges";
 import { claimPromptOf, claimPromptProblem, fillClaimPrompt, parseClaims, promptHash } from "./claim-prompt";
@@ -49,15 +52,14 @@ async function runClient(context: MetricJobContext, runId: string, params: Claim
     entry = (async () => {
       const budget = createBudget(params.budget);
       // What the run's earlier jobs (in any process) spent counts against its budget.
-      const items = await context.client.pseudoReferenceRunItem.findMany({ where: { runId }, select: { detail: true } });
-      for (const { detail } of items) {
+      for (const detail of await runItemDetails(runId)) {
         const d = detail as { costUsd?: number | null; usage?: { promptTokens: number; completionTokens: number } | null; cached?: boolean };
         if (d.cached) continue;
         budget.spentUsd += d.costUsd ?? 0;
         budget.spentTokens += d.usage ? d.usage.promptTokens + d.usage.completionTokens : 0;
       }
       const client = createChatClient(
-        { ...context.llmHttp, url: params.llm.url, model: params.llm.model, apiKey: apiKeyFor(context, params.llm.url), temperature: params.temperature, seed: params.seed ?? undefined, maxTokens: params.maxTokens, cache: prismaChatCache(context.client), budget },
+        { ...context.llmHttp, url: params.llm.url, model: params.llm.model, apiKey: apiKeyFor(context, params.llm.url), temperature: params.temperature, seed: params.seed ?? undefined, maxTokens: params.maxTokens, cache: llmResponseCache, budget },
         {},
       );
       return { client, budget };
@@ -78,8 +80,7 @@ export const claimSource: PseudoReferenceSource = {
   async plan(context, studyId, raw) {
     const options = raw as ClaimRunOptions;
     const llm = planLlm(context, { url: options.url, model: options.model, apiKey: options.apiKey });
-    const study = await context.client.study.findUniqueOrThrow({ where: { id: studyId }, select: { claimPrompt: true } });
-    const prompt = claimPromptOf(study);
+    const prompt = claimPromptOf({ claimPrompt: await studyClaimPrompt(studyId) });
     const problem = claimPromptProblem(prompt);
     if (problem) throw new AppError("INVALID_INPUT", { message: `the study's claim prompt cannot be used: ${problem}` });
     const params: ClaimParams = {
@@ -92,7 +93,7 @@ export const claimSource: PseudoReferenceSource = {
       attempts: numberOption(options.attempts, "attempts", (n) => Number.isInteger(n) && n > 0) ?? 3,
       budget: { usd: numberOption(options.budgetUsd, "budget", (n) => n > 0) ?? null, tokens: numberOption(options.budgetTokens, "token budget", (n) => n > 0) ?? null },
     };
-    const changes = await context.client.codeChange.findMany({ where: { studyId }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true } });
+    const changes = await studyCodeChanges(studyId);
     // The budget is not part of the signature: a run stopped by its budget resumes with a larger one.
     const signature = ["claims", `model:${llm.model}`, `url:${llm.url}`, `prompt:${params.promptHash.slice(0, 16)}`, `temp:${params.temperature}`, `seed:${params.seed ?? "none"}`, `max:${params.maxTokens}`, `attempts:${params.attempts}`].join("|");
     return { signature, params: params as unknown as Record<string, unknown>, codeChangeIds: changes.map((c) => c.id) };

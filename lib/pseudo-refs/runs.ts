@@ -7,10 +7,10 @@
  */
 import { hostname } from "node:os";
 import type PgBoss from "pg-boss";
-import type { PrismaClient } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { LlmBudgetError } from "@/lib/judges";
-import { Prisma, type PseudoReferenceRun } from "@/lib/generated/prisma/client";
+import type { PseudoReferenceRun } from "@/lib/generated/prisma/client";
+import { codeChangesToGenerate, createPseudoReferenceRun, doneCodeChangeIds, failPseudoReferenceRun, findPseudoReferenceRun, latestPseudoReferenceRun, markPseudoReferenceRunStarted, requirePseudoReferenceRun, storeGenerated, updatePseudoReferenceRun } from "@/lib/data/pseudo-references";
 import { jobIdOf, replaceJobs, startQueue } from "@/lib/jobs/queue";
 import type { MetricJobContext } from "@/lib/metric-runs/context";
 import { type PseudoReferenceJobData, SOURCE_QUEUES } from "./queues";
@@ -48,18 +48,15 @@ export async function startPseudoReferenceRun(
   options: Record<string, unknown> = {},
   createdById?: string,
 ): Promise<StartedPseudoReferenceRun> {
-  const { client } = context;
   const plan = await (await sourceOf(source)).plan(context, studyId, options);
-  const existing = await client.pseudoReferenceRun.findFirst({ where: { studyId, source, signature: plan.signature }, orderBy: { createdAt: "desc" } });
-  const doneIds = existing ? new Set((await client.pseudoReferenceRunItem.findMany({ where: { runId: existing.id }, select: { codeChangeId: true } })).map((i) => i.codeChangeId)) : new Set<string>();
+  const existing = await latestPseudoReferenceRun(studyId, source, plan.signature);
+  const doneIds = existing ? await doneCodeChangeIds(existing.id) : new Set<string>();
   const pending = plan.codeChangeIds.filter((id) => !doneIds.has(id));
   const total = plan.codeChangeIds.length;
   const done = total - pending.length;
   const finished = pending.length === 0;
-  const state = { total, done, status: finished ? ("DONE" as const) : ("QUEUED" as const), error: null, finishedAt: finished ? new Date() : null, params: plan.params as Prisma.InputJsonValue };
-  const run = existing
-    ? await client.pseudoReferenceRun.update({ where: { id: existing.id }, data: state })
-    : await client.pseudoReferenceRun.create({ data: { ...state, studyId, source, signature: plan.signature, createdById } });
+  const state = { total, done, status: finished ? ("DONE" as const) : ("QUEUED" as const), error: null, finishedAt: finished ? new Date() : null, params: plan.params };
+  const run = existing ? await updatePseudoReferenceRun(existing.id, state) : await createPseudoReferenceRun({ ...state, studyId, source, signature: plan.signature, createdById });
   const jobs = pending.map((codeChangeId) => ({ runId: run.id, codeChangeId }));
   await replaceJobs(boss, SOURCE_QUEUES[source].queue, jobs.map((data) => ({ id: jobId(data), data })));
   return { run, resumed: existing !== null, enqueued: jobs.length };
@@ -68,7 +65,6 @@ export async function startPseudoReferenceRun(
 /** What one job gave: the pseudo-references stored, or the error that failed it. */
 export type JobOutcome = { stored: number } | { error: unknown };
 
-const CHANGE_FIELDS = { id: true, studyId: true, externalId: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true } as const;
 
 /**
  * The changes' references from `source`, all at once; should that fail, one change at a time,
@@ -94,54 +90,32 @@ async function generateChunk(source: PseudoReferenceSource, context: MetricJobCo
   return settled;
 }
 
-/** Stores a change's references with its item and the run's progress in one transaction; returns how many were stored (0 when another job stored the change first). */
-function storeGenerated(client: PrismaClient, run: PseudoReferenceRun, change: ChangeToGenerate, generated: Generated): Promise<number> {
-  return client.$transaction(async (tx) => {
-    const inserted = await tx.$executeRaw`INSERT INTO "PseudoReferenceRunItem" ("runId", "codeChangeId", created, detail) VALUES (${run.id}, ${change.id}, 0, ${JSON.stringify(generated.detail)}::jsonb) ON CONFLICT DO NOTHING`;
-    if (inserted === 0) return 0;
-    const last = await tx.pseudoReference.aggregate({ where: { codeChangeId: change.id }, _max: { position: true } });
-    const start = (last._max.position ?? -1) + 1;
-    const stored = await tx.pseudoReference.createMany({
-      data: generated.references.map((r, i) => ({ codeChangeId: change.id, externalId: r.externalId, kind: r.kind, text: r.text, source: r.source, position: start + i, metadata: { ...r.metadata, runId: run.id, signature: run.signature } as Prisma.InputJsonValue })),
-      skipDuplicates: true,
-    });
-    await tx.pseudoReferenceRunItem.update({ where: { runId_codeChangeId: { runId: run.id, codeChangeId: change.id } }, data: { created: stored.count } });
-    await tx.$executeRaw`
-      UPDATE "PseudoReferenceRun" SET done = LEAST(done + 1, total),
-        status = CASE WHEN done + 1 >= total THEN 'DONE'::"JobStatus" ELSE 'RUNNING'::"JobStatus" END,
-        "finishedAt" = CASE WHEN done + 1 >= total THEN now() ELSE NULL END
-      WHERE id = ${run.id} AND status <> 'FAILED'`;
-    return stored.count;
-  });
-}
-
 /**
  * A chunk of jobs (of one run or several): each run's changes not done yet are generated
  * together, then each is stored with its item and the run's progress in a transaction of its
  * own. A change already done, or a failed run, does nothing. Outcomes in the jobs' order.
  */
 export async function processPseudoReferenceJobs(context: MetricJobContext, jobs: readonly PseudoReferenceJobData[]): Promise<JobOutcome[]> {
-  const { client } = context;
   const outcomes: JobOutcome[] = jobs.map(() => ({ stored: 0 }));
   const byRun = new Map<string, number[]>();
   jobs.forEach((job, i) => byRun.set(job.runId, [...(byRun.get(job.runId) ?? []), i]));
   for (const [runId, indices] of byRun) {
-    const run = await client.pseudoReferenceRun.findUnique({ where: { id: runId } });
+    const run = await findPseudoReferenceRun(runId);
     if (!run || run.status === "FAILED") continue;
     const ids = indices.map((i) => jobs[i].codeChangeId);
-    const done = new Set((await client.pseudoReferenceRunItem.findMany({ where: { runId, codeChangeId: { in: ids } }, select: { codeChangeId: true } })).map((item) => item.codeChangeId));
-    const found = await client.codeChange.findMany({ where: { id: { in: ids.filter((id) => !done.has(id)) } }, select: CHANGE_FIELDS });
+    const done = await doneCodeChangeIds(runId, ids);
+    const found = await codeChangesToGenerate(ids.filter((id) => !done.has(id)));
     const changes = new Map(found.map((c) => [c.id, c]));
     const todo = indices.filter((i) => changes.has(jobs[i].codeChangeId));
     if (todo.length === 0) continue;
-    await client.pseudoReferenceRun.updateMany({ where: { id: run.id, status: "QUEUED" }, data: { status: "RUNNING", startedAt: new Date() } });
+    await markPseudoReferenceRunStarted(run.id);
     const generated = await generateChunk(await sourceOf(run.source), context, run, todo.map((i) => changes.get(jobs[i].codeChangeId)!));
     for (const [k, i] of todo.entries()) {
       const result = generated[k];
       if (result.status === "rejected") outcomes[i] = { error: result.reason };
       else {
         try {
-          outcomes[i] = { stored: await storeGenerated(client, run, changes.get(jobs[i].codeChangeId)!, result.value) };
+          outcomes[i] = { stored: await storeGenerated(run, changes.get(jobs[i].codeChangeId)!, result.value) };
         } catch (error) {
           outcomes[i] = { error };
         }
@@ -173,8 +147,7 @@ export async function settlePseudoReferenceJobs(boss: PgBoss, context: MetricJob
     const error = outcome.error as Error;
     // A spent budget stops the run at once: retrying would only ask for more.
     if (error instanceof LlmBudgetError || job.retryCount >= job.retryLimit) {
-      const change = await context.client.codeChange.findUnique({ where: { id: job.data.codeChangeId }, select: { externalId: true } });
-      await context.client.pseudoReferenceRun.update({ where: { id: job.data.runId }, data: { status: "FAILED", error: `change ${change?.externalId ?? job.data.codeChangeId}: ${error.message}`, finishedAt: new Date() } });
+      await failPseudoReferenceRun(job.data.runId, job.data.codeChangeId, error.message);
     }
     await boss.fail(queue, job.id, { message: error.message });
   }
@@ -189,12 +162,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * source's); `maxJobs` (jobs of this run) simulates a crash in tests.
  */
 export async function drainPseudoReferenceRun(boss: PgBoss, context: MetricJobContext, runId: string, options: { onProgress?: (run: PseudoReferenceRun) => void; maxJobs?: number; concurrency?: number; chunk?: number } = {}): Promise<PseudoReferenceRun> {
-  const first = await context.client.pseudoReferenceRun.findUniqueOrThrow({ where: { id: runId } });
+  const first = await requirePseudoReferenceRun(runId);
   const { queue, chunk } = SOURCE_QUEUES[first.source as PseudoReferenceSourceName] ?? SOURCE_QUEUES.claims;
   let processed = 0;
   const lane = async (): Promise<void> => {
     for (;;) {
-      const run = await context.client.pseudoReferenceRun.findUniqueOrThrow({ where: { id: runId } });
+      const run = await requirePseudoReferenceRun(runId);
       const left = options.maxJobs === undefined ? Infinity : options.maxJobs - processed;
       if (finished(run) || left <= 0) return;
       const jobs = await boss.fetch<PseudoReferenceJobData>(queue, { batchSize: Math.min(options.chunk ?? chunk, left), includeMetadata: true });
@@ -204,11 +177,11 @@ export async function drainPseudoReferenceRun(boss: PgBoss, context: MetricJobCo
       }
       processed += jobs.filter((job) => job.data.runId === runId).length;
       await settlePseudoReferenceJobs(boss, context, queue, jobs);
-      options.onProgress?.(await context.client.pseudoReferenceRun.findUniqueOrThrow({ where: { id: runId } }));
+      options.onProgress?.(await requirePseudoReferenceRun(runId));
     }
   };
   await Promise.all(Array.from({ length: options.concurrency ?? 1 }, lane));
-  return context.client.pseudoReferenceRun.findUniqueOrThrow({ where: { id: runId } });
+  return requirePseudoReferenceRun(runId);
 }
 
 /** For the web page: plans and enqueues runs for the worker over a short-lived queue connection. */

@@ -5,6 +5,7 @@
  * study's languages need is missing, naming the install command.
  */
 import { createHash } from "node:crypto";
+import { studyCodeChanges } from "@/lib/data/pseudo-references";
 import { AppError } from "@/lib/errors";
 import { analyzeChanges, analyzedLanguage, detectAnalyzers, NEAR_LINES, PMD_RULESET, PYLINT_ARGS, PYSCENT_LIMITS, type AnalyzedLanguage, type Finding } from "@/lib/static-analysis";
 import type { Generated, GeneratedReference, PseudoReferenceSource } from "./types";
@@ -35,8 +36,8 @@ export function smellReference(finding: Finding, filePath: string): GeneratedRef
 }
 
 export const smellSource: PseudoReferenceSource = {
-  async plan(context, studyId) {
-    const changes = await context.client.codeChange.findMany({ where: { studyId }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true, language: true, filePath: true } });
+  async plan(_context, studyId) {
+    const changes = await studyCodeChanges(studyId);
     const analyzed = changes.flatMap((c) => {
       const language = analyzedLanguage(c.language, c.filePath);
       return language ? [{ id: c.id, language }] : [];

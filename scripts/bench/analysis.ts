@@ -101,6 +101,8 @@ export default async function run(): Promise<void> {
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number of at least 1, got ${String(args.flags.get("runs"))}`);
   const dashboardMetrics = new Set(["crscore", "bleu-codereviewer"]);
   const database = await createTestDatabase("crjudge_bench_analysis");
+  // The runs' queries (lib/data) go through the process's connection to DATABASE_URL.
+  process.env.DATABASE_URL = database.url;
   const client = createClient(database.url);
   const boss = await startQueue(database.url, { supervise: false });
   const port = Number(new URL(database.url).port);
@@ -109,7 +111,7 @@ export default async function run(): Promise<void> {
     // LLM judges need an endpoint (LLM_URL); scripts/bench/judges.ts measures them.
     console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} (${availableParallelism()} cores)`);
     for (const metric of METRIC_JOB_NAMES.filter((m) => !isJudgeMetric(m) && (!args.flags.has("dashboards") || dashboardMetrics.has(m)))) {
-      const context = createJobContext({ client });
+      const context = createJobContext();
       // The run's chunks of the default size, as the CLI and the pages ask; CPU of this process and of the database beside the wall time.
       const pg0 = postgresCpuMs(port);
       const c0 = process.cpuUsage();

@@ -57,6 +57,8 @@ function computeTiming(metric: string, pairs: readonly [string, string][]): Timi
 
 export default async function run(): Promise<void> {
   const database = await createTestDatabase("crjudge_bench_jobs");
+  // The runs' queries (lib/data) go through the process's connection to DATABASE_URL.
+  process.env.DATABASE_URL = database.url;
   const client = createClient(database.url);
   const boss = await startQueue(database.url, { supervise: false });
   const port = Number(new URL(database.url).port);
@@ -78,7 +80,7 @@ export default async function run(): Promise<void> {
           // the one before (index entries to skip, heap pages to prune), and the first run plans its
           // statements on the statistics of an empty database.
           await client.$executeRawUnsafe("VACUUM (ANALYZE)");
-          const context = createJobContext({ client });
+          const context = createJobContext();
           const pg0 = postgresCpuByProcess(port);
           const c0 = process.cpuUsage();
           const t0 = performance.now();

@@ -97,7 +97,7 @@ async function importChanges(client: PrismaClient, changes: readonly ChangeToAna
 
 /** A smells run of the study through the queue, drained here in jobs of `chunk` as the CLI does. */
 async function smellsRun(client: PrismaClient, boss: PgBoss, studyId: string, chunk: number): Promise<void> {
-  const context = createJobContext({ client });
+  const context = createJobContext();
   const started = await startPseudoReferenceRun(context, boss, studyId, "smells");
   const run = await drainPseudoReferenceRun(boss, context, started.run.id, { chunk });
   if (run.status !== "DONE") throw new Error(`smells run ${run.status}: ${run.error}`);
@@ -190,6 +190,8 @@ export default async function run(): Promise<void> {
   await analyzers(versions);
   if (missing.length === 0) {
     const database = await createTestDatabase("crjudge_bench_pseudo_refs");
+    // The runs' queries (lib/data) go through the process's connection to DATABASE_URL.
+    process.env.DATABASE_URL = database.url;
     const client = createClient(database.url);
     const boss = await startQueue(database.url, { supervise: false });
     const port = Number(new URL(database.url).port);

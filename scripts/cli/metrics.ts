@@ -1,7 +1,6 @@
 import { CliError, optionalFlag, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
-import { db } from "@/lib/db/client";
 import { requireStudy } from "@/lib/data/studies";
 import { createJobContext, drainMetricRun, METRIC_JOB_NAMES, runParams, startMetricRun, type TauCalibration } from "@/lib/metric-runs";
 import { startQueue } from "@/lib/jobs";
@@ -42,7 +41,7 @@ const command: Command = {
     const study = await requireStudy({ slug: requireFlag(args, "study") });
     const metrics = requireFlag(args, "metric").split(",");
     const url = databaseUrl();
-    const context = createJobContext({ client: db, apiKey: optionalFlag(args, "embeddings-api-key") });
+    const context = createJobContext({ apiKey: optionalFlag(args, "embeddings-api-key") });
     const boss = await startQueue(url, { supervise: false });
     try {
       const t0 = performance.now();

@@ -45,7 +45,7 @@ const command: Command = {
       budgetUsd: num("budget-usd"),
       budgetTokens: num("budget-tokens"),
     };
-    const context = createJobContext({ client: db });
+    const context = createJobContext();
     const boss = await startQueue(url, { supervise: false });
     try {
       const runs = [];

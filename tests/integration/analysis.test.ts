@@ -135,7 +135,7 @@ describe.skipIf(!hasPhase1 || !hasPhase2)("CRScore phase-2 sheets imported: the 
     for (const annotator of ["marcus", "atharva"]) await importFile("crscore-py-phase2", "crscore-phase1", [...phase1, `py_claim_acc_annot_${annotator}.csv`]);
     for (const annotator of ["marcus", "atharva"]) studyId = await importFile("crscore-py-phase2", "crscore-phase2", [...phase2, `py_${annotator}_review_qual_final.csv`]);
     const boss = await startQueue(url, { supervise: false });
-    const context = createJobContext({ client: db });
+    const context = createJobContext();
     await drainMetricRun(boss, context, (await startMetricRun(context, boss, studyId, { metrics: ["crscore"] })).run.id);
     await boss.stop({ graceful: false, wait: true });
   });
@@ -208,7 +208,7 @@ describe("demo study: every task's report, as the dashboards will show it", () =
     expect(cli(["agreement", "--study", "demo", "--resamples", "100", "--json"]).json).toEqual(json(agreement));
 
     const boss = await startQueue(url, { supervise: false });
-    const context = createJobContext({ client: db });
+    const context = createJobContext();
     await drainMetricRun(boss, context, (await startMetricRun(context, boss, demo.studyId, { metrics: ["crscore"] })).run.id);
     await boss.stop({ graceful: false, wait: true });
     const correlation = await correlationReport(demo.studyId, { metric: "crscore-rel", human: "relevance", bootstrap: { nResamples: 100 } }, db);

@@ -10,7 +10,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, test } from "vitest";
 import type PgBoss from "pg-boss";
 import { createClient } from "@/lib/db/client";
-import { cachedModelName, createHttpEmbedder, embeddingsEndpoint, offersTokenEmbeddings, prismaEmbeddingStore, textHash } from "@/lib/embeddings";
+import { cachedModelName, createHttpEmbedder, embeddingsEndpoint, offersTokenEmbeddings, textHash } from "@/lib/embeddings";
+import { embeddingCacheStore } from "@/lib/data/embedding-cache";
 import { bestRatedSystem, createJobContext, drainMetricRun, runParams, startMetricRun } from "@/lib/metric-runs";
 import { startQueue } from "@/lib/jobs";
 import { metricValuesForStudy } from "@/lib/data/metric-scores";
@@ -131,7 +132,7 @@ describe("OpenAI-compatible embeddings client", () => {
   });
 
   test("cache: vectors stored by (model, text hash); a second call makes no request", async () => {
-    const store = prismaEmbeddingStore(db);
+    const store = embeddingCacheStore;
     const client = createHttpEmbedder({ url, model: "cache-model", store, batchSize: 2 });
     await client.embedVectors(["alpha", "beta", "gamma"]);
     expect(calls).toHaveLength(2);
@@ -155,7 +156,7 @@ describe("OpenAI-compatible embeddings client", () => {
     expect(tokenCalls).toEqual(["/embed_all 1"]);
     tokenCalls.length = 0;
     calls.length = 0;
-    const store = prismaEmbeddingStore(db);
+    const store = embeddingCacheStore;
     const texts = ["why rename the cache", "stale cache entries are never evicted"];
     const pooled = createHttpEmbedder({ url, model: "pool-model", store, pooling: "tokens-without-stopwords" });
     const vectors = await pooled.embedVectors(texts);
@@ -229,7 +230,7 @@ describe("CRScore over an embeddings endpoint: the paper's τ for its model, els
   };
 
   const run = async (request: Parameters<typeof startMetricRun>[3]) => {
-    const context = createJobContext({ client: db });
+    const context = createJobContext();
     const started = await startMetricRun(context, boss, studyId, request);
     const done = await drainMetricRun(boss, context, started.run.id);
     expect(done.status).toBe("DONE");
@@ -267,7 +268,7 @@ describe("CRScore over an embeddings endpoint: the paper's τ for its model, els
     expect(gt.paramsKey).toContain("|tau-source:gt|tau-items:unannotated|");
     // A named system; an unknown one is refused with the study's systems.
     expect((await run({ metrics: ["crscore"], embedding: { url, model: "other-model" }, tauCalibration: "best-system", tauSystem: "sys-poor" })).tau).toBe(tauByHand("sys-poor", [2, 3]));
-    await expect(startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["crscore"], embedding: { url, model: "other-model" }, tauSystem: "nope", tauCalibration: "best-system" })).rejects.toThrow(/no system "nope" in this study; its systems: sys-good, sys-poor/);
+    await expect(startMetricRun(createJobContext(), boss, studyId, { metrics: ["crscore"], embedding: { url, model: "other-model" }, tauSystem: "nope", tauCalibration: "best-system" })).rejects.toThrow(/no system "nope" in this study; its systems: sys-good, sys-poor/);
   });
 
   test("a server without token embeddings: whole-sentence vectors, labelled pool:sentence", async () => {

@@ -8,7 +8,7 @@ import { createClient } from "@/lib/db/client";
 import { csvLine } from "@/lib/export/csv";
 import { type ImportFormat } from "@/lib/import";
 import { runImport } from "@/lib/data/imports";
-import { studyReviewOrder } from "@/lib/metric-runs/reviews";
+import { studyReviewOrder } from "@/lib/data/reviews-to-score";
 import { parseItemFile } from "@/lib/analysis";
 import { agreementReport } from "@/lib/data/reports";
 import { imported } from "./import-fixtures";
@@ -92,7 +92,7 @@ describe("real study data", () => {
     const tufano = await client.review.findFirstOrThrow({ where: { codeChange: { study: { slug: "excel-errors" }, externalId: "850" }, system: "Tufano's" }, include: { referenceGrades: true } });
     expect(tufano.text).toBe("");
     expect(tufano.referenceGrades.map((g) => g.grade)).toEqual([1]);
-    const order = await studyReviewOrder(summary.study.id, client);
+    const order = await studyReviewOrder(summary.study.id);
     expect(order).toHaveLength(10 - 2);
     expect(order.map((r) => r.id)).not.toContain(tufano.id);
   });

@@ -80,7 +80,7 @@ test("two workers on one database share a run's chunks, none computed twice", as
 
   // As a web page does: plan and enqueue only; one review per chunk, so 600 chunks to share.
   const boss = await startQueue(url, { supervise: false });
-  const started = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["chrf"], chunkSize: 1 }).finally(() => boss.stop({ graceful: false, wait: true }));
+  const started = await startMetricRun(createJobContext(), boss, studyId, { metrics: ["chrf"], chunkSize: 1 }).finally(() => boss.stop({ graceful: false, wait: true }));
   expect(started.chunks).toEqual({ total: chunks, enqueued: chunks, skipped: 0 });
   let run = started.run;
   for (let i = 0; i < 600 && run.status !== "DONE" && run.status !== "FAILED"; i++) {

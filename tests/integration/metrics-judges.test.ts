@@ -110,7 +110,7 @@ function answer(request: ReceivedRequest): Reply {
   return { content: '{"score": 50, "reason": "plausible"}' };
 }
 
-const context = (env: Record<string, string> = {}) => createJobContext({ client: db, env, llmHttp: { backoffMs: 1, maxAttempts: 3, timeoutMs: 10_000 } });
+const context = (env: Record<string, string> = {}) => createJobContext({ env, llmHttp: { backoffMs: 1, maxAttempts: 3, timeoutMs: 10_000 } });
 const llm = (model: string, extra: Partial<NonNullable<MetricRunRequest["llm"]>> = {}) => ({ url: fake.url, model, apiKey: API_KEY, ...extra });
 
 /** The run's stored scores of `metric` by review external id ("g0/good"). */

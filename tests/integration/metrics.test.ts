@@ -9,7 +9,7 @@ import { createClient, Prisma } from "@/lib/db/client";
 import { TFIDF_MODEL } from "@/lib/embeddings";
 import { type ChunkJobData, chunkJobId, createJobContext, drainMetricRun, listMetricRuns, processChunk, requestMetricRun, runParams, startMetricRun, workMetricChunks } from "@/lib/metric-runs";
 import { METRIC_QUEUE, startQueue } from "@/lib/jobs";
-import { storeChunkScores } from "@/lib/metric-runs/runs";
+import { storeChunkScores } from "@/lib/data/metric-runs";
 import { crscoreFromBestMatches, getReferenceMetric, splitReviewSentences } from "@/lib/metrics";
 import { seedDemo } from "@/lib/seed";
 import { scoreVersions } from "./score-versions";
@@ -66,7 +66,7 @@ describe("metric jobs", () => {
     const demo = await seedDemo(db);
     const { studyId } = demo;
     if (demo.created) created.push(studyId);
-    const context = createJobContext({ client: db });
+    const context = createJobContext();
     const started = await startMetricRun(context, boss, studyId, { metrics: ["crscore", "embedding-sim", "bleu-codereviewer"] });
     const run = await drainMetricRun(boss, context, started.run.id);
     expect(run.status).toBe("DONE");
@@ -110,7 +110,7 @@ describe("metric jobs", () => {
     expect(sims?.paramsKey).toContain(TFIDF_MODEL);
 
     // Asking again computes nothing.
-    const again = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["crscore", "embedding-sim", "bleu-codereviewer"] });
+    const again = await startMetricRun(createJobContext(), boss, studyId, { metrics: ["crscore", "embedding-sim", "bleu-codereviewer"] });
     expect(again.run.status).toBe("DONE");
     expect(again.chunks.enqueued).toBe(0);
   });
@@ -118,19 +118,19 @@ describe("metric jobs", () => {
   test("a crashed run resumes: stored chunks are skipped, an abandoned active job is replaced, nothing is computed twice", async () => {
     const studyId = await createSmallStudy("resume-study", 10);
     const request = { metrics: ["rouge-l", "crscore"], chunkSize: 4 };
-    const first = await startMetricRun(createJobContext({ client: db }), boss, studyId, request);
+    const first = await startMetricRun(createJobContext(), boss, studyId, request);
     expect(first.run.total).toBe(40);
     expect(first.chunks).toEqual({ total: 10, enqueued: 10, skipped: 0 });
 
     // The "process" computes two chunks, takes a third and dies holding it.
-    const halfway = await drainMetricRun(boss, createJobContext({ client: db }), first.run.id, { maxChunks: 2 });
+    const halfway = await drainMetricRun(boss, createJobContext(), first.run.id, { maxChunks: 2 });
     expect(halfway.done).toBe(8);
     expect(halfway.status).toBe("RUNNING");
     const [held] = await boss.fetch(METRIC_QUEUE);
     expect(held).toBeDefined();
 
     // Restart: a new process asks for the same computation.
-    const resumed = await startMetricRun(createJobContext({ client: db }), boss, studyId, request);
+    const resumed = await startMetricRun(createJobContext(), boss, studyId, request);
     expect(resumed.resumed).toBe(true);
     expect(resumed.run.id).toBe(first.run.id);
     expect(resumed.run.done).toBe(8);
@@ -138,7 +138,7 @@ describe("metric jobs", () => {
     const ofStudy = Prisma.sql`s."candidateReviewId" IN (SELECT r.id FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId" WHERE c."studyId" = ${studyId})`;
     const before = await scoreVersions(db, ofStudy);
 
-    const finished = await drainMetricRun(boss, createJobContext({ client: db }), first.run.id);
+    const finished = await drainMetricRun(boss, createJobContext(), first.run.id);
     expect(finished).toMatchObject({ status: "DONE", done: 40, total: 40, error: null });
     const rows = await db.metricScore.findMany({ where: { review: { codeChange: { studyId } } }, select: { metric: true } });
     // rouge-l for the 30 candidates, three CRScore columns for all 40 reviews.
@@ -163,10 +163,10 @@ describe("metric jobs", () => {
   test("a long-running worker (scripts/worker.ts) computes runs started elsewhere", async () => {
     const studyId = await createSmallStudy("worker-study", 3);
     // As a web page does: enqueue only.
-    const started = await requestMetricRun(createJobContext({ client: db }), studyId, { metrics: ["chrf"], chunkSize: 2 });
-    expect((await listMetricRuns(studyId, db))[0]).toMatchObject({ id: started.run.id, status: "QUEUED", total: 9, done: 0, embedding: null });
+    const started = await requestMetricRun(createJobContext(), studyId, { metrics: ["chrf"], chunkSize: 2 });
+    expect((await listMetricRuns(studyId))[0]).toMatchObject({ id: started.run.id, status: "QUEUED", total: 9, done: 0, embedding: null });
     const worker = await startQueue(url);
-    await workMetricChunks(worker, { context: createJobContext({ client: db }) });
+    await workMetricChunks(worker, { context: createJobContext() });
     let run = started.run;
     for (let i = 0; i < 100 && run.status !== "DONE"; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -174,12 +174,12 @@ describe("metric jobs", () => {
     }
     await worker.stop({ graceful: true, wait: true });
     expect(run).toMatchObject({ status: "DONE", done: 9, total: 9 });
-    expect((await listMetricRuns(studyId, db))[0]).toMatchObject({ status: "DONE", done: 9 });
+    expect((await listMetricRuns(studyId))[0]).toMatchObject({ status: "DONE", done: 9 });
   });
 
   test("a failing chunk fails the run with its message", async () => {
     const studyId = await createSmallStudy("failing-study", 2);
-    const context = createJobContext({ client: db, http: { maxRetries: 1, backoffMs: 1, timeoutMs: 2000 } });
+    const context = createJobContext({ http: { maxRetries: 1, backoffMs: 1, timeoutMs: 2000 } });
     // Planning embeds nothing for embedding-sim, so the run starts; its chunks cannot reach the endpoint.
     const started = await startMetricRun(context, boss, studyId, { metrics: ["embedding-sim"], embedding: { url: "http://127.0.0.1:9/v1", model: "unreachable" } });
     const run = await drainMetricRun(boss, context, started.run.id);
@@ -189,13 +189,13 @@ describe("metric jobs", () => {
 
   test("a chunk's scores stored meanwhile by another worker are kept, the rest stored and only their reviews counted, the statement not failed", async () => {
     const studyId = await createSmallStudy("store-twice", 1);
-    const { run } = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["rouge-l"] });
+    const { run } = await startMetricRun(createJobContext(), boss, studyId, { metrics: ["rouge-l"] });
     const [a, b] = await db.review.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
     const row = (reviewId: string, value: number) => ({ reviewId, metric: "rouge-l", paramsKey: "test", value });
     // The other worker's store: review a only.
-    expect(await storeChunkScores(db, run.id, [row(a.id, 0.5)], 1)).toBe(1);
+    expect(await storeChunkScores(run.id, [row(a.id, 0.5)], 1)).toBe(1);
     // This worker read the chunk before and stores a and b: the plain INSERT fails on a, and b alone is stored and counted.
-    expect(await storeChunkScores(db, run.id, [row(a.id, 0.9), row(b.id, 0.7)], 2)).toBe(1);
+    expect(await storeChunkScores(run.id, [row(a.id, 0.9), row(b.id, 0.7)], 2)).toBe(1);
     const stored = await db.metricScore.findMany({ where: { paramsKey: "test", review: { codeChange: { studyId } } }, select: { reviewId: true, value: true } });
     expect(new Map(stored.map((s) => [s.reviewId, s.value]))).toEqual(new Map([[a.id, 0.5], [b.id, 0.7]]));
     expect(await db.metricRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ done: 2, total: 3, status: "RUNNING" });
@@ -204,38 +204,38 @@ describe("metric jobs", () => {
   test("chunks are planned fresh when none of their scores is stored, and a fresh chunk computed after another worker stored some keeps them and counts each review once", async () => {
     const studyId = await createSmallStudy("fresh-chunks", 2);
     const request = { metrics: ["rouge-l"], chunkSize: 3 };
-    const { run } = await startMetricRun(createJobContext({ client: db }), boss, studyId, request);
+    const { run } = await startMetricRun(createJobContext(), boss, studyId, request);
     const job = async (runId: string, chunk: number) => (await boss.getJobById<ChunkJobData>(METRIC_QUEUE, chunkJobId(runId, chunk)))!.data;
     expect([(await job(run.id, 0)).fresh, (await job(run.id, 1)).fresh]).toEqual([true, true]);
     const [first] = (await job(run.id, 0)).reviewIds;
     const { paramsKey } = runParams(run).specs[0];
     // Another worker stores the chunk's first score after the planning.
-    await storeChunkScores(db, run.id, [{ reviewId: first, metric: "rouge-l", paramsKey, value: 0.5 }], 1);
+    await storeChunkScores(run.id, [{ reviewId: first, metric: "rouge-l", paramsKey, value: 0.5 }], 1);
 
     // This worker computes chunk 0 without reading its stored scores: its other two reviews are stored and counted.
-    expect(await processChunk(createJobContext({ client: db }), await job(run.id, 0))).toBe(2);
+    expect(await processChunk(createJobContext(), await job(run.id, 0))).toBe(2);
     expect(await db.metricRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ done: 3, total: 6, status: "RUNNING" });
     // Chunk 0's job is still queued (as after a crash between store and completion): run again, it counts nothing more.
-    expect(await drainMetricRun(boss, createJobContext({ client: db }), run.id)).toMatchObject({ done: 6, total: 6, status: "DONE" });
+    expect(await drainMetricRun(boss, createJobContext(), run.id)).toMatchObject({ done: 6, total: 6, status: "DONE" });
     const stored = await db.metricScore.findMany({ where: { metric: "rouge-l", paramsKey, review: { codeChange: { studyId } } }, select: { reviewId: true, value: true } });
     expect(stored).toHaveLength(6);
     expect(stored.find((s) => s.reviewId === first)?.value).toBe(0.5);
 
     // Planned again with chunk 0 partly stored (its other scores deleted): chunk 0 reads what is stored, chunk 1 (none stored) does not.
     await db.metricScore.deleteMany({ where: { metric: "rouge-l", paramsKey, reviewId: { not: first }, review: { codeChange: { studyId } } } });
-    const again = await startMetricRun(createJobContext({ client: db }), boss, studyId, request);
+    const again = await startMetricRun(createJobContext(), boss, studyId, request);
     expect(again.run.done).toBe(1);
     expect([(await job(again.run.id, 0)).fresh, (await job(again.run.id, 1)).fresh]).toEqual([false, true]);
-    expect(await drainMetricRun(boss, createJobContext({ client: db }), again.run.id)).toMatchObject({ done: 6, total: 6, status: "DONE" });
+    expect(await drainMetricRun(boss, createJobContext(), again.run.id)).toMatchObject({ done: 6, total: 6, status: "DONE" });
   });
 
   test("stored scores read back as the same numbers, whatever their magnitude, through a chunk's store (pg) and through insertMetricScores (Prisma)", async () => {
     const studyId = await createSmallStudy("scores-exact", 1);
-    const { run } = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["rouge-l"] });
+    const { run } = await startMetricRun(createJobContext(), boss, studyId, { metrics: ["rouge-l"] });
     const [a, b] = await db.review.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
     const values = [0.11764705882352941, 1 / 3, -2.5e-7, 1.7976931348623157e308, 5e-324, 123456789.12345679, 0, 1e21, 2 ** 53 + 2, null];
     const rows = (reviewId: string, metric: string) => values.map((value, i) => ({ reviewId: reviewId, metric, paramsKey: `exact-${i}`, value, detail: { best: [value, 0.1 + 0.2], reason: i === 9 ? "empty-review" : undefined } }));
-    await storeChunkScores(db, run.id, rows(a.id, "rouge-l"), 1);
+    await storeChunkScores(run.id, rows(a.id, "rouge-l"), 1);
     await insertMetricScores(rows(b.id, "imported"), {}, db);
     for (const [reviewId, metric] of [[a.id, "rouge-l"], [b.id, "imported"]]) {
       const stored = await db.metricScore.findMany({ where: { reviewId: reviewId, metric }, select: { paramsKey: true, value: true, detail: true } });
@@ -265,17 +265,17 @@ describe("metric jobs", () => {
 
   test("a score never outlives its review: deleting the review deletes its scores, and a score of no review is refused", async () => {
     const studyId = await createSmallStudy("scores-follow-reviews", 1);
-    const { run } = await startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["rouge-l"] });
+    const { run } = await startMetricRun(createJobContext(), boss, studyId, { metrics: ["rouge-l"] });
     const [a, b] = await db.review.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
     const row = (reviewId: string) => ({ reviewId, metric: "rouge-l", paramsKey: "test", value: 0.5 });
-    await storeChunkScores(db, run.id, [row(a.id), row(b.id)], 2);
+    await storeChunkScores(run.id, [row(a.id), row(b.id)], 2);
     await db.review.delete({ where: { id: a.id } });
     expect((await db.metricScore.findMany({ where: { paramsKey: "test", reviewId: { in: [a.id, b.id] } } })).map((s) => s.reviewId)).toEqual([b.id]);
-    await expect(storeChunkScores(db, run.id, [row(a.id)], 1)).rejects.toThrow(/foreign key/);
+    await expect(storeChunkScores(run.id, [row(a.id)], 1)).rejects.toThrow(/foreign key/);
   });
 
   test("unknown metrics are rejected with the list of names", async () => {
     const studyId = await createSmallStudy("unknown-metric", 1);
-    await expect(startMetricRun(createJobContext({ client: db }), boss, studyId, { metrics: ["bleu", "rouge-l"] })).rejects.toThrow(/unknown metric "bleu"; available: bleu-codereviewer/);
+    await expect(startMetricRun(createJobContext(), boss, studyId, { metrics: ["bleu", "rouge-l"] })).rejects.toThrow(/unknown metric "bleu"; available: bleu-codereviewer/);
   });
 });

@@ -59,7 +59,7 @@ afterAll(async () => {
 });
 
 const options = (extra: Record<string, unknown> = {}) => ({ url: fake.url, model: "gpt-4o-mini", temperature: 0.2, seed: 11, maxTokens: 64, ...extra });
-const context = () => createJobContext({ client: db, env: {} });
+const context = () => createJobContext({ env: {} });
 
 async function generate(studyId: string, extra: Record<string, unknown> = {}) {
   const ctx = context();

@@ -59,7 +59,7 @@ describe("static analysis as a study job", () => {
   test("smells stored with provenance, a stopped run resumed, a finished one not redone, shown in stage 1", async () => {
     if (!ready) return;
     const study = await importStudy();
-    const context = createJobContext({ client: db });
+    const context = createJobContext();
     const first = await startPseudoReferenceRun(context, boss, study.id, "smells");
     expect(first).toMatchObject({ resumed: false, enqueued: 2, run: { total: 2, done: 0, status: "QUEUED" } });
     expect(first.run.signature).toMatch(/^smells\|jshint=[\d.]+\|pylint=[\d.]+\|radon=[\d.]+\|pyscent=.+\|near=3\|settings=\w+$/);
@@ -102,7 +102,7 @@ describe("static analysis as a study job", () => {
   test("the worker takes a run's jobs as one chunk and completes each job", async () => {
     if (!ready) return;
     const study = await importStudy();
-    const context = createJobContext({ client: db });
+    const context = createJobContext();
     const { run } = await startPseudoReferenceRun(context, boss, study.id, "smells");
     const worker = await startQueue(url, { supervise: false });
     try {

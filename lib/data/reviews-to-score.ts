@@ -1,5 +1,6 @@
-/** The texts a metric needs for each review: its own, the change's human reference and pseudo-references. */
-import { db, Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
+/** What metric runs read of reviews (lib/metric-runs): the texts a metric needs, the reviews τ is calibrated on and SWE-Judge's human scores. */
+import "server-only";
+import { db, Prisma, rawRows } from "@/lib/db/client";
 
 /** Pseudo-references generated without humans (CRScore §3.1). */
 const AUTOMATIC_KINDS = ["CLAIM", "IMPLICATION", "SMELL"];
@@ -20,8 +21,6 @@ export interface ReviewToScore {
 /** Which reviews: a chunk's ids, or a whole study (its reviews that have a text). */
 export type ReviewScope = { ids: readonly string[] } | { studyId: string };
 
-type Client = Pick<PrismaClient, "$queryRaw">;
-
 /**
  * Loads the reviews of `scope` with their change's texts in one SQL statement whatever their
  * number, sent through pg (the metric jobs' hot path: Prisma's relation queries cost about
@@ -36,7 +35,7 @@ type Client = Pick<PrismaClient, "$queryRaw">;
  * (codeChange is then null); `pseudoReferences: false` leaves out the pseudo-references, which
  * only CRScore reads (an empty list then).
  */
-export async function loadReviewsToScore(scope: ReviewScope, client: PrismaClient = db, options: { codeChanges?: boolean; pseudoReferences?: boolean } = {}): Promise<ReviewToScore[]> {
+export async function loadReviewsToScore(scope: ReviewScope, options: { codeChanges?: boolean; pseudoReferences?: boolean } = {}): Promise<ReviewToScore[]> {
   const [ofChanges, inScope, changesInScope] =
     "ids" in scope
       ? [Prisma.sql`x."codeChangeId" = ANY(ARRAY(SELECT "codeChangeId" FROM "CandidateReview" WHERE id = ANY(${[...scope.ids]}::text[])))`, Prisma.sql`x.id = ANY(${[...scope.ids]}::text[])`, Prisma.sql`c.id = ANY(ARRAY(SELECT DISTINCT "codeChangeId" FROM scoped))`]
@@ -44,7 +43,7 @@ export async function loadReviewsToScore(scope: ReviewScope, client: PrismaClien
   const withCode = options.codeChanges ?? true;
   const withPseudo = options.pseudoReferences ?? true;
   const rows = await rawRows<{ id: string; text: string; isReference: boolean; diff: string | null; newFile: string | null; language: string; reference: string | null; pseudo: string[] | null }>(
-    client,
+    db,
     Prisma.sql`
       WITH x AS (
         SELECT x.id, x.text, x."isReference", x."textMissing", x."codeChangeId",
@@ -82,9 +81,9 @@ export interface CalibrationReview {
 }
 
 /** The study's reviews that have a text, with their system, whether they are human references and whether their change was annotated. */
-export async function loadCalibrationReviews(studyId: string, client: PrismaClient = db): Promise<CalibrationReview[]> {
+export async function loadCalibrationReviews(studyId: string): Promise<CalibrationReview[]> {
   return rawRows<CalibrationReview>(
-    client,
+    db,
     Prisma.sql`
     SELECT r.id, r.system, r."isReference", EXISTS (SELECT 1 FROM "ReviewRating" rr JOIN "CandidateReview" x ON x.id = rr."candidateReviewId" WHERE x."codeChangeId" = r."codeChangeId") AS annotated
     FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId" WHERE c."studyId" = ${studyId} AND NOT r."textMissing"`,
@@ -92,10 +91,10 @@ export async function loadCalibrationReviews(studyId: string, client: PrismaClie
 }
 
 /** Every review and pseudo-reference text of a study: the corpus the offline TF-IDF embedder is fitted on. */
-export async function studyCorpus(studyId: string, client: PrismaClient = db): Promise<string[]> {
+export async function studyCorpus(studyId: string): Promise<string[]> {
   const [reviews, pseudoReferences] = await Promise.all([
-    client.review.findMany({ where: { codeChange: { studyId } }, select: { text: true } }),
-    client.pseudoReference.findMany({ where: { codeChange: { studyId } }, select: { text: true } }),
+    db.review.findMany({ where: { codeChange: { studyId } }, select: { text: true } }),
+    db.pseudoReference.findMany({ where: { codeChange: { studyId } }, select: { text: true } }),
   ]);
   return [...reviews, ...pseudoReferences].map((r) => r.text);
 }
@@ -104,9 +103,19 @@ export async function studyCorpus(studyId: string, client: PrismaClient = db): P
  * The study's reviews in study order (change position, review position), with the reference
  * flag; reviews imported without their text (Review.textMissing) are not scored.
  */
-export async function studyReviewOrder(studyId: string, client: Client = db): Promise<{ id: string; isReference: boolean }[]> {
-  return client.$queryRaw<{ id: string; isReference: boolean }[]>`
+export async function studyReviewOrder(studyId: string): Promise<{ id: string; isReference: boolean }[]> {
+  return db.$queryRaw<{ id: string; isReference: boolean }[]>`
     SELECT r.id, r."isReference" FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId"
     WHERE c."studyId" = ${studyId} AND NOT r."textMissing"
     ORDER BY c.position, c.id, r.position, r.id`;
+}
+
+/** Human scores of the study's generated reviews that SWE-Judge's team trials may correlate with (lib/metric-runs/judges.ts): GradedReviews grades, and review ratings' scores. */
+export async function sweCalibrationScores(studyId: string): Promise<{ grades: { reviewId: string; grade: number }[]; ratings: { reviewId: string; scores: unknown }[] }> {
+  const where = { review: { codeChange: { studyId }, isReference: false } };
+  const [grades, ratings] = await Promise.all([
+    db.referenceGrade.findMany({ where, select: { reviewId: true, grade: true } }),
+    db.reviewRating.findMany({ where, select: { reviewId: true, scores: true } }),
+  ]);
+  return { grades, ratings };
 }
