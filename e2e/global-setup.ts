@@ -6,8 +6,8 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { createClient } from "@/lib/db/client";
 import { createTestDatabase } from "@/lib/db/test-database";
-import { seedDemo } from "@/lib/seed";
-import { ensureInitialAccounts } from "@/lib/setup/first-start";
+import { seedDemo } from "@/lib/data/demo-study";
+import { ensureInitialAccounts } from "@/lib/data/users";
 import { E2E_ACCOUNTS } from "./accounts";
 
 async function waitForHealth(url: string, timeoutMs: number): Promise<void> {

@@ -27,8 +27,8 @@ import {
 import { embeddedDefaults, embeddedUrl } from "@/lib/db/embedded-server";
 import { migrate } from "@/lib/db/migrate";
 import { supervise, type Supervised } from "@/lib/process/supervise";
-import { seedDemo } from "@/lib/seed";
-import { ensureInitialAccounts } from "@/lib/setup/first-start";
+import { seedDemo } from "@/lib/data/demo-study";
+import { ensureInitialAccounts } from "@/lib/data/users";
 import { env } from "@/lib/env";
 
 const root = path.resolve(import.meta.dirname, "..");

@@ -7,8 +7,7 @@
 import type { DeviceToken } from "@/lib/auth/device-cookie";
 import { MAX_PASSWORD_BYTES, verifyPassword } from "@/lib/auth/password";
 import { deviceKey, signInKeys } from "@/lib/auth/throttle";
-import { countSignInAttempt, signInSucceeded } from "@/lib/data/sign-in-throttle";
-import { db } from "@/lib/db/client";
+import { countSignInAttempt, signInAccount, signInSucceeded } from "@/lib/data/sign-in-throttle";
 import type { Role } from "@/lib/generated/prisma/client";
 
 export interface SessionUser {
@@ -35,7 +34,7 @@ export async function authenticate(emailInput: string, password: string, address
   const counted = device?.email === email ? { forget: [deviceKey(device.nonce)], giveBack: [] } : { forget: [keys.account], giveBack: [keys.address] };
   const attempt = await countSignInAttempt([...counted.forget, ...counted.giveBack]);
   if (!attempt.checked) throw new SignInError(`Too many sign-in attempts. Try again in ${Math.ceil(attempt.retryAfterMs / 1000)} s.`);
-  const user = await db.user.findUnique({ where: { email } });
+  const user = await signInAccount(email);
   const matches = await verifyPassword(password, user?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
   // bcrypt ignores bytes after the 72nd; no password set here is longer, so a longer one is wrong.
   if (!user?.passwordHash || !matches || Buffer.byteLength(password, "utf8") > MAX_PASSWORD_BYTES) throw new SignInError("Wrong email or password.");

@@ -2,7 +2,8 @@
  * The sign-in attempt counts (lib/auth/throttle.ts explains the policy) in PostgreSQL, so that
  * every web process shares them. One INSERT … ON CONFLICT DO UPDATE per key counts the attempt
  * and decides, under the row lock, whether it is checked; parallel attempts queue on that lock,
- * so a burst gets exactly the free attempts checked and no more.
+ * so a burst gets exactly the free attempts checked and no more. And the account a sign-in
+ * checks the password of (lib/auth/authenticate.ts).
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
@@ -54,4 +55,9 @@ export async function countSignInAttempt(keys: readonly ThrottleKey[]): Promise<
 export async function signInSucceeded(forget: readonly ThrottleKey[], giveBack: readonly ThrottleKey[]): Promise<void> {
   await db.$executeRaw`DELETE FROM "SignInThrottle" WHERE "key" = ANY(${forget.map((k) => k.key)}::text[]) OR "lastAttemptAt" < clock_timestamp() - interval '1 day'`;
   if (giveBack.length) await db.$executeRaw`UPDATE "SignInThrottle" SET "attempts" = GREATEST("attempts" - 1, 0) WHERE "key" = ANY(${giveBack.map((k) => k.key)}::text[])`;
+}
+
+/** The account with this (lower-case) e-mail, as sign-in checks it; null when there is none. */
+export function signInAccount(email: string) {
+  return db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, role: true, passwordHash: true, active: true, sessionVersion: true } });
 }

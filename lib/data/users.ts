@@ -6,6 +6,8 @@ import { db, sql, type PrismaClient } from "@/lib/db/client";
 import type { SessionUser } from "@/lib/auth/authenticate";
 import type { Role, User } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
+import { env, type Env } from "@/lib/env";
+import { type CreatedAccount, generatedPassword } from "@/lib/setup/first-start";
 
 export const newUserSchema = z.object({
   email: z.email().transform((email) => email.toLowerCase()),
@@ -61,4 +63,20 @@ export async function findSessionAccount(id: string, sessionVersion: number | un
 export async function raterNames(ids: readonly string[], client: PrismaClient = db): Promise<Map<string, string>> {
   const users = await client.user.findMany({ where: { id: { in: [...ids] } }, select: { id: true, name: true, email: true } });
   return new Map(users.map((u) => [u.id, u.name || u.email]));
+}
+
+/** An account of `role` unless one exists (`npm start`, once per database: lib/setup/first-start.ts). */
+export async function ensureAccount(client: PrismaClient, role: Role, email: string, password: string | undefined): Promise<CreatedAccount | null> {
+  if (await client.user.findFirst({ where: { role } })) return null;
+  const plain = password ?? generatedPassword();
+  await createUser({ email, role, name: role === "ADMIN" ? "Admin" : "Study lead", password: plain }, client);
+  return { email: email.toLowerCase(), role, password: plain, generated: password === undefined };
+}
+
+export async function ensureInitialAccounts(client: PrismaClient, config: Pick<Env, "ADMIN_EMAIL" | "ADMIN_PASSWORD" | "LEAD_EMAIL" | "LEAD_PASSWORD"> = env()): Promise<CreatedAccount[]> {
+  const created = [
+    await ensureAccount(client, "ADMIN", config.ADMIN_EMAIL, config.ADMIN_PASSWORD),
+    await ensureAccount(client, "LEAD", config.LEAD_EMAIL, config.LEAD_PASSWORD),
+  ];
+  return created.filter((account): account is CreatedAccount => account !== null);
 }

@@ -10,7 +10,7 @@ import { AppError } from "@/lib/errors";
 import { createUser, findOrCreateImportedAnnotator } from "@/lib/data/users";
 import { createClient } from "@/lib/db/client";
 import type { User } from "@/lib/generated/prisma/client";
-import { ensureInitialAccounts } from "@/lib/setup/first-start";
+import { ensureInitialAccounts } from "@/lib/data/users";
 
 describe("accounts", () => {
   const db = createClient(inject("databaseUrl"));

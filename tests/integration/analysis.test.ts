@@ -17,7 +17,7 @@ import { cachedTable4Report } from "@/lib/data/report-cache";
 import { paperReliabilityIds } from "../unit/claims/crscore-phase1";
 import { createClient } from "@/lib/db/client";
 import { runImport } from "@/lib/data/imports";
-import { seedDemo } from "@/lib/seed";
+import { seedDemo } from "@/lib/data/demo-study";
 import { createJobContext, drainMetricRun, startMetricRun } from "@/lib/metric-runs";
 import { startQueue } from "@/lib/jobs";
 import { hasSharedFile, sharedPath } from "../shared-data";

@@ -11,7 +11,7 @@ import { type ChunkJobData, chunkJobId, createJobContext, drainMetricRun, listMe
 import { METRIC_QUEUE, startQueue } from "@/lib/jobs";
 import { storeChunkScores } from "@/lib/data/metric-runs";
 import { crscoreFromBestMatches, getReferenceMetric, splitReviewSentences } from "@/lib/metrics";
-import { seedDemo } from "@/lib/seed";
+import { seedDemo } from "@/lib/data/demo-study";
 import { scoreVersions } from "./score-versions";
 
 const url = inject("databaseUrl");

@@ -11,7 +11,7 @@ import { createClient } from "@/lib/db/client";
 import { dashboardReport, routeReport, waitForReport } from "@/lib/analysis/report-jobs";
 import { REPORT_QUEUE, startQueue } from "@/lib/jobs";
 import { workReportJobs } from "@/lib/analysis/report-work";
-import { seedDemo } from "@/lib/seed";
+import { seedDemo } from "@/lib/data/demo-study";
 
 const url = inject("databaseUrl");
 const db = createClient(url);

@@ -6,7 +6,8 @@ import { COMMAND_LINE } from "@/lib/data/study-access";
 import { createClient } from "@/lib/db/client";
 import { applyFileDiff, parseUnifiedDiff } from "@/lib/diff";
 import type { TaskType } from "@/lib/generated/prisma/client";
-import { DEMO_STUDY, planDemo, seedDemo, TASK_ORDER, type SeedDemoResult } from "@/lib/seed";
+import { DEMO_STUDY, planDemo, TASK_ORDER } from "@/lib/seed";
+import { seedDemo, type SeedDemoResult } from "@/lib/data/demo-study";
 
 const db = createClient(inject("databaseUrl"));
 const lineCount = (text: string) => text.split("\n").length - 1;

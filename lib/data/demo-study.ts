@@ -1,6 +1,8 @@
-/** Row counts of one study, for the seed summary (and anything else that wants an overview). */
-import type { PrismaClient } from "@/lib/db/client";
+/** The demo study (lib/seed) seeded, and the row counts of one study, for the seed summary (and anything else that wants an overview). */
+import "server-only";
+import { Prisma, type PrismaClient } from "@/lib/db/client";
 import { AssignmentStatus, PseudoReferenceKind, Role } from "@/lib/generated/prisma/enums";
+import { DEMO_STUDY, writeDemoStudy } from "@/lib/seed";
 
 export interface StudyCounts {
   pullRequests: number;
@@ -67,4 +69,36 @@ export async function countStudy(client: PrismaClient, studyId: string): Promise
     commentFilterLabels: filters.length,
     historyRows: await client.annotationHistory.count({ where: { annotationId: { in: annotationIds } } }),
   };
+}
+
+export interface SeedDemoResult {
+  /** False when the study already existed; nothing was written then. */
+  created: boolean;
+  studyId: string;
+  slug: string;
+  counts: StudyCounts;
+}
+
+const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+
+/**
+ * Seeds the demo study in one transaction, unless a study with its slug exists (then nothing
+ * changes and `created` is false). Safe to run concurrently: the loser of a race sees the
+ * winner's study. Returns the study's row counts either way.
+ */
+export async function seedDemo(client: PrismaClient): Promise<SeedDemoResult> {
+  const slug = DEMO_STUDY.slug;
+  const existingId = async () => (await client.study.findUnique({ where: { slug }, select: { id: true } }))?.id;
+  let created = false;
+  let studyId = await existingId();
+  if (studyId === undefined) {
+    try {
+      studyId = await client.$transaction((tx) => writeDemoStudy(tx, DEMO_STUDY, new Date()), { maxWait: 10_000, timeout: 120_000 });
+      created = true;
+    } catch (error) {
+      studyId = isUniqueViolation(error) ? await existingId() : undefined;
+      if (studyId === undefined) throw error;
+    }
+  }
+  return { created, studyId, slug, counts: await countStudy(client, studyId) };
 }
