@@ -15,6 +15,7 @@
  * - `flush` (before leaving or submitting) waits for saves already in flight too.
  * Framework-free so it can be unit-tested with a fake fetch and storage.
  */
+import { commentAnswersValue } from "@/lib/annotation/comment-questions";
 import { z } from "zod";
 import { backoffDelay, parseRetryAfter } from "@/lib/http/retry";
 import { entryKey, type ServerState, type StoredEntry } from "@/lib/annotation/stored-answers";
@@ -84,6 +85,7 @@ const SCHEMAS: Record<SaveKind, z.ZodType> = {
   grade: referenceGradeValue,
   filter: commentFilterValue,
   added: addedClaimValue,
+  commentAnswers: commentAnswersValue,
 };
 
 /** Why a value is kept as a draft instead of saved, in the annotator's words (else the schema's reason). */

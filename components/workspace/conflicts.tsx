@@ -26,6 +26,10 @@ export function describeValue(kind: SaveKind, value: unknown): string {
       return `${v.highQuality === undefined ? "no label" : v.highQuality ? "high quality" : "low quality"}${quote(v.justification)}`;
     case "added":
       return v.deleted ? "(removed)" : `“${String(v.text ?? "")}”`;
+    case "commentAnswers": {
+      const answers = Object.entries((v.answers ?? {}) as Record<string, unknown>).map(([key, answer]) => `${key} ${typeof answer === "boolean" ? (answer ? "yes" : "no") : String(answer)}`);
+      return `${answers.join(", ") || "no answers"}${quote(Object.values((v.notes ?? {}) as Record<string, string>).find((note) => note))}`;
+    }
   }
 }
 

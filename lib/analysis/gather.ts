@@ -206,7 +206,7 @@ export function taskColumns(task: TaskType, questions: readonly Question[], row:
   const ids = row.ids ?? [];
   const rated = rows.map(raterItems);
   const entries = orderEntries(ids, rated);
-  const claimLabels = TASKS[task].itemKind === "review" ? null : claimLabelsOf(ids, row);
+  const claimLabels = TASKS[task].itemKind === "pseudoReference" ? claimLabelsOf(ids, row) : null;
   const items = entries.rated.map((p, u) =>
     describeItem({ id: ids[p], order: u, claimLabel: claimLabels?.[p], externalId: row.externalIds[p], system: row.systems[p] ?? undefined, changeId: row.changeIds[p], changeExternalId: row.changeExternalIds[p], language: row.languages[p] }),
   );

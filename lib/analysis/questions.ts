@@ -6,6 +6,7 @@
  */
 import type { Level, RatingValue, WeightScheme } from "@/lib/agreement";
 import type { TaskType } from "@/lib/generated/prisma/enums";
+import type { CommentQuestion } from "@/lib/annotation/comment-questions";
 
 export interface Question {
   task: TaskType;
@@ -27,4 +28,6 @@ export interface StudyScales {
   likertDimensions: readonly string[];
   likertMin: number;
   likertMax: number;
+  /** The questions of comment questions (lib/annotation/comment-questions.ts). */
+  commentQuestions: readonly CommentQuestion[];
 }

@@ -31,6 +31,7 @@ export function storedEntries(task: TaskWorkspace): StoredEntry[] {
     ...(task.rating?.reviews ?? []).map((r) => ({ kind: "rating" as const, targetId: r.id, server: none(task.rating!.ratings[r.id]) })),
     ...(task.grading?.reviews ?? []).map((r) => ({ kind: "grade" as const, targetId: r.id, server: none(task.grading!.grades[r.id]) })),
     ...(task.filtering?.reviews ?? []).map((r) => ({ kind: "filter" as const, targetId: r.id, server: none(task.filtering!.labels[r.id]) })),
+    ...(task.commentQuestions?.comments ?? []).map((c) => ({ kind: "commentAnswers" as const, targetId: c.id, server: none(task.commentQuestions!.answers[c.id]) })),
   ];
 }
 

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { ClaimCode } from "@/lib/generated/prisma/enums";
 import { CLAIM_CODE_INFO } from "./codebook";
+import { commentAnswersValue } from "./comment-questions";
 
 export const ERROR_TYPES = ["COMPREHENSION", "KNOWLEDGE", "REASONING", "LOCALIZATION", "OVER_GENERALIZATION"] as const;
 
@@ -67,6 +68,8 @@ export const saveRequest = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("necessity"), ...base, targetId: z.string().min(1), value: necessityValue }),
   z.object({ kind: z.literal("grade"), ...base, targetId: z.string().min(1), value: referenceGradeValue }),
   z.object({ kind: z.literal("filter"), ...base, targetId: z.string().min(1), value: commentFilterValue }),
+  /** targetId: the review comment; the value's questions are checked against the study's (lib/annotation/comment-questions). */
+  z.object({ kind: z.literal("commentAnswers"), ...base, targetId: z.string().min(1), value: commentAnswersValue }),
   /**
    * targetId: the added claim's id, or a client key ("new:<uuid>") when creating it, so that a
    * retried creation (response lost) finds the claim it already made instead of adding another.
@@ -80,7 +83,7 @@ export type SaveKind = SaveRequest["kind"];
 export type AnnotationValue = SaveRequest["value"];
 
 /** Every kind, in the order the workspace lists its entries. */
-export const ANNOTATION_KINDS: readonly SaveKind[] = ["claim", "added", "necessity", "rating", "grade", "filter"];
+export const ANNOTATION_KINDS: readonly SaveKind[] = ["claim", "added", "necessity", "rating", "grade", "filter", "commentAnswers"];
 
 export const NEW_CLAIM_PREFIX = "new:";
 

@@ -25,7 +25,7 @@ import { cachedForState } from "@/lib/data/report-cache";
 import { TASK_LIST, TASKS, taskQuestions } from "@/lib/tasks";
 import { byDisagreement, consensusOf, openDisagreement, type ConsensusValue, type RatingSplit, ratingSplit } from "@/lib/tasks/consensus";
 import { nextAfter } from "@/lib/annotation/next-after";
-import type { ItemAnnotation } from "@/lib/tasks/types";
+import type { ItemAnnotation, ItemKind } from "@/lib/tasks/types";
 import { annotatorReliability, type AnnotatorReliability } from "@/lib/analysis/reliability";
 
 type Client = PrismaClient | Prisma.TransactionClient;
@@ -161,7 +161,7 @@ export interface AdjudicationItem {
   study: { slug: string; name: string };
   task: TaskType;
   taskName: string;
-  item: { id: string; kind: "pseudoReference" | "review"; label: string; text: string; system: string | null };
+  item: { id: string; kind: ItemKind; label: string; text: string; system: string | null };
   change: { id: string; externalId: string; filePath: string; language: string; diff: string; oldFile: string; newFile: string; consolidated: boolean };
   /** The human reference review of the change (GradedReviews grades against it). */
   reference: string | null;
@@ -181,6 +181,11 @@ async function itemContext(studyId: string, task: TaskType, itemId: string) {
     const references = await db.pseudoReference.findMany({ where: { codeChangeId: ref.codeChangeId }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true, kind: true, correctsId: true } });
     const label = referenceLabels(references)[references.findIndex((r) => r.id === ref.id)];
     return { codeChangeId: ref.codeChangeId, item: { id: ref.id, kind: "pseudoReference" as const, label, text: ref.text, system: null } };
+  }
+  if (TASKS[task].itemKind === "reviewComment") {
+    const comment = await db.reviewComment.findFirst({ where: { id: itemId, codeChange: { studyId } }, select: { id: true, body: true, system: true, codeChangeId: true, path: true, line: true } });
+    if (!comment) throw new AppError("NOT_FOUND", { message: "No such review comment in this study." });
+    return { codeChangeId: comment.codeChangeId, item: { id: comment.id, kind: "reviewComment" as const, label: `${comment.system} on ${comment.path}${comment.line === null ? "" : `:${comment.line}`}`, text: comment.body, system: comment.system } };
   }
   const review = await db.review.findFirst({ where: { id: itemId, codeChange: { studyId } }, select: { id: true, text: true, system: true, codeChangeId: true } });
   if (!review) throw new AppError("NOT_FOUND", { message: "No such review in this study." });

@@ -6,7 +6,7 @@
 import "server-only";
 import { Prisma } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { ITEM_TABLES, type RowStorage, type SaveContext, type SaveTarget, type TaskDescriptor, type Tx, type Db } from "@/lib/tasks/types";
+import { ITEM_TABLES, itemOfAssignmentSql, itemOfAssignmentWhere, type RowStorage, type SaveContext, type SaveTarget, type TaskDescriptor, type Tx, type Db } from "@/lib/tasks/types";
 
 interface AnnotationRow {
   id: string;
@@ -35,7 +35,7 @@ const delegate = (client: Tx | Db, task: TaskDescriptor) => client[task.storage.
 /** Where a save of a row-stored value writes: the annotator's row on an item of the code change that meets the kind's condition (404 otherwise: a forged id writes nothing). */
 export async function rowSaveTarget({ tx, annotatorId, codeChangeId }: SaveContext, task: TaskDescriptor, row: RowStorage, targetId: string): Promise<SaveTarget<unknown>> {
   const items = Prisma.raw(`"${ITEM_TABLES[task.itemKind]}"`);
-  const found = await tx.$queryRaw<{ id: string }[]>`SELECT t.id FROM ${items} t WHERE t.id = ${targetId} AND t."codeChangeId" = ${codeChangeId} AND ${Prisma.raw(row.itemCondition)}`;
+  const found = await tx.$queryRaw<{ id: string }[]>`SELECT t.id FROM ${items} t, (SELECT ${codeChangeId}::text AS id) x WHERE t.id = ${targetId} AND ${Prisma.raw(itemOfAssignmentSql(task.itemKind, "t", "x.id"))} AND ${Prisma.raw(row.itemCondition)}`;
   if (found.length === 0) throw new AppError("NOT_FOUND", { message: row.notFound });
   const { field } = task.storage.item;
   const fields = (value: unknown) => Object.fromEntries(row.fields.map((f) => [f.name, (value as Record<string, unknown>)[f.name]]));
@@ -51,12 +51,12 @@ export async function rowSaveTarget({ tx, annotatorId, codeChangeId }: SaveConte
 /** Adds active time to the annotator's own annotation of one item of the code change (none when there is no such annotation). */
 export async function addAnnotationTime(tx: Tx, task: TaskDescriptor, userId: string, itemId: string, codeChangeId: string, ms: number): Promise<void> {
   const { field, relation } = task.storage.item;
-  await delegate(tx, task).updateMany({ where: { annotatorId: userId, [field]: itemId, [relation]: { codeChangeId } }, data: { timeSpentMs: { increment: ms } } });
+  await delegate(tx, task).updateMany({ where: { annotatorId: userId, [field]: itemId, [relation]: itemOfAssignmentWhere(task.itemKind, codeChangeId) }, data: { timeSpentMs: { increment: ms } } });
 }
 
 /** One of the user's annotations of the task on the code change that an import wrote, if any. */
 export function importedAnnotation(client: Tx | Db, task: TaskDescriptor, userId: string, codeChangeId: string): Promise<ImportedAnnotation | null> {
-  return delegate(client, task).findFirst({ where: { annotatorId: userId, importRunId: { not: null }, [task.storage.item.relation]: { codeChangeId } }, select: importSelect });
+  return delegate(client, task).findFirst({ where: { annotatorId: userId, importRunId: { not: null }, [task.storage.item.relation]: itemOfAssignmentWhere(task.itemKind, codeChangeId) }, select: importSelect });
 }
 
 /** How many annotations of the task the study holds. */

@@ -30,6 +30,7 @@ import { MAX_TIME_REPORT_MS, type SaveRequest } from "@/lib/annotation/values";
 import { describeMissing, type MissingAnswer } from "@/lib/annotation/completeness";
 import { addAnnotationTime, importedAnnotation, rowSaveTarget } from "@/lib/data/annotation-rows";
 import { storedValues } from "@/lib/annotation/stored-answers";
+import { commentQuestionsOf } from "@/lib/annotation/comment-questions";
 import { missingAnswers, TASKS, taskOfKind, taskOfTimeKey, type WorkspaceData } from "@/lib/tasks";
 import type { TaskWorkspace } from "@/lib/tasks/types";
 import type { DiffSource } from "@/lib/diff";
@@ -79,7 +80,7 @@ export async function importedHere(userId: string, codeChangeId: string, taskTyp
 }
 
 /** What the workspace reads of a study. */
-export const workspaceStudySelect = { slug: true, name: true, guidelines: true, likertDimensions: true, likertMin: true, likertMax: true, hideSystemNames: true, assignmentSeed: true, stageOrder: true, taskTypes: true } as const;
+export const workspaceStudySelect = { slug: true, name: true, guidelines: true, likertDimensions: true, likertMin: true, likertMax: true, hideSystemNames: true, assignmentSeed: true, stageOrder: true, taskTypes: true, commentQuestions: true } as const;
 
 /** The study's part of the workspace data. */
 export function workspaceStudy(study: WorkspaceData["study"]): WorkspaceData["study"] {
@@ -203,16 +204,17 @@ export async function getWorkspace(userId: string, assignmentId: string): Promis
 }
 
 /** What `readTask` reads of a study. */
-const taskStudySelect = { likertDimensions: true, likertMin: true, likertMax: true, hideSystemNames: true, assignmentSeed: true, stageOrder: true, taskTypes: true } as const;
+const taskStudySelect = { likertDimensions: true, likertMin: true, likertMax: true, hideSystemNames: true, assignmentSeed: true, stageOrder: true, taskTypes: true, commentQuestions: true } as const;
 
 /**
  * The task part of the workspace (items and the annotator's stored answers) of one task on one
  * code change, in the annotator's own order of the reviews: what their workspace shows.
  */
-export function readTask(userId: string, assignment: { taskType: TaskType; codeChangeId: string }, study: StudyScales & StageOrderSetting & { hideSystemNames: boolean; assignmentSeed: number }): Promise<TaskWorkspace> {
+export function readTask(userId: string, assignment: { taskType: TaskType; codeChangeId: string }, study: Omit<StudyScales, "commentQuestions"> & StageOrderSetting & { hideSystemNames: boolean; assignmentSeed: number; commentQuestions: unknown }): Promise<TaskWorkspace> {
   const reviewSeed = hashSeed(study.assignmentSeed, userId, assignment.codeChangeId, "reviews");
   const { likertDimensions, likertMin, likertMax, hideSystemNames } = study;
-  return TASKS[assignment.taskType].readWorkspace({ client: db, userId, codeChangeId: assignment.codeChangeId, study: { likertDimensions, likertMin, likertMax, hideSystemNames, stageOrder: stageOrderOn(study) }, reviewSeed });
+  const scales = { likertDimensions, likertMin, likertMax, commentQuestions: commentQuestionsOf(study.commentQuestions) };
+  return TASKS[assignment.taskType].readWorkspace({ client: db, userId, codeChangeId: assignment.codeChangeId, study: { ...scales, hideSystemNames, stageOrder: stageOrderOn(study) }, reviewSeed });
 }
 
 /** What the annotator has stored on one of their own assignments now: the workspace reconciles with it after Back, forward or a change in another tab. */
@@ -265,6 +267,7 @@ function isUniqueViolation(error: unknown): boolean {
 export async function saveAnnotation(session: SessionClaims, request: SaveRequest): Promise<SaveResult> {
   // The common save is one statement; what it leaves (conflicts, repeats, refusals, ratings,
   // added claims, an account that may no longer act) takes the transaction, which decides and explains.
+  await taskOfKind(request.kind).values[request.kind]!.check?.(db, session.id, request);
   const saved = await saveInOneStatement(session, request);
   if (saved) return saved;
   const user = await findSessionAccount(session.id, session.sessionVersion);

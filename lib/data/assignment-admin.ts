@@ -114,7 +114,13 @@ export async function planForStudy(user: StudyUser, slug: string, annotatorIds: 
   const [changes, gold, storedRounds] = await Promise.all([
     db.codeChange.findMany({
       where: { studyId: study.id },
-      select: { id: true, pseudoReferences: { select: { kind: true } }, reviews: { select: { isReference: true } } },
+      select: {
+        id: true,
+        pseudoReferences: { select: { kind: true } },
+        reviews: { select: { isReference: true } },
+        // A pull request's comments are counted on its first file, where its one assignment is stored (comment questions).
+        pullRequest: { select: { codeChanges: { select: { id: true }, orderBy: [{ position: "asc" }, { id: "asc" }], take: 1 }, _count: { select: { comments: true } } } },
+      },
     }),
     goldChanges(db, study.id),
     rounds ?? roundChanges(db, study.id),
@@ -126,6 +132,7 @@ export async function planForStudy(user: StudyUser, slug: string, annotatorIds: 
       reviews: change.reviews.length,
       generatedReviews: change.reviews.filter((r) => !r.isReference).length,
       hasReference: change.reviews.some((r) => r.isReference),
+      pullRequestComments: change.pullRequest?.codeChanges[0]?.id === change.id ? change.pullRequest._count.comments : 0,
     }),
   }));
   // A gold item is checked only in the tasks it has known answers for.

@@ -83,6 +83,6 @@ export async function validityChoices(user: StudyUser, slug: string, set: string
     const itemSet = sets.find((s) => s.name === set);
     return { variants, sets, itemSet, items: itemSet ? await itemSetFilter(user, study.slug, itemSet.name) : undefined };
   });
-  const { id, slug: studySlug, name, taskTypes, likertDimensions, likertMin, likertMax } = study;
-  return { study: { id, slug: studySlug, name, taskTypes, likertDimensions, likertMin, likertMax }, fingerprint, ...choices };
+  const { id, slug: studySlug, name, taskTypes, likertDimensions, likertMin, likertMax, commentQuestions } = study;
+  return { study: { id, slug: studySlug, name, taskTypes, likertDimensions, likertMin, likertMax, commentQuestions }, fingerprint, ...choices };
 }

@@ -31,11 +31,13 @@ export async function goldChanges(client: Client, studyId: string): Promise<Map<
   const answers = await goldAnswers(client, studyId);
   if (answers.length === 0) return new Map();
   const ids = [...new Set(answers.map((a) => a.itemId))];
-  const [claims, reviews] = await Promise.all([
+  const [claims, reviews, comments] = await Promise.all([
     client.pseudoReference.findMany({ where: { id: { in: ids }, codeChange: { studyId } }, select: { id: true, codeChangeId: true } }),
     client.review.findMany({ where: { id: { in: ids }, codeChange: { studyId } }, select: { id: true, codeChangeId: true } }),
+    // A review comment's assignment is on its pull request's first file (comment questions).
+    client.reviewComment.findMany({ where: { id: { in: ids }, codeChange: { studyId } }, select: { id: true, pullRequest: { select: { codeChanges: { select: { id: true }, orderBy: [{ position: "asc" }, { id: "asc" }], take: 1 } } } } }),
   ]);
-  const changeOf = new Map([...claims, ...reviews].map((r) => [r.id, r.codeChangeId]));
+  const changeOf = new Map([...claims, ...reviews, ...comments.map((c) => ({ id: c.id, codeChangeId: c.pullRequest.codeChanges[0].id }))].map((r) => [r.id, r.codeChangeId]));
   const out = new Map<string, Set<TaskType>>();
   for (const a of answers) {
     const change = changeOf.get(a.itemId);

@@ -12,6 +12,7 @@ import { db } from "@/lib/db/client";
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/enums";
 import { TASK_PHASES } from "@/lib/annotation/assignment-plan";
 import { progressOf, type Progress } from "@/lib/annotation/progress";
+import { withCommentQuestions } from "@/lib/annotation/comment-questions";
 import type { QuestionAgreement, RaterRef } from "@/lib/analysis/agreement-report";
 import { answersByChange, type ItemAnswers } from "@/lib/analysis/annotator-answers";
 import { gatherTaskColumns } from "@/lib/data/task-answers";
@@ -50,7 +51,7 @@ export interface ItemPreview {
   /** The annotator whose answers are shown; null: none. */
   annotatorId: string | null;
   /** What the annotator's workspace shows of the item and task (their order of the reviews, their stage-2 set, their answers). */
-  data: Pick<WorkspaceData, "study" | "item" | "sources" | "claims" | "rating" | "grading" | "filtering">;
+  data: Pick<WorkspaceData, "study" | "item" | "sources" | "claims" | "rating" | "grading" | "filtering" | "commentQuestions">;
   imported: WorkspaceData["imported"];
 }
 
@@ -125,7 +126,7 @@ export interface AnnotatorOverview {
 
 /** One annotator's work in a study the user leads: progress, time on task, answers per item and agreement. */
 export async function annotatorOverview(user: StudyUser, slug: string, annotatorId: string): Promise<AnnotatorOverview> {
-  const study = await db.study.findFirst({ where: { slug, ...leadStudyWhere(user) }, select: { id: true, slug: true, name: true, taskTypes: true, likertDimensions: true, likertMin: true, likertMax: true } });
+  const study = await db.study.findFirst({ where: { slug, ...leadStudyWhere(user) }, select: { id: true, slug: true, name: true, taskTypes: true, likertDimensions: true, likertMin: true, likertMax: true, commentQuestions: true } }).then((s) => s && withCommentQuestions(s));
   if (!study) throw new AppError("NOT_FOUND", { message: "No such study." });
   const annotator = await db.user.findFirst({ where: { id: annotatorId, ...studyAnnotatorWhere(study.id) }, select: { id: true, name: true, email: true, active: true } });
   if (!annotator) throw new AppError("NOT_FOUND", { message: "No such annotator in this study." });

@@ -5,6 +5,7 @@ import { db, Prisma, type PrismaClient } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { Study, TaskType } from "@/lib/generated/prisma/client";
 import type { StudyScales } from "@/lib/analysis/questions";
+import { withCommentQuestions } from "@/lib/annotation/comment-questions";
 import { COMMAND_LINE, leadStudyWhere, requireImportTarget, type StudyUser } from "@/lib/data/study-access";
 import { annotatorsPerItemField, LIKERT_SCALE_ORDER, likertDimensionsField, likertMaxField, likertMinField, likertScaleOrdered, studyNameField, studySlugSchema, taskTypesField } from "@/lib/validation/study-fields";
 
@@ -18,15 +19,16 @@ export interface StudyForAnalysis extends StudyScales {
   taskTypes: TaskType[];
 }
 
-const STUDY_FOR_ANALYSIS = { id: true, slug: true, name: true, taskTypes: true, likertDimensions: true, likertMin: true, likertMax: true } as const;
+const STUDY_FOR_ANALYSIS = { id: true, slug: true, name: true, taskTypes: true, likertDimensions: true, likertMin: true, likertMax: true, commentQuestions: true } as const;
 
 /**
  * The study by id or slug, or null: the one lookup without authorization, for the command line
  * (an operator's rights), jobs and the code a lead's request reaches after findLedStudy or
  * requireLedStudy (lib/data/study-access.ts) found the study through their scope.
  */
-export function findStudy(where: { id: string } | { slug: string }, client: Client = db): Promise<StudyForAnalysis | null> {
-  return client.study.findUnique({ where, select: STUDY_FOR_ANALYSIS });
+export async function findStudy(where: { id: string } | { slug: string }, client: Client = db): Promise<StudyForAnalysis | null> {
+  const study = await client.study.findUnique({ where, select: STUDY_FOR_ANALYSIS });
+  return study && withCommentQuestions(study);
 }
 
 /** As findStudy; a study that does not exist is NOT_FOUND. */

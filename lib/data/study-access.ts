@@ -14,6 +14,7 @@ import type { SessionUser } from "@/lib/auth/authenticate";
 import { db, type Prisma, type PrismaClient } from "@/lib/db/client";
 import type { Study } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
+import { withCommentQuestions, type CommentQuestion } from "@/lib/annotation/comment-questions";
 
 /** What the scope needs to know about the signed-in user. */
 export type StudyUser = Pick<SessionUser, "id" | "role">;
@@ -60,12 +61,16 @@ export function onlyInLedStudiesWhere(user: StudyUser): Prisma.UserWhereInput {
 }
 
 /** The study with this slug if the user leads it, else null (whether it exists or not). */
-export function findLedStudy(user: StudyUser, slug: string, client: Client = db): Promise<Study | null> {
-  return client.study.findFirst({ where: { slug, ...leadStudyWhere(user) } });
+export async function findLedStudy(user: StudyUser, slug: string, client: Client = db): Promise<LedStudy | null> {
+  const study = await client.study.findFirst({ where: { slug, ...leadStudyWhere(user) } });
+  return study && withCommentQuestions(study);
 }
 
+/** A study as a lead's lookup gives it: its row, with its comment questions read. */
+export type LedStudy = Omit<Study, "commentQuestions"> & { commentQuestions: CommentQuestion[] };
+
 /** The study with this slug if the user leads it; 404 otherwise, the same as for no such study. */
-export async function requireLedStudy(user: StudyUser, slug: string, client: Client = db): Promise<Study> {
+export async function requireLedStudy(user: StudyUser, slug: string, client: Client = db): Promise<LedStudy> {
   const study = await findLedStudy(user, slug, client);
   if (!study) throw new AppError("NOT_FOUND", { message: "No such study." });
   return study;

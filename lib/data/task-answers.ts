@@ -7,6 +7,7 @@ import { db, Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { TASKS, taskQuestions } from "@/lib/tasks";
 import { annotationTables, answerCode } from "@/lib/data/answer-code";
+import { itemOfAssignmentSql } from "@/lib/tasks/types";
 import type { StudyForAnalysis } from "@/lib/data/studies";
 import { type GatherOptions, type ItemsRow, type RaterRow, taskColumns, type TaskColumns } from "@/lib/analysis/gather";
 import { humanQuestion, humanScoresOf, type HumanScores } from "@/lib/analysis/human-scores";
@@ -22,10 +23,10 @@ const itemTable = (task: TaskType): Prisma.Sql => annotationTables(TASKS[task]).
  * JSON arrays in one row, which JavaScript parses natively.
  */
 function itemsStatement(studyId: string, task: TaskType): Prisma.Sql {
-  const review = TASKS[task].itemKind === "review";
-  const system = review ? Prisma.sql`i.system` : Prisma.sql`NULL::text`;
-  const kind = review ? Prisma.sql`NULL::text` : Prisma.sql`i.kind::text`;
-  const corrects = review ? Prisma.sql`NULL::text` : Prisma.sql`i."correctsId"`;
+  const claims = TASKS[task].itemKind === "pseudoReference";
+  const system = claims ? Prisma.sql`NULL::text` : Prisma.sql`i.system`;
+  const kind = claims ? Prisma.sql`i.kind::text` : Prisma.sql`NULL::text`;
+  const corrects = claims ? Prisma.sql`i."correctsId"` : Prisma.sql`NULL::text`;
   const order = Prisma.sql`ORDER BY c.position, c.id COLLATE "C", i.position, i.id COLLATE "C"`;
   return Prisma.sql`
     SELECT json_agg(i.id ${order}) AS ids, json_agg(i."externalId" ${order}) AS "externalIds", json_agg(${kind} ${order}) AS kinds, json_agg(${corrects} ${order}) AS corrects,
@@ -53,7 +54,7 @@ function ratingsStatement(studyId: string, task: TaskType, questions: readonly Q
     FROM ${tables.annotations} a JOIN ${tables.items} i ON i.id = a.${tables.itemColumn} JOIN "CodeChange" c ON c.id = i."codeChangeId"
       -- (user, change) is unique per task: the join keeps one row per answer.
       LEFT JOIN (SELECT "userId", "codeChangeId" FROM "Assignment" WHERE "studyId" = ${studyId} AND "taskType" = ${task}::"TaskType" AND status <> 'DONE') d
-        ON d."userId" = a."annotatorId" AND d."codeChangeId" = c.id
+        ON d."userId" = a."annotatorId" AND ${Prisma.raw(itemOfAssignmentSql(TASKS[task].itemKind, "i", 'd."codeChangeId"'))}
     WHERE c."studyId" = ${studyId}
     GROUP BY a."annotatorId" ORDER BY a."annotatorId"`;
 }

@@ -11,7 +11,7 @@ import type { Question, StudyScales } from "@/lib/analysis/questions";
 import { TASK_LIST } from "@/lib/tasks";
 import { consensusOf } from "@/lib/tasks/consensus";
 import type { ExportedRating, TaskDescriptor } from "@/lib/tasks/types";
-import type { AnnotatedChange, AnnotatedPseudoReference, AnnotatedReview } from "./rows";
+import type { AnnotatedChange, AnnotatedPseudoReference, AnnotatedReview, AnnotatedReviewComment } from "./rows";
 
 /** `${task}:${itemId}` → export question → consensus text. */
 export type ExportConsensus = Map<string, Map<string, string>>;
@@ -36,8 +36,14 @@ function countedValues(ratings: readonly ExportedRating[], question: Question, d
 }
 
 /** The ratings of the question on the item, whichever kind of item the task rates. */
-function itemRatings(task: TaskDescriptor, item: AnnotatedPseudoReference | AnnotatedReview, question: Question): ExportedRating[] {
+function itemRatings(task: TaskDescriptor, item: AnnotatedPseudoReference | AnnotatedReview | AnnotatedReviewComment, question: Question, study: StudyScales): ExportedRating[] {
+  if (task.export.of === "reviewComment") return task.export.ratings(item as AnnotatedReviewComment, question, study);
   return task.export.of === "pseudoReference" ? task.export.ratings(item as AnnotatedPseudoReference, question) : task.export.ratings(item as AnnotatedReview, question);
+}
+
+/** The change's items a task's export reads. */
+function changeItems(task: TaskDescriptor, change: AnnotatedChange): readonly (AnnotatedPseudoReference | AnnotatedReview | AnnotatedReviewComment)[] {
+  return task.export.of === "pseudoReference" ? change.pseudoReferences : task.export.of === "review" ? change.reviews : [];
 }
 
 const NOBODY: ReadonlySet<string> = new Set();
@@ -61,13 +67,13 @@ export function changeConsensus(study: StudyScales, adjudicated: Adjudicated, go
     for (const { task, questions } of tasks) {
       const drafts = drafting(change, task.task);
       const leftOut = gold.get(task.task);
-      for (const item of task.export.of === "pseudoReference" ? change.pseudoReferences : change.reviews) {
+      for (const item of changeItems(task, change)) {
         if (leftOut?.has(item.id)) continue;
         // The key is made only when the item may have a consensus: one string per item and task was a third of this function's time.
         let key: string | undefined;
         const decided = adjudicated.size === 0 ? undefined : adjudicated.get((key = consensusKey(task.task, item.id)));
         for (const question of questions) {
-          const ratings = itemRatings(task, item, question);
+          const ratings = itemRatings(task, item, question, study);
           // Fewer than two annotators and no adjudicated value: no question of the item has a consensus.
           if (ratings.length < 2 && !decided) break;
           const consensus = consensusOf(countedValues(ratings, question, drafts), decided?.get(question.key));

@@ -3,6 +3,7 @@
  * pseudo-references and reviews, each with its annotations.
  */
 import type { AssignmentStatus, ClaimCode, ClaimErrorType, PseudoReferenceKind, TaskType } from "@/lib/generated/prisma/enums";
+import type { StoredAnswer } from "@/lib/annotation/comment-questions";
 
 /** An annotation as exports see it; times as ISO 8601 UTC text, as `Date.toISOString` writes them. */
 export interface ExportedAnnotation {
@@ -41,6 +42,15 @@ export interface AnnotatedReview {
   ratings: (ExportedAnnotation & { scores: unknown; comment: string; links: { partial: boolean; pseudoReference: { externalId: string } }[] })[];
   referenceGrades: (ExportedAnnotation & { annotatorId: string; grade: number; comment: string })[];
   commentFilters: (ExportedAnnotation & { highQuality: boolean; justification: string })[];
+}
+
+/** A review comment with its comment answers (comment questions), what the answers of the long and wide formats are made of. */
+export interface AnnotatedReviewComment {
+  id: string;
+  externalId: string;
+  system: string;
+  body: string;
+  commentAnswers: (ExportedAnnotation & { answers: Record<string, StoredAnswer>; notes: Record<string, string> })[];
 }
 
 export interface ExportedReview extends AnnotatedReview {

@@ -87,6 +87,8 @@ function requiredTargets(change: DemoChange, task: TaskType): string[] {
     case "REFERENCE_GRADING":
     case "COMMENT_FILTERING":
       return change.reviews.filter((review) => !review.isReference).map((review) => review.system);
+    case "COMMENT_QUESTIONS":
+      return [];
   }
 }
 
@@ -104,6 +106,8 @@ function taskAnnotations(work: DemoAnnotatorWork, task: TaskType): AnnotationCon
       return Object.entries(work.grades ?? {}).map(([target, value]) => ({ kind: "grade" as const, target, value }));
     case "COMMENT_FILTERING":
       return Object.entries(work.filters ?? {}).map(([target, value]) => ({ kind: "filter" as const, target, value }));
+    case "COMMENT_QUESTIONS":
+      return [];
   }
 }
 

@@ -3,6 +3,7 @@ import type { TaskType } from "@/lib/generated/prisma/enums";
 import type { Question, StudyScales } from "@/lib/analysis/questions";
 import { claimVerification } from "./claim-verification";
 import { commentFiltering } from "./comment-filtering";
+import { commentQuestions } from "./comment-questions";
 import { referenceGrading } from "./reference-grading";
 import { reviewRating } from "./review-rating";
 import type { SaveKind } from "@/lib/annotation/values";
@@ -17,6 +18,7 @@ export const TASKS: Record<TaskType, TaskDescriptor> = {
   REVIEW_RATING: reviewRating,
   REFERENCE_GRADING: referenceGrading,
   COMMENT_FILTERING: commentFiltering,
+  COMMENT_QUESTIONS: commentQuestions,
 };
 
 export const TASK_LIST: readonly TaskDescriptor[] = Object.values(TASKS);

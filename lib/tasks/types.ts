@@ -13,8 +13,10 @@ import type { AddedClaimValue, ClaimJudgementValue, CommentFilterValue, Necessit
 import type { RatingValue } from "@/lib/agreement";
 import type { Question, StudyScales } from "@/lib/analysis/questions";
 import type { AnswerOf, MissingAnswer } from "@/lib/annotation/completeness";
-import type { AnnotatedPseudoReference, AnnotatedReview, ExportedAnnotation } from "@/lib/export/rows";
+import type { AnnotatedPseudoReference, AnnotatedReview, AnnotatedReviewComment, ExportedAnnotation } from "@/lib/export/rows";
 import type { DiffSource } from "@/lib/diff";
+import type { CommentAnswersValue, CommentQuestion } from "@/lib/annotation/comment-questions";
+import type { DiffSide, FileStatus } from "@/lib/generated/prisma/enums";
 
 export type Tx = Prisma.TransactionClient;
 export type Db = PrismaClient;
@@ -33,6 +35,29 @@ export interface WorkspaceReview {
   /** Present only when the study shows system names. */
   system?: string;
   isReference?: boolean;
+}
+
+/** A review comment as the workspace shows it (comment questions). */
+export interface WorkspaceComment {
+  id: string;
+  externalId: string;
+  /** The file's code change: its text is the `sources` entry of this key. */
+  codeChangeId: string;
+  path: string;
+  side: DiffSide | null;
+  startSide: DiffSide | null;
+  startLine: number | null;
+  /** null: the comment is on the whole file. */
+  line: number | null;
+  body: string;
+  /** "Reviewer A", ... per system, in the annotator's own shuffled order of the pull request's systems. */
+  reviewer: string;
+  /** Present only when the study shows system names: the system and the login that posted it. */
+  system?: string;
+  author?: string;
+  inReplyToId: string | null;
+  /** The linked test (c-CRAB §4.4.3), when the comment has one. */
+  test: { path: string; text: string } | null;
 }
 
 /** The part of the workspace each task shows. */
@@ -55,6 +80,19 @@ export interface TaskWorkspace {
   };
   grading?: { reference: { id: string; text: string } | null; reviews: WorkspaceReview[]; grades: Record<string, Versioned<ReferenceGradeValue>> };
   filtering?: { reviews: WorkspaceReview[]; labels: Record<string, Versioned<CommentFilterValue>> };
+  /** Comment questions: the assignment's pull request, its review comments in reading order (j/k), the study's questions and the annotator's own answers. */
+  commentQuestions?: {
+    pullRequest: { id: string; externalId: string; repository: string; url: string; title: string; description: string; baseSha: string; headSha: string };
+    /** The pull request's files in order; a file's diff and contents are the `sources` entry keyed by its code change id. */
+    files: { codeChangeId: string; path: string; oldPath: string; status: FileStatus | null; binary: boolean; language: string }[];
+    comments: WorkspaceComment[];
+    questions: CommentQuestion[];
+    /** The study's Likert scale, which Likert questions use. */
+    likertMin: number;
+    likertMax: number;
+    /** By comment id. */
+    answers: Record<string, Versioned<CommentAnswersValue>>;
+  };
 }
 
 export interface WorkspaceData extends TaskWorkspace {
@@ -111,7 +149,8 @@ export interface ExportedRating {
 
 export type TaskExport =
   | { of: "pseudoReference"; values(reference: AnnotatedPseudoReference, dimensions: readonly string[]): ExportedValues[]; ratings(reference: AnnotatedPseudoReference, question: Question): ExportedRating[] }
-  | { of: "review"; values(review: AnnotatedReview, dimensions: readonly string[]): ExportedValues[]; ratings(review: AnnotatedReview, question: Question): ExportedRating[] };
+  | { of: "review"; values(review: AnnotatedReview, dimensions: readonly string[]): ExportedValues[]; ratings(review: AnnotatedReview, question: Question): ExportedRating[] }
+  | { of: "reviewComment"; values(comment: AnnotatedReviewComment, study: StudyScales): ExportedValues[]; ratings(comment: AnnotatedReviewComment, question: Question, study: StudyScales): ExportedRating[] };
 
 /** One annotator's annotation of an item as the adjudication view shows it. */
 export interface ItemAnnotation {
@@ -126,10 +165,27 @@ export interface ItemAnnotation {
 }
 
 /** The Prisma models of the annotation tables (the client's property names). */
-export type AnnotationModel = "claimJudgement" | "reviewRating" | "referenceGrade" | "commentFilterLabel";
+export type AnnotationModel = "claimJudgement" | "reviewRating" | "referenceGrade" | "commentFilterLabel" | "commentAnswers";
 
 /** The table of each kind of item. */
-export const ITEM_TABLES = { pseudoReference: "PseudoReference", review: "CandidateReview" } as const;
+export const ITEM_TABLES = { pseudoReference: "PseudoReference", review: "CandidateReview", reviewComment: "ReviewComment" } as const;
+
+export type ItemKind = keyof typeof ITEM_TABLES;
+
+/**
+ * SQL: item `i` (an alias of its kind's table) is one of the items an assignment on code change
+ * `codeChange` (SQL) covers. Claims and reviews belong to their code change. A review comment
+ * belongs to its pull request, whose one assignment per annotator is stored on one of the pull
+ * request's code changes (its first file: lib/tasks/comment-questions.ts).
+ */
+export function itemOfAssignmentSql(kind: ItemKind, i: string, codeChange: string): string {
+  return kind === "reviewComment" ? `${i}."pullRequestId" = (SELECT f."pullRequestId" FROM "CodeChange" f WHERE f."id" = ${codeChange})` : `${i}."codeChangeId" = ${codeChange}`;
+}
+
+/** The same as a Prisma filter on the item, for an assignment on code change `codeChangeId`. */
+export function itemOfAssignmentWhere(kind: ItemKind, codeChangeId: string): Record<string, unknown> {
+  return kind === "reviewComment" ? { pullRequest: { codeChanges: { some: { id: codeChangeId } } } } : { codeChangeId };
+}
 
 /**
  * Where a task's annotations are stored: one row per annotator and item ("annotatorId" and the
@@ -169,6 +225,12 @@ export interface SaveKindDescriptor {
   schema: ZodType;
   history: AnnotationKind;
   row?: RowStorage;
+  /**
+   * Checks a value against the study's own settings, which the schema cannot know (the
+   * questions a study asks); throws INVALID_INPUT naming the problem. Reads only through the
+   * annotator's own assignment, and does nothing when that finds nothing (the save then refuses).
+   */
+  check?(client: Db, annotatorId: string, request: SaveRequest): Promise<void>;
 }
 
 /** What a code change holds, as far as the tasks that apply to it are concerned. */
@@ -177,6 +239,8 @@ export interface ItemContents {
   reviews: number;
   generatedReviews: number;
   hasReference: boolean;
+  /** The review comments of the code change's pull request when it is the pull request's first file (where its assignment is stored), else 0. */
+  pullRequestComments: number;
 }
 
 export interface TaskDescriptor {
@@ -191,8 +255,8 @@ export interface TaskDescriptor {
   values: Partial<Record<SaveKind, SaveKindDescriptor>>;
   /** Prefix of the per-annotation keys of time reports ("claim:<id>"). */
   timeKey: string;
-  /** What the annotated item is: a claim (pseudo-reference) or a candidate review. */
-  itemKind: keyof typeof ITEM_TABLES;
+  /** What the annotated item is: a claim (pseudo-reference), a candidate review or a review comment. */
+  itemKind: ItemKind;
   /** Where the task's annotations are stored. */
   storage: AnnotationStorage;
   /** Whether the task applies to a code change with these contents (e.g. no claim verification without claims). */

@@ -35,6 +35,7 @@ async function annotationsByTask(studyId: string): Promise<Record<TaskType, Map<
     REVIEW_RATING: group(ratings.map((r) => ({ annotatorId: r.annotatorId, changeId: r.review.codeChangeId, target: r.review.externalId, value: r.scores }))),
     REFERENCE_GRADING: group(grades.map((g) => ({ annotatorId: g.annotatorId, changeId: g.review.codeChangeId, target: g.review.externalId, value: g.grade }))),
     COMMENT_FILTERING: group(filters.map((f) => ({ annotatorId: f.annotatorId, changeId: f.review.codeChangeId, target: f.review.externalId, value: f.highQuality }))),
+    COMMENT_QUESTIONS: new Map(),
   };
 }
 

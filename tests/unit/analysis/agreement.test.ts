@@ -10,8 +10,8 @@ import { hasPhase1, readClaimSheet } from "../claims/crscore-phase1";
 // The paper's reliability set: the last 100 claims both annotators judged, sheet rows 395-494 (CRScore §4.2).
 const paperReliabilitySet = { name: "paper rows 395-494", kind: "reliability", ids: Array.from({ length: 100 }, (_, k) => `c/${395 + k}`) };
 const settings = { bootstrap: bootstrapSettings({ nResamples: 200 }), batchSize: 50, reliabilitySet: paperReliabilitySet, disagreements: 5 };
-const codeQuestion = taskQuestions("CLAIM_VERIFICATION", { likertDimensions: [], likertMin: 1, likertMax: 5 })[0];
-const gradeQuestion = taskQuestions("REFERENCE_GRADING", { likertDimensions: [], likertMin: 1, likertMax: 5 })[0];
+const codeQuestion = taskQuestions("CLAIM_VERIFICATION", { likertDimensions: [], likertMin: 1, likertMax: 5, commentQuestions: [] })[0];
+const gradeQuestion = taskQuestions("REFERENCE_GRADING", { likertDimensions: [], likertMin: 1, likertMax: 5, commentQuestions: [] })[0];
 
 /** The columns gatherTaskColumns reads for these ratings: items in study order, entries by item (stable), values at their scale positions. */
 function columnsOf(question: Question, ratings: readonly Rating[], items: ReadonlyMap<string, StudyItem>) {
@@ -141,7 +141,7 @@ describe("item bootstrap CIs from resampled coefficients (no resampled tables)",
     }
     return ratings;
   }
-  const likert = taskQuestions("REVIEW_RATING", { likertDimensions: ["relevance"], likertMin: 1, likertMax: 5 })[0];
+  const likert = taskQuestions("REVIEW_RATING", { likertDimensions: ["relevance"], likertMin: 1, likertMax: 5, commentQuestions: [] })[0];
   const likertTable = buildRatingTable(likertRatings(3, 60, 4, 0.8), { scale: likert.scale });
   const codeRatings = likertRatings(5, 50, 3, 0.9).map((r) => ({ ...r, value: codeQuestion.scale[(r.value as number) - 1] }));
   const codeTable = buildRatingTable(codeRatings, { scale: codeQuestion.scale });

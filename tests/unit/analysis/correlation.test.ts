@@ -64,7 +64,7 @@ describe("correlation sections", async () => {
     points.push({ reviewId: id, system, language: i % 2 ? "python" : "java", metric: crscoreFromBestMatches(best, 0.6).relevance as number, human: (a + b) / 2 });
     details.set(id, { tau: 0.6, reason: null, ...best });
   }
-  const human: HumanScores = { question: taskQuestions("REVIEW_RATING", { likertDimensions: ["relevance"], likertMin: 1, likertMax: 5 })[0], scale, ratings: ratingsFromLists(ratings), items: [], draftsLeftOut: 0 };
+  const human: HumanScores = { question: taskQuestions("REVIEW_RATING", { likertDimensions: ["relevance"], likertMin: 1, likertMax: 5, commentQuestions: [] })[0], scale, ratings: ratingsFromLists(ratings), items: [], draftsLeftOut: 0 };
   const matches = sweepMatches(details);
   const sections = { correlations: levelCorrelations(points, "segment", bootstrap), ...(await levelFreeSections(points, human, metricInfo("crscore-rel", "emb:tfidf-offline-v1|x|tau:0.6000"), matches)) };
 

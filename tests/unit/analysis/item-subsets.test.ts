@@ -19,8 +19,8 @@ function subsets(random: Random, table: RatingTable): number[][] {
 
 const result = (r: AgreementResult) => ({ value: r.value, n: r.n, reason: r.reason });
 
-const likert = taskQuestions("REVIEW_RATING", { likertDimensions: ["relevance"], likertMin: 1, likertMax: 5 })[0];
-const code = taskQuestions("CLAIM_VERIFICATION", { likertDimensions: [], likertMin: 1, likertMax: 5 })[0];
+const likert = taskQuestions("REVIEW_RATING", { likertDimensions: ["relevance"], likertMin: 1, likertMax: 5, commentQuestions: [] })[0];
+const code = taskQuestions("CLAIM_VERIFICATION", { likertDimensions: [], likertMin: 1, likertMax: 5, commentQuestions: [] })[0];
 const uneven: Question = { ...likert, key: "uneven", scale: [0, 1, 2, 5], weights: "linear" };
 
 describe("coefficients of item subsets (agreement over time's batches) from the table's per-item terms", () => {

@@ -90,9 +90,12 @@ describe("assignment planning", () => {
 
 describe("applicable task types", () => {
   test("from what an item has", () => {
-    expect(applicableTaskTypes(ALL, { generatedClaims: 3, reviews: 5, generatedReviews: 4, hasReference: true })).toEqual(ALL);
-    expect(applicableTaskTypes(ALL, { generatedClaims: 0, reviews: 5, generatedReviews: 5, hasReference: false })).toEqual(["REVIEW_RATING", "COMMENT_FILTERING"]);
-    expect(applicableTaskTypes(["CLAIM_VERIFICATION"], { generatedClaims: 0, reviews: 1, generatedReviews: 1, hasReference: true })).toEqual([]);
+    expect(applicableTaskTypes(ALL, { generatedClaims: 3, reviews: 5, generatedReviews: 4, hasReference: true, pullRequestComments: 0 })).toEqual(ALL);
+    expect(applicableTaskTypes(ALL, { generatedClaims: 0, reviews: 5, generatedReviews: 5, hasReference: false, pullRequestComments: 0 })).toEqual(["REVIEW_RATING", "COMMENT_FILTERING"]);
+    expect(applicableTaskTypes(["CLAIM_VERIFICATION"], { generatedClaims: 0, reviews: 1, generatedReviews: 1, hasReference: true, pullRequestComments: 0 })).toEqual([]);
+    // A pull request's comments count on its first file only, where its one assignment of comment questions is stored.
+    expect(applicableTaskTypes([...ALL, "COMMENT_QUESTIONS"], { generatedClaims: 0, reviews: 0, generatedReviews: 0, hasReference: false, pullRequestComments: 4 })).toEqual(["COMMENT_QUESTIONS"]);
+    expect(applicableTaskTypes(["COMMENT_QUESTIONS"], { generatedClaims: 0, reviews: 0, generatedReviews: 0, hasReference: false, pullRequestComments: 0 })).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@ import type { ExportedChange, ExportedPseudoReference, ExportedReview } from "@/
 import type { ClaimCode } from "@/lib/generated/prisma/enums";
 import { seededRandom } from "@/lib/stats";
 
-const study = { likertDimensions: ["conciseness", "relevance"], likertMin: 1, likertMax: 5 };
+const study = { likertDimensions: ["conciseness", "relevance"], likertMin: 1, likertMax: 5, commentQuestions: [] };
 
 const annotation = (annotatorId: string) => ({
   annotator: { id: annotatorId, name: annotatorId },

@@ -10,12 +10,13 @@ import { describe, expect, test } from "vitest";
 import type { ZodObject } from "zod";
 import { AnnotationKind, TaskType } from "@/lib/generated/prisma/enums";
 import { saveRequest } from "@/lib/annotation/values";
+import { DEFAULT_COMMENT_QUESTIONS } from "@/lib/annotation/comment-questions";
 import { TASK_LIST, TASKS } from "@/lib/tasks";
 import { ITEM_TABLES, type TaskDescriptor } from "@/lib/tasks/types";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const TASK_TYPES = Object.values(TaskType);
-const study = { likertDimensions: ["conciseness", "relevance"], likertMin: 1, likertMax: 5 };
+const study = { likertDimensions: ["conciseness", "relevance"], likertMin: 1, likertMax: 5, commentQuestions: DEFAULT_COMMENT_QUESTIONS };
 
 /** Each model of prisma/schema.prisma: its table (name or @@map), field names and their columns (name or @map). */
 function schemaModels(): Map<string, { table: string; fields: Set<string>; columns: Map<string, string> }> {

@@ -1,0 +1,197 @@
+/**
+ * The questions a study asks of each review comment (task comment questions), as the lead
+ * configures them (`Study.commentQuestions`, validated here), and the rules their answers follow:
+ * - binary, with no, an optional or a required justification: c-CRAB §4.2.1's high or low
+ *   quality, §5.2's usefulness, and, asked only of a comment with a linked test, whether the
+ *   test captures the comment's concern (§4.4.3);
+ * - one choice from a codebook: c-CRAB §5.3's ten categories as the template, editable;
+ * - a Likert score on the study's scale (CRScore Table 7) or a 1-5 grade (GradedReviews §4.3).
+ * An annotator's answers to one comment are one annotation: `answers` (a boolean, a code or a
+ * number per question key) and `notes` (the justifications).
+ */
+import { z } from "zod";
+import type { RatingValue } from "@/lib/agreement";
+import { REFERENCE_GRADES } from "./codebook";
+
+const KEY = /^[a-z][a-z0-9-]{0,39}$/;
+const CODE = /^[A-Z][A-Z0-9_]{0,39}$/;
+
+export const questionKey = z.string().regex(KEY, "a key is lowercase letters, digits and hyphens, starting with a letter (at most 40)");
+const label = z.string().trim().min(1, "the label is empty").max(200);
+const description = z.string().max(2000).default("");
+const justification = z.enum(["none", "optional", "required"]).default("none");
+
+export const codebookOption = z.strictObject({
+  code: z.string().regex(CODE, "a code is capital letters, digits and underscores, starting with a letter (at most 40)"),
+  label,
+  description,
+});
+
+const binaryQuestion = z.strictObject({
+  kind: z.literal("binary"),
+  key: questionKey,
+  label,
+  description,
+  justification,
+  /** Asked only of comments with a linked test (c-CRAB §4.4.3: does the test capture the comment's concern?). */
+  withTest: z.boolean().default(false),
+});
+const choiceQuestion = z.strictObject({
+  kind: z.literal("choice"),
+  key: questionKey,
+  label,
+  description,
+  justification,
+  options: z
+    .array(codebookOption)
+    .min(2, "a codebook needs at least two options")
+    .max(40)
+    .refine((options) => new Set(options.map((o) => o.code)).size === options.length, "two options have the same code"),
+});
+const likertQuestion = z.strictObject({ kind: z.literal("likert"), key: questionKey, label, description, justification });
+const gradeQuestion = z.strictObject({ kind: z.literal("grade"), key: questionKey, label, description, justification });
+
+export const commentQuestion = z.discriminatedUnion("kind", [binaryQuestion, choiceQuestion, likertQuestion, gradeQuestion]);
+
+/** The study setting: at least one question, keys unique. */
+export const commentQuestionsSetting = z
+  .array(commentQuestion)
+  .min(1, "ask at least one question")
+  .max(20)
+  .refine((questions) => new Set(questions.map((q) => q.key)).size === questions.length, "two questions have the same key");
+
+export type CommentQuestion = z.output<typeof commentQuestion>;
+export type CommentQuestionInput = z.input<typeof commentQuestion>;
+export type CodebookOption = z.output<typeof codebookOption>;
+
+/** c-CRAB §5.3's ten categories of review comments, the template of a category codebook. */
+export const CCRAB_CATEGORIES: readonly CodebookOption[] = [
+  { code: "FUNCTIONAL_CORRECTNESS", label: "Functional correctness", description: "Incorrect or unexpected high-level behavior, regressions, semantic mismatches, or functional bugs." },
+  { code: "TESTING", label: "Testing", description: "Incorrect, missing, fragile or flaky tests, weak assertions, lack of test coverage, or improvements to tests." },
+  { code: "ROBUSTNESS", label: "Robustness", description: "Implementation-level edge cases, such as corner cases in input and control flow." },
+  { code: "COMPATIBILITY", label: "Compatibility", description: "Version, software or hardware compatibility." },
+  { code: "DOCUMENTATION", label: "Documentation", description: "Correctness, wording, structure or clarity of docs, examples, links or code comments." },
+  { code: "DESIGN", label: "Design", description: "Interaction with other parts of the software, such as an API's signature and return values." },
+  { code: "ERROR_HANDLING", label: "Error handling", description: "Warning and error messages, or exception behavior." },
+  { code: "MAINTAINABILITY", label: "Maintainability", description: "Readability, logging, code smells, complexity, organization, and the repository's coding practices." },
+  { code: "EFFICIENCY", label: "Efficiency", description: "Overhead and computational efficiency." },
+  { code: "SECURITY", label: "Security", description: "Unsafe behavior, security exposure, or safety issues." },
+];
+
+/** The questions a lead can start from, by key. */
+export const COMMENT_QUESTION_TEMPLATES = {
+  "high-quality": {
+    kind: "binary",
+    key: "high-quality",
+    label: "High quality",
+    description: "Yes: it names a specific, actionable and objectively verifiable issue in the patch. No: no concrete action (conversation, acknowledgement, praise, a concern no test can check). c-CRAB §4.2.1.",
+    justification: "required",
+    withTest: false,
+  },
+  useful: {
+    kind: "binary",
+    key: "useful",
+    label: "Useful",
+    description: "Yes: it points out a valid issue or suggests an improvement to the code. c-CRAB §5.2.",
+    justification: "optional",
+    withTest: false,
+  },
+  category: { kind: "choice", key: "category", label: "Category", description: "The kind of concern the comment raises. c-CRAB §5.3.", justification: "none", options: [...CCRAB_CATEGORIES] },
+  "test-captures": {
+    kind: "binary",
+    key: "test-captures",
+    label: "Test captures the concern",
+    description: "Yes: the linked test faithfully captures the concern the comment expresses. c-CRAB §4.4.3.",
+    justification: "optional",
+    withTest: true,
+  },
+} as const satisfies Record<string, CommentQuestion>;
+
+/** A study's questions when its lead has not set them: c-CRAB's usefulness, category and test faithfulness. */
+export const DEFAULT_COMMENT_QUESTIONS: readonly CommentQuestion[] = [COMMENT_QUESTION_TEMPLATES.useful, COMMENT_QUESTION_TEMPLATES.category, COMMENT_QUESTION_TEMPLATES["test-captures"]];
+
+/** The questions of a study as stored (null: the default); a stored value that no longer parses is an error naming why. */
+export function commentQuestionsOf(stored: unknown): CommentQuestion[] {
+  if (stored === null || stored === undefined) return [...DEFAULT_COMMENT_QUESTIONS];
+  const parsed = commentQuestionsSetting.safeParse(stored);
+  if (!parsed.success) throw new Error(`the study's comment questions are invalid: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  return parsed.data;
+}
+
+/** The two answers of a binary question, as agreement, consensus and exports write them. */
+export const BINARY_SCALE = ["no", "yes"] as const;
+
+/** The answers of a question in scale order (its Question's `scale`). */
+export function questionScale(question: CommentQuestion, likert: { likertMin: number; likertMax: number }): RatingValue[] {
+  switch (question.kind) {
+    case "binary":
+      return [...BINARY_SCALE];
+    case "choice":
+      return question.options.map((o) => o.code);
+    case "likert":
+      return Array.from({ length: likert.likertMax - likert.likertMin + 1 }, (_, i) => likert.likertMin + i);
+    case "grade":
+      return REFERENCE_GRADES.map((g) => g.grade).sort((a, b) => a - b);
+  }
+}
+
+/** One annotator's answers to one comment: a stored value per question answered, and justifications. */
+export const commentAnswersValue = z.object({
+  answers: z.record(questionKey, z.union([z.boolean(), z.string().regex(CODE, "not a codebook code"), z.number().int()])),
+  notes: z.record(questionKey, z.string().max(5000, "at most 5000 characters")),
+});
+export type CommentAnswersValue = z.infer<typeof commentAnswersValue>;
+export type StoredAnswer = CommentAnswersValue["answers"][string];
+
+export function emptyCommentAnswers(): CommentAnswersValue {
+  return { answers: {}, notes: {} };
+}
+
+/** Whether the question is asked of this comment. */
+export const askedOf = (question: CommentQuestion, comment: { hasTest: boolean }) => question.kind !== "binary" || !question.withTest || comment.hasTest;
+
+/** A stored answer's value on the question's scale (a binary's "yes"/"no"), or null when it has none there. */
+export function answerOnScale(question: CommentQuestion, answer: StoredAnswer | undefined, likert: { likertMin: number; likertMax: number }): RatingValue | null {
+  if (answer === undefined) return null;
+  if (question.kind === "binary") return typeof answer === "boolean" ? BINARY_SCALE[answer ? 1 : 0] : null;
+  return questionScale(question, likert).includes(answer as RatingValue) ? (answer as RatingValue) : null;
+}
+
+/**
+ * What is wrong with a save's answers under the study's questions, or null: an answer to a
+ * question the study does not ask (of this comment), off its scale, or a justification to a
+ * question that takes none. Unanswered questions are fine (a draft); completeness asks for them.
+ */
+export function answersProblem(value: CommentAnswersValue, questions: readonly CommentQuestion[], comment: { hasTest: boolean }, likert: { likertMin: number; likertMax: number }): string | null {
+  const byKey = new Map(questions.map((q) => [q.key, q]));
+  for (const [key, answer] of Object.entries(value.answers)) {
+    const question = byKey.get(key);
+    if (!question) return `no question "${key}" in this study`;
+    if (!askedOf(question, comment)) return `"${key}" is asked only of comments with a linked test`;
+    if (answerOnScale(question, answer, likert) === null) {
+      const scale = questionScale(question, likert);
+      return `${JSON.stringify(answer)} is not an answer to "${key}" (${question.kind === "binary" ? "true or false" : `one of ${scale.join(", ")}`})`;
+    }
+  }
+  for (const key of Object.keys(value.notes)) {
+    const question = byKey.get(key);
+    if (!question) return `no question "${key}" in this study`;
+    if (question.justification === "none") return `"${key}" takes no justification`;
+  }
+  return null;
+}
+
+/** What one comment's answers still lack: the keys of questions unanswered, and "justification of KEY" where one is required. */
+export function missingOfComment(value: CommentAnswersValue | null, questions: readonly CommentQuestion[], comment: { hasTest: boolean }, likert: { likertMin: number; likertMax: number }): string[] {
+  return questions
+    .filter((q) => askedOf(q, comment))
+    .flatMap((q) => {
+      if (answerOnScale(q, value?.answers[q.key], likert) === null) return [q.key];
+      return q.justification === "required" && !(value?.notes[q.key] ?? "").trim() ? [`justification of ${q.key}`] : [];
+    });
+}
+
+/** A study row with its stored comment questions read (`commentQuestionsOf`). */
+export function withCommentQuestions<T extends { commentQuestions: unknown }>(row: T): Omit<T, "commentQuestions"> & { commentQuestions: CommentQuestion[] } {
+  return { ...row, commentQuestions: commentQuestionsOf(row.commentQuestions) };
+}

@@ -1,0 +1,107 @@
+/** The study setting of comment questions and the rules of their answers (lib/annotation/comment-questions.ts), and the descriptor's pure parts. */
+import { describe, expect, test } from "vitest";
+import {
+  answersProblem,
+  CCRAB_CATEGORIES,
+  COMMENT_QUESTION_TEMPLATES,
+  commentQuestionsOf,
+  commentQuestionsSetting,
+  DEFAULT_COMMENT_QUESTIONS,
+  missingOfComment,
+  questionScale,
+  type CommentQuestion,
+} from "@/lib/annotation/comment-questions";
+import { commentQuestion, commentQuestions, readingOrder, reviewerLabels } from "@/lib/tasks/comment-questions";
+
+const likert = { likertMin: 1, likertMax: 5 };
+const QUESTIONS: CommentQuestion[] = commentQuestionsSetting.parse([
+  COMMENT_QUESTION_TEMPLATES["high-quality"],
+  COMMENT_QUESTION_TEMPLATES.category,
+  COMMENT_QUESTION_TEMPLATES["test-captures"],
+  { kind: "likert", key: "relevance", label: "Relevance" },
+  { kind: "grade", key: "grade", label: "Grade", justification: "optional" },
+]);
+
+describe("the study setting", () => {
+  test("null is the template: usefulness, c-CRAB's ten categories and the test question", () => {
+    expect(commentQuestionsOf(null).map((q) => q.key)).toEqual(["useful", "category", "test-captures"]);
+    expect(DEFAULT_COMMENT_QUESTIONS[1]).toMatchObject({ kind: "choice", options: CCRAB_CATEGORIES });
+    expect(CCRAB_CATEGORIES.map((c) => c.label)).toEqual(["Functional correctness", "Testing", "Robustness", "Compatibility", "Documentation", "Design", "Error handling", "Maintainability", "Efficiency", "Security"]);
+  });
+
+  test("defaults filled in; bad settings refused naming the field", () => {
+    expect(commentQuestionsSetting.parse([{ kind: "binary", key: "useful", label: "Useful" }])).toEqual([{ kind: "binary", key: "useful", label: "Useful", description: "", justification: "none", withTest: false }]);
+    const issues = (value: unknown) => commentQuestionsSetting.safeParse(value).error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    expect(issues([])).toEqual([": ask at least one question"]);
+    expect(issues([{ kind: "binary", key: "Useful", label: "U" }])).toEqual(["0.key: a key is lowercase letters, digits and hyphens, starting with a letter (at most 40)"]);
+    expect(issues([COMMENT_QUESTION_TEMPLATES.useful, COMMENT_QUESTION_TEMPLATES.useful])).toEqual([": two questions have the same key"]);
+    expect(issues([{ ...COMMENT_QUESTION_TEMPLATES.category, options: [CCRAB_CATEGORIES[0], CCRAB_CATEGORIES[0]] }])).toEqual(["0.options: two options have the same code"]);
+    expect(issues([{ ...COMMENT_QUESTION_TEMPLATES.category, options: [CCRAB_CATEGORIES[0]] }])).toEqual(["0.options: a codebook needs at least two options"]);
+    expect(() => commentQuestionsOf([{ kind: "scale" }])).toThrow(/the study's comment questions are invalid: 0\.kind/);
+  });
+
+  test("each question's scale and level: binary and choice nominal, Likert and grade ordinal", () => {
+    expect(QUESTIONS.map((q) => questionScale(q, { likertMin: 0, likertMax: 3 }))).toEqual([["no", "yes"], CCRAB_CATEGORIES.map((c) => c.code), ["no", "yes"], [0, 1, 2, 3], [1, 2, 3, 4, 5]]);
+    expect(QUESTIONS.map((q) => commentQuestion(q, likert)).map((q) => [q.key, q.level, q.weights])).toEqual([
+      ["high-quality", "nominal", "unweighted"],
+      ["category", "nominal", "unweighted"],
+      ["test-captures", "nominal", "unweighted"],
+      ["relevance", "ordinal", "quadratic"],
+      ["grade", "ordinal", "quadratic"],
+    ]);
+  });
+});
+
+describe("answers", () => {
+  const problem = (answers: Record<string, unknown>, notes: Record<string, string> = {}, hasTest = false) => answersProblem({ answers, notes } as never, QUESTIONS, { hasTest }, likert);
+
+  test("a draft may leave questions out; what the questions do not take is named", () => {
+    expect(problem({})).toBeNull();
+    expect(problem({ "high-quality": true, category: "SECURITY", relevance: 5, grade: 1 }, { "high-quality": "x", grade: "" })).toBeNull();
+    expect(problem({ "test-captures": false }, {}, true)).toBeNull();
+    expect(problem({ useful: true })).toBe('no question "useful" in this study');
+    expect(problem({ category: "SPEED" })).toBe('"SPEED" is not an answer to "category" (one of FUNCTIONAL_CORRECTNESS, TESTING, ROBUSTNESS, COMPATIBILITY, DOCUMENTATION, DESIGN, ERROR_HANDLING, MAINTAINABILITY, EFFICIENCY, SECURITY)');
+    expect(problem({ "high-quality": 1 })).toBe('1 is not an answer to "high-quality" (true or false)');
+    expect(problem({ relevance: 0 })).toBe('0 is not an answer to "relevance" (one of 1, 2, 3, 4, 5)');
+    expect(problem({ "test-captures": true })).toBe('"test-captures" is asked only of comments with a linked test');
+    expect(problem({}, { relevance: "why" })).toBe('"relevance" takes no justification');
+  });
+
+  test("what a comment still lacks: unanswered questions asked of it and required justifications", () => {
+    expect(missingOfComment(null, QUESTIONS, { hasTest: false }, likert)).toEqual(["high-quality", "category", "relevance", "grade"]);
+    expect(missingOfComment(null, QUESTIONS, { hasTest: true }, likert)).toEqual(["high-quality", "category", "test-captures", "relevance", "grade"]);
+    const full = { answers: { "high-quality": false, category: "DESIGN", relevance: 2, grade: 4 }, notes: { "high-quality": "  " } };
+    expect(missingOfComment(full, QUESTIONS, { hasTest: false }, likert)).toEqual(["justification of high-quality"]);
+    expect(missingOfComment({ ...full, notes: { "high-quality": "praise only" } }, QUESTIONS, { hasTest: false }, likert)).toEqual([]);
+  });
+
+  test("the analyses read binary answers as no/yes, codes as text and Likert scores and grades as JSON numbers", () => {
+    const [hq, category, , relevance] = QUESTIONS.map((q) => commentQuestion(q, likert));
+    expect(commentQuestions.answer(hq)).toEqual({ text: `CASE a."answers" -> 'high-quality' WHEN 'true'::jsonb THEN 'yes' WHEN 'false'::jsonb THEN 'no' END` });
+    expect(commentQuestions.answer(category)).toEqual({ text: `a."answers" ->> 'category'` });
+    expect(commentQuestions.answer(relevance)).toEqual({ jsonNumber: "answers" });
+  });
+});
+
+describe("the workspace's order and reviewers", () => {
+  const comment = (id: string, codeChangeId: string, line: number | null, inReplyToId: string | null = null, startLine: number | null = null) => ({ id, codeChangeId, line, startLine, inReplyToId });
+
+  test("by file, a thread after its first comment, by first line, whole-file comments first", () => {
+    const comments = [comment("late", "f1", 9), comment("b1", "f2", 1), comment("reply", "f1", 9, "early"), comment("file", "f1", null), comment("early", "f1", 20, null, 3), comment("orphan", "f1", 5, "gone")];
+    expect(readingOrder(comments, ["f1", "f2"]).map((c) => c.id)).toEqual(["file", "early", "reply", "orphan", "late", "b1"]);
+  });
+
+  test("a thread whose replies point in a circle still sorts", () => {
+    const comments = [comment("x", "f1", 2, "y"), comment("y", "f1", 1, "x")];
+    expect(readingOrder(comments, ["f1"]).map((c) => c.id)).toHaveLength(2);
+  });
+
+  test("reviewer letters per system, shuffled by the seed alone", () => {
+    const systems = ["human", "codex", "claude-code", "codex"];
+    const labels = reviewerLabels(systems, 7);
+    expect([...labels.values()].sort()).toEqual(["Reviewer A", "Reviewer B", "Reviewer C"]);
+    expect(reviewerLabels([...systems].reverse(), 7)).toEqual(labels);
+    const orders = new Set(Array.from({ length: 12 }, (_, seed) => [...reviewerLabels(systems, seed)].sort().map(([, l]) => l).join()));
+    expect(orders.size).toBeGreaterThan(1);
+  });
+});
