@@ -7,7 +7,7 @@
  * chunks with `content-visibility: auto` so the browser lays out only what is on screen: a
  * 2,000-line diff stays fast without windowing, and find-in-page still sees every line.
  */
-import { memo, useCallback, useEffect, useMemo, useState } from "react";
+import { Fragment, memo, useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
 import { HIGHLIGHT_CSS } from "./highlight";
 import type { DiffSource } from "@/lib/diff";
 import { buildFileModels, splitRows, unifiedRows, type Expansion, type FileModel, type LineRow, type SplitRow, type UnifiedRow } from "./model";
@@ -20,7 +20,7 @@ export const FIRST_SCREEN_ROWS = 100;
 const ROW_PX = 20;
 const EXPAND_STEP = 20;
 
-const CSS = `${HIGHLIGHT_CSS}
+export const DIFF_CSS = `${HIGHLIGHT_CSS}
 .dv{font:12px/20px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .dv-chunk{content-visibility:auto}
 .dv-r{display:grid;grid-template-columns:3.5em 3.5em 1.2em minmax(0,1fr)}
@@ -34,7 +34,9 @@ const CSS = `${HIGHLIGHT_CSS}
 .dv-e{background:#f1f5f9}
 .dv-h{background:#eff6ff;color:#475569;padding:0 .5em}
 .dv-g{display:flex;gap:.75em;align-items:center;background:#eff6ff;color:#334155;padding:0 .5em}
-.dv-g button{color:#1d4ed8;text-decoration:underline}`;
+.dv-g button{color:#1d4ed8;text-decoration:underline}
+.dv-cm>.dv-c,.dv-cm.dv-c{box-shadow:inset 3px 0 #f59e0b}
+.dv-cf>.dv-c,.dv-cf.dv-c{box-shadow:inset 3px 0 #b45309;background:#fef3c7}`;
 
 function cls(kind: LineRow["kind"]): string {
   return kind === "add" ? "dv-add" : kind === "del" ? "dv-del" : "";
@@ -42,7 +44,7 @@ function cls(kind: LineRow["kind"]): string {
 
 const MARK = { add: "+", del: "-", context: " " } as const;
 
-function GapRow({ row, onExpand }: { row: Extract<UnifiedRow, { type: "gap" }>; onExpand: (id: string, change: Partial<Expansion> | "all") => void }) {
+export function GapRow({ row, onExpand }: { row: Extract<UnifiedRow, { type: "gap" }>; onExpand: (id: string, change: Partial<Expansion> | "all") => void }) {
   return (
     <div className="dv-g" data-testid="diff-gap">
       <span>⋯ {row.hidden} unchanged lines</span>
@@ -69,31 +71,43 @@ function GapRow({ row, onExpand }: { row: Extract<UnifiedRow, { type: "gap" }>; 
 
 const num = (n: number | null) => (n === null ? "" : String(n));
 
+/**
+ * A line's mark: part of a review comment's range ("dv-cm"), of the focused comment's
+ * ("dv-cf"), or none (""). The pull-request view marks the lines its comments are on.
+ */
+export type LineMark = (line: LineRow, side: "left" | "right") => string;
+const noMark: LineMark = () => "";
+
 /** One unified row as HTML: the code is already escaped and highlighted by the model. */
-function unifiedLineHtml(row: Extract<UnifiedRow, { type: "line" }>): string {
+function unifiedLineHtml(row: Extract<UnifiedRow, { type: "line" }>, mark: LineMark): string {
   const { kind, oldNo, newNo, html } = row.row;
   const c = row.expanded ? "dv-e" : cls(kind);
-  return `<div class="dv-r ${c}"><span class="dv-n">${num(oldNo)}</span><span class="dv-n">${num(newNo)}</span><span class="dv-m">${MARK[kind]}</span><span class="dv-c">${html}</span></div>`;
+  // A context line is on both sides; its mark is either side's.
+  const m = kind === "add" ? mark(row.row, "right") : kind === "del" ? mark(row.row, "left") : mark(row.row, "right") || mark(row.row, "left");
+  return `<div class="dv-r ${c} ${m}"><span class="dv-n">${num(oldNo)}</span><span class="dv-n">${num(newNo)}</span><span class="dv-m">${MARK[kind]}</span><span class="dv-c">${html}</span></div>`;
 }
 
-function halfHtml(line: LineRow | null, side: "left" | "right", expanded?: boolean): string {
+function halfHtml(line: LineRow | null, side: "left" | "right", mark: LineMark, expanded?: boolean): string {
   if (!line) return `<span class="dv-n dv-x"></span><span class="dv-m dv-x"></span><span class="dv-c dv-x"></span>`;
   const c = expanded ? "dv-e" : cls(line.kind);
-  return `<span class="dv-n ${c}">${num(side === "left" ? line.oldNo : line.newNo)}</span><span class="dv-m ${c}">${MARK[line.kind]}</span><span class="dv-c ${c}">${line.html}</span>`;
+  return `<span class="dv-n ${c}">${num(side === "left" ? line.oldNo : line.newNo)}</span><span class="dv-m ${c}">${MARK[line.kind]}</span><span class="dv-c ${c} ${mark(line, side)}">${line.html}</span>`;
 }
 
-function splitLineHtml(row: Extract<SplitRow, { type: "pair" }>): string {
-  return `<div class="dv-s">${halfHtml(row.left, "left", row.expanded)}${halfHtml(row.right, "right", row.expanded)}</div>`;
+function splitLineHtml(row: Extract<SplitRow, { type: "pair" }>, mark: LineMark): string {
+  return `<div class="dv-s">${halfHtml(row.left, "left", mark, row.expanded)}${halfHtml(row.right, "right", mark, row.expanded)}</div>`;
 }
 
-type Block = { type: "lines"; html: string; count: number } | Exclude<UnifiedRow, { type: "line" }>;
+/** Where something is shown between the lines (the pull-request view's comment threads): the key of what follows a row, or null. */
+export type AnchorAfter = (row: UnifiedRow | SplitRow) => string | null;
+
+export type Block = { type: "lines"; html: string; count: number } | { type: "anchor"; key: string } | Exclude<UnifiedRow, { type: "line" }>;
 
 /**
  * Runs of code lines become one HTML string per chunk (no React element per line: a 2,000-line
  * diff is a few dozen elements to render and hydrate); headers and the interactive gap rows
  * stay React elements between the chunks.
  */
-function toBlocks(rows: (UnifiedRow | SplitRow)[], mode: DiffMode): Block[] {
+export function toBlocks(rows: (UnifiedRow | SplitRow)[], mode: DiffMode, mark: LineMark = noMark, anchorAfter?: AnchorAfter): Block[] {
   const blocks: Block[] = [];
   let html = "";
   let count = 0;
@@ -104,8 +118,13 @@ function toBlocks(rows: (UnifiedRow | SplitRow)[], mode: DiffMode): Block[] {
   };
   for (const row of rows) {
     if (row.type === "line" || row.type === "pair") {
-      html += mode === "unified" ? unifiedLineHtml(row as Extract<UnifiedRow, { type: "line" }>) : splitLineHtml(row as Extract<SplitRow, { type: "pair" }>);
-      if (++count === CHUNK) flush();
+      html += mode === "unified" ? unifiedLineHtml(row as Extract<UnifiedRow, { type: "line" }>, mark) : splitLineHtml(row as Extract<SplitRow, { type: "pair" }>, mark);
+      count++;
+      const anchor = anchorAfter?.(row) ?? null;
+      if (anchor !== null) {
+        flush();
+        blocks.push({ type: "anchor", key: anchor });
+      } else if (count === CHUNK) flush();
     } else {
       flush();
       blocks.push(row);
@@ -115,8 +134,15 @@ function toBlocks(rows: (UnifiedRow | SplitRow)[], mode: DiffMode): Block[] {
   return blocks;
 }
 
-const FileBody = memo(function FileBody({ file, mode, expansions, onExpand }: { file: FileModel; mode: DiffMode; expansions: Record<string, Expansion>; onExpand: (id: string, change: Partial<Expansion> | "all") => void }) {
-  const blocks = useMemo(() => toBlocks(mode === "unified" ? unifiedRows(file, expansions) : splitRows(file, expansions), mode), [file, mode, expansions]);
+/** What a file's rows carry besides the code: marked lines, and blocks between rows rendered by `renderAnchor`. */
+export interface RowExtras {
+  mark?: LineMark;
+  anchorAfter?: AnchorAfter;
+  renderAnchor?: (key: string) => ReactNode;
+}
+
+export const FileBody = memo(function FileBody({ file, mode, expansions, onExpand, mark, anchorAfter, renderAnchor }: { file: FileModel; mode: DiffMode; expansions: Record<string, Expansion>; onExpand: (id: string, change: Partial<Expansion> | "all") => void } & RowExtras) {
+  const blocks = useMemo(() => toBlocks(mode === "unified" ? unifiedRows(file, expansions) : splitRows(file, expansions), mode, mark, anchorAfter), [file, mode, expansions, mark, anchorAfter]);
   return (
     <div data-testid="diff-body" data-mode={mode}>
       {blocks.map((block, i) =>
@@ -126,6 +152,8 @@ const FileBody = memo(function FileBody({ file, mode, expansions, onExpand }: { 
           <div key={i} className="dv-h">
             {block.text}
           </div>
+        ) : block.type === "anchor" ? (
+          <Fragment key={`a:${block.key}`}>{renderAnchor?.(block.key)}</Fragment>
         ) : (
           <GapRow key={i} row={block} onExpand={onExpand} />
         ),
@@ -134,15 +162,8 @@ const FileBody = memo(function FileBody({ file, mode, expansions, onExpand }: { 
   );
 });
 
-/** `mode` may be controlled by the parent (the workspace's `v` key) or left to the view. */
-export function DiffView({ sources, mode: controlled, onModeChange }: { sources: DiffSource[]; mode?: DiffMode; onModeChange?: (mode: DiffMode) => void }) {
-  const [own, setOwn] = useState<DiffMode>("unified");
-  const mode = controlled ?? own;
-  const changeMode = (m: DiffMode) => {
-    setOwn(m);
-    onModeChange?.(m);
-  };
-  // The first screen highlighted at once, the whole change once the page is interactive (a 2,000-line file takes tens of ms).
+/** The file models of some sources: the first screen highlighted at once, the whole once the browser is idle (a 2,000-line file takes tens of ms). */
+export function useFileModels(sources: DiffSource[]): FileModel[] {
   const [wholeFor, setWholeFor] = useState<DiffSource[] | null>(null);
   const whole = wholeFor === sources;
   const files = useMemo(() => sources.flatMap((source) => buildFileModels(source, whole ? Infinity : FIRST_SCREEN_ROWS)), [sources, whole]);
@@ -157,7 +178,12 @@ export function DiffView({ sources, mode: controlled, onModeChange }: { sources:
     const idle = window.requestIdleCallback(highlightWhole, { timeout: 2000 });
     return () => window.cancelIdleCallback(idle);
   }, [partial, sources]);
-  const [expansions, setExpansions] = useState<Record<string, Expansion>>({});
+  return files;
+}
+
+/** Expanded context per gap, with the handler of the gaps' buttons; `initial` opens some gaps from the start. */
+export function useExpansions(initial: Record<string, Expansion> = {}) {
+  const [expansions, setExpansions] = useState<Record<string, Expansion>>(initial);
   const onExpand = useCallback(
     (id: string, change: Partial<Expansion> | "all") =>
       setExpansions((all) => {
@@ -167,9 +193,22 @@ export function DiffView({ sources, mode: controlled, onModeChange }: { sources:
       }),
     [],
   );
+  return { expansions, onExpand };
+}
+
+/** `mode` may be controlled by the parent (the workspace's `v` key) or left to the view. */
+export function DiffView({ sources, mode: controlled, onModeChange }: { sources: DiffSource[]; mode?: DiffMode; onModeChange?: (mode: DiffMode) => void }) {
+  const [own, setOwn] = useState<DiffMode>("unified");
+  const mode = controlled ?? own;
+  const changeMode = (m: DiffMode) => {
+    setOwn(m);
+    onModeChange?.(m);
+  };
+  const files = useFileModels(sources);
+  const { expansions, onExpand } = useExpansions();
   return (
     <section className="dv rounded border border-slate-200 bg-white" aria-label="Code change">
-      <style>{CSS}</style>
+      <style>{DIFF_CSS}</style>
       <div className="flex items-center gap-2 border-b border-slate-200 px-2 py-1 font-sans text-xs text-slate-600">
         <span>
           {files.length} file{files.length === 1 ? "" : "s"}

@@ -170,6 +170,30 @@ function expandedRow(file: FileModel, gap: Extract<Segment, { type: "gap" }>, of
   return { kind: "context", oldNo: gap.oldStart + offset, newNo: gap.newStart + offset, html: file.contextHtml![gap.newStart + offset - 1] ?? "" };
 }
 
+/** Lines shown around a line opened by `expansionsShowing`. */
+const AROUND = 3;
+
+/** The gaps to open so that each of `lines` (outside the hunks) shows, with a few lines around it. */
+export function expansionsShowing(file: FileModel, lines: readonly { side: "LEFT" | "RIGHT"; line: number }[]): Record<string, Expansion> {
+  const out: Record<string, Expansion> = {};
+  if (!file.contextHtml) return out;
+  for (const segment of file.segments) {
+    if (segment.type !== "gap") continue;
+    for (const { side, line } of lines) {
+      const offset = line - (side === "LEFT" ? segment.oldStart : segment.newStart);
+      if (offset < 0 || offset >= segment.count) continue;
+      const e = out[segment.id] ?? { top: 0, bottom: 0 };
+      const top = offset + 1 + AROUND;
+      const bottom = segment.count - offset + AROUND;
+      // From the nearer end: below the hunk before, or above the hunk after.
+      if (top <= bottom) e.top = Math.max(e.top, top);
+      else e.bottom = Math.max(e.bottom, bottom);
+      out[segment.id] = e;
+    }
+  }
+  return out;
+}
+
 /** Rows of the unified view, with the expanded parts of each gap. */
 export function unifiedRows(file: FileModel, expansions: Readonly<Record<string, Expansion>>): UnifiedRow[] {
   const out: UnifiedRow[] = [];
