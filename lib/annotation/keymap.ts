@@ -166,3 +166,11 @@ export const SHORTCUTS: readonly ShortcutHelp[] = [
   { keys: ["g"], description: "Show / hide the guidelines" },
   { keys: ["?"], description: "Show / hide this list" },
 ];
+
+/** The keys of a pull request's view (its comments in place, a lead's preview of them). */
+export const PULL_REQUEST_SHORTCUTS: readonly ShortcutHelp[] = [
+  { keys: ["j", "↓"], description: "Next review comment, across files (its file scrolls into view)" },
+  { keys: ["k", "↑"], description: "Previous review comment" },
+  { keys: ["v"], description: "Diff: unified / split" },
+  { keys: ["?"], description: "Show / hide this list" },
+];

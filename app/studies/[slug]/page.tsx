@@ -38,7 +38,7 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
   if (!overview) notFound();
   const { study, annotators } = overview;
   const waiting = await studyWaiting(user, study.slug);
-  const prTitle = new Map(study.pullRequests.map((pr) => [pr.id, pr.title || pr.externalId]));
+  const pullRequests = new Map(study.pullRequests.map((pr) => [pr.id, pr]));
   return (
     <div className="space-y-6">
       <div>
@@ -122,7 +122,7 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
                 </td>
                 <td className="font-mono">{change.filePath}</td>
                 <td>{change.language}</td>
-                <td>{change.pullRequestId ? prTitle.get(change.pullRequestId) : ""}</td>
+                <td>{change.pullRequestId && <PullRequestLink slug={study.slug} pullRequest={pullRequests.get(change.pullRequestId)!} />}</td>
                 <td className="text-right tabular-nums">{change._count.pseudoReferences}</td>
                 <td className="px-3 text-right tabular-nums">{change._count.reviews}</td>
               </tr>
@@ -131,5 +131,13 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
         </table>
       </section>
     </div>
+  );
+}
+
+function PullRequestLink({ slug, pullRequest }: { slug: string; pullRequest: { externalId: string; title: string } }) {
+  return (
+    <Link href={`/studies/${slug}/pull-requests/${encodeURIComponent(pullRequest.externalId)}`} prefetch={false} className="text-blue-700 hover:underline" title="The pull request with its review comments in place">
+      {pullRequest.title || pullRequest.externalId}
+    </Link>
   );
 }

@@ -1,0 +1,189 @@
+"use client";
+
+/**
+ * A pull request with its review comments in place (c-CRAB §4): the file tree, each file's
+ * diff with the comment threads between the lines they are on, and a keyboard cursor on one
+ * comment. Files are rendered when they come near the screen (a placeholder of about their
+ * height before), so a pull request of hundreds of files opens as fast as its first screen;
+ * moving the cursor re-renders only the files it leaves and enters.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { DIFF_CSS, type DiffMode } from "@/components/diff-view/diff-view";
+import { Markdown } from "@/components/workspace/markdown";
+import { anchorText, commentCounts, diffPositions, readingOrder, sideOf, threadsOf, type Thread } from "@/lib/review-comments/threads";
+import { commentElementId } from "./comment-thread";
+import { FileSection } from "./file-section";
+import { FileTree } from "./file-tree";
+import type { PullRequestComment, PullRequestFile, PullRequestHead } from "@/lib/review-comments/display";
+
+/** Files rendered in the first paint (the server's render and hydration). */
+const FIRST_FILES = 2;
+/** How far beyond the screen a file starts rendering. */
+const AHEAD_PX = 1200;
+const ROW_PX = 20;
+const THREAD_PX = 96;
+
+/** The threads of each file, the comments in reading order (j/k) and each file's count. */
+export function useCommentOrder(files: readonly PullRequestFile[], comments: readonly PullRequestComment[]) {
+  return useMemo(() => {
+    const positions = new Map(files.map((f) => [f.codeChangeId, diffPositions(f.source.diff)]));
+    const threads = threadsOf(
+      comments,
+      files.map((f) => f.codeChangeId),
+      (c) => positions.get(c.codeChangeId)?.(sideOf(c), c.line!) ?? c.line!,
+    );
+    const byFile = new Map<string, Thread<PullRequestComment>[]>();
+    for (const t of threads) byFile.set(t.root.codeChangeId, [...(byFile.get(t.root.codeChangeId) ?? []), t]);
+    return { byFile, order: readingOrder(threads), counts: commentCounts(comments) };
+  }, [files, comments]);
+}
+
+/** The comment after (`1`) or before (`-1`) `current` in reading order; the first when none is focused; null at either end. */
+export function stepComment(order: readonly PullRequestComment[], current: string | null, direction: 1 | -1): string | null {
+  if (order.length === 0) return null;
+  const at = current === null ? -1 : order.findIndex((c) => c.id === current);
+  if (at < 0) return direction === 1 ? order[0].id : order[order.length - 1].id;
+  return order[at + direction]?.id ?? null;
+}
+
+const EMPTY: Thread<PullRequestComment>[] = [];
+
+export function PullRequestView({
+  pullRequest,
+  files,
+  comments,
+  mode,
+  onModeChange,
+  focusedId,
+  onFocus,
+  renderBelow,
+  toolbar,
+}: {
+  pullRequest: PullRequestHead;
+  files: readonly PullRequestFile[];
+  comments: readonly PullRequestComment[];
+  mode: DiffMode;
+  onModeChange: (mode: DiffMode) => void;
+  focusedId: string | null;
+  onFocus: (id: string) => void;
+  /** What goes with a comment (the annotator's answers of the focused one). */
+  renderBelow?: (comment: PullRequestComment) => ReactNode;
+  /** Added to the toolbar (counts, the blinding note). */
+  toolbar?: ReactNode;
+}) {
+  const { byFile, order, counts } = useCommentOrder(files, comments);
+  const fileIndex = useMemo(() => new Map(files.map((f, i) => [f.codeChangeId, i])), [files]);
+  const focused = focusedId === null ? null : (order.find((c) => c.id === focusedId) ?? null);
+  const focusedFile = focused ? (fileIndex.get(focused.codeChangeId) ?? null) : null;
+
+  // Files near the screen are open (rendered), and stay open; the focused comment's file too.
+  const [opened, setOpened] = useState<ReadonlySet<number>>(() => new Set(files.map((_, i) => i).slice(0, FIRST_FILES)));
+  const open = useCallback((index: number) => setOpened((was) => (was.has(index) ? was : new Set([...was, index]))), [setOpened]);
+  const sections = useRef(new Map<number, HTMLElement>());
+  const observer = useRef<IntersectionObserver | null>(null);
+  useEffect(() => {
+    const io = new IntersectionObserver(
+      (entries) => {
+        const near = entries.filter((e) => e.isIntersecting).map((e) => Number((e.target as HTMLElement).dataset.index));
+        if (near.length > 0) setOpened((was) => (near.every((i) => was.has(i)) ? was : new Set([...was, ...near])));
+      },
+      { rootMargin: `${AHEAD_PX}px 0px` },
+    );
+    observer.current = io;
+    for (const el of sections.current.values()) io.observe(el);
+    return () => io.disconnect();
+  }, []);
+  const sectionRef = useCallback((index: number, el: HTMLElement | null) => {
+    const old = sections.current.get(index);
+    if (old && old !== el) observer.current?.unobserve(old);
+    if (el) {
+      sections.current.set(index, el);
+      observer.current?.observe(el);
+    } else sections.current.delete(index);
+  }, []);
+
+  // The focused comment: its file opened, then focused (visibly), scrolled to when off screen, and announced.
+  // (Opened while rendering, as React allows for state that follows a prop: no extra commit.)
+  if (focusedFile !== null && !opened.has(focusedFile)) setOpened(new Set([...opened, focusedFile]));
+  useEffect(() => {
+    if (!focused) return;
+    const el = document.getElementById(commentElementId(focused.id));
+    if (!el) return;
+    if (document.activeElement !== el && !el.contains(document.activeElement)) el.focus({ preventScroll: true });
+    const box = el.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) el.scrollIntoView({ block: "center" });
+    performance.mark("pr-comment-focused");
+  }, [focused]);
+  const focusedIndex = focused ? order.indexOf(focused) : -1;
+  const announcement = focused ? `Comment ${focusedIndex + 1} of ${order.length}: ${focused.reviewer} on ${focused.path}, ${anchorText(focused)}.` : "";
+
+  const placeholder = useCallback((file: PullRequestFile) => (file.source.diff.split("\n").length + 1) * ROW_PX + (byFile.get(file.codeChangeId)?.length ?? 0) * THREAD_PX, [byFile]);
+
+  return (
+    <div className="dv grid gap-3 lg:grid-cols-[16rem_minmax(0,1fr)]" data-testid="pull-request-view">
+      <style>{DIFF_CSS}</style>
+      <aside className="font-sans lg:sticky lg:top-2 lg:max-h-[calc(100vh-1rem)] lg:self-start lg:overflow-auto">
+        <FileTree files={files} counts={counts} current={focusedFile} onOpen={open} />
+      </aside>
+      <div className="min-w-0 space-y-2">
+        <header className="rounded border border-slate-200 bg-white p-2 font-sans text-sm">
+          <h2 className="font-semibold">
+            {pullRequest.title || pullRequest.externalId}
+            <span className="ml-2 font-normal text-slate-500">
+              {pullRequest.repository && `${pullRequest.repository} · `}
+              {pullRequest.url ? (
+                <a href={pullRequest.url} className="text-blue-700 underline" target="_blank" rel="noreferrer">
+                  {pullRequest.externalId}
+                </a>
+              ) : (
+                pullRequest.externalId
+              )}
+              {pullRequest.baseSha && pullRequest.headSha && <span className="ml-2 font-mono text-xs">{`${pullRequest.baseSha.slice(0, 7)}…${pullRequest.headSha.slice(0, 7)}`}</span>}
+            </span>
+          </h2>
+          {pullRequest.description && (
+            <details className="text-slate-700">
+              <summary className="cursor-pointer text-xs text-slate-500">Description</summary>
+              <Markdown source={pullRequest.description} />
+            </details>
+          )}
+        </header>
+        <section className="rounded border border-slate-200 bg-white" aria-label="Changed files">
+          <div className="sticky top-0 z-20 flex items-center gap-2 border-b border-slate-200 bg-white px-2 py-1 font-sans text-xs text-slate-600">
+            <span data-testid="pr-counts">
+              {files.length} file{files.length === 1 ? "" : "s"} · {comments.length} comment{comments.length === 1 ? "" : "s"}
+              {focused && ` · comment ${focusedIndex + 1} of ${order.length}`}
+            </span>
+            {toolbar}
+            <span className="ml-auto" role="group" aria-label="Diff layout">
+              {(["unified", "split"] as const).map((m) => (
+                <button key={m} type="button" aria-pressed={mode === m} onClick={() => onModeChange(m)} className={`rounded px-2 py-0.5 ${mode === m ? "bg-slate-800 text-white" : "hover:bg-slate-100"}`}>
+                  {m}
+                </button>
+              ))}
+            </span>
+          </div>
+          {files.map((file, i) => (
+            <FileSection
+              key={file.codeChangeId}
+              file={file}
+              index={i}
+              open={opened.has(i)}
+              placeholderPx={placeholder(file)}
+              mode={mode}
+              threads={byFile.get(file.codeChangeId) ?? EMPTY}
+              commentCount={counts.get(file.codeChangeId) ?? 0}
+              focusedId={focusedFile === i ? focusedId : null}
+              onFocus={onFocus}
+              renderBelow={renderBelow}
+              sectionRef={sectionRef}
+            />
+          ))}
+        </section>
+      </div>
+      <p className="sr-only" aria-live="polite" data-testid="comment-announcement">
+        {announcement}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+/**
+ * What a pull request's page shows of it (components/pull-request): its head, its files with
+ * their diffs and contents, and its review comments with who wrote them as the reader may know it.
+ */
+import type { DiffSource } from "@/lib/diff";
+import type { FileStatus } from "@/lib/generated/prisma/enums";
+import type { JsonObject } from "@/lib/import/bundle";
+import type { AnchoredComment } from "./threads";
+
+/** The pull request as its page heads it. */
+export interface PullRequestHead {
+  externalId: string;
+  repository: string;
+  url: string;
+  title: string;
+  description: string;
+  baseSha: string;
+  headSha: string;
+}
+
+/** One file of the pull request: its status and paths, and its diff with the old and new contents. */
+export interface PullRequestFile {
+  codeChangeId: string;
+  path: string;
+  /** "" for an added file. */
+  oldPath: string;
+  status: FileStatus | null;
+  binary: boolean;
+  source: DiffSource;
+}
+
+/** A review comment as the page shows it. */
+export interface PullRequestComment extends AnchoredComment {
+  path: string;
+  /** Markdown. */
+  body: string;
+  /** Who wrote it as the reader may know it: the system, or "Reviewer A" when the study blinds systems. */
+  reviewer: string;
+  /** The login that posted it, when the reader may know it. */
+  author?: string;
+  /** The tool's own fields worth showing (severity, category), for a lead. */
+  details?: string[];
+}
+
+/** The tool's metadata a lead sees beside a comment. */
+const DETAIL_KEYS = ["severity", "category"] as const;
+
+export function commentDetails(metadata: JsonObject): string[] {
+  return DETAIL_KEYS.flatMap((key) => {
+    const value = metadata[key];
+    return typeof value === "string" || typeof value === "number" ? [`${key}: ${value}`] : [];
+  });
+}
+
+/** A file as the page shows it: its code change's diff and contents as the diff view's source. */
+export function fileOfPullRequest(file: { codeChangeId: string; path: string; oldPath: string; status: FileStatus | null; binary: boolean; language: string; diff: string; oldFile: string; newFile: string }): PullRequestFile {
+  const { codeChangeId, path, oldPath, status, binary, language, diff, oldFile, newFile } = file;
+  return { codeChangeId, path, oldPath, status, binary, source: { key: codeChangeId, path, language, diff, oldFile, newFile } };
+}
+
+/** A pull request as a lead sees it: every comment under its system and author, with the tool's severity and category. */
+export function leadDisplay(view: PullRequestHead & { files: Parameters<typeof fileOfPullRequest>[0][]; comments: (AnchoredComment & { path: string; body: string; system: string; author: string; metadata: JsonObject })[] }): { pullRequest: PullRequestHead; files: PullRequestFile[]; comments: PullRequestComment[] } {
+  const { externalId, repository, url, title, description, baseSha, headSha } = view;
+  return {
+    pullRequest: { externalId, repository, url, title, description, baseSha, headSha },
+    files: view.files.map(fileOfPullRequest),
+    comments: view.comments.map(({ id, codeChangeId, path, side, startSide, startLine, line, inReplyToId, body, system, author, metadata }) => ({
+      id,
+      codeChangeId,
+      path,
+      side,
+      startSide,
+      startLine,
+      line,
+      inReplyToId,
+      body,
+      reviewer: system,
+      ...(author ? { author } : {}),
+      details: commentDetails(metadata),
+    })),
+  };
+}
