@@ -11,7 +11,7 @@
 import type { AgreementOptions, AgreementReport, CorrelationOptions, CorrelationReport } from "@/lib/analysis";
 import { agreementReport, correlationReport } from "@/lib/data/reports";
 import { cachedAgreementReport, cachedCorrelationReport, sharedCorrelationSections } from "@/lib/data/report-cache";
-import { db, type PrismaClient } from "@/lib/db/client";
+import { createReportJob, failReportJob, findReportJob, lastReportComputeMs, startReportJob, storeReport } from "@/lib/data/report-jobs";
 import { AppError } from "@/lib/errors";
 import type { ReportJob } from "@/lib/generated/prisma/client";
 import { jobDone } from "@/lib/jobs/events";
@@ -76,17 +76,16 @@ function stateOf<K extends ReportKind>(job: ReportJob, estimateMs: number | null
  * when a worker computed it, else the job is created (once) and enqueued and its state
  * returned, so a page can show the point estimates and the progress.
  */
-export async function requestReport<K extends ReportKind>(kind: K, studyId: string, options: OptionsOf<K>, fingerprint: string, client: PrismaClient = db): Promise<ReportJobState<K>> {
-  const key = { studyId_kind_options_fingerprint: { studyId, kind, options: canonical(options), fingerprint } };
-  let job = await client.reportJob.findUnique({ where: key });
+export async function requestReport<K extends ReportKind>(kind: K, studyId: string, options: OptionsOf<K>, fingerprint: string): Promise<ReportJobState<K>> {
+  const key = { studyId, kind, options: canonical(options), fingerprint };
+  let job = await findReportJob(key);
   if (!job) {
-    job = await client.reportJob.upsert({ where: key, create: key.studyId_kind_options_fingerprint, update: {} });
+    job = await createReportJob(key);
     const boss = await sendQueue();
     await boss.insert([{ id: jobIdOf(`report:${job.id}`), name: REPORT_QUEUE, data: { reportJobId: job.id } }]);
   }
   if (job.status === "DONE") return stateOf(job, null);
-  const previous = await client.reportJob.findFirst({ where: { studyId, kind, options: key.studyId_kind_options_fingerprint.options, status: "DONE" }, orderBy: { finishedAt: "desc" }, select: { computeMs: true } });
-  return stateOf(job, previous?.computeMs ?? null);
+  return stateOf(job, await lastReportComputeMs({ studyId, kind, options: key.options }));
 }
 
 /**
@@ -95,24 +94,19 @@ export async function requestReport<K extends ReportKind>(kind: K, studyId: stri
  * calibration round's release rule waited for, and the next round is then released at once, not
  * on the next page load.
  */
-export async function processReportJob(reportJobId: string, client: PrismaClient = db): Promise<void> {
-  const job = await client.reportJob.findUnique({ where: { id: reportJobId } });
-  if (!job || job.status === "DONE") return;
-  await client.reportJob.update({ where: { id: job.id }, data: { status: "RUNNING", startedAt: new Date(), error: null } });
+export async function processReportJob(reportJobId: string): Promise<void> {
+  const job = await startReportJob(reportJobId);
+  if (!job) return;
   const t0 = performance.now();
   try {
     const options = JSON.parse(job.options) as object;
     const report =
       job.kind === "agreement"
-        ? await agreementReport(job.studyId, options as AgreementOptions, client)
-        : await correlationReport(job.studyId, options as CorrelationOptions, client, sharedCorrelationSections(job.studyId, options as CorrelationOptions, job.fingerprint));
-    // As JSON text that PostgreSQL parses: Prisma would round the numbers to 16 digits.
-    await client.$executeRaw`
-      UPDATE "ReportJob" SET status = 'DONE', report = ${JSON.stringify(report)}::jsonb, "computeMs" = ${Math.round(performance.now() - t0)}::int, "finishedAt" = now()
-      WHERE id = ${job.id}`;
-    await client.reportJob.deleteMany({ where: { studyId: job.studyId, kind: job.kind, options: job.options, id: { not: job.id }, status: { in: ["DONE", "FAILED"] } } });
+        ? await agreementReport(job.studyId, options as AgreementOptions)
+        : await correlationReport(job.studyId, options as CorrelationOptions, undefined, sharedCorrelationSections(job.studyId, options as CorrelationOptions, job.fingerprint));
+    await storeReport(job, report, performance.now() - t0);
   } catch (error) {
-    await client.reportJob.update({ where: { id: job.id }, data: { status: "FAILED", error: (error as Error).message, finishedAt: new Date() } });
+    await failReportJob(job.id, (error as Error).message);
     return;
   }
   // A closed calibration round's CIs may be what its release rule waited for: its listener
@@ -151,7 +145,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function waitForReport<K extends ReportKind>(kind: K, studyId: string, options: OptionsOf<K>, fingerprint: string, timeoutMs: number): Promise<ReportOf<K> | null> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const job = await db.reportJob.findUnique({ where: { studyId_kind_options_fingerprint: { studyId, kind, options: canonical(options), fingerprint } }, select: { status: true, report: true } });
+    const job = await findReportJob({ studyId, kind, options: canonical(options), fingerprint });
     if (!job || job.status === "FAILED") return null;
     if (job.status === "DONE") return job.report as unknown as ReportOf<K>;
     if (Date.now() >= deadline) return null;

@@ -142,3 +142,13 @@ export async function metricValuesForStudy(studyId: string, metric: string, para
   });
   return { metric, paramsKey: key, values, details: detailsOf };
 }
+
+/** The study's reviews with their external ids and their code change's, by which a score file may name them. */
+export function studyReviewKeys(studyId: string): Promise<{ id: string; externalId: string; codeChange: { externalId: string } }[]> {
+  return db.review.findMany({ where: { codeChange: { studyId } }, select: { id: true, externalId: true, codeChange: { select: { externalId: true } } } });
+}
+
+/** An imported score file's scores, in one transaction (insertMetricScores); returns the rows written. */
+export function storeImportedScores(rows: readonly MetricScoreInput[], options: { replace?: boolean }): Promise<number> {
+  return db.$transaction((tx) => insertMetricScores(rows, options, tx), { timeout: 120_000 });
+}

@@ -8,7 +8,7 @@
  * without a worker still imports them.
  */
 import type { SessionUser } from "@/lib/auth/authenticate";
-import { db, Prisma, type PrismaClient } from "@/lib/db/client";
+import { createImportJob, finishImportJob, importJobState, startImportJob, writeImportProgress } from "@/lib/data/import-jobs";
 import { AppError, publicError } from "@/lib/errors";
 import { type ImportFile, type ImportFormat, type ImportProgress, type ImportResult } from "@/lib/import";
 import { previewImport, runImport } from "@/lib/data/imports";
@@ -37,30 +37,21 @@ export interface ImportJobOptions {
 export type ImportEvent = { progress: ImportProgress } | { result: ImportResult } | { error: string };
 
 /** Stores the upload as a job and enqueues it; answers the job's id. */
-export async function enqueueImport(user: SessionUser, study: string, options: ImportJobOptions, files: readonly ImportFile[], context: readonly ImportFile[], client: PrismaClient = db): Promise<string> {
-  const rows = [...files.map((f) => ({ role: "file", file: f })), ...context.map((f) => ({ role: "context", file: f }))];
-  const job = await client.importJob.create({
-    data: {
-      study,
-      createdById: user.id,
-      options: options as unknown as Prisma.InputJsonValue,
-      files: { create: rows.map(({ role, file }, position) => ({ role, position, name: file.name, content: Buffer.from(file.content) })) },
-    },
-    select: { id: true },
-  });
+export async function enqueueImport(user: SessionUser, study: string, options: ImportJobOptions, files: readonly ImportFile[], context: readonly ImportFile[]): Promise<string> {
+  const rows = [...files.map((f) => ({ role: "file", name: f.name, content: f.content })), ...context.map((f) => ({ role: "context", name: f.name, content: f.content }))];
+  const jobId = await createImportJob(user.id, study, options, rows);
   const boss = await sendQueue();
-  await boss.insert([{ id: jobIdOf(`import:${job.id}`), name: IMPORT_QUEUE, data: { importJobId: job.id } }]);
-  return job.id;
+  await boss.insert([{ id: jobIdOf(`import:${jobId}`), name: IMPORT_QUEUE, data: { importJobId: jobId } }]);
+  return jobId;
 }
 
 /** Progress is written at most this often (each write is a row update). */
 const PROGRESS_EVERY_MS = 500;
 
 /** Imports one job in this (worker) process and stores its result or its error; its files are deleted afterwards. */
-export async function processImportJob(importJobId: string, client: PrismaClient = db): Promise<void> {
-  const job = await client.importJob.findUnique({ where: { id: importJobId }, include: { files: { orderBy: { position: "asc" } }, createdBy: true } });
-  if (!job || job.status === "DONE" || job.status === "FAILED") return;
-  await client.importJob.update({ where: { id: job.id }, data: { status: "RUNNING", startedAt: new Date(), progress: Prisma.DbNull } });
+export async function processImportJob(importJobId: string): Promise<void> {
+  const job = await startImportJob(importJobId);
+  if (!job) return;
   const options = job.options as unknown as ImportJobOptions;
   const fileOf = (role: string) => job.files.filter((f) => f.role === role).map((f) => ({ name: f.name, content: new Uint8Array(f.content) }));
   // The upload route refused context files that are not UTF-8 before storing them.
@@ -71,24 +62,18 @@ export async function processImportJob(importJobId: string, client: PrismaClient
     const now = Date.now();
     if (now - lastWrite < PROGRESS_EVERY_MS) return;
     lastWrite = now;
-    writing = writing.then(() => client.importJob.update({ where: { id: job.id }, data: { progress: progress as unknown as Prisma.InputJsonValue } })).catch(() => undefined);
+    writing = writing.then(() => writeImportProgress(job.id, progress)).catch(() => undefined);
   };
   const importer = { id: job.createdBy.id, email: job.createdBy.email, name: job.createdBy.name, role: job.createdBy.role };
   const request = { study: job.study, format: options.format, files: fileOf("file"), annotator: options.annotator, context, update: options.update, skipInvalidRows: options.skipInvalidRows, primary: options.primary, createdById: importer.id, importer, onProgress };
   let outcome: { status: "DONE"; result: ImportResult } | { status: "FAILED"; error: string };
   try {
-    outcome = { status: "DONE", result: await (options.dryRun ? previewImport(request, client) : runImport(request, client)) };
+    outcome = { status: "DONE", result: await (options.dryRun ? previewImport(request) : runImport(request)) };
   } catch (error) {
     outcome = { status: "FAILED", error: publicError(error).userMessage };
   }
   await writing;
-  await client.$transaction([
-    client.importJob.update({
-      where: { id: job.id },
-      data: outcome.status === "DONE" ? { status: "DONE", result: outcome.result as unknown as Prisma.InputJsonValue, finishedAt: new Date() } : { status: "FAILED", error: outcome.error, finishedAt: new Date() },
-    }),
-    client.importJobFile.deleteMany({ where: { jobId: job.id } }),
-  ]);
+  await finishImportJob(job.id, outcome);
 }
 
 
@@ -99,10 +84,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Only the lead who started the job may follow it. Stops when `signal` aborts (the browser left;
  * the job goes on).
  */
-export async function* followImportJob(user: Pick<SessionUser, "id">, importJobId: string, signal: AbortSignal, pollMs = 500, client: PrismaClient = db): AsyncGenerator<ImportEvent> {
+export async function* followImportJob(user: Pick<SessionUser, "id">, importJobId: string, signal: AbortSignal, pollMs = 500): AsyncGenerator<ImportEvent> {
   let shown = "";
   while (!signal.aborted) {
-    const job = await client.importJob.findFirst({ where: { id: importJobId, createdById: user.id }, select: { status: true, progress: true, result: true, error: true } });
+    const job = await importJobState(user.id, importJobId);
     if (!job) throw new AppError("NOT_FOUND", { message: "No such import job of yours." });
     if (job.status === "DONE") return yield { result: job.result as unknown as ImportResult };
     if (job.status === "FAILED") return yield { error: job.error ?? "The import failed." };

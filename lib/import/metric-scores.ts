@@ -9,8 +9,7 @@
  * Every line is checked first; any error refuses the whole file, naming each bad line.
  * The scores are then written in one transaction.
  */
-import { db, type PrismaClient } from "@/lib/db/client";
-import { insertMetricScores, type MetricScoreInput } from "@/lib/data/metric-scores";
+import { type MetricScoreInput, storeImportedScores, studyReviewKeys } from "@/lib/data/metric-scores";
 import { readCsv } from "@/lib/import/csv";
 import { ErrorCollector, formatImportErrors, type SourceLocation } from "@/lib/import/errors";
 import { type ImportFile, readText } from "@/lib/import/file";
@@ -119,10 +118,10 @@ export interface ScoreImportResult {
  * (all reported), and writes the scores in one transaction. A score already stored under the
  * same metric and signature is kept, or replaced with `replace`.
  */
-export async function importMetricScores(studyId: string, file: ImportFile, options: { paramsKey?: string; replace?: boolean } = {}, client: PrismaClient = db): Promise<ScoreImportResult> {
+export async function importMetricScores(studyId: string, file: ImportFile, options: { paramsKey?: string; replace?: boolean } = {}): Promise<ScoreImportResult> {
   const errors = new ErrorCollector();
   const lines = parseScoreFile(file, errors);
-  const reviews = await client.review.findMany({ where: { codeChange: { studyId } }, select: { id: true, externalId: true, codeChange: { select: { externalId: true } } } });
+  const reviews = await studyReviewKeys(studyId);
   const byId = new Set(reviews.map((r) => r.id));
   const byExternal = new Map(reviews.map((r) => [`${r.codeChange.externalId}\u0000${r.externalId}`, r.id]));
   const defaultKey = options.paramsKey ?? `import:${file.name}`;
@@ -144,7 +143,7 @@ export async function importMetricScores(studyId: string, file: ImportFile, opti
   if (!errors.empty) throw new ScoreImportError(`nothing imported: ${errors.total} error(s)\n${formatImportErrors(errors.errors, errors.total)}`);
   if (rows.length === 0) throw new ScoreImportError(`nothing imported: ${file.name} holds no scores`);
 
-  const written = await client.$transaction((tx) => insertMetricScores(rows, { replace: options.replace }, tx), { timeout: 120_000 });
+  const written = await storeImportedScores(rows, { replace: options.replace });
   const counts = new Map<string, { metric: string; paramsKey: string; count: number }>();
   for (const r of rows) {
     const k = `${r.metric}\u0000${r.paramsKey}`;

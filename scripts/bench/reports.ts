@@ -133,7 +133,7 @@ export default async function run(): Promise<void> {
     const fingerprint = await studyFingerprint(studyId, false);
     t0 = performance.now();
     const computed = (async () => {
-      await requestReport("agreement", studyId, options, fingerprint, client);
+      await requestReport("agreement", studyId, options, fingerprint);
       for (;;) {
         const job = await client.reportJob.findFirst({ where: { studyId, fingerprint }, select: { status: true, computeMs: true } });
         if (job?.status === "DONE" || job?.status === "FAILED") return job;

@@ -28,7 +28,7 @@ afterAll(() => db.$disconnect());
 
 async function events(user: { id: string }, jobId: string): Promise<ImportEvent[]> {
   const seen: ImportEvent[] = [];
-  for await (const event of followImportJob(user, jobId, new AbortController().signal, 100, db)) seen.push(event);
+  for await (const event of followImportJob(user, jobId, new AbortController().signal, 100)) seen.push(event);
   return seen;
 }
 
@@ -43,7 +43,7 @@ test("the inline limit comes from CRJUDGE_IMPORT_INLINE_MB (default 2 MiB, 0 sen
 
 test("a worker imports a stored upload with its options; the lead follows it to the result; the stored files are gone afterwards", async () => {
   const slug = `ij-${Date.now()}`;
-  const jobId = await enqueueImport(lead, slug, { ...options, primary: true }, [jsonlFile("changes.jsonl", ["a1", "a2", "a3"])], [], db);
+  const jobId = await enqueueImport(lead, slug, { ...options, primary: true }, [jsonlFile("changes.jsonl", ["a1", "a2", "a3"])], []);
   expect(await db.importJobFile.count({ where: { jobId } })).toBe(1);
   // Nobody imports it yet: the job waits, queued.
   expect((await db.importJob.findUniqueOrThrow({ where: { id: jobId } })).status).toBe("QUEUED");
@@ -72,14 +72,14 @@ test("a worker imports a stored upload with its options; the lead follows it to 
 test("a faulty upload ends with the import's refusal, naming the line; nothing is written", async () => {
   const slug = `ij-bad-${Date.now()}`;
   const broken = { name: "broken.jsonl", content: Buffer.from(`${jsonlFile("x", ["b1"]).content.toString().trim()}\n{"id": "b2", "language": \n`) };
-  const jobId = await enqueueImport(lead, slug, options, [broken], [], db);
-  await processImportJob(jobId, db);
+  const jobId = await enqueueImport(lead, slug, options, [broken], []);
+  await processImportJob(jobId);
   const [event] = await events(lead, jobId);
   expect("result" in event && event.result.status).toBe("refused");
   if (!("result" in event) || event.result.status !== "refused") throw new Error("not refused");
   expect(event.result.errors[0]).toMatchObject({ file: "broken.jsonl", line: 2 });
   expect(await db.study.findUnique({ where: { slug } })).toBeNull();
   // Processing again (a retried job) changes nothing.
-  await processImportJob(jobId, db);
+  await processImportJob(jobId);
   expect(await db.study.findUnique({ where: { slug } })).toBeNull();
 });

@@ -32,7 +32,7 @@ afterAll(async () => {
 describe("import-scores", () => {
   test("every bad line is reported and nothing is written", async () => {
     const csv = ["review_id,metric,value", `${reviewIds[0]},llm-judge,4`, `nope,llm-judge,3`, `${reviewIds[1]},,2`, `${reviewIds[2]},llm-judge,nan`, `${reviewIds[0]},llm-judge,5`].join("\n");
-    const error = await importMetricScores(studyId, file("judge.csv", csv), {}, db).catch((e: Error) => e);
+    const error = await importMetricScores(studyId, file("judge.csv", csv), {}).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
     const message = (error as Error).message;
     expect(message).toMatch(/nothing imported: 4 error\(s\)/);
@@ -44,22 +44,22 @@ describe("import-scores", () => {
   });
 
   test("a missing column is named with the header found", async () => {
-    await expect(importMetricScores(studyId, file("x.csv", "review,metric,value\na,b,1"), {}, db)).rejects.toThrow(/missing column "review_id"; the header has "review", "metric", "value"/);
-    await expect(importMetricScores(studyId, file("x.txt", "1"), {}, db)).rejects.toThrow(/expected a \.csv or \.jsonl file/);
+    await expect(importMetricScores(studyId, file("x.csv", "review,metric,value\na,b,1"), {})).rejects.toThrow(/missing column "review_id"; the header has "review", "metric", "value"/);
+    await expect(importMetricScores(studyId, file("x.txt", "1"), {})).rejects.toThrow(/expected a \.csv or \.jsonl file/);
   });
 
   test("CSV by review id and JSONL by external ids; signatures per file; kept unless replaced; exact values", async () => {
     const csv = ["review_id,metric,value", ...reviewIds.map((id, i) => `${id},llm-judge,${i + 0.11764705882352941}`)].join("\n");
-    expect(await importMetricScores(studyId, file("judge.csv", csv), {}, db)).toEqual({ scores: 3, written: 3, metrics: [{ metric: "llm-judge", paramsKey: "import:judge.csv", count: 3 }] });
+    expect(await importMetricScores(studyId, file("judge.csv", csv), {})).toEqual({ scores: 3, written: 3, metrics: [{ metric: "llm-judge", paramsKey: "import:judge.csv", count: 3 }] });
     const values = await metricValuesForStudy(studyId, "llm-judge", undefined, db);
     expect(values?.values.get(reviewIds[0])).toBe(0.11764705882352941);
 
     const jsonl = ['{"change_id": "ch-1", "review_id": "rev-0", "metric": "bertscore", "value": 0.5, "params": "bertscore|model:x"}', "", '{"change_id": "ch-1", "review_id": "rev-2", "metric": "bertscore", "value": 0.25, "params": "bertscore|model:x"}'].join("\n");
-    expect(await importMetricScores(studyId, file("bert.jsonl", jsonl), {}, db)).toMatchObject({ scores: 2, written: 2 });
+    expect(await importMetricScores(studyId, file("bert.jsonl", jsonl), {})).toMatchObject({ scores: 2, written: 2 });
 
     const again = ["review_id,metric,value", `${reviewIds[0]},llm-judge,1`].join("\n");
-    expect(await importMetricScores(studyId, file("judge.csv", again), {}, db)).toMatchObject({ written: 0 });
-    expect(await importMetricScores(studyId, file("judge.csv", again), { replace: true }, db)).toMatchObject({ written: 1 });
+    expect(await importMetricScores(studyId, file("judge.csv", again), {})).toMatchObject({ written: 0 });
+    expect(await importMetricScores(studyId, file("judge.csv", again), { replace: true })).toMatchObject({ written: 1 });
     expect((await metricValuesForStudy(studyId, "llm-judge", undefined, db))?.values.get(reviewIds[0])).toBe(1);
     expect((await listStudyMetrics(studyId, db)).map((v) => [v.metric, v.paramsKey, v.count])).toEqual([
       ["bertscore", "bertscore|model:x", 2],
@@ -69,7 +69,7 @@ describe("import-scores", () => {
 
   test("JSONL errors name the line", async () => {
     const jsonl = ['{"review_id": "x", "metric": "m", "value": 1}', "not json", "[1]"].join("\n");
-    const message = ((await importMetricScores(studyId, file("s.jsonl", jsonl), {}, db).catch((e: Error) => e)) as Error).message;
+    const message = ((await importMetricScores(studyId, file("s.jsonl", jsonl), {}).catch((e: Error) => e)) as Error).message;
     expect(message).toMatch(/s\.jsonl: line 2: not valid JSON/);
     expect(message).toMatch(/s\.jsonl: line 3: expected an object/);
     expect(message).toMatch(/s\.jsonl: line 1: review_id: no review with id "x"/);

@@ -45,9 +45,6 @@ const PENDING = {
   componentsReaching: [] as string[],
   /** Files that still query the database outside lib/data ("lib/data is the one place that queries"). */
   queriesOutsideData: [
-    "lib/analysis/report-jobs.ts imports @/lib/db/client",
-    "lib/import/jobs.ts imports @/lib/db/client",
-    "lib/import/metric-scores.ts imports @/lib/db/client",
     "lib/tasks/review-rating.ts imports @/lib/db/client",
     "lib/tasks/types.ts imports @/lib/db/client",
   ] as string[],
