@@ -15,6 +15,9 @@ import { byteStream, type ExportOffer, type ExportRequest, noExportData, offered
 import { type Adjudicated, changeConsensus, consensusKey } from "@/lib/export/consensus";
 import type { ExportData, ExportFormat } from "@/lib/export/formats";
 import { gradedReviewsLayout } from "@/lib/export/gradedreviews";
+import { commentQuestionsForExport, type CommentQuestions } from "@/lib/export/github-comments";
+import { answersValue } from "@/lib/tasks/comment-questions";
+import type { StudyForAnalysis } from "@/lib/data/studies";
 
 /** The annotators who graded reviews of the study, by name (the page's grader picker). */
 function studyGraders(client: PrismaClient, studyId: string): Promise<{ id: string; name: string }[]> {
@@ -105,7 +108,26 @@ export async function* streamExport(input: ExportRequest | PreparedExport, clien
     consensus: async () => changeConsensus(study, await adjudicatedValues(client, studyId), gold),
     annotators: () => studyAnnotators(client, studyId),
     pullRequests: () => studyPullRequests(studyId, client),
+    commentQuestions: () => studyCommentQuestions(client, study, gold),
   });
+}
+
+/** Each review comment's answers and consensus of comment questions, one statement at a time (an export takes one connection). */
+async function studyCommentQuestions(client: PrismaClient, study: StudyForAnalysis, gold: GoldItems): Promise<CommentQuestions> {
+  if (!study.taskTypes.includes("COMMENT_QUESTIONS")) return new Map();
+  const comments = await client.reviewComment.findMany({ where: { pullRequest: { studyId: study.id } }, select: { id: true, testText: true } });
+  const rows = await client.commentAnswers.findMany({
+    where: { reviewComment: { pullRequest: { studyId: study.id } } },
+    orderBy: [{ reviewCommentId: "asc" }, { annotatorId: "asc" }],
+    select: { reviewCommentId: true, annotatorId: true, answers: true, notes: true, annotator: { select: { name: true } }, reviewComment: { select: { pullRequestId: true } } },
+  });
+  // A pull request's assignment is on its first file: open ones make their annotator's answers drafts.
+  const open = await client.assignment.findMany({ where: { studyId: study.id, taskType: "COMMENT_QUESTIONS", status: { not: "DONE" } }, select: { userId: true, codeChange: { select: { pullRequestId: true } } } });
+  const drafting = new Set(open.map((a) => `${a.userId}:${a.codeChange.pullRequestId}`));
+  const stored = rows.map((r) => ({ ...answersValue(r), commentId: r.reviewCommentId, annotatorId: r.annotatorId, annotator: r.annotator.name, status: drafting.has(`${r.annotatorId}:${r.reviewComment.pullRequestId}`) ? ("draft" as const) : ("submitted" as const) }));
+  const consensus = await taskConsensus(client, study, "COMMENT_QUESTIONS");
+  const withTest = comments.map((c) => ({ id: c.id, hasTest: c.testText !== null }));
+  return commentQuestionsForExport(withTest, study.commentQuestions, study, stored, consensus, gold.get("COMMENT_QUESTIONS"));
 }
 
 /** The export as a web stream of bytes, for `new Response(exportStream(...))` in a route handler. */

@@ -7,6 +7,9 @@
  * (the tool's fields, GitHub's other keys) is written back as top-level keys.
  */
 import type { PullRequestView, ReviewCommentView } from "@/lib/data/pull-requests";
+import type { RatingValue } from "@/lib/agreement";
+import { answerOnScale, askedOf, type CommentQuestion as AskedQuestion, type CommentAnswersValue } from "@/lib/annotation/comment-questions";
+import type { AnswerStatus } from "./answers";
 
 /** One annotator's answer to one question about a comment. */
 export interface CommentAnswer {
@@ -25,6 +28,51 @@ export interface CommentQuestion {
 
 /** The questions asked of each comment, by comment id and question key. */
 export type CommentQuestions = ReadonlyMap<string, Record<string, CommentQuestion>>;
+
+/** One annotator's comment answers as the export reads them. */
+export interface StoredCommentAnswers extends CommentAnswersValue {
+  commentId: string;
+  annotatorId: string;
+  annotator: string;
+  /** "draft" while the annotator's assignment of the pull request is not submitted. */
+  status: AnswerStatus;
+}
+
+/**
+ * Each comment's questions for the export: per question asked of the comment, every answer
+ * given (a binary's as "yes"/"no", as agreement and consensus write it) with its justification and
+ * status, and the consensus (null when none). Comments in `leftOut` (gold, unless asked for) get none.
+ */
+export function commentQuestionsForExport(
+  comments: readonly { id: string; hasTest: boolean }[],
+  questions: readonly AskedQuestion[],
+  likert: { likertMin: number; likertMax: number },
+  stored: readonly StoredCommentAnswers[],
+  consensus: ReadonlyMap<string, ReadonlyMap<string, { value: RatingValue }>>,
+  leftOut: ReadonlySet<string> = new Set(),
+): CommentQuestions {
+  const byComment = new Map<string, StoredCommentAnswers[]>();
+  for (const row of stored) byComment.set(row.commentId, [...(byComment.get(row.commentId) ?? []), row]);
+  const out = new Map<string, Record<string, CommentQuestion>>();
+  for (const comment of comments) {
+    if (leftOut.has(comment.id)) continue;
+    const rows = byComment.get(comment.id) ?? [];
+    const entries = questions
+      .filter((q) => askedOf(q, comment))
+      .map((q): [string, CommentQuestion] => [
+        q.key,
+        {
+          answers: rows.flatMap((r) => {
+            const value = answerOnScale(q, r.answers[q.key], likert);
+            return value === null ? [] : [{ annotator: r.annotator, annotatorId: r.annotatorId, value, note: r.notes[q.key] || null, status: r.status }];
+          }),
+          consensus: consensus.get(comment.id)?.get(q.key)?.value ?? null,
+        },
+      ]);
+    out.set(comment.id, Object.fromEntries(entries));
+  }
+  return out;
+}
 
 /** GitHub writes ids as numbers; an id of another source stays text. */
 const idValue = (id: string): number | string => (/^\d{1,15}$/.test(id) ? Number(id) : id);

@@ -21,7 +21,7 @@ import type { PullRequestView } from "@/lib/data/pull-requests";
 import type { ChangeConsensus } from "./consensus";
 import { consensusColumns } from "./consensus";
 import type { ExportFormat } from "./formats";
-import { githubCommentsExport } from "./github-comments";
+import { githubCommentsExport, type CommentQuestions } from "./github-comments";
 import { gradedReviewsWorkbook, type GradedReviewsLayout } from "./gradedreviews";
 import { jsonlExport } from "./jsonl";
 import { longCsv, longJsonl } from "./long";
@@ -63,6 +63,8 @@ export interface ExportSource {
   annotators: () => Promise<StudyAnnotator[]>;
   /** The pull requests with their files and review comments. */
   pullRequests: () => Promise<PullRequestView[]>;
+  /** Comment questions' answers and consensus of each review comment. */
+  commentQuestions: () => Promise<CommentQuestions>;
 }
 
 /** The export as chunks (text or bytes) in order. */
@@ -89,8 +91,7 @@ export async function* writeExport(prepared: PreparedExport, source: ExportSourc
       yield* gradedReviewsWorkbook(source.changes(), prepared.gradedReviews!);
       return;
     case "github-comments":
-      // No question is asked of review comments yet: each comment's `questions` is empty.
-      yield* githubCommentsExport(await source.pullRequests());
+      yield* githubCommentsExport(await source.pullRequests(), await source.commentQuestions());
       return;
   }
 }

@@ -25,6 +25,9 @@ const { generateAssignments } = await import("@/lib/data/assignment-admin");
 const { adjudicationQueue, adjudicationItem, saveConsensus, taskConsensus } = await import("@/lib/data/adjudication");
 const { requireStudy } = await import("@/lib/data/studies");
 const { agreementReport } = await import("@/lib/data/reports");
+const { commentSystemTables } = await import("@/lib/data/comment-systems");
+const { wilsonInterval } = await import("@/lib/stats/proportion");
+const { streamExport } = await import("@/lib/data/exports");
 
 const QUESTIONS: CommentQuestionInput[] = [
   COMMENT_QUESTION_TEMPLATES["high-quality"],
@@ -199,5 +202,49 @@ describe("completeness, agreement, consensus and adjudication", () => {
     expect((await taskConsensus(db, study, "COMMENT_QUESTIONS")).get(c("c1"))!.get("category")).toMatchObject({ value: "TESTING", source: "adjudicated" });
     await expect(adjudicationQueue(otherLead(), fx.study.slug, "COMMENT_QUESTIONS")).rejects.toMatchObject({ status: 404 });
     await expect(adjudicationItem(otherLead(), fx.study.slug, "COMMENT_QUESTIONS", c("c1"))).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe("per-system tables (c-CRAB Table 6 and Figure 6)", () => {
+  test("comments, useful and useful % per system with Wilson CIs, and each system's categories beside the human reviewers'", async () => {
+    // Consensus: c1 (claude-code) not useful, category adjudicated TESTING; c2 (human), c3 (codex), c4 (claude-code) useful, ROBUSTNESS.
+    const tables = await commentSystemTables(lead(), fx.study.slug);
+    expect(tables.notes).toEqual([]);
+    expect(tables.usefulness!.systems.map((r) => [r.system, r.comments, r.decided, r.useful, r.share])).toEqual([
+      ["human", 1, 1, 1, 1],
+      ["claude-code", 2, 2, 1, 0.5],
+      ["codex", 1, 1, 1, 1],
+    ]);
+    expect(tables.usefulness!.total).toMatchObject({ comments: 4, decided: 4, useful: 3, share: 0.75, ci: wilsonInterval(3, 4) });
+    const categories = tables.categories!;
+    expect(categories.categories).toHaveLength(10);
+    expect(categories.systems.map((r) => [r.system, r.human, r.counts.TESTING, r.counts.ROBUSTNESS, r.shares.ROBUSTNESS])).toEqual([
+      ["human", true, 0, 1, 1],
+      ["claude-code", false, 1, 1, 0.5],
+      ["codex", false, 0, 1, 1],
+    ]);
+    expect((await commentSystemTables(lead(), fx.study.slug, { useful: "grade" })).notes).toEqual(['No yes/no question "grade" in this study: no usefulness table.']);
+    await expect(commentSystemTables(otherLead(), fx.study.slug)).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe("export --format github-comments", () => {
+  test("each comment carries, per question asked of it, every answer with its justification and status, and the consensus", async () => {
+    let text = "";
+    for await (const chunk of streamExport({ studyId: fx.study.studyId, format: "github-comments" })) text += typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
+    const lines = text.trim().split("\n").map((line) => JSON.parse(line) as { id: string; crjudge: { questions: Record<string, { answers: { annotatorId: string; value: unknown; note: string | null; status: string }[]; consensus: unknown }> } });
+    const byId = new Map(lines.map((l) => [String(l.id), l.crjudge.questions]));
+    const c1 = byId.get("c1")!;
+    expect(Object.keys(c1)).toEqual(["high-quality", "useful", "category", "relevance", "grade"]);
+    expect(c1.category.consensus).toBe("TESTING");
+    expect(c1.category.answers.map((a) => [a.annotatorId === fx.users.ann1 ? "ann1" : "ann2", a.value, a.status]).sort()).toEqual([
+      ["ann1", "TESTING", "submitted"],
+      ["ann2", "SECURITY", "submitted"],
+    ]);
+    expect(c1.useful).toMatchObject({ consensus: "no" });
+    expect(c1["high-quality"].answers[0].note).toBe("names the bug");
+    // Only the comment with a linked test is asked whether the test captures its concern.
+    expect(byId.get("c2")!["test-captures"]).toMatchObject({ consensus: "yes" });
+    expect(byId.get("c3")!["test-captures"]).toBeUndefined();
   });
 });

@@ -1,0 +1,92 @@
+/**
+ * Review comments per system, from the consensus of comment questions (c-CRAB §5.2-5.3):
+ * - Table 6: comments, useful, useful % per system, with Wilson CIs of the share;
+ * - Figure 6: the distribution of categories per system beside the human reviewers'.
+ * A comment counts once it has a consensus on the question (annotators unanimous, or the lead's
+ * adjudicated value; c-CRAB resolved disagreements through discussion); one without is counted
+ * among the system's comments and as `undecided`.
+ */
+import type { RatingValue } from "@/lib/agreement";
+import { wilsonInterval } from "@/lib/stats/proportion";
+
+/** The system of a human reviewer's comments (docs/pull-request-formats.md). */
+export const HUMAN_SYSTEM = "human";
+
+/** One review comment: its system and its consensus on the question (null: none). */
+export interface SystemComment {
+  system: string;
+  consensus: RatingValue | null;
+}
+
+export interface UsefulnessRow {
+  system: string;
+  comments: number;
+  /** Comments with a consensus on usefulness. */
+  decided: number;
+  useful: number;
+  /** useful / decided; null when none is decided. */
+  share: number | null;
+  ci: [number, number] | null;
+}
+
+export interface UsefulnessTable {
+  question: string;
+  confidenceLevel: number;
+  /** Systems by name, the human reviewers' first. */
+  systems: UsefulnessRow[];
+  total: UsefulnessRow;
+}
+
+/** The systems in table order: the human reviewers first, then by name. */
+function systemsOf(comments: readonly SystemComment[]): string[] {
+  return [...new Set(comments.map((c) => c.system))].sort((a, b) => Number(b === HUMAN_SYSTEM) - Number(a === HUMAN_SYSTEM) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function usefulnessRow(system: string, comments: readonly SystemComment[], yes: RatingValue, confidenceLevel: number): UsefulnessRow {
+  const decided = comments.filter((c) => c.consensus !== null);
+  const useful = decided.filter((c) => c.consensus === yes).length;
+  return { system, comments: comments.length, decided: decided.length, useful, share: decided.length === 0 ? null : useful / decided.length, ci: wilsonInterval(useful, decided.length, confidenceLevel) };
+}
+
+/** c-CRAB Table 6 from each comment's consensus on a yes/no question (`yes` the useful answer). */
+export function usefulnessTable(question: string, comments: readonly SystemComment[], yes: RatingValue = "yes", confidenceLevel = 0.95): UsefulnessTable {
+  return {
+    question,
+    confidenceLevel,
+    systems: systemsOf(comments).map((system) => usefulnessRow(system, comments.filter((c) => c.system === system), yes, confidenceLevel)),
+    total: usefulnessRow("total", comments, yes, confidenceLevel),
+  };
+}
+
+export interface CategoryRow {
+  system: string;
+  human: boolean;
+  comments: number;
+  /** Comments with a consensus category. */
+  decided: number;
+  /** Per category code, in the codebook's order: how many, and their share of the decided comments (null when none is decided). */
+  counts: Record<string, number>;
+  shares: Record<string, number | null>;
+}
+
+export interface CategoryDistribution {
+  question: string;
+  categories: { code: string; label: string }[];
+  /** The human reviewers first (`human`), then the systems by name. */
+  systems: CategoryRow[];
+}
+
+/** c-CRAB Figure 6: each system's share of comments per category, from each comment's consensus category. */
+export function categoryDistribution(question: string, categories: readonly { code: string; label: string }[], comments: readonly SystemComment[]): CategoryDistribution {
+  return {
+    question,
+    categories: categories.map(({ code, label }) => ({ code, label })),
+    systems: systemsOf(comments).map((system) => {
+      const own = comments.filter((c) => c.system === system);
+      const decided = own.filter((c) => c.consensus !== null);
+      const counts = Object.fromEntries(categories.map((c) => [c.code, decided.filter((d) => d.consensus === c.code).length]));
+      const shares = Object.fromEntries(categories.map((c) => [c.code, decided.length === 0 ? null : counts[c.code] / decided.length]));
+      return { system, human: system === HUMAN_SYSTEM, comments: own.length, decided: decided.length, counts, shares };
+    }),
+  };
+}
