@@ -15,6 +15,7 @@ import { missingEntry } from "@/lib/annotation/completeness";
 import { answerOnScale, answersProblem, commentAnswersValue, commentQuestionsOf, missingOfComment, questionScale, type CommentAnswersValue, type CommentQuestion } from "@/lib/annotation/comment-questions";
 import type { Question } from "@/lib/analysis/questions";
 import type { SaveRequest } from "@/lib/annotation/values";
+import { diffPositions, readingOrder, sideOf, threadsOf } from "@/lib/review-comments/threads";
 import { nonEmpty } from "./reviews";
 import type { Db, TaskDescriptor, TaskWorkspace, WorkspaceComment } from "./types";
 
@@ -27,36 +28,6 @@ export const answersValue = (row: { answers: unknown; notes: unknown }): Comment
 export function commentQuestion(question: CommentQuestion, study: { likertMin: number; likertMax: number }): Question {
   const ordinal = question.kind === "likert" || question.kind === "grade";
   return { task: "COMMENT_QUESTIONS", key: question.key, label: question.label, level: ordinal ? "ordinal" : "nominal", scale: questionScale(question, study), weights: ordinal ? "quadratic" : "unweighted" };
-}
-
-/**
- * The comments in reading order, the order j/k walks them: by file (the pull request's order),
- * a thread after its first comment, threads by their line (whole-file comments first), then
- * as imported.
- */
-export function readingOrder<C extends { id: string; codeChangeId: string; startLine: number | null; line: number | null; inReplyToId: string | null }>(comments: readonly C[], fileOrder: readonly string[]): C[] {
-  const byId = new Map(comments.map((c) => [c.id, c]));
-  const rootOf = (c: C): C => {
-    const seen = new Set<string>();
-    let at = c;
-    while (at.inReplyToId && byId.has(at.inReplyToId) && !seen.has(at.id)) {
-      seen.add(at.id);
-      at = byId.get(at.inReplyToId)!;
-    }
-    return at;
-  };
-  const file = new Map(fileOrder.map((id, i) => [id, i]));
-  const imported = new Map(comments.map((c, i) => [c.id, i]));
-  const key = (c: C) => {
-    const root = rootOf(c);
-    return [file.get(root.codeChangeId) ?? fileOrder.length, root.startLine ?? root.line ?? 0, imported.get(root.id)!, root === c ? 0 : 1, imported.get(c.id)!];
-  };
-  const keys = new Map(comments.map((c) => [c.id, key(c)]));
-  return comments.slice().sort((a, b) => {
-    const [x, y] = [keys.get(a.id)!, keys.get(b.id)!];
-    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] - y[i];
-    return 0;
-  });
 }
 
 /** "Reviewer A", ... for each system of the pull request, in an order shuffled by `seed` (systems sorted first, so the order depends on the seed alone). */
@@ -137,7 +108,7 @@ export const commentQuestions: TaskDescriptor = {
             description: true,
             baseSha: true,
             headSha: true,
-            codeChanges: { orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true, filePath: true, oldPath: true, status: true, binary: true, language: true } },
+            codeChanges: { orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true, filePath: true, oldPath: true, status: true, binary: true, language: true, diff: true } },
             comments: {
               orderBy: [{ position: "asc" }, { id: "asc" }],
               select: { id: true, externalId: true, codeChangeId: true, path: true, side: true, startSide: true, startLine: true, line: true, body: true, system: true, author: true, inReplyToId: true, testPath: true, testText: true },
@@ -154,9 +125,14 @@ export const commentQuestions: TaskDescriptor = {
       reviewSeed,
     );
     const files = pr.codeChanges.map((f) => ({ codeChangeId: f.id, path: f.filePath, oldPath: f.oldPath, status: f.status, binary: f.binary, language: f.language }));
+    // The order j/k walks them, as the pull request's page shows them (lib/review-comments/threads).
+    const positions = new Map(pr.codeChanges.map((f) => [f.id, diffPositions(f.diff)]));
     const comments = readingOrder(
-      pr.comments,
-      files.map((f) => f.codeChangeId),
+      threadsOf(
+        pr.comments,
+        files.map((f) => f.codeChangeId),
+        (c) => positions.get(c.codeChangeId)?.(sideOf(c), c.line!) ?? c.line!,
+      ),
     ).map(
       (c): WorkspaceComment => ({
         id: c.id,

@@ -11,7 +11,7 @@ import {
   questionScale,
   type CommentQuestion,
 } from "@/lib/annotation/comment-questions";
-import { commentQuestion, commentQuestions, readingOrder, reviewerLabels } from "@/lib/tasks/comment-questions";
+import { commentQuestion, commentQuestions, reviewerLabels } from "@/lib/tasks/comment-questions";
 
 const likert = { likertMin: 1, likertMax: 5 };
 const QUESTIONS: CommentQuestion[] = commentQuestionsSetting.parse([
@@ -83,19 +83,7 @@ describe("answers", () => {
   });
 });
 
-describe("the workspace's order and reviewers", () => {
-  const comment = (id: string, codeChangeId: string, line: number | null, inReplyToId: string | null = null, startLine: number | null = null) => ({ id, codeChangeId, line, startLine, inReplyToId });
-
-  test("by file, a thread after its first comment, by first line, whole-file comments first", () => {
-    const comments = [comment("late", "f1", 9), comment("b1", "f2", 1), comment("reply", "f1", 9, "early"), comment("file", "f1", null), comment("early", "f1", 20, null, 3), comment("orphan", "f1", 5, "gone")];
-    expect(readingOrder(comments, ["f1", "f2"]).map((c) => c.id)).toEqual(["file", "early", "reply", "orphan", "late", "b1"]);
-  });
-
-  test("a thread whose replies point in a circle still sorts", () => {
-    const comments = [comment("x", "f1", 2, "y"), comment("y", "f1", 1, "x")];
-    expect(readingOrder(comments, ["f1"]).map((c) => c.id)).toHaveLength(2);
-  });
-
+describe("the workspace's reviewers", () => {
   test("reviewer letters per system, shuffled by the seed alone", () => {
     const systems = ["human", "codex", "claude-code", "codex"];
     const labels = reviewerLabels(systems, 7);
