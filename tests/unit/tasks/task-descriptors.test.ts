@@ -107,6 +107,7 @@ const PROTOCOL: Record<string, string> = {
   "lib/data/annotations.ts": "stage 2 waits for the annotator's own stage 1 (CRScore §4.2)",
   "lib/data/assignment-admin.ts": "consolidation reads stage 1's assignments (CRScore §4.2)",
   "lib/data/assignments.ts": "stage 2 waits for stage 1 (CRScore §4.2)",
+  "lib/data/comment-systems.ts": "c-CRAB Table 6 and Figure 6 read the comment questions' consensus (§5.2, §5.3)",
   "lib/data/exports.ts": "the GradedReviews workbook's consensus grades",
   "lib/data/quality.ts": "claims are listed by position; reference grading leaves out the reference review (GradedReviews §4.3)",
   "lib/data/reports.ts": "CRScore Table 1 (claim quality) beside claim verification's agreement",
