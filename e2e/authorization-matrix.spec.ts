@@ -29,6 +29,8 @@ interface Fixture {
   assignmentId: string;
   claimId: string;
   runId: string;
+  /** A pull request of study A (its external id, as its page's URL names it). */
+  pullRequestId: string;
   /** An inactive annotator of study A (account activation), and a member that removal targets. */
   inactiveId: string;
   removableId: string;
@@ -137,6 +139,7 @@ const PAGES: Record<string, Entry> = {
   "/studies/[slug]/item-sets": studyPage("/item-sets"),
   "/studies/[slug]/items/[codeChangeId]": { access: leadOfStudy("page"), call: (f) => ({ url: `/studies/${f.a.slug}/items/${f.a.changes[0].id}?task=COMMENT_FILTERING&annotator=${f.a.users.ann1}` }) },
   "/studies/[slug]/members": studyPage("/members"),
+  "/studies/[slug]/pull-requests/[pullRequestId]": { access: leadOfStudy("page"), call: (f) => ({ url: `/studies/${f.a.slug}/pull-requests/${encodeURIComponent(f.pullRequestId)}` }) },
   "/studies/[slug]/metrics": studyPage("/metrics"),
   "/studies/[slug]/pseudo-refs": studyPage("/pseudo-refs"),
   "/studies/[slug]/quality": studyPage("/quality"),
@@ -353,6 +356,7 @@ async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Sub
   await generateAssignments({ id: b.users.lead, role: "LEAD" }, b.slug, [b.users.ann1, b.users.ann2]);
   const assignment = await db.assignment.findFirstOrThrow({ where: { studyId: a.studyId, userId: a.users.ann1, taskType: "CLAIM_VERIFICATION" }, include: { codeChange: { include: { pseudoReferences: true } } } });
   const claim = assignment.codeChange.pseudoReferences.find((r) => r.kind === "CLAIM")!;
+  const pullRequest = await db.pullRequest.create({ data: { studyId: a.studyId, externalId: `${tag}/repo#1`, title: "matrix pull request" } });
   const run = await db.metricRun.create({ data: { studyId: a.studyId, metrics: ["exact-match"], status: "DONE" } });
   // scores for the validity report
   await db.metricScore.createMany({ data: a.changes.flatMap((c) => c.reviews.map((reviewId, i) => ({ reviewId, metric: "exact-match", value: i % 2 }))) });
@@ -369,6 +373,7 @@ async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Sub
       assignmentId: assignment.id,
       claimId: claim.id,
       runId: run.id,
+      pullRequestId: pullRequest.externalId,
       inactiveId: a.users.ann3,
       removableId: a.users.ann3,
       settings: { annotatorsPerItem: study.annotatorsPerItem, reliabilitySetSize: study.reliabilitySetSize, assignmentSeed: study.assignmentSeed },
