@@ -308,7 +308,7 @@ test("over 1,000 malformed calls to every server action, page and GET route: und
   const lead = await signedIn(browser, E2E_ACCOUNTS.lead);
   const demo = await demoChange({ index: 0 });
   const own = await assignmentFor("url-hardening", "CLAIM_VERIFICATION", demo.id);
-  const values: Record<string, string> = { slug: "demo", assignmentId: own.assignmentId, codeChangeId: demo.id, userId: own.userId, itemId: demo.id, task: "COMMENT_FILTERING", runId: "no-such-run", nextauth: "session" };
+  const values: Record<string, string> = { slug: "demo", assignmentId: own.assignmentId, codeChangeId: demo.id, userId: own.userId, itemId: demo.id, task: "COMMENT_FILTERING", runId: "no-such-run", nextauth: "session", pullRequestId: encodeURIComponent("shop-api#118") };
   const fill = (template: string) =>
     template.replace(/\[(?:\.\.\.)?(\w+)\]/g, (_, name: string) => {
       expect(values[name], `no value for the URL parameter ${name} of ${template}: add it to this test`).toBeDefined();
