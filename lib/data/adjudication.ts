@@ -26,6 +26,7 @@ import { TASK_LIST, TASKS, taskQuestions } from "@/lib/tasks";
 import { byDisagreement, consensusOf, openDisagreement, type ConsensusValue, type RatingSplit, ratingSplit } from "@/lib/tasks/consensus";
 import { nextAfter } from "@/lib/annotation/next-after";
 import type { ItemAnnotation, ItemKind } from "@/lib/tasks/types";
+import { TASK_QUERIES } from "@/lib/data/task-queries";
 import { annotatorReliability, type AnnotatorReliability } from "@/lib/analysis/reliability";
 
 type Client = PrismaClient | Prisma.TransactionClient;
@@ -201,7 +202,7 @@ export async function adjudicationItem(user: StudyUser, slug: string, task: Task
     db.codeChange.findUniqueOrThrow({ where: { id: codeChangeId }, select: { id: true, externalId: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true, consolidatedAt: true } }),
     db.review.findFirst({ where: { codeChangeId, isReference: true }, select: { text: true } }),
     db.pseudoReference.findMany({ where: { codeChangeId, kind: { not: "ANNOTATOR_ADDED" } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { kind: true, text: true } }),
-    TASKS[task].itemAnnotations(db, itemId, questions),
+    TASK_QUERIES[task].itemAnnotations(db, itemId, questions),
     db.consensus.findMany({ where: { studyId: study.id, task, itemId }, include: { decidedBy: { select: { name: true } } } }),
   ]);
   const history = await db.annotationHistory.findMany({
@@ -258,7 +259,7 @@ export async function saveConsensus(user: StudyUser, input: ConsensusInput): Pro
   const question = questionOf(study, input.task, input.question);
   if (!question.scale.includes(input.value)) throw new AppError("INVALID_INPUT", { message: `${input.value} is not on the scale of "${question.label}" (${question.scale.join(", ")}).` });
   await itemContext(study.id, input.task, input.itemId);
-  const annotations = await TASKS[input.task].itemAnnotations(db, input.itemId, [question]);
+  const annotations = await TASK_QUERIES[input.task].itemAnnotations(db, input.itemId, [question]);
   const fromValues = Object.fromEntries(annotations.filter((a) => a.values[question.key] !== null).map((a) => [a.annotator, a.values[question.key]]));
   return db.$transaction(async (tx) => {
     const where = { task_itemId_question: { task: input.task, itemId: input.itemId, question: question.key } };

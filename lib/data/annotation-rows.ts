@@ -1,12 +1,62 @@
 /**
  * The writes every task's annotation table takes alike, derived from the task's descriptor
  * (`storage`, and a save kind's `row`): the transaction's create and update of a value stored
- * in the annotation row's own columns, and the active time added to an annotation.
+ * in the annotation row's own columns, and the active time added to an annotation. Also the
+ * shapes of what each task's own queries take and give (lib/data/task-queries.ts).
  */
 import "server-only";
-import { Prisma } from "@/lib/db/client";
+import { Prisma, type PrismaClient } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { ITEM_TABLES, itemOfAssignmentSql, itemOfAssignmentWhere, type RowStorage, type SaveContext, type SaveTarget, type TaskDescriptor, type Tx, type Db } from "@/lib/tasks/types";
+import type { Stored } from "@/lib/annotation/versioning";
+import type { Question, StudyScales } from "@/lib/analysis/questions";
+import type { SaveRequest } from "@/lib/annotation/values";
+import { ITEM_TABLES, itemOfAssignmentSql, itemOfAssignmentWhere, type ItemAnnotation, type RowStorage, type TaskDescriptor, type TaskWorkspace } from "@/lib/tasks/types";
+
+export type Tx = Prisma.TransactionClient;
+export type Db = PrismaClient;
+
+export interface WorkspaceContext {
+  client: Db | Tx;
+  userId: string;
+  codeChangeId: string;
+  /** stageOrder: the study keeps CRScore's stage order (lib/annotation/stage-order). */
+  study: StudyScales & { hideSystemNames: boolean; stageOrder: boolean };
+  /** Seed of the annotator's own order of the item's reviews. */
+  reviewSeed: number;
+}
+
+/** Where one save writes: the stored annotation and how to create, update or remove it. */
+export interface SaveTarget<V> {
+  /** The stored annotation, or null when there is none yet. */
+  current: (Stored<V> & { id: string }) | null;
+  create(value: V): Promise<string>;
+  /** Writes the value if the stored version is still `baseVersion`; false when it is not. */
+  update(id: string, baseVersion: number, value: V): Promise<boolean>;
+  remove?(id: string, baseVersion: number): Promise<boolean>;
+}
+
+export interface SaveContext {
+  tx: Tx;
+  annotatorId: string;
+  codeChangeId: string;
+  studyId: string;
+}
+
+/** What each task reads and writes itself (`TASK_QUERIES`, lib/data/task-queries.ts). */
+export interface TaskQueries {
+  /** The task's part of the workspace for one annotator and item. */
+  readWorkspace(ctx: WorkspaceContext): Promise<TaskWorkspace>;
+  /** Where a save of one of the task's kinds without row storage writes (refuses ids outside the item with 404). */
+  saveTarget?(ctx: SaveContext, request: SaveRequest): Promise<SaveTarget<unknown>>;
+  /**
+   * Checks a value against the study's own settings, which the schema cannot know (the
+   * questions a study asks); throws INVALID_INPUT naming the problem. Reads only through the
+   * annotator's own assignment, and does nothing when that finds nothing (the save then refuses).
+   */
+  check?(client: Db, annotatorId: string, request: SaveRequest): Promise<void>;
+  /** Each annotator's annotation of one item: values per question and their note, for adjudication. */
+  itemAnnotations(client: Db | Tx, itemId: string, questions: Question[]): Promise<ItemAnnotation[]>;
+}
 
 interface AnnotationRow {
   id: string;

@@ -11,6 +11,7 @@
  * outcome; whenever it writes nothing (a stale version, a repeated value, a refusal, a race
  * with another save) the caller falls back to that transaction, which decides and explains.
  */
+import "server-only";
 import { randomUUID } from "node:crypto";
 import type { SessionClaims } from "@/lib/auth/session";
 import { sql } from "@/lib/db/client";

@@ -29,6 +29,7 @@ import { findSessionAccount } from "@/lib/data/users";
 import { MAX_TIME_REPORT_MS, type SaveRequest } from "@/lib/annotation/values";
 import { describeMissing, type MissingAnswer } from "@/lib/annotation/completeness";
 import { addAnnotationTime, importedAnnotation, rowSaveTarget } from "@/lib/data/annotation-rows";
+import { TASK_QUERIES } from "@/lib/data/task-queries";
 import { storedValues } from "@/lib/annotation/stored-answers";
 import { commentQuestionsOf } from "@/lib/annotation/comment-questions";
 import { missingAnswers, TASKS, taskOfKind, taskOfTimeKey, type WorkspaceData } from "@/lib/tasks";
@@ -36,7 +37,7 @@ import type { TaskWorkspace } from "@/lib/tasks/types";
 import type { DiffSource } from "@/lib/diff";
 
 export type { Versioned, WorkspaceData, WorkspaceReview } from "@/lib/tasks";
-export { stage2ReferencesFor } from "@/lib/tasks";
+export { stage2ReferencesFor } from "@/lib/data/review-ratings";
 
 type Tx = Prisma.TransactionClient;
 
@@ -214,7 +215,7 @@ export function readTask(userId: string, assignment: { taskType: TaskType; codeC
   const reviewSeed = hashSeed(study.assignmentSeed, userId, assignment.codeChangeId, "reviews");
   const { likertDimensions, likertMin, likertMax, hideSystemNames } = study;
   const scales = { likertDimensions, likertMin, likertMax, commentQuestions: commentQuestionsOf(study.commentQuestions) };
-  return TASKS[assignment.taskType].readWorkspace({ client: db, userId, codeChangeId: assignment.codeChangeId, study: { ...scales, hideSystemNames, stageOrder: stageOrderOn(study) }, reviewSeed });
+  return TASK_QUERIES[assignment.taskType].readWorkspace({ client: db, userId, codeChangeId: assignment.codeChangeId, study: { ...scales, hideSystemNames, stageOrder: stageOrderOn(study) }, reviewSeed });
 }
 
 /** What the annotator has stored on one of their own assignments now: the workspace reconciles with it after Back, forward or a change in another tab. */
@@ -267,7 +268,7 @@ function isUniqueViolation(error: unknown): boolean {
 export async function saveAnnotation(session: SessionClaims, request: SaveRequest): Promise<SaveResult> {
   // The common save is one statement; what it leaves (conflicts, repeats, refusals, ratings,
   // added claims, an account that may no longer act) takes the transaction, which decides and explains.
-  await taskOfKind(request.kind).values[request.kind]!.check?.(db, session.id, request);
+  await TASK_QUERIES[taskOfKind(request.kind).task].check?.(db, session.id, request);
   const saved = await saveInOneStatement(session, request);
   if (saved) return saved;
   const user = await findSessionAccount(session.id, session.sessionVersion);
@@ -307,7 +308,7 @@ async function applySave(tx: Tx, user: SessionUser, request: SaveRequest, deleti
   const task = taskOfKind(request.kind);
   const row = task.values[request.kind]!.row;
   const ctx = { tx, annotatorId: user.id, codeChangeId: assignment.codeChangeId, studyId: assignment.studyId };
-  const target = await (row ? rowSaveTarget(ctx, task, row, request.targetId) : task.saveTarget!(ctx, request));
+  const target = await (row ? rowSaveTarget(ctx, task, row, request.targetId) : TASK_QUERIES[task.task].saveTarget!(ctx, request));
   const current = target.current;
   if (deleting) {
     if (!current) return { id: null, version: 0, value: null, changed: false };

@@ -2,7 +2,7 @@
 import { commentFilterValue, type CommentFilterValue } from "@/lib/annotation/values";
 import { unansweredReviews } from "@/lib/annotation/completeness";
 import { HIGH_QUALITY } from "@/lib/analysis/questions";
-import { anonymise, flag, itemReviews, nonEmpty } from "./reviews";
+import { flag, nonEmpty } from "./reviews";
 import type { TaskDescriptor } from "./types";
 
 export const commentFiltering: TaskDescriptor = {
@@ -32,16 +32,6 @@ export const commentFiltering: TaskDescriptor = {
   answer: () => ({ text: `CASE WHEN a."highQuality" THEN '${HIGH_QUALITY.yes}' ELSE '${HIGH_QUALITY.no}' END` }),
   missing: (workspace, answer) => unansweredReviews(workspace.filtering?.reviews ?? [], answer, "filter", (v) => typeof (v as Partial<CommentFilterValue> | null)?.highQuality === "boolean", "label"),
 
-  async readWorkspace({ client, userId, codeChangeId, study, reviewSeed }) {
-    const [all, labels] = await Promise.all([itemReviews(client, codeChangeId), client.commentFilterLabel.findMany({ where: { annotatorId: userId, review: { codeChangeId } } })]);
-    return {
-      filtering: {
-        reviews: anonymise(all, reviewSeed, study.hideSystemNames),
-        labels: Object.fromEntries(labels.map((l) => [l.reviewId, { id: l.id, version: l.version, value: { highQuality: l.highQuality, justification: l.justification } }])),
-      },
-    };
-  },
-
   export: {
     of: "review",
     values: (review) => review.commentFilters.map((f) => ({ annotation: f, values: [["highQuality", flag(f.highQuality)], ["justification", nonEmpty(f.justification)]] })),
@@ -49,9 +39,4 @@ export const commentFiltering: TaskDescriptor = {
   },
 
   consensusColumn: (_question, value) => ["highQuality", flag(value === HIGH_QUALITY.yes)],
-
-  async itemAnnotations(client, itemId) {
-    const rows = await client.commentFilterLabel.findMany({ where: { reviewId: itemId }, orderBy: { createdAt: "asc" }, include: { annotator: { select: { id: true, name: true } } } });
-    return rows.map((f) => ({ annotatorId: f.annotatorId, annotator: f.annotator.name, values: { "high-quality": f.highQuality ? HIGH_QUALITY.yes : HIGH_QUALITY.no }, note: f.justification, details: [] }));
-  },
 };

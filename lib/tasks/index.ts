@@ -11,7 +11,6 @@ import type { AnswerOf, MissingAnswer } from "@/lib/annotation/completeness";
 import type { TaskDescriptor, TaskWorkspace } from "./types";
 
 export type { TaskDescriptor, Versioned, WorkspaceData, WorkspaceReview } from "./types";
-export { stage2ReferencesFor } from "./review-rating";
 
 export const TASKS: Record<TaskType, TaskDescriptor> = {
   CLAIM_VERIFICATION: claimVerification,

@@ -1,7 +1,7 @@
 /** Reference grading, GradedReviews §4.3: a 1-5 grade of each generated review against the human reference review, with a comment. */
 import { referenceGradeValue, type ReferenceGradeValue } from "@/lib/annotation/values";
 import { unansweredReviews } from "@/lib/annotation/completeness";
-import { anonymise, itemReviews, nonEmpty } from "./reviews";
+import { nonEmpty } from "./reviews";
 import type { TaskDescriptor } from "./types";
 
 export const referenceGrading: TaskDescriptor = {
@@ -31,22 +31,6 @@ export const referenceGrading: TaskDescriptor = {
   answer: () => ({ text: "a.grade::text" }),
   missing: (workspace, answer) => unansweredReviews(workspace.grading?.reviews ?? [], answer, "grade", (v) => typeof (v as Partial<ReferenceGradeValue> | null)?.grade === "number", "grade"),
 
-  async readWorkspace({ client, userId, codeChangeId, study, reviewSeed }) {
-    const [all, grades] = await Promise.all([itemReviews(client, codeChangeId), client.referenceGrade.findMany({ where: { annotatorId: userId, review: { codeChangeId } } })]);
-    const reference = all.find((r) => r.isReference) ?? null;
-    return {
-      grading: {
-        reference: reference && { id: reference.id, text: reference.text },
-        reviews: anonymise(
-          all.filter((r) => !r.isReference),
-          reviewSeed,
-          study.hideSystemNames,
-        ),
-        grades: Object.fromEntries(grades.map((g) => [g.reviewId, { id: g.id, version: g.version, value: { grade: g.grade, comment: g.comment } }])),
-      },
-    };
-  },
-
   export: {
     of: "review",
     values: (review) => review.referenceGrades.map((g) => ({ annotation: g, values: [["grade", String(g.grade)], ["comment", nonEmpty(g.comment)]] })),
@@ -54,9 +38,4 @@ export const referenceGrading: TaskDescriptor = {
   },
 
   consensusColumn: (_question, value) => ["grade", String(value)],
-
-  async itemAnnotations(client, itemId) {
-    const rows = await client.referenceGrade.findMany({ where: { reviewId: itemId }, orderBy: { createdAt: "asc" }, include: { annotator: { select: { id: true, name: true } } } });
-    return rows.map((g) => ({ annotatorId: g.annotatorId, annotator: g.annotator.name, values: { grade: g.grade }, note: g.comment, details: [] }));
-  },
 };

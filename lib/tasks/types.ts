@@ -1,15 +1,16 @@
 /**
  * What each annotation task type is: one descriptor per task type holds its value
- * schemas, how its annotations are stored and read, when an item is complete, the questions it
+ * schemas, how its annotations are stored, when an item is complete, the questions it
  * feeds to agreement and adjudication, and its export columns. The workspace, saves, agreement,
  * adjudication and exports go through the descriptors, so they are written once for all tasks.
+ * Descriptors are declarations and pure functions; a task's own reads and writes (its part of
+ * the workspace, saves not stored in the row, an item's annotations) are in lib/data
+ * (`TASK_QUERIES`, lib/data/task-queries.ts).
  */
 import type { ZodType } from "zod";
-import type { Prisma, PrismaClient } from "@/lib/db/client";
 import type { AnnotationKind, AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
 import type { Stage2Reference } from "@/lib/annotation/stage2";
-import type { Stored } from "@/lib/annotation/versioning";
-import type { AddedClaimValue, ClaimJudgementValue, CommentFilterValue, NecessityValue, ReferenceGradeValue, ReviewRatingValue, SaveKind, SaveRequest } from "@/lib/annotation/values";
+import type { AddedClaimValue, ClaimJudgementValue, CommentFilterValue, NecessityValue, ReferenceGradeValue, ReviewRatingValue, SaveKind } from "@/lib/annotation/values";
 import type { RatingValue } from "@/lib/agreement";
 import type { Question, StudyScales } from "@/lib/analysis/questions";
 import type { AnswerOf, MissingAnswer } from "@/lib/annotation/completeness";
@@ -17,9 +18,6 @@ import type { AnnotatedPseudoReference, AnnotatedReview, AnnotatedReviewComment,
 import type { DiffSource } from "@/lib/diff";
 import type { CommentAnswersValue, CommentQuestion } from "@/lib/annotation/comment-questions";
 import type { DiffSide, FileStatus } from "@/lib/generated/prisma/enums";
-
-export type Tx = Prisma.TransactionClient;
-export type Db = PrismaClient;
 
 export interface Versioned<V> {
   id: string;
@@ -106,33 +104,6 @@ export interface WorkspaceData extends TaskWorkspace {
   blockedBy: { assignmentId: string | null; message: string } | null;
   /** Set when an import wrote some of this annotator's answers here: which file, by whom, when. */
   imported: { file: string; by: string; at: string } | null;
-}
-
-export interface WorkspaceContext {
-  client: Db | Tx;
-  userId: string;
-  codeChangeId: string;
-  /** stageOrder: the study keeps CRScore's stage order (lib/annotation/stage-order). */
-  study: StudyScales & { hideSystemNames: boolean; stageOrder: boolean };
-  /** Seed of the annotator's own order of the item's reviews. */
-  reviewSeed: number;
-}
-
-/** Where one save writes: the stored annotation and how to create, update or remove it. */
-export interface SaveTarget<V> {
-  /** The stored annotation, or null when there is none yet. */
-  current: (Stored<V> & { id: string }) | null;
-  create(value: V): Promise<string>;
-  /** Writes the value if the stored version is still `baseVersion`; false when it is not. */
-  update(id: string, baseVersion: number, value: V): Promise<boolean>;
-  remove?(id: string, baseVersion: number): Promise<boolean>;
-}
-
-export interface SaveContext {
-  tx: Tx;
-  annotatorId: string;
-  codeChangeId: string;
-  studyId: string;
 }
 
 /** One annotation's export columns: (question, value as text or null when absent). */
@@ -225,12 +196,6 @@ export interface SaveKindDescriptor {
   schema: ZodType;
   history: AnnotationKind;
   row?: RowStorage;
-  /**
-   * Checks a value against the study's own settings, which the schema cannot know (the
-   * questions a study asks); throws INVALID_INPUT naming the problem. Reads only through the
-   * annotator's own assignment, and does nothing when that finds nothing (the save then refuses).
-   */
-  check?(client: Db, annotatorId: string, request: SaveRequest): Promise<void>;
 }
 
 /** What a code change holds, as far as the tasks that apply to it are concerned. */
@@ -267,13 +232,7 @@ export interface TaskDescriptor {
   answer(question: Question): AnswerColumn;
   /** What the annotator has still to answer in the task's part of the workspace (lib/annotation/completeness.ts). */
   missing(workspace: TaskWorkspace, answer: AnswerOf, dimensions: readonly string[]): MissingAnswer[];
-  /** The task's part of the workspace for one annotator and item. */
-  readWorkspace(ctx: WorkspaceContext): Promise<TaskWorkspace>;
-  /** Where a save of one of the task's kinds without row storage writes (refuses ids outside the item with 404). */
-  saveTarget?(ctx: SaveContext, request: SaveRequest): Promise<SaveTarget<unknown>>;
   export: TaskExport;
   /** The export column and text of a consensus value (the same coding as the annotators' values). */
   consensusColumn(question: string, value: RatingValue): [string, string];
-  /** Each annotator's annotation of one item: values per question and their note, for adjudication. */
-  itemAnnotations(client: Db | Tx, itemId: string, questions: Question[]): Promise<ItemAnnotation[]>;
 }

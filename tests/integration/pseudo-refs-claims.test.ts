@@ -15,7 +15,7 @@ import { createJobContext } from "@/lib/metric-runs";
 import { startQueue } from "@/lib/jobs";
 import { listPseudoReferenceRuns } from "@/lib/data/pseudo-references";
 import { DEFAULT_CLAIM_PROMPT, drainPseudoReferenceRun, promptHash, startPseudoReferenceRun } from "@/lib/pseudo-refs";
-import { claimVerification } from "@/lib/tasks/claim-verification";
+import { claimJudgementQueries } from "@/lib/data/claim-judgements";
 import { startFakeLlm, userText, type FakeLlm, type ReceivedRequest, type Reply } from "../unit/judges/fake-llm";
 
 const url = inject("databaseUrl");
@@ -116,7 +116,7 @@ describe("LLM claim generation", () => {
 
     // Stage 1: the generated claims are there to verify, like imported ones.
     const change = await db.codeChange.findFirstOrThrow({ where: { studyId: study.id, externalId: "ok" } });
-    const workspace = (await claimVerification.readWorkspace({ client: db, userId: "nobody", codeChangeId: change.id, study: { hideSystemNames: false }, reviewSeed: 1 } as never)) as { claims: { references: { kind: string; text: string }[] } };
+    const workspace = (await claimJudgementQueries.readWorkspace({ client: db, userId: "nobody", codeChangeId: change.id, study: { hideSystemNames: false }, reviewSeed: 1 } as never)) as { claims: { references: { kind: string; text: string }[] } };
     expect(workspace.claims.references.map((r) => r.kind)).toEqual(["CLAIM", "CLAIM", "IMPLICATION"]);
   }, 120_000);
 

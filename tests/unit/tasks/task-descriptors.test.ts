@@ -13,6 +13,8 @@ import { saveRequest } from "@/lib/annotation/values";
 import { DEFAULT_COMMENT_QUESTIONS } from "@/lib/annotation/comment-questions";
 import { TASK_LIST, TASKS } from "@/lib/tasks";
 import { ITEM_TABLES, type TaskDescriptor } from "@/lib/tasks/types";
+import { TASK_QUERIES } from "@/lib/data/task-queries";
+import type { TaskQueries } from "@/lib/data/annotation-rows";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const TASK_TYPES = Object.values(TaskType);
@@ -31,7 +33,7 @@ function schemaModels(): Map<string, { table: string; fields: Set<string>; colum
 }
 
 /** The parts every descriptor must have, as a list of problems (empty when complete). */
-function problems(type: string, task: TaskDescriptor | undefined): string[] {
+function problems(type: string, task: TaskDescriptor | undefined, queries: TaskQueries | null = TASK_QUERIES[type as TaskType] ?? null): string[] {
   if (!task) return [`${type}: no descriptor in lib/tasks (TASKS)`];
   const out: string[] = [];
   const need = (ok: unknown, part: string) => {
@@ -42,7 +44,8 @@ function problems(type: string, task: TaskDescriptor | undefined): string[] {
   need(typeof task.timeKey === "string" && task.timeKey.length > 0, "timeKey");
   need(task.itemKind in ITEM_TABLES, "itemKind");
   need(typeof task.label === "string" && task.label.length > 0 && typeof task.annotationName === "string" && task.annotationName.length > 0, "label and annotationName");
-  for (const part of ["questions", "answer", "missing", "appliesTo", "readWorkspace", "consensusColumn", "itemAnnotations"] as const) need(typeof task[part] === "function", part);
+  for (const part of ["questions", "answer", "missing", "appliesTo", "consensusColumn"] as const) need(typeof task[part] === "function", part);
+  need(typeof queries?.readWorkspace === "function" && typeof queries.itemAnnotations === "function", "queries in lib/data (TASK_QUERIES: readWorkspace, itemAnnotations)");
   need(task.export?.of === task.itemKind && typeof task.export.values === "function" && typeof task.export.ratings === "function", "export (of its item kind, values, ratings)");
   const kinds = Object.entries(task.values ?? {});
   need(kinds.length > 0, "values (at least one save kind)");
@@ -50,7 +53,7 @@ function problems(type: string, task: TaskDescriptor | undefined): string[] {
     need(typeof value.schema?.safeParse === "function", `values.${kind}.schema`);
     need((Object.values(AnnotationKind) as string[]).includes(value.history), `values.${kind}.history`);
     if (value.row) need(JSON.stringify(value.row.fields.map((f) => f.name).sort()) === JSON.stringify(Object.keys((value.schema as ZodObject).shape).sort()), `values.${kind}.row.fields are the value's fields`);
-    else need(typeof task.saveTarget === "function", `saveTarget (${kind} is not stored in the row)`);
+    else need(typeof queries?.saveTarget === "function", `queries' saveTarget (${kind} is not stored in the row)`);
   }
   const model = schemaModels().get(task.storage?.model?.replace(/^./, (c) => c.toUpperCase()) ?? "");
   need(model && model.table === task.storage.table, "storage: model and table of prisma/schema.prisma");
@@ -82,6 +85,9 @@ describe("task descriptors", () => {
     const fieldAsColumn = { ...TASKS.COMMENT_FILTERING, storage: { ...TASKS.COMMENT_FILTERING.storage, item: { ...TASKS.COMMENT_FILTERING.storage.item, column: "reviewId" } } };
     expect(problems("COMMENT_FILTERING", fieldAsColumn)).toEqual(["COMMENT_FILTERING: storage: column reviewId (of field reviewId)"]);
     expect(problems("PULL_REQUEST_REVIEW", undefined)).toEqual(["PULL_REQUEST_REVIEW: no descriptor in lib/tasks (TASKS)"]);
+    expect(problems("COMMENT_FILTERING", TASKS.COMMENT_FILTERING, null)).toEqual(["COMMENT_FILTERING: queries in lib/data (TASK_QUERIES: readWorkspace, itemAnnotations)"]);
+    const { saveTarget: _saveTarget, ...withoutSaveTarget } = TASK_QUERIES.REVIEW_RATING;
+    expect(problems("REVIEW_RATING", TASKS.REVIEW_RATING, withoutSaveTarget)).toEqual(["REVIEW_RATING: queries' saveTarget (rating is not stored in the row)", "REVIEW_RATING: queries' saveTarget (necessity is not stored in the row)"]);
   });
 
   test("every save kind belongs to exactly one task, and every time key to one", () => {
@@ -129,6 +135,7 @@ const PER_TASK: Record<string, string> = {
   "lib/seed/demo/index.ts": "file format: the demo study's task list",
   "lib/seed/plan.ts": "file format: the demo study's annotations per task",
   "lib/data/export-rows.ts": "remains: the export's per-task annotation rows and fields",
+  "lib/data/task-queries.ts": "each task's own queries (TASK_QUERIES), one file per annotation aggregate in lib/data",
 };
 
 /** Source files under `dir` (TypeScript), relative to the root. */
