@@ -15,11 +15,9 @@
  * - `flush` (before leaving or submitting) waits for saves already in flight too.
  * Framework-free so it can be unit-tested with a fake fetch and storage.
  */
-import { commentAnswersValue } from "@/lib/annotation/comment-questions";
-import { z } from "zod";
 import { backoffDelay, parseRetryAfter } from "@/lib/http/retry";
 import { entryKey, type ServerState, type StoredEntry } from "@/lib/annotation/stored-answers";
-import { addedClaimValue, claimJudgementValue, commentFilterValue, necessityValue, referenceGradeValue, reviewRatingValue, sameValue, type SaveKind } from "@/lib/annotation/values";
+import { sameValue, VALUE_SCHEMAS, type SaveKind } from "@/lib/annotation/values";
 
 export type EntryStatus = "idle" | "pending" | "saving" | "saved" | "failed" | "conflict" | "error" | "invalid";
 
@@ -78,15 +76,6 @@ export interface AutosaveOptions {
   onStored?: (stored: StoredEntry) => void;
 }
 
-const SCHEMAS: Record<SaveKind, z.ZodType> = {
-  claim: claimJudgementValue,
-  rating: reviewRatingValue,
-  necessity: necessityValue,
-  grade: referenceGradeValue,
-  filter: commentFilterValue,
-  added: addedClaimValue,
-  commentAnswers: commentAnswersValue,
-};
 
 /** Why a value is kept as a draft instead of saved, in the annotator's words (else the schema's reason). */
 const DRAFT_REASON: Partial<Record<SaveKind, { field: string; reason: string }>> = {
@@ -203,7 +192,7 @@ export class AutosaveStore extends AnswerEntries {
   }
 
   private validate(e: Entry): boolean {
-    const result = SCHEMAS[e.kind].safeParse(e.local);
+    const result = VALUE_SCHEMAS[e.kind].safeParse(e.local);
     if (result.success) {
       e.message = undefined;
       return true;

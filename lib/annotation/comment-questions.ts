@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import type { RatingValue } from "@/lib/agreement";
+import { InvariantError } from "@/lib/errors";
 import { REFERENCE_GRADES } from "./codebook";
 
 const KEY = /^[a-z][a-z0-9-]{0,39}$/;
@@ -110,11 +111,11 @@ export const COMMENT_QUESTION_TEMPLATES = {
 /** A study's questions when its lead has not set them: c-CRAB's usefulness, category and test faithfulness. */
 export const DEFAULT_COMMENT_QUESTIONS: readonly CommentQuestion[] = [COMMENT_QUESTION_TEMPLATES.useful, COMMENT_QUESTION_TEMPLATES.category, COMMENT_QUESTION_TEMPLATES["test-captures"]];
 
-/** The questions of a study as stored (null: the default); a stored value that no longer parses is an error naming why. */
+/** The questions of a study as stored (null: the default); a stored value that no longer parses is an internal error naming why (saves check the setting). */
 export function commentQuestionsOf(stored: unknown): CommentQuestion[] {
   if (stored === null || stored === undefined) return [...DEFAULT_COMMENT_QUESTIONS];
   const parsed = commentQuestionsSetting.safeParse(stored);
-  if (!parsed.success) throw new Error(`the study's comment questions are invalid: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  if (!parsed.success) throw new InvariantError(`the study's comment questions are invalid: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   return parsed.data;
 }
 

@@ -4,11 +4,9 @@
  * The client always sends a whole value (never a patch), so a conflict can show both values.
  */
 import { z } from "zod";
-import type { ClaimCode } from "@/lib/generated/prisma/enums";
-import { CLAIM_CODE_INFO } from "./codebook";
+import type { ClaimCode, ClaimErrorType } from "@/lib/generated/prisma/enums";
+import { CLAIM_CODE_INFO, ERROR_TYPE_INFO } from "./codebook";
 import { commentAnswersValue } from "./comment-questions";
-
-export const ERROR_TYPES = ["COMPREHENSION", "KNOWLEDGE", "REASONING", "LOCALIZATION", "OVER_GENERALIZATION"] as const;
 
 const text = (max: number) => z.string().max(max, `at most ${max} characters`);
 
@@ -16,7 +14,7 @@ export const claimJudgementValue = z.object({
   code: z.enum(CLAIM_CODE_INFO.map((info) => info.code) as [ClaimCode, ...ClaimCode[]]).nullable(),
   /** false: the annotator marks the claim unnecessary for the change. */
   necessary: z.boolean().nullable(),
-  errorType: z.enum(ERROR_TYPES).nullable(),
+  errorType: z.enum(ERROR_TYPE_INFO.map((info) => info.type) as [ClaimErrorType, ...ClaimErrorType[]]).nullable(),
   note: text(5000),
 });
 
@@ -78,9 +76,13 @@ export const saveRequest = z.discriminatedUnion("kind", [
 ]);
 
 export type SaveRequest = z.infer<typeof saveRequest>;
+
 /** What one save writes: a judgement, an added claim, a necessity, a rating, a grade or a label (docs/glossary.md, "annotation"). */
 export type SaveKind = SaveRequest["kind"];
 export type AnnotationValue = SaveRequest["value"];
+
+/** The value schema of each save kind: the request's (the workspace checks a value with it before sending). */
+export const VALUE_SCHEMAS = Object.fromEntries(saveRequest.options.map((o): [string, z.ZodType] => [o.shape.kind.value, o.shape.value])) as Readonly<Record<SaveKind, z.ZodType>>;
 
 /** Every kind, in the order the workspace lists its entries. */
 export const ANNOTATION_KINDS: readonly SaveKind[] = ["claim", "added", "necessity", "rating", "grade", "filter", "commentAnswers"];

@@ -12,7 +12,6 @@ import { db } from "@/lib/db/client";
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/enums";
 import { TASK_PHASES } from "@/lib/annotation/assignment-plan";
 import { progressOf, type Progress } from "@/lib/annotation/progress";
-import { withCommentQuestions } from "@/lib/annotation/comment-questions";
 import type { QuestionAgreement, RaterRef } from "@/lib/analysis/agreement-report";
 import { answersByChange, type ItemAnswers } from "@/lib/analysis/annotator-answers";
 import { gatherTaskColumns } from "@/lib/data/task-answers";
@@ -20,7 +19,7 @@ import type { ConsensusShare } from "@/lib/analysis/reliability";
 import { cachedAgreementReport, studyFingerprint } from "@/lib/data/report-cache";
 import { importedHere, readItem, readTask, workspaceStudy, workspaceStudySelect } from "@/lib/data/annotations";
 import { taskReliability } from "@/lib/data/adjudication";
-import { leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
+import { leadStudyWhere, requireLedStudy, type StudyUser } from "@/lib/data/study-access";
 import { AppError } from "@/lib/errors";
 import type { WorkspaceData } from "@/lib/tasks";
 
@@ -126,8 +125,7 @@ export interface AnnotatorOverview {
 
 /** One annotator's work in a study the user leads: progress, time on task, answers per item and agreement. */
 export async function annotatorOverview(user: StudyUser, slug: string, annotatorId: string): Promise<AnnotatorOverview> {
-  const study = await db.study.findFirst({ where: { slug, ...leadStudyWhere(user) }, select: { id: true, slug: true, name: true, taskTypes: true, likertDimensions: true, likertMin: true, likertMax: true, commentQuestions: true } }).then((s) => s && withCommentQuestions(s));
-  if (!study) throw new AppError("NOT_FOUND", { message: "No such study." });
+  const study = await requireLedStudy(user, slug);
   const annotator = await db.user.findFirst({ where: { id: annotatorId, ...studyAnnotatorWhere(study.id) }, select: { id: true, name: true, email: true, active: true } });
   if (!annotator) throw new AppError("NOT_FOUND", { message: "No such annotator in this study." });
   const tasks = tasksInOrder(study.taskTypes);

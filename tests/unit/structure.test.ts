@@ -5,7 +5,7 @@
  * their reason); app/ and components/ never import them, and what a component loads never
  * reaches them.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
@@ -93,6 +93,30 @@ describe("the import graph", () => {
   test("lib/db and lib/data modules are marked server-only", () => {
     const unmarked = files.filter((f) => inData(f) && !(graph.get(f) ?? []).some((e) => e.pkg === "server-only" && !e.typeOnly && !e.dynamic));
     expect(unmarked).toEqual(PENDING.unmarked);
+  });
+});
+
+/**
+ * The places in a source's code (comments left out) that read the environment: every
+ * `process.env` but a child process's inherited copy (`...process.env`) and a variable set for
+ * the process's children (`process.env.NAME = `, lib/db/resolve.ts).
+ */
+function environmentReads(source: string): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+  return [...code.matchAll(/(\.\.\.)?process\.env(\.\w+\s*=(?!=))?[^\n]*/g)].filter((m) => !m[1] && !m[2]).map((m) => m[0]);
+}
+
+describe("configuration", () => {
+  test("lib/env.ts is the one file of lib/ that reads the environment (the variables validated once, together)", () => {
+    const readers = files.filter((f) => f.startsWith("lib/") && f !== "lib/env.ts" && environmentReads(readFileSync(path.join(ROOT, f), "utf8")).length > 0);
+    expect(readers).toEqual([]);
+    expect(environmentReads(readFileSync(path.join(ROOT, "lib/env.ts"), "utf8")).length).toBeGreaterThan(0);
+  });
+
+  test("reads are told from inherited copies, settings for children and comments", () => {
+    expect(environmentReads("const url = process.env.DATABASE_URL;\nconst all = process.env;")).toEqual(["process.env.DATABASE_URL;", "process.env;"]);
+    expect(environmentReads("spawn(x, { env: { ...process.env, A: '1' } });\nprocess.env.DATABASE_URL = url;\n// process.env.X\n/* process.env.Y */")).toEqual([]);
+    expect(environmentReads("if (process.env.CI === 'true') go();")).toEqual(["process.env.CI === 'true') go();"]);
   });
 });
 

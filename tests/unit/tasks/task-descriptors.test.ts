@@ -9,7 +9,7 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import type { ZodObject } from "zod";
 import { AnnotationKind, TaskType } from "@/lib/generated/prisma/enums";
-import { saveRequest } from "@/lib/annotation/values";
+import { referenceGradeValue, saveRequest, VALUE_SCHEMAS } from "@/lib/annotation/values";
 import { DEFAULT_COMMENT_QUESTIONS } from "@/lib/annotation/comment-questions";
 import { TASK_LIST, TASKS } from "@/lib/tasks";
 import { ITEM_TABLES, type TaskDescriptor } from "@/lib/tasks/types";
@@ -50,7 +50,7 @@ function problems(type: string, task: TaskDescriptor | undefined, queries: TaskQ
   const kinds = Object.entries(task.values ?? {});
   need(kinds.length > 0, "values (at least one save kind)");
   for (const [kind, value] of kinds) {
-    need(typeof value.schema?.safeParse === "function", `values.${kind}.schema`);
+    need(typeof value.schema?.safeParse === "function" && value.schema === VALUE_SCHEMAS[kind as keyof typeof VALUE_SCHEMAS], `values.${kind}.schema (the save request's value schema)`);
     need((Object.values(AnnotationKind) as string[]).includes(value.history), `values.${kind}.history`);
     if (value.row) need(JSON.stringify(value.row.fields.map((f) => f.name).sort()) === JSON.stringify(Object.keys((value.schema as ZodObject).shape).sort()), `values.${kind}.row.fields are the value's fields`);
     else need(typeof queries?.saveTarget === "function", `queries' saveTarget (${kind} is not stored in the row)`);
@@ -85,6 +85,8 @@ describe("task descriptors", () => {
     const fieldAsColumn = { ...TASKS.COMMENT_FILTERING, storage: { ...TASKS.COMMENT_FILTERING.storage, item: { ...TASKS.COMMENT_FILTERING.storage.item, column: "reviewId" } } };
     expect(problems("COMMENT_FILTERING", fieldAsColumn)).toEqual(["COMMENT_FILTERING: storage: column reviewId (of field reviewId)"]);
     expect(problems("PULL_REQUEST_REVIEW", undefined)).toEqual(["PULL_REQUEST_REVIEW: no descriptor in lib/tasks (TASKS)"]);
+    const ownSchema = { ...TASKS.REFERENCE_GRADING, values: { grade: { ...TASKS.REFERENCE_GRADING.values.grade!, schema: referenceGradeValue.extend({}) } } };
+    expect(problems("REFERENCE_GRADING", ownSchema)).toEqual(["REFERENCE_GRADING: values.grade.schema (the save request's value schema)"]);
     expect(problems("COMMENT_FILTERING", TASKS.COMMENT_FILTERING, null)).toEqual(["COMMENT_FILTERING: queries in lib/data (TASK_QUERIES: readWorkspace, itemAnnotations)"]);
     const { saveTarget: _saveTarget, ...withoutSaveTarget } = TASK_QUERIES.REVIEW_RATING;
     expect(problems("REVIEW_RATING", TASKS.REVIEW_RATING, withoutSaveTarget)).toEqual(["REVIEW_RATING: queries' saveTarget (rating is not stored in the row)", "REVIEW_RATING: queries' saveTarget (necessity is not stored in the row)"]);
