@@ -1,98 +1,78 @@
-import Link from "next/link";
-import type { CSSProperties, ReactNode } from "react";
-import { ProgressBar } from "@/components/progress-bar";
+import type { ReactNode } from "react";
 import { CsvButton } from "./csv-button";
-import type { Cell, TableData } from "./table-data";
+import { SortableTable } from "./sortable-table";
+import { BodyRow, HeaderCell, sortKey } from "./table-parts";
+import type { TableData } from "./table-data";
 
-/** Green for agreement, red for disagreement, transparent around 0 or when undefined. */
-function heatStyle(heat: number | null | undefined): CSSProperties | undefined {
-  if (heat === null || heat === undefined || !Number.isFinite(heat)) return undefined;
-  const v = Math.max(-1, Math.min(1, heat));
-  return { backgroundColor: v >= 0 ? `rgba(16, 185, 129, ${(0.08 + 0.5 * v).toFixed(3)})` : `rgba(239, 68, 68, ${(0.08 + 0.5 * -v).toFixed(3)})` };
-}
-
-/** The cell's hover text, heat colour and data-* attributes; only those it has (an absent one would still weigh in the page's payload). */
-function cellAttributes(cell: Cell): { title?: string; style?: CSSProperties } & Record<string, unknown> {
-  const attrs: { title?: string; style?: CSSProperties } & Record<string, unknown> = {};
-  if (cell.title !== undefined) attrs.title = cell.title;
-  const style = heatStyle(cell.heat);
-  if (style) attrs.style = style;
-  if (cell.value !== undefined) attrs["data-value"] = cell.value === null ? "null" : String(cell.value);
-  for (const [k, v] of Object.entries(cell.data ?? {})) attrs[`data-${k}`] = String(v);
-  return attrs;
-}
-
-function CellContent({ cell, label }: { cell: Cell; label: string }) {
-  if (cell.progress) return <ProgressBar done={cell.progress.done} total={cell.progress.total} label={label} />;
-  const main = cell.href ? (
-    <Link href={cell.href} className="text-blue-700 hover:underline">
-      {cell.text}
-    </Link>
-  ) : (
-    cell.text
-  );
-  return (
-    <>
-      {main}
-      {cell.sub && (
-        <span data-sub className="block text-xs text-slate-700">
-          {cell.sub}
-        </span>
-      )}
-    </>
-  );
-}
-
-/** A table with its title and a "Download CSV" button producing exactly its cells (raw numbers). */
+/**
+ * The product's table: a caption (the title, with a "Download CSV" button producing exactly its
+ * cells when the table has a file name, or a label for assistive technology), column headers,
+ * the rows or the empty state, and footer rows. Rendered on the server; only a table with a
+ * sortable column takes its header buttons to the browser.
+ */
 export function DataTable({ table, note }: { table: TableData; note?: ReactNode }) {
+  const { id, title, columns } = table;
+  const titleId = id && title ? `${id}-title` : undefined;
+  const caption =
+    title !== undefined ? (
+      <caption className="pb-1 text-left">
+        <span className="flex flex-wrap items-center justify-between gap-2">
+          <span className="text-sm font-medium text-slate-800" id={titleId}>
+            {title}
+          </span>
+          {id && table.filename && <CsvButton tableId={id} filename={table.filename} label={title} />}
+        </span>
+        {note && <span className="block text-xs font-normal text-slate-500">{note}</span>}
+      </caption>
+    ) : table.label !== undefined ? (
+      <caption className="sr-only">{table.label}</caption>
+    ) : null;
+  const empty = table.rows.length === 0 && (
+    <tr>
+      <td colSpan={columns.length} className="px-2 py-2 text-slate-500">
+        {table.empty ?? "No data yet."}
+      </td>
+    </tr>
+  );
+  const foot = table.foot && table.foot.length > 0 && (
+    <tfoot className="border-t border-slate-200 font-medium">
+      {table.foot.map((row) => (
+        <BodyRow key={row.key} row={row} columns={columns} />
+      ))}
+    </tfoot>
+  );
+  const attributes = { "aria-labelledby": titleId, "data-testid": id, className: "w-full rounded border border-slate-200 bg-white text-left text-sm" };
   return (
-    <div className="space-y-1" id={table.id}>
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h4 className="text-sm font-medium text-slate-800" id={`${table.id}-title`}>
-          {table.title}
-        </h4>
-        <CsvButton tableId={table.id} filename={table.filename} label={table.title} />
-      </div>
-      {note && <div className="text-xs text-slate-500">{note}</div>}
-      <div className="overflow-x-auto" tabIndex={0}>
-        <table aria-labelledby={`${table.id}-title`} data-testid={table.id} className="w-full rounded border border-slate-200 bg-white text-left text-sm">
+    // Scrolls sideways when wider than the page; focusable so the keyboard can scroll it too.
+    <div className={table.scroll ? "max-h-[28rem] overflow-auto [&_thead]:sticky [&_thead]:top-0" : "overflow-x-auto"} id={id} tabIndex={0}>
+      {columns.some((c) => c.sortable) ? (
+        <SortableTable
+          {...attributes}
+          columns={columns}
+          rows={table.rows.map((row) => ({ key: row.key, node: <BodyRow row={row} columns={columns} />, keys: row.cells.map(sortKey) }))}
+          caption={caption}
+          foot={foot}
+          empty={empty}
+        />
+      ) : (
+        <table {...attributes}>
+          {caption}
           <thead className="bg-slate-100 text-slate-600">
             <tr>
-              {table.columns.map((c) => (
-                <th key={c.key} scope="col" data-col={c.key} title={c.title} className={`px-2 py-1 font-medium ${c.numeric ? "text-right" : ""}`}>
-                  {c.label}
-                </th>
+              {columns.map((column) => (
+                <HeaderCell key={column.key} column={column} />
               ))}
             </tr>
           </thead>
           <tbody>
-            {table.rows.length === 0 && (
-              <tr>
-                <td colSpan={table.columns.length} className="px-2 py-2 text-slate-500">
-                  {table.empty ?? "No data yet."}
-                </td>
-              </tr>
-            )}
+            {empty}
             {table.rows.map((row) => (
-              <tr key={row.key} data-row={row.key} className="border-t border-slate-100">
-                {row.cells.map((cell, i) => {
-                  const column = table.columns[i];
-                  return (
-                    <td
-                      key={column.key}
-                      data-col={column.key}
-                      className={`px-2 py-1 align-top ${column.numeric ? "text-right tabular-nums" : ""} ${cell.mono ? "font-mono text-xs" : ""}`}
-                      {...cellAttributes(cell)}
-                    >
-                      <CellContent cell={cell} label={`${column.label} of ${row.key}`} />
-                    </td>
-                  );
-                })}
-              </tr>
+              <BodyRow key={row.key} row={row} columns={columns} />
             ))}
           </tbody>
+          {foot}
         </table>
-      </div>
+      )}
     </div>
   );
 }
