@@ -1,4 +1,5 @@
-import Link from "next/link";
+import { DataTable } from "@/components/dashboard/data-table";
+import { count, text } from "@/components/dashboard/table-data";
 import { formatDuration, TASK_LABELS } from "@/components/format";
 import { ProgressBar } from "@/components/progress-bar";
 import { requirePageUser } from "@/lib/auth/session";
@@ -42,46 +43,47 @@ export default async function AnnotatorHome() {
                 {PAUSED_MESSAGE}
               </p>
             )}
-            <table className="mt-3 w-full text-left text-sm">
-              <thead className="text-slate-500">
-                <tr>
-                  <th className="py-1">#</th>
-                  <th>Item</th>
-                  <th>Language</th>
-                  <th>Task</th>
-                  <th>Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {queue.entries.map((entry) => (
-                  <tr key={entry.id} className="border-t border-slate-100" data-testid="assignment-row">
-                    <td className="py-1 tabular-nums">{entry.position + 1}</td>
-                    <td className="font-mono">
-                      {queue.paused || entry.waiting?.kind === "round" ? (
-                        entry.codeChange.filePath || entry.codeChange.externalId
-                      ) : (
-                        <Link href={`/annotate/${entry.id}`} className="text-blue-700 hover:underline">
-                          {entry.codeChange.filePath || entry.codeChange.externalId}
-                        </Link>
-                      )}
-                    </td>
-                    <td>{entry.codeChange.language}</td>
-                    <td>{TASK_LABELS[entry.taskType]}</td>
-                    <td data-testid="assignment-status" className={unfinished.includes(entry) && (entry.waiting || entry.afterOwnStage1) ? "text-amber-800" : undefined}>
-                      {!unfinished.includes(entry)
-                        ? entry.status.toLowerCase()
-                        : entry.waiting
-                          ? waitingLabel(entry.waiting)
-                          : entry.afterOwnStage1
-                            ? "after your stage 1 of this item"
-                            : entry.status === "PENDING"
-                              ? "open"
-                              : "in progress"}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <div className="mt-3">
+              <DataTable
+                table={{
+                  label: `Assignments in ${queue.study.name}`,
+                  columns: [
+                    { key: "position", label: "#", numeric: true },
+                    { key: "item", label: "Item" },
+                    { key: "language", label: "Language" },
+                    { key: "task", label: "Task" },
+                    { key: "status", label: "Status" },
+                  ],
+                  rows: queue.entries.map((entry) => {
+                    const name = entry.codeChange.filePath || entry.codeChange.externalId;
+                    const open = unfinished.includes(entry);
+                    return {
+                      key: entry.id,
+                      data: { testid: "assignment-row" },
+                      cells: [
+                        count(entry.position + 1),
+                        // A paused queue, or an item of a round not open yet, shows no link to the workspace.
+                        text(name, { mono: true, href: queue.paused || entry.waiting?.kind === "round" ? undefined : `/annotate/${entry.id}` }),
+                        text(entry.codeChange.language),
+                        text(TASK_LABELS[entry.taskType]),
+                        text(
+                          !open
+                            ? entry.status.toLowerCase()
+                            : entry.waiting
+                              ? waitingLabel(entry.waiting)
+                              : entry.afterOwnStage1
+                                ? "after your stage 1 of this item"
+                                : entry.status === "PENDING"
+                                  ? "open"
+                                  : "in progress",
+                          { data: { testid: "assignment-status" }, tone: open && (entry.waiting || entry.afterOwnStage1) ? "warn" : undefined },
+                        ),
+                      ],
+                    };
+                  }),
+                }}
+              />
+            </div>
           </section>
         );
       })}

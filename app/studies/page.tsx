@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { DataTable } from "@/components/dashboard/data-table";
+import { count, text } from "@/components/dashboard/table-data";
 import { TASK_LABELS } from "@/components/format";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { listStudiesWithCounts } from "@/lib/data/study-overview";
@@ -19,37 +21,32 @@ export default async function LeadHome() {
           Import study data
         </Link>
       </div>
-      {studies.length === 0 && <p className="text-slate-600">No studies yet: create one, or import one.</p>}
-      <table className="w-full rounded border border-slate-200 bg-white text-left text-sm [&_td]:px-3 [&_th]:px-3">
-        <thead className="bg-slate-100 text-slate-600">
-          <tr>
-            <th className="px-3 py-2">Study</th>
-            <th>Tasks</th>
-            <th className="text-right">Code changes</th>
-            <th className="text-right">Reviews</th>
-            <th className="text-right">Assignments done</th>
-            <th className="px-3 text-right">Members</th>
-          </tr>
-        </thead>
-        <tbody>
-          {studies.map((study) => (
-            <tr key={study.id} className="border-t border-slate-100" data-testid="study-row">
-              <td className="px-3 py-2">
-                <Link href={`/studies/${study.slug}`} className="font-medium underline">
-                  {study.name}
-                </Link>
-              </td>
-              <td>{study.taskTypes.map((t) => TASK_LABELS[t]).join(", ")}</td>
-              <td className="text-right tabular-nums">{study._count.codeChanges}</td>
-              <td className="text-right tabular-nums">{study.reviews}</td>
-              <td className="text-right tabular-nums">
-                {study.assignmentsDone} / {study._count.assignments}
-              </td>
-              <td className="px-3 text-right tabular-nums">{study._count.members}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        table={{
+          label: "Studies",
+          empty: "No studies yet: create one, or import one.",
+          columns: [
+            { key: "study", label: "Study", sortable: true },
+            { key: "tasks", label: "Tasks" },
+            { key: "changes", label: "Code changes", numeric: true, sortable: true },
+            { key: "reviews", label: "Reviews", numeric: true, sortable: true },
+            { key: "done", label: "Assignments done", numeric: true },
+            { key: "members", label: "Members", numeric: true, sortable: true },
+          ],
+          rows: studies.map((study) => ({
+            key: study.id,
+            data: { testid: "study-row" },
+            cells: [
+              text(study.name, { href: `/studies/${study.slug}` }),
+              text(study.taskTypes.map((t) => TASK_LABELS[t]).join(", ")),
+              count(study._count.codeChanges),
+              count(study.reviews),
+              text(`${study.assignmentsDone} / ${study._count.assignments}`),
+              count(study._count.members),
+            ],
+          })),
+        }}
+      />
     </div>
   );
 }

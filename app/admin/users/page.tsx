@@ -1,3 +1,5 @@
+import { DataTable } from "@/components/dashboard/data-table";
+import { content, text } from "@/components/dashboard/table-data";
 import { AccountButton, AccountPasswordForm, CreateAccountForm } from "@/components/account-forms";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { listAccounts } from "@/lib/data/accounts";
@@ -16,38 +18,41 @@ export default async function AccountsPage() {
         or a deactivation signs the account out everywhere.
       </p>
       <CreateAccountForm submit={createAccount} allowLeadRoles={user.role === "ADMIN"} />
-      <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
-        <thead className="bg-slate-100 text-slate-600">
-          <tr>
-            <th className="px-3 py-2">Email</th>
-            <th>Name</th>
-            <th>Role</th>
-            <th>Status</th>
-            <th>Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {accounts.map((account) => (
-            <tr key={account.id} className="border-t border-slate-100" data-testid="account-row">
-              <td className="px-3 py-2 font-mono">{account.email}</td>
-              <td>{account.name}</td>
-              <td>{account.role.toLowerCase()}</td>
-              <td>{account.active ? "active" : account.hasPassword ? "deactivated" : "not activated"}</td>
-              <td className="flex flex-wrap gap-2 py-1">
-                {!account.hasPassword ? (
-                  <AccountPasswordForm submit={activateAccount} userId={account.id} label="Activate" success="Activated." />
-                ) : (
-                  <>
-                    <AccountPasswordForm submit={resetPassword} userId={account.id} label="Reset password" success="Password changed." />
-                    {account.active && account.id !== user.id && <AccountButton submit={deactivateAccount} userId={account.id} label="Deactivate" success="Deactivated." />}
-                    {!account.active && <AccountButton submit={reactivateAccount} userId={account.id} label="Reactivate" success="Reactivated." />}
-                  </>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        table={{
+          label: "Accounts",
+          columns: [
+            { key: "email", label: "Email" },
+            { key: "name", label: "Name" },
+            { key: "role", label: "Role" },
+            { key: "status", label: "Status" },
+            { key: "actions", label: "Actions" },
+          ],
+          rows: accounts.map((account) => ({
+            key: account.id,
+            data: { testid: "account-row" },
+            cells: [
+              text(account.email, { mono: true }),
+              text(account.name),
+              text(account.role.toLowerCase()),
+              text(account.active ? "active" : account.hasPassword ? "deactivated" : "not activated"),
+              content(
+                <div className="flex flex-wrap gap-2">
+                  {!account.hasPassword ? (
+                    <AccountPasswordForm submit={activateAccount} userId={account.id} label="Activate" success="Activated." />
+                  ) : (
+                    <>
+                      <AccountPasswordForm submit={resetPassword} userId={account.id} label="Reset password" success="Password changed." />
+                      {account.active && account.id !== user.id && <AccountButton submit={deactivateAccount} userId={account.id} label="Deactivate" success="Deactivated." />}
+                      {!account.active && <AccountButton submit={reactivateAccount} userId={account.id} label="Reactivate" success="Reactivated." />}
+                    </>
+                  )}
+                </div>,
+              ),
+            ],
+          })),
+        }}
+      />
     </div>
   );
 }

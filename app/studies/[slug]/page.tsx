@@ -1,11 +1,12 @@
 import Link from "next/link";
+import { DataTable } from "@/components/dashboard/data-table";
+import { content, count, text } from "@/components/dashboard/table-data";
 import { ExportLinks } from "@/components/export-links";
 import { StageOrderToggle } from "@/components/stage-order-toggle";
 import { stageOrderOn } from "@/lib/annotation/stage-order";
 import { changeStageOrder } from "./actions";
 import { notFound } from "next/navigation";
 import { formatDuration, secondsPerItem } from "@/components/format";
-import { ProgressBar } from "@/components/progress-bar";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { getStudyOverview } from "@/lib/data/study-overview";
 import { exportOffer } from "@/lib/data/exports";
@@ -59,36 +60,38 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
       {/* The annotator and item links are not prefetched either: each is a dynamic page, rendered for every load of this one. */}
       <section aria-label="Annotators">
         <h2 className="mb-2 text-lg font-medium">Annotators</h2>
-        <table className="w-full rounded border border-slate-200 bg-white text-left text-sm [&_td]:px-3 [&_th]:px-3">
-          <thead className="bg-slate-100 text-slate-600">
-            <tr>
-              <th className="px-3 py-2">Annotator</th>
-              <th>Progress</th>
-              <th className="text-right">Skipped</th>
-              <th className="text-right">Time spent</th>
-              <th className="px-3 text-right">Per item</th>
-            </tr>
-          </thead>
-          <tbody>
-            {annotators.map((a) => (
-              <tr key={a.id} className="border-t border-slate-100" data-testid="annotator-row">
-                <td className="px-3 py-2">
-                  <Link href={`/studies/${study.slug}/annotators/${a.id}`} prefetch={false} className="text-blue-700 hover:underline">
-                    {a.name || a.email}
-                  </Link>{" "}
-                  <span className="text-slate-500">{a.email}</span>
-                  {!a.active && <span className="ml-2 rounded bg-amber-100 px-1 text-xs text-amber-800">inactive</span>}
-                </td>
-                <td>
-                  <ProgressBar done={a.done} total={a.total} label={`Progress of ${a.name}`} />
-                </td>
-                <td className="text-right tabular-nums">{a.skipped}</td>
-                <td className="text-right">{formatDuration(a.timeSpentMs)}</td>
-                <td className="px-3 text-right tabular-nums">{secondsPerItem(a.timeSpentMs, a.done)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          table={{
+            label: "Annotators",
+            columns: [
+              { key: "annotator", label: "Annotator", sortable: true },
+              { key: "progress", label: "Progress", sortable: true },
+              { key: "skipped", label: "Skipped", numeric: true, sortable: true },
+              { key: "time", label: "Time spent", numeric: true, sortable: true },
+              { key: "perItem", label: "Per item", numeric: true, sortable: true },
+            ],
+            rows: annotators.map((a) => ({
+              key: a.id,
+              data: { testid: "annotator-row" },
+              cells: [
+                content(
+                  <>
+                    <Link href={`/studies/${study.slug}/annotators/${a.id}`} prefetch={false} className="text-blue-700 hover:underline">
+                      {a.name || a.email}
+                    </Link>{" "}
+                    <span className="text-slate-500">{a.email}</span>
+                    {!a.active && <span className="ml-2 rounded bg-amber-100 px-1 text-xs text-amber-800">inactive</span>}
+                  </>,
+                  { text: a.name || a.email },
+                ),
+                { text: "", progress: { done: a.done, total: a.total, label: `Progress of ${a.name}` } },
+                count(a.skipped),
+                text(formatDuration(a.timeSpentMs), { value: a.timeSpentMs }),
+                text(secondsPerItem(a.timeSpentMs, a.done), { value: a.done > 0 ? a.timeSpentMs / a.done : null }),
+              ],
+            })),
+          }}
+        />
       </section>
       <section aria-label="Code changes">
         <h2 className="mb-2 text-lg font-medium">Code changes ({study.codeChanges.length})</h2>
@@ -101,34 +104,37 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
             .
           </p>
         )}
-        <table className="w-full rounded border border-slate-200 bg-white text-left text-sm [&_td]:px-3 [&_th]:px-3">
-          <thead className="bg-slate-100 text-slate-600">
-            <tr>
-              <th className="px-3 py-2">Item</th>
-              <th>File</th>
-              <th>Language</th>
-              <th>Pull request</th>
-              <th className="text-right">Pseudo-references</th>
-              <th className="px-3 text-right">Reviews</th>
-            </tr>
-          </thead>
-          <tbody>
-            {study.codeChanges.map((change) => (
-              <tr key={change.id} id={`change-${change.externalId}`} className="border-t border-slate-100 target:bg-amber-50" data-testid="code-change-row">
-                <td className="px-3 py-2 font-mono">
+        <DataTable
+          table={{
+            label: "Code changes",
+            columns: [
+              { key: "item", label: "Item", sortable: true },
+              { key: "file", label: "File", sortable: true },
+              { key: "language", label: "Language", sortable: true },
+              { key: "pullRequest", label: "Pull request", sortable: true },
+              { key: "pseudoReferences", label: "Pseudo-references", numeric: true, sortable: true },
+              { key: "reviews", label: "Reviews", numeric: true, sortable: true },
+            ],
+            rows: study.codeChanges.map((change) => ({
+              key: change.id,
+              id: `change-${change.externalId}`,
+              data: { testid: "code-change-row" },
+              cells: [
+                content(
                   <Link href={`/studies/${study.slug}/items/${change.id}`} prefetch={false} className="text-blue-700 hover:underline" title="Preview as an annotator sees it">
                     {change.externalId}
-                  </Link>
-                </td>
-                <td className="font-mono">{change.filePath}</td>
-                <td>{change.language}</td>
-                <td>{change.pullRequestId && <PullRequestLink slug={study.slug} pullRequest={pullRequests.get(change.pullRequestId)!} />}</td>
-                <td className="text-right tabular-nums">{change._count.pseudoReferences}</td>
-                <td className="px-3 text-right tabular-nums">{change._count.reviews}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                  </Link>,
+                  { text: change.externalId, mono: true },
+                ),
+                text(change.filePath, { mono: true }),
+                text(change.language),
+                change.pullRequestId ? content(<PullRequestLink slug={study.slug} pullRequest={pullRequests.get(change.pullRequestId)!} />, { text: pullRequests.get(change.pullRequestId)!.title }) : text(""),
+                count(change._count.pseudoReferences),
+                count(change._count.reviews),
+              ],
+            })),
+          }}
+        />
       </section>
     </div>
   );

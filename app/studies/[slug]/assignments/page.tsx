@@ -1,7 +1,9 @@
 import Link from "next/link";
+import { DataTable } from "@/components/dashboard/data-table";
+import { content, count, text } from "@/components/dashboard/table-data";
+import { ReliabilityBadge } from "@/components/reliability-badge";
 import { StudyPageHeader } from "@/components/study-page-header";
 import { formatDuration, TASK_LABELS } from "@/components/format";
-import { ProgressBar } from "@/components/progress-bar";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
 import { getAssignmentAdmin, STATUS_LABEL } from "@/lib/data/assignment-admin";
@@ -18,6 +20,7 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
   const { study, items, progress, assignments } = admin;
   const people = progress.filter((p) => p.active).map((p) => ({ id: p.userId, label: p.name || p.email }));
   const anyMembers = progress.some((p) => p.member || p.total > 0);
+  const tasks = TASK_PHASES.filter((t) => study.taskTypes.includes(t));
   return (
     <div className="space-y-6">
       <StudyPageHeader study={study} title="Assignments">
@@ -57,47 +60,41 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
 
       <section aria-label="Progress">
         <h2 className="mb-2 text-lg font-medium">Progress per annotator</h2>
-        <table className="w-full rounded border border-slate-200 bg-white text-left text-sm [&_td]:px-3 [&_th]:px-3">
-          <thead className="bg-slate-100 text-slate-600">
-            <tr>
-              <th className="px-3 py-2">Annotator</th>
-              <th>Overall</th>
-              {TASK_PHASES.filter((t) => study.taskTypes.includes(t)).map((t) => (
-                <th key={t}>{TASK_LABELS[t]}</th>
-              ))}
-              <th className="text-right">Skipped</th>
-              <th className="text-right">Time</th>
-              <th className="px-3">Move open items</th>
-            </tr>
-          </thead>
-          <tbody>
-            {progress
+        <DataTable
+          table={{
+            label: "Progress per annotator",
+            columns: [
+              { key: "annotator", label: "Annotator", sortable: true },
+              { key: "overall", label: "Overall", sortable: true },
+              ...tasks.map((t) => ({ key: t, label: TASK_LABELS[t] })),
+              { key: "skipped", label: "Skipped", numeric: true, sortable: true },
+              { key: "time", label: "Time", numeric: true, sortable: true },
+              { key: "move", label: "Move open items" },
+            ],
+            rows: progress
               .filter((p) => p.total > 0)
-              .map((p) => (
-                <tr key={p.userId} className="border-t border-slate-100" data-testid="progress-row">
-                  <td className="px-3 py-2">
-                    <Link href={`/studies/${study.slug}/annotators/${p.userId}`} className="text-blue-700 hover:underline">
-                      {p.name || p.email}
-                    </Link>{" "}
-                    <span className="text-slate-500">{p.email}</span>
-                  </td>
-                  <td>
-                    <ProgressBar done={p.done} total={p.total} label={`Progress of ${p.name}`} />
-                  </td>
-                  {TASK_PHASES.filter((t) => study.taskTypes.includes(t)).map((t) => (
-                    <td key={t} className="tabular-nums">
-                      {p.byTask[t] ? `${p.byTask[t]!.done} / ${p.byTask[t]!.total}` : "–"}
-                    </td>
-                  ))}
-                  <td className="text-right tabular-nums">{p.skipped}</td>
-                  <td className="text-right">{formatDuration(p.timeSpentMs)}</td>
-                  <td className="px-3">
-                    <ReassignForm slug={slug} fromUserId={p.userId} people={people} reassign={reassignOpen} label={`Move open assignments of ${p.name}`} />
-                  </td>
-                </tr>
-              ))}
-          </tbody>
-        </table>
+              .map((p) => ({
+                key: p.userId,
+                data: { testid: "progress-row" },
+                cells: [
+                  content(
+                    <>
+                      <Link href={`/studies/${study.slug}/annotators/${p.userId}`} className="text-blue-700 hover:underline">
+                        {p.name || p.email}
+                      </Link>{" "}
+                      <span className="text-slate-500">{p.email}</span>
+                    </>,
+                    { text: p.name || p.email },
+                  ),
+                  { text: "", progress: { done: p.done, total: p.total, label: `Progress of ${p.name}` } },
+                  ...tasks.map((t) => text(p.byTask[t] ? `${p.byTask[t]!.done} / ${p.byTask[t]!.total}` : "–")),
+                  count(p.skipped),
+                  text(formatDuration(p.timeSpentMs), { value: p.timeSpentMs }),
+                  content(<ReassignForm slug={slug} fromUserId={p.userId} people={people} reassign={reassignOpen} label={`Move open assignments of ${p.name}`} />),
+                ],
+              })),
+          }}
+        />
       </section>
 
       <section aria-label="Assignment list">
@@ -109,40 +106,45 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
               <summary className="cursor-pointer px-3 py-1 text-sm font-medium">
                 {p.name} · {p.done} / {p.total} done{p.skipped ? ` · ${p.skipped} skipped` : ""}
               </summary>
-              <table className="w-full text-left text-sm">
-                <thead className="text-slate-500">
-                  <tr>
-                    <th className="px-3">#</th>
-                    <th>Item</th>
-                    <th>Task</th>
-                    <th>Status</th>
-                    <th className="text-right">Time</th>
-                    <th className="px-3">Reassign</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {assignments
+              <DataTable
+                table={{
+                  label: `Assignments of ${p.name || p.email}`,
+                  columns: [
+                    { key: "position", label: "#", numeric: true },
+                    { key: "item", label: "Item" },
+                    { key: "task", label: "Task" },
+                    { key: "status", label: "Status" },
+                    { key: "time", label: "Time", numeric: true },
+                    { key: "reassign", label: "Reassign" },
+                  ],
+                  rows: assignments
                     .filter((a) => a.userId === p.userId)
-                    .map((a) => (
-                      <tr key={a.id} className="border-t border-slate-100" data-testid="assignment-admin-row">
-                        <td className="px-3 tabular-nums">{a.position + 1}</td>
-                        <td className="font-mono">
-                          <Link href={`/studies/${study.slug}/items/${a.codeChange.id}?task=${a.taskType}&annotator=${a.userId}`} className="text-blue-700 hover:underline" title="Preview with these answers">
-                            {a.codeChange.filePath || a.codeChange.externalId}
-                          </Link>
-                          {a.inReliabilitySet && <span className="ml-1 rounded bg-violet-100 px-1 font-sans text-xs text-violet-800">reliability</span>}
-                        </td>
-                        <td>{TASK_LABELS[a.taskType]}</td>
-                        <td>
-                          {STATUS_LABEL[a.status]}
-                          {a.skipReason && <span className="ml-1 text-xs text-slate-500">“{a.skipReason}”</span>}
-                        </td>
-                        <td className="text-right">{formatDuration(a.timeSpentMs)}</td>
-                        <td className="px-3">{a.status !== "DONE" && <ReassignForm slug={slug} assignmentId={a.id} fromUserId={a.userId} people={people} reassign={reassign} label="Reassign" />}</td>
-                      </tr>
-                    ))}
-                </tbody>
-              </table>
+                    .map((a) => ({
+                      key: a.id,
+                      data: { testid: "assignment-admin-row" },
+                      cells: [
+                        count(a.position + 1),
+                        content(
+                          <>
+                            <Link href={`/studies/${study.slug}/items/${a.codeChange.id}?task=${a.taskType}&annotator=${a.userId}`} className="font-mono text-blue-700 hover:underline" title="Preview with these answers">
+                              {a.codeChange.filePath || a.codeChange.externalId}
+                            </Link>
+                            {a.inReliabilitySet && <ReliabilityBadge />}
+                          </>,
+                        ),
+                        text(TASK_LABELS[a.taskType]),
+                        content(
+                          <>
+                            {STATUS_LABEL[a.status]}
+                            {a.skipReason && <span className="ml-1 text-xs text-slate-500">“{a.skipReason}”</span>}
+                          </>,
+                        ),
+                        text(formatDuration(a.timeSpentMs)),
+                        content(a.status !== "DONE" && <ReassignForm slug={slug} assignmentId={a.id} fromUserId={a.userId} people={people} reassign={reassign} label="Reassign" />),
+                      ],
+                    })),
+                }}
+              />
             </details>
           ))}
       </section>

@@ -1,3 +1,5 @@
+import { DataTable } from "@/components/dashboard/data-table";
+import { content, count, text } from "@/components/dashboard/table-data";
 import { AddMemberForm, RemoveMemberButton } from "@/components/member-forms";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
@@ -23,33 +25,38 @@ export default async function StudyMembersPage({ params }: { params: Promise<{ s
         </p>
       </StudyPageHeader>
       <AddMemberForm slug={study.slug} add={addMember} canAddLeads={user.role === "ADMIN"} />
-      <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
-        <thead className="bg-slate-100 text-slate-600">
-          <tr>
-            <th className="px-3 py-2">Member</th>
-            <th>Role in the study</th>
-            <th>Account</th>
-            <th className="text-right">Assignments</th>
-            <th className="px-3" />
-          </tr>
-        </thead>
-        <tbody>
-          {members.map((m) => (
-            <tr key={m.userId} className="border-t border-slate-100" data-testid="member-row">
-              <td className="px-3 py-2">
-                {m.name} <span className="text-slate-500">{m.email}</span>
-              </td>
-              <td>{m.owner ? "owner" : m.role.toLowerCase()}</td>
-              <td>
-                {m.accountRole.toLowerCase()}
-                {!m.active && <span className="ml-2 rounded bg-amber-100 px-1 text-xs text-amber-800">inactive</span>}
-              </td>
-              <td className="text-right tabular-nums">{m.assignments}</td>
-              <td className="px-3 text-right">{!m.owner && <RemoveMemberButton slug={study.slug} userId={m.userId} label={`Remove ${m.name || m.email}`} remove={removeMember} />}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        table={{
+          label: "Members",
+          columns: [
+            { key: "member", label: "Member" },
+            { key: "role", label: "Role in the study" },
+            { key: "account", label: "Account" },
+            { key: "assignments", label: "Assignments", numeric: true },
+            { key: "actions", label: "Actions", end: true },
+          ],
+          rows: members.map((m) => ({
+            key: m.userId,
+            data: { testid: "member-row" },
+            cells: [
+              content(
+                <>
+                  {m.name} <span className="text-slate-500">{m.email}</span>
+                </>,
+              ),
+              text(m.owner ? "owner" : m.role.toLowerCase()),
+              content(
+                <>
+                  {m.accountRole.toLowerCase()}
+                  {!m.active && <span className="ml-2 rounded bg-amber-100 px-1 text-xs text-amber-800">inactive</span>}
+                </>,
+              ),
+              count(m.assignments),
+              content(!m.owner && <RemoveMemberButton slug={study.slug} userId={m.userId} label={`Remove ${m.name || m.email}`} remove={removeMember} />),
+            ],
+          })),
+        }}
+      />
     </div>
   );
 }

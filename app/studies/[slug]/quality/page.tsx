@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { DataTable } from "@/components/dashboard/data-table";
+import { content, count, text } from "@/components/dashboard/table-data";
 import { TASK_LABELS } from "@/components/format";
 import { PauseButton, QualitySettingsForm } from "@/components/quality-forms";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
@@ -38,65 +40,72 @@ export default async function QualityPage({ params, searchParams }: { params: Pr
       </StudyPageHeader>
       <section aria-label="Annotators">
         <h2 className="mb-2 text-lg font-medium">Annotators</h2>
-        <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
-          <thead className="bg-slate-100 text-slate-600">
-            <tr>
-              <th className="px-3 py-2">Annotator</th>
-              <th className="text-right">Gold answered</th>
-              <th className="text-right">Correct</th>
-              <th className="text-right">Accuracy</th>
-              <th className="text-right">Finished items</th>
-              <th className="text-right">Seconds per item</th>
-              <th className="text-right">Too fast (&lt; {study.minSecondsPerItem} s)</th>
-              <th className="px-3">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {quality.annotators.map((a) => (
-              <tr key={a.userId} className="border-t border-slate-100 align-top" data-testid="quality-row">
-                <td className="px-3 py-2">
-                  <Link href={`/studies/${study.slug}/annotators/${a.userId}`} className="text-blue-700 hover:underline">
-                    {a.name || a.email}
-                  </Link>{" "}
-                  <span className="text-slate-500">{a.email}</span>
-                  {a.lowAccuracy && (
-                    <span className="ml-2 rounded bg-red-100 px-1 text-xs text-red-800" data-testid="flag-accuracy">
-                      below {percent(study.goldMinAccuracy)} on gold
-                    </span>
-                  )}
-                  {a.pace.tooFast > 0 && (
-                    <span className="ml-2 rounded bg-amber-100 px-1 text-xs text-amber-800" data-testid="flag-too-fast">
-                      {a.pace.tooFast} too fast
-                    </span>
-                  )}
-                  {a.gold && a.gold.misses.length > 0 && (
-                    <details className="text-xs text-slate-600">
-                      <summary className="cursor-pointer">missed gold answers</summary>
-                      <ul>
-                        {a.gold.misses.map((m) => (
-                          <li key={`${m.item}|${m.question}`}>
-                            {m.question}: answered {String(m.value)}, known {String(m.gold)}
-                          </li>
-                        ))}
-                      </ul>
-                    </details>
-                  )}
-                </td>
-                <td className="text-right tabular-nums">{a.gold?.answered ?? 0}</td>
-                <td className="text-right tabular-nums">{a.gold?.correct ?? 0}</td>
-                <td className="text-right tabular-nums">{percent(a.gold?.accuracy ?? null)}</td>
-                <td className="text-right tabular-nums">{a.pace.finished}</td>
-                <td className="text-right tabular-nums">{a.pace.meanSeconds === null ? "–" : `${a.pace.meanSeconds.toFixed(1)} s`}</td>
-                <td className="text-right tabular-nums">{a.pace.tooFast}</td>
-                <td className="px-3">
-                  <span data-testid="status">{a.paused ? "paused" : "active"}</span>
-                  <PauseButton slug={study.slug} userId={a.userId} name={a.name} paused={a.paused} save={pauseAnnotator} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {quality.annotators.length === 0 && <p className="text-sm text-slate-600">No annotators in this study yet.</p>}
+        <DataTable
+          table={{
+            label: "Annotators",
+            empty: "No annotators in this study yet.",
+            columns: [
+              { key: "annotator", label: "Annotator", sortable: true },
+              { key: "goldAnswered", label: "Gold answered", numeric: true, sortable: true },
+              { key: "correct", label: "Correct", numeric: true, sortable: true },
+              { key: "accuracy", label: "Accuracy", numeric: true, sortable: true },
+              { key: "finished", label: "Finished items", numeric: true, sortable: true },
+              { key: "seconds", label: "Seconds per item", numeric: true, sortable: true },
+              { key: "tooFast", label: `Too fast (< ${study.minSecondsPerItem} s)`, numeric: true, sortable: true },
+              { key: "status", label: "Status" },
+            ],
+            rows: quality.annotators.map((a) => ({
+              key: a.userId,
+              data: { testid: "quality-row" },
+              cells: [
+                content(
+                  <>
+                    <Link href={`/studies/${study.slug}/annotators/${a.userId}`} className="text-blue-700 hover:underline">
+                      {a.name || a.email}
+                    </Link>{" "}
+                    <span className="text-slate-500">{a.email}</span>
+                    {a.lowAccuracy && (
+                      <span className="ml-2 rounded bg-red-100 px-1 text-xs text-red-800" data-testid="flag-accuracy">
+                        below {percent(study.goldMinAccuracy)} on gold
+                      </span>
+                    )}
+                    {a.pace.tooFast > 0 && (
+                      <span className="ml-2 rounded bg-amber-100 px-1 text-xs text-amber-800" data-testid="flag-too-fast">
+                        {a.pace.tooFast} too fast
+                      </span>
+                    )}
+                    {a.gold && a.gold.misses.length > 0 && (
+                      <details className="text-xs text-slate-600">
+                        <summary className="cursor-pointer">missed gold answers</summary>
+                        <ul>
+                          {a.gold.misses.map((m) => (
+                            <li key={`${m.item}|${m.question}`}>
+                              {m.question}: answered {String(m.value)}, known {String(m.gold)}
+                            </li>
+                          ))}
+                        </ul>
+                      </details>
+                    )}
+                  </>,
+                  { text: a.name || a.email },
+                ),
+                count(a.gold?.answered ?? 0),
+                count(a.gold?.correct ?? 0),
+                text(percent(a.gold?.accuracy ?? null), { value: a.gold?.accuracy ?? null }),
+                count(a.pace.finished),
+                text(a.pace.meanSeconds === null ? "–" : `${a.pace.meanSeconds.toFixed(1)} s`, { value: a.pace.meanSeconds }),
+                count(a.pace.tooFast),
+                content(
+                  <>
+                    <span data-testid="status">{a.paused ? "paused" : "active"}</span>
+                    <PauseButton slug={study.slug} userId={a.userId} name={a.name} paused={a.paused} save={pauseAnnotator} />
+                  </>,
+                  { text: a.paused ? "paused" : "active" },
+                ),
+              ],
+            })),
+          }}
+        />
       </section>
       <section aria-label="Known answers" className="space-y-2">
         <h2 className="text-lg font-medium">Give an item a known answer</h2>

@@ -1,7 +1,9 @@
 import Link from "next/link";
+import { DataTable } from "@/components/dashboard/data-table";
+import { content, count, text } from "@/components/dashboard/table-data";
+import { ReliabilityBadge } from "@/components/reliability-badge";
 import { StudyPageHeader } from "@/components/study-page-header";
 import { formatDuration, TASK_LABELS } from "@/components/format";
-import { ProgressBar } from "@/components/progress-bar";
 import { CONSENSUS_RULE, ConsensusShareText, noCompetenceReason } from "@/components/dashboard/reliability-tables";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { STATUS_LABEL } from "@/lib/data/assignment-admin";
@@ -43,35 +45,36 @@ export default async function AnnotatorPage({ params }: { params: Promise<{ slug
 
       <section aria-label="Progress">
         <h2 className="mb-2 text-lg font-medium">Progress per task</h2>
-        <table className="w-full rounded border border-slate-200 bg-white text-left text-sm [&_td]:px-3 [&_th]:px-3">
-          <thead className="bg-slate-100 text-slate-600">
-            <tr>
-              <th className="py-2">Task</th>
-              <th className="text-right">Assigned</th>
-              <th className="text-right">Submitted</th>
-              <th className="text-right">Draft</th>
-              <th className="text-right">Not started</th>
-              <th className="text-right">Skipped</th>
-              <th>Progress</th>
-            </tr>
-          </thead>
-          <tbody>
-            {study.taskTypes.map((t) => {
+        <DataTable
+          table={{
+            label: "Progress per task",
+            columns: [
+              { key: "task", label: "Task" },
+              { key: "assigned", label: "Assigned", numeric: true },
+              { key: "submitted", label: "Submitted", numeric: true },
+              { key: "draft", label: "Draft", numeric: true },
+              { key: "notStarted", label: "Not started", numeric: true },
+              { key: "skipped", label: "Skipped", numeric: true },
+              { key: "progress", label: "Progress" },
+            ],
+            rows: study.taskTypes.map((t) => {
               const c = progress.byTask[t] ?? { total: 0, done: 0, skipped: 0, inProgress: 0 };
-              return (
-                <tr key={t} className="border-t border-slate-100" data-testid="task-progress">
-                  <td className="py-2">{TASK_LABELS[t]}</td>
-                  <td className="text-right tabular-nums">{c.total}</td>
-                  <td className="text-right tabular-nums">{c.done}</td>
-                  <td className="text-right tabular-nums">{c.inProgress}</td>
-                  <td className="text-right tabular-nums">{c.total - c.done - c.inProgress - c.skipped}</td>
-                  <td className="text-right tabular-nums">{c.skipped}</td>
-                  <td>{c.total > 0 && <ProgressBar done={c.done} total={c.total} label={`${TASK_LABELS[t]} progress of ${name}`} />}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+              return {
+                key: t,
+                data: { testid: "task-progress" },
+                cells: [
+                  text(TASK_LABELS[t]),
+                  count(c.total),
+                  count(c.done),
+                  count(c.inProgress),
+                  count(c.total - c.done - c.inProgress - c.skipped),
+                  count(c.skipped),
+                  c.total > 0 ? { text: "", progress: { done: c.done, total: c.total, label: `${TASK_LABELS[t]} progress of ${name}` } } : text(""),
+                ],
+              };
+            }),
+          }}
+        />
       </section>
 
       <section aria-label="Agreement" className="space-y-2">
@@ -83,86 +86,85 @@ export default async function AnnotatorPage({ params }: { params: Promise<{ slug
           </Link>
           .
         </p>
-        {agreement.length === 0 ? (
-          <p className="text-sm text-slate-600">No submitted answers of {name} are compared with others yet.</p>
-        ) : (
-          <table className="w-full rounded border border-slate-200 bg-white text-left text-sm [&_td]:px-3 [&_th]:px-3">
-            <thead className="bg-slate-100 text-slate-600">
-              <tr>
-                <th className="py-2">Question</th>
-                <th>Cohen&apos;s kappa with each other annotator</th>
-                <th className="text-right">With consensus</th>
-                <th className="text-right" title="Dawid-Skene (1979): estimated probability of giving the true class; categorical questions only">
-                  Competence
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {agreement.map((q) => (
-                <tr key={`${q.task}|${q.question}`} className="border-t border-slate-100 align-top" data-testid="agreement-row">
-                  <td className="py-2">
-                    {TASK_LABELS[q.task]}: {q.label}
-                  </td>
-                  <td title={q.method}>
-                    {q.pairs.length === 0
-                      ? "– (no other annotator answered this question)"
-                      : q.pairs.map((p) => (
-                          <span key={p.rater.id} className="mr-3 inline-block align-top" data-testid="pair-kappa">
-                            {p.rater.name} <span className="tabular-nums">{p.value === null ? "undefined" : p.value.toFixed(3)}</span> <span className="text-slate-500">(n={p.n})</span>
-                            {(p.reason ?? p.note) && <span className="block max-w-xs text-xs text-slate-600">{p.reason ?? p.note}</span>}
-                          </span>
-                        ))}
-                  </td>
-                  <td className="text-right tabular-nums">{q.withConsensus ? <ConsensusShareText share={q.withConsensus} /> : "–"}</td>
-                  <td className="text-right tabular-nums">{q.competence === null ? <span className="text-xs text-slate-600">– ({noCompetenceReason(q.level)})</span> : q.competence.toFixed(3)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          table={{
+            label: "Agreement",
+            empty: `No submitted answers of ${name} are compared with others yet.`,
+            columns: [
+              { key: "question", label: "Question" },
+              { key: "pairs", label: "Cohen's kappa with each other annotator" },
+              { key: "consensus", label: "With consensus", numeric: true },
+              { key: "competence", label: "Competence", numeric: true, title: "Dawid-Skene (1979): estimated probability of giving the true class; categorical questions only" },
+            ],
+            rows: agreement.map((q) => ({
+              key: `${q.task}|${q.question}`,
+              data: { testid: "agreement-row" },
+              cells: [
+                text(`${TASK_LABELS[q.task]}: ${q.label}`),
+                content(
+                  q.pairs.length === 0
+                    ? "– (no other annotator answered this question)"
+                    : q.pairs.map((p) => (
+                        <span key={p.rater.id} className="mr-3 inline-block align-top" data-testid="pair-kappa">
+                          {p.rater.name} <span className="tabular-nums">{p.value === null ? "undefined" : p.value.toFixed(3)}</span> <span className="text-slate-500">(n={p.n})</span>
+                          {(p.reason ?? p.note) && <span className="block max-w-xs text-xs text-slate-600">{p.reason ?? p.note}</span>}
+                        </span>
+                      )),
+                  { title: q.method },
+                ),
+                content(q.withConsensus ? <ConsensusShareText share={q.withConsensus} /> : "–"),
+                content(q.competence === null ? <span className="text-xs text-slate-600">– ({noCompetenceReason(q.level)})</span> : q.competence.toFixed(3)),
+              ],
+            })),
+          }}
+        />
       </section>
 
       <section aria-label="Answers per item">
         <h2 className="mb-2 text-lg font-medium">Answers per item ({items.length})</h2>
-        <table className="w-full rounded border border-slate-200 bg-white text-left text-sm [&_td]:px-3 [&_th]:px-3">
-          <thead className="bg-slate-100 text-slate-600">
-            <tr>
-              <th className="py-2">Item</th>
-              <th>Task</th>
-              <th>Status</th>
-              <th className="text-right">Time (s)</th>
-              <th>Answers</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((i) => (
-              <tr key={i.assignmentId} className="border-t border-slate-100 align-top" data-testid="answer-row">
-                <td className="py-2 font-mono">
-                  <Link href={preview(i.codeChangeId, i.taskType)} className="text-blue-700 hover:underline">
-                    {i.filePath || i.externalId}
-                  </Link>
-                  {i.inReliabilitySet && <span className="ml-1 rounded bg-violet-100 px-1 font-sans text-xs text-violet-800">reliability</span>}
-                </td>
-                <td>{TASK_LABELS[i.taskType]}</td>
-                <td>{STATUS_LABEL[i.status]}</td>
-                <td className="text-right tabular-nums">{seconds(i.timeSpentMs)}</td>
-                <td className="text-xs">
-                  {i.answers.length === 0 ? (
+        <DataTable
+          table={{
+            label: "Answers per item",
+            columns: [
+              { key: "item", label: "Item", sortable: true },
+              { key: "task", label: "Task", sortable: true },
+              { key: "status", label: "Status", sortable: true },
+              { key: "time", label: "Time (s)", numeric: true, sortable: true },
+              { key: "answers", label: "Answers" },
+            ],
+            rows: items.map((i) => ({
+              key: i.assignmentId,
+              data: { testid: "answer-row" },
+              cells: [
+                content(
+                  <>
+                    <Link href={preview(i.codeChangeId, i.taskType)} className="font-mono text-blue-700 hover:underline">
+                      {i.filePath || i.externalId}
+                    </Link>
+                    {i.inReliabilitySet && <ReliabilityBadge />}
+                  </>,
+                  { text: i.filePath || i.externalId },
+                ),
+                text(TASK_LABELS[i.taskType]),
+                text(STATUS_LABEL[i.status]),
+                count(seconds(i.timeSpentMs)),
+                content(
+                  i.answers.length === 0 ? (
                     <span className="text-slate-500">none yet</span>
                   ) : (
-                    <ul>
+                    <ul className="text-xs">
                       {i.answers.map((a) => (
                         <li key={a.item}>
                           <span className="font-medium">{a.item}</span>: {a.answers.map((x) => `${x.question} = ${String(x.value)}`).join(", ")}
                         </li>
                       ))}
                     </ul>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                  ),
+                ),
+              ],
+            })),
+          }}
+        />
       </section>
     </div>
   );
