@@ -1,5 +1,7 @@
 "use client";
 
+import { DataTable } from "@/components/dashboard/data-table";
+import { content, text } from "@/components/dashboard/table-data";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/safe-action";
@@ -137,34 +139,34 @@ export function MemberTablePicker({ slug, filter, rows, total, noun, create }: {
         {rows.length < total ? `The first ${rows.length} of ${total} ${noun} the filter keeps` : `${total} ${noun}`}
       </p>
       {rows.length > 0 && (
-        <div className="max-h-[28rem] overflow-auto rounded border border-slate-200 bg-white">
-          <table className="w-full text-left text-sm [&_td]:px-2 [&_th]:px-2" aria-label={`Study ${noun}`}>
-            <thead className="sticky top-0 bg-slate-100 text-slate-600">
-              <tr>
-                <th className="px-2 py-1">
-                  <input type="checkbox" aria-label="Select every row shown" checked={allShown} disabled={everyRow} onChange={(e) => setSelected(e.target.checked ? new Set(rows.map((r) => r.id)) : new Set())} />
-                </th>
-                <th>Item</th>
-                <th>Language</th>
-                {filter.table !== "codeChange" && <th>{filter.table === "claim" ? "Source" : "System"}</th>}
-                <th className="px-2">{filter.table === "codeChange" ? "File and pull request" : "Text"}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id} className="border-t border-slate-100 align-top" data-testid="member-table-row">
-                  <td className="px-2 py-1">
-                    <input type="checkbox" aria-label={`Select ${r.externalId}`} checked={everyRow || selected.has(r.id)} disabled={everyRow} onChange={(e) => toggle(r.id, e.target.checked)} />
-                  </td>
-                  <td className="font-mono text-xs">{r.externalId}</td>
-                  <td>{r.language}</td>
-                  {filter.table !== "codeChange" && <td>{r.system}</td>}
-                  <td className="px-2">{shorten(r.text)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          table={{
+            label: `Study ${noun}`,
+            scroll: true,
+            columns: [
+              {
+                key: "select",
+                label: "Selected",
+                header: <input type="checkbox" aria-label="Select every row shown" checked={allShown} disabled={everyRow} onChange={(e) => setSelected(e.target.checked ? new Set(rows.map((r) => r.id)) : new Set())} />,
+              },
+              { key: "item", label: "Item" },
+              { key: "language", label: "Language" },
+              ...(filter.table !== "codeChange" ? [{ key: "system", label: filter.table === "claim" ? "Source" : "System" }] : []),
+              { key: "text", label: filter.table === "codeChange" ? "File and pull request" : "Text" },
+            ],
+            rows: rows.map((r) => ({
+              key: r.id,
+              data: { testid: "member-table-row" },
+              cells: [
+                content(<input type="checkbox" aria-label={`Select ${r.externalId}`} checked={everyRow || selected.has(r.id)} disabled={everyRow} onChange={(e) => toggle(r.id, e.target.checked)} />),
+                text(r.externalId, { mono: true }),
+                text(r.language),
+                ...(filter.table !== "codeChange" ? [text(r.system ?? "")] : []),
+                text(shorten(r.text)),
+              ],
+            })),
+          }}
+        />
       )}
       <form
         aria-label="Save selection as an item set"

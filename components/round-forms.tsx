@@ -1,5 +1,7 @@
 "use client";
 
+import { DataTable } from "@/components/dashboard/data-table";
+import { count as countCell, text } from "@/components/dashboard/table-data";
 import { useState } from "react";
 import { useRun, type Action } from "@/components/action-run";
 import { ActionMessage } from "@/components/action-message";
@@ -66,44 +68,24 @@ export function MakeRoundsForm({ slug, preview, save }: { slug: string; preview:
           {shown.annotators.length === 0 ? (
             <p>The study has no active annotators: no assignments are created now (add members, then generate assignments).</p>
           ) : (
-            <table className="text-left" data-testid="rounds-preview-table">
-              <thead className="text-slate-600">
-                <tr>
-                  <th className="pr-4">Annotator</th>
-                  {shown.rounds.map((r) => (
-                    <th key={r.number} className="pr-4 text-right">
-                      Round {r.number}
-                    </th>
-                  ))}
-                  <th className="pr-4 text-right">Outside rounds</th>
-                  <th className="text-right">Total</th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.annotators.map((a) => (
-                  <tr key={a.userId} className="border-t border-amber-200" data-testid="rounds-preview-annotator">
-                    <td className="pr-4">{a.name}</td>
-                    {a.perRound.map((n, i) => (
-                      <td key={i} className="pr-4 text-right tabular-nums">
-                        {n}
-                      </td>
-                    ))}
-                    <td className="pr-4 text-right tabular-nums">{a.outside}</td>
-                    <td className="text-right tabular-nums">{a.total}</td>
-                  </tr>
-                ))}
-                <tr className="border-t border-amber-300 font-medium" data-testid="rounds-preview-total">
-                  <td className="pr-4">All annotators</td>
-                  {shown.perRound.map((n, i) => (
-                    <td key={i} className="pr-4 text-right tabular-nums">
-                      {n}
-                    </td>
-                  ))}
-                  <td className="pr-4 text-right tabular-nums">{shown.outside}</td>
-                  <td className="text-right tabular-nums">{shown.total}</td>
-                </tr>
-              </tbody>
-            </table>
+            <DataTable
+              table={{
+                id: "rounds-preview-table",
+                label: "Assignments per annotator and round",
+                columns: [
+                  { key: "annotator", label: "Annotator" },
+                  ...shown.rounds.map((r) => ({ key: `round-${r.number}`, label: `Round ${r.number}`, numeric: true })),
+                  { key: "outside", label: "Outside rounds", numeric: true },
+                  { key: "total", label: "Total", numeric: true },
+                ],
+                rows: shown.annotators.map((a) => ({
+                  key: a.userId,
+                  data: { testid: "rounds-preview-annotator" },
+                  cells: [text(a.name), ...a.perRound.map((n) => countCell(n)), countCell(a.outside), countCell(a.total)],
+                })),
+                foot: [{ key: "total", data: { testid: "rounds-preview-total" }, cells: [text("All annotators"), ...shown.perRound.map((n) => countCell(n)), countCell(shown.outside), countCell(shown.total)] }],
+              }}
+            />
           )}
           <PlanEffectText effect={shown.effect} testId="rounds-preview-changes" />
         </PreviewBox>

@@ -1,3 +1,5 @@
+import { DataTable } from "./data-table";
+import { content, count, text } from "./table-data";
 import type { QuestionReliability } from "@/lib/data/adjudication";
 import type { ConsensusShare } from "@/lib/analysis/reliability";
 
@@ -30,35 +32,37 @@ export function ReliabilityTables({ title, questions }: { title: string; questio
       <h2 className="text-lg font-medium">Annotator reliability: {title}</h2>
       <p className="text-xs text-slate-600">With consensus: the share of an annotator&apos;s answers equal to {CONSENSUS_RULE}</p>
       {questions.map(({ question, annotators }) => (
-        <table key={question.key} className="w-full rounded border border-slate-200 bg-white text-left text-sm" data-testid={`reliability-${question.key}`}>
-          <caption className="px-3 py-1 text-left font-medium">{question.label}</caption>
-          <thead className="bg-slate-100 text-slate-600">
-            <tr>
-              <th className="px-3 py-2">Annotator</th>
-              <th className="text-right">Items</th>
-              <th className="text-right" title="Share of answers equal to the item's consensus without the annotator's own answer (adjudicated, or unanimous among two or more others)">
-                With consensus
-              </th>
-              <th className="px-3">With each other annotator</th>
-              <th className="px-3 text-right" title="Dawid-Skene (1979): estimated probability of giving the true class; categorical questions only">
-                Competence
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {annotators.map((a) => (
-              <tr key={a.rater} className="border-t border-slate-100 align-top" data-testid="reliability-row">
-                <td className="px-3 py-2">{a.name}</td>
-                <td className="text-right tabular-nums">{a.items}</td>
-                <td className="text-right tabular-nums">
-                  <ConsensusShareText share={a.withConsensus} />
-                </td>
-                <td className="px-3">{a.withOthers.map((o) => `${o.rater} ${pct(o.share.value)} (n=${o.share.n})`).join(" · ")}</td>
-                <td className="px-3 text-right tabular-nums">{a.competence === null ? <span className="text-xs text-slate-600">– ({noCompetenceReason(question.level)})</span> : a.competence.toFixed(3)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          key={question.key}
+          table={{
+            id: `reliability-${question.key}`,
+            title: question.label,
+            columns: [
+              { key: "annotator", label: "Annotator", sortable: true },
+              { key: "items", label: "Items", numeric: true, sortable: true },
+              {
+                key: "consensus",
+                label: "With consensus",
+                numeric: true,
+                sortable: true,
+                title: "Share of answers equal to the item's consensus without the annotator's own answer (adjudicated, or unanimous among two or more others)",
+              },
+              { key: "others", label: "With each other annotator" },
+              { key: "competence", label: "Competence", numeric: true, sortable: true, title: "Dawid-Skene (1979): estimated probability of giving the true class; categorical questions only" },
+            ],
+            rows: annotators.map((a) => ({
+              key: a.rater,
+              data: { testid: "reliability-row" },
+              cells: [
+                text(a.name),
+                count(a.items),
+                content(<ConsensusShareText share={a.withConsensus} />, { value: a.withConsensus.value }),
+                text(a.withOthers.map((o) => `${o.rater} ${pct(o.share.value)} (n=${o.share.n})`).join(" · ")),
+                content(a.competence === null ? <span className="text-xs text-slate-600">– ({noCompetenceReason(question.level)})</span> : a.competence.toFixed(3), { value: a.competence }),
+              ],
+            })),
+          }}
+        />
       ))}
     </section>
   );

@@ -1,5 +1,7 @@
 "use client";
 
+import { DataTable } from "@/components/dashboard/data-table";
+import { count, text } from "@/components/dashboard/table-data";
 import Link from "next/link";
 import { useRef, useState, type FormEvent } from "react";
 import type { ImportError, ImportProgress, ImportResult } from "@/lib/import";
@@ -192,26 +194,25 @@ function ImportResultView({ result }: { result: ImportResult }) {
       {rows.length === 0 ? (
         <p className="mt-2">The files hold nothing to import.</p>
       ) : (
-        <table className="mt-2 text-left" data-testid="import-counts">
-          <thead>
-            <tr>
-              <th className="pr-4">What</th>
-              <th className="pr-4 text-right">new</th>
-              <th className="pr-4 text-right">updated</th>
-              <th className="text-right">unchanged</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map(({ key, counts }) => (
-              <tr key={key} data-table={key}>
-                <td className="pr-4">{IMPORT_COUNT_LABELS[key]}</td>
-                <td className="pr-4 text-right tabular-nums">{counts.created}</td>
-                <td className="pr-4 text-right tabular-nums">{counts.updated ?? ""}</td>
-                <td className="text-right tabular-nums">{counts.unchanged ?? ""}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div className="mt-2">
+          <DataTable
+            table={{
+              id: "import-counts",
+              label: "Rows per kind",
+              columns: [
+                { key: "what", label: "What" },
+                { key: "created", label: "new", numeric: true },
+                { key: "updated", label: "updated", numeric: true },
+                { key: "unchanged", label: "unchanged", numeric: true },
+              ],
+              rows: rows.map(({ key, counts }) => ({
+                key,
+                data: { table: key },
+                cells: [text(IMPORT_COUNT_LABELS[key]), count(counts.created), text(counts.updated === undefined ? "" : String(counts.updated)), text(counts.unchanged === undefined ? "" : String(counts.unchanged))],
+              })),
+            }}
+          />
+        </div>
       )}
       {summary.warnings.length > 0 && (
         <ul className="mt-2 list-disc pl-5 text-amber-800">

@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { DataTable } from "@/components/dashboard/data-table";
+import { content, text } from "@/components/dashboard/table-data";
 import { StudyPageHeader } from "@/components/study-page-header";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
@@ -10,6 +12,7 @@ import { splitText } from "@/lib/tasks/consensus";
 export const dynamic = "force-dynamic";
 
 const percent = (v: number | null) => (v === null ? "–" : `${Math.round(v * 100)}%`);
+const ratingsText = (ratings: { rater: string; value: unknown }[]) => ratings.map((r) => `${r.rater}: ${r.value}`).join(" · ");
 
 export default async function AdjudicatePage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<{ task?: string; question?: string }> }) {
   const user = await requirePageUser(LEAD_ROLES);
@@ -48,70 +51,55 @@ export default async function AdjudicatePage({ params, searchParams }: { params:
       </p>
       <section aria-label="Open disagreements">
         <h2 className="mb-2 text-lg font-medium">Open: {queue.question.label}</h2>
-        {queue.open.length === 0 ? (
-          <p className="text-sm text-slate-600">No open disagreements.</p>
-        ) : (
-          <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
-            <thead className="bg-slate-100 text-slate-600">
-              <tr>
-                <th className="px-3 py-2">Item</th>
-                <th className="text-right">Agreement</th>
-                <th className="text-right">Range</th>
-                <th className="px-3" title="How many annotators gave each value; a tie has no majority">
-                  Split
-                </th>
-                <th className="px-3">Ratings</th>
-              </tr>
-            </thead>
-            <tbody>
-              {queue.open.map((e) => (
-                <tr key={e.item.id} className={`border-t border-slate-100 ${e.split.tie ? "bg-red-50" : "bg-amber-50"}`} data-testid="open-disagreement" data-tie={e.split.tie}>
-                  <td className="px-3 py-2">
-                    <Link href={itemHref(e.item.id)} className="text-blue-700 hover:underline">
-                      {e.item.label}
-                    </Link>
-                  </td>
-                  <td className="text-right tabular-nums">{percent(e.agreement)}</td>
-                  <td className="text-right tabular-nums">{e.range ?? "–"}</td>
-                  <td className="px-3">
-                    <span className={`rounded px-1 text-xs font-medium ${e.split.tie ? "bg-red-200 text-red-950" : "bg-amber-200 text-amber-950"}`} data-testid="split">
-                      {e.split.tie ? `${splitText(e.split)}: choose` : `disagree ${splitText(e.split)}`}
-                    </span>
-                  </td>
-                  <td className="px-3">{e.ratings.map((r) => `${r.rater}: ${r.value}`).join(" · ")}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          table={{
+            label: `Open disagreements: ${queue.question.label}`,
+            empty: "No open disagreements.",
+            columns: [
+              { key: "item", label: "Item" },
+              { key: "agreement", label: "Agreement", numeric: true },
+              { key: "range", label: "Range", numeric: true },
+              { key: "split", label: "Split", title: "How many annotators gave each value; a tie has no majority" },
+              { key: "ratings", label: "Ratings" },
+            ],
+            rows: queue.open.map((e) => ({
+              key: e.item.id,
+              tone: e.split.tie ? "alert" : "warn",
+              data: { testid: "open-disagreement", tie: e.split.tie },
+              cells: [
+                text(e.item.label, { href: itemHref(e.item.id) }),
+                text(percent(e.agreement)),
+                text(e.range === null ? "–" : String(e.range)),
+                content(
+                  <span className={`rounded px-1 text-xs font-medium ${e.split.tie ? "bg-red-200 text-red-950" : "bg-amber-200 text-amber-950"}`} data-testid="split">
+                    {e.split.tie ? `${splitText(e.split)}: choose` : `disagree ${splitText(e.split)}`}
+                  </span>,
+                ),
+                text(ratingsText(e.ratings)),
+              ],
+            })),
+          }}
+        />
       </section>
       {queue.adjudicated.length > 0 && (
         <section aria-label="Adjudicated">
           <h2 className="mb-2 text-lg font-medium">Adjudicated</h2>
-          <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
-            <thead className="bg-slate-100 text-slate-600">
-              <tr>
-                <th className="px-3 py-2">Item</th>
-                <th>Consensus</th>
-                <th>Reason</th>
-                <th className="px-3">Ratings</th>
-              </tr>
-            </thead>
-            <tbody>
-              {queue.adjudicated.map((e) => (
-                <tr key={e.item.id} className="border-t border-slate-100" data-testid="adjudicated-item">
-                  <td className="px-3 py-2">
-                    <Link href={itemHref(e.item.id)} className="text-blue-700 hover:underline">
-                      {e.item.label}
-                    </Link>
-                  </td>
-                  <td>{String(e.consensus!.value)}</td>
-                  <td>{e.consensus!.reason}</td>
-                  <td className="px-3">{e.ratings.map((r) => `${r.rater}: ${r.value}`).join(" · ")}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            table={{
+              label: "Adjudicated",
+              columns: [
+                { key: "item", label: "Item" },
+                { key: "consensus", label: "Consensus" },
+                { key: "reason", label: "Reason" },
+                { key: "ratings", label: "Ratings" },
+              ],
+              rows: queue.adjudicated.map((e) => ({
+                key: e.item.id,
+                data: { testid: "adjudicated-item" },
+                cells: [text(e.item.label, { href: itemHref(e.item.id) }), text(String(e.consensus!.value)), text(e.consensus!.reason), text(ratingsText(e.ratings))],
+              })),
+            }}
+          />
         </section>
       )}
     </div>

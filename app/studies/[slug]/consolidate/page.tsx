@@ -1,4 +1,5 @@
-import Link from "next/link";
+import { DataTable } from "@/components/dashboard/data-table";
+import { content, count, text } from "@/components/dashboard/table-data";
 import { StudyPageHeader } from "@/components/study-page-header";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
@@ -19,51 +20,46 @@ export default async function ConsolidationListPage({ params }: { params: Promis
           result of their own stage 1. Items whose annotators disagree on keeping or dropping a claim are marked; a tie (as many for keeping as for dropping) has no default and waits for your choice.
         </p>
       </StudyPageHeader>
-      <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
-        <thead className="bg-slate-100 text-slate-600">
-          <tr>
-            <th className="px-3 py-2">Item</th>
-            <th>File</th>
-            <th className="text-right">Claims</th>
-            <th className="text-right">Added</th>
-            <th className="text-right">Stage 1 done</th>
-            <th className="text-right" title="Claims on which the annotators' stage-1 votes (keep or drop) differ; ties are split evenly and have no default">
-              Disagreements
-            </th>
-            <th className="px-3">Consolidated</th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.rows
+      <DataTable
+        table={{
+          label: "Items to consolidate",
+          columns: [
+            { key: "item", label: "Item", sortable: true },
+            { key: "file", label: "File", sortable: true },
+            { key: "claims", label: "Claims", numeric: true, sortable: true },
+            { key: "added", label: "Added", numeric: true, sortable: true },
+            { key: "stage1", label: "Stage 1 done", numeric: true },
+            { key: "disagreements", label: "Disagreements", numeric: true, sortable: true, title: "Claims on which the annotators' stage-1 votes (keep or drop) differ; ties are split evenly and have no default" },
+            { key: "consolidated", label: "Consolidated", sortable: true },
+          ],
+          rows: list.rows
             .filter((r) => r.claims > 0 || r.added > 0)
-            .map((r) => (
-              <tr key={r.id} className={`border-t border-slate-100 ${r.disagreements > 0 && !r.consolidatedAt ? "bg-amber-50" : ""}`} data-testid="consolidation-row">
-                <td className="px-3 py-2 font-mono">
-                  <Link href={`/studies/${slug}/consolidate/${r.id}`} className="text-blue-700 hover:underline">
-                    {r.externalId}
-                  </Link>
-                </td>
-                <td className="font-mono">{r.filePath}</td>
-                <td className="text-right tabular-nums">{r.claims}</td>
-                <td className="text-right tabular-nums">{r.added}</td>
-                <td className="text-right tabular-nums">
-                  {r.stage1Done} / {r.stage1Total}
-                </td>
-                <td className="text-right tabular-nums" data-testid="consolidation-disagreements">
-                  {r.disagreements === 0 ? (
+            .map((r) => ({
+              key: r.id,
+              tone: r.disagreements > 0 && !r.consolidatedAt ? "warn" : undefined,
+              data: { testid: "consolidation-row" },
+              cells: [
+                text(r.externalId, { mono: true, href: `/studies/${slug}/consolidate/${r.id}` }),
+                text(r.filePath, { mono: true }),
+                count(r.claims),
+                count(r.added),
+                text(`${r.stage1Done} / ${r.stage1Total}`),
+                content(
+                  r.disagreements === 0 ? (
                     <span className="text-slate-500">none</span>
                   ) : (
                     <span className="rounded bg-amber-200 px-1 text-amber-950">
                       {r.disagreements}
                       {r.ties > 0 ? ` (${r.ties} tie${r.ties === 1 ? "" : "s"})` : ""}
                     </span>
-                  )}
-                </td>
-                <td className="px-3">{r.consolidatedAt ? r.consolidatedAt.toISOString().slice(0, 16).replace("T", " ") : "not yet"}</td>
-              </tr>
-            ))}
-        </tbody>
-      </table>
+                  ),
+                  { value: r.disagreements, data: { testid: "consolidation-disagreements" } },
+                ),
+                text(r.consolidatedAt ? r.consolidatedAt.toISOString().slice(0, 16).replace("T", " ") : "not yet"),
+              ],
+            })),
+        }}
+      />
     </div>
   );
 }

@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { DataTable } from "@/components/dashboard/data-table";
+import { content, count, text } from "@/components/dashboard/table-data";
 import { CreateItemSetForm, DeleteItemSetButton, MemberTablePicker } from "@/components/item-set-forms";
 import { formatTime } from "@/components/dashboard/format";
 import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
@@ -80,53 +82,45 @@ export default async function ItemSetsPage({ params, searchParams }: { params: P
         <MemberTablePicker key={JSON.stringify(table.filter)} slug={study.slug} filter={table.filter} rows={table.rows} total={table.total} noun={MEMBER_TABLES[table.filter.table]} create={createSetFromTable} />
       </section>
       <h2 className="text-lg font-medium">The study&apos;s item sets</h2>
-      {sets.length === 0 ? (
-        <p className="text-sm text-slate-500">No item sets yet.</p>
-      ) : (
-        <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
-          <thead className="bg-slate-100 text-slate-600">
-            <tr>
-              <th className="px-3 py-2">Name</th>
-              <th>Kind</th>
-              <th className="text-right">Items</th>
-              <th className="text-right">Changes</th>
-              <th className="px-3">Source</th>
-              <th>Created</th>
-              <th>Reports</th>
-              <th className="px-3" />
-            </tr>
-          </thead>
-          <tbody>
-            {sets.map((s) => (
-              <tr key={s.id} className="border-t border-slate-100" data-testid="item-set-row">
-                <td className="px-3 py-2">
-                  {s.name}
-                  {s.description && <div className="text-xs text-slate-500">{s.description}</div>}
-                </td>
-                <td>{ITEM_SET_KIND_LABEL[s.kind]}</td>
-                <td className="text-right tabular-nums">{s.size}</td>
-                <td className="text-right tabular-nums">{s.changes}</td>
-                <td className="px-3">{s.source}</td>
-                <td className="text-xs text-slate-600">
-                  {formatTime(s.createdAt)}
-                  {s.createdBy ? ` by ${s.createdBy}` : ""}
-                </td>
-                <td className="space-x-2">
+      <DataTable
+        table={{
+          label: "The study's item sets",
+          empty: "No item sets yet.",
+          columns: [
+            { key: "name", label: "Name" },
+            { key: "kind", label: "Kind" },
+            { key: "items", label: "Items", numeric: true },
+            { key: "changes", label: "Changes", numeric: true },
+            { key: "source", label: "Source" },
+            { key: "created", label: "Created" },
+            { key: "reports", label: "Reports" },
+            { key: "actions", label: "Actions", end: true },
+          ],
+          rows: sets.map((s) => ({
+            key: s.id,
+            data: { testid: "item-set-row" },
+            cells: [
+              text(s.name, s.description ? { sub: s.description } : {}),
+              text(ITEM_SET_KIND_LABEL[s.kind]),
+              count(s.size),
+              count(s.changes),
+              text(s.source),
+              text(`${formatTime(s.createdAt)}${s.createdBy ? ` by ${s.createdBy}` : ""}`),
+              content(
+                <span className="space-x-2">
                   <Link href={withSet("agreement", s.name)} className="text-blue-700 hover:underline">
                     agreement
                   </Link>
                   <Link href={withSet("validity", s.name)} className="text-blue-700 hover:underline">
                     validity
                   </Link>
-                </td>
-                <td className="px-3 text-right">
-                  <DeleteItemSetButton slug={study.slug} name={s.name} remove={deleteSet} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+                </span>,
+              ),
+              content(<DeleteItemSetButton slug={study.slug} name={s.name} remove={deleteSet} />),
+            ],
+          })),
+        }}
+      />
     </div>
   );
 }

@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { DataTable } from "@/components/dashboard/data-table";
+import { content, count, text } from "@/components/dashboard/table-data";
 import { whyOf } from "@/components/dashboard/agreement-tables";
 import { formatNumber, formatTime } from "@/components/dashboard/format";
 import { TASK_LABELS } from "@/components/format";
@@ -85,36 +87,24 @@ export default async function RoundsPage({ params }: { params: Promise<{ slug: s
             {round.agreement && (
               <>
                 {round.agreement.progress && <p className="text-xs text-slate-500">{round.agreement.progress}</p>}
-                <table className="w-full text-left text-sm" data-testid="round-agreement">
-                  <thead className="text-slate-500">
-                    <tr>
-                      <th>Question</th>
-                      <th className="text-right">Items</th>
-                      {SHOWN.map((key) => (
-                        <th key={key} className="text-right">
-                          {ROUND_COEFFICIENTS[key]}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {round.agreement.report.tasks.flatMap((t) =>
-                      t.questions.map((q) => (
-                        <tr key={`${t.task}:${q.question}`} className="border-t border-slate-100 align-top" data-testid="round-question">
-                          <td>
-                            {TASK_LABELS[t.task]}: {q.label}
-                          </td>
-                          <td className="text-right tabular-nums">{q.counts.itemsWithTwoOrMoreRatings}</td>
-                          {SHOWN.map((key) => (
-                            <td key={key} className="text-right align-top tabular-nums" data-testid={`coefficient-${key}`}>
-                              <CoefficientText c={q.coefficients.find((c) => c.key === key)} complete={round.agreement!.complete} />
-                            </td>
-                          ))}
-                        </tr>
-                      )),
-                    )}
-                  </tbody>
-                </table>
+                <DataTable
+                  table={{
+                    id: `round-${round.number}-agreement`,
+                    label: `Agreement in round ${round.number}`,
+                    columns: [{ key: "question", label: "Question" }, { key: "items", label: "Items", numeric: true }, ...SHOWN.map((key) => ({ key, label: ROUND_COEFFICIENTS[key], numeric: true }))],
+                    rows: round.agreement.report.tasks.flatMap((t) =>
+                      t.questions.map((q) => ({
+                        key: `${t.task}:${q.question}`,
+                        data: { testid: "round-question" },
+                        cells: [
+                          text(`${TASK_LABELS[t.task]}: ${q.label}`),
+                          count(q.counts.itemsWithTwoOrMoreRatings),
+                          ...SHOWN.map((key) => content(<CoefficientText c={q.coefficients.find((c) => c.key === key)} complete={round.agreement!.complete} />, { data: { testid: `coefficient-${key}` } })),
+                        ],
+                      })),
+                    ),
+                  }}
+                />
                 {round.closed && (
                   <details open={next?.releasedAt === null}>
                     <summary className="cursor-pointer text-sm font-medium">Disagreements to review</summary>

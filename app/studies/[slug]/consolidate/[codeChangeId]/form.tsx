@@ -2,6 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { DataTable } from "@/components/dashboard/data-table";
+import { content, type Tone } from "@/components/dashboard/table-data";
 import { NEXT_DISAGREEMENT_ID } from "@/components/adjudication/next-disagreement";
 import type { ActionResult } from "@/lib/actions/safe-action";
 import { CLAIM_CODE_BY_NAME } from "@/lib/annotation/codebook";
@@ -26,7 +28,7 @@ const AGREEMENT: Record<ClaimAgreement, { text: string; style: string }> = {
   added: { text: "added by an annotator", style: "bg-sky-100 text-sky-900" },
 };
 
-const ROW: Partial<Record<ClaimAgreement, string>> = { disagree: "bg-amber-50", tie: "bg-red-50" };
+const ROW: Partial<Record<ClaimAgreement, Tone>> = { disagree: "warn", tie: "alert" };
 
 /** Side by side: every annotator's code per claim and their added claims; keep / replace / drop each. */
 export function ConsolidationForm({
@@ -102,84 +104,83 @@ export function ConsolidationForm({
           ? "the annotators agree on keeping or dropping every one."
           : `the annotators disagree on ${disagreements}${ties > 0 ? `, ${ties} of them tie${ties === 1 ? "s" : ""} (split evenly: no default${undecidedTies > 0 ? ", choose" : ""})` : ""}.`}
       </p>
-      <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
-        <thead className="bg-slate-100 text-slate-600">
-          <tr>
-            <th className="px-2 py-1">Claim</th>
-            {annotators.map((a, i) => (
-              <th key={i} className="px-2">
-                {a.name}
-                <span className="block text-xs font-normal">{a.status ? a.status.toLowerCase().replace("_", " ") : "no assignment"}</span>
-              </th>
-            ))}
-            <th className="px-2">Decision</th>
-          </tr>
-        </thead>
-        <tbody>
-          {decidable.map((c) => {
+      <DataTable
+        table={{
+          label: "Claims to decide",
+          columns: [
+            { key: "claim", label: "Claim" },
+            ...annotators.map((a, i) => ({ key: `annotator-${i}`, label: a.name, sub: a.status ? a.status.toLowerCase().replace("_", " ") : "no assignment" })),
+            { key: "decision", label: "Decision" },
+          ],
+          rows: decidable.map((c) => {
             const choice = choices[c.id];
             const agreement = agreementOf(c);
-            return (
-              <tr key={c.id} className={`border-t border-slate-100 align-top ${ROW[agreement] ?? ""}`} data-testid="consolidation-claim" data-agreement={agreement}>
-                <td className="max-w-md px-2 py-1">
-                  <span className={`mb-1 inline-block rounded px-1 text-xs font-medium ${AGREEMENT[agreement].style}`} data-testid="claim-agreement">
-                    {agreement === "tie" && c.decision ? "tie (decided)" : AGREEMENT[agreement].text}
-                  </span>
-                  <span className="block">
-                    <span className="text-slate-500">{c.number}. </span>
-                    {c.text}
-                  </span>
-                  <span className="block text-xs text-slate-500">
-                    {c.kind === "ANNOTATOR_ADDED" ? `added by ${c.addedBy ?? "an annotator"}` : `${c.kind.toLowerCase()} · ${c.source}`}
-                  </span>
-                  {c.corrections.map((k) => (
-                    <span key={k.id} className="mt-1 block rounded bg-amber-50 px-1 text-xs">
-                      correction by {k.addedBy}: “{k.text}”
+            return {
+              key: c.id,
+              tone: ROW[agreement],
+              data: { testid: "consolidation-claim", agreement },
+              cells: [
+                content(
+                  <div className="max-w-md">
+                    <span className={`mb-1 inline-block rounded px-1 text-xs font-medium ${AGREEMENT[agreement].style}`} data-testid="claim-agreement">
+                      {agreement === "tie" && c.decision ? "tie (decided)" : AGREEMENT[agreement].text}
                     </span>
-                  ))}
-                </td>
-                {c.verdicts.map((v, i) => (
-                  <td key={i} className="px-2 py-1 text-xs">
-                    {v ? (
-                      <>
+                    <span className="block">
+                      <span className="text-slate-500">{c.number}. </span>
+                      {c.text}
+                    </span>
+                    <span className="block text-xs text-slate-500">{c.kind === "ANNOTATOR_ADDED" ? `added by ${c.addedBy ?? "an annotator"}` : `${c.kind.toLowerCase()} · ${c.source}`}</span>
+                    {c.corrections.map((k) => (
+                      <span key={k.id} className="mt-1 block rounded bg-amber-50 px-1 text-xs">
+                        correction by {k.addedBy}: “{k.text}”
+                      </span>
+                    ))}
+                  </div>,
+                ),
+                ...c.verdicts.map((v) =>
+                  content(
+                    v ? (
+                      <span className="text-xs">
                         <span className="font-medium">{v.code ? `${CLAIM_CODE_BY_NAME.get(v.code)?.value} ${CLAIM_CODE_BY_NAME.get(v.code)?.label}` : "no code"}</span>
                         {v.errorType && <span className="block">{v.errorType.toLowerCase().replace("_", "-")} error</span>}
                         {v.necessary === false && <span className="block">unnecessary</span>}
                         {v.note && <span className="block text-slate-600">“{v.note}”</span>}
-                      </>
+                      </span>
                     ) : (
                       <span className="text-slate-400">–</span>
+                    ),
+                  ),
+                ),
+                content(
+                  <>
+                    <div role="radiogroup" aria-label={`Decision for claim ${c.number}`} className="flex gap-2 text-xs">
+                      {(["KEEP", "REPLACE", "DROP"] as const).map((action) => (
+                        <label key={action}>
+                          <input type="radio" name={`d-${c.id}`} checked={choice.action === action} onChange={() => set(c.id, { action })} /> {action.toLowerCase()}
+                        </label>
+                      ))}
+                    </div>
+                    {choice.action === "REPLACE" && (
+                      <textarea
+                        aria-label={`Replacement for claim ${c.number}`}
+                        value={choice.replacementText}
+                        onChange={(e) => set(c.id, { replacementText: e.target.value })}
+                        rows={2}
+                        className="mt-1 w-full rounded border border-slate-300 px-1 text-xs"
+                      />
                     )}
-                  </td>
-                ))}
-                <td className="px-2 py-1">
-                  <div role="radiogroup" aria-label={`Decision for claim ${c.number}`} className="flex gap-2 text-xs">
-                    {(["KEEP", "REPLACE", "DROP"] as const).map((action) => (
-                      <label key={action}>
-                        <input type="radio" name={`d-${c.id}`} checked={choice.action === action} onChange={() => set(c.id, { action })} /> {action.toLowerCase()}
-                      </label>
-                    ))}
-                  </div>
-                  {choice.action === "REPLACE" && (
-                    <textarea
-                      aria-label={`Replacement for claim ${c.number}`}
-                      value={choice.replacementText}
-                      onChange={(e) => set(c.id, { replacementText: e.target.value })}
-                      rows={2}
-                      className="mt-1 w-full rounded border border-slate-300 px-1 text-xs"
-                    />
-                  )}
-                  {!c.decision && c.suggestion && (
-                    <span className={`block text-xs ${c.suggestion.action === null ? "font-medium text-red-800" : "text-slate-500"}`} data-testid="suggestion">
-                      {c.suggestion.action === null ? c.suggestion.reason : `suggested ${c.suggestion.action.toLowerCase()}: ${c.suggestion.reason}`}
-                    </span>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+                    {!c.decision && c.suggestion && (
+                      <span className={`block text-xs ${c.suggestion.action === null ? "font-medium text-red-800" : "text-slate-500"}`} data-testid="suggestion">
+                        {c.suggestion.action === null ? c.suggestion.reason : `suggested ${c.suggestion.action.toLowerCase()}: ${c.suggestion.reason}`}
+                      </span>
+                    )}
+                  </>,
+                ),
+              ],
+            };
+          }),
+        }}
+      />
       {smells.length > 0 && (
         <p className="text-sm text-slate-600">
           {smells.length === 1 ? "1 static-analysis smell always enters" : `${smells.length} static-analysis smells always enter`} stage 2.

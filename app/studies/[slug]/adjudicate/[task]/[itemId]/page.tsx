@@ -1,5 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { DataTable } from "@/components/dashboard/data-table";
+import { content, text, type Tone } from "@/components/dashboard/table-data";
 import { DiffView } from "@/components/diff-view";
 import { ConsensusForm } from "@/components/adjudication/consensus-form";
 import { NextDisagreement } from "@/components/adjudication/next-disagreement";
@@ -14,7 +16,7 @@ export const dynamic = "force-dynamic";
 const stamp = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ");
 
 /** Where the annotators agree (green), disagree (amber) or tie (red). */
-const splitStyle = (split: RatingSplit) => (split.unanimous ? "bg-emerald-50" : split.counts.length < 2 ? "" : split.tie ? "bg-red-50" : "bg-amber-50");
+const splitTone = (split: RatingSplit): Tone | undefined => (split.unanimous ? "good" : split.counts.length < 2 ? undefined : split.tie ? "alert" : "warn");
 
 function splitLabel(split: RatingSplit): string {
   if (split.counts.length === 0) return "no ratings";
@@ -83,44 +85,33 @@ export default async function AdjudicateItemPage({ params, searchParams }: { par
       </section>
       <section aria-label="Annotations">
         <h2 className="mb-2 text-lg font-medium">Annotations side by side</h2>
-        <table className="w-full rounded border border-slate-200 bg-white text-left text-sm">
-          <thead className="bg-slate-100 text-slate-600">
-            <tr>
-              <th className="px-3 py-2">Annotator</th>
-              {data.questions.map((q) => (
-                <th key={q.key}>{q.label}</th>
-              ))}
-              <th className="px-3">Note</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.annotations.map((a) => (
-              <tr key={a.annotatorId} className="border-t border-slate-100 align-top" data-testid="annotation-row">
-                <td className="px-3 py-2">{a.annotator}</td>
-                {data.questions.map((q) => (
-                  <td key={q.key} className={`py-2 ${splitStyle(splits[q.key])}`}>
-                    {a.values[q.key] ?? "–"}
-                  </td>
-                ))}
-                <td className="px-3 whitespace-pre-wrap">
-                  {a.note}
-                  {a.details.length > 0 && <div className="text-xs text-slate-500">{a.details.join(" · ")}</div>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr className="border-t border-slate-200 text-xs" data-testid="annotation-split">
-              <td className="px-3 py-1 font-medium">Agreement</td>
-              {data.questions.map((q) => (
-                <td key={q.key} className={`py-1 font-medium ${splitStyle(splits[q.key])}`} data-testid={`split-${q.key}`}>
-                  {splitLabel(splits[q.key])}
-                </td>
-              ))}
-              <td />
-            </tr>
-          </tfoot>
-        </table>
+        <DataTable
+          table={{
+            label: "Annotations side by side",
+            columns: [{ key: "annotator", label: "Annotator" }, ...data.questions.map((q) => ({ key: q.key, label: q.label })), { key: "note", label: "Note" }],
+            rows: data.annotations.map((a) => ({
+              key: a.annotatorId,
+              data: { testid: "annotation-row" },
+              cells: [
+                text(a.annotator),
+                ...data.questions.map((q) => text(String(a.values[q.key] ?? "–"), { tone: splitTone(splits[q.key]) })),
+                content(
+                  <span className="whitespace-pre-wrap">
+                    {a.note}
+                    {a.details.length > 0 && <span className="block text-xs text-slate-500">{a.details.join(" · ")}</span>}
+                  </span>,
+                ),
+              ],
+            })),
+            foot: [
+              {
+                key: "split",
+                data: { testid: "annotation-split" },
+                cells: [text("Agreement"), ...data.questions.map((q) => text(splitLabel(splits[q.key]), { tone: splitTone(splits[q.key]), data: { testid: `split-${q.key}` } })), text("")],
+              },
+            ],
+          }}
+        />
       </section>
       <section aria-label="Consensus" className="space-y-3">
         <h2 className="text-lg font-medium">Consensus</h2>
