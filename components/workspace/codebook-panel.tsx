@@ -1,4 +1,6 @@
 /** The built-in codebook of each task, from the papers, shown under the study's own guidelines. */
+import { DataTable } from "@/components/dashboard/data-table";
+import { text } from "@/components/dashboard/table-data";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { CLAIM_CODE_INFO, COMMENT_FILTER_LABELS, ERROR_TYPE_INFO, LIKERT_RULES, REFERENCE_GRADES } from "@/lib/annotation/codebook";
 
@@ -8,29 +10,29 @@ export function CodebookPanel({ taskType, dimensions }: { taskType: TaskType; di
       return (
         <div className="space-y-2 text-xs">
           <h4 className="font-semibold">Claim codes (CRScore Table 8)</h4>
-          <table className="w-full">
-            <tbody>
-              {CLAIM_CODE_INFO.map((c) => (
-                <tr key={c.code} className="border-t border-slate-100 align-top">
-                  <td className="pr-2 font-mono">{c.value}</td>
-                  <td className="pr-2 font-medium">{c.label}</td>
-                  <td>{c.description}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            table={{
+              label: "Claim codes",
+              columns: [
+                { key: "value", label: "Code" },
+                { key: "label", label: "Name" },
+                { key: "description", label: "Definition" },
+              ],
+              rows: CLAIM_CODE_INFO.map((c) => ({ key: c.code, cells: [text(String(c.value), { mono: true }), text(c.label), text(c.description)] })),
+            }}
+          />
           <h4 className="font-semibold">Error types (CRScore Table 12)</h4>
-          <table className="w-full">
-            <tbody>
-              {ERROR_TYPE_INFO.map((t) => (
-                <tr key={t.type} className="border-t border-slate-100 align-top">
-                  <td className="pr-2 font-mono">e{t.key}</td>
-                  <td className="pr-2 font-medium">{t.label}</td>
-                  <td>{t.description}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            table={{
+              label: "Error types",
+              columns: [
+                { key: "key", label: "Key" },
+                { key: "label", label: "Name" },
+                { key: "description", label: "Definition" },
+              ],
+              rows: ERROR_TYPE_INFO.map((t) => ({ key: t.type, cells: [text(`e${t.key}`, { mono: true }), text(t.label), text(t.description)] })),
+            }}
+          />
         </div>
       );
     case "REVIEW_RATING":

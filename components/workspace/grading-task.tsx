@@ -4,6 +4,8 @@
  * Reference-based grading (GradedReviews section 4.3): each generated review is graded 1-5
  * against the human reference review, with the five criteria next to the scale.
  */
+import { DataTable } from "@/components/dashboard/data-table";
+import { text } from "@/components/dashboard/table-data";
 import { REFERENCE_GRADES } from "@/lib/annotation/codebook";
 import type { ReferenceGradeValue } from "@/lib/annotation/values";
 import { type Choice, ReviewChoiceTask } from "./review-choice-task";
@@ -25,18 +27,16 @@ export function GradingTask(props: TaskProps) {
         <h3 className="text-sm font-medium">Reference review (written by a human reviewer)</h3>
         <p className="mt-1 whitespace-pre-wrap text-sm">{grading.reference?.text ?? "This change has no reference review."}</p>
       </section>
-      <table className="w-full text-xs text-slate-600" aria-label="Grading criteria">
-        <tbody>
-          {REFERENCE_GRADES.map((g) => (
-            <tr key={g.grade}>
-              <td className="w-24 font-medium">
-                {g.grade} {g.label}
-              </td>
-              <td>{g.description}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        table={{
+          label: "Grading criteria",
+          columns: [
+            { key: "grade", label: "Grade" },
+            { key: "description", label: "Criterion" },
+          ],
+          rows: REFERENCE_GRADES.map((g) => ({ key: String(g.grade), cells: [text(`${g.grade} ${g.label}`), text(g.description)] })),
+        }}
+      />
     </>
   );
   return (

@@ -81,6 +81,7 @@ export function Markdown({ source }: { source: string }) {
       i += 2;
       const rows: string[][] = [];
       while (i < lines.length && lines[i].trim().startsWith("|")) rows.push(cells(lines[i++]));
+      // Not a DataTable: a table written in the Markdown of the study's guidelines, rendered as written.
       blocks.push(
         <table key={key} className="my-2 w-full border-collapse text-xs">
           <thead>

@@ -1,6 +1,8 @@
 "use client";
 
 import type { ReactNode } from "react";
+import { DataTable } from "@/components/dashboard/data-table";
+import { content, text } from "@/components/dashboard/table-data";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { SHORTCUTS } from "@/lib/annotation/keymap";
 import type { WorkspacePreference } from "./preferences";
@@ -35,23 +37,31 @@ export function ShortcutsOverlay({ taskType, preference, onPreference, onClose }
         <input type="checkbox" className="h-5 w-5" checked={preference.digitsMoveOn} onChange={(e) => onPreference({ ...preference, digitsMoveOn: e.target.checked })} data-testid="digits-move-on" />
         After a digit, move on to the next question (your setting, kept in this browser)
       </label>
-      <table className="w-full text-sm">
-        <tbody>
-          {rows.map((s, i) => (
-            <tr key={i} className="border-t border-slate-100">
-              <td className="py-1 pr-4 whitespace-nowrap">
-                {s.keys.map((k, j) => (
-                  <span key={j}>
-                    {j > 0 && <span className="px-1 text-slate-400">{s.sequence ? "then" : "or"}</span>}
-                    <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono text-xs">{k}</kbd>
-                  </span>
-                ))}
-              </td>
-              <td>{s.description}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        table={{
+          label: "Shortcuts",
+          columns: [
+            { key: "keys", label: "Keys" },
+            { key: "action", label: "Action" },
+          ],
+          rows: rows.map((s, i) => ({
+            key: String(i),
+            cells: [
+              content(
+                <span className="whitespace-nowrap">
+                  {s.keys.map((k, j) => (
+                    <span key={j}>
+                      {j > 0 && <span className="px-1 text-slate-400">{s.sequence ? "then" : "or"}</span>}
+                      <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono text-xs">{k}</kbd>
+                    </span>
+                  ))}
+                </span>,
+              ),
+              text(s.description),
+            ],
+          })),
+        }}
+      />
     </Modal>
   );
 }

@@ -249,6 +249,7 @@ export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: Task
             >
               {isCurrent && (
                 <div className="mt-2 space-y-2">
+                  {/* Not a DataTable: a grid of the workspace's controls, the keyboard's cursor moving from row to row. */}
                   <table className="w-full text-sm" aria-label="Addressed pseudo-references">
                     <tbody>
                       {references.map((ref, r) => {

@@ -1,8 +1,10 @@
 /**
  * DataTable, rendered on the server as a page renders it: its accessible markup (caption, column
  * headers with their scope, sort buttons only where a column sorts), cells, empty state and
- * footer; the sortable table's order.
+ * footer; the sortable table's order; and, read from the sources, that every table of the product
+ * is a DataTable but for the listed exceptions.
  */
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
@@ -10,6 +12,7 @@ import { describe, expect, test } from "vitest";
 import { DataTable } from "@/components/dashboard/data-table";
 import { compareSortKeys } from "@/components/dashboard/sortable-table";
 import { content, count, num, type TableData, text } from "@/components/dashboard/table-data";
+import { sourceFiles } from "../import-graph";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const render = (table: TableData) => renderToStaticMarkup(createElement(DataTable, { table }));
@@ -103,3 +106,18 @@ describe("sorting", () => {
   });
 });
 
+/**
+ * Tables that are not data tables, and why; every other table is a DataTable (one look, caption,
+ * header scope, empty state, CSV where it is a figure).
+ */
+const NOT_DATA_TABLES: Record<string, string> = {
+  "components/dashboard/data-table.tsx": "DataTable itself",
+  "components/dashboard/sortable-table.tsx": "DataTable's table when a column sorts",
+  "components/workspace/markdown.tsx": "a table written in the Markdown of a study's guidelines, rendered as written",
+  "components/workspace/rating-task.tsx": "a grid of the workspace's controls, the keyboard's cursor moving from row to row",
+};
+
+test("every table in app/ and components/ is a DataTable, but for the listed exceptions", () => {
+  const handWritten = sourceFiles(ROOT, ["app", "components"]).filter((file) => file.endsWith(".tsx") && /<table[\s>]/.test(readFileSync(path.join(ROOT, file), "utf8")));
+  expect(handWritten, "a new table: use DataTable (components/dashboard/data-table.tsx), or list it here with the reason").toEqual(Object.keys(NOT_DATA_TABLES).sort());
+});
