@@ -1,5 +1,5 @@
 import { DataTable } from "./data-table";
-import { content, count, text } from "./table-data";
+import { content, count, fileSlug, text } from "./table-data";
 import type { QuestionReliability } from "@/lib/data/adjudication";
 import type { ConsensusShare } from "@/lib/analysis/reliability";
 
@@ -37,6 +37,7 @@ export function ReliabilityTables({ title, questions }: { title: string; questio
           table={{
             id: `reliability-${question.key}`,
             title: question.label,
+            filename: fileSlug("reliability", title, question.key),
             columns: [
               { key: "annotator", label: "Annotator", sortable: true },
               { key: "items", label: "Items", numeric: true, sortable: true },

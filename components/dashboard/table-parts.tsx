@@ -38,7 +38,7 @@ function CellContent({ cell, label }: { cell: Cell; label: string }) {
     cell.content !== undefined ? (
       cell.content
     ) : cell.href ? (
-      <Link href={cell.href} prefetch={false} className="text-blue-700 hover:underline">
+      <Link href={cell.href} className="text-blue-700 hover:underline">
         {cell.text}
       </Link>
     ) : (

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { DataTable } from "@/components/dashboard/data-table";
-import { content, count, text } from "@/components/dashboard/table-data";
+import { content, count, fileSlug, text } from "@/components/dashboard/table-data";
 import { whyOf } from "@/components/dashboard/agreement-tables";
 import { formatNumber, formatTime } from "@/components/dashboard/format";
 import { TASK_LABELS } from "@/components/format";
@@ -90,7 +90,8 @@ export default async function RoundsPage({ params }: { params: Promise<{ slug: s
                 <DataTable
                   table={{
                     id: `round-${round.number}-agreement`,
-                    label: `Agreement in round ${round.number}`,
+                    title: `Agreement in round ${round.number}`,
+                    filename: fileSlug(study.slug, "round", String(round.number), "agreement"),
                     columns: [{ key: "question", label: "Question" }, { key: "items", label: "Items", numeric: true }, ...SHOWN.map((key) => ({ key, label: ROUND_COEFFICIENTS[key], numeric: true }))],
                     rows: round.agreement.report.tasks.flatMap((t) =>
                       t.questions.map((q) => ({
@@ -99,7 +100,10 @@ export default async function RoundsPage({ params }: { params: Promise<{ slug: s
                         cells: [
                           text(`${TASK_LABELS[t.task]}: ${q.label}`),
                           count(q.counts.itemsWithTwoOrMoreRatings),
-                          ...SHOWN.map((key) => content(<CoefficientText c={q.coefficients.find((c) => c.key === key)} complete={round.agreement!.complete} />, { data: { testid: `coefficient-${key}` } })),
+                          ...SHOWN.map((key) => {
+                            const c = q.coefficients.find((c) => c.key === key);
+                            return content(<CoefficientText c={c} complete={round.agreement!.complete} />, { value: c?.value ?? null, data: { testid: `coefficient-${key}` } });
+                          }),
                         ],
                       })),
                     ),
