@@ -11,9 +11,16 @@ function cellCsvValue(td: HTMLTableCellElement): string | null {
   return copy.textContent ?? "";
 }
 
+/** A header's text without what is only for the eye (a sortable column's arrow). */
+function headerText(th: Element): string {
+  const copy = th.cloneNode(true) as HTMLElement;
+  copy.querySelectorAll('[aria-hidden="true"]').forEach((e) => e.remove());
+  return copy.textContent ?? "";
+}
+
 /** The CSV of a table in the page: its header and, cell by cell, its rows. */
 function tableCsv(table: HTMLTableElement): string {
-  const header = [...table.querySelectorAll("thead th")].map((th) => th.textContent ?? "");
+  const header = [...table.querySelectorAll("thead th")].map(headerText);
   const rows = [...table.querySelectorAll<HTMLTableRowElement>("tbody tr[data-row]")].map((tr) => [...tr.cells].map(cellCsvValue));
   return [header, ...rows].map((r) => csvLine(r)).join("");
 }

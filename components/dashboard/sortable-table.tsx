@@ -59,12 +59,12 @@ export function SortableTable({
                 sort={
                   column.sortable
                     ? (label) => (
-                        <button
-                          type="button"
-                          onClick={() => setSort({ column: i, direction: direction === "ascending" ? "descending" : "ascending" })}
-                          className={`font-medium hover:underline ${direction === "ascending" ? "after:content-['_▲']" : direction === "descending" ? "after:content-['_▼']" : "after:content-['_↕'] after:text-slate-400"}`}
-                        >
+                        <button type="button" onClick={() => setSort({ column: i, direction: direction === "ascending" ? "descending" : "ascending" })} className="font-medium hover:underline">
                           {label}
+                          {/* The header's aria-sort says the order; the arrow is for the eye (and left out of the CSV's header). */}
+                          <span aria-hidden="true" className={direction ? "ml-1" : "ml-1 text-slate-400"}>
+                            {direction === "ascending" ? "▲" : direction === "descending" ? "▼" : "↕"}
+                          </span>
                         </button>
                       )
                     : undefined

@@ -49,7 +49,9 @@ describe("DataTable", () => {
     expect(caption).toContain('aria-label="Download CSV: People"');
     const headers = elements(section(html, "thead"), "th");
     expect(headers.map((th) => /scope="col"/.test(th.open))).toEqual([true, true, true, true]);
-    expect(headers.map((th) => th.text)).toEqual(["Name", "Items", "Kappa", "Actions"]);
+    // The sort arrow is hidden from assistive technology: the button is named by the label alone.
+    expect(headers.map((th) => th.inner.replace(/<span aria-hidden="true"[^>]*>[^<]*<\/span>/g, "").replace(/<[^>]+>/g, ""))).toEqual(["Name", "Items", "Kappa", "Actions"]);
+    expect(headers[0].inner).toMatch(/<span aria-hidden="true"[^>]*>↕<\/span>/);
     expect(headers.map((th) => th.inner.includes("<button"))).toEqual([true, true, false, false]);
     // Unsorted until a header is pressed: no column claims an order.
     expect(headers.some((th) => th.open.includes("aria-sort"))).toBe(false);
