@@ -8,6 +8,8 @@ const nextConfig = {
   poweredByHeader: false,
   // Types are checked once by `npm run typecheck` (part of `npm test`) over the whole project.
   typescript: { ignoreBuildErrors: true },
+  // The accounts page was /admin/users; a bookmark of it still arrives.
+  redirects: async () => [{ source: "/admin/users", destination: "/admin/accounts", permanent: true }],
 };
 
 export default nextConfig;

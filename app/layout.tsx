@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { Providers } from "@/components/providers";
 import { SiteHeader } from "@/components/site-header";
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionAccount } from "@/lib/auth/session";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -11,12 +11,12 @@ export const metadata: Metadata = {
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const user = await getSessionUser();
+  const account = await getSessionAccount();
   return (
     <html lang="en">
       <body>
         <Providers>
-          <SiteHeader user={user} />
+          <SiteHeader account={account} />
           <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
         </Providers>
       </body>

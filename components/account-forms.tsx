@@ -51,11 +51,11 @@ export function CreateAccountForm({ submit, allowLeadRoles }: { submit: Submit; 
 }
 
 /** A new password for one account: "Activate" for imported accounts, "Reset password" otherwise. */
-export function AccountPasswordForm({ submit, userId, label, success }: { submit: Submit; userId: string; label: string; success: string }) {
+export function AccountPasswordForm({ submit, accountId, label, success }: { submit: Submit; accountId: string; label: string; success: string }) {
   const { message, onSubmit } = useSubmit(submit);
   return (
     <form onSubmit={(e) => onSubmit(e, success)} className="flex items-center gap-1" aria-label={label}>
-      <input type="hidden" name="userId" value={userId} />
+      <input type="hidden" name="accountId" value={accountId} />
       <input name="password" type="password" placeholder="new password" required minLength={8} aria-label="New password" className="rounded border border-slate-300 px-2 py-0.5 text-sm" />
       <button type="submit" className="rounded border border-slate-300 px-2 py-0.5 text-sm">
         {label}
@@ -66,11 +66,11 @@ export function AccountPasswordForm({ submit, userId, label, success }: { submit
 }
 
 /** One button acting on one account (deactivate, reactivate). */
-export function AccountButton({ submit, userId, label, success }: { submit: Submit; userId: string; label: string; success: string }) {
+export function AccountButton({ submit, accountId, label, success }: { submit: Submit; accountId: string; label: string; success: string }) {
   const { message, onSubmit } = useSubmit(submit);
   return (
     <form onSubmit={(e) => onSubmit(e, success)} className="flex items-center gap-1">
-      <input type="hidden" name="userId" value={userId} />
+      <input type="hidden" name="accountId" value={accountId} />
       <button type="submit" className="rounded border border-slate-300 px-2 py-0.5 text-sm">
         {label}
       </button>

@@ -58,11 +58,11 @@ export function AddMemberForm({ slug, add, canAddLeads }: { slug: string; add: A
   );
 }
 
-export function RemoveMemberButton({ slug, userId, label, remove }: { slug: string; userId: string; label: string; remove: Action }) {
+export function RemoveMemberButton({ slug, accountId, label, remove }: { slug: string; accountId: string; label: string; remove: Action }) {
   const { message, pending, run } = useRun();
   return (
     <span className="inline-flex items-center gap-2">
-      <button type="button" aria-label={label} disabled={pending} onClick={() => run(remove, { slug, userId }, "Removed.")} className="rounded border border-slate-300 px-2 py-0.5 text-sm disabled:opacity-50">
+      <button type="button" aria-label={label} disabled={pending} onClick={() => run(remove, { slug, accountId }, "Removed.")} className="rounded border border-slate-300 px-2 py-0.5 text-sm disabled:opacity-50">
         Remove
       </button>
       <ActionMessage message={message} />

@@ -35,14 +35,14 @@ export function QualitySettingsForm({ slug, initial, save }: { slug: string; ini
 }
 
 /** Pauses an annotator of the study (they can neither open nor save items) or resumes them. */
-export function PauseButton({ slug, userId, name, paused, save }: { slug: string; userId: string; name: string; paused: boolean; save: Action<unknown> }) {
+export function PauseButton({ slug, annotatorId, name, paused, save }: { slug: string; annotatorId: string; name: string; paused: boolean; save: Action<unknown> }) {
   const { message, pending, run } = useRun();
   return (
     <div className="flex items-center gap-2">
       <button
         type="button"
         disabled={pending}
-        onClick={() => run(save, { slug, userId, paused: !paused, reason: paused ? "" : "accuracy on gold items" }, () => (paused ? `${name} resumed.` : `${name} paused.`))}
+        onClick={() => run(save, { slug, annotatorId, paused: !paused, reason: paused ? "" : "accuracy on gold items" }, () => (paused ? `${name} resumed.` : `${name} paused.`))}
         className="rounded border border-slate-300 bg-white px-2 py-0.5 text-sm disabled:opacity-50"
       >
         {paused ? `Resume ${name}` : `Pause ${name}`}

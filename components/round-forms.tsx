@@ -79,7 +79,7 @@ export function MakeRoundsForm({ slug, preview, save }: { slug: string; preview:
                   { key: "total", label: "Total", numeric: true },
                 ],
                 rows: shown.annotators.map((a) => ({
-                  key: a.userId,
+                  key: a.annotatorId,
                   data: { testid: "rounds-preview-annotator" },
                   cells: [text(a.name), ...a.perRound.map((n) => countCell(n)), countCell(a.outside), countCell(a.total)],
                 })),

@@ -1,20 +1,20 @@
 import Link from "next/link";
-import type { SessionUser } from "@/lib/auth/authenticate";
+import type { SessionAccount } from "@/lib/auth/authenticate";
 import { SignOutButton } from "@/components/sign-out-button";
 
 /**
  * The header on every page. Its links are not prefetched: each target is a dynamic page, which a
  * prefetch renders on the server (session and queries) on every page load, for a click that rarely follows.
  */
-export function SiteHeader({ user }: { user: SessionUser | null }) {
-  const lead = user && (user.role === "LEAD" || user.role === "ADMIN");
+export function SiteHeader({ account }: { account: SessionAccount | null }) {
+  const lead = account && (account.role === "LEAD" || account.role === "ADMIN");
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav className="mx-auto flex max-w-6xl items-center gap-4 px-4 py-2" aria-label="Main">
         <Link href="/" prefetch={false} className="font-semibold">
           CR Judge
         </Link>
-        {user && (
+        {account && (
           <>
             <Link href="/annotate" prefetch={false} className="text-sm text-slate-700 hover:underline">
               My assignments
@@ -24,13 +24,13 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
                 <Link href="/studies" prefetch={false} className="text-sm text-slate-700 hover:underline">
                   Studies
                 </Link>
-                <Link href="/admin/users" prefetch={false} className="text-sm text-slate-700 hover:underline">
+                <Link href="/admin/accounts" prefetch={false} className="text-sm text-slate-700 hover:underline">
                   Accounts
                 </Link>
               </>
             )}
-            <span className="ml-auto text-sm text-slate-500" data-testid="current-user">
-              {user.name} · {user.role.toLowerCase()}
+            <span className="ml-auto text-sm text-slate-500" data-testid="current-account">
+              {account.name} · {account.role.toLowerCase()}
             </span>
             <SignOutButton />
           </>

@@ -39,8 +39,8 @@ async function importExample(slug: string): Promise<string | null> {
   if (await db.study.findUnique({ where: { slug } })) return null;
   const result = await runImport({ study: slug, format: "jsonl", files: [{ name: "code-changes.jsonl", content: readFileSync("docs/examples/code-changes.jsonl") }] }, db);
   if (result.status === "refused") throw new Error(`import refused: ${JSON.stringify(result.errors.slice(0, 3))}`);
-  const lead = await db.user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
-  return (await db.study.update({ where: { slug }, data: { createdById: lead.id } })).id;
+  const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
+  return (await db.study.update({ where: { slug }, data: { ownerId: lead.id } })).id;
 }
 
 test.beforeAll(async () => {
@@ -49,8 +49,8 @@ test.beforeAll(async () => {
   if (studyId === null) return;
   const db = testDb();
   // grace now grades Auger 5 (ada 4): a second 1-1 grade tie after Tufano's (ada 3, grace 2)
-  const grace = await db.user.findFirstOrThrow({ where: { name: "grace" } });
-  const ada = await db.user.findFirstOrThrow({ where: { name: "ada" } });
+  const grace = await db.account.findFirstOrThrow({ where: { name: "grace" } });
+  const ada = await db.account.findFirstOrThrow({ where: { name: "ada" } });
   await db.referenceGrade.updateMany({ where: { annotatorId: grace.id, review: { externalId: "Auger", codeChange: { studyId } } }, data: { grade: 5 } });
   // js-pr7-b's claim, which nobody coded: ada finds it correct, grace incomplete, another tie
   const claim = await db.pseudoReference.findFirstOrThrow({ where: { externalId: "c1", codeChange: { studyId, externalId: "js-pr7-b" } } });

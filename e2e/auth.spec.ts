@@ -15,7 +15,7 @@ test("a lead signs in and sees the demo study with its code changes", async ({ p
 test("an annotator sees only their own assignments", async ({ page }) => {
   await signIn(page, E2E_ACCOUNTS.ann1);
   await expect(page).toHaveURL(/\/annotate$/);
-  const own = await testDb().assignment.count({ where: { user: { email: E2E_ACCOUNTS.ann1.email } } });
+  const own = await testDb().assignment.count({ where: { annotator: { email: E2E_ACCOUNTS.ann1.email } } });
   expect(own).toBeGreaterThan(0);
   await expect(page.getByTestId("assignment-row")).toHaveCount(own);
 
@@ -23,14 +23,14 @@ test("an annotator sees only their own assignments", async ({ page }) => {
   expect(response.status()).toBe(200);
   const body = (await response.json()) as { queues: { entries: { id: string }[] }[] };
   const ids = body.queues.flatMap((q) => q.entries.map((e) => e.id));
-  const foreign = await testDb().assignment.count({ where: { id: { in: ids }, user: { email: { not: E2E_ACCOUNTS.ann1.email } } } });
+  const foreign = await testDb().assignment.count({ where: { id: { in: ids }, annotator: { email: { not: E2E_ACCOUNTS.ann1.email } } } });
   expect(ids).toHaveLength(own);
   expect(foreign).toBe(0);
 });
 
 test("an annotator is refused every lead page and route", async ({ page }) => {
   await signIn(page, E2E_ACCOUNTS.ann2);
-  for (const path of ["/studies", "/studies/demo", "/admin/users"]) {
+  for (const path of ["/studies", "/studies/demo", "/admin/accounts"]) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(403);
     await expect(page.getByRole("heading", { name: "Not allowed" })).toBeVisible();
@@ -48,8 +48,8 @@ test("signed-out visitors are sent to sign in and routes answer 401", async ({ p
 
 test("a wrong password gets a clear message and repeated attempts are slowed down", async ({ page }) => {
   const email = "slowdown@e2e.test";
-  const { createUser } = await import("@/lib/data/users");
-  await createUser({ email, role: "ANNOTATOR", password: "right-password" }, testDb());
+  const { addAccount } = await import("@/lib/data/accounts");
+  await addAccount({ email, role: "ANNOTATOR", password: "right-password" }, testDb());
   await page.goto("/signin");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("wrong-password");
@@ -88,14 +88,14 @@ test("sign-in returns to the page that was asked for, never to another site", as
 
 test("a lead creates an annotator account that can then sign in", async ({ page, browser }) => {
   await signIn(page, E2E_ACCOUNTS.lead);
-  await page.goto("/admin/users");
+  await page.goto("/admin/accounts");
   const form = page.getByRole("form", { name: "Create account" });
   await form.getByLabel("Email").fill("new.annotator@e2e.test");
   await form.getByLabel("Name").fill("New Annotator");
   await form.getByLabel("Password").fill("annotator-pass-1");
   await form.getByRole("button", { name: "Create" }).click();
   await expect(page.getByRole("status")).toHaveText("Account created.");
-  const stored = await testDb().user.findUniqueOrThrow({ where: { email: "new.annotator@e2e.test" } });
+  const stored = await testDb().account.findUniqueOrThrow({ where: { email: "new.annotator@e2e.test" } });
   expect(stored.role).toBe("ANNOTATOR");
   expect(stored.passwordHash).not.toContain("annotator-pass-1");
 

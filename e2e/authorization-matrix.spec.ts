@@ -1,7 +1,7 @@
 /**
  * The authorization matrix: every route handler and method, every page and every
  * server action, enumerated from the code (`app/**`) and the build
- * (`.next/server/server-reference-manifest.json`), is called by each kind of user against a
+ * (`.next/server/server-reference-manifest.json`), is called by each kind of account against a
  * study of its own: anonymous, an annotator of the study, an annotator of another study, a lead
  * of another study, the study's lead and an admin. Each call has its expected status (redirect
  * to sign-in for pages, `ok: false` for actions), and a refused call changes no row of any table.
@@ -10,7 +10,7 @@
 import { expect, request as playwrightRequest, test, type APIRequestContext } from "@playwright/test";
 import { hashPassword } from "@/lib/auth/password";
 import { editableSettings } from "@/lib/data/study-settings";
-import { createUser } from "@/lib/data/users";
+import { addAccount } from "@/lib/data/accounts";
 import { createAnnotationFixture, type AnnotationFixture } from "../tests/integration/annotation-fixture";
 import { jsonlFile } from "../tests/integration/import-fixtures";
 import { builtActions, existingActions, existingPages, existingRoutes } from "./app-entries";
@@ -122,7 +122,7 @@ const PAGES: Record<string, Entry> = {
   "/signin": { access: { ...signedIn({ redirect: "/" }, 200) }, call: () => ({ url: "/signin" }) },
   "/annotate": { access: signedIn(200, "signin"), call: () => ({ url: "/annotate" }) },
   "/annotate/[assignmentId]": { access: ownAssignment("page"), call: (f) => ({ url: `/annotate/${f.assignmentId}` }) },
-  "/admin/users": { access: anyLead("page"), call: () => ({ url: "/admin/users" }) },
+  "/admin/accounts": { access: anyLead("page"), call: () => ({ url: "/admin/accounts" }) },
   "/import": { access: anyLead("page"), call: () => ({ url: "/import" }) },
   "/studies": { access: anyLead("page"), call: () => ({ url: "/studies" }) },
   "/studies/new": { access: anyLead("page"), call: () => ({ url: "/studies/new" }) },
@@ -130,14 +130,14 @@ const PAGES: Record<string, Entry> = {
   "/studies/[slug]/adjudicate": studyPage("/adjudicate"),
   "/studies/[slug]/adjudicate/[task]/[itemId]": { access: leadOfStudy("page"), call: (f) => ({ url: `/studies/${f.a.slug}/adjudicate/COMMENT_FILTERING/${f.a.changes[0].reviews[0]}` }) },
   "/studies/[slug]/agreement": studyPage("/agreement"),
-  "/studies/[slug]/annotators/[userId]": { access: leadOfStudy("page"), call: (f) => ({ url: `/studies/${f.a.slug}/annotators/${f.a.users.ann1}` }) },
+  "/studies/[slug]/annotators/[annotatorId]": { access: leadOfStudy("page"), call: (f) => ({ url: `/studies/${f.a.slug}/annotators/${f.a.accounts.ann1}` }) },
   "/studies/[slug]/assignments": studyPage("/assignments"),
   "/studies/[slug]/consolidate": studyPage("/consolidate"),
   "/studies/[slug]/crscore-tables": studyPage("/crscore-tables"),
   "/studies/[slug]/consolidate/[codeChangeId]": { access: leadOfStudy("page"), call: (f) => ({ url: `/studies/${f.a.slug}/consolidate/${f.a.changes[0].id}` }) },
   "/studies/[slug]/import": studyPage("/import"),
   "/studies/[slug]/item-sets": studyPage("/item-sets"),
-  "/studies/[slug]/items/[codeChangeId]": { access: leadOfStudy("page"), call: (f) => ({ url: `/studies/${f.a.slug}/items/${f.a.changes[0].id}?task=COMMENT_FILTERING&annotator=${f.a.users.ann1}` }) },
+  "/studies/[slug]/items/[codeChangeId]": { access: leadOfStudy("page"), call: (f) => ({ url: `/studies/${f.a.slug}/items/${f.a.changes[0].id}?task=COMMENT_FILTERING&annotator=${f.a.accounts.ann1}` }) },
   "/studies/[slug]/members": studyPage("/members"),
   "/studies/[slug]/pull-requests/[pullRequestId]": { access: leadOfStudy("page"), call: (f) => ({ url: `/studies/${f.a.slug}/pull-requests/${encodeURIComponent(f.pullRequestId)}` }) },
   "/studies/[slug]/metrics": studyPage("/metrics"),
@@ -171,15 +171,15 @@ async function makeRoundsOfA(f: Fixture, released: boolean[]) {
 
 /** Server actions by `file#export`; `url` is a page the action is posted to. */
 const ACTIONS: Record<string, Entry> = {
-  "app/admin/users/actions.ts#createAccount": {
+  "app/admin/accounts/actions.ts#createAccount": {
     access: anyLead("action"),
-    call: (_f, s) => ({ url: "/admin/users", data: { email: `matrix-${s.toLowerCase()}-${Date.now()}@e2e.test`, name: "matrix", role: "ANNOTATOR", password: "matrix-password-1" } }),
+    call: (_f, s) => ({ url: "/admin/accounts", data: { email: `matrix-${s.toLowerCase()}-${Date.now()}@e2e.test`, name: "matrix", role: "ANNOTATOR", password: "matrix-password-1" } }),
   },
   // Leads manage the annotator accounts of their own studies only (the target is an annotator of study A).
-  "app/admin/users/actions.ts#activateAccount": { access: leadOfStudy("action"), call: (f) => ({ url: "/admin/users", data: { userId: f.inactiveId, password: "matrix-password-1" } }) },
-  "app/admin/users/actions.ts#resetPassword": { access: leadOfStudy("action"), call: (f) => ({ url: "/admin/users", data: { userId: f.inactiveId, password: "matrix-password-2" } }) },
-  "app/admin/users/actions.ts#deactivateAccount": { access: leadOfStudy("action"), call: (f) => ({ url: "/admin/users", data: { userId: f.inactiveId } }) },
-  "app/admin/users/actions.ts#reactivateAccount": { access: leadOfStudy("action"), call: (f) => ({ url: "/admin/users", data: { userId: f.inactiveId } }) },
+  "app/admin/accounts/actions.ts#activateAccount": { access: leadOfStudy("action"), call: (f) => ({ url: "/admin/accounts", data: { accountId: f.inactiveId, password: "matrix-password-1" } }) },
+  "app/admin/accounts/actions.ts#resetPassword": { access: leadOfStudy("action"), call: (f) => ({ url: "/admin/accounts", data: { accountId: f.inactiveId, password: "matrix-password-2" } }) },
+  "app/admin/accounts/actions.ts#deactivateAccount": { access: leadOfStudy("action"), call: (f) => ({ url: "/admin/accounts", data: { accountId: f.inactiveId } }) },
+  "app/admin/accounts/actions.ts#reactivateAccount": { access: leadOfStudy("action"), call: (f) => ({ url: "/admin/accounts", data: { accountId: f.inactiveId } }) },
   "app/studies/[slug]/actions.ts#changeStageOrder": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}`, data: { slug: f.a.slug, on: false } }) },
   "app/studies/[slug]/adjudicate/actions.ts#decideConsensus": {
     access: leadOfStudy("action"),
@@ -193,23 +193,23 @@ const ACTIONS: Record<string, Entry> = {
     },
   },
   "app/studies/[slug]/assignments/actions.ts#saveSettings": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, ...f.settings } }) },
-  "app/studies/[slug]/assignments/actions.ts#previewGeneration": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, annotatorIds: [f.a.users.ann1, f.a.users.ann2] } }) },
+  "app/studies/[slug]/assignments/actions.ts#previewGeneration": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, annotatorIds: [f.a.accounts.ann1, f.a.accounts.ann2] } }) },
   // as its preview showed it
   "app/studies/[slug]/assignments/actions.ts#generate": {
     access: leadOfStudy("action"),
-    call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, annotatorIds: [f.a.users.ann1, f.a.users.ann2], confirm: f.generateKey } }),
+    call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, annotatorIds: [f.a.accounts.ann1, f.a.accounts.ann2], confirm: f.generateKey } }),
     prepare: async (f) => {
       const { previewGenerate } = await import("@/lib/data/assignment-admin");
-      f.generateKey = (await previewGenerate({ id: f.a.users.lead, role: "LEAD" }, f.a.slug, [f.a.users.ann1, f.a.users.ann2])).key;
+      f.generateKey = (await previewGenerate({ id: f.a.accounts.lead, role: "LEAD" }, f.a.slug, [f.a.accounts.ann1, f.a.accounts.ann2])).key;
     },
   },
   "app/studies/[slug]/assignments/actions.ts#reassign": {
     access: leadOfStudy("action"),
-    call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, assignmentId: f.assignmentId, toUserId: f.a.users.ann1 } }),
+    call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, assignmentId: f.assignmentId, toAnnotatorId: f.a.accounts.ann1 } }),
   },
   "app/studies/[slug]/assignments/actions.ts#reassignOpen": {
     access: leadOfStudy("action"),
-    call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, fromUserId: f.a.users.ann1, toUserId: f.a.users.ann1 } }),
+    call: (f) => ({ url: `/studies/${f.a.slug}/assignments`, data: { slug: f.a.slug, fromAnnotatorId: f.a.accounts.ann1, toAnnotatorId: f.a.accounts.ann1 } }),
   },
   "app/studies/[slug]/consolidate/actions.ts#consolidate": {
     access: leadOfStudy("action"),
@@ -240,9 +240,9 @@ const ACTIONS: Record<string, Entry> = {
   "app/studies/[slug]/members/actions.ts#addMember": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/members`, data: { slug: f.a.slug, email: `ann2-${f.a.slug.slice(6)}@test.local`, role: "ANNOTATOR" } }) },
   "app/studies/[slug]/members/actions.ts#removeMember": {
     access: leadOfStudy("action"),
-    call: (f) => ({ url: `/studies/${f.a.slug}/members`, data: { slug: f.a.slug, userId: f.removableId } }),
+    call: (f) => ({ url: `/studies/${f.a.slug}/members`, data: { slug: f.a.slug, accountId: f.removableId } }),
     prepare: async (f) => {
-      await testDb().studyMember.upsert({ where: { studyId_userId: { studyId: f.a.studyId, userId: f.removableId } }, create: { studyId: f.a.studyId, userId: f.removableId, role: "ANNOTATOR" }, update: {} });
+      await testDb().studyMember.upsert({ where: { studyId_accountId: { studyId: f.a.studyId, accountId: f.removableId } }, create: { studyId: f.a.studyId, accountId: f.removableId, role: "ANNOTATOR" }, update: {} });
     },
   },
   "app/studies/[slug]/quality/actions.ts#saveQualitySettings": {
@@ -250,7 +250,7 @@ const ACTIONS: Record<string, Entry> = {
     call: (f) => ({ url: `/studies/${f.a.slug}/quality`, data: { slug: f.a.slug, goldPerQueue: 0, goldMinAccuracyPercent: 80, minSecondsPerItem: 10 } }),
   },
   // resuming (not pausing) keeps the annotator able to work for the other checks
-  "app/studies/[slug]/quality/actions.ts#pauseAnnotator": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/quality`, data: { slug: f.a.slug, userId: f.a.users.ann1, paused: false } }) },
+  "app/studies/[slug]/quality/actions.ts#pauseAnnotator": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/quality`, data: { slug: f.a.slug, annotatorId: f.a.accounts.ann1, paused: false } }) },
   "app/studies/[slug]/pseudo-refs/actions.ts#startPseudoRefs": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/pseudo-refs`, data: { slug: f.a.slug, source: "smells" } }) },
   "app/studies/[slug]/pseudo-refs/actions.ts#saveClaimPrompt": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/pseudo-refs`, data: { slug: f.a.slug, prompt: "" } }) },
   "app/studies/[slug]/rounds/actions.ts#previewMakeRounds": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/rounds`, data: { slug: f.a.slug, count: 1 } }), prepare: removeRounds },
@@ -261,7 +261,7 @@ const ACTIONS: Record<string, Entry> = {
     prepare: async (f) => {
       await removeRounds(f);
       const { previewRounds } = await import("@/lib/data/rounds");
-      f.roundsKey = (await previewRounds({ id: f.a.users.lead, role: "LEAD" }, { slug: f.a.slug, count: 1 })).key;
+      f.roundsKey = (await previewRounds({ id: f.a.accounts.lead, role: "LEAD" }, { slug: f.a.slug, count: 1 })).key;
     },
   },
   "app/studies/[slug]/rounds/actions.ts#releaseNextRound": {
@@ -271,8 +271,8 @@ const ACTIONS: Record<string, Entry> = {
     prepare: async (f) => {
       const [first] = await makeRoundsOfA(f, [true, false]);
       await testDb().assignment.upsert({
-        where: { userId_codeChangeId_taskType: { userId: f.a.users.ann2, codeChangeId: first.id, taskType: "REFERENCE_GRADING" } },
-        create: { studyId: f.a.studyId, userId: f.a.users.ann2, codeChangeId: first.id, taskType: "REFERENCE_GRADING", position: 1000, status: "DONE" },
+        where: { annotatorId_codeChangeId_taskType: { annotatorId: f.a.accounts.ann2, codeChangeId: first.id, taskType: "REFERENCE_GRADING" } },
+        create: { studyId: f.a.studyId, annotatorId: f.a.accounts.ann2, codeChangeId: first.id, taskType: "REFERENCE_GRADING", position: 1000, status: "DONE" },
         update: {},
       });
     },
@@ -347,25 +347,25 @@ async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Sub
   const a = await createAnnotationFixture(db, `${tag}a`);
   const b = await createAnnotationFixture(db, `${tag}b`);
   // The fixtures' leads own their studies; give them lead accounts, and everyone a password.
-  for (const fx of [a, b]) await db.user.update({ where: { id: fx.users.lead }, data: { role: "LEAD" } });
+  for (const fx of [a, b]) await db.account.update({ where: { id: fx.accounts.lead }, data: { role: "LEAD" } });
   const passwordHash = await hashPassword(PASSWORD);
-  await db.user.updateMany({ where: { id: { in: [a.users.lead, b.users.lead, a.users.ann1, a.users.ann2, b.users.ann1] } }, data: { passwordHash } });
+  await db.account.updateMany({ where: { id: { in: [a.accounts.lead, b.accounts.lead, a.accounts.ann1, a.accounts.ann2, b.accounts.ann1] } }, data: { passwordHash } });
   process.env.DATABASE_URL ??= process.env.E2E_DATABASE_URL;
   const { generateAssignments } = await import("@/lib/data/assignment-admin");
-  await generateAssignments({ id: a.users.lead, role: "LEAD" }, a.slug, [a.users.ann1, a.users.ann2]);
-  await generateAssignments({ id: b.users.lead, role: "LEAD" }, b.slug, [b.users.ann1, b.users.ann2]);
-  const assignment = await db.assignment.findFirstOrThrow({ where: { studyId: a.studyId, userId: a.users.ann1, taskType: "CLAIM_VERIFICATION" }, include: { codeChange: { include: { pseudoReferences: true } } } });
+  await generateAssignments({ id: a.accounts.lead, role: "LEAD" }, a.slug, [a.accounts.ann1, a.accounts.ann2]);
+  await generateAssignments({ id: b.accounts.lead, role: "LEAD" }, b.slug, [b.accounts.ann1, b.accounts.ann2]);
+  const assignment = await db.assignment.findFirstOrThrow({ where: { studyId: a.studyId, annotatorId: a.accounts.ann1, taskType: "CLAIM_VERIFICATION" }, include: { codeChange: { include: { pseudoReferences: true } } } });
   const claim = assignment.codeChange.pseudoReferences.find((r) => r.kind === "CLAIM")!;
   const pullRequest = await db.pullRequest.create({ data: { studyId: a.studyId, externalId: `${tag}/repo#1`, title: "matrix pull request" } });
   const run = await db.metricRun.create({ data: { studyId: a.studyId, metrics: ["exact-match"], status: "DONE" } });
   // scores for the validity report
   await db.metricScore.createMany({ data: a.changes.flatMap((c) => c.reviews.map((reviewId, i) => ({ reviewId, metric: "exact-match", value: i % 2 }))) });
   // ann3 is inactive (as an imported annotator) and a member that removal targets
-  await db.user.update({ where: { id: a.users.ann3 }, data: { active: false } });
-  await db.studyMember.create({ data: { studyId: a.studyId, userId: a.users.ann3, role: "ANNOTATOR" } });
+  await db.account.update({ where: { id: a.accounts.ann3 }, data: { active: false } });
+  await db.studyMember.create({ data: { studyId: a.studyId, accountId: a.accounts.ann3, role: "ANNOTATOR" } });
   const study = await db.study.findUniqueOrThrow({ where: { id: a.studyId } });
   const refs = await db.pseudoReference.findMany({ where: { codeChangeId: a.changes[0].id, kind: { not: "SMELL" } } });
-  const email = async (id: string) => ({ email: (await db.user.findUniqueOrThrow({ where: { id } })).email, password: PASSWORD });
+  const email = async (id: string) => ({ email: (await db.account.findUniqueOrThrow({ where: { id } })).email, password: PASSWORD });
   return {
     fixture: {
       a,
@@ -374,8 +374,8 @@ async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Sub
       claimId: claim.id,
       runId: run.id,
       pullRequestId: pullRequest.externalId,
-      inactiveId: a.users.ann3,
-      removableId: a.users.ann3,
+      inactiveId: a.accounts.ann3,
+      removableId: a.accounts.ann3,
       settings: { annotatorsPerItem: study.annotatorsPerItem, reliabilitySetSize: study.reliabilitySetSize, assignmentSeed: study.assignmentSeed },
       studySettings: editableSettings(study),
       decisions: refs.map((r) => ({ pseudoReferenceId: r.id, action: "KEEP" as const })),
@@ -383,10 +383,10 @@ async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Sub
       generateKey: "",
     },
     accounts: {
-      annotator: await email(a.users.ann1),
-      otherStudyAnnotator: await email(b.users.ann1),
-      otherStudyLead: await email(b.users.lead),
-      lead: await email(a.users.lead),
+      annotator: await email(a.accounts.ann1),
+      otherStudyAnnotator: await email(b.accounts.ann1),
+      otherStudyLead: await email(b.accounts.lead),
+      lead: await email(a.accounts.lead),
       admin: E2E_ACCOUNTS.admin,
     },
   };
@@ -413,7 +413,7 @@ test("every route handler, page and server action has an entry in the matrix, an
   expect([...builtActions().keys()].sort(), "the build's actions (rebuild after changing them)").toEqual(actions);
 });
 
-test("each kind of user gets the expected answer from every route, page and action; refused calls change nothing", async () => {
+test("each kind of account gets the expected answer from every route, page and action; refused calls change nothing", async () => {
   test.setTimeout(600_000);
   const { fixture, accounts } = await setUp();
   const contexts = Object.fromEntries(await Promise.all(SUBJECTS.map(async (s) => [s, await signedInContext(s === "anonymous" ? null : accounts[s])] as const))) as Record<Subject, APIRequestContext>;
@@ -450,7 +450,7 @@ test("each kind of user gets the expected answer from every route, page and acti
 // The takeover chain: another lead adds an annotator of the demo study to a study of theirs,
 // which made the account one they managed, then resets its password and signs in as them.
 
-/** Calls a server action by `file#export` as the context's user; its result. */
+/** Calls a server action by `file#export` as the context's account; its result. */
 async function callAction(context: APIRequestContext, key: string, url: string, data: unknown): Promise<{ ok: boolean; error: string }> {
   const outcome = (await perform(context, "action", key, { url, data }, builtActions().get(key)?.id)) as { ok: boolean; text: string };
   const error = /"error":("(?:[^"\\]|\\.)*")/.exec(outcome.text);
@@ -473,38 +473,38 @@ test("another lead calling every action that adds the demo study's annotator, th
   const tag = `chain${Date.now()}`;
   // The intruder leads a study of their own, with an annotator and assignments.
   const own = await createAnnotationFixture(db, tag);
-  await db.user.update({ where: { id: own.users.lead }, data: { role: "LEAD", passwordHash: await hashPassword(PASSWORD) } });
+  await db.account.update({ where: { id: own.accounts.lead }, data: { role: "LEAD", passwordHash: await hashPassword(PASSWORD) } });
   process.env.DATABASE_URL ??= process.env.E2E_DATABASE_URL;
   const { generateAssignments } = await import("@/lib/data/assignment-admin");
-  await generateAssignments({ id: own.users.lead, role: "LEAD" }, own.slug, [own.users.ann1]);
+  await generateAssignments({ id: own.accounts.lead, role: "LEAD" }, own.slug, [own.accounts.ann1]);
   const assignment = await db.assignment.findFirstOrThrow({ where: { studyId: own.studyId }, select: { id: true } });
   // The victim: an annotator of the demo study, which the lead of the e2e accounts leads.
   const victimPassword = "victim-password-1";
-  const victim = await createUser({ email: `victim-${tag}@e2e.test`, name: "Victim", role: "ANNOTATOR", password: victimPassword }, db);
+  const victim = await addAccount({ email: `victim-${tag}@e2e.test`, name: "Victim", role: "ANNOTATOR", password: victimPassword }, db);
   const demo = await db.study.findUniqueOrThrow({ where: { slug: "demo" }, select: { id: true } });
-  await db.studyMember.create({ data: { studyId: demo.id, userId: victim.id, role: "ANNOTATOR" } });
-  const victimRow = () => db.user.findUniqueOrThrow({ where: { id: victim.id }, select: { passwordHash: true, active: true, sessionVersion: true, name: true, role: true, memberships: { select: { studyId: true, role: true, pausedAt: true } } } });
+  await db.studyMember.create({ data: { studyId: demo.id, accountId: victim.id, role: "ANNOTATOR" } });
+  const victimRow = () => db.account.findUniqueOrThrow({ where: { id: victim.id }, select: { passwordHash: true, active: true, sessionVersion: true, name: true, role: true, memberships: { select: { studyId: true, role: true, pausedAt: true } } } });
 
-  const intruder = await signedInContext({ email: (await db.user.findUniqueOrThrow({ where: { id: own.users.lead } })).email, password: PASSWORD });
+  const intruder = await signedInContext({ email: (await db.account.findUniqueOrThrow({ where: { id: own.accounts.lead } })).email, password: PASSWORD });
   const demoLead = await signedInContext(E2E_ACCOUNTS.lead);
   const admin = await signedInContext(E2E_ACCOUNTS.admin);
   const taken = "taken-over-1";
   const accountActions: [string, unknown][] = [
-    ["app/admin/users/actions.ts#resetPassword", { userId: victim.id, password: taken }],
-    ["app/admin/users/actions.ts#activateAccount", { userId: victim.id, password: taken }],
-    ["app/admin/users/actions.ts#deactivateAccount", { userId: victim.id }],
-    ["app/admin/users/actions.ts#reactivateAccount", { userId: victim.id }],
-    ["app/admin/users/actions.ts#createAccount", { email: victim.email, name: "Taken", role: "ANNOTATOR", password: taken }],
+    ["app/admin/accounts/actions.ts#resetPassword", { accountId: victim.id, password: taken }],
+    ["app/admin/accounts/actions.ts#activateAccount", { accountId: victim.id, password: taken }],
+    ["app/admin/accounts/actions.ts#deactivateAccount", { accountId: victim.id }],
+    ["app/admin/accounts/actions.ts#reactivateAccount", { accountId: victim.id }],
+    ["app/admin/accounts/actions.ts#createAccount", { email: victim.email, name: "Taken", role: "ANNOTATOR", password: taken }],
   ];
   const adding: [string, string, unknown][] = [
     ["app/studies/[slug]/members/actions.ts#addMember", `/studies/${own.slug}/members`, { slug: own.slug, email: victim.email, role: "ANNOTATOR" }],
     ["app/studies/[slug]/members/actions.ts#addMember", `/studies/${own.slug}/members`, { slug: own.slug, email: victim.email, role: "LEAD" }],
-    ["app/studies/[slug]/assignments/actions.ts#previewGeneration", `/studies/${own.slug}/assignments`, { slug: own.slug, annotatorIds: [own.users.ann1, victim.id] }],
-    ["app/studies/[slug]/assignments/actions.ts#generate", `/studies/${own.slug}/assignments`, { slug: own.slug, annotatorIds: [own.users.ann1, victim.id], confirm: "unconfirmed" }],
-    ["app/studies/[slug]/assignments/actions.ts#reassign", `/studies/${own.slug}/assignments`, { slug: own.slug, assignmentId: assignment.id, toUserId: victim.id }],
-    ["app/studies/[slug]/assignments/actions.ts#reassignOpen", `/studies/${own.slug}/assignments`, { slug: own.slug, fromUserId: own.users.ann1, toUserId: victim.id }],
-    ["app/studies/[slug]/quality/actions.ts#pauseAnnotator", `/studies/${own.slug}/quality`, { slug: own.slug, userId: victim.id, paused: true }],
-    ...accountActions.map(([key, data]) => [key, "/admin/users", data] as [string, string, unknown]),
+    ["app/studies/[slug]/assignments/actions.ts#previewGeneration", `/studies/${own.slug}/assignments`, { slug: own.slug, annotatorIds: [own.accounts.ann1, victim.id] }],
+    ["app/studies/[slug]/assignments/actions.ts#generate", `/studies/${own.slug}/assignments`, { slug: own.slug, annotatorIds: [own.accounts.ann1, victim.id], confirm: "unconfirmed" }],
+    ["app/studies/[slug]/assignments/actions.ts#reassign", `/studies/${own.slug}/assignments`, { slug: own.slug, assignmentId: assignment.id, toAnnotatorId: victim.id }],
+    ["app/studies/[slug]/assignments/actions.ts#reassignOpen", `/studies/${own.slug}/assignments`, { slug: own.slug, fromAnnotatorId: own.accounts.ann1, toAnnotatorId: victim.id }],
+    ["app/studies/[slug]/quality/actions.ts#pauseAnnotator", `/studies/${own.slug}/quality`, { slug: own.slug, annotatorId: victim.id, paused: true }],
+    ...accountActions.map(([key, data]) => [key, "/admin/accounts", data] as [string, string, unknown]),
   ];
   try {
     const before = await victimRow();
@@ -528,7 +528,7 @@ test("another lead calling every action that adds the demo study's annotator, th
     const shared = await victimRow();
     for (const [who, context] of [["intruder", intruder], ["demo lead", demoLead]] as const)
       for (const [key, data] of accountActions) {
-        const result = await callAction(context, key, "/admin/users", data);
+        const result = await callAction(context, key, "/admin/accounts", data);
         if (result.ok) failures.push(`${who} ${key} on the shared annotator: accepted`);
       }
     expect(failures).toEqual([]);
@@ -537,6 +537,6 @@ test("another lead calling every action that adds the demo study's annotator, th
     expect(await signsIn(victim.email, taken)).toBe(false);
   } finally {
     await Promise.all([intruder, demoLead, admin].map((c) => c.dispose()));
-    await db.studyMember.deleteMany({ where: { userId: victim.id } });
+    await db.studyMember.deleteMany({ where: { accountId: victim.id } });
   }
 });

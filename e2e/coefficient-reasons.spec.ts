@@ -15,8 +15,8 @@ let annotators: Awaited<ReturnType<typeof newAnnotator>>[] = [];
 
 test.beforeAll(async () => {
   const db = testDb();
-  const lead = await db.user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
-  const study = await db.study.create({ data: { slug: STUDY, name: "Reasons e2e", taskTypes: ["REFERENCE_GRADING"], createdById: lead.id, hideSystemNames: false } });
+  const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
+  const study = await db.study.create({ data: { slug: STUDY, name: "Reasons e2e", taskTypes: ["REFERENCE_GRADING"], ownerId: lead.id, hideSystemNames: false } });
   for (let n = 0; n < 2; n++) {
     const oldFile = "int f(int x) {\n  return x;\n}\n";
     const newFile = `int f(int x) {\n  return x + ${n};\n}\n`;
@@ -25,7 +25,7 @@ test.beforeAll(async () => {
     await db.review.create({ data: { codeChangeId: change.id, externalId: "Auger", system: "Auger", text: `Auger on change ${n}`, position: 1 } });
   }
   annotators = [await newAnnotator("same-a"), await newAnnotator("same-b")];
-  await db.studyMember.createMany({ data: annotators.map((a) => ({ studyId: study.id, userId: a.userId, role: "ANNOTATOR" as const })) });
+  await db.studyMember.createMany({ data: annotators.map((a) => ({ studyId: study.id, accountId: a.accountId, role: "ANNOTATOR" as const })) });
   // The rounds as the rounds page makes them (preview, then confirm), on the test database.
   process.env.DATABASE_URL ??= process.env.E2E_DATABASE_URL;
   const { createRounds, previewRounds } = await import("@/lib/data/rounds");
@@ -41,7 +41,7 @@ async function gradeAll(browser: Browser): Promise<void> {
     const context = await browser.newContext();
     const page = await context.newPage();
     await signIn(page, annotator.account);
-    for (const assignment of await db.assignment.findMany({ where: { userId: annotator.userId, study: { slug: STUDY } } })) {
+    for (const assignment of await db.assignment.findMany({ where: { annotatorId: annotator.accountId, study: { slug: STUDY } } })) {
       const review = await db.review.findFirstOrThrow({ where: { codeChangeId: assignment.codeChangeId, isReference: false } });
       expect((await page.request.post("/api/annotations", { data: { kind: "grade", assignmentId: assignment.id, targetId: review.id, baseVersion: 0, value: { grade: 3, comment: "" } } })).status()).toBe(200);
       expect((await page.request.post(`/api/annotations/assignments/${assignment.id}/submit`, { data: {} })).status()).toBe(200);
@@ -73,7 +73,7 @@ test("one grade throughout: every undefined coefficient and the consensus share 
   await expect(coefficients.locator('tr[data-row="fleiss"] td[data-col="why"]')).toHaveText("all ratings fall in one category, so chance agreement is 1 and kappa is undefined");
   await expect(coefficients.locator('tr[data-row="percent"] td[data-col="why"]')).toHaveText("every bootstrap resample gives this same value, so the interval shows no uncertainty.");
 
-  await page.goto(`/studies/${STUDY}/annotators/${annotators[0].userId}`);
+  await page.goto(`/studies/${STUDY}/annotators/${annotators[0].accountId}`);
   const share = page.getByTestId("agreement-row").getByTestId("with-consensus");
   await expect(share).toHaveText(/^–no item with a consensus apart from this annotator's answer \(2 left out\)$/);
   await expect(page.getByRole("region", { name: "Agreement" })).toContainText("are left out: they would count as agreement by construction");

@@ -165,7 +165,7 @@ test("the dashboard follows new annotations by itself (auto-refresh) and with Re
   useTestDatabaseForLib();
   const db = testDb();
   const study = await requireStudy({ slug: "demo" }, db);
-  const { userId } = await newAnnotator("dashboard-grader");
+  const { accountId } = await newAnnotator("dashboard-grader");
   try {
     await signIn(page, E2E_ACCOUNTS.lead);
     await page.goto("/studies/demo/agreement?task=REFERENCE_GRADING");
@@ -175,7 +175,7 @@ test("the dashboard follows new annotations by itself (auto-refresh) and with Re
     await expectComplete(page, "agreement-report");
 
     const graded = await db.referenceGrade.findMany({ where: { review: { codeChange: { studyId: study.id } } }, select: { reviewId: true, grade: true }, distinct: ["reviewId"], take: 6 });
-    await db.referenceGrade.createMany({ data: graded.map((g, i) => ({ annotatorId: userId, reviewId: g.reviewId, grade: i % 2 === 0 ? g.grade : Math.min(5, g.grade + 1) })) });
+    await db.referenceGrade.createMany({ data: graded.map((g, i) => ({ annotatorId: accountId, reviewId: g.reviewId, grade: i % 2 === 0 ? g.grade : Math.min(5, g.grade + 1) })) });
     const after = (await agreementReport(study.id, { task: "REFERENCE_GRADING" }, db)).tasks[0].questions[0];
     expect(after.raters).toHaveLength(before.raters.length + 1);
 
@@ -184,12 +184,12 @@ test("the dashboard follows new annotations by itself (auto-refresh) and with Re
     await expectComplete(page, "agreement-report");
     expectCoefficients(await readTable(page, "coefficients-reference_grading-grade"), after.coefficients, "after new grades");
 
-    await db.referenceGrade.deleteMany({ where: { annotatorId: userId } });
+    await db.referenceGrade.deleteMany({ where: { annotatorId: accountId } });
     await page.getByRole("button", { name: "Refresh now" }).click();
     await expect(page.getByTestId("pairwise-reference_grading-grade").locator("tbody tr")).toHaveCount(before.raters.length);
     await expectComplete(page, "agreement-report");
     expectCoefficients(await readTable(page, "coefficients-reference_grading-grade"), before.coefficients, "after removing them");
   } finally {
-    await db.user.delete({ where: { id: userId } });
+    await db.account.delete({ where: { id: accountId } });
   }
 });

@@ -20,7 +20,7 @@ const hasSheets = annotators.every((a) => hasSharedFile(...phase1, `py_claim_acc
 
 async function importAsLead(study: string, format: "crscore-phase1" | "crscore-phase2", ...parts: string[]): Promise<void> {
   const file = sharedPath(...parts);
-  const lead = await testDb().user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email }, select: { id: true } });
+  const lead = await testDb().account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email }, select: { id: true } });
   const result = await runImport({ study, format, files: [{ name: path.basename(file), content: readFileSync(file) }], createdById: lead.id }, testDb());
   if (result.status !== "imported") throw new Error(`import of ${file} refused: ${JSON.stringify(result)}`);
 }

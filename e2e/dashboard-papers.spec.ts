@@ -29,7 +29,7 @@ async function importFile(study: string, format: "crscore-phase1" | "gradedrevie
 async function importAs(study: string, format: "crscore-phase1" | "gradedreviews", primary: boolean, ...parts: string[]): Promise<void> {
   const file = sharedPath(...parts);
   // Imported as the lead, who then owns the new study (studies are seen by their owner and members).
-  const lead = await testDb().user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email }, select: { id: true } });
+  const lead = await testDb().account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email }, select: { id: true } });
   const result = await runImport({ study, format, files: [{ name: path.basename(file), content: readFileSync(file) }], createdById: lead.id, primary }, testDb());
   if (result.status !== "imported") throw new Error(`import of ${file} refused: ${JSON.stringify(result)}`);
 }

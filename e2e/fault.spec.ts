@@ -15,7 +15,7 @@ import { createClient } from "@/lib/db/client";
 import { serverAnswers } from "@/lib/db/embedded-postgres";
 import { embeddedServerUrl } from "@/lib/db/embedded-server";
 import { freePort } from "@/lib/db/test-database";
-import { createUser } from "@/lib/data/users";
+import { addAccount } from "@/lib/data/accounts";
 import { startProduct, stopAllProducts, type Started } from "./product";
 
 const ANNOTATORS = 6;
@@ -103,9 +103,9 @@ test("kill -9 of the web server and of PostgreSQL during saves: no acknowledged 
     const claims = change.pseudoReferences.map((r) => r.id);
     for (let i = 0; i < ANNOTATORS; i++) {
       const email = `fault-${i}@e2e.test`;
-      const user = await createUser({ email, name: `Fault ${i}`, role: "ANNOTATOR", password: PASSWORD }, db);
-      await db.studyMember.create({ data: { studyId: study.id, userId: user.id, role: "ANNOTATOR" } });
-      const assignment = await db.assignment.create({ data: { studyId: study.id, userId: user.id, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", position: 0 } });
+      const account = await addAccount({ email, name: `Fault ${i}`, role: "ANNOTATOR", password: PASSWORD }, db);
+      await db.studyMember.create({ data: { studyId: study.id, accountId: account.id, role: "ANNOTATOR" } });
+      const assignment = await db.assignment.create({ data: { studyId: study.id, annotatorId: account.id, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", position: 0 } });
       const api = await request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
       const csrf = ((await (await api.get("/api/auth/csrf")).json()) as { csrfToken: string }).csrfToken;
       await api.post("/api/auth/callback/credentials", { form: { csrfToken: csrf, email, password: PASSWORD, json: "true" } });

@@ -10,7 +10,7 @@ export async function signIn(page: Page, account: { email: string; password: str
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByTestId("current-user")).toBeVisible();
+  await expect(page.getByTestId("current-account")).toBeVisible();
 }
 
 let client: PrismaClient | undefined;

@@ -7,7 +7,7 @@ import path from "node:path";
 import { createClient } from "@/lib/db/client";
 import { createTestDatabase } from "@/lib/db/test-database";
 import { seedDemo } from "@/lib/data/demo-study";
-import { ensureInitialAccounts } from "@/lib/data/users";
+import { ensureInitialAccounts } from "@/lib/data/accounts";
 import { E2E_ACCOUNTS } from "./accounts";
 
 async function waitForHealth(url: string, timeoutMs: number): Promise<void> {

@@ -80,7 +80,7 @@ test("the demo study's downloads have distinct names, and a note that starts a f
   // A known answer (gold) on a review nobody decided, so the page offers the exports with gold items.
   const decided = (await db.consensus.findMany({ where: { studyId: study.id }, select: { itemId: true } })).map((c) => c.itemId);
   const review = await db.review.findFirstOrThrow({ where: { codeChange: { studyId: study.id }, isReference: false, id: { notIn: decided } }, orderBy: { id: "asc" } });
-  const lead = await db.user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
+  const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
   const gold = await db.consensus.create({ data: { studyId: study.id, task: "REFERENCE_GRADING", itemId: review.id, question: "grade", value: 3, decidedById: lead.id, gold: true } });
   await db.claimJudgement.update({ where: { id: judgement.id }, data: { note: hyperlink } });
   try {

@@ -7,7 +7,7 @@
 import { expect, test, type Page, type Request } from "@playwright/test";
 import { E2E_ACCOUNTS, signIn } from "./fixtures";
 
-const HEADER_LINKS = ["/", "/annotate", "/studies", "/admin/users"];
+const HEADER_LINKS = ["/", "/annotate", "/studies", "/admin/accounts"];
 /** What links on a study's sub-page lead back to. */
 const BACK = "/studies/demo";
 

@@ -1,4 +1,4 @@
-/** `npm start` as a user runs it, for browser tests that start and stop the whole product. */
+/** `npm start` as an account runs it, for browser tests that start and stop the whole product. */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { expect } from "@playwright/test";

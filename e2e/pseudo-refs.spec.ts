@@ -22,7 +22,7 @@ async function smallStudy(): Promise<{ id: string; slug: string }> {
     { id: "js", ...JS_CHANGE },
     { id: "py", ...PYTHON_CHANGE },
   ].map((c) => JSON.stringify({ id: c.id, language: c.language, filePath: c.filePath, diff: c.diff, oldFile: c.oldFile, newFile: c.newFile, pseudoReferences: [{ id: "c1", kind: "CLAIM", source: "gpt", text: `The change adds code to ${c.filePath}.`, position: 0 }], reviews: [{ id: "r", system: "s", text: "Looks fine.", position: 0 }] }));
-  const lead = await testDb().user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email }, select: { id: true } });
+  const lead = await testDb().account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email }, select: { id: true } });
   const result = await runImport({ study: slug, format: "jsonl", files: [{ name: "smells.jsonl", content: Buffer.from(`${lines.join("\n")}\n`) }], createdById: lead.id }, testDb());
   if (result.status !== "imported") throw new Error(`import refused: ${JSON.stringify(result)}`);
   const id = result.summary.study.id;
@@ -77,10 +77,10 @@ test("a lead generates smells from the pseudo-references page, watches the run f
   expect(row(table6, "C").blocks.value).toBe("1");
 
   // Stage 1: an annotator of the JavaScript change sees its generated smells next to the claim to verify.
-  const { account, userId } = await newAnnotator("smells");
+  const { account, accountId } = await newAnnotator("smells");
   const change = await testDb().codeChange.findFirstOrThrow({ where: { studyId: study.id, externalId: "js" }, include: { pseudoReferences: { where: { kind: "SMELL" }, orderBy: { position: "asc" } } } });
-  await testDb().studyMember.create({ data: { studyId: study.id, userId, role: "ANNOTATOR" } });
-  const assignment = await testDb().assignment.create({ data: { studyId: study.id, userId, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", position: 0 } });
+  await testDb().studyMember.create({ data: { studyId: study.id, accountId, role: "ANNOTATOR" } });
+  const assignment = await testDb().assignment.create({ data: { studyId: study.id, annotatorId: accountId, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", position: 0 } });
   await page.context().clearCookies();
   await signIn(page, account);
   await gotoWorkspace(page, assignment.id);

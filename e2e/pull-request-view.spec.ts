@@ -96,8 +96,8 @@ test("a lead reads shop-api#118's review comments in place and walks them with j
 
 test("a pull request of a study the lead does not lead answers 404, and an annotator cannot open the lead's view", async ({ page }) => {
   const db = testDb();
-  const other = await db.user.create({ data: { email: `other-lead-${Date.now()}@e2e.local`, name: "Other lead", role: "LEAD", passwordHash: "x" } });
-  const study = await db.study.create({ data: { slug: `pr-view-other-${Date.now()}`, name: "Other", createdById: other.id } });
+  const other = await db.account.create({ data: { email: `other-lead-${Date.now()}@e2e.local`, name: "Other lead", role: "LEAD", passwordHash: "x" } });
+  const study = await db.study.create({ data: { slug: `pr-view-other-${Date.now()}`, name: "Other", ownerId: other.id } });
   await db.pullRequest.create({ data: { studyId: study.id, externalId: "secret#1", title: "Secret" } });
   await signIn(page, E2E_ACCOUNTS.lead);
   const response = await page.goto(`/studies/${study.slug}/pull-requests/${encodeURIComponent("secret#1")}`);

@@ -308,7 +308,7 @@ test("over 1,000 malformed calls to every server action, page and GET route: und
   const lead = await signedIn(browser, E2E_ACCOUNTS.lead);
   const demo = await demoChange({ index: 0 });
   const own = await assignmentFor("url-hardening", "CLAIM_VERIFICATION", demo.id);
-  const values: Record<string, string> = { slug: "demo", assignmentId: own.assignmentId, codeChangeId: demo.id, userId: own.userId, itemId: demo.id, task: "COMMENT_FILTERING", runId: "no-such-run", nextauth: "session", pullRequestId: encodeURIComponent("shop-api#118") };
+  const values: Record<string, string> = { slug: "demo", assignmentId: own.assignmentId, codeChangeId: demo.id, annotatorId: own.accountId, itemId: demo.id, task: "COMMENT_FILTERING", runId: "no-such-run", nextauth: "session", pullRequestId: encodeURIComponent("shop-api#118") };
   const fill = (template: string) =>
     template.replace(/\[(?:\.\.\.)?(\w+)\]/g, (_, name: string) => {
       expect(values[name], `no value for the URL parameter ${name} of ${template}: add it to this test`).toBeDefined();
@@ -376,7 +376,7 @@ test("over 1,000 malformed calls to every server action, page and GET route: und
 
 test("text starting with $ typed into a real form reaches the action as typed (React sends it as $$…)", async ({ browser }) => {
   const admin = await signedIn(browser, E2E_ACCOUNTS.admin);
-  await admin.goto("/admin/users");
+  await admin.goto("/admin/accounts");
   const account = { email: `dollar-${Date.now()}@e2e.test`, name: "${7*7} budget", password: "$1ecret-password" };
   const form = admin.getByRole("form", { name: "Create account" });
   await form.getByLabel("Email").fill(account.email);
@@ -388,9 +388,9 @@ test("text starting with $ typed into a real form reaches the action as typed (R
   const body = (await sent).postData() ?? "";
   expect(body).toContain('"$${7*7} budget"');
   expect(body).toContain('"$$1ecret-password"');
-  expect(await testDb().user.findUniqueOrThrow({ where: { email: account.email }, select: { name: true } })).toEqual({ name: account.name });
+  expect(await testDb().account.findUniqueOrThrow({ where: { email: account.email }, select: { name: true } })).toEqual({ name: account.name });
   const annotator = await signedIn(browser, account);
-  await expect(annotator.getByTestId("current-user")).toBeVisible();
+  await expect(annotator.getByTestId("current-account")).toBeVisible();
   await Promise.all([admin.close(), annotator.close()]);
 });
 
@@ -428,7 +428,7 @@ test("signing in and using the workspace and dashboards raises no CSP violation 
   const change = await demoChange({ index: 2 });
   const own = await assignmentFor("csp", "CLAIM_VERIFICATION", change.id);
   for (const [account, paths] of [
-    [E2E_ACCOUNTS.lead, ["/", "/studies/demo", "/studies/demo/agreement", "/studies/demo/validity", "/studies/demo/assignments", "/studies/demo/metrics", "/studies/demo/import", "/admin/users"]],
+    [E2E_ACCOUNTS.lead, ["/", "/studies/demo", "/studies/demo/agreement", "/studies/demo/validity", "/studies/demo/assignments", "/studies/demo/metrics", "/studies/demo/import", "/admin/accounts"]],
     [own.account, ["/annotate", `/annotate/${own.assignmentId}`]],
   ] as const) {
     const page = await browser.newPage();

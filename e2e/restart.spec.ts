@@ -1,5 +1,5 @@
 /**
- * `npm start` as a user runs it: embedded PostgreSQL when DATABASE_URL is unset, data kept
+ * `npm start` as an account runs it: embedded PostgreSQL when DATABASE_URL is unset, data kept
  * across a stop and restart, clean shutdown on SIGTERM; an external DATABASE_URL starts no
  * embedded server.
  */
@@ -15,7 +15,7 @@ import { startProduct, stopAllProducts, stopProduct } from "./product";
 const lead = { email: "restart.lead@e2e.test", password: "restart-lead-pw" };
 
 async function createAnnotator(page: Page, base: string, email: string) {
-  await page.goto(`${base}/admin/users`);
+  await page.goto(`${base}/admin/accounts`);
   const form = page.getByRole("form", { name: "Create account" });
   await form.getByLabel("Email").fill(email);
   await form.getByLabel("Password").fill("kept-password-1");

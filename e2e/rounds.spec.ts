@@ -32,8 +32,8 @@ const ROUND_1 = [
 
 test.beforeAll(async () => {
   const db = testDb();
-  const lead = await db.user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
-  const study = await db.study.create({ data: { slug: STUDY, name: "Rounds e2e", taskTypes: ["REFERENCE_GRADING"], createdById: lead.id, hideSystemNames: false } });
+  const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
+  const study = await db.study.create({ data: { slug: STUDY, name: "Rounds e2e", taskTypes: ["REFERENCE_GRADING"], ownerId: lead.id, hideSystemNames: false } });
   for (let n = 0; n < 6; n++) {
     const oldFile = "int f(int x) {\n  return x;\n}\n";
     const newFile = `int f(int x) {\n  return x + ${n};\n}\n`;
@@ -42,15 +42,15 @@ test.beforeAll(async () => {
     for (const [i, system] of SYSTEMS.entries()) await db.review.create({ data: { codeChangeId: change.id, externalId: system, system, text: `${system} on change ${n}`, position: i + 1 } });
   }
   annotators = [await newAnnotator("round-a"), await newAnnotator("round-b")];
-  await db.studyMember.createMany({ data: annotators.map((a) => ({ studyId: study.id, userId: a.userId, role: "ANNOTATOR" as const })) });
+  await db.studyMember.createMany({ data: annotators.map((a) => ({ studyId: study.id, accountId: a.accountId, role: "ANNOTATOR" as const })) });
 });
 
 /** The annotator's assignment of a change. */
-const assignmentOf = (userId: string, change: number) => testDb().assignment.findFirstOrThrow({ where: { userId, codeChange: { externalId: `change-${change}`, study: { slug: STUDY } } } });
+const assignmentOf = (accountId: string, change: number) => testDb().assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChange: { externalId: `change-${change}`, study: { slug: STUDY } } } });
 const reviewsOf = (change: number) => testDb().review.findMany({ where: { codeChange: { externalId: `change-${change}`, study: { slug: STUDY } }, isReference: false }, orderBy: { position: "asc" } });
 
-async function gradeAndSubmit(page: Page, userId: string, change: number, grades: number[]): Promise<void> {
-  const assignment = await assignmentOf(userId, change);
+async function gradeAndSubmit(page: Page, accountId: string, change: number, grades: number[]): Promise<void> {
+  const assignment = await assignmentOf(accountId, change);
   for (const [i, review] of (await reviewsOf(change)).entries()) {
     const saved = await page.request.post("/api/annotations", { data: { kind: "grade", assignmentId: assignment.id, targetId: review.id, baseVersion: 0, value: { grade: grades[i], comment: "" } } });
     expect(saved.status()).toBe(200);
@@ -88,10 +88,10 @@ test("three calibration rounds: annotators are held after round 1 until the lead
     const annotatorPage = await context.newPage();
     annotatorPages.push(annotatorPage);
     await signIn(annotatorPage, annotator.account);
-    for (const change of [0, 1]) await gradeAndSubmit(annotatorPage, annotator.userId, change, ROUND_1[k][change]);
+    for (const change of [0, 1]) await gradeAndSubmit(annotatorPage, annotator.accountId, change, ROUND_1[k][change]);
     await annotatorPage.goto("/annotate");
     await expect(annotatorPage.getByTestId("waiting-for-round")).toContainText("waiting for the next round");
-    const held = await assignmentOf(annotator.userId, 2);
+    const held = await assignmentOf(annotator.accountId, 2);
     await annotatorPage.goto(`/annotate/${held.id}`);
     await expect(annotatorPage.getByTestId("locked")).toContainText("waiting for the next round");
     // every other item waits too: no link to a next open item
@@ -150,7 +150,7 @@ test("three calibration rounds: annotators are held after round 1 until the lead
     const annotatorPage = annotatorPages[k];
     await annotatorPage.goto("/annotate");
     await expect(annotatorPage.getByTestId("waiting-for-round")).toHaveCount(0);
-    await annotatorPage.goto(`/annotate/${(await assignmentOf(annotator.userId, 2)).id}`);
+    await annotatorPage.goto(`/annotate/${(await assignmentOf(annotator.accountId, 2)).id}`);
     await expect(annotatorPage.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
     await annotatorPage.context().close();
   }
@@ -193,8 +193,8 @@ test("items outside the rounds wait for the last round until the lead opens them
   test.setTimeout(120_000);
   const db = testDb();
   const slug = `${STUDY}-outside`;
-  const lead = await db.user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
-  const study = await db.study.create({ data: { slug, name: "Rounds gate e2e", taskTypes: ["REFERENCE_GRADING"], createdById: lead.id, hideSystemNames: false } });
+  const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
+  const study = await db.study.create({ data: { slug, name: "Rounds gate e2e", taskTypes: ["REFERENCE_GRADING"], ownerId: lead.id, hideSystemNames: false } });
   const changes = [];
   for (let n = 0; n < 4; n++) {
     const change = await db.codeChange.create({ data: { studyId: study.id, externalId: `gate-${n}`, filePath: `G${n}.java`, language: "java", diff: unifiedDiff("a\n", `a${n}\n`, { path: `G${n}.java` }), oldFile: "a\n", newFile: `a${n}\n`, position: n } });
@@ -205,7 +205,7 @@ test("items outside the rounds wait for the last round until the lead opens them
   for (const n of [0, 1]) await db.itemSet.create({ data: { studyId: study.id, name: `batch-${n + 1}`, kind: "CALIBRATION", members: { create: [{ codeChangeId: changes[n].id, position: 0 }] } } });
   const annotator = await newAnnotator("gate");
   const other = await newAnnotator("gate-other");
-  await db.studyMember.createMany({ data: [annotator, other].map((a) => ({ studyId: study.id, userId: a.userId, role: "ANNOTATOR" as const })) });
+  await db.studyMember.createMany({ data: [annotator, other].map((a) => ({ studyId: study.id, accountId: a.accountId, role: "ANNOTATOR" as const })) });
 
   await signIn(page, E2E_ACCOUNTS.lead);
   await page.goto(`/studies/${slug}/rounds`);
@@ -229,11 +229,11 @@ test("items outside the rounds wait for the last round until the lead opens them
   const context = await browser.newContext();
   const annotatorPage = await context.newPage();
   await signIn(annotatorPage, annotator.account);
-  const outside = await db.assignment.findFirstOrThrow({ where: { userId: annotator.userId, codeChangeId: changes[2].id } });
+  const outside = await db.assignment.findFirstOrThrow({ where: { annotatorId: annotator.accountId, codeChangeId: changes[2].id } });
   await annotatorPage.goto(`/annotate/${outside.id}`);
   await expect(annotatorPage.getByTestId("locked")).toContainText("outside the calibration rounds: waiting for the last round (round 2)");
   // the locked page links to the next item the annotator can work on: round 1's
-  const first = await db.assignment.findFirstOrThrow({ where: { userId: annotator.userId, codeChangeId: changes[0].id } });
+  const first = await db.assignment.findFirstOrThrow({ where: { annotatorId: annotator.accountId, codeChangeId: changes[0].id } });
   await annotatorPage.getByTestId("next-open-item").click();
   await expect(annotatorPage).toHaveURL(new RegExp(`/annotate/${first.id}$`));
   await expect(annotatorPage.getByTestId("workspace")).toHaveAttribute("data-ready", "true");

@@ -8,7 +8,7 @@
  */
 import http from "node:http";
 import { expect, test } from "@playwright/test";
-import { createUser } from "@/lib/data/users";
+import { addAccount } from "@/lib/data/accounts";
 import { signIn, testDb } from "./fixtures";
 
 /** A script signing in from `localAddress`, keeping its cookies (next-auth's CSRF token among them). */
@@ -51,7 +51,7 @@ function loopbackClient(baseURL: string, localAddress: string) {
 }
 
 test("29 wrong and 1 right password in one parallel burst do not sign in, for known and unknown e-mails alike", async ({ baseURL }) => {
-  await createUser({ email: "burst@e2e.test", role: "ANNOTATOR", password: "right-password" }, testDb());
+  await addAccount({ email: "burst@e2e.test", role: "ANNOTATOR", password: "right-password" }, testDb());
   for (const [email, address] of [
     ["burst@e2e.test", "127.0.0.10"],
     ["nobody-burst@e2e.test", "127.0.0.11"],
@@ -84,7 +84,7 @@ test("X-Forwarded-For does not take a client out of its address's count: the ser
 test("a burst of wrong passwords from a browser's address does not lock out that browser, which signed in before (device cookie)", async ({ browser, playwright, baseURL }) => {
   test.setTimeout(120_000);
   const account = { email: "known-browser@e2e.test", password: "right-password" };
-  await createUser({ ...account, role: "ANNOTATOR" }, testDb());
+  await addAccount({ ...account, role: "ANNOTATOR" }, testDb());
   const known = await browser.newContext();
   const fresh = await browser.newContext();
   const attacker = await playwright.request.newContext({ baseURL });
@@ -96,7 +96,7 @@ test("a burst of wrong passwords from a browser's address does not lock out that
     // Signed out: the device cookie stays, the session goes.
     await known.clearCookies({ name: /next-auth/ });
     await page.goto("/signin");
-    await expect(page.getByTestId("current-user")).toHaveCount(0);
+    await expect(page.getByTestId("current-account")).toHaveCount(0);
 
     // The same address (this machine: the browser and the attacker both connect from 127.0.0.1),
     // guessing this account's password and spraying others.

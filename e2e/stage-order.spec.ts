@@ -17,9 +17,9 @@ let stage2: string;
 
 test.beforeAll(async () => {
   const db = testDb();
-  const lead = await db.user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
+  const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
   // stageOrder left unset: on by default, since the study has both CRScore stages
-  const study = await db.study.create({ data: { slug: STUDY, name: "Stage order e2e", taskTypes: ["CLAIM_VERIFICATION", "REVIEW_RATING"], createdById: lead.id, hideSystemNames: true } });
+  const study = await db.study.create({ data: { slug: STUDY, name: "Stage order e2e", taskTypes: ["CLAIM_VERIFICATION", "REVIEW_RATING"], ownerId: lead.id, hideSystemNames: true } });
   const oldFile = "def area(r):\n    return 3.14 * r * r\n";
   const newFile = "import math\n\ndef area(r):\n    return math.pi * r ** 2\n";
   const created = await db.codeChange.create({ data: { studyId: study.id, externalId: "change-0", filePath: "area.py", language: "python", diff: unifiedDiff(oldFile, newFile, { path: "area.py" }), oldFile, newFile } });
@@ -32,9 +32,9 @@ test.beforeAll(async () => {
   }
   change = { id: created.id, claims, smell };
   annotator = await newAnnotator("stage-order");
-  await db.studyMember.create({ data: { studyId: study.id, userId: annotator.userId, role: "ANNOTATOR" } });
-  stage1 = (await db.assignment.create({ data: { studyId: study.id, userId: annotator.userId, codeChangeId: created.id, taskType: "CLAIM_VERIFICATION", position: 0 } })).id;
-  stage2 = (await db.assignment.create({ data: { studyId: study.id, userId: annotator.userId, codeChangeId: created.id, taskType: "REVIEW_RATING", position: 1 } })).id;
+  await db.studyMember.create({ data: { studyId: study.id, accountId: annotator.accountId, role: "ANNOTATOR" } });
+  stage1 = (await db.assignment.create({ data: { studyId: study.id, annotatorId: annotator.accountId, codeChangeId: created.id, taskType: "CLAIM_VERIFICATION", position: 0 } })).id;
+  stage2 = (await db.assignment.create({ data: { studyId: study.id, annotatorId: annotator.accountId, codeChangeId: created.id, taskType: "REVIEW_RATING", position: 1 } })).id;
 });
 
 test("stage 2 is closed until the lead consolidates stage 1; necessity is asked in stage 2, claims and smell, not in stage 1", async ({ page, browser }) => {
@@ -95,7 +95,7 @@ test("stage 2 is closed until the lead consolidates stage 1; necessity is asked 
   await page.keyboard.press("u");
   await expect(page.getByRole("radiogroup", { name: "Necessity of pseudo-reference 3" }).getByRole("radio", { name: "necessary", exact: true })).toHaveAttribute("aria-checked", "true");
   await expectSaved(page);
-  const stored = await testDb().claimJudgement.findMany({ where: { annotatorId: annotator.userId }, select: { pseudoReferenceId: true, code: true, necessary: true } });
+  const stored = await testDb().claimJudgement.findMany({ where: { annotatorId: annotator.accountId }, select: { pseudoReferenceId: true, code: true, necessary: true } });
   const byRef = new Map(stored.map((j) => [j.pseudoReferenceId, j]));
   expect(byRef.get(change.claims[0])).toMatchObject({ code: "CORRECT", necessary: true });
   expect(byRef.get(change.claims[1])).toMatchObject({ code: "CORRECT", necessary: false });
@@ -112,11 +112,11 @@ test("the queue and the workspace say which items wait and for what, and n skips
   const study = await db.study.findUniqueOrThrow({ where: { slug: STUDY } });
   const other = await db.codeChange.create({ data: { studyId: study.id, externalId: "change-1", filePath: "other.py", language: "python", diff: unifiedDiff("", "x = 1\n", { path: "other.py" }), oldFile: "", newFile: "x = 1\n", position: 1 } });
   const waiter = await newAnnotator("waiting");
-  await db.studyMember.create({ data: { studyId: study.id, userId: waiter.userId, role: "ANNOTATOR" } });
+  await db.studyMember.create({ data: { studyId: study.id, accountId: waiter.accountId, role: "ANNOTATOR" } });
   const [first, waiting, later] = await Promise.all([
-    db.assignment.create({ data: { studyId: study.id, userId: waiter.userId, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", position: 0 } }),
-    db.assignment.create({ data: { studyId: study.id, userId: waiter.userId, codeChangeId: other.id, taskType: "REVIEW_RATING", position: 1 } }),
-    db.assignment.create({ data: { studyId: study.id, userId: waiter.userId, codeChangeId: other.id, taskType: "CLAIM_VERIFICATION", position: 2 } }),
+    db.assignment.create({ data: { studyId: study.id, annotatorId: waiter.accountId, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", position: 0 } }),
+    db.assignment.create({ data: { studyId: study.id, annotatorId: waiter.accountId, codeChangeId: other.id, taskType: "REVIEW_RATING", position: 1 } }),
+    db.assignment.create({ data: { studyId: study.id, annotatorId: waiter.accountId, codeChangeId: other.id, taskType: "CLAIM_VERIFICATION", position: 2 } }),
   ]);
   await signIn(page, waiter.account);
   await page.goto("/annotate");

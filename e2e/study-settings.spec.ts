@@ -25,15 +25,15 @@ let assignmentId: string;
 
 test.beforeAll(async () => {
   const db = testDb();
-  const lead = await db.user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
-  const study = await db.study.create({ data: { slug: STUDY, name: "Settings e2e", taskTypes: ["CLAIM_VERIFICATION"], createdById: lead.id, hideSystemNames: false, guidelines: "" } });
+  const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
+  const study = await db.study.create({ data: { slug: STUDY, name: "Settings e2e", taskTypes: ["CLAIM_VERIFICATION"], ownerId: lead.id, hideSystemNames: false, guidelines: "" } });
   const oldFile = "def area(r):\n    return 3.14 * r * r\n";
   const newFile = "import math\n\ndef area(r):\n    return math.pi * r ** 2\n";
   const change = await db.codeChange.create({ data: { studyId: study.id, externalId: "change-0", filePath: "area.py", language: "python", diff: unifiedDiff(oldFile, newFile, { path: "area.py" }), oldFile, newFile } });
   await db.pseudoReference.create({ data: { codeChangeId: change.id, externalId: "claim-0", kind: "CLAIM", text: "The change uses math.pi instead of 3.14.", source: MODEL, position: 0 } });
   annotator = await newAnnotator("settings");
-  await db.studyMember.create({ data: { studyId: study.id, userId: annotator.userId, role: "ANNOTATOR" } });
-  assignmentId = (await db.assignment.create({ data: { studyId: study.id, userId: annotator.userId, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", position: 0 } })).id;
+  await db.studyMember.create({ data: { studyId: study.id, accountId: annotator.accountId, role: "ANNOTATOR" } });
+  assignmentId = (await db.assignment.create({ data: { studyId: study.id, annotatorId: annotator.accountId, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", position: 0 } })).id;
 });
 
 test("the lead edits the guidelines with the CRScore template and hides system names; the annotator sees both in the workspace", async ({ browser }) => {
@@ -83,7 +83,7 @@ test("the lead edits the guidelines with the CRScore template and hides system n
 test("a change that would invalidate stored answers is refused on the page, naming how many", async ({ page }) => {
   const db = testDb();
   const claim = await db.pseudoReference.findFirstOrThrow({ where: { codeChange: { study: { slug: STUDY } } } });
-  await db.claimJudgement.upsert({ where: { annotatorId_pseudoReferenceId: { annotatorId: annotator.userId, pseudoReferenceId: claim.id } }, create: { annotatorId: annotator.userId, pseudoReferenceId: claim.id, code: "CORRECT" }, update: {} });
+  await db.claimJudgement.upsert({ where: { annotatorId_pseudoReferenceId: { annotatorId: annotator.accountId, pseudoReferenceId: claim.id } }, create: { annotatorId: annotator.accountId, pseudoReferenceId: claim.id, code: "CORRECT" }, update: {} });
   await signIn(page, E2E_ACCOUNTS.lead);
   await page.goto(`/studies/${STUDY}/settings`);
   await expect(page.getByRole("checkbox", { name: /^Claim verification/ })).toBeChecked();

@@ -16,8 +16,8 @@ let annotators: Awaited<ReturnType<typeof newAnnotator>>[] = [];
 
 test.beforeAll(async () => {
   const db = testDb();
-  const lead = await db.user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
-  const study = await db.study.create({ data: { slug: STUDY, name: "Waiting e2e", taskTypes: ["CLAIM_VERIFICATION", "REVIEW_RATING"], createdById: lead.id, annotatorsPerItem: 2, reliabilitySetSize: 0 } });
+  const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
+  const study = await db.study.create({ data: { slug: STUDY, name: "Waiting e2e", taskTypes: ["CLAIM_VERIFICATION", "REVIEW_RATING"], ownerId: lead.id, annotatorsPerItem: 2, reliabilitySetSize: 0 } });
   const oldFile = "def area(r):\n    return 3.14 * r * r\n";
   const newFile = "import math\n\ndef area(r):\n    return math.pi * r ** 2\n";
   const change = await db.codeChange.create({ data: { studyId: study.id, externalId: "area", filePath: "area.py", language: "python", diff: unifiedDiff(oldFile, newFile, { path: "area.py" }), oldFile, newFile } });
@@ -28,12 +28,12 @@ test.beforeAll(async () => {
   annotators = [await newAnnotator("waiting-a"), await newAnnotator("waiting-b")];
   process.env.DATABASE_URL ??= process.env.E2E_DATABASE_URL;
   const { generateAssignments } = await import("@/lib/data/assignment-admin");
-  await generateAssignments({ id: lead.id, role: "LEAD" }, STUDY, annotators.map((a) => a.userId));
+  await generateAssignments({ id: lead.id, role: "LEAD" }, STUDY, annotators.map((a) => a.accountId));
 });
 
 /** The annotator codes both claims (the first as `first`) and submits stage 1, through the workspace's API. */
-async function stage1(page: Page, userId: string, first: string) {
-  const assignment = await testDb().assignment.findFirstOrThrow({ where: { userId, taskType: "CLAIM_VERIFICATION", study: { slug: STUDY } } });
+async function stage1(page: Page, accountId: string, first: string) {
+  const assignment = await testDb().assignment.findFirstOrThrow({ where: { annotatorId: accountId, taskType: "CLAIM_VERIFICATION", study: { slug: STUDY } } });
   for (const [i, claim] of claims.entries()) {
     const saved = await page.request.post("/api/annotations", { data: { kind: "claim", assignmentId: assignment.id, targetId: claim, baseVersion: 0, value: { code: i === 0 ? first : "CORRECT", necessary: null, errorType: null, note: "" } } });
     expect(saved.status()).toBe(200);
@@ -47,7 +47,7 @@ test("the study page counts the items waiting for consolidation and adjudication
     const context = await browser.newContext();
     const annotatorPage = await context.newPage();
     await signIn(annotatorPage, annotator.account);
-    await stage1(annotatorPage, annotator.userId, k === 0 ? "CORRECT" : "AMBIGUOUS");
+    await stage1(annotatorPage, annotator.accountId, k === 0 ? "CORRECT" : "AMBIGUOUS");
     await context.close();
   }
 
@@ -73,7 +73,7 @@ test("the study page counts the items waiting for consolidation and adjudication
   // once the lead has decided the claim and consolidated the item, nothing waits
   const { saveConsensus } = await import("@/lib/data/adjudication");
   const { saveConsolidation } = await import("@/lib/data/assignment-admin");
-  const lead = { id: (await testDb().user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } })).id, role: "LEAD" as const };
+  const lead = { id: (await testDb().account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } })).id, role: "LEAD" as const };
   await saveConsensus(lead, { slug: STUDY, task: "CLAIM_VERIFICATION", itemId: claims[0], question: "code", value: "CORRECT", reason: "the diff uses math.pi", baseVersion: 0 });
   const change = await testDb().codeChange.findFirstOrThrow({ where: { study: { slug: STUDY } } });
   await saveConsolidation(lead, { slug: STUDY, codeChangeId: change.id, decisions: claims.map((pseudoReferenceId) => ({ pseudoReferenceId, action: "KEEP" as const })) });

@@ -158,14 +158,14 @@ test("a study walked from creation to export by a lead and two annotators", asyn
 
   const change = (externalId: string) => db.codeChange.findFirstOrThrow({ where: { externalId, study: { slug } } });
   const [retry, parse_] = [await change("walk-retry"), await change("walk-parse")];
-  const assignment = (userId: string, codeChangeId: string, taskType: "CLAIM_VERIFICATION" | "REVIEW_RATING") => db.assignment.findFirstOrThrow({ where: { userId, codeChangeId, taskType } });
+  const assignment = (accountId: string, codeChangeId: string, taskType: "CLAIM_VERIFICATION" | "REVIEW_RATING") => db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId, taskType } });
 
   // --- stage 1 by keyboard. A: the round-2 item is locked and links to the open one
   const pageA = await newPage(browser, annA.account);
   const pageB = await newPage(browser, annB.account);
   const errorsA = watchPageErrors(pageA);
-  const heldA = await assignment(annA.userId, parse_.id, "CLAIM_VERIFICATION");
-  const stage1A = await assignment(annA.userId, retry.id, "CLAIM_VERIFICATION");
+  const heldA = await assignment(annA.accountId, parse_.id, "CLAIM_VERIFICATION");
+  const stage1A = await assignment(annA.accountId, retry.id, "CLAIM_VERIFICATION");
   await pageA.goto(`/annotate/${heldA.id}`);
   await expect(pageA.getByTestId("locked")).toContainText("waiting for the next round");
   await shot(pageA, "annotator-locked-round-2");
@@ -206,7 +206,7 @@ test("a study walked from creation to export by a lead and two annotators", asyn
   await shot(pageA, "queue-after-stage1");
 
   // B: claims 1 and 2 correct, the implication ambiguous
-  const stage1B = await assignment(annB.userId, retry.id, "CLAIM_VERIFICATION");
+  const stage1B = await assignment(annB.accountId, retry.id, "CLAIM_VERIFICATION");
   await gotoWorkspace(pageB, stage1B.id);
   await keys(pageB, "1", "1", "2");
   await expectSaved(pageB);
@@ -215,11 +215,11 @@ test("a study walked from creation to export by a lead and two annotators", asyn
   await expect(pageB).toHaveURL(/\/annotate$/);
 
   const judgements = await db.claimJudgement.findMany({ where: { pseudoReference: { codeChangeId: retry.id } }, include: { pseudoReference: true } });
-  const codeOf = (userId: string, externalId: string) => judgements.find((j) => j.annotatorId === userId && j.pseudoReference.externalId === externalId);
-  expect(["c1", "c2", "i1"].map((id) => codeOf(annA.userId, id)?.code)).toEqual(["CORRECT", "INCORRECT", "CORRECT"]);
-  expect(codeOf(annA.userId, "c2")?.errorType).toBe("REASONING");
-  expect(["c1", "c2", "i1"].map((id) => codeOf(annB.userId, id)?.code)).toEqual(["CORRECT", "CORRECT", "AMBIGUOUS"]);
-  expect(await db.pseudoReference.findMany({ where: { addedById: annA.userId }, select: { text: true } })).toEqual([{ text: "Every attempt now waits at most five seconds." }]);
+  const codeOf = (accountId: string, externalId: string) => judgements.find((j) => j.annotatorId === accountId && j.pseudoReference.externalId === externalId);
+  expect(["c1", "c2", "i1"].map((id) => codeOf(annA.accountId, id)?.code)).toEqual(["CORRECT", "INCORRECT", "CORRECT"]);
+  expect(codeOf(annA.accountId, "c2")?.errorType).toBe("REASONING");
+  expect(["c1", "c2", "i1"].map((id) => codeOf(annB.accountId, id)?.code)).toEqual(["CORRECT", "CORRECT", "AMBIGUOUS"]);
+  expect(await db.pseudoReference.findMany({ where: { addedById: annA.accountId }, select: { text: true } })).toEqual([{ text: "Every attempt now waits at most five seconds." }]);
 
   // --- the lead consolidates: a tie needs a choice
   await lead.goto(`/studies/${slug}/consolidate`);
@@ -237,8 +237,8 @@ test("a study walked from creation to export by a lead and two annotators", asyn
   await shot(lead, "consolidation-saved");
 
   // --- stage 2 by keyboard: necessity, then per review one addressed pseudo-reference and three scores
-  const rate = async (page: Page, userId: string, conciseness: string) => {
-    const stage2 = await assignment(userId, retry.id, "REVIEW_RATING");
+  const rate = async (page: Page, accountId: string, conciseness: string) => {
+    const stage2 = await assignment(accountId, retry.id, "REVIEW_RATING");
     await gotoWorkspace(page, stage2.id);
     const necessity = page.getByTestId("necessity");
     const n = await necessity.count();
@@ -260,15 +260,15 @@ test("a study walked from creation to export by a lead and two annotators", asyn
     await shot(page, `queue-waiting-round-${conciseness}`);
     return n;
   };
-  const n = await rate(pageA, annA.userId, "4");
-  await rate(pageB, annB.userId, "2");
+  const n = await rate(pageA, annA.accountId, "4");
+  await rate(pageB, annB.accountId, "2");
   const ratings = await db.reviewRating.findMany({ where: { review: { codeChangeId: retry.id } }, include: { links: true } });
   expect(ratings).toHaveLength(4);
   for (const r of ratings) {
-    expect(r.scores).toEqual({ conciseness: r.annotatorId === annA.userId ? 4 : 2, comprehensiveness: 3, relevance: 3 });
+    expect(r.scores).toEqual({ conciseness: r.annotatorId === annA.accountId ? 4 : 2, comprehensiveness: 3, relevance: 3 });
     expect(r.links).toHaveLength(1);
   }
-  const necessary = await db.claimJudgement.findMany({ where: { annotatorId: annA.userId, pseudoReference: { codeChangeId: retry.id }, necessary: { not: null } }, select: { necessary: true } });
+  const necessary = await db.claimJudgement.findMany({ where: { annotatorId: annA.accountId, pseudoReference: { codeChangeId: retry.id }, necessary: { not: null } }, select: { necessary: true } });
   expect(necessary).toHaveLength(n);
   expect(necessary.filter((j) => j.necessary === false)).toHaveLength(1);
 

@@ -31,7 +31,7 @@ test("forged assignment and annotation ids are refused on every workspace page a
   const foreignClaim = other.pseudoReferences.find((r) => r.kind === "CLAIM")!;
   expect((await save({ kind: "claim", assignmentId: attacker.assignmentId, targetId: foreignClaim.id, baseVersion: 0, value: judgement })).status()).toBe(404);
   // the demo annotators' judgements are out of reach too: their ids are not in the attacker's queue
-  const demoAssignment = await db.assignment.findFirstOrThrow({ where: { user: { email: E2E_ACCOUNTS.ann1.email } } });
+  const demoAssignment = await db.assignment.findFirstOrThrow({ where: { annotator: { email: E2E_ACCOUNTS.ann1.email } } });
   expect((await page.request.get(`/api/annotations/assignments/${demoAssignment.id}`)).status()).toBe(404);
 
   expect({ judgements: await db.claimJudgement.count(), history: await db.annotationHistory.count(), refs: await db.pseudoReference.count() }).toEqual(before);
@@ -95,15 +95,15 @@ test("skip with a reason (keyboard), then the lead sees it and reassigns the ite
   await list.locator("summary").click();
   const row = list.getByTestId("assignment-admin-row");
   await expect(row).toContainText("the diff does not load the whole file");
-  const target = await testDb().user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.ann2.email } });
-  const clash = await testDb().assignment.findFirst({ where: { userId: target.id, codeChangeId: change.id, taskType: "COMMENT_FILTERING" } });
+  const target = await testDb().account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.ann2.email } });
+  const clash = await testDb().assignment.findFirst({ where: { annotatorId: target.id, codeChangeId: change.id, taskType: "COMMENT_FILTERING" } });
   const other = clash ? await assignmentFor("receiver", "CLAIM_VERIFICATION", (await demoChange({ index: 7 })).id) : null;
   await lead.reload();
   await listOf("skipper tester").locator("summary").click();
   const form = listOf("skipper tester").getByRole("form", { name: "Reassign" });
-  await form.getByLabel("Reassign to").selectOption(other ? other.userId : target.id);
+  await form.getByLabel("Reassign to").selectOption(other ? other.accountId : target.id);
   await form.getByRole("button", { name: "Reassign" }).click();
-  await expect.poll(async () => (await testDb().assignment.findUniqueOrThrow({ where: { id: a.assignmentId } })).userId).toBe(other ? other.userId : target.id);
+  await expect.poll(async () => (await testDb().assignment.findUniqueOrThrow({ where: { id: a.assignmentId } })).annotatorId).toBe(other ? other.accountId : target.id);
   expect(await testDb().assignment.findUniqueOrThrow({ where: { id: a.assignmentId } })).toMatchObject({ status: "PENDING", skipReason: null });
   await lead.close();
 });

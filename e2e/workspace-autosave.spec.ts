@@ -25,7 +25,7 @@ test("network cut during a save: failed state, restored, the value stored once",
   // the longer message and the retry button open over the page: the badge and the item do not move
   await expect(page.getByTestId("save-problem").getByRole("button", { name: "retry now" })).toBeVisible();
   expect(await layout()).toEqual(before);
-  expect(await testDb().referenceGrade.count({ where: { annotatorId: a.userId } })).toBe(0);
+  expect(await testDb().referenceGrade.count({ where: { annotatorId: a.accountId } })).toBe(0);
   // the unsaved value is kept in the page and in local storage meanwhile
   const drafts = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("crjudge:drafts:")).map((k) => localStorage.getItem(k)));
   expect(drafts.join()).toContain('"grade":3');
@@ -33,7 +33,7 @@ test("network cut during a save: failed state, restored, the value stored once",
 
   await page.unroute("**/api/annotations");
   await expectSaved(page);
-  const grades = await testDb().referenceGrade.findMany({ where: { annotatorId: a.userId } });
+  const grades = await testDb().referenceGrade.findMany({ where: { annotatorId: a.accountId } });
   expect(grades).toHaveLength(1);
   expect(grades[0]).toMatchObject({ grade: 3, version: 1 });
   const history = await testDb().annotationHistory.findMany({ where: { kind: "REFERENCE_GRADE", annotationId: grades[0].id } });
@@ -57,10 +57,10 @@ test("a reload before the save keeps the unsaved value and saves it", async ({ p
   const first = page.getByTestId("review").first();
   await expect(first.getByRole("radio", { name: "1 High quality" })).toHaveAttribute("aria-checked", "true");
   await expect(first.getByRole("textbox")).toHaveValue("kept across the reload");
-  expect(await testDb().commentFilterLabel.count({ where: { annotatorId: a.userId } })).toBe(0);
+  expect(await testDb().commentFilterLabel.count({ where: { annotatorId: a.accountId } })).toBe(0);
   await page.unroute("**/api/annotations");
   await expectSaved(page);
-  const labels = await testDb().commentFilterLabel.findMany({ where: { annotatorId: a.userId } });
+  const labels = await testDb().commentFilterLabel.findMany({ where: { annotatorId: a.accountId } });
   expect(labels).toHaveLength(1);
   expect(labels[0]).toMatchObject({ highQuality: true, justification: "kept across the reload" });
 });
@@ -84,7 +84,7 @@ test("a reload before the saves land opens on the first review the kept answers 
   await expectSaved(page);
   await expect(reviews.nth(2).getByRole("radio", { name: "4" })).toHaveAttribute("aria-checked", "true");
   // three reviews graded, none replaced
-  const grades = await testDb().referenceGrade.findMany({ where: { annotatorId: a.userId } });
+  const grades = await testDb().referenceGrade.findMany({ where: { annotatorId: a.accountId } });
   expect(grades.map((g) => g.grade).sort()).toEqual([2, 3, 4]);
 });
 
@@ -109,7 +109,7 @@ test("two sessions of one annotator: the second save is refused with both values
   await expect(conflict.getByTestId("conflict-stored")).toHaveText(/grade 3/);
   await expect(conflict.getByTestId("conflict-mine")).toHaveText(/grade 5/);
 
-  const grade = await testDb().referenceGrade.findFirstOrThrow({ where: { annotatorId: a.userId } });
+  const grade = await testDb().referenceGrade.findFirstOrThrow({ where: { annotatorId: a.accountId } });
   expect(grade).toMatchObject({ grade: 3, version: 1 });
   const history = await testDb().annotationHistory.findMany({ where: { kind: "REFERENCE_GRADE", annotationId: grade.id }, orderBy: { id: "asc" } });
   expect(history.map((h) => [h.action, (h.newValue as { grade: number }).grade])).toEqual([
@@ -121,7 +121,7 @@ test("two sessions of one annotator: the second save is refused with both values
   // the annotator decides: keep theirs over the stored value
   await conflict.getByRole("button", { name: /Keep mine/ }).click();
   await expectSaved(pageB);
-  expect(await testDb().referenceGrade.findFirstOrThrow({ where: { annotatorId: a.userId } })).toMatchObject({ grade: 5, version: 2 });
+  expect(await testDb().referenceGrade.findFirstOrThrow({ where: { annotatorId: a.accountId } })).toMatchObject({ grade: 5, version: 2 });
   await contextA.close();
   await contextB.close();
 });
@@ -143,10 +143,10 @@ test("a claim typed into 'add a missing claim', then Esc and a reload, is still 
   await expect(page.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
   await expect(page.getByLabel("Added claim 1")).toHaveValue("The change also renames the helper");
   await expect(page.getByTestId("save-status")).not.toHaveAttribute("data-state", "saved");
-  expect(await testDb().pseudoReference.count({ where: { addedById: a.userId } })).toBe(0);
+  expect(await testDb().pseudoReference.count({ where: { addedById: a.accountId } })).toBe(0);
   await page.unroute("**/api/annotations");
   await expectSaved(page);
-  const added = await testDb().pseudoReference.findMany({ where: { addedById: a.userId } });
+  const added = await testDb().pseudoReference.findMany({ where: { addedById: a.accountId } });
   expect(added.map((r) => [r.kind, r.text, r.correctsId])).toEqual([["ANNOTATOR_ADDED", "The change also renames the helper", null]]);
 });
 
@@ -158,7 +158,7 @@ test("an added claim is saved after a pause in typing, not only on Enter", async
   await page.keyboard.type("Saved while the box still has focus");
   await expectSaved(page);
   await expect(page.getByLabel("Add a missing claim")).toBeFocused();
-  await expect.poll(async () => (await testDb().pseudoReference.findMany({ where: { addedById: a.userId } })).map((r) => r.text)).toEqual(["Saved while the box still has focus"]);
+  await expect.poll(async () => (await testDb().pseudoReference.findMany({ where: { addedById: a.accountId } })).map((r) => r.text)).toEqual(["Saved while the box still has focus"]);
 });
 
 test("a comment written before its grade is a draft: said so, kept across a reload, saved with the grade", async ({ page }) => {
@@ -178,7 +178,7 @@ test("a comment written before its grade is a draft: said so, kept across a relo
   await expect(status).toHaveText("1 unsaved draft");
   await keys(page, "4");
   await expectSaved(page);
-  const grades = await testDb().referenceGrade.findMany({ where: { annotatorId: a.userId } });
+  const grades = await testDb().referenceGrade.findMany({ where: { annotatorId: a.accountId } });
   expect(grades.map((g) => [g.grade, g.comment])).toEqual([[4, "same idea as the reference"]]);
 });
 
@@ -197,5 +197,5 @@ test("submit waits for saves in flight, then submits", async ({ page }) => {
   await keys(page, "Control+Enter");
   await expect(page).toHaveURL(/\/annotate$/);
   expect((await testDb().assignment.findUniqueOrThrow({ where: { id: a.assignmentId } })).status).toBe("DONE");
-  expect(await testDb().referenceGrade.count({ where: { annotatorId: a.userId, grade: 2 } })).toBe(generated.length);
+  expect(await testDb().referenceGrade.count({ where: { annotatorId: a.accountId, grade: 2 } })).toBe(generated.length);
 });

@@ -28,7 +28,7 @@ test("a busy server: the waiting state with its countdown, retries after Retry-A
   const status = page.getByTestId("save-status");
   await expect(status).toHaveAttribute("data-retry", "busy");
   await expect(status).toHaveText(/Server busy, retrying in [12] s… your changes are kept/);
-  expect(await testDb().referenceGrade.count({ where: { annotatorId: a.userId } })).toBe(0);
+  expect(await testDb().referenceGrade.count({ where: { annotatorId: a.accountId } })).toBe(0);
   // A change while the server is busy is kept and goes with the retry.
   await keys(page, "k", "4");
   await expect.poll(() => attempts.length).toBe(2);
@@ -39,7 +39,7 @@ test("a busy server: the waiting state with its countdown, retries after Retry-A
   expect(attempts.length).toBe(3);
   // Never sooner than the server's Retry-After of 2 s.
   for (let i = 1; i < attempts.length; i++) expect(attempts[i] - attempts[i - 1]).toBeGreaterThanOrEqual(1900);
-  const grades = await testDb().referenceGrade.findMany({ where: { annotatorId: a.userId } });
+  const grades = await testDb().referenceGrade.findMany({ where: { annotatorId: a.accountId } });
   expect(grades).toHaveLength(1);
   expect(grades[0]).toMatchObject({ grade: 4, version: 1 });
   const history = await testDb().annotationHistory.findMany({ where: { kind: "REFERENCE_GRADE", annotationId: grades[0].id } });

@@ -4,13 +4,13 @@
  */
 import { randomUUID } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
-import { createUser } from "@/lib/data/users";
+import { addAccount } from "@/lib/data/accounts";
 import type { TaskType } from "@/lib/generated/prisma/client";
 import { signIn, testDb } from "./fixtures";
 
 export interface TestAssignment {
   account: { email: string; password: string };
-  userId: string;
+  accountId: string;
   assignmentId: string;
   codeChangeId: string;
   studyId: string;
@@ -41,17 +41,17 @@ export async function demoChange(which: { mostClaims?: boolean; index?: number }
 
 export async function newAnnotator(label: string) {
   const account = { email: `${label}-${randomUUID().slice(0, 8)}@e2e.test`, password: "annotator-password-1" };
-  const user = await createUser({ email: account.email, name: `${label} tester`, role: "ANNOTATOR", password: account.password }, testDb());
-  return { account, userId: user.id };
+  const created = await addAccount({ email: account.email, name: `${label} tester`, role: "ANNOTATOR", password: account.password }, testDb());
+  return { account, accountId: created.id };
 }
 
 /** A fresh annotator, member of the demo study, with one assignment of `taskType` on `codeChangeId` there. */
 export async function assignmentFor(label: string, taskType: TaskType, codeChangeId: string): Promise<TestAssignment> {
   const study = await demoStudy();
-  const { account, userId } = await newAnnotator(label);
-  await testDb().studyMember.create({ data: { studyId: study.id, userId, role: "ANNOTATOR" } });
-  const assignment = await testDb().assignment.create({ data: { studyId: study.id, userId, codeChangeId, taskType, position: 0 } });
-  return { account, userId, assignmentId: assignment.id, codeChangeId, studyId: study.id };
+  const { account, accountId } = await newAnnotator(label);
+  await testDb().studyMember.create({ data: { studyId: study.id, accountId, role: "ANNOTATOR" } });
+  const assignment = await testDb().assignment.create({ data: { studyId: study.id, annotatorId: accountId, codeChangeId, taskType, position: 0 } });
+  return { account, accountId, assignmentId: assignment.id, codeChangeId, studyId: study.id };
 }
 
 /** Signs in and opens the workspace; waits until it listens to the keyboard (hydrated). */

@@ -18,7 +18,7 @@ test("Back and forward show the stored labels, and the next change saves without
   const first = await demoChange({ index: 6 });
   const second = await demoChange({ index: 7 });
   const a = await assignmentFor("back", "COMMENT_FILTERING", first.id);
-  const next = await testDb().assignment.create({ data: { studyId: a.studyId, userId: a.userId, codeChangeId: second.id, taskType: "COMMENT_FILTERING", position: 1 } });
+  const next = await testDb().assignment.create({ data: { studyId: a.studyId, annotatorId: a.accountId, codeChangeId: second.id, taskType: "COMMENT_FILTERING", position: 1 } });
   await openWorkspace(page, a);
 
   const count = await page.getByTestId("review").count();
@@ -37,7 +37,7 @@ test("Back and forward show the stored labels, and the next change saves without
   await expectSaved(page);
   await expect(page.getByTestId("conflict")).toHaveCount(0);
   const firstReviewLabel = async () => {
-    const rows = await testDb().commentFilterLabel.findMany({ where: { annotatorId: a.userId, review: { codeChangeId: first.id } }, orderBy: { updatedAt: "desc" } });
+    const rows = await testDb().commentFilterLabel.findMany({ where: { annotatorId: a.accountId, review: { codeChangeId: first.id } }, orderBy: { updatedAt: "desc" } });
     return rows.find((r) => r.version === 2);
   };
   await expect.poll(async () => (await firstReviewLabel())?.highQuality).toBe(false);
@@ -63,7 +63,7 @@ test("a second tab's save reaches the first tab, whose next change is no conflic
   await keys(page, "0");
   await expectSaved(page);
   await expect(page.getByTestId("conflict")).toHaveCount(0);
-  const label = await testDb().commentFilterLabel.findFirstOrThrow({ where: { annotatorId: a.userId } });
+  const label = await testDb().commentFilterLabel.findFirstOrThrow({ where: { annotatorId: a.accountId } });
   expect(label).toMatchObject({ highQuality: false, version: 2 });
 
   // and again the other way round (a digit moved each tab's cursor on: back to the first review)

@@ -60,32 +60,32 @@ test("claim verification with the keyboard: codes, error type, note, correction,
   expect(errors).toEqual([]);
 
   const db = testDb();
-  const judgements = await db.claimJudgement.findMany({ where: { annotatorId: a.userId } });
+  const judgements = await db.claimJudgement.findMany({ where: { annotatorId: a.accountId } });
   const byClaim = new Map(judgements.map((j) => [j.pseudoReferenceId, j]));
   const expected = ["CORRECT", "INCORRECT", "UNVERIFIABLE", "AMBIGUOUS", "INCOMPLETE", ...claims.slice(5).map(() => "CORRECT")];
   expect(claims.map((c) => byClaim.get(c.id)?.code)).toEqual(expected);
   expect(byClaim.get(claims[1].id)).toMatchObject({ errorType: "OVER_GENERALIZATION", note: "misreads the loop; j k n g 1 0 are just text" });
   expect(byClaim.get(claims[2].id)?.necessary).toBe(false);
-  const added = await db.pseudoReference.findMany({ where: { addedById: a.userId }, orderBy: { text: "asc" } });
+  const added = await db.pseudoReference.findMany({ where: { addedById: a.accountId }, orderBy: { text: "asc" } });
   expect(added.map((r) => [r.kind, r.text, r.correctsId])).toEqual([
     ["ANNOTATOR_ADDED", "A claim the model missed", null],
     ["ANNOTATOR_ADDED", "The corrected claim", claims[1].id],
   ]);
   const assignment = await db.assignment.findUniqueOrThrow({ where: { id: a.assignmentId } });
   expect(assignment.status).toBe("DONE");
-  expect(await db.annotationHistory.count({ where: { userId: a.userId, kind: "CLAIM_JUDGEMENT", action: "CREATE" } })).toBe(claims.length);
-  expect(await db.annotationHistory.count({ where: { userId: a.userId, kind: "PSEUDO_REFERENCE", action: "CREATE" } })).toBe(2);
+  expect(await db.annotationHistory.count({ where: { accountId: a.accountId, kind: "CLAIM_JUDGEMENT", action: "CREATE" } })).toBe(claims.length);
+  expect(await db.annotationHistory.count({ where: { accountId: a.accountId, kind: "PSEUDO_REFERENCE", action: "CREATE" } })).toBe(2);
   // active time was recorded for the item
   await expect.poll(async () => (await db.assignment.findUniqueOrThrow({ where: { id: a.assignmentId } })).timeSpentMs).toBeGreaterThan(0);
 });
 
 /** The stage-2 pseudo-references of a change for an annotator without judgements of their own. */
-async function stage2Set(codeChangeId: string, userId: string) {
+async function stage2Set(codeChangeId: string, accountId: string) {
   const db = testDb();
   const refs = await db.pseudoReference.findMany({ where: { codeChangeId } });
   const current = await db.codeChange.findUniqueOrThrow({ where: { id: codeChangeId } });
   const decisions = await db.consolidationDecision.findMany({ where: { codeChangeId } });
-  return current.consolidatedAt ? stage2FromConsolidation(refs, new Map(decisions.map((d) => [d.pseudoReferenceId, d]))) : stage2FromOwnJudgements(refs, new Map(), userId);
+  return current.consolidatedAt ? stage2FromConsolidation(refs, new Map(decisions.map((d) => [d.pseudoReferenceId, d]))) : stage2FromOwnJudgements(refs, new Map(), accountId);
 }
 
 test("review rating with the keyboard: addressed and partly addressed pseudo-references, three Likert scores per review", async ({ page }) => {
@@ -102,7 +102,7 @@ test("review rating with the keyboard: addressed and partly addressed pseudo-ref
     const header = await reviews.nth(i).locator("h3").locator("..").innerText();
     for (const system of systems) expect(header).not.toContain(system);
   }
-  const set = await stage2Set(change.id, a.userId);
+  const set = await stage2Set(change.id, a.accountId);
   expect(set.length).toBeGreaterThanOrEqual(2);
   for (let i = 0; i < count; i++) {
     // l past the pseudo-references to the first score; the third score moves on to the next review
@@ -120,7 +120,7 @@ test("review rating with the keyboard: addressed and partly addressed pseudo-ref
   expect(errors).toEqual([]);
 
   const db = testDb();
-  const ratings = await db.reviewRating.findMany({ where: { annotatorId: a.userId }, include: { links: true } });
+  const ratings = await db.reviewRating.findMany({ where: { annotatorId: a.accountId }, include: { links: true } });
   expect(ratings).toHaveLength(count);
   for (const rating of ratings) {
     expect(rating.scores).toEqual({ conciseness: 4, comprehensiveness: 3, relevance: 3 });
@@ -138,7 +138,7 @@ test("review rating: a digit on a pseudo-reference row scores nothing, a digit o
   const change = await demoChange({ index: 0 });
   const a = await assignmentFor("rating-row", "REVIEW_RATING", change.id);
   await openWorkspace(page, a);
-  const set = await stage2Set(change.id, a.userId);
+  const set = await stage2Set(change.id, a.accountId);
   const first = page.getByTestId("review").first();
   await expect(first).toHaveAttribute("aria-current", "true");
   // on the first pseudo-reference row: 2 answers nothing
@@ -147,7 +147,7 @@ test("review rating: a digit on a pseudo-reference row scores nothing, a digit o
   // l to the first dimension (conciseness), where 4 scores it
   await keys(page, ...Array<string>(set.length).fill("l"), "4");
   await expectSaved(page);
-  const rating = await testDb().reviewRating.findFirstOrThrow({ where: { annotatorId: a.userId } });
+  const rating = await testDb().reviewRating.findFirstOrThrow({ where: { annotatorId: a.accountId } });
   expect(rating.scores).toEqual({ conciseness: 4 });
   await keys(page, "?");
   await expect(page.getByTestId("shortcuts")).toContainText("on a pseudo-reference row a digit does nothing");
@@ -183,7 +183,7 @@ test("reference-based grading with the keyboard: a grade per generated review an
   await expect(page).toHaveURL(/\/annotate$/);
   expect(errors).toEqual([]);
 
-  const stored = await testDb().referenceGrade.findMany({ where: { annotatorId: a.userId } });
+  const stored = await testDb().referenceGrade.findMany({ where: { annotatorId: a.accountId } });
   expect(stored.map((g) => g.grade).sort()).toEqual(grades.slice().sort());
   expect(stored.filter((g) => g.comment === "same point, other words")).toHaveLength(1);
   expect(stored.find((g) => g.comment)!.grade).toBe(1);
@@ -208,7 +208,7 @@ test("comment filtering with the keyboard: high or low quality with a justificat
   await keys(page, "Control+Enter");
   await expect(page).toHaveURL(/\/annotate$/);
   expect(errors).toEqual([]);
-  const labels = await testDb().commentFilterLabel.findMany({ where: { annotatorId: a.userId } });
+  const labels = await testDb().commentFilterLabel.findMany({ where: { annotatorId: a.accountId } });
   expect(labels).toHaveLength(count);
   for (const label of labels) {
     const i = Number(label.justification.replace("reason ", ""));
@@ -220,7 +220,7 @@ test("comment filtering with the keyboard: high or low quality with a justificat
 test("n opens the next item of the queue; the home page links each row to its workspace", async ({ page }) => {
   const first = await assignmentFor("queue", "COMMENT_FILTERING", (await demoChange({ index: 1 })).id);
   const second = await testDb().assignment.create({
-    data: { studyId: first.studyId, userId: first.userId, codeChangeId: (await demoChange({ index: 2 })).id, taskType: "REFERENCE_GRADING", position: 1 },
+    data: { studyId: first.studyId, annotatorId: first.accountId, codeChangeId: (await demoChange({ index: 2 })).id, taskType: "REFERENCE_GRADING", position: 1 },
   });
   await openWorkspace(page, first);
   await expect(page.getByTestId("queue-position")).toContainText("item 1 of 2");
@@ -309,7 +309,7 @@ test("the error type goes with the claim just coded: 0 e 3 files reasoning on it
   await keys(page, "1", "k", "e", "5");
   await expect(page.getByLabel("Error type of claim 2")).toHaveValue("LOCALIZATION");
   await expectSaved(page);
-  const stored = new Map((await testDb().claimJudgement.findMany({ where: { annotatorId: a.userId } })).map((j) => [j.pseudoReferenceId, j]));
+  const stored = new Map((await testDb().claimJudgement.findMany({ where: { annotatorId: a.accountId } })).map((j) => [j.pseudoReferenceId, j]));
   expect(stored.get(claims[0].id)).toMatchObject({ code: "INCORRECT", errorType: "REASONING" });
   expect(stored.get(claims[1].id)).toMatchObject({ code: "CORRECT", errorType: "LOCALIZATION" });
   // the shortcut help says which claim the error type goes with
@@ -331,7 +331,7 @@ test("reopening an item puts the cursor on the first claim without a code, so ca
   await expectSaved(page);
   await expect(cards.nth(1)).toHaveAttribute("data-code", "CORRECT");
   await expect(cards.nth(3)).toHaveAttribute("data-code", "AMBIGUOUS");
-  expect((await testDb().claimJudgement.findMany({ where: { annotatorId: a.userId } })).map((j) => j.code).sort()).toEqual(["AMBIGUOUS", "CORRECT", "CORRECT", "CORRECT"]);
+  expect((await testDb().claimJudgement.findMany({ where: { annotatorId: a.accountId } })).map((j) => j.code).sort()).toEqual(["AMBIGUOUS", "CORRECT", "CORRECT", "CORRECT"]);
 });
 
 test("digits past the last review do nothing: the last grade stays", async ({ page }) => {
@@ -345,7 +345,7 @@ test("digits past the last review do nothing: the last grade stays", async ({ pa
   await expectSaved(page);
   const reviews = page.getByTestId("review");
   await expect(reviews.last().getByRole("radio", { name: "3" })).toHaveAttribute("aria-checked", "true");
-  const grades = await testDb().referenceGrade.findMany({ where: { annotatorId: a.userId } });
+  const grades = await testDb().referenceGrade.findMany({ where: { annotatorId: a.accountId } });
   expect(grades.map((g) => [g.grade, g.version])).toEqual(generated.map(() => [3, 1]));
   // k goes back to the last review, where a digit answers again
   await keys(page, "k");
@@ -361,7 +361,7 @@ test("a refused submit names the reviews and dimensions still missing and moves 
   const count = await reviews.count();
   expect(count).toBeGreaterThanOrEqual(4);
   // each review opens on its pseudo-references: l past them to the scores
-  const toScores = Array<string>((await stage2Set(change.id, a.userId)).length).fill("l");
+  const toScores = Array<string>((await stage2Set(change.id, a.accountId)).length).fill("l");
   for (let i = 0; i < count - 1; i++) {
     // review C gets two scores of three; the last review none
     if (i === 2) await keys(page, ...toScores, "4", "3", "j");
@@ -377,6 +377,6 @@ test("a refused submit names the reviews and dimensions still missing and moves 
   // the digit now answers what was missing
   await keys(page, "5");
   await expectSaved(page);
-  const rating = await testDb().reviewRating.findMany({ where: { annotatorId: a.userId } });
+  const rating = await testDb().reviewRating.findMany({ where: { annotatorId: a.accountId } });
   expect(rating.filter((r) => (r.scores as Record<string, number>).relevance === 5)).toHaveLength(1);
 });

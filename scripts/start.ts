@@ -28,7 +28,7 @@ import { embeddedDefaults, embeddedUrl } from "@/lib/db/embedded-server";
 import { migrate } from "@/lib/db/migrate";
 import { supervise, type Supervised } from "@/lib/process/supervise";
 import { seedDemo } from "@/lib/data/demo-study";
-import { ensureInitialAccounts } from "@/lib/data/users";
+import { ensureInitialAccounts } from "@/lib/data/accounts";
 import { env } from "@/lib/env";
 
 const root = path.resolve(import.meta.dirname, "..");

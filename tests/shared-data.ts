@@ -3,7 +3,7 @@ import path from "node:path";
 
 /**
  * Files from ../shared (papers' data and reference vectors) are read in place, never copied.
- * In a user's clone they are absent: tests skip with a visible message. Under CI a missing
+ * In an account's clone they are absent: tests skip with a visible message. Under CI a missing
  * file is a failure. CRJUDGE_SHARED_DIR points elsewhere (e.g. to check the skipping).
  */
 export const SHARED_DIR = path.resolve(process.env.CRJUDGE_SHARED_DIR ?? path.join(process.cwd(), "..", "shared"));

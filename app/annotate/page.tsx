@@ -2,7 +2,7 @@ import { DataTable } from "@/components/dashboard/data-table";
 import { count, text } from "@/components/dashboard/table-data";
 import { formatDuration, TASK_LABELS } from "@/components/format";
 import { ProgressBar } from "@/components/progress-bar";
-import { requirePageUser } from "@/lib/auth/session";
+import { requirePageAccount } from "@/lib/auth/session";
 import { listQueuesForAnnotator } from "@/lib/data/assignments";
 import { PAUSED_MESSAGE } from "@/lib/data/study-access";
 import { waitingLabel, waitingSummary } from "@/lib/annotation/waiting";
@@ -10,8 +10,8 @@ import { waitingLabel, waitingSummary } from "@/lib/annotation/waiting";
 export const dynamic = "force-dynamic";
 
 export default async function AnnotatorHome() {
-  const user = await requirePageUser();
-  const queues = await listQueuesForAnnotator(user.id);
+  const account = await requirePageAccount();
+  const queues = await listQueuesForAnnotator(account.id);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">My assignments</h1>

@@ -1,11 +1,11 @@
 import { ImportForm } from "@/components/import/import-form";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
 
 /** Import into a new or existing study. */
 export default async function NewImportPage() {
-  await requirePageUser(LEAD_ROLES);
+  await requirePageAccount(LEAD_ROLES);
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">Import study data</h1>

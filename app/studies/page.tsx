@@ -2,14 +2,14 @@ import Link from "next/link";
 import { DataTable } from "@/components/dashboard/data-table";
 import { count, text } from "@/components/dashboard/table-data";
 import { TASK_LABELS } from "@/components/format";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { listStudiesWithCounts } from "@/lib/data/study-overview";
 
 export const dynamic = "force-dynamic";
 
 export default async function LeadHome() {
-  const user = await requirePageUser(LEAD_ROLES);
-  const studies = await listStudiesWithCounts(user);
+  const account = await requirePageAccount(LEAD_ROLES);
+  const studies = await listStudiesWithCounts(account);
   return (
     <div className="space-y-4">
       <div className="flex items-baseline gap-4">

@@ -12,7 +12,7 @@ export interface WorkspacePreference {
 
 const DEFAULT: WorkspacePreference = { digitsMoveOn: true, codebookPinned: false };
 
-const keyOf = (userId: string) => `crjudge:prefs:${userId}:workspace`;
+const keyOf = (accountId: string) => `crjudge:prefs:${accountId}:workspace`;
 const listeners = new Set<() => void>();
 
 function subscribe(listener: () => void) {
@@ -24,19 +24,19 @@ function subscribe(listener: () => void) {
   };
 }
 
-function readRaw(userId: string): string | null {
+function readRaw(accountId: string): string | null {
   try {
-    return window.localStorage.getItem(keyOf(userId));
+    return window.localStorage.getItem(keyOf(accountId));
   } catch {
     return null;
   }
 }
 
 /** The preferences (the defaults while rendering on the server, so hydration matches) and a setter. */
-export function useWorkspacePreference(userId: string): [WorkspacePreference, (next: WorkspacePreference) => void] {
+export function useWorkspacePreference(accountId: string): [WorkspacePreference, (next: WorkspacePreference) => void] {
   const raw = useSyncExternalStore(
     subscribe,
-    () => readRaw(userId),
+    () => readRaw(accountId),
     () => null,
   );
   const preference = useMemo(() => {
@@ -48,7 +48,7 @@ export function useWorkspacePreference(userId: string): [WorkspacePreference, (n
   }, [raw]);
   const save = (next: WorkspacePreference) => {
     try {
-      window.localStorage.setItem(keyOf(userId), JSON.stringify(next));
+      window.localStorage.setItem(keyOf(accountId), JSON.stringify(next));
     } catch {
       // storage refused: the choice is not kept
     }

@@ -32,8 +32,8 @@ function browserStorage(): Storage | null {
   }
 }
 
-/** A text box's draft outside the answers (the reason for skipping), kept in this browser per user, assignment and box. */
-const textDraftKey = (userId: string, assignmentId: string, box: string) => `crjudge:text:${userId}:${assignmentId}:${box}`;
+/** A text box's draft outside the answers (the reason for skipping), kept in this browser per account, assignment and box. */
+const textDraftKey = (accountId: string, assignmentId: string, box: string) => `crjudge:text:${accountId}:${assignmentId}:${box}`;
 
 function readTextDraft(key: string): string {
   try {
@@ -54,13 +54,13 @@ function writeTextDraft(key: string, text: string): void {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** The channel on which a user's tabs tell each other what the server stored. */
-const storedChannel = (userId: string) => (typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel(`crjudge:stored:${userId}`));
+/** The channel on which an account's tabs tell each other what the server stored. */
+const storedChannel = (accountId: string) => (typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel(`crjudge:stored:${accountId}`));
 
-function createStore(data: WorkspaceData, userId: string, channel: BroadcastChannel | null): AutosaveStore {
+function createStore(data: WorkspaceData, accountId: string, channel: BroadcastChannel | null): AutosaveStore {
   const store = new AutosaveStore({
     assignmentId: data.assignment.id,
-    storageKey: `crjudge:drafts:${userId}:${data.assignment.id}`,
+    storageKey: `crjudge:drafts:${accountId}:${data.assignment.id}`,
     storage: browserStorage(),
     fetch: (input, init) => fetch(input, init),
     onStored: (stored) => {
@@ -82,7 +82,7 @@ const shownHere = new Set<string>();
  * Keeps the page on what the server stores: when the page may be an older copy (shown again by
  * Back or forward, restored from the back-forward cache, or back in view after another tab
  * worked on the item) it reads the stored answers and reconciles; another tab's saves arrive
- * on the user's channel.
+ * on the account's channel.
  */
 function useStoredState(store: AutosaveStore, assignmentId: string, channel: BroadcastChannel | null, onStatus: (status: WorkspaceData["assignment"]["status"], timeSpentMs: number) => void) {
   const onStatusRef = useRef(onStatus);
@@ -127,10 +127,10 @@ function useStoredState(store: AutosaveStore, assignmentId: string, channel: Bro
 
 const INTERACTIVE = new Set(["BUTTON", "A", "INPUT", "SELECT", "SUMMARY", "TEXTAREA"]);
 
-export function Workspace({ data, userId }: { data: WorkspaceData; userId: string }) {
+export function Workspace({ data, accountId }: { data: WorkspaceData; accountId: string }) {
   const router = useRouter();
-  const [channel] = useState(() => storedChannel(userId));
-  const [store] = useState(() => createStore(data, userId, channel));
+  const [channel] = useState(() => storedChannel(accountId));
+  const [store] = useState(() => createStore(data, accountId, channel));
   useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
   const [mode, setMode] = useState<DiffMode>("unified");
   const [help, setHelp] = useState(false);
@@ -144,7 +144,7 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
   const taskHandle = useRef<TaskHandle | null>(null);
   const target = useRef<string | null>(null);
   const id = data.assignment.id;
-  const skipDraft = textDraftKey(userId, data.assignment.id, "skip-reason");
+  const skipDraft = textDraftKey(accountId, data.assignment.id, "skip-reason");
   const skipped = status === "SKIPPED";
   const editable = !skipped && !data.blockedBy;
 
@@ -160,7 +160,7 @@ export function Workspace({ data, userId }: { data: WorkspaceData; userId: strin
     performance.mark("workspace-interactive");
     return () => window.removeEventListener("online", online);
   }, [store]);
-  const [keyboard, setKeyboard] = useWorkspacePreference(userId);
+  const [keyboard, setKeyboard] = useWorkspacePreference(accountId);
   // The guidelines column: its open state is the annotator's pin, so it stays open from item to item.
   const guidelines = keyboard.codebookPinned;
   const setGuidelines = (open: boolean | ((was: boolean) => boolean)) => setKeyboard({ ...keyboard, codebookPinned: typeof open === "function" ? open(guidelines) : open });

@@ -5,8 +5,8 @@
  * server errors are logged and shown as a generic message (lib/errors).
  */
 import type { z } from "zod";
-import type { SessionUser } from "@/lib/auth/authenticate";
-import { requireApiUser } from "@/lib/auth/session";
+import type { SessionAccount } from "@/lib/auth/authenticate";
+import { requireApiAccount } from "@/lib/auth/session";
 import type { Role } from "@/lib/generated/prisma/client";
 import { AppError, type ErrorCode, publicError } from "@/lib/errors";
 import { findUnsafeText } from "@/lib/validation/text";
@@ -16,14 +16,14 @@ export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string
 export function action<S extends z.ZodType, T>(
   roles: readonly Role[] | undefined,
   schema: S,
-  body: (input: z.output<S>, user: SessionUser) => Promise<T>,
+  body: (input: z.output<S>, account: SessionAccount) => Promise<T>,
 ): (input: unknown) => Promise<ActionResult<T>> {
   return async (input: unknown) => {
     try {
-      const user = await requireApiUser(roles);
+      const account = await requireApiAccount(roles);
       const unsafe = findUnsafeText(input);
       if (unsafe) throw new AppError("INVALID_INPUT", { message: unsafe });
-      return { ok: true, data: await body(schema.parse(input), user) };
+      return { ok: true, data: await body(schema.parse(input), account) };
     } catch (error) {
       const app = publicError(error);
       return { ok: false, error: app.userMessage, code: app.code };

@@ -59,7 +59,7 @@ export interface ClaimQualityInput {
   /** Consensus codes of claims (JSON values, claim codes). */
   consensus: readonly { itemId: string; value: unknown }[];
   /** Claim verification's assignments, oldest first. */
-  assignments: readonly { userId: string; codeChangeId: string }[];
+  assignments: readonly { annotatorId: string; codeChangeId: string }[];
   /** The (annotator, code change) pairs whose work is a draft (lib/analysis/drafts.ts); empty when drafts count. */
   unsubmitted: ReadonlySet<string>;
 }
@@ -75,7 +75,7 @@ export function claimQualityReportOf({ claims, judgements, added, consensus, ass
   }
   const consensusOf = new Map(consensus.map((c) => [c.itemId, c.value as ClaimCode]));
   const firstAssigned = new Map<string, string>();
-  for (const a of assignments) if (!firstAssigned.has(a.codeChangeId)) firstAssigned.set(a.codeChangeId, a.userId);
+  for (const a of assignments) if (!firstAssigned.has(a.codeChangeId)) firstAssigned.set(a.codeChangeId, a.annotatorId);
 
   const verdicts: Record<VerdictSource, number> = { consensus: 0, primary: 0, "first-assigned": 0, only: 0, unresolved: 0, unlabelled: 0 };
   const verdict = new Map<string, ClaimCode | null>();

@@ -7,10 +7,10 @@
 export type DraftMode = "exclude" | "include";
 
 /** The key of an (annotator, code change) pair in a set of unsubmitted work. */
-export const workKey = (userId: string, codeChangeId: string) => `${userId}|${codeChangeId}`;
+export const workKey = (annotatorId: string, codeChangeId: string) => `${annotatorId}|${codeChangeId}`;
 
 /** Whether a judgement or rating of this annotator on this code change is a draft. */
-export const isDraft = (unsubmitted: ReadonlySet<string>, userId: string, codeChangeId: string) => unsubmitted.has(workKey(userId, codeChangeId));
+export const isDraft = (unsubmitted: ReadonlySet<string>, annotatorId: string, codeChangeId: string) => unsubmitted.has(workKey(annotatorId, codeChangeId));
 
 /** How a report states what it counts. */
 export function countedWork(drafts: DraftMode): string {

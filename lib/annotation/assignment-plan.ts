@@ -43,7 +43,7 @@ export interface PlanInput {
 }
 
 export interface PlannedAssignment {
-  userId: string;
+  annotatorId: string;
   codeChangeId: string;
   taskType: TaskType;
   /** 0-based position in the annotator's queue. */
@@ -101,21 +101,21 @@ export function planAssignments(input: PlanInput): PlannedAssignment[] {
   const gold = [...new Map((input.gold?.items ?? []).map((item) => [item.id, item])).values()].filter((item) => !regular.has(item.id)).sort((a, b) => byString(a.id, b.id));
   const byId = new Map([...order, ...gold].map((item) => [item.id, item]));
   const plan: PlannedAssignment[] = [];
-  for (const userId of annotators) {
-    const checks = seededShuffle(gold, hashSeed(input.seed, "gold", userId))
+  for (const annotatorId of annotators) {
+    const checks = seededShuffle(gold, hashSeed(input.seed, "gold", annotatorId))
       .slice(0, input.gold?.perQueue ?? 0)
       .map((item) => item.id);
-    const queue = seededShuffle([...itemsOf.get(userId)!, ...checks].sort(byString), hashSeed(input.seed, "queue", userId));
+    const queue = seededShuffle([...itemsOf.get(annotatorId)!, ...checks].sort(byString), hashSeed(input.seed, "queue", annotatorId));
     let position = 0;
     for (const round of input.rounds ?? []) {
       for (const taskType of TASK_PHASES) {
-        for (const item of round) if (item.taskTypes.includes(taskType)) plan.push({ userId, codeChangeId: item.id, taskType, position: position++, inReliabilitySet: false });
+        for (const item of round) if (item.taskTypes.includes(taskType)) plan.push({ annotatorId, codeChangeId: item.id, taskType, position: position++, inReliabilitySet: false });
       }
     }
     for (const taskType of TASK_PHASES) {
       for (const id of queue) {
         if (!byId.get(id)!.taskTypes.includes(taskType)) continue;
-        plan.push({ userId, codeChangeId: id, taskType, position: position++, inReliabilitySet: reliability.has(id) });
+        plan.push({ annotatorId, codeChangeId: id, taskType, position: position++, inReliabilitySet: reliability.has(id) });
       }
     }
   }
@@ -130,7 +130,7 @@ export function applicableTaskTypes(studyTaskTypes: readonly TaskType[], item: I
 /** A stored assignment, as a new plan is compared with it. */
 export interface ExistingAssignment {
   id: string;
-  userId: string;
+  annotatorId: string;
   codeChangeId: string;
   taskType: TaskType;
   status: string;
@@ -154,9 +154,9 @@ export function effectCounts(effect: PlanEffect): { create: number; update: numb
   return { create: effect.create.length, update: effect.update.length, remove: effect.remove.length, keep: effect.keep.length };
 }
 
-/** What storing `plan` changes in the stored assignments (one per user, code change and task). */
+/** What storing `plan` changes in the stored assignments (one per account, code change and task). */
 export function planEffect(existing: readonly ExistingAssignment[], plan: readonly PlannedAssignment[]): PlanEffect {
-  const key = (a: { userId: string; codeChangeId: string; taskType: TaskType }) => `${a.userId}|${a.codeChangeId}|${a.taskType}`;
+  const key = (a: { annotatorId: string; codeChangeId: string; taskType: TaskType }) => `${a.annotatorId}|${a.codeChangeId}|${a.taskType}`;
   const byKey = new Map(existing.map((a) => [key(a), a]));
   const planned = new Set(plan.map(key));
   const stale = existing.filter((a) => !planned.has(key(a)));

@@ -1,6 +1,6 @@
 /**
  * Reproducible shuffles for assignment order and per-annotator review order. A seed is derived
- * from any list of parts (study seed, user id, item id, purpose) so the same inputs always give
+ * from any list of parts (study seed, account id, item id, purpose) so the same inputs always give
  * the same order, and different annotators get independent orders.
  */
 import { type Random, seededRandom } from "@/lib/stats/random";

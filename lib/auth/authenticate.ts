@@ -10,16 +10,11 @@ import { deviceKey, signInKeys } from "@/lib/auth/throttle";
 import { countSignInAttempt, signInAccount, signInSucceeded } from "@/lib/data/sign-in-throttle";
 import type { Role } from "@/lib/generated/prisma/client";
 
-export interface SessionUser {
+export interface SessionAccount {
   id: string;
   email: string;
   name: string;
   role: Role;
-}
-
-/** What sign-in hands to the session token: the user and the account's session version. */
-export interface SignedInUser extends SessionUser {
-  sessionVersion: number;
 }
 
 export class SignInError extends Error {}
@@ -28,17 +23,17 @@ export class SignInError extends Error {}
 const UNKNOWN_ACCOUNT_HASH = "$2b$10$9fpHENvQcgJ/oFFXRbHosOjwhAJRJDpSVHqD5XLN5RcagD6QJhllO";
 
 /** `device`: the browser's valid device cookie, if any (it counts only for the account it names). */
-export async function authenticate(emailInput: string, password: string, address: string, device: DeviceToken | null = null): Promise<SignedInUser> {
+export async function authenticate(emailInput: string, password: string, address: string, device: DeviceToken | null = null): Promise<SessionAccount & { sessionVersion: number }> {
   const email = emailInput.trim().toLowerCase();
   const keys = signInKeys(email, address);
   const counted = device?.email === email ? { forget: [deviceKey(device.nonce)], giveBack: [] } : { forget: [keys.account], giveBack: [keys.address] };
   const attempt = await countSignInAttempt([...counted.forget, ...counted.giveBack]);
   if (!attempt.checked) throw new SignInError(`Too many sign-in attempts. Try again in ${Math.ceil(attempt.retryAfterMs / 1000)} s.`);
-  const user = await signInAccount(email);
-  const matches = await verifyPassword(password, user?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
+  const account = await signInAccount(email);
+  const matches = await verifyPassword(password, account?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
   // bcrypt ignores bytes after the 72nd; no password set here is longer, so a longer one is wrong.
-  if (!user?.passwordHash || !matches || Buffer.byteLength(password, "utf8") > MAX_PASSWORD_BYTES) throw new SignInError("Wrong email or password.");
-  if (!user.active) throw new SignInError("This account is not active. Ask a study lead to activate it.");
+  if (!account?.passwordHash || !matches || Buffer.byteLength(password, "utf8") > MAX_PASSWORD_BYTES) throw new SignInError("Wrong email or password.");
+  if (!account.active) throw new SignInError("This account is not active. Ask a study lead to activate it.");
   await signInSucceeded(counted.forget, counted.giveBack);
-  return { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion };
+  return { id: account.id, email: account.email, name: account.name, role: account.role, sessionVersion: account.sessionVersion };
 }

@@ -2,7 +2,7 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { cookies } from "next/headers";
-import { authenticate, type SessionUser, type SignedInUser, SignInError } from "@/lib/auth/authenticate";
+import { authenticate, type SessionAccount, SignInError } from "@/lib/auth/authenticate";
 import { cookieValue, DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S, issueDeviceCookie, readDeviceCookie } from "@/lib/auth/device-cookie";
 import { decodeSessionToken, encodeSessionToken } from "@/lib/auth/jwt";
 import { AppError, publicError } from "@/lib/errors";
@@ -13,8 +13,8 @@ import { authSecret } from "@/lib/env";
 
 declare module "next-auth" {
   interface Session {
-    user: SessionUser;
-    /** The account's session version at sign-in (checked on each request by getSessionUser). */
+    user: SessionAccount;
+    /** The account's session version at sign-in (checked on each request by getSessionAccount). */
     sessionVersion?: number;
   }
 }
@@ -67,8 +67,8 @@ export const authOptions: NextAuthOptions = {
     jwt({ token, user }) {
       if (user) {
         token.uid = user.id;
-        token.role = (user as SignedInUser).role;
-        token.sv = (user as SignedInUser).sessionVersion;
+        token.role = (user as SessionAccount & { sessionVersion: number }).role;
+        token.sv = (user as SessionAccount & { sessionVersion: number }).sessionVersion;
       }
       return token;
     },

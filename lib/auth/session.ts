@@ -9,8 +9,8 @@ import { headers } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
 import { PAGE_PATH_HEADER, signInPath } from "@/lib/auth/callback";
 import { authOptions } from "@/lib/auth/options";
-import type { SessionUser } from "@/lib/auth/authenticate";
-import { findSessionAccount } from "@/lib/data/users";
+import type { SessionAccount } from "@/lib/auth/authenticate";
+import { findSessionAccount } from "@/lib/data/accounts";
 import { AppError } from "@/lib/errors";
 import type { Role } from "@/lib/generated/prisma/client";
 
@@ -27,7 +27,7 @@ export async function getSessionClaims(): Promise<SessionClaims | null> {
   return session?.user?.id ? { id: session.user.id, sessionVersion: session.sessionVersion } : null;
 }
 
-export async function getSessionUser(): Promise<SessionUser | null> {
+export async function getSessionAccount(): Promise<SessionAccount | null> {
   const claims = await getSessionClaims();
   // A token from before the last password change or deactivation is no session any more.
   return claims ? findSessionAccount(claims.id, claims.sessionVersion) : null;
@@ -41,21 +41,21 @@ export async function requireApiSessionClaims(): Promise<SessionClaims> {
 }
 
 /** For pages: redirects to sign-in (returning to the page afterwards) when signed out, answers 403 when the role is not allowed. */
-export async function requirePageUser(roles?: readonly Role[]): Promise<SessionUser> {
-  const user = await getSessionUser();
-  if (!user) redirect(signInPath((await headers()).get(PAGE_PATH_HEADER)));
-  if (roles && !roles.includes(user.role)) forbidden();
-  return user;
+export async function requirePageAccount(roles?: readonly Role[]): Promise<SessionAccount> {
+  const account = await getSessionAccount();
+  if (!account) redirect(signInPath((await headers()).get(PAGE_PATH_HEADER)));
+  if (roles && !roles.includes(account.role)) forbidden();
+  return account;
 }
 
 /** For route handlers and server actions: throws AppError UNAUTHENTICATED / FORBIDDEN. */
-export async function requireApiUser(roles?: readonly Role[]): Promise<SessionUser> {
-  const user = await getSessionUser();
-  if (!user) throw new AppError("UNAUTHENTICATED", { message: "Sign in first." });
-  if (roles && !roles.includes(user.role)) throw new AppError("FORBIDDEN", { message: "Your role may not do this." });
-  return user;
+export async function requireApiAccount(roles?: readonly Role[]): Promise<SessionAccount> {
+  const account = await getSessionAccount();
+  if (!account) throw new AppError("UNAUTHENTICATED", { message: "Sign in first." });
+  if (roles && !roles.includes(account.role)) throw new AppError("FORBIDDEN", { message: "Your role may not do this." });
+  return account;
 }
 
-export function isLead(user: SessionUser): boolean {
-  return LEAD_ROLES.includes(user.role);
+export function isLead(account: SessionAccount): boolean {
+  return LEAD_ROLES.includes(account.role);
 }

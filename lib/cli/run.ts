@@ -15,6 +15,9 @@ function usage(commands: Command[]): string {
   return ["Usage: npm run cli -- <command> [options]", "", ...commands.map((c) => `  ${c.usage}`)].join("\n");
 }
 
+/** Commands renamed to the glossary's words (docs/glossary.md): an old name is refused with the new one. */
+const RENAMED: Record<string, string> = { "create-user": "create-account", users: "accounts" };
+
 /** Loads a command module, by file name (without `.ts`). */
 export type CommandLoaders = Record<string, () => Promise<{ default: Command }>>;
 
@@ -26,6 +29,10 @@ export async function runCli(loaders: CommandLoaders, argv: string[]): Promise<n
   // Only a usage listing (or a command named unlike its file) loads every command.
   const commands = found ? [] : await Promise.all(Object.values(loaders).map(async (load) => (await load()).default));
   const command = found ? named : commands.find((c) => c.name === name);
+  if (!command && name !== undefined && Object.hasOwn(RENAMED, name)) {
+    process.stderr.write(`The command "${name}" is now "${RENAMED[name]}": npm run cli -- ${RENAMED[name]}\n`);
+    return 2;
+  }
   if (!command) {
     process.stderr.write(`${name ? `Unknown command "${name}"\n\n` : ""}${usage(commands)}\n`);
     return name === undefined || name === "help" ? 0 : 2;

@@ -14,7 +14,7 @@ import { perItemAgreement, type RatingValue } from "@/lib/agreement";
 import { AppError } from "@/lib/errors";
 import { referenceLabels } from "@/lib/claims";
 import { db, Prisma, type PrismaClient } from "@/lib/db/client";
-import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
+import { requireLedStudy } from "@/lib/data/study-access";
 import { TaskType } from "@/lib/generated/prisma/enums";
 import { itemValues, ratingsByRater, type StudyItem } from "@/lib/analysis/gather";
 import { gatherTaskColumns } from "@/lib/data/task-answers";
@@ -28,6 +28,7 @@ import { nextAfter } from "@/lib/annotation/next-after";
 import type { ItemAnnotation, ItemKind } from "@/lib/tasks/types";
 import { TASK_QUERIES } from "@/lib/data/task-queries";
 import { annotatorReliability, type AnnotatorReliability } from "@/lib/analysis/reliability";
+import type { SessionAccount } from "@/lib/auth/authenticate";
 
 type Client = PrismaClient | Prisma.TransactionClient;
 
@@ -106,15 +107,15 @@ export interface AdjudicationQueue {
 }
 
 /** The adjudication queue of one question of one task (defaults: the study's first task and its first question). */
-export async function adjudicationQueue(user: StudyUser, slug: string, task?: TaskType, questionKey?: string): Promise<AdjudicationQueue> {
-  const study = await requireLedStudy(user, slug);
+export async function adjudicationQueue(account: Pick<SessionAccount, "id" | "role">, slug: string, task?: TaskType, questionKey?: string): Promise<AdjudicationQueue> {
+  const study = await requireLedStudy(account, slug);
   const chosen = task ?? study.taskTypes[0] ?? TASK_LIST[0].task;
   const questions = taskQuestions(chosen, study);
   const question = questionKey ? questionOf(study, chosen, questionKey) : questions[0];
   const [data, stored] = await Promise.all([gatherTaskColumns(study, chosen, db, { gold: "include" }), storedConsensus(db, study.id, chosen)]);
   const table = questionTable(data, data.questions.find((q) => q.question.key === question.key)!);
   const items = new Map(data.items.map((item) => [item.id, item]));
-  const names = new Map((await db.user.findMany({ where: { id: { in: [...table.raters] } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
+  const names = new Map((await db.account.findMany({ where: { id: { in: [...table.raters] } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
   const entries = perItemAgreement(table)
     .filter((p) => p.n >= 2)
     .map((p) => ({
@@ -141,8 +142,8 @@ export async function adjudicationQueue(user: StudyUser, slug: string, task?: Ta
  * The open disagreement of the question's queue (least agreement first) after `itemId`, or its
  * first one when `itemId` has left the queue (it was just decided); null when none is left.
  */
-export async function nextOpenDisagreement(user: StudyUser, slug: string, task: TaskType, questionKey: string | undefined, itemId: string): Promise<{ itemId: string; label: string; question: Question } | null> {
-  const queue = await adjudicationQueue(user, slug, task, questionKey);
+export async function nextOpenDisagreement(account: Pick<SessionAccount, "id" | "role">, slug: string, task: TaskType, questionKey: string | undefined, itemId: string): Promise<{ itemId: string; label: string; question: Question } | null> {
+  const queue = await adjudicationQueue(account, slug, task, questionKey);
   const next = nextAfter(queue.open.map((e) => ({ id: e.item.id, label: e.item.label })), itemId);
   return next && { itemId: next.id, label: next.label, question: queue.question };
 }
@@ -194,8 +195,8 @@ async function itemContext(studyId: string, task: TaskType, itemId: string) {
 }
 
 /** One item's annotations side by side, in its context, with the consensus and its history. */
-export async function adjudicationItem(user: StudyUser, slug: string, task: TaskType, itemId: string): Promise<AdjudicationItem> {
-  const study = await requireLedStudy(user, slug);
+export async function adjudicationItem(account: Pick<SessionAccount, "id" | "role">, slug: string, task: TaskType, itemId: string): Promise<AdjudicationItem> {
+  const study = await requireLedStudy(account, slug);
   const { codeChangeId, item } = await itemContext(study.id, task, itemId);
   const questions = taskQuestions(task, study);
   const [change, reference, pseudoReferences, annotations, stored] = await Promise.all([
@@ -208,7 +209,7 @@ export async function adjudicationItem(user: StudyUser, slug: string, task: Task
   const history = await db.annotationHistory.findMany({
     where: { kind: "CONSENSUS", annotationId: { in: stored.map((s) => s.id) } },
     orderBy: { id: "desc" },
-    include: { user: { select: { name: true } } },
+    include: { account: { select: { name: true } } },
   });
   const questionOfId = new Map(stored.map((s) => [s.id, s.question]));
   const consensus: AdjudicationItem["consensus"] = {};
@@ -233,7 +234,7 @@ export async function adjudicationItem(user: StudyUser, slug: string, task: Task
     consensus,
     history: history.map((h) => {
       const v = (h.newValue ?? {}) as { value?: unknown; reason?: string; fromValues?: Record<string, unknown>; gold?: boolean };
-      return { question: questionOfId.get(h.annotationId) ?? "", action: h.action, value: v.value ?? null, gold: v.gold === true, reason: v.reason ?? "", fromValues: v.fromValues ?? {}, by: h.user?.name ?? null, at: h.createdAt };
+      return { question: questionOfId.get(h.annotationId) ?? "", action: h.action, value: v.value ?? null, gold: v.gold === true, reason: v.reason ?? "", fromValues: v.fromValues ?? {}, by: h.account?.name ?? null, at: h.createdAt };
     }),
   };
 }
@@ -254,8 +255,8 @@ export const consensusSchema = z.object({
 export type ConsensusInput = z.infer<typeof consensusSchema>;
 
 /** Saves the lead's consensus value for one question of one item; a stale base version is refused (409). */
-export async function saveConsensus(user: StudyUser, input: ConsensusInput): Promise<{ id: string; version: number }> {
-  const study = await requireLedStudy(user, input.slug);
+export async function saveConsensus(account: Pick<SessionAccount, "id" | "role">, input: ConsensusInput): Promise<{ id: string; version: number }> {
+  const study = await requireLedStudy(account, input.slug);
   const question = questionOf(study, input.task, input.question);
   if (!question.scale.includes(input.value)) throw new AppError("INVALID_INPUT", { message: `${input.value} is not on the scale of "${question.label}" (${question.scale.join(", ")}).` });
   await itemContext(study.id, input.task, input.itemId);
@@ -267,7 +268,7 @@ export async function saveConsensus(user: StudyUser, input: ConsensusInput): Pro
     if ((current?.version ?? 0) !== input.baseVersion) throw new AppError("CONFLICT", { message: `Not saved: the consensus was changed meanwhile (version ${current?.version ?? 0}, yours was based on ${input.baseVersion}). Reload to see it.` });
     const gold = input.gold ?? current?.gold ?? false;
     const record = { value: input.value, reason: input.reason, fromValues, gold } as Prisma.InputJsonObject;
-    const data = { value: input.value, reason: input.reason, fromValues, gold, decidedById: user.id, decidedAt: new Date() };
+    const data = { value: input.value, reason: input.reason, fromValues, gold, decidedById: account.id, decidedAt: new Date() };
     const saved = current
       ? await tx.consensus.update({ where: { id: current.id, version: current.version }, data: { ...data, version: { increment: 1 } } })
       : await tx.consensus.create({ data: { ...data, studyId: study.id, task: input.task, itemId: input.itemId, question: question.key } });
@@ -275,7 +276,7 @@ export async function saveConsensus(user: StudyUser, input: ConsensusInput): Pro
       data: {
         kind: "CONSENSUS",
         annotationId: saved.id,
-        userId: user.id,
+        accountId: account.id,
         action: current ? "UPDATE" : "CREATE",
         baseVersion: input.baseVersion,
         oldValue: current ? ({ value: current.value, reason: current.reason, fromValues: current.fromValues, gold: current.gold } as Prisma.InputJsonObject) : Prisma.DbNull,
@@ -296,14 +297,14 @@ export interface QuestionReliability {
  * competence, per question of one task; with the study's `fingerprint` (studyFingerprint),
  * computed once per state of its data.
  */
-export async function taskReliability(user: StudyUser, slug: string, task: TaskType, fingerprint?: string): Promise<QuestionReliability[]> {
-  const study = await requireLedStudy(user, slug);
+export async function taskReliability(account: Pick<SessionAccount, "id" | "role">, slug: string, task: TaskType, fingerprint?: string): Promise<QuestionReliability[]> {
+  const study = await requireLedStudy(account, slug);
   return fingerprint === undefined ? studyTaskReliability(study, task) : cachedForState("reliability", study.id, { task }, fingerprint, () => studyTaskReliability(study, task));
 }
 
 async function studyTaskReliability(study: StudyForAnalysis, task: TaskType): Promise<QuestionReliability[]> {
   const [data, consensus] = await Promise.all([gatherTaskColumns(study, task), taskConsensus(db, study, task)]);
-  const names = new Map((await db.user.findMany({ where: { id: { in: data.raters } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
+  const names = new Map((await db.account.findMany({ where: { id: { in: data.raters } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
   return data.questions.map((q) => {
     // Unanimous values are left to annotatorReliability, which takes them without the annotator compared.
     const adjudicated = new Map([...consensus].flatMap(([item, questions]) => {

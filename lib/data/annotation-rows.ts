@@ -17,7 +17,7 @@ export type Db = PrismaClient;
 
 export interface WorkspaceContext {
   client: Db | Tx;
-  userId: string;
+  accountId: string;
   codeChangeId: string;
   /** stageOrder: the study keeps CRScore's stage order (lib/annotation/stage-order). */
   study: StudyScales & { hideSystemNames: boolean; stageOrder: boolean };
@@ -99,14 +99,14 @@ export async function rowSaveTarget({ tx, annotatorId, codeChangeId }: SaveConte
 }
 
 /** Adds active time to the annotator's own annotation of one item of the code change (none when there is no such annotation). */
-export async function addAnnotationTime(tx: Tx, task: TaskDescriptor, userId: string, itemId: string, codeChangeId: string, ms: number): Promise<void> {
+export async function addAnnotationTime(tx: Tx, task: TaskDescriptor, accountId: string, itemId: string, codeChangeId: string, ms: number): Promise<void> {
   const { field, relation } = task.storage.item;
-  await delegate(tx, task).updateMany({ where: { annotatorId: userId, [field]: itemId, [relation]: itemOfAssignmentWhere(task.itemKind, codeChangeId) }, data: { timeSpentMs: { increment: ms } } });
+  await delegate(tx, task).updateMany({ where: { annotatorId: accountId, [field]: itemId, [relation]: itemOfAssignmentWhere(task.itemKind, codeChangeId) }, data: { timeSpentMs: { increment: ms } } });
 }
 
-/** One of the user's annotations of the task on the code change that an import wrote, if any. */
-export function importedAnnotation(client: Tx | Db, task: TaskDescriptor, userId: string, codeChangeId: string): Promise<ImportedAnnotation | null> {
-  return delegate(client, task).findFirst({ where: { annotatorId: userId, importRunId: { not: null }, [task.storage.item.relation]: itemOfAssignmentWhere(task.itemKind, codeChangeId) }, select: importSelect });
+/** One of the account's annotations of the task on the code change that an import wrote, if any. */
+export function importedAnnotation(client: Tx | Db, task: TaskDescriptor, accountId: string, codeChangeId: string): Promise<ImportedAnnotation | null> {
+  return delegate(client, task).findFirst({ where: { annotatorId: accountId, importRunId: { not: null }, [task.storage.item.relation]: itemOfAssignmentWhere(task.itemKind, codeChangeId) }, select: importSelect });
 }
 
 /** How many annotations of the task the study holds. */

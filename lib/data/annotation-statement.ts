@@ -24,7 +24,7 @@ const NOW = `(now() AT TIME ZONE 'UTC')`;
 
 /**
  * The statement of a save kind stored in the annotation row's own columns (the descriptor's
- * `storage` and the kind's `row`). Parameters: $1 assignment, $2 user, $3 target, $4 base
+ * `storage` and the kind's `row`). Parameters: $1 assignment, $2 account, $3 target, $4 base
  * version, $5 new value (JSON), $6 session version, then the fields, then (creating) the new row's id.
  */
 function statement(task: TaskDescriptor, kind: SaveKind, row: RowStorage, creating: boolean): string {

@@ -1,6 +1,6 @@
 /**
  * Annotators' reads and writes in the workspace. Every query is scoped by the annotator's own
- * id in its where-clause (assignment `{ id, userId }` in a study the annotator is a member of,
+ * id in its where-clause (assignment `{ id, accountId }` in a study the annotator is a member of,
  * annotation `{ annotatorId, ... }`), so a forged assignment, claim or review id finds nothing
  * and writes nothing (404).
  *
@@ -10,7 +10,7 @@
  * and leaves a CONFLICT history row holding the refused value next to the stored one.
  */
 import "server-only";
-import type { SessionUser } from "@/lib/auth/authenticate";
+import type { SessionAccount } from "@/lib/auth/authenticate";
 import type { SessionClaims } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { db, Prisma } from "@/lib/db/client";
@@ -25,7 +25,7 @@ import { stageOrderOn, type StageOrderSetting } from "@/lib/annotation/stage-ord
 import type { StudyScales } from "@/lib/analysis/questions";
 import { decideSave } from "@/lib/annotation/versioning";
 import { saveInOneStatement } from "@/lib/data/annotation-statement";
-import { findSessionAccount } from "@/lib/data/users";
+import { findSessionAccount } from "@/lib/data/accounts";
 import { MAX_TIME_REPORT_MS, type SaveRequest } from "@/lib/annotation/values";
 import { describeMissing, type MissingAnswer } from "@/lib/annotation/completeness";
 import { addAnnotationTime, importedAnnotation, rowSaveTarget } from "@/lib/data/annotation-rows";
@@ -55,16 +55,16 @@ export class ConflictError extends AppError {
 // ---------------------------------------------------------------------------------------------
 // Reading the workspace
 
-async function findOwnAssignment(client: Tx | typeof db, userId: string, assignmentId: string) {
+async function findOwnAssignment(client: Tx | typeof db, accountId: string, assignmentId: string) {
   const assignment = await client.assignment.findFirst({
-    where: { id: assignmentId, userId, study: annotatingStudyWhere(userId), codeChange: { NOT: heldByRounds } },
-    select: { id: true, userId: true, studyId: true, codeChangeId: true, taskType: true, status: true, skipReason: true, timeSpentMs: true, position: true, inReliabilitySet: true },
+    where: { id: assignmentId, annotatorId: accountId, study: annotatingStudyWhere(accountId), codeChange: { NOT: heldByRounds } },
+    select: { id: true, annotatorId: true, studyId: true, codeChangeId: true, taskType: true, status: true, skipReason: true, timeSpentMs: true, position: true, inReliabilitySet: true },
   });
   if (assignment) return assignment;
   // Paused in the assignment's study, or held by the calibration rounds: say so (423) rather than "no such assignment".
   const own = await client.assignment.findFirst({
-    where: { id: assignmentId, userId, study: memberStudyWhere(userId) },
-    select: { studyId: true, taskType: true, study: { select: { members: { where: { userId, pausedAt: { not: null } }, select: { userId: true } } } }, codeChange: { select: roundMembershipSelect } },
+    where: { id: assignmentId, annotatorId: accountId, study: memberStudyWhere(accountId) },
+    select: { studyId: true, taskType: true, study: { select: { members: { where: { accountId, pausedAt: { not: null } }, select: { accountId: true } } } }, codeChange: { select: roundMembershipSelect } },
   });
   if (own?.study.members.length) throw new AppError("LOCKED", { message: PAUSED_MESSAGE });
   const waiting = own && waitingFor({ round: codeChangeRound(own.codeChange.itemSetMembers), rounds: await roundsGate(client, own.studyId), task: own.taskType, stageOrder: false, consolidated: false, ownStage1Open: false });
@@ -73,9 +73,9 @@ async function findOwnAssignment(client: Tx | typeof db, userId: string, assignm
 }
 
 /** Everything the workspace page shows for one of the annotator's own assignments. */
-/** The import that wrote some of the user's answers of this task on this code change, if any. */
-export async function importedHere(userId: string, codeChangeId: string, taskType: TaskType): Promise<WorkspaceData["imported"]> {
-  const found = await importedAnnotation(db, TASKS[taskType], userId, codeChangeId);
+/** The import that wrote some of the account's answers of this task on this code change, if any. */
+export async function importedHere(accountId: string, codeChangeId: string, taskType: TaskType): Promise<WorkspaceData["imported"]> {
+  const found = await importedAnnotation(db, TASKS[taskType], accountId, codeChangeId);
   if (!found?.importRun) return null;
   return { file: found.importedFile ?? "", by: found.importRun.createdBy?.name ?? "the command line", at: found.importRun.createdAt.toISOString() };
 }
@@ -130,8 +130,8 @@ export async function readItem(codeChangeId: string): Promise<Pick<WorkspaceData
 }
 
 /** The annotator's queue in one study with what each assignment waits for, and `workable`: what can be worked on now. */
-async function queueStates(userId: string, studyId: string) {
-  const queue = await db.assignment.findMany({ where: { userId, studyId }, orderBy: { position: "asc" }, select: assignmentStateSelect });
+async function queueStates(accountId: string, studyId: string) {
+  const queue = await db.assignment.findMany({ where: { annotatorId: accountId, studyId }, orderBy: { position: "asc" }, select: assignmentStateSelect });
   const states = await assignmentStates(db, queue);
   // n and the move after a submit pass items that wait (a round, a consolidation) or come after the annotator's own stage 1.
   const workable = (a: { id: string }) => {
@@ -152,19 +152,19 @@ function nextOpenOf(queue: readonly { id: string; status: AssignmentStatus }[], 
  * opened now (it waits for a round): where its locked page sends them. Null when none is open,
  * or when the annotator is paused in the study.
  */
-export async function nextOpenAfter(userId: string, assignmentId: string): Promise<string | null> {
-  const own = await db.assignment.findFirst({ where: { id: assignmentId, userId, study: annotatingStudyWhere(userId) }, select: { studyId: true } });
+export async function nextOpenAfter(accountId: string, assignmentId: string): Promise<string | null> {
+  const own = await db.assignment.findFirst({ where: { id: assignmentId, annotatorId: accountId, study: annotatingStudyWhere(accountId) }, select: { studyId: true } });
   if (!own) return null;
-  const { queue, workable } = await queueStates(userId, own.studyId);
+  const { queue, workable } = await queueStates(accountId, own.studyId);
   return nextOpenOf(queue, workable, queue.findIndex((a) => a.id === assignmentId))?.id ?? null;
 }
 
-export async function getWorkspace(userId: string, assignmentId: string): Promise<WorkspaceData> {
-  const assignment = await findOwnAssignment(db, userId, assignmentId);
+export async function getWorkspace(accountId: string, assignmentId: string): Promise<WorkspaceData> {
+  const assignment = await findOwnAssignment(db, accountId, assignmentId);
   const [study, { item, sources }, { queue, states, workable }] = await Promise.all([
     db.study.findUniqueOrThrow({ where: { id: assignment.studyId }, select: workspaceStudySelect }),
     readItem(assignment.codeChangeId),
-    queueStates(userId, assignment.studyId),
+    queueStates(accountId, assignment.studyId),
   ]);
 
   const index = queue.findIndex((a) => a.id === assignment.id);
@@ -197,10 +197,10 @@ export async function getWorkspace(userId: string, assignmentId: string): Promis
       waiting: queue.filter((a) => !workable(a)).length,
     },
     blockedBy,
-    imported: await importedHere(userId, item.id, assignment.taskType),
+    imported: await importedHere(accountId, item.id, assignment.taskType),
   };
 
-  Object.assign(data, await readTask(userId, assignment, study));
+  Object.assign(data, await readTask(accountId, assignment, study));
   return data;
 }
 
@@ -211,20 +211,20 @@ const taskStudySelect = { likertDimensions: true, likertMin: true, likertMax: tr
  * The task part of the workspace (items and the annotator's stored answers) of one task on one
  * code change, in the annotator's own order of the reviews: what their workspace shows.
  */
-export function readTask(userId: string, assignment: { taskType: TaskType; codeChangeId: string }, study: Omit<StudyScales, "commentQuestions"> & StageOrderSetting & { hideSystemNames: boolean; assignmentSeed: number; commentQuestions: unknown }): Promise<TaskWorkspace> {
-  const reviewSeed = hashSeed(study.assignmentSeed, userId, assignment.codeChangeId, "reviews");
+export function readTask(accountId: string, assignment: { taskType: TaskType; codeChangeId: string }, study: Omit<StudyScales, "commentQuestions"> & StageOrderSetting & { hideSystemNames: boolean; assignmentSeed: number; commentQuestions: unknown }): Promise<TaskWorkspace> {
+  const reviewSeed = hashSeed(study.assignmentSeed, accountId, assignment.codeChangeId, "reviews");
   const { likertDimensions, likertMin, likertMax, hideSystemNames } = study;
   const scales = { likertDimensions, likertMin, likertMax, commentQuestions: commentQuestionsOf(study.commentQuestions) };
-  return TASK_QUERIES[assignment.taskType].readWorkspace({ client: db, userId, codeChangeId: assignment.codeChangeId, study: { ...scales, hideSystemNames, stageOrder: stageOrderOn(study) }, reviewSeed });
+  return TASK_QUERIES[assignment.taskType].readWorkspace({ client: db, accountId, codeChangeId: assignment.codeChangeId, study: { ...scales, hideSystemNames, stageOrder: stageOrderOn(study) }, reviewSeed });
 }
 
 /** What the annotator has stored on one of their own assignments now: the workspace reconciles with it after Back, forward or a change in another tab. */
 export type StoredAnswers = TaskWorkspace & { status: AssignmentStatus; timeSpentMs: number };
 
-export async function getStoredAnswers(userId: string, assignmentId: string): Promise<StoredAnswers> {
-  const assignment = await findOwnAssignment(db, userId, assignmentId);
+export async function getStoredAnswers(accountId: string, assignmentId: string): Promise<StoredAnswers> {
+  const assignment = await findOwnAssignment(db, accountId, assignmentId);
   const study = await db.study.findUniqueOrThrow({ where: { id: assignment.studyId }, select: taskStudySelect });
-  return { status: assignment.status, timeSpentMs: assignment.timeSpentMs, ...(await readTask(userId, assignment, study)) };
+  return { status: assignment.status, timeSpentMs: assignment.timeSpentMs, ...(await readTask(accountId, assignment, study)) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -264,21 +264,21 @@ function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }
 
-/** Saves one annotation of the user's own assignment; see the module comment for the rules. */
+/** Saves one annotation of the account's own assignment; see the module comment for the rules. */
 export async function saveAnnotation(session: SessionClaims, request: SaveRequest): Promise<SaveResult> {
   // The common save is one statement; what it leaves (conflicts, repeats, refusals, ratings,
   // added claims, an account that may no longer act) takes the transaction, which decides and explains.
   await TASK_QUERIES[taskOfKind(request.kind).task].check?.(db, session.id, request);
   const saved = await saveInOneStatement(session, request);
   if (saved) return saved;
-  const user = await findSessionAccount(session.id, session.sessionVersion);
-  if (!user) throw new AppError("UNAUTHENTICATED", { message: "Sign in first." });
+  const account = await findSessionAccount(session.id, session.sessionVersion);
+  if (!account) throw new AppError("UNAUTHENTICATED", { message: "Sign in first." });
   const historyKind = taskOfKind(request.kind).values[request.kind]!.history;
   const deleting = request.kind === "added" && request.value.deleted === true;
   let stale: StaleSave | null = null;
   for (let attempt = 0; attempt < 3 && !stale; attempt++) {
     try {
-      return await db.$transaction((tx) => applySave(tx, user, request, deleting));
+      return await db.$transaction((tx) => applySave(tx, account, request, deleting));
     } catch (error) {
       // A concurrent save of the same annotation won the race: read again (it then shows as a conflict).
       if (error instanceof StaleSave && error.current !== undefined) stale = error;
@@ -291,7 +291,7 @@ export async function saveAnnotation(session: SessionClaims, request: SaveReques
     data: {
       kind: historyKind,
       annotationId: current?.id ?? request.targetId,
-      userId: user.id,
+      accountId: account.id,
       action: "CONFLICT",
       baseVersion: request.baseVersion,
       oldValue: current ? (current.value as Prisma.InputJsonValue) : Prisma.DbNull,
@@ -301,20 +301,20 @@ export async function saveAnnotation(session: SessionClaims, request: SaveReques
   throw new ConflictError(current, { baseVersion: request.baseVersion, value: request.value }, reason);
 }
 
-async function applySave(tx: Tx, user: SessionUser, request: SaveRequest, deleting: boolean): Promise<SaveResult> {
+async function applySave(tx: Tx, account: SessionAccount, request: SaveRequest, deleting: boolean): Promise<SaveResult> {
   const historyKind = taskOfKind(request.kind).values[request.kind]!.history;
-  const assignment = await findOwnAssignment(tx, user.id, request.assignmentId);
+  const assignment = await findOwnAssignment(tx, account.id, request.assignmentId);
   checkTask(assignment, request.kind);
   const task = taskOfKind(request.kind);
   const row = task.values[request.kind]!.row;
-  const ctx = { tx, annotatorId: user.id, codeChangeId: assignment.codeChangeId, studyId: assignment.studyId };
+  const ctx = { tx, annotatorId: account.id, codeChangeId: assignment.codeChangeId, studyId: assignment.studyId };
   const target = await (row ? rowSaveTarget(ctx, task, row, request.targetId) : TASK_QUERIES[task.task].saveTarget!(ctx, request));
   const current = target.current;
   if (deleting) {
     if (!current) return { id: null, version: 0, value: null, changed: false };
     if (current.version !== request.baseVersion) throw new StaleSave(`based on version ${request.baseVersion}, but version ${current.version} was saved meanwhile`, current);
     if (!(await target.remove!(current.id, request.baseVersion))) throw new StaleSave("race", undefined);
-    await tx.annotationHistory.create({ data: { kind: historyKind, annotationId: current.id, userId: user.id, action: "DELETE", baseVersion: request.baseVersion, oldValue: current.value as Prisma.InputJsonValue } });
+    await tx.annotationHistory.create({ data: { kind: historyKind, annotationId: current.id, accountId: account.id, action: "DELETE", baseVersion: request.baseVersion, oldValue: current.value as Prisma.InputJsonValue } });
     await touchAssignment(tx, assignment);
     return { id: current.id, version: 0, value: null, changed: true };
   }
@@ -335,7 +335,7 @@ async function applySave(tx: Tx, user: SessionUser, request: SaveRequest, deleti
     data: {
       kind: historyKind,
       annotationId: id,
-      userId: user.id,
+      accountId: account.id,
       action: decision.type === "create" ? "CREATE" : "UPDATE",
       baseVersion: request.baseVersion,
       oldValue: current ? (current.value as Prisma.InputJsonValue) : Prisma.DbNull,
@@ -348,44 +348,44 @@ async function applySave(tx: Tx, user: SessionUser, request: SaveRequest, deleti
 
 /** The first change to an assignment starts it. */
 async function touchAssignment(tx: Tx, assignment: OwnAssignment): Promise<void> {
-  if (assignment.status === "PENDING") await tx.assignment.updateMany({ where: { id: assignment.id, userId: assignment.userId, status: "PENDING" }, data: { status: "IN_PROGRESS", startedAt: new Date() } });
+  if (assignment.status === "PENDING") await tx.assignment.updateMany({ where: { id: assignment.id, annotatorId: assignment.annotatorId, status: "PENDING" }, data: { status: "IN_PROGRESS", startedAt: new Date() } });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Assignment life cycle: submit, skip, resume, time spent
 
 /** What is still missing before the item can be submitted, by claim, review and dimension; empty when complete. */
-export async function missingForSubmit(userId: string, assignment: { taskType: TaskType; codeChangeId: string; studyId: string }): Promise<MissingAnswer[]> {
+export async function missingForSubmit(accountId: string, assignment: { taskType: TaskType; codeChangeId: string; studyId: string }): Promise<MissingAnswer[]> {
   const study = await db.study.findUniqueOrThrow({ where: { id: assignment.studyId }, select: taskStudySelect });
-  const task = await readTask(userId, assignment, study);
+  const task = await readTask(accountId, assignment, study);
   return missingAnswers(task, storedValues(task), study.likertDimensions);
 }
 
 /** Submits the item: refused (422, naming what is missing and listing it as `missing`) while incomplete; submitting twice is harmless. */
-export async function submitAssignment(userId: string, assignmentId: string): Promise<{ status: AssignmentStatus }> {
-  const assignment = await findOwnAssignment(db, userId, assignmentId);
+export async function submitAssignment(accountId: string, assignmentId: string): Promise<{ status: AssignmentStatus }> {
+  const assignment = await findOwnAssignment(db, accountId, assignmentId);
   if (assignment.status === "SKIPPED") throw new AppError("LOCKED", { message: "You skipped this item; resume it before submitting." });
-  const missing = await missingForSubmit(userId, assignment);
+  const missing = await missingForSubmit(accountId, assignment);
   if (missing.length > 0) throw new AppError("INCOMPLETE", { message: `Not complete yet, still missing: ${describeMissing(missing)}.`, details: { missing } });
   if (assignment.status !== "DONE") {
-    await db.assignment.updateMany({ where: { id: assignment.id, userId }, data: { status: "DONE", completedAt: new Date(), startedAt: assignment.status === "PENDING" ? new Date() : undefined } });
+    await db.assignment.updateMany({ where: { id: assignment.id, annotatorId: accountId }, data: { status: "DONE", completedAt: new Date(), startedAt: assignment.status === "PENDING" ? new Date() : undefined } });
     await releaseDueRoundAfter(assignment.studyId, assignment.codeChangeId);
   }
   return { status: "DONE" };
 }
 
-export async function skipAssignment(userId: string, assignmentId: string, reason: string): Promise<{ status: AssignmentStatus }> {
-  const assignment = await findOwnAssignment(db, userId, assignmentId);
+export async function skipAssignment(accountId: string, assignmentId: string, reason: string): Promise<{ status: AssignmentStatus }> {
+  const assignment = await findOwnAssignment(db, accountId, assignmentId);
   if (assignment.status === "DONE") throw new AppError("CONFLICT", { message: "This item is already submitted." });
-  await db.assignment.updateMany({ where: { id: assignment.id, userId }, data: { status: "SKIPPED", skipReason: reason } });
+  await db.assignment.updateMany({ where: { id: assignment.id, annotatorId: accountId }, data: { status: "SKIPPED", skipReason: reason } });
   await releaseDueRoundAfter(assignment.studyId, assignment.codeChangeId);
   return { status: "SKIPPED" };
 }
 
-export async function resumeAssignment(userId: string, assignmentId: string): Promise<{ status: AssignmentStatus }> {
-  const assignment = await findOwnAssignment(db, userId, assignmentId);
+export async function resumeAssignment(accountId: string, assignmentId: string): Promise<{ status: AssignmentStatus }> {
+  const assignment = await findOwnAssignment(db, accountId, assignmentId);
   if (assignment.status !== "SKIPPED") return { status: assignment.status };
-  await db.assignment.updateMany({ where: { id: assignment.id, userId }, data: { status: "IN_PROGRESS", skipReason: null, startedAt: new Date() } });
+  await db.assignment.updateMany({ where: { id: assignment.id, annotatorId: accountId }, data: { status: "IN_PROGRESS", skipReason: null, startedAt: new Date() } });
   return { status: "IN_PROGRESS" };
 }
 
@@ -395,20 +395,20 @@ export { MAX_TIME_REPORT_MS };
  * Adds active time to the assignment and, per annotated claim or review ("claim:<id>",
  * "rating:<id>", "grade:<id>", "filter:<id>"), to the annotator's own annotation of it.
  */
-export async function recordTimeSpent(userId: string, assignmentId: string, deltaMs: number, targets: Record<string, number> = {}): Promise<{ timeSpentMs: number }> {
-  const assignment = await findOwnAssignment(db, userId, assignmentId);
+export async function recordTimeSpent(accountId: string, assignmentId: string, deltaMs: number, targets: Record<string, number> = {}): Promise<{ timeSpentMs: number }> {
+  const assignment = await findOwnAssignment(db, accountId, assignmentId);
   const delta = Math.max(0, Math.min(MAX_TIME_REPORT_MS, Math.round(deltaMs)));
   const clamp = (ms: number) => Math.max(0, Math.min(delta, Math.round(ms)));
   const codeChangeId = assignment.codeChangeId;
   await db.$transaction(async (tx) => {
     await tx.assignment.updateMany({
-      where: { id: assignment.id, userId },
+      where: { id: assignment.id, annotatorId: accountId },
       data: { timeSpentMs: { increment: delta }, ...(assignment.status === "PENDING" ? { status: "IN_PROGRESS", startedAt: new Date() } : {}) },
     });
     for (const [key, ms] of Object.entries(targets).slice(0, 200)) {
       const [kind, id] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
       const task = taskOfTimeKey(kind);
-      if (task) await addAnnotationTime(tx, task, userId, id, codeChangeId, clamp(ms));
+      if (task) await addAnnotationTime(tx, task, accountId, id, codeChangeId, clamp(ms));
     }
   });
   return { timeSpentMs: assignment.timeSpentMs + delta };

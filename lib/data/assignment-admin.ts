@@ -1,8 +1,8 @@
 /**
  * Leads' side of the workspace: assignment settings and generation, progress per annotator,
  * reassigning, and the consolidation of stage-1 judgements into the stage-2 pseudo-references
- * (CRScore Figure 7). Every function takes the signed-in user and finds the study among those
- * the user leads (lib/data/study-access.ts): another lead's study answers 404.
+ * (CRScore Figure 7). Every function takes the signed-in account and finds the study among those
+ * the account leads (lib/data/study-access.ts): another lead's study answers 404.
  */
 import "server-only";
 import { createHash } from "node:crypto";
@@ -15,24 +15,25 @@ import { nextAfter } from "@/lib/annotation/next-after";
 import { stageOrderOn } from "@/lib/annotation/stage-order";
 import { claimVotes, isDisagreement, suggestConsolidation, type SuggestedDecision } from "@/lib/annotation/stage2";
 import { addableAccountsWhere } from "@/lib/data/accounts";
-import { COMMAND_LINE, requireLedStudy, type StudyUser } from "@/lib/data/study-access";
+import { COMMAND_LINE, requireLedStudy } from "@/lib/data/study-access";
 import { goldChanges } from "@/lib/data/gold";
 import { roundChanges } from "@/lib/data/round-gate";
 import { storePlanReliabilitySet } from "@/lib/data/item-sets";
 import { AppError } from "@/lib/errors";
 import { claimNumbers } from "@/lib/claims";
 import { annotatorsPerItemField, slugField } from "@/lib/validation/study-fields";
+import type { SessionAccount } from "@/lib/auth/authenticate";
 
 /**
- * The accounts `user` may give work in a study (which adds them to it): active, and either an
- * annotator member of it or an account the user may add to a study (lib/data/accounts.ts: for a
+ * The accounts `account` may give work in a study (which adds them to it): active, and either an
+ * annotator member of it or an account the account may add to a study (lib/data/accounts.ts: for a
  * lead, annotators no other lead has a say over, or of their studies already). Another lead's
  * annotators, other leads and admins cannot be pulled into a study by their ids.
  */
-function assignableWhere(user: StudyUser, studyId: string): Prisma.UserWhereInput {
+function assignableWhere(account: Pick<SessionAccount, "id" | "role">, studyId: string): Prisma.AccountWhereInput {
   // An admin adds every account; said outright, since Prisma reads an empty object inside OR as false.
-  if (user.role === "ADMIN") return { active: true };
-  return { active: true, OR: [{ memberships: { some: { studyId, role: "ANNOTATOR" } } }, addableAccountsWhere(user)] };
+  if (account.role === "ADMIN") return { active: true };
+  return { active: true, OR: [{ memberships: { some: { studyId, role: "ANNOTATOR" } } }, addableAccountsWhere(account)] };
 }
 
 export const assignmentSettingsSchema = z.object({
@@ -42,8 +43,8 @@ export const assignmentSettingsSchema = z.object({
   assignmentSeed: z.coerce.number().int().min(0).max(2 ** 31 - 1),
 });
 
-export async function updateAssignmentSettings(user: StudyUser, input: z.infer<typeof assignmentSettingsSchema>) {
-  const study = await requireLedStudy(user, input.slug);
+export async function updateAssignmentSettings(account: Pick<SessionAccount, "id" | "role">, input: z.infer<typeof assignmentSettingsSchema>) {
+  const study = await requireLedStudy(account, input.slug);
   return db.study.update({
     where: { id: study.id },
     data: {
@@ -56,7 +57,7 @@ export async function updateAssignmentSettings(user: StudyUser, input: z.infer<t
 }
 
 export interface ProgressRow extends Progress {
-  userId: string;
+  annotatorId: string;
   name: string;
   email: string;
   active: boolean;
@@ -64,17 +65,17 @@ export interface ProgressRow extends Progress {
 }
 
 /** Everything the assignment management page shows: the study's annotators (its members, not every account) and their work. */
-export async function getAssignmentAdmin(user: StudyUser, slug: string) {
-  const study = await requireLedStudy(user, slug);
+export async function getAssignmentAdmin(account: Pick<SessionAccount, "id" | "role">, slug: string) {
+  const study = await requireLedStudy(account, slug);
   const [annotators, members, assignments, items] = await Promise.all([
-    db.user.findMany({ where: { memberships: { some: { studyId: study.id, role: "ANNOTATOR" } } }, orderBy: [{ name: "asc" }, { email: "asc" }], select: { id: true, name: true, email: true, active: true } }),
-    db.studyMember.findMany({ where: { studyId: study.id }, select: { userId: true } }),
+    db.account.findMany({ where: { memberships: { some: { studyId: study.id, role: "ANNOTATOR" } } }, orderBy: [{ name: "asc" }, { email: "asc" }], select: { id: true, name: true, email: true, active: true } }),
+    db.studyMember.findMany({ where: { studyId: study.id }, select: { accountId: true } }),
     db.assignment.findMany({
       where: { studyId: study.id },
-      orderBy: [{ userId: "asc" }, { position: "asc" }],
+      orderBy: [{ annotatorId: "asc" }, { position: "asc" }],
       select: {
         id: true,
-        userId: true,
+        annotatorId: true,
         taskType: true,
         status: true,
         position: true,
@@ -86,20 +87,20 @@ export async function getAssignmentAdmin(user: StudyUser, slug: string) {
     }),
     db.codeChange.count({ where: { studyId: study.id } }),
   ]);
-  const memberIds = new Set(members.map((m) => m.userId));
-  const assignedIds = new Set(assignments.map((a) => a.userId));
+  const memberIds = new Set(members.map((m) => m.accountId));
+  const assignedIds = new Set(assignments.map((a) => a.annotatorId));
   const people = [
     ...annotators,
     // Leads or admins who were given assignments are listed too.
-    ...(await db.user.findMany({ where: { id: { in: [...assignedIds].filter((id) => !annotators.some((a) => a.id === id)) } }, select: { id: true, name: true, email: true, active: true } })),
+    ...(await db.account.findMany({ where: { id: { in: [...assignedIds].filter((id) => !annotators.some((a) => a.id === id)) } }, select: { id: true, name: true, email: true, active: true } })),
   ];
   const progress: ProgressRow[] = people.map((person) => ({
-    userId: person.id,
+    annotatorId: person.id,
     name: person.name,
     email: person.email,
     active: person.active,
     member: memberIds.has(person.id),
-    ...progressOf(assignments.filter((a) => a.userId === person.id)),
+    ...progressOf(assignments.filter((a) => a.annotatorId === person.id)),
   }));
   return { study, items, progress, assignments };
 }
@@ -109,8 +110,8 @@ export async function getAssignmentAdmin(user: StudyUser, slug: string) {
  * given the database state). `rounds` (code change ids per round) stand for the study's stored
  * calibration rounds, for a preview of rounds not made yet.
  */
-export async function planForStudy(user: StudyUser, slug: string, annotatorIds: readonly string[], rounds?: readonly (readonly string[])[]): Promise<{ studyId: string; seed: number; plan: PlannedAssignment[]; reliability: string[] }> {
-  const study = await requireLedStudy(user, slug);
+export async function planForStudy(account: Pick<SessionAccount, "id" | "role">, slug: string, annotatorIds: readonly string[], rounds?: readonly (readonly string[])[]): Promise<{ studyId: string; seed: number; plan: PlannedAssignment[]; reliability: string[] }> {
+  const study = await requireLedStudy(account, slug);
   const [changes, gold, storedRounds] = await Promise.all([
     db.codeChange.findMany({
       where: { studyId: study.id },
@@ -152,7 +153,7 @@ export async function planForStudy(user: StudyUser, slug: string, annotatorIds: 
 }
 
 /** What planEffect compares a plan with. */
-export const existingSelect = { id: true, userId: true, codeChangeId: true, taskType: true, status: true, position: true, inReliabilitySet: true } as const satisfies Prisma.AssignmentSelect;
+export const existingSelect = { id: true, annotatorId: true, codeChangeId: true, taskType: true, status: true, position: true, inReliabilitySet: true } as const satisfies Prisma.AssignmentSelect;
 
 /**
  * Names what a preview showed (an effect and what else it rests on): the change it previews is
@@ -181,17 +182,17 @@ export interface GeneratePreview {
 }
 
 /** The annotators `annotatorIds` names, once each, refused unless every one may be assigned in the study. */
-async function assignable(user: StudyUser, studyId: string, annotatorIds: readonly string[]): Promise<string[]> {
+async function assignable(account: Pick<SessionAccount, "id" | "role">, studyId: string, annotatorIds: readonly string[]): Promise<string[]> {
   const unique = [...new Set(annotatorIds)].sort();
-  const users = await db.user.findMany({ where: { id: { in: unique }, ...assignableWhere(user, studyId) }, select: { id: true } });
-  if (users.length !== unique.length) throw new AppError("INVALID_INPUT", { message: "Some selected annotators do not exist, are inactive, or are not annotators you may assign." });
+  const accounts = await db.account.findMany({ where: { id: { in: unique }, ...assignableWhere(account, studyId) }, select: { id: true } });
+  if (accounts.length !== unique.length) throw new AppError("INVALID_INPUT", { message: "Some selected annotators do not exist, are inactive, or are not annotators you may assign." });
   return unique;
 }
 
 /** What generating the study's assignments for these annotators would create, move, remove and keep; writes nothing. */
-export async function previewGenerate(user: StudyUser, slug: string, annotatorIds: readonly string[]): Promise<GeneratePreview> {
-  const { studyId, plan } = await planForStudy(user, slug, [...new Set(annotatorIds)]);
-  const unique = await assignable(user, studyId, annotatorIds);
+export async function previewGenerate(account: Pick<SessionAccount, "id" | "role">, slug: string, annotatorIds: readonly string[]): Promise<GeneratePreview> {
+  const { studyId, plan } = await planForStudy(account, slug, [...new Set(annotatorIds)]);
+  const unique = await assignable(account, studyId, annotatorIds);
   const effect = planEffect(await db.assignment.findMany({ where: { studyId }, select: existingSelect }), plan);
   return { annotators: unique.length, effect: effectCounts(effect), key: previewKey(effect, unique) };
 }
@@ -212,9 +213,9 @@ export interface GenerateSummary {
  * With `confirm` (a lead's page), only as the preview the lead confirmed showed it, else CONFLICT
  * and nothing made.
  */
-export async function generateAssignments(user: StudyUser, slug: string, annotatorIds: readonly string[], confirm?: string): Promise<GenerateSummary> {
-  const { studyId, seed, plan, reliability } = await planForStudy(user, slug, [...new Set(annotatorIds)]);
-  const unique = await assignable(user, studyId, annotatorIds);
+export async function generateAssignments(account: Pick<SessionAccount, "id" | "role">, slug: string, annotatorIds: readonly string[], confirm?: string): Promise<GenerateSummary> {
+  const { studyId, seed, plan, reliability } = await planForStudy(account, slug, [...new Set(annotatorIds)]);
+  const unique = await assignable(account, studyId, annotatorIds);
   return db.$transaction(
     async (tx) => {
       const effect = planEffect(await tx.assignment.findMany({ where: { studyId }, select: existingSelect }), plan);
@@ -223,19 +224,19 @@ export async function generateAssignments(user: StudyUser, slug: string, annotat
       if (effect.remove.length) summary.removed = (await tx.assignment.deleteMany({ where: { id: { in: effect.remove }, status: "PENDING" } })).count;
       // Kept assignments outside the plan go after the planned queue, in their old order.
       const planLength = new Map<string, number>();
-      for (const p of plan) planLength.set(p.userId, (planLength.get(p.userId) ?? 0) + 1);
+      for (const p of plan) planLength.set(p.annotatorId, (planLength.get(p.annotatorId) ?? 0) + 1);
       const keptSoFar = new Map<string, number>();
       for (const a of [...effect.keep].sort((x, y) => x.position - y.position)) {
-        const n = keptSoFar.get(a.userId) ?? 0;
-        keptSoFar.set(a.userId, n + 1);
-        await tx.assignment.update({ where: { id: a.id }, data: { position: (planLength.get(a.userId) ?? 0) + n } });
+        const n = keptSoFar.get(a.annotatorId) ?? 0;
+        keptSoFar.set(a.annotatorId, n + 1);
+        await tx.assignment.update({ where: { id: a.id }, data: { position: (planLength.get(a.annotatorId) ?? 0) + n } });
       }
       for (const u of effect.update) await tx.assignment.update({ where: { id: u.id }, data: { position: u.position, inReliabilitySet: u.inReliabilitySet } });
-      // (userId, codeChangeId, taskType) is unique: an assignment someone else holds elsewhere cannot collide.
-      const toCreate: Prisma.AssignmentCreateManyInput[] = effect.create.map((p) => ({ studyId, userId: p.userId, codeChangeId: p.codeChangeId, taskType: p.taskType, position: p.position, inReliabilitySet: p.inReliabilitySet }));
+      // (annotatorId, codeChangeId, taskType) is unique: an assignment someone else holds elsewhere cannot collide.
+      const toCreate: Prisma.AssignmentCreateManyInput[] = effect.create.map((p) => ({ studyId, annotatorId: p.annotatorId, codeChangeId: p.codeChangeId, taskType: p.taskType, position: p.position, inReliabilitySet: p.inReliabilitySet }));
       if (toCreate.length) summary.created = (await tx.assignment.createMany({ data: toCreate })).count;
-      await tx.studyMember.createMany({ data: unique.map((userId) => ({ studyId, userId, role: "ANNOTATOR" as const })), skipDuplicates: true });
-      await storePlanReliabilitySet(tx, studyId, reliability, seed, user.id === COMMAND_LINE.id ? null : user.id);
+      await tx.studyMember.createMany({ data: unique.map((accountId) => ({ studyId, accountId, role: "ANNOTATOR" as const })), skipDuplicates: true });
+      await storePlanReliabilitySet(tx, studyId, reliability, seed, account.id === COMMAND_LINE.id ? null : account.id);
       return summary;
     },
     { timeout: 60_000 },
@@ -243,36 +244,36 @@ export async function generateAssignments(user: StudyUser, slug: string, annotat
 }
 
 /** Moves one unfinished assignment to another annotator, at the end of their queue. */
-export async function reassignAssignment(user: StudyUser, slug: string, assignmentId: string, toUserId: string): Promise<{ id: string }> {
-  const study = await requireLedStudy(user, slug);
+export async function reassignAssignment(account: Pick<SessionAccount, "id" | "role">, slug: string, assignmentId: string, toAnnotatorId: string): Promise<{ id: string }> {
+  const study = await requireLedStudy(account, slug);
   const assignment = await db.assignment.findFirst({ where: { id: assignmentId, studyId: study.id } });
   if (!assignment) throw new AppError("NOT_FOUND", { message: "No such assignment in this study." });
   if (assignment.status === "DONE") throw new AppError("CONFLICT", { message: "A submitted assignment cannot be reassigned." });
-  if (assignment.userId === toUserId) return { id: assignment.id };
-  const target = await db.user.findFirst({ where: { id: toUserId, ...assignableWhere(user, study.id) }, select: { id: true } });
+  if (assignment.annotatorId === toAnnotatorId) return { id: assignment.id };
+  const target = await db.account.findFirst({ where: { id: toAnnotatorId, ...assignableWhere(account, study.id) }, select: { id: true } });
   if (!target) throw new AppError("INVALID_INPUT", { message: "No such active annotator." });
-  const clash = await db.assignment.findFirst({ where: { userId: toUserId, codeChangeId: assignment.codeChangeId, taskType: assignment.taskType } });
+  const clash = await db.assignment.findFirst({ where: { annotatorId: toAnnotatorId, codeChangeId: assignment.codeChangeId, taskType: assignment.taskType } });
   if (clash) throw new AppError("CONFLICT", { message: "That annotator already has this item and task." });
-  const last = await db.assignment.aggregate({ where: { studyId: study.id, userId: toUserId }, _max: { position: true } });
+  const last = await db.assignment.aggregate({ where: { studyId: study.id, annotatorId: toAnnotatorId }, _max: { position: true } });
   await db.$transaction([
     db.assignment.update({
       where: { id: assignment.id },
-      data: { userId: toUserId, status: "PENDING", skipReason: null, startedAt: null, completedAt: null, timeSpentMs: 0, position: (last._max.position ?? -1) + 1 },
+      data: { annotatorId: toAnnotatorId, status: "PENDING", skipReason: null, startedAt: null, completedAt: null, timeSpentMs: 0, position: (last._max.position ?? -1) + 1 },
     }),
-    db.studyMember.createMany({ data: [{ studyId: study.id, userId: toUserId, role: "ANNOTATOR" }], skipDuplicates: true }),
+    db.studyMember.createMany({ data: [{ studyId: study.id, accountId: toAnnotatorId, role: "ANNOTATOR" }], skipDuplicates: true }),
   ]);
   return { id: assignment.id };
 }
 
 /** Moves every open (pending, in progress or skipped) assignment of one annotator to another. */
-export async function reassignOpenAssignments(user: StudyUser, slug: string, fromUserId: string, toUserId: string): Promise<{ moved: number; clashes: number }> {
-  const study = await requireLedStudy(user, slug);
-  const open = await db.assignment.findMany({ where: { studyId: study.id, userId: fromUserId, status: { in: ["PENDING", "IN_PROGRESS", "SKIPPED"] } }, orderBy: { position: "asc" }, select: { id: true } });
+export async function reassignOpenAssignments(account: Pick<SessionAccount, "id" | "role">, slug: string, fromAnnotatorId: string, toAnnotatorId: string): Promise<{ moved: number; clashes: number }> {
+  const study = await requireLedStudy(account, slug);
+  const open = await db.assignment.findMany({ where: { studyId: study.id, annotatorId: fromAnnotatorId, status: { in: ["PENDING", "IN_PROGRESS", "SKIPPED"] } }, orderBy: { position: "asc" }, select: { id: true } });
   let moved = 0;
   let clashes = 0;
   for (const a of open) {
     try {
-      await reassignAssignment(user, slug, a.id, toUserId);
+      await reassignAssignment(account, slug, a.id, toAnnotatorId);
       moved++;
     } catch (error) {
       if (error instanceof AppError && error.code === "CONFLICT") clashes++;
@@ -359,8 +360,8 @@ async function consolidationRows(study: Study): Promise<ConsolidationListRow[]> 
   }));
 }
 
-export async function listConsolidation(user: StudyUser, slug: string): Promise<{ study: Study; rows: ConsolidationListRow[] }> {
-  const study = await requireLedStudy(user, slug);
+export async function listConsolidation(account: Pick<SessionAccount, "id" | "role">, slug: string): Promise<{ study: Study; rows: ConsolidationListRow[] }> {
+  const study = await requireLedStudy(account, slug);
   return { study, rows: await consolidationRows(study) };
 }
 
@@ -387,8 +388,8 @@ export interface ConsolidationClaim {
   number: number | null;
 }
 
-export async function getConsolidationItem(user: StudyUser, slug: string, codeChangeId: string) {
-  const study = await requireLedStudy(user, slug);
+export async function getConsolidationItem(account: Pick<SessionAccount, "id" | "role">, slug: string, codeChangeId: string) {
+  const study = await requireLedStudy(account, slug);
   const change = await db.codeChange.findFirst({
     where: { id: codeChangeId, studyId: study.id },
     select: { id: true, externalId: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true, consolidatedAt: true },
@@ -402,14 +403,14 @@ export async function getConsolidationItem(user: StudyUser, slug: string, codeCh
     }),
     db.claimJudgement.findMany({ where: { pseudoReference: { codeChangeId } }, select: { annotatorId: true, pseudoReferenceId: true, code: true, necessary: true, errorType: true, note: true } }).then((rows) => stage1Necessity(study, rows)),
     db.consolidationDecision.findMany({ where: { codeChangeId }, select: { pseudoReferenceId: true, action: true, replacementText: true, decidedAt: true, decidedBy: { select: { name: true } } } }),
-    db.assignment.findMany({ where: { codeChangeId, taskType: "CLAIM_VERIFICATION" }, select: { userId: true, status: true, user: { select: { name: true, email: true } } } }),
+    db.assignment.findMany({ where: { codeChangeId, taskType: "CLAIM_VERIFICATION" }, select: { annotatorId: true, status: true, annotator: { select: { name: true, email: true } } } }),
     consolidationRows(study),
   ]);
-  const annotatorIds = [...new Set([...stage1.map((a) => a.userId), ...judgements.map((j) => j.annotatorId)])].sort();
-  const people = await db.user.findMany({ where: { id: { in: annotatorIds } }, select: { id: true, name: true, email: true } });
+  const annotatorIds = [...new Set([...stage1.map((a) => a.annotatorId), ...judgements.map((j) => j.annotatorId)])].sort();
+  const people = await db.account.findMany({ where: { id: { in: annotatorIds } }, select: { id: true, name: true, email: true } });
   const annotators = annotatorIds.map((id) => {
     const person = people.find((p) => p.id === id)!;
-    return { id, name: person.name, email: person.email, status: stage1.find((a) => a.userId === id)?.status ?? null };
+    return { id, name: person.name, email: person.email, status: stage1.find((a) => a.annotatorId === id)?.status ?? null };
   });
   const judgementMap = new Map(judgements.map((j) => [`${j.annotatorId}|${j.pseudoReferenceId}`, j]));
   const suggestions = suggestConsolidation(
@@ -458,9 +459,9 @@ export const consolidationSchema = z.object({
  * Stores the lead's decision for every claim and added claim of the item and marks it
  * consolidated; every decision that changes is written to the annotation history.
  */
-export async function saveConsolidation(user: StudyUser, input: z.infer<typeof consolidationSchema>): Promise<{ decisions: number }> {
-  const leadId = user.id;
-  const study = await requireLedStudy(user, input.slug);
+export async function saveConsolidation(account: Pick<SessionAccount, "id" | "role">, input: z.infer<typeof consolidationSchema>): Promise<{ decisions: number }> {
+  const leadId = account.id;
+  const study = await requireLedStudy(account, input.slug);
   const change = await db.codeChange.findFirst({ where: { id: input.codeChangeId, studyId: study.id }, select: { id: true } });
   if (!change) throw new AppError("NOT_FOUND", { message: "No such code change in this study." });
   const refs = await db.pseudoReference.findMany({ where: { codeChangeId: change.id, kind: { not: "SMELL" } }, select: { id: true } });
@@ -489,7 +490,7 @@ export async function saveConsolidation(user: StudyUser, input: z.infer<typeof c
         data: {
           kind: "CONSOLIDATION",
           annotationId: row.id,
-          userId: leadId,
+          accountId: leadId,
           action: before ? "UPDATE" : "CREATE",
           oldValue: before ? { action: before.action, replacementText: before.replacementText } : Prisma.DbNull,
           newValue: value,

@@ -89,18 +89,18 @@ export async function assignmentStates(client: typeof db, rows: readonly StateRo
 }
 
 /** The annotator's own assignments in the studies they belong to, per study, in queue order, with progress and the calibration rounds they wait for. */
-export async function listQueuesForAnnotator(userId: string): Promise<StudyQueue[]> {
+export async function listQueuesForAnnotator(annotatorId: string): Promise<StudyQueue[]> {
   // A round whose release rule has come to hold opens now (lib/data/rounds releaseDueRound).
-  const waiting = await db.calibrationRound.findMany({ where: { releasedAt: null, study: { assignments: { some: { userId } } } }, distinct: ["studyId"], select: { studyId: true } });
+  const waiting = await db.calibrationRound.findMany({ where: { releasedAt: null, study: { assignments: { some: { annotatorId: annotatorId } } } }, distinct: ["studyId"], select: { studyId: true } });
   for (const { studyId } of waiting) await releaseDueRound(studyId);
   const assignments = await db.assignment.findMany({
-    where: { userId, study: memberStudyWhere(userId) },
+    where: { annotatorId: annotatorId, study: memberStudyWhere(annotatorId) },
     orderBy: [{ studyId: "asc" }, { position: "asc" }],
     select: {
       ...assignmentStateSelect,
       position: true,
       timeSpentMs: true,
-      study: { select: { ...assignmentStateSelect.study.select, slug: true, name: true, members: { where: { userId }, select: { pausedAt: true } } } },
+      study: { select: { ...assignmentStateSelect.study.select, slug: true, name: true, members: { where: { accountId: annotatorId }, select: { pausedAt: true } } } },
       codeChange: { select: { ...assignmentStateSelect.codeChange.select, externalId: true, language: true, filePath: true } },
     },
   });

@@ -54,10 +54,10 @@ async function addedClaimTarget({ tx, annotatorId, codeChangeId }: SaveContext, 
 }
 
 export const claimJudgementQueries: TaskQueries = {
-  async readWorkspace({ client, userId, codeChangeId, study }) {
+  async readWorkspace({ client, accountId, codeChangeId, study }) {
     const [references, judgements] = await Promise.all([
-      client.pseudoReference.findMany({ where: { codeChangeId, OR: [{ kind: { not: "ANNOTATOR_ADDED" } }, { addedById: userId }] }, orderBy: [{ position: "asc" }, { id: "asc" }], select: referenceSelect }),
-      client.claimJudgement.findMany({ where: { annotatorId: userId, pseudoReference: { codeChangeId } } }),
+      client.pseudoReference.findMany({ where: { codeChangeId, OR: [{ kind: { not: "ANNOTATOR_ADDED" } }, { addedById: accountId }] }, orderBy: [{ position: "asc" }, { id: "asc" }], select: referenceSelect }),
+      client.claimJudgement.findMany({ where: { annotatorId: accountId, pseudoReference: { codeChangeId } } }),
     ]);
     return {
       claims: {

@@ -3,11 +3,12 @@ import "server-only";
 import { AppError } from "@/lib/errors";
 import { db } from "@/lib/db/client";
 import { claimPromptProblem } from "@/lib/pseudo-refs/claim-prompt";
-import { requireLedStudy, type StudyUser } from "./study-access";
+import { requireLedStudy } from "./study-access";
+import type { SessionAccount } from "@/lib/auth/authenticate";
 
 /** Saves the template ("" goes back to the product's); refuses one the generation could not use. */
-export async function setStudyClaimPrompt(user: StudyUser, slug: string, prompt: string): Promise<{ custom: boolean }> {
-  const study = await requireLedStudy(user, slug);
+export async function setStudyClaimPrompt(account: Pick<SessionAccount, "id" | "role">, slug: string, prompt: string): Promise<{ custom: boolean }> {
+  const study = await requireLedStudy(account, slug);
   const trimmed = prompt.trim();
   const problem = trimmed ? claimPromptProblem(trimmed) : null;
   if (problem) throw new AppError("INVALID_INPUT", { message: `The prompt cannot be used: ${problem}.` });

@@ -29,7 +29,7 @@ async function checkAnswers(client: Db, annotatorId: string, request: SaveReques
 }
 
 export const commentAnswerQueries: TaskQueries = {
-  async readWorkspace({ client, userId, codeChangeId, study, reviewSeed }) {
+  async readWorkspace({ client, accountId, codeChangeId, study, reviewSeed }) {
     const change = await client.codeChange.findUniqueOrThrow({
       where: { id: codeChangeId },
       select: {
@@ -54,7 +54,7 @@ export const commentAnswerQueries: TaskQueries = {
     });
     const pr = change.pullRequest;
     if (!pr) return {};
-    const answers = await client.commentAnswers.findMany({ where: { annotatorId: userId, reviewComment: { pullRequestId: pr.id } }, select: { id: true, version: true, reviewCommentId: true, answers: true, notes: true } });
+    const answers = await client.commentAnswers.findMany({ where: { annotatorId: accountId, reviewComment: { pullRequestId: pr.id } }, select: { id: true, version: true, reviewCommentId: true, answers: true, notes: true } });
     const reviewers = reviewerLabels(
       pr.comments.map((c) => c.system),
       reviewSeed,

@@ -6,8 +6,8 @@ import { anonymise } from "@/lib/tasks/reviews";
 import { itemReviews } from "@/lib/data/reviews";
 
 export const commentFilteringLabelQueries: TaskQueries = {
-  async readWorkspace({ client, userId, codeChangeId, study, reviewSeed }) {
-    const [all, labels] = await Promise.all([itemReviews(client, codeChangeId), client.commentFilterLabel.findMany({ where: { annotatorId: userId, review: { codeChangeId } } })]);
+  async readWorkspace({ client, accountId, codeChangeId, study, reviewSeed }) {
+    const [all, labels] = await Promise.all([itemReviews(client, codeChangeId), client.commentFilterLabel.findMany({ where: { annotatorId: accountId, review: { codeChangeId } } })]);
     return {
       filtering: {
         reviews: anonymise(all, reviewSeed, study.hideSystemNames),

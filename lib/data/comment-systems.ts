@@ -5,9 +5,10 @@
  */
 import "server-only";
 import { db } from "@/lib/db/client";
-import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
+import { requireLedStudy } from "@/lib/data/study-access";
 import { taskConsensus } from "@/lib/data/adjudication";
 import { categoryDistribution, usefulnessTable, type CategoryDistribution, type UsefulnessTable } from "@/lib/analysis/comment-systems";
+import type { SessionAccount } from "@/lib/auth/authenticate";
 
 export interface CommentSystemTables {
   study: { slug: string; name: string };
@@ -20,8 +21,8 @@ export interface CommentSystemTables {
 }
 
 /** Table 6 and Figure 6 from the study's questions `useful` and `category` (or the keys given). */
-export async function commentSystemTables(user: StudyUser, slug: string, keys: { useful?: string; category?: string } = {}): Promise<CommentSystemTables> {
-  const study = await requireLedStudy(user, slug);
+export async function commentSystemTables(account: Pick<SessionAccount, "id" | "role">, slug: string, keys: { useful?: string; category?: string } = {}): Promise<CommentSystemTables> {
+  const study = await requireLedStudy(account, slug);
   const usefulKey = keys.useful ?? "useful";
   const categoryKey = keys.category ?? "category";
   const notes: string[] = [];

@@ -12,9 +12,10 @@ import { cachedForState, dashboardState } from "@/lib/data/report-cache";
 import { taskReliability, type QuestionReliability } from "@/lib/data/adjudication";
 import { type ItemSetSummary, itemSetFilter, listItemSets, reportItemSets } from "@/lib/data/item-sets";
 import { listStudyMetrics, type StudyMetricVariant } from "@/lib/data/metric-scores";
-import { findLedStudy, type StudyUser } from "@/lib/data/study-access";
+import { findLedStudy } from "@/lib/data/study-access";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { dashboardReport, type DashboardReport } from "@/lib/analysis/report-jobs";
+import type { SessionAccount } from "@/lib/auth/authenticate";
 
 /** The page's query, as its form and links give it. */
 export interface AgreementQuery {
@@ -38,23 +39,23 @@ export interface AgreementDashboard {
   reliability: { task: TaskType; questions: QuestionReliability[] }[];
 }
 
-/** The agreement dashboard of a study the user leads for `query`; null when there is no such study. */
-export async function agreementDashboard(user: StudyUser, slug: string, query: AgreementQuery): Promise<AgreementDashboard | null> {
-  const study = await findLedStudy(user, slug);
+/** The agreement dashboard of a study the account leads for `query`; null when there is no such study. */
+export async function agreementDashboard(account: Pick<SessionAccount, "id" | "role">, slug: string, query: AgreementQuery): Promise<AgreementDashboard | null> {
+  const study = await findLedStudy(account, slug);
   if (!study) return null;
   const task = query.task && study.taskTypes.includes(query.task) ? query.task : undefined;
   const { fingerprint, itemSets } = await dashboardState(study.id, false);
   const view = await cachedForState("agreement-dashboard", study.id, { ...query, task }, `${fingerprint}|${itemSets}`, async () => {
-    const { sets } = await listItemSets(user, study.slug);
+    const { sets } = await listItemSets(account, study.slug);
     const itemSet = sets.find((s) => s.name === query.set);
     const options: AgreementOptions = {
       task,
       batchSize: query.batchSize,
       ...(query.includeGold ? { includeGold: true } : {}),
       ...(query.includeDrafts ? { includeDrafts: true } : {}),
-      ...(await reportItemSets(user, study.slug, itemSet?.name)),
+      ...(await reportItemSets(account, study.slug, itemSet?.name)),
     };
-    const reliability = await Promise.all((task ? [task] : study.taskTypes).map(async (t) => ({ task: t, questions: await taskReliability(user, study.slug, t, fingerprint) })));
+    const reliability = await Promise.all((task ? [task] : study.taskTypes).map(async (t) => ({ task: t, questions: await taskReliability(account, study.slug, t, fingerprint) })));
     return { sets, itemSet, options, reliability };
   });
   // Outside the cached object: on big studies the report's CIs arrive from the worker while the data stays the same.
@@ -73,15 +74,15 @@ export interface ValidityChoices {
   items: ItemSetFilter | undefined;
 }
 
-/** What the validity dashboard of a study the user leads offers, with the item set named `set` resolved; null when there is no such study. */
-export async function validityChoices(user: StudyUser, slug: string, set: string | undefined): Promise<ValidityChoices | null> {
-  const study = await findLedStudy(user, slug);
+/** What the validity dashboard of a study the account leads offers, with the item set named `set` resolved; null when there is no such study. */
+export async function validityChoices(account: Pick<SessionAccount, "id" | "role">, slug: string, set: string | undefined): Promise<ValidityChoices | null> {
+  const study = await findLedStudy(account, slug);
   if (!study) return null;
   const { fingerprint, itemSets } = await dashboardState(study.id, true);
   const choices = await cachedForState("validity-choices", study.id, { set }, `${fingerprint}|${itemSets}`, async () => {
-    const [variants, { sets }] = await Promise.all([listStudyMetrics(study.id), listItemSets(user, study.slug)]);
+    const [variants, { sets }] = await Promise.all([listStudyMetrics(study.id), listItemSets(account, study.slug)]);
     const itemSet = sets.find((s) => s.name === set);
-    return { variants, sets, itemSet, items: itemSet ? await itemSetFilter(user, study.slug, itemSet.name) : undefined };
+    return { variants, sets, itemSet, items: itemSet ? await itemSetFilter(account, study.slug, itemSet.name) : undefined };
   });
   const { id, slug: studySlug, name, taskTypes, likertDimensions, likertMin, likertMax, commentQuestions } = study;
   return { study: { id, slug: studySlug, name, taskTypes, likertDimensions, likertMin, likertMax, commentQuestions }, fingerprint, ...choices };

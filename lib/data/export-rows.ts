@@ -254,7 +254,7 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
     annotations("ReferenceGrade", "candidateReviewId", "CandidateReview", GRADE, changeIds, gold, "REFERENCE_GRADING"),
     annotations("CommentFilterLabel", "candidateReviewId", "CandidateReview", FILTER, changeIds, gold, "COMMENT_FILTERING"),
   ]);
-  const assignments = assignmentRows.map((r) => ({ codeChangeId: r[0] as string, userId: r[1] as string, taskType: r[2] as TaskType, status: r[3] as AssignmentStatus, completedAt: r[4] as string | null }));
+  const assignments = assignmentRows.map((r) => ({ codeChangeId: r[0] as string, annotatorId: r[1] as string, taskType: r[2] as TaskType, status: r[3] as AssignmentStatus, completedAt: r[4] as string | null }));
   // Completed in place below (judgements; added by, corrected claim).
   const references = referenceRows.map(
     (r) =>
@@ -355,6 +355,6 @@ export async function studyAnnotators(client: PrismaClient, studyId: string): Pr
       { commentFilters: { some: reviewInStudy } },
       { addedReferences: { some: inStudy } },
     ],
-  } satisfies Prisma.UserWhereInput;
-  return client.user.findMany({ where, select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] });
+  } satisfies Prisma.AccountWhereInput;
+  return client.account.findMany({ where, select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] });
 }

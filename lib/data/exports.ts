@@ -21,7 +21,7 @@ import type { StudyForAnalysis } from "@/lib/data/studies";
 
 /** The annotators who graded reviews of the study, by name (the page's grader picker). */
 function studyGraders(client: PrismaClient, studyId: string): Promise<{ id: string; name: string }[]> {
-  return client.user.findMany({ where: { referenceGrades: { some: { review: { codeChange: { studyId } } } } }, select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] });
+  return client.account.findMany({ where: { referenceGrades: { some: { review: { codeChange: { studyId } } } } }, select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] });
 }
 
 /** Whether any annotation of the study's claims or reviews exists (one row looked up per table at most). */
@@ -122,8 +122,8 @@ async function studyCommentQuestions(client: PrismaClient, study: StudyForAnalys
     select: { reviewCommentId: true, annotatorId: true, answers: true, notes: true, annotator: { select: { name: true } }, reviewComment: { select: { pullRequestId: true } } },
   });
   // A pull request's assignment is on its first file: open ones make their annotator's answers drafts.
-  const open = await client.assignment.findMany({ where: { studyId: study.id, taskType: "COMMENT_QUESTIONS", status: { not: "DONE" } }, select: { userId: true, codeChange: { select: { pullRequestId: true } } } });
-  const drafting = new Set(open.map((a) => `${a.userId}:${a.codeChange.pullRequestId}`));
+  const open = await client.assignment.findMany({ where: { studyId: study.id, taskType: "COMMENT_QUESTIONS", status: { not: "DONE" } }, select: { annotatorId: true, codeChange: { select: { pullRequestId: true } } } });
+  const drafting = new Set(open.map((a) => `${a.annotatorId}:${a.codeChange.pullRequestId}`));
   const stored = rows.map((r) => ({ ...answersValue(r), commentId: r.reviewCommentId, annotatorId: r.annotatorId, annotator: r.annotator.name, status: drafting.has(`${r.annotatorId}:${r.reviewComment.pullRequestId}`) ? ("draft" as const) : ("submitted" as const) }));
   const consensus = await taskConsensus(client, study, "COMMENT_QUESTIONS");
   const withTest = comments.map((c) => ({ id: c.id, hasTest: c.testText !== null }));

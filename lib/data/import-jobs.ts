@@ -1,7 +1,7 @@
 /** Import jobs (ImportJob rows with their files, lib/import/jobs.ts): stored uploads, their progress and outcome. */
 import "server-only";
 import { db, Prisma } from "@/lib/db/client";
-import type { ImportJob, ImportJobFile, User } from "@/lib/generated/prisma/client";
+import type { ImportJob, ImportJobFile, Account } from "@/lib/generated/prisma/client";
 
 /** Stores an upload's files (role "file" or "context", in order) as a queued job; returns its id. */
 export async function createImportJob(createdById: string, study: string, options: object, files: readonly { role: string; name: string; content: Uint8Array }[]): Promise<string> {
@@ -18,7 +18,7 @@ export async function createImportJob(createdById: string, study: string, option
 }
 
 /** The job with its files and its creator, marked RUNNING; null when it does not exist or has ended. */
-export async function startImportJob(importJobId: string): Promise<(ImportJob & { files: ImportJobFile[]; createdBy: User }) | null> {
+export async function startImportJob(importJobId: string): Promise<(ImportJob & { files: ImportJobFile[]; createdBy: Account }) | null> {
   const job = await db.importJob.findUnique({ where: { id: importJobId }, include: { files: { orderBy: { position: "asc" } }, createdBy: true } });
   if (!job || job.status === "DONE" || job.status === "FAILED") return null;
   await db.importJob.update({ where: { id: job.id }, data: { status: "RUNNING", startedAt: new Date(), progress: Prisma.DbNull } });

@@ -13,7 +13,7 @@ import { setImmediate } from "node:timers/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
-import { findOrCreateImportedAnnotator } from "@/lib/data/users";
+import { findOrCreateImportedAnnotator } from "@/lib/data/accounts";
 import type { ClaimJudgement, CodeChange, CommentFilterLabel, Review, PseudoReference, PullRequest, ReferenceGrade, ReviewClaimLink, ReviewRating } from "@/lib/generated/prisma/client";
 import type { ResolvedAnnotators } from "@/lib/import/annotators";
 import { needsAnalyze } from "@/lib/import/analyze";
@@ -37,25 +37,25 @@ export async function copyRows<Row extends object>(connection: pg.ClientBase, ta
 }
 
 /**
- * The user of each annotator in the bundle: the user with the file's user id when this
+ * The account of each annotator in the bundle: the account with the file's account id when this
  * database has one (a JSONL export of this product re-imported), otherwise the imported
  * account of that name.
  */
 export async function resolveAnnotators(tx: Prisma.TransactionClient, studyId: string, bundle: StudyBundle): Promise<ResolvedAnnotators> {
   const refs = bundleAnnotators(bundle);
   const ids = refs.map((r) => r.id).filter((id): id is string => id !== null);
-  const known = new Set((await tx.user.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((u) => u.id));
-  const userIdOf = new Map<string, string>();
+  const known = new Set((await tx.account.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((u) => u.id));
+  const annotatorIdOf = new Map<string, string>();
   const names: string[] = [];
   for (const ref of refs) {
-    const userId = ref.id !== null && known.has(ref.id) ? ref.id : (await findOrCreateImportedAnnotator(ref.name, tx)).id;
-    userIdOf.set(annotatorKey(ref), userId);
+    const accountId = ref.id !== null && known.has(ref.id) ? ref.id : (await findOrCreateImportedAnnotator(ref.name, tx)).id;
+    annotatorIdOf.set(annotatorKey(ref), accountId);
     names.push(ref.name);
   }
-  if (userIdOf.size > 0) {
-    await tx.studyMember.createMany({ data: [...new Set(userIdOf.values())].map((userId) => ({ studyId, userId, role: "ANNOTATOR" as const })), skipDuplicates: true });
+  if (annotatorIdOf.size > 0) {
+    await tx.studyMember.createMany({ data: [...new Set(annotatorIdOf.values())].map((accountId) => ({ studyId, accountId, role: "ANNOTATOR" as const })), skipDuplicates: true });
   }
-  return { userIdOf, names };
+  return { annotatorIdOf, names };
 }
 
 /** The column naming an annotation's item, and the model's field for it. */
@@ -206,7 +206,7 @@ export interface WriteResult {
  */
 export async function writeBundle(tx: Tx, bundle: StudyBundle, options: WriteOptions): Promise<WriteResult> {
   const annotators = await resolveAnnotators(tx, options.studyId, bundle);
-  const snapshot = await loadSnapshot(options.connection, options.studyId, bundle, [...new Set(annotators.userIdOf.values())]);
+  const snapshot = await loadSnapshot(options.connection, options.studyId, bundle, [...new Set(annotators.annotatorIdOf.values())]);
   const planOptions = { studyId: options.studyId, annotators, update: options.update, now: options.now ?? new Date(), provenance: options.provenance };
   if (nothingStored(snapshot)) {
     const plan = await planWhileWriting(options.connection, bundle, snapshot, planOptions, options.onProgress);
@@ -234,7 +234,7 @@ const LOCK_TIMEOUT = "2s";
 /**
  * Analyzes the tables `counts` changed past autovacuum's threshold, one at a time; returns those
  * analyzed. Run after the commit (ANALYZE takes no lock that blocks reads or writes), so it never
- * throws: a table it cannot analyze (locked past LOCK_TIMEOUT, a database user not allowed to)
+ * throws: a table it cannot analyze (locked past LOCK_TIMEOUT, a database account not allowed to)
  * is left to autovacuum, and the committed import stays as it is.
  */
 export async function analyzeChangedTables(client: PrismaClient, counts: ImportCounts): Promise<string[]> {

@@ -11,9 +11,10 @@ import { z } from "zod";
 import { slugField } from "@/lib/validation/study-fields";
 import { db, type Prisma } from "@/lib/db/client";
 import { type ItemSetFilter, parseItemIds, resolveItemIds } from "@/lib/analysis/item-sets";
-import { COMMAND_LINE, requireLedStudy, type StudyUser } from "@/lib/data/study-access";
+import { COMMAND_LINE, requireLedStudy } from "@/lib/data/study-access";
 import { ItemSetKind } from "@/lib/generated/prisma/enums";
 import { AppError } from "@/lib/errors";
+import type { SessionAccount } from "@/lib/auth/authenticate";
 
 /** How reports and pages name each kind. */
 export const ITEM_SET_KIND_LABEL: Record<ItemSetKind, string> = { RELIABILITY: "reliability", CALIBRATION: "calibration batch", HELD_OUT: "held-out", CUSTOM: "custom" };
@@ -78,37 +79,37 @@ function summary(set: Prisma.ItemSetGetPayload<{ select: typeof summarySelect }>
 }
 
 /** The study's item sets, the reliability set first, then by name. */
-export async function listItemSets(user: StudyUser, slug: string): Promise<{ study: { id: string; slug: string; name: string }; sets: ItemSetSummary[] }> {
-  const study = await requireLedStudy(user, slug);
+export async function listItemSets(account: Pick<SessionAccount, "id" | "role">, slug: string): Promise<{ study: { id: string; slug: string; name: string }; sets: ItemSetSummary[] }> {
+  const study = await requireLedStudy(account, slug);
   const sets = await db.itemSet.findMany({ where: { studyId: study.id }, select: summarySelect, orderBy: { name: "asc" } });
   const order = (s: ItemSetSummary) => (s.kind === "RELIABILITY" ? 0 : 1);
   return { study: { id: study.id, slug: study.slug, name: study.name }, sets: sets.map(summary).sort((a, b) => order(a) - order(b)) };
 }
 
 /** One set with its members' external ids in order. */
-export async function readItemSet(user: StudyUser, slug: string, name: string): Promise<ItemSetSummary & { ids: string[] }> {
-  const study = await requireLedStudy(user, slug);
+export async function readItemSet(account: Pick<SessionAccount, "id" | "role">, slug: string, name: string): Promise<ItemSetSummary & { ids: string[] }> {
+  const study = await requireLedStudy(account, slug);
   const set = await db.itemSet.findUnique({ where: { studyId_name: { studyId: study.id, name } }, select: { ...summarySelect, members: { select: memberSelect, orderBy: { position: "asc" } } } });
   if (!set) throw new AppError("NOT_FOUND", { message: `Study ${study.slug} has no item set "${name}".` });
   return { ...summary(set), ids: set.members.map(memberId) };
 }
 
 /** A stored set as reports take it. */
-export async function itemSetFilter(user: StudyUser, slug: string, name: string): Promise<ItemSetFilter> {
-  const set = await readItemSet(user, slug, name);
+export async function itemSetFilter(account: Pick<SessionAccount, "id" | "role">, slug: string, name: string): Promise<ItemSetFilter> {
+  const set = await readItemSet(account, slug, name);
   return { name: set.name, kind: ITEM_SET_KIND_LABEL[set.kind], ids: set.ids };
 }
 
 /** The study's reliability set as reports take it; undefined when it has none. */
-export async function reliabilitySetFilter(user: StudyUser, slug: string): Promise<ItemSetFilter | undefined> {
-  const study = await requireLedStudy(user, slug);
+export async function reliabilitySetFilter(account: Pick<SessionAccount, "id" | "role">, slug: string): Promise<ItemSetFilter | undefined> {
+  const study = await requireLedStudy(account, slug);
   const set = await db.itemSet.findFirst({ where: { studyId: study.id, kind: "RELIABILITY" }, select: { name: true } });
-  return set ? itemSetFilter(user, slug, set.name) : undefined;
+  return set ? itemSetFilter(account, slug, set.name) : undefined;
 }
 
 /** The item sets a report of this study uses: the one asked for (by name), and the study's reliability set. */
-export async function reportItemSets(user: StudyUser, slug: string, name?: string): Promise<{ items?: ItemSetFilter; reliabilitySet?: ItemSetFilter }> {
-  const [items, reliabilitySet] = await Promise.all([name ? itemSetFilter(user, slug, name) : undefined, reliabilitySetFilter(user, slug)]);
+export async function reportItemSets(account: Pick<SessionAccount, "id" | "role">, slug: string, name?: string): Promise<{ items?: ItemSetFilter; reliabilitySet?: ItemSetFilter }> {
+  const [items, reliabilitySet] = await Promise.all([name ? itemSetFilter(account, slug, name) : undefined, reliabilitySetFilter(account, slug)]);
   return { ...(items ? { items } : {}), ...(reliabilitySet ? { reliabilitySet } : {}) };
 }
 
@@ -131,7 +132,7 @@ export const createItemSetSchema = z.object({
 type Member = Omit<Prisma.ItemSetMemberCreateManyInput, "itemSetId" | "position">;
 
 /** Stores a new set with these members in order; a second reliability set or a taken name is a conflict. */
-async function storeItemSet(user: StudyUser, study: { id: string; slug: string }, set: { name: string; kind: ItemSetKind; description: string; source: string }, members: readonly Member[]): Promise<ItemSetSummary> {
+async function storeItemSet(account: Pick<SessionAccount, "id" | "role">, study: { id: string; slug: string }, set: { name: string; kind: ItemSetKind; description: string; source: string }, members: readonly Member[]): Promise<ItemSetSummary> {
   const id = await db.$transaction(async (tx) => {
     if (await tx.itemSet.findUnique({ where: { studyId_name: { studyId: study.id, name: set.name } }, select: { id: true } })) {
       throw new AppError("CONFLICT", { message: `Study ${study.slug} already has an item set "${set.name}".` });
@@ -140,7 +141,7 @@ async function storeItemSet(user: StudyUser, study: { id: string; slug: string }
       const existing = await tx.itemSet.findFirst({ where: { studyId: study.id, kind: "RELIABILITY" }, select: { name: true } });
       if (existing) throw new AppError("CONFLICT", { message: `Study ${study.slug} already has a reliability set ("${existing.name}"); delete it first.` });
     }
-    const created = await tx.itemSet.create({ data: { studyId: study.id, ...set, createdById: user.id === COMMAND_LINE.id ? null : user.id }, select: { id: true } });
+    const created = await tx.itemSet.create({ data: { studyId: study.id, ...set, createdById: account.id === COMMAND_LINE.id ? null : account.id }, select: { id: true } });
     await tx.itemSetMember.createMany({ data: members.map((m, position) => ({ itemSetId: created.id, position, ...m })) });
     return created.id;
   });
@@ -151,9 +152,9 @@ async function storeItemSet(user: StudyUser, study: { id: string; slug: string }
  * Stores a set from a file of external ids. Every id must name an item of the study (the unknown
  * ones are listed and nothing is stored); a second reliability set or a taken name is a conflict.
  */
-export async function createItemSet(user: StudyUser, input: z.input<typeof createItemSetSchema>): Promise<ItemSetSummary> {
+export async function createItemSet(account: Pick<SessionAccount, "id" | "role">, input: z.input<typeof createItemSetSchema>): Promise<ItemSetSummary> {
   const parsed = createItemSetSchema.parse(input);
-  const study = await requireLedStudy(user, parsed.slug);
+  const study = await requireLedStudy(account, parsed.slug);
   const ids = parseItemIds(parsed.fileName, parsed.text);
   const changes = await db.codeChange.findMany({
     where: { studyId: study.id },
@@ -167,7 +168,7 @@ export async function createItemSet(user: StudyUser, input: z.input<typeof creat
     const shown = unknown.slice(0, 20).join(", ");
     throw new AppError("INVALID_INPUT", { message: `${unknown.length} of ${ids.length} ids in ${parsed.fileName} name no item of study ${study.slug}: ${shown}${unknown.length > 20 ? ", …" : ""} (one CHANGE_ID, CHANGE_ID/REVIEW_ID or CHANGE_ID/CLAIM_ID per line)` });
   }
-  return storeItemSet(user, study, { name: parsed.name, kind: parsed.kind, description: parsed.description, source: parsed.fileName }, members);
+  return storeItemSet(account, study, { name: parsed.name, kind: parsed.kind, description: parsed.description, source: parsed.fileName }, members);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -231,8 +232,8 @@ async function tableRows(studyId: string, filter: MemberTableFilter, take?: numb
 export const MEMBER_TABLE_SHOWN = 500;
 
 /** One table of the study's items as the filter keeps it, with the languages and systems (or sources) to filter by. */
-export async function memberTable(user: StudyUser, slug: string, input: { table?: string; language?: string; system?: string; text?: string }) {
-  const study = await requireLedStudy(user, slug);
+export async function memberTable(account: Pick<SessionAccount, "id" | "role">, slug: string, input: { table?: string; language?: string; system?: string; text?: string }) {
+  const study = await requireLedStudy(account, slug);
   const filter = memberTableFilterSchema.parse(input);
   const distinct = <T>(rows: T[], key: (row: T) => string) => [...new Set(rows.map(key))].sort();
   const ofStudy = { codeChange: { studyId: study.id } };
@@ -260,15 +261,15 @@ export const pickItemSetSchema = z.object({
  * keeps, in study order. A chosen id the filter does not keep (another study's, or a row the
  * filter left out meanwhile) is refused and nothing is stored.
  */
-export async function createItemSetFromTable(user: StudyUser, input: z.input<typeof pickItemSetSchema>): Promise<ItemSetSummary> {
+export async function createItemSetFromTable(account: Pick<SessionAccount, "id" | "role">, input: z.input<typeof pickItemSetSchema>): Promise<ItemSetSummary> {
   const parsed = pickItemSetSchema.parse(input);
-  const study = await requireLedStudy(user, parsed.slug);
+  const study = await requireLedStudy(account, parsed.slug);
   const { rows } = await tableRows(study.id, parsed.filter);
   const chosen = parsed.ids === null ? null : new Set(parsed.ids);
   const picked = chosen === null ? rows : rows.filter((r) => chosen.has(r.id));
   if (chosen !== null && picked.length < chosen.size) throw new AppError("INVALID_INPUT", { message: `${chosen.size - picked.length} of the ${chosen.size} selected rows are not among the study's ${MEMBER_TABLES[parsed.filter.table]} the filter keeps; filter again and select.` });
   if (picked.length === 0) throw new AppError("INVALID_INPUT", { message: `The filter keeps no ${MEMBER_TABLES[parsed.filter.table]} of study ${study.slug}.` });
-  return storeItemSet(user, study, { name: parsed.name, kind: parsed.kind, description: parsed.description, source: tableSource(parsed.filter, chosen === null ? null : picked.length) }, picked.map((r) => r.member));
+  return storeItemSet(account, study, { name: parsed.name, kind: parsed.kind, description: parsed.description, source: tableSource(parsed.filter, chosen === null ? null : picked.length) }, picked.map((r) => r.member));
 }
 
 /** The source a picked set records: the table, the filter and how many rows were chosen. */
@@ -279,9 +280,9 @@ export function tableSource(filter: MemberTableFilter, chosen: number | null): s
 
 export const deleteItemSetSchema = z.object({ slug: slugField, name: z.string().min(1) });
 
-export async function deleteItemSet(user: StudyUser, input: z.input<typeof deleteItemSetSchema>): Promise<{ deleted: string }> {
+export async function deleteItemSet(account: Pick<SessionAccount, "id" | "role">, input: z.input<typeof deleteItemSetSchema>): Promise<{ deleted: string }> {
   const { slug, name } = deleteItemSetSchema.parse(input);
-  const study = await requireLedStudy(user, slug);
+  const study = await requireLedStudy(account, slug);
   const { count } = await db.itemSet.deleteMany({ where: { studyId: study.id, name } });
   if (count === 0) throw new AppError("NOT_FOUND", { message: `Study ${study.slug} has no item set "${name}".` });
   return { deleted: name };
@@ -292,7 +293,7 @@ export async function deleteItemSet(user: StudyUser, input: z.input<typeof delet
  * the plan's transaction: the study's reliability set gets these members, whatever its name; a
  * plan without one removes a reliability set an earlier plan stored (a lead's own is kept).
  */
-export async function storePlanReliabilitySet(tx: Prisma.TransactionClient, studyId: string, codeChangeIds: readonly string[], seed: number, userId: string | null): Promise<void> {
+export async function storePlanReliabilitySet(tx: Prisma.TransactionClient, studyId: string, codeChangeIds: readonly string[], seed: number, accountId: string | null): Promise<void> {
   const existing = await tx.itemSet.findFirst({ where: { studyId, kind: "RELIABILITY" }, select: { id: true, source: true } });
   if (codeChangeIds.length === 0) {
     if (existing?.source.startsWith(PLAN_SOURCE)) await tx.itemSet.delete({ where: { id: existing.id } });
@@ -301,7 +302,7 @@ export async function storePlanReliabilitySet(tx: Prisma.TransactionClient, stud
   const source = `${PLAN_SOURCE} (seed ${seed})`;
   const set = existing
     ? await tx.itemSet.update({ where: { id: existing.id }, data: { source }, select: { id: true } })
-    : await tx.itemSet.create({ data: { studyId, name: PLAN_RELIABILITY_SET, kind: "RELIABILITY", source, createdById: userId }, select: { id: true } });
+    : await tx.itemSet.create({ data: { studyId, name: PLAN_RELIABILITY_SET, kind: "RELIABILITY", source, createdById: accountId }, select: { id: true } });
   await tx.itemSetMember.deleteMany({ where: { itemSetId: set.id } });
   await tx.itemSetMember.createMany({ data: codeChangeIds.map((codeChangeId, position) => ({ itemSetId: set.id, position, codeChangeId })) });
 }

@@ -2,7 +2,7 @@
  * Leads' views of the annotators' work: an item previewed read-only as the
  * annotator's workspace shows it, with one annotator's stored answers overlaid, and the page of
  * one annotator (progress, time on task, answers per item, agreement). Authorization is in the
- * queries: the item or study is found among the studies the user leads (leadStudyWhere), the
+ * queries: the item or study is found among the studies the account leads (leadStudyWhere), the
  * annotator among the accounts working in that study; anything else answers 404, as if absent.
  * Nothing here writes: viewing leaves the database as it was.
  */
@@ -19,12 +19,13 @@ import type { ConsensusShare } from "@/lib/analysis/reliability";
 import { cachedAgreementReport, studyFingerprint } from "@/lib/data/report-cache";
 import { importedHere, readItem, readTask, workspaceStudy, workspaceStudySelect } from "@/lib/data/annotations";
 import { taskReliability } from "@/lib/data/adjudication";
-import { leadStudyWhere, requireLedStudy, type StudyUser } from "@/lib/data/study-access";
+import { leadStudyWhere, requireLedStudy } from "@/lib/data/study-access";
 import { AppError } from "@/lib/errors";
 import type { WorkspaceData } from "@/lib/tasks";
+import type { SessionAccount } from "@/lib/auth/authenticate";
 
 /** The accounts working in a study: assigned items in it, or its annotator members (imported annotators have no assignments). */
-export function studyAnnotatorWhere(studyId: string): Prisma.UserWhereInput {
+export function studyAnnotatorWhere(studyId: string): Prisma.AccountWhereInput {
   return { OR: [{ assignments: { some: { studyId } } }, { memberships: { some: { studyId, role: "ANNOTATOR" } } }] };
 }
 
@@ -54,17 +55,17 @@ export interface ItemPreview {
   imported: WorkspaceData["imported"];
 }
 
-/** An item of a study the user leads, for one task, as `annotatorId`'s workspace shows it (without answers when none is chosen). */
-export async function itemPreview(user: StudyUser, slug: string, codeChangeId: string, choice: { task?: TaskType; annotatorId?: string } = {}): Promise<ItemPreview> {
-  const change = await db.codeChange.findFirst({ where: { id: codeChangeId, study: { slug, ...leadStudyWhere(user) } }, select: { id: true, study: { select: { id: true, ...workspaceStudySelect } } } });
+/** An item of a study the account leads, for one task, as `annotatorId`'s workspace shows it (without answers when none is chosen). */
+export async function itemPreview(account: Pick<SessionAccount, "id" | "role">, slug: string, codeChangeId: string, choice: { task?: TaskType; annotatorId?: string } = {}): Promise<ItemPreview> {
+  const change = await db.codeChange.findFirst({ where: { id: codeChangeId, study: { slug, ...leadStudyWhere(account) } }, select: { id: true, study: { select: { id: true, ...workspaceStudySelect } } } });
   if (!change) throw new AppError("NOT_FOUND", { message: "No such code change in this study." });
   const { study } = change;
   const tasks = tasksInOrder(study.taskTypes);
   const task = choice.task ?? tasks[0];
   if (!task || !tasks.includes(task)) throw new AppError("NOT_FOUND", { message: "This study has no such task." });
   const [people, assignments] = await Promise.all([
-    db.user.findMany({ where: studyAnnotatorWhere(study.id), orderBy: [{ name: "asc" }, { email: "asc" }], select: { id: true, name: true, email: true } }),
-    db.assignment.findMany({ where: { studyId: study.id, codeChangeId: change.id, taskType: task }, select: { userId: true, status: true, timeSpentMs: true } }),
+    db.account.findMany({ where: studyAnnotatorWhere(study.id), orderBy: [{ name: "asc" }, { email: "asc" }], select: { id: true, name: true, email: true } }),
+    db.assignment.findMany({ where: { studyId: study.id, codeChangeId: change.id, taskType: task }, select: { annotatorId: true, status: true, timeSpentMs: true } }),
   ]);
   const annotator = choice.annotatorId === undefined ? null : people.find((p) => p.id === choice.annotatorId);
   if (annotator === undefined) throw new AppError("NOT_FOUND", { message: "No such annotator in this study." });
@@ -77,7 +78,7 @@ export async function itemPreview(user: StudyUser, slug: string, codeChangeId: s
     task,
     tasks,
     annotators: people.map((p) => {
-      const own = assignments.find((a) => a.userId === p.id);
+      const own = assignments.find((a) => a.annotatorId === p.id);
       return { ...p, assignment: own ? { status: own.status, timeSpentMs: own.timeSpentMs } : null };
     }),
     annotatorId: annotator?.id ?? null,
@@ -123,16 +124,16 @@ export interface AnnotatorOverview {
   counted: string;
 }
 
-/** One annotator's work in a study the user leads: progress, time on task, answers per item and agreement. */
-export async function annotatorOverview(user: StudyUser, slug: string, annotatorId: string): Promise<AnnotatorOverview> {
-  const study = await requireLedStudy(user, slug);
-  const annotator = await db.user.findFirst({ where: { id: annotatorId, ...studyAnnotatorWhere(study.id) }, select: { id: true, name: true, email: true, active: true } });
+/** One annotator's work in a study the account leads: progress, time on task, answers per item and agreement. */
+export async function annotatorOverview(account: Pick<SessionAccount, "id" | "role">, slug: string, annotatorId: string): Promise<AnnotatorOverview> {
+  const study = await requireLedStudy(account, slug);
+  const annotator = await db.account.findFirst({ where: { id: annotatorId, ...studyAnnotatorWhere(study.id) }, select: { id: true, name: true, email: true, active: true } });
   if (!annotator) throw new AppError("NOT_FOUND", { message: "No such annotator in this study." });
   const tasks = tasksInOrder(study.taskTypes);
   const fingerprint = await studyFingerprint(study.id, false);
   const [assignments, ratings, report, reliability] = await Promise.all([
     db.assignment.findMany({
-      where: { studyId: study.id, userId: annotator.id },
+      where: { studyId: study.id, annotatorId: annotator.id },
       orderBy: { position: "asc" },
       select: { id: true, taskType: true, status: true, inReliabilitySet: true, timeSpentMs: true, codeChange: { select: { id: true, externalId: true, filePath: true } } },
     }),
@@ -140,7 +141,7 @@ export async function annotatorOverview(user: StudyUser, slug: string, annotator
     Promise.all(tasks.map((task) => gatherTaskColumns(study, task, db, { gold: "include", drafts: "include" }))),
     // Pairwise Cohen's kappa needs no CIs: the report without resamples, cached per state of the study.
     cachedAgreementReport(study.id, { bootstrap: { nResamples: 0 } }, fingerprint),
-    Promise.all(tasks.map(async (task) => ({ task, questions: await taskReliability(user, study.slug, task, fingerprint) }))),
+    Promise.all(tasks.map(async (task) => ({ task, questions: await taskReliability(account, study.slug, task, fingerprint) }))),
   ]);
   const answers = new Map(ratings.map((data) => [data.task, answersByChange(data, annotator.id)]));
   const agreement = report.tasks.flatMap((t) =>

@@ -9,12 +9,13 @@ import "server-only";
 import { db, type Prisma, type PrismaClient } from "@/lib/db/client";
 import type { DiffSide, FileStatus } from "@/lib/generated/prisma/enums";
 import { AppError } from "@/lib/errors";
-import { leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
+import { leadStudyWhere } from "@/lib/data/study-access";
 import type { JsonObject } from "@/lib/import/bundle";
 import type { ImportError } from "@/lib/import/errors";
 import type { TableCounts } from "@/lib/import/plan";
 import { orderedIds } from "@/lib/import/row-ids";
 import type { CheckedComment, PullRequestFileInput, PullRequestInput } from "@/lib/import/pull-request/types";
+import type { SessionAccount } from "@/lib/auth/authenticate";
 
 type Tx = Prisma.TransactionClient;
 type Client = PrismaClient | Tx;
@@ -113,9 +114,9 @@ async function readPullRequest(where: Prisma.PullRequestWhereInput, client: Clie
   };
 }
 
-/** A pull request of a study the user leads, by its external id; 404 otherwise. */
-export async function requireLedPullRequest(user: StudyUser, slug: string, externalId: string, client: Client = db): Promise<PullRequestView> {
-  const view = await readPullRequest({ externalId, study: { slug, ...leadStudyWhere(user) } }, client);
+/** A pull request of a study the account leads, by its external id; 404 otherwise. */
+export async function requireLedPullRequest(account: Pick<SessionAccount, "id" | "role">, slug: string, externalId: string, client: Client = db): Promise<PullRequestView> {
+  const view = await readPullRequest({ externalId, study: { slug, ...leadStudyWhere(account) } }, client);
   if (!view) throw new AppError("NOT_FOUND", { message: "No such pull request." });
   return view;
 }

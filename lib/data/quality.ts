@@ -13,12 +13,13 @@ import { ratingsByRater } from "@/lib/analysis/gather";
 import { gatherTaskColumns } from "@/lib/data/task-answers";
 import { belowAccuracy, goldKey, goldScores, paceOf, type GoldScore, type PaceSummary } from "@/lib/analysis/gold-accuracy";
 import { goldAnswers, goldChanges } from "@/lib/data/gold";
-import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
+import { requireLedStudy } from "@/lib/data/study-access";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { AppError } from "@/lib/errors";
+import type { SessionAccount } from "@/lib/auth/authenticate";
 
 export interface QualityRow {
-  userId: string;
+  annotatorId: string;
   name: string;
   email: string;
   paused: boolean;
@@ -38,13 +39,13 @@ export interface StudyQuality {
 }
 
 /** Per annotator of the study: accuracy on gold, seconds per finished item, too-fast items, paused or not. */
-export async function studyQuality(user: StudyUser, slug: string): Promise<StudyQuality> {
-  const study = await requireLedStudy(user, slug);
+export async function studyQuality(account: Pick<SessionAccount, "id" | "role">, slug: string): Promise<StudyQuality> {
+  const study = await requireLedStudy(account, slug);
   const [answers, changes, members, finished] = await Promise.all([
     goldAnswers(db, study.id),
     goldChanges(db, study.id),
-    db.studyMember.findMany({ where: { studyId: study.id, role: "ANNOTATOR" }, select: { pausedAt: true, pauseReason: true, user: { select: { id: true, name: true, email: true } } } }),
-    db.assignment.findMany({ where: { studyId: study.id, status: "DONE" }, select: { userId: true, timeSpentMs: true } }),
+    db.studyMember.findMany({ where: { studyId: study.id, role: "ANNOTATOR" }, select: { pausedAt: true, pauseReason: true, account: { select: { id: true, name: true, email: true } } } }),
+    db.assignment.findMany({ where: { studyId: study.id, status: "DONE" }, select: { annotatorId: true, timeSpentMs: true } }),
   ]);
   const gold = new Map(answers.map((a) => [goldKey(`${a.task}:${a.itemId}`, a.question), a.value]));
   const ratings = [];
@@ -57,16 +58,16 @@ export async function studyQuality(user: StudyUser, slug: string): Promise<Study
   const scores = goldScores(ratings, gold);
   const annotators = members
     .map((m) => {
-      const score = scores.get(m.user.id) ?? null;
+      const score = scores.get(m.account.id) ?? null;
       return {
-        userId: m.user.id,
-        name: m.user.name,
-        email: m.user.email,
+        annotatorId: m.account.id,
+        name: m.account.name,
+        email: m.account.email,
         paused: m.pausedAt !== null,
         pauseReason: m.pauseReason,
         gold: score,
         pace: paceOf(
-          finished.filter((a) => a.userId === m.user.id).map((a) => a.timeSpentMs),
+          finished.filter((a) => a.annotatorId === m.account.id).map((a) => a.timeSpentMs),
           study.minSecondsPerItem,
         ),
         lowAccuracy: belowAccuracy(score ?? undefined, study.goldMinAccuracy),
@@ -89,8 +90,8 @@ export const qualitySettingsSchema = z.object({
   minSecondsPerItem: z.coerce.number().int().min(0).max(86_400),
 });
 
-export async function updateQualitySettings(user: StudyUser, input: z.infer<typeof qualitySettingsSchema>) {
-  const study = await requireLedStudy(user, input.slug);
+export async function updateQualitySettings(account: Pick<SessionAccount, "id" | "role">, input: z.infer<typeof qualitySettingsSchema>) {
+  const study = await requireLedStudy(account, input.slug);
   return db.study.update({
     where: { id: study.id },
     data: { goldPerQueue: input.goldPerQueue, goldMinAccuracy: input.goldMinAccuracyPercent / 100, minSecondsPerItem: input.minSecondsPerItem },
@@ -98,13 +99,13 @@ export async function updateQualitySettings(user: StudyUser, input: z.infer<type
   });
 }
 
-export const pauseSchema = z.object({ slug: slugField, userId: z.string().min(1), paused: z.boolean(), reason: z.string().trim().max(2000).default("") });
+export const pauseSchema = z.object({ slug: slugField, annotatorId: z.string().min(1), paused: z.boolean(), reason: z.string().trim().max(2000).default("") });
 
 /** Pauses (or resumes) an annotator of the study; they keep their work but cannot open or save items while paused. */
-export async function setAnnotatorPaused(user: StudyUser, input: z.infer<typeof pauseSchema>): Promise<{ paused: boolean }> {
-  const study = await requireLedStudy(user, input.slug);
+export async function setAnnotatorPaused(account: Pick<SessionAccount, "id" | "role">, input: z.infer<typeof pauseSchema>): Promise<{ paused: boolean }> {
+  const study = await requireLedStudy(account, input.slug);
   const { count } = await db.studyMember.updateMany({
-    where: { studyId: study.id, userId: input.userId, role: "ANNOTATOR" },
+    where: { studyId: study.id, accountId: input.annotatorId, role: "ANNOTATOR" },
     data: input.paused ? { pausedAt: new Date(), pauseReason: input.reason } : { pausedAt: null, pauseReason: "" },
   });
   if (count === 0) throw new AppError("NOT_FOUND", { message: "No such annotator in this study." });
@@ -119,8 +120,8 @@ export interface ChangeItems {
 }
 
 /** The study's code changes, and the items of the chosen one (by external id) for the study's tasks. */
-export async function changeItems(user: StudyUser, slug: string, externalId: string | undefined): Promise<ChangeItems> {
-  const study = await requireLedStudy(user, slug);
+export async function changeItems(account: Pick<SessionAccount, "id" | "role">, slug: string, externalId: string | undefined): Promise<ChangeItems> {
+  const study = await requireLedStudy(account, slug);
   const changes = await db.codeChange.findMany({ where: { studyId: study.id }, orderBy: [{ position: "asc" }, { externalId: "asc" }], select: { externalId: true, filePath: true }, take: 1000 });
   const chosen = externalId ?? changes[0]?.externalId;
   const change = chosen

@@ -5,8 +5,8 @@ import { anonymise } from "@/lib/tasks/reviews";
 import { itemReviews } from "@/lib/data/reviews";
 
 export const referenceGradeQueries: TaskQueries = {
-  async readWorkspace({ client, userId, codeChangeId, study, reviewSeed }) {
-    const [all, grades] = await Promise.all([itemReviews(client, codeChangeId), client.referenceGrade.findMany({ where: { annotatorId: userId, review: { codeChangeId } } })]);
+  async readWorkspace({ client, accountId, codeChangeId, study, reviewSeed }) {
+    const [all, grades] = await Promise.all([itemReviews(client, codeChangeId), client.referenceGrade.findMany({ where: { annotatorId: accountId, review: { codeChangeId } } })]);
     const reference = all.find((r) => r.isReference) ?? null;
     return {
       grading: {

@@ -13,7 +13,7 @@ import { isCrscoreColumn, sweepMatches } from "@/lib/analysis/threshold-sweep";
 import { listStudyMetrics, metricValuesForStudy } from "@/lib/data/metric-scores";
 import { requireStudy } from "@/lib/data/studies";
 import { gatherTaskColumns, humanScores } from "@/lib/data/task-answers";
-import { raterNames } from "@/lib/data/users";
+import { raterNames } from "@/lib/data/accounts";
 import { AppError } from "@/lib/errors";
 
 /** The agreement report of a study (all tasks, or `options.task`): each task's ratings read in turn. */
@@ -29,8 +29,8 @@ export async function agreementReport(studyId: string, options: AgreementOptions
 
 /** The (annotator, code change) pairs of the study whose assignment of this task is not submitted (lib/analysis/drafts.ts). */
 async function unsubmittedWork(client: PrismaClient, studyId: string, task: TaskType): Promise<Set<string>> {
-  const open = await client.assignment.findMany({ where: { studyId, taskType: task, status: { not: "DONE" } }, select: { userId: true, codeChangeId: true } });
-  return new Set(open.map((a) => workKey(a.userId, a.codeChangeId)));
+  const open = await client.assignment.findMany({ where: { studyId, taskType: task, status: { not: "DONE" } }, select: { annotatorId: true, codeChangeId: true } });
+  return new Set(open.map((a) => workKey(a.annotatorId, a.codeChangeId)));
 }
 
 /** CRScore Table 1 of a study (lib/analysis/claim-quality.ts). */
@@ -44,7 +44,7 @@ export async function claimQualityReport(studyId: string, client: PrismaClient =
     }),
     client.pseudoReference.findMany({ where: { ...inStudy, kind: "ANNOTATOR_ADDED" }, select: { codeChange: { select: { language: true } } } }),
     client.consensus.findMany({ where: { studyId, task: "CLAIM_VERIFICATION", question: "code" }, select: { itemId: true, value: true } }),
-    client.assignment.findMany({ where: { studyId, taskType: "CLAIM_VERIFICATION" }, orderBy: [{ createdAt: "asc" }, { position: "asc" }, { id: "asc" }], select: { userId: true, codeChangeId: true } }),
+    client.assignment.findMany({ where: { studyId, taskType: "CLAIM_VERIFICATION" }, orderBy: [{ createdAt: "asc" }, { position: "asc" }, { id: "asc" }], select: { annotatorId: true, codeChangeId: true } }),
     drafts === "include" ? new Set<string>() : unsubmittedWork(client, studyId, "CLAIM_VERIFICATION"),
   ]);
   return claimQualityReportOf({ claims, judgements, added, consensus, assignments, unsubmitted }, drafts);

@@ -17,15 +17,15 @@ import { itemReviews, reviewOfItem } from "@/lib/data/reviews";
 import { AppError } from "@/lib/errors";
 
 /** The pseudo-references of stage 2 for one annotator and item (consolidated, or their own stage 1). */
-export async function stage2ReferencesFor(client: Tx | Db, userId: string, codeChangeId: string): Promise<{ source: "consolidated" | "own"; references: Stage2Reference[] }> {
+export async function stage2ReferencesFor(client: Tx | Db, accountId: string, codeChangeId: string): Promise<{ source: "consolidated" | "own"; references: Stage2Reference[] }> {
   const change = await client.codeChange.findUniqueOrThrow({ where: { id: codeChangeId }, select: { consolidatedAt: true } });
   const references: ReferenceInput[] = await client.pseudoReference.findMany({ where: { codeChangeId }, select: referenceSelect });
   if (change.consolidatedAt) {
     const decisions = await client.consolidationDecision.findMany({ where: { codeChangeId }, select: { pseudoReferenceId: true, action: true, replacementText: true } });
     return { source: "consolidated", references: stage2FromConsolidation(references, new Map(decisions.map((d) => [d.pseudoReferenceId, d]))) };
   }
-  const judgements = await client.claimJudgement.findMany({ where: { annotatorId: userId, pseudoReference: { codeChangeId } }, select: { pseudoReferenceId: true, code: true, necessary: true } });
-  return { source: "own", references: stage2FromOwnJudgements(references, new Map(judgements.map((j) => [j.pseudoReferenceId, j])), userId) };
+  const judgements = await client.claimJudgement.findMany({ where: { annotatorId: accountId, pseudoReference: { codeChangeId } }, select: { pseudoReferenceId: true, code: true, necessary: true } });
+  return { source: "own", references: stage2FromOwnJudgements(references, new Map(judgements.map((j) => [j.pseudoReferenceId, j])), accountId) };
 }
 
 const ratingValue = (r: { scores: Prisma.JsonValue; comment: string; links: { pseudoReferenceId: string; partial: boolean }[] }): ReviewRatingValue => ({
@@ -45,8 +45,8 @@ async function requireStage2Open(tx: Tx, studyId: string, codeChangeId: string):
 }
 
 /** The annotator's necessity of each pseudo-reference of the item, by pseudo-reference id. */
-async function necessityOf(client: Tx | Db, userId: string, pseudoReferenceIds: string[]) {
-  const rows = await client.claimJudgement.findMany({ where: { annotatorId: userId, pseudoReferenceId: { in: pseudoReferenceIds } }, select: { id: true, version: true, pseudoReferenceId: true, necessary: true } });
+async function necessityOf(client: Tx | Db, accountId: string, pseudoReferenceIds: string[]) {
+  const rows = await client.claimJudgement.findMany({ where: { annotatorId: accountId, pseudoReferenceId: { in: pseudoReferenceIds } }, select: { id: true, version: true, pseudoReferenceId: true, necessary: true } });
   return new Map(rows.map((r) => [r.pseudoReferenceId, { id: r.id, version: r.version, value: { necessary: r.necessary } }]));
 }
 
@@ -65,13 +65,13 @@ async function necessityTarget({ tx, annotatorId, codeChangeId, studyId }: SaveC
 }
 
 export const reviewRatingQueries: TaskQueries = {
-  async readWorkspace({ client, userId, codeChangeId, study, reviewSeed }) {
+  async readWorkspace({ client, accountId, codeChangeId, study, reviewSeed }) {
     const [stage2, all, ratings] = await Promise.all([
-      stage2ReferencesFor(client, userId, codeChangeId),
+      stage2ReferencesFor(client, accountId, codeChangeId),
       itemReviews(client, codeChangeId),
-      client.reviewRating.findMany({ where: { annotatorId: userId, review: { codeChangeId } }, include: { links: true } }),
+      client.reviewRating.findMany({ where: { annotatorId: accountId, review: { codeChangeId } }, include: { links: true } }),
     ]);
-    const necessity = study.stageOrder ? await necessityOf(client, userId, stage2.references.map((r) => r.id)) : null;
+    const necessity = study.stageOrder ? await necessityOf(client, accountId, stage2.references.map((r) => r.id)) : null;
     return {
       rating: {
         stage2Source: stage2.source,

@@ -22,9 +22,10 @@ import { existingSelect, generateAssignments, planForStudy, previewKey } from "@
 import { goldChanges } from "@/lib/data/gold";
 import { roundsGate } from "@/lib/data/round-gate";
 import { outsideRoundsHeld } from "@/lib/annotation/waiting";
-import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
+import { requireLedStudy } from "@/lib/data/study-access";
 import { dashboardReport, type ReportDone, reportJobNote } from "@/lib/analysis/report-jobs";
 import { AppError } from "@/lib/errors";
+import type { SessionAccount } from "@/lib/auth/authenticate";
 
 const roundName = (n: number) => `round-${n}`;
 
@@ -48,7 +49,7 @@ async function roundStatuses(studyId: string) {
       orderBy: { number: "asc" },
       include: { itemSet: { select: { name: true, members: { select: { codeChangeId: true } } } } },
     }),
-    db.assignment.findMany({ where: { studyId }, select: { codeChangeId: true, status: true, userId: true } }),
+    db.assignment.findMany({ where: { studyId }, select: { codeChangeId: true, status: true, annotatorId: true } }),
   ]);
   return rounds.map((r) => {
     const changes = new Set(r.itemSet.members.map((m) => m.codeChangeId));
@@ -121,15 +122,15 @@ export interface OutsideRounds {
 }
 
 /** The study's rounds with their progress and agreement, after releasing a round the rule has come to release. */
-export async function studyRounds(user: StudyUser, slug: string): Promise<{ study: { id: string; slug: string; name: string; roundCoefficient: string; roundThreshold: number | null }; rounds: RoundView[]; outside: OutsideRounds | null }> {
-  const study = await requireLedStudy(user, slug);
+export async function studyRounds(account: Pick<SessionAccount, "id" | "role">, slug: string): Promise<{ study: { id: string; slug: string; name: string; roundCoefficient: string; roundThreshold: number | null }; rounds: RoundView[]; outside: OutsideRounds | null }> {
+  const study = await requireLedStudy(account, slug);
   await releaseDueRound(study.id);
   const [rounds, gate, outsideCodeChanges] = await Promise.all([
     roundStatuses(study.id),
     roundsGate(db, study.id),
     db.codeChange.count({ where: { studyId: study.id, itemSetMembers: { none: { itemSet: { round: { isNot: null } } } } } }),
   ]);
-  const leads = new Map((await db.user.findMany({ where: { id: { in: rounds.map((r) => r.round.releasedById).filter((id): id is string => id !== null) } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
+  const leads = new Map((await db.account.findMany({ where: { id: { in: rounds.map((r) => r.round.releasedById).filter((id): id is string => id !== null) } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
   const views: RoundView[] = [];
   for (const { round, changes, assignments, closed } of rounds) {
     const done = assignments.filter((a) => a.status === "DONE" || a.status === "SKIPPED").length;
@@ -196,7 +197,7 @@ export interface RoundsPreview {
   /** Code changes in no round: they open after the last round's release (or when a lead opens them). */
   outsideCodeChanges: number;
   /** Planned assignments per annotator of the study, per round and outside the rounds. */
-  annotators: { userId: string; name: string; perRound: number[]; outside: number; total: number }[];
+  annotators: { annotatorId: string; name: string; perRound: number[]; outside: number; total: number }[];
   perRound: number[];
   outside: number;
   total: number;
@@ -208,15 +209,15 @@ export interface RoundsPreview {
 
 /** The study's active annotators, who get every round's items. */
 const roundAnnotators = (studyId: string) =>
-  db.user.findMany({ where: { active: true, memberships: { some: { studyId, role: "ANNOTATOR" } } }, orderBy: [{ name: "asc" }, { email: "asc" }], select: { id: true, name: true, email: true } });
+  db.account.findMany({ where: { active: true, memberships: { some: { studyId, role: "ANNOTATOR" } } }, orderBy: [{ name: "asc" }, { email: "asc" }], select: { id: true, name: true, email: true } });
 
 /** What making these rounds would make, and the assignments it would create; writes nothing. */
-export async function previewRounds(user: StudyUser, input: z.infer<typeof previewRoundsSchema>): Promise<RoundsPreview> {
-  const study = await requireLedStudy(user, input.slug);
+export async function previewRounds(account: Pick<SessionAccount, "id" | "role">, input: z.infer<typeof previewRoundsSchema>): Promise<RoundsPreview> {
+  const study = await requireLedStudy(account, input.slug);
   const rounds = await plannedRounds(db, study, input);
   const annotators = await roundAnnotators(study.id);
   const [{ plan }, existing, codeChangeCount] = await Promise.all([
-    planForStudy(user, study.slug, annotators.map((a) => a.id), rounds.map((r) => r.codeChanges)),
+    planForStudy(account, study.slug, annotators.map((a) => a.id), rounds.map((r) => r.codeChanges)),
     db.assignment.findMany({ where: { studyId: study.id }, select: existingSelect }),
     db.codeChange.count({ where: { studyId: study.id } }),
   ]);
@@ -226,7 +227,7 @@ export async function previewRounds(user: StudyUser, input: z.infer<typeof previ
   return {
     rounds: rounds.map((r, i) => ({ number: i + 1, name: r.name, codeChanges: r.codeChanges.length })),
     outsideCodeChanges: codeChangeCount - roundOf.size,
-    annotators: annotators.map((a) => ({ userId: a.id, name: a.name || a.email, ...count(plan.filter((p) => p.userId === a.id)) })),
+    annotators: annotators.map((a) => ({ annotatorId: a.id, name: a.name || a.email, ...count(plan.filter((p) => p.annotatorId === a.id)) })),
     ...count(plan),
     effect: effectCounts(effect),
     key: previewKey(effect, rounds.map((r) => [r.name, r.codeChanges])),
@@ -238,9 +239,9 @@ export async function previewRounds(user: StudyUser, input: z.infer<typeof previ
  * generates the assignments of the study's annotators, so that each labels every round's items
  * first; only as the preview the lead confirmed showed it (`confirm`, else CONFLICT and nothing made).
  */
-export async function createRounds(user: StudyUser, input: z.infer<typeof createRoundsSchema>): Promise<{ rounds: number; assignments: number }> {
-  const study = await requireLedStudy(user, input.slug);
-  const preview = await previewRounds(user, input);
+export async function createRounds(account: Pick<SessionAccount, "id" | "role">, input: z.infer<typeof createRoundsSchema>): Promise<{ rounds: number; assignments: number }> {
+  const study = await requireLedStudy(account, input.slug);
+  const preview = await previewRounds(account, input);
   if (preview.key !== input.confirm) throw new AppError("CONFLICT", { message: "The study's items, annotators or assignments changed since the preview: nothing was made. Preview the rounds again." });
   await db.$transaction(async (tx) => {
     const rounds = await plannedRounds(tx, study, input);
@@ -250,22 +251,22 @@ export async function createRounds(user: StudyUser, input: z.infer<typeof create
         setIds.push(round.setId);
         continue;
       }
-      const set = await tx.itemSet.create({ data: { studyId: study.id, name: round.name, kind: "CALIBRATION", source: round.source, createdById: user.id }, select: { id: true } });
+      const set = await tx.itemSet.create({ data: { studyId: study.id, name: round.name, kind: "CALIBRATION", source: round.source, createdById: account.id }, select: { id: true } });
       await tx.itemSetMember.createMany({ data: round.codeChanges.map((codeChangeId, position) => ({ itemSetId: set.id, position, codeChangeId })) });
       setIds.push(set.id);
     }
-    await tx.calibrationRound.createMany({ data: setIds.map((itemSetId, i) => ({ studyId: study.id, number: i + 1, itemSetId, ...(i === 0 ? { releasedAt: new Date(), releasedById: user.id, releasedHow: "opened when the rounds were made" } : {}) })) });
+    await tx.calibrationRound.createMany({ data: setIds.map((itemSetId, i) => ({ studyId: study.id, number: i + 1, itemSetId, ...(i === 0 ? { releasedAt: new Date(), releasedById: account.id, releasedHow: "opened when the rounds were made" } : {}) })) });
   });
   const annotators = await roundAnnotators(study.id);
-  const summary = annotators.length ? await generateAssignments(user, study.slug, annotators.map((a) => a.id)) : null;
+  const summary = annotators.length ? await generateAssignments(account, study.slug, annotators.map((a) => a.id)) : null;
   return { rounds: await db.calibrationRound.count({ where: { studyId: study.id } }), assignments: summary ? summary.created + summary.updated : 0 };
 }
 
 export const openOutsideRoundsSchema = z.object({ slug: slugField });
 
 /** Opens the items outside every round before the last round's release (lib/data/round-gate); again is harmless. */
-export async function openOutsideRounds(user: StudyUser, input: z.infer<typeof openOutsideRoundsSchema>): Promise<{ openedAt: Date }> {
-  const study = await requireLedStudy(user, input.slug);
+export async function openOutsideRounds(account: Pick<SessionAccount, "id" | "role">, input: z.infer<typeof openOutsideRoundsSchema>): Promise<{ openedAt: Date }> {
+  const study = await requireLedStudy(account, input.slug);
   if ((await db.calibrationRound.count({ where: { studyId: study.id } })) === 0) throw new AppError("INVALID_INPUT", { message: `Study ${study.slug} has no calibration rounds: its items are open.` });
   if (study.outsideRoundsOpenedAt) return { openedAt: study.outsideRoundsOpenedAt };
   const { outsideRoundsOpenedAt } = await db.study.update({ where: { id: study.id }, data: { outsideRoundsOpenedAt: new Date() }, select: { outsideRoundsOpenedAt: true } });
@@ -275,8 +276,8 @@ export async function openOutsideRounds(user: StudyUser, input: z.infer<typeof o
 export const releaseRoundSchema = z.object({ slug: slugField, number: z.number().int().min(2), notes: z.string().trim().max(20_000).default("") });
 
 /** Releases round `number` by hand once the round before it is closed; the notes are kept with the round before (its review). */
-export async function releaseRound(user: StudyUser, input: z.infer<typeof releaseRoundSchema>): Promise<{ released: number }> {
-  const study = await requireLedStudy(user, input.slug);
+export async function releaseRound(account: Pick<SessionAccount, "id" | "role">, input: z.infer<typeof releaseRoundSchema>): Promise<{ released: number }> {
+  const study = await requireLedStudy(account, input.slug);
   const rounds = await roundStatuses(study.id);
   const round = rounds.find((r) => r.round.number === input.number);
   const before = rounds.find((r) => r.round.number === input.number - 1);
@@ -285,7 +286,7 @@ export async function releaseRound(user: StudyUser, input: z.infer<typeof releas
   if (!before.closed) throw new AppError("CONFLICT", { message: `Round ${input.number - 1} is not finished yet: ${before.assignments.filter((a) => a.status !== "DONE" && a.status !== "SKIPPED").length} assignments open.` });
   await db.$transaction([
     db.calibrationRound.update({ where: { id: before.round.id }, data: { notes: input.notes } }),
-    db.calibrationRound.update({ where: { id: round.round.id }, data: { releasedAt: new Date(), releasedById: user.id, releasedHow: "by hand" } }),
+    db.calibrationRound.update({ where: { id: round.round.id }, data: { releasedAt: new Date(), releasedById: account.id, releasedHow: "by hand" } }),
   ]);
   return { released: input.number };
 }
@@ -297,8 +298,8 @@ export const roundRuleSchema = z.object({
   threshold: z.union([z.literal("").transform(() => null), z.null(), z.coerce.number().min(-1).max(1)]),
 });
 
-export async function setRoundRule(user: StudyUser, input: z.infer<typeof roundRuleSchema>): Promise<{ coefficient: string; threshold: number | null }> {
-  const study = await requireLedStudy(user, input.slug);
+export async function setRoundRule(account: Pick<SessionAccount, "id" | "role">, input: z.infer<typeof roundRuleSchema>): Promise<{ coefficient: string; threshold: number | null }> {
+  const study = await requireLedStudy(account, input.slug);
   await db.study.update({ where: { id: study.id }, data: { roundCoefficient: input.coefficient, roundThreshold: input.threshold } });
   return { coefficient: input.coefficient, threshold: input.threshold };
 }

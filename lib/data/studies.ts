@@ -6,8 +6,9 @@ import { AppError } from "@/lib/errors";
 import type { Study, TaskType } from "@/lib/generated/prisma/client";
 import type { StudyScales } from "@/lib/analysis/questions";
 import { withCommentQuestions } from "@/lib/annotation/comment-questions";
-import { COMMAND_LINE, leadStudyWhere, requireImportTarget, type StudyUser } from "@/lib/data/study-access";
+import { COMMAND_LINE, leadStudyWhere, requireImportTarget } from "@/lib/data/study-access";
 import { annotatorsPerItemField, LIKERT_SCALE_ORDER, likertDimensionsField, likertMaxField, likertMinField, likertScaleOrdered, studyNameField, studySlugSchema, taskTypesField } from "@/lib/validation/study-fields";
+import type { SessionAccount } from "@/lib/auth/authenticate";
 
 type Client = Pick<PrismaClient, "study"> | Pick<Prisma.TransactionClient, "study">;
 
@@ -50,12 +51,12 @@ export interface FoundStudy {
  * task types are enabled on it if they are not yet. Imports call this inside their transaction.
  * With an `importer` (a web import), an existing study must be one they lead (else 404).
  */
-export async function findOrCreateStudy(input: { slug: string; taskTypes: readonly TaskType[]; createdById?: string | null; importer?: StudyUser }, client: Client = db): Promise<FoundStudy> {
+export async function findOrCreateStudy(input: { slug: string; taskTypes: readonly TaskType[]; createdById?: string | null; importer?: Pick<SessionAccount, "id" | "role"> }, client: Client = db): Promise<FoundStudy> {
   const slug = studySlugSchema.parse(input.slug);
   if (input.importer) await requireImportTarget(input.importer, slug, client);
   const existing = await client.study.findUnique({ where: { slug } });
   if (!existing) {
-    const study = await client.study.create({ data: { slug, name: slug, taskTypes: [...new Set(input.taskTypes)], createdById: input.createdById ?? null } });
+    const study = await client.study.create({ data: { slug, name: slug, taskTypes: [...new Set(input.taskTypes)], ownerId: input.createdById ?? null } });
     return { study, created: true, enabledTaskTypes: study.taskTypes };
   }
   const missing = [...new Set(input.taskTypes)].filter((t) => !existing.taskTypes.includes(t));
@@ -64,9 +65,9 @@ export async function findOrCreateStudy(input: { slug: string; taskTypes: readon
   return { study, created: false, enabledTaskTypes: missing };
 }
 
-/** Turns CRScore's stage order (lib/annotation/stage-order) on or off for a study the user leads; 404 otherwise. */
-export async function setStageOrder(user: StudyUser, slug: string, on: boolean): Promise<void> {
-  const { count } = await db.study.updateMany({ where: { slug, ...leadStudyWhere(user) }, data: { stageOrder: on } });
+/** Turns CRScore's stage order (lib/annotation/stage-order) on or off for a study the account leads; 404 otherwise. */
+export async function setStageOrder(account: Pick<SessionAccount, "id" | "role">, slug: string, on: boolean): Promise<void> {
+  const { count } = await db.study.updateMany({ where: { slug, ...leadStudyWhere(account) }, data: { stageOrder: on } });
   if (count === 0) throw new AppError("NOT_FOUND", { message: "No such study." });
 }
 
@@ -86,13 +87,13 @@ export const newStudySchema = z
  * A lead's (or an admin's) new, empty study, which they own: its data comes by import, its
  * annotators on the members page. A slug another study has is refused (CONFLICT), whoever leads it.
  */
-export async function createStudy(user: StudyUser, input: z.input<typeof newStudySchema>): Promise<{ slug: string; name: string }> {
-  if (user.role !== "LEAD" && user.role !== "ADMIN") throw new AppError("FORBIDDEN", { message: "Only leads and admins create studies." });
+export async function createStudy(account: Pick<SessionAccount, "id" | "role">, input: z.input<typeof newStudySchema>): Promise<{ slug: string; name: string }> {
+  if (account.role !== "LEAD" && account.role !== "ADMIN") throw new AppError("FORBIDDEN", { message: "Only leads and admins create studies." });
   const fields = newStudySchema.parse(input);
   const taken = new AppError("CONFLICT", { message: `The slug "${fields.slug}" is taken by another study: choose another.` });
   if (await db.study.findUnique({ where: { slug: fields.slug }, select: { id: true } })) throw taken;
   try {
-    return await db.study.create({ data: { ...fields, createdById: user.id === COMMAND_LINE.id ? null : user.id }, select: { slug: true, name: true } });
+    return await db.study.create({ data: { ...fields, ownerId: account.id === COMMAND_LINE.id ? null : account.id }, select: { slug: true, name: true } });
   } catch (error) {
     // Another request took the slug meanwhile.
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw taken;

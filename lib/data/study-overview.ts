@@ -1,11 +1,12 @@
 /** Read models for leads: the studies they lead with counts, and one study's items and annotators. */
 import "server-only";
 import { db } from "@/lib/db/client";
-import { leadStudyWhere, type StudyUser } from "@/lib/data/study-access";
+import { leadStudyWhere } from "@/lib/data/study-access";
+import type { SessionAccount } from "@/lib/auth/authenticate";
 
-export async function listStudiesWithCounts(user: StudyUser) {
+export async function listStudiesWithCounts(account: Pick<SessionAccount, "id" | "role">) {
   const studies = await db.study.findMany({
-    where: leadStudyWhere(user),
+    where: leadStudyWhere(account),
     orderBy: { createdAt: "desc" },
     select: {
       id: true,
@@ -27,9 +28,9 @@ export async function listStudiesWithCounts(user: StudyUser) {
   }));
 }
 
-export async function getStudyOverview(user: StudyUser, slug: string) {
+export async function getStudyOverview(account: Pick<SessionAccount, "id" | "role">, slug: string) {
   const study = await db.study.findFirst({
-    where: { slug, ...leadStudyWhere(user) },
+    where: { slug, ...leadStudyWhere(account) },
     include: {
       pullRequests: { select: { id: true, externalId: true, title: true, repository: true } },
       codeChanges: {
@@ -47,20 +48,20 @@ export async function getStudyOverview(user: StudyUser, slug: string) {
   });
   if (!study) return null;
   const progress = await db.assignment.groupBy({
-    by: ["userId", "taskType", "status"],
+    by: ["annotatorId", "taskType", "status"],
     where: { studyId: study.id },
     _count: true,
     _sum: { timeSpentMs: true },
   });
-  const users = await db.user.findMany({
-    where: { id: { in: [...new Set(progress.map((p) => p.userId))] } },
+  const accounts = await db.account.findMany({
+    where: { id: { in: [...new Set(progress.map((p) => p.annotatorId))] } },
     select: { id: true, name: true, email: true, active: true },
     orderBy: { name: "asc" },
   });
-  const annotators = users.map((user) => {
-    const rows = progress.filter((p) => p.userId === user.id);
+  const annotators = accounts.map((account) => {
+    const rows = progress.filter((p) => p.annotatorId === account.id);
     return {
-      ...user,
+      ...account,
       total: rows.reduce((sum, p) => sum + p._count, 0),
       done: rows.filter((p) => p.status === "DONE").reduce((sum, p) => sum + p._count, 0),
       skipped: rows.filter((p) => p.status === "SKIPPED").reduce((sum, p) => sum + p._count, 0),

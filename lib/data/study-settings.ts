@@ -9,12 +9,13 @@ import { z } from "zod";
 import { settingsNotes, settingsRefusals, removedTaskTypes, type SettingsUsage } from "@/lib/annotation/study-settings";
 import { TASK_PHASES } from "@/lib/annotation/assignment-plan";
 import { db, type Prisma } from "@/lib/db/client";
-import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
+import { requireLedStudy } from "@/lib/data/study-access";
 import { countAnnotations } from "@/lib/data/annotation-rows";
 import { TASK_LIST } from "@/lib/tasks";
 import { AppError } from "@/lib/errors";
 import { TaskType } from "@/lib/generated/prisma/enums";
 import { annotatorsPerItemField, LIKERT_SCALE_ORDER, likertDimensionsField, likertMaxField, likertMinField, likertScaleOrdered, slugField, studyNameField, taskTypesField } from "@/lib/validation/study-fields";
+import type { SessionAccount } from "@/lib/auth/authenticate";
 
 export const studySettingsSchema = z
   .object({
@@ -78,19 +79,19 @@ export async function settingsUsage(client: Tx | typeof db, studyId: string): Pr
 }
 
 /** The settings page: the study's current settings and the stored work they bear on. */
-export async function getStudySettings(user: StudyUser, slug: string) {
-  const study = await requireLedStudy(user, slug);
+export async function getStudySettings(account: Pick<SessionAccount, "id" | "role">, slug: string) {
+  const study = await requireLedStudy(account, slug);
   return { study, usage: await settingsUsage(db, study.id) };
 }
 
 /**
- * Saves the settings of a study the user leads (404 otherwise), or refuses with CONFLICT naming
+ * Saves the settings of a study the account leads (404 otherwise), or refuses with CONFLICT naming
  * what stored work a change would invalidate. Removing a task type also removes its assignments
  * nobody has opened. Returns notes on what the change means (e.g. for future assignment plans).
  */
-export async function updateStudySettings(user: StudyUser, input: StudySettingsInput): Promise<{ notes: string[] }> {
+export async function updateStudySettings(account: Pick<SessionAccount, "id" | "role">, input: StudySettingsInput): Promise<{ notes: string[] }> {
   return db.$transaction(async (tx) => {
-    const study = await requireLedStudy(user, input.slug, tx);
+    const study = await requireLedStudy(account, input.slug, tx);
     const usage = await settingsUsage(tx, study.id);
     const refusals = settingsRefusals(study, input, usage);
     if (refusals.length) throw new AppError("CONFLICT", { message: `The settings were not saved.\n${refusals.join("\n")}` });

@@ -16,9 +16,10 @@ import { stageOrderOn } from "@/lib/annotation/stage-order";
 import { db } from "@/lib/db/client";
 import { storedConsensus } from "@/lib/data/adjudication";
 import { heldByRounds } from "@/lib/data/round-gate";
-import { requireLedStudy, type StudyUser } from "@/lib/data/study-access";
+import { requireLedStudy } from "@/lib/data/study-access";
 import type { TaskType } from "@/lib/generated/prisma/client";
 import { openDisagreement } from "@/lib/tasks/consensus";
+import type { SessionAccount } from "@/lib/auth/authenticate";
 
 export interface StudyWaiting {
   /** Null for a study without calibration rounds. */
@@ -32,8 +33,8 @@ export interface StudyWaiting {
 const FINISHED = ["DONE", "SKIPPED"] as const;
 
 /** The counts of what waits for the lead in a study they lead (404 otherwise). */
-export async function studyWaiting(user: StudyUser, slug: string): Promise<StudyWaiting> {
-  const study = await requireLedStudy(user, slug);
+export async function studyWaiting(account: Pick<SessionAccount, "id" | "role">, slug: string): Promise<StudyWaiting> {
+  const study = await requireLedStudy(account, slug);
   const [rounds, heldCodeChanges, readyCodeChanges, adjudication] = await Promise.all([
     db.calibrationRound.findMany({ where: { studyId: study.id }, orderBy: { number: "asc" }, select: { number: true, releasedAt: true } }),
     db.codeChange.count({ where: { studyId: study.id, ...heldByRounds } }),

@@ -52,7 +52,7 @@ function ratingsStatement(studyId: string, task: TaskType, questions: readonly Q
     SELECT a."annotatorId" AS rater, string_agg(i.id, ',') AS items, string_agg(i.id, ',') FILTER (WHERE d."userId" IS NOT NULL) AS drafts
       ${questions.length > 0 ? Prisma.sql`, ${Prisma.join(codes)}` : Prisma.empty}
     FROM ${tables.annotations} a JOIN ${tables.items} i ON i.id = a.${tables.itemColumn} JOIN "CodeChange" c ON c.id = i."codeChangeId"
-      -- (user, change) is unique per task: the join keeps one row per answer.
+      -- (account, change) is unique per task: the join keeps one row per answer.
       LEFT JOIN (SELECT "userId", "codeChangeId" FROM "Assignment" WHERE "studyId" = ${studyId} AND "taskType" = ${task}::"TaskType" AND status <> 'DONE') d
         ON d."userId" = a."annotatorId" AND ${Prisma.raw(itemOfAssignmentSql(TASKS[task].itemKind, "i", 'd."codeChangeId"'))}
     WHERE c."studyId" = ${studyId}

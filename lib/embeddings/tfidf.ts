@@ -27,7 +27,7 @@ const CHAR_MAX = 5;
 
 /**
  * Word tokens: runs of ASCII letters and digits, camelCase and PascalCase split into their
- * parts ("getUserName" → get, user, name), lower-cased. Code identifiers in reviews then match
+ * parts ("getAccountName" → get, account, name), lower-cased. Code identifiers in reviews then match
  * the words of a claim about them.
  */
 export function tfidfWords(text: string): string[] {

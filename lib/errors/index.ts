@@ -1,10 +1,10 @@
 /**
- * The one error model. Domain and data code throw AppError with a code for what the user can put
+ * The one error model. Domain and data code throw AppError with a code for what the account can put
  * right (a 4xx), or a named internal error (SetupError, InvariantError) for what they cannot, and
  * know nothing of HTTP; the code becomes an HTTP status here and only here (ERROR_STATUS). Route
  * handlers, server actions, pages and the CLI all read a thrown value through toAppError, so a ZodError
  * becomes INVALID_INPUT naming each field and why, and anything else (Prisma, SQL, a bug) a
- * generic message: its detail goes to the server log, never to the user.
+ * generic message: its detail goes to the server log, never to the account.
  */
 import type { ZodError } from "zod";
 import { formatZodError } from "@/lib/validation/format";
@@ -29,9 +29,9 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export interface AppErrorOptions {
-  /** What happened, for the log and the CLI; also shown to users unless userMessage is given. */
+  /** What happened, for the log and the CLI; also shown to accounts unless userMessage is given. */
   message: string;
-  /** What a web user is told, when it must differ from `message`. */
+  /** What a web account is told, when it must differ from `message`. */
   userMessage?: string;
   /** Extra fields of the JSON error body (e.g. both values of a save conflict). */
   details?: Record<string, unknown>;
@@ -61,7 +61,7 @@ export class AppError extends Error {
 }
 
 /**
- * Faults that are not the user's have a name of their own and no code: toAppError makes them
+ * Faults that are not the account's have a name of their own and no code: toAppError makes them
  * INTERNAL (the generic message on the web, their own message in the log, the CLI and a job's
  * failure). A SetupError is the machine's: a program missing or failing, the database server or
  * its folder, a migration. An InvariantError is a state this code never makes: a bug.
@@ -142,7 +142,7 @@ export function toAppError(error: unknown): AppError {
   return new AppError("INTERNAL", { message: detail, userMessage: GENERIC_MESSAGE, cause: error });
 }
 
-/** toAppError for answers to users: logs what they are not shown (server errors, with stack). */
+/** toAppError for answers to accounts: logs what they are not shown (server errors, with stack). */
 export function publicError(error: unknown): AppError {
   const app = toAppError(error);
   if (app.status >= 500) console.error(app.cause ?? app);

@@ -14,7 +14,7 @@ export const WIDE_ITEM_COLUMNS = ["task", "codeChange", "item", "itemText", "ite
 /** The last column: the item's consensus value of the question (blank: none). */
 export const CONSENSUS_COLUMN = "consensus";
 
-/** Column name of each annotator: the name, with the user id when two annotators share a name. */
+/** Column name of each annotator: the name, with the account id when two annotators share a name. */
 export function annotatorColumns(annotators: readonly StudyAnnotator[]): Map<string, string> {
   const count = new Map<string, number>();
   for (const a of annotators) count.set(a.name, (count.get(a.name) ?? 0) + 1);

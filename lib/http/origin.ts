@@ -3,7 +3,7 @@
  * send `Origin` and `Sec-Fetch-Site` with every POST, so a page of another site (including a
  * sibling subdomain, which SameSite=Lax cookies do not stop) is recognised and refused. A
  * request without either header does not come from a browser and carries no ambient cookie
- * the user did not hand over, so it passes (the CLI, scripts, health checks).
+ * the account did not hand over, so it passes (the CLI, scripts, health checks).
  */
 import { env } from "@/lib/env";
 

@@ -6,13 +6,13 @@ import { annotatorKey, type AnnotatorRef } from "./bundle";
 import { InvariantError } from "@/lib/errors";
 
 export interface ResolvedAnnotators {
-  /** User id by annotatorKey(). */
-  userIdOf: Map<string, string>;
+  /** Account id by annotatorKey(). */
+  annotatorIdOf: Map<string, string>;
   names: string[];
 }
 
-export function userIdOf(resolved: ResolvedAnnotators, ref: AnnotatorRef): string {
-  const id = resolved.userIdOf.get(annotatorKey(ref));
+export function annotatorIdOf(resolved: ResolvedAnnotators, ref: AnnotatorRef): string {
+  const id = resolved.annotatorIdOf.get(annotatorKey(ref));
   if (id === undefined) throw new InvariantError(`annotator ${ref.name} was not resolved`);
   return id;
 }

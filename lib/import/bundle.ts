@@ -13,7 +13,7 @@ import type { SourceLocation } from "./errors";
 export type JsonObject = { [key: string]: JsonValue };
 export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
 
-/** An annotator named in a file; `id` when the file carries a user id of this product (our own JSONL export). */
+/** An annotator named in a file; `id` when the file carries an account id of this product (our own JSONL export). */
 export interface AnnotatorRef {
   name: string;
   id: string | null;

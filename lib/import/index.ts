@@ -8,7 +8,6 @@
  *   every error; runs the whole import in a transaction that is rolled back.
  * - `runImport(request)`: the import itself; records an ImportRun with the summary.
  */
-import type { StudyUser } from "@/lib/data/study-access";
 import type { TaskType } from "@/lib/generated/prisma/client";
 import type { StudyBundle } from "./bundle";
 import { ErrorCollector, type ImportError } from "./errors";
@@ -19,6 +18,7 @@ import type { ContextFiles, LikertScale } from "./parser";
 import { PARSERS } from "./parsers";
 import { TABLES, type ImportCounts, type Table, type TableCounts } from "./plan";
 import type { PullRequestImportOptions } from "./pull-request";
+import type { SessionAccount } from "@/lib/auth/authenticate";
 
 export { IMPORT_FORMATS, isImportFormat, type ImportFormat } from "./formats";
 export { formatImportError, formatImportErrors, MAX_REPORTED_ERRORS, type ImportError } from "./errors";
@@ -52,8 +52,8 @@ export interface ImportRequest {
   /** Format `pull-request`: a pull request read from git (the files are then its comments files), and how comments are read. */
   pullRequest?: PullRequestImportOptions;
   createdById?: string | null;
-  /** The signed-in user of a web import: only into a study they lead, or a new one (the CLI's operator imports anywhere). */
-  importer?: StudyUser;
+  /** The signed-in account of a web import: only into a study they lead, or a new one (the CLI's operator imports anywhere). */
+  importer?: Pick<SessionAccount, "id" | "role">;
   onProgress?: (progress: ImportProgress) => void;
 }
 

@@ -7,7 +7,7 @@
  * the job's progress in the database. Smaller uploads are imported in place, so a product
  * without a worker still imports them.
  */
-import type { SessionUser } from "@/lib/auth/authenticate";
+import type { SessionAccount } from "@/lib/auth/authenticate";
 import { createImportJob, finishImportJob, importJobState, startImportJob, writeImportProgress } from "@/lib/data/import-jobs";
 import { AppError, publicError } from "@/lib/errors";
 import { type ImportFile, type ImportFormat, type ImportProgress, type ImportResult } from "@/lib/import";
@@ -37,9 +37,9 @@ export interface ImportJobOptions {
 export type ImportEvent = { progress: ImportProgress } | { result: ImportResult } | { error: string };
 
 /** Stores the upload as a job and enqueues it; answers the job's id. */
-export async function enqueueImport(user: SessionUser, study: string, options: ImportJobOptions, files: readonly ImportFile[], context: readonly ImportFile[]): Promise<string> {
+export async function enqueueImport(account: SessionAccount, study: string, options: ImportJobOptions, files: readonly ImportFile[], context: readonly ImportFile[]): Promise<string> {
   const rows = [...files.map((f) => ({ role: "file", name: f.name, content: f.content })), ...context.map((f) => ({ role: "context", name: f.name, content: f.content }))];
-  const jobId = await createImportJob(user.id, study, options, rows);
+  const jobId = await createImportJob(account.id, study, options, rows);
   const boss = await sendQueue();
   await boss.insert([{ id: jobIdOf(`import:${jobId}`), name: IMPORT_QUEUE, data: { importJobId: jobId } }]);
   return jobId;
@@ -84,10 +84,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Only the lead who started the job may follow it. Stops when `signal` aborts (the browser left;
  * the job goes on).
  */
-export async function* followImportJob(user: Pick<SessionUser, "id">, importJobId: string, signal: AbortSignal, pollMs = 500): AsyncGenerator<ImportEvent> {
+export async function* followImportJob(account: Pick<SessionAccount, "id">, importJobId: string, signal: AbortSignal, pollMs = 500): AsyncGenerator<ImportEvent> {
   let shown = "";
   while (!signal.aborted) {
-    const job = await importJobState(user.id, importJobId);
+    const job = await importJobState(account.id, importJobId);
     if (!job) throw new AppError("NOT_FOUND", { message: "No such import job of yours." });
     if (job.status === "DONE") return yield { result: job.result as unknown as ImportResult };
     if (job.status === "FAILED") return yield { error: job.error ?? "The import failed." };

@@ -29,7 +29,7 @@ const metadata = z
 
 const annotation = {
   annotator: name.describe("Annotator's name; an account that cannot sign in is created for new names"),
-  annotatorId: z.string().min(1).nullable().optional().describe("User id in this product (set by its export); used when such a user exists"),
+  annotatorId: z.string().min(1).nullable().optional().describe("Account id in this product (set by its export); used when such an account exists"),
   timeSpentMs: z.int32().min(0).nullable().optional(),
   createdAt: timestamp,
   updatedAt: timestamp,

@@ -14,7 +14,7 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ClaimJudgement, CodeChange, CommentFilterLabel, PseudoReference, ReferenceGrade } from "@/lib/generated/prisma/client";
 import type { AnnotationKind } from "@/lib/generated/prisma/enums";
-import { userIdOf, type ResolvedAnnotators } from "./annotators";
+import { annotatorIdOf, type ResolvedAnnotators } from "./annotators";
 import type { ReviewInput, ClaimJudgementInput, CodeChangeInput, CommentFilterInput, JsonObject, PseudoReferenceInput, PullRequestInput, ReferenceGradeInput, ReviewRatingInput, StudyBundle } from "./bundle";
 import type { ImportError, SourceLocation } from "./errors";
 import { separatedChangeId } from "./crscore-sheet";
@@ -363,7 +363,7 @@ class Planner {
     // A claim matched by normalized text keeps the stored text and key.
     const reference = stored && stored.externalId !== input.externalId ? { ...input, text: stored.text } : input;
     const id = ids.get(reference.externalId) as string;
-    const addedById = reference.addedBy && userIdOf(this.options.annotators, reference.addedBy);
+    const addedById = reference.addedBy && annotatorIdOf(this.options.annotators, reference.addedBy);
     const owned: Fields = { text: reference.text, kind: reference.kind, source: reference.source, position: reference.position, addedById, correctsId: reference.corrects && ids.get(reference.corrects) };
     const fields = reference.restated ? { text: reference.text } : owned;
     const storedFields = stored && { text: stored.text, kind: stored.kind, source: stored.source, position: stored.position, addedById: stored.addedById, correctsId: stored.correctsId };
@@ -410,7 +410,7 @@ class Planner {
     storedRows: Map<string, Stored>,
     what: string,
   ): void {
-    const annotatorId = userIdOf(this.options.annotators, input.annotator);
+    const annotatorId = annotatorIdOf(this.options.annotators, input.annotator);
     const stored = storedRows.get(childKey(annotatorId, targetId));
     const id = stored?.id ?? this.newId();
     const before = stored ? spec.stored(stored) : null;
@@ -439,11 +439,11 @@ class Planner {
   }
 
   /** The history row of a change the import makes (created or updated: the old value tells which). */
-  private history(kind: AnnotationKind, annotationId: string, userId: string, old: { version: number; value: JsonObject } | null, value: JsonObject): void {
+  private history(kind: AnnotationKind, annotationId: string, accountId: string, old: { version: number; value: JsonObject } | null, value: JsonObject): void {
     this.plan.creates.annotationHistory.push({
       kind,
       annotationId,
-      userId,
+      accountId,
       action: "IMPORT",
       importRunId: this.options.provenance.importRunId,
       baseVersion: old?.version ?? null,

@@ -54,7 +54,8 @@ export const BULK_TABLES: { [K in keyof Creates]: BulkTable<Creates[K][number]> 
   },
   annotationHistory: {
     name: "AnnotationHistory",
-    columns: { kind: { enum: "AnnotationKind" }, annotationId: TEXT, userId: TEXT, action: { enum: "HistoryAction" }, baseVersion: INTEGER, oldValue: JSONB, newValue: JSONB, importRunId: TEXT },
+    columns: { kind: { enum: "AnnotationKind" }, annotationId: TEXT, accountId: TEXT, action: { enum: "HistoryAction" }, baseVersion: INTEGER, oldValue: JSONB, newValue: JSONB, importRunId: TEXT },
+    mapped: { accountId: "userId" },
   },
 };
 

@@ -21,8 +21,8 @@ export const startRunSchema = z.object({
 });
 
 /** Plans and enqueues a run (or resumes the same unfinished one) for the worker. */
-export async function startWebMetricRun(studyId: string, request: z.infer<typeof startRunSchema>, userId: string): Promise<StartedRun> {
-  return requestMetricRun(createJobContext(), studyId, { metrics: request.metrics, tau: request.tau, tauCalibration: request.tauCalibration, tauSystem: request.tauSystem, chunkSize: request.chunkSize }, userId);
+export async function startWebMetricRun(studyId: string, request: z.infer<typeof startRunSchema>, accountId: string): Promise<StartedRun> {
+  return requestMetricRun(createJobContext(), studyId, { metrics: request.metrics, tau: request.tau, tauCalibration: request.tauCalibration, tauSystem: request.tauSystem, chunkSize: request.chunkSize }, accountId);
 }
 
 export const OFFLINE_LABEL = "offline TF-IDF default (no embedding model configured)";

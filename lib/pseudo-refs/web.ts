@@ -14,9 +14,9 @@ export const startPseudoRefsSchema = z.object({
   budgetUsd: z.number().positive().optional(),
 });
 
-export async function startWebPseudoReferenceRuns(studyId: string, input: z.infer<typeof startPseudoRefsSchema>, userId: string) {
+export async function startWebPseudoReferenceRuns(studyId: string, input: z.infer<typeof startPseudoRefsSchema>, accountId: string) {
   const sources: PseudoReferenceSourceName[] = input.source === "all" ? PSEUDO_REFERENCE_SOURCES : [input.source];
   const { temperature, seed, budgetUsd } = input;
-  const started = await requestPseudoReferenceRuns(createJobContext(), studyId, sources, { temperature, seed, budgetUsd }, userId);
+  const started = await requestPseudoReferenceRuns(createJobContext(), studyId, sources, { temperature, seed, budgetUsd }, accountId);
   return started.map((s) => ({ runId: s.run.id, source: s.run.source, status: s.run.status, total: s.run.total, done: s.run.done, resumed: s.resumed, enqueued: s.enqueued }));
 }

@@ -3,7 +3,7 @@
  * requests, code changes (diff computed with `unifiedDiff`) with their pseudo-references and
  * reviews, assignments, annotations, and one AnnotationHistory CREATE row per annotation.
  */
-import { createUser } from "@/lib/data/users";
+import { addAccount } from "@/lib/data/accounts";
 import { storePlanReliabilitySet } from "@/lib/data/item-sets";
 import { unifiedDiff } from "@/lib/diff";
 import type { AnnotationKind, Prisma } from "@/lib/generated/prisma/client";
@@ -36,8 +36,8 @@ function idOf(ids: Map<string, string>, key: string, change: DemoChange): string
 
 /** The existing account with this email, or a new annotator account (hashed password). */
 async function ensureAnnotator(tx: Tx, account: DemoAccount, password: string): Promise<string> {
-  const existing = await tx.user.findUnique({ where: { email: account.email }, select: { id: true } });
-  return existing?.id ?? (await createUser({ ...account, role: "ANNOTATOR", password }, tx)).id;
+  const existing = await tx.account.findUnique({ where: { email: account.email }, select: { id: true } });
+  return existing?.id ?? (await addAccount({ ...account, role: "ANNOTATOR", password }, tx)).id;
 }
 
 /** The pull request's review comments, in their order; a reply's thread by the id of the comment it answers. */
@@ -157,11 +157,11 @@ export async function writeDemoStudy(tx: Tx, study: DemoStudy, now: Date): Promi
   const plan = planDemo(study, now);
   /** Study, items and assignments exist from the start of the demo's timeline. */
   const createdAt = plan.startsAt;
-  const userIds = {} as Record<DemoAnnotatorKey, string>;
+  const accountIds = {} as Record<DemoAnnotatorKey, string>;
   for (const [key, account] of Object.entries(study.annotators) as Array<[DemoAnnotatorKey, DemoAccount]>) {
-    userIds[key] = await ensureAnnotator(tx, account, study.annotatorPassword);
+    accountIds[key] = await ensureAnnotator(tx, account, study.annotatorPassword);
   }
-  const leads = await tx.user.findMany({ where: { role: "LEAD" }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true }, take: 1 });
+  const leads = await tx.account.findMany({ where: { role: "LEAD" }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true }, take: 1 });
   const { id: studyId } = await tx.study.create({
     data: {
       slug: study.slug,
@@ -175,9 +175,9 @@ export async function writeDemoStudy(tx: Tx, study: DemoStudy, now: Date): Promi
       // The demo lets annotators try review rating before a lead consolidates stage 1.
       stageOrder: false,
       createdAt,
-      createdById: leads[0]?.id ?? null,
+      ownerId: leads[0]?.id ?? null,
       members: {
-        create: [...Object.values(userIds).map((userId) => ({ userId, role: "ANNOTATOR" as const, createdAt })), ...leads.map((lead) => ({ userId: lead.id, role: "LEAD" as const, createdAt }))],
+        create: [...Object.values(accountIds).map((accountId) => ({ accountId, role: "ANNOTATOR" as const, createdAt })), ...leads.map((lead) => ({ accountId: lead.id, role: "LEAD" as const, createdAt }))],
       },
     },
     select: { id: true },
@@ -200,16 +200,16 @@ export async function writeDemoStudy(tx: Tx, study: DemoStudy, now: Date): Promi
   };
 
   await tx.assignment.createMany({
-    data: plan.assignments.map(({ annotator, change, ...fields }) => ({ studyId, userId: userIds[annotator], codeChangeId: idsOf(change).id, createdAt, ...fields })),
+    data: plan.assignments.map(({ annotator, change, ...fields }) => ({ studyId, annotatorId: accountIds[annotator], codeChangeId: idsOf(change).id, createdAt, ...fields })),
   });
   // The demo's study design names its reliability set; stored as the study's reliability item set.
   const byExternalId = new Map([...changeIds].map(([change, ids]) => [change.externalId, ids.id]));
   await storePlanReliabilitySet(tx, studyId, study.reliabilitySet.map((id) => byExternalId.get(id) as string), study.assignmentSeed, leads[0]?.id ?? null);
   const history: Prisma.AnnotationHistoryCreateManyInput[] = [];
   for (const annotation of plan.annotations) {
-    const userId = userIds[annotation.annotator];
-    const entry = await writeAnnotation(tx, annotation, userId, idsOf(annotation.change));
-    history.push({ ...entry, userId, action: "CREATE", baseVersion: 0, createdAt: annotation.createdAt });
+    const accountId = accountIds[annotation.annotator];
+    const entry = await writeAnnotation(tx, annotation, accountId, idsOf(annotation.change));
+    history.push({ ...entry, accountId, action: "CREATE", baseVersion: 0, createdAt: annotation.createdAt });
   }
   await tx.annotationHistory.createMany({ data: history });
   return studyId;

@@ -61,7 +61,7 @@ export async function createStudy(client: PrismaClient): Promise<string> {
   );
   for (let start = 0; start < reviews.length; start += 5000) await client.review.createMany({ data: reviews.slice(start, start + 5000) });
   const ids = (await client.review.findMany({ where: { codeChange: { studyId: study.id } }, select: { id: true }, orderBy: [{ codeChange: { position: "asc" } }, { position: "asc" }] })).map((r) => r.id);
-  const annotators = await Promise.all(Array.from({ length: ANNOTATORS }, (_, a) => client.user.create({ data: { email: `bench-${a}@bench.invalid`, name: `annotator ${a + 1}` } })));
+  const annotators = await Promise.all(Array.from({ length: ANNOTATORS }, (_, a) => client.account.create({ data: { email: `bench-${a}@bench.invalid`, name: `annotator ${a + 1}` } })));
   const ratings = ids.flatMap((id, r) =>
     annotators.map((a) => ({
       annotatorId: a.id,

@@ -4,7 +4,7 @@
  * running embedded server: from the prebuilt bundle through `npm run cli` (scripts/run.mjs,
  * which first checks the bundle is fresh), from the bundle directly (`node <bundle>`), and from
  * the sources through tsx. Medians of several runs, in wall time and in the process's own CPU
- * time at that point (user + system, which a loaded machine inflates far less); also the wall time of the
+ * time at that point (account + system, which a loaded machine inflates far less); also the wall time of the
  * whole command and of node alone (`node -e`, wall and CPU) for scale. The metric worker likewise: from the start of its
  * bundle to its line "processing queue" (ready for jobs), with its CPU time then read from /proc.
  */
@@ -46,7 +46,7 @@ function measure(command: string[], env: NodeJS.ProcessEnv): Start {
 const WORKER_BUNDLE = path.join("node_modules", ".cache", "crjudge", "worker", "main.mjs");
 const TICK_MS = 10;
 
-/** CPU milliseconds (user + system) a running process has used, from /proc (Linux); NaN elsewhere. */
+/** CPU milliseconds (account + system) a running process has used, from /proc (Linux); NaN elsewhere. */
 function processCpuMs(pid: number): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
@@ -99,7 +99,7 @@ export default async function bench(): Promise<void> {
     // Node's own start, for scale: wall time of the process and its CPU time when the script runs.
     const node = Array.from({ length: RUNS }, () => {
       const t0 = performance.now();
-      const cpu = Number(spawnSync(process.execPath, ["-e", "const c = process.cpuUsage(); process.stdout.write(String((c.user + c.system) / 1000))"], { encoding: "utf8" }).stdout);
+      const cpu = Number(spawnSync(process.execPath, ["-e", "const c = process.cpuUsage(); process.stdout.write(String((c.account + c.system) / 1000))"], { encoding: "utf8" }).stdout);
       return { wallMs: performance.now() - t0, cpuMs: cpu };
     });
     console.log(`node alone (-e): ${median(node.map((n) => n.wallMs)).toFixed(0)} ms (cpu ${median(node.map((n) => n.cpuMs)).toFixed(0)} ms, median of ${RUNS})`);

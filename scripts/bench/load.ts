@@ -3,7 +3,7 @@
  *: a crowd of N annotators against the production build, through the real HTTP routes.
  *
  * On a fresh embedded PostgreSQL (durable: fsync on, as `npm start` runs it) it creates a study
- * of 4 code changes with 5 claims each, N annotator accounts (create-user --from-csv's function,
+ * of 4 code changes with 5 claims each, N annotator accounts (create-account --from-csv's function,
  * generated passwords) and their assignments (assign's function: every annotator gets every
  * item), starts the web server as `npm start` runs it (scripts/web.ts: Next in
  * CRJUDGE_WEB_PROCESSES cluster workers, 2 by default) on a free port (building the app first
@@ -103,9 +103,9 @@ async function createStudy(client: PrismaClient, slug: string): Promise<void> {
 }
 
 async function createCrowd(annotators: number, slug: string): Promise<{ email: string; password: string }[]> {
-  const { createUsersFromCsv, assignByEmail } = await import("@/lib/data/crowd");
+  const { addAccountsFromCsv, assignByEmail } = await import("@/lib/data/crowd");
   const csv = ["email,role,name,password", ...Array.from({ length: annotators }, (_, i) => `load${i}@bench.test,annotator,Load ${i},`)].join("\n");
-  const accounts = await createUsersFromCsv({ name: "crowd.csv", content: Buffer.from(csv) });
+  const accounts = await addAccountsFromCsv({ name: "crowd.csv", content: Buffer.from(csv) });
   await assignByEmail(slug, { allAnnotators: true });
   return accounts.map((a) => ({ email: a.email, password: a.generatedPassword! }));
 }

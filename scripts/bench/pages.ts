@@ -56,7 +56,7 @@ async function signIn(page: Page, account: { email: string; password: string }):
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByTestId("current-user").waitFor();
+  await page.getByTestId("current-account").waitFor();
 }
 
 /** Full load of a workspace: navigation start to its interactive mark. */
@@ -153,8 +153,8 @@ export default async function pagesBench(): Promise<void> {
   });
   const client = createClient(database.url);
   try {
-    const ann1 = await client.user.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.ann1.email } });
-    const queue = await client.assignment.findMany({ where: { userId: ann1.id, study: { slug: "demo" } }, orderBy: [{ position: "asc" }, { id: "asc" }] });
+    const ann1 = await client.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.ann1.email } });
+    const queue = await client.assignment.findMany({ where: { annotatorId: ann1.id, study: { slug: "demo" } }, orderBy: [{ position: "asc" }, { id: "asc" }] });
     const grading = queue.find((a) => a.taskType === "REFERENCE_GRADING");
     // `n` goes to the next item of the same task's queue: the first of a task with several items
     const first = queue.find((a) => queue.filter((b) => b.taskType === a.taskType).length > 1);

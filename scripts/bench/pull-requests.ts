@@ -87,7 +87,7 @@ async function signIn(page: Page, account: { email: string; password: string }):
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByTestId("current-user").waitFor();
+  await page.getByTestId("current-account").waitFor();
 }
 
 /** Presses `key` `times` times, each after the previous comment was focused; per press, the time to the focus and to the next frame. */

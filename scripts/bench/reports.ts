@@ -74,13 +74,13 @@ export default async function run(): Promise<void> {
   try {
     const studyId = await createStudy(client);
     const passwordHash = await hashPassword(PASSWORD);
-    const saver = await client.user.create({ data: { email: "saver@bench.invalid", name: "saver", passwordHash, role: "ANNOTATOR" } });
-    const lead = await client.user.create({ data: { email: "lead@bench.invalid", name: "lead", passwordHash, role: "LEAD" } });
-    await client.studyMember.createMany({ data: [{ studyId, userId: saver.id, role: "ANNOTATOR" }, { studyId, userId: lead.id, role: "LEAD" }] });
+    const saver = await client.account.create({ data: { email: "saver@bench.invalid", name: "saver", passwordHash, role: "ANNOTATOR" } });
+    const lead = await client.account.create({ data: { email: "lead@bench.invalid", name: "lead", passwordHash, role: "LEAD" } });
+    await client.studyMember.createMany({ data: [{ studyId, accountId: saver.id, role: "ANNOTATOR" }, { studyId, accountId: lead.id, role: "LEAD" }] });
     const changes = await client.codeChange.findMany({ where: { studyId }, orderBy: { position: "asc" }, take: 300, select: { id: true, reviews: { select: { id: true } } } });
     const targets: { assignmentId: string; reviewId: string; version: number }[] = [];
     for (const [position, change] of changes.entries()) {
-      const assignment = await client.assignment.create({ data: { studyId, userId: saver.id, codeChangeId: change.id, taskType: "REVIEW_RATING", position } });
+      const assignment = await client.assignment.create({ data: { studyId, annotatorId: saver.id, codeChangeId: change.id, taskType: "REVIEW_RATING", position } });
       for (const review of change.reviews) targets.push({ assignmentId: assignment.id, reviewId: review.id, version: 0 });
     }
 

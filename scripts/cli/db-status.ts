@@ -5,7 +5,7 @@ import { databaseLabel } from "@/lib/db/resolve";
 import { databaseUrl } from "@/lib/env";
 
 /** Rows of the main tables, in one statement straight through pg (this command does not load Prisma: scripts/bench/cli-start.ts). */
-const COUNTS = `SELECT (SELECT count(*) FROM "User")::int AS users, (SELECT count(*) FROM "Study")::int AS studies,
+const COUNTS = `SELECT (SELECT count(*) FROM "User")::int AS accounts, (SELECT count(*) FROM "Study")::int AS studies,
   (SELECT count(*) FROM "CodeChange")::int AS "codeChanges", (SELECT count(*) FROM "CandidateReview")::int AS reviews,
   (SELECT count(*) FROM "AnnotationHistory")::int AS "historyRows"`;
 
@@ -14,7 +14,7 @@ const command: Command = {
   usage: "db-status",
   async run() {
     const applied = await sql<{ migration_name: string }>({ text: `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL ORDER BY migration_name` }, []);
-    const [counts] = await sql<{ users: number; studies: number; codeChanges: number; reviews: number; historyRows: number }>({ text: COUNTS }, []);
+    const [counts] = await sql<{ accounts: number; studies: number; codeChanges: number; reviews: number; historyRows: number }>({ text: COUNTS }, []);
     return {
       ...databaseLabel(databaseUrl()),
       migrations: { applied: applied.map((m) => m.migration_name), pending: readMigrations().map((m) => m.name).filter((n) => !applied.some((a) => a.migration_name === n)) },

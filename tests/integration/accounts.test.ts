@@ -4,13 +4,12 @@ import { promisify } from "node:util";
 import { beforeAll, describe, expect, inject, test } from "vitest";
 import { verifyPassword } from "@/lib/auth/password";
 import { parseEnv } from "@/lib/env";
-import { createAccount, listAccounts, manageableAccountsWhere, setAccountActive, setAccountPassword } from "@/lib/data/accounts";
+import { addAccount, createAccount, ensureInitialAccounts, findOrCreateImportedAnnotator, listAccounts, manageableAccountsWhere, setAccountActive, setAccountPassword } from "@/lib/data/accounts";
 import { addStudyMember, NOT_ADDABLE_MESSAGE } from "@/lib/data/study-members";
 import { AppError } from "@/lib/errors";
-import { createUser, findOrCreateImportedAnnotator } from "@/lib/data/users";
 import { createClient } from "@/lib/db/client";
-import type { User } from "@/lib/generated/prisma/client";
-import { ensureInitialAccounts } from "@/lib/data/users";
+import type { Account } from "@/lib/generated/prisma/client";
+import { cli } from "./cli";
 
 describe("accounts", () => {
   const db = createClient(inject("databaseUrl"));
@@ -19,10 +18,10 @@ describe("accounts", () => {
   });
 
   test("passwords are stored as bcrypt hashes and emails are unique, case-insensitively", async () => {
-    const user = await createUser({ email: "Hash.Check@Example.org", role: "ANNOTATOR", password: "s3cret-password" }, db);
-    expect(user.email).toBe("hash.check@example.org");
-    expect(user.passwordHash).toMatch(/^\$2[aby]\$10\$/);
-    await expect(createUser({ email: "hash.check@example.org", role: "LEAD", password: "another-password" }, db)).rejects.toThrow(/already exists/);
+    const account = await addAccount({ email: "Hash.Check@Example.org", role: "ANNOTATOR", password: "s3cret-password" }, db);
+    expect(account.email).toBe("hash.check@example.org");
+    expect(account.passwordHash).toMatch(/^\$2[aby]\$10\$/);
+    await expect(addAccount({ email: "hash.check@example.org", role: "LEAD", password: "another-password" }, db)).rejects.toThrow(/already exists/);
   });
 
   test("imported annotators are inactive until a lead sets a password", async () => {
@@ -31,7 +30,7 @@ describe("accounts", () => {
     expect(imported.passwordHash).toBeNull();
     expect((await findOrCreateImportedAnnotator("marcus", db)).id).toBe(imported.id);
     await setAccountPassword({ id: "an-admin", role: "ADMIN" }, imported.id, "activated-pw", { activate: true });
-    expect((await db.user.findUniqueOrThrow({ where: { id: imported.id } })).active).toBe(true);
+    expect((await db.account.findUniqueOrThrow({ where: { id: imported.id } })).active).toBe(true);
   });
 
   test("the first start creates one admin and one lead, and generated passwords only once", async () => {
@@ -49,22 +48,22 @@ describe("accounts", () => {
 /** Accounts: who may manage whom, with the rule inside the query. */
 describe("account rules", () => {
   const db = createClient(inject("databaseUrl"));
-  let admin: User, lead: User, otherLead: User, ownAnnotator: User, foreignAnnotator: User, freeAnnotator: User;
+  let admin: Account, lead: Account, otherLead: Account, ownAnnotator: Account, foreignAnnotator: Account, freeAnnotator: Account;
 
   beforeAll(async () => {
     process.env.DATABASE_URL = inject("databaseUrl");
-    const make = (email: string, role: "ADMIN" | "LEAD" | "ANNOTATOR") => createUser({ email, role, password: "initial-password" }, db);
+    const make = (email: string, role: "ADMIN" | "LEAD" | "ANNOTATOR") => addAccount({ email, role, password: "initial-password" }, db);
     admin = await make("rules-admin@example.org", "ADMIN");
     lead = await make("rules-lead@example.org", "LEAD");
     otherLead = await make("rules-other-lead@example.org", "LEAD");
     ownAnnotator = await make("rules-own@example.org", "ANNOTATOR");
     foreignAnnotator = await make("rules-foreign@example.org", "ANNOTATOR");
     freeAnnotator = await make("rules-free@example.org", "ANNOTATOR");
-    await db.study.create({ data: { slug: "rules-own", name: "own", taskTypes: ["REVIEW_RATING"], createdById: lead.id, members: { create: { userId: ownAnnotator.id, role: "ANNOTATOR" } } } });
-    await db.study.create({ data: { slug: "rules-foreign", name: "foreign", taskTypes: ["REVIEW_RATING"], createdById: otherLead.id, members: { create: { userId: foreignAnnotator.id, role: "ANNOTATOR" } } } });
+    await db.study.create({ data: { slug: "rules-own", name: "own", taskTypes: ["REVIEW_RATING"], ownerId: lead.id, members: { create: { accountId: ownAnnotator.id, role: "ANNOTATOR" } } } });
+    await db.study.create({ data: { slug: "rules-foreign", name: "foreign", taskTypes: ["REVIEW_RATING"], ownerId: otherLead.id, members: { create: { accountId: foreignAnnotator.id, role: "ANNOTATOR" } } } });
   });
 
-  const snapshot = (id: string) => db.user.findUniqueOrThrow({ where: { id }, select: { passwordHash: true, role: true, active: true, sessionVersion: true } });
+  const snapshot = (id: string) => db.account.findUniqueOrThrow({ where: { id }, select: { passwordHash: true, role: true, active: true, sessionVersion: true } });
 
   test("a lead's every account action with the admin's, another lead's or a foreign annotator's id changes nothing", async () => {
     for (const target of [admin, otherLead, lead, foreignAnnotator]) {
@@ -101,7 +100,7 @@ describe("account rules", () => {
   test("only admins create, reset and deactivate leads and admins; an admin cannot deactivate themself", async () => {
     await expect(createAccount(lead, { email: "made-by-lead@example.org", role: "LEAD", password: "lead-made-1" })).rejects.toThrow(/Only an admin/);
     await expect(createAccount(lead, { email: "made-by-lead2@example.org", role: "ADMIN", password: "lead-made-1" })).rejects.toThrow(/Only an admin/);
-    expect(await db.user.count({ where: { email: { startsWith: "made-by-lead" } } })).toBe(0);
+    expect(await db.account.count({ where: { email: { startsWith: "made-by-lead" } } })).toBe(0);
     const created = await createAccount(admin, { email: "made-by-admin@example.org", role: "LEAD", password: "admin-made-1" });
     expect(created.role).toBe("LEAD");
     await setAccountPassword(admin, otherLead.id, "reset-by-admin", { activate: false });
@@ -118,24 +117,34 @@ describe("account rules", () => {
     expect(emails).not.toContain(foreignAnnotator.email);
     expect(emails).not.toContain(admin.email);
     expect(emails).not.toContain(otherLead.email);
-    expect(await db.user.count({ where: manageableAccountsWhere(admin) })).toBe(await db.user.count());
+    expect(await db.account.count({ where: manageableAccountsWhere(admin) })).toBe(await db.account.count());
   });
 
   test("passwords: at least 8 characters and at most bcrypt's 72 bytes, wherever one is set", async () => {
-    await expect(createUser({ email: "short@example.org", role: "ANNOTATOR", password: "seven77" }, db)).rejects.toThrow(/at least 8 characters/);
+    await expect(addAccount({ email: "short@example.org", role: "ANNOTATOR", password: "seven77" }, db)).rejects.toThrow(/at least 8 characters/);
     // 37 two-byte characters: 37 characters, 74 bytes.
-    await expect(createUser({ email: "long@example.org", role: "ANNOTATOR", password: "é".repeat(37) }, db)).rejects.toThrow(/at most 72 bytes/);
+    await expect(addAccount({ email: "long@example.org", role: "ANNOTATOR", password: "é".repeat(37) }, db)).rejects.toThrow(/at most 72 bytes/);
     await expect(setAccountPassword(admin, ownAnnotator.id, "x".repeat(73), { activate: false })).rejects.toThrow(/at most 72 bytes/);
-    expect((await createUser({ email: "exact@example.org", role: "ANNOTATOR", password: "é".repeat(36) }, db)).passwordHash).toMatch(/^\$2/);
+    expect((await addAccount({ email: "exact@example.org", role: "ANNOTATOR", password: "é".repeat(36) }, db)).passwordHash).toMatch(/^\$2/);
   });
 
   test("`cli users --json` lists every account with its role, state and studies", async () => {
-    const { stdout } = await promisify(execFile)(path.resolve("node_modules/.bin/tsx"), ["scripts/cli.ts", "users", "--json"], { env: { ...process.env, DATABASE_URL: inject("databaseUrl") } });
-    const users = JSON.parse(stdout) as { id: string; email: string; role: string; active: boolean; studies: { slug: string; role: string }[] }[];
-    expect(users).toHaveLength(await db.user.count());
-    expect(users.find((u) => u.email === lead.email)).toMatchObject({ id: lead.id, role: "LEAD", active: true, studies: [{ slug: "rules-own", role: "OWNER" }] });
-    expect(users.find((u) => u.email === foreignAnnotator.email)).toMatchObject({ role: "ANNOTATOR", studies: [{ slug: "rules-foreign", role: "ANNOTATOR" }] });
-    expect(users.find((u) => u.email === freeAnnotator.email)?.studies).toEqual([]);
+    const { stdout } = await promisify(execFile)(path.resolve("node_modules/.bin/tsx"), ["scripts/cli.ts", "accounts", "--json"], { env: { ...process.env, DATABASE_URL: inject("databaseUrl") } });
+    const accounts = JSON.parse(stdout) as { id: string; email: string; role: string; active: boolean; studies: { slug: string; role: string }[] }[];
+    expect(accounts).toHaveLength(await db.account.count());
+    expect(accounts.find((u) => u.email === lead.email)).toMatchObject({ id: lead.id, role: "LEAD", active: true, studies: [{ slug: "rules-own", role: "OWNER" }] });
+    expect(accounts.find((u) => u.email === foreignAnnotator.email)).toMatchObject({ role: "ANNOTATOR", studies: [{ slug: "rules-foreign", role: "ANNOTATOR" }] });
+    expect(accounts.find((u) => u.email === freeAnnotator.email)?.studies).toEqual([]);
+  });
+
+  test("the retired commands `users` and `create-user` are refused with their new names, and do nothing", async () => {
+    const before = await db.account.count();
+    for (const [old, renamed] of [["users", "accounts"], ["create-user", "create-account"]]) { // the retired commands and their new names
+      const refused = await cli(old, "--email", "retired-command@example.org", "--role", "ANNOTATOR");
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`The command "${old}" is now "${renamed}"`);
+    }
+    expect(await db.account.count()).toBe(before);
   });
 });
 
@@ -147,14 +156,14 @@ describe("account rules", () => {
 describe("whom a lead may add to a study, and then manage", () => {
   const db = createClient(inject("databaseUrl"));
   const stamp = Date.now();
-  let admin: User, victimLead: User, intruder: User, victim: User, free: User;
+  let admin: Account, victimLead: Account, intruder: Account, victim: Account, free: Account;
   const slugs = { victim: `chain-victim-${stamp}`, victimSecond: `chain-victim2-${stamp}`, intruder: `chain-intruder-${stamp}` };
 
   beforeAll(async () => {
     process.env.DATABASE_URL = inject("databaseUrl");
-    const make = (name: string, role: "ADMIN" | "LEAD" | "ANNOTATOR") => createUser({ email: `chain-${name}-${stamp}@example.org`, role, password: "victim-password" }, db);
+    const make = (name: string, role: "ADMIN" | "LEAD" | "ANNOTATOR") => addAccount({ email: `chain-${name}-${stamp}@example.org`, role, password: "victim-password" }, db);
     [admin, victimLead, intruder, victim, free] = [await make("admin", "ADMIN"), await make("lead", "LEAD"), await make("intruder", "LEAD"), await make("victim", "ANNOTATOR"), await make("free", "ANNOTATOR")];
-    const study = (slug: string, owner: User) => db.study.create({ data: { slug, name: slug, taskTypes: ["REVIEW_RATING"], createdById: owner.id } });
+    const study = (slug: string, owner: Account) => db.study.create({ data: { slug, name: slug, taskTypes: ["REVIEW_RATING"], ownerId: owner.id } });
     await study(slugs.victim, victimLead);
     await study(slugs.victimSecond, victimLead);
     await study(slugs.intruder, intruder);
@@ -166,7 +175,7 @@ describe("whom a lead may add to a study, and then manage", () => {
       () => "added",
       (e: unknown) => (e instanceof AppError ? `${e.status} ${e.userMessage}` : String(e)),
     );
-  const snapshot = (id: string) => db.user.findUniqueOrThrow({ where: { id }, select: { passwordHash: true, active: true, sessionVersion: true, memberships: { select: { studyId: true } } } });
+  const snapshot = (id: string) => db.account.findUniqueOrThrow({ where: { id }, select: { passwordHash: true, active: true, sessionVersion: true, memberships: { select: { studyId: true } } } });
 
   test("another lead cannot add the annotator, and is told exactly what an e-mail without an account gets", async () => {
     const before = await snapshot(victim.id);
@@ -185,7 +194,7 @@ describe("whom a lead may add to a study, and then manage", () => {
     await expect(setAccountPassword(intruder, victim.id, "taken-over-1", { activate: true })).rejects.toThrow(/No such account/);
     await expect(setAccountActive(intruder, victim.id, false)).rejects.toThrow(/No such account/);
     await expect(setAccountActive(intruder, victim.id, true)).rejects.toThrow(/No such account/);
-    const after = await db.user.findUniqueOrThrow({ where: { id: victim.id } });
+    const after = await db.account.findUniqueOrThrow({ where: { id: victim.id } });
     expect(await verifyPassword("victim-password", after.passwordHash!)).toBe(true);
     expect(await snapshot(victim.id)).toEqual(before);
     expect((await listAccounts(intruder)).map((a) => a.id)).not.toContain(victim.id);
@@ -205,7 +214,7 @@ describe("whom a lead may add to a study, and then manage", () => {
     await setAccountActive(admin, victim.id, false);
     await setAccountActive(admin, victim.id, true);
     // Back in the victim lead's studies only, it is theirs again.
-    await db.studyMember.deleteMany({ where: { userId: victim.id, study: { slug: slugs.intruder } } });
+    await db.studyMember.deleteMany({ where: { accountId: victim.id, study: { slug: slugs.intruder } } });
     await setAccountActive(victimLead, victim.id, false);
     await setAccountActive(victimLead, victim.id, true);
   });

@@ -33,17 +33,17 @@ const consensusIn = (rows: Record<string, string>[], task: string, item: string,
 beforeAll(async () => {
   studyId = imported(await runImport({ study: STUDY, format: "jsonl", files: [fileAt("docs/examples/code-changes.jsonl")] }, db)).study.id;
   const stamp = Date.now();
-  lead = { id: (await db.user.create({ data: { email: `lead-${stamp}@adjudication.test`, name: "lead", role: "LEAD" } })).id, role: "LEAD" };
-  otherLead = { id: (await db.user.create({ data: { email: `other-${stamp}@adjudication.test`, name: "other lead", role: "LEAD" } })).id, role: "LEAD" };
-  await db.study.update({ where: { id: studyId }, data: { createdById: lead.id } });
+  lead = { id: (await db.account.create({ data: { email: `lead-${stamp}@adjudication.test`, name: "lead", role: "LEAD" } })).id, role: "LEAD" };
+  otherLead = { id: (await db.account.create({ data: { email: `other-${stamp}@adjudication.test`, name: "other lead", role: "LEAD" } })).id, role: "LEAD" };
+  await db.study.update({ where: { id: studyId }, data: { ownerId: lead.id } });
   // The example's comment filters agree on both comments: grace now calls llama3's comment low quality.
-  const grace = await db.user.findFirstOrThrow({ where: { name: "grace" } });
+  const grace = await db.account.findFirstOrThrow({ where: { name: "grace" } });
   await db.commentFilterLabel.updateMany({ where: { annotatorId: grace.id, review: { externalId: "llama3", codeChange: { studyId } } }, data: { highQuality: false } });
 });
 
 afterAll(async () => {
   await db.study.delete({ where: { id: studyId } });
-  await db.user.deleteMany({ where: { id: { in: [lead.id, otherLead.id] } } });
+  await db.account.deleteMany({ where: { id: { in: [lead.id, otherLead.id] } } });
 });
 
 const cases: { task: TaskType; item: string; question: string; exportQuestion: string; before: string[]; value: string | number; exported: string }[] = [

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { AppError } from "@/lib/errors";
 import type { SaveRequest } from "@/lib/annotation/values";
-import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { asLead, asAccount, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
@@ -13,10 +13,10 @@ const data = await import("@/lib/data/annotations");
 const admin = await import("@/lib/data/assignment-admin");
 
 let fx: AnnotationFixture;
-let ann1: ReturnType<typeof asUser>;
-let ann2: ReturnType<typeof asUser>;
-const assignmentOf = async (userId: string, codeChangeId: string, taskType: string) =>
-  (await db.assignment.findFirstOrThrow({ where: { userId, codeChangeId, taskType: taskType as never } })).id;
+let ann1: ReturnType<typeof asAccount>;
+let ann2: ReturnType<typeof asAccount>;
+const assignmentOf = async (accountId: string, codeChangeId: string, taskType: string) =>
+  (await db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId, taskType: taskType as never } })).id;
 
 const claim = (code: string | null, note = "", extra: object = {}) => ({ code, necessary: null, errorType: null, note, ...extra }) as never;
 
@@ -34,11 +34,11 @@ afterAll(() => removeAnnotationFixture(db, fx));
 
 beforeAll(async () => {
   fx = await createAnnotationFixture(db, `d${Date.now()}`);
-  ann1 = asUser(fx.users.ann1);
-  ann2 = asUser(fx.users.ann2);
+  ann1 = asAccount(fx.accounts.ann1);
+  ann2 = asAccount(fx.accounts.ann2);
   // every annotator gets every item: 3 annotators per item
   await db.study.update({ where: { id: fx.studyId }, data: { annotatorsPerItem: 3 } });
-  await admin.generateAssignments(asLead(fx), fx.slug, [fx.users.ann1, fx.users.ann2, fx.users.ann3]);
+  await admin.generateAssignments(asLead(fx), fx.slug, [fx.accounts.ann1, fx.accounts.ann2, fx.accounts.ann3]);
 });
 
 describe("optimistic concurrency and history", () => {
@@ -71,7 +71,7 @@ describe("optimistic concurrency and history", () => {
     expect(history[1].newValue).toMatchObject({ code: "INCORRECT" });
     expect(history[2].oldValue).toMatchObject({ code: "INCORRECT" });
     expect(history[2].newValue).toMatchObject({ code: "UNVERIFIABLE", note: "stale tab" });
-    expect(history.every((h) => h.userId === ann1.id)).toBe(true);
+    expect(history.every((h) => h.accountId === ann1.id)).toBe(true);
 
     // a retried request whose response was lost: same value, old base -> accepted, nothing written
     const retried = await data.saveAnnotation(ann1, { ...base, baseVersion: 1, value: claim("INCORRECT", "misreads line 2", { errorType: "COMPREHENSION" }) } as SaveRequest);
@@ -193,7 +193,7 @@ describe("stage 2 pseudo-references come from stage 1", () => {
     // ann2 did nothing in stage 1 yet: blocked; ann3's set (no judgements) is everything generated
     const ann2Stage2 = await assignmentOf(ann2.id, change.id, "REVIEW_RATING");
     expect((await data.getWorkspace(ann2.id, ann2Stage2)).blockedBy).not.toBeNull();
-    const { references: raw } = await data.stage2ReferencesFor(db, fx.users.ann3, change.id);
+    const { references: raw } = await data.stage2ReferencesFor(db, fx.accounts.ann3, change.id);
     expect(raw.map((r) => r.id)).toEqual([c0, c1, c2, impl, change.smell]);
 
     // a lead consolidates: keep c0, replace c1 with the correction's text, drop c2 and impl, keep the missing claim
@@ -221,7 +221,7 @@ describe("stage 2 pseudo-references come from stage 1", () => {
       [change.smell, "smell smell of 2"],
       [missing.id, "a missing claim"],
     ]);
-    expect(await db.annotationHistory.count({ where: { kind: "CONSOLIDATION", userId: fx.users.lead } })).toBe(6);
+    expect(await db.annotationHistory.count({ where: { kind: "CONSOLIDATION", accountId: fx.accounts.lead } })).toBe(6);
     // added claims a lead has consolidated can no longer be removed
     await expectStatus(data.saveAnnotation(ann1, { kind: "added", assignmentId: stage1, targetId: "new:miss", baseVersion: 1, value: { text: "a missing claim", correctsId: null, deleted: true } }), 409);
   });
@@ -275,7 +275,7 @@ describe("assignment life cycle", () => {
   });
 
   test("a refused submit names each review by the annotator's own label and the dimensions it lacks, and lists them", async () => {
-    const ann3 = asUser(fx.users.ann3);
+    const ann3 = asAccount(fx.accounts.ann3);
     const change = fx.changes[1];
     const rating = await assignmentOf(ann3.id, change.id, "REVIEW_RATING");
     const reviews = (await data.getWorkspace(ann3.id, rating)).rating!.reviews;
@@ -295,7 +295,7 @@ describe("assignment life cycle", () => {
   });
 
   test("the next item skips items that wait, and the queue says what they wait for", async () => {
-    const ann3 = asUser(fx.users.ann3);
+    const ann3 = asAccount(fx.accounts.ann3);
     const change = fx.changes[1];
     const [stage1, stage2, grading] = await Promise.all(["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING"].map((t) => assignmentOf(ann3.id, change.id, t)));
     // queue order: stage 1, then stage 2 (after this stage 1), then grading

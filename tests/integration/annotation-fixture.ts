@@ -6,18 +6,18 @@ import { unifiedDiff } from "@/lib/diff";
 export interface AnnotationFixture {
   studyId: string;
   slug: string;
-  users: { ann1: string; ann2: string; ann3: string; lead: string };
+  accounts: { ann1: string; ann2: string; ann3: string; lead: string };
   changes: { id: string; claims: string[]; implication: string; smell: string; reviews: string[]; reference: string }[];
 }
 
 export async function createAnnotationFixture(db: PrismaClient, tag: string, options: { changes?: number; hideSystemNames?: boolean; stageOrder?: boolean } = {}): Promise<AnnotationFixture> {
-  const user = (name: string) => db.user.create({ data: { email: `${name}-${tag}@test.local`, name: `${name} ${tag}`, role: "ANNOTATOR" } });
+  const account = (name: string) => db.account.create({ data: { email: `${name}-${tag}@test.local`, name: `${name} ${tag}`, role: "ANNOTATOR" } });
   // The "lead" has the annotator role on purpose: the integration database is shared, and other
-  // tests expect no lead account; the data layer takes the deciding user as given.
-  const [ann1, ann2, ann3, lead] = await Promise.all([user("ann1"), user("ann2"), user("ann3"), user("lead")]);
+  // tests expect no lead account; the data layer takes the deciding account as given.
+  const [ann1, ann2, ann3, lead] = await Promise.all([account("ann1"), account("ann2"), account("ann3"), account("lead")]);
   const taskTypes: TaskType[] = ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"];
   const study = await db.study.create({
-    data: { slug: `study-${tag}`, name: `Study ${tag}`, createdById: lead.id, taskTypes, annotatorsPerItem: 2, reliabilitySetSize: 1, hideSystemNames: options.hideSystemNames ?? true, assignmentSeed: 11, stageOrder: options.stageOrder ?? false },
+    data: { slug: `study-${tag}`, name: `Study ${tag}`, ownerId: lead.id, taskTypes, annotatorsPerItem: 2, reliabilitySetSize: 1, hideSystemNames: options.hideSystemNames ?? true, assignmentSeed: 11, stageOrder: options.stageOrder ?? false },
   });
   const changes: AnnotationFixture["changes"] = [];
   for (let n = 0; n < (options.changes ?? 3); n++) {
@@ -39,17 +39,17 @@ export async function createAnnotationFixture(db: PrismaClient, tag: string, opt
     const reference = (await db.review.create({ data: { codeChangeId: change.id, externalId: "human", system: "human", text: `the reference review of ${n}`, isReference: true, position: 7 } })).id;
     changes.push({ id: change.id, claims: [...claims, implication], implication, smell, reviews, reference });
   }
-  return { studyId: study.id, slug: study.slug, users: { ann1: ann1.id, ann2: ann2.id, ann3: ann3.id, lead: lead.id }, changes };
+  return { studyId: study.id, slug: study.slug, accounts: { ann1: ann1.id, ann2: ann2.id, ann3: ann3.id, lead: lead.id }, changes };
 }
 
 /** The fixture's lead (the study's owner) as the data layer takes it. */
-export const asLead = (fx: AnnotationFixture) => ({ id: fx.users.lead, role: "LEAD" as const });
+export const asLead = (fx: AnnotationFixture) => ({ id: fx.accounts.lead, role: "LEAD" as const });
 
-/** A session user as the data layer takes it. */
-export const asUser = (id: string) => ({ id, email: `${id}@test.local`, name: id, role: "ANNOTATOR" as const, sessionVersion: 0 });
+/** A session account as the data layer takes it. */
+export const asAccount = (id: string) => ({ id, email: `${id}@test.local`, name: id, role: "ANNOTATOR" as const, sessionVersion: 0 });
 
 /** Removes the fixture's study and accounts (history rows stay: the log is append-only). */
 export async function removeAnnotationFixture(db: PrismaClient, fx: AnnotationFixture): Promise<void> {
   await db.study.delete({ where: { id: fx.studyId } });
-  await db.user.deleteMany({ where: { id: { in: Object.values(fx.users) } } });
+  await db.account.deleteMany({ where: { id: { in: Object.values(fx.accounts) } } });
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, test, vi } from "vitest"
 import { createClient } from "@/lib/db/client";
 import type { SaveRequest } from "@/lib/annotation/values";
 import { errorResponse } from "@/lib/http/respond";
-import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { asLead, asAccount, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 
 const url = inject("databaseUrl");
 process.env.DATABASE_URL = url;
@@ -27,8 +27,8 @@ let claimRequest: SaveRequest;
 let ratingRequest: SaveRequest;
 beforeAll(async () => {
   fx = await createAnnotationFixture(setup, `bp${Date.now()}`);
-  await generateAssignments(asLead(fx), fx.slug, [fx.users.ann1, fx.users.ann2]);
-  const own = (taskType: "CLAIM_VERIFICATION" | "REVIEW_RATING") => setup.assignment.findFirstOrThrow({ where: { userId: fx.users.ann1, taskType }, orderBy: { position: "asc" } });
+  await generateAssignments(asLead(fx), fx.slug, [fx.accounts.ann1, fx.accounts.ann2]);
+  const own = (taskType: "CLAIM_VERIFICATION" | "REVIEW_RATING") => setup.assignment.findFirstOrThrow({ where: { annotatorId: fx.accounts.ann1, taskType }, orderBy: { position: "asc" } });
   const claim = await own("CLAIM_VERIFICATION");
   const change = fx.changes.find((c) => c.id === claim.codeChangeId)!;
   claimRequest = { kind: "claim", assignmentId: claim.id, targetId: change.claims[0], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } };
@@ -45,7 +45,7 @@ afterAll(async () => {
 /** What the save route answers: the save's JSON, or the one error mapping's response. */
 async function answer(request: SaveRequest): Promise<{ status: number; retryAfter: string | null; body: Record<string, unknown> }> {
   try {
-    return { status: 200, retryAfter: null, body: (await saveAnnotation(asUser(fx.users.ann1), request)) as never };
+    return { status: 200, retryAfter: null, body: (await saveAnnotation(asAccount(fx.accounts.ann1), request)) as never };
   } catch (error) {
     const response = errorResponse(error);
     return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as Record<string, unknown> };
@@ -65,7 +65,7 @@ describe("a saturated pool", () => {
         expect(busy.retryAfter).toBe("1");
         expect(busy.body).toMatchObject({ code: "UNAVAILABLE", error: "The server is busy; nothing was saved. Retrying shortly is safe." });
       }
-      expect(await setup.claimJudgement.count({ where: { annotatorId: fx.users.ann1 } })).toBe(0);
+      expect(await setup.claimJudgement.count({ where: { annotatorId: fx.accounts.ann1 } })).toBe(0);
       await hold;
 
       expect((await answer(claimRequest)).body).toMatchObject({ version: 1, changed: true });

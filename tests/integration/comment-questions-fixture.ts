@@ -14,7 +14,7 @@ export interface PullRequestFixture {
 }
 
 export interface CommentQuestionsFixture {
-  users: { ann1: string; ann2: string; ann3: string; lead: string; otherLead: string };
+  accounts: { ann1: string; ann2: string; ann3: string; lead: string; otherLead: string };
   /** The study annotated, and another study led by another lead (ann3 annotates there). */
   study: PullRequestFixture;
   other: PullRequestFixture;
@@ -32,7 +32,7 @@ const COMMENTS: CommentSpec[] = [
 
 async function pullRequestStudy(db: PrismaClient, tag: string, ownerId: string, questions?: readonly CommentQuestionInput[]): Promise<PullRequestFixture> {
   const study = await db.study.create({
-    data: { slug: `prq-${tag}`, name: `PR study ${tag}`, createdById: ownerId, taskTypes: ["COMMENT_QUESTIONS"], annotatorsPerItem: 2, hideSystemNames: true, assignmentSeed: 5, ...(questions ? { commentQuestions: questions as object[] } : {}) },
+    data: { slug: `prq-${tag}`, name: `PR study ${tag}`, ownerId: ownerId, taskTypes: ["COMMENT_QUESTIONS"], annotatorsPerItem: 2, hideSystemNames: true, assignmentSeed: 5, ...(questions ? { commentQuestions: questions as object[] } : {}) },
   });
   const pr = await db.pullRequest.create({ data: { studyId: study.id, externalId: "pr-1", repository: "acme/app", title: "Fix f", headSha: "h".repeat(40), baseSha: "b".repeat(40) } });
   const files: string[] = [];
@@ -66,15 +66,15 @@ async function pullRequestStudy(db: PrismaClient, tag: string, ownerId: string, 
 }
 
 export async function createCommentQuestionsFixture(db: PrismaClient, tag: string, questions?: readonly CommentQuestionInput[]): Promise<CommentQuestionsFixture> {
-  const account = (name: string) => db.user.create({ data: { email: `${name}-${tag}@test.local`, name: `${name} ${tag}`, role: "ANNOTATOR" } });
-  // Leads with the annotator role, as in annotation-fixture.ts: the data layer takes the deciding user as given.
+  const account = (name: string) => db.account.create({ data: { email: `${name}-${tag}@test.local`, name: `${name} ${tag}`, role: "ANNOTATOR" } });
+  // Leads with the annotator role, as in annotation-fixture.ts: the data layer takes the deciding account as given.
   const [ann1, ann2, ann3, lead, otherLead] = await Promise.all([account("ann1"), account("ann2"), account("ann3"), account("lead"), account("otherlead")]);
   const study = await pullRequestStudy(db, tag, lead.id, questions);
   const other = await pullRequestStudy(db, `${tag}-other`, otherLead.id, questions);
-  return { users: { ann1: ann1.id, ann2: ann2.id, ann3: ann3.id, lead: lead.id, otherLead: otherLead.id }, study, other };
+  return { accounts: { ann1: ann1.id, ann2: ann2.id, ann3: ann3.id, lead: lead.id, otherLead: otherLead.id }, study, other };
 }
 
 export async function removeCommentQuestionsFixture(db: PrismaClient, fx: CommentQuestionsFixture): Promise<void> {
   await db.study.deleteMany({ where: { id: { in: [fx.study.studyId, fx.other.studyId] } } });
-  await db.user.deleteMany({ where: { id: { in: Object.values(fx.users) } } });
+  await db.account.deleteMany({ where: { id: { in: Object.values(fx.accounts) } } });
 }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import pg from "pg";
 import type { SaveRequest } from "@/lib/annotation/values";
 import { COMMENT_QUESTION_TEMPLATES, type CommentQuestionInput } from "@/lib/annotation/comment-questions";
-import { asUser } from "./annotation-fixture";
+import { asAccount } from "./annotation-fixture";
 import { createCommentQuestionsFixture, removeCommentQuestionsFixture, type CommentQuestionsFixture } from "./comment-questions-fixture";
 
 process.env.DATABASE_URL = inject("databaseUrl");
@@ -39,16 +39,16 @@ const QUESTIONS: CommentQuestionInput[] = [
 ];
 
 let fx: CommentQuestionsFixture;
-const lead = () => ({ id: fx.users.lead, role: "LEAD" as const });
-const otherLead = () => ({ id: fx.users.otherLead, role: "LEAD" as const });
+const lead = () => ({ id: fx.accounts.lead, role: "LEAD" as const });
+const otherLead = () => ({ id: fx.accounts.otherLead, role: "LEAD" as const });
 /** Each annotator's assignment in the study (ann3's in the other study). */
 const assignment: Record<"ann1" | "ann2" | "ann3", string> = { ann1: "", ann2: "", ann3: "" };
 
 beforeAll(async () => {
   fx = await createCommentQuestionsFixture(db, `q${Date.now()}`, QUESTIONS);
-  await generateAssignments(lead(), fx.study.slug, [fx.users.ann1, fx.users.ann2]);
-  await generateAssignments(otherLead(), fx.other.slug, [fx.users.ann3]);
-  for (const who of ["ann1", "ann2", "ann3"] as const) assignment[who] = (await db.assignment.findFirstOrThrow({ where: { userId: fx.users[who] } })).id;
+  await generateAssignments(lead(), fx.study.slug, [fx.accounts.ann1, fx.accounts.ann2]);
+  await generateAssignments(otherLead(), fx.other.slug, [fx.accounts.ann3]);
+  for (const who of ["ann1", "ann2", "ann3"] as const) assignment[who] = (await db.assignment.findFirstOrThrow({ where: { annotatorId: fx.accounts[who] } })).id;
 });
 afterAll(async () => {
   await removeCommentQuestionsFixture(db, fx);
@@ -58,11 +58,11 @@ afterAll(async () => {
 const c = (id: string) => fx.study.comments[id];
 const request = (who: "ann1" | "ann2" | "ann3", commentId: string, answers: Record<string, unknown>, notes: Record<string, string> = {}, baseVersion = 0): SaveRequest =>
   ({ kind: "commentAnswers", assignmentId: assignment[who], targetId: commentId, baseVersion, value: { answers, notes } }) as SaveRequest;
-const save = (who: "ann1" | "ann2" | "ann3", ...rest: Parameters<typeof request> extends [unknown, ...infer R] ? R : never) => saveAnnotation(asUser(fx.users[who]), request(who, ...rest));
+const save = (who: "ann1" | "ann2" | "ann3", ...rest: Parameters<typeof request> extends [unknown, ...infer R] ? R : never) => saveAnnotation(asAccount(fx.accounts[who]), request(who, ...rest));
 
 describe("assignments and the workspace", () => {
   test("one assignment per annotator and pull request, on its first file", async () => {
-    const rows = await db.assignment.findMany({ where: { studyId: fx.study.studyId }, select: { userId: true, codeChangeId: true, taskType: true } });
+    const rows = await db.assignment.findMany({ where: { studyId: fx.study.studyId }, select: { annotatorId: true, codeChangeId: true, taskType: true } });
     expect(rows.map((r) => [r.codeChangeId, r.taskType]).sort()).toEqual([
       [fx.study.files[0], "COMMENT_QUESTIONS"],
       [fx.study.files[0], "COMMENT_QUESTIONS"],
@@ -70,7 +70,7 @@ describe("assignments and the workspace", () => {
   });
 
   test("the workspace holds the pull request, its files, the comments in reading order with blinded reviewers, and the questions", async () => {
-    const data = await getWorkspace(fx.users.ann1, assignment.ann1);
+    const data = await getWorkspace(fx.accounts.ann1, assignment.ann1);
     const part = data.commentQuestions!;
     expect(part.pullRequest).toMatchObject({ externalId: "pr-1", repository: "acme/app", title: "Fix f" });
     expect(part.files.map((f) => [f.path, f.status])).toEqual([
@@ -99,7 +99,7 @@ describe("saving answers", () => {
     const second = await save("ann1", c("c2"), { useful: false, category: "TESTING" }, {}, 1);
     expect(second).toMatchObject({ id: first.id, version: 2, changed: true });
     const row = await db.commentAnswers.findUniqueOrThrow({ where: { id: first.id! } });
-    expect(row).toMatchObject({ annotatorId: fx.users.ann1, reviewCommentId: c("c2"), answers: { useful: false, category: "TESTING" }, notes: {}, version: 2 });
+    expect(row).toMatchObject({ annotatorId: fx.accounts.ann1, reviewCommentId: c("c2"), answers: { useful: false, category: "TESTING" }, notes: {}, version: 2 });
     const history = await db.annotationHistory.findMany({ where: { annotationId: first.id! }, orderBy: { id: "asc" }, select: { kind: true, action: true, newValue: true } });
     expect(history.map((h) => [h.kind, h.action])).toEqual([
       ["COMMENT_ANSWERS", "CREATE"],
@@ -111,7 +111,7 @@ describe("saving answers", () => {
 
   test("a comment on another file of the pull request is saved on the same assignment, and active time reaches it", async () => {
     const saved = await save("ann1", c("c1"), { useful: true });
-    await recordTimeSpent(fx.users.ann1, assignment.ann1, 4000, { [`comment:${c("c1")}`]: 3000 });
+    await recordTimeSpent(fx.accounts.ann1, assignment.ann1, 4000, { [`comment:${c("c1")}`]: 3000 });
     expect(await db.commentAnswers.findUniqueOrThrow({ where: { id: saved.id! } })).toMatchObject({ reviewCommentId: c("c1"), timeSpentMs: 3000 });
   });
 
@@ -130,7 +130,7 @@ describe("saving answers", () => {
 
   test("another annotator's assignment, another study's comment and another study's annotator write nothing (404)", async () => {
     // ann2 names ann1's assignment.
-    await expect(saveAnnotation(asUser(fx.users.ann2), request("ann1", c("c3"), { useful: true }))).rejects.toMatchObject({ status: 404 });
+    await expect(saveAnnotation(asAccount(fx.accounts.ann2), request("ann1", c("c3"), { useful: true }))).rejects.toMatchObject({ status: 404 });
     // ann1's own assignment, a comment of the other study's pull request.
     await expect(save("ann1", fx.other.comments.c3, { useful: true })).rejects.toMatchObject({ status: 404 });
     // ann3 annotates the other study: their assignment does not reach this study's comments.
@@ -139,17 +139,17 @@ describe("saving answers", () => {
   });
 
   test("an annotator's workspace shows their own answers only", async () => {
-    const ann2 = (await getWorkspace(fx.users.ann2, assignment.ann2)).commentQuestions!;
+    const ann2 = (await getWorkspace(fx.accounts.ann2, assignment.ann2)).commentQuestions!;
     expect(ann2.answers).toEqual({});
-    const ann1 = (await getWorkspace(fx.users.ann1, assignment.ann1)).commentQuestions!;
+    const ann1 = (await getWorkspace(fx.accounts.ann1, assignment.ann1)).commentQuestions!;
     expect(Object.keys(ann1.answers).sort()).toEqual([c("c1"), c("c2")].sort());
-    await expect(getWorkspace(fx.users.ann2, assignment.ann1)).rejects.toMatchObject({ status: 404 });
+    await expect(getWorkspace(fx.accounts.ann2, assignment.ann1)).rejects.toMatchObject({ status: 404 });
   });
 });
 
 /** Every question answered on every comment, with `over` per comment. */
 async function answerAll(who: "ann1" | "ann2", over: Record<string, Record<string, unknown>> = {}) {
-  const part = (await getWorkspace(fx.users[who], assignment[who])).commentQuestions!;
+  const part = (await getWorkspace(fx.accounts[who], assignment[who])).commentQuestions!;
   for (const comment of part.comments) {
     const stored = part.answers[comment.id];
     const answers = { "high-quality": true, useful: true, category: "ROBUSTNESS", relevance: 4, grade: 3, ...(comment.test ? { "test-captures": true } : {}), ...over[comment.externalId] };
@@ -159,11 +159,11 @@ async function answerAll(who: "ann1" | "ann2", over: Record<string, Record<strin
 
 describe("completeness, agreement, consensus and adjudication", () => {
   test("a submit is refused while a question or a required justification is missing", async () => {
-    await expect(submitAssignment(fx.users.ann1, assignment.ann1)).rejects.toMatchObject({ status: 422, message: /Comment 1 \(a\.py\): high-quality, useful, category, relevance, grade/ });
+    await expect(submitAssignment(fx.accounts.ann1, assignment.ann1)).rejects.toMatchObject({ status: 422, message: /Comment 1 \(a\.py\): high-quality, useful, category, relevance, grade/ });
     await save("ann1", c("c3"), { "high-quality": false, useful: true, category: "DESIGN", relevance: 2, grade: 2 });
-    await expect(submitAssignment(fx.users.ann1, assignment.ann1)).rejects.toMatchObject({ message: /Comment 1 \(a\.py\): justification of high-quality/ });
+    await expect(submitAssignment(fx.accounts.ann1, assignment.ann1)).rejects.toMatchObject({ message: /Comment 1 \(a\.py\): justification of high-quality/ });
     await answerAll("ann1", { c1: { category: "TESTING", useful: false } });
-    expect(await submitAssignment(fx.users.ann1, assignment.ann1)).toEqual({ status: "DONE" });
+    expect(await submitAssignment(fx.accounts.ann1, assignment.ann1)).toEqual({ status: "DONE" });
   });
 
   test("drafts are left out of agreement; submitted answers give each question's coefficients and the consensus", async () => {
@@ -172,7 +172,7 @@ describe("completeness, agreement, consensus and adjudication", () => {
     const draft = await agreementReport(fx.study.studyId, { bootstrap: { nResamples: 0 } });
     const useful = (r: typeof draft) => r.tasks[0].questions.find((q) => q.question === "useful")!;
     expect(useful(draft).counts).toMatchObject({ ratings: 4, draftsLeftOut: 4, raters: 1 });
-    await submitAssignment(fx.users.ann2, assignment.ann2);
+    await submitAssignment(fx.accounts.ann2, assignment.ann2);
 
     const report = await agreementReport(fx.study.studyId, { bootstrap: { nResamples: 200, seed: 3 } });
     const questions = new Map(report.tasks[0].questions.map((q) => [q.question, q]));
@@ -237,7 +237,7 @@ describe("export --format github-comments", () => {
     const c1 = byId.get("c1")!;
     expect(Object.keys(c1)).toEqual(["high-quality", "useful", "category", "relevance", "grade"]);
     expect(c1.category.consensus).toBe("TESTING");
-    expect(c1.category.answers.map((a) => [a.annotatorId === fx.users.ann1 ? "ann1" : "ann2", a.value, a.status]).sort()).toEqual([
+    expect(c1.category.answers.map((a) => [a.annotatorId === fx.accounts.ann1 ? "ann1" : "ann2", a.value, a.status]).sort()).toEqual([
       ["ann1", "TESTING", "submitted"],
       ["ann2", "SECURITY", "submitted"],
     ]);

@@ -20,12 +20,12 @@ const DATABASE_TEXT = /prisma|invalid `|SELECT|INSERT|terminat|postmaster|ECONN|
 async function errorsWhileStopping(db: PrismaClient, signal: NodeJS.Signals): Promise<unknown[]> {
   const errors: unknown[] = [];
   const kinds = [
-    () => db.user.create({ data: { email: `loss-${Math.random()}@example.org`, name: "loss", role: "ANNOTATOR" } }),
+    () => db.account.create({ data: { email: `loss-${Math.random()}@example.org`, name: "loss", role: "ANNOTATOR" } }),
     () =>
       db.$transaction(async (tx) => {
-        await tx.user.count();
+        await tx.account.count();
         await tx.$queryRaw`SELECT 1 AS one FROM pg_sleep(0.2)`;
-        await tx.user.updateMany({ where: { email: "nobody@example.org" }, data: { name: "x" } });
+        await tx.account.updateMany({ where: { email: "nobody@example.org" }, data: { name: "x" } });
       }),
     () => db.$queryRaw`SELECT 1 AS one FROM pg_sleep(0.2)`,
     () => rawRows(db, Prisma.sql`SELECT 1 AS one FROM pg_sleep(0.2)`),
@@ -63,7 +63,7 @@ describe("a lost database connection", () => {
     databases.push(database);
     const pool = createPool(database.url, poolSettings());
     const db = createClient(database.url, poolSettings(), pool);
-    await db.user.count();
+    await db.account.count();
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
       const errors = await errorsWhileStopping(db, signal);

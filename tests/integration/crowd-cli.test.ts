@@ -1,6 +1,6 @@
 /**
  * Bulk operations for real crowds through the command line, against a real PostgreSQL:
- * `create-user --from-csv` (one transaction, per-line errors, generated passwords) and
+ * `create-account --from-csv` (one transaction, per-line errors, generated passwords) and
  * `assign --annotators ... | --all-annotators` (the study's seeded assignment plan).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -19,7 +19,7 @@ let fx: AnnotationFixture | undefined;
 
 afterAll(async () => {
   if (fx) await removeAnnotationFixture(db, fx);
-  await db.user.deleteMany({ where: { email: { endsWith: `@${tag}.test` } } });
+  await db.account.deleteMany({ where: { email: { endsWith: `@${tag}.test` } } });
   await db.$disconnect();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -31,7 +31,7 @@ function csvFile(name: string, text: string): string {
   return file;
 }
 
-describe("create-user --from-csv", () => {
+describe("create-account --from-csv", () => {
   test("a file with errors creates nothing and names every line and field", async () => {
     const file = csvFile(
       "bad.csv",
@@ -45,7 +45,7 @@ describe("create-user --from-csv", () => {
         `role@${tag}.test,boss,,`,
       ].join("\n"),
     );
-    const result = await cli("create-user", "--from-csv", file);
+    const result = await cli("create-account", "--from-csv", file);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("nothing was created");
@@ -55,12 +55,12 @@ describe("create-user --from-csv", () => {
     expect(result.stderr).toContain("72 bytes");
     expect(result.stderr).toContain(`bad.csv: row 6 (line 6): email: ok1@${tag}.test is already on row 2`);
     expect(result.stderr).toContain("bad.csv: row 7 (line 7): role:");
-    expect(await db.user.count({ where: { email: { endsWith: `@${tag}.test` } } })).toBe(0);
+    expect(await db.account.count({ where: { email: { endsWith: `@${tag}.test` } } })).toBe(0);
   }, 120_000);
 
   test("a good file creates every account in one go and prints the generated passwords once", async () => {
     const file = csvFile("crowd.csv", ["name,email,password,role", `Ann A,annA@${tag}.test,given-password-1,annotator`, `,annb@${tag}.test,,ANNOTATOR`, `Lead,lead@${tag}.test,,lead`].join("\n"));
-    const result = await cli("create-user", "--from-csv", file);
+    const result = await cli("create-account", "--from-csv", file);
     expect(result.stderr).not.toContain("Error");
     expect(result.code).toBe(0);
     const out = JSON.parse(result.stdout) as { created: number; accounts: { email: string; role: string; name: string; generatedPassword?: string }[] };
@@ -73,24 +73,24 @@ describe("create-user --from-csv", () => {
     expect(out.accounts[0].generatedPassword).toBeUndefined();
     const generated = out.accounts[1].generatedPassword!;
     expect(generated.length).toBeGreaterThanOrEqual(12);
-    const stored = await db.user.findUniqueOrThrow({ where: { email: `annb@${tag}.test` } });
+    const stored = await db.account.findUniqueOrThrow({ where: { email: `annb@${tag}.test` } });
     expect(stored.active).toBe(true);
     expect(await verifyPassword(generated, stored.passwordHash!)).toBe(true);
-    expect(await verifyPassword("given-password-1", (await db.user.findUniqueOrThrow({ where: { email: `anna@${tag}.test` } })).passwordHash!)).toBe(true);
+    expect(await verifyPassword("given-password-1", (await db.account.findUniqueOrThrow({ where: { email: `anna@${tag}.test` } })).passwordHash!)).toBe(true);
 
     // Running the same file again refuses every line and changes nothing.
-    const again = await cli("create-user", "--from-csv", file);
+    const again = await cli("create-account", "--from-csv", file);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`crowd.csv: row 2 (line 2): email: an account with email anna@${tag}.test already exists`);
-    expect(await db.user.count({ where: { email: { endsWith: `@${tag}.test` } } })).toBe(3);
+    expect(await db.account.count({ where: { email: { endsWith: `@${tag}.test` } } })).toBe(3);
   }, 120_000);
 });
 
 describe("assign", () => {
   test("assigns the named annotators from the study's plan; unknown emails refuse", async () => {
     fx = await createAnnotationFixture(db, tag);
-    const emails = await db.user.findMany({ where: { id: { in: [fx.users.ann1, fx.users.ann2] } }, select: { email: true, id: true } });
-    await db.user.updateMany({ where: { id: { in: emails.map((e) => e.id) } }, data: { active: true } });
+    const emails = await db.account.findMany({ where: { id: { in: [fx.accounts.ann1, fx.accounts.ann2] } }, select: { email: true, id: true } });
+    await db.account.updateMany({ where: { id: { in: emails.map((e) => e.id) } }, data: { active: true } });
 
     const refused = await cli("assign", "--study", fx.slug, "--annotators", `${emails[0].email},nobody@${tag}.test`);
     expect(refused.code).toBe(1);
@@ -105,9 +105,9 @@ describe("assign", () => {
     expect(result.code).toBe(0);
     const summary = JSON.parse(result.stdout) as { created: number; annotators: number };
     expect(summary.annotators).toBe(2);
-    const rows = await db.assignment.findMany({ where: { studyId: fx.studyId }, select: { userId: true } });
+    const rows = await db.assignment.findMany({ where: { studyId: fx.studyId }, select: { annotatorId: true } });
     expect(rows.length).toBe(summary.created);
-    expect(new Set(rows.map((r) => r.userId))).toEqual(new Set(emails.map((e) => e.id)));
+    expect(new Set(rows.map((r) => r.annotatorId))).toEqual(new Set(emails.map((e) => e.id)));
 
     // The same command again changes nothing: the plan is seeded.
     const again = JSON.parse((await cli("assign", "--study", fx.slug, "--annotators", emails.map((e) => e.email).join(","))).stdout) as { created: number; updated: number; removed: number };
@@ -115,8 +115,8 @@ describe("assign", () => {
 
     const all = await cli("assign", "--study", fx.slug, "--all-annotators");
     expect(all.code).toBe(0);
-    const active = await db.user.findMany({ where: { role: "ANNOTATOR", active: true }, select: { id: true } });
-    const assigned = await db.assignment.findMany({ where: { studyId: fx.studyId }, distinct: ["userId"], select: { userId: true } });
-    expect(new Set(assigned.map((a) => a.userId))).toEqual(new Set(active.map((u) => u.id)));
+    const active = await db.account.findMany({ where: { role: "ANNOTATOR", active: true }, select: { id: true } });
+    const assigned = await db.assignment.findMany({ where: { studyId: fx.studyId }, distinct: ["annotatorId"], select: { annotatorId: true } });
+    expect(new Set(assigned.map((a) => a.annotatorId))).toEqual(new Set(active.map((u) => u.id)));
   }, 180_000);
 });

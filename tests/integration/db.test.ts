@@ -81,7 +81,7 @@ describe("database", () => {
     const status = JSON.parse(stdout) as { migrations: { applied: string[]; pending: string[] }; counts: Record<string, number> };
     expect(status.migrations).toEqual({ applied: readMigrations().map((m) => m.name), pending: [] });
     expect(status.counts).toEqual({
-      users: await db.user.count(),
+      accounts: await db.account.count(),
       studies: await db.study.count(),
       codeChanges: await db.codeChange.count(),
       reviews: await db.review.count(),
@@ -110,12 +110,12 @@ describe("database", () => {
 
   test("the bundle (its packages bundled in) runs a command through Prisma, and an unknown command or none lists the commands", async () => {
     const email = `bundle-${Date.now()}@test.local`;
-    await db.user.create({ data: { email, name: "bundle" } });
-    const users = await bundledCli("users");
-    expect(users.code).toBe(0);
-    const listed = (JSON.parse(users.stdout) as { email: string }[]).map((user) => user.email).sort();
+    await db.account.create({ data: { email, name: "bundle" } });
+    const accounts = await bundledCli("accounts");
+    expect(accounts.code).toBe(0);
+    const listed = (JSON.parse(accounts.stdout) as { email: string }[]).map((account) => account.email).sort();
     expect(listed).toContain(email);
-    expect(listed).toEqual((await db.user.findMany({ select: { email: true } })).map((user) => user.email).sort());
+    expect(listed).toEqual((await db.account.findMany({ select: { email: true } })).map((account) => account.email).sort());
 
     const unknown = await bundledCli("no-such-command");
     expect(unknown.code).toBe(2);

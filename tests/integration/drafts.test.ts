@@ -18,16 +18,16 @@ const completedAt = new Date("2026-01-02T03:04:05Z");
 beforeAll(async () => {
   fx = await createAnnotationFixture(db, `dr${Date.now()}`, { changes: 2 });
   // ann1 submitted both changes; ann2 submitted change 0 and is still working on change 1 (a draft).
-  const assignment = (userId: string, change: number, status: "DONE" | "IN_PROGRESS") =>
-    db.assignment.create({ data: { studyId: fx.studyId, userId, codeChangeId: fx.changes[change].id, taskType: "REVIEW_RATING", status, position: change, completedAt: status === "DONE" ? completedAt : null } });
-  await assignment(fx.users.ann1, 0, "DONE");
-  await assignment(fx.users.ann1, 1, "DONE");
-  await assignment(fx.users.ann2, 0, "DONE");
-  await assignment(fx.users.ann2, 1, "IN_PROGRESS");
+  const assignment = (accountId: string, change: number, status: "DONE" | "IN_PROGRESS") =>
+    db.assignment.create({ data: { studyId: fx.studyId, annotatorId: accountId, codeChangeId: fx.changes[change].id, taskType: "REVIEW_RATING", status, position: change, completedAt: status === "DONE" ? completedAt : null } });
+  await assignment(fx.accounts.ann1, 0, "DONE");
+  await assignment(fx.accounts.ann1, 1, "DONE");
+  await assignment(fx.accounts.ann2, 0, "DONE");
+  await assignment(fx.accounts.ann2, 1, "IN_PROGRESS");
   for (const [c, change] of fx.changes.entries()) {
     for (const [r, reviewId] of change.reviews.entries()) {
-      await db.reviewRating.create({ data: { annotatorId: fx.users.ann1, reviewId: reviewId, scores: { relevance: 1 + (r % 5) } } });
-      await db.reviewRating.create({ data: { annotatorId: fx.users.ann2, reviewId: reviewId, scores: { relevance: c === 0 ? 1 + (r % 5) : 5 - (r % 5) } } });
+      await db.reviewRating.create({ data: { annotatorId: fx.accounts.ann1, reviewId: reviewId, scores: { relevance: 1 + (r % 5) } } });
+      await db.reviewRating.create({ data: { annotatorId: fx.accounts.ann2, reviewId: reviewId, scores: { relevance: c === 0 ? 1 + (r % 5) : 5 - (r % 5) } } });
       await db.metricScore.create({ data: { reviewId: reviewId, metric: "exact-match", value: r % 2 } });
     }
   }
@@ -65,14 +65,14 @@ async function exportRows(filter: Parameters<typeof streamExport>[0] extends inf
 test("the long export carries each answer's status, submission time and import run, and filters by status, annotator and date", async () => {
   const all = await exportRows({});
   expect(all).toHaveLength(28);
-  const draft = all.find((r) => r.annotatorId === fx.users.ann2 && r.codeChange === "cc-1")!;
+  const draft = all.find((r) => r.annotatorId === fx.accounts.ann2 && r.codeChange === "cc-1")!;
   expect(draft).toMatchObject({ status: "draft", submittedAt: "", importRun: "", importedFrom: "" });
-  const done = all.find((r) => r.annotatorId === fx.users.ann2 && r.codeChange === "cc-0")!;
+  const done = all.find((r) => r.annotatorId === fx.accounts.ann2 && r.codeChange === "cc-0")!;
   expect(done).toMatchObject({ status: "submitted", submittedAt: completedAt.toISOString() });
 
   expect((await exportRows({ status: "submitted" })).map((r) => r.status)).toEqual(new Array(21).fill("submitted"));
   expect(await exportRows({ status: "draft" })).toHaveLength(7);
-  const ann1 = await db.user.findUniqueOrThrow({ where: { id: fx.users.ann1 } });
+  const ann1 = await db.account.findUniqueOrThrow({ where: { id: fx.accounts.ann1 } });
   expect((await exportRows({ annotator: ann1.name })).every((r) => r.annotatorId === ann1.id)).toBe(true);
   expect(await exportRows({ annotator: ann1.id })).toHaveLength(14);
   expect(await exportRows({ from: new Date(Date.now() + 60_000) })).toHaveLength(0);

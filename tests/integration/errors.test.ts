@@ -1,6 +1,6 @@
 /**
  * The one error model against real errors: AppError codes keep their HTTP status, a ZodError
- * names the field and why, and real Prisma/PostgreSQL errors reach users only as a generic
+ * names the field and why, and real Prisma/PostgreSQL errors reach accounts only as a generic
  * message without Prisma, SQL or stack text.
  */
 import { describe, expect, inject, test, vi } from "vitest";
@@ -39,7 +39,7 @@ describe("error model", () => {
     expect((await bodyOf(new AppError("FORBIDDEN", { message: "detail for the log", userMessage: "Not yours." }))).body.error).toBe("Not yours.");
   });
 
-  test("a user's mistake found in lib is a 4xx with its message; a named internal error a 500 with the generic one, its message kept for the log and CLI", async () => {
+  test("an account's mistake found in lib is a 4xx with its message; a named internal error a 500 with the generic one, its message kept for the log and CLI", async () => {
     const empty = await thrown(Promise.resolve().then(() => parseItemIds("ids.txt", "# nothing here\n\n")));
     expect(await bodyOf(empty)).toMatchObject({ status: 400, body: { code: "INVALID_INPUT", error: expect.stringMatching(/^item file ids\.txt lists no item/) } });
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
@@ -66,10 +66,10 @@ describe("error model", () => {
   test("real Prisma errors: unique and missing rows get their codes, the rest a generic 500; no database text in any body", async () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
-      await db.user.create({ data: { email: "error-model@example.org", name: "E", role: "ANNOTATOR" } });
-      const duplicate = await thrown(db.user.create({ data: { email: "error-model@example.org", name: "E", role: "ANNOTATOR" } }));
-      const missing = await thrown(db.user.update({ where: { id: "no-such-user" }, data: { name: "x" } }));
-      const nul = await thrown(db.user.create({ data: { email: "nul@example.org", name: "bad\u0000name", role: "ANNOTATOR" } }));
+      await db.account.create({ data: { email: "error-model@example.org", name: "E", role: "ANNOTATOR" } });
+      const duplicate = await thrown(db.account.create({ data: { email: "error-model@example.org", name: "E", role: "ANNOTATOR" } }));
+      const missing = await thrown(db.account.update({ where: { id: "no-such-user" }, data: { name: "x" } }));
+      const nul = await thrown(db.account.create({ data: { email: "nul@example.org", name: "bad\u0000name", role: "ANNOTATOR" } }));
       const raw = await thrown(db.$executeRawUnsafe('INSERT INTO "User" (id) VALUES ($1)', "x"));
       expect(String((nul as Error).message) + String((raw as Error).message)).toMatch(/prisma|0x00|INSERT/i);
 

@@ -20,7 +20,7 @@ describe("long, wide and gradedreviews exports of the documented example", () =>
   test("long CSV: one row per item, annotator and question, with the item's text, annotator id, timestamps, time spent and the import that wrote it", async () => {
     const rows = parse(await exportText(client, studyId, "long-csv"), { columns: true }) as Record<string, string>[];
     expect(Object.keys(rows[0])).toEqual([...LONG_COLUMNS]);
-    const grace = await client.user.findFirstOrThrow({ where: { name: "grace" } });
+    const grace = await client.account.findFirstOrThrow({ where: { name: "grace" } });
     expect(rows.filter((r) => r.item === "c1" && r.codeChange === "py-retry-1")).toEqual([
       { task: "CLAIM_VERIFICATION", codeChange: "py-retry-1", item: "c1", itemText: "The request is now retried up to three times.", itemKind: "pseudoReference", system: "", question: "code", annotatorId: expect.any(String), annotator: "ada", value: "1", createdAt: "2025-03-01T10:00:00.000Z", updatedAt: "2025-03-01T10:00:00.000Z", timeSpentMs: "4200", importedFrom: "code-changes.jsonl", importedBy: "command line", importRun: expect.any(String), status: "submitted", submittedAt: expect.stringMatching(/^20\d\d-/), consensus: "1" },
       { task: "CLAIM_VERIFICATION", codeChange: "py-retry-1", item: "c1", itemText: "The request is now retried up to three times.", itemKind: "pseudoReference", system: "", question: "code", annotatorId: grace.id, annotator: "grace", value: "1", createdAt: "2025-03-01T11:00:00.000Z", updatedAt: "2025-03-01T11:00:00.000Z", timeSpentMs: "3900", importedFrom: "code-changes.jsonl", importedBy: "command line", importRun: expect.any(String), status: "submitted", submittedAt: expect.stringMatching(/^20\d\d-/), consensus: "1" },

@@ -6,7 +6,7 @@
  * came later (the claims' and reviews' texts), and the workbook's fixed time. The study has imported work (by a lead and
  * from the command line), annotators' own saves, drafts, two annotators of the same name, adjudicated
  * consensus values (one on an item nobody rated), unanimous values (some off the scale, or a draft's)
- * and gold items. User and import run ids are replaced by stable names before comparing; every
+ * and gold items. Account and import run ids are replaced by stable names before comparing; every
  * timestamp is fixed by the fixture.
  */
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
@@ -22,7 +22,7 @@ const STUDY = "export-identity";
 const EMAIL = "export-identity.test.local";
 const client: PrismaClient = createClient(inject("databaseUrl"));
 let studyId = "";
-const users: Record<"lead" | "rater1" | "rater2", string> = { lead: "", rater1: "", rater2: "" };
+const accounts: Record<"lead" | "rater1" | "rater2", string> = { lead: "", rater1: "", rater2: "" };
 
 const at = (day: number, hour = 0) => new Date(Date.UTC(2025, 4, day, hour));
 
@@ -63,45 +63,45 @@ async function ownSaves() {
   const x1c1 = id.claim("x1", "c1");
   const x1m1 = id.review("x1", "m1");
   const x2m1 = id.review("x2", "m1");
-  await client.claimJudgement.create({ data: { annotatorId: users.rater1, pseudoReferenceId: x1c1, code: "CORRECT", necessary: true, ...saved(2) } });
-  await client.claimJudgement.create({ data: { annotatorId: users.rater2, pseudoReferenceId: x1c1, code: "INCORRECT", errorType: "REASONING", note: 'off by one, "really"', ...saved(3) } });
+  await client.claimJudgement.create({ data: { annotatorId: accounts.rater1, pseudoReferenceId: x1c1, code: "CORRECT", necessary: true, ...saved(2) } });
+  await client.claimJudgement.create({ data: { annotatorId: accounts.rater2, pseudoReferenceId: x1c1, code: "INCORRECT", errorType: "REASONING", note: 'off by one, "really"', ...saved(3) } });
   // A score outside the study's dimensions comes after them.
-  await client.reviewRating.create({ data: { annotatorId: users.rater1, reviewId: x1m1, scores: { relevance: 4, extra: 2, conciseness: 3 }, links: { create: [{ pseudoReferenceId: x1c1, partial: true }] }, ...saved(4) } });
-  await client.reviewRating.create({ data: { annotatorId: users.rater2, reviewId: x1m1, scores: { conciseness: 5, comprehensiveness: 1, relevance: 2 }, comment: "line one\nline two", links: { create: [{ pseudoReferenceId: x1c1 }] }, ...saved(5) } });
-  await client.referenceGrade.create({ data: { annotatorId: users.rater1, reviewId: x1m1, grade: 3, comment: "close", ...saved(6) } });
-  await client.referenceGrade.create({ data: { annotatorId: users.rater2, reviewId: x1m1, grade: 3, ...saved(7) } });
-  await client.referenceGrade.create({ data: { annotatorId: users.rater1, reviewId: x2m1, grade: 2, ...saved(8) } });
-  await client.commentFilterLabel.create({ data: { annotatorId: users.rater1, reviewId: x2m1, highQuality: true, justification: "clear, actionable", ...saved(9) } });
-  await client.commentFilterLabel.create({ data: { annotatorId: users.rater2, reviewId: x2m1, highQuality: false, ...saved(10) } });
+  await client.reviewRating.create({ data: { annotatorId: accounts.rater1, reviewId: x1m1, scores: { relevance: 4, extra: 2, conciseness: 3 }, links: { create: [{ pseudoReferenceId: x1c1, partial: true }] }, ...saved(4) } });
+  await client.reviewRating.create({ data: { annotatorId: accounts.rater2, reviewId: x1m1, scores: { conciseness: 5, comprehensiveness: 1, relevance: 2 }, comment: "line one\nline two", links: { create: [{ pseudoReferenceId: x1c1 }] }, ...saved(5) } });
+  await client.referenceGrade.create({ data: { annotatorId: accounts.rater1, reviewId: x1m1, grade: 3, comment: "close", ...saved(6) } });
+  await client.referenceGrade.create({ data: { annotatorId: accounts.rater2, reviewId: x1m1, grade: 3, ...saved(7) } });
+  await client.referenceGrade.create({ data: { annotatorId: accounts.rater1, reviewId: x2m1, grade: 2, ...saved(8) } });
+  await client.commentFilterLabel.create({ data: { annotatorId: accounts.rater1, reviewId: x2m1, highQuality: true, justification: "clear, actionable", ...saved(9) } });
+  await client.commentFilterLabel.create({ data: { annotatorId: accounts.rater2, reviewId: x2m1, highQuality: false, ...saved(10) } });
   // The consensus counts scores on the scale only (not 9, not the text "4"), and no draft's value (rater2's claim on x2, below).
-  await client.reviewRating.create({ data: { annotatorId: users.rater1, reviewId: x2m1, scores: { conciseness: 4, comprehensiveness: 9, relevance: "4" }, ...saved(12) } });
-  await client.reviewRating.create({ data: { annotatorId: users.rater2, reviewId: x2m1, scores: { conciseness: 4, comprehensiveness: 9, relevance: 4 }, ...saved(13) } });
-  await client.claimJudgement.create({ data: { annotatorId: users.rater1, pseudoReferenceId: id.claim("x2", "c1"), code: "CORRECT", ...saved(14) } });
-  await client.claimJudgement.create({ data: { annotatorId: users.rater2, pseudoReferenceId: id.claim("x2", "c1"), code: "CORRECT", ...saved(15) } });
+  await client.reviewRating.create({ data: { annotatorId: accounts.rater1, reviewId: x2m1, scores: { conciseness: 4, comprehensiveness: 9, relevance: "4" }, ...saved(12) } });
+  await client.reviewRating.create({ data: { annotatorId: accounts.rater2, reviewId: x2m1, scores: { conciseness: 4, comprehensiveness: 9, relevance: 4 }, ...saved(13) } });
+  await client.claimJudgement.create({ data: { annotatorId: accounts.rater1, pseudoReferenceId: id.claim("x2", "c1"), code: "CORRECT", ...saved(14) } });
+  await client.claimJudgement.create({ data: { annotatorId: accounts.rater2, pseudoReferenceId: id.claim("x2", "c1"), code: "CORRECT", ...saved(15) } });
 
-  const assignment = (userId: string, change: string, taskType: "CLAIM_VERIFICATION" | "REVIEW_RATING", status: "DONE" | "IN_PROGRESS", completedAt: Date | null, position: number) =>
-    client.assignment.create({ data: { studyId, userId, codeChangeId: id.change(change), taskType, status, completedAt, position } });
-  await assignment(users.rater1, "x1", "REVIEW_RATING", "DONE", at(11), 0);
-  await assignment(users.rater2, "x1", "REVIEW_RATING", "IN_PROGRESS", null, 0);
-  await assignment(users.rater1, "x1", "CLAIM_VERIFICATION", "DONE", null, 1);
-  const grace = await client.user.findFirstOrThrow({ where: { name: "grace", claimJudgements: { some: { pseudoReference: { codeChange: { studyId } } } } } });
+  const assignment = (accountId: string, change: string, taskType: "CLAIM_VERIFICATION" | "REVIEW_RATING", status: "DONE" | "IN_PROGRESS", completedAt: Date | null, position: number) =>
+    client.assignment.create({ data: { studyId, annotatorId: accountId, codeChangeId: id.change(change), taskType, status, completedAt, position } });
+  await assignment(accounts.rater1, "x1", "REVIEW_RATING", "DONE", at(11), 0);
+  await assignment(accounts.rater2, "x1", "REVIEW_RATING", "IN_PROGRESS", null, 0);
+  await assignment(accounts.rater1, "x1", "CLAIM_VERIFICATION", "DONE", null, 1);
+  const grace = await client.account.findFirstOrThrow({ where: { name: "grace", claimJudgements: { some: { pseudoReference: { codeChange: { studyId } } } } } });
   await assignment(grace.id, "py-retry-1", "CLAIM_VERIFICATION", "IN_PROGRESS", null, 0);
-  await assignment(users.rater2, "x2", "CLAIM_VERIFICATION", "IN_PROGRESS", null, 1);
+  await assignment(accounts.rater2, "x2", "CLAIM_VERIFICATION", "IN_PROGRESS", null, 1);
 
-  await client.consensus.create({ data: { studyId, task: "CLAIM_VERIFICATION", itemId: id.claim("py-retry-1", "c2"), question: "code", value: "INCORRECT", decidedById: users.lead } });
-  await client.consensus.create({ data: { studyId, task: "CLAIM_VERIFICATION", itemId: id.claim("py-retry-1", "c1"), question: "code", value: "CORRECT", decidedById: users.lead, gold: true } });
-  await client.consensus.create({ data: { studyId, task: "REFERENCE_GRADING", itemId: x2m1, question: "grade", value: 2, decidedById: users.lead, gold: true } });
+  await client.consensus.create({ data: { studyId, task: "CLAIM_VERIFICATION", itemId: id.claim("py-retry-1", "c2"), question: "code", value: "INCORRECT", decidedById: accounts.lead } });
+  await client.consensus.create({ data: { studyId, task: "CLAIM_VERIFICATION", itemId: id.claim("py-retry-1", "c1"), question: "code", value: "CORRECT", decidedById: accounts.lead, gold: true } });
+  await client.consensus.create({ data: { studyId, task: "REFERENCE_GRADING", itemId: x2m1, question: "grade", value: 2, decidedById: accounts.lead, gold: true } });
   // Adjudicated on an item nobody rated.
-  await client.consensus.create({ data: { studyId, task: "REVIEW_RATING", itemId: id.review("x2", "human"), question: "relevance", value: 5, decidedById: users.lead } });
+  await client.consensus.create({ data: { studyId, task: "REVIEW_RATING", itemId: id.review("x2", "human"), question: "relevance", value: 5, decidedById: accounts.lead } });
 }
 
 beforeAll(async () => {
   const since = new Date();
-  const person = (key: string, name: string) => client.user.create({ data: { email: `${key}@${EMAIL}`, name, role: "ANNOTATOR" } });
-  users.lead = (await person("lead", "export-identity lead")).id;
-  users.rater1 = (await person("rater1", "export-identity rater")).id;
-  users.rater2 = (await person("rater2", "export-identity rater")).id;
-  studyId = imported(await runImport({ study: STUDY, format: "jsonl", files: [fileAt("docs/examples/code-changes.jsonl")], createdById: users.lead }, client)).study.id;
+  const person = (key: string, name: string) => client.account.create({ data: { email: `${key}@${EMAIL}`, name, role: "ANNOTATOR" } });
+  accounts.lead = (await person("lead", "export-identity lead")).id;
+  accounts.rater1 = (await person("rater1", "export-identity rater")).id;
+  accounts.rater2 = (await person("rater2", "export-identity rater")).id;
+  studyId = imported(await runImport({ study: STUDY, format: "jsonl", files: [fileAt("docs/examples/code-changes.jsonl")], createdById: accounts.lead }, client)).study.id;
   imported(await runImport({ study: STUDY, format: "jsonl", files: [jsonlFile("more.jsonl", ["x1", "x2"])] }, client));
   await fixImportTimes(since);
   await ownSaves();
@@ -109,7 +109,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client.study.deleteMany({ where: { slug: STUDY } });
-  await client.user.deleteMany({ where: { email: { endsWith: `@${EMAIL}` } } });
+  await client.account.deleteMany({ where: { email: { endsWith: `@${EMAIL}` } } });
   await client.$disconnect();
 });
 
@@ -117,11 +117,11 @@ afterAll(async () => {
 async function stableNames(): Promise<[string, string][]> {
   const runs = await client.importRun.findMany({ where: { studyId }, orderBy: { files: "asc" } });
   const inStudy = { some: { review: { codeChange: { studyId } } } };
-  const people = await client.user.findMany({
+  const people = await client.account.findMany({
     where: { OR: [{ email: { endsWith: `@${EMAIL}` } }, { claimJudgements: { some: { pseudoReference: { codeChange: { studyId } } } } }, { reviewRatings: inStudy }, { referenceGrades: inStudy }, { commentFilters: inStudy }] },
     orderBy: [{ name: "asc" }, { email: "asc" }],
   });
-  return [...runs.map((r, i): [string, string] => [r.id, `<run ${i + 1}>`]), ...people.map((u, i): [string, string] => [u.id, `<user ${i + 1} ${u.name}>`])];
+  return [...runs.map((r, i): [string, string] => [r.id, `<run ${i + 1}>`]), ...people.map((u, i): [string, string] => [u.id, `<account ${i + 1} ${u.name}>`])];
 }
 
 async function exported(request: Omit<ExportRequest, "studyId">): Promise<Buffer> {
@@ -139,7 +139,7 @@ function cases(): [string, Omit<ExportRequest, "studyId">][] {
     ["submitted", { status: "submitted" }],
     ["draft", { status: "draft" }],
     ["annotator grace", { annotator: "grace" }],
-    ["annotator rater1 by id", { annotator: users.rater1 }],
+    ["annotator rater1 by id", { annotator: accounts.rater1 }],
     ["from", { from: at(5) }],
     ["to", { to: at(5) }],
     ["from-to submitted", { from: new Date("2025-03-01T10:30:00Z"), to: at(9), status: "submitted" }],

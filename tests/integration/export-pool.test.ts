@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { createClient } from "@/lib/db/client";
 import type { SaveRequest } from "@/lib/annotation/values";
 import { runImport } from "@/lib/data/imports";
-import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { asLead, asAccount, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 import { imported, jsonlFile } from "./import-fixtures";
 
 const url = inject("databaseUrl");
@@ -35,11 +35,11 @@ beforeAll(async () => {
   const file = jsonlFile("big.jsonl", Array.from({ length: CHANGES }, (_, k) => `big-${k}`));
   studyId = imported(await runImport({ study: STUDY, format: "jsonl", files: [file] }, setup)).study.id;
   fx = await createAnnotationFixture(setup, `pool${Date.now()}`);
-  await generateAssignments(asLead(fx), fx.slug, [fx.users.ann1, fx.users.ann2]);
-  const claim = await setup.assignment.findFirstOrThrow({ where: { userId: fx.users.ann1, taskType: "CLAIM_VERIFICATION" }, orderBy: { position: "asc" } });
+  await generateAssignments(asLead(fx), fx.slug, [fx.accounts.ann1, fx.accounts.ann2]);
+  const claim = await setup.assignment.findFirstOrThrow({ where: { annotatorId: fx.accounts.ann1, taskType: "CLAIM_VERIFICATION" }, orderBy: { position: "asc" } });
   const change = fx.changes.find((c) => c.id === claim.codeChangeId)!;
   // Two graders, so the GradedReviews workbook's Grade columns hold the consensus.
-  for (const annotatorId of [fx.users.ann1, fx.users.ann2]) await setup.referenceGrade.create({ data: { annotatorId, reviewId: fx.changes[0].reviews[0], grade: 4 } });
+  for (const annotatorId of [fx.accounts.ann1, fx.accounts.ann2]) await setup.referenceGrade.create({ data: { annotatorId, reviewId: fx.changes[0].reviews[0], grade: 4 } });
   save = { kind: "claim", assignmentId: claim.id, targetId: change.claims[0], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } };
 });
 afterAll(async () => {
@@ -90,7 +90,7 @@ test("an export holds one connection of two at a time, and a save made meanwhile
   const exporting = (async () => {
     let saving: Promise<void> | undefined;
     for await (const chunk of streamExport({ studyId, format: "jsonl" }, db)) {
-      saving ??= saveAnnotation(asUser(fx.users.ann1), save).then((answer) => {
+      saving ??= saveAnnotation(asAccount(fx.accounts.ann1), save).then((answer) => {
         expect(answer).toMatchObject({ version: 1, changed: true });
         events.push("saved");
       });

@@ -68,7 +68,7 @@ beforeAll(async () => {
   // A known answer (gold) and an adjudicated value, so the exports with and without gold differ.
   const claim = await client.pseudoReference.findFirstOrThrow({ where: { externalId: "c2", codeChange: { studyId, externalId: "c" } } });
   const review = await client.review.findFirstOrThrow({ where: { externalId: "m1", codeChange: { studyId, externalId: "b" } } });
-  const lead = await client.user.findFirstOrThrow({ where: { name: ANNOTATORS[0] } });
+  const lead = await client.account.findFirstOrThrow({ where: { name: ANNOTATORS[0] } });
   await client.consensus.create({ data: { studyId, task: "CLAIM_VERIFICATION", itemId: claim.id, question: "code", value: "CORRECT", decidedById: lead.id, gold: true } });
   await client.consensus.create({ data: { studyId, task: "REFERENCE_GRADING", itemId: review.id, question: "grade", value: 4, decidedById: lead.id } });
 });
@@ -218,7 +218,7 @@ describe("formats offered with their data", () => {
     expect({ ...offer, graders: [...offer.graders].sort() }).toEqual({ formats: [...EXPORT_FORMATS], gold: true, graders: ["@repro max", "repro amy", "repro zoe"] });
     const bare = imported(await runImport({ study: `${STUDY}-bare`, format: "jsonl", files: [jsonlFile("bare.jsonl", ["x1"])] }, client)).study;
     expect(await exportOffer(bare.id, client)).toEqual({ formats: ["jsonl"], gold: false, graders: [] });
-    const annotator = await client.user.findFirstOrThrow({ where: { name: ANNOTATORS[1] } });
+    const annotator = await client.account.findFirstOrThrow({ where: { name: ANNOTATORS[1] } });
     const review = await client.review.findFirstOrThrow({ where: { codeChange: { studyId: bare.id }, isReference: false } });
     await client.reviewRating.create({ data: { annotatorId: annotator.id, reviewId: review.id, scores: { conciseness: 3 } } });
     expect((await exportOffer(bare.id, client)).formats).toEqual(["jsonl", "long-csv", "long-jsonl", "wide-csv", "wide-jsonl"]);

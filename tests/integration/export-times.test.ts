@@ -22,24 +22,24 @@ const LAST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 const TIMES = [...EDGES, ...Array.from({ length: 40 }, () => new Date(FIRST + Math.floor(random() * (LAST - FIRST))))];
 
 let studyId = "";
-let userId = "";
+let accountId = "";
 
 beforeAll(async () => {
   const ids = TIMES.map((_, k) => `t${k}`);
   studyId = imported(await runImport({ study: STUDY, format: "jsonl", files: [jsonlFile("times.jsonl", ids)] }, client)).study.id;
-  userId = (await client.user.create({ data: { email: EMAIL, name: "times rater", role: "ANNOTATOR" } })).id;
+  accountId = (await client.account.create({ data: { email: EMAIL, name: "times rater", role: "ANNOTATOR" } })).id;
   const changes = await client.codeChange.findMany({ where: { studyId }, include: { pseudoReferences: true } });
   for (const change of changes) {
     const k = Number(change.externalId.slice(1));
     const later = TIMES[(k + 1) % TIMES.length];
-    await client.claimJudgement.create({ data: { annotatorId: userId, pseudoReferenceId: change.pseudoReferences[0].id, code: "CORRECT", createdAt: TIMES[k], updatedAt: later } });
-    await client.assignment.create({ data: { studyId, userId, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", status: "DONE", completedAt: later, position: k } });
+    await client.claimJudgement.create({ data: { annotatorId: accountId, pseudoReferenceId: change.pseudoReferences[0].id, code: "CORRECT", createdAt: TIMES[k], updatedAt: later } });
+    await client.assignment.create({ data: { studyId, annotatorId: accountId, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", status: "DONE", completedAt: later, position: k } });
   }
 });
 
 afterAll(async () => {
   await client.study.deleteMany({ where: { slug: STUDY } });
-  await client.user.deleteMany({ where: { email: EMAIL } });
+  await client.account.deleteMany({ where: { email: EMAIL } });
   await client.$disconnect();
 });
 
@@ -60,7 +60,7 @@ test("an import run's time read for export is its Date.toISOString", async () =>
   for (const time of EDGES) {
     const run = await client.importRun.findFirstOrThrow({ where: { studyId } });
     await client.importRun.update({ where: { id: run.id }, data: { createdAt: time } });
-    await client.claimJudgement.updateMany({ where: { annotatorId: userId }, data: { importRunId: run.id, importedFile: "times.jsonl" } });
+    await client.claimJudgement.updateMany({ where: { annotatorId: accountId }, data: { importRunId: run.id, importedFile: "times.jsonl" } });
     for await (const change of studyChanges(client, studyId)) expect(change.pseudoReferences[0].judgements[0].importRun?.createdAt).toBe(time.toISOString());
   }
 });

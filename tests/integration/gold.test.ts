@@ -12,7 +12,7 @@ import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import type { SaveRequest } from "@/lib/annotation/values";
-import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { asLead, asAccount, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 import { cli } from "./cli";
 import { exportText } from "./import-fixtures";
 
@@ -39,16 +39,16 @@ beforeAll(async () => {
   for (const [i, grade] of GOLD.entries()) {
     await adjudication.saveConsensus(asLead(fx), { slug: fx.slug, task: "REFERENCE_GRADING", itemId: fx.changes[0].reviews[i], question: "grade", value: grade, reason: "known answer", baseVersion: 0, gold: true });
   }
-  await admin.generateAssignments(asLead(fx), fx.slug, [fx.users.ann1, fx.users.ann2]);
+  await admin.generateAssignments(asLead(fx), fx.slug, [fx.accounts.ann1, fx.accounts.ann2]);
 });
 afterAll(() => removeAnnotationFixture(db, fx));
 
-const goldAssignment = (userId: string) => db.assignment.findFirstOrThrow({ where: { userId, codeChangeId: fx.changes[0].id } });
+const goldAssignment = (accountId: string) => db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId: fx.changes[0].id } });
 const grade = (assignmentId: string, review: string, value: number): SaveRequest => ({ kind: "grade", assignmentId, targetId: review, baseVersion: 0, value: { grade: value, comment: "" } });
 
 test("the gold item is in every queue, only for the task it has known answers for, among the other items", async () => {
-  for (const userId of [fx.users.ann1, fx.users.ann2]) {
-    const queue = await db.assignment.findMany({ where: { userId, studyId: fx.studyId }, orderBy: { position: "asc" } });
+  for (const accountId of [fx.accounts.ann1, fx.accounts.ann2]) {
+    const queue = await db.assignment.findMany({ where: { annotatorId: accountId, studyId: fx.studyId }, orderBy: { position: "asc" } });
     expect(queue.filter((a) => a.codeChangeId === fx.changes[0].id).map((a) => a.taskType)).toEqual(["REFERENCE_GRADING"]);
     expect(queue.some((a) => a.codeChangeId !== fx.changes[0].id)).toBe(true);
   }
@@ -57,24 +57,24 @@ test("the gold item is in every queue, only for the task it has known answers fo
 });
 
 test("an annotator who misses the gold grades is below the accuracy; gold stays out of agreement and exports unless asked for", async () => {
-  const [right, wrong] = [await goldAssignment(fx.users.ann1), await goldAssignment(fx.users.ann2)];
+  const [right, wrong] = [await goldAssignment(fx.accounts.ann1), await goldAssignment(fx.accounts.ann2)];
   for (const [i, known] of GOLD.entries()) {
-    await data.saveAnnotation(asUser(fx.users.ann1), grade(right.id, fx.changes[0].reviews[i], known));
-    await data.saveAnnotation(asUser(fx.users.ann2), grade(wrong.id, fx.changes[0].reviews[i], known === 4 ? 1 : 5));
+    await data.saveAnnotation(asAccount(fx.accounts.ann1), grade(right.id, fx.changes[0].reviews[i], known));
+    await data.saveAnnotation(asAccount(fx.accounts.ann2), grade(wrong.id, fx.changes[0].reviews[i], known === 4 ? 1 : 5));
   }
   await db.assignment.update({ where: { id: wrong.id }, data: { status: "DONE", timeSpentMs: 2_000 } });
   await db.assignment.update({ where: { id: right.id }, data: { status: "DONE", timeSpentMs: 42_000 } });
 
   const report = await quality.studyQuality(asLead(fx), fx.slug);
   expect(report.goldItems).toBe(1);
-  const row = (userId: string) => report.annotators.find((a) => a.userId === userId)!;
-  expect(row(fx.users.ann1).gold).toMatchObject({ answered: 2, correct: 2, accuracy: 1 });
-  expect(row(fx.users.ann1).lowAccuracy).toBe(false);
-  expect(row(fx.users.ann2).gold).toMatchObject({ answered: 2, correct: 0, accuracy: 0 });
-  expect(row(fx.users.ann2).gold!.misses.map((m) => [m.value, m.gold])).toEqual(expect.arrayContaining([[1, 4], [5, 2]]));
-  expect(row(fx.users.ann2).lowAccuracy).toBe(true);
-  expect(row(fx.users.ann2).pace).toEqual({ finished: 1, meanSeconds: 2, tooFast: 1 });
-  expect(row(fx.users.ann1).pace).toEqual({ finished: 1, meanSeconds: 42, tooFast: 0 });
+  const row = (accountId: string) => report.annotators.find((a) => a.annotatorId === accountId)!;
+  expect(row(fx.accounts.ann1).gold).toMatchObject({ answered: 2, correct: 2, accuracy: 1 });
+  expect(row(fx.accounts.ann1).lowAccuracy).toBe(false);
+  expect(row(fx.accounts.ann2).gold).toMatchObject({ answered: 2, correct: 0, accuracy: 0 });
+  expect(row(fx.accounts.ann2).gold!.misses.map((m) => [m.value, m.gold])).toEqual(expect.arrayContaining([[1, 4], [5, 2]]));
+  expect(row(fx.accounts.ann2).lowAccuracy).toBe(true);
+  expect(row(fx.accounts.ann2).pace).toEqual({ finished: 1, meanSeconds: 2, tooFast: 1 });
+  expect(row(fx.accounts.ann1).pace).toEqual({ finished: 1, meanSeconds: 42, tooFast: 0 });
 
   const study = await requireStudy({ id: fx.studyId });
   const rated = async (mode?: "include") => ratedItems(await gatherTaskColumns(study, "REFERENCE_GRADING", db, { gold: mode }));
@@ -112,8 +112,8 @@ test("the command line leaves gold out of agreement and exports unless --include
 });
 
 test("a known answer leaves out only its review for its task: the gold change's other reviews count in agreement and exports", async () => {
-  const right = await goldAssignment(fx.users.ann1);
-  await data.saveAnnotation(asUser(fx.users.ann1), grade(right.id, fx.changes[0].reviews[2], 3));
+  const right = await goldAssignment(fx.accounts.ann1);
+  await data.saveAnnotation(asAccount(fx.accounts.ann1), grade(right.id, fx.changes[0].reviews[2], 3));
   const study = await requireStudy({ id: fx.studyId });
   const rated = async (mode?: "only") => ratedItems(await gatherTaskColumns(study, "REFERENCE_GRADING", db, { gold: mode }));
   const kept = await rated();
@@ -121,7 +121,7 @@ test("a known answer leaves out only its review for its task: the gold change's 
   expect(kept.has(fx.changes[0].reviews[0]) || kept.has(fx.changes[0].reviews[1])).toBe(false);
   expect([...(await rated("only"))].sort()).toEqual(fx.changes[0].reviews.slice(0, 2).sort());
   // accuracy still counts each known answer once
-  const row = (await quality.studyQuality(asLead(fx), fx.slug)).annotators.find((a) => a.userId === fx.users.ann1)!;
+  const row = (await quality.studyQuality(asLead(fx), fx.slug)).annotators.find((a) => a.annotatorId === fx.accounts.ann1)!;
   expect(row.gold).toMatchObject({ answered: 2, correct: 2 });
 
   const itemsOfGoldChange = async (includeGold: boolean) =>
@@ -134,27 +134,27 @@ test("a known answer leaves out only its review for its task: the gold change's 
 });
 
 test("a paused annotator can neither open nor save items until resumed", async () => {
-  const ann2 = asUser(fx.users.ann2);
-  const open = await db.assignment.findFirstOrThrow({ where: { userId: ann2.id, taskType: "REFERENCE_GRADING", status: "PENDING" } });
+  const ann2 = asAccount(fx.accounts.ann2);
+  const open = await db.assignment.findFirstOrThrow({ where: { annotatorId: ann2.id, taskType: "REFERENCE_GRADING", status: "PENDING" } });
   const change = fx.changes.find((c) => c.id === open.codeChangeId)!;
-  await quality.setAnnotatorPaused(asLead(fx), { slug: fx.slug, userId: ann2.id, paused: true, reason: "gold" });
+  await quality.setAnnotatorPaused(asLead(fx), { slug: fx.slug, annotatorId: ann2.id, paused: true, reason: "gold" });
 
   await expect(data.getWorkspace(ann2.id, open.id)).rejects.toMatchObject({ status: 423 });
   await expect(data.saveAnnotation(ann2, grade(open.id, change.reviews[0], 3))).rejects.toMatchObject({ status: 423 });
   await expect(data.submitAssignment(ann2.id, open.id)).rejects.toMatchObject({ status: 423 });
   expect(await db.referenceGrade.count({ where: { annotatorId: ann2.id, reviewId: change.reviews[0] } })).toBe(0);
   expect((await listQueuesForAnnotator(ann2.id)).find((q) => q.study.slug === fx.slug)?.paused).toBe(true);
-  expect((await quality.studyQuality(asLead(fx), fx.slug)).annotators.find((a) => a.userId === ann2.id)?.paused).toBe(true);
+  expect((await quality.studyQuality(asLead(fx), fx.slug)).annotators.find((a) => a.annotatorId === ann2.id)?.paused).toBe(true);
   // the other annotator works on
-  const other = await db.assignment.findFirstOrThrow({ where: { userId: fx.users.ann1, taskType: "REFERENCE_GRADING", status: "PENDING" } });
-  await expect(data.getWorkspace(fx.users.ann1, other.id)).resolves.toBeTruthy();
+  const other = await db.assignment.findFirstOrThrow({ where: { annotatorId: fx.accounts.ann1, taskType: "REFERENCE_GRADING", status: "PENDING" } });
+  await expect(data.getWorkspace(fx.accounts.ann1, other.id)).resolves.toBeTruthy();
 
-  await quality.setAnnotatorPaused(asLead(fx), { slug: fx.slug, userId: ann2.id, paused: false, reason: "" });
+  await quality.setAnnotatorPaused(asLead(fx), { slug: fx.slug, annotatorId: ann2.id, paused: false, reason: "" });
   expect((await data.saveAnnotation(ann2, grade(open.id, change.reviews[0], 3))).version).toBe(1);
   expect((await listQueuesForAnnotator(ann2.id)).find((q) => q.study.slug === fx.slug)?.paused).toBe(false);
 });
 
 test("only an annotator of the lead's own study can be paused", async () => {
-  await expect(quality.setAnnotatorPaused(asLead(fx), { slug: fx.slug, userId: fx.users.ann3, paused: true, reason: "" })).rejects.toMatchObject({ status: 404 });
-  await expect(quality.setAnnotatorPaused({ id: fx.users.ann1, role: "LEAD" }, { slug: fx.slug, userId: fx.users.ann2, paused: true, reason: "" })).rejects.toMatchObject({ status: 404 });
+  await expect(quality.setAnnotatorPaused(asLead(fx), { slug: fx.slug, annotatorId: fx.accounts.ann3, paused: true, reason: "" })).rejects.toMatchObject({ status: 404 });
+  await expect(quality.setAnnotatorPaused({ id: fx.accounts.ann1, role: "LEAD" }, { slug: fx.slug, annotatorId: fx.accounts.ann2, paused: true, reason: "" })).rejects.toMatchObject({ status: 404 });
 });

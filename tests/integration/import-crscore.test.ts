@@ -52,7 +52,7 @@ describe.skipIf(!present)("CRScore Python sheets", () => {
 
     const judged = await client.claimJudgement.groupBy({ by: ["annotatorId"], where: { pseudoReference: { codeChange: { studyId } }, code: { not: null } }, _count: true });
     const rated = await client.reviewRating.groupBy({ by: ["annotatorId"], where: { review: { codeChange: { studyId } } }, _count: true });
-    const names = new Map((await client.user.findMany({ where: { id: { in: judged.map((j) => j.annotatorId) } } })).map((u) => [u.id, u.name]));
+    const names = new Map((await client.account.findMany({ where: { id: { in: judged.map((j) => j.annotatorId) } } })).map((u) => [u.id, u.name]));
     expect(Object.fromEntries(judged.map((j) => [names.get(j.annotatorId), j._count]))).toEqual({ marcus: 357, atharva: 249 });
     expect(Object.fromEntries(rated.map((r) => [names.get(r.annotatorId), r._count]))).toEqual({ marcus: 490, atharva: 490 });
     expect(await client.claimJudgement.count({ where: { pseudoReference: { codeChange: { studyId } }, code: "AMBIGUOUS" } })).toBe(1);

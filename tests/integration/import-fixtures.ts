@@ -50,7 +50,7 @@ export function imported(result: ImportResult): ImportSummary {
 /** Rows of every table an import may write. */
 export async function countRows(client: PrismaClient): Promise<Record<string, number>> {
   const counts = await Promise.all([
-    client.user.count(),
+    client.account.count(),
     client.study.count(),
     client.studyMember.count(),
     client.pullRequest.count(),
@@ -65,7 +65,7 @@ export async function countRows(client: PrismaClient): Promise<Record<string, nu
     client.annotationHistory.count(),
     client.importRun.count(),
   ]);
-  const names = ["user", "study", "studyMember", "pullRequest", "codeChange", "pseudoReference", "review", "claimJudgement", "reviewRating", "reviewClaimLink", "referenceGrade", "commentFilterLabel", "annotationHistory", "importRun"];
+  const names = ["account", "study", "studyMember", "pullRequest", "codeChange", "pseudoReference", "review", "claimJudgement", "reviewRating", "reviewClaimLink", "referenceGrade", "commentFilterLabel", "annotationHistory", "importRun"];
   return Object.fromEntries(names.map((n, i) => [n, counts[i]]));
 }
 

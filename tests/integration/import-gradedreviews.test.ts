@@ -39,11 +39,11 @@ describe.skipIf(!hasSharedFile(...GRADEDREVIEWS_SAMPLE))("GradedReviews sample w
     expect(await client.review.count({ where: { ...inStudy, isReference: false } })).toBe(1200);
     const grades = await client.referenceGrade.groupBy({ by: ["grade"], where: { review: inStudy }, _count: true, orderBy: { grade: "asc" } });
     expect(Object.fromEntries(grades.map((g) => [g.grade, g._count]))).toEqual({ 1: 1077, 2: 84, 3: 15, 4: 15, 5: 9 });
-    const grader = await client.user.findFirstOrThrow({ where: { name: "gradedreviews-consensus" } });
+    const grader = await client.account.findFirstOrThrow({ where: { name: "gradedreviews-consensus" } });
     expect(grader.active).toBe(false);
     // The grader account is shared by every study that imports GradedReviews: count this study's grades only.
     const gradeIds = (await client.referenceGrade.findMany({ where: { review: inStudy }, select: { id: true } })).map((g) => g.id);
-    expect(await client.annotationHistory.count({ where: { kind: "REFERENCE_GRADE", action: "IMPORT", userId: grader.id, annotationId: { in: gradeIds } } })).toBe(1200);
+    expect(await client.annotationHistory.count({ where: { kind: "REFERENCE_GRADE", action: "IMPORT", accountId: grader.id, annotationId: { in: gradeIds } } })).toBe(1200);
   });
 
   test("importing the same file again changes nothing", async () => {

@@ -20,15 +20,15 @@ let otherLead: { id: string };
 
 beforeAll(async () => {
   const stamp = Date.now();
-  const created = await db.user.create({ data: { email: `ij-lead-${stamp}@test.local`, name: "Import Lead", role: "LEAD" } });
+  const created = await db.account.create({ data: { email: `ij-lead-${stamp}@test.local`, name: "Import Lead", role: "LEAD" } });
   lead = { id: created.id, email: created.email, name: created.name, role: "LEAD" };
-  otherLead = await db.user.create({ data: { email: `ij-other-${stamp}@test.local`, name: "Other Lead", role: "LEAD" } });
+  otherLead = await db.account.create({ data: { email: `ij-other-${stamp}@test.local`, name: "Other Lead", role: "LEAD" } });
 });
 afterAll(() => db.$disconnect());
 
-async function events(user: { id: string }, jobId: string): Promise<ImportEvent[]> {
+async function events(account: { id: string }, jobId: string): Promise<ImportEvent[]> {
   const seen: ImportEvent[] = [];
-  for await (const event of followImportJob(user, jobId, new AbortController().signal, 100)) seen.push(event);
+  for await (const event of followImportJob(account, jobId, new AbortController().signal, 100)) seen.push(event);
   return seen;
 }
 
@@ -61,7 +61,7 @@ test("a worker imports a stored upload with its options; the lead follows it to 
   }
   const study = await db.study.findUniqueOrThrow({ where: { slug }, include: { codeChanges: true } });
   expect(study.codeChanges.map((c) => c.externalId).sort()).toEqual(["a1", "a2", "a3"]);
-  expect(study.createdById).toBe(lead.id);
+  expect(study.ownerId).toBe(lead.id);
   expect(await db.importRun.findFirstOrThrow({ where: { studyId: study.id } })).toMatchObject({ primary: true, createdById: lead.id });
   expect(await db.importJobFile.count({ where: { jobId } })).toBe(0);
   expect(await db.importJob.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ status: "DONE", createdById: lead.id });

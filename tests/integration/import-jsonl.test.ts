@@ -63,8 +63,8 @@ describe("jsonl import and export", () => {
     expect([judgement.code, judgement.timeSpentMs, judgement.createdAt.toISOString()]).toEqual(["CORRECT", 3900, "2025-03-01T11:00:00.000Z"]);
     const correction = await client.pseudoReference.findFirstOrThrow({ where: { externalId: "a1", codeChange: { studyId: summary.study.id } }, include: { corrects: true, addedBy: true } });
     expect([correction.corrects?.externalId, correction.addedBy?.name, correction.addedBy?.active]).toEqual(["c2", "grace", false]);
-    const members = await client.studyMember.findMany({ where: { studyId: summary.study.id }, include: { user: true } });
-    expect(members.map((m) => m.user.name).sort()).toEqual(["ada", "grace"]);
+    const members = await client.studyMember.findMany({ where: { studyId: summary.study.id }, include: { account: true } });
+    expect(members.map((m) => m.account.name).sort()).toEqual(["ada", "grace"]);
   });
 
   test("round trip: the export imported into an empty study gives identical content", async () => {

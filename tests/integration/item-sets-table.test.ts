@@ -75,6 +75,6 @@ test("a row the filter does not keep, another study's row, a taken name or an em
   await expect(pick([reviews.rows[0].id], "system-2 sample")).rejects.toMatchObject({ status: 409 });
   await expect(sets.createItemSetFromTable(lead, { slug: fx.slug, name: "none", kind: "CUSTOM", filter: { table: "review", text: "no review says this" }, ids: null })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("The filter keeps no reviews") });
   await expect(sets.createItemSetFromTable(asLead(other), { slug: fx.slug, name: "theirs", kind: "CUSTOM", filter: reviews.filter, ids: null })).rejects.toMatchObject({ status: 404 });
-  await expect(sets.createItemSetFromTable({ id: fx.users.ann1, role: "ANNOTATOR" }, { slug: fx.slug, name: "mine", kind: "CUSTOM", filter: reviews.filter, ids: null })).rejects.toMatchObject({ status: 404 });
+  await expect(sets.createItemSetFromTable({ id: fx.accounts.ann1, role: "ANNOTATOR" }, { slug: fx.slug, name: "mine", kind: "CUSTOM", filter: reviews.filter, ids: null })).rejects.toMatchObject({ status: 404 });
   expect(await setCount()).toBe(before);
 });

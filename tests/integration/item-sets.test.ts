@@ -36,8 +36,8 @@ beforeAll(async () => {
   // Two annotators rate the relevance of every review of the three changes; they agree on cc-0 only.
   for (const [c, change] of fx.changes.entries()) {
     for (const [r, reviewId] of change.reviews.entries()) {
-      await db.reviewRating.create({ data: { annotatorId: fx.users.ann1, reviewId: reviewId, scores: { relevance: 1 + ((r + c) % 5) } } });
-      await db.reviewRating.create({ data: { annotatorId: fx.users.ann2, reviewId: reviewId, scores: { relevance: c === 0 ? 1 + ((r + c) % 5) : 1 + ((r * 3 + 1) % 5) } } });
+      await db.reviewRating.create({ data: { annotatorId: fx.accounts.ann1, reviewId: reviewId, scores: { relevance: 1 + ((r + c) % 5) } } });
+      await db.reviewRating.create({ data: { annotatorId: fx.accounts.ann2, reviewId: reviewId, scores: { relevance: c === 0 ? 1 + ((r + c) % 5) : 1 + ((r * 3 + 1) % 5) } } });
     }
   }
 });
@@ -83,7 +83,7 @@ describe("stored item sets", () => {
 
   test("generating assignments stores the plan's reliability set (never the last items); a study has one reliability set; a plan without one removes it", async () => {
     await admin.updateAssignmentSettings(asLead(fx), { slug: fx.slug, annotatorsPerItem: 1, reliabilitySetSize: 2, assignmentSeed: 5 });
-    await admin.generateAssignments(asLead(fx), fx.slug, [fx.users.ann1, fx.users.ann2]);
+    await admin.generateAssignments(asLead(fx), fx.slug, [fx.accounts.ann1, fx.accounts.ann2]);
     const stored = await sets.readItemSet(asLead(fx), fx.slug, sets.PLAN_RELIABILITY_SET);
     expect(stored).toMatchObject({ kind: "RELIABILITY", source: "assignment plan (seed 5)", size: 2 });
     const inPlan = await db.assignment.findMany({ where: { studyId: fx.studyId, inReliabilitySet: true }, select: { codeChange: { select: { externalId: true } } } });
@@ -98,7 +98,7 @@ describe("stored item sets", () => {
     expect(relevance.reliabilitySet).toMatchObject({ items: 14, rule: expect.stringMatching(/reliability set "reliability" \(2 ids\)/) });
 
     await admin.updateAssignmentSettings(asLead(fx), { slug: fx.slug, annotatorsPerItem: 1, reliabilitySetSize: 0, assignmentSeed: 5 });
-    await admin.generateAssignments(asLead(fx), fx.slug, [fx.users.ann1, fx.users.ann2]);
+    await admin.generateAssignments(asLead(fx), fx.slug, [fx.accounts.ann1, fx.accounts.ann2]);
     expect(await sets.reportItemSets(asLead(fx), fx.slug)).toEqual({});
     await db.assignment.deleteMany({ where: { studyId: fx.studyId } });
   });

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import type { SaveRequest } from "@/lib/annotation/values";
-import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { asLead, asAccount, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
@@ -23,8 +23,8 @@ let b: AnnotationFixture;
 const ANN1 = [true, true, true, false, false, false, true, false];
 const ANN2 = [true, true, false, false, false, false, true, false];
 
-const assignmentOf = (userId: string, taskType: "COMMENT_FILTERING" | "CLAIM_VERIFICATION", codeChangeId?: string) =>
-  db.assignment.findFirstOrThrow({ where: { studyId: a.studyId, userId, taskType, ...(codeChangeId ? { codeChangeId } : {}) }, orderBy: { position: "asc" } });
+const assignmentOf = (accountId: string, taskType: "COMMENT_FILTERING" | "CLAIM_VERIFICATION", codeChangeId?: string) =>
+  db.assignment.findFirstOrThrow({ where: { studyId: a.studyId, annotatorId: accountId, taskType, ...(codeChangeId ? { codeChangeId } : {}) }, orderBy: { position: "asc" } });
 
 /** Counts and hashes of the tables a view could write to: equal before and after means nothing was written. */
 async function written(): Promise<unknown> {
@@ -38,30 +38,30 @@ let claimChange: string;
 beforeAll(async () => {
   a = await createAnnotationFixture(db, `views${Date.now()}a`);
   b = await createAnnotationFixture(db, `views${Date.now()}b`);
-  await admin.generateAssignments(asLead(a), a.slug, [a.users.ann1, a.users.ann2]);
-  await admin.generateAssignments(asLead(b), b.slug, [b.users.ann1, b.users.ann2]);
+  await admin.generateAssignments(asLead(a), a.slug, [a.accounts.ann1, a.accounts.ann2]);
+  await admin.generateAssignments(asLead(b), b.slug, [b.accounts.ann1, b.accounts.ann2]);
   // Both annotators have every item (2 per item): label one change's reviews through the real save, and submit.
-  const first = await assignmentOf(a.users.ann1, "COMMENT_FILTERING");
+  const first = await assignmentOf(a.accounts.ann1, "COMMENT_FILTERING");
   filterChange = first.codeChangeId;
   const change = a.changes.find((c) => c.id === filterChange)!;
   const reviews = [...change.reviews, change.reference];
-  for (const [userId, labels] of [
-    [a.users.ann1, ANN1],
-    [a.users.ann2, ANN2],
+  for (const [accountId, labels] of [
+    [a.accounts.ann1, ANN1],
+    [a.accounts.ann2, ANN2],
   ] as const) {
-    const assignment = await assignmentOf(userId, "COMMENT_FILTERING", filterChange);
+    const assignment = await assignmentOf(accountId, "COMMENT_FILTERING", filterChange);
     for (const [i, review] of reviews.entries()) {
-      const save: SaveRequest = { kind: "filter", assignmentId: assignment.id, targetId: review, baseVersion: 0, value: { highQuality: labels[i], justification: i === 0 ? `said by ${userId}` : "" } };
-      await data.saveAnnotation(asUser(userId), save);
+      const save: SaveRequest = { kind: "filter", assignmentId: assignment.id, targetId: review, baseVersion: 0, value: { highQuality: labels[i], justification: i === 0 ? `said by ${accountId}` : "" } };
+      await data.saveAnnotation(asAccount(accountId), save);
     }
-    await data.submitAssignment(userId, assignment.id);
+    await data.submitAssignment(accountId, assignment.id);
   }
-  await data.recordTimeSpent(a.users.ann1, first.id, 4_200);
+  await data.recordTimeSpent(a.accounts.ann1, first.id, 4_200);
   // A draft: ann1 codes one claim of a change and does not submit it.
-  const claimAssignment = await assignmentOf(a.users.ann1, "CLAIM_VERIFICATION");
+  const claimAssignment = await assignmentOf(a.accounts.ann1, "CLAIM_VERIFICATION");
   claimChange = claimAssignment.codeChangeId;
   const claim = a.changes.find((c) => c.id === claimChange)!.claims[1];
-  await data.saveAnnotation(asUser(a.users.ann1), { kind: "claim", assignmentId: claimAssignment.id, targetId: claim, baseVersion: 0, value: { code: "INCORRECT", necessary: true, errorType: null, note: "wrong line" } });
+  await data.saveAnnotation(asAccount(a.accounts.ann1), { kind: "claim", assignmentId: claimAssignment.id, targetId: claim, baseVersion: 0, value: { code: "INCORRECT", necessary: true, errorType: null, note: "wrong line" } });
 });
 afterAll(async () => {
   await removeAnnotationFixture(db, a);
@@ -70,18 +70,18 @@ afterAll(async () => {
 
 test("the preview shows the item as the annotator's workspace does, with their answers; without an annotator, no answers", async () => {
   const before = await written();
-  for (const userId of [a.users.ann1, a.users.ann2]) {
-    const assignment = await assignmentOf(userId, "COMMENT_FILTERING", filterChange);
-    const workspace = await data.getWorkspace(userId, assignment.id);
-    const preview = await views.itemPreview(asLead(a), a.slug, filterChange, { task: "COMMENT_FILTERING", annotatorId: userId });
+  for (const accountId of [a.accounts.ann1, a.accounts.ann2]) {
+    const assignment = await assignmentOf(accountId, "COMMENT_FILTERING", filterChange);
+    const workspace = await data.getWorkspace(accountId, assignment.id);
+    const preview = await views.itemPreview(asLead(a), a.slug, filterChange, { task: "COMMENT_FILTERING", annotatorId: accountId });
     expect(preview.data.filtering).toEqual(workspace.filtering);
     expect(preview.data.item).toEqual(workspace.item);
     expect(preview.data.sources).toEqual(workspace.sources);
     expect(preview.data.study).toEqual(workspace.study);
-    expect(preview.annotators.find((p) => p.id === userId)?.assignment?.status).toBe("DONE");
+    expect(preview.annotators.find((p) => p.id === accountId)?.assignment?.status).toBe("DONE");
   }
-  const ann1 = await views.itemPreview(asLead(a), a.slug, filterChange, { task: "COMMENT_FILTERING", annotatorId: a.users.ann1 });
-  const ann2 = await views.itemPreview(asLead(a), a.slug, filterChange, { task: "COMMENT_FILTERING", annotatorId: a.users.ann2 });
+  const ann1 = await views.itemPreview(asLead(a), a.slug, filterChange, { task: "COMMENT_FILTERING", annotatorId: a.accounts.ann1 });
+  const ann2 = await views.itemPreview(asLead(a), a.slug, filterChange, { task: "COMMENT_FILTERING", annotatorId: a.accounts.ann2 });
   const third = a.changes.find((c) => c.id === filterChange)!.reviews[2];
   expect(ann1.data.filtering!.labels[third].value.highQuality).toBe(true);
   expect(ann2.data.filtering!.labels[third].value.highQuality).toBe(false);
@@ -90,10 +90,10 @@ test("the preview shows the item as the annotator's workspace does, with their a
   expect(nobody.annotatorId).toBeNull();
   expect(nobody.data.filtering!.labels).toEqual({});
   expect(nobody.data.filtering!.reviews.map((r) => r.id).sort()).toEqual(ann1.data.filtering!.reviews.map((r) => r.id).sort());
-  expect(nobody.annotators.map((p) => p.id).sort()).toEqual([a.users.ann1, a.users.ann2].sort());
+  expect(nobody.annotators.map((p) => p.id).sort()).toEqual([a.accounts.ann1, a.accounts.ann2].sort());
 
   // The claim task shows the annotator's draft judgement, and the study's first task is the default.
-  const claims = await views.itemPreview(asLead(a), a.slug, claimChange, { annotatorId: a.users.ann1 });
+  const claims = await views.itemPreview(asLead(a), a.slug, claimChange, { annotatorId: a.accounts.ann1 });
   expect(claims.task).toBe("CLAIM_VERIFICATION");
   const claim = a.changes.find((c) => c.id === claimChange)!.claims[1];
   expect(claims.data.claims!.judgements[claim].value).toMatchObject({ code: "INCORRECT", note: "wrong line" });
@@ -102,8 +102,8 @@ test("the preview shows the item as the annotator's workspace does, with their a
 
 test("the annotator's page: progress per task, time on task, answers per item, and agreement from the agreement report", async () => {
   const before = await written();
-  const overview = await views.annotatorOverview(asLead(a), a.slug, a.users.ann1);
-  const assignments = await db.assignment.findMany({ where: { studyId: a.studyId, userId: a.users.ann1 } });
+  const overview = await views.annotatorOverview(asLead(a), a.slug, a.accounts.ann1);
+  const assignments = await db.assignment.findMany({ where: { studyId: a.studyId, annotatorId: a.accounts.ann1 } });
   expect(overview.progress.total).toBe(assignments.length);
   expect(overview.progress.byTask.COMMENT_FILTERING).toMatchObject({ total: assignments.filter((x) => x.taskType === "COMMENT_FILTERING").length, done: 1, inProgress: 0 });
   expect(overview.progress.byTask.CLAIM_VERIFICATION).toMatchObject({ done: 0, inProgress: 1 });
@@ -119,10 +119,10 @@ test("the annotator's page: progress per task, time on task, answers per item, a
   // Cohen's kappa with ann2 on the eight reviews: p_o = 7/8, p_e = 4/8·3/8 + 4/8·5/8 = 1/2, kappa = 0.75.
   const filtering = overview.agreement.find((x) => x.task === "COMMENT_FILTERING")!;
   expect(filtering.pairs).toHaveLength(1);
-  expect(filtering.pairs[0].rater.id).toBe(a.users.ann2);
+  expect(filtering.pairs[0].rater.id).toBe(a.accounts.ann2);
   expect(filtering.pairs[0].n).toBe(8);
   expect(filtering.pairs[0].value).toBeCloseTo(0.75, 10);
-  const reliability = (await taskReliability(asLead(a), a.slug, "COMMENT_FILTERING"))[0].annotators.find((x) => x.rater === a.users.ann1)!;
+  const reliability = (await taskReliability(asLead(a), a.slug, "COMMENT_FILTERING"))[0].annotators.find((x) => x.rater === a.accounts.ann1)!;
   expect(filtering.withConsensus).toEqual(reliability.withConsensus);
   // Seven items agreed, but with two annotators their consensus is ann1's own answer: left out, not 7 of 7 (100 %).
   expect(filtering.withConsensus).toEqual({ agree: 0, n: 0, value: null, leftOut: 7 });
@@ -136,13 +136,13 @@ test("a lead of another study, an annotator, and annotators of another study get
   const notFound = { code: "NOT_FOUND" };
   await expect(views.itemPreview(asLead(b), a.slug, filterChange)).rejects.toMatchObject(notFound);
   await expect(views.itemPreview(asLead(b), b.slug, filterChange)).rejects.toMatchObject(notFound);
-  await expect(views.annotatorOverview(asLead(b), a.slug, a.users.ann1)).rejects.toMatchObject(notFound);
-  await expect(views.annotatorOverview(asLead(b), b.slug, a.users.ann1)).rejects.toMatchObject(notFound);
-  await expect(views.itemPreview(asLead(a), a.slug, filterChange, { annotatorId: b.users.ann1 })).rejects.toMatchObject(notFound);
-  await expect(views.annotatorOverview(asLead(a), a.slug, b.users.ann1)).rejects.toMatchObject(notFound);
+  await expect(views.annotatorOverview(asLead(b), a.slug, a.accounts.ann1)).rejects.toMatchObject(notFound);
+  await expect(views.annotatorOverview(asLead(b), b.slug, a.accounts.ann1)).rejects.toMatchObject(notFound);
+  await expect(views.itemPreview(asLead(a), a.slug, filterChange, { annotatorId: b.accounts.ann1 })).rejects.toMatchObject(notFound);
+  await expect(views.annotatorOverview(asLead(a), a.slug, b.accounts.ann1)).rejects.toMatchObject(notFound);
   // the annotator role leads no study
-  await expect(views.itemPreview(asUser(a.users.ann1), a.slug, filterChange)).rejects.toMatchObject(notFound);
-  await expect(views.annotatorOverview(asUser(a.users.ann1), a.slug, a.users.ann1)).rejects.toMatchObject(notFound);
+  await expect(views.itemPreview(asAccount(a.accounts.ann1), a.slug, filterChange)).rejects.toMatchObject(notFound);
+  await expect(views.annotatorOverview(asAccount(a.accounts.ann1), a.slug, a.accounts.ann1)).rejects.toMatchObject(notFound);
   // a task the study does not have
   await db.study.update({ where: { id: b.studyId }, data: { taskTypes: ["COMMENT_FILTERING"] } });
   await expect(views.itemPreview(asLead(b), b.slug, b.changes[0].id, { task: "REVIEW_RATING" })).rejects.toMatchObject(notFound);

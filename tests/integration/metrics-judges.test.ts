@@ -297,12 +297,12 @@ describe("swe-judge and the CRScore judge as metric runs", () => {
       {
         id: "s0",
         language: "java",
-        diff: "@@ -1 +1 @@\n-return name;\n+return user.getName();\n",
+        diff: "@@ -1 +1 @@\n-return name;\n+return account.getName();\n",
         reviews: [
-          { id: "ref", text: "This throws when user is null; add a null check.", isReference: true },
+          { id: "ref", text: "This throws when account is null; add a null check.", isReference: true },
           { id: "a", text: "SWE q=20 rename the method.", ...scored(1) },
-          { id: "b", text: "SWE q=60 user may be null here.", ...scored(3) },
-          { id: "c", text: "SWE q=90 user can be null, check it before getName().", ...scored(5) },
+          { id: "b", text: "SWE q=60 account may be null here.", ...scored(3) },
+          { id: "c", text: "SWE q=90 account can be null, check it before getName().", ...scored(5) },
         ],
       },
       {

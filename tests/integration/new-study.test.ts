@@ -25,19 +25,19 @@ beforeAll(async () => {
   // Stored as annotators (the integration database is shared and other tests expect no lead
   // account); the data layer takes the role as given.
   for (const [key, role] of [["lead", "LEAD"], ["otherLead", "LEAD"], ["annotator", "ANNOTATOR"]] as const) {
-    const user = await db.user.create({ data: { email: `${key}-${tag}@test.local`, name: key, role: "ANNOTATOR" } });
-    people[key] = { id: user.id, role };
+    const account = await db.account.create({ data: { email: `${key}-${tag}@test.local`, name: key, role: "ANNOTATOR" } });
+    people[key] = { id: account.id, role };
   }
 });
 afterAll(async () => {
   await db.study.deleteMany({ where: { slug: { contains: tag } } });
-  await db.user.deleteMany({ where: { email: { contains: tag } } });
+  await db.account.deleteMany({ where: { email: { contains: tag } } });
 });
 
 test("a lead creates an empty study with its name, slug, task types, scale and annotators per item, and leads it", async () => {
   expect(await createStudy(people.lead, fields())).toEqual({ slug: `calibration-${tag}`, name: `Calibration ${tag}` });
   const study = await db.study.findUniqueOrThrow({ where: { slug: `calibration-${tag}` } });
-  expect(study).toMatchObject({ name: `Calibration ${tag}`, taskTypes: ["REVIEW_RATING", "REFERENCE_GRADING"], likertDimensions: ["relevance", "clarity"], likertMin: 0, likertMax: 4, annotatorsPerItem: 3, createdById: people.lead.id });
+  expect(study).toMatchObject({ name: `Calibration ${tag}`, taskTypes: ["REVIEW_RATING", "REFERENCE_GRADING"], likertDimensions: ["relevance", "clarity"], likertMin: 0, likertMax: 4, annotatorsPerItem: 3, ownerId: people.lead.id });
   expect(await findLedStudy(people.lead, study.slug)).not.toBeNull();
   expect(await findLedStudy(people.otherLead, study.slug)).toBeNull();
   expect((await listStudiesWithCounts(people.lead)).map((s) => s.name)).toContain(`Calibration ${tag}`);

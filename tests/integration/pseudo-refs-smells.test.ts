@@ -94,7 +94,7 @@ describe("static analysis as a study job", () => {
     expect(await db.pseudoReference.count({ where: { codeChange: { studyId: study.id }, kind: "SMELL" } })).toBe(smells.length);
 
     const jsChange = await db.codeChange.findFirstOrThrow({ where: { studyId: study.id, externalId: "js" } });
-    const workspace = (await claimJudgementQueries.readWorkspace({ client: db, userId: "nobody", codeChangeId: jsChange.id, study: { hideSystemNames: false }, reviewSeed: 1 } as never)) as { claims: { smells: { text: string }[]; references: { text: string }[] } };
+    const workspace = (await claimJudgementQueries.readWorkspace({ client: db, accountId: "nobody", codeChangeId: jsChange.id, study: { hideSystemNames: false }, reviewSeed: 1 } as never)) as { claims: { smells: { text: string }[]; references: { text: string }[] } };
     expect(workspace.claims.smells.map((s) => s.text)).toEqual(js.map((s) => s.text));
     expect(workspace.claims.references.map((r) => r.text)).toEqual(["A claim."]);
   }, 240_000);

@@ -36,7 +36,7 @@ const gold = new Map<TaskType, Set<string>>();
 
 beforeAll(async () => {
   fx = await createAnnotationFixture(db, `cols${Date.now()}`);
-  const annotators = [fx.users.ann1, fx.users.ann2, fx.users.ann3];
+  const annotators = [fx.accounts.ann1, fx.accounts.ann2, fx.accounts.ann3];
   const study = await requireStudy({ id: fx.studyId }, db);
   const keys = (task: TaskType) => taskQuestions(task, study).map((q) => q.key);
   for (const [c, change] of fx.changes.entries()) {
@@ -45,7 +45,7 @@ beforeAll(async () => {
       if (a === 2 && c === 1) continue;
       const draft = a === 1 && c === 2;
       for (const task of TASKS) {
-        await db.assignment.create({ data: { studyId: fx.studyId, userId: annotatorId, codeChangeId: change.id, taskType: task, status: draft ? "IN_PROGRESS" : "DONE", position: c } });
+        await db.assignment.create({ data: { studyId: fx.studyId, annotatorId: annotatorId, codeChangeId: change.id, taskType: task, status: draft ? "IN_PROGRESS" : "DONE", position: c } });
       }
       const answer = (task: TaskType, item: string, position: number, values: Record<string, unknown>) => written.push({ task, item, order: c * 100 + position, rater: annotatorId, draft, values });
       for (const [r, reviewId] of [...change.reviews, change.reference].entries()) {

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import type { SaveRequest } from "@/lib/annotation/values";
-import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { asLead, asAccount, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
@@ -21,7 +21,7 @@ const { createItemSet } = await import("@/lib/data/item-sets");
 
 let fx: AnnotationFixture;
 const input = () => ({ slug: fx.slug, itemSets: ["batch-1", "batch-2"] });
-const assignmentOf = (userId: string, change: number) => db.assignment.findFirstOrThrow({ where: { userId, codeChangeId: fx.changes[change].id } });
+const assignmentOf = (accountId: string, change: number) => db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId: fx.changes[change].id } });
 const rowsOfStudy = async () => ({
   rounds: await db.calibrationRound.count({ where: { studyId: fx.studyId } }),
   sets: await db.itemSet.count({ where: { studyId: fx.studyId } }),
@@ -32,7 +32,7 @@ const grade = (assignmentId: string, review: string, value: number): SaveRequest
 beforeAll(async () => {
   fx = await createAnnotationFixture(db, `gate${Date.now()}`, { changes: 4 });
   await db.study.update({ where: { id: fx.studyId }, data: { taskTypes: ["REFERENCE_GRADING"], reliabilitySetSize: 0, annotatorsPerItem: 2 } });
-  await db.studyMember.createMany({ data: [fx.users.ann1, fx.users.ann2].map((userId) => ({ studyId: fx.studyId, userId, role: "ANNOTATOR" as const })) });
+  await db.studyMember.createMany({ data: [fx.accounts.ann1, fx.accounts.ann2].map((accountId) => ({ studyId: fx.studyId, accountId, role: "ANNOTATOR" as const })) });
   await createItemSet(asLead(fx), { slug: fx.slug, name: "batch-1", kind: "CALIBRATION", fileName: "b1.txt", text: "cc-0" });
   await createItemSet(asLead(fx), { slug: fx.slug, name: "batch-2", kind: "CALIBRATION", fileName: "b2.txt", text: "cc-1" });
 });
@@ -47,7 +47,7 @@ test("making rounds previews the assignments per annotator and round, creates no
   ]);
   expect(preview.outsideCodeChanges).toBe(2);
   // every annotator grades every round's item; the two outside items go to both (2 annotators per item)
-  expect(preview.annotators.map((a) => a.userId).sort()).toEqual([fx.users.ann1, fx.users.ann2].sort());
+  expect(preview.annotators.map((a) => a.annotatorId).sort()).toEqual([fx.accounts.ann1, fx.accounts.ann2].sort());
   expect(preview.annotators.map((a) => [a.perRound, a.outside, a.total])).toEqual([
     [[1, 1], 2, 4],
     [[1, 1], 2, 4],
@@ -69,7 +69,7 @@ test("making rounds previews the assignments per annotator and round, creates no
 });
 
 test("with the last round unreleased, items outside the rounds are closed until the lead opens them", async () => {
-  const ann1 = asUser(fx.users.ann1);
+  const ann1 = asAccount(fx.accounts.ann1);
   const outside = await assignmentOf(ann1.id, 2);
   const review = fx.changes[2].reviews[0];
   const held = expect.stringContaining("outside the calibration rounds");
@@ -95,7 +95,7 @@ test("with the last round unreleased, items outside the rounds are closed until 
   expect((await rounds.studyRounds(asLead(fx), fx.slug)).outside).toEqual({ codeChanges: 2, held: true, openedAt: null, lastRound: 2 });
 
   // only a lead of the study opens them
-  await expect(rounds.openOutsideRounds({ id: fx.users.ann2, role: "LEAD" }, { slug: fx.slug })).rejects.toMatchObject({ status: 404 });
+  await expect(rounds.openOutsideRounds({ id: fx.accounts.ann2, role: "LEAD" }, { slug: fx.slug })).rejects.toMatchObject({ status: 404 });
   await expect(data.getWorkspace(ann1.id, outside.id)).rejects.toMatchObject({ status: 423 });
   const { openedAt } = await rounds.openOutsideRounds(asLead(fx), { slug: fx.slug });
   expect((await rounds.studyRounds(asLead(fx), fx.slug)).outside).toEqual({ codeChanges: 2, held: false, openedAt, lastRound: 2 });
@@ -107,14 +107,14 @@ test("with the last round unreleased, items outside the rounds are closed until 
 
 test("without the lead opening them, the last round's release opens the items outside the rounds", async () => {
   await db.study.update({ where: { id: fx.studyId }, data: { outsideRoundsOpenedAt: null } });
-  const ann2 = asUser(fx.users.ann2);
+  const ann2 = asAccount(fx.accounts.ann2);
   const outside = await assignmentOf(ann2.id, 3);
   await expect(data.getWorkspace(ann2.id, outside.id)).rejects.toMatchObject({ status: 423 });
   // round 1 closes (both annotators submit its item) and the lead releases round 2
-  for (const userId of [fx.users.ann1, fx.users.ann2]) {
-    const first = await assignmentOf(userId, 0);
-    for (const review of fx.changes[0].reviews) await data.saveAnnotation(asUser(userId), grade(first.id, review, 4));
-    await data.submitAssignment(userId, first.id);
+  for (const accountId of [fx.accounts.ann1, fx.accounts.ann2]) {
+    const first = await assignmentOf(accountId, 0);
+    for (const review of fx.changes[0].reviews) await data.saveAnnotation(asAccount(accountId), grade(first.id, review, 4));
+    await data.submitAssignment(accountId, first.id);
   }
   await expect(data.getWorkspace(ann2.id, outside.id)).rejects.toMatchObject({ status: 423 });
   await rounds.releaseRound(asLead(fx), { slug: fx.slug, number: 2, notes: "" });

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import type { SaveRequest } from "@/lib/annotation/values";
-import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { asLead, asAccount, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
@@ -20,12 +20,12 @@ const { processReportJob } = await import("@/lib/analysis/report-jobs");
 const { onReportDone } = await import("@/lib/analysis/report-work");
 
 let fx: AnnotationFixture;
-const assignmentOf = (userId: string, change: number) => db.assignment.findFirstOrThrow({ where: { userId, codeChangeId: fx.changes[change].id } });
+const assignmentOf = (accountId: string, change: number) => db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId: fx.changes[change].id } });
 
 beforeAll(async () => {
   fx = await createAnnotationFixture(db, `rounds${Date.now()}`);
   await db.study.update({ where: { id: fx.studyId }, data: { taskTypes: ["REFERENCE_GRADING"], reliabilitySetSize: 0 } });
-  await db.studyMember.createMany({ data: [fx.users.ann1, fx.users.ann2].map((userId) => ({ studyId: fx.studyId, userId, role: "ANNOTATOR" as const })) });
+  await db.studyMember.createMany({ data: [fx.accounts.ann1, fx.accounts.ann2].map((accountId) => ({ studyId: fx.studyId, accountId, role: "ANNOTATOR" as const })) });
 });
 afterAll(() => removeAnnotationFixture(db, fx));
 
@@ -36,25 +36,25 @@ async function makeRounds(f: AnnotationFixture, count: number) {
 }
 
 /** Grades every review of the change (the grade of review i from `grades`) and submits. */
-async function gradeChange(userId: string, change: number, grades: (i: number) => number): Promise<void> {
-  const assignment = await assignmentOf(userId, change);
+async function gradeChange(accountId: string, change: number, grades: (i: number) => number): Promise<void> {
+  const assignment = await assignmentOf(accountId, change);
   for (const [i, review] of fx.changes[change].reviews.entries()) {
-    await data.saveAnnotation(asUser(userId), { kind: "grade", assignmentId: assignment.id, targetId: review, baseVersion: 0, value: { grade: grades(i), comment: "" } } as SaveRequest);
+    await data.saveAnnotation(asAccount(accountId), { kind: "grade", assignmentId: assignment.id, targetId: review, baseVersion: 0, value: { grade: grades(i), comment: "" } } as SaveRequest);
   }
-  await data.submitAssignment(userId, assignment.id);
+  await data.submitAssignment(accountId, assignment.id);
 }
 
 test("three rounds: every annotator labels each round's items, round by round; the next opens by hand, then by the rule", async () => {
   expect(await makeRounds(fx, 3)).toMatchObject({ rounds: 3 });
-  for (const userId of [fx.users.ann1, fx.users.ann2]) {
-    const queue = await db.assignment.findMany({ where: { userId, studyId: fx.studyId }, orderBy: { position: "asc" }, select: { codeChangeId: true } });
+  for (const accountId of [fx.accounts.ann1, fx.accounts.ann2]) {
+    const queue = await db.assignment.findMany({ where: { annotatorId: accountId, studyId: fx.studyId }, orderBy: { position: "asc" }, select: { codeChangeId: true } });
     expect(queue.map((a) => a.codeChangeId)).toEqual(fx.changes.map((c) => c.id));
   }
   await expect(rounds.previewRounds(asLead(fx), { slug: fx.slug, count: 2 })).rejects.toMatchObject({ status: 409 });
   await expect(rounds.createRounds(asLead(fx), { slug: fx.slug, count: 2, confirm: "x" })).rejects.toMatchObject({ status: 409 });
 
   // round 2 is closed to annotators
-  const ann1 = asUser(fx.users.ann1);
+  const ann1 = asAccount(fx.accounts.ann1);
   const second = await assignmentOf(ann1.id, 1);
   await expect(data.getWorkspace(ann1.id, second.id)).rejects.toMatchObject({ status: 423, message: expect.stringContaining("waiting for the next round") });
   await expect(data.saveAnnotation(ann1, { kind: "grade", assignmentId: second.id, targetId: fx.changes[1].reviews[0], baseVersion: 0, value: { grade: 3, comment: "" } })).rejects.toMatchObject({ status: 423 });
@@ -62,9 +62,9 @@ test("three rounds: every annotator labels each round's items, round by round; t
   await expect(rounds.releaseRound(asLead(fx), { slug: fx.slug, number: 2, notes: "" })).rejects.toMatchObject({ status: 409 });
 
   // round 1: the annotators disagree on some grades
-  await gradeChange(fx.users.ann1, 0, (i) => 1 + (i % 5));
-  expect((await listQueuesForAnnotator(fx.users.ann1)).find((q) => q.study.slug === fx.slug)).toMatchObject({ waitingForNextRound: true });
-  await gradeChange(fx.users.ann2, 0, (i) => (i < 4 ? 1 + (i % 5) : 1 + ((i + 1) % 5)));
+  await gradeChange(fx.accounts.ann1, 0, (i) => 1 + (i % 5));
+  expect((await listQueuesForAnnotator(fx.accounts.ann1)).find((q) => q.study.slug === fx.slug)).toMatchObject({ waitingForNextRound: true });
+  await gradeChange(fx.accounts.ann2, 0, (i) => (i < 4 ? 1 + (i % 5) : 1 + ((i + 1) % 5)));
   const view = await rounds.studyRounds(asLead(fx), fx.slug);
   expect(view.rounds.map((r) => [r.number, r.closed, r.releasedAt !== null])).toEqual([
     [1, true, true],
@@ -83,11 +83,11 @@ test("three rounds: every annotator labels each round's items, round by round; t
 
   // round 2 in full agreement: the submit that closes it opens round 3 by the rule, before any page load
   await rounds.setRoundRule(asLead(fx), { slug: fx.slug, coefficient: "fleiss", threshold: 0.6 });
-  await gradeChange(fx.users.ann1, 1, (i) => 1 + (i % 5));
+  await gradeChange(fx.accounts.ann1, 1, (i) => 1 + (i % 5));
   expect((await db.calibrationRound.findFirstOrThrow({ where: { studyId: fx.studyId, number: 3 } })).releasedAt).toBeNull();
-  await gradeChange(fx.users.ann2, 1, (i) => 1 + (i % 5));
+  await gradeChange(fx.accounts.ann2, 1, (i) => 1 + (i % 5));
   expect((await db.calibrationRound.findFirstOrThrow({ where: { studyId: fx.studyId, number: 3 } })).releasedHow).toContain("lower CI bound ≥ 0.6 on round 2");
-  const queue = (await listQueuesForAnnotator(fx.users.ann1)).find((q) => q.study.slug === fx.slug)!;
+  const queue = (await listQueuesForAnnotator(fx.accounts.ann1)).find((q) => q.study.slug === fx.slug)!;
   expect(queue.waitingForNextRound).toBe(false);
   expect(queue.entries.every((e) => e.waitingForRound === null)).toBe(true);
   const third = (await rounds.studyRounds(asLead(fx), fx.slug)).rounds[2];
@@ -100,16 +100,16 @@ test("above the report inline limit, the worker's computation of the closed roun
   const big = await createAnnotationFixture(db, `rounds-worker${Date.now()}`, { changes: 2 });
   try {
     await db.study.update({ where: { id: big.studyId }, data: { taskTypes: ["REFERENCE_GRADING"], reliabilitySetSize: 0 } });
-    await db.studyMember.createMany({ data: [big.users.ann1, big.users.ann2].map((userId) => ({ studyId: big.studyId, userId, role: "ANNOTATOR" as const })) });
+    await db.studyMember.createMany({ data: [big.accounts.ann1, big.accounts.ann2].map((accountId) => ({ studyId: big.studyId, accountId, role: "ANNOTATOR" as const })) });
     await makeRounds(big, 2);
     await rounds.setRoundRule(asLead(big), { slug: big.slug, coefficient: "fleiss", threshold: 0.6 });
     process.env.CRJUDGE_REPORT_INLINE_LIMIT = "0";
-    for (const userId of [big.users.ann1, big.users.ann2]) {
-      const assignment = await db.assignment.findFirstOrThrow({ where: { userId, codeChangeId: big.changes[0].id } });
+    for (const accountId of [big.accounts.ann1, big.accounts.ann2]) {
+      const assignment = await db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId: big.changes[0].id } });
       for (const [i, review] of big.changes[0].reviews.entries()) {
-        await data.saveAnnotation(asUser(userId), { kind: "grade", assignmentId: assignment.id, targetId: review, baseVersion: 0, value: { grade: 1 + (i % 5), comment: "" } } as SaveRequest);
+        await data.saveAnnotation(asAccount(accountId), { kind: "grade", assignmentId: assignment.id, targetId: review, baseVersion: 0, value: { grade: 1 + (i % 5), comment: "" } } as SaveRequest);
       }
-      await data.submitAssignment(userId, assignment.id);
+      await data.submitAssignment(accountId, assignment.id);
     }
     // round 1 is closed, but its CIs wait for the worker: round 2 is not released yet
     const second = () => db.calibrationRound.findFirstOrThrow({ where: { studyId: big.studyId, number: 2 } });

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import pg from "pg";
 import type { SaveRequest } from "@/lib/annotation/values";
-import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { asLead, asAccount, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 
 const url = inject("databaseUrl");
 process.env.DATABASE_URL = url;
@@ -27,8 +27,8 @@ const assignments: Record<string, string> = {};
 beforeAll(async () => {
   fx = await createAnnotationFixture(counted, `s${Date.now()}`);
   await counted.study.update({ where: { id: fx.studyId }, data: { annotatorsPerItem: 3 } });
-  await generateAssignments(asLead(fx), fx.slug, [fx.users.ann1, fx.users.ann2, fx.users.ann3]);
-  for (const a of await counted.assignment.findMany({ where: { userId: fx.users.ann1, codeChangeId: fx.changes[0].id } })) assignments[a.taskType] = a.id;
+  await generateAssignments(asLead(fx), fx.slug, [fx.accounts.ann1, fx.accounts.ann2, fx.accounts.ann3]);
+  for (const a of await counted.assignment.findMany({ where: { annotatorId: fx.accounts.ann1, codeChangeId: fx.changes[0].id } })) assignments[a.taskType] = a.id;
 });
 afterAll(async () => {
   await removeAnnotationFixture(counted, fx);
@@ -38,11 +38,11 @@ afterAll(async () => {
 /** The save's result and the statements it sent. */
 async function save(request: SaveRequest) {
   statements.length = 0;
-  const result = await saveAnnotation(asUser(fx.users.ann1), request);
+  const result = await saveAnnotation(asAccount(fx.accounts.ann1), request);
   return { result, statements: statements.length };
 }
 
-const history = (annotationId: string) => counted.annotationHistory.findMany({ where: { annotationId }, orderBy: { id: "asc" }, select: { action: true, baseVersion: true, oldValue: true, newValue: true, userId: true } });
+const history = (annotationId: string) => counted.annotationHistory.findMany({ where: { annotationId }, orderBy: { id: "asc" }, select: { action: true, baseVersion: true, oldValue: true, newValue: true, accountId: true } });
 
 describe("a create or update of a claim, grade or filter label is one statement", () => {
   test("claim: create and update, with history and the assignment started", async () => {
@@ -56,12 +56,12 @@ describe("a create or update of a claim, grade or filter label is one statement"
     const updated = await save({ ...base, baseVersion: 1, value: second } as SaveRequest);
     expect(updated).toMatchObject({ statements: 1, result: { id: created.result.id, version: 2, changed: true } });
     const row = await counted.claimJudgement.findUniqueOrThrow({ where: { id: created.result.id! } });
-    expect(row).toMatchObject({ ...second, version: 2, annotatorId: fx.users.ann1 });
+    expect(row).toMatchObject({ ...second, version: 2, annotatorId: fx.accounts.ann1 });
     expect(row.updatedAt.getTime()).toBeGreaterThan(Date.now() - 60_000);
     expect(row.updatedAt.getTime()).toBeLessThan(Date.now() + 1000);
     expect(await history(created.result.id!)).toEqual([
-      { action: "CREATE", baseVersion: 0, oldValue: null, newValue: first, userId: fx.users.ann1 },
-      { action: "UPDATE", baseVersion: 1, oldValue: first, newValue: second, userId: fx.users.ann1 },
+      { action: "CREATE", baseVersion: 0, oldValue: null, newValue: first, accountId: fx.accounts.ann1 },
+      { action: "UPDATE", baseVersion: 1, oldValue: first, newValue: second, accountId: fx.accounts.ann1 },
     ]);
 
     // A repeat of the stored value is no change (the transaction says so); a stale save is a conflict.
@@ -84,8 +84,8 @@ describe("a create or update of a claim, grade or filter label is one statement"
     const f2 = await save({ ...filter, baseVersion: 1, value: { highQuality: false, justification: "vague" } } as SaveRequest);
     expect([f1.statements, f2.statements, f2.result.version]).toEqual([1, 1, 2]);
     expect(await history(f1.result.id!)).toEqual([
-      { action: "CREATE", baseVersion: 0, oldValue: null, newValue: { highQuality: true, justification: "" }, userId: fx.users.ann1 },
-      { action: "UPDATE", baseVersion: 1, oldValue: { highQuality: true, justification: "" }, newValue: { highQuality: false, justification: "vague" }, userId: fx.users.ann1 },
+      { action: "CREATE", baseVersion: 0, oldValue: null, newValue: { highQuality: true, justification: "" }, accountId: fx.accounts.ann1 },
+      { action: "UPDATE", baseVersion: 1, oldValue: { highQuality: true, justification: "" }, newValue: { highQuality: false, justification: "vague" }, accountId: fx.accounts.ann1 },
     ]);
   });
 
@@ -98,25 +98,25 @@ describe("a create or update of a claim, grade or filter label is one statement"
     expect(await counted.referenceGrade.count({ where: { reviewId: reference } })).toBe(0);
 
     // An annotator taken out of the study no longer reaches their assignments there.
-    const membership = { studyId: fx.studyId, userId: fx.users.ann1 };
+    const membership = { studyId: fx.studyId, accountId: fx.accounts.ann1 };
     await counted.studyMember.deleteMany({ where: membership });
     const claim = { kind: "claim", assignmentId: assignments.CLAIM_VERIFICATION, targetId: fx.changes[0].claims[2], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } } as SaveRequest;
     await expect(save(claim)).rejects.toMatchObject({ status: 404 });
-    expect(await counted.claimJudgement.count({ where: { annotatorId: fx.users.ann1, pseudoReferenceId: fx.changes[0].claims[2] } })).toBe(0);
+    expect(await counted.claimJudgement.count({ where: { annotatorId: fx.accounts.ann1, pseudoReferenceId: fx.changes[0].claims[2] } })).toBe(0);
     await counted.studyMember.create({ data: { ...membership, role: "ANNOTATOR" } });
     expect((await save(claim)).statements).toBe(1);
   });
 
   test("the account is checked inside the statement: a token from before a password change, or a deactivated account, saves nothing", async () => {
     const claim = { kind: "claim", assignmentId: assignments.CLAIM_VERIFICATION, targetId: fx.changes[0].claims[3], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } } as SaveRequest;
-    const stored = () => counted.claimJudgement.count({ where: { annotatorId: fx.users.ann1, pseudoReferenceId: fx.changes[0].claims[3] } });
-    await counted.user.update({ where: { id: fx.users.ann1 }, data: { sessionVersion: 1 } });
+    const stored = () => counted.claimJudgement.count({ where: { annotatorId: fx.accounts.ann1, pseudoReferenceId: fx.changes[0].claims[3] } });
+    await counted.account.update({ where: { id: fx.accounts.ann1 }, data: { sessionVersion: 1 } });
     await expect(save(claim)).rejects.toMatchObject({ status: 401 });
     expect(await stored()).toBe(0);
-    await counted.user.update({ where: { id: fx.users.ann1 }, data: { sessionVersion: 0, active: false } });
+    await counted.account.update({ where: { id: fx.accounts.ann1 }, data: { sessionVersion: 0, active: false } });
     await expect(save(claim)).rejects.toMatchObject({ status: 401 });
     expect(await stored()).toBe(0);
-    await counted.user.update({ where: { id: fx.users.ann1 }, data: { active: true } });
+    await counted.account.update({ where: { id: fx.accounts.ann1 }, data: { active: true } });
     expect((await save(claim)).statements).toBe(1);
     expect(await stored()).toBe(1);
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { verifyPassword } from "@/lib/auth/password";
-import { createUser } from "@/lib/data/users";
+import { addAccount } from "@/lib/data/accounts";
 import { requireLedPullRequest } from "@/lib/data/pull-requests";
 import { COMMAND_LINE } from "@/lib/data/study-access";
 import { createClient } from "@/lib/db/client";
@@ -48,9 +48,9 @@ describe("seedDemo", () => {
   beforeAll(async () => {
     // The integration database is shared by all test files of a run: start from no demo study.
     await db.study.deleteMany({ where: { slug: DEMO_STUDY.slug } });
-    leadId = (await createUser({ email: `seed-lead-${Date.now()}@test.local`, role: "LEAD", password: "lead-password" }, db)).id;
+    leadId = (await addAccount({ email: `seed-lead-${Date.now()}@test.local`, role: "LEAD", password: "lead-password" }, db)).id;
     // The study goes to the oldest lead: this one, unless a file that ran before left a lead behind.
-    firstLeadId = (await db.user.findFirstOrThrow({ where: { role: "LEAD" }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).id;
+    firstLeadId = (await db.account.findFirstOrThrow({ where: { role: "LEAD" }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).id;
     const started = performance.now();
     first = await seedDemo(db);
     seedMs = performance.now() - started;
@@ -60,7 +60,7 @@ describe("seedDemo", () => {
     // Leave the shared database as other files expect it (e.g. no LEAD before "first start").
     // The demo annotators stay: their history rows are append-only and reference them.
     await db.study.deleteMany({ where: { slug: DEMO_STUDY.slug } });
-    await db.user.delete({ where: { id: leadId } });
+    await db.account.delete({ where: { id: leadId } });
     await db.$disconnect();
   });
 
@@ -145,28 +145,28 @@ describe("seedDemo", () => {
 
   test("annotator accounts have hashed passwords; annotators and existing leads are members", async () => {
     for (const [email, name] of [["ann1@demo.local", "Annotator One"], ["ann2@demo.local", undefined]] as const) {
-      const user = await db.user.findUniqueOrThrow({ where: { email } });
-      expect(user).toMatchObject({ role: "ANNOTATOR", active: true });
-      if (name) expect(user.name).toBe(name);
-      expect(user.passwordHash).not.toBe(DEMO_STUDY.annotatorPassword);
-      expect(await verifyPassword(DEMO_STUDY.annotatorPassword, user.passwordHash ?? "")).toBe(true);
-      expect(await db.studyMember.findUnique({ where: { studyId_userId: { studyId: first.studyId, userId: user.id } } })).toMatchObject({ role: "ANNOTATOR" });
+      const account = await db.account.findUniqueOrThrow({ where: { email } });
+      expect(account).toMatchObject({ role: "ANNOTATOR", active: true });
+      if (name) expect(account.name).toBe(name);
+      expect(account.passwordHash).not.toBe(DEMO_STUDY.annotatorPassword);
+      expect(await verifyPassword(DEMO_STUDY.annotatorPassword, account.passwordHash ?? "")).toBe(true);
+      expect(await db.studyMember.findUnique({ where: { studyId_accountId: { studyId: first.studyId, accountId: account.id } } })).toMatchObject({ role: "ANNOTATOR" });
     }
-    expect(await db.studyMember.findUnique({ where: { studyId_userId: { studyId: first.studyId, userId: firstLeadId } } })).toMatchObject({ role: "LEAD" });
-    expect(await db.study.findUniqueOrThrow({ where: { id: first.studyId }, select: { createdById: true } })).toEqual({ createdById: firstLeadId });
+    expect(await db.studyMember.findUnique({ where: { studyId_accountId: { studyId: first.studyId, accountId: firstLeadId } } })).toMatchObject({ role: "LEAD" });
+    expect(await db.study.findUniqueOrThrow({ where: { id: first.studyId }, select: { ownerId: true } })).toEqual({ ownerId: firstLeadId });
   });
 
   test("every annotator has every task on every change, in a queue with stage 1 of an item before its stage 2", async () => {
     const members = await db.studyMember.findMany({ where: { studyId: first.studyId, role: "ANNOTATOR" } });
     const assignments = await db.assignment.findMany({ where: { studyId: first.studyId }, orderBy: { position: "asc" } });
     expect(assignments).toHaveLength(members.length * first.counts.codeChanges * TASK_ORDER.length);
-    for (const { userId } of members) {
-      const queue = assignments.filter((a) => a.userId === userId);
+    for (const { accountId } of members) {
+      const queue = assignments.filter((a) => a.annotatorId === accountId);
       expect(queue.map((a) => a.position)).toEqual(queue.map((_, i) => i));
       const positionOf = (changeId: string, task: TaskType) => queue.find((a) => a.codeChangeId === changeId && a.taskType === task)!.position;
       for (const a of queue.filter((x) => x.taskType === "REVIEW_RATING")) expect(positionOf(a.codeChangeId, "CLAIM_VERIFICATION")).toBeLessThan(a.position);
     }
-    const orders = members.map(({ userId }) => assignments.filter((a) => a.userId === userId && a.taskType === "CLAIM_VERIFICATION").map((a) => a.codeChangeId).join());
+    const orders = members.map(({ accountId }) => assignments.filter((a) => a.annotatorId === accountId && a.taskType === "CLAIM_VERIFICATION").map((a) => a.codeChangeId).join());
     expect(new Set(orders).size).toBe(2);
     expect(new Set(assignments.map((a) => a.status))).toEqual(new Set(["DONE", "IN_PROGRESS", "PENDING", "SKIPPED"]));
     for (const a of assignments) {
@@ -185,14 +185,14 @@ describe("seedDemo", () => {
   test("DONE assignments are fully annotated; for each task type at least 3 changes are done by both annotators, with some disagreement", async () => {
     const byTask = await annotationsByTask(first.studyId);
     const done = await db.assignment.findMany({ where: { studyId: first.studyId, status: "DONE" } });
-    const annotators = [...new Set(done.map((a) => a.userId))];
+    const annotators = [...new Set(done.map((a) => a.annotatorId))];
     expect(annotators).toHaveLength(2);
     for (const task of TASK_ORDER) {
       const bothDone = [...new Set(done.filter((a) => a.taskType === task).map((a) => a.codeChangeId))].filter((changeId) =>
-        annotators.every((userId) => done.some((a) => a.taskType === task && a.codeChangeId === changeId && a.userId === userId)),
+        annotators.every((accountId) => done.some((a) => a.taskType === task && a.codeChangeId === changeId && a.annotatorId === accountId)),
       );
       expect(bothDone.length, task).toBeGreaterThanOrEqual(3);
-      const [a, b] = annotators.map((userId) => bothDone.map((changeId) => byTask[task].get(userId)?.get(changeId) ?? []));
+      const [a, b] = annotators.map((accountId) => bothDone.map((changeId) => byTask[task].get(accountId)?.get(changeId) ?? []));
       for (let i = 0; i < bothDone.length; i++) expect(a[i].map((v) => v.split("=")[0]), task).toEqual(b[i].map((v) => v.split("=")[0]));
       expect(a.flat(), task).not.toEqual(b.flat());
     }
@@ -235,11 +235,11 @@ describe("seedDemo", () => {
   });
 
   test("every annotation has one CREATE history row by its annotator", async () => {
-    const rows = await db.annotationHistory.findMany({ where: { userId: { not: null }, action: "CREATE", kind: { in: ["CLAIM_JUDGEMENT", "REVIEW_RATING", "REFERENCE_GRADE", "COMMENT_FILTER", "PSEUDO_REFERENCE"] } } });
+    const rows = await db.annotationHistory.findMany({ where: { accountId: { not: null }, action: "CREATE", kind: { in: ["CLAIM_JUDGEMENT", "REVIEW_RATING", "REFERENCE_GRADE", "COMMENT_FILTER", "PSEUDO_REFERENCE"] } } });
     const byId = new Map(rows.map((r) => [r.annotationId, r]));
     const grades = await db.referenceGrade.findMany({ where: { review: { codeChange: { studyId: first.studyId } } } });
     for (const grade of grades) {
-      expect(byId.get(grade.id)).toMatchObject({ kind: "REFERENCE_GRADE", userId: grade.annotatorId, baseVersion: 0, newValue: { grade: grade.grade, comment: "" } });
+      expect(byId.get(grade.id)).toMatchObject({ kind: "REFERENCE_GRADE", accountId: grade.annotatorId, baseVersion: 0, newValue: { grade: grade.grade, comment: "" } });
     }
     const ratings = await db.reviewRating.findMany({ where: { review: { codeChange: { studyId: first.studyId } } }, include: { links: true } });
     for (const rating of ratings) {
@@ -250,10 +250,10 @@ describe("seedDemo", () => {
   });
 
   test("a second call changes nothing and reports created: false", async () => {
-    const users = await db.user.count();
+    const accounts = await db.account.count();
     const second = await seedDemo(db);
     expect(second).toEqual({ ...first, created: false });
-    expect(await db.user.count()).toBe(users);
+    expect(await db.account.count()).toBe(accounts);
     expect(await db.study.count({ where: { slug: "demo" } })).toBe(1);
   });
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, inject, test } from "vitest";
 import { authenticate } from "@/lib/auth/authenticate";
 import type { DeviceToken } from "@/lib/auth/device-cookie";
-import { createUser } from "@/lib/data/users";
+import { addAccount } from "@/lib/data/accounts";
 import { createClient } from "@/lib/db/client";
 
 /** Sign-in: attempts counted in PostgreSQL before the password is checked. */
@@ -19,7 +19,7 @@ describe("sign-in", () => {
     );
 
   test("29 wrong and 1 right password in one parallel burst: 5 are checked, the right one is not", async () => {
-    await createUser({ email: "burst@example.org", role: "ANNOTATOR", password: "right-password" }, db);
+    await addAccount({ email: "burst@example.org", role: "ANNOTATOR", password: "right-password" }, db);
     for (const [email, address] of [
       ["burst@example.org", "198.51.100.1"],
       ["nobody-burst@example.org", "198.51.100.2"],
@@ -39,7 +39,7 @@ describe("sign-in", () => {
   });
 
   test("the wait grows but ends: after it, the right password signs in and the count starts afresh", async () => {
-    await createUser({ email: "patient@example.org", role: "ANNOTATOR", password: "right-password" }, db);
+    await addAccount({ email: "patient@example.org", role: "ANNOTATOR", password: "right-password" }, db);
     // Sent together so that the sixth is counted well within a second of the fifth.
     const outcomes = await Promise.all(Array.from({ length: 6 }, () => outcome("patient@example.org", "wrong-password", "198.51.100.3")));
     // Five checked, in whatever order they reach the database; six counted, so the next one is
@@ -53,7 +53,7 @@ describe("sign-in", () => {
 
   test("one address trying many e-mails is slowed down after 20 attempts; a success gives its attempt back", async () => {
     const address = "198.51.100.4";
-    await createUser({ email: "office@example.org", role: "ANNOTATOR", password: "right-password" }, db);
+    await addAccount({ email: "office@example.org", role: "ANNOTATOR", password: "right-password" }, db);
     expect(await outcome("office@example.org", "right-password", address)).toBe("ok");
     expect((await db.signInThrottle.findUniqueOrThrow({ where: { key: `address:${address}` } })).attempts).toBe(0);
     const outcomes = await Promise.all(Array.from({ length: 21 }, (_, i) => outcome(`spray-${i}@example.org`, "guess-password", address)));
@@ -65,7 +65,7 @@ describe("sign-in", () => {
 
   test("a burst on an account from its browser's address locks out neither that browser (its device cookie) nor the account's other known browsers", async () => {
     const address = "198.51.100.20";
-    await createUser({ email: "known-browser@example.org", role: "ANNOTATOR", password: "right-password" }, db);
+    await addAccount({ email: "known-browser@example.org", role: "ANNOTATOR", password: "right-password" }, db);
     const known: DeviceToken = { email: "known-browser@example.org", nonce: "known-browser-nonce" };
     const other: DeviceToken = { email: "known-browser@example.org", nonce: "other-browser-nonce" };
     // The attacker's burst, on this account and on others, from the same address.
@@ -80,7 +80,7 @@ describe("sign-in", () => {
   });
 
   test("a device cookie's own wrong passwords are slowed down like an account's", async () => {
-    await createUser({ email: "stolen-cookie@example.org", role: "ANNOTATOR", password: "right-password" }, db);
+    await addAccount({ email: "stolen-cookie@example.org", role: "ANNOTATOR", password: "right-password" }, db);
     const device: DeviceToken = { email: "stolen-cookie@example.org", nonce: "stolen-nonce" };
     const outcomes = await Promise.all(Array.from({ length: 8 }, (_, i) => outcome("stolen-cookie@example.org", `wrong-${i}`, `198.51.100.${30 + i}`, device)));
     expect(outcomes.filter((o) => o === "Wrong email or password.").length).toBeGreaterThanOrEqual(5);
@@ -91,17 +91,17 @@ describe("sign-in", () => {
   });
 
   test("an inactive account and a password longer than 72 bytes do not sign in", async () => {
-    const inactive = await createUser({ email: "dormant@example.org", role: "ANNOTATOR", password: "right-password" }, db);
-    await db.user.update({ where: { id: inactive.id }, data: { active: false } });
+    const inactive = await addAccount({ email: "dormant@example.org", role: "ANNOTATOR", password: "right-password" }, db);
+    await db.account.update({ where: { id: inactive.id }, data: { active: false } });
     expect(await outcome("dormant@example.org", "right-password", "198.51.100.6")).toBe("This account is not active. Ask a study lead to activate it.");
     const exact = "p".repeat(72);
-    await createUser({ email: "long@example.org", role: "ANNOTATOR", password: exact }, db);
+    await addAccount({ email: "long@example.org", role: "ANNOTATOR", password: exact }, db);
     expect(await outcome("long@example.org", `${exact}-and-more`, "198.51.100.6")).toBe("Wrong email or password.");
     expect(await outcome("Long@Example.org", exact, "198.51.100.6")).toBe("ok");
   });
 
   test("unknown and known e-mails take a similar time (one bcrypt comparison each)", async () => {
-    await createUser({ email: "timed@example.org", role: "ANNOTATOR", password: "right-password" }, db);
+    await addAccount({ email: "timed@example.org", role: "ANNOTATOR", password: "right-password" }, db);
     const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const known: number[] = [];
     const unknown: number[] = [];

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import type { SaveRequest } from "@/lib/annotation/values";
-import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { asLead, asAccount, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
@@ -15,25 +15,25 @@ const admin = await import("@/lib/data/assignment-admin");
 const { setStageOrder } = await import("@/lib/data/studies");
 
 let fx: AnnotationFixture;
-const assignmentOf = async (userId: string, codeChangeId: string, taskType: string) => (await db.assignment.findFirstOrThrow({ where: { userId, codeChangeId, taskType: taskType as never } })).id;
+const assignmentOf = async (accountId: string, codeChangeId: string, taskType: string) => (await db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId, taskType: taskType as never } })).id;
 
 beforeAll(async () => {
   fx = await createAnnotationFixture(db, `so${Date.now()}`);
   await db.study.update({ where: { id: fx.studyId }, data: { annotatorsPerItem: 3, stageOrder: null } });
-  await admin.generateAssignments(asLead(fx), fx.slug, [fx.users.ann1, fx.users.ann2, fx.users.ann3]);
+  await admin.generateAssignments(asLead(fx), fx.slug, [fx.accounts.ann1, fx.accounts.ann2, fx.accounts.ann3]);
 });
 afterAll(() => removeAnnotationFixture(db, fx));
 
-async function finishStage1(userId: string, changeIndex: number): Promise<void> {
+async function finishStage1(accountId: string, changeIndex: number): Promise<void> {
   const change = fx.changes[changeIndex];
-  const stage1 = await assignmentOf(userId, change.id, "CLAIM_VERIFICATION");
-  const user = asUser(userId);
-  for (const claimId of change.claims) await data.saveAnnotation(user, { kind: "claim", assignmentId: stage1, targetId: claimId, baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } });
-  await data.submitAssignment(userId, stage1);
+  const stage1 = await assignmentOf(accountId, change.id, "CLAIM_VERIFICATION");
+  const account = asAccount(accountId);
+  for (const claimId of change.claims) await data.saveAnnotation(account, { kind: "claim", assignmentId: stage1, targetId: claimId, baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } });
+  await data.submitAssignment(accountId, stage1);
 }
 
 test("stage 2 opens only after the item's stage 1 is consolidated; with the setting off, after the annotator's own stage 1", async () => {
-  const ann1 = asUser(fx.users.ann1);
+  const ann1 = asAccount(fx.accounts.ann1);
   const change = fx.changes[0];
   await finishStage1(ann1.id, 0);
   const stage2 = await assignmentOf(ann1.id, change.id, "REVIEW_RATING");
@@ -60,7 +60,7 @@ test("stage 2 opens only after the item's stage 1 is consolidated; with the sett
 test("with the setting on, necessity is asked in stage 2 over the consolidated set (smells included), not in stage 1; off, in stage 1 as before", async () => {
   const lead = asLead(fx);
   await setStageOrder(lead, fx.slug, true);
-  const ann2 = asUser(fx.users.ann2);
+  const ann2 = asAccount(fx.accounts.ann2);
   const change = fx.changes[2];
   const stage1 = await assignmentOf(ann2.id, change.id, "CLAIM_VERIFICATION");
   const claimSave = (claimId: string, baseVersion: number, code: "CORRECT" | null, necessary: boolean | null) =>

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { crscoreCodebookTemplate } from "@/lib/annotation/guidelines-template";
 import { AppError, toAppError } from "@/lib/errors";
-import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { asLead, asAccount, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
@@ -17,7 +17,7 @@ const { editableSettings, studySettingsSchema, updateStudySettings, getStudySett
 
 let fx: AnnotationFixture;
 let other: AnnotationFixture;
-const assignmentOf = async (userId: string, codeChangeId: string, taskType: string) => (await db.assignment.findFirstOrThrow({ where: { userId, codeChangeId, taskType: taskType as never } })).id;
+const assignmentOf = async (accountId: string, codeChangeId: string, taskType: string) => (await db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId, taskType: taskType as never } })).id;
 
 /** The study's settings as the form sends them, with changes. */
 async function settingsOf(f: AnnotationFixture, changes: object = {}) {
@@ -39,8 +39,8 @@ const studyRow = (f: AnnotationFixture) => db.study.findUniqueOrThrow({ where: {
 beforeAll(async () => {
   fx = await createAnnotationFixture(db, `ss${Date.now()}`);
   other = await createAnnotationFixture(db, `so${Date.now()}`);
-  await admin.generateAssignments(asLead(fx), fx.slug, [fx.users.ann1, fx.users.ann2]);
-  await admin.generateAssignments(asLead(other), other.slug, [other.users.ann1, other.users.ann2]);
+  await admin.generateAssignments(asLead(fx), fx.slug, [fx.accounts.ann1, fx.accounts.ann2]);
+  await admin.generateAssignments(asLead(other), other.slug, [other.accounts.ann1, other.accounts.ann2]);
 });
 afterAll(async () => {
   await removeAnnotationFixture(db, fx);
@@ -85,13 +85,13 @@ describe("editing", () => {
     expect(await db.assignment.count({ where: { studyId: fx.studyId } })).toBe(before);
     expect(await studyRow(fx)).toMatchObject({ name: "Renamed study", guidelines, hideSystemNames: false, annotatorsPerItem: 3 });
 
-    const claims = await assignmentOf(fx.users.ann1, fx.changes[0].id, "CLAIM_VERIFICATION");
-    const shown = await data.getWorkspace(fx.users.ann1, claims);
+    const claims = await assignmentOf(fx.accounts.ann1, fx.changes[0].id, "CLAIM_VERIFICATION");
+    const shown = await data.getWorkspace(fx.accounts.ann1, claims);
     expect(shown.study).toMatchObject({ name: "Renamed study", guidelines });
     expect(shown.claims!.references.map((r) => r.source)).toContain("model");
 
     await updateStudySettings(asLead(fx), await settingsOf(fx, { hideSystemNames: true }));
-    const hidden = await data.getWorkspace(fx.users.ann1, claims);
+    const hidden = await data.getWorkspace(fx.accounts.ann1, claims);
     // the model that generated the claims is hidden too, not only the review systems
     expect(hidden.claims!.references.every((r) => r.source === "")).toBe(true);
     expect(JSON.stringify(hidden)).not.toContain('"model"');
@@ -99,11 +99,11 @@ describe("editing", () => {
 
   test("removing claim verification ends CRScore's stage order, so review rating is not held waiting for a consolidation that cannot come", async () => {
     await db.study.update({ where: { id: other.studyId }, data: { stageOrder: true } });
-    const rating = await assignmentOf(other.users.ann1, other.changes[0].id, "REVIEW_RATING");
-    expect((await data.getWorkspace(other.users.ann1, rating)).blockedBy).not.toBeNull();
+    const rating = await assignmentOf(other.accounts.ann1, other.changes[0].id, "REVIEW_RATING");
+    expect((await data.getWorkspace(other.accounts.ann1, rating)).blockedBy).not.toBeNull();
     const { notes } = await updateStudySettings(asLead(other), await settingsOf(other, { taskTypes: ["REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"] }));
     expect(notes).toEqual([expect.stringMatching(/^Claim verification removed with its \d+ unopened assignments\.$/)]);
-    expect((await data.getWorkspace(other.users.ann1, rating)).blockedBy).toBeNull();
+    expect((await data.getWorkspace(other.accounts.ann1, rating)).blockedBy).toBeNull();
   });
 
   test("the CRScore template carries Table 8's codes and Table 7's rules of thumb", () => {
@@ -116,10 +116,10 @@ describe("editing", () => {
 describe("stored annotations are never invalidated", () => {
   beforeAll(async () => {
     // ann1 rates two reviews on relevance (and one on conciseness); a lead decides one relevance score
-    const rating = await assignmentOf(fx.users.ann1, fx.changes[0].id, "REVIEW_RATING");
+    const rating = await assignmentOf(fx.accounts.ann1, fx.changes[0].id, "REVIEW_RATING");
     for (const [i, scores] of ([{ relevance: 4, conciseness: 3 }, { relevance: 2 }] as Record<string, number>[]).entries())
-      await data.saveAnnotation(asUser(fx.users.ann1), { kind: "rating", assignmentId: rating, targetId: fx.changes[0].reviews[i], baseVersion: 0, value: { scores, links: [], comment: "" } });
-    await db.consensus.create({ data: { studyId: fx.studyId, task: "REVIEW_RATING", itemId: fx.changes[0].reviews[0], question: "relevance", value: 4, decidedById: fx.users.lead } });
+      await data.saveAnnotation(asAccount(fx.accounts.ann1), { kind: "rating", assignmentId: rating, targetId: fx.changes[0].reviews[i], baseVersion: 0, value: { scores, links: [], comment: "" } });
+    await db.consensus.create({ data: { studyId: fx.studyId, task: "REVIEW_RATING", itemId: fx.changes[0].reviews[0], question: "relevance", value: 4, decidedById: fx.accounts.lead } });
   });
 
   test("changing the Likert scale of scored ratings is refused, naming how many", async () => {
@@ -142,7 +142,7 @@ describe("stored annotations are never invalidated", () => {
     const { notes } = await updateStudySettings(asLead(fx), await settingsOf(fx, { likertDimensions: ["relevance", "conciseness", "clarity"] }));
     expect(notes).toEqual(['2 stored review ratings have no score on "clarity"; they are kept as they are, and unsubmitted items ask for it before submitting.']);
     expect((await studyRow(fx)).likertDimensions).toEqual(["relevance", "conciseness", "clarity"]);
-    const ratings = await db.reviewRating.findMany({ where: { annotatorId: fx.users.ann1 }, orderBy: { createdAt: "asc" } });
+    const ratings = await db.reviewRating.findMany({ where: { annotatorId: fx.accounts.ann1 }, orderBy: { createdAt: "asc" } });
     expect(ratings.map((r) => r.scores)).toEqual([{ relevance: 4, conciseness: 3 }, { relevance: 2 }]);
   });
 
@@ -154,8 +154,8 @@ describe("stored annotations are never invalidated", () => {
     expect(await studyRow(fx)).toEqual(before);
 
     // ann2 opened (skipped) one comment-filtering item without answering: its time and reason are kept, so the task stays
-    const filtering = await assignmentOf(fx.users.ann2, fx.changes[1].id, "COMMENT_FILTERING");
-    await data.skipAssignment(fx.users.ann2, filtering, "cannot judge this one");
+    const filtering = await assignmentOf(fx.accounts.ann2, fx.changes[1].id, "COMMENT_FILTERING");
+    await data.skipAssignment(fx.accounts.ann2, filtering, "cannot judge this one");
     const started = await refusal(updateStudySettings(asLead(fx), await settingsOf(fx, { taskTypes: ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING"] })));
     expect(started.userMessage).toContain("Comment filtering cannot be removed: it has 1 started, skipped or submitted assignment");
 
@@ -180,10 +180,10 @@ describe("stored annotations are never invalidated", () => {
 describe("authorization", () => {
   test("another study's lead and an annotator find no study, and change nothing", async () => {
     const before = await studyRow(fx);
-    for (const user of [asLead(other), { id: fx.users.ann1, role: "ANNOTATOR" as const }]) {
-      const error = await refusal(updateStudySettings(user, await settingsOf(fx, { name: "taken over", guidelines: "" })));
+    for (const account of [asLead(other), { id: fx.accounts.ann1, role: "ANNOTATOR" as const }]) {
+      const error = await refusal(updateStudySettings(account, await settingsOf(fx, { name: "taken over", guidelines: "" })));
       expect(error.code).toBe("NOT_FOUND");
-      expect((await refusal(getStudySettings(user, fx.slug))).code).toBe("NOT_FOUND");
+      expect((await refusal(getStudySettings(account, fx.slug))).code).toBe("NOT_FOUND");
     }
     expect(await studyRow(fx)).toEqual(before);
   });

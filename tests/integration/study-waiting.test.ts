@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import type { SaveRequest } from "@/lib/annotation/values";
-import { asLead, asUser, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
+import { asLead, asAccount, createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
@@ -20,34 +20,34 @@ const { studyWaiting } = await import("@/lib/data/study-waiting");
 
 let fx: AnnotationFixture;
 let gated: AnnotationFixture;
-const assignmentOf = (f: AnnotationFixture, userId: string, change: number, taskType: string) => db.assignment.findFirstOrThrow({ where: { userId, codeChangeId: f.changes[change].id, taskType: taskType as never } });
+const assignmentOf = (f: AnnotationFixture, accountId: string, change: number, taskType: string) => db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId: f.changes[change].id, taskType: taskType as never } });
 
 /** The annotator codes every claim of the change (claim 1 as `first`, the others correct) and submits stage 1. */
-async function stage1(userId: string, change: number, first: string) {
-  const assignment = await assignmentOf(fx, userId, change, "CLAIM_VERIFICATION");
+async function stage1(accountId: string, change: number, first: string) {
+  const assignment = await assignmentOf(fx, accountId, change, "CLAIM_VERIFICATION");
   for (const [i, claim] of fx.changes[change].claims.entries()) {
-    await data.saveAnnotation(asUser(userId), { kind: "claim", assignmentId: assignment.id, targetId: claim, baseVersion: 0, value: { code: i === 0 ? first : "CORRECT", necessary: null, errorType: null, note: "" } } as SaveRequest);
+    await data.saveAnnotation(asAccount(accountId), { kind: "claim", assignmentId: assignment.id, targetId: claim, baseVersion: 0, value: { code: i === 0 ? first : "CORRECT", necessary: null, errorType: null, note: "" } } as SaveRequest);
   }
-  await data.submitAssignment(userId, assignment.id);
+  await data.submitAssignment(accountId, assignment.id);
 }
 
 /** The annotator grades the change's reviews (the first ones as given, the others 1) and submits: unsubmitted grades are drafts, left out. */
-async function grades(userId: string, change: number, first: number[]) {
-  const assignment = await assignmentOf(fx, userId, change, "REFERENCE_GRADING");
+async function grades(accountId: string, change: number, first: number[]) {
+  const assignment = await assignmentOf(fx, accountId, change, "REFERENCE_GRADING");
   for (const [i, review] of fx.changes[change].reviews.entries()) {
-    await data.saveAnnotation(asUser(userId), { kind: "grade", assignmentId: assignment.id, targetId: review, baseVersion: 0, value: { grade: first[i] ?? 1, comment: "" } } as SaveRequest);
+    await data.saveAnnotation(asAccount(accountId), { kind: "grade", assignmentId: assignment.id, targetId: review, baseVersion: 0, value: { grade: first[i] ?? 1, comment: "" } } as SaveRequest);
   }
-  await data.submitAssignment(userId, assignment.id);
+  await data.submitAssignment(accountId, assignment.id);
 }
 
 const adjudication = (waiting: Awaited<ReturnType<typeof studyWaiting>>) => Object.fromEntries(waiting.adjudication.map((a) => [a.task, a.items]));
 
 beforeAll(async () => {
   fx = await createAnnotationFixture(db, `wait${Date.now()}`, { stageOrder: true });
-  await generateAssignments(asLead(fx), fx.slug, [fx.users.ann1, fx.users.ann2]);
+  await generateAssignments(asLead(fx), fx.slug, [fx.accounts.ann1, fx.accounts.ann2]);
   gated = await createAnnotationFixture(db, `waitr${Date.now()}`);
   await db.study.update({ where: { id: gated.studyId }, data: { taskTypes: ["REFERENCE_GRADING"], reliabilitySetSize: 0 } });
-  await db.studyMember.createMany({ data: [gated.users.ann1, gated.users.ann2].map((userId) => ({ studyId: gated.studyId, userId, role: "ANNOTATOR" as const })) });
+  await db.studyMember.createMany({ data: [gated.accounts.ann1, gated.accounts.ann2].map((accountId) => ({ studyId: gated.studyId, accountId, role: "ANNOTATOR" as const })) });
 });
 afterAll(async () => {
   await removeAnnotationFixture(db, fx);
@@ -66,12 +66,12 @@ test("consolidation and adjudication counts: what every annotator finished and n
     ],
   });
   // change 0: both annotators finish stage 1, differing on claim 1; change 1: only ann1 has
-  await stage1(fx.users.ann1, 0, "CORRECT");
-  await stage1(fx.users.ann2, 0, "AMBIGUOUS");
-  await stage1(fx.users.ann1, 1, "CORRECT");
+  await stage1(fx.accounts.ann1, 0, "CORRECT");
+  await stage1(fx.accounts.ann2, 0, "AMBIGUOUS");
+  await stage1(fx.accounts.ann1, 1, "CORRECT");
   // grades of change 0: review 0 differs, review 1 is unanimous, review 2 differs and is adjudicated
-  await grades(fx.users.ann1, 0, [3, 2, 5]);
-  await grades(fx.users.ann2, 0, [4, 2, 1]);
+  await grades(fx.accounts.ann1, 0, [3, 2, 5]);
+  await grades(fx.accounts.ann2, 0, [4, 2, 1]);
   await saveConsensus(asLead(fx), { slug: fx.slug, task: "REFERENCE_GRADING", itemId: fx.changes[0].reviews[2], question: "grade", value: 4, reason: "discussed", baseVersion: 0 });
   let waiting = await studyWaiting(asLead(fx), fx.slug);
   expect(waiting.consolidation).toEqual({ codeChanges: 1, stage2Waits: true });
@@ -81,7 +81,7 @@ test("consolidation and adjudication counts: what every annotator finished and n
   const refs = await db.pseudoReference.findMany({ where: { codeChangeId: fx.changes[0].id, kind: { not: "SMELL" } }, select: { id: true } });
   await saveConsolidation(asLead(fx), { slug: fx.slug, codeChangeId: fx.changes[0].id, decisions: refs.map((r) => ({ pseudoReferenceId: r.id, action: "KEEP" as const })) });
   await saveConsensus(asLead(fx), { slug: fx.slug, task: "CLAIM_VERIFICATION", itemId: fx.changes[0].claims[0], question: "code", value: "CORRECT", reason: "the diff shows it", baseVersion: 0 });
-  await stage1(fx.users.ann2, 1, "CORRECT");
+  await stage1(fx.accounts.ann2, 1, "CORRECT");
   waiting = await studyWaiting(asLead(fx), fx.slug);
   expect(waiting.consolidation).toEqual({ codeChanges: 1, stage2Waits: true });
   expect(adjudication(waiting)).toEqual({ CLAIM_VERIFICATION: 0, REVIEW_RATING: 0, REFERENCE_GRADING: 1, COMMENT_FILTERING: 0 });
@@ -89,8 +89,8 @@ test("consolidation and adjudication counts: what every annotator finished and n
   expect((await studyWaiting(asLead(fx), fx.slug)).consolidation).toEqual({ codeChanges: 1, stage2Waits: false });
 
   // another lead, or an annotator, finds no such study
-  await expect(studyWaiting({ id: gated.users.lead, role: "LEAD" }, fx.slug)).rejects.toMatchObject({ status: 404 });
-  await expect(studyWaiting({ id: fx.users.ann1, role: "ANNOTATOR" }, fx.slug)).rejects.toMatchObject({ status: 404 });
+  await expect(studyWaiting({ id: gated.accounts.lead, role: "LEAD" }, fx.slug)).rejects.toMatchObject({ status: 404 });
+  await expect(studyWaiting({ id: fx.accounts.ann1, role: "ANNOTATOR" }, fx.slug)).rejects.toMatchObject({ status: 404 });
 });
 
 test("round count: the code changes of unreleased rounds and, until opened, those outside the rounds", async () => {

@@ -13,19 +13,19 @@ let fx: AnnotationFixture;
 
 beforeAll(async () => {
   fx = await createAnnotationFixture(db, `t1${Date.now()}`, { changes: 2 });
-  const assign = (userId: string, change: number, status: "DONE" | "IN_PROGRESS", createdAt: string) =>
-    db.assignment.create({ data: { studyId: fx.studyId, userId, codeChangeId: fx.changes[change].id, taskType: "CLAIM_VERIFICATION", status, position: change, createdAt: new Date(createdAt) } });
+  const assign = (accountId: string, change: number, status: "DONE" | "IN_PROGRESS", createdAt: string) =>
+    db.assignment.create({ data: { studyId: fx.studyId, annotatorId: accountId, codeChangeId: fx.changes[change].id, taskType: "CLAIM_VERIFICATION", status, position: change, createdAt: new Date(createdAt) } });
   // Change 0: ann2 was assigned first, ann1 later; they disagree on every claim. Change 1: ann3's draft only.
-  await assign(fx.users.ann2, 0, "DONE", "2026-01-01T00:00:00Z");
-  await assign(fx.users.ann1, 0, "DONE", "2026-01-02T00:00:00Z");
-  await assign(fx.users.ann3, 1, "IN_PROGRESS", "2026-01-01T00:00:00Z");
+  await assign(fx.accounts.ann2, 0, "DONE", "2026-01-01T00:00:00Z");
+  await assign(fx.accounts.ann1, 0, "DONE", "2026-01-02T00:00:00Z");
+  await assign(fx.accounts.ann3, 1, "IN_PROGRESS", "2026-01-01T00:00:00Z");
   for (const claim of fx.changes[0].claims) {
     // ann1 saves last: "most recently saved" would take ann1's codes.
-    await db.claimJudgement.create({ data: { annotatorId: fx.users.ann2, pseudoReferenceId: claim, code: "INCORRECT" } });
-    await db.claimJudgement.create({ data: { annotatorId: fx.users.ann1, pseudoReferenceId: claim, code: "CORRECT" } });
+    await db.claimJudgement.create({ data: { annotatorId: fx.accounts.ann2, pseudoReferenceId: claim, code: "INCORRECT" } });
+    await db.claimJudgement.create({ data: { annotatorId: fx.accounts.ann1, pseudoReferenceId: claim, code: "CORRECT" } });
   }
-  for (const claim of fx.changes[1].claims) await db.claimJudgement.create({ data: { annotatorId: fx.users.ann3, pseudoReferenceId: claim, code: "CORRECT" } });
-  await db.consensus.create({ data: { studyId: fx.studyId, task: "CLAIM_VERIFICATION", itemId: fx.changes[0].claims[0], question: "code", value: "UNVERIFIABLE", decidedById: fx.users.lead } });
+  for (const claim of fx.changes[1].claims) await db.claimJudgement.create({ data: { annotatorId: fx.accounts.ann3, pseudoReferenceId: claim, code: "CORRECT" } });
+  await db.consensus.create({ data: { studyId: fx.studyId, task: "CLAIM_VERIFICATION", itemId: fx.changes[0].claims[0], question: "code", value: "UNVERIFIABLE", decidedById: fx.accounts.lead } });
 });
 afterAll(async () => {
   await removeAnnotationFixture(db, fx);

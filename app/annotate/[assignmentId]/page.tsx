@@ -1,18 +1,18 @@
 import Link from "next/link";
 import { Workspace } from "@/components/workspace/workspace";
-import { requirePageUser } from "@/lib/auth/session";
+import { requirePageAccount } from "@/lib/auth/session";
 import { orLockedMessage } from "@/lib/errors/page";
 import { getWorkspace, nextOpenAfter } from "@/lib/data/annotations";
 
 export const dynamic = "force-dynamic";
 
-/** The annotation workspace of one of the signed-in user's own assignments (404 for any other; a message while paused). */
+/** The annotation workspace of one of the signed-in account's own assignments (404 for any other; a message while paused). */
 export default async function AnnotationWorkspacePage({ params }: { params: Promise<{ assignmentId: string }> }) {
-  const user = await requirePageUser();
+  const account = await requirePageAccount();
   const { assignmentId } = await params;
-  const result = await orLockedMessage(getWorkspace(user.id, assignmentId));
+  const result = await orLockedMessage(getWorkspace(account.id, assignmentId));
   if ("locked" in result) {
-    const next = await nextOpenAfter(user.id, assignmentId);
+    const next = await nextOpenAfter(account.id, assignmentId);
     return (
       <div className="space-y-3">
         <p role="alert" className="rounded border border-amber-300 bg-amber-50 p-3 text-amber-900" data-testid="locked">
@@ -31,5 +31,5 @@ export default async function AnnotationWorkspacePage({ params }: { params: Prom
       </div>
     );
   }
-  return <Workspace key={result.data.assignment.id} data={result.data} userId={user.id} />;
+  return <Workspace key={result.data.assignment.id} data={result.data} accountId={account.id} />;
 }

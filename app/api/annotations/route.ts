@@ -7,7 +7,7 @@ import { saveRequest } from "@/lib/annotation/values";
 export const dynamic = "force-dynamic";
 
 /**
- * Saves one annotation of the signed-in user's own assignment (the account is checked inside the
+ * Saves one annotation of the signed-in account's own assignment (the account is checked inside the
  * save, which spares the common save a round trip). 200 with the new version;
  * 409 with both values when the save was based on a stale version (nothing is overwritten).
  */

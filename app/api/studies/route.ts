@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requireApiAccount } from "@/lib/auth/session";
 import { listStudiesWithCounts } from "@/lib/data/study-overview";
 import { handler } from "@/lib/http/respond";
 
@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 
 /** The studies the signed-in lead leads (all for an admin), with their counts. */
 export const GET = handler(async () => {
-  const user = await requireApiUser(LEAD_ROLES);
-  return NextResponse.json({ studies: await listStudiesWithCounts(user) });
+  const account = await requireApiAccount(LEAD_ROLES);
+  return NextResponse.json({ studies: await listStudiesWithCounts(account) });
 });

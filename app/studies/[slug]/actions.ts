@@ -7,8 +7,8 @@ import { action } from "@/lib/actions/safe-action";
 import { LEAD_ROLES } from "@/lib/auth/session";
 import { setStageOrder } from "@/lib/data/studies";
 
-export const changeStageOrder = action(LEAD_ROLES, z.object({ slug: slugField, on: z.boolean() }), async (input, user) => {
-  await setStageOrder(user, input.slug, input.on);
+export const changeStageOrder = action(LEAD_ROLES, z.object({ slug: slugField, on: z.boolean() }), async (input, account) => {
+  await setStageOrder(account, input.slug, input.on);
   revalidatePath(`/studies/${input.slug}`);
   return { on: input.on };
 });

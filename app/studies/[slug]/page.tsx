@@ -7,7 +7,7 @@ import { stageOrderOn } from "@/lib/annotation/stage-order";
 import { changeStageOrder } from "./actions";
 import { notFound } from "next/navigation";
 import { formatDuration, secondsPerItem } from "@/components/format";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { getStudyOverview } from "@/lib/data/study-overview";
 import { exportOffer } from "@/lib/data/exports";
 import { studyWaiting } from "@/lib/data/study-waiting";
@@ -34,11 +34,11 @@ const STUDY_TOOLS = [
 ] as const;
 
 export default async function StudyOverviewPage({ params }: { params: Promise<{ slug: string }> }) {
-  const user = await requirePageUser(LEAD_ROLES);
-  const overview = await getStudyOverview(user, (await params).slug);
+  const account = await requirePageAccount(LEAD_ROLES);
+  const overview = await getStudyOverview(account, (await params).slug);
   if (!overview) notFound();
   const { study, annotators } = overview;
-  const waiting = await studyWaiting(user, study.slug);
+  const waiting = await studyWaiting(account, study.slug);
   const pullRequests = new Map(study.pullRequests.map((pr) => [pr.id, pr]));
   return (
     <div className="space-y-6">

@@ -1,12 +1,12 @@
 import { NewStudyForm } from "@/components/new-study-form";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { createNewStudy } from "./actions";
 
 export const dynamic = "force-dynamic";
 
 /** A new, empty study: its data comes by import afterwards, its annotators on the members page. */
 export default async function NewStudyPage() {
-  await requirePageUser(LEAD_ROLES);
+  await requirePageAccount(LEAD_ROLES);
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">New study</h1>

@@ -17,7 +17,7 @@ describe("assignment planning", () => {
 
   test("the reliability set goes to every annotator, every other item to exactly annotatorsPerItem", () => {
     const annotatorsOf = new Map<string, Set<string>>();
-    for (const a of plan) annotatorsOf.set(a.codeChangeId, (annotatorsOf.get(a.codeChangeId) ?? new Set()).add(a.userId));
+    for (const a of plan) annotatorsOf.set(a.codeChangeId, (annotatorsOf.get(a.codeChangeId) ?? new Set()).add(a.annotatorId));
     const reliability = new Set(plan.filter((a) => a.inReliabilitySet).map((a) => a.codeChangeId));
     expect(reliability.size).toBe(5);
     for (const item of items) {
@@ -33,31 +33,31 @@ describe("assignment planning", () => {
     const mixed = planAssignments({ ...input, gold: { items: gold, perQueue: 2 } });
     expect(planAssignments({ ...input, gold: { items: gold, perQueue: 0 } })).toEqual(plan);
     const chosen = new Map<string, string[]>();
-    for (const user of ["u1", "u2", "u3", "u4"]) {
-      const queue = mixed.filter((a) => a.userId === user).sort((a, b) => a.position - b.position);
+    for (const account of ["u1", "u2", "u3", "u4"]) {
+      const queue = mixed.filter((a) => a.annotatorId === account).sort((a, b) => a.position - b.position);
       const checks = queue.filter((a) => a.codeChangeId.startsWith("gold-"));
       expect(checks).toHaveLength(2);
       expect(checks.every((a) => a.taskType === "REFERENCE_GRADING" && !a.inReliabilitySet)).toBe(true);
       expect(queue.map((a) => a.position)).toEqual(queue.map((_, i) => i));
       // the other items are the same as without gold
       expect(new Set(queue.filter((a) => !a.codeChangeId.startsWith("gold-")).map((a) => `${a.codeChangeId}|${a.taskType}`))).toEqual(
-        new Set(plan.filter((a) => a.userId === user).map((a) => `${a.codeChangeId}|${a.taskType}`)),
+        new Set(plan.filter((a) => a.annotatorId === account).map((a) => `${a.codeChangeId}|${a.taskType}`)),
       );
-      chosen.set(user, checks.map((a) => a.codeChangeId).sort());
+      chosen.set(account, checks.map((a) => a.codeChangeId).sort());
     }
     expect(new Set([...chosen.values()].map((c) => c.join())).size).toBeGreaterThan(1);
   });
 
   test("loads are balanced: item counts differ by at most one", () => {
     const load = new Map<string, Set<string>>();
-    for (const a of plan) load.set(a.userId, (load.get(a.userId) ?? new Set()).add(a.codeChangeId));
+    for (const a of plan) load.set(a.annotatorId, (load.get(a.annotatorId) ?? new Set()).add(a.codeChangeId));
     const sizes = [...load.values()].map((s) => s.size);
     expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
   });
 
   test("queues: positions 0..n-1, phases in order, so stage 1 of an item precedes its stage 2", () => {
-    for (const user of ["u1", "u2", "u3", "u4"]) {
-      const queue = plan.filter((a) => a.userId === user).sort((a, b) => a.position - b.position);
+    for (const account of ["u1", "u2", "u3", "u4"]) {
+      const queue = plan.filter((a) => a.annotatorId === account).sort((a, b) => a.position - b.position);
       expect(queue.map((a) => a.position)).toEqual(queue.map((_, i) => i));
       const phases = queue.map((a) => TASK_PHASES.indexOf(a.taskType));
       expect(phases).toEqual(phases.slice().sort((a, b) => a - b));
@@ -73,7 +73,7 @@ describe("assignment planning", () => {
   });
 
   test("annotators' orders differ (each has their own shuffle)", () => {
-    const order = (u: string) => plan.filter((a) => a.userId === u && a.taskType === "REVIEW_RATING" && a.inReliabilitySet).map((a) => a.codeChangeId);
+    const order = (u: string) => plan.filter((a) => a.annotatorId === u && a.taskType === "REVIEW_RATING" && a.inReliabilitySet).map((a) => a.codeChangeId);
     expect(order("u1")).not.toEqual(order("u2"));
   });
 
@@ -100,7 +100,7 @@ describe("applicable task types", () => {
 });
 
 describe("planEffect", () => {
-  const planned = (userId: string, codeChangeId: string, position: number, inReliabilitySet = false) => ({ userId, codeChangeId, taskType: "REFERENCE_GRADING" as const, position, inReliabilitySet });
+  const planned = (annotatorId: string, codeChangeId: string, position: number, inReliabilitySet = false) => ({ annotatorId, codeChangeId, taskType: "REFERENCE_GRADING" as const, position, inReliabilitySet });
   const stored = (id: string, status: string, p: ReturnType<typeof planned>) => ({ id, status, ...p });
 
   test("creates what is new, moves what changed place, removes unopened work the plan drops and keeps started work", () => {

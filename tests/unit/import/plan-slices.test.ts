@@ -45,8 +45,8 @@ const nothingStored = (): Snapshot => ({
 });
 
 function optionsFor(bundle: StudyBundle): PlanOptions {
-  const userIdOf = new Map(bundleAnnotators(bundle).map((ref, i) => [annotatorKey(ref), `user-${i}`]));
-  return { studyId: "study", annotators: { userIdOf, names: [] }, update: false, now: new Date("2026-11-27T08:00:00Z"), provenance: { importRunId: "run", file: "study.jsonl" } };
+  const annotatorIdOf = new Map(bundleAnnotators(bundle).map((ref, i) => [annotatorKey(ref), `user-${i}`]));
+  return { studyId: "study", annotators: { annotatorIdOf, names: [] }, update: false, now: new Date("2026-11-27T08:00:00Z"), provenance: { importRunId: "run", file: "study.jsonl" } };
 }
 
 /** A plan with the random part of its row ids left out (each plan draws its own; the counters follow the planning order). */

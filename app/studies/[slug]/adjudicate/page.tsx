@@ -2,7 +2,7 @@ import Link from "next/link";
 import { DataTable } from "@/components/dashboard/data-table";
 import { content, text } from "@/components/dashboard/table-data";
 import { StudyPageHeader } from "@/components/study-page-header";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
 import { adjudicationQueue, TASK_TYPES } from "@/lib/data/adjudication";
 import type { TaskType } from "@/lib/generated/prisma/client";
@@ -15,11 +15,11 @@ const percent = (v: number | null) => (v === null ? "–" : `${Math.round(v * 10
 const ratingsText = (ratings: { rater: string; value: unknown }[]) => ratings.map((r) => `${r.rater}: ${r.value}`).join(" · ");
 
 export default async function AdjudicatePage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<{ task?: string; question?: string }> }) {
-  const user = await requirePageUser(LEAD_ROLES);
+  const account = await requirePageAccount(LEAD_ROLES);
   const { slug } = await params;
   const query = await searchParams;
   const task = TASK_TYPES.find((t) => t === query.task);
-  const queue = await orPageError(adjudicationQueue(user, slug, task, query.question));
+  const queue = await orPageError(adjudicationQueue(account, slug, task, query.question));
   const href = (t: TaskType, q?: string) => `/studies/${slug}/adjudicate?task=${t}${q ? `&question=${encodeURIComponent(q)}` : ""}`;
   const itemHref = (id: string) => `/studies/${slug}/adjudicate/${queue.task}/${id}?question=${encodeURIComponent(queue.question.key)}`;
   return (

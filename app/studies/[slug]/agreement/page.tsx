@@ -7,7 +7,7 @@ import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { formatTime } from "@/components/dashboard/format";
 import { reportJobNote, waitForReport } from "@/lib/analysis/report-jobs";
 import { type AgreementOptions, DEFAULT_BOOTSTRAP } from "@/lib/analysis";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { ReliabilityTables } from "@/components/dashboard/reliability-tables";
 import { ItemSetSelect } from "@/components/dashboard/item-set";
 import { ITEM_SET_KIND_LABEL } from "@/lib/data/item-sets";
@@ -34,10 +34,10 @@ async function CompleteReport({ slug, studyId, options, fingerprint, preview }: 
  * job's progress, and streams the CIs in when they arrive.
  */
 export default async function AgreementPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await requirePageUser(LEAD_ROLES);
+  const account = await requirePageAccount(LEAD_ROLES);
   const { slug } = await params;
   const query = agreementPageQuerySchema.parse(await searchParams);
-  const dashboard = await agreementDashboard(user, slug, { task: query.task, batchSize: query.batchSize, includeGold: query.gold === "include", includeDrafts: query.drafts === "include", set: query.set });
+  const dashboard = await agreementDashboard(account, slug, { task: query.task, batchSize: query.batchSize, includeGold: query.gold === "include", includeDrafts: query.drafts === "include", set: query.set });
   if (!dashboard) notFound();
   const { study, task, sets, itemSet, options, fingerprint, shown, reliability } = dashboard;
   const settings = shown.report.settings;

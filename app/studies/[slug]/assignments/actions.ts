@@ -12,28 +12,28 @@ const refresh = (slug: string) => {
   revalidatePath(`/studies/${slug}`);
 };
 
-export const saveSettings = action(LEAD_ROLES, assignmentSettingsSchema, async (input, user) => {
-  const saved = await updateAssignmentSettings(user, input);
+export const saveSettings = action(LEAD_ROLES, assignmentSettingsSchema, async (input, account) => {
+  const saved = await updateAssignmentSettings(account, input);
   refresh(input.slug);
   return saved;
 });
 
-export const previewGeneration = action(LEAD_ROLES, generateSchema, (input, user) => previewGenerate(user, input.slug, input.annotatorIds));
+export const previewGeneration = action(LEAD_ROLES, generateSchema, (input, account) => previewGenerate(account, input.slug, input.annotatorIds));
 
-export const generate = action(LEAD_ROLES, generateConfirmedSchema, async (input, user) => {
-  const summary = await generateAssignments(user, input.slug, input.annotatorIds, input.confirm);
+export const generate = action(LEAD_ROLES, generateConfirmedSchema, async (input, account) => {
+  const summary = await generateAssignments(account, input.slug, input.annotatorIds, input.confirm);
   refresh(input.slug);
   return summary;
 });
 
-export const reassign = action(LEAD_ROLES, z.object({ slug: slugField, assignmentId: z.string().min(1), toUserId: z.string().min(1) }), async (input, user) => {
-  const moved = await reassignAssignment(user, input.slug, input.assignmentId, input.toUserId);
+export const reassign = action(LEAD_ROLES, z.object({ slug: slugField, assignmentId: z.string().min(1), toAnnotatorId: z.string().min(1) }), async (input, account) => {
+  const moved = await reassignAssignment(account, input.slug, input.assignmentId, input.toAnnotatorId);
   refresh(input.slug);
   return moved;
 });
 
-export const reassignOpen = action(LEAD_ROLES, z.object({ slug: slugField, fromUserId: z.string().min(1), toUserId: z.string().min(1) }), async (input, user) => {
-  const result = await reassignOpenAssignments(user, input.slug, input.fromUserId, input.toUserId);
+export const reassignOpen = action(LEAD_ROLES, z.object({ slug: slugField, fromAnnotatorId: z.string().min(1), toAnnotatorId: z.string().min(1) }), async (input, account) => {
+  const result = await reassignOpenAssignments(account, input.slug, input.fromAnnotatorId, input.toAnnotatorId);
   refresh(input.slug);
   return result;
 });

@@ -126,20 +126,20 @@ export function GenerateForm({
 export function ReassignForm({
   slug,
   assignmentId,
-  fromUserId,
+  fromAnnotatorId,
   people,
   reassign,
   label,
 }: {
   slug: string;
   assignmentId?: string;
-  fromUserId?: string;
+  fromAnnotatorId?: string;
   people: { id: string; label: string }[];
   reassign: Action<unknown>;
   label: string;
 }) {
   const { message, pending, run } = useRun();
-  const options = people.filter((p) => p.id !== fromUserId);
+  const options = people.filter((p) => p.id !== fromAnnotatorId);
   const [to, setTo] = useState(options[0]?.id ?? "");
   if (options.length === 0) return null;
   return (
@@ -148,7 +148,7 @@ export function ReassignForm({
       aria-label={label}
       onSubmit={(e) => {
         e.preventDefault();
-        run(reassign, { slug, assignmentId, fromUserId, toUserId: to }, (r) => {
+        run(reassign, { slug, assignmentId, fromAnnotatorId, toAnnotatorId: to }, (r) => {
           const moved = r as { moved?: number; clashes?: number };
           return moved.moved !== undefined ? `Moved ${moved.moved}${moved.clashes ? `, ${moved.clashes} already held by them` : ""}.` : "Reassigned.";
         });

@@ -4,7 +4,7 @@ import { content, count, text } from "@/components/dashboard/table-data";
 import { ReliabilityBadge } from "@/components/reliability-badge";
 import { StudyPageHeader } from "@/components/study-page-header";
 import { formatDuration, TASK_LABELS } from "@/components/format";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
 import { getAssignmentAdmin, STATUS_LABEL } from "@/lib/data/assignment-admin";
 import { TASK_PHASES } from "@/lib/annotation/assignment-plan";
@@ -14,11 +14,11 @@ import { GenerateForm, ReassignForm, SettingsForm } from "./forms";
 export const dynamic = "force-dynamic";
 
 export default async function AssignmentsPage({ params }: { params: Promise<{ slug: string }> }) {
-  const user = await requirePageUser(LEAD_ROLES);
+  const account = await requirePageAccount(LEAD_ROLES);
   const { slug } = await params;
-  const admin = await orPageError(getAssignmentAdmin(user, slug));
+  const admin = await orPageError(getAssignmentAdmin(account, slug));
   const { study, items, progress, assignments } = admin;
-  const people = progress.filter((p) => p.active).map((p) => ({ id: p.userId, label: p.name || p.email }));
+  const people = progress.filter((p) => p.active).map((p) => ({ id: p.annotatorId, label: p.name || p.email }));
   const anyMembers = progress.some((p) => p.member || p.total > 0);
   const tasks = TASK_PHASES.filter((t) => study.taskTypes.includes(t));
   return (
@@ -55,7 +55,7 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
           </Link>
           .
         </p>
-        <GenerateForm slug={slug} annotators={progress.filter((p) => p.active).map((p) => ({ id: p.userId, label: p.name || p.email, checked: anyMembers ? p.member || p.total > 0 : true }))} preview={previewGeneration} generate={generate} />
+        <GenerateForm slug={slug} annotators={progress.filter((p) => p.active).map((p) => ({ id: p.annotatorId, label: p.name || p.email, checked: anyMembers ? p.member || p.total > 0 : true }))} preview={previewGeneration} generate={generate} />
       </section>
 
       <section aria-label="Progress">
@@ -74,12 +74,12 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
             rows: progress
               .filter((p) => p.total > 0)
               .map((p) => ({
-                key: p.userId,
+                key: p.annotatorId,
                 data: { testid: "progress-row" },
                 cells: [
                   content(
                     <>
-                      <Link href={`/studies/${study.slug}/annotators/${p.userId}`} className="text-blue-700 hover:underline">
+                      <Link href={`/studies/${study.slug}/annotators/${p.annotatorId}`} className="text-blue-700 hover:underline">
                         {p.name || p.email}
                       </Link>{" "}
                       <span className="text-slate-500">{p.email}</span>
@@ -90,7 +90,7 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
                   ...tasks.map((t) => text(p.byTask[t] ? `${p.byTask[t]!.done} / ${p.byTask[t]!.total}` : "–")),
                   count(p.skipped),
                   text(formatDuration(p.timeSpentMs), { value: p.timeSpentMs }),
-                  content(<ReassignForm slug={slug} fromUserId={p.userId} people={people} reassign={reassignOpen} label={`Move open assignments of ${p.name}`} />),
+                  content(<ReassignForm slug={slug} fromAnnotatorId={p.annotatorId} people={people} reassign={reassignOpen} label={`Move open assignments of ${p.name}`} />),
                 ],
               })),
           }}
@@ -102,7 +102,7 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
         {progress
           .filter((p) => p.total > 0)
           .map((p) => (
-            <details key={p.userId} className="mb-2 rounded border border-slate-200 bg-white">
+            <details key={p.annotatorId} className="mb-2 rounded border border-slate-200 bg-white">
               <summary className="cursor-pointer px-3 py-1 text-sm font-medium">
                 {p.name} · {p.done} / {p.total} done{p.skipped ? ` · ${p.skipped} skipped` : ""}
               </summary>
@@ -118,7 +118,7 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
                     { key: "reassign", label: "Reassign" },
                   ],
                   rows: assignments
-                    .filter((a) => a.userId === p.userId)
+                    .filter((a) => a.annotatorId === p.annotatorId)
                     .map((a) => ({
                       key: a.id,
                       data: { testid: "assignment-admin-row" },
@@ -126,7 +126,7 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
                         count(a.position + 1),
                         content(
                           <>
-                            <Link href={`/studies/${study.slug}/items/${a.codeChange.id}?task=${a.taskType}&annotator=${a.userId}`} className="font-mono text-blue-700 hover:underline" title="Preview with these answers">
+                            <Link href={`/studies/${study.slug}/items/${a.codeChange.id}?task=${a.taskType}&annotator=${a.annotatorId}`} className="font-mono text-blue-700 hover:underline" title="Preview with these answers">
                               {a.codeChange.filePath || a.codeChange.externalId}
                             </Link>
                             {a.inReliabilitySet && <ReliabilityBadge />}
@@ -140,7 +140,7 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
                           </>,
                         ),
                         text(formatDuration(a.timeSpentMs)),
-                        content(a.status !== "DONE" && <ReassignForm slug={slug} assignmentId={a.id} fromUserId={a.userId} people={people} reassign={reassign} label="Reassign" />),
+                        content(a.status !== "DONE" && <ReassignForm slug={slug} assignmentId={a.id} fromAnnotatorId={a.annotatorId} people={people} reassign={reassign} label="Reassign" />),
                       ],
                     })),
                 }}

@@ -1,7 +1,7 @@
 import { DataTable } from "@/components/dashboard/data-table";
 import { content, count, text } from "@/components/dashboard/table-data";
 import { StudyPageHeader } from "@/components/study-page-header";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
 import { listConsolidation } from "@/lib/data/assignment-admin";
 
@@ -9,9 +9,9 @@ export const dynamic = "force-dynamic";
 
 /** Items whose stage-1 judgements a lead consolidates into the stage-2 pseudo-references. */
 export default async function ConsolidationListPage({ params }: { params: Promise<{ slug: string }> }) {
-  const user = await requirePageUser(LEAD_ROLES);
+  const account = await requirePageAccount(LEAD_ROLES);
   const { slug } = await params;
-  const list = await orPageError(listConsolidation(user, slug));
+  const list = await orPageError(listConsolidation(account, slug));
   return (
     <div className="space-y-4">
       <StudyPageHeader study={list.study} title="Consolidate stage 1">

@@ -6,7 +6,7 @@ import { DataTable } from "@/components/dashboard/data-table";
 import { StudyPageHeader } from "@/components/study-page-header";
 import type { Table4Report } from "@/lib/analysis";
 import { cachedTable4Report } from "@/lib/data/report-cache";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { findLedStudy } from "@/lib/data/study-access";
 import { publicError } from "@/lib/errors";
 import { studySmellTables } from "@/lib/data/pseudo-references";
@@ -47,9 +47,9 @@ async function Table4({ studyId, slug }: { studyId: string; slug: string }) {
  * ranks) of its generated smells. Table 18 is on the validity page, per CRScore column.
  */
 export default async function CrscoreTablesPage({ params }: { params: Promise<{ slug: string }> }) {
-  const user = await requirePageUser(LEAD_ROLES);
+  const account = await requirePageAccount(LEAD_ROLES);
   const { slug } = await params;
-  const study = await findLedStudy(user, slug);
+  const study = await findLedStudy(account, slug);
   if (!study) notFound();
   const smells = await studySmellTables(study.id);
   return (

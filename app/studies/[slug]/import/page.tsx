@@ -1,15 +1,15 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ImportForm } from "@/components/import/import-form";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { canImportInto } from "@/lib/data/study-access";
 
 export const dynamic = "force-dynamic";
 
 export default async function ImportPage({ params }: { params: Promise<{ slug: string }> }) {
-  const user = await requirePageUser(LEAD_ROLES);
+  const account = await requirePageAccount(LEAD_ROLES);
   const { slug } = await params;
-  if (!(await canImportInto(user, slug))) notFound();
+  if (!(await canImportInto(account, slug))) notFound();
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">Import into {slug}</h1>

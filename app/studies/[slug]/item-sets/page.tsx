@@ -3,7 +3,7 @@ import { DataTable } from "@/components/dashboard/data-table";
 import { content, count, text } from "@/components/dashboard/table-data";
 import { CreateItemSetForm, DeleteItemSetButton, MemberTablePicker } from "@/components/item-set-forms";
 import { formatTime } from "@/components/dashboard/format";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
 import { ITEM_SET_KIND_LABEL, MEMBER_TABLES, memberTable, listItemSets } from "@/lib/data/item-sets";
 import { createSet, createSetFromTable, deleteSet } from "./actions";
@@ -15,11 +15,11 @@ export const dynamic = "force-dynamic";
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 export default async function ItemSetsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await requirePageUser(LEAD_ROLES);
+  const account = await requirePageAccount(LEAD_ROLES);
   const { slug } = await params;
   const query = await searchParams;
   const [{ study, sets }, table] = await orPageError(
-    Promise.all([listItemSets(user, slug), memberTable(user, slug, { table: first(query.table), language: first(query.language), system: first(query.system), text: first(query.text) })]),
+    Promise.all([listItemSets(account, slug), memberTable(account, slug, { table: first(query.table), language: first(query.language), system: first(query.system), text: first(query.text) })]),
   );
   const select = "rounded border border-slate-300 px-2 py-1";
   const base = `/studies/${encodeURIComponent(study.slug)}`;

@@ -5,14 +5,14 @@ import { action } from "@/lib/actions/safe-action";
 import { LEAD_ROLES } from "@/lib/auth/session";
 import { addMemberSchema, addStudyMember, removeMemberSchema, removeStudyMember } from "@/lib/data/study-members";
 
-export const addMember = action(LEAD_ROLES, addMemberSchema, async (input, user) => {
-  const added = await addStudyMember(user, input);
+export const addMember = action(LEAD_ROLES, addMemberSchema, async (input, account) => {
+  const added = await addStudyMember(account, input);
   revalidatePath(`/studies/${input.slug}/members`);
   return added;
 });
 
-export const removeMember = action(LEAD_ROLES, removeMemberSchema, async (input, user) => {
-  const removed = await removeStudyMember(user, input);
+export const removeMember = action(LEAD_ROLES, removeMemberSchema, async (input, account) => {
+  const removed = await removeStudyMember(account, input);
   revalidatePath(`/studies/${input.slug}/members`);
   return removed;
 });

@@ -1,7 +1,7 @@
 import { DataTable } from "@/components/dashboard/data-table";
 import { content, count, text } from "@/components/dashboard/table-data";
 import { AddMemberForm, RemoveMemberButton } from "@/components/member-forms";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
 import { listStudyMembers } from "@/lib/data/study-members";
 import { addMember, removeMember } from "./actions";
@@ -11,9 +11,9 @@ export const dynamic = "force-dynamic";
 
 /** Who belongs to the study: its leads see and change it, its annotators label their own assignments. */
 export default async function StudyMembersPage({ params }: { params: Promise<{ slug: string }> }) {
-  const user = await requirePageUser(LEAD_ROLES);
+  const account = await requirePageAccount(LEAD_ROLES);
   const { slug } = await params;
-  const list = await orPageError(listStudyMembers(user, slug));
+  const list = await orPageError(listStudyMembers(account, slug));
   const { study, members } = list;
   return (
     <div className="space-y-6">
@@ -21,10 +21,10 @@ export default async function StudyMembersPage({ params }: { params: Promise<{ s
         <p className="text-sm text-slate-600">
           The study&apos;s leads see and change it (settings, imports, exports, assignments, reports); its annotators see only their own assignments. Generating or reassigning assignments adds annotators. The owner
           cannot be removed. Removing someone keeps their assignments and annotations.
-          {user.role !== "ADMIN" && " You can add annotators who belong to none of another lead's studies, or to one of yours already; an admin adds the others, and study leads."}
+          {account.role !== "ADMIN" && " You can add annotators who belong to none of another lead's studies, or to one of yours already; an admin adds the others, and study leads."}
         </p>
       </StudyPageHeader>
-      <AddMemberForm slug={study.slug} add={addMember} canAddLeads={user.role === "ADMIN"} />
+      <AddMemberForm slug={study.slug} add={addMember} canAddLeads={account.role === "ADMIN"} />
       <DataTable
         table={{
           label: "Members",
@@ -36,7 +36,7 @@ export default async function StudyMembersPage({ params }: { params: Promise<{ s
             { key: "actions", label: "Actions", end: true },
           ],
           rows: members.map((m) => ({
-            key: m.userId,
+            key: m.accountId,
             data: { testid: "member-row" },
             cells: [
               content(
@@ -52,7 +52,7 @@ export default async function StudyMembersPage({ params }: { params: Promise<{ s
                 </>,
               ),
               count(m.assignments),
-              content(!m.owner && <RemoveMemberButton slug={study.slug} userId={m.userId} label={`Remove ${m.name || m.email}`} remove={removeMember} />),
+              content(!m.owner && <RemoveMemberButton slug={study.slug} accountId={m.accountId} label={`Remove ${m.name || m.email}`} remove={removeMember} />),
             ],
           })),
         }}

@@ -5,7 +5,7 @@ import { MetricRunForm } from "@/components/dashboard/metric-run-form";
 import { PollWhileActive } from "@/components/dashboard/poll-while-active";
 import { count, fileSlug, type TableData, text } from "@/components/dashboard/table-data";
 import { metricInfo } from "@/lib/analysis";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { findLedStudy } from "@/lib/data/study-access";
 import { CRSCORE, EMBEDDING_SIM, isJudgeMetric, METRIC_JOB_NAMES } from "@/lib/metric-runs";
@@ -63,9 +63,9 @@ function runsTable(slug: string, runs: RunRow[]): TableData {
 
 /** Metric runs of a study: start one, watch its progress, see what is stored. */
 export default async function MetricRunsPage({ params }: { params: Promise<{ slug: string }> }) {
-  const user = await requirePageUser(LEAD_ROLES);
+  const account = await requirePageAccount(LEAD_ROLES);
   const { slug } = await params;
-  const study = await findLedStudy(user, slug);
+  const study = await findLedStudy(account, slug);
   if (!study) notFound();
   const [runs, stored] = await Promise.all([listRuns(study.id), listStudyMetrics(study.id)]);
   const active = runs.some((r) => isActive(r.status));

@@ -4,7 +4,7 @@ import { formatTime } from "@/components/dashboard/format";
 import { PollWhileActive } from "@/components/dashboard/poll-while-active";
 import { ClaimPromptForm, PseudoRefRunForm } from "@/components/dashboard/pseudo-ref-forms";
 import { count, fileSlug, type TableData, text } from "@/components/dashboard/table-data";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { findLedStudy } from "@/lib/data/study-access";
 import { llmJudgeAvailability } from "@/lib/judges";
 import { listPseudoReferenceRuns } from "@/lib/data/pseudo-references";
@@ -53,9 +53,9 @@ function runsTable(slug: string, runs: Runs): TableData {
 
 /** Generating a study's CRScore pseudo-references (§3.1): start a run, watch its progress, edit the claim prompt. */
 export default async function PseudoReferencesPage({ params }: { params: Promise<{ slug: string }> }) {
-  const user = await requirePageUser(LEAD_ROLES);
+  const account = await requirePageAccount(LEAD_ROLES);
   const { slug } = await params;
-  const study = await findLedStudy(user, slug);
+  const study = await findLedStudy(account, slug);
   if (!study) notFound();
   const [runs, analyzers] = await Promise.all([listPseudoReferenceRuns(study.id), detectAnalyzers()]);
   const active = runs.some((r) => r.status === "QUEUED" || r.status === "RUNNING");

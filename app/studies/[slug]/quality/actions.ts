@@ -5,14 +5,14 @@ import { action } from "@/lib/actions/safe-action";
 import { LEAD_ROLES } from "@/lib/auth/session";
 import { pauseSchema, qualitySettingsSchema, setAnnotatorPaused, updateQualitySettings } from "@/lib/data/quality";
 
-export const saveQualitySettings = action(LEAD_ROLES, qualitySettingsSchema, async (input, user) => {
-  const saved = await updateQualitySettings(user, input);
+export const saveQualitySettings = action(LEAD_ROLES, qualitySettingsSchema, async (input, account) => {
+  const saved = await updateQualitySettings(account, input);
   revalidatePath(`/studies/${input.slug}/quality`);
   return saved;
 });
 
-export const pauseAnnotator = action(LEAD_ROLES, pauseSchema, async (input, user) => {
-  const result = await setAnnotatorPaused(user, input);
+export const pauseAnnotator = action(LEAD_ROLES, pauseSchema, async (input, account) => {
+  const result = await setAnnotatorPaused(account, input);
   revalidatePath(`/studies/${input.slug}/quality`);
   return result;
 });

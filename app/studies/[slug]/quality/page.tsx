@@ -3,7 +3,7 @@ import { DataTable } from "@/components/dashboard/data-table";
 import { content, count, text } from "@/components/dashboard/table-data";
 import { TASK_LABELS } from "@/components/format";
 import { PauseButton, QualitySettingsForm } from "@/components/quality-forms";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
 import { changeItems, studyQuality } from "@/lib/data/quality";
 import { pauseAnnotator, saveQualitySettings } from "./actions";
@@ -19,10 +19,10 @@ const percent = (share: number | null) => (share === null ? "–" : `${Math.roun
  * pausing an annotator who falls below the chosen accuracy.
  */
 export default async function QualityPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<{ change?: string }> }) {
-  const user = await requirePageUser(LEAD_ROLES);
+  const account = await requirePageAccount(LEAD_ROLES);
   const { slug } = await params;
   const { change } = await searchParams;
-  const [quality, items] = await orPageError(Promise.all([studyQuality(user, slug), changeItems(user, slug, typeof change === "string" ? change : undefined)]));
+  const [quality, items] = await orPageError(Promise.all([studyQuality(account, slug), changeItems(account, slug, typeof change === "string" ? change : undefined)]));
   const { study } = quality;
   return (
     <div className="space-y-6">
@@ -55,12 +55,12 @@ export default async function QualityPage({ params, searchParams }: { params: Pr
               { key: "status", label: "Status" },
             ],
             rows: quality.annotators.map((a) => ({
-              key: a.userId,
+              key: a.annotatorId,
               data: { testid: "quality-row" },
               cells: [
                 content(
                   <>
-                    <Link href={`/studies/${study.slug}/annotators/${a.userId}`} className="text-blue-700 hover:underline">
+                    <Link href={`/studies/${study.slug}/annotators/${a.annotatorId}`} className="text-blue-700 hover:underline">
                       {a.name || a.email}
                     </Link>{" "}
                     <span className="text-slate-500">{a.email}</span>
@@ -98,7 +98,7 @@ export default async function QualityPage({ params, searchParams }: { params: Pr
                 content(
                   <>
                     <span data-testid="status">{a.paused ? "paused" : "active"}</span>
-                    <PauseButton slug={study.slug} userId={a.userId} name={a.name} paused={a.paused} save={pauseAnnotator} />
+                    <PauseButton slug={study.slug} annotatorId={a.annotatorId} name={a.name} paused={a.paused} save={pauseAnnotator} />
                   </>,
                   { text: a.paused ? "paused" : "active" },
                 ),

@@ -7,7 +7,7 @@ import { TASK_LABELS } from "@/components/format";
 import { MakeRoundsForm, OpenOutsideRoundsButton, ReleaseForm, RoundRuleForm } from "@/components/round-forms";
 import type { CoefficientReport } from "@/lib/analysis";
 import { ROUND_COEFFICIENTS } from "@/lib/annotation/rounds";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
 import { studyRounds, type OutsideRounds } from "@/lib/data/rounds";
 import { makeRounds, openItemsOutsideRounds, previewMakeRounds, releaseNextRound, saveRoundRule } from "./actions";
@@ -50,9 +50,9 @@ function outsideText(outside: OutsideRounds): string {
  * lead reviews its disagreements and releases the next round (or the release rule does).
  */
 export default async function RoundsPage({ params }: { params: Promise<{ slug: string }> }) {
-  const user = await requirePageUser(LEAD_ROLES);
+  const account = await requirePageAccount(LEAD_ROLES);
   const { slug } = await params;
-  const { study, rounds, outside } = await orPageError(studyRounds(user, slug));
+  const { study, rounds, outside } = await orPageError(studyRounds(account, slug));
   return (
     <div className="space-y-6">
       <StudyPageHeader study={study} title="Calibration rounds">

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { StudySettingsForm } from "@/components/study-settings-form";
 import { crscoreCodebookTemplate } from "@/lib/annotation/guidelines-template";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { editableSettings, getStudySettings } from "@/lib/data/study-settings";
 import { orPageError } from "@/lib/errors/page";
 import { saveStudySettings } from "./actions";
@@ -10,8 +10,8 @@ export const dynamic = "force-dynamic";
 
 /** The study's settings: what annotators see and how their work is planned, edited without invalidating stored work. */
 export default async function StudySettingsPage({ params }: { params: Promise<{ slug: string }> }) {
-  const user = await requirePageUser(LEAD_ROLES);
-  const { study, usage } = await orPageError(getStudySettings(user, (await params).slug));
+  const account = await requirePageAccount(LEAD_ROLES);
+  const { study, usage } = await orPageError(getStudySettings(account, (await params).slug));
   return (
     <div className="space-y-4">
       <div>

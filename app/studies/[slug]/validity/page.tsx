@@ -6,7 +6,7 @@ import { formatTime } from "@/components/dashboard/format";
 import { dashboardReport, type DashboardReport, reportJobNote, waitForReport } from "@/lib/analysis/report-jobs";
 import { ValidityBody } from "@/components/dashboard/validity-body";
 import { type CorrelationOptions, type CorrelationReport, metricInfo, reviewQuestionKeys } from "@/lib/analysis";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { publicError } from "@/lib/errors";
 import { ItemSetSelect } from "@/components/dashboard/item-set";
 import { ITEM_SET_KIND_LABEL } from "@/lib/data/item-sets";
@@ -41,10 +41,10 @@ async function CompleteReport({ studyId, options, fingerprint, preview }: { stud
  * progress, and the CIs stream in when they arrive.
  */
 export default async function ValidityPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await requirePageUser(LEAD_ROLES);
+  const account = await requirePageAccount(LEAD_ROLES);
   const { slug } = await params;
   const query = correlationPageQuerySchema.parse(await searchParams);
-  const choices = await validityChoices(user, slug, query.set);
+  const choices = await validityChoices(account, slug, query.set);
   if (!choices) notFound();
   const { study, variants, sets, itemSet, items, fingerprint } = choices;
 

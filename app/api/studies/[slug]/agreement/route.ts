@@ -6,7 +6,7 @@
 import { NextResponse } from "next/server";
 import { studyFingerprint } from "@/lib/data/report-cache";
 import type { AgreementOptions } from "@/lib/analysis";
-import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requireApiAccount } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { reportItemSets } from "@/lib/data/item-sets";
 import { handler } from "@/lib/http/respond";
@@ -17,14 +17,14 @@ import { agreementQuerySchema, bootstrapOption } from "@/lib/validation/report-o
 export const dynamic = "force-dynamic";
 
 export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
-  const user = await requireApiUser(LEAD_ROLES);
+  const account = await requireApiAccount(LEAD_ROLES);
   const query = agreementQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const study = await requireLedStudy(user, (await params).slug);
+  const study = await requireLedStudy(account, (await params).slug);
   if (query.task && !study.taskTypes.includes(query.task)) throw new AppError("INVALID_INPUT", { message: `study ${study.slug} has no task ${query.task}; its tasks: ${study.taskTypes.join(", ")}` });
   const options: AgreementOptions = {
     task: query.task,
     batchSize: query.batchSize,
-    ...(await reportItemSets(user, study.slug, query.itemSet)),
+    ...(await reportItemSets(account, study.slug, query.itemSet)),
     ...bootstrapOption(query),
     ...(query.gold ? { includeGold: true } : {}),
     ...(query.drafts ? { includeDrafts: true } : {}),

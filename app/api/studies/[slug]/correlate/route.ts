@@ -5,7 +5,7 @@
  */
 import { NextResponse } from "next/server";
 import { studyFingerprint } from "@/lib/data/report-cache";
-import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requireApiAccount } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { itemSetFilter } from "@/lib/data/item-sets";
 import { handler } from "@/lib/http/respond";
@@ -15,9 +15,9 @@ import { bootstrapOption, correlationQuerySchema } from "@/lib/validation/report
 export const dynamic = "force-dynamic";
 
 export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
-  const user = await requireApiUser(LEAD_ROLES);
+  const account = await requireApiAccount(LEAD_ROLES);
   const query = correlationQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const study = await requireLedStudy(user, (await params).slug);
+  const study = await requireLedStudy(account, (await params).slug);
   const options = {
     metric: query.metric,
     human: query.human,
@@ -26,7 +26,7 @@ export const GET = handler(async (request: Request, { params }: { params: Promis
     includeReferences: query.includeReferences === "1" || query.includeReferences === "true",
     ...bootstrapOption(query),
     ...(query.drafts ? { includeDrafts: true } : {}),
-    ...(query.itemSet === undefined ? {} : { items: await itemSetFilter(user, study.slug, query.itemSet) }),
+    ...(query.itemSet === undefined ? {} : { items: await itemSetFilter(account, study.slug, query.itemSet) }),
   };
   const report = await routeReport("correlation", study.id, options, await studyFingerprint(study.id, true));
   return NextResponse.json(report, { headers: { "cache-control": "no-store" } });

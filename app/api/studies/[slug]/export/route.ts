@@ -7,7 +7,7 @@
  * start a formula are neutralised (lib/export/csv.ts).
  */
 import { z } from "zod";
-import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requireApiAccount } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { attachmentHeader, EXPORT_FORMATS, exportContentType, exportFileName } from "@/lib/export";
 import { exportStream, prepareExport } from "@/lib/data/exports";
@@ -27,9 +27,9 @@ const querySchema = z.object({
 });
 
 export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
-  const user = await requireApiUser(LEAD_ROLES);
+  const account = await requireApiAccount(LEAD_ROLES);
   const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const study = await requireLedStudy(user, (await params).slug);
+  const study = await requireLedStudy(account, (await params).slug);
   // Checked before the response starts, so a refusal (no data for the format, an unknown grader) is a readable 4xx, not a cancelled download.
   const filter = { status: query.status, annotator: query.annotator, from: query.from, to: query.to };
   const includeGold = query.gold === "include";

@@ -7,7 +7,7 @@
  * answer follows the job (lib/import/jobs.ts); smaller ones are imported here.
  */
 import { z } from "zod";
-import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requireApiAccount } from "@/lib/auth/session";
 import { requireImportTarget } from "@/lib/data/study-access";
 import { AppError, publicError } from "@/lib/errors";
 import { importMaxBytes } from "@/lib/http/body";
@@ -34,10 +34,10 @@ async function filesOf(form: FormData, field: string): Promise<ImportFile[]> {
 }
 
 async function upload(_request: Request, { params }: { params: Promise<{ slug: string }> }, form: FormData): Promise<Response> {
-  const user = await requireApiUser(LEAD_ROLES);
+  const account = await requireApiAccount(LEAD_ROLES);
   const { slug } = await params;
   // Refused before the answer starts streaming: another lead's study is 404 (as if absent).
-  await requireImportTarget(user, slug);
+  await requireImportTarget(account, slug);
   const options = formSchema.parse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")));
   const files = await filesOf(form, "files");
   const contextFiles = await filesOf(form, "context");
@@ -59,10 +59,10 @@ async function upload(_request: Request, { params }: { params: Promise<{ slug: s
       };
       try {
         if (inWorker) {
-          const jobId = await enqueueImport(user, slug, options, files, contextFiles);
-          for await (const event of followImportJob(user, jobId, left.signal)) send(event);
+          const jobId = await enqueueImport(account, slug, options, files, contextFiles);
+          for await (const event of followImportJob(account, jobId, left.signal)) send(event);
         } else {
-          const importRequest = { study: slug, format: options.format, files, annotator: options.annotator, context, update: options.update, skipInvalidRows: options.skipInvalidRows, primary: options.primary, createdById: user.id, importer: user, onProgress: (progress: ImportProgress) => send({ progress }) };
+          const importRequest = { study: slug, format: options.format, files, annotator: options.annotator, context, update: options.update, skipInvalidRows: options.skipInvalidRows, primary: options.primary, createdById: account.id, importer: account, onProgress: (progress: ImportProgress) => send({ progress }) };
           send({ result: await (options.dryRun ? previewImport(importRequest) : runImport(importRequest)) });
         }
       } catch (error) {

@@ -6,7 +6,7 @@
  */
 import { NextResponse } from "next/server";
 import { startRunSchema, startWebMetricRun, embeddingProvider, listRuns } from "@/lib/metric-runs/web";
-import { LEAD_ROLES, requireApiUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requireApiAccount } from "@/lib/auth/session";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { handler } from "@/lib/http/respond";
@@ -16,21 +16,21 @@ import { AppError } from "@/lib/errors";
 export const dynamic = "force-dynamic";
 
 export const GET = handler(async (_request: Request, { params }: { params: Promise<{ slug: string }> }) => {
-  const user = await requireApiUser(LEAD_ROLES);
-  const study = await requireLedStudy(user, (await params).slug);
+  const account = await requireApiAccount(LEAD_ROLES);
+  const study = await requireLedStudy(account, (await params).slug);
   const [runs, stored] = await Promise.all([listRuns(study.id), listStudyMetrics(study.id)]);
   return NextResponse.json({ study: study.slug, embedding: embeddingProvider(), runs, stored }, { headers: { "cache-control": "no-store" } });
 });
 
 export const POST = handler(async (_request: Request, { params }: { params: Promise<{ slug: string }> }, body) => {
-  const user = await requireApiUser(LEAD_ROLES);
-  const study = await requireLedStudy(user, (await params).slug);
+  const account = await requireApiAccount(LEAD_ROLES);
+  const study = await requireLedStudy(account, (await params).slug);
   if (body === undefined) throw new AppError("INVALID_INPUT", { message: "Send a JSON body such as {\"metrics\": [\"bleu-gradedreviews\"]}." });
   const input = startRunSchema.parse(body);
   parseMetricNames(input.metrics);
   // A judge without an endpoint, or SWE-Judge without human scores to pick its team, throws
   // INVALID_INPUT: the lead's request cannot be done as asked (the FAILED run row keeps the message).
-  const started = await startWebMetricRun(study.id, input, user.id);
+  const started = await startWebMetricRun(study.id, input, account.id);
   const [run] = await listRuns(study.id, { id: started.run.id });
   return NextResponse.json({ run, resumed: started.resumed, chunks: started.chunks }, { status: 202 });
 });

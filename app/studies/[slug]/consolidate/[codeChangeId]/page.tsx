@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { NextDisagreement } from "@/components/adjudication/next-disagreement";
 import { DiffView } from "@/components/diff-view";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
 import { getConsolidationItem } from "@/lib/data/assignment-admin";
 import { consolidate } from "../actions";
@@ -10,9 +10,9 @@ import { ConsolidationForm } from "./form";
 export const dynamic = "force-dynamic";
 
 export default async function ConsolidateItemPage({ params }: { params: Promise<{ slug: string; codeChangeId: string }> }) {
-  const user = await requirePageUser(LEAD_ROLES);
+  const account = await requirePageAccount(LEAD_ROLES);
   const { slug, codeChangeId } = await params;
-  const item = await orPageError(getConsolidationItem(user, slug, codeChangeId));
+  const item = await orPageError(getConsolidationItem(account, slug, codeChangeId));
   const { change, annotators, claims, next } = item;
   return (
     <div className="space-y-4">

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ItemPreview } from "@/components/workspace/item-preview";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { itemPreview } from "@/lib/data/lead-views";
 import { orPageError } from "@/lib/errors/page";
 import { TaskType } from "@/lib/generated/prisma/enums";
@@ -14,9 +14,9 @@ const querySchema = z.object({
 
 /** A lead's read-only preview of an item of their study, with an annotator's answers overlaid (404 outside the lead's studies). */
 export default async function ItemPreviewPage({ params, searchParams }: { params: Promise<{ slug: string; codeChangeId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await requirePageUser(LEAD_ROLES);
+  const account = await requirePageAccount(LEAD_ROLES);
   const { slug, codeChangeId } = await params;
   const query = querySchema.parse(await searchParams);
-  const preview = await orPageError(itemPreview(user, slug, codeChangeId, { task: query.task, annotatorId: query.annotator }));
+  const preview = await orPageError(itemPreview(account, slug, codeChangeId, { task: query.task, annotatorId: query.annotator }));
   return <ItemPreview key={`${preview.task}|${preview.annotatorId ?? ""}`} preview={preview} />;
 }

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { requireApiUser } from "@/lib/auth/session";
+import { requireApiAccount } from "@/lib/auth/session";
 import { MAX_TIME_REPORT_MS, recordTimeSpent } from "@/lib/data/annotations";
 import { handler } from "@/lib/http/respond";
 
@@ -13,7 +13,7 @@ const body = z.object({
 
 /** Adds active time (reported by the workspace every few seconds and on leaving the page). */
 export const POST = handler(async (_request: Request, context: { params: Promise<{ assignmentId: string }> }, input) => {
-  const user = await requireApiUser();
+  const account = await requireApiAccount();
   const { deltaMs, targets } = body.parse(input);
-  return NextResponse.json(await recordTimeSpent(user.id, (await context.params).assignmentId, deltaMs, targets));
+  return NextResponse.json(await recordTimeSpent(account.id, (await context.params).assignmentId, deltaMs, targets));
 });

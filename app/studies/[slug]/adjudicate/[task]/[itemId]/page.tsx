@@ -5,7 +5,7 @@ import { content, text, type Tone } from "@/components/dashboard/table-data";
 import { DiffView } from "@/components/diff-view";
 import { ConsensusForm } from "@/components/adjudication/consensus-form";
 import { NextDisagreement } from "@/components/adjudication/next-disagreement";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";
 import { adjudicationItem, nextOpenDisagreement, TASK_TYPES } from "@/lib/data/adjudication";
 import { type RatingSplit, ratingSplit, splitText } from "@/lib/tasks/consensus";
@@ -25,16 +25,16 @@ function splitLabel(split: RatingSplit): string {
 }
 
 export default async function AdjudicateItemPage({ params, searchParams }: { params: Promise<{ slug: string; task: string; itemId: string }>; searchParams: Promise<{ question?: string }> }) {
-  const user = await requirePageUser(LEAD_ROLES);
+  const account = await requirePageAccount(LEAD_ROLES);
   const { slug, task: taskParam, itemId } = await params;
   const task = TASK_TYPES.find((t) => t === taskParam);
   if (!task) notFound();
-  const data = await orPageError(adjudicationItem(user, slug, task, itemId));
+  const data = await orPageError(adjudicationItem(account, slug, task, itemId));
   const { change, item } = data;
   // The queue the lead came from: its question (else the task's first), least agreement first.
   const { question: questionKey } = await searchParams;
   const question = data.questions.find((q) => q.key === questionKey) ?? data.questions[0];
-  const next = await orPageError(nextOpenDisagreement(user, slug, task, question.key, item.id));
+  const next = await orPageError(nextOpenDisagreement(account, slug, task, question.key, item.id));
   const splits = Object.fromEntries(data.questions.map((q) => [q.key, ratingSplit(data.annotations.flatMap((a) => (a.values[q.key] === null || a.values[q.key] === undefined ? [] : [a.values[q.key]!])))]));
   return (
     <div className="space-y-4">

@@ -5,7 +5,7 @@ import { ReliabilityBadge } from "@/components/reliability-badge";
 import { StudyPageHeader } from "@/components/study-page-header";
 import { formatDuration, TASK_LABELS } from "@/components/format";
 import { CONSENSUS_RULE, ConsensusShareText, noCompetenceReason } from "@/components/dashboard/reliability-tables";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { STATUS_LABEL } from "@/lib/data/assignment-admin";
 import { annotatorOverview } from "@/lib/data/lead-views";
 import { orPageError } from "@/lib/errors/page";
@@ -19,10 +19,10 @@ const seconds = (ms: number) => Math.round(ms / 1000);
  * time on task in seconds, their answers per item (each linked to the item's read-only preview
  * with their answers), and their agreement with each other annotator and with the consensus.
  */
-export default async function AnnotatorPage({ params }: { params: Promise<{ slug: string; userId: string }> }) {
-  const user = await requirePageUser(LEAD_ROLES);
-  const { slug, userId } = await params;
-  const { study, annotator, progress, items, agreement, counted } = await orPageError(annotatorOverview(user, slug, userId));
+export default async function AnnotatorPage({ params }: { params: Promise<{ slug: string; annotatorId: string }> }) {
+  const account = await requirePageAccount(LEAD_ROLES);
+  const { slug, annotatorId } = await params;
+  const { study, annotator, progress, items, agreement, counted } = await orPageError(annotatorOverview(account, slug, annotatorId));
   const base = `/studies/${encodeURIComponent(study.slug)}`;
   const name = annotator.name || annotator.email;
   const preview = (codeChangeId: string, task: string) => `${base}/items/${encodeURIComponent(codeChangeId)}?task=${task}&annotator=${encodeURIComponent(annotator.id)}`;

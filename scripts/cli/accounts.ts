@@ -1,11 +1,11 @@
-/** `npm run cli -- users [--json]`: every account (id, email, role, active, studies) for operators. */
+/** `npm run cli -- accounts [--json]`: every account (id, email, role, active, studies) for operators. */
 import { hasSwitch } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { listAccountsWithStudies } from "@/lib/data/accounts";
 
 const command: Command = {
-  name: "users",
-  usage: "users [--json]",
+  name: "accounts",
+  usage: "accounts [--json]",
   async run(args) {
     hasSwitch(args, "json"); // the output is always JSON, as every command's
     return listAccountsWithStudies();

@@ -1,23 +1,23 @@
 import { DataTable } from "@/components/dashboard/data-table";
 import { content, text } from "@/components/dashboard/table-data";
 import { AccountButton, AccountPasswordForm, CreateAccountForm } from "@/components/account-forms";
-import { LEAD_ROLES, requirePageUser } from "@/lib/auth/session";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { listAccounts } from "@/lib/data/accounts";
 import { activateAccount, createAccount, deactivateAccount, reactivateAccount, resetPassword } from "./actions";
 
 export const dynamic = "force-dynamic";
 
 export default async function AccountsPage() {
-  const user = await requirePageUser(LEAD_ROLES);
-  const accounts = await listAccounts(user);
+  const lead = await requirePageAccount(LEAD_ROLES);
+  const accounts = await listAccounts(lead);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Accounts</h1>
       <p className="text-sm text-slate-600">
-        {user.role === "ADMIN" ? "Admins manage every account." : "Leads manage the annotator accounts of their studies and those not in any study yet."} A new password
+        {lead.role === "ADMIN" ? "Admins manage every account." : "Leads manage the annotator accounts of their studies and those not in any study yet."} A new password
         or a deactivation signs the account out everywhere.
       </p>
-      <CreateAccountForm submit={createAccount} allowLeadRoles={user.role === "ADMIN"} />
+      <CreateAccountForm submit={createAccount} allowLeadRoles={lead.role === "ADMIN"} />
       <DataTable
         table={{
           label: "Accounts",
@@ -39,12 +39,12 @@ export default async function AccountsPage() {
               content(
                 <div className="flex flex-wrap gap-2">
                   {!account.hasPassword ? (
-                    <AccountPasswordForm submit={activateAccount} userId={account.id} label="Activate" success="Activated." />
+                    <AccountPasswordForm submit={activateAccount} accountId={account.id} label="Activate" success="Activated." />
                   ) : (
                     <>
-                      <AccountPasswordForm submit={resetPassword} userId={account.id} label="Reset password" success="Password changed." />
-                      {account.active && account.id !== user.id && <AccountButton submit={deactivateAccount} userId={account.id} label="Deactivate" success="Deactivated." />}
-                      {!account.active && <AccountButton submit={reactivateAccount} userId={account.id} label="Reactivate" success="Reactivated." />}
+                      <AccountPasswordForm submit={resetPassword} accountId={account.id} label="Reset password" success="Password changed." />
+                      {account.active && account.id !== lead.id && <AccountButton submit={deactivateAccount} accountId={account.id} label="Deactivate" success="Deactivated." />}
+                      {!account.active && <AccountButton submit={reactivateAccount} accountId={account.id} label="Reactivate" success="Reactivated." />}
                     </>
                   )}
                 </div>,
