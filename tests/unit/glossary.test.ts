@@ -1,0 +1,193 @@
+/**
+ * The code speaks docs/glossary.md: the back-ticked names of its Retired lists appear nowhere in
+ * lib/, app/, components/, scripts/ or e2e/, as an identifier, a quoted save or report kind, a
+ * CLI flag, a route or a file name, except where ALLOWED says why. A name wrapped in quotes
+ * ("CandidateReview", 'DONE') is a storage name in SQL or a schema @map, which the glossary keeps.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+
+const ROOT = path.resolve(__dirname, "../..");
+const FOLDERS = ["lib", "app", "components", "scripts", "e2e"];
+const SOURCE = /\.(ts|tsx|js|mjs)$/;
+
+/** Back-ticked in a Retired list but not retired: the new names the same sentence gives, and names it says are kept. */
+const NOT_RETIRED = new Set([
+  '"review" | "system"', // the validity report's levels after `--level segment`
+  "--window-size", "windowSize", "windows", // what replaces batchSize
+  "SaveKind", // what AnnotationKindKey was the same as
+  "ReportJob.kind", // the field whose value "correlation" is retired
+  "author", // a review comment's login, beside its system
+  "sessionVersion", // what SignedInUser added to SessionAccount
+  "components/workspace/review-choice-task.tsx", // keeps its name: shared by two tasks
+  "crscore-phase1", "crscore-phase2", // the sheets' format names, kept
+  "llm-judge-crscore-*", // the metric that is CRScore's LLM-as-a-judge
+]);
+
+/**
+ * Retired in one sense only (`item` for a code change, `comment` for a note, `DONE` for a
+ * submitted assignment, `user` for an account, ...): the same word is right in its other senses
+ * (an item of an agreement table, a review comment, a finished job, GitHub's user object), so a
+ * text search cannot tell them apart; reviews keep them out.
+ */
+const ONE_SENSE_ONLY = new Set(["item", "change", "diff", "comment", "system", "reference", "segment", "DONE", "WorkspaceData.item", "/studies/SLUG/items/ID", "createdBy", "rating", "grading", "filtering", "filter", "claims", "batches", "correlate", "--params KEY"]);
+
+/** Where a retired name is right, and why: path prefix -> names (or "*"). */
+const ALLOWED: Record<string, readonly string[]> = {
+  // The reference implementations' vocabulary (sacreBLEU, SciPy) is kept to check against them.
+  "lib/metrics/": ["*"],
+  "lib/stats/": ["*"],
+  // File formats keep their spelling (the jsonl format's `commentFilters`), mapped to the glossary's names there.
+  "lib/import/": ["commentFilters"],
+  "lib/export/": ["commentFilters"],
+  // The command line refuses a retired command or flag by naming its replacement.
+  "lib/cli/": ["create-user", "--batch-size", "--level segment", "--params KEY"],
+  // The accounts page's old address redirects to the new one.
+  "next.config.js": ["/admin/users", "users"],
+  // The demo study's code changes are source code of their own (their `User` classes and `users` tables).
+  "lib/seed/demo/java.ts": ["User", "user", "users"],
+  "lib/seed/demo/python.ts": ["User", "user", "users"],
+  "lib/seed/demo/pull-request.ts": ["User", "user", "users"],
+  // Other programs' words for their own users: next-auth's Session.user and its callbacks' user,
+  // the PostgreSQL server's operating-system user, GitHub's user object of a review comment,
+  // Node's process.cpuUsage().user, a URL's user info, the chat API's user message, and English
+  // prose about people using a program.
+  "lib/auth/options.ts": ["user"],
+  "lib/auth/session.ts": ["user"],
+  "e2e/authorization-matrix.spec.ts": ["user"],
+  "lib/db/embedded-postgres.ts": ["user"],
+  "lib/db/test-database.ts": ["user"],
+  "lib/export/github-comments.ts": ["user"],
+  "lib/import/pull-request/": ["user"],
+  "lib/cli/run.ts": ["user", "users"],
+  "lib/judges/": ["user"], // the chat API's message roles (system, user)
+  "scripts/bench/": ["user"],
+  "components/diff-view/highlight.ts": ["users"],
+  "components/workspace/workspace.tsx": ["users"],
+  "e2e/global-setup.ts": ["user"],
+};
+
+/**
+ * Names not renamed yet, with the files that still use them. Exact: a file that stops using one
+ * must leave this list, and no other file may start.
+ */
+const PENDING: Record<string, readonly string[]> = {
+  "\"added\"": ["app/studies/[slug]/consolidate/page.tsx", "components/dashboard/agreement-tables.ts", "components/pull-request/file-section.tsx", "components/workspace/autosave.ts", "components/workspace/claim-task.tsx", "components/workspace/conflicts.tsx", "components/workspace/workspace.tsx", "e2e/workspace-access.spec.ts", "lib/annotation/stage2.ts", "lib/annotation/stored-answers.ts", "lib/annotation/values.ts", "lib/data/annotations.ts", "lib/data/claim-judgements.ts", "lib/seed/plan.ts", "lib/seed/write.ts"],
+  "\"claim\"": ["app/studies/[slug]/consolidate/[codeChangeId]/form.tsx", "app/studies/[slug]/item-sets/page.tsx", "components/item-set-forms.tsx", "components/study-waiting.tsx", "components/workspace/claim-task.tsx", "components/workspace/conflicts.tsx", "components/workspace/rating-task.tsx", "components/workspace/workspace.tsx", "e2e/authorization-matrix.spec.ts", "e2e/fault.spec.ts", "e2e/request-hardening.spec.ts", "e2e/stage-order.spec.ts", "e2e/study-waiting.spec.ts", "e2e/study-walk.spec.ts", "e2e/workspace-access.spec.ts", "e2e/workspace-perf.spec.ts", "e2e/workspace-tasks.spec.ts", "lib/annotation/stage2.ts", "lib/annotation/stored-answers.ts", "lib/annotation/values.ts", "lib/data/item-sets.ts", "lib/import/crscore-phase1.ts", "lib/import/crscore-phase2.ts", "lib/seed/plan.ts", "lib/seed/write.ts", "lib/tasks/claim-verification.ts", "scripts/bench/load.ts"],
+  "\"correlation\"": ["app/api/studies/[slug]/correlate/route.ts", "app/studies/[slug]/validity/page.tsx", "lib/analysis/report-jobs.ts", "lib/data/report-cache.ts"],
+  "\"filter\"": ["components/workspace/conflicts.tsx", "components/workspace/filter-task.tsx", "components/workspace/review-choice-task.tsx", "lib/annotation/stored-answers.ts", "lib/annotation/values.ts", "lib/seed/plan.ts", "lib/seed/write.ts", "lib/tasks/comment-filtering.ts"],
+  "--batch-size": ["app/studies/[slug]/agreement/page.tsx", "scripts/cli/agreement.ts"],
+  "--level segment": ["scripts/cli/correlate.ts"],
+  "CHANGE_ID": ["app/studies/[slug]/item-sets/page.tsx", "components/item-set-forms.tsx", "lib/analysis/agreement-report.ts", "lib/analysis/correlation-report.ts", "lib/analysis/item-sets.ts", "lib/data/item-sets.ts", "scripts/cli/agreement.ts", "scripts/cli/item-sets.ts"],
+  "CLAIM_CODES": ["scripts/bench/import.ts"],
+  "COMMENT_FILTER": ["lib/import/plan.ts"],
+  "CommentFilterLabel": ["lib/data/import-writer.ts", "lib/import/plan.ts", "lib/import/snapshot.ts"],
+  "CommentFilterValue": ["components/workspace/filter-task.tsx", "lib/annotation/values.ts", "lib/tasks/comment-filtering.ts", "lib/tasks/types.ts"],
+  "RatingTable": ["lib/agreement/cohen.ts", "lib/agreement/counts.ts", "lib/agreement/index.ts", "lib/agreement/item-subsets.ts", "lib/agreement/krippendorff.ts", "lib/agreement/pairs.ts", "lib/agreement/pairwise.ts", "lib/agreement/percent-agreement.ts", "lib/agreement/reasons.ts", "lib/agreement/resampled.ts", "lib/agreement/table.ts", "lib/analysis/agreement-report.ts", "lib/analysis/coefficients.ts", "lib/analysis/resample.ts"],
+  "RatingValue": ["lib/agreement/dawid-skene.ts", "lib/agreement/index.ts", "lib/agreement/krippendorff.ts", "lib/agreement/matrix.ts", "lib/agreement/percent-agreement.ts", "lib/agreement/table.ts", "lib/agreement/types.ts", "lib/agreement/weights.ts", "lib/analysis/agreement-report.ts", "lib/analysis/annotator-answers.ts", "lib/analysis/comment-systems.ts", "lib/analysis/gather.ts", "lib/analysis/gold-accuracy.ts", "lib/analysis/human-scores.ts", "lib/analysis/questions.ts", "lib/analysis/reliability.ts", "lib/annotation/comment-questions.ts", "lib/data/adjudication.ts", "lib/data/exports.ts", "lib/data/gold.ts", "lib/data/quality.ts", "lib/export/consensus.ts", "lib/export/github-comments.ts", "lib/tasks/consensus.ts", "lib/tasks/types.ts"],
+  "batchSize": ["app/api/studies/[slug]/agreement/route.ts", "app/studies/[slug]/agreement/page.tsx", "components/dashboard/question-details.tsx", "e2e/dashboard-agreement.spec.ts", "lib/analysis/agreement-report.ts", "lib/data/dashboards.ts", "lib/embeddings/http.ts", "lib/jobs/work.ts", "lib/metric-runs/drain.ts", "lib/pseudo-refs/runs.ts", "lib/validation/report-options.ts", "scripts/cli/agreement.ts"],
+  "changeConsensus": ["lib/data/exports.ts", "lib/export/consensus.ts"],
+  "changeExternalId": ["components/dashboard/agreement-tables.ts", "e2e/dashboard-agreement.spec.ts", "lib/analysis/annotator-answers.ts", "lib/analysis/collect.ts", "lib/analysis/gather.ts", "lib/analysis/item-sets.ts"],
+  "changeId": ["e2e/lead-views.spec.ts", "lib/analysis/collect.ts", "lib/analysis/gather.ts", "lib/import/metric-scores.ts"],
+  "changeIds": ["lib/analysis/gather.ts", "lib/data/export-rows.ts", "lib/data/import-writer.ts", "lib/seed/write.ts", "scripts/bench/jobs.ts"],
+  "commentFilters": ["lib/data/export-rows.ts", "lib/data/import-writer.ts", "lib/tasks/comment-filtering.ts"],
+  "components/workspace/item-columns.tsx": ["components/workspace/item-columns.tsx", "components/workspace/item-preview.tsx", "components/workspace/workspace.tsx"],
+  "correlation-report.ts": ["lib/analysis/correlation-report.ts", "lib/analysis/index.ts", "lib/data/reports.ts"],
+  "correlationReport": ["e2e/dashboard-validity.spec.ts", "lib/analysis/report-jobs.ts", "lib/data/report-cache.ts", "lib/data/reports.ts", "scripts/bench/analysis.ts", "scripts/cli/correlate.ts"],
+  "filter-task.tsx": ["components/workspace/filter-task.tsx", "components/workspace/item-columns.tsx"],
+  "goldChanges": ["lib/data/assignment-admin.ts", "lib/data/gold.ts", "lib/data/quality.ts", "lib/data/rounds.ts"],
+  "grader": ["app/api/studies/[slug]/export/route.ts", "components/export-links.tsx", "e2e/adjudication.spec.ts", "lib/data/exports.ts", "lib/export/formats.ts", "lib/export/index.ts", "scripts/cli/export.ts"],
+  "item-preview.tsx": ["app/studies/[slug]/items/[codeChangeId]/page.tsx", "components/workspace/item-preview.tsx", "e2e/lead-views.spec.ts"],
+  "paramsKey": ["app/api/studies/[slug]/correlate/route.ts", "app/studies/[slug]/metrics/page.tsx", "app/studies/[slug]/validity/page.tsx", "components/dashboard/validity-body.tsx", "e2e/dashboard-validity.spec.ts", "lib/analysis/correlation-report.ts", "lib/data/metric-runs.ts", "lib/data/metric-scores.ts", "lib/data/report-cache.ts", "lib/data/reports.ts", "lib/import/metric-scores.ts", "lib/metric-runs/judges.ts", "lib/metric-runs/process-chunk.ts", "lib/metric-runs/runs.ts", "lib/metric-runs/score.ts", "lib/metric-runs/specs.ts", "scripts/bench/score-floor.ts", "scripts/cli/correlate.ts", "scripts/cli/import-scores.ts", "scripts/cli/metrics.ts"],
+  "promptHash": ["lib/judges/ask.ts", "lib/judges/cache.ts", "lib/judges/client.ts", "lib/judges/gradedreviews.ts", "lib/pseudo-refs/claim-prompt.ts", "lib/pseudo-refs/claims.ts", "lib/pseudo-refs/index.ts"],
+  "ratingTableFromColumns": ["lib/agreement/index.ts", "lib/agreement/table.ts", "lib/analysis/agreement-report.ts", "lib/analysis/correlation-report.ts"],
+  "ratingsByRater": ["lib/analysis/gather.ts", "lib/data/adjudication.ts", "lib/data/quality.ts"],
+  "roundChanges": ["lib/data/assignment-admin.ts", "lib/data/round-gate.ts"],
+  "studyChanges": ["lib/data/export-rows.ts", "lib/data/exports.ts"],
+  "studyGraders": ["lib/data/exports.ts"],
+  "taskType": ["app/annotate/page.tsx", "app/studies/[slug]/annotators/[annotatorId]/page.tsx", "app/studies/[slug]/assignments/page.tsx", "components/workspace/codebook-panel.tsx", "components/workspace/item-columns.tsx", "components/workspace/item-preview.tsx", "components/workspace/overlay.tsx", "components/workspace/workspace.tsx", "e2e/assignments.spec.ts", "e2e/authorization-matrix.spec.ts", "e2e/fault.spec.ts", "e2e/lead-views.spec.ts", "e2e/pseudo-refs.spec.ts", "e2e/quality.spec.ts", "e2e/stage-order.spec.ts", "e2e/study-settings.spec.ts", "e2e/study-waiting.spec.ts", "e2e/study-walk.spec.ts", "e2e/workspace-access.spec.ts", "e2e/workspace-fixtures.ts", "e2e/workspace-perf.spec.ts", "e2e/workspace-reconcile.spec.ts", "e2e/workspace-tasks.spec.ts", "lib/annotation/assignment-plan.ts", "lib/annotation/progress.ts", "lib/data/annotations.ts", "lib/data/assignment-admin.ts", "lib/data/assignments.ts", "lib/data/export-rows.ts", "lib/data/exports.ts", "lib/data/lead-views.ts", "lib/data/reports.ts", "lib/data/study-settings.ts", "lib/data/study-waiting.ts", "lib/export/answers.ts", "lib/export/consensus.ts", "lib/export/rows.ts", "lib/import/crscore-phase1.ts", "lib/import/crscore-phase2.ts", "lib/import/crscore-sheet.ts", "lib/seed/plan.ts", "lib/tasks/types.ts", "scripts/bench/load.ts", "scripts/bench/pages.ts", "scripts/bench/reports.ts"],
+  "taskTypes": ["app/api/studies/[slug]/agreement/route.ts", "app/studies/[slug]/adjudicate/page.tsx", "app/studies/[slug]/agreement/page.tsx", "app/studies/[slug]/annotators/[annotatorId]/page.tsx", "app/studies/[slug]/assignments/page.tsx", "app/studies/[slug]/page.tsx", "app/studies/page.tsx", "components/new-study-form.tsx", "components/study-settings-form.tsx", "e2e/assignments.spec.ts", "e2e/authorization-matrix.spec.ts", "e2e/coefficient-reasons.spec.ts", "e2e/lead-views.spec.ts", "e2e/new-study.spec.ts", "e2e/pseudo-refs.spec.ts", "e2e/quality.spec.ts", "e2e/rounds.spec.ts", "e2e/stage-order.spec.ts", "e2e/study-settings.spec.ts", "e2e/study-waiting.spec.ts", "lib/analysis/agreement-report.ts", "lib/analysis/human-scores.ts", "lib/annotation/assignment-plan.ts", "lib/annotation/stage-order.ts", "lib/annotation/study-settings.ts", "lib/data/adjudication.ts", "lib/data/annotations.ts", "lib/data/assignment-admin.ts", "lib/data/assignments.ts", "lib/data/comment-systems.ts", "lib/data/dashboards.ts", "lib/data/exports.ts", "lib/data/imports.ts", "lib/data/lead-views.ts", "lib/data/quality.ts", "lib/data/review-ratings.ts", "lib/data/studies.ts", "lib/data/study-overview.ts", "lib/data/study-settings.ts", "lib/data/study-waiting.ts", "lib/import/bundle.ts", "lib/import/crscore-sheet.ts", "lib/import/gradedreviews.ts", "lib/import/jsonl.ts", "lib/metric-runs/tau.ts", "lib/seed/demo/index.ts", "lib/seed/types.ts", "lib/seed/write.ts", "scripts/bench/analysis.ts", "scripts/bench/jobs.ts", "scripts/bench/load.ts"],
+};
+
+/** The back-ticked names of the glossary's Retired lists (and of "... are retired" sentences), without NOT_RETIRED. */
+export function retiredNames(glossary: string): string[] {
+  const names = new Set<string>();
+  for (const paragraph of glossary.split(/\n(?=- |#|\n)/)) {
+    const flat = paragraph.replace(/\s*\n\s*/g, " ");
+    const spans = [...flat.matchAll(/[Rr]etired(?: before use)?:?(.*)$/g)].map((m) => m[1]);
+    for (const m of flat.matchAll(/((?:[^.;]|\.(?=\S))*) are retired/g)) spans.push(m[1]);
+    for (const span of spans) {
+      for (const m of span.matchAll(/`([^`]+)`/g)) {
+        // "`x` becomes `y`", "write `y`": y is the new name.
+        if (/\b(becomes?|write)\s+(`[^`]*`\s*(,|and)\s*)*$/.test(span.slice(0, m.index))) continue;
+        if (!NOT_RETIRED.has(m[1])) names.add(m[1]);
+      }
+    }
+  }
+  return [...names].sort();
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** How a retired name is found in source text: an identifier not wrapped in quotes; anything else (a quoted kind, a flag, a route, a file name) as written. */
+export function pattern(name: string): RegExp {
+  if (/^[A-Za-z_$][\w$]*$/.test(name)) return new RegExp(`(?<![\\w$"'-])${escape(name)}(?![\\w$"'-])`);
+  const file = /^(?:.*\/)?([\w.-]+\.(?:ts|tsx))$/.exec(name);
+  if (file) return new RegExp(`(?<![\\w-])${escape(file[1].replace(/\.tsx?$/, ""))}(?:\\.tsx?)?(?![\\w-])`);
+  return new RegExp(`(?<![\\w-])${escape(name)}(?![\\w-])`);
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const rel = path.join(dir, entry.name);
+    if (entry.isDirectory()) return rel === "lib/generated" ? [] : sourceFiles(rel);
+    return SOURCE.test(entry.name) ? [rel] : [];
+  });
+}
+
+const allowed = (file: string, name: string) => Object.entries(ALLOWED).some(([prefix, names]) => file.startsWith(prefix) && (names.includes("*") || names.includes(name)));
+
+/** Each checked retired name -> the files (by path, or by name for a retired file name) that use it. */
+export function uses(names: readonly string[], files: readonly { path: string; text: string }[]): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const name of names) {
+    if (ONE_SENSE_ONLY.has(name)) continue;
+    const re = pattern(name);
+    const hits = files.filter((f) => !allowed(f.path, name) && (re.test(f.text) || re.test(path.basename(f.path)))).map((f) => f.path);
+    if (hits.length > 0) found.set(name, hits.sort());
+  }
+  return found;
+}
+
+describe("the glossary's retired names", () => {
+  const names = retiredNames(readFileSync(path.join(ROOT, "docs/glossary.md"), "utf8"));
+
+  test("are read from docs/glossary.md's Retired lists", () => {
+    for (const name of ["CandidateReview", "candidateReviewId", "User", "userId", "SessionUser", "StudyUser", "Actor", "create-user", "/admin/users", "taskType", '"claim"', "--batch-size", "paramsKey", "correlation-report.ts", "filter-task.tsx", "CLAIM_CODES", "studyGraders"]) expect(names).toContain(name);
+    for (const name of NOT_RETIRED) expect(names).not.toContain(name);
+  });
+
+  test("are found as identifiers, quoted kinds, flags, routes and file names, but not as quoted storage names", () => {
+    const old = [
+      { path: "lib/data/x.ts", text: 'const r = await db.candidateReview.findMany({ where: { candidateReviewId: id } });' },
+      { path: "lib/data/y.ts", text: 'await save({ kind: "claim" }); run(["--batch-size", "10"]); link("/admin/users");' },
+      { path: "components/workspace/filter-task.tsx", text: "export {};" },
+      { path: "lib/data/z.ts", text: 'Prisma.sql`SELECT "candidateReviewId" FROM "CandidateReview" WHERE status = \'DONE\'`' },
+      { path: "lib/metrics/bleu.ts", text: "const paramsKey = 1;" },
+    ];
+    expect(Object.fromEntries(uses(names, old))).toEqual({
+      candidateReview: ["lib/data/x.ts"],
+      candidateReviewId: ["lib/data/x.ts"],
+      '"claim"': ["lib/data/y.ts"],
+      "--batch-size": ["lib/data/y.ts"],
+      "/admin/users": ["lib/data/y.ts"],
+      "filter-task.tsx": ["components/workspace/filter-task.tsx"],
+    });
+  });
+
+  test("are used nowhere in the code except where allowed, and the pending ones only where listed", () => {
+    const files = [...FOLDERS.flatMap(sourceFiles), "next.config.js"].map((p) => ({ path: p, text: readFileSync(path.join(ROOT, p), "utf8") }));
+    expect(Object.fromEntries(uses(names, files))).toEqual(PENDING);
+  });
+});
