@@ -121,7 +121,7 @@ async function stableNames(): Promise<[string, string][]> {
     where: { OR: [{ email: { endsWith: `@${EMAIL}` } }, { claimJudgements: { some: { pseudoReference: { codeChange: { studyId } } } } }, { reviewRatings: inStudy }, { referenceGrades: inStudy }, { commentFilters: inStudy }] },
     orderBy: [{ name: "asc" }, { email: "asc" }],
   });
-  return [...runs.map((r, i): [string, string] => [r.id, `<run ${i + 1}>`]), ...people.map((u, i): [string, string] => [u.id, `<account ${i + 1} ${u.name}>`])];
+  return [...runs.map((r, i): [string, string] => [r.id, `<run ${i + 1}>`]), ...people.map((u, i): [string, string] => [u.id, `<user ${i + 1} ${u.name}>`])];
 }
 
 async function exported(request: Omit<ExportRequest, "studyId">): Promise<Buffer> {
