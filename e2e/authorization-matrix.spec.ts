@@ -132,6 +132,7 @@ const PAGES: Record<string, Entry> = {
   "/studies/[slug]/agreement": studyPage("/agreement"),
   "/studies/[slug]/annotators/[annotatorId]": { access: leadOfStudy("page"), call: (f) => ({ url: `/studies/${f.a.slug}/annotators/${f.a.accounts.ann1}` }) },
   "/studies/[slug]/assignments": studyPage("/assignments"),
+  "/studies/[slug]/comment-systems": studyPage("/comment-systems"),
   "/studies/[slug]/consolidate": studyPage("/consolidate"),
   "/studies/[slug]/crscore-tables": studyPage("/crscore-tables"),
   "/studies/[slug]/consolidate/[codeChangeId]": { access: leadOfStudy("page"), call: (f) => ({ url: `/studies/${f.a.slug}/consolidate/${f.a.changes[0].id}` }) },

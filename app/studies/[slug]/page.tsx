@@ -28,6 +28,7 @@ const STUDY_TOOLS = [
   ["metrics", "Metric runs"],
   ["pseudo-refs", "Pseudo-references"],
   ["crscore-tables", "CRScore tables"],
+  ["comment-systems", "Comments per system"],
   ["members", "Members"],
   ["item-sets", "Item sets"],
   ["settings", "Settings"],
@@ -47,7 +48,7 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
         <p className="text-sm text-slate-600">{study.description}</p>
         {/* No prefetch: each tool is a dynamic page, rendered (with its queries) for every prefetch on every load of this one. */}
         <nav aria-label="Study tools" className="mt-2 flex gap-4 text-sm">
-          {STUDY_TOOLS.map(([path, label]) => (
+          {STUDY_TOOLS.filter(([path]) => path !== "comment-systems" || study.taskTypes.includes("COMMENT_QUESTIONS")).map(([path, label]) => (
             <Link key={path} href={`/studies/${study.slug}/${path}`} prefetch={false} className="text-blue-700 hover:underline">
               {label}
             </Link>
