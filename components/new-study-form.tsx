@@ -4,8 +4,10 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { type Action } from "@/components/action-run";
 import { ActionMessage } from "@/components/action-message";
+import { CommentQuestionsEditor } from "@/components/comment-questions-editor";
 import { TASK_LABELS } from "@/components/format";
 import { FIELD_INPUT, LikertScaleInputs, TASK_TYPES, withTaskType } from "@/components/study-fields";
+import { DEFAULT_COMMENT_QUESTIONS, type CommentQuestion } from "@/lib/annotation/comment-questions";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { commaList } from "@/lib/validation/list";
 import { suggestSlug } from "@/lib/validation/study-fields";
@@ -22,6 +24,8 @@ export function NewStudyForm({ create }: { create: Action<{ slug: string; name: 
   const [dimensions, setDimensions] = useState("conciseness, comprehensiveness, relevance");
   const [scale, setScale] = useState({ likertMin: 1, likertMax: 5 });
   const [annotatorsPerItem, setAnnotatorsPerItem] = useState(2);
+  const [questions, setQuestions] = useState<CommentQuestion[]>([...DEFAULT_COMMENT_QUESTIONS]);
+  const asksComments = taskTypes.includes("COMMENT_QUESTIONS");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [pending, start] = useTransition();
   return (
@@ -31,7 +35,7 @@ export function NewStudyForm({ create }: { create: Action<{ slug: string; name: 
       onSubmit={(e) => {
         e.preventDefault();
         start(async () => {
-          const result = await create({ name, slug, taskTypes, likertDimensions: commaList(dimensions), ...scale, annotatorsPerItem });
+          const result = await create({ name, slug, taskTypes, likertDimensions: commaList(dimensions), ...scale, annotatorsPerItem, ...(asksComments ? { commentQuestions: questions } : {}) });
           if (!result.ok) return setMessage({ ok: false, text: result.error });
           setMessage({ ok: true, text: `Study “${result.data.name}” created.` });
           router.push(`/studies/${result.data.slug}`);
@@ -87,6 +91,14 @@ export function NewStudyForm({ create }: { create: Action<{ slug: string; name: 
         </label>
         <LikertScaleInputs min={scale.likertMin} max={scale.likertMax} onChange={setScale} />
       </fieldset>
+
+      {asksComments && (
+        <fieldset className="space-y-2">
+          <legend className="text-lg font-medium">Comment questions</legend>
+          <p className="text-sm text-slate-600">What annotators answer about each review comment of the study&apos;s pull requests, starting from c-CRAB&apos;s usefulness, category and linked-test questions.</p>
+          <CommentQuestionsEditor value={questions} onChange={setQuestions} />
+        </fieldset>
+      )}
 
       <label className="block text-sm">
         Annotators per item

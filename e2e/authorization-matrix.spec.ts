@@ -9,6 +9,7 @@
  */
 import { expect, request as playwrightRequest, test, type APIRequestContext } from "@playwright/test";
 import { hashPassword } from "@/lib/auth/password";
+import { DEFAULT_COMMENT_QUESTIONS } from "@/lib/annotation/comment-questions";
 import { editableSettings } from "@/lib/data/study-settings";
 import { addAccount } from "@/lib/data/accounts";
 import { createAnnotationFixture, type AnnotationFixture } from "../tests/integration/annotation-fixture";
@@ -289,6 +290,7 @@ const ACTIONS: Record<string, Entry> = {
   },
   "app/studies/[slug]/rounds/actions.ts#saveRoundRule": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/rounds`, data: { slug: f.a.slug, coefficient: "fleiss", threshold: null } }) },
   "app/studies/[slug]/settings/actions.ts#saveStudySettings": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/settings`, data: { slug: f.a.slug, ...f.studySettings } }) },
+  "app/studies/[slug]/settings/actions.ts#saveCommentQuestions": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/settings`, data: { slug: f.a.slug, questions: DEFAULT_COMMENT_QUESTIONS } }) },
   "app/studies/new/actions.ts#createNewStudy": {
     access: anyLead("action"),
     call: (f, s) => ({ url: "/studies/new", data: { name: `Matrix ${s}`, slug: `${f.a.slug}-new-${s.toLowerCase()}`, taskTypes: ["REFERENCE_GRADING"], likertDimensions: ["relevance"], likertMin: 1, likertMax: 5, annotatorsPerItem: 2 } }),

@@ -2,9 +2,12 @@
  * The lead's side of comment questions in the browser: the study page "Comments per system"
  * (c-CRAB Table 6 with Wilson intervals and Figure 6 beside the human reviewers', undefined
  * values with their reasons, CSV downloads), linked from the overview of a study with comment
- * questions only. Screenshots in test-results/comment-questions/.
+ * questions only; the questions' editor on the settings page (a template added, a prompt edited,
+ * removing an answered question or codebook option refused naming how many) and at study
+ * creation. Screenshots in test-results/comment-questions/.
  */
 import { expect, test } from "@playwright/test";
+import type { CommentQuestion } from "@/lib/annotation/comment-questions";
 import { unifiedDiff } from "@/lib/diff";
 import { wilsonInterval } from "@/lib/stats/proportion";
 import { formatPercent } from "@/components/dashboard/format";
@@ -91,7 +94,7 @@ test("the lead reads Table 6 and Figure 6 per system, undefined values explained
   const chart = page.getByTestId("category-chart");
   await expect(chart.locator("svg.recharts-surface").first()).toBeVisible();
   await expect(chart.locator(".recharts-bar-rectangle path, .recharts-bar-rectangle rect").first()).toBeVisible();
-  await expect(chart.locator(".recharts-yAxis .recharts-cartesian-axis-tick-value")).toHaveText(["Human reviewers", "claude-code", "codex"]);
+  await expect(chart.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value")).toHaveText(["Human reviewers", "claude-code", "codex"]);
   const figure6 = await readTable(page, "comment-systems-figure-6");
   const human = row(figure6, "human");
   expect([human.DESIGN.value, human.DOCUMENTATION.value, human.TESTING.value]).toEqual([String(2 / 3), String(1 / 3), "0"]);
@@ -100,4 +103,75 @@ test("the lead reads Table 6 and Figure 6 per system, undefined values explained
   const csv = await downloadCsv(page, await page.locator("#comment-systems-figure-6-title").innerText());
   expectCsvMatchesTable(csv.rows, figure6);
   await page.screenshot({ path: shot("comment-systems"), fullPage: true });
+});
+
+test("the lead edits the questions in the settings: a template added, a prompt changed; an answered question or option cannot go", async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 1000 });
+  await signIn(page, E2E_ACCOUNTS.lead);
+  await page.goto(`/studies/${STUDY}/settings`);
+  const form = page.getByRole("form", { name: "Comment questions" });
+  const questions = form.getByTestId("comment-question");
+  await expect(questions).toHaveCount(3);
+  // The stored work each question and option holds.
+  await expect(questions.nth(0)).toContainText("1 stored answer and 7 lead decisions");
+  await expect(form.locator('[data-testid="codebook-option"][data-code="DESIGN"]')).toContainText("1 stored answer and 2 lead decisions");
+
+  await form.getByLabel("Prompt of question 1").fill("Is the comment useful to the author?");
+  await form.getByLabel("Template").selectOption("high-quality");
+  await form.getByRole("button", { name: "Add from template" }).click();
+  await expect(questions).toHaveCount(4);
+  await expect(form.getByLabel("Justification of question 4")).toHaveValue("required");
+  await form.getByRole("button", { name: "Save questions" }).click();
+  await expect(form.getByRole("status")).toContainText("Comment questions saved.");
+  const stored = async () => ((await testDb().study.findUniqueOrThrow({ where: { id: studyId } })).commentQuestions as CommentQuestion[] | null) ?? [];
+  expect((await stored()).map((q) => [q.key, q.label])).toEqual([
+    ["useful", "Is the comment useful to the author?"],
+    ["category", "Category"],
+    ["test-captures", "Test captures the concern"],
+    ["high-quality", "High quality"],
+  ]);
+
+  // Removing the answered question and an answered option: refused, with how many answers, and nothing saved.
+  await form.getByRole("button", { name: "Remove the option DESIGN of category" }).click();
+  await form.getByRole("button", { name: "Remove the question useful" }).click();
+  await form.getByRole("button", { name: "Save questions" }).click();
+  const alert = form.getByRole("alert");
+  await expect(alert).toContainText('The question "useful" cannot be removed or renamed: it has 1 stored answer and 7 lead decisions.');
+  await expect(alert).toContainText('The option DESIGN ("Design") of "category" cannot be removed or renamed: 1 stored answer and 2 lead decisions chose it.');
+  expect((await stored()).map((q) => q.key)).toEqual(["useful", "category", "test-captures", "high-quality"]);
+  await form.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: shot("settings-refused"), fullPage: true });
+});
+
+test("a new study with comment questions starts from c-CRAB's, edited before it is created", async ({ page }) => {
+  const slug = `cq-new-${Date.now()}`;
+  await signIn(page, E2E_ACCOUNTS.lead);
+  await page.goto("/studies/new");
+  const form = page.getByRole("form", { name: "New study" });
+  await form.getByLabel("Name").first().fill(`PR tools ${slug}`);
+  await form.getByLabel("Slug").fill(slug);
+  await expect(form.getByTestId("comment-questions-editor")).toHaveCount(0);
+  await form.getByLabel("Comment questions").check();
+  const questions = form.getByTestId("comment-question");
+  await expect(questions).toHaveCount(3);
+  await expect(form.locator('[data-testid="comment-question"][data-key="category"] [data-testid="codebook-option"]')).toHaveCount(10);
+  await form.getByRole("button", { name: "Remove the question test-captures" }).click();
+  await form.getByLabel("Kind").selectOption("choice");
+  await form.getByRole("button", { name: "Add a blank question" }).click();
+  await form.getByLabel("Key of question 3").fill("severity");
+  await form.getByLabel("Prompt of question 3").fill("How severe is the issue?");
+  await form.getByLabel("Code of option 1 of severity").fill("MINOR");
+  await form.getByLabel("Code of option 2 of severity").fill("MINOR");
+  await form.getByRole("button", { name: "Create study" }).click();
+  await expect(form.getByRole("alert")).toContainText("two options have the same code");
+  expect(await testDb().study.count({ where: { slug } })).toBe(0);
+  await form.getByLabel("Code of option 2 of severity").fill("MAJOR");
+  await page.screenshot({ path: shot("new-study"), fullPage: true });
+  await form.getByRole("button", { name: "Create study" }).click();
+  await expect(page).toHaveURL(new RegExp(`/studies/${slug}$`));
+  const study = await testDb().study.findUniqueOrThrow({ where: { slug } });
+  const saved = study.commentQuestions as CommentQuestion[];
+  expect(saved.map((q) => q.key)).toEqual(["useful", "category", "severity"]);
+  expect(saved[2]).toMatchObject({ kind: "choice", label: "How severe is the issue?", options: [{ code: "MINOR" }, { code: "MAJOR" }] });
+  await testDb().study.delete({ where: { id: study.id } });
 });

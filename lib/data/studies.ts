@@ -5,7 +5,7 @@ import { db, Prisma, type PrismaClient } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { Study, TaskType } from "@/lib/generated/prisma/client";
 import type { StudyScales } from "@/lib/analysis/questions";
-import { withCommentQuestions } from "@/lib/annotation/comment-questions";
+import { commentQuestionsSetting, withCommentQuestions } from "@/lib/annotation/comment-questions";
 import { COMMAND_LINE, leadStudyWhere, requireImportTarget } from "@/lib/data/study-access";
 import { annotatorsPerItemField, LIKERT_SCALE_ORDER, likertDimensionsField, likertMaxField, likertMinField, likertScaleOrdered, studyNameField, studySlugSchema, taskTypesField } from "@/lib/validation/study-fields";
 import type { SessionAccount } from "@/lib/auth/authenticate";
@@ -80,6 +80,8 @@ export const newStudySchema = z
     likertMin: likertMinField,
     likertMax: likertMaxField,
     annotatorsPerItem: annotatorsPerItemField,
+    /** The comment questions (lib/annotation/comment-questions); absent: the default (c-CRAB's). */
+    commentQuestions: commentQuestionsSetting.optional(),
   })
   .refine(likertScaleOrdered, LIKERT_SCALE_ORDER);
 
@@ -93,7 +95,11 @@ export async function createStudy(account: Pick<SessionAccount, "id" | "role">, 
   const taken = new AppError("CONFLICT", { message: `The slug "${fields.slug}" is taken by another study: choose another.` });
   if (await db.study.findUnique({ where: { slug: fields.slug }, select: { id: true } })) throw taken;
   try {
-    return await db.study.create({ data: { ...fields, ownerId: account.id === COMMAND_LINE.id ? null : account.id }, select: { slug: true, name: true } });
+    const { commentQuestions, ...rest } = fields;
+    return await db.study.create({
+      data: { ...rest, ...(commentQuestions ? { commentQuestions: commentQuestions as Prisma.InputJsonValue } : {}), ownerId: account.id === COMMAND_LINE.id ? null : account.id },
+      select: { slug: true, name: true },
+    });
   } catch (error) {
     // Another request took the slug meanwhile.
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw taken;

@@ -108,13 +108,16 @@ describe("task descriptors", () => {
  */
 const PROTOCOL: Record<string, string> = {
   "app/studies/[slug]/adjudicate/[task]/[itemId]/page.tsx": "claims link to their consolidation (CRScore §4.2)",
-  "app/studies/[slug]/page.tsx": "the stage-order toggle of CRScore's two stages",
+  "app/studies/[slug]/page.tsx": "the stage-order toggle of CRScore's two stages; comments per system (c-CRAB Table 6, Figure 6) in a study with comment questions",
+  "app/studies/[slug]/settings/page.tsx": "a study with comment questions edits them (c-CRAB §4.2.1, §4.4.3, §5.2, §5.3)",
+  "components/new-study-form.tsx": "a study with comment questions starts from c-CRAB's (§5.2, §5.3, §4.4.3)",
   "components/dashboard/agreement-tables.ts": "claims link to their consolidation (CRScore §4.2)",
   "lib/annotation/stage-order.ts": "CRScore's stage order: claim verification before review rating",
   "lib/annotation/waiting.ts": "stage 2 waits for stage 1 (CRScore §4.2)",
   "lib/data/annotations.ts": "stage 2 waits for the annotator's own stage 1 (CRScore §4.2)",
   "lib/data/assignment-admin.ts": "consolidation reads stage 1's assignments (CRScore §4.2)",
   "lib/data/assignments.ts": "stage 2 waits for stage 1 (CRScore §4.2)",
+  "lib/data/comment-questions.ts": "editing comment questions counts the lead decisions on them",
   "lib/data/comment-systems.ts": "c-CRAB Table 6 and Figure 6 read the comment questions' consensus (§5.2, §5.3)",
   "lib/data/exports.ts": "the GradedReviews workbook's consensus grades",
   "lib/data/quality.ts": "claims are listed by position; reference grading leaves out the reference review (GradedReviews §4.3)",

@@ -4,9 +4,16 @@ import { revalidatePath } from "next/cache";
 import { action } from "@/lib/actions/safe-action";
 import { LEAD_ROLES } from "@/lib/auth/session";
 import { studySettingsSchema, updateStudySettings } from "@/lib/data/study-settings";
+import { commentQuestionsInput, updateCommentQuestions } from "@/lib/data/comment-questions";
 
 export const saveStudySettings = action(LEAD_ROLES, studySettingsSchema, async (input, account) => {
   const saved = await updateStudySettings(account, input);
   revalidatePath(`/studies/${input.slug}`, "layout");
   return saved;
+});
+
+export const saveCommentQuestions = action(LEAD_ROLES, commentQuestionsInput, async (input, account) => {
+  const saved = await updateCommentQuestions(account, input);
+  revalidatePath(`/studies/${input.slug}`, "layout");
+  return { notes: saved.notes };
 });

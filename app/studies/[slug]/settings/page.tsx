@@ -1,10 +1,12 @@
 import Link from "next/link";
+import { CommentQuestionsForm } from "@/components/comment-questions-editor";
 import { StudySettingsForm } from "@/components/study-settings-form";
 import { crscoreCodebookTemplate } from "@/lib/annotation/guidelines-template";
 import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { editableSettings, getStudySettings } from "@/lib/data/study-settings";
+import { commentQuestionUsage } from "@/lib/data/comment-questions";
 import { orPageError } from "@/lib/errors/page";
-import { saveStudySettings } from "./actions";
+import { saveCommentQuestions, saveStudySettings } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -12,6 +14,7 @@ export const dynamic = "force-dynamic";
 export default async function StudySettingsPage({ params }: { params: Promise<{ slug: string }> }) {
   const account = await requirePageAccount(LEAD_ROLES);
   const { study, usage } = await orPageError(getStudySettings(account, (await params).slug));
+  const asksComments = study.taskTypes.includes("COMMENT_QUESTIONS");
   return (
     <div className="space-y-4">
       <div>
@@ -33,6 +36,22 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
         template={crscoreCodebookTemplate()}
         save={saveStudySettings}
       />
+      <section id="comment-questions" aria-labelledby="comment-questions-heading" className="space-y-2 border-t border-slate-200 pt-4">
+        <h2 id="comment-questions-heading" className="text-lg font-medium">
+          Comment questions
+        </h2>
+        {asksComments ? (
+          <>
+            <p className="text-sm text-slate-600">
+              What annotators answer about each review comment of the study&apos;s pull requests, in this order. Prompts, instructions, justification rules and new questions or options can
+              change at any time; a question or codebook option with stored answers or lead decisions cannot be removed or renamed, and a question with answers keeps its kind.
+            </p>
+            <CommentQuestionsForm slug={study.slug} initial={study.commentQuestions} usage={await commentQuestionUsage(study.id)} save={saveCommentQuestions} />
+          </>
+        ) : (
+          <p className="text-sm text-slate-600">The study has no comment questions task: tick Comment questions among the task types above and save to ask questions about review comments.</p>
+        )}
+      </section>
     </div>
   );
 }
