@@ -172,8 +172,8 @@ export function languageOfFile(file: Pick<PullRequestFileInput, "path" | "binary
 export const fileExternalId = (pullRequestId: string, file: Pick<PullRequestFileInput, "path">) => `${pullRequestId}:${file.path}`;
 
 /** A comment's stored columns compared with an import's (external ids for the thread). */
-function commentFields(c: Pick<CheckedComment, "path" | "side" | "startSide" | "startLine" | "line" | "body" | "system" | "author" | "inReplyTo">) {
-  return JSON.stringify([c.path, c.side, c.startSide, c.startLine, c.line, c.body.replace(/\r\n/g, "\n"), c.system, c.author, c.inReplyTo]);
+function commentFields(c: Pick<CheckedComment, "path" | "side" | "startSide" | "startLine" | "line" | "body" | "system" | "author" | "inReplyTo" | "test">) {
+  return JSON.stringify([c.path, c.side, c.startSide, c.startLine, c.line, c.body.replace(/\r\n/g, "\n"), c.system, c.author, c.inReplyTo, c.test?.path ?? null, c.test?.text ?? null]);
 }
 
 const emptyCounts = (): TableCounts => ({ created: 0, updated: 0, unchanged: 0 });
@@ -191,7 +191,7 @@ export async function writePullRequests(tx: Tx, studyId: string, items: readonly
   for (const { pullRequest: pr, comments } of items) {
     const stored = await tx.pullRequest.findUnique({
       where: { studyId_externalId: { studyId, externalId: pr.externalId } },
-      include: { codeChanges: { select: { id: true, filePath: true } }, comments: { select: { ...COMMENT_SELECT, position: true, inReplyTo: { select: { externalId: true } } } } },
+      include: { codeChanges: { select: { id: true, filePath: true } }, comments: { select: { ...COMMENT_SELECT, position: true, testPath: true, testText: true, inReplyTo: { select: { externalId: true } } } } },
     });
     let pullRequestId: string;
     let fileIds: string[];
@@ -247,19 +247,20 @@ export async function writePullRequests(tx: Tx, studyId: string, items: readonly
     const fresh = comments.filter((c) => !storedComments.has(c.externalId));
     for (const c of fresh) idOf.set(c.externalId, nextId());
     let position = Math.max(-1, ...(stored?.comments ?? []).map((c) => c.position)) + 1;
-    const row = (c: CheckedComment) => ({ path: c.path, side: c.side, startSide: c.startSide, startLine: c.startLine, line: c.line, body: c.body, system: c.system, author: c.author, inReplyToId: c.inReplyTo === null ? null : (idOf.get(c.inReplyTo) ?? null), metadata: c.metadata as Prisma.InputJsonObject, codeChangeId: fileIds[c.file] });
+    const row = (c: CheckedComment) => ({ path: c.path, side: c.side, startSide: c.startSide, startLine: c.startLine, line: c.line, body: c.body, system: c.system, author: c.author, inReplyToId: c.inReplyTo === null ? null : (idOf.get(c.inReplyTo) ?? null), metadata: c.metadata as Prisma.InputJsonObject, codeChangeId: fileIds[c.file], testPath: c.test?.path ?? null, testText: c.test?.text ?? null });
     // One statement: a reply may come before the comment it answers, and the foreign key is checked at the statement's end.
     await tx.reviewComment.createMany({ data: fresh.map((c) => ({ id: idOf.get(c.externalId) as string, pullRequestId, externalId: c.externalId, position: position++, ...row(c) })) });
     counts.reviewComments.created += fresh.length;
     for (const c of comments) {
       const old = storedComments.get(c.externalId);
       if (!old) continue;
-      if (commentFields({ ...old, startLine: old.startLine, inReplyTo: old.inReplyTo?.externalId ?? null }) === commentFields(c)) {
+      const oldTest = old.testText === null ? null : { path: old.testPath ?? "", text: old.testText };
+      if (commentFields({ ...old, startLine: old.startLine, inReplyTo: old.inReplyTo?.externalId ?? null, test: oldTest }) === commentFields(c)) {
         counts.reviewComments.unchanged++;
         continue;
       }
       if (!options.update) {
-        conflicts.push({ ...c.at, field: "id", message: `comment ${c.externalId} of pull request ${pr.externalId} is stored with another anchor, text, system, author or thread; import with --update to replace it` });
+        conflicts.push({ ...c.at, field: "id", message: `comment ${c.externalId} of pull request ${pr.externalId} is stored with another anchor, text, system, author, thread or linked test; import with --update to replace it` });
         continue;
       }
       await tx.reviewComment.update({ where: { id: old.id }, data: row(c) });

@@ -138,6 +138,40 @@ describe("import-pr from a git repository", () => {
     expect(broken.status === "refused" && formatImportError(broken.errors[0])).toMatch(/^c\.json: line 2: not valid JSON/);
   });
 
+  test("the comments JSONL carries a linked test (testPath, testText); a half-given test is an error naming its line and field", async () => {
+    const jsonl = (lines: object[]) => ({ files: [{ name: "comments.jsonl", content: Buffer.from(lines.map((l) => JSON.stringify(l)).join("\n")) }] });
+    const test1 = "def test_retry():\n    assert retry(3) == 3\n";
+    const good = [
+      { id: "t1", path: "src/app.js", side: "RIGHT", line: 12, body: "Retries are not tested.", system: "human", author: "ada", testPath: "tests/test_retry.py", testText: test1 },
+      { id: "t2", path: "src/app.js", side: "RIGHT", line: 11, body: "No test here.", system: "codex" },
+    ];
+    const summary = imported(await runImport({ ...request("pr-tests", []), ...jsonl(good) }, client));
+    expect(summary.counts.reviewComments.created).toBe(2);
+    const stored = await client.reviewComment.findMany({ where: { pullRequest: { study: { slug: "pr-tests" } } }, orderBy: { position: "asc" }, select: { externalId: true, testPath: true, testText: true } });
+    expect(stored).toEqual([
+      { externalId: "t1", testPath: "tests/test_retry.py", testText: test1 },
+      { externalId: "t2", testPath: null, testText: null },
+    ]);
+    // Another test on the same comment is a conflict unless --update.
+    const changed = [{ ...good[0], testText: "def test_retry():\n    assert retry(0) == 0\n" }, good[1]];
+    const conflict = await runImport({ ...request("pr-tests", []), ...jsonl(changed) }, client);
+    expect(conflict.status === "refused" && conflict.errors.map(formatImportError).join("\n")).toMatch(/comment t1 of pull request acme\/demo#7 is stored with another anchor, text, system, author, thread or linked test/);
+    const bad = [
+      { id: "t3", path: "src/app.js", line: 12, body: "x", system: "human", testPath: "tests/test_x.py" },
+      { id: "t4", path: "src/app.js", line: 12, body: "x", system: "human", testText: "def test_x(): pass" },
+      { id: "t5", path: "src/app.js", line: 12, body: "x", system: "human", testPath: "tests/test_x.py", testText: "  " },
+      { id: "t6", path: "src/app.js", line: 12, body: "x", system: "human", tests: "no such key" },
+    ];
+    const refused = await runImport({ ...request("pr-tests-bad", []), ...jsonl(bad) }, client);
+    expect(refused.status === "refused" && refused.errors.map(formatImportError)).toEqual([
+      "comments.jsonl: line 1: testText: a linked test needs its text (testText) beside its file (testPath)",
+      "comments.jsonl: line 2: testPath: a linked test needs its file (testPath) beside its text (testText)",
+      "comments.jsonl: line 3: testText: the linked test's text is empty",
+      expect.stringMatching(/^comments\.jsonl: line 4: .*tests/),
+    ]);
+    expect(await client.study.findUnique({ where: { slug: "pr-tests-bad" } })).toBeNull();
+  });
+
   test("an unknown revision is an error naming the flag", async () => {
     const result = await runImport({ ...request("pr-rev", []), pullRequest: { git: { repo: repo.dir, base: "main", head: "no-such-branch" } } }, client);
     expect(result.status === "refused" && result.errors[0].message).toBe(`--head no-such-branch: no such commit in ${repo.dir}`);

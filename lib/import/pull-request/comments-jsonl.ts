@@ -44,6 +44,7 @@ function commentOfLine(line: ReviewCommentLine, at: SourceLocation): ReviewComme
     author: line.author ?? "",
     inReplyTo: line.inReplyToId ?? null,
     metadata: (line.metadata ?? {}) as JsonObject,
+    test: line.testPath && line.testText ? { path: line.testPath, text: line.testText } : null,
     at,
   };
 }

@@ -14,7 +14,7 @@ const id = z.union([z.string().trim().min(1).max(500), z.int().min(0)]).transfor
 const line = z.int().min(1).max(2 ** 31 - 1);
 const metadata = z.record(z.string(), z.json()).nullable().optional();
 
-export const reviewCommentSchema = z.strictObject({
+const reviewCommentFields = z.strictObject({
   id: id.describe("The comment's id (GitHub's id, or any id unique within the pull request)"),
   path: z.string().min(1).max(1000).describe("The file: its new path, a deleted file's old path"),
   side: z.enum(DiffSide).nullable().optional().describe("LEFT: line of the old file; RIGHT (default): of the new file"),
@@ -26,9 +26,22 @@ export const reviewCommentSchema = z.strictObject({
   author: z.string().max(200).nullable().optional().describe("The login that posted it"),
   inReplyToId: id.nullable().optional().describe("Id of the comment this one answers"),
   metadata,
+  testPath: z.string().trim().min(1).max(1000).nullable().optional().describe("A linked test's file (c-CRAB §4.4.3)"),
+  testText: text.nullable().optional().describe("The linked test's text"),
 });
 
-export const bundleCommentSchema = reviewCommentSchema.extend({ type: z.literal("comment") });
+/** A linked test has both its file and its text, or neither is given. */
+function linkedTest(line: { testPath?: string | null; testText?: string | null }, ctx: z.RefinementCtx): void {
+  const path = line.testPath ?? null;
+  const text = line.testText ?? null;
+  if (path !== null && text === null) ctx.addIssue({ code: "custom", path: ["testText"], message: "a linked test needs its text (testText) beside its file (testPath)" });
+  if (path === null && text !== null) ctx.addIssue({ code: "custom", path: ["testPath"], message: "a linked test needs its file (testPath) beside its text (testText)" });
+  if (text !== null && text.trim() === "") ctx.addIssue({ code: "custom", path: ["testText"], message: "the linked test's text is empty" });
+}
+
+export const reviewCommentSchema = reviewCommentFields.superRefine(linkedTest);
+
+export const bundleCommentSchema = reviewCommentFields.extend({ type: z.literal("comment") }).superRefine(linkedTest);
 
 export const bundlePullRequestSchema = z.strictObject({
   type: z.literal("pullRequest"),

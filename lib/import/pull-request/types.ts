@@ -57,6 +57,8 @@ export interface ReviewCommentInput {
   /** External id of the comment this one answers. */
   inReplyTo: string | null;
   metadata: JsonObject;
+  /** A test linked to the comment (c-CRAB §4.4.3): its file and text; null or absent when none. */
+  test?: { path: string; text: string } | null;
   at: SourceLocation;
 }
 
