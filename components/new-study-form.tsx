@@ -6,7 +6,7 @@ import { type Action } from "@/components/action-run";
 import { ActionMessage } from "@/components/action-message";
 import { CommentQuestionsEditor } from "@/components/comment-questions-editor";
 import { TASK_LABELS } from "@/components/format";
-import { FIELD_INPUT, LikertScaleInputs, TASK_TYPES, withTaskType } from "@/components/study-fields";
+import { FIELD_INPUT, LikertScaleInputs, TASK_TYPES, withTask } from "@/components/study-fields";
 import { DEFAULT_COMMENT_QUESTIONS, type CommentQuestion } from "@/lib/annotation/comment-questions";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { commaList } from "@/lib/validation/list";
@@ -20,12 +20,12 @@ export function NewStudyForm({ create }: { create: Action<{ slug: string; name: 
   const [name, setName] = useState("");
   const [slug, setSlug] = useState("");
   const [slugEdited, setSlugEdited] = useState(false);
-  const [taskTypes, setTaskTypes] = useState<TaskType[]>([]);
+  const [tasks, setTasks] = useState<TaskType[]>([]);
   const [dimensions, setDimensions] = useState("conciseness, comprehensiveness, relevance");
   const [scale, setScale] = useState({ likertMin: 1, likertMax: 5 });
   const [annotatorsPerItem, setAnnotatorsPerItem] = useState(2);
   const [questions, setQuestions] = useState<CommentQuestion[]>([...DEFAULT_COMMENT_QUESTIONS]);
-  const asksComments = taskTypes.includes("COMMENT_QUESTIONS");
+  const asksComments = tasks.includes("COMMENT_QUESTIONS");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [pending, start] = useTransition();
   return (
@@ -35,7 +35,7 @@ export function NewStudyForm({ create }: { create: Action<{ slug: string; name: 
       onSubmit={(e) => {
         e.preventDefault();
         start(async () => {
-          const result = await create({ name, slug, taskTypes, likertDimensions: commaList(dimensions), ...scale, annotatorsPerItem, ...(asksComments ? { commentQuestions: questions } : {}) });
+          const result = await create({ name, slug, tasks, likertDimensions: commaList(dimensions), ...scale, annotatorsPerItem, ...(asksComments ? { commentQuestions: questions } : {}) });
           if (!result.ok) return setMessage({ ok: false, text: result.error });
           setMessage({ ok: true, text: `Study “${result.data.name}” created.` });
           router.push(`/studies/${result.data.slug}`);
@@ -74,10 +74,10 @@ export function NewStudyForm({ create }: { create: Action<{ slug: string; name: 
       </label>
 
       <fieldset className="space-y-1">
-        <legend className="text-lg font-medium">Task types</legend>
+        <legend className="text-lg font-medium">Tasks</legend>
         {TASK_TYPES.map((task) => (
           <label key={task} className="flex items-center gap-2 text-sm">
-            <input type="checkbox" checked={taskTypes.includes(task)} onChange={(e) => setTaskTypes(withTaskType(taskTypes, task, e.target.checked))} />
+            <input type="checkbox" checked={tasks.includes(task)} onChange={(e) => setTasks(withTask(tasks, task, e.target.checked))} />
             {TASK_LABELS[task]}
           </label>
         ))}

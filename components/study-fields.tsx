@@ -6,7 +6,7 @@ export const TASK_TYPES = Object.keys(TASK_LABELS) as TaskType[];
 export const FIELD_INPUT = "rounded border border-slate-500 px-2 py-1";
 
 /** The chosen task types with `task` switched on or off, in the product's task order. */
-export function withTaskType(chosen: readonly TaskType[], task: TaskType, on: boolean): TaskType[] {
+export function withTask(chosen: readonly TaskType[], task: TaskType, on: boolean): TaskType[] {
   return TASK_TYPES.filter((t) => (t === task ? on : chosen.includes(t)));
 }
 

@@ -4,7 +4,7 @@ import { useRef, useState } from "react";
 import { useRun, type Action } from "@/components/action-run";
 import { ActionMessage } from "@/components/action-message";
 import { TASK_LABELS } from "@/components/format";
-import { FIELD_INPUT, LikertScaleInputs, TASK_TYPES, withTaskType } from "@/components/study-fields";
+import { FIELD_INPUT, LikertScaleInputs, TASK_TYPES, withTask } from "@/components/study-fields";
 import { Markdown } from "@/components/workspace/markdown";
 import type { SettingsUsage } from "@/lib/annotation/study-settings";
 import type { StudySettings } from "@/lib/data/study-settings";
@@ -68,13 +68,13 @@ export function StudySettingsForm({ slug, initial, usage, template, save }: { sl
       </section>
 
       <fieldset className="space-y-1">
-        <legend className="text-lg font-medium">Task types</legend>
+        <legend className="text-lg font-medium">Tasks</legend>
         {TASK_TYPES.map((task) => (
           <label key={task} className="flex items-center gap-2 text-sm">
             <input
               type="checkbox"
-              checked={values.taskTypes.includes(task)}
-              onChange={(e) => set("taskTypes", withTaskType(values.taskTypes, task, e.target.checked))}
+              checked={values.tasks.includes(task)}
+              onChange={(e) => set("tasks", withTask(values.tasks, task, e.target.checked))}
             />
             {TASK_LABELS[task]}
             <span className="text-slate-600">

@@ -12,7 +12,7 @@ test("generating assignments previews the plan and asks before creating; a stale
   const db = testDb();
   const slug = `assignments-e2e-${Date.now()}`;
   const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
-  const study = await db.study.create({ data: { slug, name: "Assignments e2e", taskTypes: ["REFERENCE_GRADING"], ownerId: lead.id, annotatorsPerItem: 2 } });
+  const study = await db.study.create({ data: { slug, name: "Assignments e2e", tasks: ["REFERENCE_GRADING"], ownerId: lead.id, annotatorsPerItem: 2 } });
   for (let n = 0; n < 3; n++) {
     const change = await db.codeChange.create({ data: { studyId: study.id, externalId: `gen-${n}`, filePath: `G${n}.java`, language: "java", diff: unifiedDiff("a\n", `a${n}\n`, { path: `G${n}.java` }), oldFile: "a\n", newFile: `a${n}\n`, position: n } });
     await db.review.create({ data: { codeChangeId: change.id, externalId: "human", system: "human", text: `Reference ${n}.`, isReference: true } });
@@ -40,7 +40,7 @@ test("generating assignments previews the plan and asks before creating; a stale
   await form.getByRole("button", { name: "Preview assignments" }).click();
   await expect(preview.getByTestId("generate-preview-changes")).toHaveText("Assignments: 6 new, 0 moved in their queues, 0 unopened removed, 0 started kept.");
   const change = await db.codeChange.findFirstOrThrow({ where: { studyId: study.id, externalId: "gen-0" } });
-  await db.assignment.create({ data: { studyId: study.id, annotatorId: annotators[0].accountId, codeChangeId: change.id, taskType: "REFERENCE_GRADING", position: 0, status: "IN_PROGRESS" } });
+  await db.assignment.create({ data: { studyId: study.id, annotatorId: annotators[0].accountId, codeChangeId: change.id, task: "REFERENCE_GRADING", position: 0, status: "IN_PROGRESS" } });
   await preview.getByRole("button", { name: "Generate: create 6 assignments" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "changed since the preview" })).toHaveText("The study's items, annotators or assignments changed since the preview: nothing was made. Preview the assignments again.");
   expect(await count()).toBe(1);

@@ -273,8 +273,8 @@ const ACTIONS: Record<string, Entry> = {
     prepare: async (f) => {
       const [first] = await makeRoundsOfA(f, [true, false]);
       await testDb().assignment.upsert({
-        where: { annotatorId_codeChangeId_taskType: { annotatorId: f.a.accounts.ann2, codeChangeId: first.id, taskType: "REFERENCE_GRADING" } },
-        create: { studyId: f.a.studyId, annotatorId: f.a.accounts.ann2, codeChangeId: first.id, taskType: "REFERENCE_GRADING", position: 1000, status: "DONE" },
+        where: { annotatorId_codeChangeId_task: { annotatorId: f.a.accounts.ann2, codeChangeId: first.id, task: "REFERENCE_GRADING" } },
+        create: { studyId: f.a.studyId, annotatorId: f.a.accounts.ann2, codeChangeId: first.id, task: "REFERENCE_GRADING", position: 1000, status: "DONE" },
         update: {},
       });
     },
@@ -293,7 +293,7 @@ const ACTIONS: Record<string, Entry> = {
   "app/studies/[slug]/settings/actions.ts#saveCommentQuestions": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/settings`, data: { slug: f.a.slug, questions: DEFAULT_COMMENT_QUESTIONS } }) },
   "app/studies/new/actions.ts#createNewStudy": {
     access: anyLead("action"),
-    call: (f, s) => ({ url: "/studies/new", data: { name: `Matrix ${s}`, slug: `${f.a.slug}-new-${s.toLowerCase()}`, taskTypes: ["REFERENCE_GRADING"], likertDimensions: ["relevance"], likertMin: 1, likertMax: 5, annotatorsPerItem: 2 } }),
+    call: (f, s) => ({ url: "/studies/new", data: { name: `Matrix ${s}`, slug: `${f.a.slug}-new-${s.toLowerCase()}`, tasks: ["REFERENCE_GRADING"], likertDimensions: ["relevance"], likertMin: 1, likertMax: 5, annotatorsPerItem: 2 } }),
   },
   "app/studies/[slug]/metrics/actions.ts#startRun": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/metrics`, data: { slug: f.a.slug, metrics: ["exact-match"] } }) },
 };
@@ -357,7 +357,7 @@ async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Sub
   const { generateAssignments } = await import("@/lib/data/assignment-admin");
   await generateAssignments({ id: a.accounts.lead, role: "LEAD" }, a.slug, [a.accounts.ann1, a.accounts.ann2]);
   await generateAssignments({ id: b.accounts.lead, role: "LEAD" }, b.slug, [b.accounts.ann1, b.accounts.ann2]);
-  const assignment = await db.assignment.findFirstOrThrow({ where: { studyId: a.studyId, annotatorId: a.accounts.ann1, taskType: "CLAIM_VERIFICATION" }, include: { codeChange: { include: { pseudoReferences: true } } } });
+  const assignment = await db.assignment.findFirstOrThrow({ where: { studyId: a.studyId, annotatorId: a.accounts.ann1, task: "CLAIM_VERIFICATION" }, include: { codeChange: { include: { pseudoReferences: true } } } });
   const claim = assignment.codeChange.pseudoReferences.find((r) => r.kind === "CLAIM")!;
   const pullRequest = await db.pullRequest.create({ data: { studyId: a.studyId, externalId: `${tag}/repo#1`, title: "matrix pull request" } });
   const run = await db.metricRun.create({ data: { studyId: a.studyId, metrics: ["exact-match"], status: "DONE" } });

@@ -36,7 +36,7 @@ let annotatorId: string;
 test.beforeAll(async () => {
   const db = testDb();
   const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
-  const study = await db.study.create({ data: { slug: STUDY, name: "Review tools e2e", taskTypes: ["COMMENT_QUESTIONS"], ownerId: lead.id } });
+  const study = await db.study.create({ data: { slug: STUDY, name: "Review tools e2e", tasks: ["COMMENT_QUESTIONS"], ownerId: lead.id } });
   studyId = study.id;
   const pr = await db.pullRequest.create({ data: { studyId, externalId: "acme/app#7", repository: "acme/app", title: "Retry the upload", headSha: "a".repeat(40), baseSha: "b".repeat(40) } });
   const oldFile = Array.from({ length: 12 }, (_, i) => `line ${i + 1}\n`).join("");

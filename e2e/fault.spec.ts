@@ -105,7 +105,7 @@ test("kill -9 of the web server and of PostgreSQL during saves: no acknowledged 
       const email = `fault-${i}@e2e.test`;
       const account = await addAccount({ email, name: `Fault ${i}`, role: "ANNOTATOR", password: PASSWORD }, db);
       await db.studyMember.create({ data: { studyId: study.id, accountId: account.id, role: "ANNOTATOR" } });
-      const assignment = await db.assignment.create({ data: { studyId: study.id, annotatorId: account.id, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", position: 0 } });
+      const assignment = await db.assignment.create({ data: { studyId: study.id, annotatorId: account.id, codeChangeId: change.id, task: "CLAIM_VERIFICATION", position: 0 } });
       const api = await request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
       const csrf = ((await (await api.get("/api/auth/csrf")).json()) as { csrfToken: string }).csrfToken;
       await api.post("/api/auth/callback/credentials", { form: { csrfToken: csrf, email, password: PASSWORD, json: "true" } });

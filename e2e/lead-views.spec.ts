@@ -43,7 +43,7 @@ async function saveAs(page: Page, who: "alice" | "bob", account: { email: string
 test.beforeAll(async () => {
   const db = testDb();
   const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
-  const study = await db.study.create({ data: { slug: STUDY, name: "Lead views e2e", taskTypes: ["REFERENCE_GRADING", "COMMENT_FILTERING"], ownerId: lead.id, hideSystemNames: true } });
+  const study = await db.study.create({ data: { slug: STUDY, name: "Lead views e2e", tasks: ["REFERENCE_GRADING", "COMMENT_FILTERING"], ownerId: lead.id, hideSystemNames: true } });
   const oldFile = "def f(x):\n    return x\n";
   const newFile = "def f(x):\n    return x + 1\n";
   const change = await db.codeChange.create({ data: { studyId: study.id, externalId: "pv-1", filePath: "pv.py", language: "python", diff: unifiedDiff(oldFile, newFile, { path: "pv.py" }), oldFile, newFile, position: 0 } });
@@ -58,8 +58,8 @@ test.beforeAll(async () => {
     ["bob", bob],
   ] as const) {
     await db.studyMember.create({ data: { studyId: study.id, accountId: person.accountId, role: "ANNOTATOR" } });
-    assignments[who] = (await db.assignment.create({ data: { studyId: study.id, annotatorId: person.accountId, codeChangeId: change.id, taskType: "REFERENCE_GRADING", position: 0 } })).id;
-    await db.assignment.create({ data: { studyId: study.id, annotatorId: person.accountId, codeChangeId: change.id, taskType: "COMMENT_FILTERING", position: 1 } });
+    assignments[who] = (await db.assignment.create({ data: { studyId: study.id, annotatorId: person.accountId, codeChangeId: change.id, task: "REFERENCE_GRADING", position: 0 } })).id;
+    await db.assignment.create({ data: { studyId: study.id, annotatorId: person.accountId, codeChangeId: change.id, task: "COMMENT_FILTERING", position: 1 } });
   }
 });
 

@@ -27,7 +27,7 @@ test("a lead creates a study without an import: name, suggested slug, task types
   await form.getByLabel("Scale from").fill("4");
   await form.getByLabel("to", { exact: true }).fill("2");
   await form.getByRole("button", { name: "Create study" }).click();
-  await expect(form.getByRole("alert")).toContainText("taskTypes: choose at least one task type");
+  await expect(form.getByRole("alert")).toContainText("tasks: choose at least one task");
   await expect(form.getByRole("alert")).toContainText("likertMax: the top of the Likert scale must be above its bottom");
   expect(await testDb().study.count({ where: { slug } })).toBe(0);
 
@@ -50,7 +50,7 @@ test("a lead creates a study without an import: name, suggested slug, task types
   await expect(page).toHaveURL(new RegExp(`/studies/${slug}$`));
   await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
   const study = await testDb().study.findUniqueOrThrow({ where: { slug }, include: { owner: { select: { email: true } } } });
-  expect(study).toMatchObject({ name, taskTypes: ["REVIEW_RATING", "REFERENCE_GRADING"], likertDimensions: ["relevance", "clarity"], likertMin: 0, likertMax: 4, annotatorsPerItem: 3, createdBy: { email: E2E_ACCOUNTS.lead.email } });
+  expect(study).toMatchObject({ name, tasks: ["REVIEW_RATING", "REFERENCE_GRADING"], likertDimensions: ["relevance", "clarity"], likertMin: 0, likertMax: 4, annotatorsPerItem: 3, createdBy: { email: E2E_ACCOUNTS.lead.email } });
 
   // listed among the lead's studies, by its name
   await page.goto("/studies");

@@ -26,7 +26,7 @@ async function smallStudy(): Promise<{ id: string; slug: string }> {
   const result = await runImport({ study: slug, format: "jsonl", files: [{ name: "smells.jsonl", content: Buffer.from(`${lines.join("\n")}\n`) }], createdById: lead.id }, testDb());
   if (result.status !== "imported") throw new Error(`import refused: ${JSON.stringify(result)}`);
   const id = result.summary.study.id;
-  await testDb().study.update({ where: { id }, data: { taskTypes: ["CLAIM_VERIFICATION"] } });
+  await testDb().study.update({ where: { id }, data: { tasks: ["CLAIM_VERIFICATION"] } });
   return { id, slug };
 }
 
@@ -80,7 +80,7 @@ test("a lead generates smells from the pseudo-references page, watches the run f
   const { account, accountId } = await newAnnotator("smells");
   const change = await testDb().codeChange.findFirstOrThrow({ where: { studyId: study.id, externalId: "js" }, include: { pseudoReferences: { where: { kind: "SMELL" }, orderBy: { position: "asc" } } } });
   await testDb().studyMember.create({ data: { studyId: study.id, accountId, role: "ANNOTATOR" } });
-  const assignment = await testDb().assignment.create({ data: { studyId: study.id, annotatorId: accountId, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", position: 0 } });
+  const assignment = await testDb().assignment.create({ data: { studyId: study.id, annotatorId: accountId, codeChangeId: change.id, task: "CLAIM_VERIFICATION", position: 0 } });
   await page.context().clearCookies();
   await signIn(page, account);
   await gotoWorkspace(page, assignment.id);

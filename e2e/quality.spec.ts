@@ -19,7 +19,7 @@ let otherReview = "";
 test.beforeAll(async () => {
   const db = testDb();
   const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
-  const study = await db.study.create({ data: { slug: STUDY, name: "Quality e2e", taskTypes: ["REFERENCE_GRADING"], ownerId: lead.id } });
+  const study = await db.study.create({ data: { slug: STUDY, name: "Quality e2e", tasks: ["REFERENCE_GRADING"], ownerId: lead.id } });
   const change = async (externalId: string, position: number) => {
     const oldFile = "def f(x):\n    return x\n";
     const newFile = `def f(x):\n    return x + ${position}\n`;
@@ -35,8 +35,8 @@ test.beforeAll(async () => {
   otherReview = other.reviews[0].id;
   annotator = await newAnnotator("gold");
   await db.studyMember.create({ data: { studyId: study.id, accountId: annotator.accountId, role: "ANNOTATOR" } });
-  goldAssignment = (await db.assignment.create({ data: { studyId: study.id, annotatorId: annotator.accountId, codeChangeId: gold.change.id, taskType: "REFERENCE_GRADING", position: 0 } })).id;
-  otherAssignment = (await db.assignment.create({ data: { studyId: study.id, annotatorId: annotator.accountId, codeChangeId: other.change.id, taskType: "REFERENCE_GRADING", position: 1 } })).id;
+  goldAssignment = (await db.assignment.create({ data: { studyId: study.id, annotatorId: annotator.accountId, codeChangeId: gold.change.id, task: "REFERENCE_GRADING", position: 0 } })).id;
+  otherAssignment = (await db.assignment.create({ data: { studyId: study.id, annotatorId: annotator.accountId, codeChangeId: other.change.id, task: "REFERENCE_GRADING", position: 1 } })).id;
 });
 
 test("an annotator who misses a gold item is flagged, paused (cannot open or save items) and resumed", async ({ page, browser }) => {

@@ -33,7 +33,7 @@ const ROUND_1 = [
 test.beforeAll(async () => {
   const db = testDb();
   const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
-  const study = await db.study.create({ data: { slug: STUDY, name: "Rounds e2e", taskTypes: ["REFERENCE_GRADING"], ownerId: lead.id, hideSystemNames: false } });
+  const study = await db.study.create({ data: { slug: STUDY, name: "Rounds e2e", tasks: ["REFERENCE_GRADING"], ownerId: lead.id, hideSystemNames: false } });
   for (let n = 0; n < 6; n++) {
     const oldFile = "int f(int x) {\n  return x;\n}\n";
     const newFile = `int f(int x) {\n  return x + ${n};\n}\n`;
@@ -194,7 +194,7 @@ test("items outside the rounds wait for the last round until the lead opens them
   const db = testDb();
   const slug = `${STUDY}-outside`;
   const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
-  const study = await db.study.create({ data: { slug, name: "Rounds gate e2e", taskTypes: ["REFERENCE_GRADING"], ownerId: lead.id, hideSystemNames: false } });
+  const study = await db.study.create({ data: { slug, name: "Rounds gate e2e", tasks: ["REFERENCE_GRADING"], ownerId: lead.id, hideSystemNames: false } });
   const changes = [];
   for (let n = 0; n < 4; n++) {
     const change = await db.codeChange.create({ data: { studyId: study.id, externalId: `gate-${n}`, filePath: `G${n}.java`, language: "java", diff: unifiedDiff("a\n", `a${n}\n`, { path: `G${n}.java` }), oldFile: "a\n", newFile: `a${n}\n`, position: n } });

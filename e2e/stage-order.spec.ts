@@ -19,7 +19,7 @@ test.beforeAll(async () => {
   const db = testDb();
   const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
   // stageOrder left unset: on by default, since the study has both CRScore stages
-  const study = await db.study.create({ data: { slug: STUDY, name: "Stage order e2e", taskTypes: ["CLAIM_VERIFICATION", "REVIEW_RATING"], ownerId: lead.id, hideSystemNames: true } });
+  const study = await db.study.create({ data: { slug: STUDY, name: "Stage order e2e", tasks: ["CLAIM_VERIFICATION", "REVIEW_RATING"], ownerId: lead.id, hideSystemNames: true } });
   const oldFile = "def area(r):\n    return 3.14 * r * r\n";
   const newFile = "import math\n\ndef area(r):\n    return math.pi * r ** 2\n";
   const created = await db.codeChange.create({ data: { studyId: study.id, externalId: "change-0", filePath: "area.py", language: "python", diff: unifiedDiff(oldFile, newFile, { path: "area.py" }), oldFile, newFile } });
@@ -33,8 +33,8 @@ test.beforeAll(async () => {
   change = { id: created.id, claims, smell };
   annotator = await newAnnotator("stage-order");
   await db.studyMember.create({ data: { studyId: study.id, accountId: annotator.accountId, role: "ANNOTATOR" } });
-  stage1 = (await db.assignment.create({ data: { studyId: study.id, annotatorId: annotator.accountId, codeChangeId: created.id, taskType: "CLAIM_VERIFICATION", position: 0 } })).id;
-  stage2 = (await db.assignment.create({ data: { studyId: study.id, annotatorId: annotator.accountId, codeChangeId: created.id, taskType: "REVIEW_RATING", position: 1 } })).id;
+  stage1 = (await db.assignment.create({ data: { studyId: study.id, annotatorId: annotator.accountId, codeChangeId: created.id, task: "CLAIM_VERIFICATION", position: 0 } })).id;
+  stage2 = (await db.assignment.create({ data: { studyId: study.id, annotatorId: annotator.accountId, codeChangeId: created.id, task: "REVIEW_RATING", position: 1 } })).id;
 });
 
 test("stage 2 is closed until the lead consolidates stage 1; necessity is asked in stage 2, claims and smell, not in stage 1", async ({ page, browser }) => {
@@ -114,9 +114,9 @@ test("the queue and the workspace say which items wait and for what, and n skips
   const waiter = await newAnnotator("waiting");
   await db.studyMember.create({ data: { studyId: study.id, accountId: waiter.accountId, role: "ANNOTATOR" } });
   const [first, waiting, later] = await Promise.all([
-    db.assignment.create({ data: { studyId: study.id, annotatorId: waiter.accountId, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", position: 0 } }),
-    db.assignment.create({ data: { studyId: study.id, annotatorId: waiter.accountId, codeChangeId: other.id, taskType: "REVIEW_RATING", position: 1 } }),
-    db.assignment.create({ data: { studyId: study.id, annotatorId: waiter.accountId, codeChangeId: other.id, taskType: "CLAIM_VERIFICATION", position: 2 } }),
+    db.assignment.create({ data: { studyId: study.id, annotatorId: waiter.accountId, codeChangeId: change.id, task: "CLAIM_VERIFICATION", position: 0 } }),
+    db.assignment.create({ data: { studyId: study.id, annotatorId: waiter.accountId, codeChangeId: other.id, task: "REVIEW_RATING", position: 1 } }),
+    db.assignment.create({ data: { studyId: study.id, annotatorId: waiter.accountId, codeChangeId: other.id, task: "CLAIM_VERIFICATION", position: 2 } }),
   ]);
   await signIn(page, waiter.account);
   await page.goto("/annotate");

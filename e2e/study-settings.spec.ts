@@ -26,14 +26,14 @@ let assignmentId: string;
 test.beforeAll(async () => {
   const db = testDb();
   const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
-  const study = await db.study.create({ data: { slug: STUDY, name: "Settings e2e", taskTypes: ["CLAIM_VERIFICATION"], ownerId: lead.id, hideSystemNames: false, guidelines: "" } });
+  const study = await db.study.create({ data: { slug: STUDY, name: "Settings e2e", tasks: ["CLAIM_VERIFICATION"], ownerId: lead.id, hideSystemNames: false, guidelines: "" } });
   const oldFile = "def area(r):\n    return 3.14 * r * r\n";
   const newFile = "import math\n\ndef area(r):\n    return math.pi * r ** 2\n";
   const change = await db.codeChange.create({ data: { studyId: study.id, externalId: "change-0", filePath: "area.py", language: "python", diff: unifiedDiff(oldFile, newFile, { path: "area.py" }), oldFile, newFile } });
   await db.pseudoReference.create({ data: { codeChangeId: change.id, externalId: "claim-0", kind: "CLAIM", text: "The change uses math.pi instead of 3.14.", source: MODEL, position: 0 } });
   annotator = await newAnnotator("settings");
   await db.studyMember.create({ data: { studyId: study.id, accountId: annotator.accountId, role: "ANNOTATOR" } });
-  assignmentId = (await db.assignment.create({ data: { studyId: study.id, annotatorId: annotator.accountId, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", position: 0 } })).id;
+  assignmentId = (await db.assignment.create({ data: { studyId: study.id, annotatorId: annotator.accountId, codeChangeId: change.id, task: "CLAIM_VERIFICATION", position: 0 } })).id;
 });
 
 test("the lead edits the guidelines with the CRScore template and hides system names; the annotator sees both in the workspace", async ({ browser }) => {
@@ -91,5 +91,5 @@ test("a change that would invalidate stored answers is refused on the page, nami
   await page.getByRole("checkbox", { name: /^Claim verification/ }).uncheck();
   await page.getByRole("button", { name: "Save settings" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "cannot be removed" })).toContainText("Claim verification cannot be removed: it has 1 stored claim judgement");
-  expect((await db.study.findUniqueOrThrow({ where: { slug: STUDY } })).taskTypes).toEqual(["CLAIM_VERIFICATION"]);
+  expect((await db.study.findUniqueOrThrow({ where: { slug: STUDY } })).tasks).toEqual(["CLAIM_VERIFICATION"]);
 });

@@ -17,7 +17,7 @@ let annotators: Awaited<ReturnType<typeof newAnnotator>>[] = [];
 test.beforeAll(async () => {
   const db = testDb();
   const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
-  const study = await db.study.create({ data: { slug: STUDY, name: "Waiting e2e", taskTypes: ["CLAIM_VERIFICATION", "REVIEW_RATING"], ownerId: lead.id, annotatorsPerItem: 2, reliabilitySetSize: 0 } });
+  const study = await db.study.create({ data: { slug: STUDY, name: "Waiting e2e", tasks: ["CLAIM_VERIFICATION", "REVIEW_RATING"], ownerId: lead.id, annotatorsPerItem: 2, reliabilitySetSize: 0 } });
   const oldFile = "def area(r):\n    return 3.14 * r * r\n";
   const newFile = "import math\n\ndef area(r):\n    return math.pi * r ** 2\n";
   const change = await db.codeChange.create({ data: { studyId: study.id, externalId: "area", filePath: "area.py", language: "python", diff: unifiedDiff(oldFile, newFile, { path: "area.py" }), oldFile, newFile } });
@@ -33,7 +33,7 @@ test.beforeAll(async () => {
 
 /** The annotator codes both claims (the first as `first`) and submits stage 1, through the workspace's API. */
 async function stage1(page: Page, accountId: string, first: string) {
-  const assignment = await testDb().assignment.findFirstOrThrow({ where: { annotatorId: accountId, taskType: "CLAIM_VERIFICATION", study: { slug: STUDY } } });
+  const assignment = await testDb().assignment.findFirstOrThrow({ where: { annotatorId: accountId, task: "CLAIM_VERIFICATION", study: { slug: STUDY } } });
   for (const [i, claim] of claims.entries()) {
     const saved = await page.request.post("/api/annotations", { data: { kind: "claim", assignmentId: assignment.id, targetId: claim, baseVersion: 0, value: { code: i === 0 ? first : "CORRECT", necessary: null, errorType: null, note: "" } } });
     expect(saved.status()).toBe(200);

@@ -158,7 +158,7 @@ test("a study walked from creation to export by a lead and two annotators", asyn
 
   const change = (externalId: string) => db.codeChange.findFirstOrThrow({ where: { externalId, study: { slug } } });
   const [retry, parse_] = [await change("walk-retry"), await change("walk-parse")];
-  const assignment = (accountId: string, codeChangeId: string, taskType: "CLAIM_VERIFICATION" | "REVIEW_RATING") => db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId, taskType } });
+  const assignment = (accountId: string, codeChangeId: string, task: "CLAIM_VERIFICATION" | "REVIEW_RATING") => db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId, task } });
 
   // --- stage 1 by keyboard. A: the round-2 item is locked and links to the open one
   const pageA = await newPage(browser, annA.account);

@@ -96,7 +96,7 @@ test("skip with a reason (keyboard), then the lead sees it and reassigns the ite
   const row = list.getByTestId("assignment-admin-row");
   await expect(row).toContainText("the diff does not load the whole file");
   const target = await testDb().account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.ann2.email } });
-  const clash = await testDb().assignment.findFirst({ where: { annotatorId: target.id, codeChangeId: change.id, taskType: "COMMENT_FILTERING" } });
+  const clash = await testDb().assignment.findFirst({ where: { annotatorId: target.id, codeChangeId: change.id, task: "COMMENT_FILTERING" } });
   const other = clash ? await assignmentFor("receiver", "CLAIM_VERIFICATION", (await demoChange({ index: 7 })).id) : null;
   await lead.reload();
   await listOf("skipper tester").locator("summary").click();

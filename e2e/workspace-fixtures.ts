@@ -45,12 +45,12 @@ export async function newAnnotator(label: string) {
   return { account, accountId: created.id };
 }
 
-/** A fresh annotator, member of the demo study, with one assignment of `taskType` on `codeChangeId` there. */
-export async function assignmentFor(label: string, taskType: TaskType, codeChangeId: string): Promise<TestAssignment> {
+/** A fresh annotator, member of the demo study, with one assignment of `task` on `codeChangeId` there. */
+export async function assignmentFor(label: string, task: TaskType, codeChangeId: string): Promise<TestAssignment> {
   const study = await demoStudy();
   const { account, accountId } = await newAnnotator(label);
   await testDb().studyMember.create({ data: { studyId: study.id, accountId, role: "ANNOTATOR" } });
-  const assignment = await testDb().assignment.create({ data: { studyId: study.id, annotatorId: accountId, codeChangeId, taskType, position: 0 } });
+  const assignment = await testDb().assignment.create({ data: { studyId: study.id, annotatorId: accountId, codeChangeId, task, position: 0 } });
   return { account, accountId, assignmentId: assignment.id, codeChangeId, studyId: study.id };
 }
 

@@ -21,7 +21,7 @@ test("a 2,000-line diff renders, becomes interactive and scrolls quickly", async
   await db.pseudoReference.create({ data: { codeChangeId: change.id, externalId: "c1", kind: "CLAIM", text: "Every function now shifts and doubles its total.", source: "model", position: 0 } });
   const { account, accountId } = await newAnnotator("perf");
   await db.studyMember.create({ data: { studyId: study.id, accountId, role: "ANNOTATOR" } });
-  const assignment = await db.assignment.create({ data: { studyId: study.id, annotatorId: accountId, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", position: 0 } });
+  const assignment = await db.assignment.create({ data: { studyId: study.id, annotatorId: accountId, codeChangeId: change.id, task: "CLAIM_VERIFICATION", position: 0 } });
   await signIn(page, account);
   const errors = watchPageErrors(page);
 

@@ -18,7 +18,7 @@ test("Back and forward show the stored labels, and the next change saves without
   const first = await demoChange({ index: 6 });
   const second = await demoChange({ index: 7 });
   const a = await assignmentFor("back", "COMMENT_FILTERING", first.id);
-  const next = await testDb().assignment.create({ data: { studyId: a.studyId, annotatorId: a.accountId, codeChangeId: second.id, taskType: "COMMENT_FILTERING", position: 1 } });
+  const next = await testDb().assignment.create({ data: { studyId: a.studyId, annotatorId: a.accountId, codeChangeId: second.id, task: "COMMENT_FILTERING", position: 1 } });
   await openWorkspace(page, a);
 
   const count = await page.getByTestId("review").count();

@@ -220,7 +220,7 @@ test("comment filtering with the keyboard: high or low quality with a justificat
 test("n opens the next item of the queue; the home page links each row to its workspace", async ({ page }) => {
   const first = await assignmentFor("queue", "COMMENT_FILTERING", (await demoChange({ index: 1 })).id);
   const second = await testDb().assignment.create({
-    data: { studyId: first.studyId, annotatorId: first.accountId, codeChangeId: (await demoChange({ index: 2 })).id, taskType: "REFERENCE_GRADING", position: 1 },
+    data: { studyId: first.studyId, annotatorId: first.accountId, codeChangeId: (await demoChange({ index: 2 })).id, task: "REFERENCE_GRADING", position: 1 },
   });
   await openWorkspace(page, first);
   await expect(page.getByTestId("queue-position")).toContainText("item 1 of 2");

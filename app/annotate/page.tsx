@@ -65,7 +65,7 @@ export default async function AnnotatorHome() {
                         // A paused queue, or an item of a round not open yet, shows no link to the workspace.
                         text(name, { mono: true, href: queue.paused || entry.waiting?.kind === "round" ? undefined : `/annotate/${entry.id}` }),
                         text(entry.codeChange.language),
-                        text(TASK_LABELS[entry.taskType]),
+                        text(TASK_LABELS[entry.task]),
                         text(
                           !open
                             ? entry.status.toLowerCase()

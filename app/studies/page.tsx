@@ -38,7 +38,7 @@ export default async function LeadHome() {
             data: { testid: "study-row" },
             cells: [
               text(study.name, { href: `/studies/${study.slug}` }),
-              text(study.taskTypes.map((t) => TASK_LABELS[t]).join(", ")),
+              text(study.tasks.map((t) => TASK_LABELS[t]).join(", ")),
               count(study._count.codeChanges),
               count(study.reviews),
               text(`${study.assignmentsDone} / ${study._count.assignments}`),

@@ -4,8 +4,8 @@ import { text } from "@/components/dashboard/table-data";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { CLAIM_CODE_INFO, COMMENT_FILTER_LABELS, ERROR_TYPE_INFO, LIKERT_RULES, REFERENCE_GRADES } from "@/lib/annotation/codebook";
 
-export function CodebookPanel({ taskType, dimensions }: { taskType: TaskType; dimensions: string[] }) {
-  switch (taskType) {
+export function CodebookPanel({ task, dimensions }: { task: TaskType; dimensions: string[] }) {
+  switch (task) {
     case "CLAIM_VERIFICATION":
       return (
         <div className="space-y-2 text-xs">

@@ -24,7 +24,7 @@ export type ItemData = TaskData & Pick<WorkspaceData, "item" | "sources">;
 export function ItemColumns({
   data,
   taskKey,
-  taskType,
+  task,
   store,
   handle,
   onTarget,
@@ -41,7 +41,7 @@ export function ItemColumns({
   data: ItemData;
   /** A new key opens the task again (its cursor on the first unanswered question). */
   taskKey?: string;
-  taskType: TaskType;
+  task: TaskType;
   store: AnswerStore;
   handle: RefObject<TaskHandle | null>;
   onTarget: (key: string | null) => void;
@@ -59,7 +59,7 @@ export function ItemColumns({
   beforeTask?: ReactNode;
 }) {
   const taskProps = { data, store, handle, onTarget, digitsMoveOn };
-  const task = showTask && (
+  const taskPart = showTask && (
     <Fragment key={taskKey}>
       {data.claims && <ClaimTask {...taskProps} />}
       {data.rating && <RatingTask {...taskProps} />}
@@ -89,10 +89,10 @@ export function ItemColumns({
           // A disabled fieldset disables every button, box and text area of the task: nothing can be changed, so nothing is saved.
           <fieldset disabled data-testid="read-only-task" className="min-w-0">
             <legend className="sr-only">{answersHeading} (read-only)</legend>
-            {task}
+            {taskPart}
           </fieldset>
         ) : (
-          task
+          taskPart
         )}
       </div>
       {guidelines && (
@@ -105,7 +105,7 @@ export function ItemColumns({
           </div>
           {data.study.guidelines ? <Markdown source={data.study.guidelines} /> : <p className="text-sm text-slate-500">This study has no guidelines of its own.</p>}
           <hr className="my-3" />
-          <CodebookPanel taskType={taskType} dimensions={data.study.likertDimensions} />
+          <CodebookPanel task={task} dimensions={data.study.likertDimensions} />
         </aside>
       )}
     </div>

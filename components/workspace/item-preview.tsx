@@ -92,7 +92,7 @@ export function ItemPreview({ preview }: { preview: Preview }) {
       )}
       <ItemColumns
         data={data}
-        taskType={task}
+        task={task}
         store={store}
         handle={handle}
         onTarget={() => undefined}

@@ -24,8 +24,8 @@ export function Modal({ title, onClose, children, testId }: { title: string; onC
 }
 
 /** The `?` overlay: the keyboard grammar, the annotator's preference and every shortcut of this task. */
-export function ShortcutsOverlay({ taskType, preference, onPreference, onClose }: { taskType: TaskType; preference: WorkspacePreference; onPreference: (next: WorkspacePreference) => void; onClose: () => void }) {
-  const rows = SHORTCUTS.filter((s) => !s.tasks || s.tasks.includes(taskType));
+export function ShortcutsOverlay({ task, preference, onPreference, onClose }: { task: TaskType; preference: WorkspacePreference; onPreference: (next: WorkspacePreference) => void; onClose: () => void }) {
+  const rows = SHORTCUTS.filter((s) => !s.tasks || s.tasks.includes(task));
   return (
     <Modal title="Keyboard shortcuts" onClose={onClose} testId="shortcuts">
       <p className="mb-2 text-sm text-slate-700">

@@ -342,7 +342,7 @@ export function Workspace({ data, accountId }: { data: WorkspaceData; accountId:
           ← My assignments
         </Link>
         <h1 className="text-lg font-semibold">
-          {TASK_LABELS[data.assignment.taskType]} · <span className="font-mono">{data.item.filePath || data.item.externalId}</span>
+          {TASK_LABELS[data.assignment.task]} · <span className="font-mono">{data.item.filePath || data.item.externalId}</span>
         </h1>
         <span className="text-sm text-slate-600" data-testid="queue-position">
           item {data.queue.index + 1} of {data.queue.total} · {data.queue.done} done ·{" "}
@@ -412,7 +412,7 @@ export function Workspace({ data, accountId }: { data: WorkspaceData; accountId:
       <ItemColumns
         {...taskProps}
         taskKey={drafted ? "drafts" : "stored"}
-        taskType={data.assignment.taskType}
+        task={data.assignment.task}
         mode={mode}
         onModeChange={setMode}
         guidelines={guidelines}
@@ -422,7 +422,7 @@ export function Workspace({ data, accountId }: { data: WorkspaceData; accountId:
         beforeTask={<ConflictList store={store} labelOf={labelOf} />}
       />
 
-      {help && <ShortcutsOverlay taskType={data.assignment.taskType} preference={keyboard} onPreference={setKeyboard} onClose={() => setHelp(false)} />}
+      {help && <ShortcutsOverlay task={data.assignment.task} preference={keyboard} onPreference={setKeyboard} onClose={() => setHelp(false)} />}
       {skipOpen && (
         <Modal title="Skip this item" onClose={() => setSkipOpen(false)} testId="skip-dialog">
           <label className="block text-sm">

@@ -296,9 +296,9 @@ export async function agreementReportOf(study: StudyForAnalysis, options: Agreem
     alphaLevels: options.alphaLevels,
   };
   const matched = new Set<string>();
-  if (options.task && !study.taskTypes.includes(options.task)) throw new AppError("INVALID_INPUT", { message: `study ${study.slug} has no task ${options.task}; its tasks: ${study.taskTypes.join(", ")}` });
+  if (options.task && !study.tasks.includes(options.task)) throw new AppError("INVALID_INPUT", { message: `study ${study.slug} has no task ${options.task}; its tasks: ${study.tasks.join(", ")}` });
   const tasks: TaskAgreement[] = [];
-  for (const task of options.task ? [options.task] : study.taskTypes) {
+  for (const task of options.task ? [options.task] : study.tasks) {
     const gathered = await readTask(task);
     const data = restrictToItemSet(gathered.data, options.items, matched);
     const names = gathered.names;

@@ -68,14 +68,14 @@ export function humanScore(ratings: HumanRatings, reviewId: string): number | un
 export function reviewQuestionKeys(study: StudyForAnalysis): string[] {
   return [...study.likertDimensions, "grade", "high-quality"].filter((key) => {
     const task = reviewQuestionTask(key, study);
-    return task !== null && study.taskTypes.includes(task);
+    return task !== null && study.tasks.includes(task);
   });
 }
 
 /** The task of a study's human question `key`; NOT_FOUND when the study has none. */
 export function humanQuestion(study: StudyForAnalysis, key: string): TaskType {
   const task = reviewQuestionTask(key, study);
-  if (task === null || !study.taskTypes.includes(task)) throw new AppError("NOT_FOUND", { message: `study ${study.slug} has no human question "${key}"; available: ${reviewQuestionKeys(study).join(", ")}` });
+  if (task === null || !study.tasks.includes(task)) throw new AppError("NOT_FOUND", { message: `study ${study.slug} has no human question "${key}"; available: ${reviewQuestionKeys(study).join(", ")}` });
   return task;
 }
 

@@ -27,7 +27,7 @@ export const TASK_PHASES: readonly TaskType[] = TASK_LIST.map((task) => task.tas
 export interface PlanItem {
   id: string;
   /** The study's task types that apply to this item (e.g. no claim verification without claims). */
-  taskTypes: readonly TaskType[];
+  tasks: readonly TaskType[];
 }
 
 export interface PlanInput {
@@ -45,7 +45,7 @@ export interface PlanInput {
 export interface PlannedAssignment {
   annotatorId: string;
   codeChangeId: string;
-  taskType: TaskType;
+  task: TaskType;
   /** 0-based position in the annotator's queue. */
   position: number;
   inReliabilitySet: boolean;
@@ -108,14 +108,14 @@ export function planAssignments(input: PlanInput): PlannedAssignment[] {
     const queue = seededShuffle([...itemsOf.get(annotatorId)!, ...checks].sort(byString), hashSeed(input.seed, "queue", annotatorId));
     let position = 0;
     for (const round of input.rounds ?? []) {
-      for (const taskType of TASK_PHASES) {
-        for (const item of round) if (item.taskTypes.includes(taskType)) plan.push({ annotatorId, codeChangeId: item.id, taskType, position: position++, inReliabilitySet: false });
+      for (const task of TASK_PHASES) {
+        for (const item of round) if (item.tasks.includes(task)) plan.push({ annotatorId, codeChangeId: item.id, task, position: position++, inReliabilitySet: false });
       }
     }
-    for (const taskType of TASK_PHASES) {
+    for (const task of TASK_PHASES) {
       for (const id of queue) {
-        if (!byId.get(id)!.taskTypes.includes(taskType)) continue;
-        plan.push({ annotatorId, codeChangeId: id, taskType, position: position++, inReliabilitySet: reliability.has(id) });
+        if (!byId.get(id)!.tasks.includes(task)) continue;
+        plan.push({ annotatorId, codeChangeId: id, task, position: position++, inReliabilitySet: reliability.has(id) });
       }
     }
   }
@@ -123,8 +123,8 @@ export function planAssignments(input: PlanInput): PlannedAssignment[] {
 }
 
 /** Which of the study's task types an item supports, from what it has (each descriptor's `appliesTo`). */
-export function applicableTaskTypes(studyTaskTypes: readonly TaskType[], item: ItemContents): TaskType[] {
-  return studyTaskTypes.filter((task) => TASKS[task].appliesTo(item));
+export function applicableTasks(studyTasks: readonly TaskType[], item: ItemContents): TaskType[] {
+  return studyTasks.filter((task) => TASKS[task].appliesTo(item));
 }
 
 /** A stored assignment, as a new plan is compared with it. */
@@ -132,7 +132,7 @@ export interface ExistingAssignment {
   id: string;
   annotatorId: string;
   codeChangeId: string;
-  taskType: TaskType;
+  task: TaskType;
   status: string;
   position: number;
   inReliabilitySet: boolean;
@@ -156,7 +156,7 @@ export function effectCounts(effect: PlanEffect): { create: number; update: numb
 
 /** What storing `plan` changes in the stored assignments (one per account, code change and task). */
 export function planEffect(existing: readonly ExistingAssignment[], plan: readonly PlannedAssignment[]): PlanEffect {
-  const key = (a: { annotatorId: string; codeChangeId: string; taskType: TaskType }) => `${a.annotatorId}|${a.codeChangeId}|${a.taskType}`;
+  const key = (a: { annotatorId: string; codeChangeId: string; task: TaskType }) => `${a.annotatorId}|${a.codeChangeId}|${a.task}`;
   const byKey = new Map(existing.map((a) => [key(a), a]));
   const planned = new Set(plan.map(key));
   const stale = existing.filter((a) => !planned.has(key(a)));

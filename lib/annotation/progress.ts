@@ -17,10 +17,10 @@ export interface Progress {
   timeSpentMs: number;
 }
 
-export function progressOf(assignments: readonly { taskType: TaskType; status: AssignmentStatus; timeSpentMs: number }[]): Progress {
+export function progressOf(assignments: readonly { task: TaskType; status: AssignmentStatus; timeSpentMs: number }[]): Progress {
   const byTask: Progress["byTask"] = {};
   for (const a of assignments) {
-    const row = (byTask[a.taskType] ??= { total: 0, done: 0, skipped: 0, inProgress: 0 });
+    const row = (byTask[a.task] ??= { total: 0, done: 0, skipped: 0, inProgress: 0 });
     row.total++;
     if (a.status === "DONE") row.done++;
     if (a.status === "SKIPPED") row.skipped++;

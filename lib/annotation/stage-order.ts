@@ -12,11 +12,11 @@ import type { TaskType } from "@/lib/generated/prisma/enums";
 
 export interface StageOrderSetting {
   stageOrder: boolean | null;
-  taskTypes: readonly TaskType[];
+  tasks: readonly TaskType[];
 }
 
 export function stageOrderOn(study: StageOrderSetting): boolean {
-  return study.taskTypes.includes("CLAIM_VERIFICATION") && study.taskTypes.includes("REVIEW_RATING") && (study.stageOrder ?? true);
+  return study.tasks.includes("CLAIM_VERIFICATION") && study.tasks.includes("REVIEW_RATING") && (study.stageOrder ?? true);
 }
 
 export const WAITING_FOR_CONSOLIDATION = "Stage 2 of this item opens once a lead has consolidated its stage 1 (claim verification), so that every annotator rates against the same pseudo-references.";

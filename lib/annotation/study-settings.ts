@@ -11,7 +11,7 @@ import type { TaskType } from "@/lib/generated/prisma/enums";
 import { TASKS } from "@/lib/tasks";
 
 export interface StudySettingsShape {
-  taskTypes: readonly TaskType[];
+  tasks: readonly TaskType[];
   likertDimensions: readonly string[];
   likertMin: number;
   likertMax: number;
@@ -40,14 +40,14 @@ const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 const scale = (s: { likertMin: number; likertMax: number }) => `${s.likertMin}-${s.likertMax}`;
 const listOf = (parts: string[]) => (parts.length <= 1 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`);
 
-export const removedTaskTypes = (current: StudySettingsShape, next: StudySettingsShape) => current.taskTypes.filter((t) => !next.taskTypes.includes(t));
+export const removedTasks = (current: StudySettingsShape, next: StudySettingsShape) => current.tasks.filter((t) => !next.tasks.includes(t));
 const removedDimensions = (current: StudySettingsShape, next: StudySettingsShape) => current.likertDimensions.filter((d) => !next.likertDimensions.includes(d));
 const addedDimensions = (current: StudySettingsShape, next: StudySettingsShape) => next.likertDimensions.filter((d) => !current.likertDimensions.includes(d));
 
 /** Why the change from `current` to `next` may not be saved: one sentence per refused part (empty: allowed). */
 export function settingsRefusals(current: StudySettingsShape, next: StudySettingsShape, usage: SettingsUsage): string[] {
   const refusals: string[] = [];
-  for (const task of TASK_PHASES.filter((t) => removedTaskTypes(current, next).includes(t))) {
+  for (const task of TASK_PHASES.filter((t) => removedTasks(current, next).includes(t))) {
     const held = [
       usage.annotations[task] ? `${plural(usage.annotations[task], `stored ${TASKS[task].annotationName}`)}` : "",
       usage.consensus[task] ? plural(usage.consensus[task], "lead decision") : "",
@@ -73,7 +73,7 @@ export function settingsRefusals(current: StudySettingsShape, next: StudySetting
 /** What an allowed change does besides storing the settings, for the lead to read after saving. */
 export function settingsNotes(current: StudySettingsShape, next: StudySettingsShape, usage: SettingsUsage): string[] {
   const notes: string[] = [];
-  for (const task of removedTaskTypes(current, next)) {
+  for (const task of removedTasks(current, next)) {
     if (usage.pendingAssignments[task]) notes.push(`${TASK_LABELS[task]} removed with its ${plural(usage.pendingAssignments[task], "unopened assignment")}.`);
   }
   const added = addedDimensions(current, next);

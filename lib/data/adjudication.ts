@@ -94,7 +94,7 @@ export interface QueueEntry {
 }
 
 export interface AdjudicationQueue {
-  study: { slug: string; name: string; taskTypes: TaskType[] };
+  study: { slug: string; name: string; tasks: TaskType[] };
   task: TaskType;
   questions: Question[];
   question: Question;
@@ -109,7 +109,7 @@ export interface AdjudicationQueue {
 /** The adjudication queue of one question of one task (defaults: the study's first task and its first question). */
 export async function adjudicationQueue(account: Pick<SessionAccount, "id" | "role">, slug: string, task?: TaskType, questionKey?: string): Promise<AdjudicationQueue> {
   const study = await requireLedStudy(account, slug);
-  const chosen = task ?? study.taskTypes[0] ?? TASK_LIST[0].task;
+  const chosen = task ?? study.tasks[0] ?? TASK_LIST[0].task;
   const questions = taskQuestions(chosen, study);
   const question = questionKey ? questionOf(study, chosen, questionKey) : questions[0];
   const [data, stored] = await Promise.all([gatherTaskColumns(study, chosen, db, { gold: "include" }), storedConsensus(db, study.id, chosen)]);
@@ -128,7 +128,7 @@ export async function adjudicationQueue(account: Pick<SessionAccount, "id" | "ro
     }))
     .sort((a, b) => byDisagreement({ ...a, order: a.item.order }, { ...b, order: b.item.order }));
   return {
-    study: { slug: study.slug, name: study.name, taskTypes: study.taskTypes },
+    study: { slug: study.slug, name: study.name, tasks: study.tasks },
     task: chosen,
     questions,
     question,

@@ -58,30 +58,30 @@ export class ConflictError extends AppError {
 async function findOwnAssignment(client: Tx | typeof db, accountId: string, assignmentId: string) {
   const assignment = await client.assignment.findFirst({
     where: { id: assignmentId, annotatorId: accountId, study: annotatingStudyWhere(accountId), codeChange: { NOT: heldByRounds } },
-    select: { id: true, annotatorId: true, studyId: true, codeChangeId: true, taskType: true, status: true, skipReason: true, timeSpentMs: true, position: true, inReliabilitySet: true },
+    select: { id: true, annotatorId: true, studyId: true, codeChangeId: true, task: true, status: true, skipReason: true, timeSpentMs: true, position: true, inReliabilitySet: true },
   });
   if (assignment) return assignment;
   // Paused in the assignment's study, or held by the calibration rounds: say so (423) rather than "no such assignment".
   const own = await client.assignment.findFirst({
     where: { id: assignmentId, annotatorId: accountId, study: memberStudyWhere(accountId) },
-    select: { studyId: true, taskType: true, study: { select: { members: { where: { accountId, pausedAt: { not: null } }, select: { accountId: true } } } }, codeChange: { select: roundMembershipSelect } },
+    select: { studyId: true, task: true, study: { select: { members: { where: { accountId, pausedAt: { not: null } }, select: { accountId: true } } } }, codeChange: { select: roundMembershipSelect } },
   });
   if (own?.study.members.length) throw new AppError("LOCKED", { message: PAUSED_MESSAGE });
-  const waiting = own && waitingFor({ round: codeChangeRound(own.codeChange.itemSetMembers), rounds: await roundsGate(client, own.studyId), task: own.taskType, stageOrder: false, consolidated: false, ownStage1Open: false });
+  const waiting = own && waitingFor({ round: codeChangeRound(own.codeChange.itemSetMembers), rounds: await roundsGate(client, own.studyId), task: own.task, stageOrder: false, consolidated: false, ownStage1Open: false });
   if (waiting) throw new AppError("LOCKED", { message: waitingText(waiting) });
   throw new AppError("NOT_FOUND", { message: "No such assignment in your queue." });
 }
 
 /** Everything the workspace page shows for one of the annotator's own assignments. */
 /** The import that wrote some of the account's answers of this task on this code change, if any. */
-export async function importedHere(accountId: string, codeChangeId: string, taskType: TaskType): Promise<WorkspaceData["imported"]> {
-  const found = await importedAnnotation(db, TASKS[taskType], accountId, codeChangeId);
+export async function importedHere(accountId: string, codeChangeId: string, task: TaskType): Promise<WorkspaceData["imported"]> {
+  const found = await importedAnnotation(db, TASKS[task], accountId, codeChangeId);
   if (!found?.importRun) return null;
   return { file: found.importedFile ?? "", by: found.importRun.createdBy?.name ?? "the command line", at: found.importRun.createdAt.toISOString() };
 }
 
 /** What the workspace reads of a study. */
-export const workspaceStudySelect = { slug: true, name: true, guidelines: true, likertDimensions: true, likertMin: true, likertMax: true, hideSystemNames: true, assignmentSeed: true, stageOrder: true, taskTypes: true, commentQuestions: true } as const;
+export const workspaceStudySelect = { slug: true, name: true, guidelines: true, likertDimensions: true, likertMin: true, likertMax: true, hideSystemNames: true, assignmentSeed: true, stageOrder: true, tasks: true, commentQuestions: true } as const;
 
 /** The study's part of the workspace data. */
 export function workspaceStudy(study: WorkspaceData["study"]): WorkspaceData["study"] {
@@ -171,13 +171,13 @@ export async function getWorkspace(accountId: string, assignmentId: string): Pro
   const nextOpen = nextOpenOf(queue, workable, index);
 
   const own = states.get(assignment.id);
-  const stage1 = queue.find((a) => a.codeChangeId === item.id && a.taskType === "CLAIM_VERIFICATION");
+  const stage1 = queue.find((a) => a.codeChangeId === item.id && a.task === "CLAIM_VERIFICATION");
   const blockedBy: WorkspaceData["blockedBy"] = own?.afterOwnStage1 ? { assignmentId: stage1?.id ?? null, message: FINISH_STAGE_1 } : own?.waiting ? { assignmentId: null, message: waitingText(own.waiting) } : null;
 
   const data: WorkspaceData = {
     assignment: {
       id: assignment.id,
-      taskType: assignment.taskType,
+      task: assignment.task,
       status: assignment.status,
       skipReason: assignment.skipReason,
       timeSpentMs: assignment.timeSpentMs,
@@ -197,7 +197,7 @@ export async function getWorkspace(accountId: string, assignmentId: string): Pro
       waiting: queue.filter((a) => !workable(a)).length,
     },
     blockedBy,
-    imported: await importedHere(accountId, item.id, assignment.taskType),
+    imported: await importedHere(accountId, item.id, assignment.task),
   };
 
   Object.assign(data, await readTask(accountId, assignment, study));
@@ -205,17 +205,17 @@ export async function getWorkspace(accountId: string, assignmentId: string): Pro
 }
 
 /** What `readTask` reads of a study. */
-const taskStudySelect = { likertDimensions: true, likertMin: true, likertMax: true, hideSystemNames: true, assignmentSeed: true, stageOrder: true, taskTypes: true, commentQuestions: true } as const;
+const taskStudySelect = { likertDimensions: true, likertMin: true, likertMax: true, hideSystemNames: true, assignmentSeed: true, stageOrder: true, tasks: true, commentQuestions: true } as const;
 
 /**
  * The task part of the workspace (items and the annotator's stored answers) of one task on one
  * code change, in the annotator's own order of the reviews: what their workspace shows.
  */
-export function readTask(accountId: string, assignment: { taskType: TaskType; codeChangeId: string }, study: Omit<StudyScales, "commentQuestions"> & StageOrderSetting & { hideSystemNames: boolean; assignmentSeed: number; commentQuestions: unknown }): Promise<TaskWorkspace> {
+export function readTask(accountId: string, assignment: { task: TaskType; codeChangeId: string }, study: Omit<StudyScales, "commentQuestions"> & StageOrderSetting & { hideSystemNames: boolean; assignmentSeed: number; commentQuestions: unknown }): Promise<TaskWorkspace> {
   const reviewSeed = hashSeed(study.assignmentSeed, accountId, assignment.codeChangeId, "reviews");
   const { likertDimensions, likertMin, likertMax, hideSystemNames } = study;
   const scales = { likertDimensions, likertMin, likertMax, commentQuestions: commentQuestionsOf(study.commentQuestions) };
-  return TASK_QUERIES[assignment.taskType].readWorkspace({ client: db, accountId, codeChangeId: assignment.codeChangeId, study: { ...scales, hideSystemNames, stageOrder: stageOrderOn(study) }, reviewSeed });
+  return TASK_QUERIES[assignment.task].readWorkspace({ client: db, accountId, codeChangeId: assignment.codeChangeId, study: { ...scales, hideSystemNames, stageOrder: stageOrderOn(study) }, reviewSeed });
 }
 
 /** What the annotator has stored on one of their own assignments now: the workspace reconciles with it after Back, forward or a change in another tab. */
@@ -256,7 +256,7 @@ class StaleSave extends Error {
 
 function checkTask(assignment: OwnAssignment, kind: SaveRequest["kind"]) {
   const task = taskOfKind(kind).task;
-  if (assignment.taskType !== task) throw new AppError("INVALID_INPUT", { message: `This assignment is ${assignment.taskType.toLowerCase().replace("_", " ")}, not ${task.toLowerCase().replace("_", " ")}.` });
+  if (assignment.task !== task) throw new AppError("INVALID_INPUT", { message: `This assignment is ${assignment.task.toLowerCase().replace("_", " ")}, not ${task.toLowerCase().replace("_", " ")}.` });
   if (assignment.status === "SKIPPED") throw new AppError("LOCKED", { message: "You skipped this item; resume it before annotating." });
 }
 
@@ -355,7 +355,7 @@ async function touchAssignment(tx: Tx, assignment: OwnAssignment): Promise<void>
 // Assignment life cycle: submit, skip, resume, time spent
 
 /** What is still missing before the item can be submitted, by claim, review and dimension; empty when complete. */
-export async function missingForSubmit(accountId: string, assignment: { taskType: TaskType; codeChangeId: string; studyId: string }): Promise<MissingAnswer[]> {
+export async function missingForSubmit(accountId: string, assignment: { task: TaskType; codeChangeId: string; studyId: string }): Promise<MissingAnswer[]> {
   const study = await db.study.findUniqueOrThrow({ where: { id: assignment.studyId }, select: taskStudySelect });
   const task = await readTask(accountId, assignment, study);
   return missingAnswers(task, storedValues(task), study.likertDimensions);

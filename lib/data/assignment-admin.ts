@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { db, Prisma } from "@/lib/db/client";
 import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction, Study } from "@/lib/generated/prisma/client";
-import { applicableTaskTypes, effectCounts, planAssignments, planEffect, planReliabilitySet, type PlanEffect, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
+import { applicableTasks, effectCounts, planAssignments, planEffect, planReliabilitySet, type PlanEffect, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
 import { progressOf, type Progress } from "@/lib/annotation/progress";
 import { nextAfter } from "@/lib/annotation/next-after";
 import { stageOrderOn } from "@/lib/annotation/stage-order";
@@ -76,7 +76,7 @@ export async function getAssignmentAdmin(account: Pick<SessionAccount, "id" | "r
       select: {
         id: true,
         annotatorId: true,
-        taskType: true,
+        task: true,
         status: true,
         position: true,
         inReliabilitySet: true,
@@ -128,7 +128,7 @@ export async function planForStudy(account: Pick<SessionAccount, "id" | "role">,
   ]);
   const all = changes.map((change) => ({
     id: change.id,
-    taskTypes: applicableTaskTypes(study.taskTypes, {
+    tasks: applicableTasks(study.tasks, {
       generatedClaims: change.pseudoReferences.filter((r) => r.kind === "CLAIM" || r.kind === "IMPLICATION").length,
       reviews: change.reviews.length,
       generatedReviews: change.reviews.filter((r) => !r.isReference).length,
@@ -137,7 +137,7 @@ export async function planForStudy(account: Pick<SessionAccount, "id" | "role">,
     }),
   }));
   // A gold item is checked only in the tasks it has known answers for.
-  const goldItems = all.filter((item) => gold.has(item.id)).map((item) => ({ id: item.id, taskTypes: item.taskTypes.filter((t) => gold.get(item.id)!.has(t)) }));
+  const goldItems = all.filter((item) => gold.has(item.id)).map((item) => ({ id: item.id, tasks: item.tasks.filter((t) => gold.get(item.id)!.has(t)) }));
   const inRound = new Set(storedRounds.flat());
   const byId = new Map(all.map((item) => [item.id, item]));
   const input = {
@@ -153,7 +153,7 @@ export async function planForStudy(account: Pick<SessionAccount, "id" | "role">,
 }
 
 /** What planEffect compares a plan with. */
-export const existingSelect = { id: true, annotatorId: true, codeChangeId: true, taskType: true, status: true, position: true, inReliabilitySet: true } as const satisfies Prisma.AssignmentSelect;
+export const existingSelect = { id: true, annotatorId: true, codeChangeId: true, task: true, status: true, position: true, inReliabilitySet: true } as const satisfies Prisma.AssignmentSelect;
 
 /**
  * Names what a preview showed (an effect and what else it rests on): the change it previews is
@@ -232,8 +232,8 @@ export async function generateAssignments(account: Pick<SessionAccount, "id" | "
         await tx.assignment.update({ where: { id: a.id }, data: { position: (planLength.get(a.annotatorId) ?? 0) + n } });
       }
       for (const u of effect.update) await tx.assignment.update({ where: { id: u.id }, data: { position: u.position, inReliabilitySet: u.inReliabilitySet } });
-      // (annotatorId, codeChangeId, taskType) is unique: an assignment someone else holds elsewhere cannot collide.
-      const toCreate: Prisma.AssignmentCreateManyInput[] = effect.create.map((p) => ({ studyId, annotatorId: p.annotatorId, codeChangeId: p.codeChangeId, taskType: p.taskType, position: p.position, inReliabilitySet: p.inReliabilitySet }));
+      // (annotatorId, codeChangeId, task) is unique: an assignment someone else holds elsewhere cannot collide.
+      const toCreate: Prisma.AssignmentCreateManyInput[] = effect.create.map((p) => ({ studyId, annotatorId: p.annotatorId, codeChangeId: p.codeChangeId, task: p.task, position: p.position, inReliabilitySet: p.inReliabilitySet }));
       if (toCreate.length) summary.created = (await tx.assignment.createMany({ data: toCreate })).count;
       await tx.studyMember.createMany({ data: unique.map((accountId) => ({ studyId, accountId, role: "ANNOTATOR" as const })), skipDuplicates: true });
       await storePlanReliabilitySet(tx, studyId, reliability, seed, account.id === COMMAND_LINE.id ? null : account.id);
@@ -252,7 +252,7 @@ export async function reassignAssignment(account: Pick<SessionAccount, "id" | "r
   if (assignment.annotatorId === toAnnotatorId) return { id: assignment.id };
   const target = await db.account.findFirst({ where: { id: toAnnotatorId, ...assignableWhere(account, study.id) }, select: { id: true } });
   if (!target) throw new AppError("INVALID_INPUT", { message: "No such active annotator." });
-  const clash = await db.assignment.findFirst({ where: { annotatorId: toAnnotatorId, codeChangeId: assignment.codeChangeId, taskType: assignment.taskType } });
+  const clash = await db.assignment.findFirst({ where: { annotatorId: toAnnotatorId, codeChangeId: assignment.codeChangeId, task: assignment.task } });
   if (clash) throw new AppError("CONFLICT", { message: "That annotator already has this item and task." });
   const last = await db.assignment.aggregate({ where: { studyId: study.id, annotatorId: toAnnotatorId }, _max: { position: true } });
   await db.$transaction([
@@ -340,7 +340,7 @@ async function consolidationRows(study: Study): Promise<ConsolidationListRow[]> 
         language: true,
         consolidatedAt: true,
         pseudoReferences: { select: { kind: true } },
-        assignments: { where: { taskType: "CLAIM_VERIFICATION" }, select: { status: true } },
+        assignments: { where: { task: "CLAIM_VERIFICATION" }, select: { status: true } },
       },
     }),
     claimDisagreements(study),
@@ -403,7 +403,7 @@ export async function getConsolidationItem(account: Pick<SessionAccount, "id" | 
     }),
     db.claimJudgement.findMany({ where: { pseudoReference: { codeChangeId } }, select: { annotatorId: true, pseudoReferenceId: true, code: true, necessary: true, errorType: true, note: true } }).then((rows) => stage1Necessity(study, rows)),
     db.consolidationDecision.findMany({ where: { codeChangeId }, select: { pseudoReferenceId: true, action: true, replacementText: true, decidedAt: true, decidedBy: { select: { name: true } } } }),
-    db.assignment.findMany({ where: { codeChangeId, taskType: "CLAIM_VERIFICATION" }, select: { annotatorId: true, status: true, annotator: { select: { name: true, email: true } } } }),
+    db.assignment.findMany({ where: { codeChangeId, task: "CLAIM_VERIFICATION" }, select: { annotatorId: true, status: true, annotator: { select: { name: true, email: true } } } }),
     consolidationRows(study),
   ]);
   const annotatorIds = [...new Set([...stage1.map((a) => a.annotatorId), ...judgements.map((j) => j.annotatorId)])].sort();

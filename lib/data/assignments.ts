@@ -13,7 +13,7 @@ import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
 
 export interface QueueEntry {
   id: string;
-  taskType: TaskType;
+  task: TaskType;
   status: AssignmentStatus;
   position: number;
   codeChange: { externalId: string; language: string; filePath: string };
@@ -42,18 +42,18 @@ export interface StudyQueue {
 export const assignmentStateSelect = {
   id: true,
   status: true,
-  taskType: true,
+  task: true,
   codeChangeId: true,
-  study: { select: { id: true, stageOrder: true, taskTypes: true } },
+  study: { select: { id: true, stageOrder: true, tasks: true } },
   codeChange: { select: { consolidatedAt: true, ...roundMembershipSelect } },
 } as const;
 
 interface StateRow {
   id: string;
   status: AssignmentStatus;
-  taskType: TaskType;
+  task: TaskType;
   codeChangeId: string;
-  study: { id: string; stageOrder: boolean | null; taskTypes: TaskType[] };
+  study: { id: string; stageOrder: boolean | null; tasks: TaskType[] };
   codeChange: { consolidatedAt: Date | null; itemSetMembers: Parameters<typeof codeChangeRound>[0] };
 }
 
@@ -71,13 +71,13 @@ const isOpen = (a: { status: AssignmentStatus }) => a.status === "PENDING" || a.
  */
 export async function assignmentStates(client: typeof db, rows: readonly StateRow[]): Promise<Map<string, AssignmentState>> {
   const gates = new Map(await Promise.all([...new Set(rows.map((a) => a.study.id))].map(async (id) => [id, await roundsGate(client, id)] as const)));
-  const stage1Open = new Set(rows.filter((a) => a.taskType === "CLAIM_VERIFICATION" && isOpen(a)).map((a) => a.codeChangeId));
+  const stage1Open = new Set(rows.filter((a) => a.task === "CLAIM_VERIFICATION" && isOpen(a)).map((a) => a.codeChangeId));
   return new Map(
     rows.map((a) => {
       const item = {
         round: codeChangeRound(a.codeChange.itemSetMembers),
         rounds: gates.get(a.study.id) ?? null,
-        task: a.taskType,
+        task: a.task,
         stageOrder: stageOrderOn(a.study),
         consolidated: a.codeChange.consolidatedAt !== null,
         ownStage1Open: stage1Open.has(a.codeChangeId),
@@ -116,7 +116,7 @@ export async function listQueuesForAnnotator(annotatorId: string): Promise<Study
     const { externalId, language, filePath } = a.codeChange;
     queue.entries.push({
       id: a.id,
-      taskType: a.taskType,
+      task: a.task,
       status: a.status,
       position: a.position,
       timeSpentMs: a.timeSpentMs,

@@ -27,7 +27,7 @@ export async function commentSystemTables(account: Pick<SessionAccount, "id" | "
   const categoryKey = keys.category ?? "category";
   const notes: string[] = [];
   const base = { study: { slug: study.slug, name: study.name } };
-  if (!study.taskTypes.includes("COMMENT_QUESTIONS")) return { ...base, usefulness: null, categories: null, notes: ["The study has no comment questions."] };
+  if (!study.tasks.includes("COMMENT_QUESTIONS")) return { ...base, usefulness: null, categories: null, notes: ["The study has no comment questions."] };
   const useful = study.commentQuestions.find((q) => q.key === usefulKey && q.kind === "binary");
   const category = study.commentQuestions.find((q) => q.key === categoryKey && q.kind === "choice");
   if (!useful) notes.push(`No yes/no question "${usefulKey}" in this study: no usefulness table.`);

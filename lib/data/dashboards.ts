@@ -28,7 +28,7 @@ export interface AgreementQuery {
 }
 
 export interface AgreementDashboard {
-  study: { id: string; slug: string; name: string; taskTypes: TaskType[] };
+  study: { id: string; slug: string; name: string; tasks: TaskType[] };
   /** The task asked for when the study has it; undefined: every task. */
   task: TaskType | undefined;
   sets: ItemSetSummary[];
@@ -43,7 +43,7 @@ export interface AgreementDashboard {
 export async function agreementDashboard(account: Pick<SessionAccount, "id" | "role">, slug: string, query: AgreementQuery): Promise<AgreementDashboard | null> {
   const study = await findLedStudy(account, slug);
   if (!study) return null;
-  const task = query.task && study.taskTypes.includes(query.task) ? query.task : undefined;
+  const task = query.task && study.tasks.includes(query.task) ? query.task : undefined;
   const { fingerprint, itemSets } = await dashboardState(study.id, false);
   const view = await cachedForState("agreement-dashboard", study.id, { ...query, task }, `${fingerprint}|${itemSets}`, async () => {
     const { sets } = await listItemSets(account, study.slug);
@@ -55,12 +55,12 @@ export async function agreementDashboard(account: Pick<SessionAccount, "id" | "r
       ...(query.includeDrafts ? { includeDrafts: true } : {}),
       ...(await reportItemSets(account, study.slug, itemSet?.name)),
     };
-    const reliability = await Promise.all((task ? [task] : study.taskTypes).map(async (t) => ({ task: t, questions: await taskReliability(account, study.slug, t, fingerprint) })));
+    const reliability = await Promise.all((task ? [task] : study.tasks).map(async (t) => ({ task: t, questions: await taskReliability(account, study.slug, t, fingerprint) })));
     return { sets, itemSet, options, reliability };
   });
   // Outside the cached object: on big studies the report's CIs arrive from the worker while the data stays the same.
   const shown = await dashboardReport("agreement", study.id, view.options, fingerprint);
-  return { study: { id: study.id, slug: study.slug, name: study.name, taskTypes: study.taskTypes }, task, fingerprint, shown, ...view };
+  return { study: { id: study.id, slug: study.slug, name: study.name, tasks: study.tasks }, task, fingerprint, shown, ...view };
 }
 
 export interface ValidityChoices {
@@ -84,6 +84,6 @@ export async function validityChoices(account: Pick<SessionAccount, "id" | "role
     const itemSet = sets.find((s) => s.name === set);
     return { variants, sets, itemSet, items: itemSet ? await itemSetFilter(account, study.slug, itemSet.name) : undefined };
   });
-  const { id, slug: studySlug, name, taskTypes, likertDimensions, likertMin, likertMax, commentQuestions } = study;
-  return { study: { id, slug: studySlug, name, taskTypes, likertDimensions, likertMin, likertMax, commentQuestions }, fingerprint, ...choices };
+  const { id, slug: studySlug, name, tasks, likertDimensions, likertMin, likertMax, commentQuestions } = study;
+  return { study: { id, slug: studySlug, name, tasks, likertDimensions, likertMin, likertMax, commentQuestions }, fingerprint, ...choices };
 }

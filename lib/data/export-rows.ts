@@ -254,7 +254,7 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
     annotations("ReferenceGrade", "candidateReviewId", "CandidateReview", GRADE, changeIds, gold, "REFERENCE_GRADING"),
     annotations("CommentFilterLabel", "candidateReviewId", "CandidateReview", FILTER, changeIds, gold, "COMMENT_FILTERING"),
   ]);
-  const assignments = assignmentRows.map((r) => ({ codeChangeId: r[0] as string, annotatorId: r[1] as string, taskType: r[2] as TaskType, status: r[3] as AssignmentStatus, completedAt: r[4] as string | null }));
+  const assignments = assignmentRows.map((r) => ({ codeChangeId: r[0] as string, annotatorId: r[1] as string, task: r[2] as TaskType, status: r[3] as AssignmentStatus, completedAt: r[4] as string | null }));
   // Completed in place below (judgements; added by, corrected claim).
   const references = referenceRows.map(
     (r) =>

@@ -114,7 +114,7 @@ export async function* streamExport(input: ExportRequest | PreparedExport, clien
 
 /** Each review comment's answers and consensus of comment questions, one statement at a time (an export takes one connection). */
 async function studyCommentQuestions(client: PrismaClient, study: StudyForAnalysis, gold: GoldItems): Promise<CommentQuestions> {
-  if (!study.taskTypes.includes("COMMENT_QUESTIONS")) return new Map();
+  if (!study.tasks.includes("COMMENT_QUESTIONS")) return new Map();
   const comments = await client.reviewComment.findMany({ where: { pullRequest: { studyId: study.id } }, select: { id: true, testText: true } });
   const rows = await client.commentAnswers.findMany({
     where: { reviewComment: { pullRequest: { studyId: study.id } } },
@@ -122,7 +122,7 @@ async function studyCommentQuestions(client: PrismaClient, study: StudyForAnalys
     select: { reviewCommentId: true, annotatorId: true, answers: true, notes: true, annotator: { select: { name: true } }, reviewComment: { select: { pullRequestId: true } } },
   });
   // A pull request's assignment is on its first file: open ones make their annotator's answers drafts.
-  const open = await client.assignment.findMany({ where: { studyId: study.id, taskType: "COMMENT_QUESTIONS", status: { not: "DONE" } }, select: { annotatorId: true, codeChange: { select: { pullRequestId: true } } } });
+  const open = await client.assignment.findMany({ where: { studyId: study.id, task: "COMMENT_QUESTIONS", status: { not: "DONE" } }, select: { annotatorId: true, codeChange: { select: { pullRequestId: true } } } });
   const drafting = new Set(open.map((a) => `${a.annotatorId}:${a.codeChange.pullRequestId}`));
   const stored = rows.map((r) => ({ ...answersValue(r), commentId: r.reviewCommentId, annotatorId: r.annotatorId, annotator: r.annotator.name, status: drafting.has(`${r.annotatorId}:${r.reviewComment.pullRequestId}`) ? ("draft" as const) : ("submitted" as const) }));
   const consensus = await taskConsensus(client, study, "COMMENT_QUESTIONS");

@@ -74,11 +74,11 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
     skippedRows.unshift(...inFileOrder(errors.all, fileNames));
   }
 
-  const taskTypes = [...new Set(parsed.flatMap((p) => p.bundle.taskTypes))];
+  const tasks = [...new Set(parsed.flatMap((p) => p.bundle.tasks))];
   try {
     return await client.$transaction(
       async (tx) => {
-        const found: FoundStudy = await findOrCreateStudy({ slug: slug.data, taskTypes, createdById: request.createdById, importer: request.importer }, tx);
+        const found: FoundStudy = await findOrCreateStudy({ slug: slug.data, tasks, createdById: request.createdById, importer: request.importer }, tx);
         // Imports into one study run one after the other: each plans against the rows the previous one wrote.
         await tx.$queryRaw`SELECT id FROM "Study" WHERE id = ${found.study.id} FOR UPDATE`;
         const connection = await transactionConnection(client, tx);
@@ -107,7 +107,7 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
         }
         if (!conflicts.empty) throw new Rollback({ status: "refused", errors: conflicts.errors, totalErrors: conflicts.total, warnings });
         const summary: ImportSummary = {
-          study: { id: found.study.id, slug: found.study.slug, created: found.created, enabledTaskTypes: found.enabledTaskTypes },
+          study: { id: found.study.id, slug: found.study.slug, created: found.created, enabledTasks: found.enabledTasks },
           format: request.format,
           files: fileNames,
           annotators: [...annotators],

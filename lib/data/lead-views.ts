@@ -33,7 +33,7 @@ export function studyAnnotatorWhere(studyId: string): Prisma.AccountWhereInput {
 const NO_ANNOTATOR = "";
 
 /** The study's tasks in the order annotators do them. */
-const tasksInOrder = (taskTypes: readonly TaskType[]) => TASK_PHASES.filter((t) => taskTypes.includes(t));
+const tasksInOrder = (tasks: readonly TaskType[]) => TASK_PHASES.filter((t) => tasks.includes(t));
 
 export interface PreviewAnnotator {
   id: string;
@@ -60,18 +60,18 @@ export async function itemPreview(account: Pick<SessionAccount, "id" | "role">, 
   const change = await db.codeChange.findFirst({ where: { id: codeChangeId, study: { slug, ...leadStudyWhere(account) } }, select: { id: true, study: { select: { id: true, ...workspaceStudySelect } } } });
   if (!change) throw new AppError("NOT_FOUND", { message: "No such code change in this study." });
   const { study } = change;
-  const tasks = tasksInOrder(study.taskTypes);
+  const tasks = tasksInOrder(study.tasks);
   const task = choice.task ?? tasks[0];
   if (!task || !tasks.includes(task)) throw new AppError("NOT_FOUND", { message: "This study has no such task." });
   const [people, assignments] = await Promise.all([
     db.account.findMany({ where: studyAnnotatorWhere(study.id), orderBy: [{ name: "asc" }, { email: "asc" }], select: { id: true, name: true, email: true } }),
-    db.assignment.findMany({ where: { studyId: study.id, codeChangeId: change.id, taskType: task }, select: { annotatorId: true, status: true, timeSpentMs: true } }),
+    db.assignment.findMany({ where: { studyId: study.id, codeChangeId: change.id, task: task }, select: { annotatorId: true, status: true, timeSpentMs: true } }),
   ]);
   const annotator = choice.annotatorId === undefined ? null : people.find((p) => p.id === choice.annotatorId);
   if (annotator === undefined) throw new AppError("NOT_FOUND", { message: "No such annotator in this study." });
   const [{ item, sources }, taskPart, imported] = await Promise.all([
     readItem(change.id),
-    readTask(annotator?.id ?? NO_ANNOTATOR, { taskType: task, codeChangeId: change.id }, study),
+    readTask(annotator?.id ?? NO_ANNOTATOR, { task: task, codeChangeId: change.id }, study),
     annotator ? importedHere(annotator.id, change.id, task) : null,
   ]);
   return {
@@ -92,7 +92,7 @@ export interface AnnotatorItem {
   codeChangeId: string;
   externalId: string;
   filePath: string;
-  taskType: TaskType;
+  task: TaskType;
   status: AssignmentStatus;
   inReliabilitySet: boolean;
   timeSpentMs: number;
@@ -115,7 +115,7 @@ export interface AnnotatorAgreement {
 }
 
 export interface AnnotatorOverview {
-  study: { slug: string; name: string; taskTypes: TaskType[] };
+  study: { slug: string; name: string; tasks: TaskType[] };
   annotator: { id: string; name: string; email: string; active: boolean };
   progress: Progress;
   items: AnnotatorItem[];
@@ -129,13 +129,13 @@ export async function annotatorOverview(account: Pick<SessionAccount, "id" | "ro
   const study = await requireLedStudy(account, slug);
   const annotator = await db.account.findFirst({ where: { id: annotatorId, ...studyAnnotatorWhere(study.id) }, select: { id: true, name: true, email: true, active: true } });
   if (!annotator) throw new AppError("NOT_FOUND", { message: "No such annotator in this study." });
-  const tasks = tasksInOrder(study.taskTypes);
+  const tasks = tasksInOrder(study.tasks);
   const fingerprint = await studyFingerprint(study.id, false);
   const [assignments, ratings, report, reliability] = await Promise.all([
     db.assignment.findMany({
       where: { studyId: study.id, annotatorId: annotator.id },
       orderBy: { position: "asc" },
-      select: { id: true, taskType: true, status: true, inReliabilitySet: true, timeSpentMs: true, codeChange: { select: { id: true, externalId: true, filePath: true } } },
+      select: { id: true, task: true, status: true, inReliabilitySet: true, timeSpentMs: true, codeChange: { select: { id: true, externalId: true, filePath: true } } },
     }),
     // Every answer, gold items and drafts too.
     Promise.all(tasks.map((task) => gatherTaskColumns(study, task, db, { gold: "include", drafts: "include" }))),
@@ -167,7 +167,7 @@ export async function annotatorOverview(account: Pick<SessionAccount, "id" | "ro
     }),
   );
   return {
-    study: { slug: study.slug, name: study.name, taskTypes: tasks },
+    study: { slug: study.slug, name: study.name, tasks: tasks },
     annotator,
     progress: progressOf(assignments),
     items: assignments.map((a) => ({
@@ -175,11 +175,11 @@ export async function annotatorOverview(account: Pick<SessionAccount, "id" | "ro
       codeChangeId: a.codeChange.id,
       externalId: a.codeChange.externalId,
       filePath: a.codeChange.filePath,
-      taskType: a.taskType,
+      task: a.task,
       status: a.status,
       inReliabilitySet: a.inReliabilitySet,
       timeSpentMs: a.timeSpentMs,
-      answers: answers.get(a.taskType)?.get(a.codeChange.id) ?? [],
+      answers: answers.get(a.task)?.get(a.codeChange.id) ?? [],
     })),
     agreement,
     counted: report.settings.counted,

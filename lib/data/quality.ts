@@ -31,7 +31,7 @@ export interface QualityRow {
 }
 
 export interface StudyQuality {
-  study: { id: string; slug: string; name: string; taskTypes: TaskType[]; goldPerQueue: number; goldMinAccuracy: number; minSecondsPerItem: number };
+  study: { id: string; slug: string; name: string; tasks: TaskType[]; goldPerQueue: number; goldMinAccuracy: number; minSecondsPerItem: number };
   /** Gold items (code changes) and known answers. */
   goldItems: number;
   goldAnswers: { task: TaskType; itemId: string; question: string; value: RatingValue }[];
@@ -49,7 +49,7 @@ export async function studyQuality(account: Pick<SessionAccount, "id" | "role">,
   ]);
   const gold = new Map(answers.map((a) => [goldKey(`${a.task}:${a.itemId}`, a.question), a.value]));
   const ratings = [];
-  for (const task of study.taskTypes) {
+  for (const task of study.tasks) {
     if (!answers.some((a) => a.task === task)) continue;
     // Every gold answer so far, drafts too: accuracy is watched while annotators work.
     const data = await gatherTaskColumns(study, task, db, { gold: "only", drafts: "include" });
@@ -75,7 +75,7 @@ export async function studyQuality(account: Pick<SessionAccount, "id" | "role">,
     })
     .sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email));
   return {
-    study: { id: study.id, slug: study.slug, name: study.name, taskTypes: study.taskTypes, goldPerQueue: study.goldPerQueue, goldMinAccuracy: study.goldMinAccuracy, minSecondsPerItem: study.minSecondsPerItem },
+    study: { id: study.id, slug: study.slug, name: study.name, tasks: study.tasks, goldPerQueue: study.goldPerQueue, goldMinAccuracy: study.goldMinAccuracy, minSecondsPerItem: study.minSecondsPerItem },
     goldItems: changes.size,
     goldAnswers: answers,
     annotators,
@@ -134,7 +134,7 @@ export async function changeItems(account: Pick<SessionAccount, "id" | "role">, 
       })
     : null;
   const items: ChangeItems["items"] = [];
-  for (const task of study.taskTypes) {
+  for (const task of study.tasks) {
     // the generated claims in stored order: claim 1, 2, … (lib/claims/numbering)
     if (task === "CLAIM_VERIFICATION") for (const [i, c] of (change?.pseudoReferences ?? []).entries()) items.push({ task, itemId: c.id, label: `claim ${i + 1}`, text: c.text });
     else for (const r of change?.reviews ?? []) if (!(r.isReference && task === "REFERENCE_GRADING")) items.push({ task, itemId: r.id, label: r.system, text: r.text });

@@ -29,7 +29,7 @@ export async function agreementReport(studyId: string, options: AgreementOptions
 
 /** The (annotator, code change) pairs of the study whose assignment of this task is not submitted (lib/analysis/drafts.ts). */
 async function unsubmittedWork(client: PrismaClient, studyId: string, task: TaskType): Promise<Set<string>> {
-  const open = await client.assignment.findMany({ where: { studyId, taskType: task, status: { not: "DONE" } }, select: { annotatorId: true, codeChangeId: true } });
+  const open = await client.assignment.findMany({ where: { studyId, task: task, status: { not: "DONE" } }, select: { annotatorId: true, codeChangeId: true } });
   return new Set(open.map((a) => workKey(a.annotatorId, a.codeChangeId)));
 }
 
@@ -44,7 +44,7 @@ export async function claimQualityReport(studyId: string, client: PrismaClient =
     }),
     client.pseudoReference.findMany({ where: { ...inStudy, kind: "ANNOTATOR_ADDED" }, select: { codeChange: { select: { language: true } } } }),
     client.consensus.findMany({ where: { studyId, task: "CLAIM_VERIFICATION", question: "code" }, select: { itemId: true, value: true } }),
-    client.assignment.findMany({ where: { studyId, taskType: "CLAIM_VERIFICATION" }, orderBy: [{ createdAt: "asc" }, { position: "asc" }, { id: "asc" }], select: { annotatorId: true, codeChangeId: true } }),
+    client.assignment.findMany({ where: { studyId, task: "CLAIM_VERIFICATION" }, orderBy: [{ createdAt: "asc" }, { position: "asc" }, { id: "asc" }], select: { annotatorId: true, codeChangeId: true } }),
     drafts === "include" ? new Set<string>() : unsubmittedWork(client, studyId, "CLAIM_VERIFICATION"),
   ]);
   return claimQualityReportOf({ claims, judgements, added, consensus, assignments, unsubmitted }, drafts);

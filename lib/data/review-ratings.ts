@@ -36,7 +36,7 @@ const ratingValue = (r: { scores: Prisma.JsonValue; comment: string; links: { ps
 
 /** Refuses a stage-2 save while the stage order keeps the item's stage 2 closed (423). */
 async function requireStage2Open(tx: Tx, studyId: string, codeChangeId: string): Promise<{ likertDimensions: string[]; likertMin: number; likertMax: number; stageOrder: boolean }> {
-  const study = await tx.study.findUniqueOrThrow({ where: { id: studyId }, select: { likertDimensions: true, likertMin: true, likertMax: true, stageOrder: true, taskTypes: true } });
+  const study = await tx.study.findUniqueOrThrow({ where: { id: studyId }, select: { likertDimensions: true, likertMin: true, likertMax: true, stageOrder: true, tasks: true } });
   const on = stageOrderOn(study);
   if (on && !(await tx.codeChange.findUniqueOrThrow({ where: { id: codeChangeId }, select: { consolidatedAt: true } })).consolidatedAt) {
     throw new AppError("LOCKED", { message: WAITING_FOR_CONSOLIDATION });

@@ -7,7 +7,7 @@ import type { Study, TaskType } from "@/lib/generated/prisma/client";
 import type { StudyScales } from "@/lib/analysis/questions";
 import { commentQuestionsSetting, withCommentQuestions } from "@/lib/annotation/comment-questions";
 import { COMMAND_LINE, leadStudyWhere, requireImportTarget } from "@/lib/data/study-access";
-import { annotatorsPerItemField, LIKERT_SCALE_ORDER, likertDimensionsField, likertMaxField, likertMinField, likertScaleOrdered, studyNameField, studySlugSchema, taskTypesField } from "@/lib/validation/study-fields";
+import { annotatorsPerItemField, LIKERT_SCALE_ORDER, likertDimensionsField, likertMaxField, likertMinField, likertScaleOrdered, studyNameField, studySlugSchema, tasksField } from "@/lib/validation/study-fields";
 import type { SessionAccount } from "@/lib/auth/authenticate";
 
 type Client = Pick<PrismaClient, "study"> | Pick<Prisma.TransactionClient, "study">;
@@ -17,10 +17,10 @@ export interface StudyForAnalysis extends StudyScales {
   id: string;
   slug: string;
   name: string;
-  taskTypes: TaskType[];
+  tasks: TaskType[];
 }
 
-const STUDY_FOR_ANALYSIS = { id: true, slug: true, name: true, taskTypes: true, likertDimensions: true, likertMin: true, likertMax: true, commentQuestions: true } as const;
+const STUDY_FOR_ANALYSIS = { id: true, slug: true, name: true, tasks: true, likertDimensions: true, likertMin: true, likertMax: true, commentQuestions: true } as const;
 
 /**
  * The study by id or slug, or null: the one lookup without authorization, for the command line
@@ -43,7 +43,7 @@ export interface FoundStudy {
   study: Study;
   created: boolean;
   /** Task types that were not enabled before. */
-  enabledTaskTypes: TaskType[];
+  enabledTasks: TaskType[];
 }
 
 /**
@@ -51,18 +51,18 @@ export interface FoundStudy {
  * task types are enabled on it if they are not yet. Imports call this inside their transaction.
  * With an `importer` (a web import), an existing study must be one they lead (else 404).
  */
-export async function findOrCreateStudy(input: { slug: string; taskTypes: readonly TaskType[]; createdById?: string | null; importer?: Pick<SessionAccount, "id" | "role"> }, client: Client = db): Promise<FoundStudy> {
+export async function findOrCreateStudy(input: { slug: string; tasks: readonly TaskType[]; createdById?: string | null; importer?: Pick<SessionAccount, "id" | "role"> }, client: Client = db): Promise<FoundStudy> {
   const slug = studySlugSchema.parse(input.slug);
   if (input.importer) await requireImportTarget(input.importer, slug, client);
   const existing = await client.study.findUnique({ where: { slug } });
   if (!existing) {
-    const study = await client.study.create({ data: { slug, name: slug, taskTypes: [...new Set(input.taskTypes)], ownerId: input.createdById ?? null } });
-    return { study, created: true, enabledTaskTypes: study.taskTypes };
+    const study = await client.study.create({ data: { slug, name: slug, tasks: [...new Set(input.tasks)], ownerId: input.createdById ?? null } });
+    return { study, created: true, enabledTasks: study.tasks };
   }
-  const missing = [...new Set(input.taskTypes)].filter((t) => !existing.taskTypes.includes(t));
-  if (missing.length === 0) return { study: existing, created: false, enabledTaskTypes: [] };
-  const study = await client.study.update({ where: { id: existing.id }, data: { taskTypes: [...existing.taskTypes, ...missing] } });
-  return { study, created: false, enabledTaskTypes: missing };
+  const missing = [...new Set(input.tasks)].filter((t) => !existing.tasks.includes(t));
+  if (missing.length === 0) return { study: existing, created: false, enabledTasks: [] };
+  const study = await client.study.update({ where: { id: existing.id }, data: { tasks: [...existing.tasks, ...missing] } });
+  return { study, created: false, enabledTasks: missing };
 }
 
 /** Turns CRScore's stage order (lib/annotation/stage-order) on or off for a study the account leads; 404 otherwise. */
@@ -75,7 +75,7 @@ export const newStudySchema = z
   .object({
     name: studyNameField,
     slug: studySlugSchema,
-    taskTypes: taskTypesField,
+    tasks: tasksField,
     likertDimensions: likertDimensionsField,
     likertMin: likertMinField,
     likertMax: likertMaxField,

@@ -12,7 +12,7 @@ export async function listStudiesWithCounts(account: Pick<SessionAccount, "id" |
       id: true,
       slug: true,
       name: true,
-      taskTypes: true,
+      tasks: true,
       _count: { select: { codeChanges: true, assignments: true, members: true } },
     },
   });
@@ -48,7 +48,7 @@ export async function getStudyOverview(account: Pick<SessionAccount, "id" | "rol
   });
   if (!study) return null;
   const progress = await db.assignment.groupBy({
-    by: ["annotatorId", "taskType", "status"],
+    by: ["annotatorId", "task", "status"],
     where: { studyId: study.id },
     _count: true,
     _sum: { timeSpentMs: true },

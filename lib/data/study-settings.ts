@@ -6,7 +6,7 @@
  */
 import "server-only";
 import { z } from "zod";
-import { settingsNotes, settingsRefusals, removedTaskTypes, type SettingsUsage } from "@/lib/annotation/study-settings";
+import { settingsNotes, settingsRefusals, removedTasks, type SettingsUsage } from "@/lib/annotation/study-settings";
 import { TASK_PHASES } from "@/lib/annotation/assignment-plan";
 import { db, type Prisma } from "@/lib/db/client";
 import { requireLedStudy } from "@/lib/data/study-access";
@@ -14,7 +14,7 @@ import { countAnnotations } from "@/lib/data/annotation-rows";
 import { TASK_LIST } from "@/lib/tasks";
 import { AppError } from "@/lib/errors";
 import { TaskType } from "@/lib/generated/prisma/enums";
-import { annotatorsPerItemField, LIKERT_SCALE_ORDER, likertDimensionsField, likertMaxField, likertMinField, likertScaleOrdered, slugField, studyNameField, taskTypesField } from "@/lib/validation/study-fields";
+import { annotatorsPerItemField, LIKERT_SCALE_ORDER, likertDimensionsField, likertMaxField, likertMinField, likertScaleOrdered, slugField, studyNameField, tasksField } from "@/lib/validation/study-fields";
 import type { SessionAccount } from "@/lib/auth/authenticate";
 
 export const studySettingsSchema = z
@@ -22,7 +22,7 @@ export const studySettingsSchema = z
     slug: slugField,
     name: studyNameField,
     guidelines: z.string().max(200_000, "guidelines are at most 200,000 characters"),
-    taskTypes: taskTypesField,
+    tasks: tasksField,
     likertDimensions: likertDimensionsField,
     likertMin: likertMinField,
     likertMax: likertMaxField,
@@ -39,7 +39,7 @@ export function editableSettings(s: StudySettings): StudySettings {
   return {
     name: s.name,
     guidelines: s.guidelines,
-    taskTypes: s.taskTypes,
+    tasks: s.tasks,
     likertDimensions: s.likertDimensions,
     likertMin: s.likertMin,
     likertMax: s.likertMax,
@@ -56,7 +56,7 @@ export async function settingsUsage(client: Tx | typeof db, studyId: string): Pr
   const [annotations, consensus, assignments, scores] = await Promise.all([
     Promise.all(TASK_LIST.map((task) => countAnnotations(client, task, studyId))),
     client.consensus.groupBy({ by: ["task", "question"], where: { studyId }, _count: { _all: true } }),
-    client.assignment.groupBy({ by: ["taskType", "status"], where: { studyId }, _count: { _all: true } }),
+    client.assignment.groupBy({ by: ["task", "status"], where: { studyId }, _count: { _all: true } }),
     // Ratings with a (non-null) score per dimension; the rollup row (dimension null) counts ratings with any score.
     client.$queryRaw<{ dimension: string | null; ratings: number }[]>`
       SELECT e.key AS dimension, count(DISTINCT r.id)::int AS ratings
@@ -71,8 +71,8 @@ export async function settingsUsage(client: Tx | typeof db, studyId: string): Pr
     annotations: Object.fromEntries(TASK_LIST.map((task, i) => [task.task, annotations[i]])) as Record<TaskType, number>,
     consensus: perTask(consensus.map((c) => ({ task: c.task, n: c._count._all }))),
     likertConsensus: Object.fromEntries(consensus.filter((c) => c.task === "REVIEW_RATING").map((c) => [c.question, c._count._all])),
-    startedAssignments: perTask(assignments.filter((a) => a.status !== "PENDING").map((a) => ({ task: a.taskType, n: a._count._all }))),
-    pendingAssignments: perTask(assignments.filter((a) => a.status === "PENDING").map((a) => ({ task: a.taskType, n: a._count._all }))),
+    startedAssignments: perTask(assignments.filter((a) => a.status !== "PENDING").map((a) => ({ task: a.task, n: a._count._all }))),
+    pendingAssignments: perTask(assignments.filter((a) => a.status === "PENDING").map((a) => ({ task: a.task, n: a._count._all }))),
     scoredRatings: scores.find((s) => s.dimension === null)?.ratings ?? 0,
     scoresByDimension: Object.fromEntries(scores.filter((s) => s.dimension !== null).map((s) => [s.dimension, s.ratings])),
   };
@@ -95,8 +95,8 @@ export async function updateStudySettings(account: Pick<SessionAccount, "id" | "
     const usage = await settingsUsage(tx, study.id);
     const refusals = settingsRefusals(study, input, usage);
     if (refusals.length) throw new AppError("CONFLICT", { message: `The settings were not saved.\n${refusals.join("\n")}` });
-    const removed = removedTaskTypes(study, input);
-    if (removed.length) await tx.assignment.deleteMany({ where: { studyId: study.id, taskType: { in: removed }, status: "PENDING" } });
+    const removed = removedTasks(study, input);
+    if (removed.length) await tx.assignment.deleteMany({ where: { studyId: study.id, task: { in: removed }, status: "PENDING" } });
     await tx.study.update({ where: { id: study.id }, data: editableSettings(input) });
     return { notes: settingsNotes(study, input, usage) };
   });

@@ -38,12 +38,12 @@ export async function studyWaiting(account: Pick<SessionAccount, "id" | "role">,
   const [rounds, heldCodeChanges, readyCodeChanges, adjudication] = await Promise.all([
     db.calibrationRound.findMany({ where: { studyId: study.id }, orderBy: { number: "asc" }, select: { number: true, releasedAt: true } }),
     db.codeChange.count({ where: { studyId: study.id, ...heldByRounds } }),
-    study.taskTypes.includes("CLAIM_VERIFICATION")
+    study.tasks.includes("CLAIM_VERIFICATION")
       ? db.codeChange.count({
           where: {
             studyId: study.id,
             consolidatedAt: null,
-            AND: [{ assignments: { some: { taskType: "CLAIM_VERIFICATION", status: "DONE" } } }, { assignments: { none: { taskType: "CLAIM_VERIFICATION", status: { notIn: [...FINISHED] } } } }],
+            AND: [{ assignments: { some: { task: "CLAIM_VERIFICATION", status: "DONE" } } }, { assignments: { none: { task: "CLAIM_VERIFICATION", status: { notIn: [...FINISHED] } } } }],
           },
         })
       : null,
@@ -60,7 +60,7 @@ export async function studyWaiting(account: Pick<SessionAccount, "id" | "role">,
 async function openDisagreements(studyId: string): Promise<StudyWaiting["adjudication"]> {
   const study = await requireStudy({ id: studyId });
   const out: StudyWaiting["adjudication"] = [];
-  for (const task of study.taskTypes) {
+  for (const task of study.tasks) {
     const [data, stored] = await Promise.all([gatherTaskColumns(study, task, db, { gold: "include" }), storedConsensus(db, study.id, task)]);
     const open = new Set<string>();
     for (const column of data.questions) {

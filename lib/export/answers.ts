@@ -104,7 +104,7 @@ function answersOf(item: ItemFields, { annotation, values }: ExportedValues, con
 /** Every answer of one code change, in item order (each task's export columns, lib/tasks); Likert questions in the study's dimension order. */
 export function changeAnswers(change: AnnotatedChange, dimensions: readonly string[], consensus: ExportConsensus = new Map(), filter: AnswerFilter = {}): Answer[] {
   const answers: Answer[] = [];
-  const assignments: Assignments = new Map(change.assignments.map((a) => [`${a.annotatorId}|${a.taskType}`, a]));
+  const assignments: Assignments = new Map(change.assignments.map((a) => [`${a.annotatorId}|${a.task}`, a]));
   const codeChange = change.externalId;
   for (const reference of change.pseudoReferences) {
     for (const task of TASK_LIST) {

@@ -51,7 +51,7 @@ const NOBODY: ReadonlySet<string> = new Set();
 /** The annotators whose work on the change for the task is still a draft. */
 function drafting(change: AnnotatedChange, task: TaskType): ReadonlySet<string> {
   if (change.assignments.length === 0) return NOBODY;
-  return new Set(change.assignments.filter((a) => a.taskType === task && a.status !== "DONE").map((a) => a.annotatorId));
+  return new Set(change.assignments.filter((a) => a.task === task && a.status !== "DONE").map((a) => a.annotatorId));
 }
 
 /**

@@ -64,7 +64,7 @@ export interface AnnotatedChange {
   externalId: string;
   position: number;
   /** Whose work is submitted (lib/export/answers.ts workStatus). */
-  assignments: { annotatorId: string; taskType: TaskType; status: AssignmentStatus; completedAt: string | null }[];
+  assignments: { annotatorId: string; task: TaskType; status: AssignmentStatus; completedAt: string | null }[];
   pseudoReferences: AnnotatedPseudoReference[];
   reviews: AnnotatedReview[];
 }

@@ -124,7 +124,7 @@ export interface CodeChangeInput {
 
 export interface StudyBundle {
   /** Task types the data implies; enabled on the study. */
-  taskTypes: TaskType[];
+  tasks: TaskType[];
   pullRequests: PullRequestInput[];
   codeChanges: CodeChangeInput[];
 }

@@ -125,7 +125,7 @@ function pseudoReferencesOfBlock(sheet: Sheet, block: Block, columns: Columns, a
 }
 
 export const parseCrscorePhase1: Parser = (file, options: ParseOptions, errors) =>
-  parseCrscoreSheet(file, options, errors, { taskType: "CLAIM_VERIFICATION", columns: COLUMNS, annotator: ANNOTATOR }, (sheet, block, columns, annotator) => ({
+  parseCrscoreSheet(file, options, errors, { task: "CLAIM_VERIFICATION", columns: COLUMNS, annotator: ANNOTATOR }, (sheet, block, columns, annotator) => ({
     pseudoReferences: pseudoReferencesOfBlock(sheet, block, columns, annotator, errors),
     reviews: [],
   }));

@@ -195,7 +195,7 @@ function reviewsOfBlock(sheet: Sheet, block: Block, columns: Columns, claims: Bl
 }
 
 export const parseCrscorePhase2: Parser = (file, options: ParseOptions, errors) =>
-  parseCrscoreSheet(file, options, errors, { taskType: "REVIEW_RATING", columns: COLUMNS, annotator: ANNOTATOR }, (sheet, block, columns, annotator) => {
+  parseCrscoreSheet(file, options, errors, { task: "REVIEW_RATING", columns: COLUMNS, annotator: ANNOTATOR }, (sheet, block, columns, annotator) => {
     const claims = claimsOfBlock(sheet, block, columns, annotator, errors);
     return { pseudoReferences: claims.references, reviews: reviewsOfBlock(sheet, block, columns, claims, annotator, options.likert, errors) };
   });

@@ -187,10 +187,10 @@ export function parseCrscoreSheet<K extends string, A extends K>(
   file: ImportFile,
   options: ParseOptions,
   errors: ErrorCollector,
-  layout: { taskType: TaskType; columns: Record<K, ColumnSpec> & Record<keyof ChangeColumns, ColumnSpec>; annotator: SheetAnnotatorRule<A> },
+  layout: { task: TaskType; columns: Record<K, ColumnSpec> & Record<keyof ChangeColumns, ColumnSpec>; annotator: SheetAnnotatorRule<A> },
   contents: (sheet: Sheet, block: Block, columns: Record<K, number>, annotator: AnnotatorRef | null) => Pick<CodeChangeInput, "pseudoReferences" | "reviews">,
 ): ParseResult {
-  const bundle = { taskTypes: [layout.taskType], pullRequests: [], codeChanges: [] as CodeChangeInput[] };
+  const bundle = { tasks: [layout.task], pullRequests: [], codeChanges: [] as CodeChangeInput[] };
   const sheet = readCsv(file, errors);
   const columns = sheet && findColumns(sheet, layout.columns, errors);
   if (!sheet || !columns) return { bundle, warnings: [] };

@@ -71,7 +71,7 @@ function requiredText(sheet: Sheet, row: SheetRow, column: number, errors: Error
 }
 
 export const parseGradedReviews: Parser = async (file, options: ParseOptions, errors): Promise<ParseResult> => {
-  const bundle = { taskTypes: ["REFERENCE_GRADING" as const], pullRequests: [], codeChanges: [] as CodeChangeInput[] };
+  const bundle = { tasks: ["REFERENCE_GRADING" as const], pullRequests: [], codeChanges: [] as CodeChangeInput[] };
   const sheet = await readSheetFile(file, GRADEDREVIEWS_SHEET, errors);
   const columns = sheet && findColumns(sheet, COLUMNS, errors);
   const systems = sheet && columns && systemColumns(sheet, Math.max(columns.id, columns.reference, columns.code), errors);

@@ -59,7 +59,7 @@ export interface ImportRequest {
 
 
 export interface ImportSummary {
-  study: { id: string; slug: string; created: boolean; enabledTaskTypes: TaskType[] };
+  study: { id: string; slug: string; created: boolean; enabledTasks: TaskType[] };
   format: ImportFormat;
   files: string[];
   annotators: string[];

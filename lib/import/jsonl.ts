@@ -270,7 +270,7 @@ function countNewlines(text: string, from: number, to: number): number {
 }
 
 export const parseJsonl: Parser = (file, options, errors): ParseResult => {
-  const bundle: StudyBundle = { taskTypes: [], pullRequests: [], codeChanges: [] };
+  const bundle: StudyBundle = { tasks: [], pullRequests: [], codeChanges: [] };
   const text = readText(file, errors);
   if (text === null) return { bundle, warnings: [] };
   const lineOfId = new Map<string, number>();
@@ -323,7 +323,7 @@ export const parseJsonl: Parser = (file, options, errors): ParseResult => {
     });
   }
   bundle.pullRequests = [...pullRequests.values()];
-  bundle.taskTypes = impliedTaskTypes(bundle.codeChanges);
+  bundle.tasks = impliedTasks(bundle.codeChanges);
   return { bundle, warnings: array ? [`${file.name}: read as a JSON array of ${array.length} code change(s)`] : [] };
 };
 
@@ -332,7 +332,7 @@ export const parseJsonl: Parser = (file, options, errors): ParseResult => {
  * annotations, claim verification when it has pseudo-references and review rating when it
  * has reviews.
  */
-function impliedTaskTypes(changes: readonly CodeChangeInput[]): TaskType[] {
+function impliedTasks(changes: readonly CodeChangeInput[]): TaskType[] {
   const types = new Set<TaskType>();
   let references = false;
   let reviews = false;

@@ -52,7 +52,7 @@ export function bestRatedSystem(scores: readonly { system: string; score: number
 /** The system the study's annotators rated most relevant (submitted ratings of candidate reviews), null when the study has no relevance ratings. */
 async function mostRelevantSystem(context: MetricJobContext, studyId: string, reviews: readonly CalibrationReview[]): Promise<string | null> {
   const study = await requireStudy({ id: studyId });
-  if (!study.taskTypes.includes("REVIEW_RATING") || !study.likertDimensions.includes("relevance")) return null;
+  if (!study.tasks.includes("REVIEW_RATING") || !study.likertDimensions.includes("relevance")) return null;
   const { ratings } = await humanScores(study, "relevance");
   const scores = reviews.flatMap((r) => {
     const score = humanScore(ratings, r.id);

@@ -33,7 +33,7 @@ export type PlannedAnnotation = PlannedBase & AnnotationContent;
 export interface PlannedAssignment {
   annotator: DemoAnnotatorKey;
   change: DemoChange;
-  taskType: TaskType;
+  task: TaskType;
   position: number;
   status: AssignmentStatus;
   inReliabilitySet: boolean;
@@ -123,9 +123,9 @@ function taskStatus(change: DemoChange, work: DemoAnnotatorWork | undefined, tas
 }
 
 /** One annotator's queue: task phases in order, the changes in a seeded per-annotator order. */
-function queue(changes: readonly DemoChange[], random: Random): Array<{ change: DemoChange; taskType: TaskType }> {
+function queue(changes: readonly DemoChange[], random: Random): Array<{ change: DemoChange; task: TaskType }> {
   const order = shuffled(changes, random);
-  return TASK_ORDER.flatMap((taskType) => order.map((change) => ({ change, taskType })));
+  return TASK_ORDER.flatMap((task) => order.map((change) => ({ change, task })));
 }
 
 /**
@@ -141,17 +141,17 @@ export function planDemo(study: DemoStudy, now: Date): DemoPlan {
   (Object.keys(study.annotators) as DemoAnnotatorKey[]).forEach((annotator, rank) => {
     const random = seededRandom(study.assignmentSeed + rank);
     let clock = startsAt.getTime();
-    queue(changes, random).forEach(({ change, taskType }, position) => {
+    queue(changes, random).forEach(({ change, task }, position) => {
       const work = change.work[annotator];
-      const status = taskStatus(change, work, taskType);
+      const status = taskStatus(change, work, task);
       const assignment: PlannedAssignment = {
         annotator,
         change,
-        taskType,
+        task,
         position,
         status,
         inReliabilitySet: reliability.has(change.externalId),
-        skipReason: work?.skipped?.[taskType] ?? null,
+        skipReason: work?.skipped?.[task] ?? null,
         timeSpentMs: 0,
         startedAt: null,
         completedAt: null,
@@ -160,7 +160,7 @@ export function planDemo(study: DemoStudy, now: Date): DemoPlan {
       if (status === "PENDING") return;
       assignment.startedAt = new Date(clock);
       let spent = durationMs(random, SECONDS.reading);
-      for (const annotation of taskAnnotations(work ?? {}, taskType)) {
+      for (const annotation of taskAnnotations(work ?? {}, task)) {
         const timeSpentMs = durationMs(random, SECONDS[annotation.kind]);
         spent += timeSpentMs;
         plan.annotations.push({ ...annotation, annotator, change, timeSpentMs, createdAt: new Date(clock + spent) });

@@ -131,7 +131,7 @@ export interface DemoStudy {
   name: string;
   description: string;
   guidelines: string;
-  taskTypes: TaskType[];
+  tasks: TaskType[];
   annotatorsPerItem: number;
   /** External ids of the changes every annotator labels (inter-annotator reliability). */
   reliabilitySet: string[];

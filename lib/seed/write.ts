@@ -168,7 +168,7 @@ export async function writeDemoStudy(tx: Tx, study: DemoStudy, now: Date): Promi
       name: study.name,
       description: study.description,
       guidelines: study.guidelines,
-      taskTypes: study.taskTypes,
+      tasks: study.tasks,
       annotatorsPerItem: study.annotatorsPerItem,
       reliabilitySetSize: study.reliabilitySet.length,
       assignmentSeed: study.assignmentSeed,

@@ -94,7 +94,7 @@ export interface TaskWorkspace {
 }
 
 export interface WorkspaceData extends TaskWorkspace {
-  assignment: { id: string; taskType: TaskType; status: AssignmentStatus; skipReason: string | null; timeSpentMs: number; position: number; inReliabilitySet: boolean };
+  assignment: { id: string; task: TaskType; status: AssignmentStatus; skipReason: string | null; timeSpentMs: number; position: number; inReliabilitySet: boolean };
   study: { slug: string; name: string; guidelines: string; likertDimensions: string[]; likertMin: number; likertMax: number; hideSystemNames: boolean };
   item: { id: string; externalId: string; language: string; filePath: string; pullRequest: { externalId: string; title: string; repository: string; description: string } | null; consolidated: boolean };
   sources: DiffSource[];

@@ -33,7 +33,7 @@ export const studyNameField = z.string().trim().min(1, "a study needs a name").m
 
 const unique = (values: readonly string[]) => new Set(values).size === values.length;
 
-export const taskTypesField = z.array(z.enum(TaskType)).min(1, "choose at least one task type").refine(unique, "each task type once");
+export const tasksField = z.array(z.enum(TaskType)).min(1, "choose at least one task").refine(unique, "each task once");
 
 /** Question keys of the other tasks (lib/analysis/questions): a Likert dimension may not take one. */
 const RESERVED_KEYS = ["code", "grade", "high-quality"];

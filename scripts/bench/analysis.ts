@@ -44,7 +44,7 @@ export async function createStudy(client: PrismaClient): Promise<string> {
   const random = seededRandom(20261122);
   const pick = () => WORDS[Math.floor(random() * WORDS.length)];
   const sentence = (words: number) => Array.from({ length: words }, pick).join(" ");
-  const study = await client.study.create({ data: { slug: "bench-analysis", name: "bench", taskTypes: ["REVIEW_RATING"] } });
+  const study = await client.study.create({ data: { slug: "bench-analysis", name: "bench", tasks: ["REVIEW_RATING"] } });
   await client.codeChange.createMany({ data: Array.from({ length: CHANGES }, (_, c) => ({ studyId: study.id, externalId: `c${c}`, language: ["python", "java", "javascript"][c % 3], diff: "", position: c })) });
   const changes = await client.codeChange.findMany({ where: { studyId: study.id }, select: { id: true }, orderBy: { position: "asc" } });
   const claims = changes.map(() => [sentence(9), sentence(10), sentence(8)]);

@@ -22,7 +22,7 @@ import { formatTiming, measure, median, type Timing } from "./support/timing";
 
 /** Inserts `pairs` as changes with a reference and one generated review each; returns the study id. */
 export async function createStudy(client: PrismaClient, slug: string, pairs: readonly [string, string][]): Promise<string> {
-  const study = await client.study.create({ data: { slug, name: slug, taskTypes: ["REFERENCE_GRADING"] } });
+  const study = await client.study.create({ data: { slug, name: slug, tasks: ["REFERENCE_GRADING"] } });
   for (let start = 0; start < pairs.length; start += 10_000) {
     const page = pairs.slice(start, start + 10_000);
     const changeIds = page.map((_, i) => `${slug}-c${start + i}`);

@@ -89,7 +89,7 @@ function cookiesOf(reply: Reply): string[] {
 // The study, the crowd and the server
 
 async function createStudy(client: PrismaClient, slug: string): Promise<void> {
-  const study = await client.study.create({ data: { slug, name: "Load study", taskTypes: ["CLAIM_VERIFICATION"], annotatorsPerItem: 1, reliabilitySetSize: ITEMS, assignmentSeed: 7 } });
+  const study = await client.study.create({ data: { slug, name: "Load study", tasks: ["CLAIM_VERIFICATION"], annotatorsPerItem: 1, reliabilitySetSize: ITEMS, assignmentSeed: 7 } });
   for (let n = 0; n < ITEMS; n++) {
     const oldFile = `def f${n}(x):\n    return x\n`;
     const newFile = `def f${n}(x):\n    if x is None:\n        return 0\n    return x + ${n}\n`;
@@ -225,9 +225,9 @@ async function signInOnce(port: number, account: { email: string; password: stri
 /** Signs in, reads the queue and each claim-verification workspace (the claims and their versions). */
 async function prepareAnnotator(port: number, account: { email: string; password: string }): Promise<Annotator> {
   const cookie = await signIn(port, account);
-  const queues = JSON.parse((await send(port, "GET", "/api/me/assignments", { cookie })).body) as { queues: { entries: { id: string; taskType: string }[] }[] };
+  const queues = JSON.parse((await send(port, "GET", "/api/me/assignments", { cookie })).body) as { queues: { entries: { id: string; task: string }[] }[] };
   const targets: Target[] = [];
-  for (const entry of queues.queues.flatMap((q) => q.entries).filter((e) => e.taskType === "CLAIM_VERIFICATION")) {
+  for (const entry of queues.queues.flatMap((q) => q.entries).filter((e) => e.task === "CLAIM_VERIFICATION")) {
     const reply = await send(port, "GET", `/api/annotations/assignments/${entry.id}`, { cookie });
     if (reply.status !== 200) throw new Error(`workspace ${entry.id}: ${reply.status} ${reply.body.slice(0, 200)}`);
     const workspace = JSON.parse(reply.body) as { claims: { references: { id: string }[]; judgements: Record<string, { version: number }> } };

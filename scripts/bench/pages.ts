@@ -155,9 +155,9 @@ export default async function pagesBench(): Promise<void> {
   try {
     const ann1 = await client.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.ann1.email } });
     const queue = await client.assignment.findMany({ where: { annotatorId: ann1.id, study: { slug: "demo" } }, orderBy: [{ position: "asc" }, { id: "asc" }] });
-    const grading = queue.find((a) => a.taskType === "REFERENCE_GRADING");
+    const grading = queue.find((a) => a.task === "REFERENCE_GRADING");
     // `n` goes to the next item of the same task's queue: the first of a task with several items
-    const first = queue.find((a) => queue.filter((b) => b.taskType === a.taskType).length > 1);
+    const first = queue.find((a) => queue.filter((b) => b.task === a.task).length > 1);
     if (!grading || !first) throw new Error("the demo study gives ann1@demo.local no reference-grading item or no task with two items");
 
     const annotator = await browser.newContext({ baseURL: `http://127.0.0.1:${port}` });

@@ -80,7 +80,7 @@ export default async function run(): Promise<void> {
     const changes = await client.codeChange.findMany({ where: { studyId }, orderBy: { position: "asc" }, take: 300, select: { id: true, reviews: { select: { id: true } } } });
     const targets: { assignmentId: string; reviewId: string; version: number }[] = [];
     for (const [position, change] of changes.entries()) {
-      const assignment = await client.assignment.create({ data: { studyId, annotatorId: saver.id, codeChangeId: change.id, taskType: "REVIEW_RATING", position } });
+      const assignment = await client.assignment.create({ data: { studyId, annotatorId: saver.id, codeChangeId: change.id, task: "REVIEW_RATING", position } });
       for (const review of change.reviews) targets.push({ assignmentId: assignment.id, reviewId: review.id, version: 0 });
     }
 

@@ -59,8 +59,8 @@ describe("account rules", () => {
     ownAnnotator = await make("rules-own@example.org", "ANNOTATOR");
     foreignAnnotator = await make("rules-foreign@example.org", "ANNOTATOR");
     freeAnnotator = await make("rules-free@example.org", "ANNOTATOR");
-    await db.study.create({ data: { slug: "rules-own", name: "own", taskTypes: ["REVIEW_RATING"], ownerId: lead.id, members: { create: { accountId: ownAnnotator.id, role: "ANNOTATOR" } } } });
-    await db.study.create({ data: { slug: "rules-foreign", name: "foreign", taskTypes: ["REVIEW_RATING"], ownerId: otherLead.id, members: { create: { accountId: foreignAnnotator.id, role: "ANNOTATOR" } } } });
+    await db.study.create({ data: { slug: "rules-own", name: "own", tasks: ["REVIEW_RATING"], ownerId: lead.id, members: { create: { accountId: ownAnnotator.id, role: "ANNOTATOR" } } } });
+    await db.study.create({ data: { slug: "rules-foreign", name: "foreign", tasks: ["REVIEW_RATING"], ownerId: otherLead.id, members: { create: { accountId: foreignAnnotator.id, role: "ANNOTATOR" } } } });
   });
 
   const snapshot = (id: string) => db.account.findUniqueOrThrow({ where: { id }, select: { passwordHash: true, role: true, active: true, sessionVersion: true } });
@@ -163,7 +163,7 @@ describe("whom a lead may add to a study, and then manage", () => {
     process.env.DATABASE_URL = inject("databaseUrl");
     const make = (name: string, role: "ADMIN" | "LEAD" | "ANNOTATOR") => addAccount({ email: `chain-${name}-${stamp}@example.org`, role, password: "victim-password" }, db);
     [admin, victimLead, intruder, victim, free] = [await make("admin", "ADMIN"), await make("lead", "LEAD"), await make("intruder", "LEAD"), await make("victim", "ANNOTATOR"), await make("free", "ANNOTATOR")];
-    const study = (slug: string, owner: Account) => db.study.create({ data: { slug, name: slug, taskTypes: ["REVIEW_RATING"], ownerId: owner.id } });
+    const study = (slug: string, owner: Account) => db.study.create({ data: { slug, name: slug, tasks: ["REVIEW_RATING"], ownerId: owner.id } });
     await study(slugs.victim, victimLead);
     await study(slugs.victimSecond, victimLead);
     await study(slugs.intruder, intruder);

@@ -10,7 +10,7 @@ const data = await import("@/lib/data/annotations");
 
 let fx: AnnotationFixture;
 const snapshot = async (studyId: string) =>
-  (await db.assignment.findMany({ where: { studyId }, select: { annotatorId: true, codeChangeId: true, taskType: true, position: true, inReliabilitySet: true, status: true } })).sort((a, b) =>
+  (await db.assignment.findMany({ where: { studyId }, select: { annotatorId: true, codeChangeId: true, task: true, position: true, inReliabilitySet: true, status: true } })).sort((a, b) =>
     `${a.annotatorId}|${a.position}`.localeCompare(`${b.annotatorId}|${b.position}`),
   );
 
@@ -33,8 +33,8 @@ describe("assignment generation", () => {
     // the same plan on a fresh copy of the study (another database state) gives the same rows
     const { planForStudy } = admin;
     const plan = (await planForStudy(asLead(fx), fx.slug, accounts)).plan;
-    expect(plan.map((p) => [p.annotatorId, p.codeChangeId, p.taskType, p.position, p.inReliabilitySet])).toEqual(
-      a.map((r) => [r.annotatorId, r.codeChangeId, r.taskType, r.position, r.inReliabilitySet]).sort((x, y) => `${x[0]}|${String(x[3]).padStart(4, "0")}`.localeCompare(`${y[0]}|${String(y[3]).padStart(4, "0")}`)),
+    expect(plan.map((p) => [p.annotatorId, p.codeChangeId, p.task, p.position, p.inReliabilitySet])).toEqual(
+      a.map((r) => [r.annotatorId, r.codeChangeId, r.task, r.position, r.inReliabilitySet]).sort((x, y) => `${x[0]}|${String(x[3]).padStart(4, "0")}`.localeCompare(`${y[0]}|${String(y[3]).padStart(4, "0")}`)),
     );
   });
 
@@ -46,8 +46,8 @@ describe("assignment generation", () => {
     expect(reliability.size).toBe(1);
     for (const [item, annotators] of perItem) expect(annotators.size).toBe(reliability.has(item) ? 3 : 2);
     // stage 1 of an item before its stage 2, per annotator
-    for (const r of rows.filter((x) => x.taskType === "REVIEW_RATING")) {
-      const s1 = rows.find((x) => x.annotatorId === r.annotatorId && x.codeChangeId === r.codeChangeId && x.taskType === "CLAIM_VERIFICATION")!;
+    for (const r of rows.filter((x) => x.task === "REVIEW_RATING")) {
+      const s1 = rows.find((x) => x.annotatorId === r.annotatorId && x.codeChangeId === r.codeChangeId && x.task === "CLAIM_VERIFICATION")!;
       expect(s1.position).toBeLessThan(r.position);
     }
     const members = await db.studyMember.count({ where: { studyId: fx.studyId } });
@@ -55,7 +55,7 @@ describe("assignment generation", () => {
   });
 
   test("regenerating with other settings keeps started work and removes only untouched assignments", async () => {
-    const started = await db.assignment.findFirstOrThrow({ where: { studyId: fx.studyId, annotatorId: fx.accounts.ann1, taskType: "CLAIM_VERIFICATION" }, orderBy: { position: "asc" } });
+    const started = await db.assignment.findFirstOrThrow({ where: { studyId: fx.studyId, annotatorId: fx.accounts.ann1, task: "CLAIM_VERIFICATION" }, orderBy: { position: "asc" } });
     const ref = await db.pseudoReference.findFirstOrThrow({ where: { codeChangeId: started.codeChangeId, kind: "CLAIM" } });
     await data.saveAnnotation(asAccount(fx.accounts.ann1), { kind: "claim", assignmentId: started.id, targetId: ref.id, baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } });
     expect((await db.assignment.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("IN_PROGRESS");
@@ -75,7 +75,7 @@ describe("assignment generation", () => {
     await admin.generateAssignments(asLead(fx), fx.slug, [fx.accounts.ann1, fx.accounts.ann2, fx.accounts.ann3]);
     const plan = (await admin.planForStudy(asLead(fx), fx.slug, [fx.accounts.ann1, fx.accounts.ann2, fx.accounts.ann3])).plan;
     const now = await snapshot(fx.studyId);
-    for (const p of plan) expect(now.find((r) => r.annotatorId === p.annotatorId && r.codeChangeId === p.codeChangeId && r.taskType === p.taskType)?.position).toBe(p.position);
+    for (const p of plan) expect(now.find((r) => r.annotatorId === p.annotatorId && r.codeChangeId === p.codeChangeId && r.task === p.task)?.position).toBe(p.position);
   });
 
   test("a preview counts what generating creates, moves, removes and keeps, writes nothing, and only its key makes it", async () => {
@@ -110,8 +110,8 @@ describe("reassigning and progress", () => {
   test("an open assignment moves to another annotator's queue end; submitted ones do not move", async () => {
     const target = fx.accounts.ann3;
     const candidates = await db.assignment.findMany({ where: { studyId: fx.studyId, annotatorId: fx.accounts.ann2, status: "PENDING" } });
-    const held = await db.assignment.findMany({ where: { annotatorId: target }, select: { codeChangeId: true, taskType: true } });
-    const isHeld = (a: { codeChangeId: string; taskType: string }) => held.some((h) => h.codeChangeId === a.codeChangeId && h.taskType === a.taskType);
+    const held = await db.assignment.findMany({ where: { annotatorId: target }, select: { codeChangeId: true, task: true } });
+    const isHeld = (a: { codeChangeId: string; task: string }) => held.some((h) => h.codeChangeId === a.codeChangeId && h.task === a.task);
     const open = candidates.find((a) => !isHeld(a))!;
     const taken = candidates.find(isHeld)!;
     await expect(admin.reassignAssignment(asLead(fx), fx.slug, taken.id, target)).rejects.toThrow(/already has/);

@@ -15,8 +15,8 @@ const admin = await import("@/lib/data/assignment-admin");
 let fx: AnnotationFixture;
 let ann1: ReturnType<typeof asAccount>;
 let ann2: ReturnType<typeof asAccount>;
-const assignmentOf = async (accountId: string, codeChangeId: string, taskType: string) =>
-  (await db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId, taskType: taskType as never } })).id;
+const assignmentOf = async (accountId: string, codeChangeId: string, task: string) =>
+  (await db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId, task: task as never } })).id;
 
 const claim = (code: string | null, note = "", extra: object = {}) => ({ code, necessary: null, errorType: null, note, ...extra }) as never;
 

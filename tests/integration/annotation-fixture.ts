@@ -15,9 +15,9 @@ export async function createAnnotationFixture(db: PrismaClient, tag: string, opt
   // The "lead" has the annotator role on purpose: the integration database is shared, and other
   // tests expect no lead account; the data layer takes the deciding account as given.
   const [ann1, ann2, ann3, lead] = await Promise.all([account("ann1"), account("ann2"), account("ann3"), account("lead")]);
-  const taskTypes: TaskType[] = ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"];
+  const tasks: TaskType[] = ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"];
   const study = await db.study.create({
-    data: { slug: `study-${tag}`, name: `Study ${tag}`, ownerId: lead.id, taskTypes, annotatorsPerItem: 2, reliabilitySetSize: 1, hideSystemNames: options.hideSystemNames ?? true, assignmentSeed: 11, stageOrder: options.stageOrder ?? false },
+    data: { slug: `study-${tag}`, name: `Study ${tag}`, ownerId: lead.id, tasks, annotatorsPerItem: 2, reliabilitySetSize: 1, hideSystemNames: options.hideSystemNames ?? true, assignmentSeed: 11, stageOrder: options.stageOrder ?? false },
   });
   const changes: AnnotationFixture["changes"] = [];
   for (let n = 0; n < (options.changes ?? 3); n++) {

@@ -28,7 +28,7 @@ let ratingRequest: SaveRequest;
 beforeAll(async () => {
   fx = await createAnnotationFixture(setup, `bp${Date.now()}`);
   await generateAssignments(asLead(fx), fx.slug, [fx.accounts.ann1, fx.accounts.ann2]);
-  const own = (taskType: "CLAIM_VERIFICATION" | "REVIEW_RATING") => setup.assignment.findFirstOrThrow({ where: { annotatorId: fx.accounts.ann1, taskType }, orderBy: { position: "asc" } });
+  const own = (task: "CLAIM_VERIFICATION" | "REVIEW_RATING") => setup.assignment.findFirstOrThrow({ where: { annotatorId: fx.accounts.ann1, task }, orderBy: { position: "asc" } });
   const claim = await own("CLAIM_VERIFICATION");
   const change = fx.changes.find((c) => c.id === claim.codeChangeId)!;
   claimRequest = { kind: "claim", assignmentId: claim.id, targetId: change.claims[0], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } };

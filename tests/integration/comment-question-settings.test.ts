@@ -139,10 +139,10 @@ describe("the command line and a new study", () => {
 
   test("a new study starts with the questions its lead chose, or the default", async () => {
     const tag = `nsq${Date.now()}`;
-    const base = { name: `PR study ${tag}`, taskTypes: ["COMMENT_QUESTIONS"], likertDimensions: ["relevance"], likertMin: 1, likertMax: 5, annotatorsPerItem: 2 } as const;
-    await createStudy(lead(), { ...base, slug: `${tag}-a`, taskTypes: [...base.taskTypes], likertDimensions: [...base.likertDimensions], commentQuestions: [COMMENT_QUESTION_TEMPLATES["high-quality"]] });
-    await createStudy(lead(), { ...base, slug: `${tag}-b`, taskTypes: [...base.taskTypes], likertDimensions: [...base.likertDimensions] });
-    const bad = await refusal(createStudy(lead(), { ...base, slug: `${tag}-c`, taskTypes: [...base.taskTypes], likertDimensions: [...base.likertDimensions], commentQuestions: [] }));
+    const base = { name: `PR study ${tag}`, tasks: ["COMMENT_QUESTIONS"], likertDimensions: ["relevance"], likertMin: 1, likertMax: 5, annotatorsPerItem: 2 } as const;
+    await createStudy(lead(), { ...base, slug: `${tag}-a`, tasks: [...base.tasks], likertDimensions: [...base.likertDimensions], commentQuestions: [COMMENT_QUESTION_TEMPLATES["high-quality"]] });
+    await createStudy(lead(), { ...base, slug: `${tag}-b`, tasks: [...base.tasks], likertDimensions: [...base.likertDimensions] });
+    const bad = await refusal(createStudy(lead(), { ...base, slug: `${tag}-c`, tasks: [...base.tasks], likertDimensions: [...base.likertDimensions], commentQuestions: [] }));
     expect(bad!.message).toMatch(/ask at least one question/);
     try {
       const a = await db.study.findUniqueOrThrow({ where: { slug: `${tag}-a` } });

@@ -32,7 +32,7 @@ const COMMENTS: CommentSpec[] = [
 
 async function pullRequestStudy(db: PrismaClient, tag: string, ownerId: string, questions?: readonly CommentQuestionInput[]): Promise<PullRequestFixture> {
   const study = await db.study.create({
-    data: { slug: `prq-${tag}`, name: `PR study ${tag}`, ownerId: ownerId, taskTypes: ["COMMENT_QUESTIONS"], annotatorsPerItem: 2, hideSystemNames: true, assignmentSeed: 5, ...(questions ? { commentQuestions: questions as object[] } : {}) },
+    data: { slug: `prq-${tag}`, name: `PR study ${tag}`, ownerId: ownerId, tasks: ["COMMENT_QUESTIONS"], annotatorsPerItem: 2, hideSystemNames: true, assignmentSeed: 5, ...(questions ? { commentQuestions: questions as object[] } : {}) },
   });
   const pr = await db.pullRequest.create({ data: { studyId: study.id, externalId: "pr-1", repository: "acme/app", title: "Fix f", headSha: "h".repeat(40), baseSha: "b".repeat(40) } });
   const files: string[] = [];

@@ -62,8 +62,8 @@ const save = (who: "ann1" | "ann2" | "ann3", ...rest: Parameters<typeof request>
 
 describe("assignments and the workspace", () => {
   test("one assignment per annotator and pull request, on its first file", async () => {
-    const rows = await db.assignment.findMany({ where: { studyId: fx.study.studyId }, select: { annotatorId: true, codeChangeId: true, taskType: true } });
-    expect(rows.map((r) => [r.codeChangeId, r.taskType]).sort()).toEqual([
+    const rows = await db.assignment.findMany({ where: { studyId: fx.study.studyId }, select: { annotatorId: true, codeChangeId: true, task: true } });
+    expect(rows.map((r) => [r.codeChangeId, r.task]).sort()).toEqual([
       [fx.study.files[0], "COMMENT_QUESTIONS"],
       [fx.study.files[0], "COMMENT_QUESTIONS"],
     ]);

@@ -19,7 +19,7 @@ beforeAll(async () => {
   fx = await createAnnotationFixture(db, `dr${Date.now()}`, { changes: 2 });
   // ann1 submitted both changes; ann2 submitted change 0 and is still working on change 1 (a draft).
   const assignment = (accountId: string, change: number, status: "DONE" | "IN_PROGRESS") =>
-    db.assignment.create({ data: { studyId: fx.studyId, annotatorId: accountId, codeChangeId: fx.changes[change].id, taskType: "REVIEW_RATING", status, position: change, completedAt: status === "DONE" ? completedAt : null } });
+    db.assignment.create({ data: { studyId: fx.studyId, annotatorId: accountId, codeChangeId: fx.changes[change].id, task: "REVIEW_RATING", status, position: change, completedAt: status === "DONE" ? completedAt : null } });
   await assignment(fx.accounts.ann1, 0, "DONE");
   await assignment(fx.accounts.ann1, 1, "DONE");
   await assignment(fx.accounts.ann2, 0, "DONE");

@@ -190,7 +190,7 @@ describe("CRScore over an embeddings endpoint: the paper's τ for its model, els
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
     boss = await startQueue(dbUrl, { supervise: false });
     const annotator = await db.account.create({ data: { email: `tau-${Date.now()}@test.local`, name: "tau rater", role: "ANNOTATOR", passwordHash: "x" } });
-    const study = await db.study.create({ data: { slug: `tau-study-${Date.now()}`, name: "tau", taskTypes: ["REVIEW_RATING"] } });
+    const study = await db.study.create({ data: { slug: `tau-study-${Date.now()}`, name: "tau", tasks: ["REVIEW_RATING"] } });
     studyId = study.id;
     for (let c = 0; c < 4; c++) {
       const change = await db.codeChange.create({

@@ -79,8 +79,8 @@ async function ownSaves() {
   await client.claimJudgement.create({ data: { annotatorId: accounts.rater1, pseudoReferenceId: id.claim("x2", "c1"), code: "CORRECT", ...saved(14) } });
   await client.claimJudgement.create({ data: { annotatorId: accounts.rater2, pseudoReferenceId: id.claim("x2", "c1"), code: "CORRECT", ...saved(15) } });
 
-  const assignment = (accountId: string, change: string, taskType: "CLAIM_VERIFICATION" | "REVIEW_RATING", status: "DONE" | "IN_PROGRESS", completedAt: Date | null, position: number) =>
-    client.assignment.create({ data: { studyId, annotatorId: accountId, codeChangeId: id.change(change), taskType, status, completedAt, position } });
+  const assignment = (accountId: string, change: string, task: "CLAIM_VERIFICATION" | "REVIEW_RATING", status: "DONE" | "IN_PROGRESS", completedAt: Date | null, position: number) =>
+    client.assignment.create({ data: { studyId, annotatorId: accountId, codeChangeId: id.change(change), task, status, completedAt, position } });
   await assignment(accounts.rater1, "x1", "REVIEW_RATING", "DONE", at(11), 0);
   await assignment(accounts.rater2, "x1", "REVIEW_RATING", "IN_PROGRESS", null, 0);
   await assignment(accounts.rater1, "x1", "CLAIM_VERIFICATION", "DONE", null, 1);

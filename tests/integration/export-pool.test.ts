@@ -36,7 +36,7 @@ beforeAll(async () => {
   studyId = imported(await runImport({ study: STUDY, format: "jsonl", files: [file] }, setup)).study.id;
   fx = await createAnnotationFixture(setup, `pool${Date.now()}`);
   await generateAssignments(asLead(fx), fx.slug, [fx.accounts.ann1, fx.accounts.ann2]);
-  const claim = await setup.assignment.findFirstOrThrow({ where: { annotatorId: fx.accounts.ann1, taskType: "CLAIM_VERIFICATION" }, orderBy: { position: "asc" } });
+  const claim = await setup.assignment.findFirstOrThrow({ where: { annotatorId: fx.accounts.ann1, task: "CLAIM_VERIFICATION" }, orderBy: { position: "asc" } });
   const change = fx.changes.find((c) => c.id === claim.codeChangeId)!;
   // Two graders, so the GradedReviews workbook's Grade columns hold the consensus.
   for (const annotatorId of [fx.accounts.ann1, fx.accounts.ann2]) await setup.referenceGrade.create({ data: { annotatorId, reviewId: fx.changes[0].reviews[0], grade: 4 } });

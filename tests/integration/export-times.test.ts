@@ -33,7 +33,7 @@ beforeAll(async () => {
     const k = Number(change.externalId.slice(1));
     const later = TIMES[(k + 1) % TIMES.length];
     await client.claimJudgement.create({ data: { annotatorId: accountId, pseudoReferenceId: change.pseudoReferences[0].id, code: "CORRECT", createdAt: TIMES[k], updatedAt: later } });
-    await client.assignment.create({ data: { studyId, annotatorId: accountId, codeChangeId: change.id, taskType: "CLAIM_VERIFICATION", status: "DONE", completedAt: later, position: k } });
+    await client.assignment.create({ data: { studyId, annotatorId: accountId, codeChangeId: change.id, task: "CLAIM_VERIFICATION", status: "DONE", completedAt: later, position: k } });
   }
 });
 

@@ -49,11 +49,11 @@ const grade = (assignmentId: string, review: string, value: number): SaveRequest
 test("the gold item is in every queue, only for the task it has known answers for, among the other items", async () => {
   for (const accountId of [fx.accounts.ann1, fx.accounts.ann2]) {
     const queue = await db.assignment.findMany({ where: { annotatorId: accountId, studyId: fx.studyId }, orderBy: { position: "asc" } });
-    expect(queue.filter((a) => a.codeChangeId === fx.changes[0].id).map((a) => a.taskType)).toEqual(["REFERENCE_GRADING"]);
+    expect(queue.filter((a) => a.codeChangeId === fx.changes[0].id).map((a) => a.task)).toEqual(["REFERENCE_GRADING"]);
     expect(queue.some((a) => a.codeChangeId !== fx.changes[0].id)).toBe(true);
   }
   // the regular items are shared out as before: each of the two other changes once per task
-  expect(await db.assignment.count({ where: { studyId: fx.studyId, codeChangeId: fx.changes[1].id, taskType: "REFERENCE_GRADING" } })).toBe(1);
+  expect(await db.assignment.count({ where: { studyId: fx.studyId, codeChangeId: fx.changes[1].id, task: "REFERENCE_GRADING" } })).toBe(1);
 });
 
 test("an annotator who misses the gold grades is below the accuracy; gold stays out of agreement and exports unless asked for", async () => {
@@ -135,7 +135,7 @@ test("a known answer leaves out only its review for its task: the gold change's 
 
 test("a paused annotator can neither open nor save items until resumed", async () => {
   const ann2 = asAccount(fx.accounts.ann2);
-  const open = await db.assignment.findFirstOrThrow({ where: { annotatorId: ann2.id, taskType: "REFERENCE_GRADING", status: "PENDING" } });
+  const open = await db.assignment.findFirstOrThrow({ where: { annotatorId: ann2.id, task: "REFERENCE_GRADING", status: "PENDING" } });
   const change = fx.changes.find((c) => c.id === open.codeChangeId)!;
   await quality.setAnnotatorPaused(asLead(fx), { slug: fx.slug, annotatorId: ann2.id, paused: true, reason: "gold" });
 
@@ -146,7 +146,7 @@ test("a paused annotator can neither open nor save items until resumed", async (
   expect((await listQueuesForAnnotator(ann2.id)).find((q) => q.study.slug === fx.slug)?.paused).toBe(true);
   expect((await quality.studyQuality(asLead(fx), fx.slug)).annotators.find((a) => a.annotatorId === ann2.id)?.paused).toBe(true);
   // the other annotator works on
-  const other = await db.assignment.findFirstOrThrow({ where: { annotatorId: fx.accounts.ann1, taskType: "REFERENCE_GRADING", status: "PENDING" } });
+  const other = await db.assignment.findFirstOrThrow({ where: { annotatorId: fx.accounts.ann1, task: "REFERENCE_GRADING", status: "PENDING" } });
   await expect(data.getWorkspace(fx.accounts.ann1, other.id)).resolves.toBeTruthy();
 
   await quality.setAnnotatorPaused(asLead(fx), { slug: fx.slug, annotatorId: ann2.id, paused: false, reason: "" });

@@ -41,7 +41,7 @@ describe.skipIf(!present)("CRScore Python sheets", () => {
     expect(summaries[0].counts.codeChanges.created).toBe(100);
     expect(summaries.slice(1).every((s) => s.counts.codeChanges.unchanged === 100 && s.counts.codeChanges.created === 0)).toBe(true);
     const study = await client.study.findUniqueOrThrow({ where: { id: studyId } });
-    expect(new Set(study.taskTypes)).toEqual(new Set(["CLAIM_VERIFICATION", "REVIEW_RATING"]));
+    expect(new Set(study.tasks)).toEqual(new Set(["CLAIM_VERIFICATION", "REVIEW_RATING"]));
 
     const first = await client.codeChange.findFirstOrThrow({ where: { studyId, externalId: "15764" } });
     expect(first).toMatchObject({ language: "python", position: 0, metadata: { index: 7988 } });

@@ -30,7 +30,7 @@ describe.skipIf(!hasSharedFile(...GRADEDREVIEWS_SAMPLE))("GradedReviews sample w
   test("imports 300 code changes, 300 references and 1,200 graded reviews with the benchmark's grade counts", async () => {
     const summary = imported(await runImport({ study: STUDY, format: "gradedreviews", files: [sample()] }, client));
     expect(summary.study.created).toBe(true);
-    expect(summary.study.enabledTaskTypes).toEqual(["REFERENCE_GRADING"]);
+    expect(summary.study.enabledTasks).toEqual(["REFERENCE_GRADING"]);
     expect(summary.counts.codeChanges.created).toBe(300);
     const studyId = summary.study.id;
     const inStudy = { codeChange: { studyId } };

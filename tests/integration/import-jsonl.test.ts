@@ -58,7 +58,7 @@ describe("jsonl import and export", () => {
       commentFilters: { created: 4 },
       annotationHistory: { created: 17 },
     });
-    expect(new Set(summary.study.enabledTaskTypes)).toEqual(new Set(["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"]));
+    expect(new Set(summary.study.enabledTasks)).toEqual(new Set(["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"]));
     const judgement = await client.claimJudgement.findFirstOrThrow({ where: { annotator: { name: "grace" }, pseudoReference: { externalId: "c1", codeChange: { externalId: "py-retry-1", studyId: summary.study.id } } } });
     expect([judgement.code, judgement.timeSpentMs, judgement.createdAt.toISOString()]).toEqual(["CORRECT", 3900, "2025-03-01T11:00:00.000Z"]);
     const correction = await client.pseudoReference.findFirstOrThrow({ where: { externalId: "a1", codeChange: { studyId: summary.study.id } }, include: { corrects: true, addedBy: true } });

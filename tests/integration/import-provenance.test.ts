@@ -36,7 +36,7 @@ describe("imported annotations", () => {
 
     // The workspace tells the annotator where these answers came from.
     const judgement = await db.claimJudgement.findFirstOrThrow({ where: own, include: { pseudoReference: true } });
-    const assignment = await db.assignment.create({ data: { studyId: summary.study.id, annotatorId: annotator.id, codeChangeId: judgement.pseudoReference.codeChangeId, taskType: "CLAIM_VERIFICATION", position: 0 } });
+    const assignment = await db.assignment.create({ data: { studyId: summary.study.id, annotatorId: annotator.id, codeChangeId: judgement.pseudoReference.codeChangeId, task: "CLAIM_VERIFICATION", position: 0 } });
     const workspace = await getWorkspace(annotator.id, assignment.id);
     expect(workspace.imported).toMatchObject({ file: "ratings-batch-1.jsonl", by: "Pat Lead" });
 

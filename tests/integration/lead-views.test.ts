@@ -23,8 +23,8 @@ let b: AnnotationFixture;
 const ANN1 = [true, true, true, false, false, false, true, false];
 const ANN2 = [true, true, false, false, false, false, true, false];
 
-const assignmentOf = (accountId: string, taskType: "COMMENT_FILTERING" | "CLAIM_VERIFICATION", codeChangeId?: string) =>
-  db.assignment.findFirstOrThrow({ where: { studyId: a.studyId, annotatorId: accountId, taskType, ...(codeChangeId ? { codeChangeId } : {}) }, orderBy: { position: "asc" } });
+const assignmentOf = (accountId: string, task: "COMMENT_FILTERING" | "CLAIM_VERIFICATION", codeChangeId?: string) =>
+  db.assignment.findFirstOrThrow({ where: { studyId: a.studyId, annotatorId: accountId, task, ...(codeChangeId ? { codeChangeId } : {}) }, orderBy: { position: "asc" } });
 
 /** Counts and hashes of the tables a view could write to: equal before and after means nothing was written. */
 async function written(): Promise<unknown> {
@@ -105,14 +105,14 @@ test("the annotator's page: progress per task, time on task, answers per item, a
   const overview = await views.annotatorOverview(asLead(a), a.slug, a.accounts.ann1);
   const assignments = await db.assignment.findMany({ where: { studyId: a.studyId, annotatorId: a.accounts.ann1 } });
   expect(overview.progress.total).toBe(assignments.length);
-  expect(overview.progress.byTask.COMMENT_FILTERING).toMatchObject({ total: assignments.filter((x) => x.taskType === "COMMENT_FILTERING").length, done: 1, inProgress: 0 });
+  expect(overview.progress.byTask.COMMENT_FILTERING).toMatchObject({ total: assignments.filter((x) => x.task === "COMMENT_FILTERING").length, done: 1, inProgress: 0 });
   expect(overview.progress.byTask.CLAIM_VERIFICATION).toMatchObject({ done: 0, inProgress: 1 });
   expect(overview.progress.timeSpentMs).toBe(4_200);
-  const filtered = overview.items.find((i) => i.codeChangeId === filterChange && i.taskType === "COMMENT_FILTERING")!;
+  const filtered = overview.items.find((i) => i.codeChangeId === filterChange && i.task === "COMMENT_FILTERING")!;
   expect(filtered).toMatchObject({ status: "DONE", timeSpentMs: 4_200 });
   expect(filtered.answers).toHaveLength(8);
   expect(filtered.answers.every((x) => x.answers.length === 1 && x.answers[0].question === "Actionable and verifiable comment")).toBe(true);
-  const drafted = overview.items.find((i) => i.codeChangeId === claimChange && i.taskType === "CLAIM_VERIFICATION")!;
+  const drafted = overview.items.find((i) => i.codeChangeId === claimChange && i.task === "CLAIM_VERIFICATION")!;
   expect(drafted.status).toBe("IN_PROGRESS");
   expect(drafted.answers).toEqual([{ item: "claim 2", answers: [{ question: "Claim accuracy code", value: expect.anything() }] }]);
 
@@ -144,7 +144,7 @@ test("a lead of another study, an annotator, and annotators of another study get
   await expect(views.itemPreview(asAccount(a.accounts.ann1), a.slug, filterChange)).rejects.toMatchObject(notFound);
   await expect(views.annotatorOverview(asAccount(a.accounts.ann1), a.slug, a.accounts.ann1)).rejects.toMatchObject(notFound);
   // a task the study does not have
-  await db.study.update({ where: { id: b.studyId }, data: { taskTypes: ["COMMENT_FILTERING"] } });
+  await db.study.update({ where: { id: b.studyId }, data: { tasks: ["COMMENT_FILTERING"] } });
   await expect(views.itemPreview(asLead(b), b.slug, b.changes[0].id, { task: "REVIEW_RATING" })).rejects.toMatchObject(notFound);
   // an admin sees every study
   expect((await views.itemPreview({ id: "admin", role: "ADMIN" }, a.slug, filterChange)).data.item.id).toBe(filterChange);

@@ -52,7 +52,7 @@ afterAll(async () => {
 });
 
 test("two workers on one database share a run's chunks, none computed twice", async () => {
-  const study = await db.study.create({ data: { slug: "two-workers", name: "two workers", taskTypes: ["REVIEW_RATING"] } });
+  const study = await db.study.create({ data: { slug: "two-workers", name: "two workers", tasks: ["REVIEW_RATING"] } });
   studyId = study.id;
   // Enough chunks that the run outlasts a worker's polling interval (1 s) several times over even
   // on an idle machine: the worker that polls first drains chunk after chunk without waiting, so a

@@ -10,7 +10,7 @@ let reviewIds: string[];
 const file = (name: string, text: string) => ({ name, content: new TextEncoder().encode(text) });
 
 beforeAll(async () => {
-  const study = await db.study.create({ data: { slug: "score-import", name: "score import", taskTypes: ["REFERENCE_GRADING"] } });
+  const study = await db.study.create({ data: { slug: "score-import", name: "score import", tasks: ["REFERENCE_GRADING"] } });
   studyId = study.id;
   const change = await db.codeChange.create({
     data: {

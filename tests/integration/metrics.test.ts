@@ -22,7 +22,7 @@ const created: string[] = [];
 
 /** A study of `changes` code changes, each with a reference review, three candidates and two pseudo-references. */
 async function createSmallStudy(slug: string, changes: number): Promise<string> {
-  const study = await db.study.create({ data: { slug, name: slug, taskTypes: ["REVIEW_RATING"] } });
+  const study = await db.study.create({ data: { slug, name: slug, tasks: ["REVIEW_RATING"] } });
   created.push(study.id);
   for (let c = 0; c < changes; c++) {
     await db.codeChange.create({

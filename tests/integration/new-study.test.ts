@@ -17,7 +17,7 @@ const { listStudiesWithCounts } = await import("@/lib/data/study-overview");
 const tag = `ns${Date.now()}`;
 const people: Record<"lead" | "otherLead" | "annotator", { id: string; role: "LEAD" | "ANNOTATOR" }> = {} as never;
 /** The form's fields, with changes (some invalid on purpose: the data layer validates what it is given). */
-const fields = (over: object = {}) => ({ name: `Calibration ${tag}`, slug: `calibration-${tag}`, taskTypes: ["REVIEW_RATING", "REFERENCE_GRADING"], likertDimensions: ["relevance", "clarity"], likertMin: 0, likertMax: 4, annotatorsPerItem: 3, ...over }) as Parameters<typeof createStudy>[1];
+const fields = (over: object = {}) => ({ name: `Calibration ${tag}`, slug: `calibration-${tag}`, tasks: ["REVIEW_RATING", "REFERENCE_GRADING"], likertDimensions: ["relevance", "clarity"], likertMin: 0, likertMax: 4, annotatorsPerItem: 3, ...over }) as Parameters<typeof createStudy>[1];
 const refusal = async (promise: Promise<unknown>) => toAppError(await promise.then(() => null, (e: unknown) => e));
 const studies = () => db.study.count({ where: { slug: { contains: tag } } });
 
@@ -37,7 +37,7 @@ afterAll(async () => {
 test("a lead creates an empty study with its name, slug, task types, scale and annotators per item, and leads it", async () => {
   expect(await createStudy(people.lead, fields())).toEqual({ slug: `calibration-${tag}`, name: `Calibration ${tag}` });
   const study = await db.study.findUniqueOrThrow({ where: { slug: `calibration-${tag}` } });
-  expect(study).toMatchObject({ name: `Calibration ${tag}`, taskTypes: ["REVIEW_RATING", "REFERENCE_GRADING"], likertDimensions: ["relevance", "clarity"], likertMin: 0, likertMax: 4, annotatorsPerItem: 3, ownerId: people.lead.id });
+  expect(study).toMatchObject({ name: `Calibration ${tag}`, tasks: ["REVIEW_RATING", "REFERENCE_GRADING"], likertDimensions: ["relevance", "clarity"], likertMin: 0, likertMax: 4, annotatorsPerItem: 3, ownerId: people.lead.id });
   expect(await findLedStudy(people.lead, study.slug)).not.toBeNull();
   expect(await findLedStudy(people.otherLead, study.slug)).toBeNull();
   expect((await listStudiesWithCounts(people.lead)).map((s) => s.name)).toContain(`Calibration ${tag}`);
@@ -50,8 +50,8 @@ test("bad fields, a taken slug and an annotator are refused with the reason, and
     [{ slug: "Calibration Study" }, /slug: a study slug is lowercase letters, digits and dashes/],
     [{ slug: "new" }, /slug: that slug is the name of a page/],
     [{ name: "  " }, /name: a study needs a name/],
-    [{ taskTypes: [] }, /taskTypes: choose at least one task type/],
-    [{ taskTypes: ["REVIEW_RATING", "SUMMARISING"] }, /taskTypes/],
+    [{ tasks: [] }, /tasks: choose at least one task/],
+    [{ tasks: ["REVIEW_RATING", "SUMMARISING"] }, /tasks/],
     [{ likertDimensions: ["grade"] }, /likertDimensions.*belongs to another task's question/],
     [{ likertMin: 3, likertMax: 3 }, /likertMax: the top of the Likert scale must be above its bottom/],
     [{ annotatorsPerItem: 0 }, /annotatorsPerItem: at least 1 annotator per item/],

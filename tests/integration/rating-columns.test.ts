@@ -45,7 +45,7 @@ beforeAll(async () => {
       if (a === 2 && c === 1) continue;
       const draft = a === 1 && c === 2;
       for (const task of TASKS) {
-        await db.assignment.create({ data: { studyId: fx.studyId, annotatorId: annotatorId, codeChangeId: change.id, taskType: task, status: draft ? "IN_PROGRESS" : "DONE", position: c } });
+        await db.assignment.create({ data: { studyId: fx.studyId, annotatorId: annotatorId, codeChangeId: change.id, task: task, status: draft ? "IN_PROGRESS" : "DONE", position: c } });
       }
       const answer = (task: TaskType, item: string, position: number, values: Record<string, unknown>) => written.push({ task, item, order: c * 100 + position, rater: annotatorId, draft, values });
       for (const [r, reviewId] of [...change.reviews, change.reference].entries()) {

@@ -31,7 +31,7 @@ const grade = (assignmentId: string, review: string, value: number): SaveRequest
 
 beforeAll(async () => {
   fx = await createAnnotationFixture(db, `gate${Date.now()}`, { changes: 4 });
-  await db.study.update({ where: { id: fx.studyId }, data: { taskTypes: ["REFERENCE_GRADING"], reliabilitySetSize: 0, annotatorsPerItem: 2 } });
+  await db.study.update({ where: { id: fx.studyId }, data: { tasks: ["REFERENCE_GRADING"], reliabilitySetSize: 0, annotatorsPerItem: 2 } });
   await db.studyMember.createMany({ data: [fx.accounts.ann1, fx.accounts.ann2].map((accountId) => ({ studyId: fx.studyId, accountId, role: "ANNOTATOR" as const })) });
   await createItemSet(asLead(fx), { slug: fx.slug, name: "batch-1", kind: "CALIBRATION", fileName: "b1.txt", text: "cc-0" });
   await createItemSet(asLead(fx), { slug: fx.slug, name: "batch-2", kind: "CALIBRATION", fileName: "b2.txt", text: "cc-1" });

@@ -24,7 +24,7 @@ const assignmentOf = (accountId: string, change: number) => db.assignment.findFi
 
 beforeAll(async () => {
   fx = await createAnnotationFixture(db, `rounds${Date.now()}`);
-  await db.study.update({ where: { id: fx.studyId }, data: { taskTypes: ["REFERENCE_GRADING"], reliabilitySetSize: 0 } });
+  await db.study.update({ where: { id: fx.studyId }, data: { tasks: ["REFERENCE_GRADING"], reliabilitySetSize: 0 } });
   await db.studyMember.createMany({ data: [fx.accounts.ann1, fx.accounts.ann2].map((accountId) => ({ studyId: fx.studyId, accountId, role: "ANNOTATOR" as const })) });
 });
 afterAll(() => removeAnnotationFixture(db, fx));
@@ -99,7 +99,7 @@ test("above the report inline limit, the worker's computation of the closed roun
   const inlineLimit = process.env.CRJUDGE_REPORT_INLINE_LIMIT;
   const big = await createAnnotationFixture(db, `rounds-worker${Date.now()}`, { changes: 2 });
   try {
-    await db.study.update({ where: { id: big.studyId }, data: { taskTypes: ["REFERENCE_GRADING"], reliabilitySetSize: 0 } });
+    await db.study.update({ where: { id: big.studyId }, data: { tasks: ["REFERENCE_GRADING"], reliabilitySetSize: 0 } });
     await db.studyMember.createMany({ data: [big.accounts.ann1, big.accounts.ann2].map((accountId) => ({ studyId: big.studyId, accountId, role: "ANNOTATOR" as const })) });
     await makeRounds(big, 2);
     await rounds.setRoundRule(asLead(big), { slug: big.slug, coefficient: "fleiss", threshold: 0.6 });

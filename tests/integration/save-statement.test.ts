@@ -28,7 +28,7 @@ beforeAll(async () => {
   fx = await createAnnotationFixture(counted, `s${Date.now()}`);
   await counted.study.update({ where: { id: fx.studyId }, data: { annotatorsPerItem: 3 } });
   await generateAssignments(asLead(fx), fx.slug, [fx.accounts.ann1, fx.accounts.ann2, fx.accounts.ann3]);
-  for (const a of await counted.assignment.findMany({ where: { annotatorId: fx.accounts.ann1, codeChangeId: fx.changes[0].id } })) assignments[a.taskType] = a.id;
+  for (const a of await counted.assignment.findMany({ where: { annotatorId: fx.accounts.ann1, codeChangeId: fx.changes[0].id } })) assignments[a.task] = a.id;
 });
 afterAll(async () => {
   await removeAnnotationFixture(counted, fx);

@@ -95,7 +95,7 @@ describe("seedDemo", () => {
     console.info(`seedDemo took ${Math.round(seedMs)} ms; counts ${JSON.stringify(first.counts)}`);
     const study = await db.study.findUniqueOrThrow({ where: { slug: "demo" } });
     expect(study.id).toBe(first.studyId);
-    expect(study.taskTypes.sort()).toEqual([...TASK_ORDER].sort());
+    expect(study.tasks.sort()).toEqual([...TASK_ORDER].sort());
     expect(study.guidelines).toMatch(/Unverifiable/);
     expect(study.guidelines).toMatch(/Over-generalization/);
     expect(study.guidelines).toMatch(/Comprehensiveness/);
@@ -163,10 +163,10 @@ describe("seedDemo", () => {
     for (const { accountId } of members) {
       const queue = assignments.filter((a) => a.annotatorId === accountId);
       expect(queue.map((a) => a.position)).toEqual(queue.map((_, i) => i));
-      const positionOf = (changeId: string, task: TaskType) => queue.find((a) => a.codeChangeId === changeId && a.taskType === task)!.position;
-      for (const a of queue.filter((x) => x.taskType === "REVIEW_RATING")) expect(positionOf(a.codeChangeId, "CLAIM_VERIFICATION")).toBeLessThan(a.position);
+      const positionOf = (changeId: string, task: TaskType) => queue.find((a) => a.codeChangeId === changeId && a.task === task)!.position;
+      for (const a of queue.filter((x) => x.task === "REVIEW_RATING")) expect(positionOf(a.codeChangeId, "CLAIM_VERIFICATION")).toBeLessThan(a.position);
     }
-    const orders = members.map(({ accountId }) => assignments.filter((a) => a.annotatorId === accountId && a.taskType === "CLAIM_VERIFICATION").map((a) => a.codeChangeId).join());
+    const orders = members.map(({ accountId }) => assignments.filter((a) => a.annotatorId === accountId && a.task === "CLAIM_VERIFICATION").map((a) => a.codeChangeId).join());
     expect(new Set(orders).size).toBe(2);
     expect(new Set(assignments.map((a) => a.status))).toEqual(new Set(["DONE", "IN_PROGRESS", "PENDING", "SKIPPED"]));
     for (const a of assignments) {
@@ -178,7 +178,7 @@ describe("seedDemo", () => {
 
   test("the queue order is reproducible", () => {
     const now = new Date("2026-01-01T00:00:00Z");
-    const key = (plan: ReturnType<typeof planDemo>) => plan.assignments.map((a) => `${a.annotator}:${a.position}:${a.change.externalId}:${a.taskType}:${a.status}:${a.timeSpentMs}`);
+    const key = (plan: ReturnType<typeof planDemo>) => plan.assignments.map((a) => `${a.annotator}:${a.position}:${a.change.externalId}:${a.task}:${a.status}:${a.timeSpentMs}`);
     expect(key(planDemo(DEMO_STUDY, now))).toEqual(key(planDemo(DEMO_STUDY, now)));
   });
 
@@ -188,8 +188,8 @@ describe("seedDemo", () => {
     const annotators = [...new Set(done.map((a) => a.annotatorId))];
     expect(annotators).toHaveLength(2);
     for (const task of TASK_ORDER) {
-      const bothDone = [...new Set(done.filter((a) => a.taskType === task).map((a) => a.codeChangeId))].filter((changeId) =>
-        annotators.every((accountId) => done.some((a) => a.taskType === task && a.codeChangeId === changeId && a.annotatorId === accountId)),
+      const bothDone = [...new Set(done.filter((a) => a.task === task).map((a) => a.codeChangeId))].filter((changeId) =>
+        annotators.every((accountId) => done.some((a) => a.task === task && a.codeChangeId === changeId && a.annotatorId === accountId)),
       );
       expect(bothDone.length, task).toBeGreaterThanOrEqual(3);
       const [a, b] = annotators.map((accountId) => bothDone.map((changeId) => byTask[task].get(accountId)?.get(changeId) ?? []));

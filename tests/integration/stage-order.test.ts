@@ -15,7 +15,7 @@ const admin = await import("@/lib/data/assignment-admin");
 const { setStageOrder } = await import("@/lib/data/studies");
 
 let fx: AnnotationFixture;
-const assignmentOf = async (accountId: string, codeChangeId: string, taskType: string) => (await db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId, taskType: taskType as never } })).id;
+const assignmentOf = async (accountId: string, codeChangeId: string, task: string) => (await db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId, task: task as never } })).id;
 
 beforeAll(async () => {
   fx = await createAnnotationFixture(db, `so${Date.now()}`);

@@ -17,7 +17,7 @@ const { editableSettings, studySettingsSchema, updateStudySettings, getStudySett
 
 let fx: AnnotationFixture;
 let other: AnnotationFixture;
-const assignmentOf = async (accountId: string, codeChangeId: string, taskType: string) => (await db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId, taskType: taskType as never } })).id;
+const assignmentOf = async (accountId: string, codeChangeId: string, task: string) => (await db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId, task: task as never } })).id;
 
 /** The study's settings as the form sends them, with changes. */
 async function settingsOf(f: AnnotationFixture, changes: object = {}) {
@@ -50,9 +50,9 @@ afterAll(async () => {
 describe("validation", () => {
   test.each([
     ["a study needs a name", { name: "  " }],
-    ["choose at least one task type", { taskTypes: [] }],
-    ["each task type once", { taskTypes: ["REVIEW_RATING", "REVIEW_RATING"] }],
-    ["taskTypes", { taskTypes: ["SUMMARIZING"] }],
+    ["choose at least one task", { tasks: [] }],
+    ["each task once", { tasks: ["REVIEW_RATING", "REVIEW_RATING"] }],
+    ["tasks", { tasks: ["SUMMARIZING"] }],
     ["at least one Likert dimension", { likertDimensions: [] }],
     ["each Likert dimension once", { likertDimensions: ["relevance", "Relevance"] }],
     ["another task's question", { likertDimensions: ["grade"] }],
@@ -101,7 +101,7 @@ describe("editing", () => {
     await db.study.update({ where: { id: other.studyId }, data: { stageOrder: true } });
     const rating = await assignmentOf(other.accounts.ann1, other.changes[0].id, "REVIEW_RATING");
     expect((await data.getWorkspace(other.accounts.ann1, rating)).blockedBy).not.toBeNull();
-    const { notes } = await updateStudySettings(asLead(other), await settingsOf(other, { taskTypes: ["REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"] }));
+    const { notes } = await updateStudySettings(asLead(other), await settingsOf(other, { tasks: ["REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"] }));
     expect(notes).toEqual([expect.stringMatching(/^Claim verification removed with its \d+ unopened assignments\.$/)]);
     expect((await data.getWorkspace(other.accounts.ann1, rating)).blockedBy).toBeNull();
   });
@@ -148,7 +148,7 @@ describe("stored annotations are never invalidated", () => {
 
   test("removing a task with stored answers or started assignments is refused; one with only unopened assignments takes them along", async () => {
     const before = await studyRow(fx);
-    const error = await refusal(updateStudySettings(asLead(fx), await settingsOf(fx, { taskTypes: ["CLAIM_VERIFICATION", "REFERENCE_GRADING", "COMMENT_FILTERING"] })));
+    const error = await refusal(updateStudySettings(asLead(fx), await settingsOf(fx, { tasks: ["CLAIM_VERIFICATION", "REFERENCE_GRADING", "COMMENT_FILTERING"] })));
     expect(error.code).toBe("CONFLICT");
     expect(error.userMessage).toContain("Review rating cannot be removed: it has 2 stored review ratings, 1 lead decision and 1 started, skipped or submitted assignment, which would be left without their task.");
     expect(await studyRow(fx)).toEqual(before);
@@ -156,18 +156,18 @@ describe("stored annotations are never invalidated", () => {
     // ann2 opened (skipped) one comment-filtering item without answering: its time and reason are kept, so the task stays
     const filtering = await assignmentOf(fx.accounts.ann2, fx.changes[1].id, "COMMENT_FILTERING");
     await data.skipAssignment(fx.accounts.ann2, filtering, "cannot judge this one");
-    const started = await refusal(updateStudySettings(asLead(fx), await settingsOf(fx, { taskTypes: ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING"] })));
+    const started = await refusal(updateStudySettings(asLead(fx), await settingsOf(fx, { tasks: ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING"] })));
     expect(started.userMessage).toContain("Comment filtering cannot be removed: it has 1 started, skipped or submitted assignment");
 
-    const pending = await db.assignment.count({ where: { studyId: fx.studyId, taskType: "REFERENCE_GRADING" } });
+    const pending = await db.assignment.count({ where: { studyId: fx.studyId, task: "REFERENCE_GRADING" } });
     expect(pending).toBeGreaterThan(0);
-    const { notes } = await updateStudySettings(asLead(fx), await settingsOf(fx, { taskTypes: ["CLAIM_VERIFICATION", "REVIEW_RATING", "COMMENT_FILTERING"] }));
+    const { notes } = await updateStudySettings(asLead(fx), await settingsOf(fx, { tasks: ["CLAIM_VERIFICATION", "REVIEW_RATING", "COMMENT_FILTERING"] }));
     expect(notes).toEqual([`Reference-based grading removed with its ${pending} unopened assignments.`]);
-    expect(await db.assignment.count({ where: { studyId: fx.studyId, taskType: "REFERENCE_GRADING" } })).toBe(0);
-    expect((await studyRow(fx)).taskTypes).toEqual(["CLAIM_VERIFICATION", "REVIEW_RATING", "COMMENT_FILTERING"]);
+    expect(await db.assignment.count({ where: { studyId: fx.studyId, task: "REFERENCE_GRADING" } })).toBe(0);
+    expect((await studyRow(fx)).tasks).toEqual(["CLAIM_VERIFICATION", "REVIEW_RATING", "COMMENT_FILTERING"]);
     // adding it back is always allowed
-    await updateStudySettings(asLead(fx), await settingsOf(fx, { taskTypes: ["CLAIM_VERIFICATION", "REVIEW_RATING", "COMMENT_FILTERING", "REFERENCE_GRADING"] }));
-    expect((await studyRow(fx)).taskTypes).toContain("REFERENCE_GRADING");
+    await updateStudySettings(asLead(fx), await settingsOf(fx, { tasks: ["CLAIM_VERIFICATION", "REVIEW_RATING", "COMMENT_FILTERING", "REFERENCE_GRADING"] }));
+    expect((await studyRow(fx)).tasks).toContain("REFERENCE_GRADING");
   });
 
   test("the page's counts are the ones the refusals name", async () => {

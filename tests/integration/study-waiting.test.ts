@@ -20,7 +20,7 @@ const { studyWaiting } = await import("@/lib/data/study-waiting");
 
 let fx: AnnotationFixture;
 let gated: AnnotationFixture;
-const assignmentOf = (f: AnnotationFixture, accountId: string, change: number, taskType: string) => db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId: f.changes[change].id, taskType: taskType as never } });
+const assignmentOf = (f: AnnotationFixture, accountId: string, change: number, task: string) => db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId: f.changes[change].id, task: task as never } });
 
 /** The annotator codes every claim of the change (claim 1 as `first`, the others correct) and submits stage 1. */
 async function stage1(accountId: string, change: number, first: string) {
@@ -46,7 +46,7 @@ beforeAll(async () => {
   fx = await createAnnotationFixture(db, `wait${Date.now()}`, { stageOrder: true });
   await generateAssignments(asLead(fx), fx.slug, [fx.accounts.ann1, fx.accounts.ann2]);
   gated = await createAnnotationFixture(db, `waitr${Date.now()}`);
-  await db.study.update({ where: { id: gated.studyId }, data: { taskTypes: ["REFERENCE_GRADING"], reliabilitySetSize: 0 } });
+  await db.study.update({ where: { id: gated.studyId }, data: { tasks: ["REFERENCE_GRADING"], reliabilitySetSize: 0 } });
   await db.studyMember.createMany({ data: [gated.accounts.ann1, gated.accounts.ann2].map((accountId) => ({ studyId: gated.studyId, accountId, role: "ANNOTATOR" as const })) });
 });
 afterAll(async () => {

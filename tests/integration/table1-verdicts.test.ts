@@ -14,7 +14,7 @@ let fx: AnnotationFixture;
 beforeAll(async () => {
   fx = await createAnnotationFixture(db, `t1${Date.now()}`, { changes: 2 });
   const assign = (accountId: string, change: number, status: "DONE" | "IN_PROGRESS", createdAt: string) =>
-    db.assignment.create({ data: { studyId: fx.studyId, annotatorId: accountId, codeChangeId: fx.changes[change].id, taskType: "CLAIM_VERIFICATION", status, position: change, createdAt: new Date(createdAt) } });
+    db.assignment.create({ data: { studyId: fx.studyId, annotatorId: accountId, codeChangeId: fx.changes[change].id, task: "CLAIM_VERIFICATION", status, position: change, createdAt: new Date(createdAt) } });
   // Change 0: ann2 was assigned first, ann1 later; they disagree on every claim. Change 1: ann3's draft only.
   await assign(fx.accounts.ann2, 0, "DONE", "2026-01-01T00:00:00Z");
   await assign(fx.accounts.ann1, 0, "DONE", "2026-01-02T00:00:00Z");

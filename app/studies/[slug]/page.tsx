@@ -48,13 +48,13 @@ export default async function StudyOverviewPage({ params }: { params: Promise<{ 
         <p className="text-sm text-slate-600">{study.description}</p>
         {/* No prefetch: each tool is a dynamic page, rendered (with its queries) for every prefetch on every load of this one. */}
         <nav aria-label="Study tools" className="mt-2 flex gap-4 text-sm">
-          {STUDY_TOOLS.filter(([path]) => path !== "comment-systems" || study.taskTypes.includes("COMMENT_QUESTIONS")).map(([path, label]) => (
+          {STUDY_TOOLS.filter(([path]) => path !== "comment-systems" || study.tasks.includes("COMMENT_QUESTIONS")).map(([path, label]) => (
             <Link key={path} href={`/studies/${study.slug}/${path}`} prefetch={false} className="text-blue-700 hover:underline">
               {label}
             </Link>
           ))}
         </nav>
-        {study.taskTypes.includes("CLAIM_VERIFICATION") && study.taskTypes.includes("REVIEW_RATING") && <StageOrderToggle slug={study.slug} on={stageOrderOn(study)} save={changeStageOrder} />}
+        {study.tasks.includes("CLAIM_VERIFICATION") && study.tasks.includes("REVIEW_RATING") && <StageOrderToggle slug={study.slug} on={stageOrderOn(study)} save={changeStageOrder} />}
         <ExportLinks slug={study.slug} annotators={annotators.map((a) => a.name)} offer={await exportOffer(study.id)} />
       </div>
       <StudyWaitingList slug={study.slug} waiting={waiting} />

@@ -16,7 +16,7 @@ export const DEMO_STUDY: DemoStudy = {
   description:
     "A small study to try the product: claim verification and review rating (CRScore), grading against the reference review (GradedReviews) and comment filtering (c-CRAB) on eight code changes.",
   guidelines: DEMO_GUIDELINES,
-  taskTypes: ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"],
+  tasks: ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"],
   annotatorsPerItem: 2,
   reliabilitySet: [RETRY_BACKOFF.externalId, USER_SERVICE_OPTIONAL.externalId, LRU_CACHE_TTL.externalId],
   assignmentSeed: 20261122,

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
-import { applicableTaskTypes, planAssignments, planEffect, PlanError, TASK_PHASES, type PlanInput } from "@/lib/annotation/assignment-plan";
+import { applicableTasks, planAssignments, planEffect, PlanError, TASK_PHASES, type PlanInput } from "@/lib/annotation/assignment-plan";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 
 const ALL: TaskType[] = ["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"];
-const items = Array.from({ length: 23 }, (_, i) => ({ id: `item-${String(i).padStart(2, "0")}`, taskTypes: i % 5 === 0 ? (["REVIEW_RATING"] as TaskType[]) : ALL }));
+const items = Array.from({ length: 23 }, (_, i) => ({ id: `item-${String(i).padStart(2, "0")}`, tasks: i % 5 === 0 ? (["REVIEW_RATING"] as TaskType[]) : ALL }));
 const input: PlanInput = { seed: 7, items, annotatorIds: ["u3", "u1", "u2", "u4"], annotatorsPerItem: 2, reliabilitySetSize: 5 };
 
 describe("assignment planning", () => {
@@ -29,7 +29,7 @@ describe("assignment planning", () => {
   });
 
   test("gold items: perQueue of them in every queue, a seeded choice per annotator mixed among the others; none changes the rest of the plan", () => {
-    const gold = Array.from({ length: 4 }, (_, i) => ({ id: `gold-${i}`, taskTypes: ["REFERENCE_GRADING"] as TaskType[] }));
+    const gold = Array.from({ length: 4 }, (_, i) => ({ id: `gold-${i}`, tasks: ["REFERENCE_GRADING"] as TaskType[] }));
     const mixed = planAssignments({ ...input, gold: { items: gold, perQueue: 2 } });
     expect(planAssignments({ ...input, gold: { items: gold, perQueue: 0 } })).toEqual(plan);
     const chosen = new Map<string, string[]>();
@@ -37,11 +37,11 @@ describe("assignment planning", () => {
       const queue = mixed.filter((a) => a.annotatorId === account).sort((a, b) => a.position - b.position);
       const checks = queue.filter((a) => a.codeChangeId.startsWith("gold-"));
       expect(checks).toHaveLength(2);
-      expect(checks.every((a) => a.taskType === "REFERENCE_GRADING" && !a.inReliabilitySet)).toBe(true);
+      expect(checks.every((a) => a.task === "REFERENCE_GRADING" && !a.inReliabilitySet)).toBe(true);
       expect(queue.map((a) => a.position)).toEqual(queue.map((_, i) => i));
       // the other items are the same as without gold
-      expect(new Set(queue.filter((a) => !a.codeChangeId.startsWith("gold-")).map((a) => `${a.codeChangeId}|${a.taskType}`))).toEqual(
-        new Set(plan.filter((a) => a.annotatorId === account).map((a) => `${a.codeChangeId}|${a.taskType}`)),
+      expect(new Set(queue.filter((a) => !a.codeChangeId.startsWith("gold-")).map((a) => `${a.codeChangeId}|${a.task}`))).toEqual(
+        new Set(plan.filter((a) => a.annotatorId === account).map((a) => `${a.codeChangeId}|${a.task}`)),
       );
       chosen.set(account, checks.map((a) => a.codeChangeId).sort());
     }
@@ -59,21 +59,21 @@ describe("assignment planning", () => {
     for (const account of ["u1", "u2", "u3", "u4"]) {
       const queue = plan.filter((a) => a.annotatorId === account).sort((a, b) => a.position - b.position);
       expect(queue.map((a) => a.position)).toEqual(queue.map((_, i) => i));
-      const phases = queue.map((a) => TASK_PHASES.indexOf(a.taskType));
+      const phases = queue.map((a) => TASK_PHASES.indexOf(a.task));
       expect(phases).toEqual(phases.slice().sort((a, b) => a - b));
-      for (const a of queue.filter((x) => x.taskType === "REVIEW_RATING")) {
-        const stage1 = queue.find((x) => x.codeChangeId === a.codeChangeId && x.taskType === "CLAIM_VERIFICATION");
+      for (const a of queue.filter((x) => x.task === "REVIEW_RATING")) {
+        const stage1 = queue.find((x) => x.codeChangeId === a.codeChangeId && x.task === "CLAIM_VERIFICATION");
         if (stage1) expect(stage1.position).toBeLessThan(a.position);
       }
     }
   });
 
   test("only the task types an item supports", () => {
-    for (const a of plan) expect(items.find((i) => i.id === a.codeChangeId)!.taskTypes).toContain(a.taskType);
+    for (const a of plan) expect(items.find((i) => i.id === a.codeChangeId)!.tasks).toContain(a.task);
   });
 
   test("annotators' orders differ (each has their own shuffle)", () => {
-    const order = (u: string) => plan.filter((a) => a.annotatorId === u && a.taskType === "REVIEW_RATING" && a.inReliabilitySet).map((a) => a.codeChangeId);
+    const order = (u: string) => plan.filter((a) => a.annotatorId === u && a.task === "REVIEW_RATING" && a.inReliabilitySet).map((a) => a.codeChangeId);
     expect(order("u1")).not.toEqual(order("u2"));
   });
 
@@ -90,17 +90,17 @@ describe("assignment planning", () => {
 
 describe("applicable task types", () => {
   test("from what an item has", () => {
-    expect(applicableTaskTypes(ALL, { generatedClaims: 3, reviews: 5, generatedReviews: 4, hasReference: true, pullRequestComments: 0 })).toEqual(ALL);
-    expect(applicableTaskTypes(ALL, { generatedClaims: 0, reviews: 5, generatedReviews: 5, hasReference: false, pullRequestComments: 0 })).toEqual(["REVIEW_RATING", "COMMENT_FILTERING"]);
-    expect(applicableTaskTypes(["CLAIM_VERIFICATION"], { generatedClaims: 0, reviews: 1, generatedReviews: 1, hasReference: true, pullRequestComments: 0 })).toEqual([]);
+    expect(applicableTasks(ALL, { generatedClaims: 3, reviews: 5, generatedReviews: 4, hasReference: true, pullRequestComments: 0 })).toEqual(ALL);
+    expect(applicableTasks(ALL, { generatedClaims: 0, reviews: 5, generatedReviews: 5, hasReference: false, pullRequestComments: 0 })).toEqual(["REVIEW_RATING", "COMMENT_FILTERING"]);
+    expect(applicableTasks(["CLAIM_VERIFICATION"], { generatedClaims: 0, reviews: 1, generatedReviews: 1, hasReference: true, pullRequestComments: 0 })).toEqual([]);
     // A pull request's comments count on its first file only, where its one assignment of comment questions is stored.
-    expect(applicableTaskTypes([...ALL, "COMMENT_QUESTIONS"], { generatedClaims: 0, reviews: 0, generatedReviews: 0, hasReference: false, pullRequestComments: 4 })).toEqual(["COMMENT_QUESTIONS"]);
-    expect(applicableTaskTypes(["COMMENT_QUESTIONS"], { generatedClaims: 0, reviews: 0, generatedReviews: 0, hasReference: false, pullRequestComments: 0 })).toEqual([]);
+    expect(applicableTasks([...ALL, "COMMENT_QUESTIONS"], { generatedClaims: 0, reviews: 0, generatedReviews: 0, hasReference: false, pullRequestComments: 4 })).toEqual(["COMMENT_QUESTIONS"]);
+    expect(applicableTasks(["COMMENT_QUESTIONS"], { generatedClaims: 0, reviews: 0, generatedReviews: 0, hasReference: false, pullRequestComments: 0 })).toEqual([]);
   });
 });
 
 describe("planEffect", () => {
-  const planned = (annotatorId: string, codeChangeId: string, position: number, inReliabilitySet = false) => ({ annotatorId, codeChangeId, taskType: "REFERENCE_GRADING" as const, position, inReliabilitySet });
+  const planned = (annotatorId: string, codeChangeId: string, position: number, inReliabilitySet = false) => ({ annotatorId, codeChangeId, task: "REFERENCE_GRADING" as const, position, inReliabilitySet });
   const stored = (id: string, status: string, p: ReturnType<typeof planned>) => ({ id, status, ...p });
 
   test("creates what is new, moves what changed place, removes unopened work the plan drops and keeps started work", () => {

@@ -28,7 +28,7 @@ describe("calibration rounds", () => {
   });
 
   test("the plan gives every annotator every round's items first, round by round, in each round's order", () => {
-    const item = (id: string) => ({ id, taskTypes: ["REFERENCE_GRADING"] as TaskType[] });
+    const item = (id: string) => ({ id, tasks: ["REFERENCE_GRADING"] as TaskType[] });
     const plan = planAssignments({ seed: 3, items: [item("x"), item("y")], annotatorIds: ["u1", "u2"], annotatorsPerItem: 1, reliabilitySetSize: 0, rounds: [[item("r1b"), item("r1a")], [item("r2a")]] });
     for (const account of ["u1", "u2"]) {
       const queue = plan.filter((a) => a.annotatorId === account).sort((a, b) => a.position - b.position).map((a) => a.codeChangeId);

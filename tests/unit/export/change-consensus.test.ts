@@ -78,9 +78,9 @@ describe("the consensus of a change's items from its page's annotations (lib/exp
   });
 
   test("a draft's value is not counted, in its own task only", () => {
-    const c = change([claim("c1", [["a", "CORRECT"], ["b", "CORRECT"]])], [review("r1", [], [["a", 2], ["b", 2]])], [{ annotatorId: "b", taskType: "CLAIM_VERIFICATION", status: "IN_PROGRESS", completedAt: null }]);
+    const c = change([claim("c1", [["a", "CORRECT"], ["b", "CORRECT"]])], [review("r1", [], [["a", 2], ["b", 2]])], [{ annotatorId: "b", task: "CLAIM_VERIFICATION", status: "IN_PROGRESS", completedAt: null }]);
     expect(consensus(c)).toEqual({ "REFERENCE_GRADING:r1": { grade: "2" } });
-    const done = change(c.pseudoReferences, c.reviews, [{ annotatorId: "b", taskType: "CLAIM_VERIFICATION", status: "DONE", completedAt: null }]);
+    const done = change(c.pseudoReferences, c.reviews, [{ annotatorId: "b", task: "CLAIM_VERIFICATION", status: "DONE", completedAt: null }]);
     expect(consensus(done)).toEqual({ "CLAIM_VERIFICATION:c1": { code: "1" }, "REFERENCE_GRADING:r1": { grade: "2" } });
   });
 
@@ -102,7 +102,7 @@ describe("the consensus of a change's items from its page's annotations (lib/exp
       const annotators = ["a", "b", "d", "e"];
       const claims = Array.from({ length: 4 }, (_, i) => claim(`c${i}`, annotators.map((a): [string, ClaimCode | null] => [a, pick(codes)]).slice(0, 1 + Math.floor(random() * 4))));
       const reviews = Array.from({ length: 4 }, (_, i) => review(`r${i}`, annotators.map((a): [string, unknown] => [a, { conciseness: pick([1, 2, 9]), relevance: pick([3, 4]) }]).slice(0, 1 + Math.floor(random() * 4)), annotators.map((a): [string, number] => [a, pick([2, 3])]).slice(0, Math.floor(random() * 4))));
-      const assignments = [{ annotatorId: pick(annotators), taskType: "REVIEW_RATING" as const, status: "IN_PROGRESS" as const, completedAt: null }];
+      const assignments = [{ annotatorId: pick(annotators), task: "REVIEW_RATING" as const, status: "IN_PROGRESS" as const, completedAt: null }];
       const reordered = change(
         shuffled(claims, random).map((r) => ({ ...r, judgements: shuffled(r.judgements, random) })),
         shuffled(reviews, random).map((r) => ({ ...r, ratings: shuffled(r.ratings, random), referenceGrades: shuffled(r.referenceGrades, random) })),

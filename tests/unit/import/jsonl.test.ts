@@ -21,10 +21,10 @@ describe("jsonl format", () => {
   test("the documented example parses into every kind of data", () => {
     const { result, errors } = parse(readFileSync("docs/examples/code-changes.jsonl", "utf8"));
     expect(errors.errors).toEqual([]);
-    const { codeChanges, pullRequests, taskTypes } = result.bundle;
+    const { codeChanges, pullRequests, tasks } = result.bundle;
     expect(codeChanges.map((c) => c.externalId)).toEqual(["py-retry-1", "js-pr7-a", "js-pr7-b", "java-17"]);
     expect(pullRequests.map((p) => p.externalId)).toEqual(["pr-7"]);
-    expect(new Set(taskTypes)).toEqual(new Set(["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"]));
+    expect(new Set(tasks)).toEqual(new Set(["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"]));
     const added = codeChanges[0].pseudoReferences.find((r) => r.kind === "ANNOTATOR_ADDED");
     expect(added).toMatchObject({ addedBy: { name: "grace" }, corrects: "c2" });
   });

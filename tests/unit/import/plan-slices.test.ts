@@ -96,7 +96,7 @@ describe("planSlices: the plan made a slice of code changes at a time", () => {
   });
 
   test("a bundle without code changes still gives one (empty) slice", () => {
-    const bundle: StudyBundle = { taskTypes: [], pullRequests: [], codeChanges: [] };
+    const bundle: StudyBundle = { tasks: [], pullRequests: [], codeChanges: [] };
     const { slices, plan } = slicesOf(bundle, 100);
     expect(slices).toHaveLength(1);
     expect(Object.values(slices[0]).every((rows) => rows.length === 0)).toBe(true);

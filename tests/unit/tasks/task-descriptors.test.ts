@@ -153,7 +153,7 @@ function sources(dir: string): string[] {
 }
 
 /** The task types a file's code (comments left out) names, as strings, keys or TaskType members. */
-function taskTypesNamed(file: string): Set<string> {
+function tasksNamed(file: string): Set<string> {
   const code = readFileSync(path.join(ROOT, file), "utf8")
     .replace(/\/\*[\s\S]*?\*\//g, "")
     .replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
@@ -161,7 +161,7 @@ function taskTypesNamed(file: string): Set<string> {
 }
 
 describe("where task types are read", () => {
-  const found = new Map(["lib", "app", "components"].flatMap(sources).map((file) => [file.split(path.sep).join("/"), taskTypesNamed(file)] as const).filter(([, types]) => types.size > 0));
+  const found = new Map(["lib", "app", "components"].flatMap(sources).map((file) => [file.split(path.sep).join("/"), tasksNamed(file)] as const).filter(([, types]) => types.size > 0));
 
   test("every file naming a task type outside lib/tasks is listed with why", () => {
     const unlisted = [...found.keys()].filter((file) => !(file in PROTOCOL) && !(file in PER_TASK));

@@ -31,7 +31,7 @@ export default async function AdjudicatePage({ params, searchParams }: { params:
         </p>
       </StudyPageHeader>
       <nav aria-label="Tasks" className="flex gap-3 text-sm">
-        {queue.study.taskTypes.map((t) => (
+        {queue.study.tasks.map((t) => (
           <Link key={t} href={href(t)} className={t === queue.task ? "font-semibold" : "text-blue-700 hover:underline"} aria-current={t === queue.task ? "page" : undefined}>
             {TASKS[t].name}
           </Link>

@@ -71,7 +71,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           <Link href={href()} prefetch={false} aria-current={task ? undefined : "page"} className={task ? "text-blue-700 hover:underline" : "font-semibold"}>
             All tasks
           </Link>
-          {study.taskTypes.map((t) => (
+          {study.tasks.map((t) => (
             <Link key={t} href={href(t)} prefetch={false} aria-current={task === t ? "page" : undefined} className={task === t ? "font-semibold" : "text-blue-700 hover:underline"}>
               {taskLabel(t)}
             </Link>

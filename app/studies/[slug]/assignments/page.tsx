@@ -20,12 +20,12 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
   const { study, items, progress, assignments } = admin;
   const people = progress.filter((p) => p.active).map((p) => ({ id: p.annotatorId, label: p.name || p.email }));
   const anyMembers = progress.some((p) => p.member || p.total > 0);
-  const tasks = TASK_PHASES.filter((t) => study.taskTypes.includes(t));
+  const tasks = TASK_PHASES.filter((t) => study.tasks.includes(t));
   return (
     <div className="space-y-6">
       <StudyPageHeader study={study} title="Assignments">
         <p className="text-sm text-slate-600">
-          {items} code changes · tasks: {study.taskTypes.map((t) => TASK_LABELS[t]).join(", ")}. The order of each queue is a seeded shuffle: the same settings always give the same assignments. Claim verification of
+          {items} code changes · tasks: {study.tasks.map((t) => TASK_LABELS[t]).join(", ")}. The order of each queue is a seeded shuffle: the same settings always give the same assignments. Claim verification of
           an item always comes before its review rating.
         </p>
       </StudyPageHeader>
@@ -126,13 +126,13 @@ export default async function AssignmentsPage({ params }: { params: Promise<{ sl
                         count(a.position + 1),
                         content(
                           <>
-                            <Link href={`/studies/${study.slug}/items/${a.codeChange.id}?task=${a.taskType}&annotator=${a.annotatorId}`} className="font-mono text-blue-700 hover:underline" title="Preview with these answers">
+                            <Link href={`/studies/${study.slug}/items/${a.codeChange.id}?task=${a.task}&annotator=${a.annotatorId}`} className="font-mono text-blue-700 hover:underline" title="Preview with these answers">
                               {a.codeChange.filePath || a.codeChange.externalId}
                             </Link>
                             {a.inReliabilitySet && <ReliabilityBadge />}
                           </>,
                         ),
-                        text(TASK_LABELS[a.taskType]),
+                        text(TASK_LABELS[a.task]),
                         content(
                           <>
                             {STATUS_LABEL[a.status]}

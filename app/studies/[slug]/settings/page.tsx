@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 export default async function StudySettingsPage({ params }: { params: Promise<{ slug: string }> }) {
   const account = await requirePageAccount(LEAD_ROLES);
   const { study, usage } = await orPageError(getStudySettings(account, (await params).slug));
-  const asksComments = study.taskTypes.includes("COMMENT_QUESTIONS");
+  const asksComments = study.tasks.includes("COMMENT_QUESTIONS");
   return (
     <div className="space-y-4">
       <div>

@@ -20,7 +20,7 @@ export const GET = handler(async (request: Request, { params }: { params: Promis
   const account = await requireApiAccount(LEAD_ROLES);
   const query = agreementQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const study = await requireLedStudy(account, (await params).slug);
-  if (query.task && !study.taskTypes.includes(query.task)) throw new AppError("INVALID_INPUT", { message: `study ${study.slug} has no task ${query.task}; its tasks: ${study.taskTypes.join(", ")}` });
+  if (query.task && !study.tasks.includes(query.task)) throw new AppError("INVALID_INPUT", { message: `study ${study.slug} has no task ${query.task}; its tasks: ${study.tasks.join(", ")}` });
   const options: AgreementOptions = {
     task: query.task,
     batchSize: query.batchSize,

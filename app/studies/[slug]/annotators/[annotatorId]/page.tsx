@@ -57,7 +57,7 @@ export default async function AnnotatorPage({ params }: { params: Promise<{ slug
               { key: "skipped", label: "Skipped", numeric: true },
               { key: "progress", label: "Progress" },
             ],
-            rows: study.taskTypes.map((t) => {
+            rows: study.tasks.map((t) => {
               const c = progress.byTask[t] ?? { total: 0, done: 0, skipped: 0, inProgress: 0 };
               return {
                 key: t,
@@ -138,14 +138,14 @@ export default async function AnnotatorPage({ params }: { params: Promise<{ slug
               cells: [
                 content(
                   <>
-                    <Link href={preview(i.codeChangeId, i.taskType)} className="font-mono text-blue-700 hover:underline">
+                    <Link href={preview(i.codeChangeId, i.task)} className="font-mono text-blue-700 hover:underline">
                       {i.filePath || i.externalId}
                     </Link>
                     {i.inReliabilitySet && <ReliabilityBadge />}
                   </>,
                   { text: i.filePath || i.externalId },
                 ),
-                text(TASK_LABELS[i.taskType]),
+                text(TASK_LABELS[i.task]),
                 text(STATUS_LABEL[i.status]),
                 count(seconds(i.timeSpentMs)),
                 content(
