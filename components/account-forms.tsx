@@ -1,27 +1,14 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
-import type { ActionResult } from "@/lib/actions/safe-action";
 import { ActionMessage } from "@/components/action-message";
+import { useRun, type Action } from "@/components/action-run";
 
-type Submit = (input: unknown) => Promise<ActionResult<{ id: string }>>;
-
-function useSubmit(submit: Submit) {
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  async function onSubmit(event: FormEvent<HTMLFormElement>, success: string) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const result = await submit(Object.fromEntries(new FormData(form)));
-    setMessage(result.ok ? { ok: true, text: success } : { ok: false, text: result.error });
-    if (result.ok) form.reset();
-  }
-  return { message, onSubmit };
-}
+type Submit = Action<{ id: string }>;
 
 export function CreateAccountForm({ submit, allowLeadRoles }: { submit: Submit; allowLeadRoles: boolean }) {
-  const { message, onSubmit } = useSubmit(submit);
+  const { message, pending, submit: send } = useRun();
   return (
-    <form onSubmit={(e) => onSubmit(e, "Account created.")} className="flex flex-wrap items-end gap-2" aria-label="Create account">
+    <form onSubmit={(e) => send(submit, e, "Account created.")} className="flex flex-wrap items-end gap-2" aria-label="Create account">
       <label className="text-sm">
         Email
         <input name="email" type="email" required className="ml-1 rounded border border-slate-300 px-2 py-1" />
@@ -42,7 +29,7 @@ export function CreateAccountForm({ submit, allowLeadRoles }: { submit: Submit; 
         Password
         <input name="password" type="password" required minLength={8} className="ml-1 rounded border border-slate-300 px-2 py-1" />
       </label>
-      <button type="submit" className="rounded bg-slate-900 px-3 py-1 text-sm text-white">
+      <button type="submit" disabled={pending} className="rounded bg-slate-900 px-3 py-1 text-sm text-white disabled:opacity-50">
         Create
       </button>
       <ActionMessage message={message} />
@@ -52,12 +39,12 @@ export function CreateAccountForm({ submit, allowLeadRoles }: { submit: Submit; 
 
 /** A new password for one account: "Activate" for imported accounts, "Reset password" otherwise. */
 export function AccountPasswordForm({ submit, accountId, label, success }: { submit: Submit; accountId: string; label: string; success: string }) {
-  const { message, onSubmit } = useSubmit(submit);
+  const { message, pending, submit: send } = useRun();
   return (
-    <form onSubmit={(e) => onSubmit(e, success)} className="flex items-center gap-1" aria-label={label}>
+    <form onSubmit={(e) => send(submit, e, success)} className="flex items-center gap-1" aria-label={label}>
       <input type="hidden" name="accountId" value={accountId} />
       <input name="password" type="password" placeholder="new password" required minLength={8} aria-label="New password" className="rounded border border-slate-300 px-2 py-0.5 text-sm" />
-      <button type="submit" className="rounded border border-slate-300 px-2 py-0.5 text-sm">
+      <button type="submit" disabled={pending} className="rounded border border-slate-300 px-2 py-0.5 text-sm disabled:opacity-50">
         {label}
       </button>
       <ActionMessage message={message} />
@@ -67,11 +54,11 @@ export function AccountPasswordForm({ submit, accountId, label, success }: { sub
 
 /** One button acting on one account (deactivate, reactivate). */
 export function AccountButton({ submit, accountId, label, success }: { submit: Submit; accountId: string; label: string; success: string }) {
-  const { message, onSubmit } = useSubmit(submit);
+  const { message, pending, submit: send } = useRun();
   return (
-    <form onSubmit={(e) => onSubmit(e, success)} className="flex items-center gap-1">
+    <form onSubmit={(e) => send(submit, e, success)} className="flex items-center gap-1">
       <input type="hidden" name="accountId" value={accountId} />
-      <button type="submit" className="rounded border border-slate-300 px-2 py-0.5 text-sm">
+      <button type="submit" disabled={pending} className="rounded border border-slate-300 px-2 py-0.5 text-sm disabled:opacity-50">
         {label}
       </button>
       <ActionMessage message={message} />

@@ -1,30 +1,10 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
-import type { ActionResult } from "@/lib/actions/safe-action";
 import { ActionMessage } from "@/components/action-message";
-
-type Action = (input: unknown) => Promise<ActionResult<unknown>>;
-
-function useRun() {
-  const router = useRouter();
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const [pending, start] = useTransition();
-  const run = (fn: Action, input: unknown, ok: string, after?: () => void) =>
-    start(async () => {
-      const result = await fn(input);
-      setMessage(result.ok ? { ok: true, text: ok } : { ok: false, text: result.error });
-      if (result.ok) {
-        after?.();
-        router.refresh();
-      }
-    });
-  return { message, pending, run };
-}
+import { useRun, type Action } from "@/components/action-run";
 
 /** Adds an existing account to the study as an annotator, or (admins only) as a lead. */
-export function AddMemberForm({ slug, add, canAddLeads }: { slug: string; add: Action; canAddLeads: boolean }) {
+export function AddMemberForm({ slug, add, canAddLeads }: { slug: string; add: Action<unknown>; canAddLeads: boolean }) {
   const { message, pending, run } = useRun();
   return (
     <form
@@ -58,7 +38,7 @@ export function AddMemberForm({ slug, add, canAddLeads }: { slug: string; add: A
   );
 }
 
-export function RemoveMemberButton({ slug, accountId, label, remove }: { slug: string; accountId: string; label: string; remove: Action }) {
+export function RemoveMemberButton({ slug, accountId, label, remove }: { slug: string; accountId: string; label: string; remove: Action<unknown> }) {
   const { message, pending, run } = useRun();
   return (
     <span className="inline-flex items-center gap-2">
