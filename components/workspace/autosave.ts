@@ -16,7 +16,8 @@
  * Framework-free so it can be unit-tested with a fake fetch and storage.
  */
 import { backoffDelay, parseRetryAfter } from "@/lib/http/retry";
-import { entryKey, type ServerState, type StoredEntry } from "@/lib/annotation/stored-answers";
+import { entryKey } from "@/lib/annotation/stored-answers";
+import type { ServerState, StoredEntry } from "@/lib/tasks/types";
 import { sameValue, VALUE_SCHEMAS, type SaveKind } from "@/lib/annotation/values";
 
 export type EntryStatus = "idle" | "pending" | "saving" | "saved" | "failed" | "conflict" | "error" | "invalid";

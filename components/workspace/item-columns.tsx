@@ -105,7 +105,7 @@ export function ItemColumns({
           </div>
           {data.study.guidelines ? <Markdown source={data.study.guidelines} /> : <p className="text-sm text-slate-500">This study has no guidelines of its own.</p>}
           <hr className="my-3" />
-          <CodebookPanel task={task} dimensions={data.study.likertDimensions} />
+          <CodebookPanel task={task} study={{ ...data.study, commentQuestions: data.commentQuestions?.questions ?? [] }} />
         </aside>
       )}
     </div>

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { DataTable } from "@/components/dashboard/data-table";
 import { content, text } from "@/components/dashboard/table-data";
 import type { TaskType } from "@/lib/generated/prisma/enums";
-import { SHORTCUTS } from "@/lib/annotation/keymap";
+import { shortcutsOf } from "@/lib/tasks";
 import type { WorkspacePreference } from "./preferences";
 
 export function Modal({ title, onClose, children, testId }: { title: string; onClose: () => void; children: ReactNode; testId?: string }) {
@@ -25,7 +25,7 @@ export function Modal({ title, onClose, children, testId }: { title: string; onC
 
 /** The `?` overlay: the keyboard grammar, the annotator's preference and every shortcut of this task. */
 export function ShortcutsOverlay({ task, preference, onPreference, onClose }: { task: TaskType; preference: WorkspacePreference; onPreference: (next: WorkspacePreference) => void; onClose: () => void }) {
-  const rows = SHORTCUTS.filter((s) => !s.tasks || s.tasks.includes(task));
+  const rows = shortcutsOf(task);
   return (
     <Modal title="Keyboard shortcuts" onClose={onClose} testId="shortcuts">
       <p className="mb-2 text-sm text-slate-700">

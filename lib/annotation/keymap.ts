@@ -10,8 +10,6 @@
  * - a key answers the question the annotator sees marked; answering the last one with moving
  *   on leaves the cursor past the end, where answer keys do nothing.
  */
-import type { TaskType } from "@/lib/generated/prisma/enums";
-
 export type ShortcutAction =
   | { type: "submit" }
   | { type: "leave-field" }
@@ -120,45 +118,18 @@ export interface ShortcutHelp {
   /** The keys are pressed one after the other (a prefix), not alternatives. */
   sequence?: boolean;
   description: string;
-  /** Tasks where the shortcut applies; all tasks when absent. */
-  tasks?: readonly TaskType[];
 }
 
-/** Everything the `?` overlay lists. */
-export const SHORTCUTS: readonly ShortcutHelp[] = [
+/** What the `?` overlay lists first in every task; each task's own shortcuts follow (its descriptor's `shortcuts`, lib/tasks), then COMMON_SHORTCUTS. */
+export const MOVING_SHORTCUTS: readonly ShortcutHelp[] = [
   { keys: ["j", "↓"], description: "Next claim / review" },
   { keys: ["k", "↑"], description: "Previous claim / review" },
   { keys: ["n"], description: "Next open item in my queue (items waiting for a round or a consolidation are skipped)" },
   { keys: ["Ctrl/⌘ + Enter"], description: "Submit this item (also inside a text box); a refused submit names what is missing and shows the first" },
-  { keys: ["1"], description: "Correct (a code moves on to the next claim; after the last one, codes do nothing until you go back)", tasks: ["CLAIM_VERIFICATION"] },
-  { keys: ["0"], description: "Incorrect", tasks: ["CLAIM_VERIFICATION"] },
-  { keys: ["-", "1"], sequence: true, description: "Unverifiable (-1)", tasks: ["CLAIM_VERIFICATION"] },
-  { keys: ["2"], description: "Ambiguous", tasks: ["CLAIM_VERIFICATION"] },
-  { keys: ["-", "2"], sequence: true, description: "Incomplete (-2)", tasks: ["CLAIM_VERIFICATION"] },
-  {
-    keys: ["e", "1…5"],
-    sequence: true,
-    description: "Error type (1 comprehension, 2 over-generalization, 3 reasoning, 4 knowledge, 5 localization; e 0 clears) of the claim just coded (0 e 3: incorrect, reasoning), otherwise of the marked claim",
-    tasks: ["CLAIM_VERIFICATION"],
-  },
-  { keys: ["u"], description: "Mark the claim unnecessary (when stage 1 asks it)", tasks: ["CLAIM_VERIFICATION"] },
-  { keys: ["y"], description: "Mark the claim necessary again", tasks: ["CLAIM_VERIFICATION"] },
-  { keys: ["r"], description: "Write a corrected version of the claim (saved as you type)", tasks: ["CLAIM_VERIFICATION"] },
-  { keys: ["a"], description: "Add a missing claim (saved as you type; Enter or Esc finishes it)", tasks: ["CLAIM_VERIFICATION"] },
-  { keys: ["l", "→"], description: "Next field of the review (pseudo-references, then scores)", tasks: ["REVIEW_RATING"] },
-  { keys: ["h", "←"], description: "Previous field of the review", tasks: ["REVIEW_RATING"] },
-  { keys: ["x", "Space"], description: "Toggle: the review addresses this pseudo-reference", tasks: ["REVIEW_RATING"] },
-  { keys: ["p"], description: "Toggle: the review partially addresses it", tasks: ["REVIEW_RATING"] },
-  { keys: ["y"], description: "Necessary: the marked pseudo-reference of the necessity list (from anywhere in the item; moves on to the next one)", tasks: ["REVIEW_RATING"] },
-  { keys: ["u"], description: "Not necessary: the marked pseudo-reference (from anywhere in the item; moves on to the next one)", tasks: ["REVIEW_RATING"] },
-  {
-    keys: ["1…5"],
-    description: "Score of the marked dimension (on a pseudo-reference row a digit does nothing: l moves on to the scores); moves on to the next dimension, after the last one to the next review; on a scale up to 10, 0 types 10",
-    tasks: ["REVIEW_RATING"],
-  },
-  { keys: ["1…5"], description: "Grade against the reference review (moves on to the next review)", tasks: ["REFERENCE_GRADING"] },
-  { keys: ["1"], description: "High quality, actionable and verifiable (moves on to the next review)", tasks: ["COMMENT_FILTERING"] },
-  { keys: ["0"], description: "Low quality (moves on to the next review)", tasks: ["COMMENT_FILTERING"] },
+];
+
+/** What the `?` overlay lists last in every task. */
+export const COMMON_SHORTCUTS: readonly ShortcutHelp[] = [
   { keys: ["m"], description: "Write a note / comment / justification" },
   { keys: ["Esc"], description: "Leave the text box (what you typed stays, kept in this browser until saved), close a panel" },
   { keys: ["s"], description: "Skip this item (with a reason)" },

@@ -10,7 +10,8 @@ import { numberOfClaimCode } from "@/lib/import/claim-codes";
 import { CLAIM_CODE_SCALE } from "@/lib/analysis/questions";
 import { missingEntry } from "@/lib/annotation/completeness";
 import { flag, nonEmpty } from "./reviews";
-import type { TaskDescriptor } from "./types";
+import { CLAIM_CODE_INFO, ERROR_TYPE_INFO } from "@/lib/annotation/codebook";
+import { storedEntry, type TaskDescriptor } from "./types";
 
 export const claimVerification: TaskDescriptor = {
   task: "CLAIM_VERIFICATION",
@@ -41,12 +42,37 @@ export const claimVerification: TaskDescriptor = {
   questions: () => [{ task: "CLAIM_VERIFICATION", key: "code", label: "Claim accuracy code", level: "nominal", scale: CLAIM_CODE_SCALE, weights: "unweighted" }],
   answer: () => ({ text: "a.code::text" }),
   // A claim is done when coded, or (where stage 1 asks necessity) marked unnecessary.
+  stored: (workspace) => [
+    ...(workspace.claims?.references ?? []).map((r) => storedEntry("claim", r.id, workspace.claims!.judgements[r.id])),
+    ...(workspace.claims?.added ?? []).map((a) => storedEntry("added", a.id, a)),
+  ],
   missing: (workspace, answer) =>
     (workspace.claims?.references ?? []).flatMap((ref, i) => {
       const v = answer("claim", ref.id) as Partial<ClaimJudgementValue> | null;
       const done = v?.code != null || (workspace.claims!.askNecessity && v?.necessary === false);
       return missingEntry("claim", ref.id, `Claim ${i + 1}`, done ? [] : ["code"]);
     }),
+
+  codebook: () => [
+    { title: "Claim codes (CRScore Table 8)", entries: CLAIM_CODE_INFO.map((c) => ({ key: String(c.value), label: c.label, description: c.description })) },
+    { title: "Error types (CRScore Table 12)", entries: ERROR_TYPE_INFO.map((t) => ({ key: `e${t.key}`, label: t.label, description: t.description })) },
+  ],
+  shortcuts: [
+    { keys: ["1"], description: "Correct (a code moves on to the next claim; after the last one, codes do nothing until you go back)" },
+    { keys: ["0"], description: "Incorrect" },
+    { keys: ["-", "1"], sequence: true, description: "Unverifiable (-1)" },
+    { keys: ["2"], description: "Ambiguous" },
+    { keys: ["-", "2"], sequence: true, description: "Incomplete (-2)" },
+    {
+      keys: ["e", "1…5"],
+      sequence: true,
+      description: "Error type (1 comprehension, 2 over-generalization, 3 reasoning, 4 knowledge, 5 localization; e 0 clears) of the claim just coded (0 e 3: incorrect, reasoning), otherwise of the marked claim",
+    },
+    { keys: ["u"], description: "Mark the claim unnecessary (when stage 1 asks it)" },
+    { keys: ["y"], description: "Mark the claim necessary again" },
+    { keys: ["r"], description: "Write a corrected version of the claim (saved as you type)" },
+    { keys: ["a"], description: "Add a missing claim (saved as you type; Enter or Esc finishes it)" },
+  ],
 
   export: {
     of: "pseudoReference",

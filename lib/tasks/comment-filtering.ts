@@ -3,7 +3,8 @@ import { commentFilterValue, type CommentFilterValue } from "@/lib/annotation/va
 import { unansweredReviews } from "@/lib/annotation/completeness";
 import { HIGH_QUALITY } from "@/lib/analysis/questions";
 import { flag, nonEmpty } from "./reviews";
-import type { TaskDescriptor } from "./types";
+import { COMMENT_FILTER_LABELS } from "@/lib/annotation/codebook";
+import { storedEntry, type TaskDescriptor } from "./types";
 
 export const commentFiltering: TaskDescriptor = {
   task: "COMMENT_FILTERING",
@@ -30,7 +31,22 @@ export const commentFiltering: TaskDescriptor = {
   appliesTo: (item) => item.reviews > 0,
   questions: () => [{ task: "COMMENT_FILTERING", key: "high-quality", label: "Actionable and verifiable comment", level: "nominal", scale: [HIGH_QUALITY.no, HIGH_QUALITY.yes], weights: "unweighted" }],
   answer: () => ({ text: `CASE WHEN a."highQuality" THEN '${HIGH_QUALITY.yes}' ELSE '${HIGH_QUALITY.no}' END` }),
+  stored: (workspace) => (workspace.filtering?.reviews ?? []).map((r) => storedEntry("filter", r.id, workspace.filtering!.labels[r.id])),
   missing: (workspace, answer) => unansweredReviews(workspace.filtering?.reviews ?? [], answer, "filter", (v) => typeof (v as Partial<CommentFilterValue> | null)?.highQuality === "boolean", "label"),
+
+  codebook: () => [
+    {
+      title: "Labels (c-CRAB §4.2.1)",
+      entries: [
+        { key: "1", ...COMMENT_FILTER_LABELS.high },
+        { key: "0", ...COMMENT_FILTER_LABELS.low },
+      ],
+    },
+  ],
+  shortcuts: [
+    { keys: ["1"], description: "High quality, actionable and verifiable (moves on to the next review)" },
+    { keys: ["0"], description: "Low quality (moves on to the next review)" },
+  ],
 
   export: {
     of: "review",

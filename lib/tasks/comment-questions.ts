@@ -14,7 +14,7 @@ import { missingEntry } from "@/lib/annotation/completeness";
 import { answerOnScale, commentAnswersValue, missingOfComment, questionScale, type CommentAnswersValue, type CommentQuestion } from "@/lib/annotation/comment-questions";
 import type { Question } from "@/lib/analysis/questions";
 import { nonEmpty } from "./reviews";
-import type { TaskDescriptor, TaskWorkspace, WorkspaceComment } from "./types";
+import { storedEntry, type TaskDescriptor, type TaskWorkspace, type WorkspaceComment } from "./types";
 
 /** A stored JSON object column as a plain record ({} for anything else). */
 const record = <V>(json: unknown): Record<string, V> => (json && typeof json === "object" && !Array.isArray(json) ? (json as Record<string, V>) : {});
@@ -66,6 +66,7 @@ export const commentQuestions: TaskDescriptor = {
     if (question.scale.length === 2 && question.scale[0] === "no" && question.scale[1] === "yes") return { text: `CASE a."answers" -> ${key} WHEN 'true'::jsonb THEN 'yes' WHEN 'false'::jsonb THEN 'no' END` };
     return { text: `a."answers" ->> ${key}` };
   },
+  stored: (workspace) => (workspace.commentQuestions?.comments ?? []).map((c) => storedEntry("commentAnswers", c.id, workspace.commentQuestions!.answers[c.id])),
   missing(workspace: TaskWorkspace, answer) {
     const part = workspace.commentQuestions;
     if (!part) return [];
@@ -73,6 +74,11 @@ export const commentQuestions: TaskDescriptor = {
       missingEntry("commentAnswers", comment.id, commentLabel(comment, index), missingOfComment(answer("commentAnswers", comment.id) as CommentAnswersValue | null, part.questions, { hasTest: comment.test !== null }, part)),
     );
   },
+
+  // The study's codebooks of choice questions (c-CRAB §5.3's categories unless the lead edits them).
+  codebook: (study) => study.commentQuestions.flatMap((q) => (q.kind === "choice" ? [{ title: q.label, entries: q.options.map((o) => ({ key: o.code, label: o.label, description: o.description })) }] : [])),
+  // Its workspace is the pull request's; j/k, n, m and the common keys apply.
+  shortcuts: [],
 
   export: {
     of: "reviewComment",

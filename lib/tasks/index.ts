@@ -8,9 +8,10 @@ import { referenceGrading } from "./reference-grading";
 import { reviewRating } from "./review-rating";
 import type { SaveKind } from "@/lib/annotation/values";
 import type { AnswerOf, MissingAnswer } from "@/lib/annotation/completeness";
+import { COMMON_SHORTCUTS, MOVING_SHORTCUTS, type ShortcutHelp } from "@/lib/annotation/keymap";
 import type { TaskDescriptor, TaskWorkspace } from "./types";
 
-export type { TaskDescriptor, Versioned, WorkspaceData, WorkspaceReview } from "./types";
+export type { CodebookSection, TaskDescriptor, Versioned, WorkspaceData, WorkspaceReview } from "./types";
 
 export const TASKS: Record<TaskType, TaskDescriptor> = {
   CLAIM_VERIFICATION: claimVerification,
@@ -45,4 +46,9 @@ export function reviewQuestionTask(key: string, study: StudyScales): TaskType | 
 /** What is still missing before the item can be submitted, in the order the workspace shows it; empty when complete (lib/annotation/completeness.ts). */
 export function missingAnswers(workspace: TaskWorkspace, answer: AnswerOf, dimensions: readonly string[]): MissingAnswer[] {
   return TASK_LIST.flatMap((task) => task.missing(workspace, answer, dimensions));
+}
+
+/** Every shortcut of a task's workspace, as the `?` overlay lists them: moving, the task's own, then the common ones. */
+export function shortcutsOf(task: TaskType): ShortcutHelp[] {
+  return [...MOVING_SHORTCUTS, ...TASKS[task].shortcuts, ...COMMON_SHORTCUTS];
 }

@@ -9,9 +9,11 @@ import { missingEntry } from "@/lib/annotation/completeness";
 import { necessityValue, reviewRatingValue, type NecessityValue, type ReviewRatingValue } from "@/lib/annotation/values";
 import { orderedScores } from "@/lib/export/scores";
 import { nonEmpty } from "./reviews";
-import type { TaskDescriptor } from "./types";
+import { LIKERT_RULES } from "@/lib/annotation/codebook";
+import { storedEntry, type TaskDescriptor } from "./types";
 
 const range = (min: number, max: number) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
+const capitalised = (word: string) => `${word[0].toUpperCase()}${word.slice(1)}`;
 
 /** A stored Likert score, or null when the dimension is not rated. */
 export function scoreOf(scores: unknown, key: string): number | null {
@@ -33,7 +35,7 @@ export const reviewRating: TaskDescriptor = {
     study.likertDimensions.map((key) => ({
       task: "REVIEW_RATING",
       key,
-      label: `${key[0].toUpperCase()}${key.slice(1)} (Likert ${study.likertMin}-${study.likertMax})`,
+      label: `${capitalised(key)} (Likert ${study.likertMin}-${study.likertMax})`,
       level: "ordinal",
       scale: range(study.likertMin, study.likertMax),
       weights: "quadratic",
@@ -41,6 +43,10 @@ export const reviewRating: TaskDescriptor = {
   // JSON numbers only, as scoreOf reads them.
   answer: () => ({ jsonNumber: "scores" }),
   // With the stage order, every stage-2 pseudo-reference needs a necessity; every review a score on every dimension.
+  stored: (workspace) => [
+    ...(workspace.rating?.necessity ? workspace.rating.references : []).map((r) => storedEntry("necessity", r.id, workspace.rating!.necessity![r.id])),
+    ...(workspace.rating?.reviews ?? []).map((r) => storedEntry("rating", r.id, workspace.rating!.ratings[r.id])),
+  ],
   missing: (workspace, answer, dimensions) => {
     const rating = workspace.rating;
     if (!rating) return [];
@@ -53,6 +59,25 @@ export const reviewRating: TaskDescriptor = {
     });
     return [...necessity, ...scores];
   },
+
+  codebook: (study) =>
+    study.likertDimensions.map((key) => {
+      const rules = LIKERT_RULES[key];
+      const entries = Object.entries(rules?.scores ?? {}).map(([score, rule]) => ({ key: score, label: "", description: rule }));
+      return { title: `${capitalised(key)}: rules of thumb (CRScore Table 7)`, entries, summary: rules?.summary ?? "See the study guidelines." };
+    }),
+  shortcuts: [
+    { keys: ["l", "→"], description: "Next field of the review (pseudo-references, then scores)" },
+    { keys: ["h", "←"], description: "Previous field of the review" },
+    { keys: ["x", "Space"], description: "Toggle: the review addresses this pseudo-reference" },
+    { keys: ["p"], description: "Toggle: the review partially addresses it" },
+    { keys: ["y"], description: "Necessary: the marked pseudo-reference of the necessity list (from anywhere in the item; moves on to the next one)" },
+    { keys: ["u"], description: "Not necessary: the marked pseudo-reference (from anywhere in the item; moves on to the next one)" },
+    {
+      keys: ["1…5"],
+      description: "Score of the marked dimension (on a pseudo-reference row a digit does nothing: l moves on to the scores); moves on to the next dimension, after the last one to the next review; on a scale up to 10, 0 types 10",
+    },
+  ],
 
   export: {
     of: "review",

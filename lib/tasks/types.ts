@@ -16,6 +16,7 @@ import type { Question, StudyScales } from "@/lib/analysis/questions";
 import type { AnswerOf, MissingAnswer } from "@/lib/annotation/completeness";
 import type { AnnotatedPseudoReference, AnnotatedReview, AnnotatedReviewComment, ExportedAnnotation } from "@/lib/export/rows";
 import type { DiffSource } from "@/lib/diff";
+import type { ShortcutHelp } from "@/lib/annotation/keymap";
 import type { CommentAnswersValue, CommentQuestion } from "@/lib/annotation/comment-questions";
 import type { DiffSide, FileStatus } from "@/lib/generated/prisma/enums";
 
@@ -23,6 +24,25 @@ export interface Versioned<V> {
   id: string;
   version: number;
   value: V;
+}
+
+/** A stored annotation's state as the workspace knows it (none yet: id null, version 0, value null). */
+export interface ServerState {
+  id: string | null;
+  version: number;
+  value: unknown;
+}
+
+/** One stored annotation as the server reports it. */
+export interface StoredEntry {
+  kind: SaveKind;
+  targetId: string;
+  server: ServerState;
+}
+
+/** The entry of one item a task asks about, with its stored annotation if there is one. */
+export function storedEntry(kind: SaveKind, targetId: string, stored: Versioned<unknown> | undefined): StoredEntry {
+  return { kind, targetId, server: stored ?? { id: null, version: 0, value: null } };
 }
 
 export interface WorkspaceReview {
@@ -198,6 +218,21 @@ export interface SaveKindDescriptor {
   row?: RowStorage;
 }
 
+/** One entry of a codebook: the key typed or the code stored, its name and its definition. */
+export interface CodebookEntry {
+  key: string;
+  label: string;
+  description: string;
+}
+
+/** A part of a task's built-in codebook, titled with its source in the papers. */
+export interface CodebookSection {
+  title: string;
+  entries: CodebookEntry[];
+  /** The rule in a sentence, shown before the entries (or alone when there are none). */
+  summary?: string;
+}
+
 /** What a code change holds, as far as the tasks that apply to it are concerned. */
 export interface ItemContents {
   generatedClaims: number;
@@ -230,6 +265,12 @@ export interface TaskDescriptor {
   questions(study: StudyScales): Question[];
   /** Where the analyses read a question's answer (lib/analysis/gather.ts). */
   answer(question: Question): AnswerColumn;
+  /** The built-in codebook the workspace shows under the study's guidelines, from the papers. */
+  codebook(study: StudyScales): CodebookSection[];
+  /** The task's own keyboard shortcuts, which the `?` overlay lists between the common ones (`shortcutsOf`). */
+  shortcuts: readonly ShortcutHelp[];
+  /** The stored annotations of the task's part of the workspace, one per item it asks about, in the workspace's order (lib/annotation/stored-answers.ts). */
+  stored(workspace: TaskWorkspace): StoredEntry[];
   /** What the annotator has still to answer in the task's part of the workspace (lib/annotation/completeness.ts). */
   missing(workspace: TaskWorkspace, answer: AnswerOf, dimensions: readonly string[]): MissingAnswer[];
   export: TaskExport;

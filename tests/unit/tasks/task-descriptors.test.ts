@@ -9,7 +9,7 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import type { ZodObject } from "zod";
 import { AnnotationKind, TaskType } from "@/lib/generated/prisma/enums";
-import { referenceGradeValue, saveRequest, VALUE_SCHEMAS } from "@/lib/annotation/values";
+import { ANNOTATION_KINDS, referenceGradeValue, saveRequest, VALUE_SCHEMAS } from "@/lib/annotation/values";
 import { DEFAULT_COMMENT_QUESTIONS } from "@/lib/annotation/comment-questions";
 import { TASK_LIST, TASKS } from "@/lib/tasks";
 import { ITEM_TABLES, type TaskDescriptor } from "@/lib/tasks/types";
@@ -44,7 +44,10 @@ function problems(type: string, task: TaskDescriptor | undefined, queries: TaskQ
   need(typeof task.timeKey === "string" && task.timeKey.length > 0, "timeKey");
   need(task.itemKind in ITEM_TABLES, "itemKind");
   need(typeof task.label === "string" && task.label.length > 0 && typeof task.annotationName === "string" && task.annotationName.length > 0, "label and annotationName");
-  for (const part of ["questions", "answer", "missing", "appliesTo", "consensusColumn"] as const) need(typeof task[part] === "function", part);
+  for (const part of ["questions", "answer", "stored", "missing", "appliesTo", "consensusColumn"] as const) need(typeof task[part] === "function", part);
+  need(Array.isArray(task.shortcuts) && task.shortcuts.every((s) => s.keys.length > 0 && s.description.length > 0), "shortcuts (each with its keys and what it does)");
+  const codebook = typeof task.codebook === "function" ? task.codebook(study) : [];
+  need(codebook.length > 0 && codebook.every((section) => section.title.length > 0 && (section.entries.length > 0 || Boolean(section.summary))), "codebook (titled sections with entries or a summary)");
   need(typeof queries?.readWorkspace === "function" && typeof queries.itemAnnotations === "function", "queries in lib/data (TASK_QUERIES: readWorkspace, itemAnnotations)");
   need(task.export?.of === task.itemKind && typeof task.export.values === "function" && typeof task.export.ratings === "function", "export (of its item kind, values, ratings)");
   const kinds = Object.entries(task.values ?? {});
@@ -72,6 +75,14 @@ function problems(type: string, task: TaskDescriptor | undefined, queries: TaskQ
 }
 
 describe("task descriptors", () => {
+  test("the saves are derived from the descriptors: the one-statement save and the row writes name no task's table, model or column", () => {
+    const names = TASK_LIST.flatMap((t) => [t.storage.table, t.storage.model, t.storage.item.column, ...Object.values(t.values).flatMap((v) => v.row?.fields.map((f) => f.name) ?? [])]);
+    for (const file of ["lib/data/annotation-statement.ts", "lib/data/annotation-rows.ts"]) {
+      const code = readFileSync(path.join(ROOT, file), "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+      expect(names.filter((name) => new RegExp(`\\b${name}\\b`).test(code)), file).toEqual([]);
+    }
+  });
+
   test("every task type of the schema has a descriptor with every part", () => {
     expect(TASK_TYPES.flatMap((type) => problems(type, TASKS[type]))).toEqual([]);
     expect(TASK_LIST.map((t) => t.task).sort()).toEqual([...TASK_TYPES].sort());
@@ -87,6 +98,8 @@ describe("task descriptors", () => {
     expect(problems("PULL_REQUEST_REVIEW", undefined)).toEqual(["PULL_REQUEST_REVIEW: no descriptor in lib/tasks (TASKS)"]);
     const ownSchema = { ...TASKS.REFERENCE_GRADING, values: { grade: { ...TASKS.REFERENCE_GRADING.values.grade!, schema: referenceGradeValue.extend({}) } } };
     expect(problems("REFERENCE_GRADING", ownSchema)).toEqual(["REFERENCE_GRADING: values.grade.schema (the save request's value schema)"]);
+    const { codebook: _codebook, shortcuts: _shortcuts, ...withoutUi } = TASKS.COMMENT_FILTERING;
+    expect(problems("COMMENT_FILTERING", withoutUi as TaskDescriptor)).toEqual(["COMMENT_FILTERING: shortcuts (each with its keys and what it does)", "COMMENT_FILTERING: codebook (titled sections with entries or a summary)"]);
     expect(problems("COMMENT_FILTERING", TASKS.COMMENT_FILTERING, null)).toEqual(["COMMENT_FILTERING: queries in lib/data (TASK_QUERIES: readWorkspace, itemAnnotations)"]);
     const { saveTarget: _saveTarget, ...withoutSaveTarget } = TASK_QUERIES.REVIEW_RATING;
     expect(problems("REVIEW_RATING", TASKS.REVIEW_RATING, withoutSaveTarget)).toEqual(["REVIEW_RATING: queries' saveTarget (rating is not stored in the row)", "REVIEW_RATING: queries' saveTarget (necessity is not stored in the row)"]);
@@ -95,6 +108,7 @@ describe("task descriptors", () => {
   test("every save kind belongs to exactly one task, and every time key to one", () => {
     const kinds = saveRequest.options.map((o) => o.shape.kind.value);
     expect(kinds.map((kind) => TASK_LIST.filter((t) => t.values[kind] !== undefined).length)).toEqual(kinds.map(() => 1));
+    expect([...ANNOTATION_KINDS].sort()).toEqual([...kinds].sort());
     expect(new Set(TASK_LIST.map((t) => t.timeKey)).size).toBe(TASK_LIST.length);
   });
 });
@@ -134,8 +148,6 @@ const PROTOCOL: Record<string, string> = {
 };
 
 const PER_TASK: Record<string, string> = {
-  "components/workspace/codebook-panel.tsx": "UI: each task's codebook beside its workspace",
-  "lib/annotation/keymap.ts": "UI: each task's keyboard shortcuts",
   "lib/import/jsonl.ts": "file format: the jsonl format's fields per task (docs/jsonl-format.md)",
   "lib/seed/demo/index.ts": "file format: the demo study's task list",
   "lib/seed/plan.ts": "file format: the demo study's annotations per task",
