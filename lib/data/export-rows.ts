@@ -13,7 +13,7 @@ import { setImmediate } from "node:timers/promises";
 import { pipelinedArrays, Prisma, rawArrays, rawRows, type PrismaClient } from "@/lib/db/client";
 import type { GoldItems } from "@/lib/data/gold";
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/enums";
-import type { AnnotatedChange, ExportedAnnotation, ExportedChange, ExportedPseudoReference, ExportedReview, StudyAnnotator } from "@/lib/export/rows";
+import type { AnnotatedChange, ExportedAnnotation, ExportedChange, ExportedPseudoReference, ExportedReview, ExportedReviewComment, StudyAnnotator } from "@/lib/export/rows";
 
 /**
  * What a page reads: the whole study (the jsonl and GradedReviews exports), or its answers and the
@@ -211,6 +211,7 @@ type Judgement = Omit<ExportedPseudoReference["judgements"][number], keyof Expor
 type Rating = Omit<ExportedReview["ratings"][number], keyof ExportedAnnotation> & { id: string };
 type Grade = Omit<ExportedReview["referenceGrades"][number], keyof ExportedAnnotation | "annotatorId">;
 type Filter = Omit<ExportedReview["commentFilters"][number], keyof ExportedAnnotation>;
+type Answers = Omit<ExportedReviewComment["commentAnswers"][number], keyof ExportedAnnotation>;
 
 const JUDGEMENT: OwnColumns<Judgement> = {
   columns: Prisma.sql`t.code, t.necessary, t."errorType", t.note`,
@@ -220,10 +221,16 @@ const JUDGEMENT: OwnColumns<Judgement> = {
 // A rating's links are set from the page's links statement (`links: []` until then).
 const RATING: OwnColumns<Rating> = { columns: Prisma.sql`t.id, t.scores, t.comment`, count: 3, row: (r) => ({ id: r[0] as string, scores: r[1], comment: r[2] as string, links: [] }) };
 const GRADE: OwnColumns<Grade> = { columns: Prisma.sql`t.grade, t.comment`, count: 2, row: (r) => ({ grade: r[0] as number, comment: r[1] as string }) };
+const ANSWERS: OwnColumns<Answers> = {
+  columns: Prisma.sql`t.answers, t.notes`,
+  count: 2,
+  row: (r) => ({ answers: (r[0] ?? {}) as Answers["answers"], notes: (r[1] ?? {}) as Answers["notes"] }),
+};
 const FILTER: OwnColumns<Filter> = { columns: Prisma.sql`t."highQuality", t.justification`, count: 2, row: (r) => ({ highQuality: r[0] as boolean, justification: r[1] as string }) };
 
 type ReferenceRow = ExportedPseudoReference & { codeChangeId: string; addedById: string | null; addedByName: string | null; correctsExternalId: string | null };
 type ReviewRow = ExportedReview & { codeChangeId: string };
+type CommentRow = ExportedReviewComment & { codeChangeId: string };
 
 /**
  * A page's pseudo-references, reviews and annotations, their statements pipelined on one connection
@@ -238,7 +245,7 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
   const changeIds = changes.map((c) => c.id);
   // The corrected claim (and a link's claim) is looked up by id per row: as a join, PostgreSQL
   // hashed every pseudo-reference of the database for each page (114 of a page's 130 ms, EXPLAIN ANALYZE).
-  const [assignmentRows, referenceRows, reviewRows, judgementArrays, ratingArrays, linkRows, gradeArrays, filterArrays] = await pipelinedArrays(client, [
+  const [assignmentRows, referenceRows, reviewRows, judgementArrays, ratingArrays, linkRows, gradeArrays, filterArrays, commentRows, answerArrays, pullRequestAssignmentRows] = await pipelinedArrays(client, [
     Prisma.sql`SELECT i.* ${onChanges("Assignment", Prisma.sql`i."codeChangeId", i."userId", i."taskType", i.status, ${isoTime('i."completedAt"')} AS "completedAt"`, changeIds)} ORDER BY 1, 2, 3`,
     Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId", i.text ${study ? Prisma.sql`, i.kind, i.source, i.position, a.id AS "addedById", a.name AS "addedByName", (SELECT k."externalId" FROM "PseudoReference" k WHERE k.id = i."correctsId") AS "correctsExternalId"` : Prisma.empty}
     ${onChanges("PseudoReference", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.text, i.kind, i.source, i.position, i."addedById", i."correctsId"`, changeIds)}
@@ -253,8 +260,19 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
     ORDER BY l."ratingId", l."pseudoReferenceId"`,
     annotations("ReferenceGrade", "candidateReviewId", "CandidateReview", GRADE, changeIds, gold, "REFERENCE_GRADING"),
     annotations("CommentFilterLabel", "candidateReviewId", "CandidateReview", FILTER, changeIds, gold, "COMMENT_FILTERING"),
+    // Review comments with their anchor and the external id of their thread's first comment (GitHub threads replies under it).
+    Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId", i.system, i.body, i.path, i.side, i."startLine", i.line, COALESCE((SELECT r."externalId" FROM "ReviewComment" r WHERE r.id = i."inReplyToId"), i."externalId")
+    ${onChanges("ReviewComment", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.system, i.body, i.path, i.side, i."startLine", i.line, i."inReplyToId", i.position`, changeIds)} ORDER BY i.position, i."externalId", i.id`,
+    annotations("CommentAnswers", "reviewCommentId", "ReviewComment", ANSWERS, changeIds, gold, "COMMENT_QUESTIONS"),
+    // A pull request's one assignment per annotator lies on its first file (lib/tasks/comment-questions.ts): its other files' comments are that assignment's work too.
+    Prisma.sql`SELECT c.id, a."userId", a."taskType", a.status, ${isoTime('a."completedAt"')} AS "completedAt"
+    FROM unnest(${changeIds}::text[]) page(id) JOIN "CodeChange" c ON c.id = page.id
+      CROSS JOIN LATERAL (SELECT f.id FROM "CodeChange" f WHERE f."pullRequestId" = c."pullRequestId" ORDER BY f.position, f.id LIMIT 1) first
+      JOIN "Assignment" a ON a."codeChangeId" = first.id AND a."taskType" = 'COMMENT_QUESTIONS'
+    WHERE c."pullRequestId" IS NOT NULL AND first.id <> c.id
+    ORDER BY 1, 2, 3`,
   ]);
-  const assignments = assignmentRows.map((r) => ({ codeChangeId: r[0] as string, annotatorId: r[1] as string, task: r[2] as TaskType, status: r[3] as AssignmentStatus, completedAt: r[4] as string | null }));
+  const assignments = [...assignmentRows, ...pullRequestAssignmentRows].map((r) => ({ codeChangeId: r[0] as string, annotatorId: r[1] as string, task: r[2] as TaskType, status: r[3] as AssignmentStatus, completedAt: r[4] as string | null }));
   // Completed in place below (judgements; added by, corrected claim).
   const references = referenceRows.map(
     (r) =>
@@ -266,16 +284,23 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
   const reviews = reviewRows.map(
     (r) => (study ? { id: r[0], codeChangeId: r[1], externalId: r[2], system: r[3], text: r[4], isReference: r[5], position: r[6] } : { id: r[0], codeChangeId: r[1], externalId: r[2], system: r[3], text: r[4] }) as ReviewRow,
   );
+  // Completed in place below (answers).
+  const comments = commentRows.map(
+    (r) => ({ id: r[0], codeChangeId: r[1], externalId: r[2], system: r[3], body: r[4], path: r[5], side: r[6], startLine: r[7], line: r[8], thread: r[9] }) as CommentRow,
+  );
   const links = linkRows.map((r) => ({ ratingId: r[0] as string, partial: r[1] as boolean, externalId: r[2] as string }));
   const judgementRows = annotationRows(judgementArrays, JUDGEMENT);
   const ratingRows = annotationRows(ratingArrays, RATING);
   const gradeRows = annotationRows(gradeArrays, GRADE);
   const filterRows = annotationRows(filterArrays, FILTER);
-  const bookkeeping = await pageBookkeeping(client, [judgementRows, ratingRows, gradeRows, filterRows]);
+  const answerRows = annotationRows(answerArrays, ANSWERS);
+  const bookkeeping = await pageBookkeeping(client, [judgementRows, ratingRows, gradeRows, filterRows, answerRows]);
   const judgements = byItem(judgementRows, bookkeeping);
   const ratings = byItem(ratingRows, bookkeeping);
   const grades = byItem(gradeRows, bookkeeping);
   const filters = byItem(filterRows, bookkeeping);
+  const answers = byItem(answerRows, bookkeeping);
+  for (const comment of comments) comment.commentAnswers = answers.get(comment.id) ?? [];
   const linksOf = groupBy(links, (l) => l.ratingId);
   for (const rating of ratings.values()) for (const r of rating) r.links = (linksOf.get(r.id) ?? []).map((l) => ({ partial: l.partial, pseudoReference: { externalId: l.externalId } }));
   for (const reference of references) {
@@ -293,12 +318,14 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
   const assignmentsOf = groupBy(assignments, (a) => a.codeChangeId);
   const referencesOf = groupBy(references, (r) => r.codeChangeId);
   const reviewsOf = groupBy(reviews, (r) => r.codeChangeId);
+  const commentsOf = groupBy(comments, (c) => c.codeChangeId);
   return changes.map((row) => {
     const change = row as ChangeRow & ExportedChange;
     if (study) change.pullRequest = row.prExternalId === null ? null : { externalId: row.prExternalId!, repository: row.prRepository!, title: row.prTitle!, description: row.prDescription!, metadata: row.prMetadata };
     change.assignments = assignmentsOf.get(row.id) ?? [];
     change.pseudoReferences = referencesOf.get(row.id) ?? [];
     change.reviews = reviewsOf.get(row.id) ?? [];
+    change.reviewComments = commentsOf.get(row.id) ?? [];
     return change;
   });
 }
@@ -353,6 +380,7 @@ export async function studyAnnotators(client: PrismaClient, studyId: string): Pr
       { reviewRatings: { some: reviewInStudy } },
       { referenceGrades: { some: reviewInStudy } },
       { commentFilters: { some: reviewInStudy } },
+      { commentAnswers: { some: { reviewComment: { pullRequest: { studyId } } } } },
       { addedReferences: { some: inStudy } },
     ],
   } satisfies Prisma.AccountWhereInput;

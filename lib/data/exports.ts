@@ -24,7 +24,7 @@ function studyGraders(client: PrismaClient, studyId: string): Promise<{ id: stri
   return client.account.findMany({ where: { referenceGrades: { some: { review: { codeChange: { studyId } } } } }, select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] });
 }
 
-/** Whether any annotation of the study's claims or reviews exists (one row looked up per table at most). */
+/** Whether any annotation of the study's claims, reviews or review comments exists (one row looked up per table at most). */
 async function hasAnnotations(client: PrismaClient, studyId: string): Promise<boolean> {
   const inStudy = { codeChange: { studyId } };
   const found = [
@@ -32,6 +32,7 @@ async function hasAnnotations(client: PrismaClient, studyId: string): Promise<bo
     () => client.reviewRating.findFirst({ where: { review: inStudy }, select: { id: true } }),
     () => client.referenceGrade.findFirst({ where: { review: inStudy }, select: { id: true } }),
     () => client.commentFilterLabel.findFirst({ where: { review: inStudy }, select: { id: true } }),
+    () => client.commentAnswers.findFirst({ where: { reviewComment: { pullRequest: { studyId } } }, select: { id: true } }),
   ];
   for (const find of found) if (await find()) return true;
   return false;
@@ -107,6 +108,7 @@ export async function* streamExport(input: ExportRequest | PreparedExport, clien
     answers: () => studyAnswers(client, studyId, gold),
     consensus: async () => changeConsensus(study, await adjudicatedValues(client, studyId), gold),
     annotators: () => studyAnnotators(client, studyId),
+    hasCommentAnswers: async () => (await client.commentAnswers.findFirst({ where: { reviewComment: { pullRequest: { studyId } } }, select: { id: true } })) !== null,
     pullRequests: () => studyPullRequests(studyId, client),
     commentQuestions: () => studyCommentQuestions(client, study, gold),
   });

@@ -1,9 +1,11 @@
 /**
  * Annotations flattened to answers: one per (item, annotator, question), the unit of the
  * `long` and `wide` exports and of agreement statistics computed outside the product. Items
- * are pseudo-references (claim verification) and reviews (rating, grading, filtering);
- * values are text (claim codes as the CRScore sheets write them: 1, 0, -1, -2, 2).
+ * are pseudo-references (claim verification), reviews (rating, grading, filtering) and review
+ * comments (comment questions, with their anchor and thread); values are text (claim codes as
+ * the CRScore sheets write them: 1, 0, -1, -2, 2).
  */
+import type { StudyScales } from "@/lib/analysis/questions";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { TASK_LIST } from "@/lib/tasks";
 import type { ExportedValues } from "@/lib/tasks/types";
@@ -17,7 +19,7 @@ export interface Answer {
   item: string;
   /** The claim's or review's text. */
   itemText: string;
-  itemKind: "pseudoReference" | "review";
+  itemKind: "pseudoReference" | "review" | "reviewComment";
   /** The review's system (null for pseudo-references). */
   system: string | null;
   question: string;
@@ -39,7 +41,16 @@ export interface Answer {
   submittedAt: string | null;
   /** The import run that wrote this answer; null for the annotator's own saves. */
   importRun: string | null;
+  /** A review comment's anchor and thread (ExportedReviewComment); null for other items. */
+  path: string | null;
+  side: string | null;
+  startLine: number | null;
+  line: number | null;
+  thread: string | null;
 }
+
+/** The columns only a study with answers of comment questions has (a study without keeps its bytes). */
+export const COMMENT_COLUMNS = ["path", "side", "startLine", "line", "thread"] as const satisfies readonly (keyof Answer)[];
 
 export type AnswerStatus = "submitted" | "draft";
 
@@ -67,7 +78,7 @@ export function workStatus(assignment: { status: string; completedAt: string | n
   return { status: "submitted", submittedAt: assignment?.completedAt ?? importedAt };
 }
 
-type ItemFields = Pick<Answer, "task" | "codeChange" | "item" | "itemText" | "itemKind" | "system">;
+type ItemFields = Pick<Answer, "task" | "codeChange" | "item" | "itemText" | "itemKind" | "system" | "path" | "side" | "startLine" | "line" | "thread">;
 type Assignments = Map<string, { status: string; completedAt: string | null }>;
 
 /** Answers of one annotation (its questions whose value is present) that `filter` keeps, onto `out`; each built once, field by field (no spread per answer). */
@@ -96,20 +107,28 @@ function answersOf(item: ItemFields, { annotation, values }: ExportedValues, con
       status,
       submittedAt,
       importRun: annotation.importRunId,
+      path: item.path,
+      side: item.side,
+      startLine: item.startLine,
+      line: item.line,
+      thread: item.thread,
     };
     if (keepAnswer(answer, filter)) out.push(answer);
   }
 }
 
+const NO_ANCHOR = { path: null, side: null, startLine: null, line: null, thread: null } as const;
+
 /** Every answer of one code change, in item order (each task's export columns, lib/tasks); Likert questions in the study's dimension order. */
-export function changeAnswers(change: AnnotatedChange, dimensions: readonly string[], consensus: ExportConsensus = new Map(), filter: AnswerFilter = {}): Answer[] {
+export function changeAnswers(change: AnnotatedChange, study: StudyScales, consensus: ExportConsensus = new Map(), filter: AnswerFilter = {}): Answer[] {
+  const dimensions = study.likertDimensions;
   const answers: Answer[] = [];
   const assignments: Assignments = new Map(change.assignments.map((a) => [`${a.annotatorId}|${a.task}`, a]));
   const codeChange = change.externalId;
   for (const reference of change.pseudoReferences) {
     for (const task of TASK_LIST) {
       if (task.export.of !== "pseudoReference") continue;
-      const item: ItemFields = { task: task.task, codeChange, item: reference.externalId, itemText: reference.text, itemKind: "pseudoReference", system: null };
+      const item: ItemFields = { task: task.task, codeChange, item: reference.externalId, itemText: reference.text, itemKind: "pseudoReference", system: null, ...NO_ANCHOR };
       const agreed = taskItemConsensus(consensus, task.task, reference.id);
       for (const values of task.export.values(reference, dimensions)) answersOf(item, values, agreed, assignments, filter, answers);
     }
@@ -117,9 +136,17 @@ export function changeAnswers(change: AnnotatedChange, dimensions: readonly stri
   for (const review of change.reviews) {
     for (const task of TASK_LIST) {
       if (task.export.of !== "review") continue;
-      const item: ItemFields = { task: task.task, codeChange, item: review.externalId, itemText: review.text, itemKind: "review", system: review.system };
+      const item: ItemFields = { task: task.task, codeChange, item: review.externalId, itemText: review.text, itemKind: "review", system: review.system, ...NO_ANCHOR };
       const agreed = taskItemConsensus(consensus, task.task, review.id);
       for (const values of task.export.values(review, dimensions)) answersOf(item, values, agreed, assignments, filter, answers);
+    }
+  }
+  for (const comment of change.reviewComments) {
+    for (const task of TASK_LIST) {
+      if (task.export.of !== "reviewComment") continue;
+      const item: ItemFields = { task: task.task, codeChange, item: comment.externalId, itemText: comment.body, itemKind: "reviewComment", system: comment.system, path: comment.path, side: comment.side, startLine: comment.startLine, line: comment.line, thread: comment.thread };
+      const agreed = taskItemConsensus(consensus, task.task, comment.id);
+      for (const values of task.export.values(comment, study)) answersOf(item, values, agreed, assignments, filter, answers);
     }
   }
   return answers;

@@ -43,7 +43,7 @@ function itemRatings(task: TaskDescriptor, item: AnnotatedPseudoReference | Anno
 
 /** The change's items a task's export reads. */
 function changeItems(task: TaskDescriptor, change: AnnotatedChange): readonly (AnnotatedPseudoReference | AnnotatedReview | AnnotatedReviewComment)[] {
-  return task.export.of === "pseudoReference" ? change.pseudoReferences : task.export.of === "review" ? change.reviews : [];
+  return task.export.of === "pseudoReference" ? change.pseudoReferences : task.export.of === "review" ? change.reviews : change.reviewComments;
 }
 
 const NOBODY: ReadonlySet<string> = new Set();

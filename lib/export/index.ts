@@ -61,6 +61,8 @@ export interface ExportSource {
   answers: () => AsyncIterable<AnnotatedChange>;
   consensus: () => Promise<ChangeConsensus>;
   annotators: () => Promise<StudyAnnotator[]>;
+  /** Whether the study has answers of comment questions (the long and wide CSV formats then add the comments' anchor columns). */
+  hasCommentAnswers: () => Promise<boolean>;
   /** The pull requests with their files and review comments. */
   pullRequests: () => Promise<PullRequestView[]>;
   /** Comment questions' answers and consensus of each review comment. */
@@ -76,16 +78,16 @@ export async function* writeExport(prepared: PreparedExport, source: ExportSourc
       yield* jsonlExport(source.changes(), dimensions, await source.consensus(), consensusColumns(source.study));
       return;
     case "long-csv":
-      yield* longCsv(source.answers(), dimensions, await source.consensus(), request.filter, { raw: request.raw });
+      yield* longCsv(source.answers(), source.study, await source.hasCommentAnswers(), await source.consensus(), request.filter, { raw: request.raw });
       return;
     case "long-jsonl":
-      yield* longJsonl(source.answers(), dimensions, await source.consensus(), request.filter);
+      yield* longJsonl(source.answers(), source.study, await source.consensus(), request.filter);
       return;
     case "wide-csv":
-      yield* wideCsv(source.answers(), dimensions, await source.annotators(), await source.consensus(), request.filter, { raw: request.raw });
+      yield* wideCsv(source.answers(), source.study, await source.hasCommentAnswers(), await source.annotators(), await source.consensus(), request.filter, { raw: request.raw });
       return;
     case "wide-jsonl":
-      yield* wideJsonl(source.answers(), dimensions, await source.annotators(), await source.consensus(), request.filter);
+      yield* wideJsonl(source.answers(), source.study, await source.annotators(), await source.consensus(), request.filter);
       return;
     case "gradedreviews":
       yield* gradedReviewsWorkbook(source.changes(), prepared.gradedReviews!);

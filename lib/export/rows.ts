@@ -53,6 +53,16 @@ export interface AnnotatedReviewComment {
   commentAnswers: (ExportedAnnotation & { answers: Record<string, StoredAnswer>; notes: Record<string, string> })[];
 }
 
+/** A review comment as the exports write it: its anchor and thread beside its answers (docs/pull-request-formats.md). */
+export interface ExportedReviewComment extends AnnotatedReviewComment {
+  path: string;
+  side: "LEFT" | "RIGHT" | null;
+  startLine: number | null;
+  line: number | null;
+  /** External id of the comment its thread starts with (its own when it answers none), as GitHub threads them. */
+  thread: string;
+}
+
 export interface ExportedReview extends AnnotatedReview {
   isReference: boolean;
   position: number;
@@ -67,6 +77,8 @@ export interface AnnotatedChange {
   assignments: { annotatorId: string; task: TaskType; status: AssignmentStatus; completedAt: string | null }[];
   pseudoReferences: AnnotatedPseudoReference[];
   reviews: AnnotatedReview[];
+  /** The review comments on the change's lines (a pull request's file), with their comment answers. */
+  reviewComments: ExportedReviewComment[];
 }
 
 export interface ExportedChange extends AnnotatedChange {

@@ -55,6 +55,7 @@ const change = (pseudoReferences: ExportedPseudoReference[], reviews: ExportedRe
   assignments,
   pseudoReferences,
   reviews,
+  reviewComments: [],
 });
 
 const consensus = (c: ExportedChange, adjudicated: Adjudicated = new Map(), gold = new Map()) =>
