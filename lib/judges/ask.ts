@@ -18,14 +18,14 @@ export async function askParsed<T>(
   parse: (text: string) => T,
   attempts: number,
   signal?: AbortSignal,
-  tag: { promptHash?: string; sample?: string } = {},
+  tag: { promptVersion?: string; sample?: string } = {},
 ): Promise<Asked<T>> {
   if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError(`attempts must be a positive integer, got ${attempts}`);
   const outputs: string[] = [];
   let error = "";
   for (let i = 0; i < attempts; i++) {
     // Each ask is its own sample, so a cached unreadable answer is not served again.
-    const { content } = await client.complete({ messages, signal, promptHash: tag.promptHash, sample: `${tag.sample ?? ""}#${i}` });
+    const { content } = await client.complete({ messages, signal, promptVersion: tag.promptVersion, sample: `${tag.sample ?? ""}#${i}` });
     outputs.push(content);
     try {
       return { ok: true, value: parse(content), outputs };

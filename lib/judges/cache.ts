@@ -18,7 +18,7 @@ export interface CachedAnswer {
 
 export interface CacheEntry extends CachedAnswer {
   requestedModel: string;
-  promptHash: string;
+  promptVersion: string;
   params: Record<string, unknown>;
 }
 
@@ -29,7 +29,7 @@ export interface ChatCache {
 
 export interface CacheKeyParts {
   model: string;
-  promptHash: string;
+  promptVersion: string;
   messages: readonly ChatMessage[];
   params: { temperature: number; seed: number | null; maxTokens: number | null; sample: string };
 }
@@ -37,5 +37,5 @@ export interface CacheKeyParts {
 export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 export function cacheKey(parts: CacheKeyParts): string {
-  return sha256(JSON.stringify([parts.model, parts.promptHash, parts.messages.map((m) => [m.role, m.content]), parts.params.temperature, parts.params.seed, parts.params.maxTokens, parts.params.sample]));
+  return sha256(JSON.stringify([parts.model, parts.promptVersion, parts.messages.map((m) => [m.role, m.content]), parts.params.temperature, parts.params.seed, parts.params.maxTokens, parts.params.sample]));
 }

@@ -50,7 +50,7 @@ export interface ChatClientOptions extends LlmSettings {
 export interface ChatRequest {
   messages: readonly ChatMessage[];
   /** Hash of the prompt template the messages come from (part of the cache key and stored with the answer). */
-  promptHash?: string;
+  promptVersion?: string;
   /** Tells apart requests meant to be sampled separately (a trial, a re-ask): part of the cache key. */
   sample?: string;
   /** Cancels the request (and its retries); the abort reason is rethrown as is. */
@@ -220,9 +220,9 @@ export function createChatClient(options: ChatClientOptions = {}, llmEnv: LlmEnv
 
   async function complete(request: ChatRequest): Promise<ChatCompletion> {
     const cache = options.cache;
-    const promptHash = request.promptHash ?? "";
+    const promptVersion = request.promptVersion ?? "";
     const params = { temperature, seed, maxTokens: options.maxTokens ?? null, sample: request.sample ?? "" };
-    const key = cache ? cacheKey({ model: config.model, promptHash, messages: request.messages, params }) : "";
+    const key = cache ? cacheKey({ model: config.model, promptVersion, messages: request.messages, params }) : "";
     const hit = cache ? await cache.get(key) : null;
     if (hit) {
       if (options.budget) options.budget.cachedAnswers++;
@@ -233,7 +233,7 @@ export function createChatClient(options: ChatClientOptions = {}, llmEnv: LlmEnv
     await cache?.put(key, {
       requestedModel: config.model,
       model: answer.model,
-      promptHash,
+      promptVersion,
       params,
       content: answer.content,
       finishReason: answer.finishReason,

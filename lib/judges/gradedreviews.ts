@@ -102,7 +102,7 @@ export async function gradeAgainstReference(client: ChatClient, input: GradedRev
   const messages = gradedReviewsMessages(input, options.includeCode ?? false);
   const parse = (text: string) => parseScore(text, GRADE_1_5);
   // Trials are separate samples (GradedReviews' second measure needs a temperature above 0 for them to differ).
-  const asked = await Promise.all(Array.from({ length: trials }, (_, t) => askParsed(client, messages, parse, options.attemptsPerTrial ?? 3, options.signal, { promptHash: GRADEDREVIEWS_PROMPT_VERSION, sample: `trial ${t}` })));
+  const asked = await Promise.all(Array.from({ length: trials }, (_, t) => askParsed(client, messages, parse, options.attemptsPerTrial ?? 3, options.signal, { promptVersion: GRADEDREVIEWS_PROMPT_VERSION, sample: `trial ${t}` })));
   const outputs = asked.map((a) => a.outputs.map((o) => clip(o)));
   const grades = asked.flatMap((a) => (a.ok ? [a.value] : []));
   if (grades.length < trials) return { value: null, reason: "no-valid-grade", detail: { procedure: "llm", grades, outputs } };

@@ -30,7 +30,7 @@ export const CLAIM_PROMPT_PLACEHOLDERS = ["{{language}}", "{{file_path}}", "{{di
 /** The template in force: the study's own, else the product's. */
 export const claimPromptOf = (study: { claimPrompt: string }) => (study.claimPrompt.trim() ? study.claimPrompt : DEFAULT_CLAIM_PROMPT);
 
-export const promptHash = (template: string) => sha256(template);
+export const promptVersion = (template: string) => sha256(template);
 
 /** Why a template cannot be used, or null. */
 export function claimPromptProblem(template: string): string | null {

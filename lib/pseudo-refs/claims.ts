@@ -1,7 +1,7 @@
 /**
  * LLM claim generation (CRScore §3.2) through the configured OpenAI-compatible endpoint: each
  * code change's low-level changes become CLAIM and its high-level implications IMPLICATION
- * pseudo-references, with the model the server reported, the prompt hash and the parameters.
+ * pseudo-references, with the model the server reported, the prompt version and the parameters.
  * Requests go through the reproducible client (response cache, usage and cost, budget, seed).
  */
 import { AppError } from "@/lib/errors";
@@ -11,7 +11,7 @@ import { runItemDetails, studyCodeChanges } from "@/lib/data/pseudo-references";
 import { askParsed, createBudget, createChatClient, type ChatClient, type LlmBudget } from "@/lib/judges";
 import type { MetricJobContext } from "@/lib/metric-runs/context";
 import { apiKeyFor, planLlm } from "@/lib/metric-runs/judges";
-import { claimPromptOf, claimPromptProblem, fillClaimPrompt, parseClaims, promptHash } from "./claim-prompt";
+import { claimPromptOf, claimPromptProblem, fillClaimPrompt, parseClaims, promptVersion } from "./claim-prompt";
 import type { ChangeToGenerate, Generated, GeneratedReference, PseudoReferenceSource } from "./types";
 
 export interface ClaimRunOptions {
@@ -33,7 +33,7 @@ export interface ClaimRunOptions {
 interface ClaimParams {
   llm: { url: string; model: string };
   prompt: string;
-  promptHash: string;
+  promptVersion: string;
   temperature: number;
   seed: number | null;
   maxTokens: number;
@@ -86,7 +86,7 @@ export const claimSource: PseudoReferenceSource = {
     const params: ClaimParams = {
       llm,
       prompt,
-      promptHash: promptHash(prompt),
+      promptVersion: promptVersion(prompt),
       temperature: numberOption(options.temperature, "temperature", (n) => n >= 0 && n <= 2) ?? 0,
       seed: numberOption(options.seed, "seed", Number.isInteger) ?? null,
       maxTokens: numberOption(options.maxTokens, "max tokens", (n) => Number.isInteger(n) && n > 0) ?? 1024,
@@ -95,7 +95,7 @@ export const claimSource: PseudoReferenceSource = {
     };
     const changes = await studyCodeChanges(studyId);
     // The budget is not part of the signature: a run stopped by its budget resumes with a larger one.
-    const signature = ["claims", `model:${llm.model}`, `url:${llm.url}`, `prompt:${params.promptHash.slice(0, 16)}`, `temp:${params.temperature}`, `seed:${params.seed ?? "none"}`, `max:${params.maxTokens}`, `attempts:${params.attempts}`].join("|");
+    const signature = ["claims", `model:${llm.model}`, `url:${llm.url}`, `prompt:${params.promptVersion.slice(0, 16)}`, `temp:${params.temperature}`, `seed:${params.seed ?? "none"}`, `max:${params.maxTokens}`, `attempts:${params.attempts}`].join("|");
     return { signature, params: params as unknown as Record<string, unknown>, codeChangeIds: changes.map((c) => c.id) };
   },
 
@@ -120,17 +120,17 @@ async function claimsOf(context: MetricJobContext, run: { id: string; params: Re
       return answer;
     },
   };
-  const asked = await askParsed(counting, messages, parseClaims, params.attempts, undefined, { promptHash: params.promptHash });
+  const asked = await askParsed(counting, messages, parseClaims, params.attempts, undefined, { promptVersion: params.promptVersion });
   const usage = answers.reduce<{ promptTokens: number; completionTokens: number } | null>((sum, a) => (a.usage && !a.cached ? { promptTokens: (sum?.promptTokens ?? 0) + a.usage.promptTokens, completionTokens: (sum?.completionTokens ?? 0) + a.usage.completionTokens } : sum), null);
   const fresh = answers.filter((a) => !a.cached);
   const costUsd = fresh.some((a) => a.costUsd === null && a.usage) ? null : fresh.reduce((n, a) => n + (a.costUsd ?? 0), 0);
   const model = answers[answers.length - 1]?.model ?? params.llm.model;
   const detail = { model, requests: fresh.reduce((n, a) => n + a.attempts, 0), cached: fresh.length === 0, usage, costUsd, answers: asked.outputs.length };
   if (!asked.ok) return { references: [], detail: { ...detail, refused: asked.error } };
-  const metadata = { model, requestedModel: params.llm.model, promptHash: params.promptHash, temperature: params.temperature, seed: params.seed, maxTokens: params.maxTokens };
+  const metadata = { model, requestedModel: params.llm.model, promptVersion: params.promptVersion, temperature: params.temperature, seed: params.seed, maxTokens: params.maxTokens };
   const references: GeneratedReference[] = [
-    ...asked.value.changes.map((text, i) => ({ externalId: `claim/${params.promptHash.slice(0, 12)}/change/${i + 1}`, kind: "CLAIM" as const, text, source: model, metadata: { ...metadata, level: "low-level change" } })),
-    ...asked.value.implications.map((text, i) => ({ externalId: `claim/${params.promptHash.slice(0, 12)}/implication/${i + 1}`, kind: "IMPLICATION" as const, text, source: model, metadata: { ...metadata, level: "high-level implication" } })),
+    ...asked.value.changes.map((text, i) => ({ externalId: `claim/${params.promptVersion.slice(0, 12)}/change/${i + 1}`, kind: "CLAIM" as const, text, source: model, metadata: { ...metadata, level: "low-level change" } })),
+    ...asked.value.implications.map((text, i) => ({ externalId: `claim/${params.promptVersion.slice(0, 12)}/implication/${i + 1}`, kind: "IMPLICATION" as const, text, source: model, metadata: { ...metadata, level: "high-level implication" } })),
   ];
   return { references, detail };
 }

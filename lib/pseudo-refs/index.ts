@@ -5,6 +5,6 @@ export { workPseudoReferenceJobs } from "./work";
 export { smellReference, smellSource } from "./smells";
 export type { Generated, GeneratedReference, PseudoReferenceSource, PseudoReferenceSourceName, SourcePlan } from "./types";
 export { claimSource, type ClaimRunOptions } from "./claims";
-export { CLAIM_PROMPT_PLACEHOLDERS, claimPromptOf, claimPromptProblem, DEFAULT_CLAIM_PROMPT, fillClaimPrompt, parseClaims, promptHash, type ParsedClaims } from "./claim-prompt";
+export { CLAIM_PROMPT_PLACEHOLDERS, claimPromptOf, claimPromptProblem, DEFAULT_CLAIM_PROMPT, fillClaimPrompt, parseClaims, promptVersion, type ParsedClaims } from "./claim-prompt";
 export { type LlmRunSummary } from "./llm-summary";
 export { smellTables, type SmellTables } from "./smell-tables";

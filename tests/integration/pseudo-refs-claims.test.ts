@@ -1,6 +1,6 @@
 /**
  * LLM claim generation as a study job against a chat-completions server on loopback: CLAIM and
- * IMPLICATION pseudo-references stored with the reported model, prompt hash and parameters; usage
+ * IMPLICATION pseudo-references stored with the reported model, prompt version and parameters; usage
  * and estimated cost per change; a truncated answer asked again; a malformed one refused rather
  * than mined; a second run on the same changes answered from the PostgreSQL cache with zero
  * requests; the study's own prompt in the request and the signature; a budget that stops the run;
@@ -14,7 +14,7 @@ import { runImport } from "@/lib/data/imports";
 import { createJobContext } from "@/lib/metric-runs";
 import { startQueue } from "@/lib/jobs";
 import { listPseudoReferenceRuns } from "@/lib/data/pseudo-references";
-import { DEFAULT_CLAIM_PROMPT, drainPseudoReferenceRun, promptHash, startPseudoReferenceRun } from "@/lib/pseudo-refs";
+import { DEFAULT_CLAIM_PROMPT, drainPseudoReferenceRun, promptVersion, startPseudoReferenceRun } from "@/lib/pseudo-refs";
 import { claimJudgementQueries } from "@/lib/data/claim-judgements";
 import { startFakeLlm, userText, type FakeLlm, type ReceivedRequest, type Reply } from "../unit/judges/fake-llm";
 
@@ -68,11 +68,11 @@ async function generate(studyId: string, extra: Record<string, unknown> = {}) {
 }
 
 describe("LLM claim generation", () => {
-  test("claims and implications with model, prompt hash and parameters; truncated re-asked; malformed refused; a second run asks nothing", async () => {
+  test("claims and implications with model, prompt version and parameters; truncated re-asked; malformed refused; a second run asks nothing", async () => {
     const study = await importStudy(["ok", "cut", "bad"]);
     const run = await generate(study.id);
     expect(run).toMatchObject({ status: "DONE", done: 3, total: 3 });
-    const hash = promptHash(DEFAULT_CLAIM_PROMPT);
+    const hash = promptVersion(DEFAULT_CLAIM_PROMPT);
     expect(run.signature).toBe(`claims|model:gpt-4o-mini|url:${fake.url}|prompt:${hash.slice(0, 16)}|temp:0.2|seed:11|max:64|attempts:3`);
     expect(fake.requests.every((r) => r.temperature === 0.2 && r.seed === 11 && r.model === "gpt-4o-mini")).toBe(true);
     // ok: 1 request; cut: truncated at 64, asked again at 128; bad: asked 3 times, then refused.
@@ -89,7 +89,7 @@ describe("LLM claim generation", () => {
       ["IMPLICATION", "Callers can now choose which file is loaded."],
     ]);
     expect(ok[0]).toMatchObject({ source: "gpt-4o-mini-served" });
-    expect(ok[0].metadata).toMatchObject({ model: "gpt-4o-mini-served", requestedModel: "gpt-4o-mini", promptHash: hash, temperature: 0.2, seed: 11, maxTokens: 64, level: "low-level change", signature: run.signature });
+    expect(ok[0].metadata).toMatchObject({ model: "gpt-4o-mini-served", requestedModel: "gpt-4o-mini", promptVersion: hash, temperature: 0.2, seed: 11, maxTokens: 64, level: "low-level change", signature: run.signature });
     expect(refs.filter((r) => r.codeChange.externalId === "cut")).toHaveLength(3);
     expect(refs.filter((r) => r.codeChange.externalId === "bad")).toHaveLength(0);
 
@@ -101,7 +101,7 @@ describe("LLM claim generation", () => {
     expect(detail("bad")).toMatchObject({ requests: 3, refused: expect.stringContaining("malformed claims") });
     const [summary] = (await listPseudoReferenceRuns(study.id, db)).filter((r) => r.id === run.id);
     expect(summary).toMatchObject({ created: 6, llm: { requests: 6, refusedChanges: 1, cachedChanges: 0, models: ["gpt-4o-mini-served"] } });
-    expect(await db.llmResponse.count({ where: { promptHash: hash } })).toBeGreaterThanOrEqual(5);
+    expect(await db.llmResponse.count({ where: { promptVersion: hash } })).toBeGreaterThanOrEqual(5);
 
     // The same changes in another study: every answer from the cache, zero requests, same claims.
     fake.reset();
@@ -125,7 +125,7 @@ describe("LLM claim generation", () => {
     const own = "List what changed in {{file_path}}.\n{{diff}}\nAnswer with CHANGES: and IMPLICATIONS: lists.";
     await db.study.update({ where: { id: study.id }, data: { claimPrompt: own } });
     const run = await generate(study.id);
-    expect(run.signature).toContain(`prompt:${promptHash(own).slice(0, 16)}`);
+    expect(run.signature).toContain(`prompt:${promptVersion(own).slice(0, 16)}`);
     expect(userText(fake.requests[0])).toMatch(/^List what changed in ok\.py\.\n@@ -1 \+1 @@/);
     await db.study.update({ where: { id: study.id }, data: { claimPrompt: "No diff here." } });
     await expect(startPseudoReferenceRun(context(), boss, study.id, "claims", options())).rejects.toThrow("must contain {{diff}}");

@@ -44,18 +44,18 @@ describe("reproducible chat client", () => {
     expect(answer.costUsd).toBeCloseTo((1000 * 0.15 + 10 * 0.6) / 1e6, 12);
   });
 
-  test("a cached request is not sent again; another sample, seed or prompt hash is", async () => {
+  test("a cached request is not sent again; another sample, seed or prompt version is", async () => {
     fake.handle((_, i) => ({ content: String(i + 1) }));
     const cache = memoryCache();
-    const first = await client({ cache }).complete({ messages, promptHash: "p1" });
-    const again = await client({ cache }).complete({ messages, promptHash: "p1" });
+    const first = await client({ cache }).complete({ messages, promptVersion: "p1" });
+    const again = await client({ cache }).complete({ messages, promptVersion: "p1" });
     expect(fake.requests).toHaveLength(1);
     expect(again).toMatchObject({ content: first.content, model: first.model, usage: first.usage, cached: true, attempts: 0 });
-    await client({ cache }).complete({ messages, promptHash: "p1", sample: "trial 1" });
-    await client({ cache, seed: 7 }).complete({ messages, promptHash: "p1" });
-    await client({ cache }).complete({ messages, promptHash: "p2" });
+    await client({ cache }).complete({ messages, promptVersion: "p1", sample: "trial 1" });
+    await client({ cache, seed: 7 }).complete({ messages, promptVersion: "p1" });
+    await client({ cache }).complete({ messages, promptVersion: "p2" });
     expect(fake.requests).toHaveLength(4);
-    expect([...cache.entries.values()][0]).toMatchObject({ requestedModel: "gpt-4o-mini", model: "gpt-4o-mini-served", promptHash: "p1", params: { temperature: 0, seed: null, maxTokens: null, sample: "" } });
+    expect([...cache.entries.values()][0]).toMatchObject({ requestedModel: "gpt-4o-mini", model: "gpt-4o-mini-served", promptVersion: "p1", params: { temperature: 0, seed: null, maxTokens: null, sample: "" } });
   });
 
   test("an answer cut off at the token limit is asked again with twice the limit; its tokens count", async () => {
