@@ -33,7 +33,7 @@ function expectCorrelations(table: PageTable, key: string, set: CorrelationSet) 
 async function expectReport(page: import("@playwright/test").Page, r: CorrelationReport) {
   await expectComplete(page, "validity-report");
   await expect(page.getByTestId("metric-label")).toHaveText(r.metric.label);
-  await expect(page.getByTestId("metric-signature")).toHaveText(r.metric.paramsKey);
+  await expect(page.getByTestId("metric-signature")).toHaveText(r.metric.signature);
   await expectCharts(page, '[data-testid="validity-report"]', 2);
 
   const correlations = await readTable(page, "correlations");

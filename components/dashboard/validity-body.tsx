@@ -16,7 +16,7 @@ export function ValidityBody({ report, complete, progress }: { report: Correlati
           <span className="font-medium">Metric:</span> <span data-testid="metric-label">{report.metric.label}</span> {report.metric.higherIsBetter ? "(higher is better)" : "(lower is better)"}
         </p>
         <p className="break-all font-mono text-xs text-slate-500" data-testid="metric-signature">
-          {report.metric.paramsKey}
+          {report.metric.signature}
         </p>
         {report.metric.offlineEmbedder && (
           <p className="rounded bg-amber-50 px-2 py-1 text-xs text-amber-900" data-testid="offline-embedder">

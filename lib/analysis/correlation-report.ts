@@ -33,7 +33,7 @@ export interface CorrelationOptions {
   /** Default "segment". */
   level?: CorrelationLevel;
   /** Metric signature; default the variant computed most recently. */
-  paramsKey?: string;
+  signature?: string;
   /** Include the human reference reviews. Default false: CRScore §5.2 leaves them out (a reference-based metric scores them 1). */
   includeReferences?: boolean;
   /** Count drafts (ratings of unsubmitted assignments) in the human scores too; by default only submitted work (lib/analysis/drafts.ts). */
@@ -56,7 +56,7 @@ export interface ReviewPoint {
 
 export interface MetricInfo {
   name: string;
-  paramsKey: string;
+  signature: string;
   label: string;
   higherIsBetter: boolean;
   /** Embedding model named in the signature, null for text metrics. */
@@ -111,12 +111,12 @@ const NAMED_METRICS: Record<string, string> = {
   "crscore-rel": "CRScore Rel (relevance)",
 };
 
-export function metricInfo(name: string, paramsKey: string): MetricInfo {
+export function metricInfo(name: string, signature: string): MetricInfo {
   const reference = getReferenceMetric(name);
-  const embedder = /(?:^|\|)emb:([^|]+)/.exec(paramsKey)?.[1] ?? null;
+  const embedder = /(?:^|\|)emb:([^|]+)/.exec(signature)?.[1] ?? null;
   const offlineEmbedder = embedder === TFIDF_MODEL;
   const base = reference?.label ?? NAMED_METRICS[name] ?? name;
-  return { name, paramsKey, label: offlineEmbedder ? `${base} [offline TF-IDF embedder, not a neural model]` : base, higherIsBetter: reference?.higherIsBetter ?? true, embedder, offlineEmbedder };
+  return { name, signature, label: offlineEmbedder ? `${base} [offline TF-IDF embedder, not a neural model]` : base, higherIsBetter: reference?.higherIsBetter ?? true, embedder, offlineEmbedder };
 }
 
 /** Per-system means and their rank correlation (CRScore §5.2 "Comparing system rankings", Tables 2 and 15). */
@@ -292,7 +292,7 @@ export async function correlationReportOf(study: StudyForAnalysis, options: Corr
     if (metric === undefined || score === undefined || references.has(item.id) || missingText.has(item.id)) continue;
     points.push({ reviewId: item.id, system: item.system ?? "", language: item.language, metric, human: score });
   }
-  const info = metricInfo(options.metric, values.paramsKey);
+  const info = metricInfo(options.metric, values.signature);
   return {
     study: { id: study.id, slug: study.slug, name: study.name },
     metric: info,

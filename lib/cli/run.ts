@@ -17,6 +17,8 @@ function usage(commands: Command[]): string {
 
 /** Commands renamed to the glossary's words (docs/glossary.md): an old name is refused with the new one. */
 const RENAMED: Record<string, string> = { "create-user": "create-account", users: "accounts" };
+/** Options renamed so (docs/glossary.md): an old option is refused with the new one. */
+const RENAMED_OPTIONS: Record<string, string> = { params: "signature" };
 
 /** Loads a command module, by file name (without `.ts`). */
 export type CommandLoaders = Record<string, () => Promise<{ default: Command }>>;
@@ -41,6 +43,11 @@ export async function runCli(loaders: CommandLoaders, argv: string[]): Promise<n
   if (args.flags.has("help")) {
     process.stdout.write(`Usage: npm run cli -- ${command.usage}\n`);
     return 0;
+  }
+  const renamed = [...args.flags.keys()].find((flag) => Object.hasOwn(RENAMED_OPTIONS, flag));
+  if (renamed !== undefined) {
+    process.stderr.write(`The option --${renamed} is now --${RENAMED_OPTIONS[renamed]}\nUsage: npm run cli -- ${command.usage}\n`);
+    return 2;
   }
   try {
     refuseUnknownOptions(args, command.usage);

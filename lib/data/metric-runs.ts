@@ -17,7 +17,7 @@ export interface PlannedChunk {
 
 /** What planning a run's chunks needs: the run's score columns, how many of them a human reference and another review expects, and the chunk size. */
 export interface ChunkPlan {
-  columns: readonly { metric: string; paramsKey: string }[];
+  columns: readonly { metric: string; signature: string }[];
   onReference: number;
   onOthers: number;
   chunkSize: number;
@@ -44,7 +44,7 @@ export async function metricRunChunks(studyId: string, { columns, onReference, o
     stored AS (
       SELECT s."candidateReviewId" AS id, count(*) AS n FROM "MetricScore" s
       WHERE s."candidateReviewId" IN (SELECT id FROM o)
-        AND (s.metric, s."paramsKey") IN (SELECT * FROM unnest(${columns.map((c) => c.metric)}::text[], ${columns.map((c) => c.paramsKey)}::text[]))
+        AND (s.metric, s."paramsKey") IN (SELECT * FROM unnest(${columns.map((c) => c.metric)}::text[], ${columns.map((c) => c.signature)}::text[]))
       GROUP BY s."candidateReviewId"
     )
     SELECT array_agg(o.id ORDER BY o.n) AS ids,

@@ -1,4 +1,4 @@
-/** Data access for automatic metric scores (MetricScore: review × metric × paramsKey → value). */
+/** Data access for automatic metric scores (MetricScore: review × metric × signature → value). */
 import "server-only";
 import { db, Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
 
@@ -8,13 +8,13 @@ type Client = Pick<PrismaClient, "metricScore" | "$queryRaw">;
 export interface MetricScoreInput {
   reviewId: string;
   metric: string;
-  paramsKey: string;
+  signature: string;
   value: number | null;
   detail?: Prisma.InputJsonValue;
 }
 
 /**
- * What an INSERT does with a (review, metric, paramsKey) already stored: keep the stored row,
+ * What an INSERT does with a (review, metric, signature) already stored: keep the stored row,
  * replace it, or fail. "fail" is a plain INSERT, for rows the caller found missing just before:
  * PostgreSQL then skips ON CONFLICT's speculative insertion (a probe of the unique index and a
  * second WAL record per row), which made a chunk's store about 40 % cheaper (scripts/bench/jobs.ts).
@@ -23,7 +23,7 @@ export type OnStoredScore = "keep" | "replace" | "fail";
 
 /**
  * The INSERT of `rows` into MetricScore, as one statement (a data-modifying CTE can carry it);
- * a (review, metric, paramsKey) already stored is kept, replaced or fails (`stored`). The rows
+ * a (review, metric, signature) already stored is kept, replaced or fails (`stored`). The rows
  * travel as one array per column, the values and details as text that PostgreSQL parses: Prisma
  * 6.19's query compiler rounds Float parameters to 16 significant digits (0.11764705882352941
  * would be stored as 0.1176470588235294), and a number's shortest text reads back as the same
@@ -47,7 +47,7 @@ export function metricScoresInsert(rows: readonly MetricScoreInput[], stored: On
   return Prisma.sql`
     INSERT INTO "MetricScore" ("candidateReviewId", metric, "paramsKey", value, detail)
     SELECT r."candidateReviewId", r.metric, r."paramsKey", r.value::float8, r.detail::jsonb
-    FROM unnest(${rows.map((r) => r.reviewId)}::text[], ${rows.map((r) => r.metric)}::text[], ${rows.map((r) => r.paramsKey)}::text[],
+    FROM unnest(${rows.map((r) => r.reviewId)}::text[], ${rows.map((r) => r.metric)}::text[], ${rows.map((r) => r.signature)}::text[],
       ${rows.map((r) => (r.value === null ? null : String(r.value)))}::text[], ${rows.map((r) => (r.detail === undefined ? null : detailText(r.detail)))}::text[])
       AS r("candidateReviewId", metric, "paramsKey", value, detail)
     ${conflict}`;
@@ -60,29 +60,29 @@ export async function insertMetricScores(rows: readonly MetricScoreInput[], opti
   return written;
 }
 
-/** The (review, metric, paramsKey) keys already stored among `reviewIds` for the given metric columns. */
-export async function storedScoreKeys(reviewIds: readonly string[], columns: readonly { metric: string; paramsKey: string }[], client: PrismaClient = db): Promise<Set<string>> {
-  const rows = await rawRows<{ reviewId: string; metric: string; paramsKey: string }>(client, Prisma.sql`
-    SELECT "candidateReviewId" AS "reviewId", metric, "paramsKey" FROM "MetricScore"
+/** The (review, metric, signature) keys already stored among `reviewIds` for the given metric columns. */
+export async function storedScoreKeys(reviewIds: readonly string[], columns: readonly { metric: string; signature: string }[], client: PrismaClient = db): Promise<Set<string>> {
+  const rows = await rawRows<{ reviewId: string; metric: string; signature: string }>(client, Prisma.sql`
+    SELECT "candidateReviewId" AS "reviewId", metric, "paramsKey" AS signature FROM "MetricScore"
     WHERE "candidateReviewId" = ANY(${[...reviewIds]}::text[])
-      AND (metric, "paramsKey") IN (SELECT * FROM unnest(${columns.map((c) => c.metric)}::text[], ${columns.map((c) => c.paramsKey)}::text[]))`);
-  return new Set(rows.map((r) => scoreKey(r.reviewId, r.metric, r.paramsKey)));
+      AND (metric, "paramsKey") IN (SELECT * FROM unnest(${columns.map((c) => c.metric)}::text[], ${columns.map((c) => c.signature)}::text[]))`);
+  return new Set(rows.map((r) => scoreKey(r.reviewId, r.metric, r.signature)));
 }
 
-/** The rows whose (review, metric, paramsKey) is not stored. */
+/** The rows whose (review, metric, signature) is not stored. */
 export async function unstoredScores(rows: readonly MetricScoreInput[], client: PrismaClient = db): Promise<MetricScoreInput[]> {
-  const columns = new Map(rows.map((r) => [`${r.metric}\u0000${r.paramsKey}`, { metric: r.metric, paramsKey: r.paramsKey }]));
+  const columns = new Map(rows.map((r) => [`${r.metric}\u0000${r.signature}`, { metric: r.metric, signature: r.signature }]));
   const stored = await storedScoreKeys([...new Set(rows.map((r) => r.reviewId))], [...columns.values()], client);
-  return rows.filter((r) => !stored.has(scoreKey(r.reviewId, r.metric, r.paramsKey)));
+  return rows.filter((r) => !stored.has(scoreKey(r.reviewId, r.metric, r.signature)));
 }
 
-export function scoreKey(reviewId: string, metric: string, paramsKey: string): string {
-  return `${reviewId}\u0000${metric}\u0000${paramsKey}`;
+export function scoreKey(reviewId: string, metric: string, signature: string): string {
+  return `${reviewId}\u0000${metric}\u0000${signature}`;
 }
 
 export interface StudyMetricVariant {
   metric: string;
-  paramsKey: string;
+  signature: string;
   /** Reviews with a stored row (defined or not). */
   count: number;
   /** Reviews with a defined value. */
@@ -90,22 +90,22 @@ export interface StudyMetricVariant {
   lastComputedAt: Date;
 }
 
-/** Every metric × paramsKey stored for the study's reviews, newest first within a metric. */
+/** Every metric × signature stored for the study's reviews, newest first within a metric. */
 export async function listStudyMetrics(studyId: string, client: Client = db): Promise<StudyMetricVariant[]> {
-  const rows = await client.$queryRaw<{ metric: string; paramsKey: string; count: bigint; defined: bigint; last: Date }[]>`
-    SELECT s.metric, s."paramsKey", count(*) AS count, count(s.value) AS defined, max(s."computedAt") AS last
+  const rows = await client.$queryRaw<{ metric: string; signature: string; count: bigint; defined: bigint; last: Date }[]>`
+    SELECT s.metric, s."paramsKey" AS signature, count(*) AS count, count(s.value) AS defined, max(s."computedAt") AS last
     FROM "MetricScore" s
     JOIN "CandidateReview" r ON r.id = s."candidateReviewId"
     JOIN "CodeChange" c ON c.id = r."codeChangeId"
     WHERE c."studyId" = ${studyId}
     GROUP BY s.metric, s."paramsKey"
     ORDER BY s.metric, max(s."computedAt") DESC`;
-  return rows.map((r) => ({ metric: r.metric, paramsKey: r.paramsKey, count: Number(r.count), defined: Number(r.defined), lastComputedAt: r.last }));
+  return rows.map((r) => ({ metric: r.metric, signature: r.signature, count: Number(r.count), defined: Number(r.defined), lastComputedAt: r.last }));
 }
 
 export interface MetricValues {
   metric: string;
-  paramsKey: string;
+  signature: string;
   /** Review id → value, for reviews with a defined value. */
   values: Map<string, number>;
   /** Review id → stored detail (CRScore keeps its best matches there for threshold sweeps). */
@@ -113,7 +113,7 @@ export interface MetricValues {
 }
 
 /**
- * The defined values of one metric for the study's reviews. Without `paramsKey`, the variant
+ * The defined values of one metric for the study's reviews. Without `signature`, the variant
  * computed most recently (listStudyMetrics order); null when the metric has no stored scores.
  * One statement, its rows as JSON arrays in one row per variant (as gatherTaskColumns reads),
  * the newest kept; the details only when asked (CRScore's threshold sweep reads them; they are
@@ -123,15 +123,15 @@ export interface MetricValues {
  * variant is aggregated, not only the newest (with two CRScore variants of 25,000 reviews,
  * about 190-240 ms against the CTE's 170-190 ms; with one, 100-107 ms against 115-135 ms).
  */
-export async function metricValuesForStudy(studyId: string, metric: string, paramsKey: string | undefined, client: PrismaClient = db, { details = true }: { details?: boolean } = {}): Promise<MetricValues | null> {
+export async function metricValuesForStudy(studyId: string, metric: string, signature: string | undefined, client: PrismaClient = db, { details = true }: { details?: boolean } = {}): Promise<MetricValues | null> {
   const defined = Prisma.sql`FILTER (WHERE s.value IS NOT NULL)`;
   const [row] = await rawRows<{ key: string; ids: string[] | null; values: number[] | null; details: Prisma.JsonValue[] | null }>(client, Prisma.sql`
     SELECT s."paramsKey" AS key, json_agg(s."candidateReviewId") ${defined} AS ids, json_agg(s.value) ${defined} AS values,
       ${details ? Prisma.sql`json_agg(s.detail) ${defined}` : Prisma.sql`NULL`} AS details
     FROM "MetricScore" s JOIN "CandidateReview" r ON r.id = s."candidateReviewId" JOIN "CodeChange" c ON c.id = r."codeChangeId"
-    WHERE c."studyId" = ${studyId} AND s.metric = ${metric} ${paramsKey === undefined ? Prisma.empty : Prisma.sql`AND s."paramsKey" = ${paramsKey}`}
+    WHERE c."studyId" = ${studyId} AND s.metric = ${metric} ${signature === undefined ? Prisma.empty : Prisma.sql`AND s."paramsKey" = ${signature}`}
     GROUP BY s."paramsKey" ORDER BY max(s."computedAt") DESC LIMIT 1`);
-  const key = paramsKey ?? row?.key;
+  const key = signature ?? row?.key;
   if (key === undefined) return null;
   const values = new Map<string, number>();
   const detailsOf = new Map<string, Prisma.JsonValue>();
@@ -140,7 +140,7 @@ export async function metricValuesForStudy(studyId: string, metric: string, para
     const detail = row.details?.[i];
     if (detail !== undefined && detail !== null) detailsOf.set(id, detail);
   });
-  return { metric, paramsKey: key, values, details: detailsOf };
+  return { metric, signature: key, values, details: detailsOf };
 }
 
 /** The study's reviews with their external ids and their code change's, by which a score file may name them. */

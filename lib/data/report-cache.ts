@@ -99,8 +99,8 @@ export async function cachedAgreementReport(studyId: string, options: AgreementO
  * CIs, compute them once.
  */
 export function sharedCorrelationSections(studyId: string, options: CorrelationOptions, fingerprint: string): LevelFreeSource {
-  const { metric, human, paramsKey, includeReferences, includeDrafts, items } = options;
-  return (compute) => memo(keyOf("correlation-sections", studyId, { metric, human, paramsKey, includeReferences, includeDrafts, items }, fingerprint), compute);
+  const { metric, human, signature, includeReferences, includeDrafts, items } = options;
+  return (compute) => memo(keyOf("correlation-sections", studyId, { metric, human, signature, includeReferences, includeDrafts, items }, fingerprint), compute);
 }
 
 /** correlationReport(studyId, options) for the current data (fingerprint), cached. */

@@ -62,7 +62,7 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
   // The reads at once: on a big study each keeps PostgreSQL busy for a while. The annotators'
   // names follow the ratings at once (the level-free sections name them, when computed here).
   const humanRead = humanScores(study, options.human, client, options.includeDrafts ? "include" : "exclude");
-  const valuesRead = metricValuesForStudy(study.id, options.metric, options.paramsKey, client, { details: crscore });
+  const valuesRead = metricValuesForStudy(study.id, options.metric, options.signature, client, { details: crscore });
   const [human, names, values, matches, referenceReviews, missingText, annotated] = await Promise.all([
     humanRead,
     humanRead.then((h) => raterNames([...annotatorsOf(h)], client)),
@@ -76,7 +76,7 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
   ]);
   if (!values) {
     const available = [...new Set((await listStudyMetrics(study.id, client)).map((v) => v.metric))];
-    throw new AppError("NOT_FOUND", { message: `study ${study.slug} has no stored scores for metric "${options.metric}"${options.paramsKey ? ` with signature ${options.paramsKey}` : ""}; stored: ${available.join(", ") || "none"} (compute with \`metrics --study ${study.slug} --metric NAME\` or import-scores)` });
+    throw new AppError("NOT_FOUND", { message: `study ${study.slug} has no stored scores for metric "${options.metric}"${options.signature ? ` with signature ${options.signature}` : ""}; stored: ${available.join(", ") || "none"} (compute with \`metrics --study ${study.slug} --metric NAME\` or import-scores)` });
   }
   return correlationReportOf(study, options, { human, names, values, matches, referenceReviews, missingText, annotated }, shared);
 }

@@ -22,7 +22,7 @@ export interface ScoreLine {
   changeId: string | null;
   metric: string;
   value: number;
-  paramsKey: string | null;
+  signature: string | null;
 }
 
 interface RawScore {
@@ -31,7 +31,7 @@ interface RawScore {
   changeId: unknown;
   metric: unknown;
   value: unknown;
-  paramsKey: unknown;
+  signature: unknown;
 }
 
 const optionalText = (v: unknown) => (v === undefined || v === null || v === "" ? null : String(v).trim());
@@ -46,13 +46,13 @@ function checkScore(raw: RawScore, errors: ErrorCollector): ScoreLine | null {
   const value = typeof raw.value === "number" ? raw.value : typeof raw.value === "string" && raw.value.trim() !== "" ? Number(raw.value) : NaN;
   if (!Number.isFinite(value)) errors.add(raw.at, "value", `${JSON.stringify(raw.value ?? null)} is not a finite number`);
   if (errors.total > before) return null;
-  return { at: raw.at, reviewId: reviewId as string, changeId: optionalText(raw.changeId), metric: metric as string, value, paramsKey: optionalText(raw.paramsKey) };
+  return { at: raw.at, reviewId: reviewId as string, changeId: optionalText(raw.changeId), metric: metric as string, value, signature: optionalText(raw.signature) };
 }
 
 function csvScores(file: ImportFile, errors: ErrorCollector): RawScore[] {
   const sheet = readCsv(file, errors);
   if (!sheet) return [];
-  const columns = findColumns(sheet, { reviewId: { name: "review_id" }, changeId: { name: "change_id", optional: true }, metric: { name: "metric" }, value: { name: "value" }, paramsKey: { name: "params", optional: true } }, errors);
+  const columns = findColumns(sheet, { reviewId: { name: "review_id" }, changeId: { name: "change_id", optional: true }, metric: { name: "metric" }, value: { name: "value" }, signature: { name: "params", optional: true } }, errors);
   if (!columns) return [];
   return sheet.rows.map((row) => ({
     at: rowLocation(sheet, row),
@@ -60,7 +60,7 @@ function csvScores(file: ImportFile, errors: ErrorCollector): RawScore[] {
     changeId: cell(row, columns.changeId),
     metric: cell(row, columns.metric),
     value: cell(row, columns.value),
-    paramsKey: cell(row, columns.paramsKey),
+    signature: cell(row, columns.signature),
   }));
 }
 
@@ -83,7 +83,7 @@ function jsonlScores(file: ImportFile, errors: ErrorCollector): RawScore[] {
       return;
     }
     const o = parsed as Record<string, unknown>;
-    scores.push({ at, reviewId: o.review_id, changeId: o.change_id, metric: o.metric, value: o.value, paramsKey: o.params });
+    scores.push({ at, reviewId: o.review_id, changeId: o.change_id, metric: o.metric, value: o.value, signature: o.params });
   });
   return scores;
 }
@@ -110,7 +110,7 @@ export interface ScoreImportResult {
   scores: number;
   /** Rows that replaced a stored score (with `replace`) or were new. */
   written: number;
-  metrics: { metric: string; paramsKey: string; count: number }[];
+  metrics: { metric: string; signature: string; count: number }[];
 }
 
 /**
@@ -118,13 +118,13 @@ export interface ScoreImportResult {
  * (all reported), and writes the scores in one transaction. A score already stored under the
  * same metric and signature is kept, or replaced with `replace`.
  */
-export async function importMetricScores(studyId: string, file: ImportFile, options: { paramsKey?: string; replace?: boolean } = {}): Promise<ScoreImportResult> {
+export async function importMetricScores(studyId: string, file: ImportFile, options: { signature?: string; replace?: boolean } = {}): Promise<ScoreImportResult> {
   const errors = new ErrorCollector();
   const lines = parseScoreFile(file, errors);
   const reviews = await studyReviewKeys(studyId);
   const byId = new Set(reviews.map((r) => r.id));
   const byExternal = new Map(reviews.map((r) => [`${r.codeChange.externalId}\u0000${r.externalId}`, r.id]));
-  const defaultKey = options.paramsKey ?? `import:${file.name}`;
+  const defaultKey = options.signature ?? `import:${file.name}`;
 
   const rows: MetricScoreInput[] = [];
   const seen = new Set<string>();
@@ -134,20 +134,20 @@ export async function importMetricScores(studyId: string, file: ImportFile, opti
       errors.add(line.at, "review_id", line.changeId === null ? `no review with id "${line.reviewId}" in this study (give change_id to use external ids)` : `no review "${line.reviewId}" of change "${line.changeId}" in this study`);
       continue;
     }
-    const paramsKey = line.paramsKey ?? defaultKey;
-    const key = `${id}\u0000${line.metric}\u0000${paramsKey}`;
+    const signature = line.signature ?? defaultKey;
+    const key = `${id}\u0000${line.metric}\u0000${signature}`;
     if (seen.has(key)) errors.add(line.at, "review_id", `a second score of ${line.metric} for this review`);
     seen.add(key);
-    rows.push({ reviewId: id, metric: line.metric, paramsKey, value: line.value, detail: { source: file.name } });
+    rows.push({ reviewId: id, metric: line.metric, signature, value: line.value, detail: { source: file.name } });
   }
   if (!errors.empty) throw new ScoreImportError(`nothing imported: ${errors.total} error(s)\n${formatImportErrors(errors.errors, errors.total)}`);
   if (rows.length === 0) throw new ScoreImportError(`nothing imported: ${file.name} holds no scores`);
 
   const written = await storeImportedScores(rows, { replace: options.replace });
-  const counts = new Map<string, { metric: string; paramsKey: string; count: number }>();
+  const counts = new Map<string, { metric: string; signature: string; count: number }>();
   for (const r of rows) {
-    const k = `${r.metric}\u0000${r.paramsKey}`;
-    counts.set(k, { metric: r.metric, paramsKey: r.paramsKey, count: (counts.get(k)?.count ?? 0) + 1 });
+    const k = `${r.metric}\u0000${r.signature}`;
+    counts.set(k, { metric: r.metric, signature: r.signature, count: (counts.get(k)?.count ?? 0) + 1 });
   }
   return { scores: rows.length, written, metrics: [...counts.values()] };
 }

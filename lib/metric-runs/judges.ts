@@ -2,7 +2,7 @@
  * The LLM judges of lib/judges as metric jobs. Planning resolves the endpoint (request, else
  * LLM_URL / LLM_MODEL; without one the run fails at once with LlmNotConfiguredError) and, for
  * SWE-Judge, the team (§3.2 team trials on up to 10 reviews with human scores). A spec stores
- * the endpoint URL and model, never the API key; its paramsKey is the judge's signature (model,
+ * the endpoint URL and model, never the API key; its signature is the judge's signature (model,
  * prompt version, settings, team). Chunks rebuild the judge from the spec and score their
  * reviews concurrently (the chat client bounds requests in flight), with the change's reference
  * review and code change as context; a judge's null is stored with its reason in `detail`.
@@ -96,16 +96,16 @@ export async function judgeJobSpec(context: MetricJobContext, studyId: string, n
   const client = runChatClient(context, llm);
   const team = name === "swe-judge" ? await planSweTeam(context, studyId, client, llm, request) : null;
   const judge = judgeOf(client, name, team);
-  return { kind: "judge", name, columns: [name], paramsKey: judge.signature, llm, needsReference: judge.needs.reference, team };
+  return { kind: "judge", name, columns: [name], signature: judge.signature, llm, needsReference: judge.needs.reference, team };
 }
 
 /** The judge a spec was planned with, kept for the process (SWE-Judge shares first steps across a change's reviews). */
 export function specJudge(context: MetricJobContext, spec: JudgeSpec): JudgeMetric {
-  const key = `${spec.llm.url}\u0000${spec.paramsKey}\u0000${apiKeyFor(context, spec.llm.url) ?? ""}`;
+  const key = `${spec.llm.url}\u0000${spec.signature}\u0000${apiKeyFor(context, spec.llm.url) ?? ""}`;
   let judge = context.judges.get(key);
   if (!judge) {
     judge = judgeOf(runChatClient(context, spec.llm), spec.name, spec.team);
-    if (judge.signature !== spec.paramsKey) throw new AppError("CONFLICT", { message: `the ${spec.name} judge changed since this metric run was planned (signature ${judge.signature}, planned ${spec.paramsKey}); start the run again` });
+    if (judge.signature !== spec.signature) throw new AppError("CONFLICT", { message: `the ${spec.name} judge changed since this metric run was planned (signature ${judge.signature}, planned ${spec.signature}); start the run again` });
     context.judges.set(key, judge);
   }
   return judge;
@@ -115,7 +115,7 @@ export function specJudge(context: MetricJobContext, spec: JudgeSpec): JudgeMetr
 async function judgeScore(judge: JudgeMetric, spec: JudgeSpec, review: ReviewToScore, signal: AbortSignal): Promise<MetricScoreInput> {
   const result = await judge.score(review.text, review.reference, { codeChange: review.codeChange, language: review.language || null, signal });
   const detail = result.value === null ? { reason: result.reason ?? "no-score", ...result.detail } : result.detail;
-  return { reviewId: review.id, metric: spec.name, paramsKey: spec.paramsKey, value: result.value, detail };
+  return { reviewId: review.id, metric: spec.name, signature: spec.signature, value: result.value, detail };
 }
 
 /**
@@ -195,7 +195,7 @@ async function earlierCalibration(studyId: string, llm: RunLlm, signature: strin
     for (const spec of params.data.specs) {
       const earlier = spec.kind === "judge" ? spec.team?.calibration : null;
       if (spec.kind !== "judge" || !spec.team || !earlier || spec.llm.url !== llm.url || spec.llm.model !== llm.model) continue;
-      if (signatureWithoutTeam(spec.paramsKey) !== signatureWithoutTeam(signature)) continue;
+      if (signatureWithoutTeam(spec.signature) !== signatureWithoutTeam(signature)) continue;
       if (earlier.human !== calibration.human || earlier.seed !== calibration.seed || !same(earlier.reviewIds, calibration.reviewIds) || !same(earlier.humanScores, calibration.humanScores)) continue;
       return { ...spec.team, calibration: { ...earlier, reusedFrom: earlier.reusedFrom ?? run.id } };
     }

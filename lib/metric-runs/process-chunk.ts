@@ -30,11 +30,11 @@ export async function computeChunk(context: MetricJobContext, data: ChunkJobData
   run ??= await chunkRun(data.runId);
   if (!run || run.status === "FAILED") return null;
   const params = runParams(run);
-  const columns = params.specs.flatMap((s) => s.columns.map((metric) => ({ metric, paramsKey: s.paramsKey })));
+  const columns = params.specs.flatMap((s) => s.columns.map((metric) => ({ metric, signature: s.signature })));
   const [reviews, stored] = await Promise.all([loadReviewsToScore({ ids: data.reviewIds }, { codeChanges: params.specs.some((s) => s.kind === "judge"), pseudoReferences: params.specs.some((s) => s.kind === "crscore") }), data.fresh ? new Set<string>() : storedScoreKeys(data.reviewIds, columns)]);
 
   const work = reviews
-    .map((review) => ({ review, specs: params.specs.filter((s) => specApplies(s, review) && s.columns.some((c) => !stored.has(scoreKey(review.id, c, s.paramsKey)))) }))
+    .map((review) => ({ review, specs: params.specs.filter((s) => specApplies(s, review) && s.columns.some((c) => !stored.has(scoreKey(review.id, c, s.signature)))) }))
     .filter((w) => w.specs.length > 0);
   // Texts are embedded once per pooling: CRScore's may pool token embeddings, embeddingSim never does.
   const embedded = new Map<EmbeddingPooling, EmbeddedTexts>();

@@ -32,7 +32,7 @@ export function runParams(run: Pick<MetricRun, "id" | "params">): RunParams {
 
 /** The chunks of a run with `params`: its score columns, and how many of them each kind of review expects. */
 function chunkPlan(params: RunParams): ChunkPlan {
-  const columns = params.specs.flatMap((s) => s.columns.map((metric) => ({ metric, paramsKey: s.paramsKey })));
+  const columns = params.specs.flatMap((s) => s.columns.map((metric) => ({ metric, signature: s.signature })));
   const expected = (review: { isReference: boolean }) => params.specs.filter((s) => specApplies(s, review)).reduce((n, s) => n + s.columns.length, 0);
   return { columns, onReference: expected({ isReference: true }), onOthers: expected({ isReference: false }), chunkSize: params.chunkSize };
 }

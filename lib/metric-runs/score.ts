@@ -7,10 +7,10 @@ import { CRSCORE_COLUMNS, type MetricJobSpec } from "./specs";
 import type { ReviewToScore } from "@/lib/data/reviews-to-score";
 import { InvariantError } from "@/lib/errors";
 
-const undefinedScore = (review: ReviewToScore, metric: string, paramsKey: string, reason: string): MetricScoreInput => ({
+const undefinedScore = (review: ReviewToScore, metric: string, signature: string, reason: string): MetricScoreInput => ({
   reviewId: review.id,
   metric,
-  paramsKey,
+  signature,
   value: null,
   detail: { reason },
 });
@@ -29,18 +29,18 @@ export function textsToEmbed(spec: MetricJobSpec, review: ReviewToScore): string
  * matches and τ in `detail`, from which the correlation report sweeps τ (CRScore Table 18).
  */
 export function scoreReview(spec: MetricJobSpec, review: ReviewToScore, embedded: EmbeddedTexts | null): MetricScoreInput[] {
-  const { paramsKey } = spec;
+  const { signature } = spec;
   if (spec.kind === "reference") {
-    if (review.reference === null) return [undefinedScore(review, spec.name, paramsKey, "no-reference-review")];
+    if (review.reference === null) return [undefinedScore(review, spec.name, signature, "no-reference-review")];
     const metric = getReferenceMetric(spec.name);
     if (!metric) throw new InvariantError(`unknown reference metric ${spec.name}`);
-    return [{ reviewId: review.id, metric: spec.name, paramsKey, value: metric.score(review.text, review.reference) }];
+    return [{ reviewId: review.id, metric: spec.name, signature, value: metric.score(review.text, review.reference) }];
   }
   if (spec.kind === "embedding-sim") {
-    if (review.reference === null) return [undefinedScore(review, spec.name, paramsKey, "no-reference-review")];
-    if (textsToEmbed(spec, review).length === 0) return [undefinedScore(review, spec.name, paramsKey, "empty-text")];
+    if (review.reference === null) return [undefinedScore(review, spec.name, signature, "no-reference-review")];
+    if (textsToEmbed(spec, review).length === 0) return [undefinedScore(review, spec.name, signature, "empty-text")];
     const value = (embedded as EmbeddedTexts).similarity(review.text, review.reference);
-    return [value === null ? undefinedScore(review, spec.name, paramsKey, "zero-vector") : { reviewId: review.id, metric: spec.name, paramsKey, value }];
+    return [value === null ? undefinedScore(review, spec.name, signature, "zero-vector") : { reviewId: review.id, metric: spec.name, signature, value }];
   }
   if (spec.kind === "judge") throw new InvariantError(`${spec.name} is an LLM judge, scored asynchronously (judgeScores)`);
   const sentences = splitReviewSentences(review.text);
@@ -50,5 +50,5 @@ export function scoreReview(spec: MetricJobSpec, review: ReviewToScore, embedded
   const result = crscoreFromBestMatches(best, spec.tau);
   const detail: Prisma.InputJsonValue = { reason: result.reason, tau: spec.tau, reviewSentenceBest: best.reviewSentenceBest, pseudoReferenceBest: best.pseudoReferenceBest };
   const values = [result.conciseness, result.comprehensiveness, result.relevance];
-  return CRSCORE_COLUMNS.map((metric, i) => ({ reviewId: review.id, metric, paramsKey, value: values[i], detail }));
+  return CRSCORE_COLUMNS.map((metric, i) => ({ reviewId: review.id, metric, signature, value: values[i], detail }));
 }

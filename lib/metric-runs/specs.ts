@@ -1,6 +1,6 @@
 /**
  * The metrics a job can compute and the parameter signature each stores its scores under
- * (MetricScore.paramsKey), sacreBLEU style: a signature changes whenever a value would.
+ * (MetricScore.signature), sacreBLEU style: a signature changes whenever a value would.
  * - every REFERENCE_METRICS entry, scoring a candidate review against the change's human
  *   reference review (Review.isReference);
  * - "embedding-sim": GradedReviews §5.1 embeddingSim, cosine of the review's and the
@@ -73,13 +73,13 @@ const sweTeamSchema = z.object({
 export type SweTeam = z.infer<typeof sweTeamSchema>;
 
 const specSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("reference"), name: z.string(), columns: z.array(z.string()), paramsKey: z.string() }),
-  z.object({ kind: z.literal("embedding-sim"), name: z.literal(EMBEDDING_SIM), columns: z.array(z.string()), paramsKey: z.string() }),
+  z.object({ kind: z.literal("reference"), name: z.string(), columns: z.array(z.string()), signature: z.string() }),
+  z.object({ kind: z.literal("embedding-sim"), name: z.literal(EMBEDDING_SIM), columns: z.array(z.string()), signature: z.string() }),
   z.object({
     kind: z.literal("crscore"),
     name: z.literal(CRSCORE),
     columns: z.array(z.string()),
-    paramsKey: z.string(),
+    signature: z.string(),
     tau: z.number(),
     tauSource: z.enum(TAU_SOURCES),
     /** How a calibrated τ was computed: the best system (null for τ_GT), which items, how many reviews and sentences. */
@@ -91,7 +91,7 @@ const specSchema = z.discriminatedUnion("kind", [
     kind: z.literal("judge"),
     name: z.enum(JUDGE_METRIC_NAMES),
     columns: z.array(z.string()),
-    paramsKey: z.string(),
+    signature: z.string(),
     /** The chat-completions endpoint and model; never the API key. */
     llm: z.object({ url: z.string(), model: z.string() }),
     /** False for the reference-free CRScore LaaJ judges, which also score the human reference. */
@@ -102,9 +102,15 @@ const specSchema = z.discriminatedUnion("kind", [
 ]);
 export type MetricJobSpec = z.infer<typeof specSchema>;
 
+/** A spec as stored: runs planned before the glossary named it wrote the signature as "paramsKey". */
+const storedSpec = (spec: unknown) =>
+  spec !== null && typeof spec === "object" && "paramsKey" in spec && !("signature" in spec)
+    ? Object.fromEntries(Object.entries(spec).map(([k, v]) => [k === "paramsKey" ? "signature" : k, v]))
+    : spec;
+
 /** MetricRun.params: everything a worker needs to compute a chunk exactly as planned. */
 export const runParamsSchema = z.object({
-  specs: z.array(specSchema),
+  specs: z.array(z.preprocess(storedSpec, specSchema)),
   embedding: embeddingSchema.nullable(),
   chunkSize: z.number().int().positive(),
 });
@@ -152,16 +158,16 @@ export interface TauChoice {
  */
 export function metricJobSpec(name: string, embedding: RunEmbedding | null, tau: TauChoice | null, pooling: EmbeddingPooling = "sentence"): MetricJobSpec {
   const reference = getReferenceMetric(name);
-  if (reference) return { kind: "reference", name, columns: [name], paramsKey: reference.signature };
+  if (reference) return { kind: "reference", name, columns: [name], signature: reference.signature };
   if (!embedding) throw new InvariantError(`metric ${name} needs an embedder`);
-  if (name === EMBEDDING_SIM) return { kind: "embedding-sim", name, columns: [name], paramsKey: `${embeddingSignature(embedding)}|sim:cosine|impl:1` };
+  if (name === EMBEDDING_SIM) return { kind: "embedding-sim", name, columns: [name], signature: `${embeddingSignature(embedding)}|sim:cosine|impl:1` };
   if (name !== CRSCORE || !tau) throw new InvariantError(`metric ${name} needs a threshold`);
   const tauText = tau.value.toFixed(4);
   return {
     kind: "crscore",
     name,
     columns: [...CRSCORE_COLUMNS],
-    paramsKey: `${embeddingSignature(embedding)}${embedding.offline ? "" : `|pool:${pooling}`}|split:crscore|refs:automatic|${tauSignature(tau)}|impl:1`,
+    signature: `${embeddingSignature(embedding)}${embedding.offline ? "" : `|pool:${pooling}`}|split:crscore|refs:automatic|${tauSignature(tau)}|impl:1`,
     tau: Number(tauText),
     tauSource: tau.source,
     ...(tau.calibration ? { tauCalibration: tau.calibration } : {}),
@@ -176,5 +182,5 @@ export function specApplies(spec: MetricJobSpec, review: { isReference: boolean 
 
 /** Identity of a run's computation, to resume an unfinished run asked for again. */
 export function runIdentity(params: RunParams): string {
-  return [...params.specs.map((s) => `${s.name}@${s.paramsKey}`), `chunk:${params.chunkSize}`].join("\n");
+  return [...params.specs.map((s) => `${s.name}@${s.signature}`), `chunk:${params.chunkSize}`].join("\n");
 }

@@ -21,7 +21,7 @@ const FK = `REFERENCES "CandidateReview"(id) ON DELETE CASCADE`;
 const FK_C = `REFERENCES floor_reviews(id) ON DELETE CASCADE`;
 const C = `COLLATE "C"`;
 const SHAPES: { name: string; id: boolean; table: string; index?: string }[] = [
-  { name: "cuid id, unique key, (metric, paramsKey) index, FK (MetricScore until 2026-11-27)", id: true, table: `id text PRIMARY KEY, "candidateReviewId" text NOT NULL ${FK}, metric text NOT NULL, "paramsKey" text NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now(), UNIQUE ("candidateReviewId", metric, "paramsKey")`, index: `(metric, "paramsKey")` },
+  { name: "cuid id, unique key, (metric, signature) index, FK (MetricScore until 2026-11-27)", id: true, table: `id text PRIMARY KEY, "candidateReviewId" text NOT NULL ${FK}, metric text NOT NULL, "paramsKey" text NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now(), UNIQUE ("candidateReviewId", metric, "paramsKey")`, index: `(metric, "paramsKey")` },
   { name: "key as primary key, FK (MetricScore now)", id: false, table: `"candidateReviewId" text NOT NULL ${FK}, metric text NOT NULL, "paramsKey" text NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now(), PRIMARY KEY ("candidateReviewId", metric, "paramsKey")` },
   { name: "key and review ids COLLATE \"C\", key as primary key, FK", id: false, table: `"candidateReviewId" text ${C} NOT NULL ${FK_C}, metric text ${C} NOT NULL, "paramsKey" text ${C} NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now(), PRIMARY KEY ("candidateReviewId", metric, "paramsKey")` },
   { name: "key as primary key, no FK", id: false, table: `"candidateReviewId" text NOT NULL, metric text NOT NULL, "paramsKey" text NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now(), PRIMARY KEY ("candidateReviewId", metric, "paramsKey")` },
@@ -31,7 +31,7 @@ const SHAPES: { name: string; id: boolean; table: string; index?: string }[] = [
 interface Score {
   reviewId: string;
   metric: string;
-  paramsKey: string;
+  signature: string;
   value: number;
 }
 
@@ -45,11 +45,11 @@ export default async function run(): Promise<void> {
     await createStudy(client, "floor", makePairs(PAIRS));
     const [{ pid }] = (await connection.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid`)).rows;
     const ids = (await connection.query<{ id: string }>(`SELECT id FROM "CandidateReview" WHERE NOT "isReference" ORDER BY id`)).rows.map((r) => r.id);
-    const paramsKey = "nrefs:1|case:mixed|eff:no|tok:gradedreviews|smooth:add-1|version:1";
+    const signature = "nrefs:1|case:mixed|eff:no|tok:gradedreviews|smooth:add-1|version:1";
     await connection.query(`CREATE TABLE floor_reviews (id text ${C} PRIMARY KEY)`);
     await connection.query(`INSERT INTO floor_reviews SELECT id FROM "CandidateReview"`);
     await connection.query(`VACUUM ANALYZE`);
-    const scores: Score[] = ids.map((id, i) => ({ reviewId: id, metric: "bleu-gradedreviews", paramsKey, value: (i % 997) / 997 }));
+    const scores: Score[] = ids.map((id, i) => ({ reviewId: id, metric: "bleu-gradedreviews", signature, value: (i % 997) / 997 }));
     for (const shape of SHAPES) {
       await connection.query(`DROP TABLE IF EXISTS floor_scores`);
       await connection.query(`CREATE TABLE floor_scores (${shape.table})`);
@@ -57,8 +57,8 @@ export default async function run(): Promise<void> {
       const [id, newId] = shape.id ? ["id, ", "gen_random_uuid()::text, "] : ["", ""];
       const methods: [string, (chunk: Score[]) => Promise<unknown>][] = [
         ["json_to_recordset", (chunk) => connection.query(`INSERT INTO floor_scores (${id}"candidateReviewId", metric, "paramsKey", value) SELECT ${newId}r.* FROM json_to_recordset($1::json) AS r("candidateReviewId" text, metric text, "paramsKey" text, value float8)`, [JSON.stringify(chunk)])],
-        ["unnest of arrays (as the jobs)", (chunk) => connection.query(`INSERT INTO floor_scores (${id}"candidateReviewId", metric, "paramsKey", value) SELECT ${newId}u.* FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[]) AS u`, [chunk.map((s) => s.reviewId), chunk.map((s) => s.metric), chunk.map((s) => s.paramsKey), chunk.map((s) => s.value)])],
-        ...(shape.id ? [] : [["COPY text", (chunk: Score[]) => copyRows(connection, { name: "floor_scores", columns: { reviewId: "text", metric: "text", paramsKey: "text", value: "text" }, mapped: { reviewId: "candidateReviewId" } }, chunk)] as [string, (chunk: Score[]) => Promise<unknown>]]),
+        ["unnest of arrays (as the jobs)", (chunk) => connection.query(`INSERT INTO floor_scores (${id}"candidateReviewId", metric, "paramsKey", value) SELECT ${newId}u.* FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[]) AS u`, [chunk.map((s) => s.reviewId), chunk.map((s) => s.metric), chunk.map((s) => s.signature), chunk.map((s) => s.value)])],
+        ...(shape.id ? [] : [["COPY text", (chunk: Score[]) => copyRows(connection, { name: "floor_scores", columns: { reviewId: "text", metric: "text", signature: "text", value: "text" }, mapped: { reviewId: "candidateReviewId" } }, chunk)] as [string, (chunk: Score[]) => Promise<unknown>]]),
       ];
       for (const [method, insert] of methods) {
         const wall: number[] = [];

@@ -7,7 +7,7 @@ import { bootstrapFlags, itemSetFlags } from "./agreement";
 
 const command: Command = {
   name: "correlate",
-  usage: "correlate --study SLUG --metric M --human Q [--level segment|system] [--params KEY] [--include-references] [--include-drafts] [--items FILE | --item-set NAME] [--resamples N] [--seed S] [--json]",
+  usage: "correlate --study SLUG --metric M --human Q [--level segment|system] [--signature S] [--include-references] [--include-drafts] [--items FILE | --item-set NAME] [--resamples N] [--seed S] [--json]",
   async run(args) {
     hasSwitch(args, "json"); // the output is always the JSON report the dashboard renders
     const study = await requireStudy({ slug: requireFlag(args, "study") });
@@ -16,7 +16,7 @@ const command: Command = {
       metric: requireFlag(args, "metric"),
       human: requireFlag(args, "human"),
       level,
-      paramsKey: optionalFlag(args, "params"),
+      signature: optionalFlag(args, "signature"),
       includeReferences: hasSwitch(args, "include-references"),
       includeDrafts: hasSwitch(args, "include-drafts"),
       items: (await itemSetFlags(args, study.slug)).items,

@@ -7,12 +7,12 @@ import { importMetricScores } from "@/lib/import/metric-scores";
 
 const command: Command = {
   name: "import-scores",
-  usage: "import-scores --study SLUG FILE.csv|FILE.jsonl [--params KEY] [--replace]   (columns: review_id, metric, value; optional change_id, params)",
+  usage: "import-scores --study SLUG FILE.csv|FILE.jsonl [--signature S] [--replace]   (columns: review_id, metric, value; optional change_id, params)",
   async run(args) {
     const study = await requireStudy({ slug: requireFlag(args, "study") });
     const [file, ...extra] = args.positional;
     if (!file || extra.length > 0) throw new CliError("give exactly one score file");
-    return importMetricScores(study.id, { name: path.basename(file), content: readFileSync(file) }, { paramsKey: optionalFlag(args, "params"), replace: hasSwitch(args, "replace") });
+    return importMetricScores(study.id, { name: path.basename(file), content: readFileSync(file) }, { signature: optionalFlag(args, "signature"), replace: hasSwitch(args, "replace") });
   },
 };
 export default command;

@@ -73,11 +73,11 @@ const command: Command = {
         embedding: params.embedding && { ...params.embedding, label: params.embedding.offline ? "offline TF-IDF default (no embedding model configured)" : params.embedding.model },
         metrics: params.specs.map((spec) => ({
           name: spec.name,
-          paramsKey: spec.paramsKey,
+          signature: spec.signature,
           ...(spec.kind === "crscore" ? { tau: spec.tau, tauSource: spec.tauSource, ...(spec.tauCalibration ? { tauCalibration: spec.tauCalibration } : {}), ...(spec.pooling ? { pooling: spec.pooling } : {}) } : {}),
           ...(spec.kind === "judge" ? { llm: spec.llm, ...(spec.team ? { team: spec.team } : {}) } : {}),
           columns: spec.columns.map((metric) => {
-            const variant = stored.find((v) => v.metric === metric && v.paramsKey === spec.paramsKey);
+            const variant = stored.find((v) => v.metric === metric && v.signature === spec.signature);
             return { metric, scored: variant?.count ?? 0, defined: variant?.defined ?? 0 };
           }),
         })),

@@ -143,7 +143,7 @@ describe.skipIf(!hasPhase1 || !hasPhase2)("CRScore phase-2 sheets imported: the 
   test("Rel correlates with human relevance at the review and the system level (CRScore Tables 2, 3), its tau calibrated by the paper's procedure", async () => {
     const report = await correlationReport(studyId, { metric: "crscore-rel", human: "relevance", bootstrap: { nResamples: 100 } }, db);
     // τ by the paper's procedure (§3.3): the sentences of the system the annotators rated most relevant (GPT-3.5, as in the paper) on the changes they did not rate.
-    expect(report.metric).toMatchObject({ offlineEmbedder: true, paramsKey: expect.stringMatching(/\|tau:0\.1916\|tau-source:best-system\|tau-system:gpt3\.5_pred\|tau-items:unannotated\|/) });
+    expect(report.metric).toMatchObject({ offlineEmbedder: true, signature: expect.stringMatching(/\|tau:0\.1916\|tau-source:best-system\|tau-system:gpt3\.5_pred\|tau-items:unannotated\|/) });
     expect(report.metric.label).toMatch(/offline TF-IDF/);
     // 882 rated candidate reviews (the human reference "msg" left out), each rated by one annotator.
     expect(report.counts.paired).toBe(882);

@@ -248,10 +248,10 @@ describe("CRScore over an embeddings endpoint: the paper's τ for its model, els
     const spec = await run({ metrics: ["crscore"], embedding: { url, model: "mixedbread-ai/mxbai-embed-large-v1" } });
     expect(spec).toMatchObject({ tau: CRSCORE_DEFAULT_TAU, tauSource: "paper", pooling: "tokens-without-stopwords" });
     expect(spec.tauCalibration).toBeUndefined();
-    expect(spec.paramsKey).toBe("emb:mixedbread-ai/mxbai-embed-large-v1|pool:tokens-without-stopwords|split:crscore|refs:automatic|tau:0.7314|tau-source:paper|impl:1");
+    expect(spec.signature).toBe("emb:mixedbread-ai/mxbai-embed-large-v1|pool:tokens-without-stopwords|split:crscore|refs:automatic|tau:0.7314|tau-source:paper|impl:1");
     expect(calls).toHaveLength(0);
     // The stored best matches are the cosines of the pooled vectors.
-    const rel = await metricValuesForStudy(studyId, "crscore-rel", spec.paramsKey, db);
+    const rel = await metricValuesForStudy(studyId, "crscore-rel", spec.signature, db);
     const review = await db.review.findFirstOrThrow({ where: { codeChange: { studyId, externalId: "change-3" }, system: "sys-good" } });
     const detail = rel?.details.get(review.id) as { reviewSentenceBest: number[] };
     expect(detail.reviewSentenceBest[0]).toBeCloseTo(tauByHand("sys-good", [3]), 4);
@@ -261,11 +261,11 @@ describe("CRScore over an embeddings endpoint: the paper's τ for its model, els
     const spec = await run({ metrics: ["crscore"], embedding: { url, model: "other-model" } });
     expect(spec).toMatchObject({ tauSource: "best-system", tauCalibration: { system: "sys-good", items: "unannotated", reviews: 2, sentences: 2 }, pooling: "tokens-without-stopwords" });
     expect(spec.tau).toBe(tauByHand("sys-good", [2, 3]));
-    expect(spec.paramsKey).toContain(`|tau:${spec.tau.toFixed(4)}|tau-source:best-system|tau-system:sys-good|tau-items:unannotated|`);
+    expect(spec.signature).toContain(`|tau:${spec.tau.toFixed(4)}|tau-source:best-system|tau-system:sys-good|tau-items:unannotated|`);
 
     const gt = await run({ metrics: ["crscore"], embedding: { url, model: "other-model" }, tauCalibration: "gt" });
     expect(gt).toMatchObject({ tauSource: "gt", tau: tauByHand("msg", [2, 3]), tauCalibration: { system: null, items: "unannotated", reviews: 2 } });
-    expect(gt.paramsKey).toContain("|tau-source:gt|tau-items:unannotated|");
+    expect(gt.signature).toContain("|tau-source:gt|tau-items:unannotated|");
     // A named system; an unknown one is refused with the study's systems.
     expect((await run({ metrics: ["crscore"], embedding: { url, model: "other-model" }, tauCalibration: "best-system", tauSystem: "sys-poor" })).tau).toBe(tauByHand("sys-poor", [2, 3]));
     await expect(startMetricRun(createJobContext(), boss, studyId, { metrics: ["crscore"], embedding: { url, model: "other-model" }, tauSystem: "nope", tauCalibration: "best-system" })).rejects.toThrow(/no system "nope" in this study; its systems: sys-good, sys-poor/);
@@ -274,7 +274,7 @@ describe("CRScore over an embeddings endpoint: the paper's τ for its model, els
   test("a server without token embeddings: whole-sentence vectors, labelled pool:sentence", async () => {
     const spec = await run({ metrics: ["crscore"], embedding: { url: url.replace("/v1", "/plain/v1"), model: "mxbai-embed-large" } });
     expect(spec).toMatchObject({ tauSource: "paper", pooling: "sentence" });
-    expect(spec.paramsKey).toMatch(/^emb:mxbai-embed-large\|pool:sentence\|/);
+    expect(spec.signature).toMatch(/^emb:mxbai-embed-large\|pool:sentence\|/);
     expect(calls.length).toBeGreaterThan(0);
   });
 });

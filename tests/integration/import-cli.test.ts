@@ -32,6 +32,14 @@ describe("import and export commands", () => {
     expect(result.stderr).toContain("import refused, nothing was written:\nbad.jsonl: line 1: diff: Invalid input: expected string, received undefined");
   }, 120_000);
 
+  test("a renamed option is refused with its new name (--params is --signature), before any work", async () => {
+    const scores = path.join(dir, "scores.csv");
+    writeFileSync(scores, "review_id,metric,value\nnone,m,1\n");
+    const refused = await cli("import-scores", "--study", "cli-no-such-study", "--params", "v1", scores);
+    expect(refused).toMatchObject({ code: 2, stdout: "" });
+    expect(refused.stderr).toMatch(/^The option --params is now --signature\nUsage: npm run cli -- import-scores --study SLUG .*--signature S/);
+  }, 120_000);
+
   test("an option the command does not know is refused, not ignored; --skip-invalid-rows imports the valid lines and lists the others", async () => {
     const typo = await cli("agreement", "--study", "cli-example", "--itemz", "ids.txt");
     expect(typo.code).toBe(2);

@@ -50,7 +50,7 @@ describe("import-scores", () => {
 
   test("CSV by review id and JSONL by external ids; signatures per file; kept unless replaced; exact values", async () => {
     const csv = ["review_id,metric,value", ...reviewIds.map((id, i) => `${id},llm-judge,${i + 0.11764705882352941}`)].join("\n");
-    expect(await importMetricScores(studyId, file("judge.csv", csv), {})).toEqual({ scores: 3, written: 3, metrics: [{ metric: "llm-judge", paramsKey: "import:judge.csv", count: 3 }] });
+    expect(await importMetricScores(studyId, file("judge.csv", csv), {})).toEqual({ scores: 3, written: 3, metrics: [{ metric: "llm-judge", signature: "import:judge.csv", count: 3 }] });
     const values = await metricValuesForStudy(studyId, "llm-judge", undefined, db);
     expect(values?.values.get(reviewIds[0])).toBe(0.11764705882352941);
 
@@ -61,7 +61,7 @@ describe("import-scores", () => {
     expect(await importMetricScores(studyId, file("judge.csv", again), {})).toMatchObject({ written: 0 });
     expect(await importMetricScores(studyId, file("judge.csv", again), { replace: true })).toMatchObject({ written: 1 });
     expect((await metricValuesForStudy(studyId, "llm-judge", undefined, db))?.values.get(reviewIds[0])).toBe(1);
-    expect((await listStudyMetrics(studyId, db)).map((v) => [v.metric, v.paramsKey, v.count])).toEqual([
+    expect((await listStudyMetrics(studyId, db)).map((v) => [v.metric, v.signature, v.count])).toEqual([
       ["bertscore", "bertscore|model:x", 2],
       ["llm-judge", "import:judge.csv", 3],
     ]);

@@ -114,8 +114,8 @@ const context = (env: Record<string, string> = {}) => createJobContext({ env, ll
 const llm = (model: string, extra: Partial<NonNullable<MetricRunRequest["llm"]>> = {}) => ({ url: fake.url, model, apiKey: API_KEY, ...extra });
 
 /** The run's stored scores of `metric` by review external id ("g0/good"). */
-async function storedScores(studyId: string, metric: string, paramsKey: string) {
-  const rows = await db.metricScore.findMany({ where: { metric, paramsKey, review: { codeChange: { studyId } } }, include: { review: { include: { codeChange: true } } } });
+async function storedScores(studyId: string, metric: string, signature: string) {
+  const rows = await db.metricScore.findMany({ where: { metric, signature, review: { codeChange: { studyId } } }, include: { review: { include: { codeChange: true } } } });
   return new Map(rows.map((r) => [`${r.review.codeChange.externalId}/${r.review.externalId}`, r]));
 }
 
@@ -147,11 +147,11 @@ describe("llm-judge-gradedreviews as a metric run", () => {
     const [spec] = runParams(run).specs;
     if (spec.kind !== "judge") throw new Error("not a judge spec");
     const expectedKey = createJudgeMetric("llm-judge-gradedreviews", { client: createChatClient({ url: fake.url, model: "judge-model" }, {}) }).signature;
-    expect(spec).toMatchObject({ name: "llm-judge-gradedreviews", columns: ["llm-judge-gradedreviews"], paramsKey: expectedKey, llm: { url: fake.url, model: "judge-model" }, needsReference: true, team: null });
-    expect(spec.paramsKey).toContain("model:judge-model|");
-    expect(spec.paramsKey).toContain(`prompt:${GRADEDREVIEWS_PROMPT_VERSION}|`);
+    expect(spec).toMatchObject({ name: "llm-judge-gradedreviews", columns: ["llm-judge-gradedreviews"], signature: expectedKey, llm: { url: fake.url, model: "judge-model" }, needsReference: true, team: null });
+    expect(spec.signature).toContain("model:judge-model|");
+    expect(spec.signature).toContain(`prompt:${GRADEDREVIEWS_PROMPT_VERSION}|`);
 
-    const scores = await storedScores(study.id, "llm-judge-gradedreviews", spec.paramsKey);
+    const scores = await storedScores(study.id, "llm-judge-gradedreviews", spec.signature);
     expect([...scores.keys()].sort()).toEqual(["g0/exact", "g0/good", "g0/poor", "g1/good", "g1/nograde"]);
     expect(scores.get("g0/exact")).toMatchObject({ value: 5, detail: { procedure: "exact-match" } });
     expect(scores.get("g0/good")).toMatchObject({ value: 4, detail: { procedure: "llm", grades: [5, 5, 5] } }); // a model's 5 becomes 4
@@ -169,7 +169,7 @@ describe("llm-judge-gradedreviews as a metric run", () => {
     }
     const runRow = await db.metricRun.findUniqueOrThrow({ where: { id: run.id } });
     expect(JSON.stringify(runRow)).not.toContain(API_KEY);
-    const details = await db.metricScore.findMany({ where: { review: { codeChange: { studyId: study.id } } }, select: { detail: true, paramsKey: true } });
+    const details = await db.metricScore.findMany({ where: { review: { codeChange: { studyId: study.id } } }, select: { detail: true, signature: true } });
     expect(JSON.stringify(details)).not.toContain(API_KEY);
   });
 
@@ -213,10 +213,10 @@ describe("llm-judge-gradedreviews as a metric run", () => {
     expect(done.stderr).not.toContain("Error");
     expect(done.code).toBe(0);
     expect(done.stdout).not.toContain(API_KEY);
-    const output = JSON.parse(done.stdout) as { run: { status: string; total: number }; metrics: { name: string; paramsKey: string; llm: unknown; columns: { scored: number; defined: number }[] }[] };
+    const output = JSON.parse(done.stdout) as { run: { status: string; total: number }; metrics: { name: string; signature: string; llm: unknown; columns: { scored: number; defined: number }[] }[] };
     expect(output.run).toMatchObject({ status: "DONE", total: 2 });
     expect(output.metrics[0]).toMatchObject({ name: "llm-judge-gradedreviews", llm: { url: `${fake.url}/v1`, model: "cli-model" }, columns: [{ scored: 2, defined: 1 }] });
-    expect(output.metrics[0].paramsKey).toContain("model:cli-model|");
+    expect(output.metrics[0].signature).toContain("model:cli-model|");
     expect(fake.requests.every((r) => r.authorization === `Bearer ${API_KEY}`)).toBe(true);
   }, 120_000);
 
@@ -228,7 +228,7 @@ describe("llm-judge-gradedreviews as a metric run", () => {
     const run = await drainMetricRun(boss, ctx, started.run.id);
     expect(run).toMatchObject({ status: "DONE", done: 3, error: null });
     const [spec] = runParams(run).specs;
-    const scores = await storedScores(study.id, "llm-judge-gradedreviews", spec.paramsKey);
+    const scores = await storedScores(study.id, "llm-judge-gradedreviews", spec.signature);
     expect([...scores.values()].map((s) => s.value).sort()).toEqual([2, 4, 5]);
     expect(fake.requests).toHaveLength(1 + 3 + 3);
 
@@ -238,7 +238,7 @@ describe("llm-judge-gradedreviews as a metric run", () => {
     const failed = await drainMetricRun(boss, ctx, failing.run.id);
     expect(failed.status).toBe("FAILED");
     expect(failed.error).toMatch(/^chunk 0: LLM request to http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions failed after 3 attempts: HTTP 500: down$/);
-    expect(await db.metricScore.count({ where: { paramsKey: runParams(failed).specs[0].paramsKey } })).toBe(0);
+    expect(await db.metricScore.count({ where: { signature: runParams(failed).specs[0].signature } })).toBe(0);
   });
 
   test("LLM_API_KEY goes to LLM_URL only, never to another endpoint a run names", async () => {
@@ -267,8 +267,8 @@ describe("llm-judge-gradedreviews as a metric run", () => {
     expect(halfway.status).toBe("RUNNING");
     expect([1, 2]).toContain(halfway.done);
     const askedBefore = fake.requests.length;
-    const paramsKey = runParams(first.run).specs[0].paramsKey;
-    const kept = await scoreVersions(db, Prisma.sql`s."paramsKey" = ${paramsKey}`);
+    const signature = runParams(first.run).specs[0].signature;
+    const kept = await scoreVersions(db, Prisma.sql`s."paramsKey" = ${signature}`);
     expect(kept).toHaveLength(halfway.done);
 
     const resumed = await startMetricRun(context(), boss, study.id, request);
@@ -278,7 +278,7 @@ describe("llm-judge-gradedreviews as a metric run", () => {
     // Every review was asked exactly as often as one uninterrupted run asks (18 requests).
     expect(fake.requests).toHaveLength(18);
     expect(askedBefore).toBeLessThan(18);
-    const rows = await scoreVersions(db, Prisma.sql`s."paramsKey" = ${paramsKey}`);
+    const rows = await scoreVersions(db, Prisma.sql`s."paramsKey" = ${signature}`);
     expect(rows).toHaveLength(5);
     expect(kept.every((k) => rows.includes(k))).toBe(true);
 
@@ -330,8 +330,8 @@ describe("swe-judge and the CRScore judge as metric runs", () => {
     expect(spec.team.source).toBe("calibrated");
     expect(spec.team.members).toContain("P5");
     expect(spec.team.members).toHaveLength(2); // the smallest team that follows the humans
-    expect(spec.paramsKey).toContain(`|team:${spec.team.members.join("+")}|`);
-    expect(spec.paramsKey).toContain("model:swe-model|");
+    expect(spec.signature).toContain(`|team:${spec.team.members.join("+")}|`);
+    expect(spec.signature).toContain("model:swe-model|");
     const reviews = await db.review.findMany({ where: { codeChange: { studyId: study.id }, isReference: false }, orderBy: [{ codeChange: { position: "asc" } }, { position: "asc" }] });
     expect(spec.team.calibration).toMatchObject({ human: "reference-grade", seed: 1, reviewIds: reviews.map((r) => r.id), humanScores: [1, 3, 5, 2, 4], excluded: [] });
     // P5 ranks the reviews as the humans do.
@@ -340,7 +340,7 @@ describe("swe-judge and the CRScore judge as metric runs", () => {
 
     const run = await drainMetricRun(boss, ctx, started.run.id);
     expect(run).toMatchObject({ status: "DONE", done: 5, total: 5 });
-    const scores = await storedScores(study.id, "swe-judge", spec.paramsKey);
+    const scores = await storedScores(study.id, "swe-judge", spec.signature);
     expect(scores.size).toBe(5);
     const other = spec.team.members.find((m) => m !== "P5");
     expect(other).toBeDefined();
@@ -357,7 +357,7 @@ describe("swe-judge and the CRScore judge as metric runs", () => {
     expect(fake.requests).toHaveLength(0);
     expect(again).toMatchObject({ run: { status: "DONE" }, chunks: { enqueued: 0 } });
     const [reused] = runParams(again.run).specs;
-    expect(reused.paramsKey).toBe(spec.paramsKey);
+    expect(reused.signature).toBe(spec.signature);
     expect(reused.kind === "judge" && reused.team?.calibration?.reusedFrom).toBe(started.run.id);
   });
 
@@ -383,9 +383,9 @@ describe("swe-judge and the CRScore judge as metric runs", () => {
     const started = await startMetricRun(ctx, boss, study.id, { metrics: ["swe-judge"], llm: llm("swe-given-model", { sweTeam: ["P1b", "P5"] }) });
     const [spec] = runParams(started.run).specs;
     expect(spec).toMatchObject({ team: { members: ["P1b", "P5"], source: "given", calibration: null } });
-    expect(spec.paramsKey).toContain("|team:P1b+P5|");
+    expect(spec.signature).toContain("|team:P1b+P5|");
     expect((await drainMetricRun(boss, ctx, started.run.id)).status).toBe("DONE");
-    const scores = await storedScores(study.id, "swe-judge", spec.paramsKey);
+    const scores = await storedScores(study.id, "swe-judge", spec.signature);
     expect(scores.get("s1/e")?.value).toBeCloseTo(mapToScale((50 + 75) / 2, FIVE_POINT), 12);
     // The code change is the context of every strategy that shows it; P5's key points were asked once per change (a model no earlier test asked, so none is in the response cache).
     expect(fake.requests.filter((r) => sweJudgeStep(r) === "P5-points")).toHaveLength(2);
@@ -400,7 +400,7 @@ describe("swe-judge and the CRScore judge as metric runs", () => {
     expect(run).toMatchObject({ status: "DONE", total: 7, done: 7 });
     const [spec] = runParams(run).specs;
     expect(spec).toMatchObject({ needsReference: false });
-    const scores = await storedScores(study.id, "llm-judge-crscore-rel", spec.paramsKey);
+    const scores = await storedScores(study.id, "llm-judge-crscore-rel", spec.signature);
     expect(scores.size).toBe(7);
     expect([...scores.values()].every((s) => s.value === 4)).toBe(true);
     expect(fake.requests.every((r) => userText(r).includes("Now read the java code change"))).toBe(true);

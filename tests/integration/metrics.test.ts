@@ -81,13 +81,13 @@ describe("metric jobs", () => {
     // The demo's annotators rated its systems' relevance: the best-rated one's review sentences give τ (CRScore §3.3).
     expect(crscore.tauSource).toBe("best-system");
     expect(crscore.tauCalibration).toMatchObject({ system: expect.any(String), sentences: expect.any(Number) });
-    expect(crscore.paramsKey).toContain(`|tau-source:best-system|tau-system:${crscore.tauCalibration?.system}|tau-items:${crscore.tauCalibration?.items}|`);
+    expect(crscore.signature).toContain(`|tau-source:best-system|tau-system:${crscore.tauCalibration?.system}|tau-items:${crscore.tauCalibration?.items}|`);
     expect(crscore.tau).toBeGreaterThan(0);
     expect(crscore.tau).toBeLessThan(1);
-    expect(crscore.paramsKey).toContain(`emb:${TFIDF_MODEL}|`);
-    expect(crscore.paramsKey).toContain(`tau:${crscore.tau.toFixed(4)}`);
+    expect(crscore.signature).toContain(`emb:${TFIDF_MODEL}|`);
+    expect(crscore.signature).toContain(`tau:${crscore.tau.toFixed(4)}`);
 
-    const rel = await metricValuesForStudy(studyId, "crscore-rel", crscore.paramsKey, db);
+    const rel = await metricValuesForStudy(studyId, "crscore-rel", crscore.signature, db);
     const withReferences = reviews.filter((r) => r.codeChange.pseudoReferences.length > 0 && splitReviewSentences(r.text).length > 0);
     expect(rel?.values.size).toBe(reviews.filter((r) => r.codeChange.pseudoReferences.length > 0).length);
     // Stored best matches reproduce the stored Rel at the stored tau.
@@ -107,7 +107,7 @@ describe("metric jobs", () => {
     expect(bleu?.values.get(candidate.id)).toBe(getReferenceMetric("bleu-codereviewer")?.score(candidate.text, reference.text));
     expect(bleu?.values.has(reference.id)).toBe(false);
     const sims = await metricValuesForStudy(studyId, "embedding-sim", undefined, db);
-    expect(sims?.paramsKey).toContain(TFIDF_MODEL);
+    expect(sims?.signature).toContain(TFIDF_MODEL);
 
     // Asking again computes nothing.
     const again = await startMetricRun(createJobContext(), boss, studyId, { metrics: ["crscore", "embedding-sim", "bleu-codereviewer"] });
@@ -191,12 +191,12 @@ describe("metric jobs", () => {
     const studyId = await createSmallStudy("store-twice", 1);
     const { run } = await startMetricRun(createJobContext(), boss, studyId, { metrics: ["rouge-l"] });
     const [a, b] = await db.review.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
-    const row = (reviewId: string, value: number) => ({ reviewId, metric: "rouge-l", paramsKey: "test", value });
+    const row = (reviewId: string, value: number) => ({ reviewId, metric: "rouge-l", signature: "test", value });
     // The other worker's store: review a only.
     expect(await storeChunkScores(run.id, [row(a.id, 0.5)], 1)).toBe(1);
     // This worker read the chunk before and stores a and b: the plain INSERT fails on a, and b alone is stored and counted.
     expect(await storeChunkScores(run.id, [row(a.id, 0.9), row(b.id, 0.7)], 2)).toBe(1);
-    const stored = await db.metricScore.findMany({ where: { paramsKey: "test", review: { codeChange: { studyId } } }, select: { reviewId: true, value: true } });
+    const stored = await db.metricScore.findMany({ where: { signature: "test", review: { codeChange: { studyId } } }, select: { reviewId: true, value: true } });
     expect(new Map(stored.map((s) => [s.reviewId, s.value]))).toEqual(new Map([[a.id, 0.5], [b.id, 0.7]]));
     expect(await db.metricRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ done: 2, total: 3, status: "RUNNING" });
   });
@@ -208,21 +208,21 @@ describe("metric jobs", () => {
     const job = async (runId: string, chunk: number) => (await boss.getJobById<ChunkJobData>(METRIC_QUEUE, chunkJobId(runId, chunk)))!.data;
     expect([(await job(run.id, 0)).fresh, (await job(run.id, 1)).fresh]).toEqual([true, true]);
     const [first] = (await job(run.id, 0)).reviewIds;
-    const { paramsKey } = runParams(run).specs[0];
+    const { signature } = runParams(run).specs[0];
     // Another worker stores the chunk's first score after the planning.
-    await storeChunkScores(run.id, [{ reviewId: first, metric: "rouge-l", paramsKey, value: 0.5 }], 1);
+    await storeChunkScores(run.id, [{ reviewId: first, metric: "rouge-l", signature, value: 0.5 }], 1);
 
     // This worker computes chunk 0 without reading its stored scores: its other two reviews are stored and counted.
     expect(await processChunk(createJobContext(), await job(run.id, 0))).toBe(2);
     expect(await db.metricRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ done: 3, total: 6, status: "RUNNING" });
     // Chunk 0's job is still queued (as after a crash between store and completion): run again, it counts nothing more.
     expect(await drainMetricRun(boss, createJobContext(), run.id)).toMatchObject({ done: 6, total: 6, status: "DONE" });
-    const stored = await db.metricScore.findMany({ where: { metric: "rouge-l", paramsKey, review: { codeChange: { studyId } } }, select: { reviewId: true, value: true } });
+    const stored = await db.metricScore.findMany({ where: { metric: "rouge-l", signature, review: { codeChange: { studyId } } }, select: { reviewId: true, value: true } });
     expect(stored).toHaveLength(6);
     expect(stored.find((s) => s.reviewId === first)?.value).toBe(0.5);
 
     // Planned again with chunk 0 partly stored (its other scores deleted): chunk 0 reads what is stored, chunk 1 (none stored) does not.
-    await db.metricScore.deleteMany({ where: { metric: "rouge-l", paramsKey, reviewId: { not: first }, review: { codeChange: { studyId } } } });
+    await db.metricScore.deleteMany({ where: { metric: "rouge-l", signature, reviewId: { not: first }, review: { codeChange: { studyId } } } });
     const again = await startMetricRun(createJobContext(), boss, studyId, request);
     expect(again.run.done).toBe(1);
     expect([(await job(again.run.id, 0)).fresh, (await job(again.run.id, 1)).fresh]).toEqual([false, true]);
@@ -234,32 +234,32 @@ describe("metric jobs", () => {
     const { run } = await startMetricRun(createJobContext(), boss, studyId, { metrics: ["rouge-l"] });
     const [a, b] = await db.review.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
     const values = [0.11764705882352941, 1 / 3, -2.5e-7, 1.7976931348623157e308, 5e-324, 123456789.12345679, 0, 1e21, 2 ** 53 + 2, null];
-    const rows = (reviewId: string, metric: string) => values.map((value, i) => ({ reviewId: reviewId, metric, paramsKey: `exact-${i}`, value, detail: { best: [value, 0.1 + 0.2], reason: i === 9 ? "empty-review" : undefined } }));
+    const rows = (reviewId: string, metric: string) => values.map((value, i) => ({ reviewId: reviewId, metric, signature: `exact-${i}`, value, detail: { best: [value, 0.1 + 0.2], reason: i === 9 ? "empty-review" : undefined } }));
     await storeChunkScores(run.id, rows(a.id, "rouge-l"), 1);
     await insertMetricScores(rows(b.id, "imported"), {}, db);
     for (const [reviewId, metric] of [[a.id, "rouge-l"], [b.id, "imported"]]) {
-      const stored = await db.metricScore.findMany({ where: { reviewId: reviewId, metric }, select: { paramsKey: true, value: true, detail: true } });
-      expect(new Map(stored.map((s) => [s.paramsKey, [s.value, s.detail]]))).toEqual(new Map(rows(reviewId, metric).map((r) => [r.paramsKey, [r.value, JSON.parse(JSON.stringify(r.detail))]])));
+      const stored = await db.metricScore.findMany({ where: { reviewId: reviewId, metric }, select: { signature: true, value: true, detail: true } });
+      expect(new Map(stored.map((s) => [s.signature, [s.value, s.detail]]))).toEqual(new Map(rows(reviewId, metric).map((r) => [r.signature, [r.value, JSON.parse(JSON.stringify(r.detail))]])));
     }
   });
 
   test("a metric's values: the variant computed last unless one is named, defined values only with their details, null for a metric never stored", async () => {
     const studyId = await createSmallStudy("values-variants", 1);
     const [a, b] = await db.review.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
-    await insertMetricScores([{ reviewId: a.id, metric: "m", paramsKey: "old", value: 0.1 }], {}, db);
-    await insertMetricScores([{ reviewId: a.id, metric: "m", paramsKey: "new", value: 0.2, detail: { best: [0.2] } }, { reviewId: b.id, metric: "m", paramsKey: "new", value: null, detail: { reason: "empty-review" } }], {}, db);
+    await insertMetricScores([{ reviewId: a.id, metric: "m", signature: "old", value: 0.1 }], {}, db);
+    await insertMetricScores([{ reviewId: a.id, metric: "m", signature: "new", value: 0.2, detail: { best: [0.2] } }, { reviewId: b.id, metric: "m", signature: "new", value: null, detail: { reason: "empty-review" } }], {}, db);
     // The old variant's score recomputed later than the new's rows makes it the newest.
-    await db.metricScore.updateMany({ where: { reviewId: a.id, metric: "m", paramsKey: "old" }, data: { computedAt: new Date(Date.now() + 60_000) } });
+    await db.metricScore.updateMany({ where: { reviewId: a.id, metric: "m", signature: "old" }, data: { computedAt: new Date(Date.now() + 60_000) } });
     const newest = await metricValuesForStudy(studyId, "m", undefined, db);
-    expect(newest).toEqual({ metric: "m", paramsKey: "old", values: new Map([[a.id, 0.1]]), details: new Map() });
+    expect(newest).toEqual({ metric: "m", signature: "old", values: new Map([[a.id, 0.1]]), details: new Map() });
     const named = await metricValuesForStudy(studyId, "m", "new", db);
-    expect(named).toEqual({ metric: "m", paramsKey: "new", values: new Map([[a.id, 0.2]]), details: new Map([[a.id, { best: [0.2] }]]) });
+    expect(named).toEqual({ metric: "m", signature: "new", values: new Map([[a.id, 0.2]]), details: new Map([[a.id, { best: [0.2] }]]) });
     expect((await metricValuesForStudy(studyId, "m", "new", db, { details: false }))?.details).toEqual(new Map());
     // Every value of the variant undefined: the variant, with no values.
-    await db.metricScore.updateMany({ where: { metric: "m", paramsKey: "new", reviewId: { in: [a.id, b.id] } }, data: { value: null, computedAt: new Date(Date.now() + 120_000) } });
-    expect(await metricValuesForStudy(studyId, "m", undefined, db)).toEqual({ metric: "m", paramsKey: "new", values: new Map(), details: new Map() });
+    await db.metricScore.updateMany({ where: { metric: "m", signature: "new", reviewId: { in: [a.id, b.id] } }, data: { value: null, computedAt: new Date(Date.now() + 120_000) } });
+    expect(await metricValuesForStudy(studyId, "m", undefined, db)).toEqual({ metric: "m", signature: "new", values: new Map(), details: new Map() });
     // A named variant with no rows is an empty one; a metric never stored has none.
-    expect(await metricValuesForStudy(studyId, "m", "absent", db)).toEqual({ metric: "m", paramsKey: "absent", values: new Map(), details: new Map() });
+    expect(await metricValuesForStudy(studyId, "m", "absent", db)).toEqual({ metric: "m", signature: "absent", values: new Map(), details: new Map() });
     expect(await metricValuesForStudy(studyId, "never", undefined, db)).toBeNull();
   });
 
@@ -267,10 +267,10 @@ describe("metric jobs", () => {
     const studyId = await createSmallStudy("scores-follow-reviews", 1);
     const { run } = await startMetricRun(createJobContext(), boss, studyId, { metrics: ["rouge-l"] });
     const [a, b] = await db.review.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
-    const row = (reviewId: string) => ({ reviewId, metric: "rouge-l", paramsKey: "test", value: 0.5 });
+    const row = (reviewId: string) => ({ reviewId, metric: "rouge-l", signature: "test", value: 0.5 });
     await storeChunkScores(run.id, [row(a.id), row(b.id)], 2);
     await db.review.delete({ where: { id: a.id } });
-    expect((await db.metricScore.findMany({ where: { paramsKey: "test", reviewId: { in: [a.id, b.id] } } })).map((s) => s.reviewId)).toEqual([b.id]);
+    expect((await db.metricScore.findMany({ where: { signature: "test", reviewId: { in: [a.id, b.id] } } })).map((s) => s.reviewId)).toEqual([b.id]);
     await expect(storeChunkScores(run.id, [row(a.id)], 1)).rejects.toThrow(/foreign key/);
   });
 

@@ -101,7 +101,7 @@ test("above the inline limit the worker computes the agreement CIs once per stat
 test("a validity report's level-free sections are computed once per state of the data: the system level with CIs reuses the segment's without", async () => {
   const { studyId } = await seedDemo(db);
   const reviews = await db.review.findMany({ where: { codeChange: { studyId } }, select: { id: true }, orderBy: { id: "asc" } });
-  await insertMetricScores(reviews.map((r, i) => ({ reviewId: r.id, metric: "shared-sections", paramsKey: "k", value: (i * 7) % 11 })), {}, db);
+  await insertMetricScores(reviews.map((r, i) => ({ reviewId: r.id, metric: "shared-sections", signature: "k", value: (i * 7) % 11 })), {}, db);
   const fingerprint = await studyFingerprint(studyId, true);
   const options = { metric: "shared-sections", human: "relevance" };
   const segment = await cachedCorrelationReport(studyId, { ...options, bootstrap: { nResamples: 0 } }, fingerprint);

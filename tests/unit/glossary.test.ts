@@ -99,7 +99,6 @@ const PENDING: Record<string, readonly string[]> = {
   "goldChanges": ["lib/data/assignment-admin.ts", "lib/data/gold.ts", "lib/data/quality.ts", "lib/data/rounds.ts"],
   "grader": ["app/api/studies/[slug]/export/route.ts", "components/export-links.tsx", "e2e/adjudication.spec.ts", "lib/data/exports.ts", "lib/export/formats.ts", "lib/export/index.ts", "scripts/cli/export.ts"],
   "item-preview.tsx": ["app/studies/[slug]/items/[codeChangeId]/page.tsx", "components/workspace/item-preview.tsx", "e2e/lead-views.spec.ts"],
-  "paramsKey": ["app/api/studies/[slug]/correlate/route.ts", "app/studies/[slug]/metrics/page.tsx", "app/studies/[slug]/validity/page.tsx", "components/dashboard/validity-body.tsx", "e2e/dashboard-validity.spec.ts", "lib/analysis/correlation-report.ts", "lib/data/metric-runs.ts", "lib/data/metric-scores.ts", "lib/data/report-cache.ts", "lib/data/reports.ts", "lib/import/metric-scores.ts", "lib/metric-runs/judges.ts", "lib/metric-runs/process-chunk.ts", "lib/metric-runs/runs.ts", "lib/metric-runs/score.ts", "lib/metric-runs/specs.ts", "scripts/bench/score-floor.ts", "scripts/cli/correlate.ts", "scripts/cli/import-scores.ts", "scripts/cli/metrics.ts"],
   "ratingTableFromColumns": ["lib/agreement/index.ts", "lib/agreement/table.ts", "lib/analysis/agreement-report.ts", "lib/analysis/correlation-report.ts"],
   "ratingsByRater": ["lib/analysis/gather.ts", "lib/data/adjudication.ts", "lib/data/quality.ts"],
   "roundChanges": ["lib/data/assignment-admin.ts", "lib/data/round-gate.ts"],

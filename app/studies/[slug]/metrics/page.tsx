@@ -93,11 +93,11 @@ export default async function MetricRunsPage({ params }: { params: Promise<{ slu
       { key: "last", label: "Last computed" },
     ],
     rows: stored.map((v) => ({
-      key: `${v.metric}@${v.paramsKey}`,
+      key: `${v.metric}@${v.signature}`,
       cells: [
-        text(v.metric, { href: `/studies/${study.slug}/validity?metric=${encodeURIComponent(v.metric)}&params=${encodeURIComponent(v.paramsKey)}` }),
-        text(metricInfo(v.metric, v.paramsKey).label),
-        text(v.paramsKey, { mono: true }),
+        text(v.metric, { href: `/studies/${study.slug}/validity?metric=${encodeURIComponent(v.metric)}&params=${encodeURIComponent(v.signature)}` }),
+        text(metricInfo(v.metric, v.signature).label),
+        text(v.signature, { mono: true }),
         count(v.count),
         count(v.defined),
         text(formatTime(v.lastComputedAt)),

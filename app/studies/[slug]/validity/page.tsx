@@ -54,8 +54,8 @@ export default async function ValidityPage({ params, searchParams }: { params: P
   const human = query.human && questions.includes(query.human) ? query.human : defaultHuman(metric, questions);
   const level = query.level ?? "segment";
   const metricVariants = variants.filter((v) => v.metric === metric);
-  const paramsKey = query.params && metricVariants.some((v) => v.paramsKey === query.params) ? query.params : undefined;
-  const options: CorrelationOptions | null = metric && human ? { metric, human, level, paramsKey, includeReferences: query.includeReferences, ...(query.drafts ? { includeDrafts: true } : {}), ...(items ? { items } : {}) } : null;
+  const signature = query.params && metricVariants.some((v) => v.signature === query.params) ? query.params : undefined;
+  const options: CorrelationOptions | null = metric && human ? { metric, human, level, signature, includeReferences: query.includeReferences, ...(query.drafts ? { includeDrafts: true } : {}), ...(items ? { items } : {}) } : null;
   let shown: DashboardReport<"correlation"> | null = null;
   let error: string | null = null;
   if (options) {
@@ -67,7 +67,7 @@ export default async function ValidityPage({ params, searchParams }: { params: P
   }
   const report: CorrelationReport | null = shown?.report ?? null;
   const cli = report
-    ? `npm run cli -- correlate --study ${study.slug} --metric ${report.metric.name} --human ${report.human.question} --level ${report.level}${paramsKey ? ` --params '${paramsKey}'` : ""}${query.includeReferences ? " --include-references" : ""}${itemSet ? ` --item-set '${itemSet.name}'` : ""}${query.drafts ? " --include-drafts" : ""} --json`
+    ? `npm run cli -- correlate --study ${study.slug} --metric ${report.metric.name} --human ${report.human.question} --level ${report.level}${signature ? ` --signature '${signature}'` : ""}${query.includeReferences ? " --include-references" : ""}${itemSet ? ` --item-set '${itemSet.name}'` : ""}${query.drafts ? " --include-drafts" : ""} --json`
     : null;
 
   return (
@@ -89,7 +89,7 @@ export default async function ValidityPage({ params, searchParams }: { params: P
             <select name="metric" defaultValue={metric} className={selectClass}>
               {metricNames.map((m) => (
                 <option key={m} value={m}>
-                  {m}: {metricInfo(m, variants.find((v) => v.metric === m)?.paramsKey ?? "").label}
+                  {m}: {metricInfo(m, variants.find((v) => v.metric === m)?.signature ?? "").label}
                 </option>
               ))}
             </select>
@@ -97,11 +97,11 @@ export default async function ValidityPage({ params, searchParams }: { params: P
           {metricVariants.length > 1 && (
             <label className="flex flex-col">
               Signature
-              <select name="params" defaultValue={paramsKey ?? ""} className={`${selectClass} max-w-md`}>
+              <select name="params" defaultValue={signature ?? ""} className={`${selectClass} max-w-md`}>
                 <option value="">most recent</option>
                 {metricVariants.map((v) => (
-                  <option key={v.paramsKey} value={v.paramsKey}>
-                    {v.paramsKey} ({v.defined}/{v.count})
+                  <option key={v.signature} value={v.signature}>
+                    {v.signature} ({v.defined}/{v.count})
                   </option>
                 ))}
               </select>

@@ -22,7 +22,7 @@ export const GET = handler(async (request: Request, { params }: { params: Promis
     metric: query.metric,
     human: query.human,
     level: query.level ?? "segment",
-    paramsKey: query.params,
+    signature: query.params,
     includeReferences: query.includeReferences === "1" || query.includeReferences === "true",
     ...bootstrapOption(query),
     ...(query.drafts ? { includeDrafts: true } : {}),
