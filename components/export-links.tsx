@@ -22,7 +22,7 @@ const NOT_YET: Record<ExportData, string> = {
 /**
  * Download links for the export formats the study has data for (`offer`); the route streams the
  * file. The GradedReviews workbook holds one grade per cell: the consensus grade, or the grades of
- * the grader picked. Gold items (known answers for attention checks) are left out unless asked for.
+ * the annotator picked. Gold items (known answers for attention checks) are left out unless asked for.
  * The long and wide answers can be filtered by status (submitted or draft), annotator and saving dates.
  */
 export function ExportLinks({ slug, annotators, offer }: { slug: string; annotators: string[]; offer: ExportOffer }) {

@@ -3,7 +3,7 @@
  * documented example, compares the two annotators' grades side by side, decides the consensus
  * grade with a reason, sees it in the history, and downloads the GradedReviews workbook with
  * the consensus grades (opened with pandas when Debian's python3-pandas and python3-openpyxl are
- * installed). An unknown grader is a readable 400, not a cancelled download.
+ * installed). An unknown annotator is a readable 400, not a cancelled download.
  *
  * Where the annotators agree, disagree and tie is marked on the adjudication and consolidation
  * pages; a 1-1 tie has no default; after a save, the key n (and a link) moves to the next

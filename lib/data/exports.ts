@@ -19,8 +19,8 @@ import { commentQuestionsForExport, type CommentQuestions } from "@/lib/export/g
 import { answersValue } from "@/lib/tasks/comment-questions";
 import type { StudyForAnalysis } from "@/lib/data/studies";
 
-/** The annotators who graded reviews of the study, by name (the page's grader picker). */
-function studyGraders(client: PrismaClient, studyId: string): Promise<{ id: string; name: string }[]> {
+/** The annotators who graded reviews of the study, by name (the page's picker of annotators with grades). */
+function studyAnnotatorsWithGrades(client: PrismaClient, studyId: string): Promise<{ id: string; name: string }[]> {
   return client.account.findMany({ where: { referenceGrades: { some: { review: { codeChange: { studyId } } } } }, select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] });
 }
 
@@ -42,7 +42,7 @@ async function hasAnnotations(client: PrismaClient, studyId: string): Promise<bo
 export async function exportOffer(studyId: string, client: PrismaClient = db): Promise<ExportOffer> {
   const changes = (await client.codeChange.findFirst({ where: { studyId }, select: { id: true } })) !== null;
   const annotations = changes && (await hasAnnotations(client, studyId));
-  const graders = annotations ? (await studyGraders(client, studyId)).map((g) => g.name) : [];
+  const graders = annotations ? (await studyAnnotatorsWithGrades(client, studyId)).map((g) => g.name) : [];
   const comments = changes && (await client.reviewComment.findFirst({ where: { pullRequest: { studyId } }, select: { id: true } })) !== null;
   const has: Record<ExportData, boolean> = { "code changes": changes, annotations, "reference grades": graders.length > 0, "review comments": comments };
   const gold = (await client.consensus.findFirst({ where: { studyId, gold: true }, select: { id: true } })) !== null;
@@ -87,12 +87,12 @@ async function studySystems(client: PrismaClient, studyId: string): Promise<stri
 /** The known answers (gold) an export leaves out: none when it includes gold. */
 const leftOutGold = (request: ExportRequest, client: PrismaClient): Promise<GoldItems> => (request.includeGold ? Promise.resolve(new Map()) : goldItems(client, request.studyId));
 
-/** An export checked: a format without data, an unknown grader are refused here, before a response starts. */
+/** An export checked: a format without data, an unknown annotator are refused here, before a response starts. */
 export async function prepareExport(request: ExportRequest, client: PrismaClient = db): Promise<PreparedExport> {
   await requireExportData(client, request.studyId, request.format);
   if (request.format !== "gradedreviews") return { request };
   const consensus = async () => consensusGrades(client, request.studyId, await leftOutGold(request, client));
-  return { request, gradedReviews: await gradedReviewsLayout(await studySystems(client, request.studyId), await studyGraders(client, request.studyId), consensus, request.annotator) };
+  return { request, gradedReviews: await gradedReviewsLayout(await studySystems(client, request.studyId), await studyAnnotatorsWithGrades(client, request.studyId), consensus, request.annotator) };
 }
 
 /** The export as chunks (text or bytes) in order. */

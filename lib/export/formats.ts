@@ -34,7 +34,7 @@ export function exportContentType(format: ExportFormat): string {
   return CONTENT_TYPE[format];
 }
 
-/** What sets a download apart from others of its format: gold items included, and the answers kept (annotator also: the workbook's grader). */
+/** What sets a download apart from others of its format: gold items included, and the answers kept (annotator also: whose grades the workbook holds). */
 export interface ExportVariant {
   includeGold?: boolean;
   status?: string;

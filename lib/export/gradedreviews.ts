@@ -4,7 +4,7 @@
  * `ID, groundTruth, relatedCode`, then per system its review and its grade column (`Grade`,
  * `Grade.1`, … as pandas names repeated headers). The Grade columns hold the consensus grade
  * (adjudicated, else unanimous; blank while the graders disagree) when several annotators
- * graded, the only grader's grades otherwise, or the grades of the annotator named. Written
+ * graded, the only annotator's grades otherwise, or the grades of the annotator named. Written
  * with ExcelJS's streaming writer. String cells are written as strings, never as formulas, so texts
  * keep their first character (unlike the CSV exports' neutralised cells).
  */

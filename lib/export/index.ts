@@ -46,7 +46,7 @@ export interface ExportRequest {
   raw?: boolean;
 }
 
-/** An export checked and ready to stream: what can be refused (a format without data, an unknown grader) is refused here, before a response starts. */
+/** An export checked and ready to stream: what can be refused (a format without data, an unknown annotator) is refused here, before a response starts. */
 export interface PreparedExport {
   request: ExportRequest;
   gradedReviews?: GradedReviewsLayout;

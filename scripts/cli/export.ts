@@ -45,7 +45,7 @@ const command: Command = {
     const filter = { annotator, status, from: dateFlag(args, "from"), to: dateFlag(args, "to") } as const;
     const includeGold = hasSwitch(args, "include-gold");
     const raw = hasSwitch(args, "raw");
-    // Refused (no data for the format, an unknown grader) before the file is made.
+    // Refused (no data for the format, an unknown annotator) before the file is made.
     const prepared = await prepareExport({ studyId: study.id, format, annotator, filter, includeGold, raw });
     const file = createWriteStream(out);
     await pipeline(Readable.from(streamExport(prepared)), file);

@@ -120,7 +120,7 @@ describe("GradedReviews workbook", () => {
     expect(await gradesOf("grace")).toEqual({ tufano: 2, auger: 4 });
   });
 
-  test("an unknown grader is refused before anything is streamed", async () => {
+  test("an unknown annotator is refused before anything is streamed", async () => {
     await expect(prepareExport({ studyId, format: "gradedreviews", annotator: "nobody" }, db)).rejects.toMatchObject({ status: 400, message: expect.stringContaining("graders: ada, grace") });
   });
 });

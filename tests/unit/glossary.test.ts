@@ -97,13 +97,11 @@ const PENDING: Record<string, readonly string[]> = {
   "correlationReport": ["e2e/dashboard-validity.spec.ts", "lib/analysis/report-jobs.ts", "lib/data/report-cache.ts", "lib/data/reports.ts", "scripts/bench/analysis.ts", "scripts/cli/correlate.ts"],
   "filter-task.tsx": ["components/workspace/filter-task.tsx", "components/workspace/item-columns.tsx"],
   "goldChanges": ["lib/data/assignment-admin.ts", "lib/data/gold.ts", "lib/data/quality.ts", "lib/data/rounds.ts"],
-  "grader": ["app/api/studies/[slug]/export/route.ts", "components/export-links.tsx", "e2e/adjudication.spec.ts", "lib/data/exports.ts", "lib/export/formats.ts", "lib/export/index.ts", "scripts/cli/export.ts"],
   "item-preview.tsx": ["app/studies/[slug]/items/[codeChangeId]/page.tsx", "components/workspace/item-preview.tsx", "e2e/lead-views.spec.ts"],
   "ratingTableFromColumns": ["lib/agreement/index.ts", "lib/agreement/table.ts", "lib/analysis/agreement-report.ts", "lib/analysis/correlation-report.ts"],
   "ratingsByRater": ["lib/analysis/gather.ts", "lib/data/adjudication.ts", "lib/data/quality.ts"],
   "roundChanges": ["lib/data/assignment-admin.ts", "lib/data/round-gate.ts"],
   "studyChanges": ["lib/data/export-rows.ts", "lib/data/exports.ts"],
-  "studyGraders": ["lib/data/exports.ts"],
 };
 
 /** The back-ticked names of the glossary's Retired lists (and of "... are retired" sentences), without NOT_RETIRED. */

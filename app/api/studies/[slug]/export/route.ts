@@ -30,7 +30,7 @@ export const GET = handler(async (request: Request, { params }: { params: Promis
   const account = await requireApiAccount(LEAD_ROLES);
   const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const study = await requireLedStudy(account, (await params).slug);
-  // Checked before the response starts, so a refusal (no data for the format, an unknown grader) is a readable 4xx, not a cancelled download.
+  // Checked before the response starts, so a refusal (no data for the format, an unknown annotator) is a readable 4xx, not a cancelled download.
   const filter = { status: query.status, annotator: query.annotator, from: query.from, to: query.to };
   const includeGold = query.gold === "include";
   const prepared = await prepareExport({ studyId: study.id, format: query.format, annotator: query.annotator, includeGold, filter });
