@@ -27,7 +27,7 @@ import { measureAsync, median } from "./support/timing";
 
 const CHANGES = 10_000;
 const SYSTEMS = ["knn", "lstm", "codereviewer", "magicoder", "deepseekcoder", "stable_code", "llama3", "codellama_13b", "gpt3.5"];
-const CLAIM_CODES = ["CORRECT", "CORRECT", "CORRECT", "INCORRECT", "UNVERIFIABLE"] as const;
+const DRAWN_CLAIM_CODES = ["CORRECT", "CORRECT", "CORRECT", "INCORRECT", "UNVERIFIABLE"] as const;
 const WORDS = (
   "the a this is it to of in for be we should can use not please why here method variable null check return value test add remove rename " +
   "unused import constant final private static class interface exception error handle log message string list map instead consider need"
@@ -46,7 +46,7 @@ function generatedJsonl(): Buffer {
       language: "python",
       diff,
       position: c,
-      pseudoReferences: Array.from({ length: 5 }, (_, k) => ({ id: `claim-${k}`, text: sentence(10), kind: "CLAIM" as const, source: "magicoder", judgements: [{ annotator: "bench-judge", code: pick(CLAIM_CODES) }] })),
+      pseudoReferences: Array.from({ length: 5 }, (_, k) => ({ id: `claim-${k}`, text: sentence(10), kind: "CLAIM" as const, source: "magicoder", judgements: [{ annotator: "bench-judge", code: pick(DRAWN_CLAIM_CODES) }] })),
       reviews: [
         { id: "msg", system: "msg", text: sentence(14), isReference: true },
         ...SYSTEMS.map((system) => ({ id: system, system, text: sentence(12), grades: [{ annotator: "bench-grader", grade: 1 + Math.floor(random() * 5) }] })),

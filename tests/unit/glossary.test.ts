@@ -80,7 +80,6 @@ const PENDING: Record<string, readonly string[]> = {
   "--batch-size": ["app/studies/[slug]/agreement/page.tsx", "scripts/cli/agreement.ts"],
   "--level segment": ["scripts/cli/correlate.ts"],
   "CHANGE_ID": ["app/studies/[slug]/item-sets/page.tsx", "components/item-set-forms.tsx", "lib/analysis/agreement-report.ts", "lib/analysis/correlation-report.ts", "lib/analysis/item-sets.ts", "lib/data/item-sets.ts", "scripts/cli/agreement.ts", "scripts/cli/item-sets.ts"],
-  "CLAIM_CODES": ["scripts/bench/import.ts"],
   "COMMENT_FILTER": ["lib/import/plan.ts"],
   "CommentFilterLabel": ["lib/data/import-writer.ts", "lib/import/plan.ts", "lib/import/snapshot.ts"],
   "CommentFilterValue": ["components/workspace/filter-task.tsx", "lib/annotation/values.ts", "lib/tasks/comment-filtering.ts", "lib/tasks/types.ts"],
