@@ -6,11 +6,12 @@
  * threads at the head. Context holding a commented line outside the hunks opens around it; a
  * thread whose line is not shown still stays at the head, saying where it is.
  */
-import { memo, useCallback, useMemo, type ReactNode } from "react";
+import { memo, useCallback, useEffect, useMemo, type ReactNode } from "react";
 import { FileBody, useExpansions, useFileModels, type AnchorAfter, type LineMark } from "@/components/diff-view/diff-view";
 import { expansionsShowing, unifiedRows, type FileModel } from "@/components/diff-view/model";
 import { anchorOf, covers, type Thread } from "@/lib/review-comments/threads";
 import { CommentThread } from "./comment-thread";
+import type { DiffSource } from "@/lib/diff";
 import type { PullRequestComment, PullRequestFile } from "@/lib/review-comments/display";
 
 const key = (side: "LEFT" | "RIGHT", line: number) => `${side === "LEFT" ? "L" : "R"}${line}`;
@@ -30,6 +31,7 @@ export function statusWord(file: Pick<PullRequestFile, "status">): string {
 
 function DiffWithThreads({
   file,
+  source,
   model,
   mode,
   threads,
@@ -38,6 +40,7 @@ function DiffWithThreads({
   renderBelow,
 }: {
   file: PullRequestFile;
+  source: DiffSource;
   model: FileModel;
   mode: "unified" | "split";
   threads: Thread<PullRequestComment>[];
@@ -112,13 +115,13 @@ function DiffWithThreads({
       ) : (
         <FileBody file={model} mode={mode} expansions={expansions} onExpand={onExpand} mark={mark} anchorAfter={anchorAfter} renderAnchor={renderAnchor} />
       )}
-      {file.source.diff === "" && <p className="px-2 font-sans text-xs text-slate-600">No changed lines{file.status === "RENAMED" ? ": the file was renamed only" : ""}.</p>}
+      {source.diff === "" && <p className="px-2 font-sans text-xs text-slate-600">No changed lines{file.status === "RENAMED" ? ": the file was renamed only" : ""}.</p>}
     </>
   );
 }
 
 function Diff(props: Omit<Parameters<typeof DiffWithThreads>[0], "model">) {
-  const sources = useMemo(() => [props.file.source], [props.file.source]);
+  const sources = useMemo(() => [props.source], [props.source]);
   const models = useFileModels(sources);
   // A file's diff is one file; an empty diff (a pure rename) has no model.
   const model = models[0] ?? { key: props.file.codeChangeId, path: props.file.path, primary: false, additions: 0, deletions: 0, segments: [], contextHtml: null, partial: false };
@@ -138,6 +141,7 @@ export const FileSection = memo(function FileSection({
   onFocus,
   renderBelow,
   sectionRef,
+  onNeedSource,
 }: {
   file: PullRequestFile;
   index: number;
@@ -151,7 +155,13 @@ export const FileSection = memo(function FileSection({
   onFocus: (id: string) => void;
   renderBelow?: (comment: PullRequestComment) => ReactNode;
   sectionRef: (index: number, el: HTMLElement | null) => void;
+  /** Asked for the diff when the section opens without it. */
+  onNeedSource?: (codeChangeId: string) => void;
 }) {
+  const loading = open && !file.binary && file.source === null;
+  useEffect(() => {
+    if (loading) onNeedSource?.(file.codeChangeId);
+  }, [loading, onNeedSource, file.codeChangeId]);
   return (
     <section
       ref={(el) => sectionRef(index, el)}
@@ -181,10 +191,12 @@ export const FileSection = memo(function FileSection({
             Binary file, not shown.
           </p>
         </>
-      ) : open ? (
-        <Diff file={file} mode={mode} threads={threads} focusedId={focusedId} onFocus={onFocus} renderBelow={renderBelow} />
+      ) : open && file.source ? (
+        <Diff file={file} source={file.source} mode={mode} threads={threads} focusedId={focusedId} onFocus={onFocus} renderBelow={renderBelow} />
       ) : (
-        <div style={{ height: placeholderPx }} aria-hidden="true" data-testid="pr-file-placeholder" />
+        <div style={{ height: placeholderPx }} aria-hidden="true" data-testid="pr-file-placeholder" className="px-2 font-sans text-xs text-slate-500">
+          {loading && "Loading the diff…"}
+        </div>
       )}
     </section>
   );

@@ -14,28 +14,33 @@ import { anchorText, commentCounts, diffPositions, readingOrder, sideOf, threads
 import { commentElementId } from "./comment-thread";
 import { FileSection } from "./file-section";
 import { FileTree } from "./file-tree";
-import type { PullRequestComment, PullRequestFile, PullRequestHead } from "@/lib/review-comments/display";
+import { FIRST_FILES, type PullRequestComment, type PullRequestFile, type PullRequestHead } from "@/lib/review-comments/display";
 
-/** Files rendered in the first paint (the server's render and hydration). */
-const FIRST_FILES = 2;
 /** How far beyond the screen a file starts rendering. */
 const AHEAD_PX = 1200;
 const ROW_PX = 20;
 const THREAD_PX = 96;
 
-/** The threads of each file, the comments in reading order (j/k) and each file's count. */
-export function useCommentOrder(files: readonly PullRequestFile[], comments: readonly PullRequestComment[]) {
+/**
+ * The threads of each file, the comments in reading order (j/k) and each file's count. With
+ * `inReadingOrder` the comments come in reading order already (the annotator's workspace, whose
+ * files' diffs arrive later): their order places them, and loading a diff changes nothing here.
+ */
+export function useCommentOrder(files: readonly PullRequestFile[], comments: readonly PullRequestComment[], inReadingOrder = false) {
+  const diffsKey = inReadingOrder ? files.map((f) => f.codeChangeId).join(" ") : files;
   return useMemo(() => {
-    const positions = new Map(files.map((f) => [f.codeChangeId, diffPositions(f.source.diff)]));
+    const index = new Map(comments.map((c, i) => [c.id, i]));
+    const positions = new Map(files.map((f) => [f.codeChangeId, inReadingOrder ? null : diffPositions(f.source?.diff ?? "")]));
     const threads = threadsOf(
       comments,
       files.map((f) => f.codeChangeId),
-      (c) => positions.get(c.codeChangeId)?.(sideOf(c), c.line!) ?? c.line!,
+      (c) => (inReadingOrder ? index.get(c.id)! : (positions.get(c.codeChangeId)?.(sideOf(c), c.line!) ?? c.line!)),
     );
     const byFile = new Map<string, Thread<PullRequestComment>[]>();
     for (const t of threads) byFile.set(t.root.codeChangeId, [...(byFile.get(t.root.codeChangeId) ?? []), t]);
     return { byFile, order: readingOrder(threads), counts: commentCounts(comments) };
-  }, [files, comments]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- in reading order, only the files' ids matter (diffsKey)
+  }, [diffsKey, comments, inReadingOrder]);
 }
 
 /** The comment after (`1`) or before (`-1`) `current` in reading order; the first when none is focused; null at either end. */
@@ -58,6 +63,8 @@ export function PullRequestView({
   onFocus,
   renderBelow,
   toolbar,
+  inReadingOrder = false,
+  onNeedSource,
 }: {
   pullRequest: PullRequestHead;
   files: readonly PullRequestFile[];
@@ -70,8 +77,12 @@ export function PullRequestView({
   renderBelow?: (comment: PullRequestComment) => ReactNode;
   /** Added to the toolbar (counts, the blinding note). */
   toolbar?: ReactNode;
+  /** The comments come in reading order (see useCommentOrder). */
+  inReadingOrder?: boolean;
+  /** Asked for a file's diff and contents when its section opens without them (`source` null). */
+  onNeedSource?: (codeChangeId: string) => void;
 }) {
-  const { byFile, order, counts } = useCommentOrder(files, comments);
+  const { byFile, order, counts } = useCommentOrder(files, comments, inReadingOrder);
   const fileIndex = useMemo(() => new Map(files.map((f, i) => [f.codeChangeId, i])), [files]);
   const focused = focusedId === null ? null : (order.find((c) => c.id === focusedId) ?? null);
   const focusedFile = focused ? (fileIndex.get(focused.codeChangeId) ?? null) : null;
@@ -105,19 +116,21 @@ export function PullRequestView({
   // The focused comment: its file opened, then focused (visibly), scrolled to when off screen, and announced.
   // (Opened while rendering, as React allows for state that follows a prop: no extra commit.)
   if (focusedFile !== null && !opened.has(focusedFile)) setOpened(new Set([...opened, focusedFile]));
+  // A file whose diff is still loading shows its comments once it has come: focused then.
+  const focusedShown = focusedFile !== null && (files[focusedFile].binary || files[focusedFile].source !== null);
   useEffect(() => {
-    if (!focused) return;
+    if (!focused || !focusedShown) return;
     const el = document.getElementById(commentElementId(focused.id));
     if (!el) return;
     if (document.activeElement !== el && !el.contains(document.activeElement)) el.focus({ preventScroll: true });
     const box = el.getBoundingClientRect();
     if (box.top < 0 || box.bottom > window.innerHeight) el.scrollIntoView({ block: "center" });
     performance.mark("pr-comment-focused");
-  }, [focused]);
+  }, [focused, focusedShown]);
   const focusedIndex = focused ? order.indexOf(focused) : -1;
   const announcement = focused ? `Comment ${focusedIndex + 1} of ${order.length}: ${focused.reviewer} on ${focused.path}, ${anchorText(focused)}.` : "";
 
-  const placeholder = useCallback((file: PullRequestFile) => (file.source.diff.split("\n").length + 1) * ROW_PX + (byFile.get(file.codeChangeId)?.length ?? 0) * THREAD_PX, [byFile]);
+  const placeholder = useCallback((file: PullRequestFile) => (file.diffLines + 1) * ROW_PX + (byFile.get(file.codeChangeId)?.length ?? 0) * THREAD_PX, [byFile]);
 
   return (
     <div className="dv grid gap-3 lg:grid-cols-[16rem_minmax(0,1fr)]" data-testid="pull-request-view">
@@ -177,6 +190,7 @@ export function PullRequestView({
               onFocus={onFocus}
               renderBelow={renderBelow}
               sectionRef={sectionRef}
+              onNeedSource={onNeedSource}
             />
           ))}
         </section>

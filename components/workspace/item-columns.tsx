@@ -8,6 +8,7 @@
  */
 import { Fragment, type ReactNode, type RefObject } from "react";
 import { DiffView, type DiffMode } from "@/components/diff-view";
+import type { DiffSource } from "@/lib/diff";
 import type { WorkspaceData } from "@/lib/data/annotations";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { ClaimTask } from "./claim-task";
@@ -15,6 +16,7 @@ import { CodebookPanel } from "./codebook-panel";
 import { FilterTask } from "./filter-task";
 import { GradingTask } from "./grading-task";
 import { Markdown } from "./markdown";
+import { PullRequestTask } from "./pull-request-task";
 import { RatingTask } from "./rating-task";
 import type { AnswerStore, TaskData, TaskHandle } from "./types";
 
@@ -37,6 +39,7 @@ export function ItemColumns({
   readOnly = false,
   answersHeading,
   beforeTask,
+  pullRequest,
 }: {
   data: ItemData;
   /** A new key opens the task again (its cursor on the first unanswered question). */
@@ -57,8 +60,49 @@ export function ItemColumns({
   answersHeading: string;
   /** Shown above the task (the workspace's conflicts). */
   beforeTask?: ReactNode;
+  /** A pull request's workspace: how it loads the other files' diffs, whether the drafts are applied, where the focused comment is kept. */
+  pullRequest?: { loadSource: (codeChangeId: string) => Promise<DiffSource>; ready: boolean; placeKey: string };
 }) {
   const taskProps = { data, store, handle, onTarget, digitsMoveOn };
+  const guide = guidelines && (
+    <aside aria-label="Guidelines and codebook" data-testid="guidelines" className="overflow-auto rounded border border-slate-300 bg-white p-3 lg:max-h-[calc(100vh-9rem)]">
+      <div className="mb-2 flex items-center">
+        <h2 className="text-lg font-semibold">Guidelines</h2>
+        <button type="button" onClick={onCloseGuidelines} className="ml-auto rounded px-2 text-slate-500 hover:bg-slate-100">
+          g ✕
+        </button>
+      </div>
+      {data.study.guidelines ? <Markdown source={data.study.guidelines} /> : <p className="text-sm text-slate-500">This study has no guidelines of its own.</p>}
+      <hr className="my-3" />
+      <CodebookPanel task={task} study={{ ...data.study, commentQuestions: data.commentQuestions?.questions ?? [] }} />
+    </aside>
+  );
+  // The whole pull request, the questions under each comment (c-CRAB §4): the diff and the task are one column.
+  if (data.commentQuestions)
+    return (
+      <div className={`grid gap-3 ${guidelines ? "lg:grid-cols-[minmax(0,1fr)_minmax(16rem,24rem)]" : ""}`}>
+        <div className="min-w-0 space-y-2" aria-label="Task">
+          <h2 className="sr-only">{answersHeading}</h2>
+          {beforeTask}
+          <PullRequestTask
+            part={data.commentQuestions}
+            sources={data.sources}
+            loadSource={pullRequest?.loadSource ?? null}
+            store={store}
+            handle={handle}
+            onTarget={onTarget}
+            digitsMoveOn={digitsMoveOn}
+            mode={mode}
+            onModeChange={onModeChange}
+            readOnly={readOnly || !showTask}
+            ready={pullRequest?.ready ?? true}
+            placeKey={pullRequest?.placeKey ?? null}
+            blinded={data.study.hideSystemNames}
+          />
+        </div>
+        {guide}
+      </div>
+    );
   const taskPart = showTask && (
     <Fragment key={taskKey}>
       {data.claims && <ClaimTask {...taskProps} />}
@@ -95,19 +139,7 @@ export function ItemColumns({
           taskPart
         )}
       </div>
-      {guidelines && (
-        <aside aria-label="Guidelines and codebook" data-testid="guidelines" className="overflow-auto rounded border border-slate-300 bg-white p-3 lg:max-h-[calc(100vh-9rem)]">
-          <div className="mb-2 flex items-center">
-            <h2 className="text-lg font-semibold">Guidelines</h2>
-            <button type="button" onClick={onCloseGuidelines} className="ml-auto rounded px-2 text-slate-500 hover:bg-slate-100">
-              g ✕
-            </button>
-          </div>
-          {data.study.guidelines ? <Markdown source={data.study.guidelines} /> : <p className="text-sm text-slate-500">This study has no guidelines of its own.</p>}
-          <hr className="my-3" />
-          <CodebookPanel task={task} study={{ ...data.study, commentQuestions: data.commentQuestions?.questions ?? [] }} />
-        </aside>
-      )}
+      {guide}
     </div>
   );
 }

@@ -36,7 +36,7 @@ export function ItemPreview({ preview }: { preview: Preview }) {
           ← {data.study.name}
         </Link>
         <h1 className="text-lg font-semibold">
-          Preview · {TASK_LABELS[task]} · <span className="font-mono">{data.item.filePath || data.item.externalId}</span>
+          Preview · {TASK_LABELS[task]} · <span className="font-mono">{data.commentQuestions ? `pull request ${data.commentQuestions.pullRequest.externalId}` : data.item.filePath || data.item.externalId}</span>
         </h1>
         <nav aria-label="Tasks" className="flex gap-3 text-sm">
           {preview.tasks.map((t) => (

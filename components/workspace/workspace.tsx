@@ -8,6 +8,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { DiffMode } from "@/components/diff-view";
+import type { DiffSource } from "@/lib/diff";
 import { TASK_LABELS } from "@/components/format";
 import { isTextField, resolveKey, type KeyPrefix, type ShortcutAction } from "@/lib/annotation/keymap";
 import { ANNOTATION_KINDS } from "@/lib/annotation/values";
@@ -330,10 +331,21 @@ export function Workspace({ data, accountId }: { data: WorkspaceData; accountId:
     if (entry.kind === "claim") return `Claim ${(data.claims?.references.findIndex((r) => r.id === entry.targetId) ?? -1) + 1}`;
     if (entry.kind === "added") return "Your added claim";
     if (entry.kind === "necessity") return `Necessity of pseudo-reference ${(data.rating?.references.findIndex((r) => r.id === entry.targetId) ?? -1) + 1}`;
+    if (entry.kind === "commentAnswers") {
+      const at = pr?.comments.findIndex((c) => c.id === entry.targetId) ?? -1;
+      const c = pr?.comments[at];
+      return c ? `Comment ${at + 1} (${c.path}${c.line === null ? "" : `:${c.line}`})` : "This comment";
+    }
     const reviews = data.rating?.reviews ?? data.grading?.reviews ?? data.filtering?.reviews ?? [];
     return reviews.find((r) => r.id === entry.targetId)?.label ?? "This annotation";
   }
   const unsaved = store.unsaved();
+  const pr = data.commentQuestions;
+  const loadSource = useCallback(async (codeChangeId: string): Promise<DiffSource> => {
+    const response = await fetch(`/api/annotations/assignments/${encodeURIComponent(id)}?part=file&file=${encodeURIComponent(codeChangeId)}`);
+    if (!response.ok) throw new Error(`the file's diff could not be loaded (${response.status})`);
+    return (await response.json()) as DiffSource;
+  }, [id]);
   const taskProps = { data, store, handle: taskHandle, onTarget: (key: string | null) => (target.current = key), digitsMoveOn: keyboard.digitsMoveOn };
 
   return (
@@ -343,7 +355,7 @@ export function Workspace({ data, accountId }: { data: WorkspaceData; accountId:
           ← My assignments
         </Link>
         <h1 className="text-lg font-semibold">
-          {TASK_LABELS[data.assignment.task]} · <span className="font-mono">{data.item.filePath || data.item.externalId}</span>
+          {TASK_LABELS[data.assignment.task]} · <span className="font-mono">{pr ? `pull request ${pr.pullRequest.externalId}` : data.item.filePath || data.item.externalId}</span>
         </h1>
         <span className="text-sm text-slate-600" data-testid="queue-position">
           item {data.queue.index + 1} of {data.queue.total} · {data.queue.done} done ·{" "}
@@ -421,6 +433,7 @@ export function Workspace({ data, accountId }: { data: WorkspaceData; accountId:
         showTask={editable}
         answersHeading="Your answers"
         beforeTask={<ConflictList store={store} labelOf={labelOf} />}
+        pullRequest={pr ? { loadSource, ready, placeKey: `crjudge:place:${accountId}:${id}` } : undefined}
       />
 
       {help && <ShortcutsOverlay task={data.assignment.task} preference={keyboard} onPreference={setKeyboard} onClose={() => setHelp(false)} />}

@@ -196,3 +196,38 @@ export function missingOfComment(value: CommentAnswersValue | null, questions: r
 export function withCommentQuestions<T extends { commentQuestions: unknown }>(row: T): Omit<T, "commentQuestions"> & { commentQuestions: CommentQuestion[] } {
   return { ...row, commentQuestions: commentQuestionsOf(row.commentQuestions) };
 }
+
+/** One answer of a question as the workspace offers it: the stored value, its key (a digit; null: click only) and its words. */
+export interface AnswerOption {
+  value: StoredAnswer;
+  key: string | null;
+  label: string;
+  description: string;
+}
+
+/**
+ * The answers of a question in the order the workspace shows them, each with the digit that
+ * gives it: a binary question 1 yes and 0 no (as comment filtering's 1 high and 0 low quality); a
+ * codebook's options 1 to 9 and 0 for the tenth (c-CRAB §5.3's ten categories all have a key);
+ * a Likert score or grade its own digit (0 for 10 on a scale up to 10, as likertFromDigit reads it).
+ */
+export function answerOptions(question: CommentQuestion, likert: { likertMin: number; likertMax: number }): AnswerOption[] {
+  switch (question.kind) {
+    case "binary":
+      return [
+        { value: true, key: "1", label: "Yes", description: "" },
+        { value: false, key: "0", label: "No", description: "" },
+      ];
+    case "choice":
+      return question.options.map((o, i) => ({ value: o.code, key: i < 9 ? String(i + 1) : i === 9 ? "0" : null, label: o.label, description: o.description }));
+    case "likert":
+      return questionScale(question, likert).map((v) => {
+        const n = v as number;
+        return { value: n, key: n >= 0 && n <= 9 ? String(n) : n === 10 && likert.likertMin > 0 ? "0" : null, label: String(n), description: "" };
+      });
+    case "grade":
+      return REFERENCE_GRADES.slice()
+        .sort((a, b) => a.grade - b.grade)
+        .map((g) => ({ value: g.grade, key: String(g.grade), label: `${g.grade} ${g.label}`, description: g.description }));
+  }
+}

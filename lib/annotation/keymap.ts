@@ -122,8 +122,8 @@ export interface ShortcutHelp {
 
 /** What the `?` overlay lists first in every task; each task's own shortcuts follow (its descriptor's `shortcuts`, lib/tasks), then COMMON_SHORTCUTS. */
 export const MOVING_SHORTCUTS: readonly ShortcutHelp[] = [
-  { keys: ["j", "↓"], description: "Next claim / review" },
-  { keys: ["k", "↑"], description: "Previous claim / review" },
+  { keys: ["j", "↓"], description: "Next claim / review / review comment (across the pull request's files)" },
+  { keys: ["k", "↑"], description: "Previous claim / review / review comment" },
   { keys: ["n"], description: "Next open item in my queue (items waiting for a round or a consolidation are skipped)" },
   { keys: ["Ctrl/⌘ + Enter"], description: "Submit this item (also inside a text box); a refused submit names what is missing and shows the first" },
 ];

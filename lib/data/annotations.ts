@@ -35,6 +35,7 @@ import { commentQuestionsOf } from "@/lib/annotation/comment-questions";
 import { missingAnswers, TASKS, taskOfKind, taskOfTimeKey, type WorkspaceData } from "@/lib/tasks";
 import type { TaskWorkspace } from "@/lib/tasks/types";
 import type { DiffSource } from "@/lib/diff";
+import { FIRST_FILES } from "@/lib/review-comments/display";
 
 export type { Versioned, WorkspaceData, WorkspaceReview } from "@/lib/tasks";
 export { stage2ReferencesFor } from "@/lib/data/review-ratings";
@@ -88,8 +89,13 @@ export function workspaceStudy(study: WorkspaceData["study"]): WorkspaceData["st
   return { slug: study.slug, name: study.name, guidelines: study.guidelines, likertDimensions: study.likertDimensions, likertMin: study.likertMin, likertMax: study.likertMax, hideSystemNames: study.hideSystemNames };
 }
 
-/** The code change as the workspace shows it: the item, and its diff first among the pull request's files. */
-export async function readItem(codeChangeId: string): Promise<Pick<WorkspaceData, "item" | "sources">> {
+/**
+ * The code change as the workspace shows it: the item, and its diff first among the pull
+ * request's files; with `files`, the diffs of only that many of the pull request's first files
+ * (the annotator's pull-request workspace loads the others as they near the screen:
+ * `assignmentFileSource`).
+ */
+export async function readItem(codeChangeId: string, files?: number): Promise<Pick<WorkspaceData, "item" | "sources">> {
   const change = await db.codeChange.findUniqueOrThrow({
     where: { id: codeChangeId },
     select: {
@@ -107,7 +113,7 @@ export async function readItem(codeChangeId: string): Promise<Pick<WorkspaceData
           title: true,
           repository: true,
           description: true,
-          codeChanges: { orderBy: { position: "asc" }, select: { id: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true } },
+          codeChanges: { orderBy: [{ position: "asc" }, { id: "asc" }], ...(files === undefined ? {} : { take: files }), select: { id: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true } },
         },
       },
     },
@@ -115,6 +121,7 @@ export async function readItem(codeChangeId: string): Promise<Pick<WorkspaceData
   const own: DiffSource = { key: change.id, path: change.filePath, language: change.language, diff: change.diff, oldFile: change.oldFile, newFile: change.newFile, primary: true };
   const siblings: DiffSource[] = (change.pullRequest?.codeChanges ?? [])
     .filter((c) => c.id !== change.id)
+    .slice(0, files === undefined ? undefined : Math.max(0, files - 1))
     .map((c) => ({ key: c.id, path: c.filePath, language: c.language, diff: c.diff, oldFile: c.oldFile, newFile: c.newFile }));
   return {
     item: {
@@ -163,7 +170,7 @@ export async function getWorkspace(accountId: string, assignmentId: string): Pro
   const assignment = await findOwnAssignment(db, accountId, assignmentId);
   const [study, { item, sources }, { queue, states, workable }] = await Promise.all([
     db.study.findUniqueOrThrow({ where: { id: assignment.studyId }, select: workspaceStudySelect }),
-    readItem(assignment.codeChangeId),
+    readItem(assignment.codeChangeId, TASKS[assignment.task].itemKind === "reviewComment" ? FIRST_FILES : undefined),
     queueStates(accountId, assignment.studyId),
   ]);
 
@@ -202,6 +209,21 @@ export async function getWorkspace(accountId: string, assignmentId: string): Pro
 
   Object.assign(data, await readTask(accountId, assignment, study));
   return data;
+}
+
+/**
+ * One file of the pull request of one of the annotator's own assignments: its diff and contents,
+ * which the pull-request workspace loads when the file comes near the screen (404 for a file of
+ * another pull request, or an assignment not the annotator's).
+ */
+export async function assignmentFileSource(accountId: string, assignmentId: string, codeChangeId: string): Promise<DiffSource> {
+  const assignment = await findOwnAssignment(db, accountId, assignmentId);
+  const file = await db.codeChange.findFirst({
+    where: { id: codeChangeId, pullRequest: { codeChanges: { some: { id: assignment.codeChangeId } } } },
+    select: { id: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true },
+  });
+  if (!file) throw new AppError("NOT_FOUND", { message: "No such file in this assignment's pull request." });
+  return { key: file.id, path: file.filePath, language: file.language, diff: file.diff, oldFile: file.oldFile, newFile: file.newFile };
 }
 
 /** What `readTask` reads of a study. */

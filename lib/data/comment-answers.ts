@@ -8,6 +8,7 @@ import { AppError } from "@/lib/errors";
 import { answerOnScale, answersProblem, commentQuestionsOf } from "@/lib/annotation/comment-questions";
 import type { SaveRequest } from "@/lib/annotation/values";
 import { diffPositions, readingOrder, sideOf, threadsOf } from "@/lib/review-comments/threads";
+import { diffLineCount } from "@/lib/review-comments/display";
 import { answersValue, reviewerLabels } from "@/lib/tasks/comment-questions";
 import type { WorkspaceComment } from "@/lib/tasks/types";
 import type { Db, TaskQueries } from "@/lib/data/annotation-rows";
@@ -59,7 +60,7 @@ export const commentAnswerQueries: TaskQueries = {
       pr.comments.map((c) => c.system),
       reviewSeed,
     );
-    const files = pr.codeChanges.map((f) => ({ codeChangeId: f.id, path: f.filePath, oldPath: f.oldPath, status: f.status, binary: f.binary, language: f.language }));
+    const files = pr.codeChanges.map((f) => ({ codeChangeId: f.id, path: f.filePath, oldPath: f.oldPath, status: f.status, binary: f.binary, language: f.language, diffLines: diffLineCount(f.diff) }));
     // The order j/k walks them, as the pull request's page shows them (lib/review-comments/threads).
     const positions = new Map(pr.codeChanges.map((f) => [f.id, diffPositions(f.diff)]));
     const comments = readingOrder(

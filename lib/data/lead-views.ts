@@ -21,7 +21,7 @@ import { importedHere, readItem, readTask, workspaceStudy, workspaceStudySelect 
 import { taskReliability } from "@/lib/data/adjudication";
 import { leadStudyWhere, requireLedStudy } from "@/lib/data/study-access";
 import { AppError } from "@/lib/errors";
-import type { WorkspaceData } from "@/lib/tasks";
+import { TASKS, type WorkspaceData } from "@/lib/tasks";
 import type { SessionAccount } from "@/lib/auth/authenticate";
 
 /** The accounts working in a study: assigned items in it, or its annotator members (imported annotators have no assignments). */
@@ -135,7 +135,14 @@ export async function annotatorOverview(account: Pick<SessionAccount, "id" | "ro
     db.assignment.findMany({
       where: { studyId: study.id, annotatorId: annotator.id },
       orderBy: { position: "asc" },
-      select: { id: true, task: true, status: true, inReliabilitySet: true, timeSpentMs: true, codeChange: { select: { id: true, externalId: true, filePath: true } } },
+      select: {
+        id: true,
+        task: true,
+        status: true,
+        inReliabilitySet: true,
+        timeSpentMs: true,
+        codeChange: { select: { id: true, externalId: true, filePath: true, pullRequest: { select: { externalId: true, codeChanges: { orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true } } } } } },
+      },
     }),
     // Every answer, gold items and drafts too.
     Promise.all(tasks.map((task) => gatherTaskColumns(study, task, db, { gold: "include", drafts: "include" }))),
@@ -170,17 +177,22 @@ export async function annotatorOverview(account: Pick<SessionAccount, "id" | "ro
     study: { slug: study.slug, name: study.name, tasks: tasks },
     annotator,
     progress: progressOf(assignments),
-    items: assignments.map((a) => ({
-      assignmentId: a.id,
-      codeChangeId: a.codeChange.id,
-      externalId: a.codeChange.externalId,
-      filePath: a.codeChange.filePath,
-      task: a.task,
-      status: a.status,
-      inReliabilitySet: a.inReliabilitySet,
-      timeSpentMs: a.timeSpentMs,
-      answers: answers.get(a.task)?.get(a.codeChange.id) ?? [],
-    })),
+    items: assignments.map((a) => {
+      // An assignment of a pull request's comments covers every file's comments (lib/tasks/comment-questions).
+      const wholePullRequest = TASKS[a.task].itemKind === "reviewComment" && a.codeChange.pullRequest;
+      const files = wholePullRequest ? wholePullRequest.codeChanges.map((c) => c.id) : [a.codeChange.id];
+      return {
+        assignmentId: a.id,
+        codeChangeId: a.codeChange.id,
+        externalId: wholePullRequest ? wholePullRequest.externalId : a.codeChange.externalId,
+        filePath: wholePullRequest ? `pull request ${wholePullRequest.externalId}` : a.codeChange.filePath,
+        task: a.task,
+        status: a.status,
+        inReliabilitySet: a.inReliabilitySet,
+        timeSpentMs: a.timeSpentMs,
+        answers: files.flatMap((id) => answers.get(a.task)?.get(id) ?? []),
+      };
+    }),
     agreement,
     counted: report.settings.counted,
   };

@@ -26,8 +26,17 @@ export interface PullRequestFile {
   oldPath: string;
   status: FileStatus | null;
   binary: boolean;
-  source: DiffSource;
+  /** The diff and contents; null while not loaded (the annotator's workspace loads a file's when it comes near the screen). */
+  source: DiffSource | null;
+  /** The lines of its diff: the height its section keeps before it is rendered. */
+  diffLines: number;
 }
+
+/** Files whose diffs the first paint renders (and the annotator's workspace sends with the page); the others come as they near the screen. */
+export const FIRST_FILES = 2;
+
+/** The lines of a unified diff, as a file's section reserves them. */
+export const diffLineCount = (diff: string) => (diff === "" ? 0 : diff.split("\n").length);
 
 /** A review comment as the page shows it. */
 export interface PullRequestComment extends AnchoredComment {
@@ -55,7 +64,7 @@ export function commentDetails(metadata: JsonObject): string[] {
 /** A file as the page shows it: its code change's diff and contents as the diff view's source. */
 export function fileOfPullRequest(file: { codeChangeId: string; path: string; oldPath: string; status: FileStatus | null; binary: boolean; language: string; diff: string; oldFile: string; newFile: string }): PullRequestFile {
   const { codeChangeId, path, oldPath, status, binary, language, diff, oldFile, newFile } = file;
-  return { codeChangeId, path, oldPath, status, binary, source: { key: codeChangeId, path, language, diff, oldFile, newFile } };
+  return { codeChangeId, path, oldPath, status, binary, source: { key: codeChangeId, path, language, diff, oldFile, newFile }, diffLines: diffLineCount(diff) };
 }
 
 /** A pull request as a lead sees it: every comment under its system and author, with the tool's severity and category. */

@@ -77,8 +77,15 @@ export const commentQuestions: TaskDescriptor = {
 
   // The study's codebooks of choice questions (c-CRAB §5.3's categories unless the lead edits them).
   codebook: (study) => study.commentQuestions.flatMap((q) => (q.kind === "choice" ? [{ title: q.label, entries: q.options.map((o) => ({ key: o.code, label: o.label, description: o.description })) }] : [])),
-  // Its workspace is the pull request's; j/k, n, m and the common keys apply.
-  shortcuts: [],
+  // Its workspace is the pull request's: j/k go from comment to comment across files, then these.
+  shortcuts: [
+    { keys: ["l", "→"], description: "Next question of the comment" },
+    { keys: ["h", "←"], description: "Previous question of the comment" },
+    {
+      keys: ["1", "0"],
+      description: "Yes / no to the marked yes-or-no question (also y / u); on a codebook question 1…9 and 0 pick its options (the tenth is 0), on a score its digit; moves on to the next question, after the last one to the next comment (not before a required justification is written: m)",
+    },
+  ],
 
   export: {
     of: "reviewComment",

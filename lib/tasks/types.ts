@@ -102,7 +102,7 @@ export interface TaskWorkspace {
   commentQuestions?: {
     pullRequest: { id: string; externalId: string; repository: string; url: string; title: string; description: string; baseSha: string; headSha: string };
     /** The pull request's files in order; a file's diff and contents are the `sources` entry keyed by its code change id. */
-    files: { codeChangeId: string; path: string; oldPath: string; status: FileStatus | null; binary: boolean; language: string }[];
+    files: { codeChangeId: string; path: string; oldPath: string; status: FileStatus | null; binary: boolean; language: string; diffLines: number }[];
     comments: WorkspaceComment[];
     questions: CommentQuestion[];
     /** The study's Likert scale, which Likert questions use. */

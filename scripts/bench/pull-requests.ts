@@ -8,6 +8,10 @@
  *  - comment to comment: a j press to the next comment focused ("pr-comment-focused"), and to the
  *    frame after it (painted), over every comment of the pull request in turn (200 presses, the
  *    files entered rendered on the way); then k back over the last 20.
+ * Then the same for the annotator's workspace of that pull request (comment questions, assigned
+ * to the demo's first annotator): interactive is navigation start to "workspace-interactive", and
+ * j walks from the first comment to the last, each file's diff loaded when it nears the screen;
+ * with the size of each page's first response (the workspace's carries its first files' diffs only).
  * The first repetition warms the server and is left out; medians (and the 95th percentile of the
  * key presses) of the others, with the load average, since the machine's other work shows in them.
  */
@@ -19,6 +23,7 @@ import { chromium, type Page } from "@playwright/test";
 import { E2E_ACCOUNTS } from "@/e2e/accounts";
 import { startProduct, stopProduct } from "@/e2e/product";
 import { parseArgs } from "@/lib/cli/args";
+import { createClient } from "@/lib/db/client";
 import { createTestDatabase, freePort } from "@/lib/db/test-database";
 
 const TARGETS_MS = { interactive: 1000, step: 50 } as const;
@@ -90,6 +95,82 @@ async function signIn(page: Page, account: { email: string; password: string }):
   await page.getByTestId("current-account").waitFor();
 }
 
+/** The page's first response: bytes on the wire and decoded. */
+const documentSize = (page: Page) =>
+  page.evaluate(() => {
+    const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+    return { transferKb: nav.transferSize / 1024, decodedKb: nav.decodedBodySize / 1024 };
+  });
+
+/** Assigns the bench's pull request to the demo's first annotator, in a study that now asks comment questions; the assignment's id. */
+async function assignPullRequest(databaseUrl: string): Promise<string> {
+  const client = createClient(databaseUrl);
+  try {
+    const study = await client.study.findUniqueOrThrow({ where: { slug: "demo" } });
+    if (!study.tasks.includes("COMMENT_QUESTIONS")) await client.study.update({ where: { id: study.id }, data: { tasks: [...study.tasks, "COMMENT_QUESTIONS"] } });
+    const first = await client.codeChange.findFirstOrThrow({ where: { studyId: study.id, pullRequest: { externalId: BENCH_PULL_REQUEST } }, orderBy: [{ position: "asc" }, { id: "asc" }] });
+    const annotator = await client.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.ann1.email } });
+    const assignment = await client.assignment.create({ data: { studyId: study.id, annotatorId: annotator.id, codeChangeId: first.id, task: "COMMENT_QUESTIONS", position: 100_000 } });
+    return assignment.id;
+  } finally {
+    await client.$disconnect();
+  }
+}
+
+interface PageFigures {
+  interactive: number[];
+  focus: number[];
+  painted: number[];
+  back: number[];
+  load: number[][];
+  size: { transferKb: number; decodedKb: number }[];
+}
+
+/** Opens `url` `runs` times; after the page's `mark` (interactive), j `forward` times and k 20 times. */
+async function measure(page: Page, url: string, mark: string, forward: number, runs: number, before?: () => Promise<void>): Promise<PageFigures> {
+  const out: PageFigures = { interactive: [], focus: [], painted: [], back: [], load: [], size: [] };
+  for (let run = 0; run < runs; run++) {
+    await before?.();
+    await page.goto(url);
+    await page.waitForFunction((name) => performance.getEntriesByName(name).length > 0, mark, { timeout: 60_000 });
+    const ready = await page.evaluate((name) => performance.getEntriesByName(name)[0].startTime, mark);
+    // The workspace focuses its first comment by itself: that focus is not a key's.
+    if (mark === "workspace-interactive") await page.waitForFunction(() => performance.getEntriesByName("pr-comment-focused").length > 0, undefined, { timeout: 60_000 });
+    const size = await documentSize(page);
+    const walked = await walk(page, "j", forward);
+    const backward = await walk(page, "k", 20);
+    if (run === 0) continue;
+    out.interactive.push(ready);
+    out.focus.push(...walked.focus);
+    out.painted.push(...walked.painted);
+    out.back.push(...backward.painted);
+    out.load.push(loadavg());
+    out.size.push(size);
+  }
+  return out;
+}
+
+function report(what: string, runs: number, f: PageFigures) {
+  const figures = {
+    interactiveMs: median(f.interactive),
+    stepFocusMs: median(f.focus),
+    stepFocusP95Ms: p95(f.focus),
+    stepPaintedMs: median(f.painted),
+    stepPaintedP95Ms: p95(f.painted),
+    stepBackPaintedMs: median(f.back),
+    firstResponseKb: Number((f.size.at(-1)?.transferKb ?? NaN).toFixed(1)),
+    firstResponseDecodedKb: Number((f.size.at(-1)?.decodedKb ?? NaN).toFixed(1)),
+    loadAverage: f.load.at(-1)?.map((l) => Number(l.toFixed(2))),
+  };
+  console.log(`${what}: pull request of ${FILES} files, ${CHANGED_LINES} changed lines, ${COMMENTS} comments; ${runs - 1} measured runs`);
+  console.log(`  first response: ${figures.firstResponseKb} KB on the wire, ${figures.firstResponseDecodedKb} KB decoded`);
+  console.log(`  interactive (navigation start to the view listening to keys): ${figures.interactiveMs.toFixed(0)} ms (target < ${TARGETS_MS.interactive})`);
+  console.log(`  j to the next comment focused: median ${figures.stepFocusMs.toFixed(1)} ms, p95 ${figures.stepFocusP95Ms.toFixed(1)} ms`);
+  console.log(`  j to the frame after it: median ${figures.stepPaintedMs.toFixed(1)} ms, p95 ${figures.stepPaintedP95Ms.toFixed(1)} ms (target < ${TARGETS_MS.step}); k: median ${figures.stepBackPaintedMs.toFixed(1)} ms`);
+  console.log(`  load average (1, 5, 15 min): ${figures.loadAverage?.join(", ")}`);
+  console.log(JSON.stringify({ page: what, ...figures }));
+}
+
 /** Presses `key` `times` times, each after the previous comment was focused; per press, the time to the focus and to the next frame. */
 async function walk(page: Page, key: "j" | "k", times: number): Promise<{ focus: number[]; painted: number[] }> {
   const focus: number[] = [];
@@ -130,43 +211,22 @@ export default async function pullRequestsBench(): Promise<void> {
     const imported = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "import", "--study", "demo", "--format", "pull-request", bundle], { env: { ...process.env, DATABASE_URL: database.url }, stdio: ["ignore", "ignore", "inherit"] });
     if (imported.status !== 0) throw new Error(`import --format pull-request exited with ${imported.status}`);
 
+    const assignmentId = await assignPullRequest(database.url);
+
     const context = await browser.newContext({ baseURL: `http://127.0.0.1:${port}`, viewport: { width: 1400, height: 900 } });
     await context.addInitScript(RECORDER);
     const page = await context.newPage();
     await signIn(page, E2E_ACCOUNTS.lead);
-    const interactive: number[] = [];
-    const focus: number[] = [];
-    const painted: number[] = [];
-    const back: number[] = [];
-    const load: number[][] = [];
-    for (let run = 0; run < runs; run++) {
-      await page.goto(`/studies/demo/pull-requests/${encodeURIComponent(BENCH_PULL_REQUEST)}`);
-      await page.waitForFunction(() => performance.getEntriesByName("pull-request-interactive").length > 0, undefined, { timeout: 60_000 });
-      const ready = await page.evaluate(() => performance.getEntriesByName("pull-request-interactive")[0].startTime);
-      const forward = await walk(page, "j", COMMENTS);
-      const backward = await walk(page, "k", 20);
-      if (run === 0) continue;
-      interactive.push(ready);
-      focus.push(...forward.focus);
-      painted.push(...forward.painted);
-      back.push(...backward.painted);
-      load.push(loadavg());
-    }
-    const figures = {
-      interactiveMs: median(interactive),
-      stepFocusMs: median(focus),
-      stepFocusP95Ms: p95(focus),
-      stepPaintedMs: median(painted),
-      stepPaintedP95Ms: p95(painted),
-      stepBackPaintedMs: median(back),
-      loadAverage: load.at(-1)?.map((l) => Number(l.toFixed(2))),
-    };
-    console.log(`pull request of ${FILES} files, ${CHANGED_LINES} changed lines, ${COMMENTS} comments; ${runs - 1} measured runs`);
-    console.log(`interactive (navigation start to the view listening to keys): ${figures.interactiveMs.toFixed(0)} ms (target < ${TARGETS_MS.interactive})`);
-    console.log(`j to the next comment focused: median ${figures.stepFocusMs.toFixed(1)} ms, p95 ${figures.stepFocusP95Ms.toFixed(1)} ms`);
-    console.log(`j to the frame after it: median ${figures.stepPaintedMs.toFixed(1)} ms, p95 ${figures.stepPaintedP95Ms.toFixed(1)} ms (target < ${TARGETS_MS.step}); k: median ${figures.stepBackPaintedMs.toFixed(1)} ms`);
-    console.log(`load average (1, 5, 15 min): ${figures.loadAverage?.join(", ")}`);
-    console.log(JSON.stringify(figures));
+    report("the lead's page", runs, await measure(page, `/studies/demo/pull-requests/${encodeURIComponent(BENCH_PULL_REQUEST)}`, "pull-request-interactive", COMMENTS, runs));
+    await context.close();
+
+    // The annotator's workspace opens on the first comment (nothing answered, no place kept: cleared before each run); j walks to the last.
+    const annotating = await browser.newContext({ baseURL: `http://127.0.0.1:${port}`, viewport: { width: 1400, height: 900 } });
+    await annotating.addInitScript(RECORDER);
+    const workspace = await annotating.newPage();
+    await signIn(workspace, E2E_ACCOUNTS.ann1);
+    const forget = () => workspace.evaluate(() => localStorage.clear());
+    report("the annotator's workspace", runs, await measure(workspace, `/annotate/${assignmentId}`, "workspace-interactive", COMMENTS - 1, runs, forget));
   } finally {
     await browser.close();
     await stopProduct(product);

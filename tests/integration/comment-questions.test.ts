@@ -20,7 +20,7 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   return send.apply(this, args);
 } as typeof pg.Client.prototype.query;
 const { db } = await import("@/lib/db/client");
-const { getWorkspace, saveAnnotation, submitAssignment, recordTimeSpent } = await import("@/lib/data/annotations");
+const { assignmentFileSource, getWorkspace, readItem, saveAnnotation, submitAssignment, recordTimeSpent } = await import("@/lib/data/annotations");
 const { generateAssignments } = await import("@/lib/data/assignment-admin");
 const { adjudicationQueue, adjudicationItem, saveConsensus, taskConsensus } = await import("@/lib/data/adjudication");
 const { requireStudy } = await import("@/lib/data/studies");
@@ -87,6 +87,18 @@ describe("assignments and the workspace", () => {
     expect(part.comments.find((x) => x.externalId === "c1")!.reviewer).toBe(part.comments.find((x) => x.externalId === "c4")!.reviewer);
     expect(part.questions.map((q) => q.key)).toEqual(["high-quality", "useful", "category", "test-captures", "relevance", "grade"]);
     expect(part.answers).toEqual({});
+  });
+
+  test("the page carries the first files' diffs; another file's comes on demand, only from the annotator's own pull request", async () => {
+    const first = await readItem(fx.study.files[0], 1);
+    expect(first.sources.map((s) => s.key)).toEqual([fx.study.files[0]]);
+    const b = await assignmentFileSource(fx.accounts.ann1, assignment.ann1, fx.study.files[1]);
+    expect(b).toMatchObject({ key: fx.study.files[1], path: "b.py", oldFile: "def f(x):\n    return x\n", newFile: "def f(x):\n    return x + 2\n" });
+    expect(b.diff).toContain("+    return x + 2");
+    // A file of another study's pull request, another annotator's assignment, no file: 404, naming nothing of them.
+    await expect(assignmentFileSource(fx.accounts.ann1, assignment.ann1, fx.other.files[1])).rejects.toMatchObject({ status: 404 });
+    await expect(assignmentFileSource(fx.accounts.ann2, assignment.ann1, fx.study.files[1])).rejects.toMatchObject({ status: 404 });
+    await expect(assignmentFileSource(fx.accounts.ann1, assignment.ann1, "")).rejects.toMatchObject({ status: 404 });
   });
 });
 

@@ -1,6 +1,7 @@
 /** The study setting of comment questions and the rules of their answers (lib/annotation/comment-questions.ts), and the descriptor's pure parts. */
 import { describe, expect, test } from "vitest";
 import {
+  answerOptions,
   answersProblem,
   CCRAB_CATEGORIES,
   COMMENT_QUESTION_TEMPLATES,
@@ -80,6 +81,26 @@ describe("answers", () => {
     expect(commentQuestions.answer(hq)).toEqual({ text: `CASE a."answers" -> 'high-quality' WHEN 'true'::jsonb THEN 'yes' WHEN 'false'::jsonb THEN 'no' END` });
     expect(commentQuestions.answer(category)).toEqual({ text: `a."answers" ->> 'category'` });
     expect(commentQuestions.answer(relevance)).toEqual({ jsonNumber: "answers" });
+  });
+});
+
+describe("the workspace's keys", () => {
+  test("binary 1 yes and 0 no; a codebook's options 1 to 9 and 0 for the tenth; a score or grade its digit", () => {
+    expect(answerOptions(COMMENT_QUESTION_TEMPLATES.useful, likert).map((o) => [o.key, o.value])).toEqual([
+      ["1", true],
+      ["0", false],
+    ]);
+    const categories = answerOptions(COMMENT_QUESTION_TEMPLATES.category, likert);
+    expect(categories.map((o) => o.key)).toEqual(["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]);
+    expect(categories.map((o) => o.value)).toEqual(CCRAB_CATEGORIES.map((c) => c.code));
+    const eleven = commentQuestionsSetting.parse([{ ...COMMENT_QUESTION_TEMPLATES.category, options: [...CCRAB_CATEGORIES, { code: "OTHER", label: "Other" }] }])[0];
+    expect(answerOptions(eleven, likert).at(-1)).toMatchObject({ key: null, value: "OTHER" });
+    const score = { kind: "likert", key: "relevance", label: "Relevance", description: "", justification: "none" } as const;
+    expect(answerOptions(score, likert).map((o) => [o.key, o.value])).toEqual([1, 2, 3, 4, 5].map((n) => [String(n), n]));
+    expect(answerOptions(score, { likertMin: 1, likertMax: 10 }).at(-1)).toMatchObject({ key: "0", value: 10 });
+    expect(answerOptions(score, { likertMin: 0, likertMax: 10 }).at(-1)).toMatchObject({ key: null, value: 10 });
+    // Every option's value is an answer on the question's scale.
+    for (const q of [...QUESTIONS, score]) for (const o of answerOptions(q, likert)) expect(answersProblem({ answers: { [q.key]: o.value }, notes: {} }, [...QUESTIONS, score], { hasTest: true }, likert)).toBeNull();
   });
 });
 

@@ -1,0 +1,407 @@
+"use client";
+
+/**
+ * Comment questions (c-CRAB §4.2.1, §4.4.3, §5.2, §5.3): the whole pull request, each review
+ * comment in place at its lines, and under the focused comment the study's questions with its
+ * answers. Keyboard: j/k (↓/↑) from comment to comment across files, h/l (←/→) from question to
+ * question, digits answer the marked question (a binary one 1 yes / 0 no, or y / u; a codebook's
+ * options 1…9 and 0; a score its digit), m writes its justification. The focused comment is kept
+ * in this browser, so a reload comes back to it. Who wrote a comment is shown as "Reviewer A/B…"
+ * when the study blinds systems (the server sends no system then).
+ */
+import { createContext, useCallback, useContext, useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode } from "react";
+import type { DiffMode } from "@/components/diff-view";
+import { PullRequestView, stepComment } from "@/components/pull-request/pull-request-view";
+import { useLazySources } from "@/components/pull-request/use-sources";
+import { answerOptions, askedOf, emptyCommentAnswers, missingOfComment, type CommentAnswersValue, type CommentQuestion } from "@/lib/annotation/comment-questions";
+import type { DiffSource } from "@/lib/diff";
+import type { PullRequestComment } from "@/lib/review-comments/display";
+import type { TaskWorkspace, WorkspaceComment } from "@/lib/tasks/types";
+import { EntryNote } from "./entry-note";
+import type { AnswerStore, TaskHandle } from "./types";
+
+type Part = NonNullable<TaskWorkspace["commentQuestions"]>;
+
+/** Where the annotator was: the focused comment and question, kept per account and assignment in this browser. */
+interface Place {
+  comment: string;
+  question: number;
+}
+
+function readPlace(key: string | null): Place | null {
+  if (!key) return null;
+  try {
+    const parsed = JSON.parse(window.localStorage.getItem(key) ?? "null") as Place | null;
+    return parsed && typeof parsed.comment === "string" && typeof parsed.question === "number" ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+function writePlace(key: string | null, place: Place): void {
+  if (!key) return;
+  try {
+    window.localStorage.setItem(key, JSON.stringify(place));
+  } catch {
+    // storage refused: a reload opens on the first unanswered comment
+  }
+}
+
+/** The comment as the pull request's view shows it: its system and author when the study shows them, else its reviewer letter. */
+const shown = (c: WorkspaceComment): PullRequestComment => ({
+  id: c.id,
+  codeChangeId: c.codeChangeId,
+  path: c.path,
+  side: c.side,
+  startSide: c.startSide,
+  startLine: c.startLine,
+  line: c.line,
+  inReplyToId: c.inReplyToId,
+  body: c.body,
+  reviewer: c.system ?? c.reviewer,
+  ...(c.author ? { author: c.author } : {}),
+});
+
+/** What each comment's answers panel reads. */
+interface Answering {
+  part: Part;
+  store: AnswerStore;
+  readOnly: boolean;
+  focusedId: string | null;
+  question: number;
+  setQuestion: (index: number) => void;
+  answer: (commentId: string, question: CommentQuestion, value: CommentAnswersValue["answers"][string]) => void;
+  note: (commentId: string, question: CommentQuestion, text: string) => void;
+  boxes: React.RefObject<Map<string, HTMLTextAreaElement>>;
+}
+
+const AnsweringContext = createContext<Answering | null>(null);
+
+const testOf = (c: WorkspaceComment) => ({ hasTest: c.test !== null });
+
+/** The answers of one comment: all its questions under the focused comment, a one-line summary under the others. */
+function CommentAnswers({ comment }: { comment: PullRequestComment }) {
+  const ctx = useContext(AnsweringContext)!;
+  const { part, store } = ctx;
+  const own = part.comments.find((c) => c.id === comment.id);
+  if (!own) return null;
+  const value = store.value<CommentAnswersValue>("commentAnswers", own.id) ?? emptyCommentAnswers();
+  const asked = part.questions.filter((q) => askedOf(q, testOf(own)));
+  const missing = missingOfComment(value, part.questions, testOf(own), part);
+  const focused = ctx.focusedId === own.id;
+  const entry = store.entry("commentAnswers", own.id);
+  if (!focused) {
+    const answered = asked.flatMap((q) => {
+      const option = answerOptions(q, part).find((o) => o.value === value.answers[q.key]);
+      return option ? [`${q.label}: ${option.label}`] : [];
+    });
+    return (
+      <p className="mt-1 border-t border-slate-100 pt-0.5 text-xs text-slate-600" data-testid="comment-answers-summary">
+        {answered.length > 0 ? answered.join(" · ") : "Not answered yet"}
+        {missing.length > 0 && answered.length > 0 && <span className="ml-2 text-amber-800">missing: {missing.join(", ")}</span>}
+      </p>
+    );
+  }
+  const body = (
+    <div className="mt-2 space-y-1 border-t border-slate-200 pt-1 text-sm" data-testid="comment-answers" onClick={(e) => e.stopPropagation()}>
+      {own.test && (
+        <details className="rounded bg-slate-50 px-1 text-xs" open>
+          <summary className="cursor-pointer">
+            Linked test <span className="font-mono">{own.test.path}</span>
+          </summary>
+          <pre className="overflow-auto whitespace-pre-wrap font-mono" data-testid="linked-test">
+            {own.test.text}
+          </pre>
+        </details>
+      )}
+      {asked.map((q, i) => {
+        const marked = !ctx.readOnly && ctx.question === i;
+        const current = value.answers[q.key];
+        const noteMissing = q.justification === "required" && current !== undefined && !(value.notes[q.key] ?? "").trim();
+        return (
+          <div key={q.key} data-testid={`question-${q.key}`} aria-current={marked ? "true" : undefined} className={`rounded p-1 ${marked ? "bg-blue-50 outline outline-2 outline-blue-700" : ""}`}>
+            <div className="flex flex-wrap items-center gap-1" role="radiogroup" aria-label={`${q.label} of comment by ${comment.reviewer}`}>
+              <span className="w-40 font-medium" title={q.description}>
+                {q.label}
+              </span>
+              {answerOptions(q, part).map((o) => (
+                <button
+                  key={String(o.value)}
+                  type="button"
+                  role="radio"
+                  aria-checked={current === o.value}
+                  title={o.description || undefined}
+                  onClick={() => {
+                    ctx.setQuestion(i);
+                    ctx.answer(own.id, q, o.value);
+                  }}
+                  className={`min-h-7 rounded border px-1.5 text-xs ${current === o.value ? "border-slate-800 bg-slate-800 text-white" : "border-slate-500 hover:bg-slate-50"}`}
+                >
+                  {o.key !== null && <kbd className="mr-1 opacity-70">{o.key}</kbd>}
+                  {o.label}
+                </button>
+              ))}
+            </div>
+            {q.justification !== "none" && (
+              <textarea
+                ref={(el) => {
+                  const k = `${own.id}:${q.key}`;
+                  if (el) ctx.boxes.current.set(k, el);
+                  else ctx.boxes.current.delete(k);
+                }}
+                aria-label={`Justification of ${q.label}${q.justification === "required" ? " (required)" : ""}`}
+                placeholder={`m — justification${q.justification === "required" ? " (required)" : " (optional)"}`}
+                rows={1}
+                value={value.notes[q.key] ?? ""}
+                onFocus={() => ctx.setQuestion(i)}
+                onChange={(e) => ctx.note(own.id, q, e.target.value)}
+                className={`mt-1 w-full rounded border px-2 py-0.5 text-sm ${noteMissing ? "border-amber-600" : "border-slate-500"}`}
+              />
+            )}
+          </div>
+        );
+      })}
+      <p className="text-xs" data-testid="comment-missing">
+        {missing.length === 0 ? <span className="text-emerald-800">All answered.</span> : <span className="text-amber-800">Still to answer: {missing.join(", ")}.</span>} <EntryNote entry={entry} />
+      </p>
+    </div>
+  );
+  return ctx.readOnly ? (
+    <fieldset disabled className="min-w-0">
+      {body}
+    </fieldset>
+  ) : (
+    body
+  );
+}
+
+const renderAnswers = (comment: PullRequestComment): ReactNode => <CommentAnswers comment={comment} />;
+
+export function PullRequestTask({
+  part,
+  sources,
+  loadSource,
+  store,
+  handle,
+  onTarget,
+  digitsMoveOn,
+  mode,
+  onModeChange,
+  readOnly = false,
+  ready = true,
+  placeKey = null,
+  blinded,
+}: {
+  part: Part;
+  /** The diffs the page brought (the first files'). */
+  sources: readonly DiffSource[];
+  /** Loads another file's diff; null: every diff came with the page. */
+  loadSource: ((codeChangeId: string) => Promise<DiffSource>) | null;
+  store: AnswerStore;
+  handle: React.RefObject<TaskHandle | null>;
+  onTarget: (key: string | null) => void;
+  digitsMoveOn: boolean;
+  mode: DiffMode;
+  onModeChange: (mode: DiffMode) => void;
+  readOnly?: boolean;
+  /** The drafts kept in this browser are applied: the cursor can open on the first unanswered comment. */
+  ready?: boolean;
+  /** Where the focused comment is kept in this browser (null: nowhere). */
+  placeKey?: string | null;
+  blinded: boolean;
+}) {
+  const { files, request } = useLazySources(part.files, sources, loadSource);
+  const comments = useMemo(() => part.comments.map(shown), [part.comments]);
+  const order = part.comments;
+  const [focusedId, setFocusedId] = useState<string | null>(null);
+  const [question, setQuestion] = useState(0);
+  const boxes = useRef(new Map<string, HTMLTextAreaElement>());
+
+  const askedAt = useCallback((id: string | null) => {
+    const c = part.comments.find((x) => x.id === id);
+    return c ? part.questions.filter((q) => askedOf(q, testOf(c))) : [];
+  }, [part]);
+  const valueOf = useCallback((id: string) => store.value<CommentAnswersValue>("commentAnswers", id) ?? emptyCommentAnswers(), [store]);
+  /** The first question of a comment still without an answer (its first when all are answered). */
+  const firstOpen = useCallback(
+    (id: string) => {
+      const v = valueOf(id);
+      const at = askedAt(id).findIndex((q) => v.answers[q.key] === undefined);
+      return Math.max(0, at);
+    },
+    [askedAt, valueOf],
+  );
+  const focus = useCallback(
+    (id: string | null, at?: number) => {
+      setFocusedId(id);
+      setQuestion(id === null ? 0 : (at ?? firstOpen(id)));
+    },
+    [firstOpen],
+  );
+
+  // Once the drafts are applied (after hydration: this browser's storage is read then), the cursor
+  // opens where the annotator was, else on the first comment with something missing.
+  const [started, setStarted] = useState(false);
+  if (ready && !started && !readOnly) {
+    setStarted(true);
+    const place = readPlace(placeKey);
+    const open = order.find((c) => missingOfComment(valueOf(c.id), part.questions, testOf(c), part).length > 0) ?? order[0];
+    if (place && order.some((c) => c.id === place.comment)) focus(place.comment, place.question);
+    else if (open) focus(open.id);
+  }
+
+  useEffect(() => {
+    if (focusedId === null || readOnly) return;
+    writePlace(placeKey, { comment: focusedId, question });
+  }, [focusedId, question, placeKey, readOnly]);
+  useEffect(() => {
+    onTarget(focusedId === null ? null : `comment:${focusedId}`);
+  }, [focusedId, onTarget]);
+  // The files of the comments around the focused one are loaded ahead, so j and k land on a shown diff.
+  useEffect(() => {
+    const at = order.findIndex((c) => c.id === focusedId);
+    for (const c of order.slice(Math.max(0, at - 1), at + 3)) request(c.codeChangeId);
+  }, [focusedId, order, request]);
+
+  const set = (id: string, next: CommentAnswersValue) => store.set("commentAnswers", id, next);
+  const answer = (id: string, q: CommentQuestion, value: CommentAnswersValue["answers"][string]) => {
+    const v = valueOf(id);
+    set(id, { ...v, answers: { ...v.answers, [q.key]: value } });
+  };
+  const note = (id: string, q: CommentQuestion, text: string) => {
+    const v = valueOf(id);
+    const notes = { ...v.notes };
+    if (text) notes[q.key] = text;
+    else delete notes[q.key];
+    set(id, { ...v, notes });
+  };
+
+  /** After an answer: the next question, after the last one the next comment; a required justification not written yet keeps the cursor. */
+  const moveOn = (id: string, q: CommentQuestion, index: number) => {
+    if (!digitsMoveOn) return;
+    if (q.justification === "required" && !(valueOf(id).notes[q.key] ?? "").trim()) return;
+    const asked = askedAt(id);
+    if (index < asked.length - 1) return setQuestion(index + 1);
+    const next = stepComment(comments, id, 1);
+    if (next === null) setQuestion(asked.length);
+    else focus(next);
+  };
+
+  const answerKey = (key: string | boolean): boolean => {
+    const asked = askedAt(focusedId);
+    const q = asked[question];
+    if (!focusedId || !q) return false;
+    const option = typeof key === "boolean" ? (q.kind === "binary" ? answerOptions(q, part).find((o) => o.value === key) : undefined) : answerOptions(q, part).find((o) => o.key === key);
+    if (!option) return false;
+    answer(focusedId, q, option.value);
+    moveOn(focusedId, q, question);
+    return true;
+  };
+
+  useImperativeHandle(handle, () => ({
+    onAction(action) {
+      switch (action.type) {
+        case "next-sub":
+        case "prev-sub": {
+          const next = stepComment(comments, focusedId, action.type === "next-sub" ? 1 : -1);
+          if (next !== null) focus(next);
+          return true;
+        }
+        case "next-field":
+          if (focusedId) setQuestion((i) => Math.min(askedAt(focusedId).length - 1, i + 1));
+          return true;
+        case "prev-field":
+          if (focusedId) setQuestion((i) => Math.max(0, Math.min(i, askedAt(focusedId).length) - 1));
+          return true;
+        case "digit":
+          return answerKey(String(action.value));
+        case "necessity":
+          return answerKey(action.necessary);
+        case "note": {
+          const asked = askedAt(focusedId);
+          const q = asked[question]?.justification !== "none" ? asked[question] : asked.find((x) => x.justification !== "none");
+          const box = q && boxes.current.get(`${focusedId}:${q.key}`);
+          if (!box) return false;
+          box.focus();
+          return true;
+        }
+        default:
+          return false;
+      }
+    },
+    show(missing) {
+      if (missing.kind !== "commentAnswers") return;
+      const asked = askedAt(missing.targetId);
+      const first = missing.what[0]?.replace(/^justification of /, "");
+      focus(
+        missing.targetId,
+        Math.max(
+          0,
+          asked.findIndex((q) => q.key === first),
+        ),
+      );
+    },
+  }));
+
+  const focusedRef = useRef(focusedId);
+  useEffect(() => {
+    focusedRef.current = focusedId;
+  });
+  // Stable, so moving the focus re-renders only the files it leaves and enters.
+  const onFocus = useCallback((id: string) => id !== focusedRef.current && focus(id), [focus]);
+
+  const answering: Answering = { part, store, readOnly, focusedId, question, setQuestion, answer, note, boxes };
+  const missing = order.flatMap((c, i) => {
+    const what = missingOfComment(valueOf(c.id), part.questions, testOf(c), part);
+    return what.length > 0 ? [{ comment: c, index: i, what }] : [];
+  });
+  const answered = order.length - missing.length;
+  const toolbar = (
+    <>
+      <span data-testid="answered-count">
+        · {answered} of {order.length} answered
+      </span>
+      {blinded && (
+        <span className="rounded bg-slate-100 px-1" data-testid="blinded-note" title="The study hides which system or person wrote each comment">
+          reviewers blinded
+        </span>
+      )}
+    </>
+  );
+  return (
+    <AnsweringContext.Provider value={answering}>
+      {!readOnly && missing.length > 0 && (
+        <details className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-900" data-testid="missing-answers">
+          <summary className="cursor-pointer">
+            {missing.length} of {order.length} comment{order.length === 1 ? "" : "s"} still need answers before you submit
+          </summary>
+          <ul className="mt-1 max-h-48 overflow-auto text-xs">
+            {missing.map((m) => (
+              <li key={m.comment.id}>
+                <button type="button" className="text-left underline" onClick={() => focus(m.comment.id)}>
+                  Comment {m.index + 1} ({m.comment.path}
+                  {m.comment.line === null ? "" : `:${m.comment.line}`})
+                </button>
+                : {m.what.join(", ")}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      <PullRequestView
+        pullRequest={part.pullRequest}
+        files={files}
+        comments={comments}
+        mode={mode}
+        onModeChange={onModeChange}
+        focusedId={focusedId}
+        onFocus={onFocus}
+        renderBelow={renderAnswers}
+        toolbar={toolbar}
+        inReadingOrder
+        onNeedSource={request}
+      />
+    </AnsweringContext.Provider>
+  );
+}
+

@@ -1,0 +1,218 @@
+/**
+ * The annotator's workspace of a pull request (comment questions, c-CRAB §4): the demo's
+ * shop-api#118, copied into a study of its own that asks usefulness (optional justification), a
+ * category from c-CRAB's ten and high quality (required justification), with the reviewers
+ * blinded. An annotator answers every comment by keyboard alone (j/k across files, digits, m for
+ * a justification), reloads mid-item and finds the answers and the focused comment again, is
+ * refused a submit while a justification is missing, then submits; a second annotator sees none
+ * of it; the tools' names appear nowhere; c-CRAB Table 6 (CLI comment-systems) counts the answers
+ * after the submit. Screenshots in test-results/workspace-pull-request/.
+ */
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { COMMENT_QUESTION_TEMPLATES } from "@/lib/annotation/comment-questions";
+import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
+import { expectSaved, gotoWorkspace, keys, newAnnotator, watchPageErrors } from "./workspace-fixtures";
+
+const shot = (name: string) => `test-results/workspace-pull-request/${name}.png`;
+const QUESTIONS = [COMMENT_QUESTION_TEMPLATES.useful, COMMENT_QUESTION_TEMPLATES.category, COMMENT_QUESTION_TEMPLATES["high-quality"]];
+/** The tools and people who wrote shop-api#118's comments, as the blinded workspace must not show them. */
+const HIDDEN = [/coderabbit/i, /claude/i, /maria-reviews/i];
+
+/** A study of the e2e lead holding a copy of the demo's shop-api#118 with its files and comments; its id and slug. */
+async function pullRequestStudy(): Promise<{ studyId: string; slug: string; firstFile: string; comments: number }> {
+  const db = testDb();
+  const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
+  const demo = await db.pullRequest.findFirstOrThrow({ where: { externalId: "shop-api#118", study: { slug: "demo" } }, include: { codeChanges: { orderBy: { position: "asc" } }, comments: { orderBy: { position: "asc" } } } });
+  const slug = `prq-${randomUUID().slice(0, 8)}`;
+  const study = await db.study.create({ data: { slug, name: `Pull request study ${slug}`, ownerId: lead.id, tasks: ["COMMENT_QUESTIONS"], hideSystemNames: true, annotatorsPerItem: 2, commentQuestions: QUESTIONS as unknown as object[] } });
+  await db.studyMember.create({ data: { studyId: study.id, accountId: lead.id, role: "LEAD" } });
+  const { id: _id, studyId: _s, createdAt: _c, codeChanges, comments, metadata, ...pr } = demo;
+  const copy = await db.pullRequest.create({ data: { ...pr, metadata: metadata as object, studyId: study.id } });
+  const files = new Map<string, string>();
+  for (const f of codeChanges) {
+    const made = await db.codeChange.create({
+      data: { studyId: study.id, pullRequestId: copy.id, externalId: f.externalId, filePath: f.filePath, status: f.status, oldPath: f.oldPath, binary: f.binary, language: f.language, diff: f.diff, oldFile: f.oldFile, newFile: f.newFile, position: f.position },
+    });
+    files.set(f.id, made.id);
+  }
+  const ids = new Map<string, string>();
+  for (const c of comments) {
+    const made = await db.reviewComment.create({
+      data: {
+        pullRequestId: copy.id,
+        codeChangeId: files.get(c.codeChangeId)!,
+        externalId: c.externalId,
+        path: c.path,
+        side: c.side,
+        startSide: c.startSide,
+        startLine: c.startLine,
+        line: c.line,
+        body: c.body,
+        system: c.system,
+        author: c.author,
+        inReplyToId: c.inReplyToId ? ids.get(c.inReplyToId)! : null,
+        metadata: c.metadata as object,
+        position: c.position,
+      },
+    });
+    ids.set(c.id, made.id);
+  }
+  return { studyId: study.id, slug, firstFile: files.get(codeChanges[0].id)!, comments: comments.length };
+}
+
+async function annotatorOf(study: { studyId: string; firstFile: string }, label: string) {
+  const { account, accountId } = await newAnnotator(label);
+  await testDb().studyMember.create({ data: { studyId: study.studyId, accountId, role: "ANNOTATOR" } });
+  const assignment = await testDb().assignment.create({ data: { studyId: study.studyId, annotatorId: accountId, codeChangeId: study.firstFile, task: "COMMENT_QUESTIONS", position: 0 } });
+  return { account, accountId, assignmentId: assignment.id };
+}
+
+/** c-CRAB Table 6 of the study as the CLI prints it. */
+function table6(slug: string): { system: string; comments: number; decided: number; useful: number }[] {
+  const out = execFileSync(process.execPath, ["scripts/run.mjs", "cli", "comment-systems", "--study", slug], { encoding: "utf8", env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE_URL } });
+  const tables = JSON.parse(out.slice(out.indexOf("{"))) as { usefulness: { systems: { system: string; comments: number; decided: number; useful: number }[] } };
+  return tables.usefulness.systems.map(({ system, comments, decided, useful }) => ({ system, comments, decided, useful }));
+}
+
+const focused = (page: Page) => page.locator('[data-testid="review-comment"][aria-current="true"]');
+
+/** Answers the focused comment by keyboard: useful yes, the category's digit, high quality yes with its justification; then j. */
+async function answerFocused(page: Page, category: string, justification: string) {
+  await keys(page, "1", category, "1");
+  // High quality needs its justification: the cursor stays on it until one is written.
+  await expect(focused(page).getByTestId("question-high-quality")).toHaveAttribute("aria-current", "true");
+  await keys(page, "m");
+  await page.keyboard.type(justification);
+  await keys(page, "Escape");
+}
+
+test("an annotator labels a pull request's comments by keyboard, reloads, submits; another sees none of it; Table 6 counts it", async ({ page, browser }) => {
+  test.setTimeout(240_000);
+  const study = await pullRequestStudy();
+  const first = await annotatorOf(study, "pr-ann1");
+  const second = await annotatorOf(study, "pr-ann2");
+  const before = table6(study.slug);
+  expect(before.every((row) => row.decided === 0)).toBe(true);
+
+  const errors = watchPageErrors(page);
+  await signIn(page, first.account);
+  await gotoWorkspace(page, first.assignmentId);
+  const view = page.getByTestId("pull-request-view");
+  await expect(view.getByTestId("pr-counts")).toContainText(`3 files · ${study.comments} comments`);
+  await expect(view.getByTestId("blinded-note")).toBeVisible();
+  // Opens on the first comment, focused and announced.
+  await expect(page.getByTestId("comment-announcement")).toContainText(`Comment 1 of ${study.comments}`);
+  await expect(focused(page)).toBeFocused();
+  await expect(focused(page).getByTestId("comment-reviewer")).toHaveText(/^Reviewer [A-C]$/);
+  // Blinded: no tool or reviewer name anywhere on the page.
+  const text = await page.locator("body").innerText();
+  for (const name of HIDDEN) expect(text).not.toMatch(name);
+  await page.screenshot({ path: shot("opened") });
+
+  // The first three comments by keyboard; each after the next j is the next one in reading order.
+  const seen: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    seen.push((await focused(page).getAttribute("data-comment-id"))!);
+    await answerFocused(page, String(i + 1), `reason ${i + 1}`);
+    await expect(focused(page).getByTestId("comment-missing")).toHaveText(/All answered/);
+    await keys(page, "j");
+    await expect(page.getByTestId("comment-announcement")).toContainText(`Comment ${i + 2} of ${study.comments}`);
+  }
+  // The fourth: only useful and the category, then the page is reloaded before anything else.
+  const fourth = (await focused(page).getAttribute("data-comment-id"))!;
+  await keys(page, "1", "2");
+  await expect(focused(page).getByTestId("question-high-quality")).toHaveAttribute("aria-current", "true");
+  await page.screenshot({ path: shot("answering") });
+  await expectSaved(page);
+  await expect(page.getByTestId("answered-count")).toContainText(`3 of ${study.comments} answered`);
+
+  await page.reload();
+  await expect(page.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
+  // Back on the fourth comment, at its high-quality question, with its answers and the others'.
+  await expect(focused(page)).toHaveAttribute("data-comment-id", fourth);
+  await expect(focused(page).getByTestId("question-high-quality")).toHaveAttribute("aria-current", "true");
+  await expect(focused(page).getByTestId("question-useful").getByRole("radio", { name: /Yes/ })).toHaveAttribute("aria-checked", "true");
+  await expect(focused(page).getByTestId("question-category").getByRole("radio", { name: /Testing/ })).toHaveAttribute("aria-checked", "true");
+  await expect(page.getByTestId("answered-count")).toContainText(`3 of ${study.comments} answered`);
+  await expect(page.locator(`[data-comment-id="${seen[0]}"]`).getByTestId("comment-answers-summary")).toContainText("Useful: Yes · Category: Functional correctness · High quality: Yes");
+
+  // High quality answered without its justification: a submit is refused, naming it, and shows that comment.
+  await keys(page, "0");
+  await keys(page, "k");
+  await keys(page, "Control+Enter");
+  await expect(page.getByTestId("flash")).toContainText("justification of high-quality");
+  await expect(focused(page)).toHaveAttribute("data-comment-id", fourth);
+  await expect(page.getByTestId("missing-answers")).toContainText("still need answers");
+  await keys(page, "m");
+  await page.keyboard.type("no test could check it");
+  await keys(page, "Escape", "j");
+
+  // The rest, then submit.
+  for (let i = 4; i < study.comments; i++) {
+    await answerFocused(page, String(((i * 3) % 9) + 1), `reason ${i + 1}`);
+    if (i < study.comments - 1) await keys(page, "j");
+  }
+  await expect(page.getByTestId("answered-count")).toContainText(`${study.comments} of ${study.comments} answered`);
+  await expect(page.getByTestId("missing-answers")).toHaveCount(0);
+  await expectSaved(page);
+  await page.screenshot({ path: shot("all-answered") });
+  await keys(page, "Control+Enter");
+  await expect(page).toHaveURL(/\/annotate$/);
+  const done = await testDb().assignment.findUniqueOrThrow({ where: { id: first.assignmentId } });
+  expect(done.status).toBe("DONE");
+  const stored = await testDb().commentAnswers.findMany({ where: { annotatorId: first.accountId } });
+  expect(stored).toHaveLength(study.comments);
+  expect(stored.find((a) => a.reviewCommentId === fourth)).toMatchObject({ answers: { useful: true, category: "TESTING", "high-quality": false }, notes: { "high-quality": "no test could check it" } });
+  expect(errors).toEqual([]);
+
+  // One annotator's answers make no consensus (c-CRAB's labels are agreed ones): Table 6 decides nothing yet.
+  expect(table6(study.slug).every((row) => row.decided === 0)).toBe(true);
+
+  // Another annotator of the same pull request sees none of the first's answers.
+  const other = await browser.newPage();
+  await signIn(other, second.account);
+  await gotoWorkspace(other, second.assignmentId);
+  await expect(other.getByTestId("answered-count")).toContainText(`0 of ${study.comments} answered`);
+  await expect(other.locator('[data-testid="comment-answers"] [role="radio"][aria-checked="true"]')).toHaveCount(0);
+  await expect(other.getByTestId("comment-answers-summary").filter({ hasText: "Useful:" })).toHaveCount(0);
+  await expect(other.getByText("no test could check it")).toHaveCount(0);
+  const data = await other.evaluate(async (id) => (await fetch(`/api/annotations/assignments/${id}`)).text(), second.assignmentId);
+  expect(data).not.toContain("no test could check it");
+  for (const name of HIDDEN) expect(data).not.toMatch(name);
+
+  // The second annotator finds every comment useful too and submits: Table 6 now counts every comment decided and useful, per system.
+  for (let i = 0; i < study.comments; i++) {
+    await answerFocused(other, "1", `second ${i + 1}`);
+    if (i < study.comments - 1) await keys(other, "j");
+  }
+  await expectSaved(other);
+  await keys(other, "Control+Enter");
+  await expect(other).toHaveURL(/\/annotate$/);
+  const after = table6(study.slug);
+  expect(after.map((r) => [r.system, r.comments])).toEqual(before.map((r) => [r.system, r.comments]));
+  expect(after.map((r) => [r.system, r.decided, r.useful])).toEqual(before.map((r) => [r.system, r.comments, r.comments]));
+  await other.close();
+
+  // The lead's preview of the first annotator's assignment is the same pull request, read-only, with their answers; their page lists every comment's answers.
+  const lead = await browser.newPage();
+  await signIn(lead, E2E_ACCOUNTS.lead);
+  await lead.goto(`/studies/${study.slug}/items/${study.firstFile}?task=COMMENT_QUESTIONS&annotator=${first.accountId}`);
+  const preview = lead.getByTestId("item-preview");
+  await expect(preview.getByRole("heading", { level: 1 })).toContainText("pull request shop-api#118");
+  await expect(preview.getByTestId("pr-counts")).toContainText(`3 files · ${study.comments} comments`);
+  await expect(preview.locator(`[data-comment-id="${seen[0]}"]`).getByTestId("comment-answers-summary")).toContainText("Useful: Yes · Category: Functional correctness · High quality: Yes");
+  await preview.locator(`[data-comment-id="${fourth}"]`).click();
+  const shownAnswers = preview.locator(`[data-comment-id="${fourth}"]`).getByTestId("comment-answers");
+  await expect(shownAnswers.getByRole("radio", { name: /Testing/ })).toHaveAttribute("aria-checked", "true");
+  await expect(shownAnswers.getByRole("radio", { name: /Testing/ })).toBeDisabled();
+  await expect(shownAnswers.getByLabel(/Justification of High quality/)).toHaveValue("no test could check it");
+  await lead.screenshot({ path: shot("lead-preview") });
+  await lead.goto(`/studies/${study.slug}/annotators/${first.accountId}`);
+  const row = lead.getByTestId("answer-row");
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("pull request shop-api#118");
+  await expect(row.locator("li")).toHaveCount(study.comments);
+  await lead.close();
+});
