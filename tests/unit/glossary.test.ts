@@ -96,7 +96,7 @@ const PENDING: Record<string, readonly string[]> = {
   "correlationReport": ["e2e/dashboard-validity.spec.ts", "lib/analysis/report-jobs.ts", "lib/data/report-cache.ts", "lib/data/reports.ts", "scripts/bench/analysis.ts", "scripts/cli/correlate.ts"],
   "filter-task.tsx": ["components/workspace/filter-task.tsx", "components/workspace/item-columns.tsx"],
   "goldChanges": ["lib/data/assignment-admin.ts", "lib/data/gold.ts", "lib/data/quality.ts", "lib/data/rounds.ts"],
-  "item-preview.tsx": ["app/studies/[slug]/items/[codeChangeId]/page.tsx", "components/workspace/item-preview.tsx", "e2e/lead-views.spec.ts"],
+  "item-preview.tsx": ["app/studies/[slug]/items/[codeChangeId]/page.tsx", "components/workspace/item-preview.tsx", "e2e/lead-views.spec.ts", "e2e/workspace-pull-request.spec.ts"],
   "ratingTableFromColumns": ["lib/agreement/index.ts", "lib/agreement/table.ts", "lib/analysis/agreement-report.ts", "lib/analysis/correlation-report.ts"],
   "ratingsByRater": ["lib/analysis/gather.ts", "lib/data/adjudication.ts", "lib/data/quality.ts"],
   "roundChanges": ["lib/data/assignment-admin.ts", "lib/data/round-gate.ts"],
