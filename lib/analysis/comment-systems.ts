@@ -37,9 +37,13 @@ export interface UsefulnessTable {
   total: UsefulnessRow;
 }
 
-/** The systems in table order: the human reviewers first, then by name. */
+/** Systems in table order, each once: the human reviewers first, then by name. */
+export function inTableOrder(systems: Iterable<string>): string[] {
+  return [...new Set(systems)].sort((a, b) => Number(b === HUMAN_SYSTEM) - Number(a === HUMAN_SYSTEM) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
 function systemsOf(comments: readonly SystemComment[]): string[] {
-  return [...new Set(comments.map((c) => c.system))].sort((a, b) => Number(b === HUMAN_SYSTEM) - Number(a === HUMAN_SYSTEM) || (a < b ? -1 : a > b ? 1 : 0));
+  return inTableOrder(comments.map((c) => c.system));
 }
 
 function usefulnessRow(system: string, comments: readonly SystemComment[], yes: RatingValue, confidenceLevel: number): UsefulnessRow {
