@@ -54,10 +54,13 @@ export interface PassRateRow {
   macroPassRate: Rate;
 }
 
-export interface PassRateOptions {
+export interface RateOptions {
   bootstrap?: BootstrapSettings;
-  /** Explicit resamples of the instances (in `instanceOrder`), instead of the seeded generator. */
+  /** Explicit resamples of the clusters (instances in `instanceOrder`), instead of the seeded generator. */
   resampleIndices?: readonly (readonly number[])[];
+}
+
+export interface PassRateOptions extends RateOptions {
   /** Add the human reviewers' row (every test passed). Default true. */
   humanReviewers?: boolean;
 }
@@ -103,29 +106,40 @@ export function instanceScores(tests: readonly BenchmarkTest[], passed: Readonly
 
 const sum = (x: Float64Array) => x.reduce((a, v) => a + v, 0);
 
-function passRateRow(system: string, tests: readonly BenchmarkTest[], passed: ReadonlySet<string>, given: number, options: PassRateOptions): PassRateRow {
-  const scores = instanceScores(tests, passed);
-  const passedCount = scores.reduce((a, s) => a + s.passed, 0);
+/**
+ * Two rates of counts kept per cluster (an instance's passed and total tests, a pull request's
+ * matched and total comments): the micro rate Σ numerators / Σ denominators and the macro mean
+ * of the clusters' rates, with bootstrap CIs that resample clusters (paired: each cluster keeps
+ * its numerator and denominator). Every denominator must be positive; without clusters both
+ * rates are undefined for the reason `whyNone`.
+ */
+export function clusteredRates(numerators: readonly number[], denominators: readonly number[], whyNone: string, options: RateOptions = {}): { micro: Rate; macro: Rate } {
+  if (numerators.length === 0) {
+    const none: Rate = { value: null, ci: null, reason: whyNone };
+    return { micro: none, macro: none };
+  }
   const settings = options.bootstrap ?? DEFAULT_BOOTSTRAP;
-  const base = { system, human: system === HUMAN_SYSTEM, instances: scores.length, tests: tests.length, passed: passedCount, missing: tests.length - given };
-  if (tests.length === 0) {
-    const none: Rate = { value: null, ci: null, reason: "the benchmark has no tests" };
-    return { ...base, microPassRate: none, macroPassRate: none };
-  }
-  const micro = passedCount / tests.length;
-  const macro = scores.reduce((a, s) => a + s.score, 0) / scores.length;
+  const micro = numerators.reduce((a, v) => a + v, 0) / denominators.reduce((a, v) => a + v, 0);
+  const macro = numerators.reduce((a, v, i) => a + v / denominators[i], 0) / numerators.length;
   if (settings.nResamples === 0 && !options.resampleIndices) {
-    return { ...base, microPassRate: { value: micro, ci: null, reason: "no resamples were asked for" }, macroPassRate: { value: macro, ci: null, reason: "no resamples were asked for" } };
+    const reason = "no resamples were asked for";
+    return { micro: { value: micro, ci: null, reason }, macro: { value: macro, ci: null, reason } };
   }
-  // Instances are resampled with their tests (paired: passed_i with |T_i|).
   const [microCi, macroCi] = bootstrapCis(
-    [scores.map((s) => s.passed), scores.map((s) => s.tests)],
+    [numerators, denominators],
     [{ statistic: (p, n) => sum(p) / sum(n) }, { statistic: (p, n) => p.reduce((a, v, i) => a + v / n[i], 0) / p.length }],
     { paired: true, nResamples: settings.nResamples, seed: settings.seed, confidenceLevel: settings.confidenceLevel, resampleIndices: options.resampleIndices },
   );
   const rate = (value: number, ci: typeof microCi): Rate =>
     ci.low === null || ci.high === null ? { value, ci: null, reason: `no bootstrap CI: ${ci.reason}` } : { value, ci: [ci.low, ci.high] };
-  return { ...base, microPassRate: rate(micro, microCi), macroPassRate: rate(macro, macroCi) };
+  return { micro: rate(micro, microCi), macro: rate(macro, macroCi) };
+}
+
+function passRateRow(system: string, tests: readonly BenchmarkTest[], passed: ReadonlySet<string>, given: number, options: PassRateOptions): PassRateRow {
+  const scores = instanceScores(tests, passed);
+  const passedCount = scores.reduce((a, s) => a + s.passed, 0);
+  const { micro, macro } = clusteredRates(scores.map((s) => s.passed), scores.map((s) => s.tests), "the benchmark has no tests", options);
+  return { system, human: system === HUMAN_SYSTEM, instances: scores.length, tests: tests.length, passed: passedCount, missing: tests.length - given, microPassRate: micro, macroPassRate: macro };
 }
 
 /**
