@@ -4,7 +4,7 @@
  * review comment; a system's review guides a coding agent, and each test then passes or not.
  * - s_i = |{t ∈ T_i : PASS}| / |T_i| per instance;
  * - the micro pass rate over tests, Σ passed / Σ |T_i| (Table 5's "Overall": 75 of 234 tests
- *   for the best tool), and the macro pass rate, the mean of s_i: they differ when instances
+ *   for the best system), and the macro pass rate, the mean of s_i: they differ when instances
  *   hold different numbers of tests, so both are named;
  * - the overlap of passed tests across systems (Figure 5): every combination's count, the union;
  * - pass rates per group of tests: the category of the human comment (Figure 7), or Table 5's
