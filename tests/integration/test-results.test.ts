@@ -7,6 +7,7 @@ import { createClient } from "@/lib/db/client";
 import { runImport } from "@/lib/data/imports";
 import { COMMAND_LINE } from "@/lib/data/study-access";
 import { importTestResults, type TestResultsResult } from "@/lib/data/test-outcomes";
+import { studyToolsReport } from "@/lib/data/tools-report";
 import { cli } from "./cli";
 import { imported } from "./import-fixtures";
 
@@ -101,5 +102,40 @@ describe("import-test-results", () => {
     const unknown = await cli("import-test-results", "--study", STUDY, "--system", "pr-agent", "--pr", "acme/api#4", results);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain(`"acme/api#4" is not a pull request of study ${STUDY}`);
+  });
+});
+
+describe("tools-report", () => {
+  const REPORT_STUDY = "tools-report";
+
+  test("pass rates, the overlap and pass rates per consensus category of the tests' human comments, from the CLI", async () => {
+    const { study } = imported(await runImport({ study: REPORT_STUDY, format: "pull-request", files: [pullRequestBundle()] }, client));
+    await client.study.update({ where: { id: study.id }, data: { tasks: ["COMMENT_QUESTIONS"] } });
+    const h1 = await client.reviewComment.findFirstOrThrow({ where: { externalId: "h1", pullRequest: { studyId: study.id } } });
+    await client.consensus.create({ data: { studyId: study.id, task: "COMMENT_QUESTIONS", itemId: h1.id, question: "category", value: "ROBUSTNESS" } });
+    const results = (system: string, files: { name: string; content: Buffer }[]) => importTestResults(COMMAND_LINE, { study: REPORT_STUDY, system, pullRequest: "acme/api#3", files }, client).then(summaryOf);
+    await results("codex", [file("pytest.xml", PYTEST), file("jest.xml", JEST)]);
+    await results("devin", [file("jest.xml", `<testsuites><testsuite name="retry"><testcase classname="retry gives up" name="retry gives up" file="web/retry.test.js"><failure>Error: timed out</failure></testcase></testsuite></testsuites>`)]);
+
+    const report = await studyToolsReport(COMMAND_LINE, REPORT_STUDY, {}, client);
+    // Tests: jest's (h2, no category), pytest's two (h1, ROBUSTNESS). codex passes 2 of 3; devin fails jest's and lacks pytest's.
+    expect(report.systems.map((r) => [r.system, r.instances, r.tests, r.passed, r.missing, r.microPassRate.value])).toEqual([
+      ["human", 1, 3, 3, 0, 1],
+      ["codex", 1, 3, 2, 0, 2 / 3],
+      ["devin", 1, 3, 0, 2, 0],
+    ]);
+    expect(report.overlap).toMatchObject({ systems: ["codex", "devin"], union: 2, unique: { codex: 2, devin: 0 } });
+    expect(report.byCategory!.ungrouped).toBe(1);
+    expect(report.byCategory!.rows.map((r) => [r.system, r.cells.ROBUSTNESS.passed, r.cells.ROBUSTNESS.tests])).toEqual([
+      ["human", 2, 2],
+      ["codex", 1, 2],
+      ["devin", 0, 2],
+    ]);
+
+    const printed = await cli("tools-report", "--study", REPORT_STUDY, "--json");
+    expect(printed.code).toBe(0);
+    const json = JSON.parse(printed.stdout) as { systems: { system: string; microPassRate: { value: number } }[]; overlap: { union: number } };
+    expect(json.systems.map((s) => [s.system, s.microPassRate.value])).toEqual([["human", 1], ["codex", 2 / 3], ["devin", 0]]);
+    expect(json.overlap.union).toBe(2);
   });
 });
