@@ -1,8 +1,9 @@
 /**
- * Storing a system's test outcomes for a pull request (docs/test-results.md): the JUnit XML files
- * are read and checked first (lib/import/junit.ts, lib/import/test-results.ts); then, in one
- * transaction, the system's earlier outcomes for the pull request are replaced and the run is
- * recorded (an ImportRun of format `junit`, with its files and counts).
+ * Storing systems' test outcomes for pull requests (docs/test-results.md): the files (JUnit XML,
+ * or the outcomes JSONL) are read and checked first (lib/import/junit.ts,
+ * lib/import/test-results.ts); then, in one transaction, each system's earlier outcomes for each
+ * pull request the files give are replaced, and the run is recorded (an ImportRun of format
+ * `test-results`, with its files and counts).
  */
 import "server-only";
 import type { SessionAccount } from "@/lib/auth/authenticate";
@@ -13,26 +14,28 @@ import type { TestStatus } from "@/lib/generated/prisma/enums";
 import { ErrorCollector, inFileOrder, type ImportError } from "@/lib/import/errors";
 import { readText, type ImportFile } from "@/lib/import/file";
 import { parseJunitXml, type JunitSkipped } from "@/lib/import/junit";
-import { testOutcomesOf } from "@/lib/import/test-results";
+import { linkOutcomes, outcomesOfJunit, parseOutcomesJsonl, type ReadOutcome, type TestOutcomeInput } from "@/lib/import/test-results";
 
 export interface TestResultsRequest {
   study: string;
-  system: string;
-  /** The pull request's id in the study, or its URL. */
-  pullRequest: string;
+  /** The system of outcomes whose file does not name one (every JUnit file). */
+  system?: string;
+  /** The pull request (its id in the study, or its URL) of outcomes whose file does not name one. */
+  pullRequest?: string;
   files: readonly ImportFile[];
 }
 
 export interface TestResultsSummary {
   study: string;
-  pullRequest: string;
-  system: string;
+  /** The pull requests and systems whose outcomes were replaced, by id and name. */
+  pullRequests: string[];
+  systems: string[];
   files: string[];
   tests: number;
   byStatus: Record<TestStatus, number>;
   /** Tests tied to a human comment. */
   linked: number;
-  /** The system's outcomes for the pull request this import replaced. */
+  /** The earlier outcomes this import replaced. */
   replaced: number;
   skipped: JunitSkipped[];
   warnings: string[];
@@ -41,37 +44,78 @@ export interface TestResultsSummary {
 
 export type TestResultsResult = { status: "imported"; summary: TestResultsSummary } | { status: "refused"; errors: ImportError[]; totalErrors: number };
 
-const refused = (field: string, message: string): TestResultsResult => ({ status: "refused", errors: [{ file: "(import)", field, message }], totalErrors: 1 });
+/** A JSON Lines file by its name, or by its first character. */
+const isJsonl = (file: ImportFile, text: string) => /\.(jsonl|ndjson)$/i.test(file.name) || text.trimStart().startsWith("{");
 
-/** Imports one system's JUnit XML results for one pull request of a study the account leads; refused (nothing written) on any error. */
+/** Imports test outcomes into a study the account leads; refused (nothing written) on any error. */
 export async function importTestResults(account: Pick<SessionAccount, "id" | "role">, request: TestResultsRequest, client: PrismaClient = db): Promise<TestResultsResult> {
-  const system = request.system.trim();
-  if (system === "") return refused("system", "name the system whose review guided the revision");
-  if (system === HUMAN_SYSTEM) return refused("system", `the human reviewers ("${HUMAN_SYSTEM}") pass every test by construction; their outcomes are not imported`);
-  if (request.files.length === 0) return refused("files", "no files to import");
+  if (request.files.length === 0) return { status: "refused", errors: [{ file: "(import)", field: "files", message: "no files to import" }], totalErrors: 1 };
   const study = await requireLedStudy(account, request.study, client);
-  const pullRequest = await client.pullRequest.findFirst({
-    where: { studyId: study.id, OR: [{ externalId: request.pullRequest }, ...(request.pullRequest.includes("://") ? [{ url: request.pullRequest }] : [])] },
-    select: { id: true, externalId: true, comments: { select: { id: true, externalId: true, testPath: true } } },
-  });
-  if (!pullRequest) return refused("pr", `"${request.pullRequest}" is not a pull request of study ${study.slug} (neither its id nor its URL)`);
-
   const errors = new ErrorCollector();
-  const reports = request.files.flatMap((file) => {
+  const skipped: JunitSkipped[] = [];
+  const read: ReadOutcome[] = [];
+  for (const file of request.files) {
     const text = readText(file, errors);
-    return text === null ? [] : [parseJunitXml(text, file.name, errors)];
+    if (text === null) continue;
+    if (isJsonl(file, text)) {
+      read.push(...parseOutcomesJsonl(text, file.name, errors));
+    } else {
+      const report = parseJunitXml(text, file.name, errors);
+      skipped.push(...report.skipped);
+      read.push(...outcomesOfJunit(report));
+    }
+  }
+
+  // Each outcome's pull request and system: its file's, else the import's.
+  const flagged = new Set<string>();
+  const resolved = read.flatMap((o) => {
+    const pullRequest = o.pullRequest ?? request.pullRequest?.trim() ?? "";
+    const system = o.system ?? request.system?.trim() ?? "";
+    const missing = [pullRequest === "" ? "pull request (--pr)" : null, system === "" ? "system (--system)" : null].filter((m) => m !== null);
+    if (missing.length > 0) {
+      if (!flagged.has(o.at.file)) errors.add(o.at, undefined, `the file names no ${missing.join(" and no ")}: give it to the import`);
+      flagged.add(o.at.file);
+      return [];
+    }
+    if (system === HUMAN_SYSTEM) {
+      if (!flagged.has(o.at.file)) errors.add(o.at, "system", `the human reviewers ("${HUMAN_SYSTEM}") pass every test by construction; their outcomes are not imported`);
+      flagged.add(o.at.file);
+      return [];
+    }
+    return [{ ...o, pullRequest, system }];
   });
-  const { outcomes, warnings } = testOutcomesOf(reports, pullRequest.comments, errors);
+  const refs = [...new Set(resolved.map((o) => o.pullRequest))];
+  const found = await client.pullRequest.findMany({
+    where: { studyId: study.id, OR: [{ externalId: { in: refs } }, { url: { in: refs.filter((r) => r.includes("://")) } }] },
+    select: { id: true, externalId: true, url: true, comments: { select: { id: true, externalId: true, testPath: true } } },
+  });
+  const pullRequestOf = (ref: string) => found.find((p) => p.externalId === ref) ?? found.find((p) => ref.includes("://") && p.url === ref);
+  const rows: (TestOutcomeInput & { pullRequestId: string })[] = [];
+  const warnings: string[] = [];
+  for (const pr of found) {
+    const own = resolved.filter((o) => pullRequestOf(o.pullRequest) === pr);
+    const linked = linkOutcomes(own, pr.comments, errors);
+    rows.push(...linked.outcomes.map((o) => ({ ...o, pullRequestId: pr.id })));
+    warnings.push(...linked.warnings);
+  }
+  const unknown = new Set<string>();
+  for (const o of resolved) {
+    if (pullRequestOf(o.pullRequest) || unknown.has(o.pullRequest)) continue;
+    unknown.add(o.pullRequest);
+    errors.add(o.at, "pr", `"${o.pullRequest}" is not a pull request of study ${study.slug} (neither its id nor its URL)`);
+  }
   const fileNames = request.files.map((f) => f.name);
   if (!errors.empty) return { status: "refused", errors: inFileOrder(errors.errors, fileNames), totalErrors: errors.total };
 
+  const groups = [...new Map(rows.map((r) => [`${r.pullRequestId}\u0000${r.system}`, { pullRequestId: r.pullRequestId, system: r.system }])).values()];
   return client.$transaction(async (tx) => {
-    const run = await tx.importRun.create({ data: { studyId: study.id, format: "junit", files: fileNames, createdById: account === COMMAND_LINE ? null : account.id } });
-    const { count: replaced } = await tx.testOutcome.deleteMany({ where: { pullRequestId: pullRequest.id, system } });
+    const run = await tx.importRun.create({ data: { studyId: study.id, format: "test-results", files: fileNames, createdById: account === COMMAND_LINE ? null : account.id } });
+    let replaced = 0;
+    for (const group of groups) replaced += (await tx.testOutcome.deleteMany({ where: group })).count;
     await tx.testOutcome.createMany({
-      data: outcomes.map((o) => ({
-        pullRequestId: pullRequest.id,
-        system,
+      data: rows.map((o) => ({
+        pullRequestId: o.pullRequestId,
+        system: o.system,
         testId: o.testId,
         status: o.status,
         durationSeconds: o.durationSeconds,
@@ -83,17 +127,17 @@ export async function importTestResults(account: Pick<SessionAccount, "id" | "ro
       })),
     });
     const byStatus: Record<TestStatus, number> = { PASSED: 0, FAILED: 0, ERROR: 0, SKIPPED: 0 };
-    for (const o of outcomes) byStatus[o.status]++;
+    for (const o of rows) byStatus[o.status]++;
     const summary: TestResultsSummary = {
       study: study.slug,
-      pullRequest: pullRequest.externalId,
-      system,
+      pullRequests: found.filter((p) => groups.some((g) => g.pullRequestId === p.id)).map((p) => p.externalId).sort(),
+      systems: [...new Set(groups.map((g) => g.system))].sort(),
       files: fileNames,
-      tests: outcomes.length,
+      tests: rows.length,
       byStatus,
-      linked: outcomes.filter((o) => o.reviewCommentId !== null).length,
+      linked: rows.filter((o) => o.reviewCommentId !== null).length,
       replaced,
-      skipped: reports.flatMap((r) => r.skipped),
+      skipped,
       warnings,
       importRunId: run.id,
     };

@@ -1,11 +1,12 @@
 /**
- * `npm run cli -- import-test-results --study SLUG --system NAME --pr PR FILE...`: one system's
- * test outcomes for one pull request (its id or URL) from JUnit XML files, replacing that
- * system's earlier outcomes for it, in one transaction (docs/test-results.md).
+ * `npm run cli -- import-test-results --study SLUG [--system NAME] [--pr PR] FILE...`: systems'
+ * test outcomes for pull requests (their id or URL) from JUnit XML files (for the --system and
+ * --pr given) or the outcomes JSONL, replacing each system's earlier outcomes for each pull
+ * request, in one transaction (docs/test-results.md).
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { CliError, requireFlag } from "@/lib/cli/args";
+import { CliError, optionalFlag, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { formatImportErrors } from "@/lib/import";
 import { COMMAND_LINE } from "@/lib/data/study-access";
@@ -13,13 +14,13 @@ import { importTestResults } from "@/lib/data/test-outcomes";
 
 const command: Command = {
   name: "import-test-results",
-  usage: "import-test-results --study SLUG --system NAME --pr PR FILE...   (JUnit XML from pytest, Jest, Maven Surefire or Go; PR: the pull request's id or URL)",
+  usage: "import-test-results --study SLUG [--system NAME] [--pr PR] FILE...   (JUnit XML from pytest, Jest, Maven Surefire or Go, of the --system and --pr given; or the outcomes JSONL; PR: the pull request's id or URL)",
   async run(args) {
-    if (args.positional.length === 0) throw new CliError("Name at least one JUnit XML FILE");
+    if (args.positional.length === 0) throw new CliError("Name at least one FILE of test results");
     const result = await importTestResults(COMMAND_LINE, {
       study: requireFlag(args, "study"),
-      system: requireFlag(args, "system"),
-      pullRequest: requireFlag(args, "pr"),
+      system: optionalFlag(args, "system"),
+      pullRequest: optionalFlag(args, "pr"),
       files: args.positional.map((p) => ({ name: path.basename(p), content: readFileSync(p) })),
     });
     if (result.status === "refused") throw new Error(`import refused, nothing was written:\n${formatImportErrors(result.errors, result.totalErrors)}`);

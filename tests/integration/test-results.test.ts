@@ -55,14 +55,14 @@ const stored = (system: string) =>
 describe("import-test-results", () => {
   test("pytest's and Jest's results are stored with their comments, the run recorded; importing again replaces them", async () => {
     const first = summaryOf(await importTestResults(COMMAND_LINE, { study: STUDY, system: "codex", pullRequest: "acme/api#3", files: [file("pytest.xml", PYTEST), file("jest.xml", JEST)] }, client));
-    expect(first).toMatchObject({ study: STUDY, pullRequest: "acme/api#3", system: "codex", files: ["pytest.xml", "jest.xml"], tests: 3, byStatus: { PASSED: 2, FAILED: 1, ERROR: 0, SKIPPED: 0 }, linked: 3, replaced: 0, warnings: [], skipped: [] });
+    expect(first).toMatchObject({ study: STUDY, pullRequests: ["acme/api#3"], systems: ["codex"], files: ["pytest.xml", "jest.xml"], tests: 3, byStatus: { PASSED: 2, FAILED: 1, ERROR: 0, SKIPPED: 0 }, linked: 3, replaced: 0, warnings: [], skipped: [] });
     expect(await stored("codex")).toEqual([
       { testId: "retry gives up::retry gives up", status: "PASSED", durationSeconds: 0.004, message: "", importedFile: "jest.xml", importedLine: 4, reviewComment: { externalId: "h2" } },
       { testId: "tests.test_retry::test_backoff", status: "FAILED", durationSeconds: 0.02, message: "assert 1 == 2", importedFile: "pytest.xml", importedLine: 1, reviewComment: { externalId: "h1" } },
       { testId: "tests.test_retry::test_retries", status: "PASSED", durationSeconds: 0.01, message: "", importedFile: "pytest.xml", importedLine: 1, reviewComment: { externalId: "h1" } },
     ]);
     const run = await client.importRun.findUniqueOrThrow({ where: { id: first.importRunId } });
-    expect(run).toMatchObject({ format: "junit", files: ["pytest.xml", "jest.xml"], summary: { tests: 3, system: "codex" } });
+    expect(run).toMatchObject({ format: "test-results", files: ["pytest.xml", "jest.xml"], summary: { tests: 3, systems: ["codex"] } });
 
     // Again, by the pull request's URL, with only pytest's file: the Jest outcome is gone.
     const again = summaryOf(await importTestResults(COMMAND_LINE, { study: STUDY, system: "codex", pullRequest: "https://github.com/acme/api/pull/3", files: [file("pytest.xml", PYTEST)] }, client));
@@ -78,15 +78,18 @@ describe("import-test-results", () => {
     if (bad.status === "refused") {
       expect(bad.errors.map((e) => [e.file, e.line, e.field])).toEqual([
         ["broken.xml", 3, undefined],
-        ["named.xml", 2, "property comment"],
+        ["named.xml", 2, "comment"],
       ]);
     }
     expect(await importTestResults(COMMAND_LINE, { study: STUDY, system: "devin", pullRequest: "acme/api#99", files: [file("ok.xml", JEST)] }, client)).toEqual({
       status: "refused",
       totalErrors: 1,
-      errors: [{ file: "(import)", field: "pr", message: `"acme/api#99" is not a pull request of study ${STUDY} (neither its id nor its URL)` }],
+      errors: [{ file: "ok.xml", line: 4, field: "pr", message: `"acme/api#99" is not a pull request of study ${STUDY} (neither its id nor its URL)` }],
     });
+    expect(await importTestResults(COMMAND_LINE, { study: STUDY, files: [file("ok.xml", JEST)] }, client)).toMatchObject({ status: "refused", errors: [{ file: "ok.xml", line: 4, message: "the file names no pull request (--pr) and no system (--system): give it to the import" }] });
     expect((await importTestResults(COMMAND_LINE, { study: STUDY, system: "human", pullRequest: "acme/api#3", files: [file("ok.xml", JEST)] }, client)).status).toBe("refused");
+    const jsonl = `{"pr": "acme/api#3", "system": "devin", "test": "t", "outcome": "passed"}\n{"pr": "acme/api#7", "system": "devin", "test": "t", "outcome": "passed"}\n`;
+    expect(await importTestResults(COMMAND_LINE, { study: STUDY, files: [file("o.jsonl", jsonl)] }, client)).toMatchObject({ status: "refused", errors: [{ file: "o.jsonl", line: 2, field: "pr" }] });
     await expect(importTestResults(COMMAND_LINE, { study: "no-such-study", system: "devin", pullRequest: "acme/api#3", files: [file("ok.xml", JEST)] }, client)).rejects.toThrow("No such study.");
     expect(await client.testOutcome.count()).toBe(before);
     expect(await client.importRun.count()).toBe(runs);
@@ -97,7 +100,7 @@ describe("import-test-results", () => {
     writeFileSync(results, JEST);
     const ok = await cli("import-test-results", "--study", STUDY, "--system", "pr-agent", "--pr", "acme/api#3", results);
     expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ system: "pr-agent", tests: 1, linked: 1 });
+    expect(JSON.parse(ok.stdout)).toMatchObject({ systems: ["pr-agent"], tests: 1, linked: 1 });
     expect(await stored("pr-agent")).toHaveLength(1);
     const unknown = await cli("import-test-results", "--study", STUDY, "--system", "pr-agent", "--pr", "acme/api#4", results);
     expect(unknown.code).not.toBe(0);
@@ -115,7 +118,9 @@ describe("tools-report", () => {
     await client.consensus.create({ data: { studyId: study.id, task: "COMMENT_QUESTIONS", itemId: h1.id, question: "category", value: "ROBUSTNESS" } });
     const results = (system: string, files: { name: string; content: Buffer }[]) => importTestResults(COMMAND_LINE, { study: REPORT_STUDY, system, pullRequest: "acme/api#3", files }, client).then(summaryOf);
     await results("codex", [file("pytest.xml", PYTEST), file("jest.xml", JEST)]);
-    await results("devin", [file("jest.xml", `<testsuites><testsuite name="retry"><testcase classname="retry gives up" name="retry gives up" file="web/retry.test.js"><failure>Error: timed out</failure></testcase></testsuite></testsuites>`)]);
+    // devin's outcome as the outcomes JSONL, naming its comment.
+    const devin = summaryOf(await importTestResults(COMMAND_LINE, { study: REPORT_STUDY, files: [file("devin.jsonl", `{"pr": "https://github.com/acme/api/pull/3", "system": "devin", "test": "retry gives up::retry gives up", "outcome": "failed", "comment": "h2"}\n`)] }, client));
+    expect(devin).toMatchObject({ pullRequests: ["acme/api#3"], systems: ["devin"], tests: 1, linked: 1, byStatus: { FAILED: 1 } });
 
     const report = await studyToolsReport(COMMAND_LINE, REPORT_STUDY, {}, client);
     // Tests: jest's (h2, no category), pytest's two (h1, ROBUSTNESS). codex passes 2 of 3; devin fails jest's and lacks pytest's.

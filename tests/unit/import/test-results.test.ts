@@ -2,7 +2,7 @@
 import { describe, expect, test } from "vitest";
 import { ErrorCollector } from "@/lib/import/errors";
 import { parseJunitXml } from "@/lib/import/junit";
-import { classnameFits, testOutcomesOf, type LinkableComment } from "@/lib/import/test-results";
+import { classnameFits, linkOutcomes, outcomesOfJunit, parseOutcomesJsonl, type LinkableComment } from "@/lib/import/test-results";
 
 const COMMENTS: LinkableComment[] = [
   { id: "id-c1", externalId: "c1", testPath: "tests/test_retry.py" },
@@ -14,8 +14,8 @@ const COMMENTS: LinkableComment[] = [
 
 function outcomes(files: Record<string, string>, comments = COMMENTS) {
   const errors = new ErrorCollector();
-  const reports = Object.entries(files).map(([file, xml]) => parseJunitXml(xml, file, errors));
-  return { ...testOutcomesOf(reports, comments, errors), errors: errors.all };
+  const read = Object.entries(files).flatMap(([file, text]) => (file.endsWith(".jsonl") ? parseOutcomesJsonl(text, file, errors) : outcomesOfJunit(parseJunitXml(text, file, errors))));
+  return { ...linkOutcomes(read.map((o) => ({ ...o, system: o.system ?? "X" })), comments, errors), errors: errors.all };
 }
 
 describe("a test's comment", () => {
@@ -52,7 +52,7 @@ describe("a test's comment", () => {
     const twins = [...COMMENTS, { id: "id-c6", externalId: "c6", testPath: "tests/test_retry.py" }];
     const { outcomes: rows, warnings } = outcomes({ "r.xml": `<testsuite>\n<testcase classname="tests.test_retry" name="t"/></testsuite>` }, twins);
     expect(rows[0].reviewCommentId).toBeNull();
-    expect(warnings).toEqual([`r.xml: line 2: test "tests.test_retry::t" fits the linked tests of comments c1, c6; it is tied to none (name its comment with a "comment" property)`]);
+    expect(warnings).toEqual([`r.xml: line 2: test "tests.test_retry::t" fits the linked tests of comments c1, c6; it is tied to none (name its comment)`]);
   });
 });
 
@@ -63,8 +63,39 @@ describe("errors name the file and line", () => {
       "b.xml": `<testsuite>\n\n<testcase name="t"/></testsuite>`,
     });
     expect(errors).toEqual([
-      { file: "a.xml", line: 2, field: "property comment", message: `"c9" is not a review comment of the pull request` },
-      { file: "b.xml", line: 3, field: "name", message: `test "t" is also in a.xml (line 2): a test's outcome must be given once` },
+      { file: "a.xml", line: 2, field: "comment", message: `"c9" is not a review comment of the pull request` },
+      { file: "b.xml", line: 3, field: "test", message: `test "t" of system "X" is also in a.xml (line 2): a test's outcome must be given once` },
     ]);
+  });
+});
+
+describe("the outcomes JSONL", () => {
+  test("one outcome per line, with its pull request, system and comment when given", () => {
+    const errors = new ErrorCollector();
+    const read = parseOutcomesJsonl(
+      `{"pr": "acme/api#3", "system": "codex", "test": "tests/test_retry.py::test_a", "outcome": "passed", "comment": "c1", "durationSeconds": 0.5}\n\n{"test": "t2", "outcome": "skipped", "message": "later", "comment": 7}\n`,
+      "o.jsonl",
+      errors,
+    );
+    expect(errors.all).toEqual([]);
+    expect(read).toEqual([
+      { pullRequest: "acme/api#3", system: "codex", testId: "tests/test_retry.py::test_a", status: "PASSED", durationSeconds: 0.5, message: "", file: null, classname: null, comment: "c1", at: { file: "o.jsonl", line: 1 } },
+      { pullRequest: null, system: null, testId: "t2", status: "SKIPPED", durationSeconds: null, message: "later", file: null, classname: null, comment: "7", at: { file: "o.jsonl", line: 3 } },
+    ]);
+    const { outcomes: rows } = outcomes({ "o.jsonl": `{"test": "a", "outcome": "failed", "comment": "c2"}` });
+    expect(rows).toMatchObject([{ testId: "a", status: "FAILED", reviewCommentId: "id-c2", system: "X" }]);
+  });
+
+  test("errors name the line and field: not JSON, an unknown outcome or key, a missing test, a test twice", () => {
+    const errors = new ErrorCollector();
+    parseOutcomesJsonl(`{"test": "a", "outcome": "passed"}\nnot json\n{"test": "b", "outcome": "PASS"}\n{"outcome": "passed", "tool": "x"}\n{"test": "a", "outcome": "failed"}`, "o.jsonl", errors);
+    expect(errors.all.map((e) => [e.line, e.field])).toEqual([
+      [2, undefined],
+      [3, "outcome"],
+      [4, "test"],
+      [4, undefined],
+      [5, "test"],
+    ]);
+    expect(errors.all[4].message).toBe(`test "a" is also at line 1: a test's outcome must be given once`);
   });
 });
