@@ -1,0 +1,130 @@
+/**
+ * A worked example small enough to check by hand, end to end on PostgreSQL: 3 pull requests,
+ * 3 systems, 7 tests each tied to a human comment with a consensus category. X's outcomes come
+ * as JUnit XML from pytest and Jest (one import per pull request), Y's and Z's as the outcomes
+ * JSONL; `tools-report --json` gives every figure.
+ */
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { createClient } from "@/lib/db/client";
+import { runImport } from "@/lib/data/imports";
+import { COMMAND_LINE } from "@/lib/data/study-access";
+import { importTestResults } from "@/lib/data/test-outcomes";
+import { cli } from "./cli";
+import { imported } from "./import-fixtures";
+
+const client = createClient(inject("databaseUrl"));
+const STUDY = "tools-report-example";
+
+/** Each human comment: pull request, id, linked test file, category. p1 holds 3 tests, p2 1, p3 3. */
+const HUMAN: [string, string, string, string][] = [
+  ["p1", "a1", "tests/test_a1.py", "ROBUSTNESS"],
+  ["p1", "a2", "tests/test_a2.py", "TESTING"],
+  ["p1", "a3", "web/a3.test.js", "DESIGN"],
+  ["p2", "b1", "tests/test_b1.py", "ROBUSTNESS"],
+  ["p3", "c1", "web/c1.test.js", "TESTING"],
+  ["p3", "c2", "tests/test_c2.py", "DESIGN"],
+  ["p3", "c3", "tests/test_c3.py", "DOCUMENTATION"],
+];
+/** The test id each runner gives a comment's test: pytest's module::name, Jest's describe::title. */
+const testIdOf = (id: string, path: string) => (path.endsWith(".py") ? `tests.test_${id}::test_it` : `${id} works::${id} works`);
+/** Passed tests by system: X a1 and b1; Y a1, a2 and c1; Z only c2 (and it has no outcome for c3). */
+const PASSES: Record<string, string[]> = { X: ["a1", "b1"], Y: ["a1", "a2", "c1"], Z: ["c2"] };
+
+function bundle(): { name: string; content: Buffer } {
+  const lines = ["p1", "p2", "p3"].flatMap((pr) => [
+    { type: "pullRequest", id: pr, repository: "acme/api", url: `https://github.com/acme/api/pull/${pr.slice(1)}`, title: pr, headSha: "b".repeat(40), baseSha: "a".repeat(40), mergeBaseSha: "a".repeat(40) },
+    { type: "file", status: "MODIFIED", path: "retry.py", oldContents: "x = 1\n", newContents: "x = 2\n" },
+    ...HUMAN.filter(([p]) => p === pr).map(([, id, testPath]) => ({ type: "comment", id, path: "retry.py", line: 1, body: `Concern ${id}.`, system: "human", testPath, testText: `test of ${id}` })),
+  ]);
+  return { name: "bundle.jsonl", content: Buffer.from(lines.map((l) => JSON.stringify(l)).join("\n")) };
+}
+
+/** X's results for one pull request: pytest's file and, when the pull request has Jest tests, Jest's. */
+function junitFiles(pr: string): { name: string; content: Buffer }[] {
+  const own = HUMAN.filter(([p]) => p === pr);
+  const outcome = (id: string) => (PASSES.X.includes(id) ? "" : `<failure message="${id} still fails">AssertionError</failure>`);
+  const pytest = own.filter(([, , path]) => path.endsWith(".py")).map(([, id]) => `<testcase classname="tests.test_${id}" name="test_it" time="0.01">${outcome(id)}</testcase>`);
+  const jest = own.filter(([, , path]) => path.endsWith(".js")).map(([, id, path]) => `    <testcase classname="${id} works" name="${id} works" time="0.002" file="${path}">${outcome(id)}</testcase>`);
+  const files = [{ name: `pytest-${pr}.xml`, content: Buffer.from(`<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" tests="${pytest.length}">${pytest.join("")}</testsuite></testsuites>`) }];
+  if (jest.length > 0) files.push({ name: `jest-${pr}.xml`, content: Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="jest tests">\n  <testsuite name="${pr}">\n${jest.join("\n")}\n  </testsuite>\n</testsuites>\n`) });
+  return files;
+}
+
+function jsonlOf(system: string): { name: string; content: Buffer } {
+  const lines = HUMAN.filter(([, id]) => system !== "Z" || id !== "c3").map(([pr, id, path]) => ({ pr, system, test: testIdOf(id, path), outcome: PASSES[system].includes(id) ? "passed" : "failed", comment: id }));
+  return { name: `${system}.jsonl`, content: Buffer.from(lines.map((l) => JSON.stringify(l)).join("\n")) };
+}
+
+beforeAll(async () => {
+  const { study } = imported(await runImport({ study: STUDY, format: "pull-request", files: [bundle()] }, client));
+  await client.study.update({ where: { id: study.id }, data: { tasks: ["COMMENT_QUESTIONS"] } });
+  for (const [pr, id, , category] of HUMAN) {
+    const comment = await client.reviewComment.findFirstOrThrow({ where: { externalId: id, pullRequest: { studyId: study.id, externalId: pr } } });
+    await client.consensus.create({ data: { studyId: study.id, task: "COMMENT_QUESTIONS", itemId: comment.id, question: "category", value: category } });
+  }
+  for (const pr of ["p1", "p2", "p3"]) {
+    const result = await importTestResults(COMMAND_LINE, { study: STUDY, system: "X", pullRequest: pr, files: junitFiles(pr) }, client);
+    expect(result).toMatchObject({ status: "imported", summary: { linked: HUMAN.filter(([p]) => p === pr).length } });
+  }
+  const jsonl = await importTestResults(COMMAND_LINE, { study: STUDY, files: [jsonlOf("Y"), jsonlOf("Z")] }, client);
+  expect(jsonl).toMatchObject({ status: "imported", summary: { pullRequests: ["p1", "p2", "p3"], systems: ["Y", "Z"], tests: 13, linked: 13 } });
+});
+afterAll(async () => {
+  await client.$disconnect();
+});
+
+interface ReportJson {
+  systems: { system: string; instances: number; tests: number; passed: number; missing: number; microPassRate: { value: number; ci: [number, number] | null }; macroPassRate: { value: number; ci: [number, number] | null } }[];
+  overlap: { systems: string[]; union: number; unionShare: number; none: number; combinations: { systems: string[]; passed: number }[]; unique: Record<string, number> };
+  byCategory: { groups: string[]; ungrouped: number; rows: { system: string; cells: Record<string, { tests: number; passed: number }> }[] };
+  notes: string[];
+}
+
+describe("the worked example", () => {
+  test("tools-report --json gives every figure: micro and macro pass rates that differ, the overlap and union, pass rates per category", async () => {
+    const printed = await cli("tools-report", "--study", STUDY, "--json");
+    expect(printed.code).toBe(0);
+    const report = JSON.parse(printed.stdout) as ReportJson;
+    expect(report.notes).toEqual([]);
+    // s_i of X: p1 1/3, p2 1, p3 0; of Y: 2/3, 0, 1/3; of Z: 0, 0, 1/3.
+    expect(report.systems.map((r) => [r.system, r.instances, r.tests, r.passed, r.missing, r.microPassRate.value, r.macroPassRate.value])).toEqual([
+      ["human", 3, 7, 7, 0, 1, 1],
+      ["X", 3, 7, 2, 0, 2 / 7, 4 / 9],
+      ["Y", 3, 7, 3, 0, 3 / 7, 1 / 3],
+      ["Z", 3, 7, 1, 1, 1 / 7, 1 / 9],
+    ]);
+    for (const row of report.systems) {
+      for (const rate of [row.microPassRate, row.macroPassRate]) {
+        expect(rate.ci![0]).toBeLessThanOrEqual(rate.value);
+        expect(rate.ci![1]).toBeGreaterThanOrEqual(rate.value);
+      }
+    }
+    expect(report.systems[0].microPassRate.ci).toEqual([1, 1]);
+    expect(report.overlap).toEqual({
+      systems: ["X", "Y", "Z"],
+      tests: 7,
+      union: 5,
+      unionShare: 5 / 7,
+      none: 2,
+      combinations: [
+        { systems: ["X"], passed: 1 },
+        { systems: ["Y"], passed: 2 },
+        { systems: ["Z"], passed: 1 },
+        { systems: ["X", "Y"], passed: 1 },
+        { systems: ["X", "Z"], passed: 0 },
+        { systems: ["Y", "Z"], passed: 0 },
+        { systems: ["X", "Y", "Z"], passed: 0 },
+      ],
+      unique: { X: 1, Y: 2, Z: 1 },
+    });
+    const cells = (system: string) => {
+      const row = report.byCategory.rows.find((r) => r.system === system)!;
+      return Object.fromEntries(["ROBUSTNESS", "TESTING", "DESIGN", "DOCUMENTATION", "SECURITY"].map((c) => [c, `${row.cells[c].passed}/${row.cells[c].tests}`]));
+    };
+    expect(report.byCategory.ungrouped).toBe(0);
+    expect(cells("human")).toEqual({ ROBUSTNESS: "2/2", TESTING: "2/2", DESIGN: "2/2", DOCUMENTATION: "1/1", SECURITY: "0/0" });
+    expect(cells("X")).toEqual({ ROBUSTNESS: "2/2", TESTING: "0/2", DESIGN: "0/2", DOCUMENTATION: "0/1", SECURITY: "0/0" });
+    expect(cells("Y")).toEqual({ ROBUSTNESS: "1/2", TESTING: "2/2", DESIGN: "0/2", DOCUMENTATION: "0/1", SECURITY: "0/0" });
+    expect(cells("Z")).toEqual({ ROBUSTNESS: "0/2", TESTING: "0/2", DESIGN: "1/2", DOCUMENTATION: "0/1", SECURITY: "0/0" });
+  });
+});
