@@ -1,7 +1,7 @@
 /**
  * The tools report of a study a lead leads (lib/analysis/tools-report.ts): its stored test
- * outcomes, each with the consensus category of the human comment whose test it is (the study's
- * choice question `category`, or the key given).
+ * outcomes, each with the consensus answers of the human comment whose test it is (the study's
+ * choice question `category`, or the key given, and its yes/no questions).
  */
 import "server-only";
 import { db, type PrismaClient } from "@/lib/db/client";
@@ -19,23 +19,25 @@ export interface StudyToolsReport extends ToolsReport {
 export async function studyToolsReport(account: Pick<SessionAccount, "id" | "role">, slug: string, keys: { category?: string } = {}, client: PrismaClient = db): Promise<StudyToolsReport> {
   const study = await requireLedStudy(account, slug, client);
   const categoryKey = keys.category ?? "category";
-  const question = study.tasks.includes("COMMENT_QUESTIONS") ? study.commentQuestions.find((q) => q.key === categoryKey && q.kind === "choice") : undefined;
+  const asked = study.tasks.includes("COMMENT_QUESTIONS") ? study.commentQuestions : [];
+  const category = asked.find((q) => q.key === categoryKey && q.kind === "choice");
   const [rows, consensus] = await Promise.all([
     client.testOutcome.findMany({
       where: { pullRequest: { studyId: study.id } },
       select: { system: true, testId: true, status: true, reviewCommentId: true, pullRequest: { select: { externalId: true } } },
       orderBy: [{ pullRequestId: "asc" }, { system: "asc" }, { testId: "asc" }],
     }),
-    question ? taskConsensus(client, study, "COMMENT_QUESTIONS") : Promise.resolve(null),
+    asked.length > 0 ? taskConsensus(client, study, "COMMENT_QUESTIONS") : Promise.resolve(null),
   ]);
-  const categoryOf = (commentId: string | null) => {
-    const value = commentId === null ? undefined : consensus?.get(commentId)?.get(categoryKey)?.value;
+  const answerOf = (commentId: string, question: string) => {
+    const value = consensus?.get(commentId)?.get(question)?.value;
     return typeof value === "string" ? value : null;
   };
   const report = toolsReport(
-    rows.map((r) => ({ pullRequest: r.pullRequest.externalId, system: r.system, testId: r.testId, passed: r.status === "PASSED", category: categoryOf(r.reviewCommentId) })),
-    question?.kind === "choice" ? question.options.map((o) => o.code) : null,
+    rows.map((r) => ({ pullRequest: r.pullRequest.externalId, system: r.system, testId: r.testId, passed: r.status === "PASSED", comment: r.reviewCommentId })),
+    { category: category?.kind === "choice" ? { key: category.key, codes: category.options.map((o) => o.code) } : null, binary: asked.filter((q) => q.kind === "binary").map((q) => q.key) },
+    answerOf,
   );
-  const notes = question ? report.notes : [...report.notes, `No choice question "${categoryKey}" in this study: no pass rates per category.`];
-  return { study: { slug: study.slug, name: study.name }, categoryQuestion: question?.key ?? null, ...report, notes };
+  const notes = category ? report.notes : [...report.notes, `No choice question "${categoryKey}" in this study: no pass rates per category.`];
+  return { study: { slug: study.slug, name: study.name }, categoryQuestion: category?.key ?? null, ...report, notes };
 }

@@ -2,7 +2,8 @@
  * A worked example small enough to check by hand, end to end on PostgreSQL: 3 pull requests,
  * 3 systems, 7 tests each tied to a human comment with a consensus category. X's outcomes come
  * as JUnit XML from pytest and Jest (one import per pull request), Y's and Z's as the outcomes
- * JSONL; `tools-report --json` gives every figure.
+ * JSONL; `tools-report --json` gives every figure, and relates the lead's judgement whether each
+ * test captures its comment's concern to the outcomes.
  */
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { createClient } from "@/lib/db/client";
@@ -29,6 +30,9 @@ const HUMAN: [string, string, string, string][] = [
 const testIdOf = (id: string, path: string) => (path.endsWith(".py") ? `tests.test_${id}::test_it` : `${id} works::${id} works`);
 /** Passed tests by system: X a1 and b1; Y a1, a2 and c1; Z only c2 (and it has no outcome for c3). */
 const PASSES: Record<string, string[]> = { X: ["a1", "b1"], Y: ["a1", "a2", "c1"], Z: ["c2"] };
+
+/** The lead's decision whether each test captures its comment's concern (c3's undecided). */
+const CAPTURES: Record<string, string> = { a1: "yes", a2: "yes", b1: "yes", c1: "yes", a3: "no", c2: "no" };
 
 function bundle(): { name: string; content: Buffer } {
   const lines = ["p1", "p2", "p3"].flatMap((pr) => [
@@ -61,6 +65,7 @@ beforeAll(async () => {
   for (const [pr, id, , category] of HUMAN) {
     const comment = await client.reviewComment.findFirstOrThrow({ where: { externalId: id, pullRequest: { studyId: study.id, externalId: pr } } });
     await client.consensus.create({ data: { studyId: study.id, task: "COMMENT_QUESTIONS", itemId: comment.id, question: "category", value: category } });
+    if (id !== "c3") await client.consensus.create({ data: { studyId: study.id, task: "COMMENT_QUESTIONS", itemId: comment.id, question: "test-captures", value: CAPTURES[id] } });
   }
   for (const pr of ["p1", "p2", "p3"]) {
     const result = await importTestResults(COMMAND_LINE, { study: STUDY, system: "X", pullRequest: pr, files: junitFiles(pr) }, client);
@@ -77,6 +82,7 @@ interface ReportJson {
   systems: { system: string; instances: number; tests: number; passed: number; missing: number; microPassRate: { value: number; ci: [number, number] | null }; macroPassRate: { value: number; ci: [number, number] | null } }[];
   overlap: { systems: string[]; union: number; unionShare: number; none: number; combinations: { systems: string[]; passed: number }[]; unique: Record<string, number> };
   byCategory: { groups: string[]; ungrouped: number; rows: { system: string; cells: Record<string, { tests: number; passed: number }> }[] };
+  byAnswer: { question: string; rates: ReportJson["byCategory"] }[];
   notes: string[];
 }
 
@@ -126,5 +132,15 @@ describe("the worked example", () => {
     expect(cells("X")).toEqual({ ROBUSTNESS: "2/2", TESTING: "0/2", DESIGN: "0/2", DOCUMENTATION: "0/1", SECURITY: "0/0" });
     expect(cells("Y")).toEqual({ ROBUSTNESS: "1/2", TESTING: "2/2", DESIGN: "0/2", DOCUMENTATION: "0/1", SECURITY: "0/0" });
     expect(cells("Z")).toEqual({ ROBUSTNESS: "0/2", TESTING: "0/2", DESIGN: "1/2", DOCUMENTATION: "0/1", SECURITY: "0/0" });
+    // Tests judged to capture their comment's concern against those judged not to.
+    expect(report.byAnswer.map((a) => a.question)).toEqual(["test-captures"]);
+    const captures = report.byAnswer[0].rates;
+    expect(captures.ungrouped).toBe(1);
+    expect(captures.rows.map((r) => [r.system, `${r.cells.yes.passed}/${r.cells.yes.tests}`, `${r.cells.no.passed}/${r.cells.no.tests}`])).toEqual([
+      ["human", "4/4", "2/2"],
+      ["X", "2/4", "0/2"],
+      ["Y", "3/4", "0/2"],
+      ["Z", "0/4", "1/2"],
+    ]);
   });
 });
