@@ -65,6 +65,7 @@ beforeAll(async () => {
   for (const [pr, id, , category] of HUMAN) {
     const comment = await client.reviewComment.findFirstOrThrow({ where: { externalId: id, pullRequest: { studyId: study.id, externalId: pr } } });
     await client.consensus.create({ data: { studyId: study.id, task: "COMMENT_QUESTIONS", itemId: comment.id, question: "category", value: category } });
+    await client.consensus.create({ data: { studyId: study.id, task: "COMMENT_QUESTIONS", itemId: comment.id, question: "useful", value: id === "c3" ? "no" : "yes" } });
     if (id !== "c3") await client.consensus.create({ data: { studyId: study.id, task: "COMMENT_QUESTIONS", itemId: comment.id, question: "test-captures", value: CAPTURES[id] } });
   }
   for (const pr of ["p1", "p2", "p3"]) {
@@ -83,6 +84,7 @@ interface ReportJson {
   overlap: { systems: string[]; union: number; unionShare: number; none: number; combinations: { systems: string[]; passed: number }[]; unique: Record<string, number> };
   byCategory: { groups: string[]; ungrouped: number; rows: { system: string; cells: Record<string, { tests: number; passed: number }> }[] };
   byAnswer: { question: string; rates: ReportJson["byCategory"] }[];
+  usefulness: { systems: { system: string; comments: number; useful: number }[] };
   notes: string[];
 }
 
@@ -133,8 +135,9 @@ describe("the worked example", () => {
     expect(cells("Y")).toEqual({ ROBUSTNESS: "1/2", TESTING: "2/2", DESIGN: "0/2", DOCUMENTATION: "0/1", SECURITY: "0/0" });
     expect(cells("Z")).toEqual({ ROBUSTNESS: "0/2", TESTING: "0/2", DESIGN: "1/2", DOCUMENTATION: "0/1", SECURITY: "0/0" });
     // Tests judged to capture their comment's concern against those judged not to.
-    expect(report.byAnswer.map((a) => a.question)).toEqual(["test-captures"]);
-    const captures = report.byAnswer[0].rates;
+    expect(report.byAnswer.map((a) => a.question)).toEqual(["useful", "test-captures"]);
+    expect(report.usefulness.systems).toMatchObject([{ system: "human", comments: 7, useful: 6 }]);
+    const captures = report.byAnswer[1].rates;
     expect(captures.ungrouped).toBe(1);
     expect(captures.rows.map((r) => [r.system, `${r.cells.yes.passed}/${r.cells.yes.tests}`, `${r.cells.no.passed}/${r.cells.no.tests}`])).toEqual([
       ["human", "4/4", "2/2"],
