@@ -76,6 +76,7 @@ const name = z.string().trim().min(1).max(1000);
 const outcomeLine = z.strictObject({
   pr: name.optional().describe("The pull request's id in the study or its URL; default: the import's --pr"),
   system: z.string().trim().min(1).max(200).optional().describe("The system whose review guided the revision; default: the import's --system"),
+  tool: z.string().trim().min(1).max(200).optional().describe("The issue's spelling of system (c-CRAB's \"tool\"), accepted as an alias"),
   test: name.describe("The test's id, unique per pull request and system"),
   outcome: z.enum(["passed", "failed", "error", "skipped"]),
   comment: z.union([name, z.int().min(0)]).transform(String).optional().describe("The id of the human comment the test encodes"),
@@ -103,7 +104,12 @@ export function parseOutcomesJsonl(text: string, file: string, errors: ErrorColl
       return;
     }
     const line = parsed.data;
-    const key = `${line.pr ?? ""}\u0000${line.system ?? ""}\u0000${line.test}`;
+    if (line.system !== undefined && line.tool !== undefined && line.system !== line.tool) {
+      errors.add(at, "tool", `system "${line.system}" and tool "${line.tool}" differ: tool is another name for system, give one`);
+      return;
+    }
+    const system = line.system ?? line.tool;
+    const key = `${line.pr ?? ""}\u0000${system ?? ""}\u0000${line.test}`;
     const first = seen.get(key);
     if (first !== undefined) {
       errors.add(at, "test", `test "${line.test}" is also at line ${first}: a test's outcome must be given once`);
@@ -112,7 +118,7 @@ export function parseOutcomesJsonl(text: string, file: string, errors: ErrorColl
     seen.set(key, at.line);
     outcomes.push({
       pullRequest: line.pr ?? null,
-      system: line.system ?? null,
+      system: system ?? null,
       testId: line.test,
       status: STORED[line.outcome],
       durationSeconds: line.durationSeconds ?? null,

@@ -105,6 +105,13 @@ describe("import-test-results", () => {
     const unknown = await cli("import-test-results", "--study", STUDY, "--system", "pr-agent", "--pr", "acme/api#4", results);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain(`"acme/api#4" is not a pull request of study ${STUDY}`);
+    // --tool, the issue's spelling, is another name for --system
+    const byTool = await cli("import-test-results", "--study", STUDY, "--tool", "pr-agent", "--pr", "acme/api#3", results);
+    expect(byTool.code).toBe(0);
+    expect(JSON.parse(byTool.stdout)).toMatchObject({ systems: ["pr-agent"], tests: 1 });
+    const both = await cli("import-test-results", "--study", STUDY, "--system", "pr-agent", "--tool", "devin", "--pr", "acme/api#3", results);
+    expect(both.code).not.toBe(0);
+    expect(both.stderr).toContain(`--system "pr-agent" and --tool "devin" differ`);
   });
 });
 

@@ -82,19 +82,24 @@ describe("the outcomes JSONL", () => {
       { pullRequest: "acme/api#3", system: "codex", testId: "tests/test_retry.py::test_a", status: "PASSED", durationSeconds: 0.5, message: "", file: null, classname: null, comment: "c1", at: { file: "o.jsonl", line: 1 } },
       { pullRequest: null, system: null, testId: "t2", status: "SKIPPED", durationSeconds: null, message: "later", file: null, classname: null, comment: "7", at: { file: "o.jsonl", line: 3 } },
     ]);
+    // "tool", the issue's and c-CRAB's word, is another name for system
+    const tool = parseOutcomesJsonl(`{"test": "t", "outcome": "passed", "tool": "devin"}\n{"test": "u", "outcome": "passed", "tool": "devin", "system": "devin"}`, "o.jsonl", errors);
+    expect(errors.all).toEqual([]);
+    expect(tool.map((o) => o.system)).toEqual(["devin", "devin"]);
     const { outcomes: rows } = outcomes({ "o.jsonl": `{"test": "a", "outcome": "failed", "comment": "c2"}` });
     expect(rows).toMatchObject([{ testId: "a", status: "FAILED", reviewCommentId: "id-c2", system: "X" }]);
   });
 
   test("errors name the line and field: not JSON, an unknown outcome or key, a missing test, a test twice", () => {
     const errors = new ErrorCollector();
-    parseOutcomesJsonl(`{"test": "a", "outcome": "passed"}\nnot json\n{"test": "b", "outcome": "PASS"}\n{"outcome": "passed", "tool": "x"}\n{"test": "a", "outcome": "failed"}`, "o.jsonl", errors);
+    parseOutcomesJsonl(`{"test": "a", "outcome": "passed"}\nnot json\n{"test": "b", "outcome": "PASS"}\n{"outcome": "passed", "reviewer": "x"}\n{"test": "a", "outcome": "failed"}\n{"test": "c", "outcome": "passed", "system": "x", "tool": "y"}`, "o.jsonl", errors);
     expect(errors.all.map((e) => [e.line, e.field])).toEqual([
       [2, undefined],
       [3, "outcome"],
       [4, "test"],
       [4, undefined],
       [5, "test"],
+      [6, "tool"],
     ]);
     expect(errors.all[4].message).toBe(`test "a" is also at line 1: a test's outcome must be given once`);
   });
