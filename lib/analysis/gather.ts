@@ -40,6 +40,11 @@ export interface GatherOptions {
   only?: string;
   /** One statement after the other on one connection, as exports hold one connection at a time. */
   oneConnection?: boolean;
+  /**
+   * Judge raters (docs/judges.md): "counted" (default) keeps only those of runs that opted in to
+   * count with the annotators, as consensus, gold accuracy and adjudication read; "all" keeps every one.
+   */
+  judges?: "counted" | "all";
 }
 
 /** A task's ratings as columns: the rated items in study order and the raters, numbered. */

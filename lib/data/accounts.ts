@@ -66,7 +66,7 @@ export async function findOrCreateImportedAnnotator(name: string, client: Pick<P
  */
 export async function findSessionAccount(id: string, sessionVersion: number | undefined): Promise<SessionAccount | null> {
   const rows = await sql<SessionAccount>(
-    { name: "session-account", text: `SELECT "id", "email", "name", "role" FROM "User" WHERE "id" = $1 AND "active" AND "sessionVersion" = $2` },
+    { name: "session-account", text: `SELECT "id", "email", "name", "role" FROM "User" WHERE "id" = $1 AND "active" AND "kind" = 'PERSON' AND "sessionVersion" = $2` },
     [id, sessionVersion ?? -1],
   );
   return rows[0] ?? null;
@@ -96,16 +96,17 @@ export async function ensureInitialAccounts(client: PrismaClient, config: Pick<E
 
 /** The accounts `actor` may manage (see the file comment). */
 export function manageableAccountsWhere(actor: Pick<SessionAccount, "id" | "role">): Prisma.AccountWhereInput {
-  if (actor.role === "ADMIN") return {};
+  // A judge rater's account (docs/judges.md) is nobody's to manage: it never gets a password or becomes active.
+  if (actor.role === "ADMIN") return { kind: "PERSON" };
   if (actor.role !== "LEAD") return { id: { in: [] } };
-  return { role: "ANNOTATOR", ...onlyInLedStudiesWhere(actor) };
+  return { role: "ANNOTATOR", kind: "PERSON", ...onlyInLedStudiesWhere(actor) };
 }
 
 /** The accounts `actor` may add to a study they lead (see the file comment). */
 export function addableAccountsWhere(actor: Pick<SessionAccount, "id" | "role">): Prisma.AccountWhereInput {
-  if (actor.role === "ADMIN") return {};
+  if (actor.role === "ADMIN") return { kind: "PERSON" };
   if (actor.role !== "LEAD") return { id: { in: [] } };
-  return { role: "ANNOTATOR", OR: [onlyInLedStudiesWhere(actor), membersOfLedStudiesWhere(actor)] };
+  return { role: "ANNOTATOR", kind: "PERSON", OR: [onlyInLedStudiesWhere(actor), membersOfLedStudiesWhere(actor)] };
 }
 
 /** The accounts page: every account for admins, the manageable ones for leads. */

@@ -27,6 +27,7 @@ import { byDisagreement, consensusOf, openDisagreement, type ConsensusValue, typ
 import { nextAfter } from "@/lib/annotation/next-after";
 import type { ItemAnnotation, ItemKind } from "@/lib/tasks/types";
 import { TASK_QUERIES } from "@/lib/data/task-queries";
+import { uncountedJudges } from "@/lib/data/judge-runs";
 import { annotatorReliability, type AnnotatorReliability } from "@/lib/analysis/reliability";
 import type { SessionAccount } from "@/lib/auth/authenticate";
 
@@ -194,6 +195,12 @@ async function itemContext(studyId: string, task: TaskType, itemId: string) {
   return { codeChangeId: review.codeChangeId, item: { id: review.id, kind: "review" as const, label: review.system, text: review.text, system: review.system } };
 }
 
+/** An item's annotations as adjudication weighs them: judge raters only when one of their runs opted in. */
+async function countedAnnotations(studyId: string, task: TaskType, itemId: string, questions: Question[]): Promise<ItemAnnotation[]> {
+  const [annotations, judges] = await Promise.all([TASK_QUERIES[task].itemAnnotations(db, itemId, questions), uncountedJudges(studyId)]);
+  return annotations.filter((a) => !judges.has(a.annotatorId));
+}
+
 /** One item's annotations side by side, in its context, with the consensus and its history. */
 export async function adjudicationItem(account: Pick<SessionAccount, "id" | "role">, slug: string, task: TaskType, itemId: string): Promise<AdjudicationItem> {
   const study = await requireLedStudy(account, slug);
@@ -203,7 +210,7 @@ export async function adjudicationItem(account: Pick<SessionAccount, "id" | "rol
     db.codeChange.findUniqueOrThrow({ where: { id: codeChangeId }, select: { id: true, externalId: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true, consolidatedAt: true } }),
     db.review.findFirst({ where: { codeChangeId, isReference: true }, select: { text: true } }),
     db.pseudoReference.findMany({ where: { codeChangeId, kind: { not: "ANNOTATOR_ADDED" } }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { kind: true, text: true } }),
-    TASK_QUERIES[task].itemAnnotations(db, itemId, questions),
+    countedAnnotations(study.id, task, itemId, questions),
     db.consensus.findMany({ where: { studyId: study.id, task, itemId }, include: { decidedBy: { select: { name: true } } } }),
   ]);
   const history = await db.annotationHistory.findMany({
@@ -260,7 +267,7 @@ export async function saveConsensus(account: Pick<SessionAccount, "id" | "role">
   const question = questionOf(study, input.task, input.question);
   if (!question.scale.includes(input.value)) throw new AppError("INVALID_INPUT", { message: `${input.value} is not on the scale of "${question.label}" (${question.scale.join(", ")}).` });
   await itemContext(study.id, input.task, input.itemId);
-  const annotations = await TASK_QUERIES[input.task].itemAnnotations(db, input.itemId, [question]);
+  const annotations = await countedAnnotations(study.id, input.task, input.itemId, [question]);
   const fromValues = Object.fromEntries(annotations.filter((a) => a.values[question.key] !== null).map((a) => [a.annotator, a.values[question.key]]));
   return db.$transaction(async (tx) => {
     const where = { task_itemId_question: { task: input.task, itemId: input.itemId, question: question.key } };

@@ -59,5 +59,6 @@ export async function signInSucceeded(forget: readonly ThrottleKey[], giveBack: 
 
 /** The account with this (lower-case) e-mail, as sign-in checks it; null when there is none. */
 export function signInAccount(email: string) {
-  return db.account.findUnique({ where: { email }, select: { id: true, email: true, name: true, role: true, passwordHash: true, active: true, sessionVersion: true } });
+  // Only a person signs in: a judge rater's account (kind JUDGE) is never found here.
+  return db.account.findUnique({ where: { email, kind: "PERSON" }, select: { id: true, email: true, name: true, role: true, passwordHash: true, active: true, sessionVersion: true } });
 }

@@ -13,6 +13,7 @@ import { type GatherOptions, type ItemsRow, type RaterRow, taskColumns, type Tas
 import { humanQuestion, humanScoresOf, type HumanScores } from "@/lib/analysis/human-scores";
 import type { Question } from "@/lib/analysis/questions";
 import type { DraftMode } from "@/lib/analysis/drafts";
+import { countedRaterSql } from "@/lib/data/judge-runs";
 
 /** The table of the task's items: reviews or pseudo-references. */
 const itemTable = (task: TaskType): Prisma.Sql => annotationTables(TASKS[task]).items;
@@ -45,7 +46,7 @@ function itemsStatement(studyId: string, task: TaskType): Prisma.Sql {
  * ids (cuids: letters and digits) come comma-separated and codes as int[] text: both cost
  * PostgreSQL half what JSON does (json_agg of the ids was about 40 % of the statement).
  */
-function ratingsStatement(studyId: string, task: TaskType, questions: readonly Question[]): Prisma.Sql {
+function ratingsStatement(studyId: string, task: TaskType, questions: readonly Question[], judges: GatherOptions["judges"]): Prisma.Sql {
   const tables = annotationTables(TASKS[task]);
   const codes = questions.map((q, k) => Prisma.sql`array_agg(${answerCode(TASKS[task], q)})::text AS ${Prisma.raw(`v${k}`)}`);
   return Prisma.sql`
@@ -55,7 +56,7 @@ function ratingsStatement(studyId: string, task: TaskType, questions: readonly Q
       -- (account, change) is unique per task: the join keeps one row per answer.
       LEFT JOIN (SELECT "userId", "codeChangeId" FROM "Assignment" WHERE "studyId" = ${studyId} AND "taskType" = ${task}::"TaskType" AND status <> 'DONE') d
         ON d."userId" = a."annotatorId" AND ${Prisma.raw(itemOfAssignmentSql(TASKS[task].itemKind, "i", 'd."codeChangeId"'))}
-    WHERE c."studyId" = ${studyId}
+    WHERE c."studyId" = ${studyId} ${judges === "all" ? Prisma.empty : Prisma.sql`AND ${countedRaterSql(Prisma.sql`a."annotatorId"`, studyId)}`}
     GROUP BY a."annotatorId" ORDER BY a."annotatorId"`;
 }
 
@@ -66,7 +67,7 @@ function ratingsStatement(studyId: string, task: TaskType, questions: readonly Q
 export async function gatherTaskColumns(study: StudyForAnalysis, task: TaskType, client: PrismaClient = db, options: GatherOptions = {}): Promise<TaskColumns> {
   const questions = taskQuestions(task, study).filter((q) => options.only === undefined || q.key === options.only);
   const readItems = () => rawRows<ItemsRow>(client, itemsStatement(study.id, task));
-  const readRatings = () => rawRows<RaterRow>(client, ratingsStatement(study.id, task, questions));
+  const readRatings = () => rawRows<RaterRow>(client, ratingsStatement(study.id, task, questions, options.judges));
   // On two connections unless told otherwise, so PostgreSQL reads the items and the ratings on both cores.
   const [[row], rows] = options.oneConnection ? [await readItems(), await readRatings()] : await Promise.all([readItems(), readRatings()]);
   return taskColumns(task, questions, row, rows, options);

@@ -95,7 +95,8 @@ describe("reproducible chat client", () => {
   test("GradedReviews rule 4: an answer naming two numbers is asked again, not mined for one", async () => {
     fake.handle((_, i) => ({ content: i === 0 ? "The review mentions 2 issues; I rate it 4" : "4" }));
     const asked = await askParsed(client(), messages, (t) => parseScore(t, GRADE_1_5), 3);
-    expect(asked).toEqual({ ok: true, value: 4, outputs: ["The review mentions 2 issues; I rate it 4", "4"] });
+    expect(asked).toMatchObject({ ok: true, value: 4, outputs: ["The review mentions 2 issues; I rate it 4", "4"] });
+    if (asked.ok) expect(asked.completions.map((c) => c.content)).toEqual(asked.outputs);
   });
 
   test("GradedReviews' three trials are separate samples: with a cache each is still asked, and a re-run asks nothing", async () => {

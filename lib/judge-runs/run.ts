@@ -1,0 +1,138 @@
+/**
+ * A judge run (docs/judges.md): a judge rater answers one question on every item of a study,
+ * `trials` times per item (the answer stored is the most frequent), each reply re-asked up to
+ * three times while it cannot be read (GradedReviews §5.2, fourth measure). Resumable: the items
+ * answered are kept (JudgeAnswer), and the same run started again answers only the others. The
+ * chat client caches every reply by (model, prompt version, request), so a new run of the same
+ * prompt and model sends no request; it honours 429 and Retry-After, limits requests in flight
+ * to the run's concurrency, and stops the run once its budget in USD or tokens is spent.
+ */
+import "server-only";
+import type { JudgeRun, TaskType } from "@/lib/generated/prisma/client";
+import { AppError } from "@/lib/errors";
+import { askParsed, createBudget, createChatClient, createLimiter, LlmBudgetError, type ChatClientOptions } from "@/lib/judges";
+import { judgeQuestion } from "@/lib/judges/questions";
+import { DEFAULT_RATER_PROMPT, majorityAnswer, parseRaterAnswer, raterMessages, raterPromptVersion } from "@/lib/judges/rater-prompt";
+import { llmResponseCache } from "@/lib/data/llm-responses";
+import { requireStudy } from "@/lib/data/studies";
+import { answeredItems, finishJudgeRun, judgeAccount, judgeItems, judgeRunSpent, startJudgeRun, storeJudgedItem } from "@/lib/data/judge-runs";
+
+export interface JudgeRunOptions {
+  study: string;
+  task: TaskType;
+  question: string;
+  /** The rater's name (judge:NAME); default the model's name. */
+  name?: string;
+  /** The prompt template's text; default the product's preset. */
+  prompt?: string;
+  temperature?: number;
+  seed?: number | null;
+  trials?: number;
+  concurrency?: number;
+  /** The run's answers count with the annotators' (consensus, gold accuracy, adjudication). */
+  inConsensus?: boolean;
+  budgetUsd?: number | null;
+  budgetTokens?: number | null;
+  createdById?: string | null;
+  /** The endpoint (url, model, apiKey; LLM_URL, LLM_MODEL, LLM_API_KEY by default) and the client's retry settings. */
+  llm?: Pick<ChatClientOptions, "url" | "model" | "apiKey" | "maxAttempts" | "backoffMs" | "maxBackoffMs" | "timeoutMs">;
+  onProgress?: (run: { done: number; total: number }) => void;
+}
+
+/** Re-asks of a reply that cannot be read, per trial. */
+const PARSE_ATTEMPTS = 3;
+
+const positiveInteger = (name: string, value: number) => {
+  if (!Number.isInteger(value) || value < 1) throw new AppError("INVALID_INPUT", { message: `${name} must be a positive integer, got ${value}` });
+  return value;
+};
+
+/** Runs (or resumes) a judge run to its end; returns the run as stored. A spent budget ends it FAILED with the reason, resumable with a larger budget. */
+export async function runJudge(options: JudgeRunOptions): Promise<{ run: JudgeRun; resumed: boolean }> {
+  const study = await requireStudy({ slug: options.study });
+  if (!study.tasks.includes(options.task)) throw new AppError("INVALID_INPUT", { message: `study ${study.slug} has no task ${options.task} (tasks: ${study.tasks.join(", ")})` });
+  const question = judgeQuestion(options.task, options.question, study);
+  const trials = positiveInteger("trials", options.trials ?? 1);
+  const concurrency = positiveInteger("concurrency", options.concurrency ?? 4);
+  const temperature = options.temperature ?? 0;
+  const seed = options.seed ?? null;
+  const template = options.prompt ?? DEFAULT_RATER_PROMPT;
+  if (!template.trim()) throw new AppError("INVALID_INPUT", { message: "the prompt is empty" });
+  const budget = createBudget({ usd: options.budgetUsd ?? null, tokens: options.budgetTokens ?? null });
+  const chat = createChatClient({ ...options.llm, temperature, seed: seed ?? undefined, maxConcurrency: concurrency, cache: llmResponseCache, budget });
+  const judge = await judgeAccount(options.name ?? chat.model.toLowerCase().replace(/[^a-z0-9._-]/g, "-"));
+  const promptVersion = raterPromptVersion(template);
+  const items = await judgeItems(study.id, question, judge.id);
+  const { run, resumed } = await startJudgeRun(
+    {
+      studyId: study.id,
+      judgeId: judge.id,
+      task: options.task,
+      question: question.key,
+      model: chat.model,
+      promptVersion,
+      prompt: template,
+      temperature,
+      seed,
+      trials,
+      concurrency,
+      inConsensus: options.inConsensus ?? false,
+      budgetUsd: options.budgetUsd ?? null,
+      budgetTokens: options.budgetTokens ?? null,
+      createdById: options.createdById ?? null,
+    },
+    items.length,
+  );
+  // What the run spent before it was resumed counts against its budget.
+  const spent = await judgeRunSpent(run.id);
+  budget.spentTokens += spent.tokens;
+  budget.spentUsd += spent.usd;
+  const answered = await answeredItems(run.id);
+  const todo = items.filter((item) => !answered.has(item.id));
+  let done = answered.size;
+  let stop: Error | null = null;
+  const limit = createLimiter(concurrency);
+  await Promise.all(
+    todo.map((item) =>
+      limit(async () => {
+        if (stop) return;
+        const messages = raterMessages(template, question, item);
+        const started = performance.now();
+        const parse = (text: string) => parseRaterAnswer(text, question, item.claims.length);
+        try {
+          const asked = [];
+          for (let t = 0; t < trials; t++) asked.push(await askParsed(chat, messages, parse, PARSE_ATTEMPTS, undefined, { promptVersion, sample: trials > 1 ? `trial:${t}` : "" }));
+          const completions = asked.flatMap((a) => a.completions);
+          const read = asked.flatMap((a) => (a.ok ? [a.value] : []));
+          const failure = asked.find((a) => !a.ok);
+          const chosen = read.length === trials ? majorityAnswer(read) : null;
+          await storeJudgedItem(
+            run,
+            question,
+            {
+              item,
+              raw: asked.flatMap((a) => a.outputs),
+              answer: chosen?.answer ?? null,
+              reason: chosen?.reason ?? "",
+              error: chosen ? null : failure && !failure.ok ? failure.error : "no answer",
+              promptTokens: completions.reduce((s, c) => s + (c.cached ? 0 : (c.usage?.promptTokens ?? 0)), 0),
+              completionTokens: completions.reduce((s, c) => s + (c.cached ? 0 : (c.usage?.completionTokens ?? 0)), 0),
+              costUsd: completions.some((c) => !c.cached && c.costUsd === null && c.usage) ? null : completions.reduce((s, c) => s + (c.cached ? 0 : (c.costUsd ?? 0)), 0),
+              latencyMs: performance.now() - started,
+              cached: completions.every((c) => c.cached),
+            }
+          );
+          options.onProgress?.({ done: ++done, total: items.length });
+        } catch (error) {
+          stop ??= error as Error;
+        }
+      }),
+    ),
+  );
+  if (stop) {
+    const error = stop as Error;
+    const finished = await finishJudgeRun(run.id, { status: "FAILED", error: error instanceof LlmBudgetError || error instanceof AppError ? error.message : `${error.name}: ${error.message}` });
+    return { run: finished, resumed };
+  }
+  return { run: await finishJudgeRun(run.id, { status: "DONE" }), resumed };
+}
