@@ -110,6 +110,10 @@ const ROUTES: Record<string, Entry> = {
   "GET /api/studies/[slug]/correlate": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/correlate?metric=exact-match&human=relevance&resamples=0` }) },
   "GET /api/studies/[slug]/export": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/export?format=jsonl` }) },
   "POST /api/studies/[slug]/import": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/import`, multipart: { format: "jsonl", update: "true", files: importFile() } }) },
+  "POST /api/studies/[slug]/test-results": {
+    access: leadOfStudy("route"),
+    call: (f) => ({ url: `/api/studies/${f.a.slug}/test-results`, multipart: { files: { name: "outcomes.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(`${JSON.stringify({ pr: f.pullRequestId, system: "matrix-bot", test: "t1", outcome: "passed" })}\n`) } } }),
+  },
   "GET /api/studies/[slug]/metric-runs": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/metric-runs` }) },
   "POST /api/studies/[slug]/metric-runs": { access: leadOfStudy("route", 202), call: (f) => ({ url: `/api/studies/${f.a.slug}/metric-runs`, data: { metrics: ["exact-match"] } }) },
   "GET /api/studies/[slug]/metric-runs/[runId]": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/metric-runs/${f.runId}` }) },
@@ -147,6 +151,7 @@ const PAGES: Record<string, Entry> = {
   "/studies/[slug]/quality": studyPage("/quality"),
   "/studies/[slug]/rounds": studyPage("/rounds"),
   "/studies/[slug]/settings": studyPage("/settings"),
+  "/studies/[slug]/tools": studyPage("/tools"),
   "/studies/[slug]/validity": studyPage("/validity"),
 };
 

@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useRef, useState, type FormEvent } from "react";
 import type { ImportError, ImportProgress, ImportResult } from "@/lib/import";
 import { IMPORT_COUNT_LABELS } from "@/lib/import/count-labels";
+import { errorPlace, ImportRefusal, NoteList } from "./import-refusal";
 
 type Line = { progress: ImportProgress } | { result: ImportResult } | { error: string };
 
@@ -146,30 +147,10 @@ export function ImportForm({ slug }: { slug?: string }) {
   );
 }
 
-function errorPlace(error: ImportError): string {
-  return `${error.file}${error.line !== undefined ? `:${error.line}` : ""}${error.row !== undefined ? ` row ${error.row}` : ""}${error.field ? ` [${error.field}]` : ""}`;
-}
-
 const errorText = (error: ImportError) => `${errorPlace(error)} ${error.message}`;
 
 function ImportResultView({ result }: { result: ImportResult }) {
-  if (result.status === "refused") {
-    return (
-      <section aria-label="Import refused" className="rounded border border-red-200 bg-red-50 p-4 text-sm">
-        <h2 className="font-medium text-red-800">
-          Refused: {result.totalErrors} error{result.totalErrors === 1 ? "" : "s"}, nothing was written
-          {result.totalErrors > result.errors.length ? ` (the first ${result.errors.length} are listed)` : ""}
-        </h2>
-        <ul className="mt-2 list-disc pl-5" data-testid="import-errors">
-          {result.errors.map((error, i) => (
-            <li key={i}>
-              <span className="font-mono">{errorPlace(error)}</span> {error.message}
-            </li>
-          ))}
-        </ul>
-      </section>
-    );
-  }
+  if (result.status === "refused") return <ImportRefusal errors={result.errors} totalErrors={result.totalErrors} />;
   const { summary } = result;
   // A preview of a new study has no page yet.
   const studyExists = result.status === "imported" || !summary.study.created;
@@ -225,21 +206,5 @@ function ImportResultView({ result }: { result: ImportResult }) {
       <NoteList title="Claims matched by normalized text" notes={summary.claimNormalizations} testId="import-normalized" />
       <NoteList title="Rows left out (invalid)" notes={summary.skippedRows.map(errorText)} testId="import-skipped" />
     </section>
-  );
-}
-
-function NoteList({ title, notes, testId }: { title: string; notes: readonly string[]; testId: string }) {
-  if (notes.length === 0) return null;
-  return (
-    <div className="mt-2" data-testid={testId}>
-      <h3 className="font-medium">
-        {title} ({notes.length})
-      </h3>
-      <ul className="list-disc pl-5">
-        {notes.map((note, i) => (
-          <li key={i}>{note}</li>
-        ))}
-      </ul>
-    </div>
   );
 }

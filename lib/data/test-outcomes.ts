@@ -11,10 +11,10 @@ import { db, type Prisma, type PrismaClient } from "@/lib/db/client";
 import { COMMAND_LINE, requireLedStudy } from "@/lib/data/study-access";
 import { HUMAN_SYSTEM } from "@/lib/analysis/comment-systems";
 import type { TestStatus } from "@/lib/generated/prisma/enums";
-import { ErrorCollector, inFileOrder, type ImportError } from "@/lib/import/errors";
+import { ErrorCollector, inFileOrder } from "@/lib/import/errors";
 import { readText, type ImportFile } from "@/lib/import/file";
 import { parseJunitXml, type JunitSkipped } from "@/lib/import/junit";
-import { linkOutcomes, outcomesOfJunit, parseOutcomesJsonl, type ReadOutcome, type TestOutcomeInput } from "@/lib/import/test-results";
+import { linkOutcomes, outcomesOfJunit, parseOutcomesJsonl, type ReadOutcome, type TestOutcomeInput, type TestResultsResult, type TestResultsSummary } from "@/lib/import/test-results";
 
 export interface TestResultsRequest {
   study: string;
@@ -24,25 +24,6 @@ export interface TestResultsRequest {
   pullRequest?: string;
   files: readonly ImportFile[];
 }
-
-export interface TestResultsSummary {
-  study: string;
-  /** The pull requests and systems whose outcomes were replaced, by id and name. */
-  pullRequests: string[];
-  systems: string[];
-  files: string[];
-  tests: number;
-  byStatus: Record<TestStatus, number>;
-  /** Tests tied to a human comment. */
-  linked: number;
-  /** The earlier outcomes this import replaced. */
-  replaced: number;
-  skipped: JunitSkipped[];
-  warnings: string[];
-  importRunId: string;
-}
-
-export type TestResultsResult = { status: "imported"; summary: TestResultsSummary } | { status: "refused"; errors: ImportError[]; totalErrors: number };
 
 /** A JSON Lines file by its name, or by its first character. */
 const isJsonl = (file: ImportFile, text: string) => /\.(jsonl|ndjson)$/i.test(file.name) || text.trimStart().startsWith("{");
@@ -144,4 +125,14 @@ export async function importTestResults(account: Pick<SessionAccount, "id" | "ro
     await tx.importRun.update({ where: { id: run.id }, data: { summary: JSON.parse(JSON.stringify(summary)) as Prisma.InputJsonObject } });
     return { status: "imported" as const, summary };
   });
+}
+
+/** What the upload form offers: the study's pull requests (id and title) and the systems of its review comments, but the human reviewers. */
+export async function testResultsTargets(account: Pick<SessionAccount, "id" | "role">, slug: string, client: PrismaClient = db): Promise<{ pullRequests: { externalId: string; title: string }[]; systems: string[] }> {
+  const study = await requireLedStudy(account, slug, client);
+  const [pullRequests, systems] = await Promise.all([
+    client.pullRequest.findMany({ where: { studyId: study.id }, select: { externalId: true, title: true }, orderBy: { externalId: "asc" } }),
+    client.reviewComment.findMany({ where: { pullRequest: { studyId: study.id }, system: { not: HUMAN_SYSTEM } }, select: { system: true }, distinct: ["system"], orderBy: { system: "asc" } }),
+  ]);
+  return { pullRequests, systems: systems.map((s) => s.system) };
 }

@@ -15,6 +15,8 @@ export interface StudyToolsReport extends ToolsReport {
   study: { slug: string; name: string };
   /** The category question read, or null when the study asks none. */
   categoryQuestion: string | null;
+  /** The category codes' labels in the codebook (empty without a category question). */
+  categoryLabels: Record<string, string>;
   /** c-CRAB Table 6 beside the pass rates (lib/analysis/comment-systems.ts); null without the yes/no question `useful`. */
   usefulness: UsefulnessTable | null;
 }
@@ -45,5 +47,6 @@ export async function studyToolsReport(account: Pick<SessionAccount, "id" | "rol
   );
   const notes = category ? report.notes : [...report.notes, `No choice question "${categoryKey}" in this study: no pass rates per category.`];
   const usefulness = useful ? usefulnessTable(useful.key, comments.map((c) => ({ system: c.system, consensus: consensus?.get(c.id)?.get(useful.key)?.value ?? null }))) : null;
-  return { study: { slug: study.slug, name: study.name }, categoryQuestion: category?.key ?? null, ...report, usefulness, notes };
+  const categoryLabels = category?.kind === "choice" ? Object.fromEntries(category.options.map((o) => [o.code, o.label])) : {};
+  return { study: { slug: study.slug, name: study.name }, categoryQuestion: category?.key ?? null, categoryLabels, ...report, usefulness, notes };
 }

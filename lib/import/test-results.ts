@@ -14,9 +14,9 @@
  */
 import { z } from "zod";
 import type { TestStatus as StoredStatus } from "@/lib/generated/prisma/enums";
-import type { ErrorCollector, SourceLocation } from "./errors";
+import type { ErrorCollector, ImportError, SourceLocation } from "./errors";
 import { jsonPath } from "./jsonl";
-import type { JunitReport, TestStatus } from "./junit";
+import type { JunitReport, JunitSkipped, TestStatus } from "./junit";
 
 /** A test's outcome as its file gives it, before it is tied to a comment. */
 export interface ReadOutcome {
@@ -185,3 +185,23 @@ export function linkOutcomes(outcomes: readonly (ReadOutcome & { system: string 
   }
   return { outcomes: rows, warnings };
 }
+
+/** What an import of test outcomes wrote (lib/data/test-outcomes.ts). */
+export interface TestResultsSummary {
+  study: string;
+  /** The pull requests and systems whose outcomes were replaced, by id and name. */
+  pullRequests: string[];
+  systems: string[];
+  files: string[];
+  tests: number;
+  byStatus: Record<StoredStatus, number>;
+  /** Tests tied to a human comment. */
+  linked: number;
+  /** The earlier outcomes this import replaced. */
+  replaced: number;
+  skipped: JunitSkipped[];
+  warnings: string[];
+  importRunId: string;
+}
+
+export type TestResultsResult = { status: "imported"; summary: TestResultsSummary } | { status: "refused"; errors: ImportError[]; totalErrors: number };

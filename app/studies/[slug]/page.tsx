@@ -29,6 +29,7 @@ const STUDY_TOOLS = [
   ["pseudo-refs", "Pseudo-references"],
   ["crscore-tables", "CRScore tables"],
   ["comment-systems", "Comments per system"],
+  ["tools", "Review tools"],
   ["members", "Members"],
   ["item-sets", "Item sets"],
   ["settings", "Settings"],

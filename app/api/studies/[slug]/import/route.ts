@@ -12,7 +12,8 @@ import { requireImportTarget } from "@/lib/data/study-access";
 import { AppError, publicError } from "@/lib/errors";
 import { importMaxBytes } from "@/lib/http/body";
 import { handler } from "@/lib/http/respond";
-import { IMPORT_FORMATS, type ImportFile, type ImportProgress } from "@/lib/import";
+import { IMPORT_FORMATS, type ImportProgress } from "@/lib/import";
+import { uploadedFiles } from "@/lib/import/file";
 import { previewImport, runImport } from "@/lib/data/imports";
 import { enqueueImport, followImportJob, importInlineBytes, type ImportEvent } from "@/lib/import/jobs";
 import { decodeUtf8 } from "@/lib/import/text";
@@ -28,19 +29,14 @@ const formSchema = z.object({
   primary: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
 });
 
-async function filesOf(form: FormData, field: string): Promise<ImportFile[]> {
-  const files = form.getAll(field).filter((value): value is File => value instanceof File && value.name !== "");
-  return Promise.all(files.map(async (file) => ({ name: file.name, content: new Uint8Array(await file.arrayBuffer()) })));
-}
-
 async function upload(_request: Request, { params }: { params: Promise<{ slug: string }> }, form: FormData): Promise<Response> {
   const account = await requireApiAccount(LEAD_ROLES);
   const { slug } = await params;
   // Refused before the answer starts streaming: another lead's study is 404 (as if absent).
   await requireImportTarget(account, slug);
   const options = formSchema.parse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")));
-  const files = await filesOf(form, "files");
-  const contextFiles = await filesOf(form, "context");
+  const files = await uploadedFiles(form, "files");
+  const contextFiles = await uploadedFiles(form, "context");
   const context = new Map(
     contextFiles.map((f) => {
       const decoded = decodeUtf8(f.content);

@@ -1,0 +1,81 @@
+import { DataTable } from "@/components/dashboard/data-table";
+import { OverlapChart } from "@/components/dashboard/charts/overlap-chart";
+import { usefulnessTableData } from "@/components/dashboard/comment-systems";
+import { groupTableData, overlapBars, overlapTableData, passRateTableData } from "@/components/dashboard/tools-report";
+import { TestResultsForm } from "@/components/import/test-results-form";
+import { StudyPageHeader } from "@/components/study-page-header";
+import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
+import { testResultsTargets } from "@/lib/data/test-outcomes";
+import { studyToolsReport } from "@/lib/data/tools-report";
+import { orPageError } from "@/lib/errors/page";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Review tools evaluated by execution (c-CRAB §4.3.2, §5.2): Table 5's pass rates per system (the
+ * micro rate over tests and the macro mean of s_i, with bootstrap CIs over instances), Figure 5's
+ * overlap of passed tests as an UpSet chart, Figure 7's pass rates per category, pass rates by
+ * the human comment's yes/no answers, Table 6's usefulness; and the upload of test results.
+ */
+export default async function ToolsPage({ params }: { params: Promise<{ slug: string }> }) {
+  const account = await requirePageAccount(LEAD_ROLES);
+  const slug = (await params).slug;
+  const [report, targets] = await orPageError(Promise.all([studyToolsReport(account, slug), testResultsTargets(account, slug)]));
+  const { study, systems, overlap, byCategory, byAnswer, usefulness, notes } = report;
+  return (
+    <div className="space-y-6">
+      <StudyPageHeader study={study} title="Review tools: test outcomes">
+        <p className="max-w-4xl text-sm text-slate-600">
+          An instance is a pull request; its tests are every test some system has an outcome for there, and a test without a system&apos;s outcome counts as not passed. The <strong>micro pass rate</strong> is passed
+          over all tests (c-CRAB Table 5&apos;s &quot;overall&quot;); the <strong>macro pass rate</strong> is the mean over instances of s_i, the share of instance i&apos;s tests passed (§4.3.2). Both CIs are percentile
+          bootstrap intervals over instances. The human reviewers&apos; comments are what the tests encode: their row passes every test by construction. A test tied to a human comment inherits its consensus
+          answers (its category, and yes/no questions such as usefulness). The same numbers as <code className="text-xs">npm run cli -- tools-report --study {study.slug} --json</code>.
+        </p>
+      </StudyPageHeader>
+      {notes.length > 0 && (
+        <ul data-testid="tools-notes" className="list-disc space-y-1 pl-5 text-sm text-amber-800">
+          {notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      )}
+      <section aria-label="Table 5" className="space-y-2">
+        <DataTable table={passRateTableData(study.slug, systems.filter((row) => row.tests > 0))} />
+      </section>
+      {overlap && (
+        <section aria-label="Figure 5" className="space-y-2">
+          <OverlapChart
+            bars={overlapBars(overlap)}
+            systems={overlap.systems}
+            label={`Figure 5 (c-CRAB): tests passed by exactly each combination of systems (UpSet chart). Union: ${overlap.union} of ${overlap.tests} tests passed by at least one system${overlap.unionShare === null ? "" : ` (${(100 * overlap.unionShare).toFixed(1)} %)`}; ${overlap.none} by none.`}
+          />
+          <DataTable table={overlapTableData(study.slug, overlap)} />
+        </section>
+      )}
+      {byCategory && (
+        <section aria-label="Figure 7" className="space-y-2">
+          <DataTable table={groupTableData(study.slug, "tools-figure-7", `Figure 7 (c-CRAB): pass rate per category of the human comment ("${report.categoryQuestion}")`, byCategory, report.categoryLabels)} />
+          {byCategory.ungrouped > 0 && <p className="text-xs text-slate-600">{byCategory.ungrouped} test(s) have no consensus category (no human comment, or none decided): in no column.</p>}
+        </section>
+      )}
+      {byAnswer.map(({ question, rates }) => (
+        <section key={question} aria-label={`By ${question}`} className="space-y-2">
+          <DataTable table={groupTableData(study.slug, `tools-by-${question}`, `Pass rate by the human comment's answer to "${question}"`, rates)} />
+        </section>
+      ))}
+      {usefulness && (
+        <section aria-label="Table 6" className="space-y-2">
+          <DataTable table={usefulnessTableData(study.slug, usefulness)} note="c-CRAB Table 6, as on the page Comments per system: useful among each system's decided comments, with its Wilson interval." />
+        </section>
+      )}
+      <section aria-label="Upload test results" className="space-y-2">
+        <h2 className="text-lg font-medium">Upload test results</h2>
+        <p className="max-w-4xl text-sm text-slate-600">
+          One system&apos;s JUnit XML files for one pull request (give both below), or outcomes JSONL files naming them per line (<code className="text-xs">{"{pr, system, test, outcome, comment?}"}</code>). An import
+          replaces the system&apos;s earlier outcomes for each pull request it gives, in one transaction: any error refuses it whole, naming the file and line. Format: docs/test-results.md.
+        </p>
+        <TestResultsForm slug={study.slug} pullRequests={targets.pullRequests} systems={targets.systems} />
+      </section>
+    </div>
+  );
+}

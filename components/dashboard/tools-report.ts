@@ -1,0 +1,113 @@
+/**
+ * The tables of the study page "Review tools", built from the object `tools-report --json`
+ * prints, formatted only: c-CRAB Table 5 (per system instances, tests, passed, the micro pass
+ * rate and the macro mean of s_i with their bootstrap CIs), Figure 5's overlap of passed tests
+ * (every combination's count, and the union), and pass rates per group of tests (Figure 7 by the
+ * human comment's category; the yes/no answers of the human comment). Undefined values say why.
+ */
+import type { GroupPassRates, PassedOverlap, PassRateRow, Rate } from "@/lib/analysis/pass-rates";
+import { systemLabel } from "./comment-systems";
+import { count, fileSlug, percent, text, type Cell, type Column, type TableData } from "./table-data";
+
+const rateCells = (rate: Rate, what: string): Cell[] => [
+  percent(rate.value, { title: rate.value === null ? rate.reason : undefined }),
+  percent(rate.ci?.[0], { title: rate.ci ? `Lower end of the bootstrap CI of the ${what} (instances resampled)` : rate.reason }),
+  percent(rate.ci?.[1], { title: rate.ci ? `Upper end of the bootstrap CI of the ${what} (instances resampled)` : rate.reason }),
+];
+
+const rateColumns = (key: string, label: string, title: string): Column[] => [
+  { key, label, numeric: true, title },
+  { key: `${key}Low`, label: "CI low", numeric: true, title: `Bootstrap CI of the ${label.toLowerCase()}, instances resampled` },
+  { key: `${key}High`, label: "CI high", numeric: true, title: `Bootstrap CI of the ${label.toLowerCase()}, instances resampled` },
+];
+
+/** c-CRAB Table 5: a row per system, the human reviewers' first (every test passes by construction). */
+export function passRateTableData(slug: string, rows: readonly PassRateRow[]): TableData {
+  return {
+    id: "tools-table-5",
+    title: "Table 5 (c-CRAB): pass rates per system",
+    filename: fileSlug(slug, "tools-table-5"),
+    empty: "No test outcomes yet: upload a system's test results below.",
+    columns: [
+      { key: "system", label: "System" },
+      { key: "instances", label: "Instances", numeric: true, title: "Pull requests with tests" },
+      { key: "tests", label: "Tests", numeric: true, title: "Every test some system has an outcome for, over the instances" },
+      { key: "passed", label: "Passed", numeric: true },
+      { key: "missing", label: "No outcome", numeric: true, title: "Tests without an outcome of this system: counted as not passed" },
+      ...rateColumns("micro", "Micro pass rate", "Σ passed / Σ tests over all instances (c-CRAB Table 5's overall)"),
+      ...rateColumns("macro", "Macro pass rate", "The mean over instances of s_i = passed / tests of instance i (§4.3.2)"),
+    ],
+    rows: rows.map((row) => ({
+      key: row.system,
+      data: row.human ? { human: true } : undefined,
+      cells: [
+        text(systemLabel(row.system), row.human ? { title: "The human reviewers' comments are what the tests encode: every test passes by construction" } : {}),
+        count(row.instances),
+        count(row.tests),
+        count(row.passed),
+        count(row.missing),
+        ...rateCells(row.microPassRate, "micro pass rate"),
+        ...rateCells(row.macroPassRate, "macro pass rate"),
+      ],
+    })),
+  };
+}
+
+/** Figure 5's numbers: every combination of systems with the tests passed by exactly those, then the union and the tests none passed. */
+export function overlapTableData(slug: string, overlap: PassedOverlap): TableData {
+  return {
+    id: "tools-figure-5",
+    title: "Figure 5 (c-CRAB): passed tests per combination of systems",
+    filename: fileSlug(slug, "tools-figure-5"),
+    columns: [
+      { key: "combination", label: "Passed by exactly" },
+      { key: "passed", label: "Tests", numeric: true },
+      { key: "share", label: "Share of tests", numeric: true },
+    ],
+    rows: overlap.combinations.map((c) => ({
+      key: c.systems.join("+"),
+      cells: [text(c.systems.map(systemLabel).join(" + ")), count(c.passed), percent(overlap.tests === 0 ? null : c.passed / overlap.tests)],
+    })),
+    foot: [
+      { key: "union", cells: [text("Union: passed by at least one system"), count(overlap.union), percent(overlap.unionShare)] },
+      { key: "none", cells: [text("Passed by none"), count(overlap.none), percent(overlap.tests === 0 ? null : overlap.none / overlap.tests)] },
+    ],
+  };
+}
+
+/** Pass rates per group of tests: a row per system, a column per group (passed / tests, with Wilson's interval in the hover text). */
+export function groupTableData(slug: string, id: string, title: string, rates: GroupPassRates, labels: Record<string, string> = {}): TableData {
+  const level = `${Math.round(rates.confidenceLevel * 100)} %`;
+  return {
+    id,
+    title,
+    filename: fileSlug(slug, id),
+    columns: [{ key: "system", label: "System" }, ...rates.groups.map((g) => ({ key: g, label: labels[g] ?? g, numeric: true, title: `Pass rate of the tests whose human comment is ${labels[g] ?? g} (passed / tests under it)` }))],
+    rows: rates.rows.map((row) => ({
+      key: row.system,
+      cells: [
+        text(systemLabel(row.system)),
+        ...rates.groups.map((g) => {
+          const cell = row.cells[g];
+          return percent(cell.rate.value, {
+            sub: `${cell.passed}/${cell.tests}`,
+            title: cell.rate.value === null ? cell.rate.reason : cell.rate.ci ? `${level} Wilson interval ${(100 * cell.rate.ci[0]).toFixed(1)}–${(100 * cell.rate.ci[1]).toFixed(1)} %` : cell.rate.reason,
+            data: { passed: cell.passed, tests: cell.tests },
+          });
+        }),
+      ],
+    })),
+  };
+}
+
+/** One bar of the UpSet chart: a combination of systems and the tests passed by exactly it. */
+export interface OverlapBar {
+  key: string;
+  passed: number;
+  /** Which systems (in the chart's order) the combination holds. */
+  members: boolean[];
+}
+
+export function overlapBars(overlap: PassedOverlap): OverlapBar[] {
+  return overlap.combinations.map((c) => ({ key: c.systems.join("+"), passed: c.passed, members: overlap.systems.map((s) => c.systems.includes(s)) }));
+}
