@@ -7,7 +7,7 @@ import "server-only";
 import { AppError } from "@/lib/errors";
 import { answerOnScale, answersProblem, commentQuestionsOf } from "@/lib/annotation/comment-questions";
 import type { SaveRequest } from "@/lib/annotation/values";
-import { diffPositions, readingOrder, sideOf, threadsOf } from "@/lib/review-comments/threads";
+import { commentsInReadingOrder } from "@/lib/review-comments/threads";
 import { diffLineCount } from "@/lib/review-comments/display";
 import { answersValue, reviewerLabels } from "@/lib/tasks/comment-questions";
 import type { WorkspaceComment } from "@/lib/tasks/types";
@@ -61,14 +61,13 @@ export const commentAnswerQueries: TaskQueries = {
       reviewSeed,
     );
     const files = pr.codeChanges.map((f) => ({ codeChangeId: f.id, path: f.filePath, oldPath: f.oldPath, status: f.status, binary: f.binary, language: f.language, diffLines: diffLineCount(f.diff) }));
-    // The order j/k walks them, as the pull request's page shows them (lib/review-comments/threads).
-    const positions = new Map(pr.codeChanges.map((f) => [f.id, diffPositions(f.diff)]));
-    const comments = readingOrder(
-      threadsOf(
-        pr.comments,
-        files.map((f) => f.codeChangeId),
-        (c) => positions.get(c.codeChangeId)?.(sideOf(c), c.line!) ?? c.line!,
-      ),
+    // The order j/k walks them, as the pull request's page shows them (lib/review-comments/threads);
+    // threads on the same line in the annotator's own order of the reviewers.
+    const reviewerRank = new Map([...reviewers.keys()].map((system, i) => [system, i]));
+    const comments = commentsInReadingOrder(
+      pr.comments,
+      pr.codeChanges.map((f) => ({ codeChangeId: f.id, diff: f.diff })),
+      (c) => reviewerRank.get(c.system)!,
     ).map(
       (c): WorkspaceComment => ({
         id: c.id,

@@ -66,11 +66,12 @@ export function diffPositions(diff: string): (side: DiffSide, line: number) => n
 /**
  * The threads of a pull request's comments in reading order: by file (`fileOrder`, code change
  * ids), whole-file threads first, then where the unified diff shows them (after the row of their
- * last line: `position`, from `diffPositions`; the line number when not given), then as given. A
- * reply joins the thread of the comment it answers (through chains of replies); a reply to a
- * comment that is not in the list starts a thread of its own.
+ * last line: `position`, from `diffPositions`; the line number when not given), then by `rank`
+ * of their first comment (an annotator's seeded order of the reviewers), then as given. A reply
+ * joins the thread of the comment it answers (through chains of replies), replies as given; a
+ * reply to a comment that is not in the list starts a thread of its own.
  */
-export function threadsOf<C extends AnchoredComment>(comments: readonly C[], fileOrder: readonly string[], position: (comment: C) => number = (c) => c.line ?? 0): Thread<C>[] {
+export function threadsOf<C extends AnchoredComment>(comments: readonly C[], fileOrder: readonly string[], position: (comment: C) => number = (c) => c.line ?? 0, rank: (comment: C) => number = () => 0): Thread<C>[] {
   const byId = new Map(comments.map((c) => [c.id, c]));
   const rootOf = (c: C): C => {
     const seen = new Set<string>();
@@ -90,15 +91,28 @@ export function threadsOf<C extends AnchoredComment>(comments: readonly C[], fil
   }
   const file = new Map(fileOrder.map((id, i) => [id, i]));
   const given = new Map(comments.map((c, i) => [c.id, i]));
-  const key = ({ root }: Thread<C>) => [file.get(root.codeChangeId) ?? fileOrder.length, root.line === null ? -Infinity : position(root), given.get(root.id)!];
+  const key = ({ root }: Thread<C>) => [file.get(root.codeChangeId) ?? fileOrder.length, root.line === null ? -Infinity : position(root), rank(root), given.get(root.id)!];
   return [...threads.values()].sort((a, b) => {
     const [x, y] = [key(a), key(b)];
-    return x[0] - y[0] || (x[1] === y[1] ? 0 : x[1] < y[1] ? -1 : 1) || x[2] - y[2];
+    return x[0] - y[0] || (x[1] === y[1] ? 0 : x[1] < y[1] ? -1 : 1) || x[2] - y[2] || x[3] - y[3];
   });
 }
 
 /** Every comment of the threads in reading order: the order j and k walk. */
 export const readingOrder = <C extends AnchoredComment>(threads: readonly Thread<C>[]): C[] => threads.flatMap((t) => [t.root, ...t.replies]);
+
+/** A pull request's comments in reading order, placed by their files' diffs (files in the pull request's order); threads at one place by `rank` (see threadsOf). */
+export function commentsInReadingOrder<C extends AnchoredComment>(comments: readonly C[], files: readonly { codeChangeId: string; diff: string }[], rank?: (comment: C) => number): C[] {
+  const positions = new Map(files.map((f) => [f.codeChangeId, diffPositions(f.diff)]));
+  return readingOrder(
+    threadsOf(
+      comments,
+      files.map((f) => f.codeChangeId),
+      (c) => positions.get(c.codeChangeId)?.(sideOf(c), c.line!) ?? c.line!,
+      rank,
+    ),
+  );
+}
 
 /** The side a comment's line is on: GitHub's default is the new file (RIGHT). */
 export const sideOf = (c: Pick<AnchoredComment, "side">): DiffSide => c.side ?? "RIGHT";

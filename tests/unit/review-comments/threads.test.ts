@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { anchorText, commentCounts, covers, diffPositions, readingOrder, threadsOf, type AnchoredComment } from "@/lib/review-comments/threads";
+import { anchorText, commentCounts, commentsInReadingOrder, covers, diffPositions, readingOrder, threadsOf, type AnchoredComment } from "@/lib/review-comments/threads";
 import { buildFileModels, expansionsShowing } from "@/components/diff-view/model";
 import { unifiedDiff } from "@/lib/diff";
 
@@ -27,9 +27,33 @@ describe("threadsOf", () => {
     expect(readingOrder(threads).map((c) => c.id)).toEqual(["other-file", "whole", "orphan", "range", "late", "reply-2", "reply-1"]);
   });
 
+  it("orders threads on the same line by rank (an annotator's seeded order of the reviewers), replies as given", () => {
+    const comments = [
+      { ...comment("human", { line: 7 }), system: "human" },
+      { ...comment("bot", { line: 7 }), system: "bot" },
+      { ...comment("tool", { line: 7 }), system: "tool" },
+      { ...comment("reply-b", { line: 7, inReplyToId: "human" }), system: "tool" },
+      { ...comment("reply-a", { line: 7, inReplyToId: "human" }), system: "bot" },
+      { ...comment("first", { line: 2 }), system: "tool" },
+    ];
+    const inOrder = (systems: string[]) => readingOrder(threadsOf(comments, ["f1"], undefined, (c) => systems.indexOf(c.system))).map((c) => c.id);
+    expect(inOrder(["tool", "bot", "human"])).toEqual(["first", "tool", "bot", "human", "reply-b", "reply-a"]);
+    expect(inOrder(["human", "tool", "bot"])).toEqual(["first", "human", "reply-b", "reply-a", "tool", "bot"]);
+    // Without a rank: as given.
+    expect(readingOrder(threadsOf(comments, ["f1"])).map((c) => c.id)).toEqual(["first", "human", "reply-b", "reply-a", "bot", "tool"]);
+  });
+
   it("survives a cycle of replies", () => {
     const threads = threadsOf([comment("a", { inReplyToId: "b" }), comment("b", { inReplyToId: "a" })], ["f1"]);
     expect(readingOrder(threads).map((c) => c.id).sort()).toEqual(["a", "b"]);
+  });
+});
+
+describe("commentsInReadingOrder", () => {
+  it("places each file's comments where its unified diff shows them, old-side lines among the new ones", () => {
+    const f1 = unifiedDiff("a\nb\nc\nd\n", "a\nB\nc\nd\nE\n", { path: "x.py" });
+    const comments = [comment("new-5", { line: 5 }), comment("old-2", { side: "LEFT", line: 2 }), comment("new-1", { line: 1 }), comment("f0", { codeChangeId: "f0", line: 9 })];
+    expect(commentsInReadingOrder(comments, [{ codeChangeId: "f0", diff: "" }, { codeChangeId: "f1", diff: f1 }]).map((c) => c.id)).toEqual(["f0", "new-1", "old-2", "new-5"]);
   });
 });
 
