@@ -106,6 +106,7 @@ const ROUTES: Record<string, Entry> = {
   "GET /api/health": { access: everyone(200), call: () => ({ url: "/api/health" }) },
   "GET /api/me/assignments": { access: signedIn(200, 401), call: () => ({ url: "/api/me/assignments" }) },
   "GET /api/studies": { access: anyLead("route"), call: () => ({ url: "/api/studies" }) },
+  "GET /api/studies/[slug]/code-changes/[codeChangeId]": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/code-changes/${f.a.changes[0].id}` }) },
   "GET /api/studies/[slug]/agreement": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/agreement?resamples=0` }) },
   "GET /api/studies/[slug]/correlate": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/correlate?metric=exact-match&human=relevance&resamples=0` }) },
   "GET /api/studies/[slug]/export": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/export?format=jsonl` }) },

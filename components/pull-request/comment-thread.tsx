@@ -52,12 +52,12 @@ export const CommentThread = memo(function CommentThread({
   thread: Thread<PullRequestComment>;
   focusedId: string | null;
   onFocus: (id: string) => void;
-  renderBelow?: (comment: PullRequestComment) => ReactNode;
+  renderBelow?: (comment: PullRequestComment, focused: boolean) => ReactNode;
 }) {
   return (
     <div className="space-y-1 border-y border-slate-200 bg-slate-50 px-2 py-1 font-sans" data-testid="comment-thread">
       {[thread.root, ...thread.replies].map((c, i) => (
-        <CommentCard key={c.id} comment={c} reply={i > 0} focused={c.id === focusedId} onFocus={onFocus} below={renderBelow?.(c)} />
+        <CommentCard key={c.id} comment={c} reply={i > 0} focused={c.id === focusedId} onFocus={onFocus} below={renderBelow?.(c, c.id === focusedId)} />
       ))}
     </div>
   );

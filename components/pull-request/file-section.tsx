@@ -46,7 +46,7 @@ function DiffWithThreads({
   threads: Thread<PullRequestComment>[];
   focusedId: string | null;
   onFocus: (id: string) => void;
-  renderBelow?: (comment: PullRequestComment) => ReactNode;
+  renderBelow?: (comment: PullRequestComment, focused: boolean) => ReactNode;
 }) {
   const anchored = useMemo(() => threads.flatMap((t) => (anchorOf(t.root) ? [{ thread: t, anchor: anchorOf(t.root)! }] : [])), [threads]);
   // Opened once, from the first model (gap ids do not change when the whole file is highlighted).
@@ -153,7 +153,7 @@ export const FileSection = memo(function FileSection({
   /** The focused comment when it is in this file, else null. */
   focusedId: string | null;
   onFocus: (id: string) => void;
-  renderBelow?: (comment: PullRequestComment) => ReactNode;
+  renderBelow?: (comment: PullRequestComment, focused: boolean) => ReactNode;
   sectionRef: (index: number, el: HTMLElement | null) => void;
   /** Asked for the diff when the section opens without it. */
   onNeedSource?: (codeChangeId: string) => void;

@@ -6,21 +6,26 @@
  * ? lists the keys. Nothing here is saved.
  */
 import Link from "next/link";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { DiffMode } from "@/components/diff-view";
 import { Modal } from "@/components/workspace/overlay";
 import { isTextField, PULL_REQUEST_SHORTCUTS, resolveKey, type ShortcutAction } from "@/lib/annotation/keymap";
-import type { PullRequestComment, PullRequestFile, PullRequestHead } from "@/lib/review-comments/display";
-import { PullRequestView, stepComment, useCommentOrder } from "./pull-request-view";
+import type { DiffSource } from "@/lib/diff";
+import type { PullRequestComment, PullRequestFileHead, PullRequestHead } from "@/lib/review-comments/display";
+import { PullRequestView, stepComment } from "./pull-request-view";
+import { fetchSource, useLazySources } from "./use-sources";
 
 /** The keys of this view, as the workspace's ? list words them. */
 const VIEW_KEYS = new Set(["next-sub", "prev-sub", "toggle-diff-mode", "help"]);
 
-export function PullRequestPreview({ slug, pullRequest, files, comments }: { slug: string; pullRequest: PullRequestHead; files: PullRequestFile[]; comments: PullRequestComment[] }) {
+/** `comments` come in reading order; `sources` are the first files' diffs, the others are loaded as they near the screen. */
+export function PullRequestPreview({ slug, pullRequest, files: heads, sources, comments }: { slug: string; pullRequest: PullRequestHead; files: PullRequestFileHead[]; sources: DiffSource[]; comments: PullRequestComment[] }) {
   const [mode, setMode] = useState<DiffMode>("unified");
   const [focusedId, setFocusedId] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
-  const { order } = useCommentOrder(files, comments);
+  const load = useCallback((codeChangeId: string) => fetchSource(`/api/studies/${encodeURIComponent(slug)}/code-changes/${encodeURIComponent(codeChangeId)}`), [slug]);
+  const { files, request } = useLazySources(heads, sources, load);
+  const order = comments;
   const dispatch = (action: ShortcutAction): boolean => {
     if (!VIEW_KEYS.has(action.type)) return false;
     if (action.type === "help") setHelp((h) => !h);
@@ -60,7 +65,7 @@ export function PullRequestPreview({ slug, pullRequest, files, comments }: { slu
           </button>
         </span>
       </div>
-      <PullRequestView pullRequest={pullRequest} files={files} comments={comments} mode={mode} onModeChange={setMode} focusedId={focusedId} onFocus={setFocusedId} />
+      <PullRequestView pullRequest={pullRequest} files={files} comments={comments} mode={mode} onModeChange={setMode} focusedId={focusedId} onFocus={setFocusedId} onNeedSource={request} />
       {help && (
         <Modal title="Keyboard shortcuts" onClose={() => setHelp(false)} testId="shortcuts">
           <ul className="text-sm">

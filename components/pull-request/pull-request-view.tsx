@@ -10,7 +10,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { DIFF_CSS, type DiffMode } from "@/components/diff-view/diff-view";
 import { Markdown } from "@/components/workspace/markdown";
-import { anchorText, commentCounts, diffPositions, readingOrder, sideOf, threadsOf, type Thread } from "@/lib/review-comments/threads";
+import { anchorText, commentCounts, readingOrder, threadsOf, type Thread } from "@/lib/review-comments/threads";
 import { commentElementId } from "./comment-thread";
 import { FileSection } from "./file-section";
 import { FileTree } from "./file-tree";
@@ -22,25 +22,19 @@ const ROW_PX = 20;
 const THREAD_PX = 96;
 
 /**
- * The threads of each file, the comments in reading order (j/k) and each file's count. With
- * `inReadingOrder` the comments come in reading order already (the annotator's workspace, whose
- * files' diffs arrive later): their order places them, and loading a diff changes nothing here.
+ * The threads of each file, the comments in reading order (j/k) and each file's count. The
+ * comments come in reading order (placed by the server, which has every file's diff:
+ * commentsInReadingOrder), so a file's diff arriving later changes nothing here.
  */
-export function useCommentOrder(files: readonly PullRequestFile[], comments: readonly PullRequestComment[], inReadingOrder = false) {
-  const diffsKey = inReadingOrder ? files.map((f) => f.codeChangeId).join(" ") : files;
+export function useCommentOrder(files: readonly PullRequestFile[], comments: readonly PullRequestComment[]) {
+  const fileIds = files.map((f) => f.codeChangeId).join(" ");
   return useMemo(() => {
     const index = new Map(comments.map((c, i) => [c.id, i]));
-    const positions = new Map(files.map((f) => [f.codeChangeId, inReadingOrder ? null : diffPositions(f.source?.diff ?? "")]));
-    const threads = threadsOf(
-      comments,
-      files.map((f) => f.codeChangeId),
-      (c) => (inReadingOrder ? index.get(c.id)! : (positions.get(c.codeChangeId)?.(sideOf(c), c.line!) ?? c.line!)),
-    );
+    const threads = threadsOf(comments, fileIds.split(" "), (c) => index.get(c.id)!);
     const byFile = new Map<string, Thread<PullRequestComment>[]>();
     for (const t of threads) byFile.set(t.root.codeChangeId, [...(byFile.get(t.root.codeChangeId) ?? []), t]);
     return { byFile, order: readingOrder(threads), counts: commentCounts(comments) };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- in reading order, only the files' ids matter (diffsKey)
-  }, [diffsKey, comments, inReadingOrder]);
+  }, [fileIds, comments]);
 }
 
 /** The comment after (`1`) or before (`-1`) `current` in reading order; the first when none is focused; null at either end. */
@@ -63,26 +57,24 @@ export function PullRequestView({
   onFocus,
   renderBelow,
   toolbar,
-  inReadingOrder = false,
   onNeedSource,
 }: {
   pullRequest: PullRequestHead;
   files: readonly PullRequestFile[];
+  /** In reading order (commentsInReadingOrder). */
   comments: readonly PullRequestComment[];
   mode: DiffMode;
   onModeChange: (mode: DiffMode) => void;
   focusedId: string | null;
   onFocus: (id: string) => void;
   /** What goes with a comment (the annotator's answers of the focused one). */
-  renderBelow?: (comment: PullRequestComment) => ReactNode;
+  renderBelow?: (comment: PullRequestComment, focused: boolean) => ReactNode;
   /** Added to the toolbar (counts, the blinding note). */
   toolbar?: ReactNode;
-  /** The comments come in reading order (see useCommentOrder). */
-  inReadingOrder?: boolean;
   /** Asked for a file's diff and contents when its section opens without them (`source` null). */
   onNeedSource?: (codeChangeId: string) => void;
 }) {
-  const { byFile, order, counts } = useCommentOrder(files, comments, inReadingOrder);
+  const { byFile, order, counts } = useCommentOrder(files, comments);
   const fileIndex = useMemo(() => new Map(files.map((f, i) => [f.codeChangeId, i])), [files]);
   const focused = focusedId === null ? null : (order.find((c) => c.id === focusedId) ?? null);
   const focusedFile = focused ? (fileIndex.get(focused.codeChangeId) ?? null) : null;
@@ -128,6 +120,11 @@ export function PullRequestView({
     performance.mark("pr-comment-focused");
   }, [focused, focusedShown]);
   const focusedIndex = focused ? order.indexOf(focused) : -1;
+  // The files of the comments around the focused one are loaded ahead, so j and k land on a shown diff.
+  useEffect(() => {
+    if (!onNeedSource) return;
+    for (const c of order.slice(Math.max(0, focusedIndex - 1), focusedIndex + 3)) onNeedSource(c.codeChangeId);
+  }, [focusedIndex, order, onNeedSource]);
   const announcement = focused ? `Comment ${focusedIndex + 1} of ${order.length}: ${focused.reviewer} on ${focused.path}, ${anchorText(focused)}.` : "";
 
   const placeholder = useCallback((file: PullRequestFile) => (file.diffLines + 1) * ROW_PX + (byFile.get(file.codeChangeId)?.length ?? 0) * THREAD_PX, [byFile]);

@@ -8,13 +8,18 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { DiffSource } from "@/lib/diff";
-import type { PullRequestFile } from "@/lib/review-comments/display";
+import type { PullRequestFile, PullRequestFileHead } from "@/lib/review-comments/display";
 
 const RETRY_MS = 3000;
 
-type FileHead = Omit<PullRequestFile, "source">;
+/** A file's diff and contents from the server (the annotator's assignment route, or the lead's code-change route). */
+export async function fetchSource(url: string): Promise<DiffSource> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`the file's diff could not be loaded (${response.status})`);
+  return (await response.json()) as DiffSource;
+}
 
-export function useLazySources(heads: readonly FileHead[], initial: readonly DiffSource[], load: ((codeChangeId: string) => Promise<DiffSource>) | null) {
+export function useLazySources(heads: readonly PullRequestFileHead[], initial: readonly DiffSource[], load: ((codeChangeId: string) => Promise<DiffSource>) | null) {
   const [sources, setSources] = useState<ReadonlyMap<string, DiffSource>>(() => new Map(initial.map((s) => [s.key, s])));
   const asked = useRef(new Set<string>());
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());

@@ -61,7 +61,7 @@ export function ItemColumns({
   /** Shown above the task (the workspace's conflicts). */
   beforeTask?: ReactNode;
   /** A pull request's workspace: how it loads the other files' diffs, whether the drafts are applied, where the focused comment is kept. */
-  pullRequest?: { loadSource: (codeChangeId: string) => Promise<DiffSource>; ready: boolean; placeKey: string };
+  pullRequest?: { loadSource: (codeChangeId: string) => Promise<DiffSource>; ready?: boolean; placeKey?: string };
 }) {
   const taskProps = { data, store, handle, onTarget, digitsMoveOn };
   const guide = guidelines && (

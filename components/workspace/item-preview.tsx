@@ -8,7 +8,8 @@
  * autosave, no time on task, nothing written by viewing.
  */
 import Link from "next/link";
-import { useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
+import { fetchSource } from "@/components/pull-request/use-sources";
 import type { DiffMode } from "@/components/diff-view";
 import { formatDuration, TASK_LABELS } from "@/components/format";
 import type { ItemPreview as Preview } from "@/lib/data/lead-views";
@@ -24,6 +25,8 @@ export function ItemPreview({ preview }: { preview: Preview }) {
   const [mode, setMode] = useState<DiffMode>("unified");
   const [guidelines, setGuidelines] = useState(false);
   const handle = useRef<TaskHandle | null>(null);
+  // A pull request's other files come as they near the screen, as in the annotator's workspace.
+  const loadSource = useCallback((codeChangeId: string) => fetchSource(`/api/studies/${encodeURIComponent(data.study.slug)}/code-changes/${encodeURIComponent(codeChangeId)}`), [data.study.slug]);
   const shown = preview.annotators.find((p) => p.id === annotatorId) ?? null;
   const base = `/studies/${encodeURIComponent(data.study.slug)}`;
   const href = (t: string) => `${base}/items/${encodeURIComponent(data.item.id)}?task=${t}${annotatorId ? `&annotator=${encodeURIComponent(annotatorId)}` : ""}`;
@@ -103,6 +106,7 @@ export function ItemPreview({ preview }: { preview: Preview }) {
         onCloseGuidelines={() => setGuidelines(false)}
         showTask
         readOnly
+        pullRequest={{ loadSource }}
         answersHeading={shown ? `Answers of ${name(shown)}` : "Answers"}
       />
     </div>

@@ -9,7 +9,7 @@
  * in this browser, so a reload comes back to it. Who wrote a comment is shown as "Reviewer A/B…"
  * when the study blinds systems (the server sends no system then).
  */
-import { createContext, useCallback, useContext, useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode } from "react";
+import { createContext, memo, useCallback, useContext, useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode } from "react";
 import type { DiffMode } from "@/components/diff-view";
 import { PullRequestView, stepComment } from "@/components/pull-request/pull-request-view";
 import { useLazySources } from "@/components/pull-request/use-sources";
@@ -62,12 +62,11 @@ const shown = (c: WorkspaceComment): PullRequestComment => ({
   ...(c.author ? { author: c.author } : {}),
 });
 
-/** What each comment's answers panel reads. */
+/** What the focused comment's answers panel reads (changes with the cursor: only that panel reads it). */
 interface Answering {
   part: Part;
   store: AnswerStore;
   readOnly: boolean;
-  focusedId: string | null;
   question: number;
   setQuestion: (index: number) => void;
   answer: (commentId: string, question: CommentQuestion, value: CommentAnswersValue["answers"][string]) => void;
@@ -77,31 +76,48 @@ interface Answering {
 
 const AnsweringContext = createContext<Answering | null>(null);
 
+/** What the other comments' one-line summaries read: it changes only when an answer does, so j re-renders no summary but the two comments it passes. */
+interface Answers {
+  part: Part;
+  byId: ReadonlyMap<string, WorkspaceComment>;
+  values: ReadonlyMap<string, CommentAnswersValue | null>;
+}
+
+const AnswersContext = createContext<Answers | null>(null);
+
 const testOf = (c: WorkspaceComment) => ({ hasTest: c.test !== null });
 
-/** The answers of one comment: all its questions under the focused comment, a one-line summary under the others. */
+/** A comment's answers in one line, under a comment the cursor is not on. */
+function AnswersSummary({ commentId }: { commentId: string }) {
+  const { part, byId, values } = useContext(AnswersContext)!;
+  const own = byId.get(commentId);
+  if (!own) return null;
+  const value = values.get(own.id) ?? emptyCommentAnswers();
+  const asked = part.questions.filter((q) => askedOf(q, testOf(own)));
+  const missing = missingOfComment(value, part.questions, testOf(own), part);
+  const answered = asked.flatMap((q) => {
+    const option = answerOptions(q, part).find((o) => o.value === value.answers[q.key]);
+    return option ? [`${q.label}: ${option.label}`] : [];
+  });
+  return (
+    <p className="mt-1 border-t border-slate-100 pt-0.5 text-xs text-slate-600" data-testid="comment-answers-summary">
+      {answered.length > 0 ? answered.join(" · ") : "Not answered yet"}
+      {missing.length > 0 && answered.length > 0 && <span className="ml-2 text-amber-800">missing: {missing.join(", ")}</span>}
+    </p>
+  );
+}
+
+/** The focused comment's questions with its answers. */
 function CommentAnswers({ comment }: { comment: PullRequestComment }) {
   const ctx = useContext(AnsweringContext)!;
+  const { byId } = useContext(AnswersContext)!;
   const { part, store } = ctx;
-  const own = part.comments.find((c) => c.id === comment.id);
+  const own = byId.get(comment.id);
   if (!own) return null;
   const value = store.value<CommentAnswersValue>("commentAnswers", own.id) ?? emptyCommentAnswers();
   const asked = part.questions.filter((q) => askedOf(q, testOf(own)));
   const missing = missingOfComment(value, part.questions, testOf(own), part);
-  const focused = ctx.focusedId === own.id;
   const entry = store.entry("commentAnswers", own.id);
-  if (!focused) {
-    const answered = asked.flatMap((q) => {
-      const option = answerOptions(q, part).find((o) => o.value === value.answers[q.key]);
-      return option ? [`${q.label}: ${option.label}`] : [];
-    });
-    return (
-      <p className="mt-1 border-t border-slate-100 pt-0.5 text-xs text-slate-600" data-testid="comment-answers-summary">
-        {answered.length > 0 ? answered.join(" · ") : "Not answered yet"}
-        {missing.length > 0 && answered.length > 0 && <span className="ml-2 text-amber-800">missing: {missing.join(", ")}</span>}
-      </p>
-    );
-  }
   const body = (
     <div className="mt-2 space-y-1 border-t border-slate-200 pt-1 text-sm" data-testid="comment-answers" onClick={(e) => e.stopPropagation()}>
       {own.test && (
@@ -175,7 +191,36 @@ function CommentAnswers({ comment }: { comment: PullRequestComment }) {
   );
 }
 
-const renderAnswers = (comment: PullRequestComment): ReactNode => <CommentAnswers comment={comment} />;
+/** The comments still missing answers, each a link to it (nothing when all are answered). */
+const MissingList = memo(function MissingList({ missing, total, onPick }: { missing: { comment: WorkspaceComment; index: number; what: string[] }[]; total: number; onPick: (id: string) => void }) {
+  if (missing.length === 0) return null;
+  return (
+    <details className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-900" data-testid="missing-answers">
+      <summary className="cursor-pointer">
+        {missing.length} of {total} comment{total === 1 ? "" : "s"} still need answers before you submit
+      </summary>
+      <ul className="mt-1 max-h-48 overflow-auto text-xs">
+        {missing.map((m) => (
+          <li key={m.comment.id}>
+            <button type="button" className="text-left underline" onClick={() => onPick(m.comment.id)}>
+              Comment {m.index + 1} ({m.comment.path}
+              {m.comment.line === null ? "" : `:${m.comment.line}`})
+            </button>
+            : {m.what.join(", ")}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+});
+
+const answersOf = (part: Part, store: AnswerStore): Answers => ({
+  part,
+  byId: new Map(part.comments.map((c) => [c.id, c])),
+  values: new Map(part.comments.map((c) => [c.id, store.value<CommentAnswersValue>("commentAnswers", c.id)])),
+});
+
+const renderAnswers = (comment: PullRequestComment, focused: boolean): ReactNode => (focused ? <CommentAnswers comment={comment} /> : <AnswersSummary commentId={comment.id} />);
 
 export function PullRequestTask({
   part,
@@ -257,11 +302,6 @@ export function PullRequestTask({
   useEffect(() => {
     onTarget(focusedId === null ? null : `comment:${focusedId}`);
   }, [focusedId, onTarget]);
-  // The files of the comments around the focused one are loaded ahead, so j and k land on a shown diff.
-  useEffect(() => {
-    const at = order.findIndex((c) => c.id === focusedId);
-    for (const c of order.slice(Math.max(0, at - 1), at + 3)) request(c.codeChangeId);
-  }, [focusedId, order, request]);
 
   const set = (id: string, next: CommentAnswersValue) => store.set("commentAnswers", id, next);
   const answer = (id: string, q: CommentQuestion, value: CommentAnswersValue["answers"][string]) => {
@@ -350,11 +390,18 @@ export function PullRequestTask({
   // Stable, so moving the focus re-renders only the files it leaves and enters.
   const onFocus = useCallback((id: string) => id !== focusedRef.current && focus(id), [focus]);
 
-  const answering: Answering = { part, store, readOnly, focusedId, question, setQuestion, answer, note, boxes };
-  const missing = order.flatMap((c, i) => {
-    const what = missingOfComment(valueOf(c.id), part.questions, testOf(c), part);
-    return what.length > 0 ? [{ comment: c, index: i, what }] : [];
-  });
+  const answering: Answering = { part, store, readOnly, question, setQuestion, answer, note, boxes };
+  // The answers as the summaries read them: a new object only when one of them changed.
+  const [answers, setAnswers] = useState<Answers>(() => answersOf(part, store));
+  if (answers.part !== part || order.some((c) => answers.values.get(c.id) !== store.value("commentAnswers", c.id))) setAnswers(answersOf(part, store));
+  const missing = useMemo(
+    () =>
+      order.flatMap((c, i) => {
+        const what = missingOfComment(answers.values.get(c.id) ?? emptyCommentAnswers(), part.questions, testOf(c), part);
+        return what.length > 0 ? [{ comment: c, index: i, what }] : [];
+      }),
+    [order, answers, part],
+  );
   const answered = order.length - missing.length;
   const toolbar = (
     <>
@@ -369,39 +416,23 @@ export function PullRequestTask({
     </>
   );
   return (
-    <AnsweringContext.Provider value={answering}>
-      {!readOnly && missing.length > 0 && (
-        <details className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-900" data-testid="missing-answers">
-          <summary className="cursor-pointer">
-            {missing.length} of {order.length} comment{order.length === 1 ? "" : "s"} still need answers before you submit
-          </summary>
-          <ul className="mt-1 max-h-48 overflow-auto text-xs">
-            {missing.map((m) => (
-              <li key={m.comment.id}>
-                <button type="button" className="text-left underline" onClick={() => focus(m.comment.id)}>
-                  Comment {m.index + 1} ({m.comment.path}
-                  {m.comment.line === null ? "" : `:${m.comment.line}`})
-                </button>
-                : {m.what.join(", ")}
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
-      <PullRequestView
-        pullRequest={part.pullRequest}
-        files={files}
-        comments={comments}
-        mode={mode}
-        onModeChange={onModeChange}
-        focusedId={focusedId}
-        onFocus={onFocus}
-        renderBelow={renderAnswers}
-        toolbar={toolbar}
-        inReadingOrder
-        onNeedSource={request}
-      />
-    </AnsweringContext.Provider>
+    <AnswersContext.Provider value={answers}>
+      <AnsweringContext.Provider value={answering}>
+        {!readOnly && <MissingList missing={missing} total={order.length} onPick={focus} />}
+        <PullRequestView
+          pullRequest={part.pullRequest}
+          files={files}
+          comments={comments}
+          mode={mode}
+          onModeChange={onModeChange}
+          focusedId={focusedId}
+          onFocus={onFocus}
+          renderBelow={renderAnswers}
+          toolbar={toolbar}
+          onNeedSource={request}
+        />
+      </AnsweringContext.Provider>
+    </AnswersContext.Provider>
   );
 }
 

@@ -8,7 +8,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { DiffMode } from "@/components/diff-view";
-import type { DiffSource } from "@/lib/diff";
+import { fetchSource } from "@/components/pull-request/use-sources";
 import { TASK_LABELS } from "@/components/format";
 import { isTextField, resolveKey, type KeyPrefix, type ShortcutAction } from "@/lib/annotation/keymap";
 import { ANNOTATION_KINDS } from "@/lib/annotation/values";
@@ -341,11 +341,7 @@ export function Workspace({ data, accountId }: { data: WorkspaceData; accountId:
   }
   const unsaved = store.unsaved();
   const pr = data.commentQuestions;
-  const loadSource = useCallback(async (codeChangeId: string): Promise<DiffSource> => {
-    const response = await fetch(`/api/annotations/assignments/${encodeURIComponent(id)}?part=file&file=${encodeURIComponent(codeChangeId)}`);
-    if (!response.ok) throw new Error(`the file's diff could not be loaded (${response.status})`);
-    return (await response.json()) as DiffSource;
-  }, [id]);
+  const loadSource = useCallback((codeChangeId: string) => fetchSource(`/api/annotations/assignments/${encodeURIComponent(id)}?part=file&file=${encodeURIComponent(codeChangeId)}`), [id]);
   const taskProps = { data, store, handle: taskHandle, onTarget: (key: string | null) => (target.current = key), digitsMoveOn: keyboard.digitsMoveOn };
 
   return (

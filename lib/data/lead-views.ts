@@ -18,6 +18,7 @@ import { gatherTaskColumns } from "@/lib/data/task-answers";
 import type { ConsensusShare } from "@/lib/analysis/reliability";
 import { cachedAgreementReport, studyFingerprint } from "@/lib/data/report-cache";
 import { importedHere, readItem, readTask, workspaceStudy, workspaceStudySelect } from "@/lib/data/annotations";
+import { FIRST_FILES } from "@/lib/review-comments/display";
 import { taskReliability } from "@/lib/data/adjudication";
 import { leadStudyWhere, requireLedStudy } from "@/lib/data/study-access";
 import { AppError } from "@/lib/errors";
@@ -70,7 +71,7 @@ export async function itemPreview(account: Pick<SessionAccount, "id" | "role">, 
   const annotator = choice.annotatorId === undefined ? null : people.find((p) => p.id === choice.annotatorId);
   if (annotator === undefined) throw new AppError("NOT_FOUND", { message: "No such annotator in this study." });
   const [{ item, sources }, taskPart, imported] = await Promise.all([
-    readItem(change.id),
+    readItem(change.id, TASKS[task].itemKind === "reviewComment" ? FIRST_FILES : undefined),
     readTask(annotator?.id ?? NO_ANNOTATOR, { task: task, codeChangeId: change.id }, study),
     annotator ? importedHere(annotator.id, change.id, task) : null,
   ]);

@@ -16,6 +16,8 @@ import type { TableCounts } from "@/lib/import/plan";
 import { orderedIds } from "@/lib/import/row-ids";
 import type { CheckedComment, PullRequestFileInput, PullRequestInput } from "@/lib/import/pull-request/types";
 import type { SessionAccount } from "@/lib/auth/authenticate";
+import type { DiffSource } from "@/lib/diff";
+import { sourceOfFile } from "@/lib/review-comments/display";
 
 type Tx = Prisma.TransactionClient;
 type Client = PrismaClient | Tx;
@@ -119,6 +121,14 @@ export async function requireLedPullRequest(account: Pick<SessionAccount, "id" |
   const view = await readPullRequest({ externalId, study: { slug, ...leadStudyWhere(account) } }, client);
   if (!view) throw new AppError("NOT_FOUND", { message: "No such pull request." });
   return view;
+}
+
+/** A code change of a study the account leads: its diff and contents, which a pull request's page and preview load as the file nears the screen; 404 otherwise. */
+export async function requireLedCodeChangeSource(account: Pick<SessionAccount, "id" | "role">, slug: string, codeChangeId: string, client: Client = db): Promise<DiffSource> {
+  const file = await client.codeChange.findFirst({ where: { id: codeChangeId, study: { slug, ...leadStudyWhere(account) } }, select: FILE_SELECT });
+  if (!file) throw new AppError("NOT_FOUND", { message: "No such file in this study." });
+  const { id, filePath, ...rest } = file;
+  return sourceOfFile({ codeChangeId: id, path: filePath, ...rest });
 }
 
 /** The pull requests of a study as exports read them (no authorization: the export's caller checked the study). */

@@ -5,7 +5,7 @@
 import type { DiffSource } from "@/lib/diff";
 import type { FileStatus } from "@/lib/generated/prisma/enums";
 import type { JsonObject } from "@/lib/import/bundle";
-import type { AnchoredComment } from "./threads";
+import { commentsInReadingOrder, type AnchoredComment } from "./threads";
 
 /** The pull request as its page heads it. */
 export interface PullRequestHead {
@@ -61,19 +61,31 @@ export function commentDetails(metadata: JsonObject): string[] {
   });
 }
 
-/** A file as the page shows it: its code change's diff and contents as the diff view's source. */
-export function fileOfPullRequest(file: { codeChangeId: string; path: string; oldPath: string; status: FileStatus | null; binary: boolean; language: string; diff: string; oldFile: string; newFile: string }): PullRequestFile {
-  const { codeChangeId, path, oldPath, status, binary, language, diff, oldFile, newFile } = file;
-  return { codeChangeId, path, oldPath, status, binary, source: { key: codeChangeId, path, language, diff, oldFile, newFile }, diffLines: diffLineCount(diff) };
-}
+/** A file as the page heads it (its diff and contents come as its `DiffSource`). */
+export type PullRequestFileHead = Omit<PullRequestFile, "source">;
 
-/** A pull request as a lead sees it: every comment under its system and author, with the tool's severity and category. */
-export function leadDisplay(view: PullRequestHead & { files: Parameters<typeof fileOfPullRequest>[0][]; comments: (AnchoredComment & { path: string; body: string; system: string; author: string; metadata: JsonObject })[] }): { pullRequest: PullRequestHead; files: PullRequestFile[]; comments: PullRequestComment[] } {
+type StoredFile = { codeChangeId: string; path: string; oldPath: string; status: FileStatus | null; binary: boolean; language: string; diff: string; oldFile: string; newFile: string };
+
+/** A stored file's diff and contents as the diff view's source. */
+export const sourceOfFile = ({ codeChangeId, path, language, diff, oldFile, newFile }: StoredFile): DiffSource => ({ key: codeChangeId, path, language, diff, oldFile, newFile });
+
+/**
+ * A pull request as a lead sees it: the files' heads with the first files' diffs and contents
+ * (the others are loaded as they near the screen), and every comment in reading order under its
+ * system and author, with the tool's severity and category.
+ */
+export function leadDisplay(view: PullRequestHead & { files: StoredFile[]; comments: (AnchoredComment & { path: string; body: string; system: string; author: string; metadata: JsonObject })[] }): {
+  pullRequest: PullRequestHead;
+  files: PullRequestFileHead[];
+  sources: DiffSource[];
+  comments: PullRequestComment[];
+} {
   const { externalId, repository, url, title, description, baseSha, headSha } = view;
   return {
     pullRequest: { externalId, repository, url, title, description, baseSha, headSha },
-    files: view.files.map(fileOfPullRequest),
-    comments: view.comments.map(({ id, codeChangeId, path, side, startSide, startLine, line, inReplyToId, body, system, author, metadata }) => ({
+    files: view.files.map(({ codeChangeId, path, oldPath, status, binary, diff }) => ({ codeChangeId, path, oldPath, status, binary, diffLines: diffLineCount(diff) })),
+    sources: view.files.slice(0, FIRST_FILES).filter((f) => !f.binary).map(sourceOfFile),
+    comments: commentsInReadingOrder(view.comments, view.files).map(({ id, codeChangeId, path, side, startSide, startLine, line, inReplyToId, body, system, author, metadata }) => ({
       id,
       codeChangeId,
       path,

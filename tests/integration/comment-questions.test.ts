@@ -28,6 +28,7 @@ const { agreementReport } = await import("@/lib/data/reports");
 const { commentSystemTables } = await import("@/lib/data/comment-systems");
 const { wilsonInterval } = await import("@/lib/stats/proportion");
 const { streamExport } = await import("@/lib/data/exports");
+const { requireLedCodeChangeSource } = await import("@/lib/data/pull-requests");
 
 const QUESTIONS: CommentQuestionInput[] = [
   COMMENT_QUESTION_TEMPLATES["high-quality"],
@@ -99,6 +100,10 @@ describe("assignments and the workspace", () => {
     await expect(assignmentFileSource(fx.accounts.ann1, assignment.ann1, fx.other.files[1])).rejects.toMatchObject({ status: 404 });
     await expect(assignmentFileSource(fx.accounts.ann2, assignment.ann1, fx.study.files[1])).rejects.toMatchObject({ status: 404 });
     await expect(assignmentFileSource(fx.accounts.ann1, assignment.ann1, "")).rejects.toMatchObject({ status: 404 });
+    // The lead's page and preview load a file the same way, from a study the lead leads only.
+    expect(await requireLedCodeChangeSource(lead(), fx.study.slug, fx.study.files[1])).toEqual(b);
+    await expect(requireLedCodeChangeSource(otherLead(), fx.study.slug, fx.study.files[1])).rejects.toMatchObject({ status: 404 });
+    await expect(requireLedCodeChangeSource(lead(), fx.study.slug, fx.other.files[1])).rejects.toMatchObject({ status: 404 });
   });
 });
 
