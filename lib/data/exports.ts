@@ -109,6 +109,7 @@ export async function* streamExport(input: ExportRequest | PreparedExport, clien
     consensus: async () => changeConsensus(study, await adjudicatedValues(client, studyId), gold),
     annotators: () => studyAnnotators(client, studyId),
     hasCommentAnswers: async () => (await client.commentAnswers.findFirst({ where: { reviewComment: { pullRequest: { studyId } } }, select: { id: true } })) !== null,
+    hasReviewComments: async () => (await client.reviewComment.findFirst({ where: { pullRequest: { studyId } }, select: { id: true } })) !== null,
     pullRequests: () => studyPullRequests(studyId, client),
     commentQuestions: () => studyCommentQuestions(client, study, gold),
   });

@@ -89,10 +89,10 @@ export function changeConsensus(study: StudyScales, adjudicated: Adjudicated, go
   };
 }
 
-/** The consensus keys every pseudo-reference and every review of a jsonl export carries: each question's export column. */
-export function consensusColumns(study: StudyScales): Record<"pseudoReference" | "review", string[]> {
-  const columns = (kind: "pseudoReference" | "review") => TASK_LIST.filter((t) => t.itemKind === kind).flatMap((t) => t.questions(study).map((q) => t.consensusColumn(q.key, q.scale[0])[0]));
-  return { pseudoReference: columns("pseudoReference"), review: columns("review") };
+/** The consensus keys every pseudo-reference, review and review comment of a jsonl export carries: each question's export column. */
+export function consensusColumns(study: StudyScales): Record<"pseudoReference" | "review" | "reviewComment", string[]> {
+  const columns = (kind: "pseudoReference" | "review" | "reviewComment") => TASK_LIST.filter((t) => t.itemKind === kind).flatMap((t) => t.questions(study).map((q) => t.consensusColumn(q.key, q.scale[0])[0]));
+  return { pseudoReference: columns("pseudoReference"), review: columns("review"), reviewComment: columns("reviewComment") };
 }
 
 /** One item's consensus under every column (null where there is none), from every task's consensus of it. */

@@ -63,6 +63,8 @@ export interface ExportSource {
   annotators: () => Promise<StudyAnnotator[]>;
   /** Whether the study has answers of comment questions (the long and wide CSV formats then add the comments' anchor columns). */
   hasCommentAnswers: () => Promise<boolean>;
+  /** Whether the study has review comments (the jsonl format then writes each file's). */
+  hasReviewComments: () => Promise<boolean>;
   /** The pull requests with their files and review comments. */
   pullRequests: () => Promise<PullRequestView[]>;
   /** Comment questions' answers and consensus of each review comment. */
@@ -75,7 +77,7 @@ export async function* writeExport(prepared: PreparedExport, source: ExportSourc
   const dimensions = source.study.likertDimensions;
   switch (request.format) {
     case "jsonl":
-      yield* jsonlExport(source.changes(), dimensions, await source.consensus(), consensusColumns(source.study));
+      yield* jsonlExport(source.changes(), dimensions, await source.consensus(), consensusColumns(source.study), await source.hasReviewComments());
       return;
     case "long-csv":
       yield* longCsv(source.answers(), source.study, await source.hasCommentAnswers(), await source.consensus(), request.filter, { raw: request.raw });

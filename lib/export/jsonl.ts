@@ -4,15 +4,18 @@
  * metadata as a JSON string, so all lines share keys and types and Hugging Face `datasets`
  * loads the file; importing it into an empty study reproduces the study (round trip). Each
  * pseudo-reference and review carries its consensus per question (./consensus.ts), which the
- * import ignores.
+ * import ignores. In a study with review comments (pull requests), every line also carries its
+ * file's comments with their anchors, threads, comment answers and consensus
+ * (`reviewComments`), which the import ignores too; other studies' lines keep their bytes.
  */
 
 import type { CodeChangeLine } from "@/lib/import/jsonl-schema";
 import { itemConsensus, type ChangeConsensus, type ExportConsensus } from "./consensus";
 import { orderedScores } from "./scores";
-import type { ExportedChange, ExportedPseudoReference, ExportedReview } from "./rows";
+import type { ExportedChange, ExportedPseudoReference, ExportedReview, ExportedReviewComment } from "./rows";
 
-type Line = Required<CodeChangeLine>;
+/** Every key but the review comments, which only a study with review comments writes. */
+type Line = Required<Omit<CodeChangeLine, "reviewComments">> & Pick<CodeChangeLine, "reviewComments">;
 
 /** The consensus of a change's items, and the keys each kind of item carries. */
 interface JsonlConsensus {
@@ -20,7 +23,7 @@ interface JsonlConsensus {
   columns: ConsensusColumns;
 }
 
-type ConsensusColumns = Record<"pseudoReference" | "review", string[]>;
+type ConsensusColumns = Record<"pseudoReference" | "review" | "reviewComment", string[]>;
 
 const orNull = (text: string) => (text === "" ? null : text);
 
@@ -69,8 +72,23 @@ function reviewLine(review: ExportedReview, dimensions: readonly string[], conse
   };
 }
 
-/** One code change as a line of the import format (without the newline). */
-export function codeChangeLine(change: ExportedChange, dimensions: readonly string[], consensus: JsonlConsensus): string {
+function reviewCommentLine(comment: ExportedReviewComment, consensus: JsonlConsensus) {
+  return {
+    id: comment.externalId,
+    path: comment.path,
+    side: comment.side,
+    startLine: comment.startLine,
+    line: comment.line,
+    system: comment.system,
+    body: comment.body,
+    thread: comment.thread,
+    answers: comment.commentAnswers.map((a) => annotationEntry(a, { answers: a.answers, notes: a.notes })),
+    consensus: itemConsensus(consensus.values, consensus.columns.reviewComment, comment.id),
+  };
+}
+
+/** One code change as a line of the import format (without the newline); with `withComments`, its review comments too. */
+export function codeChangeLine(change: ExportedChange, dimensions: readonly string[], consensus: JsonlConsensus, withComments = false): string {
   const pr = change.pullRequest;
   const line: Line = {
     id: change.externalId,
@@ -84,10 +102,11 @@ export function codeChangeLine(change: ExportedChange, dimensions: readonly stri
     position: change.position,
     pseudoReferences: change.pseudoReferences.map((reference) => pseudoReferenceLine(reference, consensus)),
     reviews: change.reviews.map((review) => reviewLine(review, dimensions, consensus)),
+    ...(withComments ? { reviewComments: change.reviewComments.map((comment) => reviewCommentLine(comment, consensus)) } : {}),
   };
   return JSON.stringify(line);
 }
 
-export async function* jsonlExport(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], consensus: ChangeConsensus, columns: ConsensusColumns): AsyncGenerator<string> {
-  for await (const change of changes) yield `${codeChangeLine(change, dimensions, { values: consensus(change), columns })}\n`;
+export async function* jsonlExport(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], consensus: ChangeConsensus, columns: ConsensusColumns, withComments: boolean): AsyncGenerator<string> {
+  for await (const change of changes) yield `${codeChangeLine(change, dimensions, { values: consensus(change), columns }, withComments)}\n`;
 }

@@ -95,6 +95,24 @@ export const reviewSchema = z.strictObject({
   consensus,
 });
 
+/** Written by the export, not imported: a pull request's comments come in with `import-pr` or the pull-request bundle (docs/pull-request-formats.md). */
+export const reviewCommentLineSchema = z
+  .strictObject({
+    id,
+    path: z.string().max(1000).describe("The file the comment is on"),
+    side: z.enum(["LEFT", "RIGHT"]).nullable().describe("GitHub's side: LEFT the old file, RIGHT the new one; null on a whole-file comment naming none"),
+    startLine: z.int32().nullable().describe("First line of a range; null on a one-line or whole-file comment"),
+    line: z.int32().nullable().describe("Last (or only) line; null on a whole-file comment"),
+    system: name.describe("Who wrote it: a reviewer or a tool and model"),
+    body: text.describe("Markdown"),
+    thread: id.describe("Id of the comment its thread starts with (its own when it answers none), as GitHub's in_reply_to_id threads them"),
+    answers: z
+      .array(z.strictObject({ ...annotation, answers: z.record(z.string(), z.union([z.boolean(), z.string(), z.number()])), notes: z.record(z.string(), z.string()) }))
+      .describe("Each annotator's answers to the study's comment questions, with their justifications"),
+    consensus,
+  })
+  .describe("A review comment of the pull request on this file, with its anchor, thread and comment answers");
+
 export const pullRequestSchema = z.strictObject({
   id,
   repository: z.string().max(500).nullable().optional(),
@@ -116,6 +134,7 @@ export const codeChangeLineSchema = z
     position: z.int32().nullable().optional().describe("Order within the study; defaults to the line order"),
     pseudoReferences: z.array(pseudoReferenceSchema).optional(),
     reviews: z.array(reviewSchema).optional(),
+    reviewComments: z.array(reviewCommentLineSchema).optional().describe("Written by the export of a study with review comments, not imported"),
   })
   .describe("One code change of a crjudge study, with its pseudo-references, candidate reviews and annotations");
 

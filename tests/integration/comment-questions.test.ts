@@ -265,3 +265,29 @@ describe("export --format github-comments", () => {
     expect(byId.get("c3")!["test-captures"]).toBeUndefined();
   });
 });
+
+describe("export --format jsonl", () => {
+  test("each file's line carries its review comments: anchor, thread, system, body, every annotator's answers and the consensus; the import format's schema takes it", async () => {
+    const { codeChangeLineSchema } = await import("@/lib/import/jsonl-schema");
+    let text = "";
+    for await (const chunk of streamExport({ studyId: fx.study.studyId, format: "jsonl" })) text += typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
+    type CommentLine = { id: string; path: string; side: string | null; startLine: number | null; line: number | null; system: string; body: string; thread: string; answers: { annotatorId: string; answers: Record<string, unknown>; notes: Record<string, string> }[]; consensus: Record<string, string | null> };
+    const lines = text.trim().split("\n").map((line) => JSON.parse(line) as { filePath: string; reviewComments: CommentLine[] });
+    for (const line of lines) expect(codeChangeLineSchema.safeParse(line).error).toBeUndefined();
+    expect(lines.map((l) => [l.filePath, l.reviewComments.map((c) => c.id).sort()])).toEqual([
+      ["a.py", ["c2", "c3", "c4"]],
+      ["b.py", ["c1"]],
+    ]);
+    const comments = new Map(lines.flatMap((l) => l.reviewComments.map((c) => [c.id, c] as const)));
+    expect(comments.get("c1")).toMatchObject({ path: "b.py", side: "RIGHT", startLine: null, line: 2, system: "claude-code", body: "comment c1", thread: "c1" });
+    expect(comments.get("c3")).toMatchObject({ path: "a.py", side: null, line: null, system: "codex", thread: "c3" });
+    expect(comments.get("c4")).toMatchObject({ line: 1, system: "claude-code", thread: "c2" });
+    const c1 = comments.get("c1")!;
+    expect(c1.answers.map((a) => [a.annotatorId === fx.accounts.ann1 ? "ann1" : "ann2", a.answers.category]).sort()).toEqual([
+      ["ann1", "TESTING"],
+      ["ann2", "SECURITY"],
+    ]);
+    expect(c1.answers.find((a) => a.annotatorId === fx.accounts.ann1)!.notes["high-quality"]).toBe("names the bug");
+    expect(c1.consensus.category).toBe("TESTING");
+  });
+});
