@@ -5,14 +5,14 @@
  * blinded. An annotator answers every comment by keyboard alone (j/k across files, digits, m for
  * a justification), reloads mid-item and finds the answers and the focused comment again, is
  * refused a submit while a justification is missing, then submits; a second annotator sees none
- * of it; the tools' names appear nowhere; c-CRAB Table 6 (CLI comment-systems) counts the answers
- * after the submit. Screenshots in test-results/workspace-pull-request/.
+ * of it; the tools' names appear nowhere; the lead's page of c-CRAB Table 6 and Figure 6 changes
+ * from nothing decided to the two annotators' consensus. Screenshots in test-results/workspace-pull-request/.
  */
-import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { COMMENT_QUESTION_TEMPLATES } from "@/lib/annotation/comment-questions";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
+import { readTable, row } from "./dashboard-helpers";
 import { expectSaved, gotoWorkspace, keys, newAnnotator, watchPageErrors } from "./workspace-fixtures";
 
 const shot = (name: string) => `test-results/workspace-pull-request/${name}.png`;
@@ -69,12 +69,27 @@ async function annotatorOf(study: { studyId: string; firstFile: string }, label:
   return { account, accountId, assignmentId: assignment.id };
 }
 
-/** c-CRAB Table 6 of the study as the CLI prints it. */
-function table6(slug: string): { system: string; comments: number; decided: number; useful: number }[] {
-  const out = execFileSync(process.execPath, ["scripts/run.mjs", "cli", "comment-systems", "--study", slug], { encoding: "utf8", env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE_URL } });
-  const tables = JSON.parse(out.slice(out.indexOf("{"))) as { usefulness: { systems: { system: string; comments: number; decided: number; useful: number }[] } };
-  return tables.usefulness.systems.map(({ system, comments, decided, useful }) => ({ system, comments, decided, useful }));
+/** What the lead's comment-systems page shows: Table 6's rows (comments, decided, useful per system) and Figure 6's (decided and the count per category). */
+async function leadTables(lead: Page, slug: string) {
+  await lead.goto(`/studies/${slug}/comment-systems`);
+  const table6 = await readTable(lead, "comment-systems-table-6");
+  const figure6 = await readTable(lead, "comment-systems-figure-6");
+  const systems = table6.rows.filter((r) => r.key !== "total").map((r) => r.key);
+  return {
+    systems,
+    usefulness: systems.map((system) => {
+      const r = row(table6, system);
+      return { system, comments: Number(r.comments.text), decided: Number(r.decided.text), useful: Number(r.useful.text) };
+    }),
+    total: row(table6, "total"),
+    categories: systems.map((system) => {
+      const r = row(figure6, system);
+      return { system, decided: Number(r.decided.text), counts: Object.fromEntries(CATEGORY_CODES.map((code) => [code, Number(r[code].n)])) };
+    }),
+  };
 }
+
+const CATEGORY_CODES = (COMMENT_QUESTION_TEMPLATES.category as { options: { code: string }[] }).options.map((o) => o.code);
 
 const focused = (page: Page) => page.locator('[data-testid="review-comment"][aria-current="true"]');
 
@@ -88,13 +103,19 @@ async function answerFocused(page: Page, category: string, justification: string
   await keys(page, "Escape");
 }
 
-test("an annotator labels a pull request's comments by keyboard, reloads, submits; another sees none of it; Table 6 counts it", async ({ page, browser }) => {
+test("an annotator labels a pull request's comments by keyboard, reloads, submits; another sees none of it; the lead sees Table 6 and Figure 6 change", async ({ page, browser }) => {
   test.setTimeout(240_000);
   const study = await pullRequestStudy();
   const first = await annotatorOf(study, "pr-ann1");
   const second = await annotatorOf(study, "pr-ann2");
-  const before = table6(study.slug);
-  expect(before.every((row) => row.decided === 0)).toBe(true);
+  // The lead's page of Table 6 and Figure 6 before anyone answers: every comment counted, none decided.
+  const lead = await browser.newPage();
+  await signIn(lead, E2E_ACCOUNTS.lead);
+  const before = await leadTables(lead, study.slug);
+  expect(before.usefulness.reduce((n, r) => n + r.comments, 0)).toBe(study.comments);
+  expect(before.usefulness.every((r) => r.comments > 0 && r.decided === 0 && r.useful === 0)).toBe(true);
+  expect(before.categories.every((r) => r.decided === 0 && Object.values(r.counts).every((n) => n === 0))).toBe(true);
+  await lead.screenshot({ path: shot("lead-tables-before"), fullPage: true });
 
   const errors = watchPageErrors(page);
   await signIn(page, first.account);
@@ -167,8 +188,10 @@ test("an annotator labels a pull request's comments by keyboard, reloads, submit
   expect(stored.find((a) => a.reviewCommentId === fourth)).toMatchObject({ answers: { useful: true, category: "TESTING", "high-quality": false }, notes: { "high-quality": "no test could check it" } });
   expect(errors).toEqual([]);
 
-  // One annotator's answers make no consensus (c-CRAB's labels are agreed ones): Table 6 decides nothing yet.
-  expect(table6(study.slug).every((row) => row.decided === 0)).toBe(true);
+  // One annotator's answers make no consensus (c-CRAB's labels are agreed ones): the lead's tables decide nothing yet.
+  const one = await leadTables(lead, study.slug);
+  expect(one.usefulness).toEqual(before.usefulness);
+  expect(one.categories).toEqual(before.categories);
 
   // Another annotator of the same pull request sees none of the first's answers.
   const other = await browser.newPage();
@@ -190,14 +213,26 @@ test("an annotator labels a pull request's comments by keyboard, reloads, submit
   await expectSaved(other);
   await keys(other, "Control+Enter");
   await expect(other).toHaveURL(/\/annotate$/);
-  const after = table6(study.slug);
-  expect(after.map((r) => [r.system, r.comments])).toEqual(before.map((r) => [r.system, r.comments]));
-  expect(after.map((r) => [r.system, r.decided, r.useful])).toEqual(before.map((r) => [r.system, r.comments, r.comments]));
   await other.close();
 
+  // The lead's Table 6 now counts every comment decided and useful, per system; Figure 6 the
+  // categories both annotators chose alike (the second chose the first category throughout).
+  const after = await leadTables(lead, study.slug);
+  expect(after.systems).toEqual(before.systems);
+  expect(after.usefulness).toEqual(before.usefulness.map((r) => ({ ...r, decided: r.comments, useful: r.comments })));
+  expect([after.total.comments.text, after.total.decided.text, after.total.useful.text]).toEqual([String(study.comments), String(study.comments), String(study.comments)]);
+  const both = await testDb().commentAnswers.findMany({ where: { annotatorId: { in: [first.accountId, second.accountId] } }, include: { reviewComment: { select: { system: true } } } });
+  const agreed = new Map<string, number>();
+  for (const a of both.filter((x) => x.annotatorId === first.accountId)) {
+    const theirs = both.find((x) => x.annotatorId === second.accountId && x.reviewCommentId === a.reviewCommentId);
+    const category = (a.answers as Record<string, unknown>).category;
+    if (category === (theirs?.answers as Record<string, unknown>).category) agreed.set(a.reviewComment.system, (agreed.get(a.reviewComment.system) ?? 0) + 1);
+  }
+  expect(agreed.size).toBeGreaterThan(0);
+  expect(after.categories).toEqual(before.categories.map((r) => ({ system: r.system, decided: agreed.get(r.system) ?? 0, counts: { ...r.counts, [CATEGORY_CODES[0]]: agreed.get(r.system) ?? 0 } })));
+  await lead.screenshot({ path: shot("lead-tables-after"), fullPage: true });
+
   // The lead's preview of the first annotator's assignment is the same pull request, read-only, with their answers; their page lists every comment's answers.
-  const lead = await browser.newPage();
-  await signIn(lead, E2E_ACCOUNTS.lead);
   await lead.goto(`/studies/${study.slug}/items/${study.firstFile}?task=COMMENT_QUESTIONS&annotator=${first.accountId}`);
   const preview = lead.getByTestId("item-preview");
   await expect(preview.getByRole("heading", { level: 1 })).toContainText("pull request shop-api#118");
