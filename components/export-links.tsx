@@ -9,6 +9,7 @@ const LABELS: Record<ExportFormat, string> = {
   "wide-jsonl": "wide JSONL",
   gradedreviews: "GradedReviews workbook",
   "github-comments": "review comments (GitHub's shape)",
+  "test-outcomes": "test outcomes (outcomes JSONL)",
 };
 
 /** What is not offered, for want of which data. */
@@ -17,6 +18,7 @@ const NOT_YET: Record<ExportData, string> = {
   annotations: "the long and wide answers once someone has annotated",
   "reference grades": "the GradedReviews workbook once reviews are graded",
   "review comments": "review comments once a pull request with comments is imported",
+  "test outcomes": "test outcomes once review systems' test results are imported",
 };
 
 /**

@@ -16,6 +16,7 @@ import { type Adjudicated, changeConsensus, consensusKey } from "@/lib/export/co
 import type { ExportData, ExportFormat } from "@/lib/export/formats";
 import { gradedReviewsLayout } from "@/lib/export/gradedreviews";
 import { commentQuestionsForExport, type CommentQuestions } from "@/lib/export/github-comments";
+import type { ExportedTestOutcome } from "@/lib/export/test-outcomes";
 import { answersValue } from "@/lib/tasks/comment-questions";
 import type { StudyForAnalysis } from "@/lib/data/studies";
 
@@ -44,7 +45,8 @@ export async function exportOffer(studyId: string, client: PrismaClient = db): P
   const annotations = changes && (await hasAnnotations(client, studyId));
   const graders = annotations ? (await studyAnnotatorsWithGrades(client, studyId)).map((g) => g.name) : [];
   const comments = changes && (await client.reviewComment.findFirst({ where: { pullRequest: { studyId } }, select: { id: true } })) !== null;
-  const has: Record<ExportData, boolean> = { "code changes": changes, annotations, "reference grades": graders.length > 0, "review comments": comments };
+  const outcomes = comments && (await client.testOutcome.findFirst({ where: { pullRequest: { studyId } }, select: { id: true } })) !== null;
+  const has: Record<ExportData, boolean> = { "code changes": changes, annotations, "reference grades": graders.length > 0, "review comments": comments, "test outcomes": outcomes };
   const gold = (await client.consensus.findFirst({ where: { studyId, gold: true }, select: { id: true } })) !== null;
   return { formats: offeredFormats(has), gold, graders };
 }
@@ -112,7 +114,18 @@ export async function* streamExport(input: ExportRequest | PreparedExport, clien
     hasReviewComments: async () => (await client.reviewComment.findFirst({ where: { pullRequest: { studyId } }, select: { id: true } })) !== null,
     pullRequests: () => studyPullRequests(studyId, client),
     commentQuestions: () => studyCommentQuestions(client, study, gold),
+    testOutcomes: () => studyTestOutcomes(client, studyId),
   });
+}
+
+/** The study's test outcomes by pull request, system and test, with the id of each one's human comment. */
+async function studyTestOutcomes(client: PrismaClient, studyId: string): Promise<ExportedTestOutcome[]> {
+  const rows = await client.testOutcome.findMany({
+    where: { pullRequest: { studyId } },
+    orderBy: [{ pullRequest: { externalId: "asc" } }, { system: "asc" }, { testId: "asc" }],
+    select: { system: true, testId: true, status: true, durationSeconds: true, message: true, reviewCommentId: true, pullRequest: { select: { externalId: true } }, reviewComment: { select: { externalId: true } } },
+  });
+  return rows.map((r) => ({ pullRequest: r.pullRequest.externalId, system: r.system, testId: r.testId, status: r.status, comment: r.reviewComment?.externalId ?? null, commentId: r.reviewCommentId, durationSeconds: r.durationSeconds, message: r.message }));
 }
 
 /** Each review comment's answers and consensus of comment questions, one statement at a time (an export takes one connection). */

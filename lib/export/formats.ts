@@ -1,5 +1,5 @@
 /** The export formats by name, with their content types, file names and the data each needs (no database code, so client components can use them). */
-export const EXPORT_FORMATS = ["jsonl", "long-csv", "long-jsonl", "wide-csv", "wide-jsonl", "gradedreviews", "github-comments"] as const;
+export const EXPORT_FORMATS = ["jsonl", "long-csv", "long-jsonl", "wide-csv", "wide-jsonl", "gradedreviews", "github-comments", "test-outcomes"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export function isExportFormat(value: string): value is ExportFormat {
@@ -14,10 +14,11 @@ const CONTENT_TYPE: Record<ExportFormat, string> = {
   "wide-jsonl": "application/jsonl; charset=utf-8",
   gradedreviews: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
   "github-comments": "application/jsonl; charset=utf-8",
+  "test-outcomes": "application/jsonl; charset=utf-8",
 };
 
 /** The data of a study that exports need. */
-export type ExportData = "code changes" | "annotations" | "reference grades" | "review comments";
+export type ExportData = "code changes" | "annotations" | "reference grades" | "review comments" | "test outcomes";
 
 /** What a format holds of the study: a study without it is not offered the format, and is refused it. */
 export const EXPORT_NEEDS: Record<ExportFormat, ExportData> = {
@@ -28,6 +29,7 @@ export const EXPORT_NEEDS: Record<ExportFormat, ExportData> = {
   "wide-jsonl": "annotations",
   gradedreviews: "reference grades",
   "github-comments": "review comments",
+  "test-outcomes": "test outcomes",
 };
 
 export function exportContentType(format: ExportFormat): string {
@@ -43,8 +45,8 @@ export interface ExportVariant {
   to?: Date;
 }
 
-const LAYOUT: Record<ExportFormat, string> = { jsonl: "", "long-csv": "long", "long-jsonl": "long", "wide-csv": "wide", "wide-jsonl": "wide", gradedreviews: "gradedreviews", "github-comments": "github-comments" };
-const EXTENSION: Record<ExportFormat, string> = { jsonl: "jsonl", "long-csv": "csv", "long-jsonl": "jsonl", "wide-csv": "csv", "wide-jsonl": "jsonl", gradedreviews: "xlsx", "github-comments": "jsonl" };
+const LAYOUT: Record<ExportFormat, string> = { jsonl: "", "long-csv": "long", "long-jsonl": "long", "wide-csv": "wide", "wide-jsonl": "wide", gradedreviews: "gradedreviews", "github-comments": "github-comments", "test-outcomes": "test-outcomes" };
+const EXTENSION: Record<ExportFormat, string> = { jsonl: "jsonl", "long-csv": "csv", "long-jsonl": "jsonl", "wide-csv": "csv", "wide-jsonl": "jsonl", gradedreviews: "xlsx", "github-comments": "jsonl", "test-outcomes": "jsonl" };
 
 /** A name as one part of a file name: dots (which separate the parts), slashes, quotes, spaces and control characters become dashes. */
 const namePart = (text: string) => text.replace(/[\s\p{Cc}./\\:*?"<>|]+/gu, "-").replace(/^-+|-+$/g, "");

@@ -3,7 +3,8 @@
  * side, start_line, line, body, user.login, id, in_reply_to_id, …), one comment per line, so
  * that `import-pr --comments` reads them back. The product's own values are under one added key,
  * `crjudge`: the pull request, the comment's system and, per question asked of the comment, each
- * annotator's answer and the consensus (docs/pull-request-formats.md). The comment's metadata
+ * annotator's answer and the consensus, and for a human comment whose tests have outcomes,
+ * `testOutcomes` (each system's `{system, test, outcome}`; docs/pull-request-formats.md). The comment's metadata
  * (the tool's fields, GitHub's other keys) is written back as top-level keys.
  */
 import type { PullRequestView, ReviewCommentView } from "@/lib/data/pull-requests";
@@ -25,6 +26,9 @@ export interface CommentQuestion {
   answers: CommentAnswer[];
   consensus: unknown;
 }
+
+/** The test outcomes of each human comment's tests, by comment id (./test-outcomes.ts). */
+export type CommentOutcomes = ReadonlyMap<string, readonly { system: string; test: string; outcome: string }[]>;
 
 /** The questions asked of each comment, by comment id and question key. */
 export type CommentQuestions = ReadonlyMap<string, Record<string, CommentQuestion>>;
@@ -78,7 +82,8 @@ export function commentQuestionsForExport(
 const idValue = (id: string): number | string => (/^\d{1,15}$/.test(id) ? Number(id) : id);
 
 /** One comment in GitHub's shape, with the product's key. */
-export function githubComment(pullRequest: PullRequestView, comment: ReviewCommentView, externalIdOf: ReadonlyMap<string, string>, questions: CommentQuestions): Record<string, unknown> {
+export function githubComment(pullRequest: PullRequestView, comment: ReviewCommentView, externalIdOf: ReadonlyMap<string, string>, questions: CommentQuestions, outcomes: CommentOutcomes = new Map()): Record<string, unknown> {
+  const tested = outcomes.get(comment.id);
   const parent = comment.inReplyToId === null ? null : (externalIdOf.get(comment.inReplyToId) ?? null);
   return {
     ...comment.metadata,
@@ -92,14 +97,14 @@ export function githubComment(pullRequest: PullRequestView, comment: ReviewComme
     body: comment.body,
     user: comment.author === "" ? null : { login: comment.author },
     in_reply_to_id: parent === null ? null : idValue(parent),
-    crjudge: { pullRequest: pullRequest.externalId, system: comment.system, questions: questions.get(comment.id) ?? {} },
+    crjudge: { pullRequest: pullRequest.externalId, system: comment.system, questions: questions.get(comment.id) ?? {}, ...(tested ? { testOutcomes: tested } : {}) },
   };
 }
 
 /** The export's lines: pull requests in the order given, comments in each pull request's order. */
-export function* githubCommentsExport(pullRequests: readonly PullRequestView[], questions: CommentQuestions = new Map()): Generator<string> {
+export function* githubCommentsExport(pullRequests: readonly PullRequestView[], questions: CommentQuestions = new Map(), outcomes: CommentOutcomes = new Map()): Generator<string> {
   for (const pullRequest of pullRequests) {
     const externalIdOf = new Map(pullRequest.comments.map((c) => [c.id, c.externalId]));
-    for (const comment of pullRequest.comments) yield `${JSON.stringify(githubComment(pullRequest, comment, externalIdOf, questions))}\n`;
+    for (const comment of pullRequest.comments) yield `${JSON.stringify(githubComment(pullRequest, comment, externalIdOf, questions, outcomes))}\n`;
   }
 }

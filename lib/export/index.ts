@@ -7,7 +7,9 @@
  * - `long-csv`, `long-jsonl`: one row per (item, annotator, question);
  * - `wide-csv`, `wide-jsonl`: one row per (item, question), one column per annotator;
  * - `gradedreviews`: the GradedReviews benchmark workbook;
- * - `github-comments`: the pull requests' review comments in GitHub's REST shape.
+ * - `github-comments`: the pull requests' review comments in GitHub's REST shape, each human
+ *   comment with its tests' outcomes;
+ * - `test-outcomes`: the review systems' test outcomes in the outcomes JSONL (./test-outcomes.ts).
  *
  * The jsonl, long and wide exports carry each annotator's values and the consensus (./consensus.ts).
  * CSV cells that a spreadsheet would read as formulas are neutralised (./csv.ts) unless `raw`.
@@ -24,6 +26,7 @@ import type { ExportFormat } from "./formats";
 import { githubCommentsExport, type CommentQuestions } from "./github-comments";
 import { gradedReviewsWorkbook, type GradedReviewsLayout } from "./gradedreviews";
 import { jsonlExport } from "./jsonl";
+import { outcomesByComment, testOutcomesExport, type ExportedTestOutcome } from "./test-outcomes";
 import { longCsv, longJsonl } from "./long";
 import type { AnswerFilter } from "./answers";
 import type { AnnotatedChange, ExportedChange, StudyAnnotator } from "./rows";
@@ -69,6 +72,8 @@ export interface ExportSource {
   pullRequests: () => Promise<PullRequestView[]>;
   /** Comment questions' answers and consensus of each review comment. */
   commentQuestions: () => Promise<CommentQuestions>;
+  /** The stored test outcomes, by pull request, system and test. */
+  testOutcomes: () => Promise<ExportedTestOutcome[]>;
 }
 
 /** The export as chunks (text or bytes) in order. */
@@ -95,7 +100,10 @@ export async function* writeExport(prepared: PreparedExport, source: ExportSourc
       yield* gradedReviewsWorkbook(source.changes(), prepared.gradedReviews!);
       return;
     case "github-comments":
-      yield* githubCommentsExport(await source.pullRequests(), await source.commentQuestions());
+      yield* githubCommentsExport(await source.pullRequests(), await source.commentQuestions(), outcomesByComment(await source.testOutcomes()));
+      return;
+    case "test-outcomes":
+      yield* testOutcomesExport(await source.testOutcomes());
       return;
   }
 }

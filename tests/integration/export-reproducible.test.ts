@@ -16,6 +16,8 @@ import { createClient, type PrismaClient } from "@/lib/db/client";
 import { EXPORT_FORMATS, type ExportRequest } from "@/lib/export";
 import { exportOffer, prepareExport, streamExport } from "@/lib/data/exports";
 import { runImport } from "@/lib/data/imports";
+import { COMMAND_LINE } from "@/lib/data/study-access";
+import { importTestResults } from "@/lib/data/test-outcomes";
 import { cli } from "./cli";
 import { imported, jsonlFile } from "./import-fixtures";
 
@@ -65,6 +67,13 @@ let studyId = "";
 beforeAll(async () => {
   studyId = imported(await runImport({ study: STUDY, format: "jsonl", files: [fixture()] }, client)).study.id;
   imported(await runImport({ study: STUDY, format: "pull-request", files: [pullRequestBundle()] }, client));
+  // Test outcomes of two systems, one tied to the human comment, given out of order.
+  const outcomes = [
+    { pr: "acme/api#3", system: "gpt-4o", test: "t2", outcome: "failed", message: "=1+1" },
+    { pr: "acme/api#3", system: "coderabbit", test: "t1", outcome: "passed", comment: 7, durationSeconds: 0.5 },
+    { pr: "acme/api#3", system: "gpt-4o", test: "t1", outcome: "passed", comment: 7 },
+  ];
+  expect(await importTestResults(COMMAND_LINE, { study: STUDY, files: [{ name: "outcomes.jsonl", content: Buffer.from(outcomes.map((o) => JSON.stringify(o)).join("\n")) }] }, client)).toMatchObject({ status: "imported" });
   // A known answer (gold) and an adjudicated value, so the exports with and without gold differ.
   const claim = await client.pseudoReference.findFirstOrThrow({ where: { externalId: "c2", codeChange: { studyId, externalId: "c" } } });
   const review = await client.review.findFirstOrThrow({ where: { externalId: "m1", codeChange: { studyId, externalId: "b" } } });
@@ -118,6 +127,7 @@ const TABLES: [string, string][] = [
   ["User", "id"],
   ["PullRequest", "id"],
   ["ReviewComment", "id"],
+  ["TestOutcome", "id"],
 ];
 
 /** Each table written again in descending key order (CLUSTER on a descending index): an import writes its rows in ascending order of their ids. */

@@ -10,6 +10,7 @@ import { createClient } from "@/lib/db/client";
 import { runImport } from "@/lib/data/imports";
 import { COMMAND_LINE } from "@/lib/data/study-access";
 import { importTestResults } from "@/lib/data/test-outcomes";
+import { exportOffer, streamExport } from "@/lib/data/exports";
 import { cli } from "./cli";
 import { imported } from "./import-fixtures";
 
@@ -133,4 +134,37 @@ describe("the worked example", () => {
       ["Z", "0/4", "1/2"],
     ]);
   });
+
+  test("the exports carry the outcomes: test-outcomes as the outcomes JSONL, which imports back unchanged, and each human comment's outcomes in github-comments", async () => {
+    const { id: studyId } = await client.study.findUniqueOrThrow({ where: { slug: STUDY } });
+    expect((await exportOffer(studyId, client)).formats).toContain("test-outcomes");
+    const stored = () => client.testOutcome.findMany({ where: { pullRequest: { studyId } }, orderBy: [{ system: "asc" }, { testId: "asc" }], select: { pullRequestId: true, system: true, testId: true, status: true, durationSeconds: true, message: true, reviewCommentId: true } });
+    const before = await stored();
+    const exported = await exportText(studyId, "test-outcomes");
+    const lines = exported.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    // X's 7 from JUnit XML, Y's 7 and Z's 6 from JSONL.
+    expect(lines).toHaveLength(20);
+    expect(lines[0]).toEqual({ pr: "p1", system: "X", test: "a3 works::a3 works", outcome: "failed", comment: "a3", durationSeconds: 0.002, message: "a3 still fails" });
+    const again = await importTestResults(COMMAND_LINE, { study: STUDY, files: [{ name: "exported.jsonl", content: Buffer.from(exported) }] }, client);
+    expect(again).toMatchObject({ status: "imported", summary: { tests: 20, replaced: 20, linked: 20 } });
+    expect(await stored()).toEqual(before);
+
+    const comments = (await exportText(studyId, "github-comments")).trim().split("\n").map((l) => JSON.parse(l) as { id: string; crjudge: { testOutcomes?: { system: string; test: string; outcome: string }[] } });
+    const a1 = comments.find((c) => c.id === "a1")!;
+    expect(a1.crjudge.testOutcomes).toEqual([
+      { system: "X", test: "tests.test_a1::test_it", outcome: "passed" },
+      { system: "Y", test: "tests.test_a1::test_it", outcome: "passed" },
+      { system: "Z", test: "tests.test_a1::test_it", outcome: "failed" },
+    ]);
+    expect(comments.find((c) => c.id === "c3")!.crjudge.testOutcomes).toEqual([
+      { system: "X", test: "tests.test_c3::test_it", outcome: "failed" },
+      { system: "Y", test: "tests.test_c3::test_it", outcome: "failed" },
+    ]);
+  });
 });
+
+async function exportText(studyId: string, format: "test-outcomes" | "github-comments"): Promise<string> {
+  let text = "";
+  for await (const chunk of streamExport({ studyId, format }, client)) text += typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
+  return text;
+}

@@ -3,7 +3,7 @@ import { attachmentHeader, EXPORT_FORMATS, exportFileName } from "@/lib/export/f
 
 describe("export file names (lib/export/formats.ts)", () => {
   test("each format and variant has its own name: layout, gold, filters, then the extension", () => {
-    expect(EXPORT_FORMATS.map((format) => exportFileName("demo", format))).toEqual(["demo.jsonl", "demo.long.csv", "demo.long.jsonl", "demo.wide.csv", "demo.wide.jsonl", "demo.gradedreviews.xlsx", "demo.github-comments.jsonl"]);
+    expect(EXPORT_FORMATS.map((format) => exportFileName("demo", format))).toEqual(["demo.jsonl", "demo.long.csv", "demo.long.jsonl", "demo.wide.csv", "demo.wide.jsonl", "demo.gradedreviews.xlsx", "demo.github-comments.jsonl", "demo.test-outcomes.jsonl"]);
     expect(exportFileName("demo", "long-csv", { includeGold: true })).toBe("demo.long.gold.csv");
     expect(exportFileName("demo", "jsonl", { includeGold: true })).toBe("demo.gold.jsonl");
     expect(exportFileName("demo", "gradedreviews", { annotator: "grace", includeGold: true })).toBe("demo.gradedreviews.gold.grace.xlsx");
