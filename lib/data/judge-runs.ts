@@ -93,7 +93,7 @@ export interface JudgeRunSpec {
   question: string;
   model: string;
   promptVersion: string;
-  prompt: string;
+  promptId: string;
   temperature: number;
   seed: number | null;
   trials: number;
@@ -204,7 +204,7 @@ export async function finishJudgeRun(runId: string, outcome: { status: "DONE" | 
 
 /** A run with its answers' totals: parse failures, cached answers, tokens, cost, latency. */
 export async function judgeRunSummary(runId: string, client: PrismaClient = db) {
-  const run = await client.judgeRun.findUniqueOrThrow({ where: { id: runId }, include: { judge: { select: { name: true } } } });
+  const run = await client.judgeRun.findUniqueOrThrow({ where: { id: runId }, include: { judge: { select: { name: true } }, prompt: { select: { preset: true } } } });
   const answers = await client.judgeAnswer.findMany({ where: { runId }, select: { error: true, cached: true, promptTokens: true, completionTokens: true, costUsd: true, latencyMs: true } });
   const unpriced = answers.some((a) => a.costUsd === null && !a.cached && a.promptTokens + a.completionTokens > 0);
   return {
@@ -214,6 +214,7 @@ export async function judgeRunSummary(runId: string, client: PrismaClient = db) 
     question: run.question,
     model: run.model,
     promptVersion: run.promptVersion,
+    preset: run.prompt.preset,
     temperature: run.temperature,
     seed: run.seed,
     trials: run.trials,
@@ -231,10 +232,3 @@ export async function judgeRunSummary(runId: string, client: PrismaClient = db) 
   };
 }
 
-/** The text of a prompt version the study's judge runs used (a prefix of 8 or more hex digits will do), or null. */
-export async function storedPrompt(studyId: string, version: string, client: PrismaClient = db): Promise<string | null> {
-  if (!/^[0-9a-f]{8,64}$/.test(version)) throw new AppError("INVALID_INPUT", { message: `a prompt version is 8 to 64 hex digits of its SHA-256, got "${version}"` });
-  const runs = await client.judgeRun.findMany({ where: { studyId, promptVersion: { startsWith: version } }, distinct: ["promptVersion"], select: { promptVersion: true, prompt: true } });
-  if (runs.length > 1) throw new AppError("INVALID_INPUT", { message: `prompt version ${version} is ambiguous: ${runs.map((r) => r.promptVersion.slice(0, 12)).join(", ")}` });
-  return runs[0]?.prompt ?? null;
-}

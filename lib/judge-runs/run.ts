@@ -12,7 +12,9 @@ import type { JudgeRun, TaskType } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
 import { askParsed, createBudget, createChatClient, createLimiter, LlmBudgetError, type ChatClientOptions } from "@/lib/judges";
 import { judgeQuestion } from "@/lib/judges/questions";
-import { DEFAULT_RATER_PROMPT, majorityAnswer, parseRaterAnswer, raterMessages, raterPromptVersion } from "@/lib/judges/rater-prompt";
+import { majorityAnswer, parseRaterAnswer, raterMessages } from "@/lib/judges/rater-prompt";
+import { defaultPreset } from "@/lib/judges/rater-presets";
+import { addPromptVersion, findPromptVersion } from "@/lib/data/prompt-templates";
 import { llmResponseCache } from "@/lib/data/llm-responses";
 import { requireStudy } from "@/lib/data/studies";
 import { answeredItems, finishJudgeRun, judgeAccount, judgeItems, judgeRunSpent, startJudgeRun, storeJudgedItem } from "@/lib/data/judge-runs";
@@ -23,8 +25,10 @@ export interface JudgeRunOptions {
   question: string;
   /** The rater's name (judge:NAME); default the model's name. */
   name?: string;
-  /** The prompt template's text; default the product's preset. */
+  /** The prompt template's text (stored as a new version of the question's prompt) … */
   prompt?: string;
+  /** … or a stored version or preset, by its hash or a prefix of 8 or more hex digits; default the preset made for the question. */
+  promptVersion?: string;
   temperature?: number;
   seed?: number | null;
   trials?: number;
@@ -56,12 +60,14 @@ export async function runJudge(options: JudgeRunOptions): Promise<{ run: JudgeRu
   const concurrency = positiveInteger("concurrency", options.concurrency ?? 4);
   const temperature = options.temperature ?? 0;
   const seed = options.seed ?? null;
-  const template = options.prompt ?? DEFAULT_RATER_PROMPT;
-  if (!template.trim()) throw new AppError("INVALID_INPUT", { message: "the prompt is empty" });
+  if (options.prompt !== undefined && options.promptVersion !== undefined) throw new AppError("INVALID_INPUT", { message: "give a prompt or a prompt version, not both" });
+  const chosen = options.promptVersion !== undefined ? await findPromptVersion(study.id, question, options.promptVersion) : options.prompt !== undefined ? { text: options.prompt, preset: "" } : { text: defaultPreset(question).text, preset: defaultPreset(question).name };
+  const prompt = await addPromptVersion(study.id, question, chosen.text, { preset: chosen.preset, createdById: options.createdById });
+  const template = prompt.text;
   const budget = createBudget({ usd: options.budgetUsd ?? null, tokens: options.budgetTokens ?? null });
   const chat = createChatClient({ ...options.llm, temperature, seed: seed ?? undefined, maxConcurrency: concurrency, cache: llmResponseCache, budget });
   const judge = await judgeAccount(options.name ?? chat.model.toLowerCase().replace(/[^a-z0-9._-]/g, "-"));
-  const promptVersion = raterPromptVersion(template);
+  const promptVersion = prompt.version;
   const items = await judgeItems(study.id, question, judge.id);
   const { run, resumed } = await startJudgeRun(
     {
@@ -71,7 +77,7 @@ export async function runJudge(options: JudgeRunOptions): Promise<{ run: JudgeRu
       question: question.key,
       model: chat.model,
       promptVersion,
-      prompt: template,
+      promptId: prompt.id,
       temperature,
       seed,
       trials,

@@ -27,40 +27,24 @@ export interface JudgeItem {
   test: string | null;
 }
 
-/** The variables a template may name, as `{{name}}`. */
-export const TEMPLATE_VARIABLES = ["question", "answers", "diff", "old_file", "new_file", "item", "reference", "claims", "test"] as const;
+/**
+ * The variables a template may name, as `{{name}}`: the question, its scale (the allowed answers)
+ * and codebook (each answer with its definition), the change's diff and old and new file, the
+ * item judged (the claim, review or review comment), the reference review, the numbered claims
+ * and smells (links), and a review comment's linked test.
+ */
+export const TEMPLATE_VARIABLES = ["question", "scale", "codebook", "diff", "old_file", "new_file", "item", "reference", "claims", "test"] as const;
 export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
-
-/** The product's preset, in its own words, for every question. */
-export const DEFAULT_RATER_PROMPT = `You are an expert code reviewer helping a research study label code review data.
-
-Question: {{question}}
-
-Allowed answers:
-{{answers}}
-
-The code change (unified diff):
-{{diff}}
-
-The text to judge:
-{{item}}
-
-Reference review (may be empty):
-{{reference}}
-
-Numbered claims and smells about the change (may be empty):
-{{claims}}
-
-Reply with one JSON object and nothing else: {"answer": <one of the allowed answers>, "reason": "<one sentence>"}.`;
 
 export const raterPromptVersion = (template: string) => sha256(template);
 
 /** The variables' values for one item and question. */
 export function templateValues(question: JudgeQuestion, item: JudgeItem): Record<TemplateVariable, string> {
-  const answers = question.options.length > 0 ? question.options.map((o) => `- ${o.answer}: ${o.label}${o.description ? `. ${o.description}` : ""}`).join("\n") : "- a JSON list of claim numbers, e.g. [1, 3], or [] for none";
+  const links = question.options.length === 0;
   return {
     question: question.text,
-    answers,
+    scale: links ? "a JSON list of claim numbers, e.g. [1, 3], or [] for none" : question.options.map((o) => o.answer).join(", "),
+    codebook: links ? "" : question.options.map((o) => `- ${o.answer}: ${o.label}${o.description ? `. ${o.description}` : ""}`).join("\n"),
     diff: item.diff,
     old_file: item.oldFile,
     new_file: item.newFile,
@@ -71,9 +55,19 @@ export function templateValues(question: JudgeQuestion, item: JudgeItem): Record
   };
 }
 
+const VARIABLE = /\{\{\s*([a-z_]+)\s*\}\}/g;
+
+/** What is wrong with a template, or null: empty, or naming a variable there is not. */
+export function templateProblem(template: string): string | null {
+  if (!template.trim()) return "the prompt is empty";
+  const unknown = [...new Set([...template.matchAll(VARIABLE)].map((m) => m[1]).filter((name) => !(TEMPLATE_VARIABLES as readonly string[]).includes(name)))];
+  if (unknown.length > 0) return `the prompt names ${unknown.map((n) => `{{${n}}}`).join(", ")}, which ${unknown.length > 1 ? "are not variables" : "is not a variable"} (variables: ${TEMPLATE_VARIABLES.map((n) => `{{${n}}}`).join(", ")})`;
+  return null;
+}
+
 /** The template with every `{{variable}}` filled; an unknown name is left as written. */
 export function renderTemplate(template: string, values: Record<TemplateVariable, string>): string {
-  return template.replace(/\{\{\s*([a-z_]+)\s*\}\}/g, (whole, name: string) => (name in values ? values[name as TemplateVariable] : whole));
+  return template.replace(VARIABLE, (whole, name: string) => (name in values ? values[name as TemplateVariable] : whole));
 }
 
 export function raterMessages(template: string, question: JudgeQuestion, item: JudgeItem): ChatMessage[] {

@@ -3,8 +3,7 @@ import { CliError, hasSwitch, optionalFlag, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { TaskType } from "@/lib/generated/prisma/enums";
 import { requireStudy } from "@/lib/data/studies";
-import { judgeRunSummary, storedPrompt } from "@/lib/data/judge-runs";
-import { DEFAULT_RATER_PROMPT, raterPromptVersion } from "@/lib/judges/rater-prompt";
+import { judgeRunSummary } from "@/lib/data/judge-runs";
 import { runJudge } from "@/lib/judge-runs/run";
 
 const command: Command = {
@@ -23,8 +22,6 @@ const command: Command = {
     if (!(task in TaskType)) throw new CliError(`--task must be one of ${Object.keys(TaskType).join(", ")}, got "${requireFlag(args, "task")}"`);
     const study = await requireStudy({ slug: requireFlag(args, "study") });
     const file = optionalFlag(args, "prompt");
-    const version = optionalFlag(args, "prompt-version");
-    if (file !== undefined && version !== undefined) throw new CliError("give --prompt FILE or --prompt-version V, not both");
     let prompt: string | undefined;
     if (file !== undefined) {
       try {
@@ -32,9 +29,6 @@ const command: Command = {
       } catch (error) {
         throw new CliError(`--prompt: cannot read ${file}: ${(error as Error).message}`);
       }
-    } else if (version !== undefined) {
-      prompt = raterPromptVersion(DEFAULT_RATER_PROMPT).startsWith(version) ? DEFAULT_RATER_PROMPT : ((await storedPrompt(study.id, version)) ?? undefined);
-      if (prompt === undefined) throw new CliError(`--prompt-version: no prompt version ${version} in study ${study.slug} (give its text with --prompt FILE)`);
     }
     const t0 = performance.now();
     const { run, resumed } = await runJudge({
@@ -43,6 +37,7 @@ const command: Command = {
       question: requireFlag(args, "question"),
       name: optionalFlag(args, "name"),
       prompt,
+      promptVersion: optionalFlag(args, "prompt-version"),
       temperature: num("temperature", false),
       seed: num("seed", true),
       trials: num("trials", true),

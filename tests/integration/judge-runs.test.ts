@@ -7,6 +7,9 @@
  * neither sign in nor be managed; the command line prints the run.
  */
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, test } from "vitest";
 import { startFakeLlm, userText, type FakeLlm, type ReceivedRequest, type Reply } from "../unit/judges/fake-llm";
 import { createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
@@ -29,23 +32,25 @@ const tag = randomUUID().slice(0, 8);
 /** Judge names are global accounts: each test's are its own. */
 const judge = (name: string) => `${name}-${tag}`;
 
-const question = (r: ReceivedRequest) => /Question: (.*)/.exec(userText(r))?.[1] ?? "";
-const itemText = (r: ReceivedRequest) => /The text to judge:\n(.*)/.exec(userText(r))?.[1] ?? "";
 const json = (answer: unknown, reason = "because") => ({ content: `\`\`\`json\n${JSON.stringify({ answer, reason })}\n\`\`\``, usage: { prompt_tokens: 100, completion_tokens: 10 } });
 
-/** The answers a careful judge gives: every claim correct but claim-1 (incorrect), every review 4 and high quality, ... */
+/**
+ * The answers a careful judge gives, told apart by the question's words and the item's text in
+ * the prompt (whichever preset it is): every claim correct but claim-1 (incorrect), review 0
+ * rated 2 and the others 4, review 1 low quality, comment c3 not useful, ...
+ */
 function answer(r: ReceivedRequest): Reply {
-  const q = question(r);
-  const text = itemText(r);
-  if (q.startsWith("Is the claim about")) return json(text.includes("claim-1") ? "incorrect" : "correct");
-  if (q.startsWith("If the claim is incorrect")) return json("reasoning");
-  if (q.startsWith("Is the claim necessary")) return json("no");
-  if (q.startsWith("How would you rate")) return json(text.includes("review 0") ? "2" : "4");
-  if (q.startsWith("Which of the numbered")) return json([1, 3]);
-  if (q.startsWith("How well does")) return json(3);
-  if (q.startsWith("Is the review comment")) return json(text.includes("review 1 ") ? "no" : "yes");
-  if (q.startsWith("Useful")) return json(text.includes("c3") ? "No" : "yes", "it names a bug");
-  if (q.startsWith("Category")) return json("security");
+  const text = userText(r);
+  const has = (words: string) => text.includes(words);
+  if (has("Is the claim about")) return json(has("claim claim-1 of") ? "incorrect" : "correct");
+  if (has("If the claim is incorrect")) return json("reasoning");
+  if (has("Is the claim necessary")) return json("no");
+  if (has("How would you rate")) return json(has("review 0 of") ? "2" : "4");
+  if (has("Which of the numbered")) return json([1, 3]);
+  if (has("Compare the generated code review") || has("How well does")) return json(3);
+  if (has("high quality")) return json(has("review 1 of") ? "no" : "yes");
+  if (has("Question: Useful")) return json(has("comment c3") ? "No" : "yes", "it names a bug");
+  if (has("Question: Category")) return json("security");
   return json("yes");
 }
 
@@ -143,7 +148,7 @@ describe("judge answers and the human analyses", () => {
 
 describe("a run's requests", () => {
   test("a reply that cannot be read is asked again, then stored as a parse failure with its raw text", async () => {
-    fake.handle((r) => (itemText(r).includes("review 2 of change 0") ? { content: "I think it is good, maybe 4 or 5." } : answer(r)));
+    fake.handle((r) => (userText(r).includes("review 2 of change 0") ? { content: "I think it is good, maybe 4 or 5." } : answer(r)));
     const { run } = await runJudge({ study: fx.slug, task: "COMMENT_FILTERING", question: "high-quality", name: judge("failing"), temperature: 0.5, llm: llm() });
     expect(run).toMatchObject({ status: "DONE", total: 24, done: 24 });
     const failed = await db.judgeAnswer.findMany({ where: { runId: run.id, error: { not: null } } });
@@ -193,6 +198,45 @@ describe("a run's requests", () => {
   });
 });
 
+describe("prompt versions", () => {
+  test("a run without a prompt uses the preset made for the question; a pasted text is a new version; a version is found by its prefix", async () => {
+    const graded = await runJudge({ study: fx.slug, task: "REFERENCE_GRADING", question: "grade", name: judge("versions"), temperature: 0.2, llm: llm() });
+    expect(await judgeRunSummary(graded.run.id, db)).toMatchObject({ preset: "gradedreviews", status: "DONE", answers: 21 });
+    expect(userText(fake.requests[0])).toContain("Grade 4: the generated review is essentially equivalent");
+    const paper = "Rate the generated review against the reference, 1 to 5.\nGenerated: {{item}}\nReference: {{reference}}\nGrade:";
+    fake.reset();
+    fake.handle(() => json(2));
+    const pasted = await runJudge({ study: fx.slug, task: "REFERENCE_GRADING", question: "grade", name: judge("versions"), temperature: 0.2, prompt: paper, llm: llm() });
+    expect(pasted.run.promptVersion).not.toBe(graded.run.promptVersion);
+    expect(userText(fake.requests[0])).toMatch(/^Rate the generated review against the reference, 1 to 5.\nGenerated: review \d of change 0\nReference: the reference review of 0\nGrade:$/);
+    const versions = await db.promptTemplate.findMany({ where: { studyId: fx.studyId, task: "REFERENCE_GRADING", question: "grade" } });
+    expect(versions.map((v) => v.preset).sort()).toEqual(["", "gradedreviews"]);
+    expect(versions.find((v) => v.preset === "")).toMatchObject({ text: paper, version: pasted.run.promptVersion });
+    // The same text again is the same version, stored once; by its prefix it is found, and answered from the cache.
+    fake.reset();
+    const again = await runJudge({ study: fx.slug, task: "REFERENCE_GRADING", question: "grade", name: judge("versions-again"), temperature: 0.2, promptVersion: pasted.run.promptVersion.slice(0, 10), llm: llm() });
+    expect(again.run).toMatchObject({ promptVersion: pasted.run.promptVersion, promptId: pasted.run.promptId, status: "DONE" });
+    expect(fake.requests).toHaveLength(0);
+    // Each answer keeps its version through its run; the judge's grades are the last run's.
+    const answers = await db.judgeAnswer.findMany({ where: { run: { judge: { email: `judge:${judge("versions")}` } } }, select: { run: { select: { promptVersion: true } }, value: true } });
+    expect(answers).toHaveLength(42);
+    expect(answers.filter((a) => a.run.promptVersion === pasted.run.promptVersion).every((a) => (a.value as { grade: number }).grade === 2)).toBe(true);
+  });
+
+  test("a template naming an unknown variable, an empty one or an unknown version is refused, and nothing is stored", async () => {
+    const count = () => db.promptTemplate.count({ where: { studyId: fx.studyId } });
+    const before = await count();
+    const run = (extra: { prompt?: string; promptVersion?: string }) => runJudge({ study: fx.slug, task: "COMMENT_FILTERING", question: "high-quality", name: judge("refused"), llm: llm(), ...extra });
+    await expect(run({ prompt: "Judge {{review}} of {{diff}} on {{scal}}" })).rejects.toThrow(/names \{\{review\}\}, \{\{scal\}\}, which are not variables \(variables: \{\{question\}\}, \{\{scale\}\}, \{\{codebook\}\}/);
+    await expect(run({ prompt: "  \n" })).rejects.toThrow(/the prompt is empty/);
+    await expect(run({ promptVersion: "0123456789abcdef" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(run({ promptVersion: "zz" })).rejects.toThrow(/8 to 64 hex digits/);
+    expect(await count()).toBe(before);
+    expect(fake.requests).toHaveLength(0);
+    expect(await db.judgeRun.count({ where: { judge: { email: `judge:${judge("refused")}` } } })).toBe(0);
+  });
+});
+
 describe("the judge's account", () => {
   test("cannot sign in, is on no one's accounts page and cannot be given a password", async () => {
     await runJudge({ study: prs.study.slug, task: "COMMENT_QUESTIONS", question: "useful", name: judge("locked"), llm: llm() });
@@ -219,5 +263,13 @@ describe("judge on the command line", () => {
     const refused = await cli("judge", "--study", prs.study.slug, "--task", "comment-questions", "--question", "nope", "--model", "gpt-4o-mini");
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/no question "nope".*useful, category, test-captures/);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "judge-")), "prompt.txt");
+    writeFileSync(file, "Is {{item}} useful? {{scale}}");
+    const listed = await cli("judge-prompts", "--study", prs.study.slug, "--task", "COMMENT_QUESTIONS", "--question", "useful", "--add", file);
+    expect(listed.code, listed.stderr).toBe(0);
+    const { added, versions } = JSON.parse(listed.stdout) as { added: string; versions: { version: string; preset: string; text: string }[] };
+    expect(versions[0]).toMatchObject({ version: added, preset: "", text: "Is {{item}} useful? {{scale}}" });
+    // The versions the runs used, then the presets not used yet.
+    expect(versions.map((v) => v.preset)).toEqual(["", "product", "swe-judge-direct"]);
   });
 });
