@@ -98,7 +98,8 @@ describe("import-pr from a git repository", () => {
     expect(byId["105"]).toMatchObject({ system: "claude", line: 20, metadata: { severity: "major" } });
     expect(byId["106"]).toMatchObject({ path: "src/new-name.js", side: "RIGHT", line: 5 });
     expect(byId["107"]).toMatchObject({ path: "docs/gone.md", side: "LEFT", line: 2 });
-    expect(byId["108"]).toMatchObject({ side: "LEFT", line: 11, system: "human", author: "" });
+    // A deleted account (user null) is GitHub's "ghost".
+    expect(byId["108"]).toMatchObject({ side: "LEFT", line: 11, system: "human", author: "ghost" });
     expect(byId["109"]).toMatchObject({ side: "LEFT", line: 10 });
     expect(pr.reviews.map((r) => [r.system, r.commentIds.length])).toEqual([["coderabbitai", 2], ["human", 6], ["claude", 1]]);
 
@@ -114,7 +115,7 @@ describe("import-pr from a git repository", () => {
     const messages = result.errors.map(formatImportError);
     expect(messages).toEqual([
       expect.stringMatching(/^comments\.json: line \d+: line: comment 201: src\/app\.js line 99 \(RIGHT\) does not exist: the new file has 42 lines$/),
-      expect.stringMatching(/^comments\.json: line \d+: path: comment 202: README\.md is not a file of pull request acme\/demo#7$/),
+      expect.stringMatching(/^comments\.json: line \d+: path: comment 202: README\.md line 1 \(RIGHT\): README\.md is not a file of pull request acme\/demo#7 /),
       expect.stringMatching(/^comments\.json: line \d+: line: comment 203: src\/added\.js line 1 \(LEFT\) does not exist: the old file has no lines \(the file is added\)$/),
       expect.stringMatching(/^comments\.json: line \d+: line: comment 204: assets\/logo\.bin line 1: the file is binary/),
     ]);
@@ -126,6 +127,44 @@ describe("import-pr from a git repository", () => {
     const summary = imported(await runImport(request("pr-skip", [...githubComments(repo.head), ...BAD], { skipInvalidRows: true }), client));
     expect(summary.counts.reviewComments.created).toBe(9);
     expect(summary.skippedRows.map((e) => e.message.slice(0, 11))).toEqual(["comment 201", "comment 202", "comment 203", "comment 204"]);
+  });
+
+  test("real GitHub data: CRLF bodies, start_side null, an outdated comment with only original_position, a deleted account, an outdated comment on a file no longer in the pull request and a reply to it", async () => {
+    const other = "fedcba9876543210fedcba9876543210fedcba98";
+    const real = [
+      { id: 401, path: "src/app.js", side: "RIGHT", line: 12, body: "First line.\r\nSecond line.\r\n", user: { login: "alice" }, commit_id: repo.head, original_commit_id: repo.head, diff_hunk: "@@ -7,9 +7,9 @@" },
+      { id: 402, path: "src/app.js", side: "RIGHT", start_line: 10, start_side: null, line: 12, body: "A range without its start side.", user: { login: "coderabbitai[bot]", type: "Bot" } },
+      { id: 403, path: "src/app.js", side: null, line: null, original_line: null, position: null, original_position: 3, commit_id: repo.head, original_commit_id: other, body: "Outdated, old API data.", user: { login: "carol" } },
+      { id: 404, path: "src/app.js", side: "RIGHT", line: 13, body: "From a deleted account.", user: null },
+      { id: 405, path: "src/removed-later.js", side: "RIGHT", line: null, original_line: 3, original_commit_id: other, body: "On a file a later push took out.", user: { login: "alice" } },
+      { id: 406, path: "src/removed-later.js", side: "RIGHT", line: null, original_line: 3, original_commit_id: other, in_reply_to_id: 405, body: "Reply.", user: { login: "bob" } },
+      { id: 407, path: "src/app.js", side: "RIGHT", line: 14, in_reply_to_id: 405, body: "A reply placed elsewhere.", user: { login: "bob" } },
+    ];
+    // Without --skip-invalid-rows: refused, each error naming the comment, its path and line; nothing written.
+    const refused = await runImport(request("pr-real-refused", real), client);
+    expect(refused.status === "refused" && refused.errors.map(formatImportError)).toEqual([
+      expect.stringMatching(/^comments\.json: line \d+: path: comment 405: src\/removed-later\.js line 3 \(RIGHT\): src\/removed-later\.js is not a file of pull request acme\/demo#7 \(a file a later push took out/),
+      expect.stringMatching(/^comments\.json: line \d+: path: comment 406: src\/removed-later\.js line 3 \(RIGHT\): /),
+    ]);
+    expect(await client.study.findUnique({ where: { slug: "pr-real-refused" } })).toBeNull();
+
+    const summary = imported(await runImport(request("pr-real", real, { skipInvalidRows: true }), client));
+    expect(summary.counts.reviewComments.created).toBe(5);
+    expect(summary.skippedRows.map((e) => e.message.slice(0, 11))).toEqual(["comment 405", "comment 406"]);
+    const warnings = summary.warnings.join("\n");
+    expect(warnings).toMatch(/comment 403: has only a original_position \(3\) in the diff of commit fedcba987654/);
+    expect(warnings).toMatch(/comment 407 answers comment 405, which is not in the pull request; kept as a comment of its own/);
+    const pr = await requireLedPullRequest(COMMAND_LINE, "pr-real", "acme/demo#7", client);
+    const byId = Object.fromEntries(pr.comments.map((c) => [c.externalId, c]));
+    expect(byId["401"].body).toBe("First line.\nSecond line.\n");
+    expect(byId["401"].metadata).not.toHaveProperty("diff_hunk");
+    expect(byId["402"]).toMatchObject({ side: "RIGHT", startSide: "RIGHT", startLine: 10, line: 12, system: "coderabbitai" });
+    expect(byId["403"]).toMatchObject({ startLine: null, line: expect.any(Number) });
+    expect(byId["404"]).toMatchObject({ author: "ghost", system: "human", line: 13 });
+    expect(byId["407"]).toMatchObject({ inReplyToId: null, line: 14 });
+    // Importing the same file again (CRLF and all) finds every comment unchanged.
+    const again = imported(await runImport(request("pr-real", real, { skipInvalidRows: true }), client));
+    expect(again.counts.reviewComments).toMatchObject({ created: 0, unchanged: 5 });
   });
 
   test("a field of the wrong type is an error with its line and field; a file that is not JSON names its line", async () => {

@@ -100,11 +100,13 @@ export function checkAnchors(pullRequest: PullRequestInput, comments: readonly R
     }
     firstLine.set(id, at.line);
     const found = byPath.get(path) ?? byOldPath.get(path);
+    let anchor = comment.anchor;
     if (!found) {
-      errors.add(at, "path", `${name}: ${path} is not a file of pull request ${pullRequest.externalId}`);
+      const where = anchor.kind === "lines" ? ` line ${anchor.line} (${anchor.side})` : anchor.kind === "position" ? ` position ${anchor.position}` : " (the whole file)";
+      // GitHub keeps the comments on a file a later push took out of the pull request.
+      errors.add(at, "path", `${name}: ${path}${where}: ${path} is not a file of pull request ${pullRequest.externalId} (a file a later push took out of it keeps its comments on GitHub; --skip-invalid-rows leaves them out)`);
       continue;
     }
-    let anchor = comment.anchor;
     if (anchor.kind === "position") {
       const resolved = lineAtPosition(found.file.diff, anchor.position);
       if (!resolved) {

@@ -2,8 +2,9 @@
  * Review comments in GitHub's REST shape (GET /repos/{owner}/{repo}/pulls/{n}/comments, or
  * `gh api --paginate`): path, side, line, start_line, start_side, subject_type, body,
  * user.login, in_reply_to_id, id. Real exports are read as they come: nulls, extra keys, bots'
- * logins, outdated comments (`line` null, only `original_line`) and old data with only a
- * `position` in the diff. What is read differently from what it says is a warning. A comment's
+ * logins, deleted accounts (`user` null: "ghost"), bodies with CRLF line ends (stored with LF),
+ * outdated comments (`line` null, only `original_line`) and old data with only a `position`
+ * (or `original_position`) in the diff. What is read differently from what it says is a warning. A comment's
  * own `system` (or the export's `crjudge.system`) names its system; else `--system`; else its author.
  */
 import type { JsonObject } from "../bundle";
@@ -27,6 +28,9 @@ export interface GithubCommentOptions {
 }
 
 type Fields = Record<string, unknown>;
+
+/** The login GitHub shows for a deleted account. */
+const GHOST = "ghost";
 
 /** The same commit: full hashes, or one an abbreviation of the other. */
 const sameCommit = (a: unknown, b: string | undefined) => typeof a === "string" && a.length >= 7 && b !== undefined && b.length >= 7 && (a.startsWith(b) || b.startsWith(a));
@@ -95,11 +99,13 @@ function commentOf(value: unknown, at: SourceLocation, index: number, options: G
     const what = record.path === undefined || record.path === null ? "no path: a review comment names the file it is on (is this a pull request review or an issue comment?)" : `expected the file's path, not ${JSON.stringify(record.path)}`;
     report("path", what);
   }
-  const body = record.body === null || record.body === undefined ? "" : record.body;
+  // GitHub's bodies often end their lines with CRLF: stored with LF, as the diffs are.
+  const body = record.body === null || record.body === undefined ? "" : typeof record.body === "string" ? record.body.replace(/\r\n?/g, "\n") : record.body;
   if (typeof body !== "string") report("body", `expected Markdown text, not ${JSON.stringify(body)}`);
   else if (body.length > MAX_TEXT_CHARS) report("body", `longer than ${MAX_TEXT_CHARS} characters`);
   const user = record.user as Fields | null | undefined;
-  const login = user && typeof user === "object" && typeof user.login === "string" ? user.login : "";
+  // A deleted account's comments come with user null; GitHub shows them as "ghost".
+  const login = user === null ? GHOST : user && typeof user === "object" && typeof user.login === "string" ? user.login : "";
   if (user !== null && user !== undefined && (typeof user !== "object" || (user.login !== undefined && typeof user.login !== "string"))) report("user.login", "expected the author's login as text");
   // The product's export writes the system under its own key (lib/export/github-comments.ts).
   const written = record.system ?? (record.crjudge as Fields | null | undefined)?.system;
