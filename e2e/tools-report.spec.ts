@@ -59,6 +59,8 @@ test.beforeAll(async () => {
       const comment = await db.reviewComment.create({ data: { pullRequestId: pullRequest.id, codeChangeId: change.id, externalId: id, path: "retry.py", side: "RIGHT", line: 1, body: `Concern ${id}.`, system: "human", author: "ada", position, testPath } });
       await db.consensus.create({ data: { studyId, task: "COMMENT_QUESTIONS", itemId: comment.id, question: "category", value: category, decidedById: lead.id } });
     }
+    // X's own comment on p1, on the human comments' line.
+    if (pr === "p1") await db.reviewComment.create({ data: { pullRequestId: pullRequest.id, codeChangeId: change.id, externalId: "x1", path: "retry.py", side: "RIGHT", line: 1, body: "Retry forever?", system: "X", author: "x[bot]", position: 9 } });
   }
   otherLeadId = (await db.account.create({ data: { email: OTHER_LEAD.email, name: "Other lead", role: "LEAD", passwordHash: await hashPassword(OTHER_LEAD.password) } })).id;
 });
@@ -144,6 +146,11 @@ test("a lead uploads test results on the page and reads Table 5, the overlap cha
   const byCategory = (system: string) => Object.fromEntries(["ROBUSTNESS", "TESTING"].map((c) => [c, Number(row(figure7, system)[c].value)]));
   expect(byCategory("X")).toEqual({ ROBUSTNESS: 0.5, TESTING: 0 });
   expect(byCategory("Y")).toEqual({ ROBUSTNESS: 0.5, TESTING: 1 });
+
+  // Matching under the location matcher (k = 3): X's comment meets a1 and a2 on p1, none on p2: recall 2/3, precision 1/1.
+  const matching = await readTable(page, "tools-matching");
+  const x = row(matching, "X");
+  expect([x.comments.text, x.matchingComments.text, x.matchedHumanComments.text, Number(x.recall.value), Number(x.precision.value)]).toEqual(["1", "1", "2", 2 / 3, 1]);
   await page.screenshot({ path: shot("tools"), fullPage: true });
   await chart.screenshot({ path: shot("overlap-chart") });
 });

@@ -6,19 +6,20 @@
  * human comment's category; the yes/no answers of the human comment). Undefined values say why.
  */
 import type { GroupPassRates, PassedOverlap, PassRateRow, Rate } from "@/lib/analysis/pass-rates";
+import type { LocationMatching } from "@/lib/analysis/comment-matching";
 import { systemLabel } from "./comment-systems";
 import { count, fileSlug, percent, text, type Cell, type Column, type TableData } from "./table-data";
 
-const rateCells = (rate: Rate, what: string): Cell[] => [
+const rateCells = (rate: Rate, what: string, clusters = "instances"): Cell[] => [
   percent(rate.value, { title: rate.value === null ? rate.reason : undefined }),
-  percent(rate.ci?.[0], { title: rate.ci ? `Lower end of the bootstrap CI of the ${what} (instances resampled)` : rate.reason }),
-  percent(rate.ci?.[1], { title: rate.ci ? `Upper end of the bootstrap CI of the ${what} (instances resampled)` : rate.reason }),
+  percent(rate.ci?.[0], { title: rate.ci ? `Lower end of the bootstrap CI of the ${what} (${clusters} resampled)` : rate.reason }),
+  percent(rate.ci?.[1], { title: rate.ci ? `Upper end of the bootstrap CI of the ${what} (${clusters} resampled)` : rate.reason }),
 ];
 
-const rateColumns = (key: string, label: string, title: string): Column[] => [
+const rateColumns = (key: string, label: string, title: string, clusters = "instances"): Column[] => [
   { key, label, numeric: true, title },
-  { key: `${key}Low`, label: "CI low", numeric: true, title: `Bootstrap CI of the ${label.toLowerCase()}, instances resampled` },
-  { key: `${key}High`, label: "CI high", numeric: true, title: `Bootstrap CI of the ${label.toLowerCase()}, instances resampled` },
+  { key: `${key}Low`, label: "CI low", numeric: true, title: `Bootstrap CI of the ${label.toLowerCase()}, ${clusters} resampled` },
+  { key: `${key}High`, label: "CI high", numeric: true, title: `Bootstrap CI of the ${label.toLowerCase()}, ${clusters} resampled` },
 ];
 
 /** c-CRAB Table 5: a row per system, the human reviewers' first (every test passes by construction). */
@@ -95,6 +96,36 @@ export function groupTableData(slug: string, id: string, title: string, rates: G
             data: { passed: cell.passed, tests: cell.tests },
           });
         }),
+      ],
+    })),
+  };
+}
+
+/** Per system, matching recall and precision under the location matcher (bootstrap CIs over pull requests) and its useful comments no human comment matches. */
+export function matchingTableData(slug: string, m: LocationMatching): TableData {
+  return {
+    id: "tools-matching",
+    title: `Matching the human reviewers' comments: location matcher, comments within ${m.matcher.k} line${m.matcher.k === 1 ? "" : "s"} (${m.pairs} pairs)`,
+    filename: fileSlug(slug, "tools-matching"),
+    columns: [
+      { key: "system", label: "System" },
+      { key: "comments", label: "Comments", numeric: true },
+      { key: "matchingComments", label: "Matching", numeric: true, title: "The system's comments that match some human comment" },
+      { key: "matchedHumanComments", label: "Human matched", numeric: true, title: "Human comments some comment of the system matches, of all human comments" },
+      ...rateColumns("recall", "Recall", "The share of the human comments matched", "pull requests"),
+      ...rateColumns("precision", "Precision", "The share of the system's comments that match a human comment", "pull requests"),
+      { key: "usefulUnmatched", label: "Useful, unmatched", numeric: true, title: "Comments judged useful (consensus) that match no human comment, of the useful ones" },
+    ],
+    rows: m.systems.map((row) => ({
+      key: row.system,
+      cells: [
+        text(row.system),
+        count(row.comments),
+        count(row.matchingComments),
+        count(row.matchedHumanComments, { sub: `of ${row.humanComments}` }),
+        ...rateCells(row.recall, "recall", "pull requests"),
+        ...rateCells(row.precision, "precision", "pull requests"),
+        count(row.usefulUnmatched, { sub: row.useful === null ? undefined : `of ${row.useful} useful`, title: row.useful === null ? 'The study asks no yes/no question "useful"' : undefined }),
       ],
     })),
   };

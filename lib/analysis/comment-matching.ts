@@ -181,3 +181,39 @@ export function systemMatchRates(comments: readonly LocatedComment[], matches: r
     };
   });
 }
+
+/**
+ * Per system, its comments judged useful (c-CRAB §5.2: tools raise concerns of their own, often
+ * useful ones) that match no human comment under a matching: of its comments with a consensus
+ * on usefulness, the useful ones and the useful unmatched ones.
+ */
+export function usefulUnmatched(comments: readonly LocatedComment[], matches: readonly CommentMatch[], usefulOf: (commentId: string) => boolean | null): { system: string; decided: number; useful: number; usefulUnmatched: number }[] {
+  const matching = new Set(matches.map((m) => m.commentId));
+  const systems = inTableOrder(comments.filter((c) => c.system !== HUMAN_SYSTEM).map((c) => c.system));
+  return systems.map((system) => {
+    const decided = comments.filter((c) => c.system === system && usefulOf(c.id) !== null);
+    const useful = decided.filter((c) => usefulOf(c.id) === true);
+    return { system, decided: decided.length, useful: useful.length, usefulUnmatched: useful.filter((c) => !matching.has(c.id)).length };
+  });
+}
+
+/** Matching recall and precision per system under the location matcher, and useful comments it leaves unmatched. */
+export interface LocationMatching {
+  matcher: { kind: "location"; k: number };
+  pairs: number;
+  systems: (SystemMatchRow & { usefulDecided: number | null; useful: number | null; usefulUnmatched: number | null })[];
+}
+
+/** The location matcher's pairs and each system's recall, precision and useful unmatched comments under them. */
+export function locationMatching(comments: LocatedComment[], k: number, usefulAnswer: ((commentId: string) => string | null) | null): LocationMatching {
+  const matches = locationMatches(comments, k);
+  const useful = usefulAnswer ? usefulUnmatched(comments, matches, (id) => (usefulAnswer(id) === null ? null : usefulAnswer(id) === "yes")) : [];
+  return {
+    matcher: { kind: "location", k },
+    pairs: matches.length,
+    systems: systemMatchRates(comments, matches).map((row) => {
+      const u = useful.find((x) => x.system === row.system);
+      return { ...row, usefulDecided: u?.decided ?? null, useful: u?.useful ?? null, usefulUnmatched: u?.usefulUnmatched ?? null };
+    }),
+  };
+}

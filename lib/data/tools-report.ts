@@ -8,7 +8,8 @@ import { db, type PrismaClient } from "@/lib/db/client";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { taskConsensus } from "@/lib/data/adjudication";
 import { toolsReport, type ToolsReport } from "@/lib/analysis/tools-report";
-import { usefulnessTable, type UsefulnessTable } from "@/lib/analysis/comment-systems";
+import { HUMAN_SYSTEM, usefulnessTable, type UsefulnessTable } from "@/lib/analysis/comment-systems";
+import { locationMatching, type LocationMatching } from "@/lib/analysis/comment-matching";
 import type { SessionAccount } from "@/lib/auth/authenticate";
 
 export interface StudyToolsReport extends ToolsReport {
@@ -19,9 +20,14 @@ export interface StudyToolsReport extends ToolsReport {
   categoryLabels: Record<string, string>;
   /** c-CRAB Table 6 beside the pass rates (lib/analysis/comment-systems.ts); null without the yes/no question `useful`. */
   usefulness: UsefulnessTable | null;
+  /** Systems' comments matched to the human reviewers' by the location matcher; null without both. */
+  matching: LocationMatching | null;
 }
 
-export async function studyToolsReport(account: Pick<SessionAccount, "id" | "role">, slug: string, keys: { category?: string } = {}, client: PrismaClient = db): Promise<StudyToolsReport> {
+/** The location matcher's default k: comments within 3 lines of each other are at the same place. */
+export const DEFAULT_MATCH_LINES = 3;
+
+export async function studyToolsReport(account: Pick<SessionAccount, "id" | "role">, slug: string, keys: { category?: string; matchLines?: number } = {}, client: PrismaClient = db): Promise<StudyToolsReport> {
   const study = await requireLedStudy(account, slug, client);
   const categoryKey = keys.category ?? "category";
   const asked = study.tasks.includes("COMMENT_QUESTIONS") ? study.commentQuestions : [];
@@ -34,7 +40,11 @@ export async function studyToolsReport(account: Pick<SessionAccount, "id" | "rol
       orderBy: [{ pullRequestId: "asc" }, { system: "asc" }, { testId: "asc" }],
     }),
     asked.length > 0 ? taskConsensus(client, study, "COMMENT_QUESTIONS") : Promise.resolve(null),
-    useful ? client.reviewComment.findMany({ where: { pullRequest: { studyId: study.id } }, select: { id: true, system: true } }) : Promise.resolve([]),
+    client.reviewComment.findMany({
+      where: { pullRequest: { studyId: study.id } },
+      select: { id: true, system: true, path: true, side: true, startSide: true, startLine: true, line: true, pullRequest: { select: { externalId: true } } },
+      orderBy: [{ pullRequestId: "asc" }, { position: "asc" }],
+    }),
   ]);
   const answerOf = (commentId: string, question: string) => {
     const value = consensus?.get(commentId)?.get(question)?.value;
@@ -48,5 +58,8 @@ export async function studyToolsReport(account: Pick<SessionAccount, "id" | "rol
   const notes = category ? report.notes : [...report.notes, `No choice question "${categoryKey}" in this study: no pass rates per category.`];
   const usefulness = useful ? usefulnessTable(useful.key, comments.map((c) => ({ system: c.system, consensus: consensus?.get(c.id)?.get(useful.key)?.value ?? null }))) : null;
   const categoryLabels = category?.kind === "choice" ? Object.fromEntries(category.options.map((o) => [o.code, o.label])) : {};
-  return { study: { slug: study.slug, name: study.name }, categoryQuestion: category?.key ?? null, categoryLabels, ...report, usefulness, notes };
+  const located = comments.map((c) => ({ id: c.id, pullRequest: c.pullRequest.externalId, system: c.system, path: c.path, side: c.side, startSide: c.startSide, startLine: c.startLine, line: c.line }));
+  const matching = located.some((c) => c.system === HUMAN_SYSTEM) && located.some((c) => c.system !== HUMAN_SYSTEM) ? locationMatching(located, keys.matchLines ?? DEFAULT_MATCH_LINES, useful ? (id) => answerOf(id, useful.key) : null) : null;
+  if (!matching) notes.push("Matching needs review comments of the human reviewers and of a system on the study's pull requests: no matching recall or precision.");
+  return { study: { slug: study.slug, name: study.name }, categoryQuestion: category?.key ?? null, categoryLabels, matching, ...report, usefulness, notes };
 }

@@ -150,5 +150,17 @@ describe("tools-report", () => {
     const json = JSON.parse(printed.stdout) as { systems: { system: string; microPassRate: { value: number } }[]; overlap: { union: number } };
     expect(json.systems.map((s) => [s.system, s.microPassRate.value])).toEqual([["human", 1], ["codex", 2 / 3], ["devin", 0]]);
     expect(json.overlap.union).toBe(2);
+
+    // Matching under the location matcher: codex's t1 (line 3) meets h2 (line 3) at k = 0, and h1 (line 1) too at the default k = 3.
+    expect(report.matching).toMatchObject({ matcher: { kind: "location", k: 3 }, pairs: 2, systems: [{ system: "codex", humanComments: 2, matchedHumanComments: 2, comments: 1, matchingComments: 1, recall: { value: 1 }, precision: { value: 1 } }] });
+    const t1 = await client.reviewComment.findFirstOrThrow({ where: { externalId: "t1", pullRequest: { studyId: study.id } } });
+    await client.consensus.create({ data: { studyId: study.id, task: "COMMENT_QUESTIONS", itemId: t1.id, question: "useful", value: "yes" } });
+    const exact = await cli("tools-report", "--study", REPORT_STUDY, "--match-lines", "0");
+    const matching = (JSON.parse(exact.stdout) as { matching: { matcher: { k: number }; pairs: number; systems: { system: string; recall: { value: number }; precision: { value: number }; usefulDecided: number; useful: number; usefulUnmatched: number }[] } }).matching;
+    expect(matching.matcher.k).toBe(0);
+    expect(matching.pairs).toBe(1);
+    expect(matching.systems.map((r) => [r.system, r.recall.value, r.precision.value, r.usefulDecided, r.useful, r.usefulUnmatched])).toEqual([["codex", 1 / 2, 1, 1, 1, 0]]);
+    const refused = await cli("tools-report", "--study", REPORT_STUDY, "--match-lines", "-1");
+    expect(refused.code).not.toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 /** The location matcher and matchings' precision and recall (lib/analysis/comment-matching.ts), on comments placed by hand. */
 import { describe, expect, test } from "vitest";
-import { lineGap, locationMatches, matcherScores, sameLocation, systemMatchRates, type JudgedMatch, type LocatedComment } from "@/lib/analysis/comment-matching";
+import { lineGap, locationMatches, matcherScores, sameLocation, systemMatchRates, usefulUnmatched, type JudgedMatch, type LocatedComment } from "@/lib/analysis/comment-matching";
 
 const NO_CI = { bootstrap: { nResamples: 0, adaptive: false, seed: 1, confidenceLevel: 0.95 } };
 
@@ -96,5 +96,23 @@ describe("each system's recall and precision under a matching", () => {
     expect(x.recall.ci![1]).toBeGreaterThanOrEqual(3 / 5);
     expect(x.precision).toEqual({ value: 4 / 5, ci: null, reason: "no bootstrap CI: every sample needs at least 2 observations" });
     expect(systemMatchRates(COMMENTS.filter((c) => c.system !== "human"), [], NO_CI)[0].recall).toEqual({ value: null, ci: null, reason: "no human comments" });
+  });
+});
+
+describe("useful but unmatched", () => {
+  test("per system, of its comments with a usefulness consensus, the useful ones no human comment matches", () => {
+    // Useful: x1, x2, x5 and y2; not useful: x3; x4 and y1 undecided.
+    const useful: Record<string, boolean> = { x1: true, x2: true, x5: true, y2: true, x3: false };
+    const usefulOf = (id: string) => useful[id] ?? null;
+    // k = 0: only x3, x4 and y1 match: X's useful x1, x2, x5 are all unmatched, Y's y2 too.
+    expect(usefulUnmatched(COMMENTS, locationMatches(COMMENTS, 0), usefulOf)).toEqual([
+      { system: "X", decided: 4, useful: 3, usefulUnmatched: 3 },
+      { system: "Y", decided: 1, useful: 1, usefulUnmatched: 1 },
+    ]);
+    // k = 2: x1, x2 and y2 meet h1; x5 (another file) stays unmatched.
+    expect(usefulUnmatched(COMMENTS, locationMatches(COMMENTS, 2), usefulOf)).toEqual([
+      { system: "X", decided: 4, useful: 3, usefulUnmatched: 1 },
+      { system: "Y", decided: 1, useful: 1, usefulUnmatched: 0 },
+    ]);
   });
 });

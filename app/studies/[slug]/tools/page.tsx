@@ -1,7 +1,7 @@
 import { DataTable } from "@/components/dashboard/data-table";
 import { OverlapChart } from "@/components/dashboard/charts/overlap-chart";
 import { usefulnessTableData } from "@/components/dashboard/comment-systems";
-import { groupTableData, overlapBars, overlapTableData, passRateTableData } from "@/components/dashboard/tools-report";
+import { groupTableData, matchingTableData, overlapBars, overlapTableData, passRateTableData } from "@/components/dashboard/tools-report";
 import { TestResultsForm } from "@/components/import/test-results-form";
 import { StudyPageHeader } from "@/components/study-page-header";
 import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
@@ -21,7 +21,7 @@ export default async function ToolsPage({ params }: { params: Promise<{ slug: st
   const account = await requirePageAccount(LEAD_ROLES);
   const slug = (await params).slug;
   const [report, targets] = await orPageError(Promise.all([studyToolsReport(account, slug), testResultsTargets(account, slug)]));
-  const { study, systems, overlap, byCategory, byAnswer, usefulness, notes } = report;
+  const { study, systems, overlap, byCategory, byAnswer, usefulness, matching, notes } = report;
   return (
     <div className="space-y-6">
       <StudyPageHeader study={study} title="Review tools: test outcomes">
@@ -66,6 +66,14 @@ export default async function ToolsPage({ params }: { params: Promise<{ slug: st
       {usefulness && (
         <section aria-label="Table 6" className="space-y-2">
           <DataTable table={usefulnessTableData(study.slug, usefulness)} note="c-CRAB Table 6, as on the page Comments per system: useful among each system's decided comments, with its Wilson interval." />
+        </section>
+      )}
+      {matching && (
+        <section aria-label="Matching" className="space-y-2">
+          <DataTable
+            table={matchingTableData(study.slug, matching)}
+            note="A system's comment matches a human comment of the same pull request on the same file and side whose lines are within k of its own (--match-lines K on the command line). Recall: human comments matched; precision: the system's comments matching one; micro rates with bootstrap CIs over pull requests. The annotators' matching question and the LLM matcher are not here yet."
+          />
         </section>
       )}
       <section aria-label="Upload test results" className="space-y-2">
