@@ -50,7 +50,7 @@ export function OverlapChart({ bars, systems, label }: { bars: OverlapBar[]; sys
           <XAxis dataKey="key" interval={0} height={matrixHeight} tickLine={false} tick={<MatrixTick bars={bars} systems={systems} />} />
           <YAxis allowDecimals={false} width={40} tick={{ fontSize: 11 }} label={{ value: "passed tests", angle: -90, position: "insideLeft", fontSize: 11 }} />
           <Tooltip formatter={(value) => [String(value), "tests passed by exactly these"]} labelFormatter={(key) => String(key).split("+").join(" + ")} />
-          <Bar dataKey="passed" fill={PALETTE[0]} isAnimationActive={false} />
+          <Bar dataKey="passed" fill={PALETTE[0]} maxBarSize={64} isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
     </figure>
