@@ -127,6 +127,8 @@ test("an annotator labels a pull request's comments by keyboard, reloads, submit
   await expect(page.getByTestId("comment-announcement")).toContainText(`Comment 1 of ${study.comments}`);
   await expect(focused(page)).toBeFocused();
   await expect(focused(page).getByTestId("comment-reviewer")).toHaveText(/^Reviewer [A-C]$/);
+  // The header with Submit stays on screen while the page scrolls to the focused comment.
+  await expect(page.getByTestId("workspace-header").getByRole("button", { name: /Submit/ })).toBeInViewport();
   // Blinded: no tool or reviewer name anywhere on the page.
   const text = await page.locator("body").innerText();
   for (const name of HIDDEN) expect(text).not.toMatch(name);

@@ -17,7 +17,7 @@ function CommentCard({ comment, reply, focused, onFocus, below }: { comment: Pul
       aria-current={focused ? "true" : undefined}
       aria-label={`${reply ? "Reply by" : "Comment by"} ${comment.reviewer} on ${anchorText(comment)}`}
       onClick={() => onFocus(comment.id)}
-      className={`scroll-m-24 rounded border bg-white px-2 py-1 outline-none ${reply ? "ml-6" : ""} ${focused ? "border-blue-700 ring-2 ring-blue-700" : "border-slate-300"}`}
+      className={`scroll-mt-[calc(var(--pr-sticky-top,0px)+6rem)] scroll-mb-24 rounded border bg-white px-2 py-1 outline-none ${reply ? "ml-6" : ""} ${focused ? "border-blue-700 ring-2 ring-blue-700" : "border-slate-300"}`}
     >
       <header className="flex flex-wrap items-baseline gap-x-2 text-xs text-slate-600">
         <span className="font-semibold text-slate-900" data-testid="comment-reviewer">

@@ -173,7 +173,7 @@ export const FileSection = memo(function FileSection({
       aria-label={`${file.path} (${statusWord(file)})`}
       className="scroll-m-2 border-b border-slate-200 last:border-b-0"
     >
-      <h3 className="sticky top-7 z-10 flex flex-wrap gap-x-2 bg-slate-100 px-2 font-sans text-xs text-slate-700">
+      <h3 className="sticky top-[calc(var(--pr-sticky-top,0px)+1.75rem)] z-10 flex flex-wrap gap-x-2 bg-slate-100 px-2 font-sans text-xs text-slate-700">
         <span className="font-mono font-medium">{file.status === "RENAMED" && file.oldPath ? `${file.oldPath} → ${file.path}` : file.path}</span>
         <span>{statusWord(file)}</span>
         {commentCount > 0 && (

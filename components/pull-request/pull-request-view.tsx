@@ -5,7 +5,8 @@
  * diff with the comment threads between the lines they are on, and a keyboard cursor on one
  * comment. Files are rendered when they come near the screen (a placeholder of about their
  * height before), so a pull request of hundreds of files opens as fast as its first screen;
- * moving the cursor re-renders only the files it leaves and enters.
+ * moving the cursor re-renders only the files it leaves and enters. Its sticky rows (the toolbar,
+ * the files' headings) sit below a page header of height --pr-sticky-top (0 when none).
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { DIFF_CSS, type DiffMode } from "@/components/diff-view/diff-view";
@@ -132,7 +133,7 @@ export function PullRequestView({
   return (
     <div className="dv grid gap-3 lg:grid-cols-[16rem_minmax(0,1fr)]" data-testid="pull-request-view">
       <style>{DIFF_CSS}</style>
-      <aside className="font-sans lg:sticky lg:top-2 lg:max-h-[calc(100vh-1rem)] lg:self-start lg:overflow-auto">
+      <aside className="font-sans lg:sticky lg:top-[calc(var(--pr-sticky-top,0px)+0.5rem)] lg:max-h-[calc(100vh-1rem-var(--pr-sticky-top,0px))] lg:self-start lg:overflow-auto">
         <FileTree files={files} counts={counts} current={focusedFile} onOpen={open} />
       </aside>
       <div className="min-w-0 space-y-2">
@@ -159,7 +160,7 @@ export function PullRequestView({
           )}
         </header>
         <section className="rounded border border-slate-200 bg-white" aria-label="Changed files">
-          <div className="sticky top-0 z-20 flex items-center gap-2 border-b border-slate-200 bg-white px-2 py-1 font-sans text-xs text-slate-600">
+          <div className="sticky top-[var(--pr-sticky-top,0px)] z-20 flex items-center gap-2 border-b border-slate-200 bg-white px-2 py-1 font-sans text-xs text-slate-600">
             <span data-testid="pr-counts">
               {files.length} file{files.length === 1 ? "" : "s"} · {comments.length} comment{comments.length === 1 ? "" : "s"}
               {focused && ` · comment ${focusedIndex + 1} of ${order.length}`}

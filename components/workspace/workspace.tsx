@@ -343,10 +343,23 @@ export function Workspace({ data, accountId }: { data: WorkspaceData; accountId:
   const pr = data.commentQuestions;
   const loadSource = useCallback((codeChangeId: string) => fetchSource(`/api/annotations/assignments/${encodeURIComponent(id)}?part=file&file=${encodeURIComponent(codeChangeId)}`), [id]);
   const taskProps = { data, store, handle: taskHandle, onTarget: (key: string | null) => (target.current = key), digitsMoveOn: keyboard.digitsMoveOn };
+  // A pull request is a long page: its header (Submit, the save status) stays on screen, and the
+  // view's own sticky rows sit below it (--pr-sticky-top, components/pull-request).
+  const isPullRequest = pr !== undefined;
+  const pageRef = useRef<HTMLDivElement | null>(null);
+  const headerRef = useRef<HTMLDivElement | null>(null);
+  useEffect(() => {
+    const page = pageRef.current;
+    const header = headerRef.current;
+    if (!isPullRequest || !page || !header) return;
+    const observer = new ResizeObserver(() => page.style.setProperty("--pr-sticky-top", `${header.offsetHeight}px`));
+    observer.observe(header);
+    return () => observer.disconnect();
+  }, [isPullRequest]);
 
   return (
-    <div className="relative left-1/2 w-[calc(100vw-2rem)] -translate-x-1/2 space-y-2" data-testid="workspace" data-ready={ready}>
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
+    <div ref={pageRef} className="relative left-1/2 w-[calc(100vw-2rem)] -translate-x-1/2 space-y-2" data-testid="workspace" data-ready={ready}>
+      <div ref={headerRef} className={`flex flex-wrap items-center gap-x-4 gap-y-1 ${pr ? "sticky top-0 z-30 bg-slate-50 py-1" : ""}`} data-testid="workspace-header">
         <Link href="/annotate" className="text-sm text-blue-700 hover:underline">
           ← My assignments
         </Link>
