@@ -18,6 +18,7 @@ import { inItemSet, type ItemSetFilter, itemSetStatement, type ItemSetStatement,
 import type { Question } from "./questions";
 import { type BootstrapSettings, bootstrapSettings, type Interval, resampleItems, tablesBootstrapCis } from "./resample";
 import { AppError } from "@/lib/errors";
+import { judgeAgreement, type JudgeAgreement } from "./judge-agreement";
 
 export interface AgreementOptions {
   /** One task only; default every task of the study. */
@@ -37,6 +38,8 @@ export interface AgreementOptions {
   includeGold?: boolean;
   /** Count drafts (ratings of unsubmitted assignments) too; by default only submitted work counts (lib/analysis/drafts.ts). */
   includeDrafts?: boolean;
+  /** The judges section's κ weights: unweighted as SWE-Judge §5.2 (default), or quadratic. */
+  judgeWeights?: "unweighted" | "quadratic";
 }
 
 export interface CoefficientReport {
@@ -83,6 +86,8 @@ export interface QuestionAgreement {
   batches: { batch: number; items: number; firstItem: string; lastItem: string; coefficients: CoefficientReport[] }[];
   /** Items with the least agreement (then the widest range), for adjudication. */
   disagreements: { item: StudyItem; agreement: number | null; range: number | null; ratings: { rater: RaterRef; value: RatingValue }[] }[];
+  /** Judge raters against the annotators (SWE-Judge §5.2); null when no judge answered the question. */
+  judges: JudgeAgreement | null;
 }
 
 export interface TaskAgreement {
@@ -207,11 +212,11 @@ export function questionTable(data: Pick<TaskColumns, "items" | "raters">, q: Qu
 /** The agreement section of one question from its columns (pure: the task's items in study order, its raters and their names are given). */
 export function questionAgreement(data: Pick<TaskColumns, "items" | "raters">, q: QuestionColumns, names: ReadonlyMap<string, string>, settings: Settings): QuestionAgreement {
   const table = questionTable(data, q);
-  return questionSection(data, q, table, coefficientReports(table, q.question, settings.bootstrap, settings.alphaLevels, names), names, settings);
+  return { ...questionSection(data, q, table, coefficientReports(table, q.question, settings.bootstrap, settings.alphaLevels, names), names, settings), judges: null };
 }
 
 /** questionAgreement on the question's table, with its coefficients computed already (together with the task's other questions). */
-function questionSection(data: Pick<TaskColumns, "items" | "raters">, q: QuestionColumns, table: RatingTable, coefficients: CoefficientReport[], names: ReadonlyMap<string, string>, settings: Settings): QuestionAgreement {
+function questionSection(data: Pick<TaskColumns, "items" | "raters">, q: QuestionColumns, table: RatingTable, coefficients: CoefficientReport[], names: ReadonlyMap<string, string>, settings: Settings): Omit<QuestionAgreement, "judges"> {
   const { question } = q;
   const items = studyItems(data.items).byId;
   // The study item of each table item (u → data.items[study[u]]), without a lookup by id per item.
@@ -284,6 +289,24 @@ export interface GatheredTask {
   data: TaskColumns;
   names: ReadonlyMap<string, string>;
   claimQuality: ClaimQualityReport | null;
+  /** When judges answered: every rater's answers (judges too), the judges' ids and names, and the consensus answer per item and question. */
+  judges?: { data: TaskColumns; ids: ReadonlySet<string>; names: ReadonlyMap<string, string>; consensus: ReadonlyMap<string, ReadonlyMap<string, RatingValue>> };
+}
+
+/** The judges section of one question from every rater's columns (lib/analysis/judge-agreement.ts). */
+function judgesSection(question: Question, judges: NonNullable<GatheredTask["judges"]>, items: ItemSetFilter | undefined, settings: Settings, weights: "unweighted" | "quadratic"): JudgeAgreement | null {
+  const data = restrictToItemSet(judges.data, items, new Set());
+  const q = data.questions.find((c) => c.question.key === question.key);
+  if (!q || q.item.length === 0) return null;
+  const table = questionTable(data, q);
+  if (!table.raters.some((r) => judges.ids.has(r))) return null;
+  const reference = new Map<string, number>();
+  for (const [itemId, answers] of judges.consensus) {
+    const value = answers.get(question.key);
+    const position = value === undefined ? -1 : question.scale.indexOf(value);
+    if (position >= 0) reference.set(itemId, position);
+  }
+  return judgeAgreement(table, judges.ids, judges.names, reference, { weights, bootstrap: settings.bootstrap });
 }
 
 /** The agreement report of a study (all tasks, or `options.task`), each task's data read by `readTask` in turn. */
@@ -307,7 +330,10 @@ export async function agreementReportOf(study: StudyForAnalysis, options: Agreem
     const coefficients = tablesCoefficientReports(tables, settings.bootstrap, settings.alphaLevels, names);
     tasks.push({
       task,
-      questions: questions.map((q, k) => questionSection(data, q, tables[k].table, coefficients[k], names, settings)),
+      questions: questions.map((q, k) => ({
+        ...questionSection(data, q, tables[k].table, coefficients[k], names, settings),
+        judges: gathered.judges ? judgesSection(q.question, gathered.judges, options.items, settings, options.judgeWeights ?? "unweighted") : null,
+      })),
       claimQuality: gathered.claimQuality,
     });
   }

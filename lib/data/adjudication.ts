@@ -13,25 +13,25 @@ import { slugField } from "@/lib/validation/study-fields";
 import { perItemAgreement, type RatingValue } from "@/lib/agreement";
 import { AppError } from "@/lib/errors";
 import { referenceLabels } from "@/lib/claims";
-import { db, Prisma, type PrismaClient } from "@/lib/db/client";
+import { db, Prisma } from "@/lib/db/client";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { TaskType } from "@/lib/generated/prisma/enums";
-import { itemValues, ratingsByRater, type StudyItem } from "@/lib/analysis/gather";
+import { ratingsByRater, type StudyItem } from "@/lib/analysis/gather";
 import { gatherTaskColumns } from "@/lib/data/task-answers";
 import type { StudyForAnalysis } from "@/lib/data/studies";
 import { questionTable } from "@/lib/analysis/agreement-report";
 import type { Question } from "@/lib/analysis/questions";
 import { cachedForState } from "@/lib/data/report-cache";
 import { TASK_LIST, TASKS, taskQuestions } from "@/lib/tasks";
-import { byDisagreement, consensusOf, openDisagreement, type ConsensusValue, type RatingSplit, ratingSplit } from "@/lib/tasks/consensus";
+import { byDisagreement, consensusOf, openDisagreement, type RatingSplit, ratingSplit } from "@/lib/tasks/consensus";
 import { nextAfter } from "@/lib/annotation/next-after";
 import type { ItemAnnotation, ItemKind } from "@/lib/tasks/types";
 import { TASK_QUERIES } from "@/lib/data/task-queries";
+import { storedConsensus, taskConsensus, type StoredConsensus } from "@/lib/data/consensus";
 import { uncountedJudges } from "@/lib/data/judge-runs";
 import { annotatorReliability, type AnnotatorReliability } from "@/lib/analysis/reliability";
 import type { SessionAccount } from "@/lib/auth/authenticate";
 
-type Client = PrismaClient | Prisma.TransactionClient;
 
 export const TASK_TYPES = Object.keys(TASKS) as TaskType[];
 
@@ -39,48 +39,6 @@ function questionOf(study: StudyForAnalysis, task: TaskType, key: string): Quest
   const question = taskQuestions(task, study).find((q) => q.key === key);
   if (!question) throw new AppError("NOT_FOUND", { message: `No question "${key}" in ${TASKS[task].name}.` });
   return question;
-}
-
-export interface StoredConsensus {
-  id: string;
-  value: RatingValue;
-  reason: string;
-  version: number;
-  decidedBy: string | null;
-  decidedAt: Date;
-  /** A known answer (gold item, lib/data/gold). */
-  gold: boolean;
-}
-
-/** The lead's consensus values of one task: item id → question → value. */
-export async function storedConsensus(client: Client, studyId: string, task: TaskType): Promise<Map<string, Map<string, StoredConsensus>>> {
-  const rows = await client.consensus.findMany({ where: { studyId, task }, include: { decidedBy: { select: { name: true } } } });
-  const out = new Map<string, Map<string, StoredConsensus>>();
-  for (const r of rows) {
-    if (!out.has(r.itemId)) out.set(r.itemId, new Map());
-    out.get(r.itemId)!.set(r.question, { id: r.id, value: r.value as RatingValue, reason: r.reason, version: r.version, decidedBy: r.decidedBy?.name ?? null, decidedAt: r.decidedAt, gold: r.gold });
-  }
-  return out;
-}
-
-/** The consensus of every rated item of one task (adjudicated, else unanimous): item id → question key → consensus. */
-export async function taskConsensus(client: PrismaClient, study: StudyForAnalysis, task: TaskType): Promise<Map<string, Map<string, ConsensusValue>>> {
-  // One statement at a time: exports read this, and must not take more than one connection of the pool.
-  const data = await gatherTaskColumns(study, task, client, { gold: "include", oneConnection: true });
-  const stored = await storedConsensus(client, study.id, task);
-  const values = data.questions.map((q) => itemValues(data, q));
-  const index = new Map(data.items.map((item, u) => [item.id, u]));
-  const out = new Map<string, Map<string, ConsensusValue>>();
-  for (const itemId of new Set([...index.keys(), ...stored.keys()])) {
-    const u = index.get(itemId);
-    const entries = new Map<string, ConsensusValue>();
-    data.questions.forEach((q, k) => {
-      const c = consensusOf(u === undefined ? [] : values[k][u], stored.get(itemId)?.get(q.question.key)?.value);
-      if (c) entries.set(q.question.key, c);
-    });
-    if (entries.size > 0) out.set(itemId, entries);
-  }
-  return out;
 }
 
 export interface QueueEntry {

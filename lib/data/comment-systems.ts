@@ -6,7 +6,7 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { requireLedStudy } from "@/lib/data/study-access";
-import { taskConsensus } from "@/lib/data/adjudication";
+import { taskConsensus } from "@/lib/data/consensus";
 import { categoryDistribution, usefulnessTable, type CategoryDistribution, type UsefulnessTable } from "@/lib/analysis/comment-systems";
 import type { SessionAccount } from "@/lib/auth/authenticate";
 

@@ -6,7 +6,7 @@
 import "server-only";
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { RatingValue } from "@/lib/agreement";
-import { taskConsensus } from "@/lib/data/adjudication";
+import { taskConsensus } from "@/lib/data/consensus";
 import { studyAnnotators, studyAnswers, studyChanges } from "@/lib/data/export-rows";
 import { goldItems, type GoldItems } from "@/lib/data/gold";
 import { studyPullRequests } from "@/lib/data/pull-requests";

@@ -232,3 +232,9 @@ export async function judgeRunSummary(runId: string, client: PrismaClient = db) 
   };
 }
 
+
+/** The judge raters with runs on the task in the study (every one, opted in or not). */
+export async function studyJudges(studyId: string, task: TaskType, client: PrismaClient = db): Promise<Set<string>> {
+  const runs = await client.judgeRun.findMany({ where: { studyId, task }, distinct: ["judgeId"], select: { judgeId: true } });
+  return new Set(runs.map((r) => r.judgeId));
+}

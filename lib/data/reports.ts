@@ -5,7 +5,9 @@
 import "server-only";
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
-import { agreementReportOf, type AgreementOptions, type AgreementReport } from "@/lib/analysis/agreement-report";
+import { agreementReportOf, type AgreementOptions, type AgreementReport, type GatheredTask } from "@/lib/analysis/agreement-report";
+import { studyJudges } from "@/lib/data/judge-runs";
+import { taskConsensus } from "@/lib/data/consensus";
 import { annotatorsOf, type CorrelationOptions, type CorrelationReport, correlationReportOf, type LevelFreeSource } from "@/lib/analysis/correlation-report";
 import { claimQualityReportOf, type ClaimQualityReport, LLM_CLAIM_KINDS } from "@/lib/analysis/claim-quality";
 import { type DraftMode, workKey } from "@/lib/analysis/drafts";
@@ -21,9 +23,19 @@ export async function agreementReport(studyId: string, options: AgreementOptions
   const study = await requireStudy({ id: studyId }, client);
   const drafts = options.includeDrafts ? "include" : "exclude";
   return agreementReportOf(study, options, async (task) => {
-    const data = await gatherTaskColumns(study, task, client, { gold: options.includeGold ? "include" : "exclude", drafts });
+    const gold = options.includeGold ? "include" : "exclude";
+    const data = await gatherTaskColumns(study, task, client, { gold, drafts });
     const names = await raterNames(data.raters, client);
-    return { data, names, claimQuality: task === "CLAIM_VERIFICATION" ? await claimQualityReport(study.id, client, drafts) : null };
+    const judgeIds = await studyJudges(study.id, task, client);
+    let judges: GatheredTask["judges"];
+    if (judgeIds.size > 0) {
+      // Every rater's answers, judges too, and the consensus answers (the humans', and opted-in judges') to hold them against.
+      const all = await gatherTaskColumns(study, task, client, { gold, drafts, judges: "all" });
+      const consensus = await taskConsensus(client, study, task);
+      const values = new Map([...consensus].map(([item, answers]) => [item, new Map([...answers].map(([q, c]) => [q, c.value]))]));
+      judges = { data: all, ids: judgeIds, names: await raterNames(all.raters, client), consensus: values };
+    }
+    return { data, names, claimQuality: task === "CLAIM_VERIFICATION" ? await claimQualityReport(study.id, client, drafts) : null, judges };
   });
 }
 

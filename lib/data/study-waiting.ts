@@ -14,7 +14,7 @@ import { requireStudy } from "@/lib/data/studies";
 import { cachedForState, studyFingerprint } from "@/lib/data/report-cache";
 import { stageOrderOn } from "@/lib/annotation/stage-order";
 import { db } from "@/lib/db/client";
-import { storedConsensus } from "@/lib/data/adjudication";
+import { storedConsensus } from "@/lib/data/consensus";
 import { heldByRounds } from "@/lib/data/round-gate";
 import { requireLedStudy } from "@/lib/data/study-access";
 import type { TaskType } from "@/lib/generated/prisma/client";

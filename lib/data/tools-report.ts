@@ -6,7 +6,7 @@
 import "server-only";
 import { db, type PrismaClient } from "@/lib/db/client";
 import { requireLedStudy } from "@/lib/data/study-access";
-import { taskConsensus } from "@/lib/data/adjudication";
+import { taskConsensus } from "@/lib/data/consensus";
 import { toolsReport, type ToolsReport } from "@/lib/analysis/tools-report";
 import { HUMAN_SYSTEM, usefulnessTable, type UsefulnessTable } from "@/lib/analysis/comment-systems";
 import { locationMatching, type LocationMatching } from "@/lib/analysis/comment-matching";

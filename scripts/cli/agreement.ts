@@ -38,9 +38,16 @@ function alphaLevelsFlag(args: ParsedArgs): Level[] | undefined {
   return levels as Level[];
 }
 
+/** --judge-weights: the judges section's κ, unweighted as SWE-Judge §5.2 unless quadratic is asked for. */
+function judgeWeightsFlag(args: ParsedArgs): "unweighted" | "quadratic" | undefined {
+  const value = optionalFlag(args, "judge-weights");
+  if (value === undefined || value === "unweighted" || value === "quadratic") return value;
+  throw new CliError(`--judge-weights must be unweighted or quadratic, got "${value}"`);
+}
+
 const command: Command = {
   name: "agreement",
-  usage: "agreement --study SLUG [--task T] [--items FILE | --item-set NAME] [--alpha-levels nominal,ratio] [--include-drafts] [--include-gold] [--json] [--resamples N] [--seed S] [--batch-size N]",
+  usage: "agreement --study SLUG [--task T] [--items FILE | --item-set NAME] [--alpha-levels nominal,ratio] [--include-drafts] [--include-gold] [--json] [--resamples N] [--seed S] [--batch-size N] [--judge-weights unweighted|quadratic]",
   async run(args) {
     hasSwitch(args, "json"); // the output is always the JSON report the dashboard renders
     const study = await requireStudy({ slug: requireFlag(args, "study") });
@@ -53,6 +60,7 @@ const command: Command = {
       includeDrafts: hasSwitch(args, "include-drafts"),
       // gold items (known answers, lib/data/gold) are left out unless asked for, as on the page
       includeGold: hasSwitch(args, "include-gold"),
+      judgeWeights: judgeWeightsFlag(args),
     });
   },
 };

@@ -24,6 +24,7 @@ const { requireStudy } = await import("@/lib/data/studies");
 const { judgeRunSummary } = await import("@/lib/data/judge-runs");
 const { signInAccount } = await import("@/lib/data/sign-in-throttle");
 const { listAccounts, setAccountPassword } = await import("@/lib/data/accounts");
+const { agreementReport } = await import("@/lib/data/reports");
 
 let fake: FakeLlm;
 let fx: AnnotationFixture;
@@ -234,6 +235,43 @@ describe("prompt versions", () => {
     expect(await count()).toBe(before);
     expect(fake.requests).toHaveLength(0);
     expect(await db.judgeRun.count({ where: { judge: { email: `judge:${judge("refused")}` } } })).toBe(0);
+  });
+});
+
+describe("judges in the agreement report", () => {
+  test("Human–Human and Human–Judge κ and the judge against the consensus, per question", async () => {
+    const small = await createAnnotationFixture(db, `judge-agr-${tag}`, { changes: 1 });
+    try {
+      await runJudge({ study: small.slug, task: "COMMENT_FILTERING", question: "high-quality", name: judge("report"), temperature: 0.6, llm: llm() });
+      const reviews = await db.review.findMany({ where: { codeChangeId: small.changes[0].id }, select: { id: true, text: true } });
+      // The judge says yes but to review 1 (7 yes, 1 no); ann1 answers as the judge, ann2 the opposite.
+      const judgeSays = (text: string) => !text.startsWith("review 1 of");
+      for (const r of reviews) {
+        await db.commentFilterLabel.create({ data: { annotatorId: small.accounts.ann1, reviewId: r.id, highQuality: judgeSays(r.text) } });
+        await db.commentFilterLabel.create({ data: { annotatorId: small.accounts.ann2, reviewId: r.id, highQuality: !judgeSays(r.text) } });
+      }
+      // The lead's consensus on reviews 0 and 1: both high quality.
+      for (const r of reviews.filter((x) => /^review [01] of/.test(x.text))) {
+        await db.consensus.create({ data: { studyId: small.studyId, task: "COMMENT_FILTERING", itemId: r.id, question: "high-quality", value: "high-quality", reason: "agreed" } });
+      }
+      const report = await agreementReport(small.studyId, { task: "COMMENT_FILTERING", bootstrap: { nResamples: 100 } }, db);
+      const q = report.tasks[0].questions[0];
+      // The judge is no rater of the annotators' own figures.
+      expect(q.raters.map((r) => r.id).sort()).toEqual([small.accounts.ann1, small.accounts.ann2].sort());
+      // ann1–ann2 (and ann2–judge): p_o = 0, p_e = 7/8·1/8 + 1/8·7/8 = 14/64, κ = −(14/64)/(50/64) = −0.28; ann1–judge: κ = 1.
+      expect(q.judges!.humanHuman).toMatchObject({ min: expect.closeTo(-0.28, 12), max: expect.closeTo(-0.28, 12), mean: expect.closeTo(-0.28, 12) });
+      const j = q.judges!.humanJudge[`judge:${judge("report")}`];
+      expect(j.perAnnotator.map((p) => p.value).sort()).toEqual([expect.closeTo(-0.28, 12), expect.closeTo(1, 12)]);
+      expect(j.mean).toBeCloseTo(0.36, 12);
+      expect(j.ci).toMatchObject({ nResamples: 100 });
+      // Against the consensus: right on review 0, wrong on review 1.
+      expect(q.judges!.againstConsensus[`judge:${judge("report")}`]).toMatchObject({ items: 2, accuracy: { value: 0.5 }, positive: "high-quality", precision: { value: 1, n: 1 }, recall: { value: 0.5, n: 2 } });
+      expect(report.tasks[0].questions[0].judges!.method).toMatch(/unweighted/);
+      const quadratic = await agreementReport(small.studyId, { task: "COMMENT_FILTERING", bootstrap: { nResamples: 0 }, judgeWeights: "quadratic" }, db);
+      expect(quadratic.tasks[0].questions[0].judges!.method).toMatch(/quadratic weights/);
+    } finally {
+      await removeAnnotationFixture(db, small);
+    }
   });
 });
 
