@@ -1,7 +1,7 @@
 /**
  * Reports of the dashboards and their JSON routes, computed once per state of the study's
  * data: a cheap fingerprint query (counts, versions, last update times and value hashes of
- * the study's annotations, reviews, claims, consensus values, assignment statuses and, for
+ * the study's annotations, reviews, claims, consensus values, assignment statuses, judge runs' opt-ins and, for
  * validity, metric scores) keys an
  * in-process cache, so auto-refreshing dashboards and several leads watching the same study
  * recompute only when something changed. Bootstrap CIs dominate the cost on big studies, seconds
@@ -69,7 +69,11 @@ export async function dashboardState(studyId: string, withScores: boolean): Prom
          FROM "ReferenceGrade" WHERE "candidateReviewId" IN (SELECT id FROM rv)) AS grades,
       (SELECT count(*) || '/' || coalesce(sum(version), 0) || '/' || coalesce(max("updatedAt")::text, '') || '/' || coalesce(sum(hashtext(id || "highQuality"::text)), 0)
          FROM "CommentFilterLabel" WHERE "candidateReviewId" IN (SELECT id FROM rv)) AS filters,
+      (SELECT count(*) || '/' || coalesce(sum(version), 0) || '/' || coalesce(max("updatedAt")::text, '') || '/' || coalesce(sum(hashtext(id || answers::text)), 0)
+         FROM "CommentAnswers" WHERE "reviewCommentId" IN (SELECT c.id FROM "ReviewComment" c JOIN "PullRequest" p ON p.id = c."pullRequestId" WHERE p."studyId" = ${studyId})) AS "commentAnswers",
       (SELECT count(*) || '/' || coalesce(sum(hashtext("itemId" || question || version::text || gold::text)), 0) FROM "Consensus" WHERE "studyId" = ${studyId}) AS consensus,
+      -- A judge's answers count among the humans' once one of its runs opts in (docs/judges.md): an opt-in changes consensus and agreement without changing an answer.
+      (SELECT count(*) || '/' || coalesce(sum(hashtext("judgeId" || "inConsensus"::text)), 0) FROM "JudgeRun" WHERE "studyId" = ${studyId}) AS "judgeRuns",
       -- Reports count submitted work (lib/analysis/drafts.ts): a submit changes them without changing an answer.
       (SELECT count(*) || '/' || coalesce(sum(hashtext(id || status::text)), 0) FROM "Assignment" WHERE "studyId" = ${studyId}) AS assignments,
       -- A set is replaced, never edited: a new id or update time.

@@ -28,10 +28,10 @@ export const taskItemConsensus = (consensus: ExportConsensus, task: TaskType, it
 /** The lead's adjudicated values of the study: `${task}:${itemId}` → question → value. */
 export type Adjudicated = Map<string, Map<string, RatingValue>>;
 
-/** The values the analyses count (lib/analysis/gather.ts): answered, on the question's scale, and not from an annotator whose work on the change is still a draft. */
-function countedValues(ratings: readonly ExportedRating[], question: Question, drafting: ReadonlySet<string>): RatingValue[] {
+/** The values the analyses count (lib/analysis/gather.ts): answered, on the question's scale, and not from a rater left out (an annotator whose work on the change is still a draft, a judge not counted). */
+function countedValues(ratings: readonly ExportedRating[], question: Question, leftOut: ReadonlySet<string>): RatingValue[] {
   const values: RatingValue[] = [];
-  for (const { annotatorId, value } of ratings) if (value !== null && !drafting.has(annotatorId) && question.scale.includes(value)) values.push(value);
+  for (const { annotatorId, value } of ratings) if (value !== null && !leftOut.has(annotatorId) && question.scale.includes(value)) values.push(value);
   return values;
 }
 
@@ -48,24 +48,26 @@ function changeItems(task: TaskDescriptor, change: AnnotatedChange): readonly (A
 
 const NOBODY: ReadonlySet<string> = new Set();
 
-/** The annotators whose work on the change for the task is still a draft. */
-function drafting(change: AnnotatedChange, task: TaskType): ReadonlySet<string> {
-  if (change.assignments.length === 0) return NOBODY;
-  return new Set(change.assignments.filter((a) => a.task === task && a.status !== "DONE").map((a) => a.annotatorId));
+/** The raters whose answers on the change for the task no consensus counts: the judges not counted (docs/judges.md), and the annotators whose work is still a draft. */
+function leftOutRaters(change: AnnotatedChange, task: TaskType, judges: ReadonlySet<string>): ReadonlySet<string> {
+  if (change.assignments.length === 0) return judges;
+  const drafting = change.assignments.filter((a) => a.task === task && a.status !== "DONE").map((a) => a.annotatorId);
+  return drafting.length === 0 ? judges : new Set([...judges, ...drafting]);
 }
 
 /**
  * The consensus of each code change's items, from the annotations its page has read (every
  * annotation of the change's items but those on gold items left out, whose consensus is left out
  * too): the same values as the analyses' consensus (lib/data/adjudication.ts taskConsensus),
- * without reading each annotation a second time. The tasks' questions are made once.
+ * without reading each annotation a second time. The tasks' questions are made once. `judges`:
+ * the judge raters whose answers the consensus leaves out (lib/data/judge-runs.ts uncountedJudges).
  */
-export function changeConsensus(study: StudyScales, adjudicated: Adjudicated, gold: GoldItems): ChangeConsensus {
+export function changeConsensus(study: StudyScales, adjudicated: Adjudicated, gold: GoldItems, judges: ReadonlySet<string> = NOBODY): ChangeConsensus {
   const tasks = TASK_LIST.map((task) => ({ task, questions: task.questions(study) }));
   return (change) => {
     const out: ExportConsensus = new Map();
     for (const { task, questions } of tasks) {
-      const drafts = drafting(change, task.task);
+      const notCounted = leftOutRaters(change, task.task, judges);
       const leftOut = gold.get(task.task);
       for (const item of changeItems(task, change)) {
         if (leftOut?.has(item.id)) continue;
@@ -76,7 +78,7 @@ export function changeConsensus(study: StudyScales, adjudicated: Adjudicated, go
           const ratings = itemRatings(task, item, question, study);
           // Fewer than two annotators and no adjudicated value: no question of the item has a consensus.
           if (ratings.length < 2 && !decided) break;
-          const consensus = consensusOf(countedValues(ratings, question, drafts), decided?.get(question.key));
+          const consensus = consensusOf(countedValues(ratings, question, notCounted), decided?.get(question.key));
           if (!consensus) continue;
           const [column, text] = task.consensusColumn(question.key, consensus.value);
           key ??= consensusKey(task.task, item.id);
