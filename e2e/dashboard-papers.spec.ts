@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import type { AgreementReport, CorrelationReport } from "@/lib/analysis";
+import type { AgreementReport, ValidityReport } from "@/lib/analysis";
 import { runImport } from "@/lib/data/imports";
 import { hasSharedFile, sharedPath } from "../tests/shared-data";
 import { paperReliabilityIds } from "../tests/unit/claims/crscore-phase1";
@@ -84,7 +84,7 @@ test("GradedReviews sample: BLEU computed from the metric runs page, Spearman 0.
 
   await page.goto(`/studies/${slug}/validity?metric=bleu-gradedreviews&human=grade`);
   await expectComplete(page, "validity-report");
-  const expected = await cli<CorrelationReport>(["correlate", "--study", slug, "--metric", "bleu-gradedreviews", "--human", "grade", "--json"]);
+  const expected = await cli<ValidityReport>(["correlate", "--study", slug, "--metric", "bleu-gradedreviews", "--human", "grade", "--json"]);
   const overall = row(await readTable(page, "correlations"), "overall");
   expect(overall.spearman.text).toBe("0.2370");
   expectNumber(overall.spearman, expected.correlations.overall.spearman.statistic, "Spearman");

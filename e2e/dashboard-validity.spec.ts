@@ -6,8 +6,8 @@
 import { expect, test } from "@playwright/test";
 import { formatCount, formatP } from "@/components/dashboard/format";
 import { SWEEP_ROW_LABELS } from "@/components/dashboard/validity-tables";
-import type { CorrelationReport, CorrelationSet } from "@/lib/analysis";
-import { correlationReport } from "@/lib/data/reports";
+import type { ValidityReport, CorrelationSet } from "@/lib/analysis";
+import { validityReport } from "@/lib/data/reports";
 import { requireStudy } from "@/lib/data/studies";
 import { cli, downloadCsv, expectCharts, expectComplete, expectCsvMatchesTable, expectNumber, type PageTable, readTable, row, useTestDatabaseForLib } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
@@ -30,7 +30,7 @@ function expectCorrelations(table: PageTable, key: string, set: CorrelationSet) 
   }
 }
 
-async function expectReport(page: import("@playwright/test").Page, r: CorrelationReport) {
+async function expectReport(page: import("@playwright/test").Page, r: ValidityReport) {
   await expectComplete(page, "validity-report");
   await expect(page.getByTestId("metric-label")).toHaveText(r.metric.label);
   await expect(page.getByTestId("metric-signature")).toHaveText(r.metric.signature);
@@ -109,7 +109,7 @@ test("CRScore Rel against relevance: the validity dashboard shows the correlate 
   await form.getByRole("button", { name: "Show" }).click();
   await expect(page).toHaveURL(/metric=crscore-rel/);
 
-  const expected = await cli<CorrelationReport>(["correlate", "--study", "demo", "--metric", "crscore-rel", "--human", "relevance", "--json"]);
+  const expected = await cli<ValidityReport>(["correlate", "--study", "demo", "--metric", "crscore-rel", "--human", "relevance", "--json"]);
   expect(expected.counts.paired).toBeGreaterThan(5);
   expect(expected.thresholdSweep).not.toBeNull();
   await expect(page.getByTestId("offline-embedder")).toBeVisible();
@@ -122,7 +122,7 @@ test("CRScore Rel against relevance: the validity dashboard shows the correlate 
 test("BLEU against the reference grade at the system level equals the library's report and the JSON route", async ({ page }) => {
   useTestDatabaseForLib();
   const study = await requireStudy({ slug: "demo" }, testDb());
-  const expected = await correlationReport(study.id, { metric: "bleu-gradedreviews", human: "grade", level: "system" }, testDb());
+  const expected = await validityReport(study.id, { metric: "bleu-gradedreviews", human: "grade", level: "system" }, testDb());
   await signIn(page, E2E_ACCOUNTS.lead);
   await page.goto("/studies/demo/validity?metric=bleu-gradedreviews&human=grade&level=system");
   await expect(page.getByTestId("offline-embedder")).toHaveCount(0);
@@ -146,7 +146,7 @@ test("validity tables download as CSV with their rows", async ({ page }) => {
   ] as const) {
     const table = await readTable(page, id);
     const csv = await downloadCsv(page, title);
-    expect(csv.name).toMatch(/^demo-validity-crscore-rel-relevance-segment-.*\.csv$/);
+    expect(csv.name).toMatch(/^demo-validity-crscore-rel-relevance-review-.*\.csv$/);
     expectCsvMatchesTable(csv.rows, table);
   }
 });

@@ -1,4 +1,4 @@
-import type { CorrelationReport } from "@/lib/analysis";
+import type { ValidityReport } from "@/lib/analysis";
 import { LevelChart } from "./charts/level-chart";
 import { MetricScatterChart } from "./charts/scatter-chart";
 import { DataTable } from "./data-table";
@@ -6,7 +6,7 @@ import { ItemSetNote } from "./item-set";
 import { correlationsTable, humanMetricTable, ksTable, levelsTable, rankCorrelationTable, sweepTable, systemsTable } from "./validity-tables";
 
 /** Every section of a validity report; `complete` false while the bootstrap CIs are still being computed. */
-export function ValidityBody({ report, complete, progress }: { report: CorrelationReport; complete: boolean; progress?: string }) {
+export function ValidityBody({ report, complete, progress }: { report: ValidityReport; complete: boolean; progress?: string }) {
   const sweep = sweepTable(report);
   const humanMetric = humanMetricTable(report);
   return (

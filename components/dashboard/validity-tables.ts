@@ -1,8 +1,8 @@
 /**
- * The validity dashboard's tables, built from the CorrelationReport exactly as the `correlate`
+ * The validity dashboard's tables, built from the ValidityReport exactly as the `correlate`
  * CLI prints it (formatted only).
  */
-import type { CorrelationReport, CorrelationSet, CorrelationStat } from "@/lib/analysis";
+import type { ValidityReport, CorrelationSet, CorrelationStat } from "@/lib/analysis";
 import { type Cell, count, fileSlug, num, pValue, type TableData, text } from "./table-data";
 
 const TESTS = [
@@ -11,8 +11,8 @@ const TESTS = [
   { key: "pearson", label: "Pearson r" },
 ] as const;
 
-const base = (r: CorrelationReport) => fileSlug(r.study.slug, "validity", r.metric.name, r.human.question, r.level);
-const ciLabel = (r: CorrelationReport) => `${Math.round(r.settings.bootstrap.confidenceLevel * 100)}% CI`;
+const base = (r: ValidityReport) => fileSlug(r.study.slug, "validity", r.metric.name, r.human.question, r.level);
+const ciLabel = (r: ValidityReport) => `${Math.round(r.settings.bootstrap.confidenceLevel * 100)}% CI`;
 
 function statCells(s: CorrelationStat, pending: boolean): Cell[] {
   const ci = (bound: "low" | "high"): Cell => (pending ? { text: "computing…", value: null } : num(s.ci?.[bound] ?? null, { title: s.ci?.reason ?? (s.ci ? `${s.ci.nResamples} bootstrap resamples` : undefined) }));
@@ -20,7 +20,7 @@ function statCells(s: CorrelationStat, pending: boolean): Cell[] {
 }
 
 /** `pending`: the CIs are still being computed. */
-export function correlationsTable(r: CorrelationReport, pending = false): TableData {
+export function correlationsTable(r: ValidityReport, pending = false): TableData {
   const ci = ciLabel(r);
   const row = (key: string, label: string, set: CorrelationSet) => ({ key, cells: [text(label), count(set.n), ...TESTS.flatMap((t) => statCells(set[t.key], pending))] });
   return {
@@ -41,7 +41,7 @@ export function correlationsTable(r: CorrelationReport, pending = false): TableD
   };
 }
 
-export function systemsTable(r: CorrelationReport): TableData {
+export function systemsTable(r: ValidityReport): TableData {
   return {
     id: "systems",
     title: "System-level ranking: metric and human side by side",
@@ -58,7 +58,7 @@ export function systemsTable(r: CorrelationReport): TableData {
   };
 }
 
-export function rankCorrelationTable(r: CorrelationReport): TableData {
+export function rankCorrelationTable(r: ValidityReport): TableData {
   const row = (key: string, label: string, t: { statistic: number | null; pValue: number | null; n: number; reason?: string }) => ({
     key,
     cells: [text(label), num(t.statistic, { title: t.reason }), pValue(t.pValue, { title: t.reason }), count(t.n)],
@@ -77,7 +77,7 @@ export function rankCorrelationTable(r: CorrelationReport): TableData {
   };
 }
 
-export function levelsTable(r: CorrelationReport): TableData {
+export function levelsTable(r: ValidityReport): TableData {
   return {
     id: "levels",
     title: "Metric distribution per human score level",
@@ -96,7 +96,7 @@ export function levelsTable(r: CorrelationReport): TableData {
   };
 }
 
-export function ksTable(r: CorrelationReport, field: "statistic" | "pValue"): TableData {
+export function ksTable(r: ValidityReport, field: "statistic" | "pValue"): TableData {
   const { levels, matrix } = r.ksMatrix;
   return {
     id: field === "statistic" ? "ks-statistic" : "ks-p",
@@ -120,7 +120,7 @@ export function ksTable(r: CorrelationReport, field: "statistic" | "pValue"): Ta
 /** How the Table 18 sweep names each kind of row. */
 export const SWEEP_ROW_LABELS = { grid: "Table 18 grid", stored: "stored scores' τ", gt: "τ_GT (human references' best matches)", best: "τ_best (highest Kendall here)" } as const;
 
-export function sweepTable(r: CorrelationReport): TableData | null {
+export function sweepTable(r: ValidityReport): TableData | null {
   if (!r.thresholdSweep) return null;
   return {
     id: "threshold-sweep",
@@ -144,7 +144,7 @@ export function sweepTable(r: CorrelationReport): TableData | null {
 }
 
 /** SWE-Judge RQ2: human-human pairs, each annotator against the metric, and the summaries. */
-export function humanMetricTable(r: CorrelationReport): TableData | null {
+export function humanMetricTable(r: ValidityReport): TableData | null {
   const a = r.humanMetricAgreement;
   if (!a) return null;
   const name = (id: string) => a.names?.[id] ?? id;

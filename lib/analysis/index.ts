@@ -1,7 +1,7 @@
 /** Study-level analyses shared by the dashboards and the CLI: agreement and metric-human validity reports. */
 export { coefficientReports, questionAgreement, tablesCoefficientReports, type AgreementOptions, type AgreementReport, type CoefficientReport, type QuestionAgreement, type TaskAgreement } from "./agreement-report";
 export { ALL_ITEMS, itemSetKeys, itemSetStatement, parseItemFile, parseItemIds, resolveItemIds, restrictToItemSet, type ItemSetFilter, type ItemSetStatement, type ResolvableChange, type ResolvedMember } from "./item-sets";
-export { humanMetricAgreement, levelCorrelations, levelFreeSections, metricInfo, systemRanking, type CorrelationLevel, type CorrelationOptions, type CorrelationReport, type LevelFreeSource, type ReviewPoint } from "./correlation-report";
+export { humanMetricAgreement, levelCorrelations, levelFreeSections, metricInfo, systemRanking, type CorrelationLevel, type ValidityOptions, type ValidityReport, type LevelFreeSource, type ReviewPoint } from "./validity-report";
 export { claimQualityRow, CLAIM_VERDICT_RULE, type ClaimQualityReport, type ClaimQualityRow } from "./claim-quality";
 export { coefficientDefinitions, meanPairwiseCohen, resampledMeanPairwiseCohen, type CoefficientKey } from "./coefficients";
 export { correlationSet, type CorrelationSet, type CorrelationStat } from "./correlations";

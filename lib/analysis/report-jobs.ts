@@ -8,9 +8,9 @@
  * database by every web process. Small studies, whose CIs take milliseconds, are computed in
  * place (REPORT_INLINE_LIMIT), so a product without a worker still shows them.
  */
-import type { AgreementOptions, AgreementReport, CorrelationOptions, CorrelationReport } from "@/lib/analysis";
-import { agreementReport, correlationReport } from "@/lib/data/reports";
-import { cachedAgreementReport, cachedCorrelationReport, sharedCorrelationSections } from "@/lib/data/report-cache";
+import type { AgreementOptions, AgreementReport, ValidityOptions, ValidityReport } from "@/lib/analysis";
+import { agreementReport, validityReport } from "@/lib/data/reports";
+import { cachedAgreementReport, cachedValidityReport, sharedValiditySections } from "@/lib/data/report-cache";
 import { createReportJob, failReportJob, findReportJob, lastReportComputeMs, startReportJob, storeReport } from "@/lib/data/report-jobs";
 import { AppError } from "@/lib/errors";
 import type { ReportJob } from "@/lib/generated/prisma/client";
@@ -18,7 +18,7 @@ import { jobDone } from "@/lib/jobs/events";
 import { jobIdOf, REPORT_QUEUE, sendQueue } from "@/lib/jobs/queue";
 import { env } from "@/lib/env";
 
-export type ReportKind = "agreement" | "correlation";
+export type ReportKind = "agreement" | "validity";
 
 /** A report a job has computed and stored (announced to onReportDone's listeners). */
 export interface ReportDone {
@@ -26,8 +26,8 @@ export interface ReportDone {
   kind: ReportKind;
 }
 
-type ReportOf<K extends ReportKind> = K extends "agreement" ? AgreementReport : CorrelationReport;
-type OptionsOf<K extends ReportKind> = K extends "agreement" ? AgreementOptions : CorrelationOptions;
+type ReportOf<K extends ReportKind> = K extends "agreement" ? AgreementReport : ValidityReport;
+type OptionsOf<K extends ReportKind> = K extends "agreement" ? AgreementOptions : ValidityOptions;
 
 /**
  * Annotations (and, for validity, metric scores) up to which a report's CIs are computed in
@@ -103,7 +103,7 @@ export async function processReportJob(reportJobId: string): Promise<void> {
     const report =
       job.kind === "agreement"
         ? await agreementReport(job.studyId, options as AgreementOptions)
-        : await correlationReport(job.studyId, options as CorrelationOptions, undefined, sharedCorrelationSections(job.studyId, options as CorrelationOptions, job.fingerprint));
+        : await validityReport(job.studyId, options as ValidityOptions, undefined, sharedValiditySections(job.studyId, options as ValidityOptions, job.fingerprint));
     await storeReport(job, report, performance.now() - t0);
   } catch (error) {
     await failReportJob(job.id, (error as Error).message);
@@ -123,7 +123,7 @@ export interface DashboardReport<K extends ReportKind> {
 }
 
 function cachedReport<K extends ReportKind>(kind: K, studyId: string, options: OptionsOf<K>, fingerprint: string): Promise<ReportOf<K>> {
-  return (kind === "agreement" ? cachedAgreementReport(studyId, options as AgreementOptions, fingerprint) : cachedCorrelationReport(studyId, options as CorrelationOptions, fingerprint)) as Promise<ReportOf<K>>;
+  return (kind === "agreement" ? cachedAgreementReport(studyId, options as AgreementOptions, fingerprint) : cachedValidityReport(studyId, options as ValidityOptions, fingerprint)) as Promise<ReportOf<K>>;
 }
 
 /**

@@ -19,6 +19,8 @@ function usage(commands: Command[]): string {
 const RENAMED: Record<string, string> = { "create-user": "create-account", users: "accounts" };
 /** Options renamed so (docs/glossary.md): an old option is refused with the new one. */
 const RENAMED_OPTIONS: Record<string, string> = { params: "signature" };
+/** Option values renamed so (docs/glossary.md): `--level segment` is `--level review`. */
+const RENAMED_VALUES: Record<string, Record<string, string>> = { level: { segment: "review" } };
 
 /** Loads a command module, by file name (without `.ts`). */
 export type CommandLoaders = Record<string, () => Promise<{ default: Command }>>;
@@ -47,6 +49,12 @@ export async function runCli(loaders: CommandLoaders, argv: string[]): Promise<n
   const renamed = [...args.flags.keys()].find((flag) => Object.hasOwn(RENAMED_OPTIONS, flag));
   if (renamed !== undefined) {
     process.stderr.write(`The option --${renamed} is now --${RENAMED_OPTIONS[renamed]}\nUsage: npm run cli -- ${command.usage}\n`);
+    return 2;
+  }
+  const renamedValue = [...args.flags].find(([flag, value]) => typeof value === "string" && Object.hasOwn(RENAMED_VALUES, flag) && Object.hasOwn(RENAMED_VALUES[flag], value));
+  if (renamedValue !== undefined) {
+    const [flag, value] = renamedValue as [string, string];
+    process.stderr.write(`The option --${flag} ${value} is now --${flag} ${RENAMED_VALUES[flag][value]}\nUsage: npm run cli -- ${command.usage}\n`);
     return 2;
   }
   try {

@@ -9,9 +9,9 @@
  * only the point estimates (nResamples 0) here and the worker the CIs (lib/analysis/report-jobs.ts).
  */
 import "server-only";
-import type { AgreementOptions, AgreementReport, CorrelationOptions, CorrelationReport, LevelFreeSource, Table4Report } from "@/lib/analysis";
+import type { AgreementOptions, AgreementReport, ValidityOptions, ValidityReport, LevelFreeSource, Table4Report } from "@/lib/analysis";
 import { table4Report } from "@/lib/analysis/table4";
-import { agreementReport, correlationReport } from "@/lib/data/reports";
+import { agreementReport, validityReport } from "@/lib/data/reports";
 import { resolveEmbeddingConfig } from "@/lib/embeddings/config";
 import { db, Prisma } from "@/lib/db/client";
 
@@ -102,15 +102,15 @@ export async function cachedAgreementReport(studyId: string, options: AgreementO
  * options that choose the report's points: the segment and system reports, with and without
  * CIs, compute them once.
  */
-export function sharedCorrelationSections(studyId: string, options: CorrelationOptions, fingerprint: string): LevelFreeSource {
+export function sharedValiditySections(studyId: string, options: ValidityOptions, fingerprint: string): LevelFreeSource {
   const { metric, human, signature, includeReferences, includeDrafts, items } = options;
   return (compute) => memo(keyOf("correlation-sections", studyId, { metric, human, signature, includeReferences, includeDrafts, items }, fingerprint), compute);
 }
 
-/** correlationReport(studyId, options) for the current data (fingerprint), cached. */
-export async function cachedCorrelationReport(studyId: string, options: CorrelationOptions, fingerprint?: string): Promise<CorrelationReport> {
+/** validityReport(studyId, options) for the current data (fingerprint), cached. */
+export async function cachedValidityReport(studyId: string, options: ValidityOptions, fingerprint?: string): Promise<ValidityReport> {
   const fp = fingerprint ?? (await studyFingerprint(studyId, true));
-  return memo(keyOf("correlation", studyId, options, fp), () => correlationReport(studyId, options, db, sharedCorrelationSections(studyId, options, fp)));
+  return memo(keyOf("validity", studyId, options, fp), () => validityReport(studyId, options, db, sharedValiditySections(studyId, options, fp)));
 }
 
 /**

@@ -8,7 +8,7 @@ import type { TaskType } from "@/lib/generated/prisma/enums";
 import { agreementReportOf, type AgreementOptions, type AgreementReport, type GatheredTask } from "@/lib/analysis/agreement-report";
 import { studyJudges } from "@/lib/data/judge-runs";
 import { taskConsensus } from "@/lib/data/consensus";
-import { annotatorsOf, type CorrelationOptions, type CorrelationReport, correlationReportOf, type LevelFreeSource } from "@/lib/analysis/correlation-report";
+import { annotatorsOf, type ValidityOptions, type ValidityReport, validityReportOf, type LevelFreeSource } from "@/lib/analysis/validity-report";
 import { claimQualityReportOf, type ClaimQualityReport, LLM_CLAIM_KINDS } from "@/lib/analysis/claim-quality";
 import { type DraftMode, workKey } from "@/lib/analysis/drafts";
 import { isCrscoreColumn, sweepMatches } from "@/lib/analysis/threshold-sweep";
@@ -68,7 +68,7 @@ async function annotatedChanges(studyId: string, client: PrismaClient): Promise<
 }
 
 /** The validity report of a study: a metric's stored scores against a human question. */
-export async function correlationReport(studyId: string, options: CorrelationOptions, client: PrismaClient = db, shared?: LevelFreeSource): Promise<CorrelationReport> {
+export async function validityReport(studyId: string, options: ValidityOptions, client: PrismaClient = db, shared?: LevelFreeSource): Promise<ValidityReport> {
   const study = await requireStudy({ id: studyId }, client);
   const crscore = isCrscoreColumn(options.metric);
   // The reads at once: on a big study each keeps PostgreSQL busy for a while. The annotators'
@@ -90,5 +90,5 @@ export async function correlationReport(studyId: string, options: CorrelationOpt
     const available = [...new Set((await listStudyMetrics(study.id, client)).map((v) => v.metric))];
     throw new AppError("NOT_FOUND", { message: `study ${study.slug} has no stored scores for metric "${options.metric}"${options.signature ? ` with signature ${options.signature}` : ""}; stored: ${available.join(", ") || "none"} (compute with \`metrics --study ${study.slug} --metric NAME\` or import-scores)` });
   }
-  return correlationReportOf(study, options, { human, names, values, matches, referenceReviews, missingText, annotated }, shared);
+  return validityReportOf(study, options, { human, names, values, matches, referenceReviews, missingText, annotated }, shared);
 }

@@ -20,7 +20,7 @@ export const itemSetField = z.string().min(1).max(100);
 /** `gold=include` (gold items too; left out by default) and `drafts=include` (ratings of unsubmitted work too; only submitted work by default). */
 export const includeField = z.literal("include");
 /** The validity report's level: per review, or per system (its reviews' means). */
-export const correlationLevelField = z.enum(["segment", "system"]);
+export const correlationLevelField = z.enum(["review", "system"]);
 
 const bootstrapFields = { resamples: resamplesField.optional(), seed: seedField.optional() };
 
@@ -44,7 +44,7 @@ export const agreementPageQuerySchema = z.object({
 });
 
 /** The validity route's query. */
-export const correlationQuerySchema = z.object({
+export const validityQuerySchema = z.object({
   metric: z.string().min(1),
   human: z.string().min(1),
   level: correlationLevelField.optional(),
@@ -59,7 +59,7 @@ export const correlationQuerySchema = z.object({
 const single = <T extends z.ZodType>(field: T) => z.preprocess((v) => (Array.isArray(v) ? v[0] : v), field.optional());
 
 /** The validity dashboard's search parameters: as the route's, each optional (the page picks defaults); the item set is `set`. */
-export const correlationPageQuerySchema = z.object({
+export const validityPageQuerySchema = z.object({
   metric: single(z.string().min(1)),
   human: single(z.string().min(1)),
   params: single(z.string().min(1)),

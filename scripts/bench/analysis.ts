@@ -9,7 +9,7 @@
  *    reviews per second including planning (TF-IDF fit and tau calibration for CRScore and
  *    embeddingSim, offline default); `--dashboards` runs only the two the correlation queries read
  *    (crscore, bleu-codereviewer), to time the dashboard queries alone;
- *  - dashboard queries: agreementReport (all questions) and correlationReport (segment and
+ *  - dashboard queries: agreementReport (all questions) and validityReport (segment and
  *    system level), with their default bootstrap CIs (1000 resamples, fewer on big data, see
  *    affordableResamples) and without CIs (nResamples 0, the numbers a page can show first),
  *    and how long reading the ratings from the database takes on its own, before the new rows
@@ -17,7 +17,7 @@
  *    (default 3) of wall time and of this process's CPU, with PostgreSQL's CPU beside them.
  */
 import { availableParallelism, loadavg } from "node:os";
-import { agreementReport, correlationReport } from "@/lib/data/reports";
+import { agreementReport, validityReport } from "@/lib/data/reports";
 import { requireStudy } from "@/lib/data/studies";
 import { gatherTaskColumns } from "@/lib/data/task-answers";
 import { createClient, type PrismaClient } from "@/lib/db/client";
@@ -138,8 +138,8 @@ export default async function run(): Promise<void> {
         const alpha = q.coefficients.find((c) => c.key === "alpha");
         return `${q.counts.ratings} ratings/question, alpha(${q.question}) ${alpha?.value?.toFixed(4)}, ${alpha?.ci?.nResamples ?? 0} resamples`;
       });
-      for (const [metric, level] of [["crscore-rel", "segment"], ["bleu-codereviewer", "segment"], ["bleu-codereviewer", "system"]] as const) {
-        await timedRuns(`correlationReport ${metric} × relevance, ${level}, ${label}`, runs, port, () => correlationReport(studyId, { metric, human: "relevance", level, bootstrap }, client), (r) => `n ${r.correlations.overall.n}, Spearman ${r.correlations.overall.spearman.statistic?.toFixed(4)}`);
+      for (const [metric, level] of [["crscore-rel", "review"], ["bleu-codereviewer", "review"], ["bleu-codereviewer", "system"]] as const) {
+        await timedRuns(`validityReport ${metric} × relevance, ${level}, ${label}`, runs, port, () => validityReport(studyId, { metric, human: "relevance", level, bootstrap }, client), (r) => `n ${r.correlations.overall.n}, Spearman ${r.correlations.overall.spearman.statistic?.toFixed(4)}`);
       }
     }
     console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);

@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import type { ItemSetFilter } from "@/lib/analysis";
-import { agreementReport, correlationReport } from "@/lib/data/reports";
+import { agreementReport, validityReport } from "@/lib/data/reports";
 import { cachedTable4Report } from "@/lib/data/report-cache";
 import { paperReliabilityIds } from "../unit/claims/crscore-phase1";
 import { createClient } from "@/lib/db/client";
@@ -141,7 +141,7 @@ describe.skipIf(!hasPhase1 || !hasPhase2)("CRScore phase-2 sheets imported: the 
   });
 
   test("Rel correlates with human relevance at the review and the system level (CRScore Tables 2, 3), its tau calibrated by the paper's procedure", async () => {
-    const report = await correlationReport(studyId, { metric: "crscore-rel", human: "relevance", bootstrap: { nResamples: 100 } }, db);
+    const report = await validityReport(studyId, { metric: "crscore-rel", human: "relevance", bootstrap: { nResamples: 100 } }, db);
     // τ by the paper's procedure (§3.3): the sentences of the system the annotators rated most relevant (GPT-3.5, as in the paper) on the changes they did not rate.
     expect(report.metric).toMatchObject({ offlineEmbedder: true, signature: expect.stringMatching(/\|tau:0\.1916\|tau-source:best-system\|tau-system:gpt3\.5_pred\|tau-items:unannotated\|/) });
     expect(report.metric.label).toMatch(/offline TF-IDF/);
@@ -211,7 +211,7 @@ describe("demo study: every task's report, as the dashboards will show it", () =
     const context = createJobContext();
     await drainMetricRun(boss, context, (await startMetricRun(context, boss, demo.studyId, { metrics: ["crscore"] })).run.id);
     await boss.stop({ graceful: false, wait: true });
-    const correlation = await correlationReport(demo.studyId, { metric: "crscore-rel", human: "relevance", bootstrap: { nResamples: 100 } }, db);
+    const correlation = await validityReport(demo.studyId, { metric: "crscore-rel", human: "relevance", bootstrap: { nResamples: 100 } }, db);
     expect(correlation.counts.paired).toBeGreaterThan(0);
     expect(cli(["correlate", "--study", "demo", "--metric", "crscore-rel", "--human", "relevance", "--resamples", "100", "--json"]).json).toEqual(json(correlation));
   });
@@ -232,7 +232,7 @@ describe.skipIf(!hasGraded)("GradedReviews sample imported: smoothed BLEU and RO
   });
 
   test("correlate: Spearman 0.236996 for BLEU (README), Kendall 0.192846, Pearson 0.623876", () => {
-    const { json: report } = cli(["correlate", "--study", "analysis-gradedreviews", "--metric", "bleu-gradedreviews", "--human", "grade", "--resamples", "100", "--json"]) as { json: Awaited<ReturnType<typeof correlationReport>> };
+    const { json: report } = cli(["correlate", "--study", "analysis-gradedreviews", "--metric", "bleu-gradedreviews", "--human", "grade", "--resamples", "100", "--json"]) as { json: Awaited<ReturnType<typeof validityReport>> };
     const overall = report.correlations.overall;
     expect(overall.n).toBe(1200);
     expect(overall.spearman.statistic?.toFixed(6)).toBe("0.236996");
@@ -247,15 +247,15 @@ describe.skipIf(!hasGraded)("GradedReviews sample imported: smoothed BLEU and RO
   });
 
   test("ROUGE-L: 0.290531 with the Porter stemmer (README 0.290884, an open discrepancy of the stemmer port), 0.2798 without", async () => {
-    const stem = await correlationReport(studyId, { metric: "rouge-l-stem", human: "grade", bootstrap: { nResamples: 50 } }, db);
+    const stem = await validityReport(studyId, { metric: "rouge-l-stem", human: "grade", bootstrap: { nResamples: 50 } }, db);
     expect(stem.correlations.overall.spearman.statistic?.toFixed(6)).toBe("0.290531");
-    const plain = await correlationReport(studyId, { metric: "rouge-l", human: "grade", bootstrap: { nResamples: 50 } }, db);
+    const plain = await validityReport(studyId, { metric: "rouge-l", human: "grade", bootstrap: { nResamples: 50 } }, db);
     expect(plain.correlations.overall.spearman.statistic?.toFixed(4)).toBe("0.2798");
   });
 
-  test("the correlate CLI prints exactly correlationReport; system level ranks the four systems", async () => {
+  test("the correlate CLI prints exactly validityReport; system level ranks the four systems", async () => {
     const args = ["correlate", "--study", "analysis-gradedreviews", "--metric", "rouge-l", "--human", "grade", "--level", "system", "--resamples", "100", "--json"];
-    const report = await correlationReport(studyId, { metric: "rouge-l", human: "grade", level: "system", bootstrap: { nResamples: 100 } }, db);
+    const report = await validityReport(studyId, { metric: "rouge-l", human: "grade", level: "system", bootstrap: { nResamples: 100 } }, db);
     expect(cli(args).json).toEqual(json(report));
     expect(report.correlations.overall.n).toBe(4);
     expect(report.level).toBe("system");

@@ -9,7 +9,7 @@ import { createAnnotationFixture, removeAnnotationFixture, type AnnotationFixtur
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
-const { agreementReport, correlationReport } = await import("@/lib/data/reports");
+const { agreementReport, validityReport } = await import("@/lib/data/reports");
 const { streamExport } = await import("@/lib/data/exports");
 
 let fx: AnnotationFixture;
@@ -50,7 +50,7 @@ test("agreement and correlation count submitted work by default and drafts on re
   expect(relevance(withDrafts).counts).toMatchObject({ ratings: 28, itemsWithTwoOrMoreRatings: 14, draftsLeftOut: 0 });
   expect(relevance(withDrafts).coefficients.find((c) => c.key === "alpha")?.value).toBeLessThan(1);
 
-  const correlation = await correlationReport(fx.studyId, { metric: "exact-match", human: "relevance", bootstrap: { nResamples: 0 } }, db);
+  const correlation = await validityReport(fx.studyId, { metric: "exact-match", human: "relevance", bootstrap: { nResamples: 0 } }, db);
   expect(correlation.counts).toMatchObject({ paired: 14, draftsLeftOut: 7 });
   expect(correlation.settings.counted).toMatch(/^submitted work only/);
 });

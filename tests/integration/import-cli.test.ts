@@ -40,6 +40,12 @@ describe("import and export commands", () => {
     expect(refused.stderr).toMatch(/^The option --params is now --signature\nUsage: npm run cli -- import-scores --study SLUG .*--signature S/);
   }, 120_000);
 
+  test("a renamed option value is refused with its new value (--level segment is --level review), before any work", async () => {
+    const refused = await cli("correlate", "--study", "cli-no-such-study", "--metric", "bleu", "--human", "grade", "--level", "segment");
+    expect(refused).toMatchObject({ code: 2, stdout: "" });
+    expect(refused.stderr).toMatch(/^The option --level segment is now --level review\nUsage: npm run cli -- correlate --study SLUG .*\[--level review\|system\]/);
+  }, 120_000);
+
   test("an option the command does not know is refused, not ignored; --skip-invalid-rows imports the valid lines and lists the others", async () => {
     const typo = await cli("agreement", "--study", "cli-example", "--itemz", "ids.txt");
     expect(typo.code).toBe(2);

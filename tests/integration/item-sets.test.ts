@@ -15,7 +15,7 @@ process.env.DATABASE_URL = inject("databaseUrl");
 const { db } = await import("@/lib/db/client");
 const sets = await import("@/lib/data/item-sets");
 const admin = await import("@/lib/data/assignment-admin");
-const { agreementReport, correlationReport } = await import("@/lib/data/reports");
+const { agreementReport, validityReport } = await import("@/lib/data/reports");
 
 let fx: AnnotationFixture;
 const otherLead = { id: "lead-of-no-study", role: "LEAD" as const };
@@ -131,10 +131,10 @@ describe("reports on a stored set", () => {
     }
     const correlated = await cli("correlate", "--study", fx.slug, "--metric", "exact-match", "--human", "relevance", "--item-set", "first change", "--resamples", "0", "--json");
     expect(correlated.code).toBe(0);
-    const report = JSON.parse(correlated.stdout) as Awaited<ReturnType<typeof correlationReport>>;
+    const report = JSON.parse(correlated.stdout) as Awaited<ReturnType<typeof validityReport>>;
     expect(report.itemSet).toEqual({ name: "first change", kind: "held-out", size: 1, unmatched: [] });
     expect(report.counts.paired).toBe(7);
-    expect(report).toEqual(JSON.parse(JSON.stringify(await correlationReport(fx.studyId, { metric: "exact-match", human: "relevance", items, bootstrap: { nResamples: 0 } }, db))));
+    expect(report).toEqual(JSON.parse(JSON.stringify(await validityReport(fx.studyId, { metric: "exact-match", human: "relevance", items, bootstrap: { nResamples: 0 } }, db))));
 
     const both = await cli("agreement", "--study", fx.slug, "--items", file("x.txt", ["cc-0"]), "--item-set", "first change", "--json");
     expect(both.code).toBe(1);

@@ -4,8 +4,8 @@
  * and every later request serves it from the database; a change of the data asks again.
  */
 import { afterAll, afterEach, expect, inject, test } from "vitest";
-import { agreementReport, correlationReport } from "@/lib/data/reports";
-import { cachedCorrelationReport, dashboardState, studyFingerprint } from "@/lib/data/report-cache";
+import { agreementReport, validityReport } from "@/lib/data/reports";
+import { cachedValidityReport, dashboardState, studyFingerprint } from "@/lib/data/report-cache";
 import { insertMetricScores } from "@/lib/data/metric-scores";
 import { createClient } from "@/lib/db/client";
 import { dashboardReport, routeReport, waitForReport } from "@/lib/analysis/report-jobs";
@@ -104,15 +104,15 @@ test("a validity report's level-free sections are computed once per state of the
   await insertMetricScores(reviews.map((r, i) => ({ reviewId: r.id, metric: "shared-sections", signature: "k", value: (i * 7) % 11 })), {}, db);
   const fingerprint = await studyFingerprint(studyId, true);
   const options = { metric: "shared-sections", human: "relevance" };
-  const segment = await cachedCorrelationReport(studyId, { ...options, bootstrap: { nResamples: 0 } }, fingerprint);
-  const system = await cachedCorrelationReport(studyId, { ...options, level: "system", bootstrap: { nResamples: 50 } }, fingerprint);
+  const segment = await cachedValidityReport(studyId, { ...options, bootstrap: { nResamples: 0 } }, fingerprint);
+  const system = await cachedValidityReport(studyId, { ...options, level: "system", bootstrap: { nResamples: 50 } }, fingerprint);
   // The same objects, not equal copies: computed once.
   expect(system.ksMatrix).toBe(segment.ksMatrix);
   expect(system.humanMetricAgreement).toBe(segment.humanMetricAgreement);
-  expect(system).toEqual(await correlationReport(studyId, { ...options, level: "system", bootstrap: { nResamples: 50 } }, db));
+  expect(system).toEqual(await validityReport(studyId, { ...options, level: "system", bootstrap: { nResamples: 50 } }, db));
   // Another state of the data computes them again.
   await db.metricScore.updateMany({ where: { metric: "shared-sections", reviewId: reviews[0].id }, data: { value: 100 } });
-  const changed = await cachedCorrelationReport(studyId, { ...options, level: "system", bootstrap: { nResamples: 0 } }, await studyFingerprint(studyId, true));
+  const changed = await cachedValidityReport(studyId, { ...options, level: "system", bootstrap: { nResamples: 0 } }, await studyFingerprint(studyId, true));
   expect(changed.ksMatrix).not.toBe(segment.ksMatrix);
-  expect(changed.systems).toEqual((await correlationReport(studyId, { ...options, level: "system", bootstrap: { nResamples: 0 } }, db)).systems);
+  expect(changed.systems).toEqual((await validityReport(studyId, { ...options, level: "system", bootstrap: { nResamples: 0 } }, db)).systems);
 });

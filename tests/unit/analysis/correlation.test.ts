@@ -66,7 +66,7 @@ describe("correlation sections", async () => {
   }
   const human: HumanScores = { question: taskQuestions("REVIEW_RATING", { likertDimensions: ["relevance"], likertMin: 1, likertMax: 5, commentQuestions: [] })[0], scale, ratings: ratingsFromLists(ratings), items: [], draftsLeftOut: 0 };
   const matches = sweepMatches(details);
-  const sections = { correlations: levelCorrelations(points, "segment", bootstrap), ...(await levelFreeSections(points, human, metricInfo("crscore-rel", "emb:tfidf-offline-v1|x|tau:0.6000"), matches)) };
+  const sections = { correlations: levelCorrelations(points, "review", bootstrap), ...(await levelFreeSections(points, human, metricInfo("crscore-rel", "emb:tfidf-offline-v1|x|tau:0.6000"), matches)) };
 
   test("segment correlations overall and per language, with p-values and CIs", () => {
     expect(sections.correlations.overall.n).toBe(80);

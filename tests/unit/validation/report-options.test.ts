@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CliError, fieldFlag, parseArgs } from "@/lib/cli/args";
-import { agreementPageQuerySchema, agreementQuerySchema, batchSizeField, bootstrapOption, correlationPageQuerySchema, correlationQuerySchema, taskField } from "@/lib/validation/report-options";
+import { agreementPageQuerySchema, agreementQuerySchema, batchSizeField, bootstrapOption, validityPageQuerySchema, validityQuerySchema, taskField } from "@/lib/validation/report-options";
 
 describe("report options", () => {
   it("reads a task in either spelling and refuses an unknown one", () => {
@@ -17,12 +17,12 @@ describe("report options", () => {
 
   it("leaves a bad value out of the dashboards' queries instead of refusing the page", () => {
     expect(agreementPageQuerySchema.parse({ task: "NOPE", batchSize: "x", gold: "include", drafts: "maybe", set: "" })).toEqual({ gold: "include" });
-    expect(correlationPageQuerySchema.parse({ metric: ["bleu", "crscore"], level: "everything", includeReferences: "on", drafts: "include" })).toEqual({ metric: "bleu", includeReferences: true, drafts: true });
+    expect(validityPageQuerySchema.parse({ metric: ["bleu", "crscore"], level: "everything", includeReferences: "on", drafts: "include" })).toEqual({ metric: "bleu", includeReferences: true, drafts: true });
   });
 
   it("requires the validity route's metric and human question", () => {
-    expect(correlationQuerySchema.safeParse({ metric: "bleu" }).success).toBe(false);
-    expect(correlationQuerySchema.parse({ metric: "bleu", human: "relevance", level: "system", includeReferences: "1" })).toEqual({ metric: "bleu", human: "relevance", level: "system", includeReferences: "1" });
+    expect(validityQuerySchema.safeParse({ metric: "bleu" }).success).toBe(false);
+    expect(validityQuerySchema.parse({ metric: "bleu", human: "relevance", level: "system", includeReferences: "1" })).toEqual({ metric: "bleu", human: "relevance", level: "system", includeReferences: "1" });
   });
 
   it("gives the bootstrap option only for what was asked", () => {

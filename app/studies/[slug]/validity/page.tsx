@@ -5,14 +5,14 @@ import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { formatTime } from "@/components/dashboard/format";
 import { dashboardReport, type DashboardReport, reportJobNote, waitForReport } from "@/lib/analysis/report-jobs";
 import { ValidityBody } from "@/components/dashboard/validity-body";
-import { type CorrelationOptions, type CorrelationReport, metricInfo, reviewQuestionKeys } from "@/lib/analysis";
+import { type ValidityOptions, type ValidityReport, metricInfo, reviewQuestionKeys } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { publicError } from "@/lib/errors";
 import { ItemSetSelect } from "@/components/dashboard/item-set";
 import { ITEM_SET_KIND_LABEL } from "@/lib/data/item-sets";
 import { validityChoices } from "@/lib/data/dashboards";
 import { StudyPageHeader } from "@/components/study-page-header";
-import { correlationPageQuerySchema } from "@/lib/validation/report-options";
+import { validityPageQuerySchema } from "@/lib/validation/report-options";
 
 export const dynamic = "force-dynamic";
 
@@ -29,8 +29,8 @@ const selectClass = "rounded border border-slate-300 bg-white px-1 py-0.5";
 const WAIT_FOR_CIS_MS = 25_000;
 
 /** The report with its CIs, streamed in when the worker has computed it; else the preview stays. */
-async function CompleteReport({ studyId, options, fingerprint, preview }: { studyId: string; options: CorrelationOptions; fingerprint: string; preview: React.ReactNode }) {
-  const report = await waitForReport("correlation", studyId, options, fingerprint, WAIT_FOR_CIS_MS);
+async function CompleteReport({ studyId, options, fingerprint, preview }: { studyId: string; options: ValidityOptions; fingerprint: string; preview: React.ReactNode }) {
+  const report = await waitForReport("validity", studyId, options, fingerprint, WAIT_FOR_CIS_MS);
   return report ? <ValidityBody report={report} complete /> : preview;
 }
 
@@ -43,7 +43,7 @@ async function CompleteReport({ studyId, options, fingerprint, preview }: { stud
 export default async function ValidityPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const account = await requirePageAccount(LEAD_ROLES);
   const { slug } = await params;
-  const query = correlationPageQuerySchema.parse(await searchParams);
+  const query = validityPageQuerySchema.parse(await searchParams);
   const choices = await validityChoices(account, slug, query.set);
   if (!choices) notFound();
   const { study, variants, sets, itemSet, items, fingerprint } = choices;
@@ -52,20 +52,20 @@ export default async function ValidityPage({ params, searchParams }: { params: P
   const questions = reviewQuestionKeys(study);
   const metric = query.metric && metricNames.includes(query.metric) ? query.metric : (metricNames.find((m) => m === "crscore-rel") ?? metricNames[0]);
   const human = query.human && questions.includes(query.human) ? query.human : defaultHuman(metric, questions);
-  const level = query.level ?? "segment";
+  const level = query.level ?? "review";
   const metricVariants = variants.filter((v) => v.metric === metric);
   const signature = query.params && metricVariants.some((v) => v.signature === query.params) ? query.params : undefined;
-  const options: CorrelationOptions | null = metric && human ? { metric, human, level, signature, includeReferences: query.includeReferences, ...(query.drafts ? { includeDrafts: true } : {}), ...(items ? { items } : {}) } : null;
-  let shown: DashboardReport<"correlation"> | null = null;
+  const options: ValidityOptions | null = metric && human ? { metric, human, level, signature, includeReferences: query.includeReferences, ...(query.drafts ? { includeDrafts: true } : {}), ...(items ? { items } : {}) } : null;
+  let shown: DashboardReport<"validity"> | null = null;
   let error: string | null = null;
   if (options) {
     try {
-      shown = await dashboardReport("correlation", study.id, options, fingerprint);
+      shown = await dashboardReport("validity", study.id, options, fingerprint);
     } catch (e) {
       error = publicError(e).userMessage;
     }
   }
-  const report: CorrelationReport | null = shown?.report ?? null;
+  const report: ValidityReport | null = shown?.report ?? null;
   const cli = report
     ? `npm run cli -- correlate --study ${study.slug} --metric ${report.metric.name} --human ${report.human.question} --level ${report.level}${signature ? ` --signature '${signature}'` : ""}${query.includeReferences ? " --include-references" : ""}${itemSet ? ` --item-set '${itemSet.name}'` : ""}${query.drafts ? " --include-drafts" : ""} --json`
     : null;
@@ -120,7 +120,7 @@ export default async function ValidityPage({ params, searchParams }: { params: P
           <label className="flex flex-col">
             Level
             <select name="level" defaultValue={level} className={selectClass}>
-              <option value="segment">segment (reviews)</option>
+              <option value="review">review (each review)</option>
               <option value="system">system (system means)</option>
             </select>
           </label>

@@ -10,24 +10,24 @@ import { requireLedStudy } from "@/lib/data/study-access";
 import { itemSetFilter } from "@/lib/data/item-sets";
 import { handler } from "@/lib/http/respond";
 import { routeReport } from "@/lib/analysis/report-jobs";
-import { bootstrapOption, correlationQuerySchema } from "@/lib/validation/report-options";
+import { bootstrapOption, validityQuerySchema } from "@/lib/validation/report-options";
 
 export const dynamic = "force-dynamic";
 
 export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
   const account = await requireApiAccount(LEAD_ROLES);
-  const query = correlationQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const query = validityQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const study = await requireLedStudy(account, (await params).slug);
   const options = {
     metric: query.metric,
     human: query.human,
-    level: query.level ?? "segment",
+    level: query.level ?? "review",
     signature: query.params,
     includeReferences: query.includeReferences === "1" || query.includeReferences === "true",
     ...bootstrapOption(query),
     ...(query.drafts ? { includeDrafts: true } : {}),
     ...(query.itemSet === undefined ? {} : { items: await itemSetFilter(account, study.slug, query.itemSet) }),
   };
-  const report = await routeReport("correlation", study.id, options, await studyFingerprint(study.id, true));
+  const report = await routeReport("validity", study.id, options, await studyFingerprint(study.id, true));
   return NextResponse.json(report, { headers: { "cache-control": "no-store" } });
 });

@@ -1,6 +1,6 @@
 /**
  * The validity dashboard's numbers for one automatic metric and one human question (and the
- * `correlate` CLI's JSON): correlations overall and per language at the segment (review) or
+ * `correlate` CLI's JSON): correlations overall and per language at the review or
  * system level (CRScore Tables 2, 3, 9, 11, 15; GradedReviews Table 5), the system ranking side
  * by side, the mean and distribution of the metric per human score level (CRScore Figure 8),
  * the Kolmogorov-Smirnov matrix between levels (GradedReviews Table 6), CRScore's threshold
@@ -23,14 +23,14 @@ import { type BootstrapSettings, bootstrapSettings } from "./resample";
 import { groupByLevel, type KsCell, ksMatrix, type LevelSummary, summarizeLevel } from "./score-levels";
 import { isCrscoreColumn, referenceTau, type SweepMatches, type SweepRow, thresholdSweep } from "./threshold-sweep";
 
-export type CorrelationLevel = "segment" | "system";
+export type CorrelationLevel = "review" | "system";
 
-export interface CorrelationOptions {
+export interface ValidityOptions {
   /** MetricScore.metric, e.g. "bleu-gradedreviews" or "crscore-rel". */
   metric: string;
   /** Human question: a Likert dimension, "grade" or "high-quality". */
   human: string;
-  /** Default "segment". */
+  /** Default "review". */
   level?: CorrelationLevel;
   /** Metric signature; default the variant computed most recently. */
   signature?: string;
@@ -84,7 +84,7 @@ export interface HumanMetricAgreement {
   humanMetric: { pairs: { annotator: string; value: number | null; n: number; reason?: string }[]; mean: number | null };
 }
 
-export interface CorrelationReport {
+export interface ValidityReport {
   study: { id: string; slug: string; name: string };
   metric: MetricInfo;
   human: { question: string; task: TaskType; label: string; scale: number[]; aggregation: string };
@@ -120,7 +120,7 @@ export function metricInfo(name: string, signature: string): MetricInfo {
 }
 
 /** Per-system means and their rank correlation (CRScore §5.2 "Comparing system rankings", Tables 2 and 15). */
-export function systemRanking(points: readonly ReviewPoint[]): CorrelationReport["systems"] {
+export function systemRanking(points: readonly ReviewPoint[]): ValidityReport["systems"] {
   const result = systemRankCorrelation(
     points.map((p) => ({ system: p.system, score: p.metric })),
     points.map((p) => ({ system: p.system, score: p.human })),
@@ -137,7 +137,7 @@ export function systemRanking(points: readonly ReviewPoint[]): CorrelationReport
 
 /** Correlations of the points, or of their system means at the system level. */
 function unitCorrelations(points: readonly ReviewPoint[], level: CorrelationLevel, bootstrap: BootstrapSettings): CorrelationSet {
-  if (level === "segment") return correlationSet(points.map((p) => p.metric), points.map((p) => p.human), bootstrap);
+  if (level !== "system") return correlationSet(points.map((p) => p.metric), points.map((p) => p.human), bootstrap);
   const rows = systemRanking(points).rows;
   return correlationSet(rows.map((r) => r.metricMean), rows.map((r) => r.humanMean), bootstrap);
 }
@@ -202,7 +202,7 @@ export function humanMetricAgreement(points: readonly ReviewPoint[], human: Huma
 const pick = (r: { value: number | null; n: number; reason?: string }) => ({ value: r.value, n: r.n, ...(r.reason === undefined ? {} : { reason: r.reason }) });
 
 /** The sections that depend on neither the level nor the bootstrap (pure). */
-export type LevelFreeSections = Pick<CorrelationReport, "systems" | "byHumanLevel" | "ksMatrix" | "thresholdSweep" | "humanMetricAgreement">;
+export type LevelFreeSections = Pick<ValidityReport, "systems" | "byHumanLevel" | "ksMatrix" | "thresholdSweep" | "humanMetricAgreement">;
 
 /** `matches`: a CRScore column's stored details (sweepMatches), for its threshold sweep. */
 export async function levelFreeSections(
@@ -226,10 +226,10 @@ export async function levelFreeSections(
 }
 
 /** The correlations overall and per language at the level (pure). */
-export function levelCorrelations(points: readonly ReviewPoint[], level: CorrelationLevel, bootstrap: BootstrapSettings): CorrelationReport["correlations"] {
+export function levelCorrelations(points: readonly ReviewPoint[], level: CorrelationLevel, bootstrap: BootstrapSettings): ValidityReport["correlations"] {
   const languages = [...new Set(points.map((p) => p.language))].sort();
   return {
-    units: level === "segment" ? "reviews" : "systems (mean metric and mean human score per system)",
+    units: level === "system" ? "systems (mean metric and mean human score per system)" : "reviews",
     overall: unitCorrelations(points, level, bootstrap),
     byLanguage: languages.map((language) => ({ language, ...unitCorrelations(points.filter((p) => p.language === language), level, bootstrap) })),
   };
@@ -257,7 +257,7 @@ function samplePoints(points: readonly ReviewPoint[], max: number): ReviewPoint[
 }
 
 /** What the validity report reads of a study (lib/data/reports.ts). */
-export interface CorrelationInput {
+export interface ValidityInput {
   human: HumanScores;
   /** The names of the annotators who rated a review. */
   names: ReadonlyMap<string, string>;
@@ -271,9 +271,9 @@ export interface CorrelationInput {
   annotated: ReadonlySet<string>;
 }
 
-export async function correlationReportOf(study: StudyForAnalysis, options: CorrelationOptions, input: CorrelationInput, shared: LevelFreeSource = (compute) => compute()): Promise<CorrelationReport> {
+export async function validityReportOf(study: StudyForAnalysis, options: ValidityOptions, input: ValidityInput, shared: LevelFreeSource = (compute) => compute()): Promise<ValidityReport> {
   const { human, names, values, matches, referenceReviews, missingText, annotated } = input;
-  const level = options.level ?? "segment";
+  const level = options.level ?? "review";
   const includeReferences = options.includeReferences ?? false;
   const bootstrap = bootstrapSettings(options.bootstrap);
   const drafts = options.includeDrafts ? "include" : "exclude";
@@ -300,7 +300,7 @@ export async function correlationReportOf(study: StudyForAnalysis, options: Corr
     level,
     itemSet: itemSetStatement(options.items, matched),
     settings: {
-      bootstrap: { ...bootstrap, method: `percentile; ${level === "segment" ? "reviews" : "systems"} resampled with replacement, metric and human score together` },
+      bootstrap: { ...bootstrap, method: `percentile; ${level === "system" ? "systems" : "reviews"} resampled with replacement, metric and human score together` },
       includeReferences,
       counted: countedWork(drafts),
       levelRule: "a review's human level is its mean human score rounded half up to the scale",
