@@ -1,5 +1,5 @@
 import { pairConfusions, type PairConfusions, pairedValues } from "./pairs";
-import { asTable, type RatingsInput, type RatingTable, type TableOptions } from "./table";
+import { asTable, type AnswersInput, type AnswerTable, type TableOptions } from "./table";
 import { constantRaterNote } from "./reasons";
 import type { AgreementResult, WeightScheme } from "./types";
 import { agreementWeights } from "./weights";
@@ -31,7 +31,7 @@ export interface CohenOptions extends TableOptions {
  * or the declared `scale` (sklearn `labels=`). Both raters constant on one category gives
  * 0/0 (sklearn NaN): here null with a reason; one constant rater gives 0, as in sklearn.
  */
-export function cohenKappa(input: RatingsInput, options: CohenOptions = {}): CohenResult {
+export function cohenKappa(input: AnswersInput, options: CohenOptions = {}): CohenResult {
   const table = asTable(input, options);
   const scheme = options.weights ?? "unweighted";
   const undefinedResult = (reason: string, n = 0): CohenResult => ({ value: null, reason, n, observedAgreement: null, expectedAgreement: null, weights: scheme });
@@ -58,7 +58,7 @@ const NO_COUNTS = new Float64Array(0);
  * cohenKappa reports it, from the table's pair confusions (all pairs tallied in one pass), or
  * from `confusions` of a subset of its items (then as cohenKappa reports it on the subset's table).
  */
-export function pairKappa(table: RatingTable, i: number, j: number, scheme: WeightScheme, names: readonly [string, string], confusions: PairConfusions = pairConfusions(table)): CohenResult {
+export function pairKappa(table: AnswerTable, i: number, j: number, scheme: WeightScheme, names: readonly [string, string], confusions: PairConfusions = pairConfusions(table)): CohenResult {
   const { n, counts } = confusions;
   const pair = i * table.raters.length + j;
   return kappaFromConfusion(counts[pair] ?? NO_COUNTS, n[pair], table.scale.length, table.scaleDeclared, scheme, names);

@@ -1,5 +1,5 @@
 import { oncePer } from "./once-per";
-import type { RatingTable } from "./table";
+import type { AnswerTable } from "./table";
 
 /**
  * Per-unit category counts r_ik in sparse form: for unit u, the categories present are
@@ -21,9 +21,9 @@ export interface UnitCounts {
  * The table's UnitCounts, counted once per table: a report reads them for percent agreement,
  * Fleiss, Gwet, both alphas and the per-item agreement of the same table.
  */
-export const unitCounts: (table: RatingTable) => UnitCounts = oncePer(countUnits);
+export const unitCounts: (table: AnswerTable) => UnitCounts = oncePer(countUnits);
 
-function countUnits(table: RatingTable): UnitCounts {
+function countUnits(table: AnswerTable): UnitCounts {
   const units = table.items.length;
   const start = new Int32Array(units + 1);
   // At most one entry per rating, so the rating count bounds the buffers.
@@ -37,7 +37,7 @@ function countUnits(table: RatingTable): UnitCounts {
 }
 
 /** Fills unitCounts' arrays; returns the number of (unit, category) entries. */
-function countCategories(table: RatingTable, start: Int32Array, category: Int32Array, count: Int32Array, total: Int32Array): number {
+function countCategories(table: AnswerTable, start: Int32Array, category: Int32Array, count: Int32Array, total: Int32Array): number {
   const scratch = new Int32Array(table.scale.length);
   let next = 0;
   for (let u = 0; u < total.length; u++) {

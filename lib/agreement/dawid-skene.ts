@@ -10,18 +10,18 @@
  *
  * A rater's competence is the probability they give the true class, Σ_j p_j π^k_{jj}.
  */
-import type { Rating, RatingValue } from "./types";
+import type { Rating, AnswerValue } from "./types";
 
 export interface DawidSkeneOptions {
   /** Classes in order; default: the values seen, sorted. */
-  scale?: readonly RatingValue[];
+  scale?: readonly AnswerValue[];
   /** Stop when the log-likelihood rises by less than this. */
   tolerance?: number;
   maxIterations?: number;
 }
 
 export interface DawidSkeneResult {
-  classes: RatingValue[];
+  classes: AnswerValue[];
   /** Estimated share of items in each true class (p_j). */
   priors: number[];
   raters: string[];

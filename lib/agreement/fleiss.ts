@@ -1,6 +1,6 @@
 import { type AgreementComponents, agreementComponents, type UnitCounts, unitCounts, unitCountsFromTable } from "./counts";
 import { unpairedReason } from "./reasons";
-import { asTable, type RatingsInput, type TableOptions } from "./table";
+import { asTable, type AnswersInput, type TableOptions } from "./table";
 import type { AgreementResult } from "./types";
 
 /** A chance-corrected coefficient (p_a - p_e)/(1 - p_e) with its two ingredients. */
@@ -38,7 +38,7 @@ export function fleissFromComponents(c: Pick<AgreementComponents, "pa" | "pi" | 
  * with two or more ratings, π over all rated items. Randolph's variant uses p_e = 1/q, so it
  * depends on unused categories: declare the `scale` for it.
  */
-export function fleissKappa(input: RatingsInput, options: TableOptions & { method?: FleissMethod } = {}): ChanceCorrectedResult {
+export function fleissKappa(input: AnswersInput, options: TableOptions & { method?: FleissMethod } = {}): ChanceCorrectedResult {
   const table = asTable(input, options);
   return fleissFromCounts(unitCounts(table), options.method ?? "fleiss", () => unpairedReason(table));
 }

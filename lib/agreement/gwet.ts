@@ -1,7 +1,7 @@
 import { type AgreementComponents, agreementComponents, type UnitCounts, unitCounts } from "./counts";
 import type { ChanceCorrectedResult } from "./fleiss";
 import { unpairedReason } from "./reasons";
-import { asTable, type RatingsInput, type TableOptions } from "./table";
+import { asTable, type AnswersInput, type TableOptions } from "./table";
 import type { WeightScheme } from "./types";
 import { agreementWeights, scalePositions } from "./weights";
 
@@ -22,7 +22,7 @@ export interface GwetResult extends ChanceCorrectedResult {
  * (q moves AC1 from 0.6552 to 0.7468). With q = 1, irrCAC patches p_e to
  * 1 - 1e-15; here the coefficient is null with a reason instead.
  */
-export function gwetAc(input: RatingsInput, options: TableOptions & { weights?: WeightScheme } = {}): GwetResult {
+export function gwetAc(input: AnswersInput, options: TableOptions & { weights?: WeightScheme } = {}): GwetResult {
   const table = asTable(input, options);
   const scheme = options.weights ?? "unweighted";
   const counts = unitCounts(table);

@@ -1,5 +1,5 @@
-export type { AgreementResult, Level, Rating, RatingValue, WeightScheme } from "./types";
-export { asTable, buildRatingTable, ratingTableFromColumns, selectRaters, type RatingColumns, type RatingsInput, type RatingTable, type TableOptions } from "./table";
+export type { AgreementResult, Level, Rating, AnswerValue, WeightScheme } from "./types";
+export { asTable, buildAnswerTable, answerTableFromColumns, selectRaters, type AnswerColumns, type AnswersInput, type AnswerTable, type TableOptions } from "./table";
 export { ratingsFromMatrix, type MatrixLayout } from "./matrix";
 export { agreementWeights, scalePositions } from "./weights";
 export { pairConfusions, pairedValues, type PairConfusions, type PairedValues } from "./pairs";

@@ -6,7 +6,7 @@ import { type AlphaResult, alphaFromCoincidences, coincidences } from "./krippen
 import { type PairConfusions, tallyPairs } from "./pairs";
 import { percentFromComponents } from "./percent-agreement";
 import { unpairedReason } from "./reasons";
-import type { RatingTable } from "./table";
+import type { AnswerTable } from "./table";
 import type { AgreementResult, Level, WeightScheme } from "./types";
 import { agreementWeights, scalePositions } from "./weights";
 
@@ -19,7 +19,7 @@ import { agreementWeights, scalePositions } from "./weights";
  * made once per subset, and the per-item terms once per table.
  */
 export class ItemSubsets {
-  readonly table: RatingTable;
+  readonly table: AnswerTable;
   private readonly counts: UnitCounts;
   /** Per weight scheme: the agreement weights on the scale and each item's weighted agreement. */
   private readonly weighted = new Map<WeightScheme, { weights: number[][]; unitAgreement: Float64Array }>();
@@ -29,7 +29,7 @@ export class ItemSubsets {
   private coincidenceSums: { o: Float64Array; units: number } | null = null;
   private confusions: PairConfusions | null = null;
 
-  constructor(table: RatingTable) {
+  constructor(table: AnswerTable) {
     this.table = table;
     this.counts = unitCounts(table);
   }

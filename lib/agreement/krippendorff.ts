@@ -1,8 +1,8 @@
 import { type UnitCounts, unitCounts } from "./counts";
 import { oncePer } from "./once-per";
 import { unpairedReason } from "./reasons";
-import { asTable, isColumns, type RatingColumns, type RatingsInput, scaleOrder, type TableOptions, ValueNumbers } from "./table";
-import type { AgreementResult, Level, RatingValue } from "./types";
+import { asTable, isColumns, type AnswerColumns, type AnswersInput, scaleOrder, type TableOptions, ValueNumbers } from "./table";
+import type { AgreementResult, Level, AnswerValue } from "./types";
 
 export interface AlphaResult extends AgreementResult {
   level: Level;
@@ -20,7 +20,7 @@ export interface AlphaResult extends AgreementResult {
  * nominal [c≠k]; ordinal (Σ_{g=c..k} n_g - (n_c + n_k)/2)² over the scale order, with n_g
  * the pairable-value marginals; interval (c - k)²; ratio ((c - k)/(c + k))², 0 when c + k = 0.
  */
-export function differenceMatrix(level: Level, scale: readonly RatingValue[], marginals: ArrayLike<number>): number[][] {
+export function differenceMatrix(level: Level, scale: readonly AnswerValue[], marginals: ArrayLike<number>): number[][] {
   const q = scale.length;
   if ((level === "interval" || level === "ratio") && !scale.every((v) => typeof v === "number")) {
     throw new TypeError(`the ${level} level needs numeric ratings; labels only support nominal (or ordinal with a declared scale)`);
@@ -144,11 +144,11 @@ class UnitCoincidences {
 /**
  * The coincidences of ratings given as columns whose entries are grouped by item (as a query
  * ordered by item returns them), counted in one pass over the columns without building their
- * RatingTable: the units in the table's order, so the same sums as coincidences(unitCounts(table)).
+ * AnswerTable: the units in the table's order, so the same sums as coincidences(unitCounts(table)).
  * Null when the entries are not grouped by item or fail a check of the table (an index out of
  * range, a rater rating an item twice, ragged columns): the table then sorts or reports them.
  */
-function columnCoincidences(columns: RatingColumns, options: TableOptions): { o: Float64Array; units: number; scale: RatingValue[] } | null {
+function columnCoincidences(columns: AnswerColumns, options: TableOptions): { o: Float64Array; units: number; scale: AnswerValue[] } | null {
   const n = columns.item.length;
   if (columns.rater.length !== n || columns.value.length !== n) return null;
   const values = new ValueNumbers();
@@ -159,7 +159,7 @@ function columnCoincidences(columns: RatingColumns, options: TableOptions): { o:
 }
 
 /** columnCoincidences' pass (the loop alone in a function, see lib/agreement/table.ts); false when it must give up. */
-function countUnits(columns: RatingColumns, values: ValueNumbers, acc: UnitCoincidences): boolean {
+function countUnits(columns: AnswerColumns, values: ValueNumbers, acc: UnitCoincidences): boolean {
   const n = columns.item.length;
   const itemSeen = new Uint8Array(columns.items.length);
   const raterUnit = new Int32Array(columns.raters.length).fill(-1);
@@ -200,7 +200,7 @@ function countUnits(columns: RatingColumns, values: ValueNumbers, acc: UnitCoinc
  * Time O(N + Σ_u d_u² + q²), memory O(N + q²) for N ratings and q distinct values; columns
  * grouped by item take O(items + q²) memory.
  */
-export function krippendorffAlpha(input: RatingsInput, options: TableOptions & { level: Level }): AlphaResult {
+export function krippendorffAlpha(input: AnswersInput, options: TableOptions & { level: Level }): AlphaResult {
   const counted = isColumns(input) ? columnCoincidences(input, options) : null;
   if (counted) return alphaFromCoincidences(counted.o, counted.units, options.level, counted.scale, () => unpairedReason(asTable(input, options)));
   const table = asTable(input, options);
@@ -209,7 +209,7 @@ export function krippendorffAlpha(input: RatingsInput, options: TableOptions & {
 }
 
 /** Krippendorff's alpha from the coincidence matrix o (q×q, row-major) of `units` pairable units (see krippendorffAlpha). */
-export function alphaFromCoincidences(o: Float64Array, units: number, level: Level, scale: readonly RatingValue[], noPairsReason: () => string): AlphaResult {
+export function alphaFromCoincidences(o: Float64Array, units: number, level: Level, scale: readonly AnswerValue[], noPairsReason: () => string): AlphaResult {
   const q = scale.length;
   const marginals = new Float64Array(q);
   for (let c = 0; c < q; c++) for (let k = 0; k < q; k++) marginals[c] += o[c * q + k];

@@ -1,4 +1,4 @@
-import type { Rating, RatingValue } from "./types";
+import type { Rating, AnswerValue } from "./types";
 
 export interface MatrixLayout {
   /** What the rows are: units (items) × raters, as irrCAC, or raters × units, as krippendorff. */
@@ -16,7 +16,7 @@ export interface MatrixLayout {
  * @example ratingsFromMatrix([[1, 2], [null, 3]], { rows: "units" })
  * // → [{item:"1",rater:"1",value:1}, {item:"1",rater:"2",value:2}, {item:"2",rater:"2",value:3}]
  */
-export function ratingsFromMatrix(matrix: readonly (readonly (RatingValue | null | undefined)[])[], layout: MatrixLayout): Rating[] {
+export function ratingsFromMatrix(matrix: readonly (readonly (AnswerValue | null | undefined)[])[], layout: MatrixLayout): Rating[] {
   const ratings: Rating[] = [];
   const id = (ids: readonly string[] | undefined, k: number) => ids?.[k] ?? String(k + 1);
   matrix.forEach((row, r) =>

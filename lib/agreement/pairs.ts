@@ -1,5 +1,5 @@
 import { oncePer } from "./once-per";
-import type { RatingTable } from "./table";
+import type { AnswerTable } from "./table";
 
 export interface PairedValues {
   /** Item indices (into table.items) rated by both raters, in table order. */
@@ -13,7 +13,7 @@ export interface PairedValues {
  * The ratings of two raters on the items both rated (listwise deletion of the pair, as
  * sklearn's cohen_kappa_score expects aligned complete vectors). O(ratings).
  */
-export function pairedValues(table: RatingTable, raterA: string, raterB: string): PairedValues {
+export function pairedValues(table: AnswerTable, raterA: string, raterB: string): PairedValues {
   // A rater without ratings is not in the table (indexOf gives -1) and pairs with nothing;
   // one name twice pairs with nothing either (each rater has one rating per item).
   const ra = table.raters.indexOf(raterA);
@@ -27,7 +27,7 @@ export function pairedValues(table: RatingTable, raterA: string, raterB: string)
 }
 
 /** One scan of the entries: the items both raters rated, with their values; returns how many (the loop in a function of its own, see lib/agreement/table.ts). */
-function fillPairs(table: RatingTable, ra: number, rb: number, items: Int32Array, a: Int32Array, b: Int32Array): number {
+function fillPairs(table: AnswerTable, ra: number, rb: number, items: Int32Array, a: Int32Array, b: Int32Array): number {
   let n = 0;
   for (let u = 0; u < items.length; u++) {
     let va = -1;
@@ -62,13 +62,13 @@ export interface PairConfusions {
  * per table: a report's pairwise matrix, confusion matrix and mean pairwise kappa read the same
  * table's.
  */
-export const pairConfusions: (table: RatingTable) => PairConfusions = oncePer((table: RatingTable) => tallyPairs(table, null));
+export const pairConfusions: (table: AnswerTable) => PairConfusions = oncePer((table: AnswerTable) => tallyPairs(table, null));
 
 /**
  * The pair confusions of the items `items` (indices into table.items; null: all), in one pass
  * over their ratings: the counts of the subset's own table (integers, so exactly).
  */
-export function tallyPairs(table: RatingTable, items: Int32Array | null): PairConfusions {
+export function tallyPairs(table: AnswerTable, items: Int32Array | null): PairConfusions {
   const raters = table.raters.length;
   const q = table.scale.length;
   const n = new Int32Array(raters * raters);

@@ -1,8 +1,8 @@
-import { asTable, type RatingsInput, type RatingTable, type TableOptions } from "./table";
+import { asTable, type AnswersInput, type AnswerTable, type TableOptions } from "./table";
 import type { AgreementResult } from "./types";
 
 /** A coefficient of one pair of raters, computed on the full table (it selects the pair itself). */
-export type PairwiseCoefficient<T extends AgreementResult> = (table: RatingTable, raterA: string, raterB: string) => T;
+export type PairwiseCoefficient<T extends AgreementResult> = (table: AnswerTable, raterA: string, raterB: string) => T;
 
 export interface PairwiseMatrix<T extends AgreementResult> {
   raters: string[];
@@ -18,7 +18,7 @@ export interface PairwiseMatrix<T extends AgreementResult> {
  * The table is built once; each unordered pair is computed once (coefficients here are
  * symmetric in the raters) and mirrored. O(R² · N) for R raters and N ratings.
  */
-export function pairwiseMatrix<T extends AgreementResult>(input: RatingsInput, coefficient: PairwiseCoefficient<T>, options: TableOptions = {}): PairwiseMatrix<T> {
+export function pairwiseMatrix<T extends AgreementResult>(input: AnswersInput, coefficient: PairwiseCoefficient<T>, options: TableOptions = {}): PairwiseMatrix<T> {
   const table = asTable(input, options);
   const raters = [...table.raters];
   const matrix: (T | null)[][] = raters.map(() => raters.map(() => null));

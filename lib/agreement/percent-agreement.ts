@@ -1,14 +1,14 @@
 import { type AgreementComponents, agreementComponents, unitCounts } from "./counts";
 import { unpairedReason } from "./reasons";
-import { asTable, type RatingsInput, type RatingTable, type TableOptions } from "./table";
-import type { AgreementResult, RatingValue } from "./types";
+import { asTable, type AnswersInput, type AnswerTable, type TableOptions } from "./table";
+import type { AgreementResult, AnswerValue } from "./types";
 
 /**
  * Percent agreement: the mean, over items with at least two ratings, of the share of rater
  * pairs that agree, Σ_k r_ik(r_ik - 1)/(r_i(r_i - 1)) (Fleiss 1971 P_i; irrCAC `pa`).
  * With two raters and complete data it is the share of identical ratings.
  */
-export function percentAgreement(input: RatingsInput, options: TableOptions = {}): AgreementResult {
+export function percentAgreement(input: AnswersInput, options: TableOptions = {}): AgreementResult {
   const table = asTable(input, options);
   return percentFromComponents(agreementComponents(unitCounts(table), null), () => unpairedReason(table));
 }
@@ -28,7 +28,7 @@ export interface ItemAgreement {
   reason?: string;
   /** Highest minus lowest rating on numeric scales (size of the disagreement); null for labels. */
   range: number | null;
-  ratings: { rater: string; value: RatingValue }[];
+  ratings: { rater: string; value: AnswerValue }[];
 }
 
 /**
@@ -36,14 +36,14 @@ export interface ItemAgreement {
  * pairs (the per-item term of percent agreement and Fleiss' P_i), the spread of numeric
  * ratings, and who gave which rating. Items in first-seen order.
  */
-export function perItemAgreement(input: RatingsInput, options: TableOptions = {}): ItemAgreement[] {
+export function perItemAgreement(input: AnswersInput, options: TableOptions = {}): ItemAgreement[] {
   const table = asTable(input, options);
   const { unitAgreement } = agreementComponents(unitCounts(table), null);
   return table.items.map((_, u) => itemAgreement(table, unitAgreement, u));
 }
 
 /** perItemAgreement's entry for item u. */
-function itemAgreement(table: RatingTable, unitAgreement: ArrayLike<number>, u: number): ItemAgreement {
+function itemAgreement(table: AnswerTable, unitAgreement: ArrayLike<number>, u: number): ItemAgreement {
   const item = table.items[u];
   const ratings: ItemAgreement["ratings"] = [];
   for (let e = table.itemStart[u]; e < table.itemStart[u + 1]; e++) ratings.push({ rater: table.raters[table.rater[e]], value: table.scale[table.value[e]] });
@@ -53,7 +53,7 @@ function itemAgreement(table: RatingTable, unitAgreement: ArrayLike<number>, u: 
 }
 
 /** Highest minus lowest rating of item u on a numeric scale; null for labels. */
-function itemRange(table: RatingTable, u: number): number | null {
+function itemRange(table: AnswerTable, u: number): number | null {
   if (!table.scale.every((v) => typeof v === "number")) return null;
   let low = Infinity;
   let high = -Infinity;
@@ -71,7 +71,7 @@ function itemRange(table: RatingTable, u: number): number | null {
  * `count` of perItemAgreement's entries sorted so, found by keeping the best `count` in one
  * pass instead of building and sorting an entry per item.
  */
-export function leastAgreement(table: RatingTable, count: number, order: ArrayLike<number>): ItemAgreement[] {
+export function leastAgreement(table: AnswerTable, count: number, order: ArrayLike<number>): ItemAgreement[] {
   const { unitAgreement } = agreementComponents(unitCounts(table), null);
   const numeric = table.scale.every((v) => typeof v === "number");
   const range = (u: number) => (numeric ? (itemRange(table, u) as number) : 0);

@@ -4,10 +4,10 @@
  * values carry a `reason` from the coefficient itself (no item with two ratings, one category
  * observed: 0/0, …); defined values that are degenerate get a `note` from degenerateNote.
  */
-import type { RatingTable } from "./table";
+import type { AnswerTable } from "./table";
 
 /** Why no item of `table` has two ratings: one wording for every multi-rater coefficient. */
-export function unpairedReason(table: { items: ArrayLike<unknown>; raters: RatingTable["raters"] }): string {
+export function unpairedReason(table: { items: ArrayLike<unknown>; raters: AnswerTable["raters"] }): string {
   if (table.items.length === 0) return "no ratings";
   if (table.raters.length < 2) return "only one rater, so no item has two ratings";
   return "no item has two or more ratings";

@@ -26,7 +26,7 @@ import { agreementComponents, type UnitCounts, unitCounts } from "./counts";
 import { fleissFromComponents } from "./fleiss";
 import { gwetChanceFactor, gwetFromComponents } from "./gwet";
 import { alphaFromCoincidences } from "./krippendorff";
-import type { RatingTable } from "./table";
+import type { AnswerTable } from "./table";
 import type { Level, WeightScheme } from "./types";
 import { agreementWeights, scalePositions } from "./weights";
 
@@ -106,7 +106,7 @@ class EntryTypes {
   private readonly first: number[];
   private readonly agreement = new Map<string, Float64Array>();
 
-  constructor(table: RatingTable) {
+  constructor(table: AnswerTable) {
     const counts = unitCounts(table);
     const q = counts.categories;
     const { typeOf, first } = itemTypes(counts.total.length, (u) => entriesKey(counts, u));
@@ -154,7 +154,7 @@ class RatingTypes {
   private readonly vectors: Int32Array;
   private readonly raters: number;
 
-  constructor(table: RatingTable) {
+  constructor(table: AnswerTable) {
     const raters = table.raters.length;
     const vector = new Int32Array(raters);
     const fill = (u: number) => {
@@ -190,7 +190,7 @@ class RatingTypes {
  * next load, so the caller must not change them in between.
  */
 export class ItemResamples {
-  readonly table: RatingTable;
+  readonly table: AnswerTable;
   /** Set when the picks are loaded together with other tables' (SharedResamples), which counts them. */
   private readonly shared: { group: SharedResamples; index: number } | null;
   private entryTypes: EntryTypes | null = null;
@@ -203,7 +203,7 @@ export class ItemResamples {
   private coincidences: { o: Float64Array; units: number } | null = null;
   private ratingTimes: Int32Array | null = null;
 
-  constructor(table: RatingTable, shared: { group: SharedResamples; index: number } | null = null) {
+  constructor(table: AnswerTable, shared: { group: SharedResamples; index: number } | null = null) {
     this.table = table;
     this.shared = shared;
   }
@@ -353,7 +353,7 @@ export class SharedResamples {
   private joint: { typeOf: Int32Array; types: number; entryOf: Int32Array[] } | null = null;
   private jointTimes: Int32Array | null = null;
 
-  constructor(tables: readonly RatingTable[]) {
+  constructor(tables: readonly AnswerTable[]) {
     this.resamples = tables.map((table, index) => new ItemResamples(table, { group: this, index }));
   }
 
@@ -383,31 +383,31 @@ export class SharedResamples {
 }
 
 /** Percent agreement (percentAgreement) of item resamples. */
-export function resampledPercentAgreement(table: RatingTable): ResampledCoefficient {
+export function resampledPercentAgreement(table: AnswerTable): ResampledCoefficient {
   const resamples = new ItemResamples(table);
   return (picks) => resamples.load(picks).percentAgreement();
 }
 
 /** Fleiss' kappa (fleissKappa, method "fleiss") of item resamples. */
-export function resampledFleissKappa(table: RatingTable): ResampledCoefficient {
+export function resampledFleissKappa(table: AnswerTable): ResampledCoefficient {
   const resamples = new ItemResamples(table);
   return (picks) => resamples.load(picks).fleissKappa();
 }
 
 /** Gwet's AC1 or AC2 (gwetAc) of item resamples. */
-export function resampledGwetAc(table: RatingTable, scheme: WeightScheme = "unweighted"): ResampledCoefficient {
+export function resampledGwetAc(table: AnswerTable, scheme: WeightScheme = "unweighted"): ResampledCoefficient {
   const resamples = new ItemResamples(table);
   return (picks) => resamples.load(picks).gwetAc(scheme);
 }
 
 /** Krippendorff's alpha (krippendorffAlpha) of item resamples. */
-export function resampledKrippendorffAlpha(table: RatingTable, level: Level): ResampledCoefficient {
+export function resampledKrippendorffAlpha(table: AnswerTable, level: Level): ResampledCoefficient {
   const resamples = new ItemResamples(table);
   return (picks) => resamples.load(picks).krippendorffAlpha(level);
 }
 
 /** Cohen's kappa (cohenKappa) of two raters of the table on item resamples. */
-export function resampledCohenKappa(table: RatingTable, raters: readonly [string, string], scheme: WeightScheme = "unweighted"): ResampledCoefficient {
+export function resampledCohenKappa(table: AnswerTable, raters: readonly [string, string], scheme: WeightScheme = "unweighted"): ResampledCoefficient {
   const resamples = new ItemResamples(table);
   return (picks) => resamples.load(picks).cohenKappa(raters, scheme);
 }

@@ -1,4 +1,4 @@
-import type { Rating, RatingValue } from "./types";
+import type { Rating, AnswerValue } from "./types";
 
 /**
  * Ratings indexed for agreement statistics: items, raters and scale categories are numbered,
@@ -6,7 +6,7 @@ import type { Rating, RatingValue } from "./types";
  * entries itemStart[u] .. itemStart[u+1]-1). Memory is O(number of ratings); nothing is
  * quadratic in ratings, items or raters.
  */
-export interface RatingTable {
+export interface AnswerTable {
   /** Items with at least one rating, in first-seen order. */
   readonly items: readonly string[];
   /** Raters, in first-seen order. */
@@ -15,7 +15,7 @@ export interface RatingTable {
    * Ordered categories: the declared scale, or else the distinct observed values sorted
    * (numbers ascending, strings by code unit, as NumPy/sklearn sort labels).
    */
-  readonly scale: readonly RatingValue[];
+  readonly scale: readonly AnswerValue[];
   /** Whether `scale` was declared by the caller (unused categories then count, e.g. Gwet's q). */
   readonly scaleDeclared: boolean;
   readonly itemStart: Int32Array;
@@ -31,14 +31,14 @@ export interface TableOptions {
    * category order for ordinal statistics and string labels, and makes unused categories
    * count where a coefficient depends on them (Gwet's q, Randolph's k, sklearn `labels=`).
    */
-  scale?: readonly RatingValue[];
+  scale?: readonly AnswerValue[];
 }
 
 /**
  * Numeric ratings as columns, the form a database query can return without one object per
  * rating: entry e says rater `raters[rater[e]]` gave `value[e]` to item `items[item[e]]`.
  */
-export interface RatingColumns {
+export interface AnswerColumns {
   readonly items: readonly string[];
   readonly raters: readonly string[];
   readonly item: Int32Array;
@@ -47,14 +47,14 @@ export interface RatingColumns {
 }
 
 /** Ratings (as objects or columns), or a table already built from them. */
-export type RatingsInput = readonly Rating[] | RatingColumns | RatingTable;
+export type AnswersInput = readonly Rating[] | AnswerColumns | AnswerTable;
 
-function compareValues(a: RatingValue, b: RatingValue): number {
+function compareValues(a: AnswerValue, b: AnswerValue): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function checkValueType(values: Iterable<RatingValue>, what: string): void {
+function checkValueType(values: Iterable<AnswerValue>, what: string): void {
   let kind: string | null = null;
   for (const v of values) {
     if (typeof v === "number" && !Number.isFinite(v)) throw new RangeError(`${what} contains a non-finite number: ${v}`);
@@ -76,7 +76,7 @@ function groupByItem(
   raterOf: Int32Array,
   valueOf: Int32Array,
   names: { items: readonly string[]; raters: readonly string[] },
-): Pick<RatingTable, "itemStart" | "rater" | "value"> {
+): Pick<AnswerTable, "itemStart" | "rater" | "value"> {
   const { itemStart, grouped } = itemStarts(itemCount, itemOf);
   // Entries already in item order (as a query ordered by item returns them) stay where they are.
   const rater = grouped ? raterOf : scatterByItem(itemStart, itemOf, raterOf);
@@ -127,9 +127,9 @@ function checkOneRatingPerRater(itemStart: Int32Array, rater: Int32Array, raterC
  * The table's scale (declared, else the observed values sorted) and each observed value's
  * position on it (position[k] for observed[k]).
  */
-export function scaleOrder(observed: RatingValue[], options: TableOptions): { scale: RatingValue[]; position: Int32Array } {
+export function scaleOrder(observed: AnswerValue[], options: TableOptions): { scale: AnswerValue[]; position: Int32Array } {
   checkValueType(observed, "ratings");
-  let scale: RatingValue[];
+  let scale: AnswerValue[];
   if (options.scale) {
     scale = [...options.scale];
     checkValueType(scale, "the declared scale");
@@ -149,21 +149,21 @@ export function scaleOrder(observed: RatingValue[], options: TableOptions): { sc
 }
 
 /** scaleOrder's scale, with `valueOf` renumbered in place from first-seen value indices (into `observed`) to scale positions. */
-function scaleOf(observed: RatingValue[], valueOf: Int32Array, options: TableOptions): RatingValue[] {
+function scaleOf(observed: AnswerValue[], valueOf: Int32Array, options: TableOptions): AnswerValue[] {
   const { scale, position } = scaleOrder(observed, options);
   for (let e = 0; e < valueOf.length; e++) valueOf[e] = position[valueOf[e]];
   return scale;
 }
 
 /**
- * Builds a RatingTable in O(N log V) for N ratings and V distinct values.
+ * Builds an AnswerTable in O(N log V) for N ratings and V distinct values.
  * Throws on mixed number/string values, non-finite numbers, values outside a declared
  * scale and duplicate (item, rater) pairs: those are data errors, not undefined statistics.
  */
-export function buildRatingTable(ratings: readonly Rating[], options: TableOptions = {}): RatingTable {
+export function buildAnswerTable(ratings: readonly Rating[], options: TableOptions = {}): AnswerTable {
   const itemIndex = new Map<string, number>();
   const raterIndex = new Map<string, number>();
-  const valueIndex = new Map<RatingValue, number>();
+  const valueIndex = new Map<AnswerValue, number>();
   const n = ratings.length;
   const itemOf = new Int32Array(n);
   const raterOf = new Int32Array(n);
@@ -251,7 +251,7 @@ export class ValueNumbers {
 }
 
 /** Items, raters and values of the entries numbered in first-seen order, in one pass (the loop alone in a function, see itemStarts). */
-function numberEntries(columns: RatingColumns) {
+function numberEntries(columns: AnswerColumns) {
   const n = columns.item.length;
   const items = new FirstSeen(columns.items, "item");
   const raters = new FirstSeen(columns.raters, "rater");
@@ -275,11 +275,11 @@ function numberEntries(columns: RatingColumns) {
 }
 
 /**
- * The RatingTable of ratings given as columns: the same table as buildRatingTable on the
+ * The AnswerTable of ratings given as columns: the same table as buildAnswerTable on the
  * equivalent Rating objects (items and raters numbered in first-seen order, the same checks),
  * in O(N) without a string lookup per rating: one pass numbers items, raters and values.
  */
-export function ratingTableFromColumns(columns: RatingColumns, options: TableOptions = {}): RatingTable {
+export function answerTableFromColumns(columns: AnswerColumns, options: TableOptions = {}): AnswerTable {
   const n = columns.item.length;
   if (columns.rater.length !== n || columns.value.length !== n) throw new RangeError("rating columns differ in length");
   const { items, raters, itemOf, raterOf, valueOf, observed } = numberEntries(columns);
@@ -288,19 +288,19 @@ export function ratingTableFromColumns(columns: RatingColumns, options: TableOpt
   return { ...names, scale, scaleDeclared: options.scale !== undefined, ...groupByItem(names.items.length, names.raters.length, itemOf, raterOf, valueOf, names) };
 }
 
-function isTable(input: RatingsInput): input is RatingTable {
+function isTable(input: AnswersInput): input is AnswerTable {
   return "itemStart" in input;
 }
 
-export function isColumns(input: RatingsInput): input is RatingColumns {
+export function isColumns(input: AnswersInput): input is AnswerColumns {
   return "item" in input && input.item instanceof Int32Array;
 }
 
 /** The table for `input`, building it from ratings when needed. */
-export function asTable(input: RatingsInput, options: TableOptions = {}): RatingTable {
-  if (isColumns(input)) return ratingTableFromColumns(input, options);
-  if (!isTable(input)) return buildRatingTable(input, options);
-  if (options.scale) throw new RangeError("the scale of a RatingTable is fixed when it is built; pass ratings to declare one");
+export function asTable(input: AnswersInput, options: TableOptions = {}): AnswerTable {
+  if (isColumns(input)) return answerTableFromColumns(input, options);
+  if (!isTable(input)) return buildAnswerTable(input, options);
+  if (options.scale) throw new RangeError("the scale of an AnswerTable is fixed when it is built; pass ratings to declare one");
   return input;
 }
 
@@ -309,7 +309,7 @@ export function asTable(input: RatingsInput, options: TableOptions = {}): Rating
  * ratings from them are dropped, and an observed (undeclared) scale shrinks to the values
  * they used, in the same order. Raters without ratings are allowed and contribute none. O(N).
  */
-export function selectRaters(table: RatingTable, raters: readonly string[]): RatingTable {
+export function selectRaters(table: AnswerTable, raters: readonly string[]): AnswerTable {
   if (new Set(raters).size !== raters.length) throw new RangeError("selectRaters got the same rater twice");
   // Position of each table rater in `raters`, or -1; named raters without ratings select nothing.
   const keep = new Int32Array(table.raters.length).fill(-1);

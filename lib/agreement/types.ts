@@ -1,5 +1,5 @@
-/** A rating value: a number on a scale or a category label. One type per data set. */
-export type RatingValue = number | string;
+/** An answer: a number on a scale or a category label. One type per data set. */
+export type AnswerValue = number | string;
 
 /**
  * One rating: rater `rater` gave `value` to item `item`. Missing ratings are simply absent
@@ -8,7 +8,7 @@ export type RatingValue = number | string;
 export interface Rating {
   item: string;
   rater: string;
-  value: RatingValue;
+  value: AnswerValue;
 }
 
 /** Krippendorff's levels of measurement (Krippendorff 2011, §"difference functions"). */

@@ -1,10 +1,10 @@
-import type { RatingValue, WeightScheme } from "./types";
+import type { AnswerValue, WeightScheme } from "./types";
 
 /**
  * Positions of the scale categories for value-based weights: the numeric values themselves,
  * or 1..q for labels (irrCAC `weights.py`, which Gwet's AC2 uses).
  */
-export function scalePositions(scale: readonly RatingValue[]): number[] {
+export function scalePositions(scale: readonly AnswerValue[]): number[] {
   return scale.every((v) => typeof v === "number") ? (scale as number[]) : scale.map((_, i) => i + 1);
 }
 

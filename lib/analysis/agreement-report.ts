@@ -5,7 +5,7 @@
  * rising batch by batch), the reliability set (CRScore §4.1-4.2: a common set of 100 items),
  * the items with the most disagreement, and for claims the Table 1 rates per language.
  */
-import { type AgreementResult, ItemSubsets, leastAgreement, type Level, pairConfusions, type PairConfusions, pairKappa, ratingTableFromColumns, type RatingTable, type RatingValue } from "@/lib/agreement";
+import { type AgreementResult, ItemSubsets, leastAgreement, type Level, pairConfusions, type PairConfusions, pairKappa, answerTableFromColumns, type AnswerTable, type AnswerValue } from "@/lib/agreement";
 import { oncePer } from "@/lib/agreement/once-per";
 import { degenerateNote, type TableFacts } from "@/lib/agreement/reasons";
 import type { TaskType } from "@/lib/generated/prisma/enums";
@@ -72,7 +72,7 @@ export interface QuestionAgreement {
   question: string;
   label: string;
   level: Question["level"];
-  scale: RatingValue[];
+  scale: AnswerValue[];
   raters: RaterRef[];
   counts: { items: number; ratings: number; raters: number; itemsWithTwoOrMoreRatings: number; excludedOffScale: number; draftsLeftOut: number };
   coefficients: CoefficientReport[];
@@ -81,11 +81,11 @@ export interface QuestionAgreement {
   /** Cohen's kappa of every pair of raters (same weights as above), in `raters` order; null on the diagonal. */
   pairwise: { method: string; matrix: (PairCell | null)[][] };
   /** Confusion matrix of the pair of raters with the most common items (rows: first rater). */
-  confusion: { raters: [RaterRef, RaterRef]; categories: RatingValue[]; counts: number[][]; n: number } | null;
+  confusion: { raters: [RaterRef, RaterRef]; categories: AnswerValue[]; counts: number[][]; n: number } | null;
   /** Coefficients (no CIs) on consecutive batches of the items with two or more ratings, in study order. */
   batches: { batch: number; items: number; firstItem: string; lastItem: string; coefficients: CoefficientReport[] }[];
   /** Items with the least agreement (then the widest range), for adjudication. */
-  disagreements: { item: StudyItem; agreement: number | null; range: number | null; ratings: { rater: RaterRef; value: RatingValue }[] }[];
+  disagreements: { item: StudyItem; agreement: number | null; range: number | null; ratings: { rater: RaterRef; value: AnswerValue }[] }[];
   /** Judge raters against the annotators (SWE-Judge §5.2); null when no judge answered the question. */
   judges: JudgeAgreement | null;
 }
@@ -118,7 +118,7 @@ interface Settings {
  * CI (one stream of seeded item resamples for all, each coefficient computed from sums over
  * the resamples' picks without building their tables: lib/agreement/resampled.ts).
  */
-export function coefficientReports(table: RatingTable, question: Question, bootstrap: BootstrapSettings | null, alphaLevels: readonly Level[] = [], names?: ReadonlyMap<string, string>): CoefficientReport[] {
+export function coefficientReports(table: AnswerTable, question: Question, bootstrap: BootstrapSettings | null, alphaLevels: readonly Level[] = [], names?: ReadonlyMap<string, string>): CoefficientReport[] {
   return tablesCoefficientReports([{ table, question }], bootstrap, alphaLevels, names)[0];
 }
 
@@ -127,7 +127,7 @@ export function coefficientReports(table: RatingTable, question: Question, boots
  * items share one stream of resamples (tablesBootstrapCis: the picks each would draw alone,
  * drawn once), so each table's CIs are the ones coefficientReports gives it.
  */
-export function tablesCoefficientReports(tables: readonly { table: RatingTable; question: Question }[], bootstrap: BootstrapSettings | null, alphaLevels: readonly Level[] = [], names?: ReadonlyMap<string, string>): CoefficientReport[][] {
+export function tablesCoefficientReports(tables: readonly { table: AnswerTable; question: Question }[], bootstrap: BootstrapSettings | null, alphaLevels: readonly Level[] = [], names?: ReadonlyMap<string, string>): CoefficientReport[][] {
   const definitions = tables.map(({ table, question }) => coefficientDefinitions(question, table.raters.length, alphaLevels, names));
   const results = tables.map(({ table }, g) => definitions[g].map((def) => def.compute(table)));
   const withCi = results.map((r) => (bootstrap && bootstrap.nResamples > 0 ? r.flatMap((result, k) => (result.value !== null ? [k] : [])) : []));
@@ -158,7 +158,7 @@ function coefficientReport(def: CoefficientDefinition, r: AgreementResult, ci: I
 
 /**
  * The distinct values of `indices` (in [0, size)) in first-seen order: for a question's item
- * column, the study item of each item of its table (ratingTableFromColumns numbers items so).
+ * column, the study item of each item of its table (answerTableFromColumns numbers items so).
  */
 function firstSeen(indices: Int32Array, size: number): Int32Array {
   const seen = new Uint8Array(size);
@@ -174,7 +174,7 @@ function firstSeen(indices: Int32Array, size: number): Int32Array {
 }
 
 /** Indices (into table.items, in study order) of the items with two or more ratings. */
-function pairableItems(table: RatingTable): Int32Array {
+function pairableItems(table: AnswerTable): Int32Array {
   const pairable = new Int32Array(table.items.length);
   let n = 0;
   for (let u = 0; u < table.items.length; u++) if (table.itemStart[u + 1] - table.itemStart[u] >= 2) pairable[n++] = u;
@@ -182,7 +182,7 @@ function pairableItems(table: RatingTable): Int32Array {
 }
 
 /** Confusion matrix of the pair of raters with the most common items (the first such pair in rater order). */
-function confusionOf(table: RatingTable, confusions: PairConfusions, ref: (id: string) => RaterRef): QuestionAgreement["confusion"] {
+function confusionOf(table: AnswerTable, confusions: PairConfusions, ref: (id: string) => RaterRef): QuestionAgreement["confusion"] {
   const raters = table.raters.length;
   let best = -1;
   for (let i = 0; i < raters; i++) {
@@ -199,13 +199,13 @@ function confusionOf(table: RatingTable, confusions: PairConfusions, ref: (id: s
 const studyItems = oncePer((items: readonly StudyItem[]) => ({ ids: items.map((item) => item.id), byId: new Map(items.map((item) => [item.id, item])) }));
 
 /**
- * The table of one question's columns: the table buildRatingTable makes of the same ratings
+ * The table of one question's columns: the table buildAnswerTable makes of the same ratings
  * (items, then raters, in the columns' order; values at their scale positions), without an
  * object or a string lookup per rating.
  */
-export function questionTable(data: Pick<TaskColumns, "items" | "raters">, q: QuestionColumns): RatingTable {
+export function questionTable(data: Pick<TaskColumns, "items" | "raters">, q: QuestionColumns): AnswerTable {
   const positions = q.question.scale.map((_, k) => k);
-  const table = ratingTableFromColumns({ items: studyItems(data.items).ids, raters: data.raters, item: q.item, rater: q.rater, value: q.value }, { scale: positions });
+  const table = answerTableFromColumns({ items: studyItems(data.items).ids, raters: data.raters, item: q.item, rater: q.rater, value: q.value }, { scale: positions });
   return { ...table, scale: q.question.scale };
 }
 
@@ -216,7 +216,7 @@ export function questionAgreement(data: Pick<TaskColumns, "items" | "raters">, q
 }
 
 /** questionAgreement on the question's table, with its coefficients computed already (together with the task's other questions). */
-function questionSection(data: Pick<TaskColumns, "items" | "raters">, q: QuestionColumns, table: RatingTable, coefficients: CoefficientReport[], names: ReadonlyMap<string, string>, settings: Settings): Omit<QuestionAgreement, "judges"> {
+function questionSection(data: Pick<TaskColumns, "items" | "raters">, q: QuestionColumns, table: AnswerTable, coefficients: CoefficientReport[], names: ReadonlyMap<string, string>, settings: Settings): Omit<QuestionAgreement, "judges"> {
   const { question } = q;
   const items = studyItems(data.items).byId;
   // The study item of each table item (u → data.items[study[u]]), without a lookup by id per item.
@@ -290,7 +290,7 @@ export interface GatheredTask {
   names: ReadonlyMap<string, string>;
   claimQuality: ClaimQualityReport | null;
   /** When judges answered: every rater's answers (judges too), the judges' ids and names, and the consensus answer per item and question. */
-  judges?: { data: TaskColumns; ids: ReadonlySet<string>; names: ReadonlyMap<string, string>; consensus: ReadonlyMap<string, ReadonlyMap<string, RatingValue>> };
+  judges?: { data: TaskColumns; ids: ReadonlySet<string>; names: ReadonlyMap<string, string>; consensus: ReadonlyMap<string, ReadonlyMap<string, AnswerValue>> };
 }
 
 /** The judges section of one question from every rater's columns (lib/analysis/judge-agreement.ts). */

@@ -1,11 +1,11 @@
 /** One annotator's answers per code change, from a task's ratings as columns (lib/analysis/gather): what a lead's page of that annotator lists. */
-import type { RatingValue } from "@/lib/agreement";
+import type { AnswerValue } from "@/lib/agreement";
 import type { TaskColumns } from "./gather";
 
 export interface ItemAnswers {
   /** The claim or review within its change, e.g. "claim 2" or the review's system. */
   item: string;
-  answers: { question: string; value: RatingValue }[];
+  answers: { question: string; value: AnswerValue }[];
 }
 
 /** The rater's answers grouped by code change id, items in study order, questions in the task's order. */

@@ -5,7 +5,7 @@
  * Krippendorff's alpha (nominal or ordinal, CRScore §4.2 reports ordinal alphas), Gwet's AC1
  * (nominal) or AC2 (ordinal, quadratic weights) and percent agreement.
  */
-import { type AgreementResult, cohenKappa, fleissKappa, gwetAc, type ItemResamples, type ItemSubsets, krippendorffAlpha, type Level, pairConfusions, type PairConfusions, pairKappa, percentAgreement, type RatingTable, type WeightScheme } from "@/lib/agreement";
+import { type AgreementResult, cohenKappa, fleissKappa, gwetAc, type ItemResamples, type ItemSubsets, krippendorffAlpha, type Level, pairConfusions, type PairConfusions, pairKappa, percentAgreement, type AnswerTable, type WeightScheme } from "@/lib/agreement";
 import type { Question } from "./questions";
 
 /** "alpha" is Krippendorff's alpha at the question's level; "alpha-interval" etc. at another level. */
@@ -26,7 +26,7 @@ export function alphaLevels(question: Pick<Question, "level" | "scale">, request
 export interface CoefficientDefinition {
   key: CoefficientKey;
   method: string;
-  compute: (table: RatingTable) => AgreementResult;
+  compute: (table: AnswerTable) => AgreementResult;
   /**
    * The coefficient's value on the loaded item resample of a table (lib/agreement
    * ItemResamples): `resampled(new ItemResamples(table).load(picks))` equals
@@ -54,7 +54,7 @@ export interface CoefficientDefinition {
  * Each pair's kappa is cohenKappa's, from its confusion counts (all pairs tallied in one pass;
  * `confusions` of a subset of the items give the subset's).
  */
-export function meanPairwiseCohen(table: RatingTable, weights: WeightScheme, confusions: PairConfusions = pairConfusions(table)): AgreementResult {
+export function meanPairwiseCohen(table: AnswerTable, weights: WeightScheme, confusions: PairConfusions = pairConfusions(table)): AgreementResult {
   const raters = table.raters.length;
   let sum = 0;
   let pairs = 0;
@@ -89,7 +89,7 @@ const weightName = (weights: WeightScheme) => (weights === "unweighted" ? "unwei
 /** The coefficients of a question for a table with `raterCount` raters; `names` name raters in reasons and notes (default their ids). */
 export function coefficientDefinitions(question: Question, raterCount: number, requestedLevels: readonly Level[] = [], names?: ReadonlyMap<string, string>): CoefficientDefinition[] {
   const { level, weights } = question;
-  const pairNames = (t: RatingTable): [string, string] | undefined => (names && t.raters.length === 2 ? [names.get(t.raters[0]) ?? t.raters[0], names.get(t.raters[1]) ?? t.raters[1]] : undefined);
+  const pairNames = (t: AnswerTable): [string, string] | undefined => (names && t.raters.length === 2 ? [names.get(t.raters[0]) ?? t.raters[0], names.get(t.raters[1]) ?? t.raters[1]] : undefined);
   // Alphas at further levels share the resamples; their cost is not counted, so seeded CIs keep their resample counts.
   const otherAlphas: CoefficientDefinition[] = alphaLevels(question, requestedLevels)
     .filter((l) => l !== level)

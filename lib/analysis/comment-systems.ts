@@ -6,7 +6,7 @@
  * adjudicated value; c-CRAB resolved disagreements through discussion); one without is counted
  * among the system's comments and as `undecided`.
  */
-import type { RatingValue } from "@/lib/agreement";
+import type { AnswerValue } from "@/lib/agreement";
 import { wilsonInterval } from "@/lib/stats/proportion";
 
 /** The system of a human reviewer's comments (docs/pull-request-formats.md). */
@@ -15,7 +15,7 @@ export const HUMAN_SYSTEM = "human";
 /** One review comment: its system and its consensus on the question (null: none). */
 export interface SystemComment {
   system: string;
-  consensus: RatingValue | null;
+  consensus: AnswerValue | null;
 }
 
 export interface UsefulnessRow {
@@ -46,14 +46,14 @@ function systemsOf(comments: readonly SystemComment[]): string[] {
   return inTableOrder(comments.map((c) => c.system));
 }
 
-function usefulnessRow(system: string, comments: readonly SystemComment[], yes: RatingValue, confidenceLevel: number): UsefulnessRow {
+function usefulnessRow(system: string, comments: readonly SystemComment[], yes: AnswerValue, confidenceLevel: number): UsefulnessRow {
   const decided = comments.filter((c) => c.consensus !== null);
   const useful = decided.filter((c) => c.consensus === yes).length;
   return { system, comments: comments.length, decided: decided.length, useful, share: decided.length === 0 ? null : useful / decided.length, ci: wilsonInterval(useful, decided.length, confidenceLevel) };
 }
 
 /** c-CRAB Table 6 from each comment's consensus on a yes/no question (`yes` the useful answer). */
-export function usefulnessTable(question: string, comments: readonly SystemComment[], yes: RatingValue = "yes", confidenceLevel = 0.95): UsefulnessTable {
+export function usefulnessTable(question: string, comments: readonly SystemComment[], yes: AnswerValue = "yes", confidenceLevel = 0.95): UsefulnessTable {
   return {
     question,
     confidenceLevel,

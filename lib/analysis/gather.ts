@@ -5,7 +5,7 @@
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { TASKS } from "@/lib/tasks";
 import { keptUnder, type GoldMode } from "@/lib/data/gold";
-import type { Rating, RatingValue } from "@/lib/agreement";
+import type { Rating, AnswerValue } from "@/lib/agreement";
 import { describeItem, type StudyItem } from "./collect";
 import type { Question } from "./questions";
 import { referenceLabels } from "@/lib/claims";
@@ -225,7 +225,7 @@ export function taskColumns(task: TaskType, questions: readonly Question[], row:
  * numbered in annotator id order): the order the per-annotator figures were defined on, which
  * they keep (Dawid-Skene's sums run over items in first-seen order; gold misses are listed in it).
  */
-export function ratingsByRater(data: TaskColumns, q: QuestionColumns): Rating[] {
+export function answersByRater(data: TaskColumns, q: QuestionColumns): Rating[] {
   const entries = Array.from(q.item, (_, e) => e);
   const itemId = (e: number) => data.items[q.item[e]].id;
   entries.sort((a, b) => q.rater[a] - q.rater[b] || (itemId(a) < itemId(b) ? -1 : itemId(a) > itemId(b) ? 1 : 0));
@@ -233,8 +233,8 @@ export function ratingsByRater(data: TaskColumns, q: QuestionColumns): Rating[] 
 }
 
 /** Each item's values of the question (by item number), in the columns' order. */
-export function itemValues(data: TaskColumns, q: QuestionColumns): RatingValue[][] {
-  const values = data.items.map((): RatingValue[] => []);
+export function itemValues(data: TaskColumns, q: QuestionColumns): AnswerValue[][] {
+  const values = data.items.map((): AnswerValue[] => []);
   for (let e = 0; e < q.item.length; e++) values[q.item[e]].push(q.question.scale[q.value[e]]);
   return values;
 }

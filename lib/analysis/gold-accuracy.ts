@@ -4,7 +4,7 @@
  * answer are scored right or wrong, and finished items that took less active time than the
  * study's minimum are counted as too fast.
  */
-import type { Rating, RatingValue } from "@/lib/agreement";
+import type { Rating, AnswerValue } from "@/lib/agreement";
 
 export interface GoldScore {
   rater: string;
@@ -14,14 +14,14 @@ export interface GoldScore {
   /** correct / answered; null before the first gold answer. */
   accuracy: number | null;
   /** The wrong answers: item, question, the annotator's value and the known answer. */
-  misses: { item: string; question: string; value: RatingValue; gold: RatingValue }[];
+  misses: { item: string; question: string; value: AnswerValue; gold: AnswerValue }[];
 }
 
 /** Key of a known answer: item and question. */
 export const goldKey = (item: string, question: string) => `${item}\u0000${question}`;
 
 /** Each rater's score on the gold questions (ratings of one or more questions, each with its question key). */
-export function goldScores(ratings: readonly (Rating & { question: string })[], gold: ReadonlyMap<string, RatingValue>): Map<string, GoldScore> {
+export function goldScores(ratings: readonly (Rating & { question: string })[], gold: ReadonlyMap<string, AnswerValue>): Map<string, GoldScore> {
   const out = new Map<string, GoldScore>();
   for (const r of ratings) {
     const known = gold.get(goldKey(r.item, r.question));

@@ -1,5 +1,5 @@
 /** Human scores of reviews for one question: each annotator's rating and their mean (the review's human score). */
-import type { RatingValue } from "@/lib/agreement";
+import type { AnswerValue } from "@/lib/agreement";
 import type { StudyForAnalysis } from "@/lib/data/studies";
 import type { StudyItem, TaskColumns } from "./gather";
 import { reviewQuestionTask } from "@/lib/tasks";
@@ -8,7 +8,7 @@ import type { Question } from "./questions";
 import { AppError } from "@/lib/errors";
 
 /** Ratings as numbers: numeric scales as they are, labels by their position (high-quality: 0 no, 1 yes). */
-export function numericValue(question: Question, value: RatingValue): number {
+export function numericValue(question: Question, value: AnswerValue): number {
   return typeof value === "number" ? value : question.scale.indexOf(value);
 }
 

@@ -6,7 +6,7 @@
  * the judge's accuracy, and on a binary question its precision, recall and F1 for the positive
  * answer (c-CRAB §4.2.1 refines its filter to a precision threshold on a gold set), with CIs.
  */
-import { pairConfusions, pairKappa, type RatingTable, type WeightScheme } from "@/lib/agreement";
+import { pairConfusions, pairKappa, type AnswerTable, type WeightScheme } from "@/lib/agreement";
 import { wilsonInterval } from "@/lib/stats/proportion";
 import { itemBootstrapCi, type BootstrapSettings, type Interval } from "./resample";
 
@@ -60,7 +60,7 @@ export interface JudgeAgreement {
 const mean = (values: readonly number[]) => (values.length === 0 ? null : values.reduce((s, v) => s + v, 0) / values.length);
 
 /** The defined κ values' mean of a judge (rater index j) with every annotator (indices `humans`) in `table`. */
-function meanHumanJudge(table: RatingTable, j: number, humans: readonly number[], weights: WeightScheme): number | null {
+function meanHumanJudge(table: AnswerTable, j: number, humans: readonly number[], weights: WeightScheme): number | null {
   const confusions = pairConfusions(table);
   const values = humans.map((h) => pairKappa(table, Math.min(h, j), Math.max(h, j), weights, ["", ""], confusions).value).filter((v): v is number => v !== null);
   return mean(values);
@@ -77,7 +77,7 @@ const f1Of = (tp: number, fp: number, fn: number) => (2 * tp + fp + fn === 0 ? n
  * scale position per item id; the question is binary when its scale has two answers.
  */
 export function judgeAgreement(
-  table: RatingTable,
+  table: AnswerTable,
   judges: ReadonlySet<string>,
   names: ReadonlyMap<string, string>,
   reference: ReadonlyMap<string, number>,

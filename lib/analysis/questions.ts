@@ -4,7 +4,7 @@
  * nominal labels; Likert dimensions (CRScore Table 7) and reference grades (GradedReviews §4.3)
  * are ordinal. Each task's questions are listed by its descriptor (lib/tasks).
  */
-import type { Level, RatingValue, WeightScheme } from "@/lib/agreement";
+import type { Level, AnswerValue, WeightScheme } from "@/lib/agreement";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import type { CommentQuestion } from "@/lib/annotation/comment-questions";
 
@@ -15,7 +15,7 @@ export interface Question {
   label: string;
   level: Extract<Level, "nominal" | "ordinal">;
   /** Declared scale, in order (fixes categories for Cohen's labels and Gwet's q). */
-  scale: RatingValue[];
+  scale: AnswerValue[];
   /** Partial-agreement weights of Cohen's kappa and Gwet's AC2: quadratic for ordinal scales. */
   weights: WeightScheme;
 }

@@ -9,7 +9,7 @@
  * unanimous consensus that needs the annotator's own answer (with two annotators, every
  * unanimous item) would count as agreement by construction; such items are left out and counted.
  */
-import { dawidSkene, type Rating, type RatingValue } from "@/lib/agreement";
+import { dawidSkene, type Rating, type AnswerValue } from "@/lib/agreement";
 import { unanimousValue } from "@/lib/tasks/consensus";
 import type { Question } from "./questions";
 
@@ -38,7 +38,7 @@ export interface AnnotatorReliability {
 const share = (agree: number, n: number): Share => ({ agree, n, value: n > 0 ? agree / n : null });
 
 /** The consensus of `item` without `rater`'s answer: adjudicated, else unanimous among two or more others. */
-function othersConsensus(item: string, rater: string, byItem: ReadonlyMap<string, ReadonlyMap<string, RatingValue>>, adjudicated: ReadonlyMap<string, RatingValue>): RatingValue | null {
+function othersConsensus(item: string, rater: string, byItem: ReadonlyMap<string, ReadonlyMap<string, AnswerValue>>, adjudicated: ReadonlyMap<string, AnswerValue>): AnswerValue | null {
   const decided = adjudicated.get(item);
   if (decided !== undefined) return decided;
   const others = [...byItem.get(item)!].flatMap(([r, v]) => (r === rater ? [] : [v]));
@@ -46,9 +46,9 @@ function othersConsensus(item: string, rater: string, byItem: ReadonlyMap<string
 }
 
 /** `adjudicated`: the lead's consensus values by item. */
-export function annotatorReliability(question: Question, ratings: readonly Rating[], adjudicated: ReadonlyMap<string, RatingValue>): AnnotatorReliability[] {
-  const byRater = new Map<string, Map<string, RatingValue>>();
-  const byItem = new Map<string, Map<string, RatingValue>>();
+export function annotatorReliability(question: Question, ratings: readonly Rating[], adjudicated: ReadonlyMap<string, AnswerValue>): AnnotatorReliability[] {
+  const byRater = new Map<string, Map<string, AnswerValue>>();
+  const byItem = new Map<string, Map<string, AnswerValue>>();
   for (const r of ratings) {
     if (!byRater.has(r.rater)) byRater.set(r.rater, new Map());
     byRater.get(r.rater)!.set(r.item, r.value);

@@ -1,12 +1,12 @@
 /** Bootstrap over items (units) for agreement coefficients, on the compressed rating table. */
-import { type ItemResamples, type RatingTable, SharedResamples } from "@/lib/agreement";
+import { type ItemResamples, type AnswerTable, SharedResamples } from "@/lib/agreement";
 import { bootstrapCisPrepared } from "@/lib/stats";
 
 /**
  * The table of the picked items (indices into table.items, repeats allowed), each keeping all
  * its ratings: one bootstrap resample of units. O(ratings of the picked items).
  */
-export function resampleItems(table: RatingTable, picks: ArrayLike<number>): RatingTable {
+export function resampleItems(table: AnswerTable, picks: ArrayLike<number>): AnswerTable {
   const { itemStart: start, rater: raterOf, value: valueOf } = table;
   const itemStart = new Int32Array(picks.length + 1);
   for (let i = 0; i < picks.length; i++) {
@@ -88,7 +88,7 @@ export interface Interval {
  * each resampled table (resampleItems); the report's coefficients use itemBootstrapCis with
  * their resampled forms instead, which give the same intervals.
  */
-export function itemBootstrapCi(table: RatingTable, coefficient: (t: RatingTable) => number | null, settings: BootstrapSettings, cost: number = table.value.length): Interval {
+export function itemBootstrapCi(table: AnswerTable, coefficient: (t: AnswerTable) => number | null, settings: BootstrapSettings, cost: number = table.value.length): Interval {
   return itemBootstrapCis(table, [{ resampled: (r) => coefficient(resampleItems(table, r.picks)), cost }], settings)[0];
 }
 
@@ -105,13 +105,13 @@ export interface ItemStatistic {
  * sums): interval k is the one itemBootstrapCi gives for coefficient k with its own number of
  * resamples (affordableResamples of its cost).
  */
-export function itemBootstrapCis(table: RatingTable, statistics: readonly ItemStatistic[], settings: BootstrapSettings): Interval[] {
+export function itemBootstrapCis(table: AnswerTable, statistics: readonly ItemStatistic[], settings: BootstrapSettings): Interval[] {
   return tablesBootstrapCis([{ table, statistics }], settings)[0];
 }
 
 /** A table and the coefficients wanted of its item resamples. */
 export interface TableStatistics {
-  table: RatingTable;
+  table: AnswerTable;
   statistics: readonly ItemStatistic[];
 }
 

@@ -7,7 +7,7 @@
  * sweep (Table 18), and human-human versus human-metric agreement (SWE-Judge RQ2).
  * The human score of a review is the mean over its annotators.
  */
-import { pairKappa, ratingTableFromColumns } from "@/lib/agreement";
+import { pairKappa, answerTableFromColumns } from "@/lib/agreement";
 import type { MetricValues } from "@/lib/data/metric-scores";
 import { TFIDF_MODEL } from "@/lib/embeddings";
 import type { TaskType } from "@/lib/generated/prisma/enums";
@@ -178,7 +178,7 @@ export function humanMetricAgreement(points: readonly ReviewPoint[], human: Huma
     rater[e] = metricIndex;
     value[e++] = mapped[k];
   });
-  const table = ratingTableFromColumns({ items: points.map((p) => p.reviewId), raters, item, rater, value }, { scale: human.scale });
+  const table = answerTableFromColumns({ items: points.map((p) => p.reviewId), raters, item, rater, value }, { scale: human.scale });
   const { weights } = human.question;
   const name = (rater: string) => (rater === METRIC ? "the metric" : (names.get(rater) ?? rater));
   // The metric is the table's last rater (its ratings come last), so each pair below is

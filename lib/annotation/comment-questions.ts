@@ -10,7 +10,7 @@
  * number per question key) and `notes` (the justifications).
  */
 import { z } from "zod";
-import type { RatingValue } from "@/lib/agreement";
+import type { AnswerValue } from "@/lib/agreement";
 import { InvariantError } from "@/lib/errors";
 import { REFERENCE_GRADES } from "./codebook";
 
@@ -123,7 +123,7 @@ export function commentQuestionsOf(stored: unknown): CommentQuestion[] {
 export const BINARY_SCALE = ["no", "yes"] as const;
 
 /** The answers of a question in scale order (its Question's `scale`). */
-export function questionScale(question: CommentQuestion, likert: { likertMin: number; likertMax: number }): RatingValue[] {
+export function questionScale(question: CommentQuestion, likert: { likertMin: number; likertMax: number }): AnswerValue[] {
   switch (question.kind) {
     case "binary":
       return [...BINARY_SCALE];
@@ -152,10 +152,10 @@ export function emptyCommentAnswers(): CommentAnswersValue {
 export const askedOf = (question: CommentQuestion, comment: { hasTest: boolean }) => question.kind !== "binary" || !question.withTest || comment.hasTest;
 
 /** A stored answer's value on the question's scale (a binary's "yes"/"no"), or null when it has none there. */
-export function answerOnScale(question: CommentQuestion, answer: StoredAnswer | undefined, likert: { likertMin: number; likertMax: number }): RatingValue | null {
+export function answerOnScale(question: CommentQuestion, answer: StoredAnswer | undefined, likert: { likertMin: number; likertMax: number }): AnswerValue | null {
   if (answer === undefined) return null;
   if (question.kind === "binary") return typeof answer === "boolean" ? BINARY_SCALE[answer ? 1 : 0] : null;
-  return questionScale(question, likert).includes(answer as RatingValue) ? (answer as RatingValue) : null;
+  return questionScale(question, likert).includes(answer as AnswerValue) ? (answer as AnswerValue) : null;
 }
 
 /**

@@ -10,13 +10,13 @@
 import "server-only";
 import { z } from "zod";
 import { slugField } from "@/lib/validation/study-fields";
-import { perItemAgreement, type RatingValue } from "@/lib/agreement";
+import { perItemAgreement, type AnswerValue } from "@/lib/agreement";
 import { AppError } from "@/lib/errors";
 import { referenceLabels } from "@/lib/claims";
 import { db, Prisma } from "@/lib/db/client";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { TaskType } from "@/lib/generated/prisma/enums";
-import { ratingsByRater, type StudyItem } from "@/lib/analysis/gather";
+import { answersByRater, type StudyItem } from "@/lib/analysis/gather";
 import { gatherTaskColumns } from "@/lib/data/task-answers";
 import type { StudyForAnalysis } from "@/lib/data/studies";
 import { questionTable } from "@/lib/analysis/agreement-report";
@@ -46,7 +46,7 @@ export interface QueueEntry {
   /** Share of agreeing rater pairs (1 = unanimous). */
   agreement: number | null;
   range: number | null;
-  ratings: { rater: string; value: RatingValue }[];
+  ratings: { rater: string; value: AnswerValue }[];
   /** Where the annotators agree, disagree or tie. */
   split: RatingSplit;
   consensus: StoredConsensus | null;
@@ -130,7 +130,7 @@ export interface AdjudicationItem {
   pseudoReferences: { kind: string; text: string }[];
   questions: Question[];
   annotations: ItemAnnotation[];
-  consensus: Record<string, (StoredConsensus & { source: "adjudicated" }) | { value: RatingValue; source: "unanimous" } | null>;
+  consensus: Record<string, (StoredConsensus & { source: "adjudicated" }) | { value: AnswerValue; source: "unanimous" } | null>;
   history: HistoryEntry[];
 }
 
@@ -180,10 +180,10 @@ export async function adjudicationItem(account: Pick<SessionAccount, "id" | "rol
   const consensus: AdjudicationItem["consensus"] = {};
   for (const q of questions) {
     const s = stored.find((c) => c.question === q.key);
-    const values = annotations.map((a) => a.values[q.key]).filter((v): v is RatingValue => v !== null && v !== undefined);
-    const c = consensusOf(values, s?.value as RatingValue | undefined);
+    const values = annotations.map((a) => a.values[q.key]).filter((v): v is AnswerValue => v !== null && v !== undefined);
+    const c = consensusOf(values, s?.value as AnswerValue | undefined);
     consensus[q.key] = s
-      ? { id: s.id, value: s.value as RatingValue, reason: s.reason, version: s.version, decidedBy: s.decidedBy?.name ?? null, decidedAt: s.decidedAt, gold: s.gold, source: "adjudicated" }
+      ? { id: s.id, value: s.value as AnswerValue, reason: s.reason, version: s.version, decidedBy: s.decidedBy?.name ?? null, decidedAt: s.decidedAt, gold: s.gold, source: "adjudicated" }
       : c && { value: c.value, source: "unanimous" };
   }
   return {
@@ -276,7 +276,7 @@ async function studyTaskReliability(study: StudyForAnalysis, task: TaskType): Pr
       const c = questions.get(q.question.key);
       return c?.source === "adjudicated" ? [[item, c.value] as const] : [];
     }));
-    const annotators = annotatorReliability(q.question, ratingsByRater(data, q), adjudicated).map((a) => ({
+    const annotators = annotatorReliability(q.question, answersByRater(data, q), adjudicated).map((a) => ({
       ...a,
       name: names.get(a.rater) ?? a.rater,
       withOthers: a.withOthers.map((o) => ({ ...o, rater: names.get(o.rater) ?? o.rater })),

@@ -5,7 +5,7 @@
 import "server-only";
 import type { Prisma, PrismaClient } from "@/lib/db/client";
 import type { TaskType } from "@/lib/generated/prisma/enums";
-import type { RatingValue } from "@/lib/agreement";
+import type { AnswerValue } from "@/lib/agreement";
 import { itemValues } from "@/lib/analysis/gather";
 import { gatherTaskColumns } from "@/lib/data/task-answers";
 import type { StudyForAnalysis } from "@/lib/data/studies";
@@ -15,7 +15,7 @@ type Client = PrismaClient | Prisma.TransactionClient;
 
 export interface StoredConsensus {
   id: string;
-  value: RatingValue;
+  value: AnswerValue;
   reason: string;
   version: number;
   decidedBy: string | null;
@@ -30,7 +30,7 @@ export async function storedConsensus(client: Client, studyId: string, task: Tas
   const out = new Map<string, Map<string, StoredConsensus>>();
   for (const r of rows) {
     if (!out.has(r.itemId)) out.set(r.itemId, new Map());
-    out.get(r.itemId)!.set(r.question, { id: r.id, value: r.value as RatingValue, reason: r.reason, version: r.version, decidedBy: r.decidedBy?.name ?? null, decidedAt: r.decidedAt, gold: r.gold });
+    out.get(r.itemId)!.set(r.question, { id: r.id, value: r.value as AnswerValue, reason: r.reason, version: r.version, decidedBy: r.decidedBy?.name ?? null, decidedAt: r.decidedAt, gold: r.gold });
   }
   return out;
 }

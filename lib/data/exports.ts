@@ -5,7 +5,7 @@
  */
 import "server-only";
 import { db, type PrismaClient } from "@/lib/db/client";
-import type { RatingValue } from "@/lib/agreement";
+import type { AnswerValue } from "@/lib/agreement";
 import { taskConsensus } from "@/lib/data/consensus";
 import { studyAnnotators, studyAnswers, studyChanges } from "@/lib/data/export-rows";
 import { goldItems, type GoldItems } from "@/lib/data/gold";
@@ -64,7 +64,7 @@ export async function adjudicatedValues(client: PrismaClient, studyId: string): 
   for (const row of rows) {
     const key = consensusKey(row.task, row.itemId);
     if (!out.has(key)) out.set(key, new Map());
-    out.get(key)!.set(row.question, row.value as RatingValue);
+    out.get(key)!.set(row.question, row.value as AnswerValue);
   }
   return out;
 }

@@ -7,7 +7,7 @@
  */
 import "server-only";
 import type { Prisma, PrismaClient } from "@/lib/db/client";
-import type { RatingValue } from "@/lib/agreement";
+import type { AnswerValue } from "@/lib/agreement";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 
 type Client = PrismaClient | Prisma.TransactionClient;
@@ -19,7 +19,7 @@ export interface GoldAnswer {
   task: TaskType;
   itemId: string;
   question: string;
-  value: RatingValue;
+  value: AnswerValue;
 }
 
 export function goldAnswers(client: Client, studyId: string): Promise<GoldAnswer[]> {

@@ -8,8 +8,8 @@ import "server-only";
 import { z } from "zod";
 import { slugField } from "@/lib/validation/study-fields";
 import { db } from "@/lib/db/client";
-import type { RatingValue } from "@/lib/agreement";
-import { ratingsByRater } from "@/lib/analysis/gather";
+import type { AnswerValue } from "@/lib/agreement";
+import { answersByRater } from "@/lib/analysis/gather";
 import { gatherTaskColumns } from "@/lib/data/task-answers";
 import { belowAccuracy, goldKey, goldScores, paceOf, type GoldScore, type PaceSummary } from "@/lib/analysis/gold-accuracy";
 import { goldAnswers, goldChanges } from "@/lib/data/gold";
@@ -34,7 +34,7 @@ export interface StudyQuality {
   study: { id: string; slug: string; name: string; tasks: TaskType[]; goldPerQueue: number; goldMinAccuracy: number; minSecondsPerItem: number };
   /** Gold items (code changes) and known answers. */
   goldItems: number;
-  goldAnswers: { task: TaskType; itemId: string; question: string; value: RatingValue }[];
+  goldAnswers: { task: TaskType; itemId: string; question: string; value: AnswerValue }[];
   annotators: QualityRow[];
 }
 
@@ -53,7 +53,7 @@ export async function studyQuality(account: Pick<SessionAccount, "id" | "role">,
     if (!answers.some((a) => a.task === task)) continue;
     // Every gold answer so far, drafts too: accuracy is watched while annotators work.
     const data = await gatherTaskColumns(study, task, db, { gold: "only", drafts: "include" });
-    for (const q of data.questions) for (const r of ratingsByRater(data, q)) ratings.push({ ...r, item: `${task}:${r.item}`, question: q.question.key });
+    for (const q of data.questions) for (const r of answersByRater(data, q)) ratings.push({ ...r, item: `${task}:${r.item}`, question: q.question.key });
   }
   const scores = goldScores(ratings, gold);
   const annotators = members

@@ -6,7 +6,7 @@
  */
 import type { GoldItems } from "@/lib/data/gold";
 import type { TaskType } from "@/lib/generated/prisma/enums";
-import type { RatingValue } from "@/lib/agreement";
+import type { AnswerValue } from "@/lib/agreement";
 import type { Question, StudyScales } from "@/lib/analysis/questions";
 import { TASK_LIST } from "@/lib/tasks";
 import { consensusOf } from "@/lib/tasks/consensus";
@@ -26,11 +26,11 @@ export const taskItemConsensus = (consensus: ExportConsensus, task: TaskType, it
   consensus.size === 0 ? undefined : consensus.get(consensusKey(task, itemId));
 
 /** The lead's adjudicated values of the study: `${task}:${itemId}` → question → value. */
-export type Adjudicated = Map<string, Map<string, RatingValue>>;
+export type Adjudicated = Map<string, Map<string, AnswerValue>>;
 
 /** The values the analyses count (lib/analysis/gather.ts): answered, on the question's scale, and not from a rater left out (an annotator whose work on the change is still a draft, a judge not counted). */
-function countedValues(ratings: readonly ExportedRating[], question: Question, leftOut: ReadonlySet<string>): RatingValue[] {
-  const values: RatingValue[] = [];
+function countedValues(ratings: readonly ExportedRating[], question: Question, leftOut: ReadonlySet<string>): AnswerValue[] {
+  const values: AnswerValue[] = [];
   for (const { annotatorId, value } of ratings) if (value !== null && !leftOut.has(annotatorId) && question.scale.includes(value)) values.push(value);
   return values;
 }

@@ -8,7 +8,7 @@
  * (the tool's fields, GitHub's other keys) is written back as top-level keys.
  */
 import type { PullRequestView, ReviewCommentView } from "@/lib/data/pull-requests";
-import type { RatingValue } from "@/lib/agreement";
+import type { AnswerValue } from "@/lib/agreement";
 import { answerOnScale, askedOf, type CommentQuestion as AskedQuestion, type CommentAnswersValue } from "@/lib/annotation/comment-questions";
 import type { AnswerStatus } from "./answers";
 
@@ -52,7 +52,7 @@ export function commentQuestionsForExport(
   questions: readonly AskedQuestion[],
   likert: { likertMin: number; likertMax: number },
   stored: readonly StoredCommentAnswers[],
-  consensus: ReadonlyMap<string, ReadonlyMap<string, { value: RatingValue }>>,
+  consensus: ReadonlyMap<string, ReadonlyMap<string, { value: AnswerValue }>>,
   leftOut: ReadonlySet<string> = new Set(),
 ): CommentQuestions {
   const byComment = new Map<string, StoredCommentAnswers[]>();

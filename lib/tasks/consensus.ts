@@ -4,21 +4,21 @@
  * another (unanimity). Items rated differently and not adjudicated have no consensus: they are
  * the adjudication queue, most disagreeing first.
  */
-import type { ItemAgreement, RatingValue } from "@/lib/agreement";
+import type { ItemAgreement, AnswerValue } from "@/lib/agreement";
 
 export interface ConsensusValue {
-  value: RatingValue;
+  value: AnswerValue;
   source: "unanimous" | "adjudicated";
 }
 
 /** The shared value of two or more identical ratings; null when fewer than two or when they differ. */
-export function unanimousValue(values: readonly RatingValue[]): RatingValue | null {
+export function unanimousValue(values: readonly AnswerValue[]): AnswerValue | null {
   if (values.length < 2) return null;
   return values.every((v) => v === values[0]) ? values[0] : null;
 }
 
 /** The consensus of one item's question from its ratings and the lead's adjudicated value. */
-export function consensusOf(values: readonly RatingValue[], adjudicated: RatingValue | undefined): ConsensusValue | null {
+export function consensusOf(values: readonly AnswerValue[], adjudicated: AnswerValue | undefined): ConsensusValue | null {
   if (adjudicated !== undefined) return { value: adjudicated, source: "adjudicated" };
   const unanimous = unanimousValue(values);
   return unanimous === null ? null : { value: unanimous, source: "unanimous" };
@@ -39,7 +39,7 @@ export function openDisagreement(item: Pick<ItemAgreement, "n" | "agreement">, d
 
 export interface RatingSplit {
   /** Each value given, with how many annotators gave it, most given first (then in first-given order). */
-  counts: { value: RatingValue; count: number }[];
+  counts: { value: AnswerValue; count: number }[];
   /** Two or more ratings, all the same. */
   unanimous: boolean;
   /** The most given value is shared: no majority (a 1-1 split of two annotators). */
@@ -47,8 +47,8 @@ export interface RatingSplit {
 }
 
 /** How an item's ratings of one question split: where annotators agree, disagree, or tie. */
-export function ratingSplit(values: readonly RatingValue[]): RatingSplit {
-  const counts: { value: RatingValue; count: number }[] = [];
+export function ratingSplit(values: readonly AnswerValue[]): RatingSplit {
+  const counts: { value: AnswerValue; count: number }[] = [];
   for (const value of values) {
     const seen = counts.find((c) => c.value === value);
     if (seen) seen.count++;

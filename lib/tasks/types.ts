@@ -11,7 +11,7 @@ import type { ZodType } from "zod";
 import type { AnnotationKind, AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
 import type { Stage2Reference } from "@/lib/annotation/stage2";
 import type { AddedClaimValue, ClaimJudgementValue, CommentFilterValue, NecessityValue, ReferenceGradeValue, ReviewRatingValue, SaveKind } from "@/lib/annotation/values";
-import type { RatingValue } from "@/lib/agreement";
+import type { AnswerValue } from "@/lib/agreement";
 import type { Question, StudyScales } from "@/lib/analysis/questions";
 import type { AnswerOf, MissingAnswer } from "@/lib/annotation/completeness";
 import type { AnnotatedPseudoReference, AnnotatedReview, AnnotatedReviewComment, ExportedAnnotation } from "@/lib/export/rows";
@@ -135,7 +135,7 @@ export interface ExportedValues {
 /** An annotator's value of a question on an item, as the analyses read it (`answers.code`); null when not answered. */
 export interface ExportedRating {
   annotatorId: string;
-  value: RatingValue | null;
+  value: AnswerValue | null;
 }
 
 export type TaskExport =
@@ -148,7 +148,7 @@ export interface ItemAnnotation {
   annotatorId: string;
   annotator: string;
   /** Value per question key; null when not answered. */
-  values: Record<string, RatingValue | null>;
+  values: Record<string, AnswerValue | null>;
   /** The annotator's note, comment or justification. */
   note: string;
   /** Other parts of the annotation worth seeing (necessity, error type, linked claims). */
@@ -275,5 +275,5 @@ export interface TaskDescriptor {
   missing(workspace: TaskWorkspace, answer: AnswerOf, dimensions: readonly string[]): MissingAnswer[];
   export: TaskExport;
   /** The export column and text of a consensus value (the same coding as the annotators' values). */
-  consensusColumn(question: string, value: RatingValue): [string, string];
+  consensusColumn(question: string, value: AnswerValue): [string, string];
 }

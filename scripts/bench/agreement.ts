@@ -5,7 +5,7 @@
  * linear in the ratings (no n × n matrices).
  */
 import { loadavg } from "node:os";
-import { buildRatingTable, cohenKappa, fleissKappa, krippendorffAlpha, pairwiseMatrix, type Rating, type RatingColumns } from "@/lib/agreement";
+import { buildAnswerTable, cohenKappa, fleissKappa, krippendorffAlpha, pairwiseMatrix, type Rating, type AnswerColumns } from "@/lib/agreement";
 import { parseArgs } from "@/lib/cli/args";
 import { kendallTauB, seededRandom, spearman } from "@/lib/stats";
 import { type ScipyRun, startScipy } from "./support/scipy";
@@ -16,7 +16,7 @@ const RATERS = 10;
 const RUNS = 7;
 
 /** The ratings as columns (item index, rater index, value), as the agreement data query returns them. */
-function generateColumns(seed: number, missing: number): RatingColumns {
+function generateColumns(seed: number, missing: number): AnswerColumns {
   const random = seededRandom(seed);
   const item: number[] = [];
   const rater: number[] = [];
@@ -41,7 +41,7 @@ function generateColumns(seed: number, missing: number): RatingColumns {
 }
 
 /** The same ratings as one object each. */
-const asObjects = (c: RatingColumns): Rating[] => Array.from(c.item, (i, e) => ({ item: c.items[i], rater: c.raters[c.rater[e]], value: c.value[e] }));
+const asObjects = (c: AnswerColumns): Rating[] => Array.from(c.item, (i, e) => ({ item: c.items[i], rater: c.raters[c.rater[e]], value: c.value[e] }));
 
 /** CPU time of the `krippendorff` package (alpha from raw ratings, same data) measured once on this machine kind; not installable here. */
 const KRIPPENDORFF_PACKAGE_MS = 90;
@@ -75,7 +75,7 @@ export default async function run(): Promise<void> {
   );
 
   time("Krippendorff alpha, ordinal (from ratings)", () => krippendorffAlpha(ratings, { level: "ordinal" }), (r) => `alpha ${fmt(r.value)}, ${r.n} units`);
-  const table = time("build rating table", () => buildRatingTable(ratings), (t) => `${t.items.length} items, ${t.raters.length} raters, ${t.scale.length} values`);
+  const table = time("build rating table", () => buildAnswerTable(ratings), (t) => `${t.items.length} items, ${t.raters.length} raters, ${t.scale.length} values`);
   for (const level of ["ordinal", "nominal", "interval"] as const) {
     time(`Krippendorff alpha, ${level} (from table)`, () => krippendorffAlpha(table, { level }), (r) => `alpha ${fmt(r.value)}`);
   }

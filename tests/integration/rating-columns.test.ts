@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import type { TaskType } from "@/lib/generated/prisma/client";
-import type { RatingValue } from "@/lib/agreement";
+import type { AnswerValue } from "@/lib/agreement";
 import { HIGH_QUALITY } from "@/lib/analysis/questions";
 import { createAnnotationFixture, removeAnnotationFixture, type AnnotationFixture } from "./annotation-fixture";
 
@@ -90,7 +90,7 @@ afterAll(async () => {
 });
 
 /** What the columns should hold, from the answers as written: the rated items in study order, and per question the ratings and counts. */
-function expected(task: TaskType, goldMode: "exclude" | "include" | "only", drafts: "exclude" | "include", questions: { key: string; scale: readonly RatingValue[] }[]) {
+function expected(task: TaskType, goldMode: "exclude" | "include" | "only", drafts: "exclude" | "include", questions: { key: string; scale: readonly AnswerValue[] }[]) {
   const known = gold.get(task) ?? new Set();
   const answers = written.filter((w) => w.task === task).sort((a, b) => a.order - b.order || (a.rater < b.rater ? -1 : a.rater > b.rater ? 1 : 0));
   const shown = (w: Written) => goldMode === "include" || known.has(w.item) === (goldMode === "only");
@@ -99,7 +99,7 @@ function expected(task: TaskType, goldMode: "exclude" | "include" | "only", draf
     // The counts are of all the task's items, gold or not.
     questions: questions.map((q) => {
       const answered = answers.filter((w) => w.values[q.key] !== null);
-      const onScale = answered.filter((w) => q.scale.includes(w.values[q.key] as RatingValue));
+      const onScale = answered.filter((w) => q.scale.includes(w.values[q.key] as AnswerValue));
       const kept = onScale.filter((w) => drafts === "include" || !w.draft);
       return { ratings: kept.filter(shown).map((w) => ({ item: w.item, rater: w.rater, value: w.values[q.key] })), excluded: answered.length - onScale.length, drafts: onScale.length - kept.length };
     }),

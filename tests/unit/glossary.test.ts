@@ -81,8 +81,6 @@ const PENDING: Record<string, readonly string[]> = {
   "COMMENT_FILTER": ["lib/import/plan.ts"],
   "CommentFilterLabel": ["lib/data/import-writer.ts", "lib/import/plan.ts", "lib/import/snapshot.ts"],
   "CommentFilterValue": ["components/workspace/filter-task.tsx", "lib/annotation/values.ts", "lib/tasks/comment-filtering.ts", "lib/tasks/types.ts"],
-  "RatingTable": ["lib/agreement/cohen.ts", "lib/agreement/counts.ts", "lib/agreement/index.ts", "lib/agreement/item-subsets.ts", "lib/agreement/krippendorff.ts", "lib/agreement/pairs.ts", "lib/agreement/pairwise.ts", "lib/agreement/percent-agreement.ts", "lib/agreement/reasons.ts", "lib/agreement/resampled.ts", "lib/agreement/table.ts", "lib/analysis/agreement-report.ts", "lib/analysis/coefficients.ts", "lib/analysis/resample.ts"],
-  "RatingValue": ["lib/agreement/dawid-skene.ts", "lib/agreement/index.ts", "lib/agreement/krippendorff.ts", "lib/agreement/matrix.ts", "lib/agreement/percent-agreement.ts", "lib/agreement/table.ts", "lib/agreement/types.ts", "lib/agreement/weights.ts", "lib/analysis/agreement-report.ts", "lib/analysis/annotator-answers.ts", "lib/analysis/comment-systems.ts", "lib/analysis/gather.ts", "lib/analysis/gold-accuracy.ts", "lib/analysis/human-scores.ts", "lib/analysis/questions.ts", "lib/analysis/reliability.ts", "lib/annotation/comment-questions.ts", "lib/data/adjudication.ts", "lib/data/exports.ts", "lib/data/gold.ts", "lib/data/quality.ts", "lib/export/consensus.ts", "lib/export/github-comments.ts", "lib/tasks/consensus.ts", "lib/tasks/types.ts"],
   "batchSize": ["app/api/studies/[slug]/agreement/route.ts", "app/studies/[slug]/agreement/page.tsx", "components/dashboard/question-details.tsx", "e2e/dashboard-agreement.spec.ts", "lib/analysis/agreement-report.ts", "lib/data/dashboards.ts", "lib/embeddings/http.ts", "lib/jobs/work.ts", "lib/metric-runs/drain.ts", "lib/pseudo-refs/runs.ts", "lib/validation/report-options.ts", "scripts/cli/agreement.ts"],
   "changeConsensus": ["lib/data/exports.ts", "lib/export/consensus.ts"],
   "changeExternalId": ["components/dashboard/agreement-tables.ts", "e2e/dashboard-agreement.spec.ts", "lib/analysis/annotator-answers.ts", "lib/analysis/collect.ts", "lib/analysis/gather.ts", "lib/analysis/item-sets.ts"],
@@ -93,8 +91,6 @@ const PENDING: Record<string, readonly string[]> = {
   "filter-task.tsx": ["components/workspace/filter-task.tsx", "components/workspace/item-columns.tsx"],
   "goldChanges": ["lib/data/assignment-admin.ts", "lib/data/gold.ts", "lib/data/quality.ts", "lib/data/rounds.ts"],
   "item-preview.tsx": ["app/studies/[slug]/items/[codeChangeId]/page.tsx", "components/workspace/item-preview.tsx", "e2e/lead-views.spec.ts", "e2e/workspace-pull-request.spec.ts"],
-  "ratingTableFromColumns": ["lib/agreement/index.ts", "lib/agreement/table.ts", "lib/analysis/agreement-report.ts", "lib/analysis/validity-report.ts"],
-  "ratingsByRater": ["lib/analysis/gather.ts", "lib/data/adjudication.ts", "lib/data/quality.ts"],
   "roundChanges": ["lib/data/assignment-admin.ts", "lib/data/round-gate.ts"],
   "studyChanges": ["lib/data/export-rows.ts", "lib/data/exports.ts"],
 };

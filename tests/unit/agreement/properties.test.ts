@@ -13,7 +13,7 @@ import {
   percentAgreement,
   type Rating,
   selectRaters,
-  buildRatingTable,
+  buildAnswerTable,
 } from "@/lib/agreement";
 import { seededRandom } from "@/lib/stats";
 
@@ -78,7 +78,7 @@ describe("properties", () => {
 
   test("two-rater alpha from selectRaters matches alpha on the pair's own ratings", () => {
     const ratings = randomRatings(5);
-    const table = buildRatingTable(ratings);
+    const table = buildAnswerTable(ratings);
     const m = pairwiseMatrix(table, (t, a, b) => krippendorffAlpha(selectRaters(t, [a, b]), { level: "ordinal" }));
     const own = ratings.filter((r) => r.rater === "r1" || r.rater === "r3");
     expect(m.matrix[1][3]?.value).toBeCloseTo(krippendorffAlpha(own, { level: "ordinal" }).value as number, 14);
@@ -94,7 +94,7 @@ describe("pair confusions and the least-agreement items (one pass instead of one
 
   test("each pair's counts are those of pairedValues, rows the first rater's categories, and its kappa cohenKappa's", () => {
     for (const ratings of cases) {
-      const table = buildRatingTable(ratings);
+      const table = buildAnswerTable(ratings);
       const { n, counts } = pairConfusions(table);
       const R = table.raters.length;
       const q = table.scale.length;
@@ -119,7 +119,7 @@ describe("pair confusions and the least-agreement items (one pass instead of one
   test("leastAgreement equals perItemAgreement sorted (agreement, widest range, order) and cut, for any count and ties in order", () => {
     const random = seededRandom(11);
     for (const ratings of cases) {
-      const table = buildRatingTable(ratings);
+      const table = buildAnswerTable(ratings);
       // Orders with ties (a stable sort keeps table order among them).
       const order = table.items.map(() => Math.floor(random() * 10));
       const sorted = perItemAgreement(table)

@@ -1,4 +1,4 @@
-import type { Rating, RatingValue } from "@/lib/agreement";
+import type { Rating, AnswerValue } from "@/lib/agreement";
 import type { Random } from "@/lib/stats";
 
 /**
@@ -6,7 +6,7 @@ import type { Random } from "@/lib/stats";
  * item's latent category or, with probability `shiftRate`, one category off (ties, missing
  * ratings and items with one rating or none).
  */
-export function raggedRatings(random: Random, items: number, raters: number, values: readonly RatingValue[], keep: number, shiftRate: number): Rating[] {
+export function raggedRatings(random: Random, items: number, raters: number, values: readonly AnswerValue[], keep: number, shiftRate: number): Rating[] {
   const out: Rating[] = [];
   for (let i = 0; i < items; i++) {
     const latent = Math.floor(random() * values.length);

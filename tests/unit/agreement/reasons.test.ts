@@ -7,7 +7,7 @@
  * formula); Krippendorff's alpha of the same ratings is -0.9, not -1.
  */
 import { describe, expect, test } from "vitest";
-import { buildRatingTable, type Rating, type RatingValue } from "@/lib/agreement";
+import { buildAnswerTable, type Rating, type AnswerValue } from "@/lib/agreement";
 import { coefficientReports, type CoefficientReport } from "@/lib/analysis/agreement-report";
 import type { Question } from "@/lib/analysis/questions";
 import { bootstrapSettings } from "@/lib/analysis/resample";
@@ -17,9 +17,9 @@ const grade: Question = { task: "REFERENCE_GRADING", key: "grade", label: "Grade
 const code: Question = { task: "CLAIM_VERIFICATION", key: "code", label: "Code", level: "nominal", scale: [1, 2, 3, 4], weights: "unweighted" };
 
 /** Rows are items, columns raters ("A", "B", …); null = not rated. */
-function reports(question: Question, rows: (RatingValue | null)[][]): Map<string, CoefficientReport> {
+function reports(question: Question, rows: (AnswerValue | null)[][]): Map<string, CoefficientReport> {
   const ratings: Rating[] = rows.flatMap((row, i) => row.flatMap((value, r) => (value === null ? [] : [{ item: `i${i}`, rater: "ABCD"[r], value }])));
-  const table = buildRatingTable(ratings, { scale: question.scale });
+  const table = buildAnswerTable(ratings, { scale: question.scale });
   return new Map(coefficientReports(table, question, bootstrapSettings({ nResamples: 200 })).map((c) => [c.key, c]));
 }
 

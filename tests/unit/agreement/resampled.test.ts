@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import {
-  buildRatingTable,
+  buildAnswerTable,
   cohenKappa,
   fleissKappa,
   gwetAc,
@@ -8,13 +8,13 @@ import {
   krippendorffAlpha,
   type Level,
   percentAgreement,
-  type RatingValue,
+  type AnswerValue,
   resampledCohenKappa,
   resampledFleissKappa,
   resampledGwetAc,
   resampledKrippendorffAlpha,
   resampledPercentAgreement,
-  type RatingTable,
+  type AnswerTable,
   SharedResamples,
   type WeightScheme,
 } from "@/lib/agreement";
@@ -23,10 +23,10 @@ import { type Random, seededRandom } from "@/lib/stats";
 import { raggedRatings } from "./ragged-ratings";
 import { nearly } from "./summation-order";
 
-const ratings = (random: Random, items: number, raters: number, values: readonly RatingValue[], keep: number) => raggedRatings(random, items, raters, values, keep, 0.35);
+const ratings = (random: Random, items: number, raters: number, values: readonly AnswerValue[], keep: number) => raggedRatings(random, items, raters, values, keep, 0.35);
 
 /** Resamples of the table's items: full-size ones, small ones (often undefined) and the identity. */
-function resamples(random: Random, table: RatingTable): number[][] {
+function resamples(random: Random, table: AnswerTable): number[][] {
   const n = table.items.length;
   const draw = (size: number) => Array.from({ length: size }, () => Math.floor(random() * n));
   return [Array.from({ length: n }, (_, u) => u), ...Array.from({ length: 25 }, () => draw(n)), ...Array.from({ length: 25 }, () => draw(1 + Math.floor(random() * 4)))];
@@ -36,19 +36,19 @@ const schemes: WeightScheme[] = ["unweighted", "linear", "quadratic"];
 
 describe("coefficients of item resamples equal the coefficients of the resampled tables, up to summation order", () => {
   const random = seededRandom(2024);
-  const designs: { name: string; table: RatingTable; levels: Level[] }[] = [
-    { name: "Likert, declared scale, 4 raters, ragged", table: buildRatingTable(ratings(random, 60, 4, [1, 2, 3, 4, 5], 0.75), { scale: [1, 2, 3, 4, 5] }), levels: ["nominal", "ordinal", "interval", "ratio"] },
-    { name: "numbers with 0, observed scale, 3 raters", table: buildRatingTable(ratings(random, 40, 3, [0, 1, 2, 5], 0.7)), levels: ["nominal", "ordinal", "interval", "ratio"] },
-    { name: "labels, declared codebook with an unused code, 5 raters", table: buildRatingTable(ratings(random, 50, 5, ["CORRECT", "INCORRECT", "UNVERIFIABLE"], 0.6), { scale: ["CORRECT", "INCORRECT", "UNVERIFIABLE", "AMBIGUOUS"] }), levels: ["nominal", "ordinal"] },
-    { name: "labels, observed scale, 2 raters, complete", table: buildRatingTable(ratings(random, 30, 2, ["no", "yes"], 1)), levels: ["nominal"] },
-    { name: "one category only", table: buildRatingTable(ratings(random, 10, 3, [4], 0.8)), levels: ["nominal"] },
+  const designs: { name: string; table: AnswerTable; levels: Level[] }[] = [
+    { name: "Likert, declared scale, 4 raters, ragged", table: buildAnswerTable(ratings(random, 60, 4, [1, 2, 3, 4, 5], 0.75), { scale: [1, 2, 3, 4, 5] }), levels: ["nominal", "ordinal", "interval", "ratio"] },
+    { name: "numbers with 0, observed scale, 3 raters", table: buildAnswerTable(ratings(random, 40, 3, [0, 1, 2, 5], 0.7)), levels: ["nominal", "ordinal", "interval", "ratio"] },
+    { name: "labels, declared codebook with an unused code, 5 raters", table: buildAnswerTable(ratings(random, 50, 5, ["CORRECT", "INCORRECT", "UNVERIFIABLE"], 0.6), { scale: ["CORRECT", "INCORRECT", "UNVERIFIABLE", "AMBIGUOUS"] }), levels: ["nominal", "ordinal"] },
+    { name: "labels, observed scale, 2 raters, complete", table: buildAnswerTable(ratings(random, 30, 2, ["no", "yes"], 1)), levels: ["nominal"] },
+    { name: "one category only", table: buildAnswerTable(ratings(random, 10, 3, [4], 0.8)), levels: ["nominal"] },
   ];
 
   for (const { name, table, levels } of designs) {
     test(name, () => {
       const picks = resamples(random, table);
       const resampled = picks.map((p) => resampleItems(table, p));
-      const check = (fast: (p: number[]) => number | null, slow: (t: RatingTable) => number | null) => {
+      const check = (fast: (p: number[]) => number | null, slow: (t: AnswerTable) => number | null) => {
         const expected = resampled.map(slow);
         expect(picks.map(fast)).toEqual(expected.map(nearly));
       };
@@ -70,7 +70,7 @@ describe("coefficients of item resamples equal the coefficients of the resampled
     for (const { table, levels } of designs) {
       const loader = new ItemResamples(table);
       const pairs = table.raters.flatMap((a, i) => table.raters.slice(i + 1).map((b) => [a, b] as [string, string]));
-      const reads: [string, (r: ItemResamples) => unknown, (t: RatingTable) => number | null | (number | null)[]][] = [
+      const reads: [string, (r: ItemResamples) => unknown, (t: AnswerTable) => number | null | (number | null)[]][] = [
         ["alpha", (r) => r.krippendorffAlpha(levels[levels.length - 1]), (t) => krippendorffAlpha(t, { level: levels[levels.length - 1] }).value],
         ["gwet", (r) => r.gwetAc("quadratic"), (t) => gwetAc(t, { weights: "quadratic" }).value],
         ["cohen", (r) => r.cohenKappas(pairs, "linear"), (t) => pairs.map((pair) => cohenKappa(t, { raters: pair, weights: "linear" }).value)],
@@ -101,13 +101,13 @@ describe("coefficients of item resamples equal the coefficients of the resampled
 describe("tables resampled with the same picks (SharedResamples) count them once, by joint type", () => {
   const random = seededRandom(77);
   /** Ratings where rater r0 rates every item (so every table has all `items`), the others with probability `keep`. */
-  const everyItem = (items: number, raters: number, values: readonly RatingValue[], keep: number) =>
+  const everyItem = (items: number, raters: number, values: readonly AnswerValue[], keep: number) =>
     ratings(random, items, raters, values, keep).filter((r) => r.rater !== "r0").concat(Array.from({ length: items }, (_, i) => ({ item: `i${i}`, rater: "r0", value: values[i % values.length] })));
   const tables = [
-    buildRatingTable(everyItem(45, 4, [1, 2, 3, 4, 5], 0.7), { scale: [1, 2, 3, 4, 5] }),
-    buildRatingTable(everyItem(45, 3, [1, 2, 3, 4, 5], 1), { scale: [1, 2, 3, 4, 5] }),
-    buildRatingTable(everyItem(45, 5, ["CORRECT", "INCORRECT", "UNVERIFIABLE"], 0.5), { scale: ["CORRECT", "INCORRECT", "UNVERIFIABLE", "AMBIGUOUS"] }),
-    buildRatingTable(everyItem(45, 2, [4], 0.8)),
+    buildAnswerTable(everyItem(45, 4, [1, 2, 3, 4, 5], 0.7), { scale: [1, 2, 3, 4, 5] }),
+    buildAnswerTable(everyItem(45, 3, [1, 2, 3, 4, 5], 1), { scale: [1, 2, 3, 4, 5] }),
+    buildAnswerTable(everyItem(45, 5, ["CORRECT", "INCORRECT", "UNVERIFIABLE"], 0.5), { scale: ["CORRECT", "INCORRECT", "UNVERIFIABLE", "AMBIGUOUS"] }),
+    buildAnswerTable(everyItem(45, 2, [4], 0.8)),
   ];
   /** Every coefficient of a loaded resample, and Cohen's kappa of every pair. */
   const everything = (r: ItemResamples) => {

@@ -8,17 +8,17 @@ import {
   type Level,
   percentAgreement,
   ratingsFromMatrix,
-  type RatingValue,
+  type AnswerValue,
   type WeightScheme,
 } from "@/lib/agreement";
 import { expectValue, hasVectors, vectorGroup } from "../stats/reference-vectors";
 
-type Matrix = (RatingValue | null)[][];
+type Matrix = (AnswerValue | null)[][];
 const label = (note: string | undefined) => note ?? "";
 
 describe.skipIf(!hasVectors)("cohen_kappa_sklearn vectors", () => {
   type E = Record<"unweighted" | "linear" | "quadratic", number | null>;
-  test.each(vectorGroup<{ y1: RatingValue[]; y2: RatingValue[] }, E>("cohen_kappa_sklearn").map((v) => [label(v.note), v] as const))("%s", (_n, v) => {
+  test.each(vectorGroup<{ y1: AnswerValue[]; y2: AnswerValue[] }, E>("cohen_kappa_sklearn").map((v) => [label(v.note), v] as const))("%s", (_n, v) => {
     const ratings = ratingsFromMatrix(v.input.y1.map((a, i) => [a, v.input.y2[i]]), { rows: "units" });
     for (const weights of ["unweighted", "linear", "quadratic"] as const) {
       const r = cohenKappa(ratings, { weights });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { buildRatingTable, cohenKappa, ItemResamples, krippendorffAlpha, leastAgreement, type Rating } from "@/lib/agreement";
+import { buildAnswerTable, cohenKappa, ItemResamples, krippendorffAlpha, leastAgreement, type Rating } from "@/lib/agreement";
 import { questionTable } from "@/lib/analysis/agreement-report";
 import { bootstrapSettings, coefficientDefinitions, coefficientReports, itemBootstrapCi, itemBootstrapCis, meanPairwiseCohen, type Question, questionAgreement, resampleItems, type StudyItem, tablesCoefficientReports, taskQuestions } from "@/lib/analysis";
 import { seededRandom } from "@/lib/stats";
@@ -83,7 +83,7 @@ describe.skipIf(!hasPhase1)("agreement report on the CRScore phase-1 sheets (row
 describe("item bootstrap", () => {
   const ratings: Rating[] = [];
   for (let i = 0; i < 40; i++) for (const [r, shift] of [["a", 0], ["b", i % 3 === 0 ? 1 : 0], ["c", i % 5 === 0 ? -1 : 0]] as const) ratings.push({ item: `i${i}`, rater: r, value: Math.min(5, Math.max(1, 1 + (i % 5) + shift)) });
-  const table = buildRatingTable(ratings, { scale: [1, 2, 3, 4, 5] });
+  const table = buildAnswerTable(ratings, { scale: [1, 2, 3, 4, 5] });
 
   test("resampling items keeps each item's ratings together; the identity resample reproduces the table", () => {
     const same = resampleItems(table, Array.from(table.items, (_, u) => u));
@@ -116,7 +116,7 @@ describe("item bootstrap", () => {
   });
 
   test("undefined coefficients carry a reason and no CI", () => {
-    const one = buildRatingTable([{ item: "x", rater: "a", value: 3 }], { scale: [1, 2, 3, 4, 5] });
+    const one = buildAnswerTable([{ item: "x", rater: "a", value: 3 }], { scale: [1, 2, 3, 4, 5] });
     const reports = coefficientReports(one, gradeQuestion, settings.bootstrap);
     for (const r of reports) {
       expect(r.value).toBeNull();
@@ -142,9 +142,9 @@ describe("item bootstrap CIs from resampled coefficients (no resampled tables)",
     return ratings;
   }
   const likert = taskQuestions("REVIEW_RATING", { likertDimensions: ["relevance"], likertMin: 1, likertMax: 5, commentQuestions: [] })[0];
-  const likertTable = buildRatingTable(likertRatings(3, 60, 4, 0.8), { scale: likert.scale });
+  const likertTable = buildAnswerTable(likertRatings(3, 60, 4, 0.8), { scale: likert.scale });
   const codeRatings = likertRatings(5, 50, 3, 0.9).map((r) => ({ ...r, value: codeQuestion.scale[(r.value as number) - 1] }));
-  const codeTable = buildRatingTable(codeRatings, { scale: codeQuestion.scale });
+  const codeTable = buildAnswerTable(codeRatings, { scale: codeQuestion.scale });
   const summary = (reports: ReturnType<typeof coefficientReports>) => reports.map((c) => [c.key, c.value, c.ci]);
   /** The point estimates to the bit; the CIs' endpoints up to summation order (see summation-order.ts). */
   const pinned = (rows: [string, number, { low: number; high: number; nResamples: number }][]) => rows.map(([key, value, ci]) => [key, value, nearlyInterval(ci)]);
@@ -173,7 +173,7 @@ describe("item bootstrap CIs from resampled coefficients (no resampled tables)",
     for (const [table, question] of [
       [likertTable, likert],
       [codeTable, codeQuestion],
-      [buildRatingTable(likertRatings(8, 40, 2, 0.9), { scale: likert.scale }), likert],
+      [buildAnswerTable(likertRatings(8, 40, 2, 0.9), { scale: likert.scale }), likert],
     ] as const) {
       for (const seed of [1, 2, 3]) {
         const settings = bootstrapSettings({ nResamples: 150, seed });
@@ -199,9 +199,9 @@ describe("item bootstrap CIs from resampled coefficients (no resampled tables)",
     // Two tables over 60 items (their picks are drawn once) and one over 40, whose CIs come from its own stream.
     const tables = [
       { table: likertTable, question: likert },
-      { table: buildRatingTable(likertRatings(9, 60, 3, 0.9), { scale: likert.scale }), question: likert },
+      { table: buildAnswerTable(likertRatings(9, 60, 3, 0.9), { scale: likert.scale }), question: likert },
       { table: codeTable, question: codeQuestion },
-      { table: buildRatingTable(likertRatings(11, 40, 2, 0.9), { scale: likert.scale }), question: likert },
+      { table: buildAnswerTable(likertRatings(11, 40, 2, 0.9), { scale: likert.scale }), question: likert },
     ];
     expect(tables.map((t) => t.table.items.length)).toEqual([60, 60, 50, 40]);
     const together = tablesCoefficientReports(tables, settings, ["nominal"]);
@@ -268,7 +268,7 @@ describe("mean pairwise Cohen's kappa", () => {
           ratings.push({ item: `i${i}`, rater: `r${r}`, value: r === 0 && trial % 4 === 0 ? 3 : 1 + Math.floor(random() * 5) });
         }
       }
-      const table = buildRatingTable(ratings, { scale: [1, 2, 3, 4, 5] });
+      const table = buildAnswerTable(ratings, { scale: [1, 2, 3, 4, 5] });
       for (const weights of ["unweighted", "linear", "quadratic"] as const) {
         const kappas = table.raters.flatMap((a, i) => table.raters.slice(i + 1).map((b) => cohenKappa(table, { raters: [a, b], weights }).value)).filter((v): v is number => v !== null);
         const result = meanPairwiseCohen(table, weights);

@@ -1,6 +1,6 @@
 /** The per-item and per-rater views of a question's columns (lib/analysis/gather.ts) that adjudication and quality read. */
 import { describe, expect, test } from "vitest";
-import { itemValues, ratingsByRater, type QuestionColumns, type TaskColumns } from "@/lib/analysis/gather";
+import { itemValues, answersByRater, type QuestionColumns, type TaskColumns } from "@/lib/analysis/gather";
 import { taskQuestions, type StudyItem } from "@/lib/analysis";
 import { seededRandom } from "@/lib/stats";
 
@@ -35,13 +35,13 @@ describe.each([1, 2, 3, 4, 5])("seed %i", (seed) => {
   const columns = randomColumns(seed);
   const triples = Array.from(columns.q.item, (u, e) => ({ item: columns.data.items[u].id, rater: columns.data.raters[columns.q.rater[e]], value: question.scale[columns.q.value[e]] }));
 
-  test("ratingsByRater: every rating once, by rater then item id, whatever the entries' order", () => {
-    const byRater = ratingsByRater(columns.data, columns.q);
+  test("answersByRater: every rating once, by rater then item id, whatever the entries' order", () => {
+    const byRater = answersByRater(columns.data, columns.q);
     const key = (r: { item: string; rater: string }) => `${r.rater}|${r.item}`;
     expect(byRater.map(key)).toEqual(triples.map(key).sort());
     expect([...byRater].sort((a, b) => key(a).localeCompare(key(b)))).toEqual([...triples].sort((a, b) => key(a).localeCompare(key(b))));
     const again = shuffled(columns, seed + 100);
-    expect(ratingsByRater(again.data, again.q)).toEqual(byRater);
+    expect(answersByRater(again.data, again.q)).toEqual(byRater);
   });
 
   test("itemValues: each item's values (none for unrated items, ties kept), in the entries' order", () => {

@@ -1,14 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { type AgreementResult, buildRatingTable, ItemSubsets, type RatingTable, type RatingValue } from "@/lib/agreement";
+import { type AgreementResult, buildAnswerTable, ItemSubsets, type AnswerTable, type AnswerValue } from "@/lib/agreement";
 import { coefficientDefinitions, type Question, resampleItems, taskQuestions } from "@/lib/analysis";
 import { type Random, seededRandom } from "@/lib/stats";
 import { raggedRatings } from "../agreement/ragged-ratings";
 import { nearly } from "../agreement/summation-order";
 
-const ratings = (random: Random, items: number, raters: number, values: readonly RatingValue[], keep: number) => raggedRatings(random, items, raters, values, keep, 0.3);
+const ratings = (random: Random, items: number, raters: number, values: readonly AnswerValue[], keep: number) => raggedRatings(random, items, raters, values, keep, 0.3);
 
 /** Subsets of the table's items: consecutive batches of the pairable ones (as agreement over time takes them), ordered random subsets, picks with repeats, single items and none. */
-function subsets(random: Random, table: RatingTable): number[][] {
+function subsets(random: Random, table: AnswerTable): number[][] {
   const n = table.items.length;
   const pairable = table.items.map((_, u) => u).filter((u) => table.itemStart[u + 1] - table.itemStart[u] >= 2);
   const batches = Array.from({ length: Math.ceil(pairable.length / 7) }, (_, b) => pairable.slice(7 * b, 7 * b + 7));
@@ -25,13 +25,13 @@ const uneven: Question = { ...likert, key: "uneven", scale: [0, 1, 2, 5], weight
 
 describe("coefficients of item subsets (agreement over time's batches) from the table's per-item terms", () => {
   const random = seededRandom(715);
-  const designs: { name: string; question: Question; table: RatingTable }[] = [
-    { name: "Likert, 4 raters, ragged", question: likert, table: buildRatingTable(ratings(random, 70, 4, likert.scale, 0.7), { scale: likert.scale }) },
-    { name: "Likert, 2 raters (Cohen's kappa of the pair)", question: likert, table: buildRatingTable(ratings(random, 40, 2, likert.scale, 0.8), { scale: likert.scale }) },
-    { name: "claim codes, 5 raters, sparse", question: code, table: buildRatingTable(ratings(random, 60, 5, code.scale.slice(0, 3), 0.35), { scale: code.scale }) },
-    { name: "uneven numeric scale with 0, linear weights, 3 raters", question: uneven, table: buildRatingTable(ratings(random, 50, 3, uneven.scale, 0.75), { scale: uneven.scale }) },
-    { name: "one category only (chance agreement 1)", question: likert, table: buildRatingTable(ratings(random, 20, 3, [4], 0.8), { scale: likert.scale }) },
-    { name: "one rater (no item has two ratings)", question: likert, table: buildRatingTable(ratings(random, 15, 1, likert.scale, 0.9), { scale: likert.scale }) },
+  const designs: { name: string; question: Question; table: AnswerTable }[] = [
+    { name: "Likert, 4 raters, ragged", question: likert, table: buildAnswerTable(ratings(random, 70, 4, likert.scale, 0.7), { scale: likert.scale }) },
+    { name: "Likert, 2 raters (Cohen's kappa of the pair)", question: likert, table: buildAnswerTable(ratings(random, 40, 2, likert.scale, 0.8), { scale: likert.scale }) },
+    { name: "claim codes, 5 raters, sparse", question: code, table: buildAnswerTable(ratings(random, 60, 5, code.scale.slice(0, 3), 0.35), { scale: code.scale }) },
+    { name: "uneven numeric scale with 0, linear weights, 3 raters", question: uneven, table: buildAnswerTable(ratings(random, 50, 3, uneven.scale, 0.75), { scale: uneven.scale }) },
+    { name: "one category only (chance agreement 1)", question: likert, table: buildAnswerTable(ratings(random, 20, 3, [4], 0.8), { scale: likert.scale }) },
+    { name: "one rater (no item has two ratings)", question: likert, table: buildAnswerTable(ratings(random, 15, 1, likert.scale, 0.9), { scale: likert.scale }) },
   ];
 
   for (const { name, question, table } of designs) {

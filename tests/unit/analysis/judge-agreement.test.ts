@@ -22,13 +22,13 @@
  * recall 2/3, F1 = 2·2/(2·2 + 0 + 1) = 4/5.
  */
 import { describe, expect, test } from "vitest";
-import { buildRatingTable, type Rating } from "@/lib/agreement";
+import { buildAnswerTable, type Rating } from "@/lib/agreement";
 import { judgeAgreement } from "@/lib/analysis/judge-agreement";
 import { bootstrapSettings } from "@/lib/analysis/resample";
 
 const ANSWERS: Record<string, string> = { A: "yynnyn", B: "ynnnyy", C: "yynyyn", J: "yynnnn" };
 const ratings: Rating[] = Object.entries(ANSWERS).flatMap(([rater, answers]) => [...answers].map((a, i) => ({ item: `i${i + 1}`, rater, value: a === "y" ? "yes" : "no" })));
-const table = buildRatingTable(ratings, { scale: ["no", "yes"] });
+const table = buildAnswerTable(ratings, { scale: ["no", "yes"] });
 const names = new Map([["J", "judge:j"]]);
 const consensus = new Map([..."yynnyn"].map((a, i) => [`i${i + 1}`, a === "y" ? 1 : 0]));
 
@@ -79,7 +79,7 @@ describe("judges against humans, the SWE-Judge way", () => {
     // O: (0,0) (1,2) (2,2) (2,1): Σ w O = 0 + 1 + 0 + 1 = 2 with w = (i − j)²; both marginals 1, 1, 2 of 4:
     // Σ w E = (1·1·1 + 4·1·2 + 1·1·1 + 1·1·2 + 4·2·1 + 1·2·1)/4 = 22/4; κ = 1 − 2/(22/4) = 7/11.
     // Unweighted: p_o = 2/4, p_e = (1 + 1 + 4)/16 = 3/8, κ = (1/2 − 3/8)/(5/8) = 1/5.
-    const ordinal = buildRatingTable([..."0122"].flatMap((a, i) => [{ item: `i${i}`, rater: "A", value: Number(a) }, { item: `i${i}`, rater: "J", value: Number("0221"[i]) }]), { scale: [0, 1, 2] });
+    const ordinal = buildAnswerTable([..."0122"].flatMap((a, i) => [{ item: `i${i}`, rater: "A", value: Number(a) }, { item: `i${i}`, rater: "J", value: Number("0221"[i]) }]), { scale: [0, 1, 2] });
     const of = (weights: "quadratic" | "unweighted") => judgeAgreement(ordinal, new Set(["J"]), new Map(), new Map(), { weights, bootstrap: null }).humanJudge.J;
     expect(of("quadratic").mean).toBeCloseTo(7 / 11, 12);
     expect(of("unweighted").mean).toBeCloseTo(1 / 5, 12);
