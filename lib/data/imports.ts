@@ -78,7 +78,7 @@ async function importFiles(request: ImportRequest, client: PrismaClient, dryRun:
   try {
     return await client.$transaction(
       async (tx) => {
-        const found: FoundStudy = await findOrCreateStudy({ slug: slug.data, tasks, createdById: request.createdById, importer: request.importer }, tx);
+        const found: FoundStudy = await findOrCreateStudy({ slug: slug.data, tasks, ownerId: request.createdById, importer: request.importer }, tx);
         // Imports into one study run one after the other: each plans against the rows the previous one wrote.
         await tx.$queryRaw`SELECT id FROM "Study" WHERE id = ${found.study.id} FOR UPDATE`;
         const connection = await transactionConnection(client, tx);

@@ -47,16 +47,16 @@ export interface FoundStudy {
 }
 
 /**
- * The study with this slug, created (named after its slug) when it does not exist; the given
- * task types are enabled on it if they are not yet. Imports call this inside their transaction.
+ * The study with this slug, created (named after its slug, owned by `ownerId`) when it does not
+ * exist; the given tasks are enabled on it if they are not yet. Imports call this inside their transaction.
  * With an `importer` (a web import), an existing study must be one they lead (else 404).
  */
-export async function findOrCreateStudy(input: { slug: string; tasks: readonly TaskType[]; createdById?: string | null; importer?: Pick<SessionAccount, "id" | "role"> }, client: Client = db): Promise<FoundStudy> {
+export async function findOrCreateStudy(input: { slug: string; tasks: readonly TaskType[]; ownerId?: string | null; importer?: Pick<SessionAccount, "id" | "role"> }, client: Client = db): Promise<FoundStudy> {
   const slug = studySlugSchema.parse(input.slug);
   if (input.importer) await requireImportTarget(input.importer, slug, client);
   const existing = await client.study.findUnique({ where: { slug } });
   if (!existing) {
-    const study = await client.study.create({ data: { slug, name: slug, tasks: [...new Set(input.tasks)], ownerId: input.createdById ?? null } });
+    const study = await client.study.create({ data: { slug, name: slug, tasks: [...new Set(input.tasks)], ownerId: input.ownerId ?? null } });
     return { study, created: true, enabledTasks: study.tasks };
   }
   const missing = [...new Set(input.tasks)].filter((t) => !existing.tasks.includes(t));
