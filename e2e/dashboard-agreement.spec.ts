@@ -38,7 +38,7 @@ test("the agreement dashboard shows the agreement CLI's numbers for every task a
 
   const questions = expected.tasks.flatMap((t) => t.questions);
   expect(questions.length).toBeGreaterThanOrEqual(4);
-  // Each question's pairwise, confusion, batch and disagreement figures are drawn when opened.
+  // Each question's pairwise, confusion, window and disagreement figures are drawn when opened.
   await expectCharts(page, "", 0);
   await openQuestionDetails(page);
   await expectCharts(page, "", questions.length);
@@ -68,13 +68,13 @@ test("the agreement dashboard shows the agreement CLI's numbers for every task a
         q.confusion.categories.forEach((cat, i) => q.confusion?.categories.forEach((other, j) => expect(row(confusion, String(cat))[String(other)].value, `${label} confusion ${cat}/${other}`).toBe(String(q.confusion?.counts[i][j]))));
       }
 
-      const batches = await readTable(page, `batches-${qid}`);
-      expect(batches.rows.map((r) => r.key)).toEqual(q.batches.map((b) => String(b.batch)));
-      for (const b of q.batches) {
-        const cells = row(batches, String(b.batch));
+      const windows = await readTable(page, `windows-${qid}`);
+      expect(windows.rows.map((r) => r.key)).toEqual(q.windows.map((b) => String(b.window)));
+      for (const b of q.windows) {
+        const cells = row(windows, String(b.window));
         expect(cells.items.value).toBe(String(b.items));
         expect(cells.firstItem.text).toBe(b.firstItem);
-        for (const c of b.coefficients) expectNumber(cells[c.key], c.value, `${label} batch ${b.batch} ${c.key}`);
+        for (const c of b.coefficients) expectNumber(cells[c.key], c.value, `${label} window ${b.window} ${c.key}`);
       }
 
       const disagreements = await readTable(page, `disagreements-${qid}`);
@@ -106,27 +106,27 @@ test("the agreement dashboard shows the agreement CLI's numbers for every task a
   expect(errors).toEqual([]);
 });
 
-test("one task with smaller batches equals the library's report, and so does the JSON route", async ({ page }) => {
+test("one task with smaller windows equals the library's report, and so does the JSON route", async ({ page }) => {
   useTestDatabaseForLib();
   const study = await requireStudy({ slug: "demo" }, testDb());
-  const expected = await agreementReport(study.id, { task: "REVIEW_RATING", batchSize: 8, ...(await reportItemSets(COMMAND_LINE, "demo")) }, testDb());
+  const expected = await agreementReport(study.id, { task: "REVIEW_RATING", windowSize: 8, ...(await reportItemSets(COMMAND_LINE, "demo")) }, testDb());
   await signIn(page, E2E_ACCOUNTS.lead);
-  await page.goto("/studies/demo/agreement?task=REVIEW_RATING&batchSize=8");
+  await page.goto("/studies/demo/agreement?task=REVIEW_RATING&windowSize=8");
   await expectComplete(page, "agreement-report");
   await expect(page.getByTestId("task-CLAIM_VERIFICATION")).toHaveCount(0);
   const [task] = expected.tasks;
   await openQuestionDetails(page);
   await expectCharts(page, "", task.questions.length);
   for (const q of task.questions) {
-    expect(q.batches.length).toBeGreaterThan(1);
-    const batches = await readTable(page, `batches-${questionId(q)}`);
-    expect(batches.rows).toHaveLength(q.batches.length);
-    for (const b of q.batches) for (const c of b.coefficients) expectNumber(row(batches, String(b.batch))[c.key], c.value, `${q.question} batch ${b.batch} ${c.key}`);
-    // One line point per batch and coefficient.
-    await expect(page.locator(`[data-testid="question-${questionId(q)}"] figure .recharts-line-dot`)).toHaveCount(q.batches.reduce((n, b) => n + b.coefficients.filter((c) => c.value !== null).length, 0));
+    expect(q.windows.length).toBeGreaterThan(1);
+    const windows = await readTable(page, `windows-${questionId(q)}`);
+    expect(windows.rows).toHaveLength(q.windows.length);
+    for (const b of q.windows) for (const c of b.coefficients) expectNumber(row(windows, String(b.window))[c.key], c.value, `${q.question} window ${b.window} ${c.key}`);
+    // One line point per window and coefficient.
+    await expect(page.locator(`[data-testid="question-${questionId(q)}"] figure .recharts-line-dot`)).toHaveCount(q.windows.reduce((n, b) => n + b.coefficients.filter((c) => c.value !== null).length, 0));
   }
 
-  const response = await page.request.get("/api/studies/demo/agreement?task=REVIEW_RATING&batchSize=8");
+  const response = await page.request.get("/api/studies/demo/agreement?task=REVIEW_RATING&windowSize=8");
   expect(response.status()).toBe(200);
   expect(await response.json()).toEqual(JSON.parse(JSON.stringify(expected)));
 });

@@ -156,7 +156,7 @@ export async function expectCharts(page: Page, scope: string, count: number): Pr
   for (let i = 0; i < count; i++) await expect(charts.nth(i).locator("svg.recharts-surface").first()).toBeVisible();
 }
 
-/** Opens the details of each question of the agreement dashboard in `scope` (drawn on demand: pairwise and confusion matrices, batches, disagreements). */
+/** Opens the details of each question of the agreement dashboard in `scope` (drawn on demand: pairwise and confusion matrices, windows, disagreements). */
 export async function openQuestionDetails(page: Page, scope = ""): Promise<void> {
   for (const details of await page.locator(`${scope} details[data-testid^="details-"]`).all()) {
     if ((await details.getAttribute("open")) === null) await details.locator("summary").click();

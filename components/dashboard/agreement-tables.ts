@@ -104,24 +104,24 @@ export function confusionTable(slug: string, q: QuestionAgreement): TableData | 
   };
 }
 
-export function batchesTable(slug: string, q: QuestionAgreement): TableData {
+export function windowsTable(slug: string, q: QuestionAgreement): TableData {
   const qid = questionId(q);
   const keys = q.coefficients.map((c) => c);
   return {
-    id: `batches-${qid}`,
-    title: "Agreement per batch",
-    filename: fileSlug(slug, "agreement", qid, "batches"),
+    id: `windows-${qid}`,
+    title: "Agreement per window",
+    filename: fileSlug(slug, "agreement", qid, "windows"),
     columns: [
-      { key: "batch", label: "Batch", numeric: true },
+      { key: "window", label: "Window", numeric: true },
       { key: "items", label: "Items", numeric: true },
       { key: "firstItem", label: "First item" },
       { key: "lastItem", label: "Last item" },
       ...keys.map((c) => ({ key: c.key, label: coefficientLabel(c, q.level), numeric: true, title: c.method })),
     ],
-    rows: q.batches.map((b) => ({
-      key: String(b.batch),
+    rows: q.windows.map((b) => ({
+      key: String(b.window),
       cells: [
-        count(b.batch),
+        count(b.window),
         count(b.items),
         text(b.firstItem),
         text(b.lastItem),

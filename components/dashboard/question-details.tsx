@@ -2,12 +2,12 @@
 
 import { useEffect, useRef, useState } from "react";
 import type { AgreementReport, QuestionAgreement } from "@/lib/analysis";
-import { batchesTable, coefficientLabel, confusionTable, disagreementsTable, pairwiseTable, questionId } from "./agreement-tables";
-import { BatchChart } from "./charts/batch-chart";
+import { windowsTable, coefficientLabel, confusionTable, disagreementsTable, pairwiseTable, questionId } from "./agreement-tables";
+import { WindowChart } from "./charts/window-chart";
 import { DataTable } from "./data-table";
 
 /**
- * A question's pairwise agreement, confusion matrix, agreement per batch (chart and table) and
+ * A question's pairwise agreement, confusion matrix, agreement per window (chart and table) and
  * disagreements, drawn in the browser when the lead opens them: closed, they cost the page
  * neither server rendering nor hydration (the agreement dashboard's first screen).
  */
@@ -28,7 +28,7 @@ export function QuestionDetails({ slug, q, settings }: { slug: string; q: Questi
   const confusion = open ? confusionTable(slug, q) : null;
   return (
     <details ref={ref} open={open} onToggle={(e) => toggle(e.currentTarget.open)} data-testid={`details-${questionId(q)}`}>
-      <summary className="cursor-pointer py-1 text-sm text-blue-700 hover:underline">Pairwise agreement, confusion matrix, agreement per batch and the items with the most disagreement</summary>
+      <summary className="cursor-pointer py-1 text-sm text-blue-700 hover:underline">Pairwise agreement, confusion matrix, agreement per window and the items with the most disagreement</summary>
       {open && (
         <div className="mt-2 space-y-4">
           <div className="grid gap-4 lg:grid-cols-2">
@@ -36,17 +36,17 @@ export function QuestionDetails({ slug, q, settings }: { slug: string; q: Questi
             {confusion ? <DataTable table={confusion} /> : <p className="text-sm text-slate-500">No two annotators rated a common item yet: no confusion matrix.</p>}
           </div>
           <div className="space-y-2">
-            <BatchChart
-              label={`Agreement per batch of ${settings.batchSize} items (study order): ${q.label}`}
+            <WindowChart
+              label={`Agreement per window of ${settings.windowSize} items (study order): ${q.label}`}
               series={q.coefficients.map((c) => ({ key: c.key, label: coefficientLabel(c, q.level) }))}
-              points={q.batches.map((b) => ({
-                batch: b.batch,
+              points={q.windows.map((b) => ({
+                window: b.window,
                 items: b.items,
                 range: `${b.firstItem} … ${b.lastItem}`,
                 values: Object.fromEntries(b.coefficients.map((c) => [c.key, c.value])),
               }))}
             />
-            <DataTable table={batchesTable(slug, q)} note={`Batches of ${settings.batchSize} consecutive items rated by two or more annotators; no CIs per batch.`} />
+            <DataTable table={windowsTable(slug, q)} note={`Windows of ${settings.windowSize} consecutive items rated by two or more annotators; no CIs per window.`} />
           </div>
           <DataTable table={disagreementsTable(slug, q, settings.disagreements)} note="Lowest agreement first, then the widest range. Follow an item to adjudicate it." />
         </div>

@@ -11,7 +11,7 @@ import type { AgreementResult, Level, WeightScheme } from "./types";
 import { agreementWeights, scalePositions } from "./weights";
 
 /**
- * Coefficients of subsets of one table's items (e.g. the consecutive batches of agreement over
+ * Coefficients of subsets of one table's items (e.g. the consecutive windows of agreement over
  * time) from the table's per-item counts, without building each subset's table. Every sum adds
  * the same per-item terms in the same item order as on the subset's own table, so a
  * coefficient (value, n and reason) is the one computed on that table (resampleItems(table,

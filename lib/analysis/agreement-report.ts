@@ -1,7 +1,7 @@
 /**
  * The agreement dashboard's numbers for a study (and the `agreement` CLI's JSON): per task and
  * question, the coefficients with bootstrap CIs and method names, the pairwise annotator matrix,
- * a confusion matrix, agreement per batch over time (GradedReviews §4.3 reports Fleiss' kappa
+ * a confusion matrix, agreement per window over time (GradedReviews §4.3 reports Fleiss' kappa
  * rising batch by batch), the reliability set (CRScore §4.1-4.2: a common set of 100 items),
  * the items with the most disagreement, and for claims the Table 1 rates per language.
  */
@@ -24,8 +24,8 @@ export interface AgreementOptions {
   /** One task only; default every task of the study. */
   task?: TaskType;
   bootstrap?: Partial<BootstrapSettings>;
-  /** Items per batch for agreement over time. Default 50. */
-  batchSize?: number;
+  /** Items per window for agreement over time. Default 50. */
+  windowSize?: number;
   /** The study's reliability set (the one its assignment plan made, or a lead stored; CRScore §4.1-4.2); none leaves the section out. */
   reliabilitySet?: ItemSetFilter;
   /** Length of the disagreement list. Default 20. */
@@ -51,7 +51,7 @@ export interface CoefficientReport {
   reason?: string;
   /** Why a defined value says little (lib/agreement/reasons.ts degenerateNote): a single item, no agreeing ratings, a constant rater, a CI without width. */
   note?: string;
-  /** Bootstrap CI; null when not computed (per-batch figures) or the coefficient is undefined. */
+  /** Bootstrap CI; null when not computed (per-window figures) or the coefficient is undefined. */
   ci: Interval | null;
 }
 
@@ -82,8 +82,8 @@ export interface QuestionAgreement {
   pairwise: { method: string; matrix: (PairCell | null)[][] };
   /** Confusion matrix of the pair of raters with the most common items (rows: first rater). */
   confusion: { raters: [RaterRef, RaterRef]; categories: AnswerValue[]; counts: number[][]; n: number } | null;
-  /** Coefficients (no CIs) on consecutive batches of the items with two or more ratings, in study order. */
-  batches: { batch: number; items: number; firstItem: string; lastItem: string; coefficients: CoefficientReport[] }[];
+  /** Coefficients (no CIs) on consecutive windows of the items with two or more ratings, in study order. */
+  windows: { window: number; items: number; firstItem: string; lastItem: string; coefficients: CoefficientReport[] }[];
   /** Items with the least agreement (then the widest range), for adjudication. */
   disagreements: { item: StudyItem; agreement: number | null; range: number | null; ratings: { rater: RaterRef; value: AnswerValue }[] }[];
   /** Judge raters against the annotators (SWE-Judge §5.2); null when no judge answered the question. */
@@ -101,14 +101,14 @@ export interface AgreementReport {
   study: { id: string; slug: string; name: string };
   /** The items the report counts: all of the study, or a named set with its kind, size (ids listed) and the ids that match no item. */
   itemSet: ItemSetStatement;
-  settings: { bootstrap: BootstrapSettings & { method: string }; counted: string; batchSize: number; reliabilitySet: { name: string; kind: string; size: number } | null; disagreements: number };
+  settings: { bootstrap: BootstrapSettings & { method: string }; counted: string; windowSize: number; reliabilitySet: { name: string; kind: string; size: number } | null; disagreements: number };
   tasks: TaskAgreement[];
 }
 
 interface Settings {
   alphaLevels?: Level[];
   bootstrap: BootstrapSettings;
-  batchSize: number;
+  windowSize: number;
   reliabilitySet: ItemSetFilter | null;
   disagreements: number;
 }
@@ -236,19 +236,19 @@ function questionSection(data: Pick<TaskColumns, "items" | "raters">, q: Questio
   const reliability = settings.reliabilitySet;
   const reliabilityIds = new Set(reliability?.ids);
   const reliabilityItems = reliability ? pairable.filter((u) => inItemSet(data.items[study[u]], reliabilityIds, new Set())) : [];
-  // The batches' tables would have the table's raters, so they share its definitions (made once, not per batch);
-  // each batch's coefficients are summed from the table's per-item terms, without building its table.
+  // The windows' tables would have the table's raters, so they share its definitions (made once, not per window);
+  // each window's coefficients are summed from the table's per-item terms, without building its table.
   const definitions = coefficientDefinitions(question, table.raters.length, settings.alphaLevels, names);
   const subsets = new ItemSubsets(table);
-  const batches: QuestionAgreement["batches"] = [];
-  for (let start = 0; start < pairable.length; start += settings.batchSize) {
-    const batchItems = pairable.subarray(start, start + settings.batchSize);
-    subsets.load(batchItems);
-    batches.push({
-      batch: batches.length + 1,
-      items: batchItems.length,
-      firstItem: first(batchItems),
-      lastItem: last(batchItems),
+  const windows: QuestionAgreement["windows"] = [];
+  for (let start = 0; start < pairable.length; start += settings.windowSize) {
+    const windowItems = pairable.subarray(start, start + settings.windowSize);
+    subsets.load(windowItems);
+    windows.push({
+      window: windows.length + 1,
+      items: windowItems.length,
+      firstItem: first(windowItems),
+      lastItem: last(windowItems),
       coefficients: coefficientReportsOf(definitions, definitions.map((def) => def.ofSubset(subsets)), () => null),
     });
   }
@@ -279,7 +279,7 @@ function questionSection(data: Pick<TaskColumns, "items" | "raters">, q: Questio
       matrix: matrix.map((row) => row.map((cell) => (cell === null ? null : { value: cell.value, n: cell.n, ...(cell.reason === undefined ? {} : { reason: cell.reason }), ...(cell.note === undefined ? {} : { note: cell.note }) }))),
     },
     confusion: confusionOf(table, pairConfusions(table), ref),
-    batches,
+    windows,
     disagreements,
   };
 }
@@ -313,7 +313,7 @@ function judgesSection(question: Question, judges: NonNullable<GatheredTask["jud
 export async function agreementReportOf(study: StudyForAnalysis, options: AgreementOptions, readTask: (task: TaskType) => Promise<GatheredTask>): Promise<AgreementReport> {
   const settings: Settings = {
     bootstrap: bootstrapSettings(options.bootstrap),
-    batchSize: options.batchSize ?? 50,
+    windowSize: options.windowSize ?? 50,
     reliabilitySet: options.reliabilitySet ?? null,
     disagreements: options.disagreements ?? 20,
     alphaLevels: options.alphaLevels,
@@ -343,7 +343,7 @@ export async function agreementReportOf(study: StudyForAnalysis, options: Agreem
     settings: {
       bootstrap: { ...settings.bootstrap, method: "percentile; items resampled with replacement, all their ratings together" },
       counted: countedWork(options.includeDrafts ? "include" : "exclude"),
-      batchSize: settings.batchSize,
+      windowSize: settings.windowSize,
       reliabilitySet: settings.reliabilitySet && { name: settings.reliabilitySet.name, kind: settings.reliabilitySet.kind, size: settings.reliabilitySet.ids.length },
       disagreements: settings.disagreements,
     },

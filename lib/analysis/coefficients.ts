@@ -37,7 +37,7 @@ export interface CoefficientDefinition {
   /**
    * The coefficient of the loaded item subset of a table (lib/agreement ItemSubsets):
    * `ofSubset(new ItemSubsets(table).load(items))` equals `compute(resampleItems(table, items))`
-   * (value, n and reason) exactly, without building the subset's table. For batches.
+   * (value, n and reason) exactly, without building the subset's table. For windows.
    */
   ofSubset: (subset: ItemSubsets) => AgreementResult;
   /**

@@ -20,7 +20,7 @@ import type { SessionAccount } from "@/lib/auth/authenticate";
 /** The page's query, as its form and links give it. */
 export interface AgreementQuery {
   task?: TaskType;
-  batchSize?: number;
+  windowSize?: number;
   includeGold?: boolean;
   includeDrafts?: boolean;
   /** Name of an item set to restrict the report to. */
@@ -50,7 +50,7 @@ export async function agreementDashboard(account: Pick<SessionAccount, "id" | "r
     const itemSet = sets.find((s) => s.name === query.set);
     const options: AgreementOptions = {
       task,
-      batchSize: query.batchSize,
+      windowSize: query.windowSize,
       ...(query.includeGold ? { includeGold: true } : {}),
       ...(query.includeDrafts ? { includeDrafts: true } : {}),
       ...(await reportItemSets(account, study.slug, itemSet?.name)),

@@ -29,7 +29,7 @@ export interface HttpEmbedderOptions {
   model: string;
   apiKey?: string;
   /** Texts per request. Default 64. */
-  batchSize?: number;
+  textsPerRequest?: number;
   /** Retries after the first attempt of a request. Default 5. */
   maxRetries?: number;
   /** Per-attempt timeout. Default 30 s. */
@@ -173,16 +173,16 @@ export function createHttpEmbedder(options: HttpEmbedderOptions): Embedder & { e
   const pooling = options.pooling ?? "sentence";
   const cacheModel = cachedModelName(options.model, pooling);
   const request = (batch: readonly string[]) => (pooling === "sentence" ? requestBatch(endpoint, options, batch) : requestPooledBatch(tokenEndpointsRoot(options.url), options, batch));
-  const batchSize = options.batchSize ?? 64;
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
+  const textsPerRequest = options.textsPerRequest ?? 64;
+  if (!Number.isInteger(textsPerRequest) || textsPerRequest < 1) throw new RangeError(`textsPerRequest must be a positive integer, got ${textsPerRequest}`);
 
   async function embedVectors(texts: readonly string[]): Promise<number[][]> {
     const distinct = [...new Set(texts)];
     const hashes = new Map(distinct.map((t) => [t, textHash(t)]));
     const cached = (await options.store?.get(cacheModel, [...hashes.values()])) ?? new Map<string, number[]>();
     const missing = distinct.filter((t) => !cached.has(hashes.get(t) as string));
-    for (let start = 0; start < missing.length; start += batchSize) {
-      const batch = missing.slice(start, start + batchSize);
+    for (let start = 0; start < missing.length; start += textsPerRequest) {
+      const batch = missing.slice(start, start + textsPerRequest);
       const vectors = await withRetry(() => request(batch), options.maxRetries ?? 5, options.backoffMs ?? 500);
       const entries = batch.map((t, i) => ({ hash: hashes.get(t) as string, vector: vectors[i] }));
       for (const { hash, vector } of entries) cached.set(hash, vector);

@@ -15,7 +15,7 @@ export interface MetricJobContext {
   /** Key for the embeddings endpoint; default EMBEDDINGS_API_KEY. */
   apiKey?: string;
   /** Batching, retry and timeout settings of the endpoint client (its defaults otherwise). */
-  http?: Pick<HttpEmbedderOptions, "batchSize" | "maxRetries" | "backoffMs" | "timeoutMs">;
+  http?: Pick<HttpEmbedderOptions, "textsPerRequest" | "maxRetries" | "backoffMs" | "timeoutMs">;
   readonly embedders: Map<string, Promise<Embedder>>;
   /**
    * Keys of chat-completions endpoints by URL, as runs were requested with them (never stored).

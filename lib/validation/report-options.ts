@@ -10,8 +10,8 @@ const whole = z.coerce.number().int().min(0);
 
 /** A task type, as `REVIEW_RATING` or `review-rating`. */
 export const taskField = z.preprocess((v) => (typeof v === "string" ? v.trim().toUpperCase().replace(/-/g, "_") : v), z.enum(TaskType));
-/** Calibration batches of the agreement report: this many items each, in assignment order. */
-export const batchSizeField = whole.min(1).max(100_000);
+/** Windows of the agreement report (agreement over time): this many items each, in assignment order. */
+export const windowSizeField = whole.min(1).max(100_000);
 /** Bootstrap resamples of the CIs; 0 answers with point estimates only. */
 export const resamplesField = whole.max(100_000);
 export const seedField = whole;
@@ -27,7 +27,7 @@ const bootstrapFields = { resamples: resamplesField.optional(), seed: seedField.
 /** The agreement route's query. */
 export const agreementQuerySchema = z.object({
   task: taskField.optional(),
-  batchSize: batchSizeField.optional(),
+  windowSize: windowSizeField.optional(),
   itemSet: itemSetField.optional(),
   ...bootstrapFields,
   gold: includeField.optional(),
@@ -37,7 +37,7 @@ export const agreementQuerySchema = z.object({
 /** The agreement dashboard's search parameters: the route's, a bad value left out; the item set is `set`. */
 export const agreementPageQuerySchema = z.object({
   task: taskField.optional().catch(undefined),
-  batchSize: batchSizeField.optional().catch(undefined),
+  windowSize: windowSizeField.optional().catch(undefined),
   gold: includeField.optional().catch(undefined),
   drafts: includeField.optional().catch(undefined),
   set: itemSetField.optional().catch(undefined),

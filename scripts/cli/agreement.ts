@@ -8,7 +8,7 @@ import { agreementReport } from "@/lib/data/reports";
 import { requireStudy } from "@/lib/data/studies";
 import { reportItemSets } from "@/lib/data/item-sets";
 import { COMMAND_LINE } from "@/lib/data/study-access";
-import { batchSizeField, itemSetField, resamplesField, seedField, taskField } from "@/lib/validation/report-options";
+import { windowSizeField, itemSetField, resamplesField, seedField, taskField } from "@/lib/validation/report-options";
 
 /** --resamples and --seed: the reports' bootstrap. */
 export function bootstrapFlags(args: ParsedArgs): { nResamples?: number; seed?: number } {
@@ -47,14 +47,14 @@ function judgeWeightsFlag(args: ParsedArgs): "unweighted" | "quadratic" | undefi
 
 const command: Command = {
   name: "agreement",
-  usage: "agreement --study SLUG [--task T] [--items FILE | --item-set NAME] [--alpha-levels nominal,ratio] [--include-drafts] [--include-gold] [--json] [--resamples N] [--seed S] [--batch-size N] [--judge-weights unweighted|quadratic]",
+  usage: "agreement --study SLUG [--task T] [--items FILE | --item-set NAME] [--alpha-levels nominal,ratio] [--include-drafts] [--include-gold] [--json] [--resamples N] [--seed S] [--window-size N] [--judge-weights unweighted|quadratic]",
   async run(args) {
     hasSwitch(args, "json"); // the output is always the JSON report the dashboard renders
     const study = await requireStudy({ slug: requireFlag(args, "study") });
     return agreementReport(study.id, {
       task: fieldFlag(args, "task", taskField),
       bootstrap: bootstrapFlags(args),
-      batchSize: fieldFlag(args, "batch-size", batchSizeField),
+      windowSize: fieldFlag(args, "window-size", windowSizeField),
       ...(await itemSetFlags(args, study.slug)),
       alphaLevels: alphaLevelsFlag(args),
       includeDrafts: hasSwitch(args, "include-drafts"),

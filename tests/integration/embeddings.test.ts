@@ -99,7 +99,7 @@ describe("OpenAI-compatible embeddings client", () => {
 
   test("batches the distinct texts, keeps order and sends the key", async () => {
     const texts = Array.from({ length: 10 }, (_, i) => `text ${"a".repeat(i)}`);
-    const client = createHttpEmbedder({ url, model: "test-model", apiKey: "secret", batchSize: 4 });
+    const client = createHttpEmbedder({ url, model: "test-model", apiKey: "secret", textsPerRequest: 4 });
     const vectors = await client.embedVectors([...texts, texts[0]]);
     expect(calls.map((c) => c.input.length)).toEqual([4, 4, 2]);
     expect(calls.every((c) => c.model === "test-model" && c.authorization === "Bearer secret")).toBe(true);
@@ -133,7 +133,7 @@ describe("OpenAI-compatible embeddings client", () => {
 
   test("cache: vectors stored by (model, text hash); a second call makes no request", async () => {
     const store = embeddingCacheStore;
-    const client = createHttpEmbedder({ url, model: "cache-model", store, batchSize: 2 });
+    const client = createHttpEmbedder({ url, model: "cache-model", store, textsPerRequest: 2 });
     await client.embedVectors(["alpha", "beta", "gamma"]);
     expect(calls).toHaveLength(2);
     const row = await db.embeddingCache.findUnique({ where: { model_textHash: { model: "cache-model", textHash: textHash("alpha") } } });

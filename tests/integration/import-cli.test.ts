@@ -40,6 +40,12 @@ describe("import and export commands", () => {
     expect(refused.stderr).toMatch(/^The option --params is now --signature\nUsage: npm run cli -- import-scores --study SLUG .*--signature S/);
   }, 120_000);
 
+  test("the agreement report's --batch-size is refused naming --window-size, before any work", async () => {
+    const refused = await cli("agreement", "--study", "cli-no-such-study", "--batch-size", "10");
+    expect(refused).toMatchObject({ code: 2, stdout: "" });
+    expect(refused.stderr).toMatch(/^The option --batch-size is now --window-size\nUsage: npm run cli -- agreement --study SLUG .*\[--window-size N\]/);
+  }, 120_000);
+
   test("a renamed option value is refused with its new value (--level segment is --level review), before any work", async () => {
     const refused = await cli("correlate", "--study", "cli-no-such-study", "--metric", "bleu", "--human", "grade", "--level", "segment");
     expect(refused).toMatchObject({ code: 2, stdout: "" });

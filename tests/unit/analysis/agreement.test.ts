@@ -9,7 +9,7 @@ import { hasPhase1, readClaimSheet } from "../claims/crscore-phase1";
 
 // The paper's reliability set: the last 100 claims both annotators judged, sheet rows 395-494 (CRScore §4.2).
 const paperReliabilitySet = { name: "paper rows 395-494", kind: "reliability", ids: Array.from({ length: 100 }, (_, k) => `c/${395 + k}`) };
-const settings = { bootstrap: bootstrapSettings({ nResamples: 200 }), batchSize: 50, reliabilitySet: paperReliabilitySet, disagreements: 5 };
+const settings = { bootstrap: bootstrapSettings({ nResamples: 200 }), windowSize: 50, reliabilitySet: paperReliabilitySet, disagreements: 5 };
 const codeQuestion = taskQuestions("CLAIM_VERIFICATION", { likertDimensions: [], likertMin: 1, likertMax: 5, commentQuestions: [] })[0];
 const gradeQuestion = taskQuestions("REFERENCE_GRADING", { likertDimensions: [], likertMin: 1, likertMax: 5, commentQuestions: [] })[0];
 
@@ -68,13 +68,13 @@ describe.skipIf(!hasPhase1)("agreement report on the CRScore phase-1 sheets (row
     expect(report.coefficients.find((c) => c.key === "gwet")?.method).toMatch(/AC1/);
   });
 
-  test("confusion matrix, pairwise matrix, batches and disagreements", () => {
+  test("confusion matrix, pairwise matrix, windows and disagreements", () => {
     expect(report.confusion?.n).toBe(115);
     expect(report.confusion?.raters.map((r) => r.name)).toEqual(["Marcus", "atharva"]);
     const agreeing = report.confusion?.counts.reduce((s, row, i) => s + row[i], 0);
     expect(agreeing).toBe(103);
     expect(report.pairwise.matrix[0][1]?.value).toBe(cohen(report.coefficients)?.value);
-    expect(report.batches.map((b) => b.items)).toEqual([50, 50, 15]);
+    expect(report.windows.map((b) => b.items)).toEqual([50, 50, 15]);
     expect(report.disagreements).toHaveLength(5);
     expect(report.disagreements.every((d) => d.agreement === 0 && d.ratings.length === 2)).toBe(true);
   });
@@ -231,7 +231,7 @@ test("reasons name raters by their display names, not their ids", () => {
   expect(report.pairwise.matrix[x][y]?.reason).toBe("raters Xena and yan@example.org rated no item in common");
 });
 
-test("batches and disagreements name the study's items when the columns list them out of study order, with unrated and once-rated items", () => {
+test("windows and disagreements name the study's items when the columns list them out of study order, with unrated and once-rated items", () => {
   const random = seededRandom(12);
   // Study order is the reverse of the ids' order; a third of the ratings are missing.
   const items = new Map(Array.from({ length: 40 }, (_, i) => [`i${i}`, item(`i${i}`, 39 - i)]));
@@ -241,14 +241,14 @@ test("batches and disagreements name the study's items when the columns list the
   // Entries shuffled: the table numbers the items in the order they are first seen, not the study's.
   const order = Array.from(q.item, (_, e) => e).sort(() => random() - 0.5);
   const shuffled = { ...q, item: Int32Array.from(order, (e) => q.item[e]), rater: Int32Array.from(order, (e) => q.rater[e]), value: Float64Array.from(order, (e) => q.value[e]) };
-  const report = questionAgreement(data, shuffled, new Map(), { ...settings, batchSize: 7, reliabilitySet: null, disagreements: 10 });
+  const report = questionAgreement(data, shuffled, new Map(), { ...settings, windowSize: 7, reliabilitySet: null, disagreements: 10 });
 
   const table = questionTable(data, shuffled);
   const label = (id: string) => items.get(id)?.label;
   const pairable = table.items.filter((_, u) => table.itemStart[u + 1] - table.itemStart[u] >= 2);
   expect(pairable).not.toEqual([...pairable].sort((a, b) => (items.get(a)?.order ?? 0) - (items.get(b)?.order ?? 0)));
-  const batches = Array.from({ length: Math.ceil(pairable.length / 7) }, (_, b) => pairable.slice(7 * b, 7 * b + 7));
-  expect(report.batches.map((b) => [b.items, b.firstItem, b.lastItem])).toEqual(batches.map((ids) => [ids.length, label(ids[0]), label(ids[ids.length - 1])]));
+  const windows = Array.from({ length: Math.ceil(pairable.length / 7) }, (_, b) => pairable.slice(7 * b, 7 * b + 7));
+  expect(report.windows.map((b) => [b.items, b.firstItem, b.lastItem])).toEqual(windows.map((ids) => [ids.length, label(ids[0]), label(ids[ids.length - 1])]));
   const least = leastAgreement(table, 10, table.items.map((id) => items.get(id)?.order ?? 0));
   expect(report.disagreements.map((d) => d.item.id)).toEqual(least.map((p) => p.item));
 });

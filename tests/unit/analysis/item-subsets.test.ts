@@ -7,14 +7,14 @@ import { nearly } from "../agreement/summation-order";
 
 const ratings = (random: Random, items: number, raters: number, values: readonly AnswerValue[], keep: number) => raggedRatings(random, items, raters, values, keep, 0.3);
 
-/** Subsets of the table's items: consecutive batches of the pairable ones (as agreement over time takes them), ordered random subsets, picks with repeats, single items and none. */
+/** Subsets of the table's items: consecutive windows of the pairable ones (as agreement over time takes them), ordered random subsets, picks with repeats, single items and none. */
 function subsets(random: Random, table: AnswerTable): number[][] {
   const n = table.items.length;
   const pairable = table.items.map((_, u) => u).filter((u) => table.itemStart[u + 1] - table.itemStart[u] >= 2);
-  const batches = Array.from({ length: Math.ceil(pairable.length / 7) }, (_, b) => pairable.slice(7 * b, 7 * b + 7));
+  const windows = Array.from({ length: Math.ceil(pairable.length / 7) }, (_, b) => pairable.slice(7 * b, 7 * b + 7));
   const ordered = Array.from({ length: 15 }, () => table.items.map((_, u) => u).filter(() => random() < 0.4));
   const repeats = Array.from({ length: 10 }, () => Array.from({ length: 1 + Math.floor(random() * n) }, () => Math.floor(random() * n)));
-  return [...batches, ...ordered, ...repeats, [0], [n - 1], []];
+  return [...windows, ...ordered, ...repeats, [0], [n - 1], []];
 }
 
 const result = (r: AgreementResult) => ({ value: r.value, n: r.n, reason: r.reason });
@@ -23,7 +23,7 @@ const likert = taskQuestions("REVIEW_RATING", { likertDimensions: ["relevance"],
 const code = taskQuestions("CLAIM_VERIFICATION", { likertDimensions: [], likertMin: 1, likertMax: 5, commentQuestions: [] })[0];
 const uneven: Question = { ...likert, key: "uneven", scale: [0, 1, 2, 5], weights: "linear" };
 
-describe("coefficients of item subsets (agreement over time's batches) from the table's per-item terms", () => {
+describe("coefficients of item subsets (agreement over time's windows) from the table's per-item terms", () => {
   const random = seededRandom(715);
   const designs: { name: string; question: Question; table: AnswerTable }[] = [
     { name: "Likert, 4 raters, ragged", question: likert, table: buildAnswerTable(ratings(random, 70, 4, likert.scale, 0.7), { scale: likert.scale }) },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CliError, fieldFlag, parseArgs } from "@/lib/cli/args";
-import { agreementPageQuerySchema, agreementQuerySchema, batchSizeField, bootstrapOption, validityPageQuerySchema, validityQuerySchema, taskField } from "@/lib/validation/report-options";
+import { agreementPageQuerySchema, agreementQuerySchema, windowSizeField, bootstrapOption, validityPageQuerySchema, validityQuerySchema, taskField } from "@/lib/validation/report-options";
 
 describe("report options", () => {
   it("reads a task in either spelling and refuses an unknown one", () => {
@@ -10,13 +10,13 @@ describe("report options", () => {
   });
 
   it("parses the agreement route's query and refuses a bad value", () => {
-    expect(agreementQuerySchema.parse({ task: "REVIEW_RATING", batchSize: "50", resamples: "0", seed: "7", gold: "include", itemSet: "pilot" })).toEqual({ task: "REVIEW_RATING", batchSize: 50, resamples: 0, seed: 7, gold: "include", itemSet: "pilot" });
-    for (const bad of [{ batchSize: "0" }, { batchSize: "100001" }, { resamples: "100001" }, { resamples: "1.5" }, { seed: "-1" }, { drafts: "yes" }, { itemSet: "" }])
+    expect(agreementQuerySchema.parse({ task: "REVIEW_RATING", windowSize: "50", resamples: "0", seed: "7", gold: "include", itemSet: "pilot" })).toEqual({ task: "REVIEW_RATING", windowSize: 50, resamples: 0, seed: 7, gold: "include", itemSet: "pilot" });
+    for (const bad of [{ windowSize: "0" }, { windowSize: "100001" }, { resamples: "100001" }, { resamples: "1.5" }, { seed: "-1" }, { drafts: "yes" }, { itemSet: "" }])
       expect(agreementQuerySchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
   });
 
   it("leaves a bad value out of the dashboards' queries instead of refusing the page", () => {
-    expect(agreementPageQuerySchema.parse({ task: "NOPE", batchSize: "x", gold: "include", drafts: "maybe", set: "" })).toEqual({ gold: "include" });
+    expect(agreementPageQuerySchema.parse({ task: "NOPE", windowSize: "x", gold: "include", drafts: "maybe", set: "" })).toEqual({ gold: "include" });
     expect(validityPageQuerySchema.parse({ metric: ["bleu", "crscore"], level: "everything", includeReferences: "on", drafts: "include" })).toEqual({ metric: "bleu", includeReferences: true, drafts: true });
   });
 
@@ -32,11 +32,11 @@ describe("report options", () => {
   });
 
   it("parses a CLI flag with the same field and names the flag when refusing", () => {
-    const args = parseArgs(["--batch-size", "25", "--seed", "0"]);
-    expect(fieldFlag(args, "batch-size", batchSizeField)).toBe(25);
-    expect(fieldFlag(args, "resamples", batchSizeField)).toBeUndefined();
-    const bad = () => fieldFlag(parseArgs(["--batch-size", "0"]), "batch-size", batchSizeField);
+    const args = parseArgs(["--window-size", "25", "--seed", "0"]);
+    expect(fieldFlag(args, "window-size", windowSizeField)).toBe(25);
+    expect(fieldFlag(args, "resamples", windowSizeField)).toBeUndefined();
+    const bad = () => fieldFlag(parseArgs(["--window-size", "0"]), "window-size", windowSizeField);
     expect(bad).toThrow(CliError);
-    expect(bad).toThrow(/^--batch-size: .*; got "0"$/);
+    expect(bad).toThrow(/^--window-size: .*; got "0"$/);
   });
 });

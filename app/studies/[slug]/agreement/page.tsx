@@ -37,7 +37,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   const account = await requirePageAccount(LEAD_ROLES);
   const { slug } = await params;
   const query = agreementPageQuerySchema.parse(await searchParams);
-  const dashboard = await agreementDashboard(account, slug, { task: query.task, batchSize: query.batchSize, includeGold: query.gold === "include", includeDrafts: query.drafts === "include", set: query.set });
+  const dashboard = await agreementDashboard(account, slug, { task: query.task, windowSize: query.windowSize, includeGold: query.gold === "include", includeDrafts: query.drafts === "include", set: query.set });
   if (!dashboard) notFound();
   const { study, task, sets, itemSet, options, fingerprint, shown, reliability } = dashboard;
   const settings = shown.report.settings;
@@ -46,7 +46,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   const href = (t?: TaskType) => {
     const q = new URLSearchParams();
     if (t) q.set("task", t);
-    if (query.batchSize) q.set("batchSize", String(query.batchSize));
+    if (query.windowSize) q.set("windowSize", String(query.windowSize));
     if (query.gold) q.set("gold", query.gold);
     if (query.drafts) q.set("drafts", query.drafts);
     if (itemSet) q.set("set", itemSet.name);
@@ -59,7 +59,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
       <StudyPageHeader study={study} title="Agreement">
         <p className="text-sm text-slate-600">
           Inter-annotator agreement per task and question, at each question&apos;s level of measurement. Bootstrap CIs: {DEFAULT_BOOTSTRAP.nResamples} resamples (fewer on big studies: each CI&apos;s
-          count is in its tooltip), seed {DEFAULT_BOOTSTRAP.seed}, {Math.round(DEFAULT_BOOTSTRAP.confidenceLevel * 100)}% ({settings.bootstrap.method}). The same numbers as <code className="text-xs">npm run cli -- agreement --study {study.slug}{task ? ` --task ${task}` : ""}{query.batchSize ? ` --batch-size ${query.batchSize}` : ""}{itemSet ? ` --item-set '${itemSet.name}'` : ""}{query.drafts ? " --include-drafts" : ""} --json</code>. Gold items (known answers for attention checks) are left out unless asked for. Item sets are defined on the{" "}
+          count is in its tooltip), seed {DEFAULT_BOOTSTRAP.seed}, {Math.round(DEFAULT_BOOTSTRAP.confidenceLevel * 100)}% ({settings.bootstrap.method}). The same numbers as <code className="text-xs">npm run cli -- agreement --study {study.slug}{task ? ` --task ${task}` : ""}{query.windowSize ? ` --window-size ${query.windowSize}` : ""}{itemSet ? ` --item-set '${itemSet.name}'` : ""}{query.drafts ? " --include-drafts" : ""} --json</code>. Gold items (known answers for attention checks) are left out unless asked for. Item sets are defined on the{" "}
           <Link href={`/studies/${study.slug}/item-sets`} className="text-blue-700 underline">
             item sets page
           </Link>
@@ -80,7 +80,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
             {task && <input type="hidden" name="task" value={task} />}
             <ItemSetSelect sets={sets.map((s) => ({ name: s.name, kind: ITEM_SET_KIND_LABEL[s.kind], size: s.size }))} value={itemSet?.name} className="rounded border border-slate-300 bg-white px-1" />
             <label>
-              Items per batch <input type="number" name="batchSize" min={1} defaultValue={settings.batchSize ?? 50} className="w-16 rounded border border-slate-300 px-1" />
+              Items per window <input type="number" name="windowSize" min={1} defaultValue={settings.windowSize ?? 50} className="w-16 rounded border border-slate-300 px-1" />
             </label>
             <label>
               <input type="checkbox" name="gold" value="include" defaultChecked={query.gold === "include"} /> with gold items

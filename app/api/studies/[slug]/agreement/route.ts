@@ -1,6 +1,6 @@
 /**
  * The agreement report as JSON (cached while the data do not change), exactly the `agreement`
- * CLI's output: `?task=REVIEW_RATING&batchSize=50&itemSet=NAME&resamples=1000&seed=1[&gold=include][&drafts=include]` (itemSet: a stored item set of the study). On big studies the
+ * CLI's output: `?task=REVIEW_RATING&windowSize=50&itemSet=NAME&resamples=1000&seed=1[&gold=include][&drafts=include]` (itemSet: a stored item set of the study). On big studies the
  * worker computes the CIs; until it has, 503 with Retry-After (resamples=0 answers at once).
  */
 import { NextResponse } from "next/server";
@@ -23,7 +23,7 @@ export const GET = handler(async (request: Request, { params }: { params: Promis
   if (query.task && !study.tasks.includes(query.task)) throw new AppError("INVALID_INPUT", { message: `study ${study.slug} has no task ${query.task}; its tasks: ${study.tasks.join(", ")}` });
   const options: AgreementOptions = {
     task: query.task,
-    batchSize: query.batchSize,
+    windowSize: query.windowSize,
     ...(await reportItemSets(account, study.slug, query.itemSet)),
     ...bootstrapOption(query),
     ...(query.gold ? { includeGold: true } : {}),
