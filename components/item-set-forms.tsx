@@ -43,7 +43,7 @@ function SetFields() {
   );
 }
 
-/** Creates an item set from a file of external ids (one CHANGE_ID, CHANGE_ID/REVIEW_ID or CHANGE_ID/CLAIM_ID per line). */
+/** Creates an item set from a file of external ids (one CODE_CHANGE_ID, CODE_CHANGE_ID/REVIEW_ID or CODE_CHANGE_ID/CLAIM_ID per line). */
 export function CreateItemSetForm({ slug, create }: { slug: string; create: Action }) {
   const router = useRouter();
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);

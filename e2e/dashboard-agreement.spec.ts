@@ -82,7 +82,7 @@ test("the agreement dashboard shows the agreement CLI's numbers for every task a
       for (const d of q.disagreements) {
         const cells = row(disagreements, d.item.id);
         expect(cells.item.text).toBe(d.item.label);
-        expect(cells.item.href).toBe(q.task === "CLAIM_VERIFICATION" ? `/studies/demo/consolidate/${d.item.codeChangeId}` : `/studies/demo#change-${encodeURIComponent(d.item.changeExternalId)}`);
+        expect(cells.item.href).toBe(q.task === "CLAIM_VERIFICATION" ? `/studies/demo/consolidate/${d.item.codeChangeId}` : `/studies/demo#change-${encodeURIComponent(d.item.codeChangeExternalId)}`);
         expectNumber(cells.agreement, d.agreement, `${label} disagreement ${d.item.label}`);
         expectNumber(cells.range, d.range, `${label} disagreement range ${d.item.label}`);
       }

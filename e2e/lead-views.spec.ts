@@ -12,7 +12,7 @@ import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
 import { newAnnotator } from "./workspace-fixtures";
 
 const STUDY = `lead-views-e2e-${Date.now()}`;
-let changeId = "";
+let codeChangeId = "";
 let alice: Awaited<ReturnType<typeof newAnnotator>>;
 let bob: Awaited<ReturnType<typeof newAnnotator>>;
 const assignments: Record<string, string> = {};
@@ -23,8 +23,8 @@ let reviews: { id: string; system: string }[] = [];
 async function stored(): Promise<string> {
   const db = testDb();
   const [rows, grades, history] = await Promise.all([
-    db.assignment.findMany({ where: { codeChangeId: changeId }, orderBy: { id: "asc" } }),
-    db.referenceGrade.findMany({ where: { review: { codeChangeId: changeId } }, orderBy: { id: "asc" } }),
+    db.assignment.findMany({ where: { codeChangeId: codeChangeId }, orderBy: { id: "asc" } }),
+    db.referenceGrade.findMany({ where: { review: { codeChangeId: codeChangeId } }, orderBy: { id: "asc" } }),
     db.annotationHistory.count(),
   ]);
   return JSON.stringify({ rows, grades, history });
@@ -47,7 +47,7 @@ test.beforeAll(async () => {
   const oldFile = "def f(x):\n    return x\n";
   const newFile = "def f(x):\n    return x + 1\n";
   const change = await db.codeChange.create({ data: { studyId: study.id, externalId: "pv-1", filePath: "pv.py", language: "python", diff: unifiedDiff(oldFile, newFile, { path: "pv.py" }), oldFile, newFile, position: 0 } });
-  changeId = change.id;
+  codeChangeId = change.id;
   await db.review.create({ data: { codeChangeId: change.id, externalId: "human", system: "human", text: "Check the overflow of x + 1.", isReference: true } });
   for (const [i, system] of ["sys-a", "sys-b"].entries()) reviews.push(await db.review.create({ data: { codeChangeId: change.id, externalId: system, system, text: `${system} says: mind the bound`, position: i + 1 } }));
   reviews = reviews.map((r) => ({ id: r.id, system: r.system }));
@@ -82,7 +82,7 @@ test("the lead previews an item with an annotator's answers, read-only, and open
   await signIn(page, E2E_ACCOUNTS.lead);
   await page.goto(`/studies/${STUDY}`);
   await page.getByTestId("code-change-row").getByRole("link", { name: "pv-1" }).click();
-  const preview = page.getByTestId("item-preview");
+  const preview = page.getByTestId("code-change-preview");
   await expect(preview.getByRole("heading", { level: 1 })).toContainText("Preview · Reference-based grading · pv.py");
   await expect(page.getByTestId("preview-note")).toContainText("without anyone's answers");
   // the workspace's own panels: the diff, the reference review, the generated reviews with their grade buttons (none chosen)

@@ -236,7 +236,7 @@ test("an annotator labels a pull request's comments by keyboard, reloads, submit
 
   // The lead's preview of the first annotator's assignment is the same pull request, read-only, with their answers; their page lists every comment's answers.
   await lead.goto(`/studies/${study.slug}/items/${study.firstFile}?task=COMMENT_QUESTIONS&annotator=${first.accountId}`);
-  const preview = lead.getByTestId("item-preview");
+  const preview = lead.getByTestId("code-change-preview");
   await expect(preview.getByRole("heading", { level: 1 })).toContainText("pull request shop-api#118");
   await expect(preview.getByTestId("pr-counts")).toContainText(`3 files · ${study.comments} comments`);
   await expect(preview.locator(`[data-comment-id="${seen[0]}"]`).getByTestId("comment-answers-summary")).toContainText("Useful: Yes · Category: Functional correctness · High quality: Yes");

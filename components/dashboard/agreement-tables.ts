@@ -138,7 +138,7 @@ export function windowsTable(slug: string, q: QuestionAgreement): TableData {
 /** Where a lead adjudicates an item: claims on the consolidation page, reviews on the study overview. */
 export function itemHref(slug: string, q: QuestionAgreement, item: QuestionAgreement["disagreements"][number]["item"]): string {
   if (q.task === "CLAIM_VERIFICATION") return `/studies/${encodeURIComponent(slug)}/consolidate/${encodeURIComponent(item.codeChangeId)}`;
-  return `/studies/${encodeURIComponent(slug)}#change-${encodeURIComponent(item.changeExternalId)}`;
+  return `/studies/${encodeURIComponent(slug)}#change-${encodeURIComponent(item.codeChangeExternalId)}`;
 }
 
 export function disagreementsTable(slug: string, q: QuestionAgreement, limit: number): TableData {

@@ -20,7 +20,7 @@ import { storedEntries } from "@/lib/annotation/stored-answers";
 import type { StoredEntry } from "@/lib/tasks/types";
 import { AutosaveStore, type Entry } from "./autosave";
 import { ConflictList } from "./conflicts";
-import { ItemColumns } from "./item-columns";
+import { CodeChangeColumns } from "./code-change-columns";
 import { Modal, ShortcutsOverlay } from "./overlay";
 import { SaveStatus } from "./save-status";
 import type { TaskHandle } from "./types";
@@ -431,7 +431,7 @@ export function Workspace({ data, accountId }: { data: WorkspaceData; accountId:
         </p>
       )}
 
-      <ItemColumns
+      <CodeChangeColumns
         {...taskProps}
         taskKey={drafted ? "drafts" : "stored"}
         task={data.assignment.task}

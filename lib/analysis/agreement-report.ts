@@ -32,7 +32,7 @@ export interface AgreementOptions {
   disagreements?: number;
   /** Krippendorff's alpha at further levels of measurement (nominal, ratio) on request. */
   alphaLevels?: Level[];
-  /** Restrict every figure to an item set (external ids `CHANGE_ID`, `CHANGE_ID/REVIEW_ID` or `CHANGE_ID/CLAIM_ID`). */
+  /** Restrict every figure to an item set (external ids `CODE_CHANGE_ID`, `CODE_CHANGE_ID/REVIEW_ID` or `CODE_CHANGE_ID/CLAIM_ID`). */
   items?: ItemSetFilter;
   /** Take gold items (known answers, lib/data/gold) too; by default they are left out. */
   includeGold?: boolean;

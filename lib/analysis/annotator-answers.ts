@@ -23,7 +23,7 @@ export function answersByChange(data: TaskColumns, rater: string): Map<string, I
   const out = new Map<string, ItemAnswers[]>();
   for (const u of [...byItem.keys()].sort((a, b) => a - b)) {
     const item = data.items[u];
-    const prefix = `${item.changeExternalId} · `;
+    const prefix = `${item.codeChangeExternalId} · `;
     const name = item.label.startsWith(prefix) ? item.label.slice(prefix.length) : item.label;
     if (!out.has(item.codeChangeId)) out.set(item.codeChangeId, []);
     out.get(item.codeChangeId)!.push({ item: name, answers: byItem.get(u)! });

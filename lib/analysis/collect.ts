@@ -6,7 +6,7 @@ export interface StudyItem {
   /** Index in study order (code change position, then item position). */
   order: number;
   codeChangeId: string;
-  changeExternalId: string;
+  codeChangeExternalId: string;
   language: string;
   /** Generating system of a review; null for claims. */
   system: string | null;
@@ -25,8 +25,8 @@ export interface ItemFields {
   /** Reviews only. */
   system?: string;
   externalId?: string;
-  changeId: string;
-  changeExternalId: string;
+  codeChangeId: string;
+  codeChangeExternalId: string;
   language: string;
 }
 
@@ -37,11 +37,11 @@ export function describeItem(f: ItemFields): StudyItem {
   return {
     id: f.id,
     order: f.order,
-    codeChangeId: f.changeId,
-    changeExternalId: f.changeExternalId,
+    codeChangeId: f.codeChangeId,
+    codeChangeExternalId: f.codeChangeExternalId,
     language: f.language,
     system: f.system ?? null,
     itemExternalId: f.externalId ?? null,
-    label: `${f.changeExternalId} · ${claim ? f.claimLabel : f.system}`,
+    label: `${f.codeChangeExternalId} · ${claim ? f.claimLabel : f.system}`,
   };
 }

@@ -63,8 +63,8 @@ export interface ItemsRow {
   kinds: (string | null)[];
   corrects: (string | null)[];
   systems: (string | null)[];
-  changeIds: string[];
-  changeExternalIds: string[];
+  codeChangeIds: string[];
+  codeChangeExternalIds: string[];
   languages: string[];
   gold: boolean[];
 }
@@ -192,7 +192,7 @@ function claimLabelsOf(ids: readonly string[], row: ItemsRow): string[] {
   const labels: string[] = [];
   for (let start = 0; start < ids.length; ) {
     let end = start;
-    while (end < ids.length && row.changeIds[end] === row.changeIds[start]) end++;
+    while (end < ids.length && row.codeChangeIds[end] === row.codeChangeIds[start]) end++;
     const change = [];
     for (let p = start; p < end; p++) change.push({ id: ids[p], kind: row.kinds[p] ?? "", correctsId: row.corrects[p] });
     labels.push(...referenceLabels(change));
@@ -213,7 +213,7 @@ export function taskColumns(task: TaskType, questions: readonly Question[], row:
   const entries = orderEntries(ids, rated);
   const claimLabels = TASKS[task].itemKind === "pseudoReference" ? claimLabelsOf(ids, row) : null;
   const items = entries.rated.map((p, u) =>
-    describeItem({ id: ids[p], order: u, claimLabel: claimLabels?.[p], externalId: row.externalIds[p], system: row.systems[p] ?? undefined, changeId: row.changeIds[p], changeExternalId: row.changeExternalIds[p], language: row.languages[p] }),
+    describeItem({ id: ids[p], order: u, claimLabel: claimLabels?.[p], externalId: row.externalIds[p], system: row.systems[p] ?? undefined, codeChangeId: row.codeChangeIds[p], codeChangeExternalId: row.codeChangeExternalIds[p], language: row.languages[p] }),
   );
   const all: TaskColumns = { task, items, raters: rows.map((r) => r.rater), questions: questions.map((q, k) => questionColumns(q, questionCodes(rows, rated, k, entries.n), entries, drafts)) };
   const isGold = new Set(entries.rated.filter((p) => row.gold[p]).map((p) => ids[p]));

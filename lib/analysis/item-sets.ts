@@ -1,7 +1,7 @@
 /**
- * Item sets as the reports take them: a named list of external ids, `CHANGE_ID` (every
- * item of the change), `CHANGE_ID/REVIEW_ID` (one review; for CRScore sheets the system name) or
- * `CHANGE_ID/CLAIM_ID` (one claim). Stored sets (lib/data/item-sets.ts) and `--items FILE` both
+ * Item sets as the reports take them: a named list of external ids, `CODE_CHANGE_ID` (every
+ * item of the change), `CODE_CHANGE_ID/REVIEW_ID` (one review; for CRScore sheets the system name) or
+ * `CODE_CHANGE_ID/CLAIM_ID` (one claim). Stored sets (lib/data/item-sets.ts) and `--items FILE` both
  * become an ItemSetFilter; every report states the set, its kind and size, and the ids that match nothing.
  */
 import { keepItems, type StudyItem, type TaskColumns } from "./gather";
@@ -33,7 +33,7 @@ export function itemSetStatement(set: ItemSetFilter | undefined, matched: Readon
 
 /** The keys under which an item set names an item: its change, and change/item (a review's or claim's external id). */
 export function itemSetKeys(item: StudyItem): string[] {
-  return item.itemExternalId === null ? [item.changeExternalId] : [item.changeExternalId, `${item.changeExternalId}/${item.itemExternalId}`];
+  return item.itemExternalId === null ? [item.codeChangeExternalId] : [item.codeChangeExternalId, `${item.codeChangeExternalId}/${item.itemExternalId}`];
 }
 
 /** Whether the set names the item; the ids that do are added to `matched`. */
@@ -51,8 +51,8 @@ export function restrictToItemSet(data: TaskColumns, set: ItemSetFilter | undefi
 }
 
 /**
- * The ids of an item file: one external id per line (`CHANGE_ID`, `CHANGE_ID/REVIEW_ID` or
- * `CHANGE_ID/CLAIM_ID`); blank lines and lines starting with # are ignored, as are a byte-order
+ * The ids of an item file: one external id per line (`CODE_CHANGE_ID`, `CODE_CHANGE_ID/REVIEW_ID` or
+ * `CODE_CHANGE_ID/CLAIM_ID`); blank lines and lines starting with # are ignored, as are a byte-order
  * mark, CR and surrounding spaces; repeated ids count once.
  */
 export function parseItemIds(name: string, text: string): string[] {
@@ -61,7 +61,7 @@ export function parseItemIds(name: string, text: string): string[] {
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l !== "" && !l.startsWith("#"));
-  if (ids.length === 0) throw new AppError("INVALID_INPUT", { message: `item file ${name} lists no item (one CHANGE_ID or CHANGE_ID/REVIEW_ID per line)` });
+  if (ids.length === 0) throw new AppError("INVALID_INPUT", { message: `item file ${name} lists no item (one CODE_CHANGE_ID or CODE_CHANGE_ID/REVIEW_ID per line)` });
   return [...new Set(ids)];
 }
 
@@ -86,7 +86,7 @@ export interface ResolvedMember {
 
 /**
  * The members an id list names in a study, in list order, and the ids that name nothing. An id is
- * a change's external id, else CHANGE_ID/ITEM_ID split at its last "/" (a review first, then a claim).
+ * a change's external id, else CODE_CHANGE_ID/ITEM_ID split at its last "/" (a review first, then a claim).
  */
 export function resolveItemIds(ids: readonly string[], changes: readonly ResolvableChange[]): { members: ResolvedMember[]; unknown: string[] } {
   const byExternalId = new Map(changes.map((c) => [c.externalId, c]));

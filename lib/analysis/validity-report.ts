@@ -41,7 +41,7 @@ export interface ValidityOptions {
   bootstrap?: Partial<BootstrapSettings>;
   /** Scatter points returned at most (an even sample in study order). Default 2000. */
   maxPoints?: number;
-  /** Restrict to an item set (external ids `CHANGE_ID` or `CHANGE_ID/REVIEW_ID`). */
+  /** Restrict to an item set (external ids `CODE_CHANGE_ID` or `CODE_CHANGE_ID/REVIEW_ID`). */
   items?: ItemSetFilter;
 }
 

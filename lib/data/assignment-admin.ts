@@ -16,8 +16,8 @@ import { stageOrderOn } from "@/lib/annotation/stage-order";
 import { claimVotes, isDisagreement, suggestConsolidation, type SuggestedDecision } from "@/lib/annotation/stage2";
 import { addableAccountsWhere } from "@/lib/data/accounts";
 import { COMMAND_LINE, requireLedStudy } from "@/lib/data/study-access";
-import { goldChanges } from "@/lib/data/gold";
-import { roundChanges } from "@/lib/data/round-gate";
+import { goldCodeChanges } from "@/lib/data/gold";
+import { roundCodeChanges } from "@/lib/data/round-gate";
 import { storePlanReliabilitySet } from "@/lib/data/item-sets";
 import { AppError } from "@/lib/errors";
 import { claimNumbers } from "@/lib/claims";
@@ -123,8 +123,8 @@ export async function planForStudy(account: Pick<SessionAccount, "id" | "role">,
         pullRequest: { select: { codeChanges: { select: { id: true }, orderBy: [{ position: "asc" }, { id: "asc" }], take: 1 }, _count: { select: { comments: true } } } },
       },
     }),
-    goldChanges(db, study.id),
-    rounds ?? roundChanges(db, study.id),
+    goldCodeChanges(db, study.id),
+    rounds ?? roundCodeChanges(db, study.id),
   ]);
   const all = changes.map((change) => ({
     id: change.id,

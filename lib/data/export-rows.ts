@@ -163,22 +163,22 @@ function groupBy<Row>(rows: readonly Row[], key: (row: Row) => string): Map<stri
 }
 
 /**
- * `FROM` the rows of `table` (alias `i`, its `columns`) on the changes `changeIds`, looked up change by
+ * `FROM` the rows of `table` (alias `i`, its `columns`) on the changes `codeChangeIds`, looked up change by
  * change through the table's index on its change: as `"codeChangeId" = ANY(ids)` (and as a join),
  * PostgreSQL read the whole table for each page of a study not analyzed yet since its import (a
  * sequential scan, 30 ms a statement: an export right after an import), where this plan does not
  * depend on the statistics. `table` is this module's constant.
  */
-const onChanges = (table: string, columns: Prisma.Sql, changeIds: string[]) =>
-  Prisma.sql`FROM unnest(${changeIds}::text[]) page(id) CROSS JOIN LATERAL (SELECT ${columns} FROM ${Prisma.raw(`"${table}"`)} i WHERE i."codeChangeId" = page.id OFFSET 0) i`;
+const onChanges = (table: string, columns: Prisma.Sql, codeChangeIds: string[]) =>
+  Prisma.sql`FROM unnest(${codeChangeIds}::text[]) page(id) CROSS JOIN LATERAL (SELECT ${columns} FROM ${Prisma.raw(`"${table}"`)} i WHERE i."codeChangeId" = page.id OFFSET 0) i`;
 
 /**
- * The ids of the items (`itemTable`: pseudo-references or reviews) of the changes `changeIds`, as an
+ * The ids of the items (`itemTable`: pseudo-references or reviews) of the changes `codeChangeIds`, as an
  * array built by the server: sending the ids as a parameter (5,000 reviews a page, for each of four
  * statements) cost node a fifth of its reading CPU, and as a join PostgreSQL read every annotation
  * of the table for each page (a hash join on a sequential scan), where the array keeps its index scan.
  */
-const pageItems = (itemTable: string, changeIds: string[]) => Prisma.sql`ARRAY(SELECT i.id ${onChanges(itemTable, Prisma.sql`i.id`, changeIds)})`;
+const pageItems = (itemTable: string, codeChangeIds: string[]) => Prisma.sql`ARRAY(SELECT i.id ${onChanges(itemTable, Prisma.sql`i.id`, codeChangeIds)})`;
 
 /** An annotation table's own columns, and its row made from them (the first `count` columns) and the bookkeeping that follows. */
 interface OwnColumns<Row> {
@@ -188,7 +188,7 @@ interface OwnColumns<Row> {
 }
 
 /**
- * The statement of one annotation table's rows on the items of the changes `changeIds` (found by `pageItems`), oldest
+ * The statement of one annotation table's rows on the items of the changes `codeChangeIds` (found by `pageItems`), oldest
  * first, without those on the items with a known answer (gold) for its task. Rows of one time (an
  * import's rows share its time) come in id order, which for an import's rows is the order it made
  * them in (lib/import/row-ids.ts), the file's: a re-import of the export makes them so again, and
@@ -196,11 +196,11 @@ interface OwnColumns<Row> {
  * lie in the table (ctid, which an UPDATE or VACUUM FULL changes): the same data gives the same
  * bytes. `table`, `itemColumn` and `itemTable` are this module's constants.
  */
-function annotations(table: string, itemColumn: string, itemTable: string, own: OwnColumns<object>, changeIds: string[], gold: GoldItems, task: TaskType): Prisma.Sql {
+function annotations(table: string, itemColumn: string, itemTable: string, own: OwnColumns<object>, codeChangeIds: string[], gold: GoldItems, task: TaskType): Prisma.Sql {
   const item = Prisma.raw(`t."${itemColumn}"`);
   return Prisma.sql`SELECT ${own.columns}, ${ANNOTATION_COLUMNS}, ${item} AS "itemId"
     FROM ${Prisma.raw(`"${table}"`)} t
-    WHERE ${item} = ANY(${pageItems(itemTable, changeIds)}) AND NOT ${item} = ANY(${[...(gold.get(task) ?? [])]}::text[])
+    WHERE ${item} = ANY(${pageItems(itemTable, codeChangeIds)}) AND NOT ${item} = ANY(${[...(gold.get(task) ?? [])]}::text[])
     ORDER BY t."createdAt", t.id`;
 }
 
@@ -242,31 +242,31 @@ type CommentRow = ExportedReviewComment & { codeChangeId: string };
  */
 async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: GoldItems, reading: Reading): Promise<AnnotatedChange[]> {
   const study = reading === "study";
-  const changeIds = changes.map((c) => c.id);
+  const codeChangeIds = changes.map((c) => c.id);
   // The corrected claim (and a link's claim) is looked up by id per row: as a join, PostgreSQL
   // hashed every pseudo-reference of the database for each page (114 of a page's 130 ms, EXPLAIN ANALYZE).
   const [assignmentRows, referenceRows, reviewRows, judgementArrays, ratingArrays, linkRows, gradeArrays, filterArrays, commentRows, answerArrays, pullRequestAssignmentRows] = await pipelinedArrays(client, [
-    Prisma.sql`SELECT i.* ${onChanges("Assignment", Prisma.sql`i."codeChangeId", i."userId", i."taskType", i.status, ${isoTime('i."completedAt"')} AS "completedAt"`, changeIds)} ORDER BY 1, 2, 3`,
+    Prisma.sql`SELECT i.* ${onChanges("Assignment", Prisma.sql`i."codeChangeId", i."userId", i."taskType", i.status, ${isoTime('i."completedAt"')} AS "completedAt"`, codeChangeIds)} ORDER BY 1, 2, 3`,
     Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId", i.text ${study ? Prisma.sql`, i.kind, i.source, i.position, a.id AS "addedById", a.name AS "addedByName", (SELECT k."externalId" FROM "PseudoReference" k WHERE k.id = i."correctsId") AS "correctsExternalId"` : Prisma.empty}
-    ${onChanges("PseudoReference", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.text, i.kind, i.source, i.position, i."addedById", i."correctsId"`, changeIds)}
+    ${onChanges("PseudoReference", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.text, i.kind, i.source, i.position, i."addedById", i."correctsId"`, codeChangeIds)}
       ${study ? Prisma.sql`LEFT JOIN "User" a ON a.id = i."addedById"` : Prisma.empty}
     ORDER BY i.position, i."externalId", i.id`,
     Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId", i.system, i.text ${study ? Prisma.sql`, i."isReference", i.position` : Prisma.empty}
-    ${onChanges("CandidateReview", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.system, i.text, i."isReference", i.position`, changeIds)} ORDER BY i.position, i."externalId", i.id`,
-    annotations("ClaimJudgement", "pseudoReferenceId", "PseudoReference", JUDGEMENT, changeIds, gold, "CLAIM_VERIFICATION"),
-    annotations("ReviewRating", "candidateReviewId", "CandidateReview", RATING, changeIds, gold, "REVIEW_RATING"),
+    ${onChanges("CandidateReview", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.system, i.text, i."isReference", i.position`, codeChangeIds)} ORDER BY i.position, i."externalId", i.id`,
+    annotations("ClaimJudgement", "pseudoReferenceId", "PseudoReference", JUDGEMENT, codeChangeIds, gold, "CLAIM_VERIFICATION"),
+    annotations("ReviewRating", "candidateReviewId", "CandidateReview", RATING, codeChangeIds, gold, "REVIEW_RATING"),
     Prisma.sql`SELECT l."ratingId", l.partial, (SELECT p."externalId" FROM "PseudoReference" p WHERE p.id = l."pseudoReferenceId") AS "externalId"
-    FROM "ReviewClaimLink" l JOIN "ReviewRating" t ON t.id = l."ratingId" WHERE t."candidateReviewId" = ANY(${pageItems("CandidateReview", changeIds)})
+    FROM "ReviewClaimLink" l JOIN "ReviewRating" t ON t.id = l."ratingId" WHERE t."candidateReviewId" = ANY(${pageItems("CandidateReview", codeChangeIds)})
     ORDER BY l."ratingId", l."pseudoReferenceId"`,
-    annotations("ReferenceGrade", "candidateReviewId", "CandidateReview", GRADE, changeIds, gold, "REFERENCE_GRADING"),
-    annotations("CommentFilterLabel", "candidateReviewId", "CandidateReview", FILTER, changeIds, gold, "COMMENT_FILTERING"),
+    annotations("ReferenceGrade", "candidateReviewId", "CandidateReview", GRADE, codeChangeIds, gold, "REFERENCE_GRADING"),
+    annotations("CommentFilterLabel", "candidateReviewId", "CandidateReview", FILTER, codeChangeIds, gold, "COMMENT_FILTERING"),
     // Review comments with their anchor and the external id of their thread's first comment (GitHub threads replies under it).
     Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId", i.system, i.body, i.path, i.side, i."startLine", i.line, COALESCE((SELECT r."externalId" FROM "ReviewComment" r WHERE r.id = i."inReplyToId"), i."externalId")
-    ${onChanges("ReviewComment", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.system, i.body, i.path, i.side, i."startLine", i.line, i."inReplyToId", i.position`, changeIds)} ORDER BY i.position, i."externalId", i.id`,
-    annotations("CommentAnswers", "reviewCommentId", "ReviewComment", ANSWERS, changeIds, gold, "COMMENT_QUESTIONS"),
+    ${onChanges("ReviewComment", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.system, i.body, i.path, i.side, i."startLine", i.line, i."inReplyToId", i.position`, codeChangeIds)} ORDER BY i.position, i."externalId", i.id`,
+    annotations("CommentAnswers", "reviewCommentId", "ReviewComment", ANSWERS, codeChangeIds, gold, "COMMENT_QUESTIONS"),
     // A pull request's one assignment per annotator lies on its first file (lib/tasks/comment-questions.ts): its other files' comments are that assignment's work too.
     Prisma.sql`SELECT c.id, a."userId", a."taskType", a.status, ${isoTime('a."completedAt"')} AS "completedAt"
-    FROM unnest(${changeIds}::text[]) page(id) JOIN "CodeChange" c ON c.id = page.id
+    FROM unnest(${codeChangeIds}::text[]) page(id) JOIN "CodeChange" c ON c.id = page.id
       CROSS JOIN LATERAL (SELECT f.id FROM "CodeChange" f WHERE f."pullRequestId" = c."pullRequestId" ORDER BY f.position, f.id LIMIT 1) first
       JOIN "Assignment" a ON a."codeChangeId" = first.id AND a."taskType" = 'COMMENT_QUESTIONS'
     WHERE c."pullRequestId" IS NOT NULL AND first.id <> c.id

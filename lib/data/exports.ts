@@ -13,7 +13,7 @@ import { uncountedJudges } from "@/lib/data/judge-runs";
 import { studyPullRequests } from "@/lib/data/pull-requests";
 import { requireStudy } from "@/lib/data/studies";
 import { byteStream, type ExportOffer, type ExportRequest, noExportData, offeredFormats, type PreparedExport, writeExport } from "@/lib/export";
-import { type Adjudicated, changeConsensus, consensusKey } from "@/lib/export/consensus";
+import { type Adjudicated, codeChangeConsensus, consensusKey } from "@/lib/export/consensus";
 import type { ExportData, ExportFormat } from "@/lib/export/formats";
 import { gradedReviewsLayout } from "@/lib/export/gradedreviews";
 import { commentQuestionsForExport, type CommentQuestions } from "@/lib/export/github-comments";
@@ -109,7 +109,7 @@ export async function* streamExport(input: ExportRequest | PreparedExport, clien
     changes: () => studyChanges(client, studyId, gold),
     // The long and wide formats write no diff, file or pull request: their pages are read without (studyAnswers).
     answers: () => studyAnswers(client, studyId, gold),
-    consensus: async () => changeConsensus(study, await adjudicatedValues(client, studyId), gold, await uncountedJudges(studyId, client)),
+    consensus: async () => codeChangeConsensus(study, await adjudicatedValues(client, studyId), gold, await uncountedJudges(studyId, client)),
     annotators: () => studyAnnotators(client, studyId),
     hasCommentAnswers: async () => (await client.commentAnswers.findFirst({ where: { reviewComment: { pullRequest: { studyId } } }, select: { id: true } })) !== null,
     hasReviewComments: async () => (await client.reviewComment.findFirst({ where: { pullRequest: { studyId } }, select: { id: true } })) !== null,

@@ -27,7 +27,7 @@ export function goldAnswers(client: Client, studyId: string): Promise<GoldAnswer
 }
 
 /** The study's gold items (code changes) with the tasks they have gold answers for. */
-export async function goldChanges(client: Client, studyId: string): Promise<Map<string, Set<TaskType>>> {
+export async function goldCodeChanges(client: Client, studyId: string): Promise<Map<string, Set<TaskType>>> {
   const answers = await goldAnswers(client, studyId);
   if (answers.length === 0) return new Map();
   const ids = [...new Set(answers.map((a) => a.itemId))];

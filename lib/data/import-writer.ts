@@ -71,9 +71,9 @@ export async function loadSnapshot(connection: pg.ClientBase, studyId: string, b
   // A CRScore change may be stored under its CodeReviewer id or as id@index (crscore-sheet.ts).
   const changeKeys = bundle.codeChanges.flatMap((c) => (c.codeReviewer ? [c.externalId, c.codeReviewer.id, separatedChangeId(c.codeReviewer.id, c.codeReviewer.index)] : [c.externalId]));
   const codeChanges = await rows<CodeChange>(connection, `SELECT * FROM "CodeChange" WHERE "studyId" = $1 AND "externalId" = ANY($2::text[])`, [studyId, [...new Set(changeKeys)]]);
-  const changeIds = codeChanges.map((c) => c.id);
-  const pseudoReferences = await rows<PseudoReference>(connection, `SELECT * FROM "PseudoReference" WHERE "codeChangeId" = ANY($1::text[])`, [changeIds]);
-  const reviews = await rows<Review>(connection, `SELECT * FROM "CandidateReview" WHERE "codeChangeId" = ANY($1::text[])`, [changeIds]);
+  const codeChangeIds = codeChanges.map((c) => c.id);
+  const pseudoReferences = await rows<PseudoReference>(connection, `SELECT * FROM "PseudoReference" WHERE "codeChangeId" = ANY($1::text[])`, [codeChangeIds]);
+  const reviews = await rows<Review>(connection, `SELECT * FROM "CandidateReview" WHERE "codeChangeId" = ANY($1::text[])`, [codeChangeIds]);
   const referenceIds = pseudoReferences.map((r) => r.id);
   const reviewIds = reviews.map((r) => r.id);
   const annotators = [...annotatorIds];

@@ -1,8 +1,8 @@
 /**
  * Item sets of a study: named sets of its items that reports can be restricted to and
  * later work (calibration rounds, held-out sets) can refer to. Members are whole code changes or
- * single reviews or claims, named by external ids (`CHANGE_ID`, `CHANGE_ID/REVIEW_ID`,
- * `CHANGE_ID/CLAIM_ID`; lib/analysis/item-sets.ts). The reliability set is the one the study's
+ * single reviews or claims, named by external ids (`CODE_CHANGE_ID`, `CODE_CHANGE_ID/REVIEW_ID`,
+ * `CODE_CHANGE_ID/CLAIM_ID`; lib/analysis/item-sets.ts). The reliability set is the one the study's
  * assignment plan says (stored when the plan is made), or one a lead gives; a study has at most one.
  * Every function finds the study through leadStudyWhere: another lead's study answers 404.
  */
@@ -166,7 +166,7 @@ export async function createItemSet(account: Pick<SessionAccount, "id" | "role">
   );
   if (unknown.length > 0) {
     const shown = unknown.slice(0, 20).join(", ");
-    throw new AppError("INVALID_INPUT", { message: `${unknown.length} of ${ids.length} ids in ${parsed.fileName} name no item of study ${study.slug}: ${shown}${unknown.length > 20 ? ", …" : ""} (one CHANGE_ID, CHANGE_ID/REVIEW_ID or CHANGE_ID/CLAIM_ID per line)` });
+    throw new AppError("INVALID_INPUT", { message: `${unknown.length} of ${ids.length} ids in ${parsed.fileName} name no item of study ${study.slug}: ${shown}${unknown.length > 20 ? ", …" : ""} (one CODE_CHANGE_ID, CODE_CHANGE_ID/REVIEW_ID or CODE_CHANGE_ID/CLAIM_ID per line)` });
   }
   return storeItemSet(account, study, { name: parsed.name, kind: parsed.kind, description: parsed.description, source: parsed.fileName }, members);
 }
@@ -192,7 +192,7 @@ export type MemberTableFilter = z.infer<typeof memberTableFilterSchema>;
 export interface MemberTableRow {
   /** The row's own id (a code change's, review's or claim's). */
   id: string;
-  /** Its external id as item files write it: CHANGE_ID, CHANGE_ID/REVIEW_ID or CHANGE_ID/CLAIM_ID. */
+  /** Its external id as item files write it: CODE_CHANGE_ID, CODE_CHANGE_ID/REVIEW_ID or CODE_CHANGE_ID/CLAIM_ID. */
   externalId: string;
   language: string;
   /** The review's system or the claim's source; "" for a code change. */

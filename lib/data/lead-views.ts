@@ -44,7 +44,7 @@ export interface PreviewAnnotator {
   assignment: { status: AssignmentStatus; timeSpentMs: number } | null;
 }
 
-export interface ItemPreview {
+export interface CodeChangePreview {
   task: TaskType;
   tasks: TaskType[];
   /** Everyone working in the study, to choose whose answers to overlay. */
@@ -57,7 +57,7 @@ export interface ItemPreview {
 }
 
 /** An item of a study the account leads, for one task, as `annotatorId`'s workspace shows it (without answers when none is chosen). */
-export async function itemPreview(account: Pick<SessionAccount, "id" | "role">, slug: string, codeChangeId: string, choice: { task?: TaskType; annotatorId?: string } = {}): Promise<ItemPreview> {
+export async function codeChangePreview(account: Pick<SessionAccount, "id" | "role">, slug: string, codeChangeId: string, choice: { task?: TaskType; annotatorId?: string } = {}): Promise<CodeChangePreview> {
   const change = await db.codeChange.findFirst({ where: { id: codeChangeId, study: { slug, ...leadStudyWhere(account) } }, select: { id: true, study: { select: { id: true, ...workspaceStudySelect } } } });
   if (!change) throw new AppError("NOT_FOUND", { message: "No such code change in this study." });
   const { study } = change;

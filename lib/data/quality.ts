@@ -12,7 +12,7 @@ import type { AnswerValue } from "@/lib/agreement";
 import { answersByRater } from "@/lib/analysis/gather";
 import { gatherTaskColumns } from "@/lib/data/task-answers";
 import { belowAccuracy, goldKey, goldScores, paceOf, type GoldScore, type PaceSummary } from "@/lib/analysis/gold-accuracy";
-import { goldAnswers, goldChanges } from "@/lib/data/gold";
+import { goldAnswers, goldCodeChanges } from "@/lib/data/gold";
 import { requireLedStudy } from "@/lib/data/study-access";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { AppError } from "@/lib/errors";
@@ -43,7 +43,7 @@ export async function studyQuality(account: Pick<SessionAccount, "id" | "role">,
   const study = await requireLedStudy(account, slug);
   const [answers, changes, members, finished] = await Promise.all([
     goldAnswers(db, study.id),
-    goldChanges(db, study.id),
+    goldCodeChanges(db, study.id),
     db.studyMember.findMany({ where: { studyId: study.id, role: "ANNOTATOR" }, select: { pausedAt: true, pauseReason: true, account: { select: { id: true, name: true, email: true } } } }),
     db.assignment.findMany({ where: { studyId: study.id, status: "DONE" }, select: { annotatorId: true, timeSpentMs: true } }),
   ]);

@@ -29,7 +29,7 @@ export const NOT_HELD_BY_ROUNDS_SQL = `NOT ${inRound(` AND r."releasedAt" IS NUL
         OR EXISTS (SELECT 1 FROM "Study" s WHERE s."id" = a."studyId" AND s."outsideRoundsOpenedAt" IS NOT NULL))`;
 
 /** The study's calibration rounds in order, each its code changes in the round's order. */
-export async function roundChanges(client: Client, studyId: string): Promise<string[][]> {
+export async function roundCodeChanges(client: Client, studyId: string): Promise<string[][]> {
   const rounds = await client.calibrationRound.findMany({ where: { studyId }, orderBy: { number: "asc" }, select: { itemSet: { select: { members: { orderBy: { position: "asc" }, select: { codeChangeId: true } } } } } });
   return rounds.map((r) => [...new Set(r.itemSet.members.map((m) => m.codeChangeId))]);
 }

@@ -19,7 +19,7 @@ import { studyFingerprint } from "@/lib/data/report-cache";
 import { equalBatches, releaseRuleMet, ROUND_COEFFICIENTS, roundClosed, type RoundCoefficient } from "@/lib/annotation/rounds";
 import { effectCounts, planEffect } from "@/lib/annotation/assignment-plan";
 import { existingSelect, generateAssignments, planForStudy, previewKey } from "@/lib/data/assignment-admin";
-import { goldChanges } from "@/lib/data/gold";
+import { goldCodeChanges } from "@/lib/data/gold";
 import { roundsGate } from "@/lib/data/round-gate";
 import { outsideRoundsHeld } from "@/lib/annotation/waiting";
 import { requireLedStudy } from "@/lib/data/study-access";
@@ -175,7 +175,7 @@ async function plannedRounds(client: Tx | typeof db, study: { id: string; slug: 
   if ((input.count === undefined) === (input.itemSets === undefined || input.itemSets.length === 0)) throw new AppError("INVALID_INPUT", { message: "Give either a number of equal rounds or the calibration item sets to use as rounds." });
   if (await client.calibrationRound.count({ where: { studyId: study.id } })) throw new AppError("CONFLICT", { message: `Study ${study.slug} has calibration rounds already.` });
   if (input.count !== undefined) {
-    const gold = await goldChanges(client, study.id);
+    const gold = await goldCodeChanges(client, study.id);
     const codeChanges = (await client.codeChange.findMany({ where: { studyId: study.id }, orderBy: [{ position: "asc" }, { externalId: "asc" }], select: { id: true } })).filter((c) => !gold.has(c.id));
     if (codeChanges.length === 0) throw new AppError("INVALID_INPUT", { message: "The study has no items to split into rounds." });
     const batches = equalBatches(codeChanges, input.count);

@@ -31,7 +31,7 @@ function itemsStatement(studyId: string, task: TaskType): Prisma.Sql {
   const order = Prisma.sql`ORDER BY c.position, c.id COLLATE "C", i.position, i.id COLLATE "C"`;
   return Prisma.sql`
     SELECT json_agg(i.id ${order}) AS ids, json_agg(i."externalId" ${order}) AS "externalIds", json_agg(${kind} ${order}) AS kinds, json_agg(${corrects} ${order}) AS corrects,
-      json_agg(${system} ${order}) AS systems, json_agg(c.id ${order}) AS "changeIds", json_agg(c."externalId" ${order}) AS "changeExternalIds",
+      json_agg(${system} ${order}) AS systems, json_agg(c.id ${order}) AS "codeChangeIds", json_agg(c."externalId" ${order}) AS "codeChangeExternalIds",
       json_agg(c.language ${order}) AS languages, json_agg(g."itemId" IS NOT NULL ${order}) AS gold
     FROM ${itemTable(task)} i JOIN "CodeChange" c ON c.id = i."codeChangeId"
       LEFT JOIN (SELECT DISTINCT "itemId" FROM "Consensus" WHERE "studyId" = ${studyId} AND gold AND task = ${task}::"TaskType") g ON g."itemId" = i.id

@@ -17,7 +17,7 @@ import type { AnnotatedChange, AnnotatedPseudoReference, AnnotatedReview, Annota
 export type ExportConsensus = Map<string, Map<string, string>>;
 
 /** The consensus of one code change's items (a format's rows are built change by change). */
-export type ChangeConsensus = (change: AnnotatedChange) => ExportConsensus;
+export type CodeChangeConsensus = (change: AnnotatedChange) => ExportConsensus;
 
 export const consensusKey = (task: TaskType, itemId: string) => `${task}:${itemId}`;
 
@@ -62,7 +62,7 @@ function leftOutRaters(change: AnnotatedChange, task: TaskType, judges: Readonly
  * without reading each annotation a second time. The tasks' questions are made once. `judges`:
  * the judge raters whose answers the consensus leaves out (lib/data/judge-runs.ts uncountedJudges).
  */
-export function changeConsensus(study: StudyScales, adjudicated: Adjudicated, gold: GoldItems, judges: ReadonlySet<string> = NOBODY): ChangeConsensus {
+export function codeChangeConsensus(study: StudyScales, adjudicated: Adjudicated, gold: GoldItems, judges: ReadonlySet<string> = NOBODY): CodeChangeConsensus {
   const tasks = TASK_LIST.map((task) => ({ task, questions: task.questions(study) }));
   return (change) => {
     const out: ExportConsensus = new Map();

@@ -20,7 +20,7 @@
  */
 import type { StudyScales } from "@/lib/analysis/questions";
 import type { PullRequestView } from "@/lib/data/pull-requests";
-import type { ChangeConsensus } from "./consensus";
+import type { CodeChangeConsensus } from "./consensus";
 import { consensusColumns } from "./consensus";
 import type { ExportFormat } from "./formats";
 import { githubCommentsExport, type CommentQuestions } from "./github-comments";
@@ -62,7 +62,7 @@ export interface ExportSource {
   changes: () => AsyncIterable<ExportedChange>;
   /** The code changes' answers and the texts they answer, without the changes' own texts. */
   answers: () => AsyncIterable<AnnotatedChange>;
-  consensus: () => Promise<ChangeConsensus>;
+  consensus: () => Promise<CodeChangeConsensus>;
   annotators: () => Promise<StudyAnnotator[]>;
   /** Whether the study has answers of comment questions (the long and wide CSV formats then add the comments' anchor columns). */
   hasCommentAnswers: () => Promise<boolean>;

@@ -10,7 +10,7 @@
  */
 
 import type { CodeChangeLine } from "@/lib/import/jsonl-schema";
-import { itemConsensus, type ChangeConsensus, type ExportConsensus } from "./consensus";
+import { itemConsensus, type CodeChangeConsensus, type ExportConsensus } from "./consensus";
 import { orderedScores } from "./scores";
 import type { ExportedChange, ExportedPseudoReference, ExportedReview, ExportedReviewComment } from "./rows";
 
@@ -107,6 +107,6 @@ export function codeChangeLine(change: ExportedChange, dimensions: readonly stri
   return JSON.stringify(line);
 }
 
-export async function* jsonlExport(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], consensus: ChangeConsensus, columns: ConsensusColumns, withComments: boolean): AsyncGenerator<string> {
+export async function* jsonlExport(changes: AsyncIterable<ExportedChange>, dimensions: readonly string[], consensus: CodeChangeConsensus, columns: ConsensusColumns, withComments: boolean): AsyncGenerator<string> {
   for await (const change of changes) yield `${codeChangeLine(change, dimensions, { values: consensus(change), columns }, withComments)}\n`;
 }

@@ -9,13 +9,13 @@
  */
 import type { StudyScales } from "@/lib/analysis/questions";
 import { type AnswerFilter, changeAnswers, COMMENT_COLUMNS, type Answer } from "./answers";
-import type { ChangeConsensus } from "./consensus";
+import type { CodeChangeConsensus } from "./consensus";
 import { csvLine, csvRecord, type CsvOptions } from "./csv";
 import type { AnnotatedChange } from "./rows";
 
 export const LONG_COLUMNS = ["task", "codeChange", "item", "itemText", "itemKind", "system", "question", "annotatorId", "annotator", "value", "createdAt", "updatedAt", "timeSpentMs", "importedFrom", "importedBy", "importRun", "status", "submittedAt", "consensus"] as const satisfies readonly (keyof Answer)[];
 
-export async function* longCsv(changes: AsyncIterable<AnnotatedChange>, study: StudyScales, comments: boolean, consensus: ChangeConsensus, filter: AnswerFilter = {}, csv: CsvOptions = {}): AsyncGenerator<string> {
+export async function* longCsv(changes: AsyncIterable<AnnotatedChange>, study: StudyScales, comments: boolean, consensus: CodeChangeConsensus, filter: AnswerFilter = {}, csv: CsvOptions = {}): AsyncGenerator<string> {
   const columns = comments ? [...LONG_COLUMNS, ...COMMENT_COLUMNS] : LONG_COLUMNS;
   yield csvLine(columns, csv);
   for await (const change of changes) {
@@ -27,7 +27,7 @@ export async function* longCsv(changes: AsyncIterable<AnnotatedChange>, study: S
 
 const LONG_COMMENT_COLUMNS = [...LONG_COLUMNS, ...COMMENT_COLUMNS];
 
-export async function* longJsonl(changes: AsyncIterable<AnnotatedChange>, study: StudyScales, consensus: ChangeConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
+export async function* longJsonl(changes: AsyncIterable<AnnotatedChange>, study: StudyScales, consensus: CodeChangeConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
   for await (const change of changes) {
     yield changeAnswers(change, study, consensus(change), filter)
       .map((answer) => `${JSON.stringify(Object.fromEntries((answer.itemKind === "reviewComment" ? LONG_COMMENT_COLUMNS : LONG_COLUMNS).map((c) => [c, answer[c]])))}\n`)

@@ -8,7 +8,7 @@
  */
 import type { StudyScales } from "@/lib/analysis/questions";
 import { type AnswerFilter, changeAnswers, COMMENT_COLUMNS, type Answer } from "./answers";
-import type { ChangeConsensus, ExportConsensus } from "./consensus";
+import type { CodeChangeConsensus, ExportConsensus } from "./consensus";
 import { csvLine, type CsvOptions } from "./csv";
 import type { AnnotatedChange, StudyAnnotator } from "./rows";
 
@@ -48,7 +48,7 @@ function wideRows(change: AnnotatedChange, study: StudyScales, consensus: Export
   return [...rows.values()];
 }
 
-export async function* wideCsv(changes: AsyncIterable<AnnotatedChange>, study: StudyScales, comments: boolean, annotators: readonly StudyAnnotator[], consensus: ChangeConsensus, filter: AnswerFilter = {}, csv: CsvOptions = {}): AsyncGenerator<string> {
+export async function* wideCsv(changes: AsyncIterable<AnnotatedChange>, study: StudyScales, comments: boolean, annotators: readonly StudyAnnotator[], consensus: CodeChangeConsensus, filter: AnswerFilter = {}, csv: CsvOptions = {}): AsyncGenerator<string> {
   const columns = annotatorColumns(annotators);
   const itemColumns = comments ? WIDE_COMMENT_COLUMNS : WIDE_ITEM_COLUMNS;
   yield csvLine([...itemColumns, ...columns.values(), CONSENSUS_COLUMN], csv);
@@ -59,7 +59,7 @@ export async function* wideCsv(changes: AsyncIterable<AnnotatedChange>, study: S
   }
 }
 
-export async function* wideJsonl(changes: AsyncIterable<AnnotatedChange>, study: StudyScales, annotators: readonly StudyAnnotator[], consensus: ChangeConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
+export async function* wideJsonl(changes: AsyncIterable<AnnotatedChange>, study: StudyScales, annotators: readonly StudyAnnotator[], consensus: CodeChangeConsensus, filter: AnswerFilter = {}): AsyncGenerator<string> {
   const columns = annotatorColumns(annotators);
   for await (const change of changes) {
     yield wideRows(change, study, consensus(change), filter)

@@ -19,7 +19,7 @@ import { AppError } from "@/lib/errors";
 export interface ScoreLine {
   at: SourceLocation;
   reviewId: string;
-  changeId: string | null;
+  codeChangeId: string | null;
   metric: string;
   value: number;
   signature: string | null;
@@ -28,7 +28,7 @@ export interface ScoreLine {
 interface RawScore {
   at: SourceLocation;
   reviewId: unknown;
-  changeId: unknown;
+  codeChangeId: unknown;
   metric: unknown;
   value: unknown;
   signature: unknown;
@@ -46,18 +46,18 @@ function checkScore(raw: RawScore, errors: ErrorCollector): ScoreLine | null {
   const value = typeof raw.value === "number" ? raw.value : typeof raw.value === "string" && raw.value.trim() !== "" ? Number(raw.value) : NaN;
   if (!Number.isFinite(value)) errors.add(raw.at, "value", `${JSON.stringify(raw.value ?? null)} is not a finite number`);
   if (errors.total > before) return null;
-  return { at: raw.at, reviewId: reviewId as string, changeId: optionalText(raw.changeId), metric: metric as string, value, signature: optionalText(raw.signature) };
+  return { at: raw.at, reviewId: reviewId as string, codeChangeId: optionalText(raw.codeChangeId), metric: metric as string, value, signature: optionalText(raw.signature) };
 }
 
 function csvScores(file: ImportFile, errors: ErrorCollector): RawScore[] {
   const sheet = readCsv(file, errors);
   if (!sheet) return [];
-  const columns = findColumns(sheet, { reviewId: { name: "review_id" }, changeId: { name: "change_id", optional: true }, metric: { name: "metric" }, value: { name: "value" }, signature: { name: "params", optional: true } }, errors);
+  const columns = findColumns(sheet, { reviewId: { name: "review_id" }, codeChangeId: { name: "change_id", optional: true }, metric: { name: "metric" }, value: { name: "value" }, signature: { name: "params", optional: true } }, errors);
   if (!columns) return [];
   return sheet.rows.map((row) => ({
     at: rowLocation(sheet, row),
     reviewId: cell(row, columns.reviewId),
-    changeId: cell(row, columns.changeId),
+    codeChangeId: cell(row, columns.codeChangeId),
     metric: cell(row, columns.metric),
     value: cell(row, columns.value),
     signature: cell(row, columns.signature),
@@ -83,7 +83,7 @@ function jsonlScores(file: ImportFile, errors: ErrorCollector): RawScore[] {
       return;
     }
     const o = parsed as Record<string, unknown>;
-    scores.push({ at, reviewId: o.review_id, changeId: o.change_id, metric: o.metric, value: o.value, signature: o.params });
+    scores.push({ at, reviewId: o.review_id, codeChangeId: o.change_id, metric: o.metric, value: o.value, signature: o.params });
   });
   return scores;
 }
@@ -129,9 +129,9 @@ export async function importMetricScores(studyId: string, file: ImportFile, opti
   const rows: MetricScoreInput[] = [];
   const seen = new Set<string>();
   for (const line of lines) {
-    const id = line.changeId === null ? (byId.has(line.reviewId) ? line.reviewId : undefined) : byExternal.get(`${line.changeId}\u0000${line.reviewId}`);
+    const id = line.codeChangeId === null ? (byId.has(line.reviewId) ? line.reviewId : undefined) : byExternal.get(`${line.codeChangeId}\u0000${line.reviewId}`);
     if (id === undefined) {
-      errors.add(line.at, "review_id", line.changeId === null ? `no review with id "${line.reviewId}" in this study (give change_id to use external ids)` : `no review "${line.reviewId}" of change "${line.changeId}" in this study`);
+      errors.add(line.at, "review_id", line.codeChangeId === null ? `no review with id "${line.reviewId}" in this study (give change_id to use external ids)` : `no review "${line.reviewId}" of change "${line.codeChangeId}" in this study`);
       continue;
     }
     const signature = line.signature ?? defaultKey;

@@ -183,18 +183,18 @@ export async function writeDemoStudy(tx: Tx, study: DemoStudy, now: Date): Promi
     select: { id: true },
   });
 
-  const changeIds = new Map<DemoChange, ChangeIds>();
-  for (const change of study.changes) changeIds.set(change, await createChange(tx, { studyId, position: changeIds.size, pullRequestId: null, createdAt }, change));
+  const codeChangeIds = new Map<DemoChange, ChangeIds>();
+  for (const change of study.changes) codeChangeIds.set(change, await createChange(tx, { studyId, position: codeChangeIds.size, pullRequestId: null, createdAt }, change));
   for (const pr of study.pullRequests) {
     const { id: pullRequestId } = await tx.pullRequest.create({
       data: { studyId, externalId: pr.externalId, repository: pr.repository, url: pr.url, title: pr.title, description: pr.description, createdAt },
       select: { id: true },
     });
-    for (const change of pr.changes) changeIds.set(change, await createChange(tx, { studyId, position: changeIds.size, pullRequestId, createdAt }, change));
-    await createComments(tx, pullRequestId, pr, (change) => changeIds.get(change)?.id, createdAt);
+    for (const change of pr.changes) codeChangeIds.set(change, await createChange(tx, { studyId, position: codeChangeIds.size, pullRequestId, createdAt }, change));
+    await createComments(tx, pullRequestId, pr, (change) => codeChangeIds.get(change)?.id, createdAt);
   }
   const idsOf = (change: DemoChange): ChangeIds => {
-    const ids = changeIds.get(change);
+    const ids = codeChangeIds.get(change);
     if (!ids) throw new InvariantError(`demo change ${change.externalId} is in no list of the study`);
     return ids;
   };
@@ -203,7 +203,7 @@ export async function writeDemoStudy(tx: Tx, study: DemoStudy, now: Date): Promi
     data: plan.assignments.map(({ annotator, change, ...fields }) => ({ studyId, annotatorId: accountIds[annotator], codeChangeId: idsOf(change).id, createdAt, ...fields })),
   });
   // The demo's study design names its reliability set; stored as the study's reliability item set.
-  const byExternalId = new Map([...changeIds].map(([change, ids]) => [change.externalId, ids.id]));
+  const byExternalId = new Map([...codeChangeIds].map(([change, ids]) => [change.externalId, ids.id]));
   await storePlanReliabilitySet(tx, studyId, study.reliabilitySet.map((id) => byExternalId.get(id) as string), study.assignmentSeed, leads[0]?.id ?? null);
   const history: Prisma.AnnotationHistoryCreateManyInput[] = [];
   for (const annotation of plan.annotations) {

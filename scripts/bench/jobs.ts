@@ -25,11 +25,11 @@ export async function createStudy(client: PrismaClient, slug: string, pairs: rea
   const study = await client.study.create({ data: { slug, name: slug, tasks: ["REFERENCE_GRADING"] } });
   for (let start = 0; start < pairs.length; start += 10_000) {
     const page = pairs.slice(start, start + 10_000);
-    const changeIds = page.map((_, i) => `${slug}-c${start + i}`);
+    const codeChangeIds = page.map((_, i) => `${slug}-c${start + i}`);
     await client.$executeRawUnsafe(
       `INSERT INTO "CodeChange" (id, "studyId", "externalId", language, diff, position, "updatedAt")
        SELECT u.id, $2, u.id, 'java', '', u.position, now() FROM unnest($1::text[], $3::int[]) AS u(id, position)`,
-      changeIds,
+      codeChangeIds,
       study.id,
       page.map((_, i) => start + i),
     );
@@ -37,7 +37,7 @@ export async function createStudy(client: PrismaClient, slug: string, pairs: rea
       `INSERT INTO "CandidateReview" (id, "codeChangeId", "externalId", system, text, "isReference", position)
        SELECT u.change || '-' || u.system, u.change, u.system, u.system, u.text, u.system = 'msg', u.position
        FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) AS u(change, system, text, position)`,
-      [...changeIds, ...changeIds],
+      [...codeChangeIds, ...codeChangeIds],
       [...page.map(() => "msg"), ...page.map(() => "gpt3.5")],
       [...page.map(([, reference]) => reference), ...page.map(([review]) => review)],
       [...page.map(() => 0), ...page.map(() => 1)],

@@ -16,7 +16,7 @@ export function bootstrapFlags(args: ParsedArgs): { nResamples?: number; seed?: 
 }
 
 /**
- * The item sets of a report: `--items FILE` (one CHANGE_ID, CHANGE_ID/REVIEW_ID or CHANGE_ID/CLAIM_ID
+ * The item sets of a report: `--items FILE` (one CODE_CHANGE_ID, CODE_CHANGE_ID/REVIEW_ID or CODE_CHANGE_ID/CLAIM_ID
  * per line) or `--item-set NAME` (a stored set), and the study's reliability set.
  */
 export async function itemSetFlags(args: ParsedArgs, slug: string): Promise<{ items?: ItemSetFilter; reliabilitySet?: ItemSetFilter }> {

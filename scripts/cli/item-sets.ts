@@ -1,7 +1,7 @@
 /**
  * `npm run cli -- item-sets create|list|show|delete --study SLUG ...`: the study's named item sets
  * (lib/data/item-sets.ts), as the item sets page shows them. `create` reads a file of external ids,
- * one per line: CHANGE_ID, CHANGE_ID/REVIEW_ID or CHANGE_ID/CLAIM_ID.
+ * one per line: CODE_CHANGE_ID, CODE_CHANGE_ID/REVIEW_ID or CODE_CHANGE_ID/CLAIM_ID.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";

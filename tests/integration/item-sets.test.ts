@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 
 describe("stored item sets", () => {
-  test("a lead creates a set from a file of CHANGE_ID and CHANGE_ID/REVIEW_ID lines, lists, reads and deletes it", async () => {
+  test("a lead creates a set from a file of CODE_CHANGE_ID and CODE_CHANGE_ID/REVIEW_ID lines, lists, reads and deletes it", async () => {
     const created = await sets.createItemSet(asLead(fx), { slug: fx.slug, name: "batch 1", kind: "CALIBRATION", fileName: "batch1.txt", text: "\ufeff# first batch\r\ncc-0\r\n\r\ncc-1/r2\ncc-1/r3\ncc-0\n" });
     expect(created).toMatchObject({ name: "batch 1", kind: "CALIBRATION", source: "batch1.txt", size: 3, changes: 2 });
     const list = await sets.listItemSets(asLead(fx), fx.slug);
@@ -59,7 +59,7 @@ describe("stored item sets", () => {
     await refused(sets.readItemSet(asLead(fx), fx.slug, "batch 1"), 404);
   });
 
-  test("ids that name no item are listed and nothing is stored; a claim is named CHANGE_ID/CLAIM_ID", async () => {
+  test("ids that name no item are listed and nothing is stored; a claim is named CODE_CHANGE_ID/CLAIM_ID", async () => {
     await refused(sets.createItemSet(asLead(fx), { slug: fx.slug, name: "bad", kind: "CUSTOM", fileName: "bad.txt", text: "cc-0\ncc-9\ncc-1/nope\n" }), 400, /2 of 3 ids in bad.txt name no item of study .*: cc-9, cc-1\/nope/);
     await refused(sets.createItemSet(asLead(fx), { slug: fx.slug, name: "empty", kind: "CUSTOM", fileName: "empty.txt", text: "# nothing\n" }), 400, /lists no item/);
     expect(await db.itemSet.count({ where: { studyId: fx.studyId } })).toBe(0);

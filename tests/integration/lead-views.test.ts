@@ -73,27 +73,27 @@ test("the preview shows the item as the annotator's workspace does, with their a
   for (const accountId of [a.accounts.ann1, a.accounts.ann2]) {
     const assignment = await assignmentOf(accountId, "COMMENT_FILTERING", filterChange);
     const workspace = await data.getWorkspace(accountId, assignment.id);
-    const preview = await views.itemPreview(asLead(a), a.slug, filterChange, { task: "COMMENT_FILTERING", annotatorId: accountId });
+    const preview = await views.codeChangePreview(asLead(a), a.slug, filterChange, { task: "COMMENT_FILTERING", annotatorId: accountId });
     expect(preview.data.filtering).toEqual(workspace.filtering);
     expect(preview.data.item).toEqual(workspace.item);
     expect(preview.data.sources).toEqual(workspace.sources);
     expect(preview.data.study).toEqual(workspace.study);
     expect(preview.annotators.find((p) => p.id === accountId)?.assignment?.status).toBe("DONE");
   }
-  const ann1 = await views.itemPreview(asLead(a), a.slug, filterChange, { task: "COMMENT_FILTERING", annotatorId: a.accounts.ann1 });
-  const ann2 = await views.itemPreview(asLead(a), a.slug, filterChange, { task: "COMMENT_FILTERING", annotatorId: a.accounts.ann2 });
+  const ann1 = await views.codeChangePreview(asLead(a), a.slug, filterChange, { task: "COMMENT_FILTERING", annotatorId: a.accounts.ann1 });
+  const ann2 = await views.codeChangePreview(asLead(a), a.slug, filterChange, { task: "COMMENT_FILTERING", annotatorId: a.accounts.ann2 });
   const third = a.changes.find((c) => c.id === filterChange)!.reviews[2];
   expect(ann1.data.filtering!.labels[third].value.highQuality).toBe(true);
   expect(ann2.data.filtering!.labels[third].value.highQuality).toBe(false);
 
-  const nobody = await views.itemPreview(asLead(a), a.slug, filterChange, { task: "COMMENT_FILTERING" });
+  const nobody = await views.codeChangePreview(asLead(a), a.slug, filterChange, { task: "COMMENT_FILTERING" });
   expect(nobody.annotatorId).toBeNull();
   expect(nobody.data.filtering!.labels).toEqual({});
   expect(nobody.data.filtering!.reviews.map((r) => r.id).sort()).toEqual(ann1.data.filtering!.reviews.map((r) => r.id).sort());
   expect(nobody.annotators.map((p) => p.id).sort()).toEqual([a.accounts.ann1, a.accounts.ann2].sort());
 
   // The claim task shows the annotator's draft judgement, and the study's first task is the default.
-  const claims = await views.itemPreview(asLead(a), a.slug, claimChange, { annotatorId: a.accounts.ann1 });
+  const claims = await views.codeChangePreview(asLead(a), a.slug, claimChange, { annotatorId: a.accounts.ann1 });
   expect(claims.task).toBe("CLAIM_VERIFICATION");
   const claim = a.changes.find((c) => c.id === claimChange)!.claims[1];
   expect(claims.data.claims!.judgements[claim].value).toMatchObject({ code: "INCORRECT", note: "wrong line" });
@@ -134,18 +134,18 @@ test("the annotator's page: progress per task, time on task, answers per item, a
 
 test("a lead of another study, an annotator, and annotators of another study get nothing", async () => {
   const notFound = { code: "NOT_FOUND" };
-  await expect(views.itemPreview(asLead(b), a.slug, filterChange)).rejects.toMatchObject(notFound);
-  await expect(views.itemPreview(asLead(b), b.slug, filterChange)).rejects.toMatchObject(notFound);
+  await expect(views.codeChangePreview(asLead(b), a.slug, filterChange)).rejects.toMatchObject(notFound);
+  await expect(views.codeChangePreview(asLead(b), b.slug, filterChange)).rejects.toMatchObject(notFound);
   await expect(views.annotatorOverview(asLead(b), a.slug, a.accounts.ann1)).rejects.toMatchObject(notFound);
   await expect(views.annotatorOverview(asLead(b), b.slug, a.accounts.ann1)).rejects.toMatchObject(notFound);
-  await expect(views.itemPreview(asLead(a), a.slug, filterChange, { annotatorId: b.accounts.ann1 })).rejects.toMatchObject(notFound);
+  await expect(views.codeChangePreview(asLead(a), a.slug, filterChange, { annotatorId: b.accounts.ann1 })).rejects.toMatchObject(notFound);
   await expect(views.annotatorOverview(asLead(a), a.slug, b.accounts.ann1)).rejects.toMatchObject(notFound);
   // the annotator role leads no study
-  await expect(views.itemPreview(asAccount(a.accounts.ann1), a.slug, filterChange)).rejects.toMatchObject(notFound);
+  await expect(views.codeChangePreview(asAccount(a.accounts.ann1), a.slug, filterChange)).rejects.toMatchObject(notFound);
   await expect(views.annotatorOverview(asAccount(a.accounts.ann1), a.slug, a.accounts.ann1)).rejects.toMatchObject(notFound);
   // a task the study does not have
   await db.study.update({ where: { id: b.studyId }, data: { tasks: ["COMMENT_FILTERING"] } });
-  await expect(views.itemPreview(asLead(b), b.slug, b.changes[0].id, { task: "REVIEW_RATING" })).rejects.toMatchObject(notFound);
+  await expect(views.codeChangePreview(asLead(b), b.slug, b.changes[0].id, { task: "REVIEW_RATING" })).rejects.toMatchObject(notFound);
   // an admin sees every study
-  expect((await views.itemPreview({ id: "admin", role: "ADMIN" }, a.slug, filterChange)).data.item.id).toBe(filterChange);
+  expect((await views.codeChangePreview({ id: "admin", role: "ADMIN" }, a.slug, filterChange)).data.item.id).toBe(filterChange);
 });

@@ -15,11 +15,11 @@ const lineCount = (text: string) => text.split("\n").length - 1;
 /** Per task type: annotator id -> code change id -> the annotation values that task produced. */
 async function annotationsByTask(studyId: string): Promise<Record<TaskType, Map<string, Map<string, string[]>>>> {
   const onReview = { review: { codeChange: { studyId } } };
-  const group = (rows: Array<{ annotatorId: string; changeId: string; target: string; value: unknown }>) => {
+  const group = (rows: Array<{ annotatorId: string; codeChangeId: string; target: string; value: unknown }>) => {
     const byAnnotator = new Map<string, Map<string, string[]>>();
     for (const row of [...rows].sort((a, b) => a.target.localeCompare(b.target))) {
       const byChange = byAnnotator.get(row.annotatorId) ?? byAnnotator.set(row.annotatorId, new Map()).get(row.annotatorId)!;
-      byChange.set(row.changeId, [...(byChange.get(row.changeId) ?? []), `${row.target}=${JSON.stringify(row.value)}`]);
+      byChange.set(row.codeChangeId, [...(byChange.get(row.codeChangeId) ?? []), `${row.target}=${JSON.stringify(row.value)}`]);
     }
     return byAnnotator;
   };
@@ -31,10 +31,10 @@ async function annotationsByTask(studyId: string): Promise<Record<TaskType, Map<
     db.commentFilterLabel.findMany({ where: onReview, include: review }),
   ]);
   return {
-    CLAIM_VERIFICATION: group(claims.map((c) => ({ annotatorId: c.annotatorId, changeId: c.pseudoReference.codeChangeId, target: c.pseudoReference.externalId, value: c.code }))),
-    REVIEW_RATING: group(ratings.map((r) => ({ annotatorId: r.annotatorId, changeId: r.review.codeChangeId, target: r.review.externalId, value: r.scores }))),
-    REFERENCE_GRADING: group(grades.map((g) => ({ annotatorId: g.annotatorId, changeId: g.review.codeChangeId, target: g.review.externalId, value: g.grade }))),
-    COMMENT_FILTERING: group(filters.map((f) => ({ annotatorId: f.annotatorId, changeId: f.review.codeChangeId, target: f.review.externalId, value: f.highQuality }))),
+    CLAIM_VERIFICATION: group(claims.map((c) => ({ annotatorId: c.annotatorId, codeChangeId: c.pseudoReference.codeChangeId, target: c.pseudoReference.externalId, value: c.code }))),
+    REVIEW_RATING: group(ratings.map((r) => ({ annotatorId: r.annotatorId, codeChangeId: r.review.codeChangeId, target: r.review.externalId, value: r.scores }))),
+    REFERENCE_GRADING: group(grades.map((g) => ({ annotatorId: g.annotatorId, codeChangeId: g.review.codeChangeId, target: g.review.externalId, value: g.grade }))),
+    COMMENT_FILTERING: group(filters.map((f) => ({ annotatorId: f.annotatorId, codeChangeId: f.review.codeChangeId, target: f.review.externalId, value: f.highQuality }))),
     COMMENT_QUESTIONS: new Map(),
   };
 }
@@ -163,7 +163,7 @@ describe("seedDemo", () => {
     for (const { accountId } of members) {
       const queue = assignments.filter((a) => a.annotatorId === accountId);
       expect(queue.map((a) => a.position)).toEqual(queue.map((_, i) => i));
-      const positionOf = (changeId: string, task: TaskType) => queue.find((a) => a.codeChangeId === changeId && a.task === task)!.position;
+      const positionOf = (codeChangeId: string, task: TaskType) => queue.find((a) => a.codeChangeId === codeChangeId && a.task === task)!.position;
       for (const a of queue.filter((x) => x.task === "REVIEW_RATING")) expect(positionOf(a.codeChangeId, "CLAIM_VERIFICATION")).toBeLessThan(a.position);
     }
     const orders = members.map(({ accountId }) => assignments.filter((a) => a.annotatorId === accountId && a.task === "CLAIM_VERIFICATION").map((a) => a.codeChangeId).join());
@@ -188,11 +188,11 @@ describe("seedDemo", () => {
     const annotators = [...new Set(done.map((a) => a.annotatorId))];
     expect(annotators).toHaveLength(2);
     for (const task of TASK_ORDER) {
-      const bothDone = [...new Set(done.filter((a) => a.task === task).map((a) => a.codeChangeId))].filter((changeId) =>
-        annotators.every((accountId) => done.some((a) => a.task === task && a.codeChangeId === changeId && a.annotatorId === accountId)),
+      const bothDone = [...new Set(done.filter((a) => a.task === task).map((a) => a.codeChangeId))].filter((codeChangeId) =>
+        annotators.every((accountId) => done.some((a) => a.task === task && a.codeChangeId === codeChangeId && a.annotatorId === accountId)),
       );
       expect(bothDone.length, task).toBeGreaterThanOrEqual(3);
-      const [a, b] = annotators.map((accountId) => bothDone.map((changeId) => byTask[task].get(accountId)?.get(changeId) ?? []));
+      const [a, b] = annotators.map((accountId) => bothDone.map((codeChangeId) => byTask[task].get(accountId)?.get(codeChangeId) ?? []));
       for (let i = 0; i < bothDone.length; i++) expect(a[i].map((v) => v.split("=")[0]), task).toEqual(b[i].map((v) => v.split("=")[0]));
       expect(a.flat(), task).not.toEqual(b.flat());
     }

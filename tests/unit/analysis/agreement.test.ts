@@ -30,7 +30,7 @@ function columnsOf(question: Question, ratings: readonly Rating[], items: Readon
   return [{ items: ordered, raters }, q] as const;
 }
 
-const item = (id: string, order: number): StudyItem => ({ id, order, codeChangeId: "c", changeExternalId: "c", language: "python", system: null, itemExternalId: id, label: `row ${id}` });
+const item = (id: string, order: number): StudyItem => ({ id, order, codeChangeId: "c", codeChangeExternalId: "c", language: "python", system: null, itemExternalId: id, label: `row ${id}` });
 
 describe.skipIf(!hasPhase1)("agreement report on the CRScore phase-1 sheets (rows as claims)", () => {
   const ratings: Rating[] = [];

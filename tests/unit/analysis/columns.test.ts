@@ -5,7 +5,7 @@ import { taskQuestions, type StudyItem } from "@/lib/analysis";
 import { seededRandom } from "@/lib/stats";
 
 const question = taskQuestions("REFERENCE_GRADING", { likertDimensions: [], likertMin: 1, likertMax: 5, commentQuestions: [] })[0];
-const item = (id: string, order: number): StudyItem => ({ id, order, codeChangeId: "c", changeExternalId: "c", language: "python", system: "s", itemExternalId: id, label: id });
+const item = (id: string, order: number): StudyItem => ({ id, order, codeChangeId: "c", codeChangeExternalId: "c", language: "python", system: "s", itemExternalId: id, label: id });
 
 /** Random columns: items named out of study order (so id order is not item order), each rated by some raters (none for some items), values with ties. */
 function randomColumns(seed: number): { data: TaskColumns; q: QuestionColumns } {

@@ -37,7 +37,7 @@ export function readClaimSheet(annotator: Annotator): ClaimRow[] {
 
 /**
  * The paper's phase-1 reliability set (CRScore §4.2): the claims of sheet rows 395-494 (data rows,
- * 0-based; the last 100 claims both annotators judged), as item-file lines `CHANGE_ID/CLAIM_ID`.
+ * 0-based; the last 100 claims both annotators judged), as item-file lines `CODE_CHANGE_ID/CLAIM_ID`.
  */
 export function paperReliabilityIds(): string[] {
   if (!hasPhase1) return [];

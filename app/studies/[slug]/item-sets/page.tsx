@@ -28,8 +28,8 @@ export default async function ItemSetsPage({ params, searchParams }: { params: P
     <div className="space-y-6">
       <StudyPageHeader study={study} title="Item sets">
         <p className="text-sm text-slate-600">
-          Named sets of the study&apos;s items that the agreement and validity reports can be restricted to, picked from the study&apos;s code changes, reviews or claims (filter, select, save), or given as a file. A file lists one external id per line: <code>CHANGE_ID</code> (every item of the change),{" "}
-          <code>CHANGE_ID/REVIEW_ID</code> (one review; for CRScore sheets the system name) or <code>CHANGE_ID/CLAIM_ID</code> (one claim); blank lines and lines starting with # are ignored. The reliability
+          Named sets of the study&apos;s items that the agreement and validity reports can be restricted to, picked from the study&apos;s code changes, reviews or claims (filter, select, save), or given as a file. A file lists one external id per line: <code>CODE_CHANGE_ID</code> (every item of the change),{" "}
+          <code>CODE_CHANGE_ID/REVIEW_ID</code> (one review; for CRScore sheets the system name) or <code>CODE_CHANGE_ID/CLAIM_ID</code> (one claim); blank lines and lines starting with # are ignored. The reliability
           set is the one the assignment plan makes (stored when assignments are generated), or one given here; a study has one. Same as{" "}
           <code className="text-xs">npm run cli -- item-sets create --study {study.slug} --name NAME --kind custom --file FILE</code>.
         </p>

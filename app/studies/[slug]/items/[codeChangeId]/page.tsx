@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { ItemPreview } from "@/components/workspace/item-preview";
+import { CodeChangePreview } from "@/components/workspace/code-change-preview";
 import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
-import { itemPreview } from "@/lib/data/lead-views";
+import { codeChangePreview } from "@/lib/data/lead-views";
 import { orPageError } from "@/lib/errors/page";
 import { TaskType } from "@/lib/generated/prisma/enums";
 
@@ -13,10 +13,10 @@ const querySchema = z.object({
 });
 
 /** A lead's read-only preview of an item of their study, with an annotator's answers overlaid (404 outside the lead's studies). */
-export default async function ItemPreviewPage({ params, searchParams }: { params: Promise<{ slug: string; codeChangeId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function CodeChangePreviewPage({ params, searchParams }: { params: Promise<{ slug: string; codeChangeId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const account = await requirePageAccount(LEAD_ROLES);
   const { slug, codeChangeId } = await params;
   const query = querySchema.parse(await searchParams);
-  const preview = await orPageError(itemPreview(account, slug, codeChangeId, { task: query.task, annotatorId: query.annotator }));
-  return <ItemPreview key={`${preview.task}|${preview.annotatorId ?? ""}`} preview={preview} />;
+  const preview = await orPageError(codeChangePreview(account, slug, codeChangeId, { task: query.task, annotatorId: query.annotator }));
+  return <CodeChangePreview key={`${preview.task}|${preview.annotatorId ?? ""}`} preview={preview} />;
 }

@@ -23,7 +23,7 @@ import type { AnswerStore, TaskData, TaskHandle } from "./types";
 /** What the columns show: the item, its diffs, the study's guidelines and scales, and the task's part. */
 export type ItemData = TaskData & Pick<WorkspaceData, "item" | "sources">;
 
-export function ItemColumns({
+export function CodeChangeColumns({
   data,
   taskKey,
   task,

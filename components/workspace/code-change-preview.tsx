@@ -12,14 +12,14 @@ import { useCallback, useRef, useState } from "react";
 import { fetchSource } from "@/components/pull-request/use-sources";
 import type { DiffMode } from "@/components/diff-view";
 import { formatDuration, TASK_LABELS } from "@/components/format";
-import type { ItemPreview as Preview } from "@/lib/data/lead-views";
-import { ItemColumns } from "./item-columns";
+import type { CodeChangePreview as Preview } from "@/lib/data/lead-views";
+import { CodeChangeColumns } from "./code-change-columns";
 import { ReadOnlyAnswers } from "./read-only-answers";
 import type { TaskHandle } from "./types";
 
 const STATUS = { PENDING: "not started", IN_PROGRESS: "draft (not submitted)", DONE: "submitted", SKIPPED: "skipped" } as const;
 
-export function ItemPreview({ preview }: { preview: Preview }) {
+export function CodeChangePreview({ preview }: { preview: Preview }) {
   const { data, task, annotatorId } = preview;
   const [store] = useState(() => new ReadOnlyAnswers(data));
   const [mode, setMode] = useState<DiffMode>("unified");
@@ -33,7 +33,7 @@ export function ItemPreview({ preview }: { preview: Preview }) {
   const name = (p: { name: string; email: string }) => p.name || p.email;
 
   return (
-    <div className="relative left-1/2 w-[calc(100vw-2rem)] -translate-x-1/2 space-y-2" data-testid="item-preview">
+    <div className="relative left-1/2 w-[calc(100vw-2rem)] -translate-x-1/2 space-y-2" data-testid="code-change-preview">
       <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
         <Link href={base} className="text-sm text-blue-700 hover:underline">
           ← {data.study.name}
@@ -93,7 +93,7 @@ export function ItemPreview({ preview }: { preview: Preview }) {
           These answers were imported from {preview.imported.file} by {preview.imported.by} on {preview.imported.at.slice(0, 10)}.
         </p>
       )}
-      <ItemColumns
+      <CodeChangeColumns
         data={data}
         task={task}
         store={store}

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { shuffled } from "@/lib/annotation/random";
-import { changeConsensus, type Adjudicated } from "@/lib/export/consensus";
+import { codeChangeConsensus, type Adjudicated } from "@/lib/export/consensus";
 import type { ExportedChange, ExportedPseudoReference, ExportedReview } from "@/lib/export/rows";
 import type { ClaimCode } from "@/lib/generated/prisma/enums";
 import { seededRandom } from "@/lib/stats";
@@ -59,7 +59,7 @@ const change = (pseudoReferences: ExportedPseudoReference[], reviews: ExportedRe
 });
 
 const consensus = (c: ExportedChange, adjudicated: Adjudicated = new Map(), gold = new Map()) =>
-  Object.fromEntries([...changeConsensus(study, adjudicated, gold)(c)].map(([key, values]) => [key, Object.fromEntries(values)]));
+  Object.fromEntries([...codeChangeConsensus(study, adjudicated, gold)(c)].map(([key, values]) => [key, Object.fromEntries(values)]));
 
 describe("the consensus of a change's items from its page's annotations (lib/export/consensus.ts)", () => {
   test("two or more identical values agree; coded as the annotators' values are", () => {
