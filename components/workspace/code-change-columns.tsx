@@ -13,7 +13,7 @@ import type { WorkspaceData } from "@/lib/data/annotations";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { ClaimTask } from "./claim-task";
 import { CodebookPanel } from "./codebook-panel";
-import { FilterTask } from "./filter-task";
+import { CommentFilteringTask } from "./comment-filtering-task";
 import { GradingTask } from "./grading-task";
 import { Markdown } from "./markdown";
 import { PullRequestTask } from "./pull-request-task";
@@ -108,7 +108,7 @@ export function CodeChangeColumns({
       {data.claims && <ClaimTask {...taskProps} />}
       {data.rating && <RatingTask {...taskProps} />}
       {data.grading && <GradingTask {...taskProps} />}
-      {data.filtering && <FilterTask {...taskProps} />}
+      {data.filtering && <CommentFilteringTask {...taskProps} />}
     </Fragment>
   );
   return (

@@ -36,7 +36,7 @@ export const reviewRatingValue = z.object({
 
 export const referenceGradeValue = z.object({ grade: z.number().int().min(1).max(5), comment: text(5000) });
 
-export const commentFilterValue = z.object({ highQuality: z.boolean(), justification: text(5000) });
+export const commentFilteringLabelValue = z.object({ highQuality: z.boolean(), justification: text(5000) });
 
 export const addedClaimValue = z.object({
   text: z.string().trim().min(1, "the claim is empty").max(2000),
@@ -49,7 +49,7 @@ export const addedClaimValue = z.object({
 export type ClaimJudgementValue = z.infer<typeof claimJudgementValue>;
 export type ReviewRatingValue = z.infer<typeof reviewRatingValue>;
 export type ReferenceGradeValue = z.infer<typeof referenceGradeValue>;
-export type CommentFilterValue = z.infer<typeof commentFilterValue>;
+export type CommentFilteringLabelValue = z.infer<typeof commentFilteringLabelValue>;
 export type AddedClaimValue = z.infer<typeof addedClaimValue>;
 export type NecessityValue = z.infer<typeof necessityValue>;
 
@@ -65,7 +65,7 @@ export const saveRequest = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("rating"), ...base, targetId: z.string().min(1), value: reviewRatingValue }),
   z.object({ kind: z.literal("necessity"), ...base, targetId: z.string().min(1), value: necessityValue }),
   z.object({ kind: z.literal("grade"), ...base, targetId: z.string().min(1), value: referenceGradeValue }),
-  z.object({ kind: z.literal("filter"), ...base, targetId: z.string().min(1), value: commentFilterValue }),
+  z.object({ kind: z.literal("filter"), ...base, targetId: z.string().min(1), value: commentFilteringLabelValue }),
   /** targetId: the review comment; the value's questions are checked against the study's (lib/annotation/comment-questions). */
   z.object({ kind: z.literal("commentAnswers"), ...base, targetId: z.string().min(1), value: commentAnswersValue }),
   /**

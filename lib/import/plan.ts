@@ -205,7 +205,7 @@ const GRADE: AnnotationSpec<ReferenceGradeInput, ReferenceGrade> = {
   value: (f) => ({ grade: f.grade as number, comment: (f.comment as string) ?? "" }),
 };
 
-const COMMENT_FILTER: AnnotationSpec<CommentFilterInput, CommentFilterLabel> = {
+const LABEL: AnnotationSpec<CommentFilterInput, CommentFilterLabel> = {
   table: "commentFilters",
   history: "COMMENT_FILTER",
   target: "reviewId",
@@ -399,7 +399,7 @@ class Planner {
       this.annotation(RATING, linked, id, this.snapshot.reviewRatings, `${what}, rating by ${rating.annotator.name}`);
     }
     for (const grade of review.grades) this.annotation(GRADE, grade, id, this.snapshot.referenceGrades, `${what}, grade by ${grade.annotator.name}`);
-    for (const filter of review.commentFilters) this.annotation(COMMENT_FILTER, filter, id, this.snapshot.commentFilters, `${what}, comment filter by ${filter.annotator.name}`);
+    for (const filter of review.commentFilters) this.annotation(LABEL, filter, id, this.snapshot.commentFilters, `${what}, comment filter by ${filter.annotator.name}`);
   }
 
   /** One annotation of any kind: create or update it, its history row, and a rating's links. */

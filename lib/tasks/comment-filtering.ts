@@ -1,5 +1,5 @@
 /** Comment filtering, c-CRAB §4.2.1: whether each review comment is high quality (actionable and verifiable), with a justification. */
-import { commentFilterValue, type CommentFilterValue } from "@/lib/annotation/values";
+import { commentFilteringLabelValue, type CommentFilteringLabelValue } from "@/lib/annotation/values";
 import { unansweredReviews } from "@/lib/annotation/completeness";
 import { HIGH_QUALITY } from "@/lib/analysis/questions";
 import { flag, nonEmpty } from "./reviews";
@@ -13,7 +13,7 @@ export const commentFiltering: TaskDescriptor = {
   annotationName: "comment filter label",
   values: {
     filter: {
-      schema: commentFilterValue,
+      schema: commentFilteringLabelValue,
       history: "COMMENT_FILTER",
       row: {
         fields: [
@@ -32,7 +32,7 @@ export const commentFiltering: TaskDescriptor = {
   questions: () => [{ task: "COMMENT_FILTERING", key: "high-quality", label: "Actionable and verifiable comment", level: "nominal", scale: [HIGH_QUALITY.no, HIGH_QUALITY.yes], weights: "unweighted" }],
   answer: () => ({ text: `CASE WHEN a."highQuality" THEN '${HIGH_QUALITY.yes}' ELSE '${HIGH_QUALITY.no}' END` }),
   stored: (workspace) => (workspace.filtering?.reviews ?? []).map((r) => storedEntry("filter", r.id, workspace.filtering!.labels[r.id])),
-  missing: (workspace, answer) => unansweredReviews(workspace.filtering?.reviews ?? [], answer, "filter", (v) => typeof (v as Partial<CommentFilterValue> | null)?.highQuality === "boolean", "label"),
+  missing: (workspace, answer) => unansweredReviews(workspace.filtering?.reviews ?? [], answer, "filter", (v) => typeof (v as Partial<CommentFilteringLabelValue> | null)?.highQuality === "boolean", "label"),
 
   codebook: () => [
     {

@@ -10,7 +10,7 @@
 import type { ZodType } from "zod";
 import type { AnnotationKind, AssignmentStatus, TaskType } from "@/lib/generated/prisma/client";
 import type { Stage2Reference } from "@/lib/annotation/stage2";
-import type { AddedClaimValue, ClaimJudgementValue, CommentFilterValue, NecessityValue, ReferenceGradeValue, ReviewRatingValue, SaveKind } from "@/lib/annotation/values";
+import type { AddedClaimValue, ClaimJudgementValue, CommentFilteringLabelValue, NecessityValue, ReferenceGradeValue, ReviewRatingValue, SaveKind } from "@/lib/annotation/values";
 import type { AnswerValue } from "@/lib/agreement";
 import type { Question, StudyScales } from "@/lib/analysis/questions";
 import type { AnswerOf, MissingAnswer } from "@/lib/annotation/completeness";
@@ -97,7 +97,7 @@ export interface TaskWorkspace {
     necessity?: Record<string, Versioned<NecessityValue>>;
   };
   grading?: { reference: { id: string; text: string } | null; reviews: WorkspaceReview[]; grades: Record<string, Versioned<ReferenceGradeValue>> };
-  filtering?: { reviews: WorkspaceReview[]; labels: Record<string, Versioned<CommentFilterValue>> };
+  filtering?: { reviews: WorkspaceReview[]; labels: Record<string, Versioned<CommentFilteringLabelValue>> };
   /** Comment questions: the assignment's pull request, its review comments in reading order (j/k), the study's questions and the annotator's own answers. */
   commentQuestions?: {
     pullRequest: { id: string; externalId: string; repository: string; url: string; title: string; description: string; baseSha: string; headSha: string };

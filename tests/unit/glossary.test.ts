@@ -79,12 +79,9 @@ const ALLOWED: Record<string, readonly string[]> = {
 const PENDING: Record<string, readonly string[]> = {
   "\"added\"": ["app/studies/[slug]/consolidate/page.tsx", "components/dashboard/agreement-tables.ts", "components/pull-request/file-section.tsx", "components/workspace/autosave.ts", "components/workspace/claim-task.tsx", "components/workspace/conflicts.tsx", "components/workspace/workspace.tsx", "e2e/workspace-access.spec.ts", "lib/annotation/stage2.ts", "lib/annotation/values.ts", "lib/data/annotations.ts", "lib/data/claim-judgements.ts", "lib/seed/plan.ts", "lib/seed/write.ts", "lib/tasks/claim-verification.ts"],
   "\"claim\"": ["app/studies/[slug]/consolidate/[codeChangeId]/form.tsx", "app/studies/[slug]/item-sets/page.tsx", "components/item-set-forms.tsx", "components/study-waiting.tsx", "components/workspace/claim-task.tsx", "components/workspace/conflicts.tsx", "components/workspace/rating-task.tsx", "components/workspace/workspace.tsx", "e2e/authorization-matrix.spec.ts", "e2e/fault.spec.ts", "e2e/request-hardening.spec.ts", "e2e/stage-order.spec.ts", "e2e/study-waiting.spec.ts", "e2e/study-walk.spec.ts", "e2e/workspace-access.spec.ts", "e2e/workspace-perf.spec.ts", "e2e/workspace-tasks.spec.ts", "lib/annotation/stage2.ts", "lib/annotation/values.ts", "lib/data/item-sets.ts", "lib/import/crscore-phase1.ts", "lib/import/crscore-phase2.ts", "lib/seed/plan.ts", "lib/seed/write.ts", "lib/tasks/claim-verification.ts", "scripts/bench/load.ts"],
-  "\"filter\"": ["components/workspace/conflicts.tsx", "components/workspace/filter-task.tsx", "components/workspace/review-choice-task.tsx", "lib/annotation/values.ts", "lib/seed/plan.ts", "lib/seed/write.ts", "lib/tasks/comment-filtering.ts"],
-  "COMMENT_FILTER": ["lib/import/plan.ts"],
+  "\"filter\"": ["components/workspace/comment-filtering-task.tsx", "components/workspace/conflicts.tsx", "components/workspace/review-choice-task.tsx", "lib/annotation/values.ts", "lib/seed/plan.ts", "lib/seed/write.ts", "lib/tasks/comment-filtering.ts"],
   "CommentFilterLabel": ["lib/data/import-writer.ts", "lib/import/plan.ts", "lib/import/snapshot.ts"],
-  "CommentFilterValue": ["components/workspace/filter-task.tsx", "lib/annotation/values.ts", "lib/tasks/comment-filtering.ts", "lib/tasks/types.ts"],
   "commentFilters": ["lib/data/export-rows.ts", "lib/data/import-writer.ts", "lib/tasks/comment-filtering.ts"],
-  "filter-task.tsx": ["components/workspace/code-change-columns.tsx", "components/workspace/filter-task.tsx"],
   "studyChanges": ["lib/data/export-rows.ts", "lib/data/exports.ts"],
 };
 

@@ -5,19 +5,19 @@
  * objectively verifiable issue (high quality) or not, with a short justification.
  */
 import { COMMENT_FILTER_LABELS } from "@/lib/annotation/codebook";
-import type { CommentFilterValue } from "@/lib/annotation/values";
+import type { CommentFilteringLabelValue } from "@/lib/annotation/values";
 import { type Choice, ReviewChoiceTask } from "./review-choice-task";
 import type { TaskProps } from "./types";
 
 /** A label being written: the justification can come before the label. */
-type Draft = Partial<CommentFilterValue>;
+type Draft = Partial<CommentFilteringLabelValue>;
 
 const LABELS: readonly Choice<boolean>[] = [
   { value: true, digit: 1, label: `1 ${COMMENT_FILTER_LABELS.high.label}` },
   { value: false, digit: 0, label: `0 ${COMMENT_FILTER_LABELS.low.label}` },
 ];
 
-export function FilterTask(props: TaskProps) {
+export function CommentFilteringTask(props: TaskProps) {
   const intro = (
     <dl className="grid grid-cols-[auto_1fr] gap-x-2 text-xs text-slate-600">
       <dt className="font-medium">1 {COMMENT_FILTER_LABELS.high.label}</dt>
