@@ -94,7 +94,7 @@ const ROUTES: Record<string, Entry> = {
   "GET /api/annotations/assignments/[assignmentId]": { access: ownAssignment("route"), call: (f) => ({ url: `/api/annotations/assignments/${f.assignmentId}` }) },
   "POST /api/annotations": {
     access: ownAssignment("route"),
-    call: (f) => ({ url: "/api/annotations", data: { kind: "claim", assignmentId: f.assignmentId, targetId: f.claimId, baseVersion: 0, value: { code: "CORRECT", necessary: true, errorType: null, note: "matrix" } } }),
+    call: (f) => ({ url: "/api/annotations", data: { kind: "judgement", assignmentId: f.assignmentId, targetId: f.claimId, baseVersion: 0, value: { code: "CORRECT", necessary: true, errorType: null, note: "matrix" } } }),
   },
   "POST /api/annotations/assignments/[assignmentId]/time": { access: ownAssignment("route"), call: (f) => ({ url: `/api/annotations/assignments/${f.assignmentId}/time`, data: { deltaMs: 1000 } }) },
   "POST /api/annotations/assignments/[assignmentId]/submit": { access: ownAssignment("route", 422), call: (f) => ({ url: `/api/annotations/assignments/${f.assignmentId}/submit`, data: {} }) },

@@ -56,7 +56,7 @@ async function saveLoop(annotator: Annotator, stop: () => boolean): Promise<void
   for (let n = 0; !stop(); n++) {
     const targetId = annotator.claims[n % annotator.claims.length];
     const marker = `${annotator.label}-${n}`;
-    const body = { kind: "claim", assignmentId: annotator.assignmentId, targetId, baseVersion: versions.get(targetId) ?? 0, value: { code: "CORRECT", necessary: true, errorType: null, note: marker } };
+    const body = { kind: "judgement", assignmentId: annotator.assignmentId, targetId, baseVersion: versions.get(targetId) ?? 0, value: { code: "CORRECT", necessary: true, errorType: null, note: marker } };
     const response = await annotator.api.post("/api/annotations", { data: body, timeout: 5_000, failOnStatusCode: false }).catch(() => null);
     if (response?.status() === 200) {
       versions.set(targetId, ((await response.json()) as { version: number }).version);

@@ -165,7 +165,7 @@ test("about 500 malformed and cross-site requests to every state-changing route 
 
   const params: Record<string, string> = { assignmentId: own.assignmentId, slug: "demo", runId: "no-such-run" };
   const validBodies: Record<string, string> = {
-    "/api/annotations": JSON.stringify({ kind: "claim", assignmentId: own.assignmentId, targetId: claim.id, baseVersion: 0, value: { code: "INCORRECT", necessary: null, errorType: null, note: "cross-site" } }),
+    "/api/annotations": JSON.stringify({ kind: "judgement", assignmentId: own.assignmentId, targetId: claim.id, baseVersion: 0, value: { code: "INCORRECT", necessary: null, errorType: null, note: "cross-site" } }),
     "/api/annotations/assignments/[assignmentId]/skip": JSON.stringify({ reason: "cross-site skip" }),
     "/api/annotations/assignments/[assignmentId]/time": JSON.stringify({ deltaMs: 1000 }),
     "/api/studies/[slug]/metric-runs": JSON.stringify({ metrics: ["bleu-gradedreviews"] }),

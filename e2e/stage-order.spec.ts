@@ -42,7 +42,7 @@ test("stage 2 is closed until the lead consolidates stage 1; necessity is asked 
 
   // stage 1: verdicts only, no necessity
   await gotoWorkspace(page, stage1);
-  await expect(page.getByTestId("claim")).toHaveCount(2);
+  await expect(page.getByTestId("claim-judgement")).toHaveCount(2);
   await expect(page.getByRole("button", { name: /unnecessary/ })).toHaveCount(0);
   await expect(page.getByRole("radiogroup", { name: /Necessity/ })).toHaveCount(0);
   for (const n of [1, 2]) await page.getByRole("radiogroup", { name: `Code of claim ${n}` }).getByRole("radio", { name: "1 Correct" }).click();
@@ -103,7 +103,7 @@ test("stage 2 is closed until the lead consolidates stage 1; necessity is asked 
 
   // back in stage 1, still no necessity question
   await gotoWorkspace(page, stage1);
-  await expect(page.getByTestId("claim")).toHaveCount(2);
+  await expect(page.getByTestId("claim-judgement")).toHaveCount(2);
   await expect(page.getByRole("button", { name: /unnecessary/ })).toHaveCount(0);
 });
 

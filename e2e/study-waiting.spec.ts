@@ -35,7 +35,7 @@ test.beforeAll(async () => {
 async function stage1(page: Page, accountId: string, first: string) {
   const assignment = await testDb().assignment.findFirstOrThrow({ where: { annotatorId: accountId, task: "CLAIM_VERIFICATION", study: { slug: STUDY } } });
   for (const [i, claim] of claims.entries()) {
-    const saved = await page.request.post("/api/annotations", { data: { kind: "claim", assignmentId: assignment.id, targetId: claim, baseVersion: 0, value: { code: i === 0 ? first : "CORRECT", necessary: null, errorType: null, note: "" } } });
+    const saved = await page.request.post("/api/annotations", { data: { kind: "judgement", assignmentId: assignment.id, targetId: claim, baseVersion: 0, value: { code: i === 0 ? first : "CORRECT", necessary: null, errorType: null, note: "" } } });
     expect(saved.status()).toBe(200);
   }
   expect((await page.request.post(`/api/annotations/assignments/${assignment.id}/submit`, { data: {} })).status()).toBe(200);

@@ -173,7 +173,7 @@ test("a study walked from creation to export by a lead and two annotators", asyn
   await expect(pageA).toHaveURL(new RegExp(`/annotate/${stage1A.id}$`));
   await expect(pageA.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
 
-  const claimsA = pageA.getByTestId("claim");
+  const claimsA = pageA.getByTestId("claim-judgement");
   await expect(claimsA).toHaveCount(3);
   // claim 1 correct; claim 2 incorrect, reasoning error (the error type goes with the claim just coded)
   await keys(pageA, "1", "0", "e", "3");

@@ -20,8 +20,8 @@ test("forged assignment and annotation ids are refused on every workspace page a
   expect((await page.request.get(`/api/annotations/assignments/${victim.assignmentId}`)).status()).toBe(404);
   const save = (body: object) => page.request.post("/api/annotations", { data: body });
   const judgement = { code: "INCORRECT", necessary: null, errorType: null, note: "forged" };
-  expect((await save({ kind: "claim", assignmentId: victim.assignmentId, targetId: claim.id, baseVersion: 0, value: judgement })).status()).toBe(404);
-  expect((await save({ kind: "added", assignmentId: victim.assignmentId, targetId: "new:x", baseVersion: 0, value: { text: "forged", correctsId: null } })).status()).toBe(404);
+  expect((await save({ kind: "judgement", assignmentId: victim.assignmentId, targetId: claim.id, baseVersion: 0, value: judgement })).status()).toBe(404);
+  expect((await save({ kind: "addedClaim", assignmentId: victim.assignmentId, targetId: "new:x", baseVersion: 0, value: { text: "forged", correctsId: null } })).status()).toBe(404);
   for (const action of ["submit", "skip", "resume", "time"]) {
     const response = await page.request.post(`/api/annotations/assignments/${victim.assignmentId}/${action}`, { data: action === "skip" ? { reason: "forged skip" } : action === "time" ? { deltaMs: 1000 } : {} });
     expect(response.status(), action).toBe(404);
@@ -29,7 +29,7 @@ test("forged assignment and annotation ids are refused on every workspace page a
   // a claim of another item through the attacker's own assignment
   const other = await demoChange({ index: 7 });
   const foreignClaim = other.pseudoReferences.find((r) => r.kind === "CLAIM")!;
-  expect((await save({ kind: "claim", assignmentId: attacker.assignmentId, targetId: foreignClaim.id, baseVersion: 0, value: judgement })).status()).toBe(404);
+  expect((await save({ kind: "judgement", assignmentId: attacker.assignmentId, targetId: foreignClaim.id, baseVersion: 0, value: judgement })).status()).toBe(404);
   // the demo annotators' judgements are out of reach too: their ids are not in the attacker's queue
   const demoAssignment = await db.assignment.findFirstOrThrow({ where: { annotator: { email: E2E_ACCOUNTS.ann1.email } } });
   expect((await page.request.get(`/api/annotations/assignments/${demoAssignment.id}`)).status()).toBe(404);
@@ -40,7 +40,7 @@ test("forged assignment and annotation ids are refused on every workspace page a
 
   // signed out: 401
   const anonymous = await page.context().browser()!.newContext({ baseURL: test.info().project.use.baseURL });
-  expect((await anonymous.request.post("/api/annotations", { data: { kind: "claim", assignmentId: victim.assignmentId, targetId: claim.id, baseVersion: 0, value: judgement } })).status()).toBe(401);
+  expect((await anonymous.request.post("/api/annotations", { data: { kind: "judgement", assignmentId: victim.assignmentId, targetId: claim.id, baseVersion: 0, value: judgement } })).status()).toBe(401);
   await anonymous.close();
 });
 

@@ -65,8 +65,8 @@ test("a 2,000-line diff renders, becomes interactive and scrolls quickly", async
         }),
       { key, selector, attribute, expected },
     );
-  figures.keyToCodeMs = await latency("1", '[data-testid="claim"]', "data-code", "CORRECT");
-  await expect(page.getByTestId("claim").first()).toHaveAttribute("data-code", "CORRECT");
+  figures.keyToCodeMs = await latency("1", '[data-testid="claim-judgement"]', "data-code", "CORRECT");
+  await expect(page.getByTestId("claim-judgement").first()).toHaveAttribute("data-code", "CORRECT");
   figures.keyToSplitLayoutMs = await latency("v", '[data-testid="diff-body"]', "data-mode", "split");
   // deletions pair with additions: 2,008 lines are 1,674 side-by-side rows
   await expect(page.locator(".dv-s").nth(1600)).toBeAttached();

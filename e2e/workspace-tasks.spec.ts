@@ -17,7 +17,7 @@ test("claim verification with the keyboard: codes, error type, note, correction,
   // the demo study hides system names: also the model that generated the claims
   const models = [...new Set(claims.map((c) => c.source).filter((s) => s.length > 2))];
   expect(models.length).toBeGreaterThan(0);
-  for (const model of models) await expect(page.getByTestId("claim").first()).not.toContainText(model);
+  for (const model of models) await expect(page.getByTestId("claim-judgement").first()).not.toContainText(model);
 
   // the shortcut overlay and the guidelines panel are one key away
   await keys(page, "?");
@@ -29,7 +29,7 @@ test("claim verification with the keyboard: codes, error type, note, correction,
   await keys(page, "g");
   await expect(page.getByTestId("guidelines")).toBeHidden();
 
-  const claimCards = page.getByTestId("claim");
+  const claimCards = page.getByTestId("claim-judgement");
   // a code moves on to the next claim; k goes back
   await keys(page, "1", "0");
   await expect(claimCards.nth(2)).toHaveAttribute("aria-current", "true");
@@ -273,7 +273,7 @@ test("the codebook is beside the choice: a code's definition on hover and focus,
   const a = await assignmentFor("codebook", "CLAIM_VERIFICATION", change.id);
   await page.setViewportSize({ width: 1400, height: 900 });
   await openWorkspace(page, a);
-  const claim = page.getByTestId("claim").first();
+  const claim = page.getByTestId("claim-judgement").first();
   await expect(claim.getByTestId("code-definition")).toHaveCount(0);
   await claim.getByRole("radio", { name: "0 Incorrect" }).hover();
   await expect(claim.getByTestId("code-definition")).toHaveText("Incorrect: Concrete evidence contradicts the claim.");
@@ -300,7 +300,7 @@ test("the error type goes with the claim just coded: 0 e 3 files reasoning on it
   const claims = change.pseudoReferences.filter((r) => r.kind === "CLAIM" || r.kind === "IMPLICATION").sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
   const a = await assignmentFor("errtype", "CLAIM_VERIFICATION", change.id);
   await openWorkspace(page, a);
-  const cards = page.getByTestId("claim");
+  const cards = page.getByTestId("claim-judgement");
   await keys(page, "0", "e", "3");
   await expect(cards.nth(1)).toHaveAttribute("aria-current", "true");
   await expect(page.getByLabel("Error type of claim 1")).toHaveValue("REASONING");
@@ -321,7 +321,7 @@ test("reopening an item puts the cursor on the first claim without a code, so ca
   const change = await demoChange({ mostClaims: true });
   const a = await assignmentFor("reopen", "CLAIM_VERIFICATION", change.id);
   await openWorkspace(page, a);
-  const cards = page.getByTestId("claim");
+  const cards = page.getByTestId("claim-judgement");
   await keys(page, "1", "1", "1");
   await expectSaved(page);
   await page.reload();

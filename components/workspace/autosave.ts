@@ -53,6 +53,9 @@ interface Draft {
   serverId?: string;
 }
 
+/** Drafts stored in browsers under the save kinds' earlier names still load (docs/glossary.md, "annotation"). */
+const RENAMED_KINDS: Readonly<Record<string, SaveKind>> = { claim: "judgement", added: "addedClaim", filter: "label" };
+
 export interface StorageLike {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;
@@ -81,7 +84,7 @@ export interface AutosaveOptions {
 /** Why a value is kept as a draft instead of saved, in the annotator's words (else the schema's reason). */
 const DRAFT_REASON: Partial<Record<SaveKind, { field: string; reason: string }>> = {
   grade: { field: "grade", reason: "kept in this browser until the review has a grade" },
-  filter: { field: "highQuality", reason: "kept in this browser until the comment has a label (1 or 0)" },
+  label: { field: "highQuality", reason: "kept in this browser until the comment has a label (1 or 0)" },
 };
 
 const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
@@ -246,7 +249,7 @@ export class AutosaveStore extends AnswerEntries {
     let changed = false;
     for (const { kind, targetId, server } of stored) {
       // An added claim created in this page is known by its client key until the page reloads.
-      if (kind === "added" && this.list("added").some((e) => e.server.id === server.id && e.targetId !== targetId)) continue;
+      if (kind === "addedClaim" && this.list("addedClaim").some((e) => e.server.id === server.id && e.targetId !== targetId)) continue;
       if (!this.entries.has(entryKey(kind, targetId))) {
         this.register(kind, targetId, server);
         changed = true;
@@ -442,7 +445,9 @@ export class AutosaveStore extends AnswerEntries {
   private readDrafts(): Record<string, Draft> {
     try {
       const raw = this.opts.storage?.getItem(this.opts.storageKey);
-      return raw ? (JSON.parse(raw) as Record<string, Draft>) : {};
+      const drafts = raw ? (JSON.parse(raw) as Record<string, Draft>) : {};
+      for (const draft of Object.values(drafts)) draft.kind = RENAMED_KINDS[draft.kind] ?? draft.kind;
+      return drafts;
     } catch {
       return {};
     }
@@ -454,7 +459,7 @@ export class AutosaveStore extends AnswerEntries {
       if (e.local === undefined) continue;
       // The version the value was based on; during a conflict still the stale one, so a reload
       // shows the conflict again instead of overwriting.
-      drafts[e.key] = { kind: e.kind, targetId: e.targetId, baseVersion: e.server.version, value: e.local, ...(e.kind === "added" && e.server.id && e.server.id !== e.targetId ? { serverId: e.server.id } : {}) };
+      drafts[e.key] = { kind: e.kind, targetId: e.targetId, baseVersion: e.server.version, value: e.local, ...(e.kind === "addedClaim" && e.server.id && e.server.id !== e.targetId ? { serverId: e.server.id } : {}) };
     }
     try {
       if (!this.opts.storage) return;

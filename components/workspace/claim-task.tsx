@@ -19,14 +19,14 @@ import { useCursor } from "./use-cursor";
 
 function addedClaims(store: AnswerStore): { entry: Entry; value: AddedClaimValue }[] {
   return store
-    .list("added")
-    .map((entry) => ({ entry, value: store.value<AddedClaimValue>("added", entry.targetId) }))
+    .list("addedClaim")
+    .map((entry) => ({ entry, value: store.value<AddedClaimValue>("addedClaim", entry.targetId) }))
     .filter((x): x is { entry: Entry; value: AddedClaimValue } => x.value !== null && !x.value.deleted);
 }
 
 /** Removes an added claim (a saved one is deleted on the server; one never saved goes with nothing to delete). */
 function removeAdded(store: AnswerStore, entry: Entry, value: AddedClaimValue) {
-  store.set("added", entry.targetId, { text: value.text.trim() || "(removed)", correctsId: value.correctsId, deleted: true });
+  store.set("addedClaim", entry.targetId, { text: value.text.trim() || "(removed)", correctsId: value.correctsId, deleted: true });
 }
 
 function AddedClaimEditor({ store, entry, value, label }: { store: AnswerStore; entry: Entry; value: AddedClaimValue; label: string }) {
@@ -36,7 +36,7 @@ function AddedClaimEditor({ store, entry, value, label }: { store: AnswerStore; 
         aria-label={label}
         value={value.text}
         rows={2}
-        onChange={(e) => store.set("added", entry.targetId, { ...value, text: e.target.value })}
+        onChange={(e) => store.set("addedClaim", entry.targetId, { ...value, text: e.target.value })}
         className="w-full rounded border border-slate-500 px-2 py-1 text-sm"
       />
       <button type="button" className="rounded border border-slate-500 px-2 py-0.5 text-xs text-slate-600 hover:bg-slate-50" onClick={() => removeAdded(store, entry, value)}>
@@ -55,10 +55,10 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
     firstMissingIndex(
       references.map((r) => r.id),
       missingIn(data, store),
-      "claim",
+      "judgement",
     ),
   );
-  const { cursor, atEnd, setCursor, moveOn, step, register } = useCursor(references.length, (i) => onTarget(references[i] ? `claim:${references[i].id}` : null), initial);
+  const { cursor, atEnd, setCursor, moveOn, step, register } = useCursor(references.length, (i) => onTarget(references[i] ? `judgement:${references[i].id}` : null), initial);
   const notes = useRef(new Map<string, HTMLTextAreaElement>());
   const corrections = useRef(new Map<string, HTMLTextAreaElement>());
   const addBox = useRef<HTMLTextAreaElement>(null);
@@ -72,8 +72,8 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
   // The code under the pointer or keyboard focus: its definition shows while choosing.
   const [hint, setHint] = useState<{ id: string; code: ClaimCode } | null>(null);
 
-  const value = (id: string) => store.value<ClaimJudgementValue>("claim", id) ?? emptyClaimJudgement();
-  const update = (id: string, patch: Partial<ClaimJudgementValue>) => store.set("claim", id, { ...value(id), ...patch });
+  const value = (id: string) => store.value<ClaimJudgementValue>("judgement", id) ?? emptyClaimJudgement();
+  const update = (id: string, patch: Partial<ClaimJudgementValue>) => store.set("judgement", id, { ...value(id), ...patch });
   const unnecessary = (v: ClaimJudgementValue) => claims.askNecessity && v.necessary === false;
   const added = addedClaims(store);
   const correctionOf = (id: string) => added.find((a) => a.value.correctsId === id);
@@ -108,8 +108,8 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
       removeAdded(store, correction.entry, correction.value);
       setCorrecting(claimId);
       setDraftCorrection(text);
-    } else if (correction) store.set("added", correction.entry.targetId, { ...correction.value, text });
-    else if (text.trim() !== "" && text.trim() !== original.trim()) store.set("added", `${NEW_CLAIM_PREFIX}${clientKey()}`, { text, correctsId: claimId });
+    } else if (correction) store.set("addedClaim", correction.entry.targetId, { ...correction.value, text });
+    else if (text.trim() !== "" && text.trim() !== original.trim()) store.set("addedClaim", `${NEW_CLAIM_PREFIX}${clientKey()}`, { text, correctsId: claimId });
     else setDraftCorrection(text);
   };
   const leaveCorrection = (claimId: string) => {
@@ -121,10 +121,10 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
     if (current && text === "") {
       removeAdded(store, current.entry, current.value);
       setWriting(null);
-    } else if (current) store.set("added", current.entry.targetId, { ...current.value, text });
+    } else if (current) store.set("addedClaim", current.entry.targetId, { ...current.value, text });
     else if (text.trim() !== "") {
       const key = `${NEW_CLAIM_PREFIX}${clientKey()}`;
-      store.set("added", key, { text, correctsId: null });
+      store.set("addedClaim", key, { text, correctsId: null });
       setWriting(key);
     }
   };
@@ -190,14 +190,14 @@ export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskP
         {references.map((ref, index) => {
           const v = value(ref.id);
           const shownCode = hint?.id === ref.id ? hint.code : v.code;
-          const entry = store.entry("claim", ref.id);
+          const entry = store.entry("judgement", ref.id);
           const isCurrent = index === cursor;
           const correction = correctionOf(ref.id);
           return (
             <li
               key={ref.id}
               ref={register(index)}
-              data-testid="claim"
+              data-testid="claim-judgement"
               data-code={v.code ?? ""}
               aria-current={isCurrent ? "true" : undefined}
               onClick={() => select(index)}

@@ -29,7 +29,7 @@ export function CommentFilteringTask(props: TaskProps) {
   return (
     <ReviewChoiceTask<boolean, Draft>
       {...props}
-      kind="filter"
+      kind="label"
       reviews={props.data.filtering!.reviews}
       intro={intro}
       listLabel="Review comments"

@@ -9,7 +9,7 @@ export function describeValue(kind: SaveKind, value: unknown): string {
   const v = value as Record<string, unknown>;
   const quote = (s: unknown) => (typeof s === "string" && s ? ` · “${s.length > 120 ? `${s.slice(0, 117)}…` : s}”` : "");
   switch (kind) {
-    case "claim":
+    case "judgement":
       return `${v.code ? String(v.code).toLowerCase() : "no code"}${v.errorType ? ` · ${String(v.errorType).toLowerCase().replace("_", "-")} error` : ""}${v.necessary === false ? " · unnecessary" : ""}${quote(v.note)}`;
     case "rating": {
       const scores = Object.entries((v.scores ?? {}) as Record<string, number>)
@@ -22,9 +22,9 @@ export function describeValue(kind: SaveKind, value: unknown): string {
       return v.necessary === null ? "necessity not judged" : v.necessary ? "necessary" : "not necessary";
     case "grade":
       return `grade ${v.grade ?? "–"}${quote(v.comment)}`;
-    case "filter":
+    case "label":
       return `${v.highQuality === undefined ? "no label" : v.highQuality ? "high quality" : "low quality"}${quote(v.justification)}`;
-    case "added":
+    case "addedClaim":
       return v.deleted ? "(removed)" : `“${String(v.text ?? "")}”`;
     case "commentAnswers": {
       const answers = Object.entries((v.answers ?? {}) as Record<string, unknown>).map(([key, answer]) => `${key} ${typeof answer === "boolean" ? (answer ? "yes" : "no") : String(answer)}`);

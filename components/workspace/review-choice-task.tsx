@@ -33,7 +33,7 @@ export interface Choice<Value> {
 }
 
 interface ReviewChoiceTaskProps<Value, Stored> extends TaskProps {
-  kind: Extract<SaveKind, "grade" | "filter">;
+  kind: Extract<SaveKind, "grade" | "label">;
   reviews: readonly { id: string; label: string; system?: string | null; text: string }[];
   /** The scale's explanation above the reviews. */
   intro: ReactNode;

@@ -23,7 +23,7 @@ export interface TaskProps {
   data: TaskData;
   store: AnswerStore;
   handle: RefObject<TaskHandle | null>;
-  /** The claim or review under the cursor ("claim:<id>", "rating:<id>", ...), for time spent. */
+  /** The claim or review under the cursor ("judgement:<id>", "rating:<id>", ...), for time spent. */
   onTarget: (key: string | null) => void;
   /** The annotator's keyboard preference: a digit sets the value and moves to the next question. */
   digitsMoveOn: boolean;

@@ -213,7 +213,7 @@ export function Workspace({ data, accountId }: { data: WorkspaceData; accountId:
         setFlash({ ok: false, text: `Not submitted: ${plural(changes.length, "change")} could not be saved yet (${changes.map(labelOf).join(", ")}); see the save status. Your answers are kept.` });
         return;
       }
-      if (drafts.some((e) => e.kind === "added")) {
+      if (drafts.some((e) => e.kind === "addedClaim")) {
         setFlash({ ok: false, text: "Not submitted: one of your added claims is empty. Write it or remove it." });
         return;
       }
@@ -328,8 +328,8 @@ export function Workspace({ data, accountId }: { data: WorkspaceData; accountId:
   const overall = store.overall();
   const errorDetail = ANNOTATION_KINDS.flatMap((kind) => store.list(kind)).find((e) => e.status === "error")?.message;
   function labelOf(entry: Entry): string {
-    if (entry.kind === "claim") return `Claim ${(data.claims?.references.findIndex((r) => r.id === entry.targetId) ?? -1) + 1}`;
-    if (entry.kind === "added") return "Your added claim";
+    if (entry.kind === "judgement") return `Claim ${(data.claims?.references.findIndex((r) => r.id === entry.targetId) ?? -1) + 1}`;
+    if (entry.kind === "addedClaim") return "Your added claim";
     if (entry.kind === "necessity") return `Necessity of pseudo-reference ${(data.rating?.references.findIndex((r) => r.id === entry.targetId) ?? -1) + 1}`;
     if (entry.kind === "commentAnswers") {
       const at = pr?.comments.findIndex((c) => c.id === entry.targetId) ?? -1;

@@ -61,18 +61,18 @@ const base = {
 
 /** Body of POST /api/annotations. */
 export const saveRequest = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("claim"), ...base, targetId: z.string().min(1), value: claimJudgementValue }),
+  z.object({ kind: z.literal("judgement"), ...base, targetId: z.string().min(1), value: claimJudgementValue }),
   z.object({ kind: z.literal("rating"), ...base, targetId: z.string().min(1), value: reviewRatingValue }),
   z.object({ kind: z.literal("necessity"), ...base, targetId: z.string().min(1), value: necessityValue }),
   z.object({ kind: z.literal("grade"), ...base, targetId: z.string().min(1), value: referenceGradeValue }),
-  z.object({ kind: z.literal("filter"), ...base, targetId: z.string().min(1), value: commentFilteringLabelValue }),
+  z.object({ kind: z.literal("label"), ...base, targetId: z.string().min(1), value: commentFilteringLabelValue }),
   /** targetId: the review comment; the value's questions are checked against the study's (lib/annotation/comment-questions). */
   z.object({ kind: z.literal("commentAnswers"), ...base, targetId: z.string().min(1), value: commentAnswersValue }),
   /**
    * targetId: the added claim's id, or a client key ("new:<uuid>") when creating it, so that a
    * retried creation (response lost) finds the claim it already made instead of adding another.
    */
-  z.object({ kind: z.literal("added"), ...base, targetId: z.string().min(1).max(200), value: addedClaimValue }),
+  z.object({ kind: z.literal("addedClaim"), ...base, targetId: z.string().min(1).max(200), value: addedClaimValue }),
 ]);
 
 export type SaveRequest = z.infer<typeof saveRequest>;
@@ -85,7 +85,7 @@ export type AnnotationValue = SaveRequest["value"];
 export const VALUE_SCHEMAS = Object.fromEntries(saveRequest.options.map((o): [string, z.ZodType] => [o.shape.kind.value, o.shape.value])) as Readonly<Record<SaveKind, z.ZodType>>;
 
 /** Every kind, in the order the workspace lists its entries. */
-export const ANNOTATION_KINDS: readonly SaveKind[] = ["claim", "added", "necessity", "rating", "grade", "filter", "commentAnswers"];
+export const ANNOTATION_KINDS: readonly SaveKind[] = ["judgement", "addedClaim", "necessity", "rating", "grade", "label", "commentAnswers"];
 
 export const NEW_CLAIM_PREFIX = "new:";
 

@@ -296,7 +296,7 @@ export async function saveAnnotation(session: SessionClaims, request: SaveReques
   const account = await findSessionAccount(session.id, session.sessionVersion);
   if (!account) throw new AppError("UNAUTHENTICATED", { message: "Sign in first." });
   const historyKind = taskOfKind(request.kind).values[request.kind]!.history;
-  const deleting = request.kind === "added" && request.value.deleted === true;
+  const deleting = request.kind === "addedClaim" && request.value.deleted === true;
   let stale: StaleSave | null = null;
   for (let attempt = 0; attempt < 3 && !stale; attempt++) {
     try {
@@ -414,8 +414,8 @@ export async function resumeAssignment(accountId: string, assignmentId: string):
 export { MAX_TIME_REPORT_MS };
 
 /**
- * Adds active time to the assignment and, per annotated claim or review ("claim:<id>",
- * "rating:<id>", "grade:<id>", "filter:<id>"), to the annotator's own annotation of it.
+ * Adds active time to the assignment and, per annotated claim or review ("judgement:<id>",
+ * "rating:<id>", "grade:<id>", "label:<id>"), to the annotator's own annotation of it.
  */
 export async function recordTimeSpent(accountId: string, assignmentId: string, deltaMs: number, targets: Record<string, number> = {}): Promise<{ timeSpentMs: number }> {
   const assignment = await findOwnAssignment(db, accountId, assignmentId);

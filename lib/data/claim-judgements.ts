@@ -72,7 +72,7 @@ export const claimJudgementQueries: TaskQueries = {
   },
 
   saveTarget(ctx, request: SaveRequest) {
-    if (request.kind !== "added") throw new InvariantError(`claim verification saves ${request.kind} as a row`);
+    if (request.kind !== "addedClaim") throw new InvariantError(`claim verification saves ${request.kind} as a row`);
     return addedClaimTarget(ctx, request.targetId, request.value);
   },
 

@@ -21,11 +21,11 @@ interface PlannedBase {
 
 /** What an annotation says; `target` is a pseudo-reference key or a review system. */
 type AnnotationContent =
-  | { kind: "claim"; target: string; value: DemoClaimJudgement }
-  | { kind: "added"; value: DemoAddedClaim }
+  | { kind: "judgement"; target: string; value: DemoClaimJudgement }
+  | { kind: "addedClaim"; value: DemoAddedClaim }
   | { kind: "rating"; target: string; value: DemoRating }
   | { kind: "grade"; target: string; value: number }
-  | { kind: "filter"; target: string; value: DemoFilterLabel };
+  | { kind: "label"; target: string; value: DemoFilterLabel };
 
 /** One annotation to write, by whom, on which change, and when. */
 export type PlannedAnnotation = PlannedBase & AnnotationContent;
@@ -53,11 +53,11 @@ export interface DemoPlan {
 /** Ranges of plausible durations in seconds. */
 const SECONDS = {
   reading: [30, 120],
-  claim: [15, 75],
-  added: [60, 150],
+  judgement: [15, 75],
+  addedClaim: [60, 150],
   rating: [40, 180],
   grade: [10, 45],
-  filter: [10, 40],
+  label: [10, 40],
   /** Pause between two assignments. */
   pause: [60, 3 * 3600],
 } as const;
@@ -97,15 +97,15 @@ function taskAnnotations(work: DemoAnnotatorWork, task: TaskType): AnnotationCon
   switch (task) {
     case "CLAIM_VERIFICATION":
       return [
-        ...Object.entries(work.claims ?? {}).map(([target, value]) => ({ kind: "claim" as const, target, value })),
-        ...(work.addedClaims ?? []).map((value) => ({ kind: "added" as const, value })),
+        ...Object.entries(work.claims ?? {}).map(([target, value]) => ({ kind: "judgement" as const, target, value })),
+        ...(work.addedClaims ?? []).map((value) => ({ kind: "addedClaim" as const, value })),
       ];
     case "REVIEW_RATING":
       return Object.entries(work.ratings ?? {}).map(([target, value]) => ({ kind: "rating" as const, target, value }));
     case "REFERENCE_GRADING":
       return Object.entries(work.grades ?? {}).map(([target, value]) => ({ kind: "grade" as const, target, value }));
     case "COMMENT_FILTERING":
-      return Object.entries(work.filters ?? {}).map(([target, value]) => ({ kind: "filter" as const, target, value }));
+      return Object.entries(work.filters ?? {}).map(([target, value]) => ({ kind: "label" as const, target, value }));
     case "COMMENT_QUESTIONS":
       return [];
   }
@@ -114,7 +114,7 @@ function taskAnnotations(work: DemoAnnotatorWork, task: TaskType): AnnotationCon
 /** SKIPPED when skipped, PENDING with no annotation, DONE when every required target is covered. */
 function taskStatus(change: DemoChange, work: DemoAnnotatorWork | undefined, task: TaskType): AssignmentStatus {
   if (work?.skipped?.[task] !== undefined) return "SKIPPED";
-  const covered = new Set(taskAnnotations(work ?? {}, task).flatMap((a) => (a.kind === "added" ? [] : [a.target])));
+  const covered = new Set(taskAnnotations(work ?? {}, task).flatMap((a) => (a.kind === "addedClaim" ? [] : [a.target])));
   const required = requiredTargets(change, task);
   const unknown = [...covered].filter((target) => !required.includes(target));
   if (unknown.length > 0) throw new InvariantError(`demo change ${change.externalId}: ${task} annotations for unknown targets ${unknown.join(", ")}`);

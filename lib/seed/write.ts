@@ -112,12 +112,12 @@ async function createChange(tx: Tx, placement: ChangePlacement, change: DemoChan
 async function writeAnnotation(tx: Tx, a: PlannedAnnotation, annotatorId: string, ids: ChangeIds): Promise<HistoryEntry> {
   const times = { timeSpentMs: a.timeSpentMs, createdAt: a.createdAt, updatedAt: a.createdAt };
   switch (a.kind) {
-    case "claim": {
+    case "judgement": {
       const value = { code: a.value.code, necessary: a.value.necessary ?? true, errorType: a.value.errorType ?? null, note: a.value.note ?? "" };
       const row = await tx.claimJudgement.create({ data: { annotatorId, pseudoReferenceId: idOf(ids.refs, a.target, a.change), ...value, ...times }, select: { id: true } });
       return { kind: "CLAIM_JUDGEMENT", annotationId: row.id, newValue: value };
     }
-    case "added": {
+    case "addedClaim": {
       const correctsId = a.value.corrects === undefined ? null : idOf(ids.refs, a.value.corrects, a.change);
       const row = await tx.pseudoReference.create({
         data: { codeChangeId: ids.id, externalId: a.value.key, text: a.value.text, kind: "ANNOTATOR_ADDED", source: "annotator", position: ids.refs.size, addedById: annotatorId, correctsId, createdAt: a.createdAt, updatedAt: a.createdAt },
@@ -141,7 +141,7 @@ async function writeAnnotation(tx: Tx, a: PlannedAnnotation, annotatorId: string
       const row = await tx.referenceGrade.create({ data: { annotatorId, reviewId: idOf(ids.reviews, a.target, a.change), ...value, ...times }, select: { id: true } });
       return { kind: "REFERENCE_GRADE", annotationId: row.id, newValue: value };
     }
-    case "filter": {
+    case "label": {
       const value = { highQuality: a.value.highQuality, justification: a.value.justification };
       const row = await tx.commentFilterLabel.create({ data: { annotatorId, reviewId: idOf(ids.reviews, a.target, a.change), ...value, ...times }, select: { id: true } });
       return { kind: "COMMENT_FILTER", annotationId: row.id, newValue: value };

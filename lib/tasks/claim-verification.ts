@@ -19,7 +19,7 @@ export const claimVerification: TaskDescriptor = {
   label: "Claim verification",
   annotationName: "claim judgement",
   values: {
-    claim: {
+    judgement: {
       schema: claimJudgementValue,
       history: "CLAIM_JUDGEMENT",
       row: {
@@ -33,9 +33,9 @@ export const claimVerification: TaskDescriptor = {
         notFound: "No such claim in this item.",
       },
     },
-    added: { schema: addedClaimValue, history: "PSEUDO_REFERENCE" },
+    addedClaim: { schema: addedClaimValue, history: "PSEUDO_REFERENCE" },
   },
-  timeKey: "claim",
+  timeKey: "judgement",
   itemKind: "pseudoReference",
   storage: { model: "claimJudgement", table: "ClaimJudgement", item: { column: "pseudoReferenceId", field: "pseudoReferenceId", relation: "pseudoReference" } },
   appliesTo: (item) => item.generatedClaims > 0,
@@ -43,14 +43,14 @@ export const claimVerification: TaskDescriptor = {
   answer: () => ({ text: "a.code::text" }),
   // A claim is done when coded, or (where stage 1 asks necessity) marked unnecessary.
   stored: (workspace) => [
-    ...(workspace.claims?.references ?? []).map((r) => storedEntry("claim", r.id, workspace.claims!.judgements[r.id])),
-    ...(workspace.claims?.added ?? []).map((a) => storedEntry("added", a.id, a)),
+    ...(workspace.claims?.references ?? []).map((r) => storedEntry("judgement", r.id, workspace.claims!.judgements[r.id])),
+    ...(workspace.claims?.added ?? []).map((a) => storedEntry("addedClaim", a.id, a)),
   ],
   missing: (workspace, answer) =>
     (workspace.claims?.references ?? []).flatMap((ref, i) => {
-      const v = answer("claim", ref.id) as Partial<ClaimJudgementValue> | null;
+      const v = answer("judgement", ref.id) as Partial<ClaimJudgementValue> | null;
       const done = v?.code != null || (workspace.claims!.askNecessity && v?.necessary === false);
-      return missingEntry("claim", ref.id, `Claim ${i + 1}`, done ? [] : ["code"]);
+      return missingEntry("judgement", ref.id, `Claim ${i + 1}`, done ? [] : ["code"]);
     }),
 
   codebook: () => [

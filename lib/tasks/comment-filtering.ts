@@ -12,7 +12,7 @@ export const commentFiltering: TaskDescriptor = {
   label: "Comment filtering",
   annotationName: "comment filter label",
   values: {
-    filter: {
+    label: {
       schema: commentFilteringLabelValue,
       history: "COMMENT_FILTER",
       row: {
@@ -25,14 +25,14 @@ export const commentFiltering: TaskDescriptor = {
       },
     },
   },
-  timeKey: "filter",
+  timeKey: "label",
   itemKind: "review",
   storage: { model: "commentFilterLabel", table: "CommentFilterLabel", item: { column: "candidateReviewId", field: "reviewId", relation: "review" } },
   appliesTo: (item) => item.reviews > 0,
   questions: () => [{ task: "COMMENT_FILTERING", key: "high-quality", label: "Actionable and verifiable comment", level: "nominal", scale: [HIGH_QUALITY.no, HIGH_QUALITY.yes], weights: "unweighted" }],
   answer: () => ({ text: `CASE WHEN a."highQuality" THEN '${HIGH_QUALITY.yes}' ELSE '${HIGH_QUALITY.no}' END` }),
-  stored: (workspace) => (workspace.filtering?.reviews ?? []).map((r) => storedEntry("filter", r.id, workspace.filtering!.labels[r.id])),
-  missing: (workspace, answer) => unansweredReviews(workspace.filtering?.reviews ?? [], answer, "filter", (v) => typeof (v as Partial<CommentFilteringLabelValue> | null)?.highQuality === "boolean", "label"),
+  stored: (workspace) => (workspace.filtering?.reviews ?? []).map((r) => storedEntry("label", r.id, workspace.filtering!.labels[r.id])),
+  missing: (workspace, answer) => unansweredReviews(workspace.filtering?.reviews ?? [], answer, "label", (v) => typeof (v as Partial<CommentFilteringLabelValue> | null)?.highQuality === "boolean", "label"),
 
   codebook: () => [
     {

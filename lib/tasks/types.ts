@@ -253,7 +253,7 @@ export interface TaskDescriptor {
   annotationName: string;
   /** The kinds of value the workspace saves for this task. */
   values: Partial<Record<SaveKind, SaveKindDescriptor>>;
-  /** Prefix of the per-annotation keys of time reports ("claim:<id>"). */
+  /** Prefix of the per-annotation keys of time reports ("judgement:<id>"). */
   timeKey: string;
   /** What the annotated item is: a claim (pseudo-reference), a candidate review or a review comment. */
   itemKind: ItemKind;

@@ -243,7 +243,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function save(port: number, annotator: Annotator, target: Target, result: PhaseResult): Promise<void> {
   target.busy = true;
   const code = CODES[(target.version + 1) % CODES.length];
-  const body = JSON.stringify({ kind: "claim", assignmentId: target.assignmentId, targetId: target.claimId, baseVersion: target.version, value: { code, necessary: null, errorType: null, note: "" } });
+  const body = JSON.stringify({ kind: "judgement", assignmentId: target.assignmentId, targetId: target.claimId, baseVersion: target.version, value: { code, necessary: null, errorType: null, note: "" } });
   const started = performance.now();
   try {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {

@@ -57,7 +57,7 @@ describe("assignment generation", () => {
   test("regenerating with other settings keeps started work and removes only untouched assignments", async () => {
     const started = await db.assignment.findFirstOrThrow({ where: { studyId: fx.studyId, annotatorId: fx.accounts.ann1, task: "CLAIM_VERIFICATION" }, orderBy: { position: "asc" } });
     const ref = await db.pseudoReference.findFirstOrThrow({ where: { codeChangeId: started.codeChangeId, kind: "CLAIM" } });
-    await data.saveAnnotation(asAccount(fx.accounts.ann1), { kind: "claim", assignmentId: started.id, targetId: ref.id, baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } });
+    await data.saveAnnotation(asAccount(fx.accounts.ann1), { kind: "judgement", assignmentId: started.id, targetId: ref.id, baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } });
     expect((await db.assignment.findUniqueOrThrow({ where: { id: started.id } })).status).toBe("IN_PROGRESS");
 
     await admin.updateAssignmentSettings(asLead(fx), { slug: fx.slug, annotatorsPerItem: 1, reliabilitySetSize: 0, assignmentSeed: 99 });

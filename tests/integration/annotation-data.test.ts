@@ -45,7 +45,7 @@ describe("optimistic concurrency and history", () => {
   test("create, update, stale refusal with a CONFLICT row, idempotent retry", async () => {
     const change = fx.changes[0];
     const assignmentId = await assignmentOf(ann1.id, change.id, "CLAIM_VERIFICATION");
-    const base = { kind: "claim", assignmentId, targetId: change.claims[0] } as const;
+    const base = { kind: "judgement", assignmentId, targetId: change.claims[0] } as const;
 
     const created = await data.saveAnnotation(ann1, { ...base, baseVersion: 0, value: claim("CORRECT") } as SaveRequest);
     expect(created).toMatchObject({ version: 1, changed: true });
@@ -118,7 +118,7 @@ describe("forged ids are refused and nothing is written", () => {
     const before = { judgements: await db.claimJudgement.count(), history: await db.annotationHistory.count(), refs: await db.pseudoReference.count() };
 
     // ann2 writes into ann1's assignment
-    await expectStatus(data.saveAnnotation(ann2, { kind: "claim", assignmentId: own1, targetId: change.claims[0], baseVersion: 0, value: claim("CORRECT") }), 404);
+    await expectStatus(data.saveAnnotation(ann2, { kind: "judgement", assignmentId: own1, targetId: change.claims[0], baseVersion: 0, value: claim("CORRECT") }), 404);
     // ann2 reads ann1's workspace, submits, skips, resumes, reports time on it
     await expectStatus(data.getWorkspace(ann2.id, own1), 404);
     await expectStatus(data.submitAssignment(ann2.id, own1), 404);
@@ -126,11 +126,11 @@ describe("forged ids are refused and nothing is written", () => {
     await expectStatus(data.resumeAssignment(ann2.id, own1), 404);
     await expectStatus(data.recordTimeSpent(ann2.id, own1, 1000), 404);
     // a made-up id
-    await expectStatus(data.saveAnnotation(ann1, { kind: "claim", assignmentId: "cl_forged", targetId: change.claims[0], baseVersion: 0, value: claim("CORRECT") }), 404);
+    await expectStatus(data.saveAnnotation(ann1, { kind: "judgement", assignmentId: "cl_forged", targetId: change.claims[0], baseVersion: 0, value: claim("CORRECT") }), 404);
     // a claim of another item through ann1's own assignment
-    await expectStatus(data.saveAnnotation(ann1, { kind: "claim", assignmentId: own1, targetId: fx.changes[2].claims[0], baseVersion: 0, value: claim("CORRECT") }), 404);
+    await expectStatus(data.saveAnnotation(ann1, { kind: "judgement", assignmentId: own1, targetId: fx.changes[2].claims[0], baseVersion: 0, value: claim("CORRECT") }), 404);
     // a smell is not judged
-    await expectStatus(data.saveAnnotation(ann1, { kind: "claim", assignmentId: own1, targetId: change.smell, baseVersion: 0, value: claim("CORRECT") }), 404);
+    await expectStatus(data.saveAnnotation(ann1, { kind: "judgement", assignmentId: own1, targetId: change.smell, baseVersion: 0, value: claim("CORRECT") }), 404);
     // a review through a claim-verification assignment
     await expectStatus(data.saveAnnotation(ann1, { kind: "grade", assignmentId: own1, targetId: change.reviews[0], baseVersion: 0, value: { grade: 3, comment: "" } }), 400);
     // grading the reference review itself
@@ -140,10 +140,10 @@ describe("forged ids are refused and nothing is written", () => {
 
     // ann1 adds a claim; ann2 can neither edit nor delete it, by id or by a guessed client key
     const own2 = await assignmentOf(ann2.id, change.id, "CLAIM_VERIFICATION");
-    const added = await data.saveAnnotation(ann1, { kind: "added", assignmentId: own1, targetId: "new:k1", baseVersion: 0, value: { text: "ann1's claim", correctsId: null } });
-    await expectStatus(data.saveAnnotation(ann2, { kind: "added", assignmentId: own2, targetId: added.id!, baseVersion: 1, value: { text: "hijacked", correctsId: null } }), 404);
-    await expectStatus(data.saveAnnotation(ann2, { kind: "added", assignmentId: own2, targetId: added.id!, baseVersion: 1, value: { text: "x", correctsId: null, deleted: true } }), 404);
-    const mine = await data.saveAnnotation(ann2, { kind: "added", assignmentId: own2, targetId: "new:k1", baseVersion: 0, value: { text: "ann2's own claim", correctsId: null } });
+    const added = await data.saveAnnotation(ann1, { kind: "addedClaim", assignmentId: own1, targetId: "new:k1", baseVersion: 0, value: { text: "ann1's claim", correctsId: null } });
+    await expectStatus(data.saveAnnotation(ann2, { kind: "addedClaim", assignmentId: own2, targetId: added.id!, baseVersion: 1, value: { text: "hijacked", correctsId: null } }), 404);
+    await expectStatus(data.saveAnnotation(ann2, { kind: "addedClaim", assignmentId: own2, targetId: added.id!, baseVersion: 1, value: { text: "x", correctsId: null, deleted: true } }), 404);
+    const mine = await data.saveAnnotation(ann2, { kind: "addedClaim", assignmentId: own2, targetId: "new:k1", baseVersion: 0, value: { text: "ann2's own claim", correctsId: null } });
     expect(mine.id).not.toBe(added.id);
     expect((await db.pseudoReference.findUniqueOrThrow({ where: { id: added.id! } })).text).toBe("ann1's claim");
     // ann2 does not see ann1's added claim
@@ -170,14 +170,14 @@ describe("stage 2 pseudo-references come from stage 1", () => {
     const stage2 = await assignmentOf(ann1.id, change.id, "REVIEW_RATING");
 
     expect((await data.getWorkspace(ann1.id, stage2)).blockedBy?.assignmentId).toBe(stage1);
-    const save = (targetId: string, value: object) => data.saveAnnotation(ann1, { kind: "claim", assignmentId: stage1, targetId, baseVersion: 0, value: claim(null, "", value) });
+    const save = (targetId: string, value: object) => data.saveAnnotation(ann1, { kind: "judgement", assignmentId: stage1, targetId, baseVersion: 0, value: claim(null, "", value) });
     await save(c0, { code: "CORRECT" });
     await save(c1, { code: "INCORRECT", errorType: "REASONING" });
     await save(c2, { code: "INCOMPLETE" });
     await expectStatus(data.submitAssignment(ann1.id, stage1), 422);
     await save(impl, { code: "UNVERIFIABLE" });
-    const correction = await data.saveAnnotation(ann1, { kind: "added", assignmentId: stage1, targetId: "new:fix", baseVersion: 0, value: { text: "corrected claim 1", correctsId: c1 } });
-    const missing = await data.saveAnnotation(ann1, { kind: "added", assignmentId: stage1, targetId: "new:miss", baseVersion: 0, value: { text: "a missing claim", correctsId: null } });
+    const correction = await data.saveAnnotation(ann1, { kind: "addedClaim", assignmentId: stage1, targetId: "new:fix", baseVersion: 0, value: { text: "corrected claim 1", correctsId: c1 } });
+    const missing = await data.saveAnnotation(ann1, { kind: "addedClaim", assignmentId: stage1, targetId: "new:miss", baseVersion: 0, value: { text: "a missing claim", correctsId: null } });
     await data.submitAssignment(ann1.id, stage1);
 
     const ws = await data.getWorkspace(ann1.id, stage2);
@@ -223,7 +223,7 @@ describe("stage 2 pseudo-references come from stage 1", () => {
     ]);
     expect(await db.annotationHistory.count({ where: { kind: "CONSOLIDATION", accountId: fx.accounts.lead } })).toBe(6);
     // added claims a lead has consolidated can no longer be removed
-    await expectStatus(data.saveAnnotation(ann1, { kind: "added", assignmentId: stage1, targetId: "new:miss", baseVersion: 1, value: { text: "a missing claim", correctsId: null, deleted: true } }), 409);
+    await expectStatus(data.saveAnnotation(ann1, { kind: "addedClaim", assignmentId: stage1, targetId: "new:miss", baseVersion: 1, value: { text: "a missing claim", correctsId: null, deleted: true } }), 409);
   });
 });
 
@@ -256,13 +256,13 @@ describe("assignment life cycle", () => {
     const change = fx.changes[0];
     const filtering = await assignmentOf(ann2.id, change.id, "COMMENT_FILTERING");
     await expectStatus(data.submitAssignment(ann2.id, filtering), 422);
-    await expectStatus(data.skipAssignment(ann2.id, filtering, "x".repeat(5)).then(() => data.saveAnnotation(ann2, { kind: "filter", assignmentId: filtering, targetId: change.reviews[0], baseVersion: 0, value: { highQuality: true, justification: "" } })), 423);
+    await expectStatus(data.skipAssignment(ann2.id, filtering, "x".repeat(5)).then(() => data.saveAnnotation(ann2, { kind: "label", assignmentId: filtering, targetId: change.reviews[0], baseVersion: 0, value: { highQuality: true, justification: "" } })), 423);
     expect(await db.assignment.findUniqueOrThrow({ where: { id: filtering } })).toMatchObject({ status: "SKIPPED", skipReason: "xxxxx" });
     await data.resumeAssignment(ann2.id, filtering);
     for (const review of [...change.reviews, change.reference]) {
-      await data.saveAnnotation(ann2, { kind: "filter", assignmentId: filtering, targetId: review, baseVersion: 0, value: { highQuality: review === change.reference, justification: "checked" } });
+      await data.saveAnnotation(ann2, { kind: "label", assignmentId: filtering, targetId: review, baseVersion: 0, value: { highQuality: review === change.reference, justification: "checked" } });
     }
-    await data.recordTimeSpent(ann2.id, filtering, 12_000, { [`filter:${change.reviews[0]}`]: 5_000, [`filter:${fx.changes[1].reviews[0]}`]: 5_000 });
+    await data.recordTimeSpent(ann2.id, filtering, 12_000, { [`label:${change.reviews[0]}`]: 5_000, [`label:${fx.changes[1].reviews[0]}`]: 5_000 });
     await data.recordTimeSpent(ann2.id, filtering, 10 * 60_000);
     expect(await data.submitAssignment(ann2.id, filtering)).toEqual({ status: "DONE" });
     const done = await db.assignment.findUniqueOrThrow({ where: { id: filtering } });

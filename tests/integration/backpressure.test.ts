@@ -31,7 +31,7 @@ beforeAll(async () => {
   const own = (task: "CLAIM_VERIFICATION" | "REVIEW_RATING") => setup.assignment.findFirstOrThrow({ where: { annotatorId: fx.accounts.ann1, task }, orderBy: { position: "asc" } });
   const claim = await own("CLAIM_VERIFICATION");
   const change = fx.changes.find((c) => c.id === claim.codeChangeId)!;
-  claimRequest = { kind: "claim", assignmentId: claim.id, targetId: change.claims[0], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } };
+  claimRequest = { kind: "judgement", assignmentId: claim.id, targetId: change.claims[0], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } };
   const rating = await own("REVIEW_RATING");
   ratingRequest = { kind: "rating", assignmentId: rating.id, targetId: fx.changes.find((c) => c.id === rating.codeChangeId)!.reviews[0], baseVersion: 0, value: { scores: { conciseness: 4 }, links: [], comment: "" } };
 });

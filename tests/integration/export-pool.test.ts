@@ -40,7 +40,7 @@ beforeAll(async () => {
   const change = fx.changes.find((c) => c.id === claim.codeChangeId)!;
   // Two graders, so the GradedReviews workbook's Grade columns hold the consensus.
   for (const annotatorId of [fx.accounts.ann1, fx.accounts.ann2]) await setup.referenceGrade.create({ data: { annotatorId, reviewId: fx.changes[0].reviews[0], grade: 4 } });
-  save = { kind: "claim", assignmentId: claim.id, targetId: change.claims[0], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } };
+  save = { kind: "judgement", assignmentId: claim.id, targetId: change.claims[0], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } };
 });
 afterAll(async () => {
   await removeAnnotationFixture(setup, fx);

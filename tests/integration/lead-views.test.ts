@@ -51,7 +51,7 @@ beforeAll(async () => {
   ] as const) {
     const assignment = await assignmentOf(accountId, "COMMENT_FILTERING", filterChange);
     for (const [i, review] of reviews.entries()) {
-      const save: SaveRequest = { kind: "filter", assignmentId: assignment.id, targetId: review, baseVersion: 0, value: { highQuality: labels[i], justification: i === 0 ? `said by ${accountId}` : "" } };
+      const save: SaveRequest = { kind: "label", assignmentId: assignment.id, targetId: review, baseVersion: 0, value: { highQuality: labels[i], justification: i === 0 ? `said by ${accountId}` : "" } };
       await data.saveAnnotation(asAccount(accountId), save);
     }
     await data.submitAssignment(accountId, assignment.id);
@@ -61,7 +61,7 @@ beforeAll(async () => {
   const claimAssignment = await assignmentOf(a.accounts.ann1, "CLAIM_VERIFICATION");
   claimChange = claimAssignment.codeChangeId;
   const claim = a.changes.find((c) => c.id === claimChange)!.claims[1];
-  await data.saveAnnotation(asAccount(a.accounts.ann1), { kind: "claim", assignmentId: claimAssignment.id, targetId: claim, baseVersion: 0, value: { code: "INCORRECT", necessary: true, errorType: null, note: "wrong line" } });
+  await data.saveAnnotation(asAccount(a.accounts.ann1), { kind: "judgement", assignmentId: claimAssignment.id, targetId: claim, baseVersion: 0, value: { code: "INCORRECT", necessary: true, errorType: null, note: "wrong line" } });
 });
 afterAll(async () => {
   await removeAnnotationFixture(db, a);

@@ -46,7 +46,7 @@ const history = (annotationId: string) => counted.annotationHistory.findMany({ w
 
 describe("a create or update of a claim, grade or filter label is one statement", () => {
   test("claim: create and update, with history and the assignment started", async () => {
-    const base = { kind: "claim", assignmentId: assignments.CLAIM_VERIFICATION, targetId: fx.changes[0].claims[0] } as const;
+    const base = { kind: "judgement", assignmentId: assignments.CLAIM_VERIFICATION, targetId: fx.changes[0].claims[0] } as const;
     const first = { code: "CORRECT", necessary: null, errorType: null, note: "" } as const;
     const created = await save({ ...base, baseVersion: 0, value: first } as SaveRequest);
     expect(created).toMatchObject({ statements: 1, result: { version: 1, changed: true, value: first } });
@@ -79,7 +79,7 @@ describe("a create or update of a claim, grade or filter label is one statement"
     expect([g1.statements, g2.statements, g2.result.version]).toEqual([1, 1, 2]);
     expect(await counted.referenceGrade.findUniqueOrThrow({ where: { id: g1.result.id! } })).toMatchObject({ grade: 5, comment: "close", version: 2 });
 
-    const filter = { kind: "filter", assignmentId: assignments.COMMENT_FILTERING, targetId: review } as const;
+    const filter = { kind: "label", assignmentId: assignments.COMMENT_FILTERING, targetId: review } as const;
     const f1 = await save({ ...filter, baseVersion: 0, value: { highQuality: true, justification: "" } } as SaveRequest);
     const f2 = await save({ ...filter, baseVersion: 1, value: { highQuality: false, justification: "vague" } } as SaveRequest);
     expect([f1.statements, f2.statements, f2.result.version]).toEqual([1, 1, 2]);
@@ -93,14 +93,14 @@ describe("a create or update of a claim, grade or filter label is one statement"
     const reference = fx.changes[0].reference;
     await expect(save({ kind: "grade", assignmentId: assignments.REFERENCE_GRADING, targetId: reference, baseVersion: 0, value: { grade: 3, comment: "" } } as SaveRequest)).rejects.toMatchObject({ status: 404 });
     await expect(
-      save({ kind: "claim", assignmentId: assignments.REFERENCE_GRADING, targetId: fx.changes[0].claims[1], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } } as SaveRequest),
+      save({ kind: "judgement", assignmentId: assignments.REFERENCE_GRADING, targetId: fx.changes[0].claims[1], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } } as SaveRequest),
     ).rejects.toMatchObject({ status: 400 });
     expect(await counted.referenceGrade.count({ where: { reviewId: reference } })).toBe(0);
 
     // An annotator taken out of the study no longer reaches their assignments there.
     const membership = { studyId: fx.studyId, accountId: fx.accounts.ann1 };
     await counted.studyMember.deleteMany({ where: membership });
-    const claim = { kind: "claim", assignmentId: assignments.CLAIM_VERIFICATION, targetId: fx.changes[0].claims[2], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } } as SaveRequest;
+    const claim = { kind: "judgement", assignmentId: assignments.CLAIM_VERIFICATION, targetId: fx.changes[0].claims[2], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } } as SaveRequest;
     await expect(save(claim)).rejects.toMatchObject({ status: 404 });
     expect(await counted.claimJudgement.count({ where: { annotatorId: fx.accounts.ann1, pseudoReferenceId: fx.changes[0].claims[2] } })).toBe(0);
     await counted.studyMember.create({ data: { ...membership, role: "ANNOTATOR" } });
@@ -108,7 +108,7 @@ describe("a create or update of a claim, grade or filter label is one statement"
   });
 
   test("the account is checked inside the statement: a token from before a password change, or a deactivated account, saves nothing", async () => {
-    const claim = { kind: "claim", assignmentId: assignments.CLAIM_VERIFICATION, targetId: fx.changes[0].claims[3], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } } as SaveRequest;
+    const claim = { kind: "judgement", assignmentId: assignments.CLAIM_VERIFICATION, targetId: fx.changes[0].claims[3], baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } } as SaveRequest;
     const stored = () => counted.claimJudgement.count({ where: { annotatorId: fx.accounts.ann1, pseudoReferenceId: fx.changes[0].claims[3] } });
     await counted.account.update({ where: { id: fx.accounts.ann1 }, data: { sessionVersion: 1 } });
     await expect(save(claim)).rejects.toMatchObject({ status: 401 });

@@ -28,7 +28,7 @@ async function finishStage1(accountId: string, changeIndex: number): Promise<voi
   const change = fx.changes[changeIndex];
   const stage1 = await assignmentOf(accountId, change.id, "CLAIM_VERIFICATION");
   const account = asAccount(accountId);
-  for (const claimId of change.claims) await data.saveAnnotation(account, { kind: "claim", assignmentId: stage1, targetId: claimId, baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } });
+  for (const claimId of change.claims) await data.saveAnnotation(account, { kind: "judgement", assignmentId: stage1, targetId: claimId, baseVersion: 0, value: { code: "CORRECT", necessary: null, errorType: null, note: "" } });
   await data.submitAssignment(accountId, stage1);
 }
 
@@ -64,7 +64,7 @@ test("with the setting on, necessity is asked in stage 2 over the consolidated s
   const change = fx.changes[2];
   const stage1 = await assignmentOf(ann2.id, change.id, "CLAIM_VERIFICATION");
   const claimSave = (claimId: string, baseVersion: number, code: "CORRECT" | null, necessary: boolean | null) =>
-    data.saveAnnotation(ann2, { kind: "claim", assignmentId: stage1, targetId: claimId, baseVersion, value: { code, necessary, errorType: null, note: "" } });
+    data.saveAnnotation(ann2, { kind: "judgement", assignmentId: stage1, targetId: claimId, baseVersion, value: { code, necessary, errorType: null, note: "" } });
 
   // stage 1 asks only the verdict: an "unnecessary" flag does not stand in for a code
   expect((await data.getWorkspace(ann2.id, stage1)).claims!.askNecessity).toBe(false);

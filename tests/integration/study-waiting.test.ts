@@ -26,7 +26,7 @@ const assignmentOf = (f: AnnotationFixture, accountId: string, change: number, t
 async function stage1(accountId: string, change: number, first: string) {
   const assignment = await assignmentOf(fx, accountId, change, "CLAIM_VERIFICATION");
   for (const [i, claim] of fx.changes[change].claims.entries()) {
-    await data.saveAnnotation(asAccount(accountId), { kind: "claim", assignmentId: assignment.id, targetId: claim, baseVersion: 0, value: { code: i === 0 ? first : "CORRECT", necessary: null, errorType: null, note: "" } } as SaveRequest);
+    await data.saveAnnotation(asAccount(accountId), { kind: "judgement", assignmentId: assignment.id, targetId: claim, baseVersion: 0, value: { code: i === 0 ? first : "CORRECT", necessary: null, errorType: null, note: "" } } as SaveRequest);
   }
   await data.submitAssignment(accountId, assignment.id);
 }

@@ -41,9 +41,9 @@ describe("autosave", () => {
     const server = fakeServer();
     const storage = memoryStorage();
     const store = make(server, storage);
-    store.register("claim", "c1", null);
-    store.set("claim", "c1", value("CORRECT"));
-    store.set("claim", "c1", value("INCORRECT"));
+    store.register("judgement", "c1", null);
+    store.set("judgement", "c1", value("CORRECT"));
+    store.set("judgement", "c1", value("INCORRECT"));
     expect(store.overall()).toBe("pending");
     expect(storage.data.get("drafts")).toContain("INCORRECT");
     await vi.advanceTimersByTimeAsync(499);
@@ -51,7 +51,7 @@ describe("autosave", () => {
     await vi.advanceTimersByTimeAsync(10);
     expect(server.state.requests).toBe(1);
     expect(store.overall()).toBe("saved");
-    expect(store.entry("claim", "c1")!.server.version).toBe(1);
+    expect(store.entry("judgement", "c1")!.server.version).toBe(1);
     expect(storage.data.has("drafts")).toBe(false);
   });
 
@@ -60,7 +60,7 @@ describe("autosave", () => {
     const storage = memoryStorage();
     const store = make(server, storage);
     server.state.down = true;
-    store.set("claim", "c1", value("CORRECT", "kept"));
+    store.set("judgement", "c1", value("CORRECT", "kept"));
     await vi.advanceTimersByTimeAsync(600);
     expect(store.overall()).toBe("failed");
     expect(storage.data.get("drafts")).toContain("kept");
@@ -70,7 +70,7 @@ describe("autosave", () => {
     await vi.advanceTimersByTimeAsync(2000);
     expect(store.overall()).toBe("saved");
     expect(server.state.writes).toBe(1);
-    expect(server.rows.get("claim:c1")!.value).toEqual(value("CORRECT", "kept"));
+    expect(server.rows.get("judgement:c1")!.value).toEqual(value("CORRECT", "kept"));
     expect(storage.data.has("drafts")).toBe(false);
   });
 
@@ -85,12 +85,12 @@ describe("autosave", () => {
     }) as typeof fetch;
     const store = new AutosaveStore({ assignmentId: "a1", storageKey: "d", storage: memoryStorage(), fetch: fetchFn, debounceMs: 500, backoffMs: 1000, random: () => 0 });
     const t0 = Date.now();
-    store.set("claim", "c1", value("CORRECT"));
+    store.set("judgement", "c1", value("CORRECT"));
     await vi.advanceTimersByTimeAsync(600);
     expect(store.overall()).toBe("failed");
     expect(store.retrying()).toEqual({ reason: "busy", at: t0 + 500 + 3000 });
     // A change during the wait is kept; the retry sends the newest value.
-    store.set("claim", "c1", value("INCORRECT", "newest"));
+    store.set("judgement", "c1", value("INCORRECT", "newest"));
     await vi.advanceTimersByTimeAsync(2800);
     expect(requests.length).toBe(1);
     await vi.advanceTimersByTimeAsync(200);
@@ -100,7 +100,7 @@ describe("autosave", () => {
     expect(requests.length).toBe(3);
     expect(store.overall()).toBe("saved");
     expect(store.retrying()).toBeNull();
-    expect(server.rows.get("claim:c1")!.value).toEqual(value("INCORRECT", "newest"));
+    expect(server.rows.get("judgement:c1")!.value).toEqual(value("INCORRECT", "newest"));
   });
 
   test("without Retry-After the waits double, jittered between half and the whole", async () => {
@@ -119,7 +119,7 @@ describe("autosave", () => {
         maxBackoffMs: 3000,
         random: () => random,
       });
-      store.set("claim", "c1", value("CORRECT"));
+      store.set("judgement", "c1", value("CORRECT"));
       return { times, store };
     };
     for (const [random, expected] of [
@@ -138,15 +138,15 @@ describe("autosave", () => {
     const server = fakeServer();
     const storage = memoryStorage();
     const first = make(server, storage);
-    first.register("claim", "c1", null);
-    first.set("claim", "c1", value("AMBIGUOUS"));
+    first.register("judgement", "c1", null);
+    first.set("judgement", "c1", value("AMBIGUOUS"));
     // the page goes away before the debounce fires
     const second = make(server, storage);
-    second.register("claim", "c1", null);
+    second.register("judgement", "c1", null);
     // applied: the page's task opens again on what the draft leaves unanswered
     second.restoreDrafts();
     expect(second.draftsRestored()).toBe(true);
-    expect(second.value("claim", "c1")).toEqual(value("AMBIGUOUS"));
+    expect(second.value("judgement", "c1")).toEqual(value("AMBIGUOUS"));
     await vi.advanceTimersByTimeAsync(10);
     expect(second.overall()).toBe("saved");
     expect(server.state.writes).toBe(1);
@@ -154,111 +154,137 @@ describe("autosave", () => {
 
   test("a stale save is refused: both values shown, keep mine saves over, take theirs discards", async () => {
     const server = fakeServer();
-    server.rows.set("claim:c1", { id: "j1", version: 2, value: value("CORRECT", "from the other tab") });
+    server.rows.set("judgement:c1", { id: "j1", version: 2, value: value("CORRECT", "from the other tab") });
     const store = make(server, memoryStorage());
-    store.register("claim", "c1", { id: "j1", version: 1, value: value("CORRECT") });
-    store.set("claim", "c1", value("INCORRECT", "mine"));
+    store.register("judgement", "c1", { id: "j1", version: 1, value: value("CORRECT") });
+    store.set("judgement", "c1", value("INCORRECT", "mine"));
     await vi.advanceTimersByTimeAsync(600);
     expect(store.overall()).toBe("conflict");
-    const e = store.entry("claim", "c1")!;
+    const e = store.entry("judgement", "c1")!;
     expect(e.conflict!.current!.value).toEqual(value("CORRECT", "from the other tab"));
     expect(e.conflict!.attempted).toEqual(value("INCORRECT", "mine"));
     expect(server.state.writes).toBe(0);
-    store.resolve("claim", "c1", "mine");
+    store.resolve("judgement", "c1", "mine");
     await vi.advanceTimersByTimeAsync(10);
     expect(store.overall()).toBe("saved");
-    expect(server.rows.get("claim:c1")).toMatchObject({ version: 3, value: value("INCORRECT", "mine") });
+    expect(server.rows.get("judgement:c1")).toMatchObject({ version: 3, value: value("INCORRECT", "mine") });
 
-    server.rows.set("claim:c1", { id: "j1", version: 4, value: value("UNVERIFIABLE") });
-    store.set("claim", "c1", value("CORRECT", "again"));
+    server.rows.set("judgement:c1", { id: "j1", version: 4, value: value("UNVERIFIABLE") });
+    store.set("judgement", "c1", value("CORRECT", "again"));
     await vi.advanceTimersByTimeAsync(600);
     expect(store.overall()).toBe("conflict");
-    store.resolve("claim", "c1", "theirs");
-    expect(store.value("claim", "c1")).toEqual(value("UNVERIFIABLE"));
+    store.resolve("judgement", "c1", "theirs");
+    expect(store.value("judgement", "c1")).toEqual(value("UNVERIFIABLE"));
     expect(store.overall()).toBe("saved");
   });
 
   test("a draft based on an older version than the stored one shows as a conflict after reload", async () => {
     const server = fakeServer();
     const storage = memoryStorage();
-    storage.setItem("drafts", JSON.stringify({ "claim:c1": { kind: "claim", targetId: "c1", baseVersion: 1, value: value("INCORRECT") } }));
+    storage.setItem("drafts", JSON.stringify({ "judgement:c1": { kind: "judgement", targetId: "c1", baseVersion: 1, value: value("INCORRECT") } }));
     const store = make(server, storage);
-    store.register("claim", "c1", { id: "j1", version: 2, value: value("CORRECT") });
+    store.register("judgement", "c1", { id: "j1", version: 2, value: value("CORRECT") });
     store.restoreDrafts();
     expect(store.overall()).toBe("conflict");
     await vi.advanceTimersByTimeAsync(1000);
     expect(server.state.requests).toBe(0);
     // a draft equal to what is stored is simply dropped
-    storage.setItem("drafts", JSON.stringify({ "claim:c2": { kind: "claim", targetId: "c2", baseVersion: 0, value: value("CORRECT") } }));
+    storage.setItem("drafts", JSON.stringify({ "judgement:c2": { kind: "judgement", targetId: "c2", baseVersion: 0, value: value("CORRECT") } }));
     const other = make(server, storage);
-    other.register("claim", "c2", { id: "j2", version: 1, value: value("CORRECT") });
+    other.register("judgement", "c2", { id: "j2", version: 1, value: value("CORRECT") });
     other.restoreDrafts();
     expect(other.draftsRestored()).toBe(false);
     expect(other.overall()).toBe("idle");
+  });
+
+  test("drafts stored under the save kinds' earlier names (claim, added, filter) load under the glossary's and are saved", async () => {
+    const server = fakeServer();
+    const storage = memoryStorage();
+    const label = { highQuality: false, justification: "vague" };
+    const added = { text: "A missing claim", correctsId: null };
+    // Written as a page before the rename wrote them (built from parts, so the renaming codemod leaves them).
+    const earlier = [
+      ["claim", "c1", value("INCORRECT", "before the rename")],
+      ["added", "new:k1", added],
+      ["filter", "r1", label],
+    ] as const;
+    storage.setItem("drafts", JSON.stringify(Object.fromEntries(earlier.map(([kind, targetId, v]) => [`${kind}:${targetId}`, { kind, targetId, baseVersion: 0, value: v }]))));
+    const store = make(server, storage);
+    store.register("judgement", "c1", null);
+    store.register("label", "r1", null);
+    store.restoreDrafts();
+    expect(store.draftsRestored()).toBe(true);
+    expect(store.value("judgement", "c1")).toEqual(value("INCORRECT", "before the rename"));
+    expect(store.value("addedClaim", "new:k1")).toEqual(added);
+    expect(store.value("label", "r1")).toEqual(label);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect([...server.rows.keys()].sort()).toEqual(["addedClaim:new:k1", "judgement:c1", "label:r1"]);
+    expect(store.overall()).toBe("saved");
+    expect(storage.getItem("drafts")).toBeNull();
   });
 
   test("reconciling with the stored state: an older page takes the stored values, no conflict on the next edit", async () => {
     const server = fakeServer();
     const storage = memoryStorage();
     // the page shown by Back still has version 0 (nothing); the server stores version 1
-    server.rows.set("claim:c1", { id: "j1", version: 1, value: value("CORRECT", "saved before Next") });
+    server.rows.set("judgement:c1", { id: "j1", version: 1, value: value("CORRECT", "saved before Next") });
     const store = make(server, storage);
-    store.register("claim", "c1", null);
-    store.register("claim", "c2", null);
+    store.register("judgement", "c1", null);
+    store.register("judgement", "c2", null);
     store.reconcile([
-      { kind: "claim", targetId: "c1", server: { id: "j1", version: 1, value: value("CORRECT", "saved before Next") } },
-      { kind: "claim", targetId: "c2", server: { id: null, version: 0, value: null } },
+      { kind: "judgement", targetId: "c1", server: { id: "j1", version: 1, value: value("CORRECT", "saved before Next") } },
+      { kind: "judgement", targetId: "c2", server: { id: null, version: 0, value: null } },
     ]);
-    expect(store.value("claim", "c1")).toEqual(value("CORRECT", "saved before Next"));
+    expect(store.value("judgement", "c1")).toEqual(value("CORRECT", "saved before Next"));
     expect(store.overall()).toBe("saved");
-    store.set("claim", "c1", value("INCORRECT"));
+    store.set("judgement", "c1", value("INCORRECT"));
     await vi.advanceTimersByTimeAsync(600);
     expect(store.overall()).toBe("saved");
-    expect(server.rows.get("claim:c1")).toMatchObject({ version: 2, value: value("INCORRECT") });
+    expect(server.rows.get("judgement:c1")).toMatchObject({ version: 2, value: value("INCORRECT") });
     // an older report than the page's own state changes nothing
-    store.reconcile([{ kind: "claim", targetId: "c1", server: { id: "j1", version: 1, value: value("CORRECT") } }]);
-    expect(store.value("claim", "c1")).toEqual(value("INCORRECT"));
+    store.reconcile([{ kind: "judgement", targetId: "c1", server: { id: "j1", version: 1, value: value("CORRECT") } }]);
+    expect(store.value("judgement", "c1")).toEqual(value("INCORRECT"));
   });
 
   test("reconciling an unsaved change with a newer stored value offers both, never merges", async () => {
     const server = fakeServer();
     const store = make(server, memoryStorage());
-    store.register("claim", "c1", null);
-    store.register("claim", "c2", null);
-    store.set("claim", "c1", value("INCORRECT", "mine"));
-    store.set("claim", "c2", value("CORRECT"));
+    store.register("judgement", "c1", null);
+    store.register("judgement", "c2", null);
+    store.set("judgement", "c1", value("INCORRECT", "mine"));
+    store.set("judgement", "c2", value("CORRECT"));
     store.reconcile([
-      { kind: "claim", targetId: "c1", server: { id: "j1", version: 1, value: value("CORRECT", "other tab") } },
-      { kind: "claim", targetId: "c2", server: { id: "j2", version: 1, value: value("CORRECT") } },
+      { kind: "judgement", targetId: "c1", server: { id: "j1", version: 1, value: value("CORRECT", "other tab") } },
+      { kind: "judgement", targetId: "c2", server: { id: "j2", version: 1, value: value("CORRECT") } },
     ]);
-    const c1 = store.entry("claim", "c1")!;
+    const c1 = store.entry("judgement", "c1")!;
     expect(c1.status).toBe("conflict");
     expect(c1.conflict!.current!.value).toEqual(value("CORRECT", "other tab"));
     expect(c1.conflict!.attempted).toEqual(value("INCORRECT", "mine"));
     // the same value stored elsewhere is simply done
-    expect(store.entry("claim", "c2")!.status).toBe("saved");
+    expect(store.entry("judgement", "c2")!.status).toBe("saved");
     await vi.advanceTimersByTimeAsync(1000);
     expect(server.state.requests).toBe(0);
   });
 
   test("a stale save whose value is the stored one is no conflict", async () => {
     const server = fakeServer();
-    server.rows.set("claim:c1", { id: "j1", version: 1, value: value("CORRECT") });
+    server.rows.set("judgement:c1", { id: "j1", version: 1, value: value("CORRECT") });
     const store = make(server, memoryStorage());
-    store.register("claim", "c1", null);
-    store.set("claim", "c1", value("CORRECT"));
+    store.register("judgement", "c1", null);
+    store.set("judgement", "c1", value("CORRECT"));
     await vi.advanceTimersByTimeAsync(600);
     expect(store.overall()).toBe("saved");
-    expect(store.entry("claim", "c1")!.server.version).toBe(1);
+    expect(store.entry("judgement", "c1")!.server.version).toBe(1);
   });
 
   test("added claims known by their client key are not listed twice", () => {
     const store = make(fakeServer(), memoryStorage());
-    store.register("added", "new:k1", { id: "p9", version: 1, value: { text: "a claim", correctsId: null } });
-    store.reconcile([{ kind: "added", targetId: "p9", server: { id: "p9", version: 1, value: { text: "a claim", correctsId: null } } }]);
-    expect(store.list("added")).toHaveLength(1);
-    store.reconcile([{ kind: "added", targetId: "p10", server: { id: "p10", version: 1, value: { text: "from another tab", correctsId: null } } }]);
-    expect(store.list("added").map((e) => e.targetId)).toEqual(["new:k1", "p10"]);
+    store.register("addedClaim", "new:k1", { id: "p9", version: 1, value: { text: "a claim", correctsId: null } });
+    store.reconcile([{ kind: "addedClaim", targetId: "p9", server: { id: "p9", version: 1, value: { text: "a claim", correctsId: null } } }]);
+    expect(store.list("addedClaim")).toHaveLength(1);
+    store.reconcile([{ kind: "addedClaim", targetId: "p10", server: { id: "p10", version: 1, value: { text: "from another tab", correctsId: null } } }]);
+    expect(store.list("addedClaim").map((e) => e.targetId)).toEqual(["new:k1", "p10"]);
   });
 
   test("incomplete values are kept locally and not sent", async () => {
@@ -313,29 +339,29 @@ describe("autosave", () => {
     const server = fakeServer();
     const storage = memoryStorage();
     const first = make(server, storage);
-    first.set("added", "new:k1", { text: "A missing", correctsId: null });
+    first.set("addedClaim", "new:k1", { text: "A missing", correctsId: null });
     await vi.advanceTimersByTimeAsync(600);
-    expect(server.rows.get("added:new:k1")).toMatchObject({ id: "id-added:new:k1", version: 1 });
+    expect(server.rows.get("addedClaim:new:k1")).toMatchObject({ id: "id-addedClaim:new:k1", version: 1 });
     server.state.down = true;
-    first.set("added", "new:k1", { text: "A missing claim", correctsId: null });
+    first.set("addedClaim", "new:k1", { text: "A missing claim", correctsId: null });
     await vi.advanceTimersByTimeAsync(600);
     // the page after the reload knows the claim by its id
     const second = make(server, storage);
-    second.register("added", "id-added:new:k1", { id: "id-added:new:k1", version: 1, value: { text: "A missing", correctsId: null } });
+    second.register("addedClaim", "id-addedClaim:new:k1", { id: "id-addedClaim:new:k1", version: 1, value: { text: "A missing", correctsId: null } });
     second.restoreDrafts();
-    expect(second.list("added").map((e) => [e.targetId, e.status])).toEqual([["id-added:new:k1", "pending"]]);
-    expect(second.value("added", "id-added:new:k1")).toEqual({ text: "A missing claim", correctsId: null });
+    expect(second.list("addedClaim").map((e) => [e.targetId, e.status])).toEqual([["id-addedClaim:new:k1", "pending"]]);
+    expect(second.value("addedClaim", "id-addedClaim:new:k1")).toEqual({ text: "A missing claim", correctsId: null });
   });
 
   test("an edit made while a save is in flight is saved after it", async () => {
     const server = fakeServer();
     const store = make(server, memoryStorage());
-    store.set("claim", "c1", value("CORRECT"));
+    store.set("judgement", "c1", value("CORRECT"));
     const flushing = store.flush();
-    store.set("claim", "c1", value("CORRECT", "more"));
+    store.set("judgement", "c1", value("CORRECT", "more"));
     await flushing;
     await vi.advanceTimersByTimeAsync(600);
-    expect(server.rows.get("claim:c1")).toMatchObject({ version: 2, value: value("CORRECT", "more") });
+    expect(server.rows.get("judgement:c1")).toMatchObject({ version: 2, value: value("CORRECT", "more") });
     expect(store.overall()).toBe("saved");
   });
 
@@ -348,10 +374,10 @@ describe("autosave", () => {
       debounceMs: 10,
       backoffMs: 10,
     });
-    store.set("claim", "c1", value("CORRECT"));
+    store.set("judgement", "c1", value("CORRECT"));
     await vi.advanceTimersByTimeAsync(100);
     expect(store.overall()).toBe("error");
-    expect(store.entry("claim", "c1")!.message).toMatch(/No such assignment/);
+    expect(store.entry("judgement", "c1")!.message).toMatch(/No such assignment/);
   });
 });
 
@@ -366,8 +392,8 @@ describe("autosave: refused changes", () => {
       fetch: (async () => new Response(JSON.stringify({ error: "No such claim in this item." }), { status: 404 })) as typeof fetch,
       debounceMs: 10,
     });
-    store.register("claim", "gone", null);
-    store.set("claim", "gone", value("CORRECT"));
+    store.register("judgement", "gone", null);
+    store.set("judgement", "gone", value("CORRECT"));
     await vi.advanceTimersByTimeAsync(50);
     expect(store.overall()).toBe("error");
     store.discardRefused();

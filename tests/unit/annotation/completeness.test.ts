@@ -62,7 +62,7 @@ describe("completeness", () => {
     const notAsked = claims(false);
     expect(describeMissing(missingAnswers(notAsked, storedValues(notAsked), DIMS))).toBe("Claim 2: code; Claim 3: code");
     // nothing missing: the cursor opens past the end
-    expect(firstMissingIndex(["c1", "c2"], missingAnswers(asked, storedValues(asked), DIMS), "claim")).toBe(2);
+    expect(firstMissingIndex(["c1", "c2"], missingAnswers(asked, storedValues(asked), DIMS), "judgement")).toBe(2);
   });
 
   test("grading and filtering: a draft with only a comment is still missing its grade or label", () => {
@@ -75,7 +75,7 @@ describe("completeness", () => {
   });
 
   test("a long list names the first ones and counts the rest", () => {
-    const missing = Array.from({ length: 11 }, (_, i) => ({ kind: "claim" as const, targetId: `c${i}`, label: `Claim ${i + 1}`, what: ["code"] }));
+    const missing = Array.from({ length: 11 }, (_, i) => ({ kind: "judgement" as const, targetId: `c${i}`, label: `Claim ${i + 1}`, what: ["code"] }));
     expect(describeMissing(missing)).toBe("Claim 1: code; Claim 2: code; Claim 3: code; Claim 4: code; Claim 5: code; Claim 6: code; Claim 7: code; Claim 8: code; and 3 more");
   });
 });

@@ -37,9 +37,9 @@ describe("value canonical form", () => {
 
   test("save requests are validated per kind", () => {
     expect(saveRequest.safeParse({ kind: "grade", assignmentId: "a", targetId: "r", baseVersion: 0, value: { grade: 6, comment: "" } }).success).toBe(false);
-    expect(saveRequest.safeParse({ kind: "claim", assignmentId: "a", targetId: "r", baseVersion: -1, value: { code: null, necessary: null, errorType: null, note: "" } }).success).toBe(false);
-    expect(saveRequest.safeParse({ kind: "claim", assignmentId: "a", targetId: "r", baseVersion: 0, value: { code: "WRONG", necessary: null, errorType: null, note: "" } }).success).toBe(false);
-    expect(saveRequest.safeParse({ kind: "added", assignmentId: "a", targetId: "new:1", baseVersion: 0, value: { text: "   ", correctsId: null } }).success).toBe(false);
-    expect(saveRequest.safeParse({ kind: "filter", assignmentId: "a", targetId: "r", baseVersion: 0, value: { highQuality: true, justification: "ok" } }).success).toBe(true);
+    expect(saveRequest.safeParse({ kind: "judgement", assignmentId: "a", targetId: "r", baseVersion: -1, value: { code: null, necessary: null, errorType: null, note: "" } }).success).toBe(false);
+    expect(saveRequest.safeParse({ kind: "judgement", assignmentId: "a", targetId: "r", baseVersion: 0, value: { code: "WRONG", necessary: null, errorType: null, note: "" } }).success).toBe(false);
+    expect(saveRequest.safeParse({ kind: "addedClaim", assignmentId: "a", targetId: "new:1", baseVersion: 0, value: { text: "   ", correctsId: null } }).success).toBe(false);
+    expect(saveRequest.safeParse({ kind: "label", assignmentId: "a", targetId: "r", baseVersion: 0, value: { highQuality: true, justification: "ok" } }).success).toBe(true);
   });
 });
