@@ -57,10 +57,10 @@ test("a reload before the save keeps the unsaved value and saves it", async ({ p
   const first = page.getByTestId("review").first();
   await expect(first.getByRole("radio", { name: "1 High quality" })).toHaveAttribute("aria-checked", "true");
   await expect(first.getByRole("textbox")).toHaveValue("kept across the reload");
-  expect(await testDb().commentFilterLabel.count({ where: { annotatorId: a.accountId } })).toBe(0);
+  expect(await testDb().commentFilteringLabel.count({ where: { annotatorId: a.accountId } })).toBe(0);
   await page.unroute("**/api/annotations");
   await expectSaved(page);
-  const labels = await testDb().commentFilterLabel.findMany({ where: { annotatorId: a.accountId } });
+  const labels = await testDb().commentFilteringLabel.findMany({ where: { annotatorId: a.accountId } });
   expect(labels).toHaveLength(1);
   expect(labels[0]).toMatchObject({ highQuality: true, justification: "kept across the reload" });
 });

@@ -37,7 +37,7 @@ test("Back and forward show the stored labels, and the next change saves without
   await expectSaved(page);
   await expect(page.getByTestId("conflict")).toHaveCount(0);
   const firstReviewLabel = async () => {
-    const rows = await testDb().commentFilterLabel.findMany({ where: { annotatorId: a.accountId, review: { codeChangeId: first.id } }, orderBy: { updatedAt: "desc" } });
+    const rows = await testDb().commentFilteringLabel.findMany({ where: { annotatorId: a.accountId, review: { codeChangeId: first.id } }, orderBy: { updatedAt: "desc" } });
     return rows.find((r) => r.version === 2);
   };
   await expect.poll(async () => (await firstReviewLabel())?.highQuality).toBe(false);
@@ -63,7 +63,7 @@ test("a second tab's save reaches the first tab, whose next change is no conflic
   await keys(page, "0");
   await expectSaved(page);
   await expect(page.getByTestId("conflict")).toHaveCount(0);
-  const label = await testDb().commentFilterLabel.findFirstOrThrow({ where: { annotatorId: a.accountId } });
+  const label = await testDb().commentFilteringLabel.findFirstOrThrow({ where: { annotatorId: a.accountId } });
   expect(label).toMatchObject({ highQuality: false, version: 2 });
 
   // and again the other way round (a digit moved each tab's cursor on: back to the first review)

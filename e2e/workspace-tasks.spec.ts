@@ -208,7 +208,7 @@ test("comment filtering with the keyboard: high or low quality with a justificat
   await keys(page, "Control+Enter");
   await expect(page).toHaveURL(/\/annotate$/);
   expect(errors).toEqual([]);
-  const labels = await testDb().commentFilterLabel.findMany({ where: { annotatorId: a.accountId } });
+  const labels = await testDb().commentFilteringLabel.findMany({ where: { annotatorId: a.accountId } });
   expect(labels).toHaveLength(count);
   for (const label of labels) {
     const i = Number(label.justification.replace("reason ", ""));

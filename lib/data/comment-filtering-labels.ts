@@ -7,7 +7,7 @@ import { itemReviews } from "@/lib/data/reviews";
 
 export const commentFilteringLabelQueries: TaskQueries = {
   async readWorkspace({ client, accountId, codeChangeId, study, reviewSeed }) {
-    const [all, labels] = await Promise.all([itemReviews(client, codeChangeId), client.commentFilterLabel.findMany({ where: { annotatorId: accountId, review: { codeChangeId } } })]);
+    const [all, labels] = await Promise.all([itemReviews(client, codeChangeId), client.commentFilteringLabel.findMany({ where: { annotatorId: accountId, review: { codeChangeId } } })]);
     return {
       filtering: {
         reviews: anonymise(all, reviewSeed, study.hideSystemNames),
@@ -17,7 +17,7 @@ export const commentFilteringLabelQueries: TaskQueries = {
   },
 
   async itemAnnotations(client, itemId) {
-    const rows = await client.commentFilterLabel.findMany({ where: { reviewId: itemId }, orderBy: { createdAt: "asc" }, include: { annotator: { select: { id: true, name: true } } } });
+    const rows = await client.commentFilteringLabel.findMany({ where: { reviewId: itemId }, orderBy: { createdAt: "asc" }, include: { annotator: { select: { id: true, name: true } } } });
     return rows.map((f) => ({ annotatorId: f.annotatorId, annotator: f.annotator.name, values: { "high-quality": f.highQuality ? HIGH_QUALITY.yes : HIGH_QUALITY.no }, note: f.justification, details: [] }));
   },
 };

@@ -20,7 +20,7 @@ export interface StudyCounts {
   reviewRatings: number;
   reviewClaimLinks: number;
   referenceGrades: number;
-  commentFilterLabels: number;
+  commentFilteringLabels: number;
   /** AnnotationHistory rows of the study's annotations and added claims. */
   historyRows: number;
 }
@@ -48,7 +48,7 @@ export async function countStudy(client: PrismaClient, studyId: string): Promise
     client.reviewRating.findMany({ where: onReview, select: { id: true } }),
     client.reviewClaimLink.count({ where: { rating: onReview } }),
     client.referenceGrade.findMany({ where: onReview, select: { id: true } }),
-    client.commentFilterLabel.findMany({ where: onReview, select: { id: true } }),
+    client.commentFilteringLabel.findMany({ where: onReview, select: { id: true } }),
     client.pseudoReference.findMany({ where: { ...inStudy, kind: "ANNOTATOR_ADDED" }, select: { id: true } }),
   ]);
   const annotationIds = [judgements, ratings, grades, filters, added].flat().map((row) => row.id);
@@ -66,7 +66,7 @@ export async function countStudy(client: PrismaClient, studyId: string): Promise
     reviewRatings: ratings.length,
     reviewClaimLinks,
     referenceGrades: grades.length,
-    commentFilterLabels: filters.length,
+    commentFilteringLabels: filters.length,
     historyRows: await client.annotationHistory.count({ where: { annotationId: { in: annotationIds } } }),
   };
 }

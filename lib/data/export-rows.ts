@@ -210,7 +210,7 @@ const annotationRows = <Own extends object>(rows: unknown[][], own: OwnColumns<O
 type Judgement = Omit<ExportedPseudoReference["judgements"][number], keyof ExportedAnnotation>;
 type Rating = Omit<ExportedReview["ratings"][number], keyof ExportedAnnotation> & { id: string };
 type Grade = Omit<ExportedReview["referenceGrades"][number], keyof ExportedAnnotation | "annotatorId">;
-type Filter = Omit<ExportedReview["commentFilters"][number], keyof ExportedAnnotation>;
+type Filter = Omit<ExportedReview["commentFilteringLabels"][number], keyof ExportedAnnotation>;
 type Answers = Omit<ExportedReviewComment["commentAnswers"][number], keyof ExportedAnnotation>;
 
 const JUDGEMENT: OwnColumns<Judgement> = {
@@ -313,7 +313,7 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
   for (const review of reviews) {
     review.ratings = ratings.get(review.id) ?? [];
     review.referenceGrades = grades.get(review.id) ?? [];
-    review.commentFilters = filters.get(review.id) ?? [];
+    review.commentFilteringLabels = filters.get(review.id) ?? [];
   }
   const assignmentsOf = groupBy(assignments, (a) => a.codeChangeId);
   const referencesOf = groupBy(references, (r) => r.codeChangeId);
@@ -365,7 +365,7 @@ async function* studyPages(client: PrismaClient, studyId: string, gold: GoldItem
 }
 
 /** The study's code changes with their texts and annotations (jsonl and GradedReviews exports). */
-export const studyChanges = (client: PrismaClient, studyId: string, gold: GoldItems = new Map(), pageSize = PAGE) => studyPages(client, studyId, gold, pageSize, "study") as AsyncGenerator<ExportedChange>;
+export const studyCodeChanges = (client: PrismaClient, studyId: string, gold: GoldItems = new Map(), pageSize = PAGE) => studyPages(client, studyId, gold, pageSize, "study") as AsyncGenerator<ExportedChange>;
 
 /** The study's code changes with their claims' and reviews' texts and annotations, without the changes' own texts (long and wide exports). */
 export const studyAnswers = (client: PrismaClient, studyId: string, gold: GoldItems = new Map(), pageSize = PAGE) => studyPages(client, studyId, gold, pageSize, "answers");
@@ -379,7 +379,7 @@ export async function studyAnnotators(client: PrismaClient, studyId: string): Pr
       { claimJudgements: { some: { pseudoReference: inStudy } } },
       { reviewRatings: { some: reviewInStudy } },
       { referenceGrades: { some: reviewInStudy } },
-      { commentFilters: { some: reviewInStudy } },
+      { commentFilteringLabels: { some: reviewInStudy } },
       { commentAnswers: { some: { reviewComment: { pullRequest: { studyId } } } } },
       { addedReferences: { some: inStudy } },
     ],

@@ -7,7 +7,7 @@ import "server-only";
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { AnswerValue } from "@/lib/agreement";
 import { taskConsensus } from "@/lib/data/consensus";
-import { studyAnnotators, studyAnswers, studyChanges } from "@/lib/data/export-rows";
+import { studyAnnotators, studyAnswers, studyCodeChanges } from "@/lib/data/export-rows";
 import { goldItems, type GoldItems } from "@/lib/data/gold";
 import { uncountedJudges } from "@/lib/data/judge-runs";
 import { studyPullRequests } from "@/lib/data/pull-requests";
@@ -33,7 +33,7 @@ async function hasAnnotations(client: PrismaClient, studyId: string): Promise<bo
     () => client.claimJudgement.findFirst({ where: { pseudoReference: inStudy }, select: { id: true } }),
     () => client.reviewRating.findFirst({ where: { review: inStudy }, select: { id: true } }),
     () => client.referenceGrade.findFirst({ where: { review: inStudy }, select: { id: true } }),
-    () => client.commentFilterLabel.findFirst({ where: { review: inStudy }, select: { id: true } }),
+    () => client.commentFilteringLabel.findFirst({ where: { review: inStudy }, select: { id: true } }),
     () => client.commentAnswers.findFirst({ where: { reviewComment: { pullRequest: { studyId } } }, select: { id: true } }),
   ];
   for (const find of found) if (await find()) return true;
@@ -106,7 +106,7 @@ export async function* streamExport(input: ExportRequest | PreparedExport, clien
   const gold = await leftOutGold(prepared.request, client);
   yield* writeExport(prepared, {
     study,
-    changes: () => studyChanges(client, studyId, gold),
+    changes: () => studyCodeChanges(client, studyId, gold),
     // The long and wide formats write no diff, file or pull request: their pages are read without (studyAnswers).
     answers: () => studyAnswers(client, studyId, gold),
     consensus: async () => codeChangeConsensus(study, await adjudicatedValues(client, studyId), gold, await uncountedJudges(studyId, client)),

@@ -14,7 +14,7 @@ import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
 import { findOrCreateImportedAnnotator } from "@/lib/data/accounts";
-import type { ClaimJudgement, CodeChange, CommentFilterLabel, Review, PseudoReference, PullRequest, ReferenceGrade, ReviewClaimLink, ReviewRating } from "@/lib/generated/prisma/client";
+import type { ClaimJudgement, CodeChange, CommentFilteringLabel, Review, PseudoReference, PullRequest, ReferenceGrade, ReviewClaimLink, ReviewRating } from "@/lib/generated/prisma/client";
 import type { ResolvedAnnotators } from "@/lib/import/annotators";
 import { needsAnalyze } from "@/lib/import/analyze";
 import { annotatorKey, bundleAnnotators, type StudyBundle } from "@/lib/import/bundle";
@@ -88,7 +88,7 @@ export async function loadSnapshot(connection: pg.ClientBase, studyId: string, b
   for (const link of links) linksOf.set(link.ratingId, [...(linksOf.get(link.ratingId) ?? []), link]);
   const reviewRatings: StoredRating[] = ratings.map((r) => ({ ...r, links: linksOf.get(r.id) ?? [] }));
   const referenceGrades = await annotationsOf<ReferenceGrade>("ReferenceGrade", REVIEW_ITEM, reviewIds);
-  const commentFilters = await annotationsOf<CommentFilterLabel>("CommentFilterLabel", REVIEW_ITEM, reviewIds);
+  const commentFilteringLabels = await annotationsOf<CommentFilteringLabel>("CommentFilterLabel", REVIEW_ITEM, reviewIds);
   return {
     pullRequests: new Map(pullRequests.map((p) => [p.externalId, p])),
     codeChanges: new Map(codeChanges.map((c) => [c.externalId, c])),
@@ -99,7 +99,7 @@ export async function loadSnapshot(connection: pg.ClientBase, studyId: string, b
     claimJudgements: new Map(claimJudgements.map((j) => [childKey(j.annotatorId, j.pseudoReferenceId), j])),
     reviewRatings: new Map(reviewRatings.map((r) => [childKey(r.annotatorId, r.reviewId), r])),
     referenceGrades: new Map(referenceGrades.map((g) => [childKey(g.annotatorId, g.reviewId), g])),
-    commentFilters: new Map(commentFilters.map((f) => [childKey(f.annotatorId, f.reviewId), f])),
+    commentFilteringLabels: new Map(commentFilteringLabels.map((f) => [childKey(f.annotatorId, f.reviewId), f])),
   };
 }
 
@@ -111,7 +111,7 @@ const UPDATE: Record<Table, (tx: Tx, id: string, data: Record<string, unknown>) 
   claimJudgements: (tx, id, data) => tx.claimJudgement.update({ where: { id }, data: data as Prisma.ClaimJudgementUncheckedUpdateInput }),
   reviewRatings: (tx, id, data) => tx.reviewRating.update({ where: { id }, data: data as Prisma.ReviewRatingUncheckedUpdateInput }),
   referenceGrades: (tx, id, data) => tx.referenceGrade.update({ where: { id }, data: data as Prisma.ReferenceGradeUncheckedUpdateInput }),
-  commentFilters: (tx, id, data) => tx.commentFilterLabel.update({ where: { id }, data: data as Prisma.CommentFilterLabelUncheckedUpdateInput }),
+  commentFilteringLabels: (tx, id, data) => tx.commentFilteringLabel.update({ where: { id }, data: data as Prisma.CommentFilteringLabelUncheckedUpdateInput }),
 };
 
 /** Inserts the rows by COPY on `connection`, a table at a time, parents before children. */

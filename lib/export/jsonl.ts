@@ -67,7 +67,7 @@ function reviewLine(review: ExportedReview, dimensions: readonly string[], conse
       }),
     ),
     grades: review.referenceGrades.map((g) => annotationEntry(g, { grade: g.grade, comment: orNull(g.comment) })),
-    commentFilters: review.commentFilters.map((f) => annotationEntry(f, { highQuality: f.highQuality, justification: orNull(f.justification) })),
+    commentFilters: review.commentFilteringLabels.map((f) => annotationEntry(f, { highQuality: f.highQuality, justification: orNull(f.justification) })),
     consensus: itemConsensus(consensus.values, consensus.columns.review, review.id),
   };
 }

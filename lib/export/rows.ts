@@ -41,7 +41,7 @@ export interface AnnotatedReview {
   text: string;
   ratings: (ExportedAnnotation & { scores: unknown; comment: string; links: { partial: boolean; pseudoReference: { externalId: string } }[] })[];
   referenceGrades: (ExportedAnnotation & { annotatorId: string; grade: number; comment: string })[];
-  commentFilters: (ExportedAnnotation & { highQuality: boolean; justification: string })[];
+  commentFilteringLabels: (ExportedAnnotation & { highQuality: boolean; justification: string })[];
 }
 
 /** A review comment with its comment answers (comment questions), what the answers of the long and wide formats are made of. */

@@ -9,7 +9,7 @@ export const IMPORT_COUNT_LABELS: Record<keyof ImportCounts, string> = {
   claimJudgements: "claim judgements",
   reviewRatings: "review ratings",
   referenceGrades: "grades against the reference",
-  commentFilters: "comment filter labels",
+  commentFilteringLabels: "comment filter labels",
   reviewComments: "review comments",
   reviewClaimLinks: "links between reviews and claims",
   annotationHistory: "history entries",

@@ -12,7 +12,7 @@
  * workspace logs, so imported work never looks like the annotator's own saves.
  */
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { ClaimJudgement, CodeChange, CommentFilterLabel, PseudoReference, ReferenceGrade } from "@/lib/generated/prisma/client";
+import type { ClaimJudgement, CodeChange, CommentFilteringLabel, PseudoReference, ReferenceGrade } from "@/lib/generated/prisma/client";
 import type { AnnotationKind } from "@/lib/generated/prisma/enums";
 import { annotatorIdOf, type ResolvedAnnotators } from "./annotators";
 import type { ReviewInput, ClaimJudgementInput, CodeChangeInput, CommentFilterInput, JsonObject, PseudoReferenceInput, PullRequestInput, ReferenceGradeInput, ReviewRatingInput, StudyBundle } from "./bundle";
@@ -24,7 +24,7 @@ import { childKey, type Snapshot, type StoredRating } from "./snapshot";
 import { claimMatchKey, claimNormalizations, sameText } from "./text";
 import { InvariantError } from "@/lib/errors";
 
-export const TABLES = ["pullRequests", "codeChanges", "pseudoReferences", "reviews", "claimJudgements", "reviewRatings", "referenceGrades", "commentFilters"] as const;
+export const TABLES = ["pullRequests", "codeChanges", "pseudoReferences", "reviews", "claimJudgements", "reviewRatings", "referenceGrades", "commentFilteringLabels"] as const;
 export type Table = (typeof TABLES)[number];
 
 export interface TableCounts {
@@ -54,7 +54,7 @@ export interface Plan {
     reviewRatings: Prisma.ReviewRatingCreateManyInput[];
     reviewClaimLinks: Prisma.ReviewClaimLinkCreateManyInput[];
     referenceGrades: Prisma.ReferenceGradeCreateManyInput[];
-    commentFilters: Prisma.CommentFilterLabelCreateManyInput[];
+    commentFilteringLabels: Prisma.CommentFilteringLabelCreateManyInput[];
     annotationHistory: Prisma.AnnotationHistoryCreateManyInput[];
   };
   updates: RowUpdate[];
@@ -127,7 +127,7 @@ export function decide(stored: Fields, incoming: Fields): Decision {
 
 /** How an annotation kind maps between the file's fields, its columns and its history value. */
 interface AnnotationSpec<Input, Stored> {
-  table: "claimJudgements" | "reviewRatings" | "referenceGrades" | "commentFilters";
+  table: "claimJudgements" | "reviewRatings" | "referenceGrades" | "commentFilteringLabels";
   history: AnnotationKind;
   /** The field naming the annotated pseudo-reference or review. */
   target: "pseudoReferenceId" | "reviewId";
@@ -205,9 +205,9 @@ const GRADE: AnnotationSpec<ReferenceGradeInput, ReferenceGrade> = {
   value: (f) => ({ grade: f.grade as number, comment: (f.comment as string) ?? "" }),
 };
 
-const LABEL: AnnotationSpec<CommentFilterInput, CommentFilterLabel> = {
-  table: "commentFilters",
-  history: "COMMENT_FILTER",
+const LABEL: AnnotationSpec<CommentFilterInput, CommentFilteringLabel> = {
+  table: "commentFilteringLabels",
+  history: "COMMENT_FILTERING_LABEL",
   target: "reviewId",
   fields: (c) => ({ highQuality: c.highQuality, justification: c.justification, timeSpentMs: c.timeSpentMs }),
   stored: (c) => ({ highQuality: c.highQuality, justification: c.justification, timeSpentMs: c.timeSpentMs || null }),
@@ -220,7 +220,7 @@ type Outcome = { action: "created" | "updated"; fields: Fields } | { action: "un
 /** Builds the plan of one bundle; see planBundle. */
 class Planner {
   readonly plan: Plan = {
-    creates: { pullRequests: [], codeChanges: [], pseudoReferences: [], reviews: [], claimJudgements: [], reviewRatings: [], reviewClaimLinks: [], referenceGrades: [], commentFilters: [], annotationHistory: [] },
+    creates: { pullRequests: [], codeChanges: [], pseudoReferences: [], reviews: [], claimJudgements: [], reviewRatings: [], reviewClaimLinks: [], referenceGrades: [], commentFilteringLabels: [], annotationHistory: [] },
     updates: [],
     relinkedRatings: [],
     counts: Object.fromEntries(TABLES.map((t) => [t, { created: 0, updated: 0, unchanged: 0 }])) as Record<Table, TableCounts>,
@@ -399,7 +399,7 @@ class Planner {
       this.annotation(RATING, linked, id, this.snapshot.reviewRatings, `${what}, rating by ${rating.annotator.name}`);
     }
     for (const grade of review.grades) this.annotation(GRADE, grade, id, this.snapshot.referenceGrades, `${what}, grade by ${grade.annotator.name}`);
-    for (const filter of review.commentFilters) this.annotation(LABEL, filter, id, this.snapshot.commentFilters, `${what}, comment filter by ${filter.annotator.name}`);
+    for (const filter of review.commentFilters) this.annotation(LABEL, filter, id, this.snapshot.commentFilteringLabels, `${what}, comment filter by ${filter.annotator.name}`);
   }
 
   /** One annotation of any kind: create or update it, its history row, and a rating's links. */

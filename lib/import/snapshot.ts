@@ -8,7 +8,7 @@
  * Rows come back as Prisma's model types: a column the schema maps (@map) is selected under its
  * field's name too (REVIEW_ITEM), and timestamps are read as UTC as Prisma reads them (the pool's type parser, lib/db/connection.ts).
  */
-import type { ClaimJudgement, CodeChange, CommentFilterLabel, Review, PseudoReference, PullRequest, ReferenceGrade, ReviewClaimLink, ReviewRating } from "@/lib/generated/prisma/client";
+import type { ClaimJudgement, CodeChange, CommentFilteringLabel, Review, PseudoReference, PullRequest, ReferenceGrade, ReviewClaimLink, ReviewRating } from "@/lib/generated/prisma/client";
 
 export type StoredRating = ReviewRating & { links: ReviewClaimLink[] };
 
@@ -26,7 +26,7 @@ export interface Snapshot {
   claimJudgements: Map<string, ClaimJudgement>;
   reviewRatings: Map<string, StoredRating>;
   referenceGrades: Map<string, ReferenceGrade>;
-  commentFilters: Map<string, CommentFilterLabel>;
+  commentFilteringLabels: Map<string, CommentFilteringLabel>;
 }
 
 /** Key of a row under its parent (ids never contain "|"). */

@@ -47,7 +47,7 @@ export const BULK_TABLES: { [K in keyof Creates]: BulkTable<Creates[K][number]> 
     columns: { id: TEXT, annotatorId: TEXT, reviewId: TEXT, grade: INTEGER, comment: TEXT, timeSpentMs: INTEGER, importRunId: TEXT, importedFile: TEXT, createdAt: TIMESTAMP, updatedAt: TIMESTAMP },
     mapped: { reviewId: "candidateReviewId" },
   },
-  commentFilters: {
+  commentFilteringLabels: {
     name: "CommentFilterLabel",
     columns: { id: TEXT, annotatorId: TEXT, reviewId: TEXT, highQuality: BOOLEAN, justification: TEXT, timeSpentMs: INTEGER, importRunId: TEXT, importedFile: TEXT, createdAt: TIMESTAMP, updatedAt: TIMESTAMP },
     mapped: { reviewId: "candidateReviewId" },
@@ -63,7 +63,7 @@ export const BULK_TABLES: { [K in keyof Creates]: BulkTable<Creates[K][number]> 
 export const tableName = (table: Table) => BULK_TABLES[table].name;
 
 /** Insertion order: parents before children. */
-export const INSERT_ORDER: (keyof Creates)[] = ["pullRequests", "codeChanges", "pseudoReferences", "reviews", "claimJudgements", "reviewRatings", "reviewClaimLinks", "referenceGrades", "commentFilters", "annotationHistory"];
+export const INSERT_ORDER: (keyof Creates)[] = ["pullRequests", "codeChanges", "pseudoReferences", "reviews", "claimJudgements", "reviewRatings", "reviewClaimLinks", "referenceGrades", "commentFilteringLabels", "annotationHistory"];
 
 /**
  * How many corrections deep each pseudo-reference is among `rows`: 0 when it corrects none of

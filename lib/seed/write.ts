@@ -143,8 +143,8 @@ async function writeAnnotation(tx: Tx, a: PlannedAnnotation, annotatorId: string
     }
     case "label": {
       const value = { highQuality: a.value.highQuality, justification: a.value.justification };
-      const row = await tx.commentFilterLabel.create({ data: { annotatorId, reviewId: idOf(ids.reviews, a.target, a.change), ...value, ...times }, select: { id: true } });
-      return { kind: "COMMENT_FILTER", annotationId: row.id, newValue: value };
+      const row = await tx.commentFilteringLabel.create({ data: { annotatorId, reviewId: idOf(ids.reviews, a.target, a.change), ...value, ...times }, select: { id: true } });
+      return { kind: "COMMENT_FILTERING_LABEL", annotationId: row.id, newValue: value };
     }
   }
 }

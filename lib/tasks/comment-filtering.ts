@@ -14,7 +14,7 @@ export const commentFiltering: TaskDescriptor = {
   values: {
     label: {
       schema: commentFilteringLabelValue,
-      history: "COMMENT_FILTER",
+      history: "COMMENT_FILTERING_LABEL",
       row: {
         fields: [
           { name: "highQuality", type: "boolean" },
@@ -27,7 +27,7 @@ export const commentFiltering: TaskDescriptor = {
   },
   timeKey: "label",
   itemKind: "review",
-  storage: { model: "commentFilterLabel", table: "CommentFilterLabel", item: { column: "candidateReviewId", field: "reviewId", relation: "review" } },
+  storage: { model: "commentFilteringLabel", table: "CommentFilterLabel", item: { column: "candidateReviewId", field: "reviewId", relation: "review" } },
   appliesTo: (item) => item.reviews > 0,
   questions: () => [{ task: "COMMENT_FILTERING", key: "high-quality", label: "Actionable and verifiable comment", level: "nominal", scale: [HIGH_QUALITY.no, HIGH_QUALITY.yes], weights: "unweighted" }],
   answer: () => ({ text: `CASE WHEN a."highQuality" THEN '${HIGH_QUALITY.yes}' ELSE '${HIGH_QUALITY.no}' END` }),
@@ -50,8 +50,8 @@ export const commentFiltering: TaskDescriptor = {
 
   export: {
     of: "review",
-    values: (review) => review.commentFilters.map((f) => ({ annotation: f, values: [["highQuality", flag(f.highQuality)], ["justification", nonEmpty(f.justification)]] })),
-    ratings: (review) => review.commentFilters.map((f) => ({ annotatorId: f.annotator.id, value: f.highQuality ? HIGH_QUALITY.yes : HIGH_QUALITY.no })),
+    values: (review) => review.commentFilteringLabels.map((f) => ({ annotation: f, values: [["highQuality", flag(f.highQuality)], ["justification", nonEmpty(f.justification)]] })),
+    ratings: (review) => review.commentFilteringLabels.map((f) => ({ annotatorId: f.annotator.id, value: f.highQuality ? HIGH_QUALITY.yes : HIGH_QUALITY.no })),
   },
 
   consensusColumn: (_question, value) => ["highQuality", flag(value === HIGH_QUALITY.yes)],

@@ -156,7 +156,7 @@ export interface ItemAnnotation {
 }
 
 /** The Prisma models of the annotation tables (the client's property names). */
-export type AnnotationModel = "claimJudgement" | "reviewRating" | "referenceGrade" | "commentFilterLabel" | "commentAnswers";
+export type AnnotationModel = "claimJudgement" | "reviewRating" | "referenceGrade" | "commentFilteringLabel" | "commentAnswers";
 
 /** The table of each kind of item. */
 export const ITEM_TABLES = { pseudoReference: "PseudoReference", review: "CandidateReview", reviewComment: "ReviewComment" } as const;

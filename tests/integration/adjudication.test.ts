@@ -38,7 +38,7 @@ beforeAll(async () => {
   await db.study.update({ where: { id: studyId }, data: { ownerId: lead.id } });
   // The example's comment filters agree on both comments: grace now calls llama3's comment low quality.
   const grace = await db.account.findFirstOrThrow({ where: { name: "grace" } });
-  await db.commentFilterLabel.updateMany({ where: { annotatorId: grace.id, review: { externalId: "llama3", codeChange: { studyId } } }, data: { highQuality: false } });
+  await db.commentFilteringLabel.updateMany({ where: { annotatorId: grace.id, review: { externalId: "llama3", codeChange: { studyId } } }, data: { highQuality: false } });
 });
 
 afterAll(async () => {

@@ -269,7 +269,7 @@ describe("assignment life cycle", () => {
     expect(done.status).toBe("DONE");
     expect(done.completedAt).not.toBeNull();
     expect(done.timeSpentMs).toBe(12_000 + data.MAX_TIME_REPORT_MS);
-    const label = await db.commentFilterLabel.findUniqueOrThrow({ where: { annotatorId_reviewId: { annotatorId: ann2.id, reviewId: change.reviews[0] } } });
+    const label = await db.commentFilteringLabel.findUniqueOrThrow({ where: { annotatorId_reviewId: { annotatorId: ann2.id, reviewId: change.reviews[0] } } });
     expect(label.timeSpentMs).toBe(5_000);
     await expectStatus(data.skipAssignment(ann2.id, filtering, "too late"), 409);
   });

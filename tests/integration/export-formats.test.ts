@@ -67,7 +67,7 @@ describe("long, wide and gradedreviews exports of the documented example", () =>
     const fromWide = rows
       .filter((r) => r.task === "COMMENT_FILTERING" && r.question === "highQuality")
       .flatMap((r) => ["ada", "grace"].map((rater) => ({ item: `${r.codeChange}/${r.item}`, rater, value: Number(r[rater]) })));
-    const labels = await client.commentFilterLabel.findMany({ where: { review: { codeChange: { studyId } } }, include: { annotator: true, review: { include: { codeChange: true } } } });
+    const labels = await client.commentFilteringLabel.findMany({ where: { review: { codeChange: { studyId } } }, include: { annotator: true, review: { include: { codeChange: true } } } });
     const fromDatabase = labels.map((l) => ({ item: `${l.review.codeChange.externalId}/${l.review.externalId}`, rater: l.annotator.name, value: l.highQuality ? 1 : 0 }));
     expect(cohenKappa(fromWide, { raters: ["ada", "grace"] })).toEqual(cohenKappa(fromDatabase, { raters: ["ada", "grace"] }));
   });

@@ -14,7 +14,7 @@ import { createClient, type PrismaClient } from "@/lib/db/client";
 import type { ExportFormat, ExportRequest } from "@/lib/export";
 import { streamExport } from "@/lib/data/exports";
 import { goldItems } from "@/lib/data/gold";
-import { studyAnswers, studyChanges } from "@/lib/data/export-rows";
+import { studyAnswers, studyCodeChanges } from "@/lib/data/export-rows";
 import { runImport } from "@/lib/data/imports";
 import { fileAt, imported, jsonlFile } from "./import-fixtures";
 
@@ -71,8 +71,8 @@ async function ownSaves() {
   await client.referenceGrade.create({ data: { annotatorId: accounts.rater1, reviewId: x1m1, grade: 3, comment: "close", ...saved(6) } });
   await client.referenceGrade.create({ data: { annotatorId: accounts.rater2, reviewId: x1m1, grade: 3, ...saved(7) } });
   await client.referenceGrade.create({ data: { annotatorId: accounts.rater1, reviewId: x2m1, grade: 2, ...saved(8) } });
-  await client.commentFilterLabel.create({ data: { annotatorId: accounts.rater1, reviewId: x2m1, highQuality: true, justification: "clear, actionable", ...saved(9) } });
-  await client.commentFilterLabel.create({ data: { annotatorId: accounts.rater2, reviewId: x2m1, highQuality: false, ...saved(10) } });
+  await client.commentFilteringLabel.create({ data: { annotatorId: accounts.rater1, reviewId: x2m1, highQuality: true, justification: "clear, actionable", ...saved(9) } });
+  await client.commentFilteringLabel.create({ data: { annotatorId: accounts.rater2, reviewId: x2m1, highQuality: false, ...saved(10) } });
   // The consensus counts scores on the scale only (not 9, not the text "4"), and no draft's value (rater2's claim on x2, below).
   await client.reviewRating.create({ data: { annotatorId: accounts.rater1, reviewId: x2m1, scores: { conciseness: 4, comprehensiveness: 9, relevance: "4" }, ...saved(12) } });
   await client.reviewRating.create({ data: { annotatorId: accounts.rater2, reviewId: x2m1, scores: { conciseness: 4, comprehensiveness: 9, relevance: 4 }, ...saved(13) } });
@@ -118,7 +118,7 @@ async function stableNames(): Promise<[string, string][]> {
   const runs = await client.importRun.findMany({ where: { studyId }, orderBy: { files: "asc" } });
   const inStudy = { some: { review: { codeChange: { studyId } } } };
   const people = await client.account.findMany({
-    where: { OR: [{ email: { endsWith: `@${EMAIL}` } }, { claimJudgements: { some: { pseudoReference: { codeChange: { studyId } } } } }, { reviewRatings: inStudy }, { referenceGrades: inStudy }, { commentFilters: inStudy }] },
+    where: { OR: [{ email: { endsWith: `@${EMAIL}` } }, { claimJudgements: { some: { pseudoReference: { codeChange: { studyId } } } } }, { reviewRatings: inStudy }, { referenceGrades: inStudy }, { commentFilteringLabels: inStudy }] },
     orderBy: [{ name: "asc" }, { email: "asc" }],
   });
   return [...runs.map((r, i): [string, string] => [r.id, `<run ${i + 1}>`]), ...people.map((u, i): [string, string] => [u.id, `<user ${i + 1} ${u.name}>`])];
@@ -176,7 +176,7 @@ test("gradedreviews workbooks (consensus grades, one grader's, with gold) are th
 });
 
 test("read in pages of two code changes, the study (and its answers alone) is the same as read in one page", async () => {
-  for (const reader of [studyChanges, studyAnswers]) {
+  for (const reader of [studyCodeChanges, studyAnswers]) {
     const read = async (gold: Awaited<ReturnType<typeof goldItems>>, pageSize?: number) => {
       const changes = [];
       for await (const change of reader(client, studyId, gold, pageSize)) changes.push(change);

@@ -34,7 +34,7 @@ beforeAll(async () => {
   prs = await createCommentQuestionsFixture(db, `export-judge-pr-${tag}`);
   const [r0, r1, r2] = fx.changes[0].reviews;
   const { ann1, ann2 } = fx.accounts;
-  for (const [annotatorId, reviewId] of [[ann1, r0], [ann2, r0], [ann1, r1], [ann2, r1], [ann1, r2]]) await db.commentFilterLabel.create({ data: { annotatorId, reviewId, highQuality: true } });
+  for (const [annotatorId, reviewId] of [[ann1, r0], [ann2, r0], [ann1, r1], [ann2, r1], [ann1, r2]]) await db.commentFilteringLabel.create({ data: { annotatorId, reviewId, highQuality: true } });
 });
 beforeEach(() => {
   fake.reset();

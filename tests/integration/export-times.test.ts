@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { createClient, type PrismaClient } from "@/lib/db/client";
-import { studyChanges } from "@/lib/data/export-rows";
+import { studyCodeChanges } from "@/lib/data/export-rows";
 import { runImport } from "@/lib/data/imports";
 import { seededRandom } from "@/lib/stats";
 import { imported, jsonlFile } from "./import-fixtures";
@@ -45,7 +45,7 @@ afterAll(async () => {
 
 test("annotations' and assignments' times read for export are their Date.toISOString", async () => {
   let read = 0;
-  for await (const change of studyChanges(client, studyId)) {
+  for await (const change of studyCodeChanges(client, studyId)) {
     const k = Number(change.externalId.slice(1));
     const later = TIMES[(k + 1) % TIMES.length].toISOString();
     const [judgement] = change.pseudoReferences[0].judgements;
@@ -61,6 +61,6 @@ test("an import run's time read for export is its Date.toISOString", async () =>
     const run = await client.importRun.findFirstOrThrow({ where: { studyId } });
     await client.importRun.update({ where: { id: run.id }, data: { createdAt: time } });
     await client.claimJudgement.updateMany({ where: { annotatorId: accountId }, data: { importRunId: run.id, importedFile: "times.jsonl" } });
-    for await (const change of studyChanges(client, studyId)) expect(change.pseudoReferences[0].judgements[0].importRun?.createdAt).toBe(time.toISOString());
+    for await (const change of studyCodeChanges(client, studyId)) expect(change.pseudoReferences[0].judgements[0].importRun?.createdAt).toBe(time.toISOString());
   }
 });

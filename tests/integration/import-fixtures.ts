@@ -61,11 +61,11 @@ export async function countRows(client: PrismaClient): Promise<Record<string, nu
     client.reviewRating.count(),
     client.reviewClaimLink.count(),
     client.referenceGrade.count(),
-    client.commentFilterLabel.count(),
+    client.commentFilteringLabel.count(),
     client.annotationHistory.count(),
     client.importRun.count(),
   ]);
-  const names = ["account", "study", "studyMember", "pullRequest", "codeChange", "pseudoReference", "review", "claimJudgement", "reviewRating", "reviewClaimLink", "referenceGrade", "commentFilterLabel", "annotationHistory", "importRun"];
+  const names = ["account", "study", "studyMember", "pullRequest", "codeChange", "pseudoReference", "review", "claimJudgement", "reviewRating", "reviewClaimLink", "referenceGrade", "commentFilteringLabel", "annotationHistory", "importRun"];
   return Object.fromEntries(names.map((n, i) => [n, counts[i]]));
 }
 

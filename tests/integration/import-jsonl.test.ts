@@ -55,7 +55,7 @@ describe("jsonl import and export", () => {
       reviewRatings: { created: 3 },
       reviewClaimLinks: { created: 4 },
       referenceGrades: { created: 4 },
-      commentFilters: { created: 4 },
+      commentFilteringLabels: { created: 4 },
       annotationHistory: { created: 17 },
     });
     expect(new Set(summary.study.enabledTasks)).toEqual(new Set(["CLAIM_VERIFICATION", "REVIEW_RATING", "REFERENCE_GRADING", "COMMENT_FILTERING"]));

@@ -26,7 +26,7 @@ describe("imported annotations", () => {
       ...(await db.claimJudgement.findMany({ where: own })),
       ...(await db.reviewRating.findMany({ where: own })),
       ...(await db.referenceGrade.findMany({ where: own })),
-      ...(await db.commentFilterLabel.findMany({ where: own })),
+      ...(await db.commentFilteringLabel.findMany({ where: own })),
     ];
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect([row.importRunId, row.importedFile]).toEqual([summary.importRunId, "ratings-batch-1.jsonl"]);

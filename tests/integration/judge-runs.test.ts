@@ -110,7 +110,7 @@ describe("a judge rater's answers on every task", () => {
     expect(graded.run).toMatchObject({ status: "DONE", total: 21 });
     expect((await db.referenceGrade.findMany({ where: { annotatorId: reviewer } })).map((g) => g.grade)).toEqual(Array(21).fill(3));
     await runJudge({ study: fx.slug, task: "COMMENT_FILTERING", question: "high-quality", name: judge("reviews"), llm: llm() });
-    const labels = await db.commentFilterLabel.findMany({ where: { annotatorId: reviewer }, include: { review: { select: { text: true } } } });
+    const labels = await db.commentFilteringLabel.findMany({ where: { annotatorId: reviewer }, include: { review: { select: { text: true } } } });
     expect(labels).toHaveLength(24);
     for (const l of labels) expect(l).toMatchObject({ highQuality: !l.review.text.startsWith("review 1 "), justification: "because" });
   });
@@ -157,7 +157,7 @@ describe("a run's requests", () => {
     expect(failed[0].raw).toEqual(Array(3).fill("I think it is good, maybe 4 or 5."));
     expect(failed[0].error).toMatch(/expected one of yes, no/);
     expect(failed[0].value).toBeNull();
-    expect(await db.commentFilterLabel.count({ where: { annotatorId: await judgeId("failing") } })).toBe(23);
+    expect(await db.commentFilteringLabel.count({ where: { annotatorId: await judgeId("failing") } })).toBe(23);
     expect(await judgeRunSummary(run.id, db)).toMatchObject({ answers: 23, parseFailures: 1 });
   });
 
@@ -247,8 +247,8 @@ describe("judges in the agreement report", () => {
       // The judge says yes but to review 1 (7 yes, 1 no); ann1 answers as the judge, ann2 the opposite.
       const judgeSays = (text: string) => !text.startsWith("review 1 of");
       for (const r of reviews) {
-        await db.commentFilterLabel.create({ data: { annotatorId: small.accounts.ann1, reviewId: r.id, highQuality: judgeSays(r.text) } });
-        await db.commentFilterLabel.create({ data: { annotatorId: small.accounts.ann2, reviewId: r.id, highQuality: !judgeSays(r.text) } });
+        await db.commentFilteringLabel.create({ data: { annotatorId: small.accounts.ann1, reviewId: r.id, highQuality: judgeSays(r.text) } });
+        await db.commentFilteringLabel.create({ data: { annotatorId: small.accounts.ann2, reviewId: r.id, highQuality: !judgeSays(r.text) } });
       }
       // The lead's consensus on reviews 0 and 1: both high quality.
       for (const r of reviews.filter((x) => /^review [01] of/.test(x.text))) {

@@ -63,7 +63,7 @@ beforeAll(async () => {
         }
         if ((r + c) % 2 === 0 || a === 0) {
           const highQuality = (r + a) % 3 !== 0;
-          await db.commentFilterLabel.create({ data: { annotatorId, reviewId: reviewId, highQuality } });
+          await db.commentFilteringLabel.create({ data: { annotatorId, reviewId: reviewId, highQuality } });
           answer("COMMENT_FILTERING", reviewId, r, { "high-quality": highQuality ? HIGH_QUALITY.yes : HIGH_QUALITY.no });
         }
       }

@@ -28,7 +28,7 @@ async function annotationsByTask(studyId: string): Promise<Record<TaskType, Map<
     db.claimJudgement.findMany({ where: { pseudoReference: { codeChange: { studyId } } }, include: { pseudoReference: { select: { codeChangeId: true, externalId: true } } } }),
     db.reviewRating.findMany({ where: onReview, include: review }),
     db.referenceGrade.findMany({ where: onReview, include: review }),
-    db.commentFilterLabel.findMany({ where: onReview, include: review }),
+    db.commentFilteringLabel.findMany({ where: onReview, include: review }),
   ]);
   return {
     CLAIM_VERIFICATION: group(claims.map((c) => ({ annotatorId: c.annotatorId, codeChangeId: c.pseudoReference.codeChangeId, target: c.pseudoReference.externalId, value: c.code }))),
@@ -113,7 +113,7 @@ describe("seedDemo", () => {
     expect(counts.members.LEAD).toBeGreaterThanOrEqual(1);
     expect(counts.assignments.DONE).toBeGreaterThan(0);
     expect(counts.assignments.PENDING).toBeGreaterThan(0);
-    const annotations = counts.claimJudgements + counts.reviewRatings + counts.referenceGrades + counts.commentFilterLabels + counts.pseudoReferences.ANNOTATOR_ADDED;
+    const annotations = counts.claimJudgements + counts.reviewRatings + counts.referenceGrades + counts.commentFilteringLabels + counts.pseudoReferences.ANNOTATOR_ADDED;
     expect(counts.historyRows).toBe(annotations);
   });
 
@@ -235,7 +235,7 @@ describe("seedDemo", () => {
   });
 
   test("every annotation has one CREATE history row by its annotator", async () => {
-    const rows = await db.annotationHistory.findMany({ where: { accountId: { not: null }, action: "CREATE", kind: { in: ["CLAIM_JUDGEMENT", "REVIEW_RATING", "REFERENCE_GRADE", "COMMENT_FILTER", "PSEUDO_REFERENCE"] } } });
+    const rows = await db.annotationHistory.findMany({ where: { accountId: { not: null }, action: "CREATE", kind: { in: ["CLAIM_JUDGEMENT", "REVIEW_RATING", "REFERENCE_GRADE", "COMMENT_FILTERING_LABEL", "PSEUDO_REFERENCE"] } } });
     const byId = new Map(rows.map((r) => [r.annotationId, r]));
     const grades = await db.referenceGrade.findMany({ where: { review: { codeChange: { studyId: first.studyId } } } });
     for (const grade of grades) {

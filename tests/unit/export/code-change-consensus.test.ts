@@ -38,7 +38,7 @@ const review = (id: string, ratings: [string, unknown][], grades: [string, numbe
   position: 0,
   ratings: ratings.map(([annotatorId, scores]) => ({ ...annotation(annotatorId), scores, comment: "", links: [] })),
   referenceGrades: grades.map(([annotatorId, grade]) => ({ ...annotation(annotatorId), annotatorId, grade, comment: "" })),
-  commentFilters: [],
+  commentFilteringLabels: [],
 });
 
 const change = (pseudoReferences: ExportedPseudoReference[], reviews: ExportedReview[], assignments: ExportedChange["assignments"] = []): ExportedChange => ({

@@ -41,7 +41,7 @@ const nothingStored = (): Snapshot => ({
   claimJudgements: new Map(),
   reviewRatings: new Map(),
   referenceGrades: new Map(),
-  commentFilters: new Map(),
+  commentFilteringLabels: new Map(),
 });
 
 function optionsFor(bundle: StudyBundle): PlanOptions {
