@@ -9,7 +9,10 @@ const nextConfig = {
   // Types are checked once by `npm run typecheck` (part of `npm test`) over the whole project.
   typescript: { ignoreBuildErrors: true },
   // The accounts page was /admin/users; a bookmark of it still arrives.
-  redirects: async () => [{ source: "/admin/users", destination: "/admin/accounts", permanent: true }],
+  redirects: async () => [
+    { source: "/admin/users", destination: "/admin/accounts", permanent: true },
+    { source: "/api/studies/:slug/correlate", destination: "/api/studies/:slug/validity", permanent: true },
+  ],
 };
 
 export default nextConfig;

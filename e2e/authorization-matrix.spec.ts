@@ -108,7 +108,7 @@ const ROUTES: Record<string, Entry> = {
   "GET /api/studies": { access: anyLead("route"), call: () => ({ url: "/api/studies" }) },
   "GET /api/studies/[slug]/code-changes/[codeChangeId]": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/code-changes/${f.a.changes[0].id}` }) },
   "GET /api/studies/[slug]/agreement": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/agreement?resamples=0` }) },
-  "GET /api/studies/[slug]/correlate": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/correlate?metric=exact-match&human=relevance&resamples=0` }) },
+  "GET /api/studies/[slug]/validity": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/validity?metric=exact-match&human=relevance&resamples=0` }) },
   "GET /api/studies/[slug]/export": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/export?format=jsonl` }) },
   "POST /api/studies/[slug]/import": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/import`, multipart: { format: "jsonl", update: "true", files: importFile() } }) },
   "POST /api/studies/[slug]/test-results": {

@@ -5,7 +5,7 @@ import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
 const PAGES = ["/studies/demo/agreement", "/studies/demo/validity", "/studies/demo/metrics"];
 const GET_ROUTES = [
   "/api/studies/demo/agreement",
-  "/api/studies/demo/correlate?metric=bleu-gradedreviews&human=grade",
+  "/api/studies/demo/validity?metric=bleu-gradedreviews&human=grade",
   "/api/studies/demo/metric-runs",
   "/api/studies/demo/metric-runs/some-run",
 ];

@@ -84,7 +84,7 @@ test("GradedReviews sample: BLEU computed from the metric runs page, Spearman 0.
 
   await page.goto(`/studies/${slug}/validity?metric=bleu-gradedreviews&human=grade`);
   await expectComplete(page, "validity-report");
-  const expected = await cli<ValidityReport>(["correlate", "--study", slug, "--metric", "bleu-gradedreviews", "--human", "grade", "--json"]);
+  const expected = await cli<ValidityReport>(["validity", "--study", slug, "--metric", "bleu-gradedreviews", "--human", "grade", "--json"]);
   const overall = row(await readTable(page, "correlations"), "overall");
   expect(overall.spearman.text).toBe("0.2370");
   expectNumber(overall.spearman, expected.correlations.overall.spearman.statistic, "Spearman");

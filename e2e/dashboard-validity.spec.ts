@@ -1,5 +1,5 @@
 /**
- * The validity dashboard renders exactly the `correlate` CLI's report (and the library's) for a
+ * The validity dashboard renders exactly the `validity` CLI's report (and the library's) for a
  * metric and a human question of the demo study, with its scatter plot and Figure 8 chart,
  * every section of the report, and CSV downloads holding the table's cells.
  */
@@ -98,7 +98,7 @@ async function expectReport(page: import("@playwright/test").Page, r: ValidityRe
   }
 }
 
-test("CRScore Rel against relevance: the validity dashboard shows the correlate CLI's numbers, labelled as offline TF-IDF", async ({ page }) => {
+test("CRScore Rel against relevance: the validity dashboard shows the validity CLI's numbers, labelled as offline TF-IDF", async ({ page }) => {
   const errors = watchPageErrors(page);
   await signIn(page, E2E_ACCOUNTS.lead);
   await page.goto("/studies/demo");
@@ -109,7 +109,7 @@ test("CRScore Rel against relevance: the validity dashboard shows the correlate 
   await form.getByRole("button", { name: "Show" }).click();
   await expect(page).toHaveURL(/metric=crscore-rel/);
 
-  const expected = await cli<ValidityReport>(["correlate", "--study", "demo", "--metric", "crscore-rel", "--human", "relevance", "--json"]);
+  const expected = await cli<ValidityReport>(["validity", "--study", "demo", "--metric", "crscore-rel", "--human", "relevance", "--json"]);
   expect(expected.counts.paired).toBeGreaterThan(5);
   expect(expected.thresholdSweep).not.toBeNull();
   await expect(page.getByTestId("offline-embedder")).toBeVisible();
@@ -128,10 +128,14 @@ test("BLEU against the reference grade at the system level equals the library's 
   await expect(page.getByTestId("offline-embedder")).toHaveCount(0);
   await expectReport(page, expected);
 
-  const response = await page.request.get("/api/studies/demo/correlate?metric=bleu-gradedreviews&human=grade&level=system");
+  const response = await page.request.get("/api/studies/demo/validity?metric=bleu-gradedreviews&human=grade&level=system");
   expect(response.status()).toBe(200);
   expect(await response.json()).toEqual(JSON.parse(JSON.stringify(expected)));
-  expect((await page.request.get("/api/studies/demo/correlate?metric=no-such-metric&human=grade")).status()).toBe(404);
+  expect((await page.request.get("/api/studies/demo/validity?metric=no-such-metric&human=grade")).status()).toBe(404);
+  // The route's earlier address redirects, with its query.
+  const moved = await page.request.get("/api/studies/demo/correlate?metric=bleu-gradedreviews&human=grade&level=system", { maxRedirects: 0 });
+  expect(moved.status()).toBe(308);
+  expect(moved.headers().location).toBe("/api/studies/demo/validity?metric=bleu-gradedreviews&human=grade&level=system");
 });
 
 test("validity tables download as CSV with their rows", async ({ page }) => {

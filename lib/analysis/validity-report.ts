@@ -1,6 +1,6 @@
 /**
  * The validity dashboard's numbers for one automatic metric and one human question (and the
- * `correlate` CLI's JSON): correlations overall and per language at the review or
+ * `validity` CLI's JSON): correlations overall and per language at the review or
  * system level (CRScore Tables 2, 3, 9, 11, 15; GradedReviews Table 5), the system ranking side
  * by side, the mean and distribution of the metric per human score level (CRScore Figure 8),
  * the Kolmogorov-Smirnov matrix between levels (GradedReviews Table 6), CRScore's threshold

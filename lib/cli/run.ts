@@ -16,7 +16,7 @@ function usage(commands: Command[]): string {
 }
 
 /** Commands renamed to the glossary's words (docs/glossary.md): an old name is refused with the new one. */
-const RENAMED: Record<string, string> = { "create-user": "create-account", users: "accounts" };
+const RENAMED: Record<string, string> = { "create-user": "create-account", users: "accounts", correlate: "validity" };
 /** Options renamed so (docs/glossary.md): an old option is refused with the new one. */
 const RENAMED_OPTIONS: Record<string, string> = { params: "signature", "batch-size": "window-size" };
 /** Option values renamed so (docs/glossary.md): `--level segment` is `--level review`. */

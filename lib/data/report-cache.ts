@@ -99,12 +99,12 @@ export async function cachedAgreementReport(studyId: string, options: AgreementO
 /**
  * A validity report's sections that depend on neither the level nor the bootstrap (system
  * ranking, score levels, KS matrix, Table 18, kappas), kept per state of the data and per the
- * options that choose the report's points: the segment and system reports, with and without
+ * options that choose the report's points: the review and system reports, with and without
  * CIs, compute them once.
  */
 export function sharedValiditySections(studyId: string, options: ValidityOptions, fingerprint: string): LevelFreeSource {
   const { metric, human, signature, includeReferences, includeDrafts, items } = options;
-  return (compute) => memo(keyOf("correlation-sections", studyId, { metric, human, signature, includeReferences, includeDrafts, items }, fingerprint), compute);
+  return (compute) => memo(keyOf("validity-sections", studyId, { metric, human, signature, includeReferences, includeDrafts, items }, fingerprint), compute);
 }
 
 /** validityReport(studyId, options) for the current data (fingerprint), cached. */

@@ -194,7 +194,7 @@ describe.skipIf(!hasPhase1 || !hasPhase2)("CRScore phase-2 sheets imported: the 
 });
 
 describe("demo study: every task's report, as the dashboards will show it", () => {
-  test("agreement for the four tasks and correlate for CRScore Rel; the CLI prints the same objects", async () => {
+  test("agreement for the four tasks and the validity report for CRScore Rel; the CLI prints the same objects", async () => {
     const demo = await seedDemo(db);
     if (demo.created) studies.push(demo.studyId);
     // The demo's study design stores its reliability set, which the reports use.
@@ -213,7 +213,7 @@ describe("demo study: every task's report, as the dashboards will show it", () =
     await boss.stop({ graceful: false, wait: true });
     const correlation = await validityReport(demo.studyId, { metric: "crscore-rel", human: "relevance", bootstrap: { nResamples: 100 } }, db);
     expect(correlation.counts.paired).toBeGreaterThan(0);
-    expect(cli(["correlate", "--study", "demo", "--metric", "crscore-rel", "--human", "relevance", "--resamples", "100", "--json"]).json).toEqual(json(correlation));
+    expect(cli(["validity", "--study", "demo", "--metric", "crscore-rel", "--human", "relevance", "--resamples", "100", "--json"]).json).toEqual(json(correlation));
   });
 });
 
@@ -231,8 +231,8 @@ describe.skipIf(!hasGraded)("GradedReviews sample imported: smoothed BLEU and RO
     expect(metricsRun.json).toMatchObject({ run: { status: "DONE", total: 1200, done: 1200, computedNow: 1200, chunks: { total: 6, enqueued: 6 } }, embedding: null });
   });
 
-  test("correlate: Spearman 0.236996 for BLEU (README), Kendall 0.192846, Pearson 0.623876", () => {
-    const { json: report } = cli(["correlate", "--study", "analysis-gradedreviews", "--metric", "bleu-gradedreviews", "--human", "grade", "--resamples", "100", "--json"]) as { json: Awaited<ReturnType<typeof validityReport>> };
+  test("validity: Spearman 0.236996 for BLEU (README), Kendall 0.192846, Pearson 0.623876", () => {
+    const { json: report } = cli(["validity", "--study", "analysis-gradedreviews", "--metric", "bleu-gradedreviews", "--human", "grade", "--resamples", "100", "--json"]) as { json: Awaited<ReturnType<typeof validityReport>> };
     const overall = report.correlations.overall;
     expect(overall.n).toBe(1200);
     expect(overall.spearman.statistic?.toFixed(6)).toBe("0.236996");
@@ -253,8 +253,8 @@ describe.skipIf(!hasGraded)("GradedReviews sample imported: smoothed BLEU and RO
     expect(plain.correlations.overall.spearman.statistic?.toFixed(4)).toBe("0.2798");
   });
 
-  test("the correlate CLI prints exactly validityReport; system level ranks the four systems", async () => {
-    const args = ["correlate", "--study", "analysis-gradedreviews", "--metric", "rouge-l", "--human", "grade", "--level", "system", "--resamples", "100", "--json"];
+  test("the validity CLI prints exactly validityReport; system level ranks the four systems", async () => {
+    const args = ["validity", "--study", "analysis-gradedreviews", "--metric", "rouge-l", "--human", "grade", "--level", "system", "--resamples", "100", "--json"];
     const report = await validityReport(studyId, { metric: "rouge-l", human: "grade", level: "system", bootstrap: { nResamples: 100 } }, db);
     expect(cli(args).json).toEqual(json(report));
     expect(report.correlations.overall.n).toBe(4);

@@ -46,10 +46,16 @@ describe("import and export commands", () => {
     expect(refused.stderr).toMatch(/^The option --batch-size is now --window-size\nUsage: npm run cli -- agreement --study SLUG .*\[--window-size N\]/);
   }, 120_000);
 
-  test("a renamed option value is refused with its new value (--level segment is --level review), before any work", async () => {
-    const refused = await cli("correlate", "--study", "cli-no-such-study", "--metric", "bleu", "--human", "grade", "--level", "segment");
+  test("the retired command correlate is refused naming validity, before any work", async () => {
+    const refused = await cli("correlate", "--study", "cli-no-such-study", "--metric", "bleu", "--human", "grade");
     expect(refused).toMatchObject({ code: 2, stdout: "" });
-    expect(refused.stderr).toMatch(/^The option --level segment is now --level review\nUsage: npm run cli -- correlate --study SLUG .*\[--level review\|system\]/);
+    expect(refused.stderr).toBe('The command "correlate" is now "validity": npm run cli -- validity\n');
+  }, 120_000);
+
+  test("a renamed option value is refused with its new value (--level segment is --level review), before any work", async () => {
+    const refused = await cli("validity", "--study", "cli-no-such-study", "--metric", "bleu", "--human", "grade", "--level", "segment");
+    expect(refused).toMatchObject({ code: 2, stdout: "" });
+    expect(refused.stderr).toMatch(/^The option --level segment is now --level review\nUsage: npm run cli -- validity --study SLUG .*\[--level review\|system\]/);
   }, 120_000);
 
   test("an option the command does not know is refused, not ignored; --skip-invalid-rows imports the valid lines and lists the others", async () => {

@@ -1,7 +1,7 @@
 /**
  * Item sets: stored per study from a file of external ids, listed, read and deleted by
  * the study's leads only; the assignment plan stores the study's reliability set; agreement and
- * correlate (library, CLI) restrict a report to a stored set and state it (real PostgreSQL).
+ * validity (library, CLI) restrict a report to a stored set and state it (real PostgreSQL).
  */
 import { writeFileSync } from "node:fs";
 import os from "node:os";
@@ -105,7 +105,7 @@ describe("stored item sets", () => {
 });
 
 describe("reports on a stored set", () => {
-  test("agreement --item-set NAME and correlate --item-set NAME print the reports restricted to the set, which they state", async () => {
+  test("agreement --item-set NAME and validity --item-set NAME print the reports restricted to the set, which they state", async () => {
     const created = await cli("item-sets", "create", "--study", fx.slug, "--name", "first change", "--kind", "held-out", "--file", file("first.txt", ["cc-0"]));
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ name: "first change", kind: "HELD_OUT", size: 1 });
@@ -129,7 +129,7 @@ describe("reports on a stored set", () => {
     for (const [i, change] of fx.changes.entries()) {
       for (const [r, reviewId] of change.reviews.entries()) await db.metricScore.create({ data: { reviewId: reviewId, metric: "exact-match", value: (r + i) % 2 } });
     }
-    const correlated = await cli("correlate", "--study", fx.slug, "--metric", "exact-match", "--human", "relevance", "--item-set", "first change", "--resamples", "0", "--json");
+    const correlated = await cli("validity", "--study", fx.slug, "--metric", "exact-match", "--human", "relevance", "--item-set", "first change", "--resamples", "0", "--json");
     expect(correlated.code).toBe(0);
     const report = JSON.parse(correlated.stdout) as Awaited<ReturnType<typeof validityReport>>;
     expect(report.itemSet).toEqual({ name: "first change", kind: "held-out", size: 1, unmatched: [] });

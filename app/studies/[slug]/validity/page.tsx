@@ -35,7 +35,7 @@ async function CompleteReport({ studyId, options, fingerprint, preview }: { stud
 }
 
 /**
- * Validity dashboard: the `correlate` CLI's report (same defaults) for one metric and one human
+ * Validity dashboard: the `validity` CLI's report (same defaults) for one metric and one human
  * question, for the current data (cached while it does not change); on big studies the worker
  * computes the CIs (lib/analysis/report-jobs.ts) while everything else shows with the job's
  * progress, and the CIs stream in when they arrive.
@@ -67,7 +67,7 @@ export default async function ValidityPage({ params, searchParams }: { params: P
   }
   const report: ValidityReport | null = shown?.report ?? null;
   const cli = report
-    ? `npm run cli -- correlate --study ${study.slug} --metric ${report.metric.name} --human ${report.human.question} --level ${report.level}${signature ? ` --signature '${signature}'` : ""}${query.includeReferences ? " --include-references" : ""}${itemSet ? ` --item-set '${itemSet.name}'` : ""}${query.drafts ? " --include-drafts" : ""} --json`
+    ? `npm run cli -- validity --study ${study.slug} --metric ${report.metric.name} --human ${report.human.question} --level ${report.level}${signature ? ` --signature '${signature}'` : ""}${query.includeReferences ? " --include-references" : ""}${itemSet ? ` --item-set '${itemSet.name}'` : ""}${query.drafts ? " --include-drafts" : ""} --json`
     : null;
 
   return (

@@ -1,5 +1,5 @@
 /**
- * The validity report as JSON (cached while the data do not change), exactly the `correlate` CLI's output:
+ * The validity report as JSON (cached while the data do not change), exactly the `validity` CLI's output:
  * `?metric=crscore-rel&human=relevance[&level=system][&params=KEY][&includeReferences=1][&itemSet=NAME][&drafts=include][&resamples=N][&seed=S]`.
  * On big studies the worker computes the CIs; until it has, 503 with Retry-After (resamples=0 answers at once).
  */

@@ -6,8 +6,8 @@ import { correlationLevelField } from "@/lib/validation/report-options";
 import { bootstrapFlags, itemSetFlags } from "./agreement";
 
 const command: Command = {
-  name: "correlate",
-  usage: "correlate --study SLUG --metric M --human Q [--level review|system] [--signature S] [--include-references] [--include-drafts] [--items FILE | --item-set NAME] [--resamples N] [--seed S] [--json]",
+  name: "validity",
+  usage: "validity --study SLUG --metric M --human Q [--level review|system] [--signature S] [--include-references] [--include-drafts] [--items FILE | --item-set NAME] [--resamples N] [--seed S] [--json]",
   async run(args) {
     hasSwitch(args, "json"); // the output is always the JSON report the dashboard renders
     const study = await requireStudy({ slug: requireFlag(args, "study") });
