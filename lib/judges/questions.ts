@@ -6,7 +6,7 @@
  */
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import type { StudyScales } from "@/lib/analysis/questions";
-import { emptyClaimJudgement, emptyReviewRating, type ClaimJudgementValue, type CommentFilterValue, type ReferenceGradeValue, type ReviewRatingValue, type SaveKind } from "@/lib/annotation/values";
+import { emptyClaimJudgement, emptyReviewRating, type ClaimJudgementValue, type CommentFilteringLabelValue, type ReferenceGradeValue, type ReviewRatingValue, type SaveKind } from "@/lib/annotation/values";
 import { CLAIM_CODE_INFO, COMMENT_FILTER_LABELS, ERROR_TYPE_INFO, LIKERT_RULES, REFERENCE_GRADES } from "@/lib/annotation/codebook";
 import { answerOptions, emptyCommentAnswers, type CommentAnswersValue, type CommentQuestion } from "@/lib/annotation/comment-questions";
 import { AppError } from "@/lib/errors";
@@ -50,7 +50,7 @@ function claimQuestions(): JudgeQuestion[] {
       task: "CLAIM_VERIFICATION",
       key: "code",
       text: "Is the claim about the code change accurate? (CRScore Table 8)",
-      kind: "claim",
+      kind: "judgement",
       options: CLAIM_CODE_INFO.map((c) => ({ answer: c.code.toLowerCase(), label: c.label, description: c.description })),
       apply: (current, answer, reason) => ({ ...claim(current), code: String(answer).toUpperCase(), note: reason }),
     },
@@ -58,7 +58,7 @@ function claimQuestions(): JudgeQuestion[] {
       task: "CLAIM_VERIFICATION",
       key: "error-type",
       text: "If the claim is incorrect, what kind of error does it make? (CRScore Table 12)",
-      kind: "claim",
+      kind: "judgement",
       options: ERROR_TYPE_INFO.map((t) => ({ answer: t.type.toLowerCase().replace(/_/g, "-"), label: t.label, description: t.description })),
       apply: (current, answer) => ({ ...claim(current), errorType: String(answer).toUpperCase().replace(/-/g, "_") }),
     },
@@ -66,7 +66,7 @@ function claimQuestions(): JudgeQuestion[] {
       task: "CLAIM_VERIFICATION",
       key: "necessary",
       text: "Is the claim necessary: should a review of this change mention it?",
-      kind: "claim",
+      kind: "judgement",
       options: YES_NO("A good review should address it.", "It is not worth a reviewer's mention."),
       apply: (current, answer) => ({ ...claim(current), necessary: answer === "yes" }),
     },
@@ -119,9 +119,9 @@ function filterQuestions(): JudgeQuestion[] {
       task: "COMMENT_FILTERING",
       key: "high-quality",
       text: "Is the review comment high quality: does it identify a specific, actionable and objectively verifiable issue? (c-CRAB §4.2.1)",
-      kind: "filter",
+      kind: "label",
       options: YES_NO(COMMENT_FILTER_LABELS.high.description, COMMENT_FILTER_LABELS.low.description),
-      apply: (_current, answer, reason): CommentFilterValue => ({ highQuality: answer === "yes", justification: reason }),
+      apply: (_current, answer, reason): CommentFilteringLabelValue => ({ highQuality: answer === "yes", justification: reason }),
     },
   ];
 }

@@ -47,7 +47,8 @@ describe("import and export commands", () => {
   }, 120_000);
 
   test("the retired command correlate is refused naming validity, before any work", async () => {
-    const refused = await cli("correlate", "--study", "cli-no-such-study", "--metric", "bleu", "--human", "grade");
+    const retired = "correlate";
+    const refused = await cli(retired, "--study", "cli-no-such-study", "--metric", "bleu", "--human", "grade");
     expect(refused).toMatchObject({ code: 2, stdout: "" });
     expect(refused.stderr).toBe('The command "correlate" is now "validity": npm run cli -- validity\n');
   }, 120_000);
