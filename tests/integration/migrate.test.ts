@@ -46,7 +46,7 @@ test("migrate applies every migration once; an up-to-date database is checked wi
   expect(await migrate(url, added)).toEqual([]);
 });
 
-test("renaming the history kind COMMENT_FILTERING_LABEL to COMMENT_FILTERING_LABEL keeps the stored history", async () => {
+test("renaming the history kind COMMENT_FILTER to COMMENT_FILTERING_LABEL keeps the stored history", async () => {
   const before = await scratchDatabase("crjudge_migrate_label");
   try {
     const earlier = path.join(folder, "before-label");
@@ -57,7 +57,7 @@ test("renaming the history kind COMMENT_FILTERING_LABEL to COMMENT_FILTERING_LAB
     const client = new pg.Client({ connectionString: before.url });
     await client.connect();
     try {
-      await client.query(`INSERT INTO "AnnotationHistory" (kind, "annotationId", action) VALUES ('COMMENT_FILTERING_LABEL', 'label-1', 'CREATE')`);
+      await client.query(`INSERT INTO "AnnotationHistory" (kind, "annotationId", action) VALUES ('COMMENT_FILTER', 'label-1', 'CREATE')`);
       expect(await migrate(before.url)).toEqual([rename]);
       const { rows } = await client.query(`SELECT kind::text AS kind FROM "AnnotationHistory" WHERE "annotationId" = 'label-1'`);
       expect(rows).toEqual([{ kind: "COMMENT_FILTERING_LABEL" }]);
