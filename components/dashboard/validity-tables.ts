@@ -1,5 +1,5 @@
 /**
- * The validity dashboard's tables, built from the ValidityReport exactly as the `correlate`
+ * The validity dashboard's tables, built from the ValidityReport exactly as the `validity`
  * CLI prints it (formatted only).
  */
 import type { ValidityReport, CorrelationSet, CorrelationStat } from "@/lib/analysis";
