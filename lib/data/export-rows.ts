@@ -121,7 +121,7 @@ async function pageBookkeeping(client: PrismaClient, tables: readonly (readonly 
       if (row.importRunId !== null) runIds.add(row.importRunId);
     }
   }
-  const annotators = await rawRows<{ id: string; name: string }>(client, Prisma.sql`SELECT id, name FROM "User" WHERE id = ANY(${[...annotatorIds]}::text[]) ORDER BY id`);
+  const annotators = await rawRows<ExportedAnnotation["annotator"]>(client, Prisma.sql`SELECT id, name, kind FROM "User" WHERE id = ANY(${[...annotatorIds]}::text[]) ORDER BY id`);
   const runs = await rawRows<{ id: string; createdAt: string; createdBy: string | null }>(
     client,
     Prisma.sql`SELECT run.id, ${isoTime('run."createdAt"')} AS "createdAt", creator.email AS "createdBy" FROM "ImportRun" run LEFT JOIN "User" creator ON creator.id = run."createdById" WHERE run.id = ANY(${[...runIds]}::text[]) ORDER BY run.id`,

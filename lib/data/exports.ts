@@ -112,6 +112,7 @@ export async function* streamExport(input: ExportRequest | PreparedExport, clien
     consensus: async () => codeChangeConsensus(study, await adjudicatedValues(client, studyId), gold, await uncountedJudges(studyId, client)),
     annotators: () => studyAnnotators(client, studyId),
     hasCommentAnswers: async () => (await client.commentAnswers.findFirst({ where: { reviewComment: { pullRequest: { studyId } } }, select: { id: true } })) !== null,
+    hasJudges: async () => (await client.judgeRun.findFirst({ where: { studyId }, select: { id: true } })) !== null,
     hasReviewComments: async () => (await client.reviewComment.findFirst({ where: { pullRequest: { studyId } }, select: { id: true } })) !== null,
     pullRequests: () => studyPullRequests(studyId, client),
     commentQuestions: () => studyCommentQuestions(client, study, gold),

@@ -25,6 +25,8 @@ export interface Answer {
   question: string;
   annotatorId: string;
   annotator: string;
+  /** "judge" for a judge rater's answer (named judge:NAME, docs/judges.md), "person" otherwise. */
+  raterKind: RaterKind;
   value: string;
   createdAt: string;
   updatedAt: string;
@@ -53,6 +55,8 @@ export interface Answer {
 export const COMMENT_COLUMNS = ["path", "side", "startLine", "line", "thread"] as const satisfies readonly (keyof Answer)[];
 
 export type AnswerStatus = "submitted" | "draft";
+
+export type RaterKind = "person" | "judge";
 
 /** Which answers an export keeps (long and wide formats): by status, annotator (id or name) and last-saved date. */
 export interface AnswerFilter {
@@ -97,6 +101,7 @@ function answersOf(item: ItemFields, { annotation, values }: ExportedValues, con
       question,
       annotatorId: annotation.annotator.id,
       annotator: annotation.annotator.name,
+      raterKind: annotation.annotator.kind === "JUDGE" ? "judge" : "person",
       value,
       createdAt: annotation.createdAt,
       updatedAt: annotation.updatedAt,

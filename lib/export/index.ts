@@ -66,6 +66,8 @@ export interface ExportSource {
   annotators: () => Promise<StudyAnnotator[]>;
   /** Whether the study has answers of comment questions (the long and wide CSV formats then add the comments' anchor columns). */
   hasCommentAnswers: () => Promise<boolean>;
+  /** Whether a judge rater ran in the study (the long formats then add `raterKind`). */
+  hasJudges: () => Promise<boolean>;
   /** Whether the study has review comments (the jsonl format then writes each file's). */
   hasReviewComments: () => Promise<boolean>;
   /** The pull requests with their files and review comments. */
@@ -85,10 +87,10 @@ export async function* writeExport(prepared: PreparedExport, source: ExportSourc
       yield* jsonlExport(source.changes(), dimensions, await source.consensus(), consensusColumns(source.study), await source.hasReviewComments());
       return;
     case "long-csv":
-      yield* longCsv(source.answers(), source.study, await source.hasCommentAnswers(), await source.consensus(), request.filter, { raw: request.raw });
+      yield* longCsv(source.answers(), source.study, await source.hasCommentAnswers(), await source.hasJudges(), await source.consensus(), request.filter, { raw: request.raw });
       return;
     case "long-jsonl":
-      yield* longJsonl(source.answers(), source.study, await source.consensus(), request.filter);
+      yield* longJsonl(source.answers(), source.study, await source.hasJudges(), await source.consensus(), request.filter);
       return;
     case "wide-csv":
       yield* wideCsv(source.answers(), source.study, await source.hasCommentAnswers(), await source.annotators(), await source.consensus(), request.filter, { raw: request.raw });

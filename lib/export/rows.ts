@@ -2,12 +2,13 @@
  * A study's code changes as exports read them (lib/data/export-rows.ts) and write them: their
  * pseudo-references and reviews, each with its annotations.
  */
-import type { AssignmentStatus, ClaimCode, ClaimErrorType, PseudoReferenceKind, TaskType } from "@/lib/generated/prisma/enums";
+import type { AccountKind, AssignmentStatus, ClaimCode, ClaimErrorType, PseudoReferenceKind, TaskType } from "@/lib/generated/prisma/enums";
 import type { StoredAnswer } from "@/lib/annotation/comment-questions";
 
 /** An annotation as exports see it; times as ISO 8601 UTC text, as `Date.toISOString` writes them. */
 export interface ExportedAnnotation {
-  annotator: { id: string; name: string };
+  /** `kind`: a person, or a judge rater (docs/judges.md). */
+  annotator: { id: string; name: string; kind: AccountKind };
   createdAt: string;
   updatedAt: string;
   timeSpentMs: number | null;

@@ -1,7 +1,7 @@
 /**
  * Judge raters in the exports and the cached reports: the exports' consensus is the humans'
- * unless a judge's run opted in (docs/judges.md), as the analyses' is; the long and jsonl exports
- * say which rater is a judge; the agreement report's fingerprint changes when a judge run writes
+ * unless a judge's run opted in (docs/judges.md), as the analyses' is; the long exports say
+ * which rater is a judge (other studies keep their columns); the agreement report's fingerprint changes when a judge run writes
  * answers (comment answers too) or a run opts in.
  */
 import { randomUUID } from "node:crypto";
@@ -81,6 +81,8 @@ describe("judge raters in the exports", () => {
     const report = await cachedAgreementReport(fx.studyId, {});
     const humans = await longFiltering();
     expect(humans.consensus).toMatchObject({ r0: "1", r1: "1", r2: "" });
+    // No judge ran yet: the long columns are the study's as before.
+    expect(humans.rows[0]).not.toHaveProperty("raterKind");
 
     const apart = await runJudge({ study: fx.slug, task: "COMMENT_FILTERING", question: "high-quality", name: judge("apart"), llm: llm() });
     expect(apart.run.status).toBe("DONE");
@@ -90,6 +92,11 @@ describe("judge raters in the exports", () => {
     // The judge's rows are kept, and the consensus is still the annotators' alone.
     expect(withJudge.rows.filter((r) => r.annotator === `judge:${judge("apart")}`).map((r) => r.item).sort()).toEqual(["human", "r0", "r1", "r2", "r3", "r4", "r5", "r6"]);
     expect(withJudge.consensus).toMatchObject({ r0: "1", r1: "1", r2: "" });
+    // Each row says whether its rater is a judge, in CSV and JSONL.
+    expect(new Set(withJudge.rows.map((r) => `${r.annotator.startsWith("judge:")}/${r.raterKind}`))).toEqual(new Set(["true/judge", "false/person"]));
+    const jsonRows = (await exported(fx.studyId, "long-jsonl")).trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(Object.keys(jsonRows[0]).slice(7, 11)).toEqual(["annotatorId", "annotator", "raterKind", "value"]);
+    expect(jsonRows.filter((r) => r.raterKind === "judge").every((r) => r.annotator === `judge:${judge("apart")}`)).toBe(true);
     expect(await jsonlFiltering()).toMatchObject({ r0: "1", r1: "1", r2: null });
     expect(await analysesFiltering()).toMatchObject({ r0: "high-quality", r1: "high-quality" });
 

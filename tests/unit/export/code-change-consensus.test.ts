@@ -8,7 +8,7 @@ import { seededRandom } from "@/lib/stats";
 const study = { likertDimensions: ["conciseness", "relevance"], likertMin: 1, likertMax: 5, commentQuestions: [] };
 
 const annotation = (annotatorId: string) => ({
-  annotator: { id: annotatorId, name: annotatorId },
+  annotator: { id: annotatorId, name: annotatorId, kind: "PERSON" as const },
   createdAt: "2025-05-01T00:00:00.000Z",
   updatedAt: "2025-05-01T00:00:00.000Z",
   timeSpentMs: null,
