@@ -15,10 +15,10 @@ import { assignmentFor, demoChange, watchPageErrors } from "./workspace-fixtures
 const DATABASE_TEXT = /prisma|invalid `|\bINSERT\b|\bUPDATE\b|\bSELECT\b|\bconstraint\b|postgres|\bat .*\.(ts|js):\d+/i;
 const MIB = 1024 * 1024;
 
-/** Every POST/PUT/PATCH/DELETE route handler under app/api (except next-auth's), as [method, path template]; each must go through the one wrapper. */
-function stateChangingRoutes(): [string, string][] {
+/** Every POST/PUT/PATCH/DELETE route handler under app/api (except next-auth's), as [method, path template, whether it accepts multipart forms only]; each must go through the one wrapper. */
+function stateChangingRoutes(): [string, string, boolean][] {
   const root = path.resolve(import.meta.dirname, "../app/api");
-  const routes: [string, string][] = [];
+  const routes: [string, string, boolean][] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
@@ -29,7 +29,7 @@ function stateChangingRoutes(): [string, string][] {
         if (template.startsWith("/api/auth/")) continue;
         for (const [, method] of source.matchAll(/export (?:const|async function) (POST|PUT|PATCH|DELETE)\b/g)) {
           expect(source, `${template} ${method} must be wrapped in handler() from lib/http/respond.ts`).toMatch(new RegExp(`export const ${method} = handler\\(`));
-          routes.push([method, template]);
+          routes.push([method, template, /accepts: "multipart"/.test(source)]);
         }
       }
     }
@@ -175,12 +175,12 @@ test("about 500 malformed and cross-site requests to every state-changing route 
 
   const before = await databaseState();
   let sent = 0;
-  for (const [method, template] of routes) {
+  for (const [method, template, multipartOnly] of routes) {
     const url = template.replace(/\[(\w+)\]/g, (_, name: string) => {
       expect(params[name], `no value for route parameter ${name} of ${template}: add it to this test`).toBeDefined();
       return params[name];
     });
-    const cases = template.endsWith("/import") ? multipartCases(baseURL!) : jsonCases(baseURL!, validBodies[template] ?? "{}");
+    const cases = multipartOnly ? multipartCases(baseURL!) : jsonCases(baseURL!, validBodies[template] ?? "{}");
     for (const [who, page] of [["annotator", annotator], ["lead", lead]] as const) {
       for (const c of cases) {
         await expectRefused(page.request, url, c, `${who} ${method} ${template} ${c.name}`, method);
