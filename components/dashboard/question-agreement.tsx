@@ -1,6 +1,7 @@
 import type { AgreementReport, QuestionAgreement } from "@/lib/analysis";
 import { coefficientTable, questionId } from "./agreement-tables";
 import { DataTable } from "./data-table";
+import { JudgesSection } from "./judges-section";
 import { QuestionDetails } from "./question-details";
 import { fileSlug } from "./table-data";
 
@@ -26,6 +27,7 @@ export function QuestionAgreementSection({ slug, q, settings, complete }: { slug
           note={`Rule: ${q.reliabilitySet.rule}`}
         />
       )}
+      {q.judges && <JudgesSection slug={slug} q={q} judges={q.judges} />}
       <QuestionDetails slug={slug} q={q} settings={settings} />
     </section>
   );

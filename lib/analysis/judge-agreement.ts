@@ -31,11 +31,12 @@ export interface AnnotatorKappa {
   reason?: string;
 }
 
-/** A proportion with its 95 % Wilson interval (null when no item counts). */
+/** A proportion with its 95 % Wilson interval (null when no item counts, with the reason). */
 export interface Rate {
   value: number | null;
   n: number;
   ci: [number, number] | null;
+  reason?: string;
 }
 
 export interface AgainstConsensus {
@@ -46,13 +47,17 @@ export interface AgainstConsensus {
   positive?: string;
   precision?: Rate;
   recall?: Rate;
-  f1?: { value: number | null; ci: Interval | null };
+  f1?: { value: number | null; ci: Interval | null; reason?: string };
+  /** Why nothing could be compared (no item with a consensus answer). */
+  reason?: string;
 }
 
 export interface JudgeAgreement {
   method: string;
-  humanHuman: { min: number | null; max: number | null; mean: number | null; pairs: PairKappa[] };
-  humanJudge: Record<string, { mean: number | null; ci: Interval | null; perAnnotator: AnnotatorKappa[] }>;
+  /** `reason`: why min, max and mean are undefined (one annotator, no pair rated the same items, every pair's κ undefined). */
+  humanHuman: { min: number | null; max: number | null; mean: number | null; pairs: PairKappa[]; reason?: string };
+  /** `reason`: why the mean is undefined (no annotator rated an item the judge answered, or every κ undefined). */
+  humanJudge: Record<string, { mean: number | null; ci: Interval | null; perAnnotator: AnnotatorKappa[]; reason?: string }>;
   /** By judge rater name: against the consensus answers (adjudicated or unanimous among the annotators, gold ones included). */
   againstConsensus: Record<string, AgainstConsensus>;
 }
@@ -66,7 +71,7 @@ function meanHumanJudge(table: AnswerTable, j: number, humans: readonly number[]
   return mean(values);
 }
 
-const rate = (hits: number, n: number): Rate => ({ value: n === 0 ? null : hits / n, n, ci: wilsonInterval(hits, n) });
+const rate = (hits: number, n: number, whyNone: string): Rate => ({ value: n === 0 ? null : hits / n, n, ci: wilsonInterval(hits, n), ...(n === 0 ? { reason: whyNone } : {}) });
 
 /** F1 = 2TP / (2TP + FP + FN); null when the judge and the reference never say the positive answer. */
 const f1Of = (tp: number, fp: number, fn: number) => (2 * tp + fp + fn === 0 ? null : (2 * tp) / (2 * tp + fp + fn));
@@ -111,7 +116,9 @@ export function judgeAgreement(
     });
     const m = mean(perAnnotator.flatMap((p) => (p.value === null ? [] : [p.value])));
     const ci = m !== null && options.bootstrap && options.bootstrap.nResamples > 0 ? itemBootstrapCi(table, (t) => meanHumanJudge(t, j, humans, weights), options.bootstrap) : null;
-    humanJudge[name] = { mean: m, ci, perAnnotator };
+    const why =
+      m !== null ? undefined : perAnnotator.length === 0 ? (humans.length === 0 ? "no annotator answered this question" : "no annotator rated an item the judge answered") : "κ is undefined with every annotator (see each annotator's reason)";
+    humanJudge[name] = { mean: m, ci, perAnnotator, ...(why ? { reason: why } : {}) };
 
     // The judge's answer and the reference of each item that has both.
     const answered: [number, number][] = [];
@@ -120,7 +127,8 @@ export function judgeAgreement(
       if (expected === undefined) continue;
       for (let e = table.itemStart[u]; e < table.itemStart[u + 1]; e++) if (table.rater[e] === j) answered.push([table.value[e], expected]);
     }
-    const against: AgainstConsensus = { items: answered.length, accuracy: rate(answered.filter(([a, b]) => a === b).length, answered.length) };
+    const none = "no item the judge answered has a consensus answer";
+    const against: AgainstConsensus = { items: answered.length, accuracy: rate(answered.filter(([a, b]) => a === b).length, answered.length, none), ...(answered.length === 0 ? { reason: none } : {}) };
     if (binary) {
       const count = (pairsOf: readonly [number, number][]) => ({
         tp: pairsOf.filter(([a, b]) => a === 1 && b === 1).length,
@@ -144,13 +152,25 @@ export function judgeAgreement(
               options.bootstrap,
             )
           : null;
-      Object.assign(against, { positive: String(table.scale[1]), precision: rate(tp, tp + fp), recall: rate(tp, tp + fn), f1: { value: f1, ci: f1Ci } });
+      const positive = String(table.scale[1]);
+      Object.assign(against, {
+        positive,
+        precision: rate(tp, tp + fp, answered.length === 0 ? none : `the judge never answered ${positive}`),
+        recall: rate(tp, tp + fn, answered.length === 0 ? none : `the consensus is never ${positive}`),
+        f1: { value: f1, ci: f1Ci, ...(f1 === null ? { reason: answered.length === 0 ? none : `neither the judge nor the consensus answered ${positive}` } : {}) },
+      });
     }
     againstConsensus[name] = against;
   }
   return {
     method: `Cohen's kappa, ${weights === "unweighted" ? "unweighted (SWE-Judge §5.2)" : `${weights} weights`}, of each pair on the items both rated; Human–Judge CI: percentile bootstrap of the mean over items`,
-    humanHuman: { min: defined.length ? Math.min(...defined) : null, max: defined.length ? Math.max(...defined) : null, mean: mean(defined), pairs },
+    humanHuman: {
+      min: defined.length ? Math.min(...defined) : null,
+      max: defined.length ? Math.max(...defined) : null,
+      mean: mean(defined),
+      pairs,
+      ...(defined.length > 0 ? {} : { reason: humans.length < 2 ? `${humans.length === 1 ? "one annotator" : "no annotator"}: no pair of annotators to compare` : pairs.length === 0 ? "no pair of annotators rated the same items" : "κ is undefined for every pair (see each pair's reason)" }),
+    },
     humanJudge,
     againstConsensus,
   };

@@ -86,3 +86,36 @@ describe("judges against humans, the SWE-Judge way", () => {
     expect(of("quadratic").ci).toBeNull();
   });
 });
+
+describe("undefined figures say why", () => {
+  test("one annotator: no Human–Human pair; a judge sharing no item with the annotator: no Human–Judge κ; no consensus: no accuracy", () => {
+    // A rated items 1-2, the judge items 3-4; no consensus answers at all.
+    const apart = buildAnswerTable(
+      [
+        { item: "i1", rater: "A", value: "yes" },
+        { item: "i2", rater: "A", value: "no" },
+        { item: "i3", rater: "J", value: "yes" },
+        { item: "i4", rater: "J", value: "no" },
+      ],
+      { scale: ["no", "yes"] },
+    );
+    const r = judgeAgreement(apart, new Set(["J"]), names, new Map(), { weights: "unweighted", bootstrap: null });
+    expect(r.humanHuman).toMatchObject({ min: null, max: null, mean: null, reason: "one annotator: no pair of annotators to compare" });
+    expect(r.humanJudge["judge:j"]).toMatchObject({ mean: null, perAnnotator: [], reason: "no annotator rated an item the judge answered" });
+    const c = r.againstConsensus["judge:j"];
+    expect(c).toMatchObject({ items: 0, reason: "no item the judge answered has a consensus answer", accuracy: { value: null, reason: "no item the judge answered has a consensus answer" } });
+    expect(c.f1).toMatchObject({ value: null, reason: "no item the judge answered has a consensus answer" });
+  });
+
+  test("a judge that never says yes has no precision, named; the defined figures carry no reason", () => {
+    const never = judgeAgreement(buildAnswerTable([..."yn"].flatMap((a, i) => [{ item: `i${i}`, rater: "A", value: a === "y" ? "yes" : "no" }, { item: `i${i}`, rater: "J", value: "no" }]), { scale: ["no", "yes"] }), new Set(["J"]), names, new Map([["i0", 1], ["i1", 0]]), { weights: "unweighted", bootstrap: null });
+    const c = never.againstConsensus["judge:j"];
+    expect(c.precision).toMatchObject({ value: null, n: 0, reason: "the judge never answered yes" });
+    expect(c.recall).toMatchObject({ value: 0, n: 1 });
+    expect(c.recall!.reason).toBeUndefined();
+    expect(c.reason).toBeUndefined();
+    const worked = judgeAgreement(table, new Set(["J"]), names, consensus, { weights: "unweighted", bootstrap: null });
+    expect(worked.humanHuman.reason).toBeUndefined();
+    expect(worked.humanJudge["judge:j"].reason).toBeUndefined();
+  });
+});
