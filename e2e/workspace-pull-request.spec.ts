@@ -6,7 +6,9 @@
  * a justification), reloads mid-item and finds the answers and the focused comment again, is
  * refused a submit while a justification is missing, then submits; a second annotator sees none
  * of it; the tools' names appear nowhere; the lead's page of c-CRAB Table 6 and Figure 6 changes
- * from nothing decided to the two annotators' consensus. Screenshots in test-results/workspace-pull-request/.
+ * from nothing decided to the two annotators' consensus. In a study asking the matching question,
+ * an annotator matches a tool's comment to each human comment by keyboard (2 fully, 1 partly,
+ * 0 none), and the degrees survive a reload. Screenshots in test-results/workspace-pull-request/.
  */
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
@@ -21,12 +23,12 @@ const QUESTIONS = [COMMENT_QUESTION_TEMPLATES.useful, COMMENT_QUESTION_TEMPLATES
 const HIDDEN = [/coderabbit/i, /claude/i, /maria-reviews/i];
 
 /** A study of the e2e lead holding a copy of the demo's shop-api#118 with its files and comments; its id and slug. */
-async function pullRequestStudy(): Promise<{ studyId: string; slug: string; firstFile: string; comments: number }> {
+async function pullRequestStudy(questions: readonly object[] = QUESTIONS): Promise<{ studyId: string; slug: string; firstFile: string; comments: number }> {
   const db = testDb();
   const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
   const demo = await db.pullRequest.findFirstOrThrow({ where: { externalId: "shop-api#118", study: { slug: "demo" } }, include: { codeChanges: { orderBy: { position: "asc" } }, comments: { orderBy: { position: "asc" } } } });
   const slug = `prq-${randomUUID().slice(0, 8)}`;
-  const study = await db.study.create({ data: { slug, name: `Pull request study ${slug}`, ownerId: lead.id, tasks: ["COMMENT_QUESTIONS"], hideSystemNames: true, annotatorsPerItem: 2, commentQuestions: QUESTIONS as unknown as object[] } });
+  const study = await db.study.create({ data: { slug, name: `Pull request study ${slug}`, ownerId: lead.id, tasks: ["COMMENT_QUESTIONS"], hideSystemNames: true, annotatorsPerItem: 2, commentQuestions: questions as object[] } });
   await db.studyMember.create({ data: { studyId: study.id, accountId: lead.id, role: "LEAD" } });
   const { id: _id, studyId: _s, createdAt: _c, codeChanges, comments, metadata, ...pr } = demo;
   const copy = await db.pullRequest.create({ data: { ...pr, metadata: metadata as object, studyId: study.id } });
@@ -252,4 +254,43 @@ test("an annotator labels a pull request's comments by keyboard, reloads, submit
   await expect(row).toContainText("pull request shop-api#118");
   await expect(row.locator("li")).toHaveCount(study.comments);
   await lead.close();
+});
+
+test("an annotator matches a tool's comment to the human comments by keyboard, and the degrees survive a reload", async ({ page }) => {
+  test.setTimeout(120_000);
+  const study = await pullRequestStudy([COMMENT_QUESTION_TEMPLATES.matches]);
+  const humans = await testDb().reviewComment.findMany({ where: { pullRequest: { studyId: study.studyId }, system: "human" }, select: { id: true } });
+  expect(humans.length).toBeGreaterThan(1);
+  const annotator = await annotatorOf(study, "pr-match");
+  const errors = watchPageErrors(page);
+  await signIn(page, annotator.account);
+  await gotoWorkspace(page, annotator.assignmentId);
+  // Opens on the first comment with something to answer: a tool's, with a step per human comment, the first marked.
+  const tool = (await focused(page).getAttribute("data-comment-id"))!;
+  const steps = focused(page).locator('[data-testid^="match-"]');
+  await expect(steps).toHaveCount(humans.length);
+  await expect(steps.first()).toHaveAttribute("aria-current", "true");
+  await expect(steps.first()).toContainText(/Comment \d+ \(/);
+  // Fully, partly, then none to the rest: each digit answers the marked step and moves to the next.
+  await keys(page, "2", "1");
+  await expect(steps.nth(2)).toHaveAttribute("aria-current", "true");
+  await focused(page).screenshot({ path: shot("matching") });
+  for (let i = 2; i < humans.length; i++) await keys(page, "0");
+  // After the last human comment the cursor moves to the next comment.
+  await expect(focused(page)).not.toHaveAttribute("data-comment-id", tool);
+  await expectSaved(page);
+
+  await page.reload();
+  await expect(page.getByTestId("workspace")).toHaveAttribute("data-ready", "true");
+  await page.locator(`[data-comment-id="${tool}"]`).click();
+  await expect(focused(page)).toHaveAttribute("data-comment-id", tool);
+  await expect(steps.nth(0).getByRole("radio", { name: /Fully/ })).toHaveAttribute("aria-checked", "true");
+  await expect(steps.nth(1).getByRole("radio", { name: /Partly/ })).toHaveAttribute("aria-checked", "true");
+  await expect(steps.last().getByRole("radio", { name: /None/ })).toHaveAttribute("aria-checked", "true");
+  await expect(focused(page).getByTestId("comment-missing")).toHaveText(/All answered/);
+  const ids = await steps.evaluateAll((els) => els.map((e) => e.getAttribute("data-testid")!.slice("match-".length)));
+  const stored = await testDb().commentAnswers.findFirstOrThrow({ where: { annotatorId: annotator.accountId, reviewCommentId: tool } });
+  expect(stored.answers).toEqual({ matches: Object.fromEntries(ids.map((id, i) => [id, i === 0 ? "fully" : i === 1 ? "partly" : "none"])) });
+  expect(new Set(ids)).toEqual(new Set(humans.map((h) => h.id)));
+  expect(errors).toEqual([]);
 });

@@ -5,7 +5,9 @@
  * comment in place at its lines, and under the focused comment the study's questions with its
  * answers. Keyboard: j/k (↓/↑) from comment to comment across files, h/l (←/→) from question to
  * question, digits answer the marked question (a binary one 1 yes / 0 no, or y / u; a codebook's
- * options 1…9 and 0; a score its digit), m writes its justification. The focused comment is kept
+ * options 1…9 and 0; a score its digit), m writes its justification. The matching question asks
+ * of a system's comment one step per human comment of the pull request (2 fully, 1 partly, 0 none
+ * the same concern), each naming the human comment, which is shown at its lines. The focused comment is kept
  * in this browser, so a reload comes back to it. Who wrote a comment is shown as "Reviewer A/B…"
  * when the study blinds systems (the server sends no system then).
  */
@@ -13,7 +15,7 @@ import { createContext, memo, useCallback, useContext, useEffect, useImperativeH
 import type { DiffMode } from "@/components/diff-view";
 import { PullRequestView, stepComment } from "@/components/pull-request/pull-request-view";
 import { useLazySources } from "@/components/pull-request/use-sources";
-import { answerOptions, askedOf, emptyCommentAnswers, missingOfComment, type CommentAnswersValue, type CommentQuestion } from "@/lib/annotation/comment-questions";
+import { answerOptions, askedComment, askedOf, emptyCommentAnswers, humanCommentIds, matchDegrees, missingOfComment, type AskedComment, type CommentAnswersValue, type CommentQuestion } from "@/lib/annotation/comment-questions";
 import type { DiffSource } from "@/lib/diff";
 import type { PullRequestComment } from "@/lib/review-comments/display";
 import type { TaskWorkspace, WorkspaceComment } from "@/lib/tasks/types";
@@ -62,6 +64,32 @@ const shown = (c: WorkspaceComment): PullRequestComment => ({
   ...(c.author ? { author: c.author } : {}),
 });
 
+/** One step of a comment's questions, as h/l walk them and digits answer: a question, or the matching question toward one human comment. */
+interface Step {
+  question: CommentQuestion;
+  human: string | null;
+}
+
+/** The human comments of a part (computed once per part). */
+const humansByPart = new WeakMap<Part, string[]>();
+function humansOf(part: Part): string[] {
+  let humans = humansByPart.get(part);
+  if (!humans) humansByPart.set(part, (humans = humanCommentIds(part.comments)));
+  return humans;
+}
+
+/** The comment as the questions asked of it read it. */
+const askedOfPart = (part: Part, c: WorkspaceComment): AskedComment => askedComment(c, humansOf(part));
+
+/** The steps of a comment: each question asked of it, the matching question once per human comment. */
+function stepsOf(part: Part, c: WorkspaceComment): Step[] {
+  const asked = askedOfPart(part, c);
+  return part.questions.filter((q) => askedOf(q, asked)).flatMap((q): Step[] => (q.kind === "match" ? (asked.matchTargets ?? []).map((human) => ({ question: q, human })) : [{ question: q, human: null }]));
+}
+
+/** A step's answer in a comment's value (undefined: not answered). */
+const stepValue = (value: CommentAnswersValue, step: Step) => (step.human === null ? value.answers[step.question.key] : matchDegrees(value.answers[step.question.key])[step.human]);
+
 /** What the focused comment's answers panel reads (changes with the cursor: only that panel reads it). */
 interface Answering {
   part: Part;
@@ -69,7 +97,7 @@ interface Answering {
   readOnly: boolean;
   question: number;
   setQuestion: (index: number) => void;
-  answer: (commentId: string, question: CommentQuestion, value: CommentAnswersValue["answers"][string]) => void;
+  answer: (commentId: string, step: Step, value: boolean | string | number) => void;
   note: (commentId: string, question: CommentQuestion, text: string) => void;
   boxes: React.RefObject<Map<string, HTMLTextAreaElement>>;
 }
@@ -85,7 +113,13 @@ interface Answers {
 
 const AnswersContext = createContext<Answers | null>(null);
 
-const testOf = (c: WorkspaceComment) => ({ hasTest: c.test !== null });
+/** A human comment as a matching step names it: its place in reading order, where it is and how it starts. */
+function humanLabel(part: Part, id: string): { title: string; excerpt: string } {
+  const index = part.comments.findIndex((c) => c.id === id);
+  const c = part.comments[index];
+  const excerpt = c.body.replace(/\s+/g, " ").trim();
+  return { title: `Comment ${index + 1} (${c.path}${c.line === null ? "" : `:${c.line}`})`, excerpt: excerpt.length > 90 ? `${excerpt.slice(0, 89)}…` : excerpt };
+}
 
 /** A comment's answers in one line, under a comment the cursor is not on. */
 function AnswersSummary({ commentId }: { commentId: string }) {
@@ -93,15 +127,19 @@ function AnswersSummary({ commentId }: { commentId: string }) {
   const own = byId.get(commentId);
   if (!own) return null;
   const value = values.get(own.id) ?? emptyCommentAnswers();
-  const asked = part.questions.filter((q) => askedOf(q, testOf(own)));
-  const missing = missingOfComment(value, part.questions, testOf(own), part);
+  const asked = part.questions.filter((q) => askedOf(q, askedOfPart(part, own)));
+  const missing = missingOfComment(value, part.questions, askedOfPart(part, own), part);
   const answered = asked.flatMap((q) => {
+    if (q.kind === "match") {
+      const degrees = Object.values(matchDegrees(value.answers[q.key]));
+      return degrees.length === 0 ? [] : [`${q.label}: ${answerOptions(q, part).map((o) => `${o.label.toLowerCase()} ${degrees.filter((d) => d === o.value).length}`).join(", ")}`];
+    }
     const option = answerOptions(q, part).find((o) => o.value === value.answers[q.key]);
     return option ? [`${q.label}: ${option.label}`] : [];
   });
   return (
     <p className="mt-1 border-t border-slate-100 pt-0.5 text-xs text-slate-600" data-testid="comment-answers-summary">
-      {answered.length > 0 ? answered.join(" · ") : "Not answered yet"}
+      {asked.length === 0 ? "Nothing asked of this comment" : answered.length > 0 ? answered.join(" · ") : "Not answered yet"}
       {missing.length > 0 && answered.length > 0 && <span className="ml-2 text-amber-800">missing: {missing.join(", ")}</span>}
     </p>
   );
@@ -115,8 +153,8 @@ function CommentAnswers({ comment }: { comment: PullRequestComment }) {
   const own = byId.get(comment.id);
   if (!own) return null;
   const value = store.value<CommentAnswersValue>("commentAnswers", own.id) ?? emptyCommentAnswers();
-  const asked = part.questions.filter((q) => askedOf(q, testOf(own)));
-  const missing = missingOfComment(value, part.questions, testOf(own), part);
+  const steps = stepsOf(part, own);
+  const missing = missingOfComment(value, part.questions, askedOfPart(part, own), part);
   const entry = store.entry("commentAnswers", own.id);
   const body = (
     <div className="mt-2 space-y-1 border-t border-slate-200 pt-1 text-sm" data-testid="comment-answers" onClick={(e) => e.stopPropagation()}>
@@ -130,16 +168,35 @@ function CommentAnswers({ comment }: { comment: PullRequestComment }) {
           </pre>
         </details>
       )}
-      {asked.map((q, i) => {
+      {steps.map((step, i) => {
+        const q = step.question;
         const marked = !ctx.readOnly && ctx.question === i;
-        const current = value.answers[q.key];
+        const current = stepValue(value, step);
         const noteMissing = q.justification === "required" && current !== undefined && !(value.notes[q.key] ?? "").trim();
+        const human = step.human === null ? null : humanLabel(part, step.human);
+        const lastOfQuestion = steps[i + 1]?.question !== q;
         return (
-          <div key={q.key} data-testid={`question-${q.key}`} aria-current={marked ? "true" : undefined} className={`rounded p-1 ${marked ? "bg-blue-50 outline outline-2 outline-blue-700" : ""}`}>
-            <div className="flex flex-wrap items-center gap-1" role="radiogroup" aria-label={`${q.label} of comment by ${comment.reviewer}`}>
-              <span className="w-40 font-medium" title={q.description}>
-                {q.label}
-              </span>
+          <div
+            key={step.human === null ? q.key : `${q.key}:${step.human}`}
+            data-testid={step.human === null ? `question-${q.key}` : `match-${step.human}`}
+            aria-current={marked ? "true" : undefined}
+            className={`rounded p-1 ${marked ? "bg-blue-50 outline outline-2 outline-blue-700" : ""}`}
+          >
+            {human && step.human === steps.find((s) => s.question === q)?.human && (
+              <p className="font-medium" title={q.description}>
+                {q.label} (each human comment of the pull request)
+              </p>
+            )}
+            <div className="flex flex-wrap items-center gap-1" role="radiogroup" aria-label={human ? `${q.label} ${human.title} of comment by ${comment.reviewer}` : `${q.label} of comment by ${comment.reviewer}`}>
+              {human ? (
+                <span className="w-72 text-xs" title={human.excerpt}>
+                  <span className="font-medium">{human.title}</span> <span className="text-slate-600">{human.excerpt}</span>
+                </span>
+              ) : (
+                <span className="w-40 font-medium" title={q.description}>
+                  {q.label}
+                </span>
+              )}
               {answerOptions(q, part).map((o) => (
                 <button
                   key={String(o.value)}
@@ -149,7 +206,7 @@ function CommentAnswers({ comment }: { comment: PullRequestComment }) {
                   title={o.description || undefined}
                   onClick={() => {
                     ctx.setQuestion(i);
-                    ctx.answer(own.id, q, o.value);
+                    ctx.answer(own.id, step, o.value);
                   }}
                   className={`min-h-7 rounded border px-1.5 text-xs ${current === o.value ? "border-slate-800 bg-slate-800 text-white" : "border-slate-500 hover:bg-slate-50"}`}
                 >
@@ -158,7 +215,7 @@ function CommentAnswers({ comment }: { comment: PullRequestComment }) {
                 </button>
               ))}
             </div>
-            {q.justification !== "none" && (
+            {q.justification !== "none" && lastOfQuestion && (
               <textarea
                 ref={(el) => {
                   const k = `${own.id}:${q.key}`;
@@ -262,16 +319,19 @@ export function PullRequestTask({
   const [question, setQuestion] = useState(0);
   const boxes = useRef(new Map<string, HTMLTextAreaElement>());
 
-  const askedAt = useCallback((id: string | null) => {
-    const c = part.comments.find((x) => x.id === id);
-    return c ? part.questions.filter((q) => askedOf(q, testOf(c))) : [];
-  }, [part]);
+  const askedAt = useCallback(
+    (id: string | null) => {
+      const c = part.comments.find((x) => x.id === id);
+      return c ? stepsOf(part, c) : [];
+    },
+    [part],
+  );
   const valueOf = useCallback((id: string) => store.value<CommentAnswersValue>("commentAnswers", id) ?? emptyCommentAnswers(), [store]);
   /** The first question of a comment still without an answer (its first when all are answered). */
   const firstOpen = useCallback(
     (id: string) => {
       const v = valueOf(id);
-      const at = askedAt(id).findIndex((q) => v.answers[q.key] === undefined);
+      const at = askedAt(id).findIndex((step) => stepValue(v, step) === undefined);
       return Math.max(0, at);
     },
     [askedAt, valueOf],
@@ -290,7 +350,7 @@ export function PullRequestTask({
   if (ready && !started && !readOnly) {
     setStarted(true);
     const place = readPlace(placeKey);
-    const open = order.find((c) => missingOfComment(valueOf(c.id), part.questions, testOf(c), part).length > 0) ?? order[0];
+    const open = order.find((c) => missingOfComment(valueOf(c.id), part.questions, askedOfPart(part, c), part).length > 0) ?? order[0];
     if (place && order.some((c) => c.id === place.comment)) focus(place.comment, place.question);
     else if (open) focus(open.id);
   }
@@ -304,9 +364,11 @@ export function PullRequestTask({
   }, [focusedId, onTarget]);
 
   const set = (id: string, next: CommentAnswersValue) => store.set("commentAnswers", id, next);
-  const answer = (id: string, q: CommentQuestion, value: CommentAnswersValue["answers"][string]) => {
+  const answer = (id: string, step: Step, value: boolean | string | number) => {
     const v = valueOf(id);
-    set(id, { ...v, answers: { ...v.answers, [q.key]: value } });
+    const key = step.question.key;
+    const stored = step.human === null ? value : { ...matchDegrees(v.answers[key]), [step.human]: value as "fully" | "partly" | "none" };
+    set(id, { ...v, answers: { ...v.answers, [key]: stored } });
   };
   const note = (id: string, q: CommentQuestion, text: string) => {
     const v = valueOf(id);
@@ -328,12 +390,12 @@ export function PullRequestTask({
   };
 
   const answerKey = (key: string | boolean): boolean => {
-    const asked = askedAt(focusedId);
-    const q = asked[question];
-    if (!focusedId || !q) return false;
+    const step = askedAt(focusedId)[question];
+    if (!focusedId || !step) return false;
+    const q = step.question;
     const option = typeof key === "boolean" ? (q.kind === "binary" ? answerOptions(q, part).find((o) => o.value === key) : undefined) : answerOptions(q, part).find((o) => o.key === key);
     if (!option) return false;
-    answer(focusedId, q, option.value);
+    answer(focusedId, step, option.value);
     moveOn(focusedId, q, question);
     return true;
   };
@@ -358,7 +420,7 @@ export function PullRequestTask({
         case "necessity":
           return answerKey(action.necessary);
         case "note": {
-          const asked = askedAt(focusedId);
+          const asked = askedAt(focusedId).map((step) => step.question);
           const q = asked[question]?.justification !== "none" ? asked[question] : asked.find((x) => x.justification !== "none");
           const box = q && boxes.current.get(`${focusedId}:${q.key}`);
           if (!box) return false;
@@ -377,7 +439,7 @@ export function PullRequestTask({
         missing.targetId,
         Math.max(
           0,
-          asked.findIndex((q) => q.key === first),
+          asked.findIndex((step) => step.question.key === first && (step.human === null || stepValue(valueOf(missing.targetId), step) === undefined)),
         ),
       );
     },
@@ -397,7 +459,7 @@ export function PullRequestTask({
   const missing = useMemo(
     () =>
       order.flatMap((c, i) => {
-        const what = missingOfComment(answers.values.get(c.id) ?? emptyCommentAnswers(), part.questions, testOf(c), part);
+        const what = missingOfComment(answers.values.get(c.id) ?? emptyCommentAnswers(), part.questions, askedOfPart(part, c), part);
         return what.length > 0 ? [{ comment: c, index: i, what }] : [];
       }),
     [order, answers, part],

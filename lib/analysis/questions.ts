@@ -18,6 +18,8 @@ export interface Question {
   scale: AnswerValue[];
   /** Partial-agreement weights of Cohen's kappa and Gwet's AC2: quadratic for ordinal scales. */
   weights: WeightScheme;
+  /** The matching question of comment questions: its items are (system comment, human comment) pairs, not comments (lib/tasks/comment-questions.ts). */
+  pairs?: true;
 }
 
 /** Codebook order of the claim codes (CRScore Table 8; AMBIGUOUS is the sheets' stray code 2). */

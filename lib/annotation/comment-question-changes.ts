@@ -21,7 +21,7 @@ export const NO_COMMENT_QUESTION_USAGE: CommentQuestionUsage = { answers: {}, no
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 const sum = (counts: Record<string, number> | undefined) => Object.values(counts ?? {}).reduce((a, n) => a + n, 0);
-const KIND_NAMES: Record<CommentQuestion["kind"], string> = { binary: "yes/no", choice: "codebook choice", likert: "Likert score", grade: "1-5 grade" };
+const KIND_NAMES: Record<CommentQuestion["kind"], string> = { binary: "yes/no", choice: "codebook choice", likert: "Likert score", grade: "1-5 grade", match: "matching" };
 
 /** "12 stored answers and 1 lead decision", or "" when there is neither. */
 function held(answers: number, decisions: number): string {

@@ -26,6 +26,8 @@ import { TASK_LIST, TASKS, taskQuestions } from "@/lib/tasks";
 import { byDisagreement, consensusOf, openDisagreement, type RatingSplit, ratingSplit } from "@/lib/tasks/consensus";
 import { nextAfter } from "@/lib/annotation/next-after";
 import type { ItemAnnotation, ItemKind } from "@/lib/tasks/types";
+import { pairOfItem } from "@/lib/tasks/comment-questions";
+import { HUMAN_SYSTEM } from "@/lib/analysis/comment-systems";
 import { TASK_QUERIES } from "@/lib/data/task-queries";
 import { storedConsensus, taskConsensus, type StoredConsensus } from "@/lib/data/consensus";
 import { uncountedJudges } from "@/lib/data/judge-runs";
@@ -142,6 +144,21 @@ async function itemContext(studyId: string, task: TaskType, itemId: string) {
     const references = await db.pseudoReference.findMany({ where: { codeChangeId: ref.codeChangeId }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true, kind: true, correctsId: true } });
     const label = referenceLabels(references)[references.findIndex((r) => r.id === ref.id)];
     return { codeChangeId: ref.codeChangeId, item: { id: ref.id, kind: "pseudoReference" as const, label, text: ref.text, system: null } };
+  }
+  if (TASKS[task].itemKind === "reviewComment" && pairOfItem(itemId)) {
+    // A pair of the matching question: the system's comment, then the human comment it is matched to.
+    const pair = pairOfItem(itemId)!;
+    const select = { id: true, body: true, system: true, codeChangeId: true, path: true, line: true } as const;
+    const [comment, human] = await Promise.all([
+      db.reviewComment.findFirst({ where: { id: pair.commentId, codeChange: { studyId }, system: { not: HUMAN_SYSTEM } }, select }),
+      db.reviewComment.findFirst({ where: { id: pair.humanCommentId, codeChange: { studyId }, system: HUMAN_SYSTEM }, select }),
+    ]);
+    if (!comment || !human) throw new AppError("NOT_FOUND", { message: "No such pair of a system's comment and a human comment in this study." });
+    const at = (c: typeof comment) => `${c.path}${c.line === null ? "" : `:${c.line}`}`;
+    return {
+      codeChangeId: comment.codeChangeId,
+      item: { id: itemId, kind: "reviewComment" as const, label: `${comment.system} on ${at(comment)} ~ human on ${at(human)}`, text: `${comment.body}\n\n---\nHuman comment on ${at(human)}:\n\n${human.body}`, system: comment.system },
+    };
   }
   if (TASKS[task].itemKind === "reviewComment") {
     const comment = await db.reviewComment.findFirst({ where: { id: itemId, codeChange: { studyId } }, select: { id: true, body: true, system: true, codeChangeId: true, path: true, line: true } });

@@ -5,11 +5,12 @@
  */
 import "server-only";
 import { AppError } from "@/lib/errors";
-import { answerOnScale, answersProblem, commentQuestionsOf } from "@/lib/annotation/comment-questions";
+import { answerOnScale, answersProblem, commentQuestionsOf, matchDegrees } from "@/lib/annotation/comment-questions";
+import { HUMAN_SYSTEM } from "@/lib/analysis/comment-systems";
 import type { SaveRequest } from "@/lib/annotation/values";
 import { commentsInReadingOrder } from "@/lib/review-comments/threads";
 import { diffLineCount } from "@/lib/review-comments/display";
-import { answersValue, reviewerLabels } from "@/lib/tasks/comment-questions";
+import { answersValue, pairOfItem, reviewerLabels } from "@/lib/tasks/comment-questions";
 import type { WorkspaceComment } from "@/lib/tasks/types";
 import type { Db, TaskQueries } from "@/lib/data/annotation-rows";
 
@@ -19,13 +20,14 @@ const studyQuestionsSelect = { commentQuestions: true, likertMin: true, likertMa
 /** Refuses answers the study's questions do not take (400 naming why); reads through the annotator's own assignment only, in one statement. */
 async function checkAnswers(client: Db, annotatorId: string, request: SaveRequest): Promise<void> {
   if (request.kind !== "commentAnswers") return;
-  const [found] = await client.$queryRaw<{ hasTest: boolean; commentQuestions: unknown; likertMin: number; likertMax: number }[]>`
-    SELECT c."testText" IS NOT NULL AS "hasTest", s."commentQuestions", s."likertMin", s."likertMax"
+  const [found] = await client.$queryRaw<{ hasTest: boolean; matchTargets: string[]; commentQuestions: unknown; likertMin: number; likertMax: number }[]>`
+    SELECT c."testText" IS NOT NULL AS "hasTest", s."commentQuestions", s."likertMin", s."likertMax",
+      CASE WHEN c.system = ${HUMAN_SYSTEM} THEN ARRAY[]::text[] ELSE ARRAY(SELECT h.id FROM "ReviewComment" h WHERE h."pullRequestId" = c."pullRequestId" AND h.system = ${HUMAN_SYSTEM}) END AS "matchTargets"
     FROM "ReviewComment" c JOIN "PullRequest" p ON p.id = c."pullRequestId" JOIN "Study" s ON s.id = p."studyId"
     WHERE c.id = ${request.targetId}
       AND EXISTS (SELECT 1 FROM "Assignment" a JOIN "CodeChange" f ON f.id = a."codeChangeId" WHERE a.id = ${request.assignmentId} AND a."userId" = ${annotatorId} AND f."pullRequestId" = c."pullRequestId")`;
   if (!found) return;
-  const problem = answersProblem(request.value, commentQuestionsOf(found.commentQuestions), { hasTest: found.hasTest }, found);
+  const problem = answersProblem(request.value, commentQuestionsOf(found.commentQuestions), found, found);
   if (problem) throw new AppError("INVALID_INPUT", { message: `Not saved: ${problem}.` });
 }
 
@@ -64,6 +66,8 @@ export const commentAnswerQueries: TaskQueries = {
     // The order j/k walks them, as the pull request's page shows them (lib/review-comments/threads);
     // threads on the same line in the annotator's own order of the reviewers.
     const reviewerRank = new Map([...reviewers.keys()].map((system, i) => [system, i]));
+    // The matching question names the human reviewers' comments, even when systems are blinded.
+    const matching = study.commentQuestions.some((q) => q.kind === "match");
     const comments = commentsInReadingOrder(
       pr.comments,
       pr.codeChanges.map((f) => ({ codeChangeId: f.id, diff: f.diff })),
@@ -82,6 +86,7 @@ export const commentAnswerQueries: TaskQueries = {
         reviewer: reviewers.get(c.system)!,
         ...(study.hideSystemNames ? {} : { system: c.system, author: c.author }),
         inReplyToId: c.inReplyToId,
+        ...(matching && c.system === HUMAN_SYSTEM ? { human: true } : {}),
         test: c.testText === null ? null : { path: c.testPath ?? "", text: c.testText },
       }),
     );
@@ -102,7 +107,9 @@ export const commentAnswerQueries: TaskQueries = {
   check: checkAnswers,
 
   async itemAnnotations(client, itemId, questions) {
-    const rows = await client.commentAnswers.findMany({ where: { reviewCommentId: itemId }, orderBy: { createdAt: "asc" }, include: { annotator: { select: { id: true, name: true } }, reviewComment: { select: { pullRequest: { select: { study: { select: studyQuestionsSelect } } } } } } });
+    // A pair's annotations are its system comment's, read on the matching question toward its human comment.
+    const pair = pairOfItem(itemId);
+    const rows = await client.commentAnswers.findMany({ where: { reviewCommentId: pair?.commentId ?? itemId }, orderBy: { createdAt: "asc" }, include: { annotator: { select: { id: true, name: true } }, reviewComment: { select: { pullRequest: { select: { study: { select: studyQuestionsSelect } } } } } } });
     return rows.map((row) => {
       const study = row.reviewComment.pullRequest.study;
       const configured = commentQuestionsOf(study.commentQuestions);
@@ -110,6 +117,7 @@ export const commentAnswerQueries: TaskQueries = {
       const values = Object.fromEntries(
         questions.map((question) => {
           const q = configured.find((c) => c.key === question.key);
+          if (pair) return [question.key, q?.kind === "match" ? (matchDegrees(answers[q.key])[pair.humanCommentId] ?? null) : null];
           return [question.key, q ? answerOnScale(q, answers[q.key], study) : null];
         }),
       );

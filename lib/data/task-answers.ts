@@ -14,16 +14,43 @@ import { humanQuestion, humanScoresOf, type HumanScores } from "@/lib/analysis/h
 import type { Question } from "@/lib/analysis/questions";
 import type { DraftMode } from "@/lib/analysis/drafts";
 import { countedRaterSql } from "@/lib/data/judge-runs";
+import { HUMAN_SYSTEM } from "@/lib/analysis/comment-systems";
 
 /** The table of the task's items: reviews or pseudo-references. */
 const itemTable = (task: TaskType): Prisma.Sql => annotationTables(TASKS[task]).items;
+
+/**
+ * The matching question's items besides the review comments: every (system comment, human
+ * comment) pair of a pull request, its id `pairItemId` and its external id the two comments'
+ * joined the same way, in its system comment's place (lib/tasks/comment-questions.ts).
+ */
+const COMMENTS_AND_PAIRS = Prisma.sql`(
+  SELECT id, "externalId", system, "codeChangeId", position FROM "ReviewComment"
+  UNION ALL
+  SELECT t.id || ':' || h.id, t."externalId" || ':' || h."externalId", t.system, t."codeChangeId", t.position
+  FROM "ReviewComment" t JOIN "ReviewComment" h ON h."pullRequestId" = t."pullRequestId" AND h.system = ${HUMAN_SYSTEM} AND t.system <> ${HUMAN_SYSTEM})`;
+
+/**
+ * The comment answers as rows of items: each annotation as its comment's row, and its matching
+ * answer's degrees as rows of their pairs ("degree" the degree, "answers" null), so that the
+ * matching question is read per pair and every other question per comment.
+ */
+const answersAndDegrees = (key: string) => Prisma.sql`(
+  SELECT "annotatorId", "reviewCommentId", "reviewCommentId" AS "itemId", answers, NULL::text AS degree FROM "CommentAnswers"
+  UNION ALL
+  SELECT a."annotatorId", a."reviewCommentId", a."reviewCommentId" || ':' || m.key, NULL::jsonb, m.value
+  FROM "CommentAnswers" a CROSS JOIN LATERAL jsonb_each_text(CASE WHEN jsonb_typeof(a.answers -> ${key}) = 'object' THEN a.answers -> ${key} ELSE '{}'::jsonb END) m
+    JOIN "ReviewComment" h ON h.id = m.key AND h.system = ${HUMAN_SYSTEM})`;
+
+/** The matching question among a task's questions, if it is asked. */
+const pairQuestion = (questions: readonly Question[]) => questions.find((q) => q.pairs);
 
 /**
  * The statement reading the study's items of the task's kind in study order (change position,
  * then item position; ids break ties) with whether they have a gold answer for the task, as
  * JSON arrays in one row, which JavaScript parses natively.
  */
-function itemsStatement(studyId: string, task: TaskType): Prisma.Sql {
+function itemsStatement(studyId: string, task: TaskType, pairs: boolean): Prisma.Sql {
   const claims = TASKS[task].itemKind === "pseudoReference";
   const system = claims ? Prisma.sql`NULL::text` : Prisma.sql`i.system`;
   const kind = claims ? Prisma.sql`i.kind::text` : Prisma.sql`NULL::text`;
@@ -33,7 +60,7 @@ function itemsStatement(studyId: string, task: TaskType): Prisma.Sql {
     SELECT json_agg(i.id ${order}) AS ids, json_agg(i."externalId" ${order}) AS "externalIds", json_agg(${kind} ${order}) AS kinds, json_agg(${corrects} ${order}) AS corrects,
       json_agg(${system} ${order}) AS systems, json_agg(c.id ${order}) AS "codeChangeIds", json_agg(c."externalId" ${order}) AS "codeChangeExternalIds",
       json_agg(c.language ${order}) AS languages, json_agg(g."itemId" IS NOT NULL ${order}) AS gold
-    FROM ${itemTable(task)} i JOIN "CodeChange" c ON c.id = i."codeChangeId"
+    FROM ${pairs ? COMMENTS_AND_PAIRS : itemTable(task)} i JOIN "CodeChange" c ON c.id = i."codeChangeId"
       LEFT JOIN (SELECT DISTINCT "itemId" FROM "Consensus" WHERE "studyId" = ${studyId} AND gold AND task = ${task}::"TaskType") g ON g."itemId" = i.id
     WHERE c."studyId" = ${studyId}`;
 }
@@ -49,10 +76,13 @@ function itemsStatement(studyId: string, task: TaskType): Prisma.Sql {
 function ratingsStatement(studyId: string, task: TaskType, questions: readonly Question[], judges: GatherOptions["judges"]): Prisma.Sql {
   const tables = annotationTables(TASKS[task]);
   const codes = questions.map((q, k) => Prisma.sql`array_agg(${answerCode(TASKS[task], q)})::text AS ${Prisma.raw(`v${k}`)}`);
+  // With the matching question, a comment answer is its comment's row and its pairs' (their ids `itemId`).
+  const pair = pairQuestion(questions);
+  const item = pair ? Prisma.sql`a."itemId"` : Prisma.sql`i.id`;
   return Prisma.sql`
-    SELECT a."annotatorId" AS rater, string_agg(i.id, ',') AS items, string_agg(i.id, ',') FILTER (WHERE d."userId" IS NOT NULL) AS drafts
+    SELECT a."annotatorId" AS rater, string_agg(${item}, ',') AS items, string_agg(${item}, ',') FILTER (WHERE d."userId" IS NOT NULL) AS drafts
       ${questions.length > 0 ? Prisma.sql`, ${Prisma.join(codes)}` : Prisma.empty}
-    FROM ${tables.annotations} a JOIN ${tables.items} i ON i.id = a.${tables.itemColumn} JOIN "CodeChange" c ON c.id = i."codeChangeId"
+    FROM ${pair ? answersAndDegrees(pair.key) : tables.annotations} a JOIN ${tables.items} i ON i.id = a.${tables.itemColumn} JOIN "CodeChange" c ON c.id = i."codeChangeId"
       -- (account, change) is unique per task: the join keeps one row per answer.
       LEFT JOIN (SELECT "userId", "codeChangeId" FROM "Assignment" WHERE "studyId" = ${studyId} AND "taskType" = ${task}::"TaskType" AND status <> 'DONE') d
         ON d."userId" = a."annotatorId" AND ${Prisma.raw(itemOfAssignmentSql(TASKS[task].itemKind, "i", 'd."codeChangeId"'))}
@@ -66,7 +96,7 @@ function ratingsStatement(studyId: string, task: TaskType, questions: readonly Q
  */
 export async function gatherTaskColumns(study: StudyForAnalysis, task: TaskType, client: PrismaClient = db, options: GatherOptions = {}): Promise<TaskColumns> {
   const questions = taskQuestions(task, study).filter((q) => options.only === undefined || q.key === options.only);
-  const readItems = () => rawRows<ItemsRow>(client, itemsStatement(study.id, task));
+  const readItems = () => rawRows<ItemsRow>(client, itemsStatement(study.id, task, pairQuestion(questions) !== undefined));
   const readRatings = () => rawRows<RaterRow>(client, ratingsStatement(study.id, task, questions, options.judges));
   // On two connections unless told otherwise, so PostgreSQL reads the items and the ratings on both cores.
   const [[row], rows] = options.oneConnection ? [await readItems(), await readRatings()] : await Promise.all([readItems(), readRatings()]);

@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { ClaimCode, ClaimErrorType, PseudoReferenceKind } from "@/lib/generated/prisma/enums";
 import { MAX_TEXT_CHARS } from "./text";
+import { MATCH_DEGREES } from "@/lib/annotation/comment-questions";
 
 const id = z.string().min(1).max(500).describe("External id, unique among its siblings; the natural key of re-imports");
 const text = z.string().max(MAX_TEXT_CHARS);
@@ -107,7 +108,7 @@ export const reviewCommentLineSchema = z
     body: text.describe("Markdown"),
     thread: id.describe("Id of the comment its thread starts with (its own when it answers none), as GitHub's in_reply_to_id threads them"),
     answers: z
-      .array(z.strictObject({ ...annotation, answers: z.record(z.string(), z.union([z.boolean(), z.string(), z.number()])), notes: z.record(z.string(), z.string()) }))
+      .array(z.strictObject({ ...annotation, answers: z.record(z.string(), z.union([z.boolean(), z.string(), z.number(), z.record(z.string(), z.enum(MATCH_DEGREES)).describe("The matching question: a degree per human comment, by its id")])), notes: z.record(z.string(), z.string()) }))
       .describe("Each annotator's answers to the study's comment questions, with their justifications"),
     consensus,
   })

@@ -157,7 +157,8 @@ export function judgeQuestions(task: TaskType, study: StudyScales): JudgeQuestio
     case "COMMENT_FILTERING":
       return filterQuestions();
     case "COMMENT_QUESTIONS":
-      return study.commentQuestions.map((q) => commentQuestion(q, study));
+      // The matching question is answered per pair of comments, not per comment.
+      return study.commentQuestions.filter((q) => q.kind !== "match").map((q) => commentQuestion(q, study));
   }
 }
 

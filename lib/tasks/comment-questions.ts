@@ -11,7 +11,7 @@
  */
 import { letterLabel, seededShuffle } from "@/lib/annotation/random";
 import { missingEntry } from "@/lib/annotation/completeness";
-import { answerOnScale, commentAnswersValue, missingOfComment, questionScale, type CommentAnswersValue, type CommentQuestion } from "@/lib/annotation/comment-questions";
+import { answerOnScale, askedComment, commentAnswersValue, humanCommentIds, missingOfComment, questionScale, type CommentAnswersValue, type CommentQuestion } from "@/lib/annotation/comment-questions";
 import type { Question } from "@/lib/analysis/questions";
 import { nonEmpty } from "./reviews";
 import { storedEntry, type TaskDescriptor, type TaskWorkspace, type WorkspaceComment } from "./types";
@@ -21,16 +21,28 @@ const record = <V>(json: unknown): Record<string, V> => (json && typeof json ===
 
 export const answersValue = (row: { answers: unknown; notes: unknown }): CommentAnswersValue => ({ answers: record(row.answers), notes: record(row.notes) });
 
-/** The Question agreement, adjudication and consensus compute on for one comment question. */
+/** The Question agreement, adjudication and consensus compute on for one comment question (the matching question's items are pairs of a system's comment and a human comment: `pairItemId`). */
 export function commentQuestion(question: CommentQuestion, study: { likertMin: number; likertMax: number }): Question {
-  const ordinal = question.kind === "likert" || question.kind === "grade";
-  return { task: "COMMENT_QUESTIONS", key: question.key, label: question.label, level: ordinal ? "ordinal" : "nominal", scale: questionScale(question, study), weights: ordinal ? "quadratic" : "unweighted" };
+  const ordinal = question.kind === "likert" || question.kind === "grade" || question.kind === "match";
+  return { task: "COMMENT_QUESTIONS", key: question.key, label: question.label, level: ordinal ? "ordinal" : "nominal", scale: questionScale(question, study), weights: ordinal ? "quadratic" : "unweighted", ...(question.kind === "match" ? { pairs: true as const } : {}) };
 }
 
 /** "Reviewer A", ... for each system of the pull request, in an order shuffled by `seed` (systems sorted first, so the order depends on the seed alone). */
 export function reviewerLabels(systems: readonly string[], seed: number): Map<string, string> {
   const distinct = [...new Set(systems)].sort();
   return new Map(seededShuffle(distinct, seed).map((system, i) => [system, `Reviewer ${letterLabel(i)}`]));
+}
+
+/**
+ * The item of the matching question: a (system comment, human comment) pair, whose id joins the
+ * two comments' ids (cuids: letters and digits) with a colon.
+ */
+export const pairItemId = (commentId: string, humanCommentId: string) => `${commentId}:${humanCommentId}`;
+
+/** The two comments of a pair item's id, or null for a comment's id. */
+export function pairOfItem(itemId: string): { commentId: string; humanCommentId: string } | null {
+  const at = itemId.indexOf(":");
+  return at < 0 ? null : { commentId: itemId.slice(0, at), humanCommentId: itemId.slice(at + 1) };
 }
 
 /** A comment's label in the missing list: its place in reading order and where it is. */
@@ -62,6 +74,8 @@ export const commentQuestions: TaskDescriptor = {
   questions: (study) => study.commentQuestions.map((q) => commentQuestion(q, study)),
   answer(question) {
     const key = `'${question.key}'`; // keys are [a-z0-9-] (commentQuestionsSetting)
+    // The matching question's answers are read per pair (lib/data/task-answers.ts): the degree of one human comment.
+    if (question.pairs) return { text: `a."degree"` };
     if (question.level === "ordinal") return { jsonNumber: "answers" };
     if (question.scale.length === 2 && question.scale[0] === "no" && question.scale[1] === "yes") return { text: `CASE a."answers" -> ${key} WHEN 'true'::jsonb THEN 'yes' WHEN 'false'::jsonb THEN 'no' END` };
     return { text: `a."answers" ->> ${key}` };
@@ -70,8 +84,9 @@ export const commentQuestions: TaskDescriptor = {
   missing(workspace: TaskWorkspace, answer) {
     const part = workspace.commentQuestions;
     if (!part) return [];
+    const humans = humanCommentIds(part.comments);
     return part.comments.flatMap((comment, index) =>
-      missingEntry("commentAnswers", comment.id, commentLabel(comment, index), missingOfComment(answer("commentAnswers", comment.id) as CommentAnswersValue | null, part.questions, { hasTest: comment.test !== null }, part)),
+      missingEntry("commentAnswers", comment.id, commentLabel(comment, index), missingOfComment(answer("commentAnswers", comment.id) as CommentAnswersValue | null, part.questions, askedComment(comment, humans), part)),
     );
   },
 

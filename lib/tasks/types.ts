@@ -74,6 +74,8 @@ export interface WorkspaceComment {
   system?: string;
   author?: string;
   inReplyToId: string | null;
+  /** True on a human reviewer's comment when the study asks the matching question (a system's comment is then matched against these); absent otherwise. */
+  human?: boolean;
   /** The linked test (c-CRAB §4.4.3), when the comment has one. */
   test: { path: string; text: string } | null;
 }

@@ -3,6 +3,9 @@ import { describe, expect, test } from "vitest";
 import {
   answerOptions,
   answersProblem,
+  askedComment,
+  askedOf,
+  humanCommentIds,
   CCRAB_CATEGORIES,
   COMMENT_QUESTION_TEMPLATES,
   commentQuestionsOf,
@@ -12,7 +15,7 @@ import {
   questionScale,
   type CommentQuestion,
 } from "@/lib/annotation/comment-questions";
-import { commentQuestion, commentQuestions, reviewerLabels } from "@/lib/tasks/comment-questions";
+import { commentQuestion, commentQuestions, pairItemId, pairOfItem, reviewerLabels } from "@/lib/tasks/comment-questions";
 
 const likert = { likertMin: 1, likertMax: 5 };
 const QUESTIONS: CommentQuestion[] = commentQuestionsSetting.parse([
@@ -112,5 +115,48 @@ describe("the workspace's reviewers", () => {
     expect(reviewerLabels([...systems].reverse(), 7)).toEqual(labels);
     const orders = new Set(Array.from({ length: 12 }, (_, seed) => [...reviewerLabels(systems, seed)].sort().map(([, l]) => l).join()));
     expect(orders.size).toBeGreaterThan(1);
+  });
+});
+
+describe("the matching question (c-CRAB §5.2)", () => {
+  const [matches] = commentQuestionsSetting.parse([COMMENT_QUESTION_TEMPLATES.matches]);
+  const comments = [
+    { id: "t1", test: null },
+    { id: "h1", human: true, test: null },
+    { id: "h2", human: true, test: "def test(): ..." },
+  ];
+  const humans = humanCommentIds(comments);
+  const tool = askedComment(comments[0], humans);
+
+  test("asked of a system's comment against each human comment of its pull request; not of a human comment, nor without human comments", () => {
+    expect(humans).toEqual(["h1", "h2"]);
+    expect(tool).toEqual({ hasTest: false, matchTargets: ["h1", "h2"] });
+    expect(askedOf(matches, tool)).toBe(true);
+    expect(askedOf(matches, askedComment(comments[1], humans))).toBe(false);
+    expect(askedOf(matches, askedComment(comments[0], []))).toBe(false);
+    expect(() => commentQuestionsSetting.parse([matches, { ...matches, key: "matches-2" }])).toThrow(/matching question once/);
+  });
+
+  test("an ordinal question on none < partly < fully, its items pairs; digits 2 fully, 1 partly, 0 none", () => {
+    expect(commentQuestion(matches, likert)).toMatchObject({ level: "ordinal", scale: ["none", "partly", "fully"], weights: "quadratic", pairs: true });
+    expect(commentQuestions.answer(commentQuestion(matches, likert))).toEqual({ text: 'a."degree"' });
+    expect(answerOptions(matches, likert).map((o) => [o.key, o.value])).toEqual([
+      ["2", "fully"],
+      ["1", "partly"],
+      ["0", "none"],
+    ]);
+    expect(pairOfItem(pairItemId("t1", "h1"))).toEqual({ commentId: "t1", humanCommentId: "h1" });
+    expect(pairOfItem("t1")).toBeNull();
+  });
+
+  test("a degree per human comment: missing until each has one; other comments, degrees off the scale and other shapes refused", () => {
+    const value = (degrees: unknown) => ({ answers: { matches: degrees }, notes: {} }) as never;
+    expect(answersProblem(value({ h1: "fully" }), [matches], tool, likert)).toBeNull();
+    expect(missingOfComment(value({ h1: "fully" }), [matches], tool, likert)).toEqual(["matches"]);
+    expect(missingOfComment(value({ h1: "fully", h2: "none" }), [matches], tool, likert)).toEqual([]);
+    expect(answersProblem(value({ t1: "fully" }), [matches], tool, likert)).toMatch(/"t1", which is not a human comment of this pull request/);
+    expect(answersProblem(value({ h1: "maybe" }), [matches], tool, likert)).toMatch(/"maybe" is not a degree of "matches"/);
+    expect(answersProblem(value("fully"), [matches], tool, likert)).toMatch(/a degree, none, partly, fully, per human comment/);
+    expect(answersProblem(value({ h2: "fully" }), [matches], askedComment(comments[1], humans), likert)).toMatch(/asked only of a system's comment/);
   });
 });

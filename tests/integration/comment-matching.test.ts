@@ -1,0 +1,129 @@
+/**
+ * The matching question on a real PostgreSQL (c-CRAB §5.2): per system comment, a degree (fully,
+ * partly, none) toward each human comment of the same pull request, saved as part of the
+ * comment's answers. The workspace marks the human comments; a save naming a comment that is not
+ * a human comment of the pull request, or matching a human comment, is refused; the question is
+ * missing until every human comment has a degree. Two annotators' answers give the agreement of
+ * each (system comment, human comment) pair as an ordinal item, the figures computed by hand
+ * below; consensus and adjudication work on pairs.
+ */
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import type { SaveRequest } from "@/lib/annotation/values";
+import { COMMENT_QUESTION_TEMPLATES, type CommentQuestionInput } from "@/lib/annotation/comment-questions";
+import { pairItemId } from "@/lib/tasks/comment-questions";
+import { asAccount } from "./annotation-fixture";
+import { createCommentQuestionsFixture, removeCommentQuestionsFixture, type CommentQuestionsFixture } from "./comment-questions-fixture";
+
+process.env.DATABASE_URL = inject("databaseUrl");
+const { db } = await import("@/lib/db/client");
+const { getWorkspace, saveAnnotation, submitAssignment } = await import("@/lib/data/annotations");
+const { generateAssignments } = await import("@/lib/data/assignment-admin");
+const { adjudicationQueue, adjudicationItem, saveConsensus } = await import("@/lib/data/adjudication");
+const { taskConsensus } = await import("@/lib/data/consensus");
+const { requireStudy } = await import("@/lib/data/studies");
+const { agreementReport } = await import("@/lib/data/reports");
+
+const QUESTIONS: CommentQuestionInput[] = [COMMENT_QUESTION_TEMPLATES.useful, COMMENT_QUESTION_TEMPLATES.matches];
+
+let fx: CommentQuestionsFixture;
+const lead = () => ({ id: fx.accounts.lead, role: "LEAD" as const });
+const assignment: Record<"ann1" | "ann2", string> = { ann1: "", ann2: "" };
+const c = (id: string) => fx.study.comments[id];
+
+beforeAll(async () => {
+  fx = await createCommentQuestionsFixture(db, `m${Date.now()}`, QUESTIONS);
+  // The fixture's c2 is the one human comment; a second one on b.py.
+  const c5 = await db.reviewComment.create({ data: { pullRequestId: fx.study.pullRequestId, codeChangeId: fx.study.files[1], externalId: "c5", path: "b.py", side: "RIGHT", line: 1, body: "comment c5", system: "human", author: "maria", position: 4 } });
+  fx.study.comments.c5 = c5.id;
+  await generateAssignments(lead(), fx.study.slug, [fx.accounts.ann1, fx.accounts.ann2]);
+  for (const who of ["ann1", "ann2"] as const) assignment[who] = (await db.assignment.findFirstOrThrow({ where: { annotatorId: fx.accounts[who], studyId: fx.study.studyId } })).id;
+});
+afterAll(async () => {
+  await removeCommentQuestionsFixture(db, fx);
+  await db.$disconnect();
+});
+
+const request = (who: "ann1" | "ann2", commentId: string, answers: Record<string, unknown>, baseVersion = 0): SaveRequest =>
+  ({ kind: "commentAnswers", assignmentId: assignment[who], targetId: commentId, baseVersion, value: { answers, notes: {} } }) as SaveRequest;
+const save = (who: "ann1" | "ann2", commentId: string, answers: Record<string, unknown>, baseVersion = 0) => saveAnnotation(asAccount(fx.accounts[who]), request(who, commentId, answers, baseVersion));
+
+/** Each annotator's degrees, system comment by system comment: toward [c2, c5]. Scale none 0, partly 1, fully 2. */
+const DEGREES = {
+  ann1: { c1: ["none", "fully"], c3: ["none", "none"], c4: ["partly", "none"] },
+  ann2: { c1: ["none", "partly"], c3: ["none", "none"], c4: ["fully", "none"] },
+} as const;
+
+describe("the matching question in the workspace and its saves", () => {
+  test("the workspace marks the human comments; the question is missing on each system comment until every human comment has a degree", async () => {
+    const data = await getWorkspace(fx.accounts.ann1, assignment.ann1);
+    const part = data.commentQuestions!;
+    expect(part.comments.filter((x) => x.human).map((x) => x.externalId).sort()).toEqual(["c2", "c5"]);
+    expect(part.comments.filter((x) => !x.human).every((x) => x.human === undefined)).toBe(true);
+    expect(part.questions.map((q) => q.kind)).toEqual(["binary", "match"]);
+  });
+
+  test("refused: matching a human comment, naming a comment that is not a human comment of the pull request, a degree off the scale", async () => {
+    await expect(save("ann1", c("c2"), { matches: { [c("c5")]: "fully" } })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("asked only of a system's comment") });
+    await expect(save("ann1", c("c1"), { matches: { [c("c3")]: "fully" } })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("not a human comment of this pull request") });
+    await expect(save("ann1", c("c1"), { matches: { [fx.other.comments.c2]: "fully" } })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("not a human comment of this pull request") });
+    await expect(save("ann1", c("c1"), { matches: { [c("c2")]: "maybe" } })).rejects.toMatchObject({ status: 400 });
+    expect(await db.commentAnswers.count({ where: { annotatorId: fx.accounts.ann1 } })).toBe(0);
+  });
+
+  test("a partial matching is a draft: submit is refused naming the question; the rest completes it", async () => {
+    const first = await save("ann1", c("c1"), { useful: true, matches: { [c("c2")]: "none" } });
+    const refused = await submitAssignment(fx.accounts.ann1, assignment.ann1).catch((e: { status: number; details: { missing: { targetId: string; what: string[] }[] } }) => e);
+    expect(refused).toMatchObject({ status: 422 });
+    expect((refused as { details: { missing: { targetId: string; what: string[] }[] } }).details.missing.find((m) => m.targetId === c("c1"))?.what).toEqual(["matches"]);
+    // The human comments are asked usefulness only.
+    expect((refused as { details: { missing: { targetId: string; what: string[] }[] } }).details.missing.find((m) => m.targetId === c("c2"))?.what).toEqual(["useful"]);
+    const data = await getWorkspace(fx.accounts.ann1, assignment.ann1);
+    expect(data.commentQuestions!.answers[c("c1")].value.answers).toEqual({ useful: true, matches: { [c("c2")]: "none" } });
+    await save("ann1", c("c1"), { useful: true, matches: { [c("c2")]: DEGREES.ann1.c1[0], [c("c5")]: DEGREES.ann1.c1[1] } }, first.version);
+    // History keeps both versions (undo goes back through it).
+    const history = await db.annotationHistory.findMany({ where: { annotationId: first.id! }, orderBy: { id: "asc" } });
+    expect(history.map((h) => (h.newValue as { answers: { matches: Record<string, string> } }).answers.matches[c("c5")] ?? null)).toEqual([null, "fully"]);
+  });
+
+  test("two annotators match every pair; the agreement report computes on the six pairs as ordinal items (hand-computed)", async () => {
+    for (const who of ["ann1", "ann2"] as const) {
+      for (const [tool, [toC2, toC5]] of Object.entries(DEGREES[who])) {
+        const stored = await db.commentAnswers.findFirst({ where: { annotatorId: fx.accounts[who], reviewCommentId: c(tool) } });
+        await save(who, c(tool), { useful: true, matches: { [c("c2")]: toC2, [c("c5")]: toC5 } }, stored?.version ?? 0);
+      }
+      for (const human of ["c2", "c5"]) await save(who, c(human), { useful: true });
+      await submitAssignment(fx.accounts[who], assignment[who]);
+    }
+    const report = await agreementReport(fx.study.studyId, { bootstrap: { nResamples: 0 } });
+    const matches = report.tasks[0].questions.find((q) => q.question === "matches")!;
+    expect(matches).toMatchObject({ level: "ordinal", scale: ["none", "partly", "fully"], counts: { items: 6, ratings: 12, raters: 2 } });
+    const coefficient = (key: string) => matches.coefficients.find((x) => x.key === key)!.value!;
+    // Pairs (c1,c2) (c1,c5) (c3,c2) (c3,c5) (c4,c2) (c4,c5): ann1 0 2 0 0 1 0, ann2 0 1 0 0 2 0.
+    // Cohen's κ, quadratic weights (1, 0.75, 0): p_o = (4 + 0.75 + 0.75) / 6 = 33/36; both raters'
+    // marginals (4, 1, 1)/6, p_e = (16 + 3 + 3 + 1 + 0.75 + 0.75 + 1)/36 = 25.5/36; κ = 7.5/10.5 = 5/7.
+    expect(coefficient("cohen")).toBeCloseTo(5 / 7, 10);
+    // Krippendorff's ordinal α: n = 12 values, n_none 8, n_partly 2, n_fully 2; o(partly, fully) = o(fully, partly) = 2.
+    // δ² ordinal: (partly, fully) (2 + 2 − 2)² = 4, (none, partly) (8 + 2 − 5)² = 25, (none, fully) (12 − 5)² = 49.
+    // α = 1 − (n − 1) Σ o δ² / Σ n_c n_k δ² = 1 − 11 · 16 / (2 · (8·2·25 + 8·2·49 + 2·2·4)) = 1 − 176/2400.
+    expect(coefficient("alpha")).toBeCloseTo(1 - 176 / 2400, 10);
+    // The comment questions stay per comment: useful on the five comments.
+    expect(report.tasks[0].questions.find((q) => q.question === "useful")!.counts).toMatchObject({ items: 5, ratings: 10 });
+  });
+
+  test("consensus per pair: unanimous pairs agree, the two split pairs have none until the lead decides one in adjudication", async () => {
+    const study = await requireStudy({ id: fx.study.studyId });
+    const consensus = await taskConsensus(db, study, "COMMENT_QUESTIONS");
+    expect(consensus.get(pairItemId(c("c3"), c("c5")))!.get("matches")).toEqual({ value: "none", source: "unanimous" });
+    expect(consensus.get(pairItemId(c("c1"), c("c5")))?.get("matches")).toBeUndefined();
+    const queue = await adjudicationQueue(lead(), fx.study.slug, "COMMENT_QUESTIONS", "matches");
+    expect(queue.open.map((e) => e.item.id).sort()).toEqual([pairItemId(c("c1"), c("c5")), pairItemId(c("c4"), c("c2"))].sort());
+    const item = await adjudicationItem(lead(), fx.study.slug, "COMMENT_QUESTIONS", pairItemId(c("c1"), c("c5")));
+    expect(item.item).toMatchObject({ kind: "reviewComment", system: "claude-code", label: "claude-code on b.py:2 ~ human on b.py:1" });
+    expect(item.item.text).toContain("comment c5");
+    expect(item.annotations.map((a) => a.values.matches).sort()).toEqual(["fully", "partly"]);
+    await saveConsensus(lead(), { slug: fx.study.slug, task: "COMMENT_QUESTIONS", itemId: pairItemId(c("c1"), c("c5")), question: "matches", value: "partly", reason: "only the second half", baseVersion: 0, gold: false });
+    expect((await taskConsensus(db, study, "COMMENT_QUESTIONS")).get(pairItemId(c("c1"), c("c5")))!.get("matches")).toMatchObject({ value: "partly", source: "adjudicated" });
+    // A pair that is not one: two system comments.
+    await expect(adjudicationItem(lead(), fx.study.slug, "COMMENT_QUESTIONS", pairItemId(c("c1"), c("c3")))).rejects.toMatchObject({ status: 404 });
+  });
+});
