@@ -31,6 +31,7 @@ import { createClient, type PrismaClient } from "@/lib/db/client";
 import { createTestDatabase, freePort } from "@/lib/db/test-database";
 import { backoffDelay, parseRetryAfter } from "@/lib/http/retry";
 import { unifiedDiff } from "@/lib/diff";
+import { selfTimes, topLines, type CpuProfile } from "./support/cpu-profile";
 
 const ITEMS = 4;
 const CLAIMS_PER_ITEM = 5;
@@ -335,48 +336,17 @@ async function lostAcknowledged(client: PrismaClient, acknowledged: readonly Ack
   return acknowledged.filter((a) => !stored.has(`${a.annotationId}:${a.version}:${a.code}`)).length;
 }
 
-interface CpuProfile {
-  nodes: { id: number; hitCount?: number; callFrame: { functionName: string; url: string } }[];
-  startTime: number;
-  endTime: number;
-}
-
 /**
- * Where the server's CPU time went (idle left out): self time by package (or app/lib folder) and
- * by function, summed over the main threads of the web processes whose profiles this run wrote (written since
+ * Where the server's CPU time went: self time by package (or app/lib folder) and by function,
+ * summed over the main threads of the web processes whose profiles this run wrote (written since
  * `since`; a profile's name ends in .PID.THREAD.SEQ.cpuprofile, and the other threads are module
  * loaders, idle once the server runs).
  */
 function summariseProfile(dir: string, since: number): void {
   const files = readdirSync(dir).filter((f) => /\.0\.\d+\.cpuprofile$/.test(f) && statSync(path.join(dir, f)).mtimeMs >= since);
   if (files.length === 0) return console.log(`no CPU profile in ${dir}`);
-  const where = (url: string) => {
-    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
-    if (pkg) return pkg;
-    if (url.startsWith("node:")) return "node (core)";
-    return url === "" ? "(native, gc, idle)" : /\.next\/server\/chunks/.test(url) ? "app bundle (.next/server)" : path.basename(url);
-  };
-  const byPackage = new Map<string, number>();
-  const byFunction = new Map<string, number>();
-  let totalMs = 0;
-  let seconds = 0;
-  for (const file of files) {
-    const profile = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as CpuProfile;
-    const hits = profile.nodes.reduce((n, node) => n + (node.hitCount ?? 0), 0);
-    const msPerHit = (profile.endTime - profile.startTime) / 1000 / Math.max(1, hits);
-    seconds = Math.max(seconds, (profile.endTime - profile.startTime) / 1e6);
-    for (const node of profile.nodes) {
-      if (node.callFrame.functionName === "(idle)") continue;
-      const ms = (node.hitCount ?? 0) * msPerHit;
-      const pkg = where(node.callFrame.url);
-      const fn = `${node.callFrame.functionName || "(anonymous)"} ${pkg}`;
-      byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + ms);
-      byFunction.set(fn, (byFunction.get(fn) ?? 0) + ms);
-      totalMs += ms;
-    }
-  }
-  const top = (totals: Map<string, number>) => [...totals].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([name, ms]) => `  ${((100 * ms) / Math.max(1, totalMs)).toFixed(1).padStart(5)} %  ${ms.toFixed(0).padStart(7)} ms  ${name}`);
-  console.log([`CPU profiles of ${files.length} web process${files.length === 1 ? "" : "es"} in ${dir} (${seconds.toFixed(1)} s):`, " by package:", ...top(byPackage), " by function:", ...top(byFunction)].join("\n"));
+  const { byPackage, byFunction, totalMs, seconds } = selfTimes(files.map((file) => JSON.parse(readFileSync(path.join(dir, file), "utf8")) as CpuProfile));
+  console.log([`CPU profiles of ${files.length} web process${files.length === 1 ? "" : "es"} in ${dir} (${seconds.toFixed(1)} s):`, " by package:", ...topLines(byPackage, totalMs), " by function:", ...topLines(byFunction, totalMs)].join("\n"));
 }
 
 // ---------------------------------------------------------------------------------------------
