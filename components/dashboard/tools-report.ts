@@ -6,7 +6,8 @@
  * human comment's category; the yes/no answers of the human comment). Undefined values say why.
  */
 import type { GroupPassRates, PassedOverlap, PassRateRow, Rate } from "@/lib/analysis/pass-rates";
-import type { LocationMatching } from "@/lib/analysis/comment-matching";
+import type { MatcherScore, MatchRow } from "@/lib/analysis/comment-matching";
+import type { UsefulnessAgainstScores } from "@/lib/analysis/comment-systems";
 import { systemLabel } from "./comment-systems";
 import { count, fileSlug, percent, text, type Cell, type Column, type TableData } from "./table-data";
 
@@ -101,12 +102,12 @@ export function groupTableData(slug: string, id: string, title: string, rates: G
   };
 }
 
-/** Per system, matching recall and precision under the location matcher (bootstrap CIs over pull requests) and its useful comments no human comment matches. */
-export function matchingTableData(slug: string, m: LocationMatching): TableData {
+/** Per system, matching recall and precision under a matching (the annotators', or a matcher's; bootstrap CIs over pull requests) and its useful comments no human comment matches. */
+export function matchingTableData(slug: string, id: string, title: string, rows: readonly MatchRow[]): TableData {
   return {
-    id: "tools-matching",
-    title: `Matching the human reviewers' comments: location matcher, comments within ${m.matcher.k} line${m.matcher.k === 1 ? "" : "s"} (${m.pairs} pairs)`,
-    filename: fileSlug(slug, "tools-matching"),
+    id,
+    title,
+    filename: fileSlug(slug, id),
     columns: [
       { key: "system", label: "System" },
       { key: "comments", label: "Comments", numeric: true },
@@ -116,7 +117,7 @@ export function matchingTableData(slug: string, m: LocationMatching): TableData 
       ...rateColumns("precision", "Precision", "The share of the system's comments that match a human comment", "pull requests"),
       { key: "usefulUnmatched", label: "Useful, unmatched", numeric: true, title: "Comments judged useful (consensus) that match no human comment, of the useful ones" },
     ],
-    rows: m.systems.map((row) => ({
+    rows: rows.map((row) => ({
       key: row.system,
       cells: [
         text(row.system),
@@ -128,6 +129,41 @@ export function matchingTableData(slug: string, m: LocationMatching): TableData 
         count(row.usefulUnmatched, { sub: row.useful === null ? undefined : `of ${row.useful} useful`, title: row.useful === null ? 'The study asks no yes/no question "useful"' : undefined }),
       ],
     })),
+  };
+}
+
+/** A matcher's pairs against the human matching, per system: precision (its pairs the annotators matched) and recall (the annotators' pairs it found). */
+export function matcherScoreTableData(slug: string, id: string, title: string, scores: readonly MatcherScore[]): TableData {
+  const share = (value: number | null, reason: string | undefined) => percent(value, { title: value === null ? reason : undefined });
+  return {
+    id,
+    title,
+    filename: fileSlug(slug, id),
+    columns: [
+      { key: "system", label: "System" },
+      { key: "found", label: "Pairs found", numeric: true, title: "Pairs of a comment of the system and a human comment the matcher found" },
+      { key: "judged", label: "Pairs matched by annotators", numeric: true, title: "Pairs whose consensus on the matching question is fully or partly" },
+      { key: "agreed", label: "Both", numeric: true },
+      { key: "precision", label: "Precision", numeric: true, title: "Both / pairs found" },
+      { key: "recall", label: "Recall", numeric: true, title: "Both / pairs matched by annotators" },
+    ],
+    rows: scores.map((row) => ({ key: row.system, cells: [text(row.system), count(row.found), count(row.judged), count(row.agreed), share(row.precision, row.reason), share(row.recall, row.reason)] })),
+  };
+}
+
+/** Each system's useful share beside its mean s_i, and Spearman's ρ over the systems (its n, and why it is undefined). */
+export function usefulnessScoresTableData(slug: string, r: UsefulnessAgainstScores): TableData {
+  const rho = r.rho === null ? `undefined (${r.reason})` : `ρ = ${r.rho.toFixed(3)}${r.pValue === null ? "" : `, p = ${r.pValue.toFixed(3)}`}`;
+  return {
+    id: "tools-usefulness-scores",
+    title: `Useful share against mean s_i per system: Spearman ${rho}, n = ${r.n}`,
+    filename: fileSlug(slug, "tools-usefulness-scores"),
+    columns: [
+      { key: "system", label: "System" },
+      { key: "usefulShare", label: "Useful share", numeric: true, title: "Useful among the system's decided comments (c-CRAB Table 6)" },
+      { key: "meanScore", label: "Mean s_i", numeric: true, title: "The macro pass rate (c-CRAB §4.3.2)" },
+    ],
+    rows: r.systems.map((row) => ({ key: row.system, cells: [text(systemLabel(row.system)), percent(row.usefulShare), percent(row.meanScore)] })),
   };
 }
 

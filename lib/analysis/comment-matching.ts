@@ -197,23 +197,54 @@ export function usefulUnmatched(comments: readonly LocatedComment[], matches: re
   });
 }
 
-/** Matching recall and precision per system under the location matcher, and useful comments it leaves unmatched. */
-export interface LocationMatching {
-  matcher: { kind: "location"; k: number };
-  pairs: number;
-  systems: (SystemMatchRow & { usefulDecided: number | null; useful: number | null; usefulUnmatched: number | null })[];
+/** A system's matching row with its useful comments no human comment matches (null without the question `useful`). */
+export type MatchRow = SystemMatchRow & { usefulDecided: number | null; useful: number | null; usefulUnmatched: number | null };
+
+/** Each system's recall, precision and useful unmatched comments under a matching. */
+function matchRows(comments: readonly LocatedComment[], matches: readonly CommentMatch[], usefulAnswer: ((commentId: string) => string | null) | null): MatchRow[] {
+  const useful = usefulAnswer ? usefulUnmatched(comments, matches, (id) => (usefulAnswer(id) === null ? null : usefulAnswer(id) === "yes")) : [];
+  return systemMatchRates(comments, matches).map((row) => {
+    const u = useful.find((x) => x.system === row.system);
+    return { ...row, usefulDecided: u?.decided ?? null, useful: u?.useful ?? null, usefulUnmatched: u?.usefulUnmatched ?? null };
+  });
 }
 
-/** The location matcher's pairs and each system's recall, precision and useful unmatched comments under them. */
-export function locationMatching(comments: LocatedComment[], k: number, usefulAnswer: ((commentId: string) => string | null) | null): LocationMatching {
+/** The location matcher's implementation version, part of its signature. */
+const LOCATION_IMPL = "impl:1";
+
+/** The location matcher's signature (as a metric's names how its values were computed, docs/glossary.md): its kind, k and how it reads ranges. */
+export const locationSignature = (k: number) => `matcher:location|k:${k}|side:same|range:one-side|whole-file:whole-file|${LOCATION_IMPL}`;
+
+/** Matching recall and precision per system under the location matcher, useful comments it leaves unmatched, and its scores against the human matching. */
+export interface LocationMatching {
+  matcher: { kind: "location"; k: number; signature: string };
+  pairs: number;
+  systems: MatchRow[];
+  /** Its pairs' precision and recall against the human matching, per system; null without a human matching. */
+  scores: MatcherScore[] | null;
+}
+
+/** The location matcher's pairs and each system's recall, precision and useful unmatched comments under them; scored against `human` when given. */
+export function locationMatching(comments: LocatedComment[], k: number, usefulAnswer: ((commentId: string) => string | null) | null, human: readonly JudgedMatch[] | null = null): LocationMatching {
   const matches = locationMatches(comments, k);
-  const useful = usefulAnswer ? usefulUnmatched(comments, matches, (id) => (usefulAnswer(id) === null ? null : usefulAnswer(id) === "yes")) : [];
-  return {
-    matcher: { kind: "location", k },
-    pairs: matches.length,
-    systems: systemMatchRates(comments, matches).map((row) => {
-      const u = useful.find((x) => x.system === row.system);
-      return { ...row, usefulDecided: u?.decided ?? null, useful: u?.useful ?? null, usefulUnmatched: u?.usefulUnmatched ?? null };
-    }),
-  };
+  return { matcher: { kind: "location", k, signature: locationSignature(k) }, pairs: matches.length, systems: matchRows(comments, matches, usefulAnswer), scores: human ? matcherScores(comments, matches, human) : null };
+}
+
+/** The annotators' matching: the pairs with a consensus degree (fully, partly or none), those matched, and each system's rows under it. */
+export interface HumanMatching {
+  /** Every (system comment, human comment) pair of the study's pull requests, and those with a consensus degree. */
+  pairs: number;
+  decided: number;
+  fully: number;
+  partly: number;
+  /** Fully and partly matching pairs count as matches (docs/test-results.md). */
+  systems: MatchRow[];
+}
+
+/** Each system's recall, precision and useful unmatched comments under the human matching (the consensus's fully and partly matching pairs; an undecided pair is no match). */
+export function humanMatching(comments: readonly LocatedComment[], judged: readonly JudgedMatch[], decided: number, usefulAnswer: ((commentId: string) => string | null) | null): HumanMatching {
+  const humans = new Map<string, number>();
+  for (const c of comments) if (c.system === HUMAN_SYSTEM) humans.set(c.pullRequest, (humans.get(c.pullRequest) ?? 0) + 1);
+  const pairs = comments.filter((c) => c.system !== HUMAN_SYSTEM).reduce((n, c) => n + (humans.get(c.pullRequest) ?? 0), 0);
+  return { pairs, decided, fully: judged.filter((m) => m.degree === "fully").length, partly: judged.filter((m) => m.degree === "partly").length, systems: matchRows(comments, judged, usefulAnswer) };
 }

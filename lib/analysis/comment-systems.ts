@@ -8,6 +8,7 @@
  */
 import type { AnswerValue } from "@/lib/agreement";
 import { wilsonInterval } from "@/lib/stats/proportion";
+import { spearman } from "@/lib/stats/correlation";
 
 /** The system of a human reviewer's comments (docs/pull-request-formats.md). */
 export const HUMAN_SYSTEM = "human";
@@ -93,4 +94,30 @@ export function categoryDistribution(question: string, categories: readonly { co
       return { system, human: system === HUMAN_SYSTEM, comments: own.length, decided: decided.length, counts, shares };
     }),
   };
+}
+
+/** c-CRAB's two views of a tool side by side: the share of its comments judged useful (Table 6) and its mean s_i (Table 5's macro pass rate). */
+export interface UsefulnessAgainstScores {
+  method: string;
+  /** The systems with both figures (the human reviewers left out: their tests pass by construction). */
+  systems: { system: string; usefulShare: number; meanScore: number }[];
+  /** Spearman's ρ over those systems, its p-value and n; null with the reason when undefined (fewer than two systems, a constant figure). */
+  rho: number | null;
+  pValue: number | null;
+  n: number;
+  reason?: string;
+}
+
+/** Spearman's ρ of the systems' useful share with their mean s_i (the human reviewers left out). */
+export function usefulnessAgainstScores(usefulness: UsefulnessTable, meanScores: ReadonlyMap<string, number | null>): UsefulnessAgainstScores {
+  const systems = usefulness.systems.flatMap((row) => {
+    const meanScore = meanScores.get(row.system);
+    return row.system === HUMAN_SYSTEM || row.share === null || meanScore === null || meanScore === undefined ? [] : [{ system: row.system, usefulShare: row.share, meanScore }];
+  });
+  const method = "Spearman's ρ of each system's useful share (c-CRAB Table 6) with its mean s_i (Table 5's macro pass rate), over the systems with both";
+  const result = spearman(
+    systems.map((s) => s.usefulShare),
+    systems.map((s) => s.meanScore),
+  );
+  return { method, systems, rho: result.statistic, pValue: result.pValue, n: result.n, ...(result.reason === undefined ? {} : { reason: result.reason }) };
 }

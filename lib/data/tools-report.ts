@@ -8,8 +8,9 @@ import { db, type PrismaClient } from "@/lib/db/client";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { taskConsensus } from "@/lib/data/consensus";
 import { toolsReport, type ToolsReport } from "@/lib/analysis/tools-report";
-import { HUMAN_SYSTEM, usefulnessTable, type UsefulnessTable } from "@/lib/analysis/comment-systems";
-import { locationMatching, type LocationMatching } from "@/lib/analysis/comment-matching";
+import { HUMAN_SYSTEM, usefulnessAgainstScores, usefulnessTable, type UsefulnessAgainstScores, type UsefulnessTable } from "@/lib/analysis/comment-systems";
+import { humanMatching, locationMatching, type HumanMatching, type JudgedMatch, type LocationMatching } from "@/lib/analysis/comment-matching";
+import { pairItemId } from "@/lib/tasks/comment-questions";
 import type { SessionAccount } from "@/lib/auth/authenticate";
 
 export interface StudyToolsReport extends ToolsReport {
@@ -20,8 +21,12 @@ export interface StudyToolsReport extends ToolsReport {
   categoryLabels: Record<string, string>;
   /** c-CRAB Table 6 beside the pass rates (lib/analysis/comment-systems.ts); null without the yes/no question `useful`. */
   usefulness: UsefulnessTable | null;
-  /** Systems' comments matched to the human reviewers' by the location matcher; null without both. */
+  /** Systems' comments matched to the human reviewers' by the location matcher (scored against the human matching when there is one); null without both. */
   matching: LocationMatching | null;
+  /** The annotators' matching question's consensus (fully or partly: a match); null when the study does not ask it or has no such pairs. */
+  humanMatching: HumanMatching | null;
+  /** Each system's useful share against its mean s_i; null without the question `useful`. */
+  usefulnessAgainstScores: UsefulnessAgainstScores | null;
 }
 
 /** The location matcher's default k: comments within 3 lines of each other are at the same place. */
@@ -33,6 +38,7 @@ export async function studyToolsReport(account: Pick<SessionAccount, "id" | "rol
   const asked = study.tasks.includes("COMMENT_QUESTIONS") ? study.commentQuestions : [];
   const category = asked.find((q) => q.key === categoryKey && q.kind === "choice");
   const useful = asked.find((q) => q.key === "useful" && q.kind === "binary");
+  const matchQuestion = asked.find((q) => q.kind === "match");
   const [rows, consensus, comments] = await Promise.all([
     client.testOutcome.findMany({
       where: { pullRequest: { studyId: study.id } },
@@ -59,7 +65,31 @@ export async function studyToolsReport(account: Pick<SessionAccount, "id" | "rol
   const usefulness = useful ? usefulnessTable(useful.key, comments.map((c) => ({ system: c.system, consensus: consensus?.get(c.id)?.get(useful.key)?.value ?? null }))) : null;
   const categoryLabels = category?.kind === "choice" ? Object.fromEntries(category.options.map((o) => [o.code, o.label])) : {};
   const located = comments.map((c) => ({ id: c.id, pullRequest: c.pullRequest.externalId, system: c.system, path: c.path, side: c.side, startSide: c.startSide, startLine: c.startLine, line: c.line }));
-  const matching = located.some((c) => c.system === HUMAN_SYSTEM) && located.some((c) => c.system !== HUMAN_SYSTEM) ? locationMatching(located, keys.matchLines ?? DEFAULT_MATCH_LINES, useful ? (id) => answerOf(id, useful.key) : null) : null;
+  const both = located.some((c) => c.system === HUMAN_SYSTEM) && located.some((c) => c.system !== HUMAN_SYSTEM);
+  const usefulAnswer = useful ? (id: string) => answerOf(id, useful.key) : null;
+  // The human matching: each (system comment, human comment) pair's consensus degree.
+  const judged: JudgedMatch[] = [];
+  let decided = 0;
+  if (both && matchQuestion) {
+    const humans = located.filter((c) => c.system === HUMAN_SYSTEM);
+    for (const c of located) {
+      if (c.system === HUMAN_SYSTEM) continue;
+      for (const h of humans) {
+        if (h.pullRequest !== c.pullRequest) continue;
+        const degree = answerOf(pairItemId(c.id, h.id), matchQuestion.key);
+        if (degree === null) continue;
+        decided++;
+        if (degree === "fully" || degree === "partly") judged.push({ commentId: c.id, humanCommentId: h.id, degree });
+      }
+    }
+  }
+  const human = both && matchQuestion ? humanMatching(located, judged, decided, usefulAnswer) : null;
+  if (both && !matchQuestion) notes.push("The study does not ask the matching question: no human matching, and the matchers are not scored against one.");
+  else if (human && human.decided === 0) notes.push("No pair of a system's comment and a human comment has a consensus on the matching question yet: the human matching is empty.");
+  const matching = both ? locationMatching(located, keys.matchLines ?? DEFAULT_MATCH_LINES, usefulAnswer, human && human.decided > 0 ? judged : null) : null;
   if (!matching) notes.push("Matching needs review comments of the human reviewers and of a system on the study's pull requests: no matching recall or precision.");
-  return { study: { slug: study.slug, name: study.name }, categoryQuestion: category?.key ?? null, categoryLabels, matching, ...report, usefulness, notes };
+  const meanScores = new Map(report.systems.map((r) => [r.system, r.macroPassRate.value]));
+  const againstScores = usefulness ? usefulnessAgainstScores(usefulness, meanScores) : null;
+  if (againstScores?.reason) notes.push(`The correlation of the systems' useful share with their mean s_i is undefined: ${againstScores.reason}.`);
+  return { study: { slug: study.slug, name: study.name }, categoryQuestion: category?.key ?? null, categoryLabels, matching, humanMatching: human, usefulnessAgainstScores: againstScores, ...report, usefulness, notes };
 }

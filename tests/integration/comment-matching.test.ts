@@ -5,7 +5,9 @@
  * a human comment of the pull request, or matching a human comment, is refused; the question is
  * missing until every human comment has a degree. Two annotators' answers give the agreement of
  * each (system comment, human comment) pair as an ordinal item, the figures computed by hand
- * below; consensus and adjudication work on pairs.
+ * below; consensus and adjudication work on pairs. The tools report reads the consensus as the
+ * human matching (recall, precision, useful unmatched per system) and scores the location matcher
+ * against it.
  */
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import type { SaveRequest } from "@/lib/annotation/values";
@@ -22,6 +24,7 @@ const { adjudicationQueue, adjudicationItem, saveConsensus } = await import("@/l
 const { taskConsensus } = await import("@/lib/data/consensus");
 const { requireStudy } = await import("@/lib/data/studies");
 const { agreementReport } = await import("@/lib/data/reports");
+const { studyToolsReport } = await import("@/lib/data/tools-report");
 
 const QUESTIONS: CommentQuestionInput[] = [COMMENT_QUESTION_TEMPLATES.useful, COMMENT_QUESTION_TEMPLATES.matches];
 
@@ -125,5 +128,26 @@ describe("the matching question in the workspace and its saves", () => {
     expect((await taskConsensus(db, study, "COMMENT_QUESTIONS")).get(pairItemId(c("c1"), c("c5")))!.get("matches")).toMatchObject({ value: "partly", source: "adjudicated" });
     // A pair that is not one: two system comments.
     await expect(adjudicationItem(lead(), fx.study.slug, "COMMENT_QUESTIONS", pairItemId(c("c1"), c("c3")))).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe("the tools report on the human matching", () => {
+  test("recall, precision and useful unmatched comments per system from the consensus; the location matcher scored against it", async () => {
+    const report = await studyToolsReport(lead(), fx.study.slug);
+    // Consensus: (c1,c5) partly (the lead's), (c4,c2) split, the other four none: five decided, one match.
+    expect(report.humanMatching).toMatchObject({ pairs: 6, decided: 5, fully: 0, partly: 1 });
+    const human = new Map(report.humanMatching!.systems.map((r) => [r.system, r]));
+    // claude-code: c1 matches c5; c4 matches nothing decided. codex: c3 matches nothing.
+    expect(human.get("claude-code")).toMatchObject({ comments: 2, matchingComments: 1, humanComments: 2, matchedHumanComments: 1, recall: { value: 0.5 }, precision: { value: 0.5 }, usefulDecided: 2, useful: 2, usefulUnmatched: 1 });
+    expect(human.get("codex")).toMatchObject({ comments: 1, matchingComments: 0, matchedHumanComments: 0, recall: { value: 0 }, precision: { value: 0 }, usefulUnmatched: 1 });
+    // The location matcher (k = 3): c1 (b.py:2) with c5 (b.py:1), c4 (a.py:1) with c2 (a.py:2); c3 is on the whole file.
+    expect(report.matching).toMatchObject({ matcher: { kind: "location", k: 3, signature: "matcher:location|k:3|side:same|range:one-side|whole-file:whole-file|impl:1" }, pairs: 2 });
+    expect(report.matching!.scores).toEqual([
+      { system: "claude-code", found: 2, judged: 1, agreed: 1, precision: 0.5, recall: 1 },
+      { system: "codex", found: 0, judged: 0, agreed: 0, precision: null, recall: null, reason: "the matcher found no pair; the human matching has no pair" },
+    ]);
+    // No test outcomes: no mean s_i, so no correlation, and the report says why.
+    expect(report.usefulnessAgainstScores).toMatchObject({ n: 0, rho: null });
+    expect(report.notes).toContain("The correlation of the systems' useful share with their mean s_i is undefined: needs at least 2 pairs, got 0.");
   });
 });

@@ -95,7 +95,11 @@ describe("the worked example", () => {
     expect(printed.code).toBe(0);
     const report = JSON.parse(printed.stdout) as ReportJson;
     // Only human comments: no matching of systems' comments, and the report says why.
-    expect(report.notes).toEqual(["Matching needs review comments of the human reviewers and of a system on the study's pull requests: no matching recall or precision."]);
+    expect(report.notes).toEqual([
+      "Matching needs review comments of the human reviewers and of a system on the study's pull requests: no matching recall or precision.",
+      // The systems' Table 6 rows come from their comments: with none, no system has a useful share to correlate with its s_i.
+      "The correlation of the systems' useful share with their mean s_i is undefined: needs at least 2 pairs, got 0.",
+    ]);
     // s_i of X: p1 1/3, p2 1, p3 0; of Y: 2/3, 0, 1/3; of Z: 0, 0, 1/3.
     expect(report.systems.map((r) => [r.system, r.instances, r.tests, r.passed, r.missing, r.microPassRate.value, r.macroPassRate.value])).toEqual([
       ["human", 3, 7, 7, 0, 1, 1],

@@ -1,7 +1,7 @@
 import { DataTable } from "@/components/dashboard/data-table";
 import { OverlapChart } from "@/components/dashboard/charts/overlap-chart";
 import { usefulnessTableData } from "@/components/dashboard/comment-systems";
-import { groupTableData, matchingTableData, overlapBars, overlapTableData, passRateTableData } from "@/components/dashboard/tools-report";
+import { groupTableData, matcherScoreTableData, matchingTableData, overlapBars, overlapTableData, passRateTableData, usefulnessScoresTableData } from "@/components/dashboard/tools-report";
 import { TestResultsForm } from "@/components/import/test-results-form";
 import { StudyPageHeader } from "@/components/study-page-header";
 import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
@@ -21,7 +21,7 @@ export default async function ToolsPage({ params }: { params: Promise<{ slug: st
   const account = await requirePageAccount(LEAD_ROLES);
   const slug = (await params).slug;
   const [report, targets] = await orPageError(Promise.all([studyToolsReport(account, slug), testResultsTargets(account, slug)]));
-  const { study, systems, overlap, byCategory, byAnswer, usefulness, matching, notes } = report;
+  const { study, systems, overlap, byCategory, byAnswer, usefulness, matching, humanMatching, usefulnessAgainstScores, notes } = report;
   return (
     <div className="space-y-6">
       <StudyPageHeader study={study} title="Review tools: test outcomes">
@@ -68,12 +68,26 @@ export default async function ToolsPage({ params }: { params: Promise<{ slug: st
           <DataTable table={usefulnessTableData(study.slug, usefulness)} note="c-CRAB Table 6, as on the page Comments per system: useful among each system's decided comments, with its Wilson interval." />
         </section>
       )}
+      {usefulnessAgainstScores && (
+        <section aria-label="Usefulness and outcomes" className="space-y-2">
+          <DataTable table={usefulnessScoresTableData(study.slug, usefulnessAgainstScores)} note={usefulnessAgainstScores.method} />
+        </section>
+      )}
+      {humanMatching && (
+        <section aria-label="Human matching" className="space-y-2">
+          <DataTable
+            table={matchingTableData(study.slug, "tools-human-matching", `Matching the human reviewers' comments: the annotators' matching (${humanMatching.fully} fully and ${humanMatching.partly} partly matching of ${humanMatching.decided} decided pairs, ${humanMatching.pairs} in all)`, humanMatching.systems)}
+            note="The consensus of the matching question (the lead's decision, else the annotators' unanimous answer): a pair matching fully or partly is a match; an undecided pair is none. Recall: human comments matched; precision: the system's comments matching one; micro rates with bootstrap CIs over pull requests."
+          />
+        </section>
+      )}
       {matching && (
         <section aria-label="Matching" className="space-y-2">
           <DataTable
-            table={matchingTableData(study.slug, matching)}
-            note="A system's comment matches a human comment of the same pull request on the same file and side whose lines are within k of its own (--match-lines K on the command line). Recall: human comments matched; precision: the system's comments matching one; micro rates with bootstrap CIs over pull requests. The annotators' matching question and the LLM matcher are not here yet."
+            table={matchingTableData(study.slug, "tools-matching", `Matching the human reviewers' comments: location matcher, comments within ${matching.matcher.k} line${matching.matcher.k === 1 ? "" : "s"} (${matching.pairs} pairs)`, matching.systems)}
+            note={`A system's comment matches a human comment of the same pull request on the same file and side whose lines are within k of its own (--match-lines K on the command line). Recall: human comments matched; precision: the system's comments matching one; micro rates with bootstrap CIs over pull requests. Signature ${matching.matcher.signature}.`}
           />
+          {matching.scores && <DataTable table={matcherScoreTableData(study.slug, "tools-matcher-scores", "The location matcher against the annotators' matching, per system (pairs)", matching.scores)} />}
         </section>
       )}
       <section aria-label="Upload test results" className="space-y-2">
