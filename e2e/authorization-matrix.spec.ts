@@ -12,6 +12,8 @@ import { hashPassword } from "@/lib/auth/password";
 import { DEFAULT_COMMENT_QUESTIONS } from "@/lib/annotation/comment-questions";
 import { editableSettings } from "@/lib/data/study-settings";
 import { addAccount } from "@/lib/data/accounts";
+import { RATER_PRESETS } from "@/lib/judges/rater-presets";
+import { raterPromptVersion } from "@/lib/judges/rater-prompt";
 import { createAnnotationFixture, type AnnotationFixture } from "../tests/integration/annotation-fixture";
 import { jsonlFile } from "../tests/integration/import-fixtures";
 import { builtActions, existingActions, existingPages, existingRoutes } from "./app-entries";
@@ -43,6 +45,8 @@ interface Fixture {
   roundsKey: string;
   /** The key of the preview of study A's assignments for its two annotators (generate confirms it), set by its entry's preparation. */
   generateKey: string;
+  /** A failed judge run of study A (resumeJudgeRun queues it again), set by its entry's preparation. */
+  judgeRunId: string;
 }
 
 interface Call {
@@ -86,6 +90,10 @@ const ownAssignment = (kind: Kind, allowed: Expected = 200): Access => ({
 });
 const signedIn = (allowed: Expected, anonymous: Expected): Access => ({ anonymous, annotator: allowed, otherStudyAnnotator: allowed, otherStudyLead: allowed, lead: allowed, admin: allowed });
 const everyone = (allowed: Expected): Access => signedIn(allowed, allowed);
+
+/** A judge question of study A, and a prompt template for it (lib/judges/rater-prompt.ts). */
+const judgeQuestionOfA = (f: Fixture) => ({ slug: f.a.slug, task: "COMMENT_FILTERING", question: "high-quality" });
+const MATRIX_PROMPT = "Matrix: is this comment of high quality? {{item}} Answer {{scale}}.";
 
 const studyPage = (suffix = "") => ({ access: leadOfStudy("page"), call: (f: Fixture) => ({ url: `/studies/${f.a.slug}${suffix}` }) });
 const importFile = () => ({ name: "changes.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(jsonlFile("changes.jsonl", ["matrix-1", "matrix-2"]).content) });
@@ -149,6 +157,8 @@ const PAGES: Record<string, Entry> = {
   "/studies/[slug]/pull-requests/[pullRequestId]": { access: leadOfStudy("page"), call: (f) => ({ url: `/studies/${f.a.slug}/pull-requests/${encodeURIComponent(f.pullRequestId)}` }) },
   "/studies/[slug]/metrics": studyPage("/metrics"),
   "/studies/[slug]/pseudo-refs": studyPage("/pseudo-refs"),
+  "/studies/[slug]/judges": studyPage("/judges"),
+  "/studies/[slug]/judges/prompts": studyPage("/judges/prompts?task=COMMENT_FILTERING&question=high-quality"),
   "/studies/[slug]/quality": studyPage("/quality"),
   "/studies/[slug]/rounds": studyPage("/rounds"),
   "/studies/[slug]/settings": studyPage("/settings"),
@@ -301,6 +311,24 @@ const ACTIONS: Record<string, Entry> = {
     access: anyLead("action"),
     call: (f, s) => ({ url: "/studies/new", data: { name: `Matrix ${s}`, slug: `${f.a.slug}-new-${s.toLowerCase()}`, tasks: ["REFERENCE_GRADING"], likertDimensions: ["relevance"], likertMin: 1, likertMax: 5, annotatorsPerItem: 2 } }),
   },
+  "app/studies/[slug]/judges/actions.ts#addPromptVersion": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/judges/prompts`, data: { ...judgeQuestionOfA(f), text: MATRIX_PROMPT } }) },
+  "app/studies/[slug]/judges/actions.ts#previewPrompt": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/judges/prompts`, data: { ...judgeQuestionOfA(f), text: MATRIX_PROMPT, item: 1 } }) },
+  // queued for a worker the matrix does not run: nothing is asked of an LLM
+  "app/studies/[slug]/judges/actions.ts#startJudgeRun": {
+    access: leadOfStudy("action"),
+    call: (f) => ({ url: `/studies/${f.a.slug}/judges/prompts`, data: { ...judgeQuestionOfA(f), promptVersion: raterPromptVersion(RATER_PRESETS[0].text), model: "gpt-4o-mini", name: "matrix" } }),
+  },
+  "app/studies/[slug]/judges/actions.ts#resumeJudgeRun": {
+    access: leadOfStudy("action"),
+    call: (f) => ({ url: `/studies/${f.a.slug}/judges`, data: { slug: f.a.slug, runId: f.judgeRunId } }),
+    prepare: async (f) => {
+      const judge = await testDb().account.upsert({ where: { email: "judge:matrix-failed" }, create: { email: "judge:matrix-failed", name: "judge:matrix-failed", kind: "JUDGE", active: false, role: "ANNOTATOR" }, update: {} });
+      const key = { studyId: f.a.studyId, task: "COMMENT_FILTERING" as const, question: "high-quality", version: raterPromptVersion(MATRIX_PROMPT) };
+      const prompt = await testDb().promptTemplate.upsert({ where: { studyId_task_question_version: key }, create: { ...key, text: MATRIX_PROMPT }, update: {} });
+      const run = await testDb().judgeRun.create({ data: { studyId: f.a.studyId, judgeId: judge.id, task: "COMMENT_FILTERING", question: "high-quality", model: "gpt-4o-mini", promptVersion: key.version, promptId: prompt.id, status: "FAILED", error: "matrix" } });
+      f.judgeRunId = run.id;
+    },
+  },
   "app/studies/[slug]/metrics/actions.ts#startRun": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/metrics`, data: { slug: f.a.slug, metrics: ["exact-match"] } }) },
 };
 
@@ -390,6 +418,7 @@ async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Sub
       decisions: refs.map((r) => ({ pseudoReferenceId: r.id, action: "KEEP" as const })),
       roundsKey: "",
       generateKey: "",
+      judgeRunId: "",
     },
     accounts: {
       annotator: await email(a.accounts.ann1),

@@ -42,12 +42,13 @@ export async function cli<T>(args: string[]): Promise<T> {
 
 /**
  * Starts the metric worker (scripts/worker.ts, which `npm start` runs next to the web server)
- * on the test database; runs started from the pages are computed there. Returns its stop.
+ * on the test database, with `env` added to its environment (e.g. the LLM_URL of a loopback
+ * server); runs started from the pages are computed there. Returns its stop.
  */
-export async function startMetricWorker(): Promise<() => Promise<void>> {
+export async function startMetricWorker(env: Record<string, string> = {}): Promise<() => Promise<void>> {
   const url = process.env.E2E_DATABASE_URL;
   if (!url) throw new Error("E2E_DATABASE_URL is not set; run through playwright.config.ts");
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], { cwd: root, env: { ...process.env, DATABASE_URL: url }, stdio: ["ignore", "inherit", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], { cwd: root, env: { ...process.env, ...env, DATABASE_URL: url }, stdio: ["ignore", "inherit", "pipe"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   await new Promise<void>((resolve, reject) => {
     let stderr = "";

@@ -51,14 +51,14 @@ export async function uncountedJudges(studyId: string, client: Pick<PrismaClient
   return new Set(rows.map((r) => r.id));
 }
 
-/** The items a question asks about in the study, in study order, with what a prompt shows of each. */
-export async function judgeItems(studyId: string, question: JudgeQuestion, judgeId: string, client: PrismaClient = db): Promise<JudgeItem[]> {
+/** The items a question asks about in the study, in study order, with what a prompt shows of each (`page`: only these, e.g. one for a prompt's preview). */
+export async function judgeItems(studyId: string, question: JudgeQuestion, judgeId: string, client: PrismaClient = db, page: { skip: number; take: number } | Record<string, never> = {}): Promise<JudgeItem[]> {
   const change = { diff: true, oldFile: true, newFile: true };
   const order = [{ codeChange: { position: "asc" as const } }, { position: "asc" as const }, { id: "asc" as const }];
   const of = (c: { diff: string; oldFile: string; newFile: string }) => ({ diff: c.diff, oldFile: c.oldFile, newFile: c.newFile });
   switch (TASKS[question.task].itemKind) {
     case "pseudoReference": {
-      const claims = await client.pseudoReference.findMany({ where: { codeChange: { studyId }, kind: { in: ["CLAIM", "IMPLICATION"] } }, orderBy: order, include: { codeChange: { select: change } } });
+      const claims = await client.pseudoReference.findMany({ where: { codeChange: { studyId }, kind: { in: ["CLAIM", "IMPLICATION"] } }, orderBy: order, ...page, include: { codeChange: { select: change } } });
       return claims.map((c) => ({ id: c.id, codeChangeId: c.codeChangeId, ...of(c.codeChange), text: c.text, reference: "", claims: [], test: null }));
     }
     case "review": {
@@ -66,6 +66,7 @@ export async function judgeItems(studyId: string, question: JudgeQuestion, judge
       const reviews = await client.review.findMany({
         where: { codeChange: { studyId }, textMissing: false, ...(grading ? { isReference: false, codeChange: { studyId, reviews: { some: { isReference: true } } } } : {}) },
         orderBy: order,
+        ...page,
         include: { codeChange: { select: { ...change, reviews: { where: { isReference: true }, select: { text: true }, take: 1 } } } },
       });
       const claimsOf = new Map<string, { id: string; text: string }[]>();
@@ -78,6 +79,7 @@ export async function judgeItems(studyId: string, question: JudgeQuestion, judge
       const comments = await client.reviewComment.findMany({
         where: { pullRequest: { codeChanges: { some: { studyId } } }, ...(question.withTest ? { testText: { not: null } } : {}) },
         orderBy: [{ pullRequestId: "asc" }, { position: "asc" }, { id: "asc" }],
+        ...page,
         include: { codeChange: { select: change } },
       });
       return comments.map((c) => ({ id: c.id, codeChangeId: c.codeChangeId, ...of(c.codeChange), text: c.body, reference: "", claims: [], test: c.testText }));
@@ -104,15 +106,47 @@ export interface JudgeRunSpec {
   createdById: string | null;
 }
 
-/** The unfinished run of the same computation (resumed), or a new one of `total` items. */
-export async function startJudgeRun(spec: JudgeRunSpec, total: number, client: PrismaClient = db): Promise<{ run: JudgeRun; resumed: boolean }> {
+/** The unfinished run of the same computation (resumed), or a new one of `total` items; in `status` (QUEUED while it waits for the worker). */
+export async function startJudgeRun(spec: JudgeRunSpec, total: number, status: "QUEUED" | "RUNNING" = "RUNNING", client: PrismaClient = db): Promise<{ run: JudgeRun; resumed: boolean }> {
   const { concurrency, budgetUsd, budgetTokens, createdById: _startedBy, inConsensus, ...same } = spec;
   const open = await client.judgeRun.findFirst({ where: { ...same, status: { not: "DONE" } }, orderBy: { createdAt: "desc" } });
   if (open) {
-    const run = await client.judgeRun.update({ where: { id: open.id }, data: { status: "RUNNING", error: null, total, concurrency, budgetUsd, budgetTokens, inConsensus } });
+    const run = await client.judgeRun.update({ where: { id: open.id }, data: { status, error: null, finishedAt: null, total, concurrency, budgetUsd, budgetTokens, inConsensus } });
     return { run, resumed: true };
   }
-  return { run: await client.judgeRun.create({ data: { ...spec, status: "RUNNING", total } }), resumed: false };
+  return { run: await client.judgeRun.create({ data: { ...spec, status, total } }), resumed: false };
+}
+
+/** The study's run with this id, or null. */
+export async function findStudyJudgeRun(studyId: string, runId: string, client: PrismaClient = db): Promise<JudgeRun | null> {
+  return client.judgeRun.findFirst({ where: { id: runId, studyId } });
+}
+
+/** The run waits for the worker again (resumed from a page). */
+export async function markJudgeRunQueued(runId: string, client: PrismaClient = db): Promise<JudgeRun> {
+  return client.judgeRun.update({ where: { id: runId }, data: { status: "QUEUED", error: null, finishedAt: null } });
+}
+
+/** A stored run's settings as runJudge takes them (the worker resumes it from these), or null. */
+export async function judgeRunOptions(runId: string, client: PrismaClient = db) {
+  const run = await client.judgeRun.findUnique({ where: { id: runId }, include: { study: { select: { slug: true } }, judge: { select: { name: true } } } });
+  if (!run) return null;
+  return {
+    study: run.study.slug,
+    task: run.task,
+    question: run.question,
+    name: run.judge.name.slice("judge:".length),
+    promptVersion: run.promptVersion,
+    temperature: run.temperature,
+    seed: run.seed,
+    trials: run.trials,
+    concurrency: run.concurrency,
+    inConsensus: run.inConsensus,
+    budgetUsd: run.budgetUsd,
+    budgetTokens: run.budgetTokens,
+    createdById: run.createdById,
+    llm: { model: run.model },
+  };
 }
 
 /** The items the run has answered (parsed or not). */

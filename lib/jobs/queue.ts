@@ -20,6 +20,8 @@ export const PSEUDO_REFERENCE_QUEUE = "pseudo-reference-jobs";
 export const STATIC_ANALYSIS_QUEUE = "static-analysis-jobs";
 /** Large upload imports (lib/import/jobs.ts). */
 export const IMPORT_QUEUE = "import-jobs";
+/** One job per judge run started from a page (lib/judge-runs): the run answers every item, resuming where it stopped. */
+export const JUDGE_QUEUE = "judge-runs";
 
 /** Retries of a failing job (and of one whose worker died, once it expires). */
 const RETRY_LIMIT = 2;
@@ -34,6 +36,8 @@ const QUEUES: PgBoss.Queue[] = [
   { name: STATIC_ANALYSIS_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: 2 * EXPIRE_SECONDS },
   // One transaction, allowed up to 30 minutes.
   { name: IMPORT_QUEUE, retryLimit: 1, expireInSeconds: 2 * EXPIRE_SECONDS + 5 * 60 },
+  // A run answers a study's items at its concurrency (hours on a big study); a retry resumes it.
+  { name: JUDGE_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: 8 * EXPIRE_SECONDS },
 ];
 
 /**

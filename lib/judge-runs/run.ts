@@ -17,7 +17,11 @@ import { defaultPreset } from "@/lib/judges/rater-presets";
 import { addPromptVersion, findPromptVersion } from "@/lib/data/prompt-templates";
 import { llmResponseCache } from "@/lib/data/llm-responses";
 import { requireStudy } from "@/lib/data/studies";
-import { answeredItems, finishJudgeRun, judgeAccount, judgeItems, judgeRunSpent, startJudgeRun, storeJudgedItem } from "@/lib/data/judge-runs";
+import { answeredItems, finishJudgeRun, judgeAccount, judgeItems, judgeRunOptions, judgeRunSpent, markJudgeRunQueued, startJudgeRun, storeJudgedItem } from "@/lib/data/judge-runs";
+import { jobIdOf, JUDGE_QUEUE, replaceJobs, sendQueue } from "@/lib/jobs/queue";
+import { env } from "@/lib/env";
+import type { JudgeQuestion } from "@/lib/judges/questions";
+import type { JudgeItem } from "@/lib/judges/rater-prompt";
 
 export interface JudgeRunOptions {
   study: string;
@@ -43,6 +47,11 @@ export interface JudgeRunOptions {
   onProgress?: (run: { done: number; total: number }) => void;
 }
 
+/** A judge run's job on the queue (./work.ts). */
+export interface JudgeRunJobData {
+  runId: string;
+}
+
 /** Re-asks of a reply that cannot be read, per trial. */
 const PARSE_ATTEMPTS = 3;
 
@@ -51,8 +60,21 @@ const positiveInteger = (name: string, value: number) => {
   return value;
 };
 
-/** Runs (or resumes) a judge run to its end; returns the run as stored. A spent budget ends it FAILED with the reason, resumable with a larger budget. */
-export async function runJudge(options: JudgeRunOptions): Promise<{ run: JudgeRun; resumed: boolean }> {
+/** What a planned run works on: the run as stored, the question, the prompt template's text and the items. */
+interface PlannedRun {
+  run: JudgeRun;
+  resumed: boolean;
+  question: JudgeQuestion;
+  template: string;
+  items: JudgeItem[];
+}
+
+/**
+ * Plans a judge run: the study and question, the prompt version (stored), the judge's account
+ * and the items; the unfinished run of the same computation is resumed, else one is made, in
+ * `status` (QUEUED when it waits for the worker).
+ */
+async function planJudgeRun(options: JudgeRunOptions, status: "QUEUED" | "RUNNING"): Promise<PlannedRun> {
   const study = await requireStudy({ slug: options.study });
   if (!study.tasks.includes(options.task)) throw new AppError("INVALID_INPUT", { message: `study ${study.slug} has no task ${options.task} (tasks: ${study.tasks.join(", ")})` });
   const question = judgeQuestion(options.task, options.question, study);
@@ -60,14 +82,12 @@ export async function runJudge(options: JudgeRunOptions): Promise<{ run: JudgeRu
   const concurrency = positiveInteger("concurrency", options.concurrency ?? 4);
   const temperature = options.temperature ?? 0;
   const seed = options.seed ?? null;
+  const model = options.llm?.model ?? env().LLM_MODEL;
+  if (!model) throw new AppError("INVALID_INPUT", { message: "no model: give one, or set LLM_MODEL" });
   if (options.prompt !== undefined && options.promptVersion !== undefined) throw new AppError("INVALID_INPUT", { message: "give a prompt or a prompt version, not both" });
   const chosen = options.promptVersion !== undefined ? await findPromptVersion(study.id, question, options.promptVersion) : options.prompt !== undefined ? { text: options.prompt, preset: "" } : { text: defaultPreset(question).text, preset: defaultPreset(question).name };
   const prompt = await addPromptVersion(study.id, question, chosen.text, { preset: chosen.preset, createdById: options.createdById });
-  const template = prompt.text;
-  const budget = createBudget({ usd: options.budgetUsd ?? null, tokens: options.budgetTokens ?? null });
-  const chat = createChatClient({ ...options.llm, temperature, seed: seed ?? undefined, maxConcurrency: concurrency, cache: llmResponseCache, budget });
-  const judge = await judgeAccount(options.name ?? chat.model.toLowerCase().replace(/[^a-z0-9._-]/g, "-"));
-  const promptVersion = prompt.version;
+  const judge = await judgeAccount(options.name ?? model.toLowerCase().replace(/[^a-z0-9._-]/g, "-"));
   const items = await judgeItems(study.id, question, judge.id);
   const { run, resumed } = await startJudgeRun(
     {
@@ -75,8 +95,8 @@ export async function runJudge(options: JudgeRunOptions): Promise<{ run: JudgeRu
       judgeId: judge.id,
       task: options.task,
       question: question.key,
-      model: chat.model,
-      promptVersion,
+      model,
+      promptVersion: prompt.version,
       promptId: prompt.id,
       temperature,
       seed,
@@ -88,7 +108,50 @@ export async function runJudge(options: JudgeRunOptions): Promise<{ run: JudgeRu
       createdById: options.createdById ?? null,
     },
     items.length,
+    status,
   );
+  return { run, resumed, question, template: prompt.text, items };
+}
+
+/** Runs (or resumes) a judge run to its end in this process; returns the run as stored. A spent budget ends it FAILED with the reason, resumable with a larger budget. */
+export async function runJudge(options: JudgeRunOptions): Promise<{ run: JudgeRun; resumed: boolean }> {
+  const planned = await planJudgeRun(options, "RUNNING");
+  return { run: await answerItems(planned, options), resumed: planned.resumed };
+}
+
+/** Plans a run from a page and puts it on the job queue, where the worker answers its items (runQueuedJudge). */
+export async function queueJudgeRun(options: Omit<JudgeRunOptions, "llm" | "onProgress"> & { model: string }): Promise<{ run: JudgeRun; resumed: boolean }> {
+  const { model, ...rest } = options;
+  const planned = await planJudgeRun({ ...rest, llm: { model } }, "QUEUED");
+  await enqueueJudgeRun(planned.run.id);
+  return { run: planned.run, resumed: planned.resumed };
+}
+
+/** Puts a stored unfinished run back on the job queue (a run that failed, e.g. on its budget, or whose worker died). */
+export async function requeueJudgeRun(run: JudgeRun): Promise<JudgeRun> {
+  if (run.status === "DONE") throw new AppError("CONFLICT", { message: "the run is done: nothing to resume" });
+  const queued = await markJudgeRunQueued(run.id);
+  await enqueueJudgeRun(run.id);
+  return queued;
+}
+
+async function enqueueJudgeRun(runId: string): Promise<void> {
+  await replaceJobs(await sendQueue(), JUDGE_QUEUE, [{ id: jobIdOf(`judge-run:${runId}`), data: { runId } satisfies JudgeRunJobData }]);
+}
+
+/** The worker's job: the stored run's computation, resumed where it stopped over this process's LLM_URL (the same work as the CLI's runJudge). */
+export async function runQueuedJudge(runId: string): Promise<JudgeRun> {
+  const stored = await judgeRunOptions(runId);
+  if (!stored) throw new AppError("NOT_FOUND", { message: `no judge run ${runId}` });
+  return (await runJudge(stored)).run;
+}
+
+/** Answers the planned run's items not answered yet, then finishes the run. */
+async function answerItems(planned: PlannedRun, options: Pick<JudgeRunOptions, "llm" | "onProgress">): Promise<JudgeRun> {
+  const { run, question, template, items } = planned;
+  const { promptVersion, trials, concurrency, temperature, seed } = run;
+  const budget = createBudget({ usd: run.budgetUsd, tokens: run.budgetTokens });
+  const chat = createChatClient({ ...options.llm, model: run.model, temperature, seed: seed ?? undefined, maxConcurrency: concurrency, cache: llmResponseCache, budget });
   // What the run spent before it was resumed counts against its budget.
   const spent = await judgeRunSpent(run.id);
   budget.spentTokens += spent.tokens;
@@ -137,8 +200,7 @@ export async function runJudge(options: JudgeRunOptions): Promise<{ run: JudgeRu
   );
   if (stop) {
     const error = stop as Error;
-    const finished = await finishJudgeRun(run.id, { status: "FAILED", error: error instanceof LlmBudgetError || error instanceof AppError ? error.message : `${error.name}: ${error.message}` });
-    return { run: finished, resumed };
+    return finishJudgeRun(run.id, { status: "FAILED", error: error instanceof LlmBudgetError || error instanceof AppError ? error.message : `${error.name}: ${error.message}` });
   }
-  return { run: await finishJudgeRun(run.id, { status: "DONE" }), resumed };
+  return finishJudgeRun(run.id, { status: "DONE" });
 }

@@ -27,6 +27,7 @@ const STUDY_TOOLS = [
   ["validity", "Validity"],
   ["metrics", "Metric runs"],
   ["pseudo-refs", "Pseudo-references"],
+  ["judges", "Judge lab"],
   ["crscore-tables", "CRScore tables"],
   ["comment-systems", "Comments per system"],
   ["tools", "Review tools"],
