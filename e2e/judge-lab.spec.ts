@@ -69,7 +69,8 @@ test("a lead edits a judge's prompt, runs it, and sees the new version's row and
     await page.getByRole("link", { name: "judge lab" }).click();
     const run = page.getByTestId("judge-run").first();
     await expect(run.locator('td[data-col="status"]')).toHaveText("DONE", { timeout: 90_000 });
-    await expect(run.locator('td[data-col="progress"]')).toContainText("8/8");
+    await expect(run.locator('td[data-col="progress"]')).toHaveAttribute("data-value", "1");
+    await expect(run.locator('td[data-col="progress"]')).toContainText("8 / 8");
     const row = page.locator(`[data-testid="lab-row"][data-version="${stored.version}"]`);
     await expect(row).toHaveCount(1);
     await expect(row.locator('td[data-col="answers"]')).toHaveText("8");
