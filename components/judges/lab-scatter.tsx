@@ -25,7 +25,19 @@ export function LabScatter({ points, label }: { points: LabPoint[]; label: strin
             <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
             <XAxis type="number" dataKey="cost" name="USD per 1,000 items" tick={{ fontSize: 11 }} tickFormatter={(v: number) => `$${Number(v.toPrecision(3))}`} label={{ value: "USD per 1,000 items", position: "insideBottom", offset: -12, fontSize: 11 }} />
             <YAxis type="number" dataKey="kappa" name="Mean Human–Judge κ" domain={[(min: number) => Math.min(0, Math.floor(min * 10) / 10), 1]} tick={{ fontSize: 11 }} label={{ value: "mean Human–Judge κ", angle: -90, position: "insideLeft", fontSize: 11 }} />
-            <Tooltip cursor={{ strokeDasharray: "3 3" }} formatter={(value) => (typeof value === "number" ? formatNumber(value) : String(value))} labelFormatter={() => ""} />
+            <Tooltip
+              cursor={{ strokeDasharray: "3 3" }}
+              content={({ active, payload }) => {
+                const p = active ? (payload?.[0]?.payload as LabPoint | undefined) : undefined;
+                return p ? (
+                  <div className="rounded border border-slate-300 bg-white p-2 text-xs shadow">
+                    <p className="font-medium">{p.label}</p>
+                    <p>mean Human–Judge κ {formatNumber(p.kappa)}</p>
+                    <p>${formatNumber(p.cost)} per 1,000 items</p>
+                  </div>
+                ) : null;
+              }}
+            />
             <Scatter name="versions" data={points} fill="#dc2626" isAnimationActive={false} />
           </ScatterChart>
         </ResponsiveContainer>
