@@ -221,8 +221,11 @@ const JUDGEMENT: OwnColumns<Judgement> = {
 // A rating's links are set from the page's links statement (`links: []` until then).
 const RATING: OwnColumns<Rating> = { columns: Prisma.sql`t.id, t.scores, t.comment`, count: 3, row: (r) => ({ id: r[0] as string, scores: r[1], comment: r[2] as string, links: [] }) };
 const GRADE: OwnColumns<Grade> = { columns: Prisma.sql`t.grade, t.comment`, count: 2, row: (r) => ({ grade: r[0] as number, comment: r[1] as string }) };
+// The matching question's degrees are keyed by comment id in the database, by the human comment's external id in the exports.
 const ANSWERS: OwnColumns<Answers> = {
-  columns: Prisma.sql`t.answers, t.notes`,
+  columns: Prisma.sql`(SELECT jsonb_object_agg(e.key, CASE WHEN jsonb_typeof(e.value) = 'object'
+      THEN (SELECT coalesce(jsonb_object_agg(coalesce(h."externalId", m.key), m.value), '{}'::jsonb) FROM jsonb_each(e.value) m LEFT JOIN "ReviewComment" h ON h.id = m.key)
+      ELSE e.value END) FROM jsonb_each(t.answers) e), t.notes`,
   count: 2,
   row: (r) => ({ answers: (r[0] ?? {}) as Answers["answers"], notes: (r[1] ?? {}) as Answers["notes"] }),
 };

@@ -18,7 +18,7 @@ import type { ExportData, ExportFormat } from "@/lib/export/formats";
 import { gradedReviewsLayout } from "@/lib/export/gradedreviews";
 import { commentQuestionsForExport, type CommentQuestions } from "@/lib/export/github-comments";
 import type { ExportedTestOutcome } from "@/lib/export/test-outcomes";
-import { answersValue } from "@/lib/tasks/comment-questions";
+import { answersValue, pairColumn, pairOfItem } from "@/lib/tasks/comment-questions";
 import type { StudyForAnalysis } from "@/lib/data/studies";
 
 /** The annotators who graded reviews of the study, by name (the page's picker of annotators with grades). */
@@ -61,10 +61,14 @@ export async function requireExportData(client: PrismaClient, studyId: string, f
 export async function adjudicatedValues(client: PrismaClient, studyId: string): Promise<Adjudicated> {
   const rows = await client.consensus.findMany({ where: { studyId }, select: { task: true, itemId: true, question: true, value: true }, orderBy: [{ task: "asc" }, { itemId: "asc" }, { question: "asc" }] });
   const out: Adjudicated = new Map();
+  // A decision on a pair of the matching question is its system comment's, under the column QUESTION:HUMAN_EXTERNAL_ID (lib/tasks/comment-questions.ts).
+  const humans = rows.flatMap((r) => pairOfItem(r.itemId)?.humanCommentId ?? []);
+  const externalIds = new Map(humans.length === 0 ? [] : (await client.reviewComment.findMany({ where: { id: { in: humans } }, select: { id: true, externalId: true } })).map((h) => [h.id, h.externalId]));
   for (const row of rows) {
-    const key = consensusKey(row.task, row.itemId);
+    const pair = pairOfItem(row.itemId);
+    const key = consensusKey(row.task, pair?.commentId ?? row.itemId);
     if (!out.has(key)) out.set(key, new Map());
-    out.get(key)!.set(row.question, row.value as AnswerValue);
+    out.get(key)!.set(pair ? pairColumn(row.question, externalIds.get(pair.humanCommentId) ?? pair.humanCommentId) : row.question, row.value as AnswerValue);
   }
   return out;
 }

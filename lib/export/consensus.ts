@@ -11,6 +11,7 @@ import type { Question, StudyScales } from "@/lib/analysis/questions";
 import { TASK_LIST } from "@/lib/tasks";
 import { consensusOf } from "@/lib/tasks/consensus";
 import type { ExportedRating, TaskDescriptor } from "@/lib/tasks/types";
+import { pairColumn, pairRatings } from "@/lib/tasks/comment-questions";
 import type { AnnotatedChange, AnnotatedPseudoReference, AnnotatedReview, AnnotatedReviewComment } from "./rows";
 
 /** `${task}:${itemId}` → export question → consensus text. */
@@ -48,6 +49,18 @@ function changeItems(task: TaskDescriptor, change: AnnotatedChange): readonly (A
 
 const NOBODY: ReadonlySet<string> = new Set();
 
+/** The matching question's consensus of a system comment toward each human comment an annotator or the lead gave a degree, under QUESTION:HUMAN_EXTERNAL_ID. */
+function pairConsensus(task: TaskDescriptor, comment: AnnotatedReviewComment, question: Question, decided: Map<string, AnswerValue> | undefined, leftOut: ReadonlySet<string>, put: (column: string, text: string) => void): void {
+  const ratings = pairRatings(comment, question);
+  const prefix = pairColumn(question.key, "");
+  const humans = new Set([...ratings.keys(), ...[...(decided?.keys() ?? [])].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length))]);
+  for (const human of humans) {
+    const column = pairColumn(question.key, human);
+    const consensus = consensusOf(countedValues(ratings.get(human) ?? [], question, leftOut), decided?.get(column));
+    if (consensus) put(column, task.consensusColumn(column, consensus.value)[1]);
+  }
+}
+
 /** The raters whose answers on the change for the task no consensus counts: the judges not counted (docs/judges.md), and the annotators whose work is still a draft. */
 function leftOutRaters(change: AnnotatedChange, task: TaskType, judges: ReadonlySet<string>): ReadonlySet<string> {
   if (change.assignments.length === 0) return judges;
@@ -75,6 +88,14 @@ export function codeChangeConsensus(study: StudyScales, adjudicated: Adjudicated
         let key: string | undefined;
         const decided = adjudicated.size === 0 ? undefined : adjudicated.get((key = consensusKey(task.task, item.id)));
         for (const question of questions) {
+          if (question.pairs) {
+            pairConsensus(task, item as AnnotatedReviewComment, question, decided, notCounted, (column, text) => {
+              key ??= consensusKey(task.task, item.id);
+              if (!out.has(key)) out.set(key, new Map());
+              out.get(key)!.set(column, text);
+            });
+            continue;
+          }
           const ratings = itemRatings(task, item, question, study);
           // Fewer than two annotators and no adjudicated value: no question of the item has a consensus.
           if (ratings.length < 2 && !decided) break;
@@ -97,13 +118,21 @@ export function consensusColumns(study: StudyScales): Record<"pseudoReference" |
   return { pseudoReference: columns("pseudoReference"), review: columns("review"), reviewComment: columns("reviewComment") };
 }
 
-/** One item's consensus under every column (null where there is none), from every task's consensus of it. */
-export function itemConsensus(consensus: ExportConsensus, columns: readonly string[], itemId: string): Record<string, string | null> {
-  const out: Record<string, string | null> = {};
+/** One item's consensus under every column (null where there is none), from every task's consensus of it; the matching question's, by human comment, as an object under its key. */
+export function itemConsensus(consensus: ExportConsensus, columns: readonly string[], itemId: string): Record<string, string | null | Record<string, string>> {
+  const out: Record<string, string | null | Record<string, string>> = {};
   for (const column of columns) out[column] = null;
   for (const task of TASK_LIST) {
     const values = taskItemConsensus(consensus, task.task, itemId);
-    if (values) for (const [column, value] of values) if (Object.hasOwn(out, column)) out[column] = value;
+    if (!values) continue;
+    for (const [column, value] of values) {
+      if (Object.hasOwn(out, column)) out[column] = value;
+      else {
+        const at = column.indexOf(":");
+        const question = column.slice(0, at);
+        if (at > 0 && Object.hasOwn(out, question)) out[question] = { ...((out[question] as Record<string, string> | null) ?? {}), [column.slice(at + 1)]: value };
+      }
+    }
   }
   return out;
 }

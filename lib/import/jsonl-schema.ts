@@ -38,7 +38,7 @@ const annotation = {
 
 /** Written by the export, not imported: adjudication stays with the study it was decided in. */
 const consensus = z
-  .record(z.string(), z.string().nullable())
+  .record(z.string(), z.union([z.string(), z.record(z.string(), z.string())]).nullable())
   .nullable()
   .optional()
   .describe("Consensus per question (the lead's adjudicated value, else the annotators' unanimous one; null when neither), coded as the long export's consensus column. Written by the export; the import ignores it");

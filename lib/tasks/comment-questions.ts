@@ -11,10 +11,11 @@
  */
 import { letterLabel, seededShuffle } from "@/lib/annotation/random";
 import { missingEntry } from "@/lib/annotation/completeness";
-import { answerOnScale, askedComment, commentAnswersValue, humanCommentIds, missingOfComment, questionScale, type CommentAnswersValue, type CommentQuestion } from "@/lib/annotation/comment-questions";
+import { answerOnScale, askedComment, commentAnswersValue, humanCommentIds, matchDegrees, missingOfComment, questionScale, type CommentAnswersValue, type CommentQuestion } from "@/lib/annotation/comment-questions";
 import type { Question } from "@/lib/analysis/questions";
 import { nonEmpty } from "./reviews";
-import { storedEntry, type TaskDescriptor, type TaskWorkspace, type WorkspaceComment } from "./types";
+import { storedEntry, type ExportedRating, type TaskDescriptor, type TaskWorkspace, type WorkspaceComment } from "./types";
+import type { AnnotatedReviewComment } from "@/lib/export/rows";
 
 /** A stored JSON object column as a plain record ({} for anything else). */
 const record = <V>(json: unknown): Record<string, V> => (json && typeof json === "object" && !Array.isArray(json) ? (json as Record<string, V>) : {});
@@ -43,6 +44,24 @@ export const pairItemId = (commentId: string, humanCommentId: string) => `${comm
 export function pairOfItem(itemId: string): { commentId: string; humanCommentId: string } | null {
   const at = itemId.indexOf(":");
   return at < 0 ? null : { commentId: itemId.slice(0, at), humanCommentId: itemId.slice(at + 1) };
+}
+
+/** The export column of the matching question toward one human comment: QUESTION:HUMAN_EXTERNAL_ID. */
+export const pairColumn = (question: string, humanExternalId: string) => `${question}:${humanExternalId}`;
+
+/**
+ * The matching question's ratings of a system comment in an export, by human comment (its
+ * external id, as the exports key the degrees): each annotator's degree toward it.
+ */
+export function pairRatings(comment: AnnotatedReviewComment, question: Question): Map<string, ExportedRating[]> {
+  const out = new Map<string, ExportedRating[]>();
+  for (const a of comment.commentAnswers) {
+    for (const [human, degree] of Object.entries(matchDegrees(a.answers[question.key]))) {
+      if (!out.has(human)) out.set(human, []);
+      out.get(human)!.push({ annotatorId: a.annotator.id, value: degree });
+    }
+  }
+  return out;
 }
 
 /** A comment's label in the missing list: its place in reading order and where it is. */
@@ -108,6 +127,7 @@ export const commentQuestions: TaskDescriptor = {
       comment.commentAnswers.map((a) => ({
         annotation: a,
         values: study.commentQuestions.flatMap((q): [string, string | null][] => {
+          if (q.kind === "match") return Object.entries(matchDegrees(a.answers[q.key])).map(([human, degree]) => [pairColumn(q.key, human), degree]);
           const value = answerOnScale(q, a.answers[q.key], study);
           const note: [string, string | null][] = q.justification === "none" ? [] : [[`${q.key}:justification`, nonEmpty(a.notes[q.key] ?? "")]];
           return [[q.key, value === null ? null : String(value)], ...note];

@@ -7,8 +7,10 @@
  * each (system comment, human comment) pair as an ordinal item, the figures computed by hand
  * below; consensus and adjudication work on pairs. The tools report reads the consensus as the
  * human matching (recall, precision, useful unmatched per system) and scores the location matcher
- * against it.
+ * against it. The exports carry the degrees and their consensus keyed by the human comment's
+ * external id: long rows of question matches:HUMAN, and the JSONL's answers and consensus.
  */
+import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import type { SaveRequest } from "@/lib/annotation/values";
 import { COMMENT_QUESTION_TEMPLATES, type CommentQuestionInput } from "@/lib/annotation/comment-questions";
@@ -25,6 +27,14 @@ const { taskConsensus } = await import("@/lib/data/consensus");
 const { requireStudy } = await import("@/lib/data/studies");
 const { agreementReport } = await import("@/lib/data/reports");
 const { studyToolsReport } = await import("@/lib/data/tools-report");
+const { streamExport } = await import("@/lib/data/exports");
+const { codeChangeLineSchema } = await import("@/lib/import/jsonl-schema");
+
+async function exported(format: "long-csv" | "jsonl"): Promise<string> {
+  let text = "";
+  for await (const chunk of streamExport({ studyId: fx.study.studyId, format, filter: {} })) text += typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
+  return text;
+}
 
 const QUESTIONS: CommentQuestionInput[] = [COMMENT_QUESTION_TEMPLATES.useful, COMMENT_QUESTION_TEMPLATES.matches];
 
@@ -149,5 +159,39 @@ describe("the tools report on the human matching", () => {
     // No test outcomes: no mean s_i, so no correlation, and the report says why.
     expect(report.usefulnessAgainstScores).toMatchObject({ n: 0, rho: null });
     expect(report.notes).toContain("The correlation of the systems' useful share with their mean s_i is undefined: needs at least 2 pairs, got 0.");
+  });
+});
+
+describe("the exports carry the matching", () => {
+  test("long: a row per annotator and human comment, question matches:HUMAN_ID, with the pair's consensus (unanimous or the lead's; blank when split)", async () => {
+    const rows = (parse(await exported("long-csv"), { columns: true }) as Record<string, string>[]).filter((r) => r.question.startsWith("matches:"));
+    const seen = rows.map((r) => [r.item, r.question, r.annotatorId === fx.accounts.ann1 ? "ann1" : "ann2", r.value, r.consensus].join(" ")).sort();
+    expect(seen).toEqual(
+      [
+        "c1 matches:c2 ann1 none none",
+        "c1 matches:c2 ann2 none none",
+        "c1 matches:c5 ann1 fully partly",
+        "c1 matches:c5 ann2 partly partly",
+        "c3 matches:c2 ann1 none none",
+        "c3 matches:c2 ann2 none none",
+        "c3 matches:c5 ann1 none none",
+        "c3 matches:c5 ann2 none none",
+        "c4 matches:c2 ann1 partly ",
+        "c4 matches:c2 ann2 fully ",
+        "c4 matches:c5 ann1 none none",
+        "c4 matches:c5 ann2 none none",
+      ].sort(),
+    );
+    expect(rows.every((r) => r.task === "COMMENT_QUESTIONS" && r.itemKind === "reviewComment")).toBe(true);
+  });
+
+  test("jsonl: each system comment's answers hold the degrees by human comment id, its consensus the pairs' decided ones; the import schema takes the lines", async () => {
+    const lines = (await exported("jsonl")).trim().split("\n").map((l) => JSON.parse(l) as { reviewComments: { id: string; answers: { annotatorId: string; answers: Record<string, unknown> }[]; consensus: Record<string, unknown> }[] });
+    for (const line of lines) expect(codeChangeLineSchema.safeParse(line).error).toBeUndefined();
+    const comments = new Map(lines.flatMap((l) => l.reviewComments.map((c) => [c.id, c] as const)));
+    expect(comments.get("c1")!.answers.find((a) => a.annotatorId === fx.accounts.ann1)!.answers.matches).toEqual({ c2: "none", c5: "fully" });
+    expect(comments.get("c1")!.consensus.matches).toEqual({ c2: "none", c5: "partly" });
+    expect(comments.get("c4")!.consensus.matches).toEqual({ c5: "none" });
+    expect(comments.get("c2")!.consensus.matches).toBeNull();
   });
 });
