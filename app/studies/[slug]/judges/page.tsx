@@ -31,7 +31,7 @@ export default async function JudgeLabPage({ params }: { params: Promise<{ slug:
           LLM judges as raters: per question, each prompt version and model with its mean Human–Judge Cohen&apos;s κ (and CI) beside the annotators&apos; mean Human–Human κ (SWE-Judge §5.2), its
           accuracy or F1 against the consensus, and what it cost. Cost per 1,000 items is of the answers requested; answers served from the cache (a re-run of the same version and model) cost
           nothing and are counted apart. Edit prompts and start runs on the{" "}
-          <Link href={`/studies/${encodeURIComponent(study.slug)}/judges/prompts`} className="text-blue-700 underline">
+          <Link href={`/studies/${encodeURIComponent(study.slug)}/judges/prompts`} prefetch={false} className="text-blue-700 underline">
             prompts page
           </Link>
           ; the CLI does the same: <code className="text-xs">npm run cli -- judge --study {study.slug} --task TASK --question Q --model M</code>.

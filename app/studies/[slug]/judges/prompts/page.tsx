@@ -27,7 +27,7 @@ export default async function JudgePromptsPage({ params, searchParams }: { param
         <p className="text-sm text-slate-600">
           A judge rater&apos;s prompt is a template per question, each version named by the SHA-256 of its text. Variables: {TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(", ")}. The preview fills them
           from an item of the study, as the judge would receive it (no request is sent). Runs go to the worker; compare them in the{" "}
-          <Link href={`/studies/${encodeURIComponent(study.slug)}/judges`} className="text-blue-700 underline">
+          <Link href={`/studies/${encodeURIComponent(study.slug)}/judges`} prefetch={false} className="text-blue-700 underline">
             judge lab
           </Link>
           .
@@ -39,7 +39,7 @@ export default async function JudgePromptsPage({ params, searchParams }: { param
               {t.questions.map((q) => {
                 const current = t.task === task && q.key === question?.key;
                 return (
-                  <Link key={q.key} href={`${base}?task=${t.task}&question=${encodeURIComponent(q.key)}`} aria-current={current ? "page" : undefined} className={current ? "font-semibold" : "text-blue-700 hover:underline"}>
+                  <Link key={q.key} href={`${base}?task=${t.task}&question=${encodeURIComponent(q.key)}`} prefetch={false} aria-current={current ? "page" : undefined} className={current ? "font-semibold" : "text-blue-700 hover:underline"}>
                     {q.key}
                   </Link>
                 );
