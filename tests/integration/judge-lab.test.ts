@@ -129,6 +129,29 @@ describe("runs from a page, and the judge lab", () => {
     expect(row).toMatchObject({ items: 8, answers: 8, cached: 8, promptTokens: 0, completionTokens: 0, costUsd: 0, costPerThousand: null, latencyMedianMs: null, notes: ["every answer came from the cache"] });
   });
 
+  test("a run its worker did not finish is resumed from the lab: queued again, it answers only the items left", async () => {
+    const started = await startWebJudgeRun(lead(), { ...question(), promptVersion: version, model: "gpt-4o-mini", name: `resumed-${tag}`, temperature: 0.5 });
+    // As a worker stopped part way would leave it (the same run, stopped by a budget on the CLI's path).
+    await runJudge({ ...question(), study: fx.slug, promptVersion: version, name: `resumed-${tag}`, temperature: 0.5, budgetTokens: 3 * 1100, llm: { model: "gpt-4o-mini" } });
+    const stopped = await db.judgeRun.findUniqueOrThrow({ where: { id: started.runId } });
+    expect(stopped).toMatchObject({ status: "FAILED" });
+    expect(stopped.done).toBeGreaterThan(0);
+    expect(stopped.done).toBeLessThan(8);
+    const before = fake.requests.length;
+    expect(await resumeWebJudgeRun(lead(), { slug: fx.slug, runId: started.runId })).toMatchObject({ runId: started.runId, status: "QUEUED", done: stopped.done });
+    await db.judgeRun.update({ where: { id: started.runId }, data: { budgetTokens: null } });
+    const boss = await startQueue(url, { supervise: false });
+    try {
+      await workJudgeRuns(boss);
+      const deadline = Date.now() + 30_000;
+      while ((await db.judgeRun.findUniqueOrThrow({ where: { id: started.runId } })).status !== "DONE" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      await boss.stop({ graceful: true, wait: true });
+    }
+    expect(await db.judgeRun.findUniqueOrThrow({ where: { id: started.runId } })).toMatchObject({ status: "DONE", done: 8 });
+    expect(fake.requests.length - before).toBe(8 - stopped.done);
+  });
+
   test("a done run cannot be resumed; another study's run is not found; a model with no price says so", async () => {
     const done = await db.judgeRun.findFirstOrThrow({ where: { studyId: fx.studyId, status: "DONE" } });
     await expect(resumeWebJudgeRun(lead(), { slug: fx.slug, runId: done.id })).rejects.toMatchObject({ code: "CONFLICT" });
