@@ -3,12 +3,15 @@
  * Jest's) for a pull request and another's outcomes JSONL, a broken file is refused naming its
  * file and line (nothing written), and the lead reads Table 5 (micro and macro pass rates, which
  * differ here, the human reviewers passing every test), the UpSet chart of passed tests with the
- * union, and the pass rates per category. An annotator and another study's lead are refused.
+ * union, and the pass rates per category, and the matching of X's comment to the human comments:
+ * the annotators' (the matching question's consensus), the location matcher's, and the location
+ * matcher scored against the annotators'. An annotator and another study's lead are refused.
  * Screenshots in test-results/tools-report/.
  */
 import { expect, test } from "@playwright/test";
 import { hashPassword } from "@/lib/auth/password";
 import { unifiedDiff } from "@/lib/diff";
+import { COMMENT_QUESTION_TEMPLATES, DEFAULT_COMMENT_QUESTIONS } from "@/lib/annotation/comment-questions";
 import { readTable, row } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
 
@@ -48,7 +51,7 @@ let otherLeadId: string;
 test.beforeAll(async () => {
   const db = testDb();
   const lead = await db.account.findUniqueOrThrow({ where: { email: E2E_ACCOUNTS.lead.email } });
-  const study = await db.study.create({ data: { slug: STUDY, name: "Review tools by execution e2e", tasks: ["COMMENT_QUESTIONS"], ownerId: lead.id } });
+  const study = await db.study.create({ data: { slug: STUDY, name: "Review tools by execution e2e", tasks: ["COMMENT_QUESTIONS"], ownerId: lead.id, commentQuestions: [...DEFAULT_COMMENT_QUESTIONS, COMMENT_QUESTION_TEMPLATES.matches] as object[] } });
   studyId = study.id;
   for (const [position, pr] of ["p1", "p2"].entries()) {
     const pullRequest = await db.pullRequest.create({ data: { studyId, externalId: pr, repository: "acme/api", title: `Retry ${pr}`, headSha: "a".repeat(40), baseSha: "b".repeat(40) } });
@@ -60,7 +63,14 @@ test.beforeAll(async () => {
       await db.consensus.create({ data: { studyId, task: "COMMENT_QUESTIONS", itemId: comment.id, question: "category", value: category, decidedById: lead.id } });
     }
     // X's own comment on p1, on the human comments' line.
-    if (pr === "p1") await db.reviewComment.create({ data: { pullRequestId: pullRequest.id, codeChangeId: change.id, externalId: "x1", path: "retry.py", side: "RIGHT", line: 1, body: "Retry forever?", system: "X", author: "x[bot]", position: 9 } });
+    if (pr === "p1") {
+      const x1 = await db.reviewComment.create({ data: { pullRequestId: pullRequest.id, codeChangeId: change.id, externalId: "x1", path: "retry.py", side: "RIGHT", line: 1, body: "Retry forever?", system: "X", author: "x[bot]", position: 9 } });
+      // The lead's matching: x1 raises a1's concern fully, not a2's.
+      for (const [human, degree] of [["a1", "fully"], ["a2", "none"]]) {
+        const h = await db.reviewComment.findFirstOrThrow({ where: { pullRequestId: pullRequest.id, externalId: human } });
+        await db.consensus.create({ data: { studyId, task: "COMMENT_QUESTIONS", itemId: `${x1.id}:${h.id}`, question: "matches", value: degree, decidedById: lead.id } });
+      }
+    }
   }
   otherLeadId = (await db.account.create({ data: { email: OTHER_LEAD.email, name: "Other lead", role: "LEAD", passwordHash: await hashPassword(OTHER_LEAD.password) } })).id;
 });
@@ -151,6 +161,14 @@ test("a lead uploads test results on the page and reads Table 5, the overlap cha
   const matching = await readTable(page, "tools-matching");
   const x = row(matching, "X");
   expect([x.comments.text, x.matchingComments.text, x.matchedHumanComments.text, Number(x.recall.value), Number(x.precision.value)]).toEqual(["1", "1", "2", 2 / 3, 1]);
+  // The annotators' matching: x1 matches a1 only: recall 1/3, precision 1/1.
+  const human = row(await readTable(page, "tools-human-matching"), "X");
+  expect([human.comments.text, human.matchingComments.text, human.matchedHumanComments.text, Number(human.recall.value), Number(human.precision.value)]).toEqual(["1", "1", "1", 1 / 3, 1]);
+  // The location matcher against it: 2 pairs found, 1 matched by the annotators, both 1: precision 1/2, recall 1.
+  const scores = row(await readTable(page, "tools-matcher-scores"), "X");
+  expect([scores.found.text, scores.judged.text, scores.agreed.text, Number(scores.precision.value), Number(scores.recall.value)]).toEqual(["2", "1", "1", 0.5, 1]);
+  await expect(page.getByTestId("tools-human-matching")).toBeVisible();
+  await page.getByTestId("tools-human-matching").screenshot({ path: shot("human-matching") });
   await page.screenshot({ path: shot("tools"), fullPage: true });
   await chart.screenshot({ path: shot("overlap-chart") });
 });
