@@ -14,7 +14,8 @@ import { buildFileModels, splitRows, unifiedRows, type Expansion, type FileModel
 
 export type DiffMode = "unified" | "split";
 
-const CHUNK = 80;
+/** Lines per chunk: the browser lays out a chunk whole once any of it nears the screen, so a j press that scrolls a screen lays out at most a chunk beyond it. */
+const CHUNK = 40;
 /** Rows highlighted in the server render and hydration (a screen in either layout); the rest when the browser is idle. */
 export const FIRST_SCREEN_ROWS = 100;
 const ROW_PX = 20;
@@ -78,23 +79,30 @@ const num = (n: number | null) => (n === null ? "" : String(n));
 export type LineMark = (line: LineRow, side: "left" | "right") => string;
 const noMark: LineMark = () => "";
 
-/** One unified row as HTML: the code is already escaped and highlighted by the model. */
-function unifiedLineHtml(row: Extract<UnifiedRow, { type: "line" }>, mark: LineMark): string {
+/** A row as HTML (the code is already escaped and highlighted by the model), and whether a comment's range marks it. */
+interface RowHtml {
+  html: string;
+  marked: boolean;
+}
+
+function unifiedLineHtml(row: Extract<UnifiedRow, { type: "line" }>, mark: LineMark): RowHtml {
   const { kind, oldNo, newNo, html } = row.row;
   const c = row.expanded ? "dv-e" : cls(kind);
   // A context line is on both sides; its mark is either side's.
   const m = kind === "add" ? mark(row.row, "right") : kind === "del" ? mark(row.row, "left") : mark(row.row, "right") || mark(row.row, "left");
-  return `<div class="dv-r ${c} ${m}"><span class="dv-n">${num(oldNo)}</span><span class="dv-n">${num(newNo)}</span><span class="dv-m">${MARK[kind]}</span><span class="dv-c">${html}</span></div>`;
+  return { html: `<div class="dv-r ${c} ${m}"><span class="dv-n">${num(oldNo)}</span><span class="dv-n">${num(newNo)}</span><span class="dv-m">${MARK[kind]}</span><span class="dv-c">${html}</span></div>`, marked: m !== "" };
 }
 
-function halfHtml(line: LineRow | null, side: "left" | "right", mark: LineMark, expanded?: boolean): string {
+function halfHtml(line: LineRow | null, m: string, side: "left" | "right", expanded?: boolean): string {
   if (!line) return `<span class="dv-n dv-x"></span><span class="dv-m dv-x"></span><span class="dv-c dv-x"></span>`;
   const c = expanded ? "dv-e" : cls(line.kind);
-  return `<span class="dv-n ${c}">${num(side === "left" ? line.oldNo : line.newNo)}</span><span class="dv-m ${c}">${MARK[line.kind]}</span><span class="dv-c ${c} ${mark(line, side)}">${line.html}</span>`;
+  return `<span class="dv-n ${c}">${num(side === "left" ? line.oldNo : line.newNo)}</span><span class="dv-m ${c}">${MARK[line.kind]}</span><span class="dv-c ${c} ${m}">${line.html}</span>`;
 }
 
-function splitLineHtml(row: Extract<SplitRow, { type: "pair" }>, mark: LineMark): string {
-  return `<div class="dv-s">${halfHtml(row.left, "left", mark, row.expanded)}${halfHtml(row.right, "right", mark, row.expanded)}</div>`;
+function splitLineHtml(row: Extract<SplitRow, { type: "pair" }>, mark: LineMark): RowHtml {
+  const left = row.left ? mark(row.left, "left") : "";
+  const right = row.right ? mark(row.right, "right") : "";
+  return { html: `<div class="dv-s">${halfHtml(row.left, left, "left", row.expanded)}${halfHtml(row.right, right, "right", row.expanded)}</div>`, marked: left !== "" || right !== "" };
 }
 
 /** Where something is shown between the lines (the pull-request view's comment threads): the key of what follows a row, or null. */
@@ -105,12 +113,15 @@ export type Block = { type: "lines"; html: string; count: number } | { type: "an
 /**
  * Runs of code lines become one HTML string per chunk (no React element per line: a 2,000-line
  * diff is a few dozen elements to render and hydrate); headers and the interactive gap rows
- * stay React elements between the chunks.
+ * stay React elements between the chunks. A run of marked lines (a review comment's range) is a
+ * chunk of its own, and the chunks are the same whichever comment is focused: moving the focus
+ * re-renders the few lines of the two ranges, not the chunks around them.
  */
 export function toBlocks(rows: (UnifiedRow | SplitRow)[], mode: DiffMode, mark: LineMark = noMark, anchorAfter?: AnchorAfter): Block[] {
   const blocks: Block[] = [];
   let html = "";
   let count = 0;
+  let marked = false;
   const flush = () => {
     if (count > 0) blocks.push({ type: "lines", html, count });
     html = "";
@@ -118,7 +129,10 @@ export function toBlocks(rows: (UnifiedRow | SplitRow)[], mode: DiffMode, mark: 
   };
   for (const row of rows) {
     if (row.type === "line" || row.type === "pair") {
-      html += mode === "unified" ? unifiedLineHtml(row as Extract<UnifiedRow, { type: "line" }>, mark) : splitLineHtml(row as Extract<SplitRow, { type: "pair" }>, mark);
+      const line = mode === "unified" ? unifiedLineHtml(row as Extract<UnifiedRow, { type: "line" }>, mark) : splitLineHtml(row as Extract<SplitRow, { type: "pair" }>, mark);
+      if (line.marked !== marked) flush();
+      marked = line.marked;
+      html += line.html;
       count++;
       const anchor = anchorAfter?.(row) ?? null;
       if (anchor !== null) {
