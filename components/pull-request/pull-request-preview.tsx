@@ -8,7 +8,7 @@
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { DiffMode } from "@/components/diff-view";
-import { Modal } from "@/components/workspace/overlay";
+import { Modal } from "@/components/workspace/modal";
 import { isTextField, PULL_REQUEST_SHORTCUTS, resolveKey, type ShortcutAction } from "@/lib/annotation/keymap";
 import type { DiffSource } from "@/lib/diff";
 import type { PullRequestComment, PullRequestFileHead, PullRequestHead } from "@/lib/review-comments/display";

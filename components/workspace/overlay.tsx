@@ -1,27 +1,11 @@
 "use client";
 
-import type { ReactNode } from "react";
 import { DataTable } from "@/components/dashboard/data-table";
 import { content, text } from "@/components/dashboard/table-data";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { shortcutsOf } from "@/lib/tasks";
+import { Modal } from "./modal";
 import type { WorkspacePreference } from "./preferences";
-
-export function Modal({ title, onClose, children, testId }: { title: string; onClose: () => void; children: ReactNode; testId?: string }) {
-  return (
-    <div className="fixed inset-0 z-40 flex items-start justify-center bg-slate-900/30 p-8" onClick={onClose}>
-      <div role="dialog" aria-modal="true" aria-label={title} data-testid={testId} className="max-h-full w-full max-w-2xl overflow-auto rounded bg-white p-4 shadow-lg" onClick={(e) => e.stopPropagation()}>
-        <div className="mb-2 flex items-center">
-          <h2 className="text-lg font-semibold">{title}</h2>
-          <button type="button" onClick={onClose} className="ml-auto rounded px-2 text-slate-500 hover:bg-slate-100" aria-label="Close">
-            Esc ✕
-          </button>
-        </div>
-        {children}
-      </div>
-    </div>
-  );
-}
 
 /** The `?` overlay: the keyboard grammar, the annotator's preference and every shortcut of this task. */
 export function ShortcutsOverlay({ task, preference, onPreference, onClose }: { task: TaskType; preference: WorkspacePreference; onPreference: (next: WorkspacePreference) => void; onClose: () => void }) {

@@ -21,7 +21,8 @@ import type { StoredEntry } from "@/lib/tasks/types";
 import { AutosaveStore, type Entry } from "./autosave";
 import { ConflictList } from "./conflicts";
 import { CodeChangeColumns } from "./code-change-columns";
-import { Modal, ShortcutsOverlay } from "./overlay";
+import { Modal } from "./modal";
+import { ShortcutsOverlay } from "./overlay";
 import { SaveStatus } from "./save-status";
 import type { TaskHandle } from "./types";
 
