@@ -12,8 +12,10 @@
  * to the demo's first annotator): interactive is navigation start to "workspace-interactive", and
  * j walks from the first comment to the last, each file's diff loaded when it nears the screen;
  * with the size of each page's first response (the workspace's carries its first files' diffs only).
- * The first repetition warms the server and is left out; medians (and the 95th percentile of the
- * key presses) of the others, with the load average, since the machine's other work shows in them.
+ * Every web process serves the page a first time before (its first request loads the page's
+ * code), and the first repetition warms the browser and is left out; medians (and the 95th
+ * percentile of the key presses) of the others, with the load average, since the machine's other
+ * work shows in them.
  * Besides wall times, the page's main-thread CPU (Chromium's Performance.getMetrics: script, layout
  * and style recalculation, and all its tasks) from navigation to interactive and per key press,
  * which a busy machine changes far less; the server's time to the first byte; the JavaScript the
@@ -23,10 +25,11 @@
  * DevTools), and prints the profiles' self time by script and by function.
  */
 import { spawnSync } from "node:child_process";
+import http from "node:http";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type CDPSession, type Page } from "@playwright/test";
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "@playwright/test";
 import { E2E_ACCOUNTS } from "@/e2e/accounts";
 import { startProduct, stopProduct } from "@/e2e/product";
 import { parseArgs } from "@/lib/cli/args";
@@ -191,11 +194,32 @@ interface Profiling {
   name: string;
 }
 
+/**
+ * Asks for `url` with the context's cookies on a new connection each time, enough times to reach
+ * every web process (the cluster hands connections round robin): the first request a process
+ * serves loads the page's modules, which a warm-up run in the browser reaches in one process only.
+ */
+async function warmWebProcesses(context: BrowserContext, url: URL): Promise<void> {
+  const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+  const processes = Number(process.env.CRJUDGE_WEB_PROCESSES ?? 2) || 2;
+  for (let i = 0; i < 2 * processes; i++) {
+    await new Promise<void>((resolve, reject) => {
+      const request = http.get(url, { agent: false, headers: { cookie } }, (response) => {
+        response.resume();
+        response.on("end", resolve);
+      });
+      request.on("error", reject);
+    });
+  }
+}
+
 /** Opens `url` `runs` times; after the page's `mark` (interactive), j `forward` times and k 20 times. With `profiling`, once more, recorded and not counted. */
 async function measure(page: Page, url: string, mark: string, forward: number, runs: number, before?: () => Promise<void>, profiling?: Profiling): Promise<PageFigures> {
   const out: PageFigures = { interactive: [], focus: [], painted: [], back: [], loadCpu: [], stepCpu: [], stepTask: [], load: [], size: [] };
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Performance.enable");
+  // The page is on the product's origin (signed in): the warm-up asks the same server.
+  await warmWebProcesses(page.context(), new URL(url, page.url()));
   for (let run = 0; run < runs + (profiling ? 1 : 0); run++) {
     const profile = profiling && run === runs ? <T>(what: string, step: () => Promise<T>) => profiled(profiling.browser, page, cdp, profiling.dir, `${profiling.name}-${what}`, step) : <T>(_what: string, step: () => Promise<T>) => step();
     await before?.();
