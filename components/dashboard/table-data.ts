@@ -92,5 +92,7 @@ export const num = (value: number | null | undefined, extra: Partial<Cell> = {})
 export const pValue = (value: number | null | undefined, extra: Partial<Cell> = {}): Cell => ({ text: formatP(value), value: value ?? null, ...extra });
 export const percent = (value: number | null | undefined, extra: Partial<Cell> = {}): Cell => ({ text: formatPercent(value), value: value ?? null, ...extra });
 export const count = (value: number | null | undefined, extra: Partial<Cell> = {}): Cell => ({ text: formatCount(value), value: value ?? null, ...extra });
+/** A run's progress: a bar of `done` of `total` (its value the done fraction, 1 when there is nothing to do). */
+export const progress = (done: number, total: number): Cell => ({ text: `${done}/${total}`, value: total === 0 ? 1 : done / total, progress: { done, total } });
 /** A cell that shows more than text (a link with a badge, a button, a form control); `text`, if any, is what its column sorts by. */
 export const content = (node: ReactNode, extra: Partial<Cell> = {}): Cell => ({ text: "", content: node, ...extra });

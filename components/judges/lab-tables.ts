@@ -6,7 +6,7 @@
 import type { JudgeLabRow } from "@/lib/analysis/judge-lab";
 import type { ReactNode } from "react";
 import { formatTime } from "@/components/dashboard/format";
-import { type Cell, content, count, fileSlug, num, type TableData, text } from "@/components/dashboard/table-data";
+import { type Cell, content, count, fileSlug, num, progress, type TableData, text } from "@/components/dashboard/table-data";
 import { TASK_LABELS } from "@/components/format";
 import type { LabPoint } from "./lab-scatter";
 
@@ -122,7 +122,7 @@ export function runsTable(slug: string, runs: readonly LabRun[], resume: (run: L
         text(r.model),
         text(r.rater),
         text(r.status, { data: { status: r.status } }),
-        { text: `${r.done}/${r.total}`, value: r.total === 0 ? 1 : r.done / r.total, progress: { done: r.done, total: r.total } },
+        progress(r.done, r.total),
         count(r.parseFailures),
         count(r.cached),
         count(r.tokens),

@@ -11,7 +11,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, test } from "vitest";
 import { DataTable } from "@/components/dashboard/data-table";
 import { compareSortKeys } from "@/components/dashboard/sortable-table";
-import { content, count, num, type TableData, text } from "@/components/dashboard/table-data";
+import { content, count, num, progress, type TableData, text } from "@/components/dashboard/table-data";
 import { sourceFiles } from "../import-graph";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -122,4 +122,14 @@ const NOT_DATA_TABLES: Record<string, string> = {
 test("every table in app/ and components/ is a DataTable, but for the listed exceptions", () => {
   const handWritten = sourceFiles(ROOT, ["app", "components"]).filter((file) => file.endsWith(".tsx") && /<table[\s>]/.test(readFileSync(path.join(ROOT, file), "utf8")));
   expect(handWritten, "a new table: use DataTable (components/dashboard/data-table.tsx), or list it here with the reason").toEqual(Object.keys(NOT_DATA_TABLES).sort());
+});
+
+describe("a run's progress cell", () => {
+  test("a bar of done of total, its value the done fraction (1 when there is nothing to do), for the CSV", () => {
+    expect(progress(3, 4)).toEqual({ text: "3/4", value: 0.75, progress: { done: 3, total: 4 } });
+    expect(progress(0, 0).value).toBe(1);
+    const html = renderToStaticMarkup(createElement(DataTable, { table: { columns: [{ key: "progress", label: "Progress" }], rows: [{ key: "r", cells: [progress(3, 4)] }] } }));
+    expect(html).toContain('data-value="0.75"');
+    expect(html).toContain("3 / 4");
+  });
 });

@@ -3,7 +3,7 @@ import { DataTable } from "@/components/dashboard/data-table";
 import { formatTime } from "@/components/dashboard/format";
 import { MetricRunForm } from "@/components/dashboard/metric-run-form";
 import { PollWhileActive } from "@/components/dashboard/poll-while-active";
-import { count, fileSlug, type TableData, text } from "@/components/dashboard/table-data";
+import { count, fileSlug, progress, type TableData, text } from "@/components/dashboard/table-data";
 import { metricInfo } from "@/lib/analysis";
 import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { listStudyMetrics } from "@/lib/data/metric-scores";
@@ -50,7 +50,7 @@ function runsTable(slug: string, runs: RunRow[]): TableData {
         text(formatTime(r.createdAt), { title: r.id }),
         text(r.metrics.join(", ")),
         text(r.status, { data: { status: r.status } }),
-        { text: `${r.done}/${r.total}`, value: r.total === 0 ? 1 : r.done / r.total, progress: { done: r.done, total: r.total } },
+        progress(r.done, r.total),
         count(r.done),
         count(r.total),
         text(r.embedding),

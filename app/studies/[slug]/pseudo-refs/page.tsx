@@ -3,7 +3,7 @@ import { DataTable } from "@/components/dashboard/data-table";
 import { formatTime } from "@/components/dashboard/format";
 import { PollWhileActive } from "@/components/dashboard/poll-while-active";
 import { ClaimPromptForm, PseudoRefRunForm } from "@/components/dashboard/pseudo-ref-forms";
-import { count, fileSlug, type TableData, text } from "@/components/dashboard/table-data";
+import { count, fileSlug, progress, type TableData, text } from "@/components/dashboard/table-data";
 import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { findLedStudy } from "@/lib/data/study-access";
 import { llmJudgeAvailability } from "@/lib/judges";
@@ -41,7 +41,7 @@ function runsTable(slug: string, runs: Runs): TableData {
         text(formatTime(r.createdAt.toISOString()), { title: r.id }),
         text(r.source),
         text(r.status, { data: { status: r.status } }),
-        { text: `${r.done}/${r.total}`, value: r.total === 0 ? 1 : r.done / r.total, progress: { done: r.done, total: r.total } },
+        progress(r.done, r.total),
         count(r.created),
         text(r.llm ? `${r.llm.requests} requests (${r.llm.cachedChanges} changes from the cache), ${r.llm.promptTokens + r.llm.completionTokens} tokens, ${usd(r.llm.costUsd)}${r.llm.refusedChanges ? `, ${r.llm.refusedChanges} malformed answers refused` : ""}` : "—"),
         text(r.signature, { mono: true }),
