@@ -48,7 +48,7 @@ function AddedClaimEditor({ store, entry, value, label }: { store: AnswerStore; 
 }
 
 export function ClaimTask({ data, store, handle, onTarget, digitsMoveOn }: TaskProps) {
-  const claims = data.claims!;
+  const claims = data.claimVerification!;
   const references = claims.references;
   // Opens on the first claim without a code (past the end when every claim has one).
   const [initial] = useState(() =>

@@ -105,10 +105,10 @@ export function CodeChangeColumns({
     );
   const taskPart = showTask && (
     <Fragment key={taskKey}>
-      {data.claims && <ClaimTask {...taskProps} />}
-      {data.rating && <RatingTask {...taskProps} />}
-      {data.grading && <GradingTask {...taskProps} />}
-      {data.filtering && <CommentFilteringTask {...taskProps} />}
+      {data.claimVerification && <ClaimTask {...taskProps} />}
+      {data.reviewRating && <RatingTask {...taskProps} />}
+      {data.referenceGrading && <GradingTask {...taskProps} />}
+      {data.commentFiltering && <CommentFilteringTask {...taskProps} />}
     </Fragment>
   );
   return (

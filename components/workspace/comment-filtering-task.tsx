@@ -30,7 +30,7 @@ export function CommentFilteringTask(props: TaskProps) {
     <ReviewChoiceTask<boolean, Draft>
       {...props}
       kind="label"
-      reviews={props.data.filtering!.reviews}
+      reviews={props.data.commentFiltering!.reviews}
       intro={intro}
       listLabel="Review comments"
       choices={LABELS}

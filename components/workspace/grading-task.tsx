@@ -20,7 +20,7 @@ const GRADES: readonly Choice<number>[] = [1, 2, 3, 4, 5].map((grade) => {
 });
 
 export function GradingTask(props: TaskProps) {
-  const grading = props.data.grading!;
+  const grading = props.data.referenceGrading!;
   const intro = (
     <>
       <section aria-label="Reference review" className="sticky top-0 z-10 rounded border border-amber-300 bg-amber-50 p-2">

@@ -25,7 +25,7 @@ import { NoteBox } from "./note-box";
 const ORIGIN_LABEL = { claim: "claim", smell: "smell", added: "added by annotator", replaced: "corrected" } as const;
 
 export function RatingTask({ data, store, handle, onTarget, digitsMoveOn }: TaskProps) {
-  const rating = data.rating!;
+  const rating = data.reviewRating!;
   const { reviews, references } = rating;
   const dims = data.study.likertDimensions;
   const { likertMin, likertMax } = data.study;

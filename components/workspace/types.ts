@@ -9,7 +9,7 @@ import type { AutosaveStore } from "./autosave";
 export type AnswerStore = Pick<AutosaveStore, "value" | "entry" | "list" | "set">;
 
 /** What the task panels show: the task's part of the workspace and the study's scales. */
-export type TaskData = Pick<WorkspaceData, "claims" | "rating" | "grading" | "filtering" | "commentQuestions" | "study">;
+export type TaskData = Pick<WorkspaceData, "claimVerification" | "reviewRating" | "referenceGrading" | "commentFiltering" | "commentQuestions" | "study">;
 
 /** What a task panel exposes to the workspace's keyboard handler. */
 export interface TaskHandle {

@@ -329,15 +329,15 @@ export function Workspace({ data, accountId }: { data: WorkspaceData; accountId:
   const overall = store.overall();
   const errorDetail = ANNOTATION_KINDS.flatMap((kind) => store.list(kind)).find((e) => e.status === "error")?.message;
   function labelOf(entry: Entry): string {
-    if (entry.kind === "judgement") return `Claim ${(data.claims?.references.findIndex((r) => r.id === entry.targetId) ?? -1) + 1}`;
+    if (entry.kind === "judgement") return `Claim ${(data.claimVerification?.references.findIndex((r) => r.id === entry.targetId) ?? -1) + 1}`;
     if (entry.kind === "addedClaim") return "Your added claim";
-    if (entry.kind === "necessity") return `Necessity of pseudo-reference ${(data.rating?.references.findIndex((r) => r.id === entry.targetId) ?? -1) + 1}`;
+    if (entry.kind === "necessity") return `Necessity of pseudo-reference ${(data.reviewRating?.references.findIndex((r) => r.id === entry.targetId) ?? -1) + 1}`;
     if (entry.kind === "commentAnswers") {
       const at = pr?.comments.findIndex((c) => c.id === entry.targetId) ?? -1;
       const c = pr?.comments[at];
       return c ? `Comment ${at + 1} (${c.path}${c.line === null ? "" : `:${c.line}`})` : "This comment";
     }
-    const reviews = data.rating?.reviews ?? data.grading?.reviews ?? data.filtering?.reviews ?? [];
+    const reviews = data.reviewRating?.reviews ?? data.referenceGrading?.reviews ?? data.commentFiltering?.reviews ?? [];
     return reviews.find((r) => r.id === entry.targetId)?.label ?? "This annotation";
   }
   const unsaved = store.unsaved();

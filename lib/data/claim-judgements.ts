@@ -60,7 +60,7 @@ export const claimJudgementQueries: TaskQueries = {
       client.claimJudgement.findMany({ where: { annotatorId: accountId, pseudoReference: { codeChangeId } } }),
     ]);
     return {
-      claims: {
+      claimVerification: {
         // "hide system names" also hides the model that generated a claim (its source)
         references: references.filter((r) => r.kind === "CLAIM" || r.kind === "IMPLICATION").map((r) => ({ id: r.id, kind: r.kind as "CLAIM" | "IMPLICATION", text: r.text, source: study.hideSystemNames ? "" : r.source })),
         smells: references.filter((r) => r.kind === "SMELL").map((r) => ({ id: r.id, text: r.text, source: r.source })),

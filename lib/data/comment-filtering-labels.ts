@@ -9,7 +9,7 @@ export const commentFilteringLabelQueries: TaskQueries = {
   async readWorkspace({ client, accountId, codeChangeId, study, reviewSeed }) {
     const [all, labels] = await Promise.all([itemReviews(client, codeChangeId), client.commentFilteringLabel.findMany({ where: { annotatorId: accountId, review: { codeChangeId } } })]);
     return {
-      filtering: {
+      commentFiltering: {
         reviews: anonymise(all, reviewSeed, study.hideSystemNames),
         labels: Object.fromEntries(labels.map((l) => [l.reviewId, { id: l.id, version: l.version, value: { highQuality: l.highQuality, justification: l.justification } }])),
       },

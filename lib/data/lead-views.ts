@@ -52,7 +52,7 @@ export interface CodeChangePreview {
   /** The annotator whose answers are shown; null: none. */
   annotatorId: string | null;
   /** What the annotator's workspace shows of the item and task (their order of the reviews, their stage-2 set, their answers). */
-  data: Pick<WorkspaceData, "study" | "item" | "sources" | "claims" | "rating" | "grading" | "filtering" | "commentQuestions">;
+  data: Pick<WorkspaceData, "study" | "item" | "sources" | "claimVerification" | "reviewRating" | "referenceGrading" | "commentFiltering" | "commentQuestions">;
   imported: WorkspaceData["imported"];
 }
 

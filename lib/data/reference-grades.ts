@@ -9,7 +9,7 @@ export const referenceGradeQueries: TaskQueries = {
     const [all, grades] = await Promise.all([itemReviews(client, codeChangeId), client.referenceGrade.findMany({ where: { annotatorId: accountId, review: { codeChangeId } } })]);
     const reference = all.find((r) => r.isReference) ?? null;
     return {
-      grading: {
+      referenceGrading: {
         reference: reference && { id: reference.id, text: reference.text },
         reviews: anonymise(
           all.filter((r) => !r.isReference),

@@ -73,7 +73,7 @@ export const reviewRatingQueries: TaskQueries = {
     ]);
     const necessity = study.stageOrder ? await necessityOf(client, accountId, stage2.references.map((r) => r.id)) : null;
     return {
-      rating: {
+      reviewRating: {
         stage2Source: stage2.source,
         // "hide system names" also hides the model that generated a claim (not a smell's analyzer)
         references: study.hideSystemNames ? stage2.references.map((r) => (r.origin === "smell" ? r : { ...r, source: "" })) : stage2.references,

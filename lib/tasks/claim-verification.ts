@@ -43,13 +43,13 @@ export const claimVerification: TaskDescriptor = {
   answer: () => ({ text: "a.code::text" }),
   // A claim is done when coded, or (where stage 1 asks necessity) marked unnecessary.
   stored: (workspace) => [
-    ...(workspace.claims?.references ?? []).map((r) => storedEntry("judgement", r.id, workspace.claims!.judgements[r.id])),
-    ...(workspace.claims?.added ?? []).map((a) => storedEntry("addedClaim", a.id, a)),
+    ...(workspace.claimVerification?.references ?? []).map((r) => storedEntry("judgement", r.id, workspace.claimVerification!.judgements[r.id])),
+    ...(workspace.claimVerification?.added ?? []).map((a) => storedEntry("addedClaim", a.id, a)),
   ],
   missing: (workspace, answer) =>
-    (workspace.claims?.references ?? []).flatMap((ref, i) => {
+    (workspace.claimVerification?.references ?? []).flatMap((ref, i) => {
       const v = answer("judgement", ref.id) as Partial<ClaimJudgementValue> | null;
-      const done = v?.code != null || (workspace.claims!.askNecessity && v?.necessary === false);
+      const done = v?.code != null || (workspace.claimVerification!.askNecessity && v?.necessary === false);
       return missingEntry("judgement", ref.id, `Claim ${i + 1}`, done ? [] : ["code"]);
     }),
 

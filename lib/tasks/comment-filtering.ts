@@ -31,8 +31,8 @@ export const commentFiltering: TaskDescriptor = {
   appliesTo: (item) => item.reviews > 0,
   questions: () => [{ task: "COMMENT_FILTERING", key: "high-quality", label: "Actionable and verifiable comment", level: "nominal", scale: [HIGH_QUALITY.no, HIGH_QUALITY.yes], weights: "unweighted" }],
   answer: () => ({ text: `CASE WHEN a."highQuality" THEN '${HIGH_QUALITY.yes}' ELSE '${HIGH_QUALITY.no}' END` }),
-  stored: (workspace) => (workspace.filtering?.reviews ?? []).map((r) => storedEntry("label", r.id, workspace.filtering!.labels[r.id])),
-  missing: (workspace, answer) => unansweredReviews(workspace.filtering?.reviews ?? [], answer, "label", (v) => typeof (v as Partial<CommentFilteringLabelValue> | null)?.highQuality === "boolean", "label"),
+  stored: (workspace) => (workspace.commentFiltering?.reviews ?? []).map((r) => storedEntry("label", r.id, workspace.commentFiltering!.labels[r.id])),
+  missing: (workspace, answer) => unansweredReviews(workspace.commentFiltering?.reviews ?? [], answer, "label", (v) => typeof (v as Partial<CommentFilteringLabelValue> | null)?.highQuality === "boolean", "label"),
 
   codebook: () => [
     {

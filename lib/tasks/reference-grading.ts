@@ -30,8 +30,8 @@ export const referenceGrading: TaskDescriptor = {
   appliesTo: (item) => item.hasReference && item.generatedReviews > 0,
   questions: () => [{ task: "REFERENCE_GRADING", key: "grade", label: "Grade against the reference (1-5)", level: "ordinal", scale: [1, 2, 3, 4, 5], weights: "quadratic" }],
   answer: () => ({ text: "a.grade::text" }),
-  stored: (workspace) => (workspace.grading?.reviews ?? []).map((r) => storedEntry("grade", r.id, workspace.grading!.grades[r.id])),
-  missing: (workspace, answer) => unansweredReviews(workspace.grading?.reviews ?? [], answer, "grade", (v) => typeof (v as Partial<ReferenceGradeValue> | null)?.grade === "number", "grade"),
+  stored: (workspace) => (workspace.referenceGrading?.reviews ?? []).map((r) => storedEntry("grade", r.id, workspace.referenceGrading!.grades[r.id])),
+  missing: (workspace, answer) => unansweredReviews(workspace.referenceGrading?.reviews ?? [], answer, "grade", (v) => typeof (v as Partial<ReferenceGradeValue> | null)?.grade === "number", "grade"),
 
   codebook: () => [{ title: "Grades (GradedReviews §4.3)", entries: REFERENCE_GRADES.map((g) => ({ key: String(g.grade), label: g.label, description: g.description })) }],
   shortcuts: [

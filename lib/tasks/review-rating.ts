@@ -44,11 +44,11 @@ export const reviewRating: TaskDescriptor = {
   answer: () => ({ jsonNumber: "scores" }),
   // With the stage order, every stage-2 pseudo-reference needs a necessity; every review a score on every dimension.
   stored: (workspace) => [
-    ...(workspace.rating?.necessity ? workspace.rating.references : []).map((r) => storedEntry("necessity", r.id, workspace.rating!.necessity![r.id])),
-    ...(workspace.rating?.reviews ?? []).map((r) => storedEntry("rating", r.id, workspace.rating!.ratings[r.id])),
+    ...(workspace.reviewRating?.necessity ? workspace.reviewRating.references : []).map((r) => storedEntry("necessity", r.id, workspace.reviewRating!.necessity![r.id])),
+    ...(workspace.reviewRating?.reviews ?? []).map((r) => storedEntry("rating", r.id, workspace.reviewRating!.ratings[r.id])),
   ],
   missing: (workspace, answer, dimensions) => {
-    const rating = workspace.rating;
+    const rating = workspace.reviewRating;
     if (!rating) return [];
     const necessity = rating.necessity
       ? rating.references.flatMap((ref, i) => missingEntry("necessity", ref.id, `Pseudo-reference ${i + 1}`, (answer("necessity", ref.id) as Partial<NecessityValue> | null)?.necessary == null ? ["necessity"] : []))

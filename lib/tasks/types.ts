@@ -82,7 +82,7 @@ export interface WorkspaceComment {
 
 /** The part of the workspace each task shows. */
 export interface TaskWorkspace {
-  claims?: {
+  claimVerification?: {
     references: { id: string; kind: "CLAIM" | "IMPLICATION"; text: string; source: string }[];
     smells: { id: string; text: string; source: string }[];
     judgements: Record<string, Versioned<ClaimJudgementValue>>;
@@ -90,7 +90,7 @@ export interface TaskWorkspace {
     /** False when the study keeps CRScore's stage order: necessity is then asked in stage 2. */
     askNecessity: boolean;
   };
-  rating?: {
+  reviewRating?: {
     stage2Source: "consolidated" | "own";
     references: Stage2Reference[];
     reviews: WorkspaceReview[];
@@ -98,8 +98,8 @@ export interface TaskWorkspace {
     /** With CRScore's stage order: the annotator's necessity of each stage-2 pseudo-reference (absent otherwise). */
     necessity?: Record<string, Versioned<NecessityValue>>;
   };
-  grading?: { reference: { id: string; text: string } | null; reviews: WorkspaceReview[]; grades: Record<string, Versioned<ReferenceGradeValue>> };
-  filtering?: { reviews: WorkspaceReview[]; labels: Record<string, Versioned<CommentFilteringLabelValue>> };
+  referenceGrading?: { reference: { id: string; text: string } | null; reviews: WorkspaceReview[]; grades: Record<string, Versioned<ReferenceGradeValue>> };
+  commentFiltering?: { reviews: WorkspaceReview[]; labels: Record<string, Versioned<CommentFilteringLabelValue>> };
   /** Comment questions: the assignment's pull request, its review comments in reading order (j/k), the study's questions and the annotator's own answers. */
   commentQuestions?: {
     pullRequest: { id: string; externalId: string; repository: string; url: string; title: string; description: string; baseSha: string; headSha: string };

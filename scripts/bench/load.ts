@@ -231,8 +231,8 @@ async function prepareAnnotator(port: number, account: { email: string; password
   for (const entry of queues.queues.flatMap((q) => q.entries).filter((e) => e.task === "CLAIM_VERIFICATION")) {
     const reply = await send(port, "GET", `/api/annotations/assignments/${entry.id}`, { cookie });
     if (reply.status !== 200) throw new Error(`workspace ${entry.id}: ${reply.status} ${reply.body.slice(0, 200)}`);
-    const workspace = JSON.parse(reply.body) as { claims: { references: { id: string }[]; judgements: Record<string, { version: number }> } };
-    for (const claim of workspace.claims.references) targets.push({ assignmentId: entry.id, claimId: claim.id, version: workspace.claims.judgements[claim.id]?.version ?? 0, busy: false });
+    const workspace = JSON.parse(reply.body) as { claimVerification: { references: { id: string }[]; judgements: Record<string, { version: number }> } };
+    for (const claim of workspace.claimVerification.references) targets.push({ assignmentId: entry.id, claimId: claim.id, version: workspace.claimVerification.judgements[claim.id]?.version ?? 0, busy: false });
   }
   if (targets.length === 0) throw new Error(`${account.email} has no claims to judge`);
   return { cookie, targets, next: 0 };

@@ -148,7 +148,7 @@ describe("forged ids are refused and nothing is written", () => {
     expect((await db.pseudoReference.findUniqueOrThrow({ where: { id: added.id! } })).text).toBe("ann1's claim");
     // ann2 does not see ann1's added claim
     const ws2 = await data.getWorkspace(ann2.id, own2);
-    expect(ws2.claims!.added.map((a) => a.id)).toEqual([mine.id]);
+    expect(ws2.claimVerification!.added.map((a) => a.id)).toEqual([mine.id]);
   });
 
   test("links to pseudo-references outside the annotator's stage-2 set are refused", async () => {
@@ -182,8 +182,8 @@ describe("stage 2 pseudo-references come from stage 1", () => {
 
     const ws = await data.getWorkspace(ann1.id, stage2);
     expect(ws.blockedBy).toBeNull();
-    expect(ws.rating!.stage2Source).toBe("own");
-    expect(ws.rating!.references.map((r) => [r.id, r.origin])).toEqual([
+    expect(ws.reviewRating!.stage2Source).toBe("own");
+    expect(ws.reviewRating!.references.map((r) => [r.id, r.origin])).toEqual([
       [c0, "claim"],
       [correction.id, "replaced"],
       [change.smell, "smell"],
@@ -214,8 +214,8 @@ describe("stage 2 pseudo-references come from stage 1", () => {
       });
     const consolidated = await data.getWorkspace(ann2.id, ann2Stage2);
     expect(consolidated.blockedBy).toBeNull();
-    expect(consolidated.rating!.stage2Source).toBe("consolidated");
-    expect(consolidated.rating!.references.map((r) => [r.id, r.text])).toEqual([
+    expect(consolidated.reviewRating!.stage2Source).toBe("consolidated");
+    expect(consolidated.reviewRating!.references.map((r) => [r.id, r.text])).toEqual([
       [c0, `claim claim-0 of 2`],
       [c1, "corrected claim 1 (lead)"],
       [change.smell, "smell smell of 2"],
@@ -233,20 +233,20 @@ describe("reviews per annotator", () => {
     const a1 = await data.getWorkspace(ann1.id, await assignmentOf(ann1.id, change.id, "COMMENT_FILTERING"));
     const a1again = await data.getWorkspace(ann1.id, await assignmentOf(ann1.id, change.id, "COMMENT_FILTERING"));
     const a2 = await data.getWorkspace(ann2.id, await assignmentOf(ann2.id, change.id, "COMMENT_FILTERING"));
-    const ids = (w: typeof a1) => w.filtering!.reviews.map((r) => r.id);
+    const ids = (w: typeof a1) => w.commentFiltering!.reviews.map((r) => r.id);
     expect(ids(a1)).toEqual(ids(a1again));
     expect(ids(a1).slice().sort()).toEqual(ids(a2).slice().sort());
     expect(ids(a1)).not.toEqual(ids(a2));
-    expect(a1.filtering!.reviews.map((r) => r.label)).toEqual(["Review A", "Review B", "Review C", "Review D", "Review E", "Review F", "Review G", "Review H"]);
+    expect(a1.commentFiltering!.reviews.map((r) => r.label)).toEqual(["Review A", "Review B", "Review C", "Review D", "Review E", "Review F", "Review G", "Review H"]);
     expect(JSON.stringify(a1)).not.toMatch(/system-\d/);
     // grading shows the reference separately and grades only the generated reviews
     const g = await data.getWorkspace(ann1.id, await assignmentOf(ann1.id, change.id, "REFERENCE_GRADING"));
-    expect(g.grading!.reference?.id).toBe(change.reference);
-    expect(g.grading!.reviews.map((r) => r.id)).not.toContain(change.reference);
+    expect(g.referenceGrading!.reference?.id).toBe(change.reference);
+    expect(g.referenceGrading!.reviews.map((r) => r.id)).not.toContain(change.reference);
 
     await db.study.update({ where: { id: fx.studyId }, data: { hideSystemNames: false } });
     const shown = await data.getWorkspace(ann1.id, await assignmentOf(ann1.id, change.id, "COMMENT_FILTERING"));
-    expect(shown.filtering!.reviews.find((r) => r.id === change.reference)).toMatchObject({ system: "human", isReference: true });
+    expect(shown.commentFiltering!.reviews.find((r) => r.id === change.reference)).toMatchObject({ system: "human", isReference: true });
     await db.study.update({ where: { id: fx.studyId }, data: { hideSystemNames: true } });
   });
 });
@@ -278,7 +278,7 @@ describe("assignment life cycle", () => {
     const ann3 = asAccount(fx.accounts.ann3);
     const change = fx.changes[1];
     const rating = await assignmentOf(ann3.id, change.id, "REVIEW_RATING");
-    const reviews = (await data.getWorkspace(ann3.id, rating)).rating!.reviews;
+    const reviews = (await data.getWorkspace(ann3.id, rating)).reviewRating!.reviews;
     expect(reviews.length).toBeGreaterThanOrEqual(3);
     const full = { conciseness: 4, comprehensiveness: 3, relevance: 5 };
     const scores = (i: number): Record<string, number> => (i === 1 ? { conciseness: 4, comprehensiveness: 3 } : i === reviews.length - 1 ? { comprehensiveness: 2 } : full);

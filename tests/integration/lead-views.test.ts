@@ -74,7 +74,7 @@ test("the preview shows the item as the annotator's workspace does, with their a
     const assignment = await assignmentOf(accountId, "COMMENT_FILTERING", filterChange);
     const workspace = await data.getWorkspace(accountId, assignment.id);
     const preview = await views.codeChangePreview(asLead(a), a.slug, filterChange, { task: "COMMENT_FILTERING", annotatorId: accountId });
-    expect(preview.data.filtering).toEqual(workspace.filtering);
+    expect(preview.data.commentFiltering).toEqual(workspace.commentFiltering);
     expect(preview.data.item).toEqual(workspace.item);
     expect(preview.data.sources).toEqual(workspace.sources);
     expect(preview.data.study).toEqual(workspace.study);
@@ -83,20 +83,20 @@ test("the preview shows the item as the annotator's workspace does, with their a
   const ann1 = await views.codeChangePreview(asLead(a), a.slug, filterChange, { task: "COMMENT_FILTERING", annotatorId: a.accounts.ann1 });
   const ann2 = await views.codeChangePreview(asLead(a), a.slug, filterChange, { task: "COMMENT_FILTERING", annotatorId: a.accounts.ann2 });
   const third = a.changes.find((c) => c.id === filterChange)!.reviews[2];
-  expect(ann1.data.filtering!.labels[third].value.highQuality).toBe(true);
-  expect(ann2.data.filtering!.labels[third].value.highQuality).toBe(false);
+  expect(ann1.data.commentFiltering!.labels[third].value.highQuality).toBe(true);
+  expect(ann2.data.commentFiltering!.labels[third].value.highQuality).toBe(false);
 
   const nobody = await views.codeChangePreview(asLead(a), a.slug, filterChange, { task: "COMMENT_FILTERING" });
   expect(nobody.annotatorId).toBeNull();
-  expect(nobody.data.filtering!.labels).toEqual({});
-  expect(nobody.data.filtering!.reviews.map((r) => r.id).sort()).toEqual(ann1.data.filtering!.reviews.map((r) => r.id).sort());
+  expect(nobody.data.commentFiltering!.labels).toEqual({});
+  expect(nobody.data.commentFiltering!.reviews.map((r) => r.id).sort()).toEqual(ann1.data.commentFiltering!.reviews.map((r) => r.id).sort());
   expect(nobody.annotators.map((p) => p.id).sort()).toEqual([a.accounts.ann1, a.accounts.ann2].sort());
 
   // The claim task shows the annotator's draft judgement, and the study's first task is the default.
   const claims = await views.codeChangePreview(asLead(a), a.slug, claimChange, { annotatorId: a.accounts.ann1 });
   expect(claims.task).toBe("CLAIM_VERIFICATION");
   const claim = a.changes.find((c) => c.id === claimChange)!.claims[1];
-  expect(claims.data.claims!.judgements[claim].value).toMatchObject({ code: "INCORRECT", note: "wrong line" });
+  expect(claims.data.claimVerification!.judgements[claim].value).toMatchObject({ code: "INCORRECT", note: "wrong line" });
   expect(await written()).toEqual(before);
 });
 

@@ -116,8 +116,8 @@ describe("LLM claim generation", () => {
 
     // Stage 1: the generated claims are there to verify, like imported ones.
     const change = await db.codeChange.findFirstOrThrow({ where: { studyId: study.id, externalId: "ok" } });
-    const workspace = (await claimJudgementQueries.readWorkspace({ client: db, accountId: "nobody", codeChangeId: change.id, study: { hideSystemNames: false }, reviewSeed: 1 } as never)) as { claims: { references: { kind: string; text: string }[] } };
-    expect(workspace.claims.references.map((r) => r.kind)).toEqual(["CLAIM", "CLAIM", "IMPLICATION"]);
+    const workspace = (await claimJudgementQueries.readWorkspace({ client: db, accountId: "nobody", codeChangeId: change.id, study: { hideSystemNames: false }, reviewSeed: 1 } as never)) as { claimVerification: { references: { kind: string; text: string }[] } };
+    expect(workspace.claimVerification.references.map((r) => r.kind)).toEqual(["CLAIM", "CLAIM", "IMPLICATION"]);
   }, 120_000);
 
   test("the study's own prompt is sent and hashed into the signature; a prompt without {{diff}} is refused", async () => {

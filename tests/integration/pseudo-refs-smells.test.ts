@@ -94,9 +94,9 @@ describe("static analysis as a study job", () => {
     expect(await db.pseudoReference.count({ where: { codeChange: { studyId: study.id }, kind: "SMELL" } })).toBe(smells.length);
 
     const jsChange = await db.codeChange.findFirstOrThrow({ where: { studyId: study.id, externalId: "js" } });
-    const workspace = (await claimJudgementQueries.readWorkspace({ client: db, accountId: "nobody", codeChangeId: jsChange.id, study: { hideSystemNames: false }, reviewSeed: 1 } as never)) as { claims: { smells: { text: string }[]; references: { text: string }[] } };
-    expect(workspace.claims.smells.map((s) => s.text)).toEqual(js.map((s) => s.text));
-    expect(workspace.claims.references.map((r) => r.text)).toEqual(["A claim."]);
+    const workspace = (await claimJudgementQueries.readWorkspace({ client: db, accountId: "nobody", codeChangeId: jsChange.id, study: { hideSystemNames: false }, reviewSeed: 1 } as never)) as { claimVerification: { smells: { text: string }[]; references: { text: string }[] } };
+    expect(workspace.claimVerification.smells.map((s) => s.text)).toEqual(js.map((s) => s.text));
+    expect(workspace.claimVerification.references.map((r) => r.text)).toEqual(["A claim."]);
   }, 240_000);
 
   test("the worker takes a run's jobs as one chunk and completes each job", async () => {

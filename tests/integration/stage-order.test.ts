@@ -47,14 +47,14 @@ test("stage 2 opens only after the item's stage 1 is consolidated; with the sett
   await admin.saveConsolidation(asLead(fx), { slug: fx.slug, codeChangeId: change.id, decisions: item.claims.filter((c) => c.kind !== "SMELL").map((c) => ({ pseudoReferenceId: c.id, action: "KEEP" as const })) });
   const open = await data.getWorkspace(ann1.id, stage2);
   expect(open.blockedBy).toBeNull();
-  expect(open.rating!.stage2Source).toBe("consolidated");
+  expect(open.reviewRating!.stage2Source).toBe("consolidated");
   expect((await data.saveAnnotation(ann1, rating)).version).toBe(1);
 
   await setStageOrder(asLead(fx), fx.slug, false);
   await finishStage1(ann1.id, 1);
   const own = await data.getWorkspace(ann1.id, await assignmentOf(ann1.id, fx.changes[1].id, "REVIEW_RATING"));
   expect(own.blockedBy).toBeNull();
-  expect(own.rating!.stage2Source).toBe("own");
+  expect(own.reviewRating!.stage2Source).toBe("own");
 });
 
 test("with the setting on, necessity is asked in stage 2 over the consolidated set (smells included), not in stage 1; off, in stage 1 as before", async () => {
@@ -67,7 +67,7 @@ test("with the setting on, necessity is asked in stage 2 over the consolidated s
     data.saveAnnotation(ann2, { kind: "judgement", assignmentId: stage1, targetId: claimId, baseVersion, value: { code, necessary, errorType: null, note: "" } });
 
   // stage 1 asks only the verdict: an "unnecessary" flag does not stand in for a code
-  expect((await data.getWorkspace(ann2.id, stage1)).claims!.askNecessity).toBe(false);
+  expect((await data.getWorkspace(ann2.id, stage1)).claimVerification!.askNecessity).toBe(false);
   await claimSave(change.claims[0], 0, null, false);
   for (const claimId of change.claims.slice(1)) await claimSave(claimId, 0, "CORRECT", null);
   await expect(data.submitAssignment(ann2.id, stage1)).rejects.toMatchObject({ status: 422, message: expect.stringContaining("still missing: Claim 1: code.") });
@@ -84,11 +84,11 @@ test("with the setting on, necessity is asked in stage 2 over the consolidated s
   const dropped = change.claims[1];
   await admin.saveConsolidation(lead, { slug: fx.slug, codeChangeId: change.id, decisions: item.claims.filter((c) => c.kind !== "SMELL").map((c) => ({ pseudoReferenceId: c.id, action: c.id === dropped ? ("DROP" as const) : ("KEEP" as const) })) });
   const open = await data.getWorkspace(ann2.id, stage2);
-  const references = open.rating!.references.map((r) => r.id);
+  const references = open.reviewRating!.references.map((r) => r.id);
   expect(references).toEqual([change.claims[0], change.claims[2], change.implication, change.smell]);
   // the stage-1 rows exist (version 2 for claim 1, 1 for the others) but carry no necessity yet
-  expect(Object.keys(open.rating!.necessity!).sort()).toEqual([change.claims[0], change.claims[2], change.implication].sort());
-  expect(Object.values(open.rating!.necessity!).every((n) => n.value.necessary === null)).toBe(true);
+  expect(Object.keys(open.reviewRating!.necessity!).sort()).toEqual([change.claims[0], change.claims[2], change.implication].sort());
+  expect(Object.values(open.reviewRating!.necessity!).every((n) => n.value.necessary === null)).toBe(true);
   await expect(necessity(dropped, true)).rejects.toMatchObject({ status: 404 });
 
   const study = await db.study.findUniqueOrThrow({ where: { id: fx.studyId }, select: { likertDimensions: true } });
@@ -102,7 +102,7 @@ test("with the setting on, necessity is asked in stage 2 over the consolidated s
     message: expect.stringContaining("still missing: Pseudo-reference 1: necessity; Pseudo-reference 2: necessity; Pseudo-reference 3: necessity; Pseudo-reference 4: necessity."),
     details: { missing: references.map((targetId, i) => ({ kind: "necessity", targetId, label: `Pseudo-reference ${i + 1}`, what: ["necessity"] })) },
   });
-  const versions = new Map(Object.entries(open.rating!.necessity!).map(([id, n]) => [id, n.version]));
+  const versions = new Map(Object.entries(open.reviewRating!.necessity!).map(([id, n]) => [id, n.version]));
   const unnecessary = new Set([change.smell, change.claims[2]]);
   for (const id of references) expect((await necessity(id, !unnecessary.has(id), versions.get(id) ?? 0)).changed).toBe(true);
   await data.submitAssignment(ann2.id, stage2);
@@ -120,13 +120,13 @@ test("with the setting on, necessity is asked in stage 2 over the consolidated s
   expect(byRef.get(change.claims[0])).toMatchObject({ code: "CORRECT", necessary: true });
   expect(byRef.get(dropped)).toMatchObject({ code: "CORRECT", necessary: null });
   const reread = await data.getWorkspace(ann2.id, stage2);
-  expect(reread.rating!.necessity![change.smell].value.necessary).toBe(false);
+  expect(reread.reviewRating!.necessity![change.smell].value.necessary).toBe(false);
   const history = await db.annotationHistory.findMany({ where: { annotationId: byRef.get(change.smell)!.id, kind: "CLAIM_JUDGEMENT" } });
   expect(history.map((h) => h.newValue)).toEqual([{ necessary: false }]);
 
   // off: necessity back in stage 1, none asked in stage 2
   await setStageOrder(lead, fx.slug, false);
-  expect((await data.getWorkspace(ann2.id, stage1)).claims!.askNecessity).toBe(true);
-  expect((await data.getWorkspace(ann2.id, stage2)).rating!.necessity).toBeUndefined();
+  expect((await data.getWorkspace(ann2.id, stage1)).claimVerification!.askNecessity).toBe(true);
+  expect((await data.getWorkspace(ann2.id, stage2)).reviewRating!.necessity).toBeUndefined();
   await expect(necessity(change.smell, true, 1)).rejects.toMatchObject({ status: 400 });
 });

@@ -88,12 +88,12 @@ describe("editing", () => {
     const claims = await assignmentOf(fx.accounts.ann1, fx.changes[0].id, "CLAIM_VERIFICATION");
     const shown = await data.getWorkspace(fx.accounts.ann1, claims);
     expect(shown.study).toMatchObject({ name: "Renamed study", guidelines });
-    expect(shown.claims!.references.map((r) => r.source)).toContain("model");
+    expect(shown.claimVerification!.references.map((r) => r.source)).toContain("model");
 
     await updateStudySettings(asLead(fx), await settingsOf(fx, { hideSystemNames: true }));
     const hidden = await data.getWorkspace(fx.accounts.ann1, claims);
     // the model that generated the claims is hidden too, not only the review systems
-    expect(hidden.claims!.references.every((r) => r.source === "")).toBe(true);
+    expect(hidden.claimVerification!.references.every((r) => r.source === "")).toBe(true);
     expect(JSON.stringify(hidden)).not.toContain('"model"');
   });
 

@@ -11,7 +11,7 @@ const versioned = <V>(value: V) => ({ id: `row-${Math.random()}`, version: 1, va
 describe("completeness", () => {
   test("review rating names each review and the dimensions it lacks, in the annotator's order", () => {
     const task: TaskWorkspace = {
-      rating: {
+      reviewRating: {
         stage2Source: "own",
         references: [],
         reviews: ["A", "B", "C", "D", "E", "F"].map((l, i) => review(`r${i}`, `Review ${l}`)),
@@ -33,12 +33,12 @@ describe("completeness", () => {
 
   test("with the stage order, necessity comes first; a review without any rating lacks every dimension", () => {
     const task: TaskWorkspace = {
-      rating: {
+      reviewRating: {
         stage2Source: "consolidated",
         references: [
           { id: "p1", kind: "CLAIM", text: "a", source: "", origin: "claim" },
           { id: "p2", kind: "SMELL", text: "b", source: "pylint", origin: "smell" },
-        ] as NonNullable<TaskWorkspace["rating"]>["references"],
+        ] as NonNullable<TaskWorkspace["reviewRating"]>["references"],
         reviews: [review("r0", "Review A")],
         ratings: {},
         necessity: { p1: versioned({ necessary: false }) },
@@ -49,7 +49,7 @@ describe("completeness", () => {
 
   test("claims need a code, or an unnecessary mark where stage 1 asks necessity", () => {
     const claims = (askNecessity: boolean): TaskWorkspace => ({
-      claims: {
+      claimVerification: {
         references: ["c1", "c2", "c3"].map((id) => ({ id, kind: "CLAIM" as const, text: id, source: "" })),
         smells: [],
         judgements: { c1: versioned({ code: "CORRECT", necessary: null, errorType: null, note: "" }), c2: versioned({ code: null, necessary: false, errorType: null, note: "" }) },
@@ -66,11 +66,11 @@ describe("completeness", () => {
   });
 
   test("grading and filtering: a draft with only a comment is still missing its grade or label", () => {
-    const task: TaskWorkspace = { grading: { reference: null, reviews: [review("g1", "Review A"), review("g2", "Review B")], grades: { g1: versioned({ grade: 3, comment: "" }) } } };
+    const task: TaskWorkspace = { referenceGrading: { reference: null, reviews: [review("g1", "Review A"), review("g2", "Review B")], grades: { g1: versioned({ grade: 3, comment: "" }) } } };
     const drafts = new Map<string, unknown>([["grade:g2", { comment: "before the grade" }]]);
     const stored = storedValues(task);
     expect(describeMissing(missingAnswers(task, (kind, id) => drafts.get(`${kind}:${id}`) ?? stored(kind, id), DIMS))).toBe("Review B: grade");
-    const filtering: TaskWorkspace = { filtering: { reviews: [review("f1", "Review A")], labels: { f1: versioned({ highQuality: false, justification: "" }) } } };
+    const filtering: TaskWorkspace = { commentFiltering: { reviews: [review("f1", "Review A")], labels: { f1: versioned({ highQuality: false, justification: "" }) } } };
     expect(missingAnswers(filtering, storedValues(filtering), DIMS)).toEqual([]);
   });
 
