@@ -142,6 +142,13 @@ export function uses(names: readonly string[], files: readonly { path: string; t
   return found;
 }
 
+/** The keys of the TaskWorkspace interface (lib/tasks/types.ts): its lines two spaces in. */
+export function workspaceKeys(types: string): string[] {
+  const body = /^export interface TaskWorkspace \{\n(.*?)^\}/ms.exec(types);
+  if (!body) throw new Error("no TaskWorkspace interface");
+  return [...body[1].matchAll(/^ {2}(\w+)\??:/gm)].map((m) => m[1]);
+}
+
 describe("the glossary's retired names", () => {
   const names = retiredNames(readFileSync(path.join(ROOT, "docs/glossary.md"), "utf8"));
 
@@ -166,6 +173,26 @@ describe("the glossary's retired names", () => {
       "/admin/users": ["lib/data/y.ts"],
       "filter-task.tsx": ["components/workspace/filter-task.tsx"],
     });
+  });
+
+  test("are not the keys of the workspace's task parts, which are the tasks' names", () => {
+    // "claims", "rating", ... are words of other senses too (ONE_SENSE_ONLY), so the search above
+    // skips them; the keys are checked where they are declared: TaskWorkspace in lib/tasks/types.ts.
+    const keys = workspaceKeys(readFileSync(path.join(ROOT, "lib/tasks/types.ts"), "utf8"));
+    const tasks = [...readFileSync(path.join(ROOT, "prisma/schema.prisma"), "utf8").match(/^enum TaskType \{\n([^}]*)\}/m)![1].matchAll(/^\s*([A-Z_]+)\s*$/gm)].map((m) => m[1]);
+    expect(tasks.length).toBeGreaterThan(0);
+    expect(keys.sort()).toEqual(tasks.map((t) => t.toLowerCase().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())).sort());
+    const glossary = readFileSync(path.join(ROOT, "docs/glossary.md"), "utf8").replace(/\s*\n\s*/g, " ");
+    const named = [...glossary.match(/part of the workspace is keyed by the task: ((?:`\w+`(?:, )?)+)/)![1].matchAll(/`(\w+)`/g)].map((m) => m[1]);
+    expect(named.length).toBeGreaterThan(0);
+    expect(keys).toEqual(expect.arrayContaining(named));
+    for (const retired of ["claims", "rating", "grading", "filtering"]) expect(names).toContain(retired);
+    expect(keys.filter((k) => names.includes(k))).toEqual([]);
+  });
+
+  test("workspace keys are read from TaskWorkspace's own lines, not its parts' fields", () => {
+    const text = "export interface TaskWorkspace {\n  claims?: {\n    references: string[];\n  };\n  /** c */\n  rating?: { reviews: string[] };\n}\n\nexport interface Other {\n  grading: number;\n}\n";
+    expect(workspaceKeys(text)).toEqual(["claims", "rating"]);
   });
 
   test("are used nowhere in the code except where allowed, and the pending ones only where listed", () => {
