@@ -13,6 +13,8 @@ import { setImmediate } from "node:timers/promises";
 import { pipelinedArrays, Prisma, rawArrays, rawRows, type PrismaClient } from "@/lib/db/client";
 import type { GoldItems } from "@/lib/data/gold";
 import type { AssignmentStatus, TaskType } from "@/lib/generated/prisma/enums";
+import { TASK_LIST } from "@/lib/tasks";
+import { ITEM_TABLES, type TaskDescriptor } from "@/lib/tasks/types";
 import type { AnnotatedChange, ExportedAnnotation, ExportedChange, ExportedPseudoReference, ExportedReview, ExportedReviewComment, StudyAnnotator } from "@/lib/export/rows";
 
 /**
@@ -79,7 +81,7 @@ const isoTime = (column: string) => Prisma.raw(`to_char(${column}, 'YYYY-MM-DD"T
 const ANNOTATION_COLUMNS = Prisma.sql`t."annotatorId", ${isoTime('t."createdAt"')} AS "createdAt", ${isoTime('t."updatedAt"')} AS "updatedAt", t."timeSpentMs", t."importedFile", t."importRunId"`;
 
 /** An annotation's row: its table's own fields (`own`, from the first columns), then its bookkeeping (ANNOTATION_COLUMNS) and item from column `at` on. */
-function annotationRow<Own extends object>(own: Own, r: unknown[], at: number): Own & AnnotationRow {
+function annotationRow<Own extends object>(own: Own, r: readonly unknown[], at: number): Own & AnnotationRow {
   const row = own as Own & AnnotationRow;
   row.annotatorId = r[at] as string;
   row.createdAt = r[at + 1] as string;
@@ -180,56 +182,28 @@ const onChanges = (table: string, columns: Prisma.Sql, codeChangeIds: string[]) 
  */
 const pageItems = (itemTable: string, codeChangeIds: string[]) => Prisma.sql`ARRAY(SELECT i.id ${onChanges(itemTable, Prisma.sql`i.id`, codeChangeIds)})`;
 
-/** An annotation table's own columns, and its row made from them (the first `count` columns) and the bookkeeping that follows. */
-interface OwnColumns<Row> {
-  columns: Prisma.Sql;
-  count: number;
-  row: (r: unknown[]) => Row;
-}
-
 /**
- * The statement of one annotation table's rows on the items of the changes `codeChangeIds` (found by `pageItems`), oldest
+ * The statement of one task's annotations (its own columns, lib/tasks: `export.annotations`) on the items of the changes `codeChangeIds` (found by `pageItems`), oldest
  * first, without those on the items with a known answer (gold) for its task. Rows of one time (an
  * import's rows share its time) come in id order, which for an import's rows is the order it made
  * them in (lib/import/row-ids.ts), the file's: a re-import of the export makes them so again, and
  * the jsonl round trip gives the same file. A total order on the rows' values, never on where they
  * lie in the table (ctid, which an UPDATE or VACUUM FULL changes): the same data gives the same
- * bytes. `table`, `itemColumn` and `itemTable` are this module's constants.
+ * bytes. The table and columns are the descriptors' constants.
  */
-function annotations(table: string, itemColumn: string, itemTable: string, own: OwnColumns<object>, codeChangeIds: string[], gold: GoldItems, task: TaskType): Prisma.Sql {
-  const item = Prisma.raw(`t."${itemColumn}"`);
-  return Prisma.sql`SELECT ${own.columns}, ${ANNOTATION_COLUMNS}, ${item} AS "itemId"
-    FROM ${Prisma.raw(`"${table}"`)} t
-    WHERE ${item} = ANY(${pageItems(itemTable, codeChangeIds)}) AND NOT ${item} = ANY(${[...(gold.get(task) ?? [])]}::text[])
+function annotations(task: TaskDescriptor, codeChangeIds: string[], gold: GoldItems): Prisma.Sql {
+  const item = Prisma.raw(`t."${task.storage.item.column}"`);
+  return Prisma.sql`SELECT ${Prisma.raw(task.export.annotations.columns.join(", "))}, ${ANNOTATION_COLUMNS}, ${item} AS "itemId"
+    FROM ${Prisma.raw(`"${task.storage.table}"`)} t
+    WHERE ${item} = ANY(${pageItems(ITEM_TABLES[task.itemKind], codeChangeIds)}) AND NOT ${item} = ANY(${[...(gold.get(task.task) ?? [])]}::text[])
     ORDER BY t."createdAt", t.id`;
 }
 
-/** The rows of an `annotations` statement. */
-const annotationRows = <Own extends object>(rows: unknown[][], own: OwnColumns<Own>): (Own & AnnotationRow)[] => rows.map((r) => annotationRow(own.row(r), r, own.count));
+/** The rows of a task's `annotations` statement. */
+const annotationRows = (task: TaskDescriptor, rows: unknown[][]): AnnotationRow[] => rows.map((r) => annotationRow(task.export.annotations.row(r), r, task.export.annotations.columns.length));
 
-type Judgement = Omit<ExportedPseudoReference["judgements"][number], keyof ExportedAnnotation>;
-type Rating = Omit<ExportedReview["ratings"][number], keyof ExportedAnnotation> & { id: string };
-type Grade = Omit<ExportedReview["referenceGrades"][number], keyof ExportedAnnotation | "annotatorId">;
-type Filter = Omit<ExportedReview["commentFilteringLabels"][number], keyof ExportedAnnotation>;
-type Answers = Omit<ExportedReviewComment["commentAnswers"][number], keyof ExportedAnnotation>;
-
-const JUDGEMENT: OwnColumns<Judgement> = {
-  columns: Prisma.sql`t.code, t.necessary, t."errorType", t.note`,
-  count: 4,
-  row: (r) => ({ code: r[0] as Judgement["code"], necessary: r[1] as boolean | null, errorType: r[2] as Judgement["errorType"], note: r[3] as string }),
-};
-// A rating's links are set from the page's links statement (`links: []` until then).
-const RATING: OwnColumns<Rating> = { columns: Prisma.sql`t.id, t.scores, t.comment`, count: 3, row: (r) => ({ id: r[0] as string, scores: r[1], comment: r[2] as string, links: [] }) };
-const GRADE: OwnColumns<Grade> = { columns: Prisma.sql`t.grade, t.comment`, count: 2, row: (r) => ({ grade: r[0] as number, comment: r[1] as string }) };
-// The matching question's degrees are keyed by comment id in the database, by the human comment's external id in the exports.
-const ANSWERS: OwnColumns<Answers> = {
-  columns: Prisma.sql`(SELECT jsonb_object_agg(e.key, CASE WHEN jsonb_typeof(e.value) = 'object'
-      THEN (SELECT coalesce(jsonb_object_agg(coalesce(h."externalId", m.key), m.value), '{}'::jsonb) FROM jsonb_each(e.value) m LEFT JOIN "ReviewComment" h ON h.id = m.key)
-      ELSE e.value END) FROM jsonb_each(t.answers) e), t.notes`,
-  count: 2,
-  row: (r) => ({ answers: (r[0] ?? {}) as Answers["answers"], notes: (r[1] ?? {}) as Answers["notes"] }),
-};
-const FILTER: OwnColumns<Filter> = { columns: Prisma.sql`t."highQuality", t.justification`, count: 2, row: (r) => ({ highQuality: r[0] as boolean, justification: r[1] as string }) };
+/** The tasks whose assignment covers a pull request (stored on its first file, lib/tasks/comment-questions.ts): those of review comments. */
+const PULL_REQUEST_TASKS = TASK_LIST.filter((t) => t.itemKind === "reviewComment").map((t) => t.task);
 
 type ReferenceRow = ExportedPseudoReference & { codeChangeId: string; addedById: string | null; addedByName: string | null; correctsExternalId: string | null };
 type ReviewRow = ExportedReview & { codeChangeId: string };
@@ -248,7 +222,7 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
   const codeChangeIds = changes.map((c) => c.id);
   // The corrected claim (and a link's claim) is looked up by id per row: as a join, PostgreSQL
   // hashed every pseudo-reference of the database for each page (114 of a page's 130 ms, EXPLAIN ANALYZE).
-  const [assignmentRows, referenceRows, reviewRows, judgementArrays, ratingArrays, linkRows, gradeArrays, filterArrays, commentRows, answerArrays, pullRequestAssignmentRows] = await pipelinedArrays(client, [
+  const [assignmentRows, referenceRows, reviewRows, linkRows, commentRows, pullRequestAssignmentRows, ...annotationArrays] = await pipelinedArrays(client, [
     Prisma.sql`SELECT i.* ${onChanges("Assignment", Prisma.sql`i."codeChangeId", i."userId", i."taskType", i.status, ${isoTime('i."completedAt"')} AS "completedAt"`, codeChangeIds)} ORDER BY 1, 2, 3`,
     Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId", i.text ${study ? Prisma.sql`, i.kind, i.source, i.position, a.id AS "addedById", a.name AS "addedByName", (SELECT k."externalId" FROM "PseudoReference" k WHERE k.id = i."correctsId") AS "correctsExternalId"` : Prisma.empty}
     ${onChanges("PseudoReference", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.text, i.kind, i.source, i.position, i."addedById", i."correctsId"`, codeChangeIds)}
@@ -256,24 +230,21 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
     ORDER BY i.position, i."externalId", i.id`,
     Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId", i.system, i.text ${study ? Prisma.sql`, i."isReference", i.position` : Prisma.empty}
     ${onChanges("CandidateReview", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.system, i.text, i."isReference", i.position`, codeChangeIds)} ORDER BY i.position, i."externalId", i.id`,
-    annotations("ClaimJudgement", "pseudoReferenceId", "PseudoReference", JUDGEMENT, codeChangeIds, gold, "CLAIM_VERIFICATION"),
-    annotations("ReviewRating", "candidateReviewId", "CandidateReview", RATING, codeChangeIds, gold, "REVIEW_RATING"),
+    // A rating's links (ReviewClaimLink), by the rating's id.
     Prisma.sql`SELECT l."ratingId", l.partial, (SELECT p."externalId" FROM "PseudoReference" p WHERE p.id = l."pseudoReferenceId") AS "externalId"
     FROM "ReviewClaimLink" l JOIN "ReviewRating" t ON t.id = l."ratingId" WHERE t."candidateReviewId" = ANY(${pageItems("CandidateReview", codeChangeIds)})
     ORDER BY l."ratingId", l."pseudoReferenceId"`,
-    annotations("ReferenceGrade", "candidateReviewId", "CandidateReview", GRADE, codeChangeIds, gold, "REFERENCE_GRADING"),
-    annotations("CommentFilterLabel", "candidateReviewId", "CandidateReview", FILTER, codeChangeIds, gold, "COMMENT_FILTERING"),
     // Review comments with their anchor and the external id of their thread's first comment (GitHub threads replies under it).
     Prisma.sql`SELECT i.id, i."codeChangeId", i."externalId", i.system, i.body, i.path, i.side, i."startLine", i.line, COALESCE((SELECT r."externalId" FROM "ReviewComment" r WHERE r.id = i."inReplyToId"), i."externalId")
     ${onChanges("ReviewComment", Prisma.sql`i.id, i."codeChangeId", i."externalId", i.system, i.body, i.path, i.side, i."startLine", i.line, i."inReplyToId", i.position`, codeChangeIds)} ORDER BY i.position, i."externalId", i.id`,
-    annotations("CommentAnswers", "reviewCommentId", "ReviewComment", ANSWERS, codeChangeIds, gold, "COMMENT_QUESTIONS"),
     // A pull request's one assignment per annotator lies on its first file (lib/tasks/comment-questions.ts): its other files' comments are that assignment's work too.
     Prisma.sql`SELECT c.id, a."userId", a."taskType", a.status, ${isoTime('a."completedAt"')} AS "completedAt"
     FROM unnest(${codeChangeIds}::text[]) page(id) JOIN "CodeChange" c ON c.id = page.id
       CROSS JOIN LATERAL (SELECT f.id FROM "CodeChange" f WHERE f."pullRequestId" = c."pullRequestId" ORDER BY f.position, f.id LIMIT 1) first
-      JOIN "Assignment" a ON a."codeChangeId" = first.id AND a."taskType" = 'COMMENT_QUESTIONS'
+      JOIN "Assignment" a ON a."codeChangeId" = first.id AND a."taskType" = ANY(${PULL_REQUEST_TASKS}::"TaskType"[])
     WHERE c."pullRequestId" IS NOT NULL AND first.id <> c.id
     ORDER BY 1, 2, 3`,
+    ...TASK_LIST.map((task) => annotations(task, codeChangeIds, gold)),
   ]);
   const assignments = [...assignmentRows, ...pullRequestAssignmentRows].map((r) => ({ codeChangeId: r[0] as string, annotatorId: r[1] as string, task: r[2] as TaskType, status: r[3] as AssignmentStatus, completedAt: r[4] as string | null }));
   // Completed in place below (judgements; added by, corrected claim).
@@ -292,32 +263,22 @@ async function changeChildren(client: PrismaClient, changes: ChangeRow[], gold: 
     (r) => ({ id: r[0], codeChangeId: r[1], externalId: r[2], system: r[3], body: r[4], path: r[5], side: r[6], startLine: r[7], line: r[8], thread: r[9] }) as CommentRow,
   );
   const links = linkRows.map((r) => ({ ratingId: r[0] as string, partial: r[1] as boolean, externalId: r[2] as string }));
-  const judgementRows = annotationRows(judgementArrays, JUDGEMENT);
-  const ratingRows = annotationRows(ratingArrays, RATING);
-  const gradeRows = annotationRows(gradeArrays, GRADE);
-  const filterRows = annotationRows(filterArrays, FILTER);
-  const answerRows = annotationRows(answerArrays, ANSWERS);
-  const bookkeeping = await pageBookkeeping(client, [judgementRows, ratingRows, gradeRows, filterRows, answerRows]);
-  const judgements = byItem(judgementRows, bookkeeping);
-  const ratings = byItem(ratingRows, bookkeeping);
-  const grades = byItem(gradeRows, bookkeeping);
-  const filters = byItem(filterRows, bookkeeping);
-  const answers = byItem(answerRows, bookkeeping);
-  for (const comment of comments) comment.commentAnswers = answers.get(comment.id) ?? [];
+  const rowsOf = TASK_LIST.map((task, i) => annotationRows(task, annotationArrays[i]));
+  const bookkeeping = await pageBookkeeping(client, rowsOf);
   const linksOf = groupBy(links, (l) => l.ratingId);
-  for (const rating of ratings.values()) for (const r of rating) r.links = (linksOf.get(r.id) ?? []).map((l) => ({ partial: l.partial, pseudoReference: { externalId: l.externalId } }));
-  for (const reference of references) {
-    if (study) {
+  if (study) {
+    for (const reference of references) {
       reference.addedBy = reference.addedById === null ? null : { id: reference.addedById, name: reference.addedByName! };
       reference.corrects = reference.correctsExternalId === null ? null : { externalId: reference.correctsExternalId };
     }
-    reference.judgements = judgements.get(reference.id) ?? [];
   }
-  for (const review of reviews) {
-    review.ratings = ratings.get(review.id) ?? [];
-    review.referenceGrades = grades.get(review.id) ?? [];
-    review.commentFilteringLabels = filters.get(review.id) ?? [];
-  }
+  const itemsOf: Record<TaskDescriptor["itemKind"], { id: string }[]> = { pseudoReference: references, review: reviews, reviewComment: comments };
+  // Each item lists its annotations under the task's field, in the tasks' order (TASK_LIST): a review's ratings, grades, then labels.
+  TASK_LIST.forEach((task, i) => {
+    const annotationsOf = byItem(rowsOf[i], bookkeeping);
+    for (const row of rowsOf[i]) if ("links" in row && "id" in row) row.links = (linksOf.get(row.id as string) ?? []).map((l) => ({ partial: l.partial, pseudoReference: { externalId: l.externalId } }));
+    for (const item of itemsOf[task.itemKind]) (item as Record<string, unknown>)[task.export.annotations.field] = annotationsOf.get(item.id) ?? [];
+  });
   const assignmentsOf = groupBy(assignments, (a) => a.codeChangeId);
   const referencesOf = groupBy(references, (r) => r.codeChangeId);
   const reviewsOf = groupBy(reviews, (r) => r.codeChangeId);

@@ -15,7 +15,7 @@ import { rowSaveTarget, type Tx } from "@/lib/data/annotation-rows";
 import { stage2ReferencesFor } from "@/lib/data/review-ratings";
 import type { SaveRequest } from "@/lib/annotation/values";
 import type { JudgeItem } from "@/lib/judges/rater-prompt";
-import type { JudgeQuestion } from "@/lib/judges/questions";
+import type { JudgeQuestion } from "@/lib/tasks/types";
 
 /** The rater name of a judge: "judge:NAME". */
 export const judgeRaterName = (name: string) => `judge:${name}`;

@@ -7,7 +7,7 @@ import "server-only";
 import { db, type PrismaClient } from "@/lib/db/client";
 import type { PromptTemplate } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
-import type { JudgeQuestion } from "@/lib/judges/questions";
+import type { JudgeQuestion } from "@/lib/tasks/types";
 import { presetsFor } from "@/lib/judges/rater-presets";
 import { raterPromptVersion, templateProblem } from "@/lib/judges/rater-prompt";
 

@@ -6,7 +6,7 @@
  * the wording a paper published, is another version of the same question (lib/data/judge-runs.ts).
  */
 import { GRADEDREVIEWS_CRITERIA } from "./gradedreviews";
-import type { JudgeQuestion } from "./questions";
+import type { JudgeQuestion } from "@/lib/tasks/types";
 
 export interface RaterPreset {
   name: string;

@@ -7,7 +7,7 @@
 import { JudgeParseError } from "./errors";
 import { sha256 } from "./cache";
 import type { ChatMessage } from "./types";
-import type { JudgeAnswerValue, JudgeQuestion } from "./questions";
+import type { JudgeAnswerValue, JudgeQuestion } from "@/lib/tasks/types";
 
 /** What one item gives the template's variables. */
 export interface JudgeItem {

@@ -4,14 +4,17 @@
  * order (then necessity is asked in stage 2, see ./review-rating); annotators may add missing
  * claims or correct ones (pseudo-references of kind ANNOTATOR_ADDED).
  */
-import type { ClaimCode } from "@/lib/generated/prisma/client";
-import { addedClaimValue, claimJudgementValue, type ClaimJudgementValue } from "@/lib/annotation/values";
+import type { ClaimCode, ClaimErrorType } from "@/lib/generated/prisma/client";
+import { addedClaimValue, claimJudgementValue, emptyClaimJudgement, type ClaimJudgementValue } from "@/lib/annotation/values";
 import { numberOfClaimCode } from "@/lib/import/claim-codes";
 import { CLAIM_CODE_SCALE } from "@/lib/analysis/questions";
 import { missingEntry } from "@/lib/annotation/completeness";
 import { flag, nonEmpty } from "./reviews";
 import { CLAIM_CODE_INFO, ERROR_TYPE_INFO } from "@/lib/annotation/codebook";
-import { storedEntry, type TaskDescriptor } from "./types";
+import { storedEntry, yesNo, type TaskDescriptor } from "./types";
+
+/** A judge's claim judgement so far (current: the value stored before, or null). */
+const judgement = (current: unknown): ClaimJudgementValue => ({ ...emptyClaimJudgement(), ...(current as Partial<ClaimJudgementValue> | null) });
 
 export const claimVerification: TaskDescriptor = {
   task: "CLAIM_VERIFICATION",
@@ -40,6 +43,32 @@ export const claimVerification: TaskDescriptor = {
   storage: { model: "claimJudgement", table: "ClaimJudgement", item: { column: "pseudoReferenceId", field: "pseudoReferenceId", relation: "pseudoReference" } },
   appliesTo: (item) => item.generatedClaims > 0,
   questions: () => [{ task: "CLAIM_VERIFICATION", key: "code", label: "Claim accuracy code", level: "nominal", scale: CLAIM_CODE_SCALE, weights: "unweighted" }],
+  judgeQuestions: () => [
+    {
+      task: "CLAIM_VERIFICATION",
+      key: "code",
+      text: "Is the claim about the code change accurate? (CRScore Table 8)",
+      kind: "judgement",
+      options: CLAIM_CODE_INFO.map((c) => ({ answer: c.code.toLowerCase(), label: c.label, description: c.description })),
+      apply: (current, answer, reason) => ({ ...judgement(current), code: String(answer).toUpperCase(), note: reason }),
+    },
+    {
+      task: "CLAIM_VERIFICATION",
+      key: "error-type",
+      text: "If the claim is incorrect, what kind of error does it make? (CRScore Table 12)",
+      kind: "judgement",
+      options: ERROR_TYPE_INFO.map((t) => ({ answer: t.type.toLowerCase().replace(/_/g, "-"), label: t.label, description: t.description })),
+      apply: (current, answer) => ({ ...judgement(current), errorType: String(answer).toUpperCase().replace(/-/g, "_") }),
+    },
+    {
+      task: "CLAIM_VERIFICATION",
+      key: "necessary",
+      text: "Is the claim necessary: should a review of this change mention it?",
+      kind: "judgement",
+      options: yesNo("A good review should address it.", "It is not worth a reviewer's mention."),
+      apply: (current, answer) => ({ ...judgement(current), necessary: answer === "yes" }),
+    },
+  ],
   answer: () => ({ text: "a.code::text" }),
   // A claim is done when coded, or (where stage 1 asks necessity) marked unnecessary.
   stored: (workspace) => [
@@ -76,6 +105,11 @@ export const claimVerification: TaskDescriptor = {
 
   export: {
     of: "pseudoReference",
+    annotations: {
+      field: "judgements",
+      columns: ["t.code", "t.necessary", `t."errorType"`, "t.note"],
+      row: (r) => ({ code: r[0] as ClaimCode | null, necessary: r[1] as boolean | null, errorType: r[2] as ClaimErrorType | null, note: r[3] as string }),
+    },
     values: (reference) =>
       reference.judgements.map((j) => ({
         annotation: j,

@@ -4,7 +4,7 @@ import { unansweredReviews } from "@/lib/annotation/completeness";
 import { HIGH_QUALITY } from "@/lib/analysis/questions";
 import { flag, nonEmpty } from "./reviews";
 import { COMMENT_FILTER_LABELS } from "@/lib/annotation/codebook";
-import { storedEntry, type TaskDescriptor } from "./types";
+import { storedEntry, yesNo, type TaskDescriptor } from "./types";
 
 export const commentFiltering: TaskDescriptor = {
   task: "COMMENT_FILTERING",
@@ -30,6 +30,16 @@ export const commentFiltering: TaskDescriptor = {
   storage: { model: "commentFilteringLabel", table: "CommentFilterLabel", item: { column: "candidateReviewId", field: "reviewId", relation: "review" } },
   appliesTo: (item) => item.reviews > 0,
   questions: () => [{ task: "COMMENT_FILTERING", key: "high-quality", label: "Actionable and verifiable comment", level: "nominal", scale: [HIGH_QUALITY.no, HIGH_QUALITY.yes], weights: "unweighted" }],
+  judgeQuestions: () => [
+    {
+      task: "COMMENT_FILTERING",
+      key: "high-quality",
+      text: "Is the review comment high quality: does it identify a specific, actionable and objectively verifiable issue? (c-CRAB §4.2.1)",
+      kind: "label",
+      options: yesNo(COMMENT_FILTER_LABELS.high.description, COMMENT_FILTER_LABELS.low.description),
+      apply: (_current, answer, reason): CommentFilteringLabelValue => ({ highQuality: answer === "yes", justification: reason }),
+    },
+  ],
   answer: () => ({ text: `CASE WHEN a."highQuality" THEN '${HIGH_QUALITY.yes}' ELSE '${HIGH_QUALITY.no}' END` }),
   stored: (workspace) => (workspace.commentFiltering?.reviews ?? []).map((r) => storedEntry("label", r.id, workspace.commentFiltering!.labels[r.id])),
   missing: (workspace, answer) => unansweredReviews(workspace.commentFiltering?.reviews ?? [], answer, "label", (v) => typeof (v as Partial<CommentFilteringLabelValue> | null)?.highQuality === "boolean", "label"),
@@ -50,6 +60,7 @@ export const commentFiltering: TaskDescriptor = {
 
   export: {
     of: "review",
+    annotations: { field: "commentFilteringLabels", columns: [`t."highQuality"`, "t.justification"], row: (r) => ({ highQuality: r[0] as boolean, justification: r[1] as string }) },
     values: (review) => review.commentFilteringLabels.map((f) => ({ annotation: f, values: [["highQuality", flag(f.highQuality)], ["justification", nonEmpty(f.justification)]] })),
     ratings: (review) => review.commentFilteringLabels.map((f) => ({ annotatorId: f.annotator.id, value: f.highQuality ? HIGH_QUALITY.yes : HIGH_QUALITY.no })),
   },

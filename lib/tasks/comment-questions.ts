@@ -11,10 +11,10 @@
  */
 import { letterLabel, seededShuffle } from "@/lib/annotation/random";
 import { missingEntry } from "@/lib/annotation/completeness";
-import { answerOnScale, askedComment, commentAnswersValue, humanCommentIds, matchDegrees, missingOfComment, questionScale, type CommentAnswersValue, type CommentQuestion } from "@/lib/annotation/comment-questions";
-import type { Question } from "@/lib/analysis/questions";
+import { answerOnScale, answerOptions, askedComment, commentAnswersValue, emptyCommentAnswers, humanCommentIds, matchDegrees, missingOfComment, questionScale, type CommentAnswersValue, type CommentQuestion } from "@/lib/annotation/comment-questions";
+import type { Question, StudyScales } from "@/lib/analysis/questions";
 import { nonEmpty } from "./reviews";
-import { storedEntry, type ExportedRating, type TaskDescriptor, type TaskWorkspace, type WorkspaceComment } from "./types";
+import { storedEntry, type ExportedRating, type JudgeQuestion, type TaskDescriptor, type TaskWorkspace, type WorkspaceComment } from "./types";
 import type { AnnotatedReviewComment } from "@/lib/export/rows";
 
 /** A stored JSON object column as a plain record ({} for anything else). */
@@ -26,6 +26,26 @@ export const answersValue = (row: { answers: unknown; notes: unknown }): Comment
 export function commentQuestion(question: CommentQuestion, study: { likertMin: number; likertMax: number }): Question {
   const ordinal = question.kind === "likert" || question.kind === "grade" || question.kind === "match";
   return { task: "COMMENT_QUESTIONS", key: question.key, label: question.label, level: ordinal ? "ordinal" : "nominal", scale: questionScale(question, study), weights: ordinal ? "quadratic" : "unweighted", ...(question.kind === "match" ? { pairs: true as const } : {}) };
+}
+
+/** The question as a judge rater answers it: its options' words, and its answer merged into the judge's answers of the comment. */
+function judgeCommentQuestion(question: CommentQuestion, study: StudyScales): JudgeQuestion {
+  const options = answerOptions(question, study);
+  const word = (value: unknown) => (typeof value === "boolean" ? (value ? "yes" : "no") : String(value));
+  return {
+    task: "COMMENT_QUESTIONS",
+    key: question.key,
+    text: question.description ? `${question.label} ${question.description}` : question.label,
+    kind: "commentAnswers",
+    options: options.map((o) => ({ answer: word(o.value), label: o.label, description: o.description })),
+    withTest: question.kind === "binary" && question.withTest,
+    apply: (current, answer, reason) => {
+      const value: CommentAnswersValue = { ...emptyCommentAnswers(), ...(current as Partial<CommentAnswersValue> | null) };
+      const stored = options.find((o) => word(o.value) === answer)!.value;
+      const notes = question.justification === "none" || !reason ? value.notes : { ...value.notes, [question.key]: reason.slice(0, 5000) };
+      return { answers: { ...value.answers, [question.key]: stored }, notes };
+    },
+  };
 }
 
 /** "Reviewer A", ... for each system of the pull request, in an order shuffled by `seed` (systems sorted first, so the order depends on the seed alone). */
@@ -91,6 +111,8 @@ export const commentQuestions: TaskDescriptor = {
   storage: { model: "commentAnswers", table: "CommentAnswers", item: { column: "reviewCommentId", field: "reviewCommentId", relation: "reviewComment" } },
   appliesTo: (item) => item.pullRequestComments > 0,
   questions: (study) => study.commentQuestions.map((q) => commentQuestion(q, study)),
+  // The matching question is answered per pair of comments, not per comment.
+  judgeQuestions: (study) => study.commentQuestions.filter((q) => q.kind !== "match").map((q) => judgeCommentQuestion(q, study)),
   answer(question) {
     const key = `'${question.key}'`; // keys are [a-z0-9-] (commentQuestionsSetting)
     // The matching question's answers are read per pair (lib/data/task-answers.ts): the degree of one human comment.
@@ -123,6 +145,17 @@ export const commentQuestions: TaskDescriptor = {
 
   export: {
     of: "reviewComment",
+    // The matching question's degrees are keyed by comment id in the database, by the human comment's external id in the exports.
+    annotations: {
+      field: "commentAnswers",
+      columns: [
+        `(SELECT jsonb_object_agg(e.key, CASE WHEN jsonb_typeof(e.value) = 'object'
+      THEN (SELECT coalesce(jsonb_object_agg(coalesce(h."externalId", m.key), m.value), '{}'::jsonb) FROM jsonb_each(e.value) m LEFT JOIN "ReviewComment" h ON h.id = m.key)
+      ELSE e.value END) FROM jsonb_each(t.answers) e)`,
+        "t.notes",
+      ],
+      row: (r) => ({ answers: r[0] ?? {}, notes: r[1] ?? {} }),
+    },
     values: (comment, study) =>
       comment.commentAnswers.map((a) => ({
         annotation: a,

@@ -29,6 +29,16 @@ export const referenceGrading: TaskDescriptor = {
   storage: { model: "referenceGrade", table: "ReferenceGrade", item: { column: "candidateReviewId", field: "reviewId", relation: "review" } },
   appliesTo: (item) => item.hasReference && item.generatedReviews > 0,
   questions: () => [{ task: "REFERENCE_GRADING", key: "grade", label: "Grade against the reference (1-5)", level: "ordinal", scale: [1, 2, 3, 4, 5], weights: "quadratic" }],
+  judgeQuestions: () => [
+    {
+      task: "REFERENCE_GRADING",
+      key: "grade",
+      text: "How well does the generated review match the reference review? (GradedReviews §4.3)",
+      kind: "grade",
+      options: [...REFERENCE_GRADES].sort((a, b) => a.grade - b.grade).map((g) => ({ answer: String(g.grade), label: g.label, description: g.description })),
+      apply: (_current, answer, reason): ReferenceGradeValue => ({ grade: Number(answer), comment: reason }),
+    },
+  ],
   answer: () => ({ text: "a.grade::text" }),
   stored: (workspace) => (workspace.referenceGrading?.reviews ?? []).map((r) => storedEntry("grade", r.id, workspace.referenceGrading!.grades[r.id])),
   missing: (workspace, answer) => unansweredReviews(workspace.referenceGrading?.reviews ?? [], answer, "grade", (v) => typeof (v as Partial<ReferenceGradeValue> | null)?.grade === "number", "grade"),
@@ -40,6 +50,7 @@ export const referenceGrading: TaskDescriptor = {
 
   export: {
     of: "review",
+    annotations: { field: "referenceGrades", columns: ["t.grade", "t.comment"], row: (r) => ({ grade: r[0] as number, comment: r[1] as string }) },
     values: (review) => review.referenceGrades.map((g) => ({ annotation: g, values: [["grade", String(g.grade)], ["comment", nonEmpty(g.comment)]] })),
     ratings: (review) => review.referenceGrades.map((g) => ({ annotatorId: g.annotator.id, value: g.grade })),
   },

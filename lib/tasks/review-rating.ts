@@ -6,14 +6,16 @@
  * it as the phase-2 import stores it.
  */
 import { missingEntry } from "@/lib/annotation/completeness";
-import { necessityValue, reviewRatingValue, type NecessityValue, type ReviewRatingValue } from "@/lib/annotation/values";
+import { emptyReviewRating, necessityValue, reviewRatingValue, type NecessityValue, type ReviewRatingValue } from "@/lib/annotation/values";
 import { orderedScores } from "@/lib/export/scores";
 import { nonEmpty } from "./reviews";
 import { LIKERT_RULES } from "@/lib/annotation/codebook";
-import { storedEntry, type TaskDescriptor } from "./types";
+import { storedEntry, type JudgeQuestion, type TaskDescriptor } from "./types";
 
 const range = (min: number, max: number) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
 const capitalised = (word: string) => `${word[0].toUpperCase()}${word.slice(1)}`;
+/** A judge's rating so far (current: the value stored before, or null). */
+const judgeRating = (current: unknown): ReviewRatingValue => ({ ...emptyReviewRating(), ...(current as Partial<ReviewRatingValue> | null) });
 
 /** A stored Likert score, or null when the dimension is not rated. */
 export function scoreOf(scores: unknown, key: string): number | null {
@@ -40,6 +42,29 @@ export const reviewRating: TaskDescriptor = {
       scale: range(study.likertMin, study.likertMax),
       weights: "quadratic",
     })),
+  judgeQuestions: (study) => [
+    ...study.likertDimensions.map(
+      (dimension): JudgeQuestion => ({
+        task: "REVIEW_RATING",
+        key: dimension,
+        text: `How would you rate the review's ${dimension} (${study.likertMin} lowest, ${study.likertMax} highest)? (CRScore Table 7)`,
+        kind: "rating",
+        options: range(study.likertMin, study.likertMax).map((n) => ({ answer: String(n), label: String(n), description: LIKERT_RULES[dimension]?.scores[n] ?? "" })),
+        apply: (current, answer) => {
+          const value = judgeRating(current);
+          return { ...value, scores: { ...value.scores, [dimension]: Number(answer) } };
+        },
+      }),
+    ),
+    {
+      task: "REVIEW_RATING",
+      key: "links",
+      text: "Which of the numbered claims and smells does the review address? Answer with the list of their numbers, [] for none.",
+      kind: "rating",
+      options: [],
+      apply: (current, answer, _reason, links = []) => ({ ...judgeRating(current), links: (answer as number[]).map((n) => ({ pseudoReferenceId: links[n - 1], partial: false })) }),
+    },
+  ],
   // JSON numbers only, as scoreOf reads them.
   answer: () => ({ jsonNumber: "scores" }),
   // With the stage order, every stage-2 pseudo-reference needs a necessity; every review a score on every dimension.
@@ -81,6 +106,8 @@ export const reviewRating: TaskDescriptor = {
 
   export: {
     of: "review",
+    // A rating's links are its ReviewClaimLink rows, which the export reads by the rating's id (`links: []` until then).
+    annotations: { field: "ratings", columns: ["t.id", "t.scores", "t.comment"], row: (r) => ({ id: r[0] as string, scores: r[1], comment: r[2] as string, links: [] }) },
     values: (review, dimensions) =>
       review.ratings.map((r) => {
         const links = (partial: boolean) => r.links.filter((l) => l.partial === partial).map((l) => l.pseudoReference.externalId).sort().join(";");

@@ -1,8 +1,9 @@
 /**
  * What each annotation task type is: one descriptor per task type holds its value
  * schemas, how its annotations are stored, when an item is complete, the questions it
- * feeds to agreement and adjudication, and its export columns. The workspace, saves, agreement,
- * adjudication and exports go through the descriptors, so they are written once for all tasks.
+ * feeds to agreement and adjudication, the questions a judge rater answers, and its export
+ * columns. The workspace, saves, agreement, adjudication, judge runs and exports go through the
+ * descriptors, so they are written once for all tasks.
  * Descriptors are declarations and pure functions; a task's own reads and writes (its part of
  * the workspace, saves not stored in the row, an item's annotations) are in lib/data
  * (`TASK_QUERIES`, lib/data/task-queries.ts).
@@ -140,10 +141,21 @@ export interface ExportedRating {
   value: AnswerValue | null;
 }
 
+/**
+ * How the exports read a task's annotations (lib/data/export-rows.ts): the annotation row's own
+ * columns (SQL on the row, alias `t`), the annotation's own fields made of their values (the
+ * bookkeeping, annotator and times, follows them), and the item's field that lists them.
+ */
+export interface ExportedColumns<Field extends string> {
+  field: Field;
+  columns: readonly string[];
+  row(values: readonly unknown[]): object;
+}
+
 export type TaskExport =
-  | { of: "pseudoReference"; values(reference: AnnotatedPseudoReference, dimensions: readonly string[]): ExportedValues[]; ratings(reference: AnnotatedPseudoReference, question: Question): ExportedRating[] }
-  | { of: "review"; values(review: AnnotatedReview, dimensions: readonly string[]): ExportedValues[]; ratings(review: AnnotatedReview, question: Question): ExportedRating[] }
-  | { of: "reviewComment"; values(comment: AnnotatedReviewComment, study: StudyScales): ExportedValues[]; ratings(comment: AnnotatedReviewComment, question: Question, study: StudyScales): ExportedRating[] };
+  | { of: "pseudoReference"; annotations: ExportedColumns<"judgements">; values(reference: AnnotatedPseudoReference, dimensions: readonly string[]): ExportedValues[]; ratings(reference: AnnotatedPseudoReference, question: Question): ExportedRating[] }
+  | { of: "review"; annotations: ExportedColumns<"ratings" | "referenceGrades" | "commentFilteringLabels">; values(review: AnnotatedReview, dimensions: readonly string[]): ExportedValues[]; ratings(review: AnnotatedReview, question: Question): ExportedRating[] }
+  | { of: "reviewComment"; annotations: ExportedColumns<"commentAnswers">; values(comment: AnnotatedReviewComment, study: StudyScales): ExportedValues[]; ratings(comment: AnnotatedReviewComment, question: Question, study: StudyScales): ExportedRating[] };
 
 /** One annotator's annotation of an item as the adjudication view shows it. */
 export interface ItemAnnotation {
@@ -155,6 +167,38 @@ export interface ItemAnnotation {
   note: string;
   /** Other parts of the annotation worth seeing (necessity, error type, linked claims). */
   details: string[];
+}
+
+/** One answer a judge rater may give: the word it writes, and the codebook's name and definition. */
+export interface JudgeOption {
+  answer: string;
+  label: string;
+  description: string;
+}
+
+/** The yes/no answers of a binary question, each with what it means. */
+export const yesNo = (yes: string, no: string): JudgeOption[] => [
+  { answer: "yes", label: "Yes", description: yes },
+  { answer: "no", label: "No", description: no },
+];
+
+/** A judge's answer: one option's word, or for a links question the numbers of the claims addressed. */
+export type JudgeAnswerValue = string | number[];
+
+/** A question a judge rater answers (docs/judges.md), stored as the annotators' answers are: the task's save kind and value. */
+export interface JudgeQuestion {
+  task: TaskType;
+  key: string;
+  /** The question as the prompt asks it. */
+  text: string;
+  /** The save kind the answer is stored as. */
+  kind: SaveKind;
+  /** The answers allowed; empty for the links question, whose answer is a list of claim numbers. */
+  options: JudgeOption[];
+  /** Only comments with a linked test (c-CRAB §4.4.3). */
+  withTest?: boolean;
+  /** The judge's stored value of the item with this answer in it (current: the value stored before, or null). */
+  apply(current: unknown, answer: JudgeAnswerValue, reason: string, links?: readonly string[]): unknown;
 }
 
 /** The Prisma models of the annotation tables (the client's property names). */
@@ -265,6 +309,8 @@ export interface TaskDescriptor {
   appliesTo(item: ItemContents): boolean;
   /** The questions agreement, adjudication and consensus are computed on. */
   questions(study: StudyScales): Question[];
+  /** Every question a judge rater can answer on the task in this study (lib/judges/questions.ts). */
+  judgeQuestions(study: StudyScales): JudgeQuestion[];
   /** Where the analyses read a question's answer (lib/analysis/gather.ts). */
   answer(question: Question): AnswerColumn;
   /** The built-in codebook the workspace shows under the study's guidelines, from the papers. */

@@ -67,6 +67,8 @@ function problems(type: string, task: TaskDescriptor | undefined, queries: TaskQ
   }
   const questions = typeof task.questions === "function" ? task.questions(study) : [];
   need(questions.length > 0 && questions.every((q) => q.task === type && q.scale.length > 0), "questions (of this task, with a scale)");
+  const judged = typeof task.judgeQuestions === "function" ? task.judgeQuestions(study) : [];
+  need(judged.length > 0 && judged.every((q) => q.task === type && typeof q.apply === "function" && task.values[q.kind] !== undefined), "judgeQuestions (of this task, each stored as one of its save kinds)");
   for (const q of questions) {
     const column = task.answer(q);
     need(("text" in column && column.text.length > 0) || ("jsonNumber" in column && model?.fields.has(column.jsonNumber)), `answer of question ${q.key}`);
@@ -100,6 +102,9 @@ describe("task descriptors", () => {
     expect(problems("REFERENCE_GRADING", ownSchema)).toEqual(["REFERENCE_GRADING: values.grade.schema (the save request's value schema)"]);
     const { codebook: _codebook, shortcuts: _shortcuts, ...withoutUi } = TASKS.COMMENT_FILTERING;
     expect(problems("COMMENT_FILTERING", withoutUi as TaskDescriptor)).toEqual(["COMMENT_FILTERING: shortcuts (each with its keys and what it does)", "COMMENT_FILTERING: codebook (titled sections with entries or a summary)"]);
+    const { judgeQuestions: _judgeQuestions, ...withoutJudge } = TASKS.REFERENCE_GRADING;
+    expect(problems("REFERENCE_GRADING", withoutJudge as TaskDescriptor)).toEqual(["REFERENCE_GRADING: judgeQuestions (of this task, each stored as one of its save kinds)"]);
+    expect(problems("REFERENCE_GRADING", { ...TASKS.REFERENCE_GRADING, judgeQuestions: TASKS.COMMENT_FILTERING.judgeQuestions })).toEqual(["REFERENCE_GRADING: judgeQuestions (of this task, each stored as one of its save kinds)"]);
     expect(problems("COMMENT_FILTERING", TASKS.COMMENT_FILTERING, null)).toEqual(["COMMENT_FILTERING: queries in lib/data (TASK_QUERIES: readWorkspace, itemAnnotations)"]);
     const { saveTarget: _saveTarget, ...withoutSaveTarget } = TASK_QUERIES.REVIEW_RATING;
     expect(problems("REVIEW_RATING", TASKS.REVIEW_RATING, withoutSaveTarget)).toEqual(["REVIEW_RATING: queries' saveTarget (rating is not stored in the row)", "REVIEW_RATING: queries' saveTarget (necessity is not stored in the row)"]);
@@ -117,8 +122,8 @@ describe("task descriptors", () => {
  * Files outside lib/tasks that name a task type, and why. PROTOCOL: a rule of one paper's
  * protocol about particular tasks (CRScore's two stages, its Table 1 of claims, GradedReviews'
  * workbook) or the demo study's data, which a new task type leaves as it is. PER_TASK: what lists every task; a new task
- * type extends these, and the list says which are its UI and which remain to move into the
- * descriptors.
+ * type extends these (file formats, and its queries in lib/data), and the list says why each is
+ * not in the descriptor.
  */
 const PROTOCOL: Record<string, string> = {
   "app/studies/[slug]/adjudicate/[task]/[itemId]/page.tsx": "claims link to their consolidation (CRScore §4.2)",
@@ -154,8 +159,6 @@ const PER_TASK: Record<string, string> = {
   "lib/import/jsonl.ts": "file format: the jsonl format's fields per task (docs/jsonl-format.md)",
   "lib/seed/demo/index.ts": "file format: the demo study's task list",
   "lib/seed/plan.ts": "file format: the demo study's annotations per task",
-  "lib/data/export-rows.ts": "remains: the export's per-task annotation rows and fields",
-  "lib/judges/questions.ts": "remains: the questions a judge rater answers per task, to move into the descriptors",
   "lib/data/task-queries.ts": "each task's own queries (TASK_QUERIES), one file per annotation aggregate in lib/data",
 };
 
