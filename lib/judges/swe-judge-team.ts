@@ -3,6 +3,7 @@
  * annotated samples (§3.2), score ensembling and the linear map from 0-100 onto the target
  * scale (§3.3). No model is called here: strategy scores come in as numbers.
  */
+import { AppError } from "@/lib/errors";
 import { kendallTauB, pearson, seededRandom, spearman } from "@/lib/stats";
 import { SWE_STRATEGIES, type SweStrategy } from "./swe-judge-prompts";
 import type { Scale } from "./types";
@@ -45,6 +46,25 @@ export function mapToScale(score: number, scale: Scale): number {
 /** The nearest whole point of the scale (halves round up), for category statistics such as Cohen's kappa (§5.2). */
 export function toScalePoint(value: number, scale: Scale): number {
   return Math.min(scale.max, Math.max(scale.min, Math.floor(value + 0.5)));
+}
+
+/**
+ * The numeric scale of a question whose answers are consecutive whole numbers (a Likert
+ * dimension, a grade: 0-4, 1-5, ...), or INVALID_INPUT for a question of labels (§3.3 maps
+ * onto a numeric scale only).
+ */
+export function scaleOfQuestion(question: { key: string; scale: readonly (string | number)[] }): Scale {
+  const values = question.scale;
+  const numeric = values.length >= 2 && values.every((v, i) => typeof v === "number" && Number.isInteger(v) && (i === 0 || v === (values[i - 1] as number) + 1));
+  if (!numeric) throw new AppError("INVALID_INPUT", { message: `SWE-Judge maps onto a numeric scale; question "${question.key}" answers ${values.join(", ")}` });
+  return { min: values[0] as number, max: values[values.length - 1] as number };
+}
+
+/** A 0-100 ensemble score on a question's own scale: mapped linearly (§3.3), and its nearest point for κ (§5.2). */
+export function sweJudgeOnQuestion(score: number, question: { key: string; scale: readonly (string | number)[] }): { value: number; point: number } {
+  const scale = scaleOfQuestion(question);
+  const value = mapToScale(score, scale);
+  return { value, point: toScalePoint(value, scale) };
 }
 
 export interface Correlations {
