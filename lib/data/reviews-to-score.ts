@@ -99,13 +99,22 @@ export async function studyCorpus(studyId: string): Promise<string[]> {
   return [...reviews, ...pseudoReferences].map((r) => r.text);
 }
 
+/** A review of the study order, named as the lead knows it: its code change's and its own external id, and its system. */
+export interface OrderedReview {
+  id: string;
+  isReference: boolean;
+  codeChange: string;
+  review: string;
+  system: string;
+}
+
 /**
  * The study's reviews in study order (change position, review position), with the reference
  * flag; reviews imported without their text (Review.textMissing) are not scored.
  */
-export async function studyReviewOrder(studyId: string): Promise<{ id: string; isReference: boolean }[]> {
-  return db.$queryRaw<{ id: string; isReference: boolean }[]>`
-    SELECT r.id, r."isReference" FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId"
+export async function studyReviewOrder(studyId: string): Promise<OrderedReview[]> {
+  return db.$queryRaw<OrderedReview[]>`
+    SELECT r.id, r."isReference", c."externalId" AS "codeChange", r."externalId" AS review, r.system FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId"
     WHERE c."studyId" = ${studyId} AND NOT r."textMissing"
     ORDER BY c.position, c.id, r.position, r.id`;
 }

@@ -47,6 +47,7 @@ export {
   ensembleScore,
   mapToScale,
   selectTeam,
+  scaleOfQuestion,
   toScalePoint,
   type AnnotatedSample,
   type Correlations,

@@ -60,9 +60,8 @@ export function scaleOfQuestion(question: { key: string; scale: readonly (string
   return { min: values[0] as number, max: values[values.length - 1] as number };
 }
 
-/** A 0-100 ensemble score on a question's own scale: mapped linearly (§3.3), and its nearest point for κ (§5.2). */
-export function sweJudgeOnQuestion(score: number, question: { key: string; scale: readonly (string | number)[] }): { value: number; point: number } {
-  const scale = scaleOfQuestion(question);
+/** A 0-100 ensemble score on the question's scale (`scaleOfQuestion`): mapped linearly (§3.3), and its nearest point for κ (§5.2). */
+export function sweJudgeOnScale(score: number, scale: Scale): { value: number; point: number } {
   const value = mapToScale(score, scale);
   return { value, point: toScalePoint(value, scale) };
 }

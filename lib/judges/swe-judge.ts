@@ -20,7 +20,7 @@ import {
   type SweJudgeInput,
   type SweStrategy,
 } from "./swe-judge-prompts";
-import { ensembleScore, mapToScale, selectTeam, type StrategyScores, type TeamSelection } from "./swe-judge-team";
+import { ensembleScore, selectTeam, sweJudgeOnScale, type StrategyScores, type TeamSelection } from "./swe-judge-team";
 import { clip } from "./text";
 import type { ChatMessage, JsonObject, JudgeResult, Scale } from "./types";
 
@@ -123,7 +123,8 @@ function runDetail(run: StrategyRun): JsonObject {
 }
 
 /**
- * §3.3: the team's strategies score the review, their mean ŝ (0-100) is mapped onto `scale`.
+ * §3.3: the team's strategies score the review, their mean ŝ (0-100) is mapped onto `scale`;
+ * `detail.point` is the scale's nearest point, what κ with the annotators counts (§5.2).
  * `value` is null ("strategy-failed") when a member gave no score; the others stay in `detail`.
  */
 export async function sweJudgeScore(client: ChatClient, input: SweJudgeInput, team: readonly SweStrategy[], scale: Scale, options: SweRunOptions = {}): Promise<JudgeResult> {
@@ -131,7 +132,8 @@ export async function sweJudgeScore(client: ChatClient, input: SweJudgeInput, te
   const ensemble = ensembleScore(run.scores, team);
   const detail: JsonObject = { team: [...team], ensemble, ...runDetail(run) };
   if (ensemble === null) return { value: null, reason: "strategy-failed", detail };
-  return { value: mapToScale(ensemble, scale), detail };
+  const { value, point } = sweJudgeOnScale(ensemble, scale);
+  return { value, detail: { ...detail, point } };
 }
 
 export interface CalibrationItem {

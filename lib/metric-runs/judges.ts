@@ -3,7 +3,8 @@
  * LLM_URL / LLM_MODEL; without one the run fails at once with LlmNotConfiguredError) and, for
  * SWE-Judge, the team (§3.2 team trials on up to 10 reviews with human scores). A spec stores
  * the endpoint URL and model, never the API key; its signature is the judge's signature (model,
- * prompt version, settings, team). Chunks rebuild the judge from the spec and score their
+ * prompt version, settings, team, scale). SWE-Judge maps its 0-100 ensemble onto the scale of the
+ * question its team trials correlate with (§3.3: the grade, or the study's Likert relevance). Chunks rebuild the judge from the spec and score their
  * reviews concurrently (the chat client bounds requests in flight), with the change's reference
  * review and code change as context; a judge's null is stored with its reason in `detail`.
  */
@@ -16,6 +17,7 @@ import {
   LlmNotConfiguredError,
   LlmRequestError,
   resolveLlmConfig,
+  scaleOfQuestion,
   SWE_STRATEGIES,
   type ChatClient,
   type JudgeMetric,
@@ -25,7 +27,9 @@ import {
 import type { MetricJobContext } from "./context";
 import { metricRunParams } from "@/lib/data/metric-runs";
 import { llmResponseCache } from "@/lib/data/llm-responses";
-import { loadReviewsToScore, studyReviewOrder, sweCalibrationScores, type ReviewToScore } from "@/lib/data/reviews-to-score";
+import { loadReviewsToScore, studyReviewOrder, sweCalibrationScores, type OrderedReview, type ReviewToScore } from "@/lib/data/reviews-to-score";
+import { requireStudy } from "@/lib/data/studies";
+import { reviewQuestionTask, taskQuestions } from "@/lib/tasks";
 import { runParamsSchema, type MetricJobSpec, type SweTeam } from "./specs";
 import { AppError } from "@/lib/errors";
 
@@ -54,6 +58,8 @@ export interface RunLlm {
 }
 
 type JudgeSpec = Extract<MetricJobSpec, { kind: "judge" }>;
+/** The human question SWE-Judge's scores are put on (its key and scale). */
+type RunQuestion = NonNullable<JudgeSpec["question"]>;
 
 /** SWE-Judge cannot select a team: no or too few human scores, or no team correlates with them. */
 export class SweCalibrationError extends AppError {
@@ -89,14 +95,21 @@ export function runChatClient(context: MetricJobContext, llm: RunLlm): ChatClien
   return client;
 }
 
-const judgeOf = (client: ChatClient, name: JudgeMetricName, team: SweTeam | null) => createJudgeMetric(name, { client, ...(team ? { sweJudge: { team: team.members } } : {}) });
+const judgeOf = (client: ChatClient, name: JudgeMetricName, team: SweTeam | null, question: RunQuestion | null = null) =>
+  createJudgeMetric(name, { client, ...(team ? { sweJudge: { team: team.members, ...(question ? { scale: { min: question.min, max: question.max } } : {}) } } : {}) });
 
-/** The spec of one judge, calibrating SWE-Judge's team unless given. */
+/** The spec of one judge; for SWE-Judge the question its scores are put on, and its team, calibrated unless given. */
 export async function judgeJobSpec(context: MetricJobContext, studyId: string, name: JudgeMetricName, llm: RunLlm, request: JudgeRunRequest = {}): Promise<MetricJobSpec> {
   const client = runChatClient(context, llm);
-  const team = name === "swe-judge" ? await planSweTeam(context, studyId, client, llm, request) : null;
-  const judge = judgeOf(client, name, team);
-  return { kind: "judge", name, columns: [name], signature: judge.signature, llm, needsReference: judge.needs.reference, team };
+  if (name !== "swe-judge") {
+    const judge = judgeOf(client, name, null);
+    return { kind: "judge", name, columns: [name], signature: judge.signature, llm, needsReference: judge.needs.reference, team: null };
+  }
+  const scored = await humanScoredReviews(studyId);
+  const question = scored ? await humanQuestion(studyId, scored.human) : null;
+  const team = await planSweTeam(studyId, client, llm, request, scored, question);
+  const judge = judgeOf(client, name, team, question);
+  return { kind: "judge", name, columns: [name], signature: judge.signature, llm, needsReference: judge.needs.reference, team, question };
 }
 
 /** The judge a spec was planned with, kept for the process (SWE-Judge shares first steps across a change's reviews). */
@@ -104,7 +117,7 @@ export function specJudge(context: MetricJobContext, spec: JudgeSpec): JudgeMetr
   const key = `${spec.llm.url}\u0000${spec.signature}\u0000${apiKeyFor(context, spec.llm.url) ?? ""}`;
   let judge = context.judges.get(key);
   if (!judge) {
-    judge = judgeOf(runChatClient(context, spec.llm), spec.name, spec.team);
+    judge = judgeOf(runChatClient(context, spec.llm), spec.name, spec.team, spec.question ?? null);
     if (judge.signature !== spec.signature) throw new AppError("CONFLICT", { message: `the ${spec.name} judge changed since this metric run was planned (signature ${judge.signature}, planned ${spec.signature}); start the run again` });
     context.judges.set(key, judge);
   }
@@ -149,7 +162,21 @@ export function parseSweTeam(names: readonly string[]): SweStrategy[] {
 type HumanSource = NonNullable<SweTeam["calibration"]>["human"];
 interface HumanScored {
   review: ReviewToScore;
+  /** The review as the lead knows it (external ids, system). */
+  named: Pick<OrderedReview, "codeChange" | "review" | "system">;
   human: number;
+}
+
+/** The question each source of human scores answers. */
+const HUMAN_QUESTION: Readonly<Record<HumanSource, string>> = { "reference-grade": "grade", "review-rating-relevance": "relevance" };
+
+/** The question the human scores answer, with its scale in the study (a grade 1-5, the study's Likert scale); null when the study does not ask it. */
+async function humanQuestion(studyId: string, human: HumanSource): Promise<RunQuestion | null> {
+  const study = await requireStudy({ id: studyId });
+  const key = HUMAN_QUESTION[human];
+  const task = reviewQuestionTask(key, study);
+  const question = task ? taskQuestions(task, study).find((q) => q.key === key) : undefined;
+  return question ? { key, ...scaleOfQuestion(question) } : null;
 }
 
 const mean = (values: readonly number[]) => values.reduce((s, v) => s + v, 0) / values.length;
@@ -174,9 +201,9 @@ async function humanScoredReviews(studyId: string): Promise<{ human: HumanSource
     for (const s of scores) byReview.set(s.reviewId, [...(byReview.get(s.reviewId) ?? []), s.value]);
     if (byReview.size === 0) continue;
     const reviews = new Map((await loadReviewsToScore({ ids: [...byReview.keys()] })).map((r) => [r.id, r]));
-    const items = order.flatMap(({ id }) => {
+    const items = order.flatMap(({ id, codeChange, review: externalId, system }) => {
       const review = reviews.get(id);
-      return review && review.reference !== null && review.codeChange !== null ? [{ review, human: mean(byReview.get(id) as number[]) }] : [];
+      return review && review.reference !== null && review.codeChange !== null ? [{ review, named: { codeChange, review: externalId, system }, human: mean(byReview.get(id) as number[]) }] : [];
     });
     if (items.length > 0) return { human, items };
   }
@@ -186,7 +213,7 @@ async function humanScoredReviews(studyId: string): Promise<{ human: HumanSource
 const signatureWithoutTeam = (signature: string) => signature.replace(/\|team:[^|]*/, "");
 
 /** An earlier run's team trials on the same sample, human scores, endpoint and judge version. */
-async function earlierCalibration(studyId: string, llm: RunLlm, signature: string, calibration: Pick<NonNullable<SweTeam["calibration"]>, "human" | "seed" | "reviewIds" | "humanScores">): Promise<SweTeam | null> {
+async function earlierCalibration(studyId: string, llm: RunLlm, signature: string, calibration: Pick<NonNullable<SweTeam["calibration"]>, "human" | "seed" | "reviewIds" | "items" | "humanScores">): Promise<SweTeam | null> {
   const runs = await metricRunParams(studyId, "swe-judge");
   const same = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
   for (const run of runs) {
@@ -197,7 +224,7 @@ async function earlierCalibration(studyId: string, llm: RunLlm, signature: strin
       if (spec.kind !== "judge" || !spec.team || !earlier || spec.llm.url !== llm.url || spec.llm.model !== llm.model) continue;
       if (signatureWithoutTeam(spec.signature) !== signatureWithoutTeam(signature)) continue;
       if (earlier.human !== calibration.human || earlier.seed !== calibration.seed || !same(earlier.reviewIds, calibration.reviewIds) || !same(earlier.humanScores, calibration.humanScores)) continue;
-      return { ...spec.team, calibration: { ...earlier, reusedFrom: earlier.reusedFrom ?? run.id } };
+      return { ...spec.team, calibration: { ...earlier, items: calibration.items, reusedFrom: earlier.reusedFrom ?? run.id } };
     }
   }
   return null;
@@ -208,12 +235,12 @@ async function earlierCalibration(studyId: string, llm: RunLlm, signature: strin
  * 10 human-scored reviews. The paper selects a team on each dataset and names no default one,
  * so a study without human scores must be given a team. Trials an earlier run made on the same
  * sample (same scores, endpoint and judge) are reused, so asking for a run again resumes it.
+ * The team records the reviews it was selected on (`calibration.items`).
  */
-async function planSweTeam(context: MetricJobContext, studyId: string, client: ChatClient, llm: RunLlm, request: JudgeRunRequest): Promise<SweTeam> {
+async function planSweTeam(studyId: string, client: ChatClient, llm: RunLlm, request: JudgeRunRequest, scored: { human: HumanSource; items: HumanScored[] } | null, question: RunQuestion | null): Promise<SweTeam> {
   if (request.sweTeam !== undefined) return { members: parseSweTeam(request.sweTeam), source: "given", calibration: null };
   const seed = request.sweSeed ?? 1;
   if (!Number.isInteger(seed)) throw new SweCalibrationError(`the SWE-Judge sample seed must be an integer, got ${seed}`);
-  const scored = await humanScoredReviews(studyId);
   const choose = `choose a team instead (CLI --swe-team, e.g. P1b+P3+P5; strategies ${SWE_STRATEGIES.join(", ")})`;
   if (!scored) {
     throw new SweCalibrationError(
@@ -223,8 +250,8 @@ async function planSweTeam(context: MetricJobContext, studyId: string, client: C
   if (scored.items.length < MIN_CALIBRATION) throw new SweCalibrationError(`SWE-Judge team trials need at least ${MIN_CALIBRATION} human-scored reviews (${scored.human}), this study has ${scored.items.length}: annotate more, or ${choose}`);
 
   const sample = calibrationSample(scored.items, SWE_CALIBRATION_SIZE, seed);
-  const key = { human: scored.human, seed, reviewIds: sample.map((s) => s.review.id), humanScores: sample.map((s) => s.human) };
-  const signature = createJudgeMetric("swe-judge", { client }).signature;
+  const key = { human: scored.human, seed, reviewIds: sample.map((s) => s.review.id), items: sample.map((s) => s.named), humanScores: sample.map((s) => s.human) };
+  const signature = createJudgeMetric("swe-judge", { client, sweJudge: question ? { scale: { min: question.min, max: question.max } } : {} }).signature;
   const earlier = await earlierCalibration(studyId, llm, signature, key);
   if (earlier) return earlier;
 

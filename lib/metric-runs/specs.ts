@@ -61,6 +61,8 @@ const sweTeamSchema = z.object({
       human: z.enum(["reference-grade", "review-rating-relevance"]),
       seed: z.number().int(),
       reviewIds: z.array(z.string()),
+      /** The sampled reviews as the lead knows them (code change and review external ids, system), in the order of reviewIds; absent in runs planned before. */
+      items: z.array(z.object({ codeChange: z.string(), review: z.string(), system: z.string() })).optional(),
       humanScores: z.array(z.number()),
       /** Sampled reviews left out because a strategy gave no score. */
       excluded: z.array(z.string()),
@@ -98,6 +100,8 @@ const specSchema = z.discriminatedUnion("kind", [
     needsReference: z.boolean(),
     /** SWE-Judge only. */
     team: sweTeamSchema.nullable(),
+    /** SWE-Judge only: the human question whose scale the 0-100 ensemble maps onto (§3.3), that of the team trials' human scores; absent: 1-5. */
+    question: z.object({ key: z.string(), min: z.number().int(), max: z.number().int() }).nullable().optional(),
   }),
 ]);
 export type MetricJobSpec = z.infer<typeof specSchema>;

@@ -75,7 +75,7 @@ const command: Command = {
           name: spec.name,
           signature: spec.signature,
           ...(spec.kind === "crscore" ? { tau: spec.tau, tauSource: spec.tauSource, ...(spec.tauCalibration ? { tauCalibration: spec.tauCalibration } : {}), ...(spec.pooling ? { pooling: spec.pooling } : {}) } : {}),
-          ...(spec.kind === "judge" ? { llm: spec.llm, ...(spec.team ? { team: spec.team } : {}) } : {}),
+          ...(spec.kind === "judge" ? { llm: spec.llm, ...(spec.team ? { team: spec.team } : {}), ...(spec.question ? { question: spec.question } : {}) } : {}),
           columns: spec.columns.map((metric) => {
             const variant = stored.find((v) => v.metric === metric && v.signature === spec.signature);
             return { metric, scored: variant?.count ?? 0, defined: variant?.defined ?? 0 };

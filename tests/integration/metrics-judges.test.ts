@@ -372,6 +372,38 @@ describe("swe-judge and the CRScore judge as metric runs", () => {
     expect(run).toMatchObject({ status: "DONE", done: 5 });
   });
 
+  test("on the study's own scale: with a 0-4 Likert relevance the ensemble is mapped onto 0-4 and its nearest point kept; the team names the reviews it was selected on", async () => {
+    // Relevance 1-4 (the import's scale is 1-5), then the study's scale becomes 0-4.
+    const changes = sweChanges("relevance").map((c) => ({ ...c, reviews: c.reviews.map((r) => ("relevance" in r && r.relevance ? { ...r, relevance: r.relevance.map((v) => Math.min(v, 4)) as [number, number] } : r)) }));
+    const study = await importStudy("judges-swe-04", changes);
+    await db.study.update({ where: { id: study.id }, data: { likertMin: 0, likertMax: 4 } });
+    const ctx = context();
+    const started = await startMetricRun(ctx, boss, study.id, { metrics: ["swe-judge"], llm: llm("swe-04-model") });
+    const [spec] = runParams(started.run).specs;
+    if (spec.kind !== "judge" || !spec.team?.calibration) throw new Error("no calibrated team");
+    expect(spec.question).toEqual({ key: "relevance", min: 0, max: 4 });
+    expect(spec.signature).toContain("|scale:0-4|");
+    expect(spec.team.calibration).toMatchObject({ human: "review-rating-relevance", humanScores: [1, 3, 4, 2, 4] });
+    expect(spec.team.calibration.items).toEqual([
+      { codeChange: "s0", review: "a", system: "sys-a" },
+      { codeChange: "s0", review: "b", system: "sys-b" },
+      { codeChange: "s0", review: "c", system: "sys-c" },
+      { codeChange: "s1", review: "d", system: "sys-d" },
+      { codeChange: "s1", review: "e", system: "sys-e" },
+    ]);
+    expect((await drainMetricRun(boss, ctx, started.run.id)).status).toBe("DONE");
+    const scores = await storedScores(study.id, "swe-judge", spec.signature);
+    expect(scores.size).toBe(5);
+    for (const [name, score] of scores) {
+      const text = changes.flatMap((c) => c.reviews.map((r) => [`${c.id}/${r.id}`, r.text])).find(([key]) => key === name)![1];
+      // The scripted model: P5 answers the review's q, every other strategy 50.
+      const ensemble = spec.team.members.reduce((sum, m) => sum + (m === "P5" ? q(text) : 50), 0) / spec.team.members.length;
+      const value = (ensemble / 100) * 4; // §3.3: 0 + ŝ/100 · (4 − 0)
+      expect(score.value).toBeCloseTo(value, 12);
+      expect(score.detail).toMatchObject({ ensemble, point: Math.min(4, Math.floor(value + 0.5)) });
+    }
+  });
+
   test("without human scores SWE-Judge refuses (the paper names no default team) unless a team is given", async () => {
     const study = await importStudy("judges-swe-nohuman", sweChanges("none"));
     await expect(startMetricRun(context(), boss, study.id, { metrics: ["swe-judge"], llm: llm("swe-model") })).rejects.toThrow(/paper names no default team.*--swe-team/);

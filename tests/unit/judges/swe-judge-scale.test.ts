@@ -1,6 +1,8 @@
 /** SWE-Judge's 0-100 score on a question's own scale (§3.3: min + ŝ/100 · (max − min); the nearest point for κ, §5.2). */
 import { describe, expect, test } from "vitest";
-import { scaleOfQuestion, sweJudgeOnQuestion } from "@/lib/judges/swe-judge-team";
+import { scaleOfQuestion, sweJudgeOnScale } from "@/lib/judges/swe-judge-team";
+
+const sweJudgeOnQuestion = (score: number, question: { key: string; scale: readonly (string | number)[] }) => sweJudgeOnScale(score, scaleOfQuestion(question));
 
 const zeroToFour = { key: "relevance", scale: [0, 1, 2, 3, 4] };
 const oneToFive = { key: "grade", scale: [1, 2, 3, 4, 5] };
