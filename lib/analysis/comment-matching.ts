@@ -230,6 +230,18 @@ export function locationMatching(comments: LocatedComment[], k: number, usefulAn
   return { matcher: { kind: "location", k, signature: locationSignature(k) }, pairs: matches.length, systems: matchRows(comments, matches, usefulAnswer), scores: human ? matcherScores(comments, matches, human) : null };
 }
 
+/** A judge rater's answers to the matching question as a matcher (the LLM matcher): its pairs answered fully or partly, each system's rows under them, and its scores against the human matching. */
+export interface JudgeMatching {
+  matcher: { kind: "llm"; judge: string; signature: string };
+  pairs: number;
+  systems: MatchRow[];
+  scores: MatcherScore[] | null;
+}
+
+export function judgeMatching(judge: string, signature: string, comments: readonly LocatedComment[], answered: readonly JudgedMatch[], usefulAnswer: ((commentId: string) => string | null) | null, human: readonly JudgedMatch[] | null): JudgeMatching {
+  return { matcher: { kind: "llm", judge, signature }, pairs: answered.length, systems: matchRows(comments, answered, usefulAnswer), scores: human ? matcherScores(comments, answered, human) : null };
+}
+
 /** The annotators' matching: the pairs with a consensus degree (fully, partly or none), those matched, and each system's rows under it. */
 export interface HumanMatching {
   /** Every (system comment, human comment) pair of the study's pull requests, and those with a consensus degree. */

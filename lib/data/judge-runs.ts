@@ -16,6 +16,8 @@ import { stage2ReferencesFor } from "@/lib/data/review-ratings";
 import type { SaveRequest } from "@/lib/annotation/values";
 import type { JudgeItem } from "@/lib/judges/rater-prompt";
 import type { JudgeQuestion } from "@/lib/tasks/types";
+import { pairItemId, pairOfItem } from "@/lib/tasks/comment-questions";
+import { HUMAN_SYSTEM } from "@/lib/analysis/comment-systems";
 
 /** The rater name of a judge: "judge:NAME". */
 export const judgeRaterName = (name: string) => `judge:${name}`;
@@ -76,6 +78,16 @@ export async function judgeItems(studyId: string, question: JudgeQuestion, judge
       return reviews.map((r) => ({ id: r.id, codeChangeId: r.codeChangeId, ...of(r.codeChange), text: r.text, reference: r.codeChange.reviews[0]?.text ?? "", claims: claimsOf.get(r.codeChangeId) ?? [], test: null }));
     }
     case "reviewComment": {
+      if (question.pairs) {
+        // The matching question: each system comment with each human comment of its pull request, the human one as the reference.
+        const systems = await client.reviewComment.findMany({
+          where: { pullRequest: { codeChanges: { some: { studyId } } }, system: { not: HUMAN_SYSTEM } },
+          orderBy: [{ pullRequestId: "asc" }, { position: "asc" }, { id: "asc" }],
+          include: { codeChange: { select: change }, pullRequest: { select: { comments: { where: { system: HUMAN_SYSTEM }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true, body: true } } } } },
+        });
+        const pairs = systems.flatMap((c) => c.pullRequest.comments.map((h) => ({ id: pairItemId(c.id, h.id), codeChangeId: c.codeChangeId, ...of(c.codeChange), text: c.body, reference: h.body, claims: [], test: null })));
+        return "skip" in page ? pairs.slice(page.skip, page.skip + page.take) : pairs;
+      }
       const comments = await client.reviewComment.findMany({
         where: { pullRequest: { codeChanges: { some: { studyId } } }, ...(question.withTest ? { testText: { not: null } } : {}) },
         orderBy: [{ pullRequestId: "asc" }, { position: "asc" }, { id: "asc" }],
@@ -205,11 +217,17 @@ async function saveJudgeAnnotation(tx: Tx, run: JudgeRun, question: JudgeQuestio
   const kind = question.kind;
   const ctx = { tx, annotatorId: run.judgeId, codeChangeId: item.codeChangeId, studyId: run.studyId };
   // The save a workspace would send, with the value made from the judge's current one below.
-  const request = (value: unknown, baseVersion: number) => ({ kind, assignmentId: "", targetId: item.id, baseVersion, value }) as SaveRequest;
+  // A pair of the matching question is stored in its system comment's answers.
+  const pair = question.pairs ? pairOfItem(item.id) : null;
+  const targetId = pair?.commentId ?? item.id;
+  // A comment's pairs are answered concurrently and stored in one row: one after the other.
+  if (pair) await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${targetId}))::text`;
+  const request = (value: unknown, baseVersion: number) => ({ kind, assignmentId: "", targetId, baseVersion, value }) as SaveRequest;
   const row = task.values[kind]!.row;
-  const probe = row ? await rowSaveTarget(ctx, task, row, item.id) : await TASK_QUERIES[task.task].saveTarget!(ctx, request(question.apply(null, answer, reason, item.claims.map((c) => c.id)), 0));
+  const links = item.claims.map((c) => c.id);
+  const probe = row ? await rowSaveTarget(ctx, task, row, targetId) : await TASK_QUERIES[task.task].saveTarget!(ctx, request(question.apply(null, answer, reason, links, pair?.humanCommentId), 0));
   const current = probe.current;
-  const value = question.apply(current?.value ?? null, answer, reason, item.claims.map((c) => c.id));
+  const value = question.apply(current?.value ?? null, answer, reason, links, pair?.humanCommentId);
   const parsed = task.values[kind]!.schema.safeParse(value);
   if (!parsed.success) throw new AppError("INVALID_INPUT", { message: `the judge's ${question.key} of ${item.id} is not a valid ${kind}: ${parsed.error.issues[0]?.message}` });
   const target = row ? probe : await TASK_QUERIES[task.task].saveTarget!(ctx, request(value, current?.version ?? 0));

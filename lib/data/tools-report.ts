@@ -9,7 +9,8 @@ import { requireLedStudy } from "@/lib/data/study-access";
 import { taskConsensus } from "@/lib/data/consensus";
 import { toolsReport, type ToolsReport } from "@/lib/analysis/tools-report";
 import { HUMAN_SYSTEM, usefulnessAgainstScores, usefulnessTable, type UsefulnessAgainstScores, type UsefulnessTable } from "@/lib/analysis/comment-systems";
-import { humanMatching, locationMatching, type HumanMatching, type JudgedMatch, type LocationMatching } from "@/lib/analysis/comment-matching";
+import { humanMatching, judgeMatching, locationMatching, type HumanMatching, type JudgeMatching, type JudgedMatch, type LocationMatching } from "@/lib/analysis/comment-matching";
+import { matchDegrees } from "@/lib/annotation/comment-questions";
 import { pairItemId } from "@/lib/tasks/comment-questions";
 import type { SessionAccount } from "@/lib/auth/authenticate";
 
@@ -25,8 +26,26 @@ export interface StudyToolsReport extends ToolsReport {
   matching: LocationMatching | null;
   /** The annotators' matching question's consensus (fully or partly: a match); null when the study does not ask it or has no such pairs. */
   humanMatching: HumanMatching | null;
+  /** The LLM matchers: each judge rater's answers to the matching question (its runs' model, prompt version, temperature and seed as its signature), scored against the human matching. */
+  llmMatching: JudgeMatching[];
   /** Each system's useful share against its mean s_i; null without the question `useful`. */
   usefulnessAgainstScores: UsefulnessAgainstScores | null;
+}
+
+/** Each judge rater's matching (its answers fully or partly) as an LLM matcher, named by its runs on the question; in judge name order. */
+async function judgeMatchings(client: PrismaClient, studyId: string, key: string, located: Parameters<typeof judgeMatching>[2], usefulAnswer: ((id: string) => string | null) | null, human: JudgedMatch[] | null): Promise<JudgeMatching[]> {
+  const [answers, runs] = await Promise.all([
+    client.commentAnswers.findMany({ where: { reviewComment: { pullRequest: { studyId } }, annotator: { kind: "JUDGE" } }, select: { reviewCommentId: true, answers: true, annotatorId: true }, orderBy: { id: "asc" } }),
+    client.judgeRun.findMany({ where: { studyId, task: "COMMENT_QUESTIONS", question: key }, orderBy: { createdAt: "asc" }, select: { judgeId: true, model: true, promptVersion: true, temperature: true, seed: true, trials: true, judge: { select: { name: true } } } }),
+  ]);
+  const judges = [...new Map(runs.map((r) => [r.judgeId, r])).values()].sort((a, b) => (a.judge.name < b.judge.name ? -1 : 1));
+  return judges.map((judge) => {
+    const signature = runs.filter((r) => r.judgeId === judge.judgeId).map((r) => `${r.judge.name}|model:${r.model}|prompt:${r.promptVersion}|temperature:${r.temperature}|seed:${r.seed ?? "none"}|trials:${r.trials}`);
+    const pairs = answers
+      .filter((a) => a.annotatorId === judge.judgeId)
+      .flatMap((a) => Object.entries(matchDegrees((a.answers as Record<string, never>)[key])).flatMap(([humanCommentId, degree]): JudgedMatch[] => (degree === "none" ? [] : [{ commentId: a.reviewCommentId, humanCommentId, degree }])));
+    return judgeMatching(judge.judge.name, [...new Set(signature)].join("; "), located, pairs, usefulAnswer, human);
+  });
 }
 
 /** The location matcher's default k: comments within 3 lines of each other are at the same place. */
@@ -88,8 +107,9 @@ export async function studyToolsReport(account: Pick<SessionAccount, "id" | "rol
   else if (human && human.decided === 0) notes.push("No pair of a system's comment and a human comment has a consensus on the matching question yet: the human matching is empty.");
   const matching = both ? locationMatching(located, keys.matchLines ?? DEFAULT_MATCH_LINES, usefulAnswer, human && human.decided > 0 ? judged : null) : null;
   if (!matching) notes.push("Matching needs review comments of the human reviewers and of a system on the study's pull requests: no matching recall or precision.");
+  const llmMatching = both && matchQuestion ? await judgeMatchings(client, study.id, matchQuestion.key, located, usefulAnswer, human && human.decided > 0 ? judged : null) : [];
   const meanScores = new Map(report.systems.map((r) => [r.system, r.macroPassRate.value]));
   const againstScores = usefulness ? usefulnessAgainstScores(usefulness, meanScores) : null;
   if (againstScores?.reason) notes.push(`The correlation of the systems' useful share with their mean s_i is undefined: ${againstScores.reason}.`);
-  return { study: { slug: study.slug, name: study.name }, categoryQuestion: category?.key ?? null, categoryLabels, matching, humanMatching: human, usefulnessAgainstScores: againstScores, ...report, usefulness, notes };
+  return { study: { slug: study.slug, name: study.name }, categoryQuestion: category?.key ?? null, categoryLabels, matching, humanMatching: human, llmMatching, usefulnessAgainstScores: againstScores, ...report, usefulness, notes };
 }

@@ -11,7 +11,7 @@
  */
 import { letterLabel, seededShuffle } from "@/lib/annotation/random";
 import { missingEntry } from "@/lib/annotation/completeness";
-import { answerOnScale, answerOptions, askedComment, commentAnswersValue, emptyCommentAnswers, humanCommentIds, matchDegrees, missingOfComment, questionScale, type CommentAnswersValue, type CommentQuestion } from "@/lib/annotation/comment-questions";
+import { answerOnScale, answerOptions, askedComment, commentAnswersValue, emptyCommentAnswers, humanCommentIds, matchDegrees, missingOfComment, questionScale, type CommentAnswersValue, type CommentQuestion, type MatchDegree } from "@/lib/annotation/comment-questions";
 import type { Question, StudyScales } from "@/lib/analysis/questions";
 import { nonEmpty } from "./reviews";
 import { storedEntry, type ExportedRating, type JudgeQuestion, type TaskDescriptor, type TaskWorkspace, type WorkspaceComment } from "./types";
@@ -29,7 +29,24 @@ export function commentQuestion(question: CommentQuestion, study: { likertMin: n
 }
 
 /** The question as a judge rater answers it: its options' words, and its answer merged into the judge's answers of the comment. */
+/** The matching question as the LLM matcher: is the comment's concern the human comment's (given as the reference)? */
+function judgeMatchingQuestion(question: CommentQuestion, study: StudyScales): JudgeQuestion {
+  return {
+    task: "COMMENT_QUESTIONS",
+    key: question.key,
+    text: "Does the review comment (the text to judge) raise the same concern as the human reviewer's comment (given as the reference review)? Fully: the same concern; partly: part of it or a closely related one; none: a different concern. (c-CRAB §5.2)",
+    kind: "commentAnswers",
+    options: answerOptions(question, study).map((o) => ({ answer: String(o.value), label: o.label, description: o.description })),
+    pairs: true,
+    apply: (current, answer, _reason, _links, human) => {
+      const value: CommentAnswersValue = { ...emptyCommentAnswers(), ...(current as Partial<CommentAnswersValue> | null) };
+      return { ...value, answers: { ...value.answers, [question.key]: { ...matchDegrees(value.answers[question.key]), [human!]: String(answer) as MatchDegree } } };
+    },
+  };
+}
+
 function judgeCommentQuestion(question: CommentQuestion, study: StudyScales): JudgeQuestion {
+  if (question.kind === "match") return judgeMatchingQuestion(question, study);
   const options = answerOptions(question, study);
   const word = (value: unknown) => (typeof value === "boolean" ? (value ? "yes" : "no") : String(value));
   return {
@@ -111,8 +128,7 @@ export const commentQuestions: TaskDescriptor = {
   storage: { model: "commentAnswers", table: "CommentAnswers", item: { column: "reviewCommentId", field: "reviewCommentId", relation: "reviewComment" } },
   appliesTo: (item) => item.pullRequestComments > 0,
   questions: (study) => study.commentQuestions.map((q) => commentQuestion(q, study)),
-  // The matching question is answered per pair of comments, not per comment.
-  judgeQuestions: (study) => study.commentQuestions.filter((q) => q.kind !== "match").map((q) => judgeCommentQuestion(q, study)),
+  judgeQuestions: (study) => study.commentQuestions.map((q) => judgeCommentQuestion(q, study)),
   answer(question) {
     const key = `'${question.key}'`; // keys are [a-z0-9-] (commentQuestionsSetting)
     // The matching question's answers are read per pair (lib/data/task-answers.ts): the degree of one human comment.

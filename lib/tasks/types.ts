@@ -197,8 +197,10 @@ export interface JudgeQuestion {
   options: JudgeOption[];
   /** Only comments with a linked test (c-CRAB §4.4.3). */
   withTest?: boolean;
-  /** The judge's stored value of the item with this answer in it (current: the value stored before, or null). */
-  apply(current: unknown, answer: JudgeAnswerValue, reason: string, links?: readonly string[]): unknown;
+  /** The matching question: its items are pairs of a system comment and a human comment (item id `pairItemId`), its answer stored in the system comment's answers. */
+  pairs?: boolean;
+  /** The judge's stored value of the item with this answer in it (current: the value stored before, or null); `human`: a pair's human comment. */
+  apply(current: unknown, answer: JudgeAnswerValue, reason: string, links?: readonly string[], human?: string): unknown;
 }
 
 /** The Prisma models of the annotation tables (the client's property names). */

@@ -8,7 +8,10 @@
  * below; consensus and adjudication work on pairs. The tools report reads the consensus as the
  * human matching (recall, precision, useful unmatched per system) and scores the location matcher
  * against it. The exports carry the degrees and their consensus keyed by the human comment's
- * external id: long rows of question matches:HUMAN, and the JSONL's answers and consensus.
+ * external id: long rows of question matches:HUMAN, and the JSONL's answers and consensus. A judge
+ * run on the matching question (a loopback server speaking the chat API) is the LLM matcher: its
+ * answers are stored per pair in the judge's comment answers, and the report scores it against
+ * the human matching without counting it in the consensus.
  */
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
@@ -16,6 +19,7 @@ import type { SaveRequest } from "@/lib/annotation/values";
 import { COMMENT_QUESTION_TEMPLATES, type CommentQuestionInput } from "@/lib/annotation/comment-questions";
 import { pairItemId } from "@/lib/tasks/comment-questions";
 import { asAccount } from "./annotation-fixture";
+import { startFakeLlm, userText } from "../unit/judges/fake-llm";
 import { createCommentQuestionsFixture, removeCommentQuestionsFixture, type CommentQuestionsFixture } from "./comment-questions-fixture";
 
 process.env.DATABASE_URL = inject("databaseUrl");
@@ -29,6 +33,7 @@ const { agreementReport } = await import("@/lib/data/reports");
 const { studyToolsReport } = await import("@/lib/data/tools-report");
 const { streamExport } = await import("@/lib/data/exports");
 const { codeChangeLineSchema } = await import("@/lib/import/jsonl-schema");
+const { runJudge } = await import("@/lib/judge-runs/run");
 
 async function exported(format: "long-csv" | "jsonl"): Promise<string> {
   let text = "";
@@ -193,5 +198,42 @@ describe("the exports carry the matching", () => {
     expect(comments.get("c1")!.consensus.matches).toEqual({ c2: "none", c5: "partly" });
     expect(comments.get("c4")!.consensus.matches).toEqual({ c5: "none" });
     expect(comments.get("c2")!.consensus.matches).toBeNull();
+  });
+});
+
+describe("the LLM matcher: a judge run on the matching question", () => {
+  test("answers every pair, stored in the judge's comment answers; scored against the human matching, left out of its consensus", async () => {
+    const fake = await startFakeLlm();
+    const tag = Date.now();
+    try {
+      // The judge: c1 fully raises c5's concern, c4 partly c2's, nothing else.
+      fake.handle((r) => {
+        const text = userText(r);
+        const answer = text.includes("comment c1") && text.includes("comment c5") ? "fully" : text.includes("comment c4") && text.includes("comment c2") ? "partly" : "none";
+        return { content: JSON.stringify({ answer, reason: "because" }), usage: { prompt_tokens: 10, completion_tokens: 5 } };
+      });
+      const { run } = await runJudge({ study: fx.study.slug, task: "COMMENT_QUESTIONS", question: "matches", name: `matcher-${tag}`, llm: { url: fake.url, model: "gpt-4o-mini", backoffMs: 1, maxBackoffMs: 5_000 } });
+      expect(run.error).toBeNull();
+      expect(run).toMatchObject({ status: "DONE", total: 6, done: 6 });
+      const judgeId = (await db.account.findUniqueOrThrow({ where: { email: `judge:matcher-${tag}` } })).id;
+      const stored = await db.commentAnswers.findFirstOrThrow({ where: { annotatorId: judgeId, reviewCommentId: c("c1") } });
+      expect(stored.answers).toEqual({ matches: { [c("c2")]: "none", [c("c5")]: "fully" } });
+
+      const report = await studyToolsReport(lead(), fx.study.slug);
+      // Not opted in: the human matching is the annotators' alone, as before.
+      expect(report.humanMatching).toMatchObject({ decided: 5, partly: 1, fully: 0 });
+      const [llm] = report.llmMatching;
+      expect(llm.matcher).toMatchObject({ kind: "llm", judge: `judge:matcher-${tag}`, signature: expect.stringContaining("model:gpt-4o-mini|prompt:") });
+      expect(llm.pairs).toBe(2);
+      // Against the human matching ((c1,c5) only): claude-code found (c1,c5) and (c4,c2): precision 1/2, recall 1/1.
+      expect(llm.scores).toEqual([
+        { system: "claude-code", found: 2, judged: 1, agreed: 1, precision: 0.5, recall: 1 },
+        { system: "codex", found: 0, judged: 0, agreed: 0, precision: null, recall: null, reason: "the matcher found no pair; the human matching has no pair" },
+      ]);
+      expect(llm.systems.find((r) => r.system === "claude-code")).toMatchObject({ matchingComments: 2, matchedHumanComments: 2, recall: { value: 1 }, precision: { value: 1 } });
+    } finally {
+      await fake.close();
+      await db.account.deleteMany({ where: { kind: "JUDGE", email: { endsWith: `-${tag}` } } });
+    }
   });
 });

@@ -21,7 +21,7 @@ export default async function ToolsPage({ params }: { params: Promise<{ slug: st
   const account = await requirePageAccount(LEAD_ROLES);
   const slug = (await params).slug;
   const [report, targets] = await orPageError(Promise.all([studyToolsReport(account, slug), testResultsTargets(account, slug)]));
-  const { study, systems, overlap, byCategory, byAnswer, usefulness, matching, humanMatching, usefulnessAgainstScores, notes } = report;
+  const { study, systems, overlap, byCategory, byAnswer, usefulness, matching, humanMatching, llmMatching, usefulnessAgainstScores, notes } = report;
   return (
     <div className="space-y-6">
       <StudyPageHeader study={study} title="Review tools: test outcomes">
@@ -90,6 +90,12 @@ export default async function ToolsPage({ params }: { params: Promise<{ slug: st
           {matching.scores && <DataTable table={matcherScoreTableData(study.slug, "tools-matcher-scores", "The location matcher against the annotators' matching, per system (pairs)", matching.scores)} />}
         </section>
       )}
+      {llmMatching.map((m, i) => (
+        <section key={m.matcher.judge} aria-label={`LLM matcher ${m.matcher.judge}`} className="space-y-2">
+          <DataTable table={matchingTableData(study.slug, `tools-llm-matching-${i + 1}`, `Matching the human reviewers' comments: the LLM matcher ${m.matcher.judge} (${m.pairs} pairs fully or partly)`, m.systems)} note={`A judge run on the matching question (docs/judges.md); its runs: ${m.matcher.signature}.`} />
+          {m.scores && <DataTable table={matcherScoreTableData(study.slug, `tools-llm-matcher-scores-${i + 1}`, `The LLM matcher ${m.matcher.judge} against the annotators' matching, per system (pairs)`, m.scores)} />}
+        </section>
+      ))}
       <section aria-label="Upload test results" className="space-y-2">
         <h2 className="text-lg font-medium">Upload test results</h2>
         <p className="max-w-4xl text-sm text-slate-600">
