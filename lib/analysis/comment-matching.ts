@@ -238,6 +238,19 @@ export interface JudgeMatching {
   scores: MatcherScore[] | null;
 }
 
+/** A judge run's settings, as its LLM matcher's signature names them. */
+export interface JudgeRunSettings {
+  model: string;
+  promptVersion: string;
+  temperature: number;
+  seed: number | null;
+  trials: number;
+}
+
+/** An LLM matcher's signature: each distinct setting of its judge's runs on the question, in run order, joined by "; ". */
+export const judgeSignature = (judge: string, runs: readonly JudgeRunSettings[]) =>
+  [...new Set(runs.map((r) => `${judge}|model:${r.model}|prompt:${r.promptVersion}|temperature:${r.temperature}|seed:${r.seed ?? "none"}|trials:${r.trials}`))].join("; ");
+
 export function judgeMatching(judge: string, signature: string, comments: readonly LocatedComment[], answered: readonly JudgedMatch[], usefulAnswer: ((commentId: string) => string | null) | null, human: readonly JudgedMatch[] | null): JudgeMatching {
   return { matcher: { kind: "llm", judge, signature }, pairs: answered.length, systems: matchRows(comments, answered, usefulAnswer), scores: human ? matcherScores(comments, answered, human) : null };
 }

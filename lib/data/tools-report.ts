@@ -9,7 +9,7 @@ import { requireLedStudy } from "@/lib/data/study-access";
 import { taskConsensus } from "@/lib/data/consensus";
 import { toolsReport, type ToolsReport } from "@/lib/analysis/tools-report";
 import { HUMAN_SYSTEM, usefulnessAgainstScores, usefulnessTable, type UsefulnessAgainstScores, type UsefulnessTable } from "@/lib/analysis/comment-systems";
-import { humanMatching, judgeMatching, locationMatching, type HumanMatching, type JudgeMatching, type JudgedMatch, type LocationMatching } from "@/lib/analysis/comment-matching";
+import { humanMatching, judgeMatching, judgeSignature, locationMatching, type HumanMatching, type JudgeMatching, type JudgedMatch, type LocationMatching } from "@/lib/analysis/comment-matching";
 import { matchDegrees } from "@/lib/annotation/comment-questions";
 import { pairItemId } from "@/lib/tasks/comment-questions";
 import type { SessionAccount } from "@/lib/auth/authenticate";
@@ -40,11 +40,10 @@ async function judgeMatchings(client: PrismaClient, studyId: string, key: string
   ]);
   const judges = [...new Map(runs.map((r) => [r.judgeId, r])).values()].sort((a, b) => (a.judge.name < b.judge.name ? -1 : 1));
   return judges.map((judge) => {
-    const signature = runs.filter((r) => r.judgeId === judge.judgeId).map((r) => `${r.judge.name}|model:${r.model}|prompt:${r.promptVersion}|temperature:${r.temperature}|seed:${r.seed ?? "none"}|trials:${r.trials}`);
     const pairs = answers
       .filter((a) => a.annotatorId === judge.judgeId)
       .flatMap((a) => Object.entries(matchDegrees((a.answers as Record<string, never>)[key])).flatMap(([humanCommentId, degree]): JudgedMatch[] => (degree === "none" ? [] : [{ commentId: a.reviewCommentId, humanCommentId, degree }])));
-    return judgeMatching(judge.judge.name, [...new Set(signature)].join("; "), located, pairs, usefulAnswer, human);
+    return judgeMatching(judge.judge.name, judgeSignature(judge.judge.name, runs.filter((r) => r.judgeId === judge.judgeId)), located, pairs, usefulAnswer, human);
   });
 }
 
