@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import { Providers } from "@/components/providers";
 import { SiteHeader } from "@/components/site-header";
 import { getSessionAccount } from "@/lib/auth/session";
 import "./globals.css";
@@ -15,10 +14,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body>
-        <Providers>
-          <SiteHeader account={account} />
-          <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
-        </Providers>
+        <SiteHeader account={account} />
+        <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
       </body>
     </html>
   );

@@ -74,6 +74,23 @@ test("sign out ends the session", async ({ page }) => {
   await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fstudies$/);
 });
 
+test("no page asks for the session in the background, so cookies cleared after a page's load stay cleared", async ({ page }) => {
+  await signIn(page, E2E_ACCOUNTS.ann1);
+  const sessionRequests: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname.startsWith("/api/auth/session")) sessionRequests.push(request.url());
+  });
+  // The 403 page, then the cookies cleared at once, as a test switching accounts does; then the tab shown again.
+  expect((await page.goto("/studies/demo"))?.status()).toBe(403);
+  await page.context().clearCookies();
+  await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+  await page.waitForLoadState("networkidle");
+  expect(sessionRequests).toEqual([]);
+  expect((await page.context().cookies()).map((c) => c.name).filter((name) => name.includes("session-token"))).toEqual([]);
+  await page.goto("/signin");
+  await expect(page.getByLabel("Email")).toBeVisible();
+});
+
 test("sign-in returns to the page that was asked for, never to another site", async ({ page }) => {
   await page.goto("/studies/demo/validity");
   await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fstudies%2Fdemo%2Fvalidity$/);
