@@ -136,8 +136,8 @@ export interface AdjudicationItem {
   history: HistoryEntry[];
 }
 
-/** The item's context: its code change and its text. */
-async function itemContext(studyId: string, task: TaskType, itemId: string) {
+/** The item of a task in the study as adjudication and qualification show it: its code change, label and text. */
+export async function itemContext(studyId: string, task: TaskType, itemId: string) {
   if (TASKS[task].itemKind === "pseudoReference") {
     const ref = await db.pseudoReference.findFirst({ where: { id: itemId, codeChange: { studyId } }, select: { id: true, text: true, codeChangeId: true } });
     if (!ref) throw new AppError("NOT_FOUND", { message: "No such claim in this study." });

@@ -19,6 +19,7 @@ import type { SaveKind, SaveRequest } from "@/lib/annotation/values";
 import { taskOfKind } from "@/lib/tasks";
 import { ITEM_TABLES, itemOfAssignmentSql, type RowStorage, type TaskDescriptor } from "@/lib/tasks/types";
 import { NOT_HELD_BY_ROUNDS_SQL } from "@/lib/data/round-gate";
+import { ADMITTED_MEMBER_SQL } from "@/lib/data/study-access";
 
 const NOW = `(now() AT TIME ZONE 'UTC')`;
 
@@ -36,7 +37,7 @@ function statement(task: TaskDescriptor, kind: SaveKind, row: RowStorage, creati
     SELECT a."id", a."status" FROM "Assignment" a
     WHERE a."id" = $1 AND a."userId" = $2 AND a."taskType" = '${task.task}' AND a."status" <> 'SKIPPED' AND ${NOT_HELD_BY_ROUNDS_SQL}
       AND EXISTS (SELECT 1 FROM "User" u WHERE u."id" = $2 AND u."active" AND u."sessionVersion" = $6::integer)
-      AND EXISTS (SELECT 1 FROM "Study" s WHERE s."id" = a."studyId" AND (s."createdById" = $2 OR EXISTS (SELECT 1 FROM "StudyMember" m WHERE m."studyId" = s."id" AND m."userId" = $2 AND m."pausedAt" IS NULL)))
+      AND EXISTS (SELECT 1 FROM "Study" s WHERE s."id" = a."studyId" AND (s."createdById" = $2 OR EXISTS (SELECT 1 FROM "StudyMember" m WHERE m."studyId" = s."id" AND m."userId" = $2 AND m."pausedAt" IS NULL AND ${ADMITTED_MEMBER_SQL})))
       AND EXISTS (SELECT 1 FROM ${q(shape.target.table)} t WHERE t."id" = $3 AND ${itemOfAssignmentSql(task.itemKind, "t", 'a."codeChangeId"')} AND ${shape.target.condition}))`;
   const saved = creating
     ? `saved AS (

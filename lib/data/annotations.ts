@@ -14,7 +14,7 @@ import type { SessionAccount } from "@/lib/auth/authenticate";
 import type { SessionClaims } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
 import { db, Prisma } from "@/lib/db/client";
-import { annotatingStudyWhere, memberStudyWhere, PAUSED_MESSAGE } from "@/lib/data/study-access";
+import { annotatingStudyWhere, memberStudyWhere, PAUSED_MESSAGE, QUALIFICATION_MESSAGE } from "@/lib/data/study-access";
 import { heldByRounds, codeChangeRound, roundMembershipSelect, roundsGate } from "@/lib/data/round-gate";
 import { releaseDueRoundAfter } from "@/lib/data/rounds";
 import { FINISH_STAGE_1, waitingFor, waitingText } from "@/lib/annotation/waiting";
@@ -65,9 +65,10 @@ async function findOwnAssignment(client: Tx | typeof db, accountId: string, assi
   // Paused in the assignment's study, or held by the calibration rounds: say so (423) rather than "no such assignment".
   const own = await client.assignment.findFirst({
     where: { id: assignmentId, annotatorId: accountId, study: memberStudyWhere(accountId) },
-    select: { studyId: true, task: true, study: { select: { members: { where: { accountId, pausedAt: { not: null } }, select: { accountId: true } } } }, codeChange: { select: roundMembershipSelect } },
+    select: { studyId: true, task: true, study: { select: { members: { where: { accountId }, select: { pausedAt: true, role: true, qualifiedAt: true } }, qualificationRequired: true } }, codeChange: { select: roundMembershipSelect } },
   });
-  if (own?.study.members.length) throw new AppError("LOCKED", { message: PAUSED_MESSAGE });
+  if (own?.study.members.some((m) => m.pausedAt !== null)) throw new AppError("LOCKED", { message: PAUSED_MESSAGE });
+  if (own?.study.qualificationRequired && own.study.members.some((m) => m.role === "ANNOTATOR" && m.qualifiedAt === null)) throw new AppError("LOCKED", { message: QUALIFICATION_MESSAGE });
   const waiting = own && waitingFor({ round: codeChangeRound(own.codeChange.itemSetMembers), rounds: await roundsGate(client, own.studyId), task: own.task, stageOrder: false, consolidated: false, ownStage1Open: false });
   if (waiting) throw new AppError("LOCKED", { message: waitingText(waiting) });
   throw new AppError("NOT_FOUND", { message: "No such assignment in your queue." });

@@ -30,12 +30,23 @@ export interface StudyQueue {
   study: { slug: string; name: string };
   /** A lead has paused the annotator in this study: the items cannot be opened (lib/data/study-access annotatingStudyWhere). */
   paused: boolean;
+  /** Where the annotator stands in the study's qualification: items open once it is passed (lib/data/qualification.ts). */
+  qualification: MemberQualification;
   /** Every open item is finished and some wait in a calibration round not released yet. */
   waitingForNextRound: boolean;
   done: number;
   total: number;
   timeSpentMs: number;
   entries: QueueEntry[];
+}
+
+export type MemberQualification = "none" | "pending" | "passed" | "failed";
+
+/** An annotator's qualification in a study from their membership. */
+function qualificationOfMember(required: boolean, members: readonly { role: string; qualifiedAt: Date | null; qualificationFailedAt: Date | null }[]): MemberQualification {
+  const member = members.find((m) => m.role === "ANNOTATOR");
+  if (!required || !member) return "none";
+  return member.qualifiedAt ? "passed" : member.qualificationFailedAt ? "failed" : "pending";
 }
 
 /** What `assignmentStates` reads of each assignment. */
@@ -100,7 +111,7 @@ export async function listQueuesForAnnotator(annotatorId: string): Promise<Study
       ...assignmentStateSelect,
       position: true,
       timeSpentMs: true,
-      study: { select: { ...assignmentStateSelect.study.select, slug: true, name: true, members: { where: { accountId: annotatorId }, select: { pausedAt: true } } } },
+      study: { select: { ...assignmentStateSelect.study.select, slug: true, name: true, qualificationRequired: true, members: { where: { accountId: annotatorId }, select: { pausedAt: true, role: true, qualifiedAt: true, qualificationFailedAt: true } } } },
       codeChange: { select: { ...assignmentStateSelect.codeChange.select, externalId: true, language: true, filePath: true } },
     },
   });
@@ -108,7 +119,7 @@ export async function listQueuesForAnnotator(annotatorId: string): Promise<Study
   const queues = new Map<string, StudyQueue>();
   for (const a of assignments) {
     const { slug, name, members } = a.study;
-    const queue = queues.get(slug) ?? { study: { slug, name }, paused: members.some((m) => m.pausedAt !== null), waitingForNextRound: false, done: 0, total: 0, timeSpentMs: 0, entries: [] };
+    const queue = queues.get(slug) ?? { study: { slug, name }, paused: members.some((m) => m.pausedAt !== null), qualification: qualificationOfMember(a.study.qualificationRequired, members), waitingForNextRound: false, done: 0, total: 0, timeSpentMs: 0, entries: [] };
     queue.total += 1;
     if (a.status === "DONE") queue.done += 1;
     queue.timeSpentMs += a.timeSpentMs;
@@ -126,6 +137,15 @@ export async function listQueuesForAnnotator(annotatorId: string): Promise<Study
       afterOwnStage1,
     });
     queues.set(slug, queue);
+  }
+  // A study whose qualification comes before any item is listed without items.
+  const qualifying = await db.studyMember.findMany({
+    where: { accountId: annotatorId, role: "ANNOTATOR", qualifiedAt: null, study: { qualificationRequired: true } },
+    select: { role: true, qualifiedAt: true, qualificationFailedAt: true, study: { select: { slug: true, name: true } } },
+    orderBy: { study: { name: "asc" } },
+  });
+  for (const m of qualifying) {
+    if (!queues.has(m.study.slug)) queues.set(m.study.slug, { study: m.study, paused: false, qualification: qualificationOfMember(true, [m]), waitingForNextRound: false, done: 0, total: 0, timeSpentMs: 0, entries: [] });
   }
   for (const queue of queues.values()) {
     queue.waitingForNextRound = queue.entries.some((e) => e.waitingForRound !== null) && !queue.entries.some((e) => e.waitingForRound === null && isOpen(e));

@@ -28,10 +28,12 @@ export interface QualityRow {
   pace: PaceSummary;
   /** Below the study's minimum accuracy on gold. */
   lowAccuracy: boolean;
+  /** The study's qualification: attempts finished, the last one's score, passed or failed (lib/data/qualification.ts). */
+  qualification: { attempts: number; score: number | null; passed: boolean; failed: boolean };
 }
 
 export interface StudyQuality {
-  study: { id: string; slug: string; name: string; tasks: TaskType[]; goldPerQueue: number; goldMinAccuracy: number; minSecondsPerItem: number };
+  study: { id: string; slug: string; name: string; tasks: TaskType[]; goldPerQueue: number; goldMinAccuracy: number; minSecondsPerItem: number; qualificationRequired: boolean };
   /** Gold items (code changes) and known answers. */
   goldItems: number;
   goldAnswers: { task: TaskType; itemId: string; question: string; value: AnswerValue }[];
@@ -44,7 +46,7 @@ export async function studyQuality(account: Pick<SessionAccount, "id" | "role">,
   const [answers, changes, members, finished] = await Promise.all([
     goldAnswers(db, study.id),
     goldCodeChanges(db, study.id),
-    db.studyMember.findMany({ where: { studyId: study.id, role: "ANNOTATOR" }, select: { pausedAt: true, pauseReason: true, account: { select: { id: true, name: true, email: true } } } }),
+    db.studyMember.findMany({ where: { studyId: study.id, role: "ANNOTATOR" }, select: { pausedAt: true, pauseReason: true, qualificationAttempts: true, qualificationScore: true, qualifiedAt: true, qualificationFailedAt: true, account: { select: { id: true, name: true, email: true } } } }),
     db.assignment.findMany({ where: { studyId: study.id, status: "DONE" }, select: { annotatorId: true, timeSpentMs: true } }),
   ]);
   const gold = new Map(answers.map((a) => [goldKey(`${a.task}:${a.itemId}`, a.question), a.value]));
@@ -71,11 +73,12 @@ export async function studyQuality(account: Pick<SessionAccount, "id" | "role">,
           study.minSecondsPerItem,
         ),
         lowAccuracy: belowAccuracy(score ?? undefined, study.goldMinAccuracy),
+        qualification: { attempts: m.qualificationAttempts, score: m.qualificationScore, passed: m.qualifiedAt !== null, failed: m.qualificationFailedAt !== null },
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email));
   return {
-    study: { id: study.id, slug: study.slug, name: study.name, tasks: study.tasks, goldPerQueue: study.goldPerQueue, goldMinAccuracy: study.goldMinAccuracy, minSecondsPerItem: study.minSecondsPerItem },
+    study: { id: study.id, slug: study.slug, name: study.name, tasks: study.tasks, goldPerQueue: study.goldPerQueue, goldMinAccuracy: study.goldMinAccuracy, minSecondsPerItem: study.minSecondsPerItem, qualificationRequired: study.qualificationRequired },
     goldItems: changes.size,
     goldAnswers: answers,
     annotators,

@@ -11,7 +11,7 @@
  */
 import "server-only";
 import type { SessionAccount } from "@/lib/auth/authenticate";
-import { db, type Prisma, type PrismaClient } from "@/lib/db/client";
+import { db, Prisma, type PrismaClient } from "@/lib/db/client";
 import type { Study } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
 import { withCommentQuestions, type CommentQuestion } from "@/lib/annotation/comment-questions";
@@ -36,11 +36,26 @@ export function memberStudyWhere(accountId: string): Prisma.StudyWhereInput {
 
 /**
  * The studies in which this account may open and save items: as memberStudyWhere, except those
- * where a lead has paused them (quality control, StudyMember.pausedAt).
+ * where a lead has paused them (quality control, StudyMember.pausedAt) or whose qualification
+ * they have not passed.
  */
 export function annotatingStudyWhere(accountId: string): Prisma.StudyWhereInput {
-  return { OR: [{ ownerId: accountId }, { members: { some: { accountId, pausedAt: null } } }] };
+  return { OR: [{ ownerId: accountId }, { members: { some: { accountId, pausedAt: null, ...admittedMemberWhere } } }] };
 }
+
+/** Prisma: a membership whose items are open as far as qualification goes (passed, a lead, or none required; lib/data/qualification.ts). */
+export const admittedMemberWhere: Prisma.StudyMemberWhereInput = { OR: [{ qualifiedAt: { not: null } }, { role: "LEAD" }, { study: { qualificationRequired: false } }] };
+
+/** SQL (membership `m` of study `s`): as admittedMemberWhere. */
+export const ADMITTED_MEMBER_SQL = `(m."qualifiedAt" IS NOT NULL OR m.role = 'LEAD' OR NOT s."qualificationRequired")`;
+
+/** SQL: the annotator's answers count in the study's statistics (not one who failed its qualification). */
+export function qualifiedRaterSql(annotator: Prisma.Sql, studyId: string): Prisma.Sql {
+  return Prisma.sql`NOT EXISTS (SELECT 1 FROM "StudyMember" q WHERE q."studyId" = ${studyId} AND q."userId" = ${annotator} AND q."qualificationFailedAt" IS NOT NULL)`;
+}
+
+/** Shown instead of items to an annotator who has not passed the study's qualification. */
+export const QUALIFICATION_MESSAGE = "This study asks you to pass its qualification before its items open.";
 
 /** Shown to a paused annotator instead of their items. */
 export const PAUSED_MESSAGE = "A lead of this study has paused your work on it (quality control). Ask them to resume it.";

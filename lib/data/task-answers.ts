@@ -14,6 +14,7 @@ import { humanQuestion, humanScoresOf, type HumanScores } from "@/lib/analysis/h
 import type { Question } from "@/lib/analysis/questions";
 import type { DraftMode } from "@/lib/analysis/drafts";
 import { countedRaterSql } from "@/lib/data/judge-runs";
+import { qualifiedRaterSql } from "@/lib/data/study-access";
 import { HUMAN_SYSTEM } from "@/lib/analysis/comment-systems";
 
 /** The table of the task's items: reviews or pseudo-references. */
@@ -86,13 +87,14 @@ function ratingsStatement(studyId: string, task: TaskType, questions: readonly Q
       -- (account, change) is unique per task: the join keeps one row per answer.
       LEFT JOIN (SELECT "userId", "codeChangeId" FROM "Assignment" WHERE "studyId" = ${studyId} AND "taskType" = ${task}::"TaskType" AND status <> 'DONE') d
         ON d."userId" = a."annotatorId" AND ${Prisma.raw(itemOfAssignmentSql(TASKS[task].itemKind, "i", 'd."codeChangeId"'))}
-    WHERE c."studyId" = ${studyId} ${judges === "all" ? Prisma.empty : Prisma.sql`AND ${countedRaterSql(Prisma.sql`a."annotatorId"`, studyId)}`}
+    WHERE c."studyId" = ${studyId} AND ${qualifiedRaterSql(Prisma.sql`a."annotatorId"`, studyId)} ${judges === "all" ? Prisma.empty : Prisma.sql`AND ${countedRaterSql(Prisma.sql`a."annotatorId"`, studyId)}`}
     GROUP BY a."annotatorId" ORDER BY a."annotatorId"`;
 }
 
 /**
  * The ratings of one task of the study as columns (lib/analysis/gather.ts), read in two
- * statements at once, the items and the ratings; gold items and drafts left out unless asked for.
+ * statements at once, the items and the ratings; gold items and drafts left out unless asked for,
+ * and the answers of annotators who failed the study's qualification always.
  */
 export async function gatherTaskColumns(study: StudyForAnalysis, task: TaskType, client: PrismaClient = db, options: GatherOptions = {}): Promise<TaskColumns> {
   const questions = taskQuestions(task, study).filter((q) => options.only === undefined || q.key === options.only);
