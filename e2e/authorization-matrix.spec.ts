@@ -136,6 +136,11 @@ const PAGES: Record<string, Entry> = {
   "/signin": { access: { ...signedIn({ redirect: "/" }, 200) }, call: () => ({ url: "/signin" }) },
   "/annotate": { access: signedIn(200, "signin"), call: () => ({ url: "/annotate" }) },
   "/annotate/[assignmentId]": { access: ownAssignment("page"), call: (f) => ({ url: `/annotate/${f.assignmentId}` }) },
+  // Annotators of the study only (study A asks none: the page says so); leads are no annotators of it.
+  "/qualification/[slug]": {
+    access: { anonymous: "signin", annotator: 200, otherStudyAnnotator: 404, otherStudyLead: 403, lead: 403, admin: 403 },
+    call: (f) => ({ url: `/qualification/${f.a.slug}` }),
+  },
   "/admin/accounts": { access: anyLead("page"), call: () => ({ url: "/admin/accounts" }) },
   "/import": { access: anyLead("page"), call: () => ({ url: "/import" }) },
   "/studies": { access: anyLead("page"), call: () => ({ url: "/studies" }) },
@@ -306,6 +311,13 @@ const ACTIONS: Record<string, Entry> = {
   },
   "app/studies/[slug]/rounds/actions.ts#saveRoundRule": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/rounds`, data: { slug: f.a.slug, coefficient: "fleiss", threshold: null } }) },
   "app/studies/[slug]/settings/actions.ts#saveStudySettings": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/settings`, data: { slug: f.a.slug, ...f.studySettings } }) },
+  "app/studies/[slug]/settings/actions.ts#saveQualificationSettings": {
+    access: leadOfStudy("action"),
+    call: (f) => ({ url: `/studies/${f.a.slug}/settings`, data: { slug: f.a.slug, required: false, consent: "", goldItems: 3, passMarkPercent: 80, maxAttempts: 2 } }),
+  },
+  // Study A asks no qualification: no step is the current one, so every call is refused.
+  "app/qualification/[slug]/actions.ts#takeStep": { access: { ...leadOfStudy("action", "refused"), annotator: "refused", otherStudyLead: "refused" }, call: (f) => ({ url: `/qualification/${f.a.slug}`, data: { slug: f.a.slug, step: "consent" } }) },
+  "app/qualification/[slug]/actions.ts#answerGold": { access: { ...leadOfStudy("action", "refused"), annotator: "refused", otherStudyLead: "refused" }, call: (f) => ({ url: `/qualification/${f.a.slug}`, data: { slug: f.a.slug, index: 0, choice: 0 } }) },
   "app/studies/[slug]/settings/actions.ts#saveCommentQuestions": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/settings`, data: { slug: f.a.slug, questions: DEFAULT_COMMENT_QUESTIONS } }) },
   "app/studies/new/actions.ts#createNewStudy": {
     access: anyLead("action"),

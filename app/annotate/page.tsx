@@ -4,7 +4,8 @@ import { formatDuration, TASK_LABELS } from "@/components/format";
 import { ProgressBar } from "@/components/progress-bar";
 import { requirePageAccount } from "@/lib/auth/session";
 import { listQueuesForAnnotator } from "@/lib/data/assignments";
-import { PAUSED_MESSAGE } from "@/lib/data/study-access";
+import Link from "next/link";
+import { PAUSED_MESSAGE, QUALIFICATION_MESSAGE } from "@/lib/data/study-access";
 import { waitingLabel, waitingSummary } from "@/lib/annotation/waiting";
 
 export const dynamic = "force-dynamic";
@@ -21,6 +22,7 @@ export default async function AnnotatorHome() {
         const waiting = unfinished.flatMap((e) => (e.waiting ? [e.waiting] : []));
         const afterStage1 = unfinished.filter((e) => !e.waiting && e.afterOwnStage1).length;
         const open = unfinished.length - waiting.length - afterStage1;
+        const closedByQualification = queue.qualification === "pending" || queue.qualification === "failed";
         return (
           <section key={queue.study.slug} className="rounded border border-slate-200 bg-white p-4" aria-label={queue.study.name}>
             <div className="flex flex-wrap items-center gap-4">
@@ -36,6 +38,19 @@ export default async function AnnotatorHome() {
             {queue.waitingForNextRound && !queue.paused && (
               <p role="status" className="mt-3 rounded border border-sky-300 bg-sky-50 p-2 text-sm text-sky-900" data-testid="waiting-for-round">
                 You have finished this calibration round: waiting for the next round. A lead opens it after reviewing the round&apos;s agreement; reload this page to check.
+              </p>
+            )}
+            {queue.qualification === "pending" && (
+              <p role="status" className="mt-3 rounded border border-sky-300 bg-sky-50 p-2 text-sm text-sky-900" data-testid="qualification-pending">
+                {QUALIFICATION_MESSAGE}{" "}
+                <Link href={`/qualification/${queue.study.slug}`} prefetch={false} className="text-blue-700 underline">
+                  Take the qualification
+                </Link>
+              </p>
+            )}
+            {queue.qualification === "failed" && (
+              <p role="alert" className="mt-3 rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="qualification-failed">
+                You did not pass this study&apos;s qualification: its items stay closed to you.
               </p>
             )}
             {queue.paused && (
@@ -62,8 +77,8 @@ export default async function AnnotatorHome() {
                       data: { testid: "assignment-row" },
                       cells: [
                         count(entry.position + 1),
-                        // A paused queue, or an item of a round not open yet, shows no link to the workspace.
-                        text(name, { mono: true, href: queue.paused || entry.waiting?.kind === "round" ? undefined : `/annotate/${entry.id}` }),
+                        // A paused queue, one closed until the qualification is passed, or an item of a round not open yet, shows no link to the workspace.
+                        text(name, { mono: true, href: queue.paused || closedByQualification || entry.waiting?.kind === "round" ? undefined : `/annotate/${entry.id}` }),
                         text(entry.codeChange.language),
                         text(TASK_LABELS[entry.task]),
                         text(

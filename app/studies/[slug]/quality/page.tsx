@@ -52,6 +52,8 @@ export default async function QualityPage({ params, searchParams }: { params: Pr
               { key: "finished", label: "Finished items", numeric: true, sortable: true },
               { key: "seconds", label: "Seconds per item", numeric: true, sortable: true },
               { key: "tooFast", label: `Too fast (< ${study.minSecondsPerItem} s)`, numeric: true, sortable: true },
+              { key: "qualificationScore", label: "Qualification score", numeric: true, sortable: true },
+              { key: "qualificationAttempts", label: "Qualification attempts", numeric: true, sortable: true },
               { key: "status", label: "Status" },
             ],
             rows: quality.annotators.map((a) => ({
@@ -95,6 +97,8 @@ export default async function QualityPage({ params, searchParams }: { params: Pr
                 count(a.pace.finished),
                 text(a.pace.meanSeconds === null ? "–" : `${a.pace.meanSeconds.toFixed(1)} s`, { value: a.pace.meanSeconds }),
                 count(a.pace.tooFast),
+                text(`${percent(a.qualification.score)}${a.qualification.passed ? " passed" : a.qualification.failed ? " failed" : ""}`, { value: a.qualification.score, data: { testid: "qualification-score" } }),
+                count(a.qualification.attempts),
                 content(
                   <>
                     <span data-testid="status">{a.paused ? "paused" : "active"}</span>

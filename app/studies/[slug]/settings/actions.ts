@@ -5,6 +5,7 @@ import { action } from "@/lib/actions/safe-action";
 import { LEAD_ROLES } from "@/lib/auth/session";
 import { studySettingsSchema, updateStudySettings } from "@/lib/data/study-settings";
 import { commentQuestionsInput, updateCommentQuestions } from "@/lib/data/comment-questions";
+import { qualificationSettingsSchema, updateQualificationSettings } from "@/lib/data/qualification";
 
 export const saveStudySettings = action(LEAD_ROLES, studySettingsSchema, async (input, account) => {
   const saved = await updateStudySettings(account, input);
@@ -16,4 +17,10 @@ export const saveCommentQuestions = action(LEAD_ROLES, commentQuestionsInput, as
   const saved = await updateCommentQuestions(account, input);
   revalidatePath(`/studies/${input.slug}`, "layout");
   return { notes: saved.notes };
+});
+
+export const saveQualificationSettings = action(LEAD_ROLES, qualificationSettingsSchema, async (input, account) => {
+  const saved = await updateQualificationSettings(account, input);
+  revalidatePath(`/studies/${input.slug}`, "layout");
+  return saved;
 });

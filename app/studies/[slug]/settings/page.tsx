@@ -6,7 +6,9 @@ import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { editableSettings, getStudySettings } from "@/lib/data/study-settings";
 import { commentQuestionUsage } from "@/lib/data/comment-questions";
 import { orPageError } from "@/lib/errors/page";
-import { saveCommentQuestions, saveStudySettings } from "./actions";
+import { QualificationSettingsForm } from "@/components/qualification-forms";
+import { goldAnswerCount } from "@/lib/data/qualification";
+import { saveCommentQuestions, saveQualificationSettings, saveStudySettings } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -36,6 +38,21 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
         template={crscoreCodebookTemplate()}
         save={saveStudySettings}
       />
+      <section id="qualification" aria-labelledby="qualification-heading" className="space-y-2 border-t border-slate-200 pt-4">
+        <h2 id="qualification-heading" className="text-lg font-medium">
+          Qualification
+        </h2>
+        <p className="text-sm text-slate-600">
+          Before their real items, annotators can be asked to accept a consent text, read the guidelines and answer gold items with feedback after each. Those who fail every attempt get no
+          items, and their answers stay out of every statistic. Calibration rounds follow as before.
+        </p>
+        <QualificationSettingsForm
+          slug={study.slug}
+          initial={{ required: study.qualificationRequired, consent: study.qualificationConsent, goldItems: study.qualificationGoldItems, passMarkPercent: Math.round(study.qualificationPassMark * 100), maxAttempts: study.qualificationMaxAttempts }}
+          goldAnswers={await goldAnswerCount(study.id)}
+          save={saveQualificationSettings}
+        />
+      </section>
       <section id="comment-questions" aria-labelledby="comment-questions-heading" className="space-y-2 border-t border-slate-200 pt-4">
         <h2 id="comment-questions-heading" className="text-lg font-medium">
           Comment questions
