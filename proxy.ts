@@ -2,7 +2,8 @@
  * Runs before every page, route handler and server action (Next 16's proxy, formerly
  * middleware): refuses state-changing requests from other sites with 403 (server actions
  * included, which Next alone would answer with a 500), a path or query holding text no request
- * may carry with 400 (lib/http/url-text.ts), and server action calls Next could not decode with
+ * may carry with 400 (lib/http/url-text.ts), an API token anywhere but the JSON routes under
+ * /api with 401 (pages and server actions act on sessions only, lib/auth/session.ts), and server action calls Next could not decode with
  * 413 or 400 (lib/http/server-action.ts; Next answers them with a 500), and sets the security
  * headers with a fresh CSP nonce per request. Next reads the policy from the request headers and
  * puts the nonce on its own scripts; every page is rendered per request (the layout reads the session).
@@ -16,11 +17,14 @@ import { securityHeaders } from "@/lib/http/security-headers";
 import { checkActionRequest, isActionRequest } from "@/lib/http/server-action";
 import { urlTextProblem } from "@/lib/http/url-text";
 import { PAGE_PATH_HEADER } from "@/lib/auth/callback";
+import { bearerToken, TOKEN_NOT_HERE } from "@/lib/auth/bearer";
 
 /** Throws the AppError a request is refused with before it reaches Next's handling. */
 async function check(request: NextRequest): Promise<void> {
   const crossSite = changesState(request.method) ? crossSiteReason(request) : null;
   if (crossSite) throw new AppError("FORBIDDEN", { message: crossSite });
+  if (!request.nextUrl.pathname.startsWith("/api/") && bearerToken(request.headers.get("authorization")) !== null)
+    throw new AppError("UNAUTHENTICATED", { message: TOKEN_NOT_HERE });
   // As Next passes it on, and as the client sent it (Next re-encodes the query, bytes that are not UTF-8 becoming U+FFFD).
   for (const target of [request.nextUrl.pathname + request.nextUrl.search, request.headers.get(REQUEST_TARGET_HEADER)]) {
     const problem = target && urlTextProblem(target);

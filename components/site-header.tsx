@@ -29,9 +29,9 @@ export function SiteHeader({ account }: { account: SessionAccount | null }) {
                 </Link>
               </>
             )}
-            <span className="ml-auto text-sm text-slate-500" data-testid="current-account">
+            <Link href="/account" prefetch={false} className="ml-auto text-sm text-slate-500 hover:underline" data-testid="current-account">
               {account.name} · {account.role.toLowerCase()}
-            </span>
+            </Link>
             <SignOutButton />
           </>
         )}

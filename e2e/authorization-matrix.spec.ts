@@ -47,6 +47,8 @@ interface Fixture {
   generateKey: string;
   /** A failed judge run of study A (resumeJudgeRun queues it again), set by its entry's preparation. */
   judgeRunId: string;
+  /** An API token of study A's annotator (revokeToken revokes it), set by its entry's preparation. */
+  tokenId: string;
 }
 
 interface Call {
@@ -112,6 +114,7 @@ const ROUTES: Record<string, Entry> = {
   // Without its CSRF token next-auth refuses a sign-in and redirects.
   "POST /api/auth/[...nextauth]": { access: everyone(302), call: () => ({ url: "/api/auth/callback/credentials", multipart: { email: E2E_ACCOUNTS.admin.email, password: E2E_ACCOUNTS.admin.password } }) },
   "GET /api/health": { access: everyone(200), call: () => ({ url: "/api/health" }) },
+  "GET /api/openapi.json": { access: everyone(200), call: () => ({ url: "/api/openapi.json" }) },
   "GET /api/me/assignments": { access: signedIn(200, 401), call: () => ({ url: "/api/me/assignments" }) },
   "GET /api/studies": { access: anyLead("route"), call: () => ({ url: "/api/studies" }) },
   "GET /api/studies/[slug]/code-changes/[codeChangeId]": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/code-changes/${f.a.changes[0].id}` }) },
@@ -133,6 +136,7 @@ const PAGES: Record<string, Entry> = {
     access: { anonymous: "signin", annotator: { redirect: "/annotate" }, otherStudyAnnotator: { redirect: "/annotate" }, otherStudyLead: { redirect: "/studies" }, lead: { redirect: "/studies" }, admin: { redirect: "/studies" } },
     call: () => ({ url: "/" }),
   },
+  "/account": { access: signedIn(200, "signin"), call: () => ({ url: "/account" }) },
   "/signin": { access: { ...signedIn({ redirect: "/" }, 200) }, call: () => ({ url: "/signin" }) },
   "/annotate": { access: signedIn(200, "signin"), call: () => ({ url: "/annotate" }) },
   "/annotate/[assignmentId]": { access: ownAssignment("page"), call: (f) => ({ url: `/annotate/${f.assignmentId}` }) },
@@ -194,6 +198,16 @@ async function makeRoundsOfA(f: Fixture, released: boolean[]) {
 
 /** Server actions by `file#export`; `url` is a page the action is posted to. */
 const ACTIONS: Record<string, Entry> = {
+  "app/account/actions.ts#createToken": { access: signedIn("ok", "refused"), call: (_f, s) => ({ url: "/account", data: { name: `matrix ${s}`, scopes: ["read"], expiresInDays: 1 } }) },
+  // an account revokes only its own tokens: an admin or lead does not revoke the annotator's
+  "app/account/actions.ts#revokeToken": {
+    access: { anonymous: "refused", annotator: "ok", otherStudyAnnotator: "refused", otherStudyLead: "refused", lead: "refused", admin: "refused" },
+    call: (f) => ({ url: "/account", data: { tokenId: f.tokenId } }),
+    prepare: async (f) => {
+      const token = await testDb().apiToken.create({ data: { accountId: f.a.accounts.ann1, name: "matrix", hint: "crj_mtrx", tokenHash: `matrix-${Date.now()}-${Math.random()}`, scopes: ["READ"], expiresAt: new Date(Date.now() + 86_400_000) } });
+      f.tokenId = token.id;
+    },
+  },
   "app/admin/accounts/actions.ts#createAccount": {
     access: anyLead("action"),
     call: (_f, s) => ({ url: "/admin/accounts", data: { email: `matrix-${s.toLowerCase()}-${Date.now()}@e2e.test`, name: "matrix", role: "ANNOTATOR", password: "matrix-password-1" } }),
@@ -431,6 +445,7 @@ async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Sub
       roundsKey: "",
       generateKey: "",
       judgeRunId: "",
+      tokenId: "",
     },
     accounts: {
       annotator: await email(a.accounts.ann1),

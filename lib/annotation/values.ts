@@ -92,6 +92,15 @@ export const NEW_CLAIM_PREFIX = "new:";
 /** Longest stretch of active time one report may add (the workspace reports every ~15 s). */
 export const MAX_TIME_REPORT_MS = 5 * 60_000;
 
+/** POST /api/annotations/assignments/ID/time: active time since the last report, per target too. */
+export const timeReport = z.object({
+  deltaMs: z.number().min(0).max(MAX_TIME_REPORT_MS),
+  targets: z.record(z.string().max(200), z.number().min(0).max(MAX_TIME_REPORT_MS)).optional(),
+});
+
+/** POST /api/annotations/assignments/ID/skip. */
+export const skipRequest = z.object({ reason: z.string().trim().min(3, "Give a reason for skipping (at least 3 characters).").max(1000) });
+
 export function emptyClaimJudgement(): ClaimJudgementValue {
   return { code: null, necessary: null, errorType: null, note: "" };
 }

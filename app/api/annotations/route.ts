@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
  * 409 with both values when the save was based on a stale version (nothing is overwritten).
  */
 export const POST = handler(async (_request: Request, _context, input) => {
-  const session = await requireApiSessionClaims();
+  const session = await requireApiSessionClaims("assign");
   const body = saveRequest.parse(input);
   return NextResponse.json(await saveAnnotation(session, body));
 });

@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 
 /** The studies the signed-in lead leads (all for an admin), with their counts. */
 export const GET = handler(async () => {
-  const account = await requireApiAccount(LEAD_ROLES);
+  const account = await requireApiAccount(LEAD_ROLES, "read");
   return NextResponse.json({ studies: await listStudiesWithCounts(account) });
 });

@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 
 /** The signed-in account's own assignment queues. */
 export const GET = handler(async () => {
-  const account = await requireApiAccount();
+  const account = await requireApiAccount(undefined, "assign");
   return NextResponse.json({ queues: await listQueuesForAnnotator(account.id) });
 });

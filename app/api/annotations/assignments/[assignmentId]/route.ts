@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
  * workspace loads as the file nears the screen.
  */
 export const GET = handler(async (request: Request, context: { params: Promise<{ assignmentId: string }> }) => {
-  const account = await requireApiAccount();
+  const account = await requireApiAccount(undefined, "assign");
   const assignmentId = (await context.params).assignmentId;
   const params = new URL(request.url).searchParams;
   const part = params.get("part");

@@ -17,7 +17,7 @@ import { agreementQuerySchema, bootstrapOption } from "@/lib/validation/report-o
 export const dynamic = "force-dynamic";
 
 export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
-  const account = await requireApiAccount(LEAD_ROLES);
+  const account = await requireApiAccount(LEAD_ROLES, "read");
   const query = agreementQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const study = await requireLedStudy(account, (await params).slug);
   if (query.task && !study.tasks.includes(query.task)) throw new AppError("INVALID_INPUT", { message: `study ${study.slug} has no task ${query.task}; its tasks: ${study.tasks.join(", ")}` });

@@ -6,29 +6,18 @@
  * is refused (409). The file's name carries the variant (`demo.long.gold.csv`); CSV cells that would
  * start a formula are neutralised (lib/export/csv.ts).
  */
-import { z } from "zod";
 import { LEAD_ROLES, requireApiAccount } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
-import { attachmentHeader, EXPORT_FORMATS, exportContentType, exportFileName } from "@/lib/export";
+import { attachmentHeader, exportContentType, exportFileName } from "@/lib/export";
 import { exportStream, prepareExport } from "@/lib/data/exports";
 import { handler } from "@/lib/http/respond";
+import { exportQuerySchema } from "@/lib/validation/route-inputs";
 
 export const dynamic = "force-dynamic";
 
-/** An empty annotator (the page's "consensus" choice) is no annotator. */
-const date = z.preprocess((v) => v || undefined, z.coerce.date().optional());
-const querySchema = z.object({
-  format: z.enum(EXPORT_FORMATS),
-  annotator: z.string().optional().transform((name) => name || undefined),
-  gold: z.literal("include").optional(),
-  status: z.enum(["submitted", "draft", ""]).optional().transform((v) => v || undefined),
-  from: date,
-  to: date,
-});
-
 export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
-  const account = await requireApiAccount(LEAD_ROLES);
-  const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const account = await requireApiAccount(LEAD_ROLES, "read");
+  const query = exportQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const study = await requireLedStudy(account, (await params).slug);
   // Checked before the response starts, so a refusal (no data for the format, an unknown annotator) is a readable 4xx, not a cancelled download.
   const filter = { status: query.status, annotator: query.annotator, from: query.from, to: query.to };

@@ -6,35 +6,26 @@
  * `{"error": …}`). Uploads above CRJUDGE_IMPORT_INLINE_MB are imported by a worker and the
  * answer follows the job (lib/import/jobs.ts); smaller ones are imported here.
  */
-import { z } from "zod";
 import { LEAD_ROLES, requireApiAccount } from "@/lib/auth/session";
 import { requireImportTarget } from "@/lib/data/study-access";
 import { AppError, publicError } from "@/lib/errors";
 import { importMaxBytes } from "@/lib/http/body";
 import { handler } from "@/lib/http/respond";
-import { IMPORT_FORMATS, type ImportProgress } from "@/lib/import";
+import type { ImportProgress } from "@/lib/import";
 import { uploadedFiles } from "@/lib/import/file";
 import { previewImport, runImport } from "@/lib/data/imports";
 import { enqueueImport, followImportJob, importInlineBytes, type ImportEvent } from "@/lib/import/jobs";
 import { decodeUtf8 } from "@/lib/import/text";
+import { importFormSchema } from "@/lib/validation/route-inputs";
 
 export const dynamic = "force-dynamic";
 
-const formSchema = z.object({
-  format: z.enum(IMPORT_FORMATS),
-  annotator: z.string().trim().max(200).optional().transform((v) => v || undefined),
-  update: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
-  dryRun: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
-  skipInvalidRows: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
-  primary: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
-});
-
 async function upload(_request: Request, { params }: { params: Promise<{ slug: string }> }, form: FormData): Promise<Response> {
-  const account = await requireApiAccount(LEAD_ROLES);
+  const account = await requireApiAccount(LEAD_ROLES, "import");
   const { slug } = await params;
   // Refused before the answer starts streaming: another lead's study is 404 (as if absent).
   await requireImportTarget(account, slug);
-  const options = formSchema.parse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")));
+  const options = importFormSchema.parse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")));
   const files = await uploadedFiles(form, "files");
   const contextFiles = await uploadedFiles(form, "context");
   const context = new Map(

@@ -16,14 +16,14 @@ import { AppError } from "@/lib/errors";
 export const dynamic = "force-dynamic";
 
 export const GET = handler(async (_request: Request, { params }: { params: Promise<{ slug: string }> }) => {
-  const account = await requireApiAccount(LEAD_ROLES);
+  const account = await requireApiAccount(LEAD_ROLES, "read");
   const study = await requireLedStudy(account, (await params).slug);
   const [runs, stored] = await Promise.all([listRuns(study.id), listStudyMetrics(study.id)]);
   return NextResponse.json({ study: study.slug, embedding: embeddingProvider(), runs, stored }, { headers: { "cache-control": "no-store" } });
 });
 
 export const POST = handler(async (_request: Request, { params }: { params: Promise<{ slug: string }> }, body) => {
-  const account = await requireApiAccount(LEAD_ROLES);
+  const account = await requireApiAccount(LEAD_ROLES, "import");
   const study = await requireLedStudy(account, (await params).slug);
   if (body === undefined) throw new AppError("INVALID_INPUT", { message: "Send a JSON body such as {\"metrics\": [\"bleu-gradedreviews\"]}." });
   const input = startRunSchema.parse(body);

@@ -15,7 +15,7 @@ import { bootstrapOption, validityQuerySchema } from "@/lib/validation/report-op
 export const dynamic = "force-dynamic";
 
 export const GET = handler(async (request: Request, { params }: { params: Promise<{ slug: string }> }) => {
-  const account = await requireApiAccount(LEAD_ROLES);
+  const account = await requireApiAccount(LEAD_ROLES, "read");
   const query = validityQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const study = await requireLedStudy(account, (await params).slug);
   const options = {

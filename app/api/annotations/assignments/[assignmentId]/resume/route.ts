@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 
 /** Takes a skipped assignment of the account back into work. */
 export const POST = handler(async (_request: Request, context: { params: Promise<{ assignmentId: string }> }) => {
-  const account = await requireApiAccount();
+  const account = await requireApiAccount(undefined, "assign");
   return NextResponse.json(await resumeAssignment(account.id, (await context.params).assignmentId));
 });

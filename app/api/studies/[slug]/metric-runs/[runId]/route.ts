@@ -9,7 +9,7 @@ import { AppError } from "@/lib/errors";
 export const dynamic = "force-dynamic";
 
 export const GET = handler(async (_request: Request, { params }: { params: Promise<{ slug: string; runId: string }> }) => {
-  const account = await requireApiAccount(LEAD_ROLES);
+  const account = await requireApiAccount(LEAD_ROLES, "read");
   const { slug, runId } = await params;
   const study = await requireLedStudy(account, slug);
   const [run] = await listRuns(study.id, { id: runId });

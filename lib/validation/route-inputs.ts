@@ -1,0 +1,43 @@
+/**
+ * The inputs of the JSON routes whose schema is theirs alone: the route parses with it and
+ * /api/openapi.json describes it (lib/http/openapi.ts). Shared ones live with their domain
+ * (the reports' options in report-options.ts, saves in lib/annotation/values.ts).
+ */
+import { z } from "zod";
+import { EXPORT_FORMATS } from "@/lib/export/formats";
+import { IMPORT_FORMATS } from "@/lib/import/formats";
+
+/** An empty annotator (the page's "consensus" choice) is no annotator. */
+const date = z.preprocess((v) => v || undefined, z.coerce.date().optional());
+
+/** GET /api/studies/SLUG/export's query. */
+export const exportQuerySchema = z.object({
+  format: z.enum(EXPORT_FORMATS),
+  annotator: z.string().optional().transform((name) => name || undefined),
+  gold: z.literal("include").optional(),
+  status: z.enum(["submitted", "draft", ""]).optional().transform((v) => v || undefined),
+  from: date,
+  to: date,
+});
+
+const flag = z.enum(["true", "false"]).default("false").transform((v) => v === "true");
+
+/** POST /api/studies/SLUG/import's text fields (the files are `files` and `context`). */
+export const importFormSchema = z.object({
+  format: z.enum(IMPORT_FORMATS),
+  annotator: z.string().trim().max(200).optional().transform((v) => v || undefined),
+  update: flag,
+  dryRun: flag,
+  skipInvalidRows: flag,
+  primary: flag,
+});
+
+const blankIsNone = z
+  .string()
+  .trim()
+  .max(1000)
+  .optional()
+  .transform((v) => v || undefined);
+
+/** POST /api/studies/SLUG/test-results's text fields (the files are `files`). */
+export const testResultsFormSchema = z.object({ system: blankIsNone, pr: blankIsNone });
