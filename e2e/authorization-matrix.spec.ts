@@ -337,6 +337,8 @@ const ACTIONS: Record<string, Entry> = {
     access: anyLead("action"),
     call: (f, s) => ({ url: "/studies/new", data: { name: `Matrix ${s}`, slug: `${f.a.slug}-new-${s.toLowerCase()}`, tasks: ["REFERENCE_GRADING"], likertDimensions: ["relevance"], likertMin: 1, likertMax: 5, annotatorsPerItem: 2 } }),
   },
+  // queued for a worker the matrix does not run
+  "app/studies/[slug]/tools/actions.ts#startMatcherRun": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/tools`, data: { slug: f.a.slug, k: 3 } }) },
   "app/studies/[slug]/judges/actions.ts#addPromptVersion": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/judges/prompts`, data: { ...judgeQuestionOfA(f), text: MATRIX_PROMPT } }) },
   "app/studies/[slug]/judges/actions.ts#previewPrompt": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/judges/prompts`, data: { ...judgeQuestionOfA(f), text: MATRIX_PROMPT, item: 1 } }) },
   // queued for a worker the matrix does not run: nothing is asked of an LLM

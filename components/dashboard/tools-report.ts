@@ -9,6 +9,7 @@ import type { GroupPassRates, PassedOverlap, PassRateRow, Rate } from "@/lib/ana
 import type { MatcherScore, MatchRow } from "@/lib/analysis/comment-matching";
 import type { UsefulnessAgainstScores } from "@/lib/analysis/comment-systems";
 import { systemLabel } from "./comment-systems";
+import { formatTime } from "./format";
 import { count, fileSlug, percent, text, type Cell, type Column, type TableData } from "./table-data";
 
 const rateCells = (rate: Rate, what: string, clusters = "instances"): Cell[] => [
@@ -148,6 +149,26 @@ export function matcherScoreTableData(slug: string, id: string, title: string, s
       { key: "recall", label: "Recall", numeric: true, title: "Both / pairs matched by annotators" },
     ],
     rows: scores.map((row) => ({ key: row.system, cells: [text(row.system), count(row.found), count(row.judged), count(row.agreed), share(row.precision, row.reason), share(row.recall, row.reason)] })),
+  };
+}
+
+/** A study's matcher runs, newest first: when, the signature, status and pairs stored (or the error). */
+export function matcherRunsTableData(slug: string, runs: readonly { id: string; createdAt: Date; signature: string; status: string; pairs: number; error: string | null }[]): TableData {
+  return {
+    id: "tools-matcher-runs",
+    title: "Matcher runs",
+    filename: fileSlug(slug, "tools-matcher-runs"),
+    empty: "No matcher run is stored yet.",
+    columns: [
+      { key: "createdAt", label: "Started" },
+      { key: "signature", label: "Signature" },
+      { key: "status", label: "Status" },
+      { key: "pairs", label: "Pairs", numeric: true, title: "Pairs of a system's comment and a human comment the run found and stored" },
+    ],
+    rows: runs.map((run) => ({
+      key: run.id,
+      cells: [text(formatTime(run.createdAt), { title: run.id }), text(run.signature), text(run.status.toLowerCase(), { title: run.error ?? undefined }), count(run.status === "DONE" ? run.pairs : null)],
+    })),
   };
 }
 

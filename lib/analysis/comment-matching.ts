@@ -224,10 +224,23 @@ export interface LocationMatching {
   scores: MatcherScore[] | null;
 }
 
+/** A location matcher's pairs (found now or stored by a run) as a matching: each system's rows under them, scored against `human` when given. */
+function locationMatchingOf(k: number, signature: string, comments: readonly LocatedComment[], matches: readonly CommentMatch[], usefulAnswer: ((commentId: string) => string | null) | null, human: readonly JudgedMatch[] | null): LocationMatching {
+  return { matcher: { kind: "location", k, signature }, pairs: matches.length, systems: matchRows(comments, matches, usefulAnswer), scores: human ? matcherScores(comments, matches, human) : null };
+}
+
 /** The location matcher's pairs and each system's recall, precision and useful unmatched comments under them; scored against `human` when given. */
 export function locationMatching(comments: LocatedComment[], k: number, usefulAnswer: ((commentId: string) => string | null) | null, human: readonly JudgedMatch[] | null = null): LocationMatching {
-  const matches = locationMatches(comments, k);
-  return { matcher: { kind: "location", k, signature: locationSignature(k) }, pairs: matches.length, systems: matchRows(comments, matches, usefulAnswer), scores: human ? matcherScores(comments, matches, human) : null };
+  return locationMatchingOf(k, locationSignature(k), comments, locationMatches(comments, k), usefulAnswer, human);
+}
+
+/** A stored run of the location matcher (MatcherRun): its matching from the pairs it stored, named by the run and the signature it was computed with. */
+export interface StoredLocationMatching extends LocationMatching {
+  run: { id: string; createdAt: string };
+}
+
+export function storedLocationMatching(run: { id: string; createdAt: Date; k: number; signature: string }, comments: readonly LocatedComment[], stored: readonly CommentMatch[], usefulAnswer: ((commentId: string) => string | null) | null, human: readonly JudgedMatch[] | null): StoredLocationMatching {
+  return { run: { id: run.id, createdAt: run.createdAt.toISOString() }, ...locationMatchingOf(run.k, run.signature, comments, stored, usefulAnswer, human) };
 }
 
 /** A judge rater's answers to the matching question as a matcher (the LLM matcher): its pairs answered fully or partly, each system's rows under them, and its scores against the human matching. */

@@ -9,7 +9,8 @@ import { requireLedStudy } from "@/lib/data/study-access";
 import { taskConsensus } from "@/lib/data/consensus";
 import { toolsReport, type ToolsReport } from "@/lib/analysis/tools-report";
 import { HUMAN_SYSTEM, usefulnessAgainstScores, usefulnessTable, type UsefulnessAgainstScores, type UsefulnessTable } from "@/lib/analysis/comment-systems";
-import { humanMatching, judgeMatching, judgeSignature, locationMatching, type HumanMatching, type JudgeMatching, type JudgedMatch, type LocationMatching } from "@/lib/analysis/comment-matching";
+import { humanMatching, judgeMatching, judgeSignature, locationMatching, storedLocationMatching, type HumanMatching, type JudgeMatching, type JudgedMatch, type LocatedComment, type LocationMatching, type StoredLocationMatching } from "@/lib/analysis/comment-matching";
+import { matcherRunPairs, studyLocatedComments, studyMatcherRuns } from "@/lib/data/matcher-runs";
 import { matchDegrees } from "@/lib/annotation/comment-questions";
 import { pairItemId } from "@/lib/tasks/comment-questions";
 import type { SessionAccount } from "@/lib/auth/authenticate";
@@ -26,6 +27,8 @@ export interface StudyToolsReport extends ToolsReport {
   matching: LocationMatching | null;
   /** The annotators' matching question's consensus (fully or partly: a match); null when the study does not ask it or has no such pairs. */
   humanMatching: HumanMatching | null;
+  /** The stored runs of the location matcher (MatcherRun): the newest finished run of each signature, newest first, from the pairs it stored, scored against the human matching. */
+  matcherRuns: StoredLocationMatching[];
   /** The LLM matchers: each judge rater's answers to the matching question (its runs' model, prompt version, temperature and seed as its signature), scored against the human matching. */
   llmMatching: JudgeMatching[];
   /** Each system's useful share against its mean s_i; null without the question `useful`. */
@@ -47,6 +50,13 @@ async function judgeMatchings(client: PrismaClient, studyId: string, key: string
   });
 }
 
+/** The newest finished run of each signature, newest first, read from the pairs it stored. */
+async function storedMatchings(client: PrismaClient, located: LocatedComment[], runs: Awaited<ReturnType<typeof studyMatcherRuns>>, usefulAnswer: ((id: string) => string | null) | null, human: JudgedMatch[] | null): Promise<StoredLocationMatching[]> {
+  const newest = runs.filter((r) => r.status === "DONE").filter((r, i, done) => done.findIndex((d) => d.signature === r.signature) === i);
+  const pairs = await matcherRunPairs(newest.map((r) => r.id), client);
+  return newest.map((r) => storedLocationMatching({ id: r.id, createdAt: r.createdAt, k: (r.params as { k: number }).k, signature: r.signature }, located, pairs.get(r.id) ?? [], usefulAnswer, human));
+}
+
 /** The location matcher's default k: comments within 3 lines of each other are at the same place. */
 export const DEFAULT_MATCH_LINES = 3;
 
@@ -57,18 +67,15 @@ export async function studyToolsReport(account: Pick<SessionAccount, "id" | "rol
   const category = asked.find((q) => q.key === categoryKey && q.kind === "choice");
   const useful = asked.find((q) => q.key === "useful" && q.kind === "binary");
   const matchQuestion = asked.find((q) => q.kind === "match");
-  const [rows, consensus, comments] = await Promise.all([
+  const [rows, consensus, located, runs] = await Promise.all([
     client.testOutcome.findMany({
       where: { pullRequest: { studyId: study.id } },
       select: { system: true, testId: true, status: true, reviewCommentId: true, pullRequest: { select: { externalId: true } } },
       orderBy: [{ pullRequestId: "asc" }, { system: "asc" }, { testId: "asc" }],
     }),
     asked.length > 0 ? taskConsensus(client, study, "COMMENT_QUESTIONS") : Promise.resolve(null),
-    client.reviewComment.findMany({
-      where: { pullRequest: { studyId: study.id } },
-      select: { id: true, system: true, path: true, side: true, startSide: true, startLine: true, line: true, pullRequest: { select: { externalId: true } } },
-      orderBy: [{ pullRequestId: "asc" }, { position: "asc" }],
-    }),
+    studyLocatedComments(study.id, client),
+    studyMatcherRuns(study.id, client),
   ]);
   const answerOf = (commentId: string, question: string) => {
     const value = consensus?.get(commentId)?.get(question)?.value;
@@ -80,9 +87,8 @@ export async function studyToolsReport(account: Pick<SessionAccount, "id" | "rol
     answerOf,
   );
   const notes = category ? report.notes : [...report.notes, `No choice question "${categoryKey}" in this study: no pass rates per category.`];
-  const usefulness = useful ? usefulnessTable(useful.key, comments.map((c) => ({ system: c.system, consensus: consensus?.get(c.id)?.get(useful.key)?.value ?? null }))) : null;
+  const usefulness = useful ? usefulnessTable(useful.key, located.map((c) => ({ system: c.system, consensus: consensus?.get(c.id)?.get(useful.key)?.value ?? null }))) : null;
   const categoryLabels = category?.kind === "choice" ? Object.fromEntries(category.options.map((o) => [o.code, o.label])) : {};
-  const located = comments.map((c) => ({ id: c.id, pullRequest: c.pullRequest.externalId, system: c.system, path: c.path, side: c.side, startSide: c.startSide, startLine: c.startLine, line: c.line }));
   const both = located.some((c) => c.system === HUMAN_SYSTEM) && located.some((c) => c.system !== HUMAN_SYSTEM);
   const usefulAnswer = useful ? (id: string) => answerOf(id, useful.key) : null;
   // The human matching: each (system comment, human comment) pair's consensus degree.
@@ -106,9 +112,10 @@ export async function studyToolsReport(account: Pick<SessionAccount, "id" | "rol
   else if (human && human.decided === 0) notes.push("No pair of a system's comment and a human comment has a consensus on the matching question yet: the human matching is empty.");
   const matching = both ? locationMatching(located, keys.matchLines ?? DEFAULT_MATCH_LINES, usefulAnswer, human && human.decided > 0 ? judged : null) : null;
   if (!matching) notes.push("Matching needs review comments of the human reviewers and of a system on the study's pull requests: no matching recall or precision.");
+  const matcherRuns = both ? await storedMatchings(client, located, runs, usefulAnswer, human && human.decided > 0 ? judged : null) : [];
   const llmMatching = both && matchQuestion ? await judgeMatchings(client, study.id, matchQuestion.key, located, usefulAnswer, human && human.decided > 0 ? judged : null) : [];
   const meanScores = new Map(report.systems.map((r) => [r.system, r.macroPassRate.value]));
   const againstScores = usefulness ? usefulnessAgainstScores(usefulness, meanScores) : null;
   if (againstScores?.reason) notes.push(`The correlation of the systems' useful share with their mean s_i is undefined: ${againstScores.reason}.`);
-  return { study: { slug: study.slug, name: study.name }, categoryQuestion: category?.key ?? null, categoryLabels, matching, humanMatching: human, llmMatching, usefulnessAgainstScores: againstScores, ...report, usefulness, notes };
+  return { study: { slug: study.slug, name: study.name }, categoryQuestion: category?.key ?? null, categoryLabels, matching, humanMatching: human, matcherRuns, llmMatching, usefulnessAgainstScores: againstScores, ...report, usefulness, notes };
 }

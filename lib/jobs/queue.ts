@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL-backed job queue (pg-boss, in the schema "pgboss" of the product's database):
  * its queues and their retry policies, starting it, and enqueueing. The domains' runs (metric
- * runs, pseudo-reference runs, report jobs, import jobs) send to these queues and register their
+ * runs, pseudo-reference runs, report jobs, import jobs, judge runs, matcher runs) send to these queues and register their
  * handlers (./work.ts); this module knows nothing of them.
  */
 import { createHash } from "node:crypto";
@@ -22,6 +22,8 @@ export const STATIC_ANALYSIS_QUEUE = "static-analysis-jobs";
 export const IMPORT_QUEUE = "import-jobs";
 /** One job per judge run started from a page (lib/judge-runs): the run answers every item, resuming where it stopped. */
 export const JUDGE_QUEUE = "judge-runs";
+/** One job per matcher run started from the tools page (lib/matcher-runs). */
+export const MATCHER_QUEUE = "matcher-runs";
 
 /** Retries of a failing job (and of one whose worker died, once it expires). */
 const RETRY_LIMIT = 2;
@@ -38,6 +40,8 @@ const QUEUES: PgBoss.Queue[] = [
   { name: IMPORT_QUEUE, retryLimit: 1, expireInSeconds: 2 * EXPIRE_SECONDS + 5 * 60 },
   // A run answers a study's items at its concurrency (hours on a big study); a retry resumes it.
   { name: JUDGE_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: 8 * EXPIRE_SECONDS },
+  // A run reads the study's comments and stores its pairs in one transaction.
+  { name: MATCHER_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS },
 ];
 
 /**

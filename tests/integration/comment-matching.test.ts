@@ -7,7 +7,9 @@
  * each (system comment, human comment) pair as an ordinal item, the figures computed by hand
  * below; consensus and adjudication work on pairs. The tools report reads the consensus as the
  * human matching (recall, precision, useful unmatched per system) and scores the location matcher
- * against it. The exports carry the degrees and their consensus keyed by the human comment's
+ * against it. The location matcher's runs are stored with their signature and pairs (from the
+ * command line, or queued for the worker as the tools page does), and the report reads the newest
+ * run of each signature from its stored pairs. The exports carry the degrees and their consensus keyed by the human comment's
  * external id: long rows of question matches:HUMAN, and the JSONL's answers and consensus. A judge
  * run on the matching question (a loopback server speaking the chat API) is the LLM matcher: its
  * answers are stored per pair in the judge's comment answers, and the report scores it against
@@ -34,6 +36,10 @@ const { studyToolsReport } = await import("@/lib/data/tools-report");
 const { streamExport } = await import("@/lib/data/exports");
 const { codeChangeLineSchema } = await import("@/lib/import/jsonl-schema");
 const { runJudge } = await import("@/lib/judge-runs/run");
+const { queueLocationMatcher, runLocationMatcher, startMatcherRunSchema } = await import("@/lib/matcher-runs/run");
+const { workMatcherRuns } = await import("@/lib/matcher-runs/work");
+const { ledStudyMatcherRuns } = await import("@/lib/data/matcher-runs");
+const { jobIdOf, MATCHER_QUEUE, sendQueue, startQueue } = await import("@/lib/jobs");
 
 async function exported(format: "long-csv" | "jsonl"): Promise<string> {
   let text = "";
@@ -57,6 +63,7 @@ beforeAll(async () => {
   for (const who of ["ann1", "ann2"] as const) assignment[who] = (await db.assignment.findFirstOrThrow({ where: { annotatorId: fx.accounts[who], studyId: fx.study.studyId } })).id;
 });
 afterAll(async () => {
+  await (await sendQueue()).stop({ graceful: false, wait: true });
   await removeCommentQuestionsFixture(db, fx);
   await db.$disconnect();
 });
@@ -164,6 +171,61 @@ describe("the tools report on the human matching", () => {
     // No test outcomes: no mean s_i, so no correlation, and the report says why.
     expect(report.usefulnessAgainstScores).toMatchObject({ n: 0, rho: null });
     expect(report.notes).toContain("The correlation of the systems' useful share with their mean s_i is undefined: needs at least 2 pairs, got 0.");
+  });
+});
+
+describe("matcher runs: the location matcher's runs stored with their signature and pairs", () => {
+  const pairsOf = async (runId: string) => (await db.matcherMatch.findMany({ where: { runId } })).map((m) => `${m.reviewCommentId}>${m.humanCommentId}`).sort();
+  test("a run from the command line and one queued for the worker store their pairs; the report reads the newest run of each signature from them, scored against the annotators' matching", async () => {
+    // k = 1: c1 (b.py:2) with c5 (b.py:1), c4 (a.py:1) with c2 (a.py:2), each one line apart; c3 is on the whole file.
+    const k1 = await runLocationMatcher(lead(), fx.study.slug, 1);
+    expect(k1).toMatchObject({ studyId: fx.study.studyId, matcher: "location", signature: "matcher:location|k:1|side:same|range:one-side|whole-file:whole-file|impl:1", params: { k: 1 }, status: "DONE", pairs: 2, error: null });
+    expect(await pairsOf(k1.id)).toEqual([`${c("c1")}>${c("c5")}`, `${c("c4")}>${c("c2")}`].sort());
+    // k = 0 from the tools page: queued, computed by the worker; no ranges overlap, so no pair.
+    const queued = await queueLocationMatcher(lead(), { slug: fx.study.slug, k: 0 });
+    expect(queued).toMatchObject({ status: "QUEUED", signature: "matcher:location|k:0|side:same|range:one-side|whole-file:whole-file|impl:1", createdById: fx.accounts.lead });
+    const boss = await startQueue(process.env.DATABASE_URL!, { supervise: false });
+    try {
+      expect(await boss.getJobById(MATCHER_QUEUE, jobIdOf(`matcher-run:${queued.id}`))).toMatchObject({ data: { runId: queued.id } });
+      await workMatcherRuns(boss);
+      const deadline = Date.now() + 30_000;
+      while ((await db.matcherRun.findUniqueOrThrow({ where: { id: queued.id } })).status !== "DONE" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      await boss.stop({ graceful: true, wait: true });
+    }
+    expect(await db.matcherRun.findUniqueOrThrow({ where: { id: queued.id } })).toMatchObject({ status: "DONE", pairs: 0 });
+    // Re-run k = 1 after a pair's human comment moved away (b.py:40): the new run has one pair, the first keeps its two.
+    await db.reviewComment.update({ where: { id: c("c5") }, data: { line: 40 } });
+    const again = await runLocationMatcher(lead(), fx.study.slug, 1);
+    await db.reviewComment.update({ where: { id: c("c5") }, data: { line: 1 } });
+    expect(again).toMatchObject({ signature: k1.signature, pairs: 1 });
+    expect(await pairsOf(again.id)).toEqual([`${c("c4")}>${c("c2")}`]);
+    expect(await pairsOf(k1.id)).toHaveLength(2);
+    expect((await ledStudyMatcherRuns(lead(), fx.study.slug)).map((r) => r.id)).toEqual([again.id, queued.id, k1.id]);
+    // The report: the newest run of each signature (k = 1's second run, then k = 0), from their stored pairs, although the comments moved back since.
+    const report = await studyToolsReport(lead(), fx.study.slug);
+    expect(report.matcherRuns.map((m) => [m.run.id, m.matcher.k, m.pairs])).toEqual([
+      [again.id, 1, 1],
+      [queued.id, 0, 0],
+    ]);
+    // Against the annotators' matching (one pair: c1 with c5, partly): the stored pair c4>c2 is none of it.
+    expect(report.matcherRuns[0].scores).toEqual([
+      { system: "claude-code", found: 1, judged: 1, agreed: 0, precision: 0, recall: 0 },
+      { system: "codex", found: 0, judged: 0, agreed: 0, precision: null, recall: null, reason: "the matcher found no pair; the human matching has no pair" },
+    ]);
+    expect(report.matcherRuns[1].scores![0]).toEqual({ system: "claude-code", found: 0, judged: 1, agreed: 0, precision: null, recall: 0, reason: "the matcher found no pair" });
+    const claude = report.matcherRuns[0].systems.find((s) => s.system === "claude-code")!;
+    expect(claude).toMatchObject({ comments: 2, matchingComments: 1, humanComments: 2, matchedHumanComments: 1 });
+  });
+  test("refused: another study's lead (404, nothing stored); k off its range", async () => {
+    const before = await db.matcherRun.count();
+    const other = { id: fx.accounts.otherLead, role: "LEAD" as const };
+    await expect(runLocationMatcher(other, fx.study.slug, 1)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(queueLocationMatcher(other, { slug: fx.study.slug, k: 1 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(ledStudyMatcherRuns(other, fx.study.slug)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(startMatcherRunSchema.safeParse({ slug: fx.study.slug, k: -1 }).success).toBe(false);
+    expect(startMatcherRunSchema.safeParse({ slug: fx.study.slug, k: "1.5" }).success).toBe(false);
+    expect(await db.matcherRun.count()).toBe(before);
   });
 });
 

@@ -162,5 +162,15 @@ describe("tools-report", () => {
     expect(matching.systems.map((r) => [r.system, r.recall.value, r.precision.value, r.usefulDecided, r.useful, r.usefulUnmatched])).toEqual([["codex", 1 / 2, 1, 1, 1, 0]]);
     const refused = await cli("tools-report", "--study", REPORT_STUDY, "--match-lines", "-1");
     expect(refused.code).not.toBe(0);
+    // A matcher run from the command line, stored: k = 0 pairs t1 with h2 only; --list names it; a negative k is refused, storing nothing.
+    const ran = await cli("matchers", "--study", REPORT_STUDY, "--k", "0");
+    expect(ran.code).toBe(0);
+    const stored = JSON.parse(ran.stdout) as { run: { id: string; signature: string; status: string; pairs: number }; matching: { run: { id: string }; pairs: number; systems: { system: string; recall: { value: number }; precision: { value: number } }[] } };
+    expect(stored.run).toMatchObject({ signature: "matcher:location|k:0|side:same|range:one-side|whole-file:whole-file|impl:1", status: "DONE", pairs: 1 });
+    expect(stored.matching.run.id).toBe(stored.run.id);
+    expect(stored.matching.systems.map((r) => [r.system, r.recall.value, r.precision.value])).toEqual([["codex", 1 / 2, 1]]);
+    expect((await cli("matchers", "--study", REPORT_STUDY, "--k", "-1")).code).not.toBe(0);
+    const listed = await cli("matchers", "--study", REPORT_STUDY, "--list");
+    expect((JSON.parse(listed.stdout) as { runs: { id: string }[] }).runs.map((r) => r.id)).toEqual([stored.run.id]);
   });
 });

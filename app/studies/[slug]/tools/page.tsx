@@ -1,13 +1,17 @@
 import { DataTable } from "@/components/dashboard/data-table";
 import { OverlapChart } from "@/components/dashboard/charts/overlap-chart";
 import { usefulnessTableData } from "@/components/dashboard/comment-systems";
-import { groupTableData, matcherScoreTableData, matchingTableData, overlapBars, overlapTableData, passRateTableData, usefulnessScoresTableData } from "@/components/dashboard/tools-report";
+import { groupTableData, matcherRunsTableData, matcherScoreTableData, matchingTableData, overlapBars, overlapTableData, passRateTableData, usefulnessScoresTableData } from "@/components/dashboard/tools-report";
+import { MatcherRunForm } from "@/components/dashboard/matcher-run-form";
+import { formatTime } from "@/components/dashboard/format";
 import { TestResultsForm } from "@/components/import/test-results-form";
 import { StudyPageHeader } from "@/components/study-page-header";
 import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
+import { ledStudyMatcherRuns } from "@/lib/data/matcher-runs";
 import { testResultsTargets } from "@/lib/data/test-outcomes";
 import { studyToolsReport } from "@/lib/data/tools-report";
 import { orPageError } from "@/lib/errors/page";
+import { startMatcherRun } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -20,8 +24,8 @@ export const dynamic = "force-dynamic";
 export default async function ToolsPage({ params }: { params: Promise<{ slug: string }> }) {
   const account = await requirePageAccount(LEAD_ROLES);
   const slug = (await params).slug;
-  const [report, targets] = await orPageError(Promise.all([studyToolsReport(account, slug), testResultsTargets(account, slug)]));
-  const { study, systems, overlap, byCategory, byAnswer, usefulness, matching, humanMatching, llmMatching, usefulnessAgainstScores, notes } = report;
+  const [report, targets, runs] = await orPageError(Promise.all([studyToolsReport(account, slug), testResultsTargets(account, slug), ledStudyMatcherRuns(account, slug)]));
+  const { study, systems, overlap, byCategory, byAnswer, usefulness, matching, humanMatching, matcherRuns, llmMatching, usefulnessAgainstScores, notes } = report;
   return (
     <div className="space-y-6">
       <StudyPageHeader study={study} title="Review tools: test outcomes">
@@ -88,6 +92,27 @@ export default async function ToolsPage({ params }: { params: Promise<{ slug: st
             note={`A system's comment matches a human comment of the same pull request on the same file and side whose lines are within k of its own (--match-lines K on the command line). Recall: human comments matched; precision: the system's comments matching one; micro rates with bootstrap CIs over pull requests. Signature ${matching.matcher.signature}.`}
           />
           {matching.scores && <DataTable table={matcherScoreTableData(study.slug, "tools-matcher-scores", "The location matcher against the annotators' matching, per system (pairs)", matching.scores)} />}
+        </section>
+      )}
+      {matching && (
+        <section aria-label="Matcher runs" className="space-y-2">
+          <h2 className="text-lg font-medium">Matcher runs</h2>
+          <p className="max-w-4xl text-sm text-slate-600">
+            A run of the location matcher stores the pairs it finds with its signature, so that runs can be compared and re-run; the worker computes a run started here (
+            <code className="text-xs">npm run cli -- matchers --study {study.slug} --k K</code> on the command line). Below, the newest finished run of each signature, read from its stored pairs and scored
+            against the annotators&apos; matching.
+          </p>
+          <MatcherRunForm slug={study.slug} start={startMatcherRun} />
+          <DataTable table={matcherRunsTableData(study.slug, runs)} />
+          {matcherRuns.map((m, i) => (
+            <div key={m.run.id} className="space-y-2">
+              <DataTable
+                table={matchingTableData(study.slug, `tools-matcher-run-${i + 1}`, `Matching the human reviewers' comments: the location matcher's run of ${formatTime(m.run.createdAt)}, k = ${m.matcher.k} (${m.pairs} pairs stored)`, m.systems)}
+                note={`Signature ${m.matcher.signature}; run ${m.run.id}.`}
+              />
+              {m.scores && <DataTable table={matcherScoreTableData(study.slug, `tools-matcher-run-scores-${i + 1}`, `The location matcher's run (k = ${m.matcher.k}) against the annotators' matching, per system (pairs)`, m.scores)} />}
+            </div>
+          ))}
         </section>
       )}
       {llmMatching.map((m, i) => (
