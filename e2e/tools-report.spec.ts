@@ -5,14 +5,18 @@
  * differ here, the human reviewers passing every test), the UpSet chart of passed tests with the
  * union, and the pass rates per category, and the matching of X's comment to the human comments:
  * the annotators' (the matching question's consensus), the location matcher's, and the location
- * matcher scored against the annotators'. An annotator and another study's lead are refused.
+ * matcher scored against the annotators'. An annotator and another study's lead are refused. The
+ * LLM matcher (a judge run on the matching question against a chat server on loopback) has its
+ * rows, scored against the annotators' matching; a location matcher run started on the page is
+ * computed by the worker, stored, listed and scored.
  * Screenshots in test-results/tools-report/.
  */
 import { expect, test } from "@playwright/test";
 import { hashPassword } from "@/lib/auth/password";
 import { unifiedDiff } from "@/lib/diff";
 import { COMMENT_QUESTION_TEMPLATES, DEFAULT_COMMENT_QUESTIONS } from "@/lib/annotation/comment-questions";
-import { readTable, row } from "./dashboard-helpers";
+import { startFakeLlm, userText } from "../tests/unit/judges/fake-llm";
+import { readTable, row, startMetricWorker, useTestDatabaseForLib } from "./dashboard-helpers";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
 
 const STUDY = `tools-e2e-${Date.now()}`;
@@ -179,4 +183,55 @@ test("an annotator and another study's lead are refused the page", async ({ page
   await page.context().clearCookies();
   await signIn(page, OTHER_LEAD);
   expect((await page.goto(`/studies/${STUDY}/tools`))?.status()).toBe(404);
+});
+
+test("the LLM matcher's row (a judge run on the matching question, against a chat server on loopback) and a location matcher run started on the page, each scored against the annotators' matching", async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1400, height: 1000 });
+  useTestDatabaseForLib();
+  const { runJudge } = await import("@/lib/judge-runs/run");
+  const tag = Date.now();
+  // The judge: x1 raises a2's concern fully and a1's not at all (the annotators said the opposite).
+  const llm = await startFakeLlm();
+  llm.handle((r) => ({ content: JSON.stringify({ answer: userText(r).includes("Concern a2.") ? "fully" : "none", reason: "e2e" }), usage: { prompt_tokens: 100, completion_tokens: 10 } }));
+  const stopWorker = await startMetricWorker();
+  try {
+    const { run } = await runJudge({ study: STUDY, task: "COMMENT_QUESTIONS", question: "matches", name: `e2e-matcher-${tag}`, llm: { url: llm.url, model: "gpt-4o-mini", backoffMs: 1, maxBackoffMs: 5_000 } });
+    expect(run).toMatchObject({ status: "DONE", total: 2, done: 2, error: null });
+    expect(llm.requests).toHaveLength(2);
+
+    await signIn(page, E2E_ACCOUNTS.lead);
+    await page.goto(`/studies/${STUDY}/tools`);
+    const section = page.getByRole("region", { name: `LLM matcher judge:e2e-matcher-${tag}` });
+    await expect(section).toContainText("model:gpt-4o-mini");
+    // Under the LLM matcher's pair (x1, a2): X's one comment matches, 1 of the 3 human comments is matched.
+    const llmRow = row(await readTable(page, "tools-llm-matching-1"), "X");
+    expect([llmRow.comments.text, llmRow.matchingComments.text, llmRow.matchedHumanComments.text, Number(llmRow.recall.value), Number(llmRow.precision.value)]).toEqual(["1", "1", "1", 1 / 3, 1]);
+    // Against the annotators' matching ((x1, a1) only): 1 pair found, 1 judged, none in common.
+    const llmScores = row(await readTable(page, "tools-llm-matcher-scores-1"), "X");
+    expect([llmScores.found.text, llmScores.judged.text, llmScores.agreed.text, Number(llmScores.precision.value), Number(llmScores.recall.value)]).toEqual(["1", "1", "0", 0, 0]);
+    await section.screenshot({ path: shot("llm-matcher") });
+
+    // A location matcher run with k = 0, started on the page and computed by the worker: x1, a1 and a2 share line 1, so 2 pairs.
+    const form = page.getByRole("form", { name: "Run the location matcher" });
+    await form.getByLabel("k (lines apart)").fill("0");
+    await form.getByRole("button", { name: "Run the location matcher" }).click();
+    await expect(form.getByRole("status")).toContainText("Queued");
+    const stored = await testDb().matcherRun.findFirstOrThrow({ where: { studyId } });
+    expect(stored).toMatchObject({ matcher: "location", signature: "matcher:location|k:0|side:same|range:one-side|whole-file:whole-file|impl:1" });
+    await expect(async () => {
+      expect((await testDb().matcherRun.findUniqueOrThrow({ where: { id: stored.id } })).status).toBe("DONE");
+    }).toPass({ timeout: 60_000 });
+    await page.reload();
+    const runs = await readTable(page, "tools-matcher-runs");
+    expect(runs.rows.map((r) => [r.cells.signature.text, r.cells.status.text, r.cells.pairs.text])).toEqual([["matcher:location|k:0|side:same|range:one-side|whole-file:whole-file|impl:1", "done", "2"]]);
+    const runScores = row(await readTable(page, "tools-matcher-run-scores-1"), "X");
+    expect([runScores.found.text, runScores.judged.text, runScores.agreed.text, Number(runScores.precision.value), Number(runScores.recall.value)]).toEqual(["2", "1", "1", 0.5, 1]);
+    expect(await testDb().matcherMatch.count({ where: { runId: stored.id } })).toBe(2);
+    await page.getByRole("region", { name: "Matcher runs" }).screenshot({ path: shot("matcher-runs") });
+  } finally {
+    await stopWorker();
+    await llm.close();
+    await testDb().account.deleteMany({ where: { email: `judge:e2e-matcher-${tag}` } });
+  }
 });
