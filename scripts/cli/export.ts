@@ -4,19 +4,23 @@
  * filters: `--status submitted|draft`, `--annotator` (id or name), `--from`/`--to` (saving dates, `to` exclusive).
  * Gold items (known answers, lib/data/gold) are left out unless `--include-gold`, as on the page.
  * CSV cells that a spreadsheet would read as formulas are neutralised with a leading `'`, as on the
- * page; `--raw` writes the texts as they are, for scripts.
+ * page; `--raw` writes the texts as they are, for scripts. `parquet` writes the long export's
+ * rows into the folder PATH, one Parquet table per task (TASK.parquet), with the same filters.
  */
-import { createWriteStream } from "node:fs";
+import { createWriteStream, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { CliError, hasSwitch, optionalFlag, type ParsedArgs, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
 import { findStudy } from "@/lib/data/studies";
 import { EXPORT_FORMATS, isExportFormat, type ExportFormat } from "@/lib/export";
+import { parquetTablesOfLong } from "@/lib/export/parquet";
 import { prepareExport, streamExport } from "@/lib/data/exports";
 
-/** `long`/`wide` take their CSV or JSONL form from the output's extension. */
+/** `long`/`wide` take their CSV or JSONL form from the output's extension; `parquet` is the long export's rows as Parquet. */
 function exportFormat(name: string, out: string): ExportFormat {
+  if (name === "parquet") return "long-jsonl";
   const resolved = name === "long" || name === "wide" ? `${name}-${out.toLowerCase().endsWith(".jsonl") ? "jsonl" : "csv"}` : name;
   if (!isExportFormat(resolved)) throw new CliError(`Unknown format "${name}"; expected long, wide or one of ${EXPORT_FORMATS.join(", ")}`);
   return resolved;
@@ -32,7 +36,7 @@ function dateFlag(args: ParsedArgs, name: string): Date | undefined {
 
 const command: Command = {
   name: "export",
-  usage: `export --study SLUG --format long|wide|${EXPORT_FORMATS.join("|")} --out PATH [--annotator NAME] [--status submitted|draft] [--from DATE] [--to DATE] [--include-gold] [--raw]`,
+  usage: `export --study SLUG --format long|wide|parquet|${EXPORT_FORMATS.join("|")} --out PATH [--annotator NAME] [--status submitted|draft] [--from DATE] [--to DATE] [--include-gold] [--raw]`,
   async run(args) {
     const slug = requireFlag(args, "study");
     const out = requireFlag(args, "out");
@@ -47,6 +51,13 @@ const command: Command = {
     const raw = hasSwitch(args, "raw");
     // Refused (no data for the format, an unknown annotator) before the file is made.
     const prepared = await prepareExport({ studyId: study.id, format, annotator, filter, includeGold, raw });
+    if (requireFlag(args, "format") === "parquet") {
+      // A folder: one Parquet table per task.
+      const tables = await parquetTablesOfLong(streamExport(prepared));
+      mkdirSync(out, { recursive: true });
+      for (const table of tables) writeFileSync(path.join(out, table.file), new Uint8Array(table.buffer));
+      return { study: slug, format: "parquet", out, tables: tables.map(({ task, file, rows, buffer }) => ({ task, file, rows, bytes: buffer.byteLength })) };
+    }
     const file = createWriteStream(out);
     await pipeline(Readable.from(streamExport(prepared)), file);
     return { study: slug, format, out, bytes: file.bytesWritten };

@@ -7,8 +7,11 @@
  * from the command line), annotators' own saves, drafts, two annotators of the same name, adjudicated
  * consensus values (one on an item nobody rated), unanimous values (some off the scale, or a draft's)
  * and gold items. Account and import run ids are replaced by stable names before comparing; every
- * timestamp is fixed by the fixture.
+ * timestamp is fixed by the fixture. The Parquet export reads back with the long export's rows.
  */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { createClient, type PrismaClient } from "@/lib/db/client";
 import type { ExportFormat, ExportRequest } from "@/lib/export";
@@ -16,6 +19,8 @@ import { streamExport } from "@/lib/data/exports";
 import { goldItems } from "@/lib/data/gold";
 import { studyAnswers, studyCodeChanges } from "@/lib/data/export-rows";
 import { runImport } from "@/lib/data/imports";
+import { parquetTablesOfLong } from "@/lib/export/parquet";
+import { cli } from "./cli";
 import { fileAt, imported, jsonlFile } from "./import-fixtures";
 
 const STUDY = "export-identity";
@@ -187,5 +192,36 @@ test("read in pages of two code changes, the study (and its answers alone) is th
       expect(whole).toHaveLength(6);
       expect(await read(gold, 2)).toEqual(whole);
     }
+  }
+});
+
+test("parquet: the long export's rows as one table per task, read back by an independent reader (hyparquet) with the same rows, whole and filtered; the CLI writes the tables into a folder", async () => {
+  const { parquetReadObjects } = await import("hyparquet");
+  for (const request of [{ format: "long-jsonl" }, { format: "long-jsonl", includeGold: true, filter: { status: "submitted" } }] as const) {
+    const long = (await exported(request)).toString("utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const tables = await parquetTablesOfLong(streamExport({ ...request, studyId }, client));
+    expect(tables.map((t) => t.task)).toEqual([...new Set(long.map((r) => r.task))]);
+    expect(tables.length).toBeGreaterThanOrEqual(4);
+    for (const table of tables) {
+      const read = await parquetReadObjects({ file: table.buffer });
+      const rows = long.filter((r) => r.task === table.task);
+      const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+      expect(Object.keys(read[0])).toEqual(columns);
+      expect(read).toEqual(rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? null]))));
+      expect(table.rows).toBe(rows.length);
+    }
+    expect(tables.reduce((n, t) => n + t.rows, 0)).toBe(long.length);
+  }
+  const out = mkdtempSync(path.join(tmpdir(), "crjudge-parquet-"));
+  try {
+    const printed = await cli("export", "--study", STUDY, "--format", "parquet", "--out", out);
+    expect(printed.code).toBe(0);
+    const { tables } = JSON.parse(printed.stdout) as { tables: { task: string; file: string; rows: number }[] };
+    expect(readdirSync(out).sort()).toEqual(tables.map((t) => t.file).sort());
+    const claims = tables.find((t) => t.task === "CLAIM_VERIFICATION")!;
+    expect(claims.file).toBe("claim-verification.parquet");
+    expect(await parquetReadObjects({ file: new Uint8Array(readFileSync(path.join(out, claims.file))).buffer })).toHaveLength(claims.rows);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
   }
 });
