@@ -13,4 +13,3 @@ export function secondsPerItem(ms: number, items: number): string {
   return items > 0 ? `${(ms / 1000 / items).toFixed(1)} s` : "–";
 }
 
-export { TASK_LABELS } from "@/lib/annotation/task-labels";

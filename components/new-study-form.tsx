@@ -5,7 +5,7 @@ import { useState, useTransition } from "react";
 import { type Action } from "@/components/action-run";
 import { ActionMessage } from "@/components/action-message";
 import { CommentQuestionsEditor } from "@/components/comment-questions-editor";
-import { TASK_LABELS } from "@/components/format";
+import { TASK_LABELS } from "@/lib/annotation/task-labels";
 import { FIELD_INPUT, LikertScaleInputs, TASK_TYPES, withTask } from "@/components/study-fields";
 import { DEFAULT_COMMENT_QUESTIONS, type CommentQuestion } from "@/lib/annotation/comment-questions";
 import type { TaskType } from "@/lib/generated/prisma/enums";

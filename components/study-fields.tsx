@@ -1,5 +1,5 @@
 /** Inputs a study's settings and the New study form share. */
-import { TASK_LABELS } from "@/components/format";
+import { TASK_LABELS } from "@/lib/annotation/task-labels";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 
 export const TASK_TYPES = Object.keys(TASK_LABELS) as TaskType[];

@@ -3,7 +3,7 @@
 import { useRef, useState } from "react";
 import { useRun, type Action } from "@/components/action-run";
 import { ActionMessage } from "@/components/action-message";
-import { TASK_LABELS } from "@/components/format";
+import { TASK_LABELS } from "@/lib/annotation/task-labels";
 import { FIELD_INPUT, LikertScaleInputs, TASK_TYPES, withTask } from "@/components/study-fields";
 import { Markdown } from "@/components/workspace/markdown";
 import type { SettingsUsage } from "@/lib/annotation/study-settings";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { TASK_LABELS } from "@/components/format";
+import { TASK_LABELS } from "@/lib/annotation/task-labels";
 import type { StudyWaiting } from "@/lib/data/study-waiting";
 import { TASKS } from "@/lib/tasks";
 

@@ -1,6 +1,7 @@
 import { DataTable } from "@/components/dashboard/data-table";
 import { count, text } from "@/components/dashboard/table-data";
-import { formatDuration, TASK_LABELS } from "@/components/format";
+import { formatDuration } from "@/components/format";
+import { TASK_LABELS } from "@/lib/annotation/task-labels";
 import { ProgressBar } from "@/components/progress-bar";
 import { requirePageAccount } from "@/lib/auth/session";
 import { listQueuesForAnnotator } from "@/lib/data/assignments";

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { DataTable } from "@/components/dashboard/data-table";
 import { count, text } from "@/components/dashboard/table-data";
-import { TASK_LABELS } from "@/components/format";
+import { TASK_LABELS } from "@/lib/annotation/task-labels";
 import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { listStudiesWithCounts } from "@/lib/data/study-overview";
 

@@ -3,7 +3,7 @@
  * CLI prints it (no number is recomputed here, only formatted).
  */
 import type { AgreementReport, ClaimQualityReport, CoefficientReport, QuestionAgreement } from "@/lib/analysis";
-import { TASK_LABELS } from "@/components/format";
+import { TASK_LABELS } from "@/lib/annotation/task-labels";
 import { type Cell, count, fileSlug, num, percent, type Row, type TableData, text } from "./table-data";
 
 type Settings = AgreementReport["settings"];

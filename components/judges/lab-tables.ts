@@ -7,7 +7,7 @@ import type { JudgeLabRow } from "@/lib/analysis/judge-lab";
 import type { ReactNode } from "react";
 import { formatTime } from "@/components/dashboard/format";
 import { type Cell, content, count, fileSlug, num, progress, type TableData, text } from "@/components/dashboard/table-data";
-import { TASK_LABELS } from "@/components/format";
+import { TASK_LABELS } from "@/lib/annotation/task-labels";
 import type { LabPoint } from "./lab-scatter";
 
 /** A version's short name: its preset or "study's own", and the first 12 hex digits of its SHA-256. */

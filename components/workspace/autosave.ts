@@ -13,12 +13,15 @@
  * - A value that cannot be saved yet (a comment before its grade, an emptied claim) stays a
  *   draft in the browser, and the status counts it as such ("1 unsaved draft").
  * - `flush` (before leaving or submitting) waits for saves already in flight too.
+ * - Values are checked against their kind's schema before they are sent. The workspace loads the
+ *   schemas (zod) after its first page: until they arrive a change waits as pending, and is
+ *   checked when they do (at the latest before it is sent).
  * Framework-free so it can be unit-tested with a fake fetch and storage.
  */
 import { backoffDelay, parseRetryAfter } from "@/lib/http/retry";
-import { entryKey } from "@/lib/annotation/stored-answers";
 import type { ServerState, StoredEntry } from "@/lib/tasks/types";
-import { sameValue, VALUE_SCHEMAS, type SaveKind } from "@/lib/annotation/values";
+import type { ZodType } from "zod";
+import { entryKey, sameValue, type SaveKind } from "@/lib/annotation/values";
 
 export type EntryStatus = "idle" | "pending" | "saving" | "saved" | "failed" | "conflict" | "error" | "invalid";
 
@@ -62,8 +65,13 @@ export interface StorageLike {
   removeItem(key: string): void;
 }
 
+/** Each kind's value schema (lib/annotation/value-schemas: VALUE_SCHEMAS). */
+export type ValueSchemas = Readonly<Record<SaveKind, ZodType>>;
+
 export interface AutosaveOptions {
   assignmentId: string;
+  /** The value schemas, or how to load them (a failed load is tried again before the next save; meanwhile the server checks). */
+  schemas: ValueSchemas | (() => Promise<ValueSchemas>);
   storageKey: string;
   storage: StorageLike | null;
   fetch: typeof fetch;
@@ -125,12 +133,15 @@ export class AutosaveStore extends AnswerEntries {
   private failures = 0;
   private version = 0;
   private restored: boolean | null = null;
+  private schemas: ValueSchemas | null;
+  private loadingSchemas: Promise<void> | null = null;
   /** Saves in flight. */
   private running = new Set<Promise<void>>();
   private readonly opts: Required<Omit<AutosaveOptions, "storage">> & { storage: StorageLike | null };
 
   constructor(options: AutosaveOptions) {
     super();
+    this.schemas = typeof options.schemas === "function" ? null : options.schemas;
     this.opts = {
       endpoint: "/api/annotations",
       debounceMs: 700,
@@ -195,8 +206,37 @@ export class AutosaveStore extends AnswerEntries {
     this.schedule(this.opts.debounceMs);
   }
 
+  /** Loads the schemas once; then checks the changes that waited for them. */
+  private schemasLoaded(): Promise<void> {
+    const load = this.opts.schemas;
+    if (this.schemas || typeof load !== "function") return Promise.resolve();
+    this.loadingSchemas ??= load().then(
+      (schemas) => {
+        this.schemas = schemas;
+        let changed = false;
+        for (const e of this.entries.values()) {
+          if (e.status !== "pending" || e.local === undefined || this.validate(e)) continue;
+          e.status = "invalid";
+          changed = true;
+        }
+        if (changed) this.emit();
+      },
+      () => {
+        // not loaded (offline): tried again before the next save; the server checks meanwhile
+        this.loadingSchemas = null;
+      },
+    );
+    return this.loadingSchemas;
+  }
+
+  /** Whether the value can be sent (else `message` says why); true while the schemas are not loaded yet (checked when they are). */
   private validate(e: Entry): boolean {
-    const result = VALUE_SCHEMAS[e.kind].safeParse(e.local);
+    if (!this.schemas) {
+      void this.schemasLoaded();
+      e.message = undefined;
+      return true;
+    }
+    const result = this.schemas[e.kind].safeParse(e.local);
     if (result.success) {
       e.message = undefined;
       return true;
@@ -299,6 +339,7 @@ export class AutosaveStore extends AnswerEntries {
    * A failed one is tried once here (then its retry is scheduled as usual).
    */
   async flush(): Promise<void> {
+    if (!this.schemas) await this.schemasLoaded();
     let retryFailed = true;
     for (;;) {
       if (this.debounce !== null) {

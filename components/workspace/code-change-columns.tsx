@@ -6,19 +6,23 @@
  * workspace and a lead's read-only preview both render it; in the
  * preview every control of the task is disabled (`readOnly`).
  */
+import dynamic from "next/dynamic";
 import { Fragment, type ReactNode, type RefObject } from "react";
 import { DiffView, type DiffMode } from "@/components/diff-view";
 import type { DiffSource } from "@/lib/diff";
 import type { WorkspaceData } from "@/lib/data/annotations";
 import type { TaskType } from "@/lib/generated/prisma/enums";
-import { ClaimTask } from "./claim-task";
-import { CodebookPanel } from "./codebook-panel";
-import { CommentFilteringTask } from "./comment-filtering-task";
-import { GradingTask } from "./grading-task";
 import { Markdown } from "./markdown";
-import { PullRequestTask } from "./pull-request-task";
-import { RatingTask } from "./rating-task";
 import type { AnswerStore, TaskData, TaskHandle } from "./types";
+
+// Each task's part is a chunk of its own: a page loads the code of its item's task only, and the
+// codebook (with every task's descriptor) once the guidelines are opened.
+const ClaimTask = dynamic(() => import("./claim-task").then((m) => m.ClaimTask));
+const RatingTask = dynamic(() => import("./rating-task").then((m) => m.RatingTask));
+const GradingTask = dynamic(() => import("./grading-task").then((m) => m.GradingTask));
+const CommentFilteringTask = dynamic(() => import("./comment-filtering-task").then((m) => m.CommentFilteringTask));
+const PullRequestTask = dynamic(() => import("./pull-request-task").then((m) => m.PullRequestTask));
+const CodebookPanel = dynamic(() => import("./codebook-panel").then((m) => m.CodebookPanel));
 
 /** What the columns show: the item, its diffs, the study's guidelines and scales, and the task's part. */
 export type ItemData = TaskData & Pick<WorkspaceData, "item" | "sources">;

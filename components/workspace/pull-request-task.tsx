@@ -15,7 +15,8 @@ import { createContext, memo, useCallback, useContext, useEffect, useImperativeH
 import type { DiffMode } from "@/components/diff-view";
 import { PullRequestView, stepComment } from "@/components/pull-request/pull-request-view";
 import { useLazySources } from "@/components/pull-request/use-sources";
-import { answerOptions, askedComment, askedOf, emptyCommentAnswers, humanCommentIds, matchDegrees, missingOfComment, type AskedComment, type CommentAnswersValue, type CommentQuestion } from "@/lib/annotation/comment-questions";
+import { type CommentAnswersValue, type CommentQuestion } from "@/lib/annotation/comment-questions";
+import { answerOptions, askedComment, askedOf, emptyCommentAnswers, humanCommentIds, matchDegrees, missingOfComment, type AskedComment } from "@/lib/annotation/comment-answers";
 import type { DiffSource } from "@/lib/diff";
 import type { PullRequestComment } from "@/lib/review-comments/display";
 import type { TaskWorkspace, WorkspaceComment } from "@/lib/tasks/types";

@@ -4,27 +4,28 @@
  * The annotation workspace: the code change on the left, the task on the right, keyboard
  * first (lib/annotation/keymap), autosaved (./autosave), with the guidelines one key away.
  */
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { DiffMode } from "@/components/diff-view";
 import { fetchSource } from "@/components/pull-request/use-sources";
-import { TASK_LABELS } from "@/components/format";
 import { isTextField, resolveKey, type KeyPrefix, type ShortcutAction } from "@/lib/annotation/keymap";
 import { ANNOTATION_KINDS } from "@/lib/annotation/values";
 import type { StoredAnswers, WorkspaceData } from "@/lib/data/annotations";
 import { useWorkspacePreference } from "./preferences";
 import { ActiveClock, TimeOnTask, useActiveTime } from "./active-time";
 import type { MissingAnswer } from "@/lib/annotation/completeness";
-import { storedEntries } from "@/lib/annotation/stored-answers";
 import type { StoredEntry } from "@/lib/tasks/types";
 import { AutosaveStore, type Entry } from "./autosave";
 import { ConflictList } from "./conflicts";
 import { CodeChangeColumns } from "./code-change-columns";
 import { Modal } from "./modal";
-import { ShortcutsOverlay } from "./overlay";
 import { SaveStatus } from "./save-status";
 import type { TaskHandle } from "./types";
+
+/** The shortcuts dialog (every task's shortcuts, from the descriptors) loads when it opens. */
+const ShortcutsOverlay = dynamic(() => import("./overlay").then((m) => m.ShortcutsOverlay));
 
 /** localStorage, or null on the server and where the browser refuses it (then retries stay in memory). */
 function browserStorage(): Storage | null {
@@ -65,6 +66,8 @@ function createStore(data: WorkspaceData, accountId: string, channel: BroadcastC
     assignmentId: data.assignment.id,
     storageKey: `crjudge:drafts:${accountId}:${data.assignment.id}`,
     storage: browserStorage(),
+    // zod and the schemas are a chunk of their own, loaded after the page (the server checks every save too).
+    schemas: () => import("@/lib/annotation/value-schemas").then((m) => m.VALUE_SCHEMAS),
     fetch: (input, init) => fetch(input, init),
     onStored: (stored) => {
       try {
@@ -74,7 +77,7 @@ function createStore(data: WorkspaceData, accountId: string, channel: BroadcastC
       }
     },
   });
-  for (const { kind, targetId, server } of storedEntries(data)) store.register(kind, targetId, server.version === 0 ? null : server);
+  for (const { kind, targetId, server } of data.stored) store.register(kind, targetId, server.version === 0 ? null : server);
   return store;
 }
 
@@ -99,7 +102,7 @@ function useStoredState(store: AutosaveStore, assignmentId: string, channel: Bro
         const response = await fetch(`/api/annotations/assignments/${assignmentId}?part=answers`, { cache: "no-store" });
         if (!response.ok || !live) return;
         const stored = (await response.json()) as StoredAnswers;
-        store.reconcile(storedEntries(stored));
+        store.reconcile(stored.stored);
         onStatusRef.current(stored.status, stored.timeSpentMs);
       } catch {
         // offline: the page keeps what it has; the next chance (visible again, online) retries
@@ -130,7 +133,8 @@ function useStoredState(store: AutosaveStore, assignmentId: string, channel: Bro
 
 const INTERACTIVE = new Set(["BUTTON", "A", "INPUT", "SELECT", "SUMMARY", "TEXTAREA"]);
 
-export function Workspace({ data, accountId }: { data: WorkspaceData; accountId: string }) {
+/** `taskLabel`: the task's name (its descriptor's label, read by the page: the workspace loads no descriptor). */
+export function Workspace({ data, accountId, taskLabel }: { data: WorkspaceData; accountId: string; taskLabel: string }) {
   const router = useRouter();
   const [channel] = useState(() => storedChannel(accountId));
   const [store] = useState(() => createStore(data, accountId, channel));
@@ -365,7 +369,7 @@ export function Workspace({ data, accountId }: { data: WorkspaceData; accountId:
           ← My assignments
         </Link>
         <h1 className="text-lg font-semibold">
-          {TASK_LABELS[data.assignment.task]} · <span className="font-mono">{pr ? `pull request ${pr.pullRequest.externalId}` : data.item.filePath || data.item.externalId}</span>
+          {taskLabel} · <span className="font-mono">{pr ? `pull request ${pr.pullRequest.externalId}` : data.item.filePath || data.item.externalId}</span>
         </h1>
         <span className="text-sm text-slate-600" data-testid="queue-position">
           item {data.queue.index + 1} of {data.queue.total} · {data.queue.done} done ·{" "}

@@ -4,7 +4,8 @@
  * - error types: CRScore Table 12;
  * - Likert rules of thumb: CRScore Table 7;
  * - reference-based grades: GradedReviews section 4.3;
- * - comment filtering: c-CRAB section 4.2.1.
+ * - comment filtering: c-CRAB section 4.2.1;
+ * - degrees of matching a human comment: c-CRAB section 5.2.
  */
 import type { ClaimCode, ClaimErrorType } from "@/lib/generated/prisma/enums";
 
@@ -95,3 +96,7 @@ export const COMMENT_FILTER_LABELS = {
     description: "No concrete action item: conversation, acknowledgement, praise, a clarification request, or a concern that cannot be validated by a test.",
   },
 } as const;
+
+/** How much of a human comment's concern a system's comment raises, in scale order (ordinal). */
+export const MATCH_DEGREES = ["none", "partly", "fully"] as const;
+export type MatchDegree = (typeof MATCH_DEGREES)[number];

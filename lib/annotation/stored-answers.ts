@@ -6,9 +6,7 @@
  */
 import { TASK_LIST } from "@/lib/tasks";
 import type { StoredEntry, TaskWorkspace } from "@/lib/tasks/types";
-import type { SaveKind } from "./values";
-
-export const entryKey = (kind: SaveKind, targetId: string) => `${kind}:${targetId}`;
+import { entryKey, type SaveKind } from "./values";
 
 /** The stored annotations of a workspace's task, one per claim, review or comment (null server value when none yet), from the descriptors. */
 export function storedEntries(task: TaskWorkspace): StoredEntry[] {

@@ -30,10 +30,10 @@ import { MAX_TIME_REPORT_MS, type SaveRequest } from "@/lib/annotation/values";
 import { describeMissing, type MissingAnswer } from "@/lib/annotation/completeness";
 import { addAnnotationTime, importedAnnotation, rowSaveTarget } from "@/lib/data/annotation-rows";
 import { TASK_QUERIES } from "@/lib/data/task-queries";
-import { storedValues } from "@/lib/annotation/stored-answers";
+import { storedEntries, storedValues } from "@/lib/annotation/stored-answers";
 import { commentQuestionsOf } from "@/lib/annotation/comment-questions";
 import { missingAnswers, TASKS, taskOfKind, taskOfTimeKey, type WorkspaceData } from "@/lib/tasks";
-import type { TaskWorkspace } from "@/lib/tasks/types";
+import type { StoredEntry, TaskWorkspace } from "@/lib/tasks/types";
 import type { DiffSource } from "@/lib/diff";
 import { FIRST_FILES } from "@/lib/review-comments/display";
 
@@ -206,9 +206,11 @@ export async function getWorkspace(accountId: string, assignmentId: string): Pro
     },
     blockedBy,
     imported: await importedHere(accountId, item.id, assignment.task),
+    stored: [],
   };
 
-  Object.assign(data, await readTask(accountId, assignment, study));
+  const task = await readTask(accountId, assignment, study);
+  Object.assign(data, task, { stored: storedEntries(task) });
   return data;
 }
 
@@ -242,12 +244,12 @@ export function readTask(accountId: string, assignment: { task: TaskType; codeCh
 }
 
 /** What the annotator has stored on one of their own assignments now: the workspace reconciles with it after Back, forward or a change in another tab. */
-export type StoredAnswers = TaskWorkspace & { status: AssignmentStatus; timeSpentMs: number };
+export type StoredAnswers = { status: AssignmentStatus; timeSpentMs: number; stored: StoredEntry[] };
 
 export async function getStoredAnswers(accountId: string, assignmentId: string): Promise<StoredAnswers> {
   const assignment = await findOwnAssignment(db, accountId, assignmentId);
   const study = await db.study.findUniqueOrThrow({ where: { id: assignment.studyId }, select: taskStudySelect });
-  return { status: assignment.status, timeSpentMs: assignment.timeSpentMs, ...(await readTask(accountId, assignment, study)) };
+  return { status: assignment.status, timeSpentMs: assignment.timeSpentMs, stored: storedEntries(await readTask(accountId, assignment, study)) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,8 @@
  */
 import "server-only";
 import { AppError } from "@/lib/errors";
-import { answerOnScale, answersProblem, commentQuestionsOf, matchDegrees } from "@/lib/annotation/comment-questions";
+import { commentQuestionsOf } from "@/lib/annotation/comment-questions";
+import { answerOnScale, answersProblem, matchDegrees } from "@/lib/annotation/comment-answers";
 import { HUMAN_SYSTEM } from "@/lib/analysis/comment-systems";
 import type { SaveRequest } from "@/lib/annotation/values";
 import { commentsInReadingOrder } from "@/lib/review-comments/threads";

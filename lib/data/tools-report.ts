@@ -11,7 +11,7 @@ import { toolsReport, type ToolsReport } from "@/lib/analysis/tools-report";
 import { HUMAN_SYSTEM, usefulnessAgainstScores, usefulnessTable, type UsefulnessAgainstScores, type UsefulnessTable } from "@/lib/analysis/comment-systems";
 import { humanMatching, judgeMatching, judgeSignature, locationMatching, storedLocationMatching, type HumanMatching, type JudgeMatching, type JudgedMatch, type LocatedComment, type LocationMatching, type StoredLocationMatching } from "@/lib/analysis/comment-matching";
 import { matcherRunPairs, studyLocatedComments, studyMatcherRuns } from "@/lib/data/matcher-runs";
-import { matchDegrees } from "@/lib/annotation/comment-questions";
+import { matchDegrees } from "@/lib/annotation/comment-answers";
 import { pairItemId } from "@/lib/tasks/comment-questions";
 import type { SessionAccount } from "@/lib/auth/authenticate";
 

@@ -9,7 +9,8 @@
  */
 import type { PullRequestView, ReviewCommentView } from "@/lib/data/pull-requests";
 import type { AnswerValue } from "@/lib/agreement";
-import { answerOnScale, askedOf, type CommentQuestion as AskedQuestion, type CommentAnswersValue } from "@/lib/annotation/comment-questions";
+import { type CommentQuestion as AskedQuestion, type CommentAnswersValue } from "@/lib/annotation/comment-questions";
+import { answerOnScale, askedOf } from "@/lib/annotation/comment-answers";
 import type { AnswerStatus } from "./answers";
 
 /** One annotator's answer to one question about a comment. */

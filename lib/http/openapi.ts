@@ -6,10 +6,10 @@
  */
 import { z } from "zod";
 import { SCOPE_DESCRIPTIONS, type ApiScopeName } from "@/lib/auth/api-token";
-import { saveRequest, skipRequest, timeReport } from "@/lib/annotation/values";
+import { saveRequest } from "@/lib/annotation/value-schemas";
 import { startRunSchema } from "@/lib/metric-runs/web";
 import { agreementQuerySchema, validityQuerySchema } from "@/lib/validation/report-options";
-import { exportQuerySchema, importFormSchema, testResultsFormSchema } from "@/lib/validation/route-inputs";
+import { exportQuerySchema, importFormSchema, skipRequest, testResultsFormSchema, timeReport } from "@/lib/validation/route-inputs";
 
 type Method = "GET" | "POST";
 /** Who may call a route, besides the token's scope. */

@@ -5,7 +5,8 @@
  * claims or correct ones (pseudo-references of kind ANNOTATOR_ADDED).
  */
 import type { ClaimCode, ClaimErrorType } from "@/lib/generated/prisma/client";
-import { addedClaimValue, claimJudgementValue, emptyClaimJudgement, type ClaimJudgementValue } from "@/lib/annotation/values";
+import { emptyClaimJudgement, type ClaimJudgementValue } from "@/lib/annotation/values";
+import { addedClaimValue, claimJudgementValue } from "@/lib/annotation/value-schemas";
 import { numberOfClaimCode } from "@/lib/import/claim-codes";
 import { CLAIM_CODE_SCALE } from "@/lib/analysis/questions";
 import { missingEntry } from "@/lib/annotation/completeness";

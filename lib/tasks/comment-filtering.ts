@@ -1,5 +1,5 @@
 /** Comment filtering, c-CRAB §4.2.1: whether each review comment is high quality (actionable and verifiable), with a justification. */
-import { commentFilteringLabelValue, type CommentFilteringLabelValue } from "@/lib/annotation/values";
+import { commentFilteringLabelValue, type CommentFilteringLabelValue } from "@/lib/annotation/value-schemas";
 import { unansweredReviews } from "@/lib/annotation/completeness";
 import { HIGH_QUALITY } from "@/lib/analysis/questions";
 import { flag, nonEmpty } from "./reviews";

@@ -11,7 +11,8 @@
  */
 import { letterLabel, seededShuffle } from "@/lib/annotation/random";
 import { missingEntry } from "@/lib/annotation/completeness";
-import { answerOnScale, answerOptions, askedComment, commentAnswersValue, emptyCommentAnswers, humanCommentIds, matchDegrees, missingOfComment, questionScale, type CommentAnswersValue, type CommentQuestion, type MatchDegree } from "@/lib/annotation/comment-questions";
+import { commentAnswersValue, type CommentAnswersValue, type CommentQuestion, type MatchDegree } from "@/lib/annotation/comment-questions";
+import { answerOnScale, answerOptions, askedComment, emptyCommentAnswers, humanCommentIds, matchDegrees, missingOfComment, questionScale } from "@/lib/annotation/comment-answers";
 import type { Question, StudyScales } from "@/lib/analysis/questions";
 import { nonEmpty } from "./reviews";
 import { storedEntry, type ExportedRating, type JudgeQuestion, type TaskDescriptor, type TaskWorkspace, type WorkspaceComment } from "./types";

@@ -1,5 +1,5 @@
 /** Reference grading, GradedReviews §4.3: a 1-5 grade of each generated review against the human reference review, with a comment. */
-import { referenceGradeValue, type ReferenceGradeValue } from "@/lib/annotation/values";
+import { referenceGradeValue, type ReferenceGradeValue } from "@/lib/annotation/value-schemas";
 import { unansweredReviews } from "@/lib/annotation/completeness";
 import { nonEmpty } from "./reviews";
 import { REFERENCE_GRADES } from "@/lib/annotation/codebook";

@@ -6,7 +6,8 @@
  * it as the phase-2 import stores it.
  */
 import { missingEntry } from "@/lib/annotation/completeness";
-import { emptyReviewRating, necessityValue, reviewRatingValue, type NecessityValue, type ReviewRatingValue } from "@/lib/annotation/values";
+import { emptyReviewRating } from "@/lib/annotation/values";
+import { necessityValue, reviewRatingValue, type NecessityValue, type ReviewRatingValue } from "@/lib/annotation/value-schemas";
 import { orderedScores } from "@/lib/export/scores";
 import { nonEmpty } from "./reviews";
 import { LIKERT_RULES } from "@/lib/annotation/codebook";

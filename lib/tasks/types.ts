@@ -127,6 +127,8 @@ export interface WorkspaceData extends TaskWorkspace {
   blockedBy: { assignmentId: string | null; message: string } | null;
   /** Set when an import wrote some of this annotator's answers here: which file, by whom, when. */
   imported: { file: string; by: string; at: string } | null;
+  /** The task's stored answers one by one (lib/annotation/stored-answers), which the workspace's autosave starts from: read here, so the page loads no task descriptor. */
+  stored: StoredEntry[];
 }
 
 /** One annotation's export columns: (question, value as text or null when absent). */

@@ -1,11 +1,12 @@
 /**
  * The inputs of the JSON routes whose schema is theirs alone: the route parses with it and
  * /api/openapi.json describes it (lib/http/openapi.ts). Shared ones live with their domain
- * (the reports' options in report-options.ts, saves in lib/annotation/values.ts).
+ * (the reports' options in report-options.ts, saves in lib/annotation/value-schemas.ts).
  */
 import { z } from "zod";
 import { EXPORT_FORMATS } from "@/lib/export/formats";
 import { IMPORT_FORMATS } from "@/lib/import/formats";
+import { MAX_TIME_REPORT_MS } from "@/lib/annotation/values";
 
 /** An empty annotator (the page's "consensus" choice) is no annotator. */
 const date = z.preprocess((v) => v || undefined, z.coerce.date().optional());
@@ -41,3 +42,12 @@ const blankIsNone = z
 
 /** POST /api/studies/SLUG/test-results's text fields (the files are `files`). */
 export const testResultsFormSchema = z.object({ system: blankIsNone, pr: blankIsNone });
+
+/** POST /api/annotations/assignments/ID/time: active time since the last report, per target too. */
+export const timeReport = z.object({
+  deltaMs: z.number().min(0).max(MAX_TIME_REPORT_MS),
+  targets: z.record(z.string().max(200), z.number().min(0).max(MAX_TIME_REPORT_MS)).optional(),
+});
+
+/** POST /api/annotations/assignments/ID/skip. */
+export const skipRequest = z.object({ reason: z.string().trim().min(3, "Give a reason for skipping (at least 3 characters).").max(1000) });

@@ -3,6 +3,7 @@ import { Workspace } from "@/components/workspace/workspace";
 import { requirePageAccount } from "@/lib/auth/session";
 import { orLockedMessage } from "@/lib/errors/page";
 import { getWorkspace, nextOpenAfter } from "@/lib/data/annotations";
+import { TASK_LABELS } from "@/lib/annotation/task-labels";
 
 export const dynamic = "force-dynamic";
 
@@ -31,5 +32,5 @@ export default async function AnnotationWorkspacePage({ params }: { params: Prom
       </div>
     );
   }
-  return <Workspace key={result.data.assignment.id} data={result.data} accountId={account.id} />;
+  return <Workspace key={result.data.assignment.id} data={result.data} accountId={account.id} taskLabel={TASK_LABELS[result.data.assignment.task]} />;
 }

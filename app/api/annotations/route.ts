@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { requireApiSessionClaims } from "@/lib/auth/session";
 import { saveAnnotation } from "@/lib/data/annotations";
 import { handler } from "@/lib/http/respond";
-import { saveRequest } from "@/lib/annotation/values";
+import { saveRequest } from "@/lib/annotation/value-schemas";
 
 export const dynamic = "force-dynamic";
 

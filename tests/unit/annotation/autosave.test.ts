@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { AutosaveStore, type StorageLike } from "@/components/workspace/autosave";
 import { decideSave } from "@/lib/annotation/versioning";
+import { VALUE_SCHEMAS } from "@/lib/annotation/value-schemas";
 
 /** A fake annotation server with the real version rules; `down` makes requests fail like a cut network. */
 function fakeServer() {
@@ -35,7 +36,7 @@ describe("autosave", () => {
   afterEach(() => vi.useRealTimers());
 
   const make = (server: ReturnType<typeof fakeServer>, storage: StorageLike) =>
-    new AutosaveStore({ assignmentId: "a1", storageKey: "drafts", storage, fetch: server.fetchFn, debounceMs: 500, backoffMs: 1000, random: () => 1 });
+    new AutosaveStore({ schemas: VALUE_SCHEMAS, assignmentId: "a1", storageKey: "drafts", storage, fetch: server.fetchFn, debounceMs: 500, backoffMs: 1000, random: () => 1 });
 
   test("debounces changes, keeps a draft until stored, then shows saved", async () => {
     const server = fakeServer();
@@ -83,7 +84,7 @@ describe("autosave", () => {
       if (busy-- > 0) return new Response(JSON.stringify({ error: "The server is busy; nothing was saved." }), { status: 503, headers: { "retry-after": "3" } });
       return server.fetchFn(url, init);
     }) as typeof fetch;
-    const store = new AutosaveStore({ assignmentId: "a1", storageKey: "d", storage: memoryStorage(), fetch: fetchFn, debounceMs: 500, backoffMs: 1000, random: () => 0 });
+    const store = new AutosaveStore({ schemas: VALUE_SCHEMAS, assignmentId: "a1", storageKey: "d", storage: memoryStorage(), fetch: fetchFn, debounceMs: 500, backoffMs: 1000, random: () => 0 });
     const t0 = Date.now();
     store.set("judgement", "c1", value("CORRECT"));
     await vi.advanceTimersByTimeAsync(600);
@@ -107,6 +108,7 @@ describe("autosave", () => {
     const waits = (random: number) => {
       const times: number[] = [];
       const store = new AutosaveStore({
+        schemas: VALUE_SCHEMAS,
         assignmentId: "a1",
         storageKey: "d",
         storage: null,
@@ -304,12 +306,69 @@ describe("autosave", () => {
     expect(store.unsaved()).toEqual({ changes: [], drafts: [] });
   });
 
+  test("schemas loaded on demand: a change waits as pending until they arrive, then an incomplete one is kept and never sent", async () => {
+    const server = fakeServer();
+    let loads = 0;
+    let arrive: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    const store = new AutosaveStore({
+      schemas: async () => {
+        loads++;
+        await arrived;
+        return VALUE_SCHEMAS;
+      },
+      assignmentId: "a1",
+      storageKey: "d",
+      storage: memoryStorage(),
+      fetch: server.fetchFn,
+      debounceMs: 500,
+    });
+    store.set("grade", "r1", { comment: "typed before choosing a grade" });
+    expect(store.entry("grade", "r1")!.status).toBe("pending");
+    await vi.advanceTimersByTimeAsync(600);
+    // the save waits for the schemas, not sending what they may refuse
+    expect(server.state.requests).toBe(0);
+    arrive();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.entry("grade", "r1")!.status).toBe("invalid");
+    expect(store.overall()).toBe("draft");
+    store.set("grade", "r1", { grade: 4, comment: "typed before choosing a grade" });
+    await vi.advanceTimersByTimeAsync(600);
+    expect(server.state.writes).toBe(1);
+    expect(loads).toBe(1);
+  });
+
+  test("schemas that fail to load (offline) are tried again before the next save, and the server checks meanwhile", async () => {
+    const server = fakeServer();
+    let loads = 0;
+    const store = new AutosaveStore({
+      schemas: async () => {
+        if (loads++ === 0) throw new TypeError("Failed to fetch");
+        return VALUE_SCHEMAS;
+      },
+      assignmentId: "a1",
+      storageKey: "d",
+      storage: memoryStorage(),
+      fetch: server.fetchFn,
+      debounceMs: 500,
+    });
+    store.set("judgement", "c1", value("CORRECT"));
+    await vi.advanceTimersByTimeAsync(600);
+    expect(server.state.writes).toBe(1);
+    store.set("grade", "r1", { comment: "no grade yet" });
+    await vi.advanceTimersByTimeAsync(600);
+    expect(loads).toBe(2);
+    expect(store.entry("grade", "r1")!.status).toBe("invalid");
+    expect(server.state.requests).toBe(1);
+  });
+
   test("flush waits for a save already in flight, then sends what changed meanwhile", async () => {
     const server = fakeServer();
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     let calls = 0;
     const store = new AutosaveStore({
+      schemas: VALUE_SCHEMAS,
       assignmentId: "a1",
       storageKey: "d",
       storage: memoryStorage(),
@@ -367,6 +426,7 @@ describe("autosave", () => {
 
   test("refusals that a retry would not change are shown, not retried", async () => {
     const store = new AutosaveStore({
+      schemas: VALUE_SCHEMAS,
       assignmentId: "a1",
       storageKey: "d",
       storage: memoryStorage(),
@@ -386,6 +446,7 @@ describe("autosave: refused changes", () => {
     vi.useFakeTimers();
     const storage = memoryStorage();
     const store = new AutosaveStore({
+      schemas: VALUE_SCHEMAS,
       assignmentId: "a1",
       storageKey: "d",
       storage,

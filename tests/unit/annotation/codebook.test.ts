@@ -2,7 +2,8 @@
 import { describe, expect, test } from "vitest";
 import { ClaimCode, ClaimErrorType } from "@/lib/generated/prisma/enums";
 import { CLAIM_CODE_INFO, ERROR_TYPE_INFO } from "@/lib/annotation/codebook";
-import { claimJudgementValue, emptyClaimJudgement } from "@/lib/annotation/values";
+import { emptyClaimJudgement } from "@/lib/annotation/values";
+import { claimJudgementValue } from "@/lib/annotation/value-schemas";
 
 describe("claim codes and error types", () => {
   test("the codebooks list every value of the data model's enums, once", () => {

@@ -1,20 +1,7 @@
 /** The study setting of comment questions and the rules of their answers (lib/annotation/comment-questions.ts), and the descriptor's pure parts. */
 import { describe, expect, test } from "vitest";
-import {
-  answerOptions,
-  answersProblem,
-  askedComment,
-  askedOf,
-  humanCommentIds,
-  CCRAB_CATEGORIES,
-  COMMENT_QUESTION_TEMPLATES,
-  commentQuestionsOf,
-  commentQuestionsSetting,
-  DEFAULT_COMMENT_QUESTIONS,
-  missingOfComment,
-  questionScale,
-  type CommentQuestion,
-} from "@/lib/annotation/comment-questions";
+import { CCRAB_CATEGORIES, COMMENT_QUESTION_TEMPLATES, commentQuestionsOf, commentQuestionsSetting, DEFAULT_COMMENT_QUESTIONS, type CommentQuestion } from "@/lib/annotation/comment-questions";
+import { answerOptions, answersProblem, askedComment, askedOf, humanCommentIds, missingOfComment, questionScale } from "@/lib/annotation/comment-answers";
 import { commentQuestion, commentQuestions, pairItemId, pairOfItem, reviewerLabels } from "@/lib/tasks/comment-questions";
 
 const likert = { likertMin: 1, likertMax: 5 };

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { canonicalize, sameValue, saveRequest } from "@/lib/annotation/values";
+import { canonicalize, sameValue } from "@/lib/annotation/values";
+import { saveRequest } from "@/lib/annotation/value-schemas";
 import { decideSave } from "@/lib/annotation/versioning";
 
 describe("optimistic concurrency decisions", () => {

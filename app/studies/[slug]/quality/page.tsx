@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { DataTable } from "@/components/dashboard/data-table";
 import { content, count, text } from "@/components/dashboard/table-data";
-import { TASK_LABELS } from "@/components/format";
+import { TASK_LABELS } from "@/lib/annotation/task-labels";
 import { PauseButton, QualitySettingsForm } from "@/components/quality-forms";
 import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { orPageError } from "@/lib/errors/page";

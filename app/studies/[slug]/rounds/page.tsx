@@ -3,7 +3,7 @@ import { DataTable } from "@/components/dashboard/data-table";
 import { content, count, fileSlug, text } from "@/components/dashboard/table-data";
 import { whyOf } from "@/components/dashboard/agreement-tables";
 import { formatNumber, formatTime } from "@/components/dashboard/format";
-import { TASK_LABELS } from "@/components/format";
+import { TASK_LABELS } from "@/lib/annotation/task-labels";
 import { MakeRoundsForm, OpenOutsideRoundsButton, ReleaseForm, RoundRuleForm } from "@/components/round-forms";
 import type { CoefficientReport } from "@/lib/analysis";
 import { ROUND_COEFFICIENTS } from "@/lib/annotation/rounds";

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { TASK_LABELS } from "@/components/format";
+import { TASK_LABELS } from "@/lib/annotation/task-labels";
 import { PromptEditor } from "@/components/judges/judge-forms";
 import { StudyPageHeader } from "@/components/study-page-header";
 import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { requireApiAccount } from "@/lib/auth/session";
-import { skipRequest } from "@/lib/annotation/values";
+import { skipRequest } from "@/lib/validation/route-inputs";
 import { skipAssignment } from "@/lib/data/annotations";
 import { handler } from "@/lib/http/respond";
 

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { requireApiAccount } from "@/lib/auth/session";
-import { timeReport } from "@/lib/annotation/values";
+import { timeReport } from "@/lib/validation/route-inputs";
 import { recordTimeSpent } from "@/lib/data/annotations";
 import { handler } from "@/lib/http/respond";
 
