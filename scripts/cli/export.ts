@@ -5,7 +5,9 @@
  * Gold items (known answers, lib/data/gold) are left out unless `--include-gold`, as on the page.
  * CSV cells that a spreadsheet would read as formulas are neutralised with a leading `'`, as on the
  * page; `--raw` writes the texts as they are, for scripts. `parquet` writes the long export's
- * rows into the folder PATH, one Parquet table per task (TASK.parquet), with the same filters.
+ * rows into the folder PATH, one Parquet table per task (TASK.parquet), with the same filters;
+ * `hf` lays the folder out as a Hugging Face dataset: the tables under data/ and a dataset card
+ * (README.md: YAML metadata with `--license`, the codebook, counts, agreement with CIs).
  */
 import { createWriteStream, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -15,12 +17,16 @@ import { CliError, hasSwitch, optionalFlag, type ParsedArgs, requireFlag } from 
 import type { Command } from "@/lib/cli/command";
 import { findStudy } from "@/lib/data/studies";
 import { EXPORT_FORMATS, isExportFormat, type ExportFormat } from "@/lib/export";
-import { parquetTablesOfLong } from "@/lib/export/parquet";
+import { parquetTablesOfLong, type ParquetTable } from "@/lib/export/parquet";
+import { datasetCard } from "@/lib/export/dataset-card";
+import { TASK_LABELS } from "@/lib/annotation/task-labels";
+import { agreementReport } from "@/lib/data/reports";
+import { COMMAND_LINE, requireLedStudy } from "@/lib/data/study-access";
 import { prepareExport, streamExport } from "@/lib/data/exports";
 
 /** `long`/`wide` take their CSV or JSONL form from the output's extension; `parquet` is the long export's rows as Parquet. */
 function exportFormat(name: string, out: string): ExportFormat {
-  if (name === "parquet") return "long-jsonl";
+  if (name === "parquet" || name === "hf") return "long-jsonl";
   const resolved = name === "long" || name === "wide" ? `${name}-${out.toLowerCase().endsWith(".jsonl") ? "jsonl" : "csv"}` : name;
   if (!isExportFormat(resolved)) throw new CliError(`Unknown format "${name}"; expected long, wide or one of ${EXPORT_FORMATS.join(", ")}`);
   return resolved;
@@ -34,9 +40,16 @@ function dateFlag(args: ParsedArgs, name: string): Date | undefined {
   return date;
 }
 
+/** The hf export's dataset card: the study, its tasks' tables, its agreement figures with their CIs. */
+async function card(slug: string, tables: ParquetTable[], license: string, includeGold: boolean): Promise<string> {
+  const study = await requireLedStudy(COMMAND_LINE, slug);
+  const agreement = await agreementReport(study.id, { includeGold });
+  return datasetCard({ study, tasks: study.tasks.map((task) => ({ task, label: TASK_LABELS[task] })), tables, agreement, license, includeGold, exportedAt: new Date() });
+}
+
 const command: Command = {
   name: "export",
-  usage: `export --study SLUG --format long|wide|parquet|${EXPORT_FORMATS.join("|")} --out PATH [--annotator NAME] [--status submitted|draft] [--from DATE] [--to DATE] [--include-gold] [--raw]`,
+  usage: `export --study SLUG --format long|wide|parquet|hf|${EXPORT_FORMATS.join("|")} --out PATH [--license SPDX] [--annotator NAME] [--status submitted|draft] [--from DATE] [--to DATE] [--include-gold] [--raw]`,
   async run(args) {
     const slug = requireFlag(args, "study");
     const out = requireFlag(args, "out");
@@ -51,12 +64,17 @@ const command: Command = {
     const raw = hasSwitch(args, "raw");
     // Refused (no data for the format, an unknown annotator) before the file is made.
     const prepared = await prepareExport({ studyId: study.id, format, annotator, filter, includeGold, raw });
-    if (requireFlag(args, "format") === "parquet") {
-      // A folder: one Parquet table per task.
+    const named = requireFlag(args, "format");
+    if (named === "parquet" || named === "hf") {
+      const license = optionalFlag(args, "license") ?? "other";
+      if (!/^[A-Za-z0-9][A-Za-z0-9.+-]*$/.test(license)) throw new CliError(`--license must be an SPDX identifier (cc-by-4.0, mit, ...) or other, got "${license}"`);
+      // A folder: one Parquet table per task; hf puts them under data/ beside the dataset card.
       const tables = await parquetTablesOfLong(streamExport(prepared));
-      mkdirSync(out, { recursive: true });
-      for (const table of tables) writeFileSync(path.join(out, table.file), new Uint8Array(table.buffer));
-      return { study: slug, format: "parquet", out, tables: tables.map(({ task, file, rows, buffer }) => ({ task, file, rows, bytes: buffer.byteLength })) };
+      const folder = named === "hf" ? path.join(out, "data") : out;
+      mkdirSync(folder, { recursive: true });
+      for (const table of tables) writeFileSync(path.join(folder, table.file), new Uint8Array(table.buffer));
+      if (named === "hf") writeFileSync(path.join(out, "README.md"), await card(slug, tables, license, includeGold));
+      return { study: slug, format: named, out, tables: tables.map(({ task, file, rows, buffer }) => ({ task, file, rows, bytes: buffer.byteLength })) };
     }
     const file = createWriteStream(out);
     await pipeline(Readable.from(streamExport(prepared)), file);

@@ -225,3 +225,39 @@ test("parquet: the long export's rows as one table per task, read back by an ind
     rmSync(out, { recursive: true, force: true });
   }
 });
+
+test("hf: the Parquet tables under data/ and a dataset card with YAML metadata (licence, a config per table), the codebook, counts and the agreement report's figures with their CIs; a licence that is no identifier is refused", async () => {
+  const { parquetReadObjects } = await import("hyparquet");
+  const { agreementReport } = await import("@/lib/data/reports");
+  const out = mkdtempSync(path.join(tmpdir(), "crjudge-hf-"));
+  try {
+    const printed = await cli("export", "--study", STUDY, "--format", "hf", "--out", out, "--license", "cc-by-4.0");
+    expect(printed.code).toBe(0);
+    const { tables } = JSON.parse(printed.stdout) as { tables: { task: string; file: string; rows: number }[] };
+    expect(readdirSync(out).sort()).toEqual(["README.md", "data"]);
+    expect(readdirSync(path.join(out, "data")).sort()).toEqual(tables.map((t) => t.file).sort());
+    for (const t of tables) expect(await parquetReadObjects({ file: new Uint8Array(readFileSync(path.join(out, "data", t.file))).buffer })).toHaveLength(t.rows);
+    const card = readFileSync(path.join(out, "README.md"), "utf8");
+    const [, yaml, body] = card.split(/^---$/m);
+    expect(yaml).toContain("\nlicense: cc-by-4.0\n");
+    for (const t of tables) expect(yaml).toContain(`- config_name: ${t.file.replace(".parquet", "")}\n  data_files: data/${t.file}\n`);
+    for (const t of tables) expect(body).toMatch(new RegExp(`\\| \`data/${t.file}\` \\| ${t.rows} \\|`));
+    // Every coefficient of the agreement report (submitted work, gold left out) is a row with its value and CI.
+    const report = await agreementReport(studyId, {}, client);
+    const coefficients = report.tasks.flatMap((t) => t.questions.flatMap((q) => q.coefficients.map((c) => ({ q, c }))));
+    expect(coefficients.length).toBeGreaterThan(0);
+    for (const { q, c } of coefficients) {
+      const value = c.value === null ? "undefined" : c.value.toFixed(3);
+      const ci = c.ci && c.ci.low !== null && c.ci.high !== null ? `[${c.ci.low.toFixed(3)}, ${c.ci.high.toFixed(3)}]` : "none";
+      expect(body).toContain(`| ${q.question} | ${c.method} | ${value}`);
+      expect(body.split("\n").find((line) => line.includes(`| ${q.question} | ${c.method} |`))).toContain(`| ${ci}`);
+    }
+    expect(body).toContain("## Codebook");
+    expect(body).toContain("gold items (known answers used as attention checks) left out");
+    const refused = await cli("export", "--study", STUDY, "--format", "hf", "--out", path.join(out, "again"), "--license", "CC BY 4.0");
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("--license must be an SPDX identifier");
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
