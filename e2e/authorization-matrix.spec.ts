@@ -3,7 +3,7 @@
  * server action, enumerated from the code (`app/**`) and the build
  * (`.next/server/server-reference-manifest.json`), is called by each kind of account against a
  * study of its own: anonymous, an annotator of the study, an annotator of another study, a lead
- * of another study, the study's lead and an admin. Each call has its expected status (redirect
+ * of another study, the study's lead, an admin and a participant of the study (crowd link). Each call has its expected status (redirect
  * to sign-in for pages, `ok: false` for actions), and a refused call changes no row of any table.
  * A route, page or action without an entry here fails the first test.
  */
@@ -19,7 +19,7 @@ import { jsonlFile } from "../tests/integration/import-fixtures";
 import { builtActions, existingActions, existingPages, existingRoutes } from "./app-entries";
 import { E2E_ACCOUNTS, testDb } from "./fixtures";
 
-const SUBJECTS = ["anonymous", "annotator", "otherStudyAnnotator", "otherStudyLead", "lead", "admin"] as const;
+const SUBJECTS = ["anonymous", "annotator", "otherStudyAnnotator", "otherStudyLead", "lead", "admin", "participant"] as const;
 type Subject = (typeof SUBJECTS)[number];
 /** A status, a redirect (to sign-in, or elsewhere), or an action's result. */
 type Expected = number | "signin" | { redirect: string } | "ok" | "refused";
@@ -78,6 +78,7 @@ const leadOfStudy = (kind: Kind, allowed: Expected = kind === "action" ? "ok" : 
   otherStudyLead: hidden(kind),
   lead: allowed,
   admin: allowed,
+  participant: forbid(kind),
 });
 /** Any lead or admin (pages and routes not about one study). */
 const anyLead = (kind: Kind, allowed: Expected = kind === "action" ? "ok" : 200): Access => ({ ...leadOfStudy(kind, allowed), otherStudyLead: allowed });
@@ -89,13 +90,17 @@ const ownAssignment = (kind: Kind, allowed: Expected = 200): Access => ({
   otherStudyLead: 404,
   lead: 404,
   admin: 404,
+  participant: 404,
 });
-const signedIn = (allowed: Expected, anonymous: Expected): Access => ({ anonymous, annotator: allowed, otherStudyAnnotator: allowed, otherStudyLead: allowed, lead: allowed, admin: allowed });
+const signedIn = (allowed: Expected, anonymous: Expected): Access => ({ anonymous, annotator: allowed, otherStudyAnnotator: allowed, otherStudyLead: allowed, lead: allowed, admin: allowed, participant: allowed });
 const everyone = (allowed: Expected): Access => signedIn(allowed, allowed);
 
 /** A judge question of study A, and a prompt template for it (lib/judges/rater-prompt.ts). */
 const judgeQuestionOfA = (f: Fixture) => ({ slug: f.a.slug, task: "COMMENT_FILTERING", question: "high-quality" });
 const MATRIX_PROMPT = "Matrix: is this comment of high quality? {{item}} Answer {{scale}}.";
+
+/** The participant of study A (crowd link) whose browser is the subject "participant". */
+const MATRIX_PARTICIPANT = "matrix-participant";
 
 const studyPage = (suffix = "") => ({ access: leadOfStudy("page"), call: (f: Fixture) => ({ url: `/studies/${f.a.slug}${suffix}` }) });
 const importFile = () => ({ name: "changes.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(jsonlFile("changes.jsonl", ["matrix-1", "matrix-2"]).content) });
@@ -115,6 +120,8 @@ const ROUTES: Record<string, Entry> = {
   "POST /api/auth/[...nextauth]": { access: everyone(302), call: () => ({ url: "/api/auth/callback/credentials", multipart: { email: E2E_ACCOUNTS.admin.email, password: E2E_ACCOUNTS.admin.password } }) },
   "GET /api/health": { access: everyone(200), call: () => ({ url: "/api/health" }) },
   "GET /api/openapi.json": { access: everyone(200), call: () => ({ url: "/api/openapi.json" }) },
+  // The participant's link resumes them in their own browser only; from any other browser, signed in or not, it takes nobody's place.
+  "GET /join/[slug]": { access: { ...signedIn(403, 403), participant: 303 }, call: (f) => ({ url: `/join/${f.a.slug}?pid=${MATRIX_PARTICIPANT}` }) },
   "GET /api/me/assignments": { access: signedIn(200, 401), call: () => ({ url: "/api/me/assignments" }) },
   "GET /api/studies": { access: anyLead("route"), call: () => ({ url: "/api/studies" }) },
   "GET /api/studies/[slug]/code-changes/[codeChangeId]": { access: leadOfStudy("route"), call: (f) => ({ url: `/api/studies/${f.a.slug}/code-changes/${f.a.changes[0].id}` }) },
@@ -133,7 +140,7 @@ const ROUTES: Record<string, Entry> = {
 
 const PAGES: Record<string, Entry> = {
   "/": {
-    access: { anonymous: "signin", annotator: { redirect: "/annotate" }, otherStudyAnnotator: { redirect: "/annotate" }, otherStudyLead: { redirect: "/studies" }, lead: { redirect: "/studies" }, admin: { redirect: "/studies" } },
+    access: { anonymous: "signin", annotator: { redirect: "/annotate" }, otherStudyAnnotator: { redirect: "/annotate" }, otherStudyLead: { redirect: "/studies" }, lead: { redirect: "/studies" }, admin: { redirect: "/studies" }, participant: { redirect: "/annotate" } },
     call: () => ({ url: "/" }),
   },
   "/account": { access: signedIn(200, "signin"), call: () => ({ url: "/account" }) },
@@ -142,8 +149,13 @@ const PAGES: Record<string, Entry> = {
   "/annotate/[assignmentId]": { access: ownAssignment("page"), call: (f) => ({ url: `/annotate/${f.assignmentId}` }) },
   // Annotators of the study only (study A asks none: the page says so); leads are no annotators of it.
   "/qualification/[slug]": {
-    access: { anonymous: "signin", annotator: 200, otherStudyAnnotator: 404, otherStudyLead: 403, lead: 403, admin: 403 },
+    access: { anonymous: "signin", annotator: 200, otherStudyAnnotator: 404, otherStudyLead: 403, lead: 403, admin: 403, participant: 200 },
     call: (f) => ({ url: `/qualification/${f.a.slug}` }),
+  },
+  // A participant's own page (crowd links); annotators with a password are no participants.
+  "/participate/[slug]": {
+    access: { anonymous: "signin", annotator: 404, otherStudyAnnotator: 404, otherStudyLead: 403, lead: 403, admin: 403, participant: 200 },
+    call: (f) => ({ url: `/participate/${f.a.slug}` }),
   },
   "/admin/accounts": { access: anyLead("page"), call: () => ({ url: "/admin/accounts" }) },
   "/import": { access: anyLead("page"), call: () => ({ url: "/import" }) },
@@ -201,7 +213,7 @@ const ACTIONS: Record<string, Entry> = {
   "app/account/actions.ts#createToken": { access: signedIn("ok", "refused"), call: (_f, s) => ({ url: "/account", data: { name: `matrix ${s}`, scopes: ["read"], expiresInDays: 1 } }) },
   // an account revokes only its own tokens: an admin or lead does not revoke the annotator's
   "app/account/actions.ts#revokeToken": {
-    access: { anonymous: "refused", annotator: "ok", otherStudyAnnotator: "refused", otherStudyLead: "refused", lead: "refused", admin: "refused" },
+    access: { anonymous: "refused", annotator: "ok", otherStudyAnnotator: "refused", otherStudyLead: "refused", lead: "refused", admin: "refused", participant: "refused" },
     call: (f) => ({ url: "/account", data: { tokenId: f.tokenId } }),
     prepare: async (f) => {
       const token = await testDb().apiToken.create({ data: { accountId: f.a.accounts.ann1, name: "matrix", hint: "crj_mtrx", tokenHash: `matrix-${Date.now()}-${Math.random()}`, scopes: ["READ"], expiresAt: new Date(Date.now() + 86_400_000) } });
@@ -325,6 +337,10 @@ const ACTIONS: Record<string, Entry> = {
   },
   "app/studies/[slug]/rounds/actions.ts#saveRoundRule": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/rounds`, data: { slug: f.a.slug, coefficient: "fleiss", threshold: null } }) },
   "app/studies/[slug]/settings/actions.ts#saveStudySettings": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/settings`, data: { slug: f.a.slug, ...f.studySettings } }) },
+  "app/studies/[slug]/settings/actions.ts#saveCrowdSettings": {
+    access: leadOfStudy("action"),
+    call: (f) => ({ url: `/studies/${f.a.slug}/settings`, data: { slug: f.a.slug, open: true, quota: 10, completionCode: "", completionUrl: "", releaseMinutes: 60 } }),
+  },
   "app/studies/[slug]/settings/actions.ts#saveQualificationSettings": {
     access: leadOfStudy("action"),
     call: (f) => ({ url: `/studies/${f.a.slug}/settings`, data: { slug: f.a.slug, required: false, consent: "", goldItems: 3, passMarkPercent: 80, maxAttempts: 2 } }),
@@ -406,7 +422,7 @@ async function snapshot(): Promise<Record<string, string>> {
 
 const PASSWORD = "matrix-password-1";
 
-async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Subject, "anonymous">, { email: string; password: string }> }> {
+async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Subject, "anonymous" | "participant">, { email: string; password: string }> }> {
   const db = testDb();
   const tag = `mx${Date.now()}`;
   const a = await createAnnotationFixture(db, `${tag}a`);
@@ -459,6 +475,17 @@ async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Sub
   };
 }
 
+/** A request context of a participant of study A: its crowd link, followed once, leaves their session in it. */
+async function participantContext(f: Fixture): Promise<APIRequestContext> {
+  await testDb().study.update({ where: { id: f.a.studyId }, data: { crowdOpen: true } });
+  const context = await playwrightRequest.newContext({ baseURL: test.info().project.use.baseURL });
+  const joined = await context.get(`/join/${f.a.slug}?pid=${MATRIX_PARTICIPANT}`, { maxRedirects: 0 });
+  expect(joined.status(), await joined.text()).toBe(303);
+  const session = (await (await context.get("/api/auth/session")).json()) as { user?: { name?: string } };
+  expect(session.user?.name).toBe(`generic ${MATRIX_PARTICIPANT}`);
+  return context;
+}
+
 /** A request context signed in through next-auth's credentials endpoint (no browser needed). */
 async function signedInContext(account: { email: string; password: string } | null): Promise<APIRequestContext> {
   const context = await playwrightRequest.newContext({ baseURL: test.info().project.use.baseURL });
@@ -483,7 +510,9 @@ test("every route handler, page and server action has an entry in the matrix, an
 test("each kind of account gets the expected answer from every route, page and action; refused calls change nothing", async () => {
   test.setTimeout(600_000);
   const { fixture, accounts } = await setUp();
-  const contexts = Object.fromEntries(await Promise.all(SUBJECTS.map(async (s) => [s, await signedInContext(s === "anonymous" ? null : accounts[s])] as const))) as Record<Subject, APIRequestContext>;
+  const contexts = Object.fromEntries(
+    await Promise.all(SUBJECTS.map(async (s) => [s, s === "participant" ? await participantContext(fixture) : await signedInContext(s === "anonymous" ? null : accounts[s])] as const)),
+  ) as Record<Subject, APIRequestContext>;
   const actionIds = builtActions();
   const failures: string[] = [];
   const groups: [Kind, Record<string, Entry>][] = [

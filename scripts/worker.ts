@@ -2,8 +2,8 @@
  * The metric worker: computes queued metric runs (pg-boss queue "metric-chunks"), dashboard
  * reports with CIs (queue "report-jobs"), pseudo-reference runs (queues "pseudo-reference-jobs"
  * and "static-analysis-jobs"), large upload imports (queue "import-jobs"), judge runs started
- * from a page (queue "judge-runs") and matcher runs started from the tools page (queue
- * "matcher-runs") until stopped with
+ * from a page (queue "judge-runs"), matcher runs started from the tools page (queue
+ * "matcher-runs") and idle participants' releases (queue "participant-releases") until stopped with
  * Ctrl+C / SIGTERM. Here the domains' handlers are gathered: each domain subscribes to its queue
  * (lib/jobs/work.ts), and the job queue knows none of them. `npm start` runs
  * and supervises it from its prebuilt bundle (`node scripts/run.mjs worker`). Runs started
@@ -19,6 +19,7 @@ import { workMetricChunks } from "@/lib/metric-runs/work";
 import { workPseudoReferenceJobs } from "@/lib/pseudo-refs/work";
 import { workJudgeRuns } from "@/lib/judge-runs/work";
 import { workMatcherRuns } from "@/lib/matcher-runs/work";
+import { workParticipantReleases } from "@/lib/crowd/work";
 import { env } from "@/lib/env";
 
 const database = await resolveDatabase((line) => console.error(line));
@@ -32,6 +33,7 @@ await workReportJobs(boss);
 await workImportJobs(boss);
 await workJudgeRuns(boss);
 await workMatcherRuns(boss);
+await workParticipantReleases(boss);
 // The domains' listeners of each other's jobs: a calibration round whose release rule waited for
 // its agreement report's CIs opens as soon as this worker has computed them (loaded then).
 onReportDone(async (report) => (await import("@/lib/data/rounds")).releaseAfterReport(report));

@@ -8,7 +8,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { db, Prisma } from "@/lib/db/client";
-import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction, Study } from "@/lib/generated/prisma/client";
+import type { AssignmentStatus, ClaimCode, ClaimErrorType, ConsolidationAction, Study, TaskType } from "@/lib/generated/prisma/client";
 import { applicableTasks, effectCounts, planAssignments, planEffect, planReliabilitySet, type PlanEffect, type PlannedAssignment } from "@/lib/annotation/assignment-plan";
 import { progressOf, type Progress } from "@/lib/annotation/progress";
 import { nextAfter } from "@/lib/annotation/next-after";
@@ -110,24 +110,22 @@ export async function getAssignmentAdmin(account: Pick<SessionAccount, "id" | "r
  * given the database state). `rounds` (code change ids per round) stand for the study's stored
  * calibration rounds, for a preview of rounds not made yet.
  */
-export async function planForStudy(account: Pick<SessionAccount, "id" | "role">, slug: string, annotatorIds: readonly string[], rounds?: readonly (readonly string[])[]): Promise<{ studyId: string; seed: number; plan: PlannedAssignment[]; reliability: string[] }> {
-  const study = await requireLedStudy(account, slug);
-  const [changes, gold, storedRounds] = await Promise.all([
-    db.codeChange.findMany({
-      where: { studyId: study.id },
-      select: {
-        id: true,
-        pseudoReferences: { select: { kind: true } },
-        reviews: { select: { isReference: true } },
-        // A pull request's comments are counted on its first file, where its one assignment is stored (comment questions).
-        pullRequest: { select: { codeChanges: { select: { id: true }, orderBy: [{ position: "asc" }, { id: "asc" }], take: 1 }, _count: { select: { comments: true } } } },
-      },
-    }),
-    goldCodeChanges(db, study.id),
-    rounds ?? roundCodeChanges(db, study.id),
-  ]);
-  const all = changes.map((change) => ({
+/** The study's code changes (in no particular order), each with its position and the study's tasks it supports. */
+export async function studyItems(study: { id: string; tasks: TaskType[] }, client: Pick<typeof db, "codeChange"> = db): Promise<{ id: string; position: number; tasks: TaskType[] }[]> {
+  const changes = await client.codeChange.findMany({
+    where: { studyId: study.id },
+    select: {
+      id: true,
+      position: true,
+      pseudoReferences: { select: { kind: true } },
+      reviews: { select: { isReference: true } },
+      // A pull request's comments are counted on its first file, where its one assignment is stored (comment questions).
+      pullRequest: { select: { codeChanges: { select: { id: true }, orderBy: [{ position: "asc" }, { id: "asc" }], take: 1 }, _count: { select: { comments: true } } } },
+    },
+  });
+  return changes.map((change) => ({
     id: change.id,
+    position: change.position,
     tasks: applicableTasks(study.tasks, {
       generatedClaims: change.pseudoReferences.filter((r) => r.kind === "CLAIM" || r.kind === "IMPLICATION").length,
       reviews: change.reviews.length,
@@ -136,6 +134,11 @@ export async function planForStudy(account: Pick<SessionAccount, "id" | "role">,
       pullRequestComments: change.pullRequest?.codeChanges[0]?.id === change.id ? change.pullRequest._count.comments : 0,
     }),
   }));
+}
+
+export async function planForStudy(account: Pick<SessionAccount, "id" | "role">, slug: string, annotatorIds: readonly string[], rounds?: readonly (readonly string[])[]): Promise<{ studyId: string; seed: number; plan: PlannedAssignment[]; reliability: string[] }> {
+  const study = await requireLedStudy(account, slug);
+  const [all, gold, storedRounds] = await Promise.all([studyItems(study), goldCodeChanges(db, study.id), rounds ?? roundCodeChanges(db, study.id)]);
   // A gold item is checked only in the tasks it has known answers for.
   const goldItems = all.filter((item) => gold.has(item.id)).map((item) => ({ id: item.id, tasks: item.tasks.filter((t) => gold.get(item.id)!.has(t)) }));
   const inRound = new Set(storedRounds.flat());

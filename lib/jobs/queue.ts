@@ -25,6 +25,8 @@ export const JUDGE_QUEUE = "judge-runs";
 /** One job per matcher run started from the tools page (lib/matcher-runs). */
 export const MATCHER_QUEUE = "matcher-runs";
 
+/** One job per participant (crowd links, lib/crowd): releases their open items once they have been idle for the study's release time. */
+export const PARTICIPANT_RELEASE_QUEUE = "participant-releases";
 /** Retries of a failing job (and of one whose worker died, once it expires). */
 const RETRY_LIMIT = 2;
 /** A job not finished after this long counts as lost (its worker died) and is retried. */
@@ -42,6 +44,8 @@ const QUEUES: PgBoss.Queue[] = [
   { name: JUDGE_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: 8 * EXPIRE_SECONDS },
   // A run reads the study's comments and stores its pairs in one transaction.
   { name: MATCHER_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS },
+  // A few statements; due at a time of its own (startAfter), looked at again later if the participant was active meanwhile.
+  { name: PARTICIPANT_RELEASE_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS },
 ];
 
 /**
@@ -108,10 +112,10 @@ export function jobIdOf(key: string): string {
  * job of the same id left by an earlier attempt (e.g. one that was active when its process was
  * killed, which would otherwise wait for its expiry).
  */
-export async function replaceJobs(boss: PgBoss, queue: string, jobs: readonly { id: string; data: object }[]): Promise<void> {
+export async function replaceJobs(boss: PgBoss, queue: string, jobs: readonly { id: string; data: object; startAfter?: Date }[]): Promise<void> {
   if (jobs.length === 0) return;
   const policy = QUEUES.find((q) => q.name === queue);
   if (!policy) throw new InvariantError(`no job queue ${queue}`);
   await boss.deleteJob(queue, jobs.map((job) => job.id));
-  await boss.insert(jobs.map(({ id, data }) => ({ id, name: queue, data, retryLimit: policy.retryLimit, expireInSeconds: policy.expireInSeconds })));
+  await boss.insert(jobs.map(({ id, data, startAfter }) => ({ id, name: queue, data, startAfter, retryLimit: policy.retryLimit, expireInSeconds: policy.expireInSeconds })));
 }

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { IMPORT_QUEUE, JUDGE_QUEUE, MATCHER_QUEUE, METRIC_QUEUE, PSEUDO_REFERENCE_QUEUE, REPORT_QUEUE, startQueue, STATIC_ANALYSIS_QUEUE } from "@/lib/jobs";
+import { IMPORT_QUEUE, JUDGE_QUEUE, MATCHER_QUEUE, METRIC_QUEUE, PARTICIPANT_RELEASE_QUEUE, PSEUDO_REFERENCE_QUEUE, REPORT_QUEUE, startQueue, STATIC_ANALYSIS_QUEUE } from "@/lib/jobs";
 import { scratchDatabase } from "./scratch-database";
 
 test("startQueue installs pg-boss and makes the product's queues with their settings, and a missing one again at the next start", async () => {
@@ -15,6 +15,7 @@ test("startQueue installs pg-boss and makes the product's queues with their sett
       expect(queues.get(IMPORT_QUEUE)).toMatchObject({ retryLimit: 1, expireInSeconds: 2100 });
       expect(queues.get(JUDGE_QUEUE)).toMatchObject({ retryLimit: 2, expireInSeconds: 7200 });
       expect(queues.get(MATCHER_QUEUE)).toMatchObject({ retryLimit: 2, expireInSeconds: 900 });
+      expect(queues.get(PARTICIPANT_RELEASE_QUEUE)).toMatchObject({ retryLimit: 2, expireInSeconds: 900 });
       await first.deleteQueue(IMPORT_QUEUE);
     } finally {
       await first.stop({ graceful: true, wait: true });
@@ -38,7 +39,7 @@ test("processes starting together on a new database make each queue once, none f
     expect(starts.map((start) => (start.status === "rejected" ? String(start.reason) : "started"))).toEqual(["started", "started", "started", "started"]);
     const boss = await startQueue(url, { supervise: false });
     try {
-      expect((await boss.getQueues()).map((queue) => queue.name).sort()).toEqual([IMPORT_QUEUE, JUDGE_QUEUE, MATCHER_QUEUE, METRIC_QUEUE, PSEUDO_REFERENCE_QUEUE, REPORT_QUEUE, STATIC_ANALYSIS_QUEUE].sort());
+      expect((await boss.getQueues()).map((queue) => queue.name).sort()).toEqual([IMPORT_QUEUE, JUDGE_QUEUE, MATCHER_QUEUE, METRIC_QUEUE, PARTICIPANT_RELEASE_QUEUE, PSEUDO_REFERENCE_QUEUE, REPORT_QUEUE, STATIC_ANALYSIS_QUEUE].sort());
     } finally {
       await boss.stop({ graceful: true, wait: true });
     }

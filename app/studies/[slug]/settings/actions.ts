@@ -6,6 +6,7 @@ import { LEAD_ROLES } from "@/lib/auth/session";
 import { studySettingsSchema, updateStudySettings } from "@/lib/data/study-settings";
 import { commentQuestionsInput, updateCommentQuestions } from "@/lib/data/comment-questions";
 import { qualificationSettingsSchema, updateQualificationSettings } from "@/lib/data/qualification";
+import { crowdSettingsSchema, updateCrowdSettings } from "@/lib/data/participants";
 
 export const saveStudySettings = action(LEAD_ROLES, studySettingsSchema, async (input, account) => {
   const saved = await updateStudySettings(account, input);
@@ -21,6 +22,12 @@ export const saveCommentQuestions = action(LEAD_ROLES, commentQuestionsInput, as
 
 export const saveQualificationSettings = action(LEAD_ROLES, qualificationSettingsSchema, async (input, account) => {
   const saved = await updateQualificationSettings(account, input);
+  revalidatePath(`/studies/${input.slug}`, "layout");
+  return saved;
+});
+
+export const saveCrowdSettings = action(LEAD_ROLES, crowdSettingsSchema, async (input, account) => {
+  const saved = await updateCrowdSettings(account, input);
   revalidatePath(`/studies/${input.slug}`, "layout");
   return saved;
 });

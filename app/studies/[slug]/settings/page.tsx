@@ -8,7 +8,8 @@ import { commentQuestionUsage } from "@/lib/data/comment-questions";
 import { orPageError } from "@/lib/errors/page";
 import { QualificationSettingsForm } from "@/components/qualification-forms";
 import { goldAnswerCount } from "@/lib/data/qualification";
-import { saveCommentQuestions, saveQualificationSettings, saveStudySettings } from "./actions";
+import { CrowdLinkForm } from "@/components/crowd-link-form";
+import { saveCommentQuestions, saveCrowdSettings, saveQualificationSettings, saveStudySettings } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -51,6 +52,21 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
           initial={{ required: study.qualificationRequired, consent: study.qualificationConsent, goldItems: study.qualificationGoldItems, passMarkPercent: Math.round(study.qualificationPassMark * 100), maxAttempts: study.qualificationMaxAttempts }}
           goldAnswers={await goldAnswerCount(study.id)}
           save={saveQualificationSettings}
+        />
+      </section>
+      <section id="crowd-link" aria-labelledby="crowd-link-heading" className="space-y-2 border-t border-slate-200 pt-4">
+        <h2 id="crowd-link-heading" className="text-lg font-medium">
+          Crowd link
+        </h2>
+        <p className="text-sm text-slate-600">
+          Participants from Prolific, MTurk or another platform follow the link; each gets an account of this study alone (their platform id only, no e-mail or password), bound to their
+          browser, takes the qualification if the study asks one, then their items, and sees the completion code at the end.
+        </p>
+        <CrowdLinkForm
+          slug={study.slug}
+          link={`/join/${study.slug}`}
+          initial={{ open: study.crowdOpen, quota: study.crowdQuota, completionCode: study.crowdCompletionCode, completionUrl: study.crowdCompletionUrl, releaseMinutes: study.crowdReleaseMinutes }}
+          save={saveCrowdSettings}
         />
       </section>
       <section id="comment-questions" aria-labelledby="comment-questions-heading" className="space-y-2 border-t border-slate-200 pt-4">
