@@ -49,6 +49,9 @@ interface Fixture {
   judgeRunId: string;
   /** An API token of study A's annotator (revokeToken revokes it), set by its entry's preparation. */
   tokenId: string;
+  /** A webhook of study A and a delivery of it (removeStudyWebhook, resendWebhookDelivery), set by their entries' preparation. */
+  webhookId: string;
+  deliveryId: string;
 }
 
 interface Call {
@@ -348,6 +351,24 @@ const ACTIONS: Record<string, Entry> = {
   // Study A asks no qualification: no step is the current one, so every call is refused.
   "app/qualification/[slug]/actions.ts#takeStep": { access: { ...leadOfStudy("action", "refused"), annotator: "refused", otherStudyLead: "refused" }, call: (f) => ({ url: `/qualification/${f.a.slug}`, data: { slug: f.a.slug, step: "consent" } }) },
   "app/qualification/[slug]/actions.ts#answerGold": { access: { ...leadOfStudy("action", "refused"), annotator: "refused", otherStudyLead: "refused" }, call: (f) => ({ url: `/qualification/${f.a.slug}`, data: { slug: f.a.slug, index: 0, choice: 0 } }) },
+  // a public address written as such: checked without a name to resolve, never sent to (no worker runs)
+  "app/studies/[slug]/settings/actions.ts#addStudyWebhook": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/settings`, data: { slug: f.a.slug, url: "https://93.184.215.14/matrix-hook" } }) },
+  "app/studies/[slug]/settings/actions.ts#removeStudyWebhook": {
+    access: leadOfStudy("action"),
+    call: (f) => ({ url: `/studies/${f.a.slug}/settings`, data: { slug: f.a.slug, webhookId: f.webhookId } }),
+    prepare: async (f) => {
+      f.webhookId = (await testDb().webhook.create({ data: { studyId: f.a.studyId, url: "https://93.184.215.14/matrix-remove", secret: "matrix" } })).id;
+    },
+  },
+  "app/studies/[slug]/settings/actions.ts#resendWebhookDelivery": {
+    access: leadOfStudy("action"),
+    call: (f) => ({ url: `/studies/${f.a.slug}/settings`, data: { slug: f.a.slug, deliveryId: f.deliveryId } }),
+    prepare: async (f) => {
+      if (f.deliveryId) return;
+      const hook = await testDb().webhook.create({ data: { studyId: f.a.studyId, url: "https://93.184.215.14/matrix-resend", secret: "matrix" } });
+      f.deliveryId = (await testDb().webhookDelivery.create({ data: { webhookId: hook.id, eventId: "matrix-event", event: "report.ready", body: "{}", status: "FAILED", attempts: 12 } })).id;
+    },
+  },
   "app/studies/[slug]/settings/actions.ts#saveCommentQuestions": { access: leadOfStudy("action"), call: (f) => ({ url: `/studies/${f.a.slug}/settings`, data: { slug: f.a.slug, questions: DEFAULT_COMMENT_QUESTIONS } }) },
   "app/studies/new/actions.ts#createNewStudy": {
     access: anyLead("action"),
@@ -464,6 +485,8 @@ async function setUp(): Promise<{ fixture: Fixture; accounts: Record<Exclude<Sub
       generateKey: "",
       judgeRunId: "",
       tokenId: "",
+      webhookId: "",
+      deliveryId: "",
     },
     accounts: {
       annotator: await email(a.accounts.ann1),

@@ -60,6 +60,9 @@ const schema = z.object({
   LLM_URL: z.optional(text),
   LLM_MODEL: z.optional(text),
   LLM_API_KEY: z.optional(text),
+  // Webhooks
+  /** Hosts webhooks may reach although not public (comma-separated names or addresses, e.g. 127.0.0.1): lib/webhooks/target.ts. */
+  CRJUDGE_WEBHOOK_ALLOWED_HOSTS: z._default(z.pipe(text, z.transform((v) => v.split(",").map((h) => h.trim()).filter(Boolean))), []),
   // Set by the product itself, not by the operator
   /** "embedded" or "external": which database resolveDatabase chose (db-status reports it). */
   CRJUDGE_DB_SOURCE: z.optional(z.enum(["embedded", "external"])),

@@ -3,7 +3,7 @@
  * reports with CIs (queue "report-jobs"), pseudo-reference runs (queues "pseudo-reference-jobs"
  * and "static-analysis-jobs"), large upload imports (queue "import-jobs"), judge runs started
  * from a page (queue "judge-runs"), matcher runs started from the tools page (queue
- * "matcher-runs") and idle participants' releases (queue "participant-releases") until stopped with
+ * "matcher-runs"), idle participants' releases (queue "participant-releases") and webhook deliveries (queue "webhook-deliveries") until stopped with
  * Ctrl+C / SIGTERM. Here the domains' handlers are gathered: each domain subscribes to its queue
  * (lib/jobs/work.ts), and the job queue knows none of them. `npm start` runs
  * and supervises it from its prebuilt bundle (`node scripts/run.mjs worker`). Runs started
@@ -20,6 +20,7 @@ import { workPseudoReferenceJobs } from "@/lib/pseudo-refs/work";
 import { workJudgeRuns } from "@/lib/judge-runs/work";
 import { workMatcherRuns } from "@/lib/matcher-runs/work";
 import { workParticipantReleases } from "@/lib/crowd/work";
+import { workWebhookDeliveries } from "@/lib/webhooks/work";
 import { env } from "@/lib/env";
 
 const database = await resolveDatabase((line) => console.error(line));
@@ -34,9 +35,16 @@ await workImportJobs(boss);
 await workJudgeRuns(boss);
 await workMatcherRuns(boss);
 await workParticipantReleases(boss);
+await workWebhookDeliveries(boss);
 // The domains' listeners of each other's jobs: a calibration round whose release rule waited for
 // its agreement report's CIs opens as soon as this worker has computed them (loaded then).
-onReportDone(async (report) => (await import("@/lib/data/rounds")).releaseAfterReport(report));
+// A report's webhooks hear of it, and of the round it released.
+onReportDone(async (report) => {
+  const [{ releaseAfterReport }, { announce }] = await Promise.all([import("@/lib/data/rounds"), import("@/lib/webhooks/send")]);
+  await announce({ id: report.studyId }, "report.ready", { report: report.kind });
+  const round = await releaseAfterReport(report);
+  if (round !== null) await announce({ id: report.studyId }, "round.released", { round, how: "by the study's rule" });
+});
 
 let stopping = false;
 async function stop(): Promise<void> {

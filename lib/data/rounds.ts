@@ -79,8 +79,8 @@ export async function releaseDueRound(studyId: string): Promise<number | null> {
 }
 
 /** A report job's listener (onReportDone, registered by the worker): an agreement report's CIs may be what a round's release rule waited for. */
-export async function releaseAfterReport(report: ReportDone): Promise<void> {
-  if (report.kind === "agreement") await releaseDueRound(report.studyId);
+export async function releaseAfterReport(report: ReportDone): Promise<number | null> {
+  return report.kind === "agreement" ? releaseDueRound(report.studyId) : null;
 }
 
 /**

@@ -14,6 +14,7 @@ import { type ImportFile, type ImportFormat, type ImportProgress, type ImportRes
 import { previewImport, runImport } from "@/lib/data/imports";
 import { decodeUtf8 } from "@/lib/import/text";
 import { IMPORT_QUEUE, jobIdOf, sendQueue } from "@/lib/jobs/queue";
+import { announceImport } from "@/lib/webhooks/send";
 import { env, type Env } from "@/lib/env";
 
 const MIB = 1024 * 1024;
@@ -69,6 +70,7 @@ export async function processImportJob(importJobId: string): Promise<void> {
   let outcome: { status: "DONE"; result: ImportResult } | { status: "FAILED"; error: string };
   try {
     outcome = { status: "DONE", result: await (options.dryRun ? previewImport(request) : runImport(request)) };
+    await announceImport(job.study, outcome.result);
   } catch (error) {
     outcome = { status: "FAILED", error: publicError(error).userMessage };
   }

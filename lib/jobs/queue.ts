@@ -24,9 +24,11 @@ export const IMPORT_QUEUE = "import-jobs";
 export const JUDGE_QUEUE = "judge-runs";
 /** One job per matcher run started from the tools page (lib/matcher-runs). */
 export const MATCHER_QUEUE = "matcher-runs";
-
 /** One job per participant (crowd links, lib/crowd): releases their open items once they have been idle for the study's release time. */
 export const PARTICIPANT_RELEASE_QUEUE = "participant-releases";
+/** One job per webhook delivery (lib/webhooks), retried with backoff for about a day. */
+export const WEBHOOK_QUEUE = "webhook-deliveries";
+
 /** Retries of a failing job (and of one whose worker died, once it expires). */
 const RETRY_LIMIT = 2;
 /** A job not finished after this long counts as lost (its worker died) and is retried. */
@@ -46,6 +48,9 @@ const QUEUES: PgBoss.Queue[] = [
   { name: MATCHER_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS },
   // A few statements; due at a time of its own (startAfter), looked at again later if the participant was active meanwhile.
   { name: PARTICIPANT_RELEASE_QUEUE, retryLimit: RETRY_LIMIT, expireInSeconds: EXPIRE_SECONDS },
+  // Retry n waits 30 s × 2^n to 30 s × 2^(n+1) (pg-boss's backoff with jitter): the 11 retries
+  // span 17 to 34 hours. One attempt is a request with a 10 s timeout.
+  { name: WEBHOOK_QUEUE, retryLimit: 11, retryDelay: 30, retryBackoff: true, expireInSeconds: 60 },
 ];
 
 /**
@@ -110,12 +115,14 @@ export function jobIdOf(key: string): string {
 /**
  * Enqueues jobs on `queue` with its retry policy, each with a fixed id (jobIdOf), replacing any
  * job of the same id left by an earlier attempt (e.g. one that was active when its process was
- * killed, which would otherwise wait for its expiry).
+ * killed, which would otherwise wait for its expiry). `retryDelay`: seconds before the first
+ * retry instead of the queue's (tests make a day of backoff a few seconds).
  */
-export async function replaceJobs(boss: PgBoss, queue: string, jobs: readonly { id: string; data: object; startAfter?: Date }[]): Promise<void> {
+export async function replaceJobs(boss: PgBoss, queue: string, jobs: readonly { id: string; data: object; startAfter?: Date }[], retryDelay?: number): Promise<void> {
   if (jobs.length === 0) return;
   const policy = QUEUES.find((q) => q.name === queue);
   if (!policy) throw new InvariantError(`no job queue ${queue}`);
   await boss.deleteJob(queue, jobs.map((job) => job.id));
-  await boss.insert(jobs.map(({ id, data, startAfter }) => ({ id, name: queue, data, startAfter, retryLimit: policy.retryLimit, expireInSeconds: policy.expireInSeconds })));
+  const retry = { retryLimit: policy.retryLimit, retryDelay: retryDelay ?? policy.retryDelay, retryBackoff: policy.retryBackoff };
+  await boss.insert(jobs.map(({ id, data, startAfter }) => ({ id, name: queue, data, startAfter, ...retry, expireInSeconds: policy.expireInSeconds })));
 }

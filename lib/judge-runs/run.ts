@@ -20,6 +20,7 @@ import { requireStudy } from "@/lib/data/studies";
 import { answeredItems, finishJudgeRun, judgeAccount, judgeItems, judgeRunOptions, judgeRunSpent, markJudgeRunQueued, startJudgeRun, storeJudgedItem } from "@/lib/data/judge-runs";
 import { jobIdOf, JUDGE_QUEUE, replaceJobs, sendQueue } from "@/lib/jobs/queue";
 import { env } from "@/lib/env";
+import { announce } from "@/lib/webhooks/send";
 import type { JudgeQuestion } from "@/lib/judges/questions";
 import type { JudgeItem } from "@/lib/judges/rater-prompt";
 
@@ -198,9 +199,8 @@ async function answerItems(planned: PlannedRun, options: Pick<JudgeRunOptions, "
       }),
     ),
   );
-  if (stop) {
-    const error = stop as Error;
-    return finishJudgeRun(run.id, { status: "FAILED", error: error instanceof LlmBudgetError || error instanceof AppError ? error.message : `${error.name}: ${error.message}` });
-  }
-  return finishJudgeRun(run.id, { status: "DONE" });
+  const error = stop as Error | null;
+  const finished = await finishJudgeRun(run.id, error ? { status: "FAILED", error: error instanceof LlmBudgetError || error instanceof AppError ? error.message : `${error.name}: ${error.message}` } : { status: "DONE" });
+  await announce({ id: finished.studyId }, "judge-run.finished", { runId: finished.id, status: finished.status, task: finished.task, question: finished.question, model: finished.model, error: finished.error });
+  return finished;
 }

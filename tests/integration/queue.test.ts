@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { IMPORT_QUEUE, JUDGE_QUEUE, MATCHER_QUEUE, METRIC_QUEUE, PARTICIPANT_RELEASE_QUEUE, PSEUDO_REFERENCE_QUEUE, REPORT_QUEUE, startQueue, STATIC_ANALYSIS_QUEUE } from "@/lib/jobs";
+import { IMPORT_QUEUE, JUDGE_QUEUE, MATCHER_QUEUE, METRIC_QUEUE, PARTICIPANT_RELEASE_QUEUE, PSEUDO_REFERENCE_QUEUE, REPORT_QUEUE, startQueue, STATIC_ANALYSIS_QUEUE, WEBHOOK_QUEUE } from "@/lib/jobs";
 import { scratchDatabase } from "./scratch-database";
 
 test("startQueue installs pg-boss and makes the product's queues with their settings, and a missing one again at the next start", async () => {
@@ -16,6 +16,12 @@ test("startQueue installs pg-boss and makes the product's queues with their sett
       expect(queues.get(JUDGE_QUEUE)).toMatchObject({ retryLimit: 2, expireInSeconds: 7200 });
       expect(queues.get(MATCHER_QUEUE)).toMatchObject({ retryLimit: 2, expireInSeconds: 900 });
       expect(queues.get(PARTICIPANT_RELEASE_QUEUE)).toMatchObject({ retryLimit: 2, expireInSeconds: 900 });
+      const hooks = queues.get(WEBHOOK_QUEUE)!;
+      expect(hooks).toMatchObject({ retryLimit: 11, retryDelay: 30, retryBackoff: true, expireInSeconds: 60 });
+      // pg-boss waits retryDelay × 2^n to twice that before retry n+1: the retries span about a day
+      const shortest = Array.from({ length: hooks.retryLimit! }, (_, n) => hooks.retryDelay! * 2 ** n).reduce((a, b) => a + b, 0);
+      expect(shortest / 3600).toBeGreaterThan(17);
+      expect((2 * shortest) / 3600).toBeLessThan(35);
       await first.deleteQueue(IMPORT_QUEUE);
     } finally {
       await first.stop({ graceful: true, wait: true });
@@ -39,7 +45,7 @@ test("processes starting together on a new database make each queue once, none f
     expect(starts.map((start) => (start.status === "rejected" ? String(start.reason) : "started"))).toEqual(["started", "started", "started", "started"]);
     const boss = await startQueue(url, { supervise: false });
     try {
-      expect((await boss.getQueues()).map((queue) => queue.name).sort()).toEqual([IMPORT_QUEUE, JUDGE_QUEUE, MATCHER_QUEUE, METRIC_QUEUE, PARTICIPANT_RELEASE_QUEUE, PSEUDO_REFERENCE_QUEUE, REPORT_QUEUE, STATIC_ANALYSIS_QUEUE].sort());
+      expect((await boss.getQueues()).map((queue) => queue.name).sort()).toEqual([IMPORT_QUEUE, JUDGE_QUEUE, MATCHER_QUEUE, METRIC_QUEUE, PARTICIPANT_RELEASE_QUEUE, PSEUDO_REFERENCE_QUEUE, REPORT_QUEUE, STATIC_ANALYSIS_QUEUE, WEBHOOK_QUEUE].sort());
     } finally {
       await boss.stop({ graceful: true, wait: true });
     }

@@ -116,7 +116,7 @@ test("above the report inline limit, the worker's computation of the closed roun
     expect((await second()).releasedAt).toBeNull();
     const job = await db.reportJob.findFirstOrThrow({ where: { studyId: big.studyId, kind: "agreement", status: "QUEUED" } });
     // The worker's listener (scripts/worker.ts): the report job announces its report, the rounds release.
-    const stopListening = onReportDone(rounds.releaseAfterReport);
+    const stopListening = onReportDone(async (report) => void (await rounds.releaseAfterReport(report)));
     try {
       await processReportJob(job.id);
     } finally {

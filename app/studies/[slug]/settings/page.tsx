@@ -1,15 +1,18 @@
 import Link from "next/link";
 import { CommentQuestionsForm } from "@/components/comment-questions-editor";
 import { StudySettingsForm } from "@/components/study-settings-form";
+import { AddWebhookForm, WebhookPanel } from "@/components/webhook-forms";
 import { crscoreCodebookTemplate } from "@/lib/annotation/guidelines-template";
 import { LEAD_ROLES, requirePageAccount } from "@/lib/auth/session";
 import { editableSettings, getStudySettings } from "@/lib/data/study-settings";
 import { commentQuestionUsage } from "@/lib/data/comment-questions";
+import { listWebhooks } from "@/lib/data/webhooks";
 import { orPageError } from "@/lib/errors/page";
 import { QualificationSettingsForm } from "@/components/qualification-forms";
 import { goldAnswerCount } from "@/lib/data/qualification";
 import { CrowdLinkForm } from "@/components/crowd-link-form";
-import { saveCommentQuestions, saveCrowdSettings, saveQualificationSettings, saveStudySettings } from "./actions";
+import { WEBHOOK_EVENTS } from "@/lib/webhooks/events";
+import { addStudyWebhook, removeStudyWebhook, resendWebhookDelivery, saveCommentQuestions, saveCrowdSettings, saveQualificationSettings, saveStudySettings } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -18,6 +21,7 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
   const account = await requirePageAccount(LEAD_ROLES);
   const { study, usage } = await orPageError(getStudySettings(account, (await params).slug));
   const asksComments = study.tasks.includes("COMMENT_QUESTIONS");
+  const hooks = await listWebhooks(account, study.slug);
   return (
     <div className="space-y-4">
       <div>
@@ -84,6 +88,25 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
         ) : (
           <p className="text-sm text-slate-600">The study has no comment questions task: tick Comment questions among the task types above and save to ask questions about review comments.</p>
         )}
+      </section>
+      <section id="webhooks" aria-labelledby="webhooks-heading" className="space-y-2 border-t border-slate-200 pt-4">
+        <h2 id="webhooks-heading" className="text-lg font-medium">
+          Webhooks
+        </h2>
+        <p className="text-sm text-slate-600">
+          Each URL receives the study&apos;s events as JSON ({WEBHOOK_EVENTS.join(", ")}), signed in <code>X-Signature: sha256=…</code> with the hook&apos;s secret, with the event&apos;s id in{" "}
+          <code>X-Event-Id</code>. A failed delivery is retried with growing waits for about a day. Only https URLs of public addresses, unless the operator allows the host.
+        </p>
+        <AddWebhookForm slug={study.slug} submit={addStudyWebhook} />
+        {hooks.map((hook) => (
+          <WebhookPanel
+            key={hook.id}
+            slug={study.slug}
+            hook={{ ...hook, deliveries: hook.deliveries.map((d) => ({ ...d, lastAttemptAt: d.lastAttemptAt?.toISOString() ?? null })) }}
+            remove={removeStudyWebhook}
+            resend={resendWebhookDelivery}
+          />
+        ))}
       </section>
     </div>
   );

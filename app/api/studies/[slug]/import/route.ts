@@ -17,6 +17,7 @@ import { previewImport, runImport } from "@/lib/data/imports";
 import { enqueueImport, followImportJob, importInlineBytes, type ImportEvent } from "@/lib/import/jobs";
 import { decodeUtf8 } from "@/lib/import/text";
 import { importFormSchema } from "@/lib/validation/route-inputs";
+import { announceImport } from "@/lib/webhooks/send";
 
 export const dynamic = "force-dynamic";
 
@@ -50,7 +51,9 @@ async function upload(_request: Request, { params }: { params: Promise<{ slug: s
           for await (const event of followImportJob(account, jobId, left.signal)) send(event);
         } else {
           const importRequest = { study: slug, format: options.format, files, annotator: options.annotator, context, update: options.update, skipInvalidRows: options.skipInvalidRows, primary: options.primary, createdById: account.id, importer: account, onProgress: (progress: ImportProgress) => send({ progress }) };
-          send({ result: await (options.dryRun ? previewImport(importRequest) : runImport(importRequest)) });
+          const result = await (options.dryRun ? previewImport(importRequest) : runImport(importRequest));
+          send({ result });
+          await announceImport(slug, result);
         }
       } catch (error) {
         send({ error: publicError(error).userMessage });

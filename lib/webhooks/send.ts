@@ -1,0 +1,37 @@
+/**
+ * Announcing a study's event to its webhooks: one delivery per hook is recorded and queued
+ * (queue webhook-deliveries); the worker sends it (./work.ts). Announcing never fails the work
+ * that announces: a failure to record is logged.
+ */
+import type PgBoss from "pg-boss";
+import { recordEvent, type StudyRef } from "@/lib/data/webhooks";
+import type { ImportResult } from "@/lib/import";
+import { jobIdOf, replaceJobs, sendQueue, WEBHOOK_QUEUE } from "@/lib/jobs/queue";
+import { eventBody, type WebhookEvent } from "./events";
+
+/** Queues the deliveries (a resent one replaces its job, whose retries it restarts). */
+export function queueDeliveries(boss: PgBoss, deliveryIds: readonly string[], retryDelay?: number): Promise<void> {
+  return replaceJobs(boss, WEBHOOK_QUEUE, deliveryIds.map((deliveryId) => ({ id: jobIdOf(`webhook:${deliveryId}`), data: { deliveryId } })), retryDelay);
+}
+
+/** assignment.submitted: which assignment (task, code change) and whose; round.released when the submission opened the next round. */
+export async function announceSubmission({ studyId, releasedRound, ...submitted }: { studyId: string; assignmentId: string; task: string; codeChangeId: string; annotatorId: string; releasedRound: number | null }): Promise<void> {
+  await announce({ id: studyId }, "assignment.submitted", submitted);
+  if (releasedRound !== null) await announce({ id: studyId }, "round.released", { round: releasedRound, how: "by the study's rule" });
+}
+
+/** import.finished of an import that wrote (or was refused), not of a preview: the study's hooks hear what it brought. */
+export async function announceImport(slug: string, result: ImportResult): Promise<void> {
+  if (result.status === "preview") return;
+  if (result.status === "refused") await announce({ slug }, "import.finished", { status: "refused", errors: result.totalErrors });
+  else await announce({ id: result.summary.study.id }, "import.finished", { status: "imported", importRunId: result.summary.importRunId, files: result.summary.files, counts: result.summary.counts });
+}
+
+export async function announce(study: StudyRef, event: WebhookEvent, data: Record<string, unknown>): Promise<void> {
+  try {
+    const ids = await recordEvent(study, event, (eventId, slug) => eventBody(eventId, event, slug, data));
+    if (ids.length > 0) await queueDeliveries(await sendQueue(), ids);
+  } catch (error) {
+    console.error(`webhooks: the ${event} event of study ${JSON.stringify(study)} was not sent: ${(error as Error).message}`);
+  }
+}
