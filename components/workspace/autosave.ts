@@ -339,7 +339,8 @@ export class AutosaveStore extends AnswerEntries {
    * A failed one is tried once here (then its retry is scheduled as usual).
    */
   async flush(): Promise<void> {
-    if (!this.schemas) await this.schemasLoaded();
+    // The schemas load with the first change to send, not with the page.
+    if (!this.schemas && [...this.entries.values()].some((e) => e.local !== undefined)) await this.schemasLoaded();
     let retryFailed = true;
     for (;;) {
       if (this.debounce !== null) {

@@ -323,6 +323,11 @@ describe("autosave", () => {
       fetch: server.fetchFn,
       debounceMs: 500,
     });
+    // a page with nothing to send loads none
+    store.register("grade", "r1", null);
+    store.restoreDrafts();
+    await store.flush();
+    expect(loads).toBe(0);
     store.set("grade", "r1", { comment: "typed before choosing a grade" });
     expect(store.entry("grade", "r1")!.status).toBe("pending");
     await vi.advanceTimersByTimeAsync(600);
