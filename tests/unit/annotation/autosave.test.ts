@@ -306,22 +306,19 @@ describe("autosave", () => {
     expect(store.unsaved()).toEqual({ changes: [], drafts: [] });
   });
 
+  /** A store that loads its schemas with `load`, as the workspace does. */
+  const loading = (server: ReturnType<typeof fakeServer>, load: () => Promise<typeof VALUE_SCHEMAS>) =>
+    new AutosaveStore({ schemas: load, assignmentId: "a1", storageKey: "d", storage: memoryStorage(), fetch: server.fetchFn, debounceMs: 500 });
+
   test("schemas loaded on demand: a change waits as pending until they arrive, then an incomplete one is kept and never sent", async () => {
     const server = fakeServer();
     let loads = 0;
     let arrive: () => void = () => undefined;
     const arrived = new Promise<void>((resolve) => (arrive = resolve));
-    const store = new AutosaveStore({
-      schemas: async () => {
-        loads++;
-        await arrived;
-        return VALUE_SCHEMAS;
-      },
-      assignmentId: "a1",
-      storageKey: "d",
-      storage: memoryStorage(),
-      fetch: server.fetchFn,
-      debounceMs: 500,
+    const store = loading(server, async () => {
+      loads++;
+      await arrived;
+      return VALUE_SCHEMAS;
     });
     // a page with nothing to send loads none
     store.register("grade", "r1", null);
@@ -346,16 +343,9 @@ describe("autosave", () => {
   test("schemas that fail to load (offline) are tried again before the next save, and the server checks meanwhile", async () => {
     const server = fakeServer();
     let loads = 0;
-    const store = new AutosaveStore({
-      schemas: async () => {
-        if (loads++ === 0) throw new TypeError("Failed to fetch");
-        return VALUE_SCHEMAS;
-      },
-      assignmentId: "a1",
-      storageKey: "d",
-      storage: memoryStorage(),
-      fetch: server.fetchFn,
-      debounceMs: 500,
+    const store = loading(server, async () => {
+      if (loads++ === 0) throw new TypeError("Failed to fetch");
+      return VALUE_SCHEMAS;
     });
     store.set("judgement", "c1", value("CORRECT"));
     await vi.advanceTimersByTimeAsync(600);
