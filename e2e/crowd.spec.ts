@@ -104,6 +104,10 @@ test("a Prolific participant fails the qualification once, passes the second tim
     await keys(page, "Control+Enter");
     await expect.poll(async () => (await testDb().assignment.findUniqueOrThrow({ where: { id: a.id } })).status).toBe("DONE");
   }
+  // After the last item the workspace leads home, which points the participant to their page and its completion code.
+  await page.goto("/annotate");
+  await page.getByTestId("participation-link").getByRole("link").click();
+  await expect(page.getByTestId("completion-code")).toHaveText(CODE);
   // Following the link again in the same browser resumes: the completion code.
   await page.goto(link(pid));
   await expect(page.getByTestId("completion-code")).toHaveText(CODE);

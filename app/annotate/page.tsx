@@ -5,6 +5,7 @@ import { TASK_LABELS } from "@/lib/annotation/task-labels";
 import { ProgressBar } from "@/components/progress-bar";
 import { requirePageAccount } from "@/lib/auth/session";
 import { listQueuesForAnnotator } from "@/lib/data/assignments";
+import { participantStudySlug } from "@/lib/data/participants";
 import Link from "next/link";
 import { PAUSED_MESSAGE, QUALIFICATION_MESSAGE } from "@/lib/data/study-access";
 import { waitingLabel, waitingSummary } from "@/lib/annotation/waiting";
@@ -13,10 +14,19 @@ export const dynamic = "force-dynamic";
 
 export default async function AnnotatorHome() {
   const account = await requirePageAccount();
-  const queues = await listQueuesForAnnotator(account.id);
+  const [queues, crowdStudy] = await Promise.all([listQueuesForAnnotator(account.id), participantStudySlug(account.id)]);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">My assignments</h1>
+      {crowdStudy && (
+        <p role="status" className="rounded border border-sky-300 bg-sky-50 p-2 text-sm text-sky-900" data-testid="participation-link">
+          When your items are done,{" "}
+          <Link href={`/participate/${crowdStudy}`} prefetch={false} className="text-blue-700 underline">
+            finish on your participation page
+          </Link>{" "}
+          for your completion code.
+        </p>
+      )}
       {queues.length === 0 && <p className="text-slate-600">You have no assignments yet.</p>}
       {queues.map((queue) => {
         const unfinished = queue.entries.filter((e) => e.status === "PENDING" || e.status === "IN_PROGRESS");

@@ -156,6 +156,13 @@ export async function releaseIdleParticipant(accountId: string, now = new Date()
   return { released: open.length };
 }
 
+/** The slug of the study a participant takes part in; null for any other account. */
+export async function participantStudySlug(accountId: string): Promise<string | null> {
+  const account = await db.account.findFirst({ where: { id: accountId, crowdStudyId: { not: null } }, select: { crowdStudyId: true } });
+  if (!account) return null;
+  return (await db.study.findUnique({ where: { id: account.crowdStudyId! }, select: { slug: true } }))?.slug ?? null;
+}
+
 export const crowdSettingsSchema = z.object({
   slug: slugField,
   open: z.boolean(),
