@@ -14,7 +14,7 @@ import { perItemAgreement, type AnswerValue } from "@/lib/agreement";
 import { AppError } from "@/lib/errors";
 import { referenceLabels } from "@/lib/claims";
 import { db, Prisma } from "@/lib/db/client";
-import { requireLedStudy } from "@/lib/data/study-access";
+import { requireLedStudy, uncountedRaters } from "@/lib/data/study-access";
 import { TaskType } from "@/lib/generated/prisma/enums";
 import { answersByRater, type StudyItem } from "@/lib/analysis/gather";
 import { gatherTaskColumns } from "@/lib/data/task-answers";
@@ -30,7 +30,6 @@ import { pairOfItem } from "@/lib/tasks/comment-questions";
 import { HUMAN_SYSTEM } from "@/lib/analysis/comment-systems";
 import { TASK_QUERIES } from "@/lib/data/task-queries";
 import { storedConsensus, taskConsensus, type StoredConsensus } from "@/lib/data/consensus";
-import { uncountedJudges } from "@/lib/data/judge-runs";
 import { annotatorReliability, type AnnotatorReliability } from "@/lib/analysis/reliability";
 import type { SessionAccount } from "@/lib/auth/authenticate";
 
@@ -170,10 +169,10 @@ export async function itemContext(studyId: string, task: TaskType, itemId: strin
   return { codeChangeId: review.codeChangeId, item: { id: review.id, kind: "review" as const, label: review.system, text: review.text, system: review.system } };
 }
 
-/** An item's annotations as adjudication weighs them: judge raters only when one of their runs opted in. */
+/** An item's annotations as adjudication weighs them: judge raters only when one of their runs opted in, no annotator who failed the qualification. */
 async function countedAnnotations(studyId: string, task: TaskType, itemId: string, questions: Question[]): Promise<ItemAnnotation[]> {
-  const [annotations, judges] = await Promise.all([TASK_QUERIES[task].itemAnnotations(db, itemId, questions), uncountedJudges(studyId)]);
-  return annotations.filter((a) => !judges.has(a.annotatorId));
+  const [annotations, uncounted] = await Promise.all([TASK_QUERIES[task].itemAnnotations(db, itemId, questions), uncountedRaters(studyId)]);
+  return annotations.filter((a) => !uncounted.has(a.annotatorId));
 }
 
 /** One item's annotations side by side, in its context, with the consensus and its history. */

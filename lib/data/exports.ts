@@ -9,7 +9,7 @@ import type { AnswerValue } from "@/lib/agreement";
 import { taskConsensus } from "@/lib/data/consensus";
 import { studyAnnotators, studyAnswers, studyCodeChanges } from "@/lib/data/export-rows";
 import { goldItems, type GoldItems } from "@/lib/data/gold";
-import { uncountedJudges } from "@/lib/data/judge-runs";
+import { uncountedRaters } from "@/lib/data/study-access";
 import { studyPullRequests } from "@/lib/data/pull-requests";
 import { requireStudy } from "@/lib/data/studies";
 import { byteStream, type ExportOffer, type ExportRequest, noExportData, offeredFormats, type PreparedExport, writeExport } from "@/lib/export";
@@ -113,7 +113,7 @@ export async function* streamExport(input: ExportRequest | PreparedExport, clien
     changes: () => studyCodeChanges(client, studyId, gold),
     // The long and wide formats write no diff, file or pull request: their pages are read without (studyAnswers).
     answers: () => studyAnswers(client, studyId, gold),
-    consensus: async () => codeChangeConsensus(study, await adjudicatedValues(client, studyId), gold, await uncountedJudges(studyId, client)),
+    consensus: async () => codeChangeConsensus(study, await adjudicatedValues(client, studyId), gold, await uncountedRaters(studyId, client)),
     annotators: () => studyAnnotators(client, studyId),
     hasCommentAnswers: async () => (await client.commentAnswers.findFirst({ where: { reviewComment: { pullRequest: { studyId } } }, select: { id: true } })) !== null,
     hasJudges: async () => (await client.judgeRun.findFirst({ where: { studyId }, select: { id: true } })) !== null,

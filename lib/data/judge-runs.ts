@@ -46,13 +46,6 @@ export function countedRaterSql(annotator: Prisma.Sql, studyId: string): Prisma.
     AND NOT EXISTS (SELECT 1 FROM "JudgeRun" r WHERE r."judgeId" = j.id AND r."studyId" = ${studyId} AND r."inConsensus"))`;
 }
 
-/** The judges of the study whose answers stay out of consensus, gold accuracy and adjudication. */
-export async function uncountedJudges(studyId: string, client: Pick<PrismaClient, "$queryRaw"> = db): Promise<Set<string>> {
-  const rows = await client.$queryRaw<{ id: string }[]>`SELECT DISTINCT r."judgeId" AS id FROM "JudgeRun" r WHERE r."studyId" = ${studyId}
-    AND NOT EXISTS (SELECT 1 FROM "JudgeRun" o WHERE o."judgeId" = r."judgeId" AND o."studyId" = ${studyId} AND o."inConsensus")`;
-  return new Set(rows.map((r) => r.id));
-}
-
 /** The items a question asks about in the study, in study order, with what a prompt shows of each (`page`: only these, e.g. one for a prompt's preview). */
 export async function judgeItems(studyId: string, question: JudgeQuestion, judgeId: string, client: PrismaClient = db, page: { skip: number; take: number } | Record<string, never> = {}): Promise<JudgeItem[]> {
   const change = { diff: true, oldFile: true, newFile: true };

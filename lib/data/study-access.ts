@@ -54,6 +54,18 @@ export function qualifiedRaterSql(annotator: Prisma.Sql, studyId: string): Prism
   return Prisma.sql`NOT EXISTS (SELECT 1 FROM "StudyMember" q WHERE q."studyId" = ${studyId} AND q."userId" = ${annotator} AND q."qualificationFailedAt" IS NOT NULL)`;
 }
 
+/**
+ * The raters of the study whose answers stay out of consensus, gold accuracy and adjudication:
+ * judges none of whose runs opted in (docs/judges.md), and annotators who failed the study's
+ * qualification (as qualifiedRaterSql).
+ */
+export async function uncountedRaters(studyId: string, client: Pick<PrismaClient, "$queryRaw"> = db): Promise<Set<string>> {
+  const rows = await client.$queryRaw<{ id: string }[]>`SELECT r."judgeId" AS id FROM "JudgeRun" r WHERE r."studyId" = ${studyId}
+      AND NOT EXISTS (SELECT 1 FROM "JudgeRun" o WHERE o."judgeId" = r."judgeId" AND o."studyId" = ${studyId} AND o."inConsensus")
+    UNION SELECT m."userId" AS id FROM "StudyMember" m WHERE m."studyId" = ${studyId} AND m."qualificationFailedAt" IS NOT NULL`;
+  return new Set(rows.map((r) => r.id));
+}
+
 /** Shown instead of items to an annotator who has not passed the study's qualification. */
 export const QUALIFICATION_MESSAGE = "This study asks you to pass its qualification before its items open.";
 

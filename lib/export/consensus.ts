@@ -61,26 +61,26 @@ function pairConsensus(task: TaskDescriptor, comment: AnnotatedReviewComment, qu
   }
 }
 
-/** The raters whose answers on the change for the task no consensus counts: the judges not counted (docs/judges.md), and the annotators whose work is still a draft. */
-function leftOutRaters(change: AnnotatedChange, task: TaskType, judges: ReadonlySet<string>): ReadonlySet<string> {
-  if (change.assignments.length === 0) return judges;
+/** The raters whose answers on the change for the task no consensus counts: the raters not counted (judges, failed qualification), and the annotators whose work is still a draft. */
+function leftOutRaters(change: AnnotatedChange, task: TaskType, uncounted: ReadonlySet<string>): ReadonlySet<string> {
+  if (change.assignments.length === 0) return uncounted;
   const drafting = change.assignments.filter((a) => a.task === task && a.status !== "DONE").map((a) => a.annotatorId);
-  return drafting.length === 0 ? judges : new Set([...judges, ...drafting]);
+  return drafting.length === 0 ? uncounted : new Set([...uncounted, ...drafting]);
 }
 
 /**
  * The consensus of each code change's items, from the annotations its page has read (every
  * annotation of the change's items but those on gold items left out, whose consensus is left out
  * too): the same values as the analyses' consensus (lib/data/adjudication.ts taskConsensus),
- * without reading each annotation a second time. The tasks' questions are made once. `judges`:
- * the judge raters whose answers the consensus leaves out (lib/data/judge-runs.ts uncountedJudges).
+ * without reading each annotation a second time. The tasks' questions are made once. `uncounted`:
+ * the raters whose answers the consensus leaves out (lib/data/study-access.ts uncountedRaters).
  */
-export function codeChangeConsensus(study: StudyScales, adjudicated: Adjudicated, gold: GoldItems, judges: ReadonlySet<string> = NOBODY): CodeChangeConsensus {
+export function codeChangeConsensus(study: StudyScales, adjudicated: Adjudicated, gold: GoldItems, uncounted: ReadonlySet<string> = NOBODY): CodeChangeConsensus {
   const tasks = TASK_LIST.map((task) => ({ task, questions: task.questions(study) }));
   return (change) => {
     const out: ExportConsensus = new Map();
     for (const { task, questions } of tasks) {
-      const notCounted = leftOutRaters(change, task.task, judges);
+      const notCounted = leftOutRaters(change, task.task, uncounted);
       const leftOut = gold.get(task.task);
       for (const item of changeItems(task, change)) {
         if (leftOut?.has(item.id)) continue;

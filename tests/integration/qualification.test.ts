@@ -101,6 +101,10 @@ test("an annotator who fails every attempt gets no items and their answers leave
   expect((await listQueuesForAnnotator(id)).find((q) => q.study.slug === fx.slug)!.qualification).toBe("failed");
   await expect(data.getWorkspace(id, (await gradingAssignment(id)).id)).rejects.toMatchObject({ code: "LOCKED" });
   expect(await raters()).not.toContain(id);
+  // Adjudication weighs no answer of theirs either (the grade of 3 given before the study asked for qualification).
+  const graded = await reviewOf((await gradingAssignment(id)).id);
+  const item = await adjudication.adjudicationItem(asLead(fx), fx.slug, "REFERENCE_GRADING", graded);
+  expect(item.annotations.map((a) => a.annotatorId)).not.toContain(id);
 
   const rows = (await quality.studyQuality(asLead(fx), fx.slug)).annotators;
   expect(rows.find((r) => r.annotatorId === fx.accounts.ann1)!.qualification).toEqual({ attempts: 2, score: 1, passed: true, failed: false });
