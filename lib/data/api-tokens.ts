@@ -27,6 +27,9 @@ const ROW = { id: true, name: true, hint: true, scopes: true, expiresAt: true, l
 
 /** Makes a token for the account; the token itself is in the answer and nowhere else. */
 export async function createApiToken(accountId: string, input: NewToken, now = new Date()): Promise<ApiTokenRow & { token: string }> {
+  // A crowd participant labels by hand in the browser the link bound them to; a script of theirs would be a bot.
+  const owner = await db.account.findUnique({ where: { id: accountId }, select: { crowdStudyId: true } });
+  if (!owner || owner.crowdStudyId !== null) throw new AppError("FORBIDDEN", { message: "Participants of a crowd link get no API tokens." });
   const token = generateToken();
   const row = await db.apiToken.create({
     data: { accountId, name: input.name, hint: tokenHint(token), tokenHash: tokenHash(token), scopes: input.scopes, expiresAt: new Date(now.getTime() + input.expiresInDays * DAY_MS) },

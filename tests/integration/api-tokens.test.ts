@@ -35,6 +35,13 @@ describe("API tokens", () => {
     expect(await findTokenAccount(made.token.slice(0, -1) + (made.token.endsWith("A") ? "B" : "A"))).toBeNull();
   });
 
+  test("a crowd participant gets no token", async () => {
+    const participant = await addAccount({ email: `${tag}-p@participants.invalid`, role: "ANNOTATOR", password: "token-password-1" }, db);
+    await db.account.update({ where: { id: participant.id }, data: { crowdPlatform: "prolific", crowdId: `${tag}-pid`, crowdStudyId: `${tag}-study` } });
+    await expect(createApiToken(participant.id, newTokenSchema.parse({ name: "bot", scopes: ["assign"] }))).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect(await db.apiToken.count({ where: { accountId: participant.id } })).toBe(0);
+  });
+
   test("revoked and expired tokens, and tokens of a deactivated account, find nothing; an account revokes only its own", async () => {
     const owner = await addAccount({ email: `${tag}-b@test.local`, role: "ANNOTATOR", password: "token-password-1" }, db);
     const other = await addAccount({ email: `${tag}-c@test.local`, role: "ANNOTATOR", password: "token-password-1" }, db);
