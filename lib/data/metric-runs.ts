@@ -72,8 +72,8 @@ export function updateMetricRun(runId: string, state: RunState): Promise<MetricR
   return db.metricRun.update({ where: { id: runId }, data: state });
 }
 
-export async function failMetricRun(runId: string, message: string): Promise<void> {
-  await db.metricRun.update({ where: { id: runId }, data: { status: "FAILED", error: message, finishedAt: new Date() } });
+export function failMetricRun(runId: string, message: string): Promise<FinishedMetricRun> {
+  return db.metricRun.update({ where: { id: runId }, data: { status: "FAILED", error: message, finishedAt: new Date() }, select: { id: true, studyId: true, metrics: true } });
 }
 
 export function requireMetricRun(runId: string): Promise<MetricRun> {
@@ -109,11 +109,13 @@ const UNIQUE_VIOLATION = "23505";
  * fresh chunk, when its run was planned), so they go in by a plain INSERT; should another worker
  * have stored some of them since (the same chunk run twice, e.g. after its job expired), that
  * statement fails as a whole, and the rows still missing are stored, keeping any stored
- * meanwhile, with only the reviews they complete counted.
+ * meanwhile, with only the reviews they complete counted. `finished`: the run this store
+ * finished (it counted reviews and the run is now done; the row's lock orders concurrent stores,
+ * so exactly one store finishes a run).
  */
-export async function storeChunkScores(runId: string, rows: readonly MetricScoreInput[], reviews: number): Promise<number> {
-  const store = (scores: readonly MetricScoreInput[], completed: number, stored: OnStoredScore) =>
-    rawRows(
+export async function storeChunkScores(runId: string, rows: readonly MetricScoreInput[], reviews: number): Promise<{ completed: number; finished: FinishedMetricRun | null }> {
+  const store = async (scores: readonly MetricScoreInput[], completed: number, stored: OnStoredScore) => {
+    const [run] = await rawRows<FinishedMetricRun & { status: string }>(
       db,
       Prisma.sql`
       WITH stored AS (${metricScoresInsert(scores, stored)})
@@ -122,18 +124,26 @@ export async function storeChunkScores(runId: string, rows: readonly MetricScore
         status = CASE WHEN done + ${completed} >= total THEN 'DONE'::"JobStatus" ELSE 'RUNNING'::"JobStatus" END,
         "startedAt" = COALESCE("startedAt", now()),
         "finishedAt" = CASE WHEN done + ${completed} >= total THEN now() ELSE NULL END
-      WHERE id = ${runId} AND status <> 'FAILED'`,
+      WHERE id = ${runId} AND status <> 'FAILED'
+      RETURNING id, "studyId", metrics, status::text AS status`,
     );
+    const finished = completed > 0 && run?.status === "DONE" ? { id: run.id, studyId: run.studyId, metrics: run.metrics } : null;
+    return { completed, finished };
+  };
   try {
-    await store(rows, reviews, "fail");
-    return reviews;
+    return await store(rows, reviews, "fail");
   } catch (error) {
     if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
   }
   // Every review of a computed chunk has rows for all the columns of its metrics, so the reviews
   // with a row still missing are those this chunk completes.
   const missing = await unstoredScores(rows);
-  const completed = new Set(missing.map((r) => r.reviewId)).size;
-  await store(missing, completed, "keep");
-  return completed;
+  return store(missing, new Set(missing.map((r) => r.reviewId)).size, "keep");
+}
+
+/** A metric run as its end is announced (metric-run.finished). */
+export interface FinishedMetricRun {
+  id: string;
+  studyId: string;
+  metrics: string[];
 }

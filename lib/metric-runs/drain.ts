@@ -4,6 +4,7 @@ import type PgBoss from "pg-boss";
 import type { MetricRun } from "@/lib/generated/prisma/client";
 import type { MetricJobContext } from "./context";
 import { chunkRun, failMetricRun, requireMetricRun } from "@/lib/data/metric-runs";
+import { announceMetricRun } from "@/lib/webhooks/send";
 import { type ComputedChunk, computeChunk, processChunk, storeChunk } from "./process-chunk";
 import type { ChunkJobData } from "./chunks";
 import { METRIC_QUEUE } from "@/lib/jobs/queue";
@@ -20,7 +21,9 @@ const WORKER = `${hostname()}:${process.pid}`;
 
 /** A chunk job failed: on its last attempt the whole run fails, with the message shown to the lead. */
 async function chunkFailed(job: PgBoss.JobWithMetadata<ChunkJobData>, error: unknown): Promise<void> {
-  if (job.retryCount >= job.retryLimit) await failMetricRun(job.data.runId, `chunk ${job.data.chunk}: ${(error as Error).message}`);
+  if (job.retryCount < job.retryLimit) return;
+  const message = `chunk ${job.data.chunk}: ${(error as Error).message}`;
+  await announceMetricRun(await failMetricRun(job.data.runId, message), "FAILED", message);
 }
 
 /** Processes one job (a failure is recorded by chunkFailed and thrown again, for pg-boss to retry). */

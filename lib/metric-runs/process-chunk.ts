@@ -1,6 +1,7 @@
 /** One job: the scores of one chunk of reviews, stored with the run's progress in one statement. */
 import { type MetricScoreInput, scoreKey, storedScoreKeys } from "@/lib/data/metric-scores";
 import { type ChunkRun, chunkRun, storeChunkScores } from "@/lib/data/metric-runs";
+import { announceMetricRun } from "@/lib/webhooks/send";
 import { loadReviewsToScore } from "@/lib/data/reviews-to-score";
 import { runEmbedder, type MetricJobContext } from "./context";
 import { judgeScores } from "./judges";
@@ -48,9 +49,12 @@ export async function computeChunk(context: MetricJobContext, data: ChunkJobData
   return { runId: run.id, rows, reviews: work.length };
 }
 
-/** Stores a computed chunk (storeChunkScores) and returns how many reviews it completed. */
+/** Stores a computed chunk (storeChunkScores) and returns how many reviews it completed; the chunk that finishes its run announces it. */
 export async function storeChunk(computed: ComputedChunk | null): Promise<number> {
-  return computed ? storeChunkScores(computed.runId, computed.rows, computed.reviews) : 0;
+  if (!computed) return 0;
+  const { completed, finished } = await storeChunkScores(computed.runId, computed.rows, computed.reviews);
+  if (finished) await announceMetricRun(finished, "DONE");
+  return completed;
 }
 
 /** Computes and stores one chunk (computeChunk, storeChunk); returns how many reviews it completed. */

@@ -6,7 +6,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 
-export const WEBHOOK_EVENTS = ["assignment.submitted", "round.released", "report.ready", "import.finished", "judge-run.finished"] as const;
+export const WEBHOOK_EVENTS = ["assignment.submitted", "round.released", "report.ready", "import.finished", "judge-run.finished", "metric-run.finished"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export function eventBody(eventId: string, event: WebhookEvent, study: string, data: Record<string, unknown>, at = new Date()): string {

@@ -4,6 +4,7 @@
  * that announces: a failure to record is logged.
  */
 import type PgBoss from "pg-boss";
+import type { FinishedMetricRun } from "@/lib/data/metric-runs";
 import { recordEvent, type StudyRef } from "@/lib/data/webhooks";
 import type { ImportResult } from "@/lib/import";
 import { jobIdOf, replaceJobs, sendQueue, WEBHOOK_QUEUE } from "@/lib/jobs/queue";
@@ -25,6 +26,11 @@ export async function announceImport(slug: string, result: ImportResult): Promis
   if (result.status === "preview") return;
   if (result.status === "refused") await announce({ slug }, "import.finished", { status: "refused", errors: result.totalErrors });
   else await announce({ id: result.summary.study.id }, "import.finished", { status: "imported", importRunId: result.summary.importRunId, files: result.summary.files, counts: result.summary.counts });
+}
+
+/** metric-run.finished: the run's last chunk stored (DONE), or a chunk failed for good (FAILED, with the message). */
+export async function announceMetricRun(run: FinishedMetricRun, status: "DONE" | "FAILED", error: string | null = null): Promise<void> {
+  await announce({ id: run.studyId }, "metric-run.finished", { runId: run.id, status, metrics: run.metrics, error });
 }
 
 export async function announce(study: StudyRef, event: WebhookEvent, data: Record<string, unknown>): Promise<void> {

@@ -89,9 +89,15 @@ test("two workers on one database share a run's chunks, none computed twice", as
   }
   expect(run).toMatchObject({ status: "DONE", done: chunks, total: chunks });
 
-  const jobs = await db.$queryRaw<{ chunk: number; state: string; retries: number; output: ChunkJobOutput }[]>`
+  const readJobs = () => db.$queryRaw<{ chunk: number; state: string; retries: number; output: ChunkJobOutput }[]>`
     SELECT (data->>'chunk')::int AS chunk, state::text AS state, retry_count AS retries, output
     FROM pgboss.job WHERE name = ${METRIC_QUEUE} AND data->>'runId' = ${run.id} ORDER BY 1`;
+  // The run is done once the last chunk is stored; its job completes after the worker announced the run's end (metric-run.finished).
+  let jobs = await readJobs();
+  for (let i = 0; i < 100 && jobs.some((j) => j.state === "active"); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    jobs = await readJobs();
+  }
   // Every chunk ran once, completed at the first attempt, and computed its one review.
   expect(jobs.map((j) => j.chunk)).toEqual(Array.from({ length: chunks }, (_, i) => i));
   expect(jobs.every((j) => j.state === "completed" && j.retries === 0 && j.output.reviews === 1)).toBe(true);

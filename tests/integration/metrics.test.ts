@@ -193,9 +193,9 @@ describe("metric jobs", () => {
     const [a, b] = await db.review.findMany({ where: { codeChange: { studyId }, isReference: false }, orderBy: { position: "asc" } });
     const row = (reviewId: string, value: number) => ({ reviewId, metric: "rouge-l", signature: "test", value });
     // The other worker's store: review a only.
-    expect(await storeChunkScores(run.id, [row(a.id, 0.5)], 1)).toBe(1);
+    expect(await storeChunkScores(run.id, [row(a.id, 0.5)], 1)).toEqual({ completed: 1, finished: null });
     // This worker read the chunk before and stores a and b: the plain INSERT fails on a, and b alone is stored and counted.
-    expect(await storeChunkScores(run.id, [row(a.id, 0.9), row(b.id, 0.7)], 2)).toBe(1);
+    expect(await storeChunkScores(run.id, [row(a.id, 0.9), row(b.id, 0.7)], 2)).toEqual({ completed: 1, finished: null });
     const stored = await db.metricScore.findMany({ where: { signature: "test", review: { codeChange: { studyId } } }, select: { reviewId: true, value: true } });
     expect(new Map(stored.map((s) => [s.reviewId, s.value]))).toEqual(new Map([[a.id, 0.5], [b.id, 0.7]]));
     expect(await db.metricRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ done: 2, total: 3, status: "RUNNING" });

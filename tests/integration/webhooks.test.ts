@@ -23,6 +23,7 @@ const { addCheckedWebhook, resend } = await import("@/lib/webhooks/manage");
 const { announceSubmission, queueDeliveries } = await import("@/lib/webhooks/send");
 const { workWebhookDeliveries } = await import("@/lib/webhooks/work");
 const { eventBody, signatureMatches } = await import("@/lib/webhooks/events");
+const { createJobContext, drainMetricRun, startMetricRun } = await import("@/lib/metric-runs");
 
 interface Received {
   path: string;
@@ -151,5 +152,19 @@ describe("webhooks", () => {
     }
     // Another lead's study is not found.
     await expect(addCheckedWebhook({ id: fx.accounts.ann1, role: "LEAD" }, fx.slug, `${base}/ok`)).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  test("a metric run's last chunk announces metric-run.finished, once", async () => {
+    const hook = await addCheckedWebhook(asLead(fx), fx.slug, `${base}/metrics`);
+    const boss = await startQueue(url, { supervise: false });
+    const context = createJobContext();
+    const { run } = await startMetricRun(context, boss, fx.studyId, { metrics: ["sacrebleu"] });
+    expect((await drainMetricRun(boss, context, run.id)).status).toBe("DONE");
+    await boss.stop({ graceful: false, wait: true });
+    const got = await until("the delivery", () => received.find((r) => r.path === "/metrics"));
+    expect(got.headers["x-event"]).toBe("metric-run.finished");
+    expect(signatureMatches(hook.secret, got.body, got.headers["x-signature"] as string)).toBe(true);
+    expect(JSON.parse(got.body)).toMatchObject({ event: "metric-run.finished", study: fx.slug, data: { runId: run.id, status: "DONE", metrics: ["sacrebleu"], error: null } });
+    expect(await db.webhookDelivery.count({ where: { webhookId: hook.id } })).toBe(1);
   });
 });
