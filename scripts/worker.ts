@@ -38,12 +38,11 @@ await workParticipantReleases(boss);
 await workWebhookDeliveries(boss);
 // The domains' listeners of each other's jobs: a calibration round whose release rule waited for
 // its agreement report's CIs opens as soon as this worker has computed them (loaded then).
-// A report's webhooks hear of it, and of the round it released.
+// A report's webhooks hear of it (and of the round it released: lib/data/rounds announces it).
 onReportDone(async (report) => {
   const [{ releaseAfterReport }, { announce }] = await Promise.all([import("@/lib/data/rounds"), import("@/lib/webhooks/send")]);
   await announce({ id: report.studyId }, "report.ready", { report: report.kind });
-  const round = await releaseAfterReport(report);
-  if (round !== null) await announce({ id: report.studyId }, "round.released", { round, how: "by the study's rule" });
+  await releaseAfterReport(report);
 });
 
 let stopping = false;

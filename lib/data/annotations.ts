@@ -386,17 +386,20 @@ export async function missingForSubmit(accountId: string, assignment: { task: Ta
   return missingAnswers(task, storedValues(task), study.likertDimensions);
 }
 
-/** Submits the item: refused (422, naming what is missing and listing it as `missing`) while incomplete; submitting twice is harmless. */
-/** Submits the account's own assignment; `onSubmitted` hears of a submission that was not done before (webhooks). */
-export async function submitAssignment(accountId: string, assignmentId: string, onSubmitted?: (submitted: { studyId: string; assignmentId: string; task: TaskType; codeChangeId: string; annotatorId: string; releasedRound: number | null }) => Promise<void>): Promise<{ status: AssignmentStatus }> {
+/**
+ * Submits the account's own assignment: refused (422, naming what is missing and listing it as
+ * `missing`) while incomplete; submitting twice is harmless. `onSubmitted` hears of a submission
+ * that was not done before (webhooks).
+ */
+export async function submitAssignment(accountId: string, assignmentId: string, onSubmitted?: (submitted: { studyId: string; assignmentId: string; task: TaskType; codeChangeId: string; annotatorId: string }) => Promise<void>): Promise<{ status: AssignmentStatus }> {
   const assignment = await findOwnAssignment(db, accountId, assignmentId);
   if (assignment.status === "SKIPPED") throw new AppError("LOCKED", { message: "You skipped this item; resume it before submitting." });
   const missing = await missingForSubmit(accountId, assignment);
   if (missing.length > 0) throw new AppError("INCOMPLETE", { message: `Not complete yet, still missing: ${describeMissing(missing)}.`, details: { missing } });
   if (assignment.status !== "DONE") {
     await db.assignment.updateMany({ where: { id: assignment.id, annotatorId: accountId }, data: { status: "DONE", completedAt: new Date(), startedAt: assignment.status === "PENDING" ? new Date() : undefined } });
-    const releasedRound = await releaseDueRoundAfter(assignment.studyId, assignment.codeChangeId);
-    await onSubmitted?.({ studyId: assignment.studyId, assignmentId: assignment.id, task: assignment.task, codeChangeId: assignment.codeChangeId, annotatorId: accountId, releasedRound });
+    await onSubmitted?.({ studyId: assignment.studyId, assignmentId: assignment.id, task: assignment.task, codeChangeId: assignment.codeChangeId, annotatorId: accountId });
+    await releaseDueRoundAfter(assignment.studyId, assignment.codeChangeId);
   }
   return { status: "DONE" };
 }

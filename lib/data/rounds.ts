@@ -25,6 +25,7 @@ import { outsideRoundsHeld } from "@/lib/annotation/waiting";
 import { requireLedStudy } from "@/lib/data/study-access";
 import { dashboardReport, type ReportDone, reportJobNote } from "@/lib/analysis/report-jobs";
 import { AppError } from "@/lib/errors";
+import { announce } from "@/lib/webhooks/send";
 import type { SessionAccount } from "@/lib/auth/authenticate";
 
 const roundName = (n: number) => `round-${n}`;
@@ -75,7 +76,10 @@ export async function releaseDueRound(studyId: string): Promise<number | null> {
   if (!complete || !releaseRuleMet(questionsOf(report), study.roundCoefficient, study.roundThreshold)) return null;
   const how = `${ROUND_COEFFICIENTS[study.roundCoefficient as RoundCoefficient] ?? study.roundCoefficient}: lower CI bound ≥ ${study.roundThreshold} on round ${rounds[next - 1].round.number}`;
   const { count } = await db.calibrationRound.updateMany({ where: { id: rounds[next].round.id, releasedAt: null }, data: { releasedAt: new Date(), releasedHow: how } });
-  return count === 1 ? rounds[next].round.number : null;
+  if (count !== 1) return null;
+  // Announced here, where every release by the rule happens (after a submission, a skip, a report, a page load).
+  await announce({ id: studyId }, "round.released", { round: rounds[next].round.number, how: "by the study's rule" });
+  return rounds[next].round.number;
 }
 
 /** A report job's listener (onReportDone, registered by the worker): an agreement report's CIs may be what a round's release rule waited for. */
@@ -288,6 +292,7 @@ export async function releaseRound(account: Pick<SessionAccount, "id" | "role">,
     db.calibrationRound.update({ where: { id: before.round.id }, data: { notes: input.notes } }),
     db.calibrationRound.update({ where: { id: round.round.id }, data: { releasedAt: new Date(), releasedById: account.id, releasedHow: "by hand" } }),
   ]);
+  await announce({ id: study.id }, "round.released", { round: input.number, how: "by hand" });
   return { released: input.number };
 }
 

@@ -15,10 +15,9 @@ export function queueDeliveries(boss: PgBoss, deliveryIds: readonly string[], re
   return replaceJobs(boss, WEBHOOK_QUEUE, deliveryIds.map((deliveryId) => ({ id: jobIdOf(`webhook:${deliveryId}`), data: { deliveryId } })), retryDelay);
 }
 
-/** assignment.submitted: which assignment (task, code change) and whose; round.released when the submission opened the next round. */
-export async function announceSubmission({ studyId, releasedRound, ...submitted }: { studyId: string; assignmentId: string; task: string; codeChangeId: string; annotatorId: string; releasedRound: number | null }): Promise<void> {
+/** assignment.submitted: which assignment (task, code change) and whose (a round the submission released is announced where it is released, lib/data/rounds). */
+export async function announceSubmission({ studyId, ...submitted }: { studyId: string; assignmentId: string; task: string; codeChangeId: string; annotatorId: string }): Promise<void> {
   await announce({ id: studyId }, "assignment.submitted", submitted);
-  if (releasedRound !== null) await announce({ id: studyId }, "round.released", { round: releasedRound, how: "by the study's rule" });
 }
 
 /** import.finished of an import that wrote (or was refused), not of a preview: the study's hooks hear what it brought. */

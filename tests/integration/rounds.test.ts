@@ -5,7 +5,8 @@
  * closes its agreement has Fleiss' kappa with a bootstrap CI; the lead releases round 2 by hand
  * with notes; the rule (lower CI bound of Fleiss' kappa) releases round 3 by itself as soon as
  * the submit that closes round 2 makes it hold, or, on a study whose CIs the worker computes,
- * when the worker has computed them.
+ * when the worker has computed them. Each release reaches the study's webhooks as round.released,
+ * by hand or by the rule, whichever path released it.
  */
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import type { SaveRequest } from "@/lib/annotation/values";
@@ -18,6 +19,7 @@ const rounds = await import("@/lib/data/rounds");
 const { listQueuesForAnnotator } = await import("@/lib/data/assignments");
 const { processReportJob } = await import("@/lib/analysis/report-jobs");
 const { onReportDone } = await import("@/lib/analysis/report-work");
+const { sendQueue } = await import("@/lib/jobs");
 
 let fx: AnnotationFixture;
 const assignmentOf = (accountId: string, change: number) => db.assignment.findFirstOrThrow({ where: { annotatorId: accountId, codeChangeId: fx.changes[change].id } });
@@ -27,7 +29,19 @@ beforeAll(async () => {
   await db.study.update({ where: { id: fx.studyId }, data: { tasks: ["REFERENCE_GRADING"], reliabilitySetSize: 0 } });
   await db.studyMember.createMany({ data: [fx.accounts.ann1, fx.accounts.ann2].map((accountId) => ({ studyId: fx.studyId, accountId, role: "ANNOTATOR" as const })) });
 });
-afterAll(() => removeAnnotationFixture(db, fx));
+afterAll(async () => {
+  await (await sendQueue()).stop({ graceful: false, wait: true });
+  await removeAnnotationFixture(db, fx);
+});
+
+/** The study's round.released events as its webhook recorded them: [round, how]. */
+async function announcedReleases(studyId: string): Promise<[number, string][]> {
+  const rows = await db.webhookDelivery.findMany({ where: { event: "round.released", webhook: { studyId } }, orderBy: { createdAt: "asc" }, select: { body: true } });
+  return rows.map((r) => {
+    const { data } = JSON.parse(r.body) as { data: { round: number; how: string } };
+    return [data.round, data.how];
+  });
+}
 
 /** Makes `count` equal rounds as the page does: the preview, then its confirmation. */
 async function makeRounds(f: AnnotationFixture, count: number) {
@@ -46,6 +60,7 @@ async function gradeChange(accountId: string, change: number, grades: (i: number
 
 test("three rounds: every annotator labels each round's items, round by round; the next opens by hand, then by the rule", async () => {
   expect(await makeRounds(fx, 3)).toMatchObject({ rounds: 3 });
+  await db.webhook.create({ data: { studyId: fx.studyId, url: "https://hooks.example.org/rounds", secret: "s".repeat(64) } });
   for (const accountId of [fx.accounts.ann1, fx.accounts.ann2]) {
     const queue = await db.assignment.findMany({ where: { annotatorId: accountId, studyId: fx.studyId }, orderBy: { position: "asc" }, select: { codeChangeId: true } });
     expect(queue.map((a) => a.codeChangeId)).toEqual(fx.changes.map((c) => c.id));
@@ -93,6 +108,10 @@ test("three rounds: every annotator labels each round's items, round by round; t
   const third = (await rounds.studyRounds(asLead(fx), fx.slug)).rounds[2];
   expect(third.releasedAt).not.toBeNull();
   expect(third.releasedHow).toContain("lower CI bound ≥ 0.6 on round 2");
+  expect(await announcedReleases(fx.studyId)).toEqual([
+    [2, "by hand"],
+    [3, "by the study's rule"],
+  ]);
 });
 
 test("above the report inline limit, the worker's computation of the closed round's CIs releases the next round", async () => {

@@ -4,7 +4,6 @@ import { revalidatePath } from "next/cache";
 import { action } from "@/lib/actions/safe-action";
 import { LEAD_ROLES } from "@/lib/auth/session";
 import { createRounds, createRoundsSchema, openOutsideRounds, openOutsideRoundsSchema, previewRounds, previewRoundsSchema, releaseRound, releaseRoundSchema, roundRuleSchema, setRoundRule } from "@/lib/data/rounds";
-import { announce } from "@/lib/webhooks/send";
 
 export const previewMakeRounds = action(LEAD_ROLES, previewRoundsSchema, (input, account) => previewRounds(account, input));
 
@@ -22,7 +21,6 @@ export const openItemsOutsideRounds = action(LEAD_ROLES, openOutsideRoundsSchema
 
 export const releaseNextRound = action(LEAD_ROLES, releaseRoundSchema, async (input, account) => {
   const released = await releaseRound(account, input);
-  await announce({ slug: input.slug }, "round.released", { round: released.released, how: "by hand" });
   revalidatePath(`/studies/${input.slug}/rounds`);
   return released;
 });
