@@ -1,6 +1,8 @@
 "use client";
 
 import { useState } from "react";
+import { DataTable } from "@/components/dashboard/data-table";
+import { content, count, text } from "@/components/dashboard/table-data";
 import { ActionMessage } from "@/components/action-message";
 import { useRun, type Action } from "@/components/action-run";
 
@@ -50,43 +52,36 @@ export function WebhookPanel({ slug, hook, remove, resend }: { slug: string; hoo
           Secret: <code data-testid="webhook-secret" className="break-all">{hook.secret}</code>
         </p>
       )}
-      {hook.deliveries.length === 0 ? (
-        <p className="text-sm text-slate-600">No deliveries yet.</p>
-      ) : (
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Deliveries of {hook.url}</caption>
-          <thead>
-            <tr className="text-slate-600">
-              <th className="font-medium">Event</th>
-              <th className="font-medium">Status</th>
-              <th className="font-medium">Attempts</th>
-              <th className="font-medium">Last answer</th>
-              <th className="font-medium">Last attempt</th>
-              <th className="font-medium">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {hook.deliveries.map((d) => (
-              <tr key={d.id} data-testid="webhook-delivery" className="border-t border-slate-100 align-top">
-                <td>{d.event}</td>
-                <td>{d.status.toLowerCase()}</td>
-                <td>{d.attempts}</td>
-                <td className="max-w-xs truncate" title={d.lastAnswer}>
-                  {d.lastStatus ?? "no answer"} {d.lastAnswer}
-                </td>
-                <td>{d.lastAttemptAt ? d.lastAttemptAt.replace("T", " ").slice(0, 19) : ""}</td>
-                <td>
-                  <button type="button" disabled={pending} className="rounded border border-slate-300 px-2 py-0.5 disabled:opacity-50" onClick={() => run(resend, { slug, deliveryId: d.id }, "Queued again.")}>
-                    Resend
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        table={{
+          label: `Deliveries of ${hook.url}`,
+          empty: "No deliveries yet.",
+          columns: [
+            { key: "event", label: "Event" },
+            { key: "status", label: "Status" },
+            { key: "attempts", label: "Attempts", numeric: true },
+            { key: "answer", label: "Last answer" },
+            { key: "at", label: "Last attempt" },
+            { key: "actions", label: "Actions", end: true },
+          ],
+          rows: hook.deliveries.map((d) => ({
+            key: d.id,
+            data: { testid: "webhook-delivery" },
+            cells: [
+              text(d.event),
+              text(d.status.toLowerCase()),
+              count(d.attempts),
+              text(`${d.lastStatus ?? "no answer"} ${d.lastAnswer}`, { title: d.lastAnswer }),
+              text(d.lastAttemptAt ? d.lastAttemptAt.replace("T", " ").slice(0, 19) : ""),
+              content(
+                <button type="button" disabled={pending} className="rounded border border-slate-300 px-2 py-0.5 disabled:opacity-50" onClick={() => run(resend, { slug, deliveryId: d.id }, "Queued again.")}>
+                  Resend
+                </button>,
+              ),
+            ],
+          })),
+        }}
+      />
     </div>
   );
 }
