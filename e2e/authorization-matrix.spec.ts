@@ -213,7 +213,7 @@ async function makeRoundsOfA(f: Fixture, released: boolean[]) {
 
 /** Server actions by `file#export`; `url` is a page the action is posted to. */
 const ACTIONS: Record<string, Entry> = {
-  "app/account/actions.ts#createToken": { access: signedIn("ok", "refused"), call: (_f, s) => ({ url: "/account", data: { name: `matrix ${s}`, scopes: ["read"], expiresInDays: 1 } }) },
+  "app/account/actions.ts#createToken": { access: { ...signedIn("ok", "refused"), participant: "refused" }, call: (_f, s) => ({ url: "/account", data: { name: `matrix ${s}`, scopes: ["read"], expiresInDays: 1 } }) },
   // an account revokes only its own tokens: an admin or lead does not revoke the annotator's
   "app/account/actions.ts#revokeToken": {
     access: { anonymous: "refused", annotator: "ok", otherStudyAnnotator: "refused", otherStudyLead: "refused", lead: "refused", admin: "refused", participant: "refused" },
