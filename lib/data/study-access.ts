@@ -14,6 +14,7 @@ import type { SessionAccount } from "@/lib/auth/authenticate";
 import { db, Prisma, type PrismaClient } from "@/lib/db/client";
 import type { Study } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
+import { countedRaterSql } from "@/lib/data/judge-runs";
 import { withCommentQuestions, type CommentQuestion } from "@/lib/annotation/comment-questions";
 
 
@@ -56,13 +57,13 @@ export function qualifiedRaterSql(annotator: Prisma.Sql, studyId: string): Prism
 
 /**
  * The raters of the study whose answers stay out of consensus, gold accuracy and adjudication:
- * judges none of whose runs opted in (docs/judges.md), and annotators who failed the study's
- * qualification (as qualifiedRaterSql).
+ * the judges and members that countedRaterSql or qualifiedRaterSql leave out (judges none of
+ * whose runs opted in, annotators who failed the study's qualification).
  */
 export async function uncountedRaters(studyId: string, client: Pick<PrismaClient, "$queryRaw"> = db): Promise<Set<string>> {
-  const rows = await client.$queryRaw<{ id: string }[]>`SELECT r."judgeId" AS id FROM "JudgeRun" r WHERE r."studyId" = ${studyId}
-      AND NOT EXISTS (SELECT 1 FROM "JudgeRun" o WHERE o."judgeId" = r."judgeId" AND o."studyId" = ${studyId} AND o."inConsensus")
-    UNION SELECT m."userId" AS id FROM "StudyMember" m WHERE m."studyId" = ${studyId} AND m."qualificationFailedAt" IS NOT NULL`;
+  const rater = Prisma.sql`r.id`;
+  const rows = await client.$queryRaw<{ id: string }[]>`SELECT r.id FROM (SELECT "judgeId" AS id FROM "JudgeRun" WHERE "studyId" = ${studyId} UNION SELECT "userId" FROM "StudyMember" WHERE "studyId" = ${studyId}) r
+    WHERE NOT (${countedRaterSql(rater, studyId)} AND ${qualifiedRaterSql(rater, studyId)})`;
   return new Set(rows.map((r) => r.id));
 }
 
