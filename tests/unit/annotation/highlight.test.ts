@@ -1,7 +1,65 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import core from "highlight.js/lib/core";
+import c from "highlight.js/lib/languages/c";
+import cpp from "highlight.js/lib/languages/cpp";
+import csharp from "highlight.js/lib/languages/csharp";
+import go from "highlight.js/lib/languages/go";
+import java from "highlight.js/lib/languages/java";
+import javascript from "highlight.js/lib/languages/javascript";
+import php from "highlight.js/lib/languages/php";
+import python from "highlight.js/lib/languages/python";
+import ruby from "highlight.js/lib/languages/ruby";
+import typescript from "highlight.js/lib/languages/typescript";
 import { describe, expect, test } from "vitest";
-import { escapeHtml, highlightLines, languageOf, splitHighlightedLines } from "@/components/diff-view/highlight";
-import { buildFileModels } from "@/components/diff-view/model";
+import { escapeHtml, highlightLines, languageOf } from "@/components/diff-view/highlight";
+import { buildFileModels, fileLines } from "@/components/diff-view/model";
 import { unifiedDiff } from "@/lib/diff";
+import { hasSharedFile, sharedPath } from "../../shared-data";
+
+/** highlight.js as it renders by default (its token tree, then HTML), each line balanced: what the highlighter must give. */
+const reference = core.newInstance();
+for (const [name, language] of Object.entries({ c, cpp, csharp, go, java, javascript, php, python, ruby, typescript })) reference.registerLanguage(name, language);
+reference.configure({ classPrefix: "tk-" });
+
+/** Cuts HTML into lines, closing the spans open at a line's end and reopening them on the next. */
+function splitHighlightedLines(html: string): string[] {
+  const lines: string[] = [];
+  const open: string[] = [];
+  let line = "";
+  let last = 0;
+  const tag = /<span[^>]*>|<\/span>|\n/g;
+  for (let m = tag.exec(html); m; m = tag.exec(html)) {
+    line += html.slice(last, m.index);
+    last = m.index + m[0].length;
+    if (m[0] === "\n") {
+      lines.push(line + "</span>".repeat(open.length));
+      line = open.join("");
+    } else {
+      if (m[0] === "</span>") open.pop();
+      else open.push(m[0]);
+      line += m[0];
+    }
+  }
+  lines.push(line + html.slice(last));
+  return lines;
+}
+
+const referenceLines = (text: string, language: string) => splitHighlightedLines(reference.highlight(text, { language, ignoreIllegals: true }).value);
+
+/** Whole files with constructs that span lines (block comments, template and raw strings, heredocs, docstrings), per language. */
+const FILES: [string, string[]][] = [
+  ["c", ["/* A counter.", " * Spans lines. */", "#include <stdio.h>", "#define TWICE(x) \\", "  ((x) * 2)", 'static const char *s = "a\\"b";', "int main(void) {", "  // done", '  return printf("%d\\n", TWICE(1));', "}"]],
+  ["cpp", ["#include <vector>", "/** Doc", " * @param v values */", "template <typename T> auto sum(const std::vector<T>& v) -> T {", '  auto raw = R"(line one', 'line "two")";', "  return T{};", "}"]],
+  ["csharp", ["/// <summary>Doc</summary>", "public class A<T> where T : new() {", '  string s = @"verbatim', '  ""quoted"" line";', '  string t = $"{s.Length} items";', "  /* block", "     comment */ int n = 0x1F;", "}"]],
+  ["go", ["package main", "", 'import "fmt"', "", "/* block", "comment */", "func main() {", "\traw := `raw", "string ${x}`", "\tfmt.Println(raw, 1.5e3) // done", "}"]],
+  ["java", ["package demo;", "", "/**", " * Javadoc {@link Other}.", " */", "@Deprecated", "public class A extends B implements C {", '  String s = """', '      text block "quoted"', '      """;', "  public int f(int a) { return a > 1 ? 0x1F : 'c'; }", "}"]],
+  ["javascript", ["/* start", " * still */", "const f = async (a, b = 1) => {", "  const t = `sum ${a + `nested ${b}`}", "second line`;", "  return /ab+c/gi.test(t) ? 'yes' : \"no\";", "};", "class K extends Object { static #x = 1; get y() { return this.#x; } }", "export default f;"]],
+  ["php", ["<?php", "namespace App;", "/**", " * Doc", " */", "function f($x) {", "  $s = <<<EOT", "heredoc $x", "EOT;", "  return \"a {$x} b\" . 'c'; # hash", "}", "?>", "<p>html</p>"]],
+  ["python", ['"""Module doc', 'spanning lines."""', "import os", "", "", "@decorator(1)", "class A(object):", "    '''Class doc", "    def not_code'''", "", "    def f(self, x: int = 0x1F) -> str:", '        s = f"{x!r} and {os.sep}"', '        return r"raw\\n" + s  # done']],
+  ["ruby", ["# frozen_string_literal: true", "=begin", "block comment", "=end", "class A < B", "  def f(x)", "    s = <<~EOS", "      heredoc #{x}", "    EOS", '    %w[a b].map { |y| "#{y}!" } if x =~ /re/', "  end", "end"]],
+  ["typescript", ["/**", " * Doc comment.", " */", "interface A<T> { b: T; readonly c?: string }", "export function g<T>(a: A<T>): string {", '  const t = `multi', 'line ${a.c ?? ""}`;', "  return t as string; // cast", "}", "enum E { X = 1 }"]],
+];
 
 const strip = (html: string) => html.replace(/<[^>]+>/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, "&");
 const token = (cls: string, text: string) => `<span class="tk-${cls}">${escapeHtml(text).replace(/'/g, "&#x27;")}</span>`;
@@ -56,7 +114,29 @@ describe("highlighter (highlight.js)", () => {
     for (const line of [...js, ...py]) expect(line.match(/<span/g)?.length ?? 0).toBe(line.match(/<\/span>/g)?.length ?? 0);
   });
 
-  test("cutting HTML into lines reopens nested spans", () => {
+  test.each(FILES)("%s: a whole file gives the tokens of highlight.js's own rendering, line by line", (language, lines) => {
+    const html = highlightLines(lines, language);
+    expect(html).toEqual(referenceLines(lines.join("\n"), language));
+    expect(html.join("\n")).toMatch(/tk-comment|tk-string/);
+  });
+
+  test("real files give highlight.js's tokens: CRScore's Python context files, TypeScript and JavaScript sources", () => {
+    const files: [string, string][] = [
+      ["typescript", readFileSync("components/diff-view/model.ts", "utf8")],
+      ["typescript", readFileSync("tests/unit/annotation/highlight.test.ts", "utf8")],
+      ["javascript", readFileSync("node_modules/highlight.js/lib/core.js", "utf8")],
+    ];
+    if (hasSharedFile("data", "crscore", "phase1", "context_files")) {
+      const dir = sharedPath("data", "crscore", "phase1", "context_files");
+      for (const name of readdirSync(dir).sort().slice(0, 40)) files.push(["python", readFileSync(path.join(dir, name), "utf8")]);
+    }
+    for (const [language, text] of files) {
+      const lines = fileLines(text);
+      expect(highlightLines(lines, language)).toEqual(referenceLines(lines.join("\n"), language));
+    }
+  });
+
+  test("the reference cuts HTML into lines reopening nested spans", () => {
     expect(splitHighlightedLines('a<span class="x">b<span class="y">c\nd</span>e\nf</span>g')).toEqual(['a<span class="x">b<span class="y">c</span></span>', '<span class="x"><span class="y">d</span>e</span>', '<span class="x">f</span>g']);
   });
 
