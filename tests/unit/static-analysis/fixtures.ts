@@ -74,13 +74,15 @@ export const PYTHON_CHANGE = change(
 /**
  * The Java change again with variations (for chunks of changes): its constants change with `i`,
  * every third variant adds an empty catch block, every fifth keeps its file name Counter.java
- * (the others are Counter<i>.java), every seventh has no old file (a new file).
+ * (the others are Counter<i>.java), every seventh has no old file (a new file), every eleventh
+ * does not parse (a method's parameter list is left open).
  */
 export function javaVariant(i: number): ChangeToAnalyze {
   const name = i % 5 === 0 ? "Counter" : `Counter${i}`;
   const body = (extra: string[]) => ["package demo;", "", `public class ${name} {`, "    public int count(int a) {", ...extra, "        return a;", "    }", "}", ""].join("\n");
   const added = [`        int unused = ${i};`, `        if (a > ${i + 1}) return ${i};`];
   if (i % 3 === 0) added.push("        try {", "            a = Integer.parseInt(\"1\");", "        } catch (NumberFormatException e) {", "        }");
+  if (i % 11 === 10) added.push("    }", "    public int broken(int b {", "        return b;");
   return change("java", `src/main/java/demo/${name}.java`, i % 7 === 0 ? "" : body([]), body(added));
 }
 
