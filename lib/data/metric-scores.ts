@@ -24,10 +24,10 @@ export type OnStoredScore = "keep" | "replace" | "fail";
 /**
  * The INSERT of `rows` into MetricScore, as one statement (a data-modifying CTE can carry it);
  * a (review, metric, signature) already stored is kept, replaced or fails (`stored`). The rows
- * travel as one array per column, the values and details as text that PostgreSQL parses: Prisma
- * 6.19's query compiler rounds Float parameters to 16 significant digits (0.11764705882352941
- * would be stored as 0.1176470588235294), and a number's shortest text reads back as the same
- * float8. For 1,000 rows the arrays cost PostgreSQL about a tenth less CPU than one JSON text of
+ * travel as one array per column, the values and details as text that PostgreSQL parses (a
+ * detail shared by several rows once, each row naming it by number): Prisma 6.19's query
+ * compiler rounds Float parameters to 16 significant digits (0.11764705882352941 would be stored
+ * as 0.1176470588235294), and a number's shortest text reads back as the same float8. For 1,000 rows the arrays cost PostgreSQL about a tenth less CPU than one JSON text of
  * the rows (json_to_recordset); most of an insert is the foreign key's check of each row.
  */
 export function metricScoresInsert(rows: readonly MetricScoreInput[], stored: OnStoredScore = "keep"): Prisma.Sql {
@@ -37,19 +37,22 @@ export function metricScoresInsert(rows: readonly MetricScoreInput[], stored: On
     fail: Prisma.empty,
   }[stored];
   for (const r of rows) if (r.value !== null && !Number.isFinite(r.value)) throw new RangeError(`score ${r.metric} of review ${r.reviewId} is not a finite number: ${r.value}`);
-  // A review's columns share one detail object (CRScore's three): its text is made once.
-  const texts = new Map<unknown, string>();
-  const detailText = (detail: unknown) => {
-    let text = texts.get(detail);
-    if (text === undefined) texts.set(detail, (text = JSON.stringify(detail)));
-    return text;
+  // A review's columns share one detail object (CRScore's three): its text is made, sent and parsed once.
+  const details: string[] = [];
+  const numbers = new Map<unknown, number>();
+  const detailNumber = (detail: unknown) => {
+    if (detail === undefined) return null;
+    let n = numbers.get(detail);
+    if (n === undefined) numbers.set(detail, (n = details.push(JSON.stringify(detail))));
+    return n;
   };
   return Prisma.sql`
     INSERT INTO "MetricScore" ("candidateReviewId", metric, "paramsKey", value, detail)
-    SELECT r."candidateReviewId", r.metric, r."paramsKey", r.value::float8, r.detail::jsonb
+    SELECT r."candidateReviewId", r.metric, r."paramsKey", r.value::float8, d.detail
     FROM unnest(${rows.map((r) => r.reviewId)}::text[], ${rows.map((r) => r.metric)}::text[], ${rows.map((r) => r.signature)}::text[],
-      ${rows.map((r) => (r.value === null ? null : String(r.value)))}::text[], ${rows.map((r) => (r.detail === undefined ? null : detailText(r.detail)))}::text[])
-      AS r("candidateReviewId", metric, "paramsKey", value, detail)
+      ${rows.map((r) => (r.value === null ? null : String(r.value)))}::text[], ${rows.map((r) => detailNumber(r.detail))}::int[])
+      AS r("candidateReviewId", metric, "paramsKey", value, "detailNumber")
+    LEFT JOIN (SELECT detail::jsonb AS detail, n FROM unnest(${details}::text[]) WITH ORDINALITY AS d(detail, n)) d ON d.n = r."detailNumber"
     ${conflict}`;
 }
 
