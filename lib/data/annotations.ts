@@ -169,10 +169,14 @@ export async function nextOpenAfter(accountId: string, assignmentId: string): Pr
 
 export async function getWorkspace(accountId: string, assignmentId: string): Promise<WorkspaceData> {
   const assignment = await findOwnAssignment(db, accountId, assignmentId);
-  const [study, { item, sources }, { queue, states, workable }] = await Promise.all([
-    db.study.findUniqueOrThrow({ where: { id: assignment.studyId }, select: workspaceStudySelect }),
+  // Independent reads (the task's waits for the study only), made together.
+  const studyRead = db.study.findUniqueOrThrow({ where: { id: assignment.studyId }, select: workspaceStudySelect });
+  const [study, { item, sources }, { queue, states, workable }, imported, task] = await Promise.all([
+    studyRead,
     readItem(assignment.codeChangeId, TASKS[assignment.task].itemKind === "reviewComment" ? FIRST_FILES : undefined),
     queueStates(accountId, assignment.studyId),
+    importedHere(accountId, assignment.codeChangeId, assignment.task),
+    studyRead.then((s) => readTask(accountId, assignment, s)),
   ]);
 
   const index = queue.findIndex((a) => a.id === assignment.id);
@@ -205,11 +209,9 @@ export async function getWorkspace(accountId: string, assignmentId: string): Pro
       waiting: queue.filter((a) => !workable(a)).length,
     },
     blockedBy,
-    imported: await importedHere(accountId, item.id, assignment.task),
+    imported,
     stored: [],
   };
-
-  const task = await readTask(accountId, assignment, study);
   Object.assign(data, task, { stored: storedEntries(task) });
   return data;
 }
