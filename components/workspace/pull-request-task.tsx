@@ -249,25 +249,28 @@ function CommentAnswers({ comment }: { comment: PullRequestComment }) {
   );
 }
 
-/** The comments still missing answers, each a link to it (nothing when all are answered). */
+/** The comments still missing answers, each a link to it (nothing when all are answered); the list is rendered once opened (a page of 200 comments opens with 200 missing). */
 const MissingList = memo(function MissingList({ missing, total, onPick }: { missing: { comment: WorkspaceComment; index: number; what: string[] }[]; total: number; onPick: (id: string) => void }) {
+  const [open, setOpen] = useState(false);
   if (missing.length === 0) return null;
   return (
-    <details className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-900" data-testid="missing-answers">
+    <details className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-900" data-testid="missing-answers" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary className="cursor-pointer">
         {missing.length} of {total} comment{total === 1 ? "" : "s"} still need answers before you submit
       </summary>
-      <ul className="mt-1 max-h-48 overflow-auto text-xs">
-        {missing.map((m) => (
-          <li key={m.comment.id}>
-            <button type="button" className="text-left underline" onClick={() => onPick(m.comment.id)}>
-              Comment {m.index + 1} ({m.comment.path}
-              {m.comment.line === null ? "" : `:${m.comment.line}`})
-            </button>
-            : {m.what.join(", ")}
-          </li>
-        ))}
-      </ul>
+      {open && (
+        <ul className="mt-1 max-h-48 overflow-auto text-xs">
+          {missing.map((m) => (
+            <li key={m.comment.id}>
+              <button type="button" className="text-left underline" onClick={() => onPick(m.comment.id)}>
+                Comment {m.index + 1} ({m.comment.path}
+                {m.comment.line === null ? "" : `:${m.comment.line}`})
+              </button>
+              : {m.what.join(", ")}
+            </li>
+          ))}
+        </ul>
+      )}
     </details>
   );
 });
