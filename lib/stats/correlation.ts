@@ -1,8 +1,9 @@
-import { rankAverage } from "./rank";
+import { rankAverageInto } from "./rank";
 import { regularizedIncompleteBeta } from "./special/incomplete-beta";
 import { studentTTwoSidedPValue } from "./special/t-distribution";
 import type { NumericSample, TestResult } from "./types";
 import { assertPaired } from "./validate";
+import { workFloat64 } from "./work-arrays";
 
 type Coefficient = { r: number } | { reason: string };
 
@@ -98,7 +99,8 @@ export function pearsonStatistic(x: NumericSample, y: NumericSample): number | n
  */
 export function spearman(x: NumericSample, y: NumericSample): TestResult {
   assertPaired(x, y);
-  return spearmanOf(x.length, rankMoment(rankAverage(x), rankAverage(y)));
+  const n = x.length;
+  return spearmanOf(n, rankMoment(rankAverageInto(x, workFloat64("spearman.x", n)), rankAverageInto(y, workFloat64("spearman.y", n))));
 }
 
 /** spearman of samples given by their average ranks (rankAverage), for callers that know them without sorting. */

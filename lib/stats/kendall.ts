@@ -1,8 +1,9 @@
-import { fewLevels, type Levels } from "./levels";
+import { fewLevels, type Levels, MAX_LEVELS } from "./levels";
 import { erfc } from "./special/erfc";
 import type { NumericSample, TestResult } from "./types";
 import { assertPaired } from "./validate";
 import { countInversions, sortPairs } from "./value-sort";
+import { workFloat64, workUint16 } from "./work-arrays";
 
 export interface KendallResult extends TestResult {
   /** How the p-value was obtained (SciPy `method='auto'`); null when undefined. */
@@ -148,14 +149,14 @@ export function kendallTauB(x: NumericSample, y: NumericSample): KendallResult {
   const n = x.length;
   if (n < 2) return tauBFromCounts({ n, xTies: new TieStats(), yTies: new TieStats(), jointTiePairs: 0, discordant: 0 });
   // Few distinct values on both sides (ratings): the pair counts from the table of (x, y) counts.
-  const xLevels = n >= TABLE_MIN_PAIRS ? fewLevels(x) : null;
-  const yLevels = xLevels && fewLevels(y);
+  const xLevels = n >= TABLE_MIN_PAIRS ? fewLevels(x, MAX_LEVELS, workUint16("kendallTauB.x", n)) : null;
+  const yLevels = xLevels && fewLevels(y, MAX_LEVELS, workUint16("kendallTauB.y", n));
   if (xLevels && yLevels) return kendallTauBOfTable(countTable(xLevels, yLevels));
-  const { xs, ys } = sortPairs(asFloat64(x), asFloat64(y));
+  const { xs, ys } = sortPairs(asFloat64(x), asFloat64(y), workFloat64("kendallTauB.xs", n), workFloat64("kendallTauB.ys", n));
   const { xTies, jointTiePairs } = xTieCounts(xs, ys);
   // The discordant pairs are the strict inversions of y in (x, y) order (Knight 1966): pairs
   // tied in x cannot be inversions, y ascending within each x group.
-  const sortedY = new Float64Array(n);
+  const sortedY = workFloat64("kendallTauB.sortedY", n);
   const discordant = countInversions(ys, sortedY);
   return tauBFromCounts({ n, xTies, yTies: sortedTies(sortedY), jointTiePairs, discordant });
 }

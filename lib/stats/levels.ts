@@ -20,13 +20,12 @@ const SLOTS = 4 * MAX_LEVELS;
  * The sample's levels, or null when it has more than `max` distinct values (found within the
  * first values of a continuous sample). One pass through an open-addressing table of the values
  * seen, probed from a hash of the value's 1/1024 grid position (equal values, -0 and 0 included,
- * hash alike).
+ * hash alike). `codes`, as long as the values, receives the levels (the result's codes).
  */
-export function fewLevels(values: NumericSample, max = MAX_LEVELS): Levels | null {
+export function fewLevels(values: NumericSample, max = MAX_LEVELS, codes: Uint16Array = new Uint16Array(values.length)): Levels | null {
   const slotValue = new Float64Array(SLOTS);
   const slotLevel = new Int32Array(SLOTS).fill(-1);
   const seen = new Float64Array(max);
-  const codes = new Uint16Array(values.length);
   const distinct = collectLevels(values, slotValue, slotLevel, seen, codes, max);
   if (distinct < 0) return null;
   // Levels numbered as first seen, renumbered in ascending value order.

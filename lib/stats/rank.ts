@@ -1,6 +1,7 @@
-import { fewLevels, type Levels } from "./levels";
+import { fewLevels, type Levels, MAX_LEVELS } from "./levels";
 import { identityOrder, insertionSortKeyed, sampleRange, sortIndicesBy } from "./radix-sort";
 import type { NumericSample } from "./types";
+import { workFloat64, workInt32, workUint16, workUint32 } from "./work-arrays";
 
 /**
  * Indices 0..n-1 ordered by value, ascending; ties keep input order (deterministic).
@@ -16,11 +17,16 @@ export function argsort(values: NumericSample): Uint32Array {
  * @example rankAverage([10, 20, 20, 30]) → Float64Array [1, 2.5, 2.5, 4]
  */
 export function rankAverage(values: NumericSample): Float64Array {
+  return rankAverageInto(values, new Float64Array(values.length));
+}
+
+/** rankAverage into `ranks` (as long as the values), which it returns. */
+export function rankAverageInto(values: NumericSample, ranks: Float64Array): Float64Array {
   const n = values.length;
-  if (n < SMALL) return sortedRanks(values, argsort(values));
-  const levels = fewLevels(values);
-  if (levels) return levelRanks(levels);
-  return bucketRanks(values);
+  if (n < SMALL) return sortedRanks(values, argsort(values), ranks);
+  const levels = fewLevels(values, MAX_LEVELS, workUint16("rankAverage.codes", n));
+  if (levels) return levelRanks(levels, ranks);
+  return bucketRanks(values, ranks);
 }
 
 /** Below this many values the index sort's insertion sort ranks them. */
@@ -35,21 +41,20 @@ const BUCKET = 32;
  * lie and ranked from their positions. A bucket of many values is ranked at once when they are
  * all equal, else sorted by the index sort (skewed data).
  */
-function bucketRanks(values: NumericSample): Float64Array {
+function bucketRanks(values: NumericSample, ranks: Float64Array): Float64Array {
   const n = values.length;
   const range = sampleRange(values);
   const min = range[0];
   const scale = n / (range[1] - min);
-  if (!(scale > 0 && scale < Infinity)) return min === range[1] ? new Float64Array(n).fill((n + 1) / 2) : sortedRanks(values, argsort(values));
-  const bucketOf = new Int32Array(n);
-  const start = new Int32Array(n + 1);
+  if (!(scale > 0 && scale < Infinity)) return min === range[1] ? ranks.fill((n + 1) / 2) : sortedRanks(values, argsort(values), ranks);
+  const bucketOf = workInt32("bucketRanks.bucketOf", n);
+  const start = workInt32("bucketRanks.start", n + 1).fill(0);
   countBuckets(values, min, scale, bucketOf, start);
   for (let b = 0; b < n; b++) start[b + 1] += start[b];
-  const keys = new Float64Array(n);
-  const order = new Uint32Array(n);
+  const keys = workFloat64("bucketRanks.keys", n);
+  const order = workUint32("bucketRanks.order", n);
   scatter(values, bucketOf, start, keys, order);
   // start[b] is now where bucket b ends.
-  const ranks = new Float64Array(n);
   rankBuckets(values, keys, order, start, ranks);
   return ranks;
 }
@@ -111,26 +116,24 @@ function rankRuns(keys: Float64Array, order: Uint32Array, from: number, to: numb
 }
 
 /** Ranks from the ascending order of all the values. */
-function sortedRanks(values: NumericSample, order: Uint32Array): Float64Array {
+function sortedRanks(values: NumericSample, order: Uint32Array, ranks: Float64Array): Float64Array {
   const keys = Float64Array.from(order, (i) => values[i]);
-  const ranks = new Float64Array(values.length);
   rankRuns(keys, order, 0, order.length, ranks);
   return ranks;
 }
 
 /** Ranks from the counts of each distinct value: a value's rank is the mean of the positions its count spans. */
-function levelRanks({ counts, codes }: Levels): Float64Array {
+function levelRanks({ counts, codes }: Levels, ranks: Float64Array): Float64Array {
   const rankOf = new Float64Array(counts.length);
   let below = 0;
   for (let l = 0; l < counts.length; l++) {
     rankOf[l] = below + (counts[l] + 1) / 2;
     below += counts[l];
   }
-  return spread(rankOf, codes);
+  return spread(rankOf, codes, ranks);
 }
 
-function spread(rankOf: Float64Array, codes: Uint16Array): Float64Array {
-  const ranks = new Float64Array(codes.length);
+function spread(rankOf: Float64Array, codes: Uint16Array, ranks: Float64Array): Float64Array {
   for (let k = 0; k < codes.length; k++) ranks[k] = rankOf[codes[k]];
   return ranks;
 }

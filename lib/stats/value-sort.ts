@@ -1,4 +1,5 @@
 import { identityOrder, sampleRange, sortIndicesBy, sortIndicesByPair } from "./radix-sort";
+import { workInt32 } from "./work-arrays";
 
 /**
  * Distribution sorts of the values themselves, not of indices as in lib/stats/radix-sort.ts:
@@ -37,8 +38,9 @@ function bucketValues(values: Float64Array, min: number, max: number, perBucket:
   const last = Math.ceil(values.length / perBucket);
   const scale = last / (max - min);
   if (depth >= DEPTH || !(scale > 0 && scale < Infinity)) return null;
-  const ids = new Int32Array(values.length);
-  const starts = new Int32Array(last + 2);
+  // Names by depth: a bucket is bucketed again while the buckets above it are still in use.
+  const ids = workInt32(`bucketValues.ids.${depth}`, values.length);
+  const starts = workInt32(`bucketValues.starts.${depth}`, last + 2).fill(0);
   countBuckets(values, min, scale, ids, starts);
   for (let b = 1; b < starts.length; b++) starts[b] += starts[b - 1];
   return { ids, starts };
@@ -57,9 +59,7 @@ function countBuckets(values: Float64Array, min: number, scale: number, ids: Int
  * The pairs (x[k], y[k]) sorted by x, ties by y, as values. A bucket of one x value is sorted
  * by y in the same way (x and y swap roles).
  */
-export function sortPairs(x: Float64Array, y: Float64Array): { xs: Float64Array; ys: Float64Array } {
-  const xs = new Float64Array(x.length);
-  const ys = new Float64Array(y.length);
+export function sortPairs(x: Float64Array, y: Float64Array, xs: Float64Array = new Float64Array(x.length), ys: Float64Array = new Float64Array(y.length)): { xs: Float64Array; ys: Float64Array } {
   sortPairsInto(x, y, xs, ys, 0);
   return { xs, ys };
 }
@@ -157,7 +157,7 @@ export function countInversions(values: Float64Array, sorted: Float64Array, dept
 
 /** Inversions of integer keys in [0, levels): for each key, the earlier keys above it (a Fenwick tree of counts per key). */
 function fenwickInversions(keys: Int32Array, levels: number): number {
-  const tree = new Int32Array(levels + 1);
+  const tree = workInt32("fenwickInversions.tree", levels + 1).fill(0);
   let inversions = 0;
   for (let k = 0; k < keys.length; k++) {
     const node = keys[k] + 1;
@@ -174,7 +174,7 @@ function fenwickInversions(keys: Int32Array, levels: number): number {
  * repeat, as ratings do) the occupied ones are numbered 0, 1, … instead: a tree of a few levels.
  */
 function occupiedBucketKeys({ ids, starts }: Buckets): [Int32Array, number] {
-  const occupied = new Int32Array(starts.length - 1);
+  const occupied = workInt32("occupiedBucketKeys.occupied", starts.length - 1);
   let levels = 0;
   for (let b = 0; b < occupied.length; b++) {
     occupied[b] = levels;
@@ -185,7 +185,7 @@ function occupiedBucketKeys({ ids, starts }: Buckets): [Int32Array, number] {
 }
 
 function renumber(ids: Int32Array, to: Int32Array): Int32Array {
-  const keys = new Int32Array(ids.length);
+  const keys = workInt32("renumber.keys", ids.length);
   for (let k = 0; k < ids.length; k++) keys[k] = to[ids[k]];
   return keys;
 }

@@ -90,3 +90,17 @@ describe("kendallTauB of few levels (the table of counts)", () => {
     expect(Math.abs((r.pValue as number) - q.p)).toBeLessThanOrEqual(1e-12 * Math.max(q.p, 1e-300));
   });
 });
+
+describe("work arrays kept between calls (lib/stats/work-arrays.ts)", () => {
+  test("calls of falling and rising sizes, continuous and tied in turn, read nothing an earlier call left", () => {
+    const sizes = [20_000, 49, 3000, 300, 20_000, 1000, 2500];
+    sizes.forEach((n, k) => {
+      const kind = k % 2 === 0 ? "continuous" : "ratings 1-5";
+      const x = SAMPLES[kind](n);
+      const y = Float64Array.from(x, (v) => (random() < 0.5 ? v : SAMPLES[kind](1)[0]));
+      expect(Array.from(rankAverage(x))).toEqual(midRanks(x));
+      expect(spearman(x, y).statistic).toBe(pearson(midRanks(x), midRanks(y)).statistic);
+      if (n <= 3000) expect(kendallTauB(x, y).statistic).toBeCloseTo(quadraticKendall(x, y).tau, 13);
+    });
+  });
+});
