@@ -131,6 +131,11 @@ test("a second participant reaches neither the first one's work nor their link, 
   expect((await page.goto(`/studies/${slug}/quality`))?.status()).toBe(403);
   expect((await page.goto(`/qualification/demo`))?.status()).toBe(404);
   expect((await page.goto(`/participate/demo`))?.status()).toBe(404);
+  // Their account page offers no API token, and shows no placeholder e-mail.
+  await page.goto("/account");
+  await expect(page.getByTestId("participant-account")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "API tokens" })).toHaveCount(0);
+  await expect(page.getByText("participants.invalid")).toHaveCount(0);
   await shot(page, "second-participant");
 
   // A forged session cookie signs nobody in; a link naming no participant, or an MTurk preview, is refused.

@@ -4,6 +4,7 @@ import { content, text } from "@/components/dashboard/table-data";
 import { DEFAULT_EXPIRY_DAYS, MAX_EXPIRY_DAYS, SCOPE_DESCRIPTIONS, SCOPE_NAMES, scopeName } from "@/lib/auth/api-token";
 import { requirePageAccount } from "@/lib/auth/session";
 import { listApiTokens } from "@/lib/data/api-tokens";
+import { participantStudySlug } from "@/lib/data/participants";
 import { createToken, revokeToken } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -12,6 +13,21 @@ const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : "ne
 
 export default async function AccountPage() {
   const account = await requirePageAccount();
+  const crowdStudy = await participantStudySlug(account.id);
+  if (crowdStudy !== null) {
+    // A participant of a crowd link has no e-mail or password here, and no tokens (a script of theirs would be a bot).
+    return (
+      <div className="space-y-4">
+        <h1 className="text-2xl font-semibold">Your account</h1>
+        <p className="text-sm text-slate-600" data-testid="participant-account">
+          You take part in one study through its participation link, in this browser. Nothing about you is kept but the id your platform gave the link.{" "}
+          <a className="underline" href={`/participate/${encodeURIComponent(crowdStudy)}`}>
+            Back to the study
+          </a>
+        </p>
+      </div>
+    );
+  }
   const tokens = await listApiTokens(account.id);
   const now = new Date();
   return (
