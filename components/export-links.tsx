@@ -1,5 +1,5 @@
 import type { ExportOffer } from "@/lib/export/available";
-import { EXPORT_NEEDS, type ExportData, type ExportFormat } from "@/lib/export/formats";
+import { DATASET_FORMATS, type DatasetFormat, EXPORT_NEEDS, type ExportData, type ExportFormat, LICENSE_ID } from "@/lib/export/formats";
 
 const LABELS: Record<ExportFormat, string> = {
   jsonl: "JSONL (re-importable, Hugging Face datasets)",
@@ -11,6 +11,8 @@ const LABELS: Record<ExportFormat, string> = {
   "github-comments": "review comments (GitHub's shape)",
   "test-outcomes": "test outcomes (outcomes JSONL)",
 };
+
+const DATASET_LABELS: Record<DatasetFormat, string> = { parquet: "Parquet tables, one per task", hf: "Hugging Face dataset (tables and dataset card)" };
 
 /** What is not offered, for want of which data. */
 const NOT_YET: Record<ExportData, string> = {
@@ -26,6 +28,7 @@ const NOT_YET: Record<ExportData, string> = {
  * file. The GradedReviews workbook holds one grade per cell: the consensus grade, or the grades of
  * the annotator picked. Gold items (known answers for attention checks) are left out unless asked for.
  * The long and wide answers can be filtered by status (submitted or draft), annotator and saving dates.
+ * The same rows download as Parquet tables or a Hugging Face dataset, each a ZIP archive of its folder.
  */
 export function ExportLinks({ slug, annotators, offer }: { slug: string; annotators: string[]; offer: ExportOffer }) {
   const url = `/api/studies/${encodeURIComponent(slug)}/export`;
@@ -84,6 +87,32 @@ export function ExportLinks({ slug, annotators, offer }: { slug: string; annotat
           <label>
             before <input type="date" name="to" className="rounded border border-slate-300 px-1" />
           </label>
+          <button type="submit" className="text-blue-700 hover:underline">
+            Download
+          </button>
+        </form>
+      )}
+      {offered("long-jsonl") && (
+        <form action={url} method="get" className="flex flex-wrap items-center gap-2" aria-label="Dataset download">
+          <label>
+            Dataset as{" "}
+            <select name="format" defaultValue="hf" className="rounded border border-slate-300 px-1">
+              {DATASET_FORMATS.map((format) => (
+                <option key={format} value={format}>
+                  {DATASET_LABELS[format]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            licence (SPDX){" "}
+            <input name="license" placeholder="other" pattern={LICENSE_ID.source} title="An SPDX identifier such as cc-by-4.0 or mit, or other" className="w-28 rounded border border-slate-300 px-1" />
+          </label>
+          {offer.gold && (
+            <label>
+              <input type="checkbox" name="gold" value="include" /> with gold items
+            </label>
+          )}
           <button type="submit" className="text-blue-700 hover:underline">
             Download
           </button>

@@ -1,5 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { expect, test, type Download } from "@playwright/test";
+import JSZip from "jszip";
 import { E2E_ACCOUNTS, signIn, testDb } from "./fixtures";
 
 const textOf = async (download: Download) => Buffer.concat(await (await download.createReadStream()).toArray()).toString("utf8");
@@ -118,6 +119,43 @@ test("the demo study's downloads have distinct names, and a note that starts a f
     await db.claimJudgement.update({ where: { id: judgement.id }, data: { note: judgement.note } });
     await db.consensus.delete({ where: { id: gold.id } });
   }
+});
+
+test("a lead downloads the answers as a Hugging Face dataset (a ZIP of Parquet tables and a dataset card) and as Parquet tables; a licence that is no identifier is refused", async ({ page }) => {
+  const { parquetReadObjects } = await import("hyparquet");
+  await signIn(page, E2E_ACCOUNTS.lead);
+  await page.goto("/studies/demo");
+  const long = (await (await page.request.get("/api/studies/demo/export?format=long-jsonl")).text()).trimEnd().split("\n").map((row) => JSON.parse(row) as { task: string });
+  const form = page.getByRole("form", { name: "Dataset download" });
+  await form.getByLabel("licence (SPDX)").fill("cc-by-4.0");
+  const downloading = page.waitForEvent("download");
+  await form.getByRole("button", { name: "Download" }).click();
+  const file = await downloading;
+  expect(file.suggestedFilename()).toBe("demo.hf.zip");
+  const archive = await JSZip.loadAsync(Buffer.concat(await (await file.createReadStream()).toArray()));
+  const names = Object.values(archive.files).filter((entry) => !entry.dir).map((entry) => entry.name);
+  expect(names).toContain("demo.hf/README.md");
+  const card = await archive.file("demo.hf/README.md")!.async("string");
+  expect(card).toMatch(/^---\nlicense: cc-by-4.0\n/);
+  const tables = names.filter((name) => name.startsWith("demo.hf/data/"));
+  const rows: { task: string }[] = [];
+  for (const name of tables) {
+    expect(card).toContain(`data_files: ${name.slice("demo.hf/".length)}`);
+    rows.push(...((await parquetReadObjects({ file: (await archive.file(name)!.async("uint8array")).slice().buffer })) as { task: string }[]));
+  }
+  expect(rows.map((r) => r.task).sort()).toEqual(long.map((r) => r.task).sort());
+
+  await form.getByLabel("Dataset as").selectOption("parquet");
+  const parquet = page.waitForEvent("download");
+  await form.getByRole("button", { name: "Download" }).click();
+  const parquetFile = await parquet;
+  expect(parquetFile.suggestedFilename()).toBe("demo.parquet.zip");
+  const parquetNames = Object.keys((await JSZip.loadAsync(Buffer.concat(await (await parquetFile.createReadStream()).toArray()))).files).filter((n) => n.endsWith(".parquet"));
+  expect(parquetNames.sort()).toEqual(tables.map((name) => name.replace("demo.hf/data/", "demo.parquet/")).sort());
+
+  const refused = await page.request.get("/api/studies/demo/export?format=hf&license=cc%20by");
+  expect(refused.status()).toBe(400);
+  expect(await refused.text()).toContain("license");
 });
 
 test("an annotator can neither import nor export", async ({ page }) => {

@@ -12,9 +12,15 @@ import { goldItems, type GoldItems } from "@/lib/data/gold";
 import { uncountedRaters } from "@/lib/data/study-access";
 import { studyPullRequests } from "@/lib/data/pull-requests";
 import { requireStudy } from "@/lib/data/studies";
+import { agreementReport } from "@/lib/data/reports";
+import type { LedStudy } from "@/lib/data/study-access";
+import { TASK_LABELS } from "@/lib/annotation/task-labels";
+import { datasetCard } from "@/lib/export/dataset-card";
+import { parquetTablesOfLong, type ParquetTable } from "@/lib/export/parquet";
+import type { ExportFile } from "@/lib/export/zip";
 import { byteStream, type ExportOffer, type ExportRequest, noExportData, offeredFormats, type PreparedExport, writeExport } from "@/lib/export";
 import { type Adjudicated, codeChangeConsensus, consensusKey } from "@/lib/export/consensus";
-import type { ExportData, ExportFormat } from "@/lib/export/formats";
+import type { DatasetFormat, ExportData, ExportFormat } from "@/lib/export/formats";
 import { gradedReviewsLayout } from "@/lib/export/gradedreviews";
 import { commentQuestionsForExport, type CommentQuestions } from "@/lib/export/github-comments";
 import type { ExportedTestOutcome } from "@/lib/export/test-outcomes";
@@ -155,4 +161,20 @@ async function studyCommentQuestions(client: PrismaClient, study: StudyForAnalys
 /** The export as a web stream of bytes, for `new Response(exportStream(...))` in a route handler. */
 export function exportStream(request: ExportRequest | PreparedExport, client: PrismaClient = db): ReadableStream<Uint8Array> {
   return byteStream(streamExport(request, client));
+}
+
+/**
+ * A folder export's files from the long rows of `prepared` (a `long-jsonl` export, with its
+ * filters): `parquet`, one table per task; `hf`, the tables under data/ and the dataset card
+ * (README.md) with the study's agreement figures.
+ */
+export async function datasetFiles(format: DatasetFormat, study: LedStudy, prepared: PreparedExport, license: string, client: PrismaClient = db): Promise<{ files: ExportFile[]; tables: ParquetTable[] }> {
+  const tables = await parquetTablesOfLong(streamExport(prepared, client));
+  const folder = format === "hf" ? "data/" : "";
+  const files = tables.map((table) => ({ path: `${folder}${table.file}`, bytes: new Uint8Array(table.buffer) }));
+  if (format === "parquet") return { files, tables };
+  const { includeGold = false } = prepared.request;
+  const agreement = await agreementReport(study.id, { includeGold }, client);
+  const card = datasetCard({ study, tasks: study.tasks.map((task) => ({ task, label: TASK_LABELS[task] })), tables, agreement, license, includeGold, exportedAt: new Date() });
+  return { files: [...files, { path: "README.md", bytes: new TextEncoder().encode(card) }], tables };
 }

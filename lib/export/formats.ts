@@ -6,6 +6,17 @@ export function isExportFormat(value: string): value is ExportFormat {
   return (EXPORT_FORMATS as readonly string[]).includes(value);
 }
 
+/**
+ * The folder exports, downloaded as a ZIP archive: `parquet`, the long rows as one Parquet table
+ * per task; `hf`, those tables under data/ with a dataset card, as a Hugging Face dataset. They
+ * hold the long export's rows, so they take its filters and need annotations.
+ */
+export const DATASET_FORMATS = ["parquet", "hf"] as const;
+export type DatasetFormat = (typeof DATASET_FORMATS)[number];
+
+/** A dataset card's licence: an SPDX identifier (cc-by-4.0, mit, ...) or `other`. */
+export const LICENSE_ID = /^[A-Za-z0-9][A-Za-z0-9.\-+]*$/;
+
 const CONTENT_TYPE: Record<ExportFormat, string> = {
   jsonl: "application/jsonl; charset=utf-8",
   "long-csv": "text/csv; charset=utf-8",
@@ -32,8 +43,8 @@ export const EXPORT_NEEDS: Record<ExportFormat, ExportData> = {
   "test-outcomes": "test outcomes",
 };
 
-export function exportContentType(format: ExportFormat): string {
-  return CONTENT_TYPE[format];
+export function exportContentType(format: ExportFormat | DatasetFormat): string {
+  return format === "parquet" || format === "hf" ? "application/zip" : CONTENT_TYPE[format];
 }
 
 /** What sets a download apart from others of its format: gold items included, and the answers kept (annotator also: whose grades the workbook holds). */
@@ -45,8 +56,9 @@ export interface ExportVariant {
   to?: Date;
 }
 
-const LAYOUT: Record<ExportFormat, string> = { jsonl: "", "long-csv": "long", "long-jsonl": "long", "wide-csv": "wide", "wide-jsonl": "wide", gradedreviews: "gradedreviews", "github-comments": "github-comments", "test-outcomes": "test-outcomes" };
-const EXTENSION: Record<ExportFormat, string> = { jsonl: "jsonl", "long-csv": "csv", "long-jsonl": "jsonl", "wide-csv": "csv", "wide-jsonl": "jsonl", gradedreviews: "xlsx", "github-comments": "jsonl", "test-outcomes": "jsonl" };
+type Download = ExportFormat | DatasetFormat;
+const LAYOUT: Record<Download, string> = { jsonl: "", "long-csv": "long", "long-jsonl": "long", "wide-csv": "wide", "wide-jsonl": "wide", gradedreviews: "gradedreviews", "github-comments": "github-comments", "test-outcomes": "test-outcomes", parquet: "parquet", hf: "hf" };
+const EXTENSION: Record<Download, string> = { jsonl: "jsonl", "long-csv": "csv", "long-jsonl": "jsonl", "wide-csv": "csv", "wide-jsonl": "jsonl", gradedreviews: "xlsx", "github-comments": "jsonl", "test-outcomes": "jsonl", parquet: "zip", hf: "zip" };
 
 /** A name as one part of a file name: dots (which separate the parts), slashes, quotes, spaces and control characters become dashes. */
 const namePart = (text: string) => text.replace(/[\s\p{Cc}./\\:*?"<>|]+/gu, "-").replace(/^-+|-+$/g, "");
@@ -59,9 +71,9 @@ function timePart(time: Date): string {
 
 /**
  * A download name that tells the variants apart: `demo.jsonl`, `demo.long.csv`,
- * `demo.long.gold.csv`, `demo.wide.submitted.ada.from-2026-11-01.csv`, `demo.gradedreviews.xlsx`.
+ * `demo.long.gold.csv`, `demo.wide.submitted.ada.from-2026-11-01.csv`, `demo.gradedreviews.xlsx`, `demo.hf.zip`.
  */
-export function exportFileName(studySlug: string, format: ExportFormat, variant: ExportVariant = {}): string {
+export function exportFileName(studySlug: string, format: Download, variant: ExportVariant = {}): string {
   const parts = [
     studySlug,
     LAYOUT[format],

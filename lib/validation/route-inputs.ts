@@ -4,7 +4,7 @@
  * (the reports' options in report-options.ts, saves in lib/annotation/value-schemas.ts).
  */
 import { z } from "zod";
-import { EXPORT_FORMATS } from "@/lib/export/formats";
+import { DATASET_FORMATS, EXPORT_FORMATS, LICENSE_ID } from "@/lib/export/formats";
 import { IMPORT_FORMATS } from "@/lib/import/formats";
 import { MAX_TIME_REPORT_MS } from "@/lib/annotation/values";
 
@@ -13,7 +13,9 @@ const date = z.preprocess((v) => v || undefined, z.coerce.date().optional());
 
 /** GET /api/studies/SLUG/export's query. */
 export const exportQuerySchema = z.object({
-  format: z.enum(EXPORT_FORMATS),
+  format: z.enum([...EXPORT_FORMATS, ...DATASET_FORMATS]),
+  /** The hf dataset card's licence. */
+  license: z.preprocess((v) => v || undefined, z.string().regex(LICENSE_ID, "an SPDX identifier (cc-by-4.0, mit, ...) or other").default("other")),
   annotator: z.string().optional().transform((name) => name || undefined),
   gold: z.literal("include").optional(),
   status: z.enum(["submitted", "draft", ""]).optional().transform((v) => v || undefined),

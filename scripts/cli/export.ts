@@ -15,14 +15,10 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { CliError, hasSwitch, optionalFlag, type ParsedArgs, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
-import { findStudy } from "@/lib/data/studies";
 import { EXPORT_FORMATS, isExportFormat, type ExportFormat } from "@/lib/export";
-import { parquetTablesOfLong, type ParquetTable } from "@/lib/export/parquet";
-import { datasetCard } from "@/lib/export/dataset-card";
-import { TASK_LABELS } from "@/lib/annotation/task-labels";
-import { agreementReport } from "@/lib/data/reports";
-import { COMMAND_LINE, requireLedStudy } from "@/lib/data/study-access";
-import { prepareExport, streamExport } from "@/lib/data/exports";
+import { LICENSE_ID } from "@/lib/export/formats";
+import { COMMAND_LINE, findLedStudy } from "@/lib/data/study-access";
+import { datasetFiles, prepareExport, streamExport } from "@/lib/data/exports";
 
 /** `long`/`wide` take their CSV or JSONL form from the output's extension; `parquet` is the long export's rows as Parquet. */
 function exportFormat(name: string, out: string): ExportFormat {
@@ -40,13 +36,6 @@ function dateFlag(args: ParsedArgs, name: string): Date | undefined {
   return date;
 }
 
-/** The hf export's dataset card: the study, its tasks' tables, its agreement figures with their CIs. */
-async function card(slug: string, tables: ParquetTable[], license: string, includeGold: boolean): Promise<string> {
-  const study = await requireLedStudy(COMMAND_LINE, slug);
-  const agreement = await agreementReport(study.id, { includeGold });
-  return datasetCard({ study, tasks: study.tasks.map((task) => ({ task, label: TASK_LABELS[task] })), tables, agreement, license, includeGold, exportedAt: new Date() });
-}
-
 const command: Command = {
   name: "export",
   usage: `export --study SLUG --format long|wide|parquet|hf|${EXPORT_FORMATS.join("|")} --out PATH [--license SPDX] [--annotator NAME] [--status submitted|draft] [--from DATE] [--to DATE] [--include-gold] [--raw]`,
@@ -54,7 +43,7 @@ const command: Command = {
     const slug = requireFlag(args, "study");
     const out = requireFlag(args, "out");
     const format = exportFormat(requireFlag(args, "format"), out);
-    const study = await findStudy({ slug });
+    const study = await findLedStudy(COMMAND_LINE, slug);
     if (!study) throw new CliError(`No study "${slug}"`);
     const annotator = optionalFlag(args, "annotator");
     const status = optionalFlag(args, "status");
@@ -67,13 +56,14 @@ const command: Command = {
     const named = requireFlag(args, "format");
     if (named === "parquet" || named === "hf") {
       const license = optionalFlag(args, "license") ?? "other";
-      if (!/^[A-Za-z0-9][A-Za-z0-9.+-]*$/.test(license)) throw new CliError(`--license must be an SPDX identifier (cc-by-4.0, mit, ...) or other, got "${license}"`);
+      if (!LICENSE_ID.test(license)) throw new CliError(`--license must be an SPDX identifier (cc-by-4.0, mit, ...) or other, got "${license}"`);
       // A folder: one Parquet table per task; hf puts them under data/ beside the dataset card.
-      const tables = await parquetTablesOfLong(streamExport(prepared));
-      const folder = named === "hf" ? path.join(out, "data") : out;
-      mkdirSync(folder, { recursive: true });
-      for (const table of tables) writeFileSync(path.join(folder, table.file), new Uint8Array(table.buffer));
-      if (named === "hf") writeFileSync(path.join(out, "README.md"), await card(slug, tables, license, includeGold));
+      const { files, tables } = await datasetFiles(named, study, prepared, license);
+      for (const file of files) {
+        const target = path.join(out, file.path);
+        mkdirSync(path.dirname(target), { recursive: true });
+        writeFileSync(target, file.bytes);
+      }
       return { study: slug, format: named, out, tables: tables.map(({ task, file, rows, buffer }) => ({ task, file, rows, bytes: buffer.byteLength })) };
     }
     const file = createWriteStream(out);

@@ -5,6 +5,8 @@ describe("export file names (lib/export/formats.ts)", () => {
   test("each format and variant has its own name: layout, gold, filters, then the extension", () => {
     expect(EXPORT_FORMATS.map((format) => exportFileName("demo", format))).toEqual(["demo.jsonl", "demo.long.csv", "demo.long.jsonl", "demo.wide.csv", "demo.wide.jsonl", "demo.gradedreviews.xlsx", "demo.github-comments.jsonl", "demo.test-outcomes.jsonl"]);
     expect(exportFileName("demo", "long-csv", { includeGold: true })).toBe("demo.long.gold.csv");
+    expect(exportFileName("demo", "hf", { includeGold: true, status: "submitted" })).toBe("demo.hf.gold.submitted.zip");
+    expect(exportFileName("demo", "parquet")).toBe("demo.parquet.zip");
     expect(exportFileName("demo", "jsonl", { includeGold: true })).toBe("demo.gold.jsonl");
     expect(exportFileName("demo", "gradedreviews", { annotator: "grace", includeGold: true })).toBe("demo.gradedreviews.gold.grace.xlsx");
     const filtered = { status: "submitted", annotator: "ada", from: new Date("2026-11-01"), to: new Date("2026-11-24T10:30:00Z") };
