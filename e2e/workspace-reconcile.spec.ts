@@ -32,7 +32,7 @@ test("Back and forward show the stored labels, and the next change saves without
   await page.goBack();
   await expect(page).toHaveURL(new RegExp(`/annotate/${a.assignmentId}$`));
   await expectLabels(page, labels);
-  await expect(page.getByTestId("save-status")).not.toHaveText("No changes yet");
+  await expect(page.getByTestId("save-status")).not.toHaveText("Nothing to save");
   await page.getByTestId("review").first().getByRole("radio", { name: "0 Low quality" }).click();
   await expectSaved(page);
   await expect(page.getByTestId("conflict")).toHaveCount(0);

@@ -7,7 +7,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** The badge's words: short, so that every state fits its fixed width. */
 const TEXT: Record<OverallStatus, (changes: number, drafts: number) => string> = {
-  idle: () => "No changes yet",
+  // Also after a reload, when every answer is stored: "no changes" would read as if nothing were.
+  idle: () => "Nothing to save",
   pending: (changes) => `${plural(changes, "unsaved change")}…`,
   saving: () => "Saving…",
   saved: () => "All changes saved",

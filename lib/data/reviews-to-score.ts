@@ -80,13 +80,14 @@ export interface CalibrationReview {
   annotated: boolean;
 }
 
-/** The study's reviews that have a text, with their system, whether they are human references and whether their change was annotated. */
+/** The study's reviews that have a text, with their system, whether they are human references and whether their change was annotated; in id order, so τ's sums run in the same order each time. */
 export async function loadCalibrationReviews(studyId: string): Promise<CalibrationReview[]> {
   return rawRows<CalibrationReview>(
     db,
     Prisma.sql`
     SELECT r.id, r.system, r."isReference", EXISTS (SELECT 1 FROM "ReviewRating" rr JOIN "CandidateReview" x ON x.id = rr."candidateReviewId" WHERE x."codeChangeId" = r."codeChangeId") AS annotated
-    FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId" WHERE c."studyId" = ${studyId} AND NOT r."textMissing"`,
+    FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId" WHERE c."studyId" = ${studyId} AND NOT r."textMissing"
+    ORDER BY r.id`,
   );
 }
 
