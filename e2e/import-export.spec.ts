@@ -128,6 +128,7 @@ test("a lead downloads the answers as a Hugging Face dataset (a ZIP of Parquet t
   const long = (await (await page.request.get("/api/studies/demo/export?format=long-jsonl")).text()).trimEnd().split("\n").map((row) => JSON.parse(row) as { task: string });
   const form = page.getByRole("form", { name: "Dataset download" });
   await form.getByLabel("licence (SPDX)").fill("cc-by-4.0");
+  await page.getByLabel("Downloads").screenshot({ path: test.info().outputPath("downloads.png") });
   const downloading = page.waitForEvent("download");
   await form.getByRole("button", { name: "Download" }).click();
   const file = await downloading;
