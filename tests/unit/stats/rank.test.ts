@@ -75,6 +75,14 @@ describe("spearman's one pass over the ranks", () => {
   });
 });
 
+describe("heavy ties at the bench's size (100,000 ratings 1-5 on both sides, 40 % of y drawn again)", () => {
+  const x = SAMPLES["ratings 1-5"](100_000);
+  const y = x.map((v) => (random() < 0.4 ? 1 + Math.floor(random() * 5) : v));
+  test("spearman is the product-moment correlation of the mid-ranks, to the last bit", () => {
+    expect(spearman(x, y).statistic).toBe(pearson(midRanks(x), midRanks(y)).statistic);
+  });
+});
+
 describe("kendallTauB of few levels (the table of counts)", () => {
   test.each([
     ["ratings 1-5", "ratings 1-5"],
