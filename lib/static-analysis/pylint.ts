@@ -9,8 +9,7 @@
  * The code changes of a chunk are linted by one Python process per core (PYLINT_DRIVER), one
  * pylint run per change as its own `pylint` command would do it, so that pylint starts once and
  * the libraries the changes import (numpy, pandas, ...: most of pylint's time on real files) are
- * parsed once per process instead of once per change. Changes importing the same libraries go
- * to the same process (dealGroups), so that each library is parsed by one of them.
+ * parsed once per process instead of once per change.
  */
 import { readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
@@ -200,64 +199,19 @@ async function lintInOneProcess(python: string, scriptDir: string, groups: reado
   return toolJson("pylint", result) as (string | { error: string })[];
 }
 
-/** The top-level modules a Python source imports (`import a.b as c, d`, `from a.b import c`; relative imports left out). */
-export function importedModules(source: string): Set<string> {
-  const modules = new Set<string>();
-  for (const [, from, names] of source.matchAll(/^[ \t]*(?:from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b|import[ \t]+([^\n#;]+))/gm)) {
-    if (from) modules.add(from);
-    else for (const name of names.split(",")) modules.add(/^\s*([A-Za-z_]\w*)/.exec(name)?.[1] ?? "");
-  }
-  modules.delete("");
-  return modules;
-}
-
-/** A change's files as the dealing sees them: what they import and how long they are. */
-export interface GroupToDeal {
-  modules: ReadonlySet<string>;
-  lines: number;
-}
-
-/**
- * The process each group goes to, of `processes`. Longest first, each of the first groups opens
- * a process of its own; then a group goes to the process that already has most of the modules
- * it imports among those whose lines stay within an even share (astroid parses a library once
- * per process, and pandas alone takes seconds), else to the process with the fewest lines.
- * Which process lints a group never changes its findings.
- */
-export function dealGroups(groups: readonly GroupToDeal[], processes: number): number[] {
-  const even = groups.reduce((sum, g) => sum + g.lines, 0) / processes;
-  const load = Array.from({ length: processes }, () => 0);
-  const modules = Array.from({ length: processes }, () => new Set<string>());
-  const dealt = groups.map(() => 0);
-  const order = groups.map((_, i) => i).sort((a, b) => groups[b].lines - groups[a].lines || a - b);
-  for (const i of order) {
-    const shared = (p: number) => [...groups[i].modules].filter((m) => modules[p].has(m)).length;
-    const lightest = load.indexOf(Math.min(...load));
-    const empty = load.indexOf(0);
-    const fitting = empty >= 0 ? [empty] : load.flatMap((l, p) => (l + groups[i].lines <= even ? [p] : []));
-    const p = fitting.reduce((best, q) => (shared(q) > shared(best) || (shared(q) === shared(best) && load[q] < load[best]) ? q : best), fitting[0] ?? lightest);
-    dealt[i] = p;
-    load[p] += groups[i].lines;
-    for (const m of groups[i].modules) modules[p].add(m);
-  }
-  return dealt;
-}
-
 /**
  * Findings per analyzed path (as given); each group (a change's files) is linted on its own. The
- * groups are dealt to one driver process per core (dealGroups); each parses the libraries its
- * own changes import.
+ * groups are dealt round the cores, one driver process each (each parses the libraries its own
+ * changes import).
  */
 export async function runPylint(groups: readonly (readonly string[])[], version: string): Promise<Map<string, Finding[]>> {
   const { python, scriptDir } = await pylintPython();
   const processes = Math.max(1, Math.min(availableParallelism(), groups.length));
-  const texts = await Promise.all(groups.map(async (files) => (await Promise.all(files.map((f) => readFile(f, "utf8")))).join("\n")));
-  const dealt = dealGroups(texts.map((text) => ({ modules: importedModules(text), lines: text.split("\n").length })), processes);
-  const shares = Array.from({ length: processes }, (_, p) => groups.flatMap((_, i) => (dealt[i] === p ? [i] : [])));
-  const reports = await Promise.all(shares.map((share) => lintInOneProcess(python, scriptDir, share.map((i) => groups[i]))));
+  const dealt = Array.from({ length: processes }, (_, p) => groups.filter((_, i) => i % processes === p));
+  const reports = await Promise.all(dealt.map((share) => lintInOneProcess(python, scriptDir, share)));
   const byFile = new Map<string, Finding[]>();
   groups.forEach((files, i) => {
-    const report = reports[dealt[i]][shares[dealt[i]].indexOf(i)];
+    const report = reports[i % processes][Math.floor(i / processes)];
     if (typeof report !== "string") throw new SetupError(`pylint failed on ${files.join(", ")}: ${report?.error ?? "no report"}`);
     for (const [file, findings] of pylintFindings(toolJson("pylint", { stdout: report, stderr: "", code: 0 }), files, version)) byFile.set(file, findings);
   });

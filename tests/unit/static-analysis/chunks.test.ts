@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { unifiedDiff } from "@/lib/diff";
 import { analyzeChanges, type AnalyzerStatus, type ChangeAnalysis, type ChangeToAnalyze, detectAnalyzers, pylintFindings, PYLINT_ARGS } from "@/lib/static-analysis";
 import { run } from "@/lib/static-analysis/exec";
-import { dealGroups, importedModules, runPylint } from "@/lib/static-analysis/pylint";
+import { runPylint } from "@/lib/static-analysis/pylint";
 import { javaVariant, JS_CHANGE, pythonVariant } from "./fixtures";
 import { requireTools } from "./require-tools";
 import { hasSharedFile, sharedPath } from "../../shared-data";
@@ -117,24 +117,4 @@ describe("a chunk of changes analyzed at once", () => {
     }
     expect(chunk.get(groups[1][0])!.some((f) => f.message === "Module 'posixpath' has no 'custom_0' member")).toBe(true);
   }, 600_000);
-});
-
-describe("which pylint process lints a change", () => {
-  test("the top-level modules a Python file imports", () => {
-    const source = ["import os", "import numpy as np, pandas.api.types as t", "from torch.nn import functional  # the layers", "from . import sibling", "from .base import Thing", "    import json", "x = 'import nothing'", ""].join("\n");
-    expect([...importedModules(source)].sort()).toEqual(["json", "numpy", "os", "pandas", "torch"]);
-  });
-
-  test("changes importing the same libraries go to the same process, the lines shared about evenly", () => {
-    const group = (lines: number, ...modules: string[]) => ({ lines, modules: new Set(["os", ...modules]) });
-    const groups = [group(100, "pandas"), group(100, "torch"), group(90, "torch"), group(90, "pandas", "numpy"), group(10, "pandas"), group(10, "torch")];
-    const dealt = dealGroups(groups, 2);
-    expect(new Set([0, 3, 4].map((i) => dealt[i])).size).toBe(1);
-    expect(new Set([1, 2, 5].map((i) => dealt[i])).size).toBe(1);
-    expect(dealt[0]).not.toBe(dealt[1]);
-    // One long change does not take a process's whole share of lines from changes sharing its libraries.
-    const lopsided = dealGroups([group(300, "pandas"), group(100, "pandas"), group(100, "pandas"), group(100, "pandas")], 2);
-    expect(lopsided.filter((p) => p === lopsided[0])).toHaveLength(1);
-    expect(dealGroups([group(5)], 1)).toEqual([0]);
-  });
 });
