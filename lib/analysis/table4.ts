@@ -31,7 +31,7 @@ export async function table4Report(studyId: string, context: MetricJobContext = 
     pooling = await crscorePooling(embedding, context);
     embedder = await runEmbedder(context, studyId, embedding, pooling);
   } else embedder = (await fitStudyEmbedder(studyId)).embedder;
-  const tau = await planTau(context, studyId, embedder, {});
+  const tau = await planTau(context, studyId, config, embedder, {});
   const tauGt = await calibrateStudyTau(context, studyId, embedder, "gt");
   const { pairs, ratings } = await claimLinkPairs(await linkedRatings(studyId), embedder);
   return {

@@ -1,5 +1,5 @@
 /** Planning a metric run: which metrics, which embedder, which CRScore threshold, which LLM endpoint and SWE-Judge team. */
-import { type Embedder, type EmbeddingPooling, offersTokenEmbeddings, resolveEmbeddingConfig } from "@/lib/embeddings";
+import { type Embedder, type EmbeddingConfig, type EmbeddingPooling, offersTokenEmbeddings, resolveEmbeddingConfig } from "@/lib/embeddings";
 import type { JudgeMetricName } from "@/lib/judges";
 import { fitStudyEmbedder, type MetricJobContext, rememberEmbedder, runEmbedder } from "./context";
 import { JUDGE_CHUNK_SIZE, judgeJobSpec, type JudgeRunRequest, planLlm } from "./judges";
@@ -28,8 +28,7 @@ export interface MetricRunRequest extends TauRequest {
 export const DEFAULT_CHUNK_SIZE = 1000;
 
 /** The embedder of a run and its description for MetricRun.params; the context keeps it for the run's chunks. */
-async function planEmbedder(context: MetricJobContext, studyId: string, overrides: MetricRunRequest["embedding"]): Promise<{ embedder: Embedder; embedding: RunEmbedding }> {
-  const config = resolveEmbeddingConfig(overrides);
+async function planEmbedder(context: MetricJobContext, studyId: string, config: EmbeddingConfig): Promise<{ embedder: Embedder; embedding: RunEmbedding }> {
   if (config.kind === "http") {
     const embedding = { model: config.model, offline: false, url: config.url, corpusFingerprint: null };
     return { embedder: await runEmbedder(context, studyId, embedding), embedding };
@@ -60,12 +59,16 @@ export async function planMetricRun(context: MetricJobContext, studyId: string, 
   let tau: TauChoice | null = null;
   let pooling: EmbeddingPooling = "sentence";
   if (names.some(needsEmbeddings)) {
-    const planned = await planEmbedder(context, studyId, request.embedding);
-    embedding = planned.embedding;
+    const config = resolveEmbeddingConfig(request.embedding);
+    // The offline model is fitted (this process's CPU) while τ's calibration reads the study's reviews and ratings (the database's).
+    const planning = planEmbedder(context, studyId, config).then(async (planned) => ({ ...planned, pooling: names.includes(CRSCORE) ? await crscorePooling(planned.embedding, context) : ("sentence" as const) }));
     if (names.includes(CRSCORE)) {
-      pooling = await crscorePooling(embedding, context);
-      tau = await planTau(context, studyId, embedding.offline ? planned.embedder : await runEmbedder(context, studyId, embedding, pooling), request);
+      const tauEmbedder = planning.then((p) => (p.embedding.offline ? p.embedder : runEmbedder(context, studyId, p.embedding, p.pooling)));
+      // Awaited below, or left failing when τ's planning fails first.
+      tauEmbedder.catch(() => undefined);
+      tau = await planTau(context, studyId, config, tauEmbedder, request);
     }
+    ({ embedding, pooling } = await planning);
   }
   const specs: MetricJobSpec[] = [];
   for (const name of names) specs.push(llm && isJudgeMetric(name) ? await judgeJobSpec(context, studyId, name as JudgeMetricName, llm, request.llm) : metricJobSpec(name, embedding, tau, pooling));

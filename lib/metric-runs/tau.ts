@@ -12,10 +12,10 @@
  * signature says so (`tau-items:all`). Without human relevance ratings and a named system, the
  * default calibration falls back to τ_GT. The choice goes into the metric signature.
  */
-import { humanScore, mean } from "@/lib/analysis/human-scores";
+import { humanScore, type HumanRatings, mean } from "@/lib/analysis/human-scores";
 import { humanScores } from "@/lib/data/task-answers";
 import { requireStudy } from "@/lib/data/studies";
-import type { Embedder } from "@/lib/embeddings";
+import type { Embedder, EmbeddingConfig } from "@/lib/embeddings";
 import { AppError } from "@/lib/errors";
 import { calibrateThreshold, CRSCORE_DEFAULT_TAU, isCrscorePaperModel, pairwiseSimilarities, splitReviewSentences } from "@/lib/metrics";
 import type { MetricJobContext } from "./context";
@@ -49,11 +49,16 @@ export function bestRatedSystem(scores: readonly { system: string; score: number
   return best?.system ?? null;
 }
 
-/** The system the study's annotators rated most relevant (submitted ratings of candidate reviews), null when the study has no relevance ratings. */
-async function mostRelevantSystem(context: MetricJobContext, studyId: string, reviews: readonly CalibrationReview[]): Promise<string | null> {
+/** The study's human relevance ratings (submitted ratings of candidate reviews), null when the study asks no relevance. */
+async function relevanceRatings(studyId: string): Promise<HumanRatings | null> {
   const study = await requireStudy({ id: studyId });
   if (!study.tasks.includes("REVIEW_RATING") || !study.likertDimensions.includes("relevance")) return null;
-  const { ratings } = await humanScores(study, "relevance");
+  return (await humanScores(study, "relevance")).ratings;
+}
+
+/** The system the study's annotators rated most relevant, null when the study has no relevance ratings. */
+function mostRelevantSystem(ratings: HumanRatings | null, reviews: readonly CalibrationReview[]): string | null {
+  if (ratings === null) return null;
   const scores = reviews.flatMap((r) => {
     const score = humanScore(ratings, r.id);
     return !r.isReference && score !== undefined ? [{ system: r.system, score }] : [];
@@ -62,7 +67,7 @@ async function mostRelevantSystem(context: MetricJobContext, studyId: string, re
 }
 
 /** τ from the sentences of the reviews of `set`, whose texts are read here (the unannotated ones when there are any); null when no sentence has a pseudo-reference. */
-async function calibrateOn(context: MetricJobContext, set: readonly CalibrationReview[], embedder: Embedder): Promise<Omit<NonNullable<TauChoice["calibration"]>, "system"> & { tau: number | null }> {
+async function calibrateOn(set: readonly CalibrationReview[], embedder: Embedder | Promise<Embedder>): Promise<Omit<NonNullable<TauChoice["calibration"]>, "system"> & { tau: number | null }> {
   const texts = new Map((await loadReviewsToScore({ ids: set.map((r) => r.id) }, { codeChanges: false })).map((r) => [r.id, r]));
   const reviews = set.flatMap((r) => {
     const review = texts.get(r.id);
@@ -73,7 +78,7 @@ async function calibrateOn(context: MetricJobContext, set: readonly CalibrationR
   const items = unannotated.length > 0 ? "unannotated" : "all";
   const chosen = items === "unannotated" ? unannotated : usable;
   const sentences = chosen.map((r) => splitReviewSentences(r.text));
-  const embedded = await embedder.embed([...sentences.flat(), ...chosen.flatMap((r) => r.pseudoReferences)]);
+  const embedded = await (await embedder).embed([...sentences.flat(), ...chosen.flatMap((r) => r.pseudoReferences)]);
   const result = calibrateThreshold(chosen.map((r, i) => pairwiseSimilarities(sentences[i], r.pseudoReferences, embedded.similarity)));
   return { tau: result.tau, items, reviews: chosen.length, sentences: result.sentenceCount };
 }
@@ -81,28 +86,32 @@ async function calibrateOn(context: MetricJobContext, set: readonly CalibrationR
 /**
  * τ by `method` on this study with this embedder, rounded to 4 decimals (the precision the
  * signature records); the paper's τ ("paper-default") when there is nothing to calibrate on.
+ * The embedder may still be fitting: the study's reviews and ratings are read meanwhile.
  */
-export async function calibrateStudyTau(context: MetricJobContext, studyId: string, embedder: Embedder, method: TauCalibration, options: { system?: string; fallbackToGt?: boolean } = {}): Promise<TauChoice> {
+export async function calibrateStudyTau(context: MetricJobContext, studyId: string, embedder: Embedder | Promise<Embedder>, method: TauCalibration, options: { system?: string; fallbackToGt?: boolean } = {}): Promise<TauChoice> {
   const { system } = options;
-  const reviews = await loadCalibrationReviews(studyId);
+  const [reviews, ratings] = await Promise.all([loadCalibrationReviews(studyId), method === "best-system" && system === undefined ? relevanceRatings(studyId) : null]);
   let source: TauSource = method;
   let chosenSystem: string | null = null;
   if (method === "best-system") {
-    chosenSystem = system ?? (await mostRelevantSystem(context, studyId, reviews));
+    chosenSystem = system ?? mostRelevantSystem(ratings, reviews);
     const systems = [...new Set(reviews.filter((r) => !r.isReference).map((r) => r.system))].sort();
     if (system !== undefined && !systems.includes(system)) throw new AppError("INVALID_INPUT", { message: `no system "${system}" in this study; its systems: ${systems.join(", ") || "none"}` });
     if (chosenSystem === null && !options.fallbackToGt) throw new AppError("INVALID_INPUT", { message: "no human relevance rating names the best system: name it (--tau-system) or calibrate on the human reference reviews (--tau-calibration gt)" });
     if (chosenSystem === null) source = "gt";
   }
   const set = source === "gt" ? reviews.filter((r) => r.isReference) : reviews.filter((r) => !r.isReference && r.system === chosenSystem);
-  const { tau, ...calibration } = await calibrateOn(context, set, embedder);
+  const { tau, ...calibration } = await calibrateOn(set, embedder);
   if (tau === null) return { value: CRSCORE_DEFAULT_TAU, source: "paper-default" };
   return { value: Number(tau.toFixed(4)), source, calibration: { system: source === "gt" ? null : chosenSystem, ...calibration } };
 }
 
-/** The τ of a CRScore run: given, the paper's for the paper's model, else calibrated (see above). */
-export async function planTau(context: MetricJobContext, studyId: string, embedder: Embedder, request: TauRequest): Promise<TauChoice> {
+/**
+ * The τ of a CRScore run: given, the paper's for the paper's model, else calibrated (see above).
+ * `config` says which embedder `embedder` is (it may still be fitting, see calibrateStudyTau).
+ */
+export async function planTau(context: MetricJobContext, studyId: string, config: Pick<EmbeddingConfig, "kind" | "model">, embedder: Embedder | Promise<Embedder>, request: TauRequest): Promise<TauChoice> {
   if (request.tau !== undefined) return { value: request.tau, source: "given" };
-  if (request.tauCalibration === undefined && !embedder.offline && isCrscorePaperModel(embedder.model)) return { value: CRSCORE_DEFAULT_TAU, source: "paper" };
+  if (request.tauCalibration === undefined && config.kind === "http" && isCrscorePaperModel(config.model)) return { value: CRSCORE_DEFAULT_TAU, source: "paper" };
   return calibrateStudyTau(context, studyId, embedder, request.tauCalibration ?? "best-system", { system: request.tauSystem, fallbackToGt: request.tauCalibration === undefined });
 }
