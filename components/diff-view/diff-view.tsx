@@ -176,22 +176,23 @@ export const FileBody = memo(function FileBody({ file, mode, expansions, onExpan
   );
 });
 
+/** Runs `run` once the browser is idle (at the latest after `timeoutMs`), or after 50 ms where it has no idle callbacks; returns the cancel. */
+export function whenIdle(run: () => void, timeoutMs: number): () => void {
+  if (typeof window.requestIdleCallback !== "function") {
+    const timer = window.setTimeout(run, 50);
+    return () => window.clearTimeout(timer);
+  }
+  const idle = window.requestIdleCallback(run, { timeout: timeoutMs });
+  return () => window.cancelIdleCallback(idle);
+}
+
 /** The file models of some sources: the first screen highlighted at once, the whole once the browser is idle (a 2,000-line file takes tens of ms). */
 export function useFileModels(sources: DiffSource[]): FileModel[] {
   const [wholeFor, setWholeFor] = useState<DiffSource[] | null>(null);
   const whole = wholeFor === sources;
   const files = useMemo(() => sources.flatMap((source) => buildFileModels(source, whole ? Infinity : FIRST_SCREEN_ROWS)), [sources, whole]);
   const partial = files.some((f) => f.partial);
-  useEffect(() => {
-    if (!partial) return;
-    const highlightWhole = () => setWholeFor(sources);
-    if (typeof window.requestIdleCallback !== "function") {
-      const timer = window.setTimeout(highlightWhole, 50);
-      return () => window.clearTimeout(timer);
-    }
-    const idle = window.requestIdleCallback(highlightWhole, { timeout: 2000 });
-    return () => window.cancelIdleCallback(idle);
-  }, [partial, sources]);
+  useEffect(() => (partial ? whenIdle(() => setWholeFor(sources), 2000) : undefined), [partial, sources]);
   return files;
 }
 

@@ -9,7 +9,7 @@
  * the files' headings) sit below a page header of height --pr-sticky-top (0 when none).
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { DIFF_CSS, type DiffMode } from "@/components/diff-view/diff-view";
+import { DIFF_CSS, whenIdle, type DiffMode } from "@/components/diff-view/diff-view";
 import { Markdown } from "@/components/workspace/markdown";
 import { anchorText, commentCounts, readingOrder, threadsOf, type Thread } from "@/lib/review-comments/threads";
 import { commentElementId } from "./comment-thread";
@@ -19,6 +19,8 @@ import { FIRST_FILES, type PullRequestComment, type PullRequestFile, type PullRe
 
 /** How far beyond the screen a file starts rendering. */
 const AHEAD_PX = 1200;
+/** How long a file near the screen may wait for the browser to be idle before it renders. */
+const AHEAD_IDLE_MS = 500;
 const ROW_PX = 20;
 const THREAD_PX = 96;
 
@@ -80,23 +82,38 @@ export function PullRequestView({
   const focused = focusedId === null ? null : (order.find((c) => c.id === focusedId) ?? null);
   const focusedFile = focused ? (fileIndex.get(focused.codeChangeId) ?? null) : null;
 
-  // Files near the screen are open (rendered), and stay open; the focused comment's file too.
+  // Files near the screen are open (rendered), and stay open. A file clicked in the tree or
+  // holding the focused comment opens at once; one coming near the screen, or holding the comment
+  // j or k would go to, when the browser is idle: after the frame of the key press, not in it.
   const [opened, setOpened] = useState<ReadonlySet<number>>(() => new Set(files.map((_, i) => i).slice(0, FIRST_FILES)));
-  const open = useCallback((index: number) => setOpened((was) => (was.has(index) ? was : new Set([...was, index]))), [setOpened]);
+  const openAll = useCallback((indices: readonly number[]) => setOpened((was) => (indices.every((i) => was.has(i)) ? was : new Set([...was, ...indices]))), [setOpened]);
+  const open = useCallback((index: number) => openAll([index]), [openAll]);
+  const soon = useRef({ indices: new Set<number>(), cancel: null as (() => void) | null });
+  const openWhenIdle = useCallback(
+    (indices: readonly number[]) => {
+      const waiting = soon.current;
+      for (const i of indices) waiting.indices.add(i);
+      if (waiting.cancel || waiting.indices.size === 0) return;
+      waiting.cancel = whenIdle(() => {
+        waiting.cancel = null;
+        openAll([...waiting.indices]);
+        waiting.indices.clear();
+      }, AHEAD_IDLE_MS);
+    },
+    [openAll],
+  );
+  useEffect(() => {
+    const waiting = soon.current;
+    return () => waiting.cancel?.();
+  }, []);
   const sections = useRef(new Map<number, HTMLElement>());
   const observer = useRef<IntersectionObserver | null>(null);
   useEffect(() => {
-    const io = new IntersectionObserver(
-      (entries) => {
-        const near = entries.filter((e) => e.isIntersecting).map((e) => Number((e.target as HTMLElement).dataset.index));
-        if (near.length > 0) setOpened((was) => (near.every((i) => was.has(i)) ? was : new Set([...was, ...near])));
-      },
-      { rootMargin: `${AHEAD_PX}px 0px` },
-    );
+    const io = new IntersectionObserver((entries) => openWhenIdle(entries.filter((e) => e.isIntersecting).map((e) => Number((e.target as HTMLElement).dataset.index))), { rootMargin: `${AHEAD_PX}px 0px` });
     observer.current = io;
     for (const el of sections.current.values()) io.observe(el);
     return () => io.disconnect();
-  }, []);
+  }, [openWhenIdle]);
   const sectionRef = useCallback((index: number, el: HTMLElement | null) => {
     const old = sections.current.get(index);
     if (old && old !== el) observer.current?.unobserve(old);
@@ -121,11 +138,16 @@ export function PullRequestView({
     performance.mark("pr-comment-focused");
   }, [focused, focusedShown]);
   const focusedIndex = focused ? order.indexOf(focused) : -1;
-  // The files of the comments around the focused one are loaded ahead, so j and k land on a shown diff.
+  // The files of the comments around the focused one are loaded ahead, and those of the next and
+  // previous comments rendered, so j and k land on a shown diff.
   useEffect(() => {
     if (!onNeedSource) return;
     for (const c of order.slice(Math.max(0, focusedIndex - 1), focusedIndex + 3)) onNeedSource(c.codeChangeId);
   }, [focusedIndex, order, onNeedSource]);
+  useEffect(() => {
+    if (focusedIndex < 0) return;
+    openWhenIdle([order[focusedIndex - 1], order[focusedIndex + 1]].flatMap((c) => (c ? [fileIndex.get(c.codeChangeId) ?? -1] : [])).filter((i) => i >= 0));
+  }, [focusedIndex, order, fileIndex, openWhenIdle]);
   const announcement = focused ? `Comment ${focusedIndex + 1} of ${order.length}: ${focused.reviewer} on ${focused.path}, ${anchorText(focused)}.` : "";
 
   const placeholder = useCallback((file: PullRequestFile) => (file.diffLines + 1) * ROW_PX + (byFile.get(file.codeChangeId)?.length ?? 0) * THREAD_PX, [byFile]);
