@@ -82,10 +82,11 @@ export function PullRequestView({
   const focused = focusedId === null ? null : (order.find((c) => c.id === focusedId) ?? null);
   const focusedFile = focused ? (fileIndex.get(focused.codeChangeId) ?? null) : null;
 
-  // Files near the screen are open (rendered), and stay open. A file clicked in the tree or
-  // holding the focused comment opens at once; one coming near the screen, or holding the comment
-  // j or k would go to, when the browser is idle: after the frame of the key press, not in it.
-  const [opened, setOpened] = useState<ReadonlySet<number>>(() => new Set(files.map((_, i) => i).slice(0, FIRST_FILES)));
+  // Files near the screen are open (rendered), and stay open; at first those of the first files
+  // that came with the page. A file clicked in the tree or holding the focused comment opens at
+  // once; one coming near the screen, or holding the comment j or k would go to, when the browser
+  // is idle: after the frame of the key press, not in it.
+  const [opened, setOpened] = useState<ReadonlySet<number>>(() => new Set(files.slice(0, FIRST_FILES).flatMap((f, i) => (f.binary || f.source !== null ? [i] : []))));
   const openAll = useCallback((indices: readonly number[]) => setOpened((was) => (indices.every((i) => was.has(i)) ? was : new Set([...was, ...indices]))), [setOpened]);
   const open = useCallback((index: number) => openAll([index]), [openAll]);
   const soon = useRef({ indices: new Set<number>(), cancel: null as (() => void) | null });

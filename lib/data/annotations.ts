@@ -35,7 +35,7 @@ import { commentQuestionsOf } from "@/lib/annotation/comment-questions";
 import { missingAnswers, TASKS, taskOfKind, taskOfTimeKey, type WorkspaceData } from "@/lib/tasks";
 import type { StoredEntry, TaskWorkspace } from "@/lib/tasks/types";
 import type { DiffSource } from "@/lib/diff";
-import { FIRST_FILES } from "@/lib/review-comments/display";
+import { FIRST_FILES, firstScreenFiles } from "@/lib/review-comments/display";
 
 export type { Versioned, WorkspaceData, WorkspaceReview } from "@/lib/tasks";
 export { stage2ReferencesFor } from "@/lib/data/review-ratings";
@@ -92,9 +92,9 @@ export function workspaceStudy(study: WorkspaceData["study"]): WorkspaceData["st
 
 /**
  * The code change as the workspace shows it: the item, and its diff first among the pull
- * request's files; with `files`, the diffs of only that many of the pull request's first files
- * (the annotator's pull-request workspace loads the others as they near the screen:
- * `assignmentFileSource`).
+ * request's files; with `files`, the diffs of at most that many of the pull request's first
+ * files, those the first screen shows (`firstScreenFiles`; the annotator's pull-request workspace
+ * loads the others as they near the screen: `assignmentFileSource`).
  */
 export async function readItem(codeChangeId: string, files?: number): Promise<Pick<WorkspaceData, "item" | "sources">> {
   const change = await db.codeChange.findUniqueOrThrow({
@@ -133,7 +133,7 @@ export async function readItem(codeChangeId: string, files?: number): Promise<Pi
       pullRequest: change.pullRequest ? { externalId: change.pullRequest.externalId, title: change.pullRequest.title, repository: change.pullRequest.repository, description: change.pullRequest.description } : null,
       consolidated: change.consolidatedAt !== null,
     },
-    sources: [own, ...siblings],
+    sources: files === undefined ? [own, ...siblings] : firstScreenFiles([own, ...siblings]),
   };
 }
 

@@ -32,11 +32,23 @@ export interface PullRequestFile {
   diffLines: number;
 }
 
-/** Files whose diffs the first paint renders (and the annotator's workspace sends with the page); the others come as they near the screen. */
+/** At most this many files' diffs come with the page (and its first paint renders them); the others come as they near the screen. */
 export const FIRST_FILES = 2;
+/** Diff lines that fill the first screen: a file after them is below it. */
+const FIRST_SCREEN_LINES = 100;
 
 /** The lines of a unified diff, as a file's section reserves them. */
 export const diffLineCount = (diff: string) => (diff === "" ? 0 : diff.split("\n").length);
+
+/** The files whose diffs come with the page: the first, and the next of the first FIRST_FILES while the diffs before them fill less than a screen. */
+export function firstScreenFiles<F extends { diff: string }>(files: readonly F[]): F[] {
+  let lines = 0;
+  return files.slice(0, FIRST_FILES).filter((file, i) => {
+    const shown = i === 0 || lines < FIRST_SCREEN_LINES;
+    lines += diffLineCount(file.diff);
+    return shown;
+  });
+}
 
 /** A review comment as the page shows it. */
 export interface PullRequestComment extends AnchoredComment {
@@ -84,7 +96,9 @@ export function leadDisplay(view: PullRequestHead & { files: StoredFile[]; comme
   return {
     pullRequest: { externalId, repository, url, title, description, baseSha, headSha },
     files: view.files.map(({ codeChangeId, path, oldPath, status, binary, diff }) => ({ codeChangeId, path, oldPath, status, binary, diffLines: diffLineCount(diff) })),
-    sources: view.files.slice(0, FIRST_FILES).filter((f) => !f.binary).map(sourceOfFile),
+    sources: firstScreenFiles(view.files)
+      .filter((f) => !f.binary)
+      .map(sourceOfFile),
     comments: commentsInReadingOrder(view.comments, view.files).map(({ id, codeChangeId, path, side, startSide, startLine, line, inReplyToId, body, system, author, metadata }) => ({
       id,
       codeChangeId,
