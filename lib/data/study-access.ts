@@ -52,7 +52,9 @@ export const ADMITTED_MEMBER_SQL = `(m."qualifiedAt" IS NOT NULL OR m.role = 'LE
 
 /** SQL: the annotator's answers count in the study's statistics (not one who failed its qualification). */
 export function qualifiedRaterSql(annotator: Prisma.Sql, studyId: string): Prisma.Sql {
-  return Prisma.sql`NOT EXISTS (SELECT 1 FROM "StudyMember" q WHERE q."studyId" = ${studyId} AND q."userId" = ${annotator} AND q."qualificationFailedAt" IS NOT NULL)`;
+  // NOT IN a list PostgreSQL reads once (a hashed subplan): as NOT EXISTS, once the ratings had
+  // statistics it planned an anti-join that read the 100,000 ratings of a big study 40 % slower.
+  return Prisma.sql`${annotator} NOT IN (SELECT q."userId" FROM "StudyMember" q WHERE q."studyId" = ${studyId} AND q."qualificationFailedAt" IS NOT NULL)`;
 }
 
 /**
