@@ -59,16 +59,7 @@ export function ExportLinks({ slug, annotators, offer }: { slug: string; annotat
       )}
       {answers.length > 0 && (
         <form action={url} method="get" className="flex flex-wrap items-center gap-2" aria-label="Filtered export">
-          <label>
-            Answers as{" "}
-            <select name="format" defaultValue="long-csv" className="rounded border border-slate-300 px-1">
-              {answers.map((format) => (
-                <option key={format} value={format}>
-                  {LABELS[format]}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FormatSelect label="Answers as" formats={answers} labels={LABELS} defaultValue="long-csv" />
           <label>
             status{" "}
             <select name="status" defaultValue="" className="rounded border border-slate-300 px-1">
@@ -87,35 +78,18 @@ export function ExportLinks({ slug, annotators, offer }: { slug: string; annotat
           <label>
             before <input type="date" name="to" className="rounded border border-slate-300 px-1" />
           </label>
-          <button type="submit" className="text-blue-700 hover:underline">
-            Download
-          </button>
+          <DownloadButton />
         </form>
       )}
       {offered("long-jsonl") && (
         <form action={url} method="get" className="flex flex-wrap items-center gap-2" aria-label="Dataset download">
-          <label>
-            Dataset as{" "}
-            <select name="format" defaultValue="hf" className="rounded border border-slate-300 px-1">
-              {DATASET_FORMATS.map((format) => (
-                <option key={format} value={format}>
-                  {DATASET_LABELS[format]}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FormatSelect label="Dataset as" formats={DATASET_FORMATS} labels={DATASET_LABELS} defaultValue="hf" />
           <label>
             licence (SPDX){" "}
             <input name="license" placeholder="other" pattern={LICENSE_ID.source} title="An SPDX identifier such as cc-by-4.0 or mit, or other" className="w-28 rounded border border-slate-300 px-1" />
           </label>
-          {offer.gold && (
-            <label>
-              <input type="checkbox" name="gold" value="include" /> with gold items
-            </label>
-          )}
-          <button type="submit" className="text-blue-700 hover:underline">
-            Download
-          </button>
+          {offer.gold && <GoldCheckbox />}
+          <DownloadButton />
         </form>
       )}
       {offered("gradedreviews") && (
@@ -125,14 +99,8 @@ export function ExportLinks({ slug, annotators, offer }: { slug: string; annotat
             {LABELS.gradedreviews} with grades of{" "}
             <AnnotatorSelect annotators={offer.graders} none="the consensus" />
           </label>
-          {offer.gold && (
-            <label>
-              <input type="checkbox" name="gold" value="include" /> with gold items
-            </label>
-          )}
-          <button type="submit" className="text-blue-700 hover:underline">
-            Download
-          </button>
+          {offer.gold && <GoldCheckbox />}
+          <DownloadButton />
         </form>
       )}
     </div>
@@ -150,5 +118,37 @@ function AnnotatorSelect({ annotators, none }: { annotators: readonly string[]; 
         </option>
       ))}
     </select>
+  );
+}
+
+/** The format of a download form, each by its label. */
+function FormatSelect<F extends string>({ label, formats, labels, defaultValue }: { label: string; formats: readonly F[]; labels: Record<F, string>; defaultValue: F }) {
+  return (
+    <label>
+      {label}{" "}
+      <select name="format" defaultValue={defaultValue} className="rounded border border-slate-300 px-1">
+        {formats.map((format) => (
+          <option key={format} value={format}>
+            {labels[format]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function GoldCheckbox() {
+  return (
+    <label>
+      <input type="checkbox" name="gold" value="include" /> with gold items
+    </label>
+  );
+}
+
+function DownloadButton() {
+  return (
+    <button type="submit" className="text-blue-700 hover:underline">
+      Download
+    </button>
   );
 }

@@ -17,7 +17,10 @@ export type DatasetFormat = (typeof DATASET_FORMATS)[number];
 /** A dataset card's licence: an SPDX identifier (cc-by-4.0, mit, ...) or `other`. */
 export const LICENSE_ID = /^[A-Za-z0-9][A-Za-z0-9.\-+]*$/;
 
-const CONTENT_TYPE: Record<ExportFormat, string> = {
+/** What a download is: an export's file, or a folder export's archive. */
+type Download = ExportFormat | DatasetFormat;
+
+const CONTENT_TYPE: Record<Download, string> = {
   jsonl: "application/jsonl; charset=utf-8",
   "long-csv": "text/csv; charset=utf-8",
   "long-jsonl": "application/jsonl; charset=utf-8",
@@ -26,6 +29,8 @@ const CONTENT_TYPE: Record<ExportFormat, string> = {
   gradedreviews: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
   "github-comments": "application/jsonl; charset=utf-8",
   "test-outcomes": "application/jsonl; charset=utf-8",
+  parquet: "application/zip",
+  hf: "application/zip",
 };
 
 /** The data of a study that exports need. */
@@ -43,8 +48,8 @@ export const EXPORT_NEEDS: Record<ExportFormat, ExportData> = {
   "test-outcomes": "test outcomes",
 };
 
-export function exportContentType(format: ExportFormat | DatasetFormat): string {
-  return format === "parquet" || format === "hf" ? "application/zip" : CONTENT_TYPE[format];
+export function exportContentType(format: Download): string {
+  return CONTENT_TYPE[format];
 }
 
 /** What sets a download apart from others of its format: gold items included, and the answers kept (annotator also: whose grades the workbook holds). */
@@ -56,7 +61,6 @@ export interface ExportVariant {
   to?: Date;
 }
 
-type Download = ExportFormat | DatasetFormat;
 const LAYOUT: Record<Download, string> = { jsonl: "", "long-csv": "long", "long-jsonl": "long", "wide-csv": "wide", "wide-jsonl": "wide", gradedreviews: "gradedreviews", "github-comments": "github-comments", "test-outcomes": "test-outcomes", parquet: "parquet", hf: "hf" };
 const EXTENSION: Record<Download, string> = { jsonl: "jsonl", "long-csv": "csv", "long-jsonl": "jsonl", "wide-csv": "csv", "wide-jsonl": "jsonl", gradedreviews: "xlsx", "github-comments": "jsonl", "test-outcomes": "jsonl", parquet: "zip", hf: "zip" };
 
