@@ -42,7 +42,11 @@ const command: Command = {
   async run(args) {
     const slug = requireFlag(args, "study");
     const out = requireFlag(args, "out");
-    const format = exportFormat(requireFlag(args, "format"), out);
+    const named = requireFlag(args, "format");
+    const format = exportFormat(named, out);
+    const dataset = named === "parquet" || named === "hf" ? named : undefined;
+    const license = optionalFlag(args, "license") ?? "other";
+    if (dataset && !LICENSE_ID.test(license)) throw new CliError(`--license must be an SPDX identifier (cc-by-4.0, mit, ...) or other, got "${license}"`);
     const study = await findLedStudy(COMMAND_LINE, slug);
     if (!study) throw new CliError(`No study "${slug}"`);
     const annotator = optionalFlag(args, "annotator");
@@ -53,18 +57,15 @@ const command: Command = {
     const raw = hasSwitch(args, "raw");
     // Refused (no data for the format, an unknown annotator) before the file is made.
     const prepared = await prepareExport({ studyId: study.id, format, annotator, filter, includeGold, raw });
-    const named = requireFlag(args, "format");
-    if (named === "parquet" || named === "hf") {
-      const license = optionalFlag(args, "license") ?? "other";
-      if (!LICENSE_ID.test(license)) throw new CliError(`--license must be an SPDX identifier (cc-by-4.0, mit, ...) or other, got "${license}"`);
+    if (dataset) {
       // A folder: one Parquet table per task; hf puts them under data/ beside the dataset card.
-      const { files, tables } = await datasetFiles(named, study, prepared, license);
+      const { files, tables } = await datasetFiles(dataset, study, prepared, license);
       for (const file of files) {
         const target = path.join(out, file.path);
         mkdirSync(path.dirname(target), { recursive: true });
         writeFileSync(target, file.bytes);
       }
-      return { study: slug, format: named, out, tables: tables.map(({ task, file, rows, buffer }) => ({ task, file, rows, bytes: buffer.byteLength })) };
+      return { study: slug, format: dataset, out, tables: tables.map(({ task, file, rows, buffer }) => ({ task, file, rows, bytes: buffer.byteLength })) };
     }
     const file = createWriteStream(out);
     await pipeline(Readable.from(streamExport(prepared)), file);
