@@ -69,7 +69,10 @@ export interface ItemsRow {
   gold: boolean[];
 }
 
-/** One annotator's ratings: the items' ids (comma-separated), those of drafts, and per question the codes (PostgreSQL's text of an int[]). */
+/**
+ * One annotator's ratings, each list PostgreSQL's text of an int[]: the places of the items
+ * rated (their indexes in ItemsRow's arrays), those of drafts, and per question the codes.
+ */
 export interface RaterRow {
   rater: string;
   items: string;
@@ -77,16 +80,19 @@ export interface RaterRow {
   [codes: `v${number}`]: string;
 }
 
-/** The `length` numbers of PostgreSQL's text of an int[] ("{1,-1,3}"), from `at` on in `into`. */
+/** The numbers of PostgreSQL's text of an int[] ("{1,-1,3}"). */
+const intArray = (text: string): number[] => JSON.parse(`[${text.slice(1, -1)}]`) as number[];
+
+/** The `length` numbers of PostgreSQL's text of an int[], from `at` on in `into`. */
 function readIntArray(text: string, length: number, into: Int32Array, at: number): void {
-  const numbers = JSON.parse(`[${text.slice(1, -1)}]`) as number[];
-  // Item ids and codes are aggregated from the same rows; a count apart would mean an id with a comma.
-  if (numbers.length !== length) throw new InvariantError(`a rater's ${length} item ids came with ${numbers.length} answers`);
+  const numbers = intArray(text);
+  // Item places and codes are aggregated from the same rows.
+  if (numbers.length !== length) throw new InvariantError(`a rater's ${length} items came with ${numbers.length} answers`);
   into.set(numbers, at);
 }
 
 /** Question k's codes of all `n` ratings, the raters' rows one after the other (the entries' `source` order). */
-function questionCodes(rows: readonly RaterRow[], rated: readonly { items: string[] }[], k: number, n: number): Int32Array {
+function questionCodes(rows: readonly RaterRow[], rated: readonly { items: number[] }[], k: number, n: number): Int32Array {
   const codes = new Int32Array(n);
   let at = 0;
   rows.forEach((row, r) => {
@@ -96,9 +102,9 @@ function questionCodes(rows: readonly RaterRow[], rated: readonly { items: strin
   return codes;
 }
 
-/** A rater's row as the ids of the items rated and of those whose rating is a draft. */
-function raterItems(row: RaterRow): { items: string[]; drafts: Set<string> } {
-  return { items: row.items.split(","), drafts: new Set(row.drafts?.split(",")) };
+/** A rater's row as the places of the items rated and of those whose rating is a draft. */
+function raterItems(row: RaterRow): { items: number[]; drafts: Set<number> } {
+  return { items: intArray(row.items), drafts: new Set(row.drafts === null ? [] : intArray(row.drafts)) };
 }
 
 /**
@@ -107,23 +113,14 @@ function raterItems(row: RaterRow): { items: string[]; drafts: Set<string> } {
  * index among the raters' rows' entries (to pick its codes). A counting sort on the item: the
  * rows come in rater order, so each item's entries stay in it.
  */
-function orderEntries(itemIds: readonly string[], rows: readonly { items: string[]; drafts: Set<string> }[]) {
-  const position = new Map(itemIds.map((id, p) => [id, p]));
+function orderEntries(itemCount: number, rows: readonly { items: number[]; drafts: Set<number> }[]) {
   const n = rows.reduce((sum, row) => sum + row.items.length, 0);
-  const entryPosition = new Int32Array(n);
-  const perPosition = new Int32Array(itemIds.length + 1);
-  let e = 0;
-  for (const row of rows) {
-    for (const id of row.items) {
-      const p = position.get(id) as number;
-      entryPosition[e++] = p;
-      perPosition[p + 1]++;
-    }
-  }
+  const perPosition = new Int32Array(itemCount + 1);
+  for (const row of rows) for (const p of row.items) perPosition[p + 1]++;
   // Rated items numbered in study order; perPosition[p] becomes where position p's entries begin.
-  const number = new Int32Array(itemIds.length).fill(-1);
+  const number = new Int32Array(itemCount).fill(-1);
   const rated: number[] = [];
-  for (let p = 0; p < itemIds.length; p++) {
+  for (let p = 0; p < itemCount; p++) {
     if (perPosition[p + 1] > 0) number[p] = rated.push(p) - 1;
     perPosition[p + 1] += perPosition[p];
   }
@@ -131,15 +128,15 @@ function orderEntries(itemIds: readonly string[], rows: readonly { items: string
   const rater = new Int32Array(n);
   const draft = new Uint8Array(n);
   const source = new Int32Array(n);
-  e = 0;
+  let e = 0;
   rows.forEach((row, r) => {
-    // A rater without drafts (most) needs no lookup of each id.
+    // A rater without drafts (most) needs no lookup of each item.
     const hasDrafts = row.drafts.size > 0;
-    for (const id of row.items) {
-      const at = perPosition[entryPosition[e]]++;
-      item[at] = number[entryPosition[e]];
+    for (const p of row.items) {
+      const at = perPosition[p]++;
+      item[at] = number[p];
       rater[at] = r;
-      draft[at] = hasDrafts && row.drafts.has(id) ? 1 : 0;
+      draft[at] = hasDrafts && row.drafts.has(p) ? 1 : 0;
       source[at] = e++;
     }
   });
@@ -210,7 +207,7 @@ export function taskColumns(task: TaskType, questions: readonly Question[], row:
   const { gold = "exclude", drafts = "exclude" } = options;
   const ids = row.ids ?? [];
   const rated = rows.map(raterItems);
-  const entries = orderEntries(ids, rated);
+  const entries = orderEntries(ids.length, rated);
   const claimLabels = TASKS[task].itemKind === "pseudoReference" ? claimLabelsOf(ids, row) : null;
   const items = entries.rated.map((p, u) =>
     describeItem({ id: ids[p], order: u, claimLabel: claimLabels?.[p], externalId: row.externalIds[p], system: row.systems[p] ?? undefined, codeChangeId: row.codeChangeIds[p], codeChangeExternalId: row.codeChangeExternalIds[p], language: row.languages[p] }),
