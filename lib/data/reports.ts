@@ -74,7 +74,7 @@ export async function validityReport(studyId: string, options: ValidityOptions, 
   // The reads at once: on a big study each keeps PostgreSQL busy for a while. The annotators'
   // names follow the ratings at once (the level-free sections name them, when computed here).
   const humanRead = humanScores(study, options.human, client, options.includeDrafts ? "include" : "exclude");
-  const valuesRead = metricValuesForStudy(study.id, options.metric, options.signature, client, { details: crscore });
+  const valuesRead = metricValuesForStudy(study.id, options.metric, options.signature, client, { details: crscore && "bestMatches" });
   const [human, names, values, matches, referenceReviews, missingText, annotated] = await Promise.all([
     humanRead,
     humanRead.then((h) => raterNames([...annotatorsOf(h)], client)),
