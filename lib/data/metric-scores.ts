@@ -21,14 +21,31 @@ export interface MetricScoreInput {
  */
 export type OnStoredScore = "keep" | "replace" | "fail";
 
+/** Numbers distinct values from 1 in first-seen order (PostgreSQL's WITH ORDINALITY), so each is sent once. */
+function numbering<K>(): { list: K[]; number: (key: K) => number } {
+  const list: K[] = [];
+  const numbers = new Map<K, number>();
+  return {
+    list,
+    number(key) {
+      let n = numbers.get(key);
+      if (n === undefined) numbers.set(key, (n = list.push(key)));
+      return n;
+    },
+  };
+}
+
 /**
  * The INSERT of `rows` into MetricScore, as one statement (a data-modifying CTE can carry it);
  * a (review, metric, signature) already stored is kept, replaced or fails (`stored`). The rows
- * travel as one array per column, the values and details as text that PostgreSQL parses (a
- * detail shared by several rows once, each row naming it by number): Prisma 6.19's query
- * compiler rounds Float parameters to 16 significant digits (0.11764705882352941 would be stored
- * as 0.1176470588235294), and a number's shortest text reads back as the same float8. For 1,000 rows the arrays cost PostgreSQL about a tenth less CPU than one JSON text of
- * the rows (json_to_recordset); most of an insert is the foreign key's check of each row.
+ * travel as arrays of numbers naming each row's review, column (metric and signature) and detail,
+ * each of which is sent once: a signature is a few hundred characters that every row of a column
+ * repeated, and a detail is shared by a review's columns (CRScore's three). The details go as one
+ * JSON array, which needs no escaping inside an array literal. Values travel as text that
+ * PostgreSQL parses: Prisma 6.19's query compiler rounds Float parameters to 16 significant digits
+ * (0.11764705882352941 would be stored as 0.1176470588235294), and a number's shortest text reads
+ * back as the same float8. Rows go in in the order given. Most of an insert is the foreign key's
+ * check of each row and the unique index.
  */
 export function metricScoresInsert(rows: readonly MetricScoreInput[], stored: OnStoredScore = "keep"): Prisma.Sql {
   const conflict = {
@@ -37,22 +54,22 @@ export function metricScoresInsert(rows: readonly MetricScoreInput[], stored: On
     fail: Prisma.empty,
   }[stored];
   for (const r of rows) if (r.value !== null && !Number.isFinite(r.value)) throw new RangeError(`score ${r.metric} of review ${r.reviewId} is not a finite number: ${r.value}`);
-  // A review's columns share one detail object (CRScore's three): its text is made, sent and parsed once.
-  const details: string[] = [];
-  const numbers = new Map<unknown, number>();
-  const detailNumber = (detail: unknown) => {
-    if (detail === undefined) return null;
-    let n = numbers.get(detail);
-    if (n === undefined) numbers.set(detail, (n = details.push(JSON.stringify(detail))));
-    return n;
-  };
+  const reviews = numbering<string>();
+  const columns = numbering<string>();
+  const details = numbering<unknown>();
+  const reviewNumbers = rows.map((r) => reviews.number(r.reviewId));
+  const columnNumbers = rows.map((r) => columns.number(`${r.metric}\u0000${r.signature}`));
+  const detailNumbers = rows.map((r) => (r.detail === undefined ? null : details.number(r.detail)));
+  const values = rows.map((r) => (r.value === null ? null : String(r.value)));
+  const [metrics, signatures] = [0, 1].map((k) => columns.list.map((c) => c.split("\u0000")[k]));
   return Prisma.sql`
     INSERT INTO "MetricScore" ("candidateReviewId", metric, "paramsKey", value, detail)
-    SELECT r."candidateReviewId", r.metric, r."paramsKey", r.value::float8, d.detail
-    FROM unnest(${rows.map((r) => r.reviewId)}::text[], ${rows.map((r) => r.metric)}::text[], ${rows.map((r) => r.signature)}::text[],
-      ${rows.map((r) => (r.value === null ? null : String(r.value)))}::text[], ${rows.map((r) => detailNumber(r.detail))}::int[])
-      AS r("candidateReviewId", metric, "paramsKey", value, "detailNumber")
-    LEFT JOIN (SELECT detail::jsonb AS detail, n FROM unnest(${details}::text[]) WITH ORDINALITY AS d(detail, n)) d ON d.n = r."detailNumber"
+    SELECT rv.id, c.metric, c."paramsKey", r.value::float8, d.detail
+    FROM unnest(${reviewNumbers}::int[], ${columnNumbers}::int[], ${values}::text[], ${detailNumbers}::int[]) WITH ORDINALITY AS r(review, col, value, detail, n)
+    JOIN unnest(${reviews.list}::text[]) WITH ORDINALITY AS rv(id, n) ON rv.n = r.review
+    JOIN unnest(${metrics}::text[], ${signatures}::text[]) WITH ORDINALITY AS c(metric, "paramsKey", n) ON c.n = r.col
+    LEFT JOIN jsonb_array_elements(${`[${details.list.map((d) => JSON.stringify(d)).join(",")}]`}::jsonb) WITH ORDINALITY AS d(detail, n) ON d.n = r.detail
+    ORDER BY r.n
     ${conflict}`;
 }
 
