@@ -42,14 +42,14 @@ export async function loadReviewsToScore(scope: ReviewScope, options: { codeChan
       : [Prisma.sql`x."codeChangeId" IN (SELECT id FROM "CodeChange" WHERE "studyId" = ${scope.studyId})`, Prisma.sql`NOT x."textMissing"`, Prisma.sql`c.id IN (SELECT "codeChangeId" FROM scoped)`];
   const withCode = options.codeChanges ?? true;
   const withPseudo = options.pseudoReferences ?? true;
-  const rows = await rawRows<{ id: string; text: string; isReference: boolean; diff: string | null; newFile: string | null; language: string; reference: string | null; pseudo: string[] | null }>(
+  const rows = await rawRows<{ id: string; text: string; isReference: boolean; codeChangeId: string; first: boolean; diff: string | null; newFile: string | null; language: string; reference: string | null; pseudo: string[] | null }>(
     db,
     Prisma.sql`
       WITH x AS (
-        SELECT x.id, x.text, x."isReference", x."textMissing", x."codeChangeId",
+        SELECT x.id, x.text, x."isReference", x."textMissing", x."codeChangeId", x.position,
           (array_agg(x.text) FILTER (WHERE x."isReference" AND NOT x."textMissing") OVER (PARTITION BY x."codeChangeId" ORDER BY x.position, x.id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING))[1] AS reference
         FROM "CandidateReview" x WHERE ${ofChanges}),
-      scoped AS (SELECT * FROM x WHERE ${inScope}),
+      scoped AS (SELECT *, id = first_value(id) OVER (PARTITION BY "codeChangeId" ORDER BY position, id) AS first FROM x WHERE ${inScope}),
       -- once per change, not per review: its texts and (for CRScore) its pseudo-references as JSON
       -- (JSON.parse reads them over ten times faster than pg's parser of a text[] in JavaScript); NULL
       -- when not asked for or there are none, which pg hands over without parsing
@@ -57,18 +57,21 @@ export async function loadReviewsToScore(scope: ReviewScope, options: { codeChan
         SELECT c.id, c.language, CASE WHEN ${withCode} THEN c.diff END AS diff, CASE WHEN ${withCode} THEN c."newFile" END AS "newFile",
           CASE WHEN ${withPseudo} THEN (SELECT json_agg(p.text ORDER BY p.position, p.id) FROM "PseudoReference" p WHERE p."codeChangeId" = c.id AND p.kind::text = ANY(${AUTOMATIC_KINDS}::text[])) END AS pseudo
         FROM "CodeChange" c WHERE ${changesInScope})
-      SELECT s.id, s.text, s."isReference", s.reference, c.language, c.diff, c."newFile", c.pseudo
+      -- a change's texts on its first review's row only (the rest share them)
+      SELECT s.id, s.text, s."isReference", s."codeChangeId", s.first, c.language, CASE WHEN s.first THEN s.reference END AS reference,
+        CASE WHEN s.first THEN c.diff END AS diff, CASE WHEN s.first THEN c."newFile" END AS "newFile", CASE WHEN s.first THEN c.pseudo END AS pseudo
       FROM scoped s JOIN c ON c.id = s."codeChangeId"`,
   );
-  return rows.map((r) => ({
-    id: r.id,
-    text: r.text,
-    isReference: r.isReference,
-    reference: r.reference,
-    pseudoReferences: r.pseudo?.filter((text) => text.trim() !== "") ?? [],
-    codeChange: r.diff?.trim() ? r.diff : r.newFile?.trim() ? r.newFile : null,
-    language: r.language,
-  }));
+  const ofChange = new Map<string, Pick<ReviewToScore, "reference" | "pseudoReferences" | "codeChange">>();
+  for (const r of rows) {
+    if (!r.first) continue;
+    ofChange.set(r.codeChangeId, {
+      reference: r.reference,
+      pseudoReferences: r.pseudo?.filter((text) => text.trim() !== "") ?? [],
+      codeChange: r.diff?.trim() ? r.diff : r.newFile?.trim() ? r.newFile : null,
+    });
+  }
+  return rows.map((r) => ({ id: r.id, text: r.text, isReference: r.isReference, ...(ofChange.get(r.codeChangeId) as Pick<ReviewToScore, "reference" | "pseudoReferences" | "codeChange">), language: r.language }));
 }
 
 /** A review τ's calibration chooses from (lib/metric-runs/tau.ts); the chosen reviews' texts are read afterwards (loadReviewsToScore). */
