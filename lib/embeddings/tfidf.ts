@@ -258,6 +258,10 @@ const growInt32 = (a: Int32Array) => {
   return b;
 };
 
+/** 1 + ln tf for the term counts of a text, which are small: the same numbers as Math.log gives, looked up. */
+const SUBLINEAR_TF = Float64Array.from({ length: 256 }, (_, tf) => 1 + Math.log(tf));
+const sublinearTf = (tf: number) => (tf < SUBLINEAR_TF.length ? SUBLINEAR_TF[tf] : 1 + Math.log(tf));
+
 /**
  * Sublinear tf · smooth idf weights of one block's counts, L2-normalised (the norm summed in
  * first-occurrence order): (1 + ln tf) · (ln((1 + N)/(1 + df)) + 1), into `weights` by index.
@@ -268,7 +272,7 @@ function weighBlock(block: Counts, idf: Float64Array, weights: Float64Array): In
   let norm = 0;
   for (let k = 0; k < block.length; k++) {
     const i = block.order[k];
-    const w = (1 + Math.log(block.counts[i])) * idf[i];
+    const w = sublinearTf(block.counts[i]) * idf[i];
     weights[i] = w;
     norm += w * w;
   }

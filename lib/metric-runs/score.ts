@@ -15,10 +15,21 @@ const undefinedScore = (review: ReviewToScore, metric: string, signature: string
   detail: { reason },
 });
 
+/**
+ * A review's sentences, split once: a chunk asks for them when it embeds and again when it
+ * scores, and the same strings then find their vectors by identity rather than by comparing text.
+ */
+const sentencesOf = new WeakMap<ReviewToScore, string[]>();
+function reviewSentences(review: ReviewToScore): string[] {
+  let sentences = sentencesOf.get(review);
+  if (!sentences) sentencesOf.set(review, (sentences = splitReviewSentences(review.text)));
+  return sentences;
+}
+
 /** The texts `spec` needs embedded for `review` (none for reference metrics). */
 export function textsToEmbed(spec: MetricJobSpec, review: ReviewToScore): string[] {
   if (spec.kind === "embedding-sim") return review.reference !== null && review.text.trim() !== "" && review.reference.trim() !== "" ? [review.text, review.reference] : [];
-  if (spec.kind === "crscore") return review.pseudoReferences.length > 0 ? [...splitReviewSentences(review.text), ...review.pseudoReferences] : [];
+  if (spec.kind === "crscore") return review.pseudoReferences.length > 0 ? [...reviewSentences(review), ...review.pseudoReferences] : [];
   return [];
 }
 
@@ -43,7 +54,7 @@ export function scoreReview(spec: MetricJobSpec, review: ReviewToScore, embedded
     return [value === null ? undefinedScore(review, spec.name, signature, "zero-vector") : { reviewId: review.id, metric: spec.name, signature, value }];
   }
   if (spec.kind === "judge") throw new InvariantError(`${spec.name} is an LLM judge, scored asynchronously (judgeScores)`);
-  const sentences = splitReviewSentences(review.text);
+  const sentences = reviewSentences(review);
   // Called only when there are sentences and pseudo-references, i.e. when they were embedded.
   const references = review.pseudoReferences;
   const best = bestMatchesOf(sentences.length, references.length, (i, j) => (embedded as EmbeddedTexts).similarity(sentences[i], references[j]));
