@@ -94,12 +94,16 @@ export async function loadCalibrationReviews(studyId: string): Promise<Calibrati
   );
 }
 
-/** Every review and pseudo-reference text of a study: the corpus the offline TF-IDF embedder is fitted on. */
+/**
+ * Every review and pseudo-reference text of a study: the corpus the offline TF-IDF embedder is
+ * fitted on. Through pg, in the statements Prisma's findMany sent (so the rows come in the same
+ * order, which numbers the model's vocabulary): Prisma took 80-200 ms of this process's CPU for
+ * the 32,500 rows of the analysis bench's study, read in under 20 ms by PostgreSQL.
+ */
 export async function studyCorpus(studyId: string): Promise<string[]> {
-  const [reviews, pseudoReferences] = await Promise.all([
-    db.review.findMany({ where: { codeChange: { studyId } }, select: { text: true } }),
-    db.pseudoReference.findMany({ where: { codeChange: { studyId } }, select: { text: true } }),
-  ]);
+  const texts = (table: "CandidateReview" | "PseudoReference") =>
+    rawRows<{ text: string }>(db, Prisma.sql`SELECT t.text FROM ${Prisma.raw(`"${table}"`)} t LEFT JOIN "CodeChange" j0 ON j0.id = t."codeChangeId" WHERE j0."studyId" = ${studyId} AND j0.id IS NOT NULL`);
+  const [reviews, pseudoReferences] = await Promise.all([texts("CandidateReview"), texts("PseudoReference")]);
   return [...reviews, ...pseudoReferences].map((r) => r.text);
 }
 
