@@ -17,60 +17,87 @@ import php from "highlight.js/lib/languages/php";
 import python from "highlight.js/lib/languages/python";
 import ruby from "highlight.js/lib/languages/ruby";
 import typescript from "highlight.js/lib/languages/typescript";
+import { compiledLanguage, scan, type ScanEmitter } from "./scan";
 
 /** highlight.js's escaping of highlighted text (it escapes ' too). */
 function escapeToken(text: string): string {
   return /[&<>"']/.test(text) ? escapeHtml(text).replace(/'/g, "&#x27;") : text;
 }
 
+/** Opening tags of scopes' spans, per class prefix. */
+const tagsByPrefix = new Map<string, Map<string, string>>();
+
+/** A scope's span: "a.b.c" gives class "tk-a b_ c__" and a sub-language "language-x", as highlight.js names them. */
+function tagOf(prefix: string, scope: string): string {
+  const [first, ...rest] = scope.startsWith("language:") ? [scope.replace("language:", "language-")] : scope.split(".");
+  const cls = scope.startsWith("language:") ? first : [`${prefix}${first}`, ...rest.map((piece, i) => `${piece}${"_".repeat(i + 1)}`)].join(" ");
+  return `<span class="${cls}">`;
+}
+
 /**
- * highlight.js's emitter (its `__emitter` option), writing the HTML it would give straight into
- * lines: a span crossing a newline is closed at the line's end and reopened on the next line, so
- * every line is balanced. It replaces the token tree, its HTML rendering and the cutting of that
- * HTML into lines, which took about half of the highlighting time; the markup is the same.
+ * highlight.js's emitter (its `__emitter` option, and the scan's), writing the HTML it would give
+ * straight into lines: a span crossing a newline is closed at the line's end and reopened on the
+ * next line, so every line is balanced. It replaces the token tree, its HTML rendering and the
+ * cutting of that HTML into lines, which took about half of the highlighting time; the markup is
+ * the same. With `kept`, only the lines marked 1 there are written; the others come out "".
  */
-class LineEmitter {
+class LineEmitter implements ScanEmitter {
   readonly lines: string[] = [];
   private line = "";
   /** The opening tags of the spans open now ("" for a scope without a span). */
   private readonly open: string[] = [];
   private readonly prefix: string;
+  private readonly tags: Map<string, string>;
+  /** Whether the current line is written. */
+  private keeps: boolean;
 
-  constructor(options: { classPrefix: string }) {
+  constructor(
+    options: { classPrefix: string },
+    private readonly kept: Uint8Array | null = null,
+  ) {
     this.prefix = options.classPrefix;
+    let tags = tagsByPrefix.get(this.prefix);
+    if (!tags) tagsByPrefix.set(this.prefix, (tags = new Map()));
+    this.tags = tags;
+    this.keeps = !kept || kept[0] === 1;
   }
 
   addText(text: string): void {
     let start = 0;
     for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
-      this.line += escapeToken(text.slice(start, end));
+      if (this.keeps) this.line += escapeToken(text.slice(start, end));
       this.newLine();
       start = end + 1;
     }
-    this.line += escapeToken(start === 0 ? text : text.slice(start));
+    if (this.keeps) this.line += escapeToken(start === 0 ? text : text.slice(start));
+  }
+
+  leavesOut(text: string): boolean {
+    if (this.keeps) return false;
+    let line = this.lines.length;
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) if (this.kept![++line] === 1) return false;
+    return true;
   }
 
   private newLine(): void {
-    let close = "";
-    for (const tag of this.open) if (tag) close += "</span>";
-    this.lines.push(this.line + close);
-    this.line = this.open.join("");
+    if (this.keeps) {
+      let close = "";
+      for (const tag of this.open) if (tag) close += "</span>";
+      this.lines.push(this.line + close);
+    } else this.lines.push("");
+    this.keeps = !this.kept || this.kept[this.lines.length] === 1;
+    this.line = this.keeps ? this.open.join("") : "";
   }
 
-  /** A scope's span; "a.b.c" gives class "tk-a b_ c__" and a sub-language "language-x", as highlight.js names them. */
   openNode(scope: string | undefined): void {
-    let tag = "";
-    if (scope) {
-      const [first, ...rest] = scope.startsWith("language:") ? [scope.replace("language:", "language-")] : scope.split(".");
-      const cls = scope.startsWith("language:") ? first : [`${this.prefix}${first}`, ...rest.map((piece, i) => `${piece}${"_".repeat(i + 1)}`)].join(" ");
-      tag = `<span class="${cls}">`;
-    }
+    let tag = scope ? this.tags.get(scope) : "";
+    if (tag === undefined) this.tags.set(scope!, (tag = tagOf(this.prefix, scope!)));
     this.open.push(tag);
-    this.line += tag;
+    if (this.keeps) this.line += tag;
   }
 
   closeNode(): void {
-    if (this.open.length > 0 && this.open.pop()) this.line += "</span>";
+    if (this.open.length > 0 && this.open.pop() && this.keeps) this.line += "</span>";
   }
 
   startScope(scope: string): void {
@@ -109,6 +136,7 @@ for (const [name, language] of Object.entries({ c, cpp, csharp, go, java, javasc
 // Spellings of the data sets beyond highlight.js's own aliases (py, js, ts, rb, cs, c++, golang, h, hpp, ...).
 hljs.registerAliases(["c_sharp", "c-sharp"], { languageName: "csharp" });
 hljs.configure({ classPrefix: "tk-", __emitter: LineEmitter });
+const registered = new Set(hljs.listLanguages());
 
 /** A language highlight.js knows (by name or alias), or null for plain text. */
 export type HighlightLanguage = string | null;
@@ -151,21 +179,41 @@ let recentChars = 0;
 const charsOf = (key: string, lines: readonly string[]) => lines.reduce((sum, line) => sum + line.length, key.length);
 
 /**
+ * One text's lines highlighted (those marked in `kept`, the others ""), by our scan of
+ * highlight.js's grammar, or by highlight.js itself where the scan does not apply or fails (its
+ * output after an error inside it is the escaped text, without the emitter's markup).
+ */
+function highlightText(text: string, language: string, kept: Uint8Array | null): string[] {
+  try {
+    const emitter = new LineEmitter({ classPrefix: "tk-" }, kept);
+    scan(compiledLanguage(hljs, language), registered, text, emitter);
+    return emitter.lines;
+  } catch {
+    const result = hljs.highlight(text, { language, ignoreIllegals: true });
+    return result.errorRaised ? result.value.split("\n") : (result._emitter as unknown as LineEmitter).lines;
+  }
+}
+
+/**
  * Highlights consecutive lines of one file (or one side of a hunk) as one text: one HTML string
  * per line. With `limit`, only the first `limit` lines (the rest escaped): highlighting is a
- * left-to-right scan, so a prefix comes out as it does within the whole text.
+ * left-to-right scan, so a prefix comes out as it does within the whole text. With `only` (line
+ * indexes from 0), only those lines are written, the others are "": the old file's deleted lines.
  */
-export function highlightLines(lines: readonly string[], language: HighlightLanguage, limit = lines.length): string[] {
+export function highlightLines(lines: readonly string[], language: HighlightLanguage, limit = lines.length, only?: readonly number[]): string[] {
   if (language === null || lines.length === 0 || limit <= 0) return lines.map(escapeHtml);
-  if (limit < lines.length) return [...highlightLines(lines.slice(0, limit), language), ...lines.slice(limit).map(escapeHtml)];
+  if (limit < lines.length) return [...highlightLines(lines.slice(0, limit), language, limit, only?.filter((i) => i < limit)), ...lines.slice(limit).map(escapeHtml)];
   const text = lines.join("\n");
-  const key = `${language}\n${text}`;
+  const key = `${language}\n${only ? only.join(",") : "*"}\n${text}`;
   let html = recent.get(key);
   if (html) recent.delete(key);
   else {
-    const result = hljs.highlight(text, { language, ignoreIllegals: true });
-    // After an error inside highlight.js its HTML is the escaped text, without the emitter's markup.
-    html = result.errorRaised ? result.value.split("\n") : (result._emitter as unknown as LineEmitter).lines;
+    let kept: Uint8Array | null = null;
+    if (only) {
+      kept = new Uint8Array(lines.length);
+      for (const i of only) kept[i] = 1;
+    }
+    html = highlightText(text, language, kept);
     recentChars += charsOf(key, html);
     for (const [oldKey, oldHtml] of recent) {
       if (recentChars <= RECENT_CHARS) break;

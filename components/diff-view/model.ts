@@ -85,13 +85,14 @@ export function buildFileModels(source: DiffSource, firstRows = Infinity): FileM
     const oldLines = ownsContents && source.oldFile !== undefined ? fileLines(source.oldFile) : null;
     const newLines = ownsContents && source.newFile !== undefined ? fileLines(source.newFile) : null;
     const consistent = oldLines !== null && newLines !== null && (oldLines.length > 0 || newLines.length > 0) && matchesFiles(file.hunks, oldLines, newLines);
-    // The old file only shows in deleted lines: not highlighted when there are none.
-    const showsOld = consistent && file.hunks.some((h) => h.lines.some((l) => l.kind === "del"));
+    // The old file only shows in deleted lines: only those are written (the scan still reads it whole).
+    const deleted = consistent ? file.hunks.flatMap((h) => h.lines.flatMap((l) => (l.kind === "del" ? [l.oldLine! - 1] : []))) : [];
+    const showsOld = deleted.length > 0;
     const shown = firstRows === Infinity ? null : linesShown(file.hunks, firstRows);
     const limit = (needed: number, total: number) => (shown === null || total <= FIRST_SCREEN_FILE_LINES ? total : needed <= FIRST_SCREEN_FILE_LINES ? needed : 0);
     const oldLimit = showsOld ? limit(shown?.old ?? 0, oldLines!.length) : 0;
     const newLimit = consistent ? limit(shown?.new ?? 0, newLines!.length) : 0;
-    const oldHtml = showsOld ? highlightLines(oldLines!, language, oldLimit) : [];
+    const oldHtml = showsOld ? highlightLines(oldLines!, language, oldLimit, deleted) : [];
     const newHtml = consistent ? highlightLines(newLines!, language, newLimit) : null;
     let partial = language !== null && ((showsOld && oldLimit < oldLines!.length) || (consistent && newLimit < newLines!.length));
     let rowsBefore = 0;

@@ -176,4 +176,59 @@ describe("highlighter (highlight.js)", () => {
     }
     expect(model.contextHtml).toHaveLength(13);
   });
+
+  /** Every row of a change's model against highlight.js's rendering of the whole old and new files: deleted lines from the old one, the rest from the new one. */
+  function expectRowsOfBothFiles(language: string, oldLines: string[], newLines: string[]): void {
+    const path = `f.${language}`;
+    const oldFile = oldLines.join("\n") + "\n";
+    const newFile = newLines.join("\n") + "\n";
+    const [model] = buildFileModels({ key: "k", path, language, diff: unifiedDiff(oldFile, newFile, { path }), oldFile, newFile });
+    const oldReference = referenceLines(oldLines.join("\n"), language);
+    const newReference = referenceLines(newLines.join("\n"), language);
+    const rows = model.segments.flatMap((s) => (s.type === "hunk" ? s.rows : []));
+    expect(rows.some((r) => r.kind === "del")).toBe(true);
+    for (const row of rows) expect(row.html).toBe(row.kind === "del" ? oldReference[row.oldNo! - 1] : newReference[row.newNo! - 1]);
+    expect(model.contextHtml).toEqual(newReference);
+  }
+
+  /** Changes whose deleted lines open or close a comment, string or heredoc, so the old file's state differs from the new one's across the lines they share. */
+  const OPENING_CHANGES: [string, string[], string[]][] = [
+    ["javascript", ["let a = 1;", "/* opened", "let b = `x", "closed */", "let c = 3;", "let d = `y", "`;"], ["let a = 1;", "let b = `x", "let c = 3;", "`;"]],
+    ["typescript", ["const t = `a", "function f(): number { return 1 }", "`;", "enum E { X }"], ["function f(): number { return 1 }", "enum E { X }"]],
+    ["python", ["def f():", '    s = """', "    return 1", '    """', "    return 2"], ["def f():", "    return 1", "    return 2"]],
+    ["python", ["def f():", "    s = '''", "    return 1", "    '''", "    return 2"], ["def f():", "    return 1", "    x = 0", "    return 2"]],
+    ["c", ["#define X \\", "  int y = 1;", "int z = 2; /* a", "b */ int w;"], ["  int y = 1;", "int z = 2;", "b */ int w;"]],
+    ["cpp", ['auto s = R"(raw', "int x = 1;", ')";', "int y = 2;"], ["int x = 1;", "int y = 2;"]],
+    ["csharp", ['string s = @"verbatim', "int x = 1;", '";', "int y = 2;"], ["int x = 1;", "int y = 2;"]],
+    ["go", ["s := `raw", "func f() int { return 1 }", "`", "var x = 2"], ["func f() int { return 1 }", "var x = 2"]],
+    ["java", ['String s = """', "    int x = 1;", '    """;', "int y = 2;"], ["    int x = 1;", "int y = 2;"]],
+    ["php", ["<?php", "$s = <<<EOT", "function f() { return 1; }", "EOT;", "$t = 2;"], ["<?php", "function f() { return 1; }", "$t = 2;"]],
+    ["ruby", ["=begin", "def f; 1; end", "=end", "x = <<~EOS", "  def g; end", "EOS", "y = 2"], ["def f; 1; end", "  def g; end", "y = 2"]],
+  ];
+
+  test.each(OPENING_CHANGES)("%s: a change opening a comment or string in the old file gives each file's own tokens", (language, oldLines, newLines) => {
+    expectRowsOfBothFiles(language, oldLines, newLines);
+  });
+
+  test("real files changed in many places: each row as highlight.js renders its whole file, in every grammar", () => {
+    const texts = [readFileSync("components/diff-view/model.ts", "utf8"), readFileSync("node_modules/highlight.js/lib/languages/python.js", "utf8")];
+    if (hasSharedFile("data", "crscore", "phase1", "context_files")) {
+      const dir = sharedPath("data", "crscore", "phase1", "context_files");
+      for (const name of readdirSync(dir).sort().slice(0, 5)) texts.push(readFileSync(path.join(dir, name), "utf8"));
+    }
+    for (const text of texts) {
+      const newLines = fileLines(text);
+      // Every ninth line deleted, and a line added after every thirteenth: hunks all along the file.
+      const oldLines = newLines.flatMap((line, i) => (i % 13 === 0 ? [line, `${line} // added ${i}`] : [line])).filter((_, i) => i % 9 !== 4);
+      for (const language of ["c", "cpp", "csharp", "go", "java", "javascript", "php", "python", "ruby", "typescript"]) expectRowsOfBothFiles(language, oldLines, newLines);
+    }
+  });
+
+  test("only some lines: those as in the whole file's highlighting, the others empty", () => {
+    const lines = fileLines(readFileSync("node_modules/highlight.js/lib/languages/javascript.js", "utf8"));
+    const only = lines.map((_, i) => i).filter((i) => i % 17 === 3 || (i > 200 && i < 230));
+    const html = highlightLines(lines, "javascript", lines.length, only);
+    const reference = referenceLines(lines.join("\n"), "javascript");
+    expect(html).toEqual(reference.map((line, i) => (only.includes(i) ? line : "")));
+  });
 });
