@@ -50,6 +50,8 @@ class LineEmitter implements ScanEmitter {
   private readonly tags: Map<string, string>;
   /** Whether the current line is written. */
   private keeps: boolean;
+  /** The last line written. */
+  private readonly last: number;
 
   constructor(
     options: { classPrefix: string },
@@ -60,6 +62,11 @@ class LineEmitter implements ScanEmitter {
     if (!tags) tagsByPrefix.set(this.prefix, (tags = new Map()));
     this.tags = tags;
     this.keeps = !kept || kept[0] === 1;
+    this.last = kept ? kept.lastIndexOf(1) : Infinity;
+  }
+
+  get complete(): boolean {
+    return this.lines.length > this.last;
   }
 
   addText(text: string): void {
@@ -179,7 +186,7 @@ let recentChars = 0;
 const charsOf = (key: string, lines: readonly string[]) => lines.reduce((sum, line) => sum + line.length, key.length);
 
 /**
- * One text's lines highlighted (those marked in `kept`, the others ""), by our scan of
+ * One text's lines highlighted (those marked 1 in `kept`, the others ""), by our scan of
  * highlight.js's grammar, or by highlight.js itself where the scan does not apply or fails (its
  * output after an error inside it is the escaped text, without the emitter's markup).
  */
@@ -187,6 +194,8 @@ function highlightText(text: string, language: string, kept: Uint8Array | null):
   try {
     const emitter = new LineEmitter({ classPrefix: "tk-" }, kept);
     scan(compiledLanguage(hljs, language), registered, text, emitter);
+    // Past the last line kept the scan stopped: the rest are left out too.
+    if (kept) while (emitter.lines.length < kept.length) emitter.lines.push("");
     return emitter.lines;
   } catch {
     const result = hljs.highlight(text, { language, ignoreIllegals: true });

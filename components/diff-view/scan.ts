@@ -5,8 +5,8 @@
  * entered are a stack (not an object created per mode), a mode's rules are matched by an
  * expression capturing only the groups that are read (Lean), the matched rule's groups are cut
  * out of the match only when read, a mode's end is tried at the match only (a sticky copy of its
- * expression, not a search of the rest of the text), and text on lines the emitter does not keep
- * is not searched for keywords. Relevance (language detection) is not counted. A grammar with a
+ * expression, not a search of the rest of the text), text on lines the emitter does not keep is
+ * not searched for keywords, and the scan stops once the emitter has its last line kept. Relevance (language detection) is not counted. A grammar with a
  * registered sub-language or a tokenizer of its own throws Unsupported (highlight.js then scans).
  */
 import type { CompiledMode, CompiledScope, HLJSApi } from "highlight.js";
@@ -21,6 +21,8 @@ export interface ScanEmitter {
   finalize(): void;
   /** Whether every line `text` would go to is left out of the output: its keywords need no search. */
   leavesOut(text: string): boolean;
+  /** Whether every line kept is written: the rest of the text needs no scan. */
+  readonly complete: boolean;
 }
 
 class Unsupported extends Error {}
@@ -388,6 +390,7 @@ export function scan(language: Language, registered: ReadonlySet<string>, code: 
     if (!hit) break;
     const processed = processLexeme(code.substring(index, hit.index), hit);
     index = hit.index + processed;
+    if (emitter.complete) return;
   }
   modeBuffer += code.substring(index);
   processBuffer();
