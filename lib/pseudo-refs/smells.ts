@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { studyCodeChanges } from "@/lib/data/pseudo-references";
 import { AppError } from "@/lib/errors";
-import { analyzeChanges, analyzedLanguage, detectAnalyzers, NEAR_LINES, PMD_RULESET, PYLINT_ARGS, PYSCENT_LIMITS, type AnalyzedLanguage, type Finding } from "@/lib/static-analysis";
+import { analyzeChanges, analyzedLanguage, detectAnalyzers, NEAR_LINES, PMD_RULESET, PYLINT_ARGS, PYLINT_IMPORTS, PYSCENT_LIMITS, type AnalyzedLanguage, type Finding } from "@/lib/static-analysis";
 import type { Generated, GeneratedReference, PseudoReferenceSource } from "./types";
 
 const TOOL_NAMES: Record<string, string> = { jshint: "JSHint", pmd: "PMD", pylint: "pylint", radon: "radon", pyscent: "PyScent detectors" };
@@ -47,7 +47,7 @@ export const smellSource: PseudoReferenceSource = {
     const missing = statuses.flatMap((s) => (s.available ? [] : [s.message]));
     if (missing.length > 0) throw new AppError("INVALID_INPUT", { message: missing.join(" ") });
     const versions = Object.fromEntries(statuses.flatMap((s) => (s.available ? [[s.tool, s.version]] : [])));
-    const settings = { near: NEAR_LINES, pmdRuleset: PMD_RULESET, pylintArgs: PYLINT_ARGS, pyscentLimits: PYSCENT_LIMITS };
+    const settings = { near: NEAR_LINES, pmdRuleset: PMD_RULESET, pylintArgs: PYLINT_ARGS, pylintImports: PYLINT_IMPORTS, pyscentLimits: PYSCENT_LIMITS };
     const signature = ["smells", ...Object.entries(versions).map(([tool, v]) => `${tool}=${v}`), `near=${NEAR_LINES}`, `settings=${shortHash(JSON.stringify(settings))}`].join("|");
     return { signature, params: { versions, languages, ...settings }, codeChangeIds: analyzed.map((c) => c.id) };
   },

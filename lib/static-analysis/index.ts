@@ -5,7 +5,7 @@ export { changedNewLines, NEAR_LINES, nearChangedLine } from "./changed-lines";
 export { splitIntroduced } from "./introduced";
 export { analyzedLanguage } from "./language";
 export { PMD_RULESET } from "./pmd";
-export { PYLINT_ARGS, PYLINT_SMELLS, pylintFindings } from "./pylint";
+export { PYLINT_ARGS, PYLINT_IMPORTS, PYLINT_SMELLS, pylintFindings } from "./pylint";
 export { PYSCENT_LIMITS, PYSCENT_VERSION } from "./pyscent";
 export { isComplexRank, RADON_RANKS } from "./radon";
 export type { AnalyzedLanguage, Finding } from "./types";

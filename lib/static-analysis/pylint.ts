@@ -4,12 +4,13 @@
  * branch), too-many-instance-attributes (many attributes), too-many-public-methods (many
  * methods). Its other messages are kept under their own names. Left out: import-error and
  * no-name-in-module (the file is analyzed without its repository, so every project import
- * fails) and duplicate-code (the old and new file are analyzed together).
+ * fails) and duplicate-code (the old and new file are analyzed together). Only the standard
+ * library is importable, not the libraries installed beside pylint (numpy, pandas, ...): a
+ * change's smells must not depend on the machine that analyzes it.
  *
  * The code changes of a chunk are linted by one Python process per core (PYLINT_DRIVER), one
  * pylint run per change as its own `pylint` command would do it, so that pylint starts once and
- * the libraries the changes import (numpy, pandas, ...: most of pylint's time on real files) are
- * parsed once per process instead of once per change.
+ * the standard library's modules the changes import are parsed once per process.
  */
 import { readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
@@ -17,6 +18,9 @@ import path from "node:path";
 import { z } from "zod";
 import { run, toolJson } from "./exec";
 import type { Finding } from "./types";
+
+/** What pylint may import besides the linted files (part of a run's settings, so its signature). */
+export const PYLINT_IMPORTS = "standard library";
 
 export const PYLINT_ARGS = ["--output-format=json", "--score=n", "--persistent=n", "--max-args=6", "--disable=import-error,no-name-in-module,duplicate-code"];
 
@@ -82,6 +86,10 @@ export function pylintFindings(report: unknown, files: readonly string[], versio
  * process. Request on stdin: {scriptDir, args, groups}; answer: one JSON report (text) or
  * {"error"} per group.
  *
+ * A module astroid finds outside the standard library and the linted files' folders is not
+ * imported (as when it is not installed): in a site-packages or dist-packages folder it depends
+ * on the machine, and inferring into real numpy or pandas costs seconds a change.
+ *
  * One group's lint must not change the next one's. What the runs share is astroid's cache of the
  * modules the files import, parsed as any pylint run parses them. Between groups the driver
  * drops the linted files' modules from that cache, clears every inference cache of astroid and
@@ -96,9 +104,12 @@ import io, json, os, sys
 request = json.load(sys.stdin)
 # The pylint command's own module path: its folder first, not the working directory.
 sys.path[0] = request["scriptDir"]
+import sysconfig
 import astroid
 from astroid import MANAGER
 from astroid.builder import AstroidBuilder
+from astroid.exceptions import AstroidImportError
+from astroid.manager import AstroidManager
 from pylint.lint import Run
 
 analyzed = set()
@@ -126,6 +137,26 @@ def recording_assattr(self, node):
         del expr.infer
 
 AstroidBuilder.delayed_assattr = recording_assattr
+
+stdlib = tuple(os.path.join(os.path.realpath(sysconfig.get_paths()[k]), "") for k in ("stdlib", "platstdlib"))
+
+def importable(location):
+    real = os.path.realpath(location)
+    parts = real.split(os.sep)
+    if "site-packages" in parts or "dist-packages" in parts:
+        return False
+    return real.startswith(stdlib) or os.path.dirname(real) in {os.path.dirname(os.path.realpath(f)) for f in analyzed}
+
+file_from_module_name = AstroidManager.file_from_module_name
+
+def standard_file_from_module_name(self, modname, contextfile):
+    found = file_from_module_name(self, modname, contextfile)
+    locations = [found.location] if found.location else list(found.submodule_search_locations or [])
+    if not all(importable(location) for location in locations):
+        raise AstroidImportError("{modname} is not in the standard library", modname=modname)
+    return found
+
+AstroidManager.file_from_module_name = standard_file_from_module_name
 
 def clear_caches():
     for name, module in list(sys.modules.items()):

@@ -3,7 +3,8 @@
  * for all its files) gives every change the findings, tallies and radon ranks that analyzing it
  * alone gives (on the fixtures' variants and on real changes of CRScore's phase-1 sheet, in
  * ../shared/data); and pylint's run of a change inside the chunk's process reports what the pylint
- * command reports on the change's files. Real analyzers (scripts/ensure-analyzers.sh).
+ * command reports on the change's files, but reads no library installed beside pylint. Real
+ * analyzers (scripts/ensure-analyzers.sh).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -116,5 +117,30 @@ describe("a chunk of changes analyzed at once", () => {
       for (const file of files) expect(chunk.get(file)).toEqual(expected.get(file));
     }
     expect(chunk.get(groups[1][0])!.some((f) => f.message === "Module 'posixpath' has no 'custom_0' member")).toBe(true);
+  }, 600_000);
+
+  test("pylint reads no library installed beside it: a change's findings are those of a machine without the library", async () => {
+    if (!requireTools(statuses, "pylint")) return;
+    const library = path.join(dir, "site-packages");
+    await mkdir(path.join(library, "fakelib"), { recursive: true });
+    await writeFile(path.join(library, "fakelib", "__init__.py"), "def helper(value):\n    return value\n");
+    const file = path.join(dir, "library-user", "new", "tools.py");
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, '"""Uses fakelib."""\nimport fakelib\n\nfakelib.helper(1, 2)\nfakelib.missing()\n');
+    const withLibrary = async <T>(work: () => Promise<T>) => {
+      process.env.PYTHONPATH = library;
+      try {
+        return await work();
+      } finally {
+        delete process.env.PYTHONPATH;
+      }
+    };
+    // The pylint command infers into the installed library...
+    const command = await withLibrary(() => run("pylint", [...PYLINT_ARGS, file]));
+    expect(pylintFindings(JSON.parse(command.stdout), [file], "test").get(file)!.map((f) => f.ruleId)).toEqual(["E1121 too-many-function-args", "E1101 no-member"]);
+    // ... the product's run does not, and finds what it finds without the library.
+    const installed = (await withLibrary(() => runPylint([[file]], "test"))).get(file);
+    expect(installed).toEqual((await runPylint([[file]], "test")).get(file));
+    expect(installed!.map((f) => f.ruleId)).toEqual([]);
   }, 600_000);
 });
