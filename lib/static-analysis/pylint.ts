@@ -12,7 +12,7 @@
  * pylint run per change as its own `pylint` command would do it, so that pylint starts once and
  * the standard library's modules the changes import are parsed once per process.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
@@ -231,20 +231,39 @@ async function lintInOneProcess(python: string, scriptDir: string, groups: reado
 }
 
 /**
- * Findings per analyzed path (as given); each group (a change's files) is linted on its own. The
- * groups are dealt round the cores, one driver process each (each parses the libraries its own
- * changes import).
+ * Which groups each of `processes` driver processes lints: the largest first (`sizes`, a group's
+ * bytes), each to the process with the fewest bytes so far: pylint's time grows with a file's
+ * length, and a chunk waits for its slowest process (dealt in turn, a chunk's few large changes
+ * could fall to one process while the other core idles).
+ */
+export function dealBySize(sizes: readonly number[], processes: number): number[][] {
+  const shares = Array.from({ length: processes }, () => ({ bytes: 0, groups: [] as number[] }));
+  const largestFirst = sizes.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a] || a - b);
+  for (const i of largestFirst) {
+    const least = shares.reduce((a, b) => (b.bytes < a.bytes ? b : a));
+    least.groups.push(i);
+    least.bytes += sizes[i];
+  }
+  return shares.map((share) => share.groups);
+}
+
+/**
+ * Findings per analyzed path (as given); each group (a change's files) is linted on its own, by
+ * one driver process per core (dealBySize).
  */
 export async function runPylint(groups: readonly (readonly string[])[], version: string): Promise<Map<string, Finding[]>> {
   const { python, scriptDir } = await pylintPython();
   const processes = Math.max(1, Math.min(availableParallelism(), groups.length));
-  const dealt = Array.from({ length: processes }, (_, p) => groups.filter((_, i) => i % processes === p));
-  const reports = await Promise.all(dealt.map((share) => lintInOneProcess(python, scriptDir, share)));
+  const sizes = await Promise.all(groups.map(async (files) => (await Promise.all(files.map((file) => stat(file)))).reduce((bytes, s) => bytes + s.size, 0)));
+  const dealt = dealBySize(sizes, processes);
+  const reports = await Promise.all(dealt.map((share) => lintInOneProcess(python, scriptDir, share.map((i) => groups[i]))));
   const byFile = new Map<string, Finding[]>();
-  groups.forEach((files, i) => {
-    const report = reports[i % processes][Math.floor(i / processes)];
-    if (typeof report !== "string") throw new SetupError(`pylint failed on ${files.join(", ")}: ${report?.error ?? "no report"}`);
-    for (const [file, findings] of pylintFindings(toolJson("pylint", { stdout: report, stderr: "", code: 0 }), files, version)) byFile.set(file, findings);
-  });
+  dealt.forEach((share, p) =>
+    share.forEach((i, k) => {
+      const report = reports[p][k];
+      if (typeof report !== "string") throw new SetupError(`pylint failed on ${groups[i].join(", ")}: ${report?.error ?? "no report"}`);
+      for (const [file, findings] of pylintFindings(toolJson("pylint", { stdout: report, stderr: "", code: 0 }), groups[i], version)) byFile.set(file, findings);
+    }),
+  );
   return byFile;
 }
