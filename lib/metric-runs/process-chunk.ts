@@ -2,13 +2,13 @@
 import { type MetricScoreInput, scoreKey, storedScoreKeys } from "@/lib/data/metric-scores";
 import { type ChunkRun, chunkRun, storeChunkScores } from "@/lib/data/metric-runs";
 import { announceMetricRun } from "@/lib/webhooks/send";
-import { loadReviewsToScore } from "@/lib/data/reviews-to-score";
+import { loadReviewsToScore, type ReviewToScore } from "@/lib/data/reviews-to-score";
 import { runEmbedder, type MetricJobContext } from "./context";
 import { judgeScores } from "./judges";
 import type { ChunkJobData } from "./chunks";
 import { runParams } from "./runs";
 import { scoreReview, textsToEmbed } from "./score";
-import { type MetricJobSpec, specApplies } from "./specs";
+import { type MetricJobSpec, type RunParams, specApplies } from "./specs";
 import type { EmbeddedTexts, EmbeddingPooling } from "@/lib/embeddings";
 
 const specPooling = (spec: MetricJobSpec): EmbeddingPooling => (spec.kind === "crscore" ? (spec.pooling ?? "sentence") : "sentence");
@@ -21,19 +21,36 @@ export interface ComputedChunk {
   reviews: number;
 }
 
+/** What a chunk computes from: its run, the reviews to score and the scores already stored. */
+export interface ChunkInput {
+  run: ChunkRun;
+  params: RunParams;
+  reviews: ReviewToScore[];
+  stored: Set<string>;
+}
+
 /**
- * Computes the chunk's missing scores (a review × metric already stored under the run's
- * signature is skipped, so a chunk may run twice; a fresh chunk's scores are not read, see
- * ChunkJobData). A failed run's chunks compute nothing (null).
- * `run` is the chunk's run when the caller has just read it (drainMetricRun reads it with every fetch).
+ * Reads what the chunk computes from: its run and parameters, its reviews and which of their
+ * scores are stored (a fresh chunk's are not read, see ChunkJobData). A failed run's chunks
+ * read nothing (null). `run` is the chunk's run when the caller has just read it
+ * (drainMetricRun reads it with every fetch).
  */
-export async function computeChunk(context: MetricJobContext, data: ChunkJobData, run?: ChunkRun): Promise<ComputedChunk | null> {
+export async function readChunk(data: ChunkJobData, run?: ChunkRun): Promise<ChunkInput | null> {
   run ??= await chunkRun(data.runId);
   if (!run || run.status === "FAILED") return null;
   const params = runParams(run);
   const columns = params.specs.flatMap((s) => s.columns.map((metric) => ({ metric, signature: s.signature })));
   const [reviews, stored] = await Promise.all([loadReviewsToScore({ ids: data.reviewIds }, { codeChanges: params.specs.some((s) => s.kind === "judge"), pseudoReferences: params.specs.some((s) => s.kind === "crscore") }), data.fresh ? new Set<string>() : storedScoreKeys(data.reviewIds, columns)]);
+  return { run, params, reviews, stored };
+}
 
+/**
+ * The chunk's missing scores (a review × metric already stored under the run's signature is
+ * skipped, so a chunk may run twice); null when its run failed.
+ */
+export async function scoreChunk(context: MetricJobContext, input: ChunkInput | null): Promise<ComputedChunk | null> {
+  if (!input) return null;
+  const { run, params, reviews, stored } = input;
   const work = reviews
     .map((review) => ({ review, specs: params.specs.filter((s) => specApplies(s, review) && s.columns.some((c) => !stored.has(scoreKey(review.id, c, s.signature)))) }))
     .filter((w) => w.specs.length > 0);
@@ -47,6 +64,11 @@ export async function computeChunk(context: MetricJobContext, data: ChunkJobData
   rows.push(...(await judgeScores(context, work.flatMap((w) => w.specs.flatMap((spec) => (spec.kind === "judge" ? [{ spec, review: w.review }] : []))))));
 
   return { runId: run.id, rows, reviews: work.length };
+}
+
+/** Reads and scores one chunk (readChunk, scoreChunk). */
+export async function computeChunk(context: MetricJobContext, data: ChunkJobData, run?: ChunkRun): Promise<ComputedChunk | null> {
+  return scoreChunk(context, await readChunk(data, run));
 }
 
 /** Stores a computed chunk (storeChunkScores) and returns how many reviews it completed; the chunk that finishes its run announces it. */
