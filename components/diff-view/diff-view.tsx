@@ -7,7 +7,7 @@
  * chunks with `content-visibility: auto` so the browser lays out only what is on screen: a
  * 2,000-line diff stays fast without windowing, and find-in-page still sees every line.
  */
-import { Fragment, memo, useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
+import { Fragment, memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { HIGHLIGHT_CSS } from "./highlight";
 import type { DiffSource } from "@/lib/diff";
 import { buildFileModels, splitRows, unifiedRows, type Expansion, type FileModel, type LineRow, type SplitRow, type UnifiedRow } from "./model";
@@ -73,36 +73,37 @@ export function GapRow({ row, onExpand }: { row: Extract<UnifiedRow, { type: "ga
 const num = (n: number | null) => (n === null ? "" : String(n));
 
 /**
- * A line's mark: part of a review comment's range ("dv-cm"), of the focused comment's
- * ("dv-cf"), or none (""). The pull-request view marks the lines its comments are on.
+ * The review comments' ranges a line is in, as keys without spaces (the pull-request view's
+ * threads); none for most lines. Such a line is marked ("dv-cm") and carries the keys
+ * (`data-cm`), by which FileBody marks the focused range's lines ("dv-cf") in place.
  */
-export type LineMark = (line: LineRow, side: "left" | "right") => string;
-const noMark: LineMark = () => "";
+export type LineMark = (line: LineRow, side: "left" | "right") => readonly string[];
+const NO_RANGES: readonly string[] = [];
+const noMark: LineMark = () => NO_RANGES;
 
-/** A row as HTML (the code is already escaped and highlighted by the model), and whether a comment's range marks it. */
-interface RowHtml {
-  html: string;
-  marked: boolean;
-}
+/** The attributes of a line in some ranges. */
+const rangeAttributes = (ranges: readonly string[]) => (ranges.length === 0 ? "" : ` dv-cm" data-cm="${ranges.join(" ")}`);
 
-function unifiedLineHtml(row: Extract<UnifiedRow, { type: "line" }>, mark: LineMark): RowHtml {
+/** A row as HTML (the code is already escaped and highlighted by the model). */
+function unifiedLineHtml(row: Extract<UnifiedRow, { type: "line" }>, mark: LineMark): string {
   const { kind, oldNo, newNo, html } = row.row;
   const c = row.expanded ? "dv-e" : cls(kind);
-  // A context line is on both sides; its mark is either side's.
-  const m = kind === "add" ? mark(row.row, "right") : kind === "del" ? mark(row.row, "left") : mark(row.row, "right") || mark(row.row, "left");
-  return { html: `<div class="dv-r ${c} ${m}"><span class="dv-n">${num(oldNo)}</span><span class="dv-n">${num(newNo)}</span><span class="dv-m">${MARK[kind]}</span><span class="dv-c">${html}</span></div>`, marked: m !== "" };
+  // A context line is on both sides; its ranges are either side's.
+  const right = kind === "del" ? NO_RANGES : mark(row.row, "right");
+  const ranges = kind === "add" || right.length > 0 ? right : mark(row.row, "left");
+  return `<div class="dv-r ${c}${rangeAttributes(ranges)}"><span class="dv-n">${num(oldNo)}</span><span class="dv-n">${num(newNo)}</span><span class="dv-m">${MARK[kind]}</span><span class="dv-c">${html}</span></div>`;
 }
 
-function halfHtml(line: LineRow | null, m: string, side: "left" | "right", expanded?: boolean): string {
+function halfHtml(line: LineRow | null, ranges: readonly string[], side: "left" | "right", expanded?: boolean): string {
   if (!line) return `<span class="dv-n dv-x"></span><span class="dv-m dv-x"></span><span class="dv-c dv-x"></span>`;
   const c = expanded ? "dv-e" : cls(line.kind);
-  return `<span class="dv-n ${c}">${num(side === "left" ? line.oldNo : line.newNo)}</span><span class="dv-m ${c}">${MARK[line.kind]}</span><span class="dv-c ${c} ${m}">${line.html}</span>`;
+  return `<span class="dv-n ${c}">${num(side === "left" ? line.oldNo : line.newNo)}</span><span class="dv-m ${c}">${MARK[line.kind]}</span><span class="dv-c ${c}${rangeAttributes(ranges)}">${line.html}</span>`;
 }
 
-function splitLineHtml(row: Extract<SplitRow, { type: "pair" }>, mark: LineMark): RowHtml {
-  const left = row.left ? mark(row.left, "left") : "";
-  const right = row.right ? mark(row.right, "right") : "";
-  return { html: `<div class="dv-s">${halfHtml(row.left, left, "left", row.expanded)}${halfHtml(row.right, right, "right", row.expanded)}</div>`, marked: left !== "" || right !== "" };
+function splitLineHtml(row: Extract<SplitRow, { type: "pair" }>, mark: LineMark): string {
+  const left = row.left ? mark(row.left, "left") : NO_RANGES;
+  const right = row.right ? mark(row.right, "right") : NO_RANGES;
+  return `<div class="dv-s">${halfHtml(row.left, left, "left", row.expanded)}${halfHtml(row.right, right, "right", row.expanded)}</div>`;
 }
 
 /** Where something is shown between the lines (the pull-request view's comment threads): the key of what follows a row, or null. */
@@ -113,15 +114,13 @@ export type Block = { type: "lines"; html: string; count: number } | { type: "an
 /**
  * Runs of code lines become one HTML string per chunk (no React element per line: a 2,000-line
  * diff is a few dozen elements to render and hydrate); headers and the interactive gap rows
- * stay React elements between the chunks. A run of marked lines (a review comment's range) is a
- * chunk of its own, and the chunks are the same whichever comment is focused: moving the focus
- * re-renders the few lines of the two ranges, not the chunks around them.
+ * stay React elements between the chunks. The chunks do not depend on the focused comment
+ * (FileBody marks the focused range's lines in place), so moving the focus re-renders none.
  */
 export function toBlocks(rows: (UnifiedRow | SplitRow)[], mode: DiffMode, mark: LineMark = noMark, anchorAfter?: AnchorAfter): Block[] {
   const blocks: Block[] = [];
   let html = "";
   let count = 0;
-  let marked = false;
   const flush = () => {
     if (count > 0) blocks.push({ type: "lines", html, count });
     html = "";
@@ -129,10 +128,7 @@ export function toBlocks(rows: (UnifiedRow | SplitRow)[], mode: DiffMode, mark: 
   };
   for (const row of rows) {
     if (row.type === "line" || row.type === "pair") {
-      const line = mode === "unified" ? unifiedLineHtml(row as Extract<UnifiedRow, { type: "line" }>, mark) : splitLineHtml(row as Extract<SplitRow, { type: "pair" }>, mark);
-      if (line.marked !== marked) flush();
-      marked = line.marked;
-      html += line.html;
+      html += mode === "unified" ? unifiedLineHtml(row as Extract<UnifiedRow, { type: "line" }>, mark) : splitLineHtml(row as Extract<SplitRow, { type: "pair" }>, mark);
       count++;
       const anchor = anchorAfter?.(row) ?? null;
       if (anchor !== null) {
@@ -148,17 +144,28 @@ export function toBlocks(rows: (UnifiedRow | SplitRow)[], mode: DiffMode, mark: 
   return blocks;
 }
 
-/** What a file's rows carry besides the code: marked lines, and blocks between rows rendered by `renderAnchor`. */
+/** What a file's rows carry besides the code: the ranges' lines, the focused range, and blocks between rows rendered by `renderAnchor`. */
 export interface RowExtras {
   mark?: LineMark;
+  /** The key of the range whose lines are marked as focused ("dv-cf"), or null. */
+  focusedRange?: string | null;
   anchorAfter?: AnchorAfter;
   renderAnchor?: (key: string) => ReactNode;
 }
 
-export const FileBody = memo(function FileBody({ file, mode, expansions, onExpand, mark, anchorAfter, renderAnchor }: { file: FileModel; mode: DiffMode; expansions: Record<string, Expansion>; onExpand: (id: string, change: Partial<Expansion> | "all") => void } & RowExtras) {
+export const FileBody = memo(function FileBody({ file, mode, expansions, onExpand, mark, focusedRange = null, anchorAfter, renderAnchor }: { file: FileModel; mode: DiffMode; expansions: Record<string, Expansion>; onExpand: (id: string, change: Partial<Expansion> | "all") => void } & RowExtras) {
   const blocks = useMemo(() => toBlocks(mode === "unified" ? unifiedRows(file, expansions) : splitRows(file, expansions), mode, mark, anchorAfter), [file, mode, expansions, mark, anchorAfter]);
+  // The focused range's lines get their class in place: setting the chunks' HTML again would
+  // parse and lay out their lines anew at every move of the focus.
+  const body = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (focusedRange === null || !body.current) return;
+    const lines = body.current.querySelectorAll(`[data-cm~="${CSS.escape(focusedRange)}"]`);
+    lines.forEach((line) => line.classList.add("dv-cf"));
+    return () => lines.forEach((line) => line.classList.remove("dv-cf"));
+  }, [focusedRange, blocks]);
   return (
-    <div data-testid="diff-body" data-mode={mode}>
+    <div ref={body} data-testid="diff-body" data-mode={mode}>
       {blocks.map((block, i) =>
         block.type === "lines" ? (
           <div key={i} className="dv-chunk" style={{ containIntrinsicSize: `auto ${block.count * ROW_PX}px` }} dangerouslySetInnerHTML={{ __html: block.html }} />

@@ -16,6 +16,9 @@ import type { PullRequestComment, PullRequestFile } from "@/lib/review-comments/
 
 const key = (side: "LEFT" | "RIGHT", line: number) => `${side === "LEFT" ? "L" : "R"}${line}`;
 
+/** The key of a thread's range among its file's (the diff view's line marks). */
+const rangeKey = (index: number) => `t${index}`;
+
 /** The anchor keys of a row: the old line it shows and the new line it shows. */
 function rowLines(row: Parameters<AnchorAfter>[0]): string[] {
   if (row.type === "line") return [row.row.kind !== "add" ? key("LEFT", row.row.oldNo!) : "", row.row.kind !== "del" ? key("RIGHT", row.row.newNo!) : ""];
@@ -76,17 +79,15 @@ function DiffWithThreads({
     },
     [atLine],
   );
-  // The focused comment's range (a reply's: its thread's), and every other comment's, marked.
+  // Every thread's range marked, keyed by the thread's place in the file; the focused comment's (a reply's: its thread's) as focused.
   const focusedThread = focusedId === null ? null : threads.find((t) => t.root.id === focusedId || t.replies.some((r) => r.id === focusedId));
   const mark = useCallback<LineMark>(
     (line, side) => {
       const s = side === "left" ? "LEFT" : "RIGHT";
       const n = side === "left" ? line.oldNo : line.newNo;
-      if (n === null) return "";
-      if (focusedThread && covers(focusedThread.root, s, n)) return "dv-cf";
-      return threads.some((t) => covers(t.root, s, n)) ? "dv-cm" : "";
+      return n === null ? [] : threads.flatMap((t, i) => (covers(t.root, s, n) ? [rangeKey(i)] : []));
     },
-    [threads, focusedThread],
+    [threads],
   );
   const renderAnchor = useCallback(
     (k: string) =>
@@ -113,7 +114,7 @@ function DiffWithThreads({
           This diff cannot be read: {model.error}
         </p>
       ) : (
-        <FileBody file={model} mode={mode} expansions={expansions} onExpand={onExpand} mark={mark} anchorAfter={anchorAfter} renderAnchor={renderAnchor} />
+        <FileBody file={model} mode={mode} expansions={expansions} onExpand={onExpand} mark={mark} focusedRange={focusedThread ? rangeKey(threads.indexOf(focusedThread)) : null} anchorAfter={anchorAfter} renderAnchor={renderAnchor} />
       )}
       {source.diff === "" && <p className="px-2 font-sans text-xs text-slate-600">No changed lines{file.status === "RENAMED" ? ": the file was renamed only" : ""}.</p>}
     </>
