@@ -95,6 +95,8 @@ const stepValue = (value: CommentAnswersValue, step: Step) => (step.human === nu
 interface Answering {
   part: Part;
   store: AnswerStore;
+  /** The store's version the panel was rendered with. */
+  storeVersion: number;
   readOnly: boolean;
   question: number;
   setQuestion: (index: number) => void;
@@ -367,20 +369,25 @@ export function PullRequestTask({
     onTarget(focusedId === null ? null : `comment:${focusedId}`);
   }, [focusedId, onTarget]);
 
-  const set = (id: string, next: CommentAnswersValue) => store.set("commentAnswers", id, next);
-  const answer = (id: string, step: Step, value: boolean | string | number) => {
-    const v = valueOf(id);
-    const key = step.question.key;
-    const stored = step.human === null ? value : { ...matchDegrees(v.answers[key]), [step.human]: value as "fully" | "partly" | "none" };
-    set(id, { ...v, answers: { ...v.answers, [key]: stored } });
-  };
-  const note = (id: string, q: CommentQuestion, text: string) => {
-    const v = valueOf(id);
-    const notes = { ...v.notes };
-    if (text) notes[q.key] = text;
-    else delete notes[q.key];
-    set(id, { ...v, notes });
-  };
+  const answer = useCallback(
+    (id: string, step: Step, value: boolean | string | number) => {
+      const v = valueOf(id);
+      const key = step.question.key;
+      const stored = step.human === null ? value : { ...matchDegrees(v.answers[key]), [step.human]: value as "fully" | "partly" | "none" };
+      store.set("commentAnswers", id, { ...v, answers: { ...v.answers, [key]: stored } });
+    },
+    [store, valueOf],
+  );
+  const note = useCallback(
+    (id: string, q: CommentQuestion, text: string) => {
+      const v = valueOf(id);
+      const notes = { ...v.notes };
+      if (text) notes[q.key] = text;
+      else delete notes[q.key];
+      store.set("commentAnswers", id, { ...v, notes });
+    },
+    [store, valueOf],
+  );
 
   /** After an answer: the next question, after the last one the next comment; a required justification not written yet keeps the cursor. */
   const moveOn = (id: string, q: CommentQuestion, index: number) => {
@@ -456,7 +463,11 @@ export function PullRequestTask({
   // Stable, so moving the focus re-renders only the files it leaves and enters.
   const onFocus = useCallback((id: string) => id !== focusedRef.current && focus(id), [focus]);
 
-  const answering: Answering = { part, store, readOnly, question, setQuestion, answer, note, boxes };
+  // A new value only when what the focused comment's panel shows changed (the question, or the
+  // store: an answer, a save's state): a new value makes React search the whole pull request's
+  // tree for the panel, at every j press when it was made anew at each render.
+  const storeVersion = store.getSnapshot();
+  const answering = useMemo<Answering>(() => ({ part, store, storeVersion, readOnly, question, setQuestion, answer, note, boxes }), [part, store, storeVersion, readOnly, question, answer, note]);
   // The answers as the summaries read them: a new object only when one of them changed.
   const [answers, setAnswers] = useState<Answers>(() => answersOf(part, store));
   if (answers.part !== part || order.some((c) => answers.values.get(c.id) !== store.value("commentAnswers", c.id))) setAnswers(answersOf(part, store));

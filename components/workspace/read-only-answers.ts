@@ -13,6 +13,9 @@ export class ReadOnlyAnswers extends AnswerEntries implements AnswerStore {
     for (const { kind, targetId, server } of storedEntries(task)) this.register(kind, targetId, server);
   }
 
+  /** Never changes. */
+  getSnapshot = () => 0;
+
   set(): never {
     throw new Error("This is a read-only preview: answers cannot be changed here.");
   }

@@ -6,7 +6,7 @@ import type { WorkspaceData } from "@/lib/data/annotations";
 import type { AutosaveStore } from "./autosave";
 
 /** What a task panel reads and changes: the annotator's autosaved answers (AutosaveStore), or stored ones shown read-only (ReadOnlyAnswers). */
-export type AnswerStore = Pick<AutosaveStore, "value" | "entry" | "list" | "set">;
+export type AnswerStore = Pick<AutosaveStore, "value" | "entry" | "list" | "set" | "getSnapshot">;
 
 /** What the task panels show: the task's part of the workspace and the study's scales. */
 export type TaskData = Pick<WorkspaceData, "claimVerification" | "reviewRating" | "referenceGrading" | "commentFiltering" | "commentQuestions" | "study">;
