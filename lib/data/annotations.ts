@@ -114,16 +114,14 @@ export async function readItem(codeChangeId: string, files?: number): Promise<Pi
           title: true,
           repository: true,
           description: true,
-          codeChanges: { orderBy: [{ position: "asc" }, { id: "asc" }], ...(files === undefined ? {} : { take: files }), select: { id: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true } },
+          // The item's own file is read above, once.
+          codeChanges: { where: { id: { not: codeChangeId } }, orderBy: [{ position: "asc" }, { id: "asc" }], ...(files === undefined ? {} : { take: Math.max(0, files - 1) }), select: { id: true, filePath: true, language: true, diff: true, oldFile: true, newFile: true } },
         },
       },
     },
   });
   const own: DiffSource = { key: change.id, path: change.filePath, language: change.language, diff: change.diff, oldFile: change.oldFile, newFile: change.newFile, primary: true };
-  const siblings: DiffSource[] = (change.pullRequest?.codeChanges ?? [])
-    .filter((c) => c.id !== change.id)
-    .slice(0, files === undefined ? undefined : Math.max(0, files - 1))
-    .map((c) => ({ key: c.id, path: c.filePath, language: c.language, diff: c.diff, oldFile: c.oldFile, newFile: c.newFile }));
+  const siblings: DiffSource[] = (change.pullRequest?.codeChanges ?? []).map((c) => ({ key: c.id, path: c.filePath, language: c.language, diff: c.diff, oldFile: c.oldFile, newFile: c.newFile }));
   return {
     item: {
       id: change.id,
