@@ -34,31 +34,34 @@ async function checkAnswers(client: Db, annotatorId: string, request: SaveReques
 
 export const commentAnswerQueries: TaskQueries = {
   async readWorkspace({ client, accountId, codeChangeId, study, reviewSeed }) {
-    const change = await client.codeChange.findUniqueOrThrow({
-      where: { id: codeChangeId },
-      select: {
-        pullRequest: {
-          select: {
-            id: true,
-            externalId: true,
-            repository: true,
-            url: true,
-            title: true,
-            description: true,
-            baseSha: true,
-            headSha: true,
-            codeChanges: { orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true, filePath: true, oldPath: true, status: true, binary: true, language: true, diff: true } },
-            comments: {
-              orderBy: [{ position: "asc" }, { id: "asc" }],
-              select: { id: true, externalId: true, codeChangeId: true, path: true, side: true, startSide: true, startLine: true, line: true, body: true, system: true, author: true, inReplyToId: true, testPath: true, testText: true },
+    // The annotator's answers are read beside the pull request, found by the same code change: not after it.
+    const [change, answers] = await Promise.all([
+      client.codeChange.findUniqueOrThrow({
+        where: { id: codeChangeId },
+        select: {
+          pullRequest: {
+            select: {
+              id: true,
+              externalId: true,
+              repository: true,
+              url: true,
+              title: true,
+              description: true,
+              baseSha: true,
+              headSha: true,
+              codeChanges: { orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true, filePath: true, oldPath: true, status: true, binary: true, language: true, diff: true } },
+              comments: {
+                orderBy: [{ position: "asc" }, { id: "asc" }],
+                select: { id: true, externalId: true, codeChangeId: true, path: true, side: true, startSide: true, startLine: true, line: true, body: true, system: true, author: true, inReplyToId: true, testPath: true, testText: true },
+              },
             },
           },
         },
-      },
-    });
+      }),
+      client.commentAnswers.findMany({ where: { annotatorId: accountId, reviewComment: { pullRequest: { codeChanges: { some: { id: codeChangeId } } } } }, select: { id: true, version: true, reviewCommentId: true, answers: true, notes: true } }),
+    ]);
     const pr = change.pullRequest;
     if (!pr) return {};
-    const answers = await client.commentAnswers.findMany({ where: { annotatorId: accountId, reviewComment: { pullRequestId: pr.id } }, select: { id: true, version: true, reviewCommentId: true, answers: true, notes: true } });
     const reviewers = reviewerLabels(
       pr.comments.map((c) => c.system),
       reviewSeed,
