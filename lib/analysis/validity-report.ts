@@ -293,6 +293,18 @@ export async function validityReportOf(study: StudyForAnalysis, options: Validit
     points.push({ reviewId: item.id, system: item.system ?? "", language: item.language, metric, human: score });
   }
   const info = metricInfo(options.metric, values.signature);
+  // The level-free sections first: their KS p-values run on a worker thread while the correlations are computed here.
+  const levelFree = shared(async () =>
+    levelFreeSections(
+      points,
+      human,
+      info,
+      matches,
+      names,
+      crscore ? referenceTau(referenceReviews.map((r) => ({ detail: values.details.get(r.id), annotated: annotated.has(r.codeChangeId) }))) : null,
+    ),
+  );
+  const [correlations, sections] = await Promise.all([(async () => levelCorrelations(points, level, bootstrap))(), levelFree]);
   return {
     study: { id: study.id, slug: study.slug, name: study.name },
     metric: info,
@@ -306,17 +318,8 @@ export async function validityReportOf(study: StudyForAnalysis, options: Validit
       levelRule: "a review's human level is its mean human score rounded half up to the scale",
     },
     counts: { reviewsWithMetric: values.values.size, reviewsWithHuman: human.ratings.review.size, paired: points.length, leftOutMissingText: humanWithMissingText, draftsLeftOut: human.draftsLeftOut },
-    correlations: levelCorrelations(points, level, bootstrap),
-    ...(await shared(async () =>
-      levelFreeSections(
-        points,
-        human,
-        info,
-        matches,
-        names,
-        crscore ? referenceTau(referenceReviews.map((r) => ({ detail: values.details.get(r.id), annotated: annotated.has(r.codeChangeId) }))) : null,
-      ),
-    )),
+    correlations,
+    ...sections,
     points: samplePoints(points, options.maxPoints ?? 2000),
     pointsSampled: points.length > (options.maxPoints ?? 2000),
   };
