@@ -11,7 +11,7 @@
  *    analyzers and PostgreSQL;
  *  - the CLI (`npm run cli -- pseudo-refs --source smells`, the bundle, in its own process) on
  *    the 100 Python changes of CRScore's phase-1 sheet with their context files, when
- *    ../shared has them, `--cli-runs N` times (default `--runs`; 0 skips it);
+ *    ../shared (or CRJUDGE_SHARED_DIR) has them, `--cli-runs N` times (default `--runs`; 0 skips it);
  *  - LLM claim generation's throughput (prompt filled, request, answer parsed) against a
  *    loopback chat server answering at once or after 20 ms, without the PostgreSQL response
  *    cache. Never a model's speed.
@@ -37,6 +37,7 @@ import { DEFAULT_CLAIM_PROMPT, fillClaimPrompt, parseClaims } from "@/lib/pseudo
 import { drainPseudoReferenceRun, startPseudoReferenceRun } from "@/lib/pseudo-refs";
 import { analyzeChanges, type ChangeToAnalyze, detectAnalyzers } from "@/lib/static-analysis";
 import { javaVariant, JAVA_CHANGE, JS_CHANGE, PYTHON_CHANGE, pythonVariant } from "../../tests/unit/static-analysis/fixtures";
+import { sharedPath } from "../../tests/shared-data";
 import { postgresCpuMs, processTreeCpuMs } from "./support/postgres-cpu";
 import { median } from "./support/timing";
 
@@ -124,7 +125,7 @@ async function queueRuns(client: PrismaClient, boss: PgBoss, port: number, { run
   }
 }
 
-const PHASE1 = path.resolve("../shared/data/crscore/phase1");
+const PHASE1 = sharedPath("data", "crscore", "phase1");
 
 /** The CLI on CRScore's phase-1 Python sheet (100 changes with their context files), in a process of its own from the bundle, as `npm run cli` runs it. */
 async function phase1Cli(client: PrismaClient, url: string, port: number, runs: number): Promise<void> {
