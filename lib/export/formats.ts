@@ -14,6 +14,10 @@ export function isExportFormat(value: string): value is ExportFormat {
 export const DATASET_FORMATS = ["parquet", "hf"] as const;
 export type DatasetFormat = (typeof DATASET_FORMATS)[number];
 
+export function isDatasetFormat(value: string): value is DatasetFormat {
+  return (DATASET_FORMATS as readonly string[]).includes(value);
+}
+
 /** A dataset card's licence: an SPDX identifier (cc-by-4.0, mit, ...) or `other`. */
 export const LICENSE_ID = /^[A-Za-z0-9][A-Za-z0-9.\-+]*$/;
 

@@ -34,7 +34,7 @@ import { wideCsv, wideJsonl } from "./wide";
 
 export { noExportData, offeredFormats, type ExportOffer } from "./available";
 export { type AnswerFilter, type AnswerStatus } from "./answers";
-export { attachmentHeader, EXPORT_FORMATS, EXPORT_NEEDS, exportContentType, exportFileName, isExportFormat, type ExportFormat } from "./formats";
+export { attachmentHeader, EXPORT_FORMATS, EXPORT_NEEDS, exportContentType, exportFileName, isDatasetFormat, isExportFormat, type ExportFormat } from "./formats";
 
 export interface ExportRequest {
   studyId: string;

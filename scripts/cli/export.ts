@@ -15,14 +15,14 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { CliError, hasSwitch, optionalFlag, type ParsedArgs, requireFlag } from "@/lib/cli/args";
 import type { Command } from "@/lib/cli/command";
-import { EXPORT_FORMATS, isExportFormat, type ExportFormat } from "@/lib/export";
+import { EXPORT_FORMATS, isDatasetFormat, isExportFormat, type ExportFormat } from "@/lib/export";
 import { LICENSE_ID } from "@/lib/export/formats";
 import { COMMAND_LINE, findLedStudy } from "@/lib/data/study-access";
 import { datasetFiles, prepareExport, streamExport } from "@/lib/data/exports";
 
 /** `long`/`wide` take their CSV or JSONL form from the output's extension; `parquet` is the long export's rows as Parquet. */
 function exportFormat(name: string, out: string): ExportFormat {
-  if (name === "parquet" || name === "hf") return "long-jsonl";
+  if (isDatasetFormat(name)) return "long-jsonl";
   const resolved = name === "long" || name === "wide" ? `${name}-${out.toLowerCase().endsWith(".jsonl") ? "jsonl" : "csv"}` : name;
   if (!isExportFormat(resolved)) throw new CliError(`Unknown format "${name}"; expected long, wide or one of ${EXPORT_FORMATS.join(", ")}`);
   return resolved;
@@ -44,7 +44,7 @@ const command: Command = {
     const out = requireFlag(args, "out");
     const named = requireFlag(args, "format");
     const format = exportFormat(named, out);
-    const dataset = named === "parquet" || named === "hf" ? named : undefined;
+    const dataset = isDatasetFormat(named) ? named : undefined;
     const license = optionalFlag(args, "license") ?? "other";
     if (dataset && !LICENSE_ID.test(license)) throw new CliError(`--license must be an SPDX identifier (cc-by-4.0, mit, ...) or other, got "${license}"`);
     const study = await findLedStudy(COMMAND_LINE, slug);

@@ -9,7 +9,7 @@
  */
 import { LEAD_ROLES, requireApiAccount } from "@/lib/auth/session";
 import { requireLedStudy } from "@/lib/data/study-access";
-import { attachmentHeader, exportContentType, exportFileName } from "@/lib/export";
+import { attachmentHeader, exportContentType, exportFileName, isDatasetFormat } from "@/lib/export";
 import { datasetFiles, exportStream, prepareExport } from "@/lib/data/exports";
 import { zipFolder } from "@/lib/export/zip";
 import { handler } from "@/lib/http/respond";
@@ -27,7 +27,7 @@ export const GET = handler(async (request: Request, { params }: { params: Promis
   const { format } = query;
   const name = exportFileName(study.slug, format, { includeGold, ...filter });
   const headers = { "content-type": exportContentType(format), "content-disposition": attachmentHeader(name), "cache-control": "no-store" };
-  if (format === "parquet" || format === "hf") {
+  if (isDatasetFormat(format)) {
     const prepared = await prepareExport({ studyId: study.id, format: "long-jsonl", annotator: query.annotator, includeGold, filter });
     const { files } = await datasetFiles(format, study, prepared, query.license);
     return new Response(zipFolder(name.replace(/\.zip$/, ""), files), { headers });
