@@ -1,5 +1,6 @@
 import ExcelJS from "exceljs";
 import { beforeAll, describe, expect, test } from "vitest";
+import { cellText } from "@/lib/import/xlsx";
 import { getReferenceMetric, gradedReviewsBleu, rougeL } from "@/lib/metrics";
 import { spearman } from "@/lib/stats";
 import { hasSharedFile, sharedPath } from "../../shared-data";
@@ -13,12 +14,6 @@ interface GradedReview {
 }
 
 const SYSTEMS = ["Tufano's", "commentFinder", "Auger", "LLaMA-Reviewer"];
-
-function cellText(value: ExcelJS.CellValue): string {
-  if (value === null || value === undefined) return "";
-  if (typeof value === "object" && "richText" in value) return value.richText.map((run) => run.text).join("");
-  return String(value);
-}
 
 /**
  * The GradedReviews export (`dataset.xlsx` layout): sheet 工作表1, one row per reference review, each
