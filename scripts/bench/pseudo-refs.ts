@@ -9,6 +9,9 @@
  *    (default 10) taken one job at a time as before chunks, so each analyzer starting per change;
  *    `--runs N` rounds (default 3), medians of wall time and of the CPU of this process, the
  *    analyzers and PostgreSQL;
+ *  - the same through the queue for 100 Java changes of real code: classes of 30 methods taken from
+ *    GradedReviews' `relatedCode` (real Java methods, one line each), a method replaced in each,
+ *    when ../shared has the sample workbook; a stand-in for real Java study files, which are not here;
  *  - the CLI (`npm run cli -- pseudo-refs --source smells`, the bundle, in its own process) on
  *    the 100 Python changes of CRScore's phase-1 sheet with their context files, when
  *    ../shared (or CRJUDGE_SHARED_DIR) has them, `--cli-runs N` times (default `--runs`; 0 skips it);
@@ -26,6 +29,9 @@ import path from "node:path";
 import { promisify } from "node:util";
 import type PgBoss from "pg-boss";
 import { parseArgs } from "@/lib/cli/args";
+import { unifiedDiff } from "@/lib/diff";
+import { ErrorCollector } from "@/lib/import/errors";
+import { readSheetFile } from "@/lib/import/xlsx";
 import { createClient, type PrismaClient } from "@/lib/db/client";
 import { createTestDatabase } from "@/lib/db/test-database";
 import { runImport } from "@/lib/data/imports";
@@ -125,6 +131,39 @@ async function queueRuns(client: PrismaClient, boss: PgBoss, port: number, { run
   }
 }
 
+const GRADED = sharedPath("data", "gradedreviews", "gradedreviews-sample-300.xlsx");
+
+/** GradedReviews' methods (the `relatedCode` column, "code2comment :" before each), in row order. */
+async function gradedMethods(): Promise<string[]> {
+  const errors = new ErrorCollector();
+  const sheet = await readSheetFile({ name: GRADED, content: readFileSync(GRADED) }, "工作表1", errors);
+  const column = sheet?.header.indexOf("relatedCode") ?? -1;
+  if (!sheet || column < 0) throw new Error(`${GRADED}: no sheet 工作表1 with a relatedCode column ${JSON.stringify(errors.errors)}`);
+  return sheet.rows.map((row) => (row.cells[column] ?? "").replace(/^\s*code2comment\s*:\s*/, "").trim()).filter(Boolean);
+}
+
+/** Change `i`: a class of 30 real methods, whose new file has one of them replaced by the next method of the sample. */
+function realJavaChange(methods: readonly string[], i: number): ChangeToAnalyze {
+  const pick = (k: number) => methods[(i * 3 + k) % methods.length];
+  const body = (replaced: number) => ["package bench;", "", `public class Real${i} {`, ...Array.from({ length: 30 }, (_, k) => `    ${pick(k === replaced ? 30 : k)}`), "}", ""].join("\n");
+  const filePath = `src/main/java/bench/Real${i}.java`;
+  const [oldFile, newFile] = [body(-1), body(i % 30)];
+  return { language: "java", filePath, oldFile, newFile, diff: unifiedDiff(oldFile, newFile, { path: filePath }) };
+}
+
+async function realJavaRuns(client: PrismaClient, boss: PgBoss, port: number, runs: number): Promise<void> {
+  if (!existsSync(GRADED)) {
+    console.log(`Java changes of GradedReviews' methods skipped: ${GRADED} is missing`);
+    return;
+  }
+  const methods = await gradedMethods();
+  const changes = Array.from({ length: 100 }, (_, i) => realJavaChange(methods, i));
+  const costs: Cost[] = [];
+  for (let round = 0; round < runs; round++) costs.push(await costOf(port, async () => smellsRun(client, boss, await importChanges(client, changes), STATIC_ANALYSIS_CHUNK)));
+  const kb = changes.reduce((sum, c) => sum + c.oldFile.length + c.newFile.length, 0) / 1024;
+  console.log(`smells run, 100 Java changes of GradedReviews' methods (${kb.toFixed(0)} KB of old and new files), chunks of ${STATIC_ANALYSIS_CHUNK}: ${describe(costs, 100)}   ${load()}`);
+}
+
 const PHASE1 = sharedPath("data", "crscore", "phase1");
 
 /** The CLI on CRScore's phase-1 Python sheet (100 changes with their context files), in a process of its own from the bundle, as `npm run cli` runs it. */
@@ -198,6 +237,7 @@ export default async function run(): Promise<void> {
     const port = Number(new URL(database.url).port);
     try {
       await queueRuns(client, boss, port, { runs, count, perChange });
+      await realJavaRuns(client, boss, port, runs);
       if (cliRuns > 0) await phase1Cli(client, database.url, port, cliRuns);
     } finally {
       await boss.stop({ graceful: false, wait: true });
