@@ -6,8 +6,8 @@
  * installed). An unknown annotator is a readable 400, not a cancelled download.
  *
  * Where the annotators agree, disagree and tie is marked on the adjudication and consolidation
- * pages; a 1-1 tie has no default; after a save, the key n (and a link) moves to the next
- * open disagreement.
+ * pages; a 1-1 tie has no default; a save shows the decided value in the panel's header at once;
+ * after a save, the key n (and a link) moves to the next open disagreement.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -77,8 +77,18 @@ test("a lead adjudicates a grade disagreement and downloads the workbook with th
   for (const grade of ["1", "2", "3", "4", "5"]) await expect(form.getByLabel(grade, { exact: true })).not.toBeChecked();
   await form.getByLabel("3", { exact: true }).check();
   await form.getByLabel("Reason").fill("the review asks the reference's question");
+  await expect(form.getByTestId("consensus-current")).toHaveText("no consensus yet");
+  // The header as the panel shows it when "Saved" appears (same DOM change), before the page's refresh lands.
+  await form.evaluate((el: HTMLElement) => {
+    new MutationObserver((_, observer) => {
+      if (!el.querySelector('[role="status"]')) return;
+      el.dataset.headerAtSave = el.querySelector('[data-testid="consensus-current"]')?.textContent ?? "";
+      observer.disconnect();
+    }).observe(el, { childList: true, subtree: true, characterData: true });
+  });
   await form.getByRole("button", { name: "Save consensus" }).click();
   await expect(form.getByRole("status")).toContainText("version 1");
+  await expect(form).toHaveAttribute("data-header-at-save", "decided: 3 (version 1)");
   await expect(page.getByTestId("history-entry")).toContainText("the review asks the reference's question");
   // the only grade disagreement is decided
   await expect(page.getByTestId("next-disagreement")).toHaveText("No other disagreement is open. Back to the queue");

@@ -6,6 +6,7 @@ import type { ActionResult } from "@/lib/actions/safe-action";
 import { NEXT_DISAGREEMENT_ID } from "./next-disagreement";
 
 type Value = string | number;
+type Consensus = { value: Value; source: "unanimous" | "adjudicated"; reason: string; version: number; gold: boolean };
 
 /**
  * The lead's consensus value of one question of an item, with the reason; saving names the
@@ -26,7 +27,7 @@ export function ConsensusForm({
   /** How the annotators' values split ("annotators agree", "tie 1–1: no majority", …). */
   split: string;
   tie: boolean;
-  current: { value: Value; source: "unanimous" | "adjudicated"; reason: string; version: number; gold: boolean } | null;
+  current: Consensus | null;
   save: (input: unknown) => Promise<ActionResult<{ id: string; version: number }>>;
 }) {
   const router = useRouter();
@@ -35,13 +36,17 @@ export function ConsensusForm({
   const [reason, setReason] = useState(current?.reason ?? "");
   const [gold, setGold] = useState(current?.gold ?? false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  // The decision just saved, shown until the page's refresh brings it (or a later version).
+  const [saved, setSaved] = useState<Consensus | null>(null);
+  const shown = saved && saved.version > (current?.version ?? 0) ? saved : current;
   const submit = () =>
     start(async () => {
       const chosen = scale.find((v) => String(v) === value);
       if (chosen === undefined) return setMessage({ ok: false, text: "Choose a value." });
-      const result = await save({ ...input, value: chosen, reason, baseVersion: current?.version ?? 0, gold });
+      const result = await save({ ...input, value: chosen, reason, baseVersion: shown?.version ?? 0, gold });
       setMessage(result.ok ? { ok: true, text: `Saved (version ${result.data.version}).` } : { ok: false, text: result.error });
       if (result.ok) {
+        setSaved({ value: chosen, source: "adjudicated", reason, version: result.data.version, gold });
         router.refresh();
         document.getElementById(NEXT_DISAGREEMENT_ID)?.focus();
       }
@@ -57,10 +62,12 @@ export function ConsensusForm({
     >
       <div className="flex flex-wrap items-center gap-3 text-sm">
         <span className="font-medium">{label}</span>
-        <span className="text-slate-500">{current ? (current.source === "adjudicated" ? `decided: ${current.value} (version ${current.version})${current.gold ? " · gold" : ""}` : `unanimous: ${current.value}`) : "no consensus yet"}</span>
+        <span className="text-slate-500" data-testid="consensus-current">
+          {shown ? (shown.source === "adjudicated" ? `decided: ${shown.value} (version ${shown.version})${shown.gold ? " · gold" : ""}` : `unanimous: ${shown.value}`) : "no consensus yet"}
+        </span>
         <span className={`rounded px-1 text-xs font-medium ${tie ? "bg-red-200 text-red-950" : "bg-slate-100 text-slate-700"}`} data-testid="consensus-split">
           {split}
-          {tie && !current ? ": choose the value, there is no default" : ""}
+          {tie && !shown ? ": choose the value, there is no default" : ""}
         </span>
       </div>
       <fieldset className="flex flex-wrap gap-3 text-sm">
