@@ -47,12 +47,32 @@ function releasedWhenEndFails(transaction: Transaction): Transaction {
   return transaction;
 }
 
-/** Prisma's pg adapter with releasedWhenEndFails on every interactive transaction. */
+/**
+ * A transaction's statements sent one at a time on its connection. Prisma's query interpreter sends
+ * the statements of one operation together (a createMany is split at the bind-parameter limit and
+ * its INSERTs sent at once); pg queued them on the one connection, which pg 8 warns is deprecated
+ * and pg 9 refuses. They ran one after the other there anyway, so waiting here costs nothing.
+ */
+function oneStatementAtATime(transaction: Transaction): Transaction {
+  let previous: Promise<unknown> = Promise.resolve();
+  const after = <T>(run: () => Promise<T>): Promise<T> => {
+    const result = previous.then(run);
+    previous = result.catch(() => undefined);
+    return result;
+  };
+  const queryRaw = transaction.queryRaw.bind(transaction);
+  const executeRaw = transaction.executeRaw.bind(transaction);
+  transaction.queryRaw = (query) => after(() => queryRaw(query));
+  transaction.executeRaw = (query) => after(() => executeRaw(query));
+  return transaction;
+}
+
+/** Prisma's pg adapter with releasedWhenEndFails and oneStatementAtATime on every interactive transaction. */
 class PgAdapter extends PrismaPg {
   override async connect(): Promise<Adapter> {
     const adapter = await super.connect();
     const start = adapter.startTransaction.bind(adapter);
-    adapter.startTransaction = async (isolationLevel) => releasedWhenEndFails(await start(isolationLevel));
+    adapter.startTransaction = async (isolationLevel) => oneStatementAtATime(releasedWhenEndFails(await start(isolationLevel)));
     return adapter;
   }
 }

@@ -72,6 +72,33 @@ describe("database", () => {
     expect(await db.study.count({ where: { slug: { in: [kept, dropped] } } })).toBe(1);
   });
 
+  test("a transaction's statements go one at a time on its connection: the INSERTs of a createMany Prisma splits at the bind-parameter limit never overlap there (pg 9 refuses a statement sent while another runs)", async () => {
+    const pool = createPool(inject("databaseUrl"), poolSettings());
+    const sent: { text: string; whileAnotherRan: boolean }[] = [];
+    pool.on("connect", (connection) => {
+      const query = connection.query.bind(connection) as (...args: unknown[]) => Promise<unknown>;
+      let running = 0;
+      // Prisma's adapter sends a statement as one config and awaits its promise; the pool's own query passes a callback.
+      connection.query = ((...args: unknown[]) => {
+        if (args.length > 1) return query(...args);
+        sent.push({ text: (args[0] as pg.QueryConfig).text.slice(0, 40), whileAnotherRan: running > 0 });
+        running++;
+        return query(...args).finally(() => running--);
+      }) as typeof connection.query;
+    });
+    const client = createClient("", poolSettings(), pool);
+    const study = await db.study.create({ data: { slug: `split-${Date.now()}`, name: "split" } });
+    try {
+      await client.codeChange.createMany({ data: Array.from({ length: 12_000 }, (_, i) => ({ studyId: study.id, externalId: `c${i}`, language: "java", diff: "", position: i })) });
+      expect(sent.filter((s) => s.text.startsWith("INSERT")).length).toBeGreaterThan(1);
+      expect(sent.filter((s) => s.whileAnotherRan)).toEqual([]);
+      expect(await db.codeChange.count({ where: { studyId: study.id } })).toBe(12_000);
+    } finally {
+      await client.$disconnect();
+      await db.study.delete({ where: { id: study.id } });
+    }
+  });
+
   test.each([
     ["sources", cli],
     ["bundle", bundledCli],
