@@ -7,7 +7,7 @@
  */
 import "server-only";
 import { db, type Prisma, type PrismaClient } from "@/lib/db/client";
-import type { DiffSide, FileStatus } from "@/lib/generated/prisma/enums";
+import type { FileStatus } from "@/lib/generated/prisma/enums";
 import { AppError } from "@/lib/errors";
 import { leadStudyWhere } from "@/lib/data/study-access";
 import type { JsonObject } from "@/lib/import/bundle";
@@ -18,6 +18,7 @@ import type { CheckedComment, PullRequestFileInput, PullRequestInput } from "@/l
 import type { SessionAccount } from "@/lib/auth/authenticate";
 import type { DiffSource } from "@/lib/diff";
 import { sourceOfFile } from "@/lib/review-comments/display";
+import type { CommentAnchor } from "@/lib/review-comments/threads";
 
 type Tx = Prisma.TransactionClient;
 type Client = PrismaClient | Tx;
@@ -39,18 +40,9 @@ export interface PullRequestFileView {
   newFile: string;
 }
 
-export interface ReviewCommentView {
+export interface ReviewCommentView extends CommentAnchor {
   id: string;
   externalId: string;
-  codeChangeId: string;
-  path: string;
-  /** null on a whole-file comment that names no side. */
-  side: DiffSide | null;
-  startSide: DiffSide | null;
-  /** First line of a range; null on a one-line or whole-file comment. */
-  startLine: number | null;
-  /** null: the comment is on the whole file. */
-  line: number | null;
   body: string;
   system: string;
   author: string;

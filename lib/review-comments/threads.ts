@@ -6,15 +6,23 @@
 import { parseUnifiedDiff } from "@/lib/diff";
 import type { DiffSide } from "@/lib/generated/prisma/enums";
 
-/** What placing a comment needs. */
-export interface AnchoredComment {
-  id: string;
+/** Where a review comment points: a side and a line range of a pull request's file, or the whole file. */
+export interface CommentAnchor {
+  /** The file's code change. */
   codeChangeId: string;
+  path: string;
+  /** null on a whole-file comment that names no side. */
   side: DiffSide | null;
   startSide: DiffSide | null;
+  /** First line of a range; null on a one-line or whole-file comment. */
   startLine: number | null;
   /** null: the comment is on the whole file. */
   line: number | null;
+}
+
+/** What placing a comment needs. */
+export interface AnchoredComment extends Omit<CommentAnchor, "path"> {
+  id: string;
   inReplyToId: string | null;
 }
 

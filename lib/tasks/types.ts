@@ -19,7 +19,8 @@ import type { AnnotatedPseudoReference, AnnotatedReview, AnnotatedReviewComment,
 import type { DiffSource } from "@/lib/diff";
 import type { ShortcutHelp } from "@/lib/annotation/keymap";
 import type { CommentAnswersValue, CommentQuestion } from "@/lib/annotation/comment-questions";
-import type { DiffSide, FileStatus } from "@/lib/generated/prisma/enums";
+import type { CommentAnchor } from "@/lib/review-comments/threads";
+import type { FileStatus } from "@/lib/generated/prisma/enums";
 
 export interface Versioned<V> {
   id: string;
@@ -56,18 +57,10 @@ export interface WorkspaceReview {
   isReference?: boolean;
 }
 
-/** A review comment as the workspace shows it (comment questions). */
-export interface WorkspaceComment {
+/** A review comment as the workspace shows it (comment questions); its file's text is the `sources` entry keyed by its `codeChangeId`. */
+export interface WorkspaceComment extends CommentAnchor {
   id: string;
   externalId: string;
-  /** The file's code change: its text is the `sources` entry of this key. */
-  codeChangeId: string;
-  path: string;
-  side: DiffSide | null;
-  startSide: DiffSide | null;
-  startLine: number | null;
-  /** null: the comment is on the whole file. */
-  line: number | null;
   body: string;
   /** "Reviewer A", ... per system, in the annotator's own shuffled order of the pull request's systems. */
   reviewer: string;

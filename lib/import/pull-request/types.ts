@@ -6,6 +6,7 @@
 import type { DiffSide, FileStatus } from "@/lib/generated/prisma/enums";
 import type { JsonObject } from "../bundle";
 import type { SourceLocation } from "../errors";
+import type { CommentAnchor } from "@/lib/review-comments/threads";
 
 export interface PullRequestFileInput {
   status: FileStatus;
@@ -63,11 +64,7 @@ export interface ReviewCommentInput {
 }
 
 /** A comment whose anchor is checked: lines on a side of one of the pull request's files, or the whole file. */
-export interface CheckedComment extends Omit<ReviewCommentInput, "anchor"> {
+export interface CheckedComment extends Omit<ReviewCommentInput, "anchor">, Omit<CommentAnchor, "codeChangeId"> {
   /** Index of the file in PullRequestInput.files. */
   file: number;
-  side: DiffSide | null;
-  startSide: DiffSide | null;
-  startLine: number | null;
-  line: number | null;
 }
