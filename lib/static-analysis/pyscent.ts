@@ -13,7 +13,7 @@ export const PYSCENT_LIMITS = { lambdaChars: 60, listCompChars: 72, cohesionPerc
 
 /** The detectors; argv: the limits as JSON, then the files. Prints {path: [finding]} (a file that does not parse: {"error"}). */
 const SCRIPT = String.raw`
-import ast, json, sys
+import ast, json, re, sys
 limits = json.loads(sys.argv[1])
 
 def code(name):
@@ -41,20 +41,32 @@ def is_useless_handler(h):
 def self_attrs(fn):
     return {n.attr for n in ast.walk(fn) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"}
 
+# ast.get_source_segment(source, node), from the source's lines split once: ast splits the whole
+# file again on every call (at \r\n, \r and \n only, each line keeping its end).
+def source_lines(source):
+    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z", source)
+
+def segment(lines, node):
+    first, last = node.lineno - 1, node.end_lineno - 1
+    if first == last:
+        return lines[first].encode()[node.col_offset:node.end_col_offset].decode()
+    return lines[first].encode()[node.col_offset:].decode() + "".join(lines[first + 1:last]) + lines[last].encode()[:node.end_col_offset].decode()
+
 def analyze(source):
     tree = ast.parse(source)
+    source_split = source_lines(source)
     out = []
     chained = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Lambda):
-            text = ast.get_source_segment(source, node) or ast.unparse(node)
+            text = segment(source_split, node) or ast.unparse(node)
             if len(text) > limits["lambdaChars"]:
                 out.append({"ruleId": "long-lambda", "smellType": "Long lambda", "line": node.lineno, "endLine": node.end_lineno,
                             "message": "lambda of %d characters" % len(text),
                             "sentence": "This lambda is %d characters long (line %d); a named function would read better." % (len(text), node.lineno),
                             "facts": {"length": len(text)}})
         elif isinstance(node, ast.ListComp):
-            text = ast.get_source_segment(source, node) or ast.unparse(node)
+            text = segment(source_split, node) or ast.unparse(node)
             if len(text) > limits["listCompChars"]:
                 out.append({"ruleId": "long-list-comprehension", "smellType": "Long list comprehension", "line": node.lineno, "endLine": node.end_lineno,
                             "message": "list comprehension of %d characters" % len(text),
