@@ -100,7 +100,7 @@ export function pylintFindings(report: unknown, files: readonly string[], versio
  * those targets and puts their entries back.
  */
 const PYLINT_DRIVER = String.raw`
-import io, json, os, sys
+import gc, io, json, os, sys
 request = json.load(sys.stdin)
 # The pylint command's own module path: its folder first, not the working directory.
 sys.path[0] = request["scriptDir"]
@@ -111,6 +111,14 @@ from astroid.builder import AstroidBuilder
 from astroid.exceptions import AstroidImportError
 from astroid.manager import AstroidManager
 from pylint.lint import Run
+
+# Python's cycle collector would take a quarter of the CPU walking astroid's trees again and again
+# (each node points at its parent, so every tree is a cycle). It frees memory and nothing else
+# here (neither astroid nor pylint keeps weak references), so it runs rarely within a group and
+# once after it, and what outlives a group (the imported modules, astroid's cached standard
+# library) is frozen out of later collections.
+gc.freeze()
+gc.set_threshold(100000, 50, 1000)
 
 analyzed = set()
 undo = []
@@ -206,6 +214,8 @@ for files in request["groups"]:
     finally:
         restore(set(files))
         analyzed.clear()
+        gc.collect()
+        gc.freeze()
 print(json.dumps(reports))
 `;
 import { SetupError } from "@/lib/errors";
