@@ -10,13 +10,15 @@
  *
  * The code changes of a chunk are linted by one Python process per core (PYLINT_DRIVER), one
  * pylint run per change as its own `pylint` command would do it, so that pylint starts once and
- * the standard library's modules the changes import are parsed once per process.
+ * the standard library's modules the changes import are parsed once per process. Each process
+ * takes the chunk's next change, the largest first, as soon as it has linted one, so the cores
+ * stay busy until the chunk's last changes.
  */
 import { readFile, stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { run, toolJson } from "./exec";
+import { run, startLineProcess, toolJson } from "./exec";
 import type { Finding } from "./types";
 
 /** What pylint may import besides the linted files (part of a run's settings, so its signature). */
@@ -83,8 +85,8 @@ export function pylintFindings(report: unknown, files: readonly string[], versio
 
 /**
  * Lints each group of files (a change's new and old file) as `pylint ARGS FILES` would, in one
- * process. Request on stdin: {scriptDir, args, groups}; answer: one JSON report (text) or
- * {"error"} per group.
+ * process. argv: pylint's script folder and ARGS as JSON; each line on stdin is a group (a JSON
+ * list of files), answered by one line on stdout: the JSON report (as text) or {"error"}.
  *
  * A module astroid finds outside the standard library and the linted files' folders is not
  * imported (as when it is not installed): in a site-packages or dist-packages folder it depends
@@ -101,9 +103,10 @@ export function pylintFindings(report: unknown, files: readonly string[], versio
  */
 const PYLINT_DRIVER = String.raw`
 import gc, io, json, os, sys
-request = json.load(sys.stdin)
+answers = sys.stdout
+args = json.loads(sys.argv[2])
 # The pylint command's own module path: its folder first, not the working directory.
-sys.path[0] = request["scriptDir"]
+sys.path[0] = sys.argv[1]
 import sysconfig
 import astroid
 from astroid import MANAGER
@@ -199,24 +202,25 @@ def lint(files):
     saved = sys.stdout
     sys.stdout = out
     try:
-        Run(request["args"] + files, exit=False)
+        Run(args + files, exit=False)
     finally:
         sys.stdout = saved
     return out.getvalue()
 
-reports = []
-for files in request["groups"]:
+for line in iter(sys.stdin.readline, ""):
+    files = json.loads(line)
     analyzed.update(files)
     try:
-        reports.append(lint(files))
+        report = lint(files)
     except BaseException as error:
-        reports.append({"error": "%s: %s" % (type(error).__name__, error)})
+        report = {"error": "%s: %s" % (type(error).__name__, error)}
     finally:
         restore(set(files))
         analyzed.clear()
         gc.collect()
         gc.freeze()
-print(json.dumps(reports))
+    answers.write(json.dumps(report) + "\n")
+    answers.flush()
 `;
 import { SetupError } from "@/lib/errors";
 
@@ -233,47 +237,43 @@ async function pylintPython(): Promise<{ python: string; scriptDir: string }> {
   return { python, scriptDir: path.dirname(script) };
 }
 
-/** The driver's reports of `groups`, one per group. */
-async function lintInOneProcess(python: string, scriptDir: string, groups: readonly (readonly string[])[]): Promise<(string | { error: string })[]> {
-  const result = await run(python, ["-c", PYLINT_DRIVER], { timeoutMs: 60 * 60_000, input: JSON.stringify({ scriptDir, args: PYLINT_ARGS, groups }) });
-  if (result.code === null) throw new SetupError(`${python} (pylint's Python) is not runnable: apt-get install pylint`);
-  return toolJson("pylint", result) as (string | { error: string })[];
-}
-
 /**
- * Which groups each of `processes` driver processes lints: the largest first (`sizes`, a group's
- * bytes), each to the process with the fewest bytes so far: pylint's time grows with a file's
- * length, and a chunk waits for its slowest process (dealt in turn, a chunk's few large changes
- * could fall to one process while the other core idles).
+ * The order in which the driver processes take the groups: the largest first (`sizes`, a group's
+ * bytes), as pylint's time grows with a file's length, so that what is left at a chunk's end is
+ * small changes that fill both cores.
  */
-export function dealBySize(sizes: readonly number[], processes: number): number[][] {
-  const shares = Array.from({ length: processes }, () => ({ bytes: 0, groups: [] as number[] }));
-  const largestFirst = sizes.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a] || a - b);
-  for (const i of largestFirst) {
-    const least = shares.reduce((a, b) => (b.bytes < a.bytes ? b : a));
-    least.groups.push(i);
-    least.bytes += sizes[i];
-  }
-  return shares.map((share) => share.groups);
-}
+const largestFirst = (sizes: readonly number[]): number[] => sizes.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a] || a - b);
 
 /**
  * Findings per analyzed path (as given); each group (a change's files) is linted on its own, by
- * one driver process per core (dealBySize).
+ * one driver process per core, each taking the next group (largestFirst) when it has answered one.
  */
 export async function runPylint(groups: readonly (readonly string[])[], version: string): Promise<Map<string, Finding[]>> {
   const { python, scriptDir } = await pylintPython();
   const processes = Math.max(1, Math.min(availableParallelism(), groups.length));
   const sizes = await Promise.all(groups.map(async (files) => (await Promise.all(files.map((file) => stat(file)))).reduce((bytes, s) => bytes + s.size, 0)));
-  const dealt = dealBySize(sizes, processes);
-  const reports = await Promise.all(dealt.map((share) => lintInOneProcess(python, scriptDir, share.map((i) => groups[i]))));
-  const byFile = new Map<string, Finding[]>();
-  dealt.forEach((share, p) =>
-    share.forEach((i, k) => {
-      const report = reports[p][k];
-      if (typeof report !== "string") throw new SetupError(`pylint failed on ${groups[i].join(", ")}: ${report?.error ?? "no report"}`);
-      for (const [file, findings] of pylintFindings(toolJson("pylint", { stdout: report, stderr: "", code: 0 }), groups[i], version)) byFile.set(file, findings);
+  const order = largestFirst(sizes);
+  const reports: unknown[] = [];
+  let next = 0;
+  let failed = false;
+  await Promise.all(
+    Array.from({ length: processes }, async () => {
+      const driver = startLineProcess(python, ["-c", PYLINT_DRIVER, scriptDir, JSON.stringify(PYLINT_ARGS)], { timeoutMs: 60 * 60_000 });
+      try {
+        for (let k = next++; k < order.length && !failed; k = next++) reports[order[k]] = JSON.parse(await driver.ask(JSON.stringify(groups[order[k]])));
+      } catch (error) {
+        failed = true;
+        throw error;
+      } finally {
+        await driver.end();
+      }
     }),
   );
+  const byFile = new Map<string, Finding[]>();
+  groups.forEach((files, i) => {
+    const report = reports[i];
+    if (typeof report !== "string") throw new SetupError(`pylint failed on ${files.join(", ")}: ${(report as { error?: string })?.error ?? "no report"}`);
+    for (const [file, findings] of pylintFindings(toolJson("pylint", { stdout: report, stderr: "", code: 0 }), files, version)) byFile.set(file, findings);
+  });
   return byFile;
 }

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { unifiedDiff } from "@/lib/diff";
 import { analyzeChanges, type AnalyzerStatus, type ChangeAnalysis, type ChangeToAnalyze, detectAnalyzers, pylintFindings, PYLINT_ARGS } from "@/lib/static-analysis";
 import { run } from "@/lib/static-analysis/exec";
-import { dealBySize, runPylint } from "@/lib/static-analysis/pylint";
+import { runPylint } from "@/lib/static-analysis/pylint";
 import { javaVariant, JS_CHANGE, pythonVariant } from "./fixtures";
 import { requireTools } from "./require-tools";
 import { hasSharedFile, sharedPath } from "../../shared-data";
@@ -56,15 +56,6 @@ function phase1Changes(count: number): ChangeToAnalyze[] {
     return { language: "python", filePath: "module.py", oldFile, newFile, diff: unifiedDiff(oldFile, newFile, { path: "module.py" }) };
   });
 }
-
-describe("dealing a chunk's changes to the pylint processes", () => {
-  test("the largest first, each to the process with the fewest bytes so far; every change once", () => {
-    expect(dealBySize([1, 9, 2, 8, 3], 2)).toEqual([[1, 2, 0], [3, 4]]);
-    // One very large change gets a process to itself; in turn it would have shared one with 2 and 4.
-    expect(dealBySize([100, 1, 2, 3, 4], 2)).toEqual([[0], [4, 3, 2, 1]]);
-    expect(dealBySize([5, 5], 3)).toEqual([[0], [1], []]);
-  });
-});
 
 describe("a chunk of changes analyzed at once", () => {
   test("Java (one PMD run): each change's findings as alone, in a chunk with JavaScript, a file that does not parse and files of the same path", async () => {
