@@ -55,13 +55,25 @@ export function metricScoresInsert(rows: readonly MetricScoreInput[], stored: On
   }[stored];
   for (const r of rows) if (r.value !== null && !Number.isFinite(r.value)) throw new RangeError(`score ${r.metric} of review ${r.reviewId} is not a finite number: ${r.value}`);
   const reviews = numbering<string>();
-  const columns = numbering<string>();
   const details = numbering<unknown>();
+  // Columns by metric, then signature: a key joining the two would be made anew for every row.
+  const columns = new Map<string, Map<string, number>>();
+  const metrics: string[] = [];
+  const signatures: string[] = [];
+  const columnNumber = (metric: string, signature: string) => {
+    let ofMetric = columns.get(metric);
+    if (!ofMetric) columns.set(metric, (ofMetric = new Map()));
+    let n = ofMetric.get(signature);
+    if (n === undefined) {
+      ofMetric.set(signature, (n = metrics.push(metric)));
+      signatures.push(signature);
+    }
+    return n;
+  };
   const reviewNumbers = rows.map((r) => reviews.number(r.reviewId));
-  const columnNumbers = rows.map((r) => columns.number(`${r.metric}\u0000${r.signature}`));
+  const columnNumbers = rows.map((r) => columnNumber(r.metric, r.signature));
   const detailNumbers = rows.map((r) => (r.detail === undefined ? null : details.number(r.detail)));
   const values = rows.map((r) => (r.value === null ? null : String(r.value)));
-  const [metrics, signatures] = [0, 1].map((k) => columns.list.map((c) => c.split("\u0000")[k]));
   return Prisma.sql`
     INSERT INTO "MetricScore" ("candidateReviewId", metric, "paramsKey", value, detail)
     SELECT rv.id, c.metric, c."paramsKey", r.value::float8, d.detail

@@ -51,8 +51,10 @@ export async function readChunk(data: ChunkJobData, run?: ChunkRun): Promise<Chu
 export async function scoreChunk(context: MetricJobContext, input: ChunkInput | null): Promise<ComputedChunk | null> {
   if (!input) return null;
   const { run, params, reviews, stored } = input;
+  // A fresh chunk has nothing stored: no key of a few hundred characters per review and column to make.
+  const missing = (review: ReviewToScore, s: MetricJobSpec) => stored.size === 0 || s.columns.some((c) => !stored.has(scoreKey(review.id, c, s.signature)));
   const work = reviews
-    .map((review) => ({ review, specs: params.specs.filter((s) => specApplies(s, review) && s.columns.some((c) => !stored.has(scoreKey(review.id, c, s.signature)))) }))
+    .map((review) => ({ review, specs: params.specs.filter((s) => specApplies(s, review) && missing(review, s)) }))
     .filter((w) => w.specs.length > 0);
   // Texts are embedded once per pooling: CRScore's may pool token embeddings, embeddingSim never does.
   const embedded = new Map<EmbeddingPooling, EmbeddedTexts>();
