@@ -13,7 +13,7 @@
  * when the features were strings.
  */
 import { textHash } from "./hash";
-import { type SparseVector, sparseCosine } from "./sparse";
+import type { SparseVector } from "./sparse";
 import { embeddedTexts, type Embedder } from "./types";
 
 /** Model name of the offline embedder; bump the version whenever a vector it returns changes. */
@@ -315,6 +315,8 @@ export interface TfidfModel {
   readonly documents: number;
   /** SHA-256 over the sorted hashes of those texts: same corpus, same model. */
   readonly fingerprint: string;
+  /** Size of the vector space: the word and character vocabularies together. */
+  readonly dimensions: number;
   /** Unit-norm vector: the word and character blocks each L2-normalised, then weighted 1/√2 each when both are present. */
   transform(text: string): SparseVector;
 }
@@ -348,6 +350,7 @@ export function fitTfidf(corpus: readonly string[]): TfidfModel {
   return {
     documents: texts.length,
     fingerprint,
+    dimensions: wordCount + charIdf.length,
     transform(text) {
       const ids = features.words(text);
       forEachWordFeature(features, ids, wordCounts.add);
@@ -369,15 +372,48 @@ export function fitTfidf(corpus: readonly string[]): TfidfModel {
   };
 }
 
-/** The offline Embedder over a fitted model. */
+/**
+ * sparseCosine with the first vector's values scattered into a dense array by feature index,
+ * kept while the first vector stays the same (CRScore compares a review sentence with each
+ * pseudo-reference in turn): the dot product reads the second vector's entries against it, in
+ * ascending index order as sparseCosine's merge adds them, so the sums are the same (a feature
+ * the first vector lacks adds 0); no branch per entry.
+ */
+function scatteredCosine(dimensions: number): (a: SparseVector, b: SparseVector) => number | null {
+  const dense = new Float64Array(dimensions);
+  let scattered: SparseVector | null = null;
+  return (a, b) => {
+    if (a.indices.length === 0 || b.indices.length === 0) return null;
+    if (a !== scattered) {
+      if (scattered) for (let k = 0; k < scattered.indices.length; k++) dense[scattered.indices[k]] = 0;
+      for (let k = 0; k < a.indices.length; k++) dense[a.indices[k]] = a.values[k];
+      scattered = a;
+    }
+    let dot = 0;
+    for (let k = 0; k < b.indices.length; k++) dot += dense[b.indices[k]] * b.values[k];
+    return Math.min(1, Math.max(-1, dot));
+  };
+}
+
+/** The offline Embedder over a fitted model; the vectors of texts embedded with `keep` stay with it. */
 export function createTfidfEmbedder(model: TfidfModel): Embedder {
+  const cosine = scatteredCosine(model.dimensions);
+  const kept = new Map<string, SparseVector>();
   return {
     model: TFIDF_MODEL,
     offline: true,
-    async embed(texts) {
+    async embed(texts, { keep = false } = {}) {
       const vectors = new Map<string, SparseVector>();
-      for (const text of texts) if (!vectors.has(text)) vectors.set(text, model.transform(text));
-      return embeddedTexts(vectors, sparseCosine);
+      for (const text of texts) {
+        if (vectors.has(text)) continue;
+        let vector = kept.get(text);
+        if (!vector) {
+          vector = model.transform(text);
+          if (keep) kept.set(text, vector);
+        }
+        vectors.set(text, vector);
+      }
+      return embeddedTexts(vectors, cosine);
     },
   };
 }

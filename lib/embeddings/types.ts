@@ -14,8 +14,12 @@ export interface Embedder {
   readonly model: string;
   /** True for the offline TF-IDF default, which is no neural model: labelled as such wherever it appears. */
   readonly offline: boolean;
-  /** Embeds the distinct texts (in batches, cached where the embedder caches). */
-  embed(texts: readonly string[]): Promise<EmbeddedTexts>;
+  /**
+   * Embeds the distinct texts (in batches, cached where the embedder caches). `keep`: this process
+   * will ask for them again (τ's calibration embeds texts that the run's chunks embed again), so
+   * the offline embedder keeps their vectors, as an endpoint's cache keeps its vectors in the database.
+   */
+  embed(texts: readonly string[], options?: { keep?: boolean }): Promise<EmbeddedTexts>;
 }
 
 /** EmbeddedTexts over a text → vector map; asking for a text that was not embedded is a programming error. */

@@ -78,7 +78,7 @@ async function calibrateOn(set: readonly CalibrationReview[], embedder: Embedder
   const items = unannotated.length > 0 ? "unannotated" : "all";
   const chosen = items === "unannotated" ? unannotated : usable;
   const sentences = chosen.map((r) => splitReviewSentences(r.text));
-  const embedded = await (await embedder).embed([...sentences.flat(), ...chosen.flatMap((r) => r.pseudoReferences)]);
+  const embedded = await (await embedder).embed([...sentences.flat(), ...chosen.flatMap((r) => r.pseudoReferences)], { keep: true });
   const result = calibrateThreshold(chosen.map((r, i) => pairwiseSimilarities(sentences[i], r.pseudoReferences, embedded.similarity)));
   return { tau: result.tau, items, reviews: chosen.length, sentences: result.sentenceCount };
 }

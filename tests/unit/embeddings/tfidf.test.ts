@@ -61,6 +61,22 @@ describe("offline TF-IDF embedder", () => {
     expect(s2.similarity(corpus[0], corpus[1])).toBeCloseTo(s1.similarity(corpus[0], corpus[1]) as number, 14);
   });
 
+  test("the embedder's similarities are sparseCosine's to the last bit, asked row by row or in any order, kept or not", async () => {
+    const random = seededRandom(5);
+    const words = "get user name null check list empty rename variable test case method returns HTTPServer id2".split(" ");
+    const texts = Array.from({ length: 60 }, (_, i) => (i % 13 === 0 ? "..." : Array.from({ length: 1 + Math.floor(random() * 12) }, () => words[Math.floor(random() * words.length)]).join(" ")));
+    const model = fitTfidf([...corpus, ...texts.slice(0, 40)]);
+    const expected = (a: string, b: string) => sparseCosine(model.transform(a), model.transform(b));
+    const embedder = createTfidfEmbedder(model);
+    const kept = await embedder.embed(texts.slice(0, 30), { keep: true });
+    const all = await embedder.embed(texts);
+    // CRScore's order (each row against every column), then pairs at random.
+    const pairs = texts.flatMap((a) => texts.slice(40).map((b) => [a, b] as const));
+    for (let k = 0; k < 500; k++) pairs.push([texts[Math.floor(random() * texts.length)], texts[Math.floor(random() * texts.length)]]);
+    for (const [a, b] of pairs) expect(all.similarity(a, b), `${a} | ${b}`).toBe(expected(a, b));
+    for (const [a, b] of pairs.filter(([a, b]) => texts.indexOf(a) < 30 && texts.indexOf(b) < 30)) expect(kept.similarity(a, b)).toBe(expected(a, b));
+  });
+
   test("a text without letters or digits is the zero vector: similarity undefined, not 0", async () => {
     const embedder = createTfidfEmbedder(fitTfidf(corpus));
     expect(embedder.model).toBe(TFIDF_MODEL);
