@@ -265,8 +265,8 @@ const sublinearTf = (tf: number) => (tf < SUBLINEAR_TF.length ? SUBLINEAR_TF[tf]
 /**
  * Sublinear tf · smooth idf weights of one block's counts, L2-normalised (the norm summed in
  * first-occurrence order): (1 + ln tf) · (ln((1 + N)/(1 + df)) + 1), into `weights` by index.
- * Returns the block's indices, ascending (valid until the block's next text); the counts are
- * cleared for the next text.
+ * Returns the block's indices in first-occurrence order (valid until the block's next text); the
+ * counts are cleared for the next text.
  */
 function weighBlock(block: Counts, idf: Float64Array, weights: Float64Array): Int32Array {
   let norm = 0;
@@ -284,7 +284,30 @@ function weighBlock(block: Counts, idf: Float64Array, weights: Float64Array): In
     block.counts[i] = 0;
   }
   block.length = 0;
-  return indices.sort();
+  return indices;
+}
+
+/**
+ * A vector's entries, in index order once `sorted` (sortEntries): the embedder sorts only the
+ * vectors a dot product reads in order (scatteredCosine's second), which spares the sort of
+ * most review sentences' (a fifth of making a vector).
+ */
+interface Entries {
+  indices: Int32Array;
+  values: Float64Array;
+  sorted: boolean;
+}
+
+/** Sorts the entries by index in place, each value moved with its index through `byIndex` (a scratch array by index). */
+function sortEntries(entries: Entries, byIndex: Float64Array): SparseVector {
+  if (!entries.sorted) {
+    const { indices, values } = entries;
+    for (let k = 0; k < indices.length; k++) byIndex[indices[k]] = values[k];
+    indices.sort();
+    for (let k = 0; k < indices.length; k++) values[k] = byIndex[indices[k]];
+    entries.sorted = true;
+  }
+  return entries;
 }
 
 /**
@@ -298,13 +321,13 @@ class VectorPool {
   private values = new Float64Array(0);
   private used = 0;
 
-  take(size: number): SparseVector {
+  take(size: number): Entries {
     if (this.used + size > this.indices.length) {
       this.indices = new Int32Array(Math.max(VectorPool.BLOCK, size));
       this.values = new Float64Array(Math.max(VectorPool.BLOCK, size));
       this.used = 0;
     }
-    const vector = { indices: this.indices.subarray(this.used, this.used + size), values: this.values.subarray(this.used, this.used + size) };
+    const vector = { indices: this.indices.subarray(this.used, this.used + size), values: this.values.subarray(this.used, this.used + size), sorted: false };
     this.used += size;
     return vector;
   }
@@ -319,6 +342,8 @@ export interface TfidfModel {
   readonly dimensions: number;
   /** Unit-norm vector: the word and character blocks each L2-normalised, then weighted 1/√2 each when both are present. */
   transform(text: string): SparseVector;
+  /** transform's entries, not yet sorted (sortEntries sorts them). */
+  entries(text: string): Entries;
 }
 
 /** Fits the vocabularies and idf on the distinct texts of `corpus` (duplicates count once). */
@@ -346,29 +371,34 @@ export function fitTfidf(corpus: readonly string[]): TfidfModel {
   const wordWeights = new Float64Array(wordCount);
   const charWeights = new Float64Array(charIdf.length);
   const pool = new VectorPool();
+  const byIndex = new Float64Array(wordCount + charIdf.length);
 
+  const entries = (text: string): Entries => {
+    const ids = features.words(text);
+    forEachWordFeature(features, ids, wordCounts.add);
+    forEachCharFeature(features, ids, charCounts.add);
+    const wordIndices = weighBlock(wordCounts, wordIdf, wordWeights);
+    const charIndices = weighBlock(charCounts, charIdf, charWeights);
+    const scale = wordIndices.length > 0 && charIndices.length > 0 ? Math.SQRT1_2 : 1;
+    const vector = pool.take(wordIndices.length + charIndices.length);
+    const { indices, values } = vector;
+    for (let k = 0; k < wordIndices.length; k++) {
+      indices[k] = wordIndices[k];
+      values[k] = wordWeights[wordIndices[k]] * scale;
+    }
+    // Every character index is past the word block's, so sorting the whole sorts each block.
+    for (let k = 0; k < charIndices.length; k++) {
+      indices[wordIndices.length + k] = charIndices[k] + wordCount;
+      values[wordIndices.length + k] = charWeights[charIndices[k]] * scale;
+    }
+    return vector;
+  };
   return {
     documents: texts.length,
     fingerprint,
     dimensions: wordCount + charIdf.length,
-    transform(text) {
-      const ids = features.words(text);
-      forEachWordFeature(features, ids, wordCounts.add);
-      forEachCharFeature(features, ids, charCounts.add);
-      const wordIndices = weighBlock(wordCounts, wordIdf, wordWeights);
-      const charIndices = weighBlock(charCounts, charIdf, charWeights);
-      const scale = wordIndices.length > 0 && charIndices.length > 0 ? Math.SQRT1_2 : 1;
-      const { indices, values } = pool.take(wordIndices.length + charIndices.length);
-      for (let k = 0; k < wordIndices.length; k++) {
-        indices[k] = wordIndices[k];
-        values[k] = wordWeights[wordIndices[k]] * scale;
-      }
-      for (let k = 0; k < charIndices.length; k++) {
-        indices[wordIndices.length + k] = charIndices[k] + wordCount;
-        values[wordIndices.length + k] = charWeights[charIndices[k]] * scale;
-      }
-      return { indices, values };
-    },
+    transform: (text) => sortEntries(entries(text), byIndex),
+    entries,
   };
 }
 
@@ -376,14 +406,17 @@ export function fitTfidf(corpus: readonly string[]): TfidfModel {
  * sparseCosine with the first vector's values scattered into a dense array by feature index,
  * kept while the first vector stays the same (CRScore compares a review sentence with each
  * pseudo-reference in turn): the dot product reads the second vector's entries against it, in
- * ascending index order as sparseCosine's merge adds them, so the sums are the same (a feature
- * the first vector lacks adds 0); no branch per entry.
+ * ascending index order (sorted here if they were not) as sparseCosine's merge adds them, so the
+ * sums are the same (a feature the first vector lacks adds 0); no branch per entry, and the first
+ * vector's entries in any order.
  */
-function scatteredCosine(dimensions: number): (a: SparseVector, b: SparseVector) => number | null {
+function scatteredCosine(dimensions: number): (a: Entries, b: Entries) => number | null {
   const dense = new Float64Array(dimensions);
-  let scattered: SparseVector | null = null;
+  const byIndex = new Float64Array(dimensions);
+  let scattered: Entries | null = null;
   return (a, b) => {
     if (a.indices.length === 0 || b.indices.length === 0) return null;
+    sortEntries(b, byIndex);
     if (a !== scattered) {
       if (scattered) for (let k = 0; k < scattered.indices.length; k++) dense[scattered.indices[k]] = 0;
       for (let k = 0; k < a.indices.length; k++) dense[a.indices[k]] = a.values[k];
@@ -398,17 +431,17 @@ function scatteredCosine(dimensions: number): (a: SparseVector, b: SparseVector)
 /** The offline Embedder over a fitted model; the vectors of texts embedded with `keep` stay with it. */
 export function createTfidfEmbedder(model: TfidfModel): Embedder {
   const cosine = scatteredCosine(model.dimensions);
-  const kept = new Map<string, SparseVector>();
+  const kept = new Map<string, Entries>();
   return {
     model: TFIDF_MODEL,
     offline: true,
     async embed(texts, { keep = false } = {}) {
-      const vectors = new Map<string, SparseVector>();
+      const vectors = new Map<string, Entries>();
       for (const text of texts) {
         if (vectors.has(text)) continue;
         let vector = kept.get(text);
         if (!vector) {
-          vector = model.transform(text);
+          vector = model.entries(text);
           if (keep) kept.set(text, vector);
         }
         vectors.set(text, vector);
