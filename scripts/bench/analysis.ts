@@ -8,7 +8,8 @@
  *  - metric jobs: every metric of `metrics --metric`, computed through pg-boss as the CLI does,
  *    reviews per second including planning (TF-IDF fit and tau calibration for CRScore and
  *    embeddingSim, offline default); `--dashboards` runs only the two the correlation queries read
- *    (crscore, bleu-codereviewer), to time the dashboard queries alone;
+ *    (crscore, bleu-codereviewer), to time the dashboard queries alone; then a hash of every stored
+ *    score, named by external ids, so that runs at two commits show whether the scores are the same;
  *  - dashboard queries: agreementReport (all questions) and validityReport (segment and
  *    system level), with their default bootstrap CIs (1000 resamples, fewer on big data, see
  *    affordableResamples) and without CIs (nResamples 0, the numbers a page can show first),
@@ -127,6 +128,11 @@ export default async function run(): Promise<void> {
       );
     }
     console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+    // Named by the study's external ids, so runs at other commits (each on its own new study) can be compared: the same scores, the same hash.
+    const [stored] = await client.$queryRaw<{ rows: number; hash: string }[]>`
+      SELECT count(*)::int AS rows, md5(string_agg(concat_ws('|', c."externalId", r."externalId", s.metric, s."paramsKey", s.value::text, s.detail::text), E'\n' ORDER BY c."externalId", r."externalId", s.metric, s."paramsKey")) AS hash
+      FROM "MetricScore" s JOIN "CandidateReview" r ON r.id = s."candidateReviewId" JOIN "CodeChange" c ON c.id = r."codeChangeId" WHERE c."studyId" = ${studyId}`;
+    console.log(`stored scores: ${stored.rows} rows, md5 of their reviews' external ids, metric, signature, value and detail ${stored.hash}`);
     const readRatings = async () => gatherTaskColumns(await requireStudy({ id: studyId }, client), "REVIEW_RATING", client);
     await timedRuns("read ratings, 3 Likert questions (database only), no statistics yet", runs, port, readRatings, (r) => `${r.items.length} items`);
     // What autovacuum does within a minute of such a bulk insert; the reads' plans (hash joins and aggregates) rest on it.
