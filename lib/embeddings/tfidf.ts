@@ -137,17 +137,21 @@ class Features {
   readonly bigram = new PairTable();
   readonly gram: number[] = [];
 
-  private ids = new Int32Array(256);
+  /** The ids of the last text's words, the first words(text) of them; valid until the next call. */
+  ids = new Int32Array(256);
   private count = 0;
+  private text = "";
+  private readonly addWord = (start: number, end: number): void => {
+    if (this.count === this.ids.length) this.ids = growInt32(this.ids);
+    this.ids[this.count++] = this.wordAt(this.text, start, end);
+  };
 
-  /** The ids of a text's words (tfidfWords), new words numbered as they come; valid until the next call. */
-  words(text: string): Int32Array {
+  /** Reads the ids of a text's words (tfidfWords) into `ids`, new words numbered as they come, and returns how many. */
+  words(text: string): number {
     this.count = 0;
-    forEachWord(text, (start, end) => {
-      if (this.count === this.ids.length) this.ids = growInt32(this.ids);
-      this.ids[this.count++] = this.wordAt(text, start, end);
-    });
-    return this.ids.subarray(0, this.count);
+    this.text = text;
+    forEachWord(text, this.addWord);
+    return this.count;
   }
 
   /** The id of the word text[start..end), lower-cased, found through the trie without making its string unless it is new. */
@@ -192,14 +196,16 @@ class Features {
  * Calls `visit(index)` with the vocabulary index of each word feature of a text in order: its
  * unigrams, then its bigrams (what `[...words, ...bigrams]` listed); -1 outside the vocabulary.
  */
-function forEachWordFeature(features: Features, words: Int32Array, visit: (index: number) => void): void {
-  for (let k = 0; k < words.length; k++) visit(features.unigram[words[k]]);
-  for (let k = 1; k < words.length; k++) visit(features.bigram.get(words[k - 1], words[k]));
+function forEachWordFeature(features: Features, count: number, visit: (index: number) => void): void {
+  const words = features.ids;
+  for (let k = 0; k < count; k++) visit(features.unigram[words[k]]);
+  for (let k = 1; k < count; k++) visit(features.bigram.get(words[k - 1], words[k]));
 }
 
 /** The same for the character n-grams: each word's n-grams in order. */
-function forEachCharFeature(features: Features, words: Int32Array, visit: (index: number) => void): void {
-  for (let k = 0; k < words.length; k++) {
+function forEachCharFeature(features: Features, count: number, visit: (index: number) => void): void {
+  const words = features.ids;
+  for (let k = 0; k < count; k++) {
     const grams = features.gramsOf[words[k]];
     for (let g = 0; g < grams.length; g++) visit(features.gram[grams[g]]);
   }
@@ -265,10 +271,10 @@ const sublinearTf = (tf: number) => (tf < SUBLINEAR_TF.length ? SUBLINEAR_TF[tf]
 /**
  * Sublinear tf · smooth idf weights of one block's counts, L2-normalised (the norm summed in
  * first-occurrence order): (1 + ln tf) · (ln((1 + N)/(1 + df)) + 1), into `weights` by index.
- * Returns the block's indices in first-occurrence order (valid until the block's next text); the
- * counts are cleared for the next text.
+ * Returns how many indices the block has, the first of `block.order` (valid until the block's next
+ * text); the counts are cleared for the next text.
  */
-function weighBlock(block: Counts, idf: Float64Array, weights: Float64Array): Int32Array {
+function weighBlock(block: Counts, idf: Float64Array, weights: Float64Array): number {
   let norm = 0;
   for (let k = 0; k < block.length; k++) {
     const i = block.order[k];
@@ -277,14 +283,14 @@ function weighBlock(block: Counts, idf: Float64Array, weights: Float64Array): In
     norm += w * w;
   }
   norm = Math.sqrt(norm);
-  const indices = block.order.subarray(0, block.length);
-  for (let k = 0; k < indices.length; k++) {
-    const i = indices[k];
+  const length = block.length;
+  for (let k = 0; k < length; k++) {
+    const i = block.order[k];
     weights[i] = weights[i] / norm;
     block.counts[i] = 0;
   }
   block.length = 0;
-  return indices;
+  return length;
 }
 
 /**
@@ -353,10 +359,11 @@ export function fitTfidf(corpus: readonly string[]): TfidfModel {
   const words = new Block();
   const chars = new Block();
   texts.forEach((text, doc) => {
-    const ids = features.words(text);
-    for (let k = 0; k < ids.length; k++) features.unigram[ids[k]] = words.see(features.unigram[ids[k]], doc);
-    for (let k = 1; k < ids.length; k++) features.bigram.set(ids[k - 1], ids[k], words.see(features.bigram.get(ids[k - 1], ids[k]), doc));
-    for (let k = 0; k < ids.length; k++) {
+    const count = features.words(text);
+    const ids = features.ids;
+    for (let k = 0; k < count; k++) features.unigram[ids[k]] = words.see(features.unigram[ids[k]], doc);
+    for (let k = 1; k < count; k++) features.bigram.set(ids[k - 1], ids[k], words.see(features.bigram.get(ids[k - 1], ids[k]), doc));
+    for (let k = 0; k < count; k++) {
       const grams = features.gramsOf[ids[k]];
       for (let g = 0; g < grams.length; g++) features.gram[grams[g]] = chars.see(features.gram[grams[g]], doc);
     }
@@ -374,22 +381,24 @@ export function fitTfidf(corpus: readonly string[]): TfidfModel {
   const byIndex = new Float64Array(wordCount + charIdf.length);
 
   const entries = (text: string): Entries => {
-    const ids = features.words(text);
-    forEachWordFeature(features, ids, wordCounts.add);
-    forEachCharFeature(features, ids, charCounts.add);
-    const wordIndices = weighBlock(wordCounts, wordIdf, wordWeights);
-    const charIndices = weighBlock(charCounts, charIdf, charWeights);
-    const scale = wordIndices.length > 0 && charIndices.length > 0 ? Math.SQRT1_2 : 1;
-    const vector = pool.take(wordIndices.length + charIndices.length);
+    const count = features.words(text);
+    forEachWordFeature(features, count, wordCounts.add);
+    forEachCharFeature(features, count, charCounts.add);
+    const wordLength = weighBlock(wordCounts, wordIdf, wordWeights);
+    const charLength = weighBlock(charCounts, charIdf, charWeights);
+    const wordIndices = wordCounts.order;
+    const charIndices = charCounts.order;
+    const scale = wordLength > 0 && charLength > 0 ? Math.SQRT1_2 : 1;
+    const vector = pool.take(wordLength + charLength);
     const { indices, values } = vector;
-    for (let k = 0; k < wordIndices.length; k++) {
+    for (let k = 0; k < wordLength; k++) {
       indices[k] = wordIndices[k];
       values[k] = wordWeights[wordIndices[k]] * scale;
     }
     // Every character index is past the word block's, so sorting the whole sorts each block.
-    for (let k = 0; k < charIndices.length; k++) {
-      indices[wordIndices.length + k] = charIndices[k] + wordCount;
-      values[wordIndices.length + k] = charWeights[charIndices[k]] * scale;
+    for (let k = 0; k < charLength; k++) {
+      indices[wordLength + k] = charIndices[k] + wordCount;
+      values[wordLength + k] = charWeights[charIndices[k]] * scale;
     }
     return vector;
   };
