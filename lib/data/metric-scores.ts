@@ -1,5 +1,6 @@
 /** Data access for automatic metric scores (MetricScore: review × metric × signature → value). */
 import "server-only";
+import { intArrayLiteral, textArrayLiteral } from "@/lib/db/array-literal";
 import { db, Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
 
 type Client = Pick<PrismaClient, "metricScore" | "$queryRaw">;
@@ -44,7 +45,7 @@ function numbering<K>(): { list: K[]; number: (key: K) => number } {
  * JSON array, which needs no escaping inside an array literal. Values travel as text that
  * PostgreSQL parses: Prisma 6.19's query compiler rounds Float parameters to 16 significant digits
  * (0.11764705882352941 would be stored as 0.1176470588235294), and a number's shortest text reads
- * back as the same float8. Rows go in in the order given. Most of an insert is the foreign key's
+ * back as the same float8. The rows' arrays go as literals (lib/db/array-literal.ts). Rows go in in the order given. Most of an insert is the foreign key's
  * check of each row and the unique index.
  */
 export function metricScoresInsert(rows: readonly MetricScoreInput[], stored: OnStoredScore = "keep"): Prisma.Sql {
@@ -77,8 +78,8 @@ export function metricScoresInsert(rows: readonly MetricScoreInput[], stored: On
   return Prisma.sql`
     INSERT INTO "MetricScore" ("candidateReviewId", metric, "paramsKey", value, detail)
     SELECT rv.id, c.metric, c."paramsKey", r.value::float8, d.detail
-    FROM unnest(${reviewNumbers}::int[], ${columnNumbers}::int[], ${values}::text[], ${detailNumbers}::int[]) WITH ORDINALITY AS r(review, col, value, detail, n)
-    JOIN unnest(${reviews.list}::text[]) WITH ORDINALITY AS rv(id, n) ON rv.n = r.review
+    FROM unnest(${intArrayLiteral(reviewNumbers)}::int[], ${intArrayLiteral(columnNumbers)}::int[], ${textArrayLiteral(values)}::text[], ${intArrayLiteral(detailNumbers)}::int[]) WITH ORDINALITY AS r(review, col, value, detail, n)
+    JOIN unnest(${textArrayLiteral(reviews.list)}::text[]) WITH ORDINALITY AS rv(id, n) ON rv.n = r.review
     JOIN unnest(${metrics}::text[], ${signatures}::text[]) WITH ORDINALITY AS c(metric, "paramsKey", n) ON c.n = r.col
     LEFT JOIN jsonb_array_elements(${`[${details.list.map((d) => JSON.stringify(d)).join(",")}]`}::jsonb) WITH ORDINALITY AS d(detail, n) ON d.n = r.detail
     ORDER BY r.n

@@ -1,5 +1,6 @@
 /** What metric runs read of reviews (lib/metric-runs): the texts a metric needs, the reviews τ is calibrated on and SWE-Judge's human scores. */
 import "server-only";
+import { textArrayLiteral } from "@/lib/db/array-literal";
 import { db, Prisma, rawRows } from "@/lib/db/client";
 
 /** Pseudo-references generated without humans (CRScore §3.1). */
@@ -36,9 +37,11 @@ export type ReviewScope = { ids: readonly string[] } | { studyId: string };
  * only CRScore reads (an empty list then).
  */
 export async function loadReviewsToScore(scope: ReviewScope, options: { codeChanges?: boolean; pseudoReferences?: boolean } = {}): Promise<ReviewToScore[]> {
+  // The ids as one array literal (lib/db/array-literal.ts), made once for both places.
+  const ids = "ids" in scope ? textArrayLiteral(scope.ids) : "";
   const [ofChanges, inScope, changesInScope] =
     "ids" in scope
-      ? [Prisma.sql`x."codeChangeId" = ANY(ARRAY(SELECT "codeChangeId" FROM "CandidateReview" WHERE id = ANY(${[...scope.ids]}::text[])))`, Prisma.sql`x.id = ANY(${[...scope.ids]}::text[])`, Prisma.sql`c.id = ANY(ARRAY(SELECT DISTINCT "codeChangeId" FROM scoped))`]
+      ? [Prisma.sql`x."codeChangeId" = ANY(ARRAY(SELECT "codeChangeId" FROM "CandidateReview" WHERE id = ANY(${ids}::text[])))`, Prisma.sql`x.id = ANY(${ids}::text[])`, Prisma.sql`c.id = ANY(ARRAY(SELECT DISTINCT "codeChangeId" FROM scoped))`]
       : [Prisma.sql`x."codeChangeId" IN (SELECT id FROM "CodeChange" WHERE "studyId" = ${scope.studyId})`, Prisma.sql`NOT x."textMissing"`, Prisma.sql`c.id IN (SELECT "codeChangeId" FROM scoped)`];
   const withCode = options.codeChanges ?? true;
   const withPseudo = options.pseudoReferences ?? true;

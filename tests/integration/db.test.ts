@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import pg from "pg";
 import { describe, expect, inject, test } from "vitest";
+import { intArrayLiteral, textArrayLiteral } from "@/lib/db/array-literal";
 import { createClient, pipelinedArrays, poolSettings, Prisma, rawArrays, rawRows, transactionConnection } from "@/lib/db/client";
 import { createPool } from "@/lib/db/connection";
 import { readMigrations } from "@/lib/db/migrate";
@@ -51,6 +52,15 @@ describe("database", () => {
     } finally {
       await client.$disconnect();
     }
+  });
+
+  test("array literals read back in PostgreSQL as the arrays they were made of, whatever their texts hold", async () => {
+    const texts = ["", "plain", 'a "quoted" word', "back\\slash \\\"", "{braces},commas", "NULL", " spaced ", "ünïcode ✓", "new\nline\ttab", null];
+    const numbers = [0, 1, -7, 2147483647, null, 42];
+    const [row] = await rawRows<{ texts: (string | null)[]; numbers: (number | null)[] }>(db, Prisma.sql`SELECT ${textArrayLiteral(texts)}::text[] AS texts, ${intArrayLiteral(numbers)}::int[] AS numbers`);
+    expect(row).toEqual({ texts, numbers });
+    const [empty] = await rawRows<{ texts: string[]; numbers: number[] }>(db, Prisma.sql`SELECT ${textArrayLiteral([])}::text[] AS texts, ${intArrayLiteral([])}::int[] AS numbers`);
+    expect(empty).toEqual({ texts: [], numbers: [] });
   });
 
   test("transactionConnection is the connection of the interactive transaction: what is sent on it commits or rolls back with it", async () => {
