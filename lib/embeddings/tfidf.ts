@@ -39,6 +39,8 @@ export function tfidfWords(text: string): string[] {
 const isUpper = (c: number) => c >= 65 && c <= 90;
 const isLower = (c: number) => c >= 97 && c <= 122;
 const isDigit = (c: number) => c >= 48 && c <= 57;
+/** The code of text[k], 0 past its end; not a closure over the text, which would be made for every text. */
+const codeAt = (text: string, k: number) => (k < text.length ? text.charCodeAt(k) : 0);
 
 /**
  * Calls `visit(start, end)` for each word of the text, in order: within each run of ASCII letters
@@ -48,19 +50,18 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
  */
 function forEachWord(text: string, visit: (start: number, end: number) => void): void {
   const n = text.length;
-  const at = (k: number) => (k < n ? text.charCodeAt(k) : 0);
   for (let k = 0; k < n; ) {
     const c = text.charCodeAt(k);
     let end = k + 1;
     if (isUpper(c)) {
-      while (isUpper(at(end))) end++;
-      if (isLower(at(end))) {
+      while (isUpper(codeAt(text, end))) end++;
+      if (isLower(codeAt(text, end))) {
         // Capitals before a capitalised word ("HTTPServer" → HTTP), else one capital and its lower-case letters.
         if (end - k >= 2) end--;
-        else while (isLower(at(end))) end++;
+        else while (isLower(codeAt(text, end))) end++;
       }
-    } else if (isLower(c)) while (isLower(at(end))) end++;
-    else if (isDigit(c)) while (isDigit(at(end))) end++;
+    } else if (isLower(c)) while (isLower(codeAt(text, end))) end++;
+    else if (isDigit(c)) while (isDigit(codeAt(text, end))) end++;
     else {
       k++;
       continue;
