@@ -9,9 +9,9 @@
  *   dies), the metric worker and the embedded PostgreSQL: whichever dies is started again (with
  *   a growing delay if it keeps dying); Ctrl+C / SIGTERM stops all three within 10 s.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createClient } from "@/lib/db/client";
 import {
@@ -30,6 +30,7 @@ import { supervise, type Supervised } from "@/lib/process/supervise";
 import { seedDemo } from "@/lib/data/demo-study";
 import { ensureInitialAccounts } from "@/lib/data/accounts";
 import { env } from "@/lib/env";
+import { buildIfStale } from "./build-app";
 
 const root = path.resolve(import.meta.dirname, "..");
 // Every variable is checked here, before anything starts (lib/env.ts).
@@ -49,26 +50,6 @@ function authSecret(): string {
     writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
   }
   return readFileSync(file, "utf8").trim();
-}
-
-function newestSourceMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === "generated" || entry.name.startsWith(".")) continue;
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSourceMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-function buildIfNeeded(): void {
-  const buildId = path.join(root, ".next", "BUILD_ID");
-  const sources = ["app", "components", "lib", "public"].map((d) => path.join(root, d)).filter(existsSync);
-  const stale = !existsSync(buildId) || Math.max(...sources.map(newestSourceMtime), statSync(path.join(root, "package.json")).mtimeMs) > statSync(buildId).mtimeMs;
-  if (!stale) return;
-  log("building the app (next build)…");
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-  if (result.status !== 0) throw new Error("next build failed");
 }
 
 /** What runs, in the order it is stopped: web server and worker first, PostgreSQL last. */
@@ -157,7 +138,7 @@ async function main() {
   }
   await client.$disconnect();
 
-  buildIfNeeded();
+  buildIfStale(root, log);
   if (stopping) return;
 
   const childEnv = {

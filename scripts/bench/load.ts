@@ -7,7 +7,7 @@
  * generated passwords) and their assignments (assign's function: every annotator gets every
  * item), starts the web server as `npm start` runs it (scripts/web.ts: Next in
  * CRJUDGE_WEB_PROCESSES cluster workers, 2 by default) on a free port (building the app first
- * when there is no build),
+ * when there is none or it is older than the sources, as npm start does),
  * signs every annotator in through next-auth's credentials flow, reads their queue and workspaces
  * and then saves claim judgements with versions in two phases:
  *  - open loop: each annotator saves at Poisson arrivals, on average every 2 s (N/2 saves/s
@@ -22,8 +22,8 @@
  * process and thread; the summary adds up the web processes' main threads).
  * The last line on stdout is one JSON object with the figures.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { parseArgs } from "@/lib/cli/args";
@@ -31,6 +31,7 @@ import { createClient, type PrismaClient } from "@/lib/db/client";
 import { createTestDatabase, freePort } from "@/lib/db/test-database";
 import { backoffDelay, parseRetryAfter } from "@/lib/http/retry";
 import { unifiedDiff } from "@/lib/diff";
+import { buildIfStale } from "../build-app";
 import { selfTimes, topLines, type CpuProfile } from "./support/cpu-profile";
 
 const ITEMS = 4;
@@ -109,13 +110,6 @@ async function createCrowd(annotators: number, slug: string): Promise<{ email: s
   const accounts = await addAccountsFromCsv({ name: "crowd.csv", content: Buffer.from(csv) });
   await assignByEmail(slug, { allAnnotators: true });
   return accounts.map((a) => ({ email: a.email, password: a.generatedPassword! }));
-}
-
-function buildIfMissing(root: string): void {
-  if (existsSync(path.join(root, ".next", "BUILD_ID"))) return;
-  console.log("no production build: running next build…");
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-  if (result.status !== 0) throw new Error("next build failed");
 }
 
 /**
@@ -405,7 +399,7 @@ const statusLine = (statuses: Map<string, number>) => [...statuses].map(([status
 export default async function loadBench(): Promise<void> {
   const options = readOptions();
   const root = path.resolve(import.meta.dirname, "../..");
-  buildIfMissing(root);
+  buildIfStale(root, console.log);
   const database = await createTestDatabase("crjudge_load", { durable: true });
   process.env.DATABASE_URL = database.url;
   const client = createClient(database.url);
