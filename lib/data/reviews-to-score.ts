@@ -86,13 +86,23 @@ export interface CalibrationReview {
   annotated: boolean;
 }
 
-/** The study's reviews that have a text, with their system, whether they are human references and whether their change was annotated; in id order, so τ's sums run in the same order each time. */
+/**
+ * The study's reviews that have a text, with their system, whether they are human references and
+ * whether their change was annotated; in id order, so τ's sums run in the same order each time.
+ * The annotated changes are found once, from the study's ratings: as an EXISTS per review, the
+ * planner of a study just written by COPY (no statistics yet) merged the whole rating index with
+ * each review's change, about 4 minutes for 25,000 reviews with 100,000 ratings instead of 0.1 s.
+ */
 export async function loadCalibrationReviews(studyId: string): Promise<CalibrationReview[]> {
   return rawRows<CalibrationReview>(
     db,
     Prisma.sql`
-    SELECT r.id, r.system, r."isReference", EXISTS (SELECT 1 FROM "ReviewRating" rr JOIN "CandidateReview" x ON x.id = rr."candidateReviewId" WHERE x."codeChangeId" = r."codeChangeId") AS annotated
-    FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId" WHERE c."studyId" = ${studyId} AND NOT r."textMissing"
+    WITH annotated AS (
+      SELECT DISTINCT x."codeChangeId" FROM "ReviewRating" rr JOIN "CandidateReview" x ON x.id = rr."candidateReviewId" JOIN "CodeChange" c ON c.id = x."codeChangeId"
+      WHERE c."studyId" = ${studyId})
+    SELECT r.id, r.system, r."isReference", a."codeChangeId" IS NOT NULL AS annotated
+    FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId" LEFT JOIN annotated a ON a."codeChangeId" = r."codeChangeId"
+    WHERE c."studyId" = ${studyId} AND NOT r."textMissing"
     ORDER BY r.id`,
   );
 }
