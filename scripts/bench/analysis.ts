@@ -21,7 +21,10 @@ import { availableParallelism, loadavg } from "node:os";
 import { agreementReport, validityReport } from "@/lib/data/reports";
 import { requireStudy } from "@/lib/data/studies";
 import { gatherTaskColumns } from "@/lib/data/task-answers";
-import { createClient, type PrismaClient } from "@/lib/db/client";
+import { createClient, type PrismaClient, transactionConnection } from "@/lib/db/client";
+import { copyRows } from "@/lib/data/import-writer";
+import type { BulkTable } from "@/lib/import/bulk-insert";
+import { orderedIds } from "@/lib/import/row-ids";
 import { createTestDatabase } from "@/lib/db/test-database";
 import { createJobContext, drainMetricRun, isJudgeMetric, METRIC_JOB_NAMES, startMetricRun } from "@/lib/metric-runs";
 import { startQueue } from "@/lib/jobs";
@@ -41,15 +44,32 @@ const WORDS = (
   "because typo comment code change field parameter argument default config timeout thread lock async callback cache retry loop index"
 ).split(" ");
 
+/** Bench-only COPY targets (lib/import/bulk-insert.ts): the columns createStudy fills, the others take their defaults. */
+const TABLES = {
+  codeChanges: { name: "CodeChange", columns: { id: "text", studyId: "text", externalId: "text", language: "text", diff: "text", position: "integer", updatedAt: "timestamp(3)" } },
+  pseudoReferences: { name: "PseudoReference", columns: { id: "text", codeChangeId: "text", externalId: "text", text: "text", kind: { enum: "PseudoReferenceKind" }, source: "text", position: "integer", updatedAt: "timestamp(3)" } },
+  reviews: { name: "CandidateReview", columns: { id: "text", codeChangeId: "text", externalId: "text", system: "text", text: "text", isReference: "boolean", position: "integer" } },
+  ratings: { name: "ReviewRating", columns: { id: "text", annotatorId: "text", reviewId: "text", scores: "jsonb", updatedAt: "timestamp(3)" }, mapped: { reviewId: "candidateReviewId" } },
+} as const satisfies Record<string, BulkTable<Record<string, unknown>>>;
+
+/**
+ * The study, written through COPY as imports write theirs (lib/data/import-writer.ts), without
+ * statistics afterwards. Written through Prisma's createMany in batches of 5,000 rows, the query
+ * plans of the batches stayed alive in this process (about 500 MB of heap, until later queries
+ * displaced them), and the CRScore job timed next spent 0.7-0.9 s more of this process's CPU,
+ * a full collection marking them among it: a cost of the bench's setup, not of the job.
+ */
 export async function createStudy(client: PrismaClient): Promise<string> {
   const random = seededRandom(20261122);
   const pick = () => WORDS[Math.floor(random() * WORDS.length)];
   const sentence = (words: number) => Array.from({ length: words }, pick).join(" ");
   const study = await client.study.create({ data: { slug: "bench-analysis", name: "bench", tasks: ["REVIEW_RATING"] } });
-  await client.codeChange.createMany({ data: Array.from({ length: CHANGES }, (_, c) => ({ studyId: study.id, externalId: `c${c}`, language: ["python", "java", "javascript"][c % 3], diff: "", position: c })) });
-  const changes = await client.codeChange.findMany({ where: { studyId: study.id }, select: { id: true }, orderBy: { position: "asc" } });
+  const annotators = await Promise.all(Array.from({ length: ANNOTATORS }, (_, a) => client.account.create({ data: { email: `bench-${a}@bench.invalid`, name: `annotator ${a + 1}` } })));
+  const now = new Date();
+  const nextId = orderedIds(now);
+  const changes = Array.from({ length: CHANGES }, (_, c) => ({ id: nextId(), studyId: study.id, externalId: `c${c}`, language: ["python", "java", "javascript"][c % 3], diff: "", position: c, updatedAt: now }));
   const claims = changes.map(() => [sentence(9), sentence(10), sentence(8)]);
-  await client.pseudoReference.createMany({ data: changes.flatMap((c, i) => claims[i].map((text, k) => ({ codeChangeId: c.id, externalId: `p${k}`, text, kind: "CLAIM" as const, source: "bench", position: k }))) });
+  const pseudoReferences = changes.flatMap((c, i) => claims[i].map((text, k) => ({ id: nextId(), codeChangeId: c.id, externalId: `p${k}`, text, kind: "CLAIM", source: "bench", position: k, updatedAt: now })));
   const quality: number[] = [];
   const reviews = changes.flatMap((c, i) =>
     SYSTEMS.map((system, s) => {
@@ -57,20 +77,28 @@ export async function createStudy(client: PrismaClient): Promise<string> {
       quality.push(q);
       // Better reviews repeat more words of the change's claims.
       const text = `${claims[i][0].split(" ").slice(0, q + 2).join(" ")} ${sentence(4)}. ${sentence(6 + Math.floor(random() * 8))}`;
-      return { codeChangeId: c.id, externalId: system, system, text, isReference: s === 0, position: s };
+      return { id: nextId(), codeChangeId: c.id, externalId: system, system, text, isReference: s === 0, position: s };
     }),
   );
-  for (let start = 0; start < reviews.length; start += 5000) await client.review.createMany({ data: reviews.slice(start, start + 5000) });
-  const ids = (await client.review.findMany({ where: { codeChange: { studyId: study.id } }, select: { id: true }, orderBy: [{ codeChange: { position: "asc" } }, { position: "asc" }] })).map((r) => r.id);
-  const annotators = await Promise.all(Array.from({ length: ANNOTATORS }, (_, a) => client.account.create({ data: { email: `bench-${a}@bench.invalid`, name: `annotator ${a + 1}` } })));
-  const ratings = ids.flatMap((id, r) =>
+  const ratings = reviews.flatMap((review, r) =>
     annotators.map((a) => ({
+      id: nextId(),
       annotatorId: a.id,
-      reviewId: id,
+      reviewId: review.id,
       scores: Object.fromEntries(DIMENSIONS.map((d) => [d, Math.min(5, Math.max(1, quality[r] + (random() < 0.3 ? (random() < 0.5 ? -1 : 1) : 0)))])),
+      updatedAt: now,
     })),
   );
-  for (let start = 0; start < ratings.length; start += 5000) await client.reviewRating.createMany({ data: ratings.slice(start, start + 5000) });
+  await client.$transaction(
+    async (tx) => {
+      const connection = await transactionConnection(client, tx);
+      await copyRows(connection, TABLES.codeChanges, changes);
+      await copyRows(connection, TABLES.pseudoReferences, pseudoReferences);
+      await copyRows(connection, TABLES.reviews, reviews);
+      await copyRows(connection, TABLES.ratings, ratings);
+    },
+    { timeout: 120_000 },
+  );
   return study.id;
 }
 
