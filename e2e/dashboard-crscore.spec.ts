@@ -52,11 +52,11 @@ test("CRScore phase 2: the CRScore tables page shows Table 4 for the offline emb
     expect(cells.tp.value).toBe(String(r.truePositives));
   }
   // The offline embedder, τ by the paper's procedure (GPT-3.5 rated best) and τ_GT, said under the table.
-  expect(expected.embedder).toMatchObject({ model: "tfidf-offline-v1", offline: true });
+  expect(expected.embedder).toMatchObject({ model: "tfidf-offline-v2", offline: true });
   expect(expected.tau).toMatchObject({ source: "best-system", calibration: { system: "gpt3.5_pred" } });
   const note = page.getByTestId("table-4-note");
   await expect(note).toContainText(`${expected.pairs} review-claim pairs`);
-  await expect(note).toContainText("tfidf-offline-v1 (the offline TF-IDF default, not a neural model");
+  await expect(note).toContainText("tfidf-offline-v2 (the offline TF-IDF default, not a neural model");
   await expect(note).toContainText(`CRScore's τ ${expected.tau.value.toFixed(4)}: calibrated by the paper's procedure on gpt3.5_pred's review sentences`);
   await expect(note).toContainText(`τ_GT ${expected.tauGt.value.toFixed(4)}: calibrated on the human reference reviews`);
 

@@ -9,7 +9,7 @@
  */
 import { pairKappa, answerTableFromColumns } from "@/lib/agreement";
 import type { MetricValues } from "@/lib/data/metric-scores";
-import { TFIDF_MODEL } from "@/lib/embeddings";
+import { isTfidfModel } from "@/lib/embeddings";
 import type { TaskType } from "@/lib/generated/prisma/enums";
 import { getReferenceMetric } from "@/lib/metrics";
 import { rankAverage, systemRankCorrelation, type TestResult } from "@/lib/stats";
@@ -114,7 +114,7 @@ const NAMED_METRICS: Record<string, string> = {
 export function metricInfo(name: string, signature: string): MetricInfo {
   const reference = getReferenceMetric(name);
   const embedder = /(?:^|\|)emb:([^|]+)/.exec(signature)?.[1] ?? null;
-  const offlineEmbedder = embedder === TFIDF_MODEL;
+  const offlineEmbedder = embedder !== null && isTfidfModel(embedder);
   const base = reference?.label ?? NAMED_METRICS[name] ?? name;
   return { name, signature, label: offlineEmbedder ? `${base} [offline TF-IDF embedder, not a neural model]` : base, higherIsBetter: reference?.higherIsBetter ?? true, embedder, offlineEmbedder };
 }

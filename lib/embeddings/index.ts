@@ -3,7 +3,7 @@ export type { Embedder, EmbeddedTexts } from "./types";
 export { embeddedTexts } from "./types";
 export { textHash } from "./hash";
 export { sparseCosine, type SparseVector } from "./sparse";
-export { createTfidfEmbedder, fitTfidf, tfidfWords, TFIDF_MODEL, TFIDF_SETTINGS, type TfidfModel } from "./tfidf";
+export { createTfidfEmbedder, fitTfidf, isTfidfModel, tfidfWords, TFIDF_MODEL, TFIDF_SETTINGS, type TfidfModel } from "./tfidf";
 export { cachedModelName, createHttpEmbedder, embeddingsEndpoint, EmbeddingRequestError, offersTokenEmbeddings, tokenEndpointsRoot, type EmbeddingPooling, type EmbeddingStore, type HttpEmbedderOptions } from "./http";
 export { contentTokens, poolWithoutStopwords, type TokenInfo } from "./token-pooling";
 export { resolveEmbeddingConfig, type EmbeddingConfig, type EmbeddingOverrides } from "./config";

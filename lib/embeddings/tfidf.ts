@@ -10,14 +10,18 @@
  * character n-grams; a word bigram is the pair of its words' ids. A text's features are then
  * its words' ids and n-gram lists, in the order the texts' feature strings had, so that the
  * vocabulary (numbered in first-seen order), each vector and every sum come out as they did
- * when the features were strings.
+ * when the features were strings. The texts are read in code-unit order, so the numbering, and
+ * with it the order in which a dot product adds its terms, depends on the set of texts only.
  */
 import { textHash } from "./hash";
 import type { SparseVector } from "./sparse";
 import { embeddedTexts, type Embedder } from "./types";
 
 /** Model name of the offline embedder; bump the version whenever a vector it returns changes. */
-export const TFIDF_MODEL = "tfidf-offline-v1";
+export const TFIDF_MODEL = "tfidf-offline-v2";
+
+/** Whether a model name is the offline embedder's, of this version or an earlier one (their scores stay stored). */
+export const isTfidfModel = (model: string) => /^tfidf-offline-v\d+$/.test(model);
 
 /** Every setting of the offline embedder, for metric signatures. */
 export const TFIDF_SETTINGS = "word:1-2|char_wb:3-5|tf:sublinear|idf:smooth|norm:l2-per-block|fit:study";
@@ -353,9 +357,13 @@ export interface TfidfModel {
   entries(text: string): Entries;
 }
 
-/** Fits the vocabularies and idf on the distinct texts of `corpus` (duplicates count once). */
+/**
+ * Fits the vocabularies and idf on the distinct texts of `corpus` (duplicates count once), sorted:
+ * a study's texts come in whatever order PostgreSQL's plan returns them, and version 1, which
+ * numbered them as they came, gave similarities whose last bits changed with that order.
+ */
 export function fitTfidf(corpus: readonly string[]): TfidfModel {
-  const texts = [...new Set(corpus)];
+  const texts = [...new Set(corpus)].sort();
   const features = new Features();
   const words = new Block();
   const chars = new Block();

@@ -148,7 +148,7 @@ describe.skipIf(!hasPhase1 || !hasPhase2)("CRScore phase-2 sheets imported: the 
     // 882 rated candidate reviews (the human reference "msg" left out), each rated by one annotator.
     expect(report.counts.paired).toBe(882);
     const { spearman, kendall } = report.correlations.overall;
-    // Regression values of the offline default (tfidf-offline-v1); mxbai-embed-large-v1 gives 0.5431 / 0.4567 in the paper.
+    // Regression values of the offline default (tfidf-offline-v2); mxbai-embed-large-v1 gives 0.5431 / 0.4567 in the paper.
     expect(spearman.statistic?.toFixed(4)).toBe("0.5600");
     expect(kendall.statistic?.toFixed(4)).toBe("0.4717");
     expect(spearman.pValue).toBeLessThan(1e-50);
@@ -165,7 +165,7 @@ describe.skipIf(!hasPhase1 || !hasPhase2)("CRScore phase-2 sheets imported: the 
     // computed once per state of the data: the page's next load gets the same report
     expect(await cachedTable4Report(studyId)).toBe(table4);
     expect(table4.title).toMatch(/^CRScore Table 4: precision, recall and F1/);
-    expect(table4.embedder).toEqual({ model: "tfidf-offline-v1", offline: true, pooling: null });
+    expect(table4.embedder).toEqual({ model: "tfidf-offline-v2", offline: true, pooling: null });
     expect(table4.tau).toEqual({ value: 0.1916, source: "best-system", calibration: { system: "gpt3.5_pred", items: "unannotated", reviews: 2, sentences: 4 } });
     expect(table4.tauGt).toMatchObject({ source: "gt", calibration: { system: null, items: "unannotated" } });
     // Table 18's τ_GT row, from the references' stored best matches, is the τ_GT Table 4 embeds afresh.

@@ -66,7 +66,7 @@ describe("correlation sections", async () => {
   }
   const human: HumanScores = { question: taskQuestions("REVIEW_RATING", { likertDimensions: ["relevance"], likertMin: 1, likertMax: 5, commentQuestions: [] })[0], scale, ratings: ratingsFromLists(ratings), items: [], draftsLeftOut: 0 };
   const matches = sweepMatches(details);
-  const sections = { correlations: levelCorrelations(points, "review", bootstrap), ...(await levelFreeSections(points, human, metricInfo("crscore-rel", "emb:tfidf-offline-v1|x|tau:0.6000"), matches)) };
+  const sections = { correlations: levelCorrelations(points, "review", bootstrap), ...(await levelFreeSections(points, human, metricInfo("crscore-rel", "emb:tfidf-offline-v2|x|tau:0.6000"), matches)) };
 
   test("segment correlations overall and per language, with p-values and CIs", () => {
     expect(sections.correlations.overall.n).toBe(80);
@@ -155,6 +155,8 @@ describe("correlation sections", async () => {
   });
 
   test("the offline embedder is labelled", () => {
+    expect(metricInfo("crscore-rel", "emb:tfidf-offline-v2|x").label).toMatch(/offline TF-IDF/);
+    // Scores of the first version stay stored, labelled as well.
     expect(metricInfo("crscore-rel", "emb:tfidf-offline-v1|x").label).toMatch(/offline TF-IDF/);
     expect(metricInfo("bleu-gradedreviews", "sig")).toMatchObject({ label: "BLEU (GradedReviews)", embedder: null, offlineEmbedder: false });
     expect(metricInfo("edit-distance", "sig").higherIsBetter).toBe(false);

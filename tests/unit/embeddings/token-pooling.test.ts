@@ -36,7 +36,7 @@ describe("the paper's embedding model", () => {
     ["MixedBread-AI/MXBAI-Embed-Large-V1", true],
     ["mxbai-embed-2d-large-v1", false],
     ["text-embedding-3-large", false],
-    ["tfidf-offline-v1", false],
+    ["tfidf-offline-v2", false],
   ])("%s → %s", (name, expected) => {
     expect(isCrscorePaperModel(name)).toBe(expected);
   });
