@@ -13,6 +13,7 @@ import { claimQualityReportOf, type ClaimQualityReport, LLM_CLAIM_KINDS } from "
 import { type DraftMode, workKey } from "@/lib/analysis/drafts";
 import { isCrscoreColumn, sweepMatches } from "@/lib/analysis/threshold-sweep";
 import { listStudyMetrics, metricValuesForStudy } from "@/lib/data/metric-scores";
+import { ratedChanges } from "@/lib/data/reviews-to-score";
 import { requireStudy } from "@/lib/data/studies";
 import { gatherTaskColumns, humanScores } from "@/lib/data/task-answers";
 import { raterNames } from "@/lib/data/accounts";
@@ -62,11 +63,6 @@ export async function claimQualityReport(studyId: string, client: PrismaClient =
   return claimQualityReportOf({ claims, judgements, added, consensus, assignments, unsubmitted }, drafts);
 }
 
-/** The study's changes with a rated review: annotated for τ_GT (Table 18), as for calibration (lib/metric-runs/tau.ts). */
-async function annotatedChanges(studyId: string, client: PrismaClient): Promise<Set<string>> {
-  return new Set((await client.codeChange.findMany({ where: { studyId, reviews: { some: { ratings: { some: {} } } } }, select: { id: true } })).map((c) => c.id));
-}
-
 /** The validity report of a study: a metric's stored scores against a human question. */
 export async function validityReport(studyId: string, options: ValidityOptions, client: PrismaClient = db, shared?: LevelFreeSource): Promise<ValidityReport> {
   const study = await requireStudy({ id: studyId }, client);
@@ -84,7 +80,7 @@ export async function validityReport(studyId: string, options: ValidityOptions, 
     client.review.findMany({ where: { codeChange: { studyId: study.id }, isReference: true }, select: { id: true, codeChangeId: true } }),
     // Reviews imported without their text are left out, and counted.
     client.review.findMany({ where: { codeChange: { studyId: study.id }, textMissing: true }, select: { id: true } }).then((rows) => new Set(rows.map((r) => r.id))),
-    crscore ? annotatedChanges(study.id, client) : new Set<string>(),
+    crscore ? ratedChanges(study.id, client) : new Set<string>(),
   ]);
   if (!values) {
     const available = [...new Set((await listStudyMetrics(study.id, client)).map((v) => v.metric))];

@@ -1,7 +1,7 @@
 /** What metric runs read of reviews (lib/metric-runs): the texts a metric needs, the reviews τ is calibrated on and SWE-Judge's human scores. */
 import "server-only";
 import { textArrayLiteral } from "@/lib/db/array-literal";
-import { db, Prisma, rawRows } from "@/lib/db/client";
+import { db, Prisma, rawRows, type PrismaClient } from "@/lib/db/client";
 
 /** Pseudo-references generated without humans (CRScore §3.1). */
 const AUTOMATIC_KINDS = ["CLAIM", "IMPLICATION", "SMELL"];
@@ -87,24 +87,30 @@ export interface CalibrationReview {
 }
 
 /**
- * The study's reviews that have a text, with their system, whether they are human references and
- * whether their change was annotated; in id order, so τ's sums run in the same order each time.
- * The annotated changes are found once, from the study's ratings: as an EXISTS per review, the
+ * The study's changes with a rated review (any annotator, draft or submitted): the annotated
+ * changes, which τ's calibration leaves out (lib/metric-runs/tau.ts) and τ_GT's sweep tells apart
+ * (CRScore Table 18). Read once from the study's ratings: asked as an EXISTS per review, the
  * planner of a study just written by COPY (no statistics yet) merged the whole rating index with
  * each review's change, about 4 minutes for 25,000 reviews with 100,000 ratings instead of 0.1 s.
  */
-export async function loadCalibrationReviews(studyId: string): Promise<CalibrationReview[]> {
-  return rawRows<CalibrationReview>(
-    db,
-    Prisma.sql`
-    WITH annotated AS (
-      SELECT DISTINCT x."codeChangeId" FROM "ReviewRating" rr JOIN "CandidateReview" x ON x.id = rr."candidateReviewId" JOIN "CodeChange" c ON c.id = x."codeChangeId"
-      WHERE c."studyId" = ${studyId})
-    SELECT r.id, r.system, r."isReference", a."codeChangeId" IS NOT NULL AS annotated
-    FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId" LEFT JOIN annotated a ON a."codeChangeId" = r."codeChangeId"
-    WHERE c."studyId" = ${studyId} AND NOT r."textMissing"
-    ORDER BY r.id`,
+export async function ratedChanges(studyId: string, client: PrismaClient = db): Promise<Set<string>> {
+  const rows = await rawRows<{ id: string }>(
+    client,
+    Prisma.sql`SELECT DISTINCT x."codeChangeId" AS id FROM "ReviewRating" rr JOIN "CandidateReview" x ON x.id = rr."candidateReviewId" JOIN "CodeChange" c ON c.id = x."codeChangeId" WHERE c."studyId" = ${studyId}`,
   );
+  return new Set(rows.map((r) => r.id));
+}
+
+/** The study's reviews that have a text, with their system, whether they are human references and whether their change was annotated; in id order, so τ's sums run in the same order each time. */
+export async function loadCalibrationReviews(studyId: string): Promise<CalibrationReview[]> {
+  const [reviews, rated] = await Promise.all([
+    rawRows<Omit<CalibrationReview, "annotated"> & { codeChangeId: string }>(
+      db,
+      Prisma.sql`SELECT r.id, r.system, r."isReference", r."codeChangeId" FROM "CandidateReview" r JOIN "CodeChange" c ON c.id = r."codeChangeId" WHERE c."studyId" = ${studyId} AND NOT r."textMissing" ORDER BY r.id`,
+    ),
+    ratedChanges(studyId),
+  ]);
+  return reviews.map(({ codeChangeId, ...review }) => ({ ...review, annotated: rated.has(codeChangeId) }));
 }
 
 /**
