@@ -89,14 +89,17 @@ export interface CalibrationReview {
 /**
  * The study's changes with a rated review (any annotator, draft or submitted): the annotated
  * changes, which τ's calibration leaves out (lib/metric-runs/tau.ts) and τ_GT's sweep tells apart
- * (CRScore Table 18). Read once from the study's ratings: asked as an EXISTS per review, the
+ * (CRScore Table 18). Each change's reviews, then each review's ratings, probed by their
+ * indexes until one is found: asked per review as one EXISTS joining ratings and reviews, the
  * planner of a study just written by COPY (no statistics yet) merged the whole rating index with
- * each review's change, about 4 minutes for 25,000 reviews with 100,000 ratings instead of 0.1 s.
+ * each review's change, about 4 minutes for 25,000 reviews with 100,000 ratings; this takes 20 ms
+ * (the distinct changes of all the ratings took 100 ms).
  */
 export async function ratedChanges(studyId: string, client: PrismaClient = db): Promise<Set<string>> {
   const rows = await rawRows<{ id: string }>(
     client,
-    Prisma.sql`SELECT DISTINCT x."codeChangeId" AS id FROM "ReviewRating" rr JOIN "CandidateReview" x ON x.id = rr."candidateReviewId" JOIN "CodeChange" c ON c.id = x."codeChangeId" WHERE c."studyId" = ${studyId}`,
+    Prisma.sql`SELECT c.id FROM "CodeChange" c WHERE c."studyId" = ${studyId}
+      AND EXISTS (SELECT 1 FROM "CandidateReview" x WHERE x."codeChangeId" = c.id AND EXISTS (SELECT 1 FROM "ReviewRating" rr WHERE rr."candidateReviewId" = x.id))`,
   );
   return new Set(rows.map((r) => r.id));
 }
