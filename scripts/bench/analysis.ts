@@ -23,7 +23,7 @@ import { requireStudy } from "@/lib/data/studies";
 import { gatherTaskColumns } from "@/lib/data/task-answers";
 import { createClient, type PrismaClient, transactionConnection } from "@/lib/db/client";
 import { copyRows } from "@/lib/data/import-writer";
-import type { BulkTable } from "@/lib/import/bulk-insert";
+import { BULK_TABLES } from "@/lib/import/write-bundle";
 import { orderedIds } from "@/lib/import/row-ids";
 import { createTestDatabase } from "@/lib/db/test-database";
 import { createJobContext, drainMetricRun, isJudgeMetric, METRIC_JOB_NAMES, startMetricRun } from "@/lib/metric-runs";
@@ -44,17 +44,9 @@ const WORDS = (
   "because typo comment code change field parameter argument default config timeout thread lock async callback cache retry loop index"
 ).split(" ");
 
-/** Bench-only COPY targets (lib/import/bulk-insert.ts): the columns createStudy fills, the others take their defaults. */
-const TABLES = {
-  codeChanges: { name: "CodeChange", columns: { id: "text", studyId: "text", externalId: "text", language: "text", diff: "text", position: "integer", updatedAt: "timestamp(3)" } },
-  pseudoReferences: { name: "PseudoReference", columns: { id: "text", codeChangeId: "text", externalId: "text", text: "text", kind: { enum: "PseudoReferenceKind" }, source: "text", position: "integer", updatedAt: "timestamp(3)" } },
-  reviews: { name: "CandidateReview", columns: { id: "text", codeChangeId: "text", externalId: "text", system: "text", text: "text", isReference: "boolean", position: "integer" } },
-  ratings: { name: "ReviewRating", columns: { id: "text", annotatorId: "text", reviewId: "text", scores: "jsonb", updatedAt: "timestamp(3)" }, mapped: { reviewId: "candidateReviewId" } },
-} as const satisfies Record<string, BulkTable<Record<string, unknown>>>;
-
 /**
- * The study, written through COPY as imports write theirs (lib/data/import-writer.ts), without
- * statistics afterwards. Written through Prisma's createMany in batches of 5,000 rows, the query
+ * The study, written through COPY into the tables imports write (BULK_TABLES, the schema's
+ * defaults where an import would have nothing to say), without statistics afterwards. Written through Prisma's createMany in batches of 5,000 rows, the query
  * plans of the batches stayed alive in this process (about 500 MB of heap, until later queries
  * displaced them), and the CRScore job timed next spent 0.7-0.9 s more of this process's CPU,
  * a full collection marking them among it: a cost of the bench's setup, not of the job.
@@ -67,9 +59,9 @@ export async function createStudy(client: PrismaClient): Promise<string> {
   const annotators = await Promise.all(Array.from({ length: ANNOTATORS }, (_, a) => client.account.create({ data: { email: `bench-${a}@bench.invalid`, name: `annotator ${a + 1}` } })));
   const now = new Date();
   const nextId = orderedIds(now);
-  const changes = Array.from({ length: CHANGES }, (_, c) => ({ id: nextId(), studyId: study.id, externalId: `c${c}`, language: ["python", "java", "javascript"][c % 3], diff: "", position: c, updatedAt: now }));
+  const changes = Array.from({ length: CHANGES }, (_, c) => ({ id: nextId(), studyId: study.id, externalId: `c${c}`, pullRequestId: null, filePath: "", language: ["python", "java", "javascript"][c % 3], diff: "", oldFile: "", newFile: "", metadata: {}, position: c, updatedAt: now }));
   const claims = changes.map(() => [sentence(9), sentence(10), sentence(8)]);
-  const pseudoReferences = changes.flatMap((c, i) => claims[i].map((text, k) => ({ id: nextId(), codeChangeId: c.id, externalId: `p${k}`, text, kind: "CLAIM", source: "bench", position: k, updatedAt: now })));
+  const pseudoReferences = changes.flatMap((c, i) => claims[i].map((text, k) => ({ id: nextId(), codeChangeId: c.id, externalId: `p${k}`, text, kind: "CLAIM" as const, source: "bench", position: k, addedById: null, correctsId: null, updatedAt: now })));
   const quality: number[] = [];
   const reviews = changes.flatMap((c, i) =>
     SYSTEMS.map((system, s) => {
@@ -77,7 +69,7 @@ export async function createStudy(client: PrismaClient): Promise<string> {
       quality.push(q);
       // Better reviews repeat more words of the change's claims.
       const text = `${claims[i][0].split(" ").slice(0, q + 2).join(" ")} ${sentence(4)}. ${sentence(6 + Math.floor(random() * 8))}`;
-      return { id: nextId(), codeChangeId: c.id, externalId: system, system, text, isReference: s === 0, position: s };
+      return { id: nextId(), codeChangeId: c.id, externalId: system, system, text, isReference: s === 0, textMissing: false, position: s };
     }),
   );
   const ratings = reviews.flatMap((review, r) =>
@@ -86,16 +78,21 @@ export async function createStudy(client: PrismaClient): Promise<string> {
       annotatorId: a.id,
       reviewId: review.id,
       scores: Object.fromEntries(DIMENSIONS.map((d) => [d, Math.min(5, Math.max(1, quality[r] + (random() < 0.3 ? (random() < 0.5 ? -1 : 1) : 0)))])),
+      comment: "",
+      timeSpentMs: 0,
+      importRunId: null,
+      importedFile: null,
+      createdAt: now,
       updatedAt: now,
     })),
   );
   await client.$transaction(
     async (tx) => {
       const connection = await transactionConnection(client, tx);
-      await copyRows(connection, TABLES.codeChanges, changes);
-      await copyRows(connection, TABLES.pseudoReferences, pseudoReferences);
-      await copyRows(connection, TABLES.reviews, reviews);
-      await copyRows(connection, TABLES.ratings, ratings);
+      await copyRows(connection, BULK_TABLES.codeChanges, changes);
+      await copyRows(connection, BULK_TABLES.pseudoReferences, pseudoReferences);
+      await copyRows(connection, BULK_TABLES.reviews, reviews);
+      await copyRows(connection, BULK_TABLES.reviewRatings, ratings);
     },
     { timeout: 120_000 },
   );
