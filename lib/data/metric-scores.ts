@@ -45,8 +45,8 @@ function numbering<K>(): { list: K[]; number: (key: K) => number } {
  * JSON array, which needs no escaping inside an array literal. Values travel as text that
  * PostgreSQL parses: Prisma 6.19's query compiler rounds Float parameters to 16 significant digits
  * (0.11764705882352941 would be stored as 0.1176470588235294), and a number's shortest text reads
- * back as the same float8. The rows' arrays go as literals (lib/db/array-literal.ts). Rows go in in the order given. Most of an insert is the foreign key's
- * check of each row and the unique index.
+ * back as the same float8. The rows' arrays go as literals (lib/db/array-literal.ts). Rows go in
+ * in the order given. Most of an insert is the foreign key's check of each row and the unique index.
  */
 export function metricScoresInsert(rows: readonly MetricScoreInput[], stored: OnStoredScore = "keep"): Prisma.Sql {
   const conflict = {

@@ -119,7 +119,8 @@ export async function loadCalibrationReviews(studyId: string): Promise<Calibrati
 /**
  * Every review and pseudo-reference text of a study: the corpus the offline TF-IDF embedder is
  * fitted on, in no particular order (fitTfidf sorts them). Through pg: Prisma took 80-200 ms of
- * this process's CPU for the 32,500 rows of the analysis bench's study, read in under 20 ms by PostgreSQL.
+ * this process's CPU for the 32,500 rows of the analysis bench's study, read in under 20 ms by
+ * PostgreSQL.
  */
 export async function studyCorpus(studyId: string): Promise<string[]> {
   const texts = (table: "CandidateReview" | "PseudoReference") =>
