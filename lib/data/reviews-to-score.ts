@@ -34,9 +34,11 @@ export type ReviewScope = { ids: readonly string[] } | { studyId: string };
  * table for every chunk whenever its statistics were stale (a study just imported).
  * `codeChanges: false` leaves out the diffs and files, which only the LLM judges read
  * (codeChange is then null); `pseudoReferences: false` leaves out the pseudo-references, which
- * only CRScore reads (an empty list then).
+ * only CRScore reads (an empty list then); `reference: false` leaves out the human reference
+ * (null then), for which every review of the scope's changes is read: τ's calibration reads
+ * one system's reviews, a tenth of their changes' reviews in the analysis bench.
  */
-export async function loadReviewsToScore(scope: ReviewScope, options: { codeChanges?: boolean; pseudoReferences?: boolean } = {}): Promise<ReviewToScore[]> {
+export async function loadReviewsToScore(scope: ReviewScope, options: { codeChanges?: boolean; pseudoReferences?: boolean; reference?: boolean } = {}): Promise<ReviewToScore[]> {
   // The ids as one array literal (lib/db/array-literal.ts), made once for both places.
   const ids = "ids" in scope ? textArrayLiteral(scope.ids) : "";
   const [ofChanges, inScope, changesInScope] =
@@ -45,13 +47,14 @@ export async function loadReviewsToScore(scope: ReviewScope, options: { codeChan
       : [Prisma.sql`x."codeChangeId" IN (SELECT id FROM "CodeChange" WHERE "studyId" = ${scope.studyId})`, Prisma.sql`NOT x."textMissing"`, Prisma.sql`c.id IN (SELECT "codeChangeId" FROM scoped)`];
   const withCode = options.codeChanges ?? true;
   const withPseudo = options.pseudoReferences ?? true;
+  const withReference = options.reference ?? true;
+  const firstReference = Prisma.sql`(array_agg(x.text) FILTER (WHERE x."isReference" AND NOT x."textMissing") OVER (PARTITION BY x."codeChangeId" ORDER BY x.position, x.id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING))[1]`;
   const rows = await rawRows<{ id: string; text: string; isReference: boolean; codeChangeId: string; first: boolean; diff: string | null; newFile: string | null; language: string; reference: string | null; pseudo: string[] | null }>(
     db,
     Prisma.sql`
       WITH x AS (
-        SELECT x.id, x.text, x."isReference", x."textMissing", x."codeChangeId", x.position,
-          (array_agg(x.text) FILTER (WHERE x."isReference" AND NOT x."textMissing") OVER (PARTITION BY x."codeChangeId" ORDER BY x.position, x.id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING))[1] AS reference
-        FROM "CandidateReview" x WHERE ${ofChanges}),
+        SELECT x.id, x.text, x."isReference", x."textMissing", x."codeChangeId", x.position, ${withReference ? firstReference : Prisma.sql`NULL::text`} AS reference
+        FROM "CandidateReview" x WHERE ${withReference ? ofChanges : inScope}),
       scoped AS (SELECT *, id = first_value(id) OVER (PARTITION BY "codeChangeId" ORDER BY position, id) AS first FROM x WHERE ${inScope}),
       -- once per change, not per review: its texts and (for CRScore) its pseudo-references as JSON
       -- (JSON.parse reads them over ten times faster than pg's parser of a text[] in JavaScript); NULL

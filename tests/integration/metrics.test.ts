@@ -10,6 +10,7 @@ import { TFIDF_MODEL } from "@/lib/embeddings";
 import { type ChunkJobData, chunkJobId, createJobContext, drainMetricRun, listMetricRuns, processChunk, requestMetricRun, runParams, startMetricRun, workMetricChunks } from "@/lib/metric-runs";
 import { METRIC_QUEUE, startQueue } from "@/lib/jobs";
 import { storeChunkScores } from "@/lib/data/metric-runs";
+import { loadReviewsToScore } from "@/lib/data/reviews-to-score";
 import { crscoreFromBestMatches, getReferenceMetric, splitReviewSentences } from "@/lib/metrics";
 import { seedDemo } from "@/lib/data/demo-study";
 import { scoreVersions } from "./score-versions";
@@ -272,6 +273,17 @@ describe("metric jobs", () => {
     await db.review.delete({ where: { id: a.id } });
     expect((await db.metricScore.findMany({ where: { signature: "test", reviewId: { in: [a.id, b.id] } } })).map((s) => s.reviewId)).toEqual([b.id]);
     await expect(storeChunkScores(run.id, [row(a.id)], 1)).rejects.toThrow(/foreign key/);
+  });
+
+  test("a system's reviews read without the human reference: the same reviews, texts and pseudo-references, the reference left null", async () => {
+    const studyId = await createSmallStudy("reviews-without-reference", 3);
+    const ids = (await db.review.findMany({ where: { codeChange: { studyId }, system: "sys-a" }, select: { id: true } })).map((r) => r.id);
+    const withReference = await loadReviewsToScore({ ids }, { codeChanges: false });
+    const without = await loadReviewsToScore({ ids }, { codeChanges: false, reference: false });
+    expect(withReference.map((r) => r.reference)).toEqual(ids.map(() => expect.stringMatching(/^Why is x incremented here\?/)));
+    const byId = (reviews: typeof without) => [...reviews].sort((a, b) => a.id.localeCompare(b.id));
+    expect(byId(without)).toEqual(byId(withReference).map((r) => ({ ...r, reference: null })));
+    expect(without.every((r) => r.pseudoReferences.length === 2)).toBe(true);
   });
 
   test("unknown metrics are rejected with the list of names", async () => {
