@@ -22,16 +22,16 @@ export interface MetricScoreInput {
  */
 export type OnStoredScore = "keep" | "replace" | "fail";
 
-/** Numbers distinct values from 1 in first-seen order (PostgreSQL's WITH ORDINALITY), so each is sent once. */
-function numbering<K>(): { list: K[]; number: (key: K) => number } {
+/** Distinct values in first-seen order, each named by its index in `list` (from 0, as jsonb's `->` counts), so each is sent once. */
+function indexing<K>(): { list: K[]; index: (key: K) => number } {
   const list: K[] = [];
-  const numbers = new Map<K, number>();
+  const indexes = new Map<K, number>();
   return {
     list,
-    number(key) {
-      let n = numbers.get(key);
-      if (n === undefined) numbers.set(key, (n = list.push(key)));
-      return n;
+    index(key) {
+      let i = indexes.get(key);
+      if (i === undefined) indexes.set(key, (i = list.push(key) - 1));
+      return i;
     },
   };
 }
@@ -39,14 +39,19 @@ function numbering<K>(): { list: K[]; number: (key: K) => number } {
 /**
  * The INSERT of `rows` into MetricScore, as one statement (a data-modifying CTE can carry it);
  * a (review, metric, signature) already stored is kept, replaced or fails (`stored`). The rows
- * travel as arrays of numbers naming each row's review, column (metric and signature) and detail,
- * each of which is sent once: a signature is a few hundred characters that every row of a column
- * repeated, and a detail is shared by a review's columns (CRScore's three). The details go as one
- * JSON array, which needs no escaping inside an array literal. Values travel as text that
- * PostgreSQL parses: Prisma 6.19's query compiler rounds Float parameters to 16 significant digits
- * (0.11764705882352941 would be stored as 0.1176470588235294), and a number's shortest text reads
- * back as the same float8. The rows' arrays go as literals (lib/db/array-literal.ts). Rows go in
- * in the order given. Most of an insert is the foreign key's check of each row and the unique index.
+ * travel as arrays: each row's review id, value, and the numbers of its column (metric and
+ * signature) and detail, each of which is sent once: a signature is a few hundred characters
+ * that every row of a column repeated, and a detail is shared by a review's columns (CRScore's
+ * three). The details go as one JSON array, which needs no escaping inside an array literal.
+ * The columns and details are read once, in a materialized CTE (parsed once whatever the plan),
+ * and each row picks its own by subscript, so PostgreSQL neither joins nor sorts: joined to the
+ * rows by number, they cost it about 1.5 ms more of the 38 ms a chunk of 3,000 CRScore rows
+ * takes (paired runs, scratch measurement on the analysis bench's study). Values travel
+ * as text that PostgreSQL parses: Prisma 6.19's query compiler rounds Float parameters to 16
+ * significant digits (0.11764705882352941 would be stored as 0.1176470588235294), and a
+ * number's shortest text reads back as the same float8. The rows' arrays go as literals
+ * (lib/db/array-literal.ts). Rows go in in the order given. Most of an insert is the foreign
+ * key's check of each row and the unique index.
  */
 export function metricScoresInsert(rows: readonly MetricScoreInput[], stored: OnStoredScore = "keep"): Prisma.Sql {
   const conflict = {
@@ -55,8 +60,7 @@ export function metricScoresInsert(rows: readonly MetricScoreInput[], stored: On
     fail: Prisma.empty,
   }[stored];
   for (const r of rows) if (r.value !== null && !Number.isFinite(r.value)) throw new RangeError(`score ${r.metric} of review ${r.reviewId} is not a finite number: ${r.value}`);
-  const reviews = numbering<string>();
-  const details = numbering<unknown>();
+  const details = indexing<unknown>();
   // Columns by metric, then signature: a key joining the two would be made anew for every row.
   const columns = new Map<string, Map<string, number>>();
   const metrics: string[] = [];
@@ -71,18 +75,15 @@ export function metricScoresInsert(rows: readonly MetricScoreInput[], stored: On
     }
     return n;
   };
-  const reviewNumbers = rows.map((r) => reviews.number(r.reviewId));
   const columnNumbers = rows.map((r) => columnNumber(r.metric, r.signature));
-  const detailNumbers = rows.map((r) => (r.detail === undefined ? null : details.number(r.detail)));
+  const detailIndexes = rows.map((r) => (r.detail === undefined ? null : details.index(r.detail)));
   const values = rows.map((r) => (r.value === null ? null : String(r.value)));
   return Prisma.sql`
+    WITH shared AS MATERIALIZED (
+      SELECT ${metrics}::text[] AS metrics, ${signatures}::text[] AS signatures, ${`[${details.list.map((d) => JSON.stringify(d)).join(",")}]`}::jsonb AS details)
     INSERT INTO "MetricScore" ("candidateReviewId", metric, "paramsKey", value, detail)
-    SELECT rv.id, c.metric, c."paramsKey", r.value::float8, d.detail
-    FROM unnest(${intArrayLiteral(reviewNumbers)}::int[], ${intArrayLiteral(columnNumbers)}::int[], ${textArrayLiteral(values)}::text[], ${intArrayLiteral(detailNumbers)}::int[]) WITH ORDINALITY AS r(review, col, value, detail, n)
-    JOIN unnest(${textArrayLiteral(reviews.list)}::text[]) WITH ORDINALITY AS rv(id, n) ON rv.n = r.review
-    JOIN unnest(${metrics}::text[], ${signatures}::text[]) WITH ORDINALITY AS c(metric, "paramsKey", n) ON c.n = r.col
-    LEFT JOIN jsonb_array_elements(${`[${details.list.map((d) => JSON.stringify(d)).join(",")}]`}::jsonb) WITH ORDINALITY AS d(detail, n) ON d.n = r.detail
-    ORDER BY r.n
+    SELECT r.review, shared.metrics[r.col], shared.signatures[r.col], r.value::float8, shared.details -> r.detail
+    FROM shared, unnest(${textArrayLiteral(rows.map((r) => r.reviewId))}::text[], ${intArrayLiteral(columnNumbers)}::int[], ${textArrayLiteral(values)}::text[], ${intArrayLiteral(detailIndexes)}::int[]) AS r(review, col, value, detail)
     ${conflict}`;
 }
 
