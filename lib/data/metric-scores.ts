@@ -46,7 +46,7 @@ function indexing<K>(): { list: K[]; index: (key: K) => number } {
  * The columns and details are read once, in a materialized CTE (parsed once whatever the plan),
  * and each row picks its own by subscript, so PostgreSQL neither joins nor sorts: joined to the
  * rows by number, they cost it about 1.5 ms more of the 38 ms a chunk of 3,000 CRScore rows
- * takes (paired runs, scratch measurement on the analysis bench's study). Values travel
+ * takes (paired runs on the analysis bench's study). Values travel
  * as text that PostgreSQL parses: Prisma 6.19's query compiler rounds Float parameters to 16
  * significant digits (0.11764705882352941 would be stored as 0.1176470588235294), and a
  * number's shortest text reads back as the same float8. The rows' arrays go as literals
