@@ -93,9 +93,14 @@ async function startEmbedded(): Promise<string> {
 }
 
 let stopping: Promise<void> | undefined;
-/** Web server and worker first (4 s each, in parallel), then PostgreSQL (4 s), then exit: under 10 s. */
+/**
+ * Web server and worker first (4 s each, in parallel), then PostgreSQL (4 s), then exit: under
+ * 10 s. None is started again meanwhile: after Ctrl-C, PostgreSQL's own SIGINT ends it while the
+ * others are being stopped.
+ */
 function stopAll(reason: string, code: number): Promise<void> {
   stopping ??= (async () => {
+    for (const child of [...children.apps, children.postgres]) child?.hold();
     log(`${reason}: stopping`);
     setTimeout(() => process.exit(code || 1), 9_500).unref();
     await Promise.all(children.apps.map((child) => child.stop(4_000)));

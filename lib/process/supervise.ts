@@ -20,6 +20,12 @@ export function restartDelay(crashes: number): number {
 export interface Supervised {
   /** The running child, if any. */
   current: () => ChildProcess | undefined;
+  /**
+   * Starts the child no more, leaving a running one running until `stop`: a shutdown holds every
+   * supervisor first, as Ctrl-C's SIGINT reaches the children too and each may exit on its own
+   * before its turn to be stopped comes.
+   */
+  hold: () => void;
   /** Stops supervising and ends the child: `end` asks it to stop, SIGKILL after `timeoutMs`. */
   stop: (timeoutMs: number) => Promise<void>;
 }
@@ -79,12 +85,16 @@ export async function supervise(options: SuperviseOptions): Promise<Supervised> 
     timer = setTimeout(() => void launch(), delay);
   };
 
+  const hold = () => {
+    stopping = true;
+    if (timer) clearTimeout(timer);
+  };
   await launch();
   return {
     current: () => child,
+    hold,
     stop: async (timeoutMs) => {
-      stopping = true;
-      if (timer) clearTimeout(timer);
+      hold();
       const running = child;
       if (!running || running.exitCode !== null || running.signalCode !== null) return;
       (options.end ?? ((c) => c.kill("SIGTERM")))(running);

@@ -37,6 +37,26 @@ describe("supervise", () => {
     expect(supervised.current()).toBeUndefined();
   });
 
+  test("a held supervisor starts no child again when its child exits on its own, and stop still ends a running one", async () => {
+    const log: string[] = [];
+    const held = await supervise({ name: "held", start: node(idle), log: (line) => log.push(line) });
+    const running = await supervise({ name: "running", start: node(idle), log: (line) => log.push(line) });
+    held.hold();
+    running.hold();
+    const first = held.current()!;
+    // Ctrl-C's SIGINT reaches the child itself, which exits before it is asked to stop.
+    first.kill("SIGINT");
+    await new Promise((resolve) => setTimeout(resolve, RESTART.firstDelayMs + 500));
+    expect(held.current()).toBeUndefined();
+    expect(log.filter((line) => line.includes("restarting"))).toEqual([]);
+    await held.stop(2_000);
+
+    const child = running.current()!;
+    await running.stop(2_000);
+    expect(child.signalCode).toBe("SIGTERM");
+    expect(running.current()).toBeUndefined();
+  });
+
   test("a child that ignores the stop request is killed after the timeout", async () => {
     const start = () => spawn(process.execPath, ["-e", `process.on("SIGTERM", () => {}); console.log("ready"); ${idle}`], { stdio: ["ignore", "pipe", "ignore"] });
     const supervised = await supervise({ name: "stubborn", start, log: () => undefined });
