@@ -19,32 +19,27 @@ export interface ReviewToScore {
   language: string;
 }
 
-/** Which reviews: a chunk's ids, or a whole study (its reviews that have a text). */
-export type ReviewScope = { ids: readonly string[] } | { studyId: string };
-
 /**
- * Loads the reviews of `scope` with their change's texts in one SQL statement whatever their
- * number, sent through pg (the metric jobs' hot path: Prisma's relation queries cost about
- * 100 µs per review, and its raw queries still pay its query compiler). The reviews of the
- * scope's changes are read once by index, and each change's human reference taken from them
- * by a window over the change (the first reference by position), instead of a subquery per
- * change or a join the planner cannot size (which scanned the whole tables of a 100,000-review
- * study for every chunk). A chunk's changes too are looked up by an array of their ids: as a
- * join (`IN (SELECT ...)`) the planner, which cannot size the CTE, read the whole CodeChange
- * table for every chunk whenever its statistics were stale (a study just imported).
+ * Loads the reviews `ids` with their change's texts in one SQL statement whatever their number,
+ * sent through pg (the metric jobs' hot path: Prisma's relation queries cost about 100 µs per
+ * review, and its raw queries still pay its query compiler). The reviews of their changes are
+ * read once by index, and each change's human reference taken from them by a window over the
+ * change (the first reference by position), instead of a subquery per change or a join the
+ * planner cannot size (which scanned the whole tables of a 100,000-review study for every
+ * chunk). Their changes too are looked up by an array of their ids: as a join (`IN (SELECT
+ * ...)`) the planner, which cannot size the CTE, read the whole CodeChange table for every chunk
+ * whenever its statistics were stale (a study just imported).
  * `codeChanges: false` leaves out the diffs and files, which only the LLM judges read
  * (codeChange is then null); `pseudoReferences: false` leaves out the pseudo-references, which
  * only CRScore reads (an empty list then); `reference: false` leaves out the human reference
- * (null then), for which every review of the scope's changes is read: τ's calibration reads
- * one system's reviews, a tenth of their changes' reviews in the analysis bench.
+ * (null then), for which every review of their changes is read: τ's calibration reads one
+ * system's reviews, a tenth of their changes' reviews in the analysis bench.
  */
-export async function loadReviewsToScore(scope: ReviewScope, options: { codeChanges?: boolean; pseudoReferences?: boolean; reference?: boolean } = {}): Promise<ReviewToScore[]> {
+export async function loadReviewsToScore(ids: readonly string[], options: { codeChanges?: boolean; pseudoReferences?: boolean; reference?: boolean } = {}): Promise<ReviewToScore[]> {
   // The ids as one array literal (lib/db/array-literal.ts), made once for both places.
-  const ids = "ids" in scope ? textArrayLiteral(scope.ids) : "";
-  const [ofChanges, inScope, changesInScope] =
-    "ids" in scope
-      ? [Prisma.sql`x."codeChangeId" = ANY(ARRAY(SELECT "codeChangeId" FROM "CandidateReview" WHERE id = ANY(${ids}::text[])))`, Prisma.sql`x.id = ANY(${ids}::text[])`, Prisma.sql`c.id = ANY(ARRAY(SELECT DISTINCT "codeChangeId" FROM scoped))`]
-      : [Prisma.sql`x."codeChangeId" IN (SELECT id FROM "CodeChange" WHERE "studyId" = ${scope.studyId})`, Prisma.sql`NOT x."textMissing"`, Prisma.sql`c.id IN (SELECT "codeChangeId" FROM scoped)`];
+  const literal = textArrayLiteral(ids);
+  const ofChanges = Prisma.sql`x."codeChangeId" = ANY(ARRAY(SELECT "codeChangeId" FROM "CandidateReview" WHERE id = ANY(${literal}::text[])))`;
+  const requested = Prisma.sql`x.id = ANY(${literal}::text[])`;
   const withCode = options.codeChanges ?? true;
   const withPseudo = options.pseudoReferences ?? true;
   const withReference = options.reference ?? true;
@@ -54,15 +49,15 @@ export async function loadReviewsToScore(scope: ReviewScope, options: { codeChan
     Prisma.sql`
       WITH x AS (
         SELECT x.id, x.text, x."isReference", x."textMissing", x."codeChangeId", x.position, ${withReference ? firstReference : Prisma.sql`NULL::text`} AS reference
-        FROM "CandidateReview" x WHERE ${withReference ? ofChanges : inScope}),
-      scoped AS (SELECT *, id = first_value(id) OVER (PARTITION BY "codeChangeId" ORDER BY position, id) AS first FROM x WHERE ${inScope}),
+        FROM "CandidateReview" x WHERE ${withReference ? ofChanges : requested}),
+      scoped AS (SELECT *, id = first_value(id) OVER (PARTITION BY "codeChangeId" ORDER BY position, id) AS first FROM x WHERE ${requested}),
       -- once per change, not per review: its texts and (for CRScore) its pseudo-references as JSON
       -- (JSON.parse reads them over ten times faster than pg's parser of a text[] in JavaScript); NULL
       -- when not asked for or there are none, which pg hands over without parsing
       c AS (
         SELECT c.id, c.language, CASE WHEN ${withCode} THEN c.diff END AS diff, CASE WHEN ${withCode} THEN c."newFile" END AS "newFile",
           CASE WHEN ${withPseudo} THEN (SELECT json_agg(p.text ORDER BY p.position, p.id) FROM "PseudoReference" p WHERE p."codeChangeId" = c.id AND p.kind::text = ANY(${AUTOMATIC_KINDS}::text[])) END AS pseudo
-        FROM "CodeChange" c WHERE ${changesInScope})
+        FROM "CodeChange" c WHERE c.id = ANY(ARRAY(SELECT DISTINCT "codeChangeId" FROM scoped)))
       -- a change's texts on its first review's row only (the rest share them)
       SELECT s.id, s.text, s."isReference", s."codeChangeId", s.first, c.language, CASE WHEN s.first THEN s.reference END AS reference,
         CASE WHEN s.first THEN c.diff END AS diff, CASE WHEN s.first THEN c."newFile" END AS "newFile", CASE WHEN s.first THEN c.pseudo END AS pseudo

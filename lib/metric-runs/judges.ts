@@ -200,7 +200,7 @@ async function humanScoredReviews(studyId: string): Promise<{ human: HumanSource
     const byReview = new Map<string, number[]>();
     for (const s of scores) byReview.set(s.reviewId, [...(byReview.get(s.reviewId) ?? []), s.value]);
     if (byReview.size === 0) continue;
-    const reviews = new Map((await loadReviewsToScore({ ids: [...byReview.keys()] })).map((r) => [r.id, r]));
+    const reviews = new Map((await loadReviewsToScore([...byReview.keys()])).map((r) => [r.id, r]));
     const items = order.flatMap(({ id, codeChange, review: externalId, system }) => {
       const review = reviews.get(id);
       return review && review.reference !== null && review.codeChange !== null ? [{ review, named: { codeChange, review: externalId, system }, human: mean(byReview.get(id) as number[]) }] : [];

@@ -40,7 +40,7 @@ export async function readChunk(data: ChunkJobData, run?: ChunkRun): Promise<Chu
   if (!run || run.status === "FAILED") return null;
   const params = runParams(run);
   const columns = params.specs.flatMap((s) => s.columns.map((metric) => ({ metric, signature: s.signature })));
-  const [reviews, stored] = await Promise.all([loadReviewsToScore({ ids: data.reviewIds }, { codeChanges: params.specs.some((s) => s.kind === "judge"), pseudoReferences: params.specs.some((s) => s.kind === "crscore"), reference: params.specs.some((s) => s.kind !== "crscore") }), data.fresh ? new Set<string>() : storedScoreKeys(data.reviewIds, columns)]);
+  const [reviews, stored] = await Promise.all([loadReviewsToScore(data.reviewIds, { codeChanges: params.specs.some((s) => s.kind === "judge"), pseudoReferences: params.specs.some((s) => s.kind === "crscore"), reference: params.specs.some((s) => s.kind !== "crscore") }), data.fresh ? new Set<string>() : storedScoreKeys(data.reviewIds, columns)]);
   return { run, params, reviews, stored };
 }
 

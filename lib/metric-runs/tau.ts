@@ -68,7 +68,7 @@ function mostRelevantSystem(ratings: HumanRatings | null, reviews: readonly Cali
 
 /** τ from the sentences of the reviews of `set`, whose texts are read here (the unannotated ones when there are any); null when no sentence has a pseudo-reference. */
 async function calibrateOn(set: readonly CalibrationReview[], embedder: Embedder | Promise<Embedder>): Promise<Omit<NonNullable<TauChoice["calibration"]>, "system"> & { tau: number | null }> {
-  const texts = new Map((await loadReviewsToScore({ ids: set.map((r) => r.id) }, { codeChanges: false, reference: false })).map((r) => [r.id, r]));
+  const texts = new Map((await loadReviewsToScore(set.map((r) => r.id), { codeChanges: false, reference: false })).map((r) => [r.id, r]));
   const reviews = set.flatMap((r) => {
     const review = texts.get(r.id);
     return review ? [{ ...review, annotated: r.annotated }] : [];

@@ -278,8 +278,8 @@ describe("metric jobs", () => {
   test("a system's reviews read without the human reference: the same reviews, texts and pseudo-references, the reference left null", async () => {
     const studyId = await createSmallStudy("reviews-without-reference", 3);
     const ids = (await db.review.findMany({ where: { codeChange: { studyId }, system: "sys-a" }, select: { id: true } })).map((r) => r.id);
-    const withReference = await loadReviewsToScore({ ids }, { codeChanges: false });
-    const without = await loadReviewsToScore({ ids }, { codeChanges: false, reference: false });
+    const withReference = await loadReviewsToScore(ids, { codeChanges: false });
+    const without = await loadReviewsToScore(ids, { codeChanges: false, reference: false });
     expect(withReference.map((r) => r.reference)).toEqual(ids.map(() => expect.stringMatching(/^Why is x incremented here\?/)));
     const byId = (reviews: typeof without) => [...reviews].sort((a, b) => a.id.localeCompare(b.id));
     expect(byId(without)).toEqual(byId(withReference).map((r) => ({ ...r, reference: null })));
