@@ -56,9 +56,9 @@ export default async function run(): Promise<void> {
       if (shape.index) await connection.query(`CREATE INDEX ON floor_scores ${shape.index}`);
       const [id, newId] = shape.id ? ["id, ", "gen_random_uuid()::text, "] : ["", ""];
       const methods: [string, (chunk: Score[]) => Promise<unknown>][] = [
-        ["json_to_recordset", (chunk) => connection.query(`INSERT INTO floor_scores (${id}"candidateReviewId", metric, "paramsKey", value) SELECT ${newId}r.* FROM json_to_recordset($1::json) AS r("candidateReviewId" text, metric text, "paramsKey" text, value float8)`, [JSON.stringify(chunk)])],
+        ["json_to_recordset", (chunk) => connection.query(`INSERT INTO floor_scores (${id}"candidateReviewId", metric, "paramsKey", value) SELECT ${newId}r.* FROM json_to_recordset($1::json) AS r("reviewId" text, metric text, signature text, value float8)`, [JSON.stringify(chunk)])],
         ["unnest of arrays (as the jobs)", (chunk) => connection.query(`INSERT INTO floor_scores (${id}"candidateReviewId", metric, "paramsKey", value) SELECT ${newId}u.* FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[]) AS u`, [chunk.map((s) => s.reviewId), chunk.map((s) => s.metric), chunk.map((s) => s.signature), chunk.map((s) => s.value)])],
-        ...(shape.id ? [] : [["COPY text", (chunk: Score[]) => copyRows(connection, { name: "floor_scores", columns: { reviewId: "text", metric: "text", signature: "text", value: "text" }, mapped: { reviewId: "candidateReviewId" } }, chunk)] as [string, (chunk: Score[]) => Promise<unknown>]]),
+        ...(shape.id ? [] : [["COPY text", (chunk: Score[]) => copyRows(connection, { name: "floor_scores", columns: { reviewId: "text", metric: "text", signature: "text", value: "text" }, mapped: { reviewId: "candidateReviewId", signature: "paramsKey" } }, chunk)] as [string, (chunk: Score[]) => Promise<unknown>]]),
       ];
       for (const [method, insert] of methods) {
         const wall: number[] = [];
