@@ -44,7 +44,8 @@ test("a lead starts a metric run on the page and sees it progress to done", asyn
   const done = await db.metricRun.findUniqueOrThrow({ where: { id: run.id } });
   expect(done.status).toBe("DONE");
   expect(done.done).toBe(done.total);
-  expect(await db.metricScore.count({ where: { metric: "chrf", review: { codeChange: { study: { slug: "demo" } } } } })).toBe(done.total);
+  const demoReviews = await db.review.findMany({ where: { codeChange: { study: { slug: "demo" } } }, select: { id: true } });
+  expect(await db.metricScore.count({ where: { metric: "chrf", reviewId: { in: demoReviews.map((r) => r.id) } } })).toBe(done.total);
 
   const stored = await readTable(page, "stored-metrics");
   const chrf = stored.rows.find((r) => r.key.startsWith("chrf@"));

@@ -91,7 +91,7 @@ export default async function run(): Promise<void> {
           const pg1 = postgresCpuByProcess(port);
           if (pg0 !== null && pg1 !== null) databaseCpu.push(postgresCpuBetween(pg0, pg1));
           if (done.status !== "DONE") throw new Error(`metric run ended ${done.status}: ${done.error}`);
-          stored = await client.metricScore.count({ where: { metric, review: { codeChange: { studyId } } } });
+          stored = await client.metricScore.count({ where: { metric, reviewId: { in: (await client.review.findMany({ where: { codeChange: { studyId } }, select: { id: true } })).map((r) => r.id) } } });
         }
         const ms = median(wall);
         const job = { wallMs: ms, cpuMs: median(cpu), runs };

@@ -9,6 +9,7 @@ import { afterAll, expect, inject, test } from "vitest";
 import { createClient } from "@/lib/db/client";
 import { type ChunkJobOutput, createJobContext, startMetricRun } from "@/lib/metric-runs";
 import { METRIC_QUEUE, startQueue } from "@/lib/jobs";
+import { studyReviewIds } from "./study-review-ids";
 
 const url = inject("databaseUrl");
 const db = createClient(url);
@@ -106,7 +107,7 @@ test("two workers on one database share a run's chunks, none computed twice", as
   for (const j of jobs) byWorker.set(j.output.worker, (byWorker.get(j.output.worker) ?? 0) + 1);
   expect(byWorker.size).toBe(2);
   expect(new Set([...byWorker.keys()].map((w) => Number(w.split(":").pop())))).toEqual(new Set(workers.map((w) => w.pid)));
-  expect(await db.metricScore.count({ where: { metric: "chrf", review: { codeChange: { studyId } } } })).toBe(chunks);
+  expect(await db.metricScore.count({ where: { metric: "chrf", reviewId: await studyReviewIds(db, studyId) } })).toBe(chunks);
 
   // Workers that ran jobs loaded Prisma with them, and stop cleanly, disconnecting it.
   for (const stopped of await Promise.all(workers.map(stopWorker))) {

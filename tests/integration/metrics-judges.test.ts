@@ -19,6 +19,7 @@ import { createJobContext, drainMetricRun, runParams, startMetricRun, type Metri
 import { startQueue } from "@/lib/jobs";
 import { createChatClient, createJudgeMetric, GRADEDREVIEWS_PROMPT_VERSION, mapToScale, FIVE_POINT } from "@/lib/judges";
 import { scoreVersions } from "./score-versions";
+import { studyReviewIds } from "./study-review-ids";
 import { startFakeLlm, sweJudgeStep, userText, type FakeLlm, type ReceivedRequest, type Reply } from "../unit/judges/fake-llm";
 
 const url = inject("databaseUrl");
@@ -115,8 +116,10 @@ const llm = (model: string, extra: Partial<NonNullable<MetricRunRequest["llm"]>>
 
 /** The run's stored scores of `metric` by review external id ("g0/good"). */
 async function storedScores(studyId: string, metric: string, signature: string) {
-  const rows = await db.metricScore.findMany({ where: { metric, signature, review: { codeChange: { studyId } } }, include: { review: { include: { codeChange: true } } } });
-  return new Map(rows.map((r) => [`${r.review.codeChange.externalId}/${r.review.externalId}`, r]));
+  const reviews = await db.review.findMany({ where: { codeChange: { studyId } }, include: { codeChange: true } });
+  const names = new Map(reviews.map((r) => [r.id, `${r.codeChange.externalId}/${r.externalId}`]));
+  const rows = await db.metricScore.findMany({ where: { metric, signature, reviewId: { in: [...names.keys()] } } });
+  return new Map(rows.map((r) => [names.get(r.reviewId) as string, r]));
 }
 
 beforeAll(async () => {
@@ -169,7 +172,7 @@ describe("llm-judge-gradedreviews as a metric run", () => {
     }
     const runRow = await db.metricRun.findUniqueOrThrow({ where: { id: run.id } });
     expect(JSON.stringify(runRow)).not.toContain(API_KEY);
-    const details = await db.metricScore.findMany({ where: { review: { codeChange: { studyId: study.id } } }, select: { detail: true, signature: true } });
+    const details = await db.metricScore.findMany({ where: { reviewId: await studyReviewIds(db, study.id) }, select: { detail: true, signature: true } });
     expect(JSON.stringify(details)).not.toContain(API_KEY);
   });
 
