@@ -12,6 +12,7 @@
  */
 import { availableParallelism, loadavg } from "node:os";
 import { createClient, type PrismaClient } from "@/lib/db/client";
+import { listStudyMetrics } from "@/lib/data/metric-scores";
 import { createTestDatabase } from "@/lib/db/test-database";
 import { createJobContext, drainMetricRun, startMetricRun } from "@/lib/metric-runs";
 import { startQueue } from "@/lib/jobs";
@@ -91,7 +92,7 @@ export default async function run(): Promise<void> {
           const pg1 = postgresCpuByProcess(port);
           if (pg0 !== null && pg1 !== null) databaseCpu.push(postgresCpuBetween(pg0, pg1));
           if (done.status !== "DONE") throw new Error(`metric run ended ${done.status}: ${done.error}`);
-          stored = await client.metricScore.count({ where: { metric, reviewId: { in: (await client.review.findMany({ where: { codeChange: { studyId } }, select: { id: true } })).map((r) => r.id) } } });
+          stored = (await listStudyMetrics(studyId, client)).filter((v) => v.metric === metric).reduce((n, v) => n + v.count, 0);
         }
         const ms = median(wall);
         const job = { wallMs: ms, cpuMs: median(cpu), runs };

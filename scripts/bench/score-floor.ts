@@ -20,17 +20,20 @@ const FK = `REFERENCES "CandidateReview"(id) ON DELETE CASCADE`;
 /** The reviews' ids again, under COLLATE "C": byte comparisons instead of the database's collation (strcoll) in the key and the foreign key's lookups. */
 const FK_C = `REFERENCES floor_reviews(id) ON DELETE CASCADE`;
 const C = `COLLATE "C"`;
+/** MetricScore's shape with its key as primary key, the review id referencing `reference` if given. */
+const keyed = (reference?: string) =>
+  `"candidateReviewId" text NOT NULL${reference ? ` ${reference}` : ""}, metric text NOT NULL, "paramsKey" text NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now(), PRIMARY KEY ("candidateReviewId", metric, "paramsKey")`;
 const SHAPES: { name: string; id: boolean; table: string; index?: string; trigger?: string }[] = [
   { name: "cuid id, unique key, (metric, signature) index, FK (MetricScore until 2026-11-27)", id: true, table: `id text PRIMARY KEY, "candidateReviewId" text NOT NULL ${FK}, metric text NOT NULL, "paramsKey" text NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now(), UNIQUE ("candidateReviewId", metric, "paramsKey")`, index: `(metric, "paramsKey")` },
-  { name: "key as primary key, FK (MetricScore until 2026-11-30)", id: false, table: `"candidateReviewId" text NOT NULL ${FK}, metric text NOT NULL, "paramsKey" text NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now(), PRIMARY KEY ("candidateReviewId", metric, "paramsKey")` },
+  { name: "key as primary key, FK (MetricScore until 2026-11-30)", id: false, table: keyed(FK) },
   { name: "key and review ids COLLATE \"C\", key as primary key, FK", id: false, table: `"candidateReviewId" text ${C} NOT NULL ${FK_C}, metric text ${C} NOT NULL, "paramsKey" text ${C} NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now(), PRIMARY KEY ("candidateReviewId", metric, "paramsKey")` },
   {
     name: "key as primary key, reviews checked once per statement (MetricScore now)",
     id: false,
-    table: `"candidateReviewId" text NOT NULL, metric text NOT NULL, "paramsKey" text NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now(), PRIMARY KEY ("candidateReviewId", metric, "paramsKey")`,
+    table: keyed(),
     trigger: `CREATE TRIGGER floor_reviews_exist AFTER INSERT ON floor_scores REFERENCING NEW TABLE AS new_scores FOR EACH STATEMENT EXECUTE FUNCTION "MetricScore_reviews_exist"()`,
   },
-  { name: "key as primary key, no FK", id: false, table: `"candidateReviewId" text NOT NULL, metric text NOT NULL, "paramsKey" text NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now(), PRIMARY KEY ("candidateReviewId", metric, "paramsKey")` },
+  { name: "key as primary key, no FK", id: false, table: keyed() },
   { name: "heap only: no key, no FK", id: false, table: `"candidateReviewId" text NOT NULL, metric text NOT NULL, "paramsKey" text NOT NULL, value float8, detail jsonb, "computedAt" timestamp(3) NOT NULL DEFAULT now()` },
 ];
 
